@@ -1,0 +1,15 @@
+//! `a3s-test-driver`: the surfaces A3S Test can drive.
+//!
+//! The runner talks to a [`SurfaceDriver`] (one per run: it owns the browser process) and opens one
+//! isolated [`SurfaceContext`] per scenario. A driver advertises [`Capabilities`] so the runner can
+//! refuse a step the driver cannot do *before* anything is opened; no code branches on a backend
+//! name. Every outcome carries a typed [`FailureCode`] whose [`FailureClass`] keeps product,
+//! specification, infrastructure and cleanup failures apart.
+
+pub mod api;
+pub mod failure;
+pub mod web;
+
+pub use api::*;
+pub use failure::{FailureClass, FailureCode};
+pub use web::{LaunchOptions, WebContext, WebDriver};

@@ -1,0 +1,235 @@
+//! One scenario's isolated browser context: its tabs, the current tab and frame, and the facts
+//! its listeners collected. `execute` dispatches each admitted step to its module under `steps/`.
+
+use super::cdp::{Cdp, Event, COMMAND_BOUND};
+use super::stats::ContextStats;
+use super::steps;
+use super::tab::{ContextShared, Tab};
+use crate::failure::FailureCode;
+use crate::{DriverError, EvidenceFile, StepEnv, StepFailure, StepOutput, SurfaceContext};
+use a3s_test_lang::ir::{Action, Step};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::time::Instant;
+
+/// Browser-level target events a context watches to adopt popups and forget closed tabs.
+pub(crate) const TARGET_EVENTS: &[&str] = &["Target.targetCreated", "Target.targetDestroyed"];
+
+/// A fresh, isolated browser context (one per scenario).
+pub struct WebContext {
+    pub(crate) cdp: Cdp,
+    pub(crate) browser_context_id: String,
+    pub(crate) tabs: Vec<Tab>,
+    pub(crate) current: usize,
+    pub(crate) shared: Arc<ContextShared>,
+    pub(crate) viewport: (u32, u32),
+    pub(crate) targets: UnboundedReceiver<Event>,
+    pub(crate) download_dir: Option<tempfile::TempDir>,
+    pub(crate) tracing: bool,
+    pub(crate) opened_in: Duration,
+    pub(crate) stats: Arc<ContextStats>,
+}
+
+impl std::fmt::Debug for WebContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebContext")
+            .field("browser_context_id", &self.browser_context_id)
+            .field("tabs", &self.tabs.len())
+            .finish()
+    }
+}
+
+impl WebContext {
+    /// How long opening this context took (browser context + first tab, listeners attached).
+    pub fn opened_in(&self) -> Duration {
+        self.opened_in
+    }
+
+    /// The browser context id (for diagnostics).
+    pub fn browser_context_id(&self) -> &str {
+        &self.browser_context_id
+    }
+
+    /// The current tab, or `TabNotFound` when every tab was closed.
+    pub(crate) fn tab(&self) -> Result<&Tab, StepFailure> {
+        self.tabs.get(self.current).ok_or_else(|| {
+            StepFailure::new(FailureCode::TabNotFound, "no tab is open in this scenario")
+        })
+    }
+
+    /// The current tab, mutably.
+    pub(crate) fn tab_mut(&mut self) -> Result<&mut Tab, StepFailure> {
+        let current = self.current;
+        self.tabs.get_mut(current).ok_or_else(|| {
+            StepFailure::new(FailureCode::TabNotFound, "no tab is open in this scenario")
+        })
+    }
+
+    /// Adopt tabs the page opened (popups) and forget tabs that closed, in event order.
+    pub(crate) async fn sync_tabs(&mut self, deadline: Instant) -> Result<(), StepFailure> {
+        while let Ok(event) = self.targets.try_recv() {
+            let info = &event.params["targetInfo"];
+            match event.method.as_ref() {
+                "Target.targetCreated" => {
+                    let ours = info["browserContextId"].as_str()
+                        == Some(self.browser_context_id.as_str());
+                    let id = info["targetId"].as_str().unwrap_or("");
+                    let known = self.tabs.iter().any(|t| t.target_id == id);
+                    if ours && info["type"] == "page" && !known {
+                        match Tab::attach(&self.cdp, id, &self.shared, deadline).await {
+                            Ok(tab) => self.tabs.push(tab),
+                            // It closed before we could attach: nothing to adopt.
+                            Err(f) if f.code == FailureCode::Protocol => {}
+                            Err(f) => return Err(f),
+                        }
+                    }
+                }
+                "Target.targetDestroyed" => {
+                    let id = event.params["targetId"].as_str().unwrap_or("");
+                    self.forget_tab(id);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Drop a closed tab, keeping the current tab when it survives.
+    pub(crate) fn forget_tab(&mut self, target_id: &str) {
+        if let Some(i) = self.tabs.iter().position(|t| t.target_id == target_id) {
+            self.tabs.remove(i);
+            if self.current > i || (self.current == i && self.current >= self.tabs.len()) {
+                self.current = self.current.saturating_sub(1);
+            }
+        }
+    }
+
+    async fn run(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+        self.sync_tabs(env.deadline).await?;
+        match &step.action {
+            Action::Navigate { url } => steps::navigate::navigate(self, url, env).await,
+            Action::Click { target } => steps::pointer::click(self, target, env).await,
+            Action::Hover { target } => steps::pointer::hover(self, target, env).await,
+            Action::Focus { target } => steps::pointer::focus(self, target, env).await,
+            Action::DoubleClick { target } => steps::pointer::double_click(self, target, env).await,
+            Action::ContextClick { target } => {
+                steps::pointer::context_click(self, target, env).await
+            }
+            Action::Check { target } => steps::pointer::set_checked(self, target, true, env).await,
+            Action::Uncheck { target } => {
+                steps::pointer::set_checked(self, target, false, env).await
+            }
+            Action::Drag { source, target } => steps::pointer::drag(self, source, target, env).await,
+            Action::Wheel { delta_x, delta_y, modifiers, target } => {
+                steps::pointer::wheel(self, *delta_x, *delta_y, modifiers, target.as_ref(), env)
+                    .await
+            }
+            Action::Fill { target, value } => steps::keyboard::fill(self, target, value, env).await,
+            Action::Type { target, value } => {
+                steps::keyboard::type_into(self, target, value, env).await
+            }
+            Action::InsertText { value } => steps::keyboard::insert_text(self, value, env).await,
+            Action::Select { target, values } => {
+                steps::keyboard::select(self, target, values, env).await
+            }
+            Action::Press { key } => steps::keyboard::press(self, key, env).await,
+            Action::Viewport { width, height, scale } => {
+                steps::tabs::viewport(self, *width, *height, *scale, env).await
+            }
+            Action::Snapshot { interactive } => {
+                steps::evidence::snapshot(self, *interactive, env).await
+            }
+            Action::Wait { condition } => steps::observe::wait(self, condition, env).await,
+            Action::Expect { expectation } => steps::observe::expect(self, expectation, env).await,
+            Action::Screenshot { path } => steps::evidence::screenshot(self, path, env).await,
+            Action::Accessibility { path, interactive } => {
+                steps::evidence::accessibility(self, path, *interactive, env).await
+            }
+            Action::Console { path, clear } => {
+                steps::evidence::console(self, path, *clear, env).await
+            }
+            Action::PageErrors { path, clear } => {
+                steps::evidence::page_errors(self, path, *clear, env).await
+            }
+            Action::Tab { operation } => steps::tabs::tab(self, operation, env).await,
+            Action::Frame { target } => steps::tabs::frame(self, target, env).await,
+            Action::Dialog { operation } => steps::tabs::dialog(self, operation, env).await,
+            Action::Upload { target, paths } => {
+                steps::files::upload(self, target, paths, env).await
+            }
+            Action::Download { target, path } => {
+                steps::files::download(self, target, path, env).await
+            }
+            Action::NetworkRoute { pattern, response } => {
+                steps::network::route(self, pattern, response, env).await
+            }
+            Action::NetworkUnroute { pattern } => {
+                steps::network::unroute(self, pattern.as_deref(), env).await
+            }
+            Action::Har { operation } => steps::network::har(self, operation, env).await,
+            Action::Trace { operation } => steps::network::trace(self, operation, env).await,
+        }
+    }
+}
+
+impl SurfaceContext for WebContext {
+    async fn execute(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+        if Instant::now() >= env.deadline {
+            return Err(StepFailure::new(
+                FailureCode::Timeout,
+                "the scenario deadline passed before the step started",
+            ));
+        }
+        self.run(step, env).await
+    }
+
+    async fn capture_failure_evidence(&mut self, dir: &Path) -> Vec<EvidenceFile> {
+        steps::evidence::failure_evidence(self, dir).await
+    }
+
+    async fn close(mut self) -> Result<(), DriverError> {
+        let started = Instant::now();
+        let deadline = started + Duration::from_secs(5);
+        if self.tracing {
+            if let Ok(tab) = self.tab() {
+                let _ = tab.session.call("Tracing.end", json!({}), COMMAND_BOUND, deadline).await;
+            }
+        }
+        self.tabs.clear();
+        let result = self
+            .cdp
+            .call(
+                None,
+                "Target.disposeBrowserContext",
+                json!({ "browserContextId": self.browser_context_id }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        let download_dir = self.download_dir.take();
+        let removed = download_dir.map(|d| d.close()).transpose();
+        self.stats.record(self.opened_in, started.elapsed());
+        match (result, removed) {
+            (Ok(_), Ok(_)) => Ok(()),
+            (Err(f), _) if f.code == FailureCode::BrowserCrashed => {
+                Err(DriverError::new(FailureCode::BrowserCrashed, f.message))
+            }
+            (Err(f), _) => Err(DriverError::new(
+                FailureCode::CleanupFailed,
+                format!("failed to dispose the browser context: {}", f.message),
+            )),
+            (_, Err(e)) => Err(DriverError::new(
+                FailureCode::CleanupFailed,
+                format!("failed to remove the download folder: {e}"),
+            )),
+        }
+    }
+}
+
+/// Build a step output with only a detail.
+pub(crate) fn detail(value: Value) -> StepOutput {
+    StepOutput { evidence: Vec::new(), detail: Some(value) }
+}

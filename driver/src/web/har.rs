@@ -1,0 +1,252 @@
+//! `har { operation = "start" | "stop" }`: network traffic as a HAR 1.2 log.
+//!
+//! Built from the `Network.*` events every tab already listens to. Request headers, cookies and
+//! `Set-Cookie`/`Authorization`-like response headers are never recorded (ARCHITECTURE.md: such
+//! values are never serialized); bodies are not captured.
+
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// Response headers that may carry credentials and are never written.
+const SECRET_HEADERS: &[&str] =
+    &["set-cookie", "cookie", "authorization", "proxy-authorization", "www-authenticate"];
+
+#[derive(Debug, Default, Clone)]
+struct Entry {
+    url: String,
+    method: String,
+    resource_type: String,
+    wall_time: f64,
+    start: f64,
+    response_at: Option<f64>,
+    end: Option<f64>,
+    status: i64,
+    status_text: String,
+    http_version: String,
+    mime_type: String,
+    headers: Vec<(String, String)>,
+    size: i64,
+    error: Option<String>,
+}
+
+/// Entries being recorded, in request order.
+#[derive(Debug, Default)]
+pub(crate) struct HarRecorder {
+    entries: Vec<Entry>,
+    open: HashMap<(String, String), usize>,
+}
+
+impl HarRecorder {
+    /// Record one `Network.*` event of tab `tab`.
+    pub fn record(&mut self, method: &str, tab: &str, p: &Value) {
+        let Some(id) = p.get("requestId").and_then(Value::as_str) else { return };
+        let key = (tab.to_string(), id.to_string());
+        let num = |v: Option<&Value>| v.and_then(Value::as_f64).unwrap_or(0.0);
+        match method {
+            "Network.requestWillBeSent" => {
+                // A redirect reuses the request id: close the previous hop with its response.
+                if let (Some(redirect), Some(&i)) = (p.get("redirectResponse"), self.open.get(&key))
+                {
+                    apply_response(&mut self.entries[i], redirect, num(p.get("timestamp")));
+                    self.entries[i].end = Some(num(p.get("timestamp")));
+                }
+                let entry = Entry {
+                    url: str_of(p.pointer("/request/url")),
+                    method: str_of(p.pointer("/request/method")),
+                    resource_type: str_of(p.get("type")),
+                    wall_time: num(p.get("wallTime")),
+                    start: num(p.get("timestamp")),
+                    status: 0,
+                    size: -1,
+                    ..Entry::default()
+                };
+                self.entries.push(entry);
+                self.open.insert(key, self.entries.len() - 1);
+            }
+            "Network.responseReceived" => {
+                if let (Some(&i), Some(response)) = (self.open.get(&key), p.get("response")) {
+                    apply_response(&mut self.entries[i], response, num(p.get("timestamp")));
+                }
+            }
+            "Network.loadingFinished" => {
+                if let Some(i) = self.open.remove(&key) {
+                    self.entries[i].end = Some(num(p.get("timestamp")));
+                    self.entries[i].size = num(p.get("encodedDataLength")) as i64;
+                }
+            }
+            "Network.loadingFailed" => {
+                if let Some(i) = self.open.remove(&key) {
+                    self.entries[i].end = Some(num(p.get("timestamp")));
+                    self.entries[i].error = Some(str_of(p.get("errorText")));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Number of recorded requests.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The HAR 1.2 document.
+    pub fn to_har(&self) -> Value {
+        let entries: Vec<Value> = self.entries.iter().map(entry_json).collect();
+        json!({
+            "log": {
+                "version": "1.2",
+                "creator": { "name": "a3s-test", "version": env!("CARGO_PKG_VERSION") },
+                "pages": [],
+                "entries": entries,
+            }
+        })
+    }
+}
+
+fn str_of(v: Option<&Value>) -> String {
+    v.and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+fn apply_response(entry: &mut Entry, response: &Value, at: f64) {
+    entry.response_at = Some(at);
+    entry.status = response.get("status").and_then(Value::as_i64).unwrap_or(0);
+    entry.status_text = str_of(response.get("statusText"));
+    entry.mime_type = str_of(response.get("mimeType"));
+    entry.http_version = str_of(response.get("protocol"));
+    entry.headers = response
+        .get("headers")
+        .and_then(Value::as_object)
+        .map(|h| {
+            h.iter()
+                .filter(|(name, _)| !SECRET_HEADERS.contains(&name.to_ascii_lowercase().as_str()))
+                .map(|(name, value)| (name.clone(), value.as_str().unwrap_or("").to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+}
+
+fn entry_json(e: &Entry) -> Value {
+    let ms = |a: f64, b: Option<f64>| b.map(|b| ((b - a) * 1000.0).max(0.0)).unwrap_or(-1.0);
+    let wait = ms(e.start, e.response_at);
+    let receive = match (e.response_at, e.end) {
+        (Some(r), Some(end)) => ((end - r) * 1000.0).max(0.0),
+        _ => 0.0,
+    };
+    let total = ms(e.start, e.end).max(0.0);
+    let query: Vec<Value> = e
+        .url
+        .split_once('?')
+        .map(|(_, q)| {
+            q.split('#')
+                .next()
+                .unwrap_or("")
+                .split('&')
+                .filter(|kv| !kv.is_empty())
+                .map(|kv| {
+                    let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                    json!({ "name": k, "value": v })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let headers: Vec<Value> =
+        e.headers.iter().map(|(n, v)| json!({ "name": n, "value": v })).collect();
+    let mut entry = json!({
+        "startedDateTime": rfc3339(e.wall_time),
+        "time": total,
+        "request": {
+            "method": e.method,
+            "url": e.url,
+            "httpVersion": if e.http_version.is_empty() { "unknown" } else { &e.http_version },
+            "cookies": [],
+            "headers": [],
+            "queryString": query,
+            "headersSize": -1,
+            "bodySize": -1,
+        },
+        "response": {
+            "status": e.status,
+            "statusText": e.status_text,
+            "httpVersion": if e.http_version.is_empty() { "unknown" } else { &e.http_version },
+            "cookies": [],
+            "headers": headers,
+            "content": { "size": e.size.max(0), "mimeType": e.mime_type },
+            "redirectURL": "",
+            "headersSize": -1,
+            "bodySize": e.size,
+        },
+        "cache": {},
+        "timings": { "send": 0, "wait": wait.max(0.0), "receive": receive },
+        "_resourceType": e.resource_type,
+    });
+    if let Some(error) = &e.error {
+        entry["_error"] = json!(error);
+    }
+    entry
+}
+
+/// Seconds since the Unix epoch as an RFC 3339 UTC timestamp with milliseconds.
+pub(crate) fn rfc3339(epoch_seconds: f64) -> String {
+    let total_ms = (epoch_seconds * 1000.0).round() as i64;
+    let (secs, ms) = (total_ms.div_euclid(1000), total_ms.rem_euclid(1000));
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_formats_known_instants() {
+        assert_eq!(rfc3339(0.0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(951_782_400.5), "2000-02-29T00:00:00.500Z");
+        assert_eq!(rfc3339(1_700_000_000.0), "2023-11-14T22:13:20.000Z");
+    }
+
+    #[test]
+    fn har_keeps_no_secret_headers() {
+        let mut har = HarRecorder::default();
+        har.record(
+            "Network.requestWillBeSent",
+            "t",
+            &json!({"requestId": "1", "request": {"url": "http://h/a?x=1", "method": "GET",
+                    "headers": {"Cookie": "s=1"}}, "timestamp": 1.0, "wallTime": 1_700_000_000.0}),
+        );
+        har.record(
+            "Network.responseReceived",
+            "t",
+            &json!({"requestId": "1", "timestamp": 1.1, "response": {"status": 200,
+                    "statusText": "OK", "mimeType": "text/html", "protocol": "http/1.1",
+                    "headers": {"Set-Cookie": "s=2", "Content-Type": "text/html"}}}),
+        );
+        har.record(
+            "Network.loadingFinished",
+            "t",
+            &json!({"requestId": "1", "timestamp": 1.2, "encodedDataLength": 42}),
+        );
+        let doc = har.to_har();
+        let text = doc.to_string();
+        assert!(!text.contains("s=1") && !text.contains("s=2"), "{text}");
+        let entry = &doc["log"]["entries"][0];
+        assert_eq!(entry["response"]["status"], 200);
+        assert_eq!(entry["request"]["queryString"][0]["name"], "x");
+        assert_eq!(entry["response"]["bodySize"], 42);
+    }
+}

@@ -1,0 +1,201 @@
+//! Real input: `Input.dispatchMouseEvent` / `Input.dispatchKeyEvent` / `Input.insertText`.
+//!
+//! A handler that opens `alert()` keeps the renderer busy, so Chrome answers the input command
+//! only after the dialog closes. Each dispatch therefore races the tab's dialog signal: once a
+//! dialog is open the input has evidently been delivered and the step goes on (the dialog is then
+//! handled by a `dialog` step).
+
+use super::cdp::COMMAND_BOUND;
+use super::keys::{self, KeyDef};
+use super::tab::Tab;
+use crate::StepFailure;
+use a3s_test_lang::ir::Modifier;
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+/// A point in CSS pixels of the top-level viewport.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Point {
+    /// Horizontal position.
+    pub x: f64,
+    /// Vertical position.
+    pub y: f64,
+}
+
+/// Mouse buttons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Button {
+    /// Primary.
+    Left,
+    /// Secondary (context menu).
+    Right,
+}
+
+impl Button {
+    fn name(self) -> &'static str {
+        match self {
+            Button::Left => "left",
+            Button::Right => "right",
+        }
+    }
+
+    fn mask(self) -> i64 {
+        match self {
+            Button::Left => 1,
+            Button::Right => 2,
+        }
+    }
+}
+
+/// Send one `Input.*` command, treating a dialog that opens meanwhile as delivery.
+pub(crate) async fn dispatch(
+    tab: &Tab,
+    method: &'static str,
+    params: Value,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    tab.fail_if_dialog()?;
+    let call = tab.session.call(method, params, COMMAND_BOUND, deadline);
+    tokio::select! {
+        result = call => result.map(|_| ()),
+        _ = tab.dialog_opened() => Ok(()),
+    }
+}
+
+/// Move the pointer.
+pub(crate) async fn mouse_move(tab: &Tab, p: Point, buttons: i64, deadline: Instant) -> Result<(), StepFailure> {
+    let params = json!({ "type": "mouseMoved", "x": p.x, "y": p.y, "buttons": buttons, "button": if buttons == 1 { "left" } else { "none" } });
+    dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
+}
+
+/// Press and release `button` at `p`, `count` times (2 = double click).
+pub(crate) async fn click(
+    tab: &Tab,
+    p: Point,
+    button: Button,
+    count: i64,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    mouse_move(tab, p, 0, deadline).await?;
+    for n in 1..=count {
+        for kind in ["mousePressed", "mouseReleased"] {
+            let buttons = if kind == "mousePressed" { button.mask() } else { 0 };
+            let params = json!({
+                "type": kind, "x": p.x, "y": p.y, "button": button.name(),
+                "buttons": buttons, "clickCount": n,
+            });
+            dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await?;
+            if tab.dialog().is_some() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Drag with real pointer events: press at `from`, move in steps, release at `to`.
+pub(crate) async fn drag(tab: &Tab, from: Point, to: Point, deadline: Instant) -> Result<(), StepFailure> {
+    const STEPS: i64 = 8;
+    mouse_move(tab, from, 0, deadline).await?;
+    let press = json!({ "type": "mousePressed", "x": from.x, "y": from.y, "button": "left", "buttons": 1, "clickCount": 1 });
+    dispatch(tab, "Input.dispatchMouseEvent", press, deadline).await?;
+    for i in 1..=STEPS {
+        let t = i as f64 / STEPS as f64;
+        let p = Point { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };
+        mouse_move(tab, p, 1, deadline).await?;
+    }
+    let release = json!({ "type": "mouseReleased", "x": to.x, "y": to.y, "button": "left", "buttons": 0, "clickCount": 1 });
+    dispatch(tab, "Input.dispatchMouseEvent", release, deadline).await
+}
+
+/// A mouse wheel event at `p`.
+pub(crate) async fn wheel(
+    tab: &Tab,
+    p: Point,
+    delta_x: i64,
+    delta_y: i64,
+    modifiers: &[Modifier],
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    let bits: i64 = modifiers.iter().map(|m| keys::modifier_bit(*m)).sum();
+    mouse_move(tab, p, 0, deadline).await?;
+    let params = json!({
+        "type": "mouseWheel", "x": p.x, "y": p.y, "deltaX": delta_x, "deltaY": delta_y,
+        "modifiers": bits,
+    });
+    dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
+}
+
+async fn key_event(
+    tab: &Tab,
+    kind: &'static str,
+    key: &KeyDef,
+    modifiers: i64,
+    text: Option<&str>,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    let mut params = json!({
+        "type": kind,
+        "key": key.key,
+        "code": key.code,
+        "windowsVirtualKeyCode": key.key_code,
+        "nativeVirtualKeyCode": key.key_code,
+        "modifiers": modifiers,
+        "location": key.location,
+    });
+    if let Some(text) = text {
+        params["text"] = json!(text);
+        params["unmodifiedText"] = json!(text);
+    }
+    dispatch(tab, "Input.dispatchKeyEvent", params, deadline).await
+}
+
+/// Press one key (down + up) with `modifiers` held, as a keyboard would.
+pub(crate) async fn press(
+    tab: &Tab,
+    key: &KeyDef,
+    modifiers: &[Modifier],
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    let mut bits = 0;
+    for m in modifiers {
+        bits |= keys::modifier_bit(*m);
+        key_event(tab, "rawKeyDown", &keys::modifier_key(*m), bits, None, deadline).await?;
+    }
+    let shift = bits & 8 != 0;
+    let command = bits & (1 | 2 | 4) != 0;
+    let mut key = key.clone();
+    if shift && key.key.len() == 1 {
+        key.key = key.key.to_uppercase();
+        key.text = key.text.map(|t| t.to_uppercase());
+    }
+    // A key with text produces `keypress`/`input`; chords with Control/Alt/Meta insert nothing.
+    let text = if command { None } else { key.text.clone() };
+    let down = if text.is_some() { "keyDown" } else { "rawKeyDown" };
+    key_event(tab, down, &key, bits, text.as_deref(), deadline).await?;
+    if tab.dialog().is_some() {
+        return Ok(());
+    }
+    key_event(tab, "keyUp", &key, bits, None, deadline).await?;
+    for m in modifiers.iter().rev() {
+        bits &= !keys::modifier_bit(*m);
+        key_event(tab, "keyUp", &keys::modifier_key(*m), bits, None, deadline).await?;
+    }
+    Ok(())
+}
+
+/// Type `text` one keystroke per character.
+pub(crate) async fn type_text(tab: &Tab, text: &str, deadline: Instant) -> Result<(), StepFailure> {
+    for c in text.chars() {
+        press(tab, &keys::char_key(c), &[], deadline).await?;
+        if tab.dialog().is_some() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Insert text at the caret (IME-style, one `input` event).
+pub(crate) async fn insert_text(tab: &Tab, text: &str, deadline: Instant) -> Result<(), StepFailure> {
+    dispatch(tab, "Input.insertText", json!({ "text": text }), deadline).await
+}

@@ -1,0 +1,333 @@
+//! The Web driver: Chromium over CDP.
+//!
+//! [`WebDriver::launch`] starts a browser the driver owns (own process group, fresh profile,
+//! reaped on shutdown and on drop); [`WebDriver::attach`] connects to a browser someone else
+//! started and never kills it. Each scenario gets a [`WebContext`]: a fresh browser context with
+//! one tab whose listeners are attached before the first navigation.
+
+mod ax;
+mod cdp;
+mod context;
+mod evidence;
+mod har;
+mod input;
+mod keys;
+mod process;
+mod route;
+mod script;
+mod stats;
+mod steps;
+mod tab;
+mod target;
+
+pub use context::WebContext;
+pub use process::{live_group_members, BrowserProcess, BROWSER_ENV, DEFAULT_BROWSER};
+pub use stats::{ContextStats, Totals};
+
+use crate::failure::FailureCode;
+use crate::{Capabilities, ContextOptions, DriverError, SurfaceDriver};
+use a3s_test_lang::ir::Surface;
+use cdp::{Cdp, Liveness, LivenessSetter, COMMAND_BOUND};
+use process::OwnedBrowser;
+use serde_json::json;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tab::{ContextShared, Tab};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+/// Every ACL web step this driver executes (ACL.md §4).
+pub const WEB_STEPS: &[&str] = &[
+    "navigate", "click", "hover", "focus", "double_click", "context_click", "check", "uncheck",
+    "fill", "type", "insert_text", "select", "drag", "press", "wheel", "viewport", "snapshot",
+    "wait", "expect", "screenshot", "accessibility", "console", "page_errors", "tab", "frame",
+    "dialog", "upload", "download", "network_route", "network_unroute", "har", "trace",
+];
+
+/// Default viewport of a new context, in CSS px.
+pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);
+
+/// How to launch a browser.
+#[derive(Debug, Clone)]
+pub struct LaunchOptions {
+    /// The browser binary (`--browser`); else `A3S_TEST_BROWSER`; else [`DEFAULT_BROWSER`].
+    pub executable: Option<PathBuf>,
+    /// Show a window instead of running headless.
+    pub headed: bool,
+    /// More command-line flags (each a full `--flag=value`).
+    pub extra_args: Vec<String>,
+    /// How long the browser may take to report its DevTools address and accept the connection.
+    pub launch_timeout: Duration,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> Self {
+        LaunchOptions {
+            executable: None,
+            headed: false,
+            extra_args: Vec::new(),
+            launch_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+struct DriverInner {
+    cdp: Cdp,
+    router: Mutex<Option<JoinHandle<()>>>,
+    process: Option<OwnedBrowser>,
+    capabilities: Capabilities,
+    shut_down: AtomicBool,
+    setter: LivenessSetter,
+    stats: Arc<ContextStats>,
+    contexts: Mutex<HashSet<String>>,
+}
+
+impl Drop for DriverInner {
+    fn drop(&mut self) {
+        if let Some(router) = self.router.lock().expect("router lock").take() {
+            router.abort();
+        }
+        // `OwnedBrowser`'s own drop kills and reaps the process group.
+    }
+}
+
+/// The Chromium driver. Cheap to clone; one per run.
+#[derive(Clone)]
+pub struct WebDriver {
+    inner: Arc<DriverInner>,
+}
+
+impl std::fmt::Debug for WebDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebDriver").field("process", &self.browser_process()).finish()
+    }
+}
+
+fn capabilities() -> Capabilities {
+    Capabilities { surface: Surface::Web, steps: WEB_STEPS.iter().copied().collect() }
+}
+
+impl WebDriver {
+    /// Launch a browser this driver owns.
+    pub async fn launch(options: LaunchOptions) -> Result<WebDriver, DriverError> {
+        let executable = process::browser_executable(options.executable.as_deref());
+        let started = Instant::now();
+        let (owned, ws_url) = OwnedBrowser::spawn(
+            &executable,
+            options.headed,
+            &options.extra_args,
+            options.launch_timeout,
+        )
+        .await?;
+        let (live, setter) = Liveness::new();
+        let mut exited = owned.exited.clone();
+        let on_exit = setter.clone();
+        tokio::spawn(async move {
+            let code = exited.wait_for(|c| c.is_some()).await.map(|c| c.unwrap_or(-1));
+            if let Ok(code) = code {
+                on_exit.mark_dead(format!("the browser process exited (code {code})"));
+            }
+        });
+        let remaining = options.launch_timeout.saturating_sub(started.elapsed());
+        let connected = Cdp::connect(&ws_url, live, setter.clone(), remaining).await;
+        let (cdp, router) = match connected {
+            Ok(c) => c,
+            Err(e) => {
+                owned.kill_and_reap(Duration::from_secs(2)).await;
+                return Err(e);
+            }
+        };
+        WebDriver::finish(cdp, router, Some(owned), setter).await
+    }
+
+    /// Connect to a browser started by someone else (`--browser-endpoint ws://…` or `http://…`).
+    /// Shutdown closes this driver's contexts only; the browser keeps running.
+    pub async fn attach(endpoint: &str) -> Result<WebDriver, DriverError> {
+        let ws_url = if endpoint.starts_with("http://") {
+            version_endpoint(endpoint).await?
+        } else {
+            endpoint.to_string()
+        };
+        let (live, setter) = Liveness::new();
+        let (cdp, router) = Cdp::connect(&ws_url, live, setter.clone(), Duration::from_secs(10)).await?;
+        WebDriver::finish(cdp, router, None, setter).await
+    }
+
+    async fn finish(
+        cdp: Cdp,
+        router: JoinHandle<()>,
+        process: Option<OwnedBrowser>,
+        setter: LivenessSetter,
+    ) -> Result<WebDriver, DriverError> {
+        let driver = WebDriver {
+            inner: Arc::new(DriverInner {
+                cdp,
+                router: Mutex::new(Some(router)),
+                process,
+                capabilities: capabilities(),
+                shut_down: AtomicBool::new(false),
+                setter,
+                stats: Arc::new(ContextStats::default()),
+                contexts: Mutex::new(HashSet::new()),
+            }),
+        };
+        // Target discovery lets contexts adopt tabs the page opens (popups).
+        let deadline = Instant::now() + COMMAND_BOUND;
+        if let Err(f) = driver
+            .inner
+            .cdp
+            .call(None, "Target.setDiscoverTargets", json!({ "discover": true }), COMMAND_BOUND, deadline)
+            .await
+        {
+            let _ = driver.shutdown().await;
+            return Err(DriverError::new(FailureCode::BrowserLaunch, f.message));
+        }
+        Ok(driver)
+    }
+
+    /// The launched browser's pid and process group (`None` when attached).
+    pub fn browser_process(&self) -> Option<BrowserProcess> {
+        self.inner.process.as_ref().map(|p| p.ids)
+    }
+
+    /// Open + close timings of the contexts this driver served.
+    pub fn context_stats(&self) -> Totals {
+        self.inner.stats.totals()
+    }
+
+    /// Why the browser is unusable, if it is (crashed, killed, connection lost, shut down).
+    pub fn dead_reason(&self) -> Option<String> {
+        self.inner.cdp.live().dead_reason()
+    }
+
+    async fn open_context(&self, options: ContextOptions) -> Result<WebContext, DriverError> {
+        let started = Instant::now();
+        let deadline = started + COMMAND_BOUND;
+        let cdp = &self.inner.cdp;
+        let to_driver = |f: crate::StepFailure| DriverError::new(f.code, f.message);
+        let created = cdp
+            .call(None, "Target.createBrowserContext", json!({ "disposeOnDetach": true }), COMMAND_BOUND, deadline)
+            .await
+            .map_err(to_driver)?;
+        let id = created["browserContextId"].as_str().unwrap_or_default().to_string();
+        let targets = cdp.subscribe(None, context::TARGET_EVENTS);
+        let shared = Arc::new(ContextShared::default());
+        let viewport = options.viewport.unwrap_or(DEFAULT_VIEWPORT);
+        let tab = match Tab::create(cdp, &id, viewport, &shared, deadline).await {
+            Ok(tab) => tab,
+            Err(f) => {
+                let dispose = json!({ "browserContextId": id });
+                let _ = cdp.call(None, "Target.disposeBrowserContext", dispose, COMMAND_BOUND, deadline).await;
+                return Err(to_driver(f));
+            }
+        };
+        self.inner.contexts.lock().expect("contexts lock").insert(id.clone());
+        Ok(WebContext {
+            cdp: cdp.clone(),
+            browser_context_id: id,
+            tabs: vec![tab],
+            current: 0,
+            shared,
+            viewport,
+            targets,
+            download_dir: None,
+            tracing: false,
+            opened_in: started.elapsed(),
+            stats: self.inner.stats.clone(),
+        })
+    }
+
+    async fn close_all(&self) -> Result<(), DriverError> {
+        if self.inner.shut_down.swap(true, Ordering::SeqCst) {
+            return Ok(());
+        }
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let cdp = &self.inner.cdp;
+        let mut problems = Vec::new();
+        match &self.inner.process {
+            Some(owned) => {
+                if !owned.has_exited() {
+                    let _ = cdp.call(None, "Browser.close", json!({}), Duration::from_secs(2), deadline).await;
+                    let mut exited = owned.exited.clone();
+                    let grace = Instant::now() + Duration::from_millis(500);
+                    let _ = tokio::time::timeout_at(grace, async {
+                        exited.wait_for(|c| c.is_some()).await.map(|_| ())
+                    })
+                    .await;
+                }
+                self.inner.setter.mark_dead("the driver shut the browser down");
+                problems.extend(owned.kill_and_reap(Duration::from_secs(5)).await);
+            }
+            None => {
+                let ids: Vec<String> = self.inner.contexts.lock().expect("contexts lock").drain().collect();
+                for id in ids {
+                    let dispose = json!({ "browserContextId": id });
+                    if let Err(f) = cdp.call(None, "Target.disposeBrowserContext", dispose, COMMAND_BOUND, deadline).await {
+                        // Already closed by its scenario: the protocol says the id is unknown.
+                        if f.code != FailureCode::Protocol {
+                            problems.push(f.message);
+                        }
+                    }
+                }
+                self.inner.setter.mark_dead("the driver detached from the browser");
+            }
+        }
+        if let Some(router) = self.inner.router.lock().expect("router lock").take() {
+            router.abort();
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(DriverError::new(FailureCode::CleanupFailed, problems.join("; ")))
+        }
+    }
+}
+
+impl SurfaceDriver for WebDriver {
+    type Context = WebContext;
+
+    fn capabilities(&self) -> &Capabilities {
+        &self.inner.capabilities
+    }
+
+    async fn new_context(&self, options: ContextOptions) -> Result<WebContext, DriverError> {
+        self.open_context(options).await
+    }
+
+    async fn shutdown(&self) -> Result<(), DriverError> {
+        self.close_all().await
+    }
+}
+
+/// Read `webSocketDebuggerUrl` from `http://host:port/json/version` (plain HTTP/1.0 on loopback
+/// or wherever the endpoint points).
+async fn version_endpoint(endpoint: &str) -> Result<String, DriverError> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let fail = |m: String| DriverError::new(FailureCode::BrowserLaunch, m);
+    let url = url::Url::parse(endpoint).map_err(|e| fail(format!("invalid endpoint {endpoint}: {e}")))?;
+    let host = url.host_str().unwrap_or("127.0.0.1").to_string();
+    let port = url.port().unwrap_or(80);
+    let fetch = async {
+        let mut stream = tokio::net::TcpStream::connect((host.as_str(), port)).await?;
+        let request = format!("GET /json/version HTTP/1.0\r\nHost: {host}:{port}\r\n\r\n");
+        stream.write_all(request.as_bytes()).await?;
+        let mut body = Vec::new();
+        stream.read_to_end(&mut body).await?;
+        Ok::<_, std::io::Error>(body)
+    };
+    let body = tokio::time::timeout(Duration::from_secs(10), fetch)
+        .await
+        .map_err(|_| fail(format!("{endpoint} did not answer /json/version in time")))?
+        .map_err(|e| fail(format!("failed to read {endpoint}/json/version: {e}")))?;
+    let text = String::from_utf8_lossy(&body);
+    let json_part = text.split("\r\n\r\n").nth(1).unwrap_or("");
+    let value: serde_json::Value = serde_json::from_str(json_part)
+        .map_err(|e| fail(format!("{endpoint}/json/version is not JSON: {e}")))?;
+    value["webSocketDebuggerUrl"]
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| fail(format!("{endpoint}/json/version has no webSocketDebuggerUrl")))
+}

@@ -1,0 +1,297 @@
+//! The Chromium process the driver launched: spawning it in its own process group, reading its
+//! DevTools address, watching it die, and reaping the whole group.
+//!
+//! Why by hand and not `chromiumoxide::Browser::launch`: the tool must own the process *group*
+//! (renderers, GPU and zygote helpers inherit it), kill exactly that group on shutdown, on drop and
+//! on timeouts, and never touch a browser it did not start. Other programs on the machine may run
+//! their own Chromium, so nothing here ever looks a process up by name.
+
+use crate::failure::FailureCode;
+use crate::DriverError;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::ChildStderr;
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+/// The default browser binary (Debian's `chromium-headless-shell` package).
+pub const DEFAULT_BROWSER: &str = "/usr/lib/chromium/chromium-headless-shell";
+/// Environment variable that overrides the browser binary.
+pub const BROWSER_ENV: &str = "A3S_TEST_BROWSER";
+/// How many trailing stderr lines are kept for launch and crash messages.
+const STDERR_TAIL_LINES: usize = 40;
+
+/// Flags every launch uses (TOOLCHAIN.md: they work as root and offline). Never add
+/// `--disable-crashpad-for-testing`: every navigation then hangs under CDP.
+const BASE_FLAGS: &[&str] = &[
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--no-default-browser-check",
+    "--disable-frame-rate-limit",
+    "--remote-debugging-port=0",
+    "--window-size=1280,720",
+];
+
+/// Process ids of a browser the driver launched, so callers (and tests) can verify that nothing
+/// of it survives shutdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BrowserProcess {
+    /// The browser's own pid.
+    pub pid: u32,
+    /// The process group it leads; every helper process inherits it.
+    pub pgid: u32,
+}
+
+/// A launched browser: its group, its profile folder and an exit watch.
+#[derive(Debug)]
+pub(crate) struct OwnedBrowser {
+    pub ids: BrowserProcess,
+    /// `Some(code)` once the browser process has exited (code -1 = killed by a signal).
+    pub exited: watch::Receiver<Option<i32>>,
+    /// The fresh profile (and `XDG_CONFIG_HOME`) folder, removed after the group is gone.
+    profile: Mutex<Option<tempfile::TempDir>>,
+    /// Last lines the browser wrote to stderr.
+    pub stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Set once the group has been killed and the browser reaped.
+    reaped: std::sync::atomic::AtomicBool,
+}
+
+/// The executable to launch: explicit option, then `A3S_TEST_BROWSER`, then the default.
+pub(crate) fn browser_executable(explicit: Option<&Path>) -> PathBuf {
+    if let Some(path) = explicit {
+        return path.to_path_buf();
+    }
+    match std::env::var_os(BROWSER_ENV) {
+        Some(value) if !value.is_empty() => PathBuf::from(value),
+        _ => PathBuf::from(DEFAULT_BROWSER),
+    }
+}
+
+impl OwnedBrowser {
+    /// Spawn the browser in its own process group and wait (until `timeout`) for its DevTools
+    /// WebSocket address on stderr.
+    pub async fn spawn(
+        executable: &Path,
+        headed: bool,
+        extra_args: &[String],
+        timeout: Duration,
+    ) -> Result<(OwnedBrowser, String), DriverError> {
+        let launch_error = |message: String| DriverError::new(FailureCode::BrowserLaunch, message);
+        let profile = tempfile::Builder::new()
+            .prefix("a3s-test-browser-")
+            .tempdir()
+            .map_err(|e| launch_error(format!("failed to create a browser profile folder: {e}")))?;
+        let mut command = tokio::process::Command::new(executable);
+        if !headed {
+            command.arg("--headless");
+        }
+        command
+            .args(BASE_FLAGS)
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .args(extra_args)
+            .arg("about:blank")
+            .env("XDG_CONFIG_HOME", profile.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(false);
+        let mut child = command.spawn().map_err(|e| {
+            launch_error(format!("failed to start browser {}: {e}", executable.display()))
+        })?;
+        let pid = child.id().ok_or_else(|| launch_error("the browser exited at once".into()))?;
+        let ids = BrowserProcess { pid, pgid: pid };
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let (exit_tx, exited) = watch::channel(None);
+        // The watcher owns the child: it reaps it as soon as it exits and publishes the status.
+        tokio::spawn(async move {
+            let code = match child.wait().await {
+                Ok(status) => status.code().unwrap_or(-1),
+                Err(_) => -1,
+            };
+            let _ = exit_tx.send(Some(code));
+        });
+        let owned = OwnedBrowser {
+            ids,
+            exited,
+            profile: Mutex::new(Some(profile)),
+            stderr_tail: tail.clone(),
+            reaped: std::sync::atomic::AtomicBool::new(false),
+        };
+        let deadline = Instant::now() + timeout;
+        match read_devtools_url(stderr, tail.clone(), deadline).await {
+            Ok(url) => Ok((owned, url)),
+            Err(reason) => {
+                let stderr_text = owned.stderr_text();
+                owned.kill_and_reap(Duration::from_secs(2)).await;
+                Err(launch_error(format!(
+                    "browser {} did not report a DevTools address: {reason}; stderr: {stderr_text}",
+                    executable.display()
+                )))
+            }
+        }
+    }
+
+    /// The kept stderr lines, joined.
+    pub fn stderr_text(&self) -> String {
+        let tail = self.stderr_tail.lock().expect("stderr tail lock");
+        tail.iter().cloned().collect::<Vec<_>>().join(" | ")
+    }
+
+    /// True once the browser process has exited.
+    pub fn has_exited(&self) -> bool {
+        self.exited.borrow().is_some()
+    }
+
+    /// SIGKILL the whole group, wait (bounded) until the browser is reaped and no member of the
+    /// group is alive, then remove the profile folder. Returns what could not be cleaned up.
+    pub async fn kill_and_reap(&self, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut problems = Vec::new();
+        kill_group(self.ids.pgid);
+        let mut exited = self.exited.clone();
+        let reaped = tokio::time::timeout_at(deadline, async {
+            exited.wait_for(|code| code.is_some()).await.map(|_| ())
+        })
+        .await;
+        if reaped.is_err() {
+            problems.push(format!("browser pid {} was not reaped in time", self.ids.pid));
+        }
+        // Helpers are re-parented when the browser dies; wait until none of the group is alive.
+        loop {
+            let alive = live_group_members(self.ids.pgid);
+            if alive.is_empty() {
+                break;
+            }
+            if Instant::now() >= deadline {
+                problems.push(format!("processes {alive:?} of group {} survived", self.ids.pgid));
+                break;
+            }
+            kill_group(self.ids.pgid);
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        self.reaped.store(true, std::sync::atomic::Ordering::SeqCst);
+        let profile = self.profile.lock().expect("profile lock").take();
+        if let Some(profile) = profile {
+            let path = profile.path().to_path_buf();
+            if let Err(e) = profile.close() {
+                problems.push(format!("failed to remove profile {}: {e}", path.display()));
+            }
+        }
+        problems
+    }
+}
+
+impl Drop for OwnedBrowser {
+    /// Best effort when the driver is dropped without `shutdown()`: kill the whole group and reap
+    /// the browser synchronously (bounded), so no browser outlives its owner.
+    fn drop(&mut self) {
+        if self.reaped.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        kill_group(self.ids.pgid);
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        loop {
+            let mut status = 0;
+            // SAFETY: plain waitpid on our own child; ECHILD (already reaped by the watcher task)
+            // simply ends the loop.
+            let r = unsafe { libc::waitpid(self.ids.pid as i32, &mut status, libc::WNOHANG) };
+            let gone = r != 0 || self.has_exited();
+            if gone && live_group_members(self.ids.pgid).is_empty() {
+                break;
+            }
+            if std::time::Instant::now() >= deadline {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+/// SIGKILL every process of a group the driver owns.
+fn kill_group(pgid: u32) {
+    // SAFETY: killpg with a group id we created (process_group(0) on our child); never 0 or 1.
+    if pgid > 1 {
+        unsafe {
+            libc::killpg(pgid as libc::pid_t, libc::SIGKILL);
+        }
+    }
+}
+
+/// Pids of processes in group `pgid` that are alive (zombies excluded), read from `/proc`.
+pub fn live_group_members(pgid: u32) -> Vec<u32> {
+    let mut members = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return members };
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // Fields after the parenthesised command name: state ppid pgrp …
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() < 3 {
+            continue;
+        }
+        let state = fields[0];
+        if state == "Z" || state == "X" {
+            continue;
+        }
+        if fields[2].parse::<u32>().ok() == Some(pgid) {
+            members.push(pid);
+        }
+    }
+    members
+}
+
+/// Read stderr lines until `DevTools listening on ws://…`, then keep draining stderr into the
+/// tail buffer in the background (a full pipe would block the browser).
+async fn read_devtools_url(
+    stderr: ChildStderr,
+    tail: Arc<Mutex<VecDeque<String>>>,
+    deadline: Instant,
+) -> Result<String, String> {
+    let mut lines = BufReader::new(stderr).lines();
+    let found = tokio::time::timeout_at(deadline, async {
+        loop {
+            match lines.next_line().await {
+                Ok(Some(line)) => {
+                    push_tail(&tail, &line);
+                    if let Some(at) = line.find("ws://") {
+                        if line.contains("DevTools listening on") {
+                            return Ok(line[at..].trim().to_string());
+                        }
+                    }
+                }
+                Ok(None) => return Err("the browser exited before it was ready".to_string()),
+                Err(e) => return Err(format!("failed to read browser stderr: {e}")),
+            }
+        }
+    })
+    .await
+    .map_err(|_| "timed out waiting for the DevTools address".to_string())??;
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            push_tail(&tail, &line);
+        }
+    });
+    Ok(found)
+}
+
+fn push_tail(tail: &Mutex<VecDeque<String>>, line: &str) {
+    let mut tail = tail.lock().expect("stderr tail lock");
+    if tail.len() == STDERR_TAIL_LINES {
+        tail.pop_front();
+    }
+    tail.push_back(line.to_string());
+}

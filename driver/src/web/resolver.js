@@ -1,0 +1,1113 @@
+// A3S Test target resolver and page observer (ACL.md §3, §5, §6).
+//
+// Evaluated per call as `(SOURCE)(REQUEST)` in the top document of the current tab; nothing is
+// installed or persisted in the page and no element handle outlives the call. One accessible-name
+// computation (`accName`) serves role/label resolution and every expectation, so resolution and
+// assertions can never disagree about what an element is called.
+//
+// Page content is untrusted: it is only ever read and reported back as data.
+(function (req) {
+  'use strict';
+
+  const norm = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
+  const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+  const C = {
+    text: 'test.assert.text_mismatch',
+    url: 'test.assert.url_mismatch',
+    notVisible: 'test.assert.not_visible',
+    notHidden: 'test.assert.not_hidden',
+    notInViewport: 'test.assert.not_in_viewport',
+    notReachable: 'test.assert.not_pointer_reachable',
+    rendered: 'test.assert.rendered_text_mismatch',
+    count: 'test.assert.count_mismatch',
+    value: 'test.assert.value_mismatch',
+    selection: 'test.assert.selection_mismatch',
+    state: 'test.assert.state_mismatch',
+    layout: 'test.assert.layout_mismatch',
+    coverage: 'test.assert.coverage_mismatch',
+    notFound: 'test.driver.web.target_not_found',
+    ambiguous: 'test.driver.web.target_ambiguous',
+  };
+
+  class Fail extends Error {
+    constructor(kind, message) {
+      super(message);
+      this.kind = kind;
+    }
+  }
+
+  // ---------------------------------------------------------------- documents and frames
+
+  function currentDocument() {
+    let doc = document;
+    for (const sel of req.frames || []) {
+      let frame = null;
+      try {
+        frame = doc.querySelector(sel);
+      } catch (e) {
+        throw new Fail('selector', `invalid CSS selector ${JSON.stringify(sel)}`);
+      }
+      if (!frame || (frame.tagName !== 'IFRAME' && frame.tagName !== 'FRAME')) {
+        throw new Fail('frame', `no iframe matches css(${JSON.stringify(sel)}) any more`);
+      }
+      let inner = null;
+      try {
+        inner = frame.contentDocument;
+      } catch (e) {
+        inner = null;
+      }
+      if (!inner) {
+        throw new Fail('frame', `the iframe css(${JSON.stringify(sel)}) is cross-origin or has no document`);
+      }
+      doc = inner;
+    }
+    return doc;
+  }
+
+  const winOf = (el) => el.ownerDocument.defaultView || window;
+  const styleOf = (el) => winOf(el).getComputedStyle(el);
+  const parentComposed = (n) => {
+    if (n.parentElement) return n.parentElement;
+    const p = n.parentNode;
+    if (p && p.host) return p.host;
+    return null;
+  };
+
+  function allElements(root) {
+    const out = [];
+    const visit = (node) => {
+      for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
+        out.push(c);
+        if (c.shadowRoot) visit(c.shadowRoot);
+        visit(c);
+      }
+    };
+    visit(root);
+    return out;
+  }
+
+  // ---------------------------------------------------------------- visibility and state
+
+  function rendered(el) {
+    if (!el.isConnected) return false;
+    if (el.tagName === 'OPTION' || el.tagName === 'OPTGROUP') {
+      const sel = el.closest('select');
+      return sel ? rendered(sel) : false;
+    }
+    if (typeof el.checkVisibility === 'function') {
+      if (styleOf(el).display === 'contents') {
+        const p = parentComposed(el);
+        return p ? rendered(p) : true;
+      }
+      return el.checkVisibility({ visibilityProperty: true });
+    }
+    return styleOf(el).visibility === 'visible' && el.getClientRects().length > 0;
+  }
+
+  function isVisible(el) {
+    if (!rendered(el)) return false;
+    if (el.tagName === 'OPTION' || el.tagName === 'OPTGROUP') return true;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+
+  function hiddenFromA11y(el) {
+    for (let n = el; n; n = parentComposed(n)) {
+      if (n.getAttribute && n.getAttribute('aria-hidden') === 'true') return true;
+    }
+    return !rendered(el);
+  }
+
+  function isDisabled(el) {
+    try {
+      if (el.matches(':disabled')) return true;
+    } catch (e) {
+      /* not a form element */
+    }
+    for (let n = el; n; n = parentComposed(n)) {
+      if (n.getAttribute && n.getAttribute('aria-disabled') === 'true') return true;
+    }
+    return false;
+  }
+
+  const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'email', 'password', 'number']);
+  const SET_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+
+  function inputType(el) {
+    return (el.getAttribute('type') || '').toLowerCase();
+  }
+
+  function isEditable(el) {
+    if (el.tagName === 'TEXTAREA') return !el.readOnly;
+    if (el.tagName === 'INPUT') {
+      const t = inputType(el);
+      return (TEXT_INPUT_TYPES.has(t) || SET_VALUE_TYPES.has(t)) && !el.readOnly;
+    }
+    if (el.isContentEditable) return true;
+    return false;
+  }
+
+  // ---------------------------------------------------------------- roles and names
+
+  function inSectioning(el) {
+    for (let n = parentComposed(el); n; n = parentComposed(n)) {
+      if (['ARTICLE', 'ASIDE', 'MAIN', 'NAV', 'SECTION'].includes(n.tagName)) return true;
+    }
+    return false;
+  }
+
+  function implicitRole(el) {
+    const tag = el.tagName;
+    switch (tag) {
+      case 'A':
+      case 'AREA':
+        return el.hasAttribute('href') ? 'link' : null;
+      case 'BUTTON':
+        return 'button';
+      case 'INPUT': {
+        const t = inputType(el);
+        if (['button', 'submit', 'reset', 'image'].includes(t)) return 'button';
+        if (t === 'checkbox') return 'checkbox';
+        if (t === 'radio') return 'radio';
+        if (t === 'range') return 'slider';
+        if (t === 'number') return 'spinbutton';
+        if (t === 'hidden') return null;
+        if (el.hasAttribute('list')) return 'combobox';
+        if (t === 'search') return 'searchbox';
+        if (['', 'text', 'email', 'tel', 'url', 'password'].includes(t)) return 'textbox';
+        return null;
+      }
+      case 'TEXTAREA':
+        return 'textbox';
+      case 'SELECT':
+        return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'OPTION':
+        return 'option';
+      case 'OPTGROUP':
+        return 'group';
+      case 'H1':
+      case 'H2':
+      case 'H3':
+      case 'H4':
+      case 'H5':
+      case 'H6':
+        return 'heading';
+      case 'IMG':
+        return el.getAttribute('alt') === '' ? null : 'img';
+      case 'UL':
+      case 'OL':
+      case 'MENU':
+        return 'list';
+      case 'LI':
+        return 'listitem';
+      case 'NAV':
+        return 'navigation';
+      case 'MAIN':
+        return 'main';
+      case 'ASIDE':
+        return 'complementary';
+      case 'HEADER':
+        return inSectioning(el) ? null : 'banner';
+      case 'FOOTER':
+        return inSectioning(el) ? null : 'contentinfo';
+      case 'FORM':
+        return 'form';
+      case 'SECTION':
+        return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : null;
+      case 'ARTICLE':
+        return 'article';
+      case 'DIALOG':
+        return 'dialog';
+      case 'TABLE':
+        return 'table';
+      case 'TR':
+        return 'row';
+      case 'TD':
+        return 'cell';
+      case 'TH':
+        return 'columnheader';
+      case 'THEAD':
+      case 'TBODY':
+      case 'TFOOT':
+        return 'rowgroup';
+      case 'FIELDSET':
+      case 'DETAILS':
+        return 'group';
+      case 'PROGRESS':
+        return 'progressbar';
+      case 'METER':
+        return 'meter';
+      case 'OUTPUT':
+        return 'status';
+      case 'HR':
+        return 'separator';
+      case 'P':
+        return 'paragraph';
+      case 'FIGURE':
+        return 'figure';
+      case 'BLOCKQUOTE':
+        return 'blockquote';
+      default:
+        return null;
+    }
+  }
+
+  function roleOf(el) {
+    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+    if (explicit && explicit !== 'none' && explicit !== 'presentation') return explicit;
+    if (explicit) return null;
+    return implicitRole(el);
+  }
+
+  const NAME_FROM_CONTENT = new Set([
+    'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab',
+    'tooltip', 'treeitem',
+  ]);
+
+  function childNodesComposed(node) {
+    if (node.shadowRoot) return Array.from(node.shadowRoot.childNodes);
+    if (node.tagName === 'SLOT') {
+      const assigned = node.assignedNodes({ flatten: true });
+      return assigned.length ? assigned : Array.from(node.childNodes);
+    }
+    return Array.from(node.childNodes);
+  }
+
+  function controlValue(el) {
+    if (el.tagName === 'SELECT') {
+      const o = el.selectedOptions && el.selectedOptions[0];
+      return o ? o.textContent : '';
+    }
+    if (el.tagName === 'INPUT' && inputType(el) === 'password') return '';
+    return el.value || '';
+  }
+
+  // Text of an element's content for the accessible name (accname "name from content").
+  function contentName(el, visiting, includeHidden) {
+    let out = '';
+    for (const child of childNodesComposed(el)) {
+      if (child.nodeType === 3) {
+        out += child.data;
+        continue;
+      }
+      if (child.nodeType !== 1 || visiting.has(child)) continue;
+      if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(child.tagName)) continue;
+      if (!includeHidden && hiddenFromA11y(child)) continue;
+      const block = !styleOf(child).display.startsWith('inline');
+      visiting.add(child);
+      let part;
+      const label = norm(child.getAttribute('aria-label'));
+      if (label) part = label;
+      else if (['INPUT', 'SELECT', 'TEXTAREA'].includes(child.tagName)) part = controlValue(child);
+      else if (child.tagName === 'IMG') part = child.getAttribute('alt') || '';
+      else part = contentName(child, visiting, includeHidden);
+      visiting.delete(child);
+      out += block ? ` ${part} ` : part;
+    }
+    return out;
+  }
+
+  function rootById(el, id) {
+    const root = el.getRootNode();
+    if (root && typeof root.getElementById === 'function') return root.getElementById(id);
+    return el.ownerDocument.getElementById(id);
+  }
+
+  // The one accessible-name computation: aria-labelledby, aria-label, <label>, button value,
+  // placeholder, alt, legend/caption/figcaption, content (for roles that take it), title.
+  function accName(el) {
+    const visiting = new Set([el]);
+    const ids = (el.getAttribute('aria-labelledby') || '').trim();
+    if (ids) {
+      const parts = ids
+        .split(/\s+/)
+        .map((id) => rootById(el, id))
+        .filter(Boolean)
+        .map((n) => norm(n.getAttribute('aria-label')) || contentName(n, visiting, true));
+      const s = norm(parts.join(' '));
+      if (s) return { name: s, source: 'labelledby' };
+    }
+    const label = norm(el.getAttribute('aria-label'));
+    if (label) return { name: label, source: 'aria-label' };
+    const tag = el.tagName;
+    const type = tag === 'INPUT' ? inputType(el) : '';
+    if (tag === 'INPUT' && ['button', 'submit', 'reset'].includes(type)) {
+      const v = norm(el.getAttribute('value'));
+      if (v) return { name: v, source: 'value' };
+      if (type === 'submit') return { name: 'Submit', source: 'value' };
+      if (type === 'reset') return { name: 'Reset', source: 'value' };
+    }
+    if (['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'METER', 'PROGRESS', 'OUTPUT'].includes(tag) && el.labels) {
+      const s = norm(Array.from(el.labels).map((l) => contentName(l, visiting, false)).join(' '));
+      if (s) return { name: s, source: 'label' };
+    }
+    if (tag === 'INPUT' && type === 'image') {
+      const alt = norm(el.getAttribute('alt'));
+      if (alt) return { name: alt, source: 'alt' };
+    }
+    if (tag === 'INPUT' || tag === 'TEXTAREA') {
+      const p = norm(el.getAttribute('placeholder'));
+      if (p) return { name: p, source: 'placeholder' };
+    }
+    if (tag === 'IMG' || tag === 'AREA') {
+      const alt = norm(el.getAttribute('alt'));
+      if (alt) return { name: alt, source: 'alt' };
+    }
+    const captionOf = { FIELDSET: 'legend', TABLE: 'caption', FIGURE: 'figcaption' }[tag];
+    if (captionOf) {
+      const c = Array.from(el.children).find((k) => k.tagName.toLowerCase() === captionOf);
+      const s = c ? norm(contentName(c, visiting, false)) : '';
+      if (s) return { name: s, source: 'content' };
+    }
+    if (NAME_FROM_CONTENT.has(roleOf(el))) {
+      const s = norm(contentName(el, visiting, false));
+      if (s) return { name: s, source: 'content' };
+    }
+    const title = norm(el.getAttribute('title'));
+    if (title) return { name: title, source: 'title' };
+    return { name: '', source: 'none' };
+  }
+
+  // ---------------------------------------------------------------- rendered text
+
+  const SKIP_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'HEAD', 'TITLE']);
+
+  // Visible text of the composed subtree; when `index` is given, records each element's text.
+  function textOf(node, index) {
+    let out = '';
+    const visit = (n, visible) => {
+      if (n.nodeType === 3) {
+        if (visible) out += n.data;
+        return;
+      }
+      if (n.nodeType !== 1) {
+        for (const k of n.childNodes) visit(k, visible);
+        return;
+      }
+      if (SKIP_TEXT.has(n.tagName)) return;
+      const s = styleOf(n);
+      if (s.display === 'none') return;
+      if (s.display !== 'contents' && typeof n.checkVisibility === 'function' && !n.checkVisibility()) return;
+      if (n.tagName === 'BR') {
+        out += '\n';
+        return;
+      }
+      const block = s.display !== 'contents' && !s.display.startsWith('inline');
+      const start = out.length;
+      if (block) out += ' ';
+      const vis = s.visibility === 'visible';
+      for (const k of childNodesComposed(n)) visit(k, vis);
+      if (block) out += ' ';
+      if (index) index.set(n, out.slice(start));
+    };
+    visit(node, true);
+    return out;
+  }
+
+  const visibleText = (el) => norm(textOf(el, null));
+
+  // ---------------------------------------------------------------- resolution
+
+  function byText(all, root, text, exact) {
+    const index = new Map();
+    textOf(root, index);
+    const needle = norm(text);
+    const matches = [];
+    for (const el of all) {
+      if (SKIP_TEXT.has(el.tagName) || el.tagName === 'HTML' || el.tagName === 'BODY') continue;
+      const t = index.get(el);
+      if (t === undefined) continue;
+      const n = norm(t);
+      if (exact ? n === needle : n.includes(needle)) matches.push(el);
+    }
+    // Keep the deepest matches: an ancestor of a match is not itself a match.
+    const hasMatchBelow = new Set();
+    for (const el of matches) {
+      for (let p = parentComposed(el); p; p = parentComposed(p)) {
+        if (hasMatchBelow.has(p)) break;
+        hasMatchBelow.add(p);
+      }
+    }
+    return matches.filter((el) => !hasMatchBelow.has(el) && !hiddenFromA11y(el));
+  }
+
+  const LABELABLE_ROLES = new Set([
+    'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider',
+    'spinbutton',
+  ]);
+
+  function resolveIn(doc, target) {
+    switch (target.by) {
+      case 'css': {
+        try {
+          return Array.from(doc.querySelectorAll(target.selector));
+        } catch (e) {
+          throw new Fail('selector', `invalid CSS selector ${JSON.stringify(target.selector)}`);
+        }
+      }
+      case 'test_id':
+        return allElements(doc).filter((el) => el.getAttribute('data-testid') === target.test_id);
+      case 'role': {
+        const role = String(target.role).toLowerCase();
+        const name = target.name == null ? null : norm(target.name);
+        return allElements(doc).filter(
+          (el) => roleOf(el) === role && !hiddenFromA11y(el) && (name === null || accName(el).name === name),
+        );
+      }
+      case 'label': {
+        const want = norm(target.label);
+        return allElements(doc).filter((el) => {
+          const labelable =
+            ['INPUT', 'SELECT', 'TEXTAREA', 'METER', 'PROGRESS', 'OUTPUT'].includes(el.tagName) ||
+            LABELABLE_ROLES.has(roleOf(el)) ||
+            el.isContentEditable;
+          if (!labelable || (el.tagName === 'INPUT' && inputType(el) === 'hidden')) return false;
+          if (hiddenFromA11y(el)) return false;
+          const n = accName(el);
+          return ['labelledby', 'aria-label', 'label'].includes(n.source) && n.name === want;
+        });
+      }
+      case 'placeholder': {
+        const want = norm(target.placeholder);
+        return allElements(doc).filter(
+          (el) =>
+            (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') &&
+            norm(el.getAttribute('placeholder')) === want &&
+            !hiddenFromA11y(el),
+        );
+      }
+      case 'text':
+        return byText(allElements(doc), doc.documentElement || doc, target.text, !!target.exact);
+      default:
+        throw new Fail('unsupported', `target kind ${target.by} cannot be resolved in the page`);
+    }
+  }
+
+  const resolve = (target) => resolveIn(currentDocument(), target);
+
+  function describe(el) {
+    let s = '<' + el.tagName.toLowerCase();
+    if (el.id) s += '#' + el.id;
+    s += '>';
+    const n = accName(el).name || visibleText(el);
+    if (n) s += ' ' + JSON.stringify(clip(n, 40));
+    return s;
+  }
+
+  function strictOne(target) {
+    const m = resolve(target);
+    if (m.length === 0) return { fail: { code: C.notFound, message: 'no element matches' } };
+    if (m.length > 1) {
+      const some = m.slice(0, 3).map(describe).join(', ');
+      return { fail: { code: C.ambiguous, message: `${m.length} elements match (${some}${m.length > 3 ? ', …' : ''})` } };
+    }
+    return { el: m[0] };
+  }
+
+  // ---------------------------------------------------------------- geometry
+
+  function topRect(el) {
+    const r = el.getBoundingClientRect();
+    let x = r.left;
+    let y = r.top;
+    let w = winOf(el);
+    while (w !== window && w.frameElement) {
+      const f = w.frameElement;
+      const fr = f.getBoundingClientRect();
+      const fs = w.parent.getComputedStyle(f);
+      x += fr.left + f.clientLeft + parseFloat(fs.paddingLeft || '0');
+      y += fr.top + f.clientTop + parseFloat(fs.paddingTop || '0');
+      w = w.parent;
+    }
+    return { x, y, width: r.width, height: r.height };
+  }
+
+  const viewport = () => ({ x: 0, y: 0, width: window.innerWidth, height: window.innerHeight });
+
+  function intersect(a, b) {
+    const x = Math.max(a.x, b.x);
+    const y = Math.max(a.y, b.y);
+    const r = Math.min(a.x + a.width, b.x + b.width);
+    const bt = Math.min(a.y + a.height, b.y + b.height);
+    return { x, y, width: Math.max(0, r - x), height: Math.max(0, bt - y) };
+  }
+
+  const round = (n) => Math.round(n * 10) / 10;
+  const fmtRect = (r) => `(${round(r.x)}, ${round(r.y)}, ${round(r.width)}×${round(r.height)})`;
+
+  function nextFrame() {
+    return new Promise((resolve) => {
+      let done = false;
+      const fin = () => {
+        if (!done) {
+          done = true;
+          resolve();
+        }
+      };
+      requestAnimationFrame(fin);
+      setTimeout(fin, 50);
+    });
+  }
+
+  function scrollIntoViewIfNeeded(el) {
+    const r = topRect(el);
+    const v = viewport();
+    const inside = r.x >= 0 && r.y >= 0 && r.x + r.width <= v.width && r.y + r.height <= v.height;
+    if (inside) return;
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    let w = winOf(el);
+    while (w !== window && w.frameElement) {
+      w.frameElement.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      w = w.parent;
+    }
+  }
+
+  function clickPoint(rect) {
+    const vis = intersect(rect, viewport());
+    const r = vis.width > 0 && vis.height > 0 ? vis : rect;
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }
+
+  function deepActive() {
+    let a = document.activeElement;
+    for (let i = 0; i < 64 && a; i++) {
+      if (a.shadowRoot && a.shadowRoot.activeElement) {
+        a = a.shadowRoot.activeElement;
+        continue;
+      }
+      if (a.tagName === 'IFRAME' || a.tagName === 'FRAME') {
+        let d = null;
+        try {
+          d = a.contentDocument;
+        } catch (e) {
+          d = null;
+        }
+        if (d && d.activeElement && d.activeElement !== d.body) {
+          a = d.activeElement;
+          continue;
+        }
+      }
+      break;
+    }
+    return a;
+  }
+
+  function containsComposed(ancestor, node) {
+    for (let n = node; n; ) {
+      if (n === ancestor) return true;
+      const p = parentComposed(n);
+      if (p) {
+        n = p;
+        continue;
+      }
+      const w = n.ownerDocument && n.ownerDocument.defaultView;
+      n = w && w !== window && w.frameElement ? w.frameElement : null;
+    }
+    return false;
+  }
+
+  function deepHit(x, y) {
+    let doc = document;
+    let hit = doc.elementFromPoint(x, y);
+    for (let i = 0; i < 64 && hit; i++) {
+      if (hit.shadowRoot) {
+        const inner = hit.shadowRoot.elementFromPoint(x, y);
+        if (inner && inner !== hit) {
+          hit = inner;
+          continue;
+        }
+      }
+      if (hit.tagName === 'IFRAME' || hit.tagName === 'FRAME') {
+        let d = null;
+        try {
+          d = hit.contentDocument;
+        } catch (e) {
+          d = null;
+        }
+        if (d) {
+          const fr = hit.getBoundingClientRect();
+          const fs = styleOf(hit);
+          x -= fr.left + hit.clientLeft + parseFloat(fs.paddingLeft || '0');
+          y -= fr.top + hit.clientTop + parseFloat(fs.paddingTop || '0');
+          const inner = d.elementFromPoint(x, y);
+          if (inner) {
+            doc = d;
+            hit = inner;
+            continue;
+          }
+        }
+      }
+      break;
+    }
+    return hit;
+  }
+
+  // ---------------------------------------------------------------- actionability
+
+  async function actionableOnce(o) {
+    const m = resolve(o.target);
+    if (m.length === 0) return { status: 'not_found' };
+    if (m.length > 1) return { status: 'ambiguous', count: m.length, candidates: m.slice(0, 3).map(describe) };
+    const el = m[0];
+    if (!isVisible(el)) return { status: 'not_actionable', reason: 'it is not visible' };
+    if (o.enabled && isDisabled(el)) return { status: 'not_actionable', reason: 'it is disabled' };
+    if (o.editable && !isEditable(el)) {
+      return { status: 'not_actionable', reason: 'it is not an editable text control (or it is read-only)' };
+    }
+    scrollIntoViewIfNeeded(el);
+    await nextFrame();
+    const a = topRect(el);
+    await nextFrame();
+    if (!el.isConnected) return { status: 'not_actionable', reason: 'it was removed from the page' };
+    const b = topRect(el);
+    if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
+      return { status: 'not_actionable', reason: `it is still moving (${fmtRect(a)} then ${fmtRect(b)})` };
+    }
+    const p = clickPoint(b);
+    return { status: 'ok', x: p.x, y: p.y, element: describe(el) };
+  }
+
+  async function actionable(o) {
+    const start = performance.now();
+    for (;;) {
+      const last = await actionableOnce(o);
+      if (last.status === 'ok' || performance.now() - start >= o.budget_ms) return last;
+      await nextFrame();
+    }
+  }
+
+  // ---------------------------------------------------------------- observations (§5, §6)
+
+  const pass = (detail) => ({ pass: true, detail: detail || '' });
+  const fail = (code, message) => ({ pass: false, code, message });
+
+  function checkable(el) {
+    if (el.tagName === 'INPUT' && ['checkbox', 'radio'].includes(inputType(el))) {
+      return { checkable: true, checked: el.checked };
+    }
+    const role = roleOf(el);
+    if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role)) {
+      return { checkable: true, checked: el.getAttribute('aria-checked') === 'true' };
+    }
+    return { checkable: false, checked: false };
+  }
+
+  function tri(el, attr) {
+    const v = el.getAttribute(attr);
+    return v === 'true' ? true : v === 'false' ? false : null;
+  }
+
+  // [holds, what the element is] for an inline state.
+  function stateOf(el, state) {
+    const bool = (b, yes, no) => [b, b ? yes : no];
+    switch (state) {
+      case 'enabled':
+      case 'disabled': {
+        const d = isDisabled(el);
+        return [state === 'disabled' ? d : !d, d ? 'disabled' : 'enabled'];
+      }
+      case 'checked':
+      case 'unchecked': {
+        const c = checkable(el);
+        if (!c.checkable) return [false, 'not checkable'];
+        return bool(state === 'checked' ? c.checked : !c.checked, state, c.checked ? 'checked' : 'unchecked');
+      }
+      case 'selected':
+      case 'unselected': {
+        let s = null;
+        if (el.tagName === 'OPTION') s = el.selected;
+        else s = tri(el, 'aria-selected');
+        if (s === null) return [false, 'not selectable'];
+        return [state === 'selected' ? s : !s, s ? 'selected' : 'unselected'];
+      }
+      case 'focused':
+      case 'unfocused': {
+        const f = deepActive() === el;
+        return [state === 'focused' ? f : !f, f ? 'focused' : 'unfocused'];
+      }
+      case 'focus_within':
+      case 'focus_outside': {
+        const a = deepActive();
+        const w = !!a && containsComposed(el, a);
+        return [state === 'focus_within' ? w : !w, w ? 'focus within' : 'focus outside'];
+      }
+      case 'expanded':
+      case 'collapsed': {
+        let e = tri(el, 'aria-expanded');
+        if (e === null && el.tagName === 'DETAILS') e = el.open;
+        if (e === null && el.tagName === 'SUMMARY' && el.parentElement && el.parentElement.tagName === 'DETAILS') {
+          e = el.parentElement.open;
+        }
+        if (e === null) return [false, 'not expandable (no aria-expanded)'];
+        return [state === 'expanded' ? e : !e, e ? 'expanded' : 'collapsed'];
+      }
+      case 'pressed':
+      case 'unpressed': {
+        const p = tri(el, 'aria-pressed');
+        if (p === null) return [false, 'not a toggle button (no aria-pressed)'];
+        return [state === 'pressed' ? p : !p, p ? 'pressed' : 'unpressed'];
+      }
+      case 'readonly':
+      case 'writable': {
+        let ro;
+        if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') ro = el.readOnly || isDisabled(el);
+        else if (el.isContentEditable) ro = false;
+        else if (tri(el, 'aria-readonly') !== null) ro = tri(el, 'aria-readonly');
+        else if (el.tagName === 'SELECT') ro = isDisabled(el);
+        else return [false, 'not an editable control'];
+        return [state === 'readonly' ? ro : !ro, ro ? 'readonly' : 'writable'];
+      }
+      case 'required':
+      case 'optional': {
+        const r = !!el.required || el.getAttribute('aria-required') === 'true';
+        return [state === 'required' ? r : !r, r ? 'required' : 'optional'];
+      }
+      case 'invalid':
+      case 'valid': {
+        const aria = el.getAttribute('aria-invalid');
+        let inv = !!aria && aria !== 'false';
+        if (el.validity && !el.validity.valid) inv = true;
+        return [state === 'invalid' ? inv : !inv, inv ? 'invalid' : 'valid'];
+      }
+      default:
+        throw new Fail('unsupported', `unknown state ${state}`);
+    }
+  }
+
+  function valueOf(el) {
+    if (['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)) return el.value;
+    if (el.isContentEditable) return norm(el.innerText);
+    if (el.hasAttribute('aria-valuenow')) return el.getAttribute('aria-valuenow');
+    return null;
+  }
+
+  const secret = (el) => el.tagName === 'INPUT' && ['password', 'hidden'].includes(inputType(el));
+
+  function layoutHolds(rel, a, b, t) {
+    const ar = a.x + a.width;
+    const ab = a.y + a.height;
+    const br = b.x + b.width;
+    const bb = b.y + b.height;
+    const ix = Math.min(ar, br) - Math.max(a.x, b.x);
+    const iy = Math.min(ab, bb) - Math.max(a.y, b.y);
+    switch (rel) {
+      case 'above':
+        return ab <= b.y + t;
+      case 'below':
+        return a.y >= bb - t;
+      case 'left_of':
+        return ar <= b.x + t;
+      case 'right_of':
+        return a.x >= br - t;
+      case 'contains':
+        return a.x <= b.x + t && a.y <= b.y + t && ar >= br - t && ab >= bb - t;
+      case 'inside':
+        return b.x <= a.x + t && b.y <= a.y + t && br >= ar - t && bb >= ab - t;
+      case 'overlaps':
+        return ix > -t && iy > -t && (ix > 0 || t > 0) && (iy > 0 || t > 0);
+      case 'not_overlapping':
+        return ix <= t || iy <= t;
+      case 'aligned_left':
+        return Math.abs(a.x - b.x) <= t;
+      case 'aligned_right':
+        return Math.abs(ar - br) <= t;
+      case 'aligned_top':
+        return Math.abs(a.y - b.y) <= t;
+      case 'aligned_bottom':
+        return Math.abs(ab - bb) <= t;
+      case 'aligned_center_x':
+        return Math.abs(a.x + a.width / 2 - (b.x + b.width / 2)) <= t;
+      case 'aligned_center_y':
+        return Math.abs(a.y + a.height / 2 - (b.y + b.height / 2)) <= t;
+      case 'same_width':
+        return Math.abs(a.width - b.width) <= t;
+      case 'same_height':
+        return Math.abs(a.height - b.height) <= t;
+      case 'same_size':
+        return Math.abs(a.width - b.width) <= t && Math.abs(a.height - b.height) <= t;
+      default:
+        throw new Fail('unsupported', `unknown layout relation ${rel}`);
+    }
+  }
+
+  function observe(c) {
+    const one = (target) => {
+      const r = strictOne(target);
+      return r;
+    };
+    switch (c.condition) {
+      case 'ready': {
+        const s = document.readyState;
+        return s === 'loading' ? fail(C.text, 'the document is still loading') : pass(s);
+      }
+      case 'text': {
+        const doc = currentDocument();
+        const want = norm(c.text);
+        const have = visibleText(doc.body || doc.documentElement);
+        return have.includes(want)
+          ? pass()
+          : fail(C.text, `the visible page text does not contain ${JSON.stringify(want)}`);
+      }
+      case 'url': {
+        const have = window.location.href;
+        return have === c.url ? pass() : fail(C.url, `the URL is ${have}, expected ${c.url}`);
+      }
+      case 'visible': {
+        const r = one(c.target);
+        if (r.fail) return fail(r.fail.code, r.fail.message);
+        return isVisible(r.el) ? pass(describe(r.el)) : fail(C.notVisible, `${describe(r.el)} is not visible`);
+      }
+      case 'hidden': {
+        const m = resolve(c.target);
+        const vis = m.filter(isVisible);
+        if (vis.length === 0) return pass(`${m.length} match(es), none visible`);
+        return fail(C.notHidden, `${vis.length} visible match(es): ${vis.slice(0, 3).map(describe).join(', ')}`);
+      }
+      case 'in_viewport': {
+        const r = one(c.target);
+        if (r.fail) return fail(r.fail.code, r.fail.message);
+        const rect = topRect(r.el);
+        const i = intersect(rect, viewport());
+        const ok = isVisible(r.el) && i.width > 0 && i.height > 0;
+        return ok ? pass() : fail(C.notInViewport, `${describe(r.el)} at ${fmtRect(rect)} does not intersect the viewport ${fmtRect(viewport())}`);
+      }
+      case 'pointer_reachable': {
+        const r = one(c.target);
+        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (!isVisible(r.el)) return fail(C.notReachable, `${describe(r.el)} is not visible`);
+        const p = clickPoint(topRect(r.el));
+        const hit = deepHit(p.x, p.y);
+        if (hit && containsComposed(r.el, hit)) return pass();
+        return fail(C.notReachable, `the point (${round(p.x)}, ${round(p.y)}) hits ${hit ? describe(hit) : 'nothing'}, not ${describe(r.el)}`);
+      }
+      case 'rendered_text': {
+        const r = one(c.target);
+        if (r.fail) return fail(r.fail.code, r.fail.message);
+        const have = visibleText(r.el);
+        const want = norm(c.text);
+        return have === want ? pass() : fail(C.rendered, `rendered text is ${JSON.stringify(clip(have, 200))}, expected ${JSON.stringify(want)}`);
+      }
+      case 'rendered_texts': {
+        const have = resolve(c.target).filter(isVisible).map(visibleText);
+        const want = c.texts.map(norm);
+        const same = have.length === want.length && have.every((t, i) => t === want[i]);
+        return same ? pass() : fail(C.rendered, `rendered texts are ${JSON.stringify(have.slice(0, 20).map((t) => clip(t, 60)))}, expected ${JSON.stringify(want.slice(0, 20))}`);
+      }
+      case 'visible_count': {
+        const m = resolve(c.target);
+        const n = m.filter(isVisible).length;
+        return n === c.count ? pass(`${n}`) : fail(C.count, `${n} visible match(es) (${m.length} in total), expected ${c.count}`);
+      }
+      case 'value': {
+        const r = one(c.target);
+        if (r.fail) return fail(r.fail.code, r.fail.message);
+        const v = valueOf(r.el);
+        if (v === null) return fail(C.value, `${describe(r.el)} has no value`);
+        if (v === c.value) return pass();
+        const shown = secret(r.el) ? '(a secret value, not shown)' : JSON.stringify(clip(v, 200));
+        return fail(C.value, `value is ${shown}, expected ${secret(r.el) ? 'another value' : JSON.stringify(c.value)}`);
+      }
+      case 'selected_values': {
+        const r = one(c.target);
+        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.el.tagName !== 'SELECT') return fail(C.selection, `${describe(r.el)} is not a <select>`);
+        const have = Array.from(r.el.selectedOptions).map((o) => o.value);
+        const hs = new Set(have);
+        const ws = new Set(c.values);
+        const same = hs.size === ws.size && [...ws].every((v) => hs.has(v));
+        return same ? pass() : fail(C.selection, `selected values are ${JSON.stringify(have)}, expected ${JSON.stringify(c.values)}`);
+      }
+      case 'viewport_coverage': {
+        const r = one(c.target);
+        if (r.fail) return fail(r.fail.code, r.fail.message);
+        const v = viewport();
+        const i = isVisible(r.el) ? intersect(topRect(r.el), v) : { width: 0, height: 0 };
+        const pct = ((i.width * i.height) / Math.max(1, v.width * v.height)) * 100;
+        const ok = c.bound === 'at_least' ? pct >= c.percent : pct <= c.percent;
+        const word = c.bound === 'at_least' ? 'at least' : 'at most';
+        return ok ? pass(`${round(pct)}%`) : fail(C.coverage, `${describe(r.el)} covers ${round(pct)}% of the viewport, expected ${word} ${c.percent}%`);
+      }
+      case 'state': {
+        const r = one(c.target);
+        if (r.fail) return fail(r.fail.code, r.fail.message);
+        const [holds, what] = stateOf(r.el, c.state);
+        return holds ? pass() : fail(C.state, `${describe(r.el)} is ${what}, expected ${c.state.replace('_', ' ')}`);
+      }
+      case 'layout': {
+        const a = one(c.target);
+        if (a.fail) return fail(a.fail.code, a.fail.message);
+        const b = one(c.relative_to);
+        if (b.fail) return fail(b.fail.code, `relative_to: ${b.fail.message}`);
+        const ra = topRect(a.el);
+        const rb = topRect(b.el);
+        const t = c.tolerance_px || 0;
+        return layoutHolds(c.relation, ra, rb, t)
+          ? pass()
+          : fail(C.layout, `${describe(a.el)} ${fmtRect(ra)} is not ${c.relation.replace(/_/g, ' ')} ${describe(b.el)} ${fmtRect(rb)} (tolerance ${t}px)`);
+      }
+      default:
+        throw new Fail('unsupported', `unknown condition ${c.condition}`);
+    }
+  }
+
+  async function waitFor(o) {
+    const start = performance.now();
+    for (;;) {
+      let last;
+      try {
+        last = observe(o.condition);
+      } catch (e) {
+        if (!(e instanceof Fail) || e.kind !== 'frame') throw e;
+        last = fail(C.notFound, e.message);
+      }
+      if (last.pass || performance.now() - start >= o.budget_ms) return last;
+      await nextFrame();
+    }
+  }
+
+  // ---------------------------------------------------------------- control operations
+
+  function one(target) {
+    const r = strictOne(target);
+    if (r.fail) throw new Fail('target', r.fail.message);
+    return r.el;
+  }
+
+  function setNativeValue(el, value) {
+    const proto = el.tagName === 'TEXTAREA' ? winOf(el).HTMLTextAreaElement.prototype : winOf(el).HTMLInputElement.prototype;
+    const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
+    setter.call(el, value);
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  const ops = {
+    actionable,
+    observe: (o) => observe(o.condition),
+    wait_for: waitFor,
+    // Focus the control and select its content so inserted text replaces it.
+    prepare_fill(o) {
+      const el = one(o.target);
+      el.focus();
+      if (el.tagName === 'INPUT' && SET_VALUE_TYPES.has(inputType(el))) return { mode: 'set' };
+      if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
+        el.select();
+        return { mode: 'insert' };
+      }
+      const sel = winOf(el).getSelection();
+      const range = el.ownerDocument.createRange();
+      range.selectNodeContents(el);
+      sel.removeAllRanges();
+      sel.addRange(range);
+      return { mode: 'insert' };
+    },
+    set_value(o) {
+      const el = one(o.target);
+      setNativeValue(el, o.value);
+      return { ok: true };
+    },
+    // Focus the control with the caret at the end, for appending keystrokes.
+    focus_end(o) {
+      const el = one(o.target);
+      el.focus();
+      if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
+        try {
+          const n = el.value.length;
+          el.setSelectionRange(n, n);
+        } catch (e) {
+          /* types without a selection API (email, number) keep their caret */
+        }
+      } else if (el.isContentEditable) {
+        const sel = winOf(el).getSelection();
+        const range = el.ownerDocument.createRange();
+        range.selectNodeContents(el);
+        range.collapse(false);
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+      return { ok: true };
+    },
+    focus(o) {
+      const el = one(o.target);
+      el.focus();
+      return { focused: deepActive() === el };
+    },
+    read_value(o) {
+      const el = one(o.target);
+      const v = valueOf(el);
+      return { value: v, secret: secret(el) };
+    },
+    checked_state(o) {
+      return checkable(one(o.target));
+    },
+    select_options(o) {
+      const el = one(o.target);
+      if (el.tagName !== 'SELECT') return { problem: `${describe(el)} is not a <select>` };
+      if (!el.multiple && o.values.length > 1) return { problem: `${describe(el)} is not a multiple <select>` };
+      const options = Array.from(el.options);
+      const chosen = new Set();
+      for (const v of o.values) {
+        const opt =
+          options.find((x) => x.value === v) || options.find((x) => norm(x.label || x.textContent) === norm(v));
+        if (!opt) return { problem: `${describe(el)} has no option with value or label ${JSON.stringify(v)}` };
+        if (opt.disabled) return { problem: `the option ${JSON.stringify(v)} is disabled` };
+        chosen.add(opt);
+      }
+      for (const x of options) x.selected = chosen.has(x);
+      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      return { selected: Array.from(el.selectedOptions).map((x) => x.value) };
+    },
+    // The element itself (evaluated without returnByValue) for DOM.setFileInputFiles.
+    element(o) {
+      const el = one(o.target);
+      if (o.file_count != null) {
+        if (!(el.tagName === 'INPUT' && inputType(el) === 'file')) {
+          throw new Fail('not_actionable', `${describe(el)} is not a file input`);
+        }
+        if (o.file_count > 1 && !el.multiple) {
+          throw new Fail('not_actionable', `${describe(el)} accepts one file, ${o.file_count} given`);
+        }
+      }
+      return el;
+    },
+    frame_check(o) {
+      const doc = currentDocument();
+      let frame = null;
+      try {
+        frame = doc.querySelectorAll(o.selector);
+      } catch (e) {
+        throw new Fail('selector', `invalid CSS selector ${JSON.stringify(o.selector)}`);
+      }
+      if (frame.length === 0) throw new Fail('frame', `no element matches css(${JSON.stringify(o.selector)})`);
+      if (frame.length > 1) throw new Fail('frame', `${frame.length} elements match css(${JSON.stringify(o.selector)})`);
+      const f = frame[0];
+      if (f.tagName !== 'IFRAME' && f.tagName !== 'FRAME') throw new Fail('frame', `css(${JSON.stringify(o.selector)}) is ${describe(f)}, not an iframe`);
+      let d = null;
+      try {
+        d = f.contentDocument;
+      } catch (e) {
+        d = null;
+      }
+      if (!d) throw new Fail('frame', `the iframe css(${JSON.stringify(o.selector)}) is cross-origin or has no document`);
+      return { url: d.location.href };
+    },
+    page_text() {
+      const doc = currentDocument();
+      return { text: visibleText(doc.body || doc.documentElement) };
+    },
+  };
+
+  const wrap = (e) =>
+    e instanceof Fail
+      ? { error: { kind: e.kind, message: e.message } }
+      : { error: { kind: 'script', message: String((e && e.message) || e) } };
+  try {
+    const out = ops[req.op](req);
+    if (out && typeof out.then === 'function') return out.catch(wrap);
+    return out;
+  } catch (e) {
+    return req.op === 'element' ? JSON.stringify(wrap(e)) : wrap(e);
+  }
+})

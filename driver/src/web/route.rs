@@ -1,0 +1,155 @@
+//! `network_route` / `network_unroute`: answering matching requests from the suite.
+//!
+//! Routes belong to the context (every tab). Interception uses `Fetch.enable` with one
+//! `urlPattern` per route; the CDP wildcard syntax (`*` = any run of characters, `?` = one
+//! character) already reads a glob like `**/api/users` the way a suite author means it, so the
+//! pattern is passed through and matched here with the same rules to pick the route.
+
+use super::cdp::{Session, COMMAND_BOUND};
+use super::tab::{ContextShared, Tab};
+use crate::StepFailure;
+use a3s_test_lang::ir::RouteResponse;
+use base64::Engine;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tokio::time::Instant;
+
+/// One active route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Route {
+    /// The glob as written.
+    pub pattern: String,
+    /// How matching requests are answered.
+    pub response: RouteResponse,
+}
+
+/// True when `url` matches the CDP wildcard `pattern` (`*`, `?`, `\` escapes).
+pub(crate) fn glob_matches(pattern: &str, url: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let s: Vec<char> = url.chars().collect();
+    // Iterative wildcard match with backtracking on the last star.
+    let (mut pi, mut si) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while si < s.len() {
+        if pi < p.len() {
+            match p[pi] {
+                '*' => {
+                    star = Some((pi, si));
+                    pi += 1;
+                    continue;
+                }
+                '?' => {
+                    pi += 1;
+                    si += 1;
+                    continue;
+                }
+                '\\' if pi + 1 < p.len() && p[pi + 1] == s[si] => {
+                    pi += 2;
+                    si += 1;
+                    continue;
+                }
+                c if c != '\\' && c == s[si] => {
+                    pi += 1;
+                    si += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        match star {
+            Some((sp, ss)) => {
+                pi = sp + 1;
+                si = ss + 1;
+                star = Some((sp, ss + 1));
+            }
+            None => return false,
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// Make the tab's interception match the context's routes (`Fetch.enable`/`Fetch.disable`).
+pub(crate) async fn apply_patterns(
+    tab: &Tab,
+    shared: &Arc<ContextShared>,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    let patterns: Vec<Value> = {
+        let routes = shared.routes.lock().expect("routes lock");
+        routes
+            .iter()
+            .map(|r| json!({ "urlPattern": r.pattern, "requestStage": "Request" }))
+            .collect()
+    };
+    if patterns.is_empty() {
+        tab.session.call("Fetch.disable", json!({}), COMMAND_BOUND, deadline).await?;
+    } else {
+        tab.session
+            .call("Fetch.enable", json!({ "patterns": patterns }), COMMAND_BOUND, deadline)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Answer one paused request: the newest matching route wins; no match continues it.
+pub(crate) async fn handle_paused(session: &Session, shared: &ContextShared, params: &Value) {
+    let Some(request_id) = params.get("requestId").and_then(Value::as_str) else { return };
+    let url = params.pointer("/request/url").and_then(Value::as_str).unwrap_or("");
+    let route = {
+        let routes = shared.routes.lock().expect("routes lock");
+        routes.iter().rev().find(|r| glob_matches(&r.pattern, url)).cloned()
+    };
+    let deadline = Instant::now() + COMMAND_BOUND;
+    let (method, params) = match route.map(|r| r.response) {
+        Some(RouteResponse::Fulfill { body, status, content_type }) => {
+            let content_type =
+                content_type.unwrap_or_else(|| "text/plain; charset=utf-8".to_string());
+            let body = base64::engine::general_purpose::STANDARD.encode(body.as_bytes());
+            (
+                "Fetch.fulfillRequest",
+                json!({
+                    "requestId": request_id,
+                    "responseCode": status,
+                    "responseHeaders": [
+                        { "name": "Content-Type", "value": content_type },
+                        { "name": "Access-Control-Allow-Origin", "value": "*" },
+                    ],
+                    "body": body,
+                }),
+            )
+        }
+        Some(RouteResponse::Abort) => {
+            ("Fetch.failRequest", json!({ "requestId": request_id, "errorReason": "Failed" }))
+        }
+        None => ("Fetch.continueRequest", json!({ "requestId": request_id })),
+    };
+    // Best effort: a tab that closed meanwhile has nothing left to answer.
+    let _ = session.call(method, params, COMMAND_BOUND, deadline).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_matches;
+
+    #[test]
+    fn globs_follow_cdp_wildcards() {
+        let cases = [
+            ("**/api/users", "http://127.0.0.1:4173/api/users", true),
+            ("**/api/users", "http://127.0.0.1:4173/api/users/1", false),
+            ("**/api/*", "http://h/api/users", true),
+            ("http://h/a?c", "http://h/abc", true),
+            ("http://h/a?c", "http://h/ac", false),
+            ("*", "anything", true),
+            ("exact", "exact", true),
+            ("exact", "exactly", false),
+            ("a\\*b", "a*b", true),
+            ("a\\*b", "axb", false),
+        ];
+        for (pattern, url, want) in cases {
+            assert_eq!(glob_matches(pattern, url), want, "{pattern} vs {url}");
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! One module per family of web steps (ACL.md §4–§7). Each function runs one admitted step
+//! against the current tab of a [`super::context::WebContext`].
+
+pub(crate) mod evidence;
+pub(crate) mod files;
+pub(crate) mod keyboard;
+pub(crate) mod navigate;
+pub(crate) mod network;
+pub(crate) mod observe;
+pub(crate) mod pointer;
+pub(crate) mod tabs;

@@ -1,0 +1,135 @@
+//! `network_route`, `network_unroute`, `har` and `trace`.
+
+use crate::failure::FailureCode;
+use crate::web::cdp::{Event, COMMAND_BOUND};
+use crate::web::context::{detail, WebContext};
+use crate::web::evidence;
+use crate::web::har::HarRecorder;
+use crate::web::route::{self, Route};
+use crate::{StepEnv, StepFailure, StepOutput};
+use a3s_test_lang::ir::{CaptureOperation, RouteResponse};
+use serde_json::{json, Value};
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::time::Instant;
+
+/// Trace categories: page timeline, scripting, loading and user timing.
+const TRACE_CATEGORIES: &[&str] = &[
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "v8.execute",
+    "blink.user_timing",
+    "loading",
+    "latencyInfo",
+];
+
+async fn apply_all(ctx: &WebContext, env: &StepEnv<'_>) -> Result<(), StepFailure> {
+    for tab in &ctx.tabs {
+        route::apply_patterns(tab, &ctx.shared, env.deadline).await?;
+    }
+    Ok(())
+}
+
+/// `network_route { pattern body|abort status content_type }`.
+pub(crate) async fn route(
+    ctx: &mut WebContext,
+    pattern: &str,
+    response: &RouteResponse,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
+    {
+        let mut routes = ctx.shared.routes.lock().expect("routes lock");
+        routes.retain(|r| r.pattern != pattern);
+        routes.push(Route { pattern: pattern.to_string(), response: response.clone() });
+    }
+    apply_all(ctx, env).await?;
+    Ok(detail(json!({ "pattern": pattern, "routes": ctx.shared.routes.lock().expect("routes lock").len() })))
+}
+
+/// `network_unroute { pattern }` (all routes when no pattern).
+pub(crate) async fn unroute(ctx: &mut WebContext, pattern: Option<&str>, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+    let removed = {
+        let mut routes = ctx.shared.routes.lock().expect("routes lock");
+        let before = routes.len();
+        match pattern {
+            Some(p) => routes.retain(|r| r.pattern != p),
+            None => routes.clear(),
+        }
+        before - routes.len()
+    };
+    apply_all(ctx, env).await?;
+    Ok(detail(json!({ "removed": removed })))
+}
+
+fn not_started(what: &str) -> StepFailure {
+    StepFailure::new(
+        FailureCode::CaptureNotStarted,
+        format!("no {what} recording is running; start one with `{what} {{ operation = \"start\" }}`"),
+    )
+}
+
+/// `har { operation }`.
+pub(crate) async fn har(ctx: &mut WebContext, op: &CaptureOperation, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+    match op {
+        CaptureOperation::Start => {
+            *ctx.shared.har.lock().expect("har lock") = Some(HarRecorder::default());
+            Ok(detail(json!({ "recording": true })))
+        }
+        CaptureOperation::Stop { path } => {
+            let target = evidence::prepare(env.artifact_dir, path.as_str())?;
+            let recorder = ctx.shared.har.lock().expect("har lock").take().ok_or_else(|| not_started("har"))?;
+            let doc = recorder.to_har();
+            let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialize");
+            let file = evidence::write(&target, "har", &bytes)?;
+            Ok(StepOutput { evidence: vec![file], detail: Some(json!({ "entries": recorder.len() })) })
+        }
+    }
+}
+
+/// `trace { operation }`: the Tracing domain of the current tab, written as a JSON trace.
+pub(crate) async fn trace(ctx: &mut WebContext, op: &CaptureOperation, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+    match op {
+        CaptureOperation::Start => {
+            let tab = ctx.tab()?;
+            let params = json!({
+                "transferMode": "ReportEvents",
+                "traceConfig": { "includedCategories": TRACE_CATEGORIES },
+            });
+            tab.session.call("Tracing.start", params, COMMAND_BOUND, env.deadline).await?;
+            ctx.tracing = true;
+            Ok(detail(json!({ "tracing": true })))
+        }
+        CaptureOperation::Stop { path } => {
+            if !ctx.tracing {
+                return Err(not_started("trace"));
+            }
+            let target = evidence::prepare(env.artifact_dir, path.as_str())?;
+            let tab = ctx.tab()?;
+            let mut events = ctx.cdp.subscribe(Some(&tab.session.id), &["Tracing.dataCollected", "Tracing.tracingComplete"]);
+            tab.session.call("Tracing.end", json!({}), COMMAND_BOUND, env.deadline).await?;
+            ctx.tracing = false;
+            let trace_events = collect_trace(&mut events, env.deadline).await?;
+            let count = trace_events.len();
+            let doc = json!({ "traceEvents": trace_events });
+            let file = evidence::write(&target, "trace", &serde_json::to_vec(&doc).expect("JSON values serialize"))?;
+            Ok(StepOutput { evidence: vec![file], detail: Some(json!({ "events": count })) })
+        }
+    }
+}
+
+async fn collect_trace(events: &mut UnboundedReceiver<Event>, deadline: Instant) -> Result<Vec<Value>, StepFailure> {
+    let mut out = Vec::new();
+    loop {
+        match tokio::time::timeout_at(deadline, events.recv()).await {
+            Ok(Some(e)) if e.method.as_ref() == "Tracing.tracingComplete" => return Ok(out),
+            Ok(Some(e)) => {
+                if let Some(values) = e.params.get("value").and_then(Value::as_array) {
+                    out.extend(values.iter().cloned());
+                }
+            }
+            Ok(None) => return Err(crate::web::cdp::crashed("the connection closed while tracing")),
+            Err(_) => {
+                return Err(StepFailure::new(FailureCode::Timeout, "the trace did not complete before the scenario deadline"))
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Pointer steps: click, hover, focus, double/context click, check/uncheck, drag, wheel. Each
+//! waits for an actionable target, then dispatches real input exactly once.
+
+use crate::failure::FailureCode;
+use crate::web::context::{detail, WebContext};
+use crate::web::input::{self, Button, Point};
+use crate::web::script;
+use crate::web::target::{self, describe, Needs};
+use crate::{StepEnv, StepFailure, StepOutput};
+use a3s_test_lang::ir::{Modifier, Target};
+use serde_json::{json, Value};
+
+async fn click_with(
+    ctx: &mut WebContext,
+    target: &Target,
+    button: Button,
+    count: i64,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
+    let tab = ctx.tab()?;
+    let needs = Needs { enabled: true, editable: false };
+    let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
+    input::click(tab, point, button, count, env.deadline).await?;
+    Ok(detail(json!({ "element": element, "x": point.x, "y": point.y })))
+}
+
+/// `click`.
+pub(crate) async fn click(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+    click_with(ctx, target, Button::Left, 1, env).await
+}
+
+/// `double_click`.
+pub(crate) async fn double_click(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+    click_with(ctx, target, Button::Left, 2, env).await
+}
+
+/// `context_click`.
+pub(crate) async fn context_click(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+    click_with(ctx, target, Button::Right, 1, env).await
+}
+
+/// `hover`.
+pub(crate) async fn hover(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+    let tab = ctx.tab()?;
+    let (point, element) =
+        target::wait_actionable(tab, target, Needs::default(), env).await?;
+    input::mouse_move(tab, point, 0, env.deadline).await?;
+    Ok(detail(json!({ "element": element })))
+}
+
+/// `focus`.
+pub(crate) async fn focus(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+    let tab = ctx.tab()?;
+    let (_, element) = target::wait_actionable(tab, target, Needs::default(), env).await?;
+    let r = script::call(tab, "focus", json!({ "target": target }), crate::web::cdp::COMMAND_BOUND, env.deadline)
+        .await
+        .map_err(|f| target::name_target(f, target))?;
+    if r.get("focused") != Some(&Value::Bool(true)) {
+        return Err(StepFailure::new(
+            FailureCode::TargetNotActionable,
+            format!("{}: {element} did not take focus", describe(target)),
+        ));
+    }
+    Ok(detail(json!({ "element": element })))
+}
+
+/// `check` / `uncheck`: click only when the state differs, then verify it changed.
+pub(crate) async fn set_checked(
+    ctx: &mut WebContext,
+    target: &Target,
+    want: bool,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
+    let tab = ctx.tab()?;
+    let needs = Needs { enabled: true, editable: false };
+    let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
+    let bound = crate::web::cdp::COMMAND_BOUND;
+    let state = script::call(tab, "checked_state", json!({ "target": target }), bound, env.deadline)
+        .await
+        .map_err(|f| target::name_target(f, target))?;
+    if state.get("checkable") != Some(&Value::Bool(true)) {
+        return Err(StepFailure::new(
+            FailureCode::TargetNotActionable,
+            format!("{}: {element} is not a checkbox, radio button or switch", describe(target)),
+        ));
+    }
+    if state.get("checked") == Some(&Value::Bool(want)) {
+        return Ok(detail(json!({ "element": element, "changed": false })));
+    }
+    input::click(tab, point, Button::Left, 1, env.deadline).await?;
+    if tab.dialog().is_some() {
+        return Ok(detail(json!({ "element": element, "changed": true, "verified": false })));
+    }
+    let after = script::call(tab, "checked_state", json!({ "target": target }), bound, env.deadline)
+        .await
+        .map_err(|f| target::name_target(f, target))?;
+    if after.get("checked") != Some(&Value::Bool(want)) {
+        let word = if want { "checked" } else { "unchecked" };
+        return Err(StepFailure::new(
+            FailureCode::StateMismatch,
+            format!("{}: {element} was clicked but is not {word}", describe(target)),
+        ));
+    }
+    Ok(detail(json!({ "element": element, "changed": true })))
+}
+
+/// `drag { source target }` with real pointer events.
+pub(crate) async fn drag(
+    ctx: &mut WebContext,
+    source: &Target,
+    destination: &Target,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
+    let tab = ctx.tab()?;
+    let (from, source_el) = target::wait_actionable(tab, source, Needs::default(), env).await?;
+    let (to, target_el) =
+        target::wait_actionable(tab, destination, Needs::default(), env).await?;
+    input::drag(tab, from, to, env.deadline).await?;
+    Ok(detail(json!({ "source": source_el, "target": target_el })))
+}
+
+/// `wheel`: at the target's centre, or the viewport's centre without a target.
+pub(crate) async fn wheel(
+    ctx: &mut WebContext,
+    delta_x: i64,
+    delta_y: i64,
+    modifiers: &[Modifier],
+    target: Option<&Target>,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
+    let tab = ctx.tab()?;
+    let point = match target {
+        Some(t) => target::wait_actionable(tab, t, Needs::default(), env).await?.0,
+        None => Point { x: ctx.viewport.0 as f64 / 2.0, y: ctx.viewport.1 as f64 / 2.0 },
+    };
+    input::wheel(tab, point, delta_x, delta_y, modifiers, env.deadline).await?;
+    Ok(detail(json!({ "x": point.x, "y": point.y, "delta_x": delta_x, "delta_y": delta_y })))
+}

@@ -1,0 +1,392 @@
+//! One tab: its CDP session, the event listener task that feeds console, page errors, dialogs,
+//! network activity, HAR entries and routed requests, and the frame the next step acts in.
+//!
+//! Listeners are subscribed *before* any domain is enabled and before the first navigation, so
+//! nothing the page does at load time is missed. The listener task owns no element handles; it
+//! only records facts the steps read later.
+
+use super::cdp::{Cdp, Event, Session, COMMAND_BOUND};
+use super::har::HarRecorder;
+use super::route::{self, Route};
+use crate::StepFailure;
+use serde_json::{json, Value};
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+/// Events every tab listens to.
+const TAB_EVENTS: &[&str] = &[
+    "Runtime.consoleAPICalled",
+    "Runtime.exceptionThrown",
+    "Page.javascriptDialogOpening",
+    "Page.javascriptDialogClosed",
+    "Page.lifecycleEvent",
+    "Network.requestWillBeSent",
+    "Network.responseReceived",
+    "Network.loadingFinished",
+    "Network.loadingFailed",
+    "Fetch.requestPaused",
+];
+
+/// How many recently loaded documents a tab remembers (to match a navigation to its load).
+const RECENT_LOADS: usize = 16;
+
+/// An open JavaScript dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct DialogInfo {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    pub kind: String,
+    /// The dialog's message (untrusted page text).
+    pub message: String,
+    /// The default prompt text.
+    pub default_prompt: Option<String>,
+}
+
+/// Facts shared by every tab of one context.
+#[derive(Debug, Default)]
+pub(crate) struct ContextShared {
+    /// Console messages, in arrival order.
+    pub console: Mutex<Vec<Value>>,
+    /// Uncaught page errors, in arrival order.
+    pub page_errors: Mutex<Vec<Value>>,
+    /// Active request routes, newest last.
+    pub routes: Mutex<Vec<Route>>,
+    /// The HAR recording, while one is running.
+    pub har: Mutex<Option<HarRecorder>>,
+}
+
+/// Network activity of one tab, for `wait { load = "networkidle" }`.
+#[derive(Debug)]
+pub(crate) struct NetworkActivity {
+    /// Requests in flight.
+    pub inflight: HashSet<String>,
+    /// When the in-flight set last changed.
+    pub last_change: Instant,
+}
+
+/// Per-tab state written by the listener task.
+#[derive(Debug)]
+pub(crate) struct TabState {
+    /// The open dialog, if any.
+    pub dialog: watch::Sender<Option<DialogInfo>>,
+    /// In-flight requests.
+    pub network: Mutex<NetworkActivity>,
+    /// Bumped on every network change.
+    pub network_changed: watch::Sender<u64>,
+    /// Loader ids of main-frame documents whose `load` fired, most recent last.
+    pub loads: watch::Sender<VecDeque<String>>,
+    /// Loader ids whose `DOMContentLoaded` fired.
+    pub dom_ready: watch::Sender<VecDeque<String>>,
+}
+
+/// One tab of a context.
+pub(crate) struct Tab {
+    /// Its CDP session.
+    pub session: Session,
+    /// Its target id (also the main frame id).
+    pub target_id: String,
+    /// The label given by `tab { operation = "new" label = … }`.
+    pub label: Option<String>,
+    /// CSS selectors from the top document to the current frame (`frame` steps).
+    pub frames: Vec<String>,
+    /// What the listener task recorded.
+    pub state: Arc<TabState>,
+    listener: JoinHandle<()>,
+}
+
+impl Drop for Tab {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
+}
+
+impl Tab {
+    /// Create a tab on `about:blank` in `browser_context`, attach, subscribe, enable domains.
+    pub async fn create(
+        cdp: &Cdp,
+        browser_context: &str,
+        viewport: (u32, u32),
+        shared: &Arc<ContextShared>,
+        deadline: Instant,
+    ) -> Result<Tab, StepFailure> {
+        let created = cdp
+            .call(
+                None,
+                "Target.createTarget",
+                json!({
+                    "url": "about:blank",
+                    "browserContextId": browser_context,
+                    "width": viewport.0,
+                    "height": viewport.1,
+                }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await?;
+        let target_id = str_field(&created, "targetId")?;
+        Tab::attach(cdp, &target_id, shared, deadline).await
+    }
+
+    /// Attach to an existing page target (a popup) and start listening.
+    pub async fn attach(
+        cdp: &Cdp,
+        target_id: &str,
+        shared: &Arc<ContextShared>,
+        deadline: Instant,
+    ) -> Result<Tab, StepFailure> {
+        let attached = cdp
+            .call(
+                None,
+                "Target.attachToTarget",
+                json!({ "targetId": target_id, "flatten": true }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await?;
+        let session = Session { cdp: cdp.clone(), id: str_field(&attached, "sessionId")? };
+        let events = cdp.subscribe(Some(&session.id), TAB_EVENTS);
+        let state = Arc::new(TabState {
+            dialog: watch::channel(None).0,
+            network: Mutex::new(NetworkActivity {
+                inflight: HashSet::new(),
+                last_change: Instant::now(),
+            }),
+            network_changed: watch::channel(0).0,
+            loads: watch::channel(VecDeque::new()).0,
+            dom_ready: watch::channel(VecDeque::new()).0,
+        });
+        // Enabling is pipelined: the commands are independent.
+        let b = COMMAND_BOUND;
+        let page = session.call("Page.enable", json!({}), b, deadline);
+        let runtime = session.call("Runtime.enable", json!({}), b, deadline);
+        let network = session.call("Network.enable", json!({}), b, deadline);
+        let lifecycle =
+            session.call("Page.setLifecycleEventsEnabled", json!({ "enabled": true }), b, deadline);
+        let (p, r, n, l) = tokio::join!(page, runtime, network, lifecycle);
+        p?;
+        r?;
+        n?;
+        l?;
+        let listener = tokio::spawn(listen(
+            events,
+            session.clone(),
+            target_id.to_string(),
+            state.clone(),
+            shared.clone(),
+        ));
+        let tab = Tab {
+            session,
+            target_id: target_id.to_string(),
+            label: None,
+            frames: Vec::new(),
+            state,
+            listener,
+        };
+        // Routes added before this tab existed apply to it too.
+        route::apply_patterns(&tab, shared, deadline).await?;
+        Ok(tab)
+    }
+
+    /// Fail when a dialog is open (page scripts are blocked behind it).
+    pub fn fail_if_dialog(&self) -> Result<(), StepFailure> {
+        match &*self.state.dialog.borrow() {
+            Some(d) => Err(super::script::dialog_blocking(&describe_dialog(d))),
+            None => Ok(()),
+        }
+    }
+
+    /// Completes (with a description) when a dialog opens.
+    pub async fn dialog_opened(&self) -> String {
+        let mut rx = self.state.dialog.subscribe();
+        let opened = rx.wait_for(|d| d.is_some()).await.map(|d| d.as_ref().map(describe_dialog));
+        match opened {
+            Ok(d) => d.unwrap_or_default(),
+            Err(_) => std::future::pending().await,
+        }
+    }
+
+    /// The open dialog, if any.
+    pub fn dialog(&self) -> Option<DialogInfo> {
+        self.state.dialog.borrow().clone()
+    }
+
+    /// Wait until the document with `loader_id` fired `load` (or `DOMContentLoaded`).
+    pub async fn wait_loaded(
+        &self,
+        loader_id: &str,
+        dom_content_only: bool,
+        deadline: Instant,
+    ) -> Result<(), ()> {
+        let mut rx = if dom_content_only {
+            self.state.dom_ready.subscribe()
+        } else {
+            self.state.loads.subscribe()
+        };
+        let mut dialog = self.state.dialog.subscribe();
+        let wait = async {
+            tokio::select! {
+                r = async { rx.wait_for(|l| l.iter().any(|id| id == loader_id)).await.map(|_| ()) } => r.map_err(|_| ()),
+                // An alert during load blocks `load`: the navigation is done as far as a step can tell.
+                _ = async { dialog.wait_for(|d| d.is_some()).await.map(|_| ()) } => Ok(()),
+            }
+        };
+        tokio::time::timeout_at(deadline, wait).await.map_err(|_| ())?
+    }
+}
+
+/// `alert "message"`.
+pub(crate) fn describe_dialog(d: &DialogInfo) -> String {
+    format!("{} {:?}", d.kind, d.message)
+}
+
+fn str_field(value: &Value, field: &str) -> Result<String, StepFailure> {
+    value.get(field).and_then(Value::as_str).map(str::to_string).ok_or_else(|| {
+        StepFailure::new(
+            crate::FailureCode::Protocol,
+            format!("the browser answered without `{field}`: {value}"),
+        )
+    })
+}
+
+fn push_recent(tx: &watch::Sender<VecDeque<String>>, id: &str) {
+    tx.send_modify(|recent| {
+        if recent.len() == RECENT_LOADS {
+            recent.pop_front();
+        }
+        recent.push_back(id.to_string());
+    });
+}
+
+/// The listener task: records every event the steps need.
+async fn listen(
+    mut events: tokio::sync::mpsc::UnboundedReceiver<Event>,
+    session: Session,
+    target_id: String,
+    state: Arc<TabState>,
+    shared: Arc<ContextShared>,
+) {
+    while let Some(event) = events.recv().await {
+        let p = &event.params;
+        match event.method.as_ref() {
+            "Runtime.consoleAPICalled" => {
+                let text = p
+                    .get("args")
+                    .and_then(Value::as_array)
+                    .map(|args| args.iter().map(remote_text).collect::<Vec<_>>().join(" "))
+                    .unwrap_or_default();
+                let frame = p.pointer("/stackTrace/callFrames/0");
+                let entry = json!({
+                    "type": p.get("type").cloned().unwrap_or(Value::Null),
+                    "text": text,
+                    "timestamp": p.get("timestamp").cloned().unwrap_or(Value::Null),
+                    "url": frame.and_then(|f| f.get("url")).cloned().unwrap_or(Value::Null),
+                    "line": frame.and_then(|f| f.get("lineNumber")).cloned().unwrap_or(Value::Null),
+                    "tab": target_id,
+                    "untrusted": true,
+                });
+                shared.console.lock().expect("console lock").push(entry);
+            }
+            "Runtime.exceptionThrown" => {
+                let d = p.get("exceptionDetails").cloned().unwrap_or(Value::Null);
+                let message = d
+                    .pointer("/exception/description")
+                    .and_then(Value::as_str)
+                    .or_else(|| d.get("text").and_then(Value::as_str))
+                    .unwrap_or("")
+                    .to_string();
+                let entry = json!({
+                    "message": message,
+                    "url": d.get("url").cloned().unwrap_or(Value::Null),
+                    "line": d.get("lineNumber").cloned().unwrap_or(Value::Null),
+                    "column": d.get("columnNumber").cloned().unwrap_or(Value::Null),
+                    "timestamp": p.get("timestamp").cloned().unwrap_or(Value::Null),
+                    "tab": target_id,
+                    "untrusted": true,
+                });
+                shared.page_errors.lock().expect("page errors lock").push(entry);
+            }
+            "Page.javascriptDialogOpening" => {
+                let info = DialogInfo {
+                    kind: p.get("type").and_then(Value::as_str).unwrap_or("alert").to_string(),
+                    message: p.get("message").and_then(Value::as_str).unwrap_or("").to_string(),
+                    default_prompt: p
+                        .get("defaultPrompt")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                };
+                state.dialog.send_replace(Some(info));
+            }
+            "Page.javascriptDialogClosed" => {
+                state.dialog.send_replace(None);
+            }
+            "Page.lifecycleEvent" => {
+                if p.get("frameId").and_then(Value::as_str) == Some(target_id.as_str()) {
+                    let loader = p.get("loaderId").and_then(Value::as_str).unwrap_or("");
+                    match p.get("name").and_then(Value::as_str) {
+                        Some("load") => push_recent(&state.loads, loader),
+                        Some("DOMContentLoaded") => push_recent(&state.dom_ready, loader),
+                        _ => {}
+                    }
+                }
+            }
+            "Network.requestWillBeSent"
+            | "Network.responseReceived"
+            | "Network.loadingFinished"
+            | "Network.loadingFailed" => {
+                network_event(&event, &state, &shared, &target_id);
+            }
+            "Fetch.requestPaused" => {
+                let session = session.clone();
+                let shared = shared.clone();
+                let params = p.clone();
+                tokio::spawn(async move { route::handle_paused(&session, &shared, &params).await });
+            }
+            _ => {}
+        }
+    }
+}
+
+fn network_event(event: &Event, state: &TabState, shared: &ContextShared, target_id: &str) {
+    let p = &event.params;
+    let Some(id) = p.get("requestId").and_then(Value::as_str) else { return };
+    let changed = {
+        let mut net = state.network.lock().expect("network lock");
+        let changed = match event.method.as_ref() {
+            "Network.requestWillBeSent" => net.inflight.insert(id.to_string()),
+            "Network.loadingFinished" | "Network.loadingFailed" => net.inflight.remove(id),
+            _ => false,
+        };
+        if changed {
+            net.last_change = Instant::now();
+        }
+        changed
+    };
+    if changed {
+        state.network_changed.send_modify(|n| *n += 1);
+    }
+    if let Some(har) = shared.har.lock().expect("har lock").as_mut() {
+        har.record(event.method.as_ref(), target_id, p);
+    }
+}
+
+/// A console argument as text.
+fn remote_text(arg: &Value) -> String {
+    match arg.get("value") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) if !v.is_null() => v.to_string(),
+        _ => arg
+            .get("unserializableValue")
+            .or_else(|| arg.get("description"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| {
+                arg.get("type").and_then(Value::as_str).unwrap_or("undefined").to_string()
+            }),
+    }
+}
+
+/// How long the network must be quiet for `networkidle`.
+pub(crate) const NETWORK_IDLE: Duration = Duration::from_millis(500);

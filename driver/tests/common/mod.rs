@@ -1,0 +1,206 @@
+//! Shared test harness: one tokio runtime and one real Chromium per test binary, a loopback HTTP
+//! server for the pages in `tests/pages/`, and helpers to build admitted steps.
+#![allow(dead_code)]
+
+use a3s_test_driver::web::{LaunchOptions, WebDriver};
+use a3s_test_driver::{ContextOptions, StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver, WebContext};
+use a3s_test_lang::ir::*;
+use a3s_test_lang::Span;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::time::Instant;
+
+/// Every test body runs on this runtime (the shared browser's tasks live here).
+pub fn runtime() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+    })
+}
+
+static BASE: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+
+/// Run a test body with an overall deadline (the page server is started first).
+pub fn block_on<F: Future<Output = ()>>(limit: Duration, f: F) {
+    runtime().block_on(async move {
+        BASE.get_or_init(|| async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            tokio::spawn(serve(listener));
+            format!("http://{addr}")
+        })
+        .await;
+        tokio::time::timeout(limit, f).await.expect("the test exceeded its deadline");
+    });
+}
+
+/// The base URL of the loopback page server.
+pub fn base_url() -> &'static str {
+    BASE.get().expect("the server starts in block_on")
+}
+
+/// The driver shared by the tests of one binary.
+pub async fn driver() -> &'static WebDriver {
+    static DRIVER: tokio::sync::OnceCell<WebDriver> = tokio::sync::OnceCell::const_new();
+    DRIVER
+        .get_or_init(|| async { WebDriver::launch(LaunchOptions::default()).await.expect("launch chromium") })
+        .await
+}
+
+async fn serve(listener: tokio::net::TcpListener) {
+    loop {
+        let Ok((mut stream, _)) = listener.accept().await else { return };
+        tokio::spawn(async move {
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut chunk)).await {
+                    Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
+                    _ => return,
+                }
+            }
+            let head = String::from_utf8_lossy(&buf).to_string();
+            let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let (status, ctype, extra, body) = respond(&path).await;
+            let response = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(response.as_bytes()).await;
+            let _ = stream.write_all(&body).await;
+        });
+    }
+}
+
+async fn respond(path: &str) -> (&'static str, &'static str, String, Vec<u8>) {
+    let (route, query) = path.split_once('?').unwrap_or((path, ""));
+    if let Some(name) = route.strip_prefix("/pages/") {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pages").join(name);
+        if !name.contains("..") {
+            if let Ok(body) = std::fs::read(file) {
+                return ("200 OK", "text/html; charset=utf-8", String::new(), body);
+            }
+        }
+    }
+    match route {
+        "/api/users" => ("200 OK", "application/json", String::new(), br#"["real-server"]"#.to_vec()),
+        "/download/report.txt" => (
+            "200 OK",
+            "text/plain",
+            "Content-Disposition: attachment; filename=\"report.txt\"\r\n".to_string(),
+            b"quarterly report\n".to_vec(),
+        ),
+        "/slow" => {
+            let ms: u64 = query.strip_prefix("ms=").and_then(|v| v.parse().ok()).unwrap_or(500);
+            // Server-side latency being simulated, not test synchronisation.
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            ("200 OK", "text/plain", String::new(), b"slow".to_vec())
+        }
+        _ => ("404 Not Found", "text/plain", String::new(), b"not found".to_vec()),
+    }
+}
+
+/// A page URL on the loopback server.
+pub fn page(name: &str) -> String {
+    format!("{}/pages/{name}", base_url())
+}
+
+/// An admitted step.
+pub fn step(action: Action) -> Step {
+    Step { label: Some("t".into()), path: "suite.t.scenario.t.step".into(), span: Span::default(), action }
+}
+
+/// A scenario environment with its own artifact folder.
+pub struct Env {
+    pub artifacts: tempfile::TempDir,
+    pub work: tempfile::TempDir,
+    pub deadline: Instant,
+    pub action_timeout: Duration,
+}
+
+impl Env {
+    pub fn new() -> Env {
+        Env {
+            artifacts: tempfile::tempdir().unwrap(),
+            work: tempfile::tempdir().unwrap(),
+            deadline: Instant::now() + Duration::from_secs(30),
+            action_timeout: Duration::from_millis(1500),
+        }
+    }
+
+    pub fn step_env(&self) -> StepEnv<'_> {
+        StepEnv {
+            base_url: Some(base_url()),
+            action_timeout: self.action_timeout,
+            deadline: self.deadline,
+            artifact_dir: self.artifacts.path(),
+            working_dir: self.work.path(),
+        }
+    }
+
+    pub fn artifact(&self, rel: &str) -> PathBuf {
+        self.artifacts.path().join(rel)
+    }
+}
+
+/// A fresh context on the shared driver.
+pub async fn context() -> WebContext {
+    driver().await.new_context(ContextOptions::default()).await.expect("open context")
+}
+
+/// Run one action.
+pub async fn run(ctx: &mut WebContext, env: &Env, action: Action) -> Result<StepOutput, StepFailure> {
+    ctx.execute(&step(action), &env.step_env()).await
+}
+
+/// Run one action that must pass.
+pub async fn ok(ctx: &mut WebContext, env: &Env, action: Action) -> StepOutput {
+    let what = format!("{action:?}");
+    match run(ctx, env, action).await {
+        Ok(out) => out,
+        Err(f) => panic!("{what} failed: {} {}", f.code, f.message),
+    }
+}
+
+/// Run one action that must fail with `code`; returns the message.
+pub async fn fails(ctx: &mut WebContext, env: &Env, action: Action, code: a3s_test_driver::FailureCode) -> String {
+    let what = format!("{action:?}");
+    match run(ctx, env, action).await {
+        Ok(out) => panic!("{what} passed ({:?}), expected {code}", out.detail),
+        Err(f) => {
+            assert_eq!(f.code, code, "{what}: {}", f.message);
+            f.message
+        }
+    }
+}
+
+pub fn goto(name: &str) -> Action {
+    Action::Navigate { url: format!("/pages/{name}") }
+}
+
+pub fn css(s: &str) -> Target {
+    Target::Css { selector: s.into() }
+}
+
+pub fn role(r: &str, name: &str) -> Target {
+    Target::Role { role: r.into(), name: Some(name.into()) }
+}
+
+pub fn text(t: &str) -> Target {
+    Target::Text { text: t.into(), exact: false }
+}
+
+pub fn expect(condition: ExpectCondition) -> Action {
+    Action::Expect { expectation: Expectation { condition, stability: None } }
+}
+
+pub fn expect_text(t: &str) -> Action {
+    expect(ExpectCondition::Text { text: t.into() })
+}
+
+pub fn evidence(p: &str) -> EvidencePath {
+    EvidencePath(p.into())
+}

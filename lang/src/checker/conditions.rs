@@ -1,0 +1,373 @@
+//! `wait` (ACL.md §5) and `expect` (ACL.md §6) conditions.
+//!
+//! Both blocks hold exactly one condition attribute (`test.spec.missing_condition` /
+//! `test.spec.conflicting_conditions`). Some `expect` forms take helper attributes — `target` for
+//! the forms that compare one element's value (`rendered_text = "…"` with `target = css(…)`), and
+//! `relative_to` / `tolerance_px` for `layout`; a helper attribute no present condition uses is
+//! `test.spec.condition_attribute`. Inline forms carry their target as their own value:
+//! `visible = role("button", "Pay")`, `enabled = label("Email")`, `hidden = css(".spinner")`.
+//!
+//! Stable-target rules: a ref is bound to one observation, so a condition that could pass because
+//! an element *disappeared* or that *counts* matches — `hidden`, `in_viewport`, `pointer_reachable`,
+//! `rendered_texts`, `visible_count` and both sides of `layout` — rejects a ref with its own code.
+
+use super::context::{header, Annotate, Ctx};
+use super::fields::Fields;
+use super::stability::stability;
+use super::targets::target;
+use super::values::{keyword, non_empty, string, string_list, string_list_with, u32_in, ItemRules};
+use crate::ast::Attribute;
+use crate::code::Code;
+use crate::ir::{
+    CoverageBound, ElementState, ExpectCondition, Expectation, LayoutRelation, LoadState, Target, WaitCondition,
+};
+
+/// Attributes of `wait`: one condition each.
+pub(super) const WAIT_SCHEMA: &[&str] = &["load", "text", "url", "visible", "hidden"];
+
+/// Attributes of `expect`: every condition, the helper attributes, and stability.
+pub(super) const EXPECT_SCHEMA: &[&str] = &[
+    "text",
+    "url",
+    "visible",
+    "hidden",
+    "in_viewport",
+    "pointer_reachable",
+    "rendered_text",
+    "rendered_texts",
+    "visible_count",
+    "value",
+    "selected_values",
+    "viewport_coverage_at_least",
+    "viewport_coverage_at_most",
+    "enabled",
+    "disabled",
+    "checked",
+    "unchecked",
+    "selected",
+    "unselected",
+    "focused",
+    "unfocused",
+    "focus_within",
+    "focus_outside",
+    "expanded",
+    "collapsed",
+    "pressed",
+    "unpressed",
+    "readonly",
+    "writable",
+    "required",
+    "optional",
+    "invalid",
+    "valid",
+    "layout",
+    "target",
+    "relative_to",
+    "tolerance_px",
+    "stable_for_ms",
+    "sample_interval_ms",
+];
+
+/// Most items in `rendered_texts`.
+pub(super) const MAX_RENDERED_TEXTS: usize = 256;
+/// Largest `visible_count` (a sanity bound: no page shows a million matches of one target).
+pub(super) const MAX_VISIBLE_COUNT: u32 = 1_000_000;
+/// Largest `tolerance_px`.
+pub(super) const MAX_TOLERANCE_PX: u32 = 1024;
+
+/// The helper attributes an `expect` form may use.
+const HELPERS: &[&str] = &["target", "relative_to", "tolerance_px"];
+
+/// One `expect` condition form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Text,
+    Url,
+    Visible,
+    Hidden,
+    InViewport,
+    PointerReachable,
+    RenderedText,
+    RenderedTexts,
+    VisibleCount,
+    Value,
+    SelectedValues,
+    Coverage(CoverageBound),
+    State(ElementState),
+    Layout,
+}
+
+impl Form {
+    fn from_name(name: &str) -> Option<Form> {
+        Some(match name {
+            "text" => Form::Text,
+            "url" => Form::Url,
+            "visible" => Form::Visible,
+            "hidden" => Form::Hidden,
+            "in_viewport" => Form::InViewport,
+            "pointer_reachable" => Form::PointerReachable,
+            "rendered_text" => Form::RenderedText,
+            "rendered_texts" => Form::RenderedTexts,
+            "visible_count" => Form::VisibleCount,
+            "value" => Form::Value,
+            "selected_values" => Form::SelectedValues,
+            "viewport_coverage_at_least" => Form::Coverage(CoverageBound::AtLeast),
+            "viewport_coverage_at_most" => Form::Coverage(CoverageBound::AtMost),
+            "layout" => Form::Layout,
+            other => Form::State(ElementState::from_keyword(other)?),
+        })
+    }
+
+    /// Whether this form reads helper attribute `helper`.
+    fn uses(self, helper: &str) -> bool {
+        match helper {
+            "target" => matches!(
+                self,
+                Form::RenderedText
+                    | Form::RenderedTexts
+                    | Form::VisibleCount
+                    | Form::Value
+                    | Form::SelectedValues
+                    | Form::Coverage(_)
+                    | Form::Layout
+            ),
+            "relative_to" | "tolerance_px" => self == Form::Layout,
+            _ => false,
+        }
+    }
+}
+
+/// Report a missing or repeated condition; returns the first condition in source order.
+fn single_condition<'a>(
+    ctx: &mut Ctx,
+    fields: &Fields<'a>,
+    conditions: &[&'a Attribute],
+    is_condition: fn(&str) -> bool,
+) -> Option<&'a Attribute> {
+    let block = fields.block();
+    let kind = &block.kind.name;
+    let Some((first, rest)) = conditions.split_first() else {
+        if fields.misspelt_any(is_condition) {
+            // `txt = "…"` was reported as a misspelt condition; "no condition" would repeat it.
+            return None;
+        }
+        let examples = if kind == "wait" {
+            "`load = \"networkidle\"`, `text = \"…\"`, `url = \"…\"`, `visible = <target>` or `hidden = <target>`"
+        } else {
+            "`text = \"…\"`, `visible = <target>`, `enabled = <target>` or `rendered_text = \"…\"` with `target`"
+        };
+        ctx.error(Code::MissingCondition, header(block), format!("`{kind}` has no condition"))
+            .hint(format!("give it exactly one condition, such as {examples}"));
+        return None;
+    };
+    for extra in rest {
+        let (a, b) = (&first.name.name, &extra.name.name);
+        ctx.error_in(
+            Code::ConflictingConditions,
+            b,
+            extra.name.span,
+            format!("`{kind}` has more than one condition: `{a}` and `{b}`"),
+        )
+        .also(first.name.span, "first condition here")
+        .hint(format!("split them into two `{kind}` steps"));
+    }
+    Some(first)
+}
+
+/// A target that must be re-resolvable (not a ref); `code` names the form's rule.
+fn stable_target(ctx: &mut Ctx, attr: &Attribute, code: Code, form: &str) -> Option<Target> {
+    let t = target(ctx, &attr.name.name, &attr.value)?;
+    if !t.is_stable() {
+        ctx.error_in(
+            code,
+            &attr.name.name,
+            attr.value.span,
+            format!("`{form}` needs a stable target, not a ref bound to one observation"),
+        );
+        return None;
+    }
+    Some(t)
+}
+
+/// `wait { <condition> }`.
+pub(super) fn wait(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<WaitCondition> {
+    let conditions = fields.present_in_source_order(|_| true);
+    let first = single_condition(ctx, fields, &conditions, |_| true)?;
+    match first.name.name.as_str() {
+        "load" => {
+            let all = [LoadState::Domcontentloaded, LoadState::Networkidle];
+            let state = keyword(ctx, first, &["domcontentloaded", "networkidle"], |s| {
+                all.into_iter().find(|st| load_keyword(*st) == s)
+            })?;
+            Some(WaitCondition::Load { state })
+        }
+        "text" => non_empty(ctx, first).map(|t| WaitCondition::Text { text: t.to_string() }),
+        "url" => non_empty(ctx, first).map(|u| WaitCondition::Url { url: u.to_string() }),
+        "visible" => target(ctx, "visible", &first.value).map(|target| WaitCondition::Visible { target }),
+        _ => stable_target(ctx, first, Code::HiddenTargetUnstable, "hidden")
+            .map(|target| WaitCondition::Hidden { target }),
+    }
+}
+
+fn load_keyword(state: LoadState) -> &'static str {
+    match state {
+        LoadState::Domcontentloaded => "domcontentloaded",
+        LoadState::Networkidle => "networkidle",
+    }
+}
+
+/// `expect { <condition> [helpers] [stability] }`.
+pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> {
+    let conditions = fields.present_in_source_order(|name| Form::from_name(name).is_some());
+    let stability = stability(ctx, fields);
+    let first = single_condition(ctx, fields, &conditions, |name| Form::from_name(name).is_some());
+    if let Some(first) = first {
+        for helper in HELPERS {
+            let Some(attr) = fields.get(helper) else { continue };
+            let used = conditions.iter().filter_map(|c| Form::from_name(&c.name.name)).any(|f| f.uses(helper));
+            if !used {
+                let form = &first.name.name;
+                ctx.error_in(
+                    Code::ConditionAttribute,
+                    helper,
+                    attr.name.span,
+                    format!("`{helper}` does not belong to an `expect` on `{form}`"),
+                )
+                .hint(helper_hint(helper, form));
+            }
+        }
+    }
+    let first = first?;
+    let form = Form::from_name(&first.name.name)?;
+    let condition = condition(ctx, fields, form, first);
+    Some(Expectation { condition: condition?, stability: stability.ok()? })
+}
+
+fn helper_hint(helper: &str, form: &str) -> String {
+    match helper {
+        "target" => format!("`{form}` carries its own target or checks the whole page; remove `target`"),
+        _ => format!("`{helper}` is only used by `layout`; remove it"),
+    }
+}
+
+/// The separate `target` of a form that needs one.
+fn helper_target(ctx: &mut Ctx, fields: &Fields<'_>, form: &str, stable: Option<Code>) -> Option<Target> {
+    let Some(attr) = fields.get("target") else {
+        fields.report_missing(
+            ctx,
+            "target",
+            format!("`{form}` needs a `target`"),
+            format!("add `target = role(…)` naming the element `{form}` reads"),
+        );
+        return None;
+    };
+    match stable {
+        Some(code) => stable_target(ctx, attr, code, form),
+        None => target(ctx, "target", &attr.value),
+    }
+}
+
+fn condition(ctx: &mut Ctx, fields: &Fields<'_>, form: Form, attr: &Attribute) -> Option<ExpectCondition> {
+    let name = attr.name.name.as_str();
+    Some(match form {
+        Form::Text => ExpectCondition::Text { text: non_empty(ctx, attr)?.to_string() },
+        Form::Url => ExpectCondition::Url { url: non_empty(ctx, attr)?.to_string() },
+        Form::Visible => ExpectCondition::Visible { target: target(ctx, name, &attr.value)? },
+        Form::Hidden => {
+            ExpectCondition::Hidden { target: stable_target(ctx, attr, Code::HiddenTargetUnstable, name)? }
+        }
+        Form::InViewport => {
+            ExpectCondition::InViewport { target: stable_target(ctx, attr, Code::InViewportTargetUnstable, name)? }
+        }
+        Form::PointerReachable => ExpectCondition::PointerReachable {
+            target: stable_target(ctx, attr, Code::PointerReachableTargetUnstable, name)?,
+        },
+        Form::State(state) => ExpectCondition::State { target: target(ctx, name, &attr.value)?, state },
+        Form::RenderedText => {
+            let t = helper_target(ctx, fields, name, None);
+            let text = string(ctx, attr);
+            ExpectCondition::RenderedText { target: t?, text: text?.to_string() }
+        }
+        Form::Value => {
+            let t = helper_target(ctx, fields, name, None);
+            let value = string(ctx, attr);
+            ExpectCondition::Value { target: t?, value: value?.to_string() }
+        }
+        Form::RenderedTexts => {
+            let t = helper_target(ctx, fields, name, Some(Code::RenderedTextsTargetUnstable));
+            let texts = string_list(ctx, attr);
+            if let Some(texts) = &texts {
+                if texts.len() > MAX_RENDERED_TEXTS {
+                    ctx.error_in(
+                        Code::InvalidValue,
+                        name,
+                        attr.value.span,
+                        format!("`rendered_texts` lists {} texts; the limit is {MAX_RENDERED_TEXTS}", texts.len()),
+                    )
+                    .hint("check a shorter collection, or split it with more specific targets");
+                    return None;
+                }
+            }
+            ExpectCondition::RenderedTexts { target: t?, texts: texts?.into_iter().map(str::to_string).collect() }
+        }
+        Form::VisibleCount => {
+            let t = helper_target(ctx, fields, name, Some(Code::VisibleCountTargetUnstable));
+            let count = u32_in(ctx, attr, 0, MAX_VISIBLE_COUNT);
+            ExpectCondition::VisibleCount { target: t?, count: count? }
+        }
+        Form::SelectedValues => {
+            let t = helper_target(ctx, fields, name, None);
+            let rules = ItemRules { non_empty: false, unique: true, at_least_one: false };
+            let values = string_list_with(ctx, attr, rules);
+            ExpectCondition::SelectedValues { target: t?, values: values?.into_iter().map(str::to_string).collect() }
+        }
+        Form::Coverage(bound) => {
+            let t = helper_target(ctx, fields, name, None);
+            let percent = u32_in(ctx, attr, 0, 100);
+            ExpectCondition::ViewportCoverage { target: t?, bound, percent: percent? }
+        }
+        Form::Layout => layout(ctx, fields, attr)?,
+    })
+}
+
+fn layout(ctx: &mut Ctx, fields: &Fields<'_>, attr: &Attribute) -> Option<ExpectCondition> {
+    let keywords: Vec<&'static str> = LayoutRelation::ALL.iter().map(|r| r.keyword()).collect();
+    let relation = keyword(ctx, attr, &keywords, LayoutRelation::from_keyword);
+    let t = helper_target(ctx, fields, "layout", Some(Code::LayoutTargetUnstable));
+    let relative_to = match fields.get("relative_to") {
+        Some(other) => stable_target(ctx, other, Code::LayoutTargetUnstable, "layout"),
+        None => {
+            fields.report_missing(
+                ctx,
+                "relative_to",
+                "`layout` needs `relative_to`".to_string(),
+                "add `relative_to = role(…)` naming the element to compare against".to_string(),
+            );
+            None
+        }
+    };
+    let tolerance = match fields.get("tolerance_px") {
+        Some(tol) => u32_in(ctx, tol, 0, MAX_TOLERANCE_PX),
+        None => Some(0),
+    };
+    Some(ExpectCondition::Layout { target: t?, relation: relation?, relative_to: relative_to?, tolerance_px: tolerance? })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expect_schema_names_every_form_and_state() {
+        for state in ElementState::ALL {
+            assert!(EXPECT_SCHEMA.contains(&state.keyword()), "{state:?}");
+        }
+        for name in EXPECT_SCHEMA {
+            let known = Form::from_name(name).is_some()
+                || HELPERS.contains(name)
+                || matches!(*name, "stable_for_ms" | "sample_interval_ms");
+            assert!(known, "{name}");
+        }
+        assert!(EXPECT_SCHEMA.len() <= super::super::fields::MAX_SCHEMA);
+    }
+}

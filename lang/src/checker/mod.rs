@@ -1,0 +1,105 @@
+//! The checker: turns a parsed [`Document`] into the admitted IR, enforcing every rule of ACL.md
+//! §1–§10, and reports *every* problem of a file — each with a stable [`Code`], a logical path
+//! (`suite.checkout.scenario.guest-checkout.click.pay.target`), the precise span, a message and a
+//! hint — sorted by position.
+//!
+//! Layout (one job per file):
+//! - [`context`]: the logical path and the diagnostics collector.
+//! - [`fields`]: one block's attribute table (unknown and duplicate attributes).
+//! - [`values`]: typed readers (string, integer ranges, boolean, keyword, lists).
+//! - [`ids`]: labels, the id alphabet, uniqueness.
+//! - [`targets`], [`urls`], [`keys`], [`evidence`]: value grammars of targets/refs, URLs, key
+//!   chords and evidence paths.
+//! - [`steps`]: the web steps of §4; [`conditions`] (`wait`/`expect`, §5–§6); [`stability`] (§7);
+//!   [`operations`] (`tab`, `dialog`, `har`, `trace`); [`network`] (routes).
+//! - [`suite`], [`project`], [`statement`]: the three kinds of document.
+//!
+//! Logical paths: every block adds its kind and, when it has one, its label; an attribute adds its
+//! name. A block whose label is missing contributes only its kind (`statement.click.target`).
+
+mod conditions;
+mod context;
+mod evidence;
+mod fields;
+mod ids;
+mod keys;
+mod network;
+mod operations;
+mod project;
+mod stability;
+mod statement;
+mod steps;
+mod suite;
+mod targets;
+mod urls;
+mod values;
+
+use crate::ast::{Block, Document};
+use crate::code::Code;
+use crate::diagnostic::{did_you_mean, Diagnostic};
+use crate::ir::{AdmittedDocument, Step};
+use context::{header, Annotate, Ctx};
+
+/// Root block kinds.
+const ROOTS: &[&str] = &["suite", "project"];
+
+/// Check a parsed file against every rule of ACL.md and build the IR.
+///
+/// Returns the IR only when no error was found, and every diagnostic sorted by position. A document
+/// without blocks yields nothing: the caller reports an empty file, or the parser already reported
+/// why nothing could be read.
+pub fn check_document(document: &Document) -> (Option<AdmittedDocument>, Vec<Diagnostic>) {
+    let mut ctx = Ctx::new();
+    let Some((root, extra)) = document.blocks.split_first() else {
+        return (None, Vec::new());
+    };
+    for other in extra {
+        let kind = &other.kind.name;
+        let mark = ctx.enter_block(other);
+        ctx.error(Code::MultipleRoots, header(other), format!("a file holds one root block; this is a second `{kind}`"))
+            .also(header(root), "the root block")
+            .hint("put each suite in its own file");
+        ctx.leave(mark);
+    }
+    let admitted = check_root(&mut ctx, root);
+    finish(ctx, admitted)
+}
+
+fn check_root(ctx: &mut Ctx, root: &Block) -> Option<AdmittedDocument> {
+    let kind = root.kind.name.as_str();
+    match kind {
+        "suite" => suite::suite(ctx, root).map(AdmittedDocument::Suite),
+        "project" => project::project(ctx, root).map(AdmittedDocument::Project),
+        _ => {
+            let hint = if let Some(s) = did_you_mean(kind, ROOTS.iter().copied()) {
+                format!("did you mean `{s}`?")
+            } else if kind == "scenario" {
+                "wrap the scenario in `suite \"name\" { … }`".to_string()
+            } else if steps::is_step_kind(kind) {
+                format!("`{kind}` is a step: put it in a scenario inside `suite \"name\" {{ … }}`")
+            } else {
+                Code::UnknownRoot.default_hint().to_string()
+            };
+            let mark = ctx.enter_block(root);
+            ctx.error(Code::UnknownRoot, root.kind.span, format!("`{kind}` is not a root block")).hint(hint);
+            ctx.leave(mark);
+            None
+        }
+    }
+}
+
+/// Check a document that must hold exactly one step block (statement mode, ACL.md §10).
+///
+/// Paths start at `statement`. Zero blocks, several blocks, or a suite/project/scenario are
+/// `test.spec.statement_count`.
+pub fn check_statement(document: &Document, source_len: usize) -> (Option<Step>, Vec<Diagnostic>) {
+    let mut ctx = Ctx::new();
+    let step = statement::statement(&mut ctx, document, source_len);
+    finish(ctx, step)
+}
+
+fn finish<T>(ctx: Ctx, value: Option<T>) -> (Option<T>, Vec<Diagnostic>) {
+    let failed = ctx.has_errors();
+    let diagnostics = ctx.finish();
+    (if failed { None } else { value }, diagnostics)
+}

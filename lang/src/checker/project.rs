@@ -1,0 +1,164 @@
+//! `project` roots (ACL.md §9): `.a3s-test/project.acl`.
+//!
+//! `project "id" { version dev_server{…} browser{…} verification{ check "id"{…}… } }`. The three
+//! sections take no label and appear at most once (a second one is `test.spec.duplicate_attribute`,
+//! pointing at the first). Commands are non-empty argument vectors of non-empty strings because
+//! they run without a shell. Bounds chosen here: `startup_timeout_ms` 1–3,600,000 ms (default
+//! 60,000); a check's `timeout_ms` 1–86,400,000 ms (one day; default 120,000) because a full
+//! regression tier can legitimately run for hours.
+
+use super::context::{header, Annotate, Ctx};
+use super::fields::{reject_nested_blocks, Fields};
+use super::ids::{forbid_label, required_label, IdSet};
+use super::suite::{timeout, version, MAX_TIMEOUT_MS};
+use super::urls::{url, UrlRule};
+use super::values::{optional, boolean, keyword, non_empty, string_list_with, ItemRules};
+use crate::ast::{Attribute, Block, Item};
+use crate::code::Code;
+use crate::diagnostic::did_you_mean;
+use crate::ir::{
+    BrowserSettings, CheckTier, DevServer, ProjectConfig, VerificationCheck, DEFAULT_CHECK_TIMEOUT_MS,
+    DEFAULT_STARTUP_TIMEOUT_MS,
+};
+
+/// Longest verification check deadline: one day.
+pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
+
+const PROJECT_SCHEMA: &[&str] = &["version"];
+const SECTIONS: &[&str] = &["dev_server", "browser", "verification"];
+const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms"];
+const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
+const VERIFICATION_SCHEMA: &[&str] = &[];
+const CHECK_SCHEMA: &[&str] = &["tier", "command", "file_prefixes", "timeout_ms"];
+
+/// Check `project "id" { … }` at the document root.
+pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
+    let mark = ctx.enter_block(block);
+    let id = required_label(ctx, block);
+    let fields = Fields::collect(ctx, block, PROJECT_SCHEMA);
+    let version = version(ctx, fields.get("version"));
+
+    let mut dev_server: Option<Option<DevServer>> = Some(None);
+    let mut browser: Option<Option<BrowserSettings>> = Some(None);
+    let mut checks: Option<Vec<VerificationCheck>> = Some(Vec::new());
+    let mut first_seen: [Option<&Block>; 3] = [None; 3];
+    for item in &block.items {
+        let Item::Block(section) = item else { continue };
+        let kind = section.kind.name.as_str();
+        let Some(index) = SECTIONS.iter().position(|s| *s == kind) else {
+            let hint = match did_you_mean(kind, SECTIONS.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "a project holds `dev_server`, `browser` and `verification`".to_string(),
+            };
+            ctx.error_in(Code::UnknownBlock, kind, section.kind.span, format!("a project cannot hold a `{kind}` block"))
+                .hint(hint);
+            continue;
+        };
+        if let Some(first) = first_seen[index] {
+            ctx.error_in(Code::DuplicateAttribute, kind, header(section), format!("`{kind}` is given twice"))
+                .also(header(first), "first given here")
+                .hint(format!("merge the two `{kind}` sections into one"));
+            continue;
+        }
+        first_seen[index] = Some(section);
+        let inner = ctx.enter(kind);
+        forbid_label(ctx, section);
+        match kind {
+            "dev_server" => dev_server = check_dev_server(ctx, section).map(Some),
+            "browser" => browser = check_browser(ctx, section).map(Some),
+            _ => checks = verification(ctx, section),
+        }
+        ctx.leave(inner);
+    }
+    ctx.leave(mark);
+    Some(ProjectConfig {
+        id: id?.to_string(),
+        version: version?,
+        dev_server: dev_server?,
+        browser: browser?,
+        checks: checks?,
+        span: block.span,
+    })
+}
+
+/// A command: a non-empty argument vector of non-empty strings.
+fn command(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<String>> {
+    let rules = ItemRules { non_empty: true, unique: false, at_least_one: true };
+    string_list_with(ctx, attr, rules).map(|args| args.into_iter().map(str::to_string).collect())
+}
+
+fn check_dev_server(ctx: &mut Ctx, block: &Block) -> Option<DevServer> {
+    reject_nested_blocks(ctx, block);
+    let f = Fields::collect(ctx, block, DEV_SERVER_SCHEMA);
+    let argv = f.required(ctx, "command").and_then(|a| command(ctx, a));
+    let ready_url = f.required(ctx, "url").and_then(|a| url(ctx, a, UrlRule::Server));
+    let startup = timeout(ctx, f.get("startup_timeout_ms"), DEFAULT_STARTUP_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    Some(DevServer { command: argv?, url: ready_url?.to_string(), startup_timeout_ms: startup? })
+}
+
+fn check_browser(ctx: &mut Ctx, block: &Block) -> Option<BrowserSettings> {
+    reject_nested_blocks(ctx, block);
+    let f = Fields::collect(ctx, block, BROWSER_SCHEMA);
+    let executable = f.get("executable").map(|a| non_empty(ctx, a));
+    let headed = match f.get("headed") {
+        Some(a) => boolean(ctx, a),
+        None => Some(false),
+    };
+    Some(BrowserSettings { executable: optional(executable)?.map(str::to_string), headed: headed? })
+}
+
+fn verification(ctx: &mut Ctx, block: &Block) -> Option<Vec<VerificationCheck>> {
+    // Collected for its unknown-attribute reports; `verification` holds only `check` blocks.
+    Fields::collect(ctx, block, VERIFICATION_SCHEMA);
+    let mut checks = Some(Vec::new());
+    let mut ids = IdSet::new();
+    for item in &block.items {
+        let Item::Block(nested) = item else { continue };
+        let kind = nested.kind.name.as_str();
+        if kind != "check" {
+            let hint = match did_you_mean(kind, ["check"]) {
+                Some(_) => "did you mean `check`?".to_string(),
+                None => "`verification` holds `check \"id\" { … }` blocks".to_string(),
+            };
+            ctx.error_in(Code::UnknownBlock, kind, nested.kind.span, format!("`verification` cannot hold a `{kind}` block"))
+                .hint(hint);
+            checks = None;
+            continue;
+        }
+        let mark = ctx.enter_block(nested);
+        let id = required_label(ctx, nested);
+        if let Some(label) = &nested.label {
+            ids.insert(ctx, "check id", label);
+        }
+        let check = check(ctx, nested, id);
+        ctx.leave(mark);
+        match (check, &mut checks) {
+            (Some(c), Some(list)) => list.push(c),
+            _ => checks = None,
+        }
+    }
+    checks
+}
+
+fn check(ctx: &mut Ctx, block: &Block, id: Option<&str>) -> Option<VerificationCheck> {
+    reject_nested_blocks(ctx, block);
+    let f = Fields::collect(ctx, block, CHECK_SCHEMA);
+    let tier = f.required(ctx, "tier").and_then(|a| {
+        let names: Vec<&'static str> = CheckTier::ALL.iter().map(|t| t.keyword()).collect();
+        keyword(ctx, a, &names, CheckTier::from_keyword)
+    });
+    let argv = f.required(ctx, "command").and_then(|a| command(ctx, a));
+    let prefixes = match f.get("file_prefixes") {
+        Some(a) => string_list_with(ctx, a, ItemRules { non_empty: true, unique: true, at_least_one: false })
+            .map(|p| p.into_iter().map(str::to_string).collect()),
+        None => Some(Vec::new()),
+    };
+    let timeout_ms = timeout(ctx, f.get("timeout_ms"), DEFAULT_CHECK_TIMEOUT_MS, MAX_CHECK_TIMEOUT_MS);
+    Some(VerificationCheck {
+        id: id?.to_string(),
+        tier: tier?,
+        command: argv?,
+        file_prefixes: prefixes?,
+        timeout_ms: timeout_ms?,
+    })
+}

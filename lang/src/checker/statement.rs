@@ -1,0 +1,72 @@
+//! Statement mode (ACL.md §10): one step block typed by an agent.
+//!
+//! The statement goes through the same step checker as a suite step; only the frame differs. The
+//! document must hold exactly one block and it must be a step (`test.spec.statement_count`
+//! otherwise — a whole `suite` included, with a hint). The label is optional; when given it must be
+//! a valid id. Paths start at `statement`: `statement.click.target`, or `statement.click.go.target`
+//! when labelled. Refs are only checked for syntax here; binding them to the latest observation is
+//! the session's gate.
+
+use super::context::{header, Annotate, Ctx};
+use super::ids::check_id;
+use super::steps::{action, is_step_kind, STEP_KINDS};
+use crate::ast::{Block, Document};
+use crate::code::Code;
+use crate::diagnostic::did_you_mean;
+use crate::ir::Step;
+use crate::span::Span;
+
+/// Check a document holding one statement; `source_len` places the "nothing here" diagnostic.
+pub(super) fn statement(ctx: &mut Ctx, document: &Document, source_len: usize) -> Option<Step> {
+    let root = ctx.enter("statement");
+    let step = match document.blocks.as_slice() {
+        [] => {
+            ctx.error(Code::StatementCount, Span::new(0, source_len), "the statement holds no step block")
+                .hint("send exactly one step block, e.g. `click { target = ref(\"@e3\") }`");
+            None
+        }
+        [only] => one(ctx, only),
+        [first, second, rest @ ..] => {
+            ctx.error(
+                Code::StatementCount,
+                header(second),
+                format!("a statement is one step block, found {}", 2 + rest.len()),
+            )
+            .also(header(first), "the first step block")
+            .hint("send the blocks as separate statements, one per turn");
+            one(ctx, first);
+            None
+        }
+    };
+    ctx.leave(root);
+    step
+}
+
+fn one(ctx: &mut Ctx, block: &Block) -> Option<Step> {
+    let kind = block.kind.name.as_str();
+    if !is_step_kind(kind) {
+        match kind {
+            "suite" | "project" | "scenario" => {
+                ctx.error(Code::StatementCount, header(block), format!("a statement is one step block, not a `{kind}`"))
+                    .hint("run a suite file with `a3s-test run`; an agent statement is one step such as `click { target = ref(\"@e3\") }`");
+            }
+            _ => {
+                let hint = match did_you_mean(kind, STEP_KINDS.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "use a step such as click, fill, press, wait or expect (see docs/acl.md)".to_string(),
+                };
+                ctx.error_in(Code::UnknownBlock, kind, block.kind.span, format!("`{kind}` is not a step")).hint(hint);
+            }
+        }
+        return None;
+    }
+    let mark = ctx.enter_block(block);
+    let label = match &block.label {
+        Some(lit) => check_id(ctx, &format!("`{kind}` label"), lit).map(|l| Some(l.to_string())),
+        None => Some(None),
+    };
+    let path = ctx.path().to_string();
+    let action = action(ctx, block);
+    ctx.leave(mark);
+    Some(Step { label: label?, path, span: block.span, action: action? })
+}

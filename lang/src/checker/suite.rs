@@ -1,0 +1,194 @@
+//! `suite` and `scenario` blocks (ACL.md §2).
+//!
+//! A suite holds its settings and at least one scenario; a scenario holds its settings and at least
+//! one step. Scenario ids and step labels are unique within their parent. Bounds chosen here
+//! (ACL.md gives only "positive"): `timeout_ms` and `action_timeout_ms` are 1–3,600,000 ms (one
+//! hour — a longer scenario is a job, not a test), and `version` must be 1, the only version this
+//! toolchain reads (a later version is reported, not misread).
+
+use super::context::{header, Annotate, Ctx};
+use super::fields::Fields;
+use super::ids::{required_label, IdSet};
+use super::steps::{action, is_step_kind, STEP_KINDS};
+use super::urls::{url, UrlRule};
+use super::values::{optional, integer, keyword, non_empty, string_list_with, u64_in, ItemRules};
+use crate::ast::{Attribute, Block, Item};
+use crate::code::Code;
+use crate::diagnostic::did_you_mean;
+use crate::ir::{Scenario, Step, Suite, Surface, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_SCENARIO_TIMEOUT_MS};
+
+/// Longest scenario deadline and action wait: one hour.
+pub(super) const MAX_TIMEOUT_MS: u64 = 3_600_000;
+/// The ACL version this toolchain reads.
+pub(super) const SUPPORTED_VERSION: u32 = 1;
+
+const SUITE_SCHEMA: &[&str] = &["version", "base_url", "action_timeout_ms"];
+const SCENARIO_SCHEMA: &[&str] = &["name", "surface", "timeout_ms", "action_timeout_ms", "tags"];
+
+/// `version = 1` on a suite or project.
+pub(super) fn version(ctx: &mut Ctx, attr: Option<&Attribute>) -> Option<u32> {
+    let Some(attr) = attr else { return Some(SUPPORTED_VERSION) };
+    let n = integer(ctx, attr)?;
+    if n == i64::from(SUPPORTED_VERSION) {
+        return Some(SUPPORTED_VERSION);
+    }
+    let message = if n < 1 {
+        format!("`version` must be a positive integer, found {n}")
+    } else {
+        format!("ACL version {n} is not supported; this toolchain reads version {SUPPORTED_VERSION}")
+    };
+    ctx.error_in(Code::InvalidValue, "version", attr.value.span, message)
+        .hint(format!("write `version = {SUPPORTED_VERSION}`, or upgrade a3s-test"));
+    None
+}
+
+/// A timeout attribute in milliseconds, 1..=[`MAX_TIMEOUT_MS`], or `default` when absent.
+pub(super) fn timeout(ctx: &mut Ctx, attr: Option<&Attribute>, default: u64, max: u64) -> Option<u64> {
+    match attr {
+        Some(attr) => u64_in(ctx, attr, 1, max),
+        None => Some(default),
+    }
+}
+
+/// Check `suite "id" { … }` at the document root.
+pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
+    let mark = ctx.enter_block(block);
+    let id = required_label(ctx, block);
+    let fields = Fields::collect(ctx, block, SUITE_SCHEMA);
+    let version = version(ctx, fields.get("version"));
+    let base_url = fields.get("base_url").map(|a| url(ctx, a, UrlRule::Base));
+    let action_timeout =
+        timeout(ctx, fields.get("action_timeout_ms"), DEFAULT_ACTION_TIMEOUT_MS, MAX_TIMEOUT_MS);
+
+    let mut scenarios = Some(Vec::new());
+    let mut ids = IdSet::new();
+    let mut any_block = false;
+    for item in &block.items {
+        let Item::Block(nested) = item else { continue };
+        any_block = true;
+        if nested.kind.name != "scenario" {
+            unknown_suite_block(ctx, nested);
+            scenarios = None;
+            continue;
+        }
+        let scenario = scenario(ctx, nested, &mut ids, action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS));
+        match (scenario, &mut scenarios) {
+            (Some(s), Some(list)) => list.push(s),
+            _ => scenarios = None,
+        }
+    }
+    if !any_block {
+        ctx.error(Code::EmptySuite, header(block), "the suite has no scenario")
+            .hint("add `scenario \"id\" { surface = \"web\" … }`");
+    }
+    ctx.leave(mark);
+    Some(Suite {
+        id: id?.to_string(),
+        version: version?,
+        base_url: optional(base_url)?.map(str::to_string),
+        scenarios: scenarios?,
+        span: block.span,
+    })
+}
+
+fn unknown_suite_block(ctx: &mut Ctx, nested: &Block) {
+    let kind = &nested.kind.name;
+    let hint = if is_step_kind(kind) {
+        format!("steps live inside a scenario: `scenario \"id\" {{ {kind} … }}`")
+    } else if did_you_mean(kind, ["scenario"]).is_some() {
+        "did you mean `scenario`?".to_string()
+    } else {
+        "a suite holds `scenario \"id\" { … }` blocks".to_string()
+    };
+    ctx.error_in(Code::UnknownBlock, kind, nested.kind.span, format!("a suite cannot hold a `{kind}` block"))
+        .hint(hint);
+}
+
+/// Check `scenario "id" { … }` (its id unique in `ids`); `suite_action_timeout` is the suite's
+/// (or the default) action wait.
+fn scenario<'a>(ctx: &mut Ctx, block: &'a Block, ids: &mut IdSet<'a>, suite_action_timeout: u64) -> Option<Scenario> {
+    let mark = ctx.enter_block(block);
+    let id = required_label(ctx, block);
+    if let Some(label) = &block.label {
+        ids.insert(ctx, "scenario id", label);
+    }
+    let path = ctx.path().to_string();
+    let fields = Fields::collect(ctx, block, SCENARIO_SCHEMA);
+    let name = fields.get("name").map(|a| non_empty(ctx, a));
+    let surface = fields.required(ctx, "surface").and_then(|a| {
+        keyword(ctx, a, &["web", "gui", "tui"], |s| match s {
+            "web" => Some(Surface::Web),
+            "gui" => Some(Surface::Gui),
+            "tui" => Some(Surface::Tui),
+            _ => None,
+        })
+    });
+    let timeout_ms = timeout(ctx, fields.get("timeout_ms"), DEFAULT_SCENARIO_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    let action_timeout_ms = timeout(ctx, fields.get("action_timeout_ms"), suite_action_timeout, MAX_TIMEOUT_MS);
+    let tags = match fields.get("tags") {
+        Some(a) => string_list_with(ctx, a, ItemRules { non_empty: true, unique: true, at_least_one: false }),
+        None => Some(Vec::new()),
+    };
+
+    let mut steps = Some(Vec::new());
+    let mut labels = IdSet::new();
+    let mut any_block = false;
+    for item in &block.items {
+        let Item::Block(nested) = item else { continue };
+        any_block = true;
+        match step(ctx, nested, &mut labels) {
+            Some(s) => {
+                if let Some(list) = &mut steps {
+                    list.push(s);
+                }
+            }
+            None => steps = None,
+        }
+    }
+    if !any_block {
+        ctx.error(Code::EmptyScenario, header(block), "the scenario has no step")
+            .hint("add at least one step such as `navigate \"open\" { url = \"/\" }`");
+    }
+    ctx.leave(mark);
+    let id = id?;
+    let name = match name {
+        Some(n) => n?.to_string(),
+        None => id.to_string(),
+    };
+    Some(Scenario {
+        id: id.to_string(),
+        name,
+        surface: surface?,
+        timeout_ms: timeout_ms?,
+        action_timeout_ms: action_timeout_ms?,
+        tags: tags?.into_iter().map(str::to_string).collect(),
+        steps: steps?,
+        path,
+        span: block.span,
+    })
+}
+
+/// Check one step of a scenario (label required and unique).
+fn step<'a>(ctx: &mut Ctx, block: &'a Block, labels: &mut IdSet<'a>) -> Option<Step> {
+    let kind = &block.kind.name;
+    if !is_step_kind(kind) {
+        let hint = if kind == "scenario" {
+            "scenarios do not nest; close this scenario before starting the next".to_string()
+        } else if let Some(s) = did_you_mean(kind, STEP_KINDS.iter().copied()) {
+            format!("did you mean `{s}`?")
+        } else {
+            "use a step such as navigate, click, fill, wait or expect (see docs/acl.md)".to_string()
+        };
+        ctx.error_in(Code::UnknownBlock, kind, block.kind.span, format!("`{kind}` is not a step")).hint(hint);
+        return None;
+    }
+    let mark = ctx.enter_block(block);
+    let label = required_label(ctx, block);
+    if let Some(lit) = &block.label {
+        labels.insert(ctx, "step label", lit);
+    }
+    let path = ctx.path().to_string();
+    let action = action(ctx, block);
+    ctx.leave(mark);
+    Some(Step { label: Some(label?.to_string()), path, span: block.span, action: action? })
+}

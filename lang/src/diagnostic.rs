@@ -1,0 +1,134 @@
+//! One diagnostic type for every admission problem.
+//!
+//! A [`Diagnostic`] is plain data: a stable [`Code`], a severity, a logical path into the document
+//! (`suite.checkout.scenario.guest.click.pay.target`), a primary label with its span, optional
+//! secondary labels, and a one-line hint. Renderers under [`crate::render`] turn it into text for
+//! people (ariadne), JSON for machines and GitHub workflow annotations; nothing here prints.
+
+use crate::code::Code;
+use crate::span::Span;
+use serde::Serialize;
+
+/// How serious a diagnostic is. Admission errors block a file; warnings do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The file is not admitted.
+    Error,
+    /// Admitted, but worth a look.
+    Warning,
+}
+
+/// A secondary location that explains the primary one (e.g. "first defined here").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SecondaryLabel {
+    /// Where.
+    pub span: Span,
+    /// What it has to do with the problem.
+    pub message: String,
+}
+
+/// A problem found while admitting one file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    /// The stable code.
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// The logical path of the offending node; empty for whole-file problems.
+    pub path: String,
+    /// The primary location.
+    pub span: Span,
+    /// What is wrong, in one sentence without a trailing period.
+    pub message: String,
+    /// How to fix it, in one line.
+    pub hint: String,
+    /// Related locations.
+    pub secondary: Vec<SecondaryLabel>,
+}
+
+impl Diagnostic {
+    /// An error with the code's default hint.
+    pub fn error(code: Code, path: impl Into<String>, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            path: path.into(),
+            span,
+            message: message.into(),
+            hint: code.default_hint().to_string(),
+            secondary: Vec::new(),
+        }
+    }
+
+    /// Replace the hint with a sharper one (e.g. "did you mean `click`?").
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = hint.into();
+        self
+    }
+
+    /// Add a secondary label.
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.secondary.push(SecondaryLabel { span, message: message.into() });
+        self
+    }
+
+    /// True when this diagnostic blocks admission.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Sort diagnostics by position, then code, so every renderer is deterministic and reads top-down.
+pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.code, &a.path, &a.message).cmp(&(
+            b.span.start,
+            b.span.end,
+            b.code,
+            &b.path,
+            &b.message,
+        ))
+    });
+}
+
+/// The closest candidate to a misspelt name, for "did you mean …?" hints.
+///
+/// Why edit distance with a length-scaled cut-off: a one-letter slip in a short block name
+/// (`clik`) should be caught, but `url` must not be "corrected" to an unrelated three-letter word.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        let blocks = ["click", "check", "navigate", "expect"];
+        assert_eq!(did_you_mean("clik", blocks), Some("click"));
+        assert_eq!(did_you_mean("navgate", blocks), Some("navigate"));
+        assert_eq!(did_you_mean("zzz", blocks), None);
+    }
+}

@@ -1,0 +1,564 @@
+//! The admitted IR: what the checker produces and the executor runs.
+//!
+//! Everything here has already passed every rule of ACL.md §1–§10, so the runner never re-checks
+//! syntax or types: an `Action::Click` always has a target, a `Stability` window is always in range,
+//! an evidence path is always relative and `..`-free. The IR keeps each step's logical path and span
+//! so runtime failures point back at the source exactly like admission errors do. It is
+//! serde-serializable (`a3s-test check --json`) and deserializable (agent sessions persist steps).
+
+use crate::span::Span;
+use serde::{Deserialize, Serialize};
+
+/// Default scenario deadline (ACL.md §2).
+pub const DEFAULT_SCENARIO_TIMEOUT_MS: u64 = 60_000;
+/// Default action-target wait (ACL.md §3).
+pub const DEFAULT_ACTION_TIMEOUT_MS: u64 = 5_000;
+/// Default dev-server startup deadline (ACL.md §9).
+pub const DEFAULT_STARTUP_TIMEOUT_MS: u64 = 60_000;
+/// Default verification check deadline.
+pub const DEFAULT_CHECK_TIMEOUT_MS: u64 = 120_000;
+
+/// One admitted file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "root", rename_all = "snake_case")]
+pub enum AdmittedDocument {
+    /// A test suite.
+    Suite(Suite),
+    /// Workspace configuration (`.a3s-test/project.acl`).
+    Project(ProjectConfig),
+}
+
+/// `suite "id" { … }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Suite {
+    /// The suite id (its label).
+    pub id: String,
+    /// `version`, default 1.
+    pub version: u32,
+    /// Relative `navigate` URLs resolve against it.
+    pub base_url: Option<String>,
+    /// Scenarios in source order.
+    pub scenarios: Vec<Scenario>,
+    /// Span of the whole block.
+    pub span: Span,
+}
+
+/// The surface a scenario drives. Only `web` runs today; the others are admitted and reported
+/// unsupported by the runner, so suites for them can be written ahead of their drivers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Surface {
+    /// A web page in a browser.
+    Web,
+    /// A desktop GUI.
+    Gui,
+    /// A terminal UI.
+    Tui,
+}
+
+/// `scenario "id" { … }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// The scenario id, unique in its suite.
+    pub id: String,
+    /// Display name; defaults to the id.
+    pub name: String,
+    /// The surface it drives.
+    pub surface: Surface,
+    /// Deadline for the whole scenario, browser start included.
+    pub timeout_ms: u64,
+    /// How long an action waits for its target (suite value, overridden by the scenario).
+    pub action_timeout_ms: u64,
+    /// Tags for `--tag`.
+    pub tags: Vec<String>,
+    /// Steps in source order.
+    pub steps: Vec<Step>,
+    /// `suite.<id>.scenario.<id>`.
+    pub path: String,
+    /// Span of the whole block.
+    pub span: Span,
+}
+
+/// One step: an action plus where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// The label; always present in suites, optional for statements.
+    pub label: Option<String>,
+    /// Logical path, e.g. `suite.checkout.scenario.guest.click.pay`.
+    pub path: String,
+    /// Span of the whole step block.
+    pub span: Span,
+    /// What to do.
+    pub action: Action,
+}
+
+/// Every web step of ACL.md §4.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Action {
+    /// Load a URL (relative URLs resolve against the suite's `base_url`).
+    Navigate { url: String },
+    /// Single left click.
+    Click { target: Target },
+    /// Move the pointer over the target.
+    Hover { target: Target },
+    /// Focus the target.
+    Focus { target: Target },
+    /// Double click.
+    DoubleClick { target: Target },
+    /// Right click.
+    ContextClick { target: Target },
+    /// Make a checkbox/radio/switch checked.
+    Check { target: Target },
+    /// Make a checkbox/switch unchecked.
+    Uncheck { target: Target },
+    /// Replace the control's value.
+    Fill { target: Target, value: String },
+    /// Append keystrokes to the control.
+    Type { target: Target, value: String },
+    /// Insert text at the current caret.
+    InsertText { value: String },
+    /// Select options by value or label.
+    Select { target: Target, values: Vec<String> },
+    /// Drag with real pointer events.
+    Drag { source: Target, target: Target },
+    /// Press a key or chord.
+    Press { key: KeyChord },
+    /// Mouse wheel.
+    Wheel { delta_x: i64, delta_y: i64, modifiers: Vec<Modifier>, target: Option<Target> },
+    /// Resize the viewport.
+    Viewport { width: u32, height: u32, scale: Option<u32> },
+    /// Record an observation.
+    Snapshot { interactive: bool },
+    /// Poll until a condition holds or the deadline passes.
+    Wait { condition: WaitCondition },
+    /// Check the page once, or over a stability window.
+    Expect { expectation: Expectation },
+    /// Save a PNG screenshot as evidence.
+    Screenshot { path: EvidencePath },
+    /// Save the accessibility tree as JSON evidence.
+    Accessibility { path: EvidencePath, interactive: bool },
+    /// Save console messages as JSON evidence.
+    Console { path: EvidencePath, clear: bool },
+    /// Save uncaught page errors as JSON evidence.
+    PageErrors { path: EvidencePath, clear: bool },
+    /// Tab operations.
+    Tab { operation: TabOperation },
+    /// Switch the frame that later steps act in.
+    Frame { target: FrameTarget },
+    /// Handle a JavaScript dialog.
+    Dialog { operation: DialogOperation },
+    /// Set files on a file input.
+    Upload { target: Target, paths: Vec<String> },
+    /// Click the target and save the download it starts.
+    Download { target: Target, path: EvidencePath },
+    /// Fulfil or abort matching requests.
+    NetworkRoute { pattern: String, response: RouteResponse },
+    /// Remove one route (or all when `pattern` is `None`).
+    NetworkUnroute { pattern: Option<String> },
+    /// Record network traffic as HAR.
+    Har { operation: CaptureOperation },
+    /// Record a trace.
+    Trace { operation: CaptureOperation },
+}
+
+impl Action {
+    /// The ACL block kind that produced this action (`click`, `network_route`, …).
+    pub fn block_kind(&self) -> &'static str {
+        match self {
+            Action::Navigate { .. } => "navigate",
+            Action::Click { .. } => "click",
+            Action::Hover { .. } => "hover",
+            Action::Focus { .. } => "focus",
+            Action::DoubleClick { .. } => "double_click",
+            Action::ContextClick { .. } => "context_click",
+            Action::Check { .. } => "check",
+            Action::Uncheck { .. } => "uncheck",
+            Action::Fill { .. } => "fill",
+            Action::Type { .. } => "type",
+            Action::InsertText { .. } => "insert_text",
+            Action::Select { .. } => "select",
+            Action::Drag { .. } => "drag",
+            Action::Press { .. } => "press",
+            Action::Wheel { .. } => "wheel",
+            Action::Viewport { .. } => "viewport",
+            Action::Snapshot { .. } => "snapshot",
+            Action::Wait { .. } => "wait",
+            Action::Expect { .. } => "expect",
+            Action::Screenshot { .. } => "screenshot",
+            Action::Accessibility { .. } => "accessibility",
+            Action::Console { .. } => "console",
+            Action::PageErrors { .. } => "page_errors",
+            Action::Tab { .. } => "tab",
+            Action::Frame { .. } => "frame",
+            Action::Dialog { .. } => "dialog",
+            Action::Upload { .. } => "upload",
+            Action::Download { .. } => "download",
+            Action::NetworkRoute { .. } => "network_route",
+            Action::NetworkUnroute { .. } => "network_unroute",
+            Action::Har { .. } => "har",
+            Action::Trace { .. } => "trace",
+        }
+    }
+}
+
+/// How an element is found (ACL.md §3).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Target {
+    /// Accessible role, and accessible name when given (exact after whitespace normalisation).
+    Role { role: String, name: Option<String> },
+    /// Form control by its label.
+    Label { label: String },
+    /// Input by placeholder.
+    Placeholder { placeholder: String },
+    /// Element by visible text; `exact` = whole-text match instead of substring.
+    Text { text: String, exact: bool },
+    /// `data-testid`.
+    TestId { test_id: String },
+    /// CSS selector in the current document.
+    Css { selector: String },
+    /// A ref from the latest agent observation.
+    Ref { reference: ElementRef },
+}
+
+impl Target {
+    /// True for targets that can be re-resolved later (everything but refs).
+    pub fn is_stable(&self) -> bool {
+        !matches!(self, Target::Ref { .. })
+    }
+}
+
+/// An observation-bound ref, `@eN` or `@cN`. (`@uN` is rejected at admission.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "namespace", content = "index", rename_all = "snake_case")]
+pub enum ElementRef {
+    /// `@eN`: an accessibility-tree node.
+    Accessibility(u32),
+    /// `@cN`: a Test Kit Page Context node.
+    PageContext(u32),
+}
+
+impl std::fmt::Display for ElementRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ElementRef::Accessibility(n) => write!(f, "@e{n}"),
+            ElementRef::PageContext(n) => write!(f, "@c{n}"),
+        }
+    }
+}
+
+/// The target of a `frame` step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum FrameTarget {
+    /// Back to the top document.
+    Main,
+    /// An iframe by CSS selector.
+    Css { selector: String },
+    /// An iframe by ref.
+    Ref { reference: ElementRef },
+}
+
+/// A key chord for `press`: modifiers held while `key` is pressed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyChord {
+    /// Modifiers in the order written, unique.
+    pub modifiers: Vec<Modifier>,
+    /// The key: a single character or a named key (`Enter`, `ArrowDown`, `F5`, …).
+    pub key: String,
+}
+
+/// A keyboard modifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Modifier {
+    /// Alt / Option.
+    Alt,
+    /// Control.
+    Control,
+    /// Meta / Command.
+    Meta,
+    /// Shift.
+    Shift,
+}
+
+/// `wait` conditions (ACL.md §5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "condition", rename_all = "snake_case")]
+pub enum WaitCondition {
+    /// A load state.
+    Load { state: LoadState },
+    /// Visible page text contains this.
+    Text { text: String },
+    /// The URL equals this.
+    Url { url: String },
+    /// The target is visible.
+    Visible { target: Target },
+    /// No visible match of a stable target exists.
+    Hidden { target: Target },
+}
+
+/// Load states a `wait` can wait for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadState {
+    /// `DOMContentLoaded` fired.
+    Domcontentloaded,
+    /// No network request in flight for a quiet period.
+    Networkidle,
+}
+
+/// An `expect`: one condition, optionally held over a sampled window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Expectation {
+    /// What must hold.
+    pub condition: ExpectCondition,
+    /// Sampling window, when `stable_for_ms` is set.
+    pub stability: Option<Stability>,
+}
+
+/// `expect` conditions (ACL.md §6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "condition", rename_all = "snake_case")]
+pub enum ExpectCondition {
+    /// Visible page text contains this.
+    Text { text: String },
+    /// The URL equals this exactly.
+    Url { url: String },
+    /// The target is visible.
+    Visible { target: Target },
+    /// No visible match of the (stable) target exists.
+    Hidden { target: Target },
+    /// The target intersects the viewport.
+    InViewport { target: Target },
+    /// The pointer can reach the target's centre (nothing covers it).
+    PointerReachable { target: Target },
+    /// The target's rendered text equals this.
+    RenderedText { target: Target, text: String },
+    /// The rendered texts of all matches equal this list, in order.
+    RenderedTexts { target: Target, texts: Vec<String> },
+    /// Exactly this many visible matches.
+    VisibleCount { target: Target, count: u32 },
+    /// The control's value equals this.
+    Value { target: Target, value: String },
+    /// The selected option values equal this set.
+    SelectedValues { target: Target, values: Vec<String> },
+    /// Percentage of the viewport the target covers, at least or at most.
+    ViewportCoverage { target: Target, bound: CoverageBound, percent: u32 },
+    /// A control or semantic state.
+    State { target: Target, state: ElementState },
+    /// A geometric relation between two stable targets.
+    Layout { target: Target, relation: LayoutRelation, relative_to: Target, tolerance_px: u32 },
+}
+
+/// Direction of a viewport coverage bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoverageBound {
+    /// `viewport_coverage_at_least`.
+    AtLeast,
+    /// `viewport_coverage_at_most`.
+    AtMost,
+}
+
+macro_rules! keyword_enum {
+    ($(#[doc = $doc:literal])* $name:ident { $( $variant:ident => $kw:literal ),* $(,)? }) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum $name {
+            $( #[doc = concat!("`", $kw, "`")] #[serde(rename = $kw)] $variant, )*
+        }
+
+        impl $name {
+            /// Every value, in documentation order.
+            pub const ALL: &'static [$name] = &[ $( $name::$variant, )* ];
+
+            /// The ACL keyword.
+            pub fn keyword(self) -> &'static str {
+                match self { $( $name::$variant => $kw, )* }
+            }
+
+            /// Parse the ACL keyword.
+            pub fn from_keyword(s: &str) -> Option<Self> {
+                match s { $( $kw => Some($name::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+keyword_enum! {
+    /// Inline element states for `expect` (ACL.md §6), each written `<state> = <target>`.
+    ElementState {
+        Enabled => "enabled", Disabled => "disabled",
+        Checked => "checked", Unchecked => "unchecked",
+        Selected => "selected", Unselected => "unselected",
+        Focused => "focused", Unfocused => "unfocused",
+        FocusWithin => "focus_within", FocusOutside => "focus_outside",
+        Expanded => "expanded", Collapsed => "collapsed",
+        Pressed => "pressed", Unpressed => "unpressed",
+        Readonly => "readonly", Writable => "writable",
+        Required => "required", Optional => "optional",
+        Invalid => "invalid", Valid => "valid",
+    }
+}
+
+keyword_enum! {
+    /// Layout relations for `expect { layout = "…" }`.
+    LayoutRelation {
+        Above => "above", Below => "below", LeftOf => "left_of", RightOf => "right_of",
+        Contains => "contains", Inside => "inside", Overlaps => "overlaps",
+        NotOverlapping => "not_overlapping",
+        AlignedLeft => "aligned_left", AlignedRight => "aligned_right",
+        AlignedTop => "aligned_top", AlignedBottom => "aligned_bottom",
+        AlignedCenterX => "aligned_center_x", AlignedCenterY => "aligned_center_y",
+        SameWidth => "same_width", SameHeight => "same_height", SameSize => "same_size",
+    }
+}
+
+/// A sampled stability window (ACL.md §7). Always within limits once admitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stability {
+    /// Window length, 10–60,000 ms.
+    pub stable_for_ms: u32,
+    /// Interval between samples, ≤ window.
+    pub sample_interval_ms: u32,
+}
+
+impl Stability {
+    /// Planned samples: `ceil(window / interval) + 1` (≤ 1,001 once admitted).
+    pub fn planned_samples(&self) -> u32 {
+        self.stable_for_ms.div_ceil(self.sample_interval_ms.max(1)) + 1
+    }
+}
+
+/// A relative evidence path under the scenario's artifact folder, with no `..` and no root.
+///
+/// Symlinks cannot be ruled out statically; the runner re-checks confinement before writing.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EvidencePath(pub String);
+
+impl EvidencePath {
+    /// The path text as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// `tab` operations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "operation", rename_all = "snake_case")]
+pub enum TabOperation {
+    /// Record the open tabs.
+    List,
+    /// Open a tab (optionally at a URL, optionally with a label to switch back to it).
+    New { url: Option<String>, label: Option<String> },
+    /// Switch to a tab by label or index.
+    Switch { tab: TabRef },
+    /// Close a tab (the current one when `None`).
+    Close { tab: Option<TabRef> },
+}
+
+/// A tab by label or by zero-based index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TabRef {
+    /// The zero-based index in opening order.
+    Index(u32),
+    /// The label given at `tab { operation = "new" label = "…" }`.
+    Label(String),
+}
+
+/// `dialog` operations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "operation", rename_all = "snake_case")]
+pub enum DialogOperation {
+    /// Record whether a dialog is open and its message.
+    Status,
+    /// Accept the dialog (with prompt text when given).
+    Accept { text: Option<String> },
+    /// Dismiss the dialog.
+    Dismiss,
+}
+
+/// How a routed request is answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RouteResponse {
+    /// Fulfil with this body.
+    Fulfill { body: String, status: u16, content_type: Option<String> },
+    /// Fail the request.
+    Abort,
+}
+
+/// `har` / `trace` operations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "operation", rename_all = "snake_case")]
+pub enum CaptureOperation {
+    /// Start recording.
+    Start,
+    /// Stop and save.
+    Stop { path: EvidencePath },
+}
+
+/// `project "id" { … }` (ACL.md §9).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProjectConfig {
+    /// The project id.
+    pub id: String,
+    /// `version`, default 1.
+    pub version: u32,
+    /// The app's development server, when the run should start one.
+    pub dev_server: Option<DevServer>,
+    /// Browser settings.
+    pub browser: Option<BrowserSettings>,
+    /// Trusted verification checks, in source order.
+    pub checks: Vec<VerificationCheck>,
+    /// Span of the whole block.
+    pub span: Span,
+}
+
+/// `dev_server { … }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DevServer {
+    /// Argument vector, run without a shell.
+    pub command: Vec<String>,
+    /// URL that answers once the server is ready.
+    pub url: String,
+    /// How long to wait for `url`.
+    pub startup_timeout_ms: u64,
+}
+
+/// `browser { … }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrowserSettings {
+    /// Chromium executable to launch.
+    pub executable: Option<String>,
+    /// Show a window instead of running headless.
+    pub headed: bool,
+}
+
+/// `check "id" { … }` inside `verification`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerificationCheck {
+    /// The check id.
+    pub id: String,
+    /// When it runs.
+    pub tier: CheckTier,
+    /// Argument vector, run without a shell.
+    pub command: Vec<String>,
+    /// Changed files under one of these prefixes select the check (empty = always).
+    pub file_prefixes: Vec<String>,
+    /// Deadline.
+    pub timeout_ms: u64,
+}
+
+keyword_enum! {
+    /// Verification tiers, narrowest first.
+    CheckTier {
+        Focused => "focused",
+        Regression => "regression",
+        Full => "full",
+    }
+}

@@ -1,0 +1,121 @@
+//! `a3s-test-lang`: the ACL front end.
+//!
+//! Text goes in; an admitted IR or diagnostics come out. The pipeline is
+//! [`lexer`] (logos) → [`parser`] (chumsky, with error recovery) → [`checker`] (every rule of
+//! ACL.md §1–§10) → [`ir`]. The [`printer`] writes the canonical layout for `a3s-test fmt`, and
+//! [`render`] turns diagnostics into text for people, JSON and GitHub annotations.
+//!
+//! This crate is pure: no file system, network, clock or threads. The CLI reads files and hands
+//! their bytes to [`admit_bytes`]; the agent interpreter hands one statement to [`admit_statement`].
+
+pub mod ast;
+pub mod checker;
+pub mod code;
+pub mod diagnostic;
+pub mod ir;
+pub mod lexer;
+mod limits;
+pub mod parser;
+pub mod printer;
+pub mod render;
+pub mod span;
+
+pub use code::Code;
+pub use diagnostic::{Diagnostic, Severity};
+pub use span::Span;
+
+/// Largest admitted file: 1 MiB (ACL.md §1).
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
+/// Deepest admitted nesting of blocks, lists and calls (ACL.md §1).
+pub const MAX_NESTING_DEPTH: usize = 64;
+/// Most items in one list (ACL.md §1).
+pub const MAX_LIST_ITEMS: usize = 10_000;
+
+/// The result of admitting one file: the IR when there is no error, and every diagnostic found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Admission {
+    /// The admitted document; `None` whenever `diagnostics` holds an error.
+    pub document: Option<ir::AdmittedDocument>,
+    /// All diagnostics of the file, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Admission {
+    fn rejected(diagnostics: Vec<Diagnostic>) -> Self {
+        Admission { document: None, diagnostics }
+    }
+
+    /// True when the file was admitted.
+    pub fn is_admitted(&self) -> bool {
+        self.document.is_some()
+    }
+}
+
+/// Admit raw file bytes: enforces the size and UTF-8 rules before lexing.
+pub fn admit_bytes(bytes: &[u8]) -> Admission {
+    match decode_source(bytes) {
+        Ok(source) => admit(source),
+        Err(diagnostic) => Admission::rejected(vec![*diagnostic]),
+    }
+}
+
+/// Check the byte-level rules (size, UTF-8) and return the text.
+pub fn decode_source(bytes: &[u8]) -> Result<&str, Box<Diagnostic>> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(Box::new(Diagnostic::error(
+            Code::FileTooLarge,
+            "",
+            Span::new(0, 0),
+            format!("file is {} bytes; the limit is {} bytes (1 MiB)", bytes.len(), MAX_FILE_BYTES),
+        )));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        Box::new(Diagnostic::error(
+            Code::NotUtf8,
+            "",
+            Span::new(at, at),
+            format!("file is not valid UTF-8 (first invalid byte at offset {at})"),
+        ))
+    })
+}
+
+/// Admit one file's text: parse, check, and collect every diagnostic.
+pub fn admit(source: &str) -> Admission {
+    if source.len() > MAX_FILE_BYTES {
+        return admit_bytes(source.as_bytes());
+    }
+    let (document, mut diagnostics) = parser::parse(source);
+    if document.blocks.is_empty() && diagnostics.is_empty() {
+        let end = source.len();
+        return Admission::rejected(vec![Diagnostic::error(
+            Code::EmptyFile,
+            "",
+            Span::new(end, end),
+            "file holds no block",
+        )]);
+    }
+    let (admitted, check_diagnostics) = checker::check_document(&document);
+    diagnostics.extend(check_diagnostics);
+    diagnostic::sort_diagnostics(&mut diagnostics);
+    let document = if diagnostics.iter().any(Diagnostic::is_error) { None } else { admitted };
+    Admission { document, diagnostics }
+}
+
+/// Admit exactly one step block typed by an agent (ACL.md §10); its label may be omitted.
+///
+/// This is the single door through which agent statements reach the executor, so it runs the same
+/// lexer, parser and checker as a suite. Logical paths start at `statement`.
+pub fn admit_statement(source: &str) -> Result<ir::Step, Vec<Diagnostic>> {
+    if let Err(d) = decode_source(source.as_bytes()) {
+        return Err(vec![*d]);
+    }
+    let (document, mut diagnostics) = parser::parse(source);
+    let (step, check_diagnostics) = checker::check_statement(&document, source.len());
+    diagnostics.extend(check_diagnostics);
+    diagnostic::sort_diagnostics(&mut diagnostics);
+    match step {
+        Some(step) if !diagnostics.iter().any(Diagnostic::is_error) => Ok(step),
+        _ => Err(diagnostics),
+    }
+}

@@ -1,0 +1,85 @@
+//! The GitHub format: workflow commands that GitHub Actions turns into file annotations.
+//!
+//! `::error file=suites/s.acl,line=4,col=9,endLine=4,endColumn=12,title=test.spec.unknown_attribute::message`
+//!
+//! GitHub's command syntax needs escaping: in the message `%`, CR and LF become `%25`, `%0D`,
+//! `%0A`; in properties `:` and `,` also become `%3A` and `%2C`, or they would end the property.
+//! The message carries the hint and the logical path on extra lines (escaped LF), because an
+//! annotation has no other place for them. `endColumn` is the last character of the span
+//! (inclusive), as GitHub expects; an empty span points at one column.
+
+use super::Position;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::span::Span;
+
+/// Render `diagnostics` of `file` as one workflow command per line.
+pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        let command = match diagnostic.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let p = Position::of(source, diagnostic.span);
+        let (end_line, end_column) = inclusive_end(source, diagnostic.span, p);
+        let mut message = diagnostic.message.clone();
+        if !diagnostic.hint.is_empty() {
+            message.push_str("\nhelp: ");
+            message.push_str(&diagnostic.hint);
+        }
+        if !diagnostic.path.is_empty() {
+            message.push_str("\nat: ");
+            message.push_str(&diagnostic.path);
+        }
+        out.push_str(&format!(
+            "::{command} file={},line={},col={},endLine={end_line},endColumn={end_column},title={}::{}\n",
+            escape_property(file),
+            p.line,
+            p.column,
+            escape_property(diagnostic.code.as_str()),
+            escape_data(&message),
+        ));
+    }
+    out
+}
+
+/// The line and column of the span's last character; the start for an empty span.
+fn inclusive_end(source: &str, span: Span, p: Position) -> (usize, usize) {
+    if span.end <= span.start || span.start >= source.len() {
+        return (p.line, p.column);
+    }
+    let end = span.end.min(source.len());
+    let last = source[..end].char_indices().next_back().map_or(span.start, |(i, _)| i).max(span.start);
+    let Position { line, column, .. } = Position::of(source, Span::new(last, last));
+    (line, column)
+}
+
+/// Escape a command's message (the part after `::`).
+pub fn escape_data(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escape a property value (`file=…`, `title=…`).
+pub fn escape_property(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' => out.push_str("%3A"),
+            ',' => out.push_str("%2C"),
+            c => out.push(c),
+        }
+    }
+    out
+}

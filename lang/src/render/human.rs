@@ -1,0 +1,149 @@
+//! The human format: ariadne source excerpts with carets.
+//!
+//! Each diagnostic reads
+//!
+//! ```text
+//! error[test.spec.unknown_attribute]: `navigate` has no attribute `urll`
+//!    ╭─[ suites/shop.acl:4:9 ]
+//!  4 │         urll = "/"
+//!    │         ──┬─
+//!    │           ╰── not an attribute of `navigate`
+//!    │ Help: did you mean `url`?
+//!    │ Note: at suite.shop.scenario.home.navigate.open.urll
+//! ───╯
+//! ```
+//!
+//! Why the header is written here and not by ariadne: ariadne prints `[code] Error: message`, and
+//! its custom report kinds ignore the colour switch; `error[code]: message` is the form compiler
+//! users scan for, and it must be plain when colour is off. So ariadne renders the body and its
+//! first line is replaced. Diagnostics without source text (unreadable path, not UTF-8, too large)
+//! have nothing to point at and get a short form with the file name instead of an excerpt.
+
+use super::Colour;
+use crate::diagnostic::{Diagnostic, Severity};
+use ariadne::{Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
+
+/// Render `diagnostics` of `file` for a person; colour escapes only with [`Colour::Always`].
+pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], colour: Colour) -> String {
+    // Built once per file: ariadne's line index is the costly part on a 1 MiB suite.
+    let text = Source::from(source);
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        render_one(&mut out, file, source, &text, diagnostic, colour);
+    }
+    out
+}
+
+fn render_one(
+    out: &mut String,
+    file: &str,
+    source: &str,
+    text: &Source<&str>,
+    diagnostic: &Diagnostic,
+    colour: Colour,
+) {
+    out.push_str(&header(diagnostic, colour));
+    out.push('\n');
+    if source.is_empty() {
+        render_without_source(out, file, diagnostic);
+        return;
+    }
+    let kind = match diagnostic.severity {
+        Severity::Error => ReportKind::Error,
+        Severity::Warning => ReportKind::Warning,
+    };
+    let config = Config::default()
+        .with_color(colour == Colour::Always)
+        .with_index_type(IndexType::Byte)
+        .with_char_set(ariadne::CharSet::Unicode);
+    let primary = visible(source, diagnostic.span.range());
+    // ariadne draws an underline only for a label with a message, so the caret repeats the
+    // message; labels are added in source order so they share one excerpt.
+    let mut labels = vec![(primary.clone(), diagnostic.message.as_str(), severity_colour(diagnostic.severity))];
+    for secondary in &diagnostic.secondary {
+        labels.push((visible(source, secondary.span.range()), secondary.message.as_str(), Color::Blue));
+    }
+    labels.sort_by_key(|(range, _, _)| (range.start, range.end));
+    let mut builder = Report::build(kind, (file, primary)).with_config(config);
+    for (order, (range, message, label_colour)) in labels.into_iter().enumerate() {
+        let mut label = Label::new((file, range)).with_message(message).with_order(order as i32);
+        if colour == Colour::Always {
+            label = label.with_color(label_colour);
+        }
+        builder = builder.with_label(label);
+    }
+    if !diagnostic.hint.is_empty() {
+        builder = builder.with_help(&diagnostic.hint);
+    }
+    if !diagnostic.path.is_empty() {
+        builder = builder.with_note(format!("at {}", diagnostic.path));
+    }
+    let mut body = Vec::new();
+    // Writing into a Vec cannot fail; a failure here would be an ariadne bug, so fall back to the
+    // short form rather than lose the diagnostic.
+    if builder.finish().write((file, text), &mut body).is_err() {
+        render_without_source(out, file, diagnostic);
+        return;
+    }
+    let body = String::from_utf8_lossy(&body);
+    // Drop ariadne's own header line; ours is already written.
+    let body = body.split_once('\n').map_or("", |(_, rest)| rest);
+    out.push_str(body);
+}
+
+/// `error[test.spec.x]: message`, with the severity and code coloured when asked.
+fn header(diagnostic: &Diagnostic, colour: Colour) -> String {
+    let severity = match diagnostic.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let head = format!("{severity}[{}]", diagnostic.code);
+    match colour {
+        Colour::Never => format!("{head}: {}", diagnostic.message),
+        Colour::Always => format!("{}: {}", head.fg(severity_colour(diagnostic.severity)), diagnostic.message),
+    }
+}
+
+fn severity_colour(severity: Severity) -> Color {
+    match severity {
+        Severity::Error => Color::Red,
+        Severity::Warning => Color::Yellow,
+    }
+}
+
+/// The short form for diagnostics about a file whose text is not available.
+fn render_without_source(out: &mut String, file: &str, diagnostic: &Diagnostic) {
+    out.push_str(&format!("  ╭─[ {file} ]\n"));
+    if !diagnostic.hint.is_empty() {
+        out.push_str(&format!("  │ Help: {}\n", diagnostic.hint));
+    }
+    if !diagnostic.path.is_empty() {
+        out.push_str(&format!("  │ Note: at {}\n", diagnostic.path));
+    }
+    out.push_str("──╯\n");
+}
+
+/// Make a span visible: ariadne draws nothing for an empty range, so a zero-width span is widened
+/// to the character at that offset or, at the end of a line or file (e.g. "expected `}`"), to the
+/// last visible character before it. Offsets are clamped to the text and to char boundaries.
+fn visible(source: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let clamp = |mut i: usize| {
+        i = i.min(source.len());
+        while !source.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (start, end) = (clamp(range.start), clamp(range.end));
+    if start < end {
+        return start..end;
+    }
+    if let Some(c) = source[start..].chars().next().filter(|c| !c.is_whitespace()) {
+        return start..start + c.len_utf8();
+    }
+    match source[..start].char_indices().rev().find(|(_, c)| !c.is_whitespace()) {
+        Some((i, c)) => i..i + c.len_utf8(),
+        // Only whitespace before: nothing to widen to.
+        None => start..start,
+    }
+}

@@ -1,0 +1,96 @@
+//! Diagnostic renderers: one file per output format, chosen by one match on [`Format`].
+//!
+//! Renderers are pure functions from `(file name, source text, diagnostics)` to a `String`: no
+//! terminal detection, no environment, no I/O. The CLI decides colour (TTY and `NO_COLOR`) and
+//! where the text goes. Output is deterministic, so every renderer is snapshot-tested.
+//!
+//! - [`human`]: ariadne reports with the code in the header, a caret at the span, secondary labels,
+//!   the logical path and the hint.
+//! - [`json`]: JSON Lines, one object per diagnostic, with 1-based line/column (in characters) and
+//!   the byte range.
+//! - [`github`]: GitHub Actions workflow commands (`::error file=…,line=…::message`).
+
+pub mod github;
+pub mod human;
+pub mod json;
+
+use crate::diagnostic::Diagnostic;
+use crate::span::{line_col, Span};
+
+/// An output format for diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Format {
+    /// Source excerpts with carets, for people (ariadne).
+    #[default]
+    Human,
+    /// One JSON object per line, for tools.
+    Json,
+    /// GitHub Actions workflow annotations.
+    Github,
+}
+
+impl Format {
+    /// Every format, in documentation order.
+    pub const ALL: &'static [Format] = &[Format::Human, Format::Json, Format::Github];
+
+    /// The name used on the command line (`human`, `json`, `github`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Human => "human",
+            Format::Json => "json",
+            Format::Github => "github",
+        }
+    }
+
+    /// Look a format up by its command-line name.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.iter().copied().find(|f| f.name() == name)
+    }
+}
+
+/// Whether the human renderer may emit ANSI colour escapes. The other formats never do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Colour {
+    /// Plain text (files, pipes, `NO_COLOR`, snapshots).
+    #[default]
+    Never,
+    /// ANSI colours (an interactive terminal).
+    Always,
+}
+
+/// Render every diagnostic of one file in `format`.
+///
+/// `file` is the name shown to the user (as given on the command line); `source` is the file's
+/// text, or `""` when it could not be read or decoded (the diagnostics then carry empty spans).
+pub fn render(format: Format, colour: Colour, file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    match format {
+        Format::Human => human::render(file, source, diagnostics, colour),
+        Format::Json => json::render(file, source, diagnostics),
+        Format::Github => github::render(file, source, diagnostics),
+    }
+}
+
+/// A span resolved to 1-based lines and character columns; shared by the JSON and GitHub formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Position {
+    /// Line of the first byte.
+    pub line: usize,
+    /// Column (in characters) of the first byte.
+    pub column: usize,
+    /// Line of the end of the span (exclusive end).
+    pub end_line: usize,
+    /// Column of the end of the span (exclusive: one past the last character).
+    pub end_column: usize,
+}
+
+impl Position {
+    /// Resolve `span` in `source`; out-of-range offsets are clamped to the end of the text.
+    pub fn of(source: &str, span: Span) -> Position {
+        let (line, column) = line_col(source, span.start);
+        let (end_line, end_column) = line_col(source, span.end);
+        Position { line, column, end_line, end_column }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,126 @@
+//! Snapshot tests of every renderer on hand-built diagnostics (independent of the parser).
+
+use super::*;
+use crate::code::Code;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::span::Span;
+
+const SOURCE: &str = r#"suite "shop" {
+    scenario "home" {
+        surface = "web"
+        navigate "open" { urll = "/" }
+        click "go" { target = role("button", "Go") }
+        click "go" { target = text("Café — ok") }
+    }
+}
+"#;
+
+fn at(needle: &str, nth: usize) -> Span {
+    let start = SOURCE.match_indices(needle).nth(nth).map(|(i, _)| i).expect("needle in SOURCE");
+    Span::new(start, start + needle.len())
+}
+
+fn sample() -> Vec<Diagnostic> {
+    vec![
+        Diagnostic::error(
+            Code::UnknownAttribute,
+            "suite.shop.scenario.home.navigate.open.urll",
+            at("urll", 0),
+            "`navigate` has no attribute `urll`",
+        )
+        .with_hint("did you mean `url`?"),
+        Diagnostic::error(
+            Code::DuplicateId,
+            "suite.shop.scenario.home.click.go",
+            at("\"go\"", 1),
+            "step label `go` is used twice in scenario `home`",
+        )
+        .with_secondary(at("\"go\"", 0), "first used here"),
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(
+                Code::InvalidValue,
+                "suite.shop.scenario.home.click.go.target",
+                at("\"Café — ok\"", 0),
+                "a warning after non-ASCII text: 100% sure, a:b,c",
+            )
+        },
+        Diagnostic::error(Code::Syntax, "", Span::new(SOURCE.len(), SOURCE.len()), "expected `}` at the end"),
+    ]
+}
+
+#[test]
+fn human_plain() {
+    let out = render(Format::Human, Colour::Never, "suites/shop.acl", SOURCE, &sample());
+    assert!(!out.contains('\u{1b}'), "no escapes without colour");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn human_coloured_has_escapes() {
+    let out = render(Format::Human, Colour::Always, "suites/shop.acl", SOURCE, &sample());
+    assert!(out.contains("\u{1b}["));
+    assert!(out.contains("test.spec.unknown_attribute"));
+}
+
+#[test]
+fn human_without_source() {
+    let d = Diagnostic::error(Code::Unreadable, "", Span::new(0, 0), "cannot read `missing.acl`: not found");
+    insta::assert_snapshot!(render(Format::Human, Colour::Never, "missing.acl", "", &[d]));
+}
+
+#[test]
+fn json_lines() {
+    let out = render(Format::Json, Colour::Always, "suites/shop.acl", SOURCE, &sample());
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        assert!(v["code"].as_str().is_some_and(|c| c.starts_with("test.spec.")));
+    }
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn json_columns_count_characters() {
+    let d = &sample()[2];
+    let out = json::render("f.acl", SOURCE, std::slice::from_ref(d));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    // `"Café — ok"` is 11 characters but 14 bytes.
+    assert_eq!(v["end_column"].as_u64().unwrap() - v["column"].as_u64().unwrap(), 11);
+    assert_eq!(v["byte"]["end"].as_u64().unwrap() - v["byte"]["start"].as_u64().unwrap(), 14);
+}
+
+#[test]
+fn github_annotations() {
+    let out = render(Format::Github, Colour::Always, "suites/a,b:c%.acl", SOURCE, &sample());
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn github_escaping() {
+    assert_eq!(github::escape_data("100%\r\nx:y,z"), "100%25%0D%0Ax:y,z");
+    assert_eq!(github::escape_property("a%b\nc:d,e"), "a%25b%0Ac%3Ad%2Ce");
+}
+
+#[test]
+fn renderers_are_deterministic_and_empty_for_no_diagnostics() {
+    for format in Format::ALL {
+        assert_eq!(render(*format, Colour::Never, "f.acl", SOURCE, &[]), "");
+        let a = render(*format, Colour::Never, "f.acl", SOURCE, &sample());
+        let b = render(*format, Colour::Never, "f.acl", SOURCE, &sample());
+        assert_eq!(a, b);
+        assert_eq!(Format::from_name(format.name()), Some(*format));
+    }
+}
+
+#[test]
+fn spans_past_the_end_or_inside_a_character_do_not_panic() {
+    let odd = vec![
+        Diagnostic::error(Code::Syntax, "", Span::new(SOURCE.len() + 10, SOURCE.len() + 20), "past the end"),
+        Diagnostic::error(Code::Syntax, "", Span::new(at("é", 0).start + 1, at("é", 0).start + 1), "inside é"),
+        Diagnostic::error(Code::Syntax, "", Span::new(0, 0), "at the start"),
+    ];
+    for format in Format::ALL {
+        let out = render(*format, Colour::Never, "f.acl", SOURCE, &odd);
+        assert_eq!(out.matches("past the end").count(), 1, "{out}");
+    }
+}

@@ -1,0 +1,277 @@
+//! One source per admission code the checker emits: it must produce exactly that code, at the
+//! expected logical path, underlining the expected text.
+
+use crate::{in_scenario, show};
+use a3s_test_lang::{admit, Code};
+
+/// `(source, code, path, spanned text)`.
+type Case = (String, Code, &'static str, &'static str);
+
+const SC: &str = "suite.s.scenario.sc";
+
+fn step(code: Code, path_tail: &'static str, spanned: &'static str, step: &str) -> Case {
+    let path: &'static str = Box::leak(format!("{SC}.{path_tail}").into_boxed_str());
+    (in_scenario(step), code, path, spanned)
+}
+
+fn file(code: Code, path: &'static str, spanned: &'static str, source: &str) -> Case {
+    (source.to_string(), code, path, spanned)
+}
+
+fn cases() -> Vec<Case> {
+    use Code::*;
+    vec![
+        // Documents and blocks (§2).
+        file(
+            MultipleRoots,
+            "suite.b",
+            "suite \"b\"",
+            &format!("{}{}", in_scenario("navigate \"n\" { url = \"/\" }"), "suite \"b\" {\n}\n"),
+        ),
+        file(UnknownRoot, "suit.a", "suit", "suit \"a\" {\n}\n"),
+        step(UnknownBlock, "clik", "clik", "        clik \"c\" { target = css(\"a\") }"),
+        step(UnknownAttribute, "click.c.tagret", "tagret", "        click \"c\" {\n target = css(\"a\")\n tagret = css(\"b\")\n }"),
+        step(MissingAttribute, "click.c.target", "click \"c\"", "        click \"c\" {}"),
+        step(DuplicateAttribute, "navigate.n.url", "url", "        navigate \"n\" {\n url = \"/\"\n   url = \"/b\"\n }"),
+        step(MissingLabel, "click", "click", "        click { target = css(\"a\") }"),
+        file(
+            UnexpectedLabel,
+            "project.p.browser",
+            "\"x\"",
+            "project \"p\" {\n    browser \"x\" { headed = true }\n}\n",
+        ),
+        (
+            "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n timeout_ms = 1.5\n navigate \"n\" { url = \"/\" }\n }\n}"
+                .to_string(),
+            Type,
+            "suite.s.scenario.sc.timeout_ms",
+            "1.5",
+        ),
+        (
+            "suite \"s\" {\n scenario \"sc\" {\n surface = \"webb\"\n navigate \"n\" { url = \"/\" }\n }\n}".to_string(),
+            InvalidValue,
+            "suite.s.scenario.sc.surface",
+            "\"webb\"",
+        ),
+        file(
+            InvalidId,
+            "suite.s.scenario.bad id",
+            "\"bad id\"",
+            "suite \"s\" {\n scenario \"bad id\" {\n surface = \"web\"\n navigate \"n\" { url = \"/\" }\n }\n}",
+        ),
+        step(
+            DuplicateId,
+            "click.c",
+            "\"c\"",
+            "        click \"c\" { target = css(\"a\") }\n        click \"c\" { target = css(\"b\") }",
+        ),
+        file(EmptySuite, "suite.s", "suite \"s\"", "suite \"s\" {\n}\n"),
+        file(
+            EmptyScenario,
+            "suite.s.scenario.sc",
+            "scenario \"sc\"",
+            "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n }\n}",
+        ),
+        // Targets (§3).
+        step(UnknownTarget, "click.c.target", "rol", "        click \"c\" { target = rol(\"button\") }"),
+        step(TargetArguments, "click.c.target", "role()", "        click \"c\" { target = role() }"),
+        step(InvalidRef, "click.c.target", "\"e3\"", "        click \"c\" { target = ref(\"e3\") }"),
+        step(TargetObservationOnly, "click.c.target", "\"@u3\"", "        click \"c\" { target = ref(\"@u3\") }"),
+        step(MainOutsideFrame, "click.c.target", "main()", "        click \"c\" { target = main() }"),
+        step(FrameTarget, "frame.f.target", "role(\"button\")", "        frame \"f\" { target = role(\"button\") }"),
+        // Conditions (§5, §6).
+        step(MissingCondition, "wait.w", "wait \"w\"", "        wait \"w\" {}"),
+        step(
+            ConflictingConditions,
+            "expect.e.url",
+            "url",
+            "        expect \"e\" {\n text = \"a\"\n url = \"/b\"\n }",
+        ),
+        step(
+            ConditionAttribute,
+            "expect.e.target",
+            "target",
+            "        expect \"e\" {\n text = \"a\"\n target = css(\"p\")\n }",
+        ),
+        step(HiddenTargetUnstable, "wait.w.hidden", "ref(\"@e1\")", "        wait \"w\" { hidden = ref(\"@e1\") }"),
+        step(
+            InViewportTargetUnstable,
+            "expect.e.in_viewport",
+            "ref(\"@e1\")",
+            "        expect \"e\" { in_viewport = ref(\"@e1\") }",
+        ),
+        step(
+            PointerReachableTargetUnstable,
+            "expect.e.pointer_reachable",
+            "ref(\"@c2\")",
+            "        expect \"e\" { pointer_reachable = ref(\"@c2\") }",
+        ),
+        step(
+            RenderedTextsTargetUnstable,
+            "expect.e.target",
+            "ref(\"@e1\")",
+            "        expect \"e\" {\n rendered_texts = [\"a\", \"b\"]\n target = ref(\"@e1\")\n }",
+        ),
+        step(
+            VisibleCountTargetUnstable,
+            "expect.e.target",
+            "ref(\"@e1\")",
+            "        expect \"e\" {\n visible_count = 3\n target = ref(\"@e1\")\n }",
+        ),
+        step(
+            LayoutTargetUnstable,
+            "expect.e.relative_to",
+            "ref(\"@e2\")",
+            "        expect \"e\" {\n layout = \"above\"\n target = css(\"h1\")\n relative_to = ref(\"@e2\")\n }",
+        ),
+        // Stability (§7).
+        step(
+            StabilityLimit,
+            "expect.e.stable_for_ms",
+            "5",
+            "        expect \"e\" {\n text = \"a\"\n stable_for_ms = 5\n }",
+        ),
+        // Step-specific rules (§4).
+        step(EvidencePath, "screenshot.s.path", "\"../x.png\"", "        screenshot \"s\" { path = \"../x.png\" }"),
+        step(InvalidKey, "press.p.key", "\"Ctrl+a\"", "        press \"p\" { key = \"Ctrl+a\" }"),
+        step(
+            RouteResponse,
+            "network_route.r",
+            "network_route \"r\"",
+            "        network_route \"r\" { pattern = \"**/api\" }",
+        ),
+        step(WheelDelta, "wheel.w.delta_y", "0", "        wheel \"w\" { delta_y = 0 }"),
+        step(
+            OperationAttribute,
+            "tab.t.url",
+            "url",
+            "        tab \"t\" {\n operation = \"list\"\n url = \"/x\"\n }",
+        ),
+    ]
+}
+
+#[test]
+fn each_code_is_raised_alone_at_its_path_and_span() {
+    for (source, code, path, spanned) in cases() {
+        let admission = admit(&source);
+        let diagnostics = &admission.diagnostics;
+        assert_eq!(diagnostics.len(), 1, "{code}: expected one diagnostic in\n{source}\n{}", show(&source, diagnostics));
+        let d = &diagnostics[0];
+        assert_eq!(d.code, code, "{source}\n{}", show(&source, diagnostics));
+        assert_eq!(d.path, path, "{code}");
+        assert_eq!(&source[d.span.range()], spanned, "{code}");
+        assert!(!d.message.is_empty() && !d.hint.is_empty(), "{code}");
+        assert!(admission.document.is_none(), "{code}: rejected files have no IR");
+    }
+}
+
+/// Codes the lexer, parser or byte/file layer raise; every other code must be in [`cases`] or in
+/// the statement tests.
+const NOT_CHECKER: &[Code] = &[
+    Code::NotUtf8,
+    Code::FileTooLarge,
+    Code::EmptyFile,
+    Code::Unreadable,
+    Code::NoSuiteFiles,
+    Code::InvalidToken,
+    Code::UnterminatedString,
+    Code::InvalidEscape,
+    Code::NumberTooLarge,
+    Code::Syntax,
+    Code::NestingTooDeep,
+    Code::ListTooLong,
+    Code::StatementCount,
+];
+
+#[test]
+fn every_checker_code_has_a_case() {
+    let covered: Vec<Code> = cases().into_iter().map(|(_, code, _, _)| code).collect();
+    for code in Code::ALL {
+        if !NOT_CHECKER.contains(code) {
+            assert!(covered.contains(code), "no checker case for {code}");
+        }
+    }
+}
+
+#[test]
+fn duplicates_point_back_at_the_first_occurrence() {
+    let source =
+        in_scenario("        click \"c\" { target = css(\"a\") }\n        navigate \"c\" { url = \"/\" }");
+    let admission = admit(&source);
+    let d = &admission.diagnostics[0];
+    assert_eq!(d.code, Code::DuplicateId);
+    assert_eq!(d.secondary.len(), 1);
+    assert_eq!(&source[d.secondary[0].span.range()], "\"c\"");
+    assert!(d.secondary[0].span.start < d.span.start);
+
+    let source = in_scenario("        navigate \"n\" {\n url = \"/\"\n url = \"/b\"\n }");
+    let d = &admit(&source).diagnostics[0];
+    assert_eq!(d.code, Code::DuplicateAttribute);
+    assert_eq!(d.secondary[0].message, "first set here");
+    assert!(d.secondary[0].span.start < d.span.start);
+}
+
+#[test]
+fn misspelt_names_get_did_you_mean_hints() {
+    let cases = [
+        ("        clik \"c\" { target = css(\"a\") }", "did you mean `click`?"),
+        ("        click \"c\" { targt = css(\"a\") }", "did you mean `target`?"),
+        ("        click \"c\" { target = rol(\"button\") }", "did you mean `role()`?"),
+        ("        wait \"w\" { load = \"networkidl\" }", "did you mean \"networkidle\"?"),
+        ("        press \"p\" { key = \"Esc\" }", "did you mean `Escape`?"),
+        ("        frame \"f\" { target = man() }", "did you mean `main()`?"),
+        ("        expect \"e\" {\n layout = \"abov\"\n target = css(\"a\")\n relative_to = css(\"b\")\n }", "did you mean \"above\"?"),
+        ("        click \"c\" {\n target = css(\"a\")\n stable_for_ms = 100\n }", "applies only to `expect`"),
+    ];
+    for (step, hint) in cases {
+        let source = in_scenario(step);
+        let admission = admit(&source);
+        assert_eq!(admission.diagnostics.len(), 1, "{}", show(&source, &admission.diagnostics));
+        assert!(admission.diagnostics[0].hint.contains(hint), "{step}: {}", admission.diagnostics[0].hint);
+    }
+    let admission = admit("suit \"a\" {\n}\n");
+    assert_eq!(admission.diagnostics[0].hint, "did you mean `suite`?");
+}
+
+#[test]
+fn type_errors_say_what_was_expected_and_found() {
+    let cases = [
+        ("        navigate \"n\" { url = 5 }", "`url` must be a string, found an integer"),
+        ("        snapshot \"s\" { interactive = \"yes\" }", "`interactive` must be a boolean (`true` or `false`), found a string"),
+        ("        viewport \"v\" {\n width = 800.5\n height = 600\n }", "`width` must be an integer, found a decimal number"),
+        ("        select \"s\" {\n target = css(\"s\")\n values = \"a\"\n }", "`values` must be a list, found a string"),
+        ("        click \"c\" { target = \"Save\" }", "`target` must be a target such as role(\"button\", \"Save\"), found a string"),
+    ];
+    for (step, message) in cases {
+        let source = in_scenario(step);
+        let admission = admit(&source);
+        assert_eq!(admission.diagnostics.len(), 1, "{}", show(&source, &admission.diagnostics));
+        let d = &admission.diagnostics[0];
+        assert_eq!(d.code, Code::Type);
+        assert_eq!(d.message, message);
+    }
+    let source = in_scenario("        viewport \"v\" {\n width = 800.5\n height = 600\n }");
+    assert_eq!(admit(&source).diagnostics[0].hint, "every number in ACL v1 is an integer: write `800` or `801`");
+    let source = in_scenario("        click \"c\" { target = \"Save\" }");
+    assert!(admit(&source).diagnostics[0].hint.contains("text(\"Save\")"));
+}
+
+#[test]
+fn unreadable_values_are_not_reported_twice() {
+    for step in [
+        "        click \"c\" { target = }",
+        "        click \"c\" { target = role(\"a\" }",
+        "        fill \"f\" {\n target = css(\"a\")\n value = @\n }",
+    ] {
+        let source = in_scenario(step);
+        let admission = admit(&source);
+        assert!(!admission.diagnostics.is_empty());
+        for d in &admission.diagnostics {
+            assert!(
+                matches!(d.code, Code::Syntax | Code::InvalidToken),
+                "{step}: checker repeated a syntax error\n{}",
+                show(&source, &admission.diagnostics)
+            );
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Project roots (ACL.md §9): the admitted configuration and the paths of their mistakes.
+
+use crate::{problems, show};
+use a3s_test_lang::ir::*;
+use a3s_test_lang::{admit, Code};
+
+const PROJECT: &str = r#"project "shop" {
+    version = 1
+    dev_server {
+        command = ["npm", "run", "dev"]
+        url = "http://127.0.0.1:5173"
+        startup_timeout_ms = 90000
+    }
+    browser {
+        executable = "/usr/bin/chromium"
+        headed = false
+    }
+    verification {
+        check "checkout-unit" {
+            tier = "focused"
+            command = ["npm", "test", "--", "checkout"]
+            file_prefixes = ["src/checkout/"]
+            timeout_ms = 120000
+        }
+        check "e2e" {
+            tier = "regression"
+            command = ["a3s-test", "run", "suites/"]
+        }
+    }
+}
+"#;
+
+#[test]
+fn project_admits_to_its_configuration() {
+    let admission = admit(PROJECT);
+    let Some(AdmittedDocument::Project(project)) = admission.document else {
+        panic!("{}", show(PROJECT, &admission.diagnostics));
+    };
+    assert_eq!(project.id, "shop");
+    assert_eq!(project.version, 1);
+    assert_eq!(
+        project.dev_server,
+        Some(DevServer {
+            command: vec!["npm".into(), "run".into(), "dev".into()],
+            url: "http://127.0.0.1:5173".into(),
+            startup_timeout_ms: 90_000,
+        })
+    );
+    assert_eq!(project.browser, Some(BrowserSettings { executable: Some("/usr/bin/chromium".into()), headed: false }));
+    assert_eq!(project.checks.len(), 2);
+    assert_eq!(project.checks[0].id, "checkout-unit");
+    assert_eq!(project.checks[0].tier, CheckTier::Focused);
+    assert_eq!(project.checks[0].file_prefixes, vec!["src/checkout/".to_string()]);
+    assert_eq!(project.checks[1].tier, CheckTier::Regression);
+    assert_eq!(project.checks[1].timeout_ms, DEFAULT_CHECK_TIMEOUT_MS);
+    assert!(project.checks[1].file_prefixes.is_empty());
+
+    let minimal = admit("project \"p\" {\n    dev_server {\n command = [\"make\", \"serve\"]\n url = \"http://localhost:8080\"\n }\n}\n");
+    let Some(AdmittedDocument::Project(minimal)) = minimal.document else { panic!("minimal project") };
+    assert_eq!(minimal.dev_server.unwrap().startup_timeout_ms, DEFAULT_STARTUP_TIMEOUT_MS);
+    assert!(minimal.browser.is_none() && minimal.checks.is_empty());
+}
+
+#[test]
+fn project_mistakes_carry_project_paths() {
+    let source = r#"project "shop" {
+    dev_server {
+        command = []
+        url = "/local"
+    }
+    browser {
+        headed = "no"
+    }
+    browser {
+    }
+    verify {
+    }
+    verification {
+        check "unit" {
+            tier = "fast"
+            command = ["cargo", ""]
+        }
+        check "unit" {
+            tier = "full"
+        }
+        check {
+            tier = "full"
+            command = ["x"]
+        }
+    }
+}
+"#;
+    use Code::*;
+    let expected: Vec<(Code, &str, &str)> = vec![
+        (InvalidValue, "project.shop.dev_server.command", "[]"),
+        (InvalidValue, "project.shop.dev_server.url", "\"/local\""),
+        (Type, "project.shop.browser.headed", "\"no\""),
+        (DuplicateAttribute, "project.shop.browser", "browser"),
+        (UnknownBlock, "project.shop.verify", "verify"),
+        (InvalidValue, "project.shop.verification.check.unit.tier", "\"fast\""),
+        (InvalidValue, "project.shop.verification.check.unit.command", "\"\""),
+        (DuplicateId, "project.shop.verification.check.unit", "\"unit\""),
+        (MissingAttribute, "project.shop.verification.check.unit.command", "check \"unit\""),
+        (MissingLabel, "project.shop.verification.check", "check"),
+    ];
+    let got = problems(source);
+    let got: Vec<(Code, &str, &str)> = got.iter().map(|(c, p, t)| (*c, p.as_str(), t.as_str())).collect();
+    // The DuplicateId and MissingAttribute of the second `check "unit"` share a start; the sort
+    // orders equal starts by span end, so the label's diagnostic comes second.
+    let mut expected_sorted = expected.clone();
+    expected_sorted.sort_by_key(|(_, _, text)| source.find(text).unwrap_or(0));
+    assert_eq!(got.len(), expected.len(), "{got:#?}");
+    for item in &expected {
+        assert!(got.contains(item), "missing {item:?} in {got:#?}");
+    }
+}
+
+#[test]
+fn dev_server_requires_command_and_url() {
+    let got = problems("project \"p\" {\n    dev_server {\n    }\n}\n");
+    let codes: Vec<(Code, &str)> = got.iter().map(|(c, p, _)| (*c, p.as_str())).collect();
+    assert_eq!(
+        codes,
+        vec![
+            (Code::MissingAttribute, "project.p.dev_server.command"),
+            (Code::MissingAttribute, "project.p.dev_server.url"),
+        ]
+    );
+}

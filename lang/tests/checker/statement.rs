@@ -1,0 +1,71 @@
+//! Statement mode (ACL.md §10): one step block, label optional, paths under `statement`.
+
+use a3s_test_lang::ir::{Action, ElementRef, Target};
+use a3s_test_lang::{admit_statement, Code};
+
+fn rejected(source: &str) -> Vec<(Code, String, String)> {
+    match admit_statement(source) {
+        Ok(step) => panic!("{source:?} was admitted as {step:?}"),
+        Err(diagnostics) => {
+            diagnostics.iter().map(|d| (d.code, d.path.clone(), source[d.span.range()].to_string())).collect()
+        }
+    }
+}
+
+#[test]
+fn an_unlabelled_statement_is_admitted() {
+    let step = admit_statement("click { target = ref(\"@e3\") }").expect("admitted");
+    assert_eq!(step.label, None);
+    assert_eq!(step.path, "statement.click");
+    assert_eq!(step.action, Action::Click { target: Target::Ref { reference: ElementRef::Accessibility(3) } });
+}
+
+#[test]
+fn a_labelled_statement_keeps_its_label() {
+    let step = admit_statement("fill \"email\" {\n target = label(\"Email\")\n value = \"a@b.c\"\n}").expect("admitted");
+    assert_eq!(step.label.as_deref(), Some("email"));
+    assert_eq!(step.path, "statement.fill.email");
+}
+
+#[test]
+fn statement_paths_start_at_statement() {
+    assert_eq!(
+        rejected("click { target = ref(\"@u3\") }"),
+        vec![(Code::TargetObservationOnly, "statement.click.target".into(), "\"@u3\"".into())]
+    );
+    assert_eq!(
+        rejected("click \"go\" { target = rol(\"button\") }"),
+        vec![(Code::UnknownTarget, "statement.click.go.target".into(), "rol".into())]
+    );
+    assert_eq!(
+        rejected("click \"bad label\" { target = css(\"a\") }"),
+        vec![(Code::InvalidId, "statement.click.bad label".into(), "\"bad label\"".into())]
+    );
+}
+
+#[test]
+fn zero_or_several_blocks_are_a_statement_count_error() {
+    let none = rejected("   ");
+    assert_eq!(none.len(), 1);
+    assert_eq!(none[0].0, Code::StatementCount);
+    assert_eq!(none[0].1, "statement");
+
+    let two = rejected("click { target = css(\"a\") }\nclick { target = css(\"b\") }");
+    assert_eq!(two, vec![(Code::StatementCount, "statement".into(), "click".into())]);
+}
+
+#[test]
+fn a_suite_is_not_a_statement() {
+    let source = "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n navigate \"n\" { url = \"/\" }\n }\n}";
+    let diagnostics = admit_statement(source).expect_err("rejected");
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].code, Code::StatementCount);
+    assert!(diagnostics[0].hint.contains("a3s-test run"), "{}", diagnostics[0].hint);
+}
+
+#[test]
+fn an_unknown_statement_kind_suggests_a_step() {
+    let diagnostics = admit_statement("clik { target = css(\"a\") }").expect_err("rejected");
+    assert_eq!(diagnostics[0].code, Code::UnknownBlock);
+    assert_eq!(diagnostics[0].hint, "did you mean `click`?");
+}

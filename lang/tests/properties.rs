@@ -1,0 +1,281 @@
+//! Property tests of the front end: it never panics or hangs on any input, admission always
+//! answers (a document or at least one diagnostic), and formatting valid suites is idempotent
+//! and keeps their meaning.
+
+use a3s_test_lang::parser::parse;
+use a3s_test_lang::printer::format_source;
+use proptest::prelude::*;
+
+mod common;
+
+fn config() -> ProptestConfig {
+    ProptestConfig { cases: 256, ..ProptestConfig::default() }
+}
+
+/// Admission answers: a document with no error, or no document and at least one error.
+fn assert_admission_answers(source: &str) {
+    let admission = a3s_test_lang::admit(source);
+    let has_error = admission.diagnostics.iter().any(|d| d.is_error());
+    assert!(
+        admission.document.is_some() != has_error,
+        "admission must yield a document or an error, not both or neither: {admission:#?}"
+    );
+}
+
+/// Pieces of ACL, valid and invalid, that random token soups are made of.
+const VOCABULARY: &[&str] = &[
+    "suite", "scenario", "click", "navigate", "expect", "target", "url", "a", "_x9", "role", "main", "\"s\"",
+    "'q'", "\"esc\\n\\u{41}\"", "\"bad\\q\"", "\"open", "1", "-2", "3.25", "99999999999999999999", "true", "false",
+    "null", "{", "}", "[", "]", "(", ")", "=", ",", "# note\n", "// note\n", "@", "\n", " ", "\t", "é", "\u{FEFF}",
+    "\"\"", "-", ".",
+];
+
+fn token_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(VOCABULARY), 0..200).prop_map(|parts| parts.join(" "))
+}
+
+// ---- valid suites -------------------------------------------------------------------------
+
+/// A generated value, rendered in many equivalent spellings.
+#[derive(Debug, Clone)]
+enum GenValue {
+    Str(String),
+    Int(i64),
+    Float(i32, u16),
+    Bool(bool),
+    Null,
+    List(Vec<GenValue>),
+    Call(&'static str, Vec<GenValue>),
+}
+
+#[derive(Debug, Clone)]
+enum GenItem {
+    Attribute(String, GenValue),
+    Block(GenBlock),
+}
+
+#[derive(Debug, Clone)]
+struct GenBlock {
+    kind: String,
+    label: Option<String>,
+    items: Vec<GenItem>,
+}
+
+fn ident() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "suite", "scenario", "click", "navigate", "target", "url", "value", "tags", "name", "x", "_y2", "dev_server",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn string_value() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec!['a', 'Z', ' ', '"', '\'', '\\', '\n', '\r', '\t', 'é', '☺', '\u{1}', '#', '/', '{', '}']),
+        0..12,
+    )
+    .prop_map(|chars| chars.into_iter().collect())
+}
+
+fn value() -> impl Strategy<Value = GenValue> {
+    let leaf = prop_oneof![
+        string_value().prop_map(GenValue::Str),
+        any::<i64>().prop_map(GenValue::Int),
+        (any::<i32>(), any::<u16>()).prop_map(|(w, f)| GenValue::Float(w, f)),
+        any::<bool>().prop_map(GenValue::Bool),
+        Just(GenValue::Null),
+    ];
+    leaf.prop_recursive(3, 24, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(GenValue::List),
+            (prop::sample::select(vec!["role", "css", "text", "main", "ref"]), prop::collection::vec(inner, 0..3))
+                .prop_map(|(name, args)| GenValue::Call(name, args)),
+        ]
+    })
+}
+
+fn block() -> impl Strategy<Value = GenBlock> {
+    let attribute = (ident(), value()).prop_map(|(n, v)| GenItem::Attribute(n, v)).boxed();
+    let leaf = (ident(), prop::option::of(string_value()), prop::collection::vec(attribute.clone(), 0..3))
+        .prop_map(|(kind, label, items)| GenBlock { kind, label, items });
+    leaf.prop_recursive(3, 20, 4, move |inner| {
+        (
+            ident(),
+            prop::option::of(string_value()),
+            prop::collection::vec(prop_oneof![attribute.clone(), inner.prop_map(GenItem::Block)], 0..4),
+        )
+            .prop_map(|(kind, label, items)| GenBlock { kind, label, items })
+    })
+}
+
+/// Renders generated trees as text, taking layout decisions (spacing, quotes, escapes, trailing
+/// commas, comments) from a stream of random bytes.
+struct Render {
+    entropy: Vec<u8>,
+    at: usize,
+    out: String,
+    comments: usize,
+}
+
+impl Render {
+    fn pick(&mut self, n: u8) -> u8 {
+        let b = self.entropy.get(self.at % self.entropy.len().max(1)).copied().unwrap_or(0);
+        self.at += 1;
+        b % n
+    }
+
+    fn space(&mut self) {
+        match self.pick(8) {
+            7 => {
+                self.comments += 1;
+                self.out.push_str(&format!(" # anywhere {}\n", self.comments));
+            }
+            0 => self.out.push('\n'),
+            1 => self.out.push_str("\n\n    "),
+            2 => self.out.push_str("  "),
+            3 => self.out.push('\t'),
+            _ => self.out.push(' '),
+        }
+    }
+
+    /// Maybe a comment; always ends the line when one is written.
+    fn maybe_comment(&mut self) {
+        if self.pick(5) == 0 {
+            self.comments += 1;
+            let marker = if self.pick(2) == 0 { "#" } else { "//" };
+            self.out.push_str(&format!(" {marker} note {} {{ \"x\" ] \n", self.comments));
+        }
+    }
+
+    fn string(&mut self, s: &str) {
+        let quote = if self.pick(2) == 0 { '"' } else { '\'' };
+        self.out.push(quote);
+        for c in s.chars() {
+            let force_unicode = self.pick(8) == 0;
+            match c {
+                _ if force_unicode => self.out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                '\\' => self.out.push_str("\\\\"),
+                '\n' => self.out.push_str("\\n"),
+                '\r' => self.out.push_str("\\r"),
+                '"' | '\'' if c == quote => {
+                    self.out.push('\\');
+                    self.out.push(c);
+                }
+                '"' | '\'' if self.pick(2) == 0 => {
+                    self.out.push('\\');
+                    self.out.push(c);
+                }
+                '\t' if self.pick(2) == 0 => self.out.push_str("\\t"),
+                c => self.out.push(c),
+            }
+        }
+        self.out.push(quote);
+    }
+
+    fn value(&mut self, v: &GenValue) {
+        match v {
+            GenValue::Str(s) => self.string(s),
+            GenValue::Int(i) => self.out.push_str(&i.to_string()),
+            GenValue::Float(w, f) => self.out.push_str(&format!("{w}.{f}")),
+            GenValue::Bool(b) => self.out.push_str(&b.to_string()),
+            GenValue::Null => self.out.push_str("null"),
+            GenValue::List(items) => {
+                self.out.push('[');
+                self.elements(items);
+                self.out.push(']');
+            }
+            GenValue::Call(name, args) => {
+                self.out.push_str(name);
+                self.out.push('(');
+                self.elements(args);
+                self.out.push(')');
+            }
+        }
+    }
+
+    fn elements(&mut self, items: &[GenValue]) {
+        for (i, item) in items.iter().enumerate() {
+            self.space();
+            self.value(item);
+            if i + 1 < items.len() || self.pick(2) == 0 {
+                self.out.push(',');
+                self.maybe_comment();
+            }
+        }
+        self.space();
+    }
+
+    fn block(&mut self, b: &GenBlock) {
+        self.out.push_str(&b.kind);
+        self.space();
+        if let Some(label) = &b.label {
+            self.string(label);
+            self.space();
+        }
+        self.out.push('{');
+        self.maybe_comment();
+        for item in &b.items {
+            self.space();
+            self.maybe_comment();
+            match item {
+                GenItem::Attribute(name, value) => {
+                    self.out.push_str(name);
+                    self.space();
+                    self.out.push('=');
+                    self.space();
+                    self.value(value);
+                }
+                GenItem::Block(inner) => self.block(inner),
+            }
+            self.maybe_comment();
+        }
+        self.space();
+        self.out.push('}');
+        self.maybe_comment();
+    }
+}
+
+fn valid_document() -> impl Strategy<Value = String> {
+    (prop::collection::vec(block(), 1..3), prop::collection::vec(any::<u8>(), 1..64)).prop_map(|(blocks, entropy)| {
+        let mut r = Render { entropy, at: 0, out: String::new(), comments: 0 };
+        r.maybe_comment();
+        for b in &blocks {
+            r.space();
+            r.block(b);
+        }
+        r.out
+    })
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        let source = String::from_utf8_lossy(&bytes);
+        let _ = parse(&source);
+        let _ = format_source(&source);
+        let _ = a3s_test_lang::admit_bytes(&bytes);
+        assert_admission_answers(&source);
+    }
+
+    #[test]
+    fn random_token_soups_never_panic(source in token_soup()) {
+        let (_, diagnostics) = parse(&source);
+        for d in &diagnostics {
+            prop_assert!(d.span.end <= source.len(), "span past the end: {d:?}");
+            prop_assert!(source.is_char_boundary(d.span.start) && source.is_char_boundary(d.span.end));
+        }
+        let _ = format_source(&source);
+        assert_admission_answers(&source);
+    }
+
+    #[test]
+    fn generated_documents_parse_and_format_canonically(source in valid_document()) {
+        let (_, diagnostics) = parse(&source);
+        prop_assert!(diagnostics.is_empty(), "{diagnostics:#?}\n{source}");
+        let formatted = format_source(&source).expect("a valid document formats");
+        let again = format_source(&formatted).expect("formatted output formats");
+        prop_assert_eq!(&again, &formatted, "not idempotent; source:\n{}", source);
+        common::assert_same_meaning(&source, &formatted);
+    }
+}

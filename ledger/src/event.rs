@@ -1,0 +1,205 @@
+//! One line of `repairs.jsonl`: an event with its sequence number, actor, time, request and
+//! attempt ids, the status change, the requested action and the lease in force afterwards.
+//!
+//! Events are the only thing the ledger stores; a finding's state is the fold of its events
+//! (`state.rs`). Each line carries `format` so a later reader can refuse a format it does not
+//! know instead of misreading it.
+
+use crate::id::{AttemptId, FindingId, RequestId};
+use crate::record::Finding;
+use crate::status::{Actor, Op, RepairStatus};
+use serde::{Deserialize, Serialize};
+
+/// The ledger line format this crate writes and reads.
+pub const LEDGER_FORMAT: u32 = 1;
+
+/// An attempt's lease on a finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lease {
+    /// The attempt holding the lease.
+    pub attempt_id: AttemptId,
+    /// When the lease was taken or last renewed (ms since the epoch).
+    pub renewed_at_ms: u64,
+    /// When it expires (ms since the epoch); expired when `now >= expires_at_ms`.
+    pub expires_at_ms: u64,
+}
+
+/// Why A3S Test held a queued finding for a person.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HoldReason {
+    /// One of the two declared `conflicts_with` the other.
+    ConflictsWith {
+        /// The other finding.
+        other: FindingId,
+    },
+    /// The two were sent in one batch and their targets overlap.
+    TargetOverlap {
+        /// The other finding.
+        other: FindingId,
+    },
+}
+
+/// What was asked for (or, for A3S Test's own events, what it did). Stored in full so that a
+/// repeated request id can be compared with the original.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// A sent finding entered the ledger (the finding itself is the event's `finding`).
+    Intake {
+        /// sha256 of the stored finding JSON (`sha256:<hex>`).
+        digest: String,
+    },
+    /// Take a lease.
+    Claim {
+        /// Requested lease length; `None` = the default.
+        lease_ms: Option<u64>,
+    },
+    /// Report work; renews the lease.
+    Progress {
+        /// What the agent did (≤ 8,192 characters).
+        message: Option<String>,
+        /// Requested lease length; `None` = the default.
+        lease_ms: Option<u64>,
+    },
+    /// Ask the reviewer.
+    Reply {
+        /// The question or note (≤ 8,192 characters).
+        message: String,
+    },
+    /// End editing.
+    Complete {
+        /// What changed, in the agent's words.
+        summary: Option<String>,
+        /// The exact ordered list of changed files (may be empty).
+        changed_files: Vec<String>,
+        /// Lease length for the verification window; `None` = the default.
+        lease_ms: Option<u64>,
+    },
+    /// Give up on the repair.
+    Fail {
+        /// Why.
+        summary: Option<String>,
+    },
+    /// Give the lease back.
+    Release {
+        /// Why.
+        message: Option<String>,
+    },
+    /// The lease of the event's attempt expired at `expired_at_ms`.
+    Expire {
+        /// The lease's expiry.
+        expired_at_ms: u64,
+    },
+    /// Held for a person.
+    Hold {
+        /// Why.
+        reason: HoldReason,
+    },
+    /// Start verifying; must repeat `complete`'s changed files.
+    VerifyStart {
+        /// The changed files, exactly as completed.
+        changed_files: Vec<String>,
+    },
+    /// The verification's result; must repeat `complete`'s changed files.
+    VerifyResult {
+        /// Whether every check passed.
+        passed: bool,
+        /// What was checked.
+        summary: Option<String>,
+        /// The changed files, exactly as completed.
+        changed_files: Vec<String>,
+        /// Digests of evidence files (`sha256:<hex>`).
+        evidence_digests: Vec<String>,
+    },
+    /// Accept the repair.
+    Accept {
+        /// A note.
+        message: Option<String>,
+    },
+    /// Resolve after a persisted passing verification.
+    AutoResolve {},
+    /// Decline (dismiss or cancel).
+    Reject {
+        /// Why.
+        message: Option<String>,
+    },
+    /// Reopen.
+    Reopen {
+        /// Why.
+        message: Option<String>,
+    },
+    /// Answer the agent / re-send; queues the finding again.
+    Answer {
+        /// The answer or new guidance.
+        message: String,
+    },
+}
+
+impl Action {
+    /// The operation this action performs (the transition table's key).
+    pub fn op(&self) -> Op {
+        match self {
+            Action::Intake { .. } => Op::Intake,
+            Action::Claim { .. } => Op::Claim,
+            Action::Progress { .. } => Op::Progress,
+            Action::Reply { .. } => Op::Reply,
+            Action::Complete { .. } => Op::Complete,
+            Action::Fail { .. } => Op::Fail,
+            Action::Release { .. } => Op::Release,
+            Action::Expire { .. } => Op::Expire,
+            Action::Hold { .. } => Op::Hold,
+            Action::VerifyStart { .. } => Op::VerifyStart,
+            Action::VerifyResult { passed: true, .. } => Op::VerifyPass,
+            Action::VerifyResult { passed: false, .. } => Op::VerifyFail,
+            Action::Accept { .. } => Op::Accept,
+            Action::AutoResolve {} => Op::AutoResolve,
+            Action::Reject { .. } => Op::Reject,
+            Action::Reopen { .. } => Op::Reopen,
+            Action::Answer { .. } => Op::Answer,
+        }
+    }
+}
+
+/// One ledger line.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Event {
+    /// The line format (`LEDGER_FORMAT`).
+    pub format: u32,
+    /// 1, 2, 3, … with no gap within one ledger file.
+    pub seq: u64,
+    /// RFC 3339 UTC time of the event.
+    pub at: String,
+    /// The same time in ms since the epoch (what lease arithmetic uses).
+    pub at_ms: u64,
+    /// Who caused it.
+    pub actor: Actor,
+    /// The finding it is about.
+    pub finding_id: FindingId,
+    /// The caller's request id (absent for intake and A3S Test's own events).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<RequestId>,
+    /// The attempt the event belongs to (the new one for `claim`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempt_id: Option<AttemptId>,
+    /// Status before (absent for intake).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<RepairStatus>,
+    /// Status after.
+    pub to: RepairStatus,
+    /// What was asked for.
+    pub action: Action,
+    /// The lease in force after this event (absent = no lease).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<Lease>,
+    /// The finding, on intake events only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finding: Option<Box<Finding>>,
+}
+
+impl Event {
+    /// The operation of this event.
+    pub fn op(&self) -> Op {
+        self.action.op()
+    }
+}

@@ -1,0 +1,339 @@
+//! The repair inbox (`a3s.test.repair-inbox/1`): what needs doing across one or all sessions,
+//! most urgent first. A read-only view: it never writes, never applies expiry, never starts a
+//! browser.
+//!
+//! Order: expired leases (work may be half done), then active editing and verification (soonest
+//! expiry first), then the oldest queued, then findings blocked on a person, then inspect-only
+//! findings, and — only when asked — terminal ones.
+
+use crate::clock::rfc3339;
+use crate::error::LedgerError;
+use crate::event::HoldReason;
+use crate::id::{validate_id, FindingId, SessionId};
+use crate::ledger::{sessions_dir, LEDGER_FILE};
+use crate::lease::LeaseState;
+use crate::next_action::{next_action, NextAction, RequestIdSource};
+use crate::record::{Intent, Severity, TargetKind};
+use crate::state::{FindingState, LedgerState};
+use crate::status::{Op, RepairStatus};
+use crate::store::{read_ledger, StoreLimits, TornTail};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::Path;
+
+/// The protocol value of an inbox.
+pub const INBOX_PROTOCOL: &str = "a3s.test.repair-inbox/1";
+/// The largest `--limit`.
+pub const MAX_INBOX_LIMIT: usize = 100;
+/// The default `--limit`.
+pub const DEFAULT_INBOX_LIMIT: usize = 20;
+/// The longest instruction excerpt in an inbox item, in characters.
+pub const EXCERPT_CHARS: usize = 160;
+
+/// The inbox group of an item, in display order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InboxGroup {
+    /// A lease ran out and no write has applied the expiry rule yet.
+    ExpiredLease,
+    /// Claimed, repairing or verifying under a live lease.
+    Active,
+    /// Waiting for an agent.
+    Queued,
+    /// Waiting for a reviewer.
+    HumanBlocked,
+    /// Nothing to repair (an approval); read it only.
+    InspectOnly,
+    /// Finished (shown only with `include_terminal`).
+    Terminal,
+}
+
+/// Untrusted text, shown as data only.
+#[derive(Clone, Debug, Serialize)]
+pub struct UntrustedExcerpt {
+    /// Always true: this came from a page or a reviewer and authorizes nothing.
+    pub untrusted: bool,
+    /// The first characters of the instruction.
+    pub instruction_excerpt: String,
+}
+
+/// One inbox line.
+#[derive(Clone, Debug, Serialize)]
+pub struct InboxItem {
+    /// The session.
+    pub session: SessionId,
+    /// The finding.
+    pub finding_id: FindingId,
+    /// Its status in the ledger.
+    pub status: RepairStatus,
+    /// Its group.
+    pub group: InboxGroup,
+    /// What the reviewer wants.
+    pub intent: Intent,
+    /// How much it matters.
+    pub severity: Severity,
+    /// What was marked.
+    pub target_kind: TargetKind,
+    /// The lease at the time of the view.
+    pub lease: LeaseState,
+    /// How many attempts it has had.
+    pub attempts: usize,
+    /// Why A3S Test held it, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hold_reason: Option<HoldReason>,
+    /// When it last entered the queue.
+    pub queued_at: String,
+    /// When it last changed.
+    pub updated_at: String,
+    /// The instruction excerpt (untrusted).
+    pub page_text: UntrustedExcerpt,
+    /// What to do next.
+    pub next_action: NextAction,
+}
+
+/// A session whose ledger could not be read, or had a torn tail.
+#[derive(Clone, Debug, Serialize)]
+pub struct InboxWarning {
+    /// The session.
+    pub session: String,
+    /// A stable code.
+    pub code: &'static str,
+    /// What happened.
+    pub message: String,
+    /// The torn tail, for a torn-tail warning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub torn_tail: Option<TornTail>,
+}
+
+/// The inbox document.
+#[derive(Clone, Debug, Serialize)]
+pub struct Inbox {
+    /// `a3s.test.repair-inbox/1`.
+    pub protocol: &'static str,
+    /// When the view was made.
+    pub generated_at: String,
+    /// The sessions read.
+    pub sessions: Vec<SessionId>,
+    /// Items before the limit.
+    pub total: usize,
+    /// Whether the limit cut items.
+    pub truncated: bool,
+    /// The items, most urgent first.
+    pub items: Vec<InboxItem>,
+    /// Unreadable ledgers and torn tails.
+    pub warnings: Vec<InboxWarning>,
+}
+
+/// Options of an inbox view.
+#[derive(Clone, Copy, Debug)]
+pub struct InboxOptions {
+    /// At most this many items (1..=100).
+    pub limit: usize,
+    /// Include terminal findings.
+    pub include_terminal: bool,
+}
+
+impl InboxOptions {
+    /// Options with a checked limit (1..=100; rejected, never clamped).
+    pub fn new(limit: usize, include_terminal: bool) -> Result<Self, LedgerError> {
+        if !(1..=MAX_INBOX_LIMIT).contains(&limit) {
+            return Err(LedgerError::new(
+                crate::error::ErrorCode::InvalidInput,
+                format!("limit {limit} is out of range 1..={MAX_INBOX_LIMIT}"),
+            ));
+        }
+        Ok(InboxOptions {
+            limit,
+            include_terminal,
+        })
+    }
+}
+
+/// Read the ledgers of `session` (or of every session under `root`) in parallel.
+pub fn read_sessions(
+    root: &Path,
+    session: Option<&SessionId>,
+    limits: &StoreLimits,
+) -> Result<Vec<(SessionId, Result<LedgerState, LedgerError>)>, LedgerError> {
+    let dir = sessions_dir(root);
+    let ids: Vec<SessionId> = match session {
+        Some(s) => vec![s.clone()],
+        None => {
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(e) => e,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+                Err(e) => return Err(LedgerError::io("list the sessions", &e)),
+            };
+            let mut ids: Vec<SessionId> = entries
+                .filter_map(Result::ok)
+                .filter_map(|e| {
+                    let name = e.file_name().into_string().ok()?;
+                    validate_id("session id", &name).ok()?;
+                    e.path().join(LEDGER_FILE).is_file().then_some(())?;
+                    SessionId::parse(&name).ok()
+                })
+                .collect();
+            ids.sort();
+            ids
+        }
+    };
+    Ok(ids
+        .into_par_iter()
+        .map(|id| {
+            let path = dir.join(id.as_str()).join(LEDGER_FILE);
+            let state = read_ledger(&path, limits)
+                .and_then(|r| LedgerState::fold(r.events, r.torn_tail));
+            (id, state)
+        })
+        .collect())
+}
+
+fn excerpt(text: &str) -> String {
+    let mut out: String = text.chars().take(EXCERPT_CHARS).collect();
+    if text.chars().count() > EXCERPT_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+fn hold_reason(state: &LedgerState, f: &FindingState) -> Option<HoldReason> {
+    if f.status != RepairStatus::NeedsInput {
+        return None;
+    }
+    let last = &state.events[*f.history.last()?];
+    match (&last.action, last.op()) {
+        (crate::event::Action::Hold { reason }, Op::Hold) => Some(reason.clone()),
+        _ => None,
+    }
+}
+
+/// The group of a finding at `now` and its order key within the group.
+fn classify(state: &LedgerState, f: &FindingState, now: u64) -> (InboxGroup, u64) {
+    if let Some(l) = &f.lease {
+        let group = if crate::lease::is_expired(l, now) {
+            InboxGroup::ExpiredLease
+        } else {
+            InboxGroup::Active
+        };
+        return (group, l.expires_at_ms);
+    }
+    match f.status {
+        s if s.is_terminal() => (InboxGroup::Terminal, u64::MAX - f.updated_at_ms),
+        RepairStatus::Queued if state.record(f).intent == Intent::Approve => {
+            (InboxGroup::InspectOnly, f.queued_at_ms)
+        }
+        RepairStatus::Queued => (InboxGroup::Queued, f.queued_at_ms),
+        _ => (InboxGroup::HumanBlocked, f.updated_at_ms),
+    }
+}
+
+fn item(
+    session: &SessionId,
+    state: &LedgerState,
+    f: &FindingState,
+    group: InboxGroup,
+    now: u64,
+    ids: &dyn RequestIdSource,
+) -> InboxItem {
+    let record = state.record(f);
+    let lease = LeaseState::at(f.lease.as_ref(), f.status, now);
+    let next = next_action(
+        session,
+        &f.id,
+        f.status,
+        record.intent,
+        &lease,
+        f.lease.as_ref().map(|l| &l.attempt_id),
+        ids,
+    );
+    InboxItem {
+        session: session.clone(),
+        finding_id: f.id.clone(),
+        status: f.status,
+        group,
+        intent: record.intent,
+        severity: record.severity,
+        target_kind: record.target.kind,
+        lease,
+        attempts: f.attempts.len(),
+        hold_reason: hold_reason(state, f),
+        queued_at: rfc3339(f.queued_at_ms),
+        updated_at: rfc3339(f.updated_at_ms),
+        page_text: UntrustedExcerpt {
+            untrusted: true,
+            instruction_excerpt: excerpt(&record.instruction),
+        },
+        next_action: next,
+    }
+}
+
+/// Build the inbox from read ledgers at time `now`.
+pub fn build_inbox(
+    ledgers: &[(SessionId, Result<LedgerState, LedgerError>)],
+    now: u64,
+    options: InboxOptions,
+    ids: &dyn RequestIdSource,
+) -> Inbox {
+    let mut warnings = Vec::new();
+    type Key = (InboxGroup, u64, u64);
+    let mut candidates: Vec<(Key, &SessionId, &LedgerState, &FindingState)> = Vec::new();
+    for (session, state) in ledgers {
+        let state = match state {
+            Ok(s) => s,
+            Err(e) => {
+                warnings.push(InboxWarning {
+                    session: session.to_string(),
+                    code: e.code.as_str(),
+                    message: e.message.clone(),
+                    torn_tail: None,
+                });
+                continue;
+            }
+        };
+        if let Some(t) = &state.torn_tail {
+            warnings.push(InboxWarning {
+                session: session.to_string(),
+                code: "test.session.repair_torn_tail",
+                message: format!(
+                    "the last {} bytes of the ledger are a torn line from an interrupted write; \
+                     skipped (the next write moves them to repairs.jsonl.torn)",
+                    t.bytes
+                ),
+                torn_tail: Some(t.clone()),
+            });
+        }
+        for f in &state.findings {
+            let (group, key) = classify(state, f, now);
+            if group == InboxGroup::Terminal && !options.include_terminal {
+                continue;
+            }
+            candidates.push(((group, key, state.events[f.intake].seq), session, state, f));
+        }
+    }
+    let total = candidates.len();
+    let by_key = |a: &(Key, &SessionId, &LedgerState, &FindingState),
+                  b: &(Key, &SessionId, &LedgerState, &FindingState)| {
+        a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1))
+    };
+    let limit = options.limit.min(total);
+    if limit < total {
+        candidates.select_nth_unstable_by(limit, by_key);
+        candidates.truncate(limit);
+    }
+    candidates.sort_by(by_key);
+    let items: Vec<InboxItem> = candidates
+        .into_iter()
+        .map(|((group, _, _), session, state, f)| item(session, state, f, group, now, ids))
+        .collect();
+    let mut sessions: Vec<SessionId> = ledgers.iter().map(|(s, _)| s.clone()).collect();
+    sessions.sort();
+    Inbox {
+        protocol: INBOX_PROTOCOL,
+        generated_at: rfc3339(now),
+        sessions,
+        total,
+        truncated: total > items.len(),
+        items,
+        warnings,
+    }
+}

@@ -1,0 +1,42 @@
+//! `a3s-test-ledger`: the repair ledger — the only source of truth of the review → repair →
+//! verify loop.
+//!
+//! A reviewer's sent finding is a promise: it must not be lost, duplicated or silently handed to
+//! a second worker. The ledger keeps it in an append-only `repairs.jsonl` per agent session
+//! (`store`), checks every change against one transition table (`status`), fences work with
+//! leases and attempt ids (`lease`), makes requests idempotent by request id (`ledger`), and
+//! offers read-only views for agents and reviewers (`inbox`, `inspect`). Intake of hostile
+//! documents is validated in `intake`.
+//!
+//! The crate has no CLI and starts no browser: the `a3s-test` binary and its MCP server call it.
+
+pub mod clock;
+pub mod conflict;
+pub mod error;
+pub mod event;
+pub mod id;
+pub mod inbox;
+pub mod inspect;
+pub mod intake;
+pub mod lease;
+pub mod ledger;
+pub mod next_action;
+pub mod record;
+pub mod state;
+pub mod status;
+pub mod store;
+pub mod validate;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::{ErrorCode, LedgerError};
+pub use event::{Action, Event, HoldReason, Lease, LEDGER_FORMAT};
+pub use id::{AttemptId, FindingId, RequestId, SessionId};
+pub use inbox::{build_inbox, read_sessions, Inbox, InboxGroup, InboxOptions};
+pub use inspect::{inspect, LoopRecord};
+pub use intake::parse_document;
+pub use ledger::{session_dir, sessions_dir, Applied, IntakeReport, Ledger, Request, LEDGER_FILE};
+pub use next_action::{NextAction, NextActionKind, RandomRequestIds, RequestIdSource};
+pub use record::{Finding, Intent, Severity, REPAIR_PROTOCOL};
+pub use state::{FindingState, LedgerState};
+pub use status::{Actor, Op, RepairStatus};
+pub use store::StoreLimits;

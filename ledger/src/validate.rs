@@ -1,0 +1,166 @@
+//! Bounds on what an operation may carry: message and summary lengths, the changed-file list
+//! and evidence digests. Checked before the ledger is even locked.
+//!
+//! Changed files are workspace-relative paths an agent reports; they are recorded and shown,
+//! never opened or put into a command, but they are still kept plain (no absolute paths, no
+//! `..`, no control characters) so that no view can be confused by them.
+
+use crate::error::{ErrorCode, LedgerError};
+use crate::event::Action;
+use crate::lease::lease_length;
+
+/// The longest message or summary, in characters.
+pub const MAX_TEXT_CHARS: usize = 8192;
+/// The most changed files in one completion.
+pub const MAX_CHANGED_FILES: usize = 1000;
+/// The longest changed-file path, in bytes.
+pub const MAX_PATH_BYTES: usize = 1024;
+/// The most evidence digests in one verification result.
+pub const MAX_DIGESTS: usize = 64;
+
+fn bad(msg: impl Into<String>) -> LedgerError {
+    LedgerError::new(ErrorCode::InvalidInput, msg)
+}
+
+fn text(what: &str, value: Option<&String>, required: bool) -> Result<(), LedgerError> {
+    match value {
+        None if required => Err(bad(format!("{what} is required"))),
+        None => Ok(()),
+        Some(v) if required && v.trim().is_empty() => Err(bad(format!("{what} is empty"))),
+        Some(v) if v.chars().count() > MAX_TEXT_CHARS => Err(bad(format!(
+            "{what} is longer than {MAX_TEXT_CHARS} characters"
+        ))),
+        Some(v) if v.contains('\0') => Err(bad(format!("{what} contains a NUL character"))),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Check one changed-file path.
+pub fn validate_changed_file(path: &str) -> Result<(), LedgerError> {
+    let shown: String = path.chars().take(80).flat_map(char::escape_default).collect();
+    if path.is_empty() || path.len() > MAX_PATH_BYTES {
+        return Err(bad(format!(
+            "changed file \"{shown}\" must have 1..={MAX_PATH_BYTES} bytes"
+        )));
+    }
+    if path.chars().any(char::is_control) {
+        return Err(bad(format!(
+            "changed file \"{shown}\" contains a control character"
+        )));
+    }
+    if path.starts_with('/') || path.starts_with('\\') {
+        return Err(bad(format!(
+            "changed file \"{shown}\" must be relative to the workspace"
+        )));
+    }
+    if path.split(['/', '\\']).any(|c| c == ".." || c.is_empty()) {
+        return Err(bad(format!(
+            "changed file \"{shown}\" must not contain `..` or empty components"
+        )));
+    }
+    Ok(())
+}
+
+fn changed_files(files: &[String]) -> Result<(), LedgerError> {
+    if files.len() > MAX_CHANGED_FILES {
+        return Err(bad(format!("more than {MAX_CHANGED_FILES} changed files")));
+    }
+    for (i, f) in files.iter().enumerate() {
+        validate_changed_file(f)?;
+        if files[..i].contains(f) {
+            return Err(bad(format!("changed file {f} is listed twice")));
+        }
+    }
+    Ok(())
+}
+
+fn digests(list: &[String]) -> Result<(), LedgerError> {
+    if list.len() > MAX_DIGESTS {
+        return Err(bad(format!("more than {MAX_DIGESTS} evidence digests")));
+    }
+    for d in list {
+        let hex = d.strip_prefix("sha256:").unwrap_or("");
+        let ok = hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        if !ok {
+            return Err(bad("an evidence digest must be sha256:<64 lowercase hex>"));
+        }
+    }
+    Ok(())
+}
+
+/// Check the bounds of `action`'s arguments.
+pub fn validate_action(action: &Action) -> Result<(), LedgerError> {
+    match action {
+        Action::Claim { lease_ms } => lease_length(*lease_ms).map(drop),
+        Action::Progress { message, lease_ms } => {
+            text("message", message.as_ref(), false)?;
+            lease_length(*lease_ms).map(drop)
+        }
+        Action::Reply { message } | Action::Answer { message } => {
+            text("message", Some(message), true)
+        }
+        Action::Complete {
+            summary,
+            changed_files: files,
+            lease_ms,
+        } => {
+            text("summary", summary.as_ref(), false)?;
+            changed_files(files)?;
+            lease_length(*lease_ms).map(drop)
+        }
+        Action::Fail { summary } => text("summary", summary.as_ref(), false),
+        Action::Release { message }
+        | Action::Accept { message }
+        | Action::Reject { message }
+        | Action::Reopen { message } => text("message", message.as_ref(), false),
+        Action::VerifyStart {
+            changed_files: files,
+        } => changed_files(files),
+        Action::VerifyResult {
+            summary,
+            changed_files: files,
+            evidence_digests,
+            ..
+        } => {
+            text("summary", summary.as_ref(), false)?;
+            changed_files(files)?;
+            digests(evidence_digests)
+        }
+        Action::Intake { .. }
+        | Action::Expire { .. }
+        | Action::Hold { .. }
+        | Action::AutoResolve {} => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changed_files_stay_plain_and_relative() {
+        for ok in ["src/app.tsx", "a", "dir/file name.css"] {
+            assert!(validate_changed_file(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "/etc/passwd", "../x", "a/../b", "a//b", "a\nb", "a\0b", "\\x"] {
+            assert!(validate_changed_file(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn texts_and_lists_are_bounded() {
+        let long = "x".repeat(MAX_TEXT_CHARS + 1);
+        assert!(validate_action(&Action::Reply { message: long }).is_err());
+        assert!(validate_action(&Action::Reply { message: " ".into() }).is_err());
+        let dup = vec!["a".to_owned(), "a".to_owned()];
+        assert!(validate_action(&Action::VerifyStart { changed_files: dup }).is_err());
+        let digest = vec!["sha256:XYZ".to_owned()];
+        assert!(validate_action(&Action::VerifyResult {
+            passed: true,
+            summary: None,
+            changed_files: vec![],
+            evidence_digests: digest
+        })
+        .is_err());
+    }
+}

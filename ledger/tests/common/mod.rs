@@ -1,0 +1,226 @@
+//! Helpers shared by the ledger's integration tests: a ledger in a temporary folder on a manual
+//! clock, finding documents, and a driver that walks a finding into any status.
+#![allow(dead_code)]
+
+use a3s_test_ledger::*;
+use std::sync::Arc;
+
+pub const T0: u64 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+    pub clock: Arc<ManualClock>,
+    pub ledger: Ledger,
+    pub session: SessionId,
+    counter: std::cell::Cell<u32>,
+}
+
+impl Fixture {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(ManualClock::new(T0));
+        let session = SessionId::parse("s1").unwrap();
+        let ledger = Ledger::open(dir.path(), &session, clock.clone());
+        Fixture {
+            dir,
+            clock,
+            ledger,
+            session,
+            counter: std::cell::Cell::new(0),
+        }
+    }
+
+    pub fn bytes(&self) -> Vec<u8> {
+        std::fs::read(self.ledger.path()).unwrap_or_default()
+    }
+
+    pub fn rid(&self) -> RequestId {
+        let n = self.counter.get() + 1;
+        self.counter.set(n);
+        RequestId::parse(&format!("req-{n}")).unwrap()
+    }
+
+    pub fn import(&self, items: &[String]) -> Result<IntakeReport, LedgerError> {
+        let findings = parse_document(doc(items).as_bytes())?;
+        self.ledger.intake(findings, Actor::Human)
+    }
+
+    pub fn status(&self, id: &str) -> RepairStatus {
+        let state = self.ledger.read().unwrap();
+        state.finding(&fid(id)).unwrap().status
+    }
+
+    pub fn active_attempt(&self, id: &str) -> Option<AttemptId> {
+        let state = self.ledger.read().unwrap();
+        let f = state.finding(&fid(id)).unwrap();
+        f.lease.as_ref().map(|l| l.attempt_id.clone())
+    }
+
+    pub fn op(
+        &self,
+        id: &str,
+        actor: Actor,
+        attempt: Option<AttemptId>,
+        action: Action,
+    ) -> Result<Applied, LedgerError> {
+        self.ledger.apply(Request {
+            finding_id: fid(id),
+            actor,
+            request_id: Some(self.rid()),
+            attempt_id: attempt,
+            action,
+        })
+    }
+
+    /// Run `op` on `id` with the active attempt (when the op needs one).
+    pub fn act(&self, id: &str, actor: Actor, action: Action) -> Result<Applied, LedgerError> {
+        let attempt = if action.op().needs_attempt(actor) {
+            self.active_attempt(id)
+        } else {
+            None
+        };
+        self.op(id, actor, attempt, action)
+    }
+
+    /// Walk finding `id` (already queued) into `target`.
+    pub fn drive(&self, id: &str, target: RepairStatus) {
+        use RepairStatus::*;
+        let path: &[(Actor, Action)] = match target {
+            Queued => &[],
+            Claimed => &[claim()],
+            Repairing => &[claim(), progress()],
+            Verifying => &[claim(), progress(), complete()],
+            ReviewReady => &[claim(), progress(), complete(), verify_start(), verify(true)],
+            Resolved => &[claim(), progress(), complete(), verify_start(), verify(true), accept()],
+            Dismissed => &[claim(), progress(), complete(), verify_start(), verify(true), reject()],
+            Cancelled => &[reject()],
+            NeedsInput => &[claim(), progress(), reply()],
+            Failed => &[claim(), progress(), fail()],
+            VerificationFailed => &[claim(), progress(), complete(), verify_start(), verify(false)],
+            Reopened => &[
+                claim(),
+                progress(),
+                complete(),
+                verify_start(),
+                verify(true),
+                accept(),
+                reopen(),
+            ],
+            Draft => panic!("drafts never enter the ledger"),
+        };
+        for (actor, action) in path {
+            self.act(id, *actor, action.clone())
+                .unwrap_or_else(|e| panic!("driving {id} to {target}: {e}"));
+        }
+        assert_eq!(self.status(id), target);
+    }
+}
+
+pub fn fid(id: &str) -> FindingId {
+    FindingId::parse(id).unwrap()
+}
+
+pub const FILES: [&str; 2] = ["src/b.tsx", "src/a.css"];
+
+pub fn files() -> Vec<String> {
+    FILES.iter().map(|s| s.to_string()).collect()
+}
+
+pub fn claim() -> (Actor, Action) {
+    (Actor::Agent, Action::Claim { lease_ms: None })
+}
+pub fn progress() -> (Actor, Action) {
+    (
+        Actor::Agent,
+        Action::Progress {
+            message: Some("editing".into()),
+            lease_ms: None,
+        },
+    )
+}
+pub fn reply() -> (Actor, Action) {
+    (
+        Actor::Agent,
+        Action::Reply {
+            message: "which blue?".into(),
+        },
+    )
+}
+pub fn complete() -> (Actor, Action) {
+    (
+        Actor::Agent,
+        Action::Complete {
+            summary: Some("done".into()),
+            changed_files: files(),
+            lease_ms: None,
+        },
+    )
+}
+pub fn fail() -> (Actor, Action) {
+    (
+        Actor::Agent,
+        Action::Fail {
+            summary: Some("cannot".into()),
+        },
+    )
+}
+pub fn verify_start() -> (Actor, Action) {
+    (
+        Actor::A3sTest,
+        Action::VerifyStart {
+            changed_files: files(),
+        },
+    )
+}
+pub fn verify(passed: bool) -> (Actor, Action) {
+    (
+        Actor::A3sTest,
+        Action::VerifyResult {
+            passed,
+            summary: Some("checked".into()),
+            changed_files: files(),
+            evidence_digests: vec![format!("sha256:{}", "ab".repeat(32))],
+        },
+    )
+}
+pub fn accept() -> (Actor, Action) {
+    (Actor::Human, Action::Accept { message: None })
+}
+pub fn reject() -> (Actor, Action) {
+    (
+        Actor::Human,
+        Action::Reject {
+            message: Some("not needed".into()),
+        },
+    )
+}
+pub fn reopen() -> (Actor, Action) {
+    (
+        Actor::Human,
+        Action::Reopen {
+            message: Some("still wrong".into()),
+        },
+    )
+}
+pub fn answer() -> (Actor, Action) {
+    (
+        Actor::Human,
+        Action::Answer {
+            message: "the brand blue".into(),
+        },
+    )
+}
+
+/// A finding item with id `id` (and optional extra JSON fields appended).
+pub fn finding(id: &str, extra: &str) -> String {
+    format!(
+        r#"{{"id":"{id}","createdAt":"2026-01-01T00:00:00Z","target":{{"kind":"node","nodeIds":["n-{id}"]}},"instruction":"Make the {id} button blue","criteria":["the button is blue"],"intent":"fix","severity":"important","status":"queued","context":{{"untrusted":true,"route":"/","sourceMappings":[{{"span":"src/App.tsx:10:4","confidence":0.9}}]}}{extra}}}"#
+    )
+}
+
+pub fn doc(items: &[String]) -> String {
+    format!(
+        r#"{{"protocol":"a3s.test.repair/1","repairs":[{}]}}"#,
+        items.join(",")
+    )
+}

@@ -1,0 +1,147 @@
+//! The on-disk ledger: torn tails are reported, skipped and recovered without losing a complete
+//! record; corrupt lines, unknown formats, the size ceiling and a held lock give clear errors
+//! and append nothing.
+
+mod common;
+
+use a3s_test_ledger::store::{read_ledger, StoreLimits};
+use a3s_test_ledger::*;
+use common::*;
+use std::io::Write;
+use std::os::fd::AsRawFd;
+use std::time::Duration;
+
+fn append_raw(fx: &Fixture, bytes: &[u8]) {
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(fx.ledger.path())
+        .unwrap();
+    f.write_all(bytes).unwrap();
+}
+
+#[test]
+fn a_torn_last_line_is_reported_skipped_and_cut_by_the_next_writer() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", ""), finding("f2", "")]).unwrap();
+    let complete = fx.bytes();
+    append_raw(&fx, br#"{"format":1,"seq":3,"at":"2026-01-"#);
+    let report = read_ledger(fx.ledger.path(), &StoreLimits::default()).unwrap();
+    assert_eq!(report.events.len(), 2, "every complete record is kept");
+    let torn = report.torn_tail.unwrap();
+    assert_eq!(torn.offset, complete.len() as u64);
+    let state = fx.ledger.read().unwrap();
+    assert!(state.torn_tail.is_some());
+    // The next writer keeps the torn bytes aside, cuts them and appends after the last record.
+    let applied = fx.act("f1", Actor::Agent, claim().1).unwrap();
+    assert_eq!(applied.recovered_tail.unwrap().offset, complete.len() as u64);
+    let after = fx.bytes();
+    assert!(after.starts_with(&complete));
+    let state = fx.ledger.read().unwrap();
+    assert_eq!(state.events.len(), 3);
+    assert!(state.torn_tail.is_none());
+    let mut torn_path = fx.ledger.path().as_os_str().to_owned();
+    torn_path.push(".torn");
+    let kept = std::fs::read_to_string(torn_path).unwrap();
+    assert!(kept.starts_with(r#"{"format":1,"seq":3"#));
+}
+
+#[test]
+fn a_complete_line_that_does_not_parse_is_corruption_not_skipped() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    append_raw(&fx, b"{not json}\n");
+    let before = fx.bytes();
+    let err = fx.ledger.read().unwrap_err();
+    assert_eq!(err.code, ErrorCode::LedgerCorrupt);
+    let err = fx.act("f1", Actor::Agent, claim().1).unwrap_err();
+    assert_eq!(err.code, ErrorCode::LedgerCorrupt);
+    assert_eq!(fx.bytes(), before);
+}
+
+#[test]
+fn events_breaking_sequence_or_state_machine_are_corruption() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    let text = String::from_utf8(fx.bytes()).unwrap();
+    let dup = format!("{text}{text}");
+    std::fs::write(fx.ledger.path(), dup).unwrap();
+    assert_eq!(fx.ledger.read().unwrap_err().code, ErrorCode::LedgerCorrupt);
+    // A forged jump from queued straight to resolved.
+    let forged = format!(
+        "{text}{{\"format\":1,\"seq\":2,\"at\":\"x\",\"at_ms\":1,\"actor\":\"human\",\"finding_id\":\"f1\",\"request_id\":\"r\",\"from\":\"queued\",\"to\":\"resolved\",\"action\":{{\"accept\":{{\"message\":null}}}}}}\n"
+    );
+    std::fs::write(fx.ledger.path(), forged).unwrap();
+    let err = fx.ledger.read().unwrap_err();
+    assert_eq!(err.code, ErrorCode::LedgerCorrupt, "{err}");
+}
+
+#[test]
+fn an_unknown_format_version_is_refused() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    let text = String::from_utf8(fx.bytes()).unwrap().replace("\"format\":1", "\"format\":2");
+    std::fs::write(fx.ledger.path(), text).unwrap();
+    assert_eq!(fx.ledger.read().unwrap_err().code, ErrorCode::LedgerFormat);
+}
+
+#[test]
+fn the_size_ceiling_refuses_an_append_and_writes_nothing() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    let size = fx.bytes().len() as u64;
+    let small = fx.ledger.clone().with_limits(StoreLimits {
+        max_bytes: size + 100,
+        ..StoreLimits::default()
+    });
+    let err = small
+        .intake(
+            parse_document(doc(&[finding("f2", "")]).as_bytes()).unwrap(),
+            Actor::Human,
+        )
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::LedgerFull);
+    assert!(err.message.contains("ceiling"));
+    assert_eq!(fx.bytes().len() as u64, size);
+    let tiny = fx.ledger.clone().with_limits(StoreLimits {
+        max_bytes: 10,
+        ..StoreLimits::default()
+    });
+    assert_eq!(tiny.read().unwrap_err().code, ErrorCode::LedgerFull);
+}
+
+#[test]
+fn a_held_lock_makes_a_writer_fail_busy_after_its_deadline() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    let holder = std::fs::File::open(fx.ledger.path()).unwrap();
+    // SAFETY: flock on a file this test opened.
+    assert_eq!(unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX) }, 0);
+    let impatient = fx.ledger.clone().with_limits(StoreLimits {
+        lock_timeout: Duration::from_millis(50),
+        ..StoreLimits::default()
+    });
+    let before = fx.bytes();
+    let started = std::time::Instant::now();
+    let err = impatient
+        .apply(Request {
+            finding_id: fid("f1"),
+            actor: Actor::Agent,
+            request_id: Some(RequestId::parse("r1").unwrap()),
+            attempt_id: None,
+            action: claim().1,
+        })
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::LedgerBusy);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(impatient.read().unwrap_err().code, ErrorCode::LedgerBusy);
+    drop(holder);
+    assert_eq!(fx.bytes(), before);
+    impatient.read().unwrap();
+}
+
+#[test]
+fn a_missing_ledger_reads_as_empty() {
+    let fx = Fixture::new();
+    let state = fx.ledger.read().unwrap();
+    assert!(state.findings.is_empty());
+}

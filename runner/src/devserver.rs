@@ -1,0 +1,328 @@
+//! The project's dev server (`.a3s-test/project.acl` → `dev_server { … }`): start, wait, stop.
+//!
+//! The command is an argument vector run without a shell, as the leader of a new process group
+//! this run owns, with stdin closed and its output appended to `dev-server.log` in the run's
+//! artifact root. Readiness is an HTTP answer (any status) from `url`, polled until the startup
+//! deadline; a server that exits before answering fails at once with its exit status. Stopping
+//! sends SIGTERM to the whole group, waits a bounded time for the leader, then SIGKILLs the group
+//! (stragglers included) and reaps the leader.
+//!
+//! `a3s-test` as the program name means *this* binary (`std::env::current_exe`), so a project can
+//! use `a3s-test serve …` without the binary being on `PATH`.
+
+use std::io::{Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::process::{Child, Command};
+use tokio::time::Instant;
+
+/// How long a stopping server gets between SIGTERM and SIGKILL.
+pub const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// Why the dev server could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DevServerError {
+    /// The argument vector is empty.
+    #[error("failed to start the dev server: `command` is empty")]
+    EmptyCommand,
+    /// The URL is not `http://host:port/…`.
+    #[error("failed to use dev server url `{0}`: only http://host[:port][/path] is supported")]
+    BadUrl(String),
+    /// Spawning failed.
+    #[error("failed to start the dev server `{program}`: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// It exited before answering.
+    #[error("the dev server exited before answering at {url} ({status}); see {log}")]
+    Exited {
+        /// The URL polled.
+        url: String,
+        /// Its exit status.
+        status: String,
+        /// The log file.
+        log: String,
+    },
+    /// No answer before the deadline.
+    #[error("the dev server did not answer at {url} within {timeout_ms} ms; see {log}")]
+    NotReady {
+        /// The URL polled.
+        url: String,
+        /// The deadline.
+        timeout_ms: u64,
+        /// The log file.
+        log: String,
+    },
+    /// Cancelled while waiting.
+    #[error("cancelled while waiting for the dev server")]
+    Cancelled,
+}
+
+/// A running dev server; call [`DevServer::stop`] (dropping it kills the group as a last resort).
+#[derive(Debug)]
+pub struct DevServer {
+    child: Option<Child>,
+    pgid: i32,
+}
+
+/// The `host:port` and path of an `http://` URL.
+fn parse_http_url(url: &str) -> Option<(String, String)> {
+    let rest = url.strip_prefix("http://")?;
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/"),
+    };
+    if authority.is_empty() {
+        return None;
+    }
+    let host_port = if authority
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+        && !authority.ends_with(']')
+    {
+        authority.to_string()
+    } else {
+        format!("{authority}:80")
+    };
+    Some((host_port, path.to_string()))
+}
+
+/// One readiness probe: true when something answers HTTP at `url`.
+fn probe(host_port: &str, path: &str, bound: Duration) -> bool {
+    let Ok(mut addrs) = host_port.to_socket_addrs() else {
+        return false;
+    };
+    let Some(addr) = addrs.next() else {
+        return false;
+    };
+    let Ok(mut stream) = TcpStream::connect_timeout(&addr, bound) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(bound));
+    let _ = stream.set_write_timeout(Some(bound));
+    let request = format!("GET {path} HTTP/1.0\r\nHost: {host_port}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(request.as_bytes()).is_err() {
+        return false;
+    }
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/")
+}
+
+impl DevServer {
+    /// Start `command` and wait until `url` answers, the child exits, the deadline passes or
+    /// `cancel` resolves.
+    pub async fn start(
+        command: &[String],
+        url: &str,
+        startup_timeout: Duration,
+        log_file: &Path,
+        cancel: impl std::future::Future<Output = ()>,
+    ) -> Result<DevServer, DevServerError> {
+        let (program, args) = command.split_first().ok_or(DevServerError::EmptyCommand)?;
+        let (host_port, path) =
+            parse_http_url(url).ok_or_else(|| DevServerError::BadUrl(url.to_string()))?;
+        let exe = if program == "a3s-test" {
+            std::env::current_exe().map_err(|source| DevServerError::Spawn {
+                program: program.clone(),
+                source,
+            })?
+        } else {
+            program.into()
+        };
+        let spawn_err = |source| DevServerError::Spawn {
+            program: program.clone(),
+            source,
+        };
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log_file)
+            .map_err(spawn_err)?;
+        let log_err = log.try_clone().map_err(spawn_err)?;
+        let child = Command::new(exe)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(log_err)
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(spawn_err)?;
+        let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+        let mut server = DevServer {
+            child: Some(child),
+            pgid,
+        };
+        let log = log_file.display().to_string();
+        let deadline = Instant::now() + startup_timeout;
+        tokio::pin!(cancel);
+        loop {
+            let (hp, p) = (host_port.clone(), path.clone());
+            let ready =
+                tokio::task::spawn_blocking(move || probe(&hp, &p, Duration::from_millis(500)))
+                    .await
+                    .unwrap_or(false);
+            if ready {
+                return Ok(server);
+            }
+            if let Some(status) = server
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+            {
+                server.stop().await;
+                return Err(DevServerError::Exited {
+                    url: url.to_string(),
+                    status: status.to_string(),
+                    log,
+                });
+            }
+            if Instant::now() >= deadline {
+                server.stop().await;
+                return Err(DevServerError::NotReady {
+                    url: url.to_string(),
+                    timeout_ms: startup_timeout.as_millis() as u64,
+                    log,
+                });
+            }
+            // Poll the condition again after a short pause, or stop at once on cancel.
+            tokio::select! {
+                _ = &mut cancel => {
+                    server.stop().await;
+                    return Err(DevServerError::Cancelled);
+                }
+                _ = tokio::time::sleep(Duration::from_millis(50)) => {}
+            }
+        }
+    }
+
+    /// The process group id (= the leader's pid).
+    pub fn pgid(&self) -> i32 {
+        self.pgid
+    }
+
+    /// SIGTERM the group, wait up to [`STOP_GRACE`] for the leader, SIGKILL the group, reap.
+    /// Returns false when the leader had to be killed.
+    pub async fn stop(&mut self) -> bool {
+        let Some(mut child) = self.child.take() else {
+            return true;
+        };
+        if self.pgid > 0 {
+            // SAFETY: signalling the process group we created; no memory effects.
+            unsafe { libc::kill(-self.pgid, libc::SIGTERM) };
+        }
+        let graceful = tokio::time::timeout(STOP_GRACE, child.wait()).await.is_ok();
+        if self.pgid > 0 {
+            // Stragglers in the group (a server's own workers) die with it.
+            // SAFETY: as above.
+            unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
+        }
+        if !graceful {
+            let _ = tokio::time::timeout(STOP_GRACE, child.wait()).await;
+        }
+        graceful
+    }
+}
+
+impl Drop for DevServer {
+    fn drop(&mut self) {
+        if self.child.is_some() && self.pgid > 0 {
+            // SAFETY: last-resort kill of the group we own; `kill_on_drop` reaps the leader.
+            unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    #[test]
+    fn url_parsing() {
+        assert_eq!(
+            parse_http_url("http://127.0.0.1:4173"),
+            Some(("127.0.0.1:4173".into(), "/".into()))
+        );
+        assert_eq!(
+            parse_http_url("http://localhost/x?y"),
+            Some(("localhost:80".into(), "/x?y".into()))
+        );
+        assert_eq!(parse_http_url("https://x"), None);
+        assert_eq!(parse_http_url("http:///"), None);
+    }
+
+    fn free_port() -> u16 {
+        TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    #[tokio::test]
+    async fn starts_waits_and_stops_a_real_server() {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        // A tiny HTTP answerer in a shell-free argv: python3 is on CI machines for this unit test only.
+        let command: Vec<String> = [
+            "python3",
+            "-m",
+            "http.server",
+            "--bind",
+            "127.0.0.1",
+            &port.to_string(),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let url = format!("http://127.0.0.1:{port}/");
+        let mut server = DevServer::start(
+            &command,
+            &url,
+            Duration::from_secs(20),
+            &dir.path().join("log"),
+            std::future::pending(),
+        )
+        .await
+        .unwrap();
+        let leader = crate::process_tree::ProcessInfo::read(server.pgid()).unwrap();
+        assert!(server.stop().await, "SIGTERM should stop http.server");
+        assert!(!leader.is_alive());
+    }
+
+    #[tokio::test]
+    async fn a_server_that_exits_fails_fast_and_one_that_never_answers_times_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("http://127.0.0.1:{}/", free_port());
+        let exits: Vec<String> = vec!["false".into()];
+        let err = DevServer::start(
+            &exits,
+            &url,
+            Duration::from_secs(20),
+            &dir.path().join("a"),
+            std::future::pending(),
+        )
+        .await
+        .unwrap_err();
+        assert!(matches!(err, DevServerError::Exited { .. }), "{err}");
+        let silent: Vec<String> = vec!["sleep".into(), "30".into()];
+        let started = Instant::now();
+        let err = DevServer::start(
+            &silent,
+            &url,
+            Duration::from_millis(300),
+            &dir.path().join("b"),
+            std::future::pending(),
+        )
+        .await
+        .unwrap_err();
+        assert!(matches!(err, DevServerError::NotReady { .. }), "{err}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+}

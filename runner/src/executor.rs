@@ -1,0 +1,619 @@
+//! The executor: runs a [`Plan`] against one driver, a fresh context per scenario.
+//!
+//! - **Capability gate first.** A scenario on a surface the driver does not drive, or with a step
+//!   it cannot execute, fails as a specification failure before anything is launched; when no
+//!   scenario is runnable, no browser starts at all.
+//! - **One driver per run**, launched lazily (bounded by the launch timeout, racing Ctrl+C) and
+//!   shared by every scenario; **one fresh context per scenario**; at most `jobs` at once.
+//! - **One deadline per scenario** (`timeout_ms`, from the moment it gets a slot) covers opening
+//!   its context and every step; each step also receives it in [`StepEnv`] so the driver can fail
+//!   with its own, more precise code. A step still running [`DRIVER_GRACE`] after the deadline is
+//!   cut off as `test.run.timeout` (exit 124).
+//! - **No implicit retries.** A step is dispatched once. (Only the driver knows whether a command
+//!   provably never reached the browser, so that single bounded retry lives in the driver.)
+//! - After a failure the driver captures screenshot, accessibility tree, console and page errors
+//!   into `<scenario>/failure/`; capture and close each get [`ExecutorConfig::cleanup_bound`], so a
+//!   wedged browser can delay a scenario by a known amount but never hang the run.
+//! - **Cancel** (first Ctrl+C): no new scenario starts, running steps are abandoned, contexts are
+//!   closed (bounded), the browser is shut down (bounded), and every unfinished scenario reports
+//!   `test.run.cancelled`.
+//! - A browser that crashed is not relaunched: scenarios that had not opened yet fail at once with
+//!   the crash, instead of each waiting for its own timeout.
+//!
+//! The executor never prints; it emits [`RunEventKind`]s and returns the scenario results.
+
+use crate::cancel::CancelToken;
+use crate::event::{CancelReason, EventSender, RunEventKind};
+use crate::evidence::{ArtifactRoot, EvidenceError};
+use crate::plan::{Plan, PlannedScenario};
+use crate::result::{
+    EvidenceRecord, FailureRecord, ScenarioResult, ScenarioStatus, StepResult, StepStatus,
+};
+use a3s_test_driver::{
+    Capabilities, ContextOptions, DriverError, FailureCode, StepEnv, StepFailure, SurfaceContext,
+    SurfaceDriver,
+};
+use a3s_test_lang::ir::Scenario;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+
+/// How long past the scenario deadline a step may take to report its own failure before the
+/// runner cuts it off with `test.run.timeout`.
+pub const DRIVER_GRACE: Duration = Duration::from_millis(250);
+
+/// Starts the driver. Capabilities are known before launching, so the capability gate can run
+/// without a browser.
+pub trait DriverLauncher: Send + 'static {
+    /// The driver it starts.
+    type Driver: SurfaceDriver;
+
+    /// What the driver will be able to do.
+    fn capabilities(&self) -> Capabilities;
+
+    /// Launch (or attach to) the browser within `timeout`.
+    fn launch(
+        self,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<Self::Driver, DriverError>> + Send;
+}
+
+/// Everything the executor needs besides the plan and the driver.
+#[derive(Debug, Clone)]
+pub struct ExecutorConfig {
+    /// Scenarios at once (≥ 1).
+    pub jobs: usize,
+    /// Where scenario folders go.
+    pub artifacts: ArtifactRoot,
+    /// Upload paths are relative to it.
+    pub working_dir: PathBuf,
+    /// Overrides every suite's `base_url` (`--base-url`).
+    pub base_url: Option<String>,
+    /// Bound on the browser launch.
+    pub launch_timeout: Duration,
+    /// Bound on each of: failure-evidence capture, context close, driver shutdown.
+    pub cleanup_bound: Duration,
+}
+
+/// What the executor hands back: scenario results in plan order and run-level cleanup failures.
+#[derive(Debug, Clone, Default)]
+pub struct Execution {
+    /// One result per planned scenario, in plan order.
+    pub scenarios: Vec<ScenarioResult>,
+    /// Driver shutdown failures.
+    pub cleanup_failures: Vec<FailureRecord>,
+}
+
+/// Shared state of the running scenarios.
+struct Shared<D> {
+    driver: Arc<D>,
+    config: ExecutorConfig,
+    events: EventSender,
+    cancel: CancelToken,
+    running: AtomicUsize,
+    finished: AtomicUsize,
+    total: usize,
+    browser_lost: AtomicBool,
+    lost_reason: std::sync::Mutex<Option<(FailureCode, String)>>,
+}
+
+/// Run every planned scenario; emits every event except `RunStarted` and `RunFinished`.
+pub async fn execute<L: DriverLauncher>(
+    plan: &Plan,
+    launcher: L,
+    config: ExecutorConfig,
+    events: EventSender,
+    cancel: CancelToken,
+) -> Execution {
+    let total = plan.scenarios.len();
+    let capabilities = launcher.capabilities();
+    let mut results: Vec<Option<ScenarioResult>> = vec![None; total];
+    let finished = AtomicUsize::new(0);
+    let finish = |result: ScenarioResult, slot: &mut Option<ScenarioResult>, running: usize| {
+        let done = finished.fetch_add(1, Ordering::SeqCst) + 1;
+        events.send(RunEventKind::ScenarioFinished {
+            result: Arc::new(result.clone()),
+            running,
+            finished: done,
+            total,
+        });
+        *slot = Some(result);
+    };
+
+    // 1. Capability gate: no browser for a scenario that cannot run.
+    let mut runnable = Vec::new();
+    for (index, planned) in plan.scenarios.iter().enumerate() {
+        match capability_failure(&capabilities, &planned.scenario) {
+            Some(failure) => finish(
+                not_run(planned, ScenarioStatus::Failed, failure),
+                &mut results[index],
+                0,
+            ),
+            None => runnable.push(index),
+        }
+    }
+
+    // 2. Cancel watcher: announce the cancellation once, with how many scenarios were running.
+    let running = Arc::new(AtomicUsize::new(0));
+    let watcher = {
+        let (cancel, events, running) = (cancel.clone(), events.clone(), running.clone());
+        tokio::spawn(async move {
+            cancel.cancelled().await;
+            events.send(RunEventKind::RunBeginCancel {
+                reason: CancelReason::Interrupt,
+                running: running.load(Ordering::SeqCst),
+            });
+        })
+    };
+
+    // 3. Launch the driver lazily, only when something can run.
+    let mut cleanup_failures = Vec::new();
+    let driver = if runnable.is_empty() {
+        None
+    } else {
+        let started = Instant::now();
+        let launch = tokio::select! {
+            biased;
+            _ = cancel.cancelled() => Err(None),
+            r = launcher.launch(config.launch_timeout) => r.map_err(Some),
+        };
+        match launch {
+            Ok(driver) => {
+                events.send(RunEventKind::DriverStarted {
+                    launch: started.elapsed(),
+                });
+                Some(Arc::new(driver))
+            }
+            Err(error) => {
+                let (status, failure) = match error {
+                    None => (
+                        ScenarioStatus::Cancelled,
+                        cancelled_failure("before the browser started"),
+                    ),
+                    Some(e) => (
+                        status_for(e.code),
+                        FailureRecord::new(e.code, format!("not run: {}", e.message)),
+                    ),
+                };
+                for index in runnable.drain(..) {
+                    finish(
+                        not_run(&plan.scenarios[index], status, failure.clone()),
+                        &mut results[index],
+                        0,
+                    );
+                }
+                None
+            }
+        }
+    };
+
+    // 4. Run the runnable scenarios, `jobs` at once.
+    if let Some(driver) = &driver {
+        let shared = Arc::new(Shared {
+            driver: driver.clone(),
+            config: config.clone(),
+            events: events.clone(),
+            cancel: cancel.clone(),
+            running: AtomicUsize::new(0),
+            finished: AtomicUsize::new(finished.load(Ordering::SeqCst)),
+            total,
+            browser_lost: AtomicBool::new(false),
+            lost_reason: std::sync::Mutex::new(None),
+        });
+        let slots = Arc::new(Semaphore::new(config.jobs.max(1)));
+        let mut tasks = tokio::task::JoinSet::new();
+        for index in runnable {
+            let (shared, slots, planned, running) = (
+                shared.clone(),
+                slots.clone(),
+                plan.scenarios[index].clone(),
+                running.clone(),
+            );
+            tasks.spawn(async move {
+                let permit = tokio::select! {
+                    biased;
+                    _ = shared.cancel.cancelled() => None,
+                    p = slots.acquire_owned() => p.ok(),
+                };
+                let result = match permit {
+                    None => not_run(
+                        &planned,
+                        ScenarioStatus::Cancelled,
+                        cancelled_failure("before it started"),
+                    ),
+                    Some(_permit) => {
+                        running.fetch_add(1, Ordering::SeqCst);
+                        let now = shared.running.fetch_add(1, Ordering::SeqCst) + 1;
+                        shared.events.send(RunEventKind::ScenarioStarted {
+                            id: planned.id.clone(),
+                            running: now,
+                        });
+                        let r = run_scenario(&shared, &planned).await;
+                        shared.running.fetch_sub(1, Ordering::SeqCst);
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        r
+                    }
+                };
+                let done = shared.finished.fetch_add(1, Ordering::SeqCst) + 1;
+                shared.events.send(RunEventKind::ScenarioFinished {
+                    result: Arc::new(result.clone()),
+                    running: shared.running.load(Ordering::SeqCst),
+                    finished: done,
+                    total: shared.total,
+                });
+                (index, result)
+            });
+        }
+        while let Some(joined) = tasks.join_next().await {
+            match joined {
+                Ok((index, result)) => results[index] = Some(result),
+                // A panicking scenario task is a runner bug; its slot is filled below.
+                Err(e) => eprintln!("a3s-test: internal error: a scenario task failed: {e}"),
+            }
+        }
+        drop(shared);
+        match tokio::time::timeout(config.cleanup_bound, driver.shutdown()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => cleanup_failures.push(FailureRecord::new(
+                FailureCode::CleanupFailed,
+                format!("failed to shut the browser down: {}", e.message),
+            )),
+            Err(_) => cleanup_failures.push(FailureRecord::new(
+                FailureCode::CleanupFailed,
+                format!(
+                    "failed to shut the browser down within {} ms",
+                    config.cleanup_bound.as_millis()
+                ),
+            )),
+        }
+        for failure in &cleanup_failures {
+            events.send(RunEventKind::CleanupFailed {
+                failure: failure.clone(),
+            });
+        }
+    }
+    drop(driver);
+    if cancel.is_cancelled() {
+        // The announcement is part of the record of a cancelled run: let it land.
+        let _ = watcher.await;
+    } else {
+        watcher.abort();
+    }
+
+    let scenarios = results
+        .into_iter()
+        .zip(&plan.scenarios)
+        .map(|(r, planned)| {
+            r.unwrap_or_else(|| {
+                not_run(
+                    planned,
+                    ScenarioStatus::Failed,
+                    FailureRecord::new(FailureCode::Protocol, "the scenario task failed"),
+                )
+            })
+        })
+        .collect();
+    Execution {
+        scenarios,
+        cleanup_failures,
+    }
+}
+
+/// The specification failure of a scenario the driver cannot run, if any.
+pub fn capability_failure(
+    capabilities: &Capabilities,
+    scenario: &Scenario,
+) -> Option<FailureRecord> {
+    if scenario.surface != capabilities.surface {
+        let mut f = FailureRecord::new(
+            FailureCode::UnsupportedSurface,
+            format!(
+                "no driver for surface `{}`; only `{}` scenarios run",
+                surface_name(scenario.surface),
+                surface_name(capabilities.surface)
+            ),
+        );
+        f.step_path = Some(scenario.path.clone());
+        return Some(f);
+    }
+    let step = scenario.steps.iter().find(|s| !capabilities.supports(s))?;
+    let mut f = FailureRecord::new(
+        FailureCode::Unsupported,
+        format!(
+            "the driver cannot execute `{}` steps",
+            step.action.block_kind()
+        ),
+    );
+    f.step_path = Some(step.path.clone());
+    Some(f)
+}
+
+fn surface_name(surface: a3s_test_lang::ir::Surface) -> &'static str {
+    match surface {
+        a3s_test_lang::ir::Surface::Web => "web",
+        a3s_test_lang::ir::Surface::Gui => "gui",
+        a3s_test_lang::ir::Surface::Tui => "tui",
+    }
+}
+
+fn status_for(code: FailureCode) -> ScenarioStatus {
+    match code {
+        FailureCode::Timeout => ScenarioStatus::TimedOut,
+        FailureCode::Cancelled => ScenarioStatus::Cancelled,
+        _ => ScenarioStatus::Failed,
+    }
+}
+
+fn cancelled_failure(when: &str) -> FailureRecord {
+    FailureRecord::new(FailureCode::Cancelled, format!("cancelled {when}"))
+}
+
+/// A result for a scenario that never opened a context (`failure` explains why).
+pub fn not_run(
+    planned: &PlannedScenario,
+    status: ScenarioStatus,
+    mut failure: FailureRecord,
+) -> ScenarioResult {
+    if failure.location.is_none() {
+        failure.location = Some(planned.suite.source.location(planned.scenario.span.start));
+    }
+    ScenarioResult {
+        id: planned.id.to_string(),
+        suite: planned.id.suite.clone(),
+        scenario: planned.id.scenario.clone(),
+        name: planned.scenario.name.clone(),
+        file: planned.suite.source.display(),
+        tags: planned.scenario.tags.clone(),
+        status,
+        failure: Some(failure),
+        cleanup_failure: None,
+        steps: Vec::new(),
+        duration_ms: 0,
+        artifact_dir: None,
+    }
+}
+
+fn evidence_failure(e: EvidenceError) -> FailureRecord {
+    let code = match e {
+        EvidenceError::Symlink { .. } | EvidenceError::NotRelative { .. } => {
+            FailureCode::EvidencePathEscape
+        }
+        EvidenceError::Io { .. } => FailureCode::EvidenceWrite,
+    };
+    FailureRecord::new(code, e.to_string())
+}
+
+/// How one step ended, as seen by the executor.
+enum StepEnd {
+    Passed(a3s_test_driver::StepOutput),
+    Failed(StepFailure),
+    TimedOut,
+    Cancelled,
+}
+
+async fn run_scenario<D: SurfaceDriver>(
+    shared: &Shared<D>,
+    planned: &PlannedScenario,
+) -> ScenarioResult {
+    let scenario = &planned.scenario;
+    let source = &planned.suite.source;
+    let started = Instant::now();
+    let deadline = started + Duration::from_millis(scenario.timeout_ms);
+    let mut result = not_run(
+        planned,
+        ScenarioStatus::Passed,
+        FailureRecord::new(FailureCode::Protocol, ""),
+    );
+    result.failure = None;
+    let finish = |mut result: ScenarioResult| {
+        result.duration_ms = started.elapsed().as_millis() as u64;
+        result
+    };
+
+    if let Some((code, message)) = shared.lost_reason.lock().ok().and_then(|r| r.clone()) {
+        result.status = ScenarioStatus::Failed;
+        result.failure = Some(FailureRecord::new(code, format!("not run: {message}")));
+        return finish(result);
+    }
+
+    let dir = match shared.config.artifacts.scenario_dir(&planned.id) {
+        Ok(dir) => dir,
+        Err(e) => {
+            result.status = ScenarioStatus::Failed;
+            result.failure = Some(evidence_failure(e));
+            return finish(result);
+        }
+    };
+    result.artifact_dir = Some(dir.clone());
+
+    // Open the context under the scenario deadline.
+    let driver = &shared.driver;
+    let opened = tokio::select! {
+        biased;
+        _ = shared.cancel.cancelled() => Err((ScenarioStatus::Cancelled, cancelled_failure("while opening its context"))),
+        r = tokio::time::timeout_at(deadline, driver.new_context(ContextOptions::default())) => match r {
+            Ok(Ok(ctx)) => Ok(ctx),
+            Ok(Err(e)) => {
+                note_browser_loss(shared, e.code, &e.message);
+                Err((status_for(e.code), FailureRecord::new(e.code, format!("failed to open a browser context: {}", e.message))))
+            }
+            Err(_) => Err((ScenarioStatus::TimedOut, FailureRecord::new(
+                FailureCode::Timeout,
+                format!("the scenario deadline ({} ms) passed while opening its browser context", scenario.timeout_ms),
+            ))),
+        },
+    };
+    let mut ctx = match opened {
+        Ok(ctx) => ctx,
+        Err((status, mut failure)) => {
+            failure.location = Some(source.location(scenario.span.start));
+            result.status = status;
+            result.failure = Some(failure);
+            return finish(result);
+        }
+    };
+
+    let base_url = shared
+        .config
+        .base_url
+        .as_deref()
+        .or(planned.suite.base_url.as_deref());
+    let mut verdict: Option<(ScenarioStatus, FailureRecord, bool)> = None;
+    for (index, step) in scenario.steps.iter().enumerate() {
+        let env = StepEnv {
+            base_url,
+            action_timeout: Duration::from_millis(scenario.action_timeout_ms),
+            deadline,
+            artifact_dir: &dir,
+            working_dir: &shared.config.working_dir,
+        };
+        let step_started = Instant::now();
+        let end = tokio::select! {
+            biased;
+            _ = shared.cancel.cancelled() => StepEnd::Cancelled,
+            r = tokio::time::timeout_at(deadline + DRIVER_GRACE, ctx.execute(step, &env)) => match r {
+                Ok(Ok(output)) => StepEnd::Passed(output),
+                Ok(Err(failure)) => StepEnd::Failed(failure),
+                Err(_) => StepEnd::TimedOut,
+            },
+        };
+        let location = source.location(step.span.start);
+        let mut record = StepResult {
+            index,
+            label: step.label.clone(),
+            kind: step.action.block_kind().to_string(),
+            path: step.path.clone(),
+            location: location.clone(),
+            status: StepStatus::Passed,
+            duration_ms: step_started.elapsed().as_millis() as u64,
+            evidence: Vec::new(),
+            detail: None,
+            failure: None,
+        };
+        let step_failure =
+            |code: FailureCode, message: String, evidence: Vec<EvidenceRecord>| FailureRecord {
+                code,
+                failure_class: code.class(),
+                message,
+                step_path: Some(step.path.clone()),
+                location: Some(location.clone()),
+                evidence,
+            };
+        let failed = match end {
+            StepEnd::Passed(output) => {
+                record.evidence = output.evidence.iter().map(EvidenceRecord::from).collect();
+                record.detail = output.detail;
+                None
+            }
+            StepEnd::Failed(f) => {
+                note_browser_loss(shared, f.code, &f.message);
+                let evidence: Vec<EvidenceRecord> =
+                    f.evidence.iter().map(EvidenceRecord::from).collect();
+                record.evidence = evidence.clone();
+                let capture = f.code != FailureCode::BrowserCrashed;
+                Some((
+                    status_for(f.code),
+                    step_failure(f.code, f.message, evidence),
+                    capture,
+                ))
+            }
+            StepEnd::TimedOut => Some((
+                ScenarioStatus::TimedOut,
+                step_failure(
+                    FailureCode::Timeout,
+                    format!(
+                        "the scenario deadline ({} ms) passed during this step",
+                        scenario.timeout_ms
+                    ),
+                    Vec::new(),
+                ),
+                true,
+            )),
+            StepEnd::Cancelled => Some((
+                ScenarioStatus::Cancelled,
+                step_failure(
+                    FailureCode::Cancelled,
+                    "cancelled during this step".into(),
+                    Vec::new(),
+                ),
+                false,
+            )),
+        };
+        if let Some((_, failure, _)) = &failed {
+            record.status = StepStatus::Failed;
+            record.failure = Some(failure.clone());
+        }
+        shared.events.send(RunEventKind::StepFinished {
+            id: planned.id.clone(),
+            step: Arc::new(record.clone()),
+        });
+        result.steps.push(record);
+        if failed.is_some() {
+            verdict = failed;
+            break;
+        }
+    }
+
+    if let Some((status, mut failure, capture)) = verdict {
+        if capture {
+            failure
+                .evidence
+                .extend(capture_evidence(shared, &mut ctx, &dir).await);
+        }
+        result.status = status;
+        result.failure = Some(failure);
+    }
+
+    let bound = shared.config.cleanup_bound;
+    result.cleanup_failure = match tokio::time::timeout(bound, ctx.close()).await {
+        Ok(Ok(())) => None,
+        // A context of a browser that is already gone cannot be closed; that is the crash, not a
+        // second (cleanup) failure.
+        Ok(Err(_)) | Err(_) if shared.browser_lost.load(Ordering::SeqCst) => None,
+        Ok(Err(e)) => Some(FailureRecord::new(
+            FailureCode::CleanupFailed,
+            format!("failed to close the browser context: {}", e.message),
+        )),
+        Err(_) => Some(FailureRecord::new(
+            FailureCode::CleanupFailed,
+            format!(
+                "failed to close the browser context within {} ms",
+                bound.as_millis()
+            ),
+        )),
+    };
+    finish(result)
+}
+
+/// Remember that the browser is gone, so later scenarios fail at once instead of timing out.
+fn note_browser_loss<D>(shared: &Shared<D>, code: FailureCode, message: &str) {
+    if code == FailureCode::BrowserCrashed {
+        shared.browser_lost.store(true, Ordering::SeqCst);
+        if let Ok(mut reason) = shared.lost_reason.lock() {
+            reason.get_or_insert_with(|| (code, message.to_string()));
+        }
+    }
+}
+
+async fn capture_evidence<D: SurfaceDriver>(
+    shared: &Shared<D>,
+    ctx: &mut D::Context,
+    dir: &Path,
+) -> Vec<EvidenceRecord> {
+    let Ok(failure_dir) = shared.config.artifacts.failure_dir(dir) else {
+        return Vec::new();
+    };
+    match tokio::time::timeout(
+        shared.config.cleanup_bound,
+        ctx.capture_failure_evidence(&failure_dir),
+    )
+    .await
+    {
+        Ok(files) => files.iter().map(EvidenceRecord::from).collect(),
+        Err(_) => Vec::new(),
+    }
+}

@@ -1,0 +1,342 @@
+//! Planning: which admitted scenarios this run executes, in which order.
+//!
+//! Selection is `--filter <glob>` (any of them matches the full id `suite/scenario` or the bare
+//! scenario id), `--tag <t>` (the scenario carries any of the tags) and `--shard i/n` (applied last,
+//! to the selected set). Sharding hashes the full id with FNV-1a, a fixed function that does not
+//! change across Rust versions or machines, so `--shard 2/3` picks the same scenarios on every CI
+//! worker and adding one scenario never reshuffles the others. The plan keeps source order
+//! (files sorted by path, scenarios as written), so reports read like the suites.
+
+use crate::admit::{AdmittedFile, SourceFile};
+use crate::filter::Glob;
+use a3s_test_lang::ir::Scenario;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// A scenario's run-wide id: `suite/scenario`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ScenarioId {
+    /// The suite id.
+    pub suite: String,
+    /// The scenario id within the suite.
+    pub scenario: String,
+}
+
+impl ScenarioId {
+    /// Build an id.
+    pub fn new(suite: impl Into<String>, scenario: impl Into<String>) -> Self {
+        ScenarioId {
+            suite: suite.into(),
+            scenario: scenario.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.suite, self.scenario)
+    }
+}
+
+/// `--shard i/n`: this worker runs shard `index` (1-based) of `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based shard number.
+    pub index: u32,
+    /// Number of shards.
+    pub count: u32,
+}
+
+/// A `--shard` value that is not `i/n` with `1 ≤ i ≤ n`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid shard `{0}`: expected `i/n` with 1 <= i <= n, e.g. `2/3`")]
+pub struct ShardError(pub String);
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || ShardError(s.to_string());
+        let (i, n) = s.split_once('/').ok_or_else(err)?;
+        let index: u32 = i.trim().parse().map_err(|_| err())?;
+        let count: u32 = n.trim().parse().map_err(|_| err())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(err());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl Shard {
+    /// True when this shard owns the scenario.
+    pub fn owns(&self, id: &ScenarioId) -> bool {
+        fnv1a64(id.to_string().as_bytes()) % u64::from(self.count) == u64::from(self.index - 1)
+    }
+}
+
+/// FNV-1a, 64-bit: tiny, fixed forever, good enough spread for sharding.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        hash ^= u64::from(*b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// Selection options.
+#[derive(Debug, Clone, Default)]
+pub struct PlanOptions {
+    /// Keep scenarios matching any of these (all when empty).
+    pub filters: Vec<Glob>,
+    /// Keep scenarios carrying any of these tags (all when empty).
+    pub tags: Vec<String>,
+    /// Keep only this shard.
+    pub shard: Option<Shard>,
+}
+
+/// The suite a planned scenario belongs to.
+#[derive(Debug)]
+pub struct SuiteInfo {
+    /// The suite id.
+    pub id: String,
+    /// Its `base_url`.
+    pub base_url: Option<String>,
+    /// The file it came from.
+    pub source: Arc<SourceFile>,
+}
+
+/// One scenario the run will execute.
+#[derive(Debug, Clone)]
+pub struct PlannedScenario {
+    /// `suite/scenario`.
+    pub id: ScenarioId,
+    /// Its suite.
+    pub suite: Arc<SuiteInfo>,
+    /// The admitted scenario.
+    pub scenario: Arc<Scenario>,
+}
+
+/// What the run will execute.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Selected scenarios in source order.
+    pub scenarios: Vec<PlannedScenario>,
+    /// Scenarios admitted in total, before selection.
+    pub admitted: usize,
+}
+
+impl Plan {
+    /// Scenarios left out by filter, tag or shard.
+    pub fn skipped(&self) -> usize {
+        self.admitted - self.scenarios.len()
+    }
+}
+
+/// Why a plan could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// Two files define the same `suite/scenario` (scenario ids are unique within a suite, but the
+    /// same suite id may appear in two files).
+    #[error("scenario `{id}` is defined twice: in {first} and in {second}; give one of the suites another id")]
+    DuplicateScenario {
+        /// The id.
+        id: String,
+        /// First definition (`file:line:col`).
+        first: String,
+        /// Second definition.
+        second: String,
+    },
+}
+
+/// Select the scenarios to run.
+pub fn plan(files: &[AdmittedFile], options: &PlanOptions) -> Result<Plan, PlanError> {
+    let mut seen: BTreeMap<ScenarioId, String> = BTreeMap::new();
+    let mut plan = Plan::default();
+    for file in files {
+        let suite = Arc::new(SuiteInfo {
+            id: file.suite.id.clone(),
+            base_url: file.suite.base_url.clone(),
+            source: file.source.clone(),
+        });
+        for scenario in &file.suite.scenarios {
+            let id = ScenarioId::new(&file.suite.id, &scenario.id);
+            let here = file.source.location(scenario.span.start);
+            if let Some(first) = seen.insert(id.clone(), here.clone()) {
+                return Err(PlanError::DuplicateScenario {
+                    id: id.to_string(),
+                    first,
+                    second: here,
+                });
+            }
+            plan.admitted += 1;
+            if selected(&id, scenario, options) {
+                plan.scenarios.push(PlannedScenario {
+                    id,
+                    suite: suite.clone(),
+                    scenario: Arc::new(scenario.clone()),
+                });
+            }
+        }
+    }
+    Ok(plan)
+}
+
+fn selected(id: &ScenarioId, scenario: &Scenario, options: &PlanOptions) -> bool {
+    let full = id.to_string();
+    let by_filter = options.filters.is_empty()
+        || options
+            .filters
+            .iter()
+            .any(|g| g.matches(&full) || g.matches(&id.scenario));
+    let by_tag = options.tags.is_empty() || scenario.tags.iter().any(|t| options.tags.contains(t));
+    let by_shard = options.shard.is_none_or(|s| s.owns(id));
+    by_filter && by_tag && by_shard
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a3s_test_lang::ir::{Action, Step, Suite, Surface};
+    use a3s_test_lang::Span;
+    use std::path::PathBuf;
+
+    fn scenario(id: &str, tags: &[&str]) -> Scenario {
+        Scenario {
+            id: id.into(),
+            name: id.into(),
+            surface: Surface::Web,
+            timeout_ms: 1000,
+            action_timeout_ms: 500,
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+            steps: vec![Step {
+                label: Some("open".into()),
+                path: format!("suite.s.scenario.{id}.navigate.open"),
+                span: Span::new(0, 0),
+                action: Action::Navigate { url: "/".into() },
+            }],
+            path: format!("suite.s.scenario.{id}"),
+            span: Span::new(0, 0),
+        }
+    }
+
+    fn file(suite: &str, scenarios: Vec<Scenario>) -> AdmittedFile {
+        AdmittedFile {
+            source: Arc::new(SourceFile {
+                path: PathBuf::from(format!("{suite}.acl")),
+                text: Arc::from(""),
+            }),
+            suite: Suite {
+                id: suite.into(),
+                version: 1,
+                base_url: None,
+                scenarios,
+                span: Span::new(0, 0),
+            },
+            warnings: vec![],
+        }
+    }
+
+    fn ids(plan: &Plan) -> Vec<String> {
+        plan.scenarios.iter().map(|s| s.id.to_string()).collect()
+    }
+
+    fn files() -> Vec<AdmittedFile> {
+        vec![
+            file(
+                "forms",
+                vec![scenario("submit", &["smoke"]), scenario("validate", &[])],
+            ),
+            file(
+                "dialogs",
+                vec![
+                    scenario("alert", &["smoke", "dialog"]),
+                    scenario("confirm", &["dialog"]),
+                ],
+            ),
+        ]
+    }
+
+    #[test]
+    fn selection_table() {
+        let cases: &[(&[&str], &[&str], &[&str])] = &[
+            (
+                &[],
+                &[],
+                &[
+                    "forms/submit",
+                    "forms/validate",
+                    "dialogs/alert",
+                    "dialogs/confirm",
+                ],
+            ),
+            (&["forms/*"], &[], &["forms/submit", "forms/validate"]),
+            (
+                &["alert", "*/sub*"],
+                &[],
+                &["forms/submit", "dialogs/alert"],
+            ),
+            (&[], &["smoke"], &["forms/submit", "dialogs/alert"]),
+            (&["dialogs/*"], &["smoke"], &["dialogs/alert"]),
+            (&["nothing"], &[], &[]),
+        ];
+        for (filters, tags, expected) in cases {
+            let options = PlanOptions {
+                filters: filters.iter().map(|f| Glob::new(f).unwrap()).collect(),
+                tags: tags.iter().map(|t| t.to_string()).collect(),
+                shard: None,
+            };
+            let plan = plan(&files(), &options).unwrap();
+            assert_eq!(ids(&plan), *expected, "filters {filters:?} tags {tags:?}");
+            assert_eq!(plan.admitted, 4);
+        }
+    }
+
+    #[test]
+    fn shards_partition_the_plan_deterministically() {
+        let many: Vec<Scenario> = (0..50).map(|i| scenario(&format!("s{i}"), &[])).collect();
+        let files = vec![file("big", many)];
+        let mut all = Vec::new();
+        for index in 1..=3 {
+            let options = PlanOptions {
+                shard: Some(Shard { index, count: 3 }),
+                ..Default::default()
+            };
+            let first = ids(&plan(&files, &options).unwrap());
+            assert_eq!(first, ids(&plan(&files, &options).unwrap()));
+            assert!(!first.is_empty(), "shard {index} is empty");
+            all.extend(first);
+        }
+        all.sort();
+        let mut expected = ids(&plan(&files, &PlanOptions::default()).unwrap());
+        expected.sort();
+        assert_eq!(all, expected);
+    }
+
+    #[test]
+    fn shard_parsing() {
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+        for bad in ["0/3", "4/3", "1/0", "1", "a/b", "1/3/4"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn duplicate_ids_across_files_are_rejected() {
+        let files = vec![
+            file("forms", vec![scenario("a", &[])]),
+            file("forms", vec![scenario("a", &[])]),
+        ];
+        assert!(matches!(
+            plan(&files, &PlanOptions::default()),
+            Err(PlanError::DuplicateScenario { .. })
+        ));
+    }
+}

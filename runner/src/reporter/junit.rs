@@ -1,0 +1,160 @@
+//! `--junit <file>`: JUnit XML (junit-report) for CI dashboards.
+//!
+//! One `<testsuite>` per ACL suite, one `<testcase>` per scenario (`classname` = suite id,
+//! `file` = the suite file). A product failure is a `<failure>`; a specification, infrastructure,
+//! timeout or cancel verdict is an `<error>` (the product was not judged). Either carries the code
+//! as `type`, the message, and in its body the class, step path, source location and every
+//! evidence path. A cleanup failure of a passing scenario goes to `system-err`; run-level cleanup
+//! failures get their own `a3s-test.cleanup` suite so CI shows them as errors.
+
+use super::Reporter;
+use crate::event::{RunEvent, RunEventKind};
+use crate::result::{FailureRecord, RunResult, ScenarioStatus};
+use a3s_test_driver::FailureClass;
+use junit_report::{Report, TestCase, TestResult, TestSuite};
+use std::io::Write;
+use time::OffsetDateTime;
+
+/// Builds the XML when the run finishes and writes it to `out`.
+#[derive(Debug)]
+pub struct JunitReporter<W: Write> {
+    out: Option<W>,
+    started: OffsetDateTime,
+}
+
+impl<W: Write> JunitReporter<W> {
+    /// A reporter writing to `out` (the `--junit` file).
+    pub fn new(out: W) -> Self {
+        JunitReporter {
+            out: Some(out),
+            started: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+}
+
+impl<W: Write> Reporter for JunitReporter<W> {
+    fn report(&mut self, event: &RunEvent) -> std::io::Result<()> {
+        match &event.kind {
+            RunEventKind::RunStarted { .. } => {
+                self.started = event.timestamp;
+                Ok(())
+            }
+            RunEventKind::RunFinished { result } => match self.out.take() {
+                Some(mut out) => {
+                    build(result, self.started)
+                        .write_xml(&mut out)
+                        .map_err(std::io::Error::other)?;
+                    writeln!(out)?;
+                    out.flush()
+                }
+                None => Ok(()),
+            },
+            RunEventKind::DriverStarted { .. }
+            | RunEventKind::ScenarioStarted { .. }
+            | RunEventKind::StepFinished { .. }
+            | RunEventKind::ScenarioFinished { .. }
+            | RunEventKind::RunBeginCancel { .. }
+            | RunEventKind::CleanupFailed { .. } => Ok(()),
+        }
+    }
+}
+
+/// The failure body: class, where, and every evidence path, one per line.
+fn details(failure: &FailureRecord) -> String {
+    let mut text = format!("class: {}\n", class_name(failure.failure_class));
+    if let Some(path) = &failure.step_path {
+        text.push_str(&format!("step: {path}\n"));
+    }
+    if let Some(location) = &failure.location {
+        text.push_str(&format!("at: {location}\n"));
+    }
+    for evidence in &failure.evidence {
+        text.push_str(&format!(
+            "evidence ({}): {}\n",
+            evidence.kind,
+            evidence.path.display()
+        ));
+    }
+    text
+}
+
+/// The lowercase class name used in reports.
+pub fn class_name(class: FailureClass) -> &'static str {
+    match class {
+        FailureClass::Product => "product",
+        FailureClass::Specification => "specification",
+        FailureClass::Infrastructure => "infrastructure",
+        FailureClass::Cleanup => "cleanup",
+    }
+}
+
+/// Build the report for a finished run.
+pub fn build(result: &RunResult, timestamp: OffsetDateTime) -> Report {
+    let mut suites: Vec<TestSuite> = Vec::new();
+    for scenario in &result.scenarios {
+        let index = match suites.iter().position(|s| s.name == scenario.suite) {
+            Some(i) => i,
+            None => {
+                let mut suite = TestSuite::new(&scenario.suite);
+                suite.set_timestamp(timestamp);
+                suites.push(suite);
+                suites.len() - 1
+            }
+        };
+        let time = time::Duration::milliseconds(scenario.duration_ms as i64);
+        let mut case = match (&scenario.failure, scenario.status) {
+            (None, _) | (_, ScenarioStatus::Passed) => TestCase::success(&scenario.scenario, time),
+            (Some(f), status) => {
+                let (type_, message, cause) =
+                    (f.code.to_string(), f.message.clone(), Some(details(f)));
+                let product =
+                    f.failure_class == FailureClass::Product && status == ScenarioStatus::Failed;
+                let mut case = TestCase::success(&scenario.scenario, time);
+                case.result = if product {
+                    TestResult::Failure {
+                        type_,
+                        message,
+                        cause,
+                    }
+                } else {
+                    TestResult::Error {
+                        type_,
+                        message,
+                        cause,
+                    }
+                };
+                case
+            }
+        };
+        case.set_classname(&scenario.suite);
+        case.set_filepath(&scenario.file);
+        if let Some(cleanup) = &scenario.cleanup_failure {
+            case.set_system_err(&format!(
+                "{}: {}\n{}",
+                cleanup.code,
+                cleanup.message,
+                details(cleanup)
+            ));
+        }
+        suites[index].add_testcase(case);
+    }
+    if !result.cleanup_failures.is_empty() {
+        let mut suite = TestSuite::new("a3s-test.cleanup");
+        suite.set_timestamp(timestamp);
+        for (i, f) in result.cleanup_failures.iter().enumerate() {
+            let mut case =
+                TestCase::success(&format!("run-cleanup-{}", i + 1), time::Duration::ZERO);
+            case.result = TestResult::Error {
+                type_: f.code.to_string(),
+                message: f.message.clone(),
+                cause: Some(details(f)),
+            };
+            case.set_classname("a3s-test.cleanup");
+            suite.add_testcase(case);
+        }
+        suites.push(suite);
+    }
+    let mut report = Report::new();
+    report.add_testsuites(suites);
+    report
+}

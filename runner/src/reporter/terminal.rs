@@ -1,0 +1,371 @@
+//! The live terminal reporter: what a person watching `a3s-test run` reads.
+//!
+//! ```text
+//!      Starting 3 scenarios (1 skipped) with 2 jobs, run 20260101T120000Z-3fa9c2
+//!         PASS [   0.412s] forms/submit-contact
+//!         FAIL [   0.955s] forms/bad-email
+//!              test.assert.text_mismatch: expected visible text "Welcome" …
+//! ────────────
+//!      Summary [   1.204s] 3 scenarios: 2 passed, 1 failed (product 1), 1 skipped
+//!         FAIL forms/bad-email
+//!              code      test.assert.text_mismatch (product)
+//!              …
+//! ```
+//!
+//! Lines are printed as scenarios *end* (parallel scenarios finish in any order). On an
+//! interactive terminal a progress line (`Running [ 3/12] 2 running: …`) sits below them and is
+//! redrawn on every event and on [`TerminalReporter::tick`]; it is never written to a pipe or file.
+//! Colour is a choice of the caller (TTY and `NO_COLOR`), so snapshots are plain text. Paths under
+//! the working directory are shown relative to it.
+
+use super::junit::class_name;
+use super::Reporter;
+use crate::event::{RunEvent, RunEventKind};
+use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How the terminal reporter writes.
+#[derive(Debug, Clone, Default)]
+pub struct TerminalOptions {
+    /// ANSI colours.
+    pub colour: bool,
+    /// Draw the progress line (interactive terminals only).
+    pub progress: bool,
+    /// Show paths relative to this folder when they are under it.
+    pub base_dir: Option<PathBuf>,
+}
+
+/// Renders events as lines, a progress indicator and a summary.
+#[derive(Debug)]
+pub struct TerminalReporter<W: Write> {
+    out: W,
+    options: TerminalOptions,
+    total: usize,
+    finished: usize,
+    running: BTreeSet<String>,
+    progress_drawn: bool,
+    elapsed: Duration,
+}
+
+const GREEN: &str = "\x1b[32;1m";
+const RED: &str = "\x1b[31;1m";
+const YELLOW: &str = "\x1b[33;1m";
+const MAGENTA: &str = "\x1b[35;1m";
+const BOLD: &str = "\x1b[1m";
+const DIM: &str = "\x1b[2m";
+const RESET: &str = "\x1b[0m";
+
+impl<W: Write> TerminalReporter<W> {
+    /// A reporter writing to `out`.
+    pub fn new(out: W, options: TerminalOptions) -> Self {
+        TerminalReporter {
+            out,
+            options,
+            total: 0,
+            finished: 0,
+            running: BTreeSet::new(),
+            progress_drawn: false,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// Give the writer back (tests read what was written).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// Redraw the progress line with a fresh elapsed time (called on a timer by the CLI).
+    pub fn tick(&mut self, elapsed: Duration) -> std::io::Result<()> {
+        self.elapsed = elapsed;
+        self.draw_progress()
+    }
+
+    fn paint(&self, style: &str, text: &str) -> String {
+        if self.options.colour {
+            format!("{style}{text}{RESET}")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn show(&self, path: &Path) -> String {
+        match &self.options.base_dir {
+            Some(base) => path
+                .strip_prefix(base)
+                .unwrap_or(path)
+                .display()
+                .to_string(),
+            None => path.display().to_string(),
+        }
+    }
+
+    fn clear_progress(&mut self) -> std::io::Result<()> {
+        if self.progress_drawn {
+            write!(self.out, "\r\x1b[2K")?;
+            self.progress_drawn = false;
+        }
+        Ok(())
+    }
+
+    fn draw_progress(&mut self) -> std::io::Result<()> {
+        if !self.options.progress || self.total == 0 {
+            return Ok(());
+        }
+        self.clear_progress()?;
+        let names: Vec<&str> = self.running.iter().map(String::as_str).take(3).collect();
+        let more = self.running.len().saturating_sub(names.len());
+        let mut line = format!(
+            "{:>12} [{:>4.1}s] [{:>3}/{}] {} running",
+            self.paint(BOLD, "Running"),
+            self.elapsed.as_secs_f64(),
+            self.finished,
+            self.total,
+            self.running.len()
+        );
+        if !names.is_empty() {
+            line.push_str(": ");
+            line.push_str(&names.join(", "));
+            if more > 0 {
+                line.push_str(&format!(" and {more} more"));
+            }
+        }
+        write!(self.out, "{line}")?;
+        self.out.flush()?;
+        self.progress_drawn = true;
+        Ok(())
+    }
+
+    fn status_word(&self, status: ScenarioStatus) -> String {
+        let (word, style) = match status {
+            ScenarioStatus::Passed => ("PASS", GREEN),
+            ScenarioStatus::Failed => ("FAIL", RED),
+            ScenarioStatus::TimedOut => ("TIMEOUT", YELLOW),
+            ScenarioStatus::Cancelled => ("CANCEL", MAGENTA),
+        };
+        self.paint(style, &format!("{word:>12}"))
+    }
+
+    fn scenario_line(&mut self, result: &ScenarioResult) -> std::io::Result<()> {
+        let secs = Duration::from_millis(result.duration_ms).as_secs_f64();
+        writeln!(
+            self.out,
+            "{} [{secs:>8.3}s] {}",
+            self.status_word(result.status),
+            result.id
+        )?;
+        if let Some(f) = &result.failure {
+            writeln!(
+                self.out,
+                "{:>13}{}: {}",
+                "",
+                self.paint(DIM, f.code.as_str()),
+                f.message
+            )?;
+        }
+        if let Some(f) = &result.cleanup_failure {
+            writeln!(
+                self.out,
+                "{:>13}{}: {}",
+                "",
+                self.paint(RED, f.code.as_str()),
+                f.message
+            )?;
+        }
+        Ok(())
+    }
+
+    fn failure_block(&mut self, failure: &FailureRecord) -> std::io::Result<()> {
+        let pad = " ".repeat(13);
+        writeln!(
+            self.out,
+            "{pad}code      {} ({})",
+            failure.code,
+            class_name(failure.failure_class)
+        )?;
+        writeln!(self.out, "{pad}message   {}", failure.message)?;
+        if let Some(step) = &failure.step_path {
+            writeln!(self.out, "{pad}step      {step}")?;
+        }
+        if let Some(location) = &failure.location {
+            writeln!(self.out, "{pad}at        {location}")?;
+        }
+        for (i, evidence) in failure.evidence.iter().enumerate() {
+            let label = if i == 0 { "evidence" } else { "" };
+            writeln!(self.out, "{pad}{label:<9} {}", self.show(&evidence.path))?;
+        }
+        Ok(())
+    }
+
+    fn summary(&mut self, result: &RunResult) -> std::io::Result<()> {
+        let c = result.counts;
+        let mut parts = vec![format!("{} passed", c.passed)];
+        let classes: Vec<String> = [
+            ("product", c.product),
+            ("specification", c.specification),
+            ("infrastructure", c.infrastructure),
+        ]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+        if c.failed > 0 || c.timed_out > 0 || c.cancelled > 0 {
+            let failed = format!("{} failed", c.failed + c.timed_out + c.cancelled);
+            parts.push(if classes.is_empty() {
+                failed
+            } else {
+                format!("{failed} ({})", classes.join(", "))
+            });
+        }
+        if c.timed_out > 0 {
+            parts.push(format!("{} timed out", c.timed_out));
+        }
+        if c.cancelled > 0 {
+            parts.push(format!("{} cancelled", c.cancelled));
+        }
+        if c.cleanup > 0 {
+            parts.push(format!(
+                "{} cleanup failure{}",
+                c.cleanup,
+                if c.cleanup == 1 { "" } else { "s" }
+            ));
+        }
+        if result.skipped > 0 {
+            parts.push(format!("{} skipped", result.skipped));
+        }
+        let secs = Duration::from_millis(result.duration_ms).as_secs_f64();
+        writeln!(self.out, "{}", "─".repeat(12))?;
+        let noun = if c.total == 1 {
+            "scenario"
+        } else {
+            "scenarios"
+        };
+        writeln!(
+            self.out,
+            "{} [{secs:>8.3}s] {} {noun}: {}",
+            self.paint(BOLD, &format!("{:>12}", "Summary")),
+            c.total,
+            parts.join(", ")
+        )?;
+        for scenario in &result.scenarios {
+            if let Some(failure) = &scenario.failure {
+                writeln!(
+                    self.out,
+                    "{} {}",
+                    self.status_word(scenario.status),
+                    scenario.id
+                )?;
+                self.failure_block(failure)?;
+            }
+            if let Some(failure) = &scenario.cleanup_failure {
+                writeln!(
+                    self.out,
+                    "{} {}",
+                    self.paint(RED, &format!("{:>12}", "CLEANUP")),
+                    scenario.id
+                )?;
+                self.failure_block(failure)?;
+            }
+        }
+        for failure in &result.cleanup_failures {
+            writeln!(
+                self.out,
+                "{} run",
+                self.paint(RED, &format!("{:>12}", "CLEANUP"))
+            )?;
+            self.failure_block(failure)?;
+        }
+        writeln!(
+            self.out,
+            "{:>12} {}",
+            "Artifacts",
+            self.show(&result.artifact_root)
+        )?;
+        let verdict = match result.exit_code {
+            0 => self.paint(GREEN, "passed"),
+            _ => self.paint(
+                RED,
+                &format!("{:?}", result.outcome)
+                    .to_lowercase()
+                    .replace("timedout", "timed out"),
+            ),
+        };
+        writeln!(
+            self.out,
+            "{:>12} {verdict} (exit code {})",
+            "Result", result.exit_code
+        )
+    }
+}
+
+impl<W: Write> Reporter for TerminalReporter<W> {
+    fn report(&mut self, event: &RunEvent) -> std::io::Result<()> {
+        self.elapsed = event.elapsed;
+        self.clear_progress()?;
+        match &event.kind {
+            RunEventKind::RunStarted {
+                run_id,
+                scenario_count,
+                skipped,
+                jobs,
+                artifact_root: _,
+            } => {
+                self.total = *scenario_count;
+                let noun = if *scenario_count == 1 {
+                    "scenario"
+                } else {
+                    "scenarios"
+                };
+                let skipped = if *skipped > 0 {
+                    format!(" ({skipped} skipped)")
+                } else {
+                    String::new()
+                };
+                let jobs_noun = if *jobs == 1 { "job" } else { "jobs" };
+                writeln!(
+                    self.out,
+                    "{} {scenario_count} {noun}{skipped} with {jobs} {jobs_noun}, run {run_id}",
+                    self.paint(BOLD, &format!("{:>12}", "Starting"))
+                )?;
+            }
+            RunEventKind::DriverStarted { .. } => {}
+            RunEventKind::ScenarioStarted { id, .. } => {
+                self.running.insert(id.to_string());
+            }
+            RunEventKind::StepFinished { .. } => {}
+            RunEventKind::ScenarioFinished {
+                result, finished, ..
+            } => {
+                self.running.remove(&result.id);
+                self.finished = *finished;
+                self.scenario_line(result)?;
+            }
+            RunEventKind::RunBeginCancel { running, .. } => {
+                writeln!(
+                    self.out,
+                    "{} {running} running scenario{} (Ctrl+C again kills the browser at once)",
+                    self.paint(YELLOW, &format!("{:>12}", "Cancelling")),
+                    if *running == 1 { "" } else { "s" }
+                )?;
+            }
+            RunEventKind::CleanupFailed { failure } => {
+                writeln!(
+                    self.out,
+                    "{} {}: {}",
+                    self.paint(RED, &format!("{:>12}", "CLEANUP")),
+                    failure.code,
+                    failure.message
+                )?;
+            }
+            RunEventKind::RunFinished { result } => {
+                self.summary(result)?;
+                self.total = 0;
+                return self.out.flush();
+            }
+        }
+        self.draw_progress()?;
+        self.out.flush()
+    }
+}

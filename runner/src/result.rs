@@ -1,0 +1,257 @@
+//! The run result: what happened to every scenario and step, as plain serde data.
+//!
+//! This is the `--json` output and the input of the JUnit reporter and the terminal summary. A
+//! failure always carries its typed code *and* its [`FailureClass`], so product, specification,
+//! infrastructure and cleanup failures stay apart in every consumer. A cleanup failure never
+//! replaces a scenario's verdict: it sits beside it (`cleanup_failure`). The format is versioned
+//! ([`RESULT_FORMAT_VERSION`]); fields are only ever added within a version.
+
+use crate::exit;
+use a3s_test_driver::{EvidenceFile, FailureClass, FailureCode};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Version of the JSON result format (`format_version`).
+pub const RESULT_FORMAT_VERSION: u32 = 1;
+
+/// A file written as evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EvidenceRecord {
+    /// What it is (`screenshot`, `accessibility`, `console`, `page_errors`, …).
+    pub kind: String,
+    /// Where it is.
+    pub path: PathBuf,
+}
+
+impl From<&EvidenceFile> for EvidenceRecord {
+    fn from(file: &EvidenceFile) -> Self {
+        EvidenceRecord {
+            kind: file.kind.to_string(),
+            path: file.path.clone(),
+        }
+    }
+}
+
+/// One failure: the code, its class, a sentence, where it happened and the evidence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FailureRecord {
+    /// The stable code.
+    pub code: FailureCode,
+    /// Who is to blame.
+    pub failure_class: FailureClass,
+    /// What was expected and what was found.
+    pub message: String,
+    /// Logical path of the step (`suite.s.scenario.x.click.pay`), when a step failed.
+    pub step_path: Option<String>,
+    /// `file:line:col` of the step, or of the scenario when no step was running.
+    pub location: Option<String>,
+    /// Evidence (the step's own and the automatic failure capture).
+    pub evidence: Vec<EvidenceRecord>,
+}
+
+impl FailureRecord {
+    /// A failure not tied to a step.
+    pub fn new(code: FailureCode, message: impl Into<String>) -> Self {
+        FailureRecord {
+            code,
+            failure_class: code.class(),
+            message: message.into(),
+            step_path: None,
+            location: None,
+            evidence: Vec::new(),
+        }
+    }
+}
+
+/// How a step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    /// It ran to completion.
+    Passed,
+    /// It failed (see the failure).
+    Failed,
+}
+
+/// One executed step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepResult {
+    /// 0-based position in the scenario.
+    pub index: usize,
+    /// The step label.
+    pub label: Option<String>,
+    /// The ACL block kind (`click`, …).
+    pub kind: String,
+    /// Logical path.
+    pub path: String,
+    /// `file:line:col`.
+    pub location: String,
+    /// Passed or failed.
+    pub status: StepStatus,
+    /// Wall time.
+    pub duration_ms: u64,
+    /// Evidence the step wrote.
+    pub evidence: Vec<EvidenceRecord>,
+    /// Step-specific facts from the driver.
+    pub detail: Option<serde_json::Value>,
+    /// The failure, when it failed.
+    pub failure: Option<FailureRecord>,
+}
+
+/// How a scenario ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScenarioStatus {
+    /// Every step passed.
+    Passed,
+    /// A step (or the set-up) failed.
+    Failed,
+    /// The scenario deadline passed.
+    TimedOut,
+    /// The run was cancelled before or while it ran.
+    Cancelled,
+}
+
+impl ScenarioStatus {
+    /// The status word used by reporters.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScenarioStatus::Passed => "passed",
+            ScenarioStatus::Failed => "failed",
+            ScenarioStatus::TimedOut => "timed_out",
+            ScenarioStatus::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// One scenario's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScenarioResult {
+    /// `suite/scenario`.
+    pub id: String,
+    /// The suite id.
+    pub suite: String,
+    /// The scenario id.
+    pub scenario: String,
+    /// Display name.
+    pub name: String,
+    /// The suite file.
+    pub file: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// The verdict.
+    pub status: ScenarioStatus,
+    /// Why it did not pass.
+    pub failure: Option<FailureRecord>,
+    /// A failure while tearing down, kept apart from the verdict.
+    pub cleanup_failure: Option<FailureRecord>,
+    /// Steps that ran, in order.
+    pub steps: Vec<StepResult>,
+    /// Wall time, context open to close.
+    pub duration_ms: u64,
+    /// The scenario's artifact folder (absent when nothing was opened for it).
+    pub artifact_dir: Option<PathBuf>,
+}
+
+impl ScenarioResult {
+    /// The failure class of the verdict, if it failed.
+    pub fn failure_class(&self) -> Option<FailureClass> {
+        self.failure.as_ref().map(|f| f.failure_class)
+    }
+}
+
+/// The run's overall outcome (mirrors the exit code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunOutcome {
+    /// Everything passed.
+    Passed,
+    /// A scenario failed on a product assertion.
+    Failed,
+    /// Invalid input, configuration or infrastructure (or a cleanup failure).
+    Error,
+    /// A scenario timed out.
+    TimedOut,
+    /// Cancelled by Ctrl+C.
+    Cancelled,
+}
+
+/// Counts by verdict and failure class.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Scenarios planned.
+    pub total: usize,
+    /// Passed.
+    pub passed: usize,
+    /// Failed, any class (timed out and cancelled excluded).
+    pub failed: usize,
+    /// Timed out.
+    pub timed_out: usize,
+    /// Cancelled.
+    pub cancelled: usize,
+    /// Failures by class: product.
+    pub product: usize,
+    /// Failures by class: specification.
+    pub specification: usize,
+    /// Failures by class: infrastructure (timeouts and cancellations included).
+    pub infrastructure: usize,
+    /// Cleanup failures (scenario and run level).
+    pub cleanup: usize,
+}
+
+/// The whole run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunResult {
+    /// [`RESULT_FORMAT_VERSION`].
+    pub format_version: u32,
+    /// `<UTC timestamp>-<random suffix>`.
+    pub run_id: String,
+    /// RFC 3339 start time.
+    pub started_at: String,
+    /// Wall time of the whole run.
+    pub duration_ms: u64,
+    /// The overall outcome.
+    pub outcome: RunOutcome,
+    /// The process exit code ([`crate::exit`]).
+    pub exit_code: i32,
+    /// `.a3s-test/runs/<run-id>/`.
+    pub artifact_root: PathBuf,
+    /// Scenarios left out by `--filter`, `--tag` or `--shard`.
+    pub skipped: usize,
+    /// Counts.
+    pub counts: Counts,
+    /// Every planned scenario, in plan order.
+    pub scenarios: Vec<ScenarioResult>,
+    /// Run-level cleanup failures (browser shutdown, dev server, leftover processes).
+    pub cleanup_failures: Vec<FailureRecord>,
+}
+
+impl RunResult {
+    /// Fill `counts`, `outcome` and `exit_code` from the scenarios and run-level failures.
+    pub fn finalize(&mut self) {
+        let mut counts = Counts {
+            total: self.scenarios.len(),
+            ..Counts::default()
+        };
+        for s in &self.scenarios {
+            match s.status {
+                ScenarioStatus::Passed => counts.passed += 1,
+                ScenarioStatus::Failed => counts.failed += 1,
+                ScenarioStatus::TimedOut => counts.timed_out += 1,
+                ScenarioStatus::Cancelled => counts.cancelled += 1,
+            }
+            match s.failure_class() {
+                Some(FailureClass::Product) => counts.product += 1,
+                Some(FailureClass::Specification) => counts.specification += 1,
+                Some(FailureClass::Infrastructure) => counts.infrastructure += 1,
+                Some(FailureClass::Cleanup) => counts.cleanup += 1,
+                None => {}
+            }
+            counts.cleanup += usize::from(s.cleanup_failure.is_some());
+        }
+        counts.cleanup += self.cleanup_failures.len();
+        self.counts = counts;
+        self.exit_code = exit::exit_code(self);
+        self.outcome = exit::outcome(self.exit_code);
+    }
+}

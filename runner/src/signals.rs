@@ -1,0 +1,43 @@
+//! Ctrl+C: the first asks for a bounded, orderly stop; the second kills the owned tree at once.
+//!
+//! The first SIGINT (or SIGTERM) cancels the run's [`CancelToken`]: the executor stops starting
+//! scenarios, abandons running steps, closes their contexts and shuts the browser down, each within
+//! a bound, and the run exits 130. If the user presses Ctrl+C again while that cleanup runs, every
+//! process in this binary's subtree ([`crate::process_tree`], by PID, never by name) gets SIGKILL
+//! and the process exits 130 immediately.
+
+use crate::cancel::CancelToken;
+use crate::exit;
+use tokio::signal::unix::{signal, SignalKind};
+
+/// Install the handler; it lives until the process exits.
+pub fn install(cancel: CancelToken) -> std::io::Result<tokio::task::JoinHandle<()>> {
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(tokio::spawn(async move {
+        let mut received = 0u32;
+        loop {
+            tokio::select! {
+                Some(()) = interrupt.recv() => {}
+                Some(()) = terminate.recv() => {}
+                else => return,
+            }
+            received += 1;
+            if received == 1 {
+                cancel.cancel();
+            } else {
+                second_interrupt();
+            }
+        }
+    }))
+}
+
+/// The second Ctrl+C: SIGKILL the owned subtree and leave with the cancel exit code.
+fn second_interrupt() -> ! {
+    let killed = crate::process_tree::kill_descendants();
+    eprintln!(
+        "a3s-test: interrupted twice; killed {} owned process(es)",
+        killed.len()
+    );
+    std::process::exit(exit::CANCELLED)
+}

@@ -1,0 +1,491 @@
+//! The executor against a scripted in-memory driver: scheduling, deadlines, evidence capture,
+//! cancellation, crash handling and the capability gate, without a browser.
+//!
+//! Each step's label scripts the fake: `ok`, `fail` (a product failure), `hang` (never answers),
+//! `crash` (the browser died), `slow<N>` (answers after N ms). The real Web driver is exercised by
+//! the end-to-end tests of the binary.
+
+use a3s_test_driver::{
+    Capabilities, ContextOptions, DriverError, EvidenceFile, FailureClass, FailureCode, StepEnv,
+    StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
+};
+use a3s_test_lang::ir::{Action, Scenario, Step, Surface};
+use a3s_test_lang::Span;
+use a3s_test_runner::admit::{AdmittedFile, SourceFile};
+use a3s_test_runner::cancel::CancelToken;
+use a3s_test_runner::event::{EventSender, RunEvent, RunEventKind};
+use a3s_test_runner::evidence::ArtifactRoot;
+use a3s_test_runner::executor::{execute, DriverLauncher, Execution, ExecutorConfig};
+use a3s_test_runner::plan::{plan, PlanOptions};
+use a3s_test_runner::result::ScenarioStatus;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Default)]
+struct Counters {
+    launched: AtomicBool,
+    open: AtomicUsize,
+    max_open: AtomicUsize,
+    opened: AtomicUsize,
+    closed: AtomicUsize,
+    captured: AtomicUsize,
+    shut_down: AtomicBool,
+    crashed: AtomicBool,
+}
+
+struct FakeLauncher {
+    counters: Arc<Counters>,
+    fail_launch: bool,
+}
+
+struct FakeDriver {
+    counters: Arc<Counters>,
+    capabilities: Capabilities,
+}
+
+struct FakeContext {
+    counters: Arc<Counters>,
+}
+
+fn capabilities() -> Capabilities {
+    Capabilities {
+        surface: Surface::Web,
+        steps: ["navigate", "click", "expect"].into_iter().collect(),
+    }
+}
+
+impl DriverLauncher for FakeLauncher {
+    type Driver = FakeDriver;
+    fn capabilities(&self) -> Capabilities {
+        capabilities()
+    }
+    async fn launch(self, _timeout: Duration) -> Result<FakeDriver, DriverError> {
+        self.counters.launched.store(true, Ordering::SeqCst);
+        if self.fail_launch {
+            return Err(DriverError::new(
+                FailureCode::BrowserLaunch,
+                "no such browser",
+            ));
+        }
+        Ok(FakeDriver {
+            counters: self.counters,
+            capabilities: capabilities(),
+        })
+    }
+}
+
+impl SurfaceDriver for FakeDriver {
+    type Context = FakeContext;
+    fn capabilities(&self) -> &Capabilities {
+        &self.capabilities
+    }
+    async fn new_context(&self, _options: ContextOptions) -> Result<FakeContext, DriverError> {
+        if self.counters.crashed.load(Ordering::SeqCst) {
+            return Err(DriverError::new(
+                FailureCode::BrowserCrashed,
+                "the browser is gone",
+            ));
+        }
+        let now = self.counters.open.fetch_add(1, Ordering::SeqCst) + 1;
+        self.counters.max_open.fetch_max(now, Ordering::SeqCst);
+        self.counters.opened.fetch_add(1, Ordering::SeqCst);
+        Ok(FakeContext {
+            counters: self.counters.clone(),
+        })
+    }
+    async fn shutdown(&self) -> Result<(), DriverError> {
+        self.counters.shut_down.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+impl SurfaceContext for FakeContext {
+    async fn execute(
+        &mut self,
+        step: &Step,
+        _env: &StepEnv<'_>,
+    ) -> Result<StepOutput, StepFailure> {
+        let label = step.label.as_deref().unwrap_or("ok");
+        match label {
+            "fail" => Err(StepFailure::new(
+                FailureCode::TextMismatch,
+                "expected \"Welcome\", found \"Goodbye\"",
+            )),
+            "hang" => std::future::pending().await,
+            "crash" => {
+                self.counters.crashed.store(true, Ordering::SeqCst);
+                Err(StepFailure::new(
+                    FailureCode::BrowserCrashed,
+                    "the browser process exited",
+                ))
+            }
+            l if l.starts_with("slow") => {
+                tokio::time::sleep(Duration::from_millis(l[4..].parse().unwrap())).await;
+                Ok(StepOutput::default())
+            }
+            _ => Ok(StepOutput::default()),
+        }
+    }
+    async fn capture_failure_evidence(&mut self, dir: &Path) -> Vec<EvidenceFile> {
+        self.counters.captured.fetch_add(1, Ordering::SeqCst);
+        let path = dir.join("screenshot.png");
+        std::fs::write(&path, b"png").unwrap();
+        vec![EvidenceFile {
+            kind: "screenshot",
+            path,
+        }]
+    }
+    async fn close(self) -> Result<(), DriverError> {
+        self.counters.open.fetch_sub(1, Ordering::SeqCst);
+        self.counters.closed.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+fn scenario(id: &str, surface: Surface, timeout_ms: u64, steps: &[(&str, Action)]) -> Scenario {
+    Scenario {
+        id: id.into(),
+        name: id.into(),
+        surface,
+        timeout_ms,
+        action_timeout_ms: 100,
+        tags: vec![],
+        steps: steps
+            .iter()
+            .enumerate()
+            .map(|(i, (label, action))| Step {
+                label: Some(label.to_string()),
+                path: format!("suite.s.scenario.{id}.step{i}.{label}"),
+                span: Span::new(0, 0),
+                action: action.clone(),
+            })
+            .collect(),
+        path: format!("suite.s.scenario.{id}"),
+        span: Span::new(0, 0),
+    }
+}
+
+fn nav() -> Action {
+    Action::Navigate { url: "/".into() }
+}
+
+struct Outcome {
+    execution: Execution,
+    events: Vec<RunEvent>,
+    counters: Arc<Counters>,
+    _out: tempfile::TempDir,
+}
+
+async fn run(
+    scenarios: Vec<Scenario>,
+    jobs: usize,
+    fail_launch: bool,
+    cancel: CancelToken,
+) -> Outcome {
+    run_with(
+        scenarios,
+        jobs,
+        fail_launch,
+        cancel,
+        Arc::new(Counters::default()),
+    )
+    .await
+}
+
+async fn run_with(
+    scenarios: Vec<Scenario>,
+    jobs: usize,
+    fail_launch: bool,
+    cancel: CancelToken,
+    counters: Arc<Counters>,
+) -> Outcome {
+    let out = tempfile::tempdir().unwrap();
+    let file = AdmittedFile {
+        source: Arc::new(SourceFile {
+            path: "s.acl".into(),
+            text: Arc::from("suite"),
+        }),
+        suite: a3s_test_lang::ir::Suite {
+            id: "s".into(),
+            version: 1,
+            base_url: None,
+            scenarios,
+            span: Span::new(0, 0),
+        },
+        warnings: vec![],
+    };
+    let plan = plan(&[file], &PlanOptions::default()).unwrap();
+    let config = ExecutorConfig {
+        jobs,
+        artifacts: ArtifactRoot::create(out.path(), "run").unwrap(),
+        working_dir: out.path().to_path_buf(),
+        base_url: None,
+        launch_timeout: Duration::from_secs(5),
+        cleanup_bound: Duration::from_secs(2),
+    };
+    let (events, mut rx) = EventSender::channel();
+    let launcher = FakeLauncher {
+        counters: counters.clone(),
+        fail_launch,
+    };
+    let execution = tokio::time::timeout(
+        Duration::from_secs(20),
+        execute(&plan, launcher, config, events, cancel),
+    )
+    .await
+    .expect("the executor never hangs");
+    let mut seen = Vec::new();
+    while let Ok(e) = rx.try_recv() {
+        seen.push(e);
+    }
+    Outcome {
+        execution,
+        events: seen,
+        counters,
+        _out: out,
+    }
+}
+
+fn statuses(o: &Outcome) -> Vec<ScenarioStatus> {
+    o.execution.scenarios.iter().map(|s| s.status).collect()
+}
+
+#[tokio::test]
+async fn passing_scenarios_emit_ordered_events_and_close_every_context() {
+    let scenarios = (0..4)
+        .map(|i| {
+            scenario(
+                &format!("p{i}"),
+                Surface::Web,
+                5000,
+                &[("ok", nav()), ("slow20", nav())],
+            )
+        })
+        .collect();
+    let o = run(scenarios, 2, false, CancelToken::new()).await;
+    assert_eq!(statuses(&o), vec![ScenarioStatus::Passed; 4]);
+    assert_eq!(o.counters.opened.load(Ordering::SeqCst), 4);
+    assert_eq!(o.counters.closed.load(Ordering::SeqCst), 4);
+    assert_eq!(
+        o.counters.max_open.load(Ordering::SeqCst),
+        2,
+        "jobs bounds parallelism and is reached"
+    );
+    assert!(o.counters.shut_down.load(Ordering::SeqCst));
+    for id in ["s/p0", "s/p3"] {
+        let pos = |pred: &dyn Fn(&RunEventKind) -> bool| {
+            o.events.iter().position(|e| pred(&e.kind)).unwrap()
+        };
+        let started = pos(
+            &|k| matches!(k, RunEventKind::ScenarioStarted { id: i, .. } if i.to_string() == id),
+        );
+        let step =
+            pos(&|k| matches!(k, RunEventKind::StepFinished { id: i, .. } if i.to_string() == id));
+        let done =
+            pos(&|k| matches!(k, RunEventKind::ScenarioFinished { result, .. } if result.id == id));
+        assert!(
+            started < step && step < done,
+            "{id}: {started} {step} {done}"
+        );
+    }
+    let steps = &o.execution.scenarios[0].steps;
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[0].location, "s.acl:1:1");
+}
+
+#[tokio::test]
+async fn a_product_failure_names_the_step_and_captures_evidence() {
+    let o = run(
+        vec![scenario(
+            "f",
+            Surface::Web,
+            5000,
+            &[("ok", nav()), ("fail", nav()), ("ok", nav())],
+        )],
+        1,
+        false,
+        CancelToken::new(),
+    )
+    .await;
+    let s = &o.execution.scenarios[0];
+    assert_eq!(s.status, ScenarioStatus::Failed);
+    let f = s.failure.as_ref().unwrap();
+    assert_eq!(
+        (f.code, f.failure_class),
+        (FailureCode::TextMismatch, FailureClass::Product)
+    );
+    assert_eq!(
+        f.step_path.as_deref(),
+        Some("suite.s.scenario.f.step1.fail")
+    );
+    assert_eq!(s.steps.len(), 2, "steps after the failure do not run");
+    assert_eq!(f.evidence.len(), 1);
+    let shot = &f.evidence[0].path;
+    assert!(
+        shot.ends_with("s/f/failure/screenshot.png") && shot.is_file(),
+        "{}",
+        shot.display()
+    );
+    assert_eq!(o.counters.closed.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn the_scenario_deadline_cuts_a_hanging_step_and_still_cleans_up() {
+    let started = std::time::Instant::now();
+    let o = run(
+        vec![scenario(
+            "t",
+            Surface::Web,
+            300,
+            &[("ok", nav()), ("hang", nav())],
+        )],
+        1,
+        false,
+        CancelToken::new(),
+    )
+    .await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let s = &o.execution.scenarios[0];
+    assert_eq!(s.status, ScenarioStatus::TimedOut);
+    assert_eq!(s.failure.as_ref().unwrap().code, FailureCode::Timeout);
+    assert_eq!(
+        o.counters.captured.load(Ordering::SeqCst),
+        1,
+        "a timeout still gets its screenshot"
+    );
+    assert_eq!(o.counters.closed.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn unsupported_surfaces_and_steps_fail_as_specification_without_a_browser() {
+    let o = run(
+        vec![
+            scenario("gui", Surface::Gui, 5000, &[("ok", nav())]),
+            scenario(
+                "trace",
+                Surface::Web,
+                5000,
+                &[("ok", nav()), ("t", Action::Snapshot { interactive: true })],
+            ),
+        ],
+        1,
+        false,
+        CancelToken::new(),
+    )
+    .await;
+    let codes: Vec<_> = o
+        .execution
+        .scenarios
+        .iter()
+        .map(|s| s.failure.as_ref().unwrap().code)
+        .collect();
+    assert_eq!(
+        codes,
+        [FailureCode::UnsupportedSurface, FailureCode::Unsupported]
+    );
+    assert!(o
+        .execution
+        .scenarios
+        .iter()
+        .all(|s| s.failure_class() == Some(FailureClass::Specification)));
+    assert!(
+        !o.counters.launched.load(Ordering::SeqCst),
+        "no browser for scenarios that cannot run"
+    );
+}
+
+#[tokio::test]
+async fn a_launch_failure_fails_every_runnable_scenario_as_infrastructure() {
+    let o = run(
+        vec![
+            scenario("a", Surface::Web, 5000, &[("ok", nav())]),
+            scenario("b", Surface::Web, 5000, &[("ok", nav())]),
+        ],
+        1,
+        true,
+        CancelToken::new(),
+    )
+    .await;
+    for s in &o.execution.scenarios {
+        let f = s.failure.as_ref().unwrap();
+        assert_eq!(
+            (f.code, f.failure_class),
+            (FailureCode::BrowserLaunch, FailureClass::Infrastructure)
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_crash_fails_the_rest_at_once() {
+    let o = run(
+        vec![
+            scenario("a", Surface::Web, 5000, &[("crash", nav())]),
+            scenario("b", Surface::Web, 60_000, &[("hang", nav())]),
+            scenario("c", Surface::Web, 60_000, &[("hang", nav())]),
+        ],
+        1,
+        false,
+        CancelToken::new(),
+    )
+    .await;
+    let codes: Vec<_> = o
+        .execution
+        .scenarios
+        .iter()
+        .map(|s| s.failure.as_ref().unwrap().code)
+        .collect();
+    assert_eq!(codes, [FailureCode::BrowserCrashed; 3]);
+    assert_eq!(
+        o.counters.captured.load(Ordering::SeqCst),
+        0,
+        "no capture from a dead browser"
+    );
+}
+
+#[tokio::test]
+async fn cancel_stops_running_and_waiting_scenarios_and_closes_contexts() {
+    let cancel = CancelToken::new();
+    let trigger = cancel.clone();
+    let scenarios = vec![
+        scenario("a", Surface::Web, 60_000, &[("hang", nav())]),
+        scenario("b", Surface::Web, 60_000, &[("hang", nav())]),
+        scenario("c", Surface::Web, 60_000, &[("ok", nav())]),
+    ];
+    let counters = Arc::new(Counters::default());
+    let runner = tokio::spawn(run_with(scenarios, 2, false, cancel, counters.clone()));
+    // Cancel once both slots are busy: wait on the condition, with a deadline.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while counters.open.load(Ordering::SeqCst) < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "scenarios never started"
+        );
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    trigger.cancel();
+    let o = tokio::time::timeout(Duration::from_secs(10), runner)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        statuses(&o).iter().all(|s| *s == ScenarioStatus::Cancelled),
+        "{:?}",
+        statuses(&o)
+    );
+    assert_eq!(
+        o.counters.open.load(Ordering::SeqCst),
+        0,
+        "every opened context was closed"
+    );
+    assert_eq!(
+        o.counters.opened.load(Ordering::SeqCst),
+        2,
+        "the waiting scenario never opened"
+    );
+    assert!(o
+        .events
+        .iter()
+        .any(|e| matches!(e.kind, RunEventKind::RunBeginCancel { .. })));
+}

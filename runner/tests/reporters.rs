@@ -1,0 +1,316 @@
+//! Snapshot tests of the three reporters over one fixed run: a pass, a product failure with
+//! evidence, a timeout, a specification failure, a cleanup failure. Times and paths are fixed,
+//! so the snapshots are byte-for-byte what a person (or CI) sees, minus colour.
+
+use a3s_test_driver::FailureCode;
+use a3s_test_runner::event::{RunEvent, RunEventKind};
+use a3s_test_runner::plan::ScenarioId;
+use a3s_test_runner::reporter::json::JsonReporter;
+use a3s_test_runner::reporter::junit::JunitReporter;
+use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
+use a3s_test_runner::reporter::Reporter;
+use a3s_test_runner::result::{
+    EvidenceRecord, FailureRecord, RunOutcome, RunResult, ScenarioResult, ScenarioStatus,
+    StepResult, StepStatus, RESULT_FORMAT_VERSION,
+};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use time::OffsetDateTime;
+
+const ROOT: &str = "/work/.a3s-test/runs/20260101T120000Z-abcdef";
+
+fn step(
+    index: usize,
+    kind: &str,
+    label: &str,
+    scenario: &str,
+    failure: Option<FailureRecord>,
+) -> StepResult {
+    StepResult {
+        index,
+        label: Some(label.into()),
+        kind: kind.into(),
+        path: format!("suite.forms.scenario.{scenario}.{kind}.{label}"),
+        location: format!("suites/forms.acl:{}:9", 4 + index),
+        status: if failure.is_some() {
+            StepStatus::Failed
+        } else {
+            StepStatus::Passed
+        },
+        duration_ms: 10,
+        evidence: vec![],
+        detail: None,
+        failure,
+    }
+}
+
+fn scenario(
+    id: &str,
+    status: ScenarioStatus,
+    failure: Option<FailureRecord>,
+    steps: Vec<StepResult>,
+    ms: u64,
+) -> ScenarioResult {
+    ScenarioResult {
+        id: format!("forms/{id}"),
+        suite: "forms".into(),
+        scenario: id.into(),
+        name: id.replace('-', " "),
+        file: "suites/forms.acl".into(),
+        tags: vec!["smoke".into()],
+        status,
+        failure,
+        cleanup_failure: None,
+        steps,
+        duration_ms: ms,
+        artifact_dir: Some(PathBuf::from(format!("{ROOT}/forms/{id}"))),
+    }
+}
+
+fn located(
+    code: FailureCode,
+    message: &str,
+    scenario: &str,
+    kind: &str,
+    label: &str,
+    line: usize,
+) -> FailureRecord {
+    let mut f = FailureRecord::new(code, message);
+    f.step_path = Some(format!("suite.forms.scenario.{scenario}.{kind}.{label}"));
+    f.location = Some(format!("suites/forms.acl:{line}:9"));
+    f
+}
+
+fn fixture() -> RunResult {
+    let mut mismatch = located(
+        FailureCode::TextMismatch,
+        "expected visible text to contain \"Welcome, Ada\"; the page shows \"Welcome, guest\"",
+        "greets-user",
+        "expect",
+        "greeting",
+        12,
+    );
+    mismatch.evidence = [
+        "screenshot.png",
+        "accessibility.json",
+        "console.json",
+        "page_errors.json",
+    ]
+    .iter()
+    .map(|f| EvidenceRecord {
+        kind: f.split('.').next().unwrap().to_string(),
+        path: PathBuf::from(format!("{ROOT}/forms/greets-user/failure/{f}")),
+    })
+    .collect();
+    let timeout = located(
+        FailureCode::Timeout,
+        "the scenario deadline (1000 ms) passed during this step",
+        "slow-save",
+        "click",
+        "save",
+        20,
+    );
+    let mut unsupported = FailureRecord::new(
+        FailureCode::UnsupportedSurface,
+        "no driver for surface `gui`; only `web` scenarios run",
+    );
+    unsupported.step_path = Some("suite.forms.scenario.desktop".into());
+    unsupported.location = Some("suites/forms.acl:30:5".into());
+    let mut cleaned = scenario(
+        "submit",
+        ScenarioStatus::Passed,
+        None,
+        vec![step(0, "navigate", "open", "submit", None)],
+        412,
+    );
+    cleaned.cleanup_failure = Some(FailureRecord::new(
+        FailureCode::CleanupFailed,
+        "failed to close the browser context within 5000 ms",
+    ));
+    let mut result = RunResult {
+        format_version: RESULT_FORMAT_VERSION,
+        run_id: "20260101T120000Z-abcdef".into(),
+        started_at: "2026-01-01T12:00:00Z".into(),
+        duration_ms: 2345,
+        outcome: RunOutcome::Passed,
+        exit_code: 0,
+        artifact_root: PathBuf::from(ROOT),
+        skipped: 2,
+        counts: Default::default(),
+        scenarios: vec![
+            scenario(
+                "open-form",
+                ScenarioStatus::Passed,
+                None,
+                vec![step(0, "navigate", "open", "open-form", None)],
+                120,
+            ),
+            scenario(
+                "greets-user",
+                ScenarioStatus::Failed,
+                Some(mismatch.clone()),
+                vec![
+                    step(0, "navigate", "open", "greets-user", None),
+                    step(1, "expect", "greeting", "greets-user", Some(mismatch)),
+                ],
+                955,
+            ),
+            scenario(
+                "slow-save",
+                ScenarioStatus::TimedOut,
+                Some(timeout.clone()),
+                vec![step(0, "click", "save", "slow-save", Some(timeout))],
+                1250,
+            ),
+            scenario(
+                "desktop",
+                ScenarioStatus::Failed,
+                Some(unsupported),
+                vec![],
+                0,
+            ),
+            cleaned,
+        ],
+        cleanup_failures: vec![FailureRecord::new(
+            FailureCode::CleanupFailed,
+            "killed 1 process left behind by the run: pid 4242",
+        )],
+    };
+    result.finalize();
+    result
+}
+
+fn at(ms: u64, kind: RunEventKind) -> RunEvent {
+    RunEvent {
+        timestamp: OffsetDateTime::UNIX_EPOCH,
+        elapsed: Duration::from_millis(ms),
+        kind,
+    }
+}
+
+fn events(result: &RunResult) -> Vec<RunEvent> {
+    let total = result.scenarios.len();
+    let mut events = vec![
+        at(
+            0,
+            RunEventKind::RunStarted {
+                run_id: result.run_id.clone(),
+                scenario_count: total,
+                skipped: result.skipped,
+                jobs: 2,
+                artifact_root: result.artifact_root.clone(),
+            },
+        ),
+        at(
+            180,
+            RunEventKind::DriverStarted {
+                launch: Duration::from_millis(180),
+            },
+        ),
+    ];
+    for (i, s) in result.scenarios.iter().enumerate() {
+        let id = ScenarioId::new(&s.suite, &s.scenario);
+        events.push(at(
+            200,
+            RunEventKind::ScenarioStarted {
+                id: id.clone(),
+                running: 1,
+            },
+        ));
+        for step in &s.steps {
+            events.push(at(
+                300,
+                RunEventKind::StepFinished {
+                    id: id.clone(),
+                    step: Arc::new(step.clone()),
+                },
+            ));
+        }
+        events.push(at(
+            400,
+            RunEventKind::ScenarioFinished {
+                result: Arc::new(s.clone()),
+                running: 0,
+                finished: i + 1,
+                total,
+            },
+        ));
+    }
+    for failure in &result.cleanup_failures {
+        events.push(at(
+            2300,
+            RunEventKind::CleanupFailed {
+                failure: failure.clone(),
+            },
+        ));
+    }
+    events.push(at(
+        2345,
+        RunEventKind::RunFinished {
+            result: Arc::new(result.clone()),
+        },
+    ));
+    events
+}
+
+fn render(reporter: &mut dyn Reporter, result: &RunResult) {
+    for event in events(result) {
+        reporter.report(&event).unwrap();
+    }
+}
+
+#[test]
+fn terminal_output() {
+    let result = fixture();
+    let options = TerminalOptions {
+        colour: false,
+        progress: false,
+        base_dir: Some(PathBuf::from("/work")),
+    };
+    let mut reporter = TerminalReporter::new(Vec::new(), options);
+    render(&mut reporter, &result);
+    insta::assert_snapshot!(String::from_utf8(reporter.into_inner()).unwrap());
+}
+
+#[test]
+fn terminal_progress_line_is_drawn_and_cleared() {
+    let result = fixture();
+    let options = TerminalOptions {
+        colour: true,
+        progress: true,
+        base_dir: None,
+    };
+    let mut reporter = TerminalReporter::new(Vec::new(), options);
+    render(&mut reporter, &result);
+    let text = String::from_utf8(reporter.into_inner()).unwrap();
+    assert!(text.contains("Running"), "progress line drawn");
+    assert!(
+        text.contains("\r\x1b[2K"),
+        "progress line cleared before each line"
+    );
+    assert!(text.contains("\x1b[31;1m"), "colour when asked");
+    let tail = text.rsplit("Summary").next().unwrap();
+    assert!(
+        !tail.contains("Running"),
+        "no progress line after the summary"
+    );
+}
+
+#[test]
+fn json_output() {
+    let result = fixture();
+    let mut out = Vec::new();
+    render(&mut JsonReporter::new(&mut out), &result);
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(value["exit_code"], 2);
+    insta::assert_json_snapshot!(value);
+}
+
+#[test]
+fn junit_output() {
+    let result = fixture();
+    let mut out = Vec::new();
+    render(&mut JunitReporter::new(&mut out), &result);
+    insta::assert_snapshot!(String::from_utf8(out).unwrap());
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# One-time set-up for a fresh machine: Chromium (Debian packages), the Test Kit's npm packages,
+# and a build of the a3s-test binary. Safe to run again: each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+[ -x /usr/lib/chromium/chromium-headless-shell ] || need_apt+=(chromium-headless-shell)
+[ -x /usr/lib/chromium/chromium ] || need_apt+=(chromium)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "setup: installing ${need_apt[*]} (apt)"
+    sudo_cmd=""
+    [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if [ -f testkit/package-lock.json ]; then
+    echo "setup: npm ci (testkit)"
+    (cd testkit && npm ci --no-audit --no-fund --loglevel=error)
+    if grep -q '"build"' testkit/package.json; then
+        (cd testkit && npm run --silent build)
+    fi
+fi
+
+echo "setup: cargo build"
+cargo build --workspace --quiet
+echo "setup: done — try: cargo run -- run suites/"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The one command that runs every check and test of the project (CI calls exactly this).
+# Run ./scripts/setup.sh once first on a fresh machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+echo "== cargo test"
+cargo test --workspace --quiet 2>&1 | tee target/cargo-test.log
+rust_summary=$(grep -E '^test result:' target/cargo-test.log | awk '{p+=$4; f+=$6} END {print p+0, f+0}')
+
+js_passed=0
+if [ -f testkit/package.json ]; then
+    echo "== testkit: typecheck, unit tests, browser tests"
+    (cd testkit && npm run --silent typecheck && npm test --silent && npm run --silent test:browser) 2>&1 | tee target/testkit-test.log
+    js_passed=$(grep -Eo 'Tests +[0-9]+ passed' target/testkit-test.log | awk '{s+=$2} END {print s+0}')
+fi
+
+read -r rust_passed rust_failed <<<"$rust_summary"
+echo "tests: $((rust_passed + js_passed)) passed, $rust_failed failed"

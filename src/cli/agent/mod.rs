@@ -1,0 +1,43 @@
+//! `a3s-test agent …`: commands for coding agents and reviewers driving an agent session.
+//!
+//! A nested subcommand enum: the repair commands live in `repair.rs`; session commands (start,
+//! observe, exec, …) join `AgentCommand` as their own variants.
+
+mod render;
+mod repair;
+
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit code: the operation was done (or replayed).
+pub const EXIT_OK: u8 = 0;
+/// Exit code: the ledger refused the operation (invalid transition, lease, conflict, …).
+pub const EXIT_REFUSED: u8 = 1;
+/// Exit code: invalid input (an id, a bound, a document), as for every command.
+pub const EXIT_INVALID_INPUT: u8 = 2;
+
+/// Arguments of `a3s-test agent`.
+#[derive(Debug, Args)]
+pub struct AgentArgs {
+    /// Project root holding `.a3s-test/` (default: $A3S_TEST_ROOT, else the working directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: AgentCommand,
+}
+
+/// The agent subcommands.
+#[derive(Debug, Subcommand)]
+enum AgentCommand {
+    #[command(flatten)]
+    Repair(repair::RepairCommand),
+}
+
+/// Run an agent subcommand.
+pub fn run(args: AgentArgs) -> ExitCode {
+    let ctx = crate::ops::Context::new(args.root);
+    match args.command {
+        AgentCommand::Repair(cmd) => repair::run(&ctx, cmd),
+    }
+}

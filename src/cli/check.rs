@@ -1,0 +1,161 @@
+//! `a3s-test check`: admit suite files and report every diagnostic.
+//!
+//! Files are discovered (see [`super::discover`]), read and admitted in parallel with rayon, and
+//! reported in path order so the output is the same on every run and every machine. Diagnostics
+//! go to stdout in the chosen `--format`; with `--json` stdout carries the admitted IR instead and
+//! diagnostics move to stderr. The summary line (`N files, M scenarios, K errors`) always goes to
+//! stderr. Exit 0 when every file was admitted, 2 otherwise.
+
+use super::discover::discover;
+use super::exit;
+use super::output::{plural, render_file, Counts, FormatArg, Stream};
+use super::read::{display_text, read_bounded};
+use a3s_test_lang::ir::AdmittedDocument;
+use a3s_test_lang::{admit_bytes, Diagnostic};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `a3s-test check`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Suite files or directories (searched recursively for `*.acl`).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// How diagnostics are printed.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+    /// Print the admitted IR as JSON on stdout (diagnostics then go to stderr).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The `--json` document: every checked file in path order, with its IR or `null` when rejected.
+///
+/// The `protocol` value versions this shape; a change that is not purely additive bumps it.
+#[derive(Debug, Serialize)]
+pub struct AdmittedFiles<'a> {
+    /// Always [`ADMITTED_PROTOCOL`].
+    pub protocol: &'static str,
+    /// One entry per file.
+    pub files: Vec<AdmittedFile<'a>>,
+}
+
+/// One file in the `--json` document.
+#[derive(Debug, Serialize)]
+pub struct AdmittedFile<'a> {
+    /// The path as given on the command line (joined with the name found for directories).
+    pub file: &'a str,
+    /// The admitted document, or `null` when the file has errors.
+    pub document: Option<&'a AdmittedDocument>,
+}
+
+/// The protocol name of `check --json` output.
+pub const ADMITTED_PROTOCOL: &str = "a3s.test.admitted-ir/1";
+
+/// The outcome for one path.
+struct Checked {
+    /// The path, for ordering.
+    path: PathBuf,
+    /// The path as shown to the user.
+    file: String,
+    /// True for a file (read or not); false for a directory problem such as `no_suite_files`.
+    is_file: bool,
+    /// The text used to render diagnostics (empty when nothing could be read).
+    source: String,
+    /// The admitted document, when admitted.
+    document: Option<AdmittedDocument>,
+    /// Every diagnostic of the path.
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Run `check`.
+pub fn run(args: CheckArgs) -> ExitCode {
+    let discovery = discover(&args.paths);
+    let mut results: Vec<Checked> = discovery.files.par_iter().map(|path| check_file(path)).collect();
+    for problem in discovery.problems {
+        let is_file = problem.diagnostic.code == a3s_test_lang::Code::Unreadable;
+        results.push(Checked {
+            file: problem.path.display().to_string(),
+            path: problem.path,
+            is_file,
+            source: String::new(),
+            document: None,
+            diagnostics: vec![problem.diagnostic],
+        });
+    }
+    results.sort_by(|a, b| a.path.cmp(&b.path));
+
+    let stream = if args.json { Stream::Stderr } else { Stream::Stdout };
+    let colour = stream.colour();
+    let mut counts = Counts::default();
+    let mut rendered = String::new();
+    for r in &results {
+        counts.add(&r.diagnostics);
+        rendered.push_str(&render_file(args.format, colour, &r.file, &r.source, &r.diagnostics));
+    }
+    stream.write(&rendered);
+
+    if args.json {
+        let doc = AdmittedFiles {
+            protocol: ADMITTED_PROTOCOL,
+            files: results
+                .iter()
+                .filter(|r| r.is_file)
+                .map(|r| AdmittedFile { file: &r.file, document: r.document.as_ref() })
+                .collect(),
+        };
+        match serde_json::to_string(&doc) {
+            Ok(mut text) => {
+                text.push('\n');
+                Stream::Stdout.write(&text);
+            }
+            Err(e) => Stream::Stderr.write(&format!("error: failed to serialize the admitted IR: {e}\n")),
+        }
+    }
+
+    let files = results.iter().filter(|r| r.is_file).count();
+    let scenarios: usize = results
+        .iter()
+        .filter_map(|r| match &r.document {
+            Some(AdmittedDocument::Suite(suite)) => Some(suite.scenarios.len()),
+            _ => None,
+        })
+        .sum();
+    Stream::Stderr.write(&format!(
+        "{}, {}, {}\n",
+        plural(files, "file"),
+        plural(scenarios, "scenario"),
+        counts.describe()
+    ));
+    let all_admitted = results.iter().all(|r| r.document.is_some());
+    exit::code(if all_admitted { exit::SUCCESS } else { exit::INVALID_INPUT })
+}
+
+fn check_file(path: &std::path::Path) -> Checked {
+    let file = path.display().to_string();
+    match read_bounded(path) {
+        Err(diagnostic) => Checked {
+            path: path.to_path_buf(),
+            file,
+            is_file: true,
+            source: String::new(),
+            document: None,
+            diagnostics: vec![diagnostic],
+        },
+        Ok(bytes) => {
+            let admission = admit_bytes(&bytes);
+            // The text is kept only when there is something to point at.
+            let source = if admission.diagnostics.is_empty() { String::new() } else { display_text(&bytes) };
+            Checked {
+                path: path.to_path_buf(),
+                file,
+                is_file: true,
+                source,
+                document: admission.document,
+                diagnostics: admission.diagnostics,
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! Process exit codes of `check` and `fmt`, one named constant each (ACL.md §8 uses the same
+//! numbers for `run`: 2 always means invalid input).
+
+use std::process::ExitCode;
+
+/// Everything was admitted (check) or already formatted / formatted now (fmt).
+pub const SUCCESS: u8 = 0;
+/// `fmt --check` found files whose layout is not canonical.
+pub const WOULD_REFORMAT: u8 = 1;
+/// Invalid input: a file was not admitted, could not be read, or has a syntax error.
+pub const INVALID_INPUT: u8 = 2;
+
+/// The `ExitCode` for one of the constants above.
+pub fn code(value: u8) -> ExitCode {
+    ExitCode::from(value)
+}

@@ -1,0 +1,58 @@
+//! Command-line definition (clap) and dispatch: one module per command.
+
+mod agent;
+mod check;
+mod discover;
+mod exit;
+mod fmt;
+mod output;
+mod read;
+mod repair_endpoint;
+mod run;
+mod serve;
+mod web_launcher;
+mod write;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// A3S Test: admit ACL suites and run them against real browsers.
+#[derive(Debug, Parser)]
+#[command(name = "a3s-test", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Admit ACL files and report every diagnostic (exit 0 = all admitted, 2 = not).
+    Check(check::CheckArgs),
+    /// Rewrite ACL files in the canonical layout (`--check`: only report; exit 1 if any would change).
+    Fmt(fmt::FmtArgs),
+    /// Agent sessions and the repair loop (`agent repair-inbox`, `agent repair-claim`, …).
+    Agent(agent::AgentArgs),
+    /// Serve the agent operations as MCP tools over stdio (newline-delimited JSON-RPC 2.0).
+    Mcp(crate::mcp::McpArgs),
+    /// Receive sent findings for one session over HTTP (the dev server proxies `repairEndpoint` here).
+    RepairEndpoint(repair_endpoint::RepairEndpointArgs),
+    /// Run ACL suites in real Chromium (exit 0 passed, 1 failed, 2 invalid/infrastructure,
+    /// 124 timed out, 130 cancelled).
+    Run(run::RunArgs),
+    /// Serve a folder of static files on 127.0.0.1 (fixture pages, simple dev servers).
+    Serve(serve::ServeArgs),
+}
+
+/// Parse arguments and run the chosen command; the return value is the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Fmt(args) => fmt::run(args),
+        Command::Agent(args) => agent::run(args),
+        Command::Mcp(args) => crate::mcp::run(args),
+        Command::RepairEndpoint(args) => repair_endpoint::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Serve(args) => serve::run(args),
+    }
+}

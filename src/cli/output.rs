@@ -1,0 +1,119 @@
+//! Output shared by `check` and `fmt`: the `--format` flag, the colour decision, rendering one
+//! file's diagnostics, and the summary line.
+//!
+//! Colour is decided here and only here: the human format is coloured when the stream it goes to
+//! is a terminal and `NO_COLOR` is unset or empty (https://no-color.org); renderers stay pure.
+
+use a3s_test_lang::render::{self, Colour, Format};
+use a3s_test_lang::{Diagnostic, Severity};
+use std::io::{IsTerminal, Write};
+
+/// The `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Source excerpts with carets (coloured on a terminal).
+    #[default]
+    Human,
+    /// JSON Lines: one object per diagnostic.
+    Json,
+    /// GitHub Actions workflow annotations.
+    Github,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Github => Format::Github,
+        }
+    }
+}
+
+/// Where diagnostics are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// Standard output (the default: diagnostics are the command's product).
+    Stdout,
+    /// Standard error (when stdout carries something else, e.g. `check --json`).
+    Stderr,
+}
+
+impl Stream {
+    /// Colour for the human format on this stream.
+    pub fn colour(self) -> Colour {
+        let terminal = match self {
+            Stream::Stdout => std::io::stdout().is_terminal(),
+            Stream::Stderr => std::io::stderr().is_terminal(),
+        };
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        if terminal && !no_color {
+            Colour::Always
+        } else {
+            Colour::Never
+        }
+    }
+
+    /// Write `text` and flush. A closed pipe (`| head`) is not an error worth a panic; the exit
+    /// code still reports the result.
+    pub fn write(self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let _ = match self {
+            Stream::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes()).and_then(|()| out.flush())
+            }
+            Stream::Stderr => {
+                let mut out = std::io::stderr().lock();
+                out.write_all(text.as_bytes()).and_then(|()| out.flush())
+            }
+        };
+    }
+}
+
+/// Render one file's diagnostics.
+pub fn render_file(format: FormatArg, colour: Colour, file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    render::render(format.into(), colour, file, source, diagnostics)
+}
+
+/// Error and warning counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Diagnostics of severity error.
+    pub errors: usize,
+    /// Diagnostics of severity warning.
+    pub warnings: usize,
+}
+
+impl Counts {
+    /// Add the diagnostics of one file.
+    pub fn add(&mut self, diagnostics: &[Diagnostic]) {
+        for d in diagnostics {
+            match d.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+            }
+        }
+    }
+
+    /// `K errors` plus `, W warnings` when there are any.
+    pub fn describe(self) -> String {
+        let mut text = plural(self.errors, "error");
+        if self.warnings > 0 {
+            text.push_str(", ");
+            text.push_str(&plural(self.warnings, "warning"));
+        }
+        text
+    }
+}
+
+/// `1 file`, `2 files`.
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

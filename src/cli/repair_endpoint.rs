@@ -1,0 +1,124 @@
+//! `a3s-test repair-endpoint`: the HTTP endpoint a dev server proxies the Review Overlay's
+//! `repairEndpoint` to. It appends sent findings to one session's ledger and nothing else.
+//!
+//! Strict by construction: loopback only, POST only, `Origin` must be the app's origin,
+//! `content-type: application/json`, a `Content-Length` of at most 1 MiB, an
+//! `a3s.test.repair/1` document. Anything else gets a 4xx JSON error and appends nothing. The
+//! request cannot choose a session, a path, a command or a credential: the session is fixed on
+//! the command line, the URL path is ignored, and no header is stored.
+//!
+//! The HTTP reader is hand-written (see `http.rs`) so every read is bounded and every
+//! connection has a deadline; a connection cap keeps slow clients from exhausting threads.
+
+mod handler;
+mod http;
+mod origin;
+
+use crate::ops::Context;
+use a3s_test_ledger::{Ledger, SessionId};
+use clap::Args;
+use std::io::Write;
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// At most this many connections are served at once; more are answered 503 and closed.
+pub const MAX_CONNECTIONS: usize = 32;
+
+/// Arguments of `a3s-test repair-endpoint`.
+#[derive(Debug, Args)]
+pub struct RepairEndpointArgs {
+    /// Address to listen on; must be a loopback address (`127.0.0.1:0` picks a free port).
+    #[arg(long, value_name = "ADDR")]
+    listen: SocketAddr,
+    /// The session whose ledger receives findings.
+    #[arg(long)]
+    session: String,
+    /// The app's origin (`http://localhost:5173`): requests must carry exactly this `Origin`.
+    #[arg(long, value_name = "ORIGIN")]
+    app_origin: String,
+    /// Project root holding `.a3s-test/` (default: $A3S_TEST_ROOT, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Deadline for reading one request, in ms (1..=60000).
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    request_timeout_ms: u64,
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(super::exit::INVALID_INPUT)
+}
+
+/// Run the endpoint until the process is stopped.
+pub fn run(args: RepairEndpointArgs) -> ExitCode {
+    let session = match SessionId::parse(&args.session) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&e.message),
+    };
+    let origin = match origin::normalize(&args.app_origin) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e),
+    };
+    if !args.listen.ip().is_loopback() {
+        return usage_error("--listen must be a loopback address (127.0.0.1 or [::1])");
+    }
+    if !(1..=60_000).contains(&args.request_timeout_ms) {
+        return usage_error("--request-timeout-ms must be in 1..=60000");
+    }
+    let ctx = Context::new(args.root);
+    let ledger = Ledger::open(&ctx.root, &session, ctx.clock.clone());
+    let listener = match TcpListener::bind(args.listen) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: failed to listen on {}: {e}", args.listen);
+            return ExitCode::FAILURE;
+        }
+    };
+    let address = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: failed to read the bound address: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let ready = serde_json::json!({
+        "event": "listening",
+        "address": address.to_string(),
+        "session": session,
+        "ledger": ledger.path().display().to_string(),
+    });
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{ready}").and_then(|_| out.flush());
+    }
+    let config = Arc::new(handler::Config {
+        ledger,
+        origin,
+        timeout: Duration::from_millis(args.request_timeout_ms),
+    });
+    let active = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            active.fetch_sub(1, Ordering::SeqCst);
+            handler::refuse_busy(stream);
+            continue;
+        }
+        let config = config.clone();
+        let active = active.clone();
+        let spawned = std::thread::Builder::new()
+            .name("repair-endpoint".into())
+            .spawn(move || {
+                handler::serve(&config, stream);
+                active.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            eprintln!("a3s-test repair-endpoint: failed to start a connection thread");
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,226 @@
+//! One endpoint request: the checks in order (method, origin, content type, length, document),
+//! then one intake into the session's ledger. Every refusal is a JSON error with a stable code
+//! and appends nothing.
+
+use super::http::{Conn, Head, ReadError};
+use a3s_test_ledger::intake::MAX_DOCUMENT_BYTES;
+use a3s_test_ledger::{parse_document, Actor, ErrorCode, Ledger, LedgerError};
+use serde_json::json;
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// What every connection needs.
+pub struct Config {
+    /// The session's ledger.
+    pub ledger: Ledger,
+    /// The normalized app origin.
+    pub origin: String,
+    /// The deadline for reading one request.
+    pub timeout: Duration,
+}
+
+/// A refusal of the endpoint itself (before the document is read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// Not POST.
+    Method,
+    /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`).
+    Origin,
+    /// Not `application/json`.
+    ContentType,
+    /// No `Content-Length` (or a transfer coding).
+    LengthRequired,
+    /// Body over 1 MiB.
+    TooLarge,
+    /// Head over its bound.
+    HeadTooLarge,
+    /// The request did not arrive before the deadline.
+    Timeout,
+    /// Not valid HTTP.
+    BadRequest,
+    /// Too many connections.
+    Busy,
+}
+
+impl Rejection {
+    /// The stable code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Rejection::Method => "test.session.repair_endpoint_method",
+            Rejection::Origin => "test.session.repair_endpoint_origin",
+            Rejection::ContentType => "test.session.repair_endpoint_content_type",
+            Rejection::LengthRequired => "test.session.repair_endpoint_length_required",
+            Rejection::TooLarge => "test.session.repair_endpoint_too_large",
+            Rejection::HeadTooLarge => "test.session.repair_endpoint_header_too_large",
+            Rejection::Timeout => "test.session.repair_endpoint_timeout",
+            Rejection::BadRequest => "test.session.repair_endpoint_bad_request",
+            Rejection::Busy => "test.session.repair_endpoint_busy",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(self) -> u16 {
+        match self {
+            Rejection::Method => 405,
+            Rejection::Origin => 403,
+            Rejection::ContentType => 415,
+            Rejection::LengthRequired => 411,
+            Rejection::TooLarge => 413,
+            Rejection::HeadTooLarge => 431,
+            Rejection::Timeout => 408,
+            Rejection::BadRequest => 400,
+            Rejection::Busy => 503,
+        }
+    }
+}
+
+fn ledger_status(code: ErrorCode) -> u16 {
+    match code {
+        ErrorCode::MalformedDocument | ErrorCode::UnsupportedProtocol => 400,
+        ErrorCode::InvalidDocument | ErrorCode::InvalidId => 422,
+        ErrorCode::IdempotencyConflict => 409,
+        ErrorCode::LedgerFull => 507,
+        ErrorCode::LedgerBusy => 503,
+        _ => 500,
+    }
+}
+
+fn error_body(code: &str, message: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({ "error": { "code": code, "message": message } }))
+        .expect("JSON values serialize")
+}
+
+fn reject(conn: Conn, r: Rejection, message: &str) -> u16 {
+    let allow: &[(&str, &str)] = if r == Rejection::Method {
+        &[("allow", "POST")]
+    } else {
+        &[]
+    };
+    conn.respond(r.status(), allow, &error_body(r.code(), message));
+    r.status()
+}
+
+/// Answer an over-capacity connection with 503 and close it.
+pub fn refuse_busy(stream: TcpStream) {
+    let conn = Conn::new(stream, Duration::from_millis(100));
+    reject(conn, Rejection::Busy, "too many connections; retry");
+}
+
+/// Serve one connection.
+pub fn serve(config: &Config, stream: TcpStream) {
+    let mut conn = Conn::new(stream, config.timeout);
+    let status = match conn.read_head() {
+        Ok(head) => handle(config, conn, &head),
+        Err(e) => {
+            let (r, msg) = match e {
+                ReadError::Timeout => (Rejection::Timeout, "the request did not arrive in time"),
+                ReadError::HeadTooLarge => (Rejection::HeadTooLarge, "the request head is too large"),
+                ReadError::Malformed(m) => (Rejection::BadRequest, m),
+                ReadError::Closed => return,
+            };
+            reject(conn, r, msg)
+        }
+    };
+    eprintln!("{}", json!({ "event": "request", "status": status }));
+}
+
+fn is_json(content_type: &str) -> bool {
+    let mut parts = content_type.split(';');
+    let media = parts.next().unwrap_or("").trim();
+    if !media.eq_ignore_ascii_case("application/json") {
+        return false;
+    }
+    parts.all(|p| {
+        let p = p.trim().to_ascii_lowercase().replace(' ', "");
+        p == "charset=utf-8" || p == "charset=\"utf-8\""
+    })
+}
+
+fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
+    if head.method != "POST" {
+        return reject(conn, Rejection::Method, "only POST is accepted");
+    }
+    let origin = match head.single("origin") {
+        Ok(o) => o,
+        Err(_) => return reject(conn, Rejection::Origin, "more than one Origin header"),
+    };
+    if origin != Some(config.origin.as_str()) {
+        return reject(
+            conn,
+            Rejection::Origin,
+            "the Origin header must be the app's origin",
+        );
+    }
+    if let Ok(Some(site)) = head.single("sec-fetch-site") {
+        if site != "same-origin" {
+            return reject(conn, Rejection::Origin, "only same-origin requests are accepted");
+        }
+    }
+    match head.single("content-type") {
+        Ok(Some(ct)) if is_json(ct) => {}
+        _ => {
+            return reject(
+                conn,
+                Rejection::ContentType,
+                "content-type must be application/json",
+            )
+        }
+    }
+    if head.all("transfer-encoding").next().is_some() {
+        return reject(
+            conn,
+            Rejection::LengthRequired,
+            "send a Content-Length; transfer codings are not accepted",
+        );
+    }
+    let length = match head.single("content-length") {
+        Ok(Some(v)) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+            v.parse::<u64>().unwrap_or(u64::MAX)
+        }
+        Ok(None) => {
+            return reject(conn, Rejection::LengthRequired, "a Content-Length is required")
+        }
+        _ => return reject(conn, Rejection::BadRequest, "invalid Content-Length"),
+    };
+    if length > MAX_DOCUMENT_BYTES as u64 {
+        return reject(
+            conn,
+            Rejection::TooLarge,
+            &format!("the body is larger than {MAX_DOCUMENT_BYTES} bytes"),
+        );
+    }
+    if head
+        .single("expect")
+        .ok()
+        .flatten()
+        .is_some_and(|e| e.eq_ignore_ascii_case("100-continue"))
+    {
+        conn.send_continue();
+    }
+    let body = match conn.read_body(length as usize) {
+        Ok(b) => b,
+        Err(ReadError::Timeout) => {
+            return reject(conn, Rejection::Timeout, "the body did not arrive in time")
+        }
+        Err(_) => return 0,
+    };
+    let result = parse_document(&body).and_then(|f| config.ledger.intake(f, Actor::Human));
+    match result {
+        Ok(report) => {
+            let body = serde_json::to_vec(&json!({
+                "protocol": a3s_test_ledger::REPAIR_PROTOCOL,
+                "accepted": report.accepted,
+                "duplicates": report.duplicates,
+                "held": report.held,
+            }))
+            .expect("JSON values serialize");
+            conn.respond(200, &[], &body);
+            200
+        }
+        Err(LedgerError { code, message }) => {
+            let status = ledger_status(code);
+            conn.respond(status, &[], &error_body(code.as_str(), &message));
+            status
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! `a3s-test run`: admit every suite, plan, run the scenarios in real Chromium, report, exit.
+//!
+//! This file is the shell around `a3s-test-runner`: it parses arguments, prints admission
+//! diagnostics (and stops with exit 2 before any browser opens), reads the project configuration,
+//! wires the reporters to the event stream, installs the Ctrl+C handler and turns the result into
+//! the exit code. The flow itself lives in the runner (`run::run`).
+//!
+//! Output: the live terminal reporter writes to stdout — or to stderr when `--json` puts the
+//! result document on stdout. `--junit FILE` writes JUnit XML. Paths in the terminal output are
+//! relative to the working directory.
+
+use super::output::{render_file, FormatArg, Stream};
+use super::web_launcher::WebLauncher;
+use a3s_test_lang::ir::{AdmittedDocument, ProjectConfig};
+use a3s_test_runner::admit::{admit_files, Rejection};
+use a3s_test_runner::cancel::CancelToken;
+use a3s_test_runner::event::EventSender;
+use a3s_test_runner::evidence::ArtifactRoot;
+use a3s_test_runner::executor::ExecutorConfig;
+use a3s_test_runner::exit;
+use a3s_test_runner::filter::Glob;
+use a3s_test_runner::plan::{plan, PlanOptions, Shard};
+use a3s_test_runner::reporter::json::JsonReporter;
+use a3s_test_runner::reporter::junit::JunitReporter;
+use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
+use a3s_test_runner::reporter::Reporter;
+use a3s_test_runner::run::{run as run_plan, RunConfig};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Where the project configuration is looked for when `--project` is not given.
+pub const DEFAULT_PROJECT: &str = ".a3s-test/project.acl";
+/// Where run folders go when `--output-dir` is not given.
+pub const DEFAULT_OUTPUT_DIR: &str = ".a3s-test";
+/// Bound on starting the browser (shared by all scenarios, so it is not part of one scenario's
+/// deadline).
+pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
+/// Bound on each cleanup action: failure capture, context close, browser shutdown.
+pub const CLEANUP_BOUND: Duration = Duration::from_secs(5);
+
+/// Arguments of `a3s-test run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Suite files or folders (searched recursively for `*.acl`).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Run only scenarios whose id (`suite/scenario`, or the bare scenario id) matches this glob;
+    /// repeatable (any match selects).
+    #[arg(long, value_name = "GLOB")]
+    pub filter: Vec<Glob>,
+    /// Run only scenarios carrying this tag; repeatable (any tag selects).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// Run shard `i` of `n` (1-based), chosen by a stable hash of each scenario id.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Scenarios run at once [default: number of CPU cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Print the run result as JSON on stdout (the live report moves to stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// Write a JUnit XML report to this file.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Chromium executable (beats `A3S_TEST_BROWSER` and the project's `browser.executable`).
+    #[arg(long, value_name = "PATH")]
+    pub browser: Option<PathBuf>,
+    /// Attach to a running browser's DevTools WebSocket instead of launching one.
+    #[arg(long, value_name = "WS_URL")]
+    pub browser_endpoint: Option<String>,
+    /// Show the browser window.
+    #[arg(long)]
+    pub headed: bool,
+    /// Project configuration [default: .a3s-test/project.acl when it exists].
+    #[arg(long, value_name = "FILE")]
+    pub project: Option<PathBuf>,
+    /// Folder for run artifacts (`<dir>/runs/<run-id>/`).
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_OUTPUT_DIR)]
+    pub output_dir: PathBuf,
+    /// Resolve relative `navigate` URLs against this instead of each suite's `base_url`.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)
+}
+
+/// Run `run`.
+pub fn run(args: RunArgs) -> ExitCode {
+    // Orphaned browser helpers must stay in our subtree so the final sweep can find them.
+    if let Err(e) = a3s_test_runner::process_tree::become_subreaper() {
+        eprintln!("warning: failed to become a child subreaper ({e}); leftover processes may go unnoticed");
+    }
+
+    // 1. Discover and admit everything before anything opens.
+    let files = match a3s_test_runner::discover::discover(&args.paths) {
+        Ok(files) => files,
+        Err(e) => return fail(e),
+    };
+    let admission = admit_files(&files);
+    let colour = Stream::Stderr.colour();
+    for file in &admission.admitted {
+        if !file.warnings.is_empty() {
+            Stream::Stderr.write(&render_file(
+                FormatArg::Human,
+                colour,
+                &file.source.display(),
+                &file.source.text,
+                &file.warnings,
+            ));
+        }
+    }
+    if !admission.is_clean() {
+        for rejected in &admission.rejected {
+            let name = rejected.source.display();
+            match &rejected.rejection {
+                Rejection::Diagnostics(diagnostics) => Stream::Stderr.write(&render_file(
+                    FormatArg::Human,
+                    colour,
+                    &name,
+                    &rejected.source.text,
+                    diagnostics,
+                )),
+                Rejection::Unreadable(e) => eprintln!("error: failed to read `{name}`: {e}"),
+                Rejection::NotASuite => {
+                    eprintln!("error: `{name}` is a project configuration, not a suite; pass it with --project")
+                }
+            }
+        }
+        let n = admission.rejected.len();
+        eprintln!(
+            "error: {n} file{} not admitted; nothing was run",
+            if n == 1 { " was" } else { "s were" }
+        );
+        return ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8);
+    }
+
+    // 2. Project configuration.
+    let project = match load_project(args.project.as_deref()) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+
+    // 3. Plan.
+    let options = PlanOptions {
+        filters: args.filter.clone(),
+        tags: args.tag.clone(),
+        shard: args.shard,
+    };
+    let plan = match plan(&admission.admitted, &options) {
+        Ok(plan) => plan,
+        Err(e) => return fail(e),
+    };
+
+    // 4. Run folder and reporters.
+    let started_at = time::OffsetDateTime::now_utc();
+    let run_id = a3s_test_runner::run_id::new_run_id(started_at);
+    let artifacts = match ArtifactRoot::create(&args.output_dir, &run_id) {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let junit = match &args.junit {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(JunitReporter::new(std::io::BufWriter::new(f))),
+            Err(e) => return fail(format_args!("failed to create `{}`: {e}", path.display())),
+        },
+        None => None,
+    };
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let live_to_stderr = args.json;
+    let tty = if live_to_stderr {
+        std::io::stderr().is_terminal()
+    } else {
+        std::io::stdout().is_terminal()
+    };
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let terminal_options = TerminalOptions {
+        colour: tty && !no_color,
+        progress: tty,
+        base_dir: Some(cwd.clone()),
+    };
+    let live: Box<dyn Write + Send> = if live_to_stderr {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
+    let mut terminal = TerminalReporter::new(live, terminal_options);
+    let mut json = args.json.then(|| JsonReporter::new(std::io::stdout()));
+    let mut junit = junit;
+
+    let browser = project.as_ref().and_then(|p| p.browser.clone());
+    let executable = args
+        .browser
+        .clone()
+        .or_else(|| {
+            std::env::var_os("A3S_TEST_BROWSER")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+        .or_else(|| {
+            browser
+                .as_ref()
+                .and_then(|b| b.executable.clone())
+                .map(PathBuf::from)
+        });
+    let launcher = WebLauncher {
+        executable,
+        headed: args.headed || browser.as_ref().is_some_and(|b| b.headed),
+        endpoint: args.browser_endpoint.clone(),
+    };
+    let jobs = args.jobs.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let config = RunConfig {
+        run_id,
+        started_at,
+        executor: ExecutorConfig {
+            jobs,
+            artifacts,
+            working_dir: cwd,
+            base_url: args.base_url.clone(),
+            launch_timeout: LAUNCH_TIMEOUT,
+            cleanup_bound: CLEANUP_BOUND,
+        },
+        dev_server: project.and_then(|p| p.dev_server),
+        sweep_processes: true,
+    };
+
+    // 5. Execute, rendering events as they come.
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail(format_args!("failed to start the async runtime: {e}")),
+    };
+    let code = runtime.block_on(async move {
+        let cancel = CancelToken::new();
+        if let Err(e) = a3s_test_runner::signals::install(cancel.clone()) {
+            eprintln!("warning: failed to install the Ctrl+C handler: {e}");
+        }
+        let (events, mut rx) = EventSender::channel();
+        let start = events.start();
+        let runner =
+            tokio::spawn(async move { run_plan(&plan, launcher, config, events, cancel).await });
+        let mut ticker = tokio::time::interval(Duration::from_millis(100));
+        loop {
+            tokio::select! {
+                event = rx.recv() => {
+                    let Some(event) = event else { break };
+                    let _ = terminal.report(&event);
+                    if let Some(json) = json.as_mut() {
+                        let _ = json.report(&event);
+                    }
+                    if let Some(junit) = junit.as_mut() {
+                        if let Err(e) = junit.report(&event) {
+                            eprintln!("error: failed to write the JUnit report: {e}");
+                        }
+                    }
+                }
+                _ = ticker.tick() => {
+                    let _ = terminal.tick(start.elapsed());
+                }
+            }
+        }
+        match runner.await {
+            Ok(result) => result.exit_code,
+            Err(e) => {
+                eprintln!("error: the run failed internally: {e}");
+                exit::INVALID_OR_INFRASTRUCTURE
+            }
+        }
+    });
+    // Don't wait for stray blocking tasks (a wedged CDP read) at exit: everything owned is reaped.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    ExitCode::from(code as u8)
+}
+
+/// Read and admit the project configuration: `--project`, or the default path when it exists.
+fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConfig>, ExitCode> {
+    let path = match explicit {
+        Some(p) => p.to_path_buf(),
+        None if Path::new(DEFAULT_PROJECT).is_file() => PathBuf::from(DEFAULT_PROJECT),
+        None => return Ok(None),
+    };
+    let bytes = std::fs::read(&path).map_err(|e| {
+        fail(format_args!(
+            "failed to read project `{}`: {e}",
+            path.display()
+        ))
+    })?;
+    let admission = a3s_test_lang::admit_bytes(&bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let name = path.display().to_string();
+    if !admission.diagnostics.is_empty() {
+        Stream::Stderr.write(&render_file(
+            FormatArg::Human,
+            Stream::Stderr.colour(),
+            &name,
+            &text,
+            &admission.diagnostics,
+        ));
+    }
+    match admission.document {
+        Some(AdmittedDocument::Project(project)) => Ok(Some(project)),
+        Some(AdmittedDocument::Suite(_)) => Err(fail(format_args!(
+            "`{name}` is a suite, not a project configuration"
+        ))),
+        None => Err(ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)),
+    }
+}

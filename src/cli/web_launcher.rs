@@ -1,0 +1,48 @@
+//! The launcher `run` hands to the runner: starts (or attaches to) Chromium through the Web driver.
+//!
+//! Capabilities come from the driver's static step list, so the runner's capability gate works
+//! before (and without) a browser.
+
+use a3s_test_driver::web::{LaunchOptions, WebDriver, WEB_STEPS};
+use a3s_test_driver::{Capabilities, DriverError};
+use a3s_test_lang::ir::Surface;
+use a3s_test_runner::executor::DriverLauncher;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Browser settings for one run.
+#[derive(Debug, Clone)]
+pub struct WebLauncher {
+    /// Explicit executable (`--browser`, `A3S_TEST_BROWSER`, project), else the driver default.
+    pub executable: Option<PathBuf>,
+    /// Show the window.
+    pub headed: bool,
+    /// Attach to this DevTools endpoint instead of launching.
+    pub endpoint: Option<String>,
+}
+
+impl DriverLauncher for WebLauncher {
+    type Driver = WebDriver;
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            surface: Surface::Web,
+            steps: WEB_STEPS.iter().copied().collect(),
+        }
+    }
+
+    async fn launch(self, timeout: Duration) -> Result<WebDriver, DriverError> {
+        match &self.endpoint {
+            Some(endpoint) => WebDriver::attach(endpoint).await,
+            None => {
+                let options = LaunchOptions {
+                    executable: self.executable,
+                    headed: self.headed,
+                    extra_args: Vec::new(),
+                    launch_timeout: timeout,
+                };
+                WebDriver::launch(options).await
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! JSON-RPC 2.0 messages as MCP uses them: requests, notifications, responses and the standard
+//! error codes.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Invalid JSON was received.
+pub const PARSE_ERROR: i64 = -32700;
+/// The JSON is not a valid request object.
+pub const INVALID_REQUEST: i64 = -32600;
+/// The method does not exist.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// Invalid method parameters (also: unknown tool, arguments that break the tool's schema).
+pub const INVALID_PARAMS: i64 = -32602;
+/// A request other than `initialize` or `ping` arrived before `initialize`.
+pub const NOT_INITIALIZED: i64 = -32002;
+
+/// An incoming message, checked for the JSON-RPC envelope.
+#[derive(Debug)]
+pub struct Incoming {
+    /// `None` for a notification.
+    pub id: Option<Value>,
+    /// The method.
+    pub method: String,
+    /// The params (`Null` when absent).
+    pub params: Value,
+}
+
+/// A JSON-RPC error object.
+#[derive(Debug, Serialize)]
+pub struct ErrorObject {
+    /// The code.
+    pub code: i64,
+    /// A short message.
+    pub message: String,
+}
+
+/// A response: exactly one of `result` and `error`.
+#[derive(Debug, Serialize)]
+pub struct Response {
+    jsonrpc: &'static str,
+    id: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ErrorObject>,
+}
+
+impl Response {
+    /// A success response.
+    pub fn result(id: Value, result: Value) -> Self {
+        Response {
+            jsonrpc: "2.0",
+            id,
+            result: Some(result),
+            error: None,
+        }
+    }
+
+    /// An error response.
+    pub fn error(id: Value, code: i64, message: impl Into<String>) -> Self {
+        Response {
+            jsonrpc: "2.0",
+            id,
+            result: None,
+            error: Some(ErrorObject {
+                code,
+                message: message.into(),
+            }),
+        }
+    }
+}
+
+/// Check the envelope of one parsed message. `Err` is the response to send (with the id when it
+/// could be read, else `null`).
+pub fn parse(value: Value) -> Result<Incoming, Response> {
+    let Value::Object(mut obj) = value else {
+        return Err(Response::error(
+            Value::Null,
+            INVALID_REQUEST,
+            "a message must be one JSON object (batches are not supported)",
+        ));
+    };
+    let id = obj.remove("id");
+    let id_ok = matches!(id, None | Some(Value::String(_)) | Some(Value::Number(_)));
+    let reply_id = id.clone().filter(|_| id_ok).unwrap_or(Value::Null);
+    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(Response::error(reply_id, INVALID_REQUEST, "jsonrpc must be \"2.0\""));
+    }
+    if !id_ok {
+        return Err(Response::error(
+            Value::Null,
+            INVALID_REQUEST,
+            "id must be a string or a number",
+        ));
+    }
+    let Some(Value::String(method)) = obj.remove("method") else {
+        return Err(Response::error(reply_id, INVALID_REQUEST, "method must be a string"));
+    };
+    let params = obj.remove("params").unwrap_or(Value::Null);
+    if !matches!(params, Value::Null | Value::Object(_) | Value::Array(_)) {
+        return Err(Response::error(
+            reply_id,
+            INVALID_REQUEST,
+            "params must be an object or an array",
+        ));
+    }
+    Ok(Incoming { id, method, params })
+}

@@ -1,0 +1,259 @@
+//! The repair tools: the same operations as `a3s-test agent repair-*`, through
+//! `crate::ops::repair`.
+
+use super::{args, Tool, ToolError};
+use crate::ops::repair::{self as ops, OpParams, Verb};
+use crate::ops::Context;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+const ID_PATTERN: &str = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$";
+
+fn id(description: &str) -> Value {
+    json!({ "type": "string", "pattern": ID_PATTERN, "description": description })
+}
+
+fn text(description: &str) -> Value {
+    json!({ "type": "string", "maxLength": 8192, "description": description })
+}
+
+fn lease() -> Value {
+    json!({
+        "type": "integer", "minimum": 1000, "maximum": 900000,
+        "description": "lease length in ms (default 300000)"
+    })
+}
+
+fn schema(props: &[(&str, Value)], required: &[&str]) -> Value {
+    let properties: Map<String, Value> = props
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+fn op_schema(verb: Verb) -> Value {
+    let mut props = vec![
+        ("session", id("the agent session id")),
+        ("finding", id("the finding id")),
+        (
+            "request_id",
+            id("your request id; repeating a request with it is a no-op"),
+        ),
+    ];
+    let mut required = vec!["session", "finding", "request_id"];
+    let attempt = ("attempt_id", id("the active attempt id returned by claim"));
+    match verb {
+        Verb::Claim => props.push(("lease_ms", lease())),
+        Verb::Progress => {
+            props.extend([attempt, ("lease_ms", lease()), ("message", text("what you did"))]);
+            required.push("attempt_id");
+        }
+        Verb::Reply => {
+            props.extend([attempt, ("message", text("the question for the reviewer"))]);
+            required.extend(["attempt_id", "message"]);
+        }
+        Verb::Complete => {
+            props.extend([
+                attempt,
+                (
+                    "changed_files",
+                    json!({
+                        "type": "array", "maxItems": 1000,
+                        "items": { "type": "string", "minLength": 1, "maxLength": 1024 },
+                        "description": "the exact ordered workspace-relative changed files (may be empty)"
+                    }),
+                ),
+                ("lease_ms", lease()),
+                ("summary", text("what changed")),
+            ]);
+            required.extend(["attempt_id", "changed_files"]);
+        }
+        Verb::Fail => {
+            props.extend([attempt, ("summary", text("why it cannot be done"))]);
+            required.push("attempt_id");
+        }
+        Verb::Cancel => {
+            props.extend([attempt, ("message", text("why the lease is given back"))]);
+            required.push("attempt_id");
+        }
+        Verb::Accept | Verb::Reject | Verb::Reopen => {
+            props.push(("message", text("a note for the record")));
+        }
+        Verb::Answer => {
+            props.push(("message", text("the answer or new guidance")));
+            required.push("message");
+        }
+    }
+    schema(&props, &required)
+}
+
+fn op_tool(
+    name: &'static str,
+    description: &'static str,
+    verb: Verb,
+    run: fn(&Context, Value) -> Result<Value, ToolError>,
+) -> Tool {
+    Tool {
+        name,
+        description,
+        input_schema: op_schema(verb),
+        run,
+    }
+}
+
+fn act(ctx: &Context, verb: Verb, a: Value) -> Result<Value, ToolError> {
+    let params: OpParams = args(a)?;
+    Ok(ops::act(ctx, verb, &params)?)
+}
+
+#[derive(Deserialize)]
+struct InboxArgs {
+    session: Option<String>,
+    limit: Option<usize>,
+    #[serde(default)]
+    include_terminal: bool,
+}
+
+#[derive(Deserialize)]
+struct InspectArgs {
+    session: String,
+    finding: String,
+}
+
+#[derive(Deserialize)]
+struct ImportArgs {
+    session: String,
+    document: Value,
+}
+
+/// The repair tools.
+pub fn tools() -> Vec<Tool> {
+    vec![
+        Tool {
+            name: "test_repair_inbox",
+            description: "List findings that need doing, most urgent first \
+                (a3s.test.repair-inbox/1): expired leases, active work, the oldest queued, \
+                reviewer-blocked, inspect-only. Read-only.",
+            input_schema: schema(
+                &[
+                    ("session", id("only this session (default: all)")),
+                    (
+                        "limit",
+                        json!({ "type": "integer", "minimum": 1, "maximum": 100 }),
+                    ),
+                    ("include_terminal", json!({ "type": "boolean" })),
+                ],
+                &[],
+            ),
+            run: |ctx, a| {
+                let a: InboxArgs = args(a)?;
+                Ok(ops::inbox(ctx, a.session.as_deref(), a.limit, a.include_terminal)?)
+            },
+        },
+        Tool {
+            name: "test_repair_inspect",
+            description: "Everything about one finding (a3s.test.repair-loop-record/1): \
+                instruction and criteria (untrusted), target, source mappings, lease, attempts, \
+                replies, changed files, verifications, digests, next action. Read-only.",
+            input_schema: schema(
+                &[
+                    ("session", id("the agent session id")),
+                    ("finding", id("the finding id")),
+                ],
+                &["session", "finding"],
+            ),
+            run: |ctx, a| {
+                let a: InspectArgs = args(a)?;
+                Ok(ops::inspect_finding(ctx, &a.session, &a.finding)?)
+            },
+        },
+        op_tool(
+            "test_repair_claim",
+            "Claim a queued finding: returns an attempt id and a lease (default 5 min, max 15).",
+            Verb::Claim,
+            |c, a| act(c, Verb::Claim, a),
+        ),
+        op_tool(
+            "test_repair_progress",
+            "Report progress on the claimed finding (edits may begin) and renew the lease.",
+            Verb::Progress,
+            |c, a| act(c, Verb::Progress, a),
+        ),
+        op_tool(
+            "test_repair_reply",
+            "Ask the reviewer a question; the finding waits for their answer.",
+            Verb::Reply,
+            |c, a| act(c, Verb::Reply, a),
+        ),
+        op_tool(
+            "test_repair_complete",
+            "End editing with the exact ordered list of changed files; A3S Test then verifies.",
+            Verb::Complete,
+            |c, a| act(c, Verb::Complete, a),
+        ),
+        op_tool(
+            "test_repair_fail",
+            "Mark the repair as impossible.",
+            Verb::Fail,
+            |c, a| act(c, Verb::Fail, a),
+        ),
+        op_tool(
+            "test_repair_cancel",
+            "Give the lease back: queued again before edits, needs input after.",
+            Verb::Cancel,
+            |c, a| act(c, Verb::Cancel, a),
+        ),
+        op_tool(
+            "test_repair_accept",
+            "Reviewer: accept a verified repair.",
+            Verb::Accept,
+            |c, a| act(c, Verb::Accept, a),
+        ),
+        op_tool(
+            "test_repair_reject",
+            "Reviewer: dismiss a repair awaiting review, or cancel a finding not yet repaired.",
+            Verb::Reject,
+            |c, a| act(c, Verb::Reject, a),
+        ),
+        op_tool(
+            "test_repair_reopen",
+            "Reviewer: reopen a finished finding.",
+            Verb::Reopen,
+            |c, a| act(c, Verb::Reopen, a),
+        ),
+        op_tool(
+            "test_repair_answer",
+            "Reviewer: answer the agent (or re-send) and queue the finding again.",
+            Verb::Answer,
+            |c, a| act(c, Verb::Answer, a),
+        ),
+        Tool {
+            name: "test_repair_import",
+            description: "Append an a3s.test.repair/1 document to a session's ledger.",
+            input_schema: schema(
+                &[
+                    ("session", id("the agent session id")),
+                    (
+                        "document",
+                        json!({
+                            "type": "object",
+                            "description": "{\"protocol\":\"a3s.test.repair/1\",\"repairs\":[…]}"
+                        }),
+                    ),
+                ],
+                &["session", "document"],
+            ),
+            run: |ctx, a| {
+                let a: ImportArgs = args(a)?;
+                let bytes = serde_json::to_vec(&a.document).expect("JSON values serialize");
+                Ok(ops::import(ctx, &a.session, &bytes)?)
+            },
+        },
+    ]
+}

@@ -1,0 +1,74 @@
+// Test harness for the real-browser smoke test: a loopback static server for demo/dist and a
+// Chromium found on this machine (playwright-core drives it; it never downloads a browser).
+import { createServer, type Server } from "node:http";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import type { AddressInfo } from "node:net";
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json",
+};
+
+/** Serves `root` on 127.0.0.1 (random port); unknown extension-less paths get index.html. */
+export async function serveStatic(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const base = resolve(root);
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const path = decodeURIComponent(new URL(req.url ?? "/", "http://127.0.0.1").pathname);
+      let file = normalize(join(base, path));
+      if (!file.startsWith(base)) {
+        res.writeHead(403).end();
+        return;
+      }
+      if (path.endsWith("/") || extname(path) === "") file = join(base, "index.html");
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+        res.end(body);
+      } catch {
+        res.writeHead(404).end("not found");
+      }
+    })();
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+const CANDIDATES = ["/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium"];
+
+/**
+ * Finds a Chromium binary (A3S_CHROMIUM overrides). Waits up to `deadlineMs` for one to appear,
+ * since the machine set-up may still be installing it; re-checks when /usr/lib changes.
+ */
+export async function findChromium(deadlineMs: number): Promise<string> {
+  const fromEnv = process.env.A3S_CHROMIUM;
+  if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+  const found = () => CANDIDATES.find((p) => existsSync(p));
+  const deadline = Date.now() + deadlineMs;
+  let hit = found();
+  while (hit === undefined && Date.now() < deadline) {
+    const { watch } = await import("node:fs");
+    await new Promise<void>((ok) => {
+      const watcher = watch(existsSync("/usr/lib/chromium") ? "/usr/lib/chromium" : "/usr/lib", () => {
+        watcher.close();
+        clearTimeout(timer);
+        ok();
+      });
+      const timer = setTimeout(() => {
+        watcher.close();
+        ok();
+      }, Math.max(0, Math.min(5_000, deadline - Date.now())));
+    });
+    hit = found();
+  }
+  if (hit === undefined) throw new Error(`no Chromium at ${CANDIDATES.join(" or ")}; install with: apt-get install -y chromium chromium-headless-shell`);
+  return hit;
+}

@@ -1,0 +1,441 @@
+//! The Page Context bridge: the object the driver calls. It wires the revision clock and signals,
+//! the registry, projections and diff history, size fitting and cursors, UI understanding and the
+//! repair queue. It offers no eval, cookies, storage, network, filesystem or shell access.
+import { devWarn, TestKitError } from "../errors";
+import { DEFAULT_LIMITS, MAX_LIMITS } from "../limits";
+import { computeDiff, type ComputedDiff } from "../diff";
+import { domPlatform, type Platform } from "../platform";
+import type {
+  Facts,
+  Handshake,
+  NodeRecord,
+  Probe,
+  RevisionChange,
+  SnapshotRequest,
+  SnapshotResponse,
+  TruncationReason,
+} from "../protocol";
+import { RedactionRules, sanitizeFacts } from "../privacy/redact";
+import { endpointTransport, resolveSameOriginEndpoint } from "../repair/endpoint";
+import { RepairQueue } from "../repair/queue";
+import { createRepairStore } from "../repair/storage";
+import type {
+  RepairAction,
+  RepairActionBatch,
+  RepairActionInput,
+  RepairBatch,
+  RepairContext,
+  RepairDraft,
+  RepairEvent,
+  RepairRecord,
+  RepairTarget,
+  SubmitRepairResult,
+} from "../repair/types";
+import { RevisionClock } from "../revisions/clock";
+import { ProjectionHistory } from "../revisions/history";
+import { startSignals, type SignalSources } from "../revisions/signals";
+import { acceptCursor, encodeCursor } from "../snapshot/cursor";
+import { fitResponse, jsonBytes } from "../snapshot/fit";
+import { NodeIdTable } from "../snapshot/ids";
+import { pageRecordOf } from "../snapshot/page";
+import { buildProjection, type Projection } from "../snapshot/projection";
+import { withGeometry } from "../snapshot/records";
+import { baseDetailOf, normalizeRequest, projectionKeyOf, requestKeyOf, type NormalizedRequest } from "../snapshot/request";
+import { validateTimeoutMs } from "../timeouts";
+import { understand } from "../ui/understanding";
+import { HANDSHAKE_PROTOCOL, PACKAGE_NAME, PAGE_CONTEXT_PROTOCOL, SDK_VERSION } from "../version";
+import type { ResolvedOptions } from "./options";
+import { Registry, type BoundaryRegistration, type SourceMapRegistration, type SourceRegistration, type Unregister } from "./registry";
+
+/** Request of `waitForDiff`: a diff request plus how long to wait for a change. */
+export type WaitForDiffRequest = Omit<SnapshotRequest, "detail" | "sinceRevision"> & {
+  sinceRevision: number;
+  timeoutMs: number;
+};
+
+/** The Page Context bridge installed on `window[Symbol.for("a3s.test.page-context")]`. */
+export interface PageContextBridge {
+  /** Protocol, package, version and capabilities. */
+  handshake(): Handshake;
+  /** Cheap liveness check: revision, page id, URL, readiness. */
+  probe(): Probe;
+  /** Reads a bounded, revision-bound projection of the page. */
+  snapshot(request?: SnapshotRequest): SnapshotResponse;
+  /** The live element of a node id, or null (ids are valid only while their element lives). */
+  resolve(nodeId: string): Element | null;
+  /** Resolves when the revision passes `revision`, or unchanged after `timeoutMs` (0–300,000). */
+  waitForChange(revision: number, timeoutMs: number): Promise<RevisionChange>;
+  /** Waits for a change after `sinceRevision`, then returns a diff snapshot. */
+  waitForDiff(request: WaitForDiffRequest): Promise<SnapshotResponse>;
+  /** Calls `listener` on every new revision; returns the unsubscribe function. */
+  subscribe(listener: (change: RevisionChange) => void): () => void;
+  /** Stops observing and uninstalls. Later calls (except probe) throw `disposed`. */
+  dispose(): void;
+  /** Registers a component boundary. */
+  registerBoundary(registration: BoundaryRegistration): Unregister;
+  /** Registers a framework adapter's source claim for elements. */
+  registerSource(registration: SourceRegistration): Unregister;
+  /** Registers a flat Source Map v3 for a generated file (never fetched). */
+  registerSourceMap(registration: SourceMapRegistration): Unregister;
+  /** Queues one finding or a batch (visible order kept); POSTs to `repairEndpoint` when set. */
+  submitRepair(draft: RepairDraft | readonly RepairDraft[]): Promise<SubmitRepairResult>;
+  /** The next pending findings, not removed. */
+  peekRepairBatch(options?: { max?: number }): RepairBatch;
+  /** Removes and returns the next pending findings. */
+  takeRepairBatch(options?: { max?: number }): RepairBatch;
+  /** Every finding this page knows. */
+  listRepairs(): RepairRecord[];
+  /** Mirrors a lifecycle event from the ledger (idempotent). */
+  applyRepairEvent(event: RepairEvent): RepairRecord;
+  /** Queues a human action on a finding. */
+  submitRepairAction(action: RepairActionInput): Promise<RepairAction>;
+  /** Removes and returns the queued human actions. */
+  takeRepairActions(): RepairActionBatch;
+}
+
+/** Capabilities advertised by the handshake. */
+export const CAPABILITIES: readonly string[] = [
+  "snapshot.summary",
+  "snapshot.scoped",
+  "snapshot.forensic",
+  "snapshot.diff",
+  "scope.page",
+  "scope.node",
+  "scope.component",
+  "scope.region",
+  "cursor",
+  "geometry",
+  "shadow-dom.open",
+  "wait-for-change",
+  "wait-for-diff",
+  "subscribe",
+  "source-mapping",
+  "source-map.v3-flat",
+  "ui-understanding",
+  "repair-queue",
+];
+
+interface CachedPage {
+  requestKey: string;
+  revision: number;
+  projection: Projection;
+  candidates: number[];
+  diff: ComputedDiff | undefined;
+}
+
+interface BridgeEnv {
+  win: Window;
+  options: ResolvedOptions;
+  platform?: Platform;
+  onDispose: () => void;
+}
+
+let idCounter = 0;
+function newId(): string {
+  idCounter += 1;
+  const rand = Math.random().toString(36).slice(2, 10);
+  return `r-${Date.now().toString(36)}-${idCounter.toString(36)}-${rand}`;
+}
+
+/** Creates a live bridge for `win` (does not install it on the window). */
+export function createBridge(env: BridgeEnv): PageContextBridge {
+  const { win, options } = env;
+  const doc = win.document;
+  const platform = env.platform ?? domPlatform(win);
+  const rules = new RedactionRules(options.redact, doc);
+  const ids = new NodeIdTable();
+  const history = new ProjectionHistory();
+  const cache: CachedPage[] = [];
+  const uiMemory = new Map<string, Map<string, string>>();
+  let uiCounter = 0;
+  let disposed = false;
+  let signals: SignalSources | undefined;
+  const clock = new RevisionClock(undefined, () => signals?.takeRecords());
+  signals = startSignals(win, (kind) => clock.signal(kind));
+  const registry = new Registry(() => clock.signal("registration"));
+
+  const live = () => {
+    if (disposed) throw new TestKitError("disposed", "this bridge was disposed; call getPageContextBridge() again");
+  };
+
+  const readFacts = (stringBytes: number): Facts => {
+    if (options.facts === undefined) return {};
+    try {
+      return sanitizeFacts(options.facts(), stringBytes);
+    } catch (e) {
+      devWarn(`facts() threw (${String(e)}); reporting no facts. Make it side-effect free and total.`);
+      return {};
+    }
+  };
+  const readReady = (): boolean => {
+    if (options.ready === undefined) return doc.readyState === "complete";
+    try {
+      return options.ready() === true;
+    } catch (e) {
+      devWarn(`ready() threw (${String(e)}); reporting not ready.`);
+      return false;
+    }
+  };
+
+  const project = (req: NormalizedRequest, revision: number): Projection =>
+    buildProjection({
+      revision,
+      doc,
+      platform,
+      ids,
+      rules,
+      registry,
+      detail: baseDetailOf(req.detail),
+      scope: req.scope,
+      stringBytes: req.limits.stringBytes,
+      page: pageRecordOf({ pageId: options.pageId, win, platform, ready: readReady(), stringBytes: req.limits.stringBytes }),
+      facts: readFacts(req.limits.stringBytes),
+      onShadowRoot: (root) => signals?.observeShadowRoot(root),
+    });
+
+  const computePage = (req: NormalizedRequest, revision: number, requestKey: string, recordHistory: boolean): CachedPage => {
+    const hit = cache.find((c) => c.requestKey === requestKey && c.revision === revision);
+    if (hit !== undefined && req.cursor !== undefined) return hit;
+    const key = projectionKeyOf(req);
+    // Read the baseline before recording the current projection (recording may evict it).
+    const baseline = req.detail === "diff" && req.sinceRevision !== undefined ? history.get(key, req.sinceRevision) : undefined;
+    const projection = project(req, revision);
+    // Internal reads (repair context) must not evict the driver's diff baselines.
+    if (recordHistory) history.record(key, projection.hashes);
+    let candidates: number[];
+    let diff: ComputedDiff | undefined;
+    if (req.detail === "diff" && req.sinceRevision !== undefined) {
+      const metadataBudget = req.limits.responseBytes - jsonBytes(projection.page) - 1024;
+      diff = computeDiff(req.sinceRevision, baseline, projection.hashes, metadataBudget);
+      if (diff.record.status === "complete") {
+        const changed = new Set(diff.changed);
+        candidates = [];
+        projection.nodes.forEach((n, i) => {
+          if (changed.has(n.id)) candidates.push(i);
+        });
+      } else {
+        candidates = projection.nodes.map((_, i) => i);
+      }
+    } else {
+      candidates = projection.nodes.map((_, i) => i);
+    }
+    const page: CachedPage = { requestKey, revision, projection, candidates, diff };
+    if (recordHistory) {
+      cache.unshift(page);
+      if (cache.length > 4) cache.length = 4;
+    }
+    return page;
+  };
+
+  const snapshot = (request?: SnapshotRequest, recordHistory = true): SnapshotResponse => {
+    live();
+    const req = normalizeRequest(request, options.limits);
+    const revision = clock.flush();
+    if (req.sinceRevision !== undefined && req.sinceRevision > revision) {
+      throw new TestKitError("invalid_request", `sinceRevision ${req.sinceRevision} is ahead of the current revision ${revision}`);
+    }
+    const requestKey = requestKeyOf(req);
+    const offset = req.cursor !== undefined ? acceptCursor(req.cursor, revision, requestKey).offset : 0;
+    const computed = computePage(req, revision, requestKey, recordHistory);
+    const { projection, candidates } = computed;
+    if (offset > candidates.length) throw new TestKitError("invalid_cursor", "cursor points past the end of this projection");
+    const slice = candidates.slice(offset, offset + req.limits.nodes);
+    const reasons: TruncationReason[] = [];
+    if (offset + slice.length < candidates.length || projection.hashes.overflow) reasons.push("node_limit");
+    const frame = {
+      width: projection.page.viewport.width,
+      height: projection.page.viewport.height,
+      scrollX: projection.page.scroll.x,
+      scrollY: projection.page.scroll.y,
+    };
+    const nodes: NodeRecord[] = slice.map((i) => withGeometry(projection.nodes[i] as NodeRecord, projection.entries[i] as NonNullable<(typeof projection.entries)[number]>, frame, platform, true));
+    const draft: SnapshotResponse = {
+      protocol: PAGE_CONTEXT_PROTOCOL,
+      sdkVersion: SDK_VERSION,
+      revision,
+      detail: req.detail,
+      page: projection.page,
+      components: projection.components,
+      nodes,
+      facts: projection.facts,
+      removedNodeIds: computed.diff?.removed ?? [],
+      truncated: reasons.length > 0,
+      truncatedReasons: reasons,
+      nextCursor: null,
+      limits: req.limits,
+    };
+    if (computed.diff !== undefined) draft.delta = computed.diff.record;
+    if (req.ui && options.uiUnderstanding) {
+      uiCounter += 1;
+      const ui = understand({
+        entries: slice.map((i) => projection.entries[i] as NonNullable<(typeof projection.entries)[number]>),
+        allowedIds: new Set(nodes.map((n) => n.id)),
+        idOf: (el) => ids.peek(el),
+        platform,
+        revision,
+        viewport: projection.page.viewport,
+        scope: req.scope,
+        limits: { nodes: req.limits.uiNodes, timeMs: req.limits.uiTimeMs },
+        observationId: `ui-${revision}-${uiCounter}`,
+        memory: uiMemory,
+      });
+      if (ui !== undefined) draft.ui = ui;
+    }
+    const { response } = fitResponse(draft, req.limits.responseBytes, (kept) =>
+      offset + kept < candidates.length ? encodeCursor({ revision, requestKey, offset: offset + kept }) : null,
+    );
+    return response;
+  };
+
+  const captureContext = (target: RepairTarget): RepairContext => {
+    const revision = clock.flush();
+    const limits = options.limits;
+    const page = pageRecordOf({ pageId: options.pageId, win, platform, ready: readReady(), stringBytes: limits.stringBytes });
+    const targetNodes: NodeRecord[] = [];
+    const nearbyNodes: NodeRecord[] = [];
+    const components = new Map<string, SnapshotResponse["components"][number]>();
+    for (const nodeId of target.nodeIds.slice(0, 16)) {
+      const el = ids.resolve(nodeId);
+      if (el === null || !el.isConnected) continue;
+      const own = snapshot({ detail: "scoped", scope: { kind: "node", nodeId }, limits: { nodes: 1 } }, false);
+      const first = own.nodes[0];
+      if (first !== undefined) targetNodes.push(first);
+      for (const c of own.components) components.set(c.id, c);
+      const parent = el.parentElement;
+      if (parent !== null && parent !== doc.body && !rules.covers(parent)) {
+        const near = snapshot({ detail: "summary", scope: { kind: "node", nodeId: ids.idOf(parent) }, limits: { nodes: 9 } }, false);
+        for (const n of near.nodes) if (n.id !== nodeId && nearbyNodes.length < 24) nearbyNodes.push(n);
+      }
+    }
+    const sourceHints = targetNodes.flatMap((n) => n.sourceMapping?.candidates ?? []).slice(0, 8);
+    return {
+      untrusted: true,
+      contextRevision: revision,
+      page,
+      route: page.route,
+      viewport: page.viewport,
+      components: Array.from(components.values()),
+      sourceHints,
+      locators: targetNodes.map((n) => ({ nodeId: n.id, locators: n.locators })),
+      targetNodes,
+      nearbyNodes,
+      facts: readFacts(limits.stringBytes),
+    };
+  };
+
+  const repairs = new RepairQueue({
+    store: createRepairStore(options.repairStorage, win, options.pageId),
+    ...(options.repairEndpoint !== undefined && typeof win.fetch === "function"
+      ? { transport: endpointTransport(resolveSameOriginEndpoint(options.repairEndpoint, win.location.href), win.fetch.bind(win)) }
+      : {}),
+    captureContext,
+    now: () => new Date(),
+    newId,
+  });
+
+  const bridge: PageContextBridge = {
+    handshake: () => ({
+      protocol: HANDSHAKE_PROTOCOL,
+      packageName: PACKAGE_NAME,
+      sdkVersion: SDK_VERSION,
+      pageContextProtocol: PAGE_CONTEXT_PROTOCOL,
+      capabilities: options.uiUnderstanding ? [...CAPABILITIES] : CAPABILITIES.filter((c) => c !== "ui-understanding"),
+      limits: { defaults: { ...DEFAULT_LIMITS }, max: { ...MAX_LIMITS }, installed: { ...options.limits } },
+    }),
+    probe: () => ({
+      protocol: PAGE_CONTEXT_PROTOCOL,
+      sdkVersion: SDK_VERSION,
+      revision: disposed ? clock.revision : clock.flush(),
+      pageId: options.pageId,
+      url: pageRecordOf({ pageId: options.pageId, win, platform, ready: false, stringBytes: options.limits.stringBytes }).url,
+      ready: disposed ? false : readReady(),
+      disposed,
+    }),
+    snapshot: (request) => snapshot(request),
+    resolve: (nodeId) => {
+      live();
+      if (typeof nodeId !== "string") throw new TestKitError("invalid_request", "nodeId must be a string");
+      const el = ids.resolve(nodeId);
+      return el !== null && el.isConnected ? el : null;
+    },
+    waitForChange: (revision, timeoutMs) => {
+      live();
+      validateTimeoutMs(timeoutMs);
+      if (typeof revision !== "number" || !Number.isInteger(revision) || revision < 0) {
+        throw new TestKitError("invalid_request", "revision must be a non-negative integer");
+      }
+      return clock.waitForChange(revision, timeoutMs);
+    },
+    waitForDiff: async (request) => {
+      live();
+      if (typeof request !== "object" || request === null) throw new TestKitError("invalid_request", "request must be an object");
+      const { timeoutMs, sinceRevision, ...rest } = request;
+      validateTimeoutMs(timeoutMs);
+      if (typeof sinceRevision !== "number" || !Number.isInteger(sinceRevision) || sinceRevision < 0) {
+        throw new TestKitError("invalid_request", "sinceRevision must be a non-negative integer");
+      }
+      if (sinceRevision > clock.flush()) {
+        throw new TestKitError("invalid_request", `sinceRevision ${sinceRevision} is ahead of the current revision ${clock.revision}`);
+      }
+      // Validate the rest before waiting so a bad request fails fast.
+      normalizeRequest({ ...rest, detail: "diff", sinceRevision }, options.limits);
+      await clock.waitForChange(sinceRevision, timeoutMs);
+      return snapshot({ ...rest, detail: "diff", sinceRevision });
+    },
+    subscribe: (listener) => {
+      live();
+      if (typeof listener !== "function") throw new TestKitError("invalid_request", "listener must be a function");
+      return clock.subscribe(listener);
+    },
+    dispose: () => {
+      if (disposed) return;
+      disposed = true;
+      signals?.stop();
+      signals = undefined;
+      clock.dispose();
+      cache.length = 0;
+      env.onDispose();
+    },
+    registerBoundary: (r) => {
+      live();
+      return registry.registerBoundary(r);
+    },
+    registerSource: (r) => {
+      live();
+      return registry.registerSource(r);
+    },
+    registerSourceMap: (r) => {
+      live();
+      return registry.registerSourceMap(r);
+    },
+    submitRepair: (draft) => {
+      live();
+      return repairs.submit(draft);
+    },
+    peekRepairBatch: (o) => {
+      live();
+      return repairs.peekBatch(o);
+    },
+    takeRepairBatch: (o) => {
+      live();
+      return repairs.takeBatch(o);
+    },
+    listRepairs: () => {
+      live();
+      return repairs.list();
+    },
+    applyRepairEvent: (e) => {
+      live();
+      return repairs.applyEvent(e);
+    },
+    submitRepairAction: (a) => {
+      live();
+      return repairs.submitAction(a);
+    },
+    takeRepairActions: () => {
+      live();
+      return repairs.takeActions();
+    },
+  };
+  return bridge;
+}

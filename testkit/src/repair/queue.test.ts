@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { RepairQueue } from "./queue";
+import { createRepairStore, storageKeyOf } from "./storage";
+import { resolveSameOriginEndpoint } from "./endpoint";
+import type { RepairContext, RepairDraft } from "./types";
+import { installTestKit } from "../bridge/install";
+
+const context = (): RepairContext => ({
+  untrusted: true,
+  contextRevision: 7,
+  page: { id: "p", url: "http://localhost/", route: "/", title: "", ready: true, viewport: { width: 1, height: 1, dpr: 1 }, document: { width: 1, height: 1 }, scroll: { x: 0, y: 0 }, language: "en", theme: "light" },
+  route: "/",
+  viewport: { width: 1, height: 1, dpr: 1 },
+  components: [],
+  sourceHints: [],
+  locators: [],
+  targetNodes: [],
+  nearbyNodes: [],
+  facts: {},
+});
+
+const draft = (over: Partial<RepairDraft> = {}): RepairDraft => ({
+  target: { kind: "node", nodeIds: ["n1"] },
+  instruction: "Make the button bigger",
+  intent: "fix",
+  severity: "important",
+  ...over,
+});
+
+function queue(transport?: (body: unknown) => Promise<boolean>) {
+  let n = 0;
+  return new RepairQueue({
+    store: createRepairStore("memory", undefined, "p"),
+    ...(transport ? { transport } : {}),
+    captureContext: context,
+    now: () => new Date("2026-01-01T00:00:00Z"),
+    newId: () => `id${++n}`,
+  });
+}
+
+afterEach(() => sessionStorage.clear());
+
+describe("RepairQueue", () => {
+  it("queues findings in order with untrusted context", async () => {
+    const q = queue();
+    const r = await q.submit([draft({ id: "a" }), draft({ id: "b", severity: "blocking" })]);
+    expect(r.delivery).toBe("page_queue");
+    expect(r.repairs.map((x) => [x.id, x.status, x.protocol, x.context.untrusted])).toEqual([
+      ["a", "queued", "a3s.test.repair/1", true],
+      ["b", "queued", "a3s.test.repair/1", true],
+    ]);
+    expect(q.peekBatch().repairs).toHaveLength(2);
+    expect(q.takeBatch({ max: 1 }).repairs.map((x) => x.id)).toEqual(["a"]);
+    expect(q.takeBatch().repairs.map((x) => x.id)).toEqual(["b"]);
+    expect(q.takeBatch().repairs).toEqual([]);
+    expect(q.list()).toHaveLength(2);
+    // Same stable id again is idempotent.
+    await q.submit(draft({ id: "a" }));
+    expect(q.list()).toHaveLength(2);
+  });
+  it("validates drafts", async () => {
+    const q = queue();
+    await expect(q.submit(draft({ instruction: "x".repeat(8193) }))).rejects.toThrow(/8192/);
+    await expect(q.submit(draft({ intent: "delete" as never }))).rejects.toThrow(/intent/);
+    await expect(q.submit(draft({ target: { kind: "region", nodeIds: [] } }))).rejects.toThrow(/region/);
+    await expect(q.submit(draft({ target: { kind: "node", nodeIds: [] } }))).rejects.toThrow(/node id/);
+  });
+  it("applies ledger events monotonically and idempotently", async () => {
+    const q = queue();
+    await q.submit(draft({ id: "a" }));
+    const ev = { repairId: "a", sequence: 2, status: "claimed" as const, actor: "agent" as const, at: "2026-01-01T00:00:01Z", requestId: "q1" };
+    expect(q.applyEvent(ev).status).toBe("claimed");
+    expect(q.applyEvent({ ...ev, sequence: 1, status: "failed", requestId: "q0" }).status).toBe("claimed");
+    expect(q.applyEvent({ ...ev, sequence: 3, status: "repairing" }).status).toBe("claimed");
+    expect(q.applyEvent({ ...ev, sequence: 3, status: "repairing", requestId: "q2" }).events).toHaveLength(2);
+    expect(() => q.applyEvent({ ...ev, status: "bogus" as never, sequence: 9, requestId: "q9" })).toThrow(/status/);
+    expect(() => q.applyEvent({ ...ev, repairId: "zz" })).toThrow(/unknown_repair/);
+  });
+  it("queues human actions", async () => {
+    const q = queue();
+    await q.submit(draft({ id: "a" }));
+    await q.submitAction({ repairId: "a", kind: "reply", message: "smaller", requestId: "x" });
+    await q.submitAction({ repairId: "a", kind: "reply", message: "smaller", requestId: "x" });
+    await expect(q.submitAction({ repairId: "a", kind: "reply" })).rejects.toThrow(/message/);
+    const batch = q.takeActions();
+    expect(batch.protocol).toBe("a3s.test.repair/1");
+    expect(batch.actions.map((a) => [a.kind, a.requestId])).toEqual([["reply", "x"]]);
+    expect(q.takeActions().actions).toEqual([]);
+  });
+  it("posts to the endpoint and keeps the page queue when the POST fails", async () => {
+    const bodies: unknown[] = [];
+    const ok = queue(async (b) => (bodies.push(b), true));
+    expect((await ok.submit(draft({ id: "a" }))).delivery).toBe("endpoint");
+    expect(bodies).toEqual([{ protocol: "a3s.test.repair/1", repairs: [expect.objectContaining({ id: "a" })] }]);
+    expect(ok.peekBatch().repairs).toEqual([]);
+    const failing = queue(async () => false);
+    expect((await failing.submit(draft({ id: "b" }))).delivery).toBe("endpoint_failed");
+    expect(failing.peekBatch().repairs.map((r) => r.id)).toEqual(["b"]);
+  });
+  it("persists in sessionStorage under its own key", async () => {
+    let n = 0;
+    const deps = { captureContext: context, now: () => new Date(), newId: () => `id${++n}` };
+    const q1 = new RepairQueue({ ...deps, store: createRepairStore("session", window, "p") });
+    await q1.submit(draft({ id: "a" }));
+    expect(sessionStorage.getItem(storageKeyOf("p"))).toContain('"a"');
+    const q2 = new RepairQueue({ ...deps, store: createRepairStore("session", window, "p") });
+    expect(q2.peekBatch().repairs.map((r) => r.id)).toEqual(["a"]);
+  });
+  it("accepts only same-origin endpoints", () => {
+    expect(resolveSameOriginEndpoint("/api/repairs", "http://localhost:3000/app")).toBe("http://localhost:3000/api/repairs");
+    expect(() => resolveSameOriginEndpoint("http://evil.test/x", "http://localhost:3000/")).toThrow(/same-origin/);
+  });
+});
+
+describe("bridge repair methods", () => {
+  it("capture the target's locators and nearby nodes", async () => {
+    document.body.innerHTML = `<section><button data-testid="go">Go</button><p>Near</p></section>`;
+    const bridge = installTestKit({ enabled: true, page: { id: "rq" } });
+    if (bridge === null) throw new Error("not installed");
+    try {
+      const snap = bridge.snapshot();
+      const go = snap.nodes.find((n) => n.testId === "go");
+      const { repairs } = await bridge.submitRepair(draft({ target: { kind: "node", nodeIds: [go?.id ?? ""] } }));
+      const ctx = repairs[0]?.context;
+      expect(ctx?.contextRevision).toBe(snap.revision);
+      expect(ctx?.targetNodes.map((n) => n.testId)).toEqual(["go"]);
+      expect(ctx?.locators[0]?.locators[0]).toEqual({ kind: "role", role: "button", name: "Go" });
+      expect(ctx?.nearbyNodes.some((n) => n.text === "Near")).toBe(true);
+      expect(bridge.takeRepairBatch().repairs).toHaveLength(1);
+    } finally {
+      bridge.dispose();
+    }
+  });
+});

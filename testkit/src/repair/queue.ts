@@ -1,0 +1,239 @@
+//! The page-side repair queue: validates drafts, captures untrusted page context at send time,
+//! keeps the visible order, persists through a store, optionally POSTs to a same-origin
+//! endpoint, mirrors lifecycle events (monotonic sequences, idempotent by request id) and queues
+//! human actions. It authorizes nothing: a session decides what happens to a finding.
+import { TestKitError } from "../errors";
+import { REPAIR_PROTOCOL } from "../version";
+import type { RepairTransport } from "./endpoint";
+import type { RepairQueueState, RepairStore } from "./storage";
+import {
+  REPAIR_STATUSES,
+  type RepairAction,
+  type RepairActionBatch,
+  type RepairActionInput,
+  type RepairBatch,
+  type RepairContext,
+  type RepairDraft,
+  type RepairEvent,
+  type RepairRecord,
+  type RepairStatus,
+  type RepairTarget,
+  type SubmitRepairResult,
+} from "./types";
+
+/** Longest instruction in characters. */
+export const MAX_INSTRUCTION_CHARS = 8192;
+/** Most records kept; the oldest ones that are no longer pending go first. */
+export const MAX_KEPT_REPAIRS = 200;
+const MAX_EVENTS_PER_REPAIR = 50;
+
+/** Dependencies of the queue. */
+export interface RepairQueueDeps {
+  store: RepairStore;
+  transport?: RepairTransport;
+  captureContext: (target: RepairTarget) => RepairContext;
+  now: () => Date;
+  newId: () => string;
+}
+
+function fail(message: string): never {
+  throw new TestKitError("invalid_repair", message);
+}
+
+function isRect(v: unknown): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return ["x", "y", "width", "height"].every((k) => typeof r[k] === "number" && Number.isFinite(r[k]));
+}
+
+function checkTarget(t: unknown): RepairTarget {
+  if (typeof t !== "object" || t === null) fail("target must be an object");
+  const target = t as RepairTarget;
+  if (!["node", "text", "region", "drawing"].includes(target.kind)) fail("target.kind must be node, text, region or drawing");
+  if (!Array.isArray(target.nodeIds) || target.nodeIds.length > 64 || !target.nodeIds.every((id) => typeof id === "string" && id !== "")) {
+    fail("target.nodeIds must be an array of at most 64 node ids");
+  }
+  if (target.kind === "node" && target.nodeIds.length === 0) fail("a node target needs at least one node id");
+  if ((target.kind === "region" || target.kind === "drawing") && !isRect(target.region)) fail(`a ${target.kind} target needs a region rect`);
+  if (target.region !== undefined && !isRect(target.region)) fail("target.region must be a rect");
+  if (target.text !== undefined && (typeof target.text !== "string" || target.text.length > MAX_INSTRUCTION_CHARS)) fail("target.text must be a string of at most 8,192 characters");
+  if (target.layout !== undefined) {
+    const l = target.layout as unknown as Record<string, unknown>;
+    if (l.mode !== "placement" && l.mode !== "rearrange") fail("target.layout.mode must be placement or rearrange");
+    if (!isRect(l.destination)) fail("target.layout.destination must be a rect");
+  }
+  return target;
+}
+
+function checkDraft(d: unknown): RepairDraft {
+  if (typeof d !== "object" || d === null) fail("a draft must be an object");
+  const draft = d as RepairDraft;
+  if (typeof draft.instruction !== "string" || draft.instruction.trim() === "") fail("instruction must be a non-empty string");
+  if (draft.instruction.length > MAX_INSTRUCTION_CHARS) fail(`instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`);
+  if (!["fix", "change", "question", "approve"].includes(draft.intent)) fail("intent must be fix, change, question or approve");
+  if (!["blocking", "important", "suggestion"].includes(draft.severity)) fail("severity must be blocking, important or suggestion");
+  if (draft.id !== undefined && (typeof draft.id !== "string" || !/^[A-Za-z0-9._:-]{1,128}$/.test(draft.id))) fail("id must match [A-Za-z0-9._:-]{1,128}");
+  if (draft.successCriteria !== undefined && (!Array.isArray(draft.successCriteria) || draft.successCriteria.length > 16 || !draft.successCriteria.every((c) => typeof c === "string" && c.length <= 2048))) {
+    fail("successCriteria must be at most 16 strings of at most 2,048 characters");
+  }
+  if (draft.relations !== undefined && (!Array.isArray(draft.relations) || !draft.relations.every((r) => r.kind === "conflicts_with" && typeof r.repairId === "string"))) {
+    fail('relations must be [{ kind: "conflicts_with", repairId }]');
+  }
+  checkTarget(draft.target);
+  return draft;
+}
+
+/** The repair queue of one page. */
+export class RepairQueue {
+  private state: RepairQueueState;
+
+  constructor(private readonly deps: RepairQueueDeps) {
+    this.state = deps.store.load();
+  }
+
+  private persist(): void {
+    const pending = new Set(this.state.pending);
+    while (this.state.repairs.length > MAX_KEPT_REPAIRS) {
+      const index = this.state.repairs.findIndex((r) => !pending.has(r.id));
+      if (index < 0) break;
+      this.state.repairs.splice(index, 1);
+    }
+    this.deps.store.save(this.state);
+  }
+
+  /** Queues one finding or a batch (visible order kept); POSTs when an endpoint is set. */
+  async submit(input: RepairDraft | readonly RepairDraft[]): Promise<SubmitRepairResult> {
+    const drafts = (Array.isArray(input) ? input : [input]).map(checkDraft);
+    if (drafts.length === 0) fail("nothing to submit");
+    const fresh: RepairRecord[] = [];
+    const out: RepairRecord[] = [];
+    for (const draft of drafts) {
+      const existing = draft.id !== undefined ? this.state.repairs.find((r) => r.id === draft.id) : undefined;
+      if (existing !== undefined) {
+        // Sending the same stable id again is idempotent.
+        out.push(existing);
+        continue;
+      }
+      const record: RepairRecord = {
+        protocol: REPAIR_PROTOCOL,
+        id: draft.id ?? this.deps.newId(),
+        createdAt: draft.createdAt ?? this.deps.now().toISOString(),
+        status: "queued",
+        target: draft.target,
+        instruction: draft.instruction,
+        successCriteria: draft.successCriteria ?? [],
+        intent: draft.intent,
+        severity: draft.severity,
+        relations: draft.relations ?? [],
+        context: this.deps.captureContext(draft.target),
+        sequence: 0,
+        events: [],
+        delivery: "page_queue",
+      };
+      fresh.push(record);
+      out.push(record);
+      this.state.repairs.push(record);
+      this.state.pending.push(record.id);
+    }
+    this.persist();
+    if (this.deps.transport === undefined || fresh.length === 0) return { repairs: out, delivery: "page_queue" };
+    const ok = await this.deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
+    if (!ok) return { repairs: out, delivery: "endpoint_failed" };
+    const posted = new Set(fresh.map((r) => r.id));
+    this.state.pending = this.state.pending.filter((id) => !posted.has(id));
+    for (const r of fresh) r.delivery = "endpoint";
+    this.persist();
+    return { repairs: out, delivery: "endpoint" };
+  }
+
+  private pendingRecords(max: number | undefined): RepairRecord[] {
+    const limit = max === undefined ? Infinity : max;
+    if (limit !== Infinity && (!Number.isInteger(limit) || limit < 1)) fail("max must be a positive integer");
+    const byId = new Map(this.state.repairs.map((r) => [r.id, r]));
+    const out: RepairRecord[] = [];
+    for (const id of this.state.pending) {
+      const r = byId.get(id);
+      if (r !== undefined) out.push(r);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** The next pending findings without removing them. */
+  peekBatch(options?: { max?: number }): RepairBatch {
+    return { protocol: REPAIR_PROTOCOL, repairs: this.pendingRecords(options?.max) };
+  }
+
+  /** Removes and returns the next pending findings (a session drains them into its ledger). */
+  takeBatch(options?: { max?: number }): RepairBatch {
+    const repairs = this.pendingRecords(options?.max);
+    const taken = new Set(repairs.map((r) => r.id));
+    this.state.pending = this.state.pending.filter((id) => !taken.has(id));
+    for (const r of repairs) r.delivery = "taken";
+    this.persist();
+    return { protocol: REPAIR_PROTOCOL, repairs };
+  }
+
+  /** Every finding this page knows, oldest first. */
+  list(): RepairRecord[] {
+    return [...this.state.repairs];
+  }
+
+  /** Mirrors a ledger event; older or repeated sequences are ignored (idempotent). */
+  applyEvent(input: RepairEvent): RepairRecord {
+    if (typeof input !== "object" || input === null) fail("event must be an object");
+    const record = this.state.repairs.find((r) => r.id === input.repairId);
+    if (record === undefined) throw new TestKitError("unknown_repair", `no repair "${String(input.repairId)}" on this page`);
+    if (!Number.isInteger(input.sequence) || input.sequence < 1) fail("sequence must be a positive integer");
+    if (!(REPAIR_STATUSES as readonly string[]).includes(input.status)) fail(`status must be one of ${REPAIR_STATUSES.join(", ")}`);
+    if (!["human", "agent", "a3s-test"].includes(input.actor)) fail("actor must be human, agent or a3s-test");
+    if (typeof input.requestId !== "string" || input.requestId === "") fail("requestId must be a non-empty string");
+    if (typeof input.at !== "string" || Number.isNaN(Date.parse(input.at))) fail("at must be an ISO timestamp");
+    if (input.sequence <= record.sequence || record.events.some((e) => e.requestId === input.requestId)) return record;
+    const { repairId: _id, ...event } = input;
+    record.status = input.status as RepairStatus;
+    record.sequence = input.sequence;
+    record.events.push(event);
+    if (record.events.length > MAX_EVENTS_PER_REPAIR) record.events.splice(0, record.events.length - MAX_EVENTS_PER_REPAIR);
+    this.persist();
+    return record;
+  }
+
+  /** Queues a human action (reply/accept/dismiss/reopen); POSTs when an endpoint is set. */
+  async submitAction(input: RepairActionInput): Promise<RepairAction> {
+    if (typeof input !== "object" || input === null) fail("action must be an object");
+    if (!["reply", "accept", "dismiss", "reopen"].includes(input.kind)) fail("kind must be reply, accept, dismiss or reopen");
+    if (!this.state.repairs.some((r) => r.id === input.repairId)) throw new TestKitError("unknown_repair", `no repair "${String(input.repairId)}" on this page`);
+    if (input.message !== undefined && (typeof input.message !== "string" || input.message.length > MAX_INSTRUCTION_CHARS)) fail("message must be at most 8,192 characters");
+    if (input.kind === "reply" && (input.message === undefined || input.message.trim() === "")) fail("a reply needs a message");
+    const requestId = input.requestId ?? this.deps.newId();
+    const existing = this.state.actions.find((a) => a.requestId === requestId);
+    if (existing !== undefined) return existing;
+    const action: RepairAction = {
+      id: this.deps.newId(),
+      repairId: input.repairId,
+      kind: input.kind,
+      requestId,
+      createdAt: this.deps.now().toISOString(),
+      ...(input.message !== undefined ? { message: input.message } : {}),
+    };
+    this.state.actions.push(action);
+    this.persist();
+    if (this.deps.transport !== undefined) {
+      const ok = await this.deps.transport({ protocol: REPAIR_PROTOCOL, actions: [action] });
+      if (ok) {
+        this.state.actions = this.state.actions.filter((a) => a !== action);
+        this.persist();
+      }
+    }
+    return action;
+  }
+
+  /** Removes and returns every queued human action. */
+  takeActions(): RepairActionBatch {
+    const actions = this.state.actions;
+    this.state.actions = [];
+    this.persist();
+    return { protocol: REPAIR_PROTOCOL, actions };
+  }
+}

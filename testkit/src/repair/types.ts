@@ -1,0 +1,161 @@
+//! Shapes of the page-side repair queue (`a3s.test.repair/1`): drafts, records, lifecycle events
+//! mirrored from the ledger, and human actions. The Review Overlay fills the queue; the session
+//! (or a same-origin endpoint) drains it.
+import type { ComponentRecord, Facts, Locator, NodeRecord, PageRecord, Rect, SourceCandidate, UiUnderstanding, Viewport } from "../protocol";
+
+/** The 13 statuses of the repair state machine. */
+export const REPAIR_STATUSES = [
+  "draft",
+  "queued",
+  "claimed",
+  "repairing",
+  "verifying",
+  "review_ready",
+  "resolved",
+  "cancelled",
+  "needs_input",
+  "failed",
+  "verification_failed",
+  "reopened",
+  "dismissed",
+] as const;
+
+/** A repair status. */
+export type RepairStatus = (typeof REPAIR_STATUSES)[number];
+/** What the reviewer wants. */
+export type RepairIntent = "fix" | "change" | "question" | "approve";
+/** How much it matters. */
+export type RepairSeverity = "blocking" | "important" | "suggestion";
+/** Who caused an event. */
+export type RepairActor = "human" | "agent" | "a3s-test";
+
+/** Layout Mode: place a new component. Rects in viewport CSS px. */
+export interface LayoutPlacement {
+  mode: "placement";
+  componentType: string;
+  canvas: "page" | "wireframe";
+  purpose: string;
+  destination: Rect;
+}
+
+/** Layout Mode: move an existing region or node. Rects in viewport CSS px. */
+export interface LayoutRearrange {
+  mode: "rearrange";
+  originalRegion: Rect;
+  nodeId?: string;
+  destination: Rect;
+}
+
+/** What a finding points at. */
+export interface RepairTarget {
+  kind: "node" | "text" | "region" | "drawing";
+  nodeIds: string[];
+  region?: Rect;
+  regionScroll?: { x: number; y: number };
+  text?: string;
+  drawing?: Array<{ x: number; y: number }>;
+  layout?: LayoutPlacement | LayoutRearrange;
+}
+
+/** A reviewer's draft finding. */
+export interface RepairDraft {
+  /** Stable id; generated when absent. */
+  id?: string;
+  /** ISO timestamp; now when absent. */
+  createdAt?: string;
+  target: RepairTarget;
+  /** At most 8,192 characters. */
+  instruction: string;
+  successCriteria?: string[];
+  intent: RepairIntent;
+  severity: RepairSeverity;
+  relations?: Array<{ kind: "conflicts_with"; repairId: string }>;
+}
+
+/** Page context captured when a finding is sent; untrusted evidence. */
+export interface RepairContext {
+  untrusted: true;
+  contextRevision: number;
+  page: PageRecord;
+  route: string;
+  viewport: Viewport;
+  components: ComponentRecord[];
+  sourceHints: SourceCandidate[];
+  locators: Array<{ nodeId: string; locators: Locator[] }>;
+  targetNodes: NodeRecord[];
+  nearbyNodes: NodeRecord[];
+  facts: Facts;
+  ui?: UiUnderstanding;
+}
+
+/** A lifecycle event mirrored from the ledger. */
+export interface RepairEvent {
+  repairId: string;
+  sequence: number;
+  status: RepairStatus;
+  actor: RepairActor;
+  at: string;
+  requestId: string;
+  attemptId?: string;
+  message?: string;
+}
+
+/** A queued finding. */
+export interface RepairRecord {
+  protocol: "a3s.test.repair/1";
+  id: string;
+  createdAt: string;
+  status: RepairStatus;
+  target: RepairTarget;
+  instruction: string;
+  successCriteria: string[];
+  intent: RepairIntent;
+  severity: RepairSeverity;
+  relations: Array<{ kind: "conflicts_with"; repairId: string }>;
+  context: RepairContext;
+  /** Sequence of the last applied event (0 = none). */
+  sequence: number;
+  events: Array<Omit<RepairEvent, "repairId">>;
+  /** Where the record went: still in the page queue, taken by a session, or posted. */
+  delivery: "page_queue" | "taken" | "endpoint";
+}
+
+/** `{"protocol":"a3s.test.repair/1","repairs":[…]}` */
+export interface RepairBatch {
+  protocol: "a3s.test.repair/1";
+  repairs: RepairRecord[];
+}
+
+/** A human action on a finding. */
+export interface RepairActionInput {
+  repairId: string;
+  kind: "reply" | "accept" | "dismiss" | "reopen";
+  message?: string;
+  requestId?: string;
+}
+
+/** A queued human action. */
+export interface RepairAction {
+  id: string;
+  repairId: string;
+  kind: RepairActionInput["kind"];
+  message?: string;
+  requestId: string;
+  createdAt: string;
+}
+
+/** `{"protocol":"a3s.test.repair/1","actions":[…]}` */
+export interface RepairActionBatch {
+  protocol: "a3s.test.repair/1";
+  actions: RepairAction[];
+}
+
+/** Outcome of a submit. */
+export interface SubmitRepairResult {
+  repairs: RepairRecord[];
+  /** `endpoint` when the POST succeeded; `endpoint_failed` keeps them in the page queue. */
+  delivery: "page_queue" | "endpoint" | "endpoint_failed";
+}
+
+/** Where the repair queue persists. */
+export type RepairStorageKind = "memory" | "session" | "local";

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { compareUtf8, truncateUtf8, utf8ByteLength } from "./utf8";
+
+describe("utf8", () => {
+  it("counts bytes like TextEncoder", () => {
+    for (const s of ["", "abc", "é", "中文", "😀x", "a\u{10FFFF}"]) expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).length);
+  });
+  it("truncates within the byte budget without splitting pairs", () => {
+    expect(truncateUtf8("hello", 16)).toBe("hello");
+    const t = truncateUtf8("😀😀😀😀😀😀", 10);
+    expect(utf8ByteLength(t)).toBeLessThanOrEqual(10);
+    expect(t).toBe("😀…");
+    expect(truncateUtf8("abcdefghijklmnopqrstuvwxyz", 16)).toBe("abcdefghijklm…");
+  });
+  it("orders by UTF-8 bytes (code points), not UTF-16 units", () => {
+    const a = "\uFF5E";
+    const b = "😀";
+    expect(a < b).toBe(false); // UTF-16 order disagrees
+    expect(compareUtf8(a, b)).toBe(-1);
+    expect(["n9", "n10", "n1"].sort(compareUtf8)).toEqual(["n1", "n10", "n9"]);
+  });
+});

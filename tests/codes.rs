@@ -1,0 +1,133 @@
+//! One fixture per diagnostic code (`lang/tests/fixtures/codes/<suffix>.acl`), each with its full
+//! human (no colour) and JSON rendering as an insta snapshot.
+//!
+//! Codes that need bytes or paths rather than text are generated here instead of committed:
+//! `not_utf8` (invalid bytes), `file_too_large` (1 MiB + 1 byte in memory), `list_too_long`
+//! (10,001 items), and the CLI's `unreadable` / `no_suite_files` (the real binary on a missing
+//! path and on an empty directory). A fixture whose first line is `# mode: statement` is admitted
+//! in statement mode. The test fails when a code in `Code::ALL` has neither a fixture nor a
+//! generator, and when a fixture does not produce its code.
+
+mod common;
+
+use a3s_test_lang::render::{render, Colour, Format};
+use a3s_test_lang::{admit, admit_bytes, admit_statement, Code, Diagnostic, MAX_FILE_BYTES};
+use std::collections::BTreeMap;
+
+/// Codes produced from generated input rather than a committed fixture.
+const GENERATED: &[Code] = &[Code::NotUtf8, Code::FileTooLarge, Code::ListTooLong, Code::Unreadable, Code::NoSuiteFiles];
+
+fn suffix(code: Code) -> &'static str {
+    code.as_str().strip_prefix("test.spec.").expect("test.spec. prefix")
+}
+
+/// Admit `source` the way its fixture asks (file or statement mode).
+fn diagnostics_of(source: &str) -> Vec<Diagnostic> {
+    if source.starts_with("# mode: statement") {
+        admit_statement(source).err().unwrap_or_default()
+    } else {
+        admit(source).diagnostics
+    }
+}
+
+/// Human (plain) and JSON renderings of one file's diagnostics, as one snapshot body.
+fn both(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    format!(
+        "{}\n--- json ---\n{}",
+        render(Format::Human, Colour::Never, file, source, diagnostics),
+        render(Format::Json, Colour::Never, file, source, diagnostics)
+    )
+}
+
+fn assert_produces(code: Code, diagnostics: &[Diagnostic], context: &str) {
+    assert!(
+        diagnostics.iter().any(|d| d.code == code),
+        "{context} should produce {code}, got {:?}",
+        diagnostics.iter().map(|d| (d.code.as_str(), d.message.as_str())).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn every_code_has_a_fixture_or_generator() {
+    let dir = common::fixtures("codes");
+    let fixtures: Vec<String> = common::acl_files(&dir)
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for code in Code::ALL {
+        let has_fixture = fixtures.iter().any(|f| f == suffix(*code));
+        let generated = GENERATED.contains(code);
+        assert!(has_fixture ^ generated, "{code}: needs exactly one of a fixture ({}.acl) or a generator", suffix(*code));
+    }
+    for f in &fixtures {
+        assert!(Code::from_name(&format!("test.spec.{f}")).is_some(), "fixture {f}.acl names no code");
+    }
+}
+
+#[test]
+fn each_fixture_produces_its_code() {
+    let mut snapshots = BTreeMap::new();
+    for path in common::acl_files(&common::fixtures("codes")) {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let code = Code::from_name(&format!("test.spec.{stem}")).expect("fixture named after a code");
+        let source = std::fs::read_to_string(&path).expect("fixture is UTF-8");
+        let diagnostics = diagnostics_of(&source);
+        assert_produces(code, &diagnostics, &format!("{stem}.acl"));
+        for d in &diagnostics {
+            assert!(!d.hint.is_empty(), "{stem}.acl: {} has no hint", d.code);
+            assert!(d.span.end <= source.len(), "{stem}.acl: span past the end");
+        }
+        snapshots.insert(stem.clone(), both(&format!("{stem}.acl"), &source, &diagnostics));
+    }
+    for (stem, body) in snapshots {
+        insta::assert_snapshot!(stem, body);
+    }
+}
+
+#[test]
+fn not_utf8_is_generated() {
+    let bytes = b"suite \"caf\xe9\" {\n}\n";
+    let admission = admit_bytes(bytes);
+    assert_produces(Code::NotUtf8, &admission.diagnostics, "latin-1 bytes");
+    let shown = String::from_utf8_lossy(bytes);
+    insta::assert_snapshot!("not_utf8", both("not_utf8.acl", &shown, &admission.diagnostics));
+}
+
+#[test]
+fn file_too_large_is_generated() {
+    let bytes = vec![b'#'; MAX_FILE_BYTES + 1];
+    let admission = admit_bytes(&bytes);
+    assert_produces(Code::FileTooLarge, &admission.diagnostics, "1 MiB + 1 byte");
+    // Nothing of a too-large file is shown, as in the CLI.
+    insta::assert_snapshot!("file_too_large", both("file_too_large.acl", "", &admission.diagnostics));
+}
+
+#[test]
+fn list_too_long_is_generated() {
+    let items: Vec<String> = (0..=a3s_test_lang::MAX_LIST_ITEMS).map(|_| "\"t\"".to_string()).collect();
+    let source = format!(
+        "suite \"codes\" {{\n    scenario \"main\" {{\n        surface = \"web\"\n        tags = [{}]\n        navigate \"open\" {{ url = \"/\" }}\n    }}\n}}\n",
+        items.join(",")
+    );
+    let diagnostics = admit(&source).diagnostics;
+    assert_produces(Code::ListTooLong, &diagnostics, "10,001 tags");
+    // The excerpt would print the 40 kB line; the JSON rendering says everything.
+    insta::assert_snapshot!(
+        "list_too_long",
+        render(Format::Json, Colour::Never, "list_too_long.acl", &source, &diagnostics)
+    );
+}
+
+#[test]
+fn unreadable_and_no_suite_files_come_from_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    let human = common::run_in(dir.path(), &["check", "missing.acl", "empty"]);
+    assert_eq!(human.code, Some(2), "{human:?}");
+    let json = common::run_in(dir.path(), &["check", "--format", "json", "missing.acl", "empty"]);
+    assert_eq!(json.code, Some(2), "{json:?}");
+    for code in [Code::Unreadable, Code::NoSuiteFiles] {
+        assert!(json.stdout.contains(&format!("\"code\":\"{code}\"")), "{code} in {}", json.stdout);
+    }
+    insta::assert_snapshot!("unreadable_and_no_suite_files", format!("{}\n--- json ---\n{}", human.stdout, json.stdout));
+}

@@ -1,0 +1,238 @@
+//! `a3s-test repair-endpoint` over real HTTP on 127.0.0.1: every bad input is refused with a
+//! 4xx JSON error and appends nothing; a good document is appended once.
+
+use crate::support::*;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const ORIGIN: &str = "http://localhost:5173";
+
+struct Endpoint {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Endpoint {
+    fn start(root: &std::path::Path, timeout_ms: u64) -> Self {
+        let mut child = Command::new(BIN)
+            .args(["repair-endpoint", "--listen", "127.0.0.1:0", "--session", "s1", "--app-origin", ORIGIN])
+            .args(["--request-timeout-ms", &timeout_ms.to_string(), "--root"])
+            .arg(root)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(DEADLINE).expect("the endpoint prints its address");
+        let ready: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(ready["event"], "listening");
+        let addr = ready["address"].as_str().unwrap().parse().unwrap();
+        Endpoint { child, addr }
+    }
+
+    /// Send raw bytes; return (status, JSON body).
+    fn send(&self, raw: &[u8]) -> (u16, Value) {
+        let mut s = TcpStream::connect(self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s.write_all(raw).unwrap();
+        let mut resp = Vec::new();
+        s.read_to_end(&mut resp).unwrap();
+        parse_response(&resp)
+    }
+
+    fn post(&self, headers: &[(&str, &str)], body: &str) -> (u16, Value) {
+        let mut req = format!("POST /__a3s/repairs HTTP/1.1\r\nhost: localhost:5173\r\ncontent-length: {}\r\n", body.len());
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(body);
+        self.send(req.as_bytes())
+    }
+}
+
+impl Drop for Endpoint {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn parse_response(resp: &[u8]) -> (u16, Value) {
+    let text = String::from_utf8_lossy(resp);
+    let (head, body) = text.split_once("\r\n\r\n").expect("a full response");
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    assert!(head.to_ascii_lowercase().contains("content-type: application/json"));
+    (status, serde_json::from_str(body).unwrap())
+}
+
+const GOOD: [(&str, &str); 2] = [("origin", ORIGIN), ("content-type", "application/json")];
+
+#[test]
+fn every_bad_request_is_refused_and_appends_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(dir.path(), 10_000);
+    let ledger = ledger_path(dir.path(), "s1");
+    let good = doc(&[finding("f1", "blue")]);
+    let cases: Vec<(&str, (u16, Value), u16, &str)> = vec![
+        (
+            "GET",
+            ep.send(b"GET /__a3s/repairs HTTP/1.1\r\nhost: x\r\norigin: http://localhost:5173\r\n\r\n"),
+            405,
+            "test.session.repair_endpoint_method",
+        ),
+        (
+            "OPTIONS",
+            ep.send(b"OPTIONS / HTTP/1.1\r\norigin: http://localhost:5173\r\n\r\n"),
+            405,
+            "test.session.repair_endpoint_method",
+        ),
+        (
+            "no origin",
+            ep.post(&[("content-type", "application/json")], &good),
+            403,
+            "test.session.repair_endpoint_origin",
+        ),
+        (
+            "foreign origin",
+            ep.post(&[("origin", "http://evil.test"), ("content-type", "application/json")], &good),
+            403,
+            "test.session.repair_endpoint_origin",
+        ),
+        (
+            "cross-site fetch",
+            ep.post(&[GOOD[0], GOOD[1], ("sec-fetch-site", "cross-site")], &good),
+            403,
+            "test.session.repair_endpoint_origin",
+        ),
+        (
+            "text/plain",
+            ep.post(&[("origin", ORIGIN), ("content-type", "text/plain")], &good),
+            415,
+            "test.session.repair_endpoint_content_type",
+        ),
+        (
+            "form",
+            ep.post(&[("origin", ORIGIN), ("content-type", "application/x-www-form-urlencoded")], &good),
+            415,
+            "test.session.repair_endpoint_content_type",
+        ),
+        (
+            "too large",
+            ep.send(format!(
+                "POST / HTTP/1.1\r\norigin: {ORIGIN}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+                1024 * 1024 + 1
+            ).as_bytes()),
+            413,
+            "test.session.repair_endpoint_too_large",
+        ),
+        (
+            "chunked",
+            ep.send(format!(
+                "POST / HTTP/1.1\r\norigin: {ORIGIN}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n"
+            ).as_bytes()),
+            411,
+            "test.session.repair_endpoint_length_required",
+        ),
+        (
+            "malformed JSON",
+            ep.post(&GOOD, "{\"protocol\": \"a3s.test.repair/1\", \"repairs\": ["),
+            400,
+            "test.session.repair_malformed_document",
+        ),
+        (
+            "wrong protocol",
+            ep.post(&GOOD, &good.replace("a3s.test.repair/1", "a3s.test.repair/9")),
+            400,
+            "test.session.repair_unsupported_protocol",
+        ),
+        (
+            "bad finding",
+            ep.post(&GOOD, &good.replace("\"f1\"", "\"../../etc/passwd\"")),
+            422,
+            "test.session.repair_invalid_document",
+        ),
+        (
+            "absolute-form target",
+            ep.send(format!("POST http://evil/x HTTP/1.1\r\norigin: {ORIGIN}\r\n\r\n").as_bytes()),
+            400,
+            "test.session.repair_endpoint_bad_request",
+        ),
+        (
+            "huge head",
+            ep.send(format!("POST / HTTP/1.1\r\nx-pad: {}\r\n\r\n", "a".repeat(20_000)).as_bytes()),
+            431,
+            "test.session.repair_endpoint_header_too_large",
+        ),
+    ];
+    for (name, (status, body), want_status, want_code) in cases {
+        assert_eq!(status, want_status, "{name}: {body}");
+        assert_eq!(body["error"]["code"], want_code, "{name}");
+        assert!((400..500).contains(&status), "{name} is a 4xx");
+        assert!(!ledger.exists(), "{name} appended something");
+    }
+    // The good request is appended, once.
+    let (status, body) = ep.post(&[GOOD[0], GOOD[1], ("sec-fetch-site", "same-origin")], &good);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["accepted"], serde_json::json!(["f1"]));
+    let (status, body) = ep.post(&[("origin", ORIGIN), ("content-type", "application/json; charset=utf-8")], &good);
+    assert_eq!(status, 200);
+    assert_eq!(body["duplicates"], serde_json::json!(["f1"]));
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(!text.contains("localhost:5173"), "no header is stored");
+}
+
+#[test]
+fn a_slow_client_is_cut_off_at_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(dir.path(), 500);
+    let started = Instant::now();
+    let mut s = TcpStream::connect(ep.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(b"POST / HTTP/1.1\r\norigin: http://localhost:5173\r\n").unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).unwrap();
+    let (status, body) = parse_response(&resp);
+    assert_eq!(status, 408);
+    assert_eq!(body["error"]["code"], "test.session.repair_endpoint_timeout");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // A body that never finishes arriving is cut off too, and appends nothing.
+    let mut s = TcpStream::connect(ep.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(format!("POST / HTTP/1.1\r\norigin: {ORIGIN}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{\"pro").as_bytes()).unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).unwrap();
+    assert_eq!(parse_response(&resp).0, 408);
+    assert!(!ledger_path(dir.path(), "s1").exists());
+}
+
+#[test]
+fn the_endpoint_refuses_to_listen_beyond_loopback() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        dir.path(),
+        &["repair-endpoint", "--listen", "0.0.0.0:0", "--session", "s1", "--app-origin", ORIGIN],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(
+        dir.path(),
+        &["repair-endpoint", "--listen", "127.0.0.1:0", "--session", "s1", "--app-origin", "http://x/path"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,8 @@
+//! End-to-end tests of the repair loop through the `a3s-test` binary: the `agent repair-*`
+//! commands, the MCP server and the HTTP repair endpoint, each against a real ledger in a
+//! temporary project root.
+
+mod cli;
+mod endpoint;
+mod mcp;
+mod support;

@@ -1,0 +1,11 @@
+//! End-to-end tests of `a3s-test run`: the real binary, real Chromium, real pages over loopback.
+//!
+//! Every test starts its own in-process HTTP server over `tests/fixtures/web` (plus a few test-only
+//! routes: `/hang` never answers, and every request is announced on a channel so a test can wait
+//! for "the browser asked for this page" instead of sleeping). Every child runs in its own process
+//! group with a deadline; after each reliability test no process the run started is left.
+
+mod harness;
+mod negative;
+mod reliability;
+mod suites;

@@ -1,0 +1,110 @@
+//! Real-process reliability: a killed browser, a scenario deadline and Ctrl+C each end the run
+//! with the right exit code, promptly, and leave none of the processes it started behind.
+
+use crate::harness::{
+    assert_none_left, finish, spawn_run, wait_for_browser, wait_for_request, workdir, FixtureServer,
+};
+use a3s_test_runner::process_tree::descendants;
+use std::time::Duration;
+
+const HOLD: &str = r#"
+suite "hold" {
+    scenario "waits" {
+        surface = "web"
+        timeout_ms = 60000
+        navigate "open" { url = "/delayed.html" }
+        navigate "stuck" { url = "/hang" }
+    }
+    scenario "later" {
+        surface = "web"
+        navigate "open" { url = "/" }
+    }
+}
+"#;
+
+const STUCK_TIMEOUT: &str = r#"
+suite "deadline" {
+    scenario "stuck" {
+        surface = "web"
+        timeout_ms = 1500
+        navigate "stuck" { url = "/hang" }
+    }
+}
+"#;
+
+/// Start a run of `suite` and return it once the browser is up and has asked for `/hang`,
+/// with every process the run has started by then.
+fn started(
+    suite: &str,
+    server: &FixtureServer,
+) -> (
+    std::process::Child,
+    Vec<a3s_test_runner::process_tree::ProcessInfo>,
+    i32,
+    tempfile::TempDir,
+) {
+    let work = workdir(&[("hold.acl", suite)]);
+    let requests = server.watch();
+    let child = spawn_run(
+        &["hold.acl", "--jobs", "1", "--base-url", &server.base_url],
+        work.path(),
+    );
+    let pid = child.id() as i32;
+    let browser = wait_for_browser(pid, Duration::from_secs(30));
+    wait_for_request(&requests, "/hang", Duration::from_secs(30));
+    let tree = descendants(pid);
+    assert!(tree.len() >= 2, "a browser with helpers: {tree:?}");
+    (child, tree, browser.pgid, work)
+}
+
+#[test]
+fn a_browser_killed_mid_run_is_an_infrastructure_failure_with_exit_2() {
+    let server = FixtureServer::start();
+    let (child, tree, pgid, _work) = started(HOLD, &server);
+    let browser = tree.iter().find(|p| p.pid == pgid).unwrap();
+    a3s_test_runner::process_tree::signal(browser.pid, libc::SIGKILL);
+    let done = finish(child, Duration::from_secs(30));
+    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    assert!(
+        done.stdout.contains("test.driver.web.browser_crashed"),
+        "{}",
+        done.stdout
+    );
+    assert!(
+        done.elapsed < Duration::from_secs(20),
+        "no hang: {:?}",
+        done.elapsed
+    );
+    assert_none_left(&tree, pgid);
+}
+
+#[test]
+fn a_scenario_deadline_exits_124_after_cleanup() {
+    let server = FixtureServer::start();
+    let (child, tree, pgid, _work) = started(STUCK_TIMEOUT, &server);
+    let done = finish(child, Duration::from_secs(30));
+    assert_eq!(done.code, 124, "{}\n{}", done.stdout, done.stderr);
+    assert!(
+        done.stdout.contains("TIMEOUT") && done.stdout.contains("test.run.timeout"),
+        "{}",
+        done.stdout
+    );
+    assert_none_left(&tree, pgid);
+}
+
+#[test]
+fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
+    let server = FixtureServer::start();
+    let (child, tree, pgid, _work) = started(HOLD, &server);
+    a3s_test_runner::process_tree::signal(child.id() as i32, libc::SIGINT);
+    let done = finish(child, Duration::from_secs(30));
+    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
+    assert!(done.stdout.contains("Cancelling"), "{}", done.stdout);
+    assert!(done.stdout.contains("CANCEL"), "{}", done.stdout);
+    assert!(
+        done.elapsed < Duration::from_secs(15),
+        "bounded cleanup: {:?}",
+        done.elapsed
+    );
+    assert_none_left(&tree, pgid);
+}

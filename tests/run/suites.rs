@@ -1,0 +1,191 @@
+//! The dogfood suites pass; a failing suite is reported with step, code and screenshot in every
+//! output; admission errors stop the run before a browser opens; selection flags select.
+
+use crate::harness::{repo, run, workdir, FixtureServer, RUN_BOUND};
+use std::time::Duration;
+
+#[test]
+fn the_dogfood_suites_pass_with_the_project_dev_server() {
+    let out = tempfile::tempdir().unwrap();
+    let junit = out.path().join("junit.xml");
+    let done = run(
+        &[
+            "suites/",
+            "--jobs",
+            "2",
+            "--output-dir",
+            out.path().to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+        &repo(),
+        Duration::from_secs(240),
+    );
+    assert_eq!(
+        done.code, 0,
+        "stdout:\n{}\nstderr:\n{}",
+        done.stdout, done.stderr
+    );
+    assert!(done.stdout.contains("Summary"), "{}", done.stdout);
+    assert!(
+        done.stdout.contains("Result passed (exit code 0)"),
+        "{}",
+        done.stdout
+    );
+    let xml = std::fs::read_to_string(junit).unwrap();
+    assert!(
+        xml.contains("<testsuite ") && !xml.contains("<failure") && !xml.contains("<error"),
+        "{xml}"
+    );
+}
+
+const FAILING: &str = r#"
+suite "shop" {
+    scenario "greets" {
+        surface = "web"
+        timeout_ms = 20000
+        navigate "open" { url = "/forms.html" }
+        fill "name" { target = label("Name")  value = "Ada" }
+        expect "welcome" { text = "Welcome, Ada" }
+    }
+    scenario "opens" {
+        surface = "web"
+        navigate "open" { url = "/forms.html" }
+        expect "title" { visible = role("heading", "Contact form") }
+    }
+}
+"#;
+
+#[test]
+fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("shop.acl", FAILING)]);
+    let junit = work.path().join("report.xml");
+    let done = run(
+        &[
+            "shop.acl",
+            "--json",
+            "--junit",
+            "report.xml",
+            "--base-url",
+            &server.base_url,
+        ],
+        work.path(),
+        RUN_BOUND,
+    );
+    assert_eq!(done.code, 1, "{}", done.stderr);
+    let json = done.json();
+    assert_eq!(json["format_version"], 1);
+    assert_eq!(json["counts"]["passed"], 1);
+    assert_eq!(json["counts"]["product"], 1);
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], "test.assert.text_mismatch");
+    assert_eq!(failure["failure_class"], "product");
+    assert_eq!(
+        failure["step_path"],
+        "suite.shop.scenario.greets.expect.welcome"
+    );
+    assert_eq!(failure["location"], "shop.acl:8:9");
+    let evidence: Vec<&str> = failure["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    let shot = evidence
+        .iter()
+        .find(|p| p.ends_with(".png"))
+        .expect("a screenshot");
+    assert!(
+        shot.contains("/.a3s-test/runs/") && shot.contains("/shop/greets/failure/"),
+        "{shot}"
+    );
+    assert!(std::fs::read(shot).unwrap().starts_with(b"\x89PNG"));
+    assert!(
+        evidence.len() >= 3,
+        "screenshot, accessibility tree, console and page errors: {evidence:?}"
+    );
+
+    // The live report went to stderr (stdout carries the JSON) and names step, code and screenshot.
+    let live = &done.stderr;
+    for needle in [
+        "FAIL",
+        "shop/greets",
+        "test.assert.text_mismatch",
+        "suite.shop.scenario.greets.expect.welcome",
+        "failure/",
+    ] {
+        assert!(live.contains(needle), "missing {needle:?} in:\n{live}");
+    }
+    let xml = std::fs::read_to_string(junit).unwrap();
+    assert!(
+        xml.contains(r#"<failure type="test.assert.text_mismatch""#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(shot),
+        "the JUnit failure lists the screenshot:\n{xml}"
+    );
+}
+
+#[test]
+fn admission_errors_stop_the_run_before_any_browser() {
+    let work = workdir(&[("ok.acl", FAILING), ("broken.acl", "suite \"x\" {\n    scenario \"y\" {\n        surface = \"web\"\n        clik \"a\" { target = css(\"b\") }\n    }\n}\n")]);
+    let done = run(&["."], work.path(), Duration::from_secs(30));
+    assert_eq!(done.code, 2);
+    assert!(done.stderr.contains("test.spec."), "{}", done.stderr);
+    assert!(done.stderr.contains("broken.acl"), "{}", done.stderr);
+    assert!(
+        !work.path().join(".a3s-test").exists(),
+        "nothing was run, no run folder"
+    );
+}
+
+const THREE: &str = r#"
+suite "sel" {
+    scenario "alpha" {
+        surface = "web"
+        tags = ["smoke"]
+        navigate "open" { url = "/" }
+    }
+    scenario "beta" {
+        surface = "web"
+        navigate "open" { url = "/" }
+    }
+    scenario "gamma" {
+        surface = "web"
+        tags = ["smoke"]
+        navigate "open" { url = "/" }
+    }
+}
+"#;
+
+fn ids(json: &serde_json::Value) -> Vec<String> {
+    json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn filter_tag_and_shard_select_scenarios() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("sel.acl", THREE)]);
+    let base = ["sel.acl", "--json", "--base-url", &server.base_url];
+    let with = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let done = run(&args, work.path(), RUN_BOUND);
+        assert_eq!(done.code, 0, "{}", done.stderr);
+        done.json()
+    };
+    let filtered = with(&["--filter", "sel/*ta", "--filter", "alpha"]);
+    assert_eq!(ids(&filtered), ["sel/alpha", "sel/beta"]);
+    assert_eq!(filtered["skipped"], 1);
+    assert_eq!(ids(&with(&["--tag", "smoke"])), ["sel/alpha", "sel/gamma"]);
+    let mut union = ids(&with(&["--shard", "1/2"]));
+    union.extend(ids(&with(&["--shard", "2/2"])));
+    union.sort();
+    assert_eq!(union, ["sel/alpha", "sel/beta", "sel/gamma"]);
+}
