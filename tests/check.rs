@@ -28,7 +28,10 @@ fn valid_folder_exits_zero_with_summary() {
 
 #[test]
 fn the_fixture_suites_all_admit() {
-    let run = run_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["check", fixtures("valid").to_str().unwrap()]);
+    let run = run_in(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &["check", fixtures("valid").to_str().unwrap()],
+    );
     assert_eq!(run.code, Some(0), "{run:?}");
 }
 
@@ -51,19 +54,40 @@ fn json_format_is_one_object_per_line() {
     write(dir.path(), "cafe.acl", "suite \"café\" {\n    x = 1\n}\n");
     let run = run_in(dir.path(), &["check", "--format", "json", "."]);
     assert_eq!(run.code, Some(2), "{run:?}");
-    let records: Vec<serde_json::Value> =
-        run.stdout.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    let records: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
     assert!(records.len() >= 2, "{}", run.stdout);
     for r in &records {
-        for key in ["code", "severity", "path", "file", "line", "column", "end_line", "end_column", "byte", "message", "hint"] {
+        for key in [
+            "code",
+            "severity",
+            "path",
+            "file",
+            "line",
+            "column",
+            "end_line",
+            "end_column",
+            "byte",
+            "message",
+            "hint",
+        ] {
             assert!(r.get(key).is_some(), "missing {key} in {r}");
         }
     }
     let first = &records[0];
     assert_eq!(first["file"], "./bad.acl");
     assert_eq!(first["code"], "test.spec.invalid_value");
-    assert_eq!((first["line"].as_u64(), first["column"].as_u64()), (Some(3), Some(19)));
-    assert_eq!(first["byte"]["end"].as_u64().unwrap() - first["byte"]["start"].as_u64().unwrap(), "\"desktop\"".len() as u64);
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(3), Some(19))
+    );
+    assert_eq!(
+        first["byte"]["end"].as_u64().unwrap() - first["byte"]["start"].as_u64().unwrap(),
+        "\"desktop\"".len() as u64
+    );
 }
 
 #[test]
@@ -82,17 +106,29 @@ fn json_flag_prints_the_admitted_ir_and_moves_diagnostics_to_stderr() {
     write(dir.path(), "b.acl", INVALID);
     let run = run_in(dir.path(), &["check", "--json", "a.acl", "b.acl"]);
     assert_eq!(run.code, Some(2), "{run:?}");
-    let ir: serde_json::Value = serde_json::from_str(&run.stdout).expect("stdout is one JSON document");
+    let ir: serde_json::Value =
+        serde_json::from_str(&run.stdout).expect("stdout is one JSON document");
     assert_eq!(ir["protocol"], "a3s.test.admitted-ir/1");
     let files = ir["files"].as_array().unwrap();
     assert_eq!(files.len(), 2);
     assert_eq!(files[0]["file"], "a.acl");
     assert_eq!(files[0]["document"]["root"], "suite");
-    assert_eq!(files[0]["document"]["scenarios"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        files[0]["document"]["scenarios"].as_array().unwrap().len(),
+        2
+    );
     assert_eq!(files[1]["file"], "b.acl");
     assert!(files[1]["document"].is_null());
-    assert!(run.stderr.contains("error[test.spec.invalid_value]"), "{}", run.stderr);
-    assert!(run.stderr.ends_with("2 files, 2 scenarios, 1 error\n"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("error[test.spec.invalid_value]"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.ends_with("2 files, 2 scenarios, 1 error\n"),
+        "{}",
+        run.stderr
+    );
 
     let ok = run_in(dir.path(), &["check", "--json", "a.acl"]);
     assert_eq!(ok.code, Some(0), "{ok:?}");
@@ -110,7 +146,11 @@ fn bad_inputs_are_diagnostics_not_panics() {
     write(root, "empty.acl", "");
     write(root, "comments.acl", "# nothing but a comment\n");
     // Generated, never committed: one byte over the limit.
-    write(root, "huge.acl", vec![b'#'; a3s_test_lang::MAX_FILE_BYTES + 1]);
+    write(
+        root,
+        "huge.acl",
+        vec![b'#'; a3s_test_lang::MAX_FILE_BYTES + 1],
+    );
     let cases = [
         ("missing.acl", "test.spec.unreadable"),
         ("no-suites", "test.spec.no_suite_files"),
@@ -122,14 +162,38 @@ fn bad_inputs_are_diagnostics_not_panics() {
     for (path, code) in cases {
         let run = run_in(root, &["check", path]);
         assert_eq!(run.code, Some(2), "{path}: {run:?}");
-        assert!(run.stdout.contains(&format!("error[{code}]")), "{path}: {}", run.stdout);
-        assert!(run.stdout.contains(path), "{path}: the path is shown: {}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("error[{code}]")),
+            "{path}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains(path),
+            "{path}: the path is shown: {}",
+            run.stdout
+        );
         assert!(!run.stderr.contains("panicked"), "{path}: {}", run.stderr);
     }
-    let all = run_in(root, &["check", "--format", "json", "missing.acl", "no-suites", "latin1.acl", "huge.acl", "empty.acl"]);
+    let all = run_in(
+        root,
+        &[
+            "check",
+            "--format",
+            "json",
+            "missing.acl",
+            "no-suites",
+            "latin1.acl",
+            "huge.acl",
+            "empty.acl",
+        ],
+    );
     assert_eq!(all.code, Some(2));
     assert_eq!(all.stdout.lines().count(), 5, "{}", all.stdout);
-    assert!(all.stdout.contains("1048577 bytes"), "the real size is reported: {}", all.stdout);
+    assert!(
+        all.stdout.contains("1048577 bytes"),
+        "the real size is reported: {}",
+        all.stdout
+    );
     assert_eq!(all.stderr, "4 files, 0 scenarios, 5 errors\n");
 }
 
@@ -140,16 +204,31 @@ fn discovery_is_sorted_skips_build_and_hidden_folders_but_reads_explicit_paths()
     for rel in ["s/b.acl", "s/a/z.acl", "s/a-b.acl"] {
         write(root, rel, INVALID);
     }
-    for rel in ["s/target/x.acl", "s/node_modules/m/x.acl", "s/.hidden/x.acl", "s/.#lock.acl"] {
+    for rel in [
+        "s/target/x.acl",
+        "s/node_modules/m/x.acl",
+        "s/.hidden/x.acl",
+        "s/.#lock.acl",
+    ] {
         write(root, rel, "not even ACL {");
     }
     let run = run_in(root, &["check", "--format", "json", "s"]);
     let files: Vec<String> = run
         .stdout
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["file"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
-    assert_eq!(run.stdout.lines().count(), 3, "one diagnostic per file: {}", run.stdout);
+    assert_eq!(
+        run.stdout.lines().count(),
+        3,
+        "one diagnostic per file: {}",
+        run.stdout
+    );
     assert_eq!(files, ["s/a/z.acl", "s/a-b.acl", "s/b.acl"]);
 
     write(root, "s/.hidden/ok.acl", VALID);
@@ -171,10 +250,22 @@ fn no_color_and_pipes_give_plain_text() {
 fn many_files_are_reported_in_path_order_whatever_the_thread_count() {
     let dir = tempfile::tempdir().unwrap();
     for i in 0..40 {
-        write(dir.path(), &format!("s/f{i:02}.acl"), if i % 3 == 0 { INVALID } else { VALID });
+        write(
+            dir.path(),
+            &format!("s/f{i:02}.acl"),
+            if i % 3 == 0 { INVALID } else { VALID },
+        );
     }
-    let one = run_with_env(dir.path(), &["check", "--format", "json", "s"], &[("RAYON_NUM_THREADS", "1")]);
-    let two = run_with_env(dir.path(), &["check", "--format", "json", "s"], &[("RAYON_NUM_THREADS", "2")]);
+    let one = run_with_env(
+        dir.path(),
+        &["check", "--format", "json", "s"],
+        &[("RAYON_NUM_THREADS", "1")],
+    );
+    let two = run_with_env(
+        dir.path(),
+        &["check", "--format", "json", "s"],
+        &[("RAYON_NUM_THREADS", "2")],
+    );
     assert_eq!(one.stdout, two.stdout);
     assert_eq!(one.stderr, "40 files, 52 scenarios, 14 errors\n");
     assert_eq!(one.stdout.lines().count(), 14);
@@ -184,5 +275,8 @@ fn many_files_are_reported_in_path_order_whatever_the_thread_count() {
 fn usage_errors_exit_two() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(run_in(dir.path(), &["check"]).code, Some(2));
-    assert_eq!(run_in(dir.path(), &["check", "--format", "xml", "a.acl"]).code, Some(2));
+    assert_eq!(
+        run_in(dir.path(), &["check", "--format", "xml", "a.acl"]).code,
+        Some(2)
+    );
 }

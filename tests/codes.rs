@@ -15,10 +15,18 @@ use a3s_test_lang::{admit, admit_bytes, admit_statement, Code, Diagnostic, MAX_F
 use std::collections::BTreeMap;
 
 /// Codes produced from generated input rather than a committed fixture.
-const GENERATED: &[Code] = &[Code::NotUtf8, Code::FileTooLarge, Code::ListTooLong, Code::Unreadable, Code::NoSuiteFiles];
+const GENERATED: &[Code] = &[
+    Code::NotUtf8,
+    Code::FileTooLarge,
+    Code::ListTooLong,
+    Code::Unreadable,
+    Code::NoSuiteFiles,
+];
 
 fn suffix(code: Code) -> &'static str {
-    code.as_str().strip_prefix("test.spec.").expect("test.spec. prefix")
+    code.as_str()
+        .strip_prefix("test.spec.")
+        .expect("test.spec. prefix")
 }
 
 /// Admit `source` the way its fixture asks (file or statement mode).
@@ -43,7 +51,10 @@ fn assert_produces(code: Code, diagnostics: &[Diagnostic], context: &str) {
     assert!(
         diagnostics.iter().any(|d| d.code == code),
         "{context} should produce {code}, got {:?}",
-        diagnostics.iter().map(|d| (d.code.as_str(), d.message.as_str())).collect::<Vec<_>>()
+        diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.message.as_str()))
+            .collect::<Vec<_>>()
     );
 }
 
@@ -57,10 +68,17 @@ fn every_code_has_a_fixture_or_generator() {
     for code in Code::ALL {
         let has_fixture = fixtures.iter().any(|f| f == suffix(*code));
         let generated = GENERATED.contains(code);
-        assert!(has_fixture ^ generated, "{code}: needs exactly one of a fixture ({}.acl) or a generator", suffix(*code));
+        assert!(
+            has_fixture ^ generated,
+            "{code}: needs exactly one of a fixture ({}.acl) or a generator",
+            suffix(*code)
+        );
     }
     for f in &fixtures {
-        assert!(Code::from_name(&format!("test.spec.{f}")).is_some(), "fixture {f}.acl names no code");
+        assert!(
+            Code::from_name(&format!("test.spec.{f}")).is_some(),
+            "fixture {f}.acl names no code"
+        );
     }
 }
 
@@ -69,7 +87,8 @@ fn each_fixture_produces_its_code() {
     let mut snapshots = BTreeMap::new();
     for path in common::acl_files(&common::fixtures("codes")) {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let code = Code::from_name(&format!("test.spec.{stem}")).expect("fixture named after a code");
+        let code =
+            Code::from_name(&format!("test.spec.{stem}")).expect("fixture named after a code");
         let source = std::fs::read_to_string(&path).expect("fixture is UTF-8");
         let diagnostics = diagnostics_of(&source);
         assert_produces(code, &diagnostics, &format!("{stem}.acl"));
@@ -77,7 +96,10 @@ fn each_fixture_produces_its_code() {
             assert!(!d.hint.is_empty(), "{stem}.acl: {} has no hint", d.code);
             assert!(d.span.end <= source.len(), "{stem}.acl: span past the end");
         }
-        snapshots.insert(stem.clone(), both(&format!("{stem}.acl"), &source, &diagnostics));
+        snapshots.insert(
+            stem.clone(),
+            both(&format!("{stem}.acl"), &source, &diagnostics),
+        );
     }
     for (stem, body) in snapshots {
         insta::assert_snapshot!(stem, body);
@@ -90,7 +112,10 @@ fn not_utf8_is_generated() {
     let admission = admit_bytes(bytes);
     assert_produces(Code::NotUtf8, &admission.diagnostics, "latin-1 bytes");
     let shown = String::from_utf8_lossy(bytes);
-    insta::assert_snapshot!("not_utf8", both("not_utf8.acl", &shown, &admission.diagnostics));
+    insta::assert_snapshot!(
+        "not_utf8",
+        both("not_utf8.acl", &shown, &admission.diagnostics)
+    );
 }
 
 #[test]
@@ -99,12 +124,17 @@ fn file_too_large_is_generated() {
     let admission = admit_bytes(&bytes);
     assert_produces(Code::FileTooLarge, &admission.diagnostics, "1 MiB + 1 byte");
     // Nothing of a too-large file is shown, as in the CLI.
-    insta::assert_snapshot!("file_too_large", both("file_too_large.acl", "", &admission.diagnostics));
+    insta::assert_snapshot!(
+        "file_too_large",
+        both("file_too_large.acl", "", &admission.diagnostics)
+    );
 }
 
 #[test]
 fn list_too_long_is_generated() {
-    let items: Vec<String> = (0..=a3s_test_lang::MAX_LIST_ITEMS).map(|_| "\"t\"".to_string()).collect();
+    let items: Vec<String> = (0..=a3s_test_lang::MAX_LIST_ITEMS)
+        .map(|_| "\"t\"".to_string())
+        .collect();
     let source = format!(
         "suite \"codes\" {{\n    scenario \"main\" {{\n        surface = \"web\"\n        tags = [{}]\n        navigate \"open\" {{ url = \"/\" }}\n    }}\n}}\n",
         items.join(",")
@@ -114,7 +144,13 @@ fn list_too_long_is_generated() {
     // The excerpt would print the 40 kB line; the JSON rendering says everything.
     insta::assert_snapshot!(
         "list_too_long",
-        render(Format::Json, Colour::Never, "list_too_long.acl", &source, &diagnostics)
+        render(
+            Format::Json,
+            Colour::Never,
+            "list_too_long.acl",
+            &source,
+            &diagnostics
+        )
     );
 }
 
@@ -124,10 +160,20 @@ fn unreadable_and_no_suite_files_come_from_the_cli() {
     std::fs::create_dir(dir.path().join("empty")).unwrap();
     let human = common::run_in(dir.path(), &["check", "missing.acl", "empty"]);
     assert_eq!(human.code, Some(2), "{human:?}");
-    let json = common::run_in(dir.path(), &["check", "--format", "json", "missing.acl", "empty"]);
+    let json = common::run_in(
+        dir.path(),
+        &["check", "--format", "json", "missing.acl", "empty"],
+    );
     assert_eq!(json.code, Some(2), "{json:?}");
     for code in [Code::Unreadable, Code::NoSuiteFiles] {
-        assert!(json.stdout.contains(&format!("\"code\":\"{code}\"")), "{code} in {}", json.stdout);
+        assert!(
+            json.stdout.contains(&format!("\"code\":\"{code}\"")),
+            "{code} in {}",
+            json.stdout
+        );
     }
-    insta::assert_snapshot!("unreadable_and_no_suite_files", format!("{}\n--- json ---\n{}", human.stdout, json.stdout));
+    insta::assert_snapshot!(
+        "unreadable_and_no_suite_files",
+        format!("{}\n--- json ---\n{}", human.stdout, json.stdout)
+    );
 }

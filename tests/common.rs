@@ -71,7 +71,9 @@ pub fn run_with_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
 
 /// `lang/tests/fixtures/<sub>`.
 pub fn fixtures(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("lang/tests/fixtures").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("lang/tests/fixtures")
+        .join(sub)
 }
 
 /// Every `*.acl` file directly in `dir`, sorted.

@@ -6,7 +6,8 @@ use a3s_test_lang::{admit, admit_statement, printer::format_source, Code};
 use serde_json::Value;
 
 fn docs() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/acl.md")).expect("docs/acl.md")
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/acl.md"))
+        .expect("docs/acl.md")
 }
 
 /// Every fenced example as (info string, body, line number of the fence).
@@ -14,9 +15,15 @@ fn examples(text: &str) -> Vec<(String, String, usize)> {
     let mut out = Vec::new();
     let mut lines = text.lines().enumerate();
     while let Some((n, line)) = lines.next() {
-        let Some(info) = line.strip_prefix("```") else { continue };
+        let Some(info) = line.strip_prefix("```") else {
+            continue;
+        };
         let info = info.trim().to_string();
-        let body: Vec<&str> = lines.by_ref().map(|(_, l)| l).take_while(|l| !l.starts_with("```")).collect();
+        let body: Vec<&str> = lines
+            .by_ref()
+            .map(|(_, l)| l)
+            .take_while(|l| !l.starts_with("```"))
+            .collect();
         if info.starts_with("acl") {
             out.push((info, body.join("\n") + "\n", n + 1));
         }
@@ -60,13 +67,30 @@ fn every_example_admits_and_round_trips() {
     let text = docs();
     let examples = examples(&text);
     assert!(examples.iter().filter(|(i, _, _)| i == "acl").count() >= 3);
-    assert!(examples.iter().filter(|(i, _, _)| i == "acl statement").count() >= 30);
+    assert!(
+        examples
+            .iter()
+            .filter(|(i, _, _)| i == "acl statement")
+            .count()
+            >= 30
+    );
     for (info, source, line) in &examples {
-        let before = ir(info, source).unwrap_or_else(|e| panic!("docs/acl.md:{line}: example does not admit:\n{source}\n{e}"));
-        let formatted = format_source(source).unwrap_or_else(|d| panic!("docs/acl.md:{line}: does not format: {d:?}"));
-        let after = ir(info, &formatted).unwrap_or_else(|e| panic!("docs/acl.md:{line}: formatted example fails:\n{e}"));
-        assert_eq!(before, after, "docs/acl.md:{line}: formatting changed the IR");
-        assert_eq!(format_source(&formatted).unwrap(), formatted, "docs/acl.md:{line}: fmt not idempotent");
+        let before = ir(info, source).unwrap_or_else(|e| {
+            panic!("docs/acl.md:{line}: example does not admit:\n{source}\n{e}")
+        });
+        let formatted = format_source(source)
+            .unwrap_or_else(|d| panic!("docs/acl.md:{line}: does not format: {d:?}"));
+        let after = ir(info, &formatted)
+            .unwrap_or_else(|e| panic!("docs/acl.md:{line}: formatted example fails:\n{e}"));
+        assert_eq!(
+            before, after,
+            "docs/acl.md:{line}: formatting changed the IR"
+        );
+        assert_eq!(
+            format_source(&formatted).unwrap(),
+            formatted,
+            "docs/acl.md:{line}: fmt not idempotent"
+        );
     }
 }
 
@@ -79,32 +103,74 @@ fn every_step_block_has_an_example() {
             if info != "acl statement" {
                 return None;
             }
-            admit_statement(source).ok().map(|step| step.action.block_kind().to_string())
+            admit_statement(source)
+                .ok()
+                .map(|step| step.action.block_kind().to_string())
         })
         .collect();
     for kind in [
-        "navigate", "click", "hover", "focus", "double_click", "context_click", "check", "uncheck", "fill", "type",
-        "insert_text", "select", "drag", "press", "wheel", "viewport", "snapshot", "wait", "expect", "screenshot",
-        "accessibility", "console", "page_errors", "tab", "frame", "dialog", "upload", "download", "network_route",
-        "network_unroute", "har", "trace",
+        "navigate",
+        "click",
+        "hover",
+        "focus",
+        "double_click",
+        "context_click",
+        "check",
+        "uncheck",
+        "fill",
+        "type",
+        "insert_text",
+        "select",
+        "drag",
+        "press",
+        "wheel",
+        "viewport",
+        "snapshot",
+        "wait",
+        "expect",
+        "screenshot",
+        "accessibility",
+        "console",
+        "page_errors",
+        "tab",
+        "frame",
+        "dialog",
+        "upload",
+        "download",
+        "network_route",
+        "network_unroute",
+        "har",
+        "trace",
     ] {
-        assert!(kinds.iter().any(|k| k == kind), "docs/acl.md has no ```acl statement example of `{kind}`");
+        assert!(
+            kinds.iter().any(|k| k == kind),
+            "docs/acl.md has no ```acl statement example of `{kind}`"
+        );
     }
 }
 
 #[test]
 fn the_code_list_equals_the_registry() {
     let text = docs();
-    let section = text.split("## 14. Diagnostic codes").nth(1).expect("a `## 14. Diagnostic codes` section");
+    let section = text
+        .split("## 14. Diagnostic codes")
+        .nth(1)
+        .expect("a `## 14. Diagnostic codes` section");
     let listed: Vec<&str> = section
         .lines()
         .filter_map(|l| l.strip_prefix("- `"))
         .filter_map(|l| l.split_once('`'))
         .map(|(code, rest)| {
-            assert!(rest.trim_start().starts_with('—') && rest.len() > 5, "`{code}` needs a one-line fix");
+            assert!(
+                rest.trim_start().starts_with('—') && rest.len() > 5,
+                "`{code}` needs a one-line fix"
+            );
             code
         })
         .collect();
     let registry: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
-    assert_eq!(listed, registry, "docs/acl.md §14 must list exactly Code::ALL, in registry order");
+    assert_eq!(
+        listed, registry,
+        "docs/acl.md §14 must list exactly Code::ALL, in registry order"
+    );
 }

@@ -8,11 +8,14 @@ use std::fs;
 use std::path::Path;
 
 const MESSY: &str = "# keep me\nsuite \"x\" {\nscenario \"a\" {\n      surface   =   \"web\"\nnavigate \"o\" {   url = \"/\"   }   // trailing\n}\n}\n";
-const BROKEN: &str = "suite \"x\" {\n  scenario \"a\" {\n    navigate \"o\" { url \"/\" }\n  }\n}\n";
+const BROKEN: &str =
+    "suite \"x\" {\n  scenario \"a\" {\n    navigate \"o\" { url \"/\" }\n  }\n}\n";
 
 fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> =
-        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort();
     names
 }
@@ -29,8 +32,15 @@ fn rewrites_to_the_canonical_layout_and_is_idempotent() {
     assert_eq!(first.code, Some(0), "{first:?}");
     assert_eq!(first.stdout, "reformatted s.acl\n");
     assert_eq!(fs::read_to_string(&file).unwrap(), expected);
-    assert!(expected.contains("# keep me") && expected.contains("// trailing"), "comments survive: {expected}");
-    assert_eq!(names(dir.path()), ["s.acl"], "no temporary file is left behind");
+    assert!(
+        expected.contains("# keep me") && expected.contains("// trailing"),
+        "comments survive: {expected}"
+    );
+    assert_eq!(
+        names(dir.path()),
+        ["s.acl"],
+        "no temporary file is left behind"
+    );
 
     let second = run_in(dir.path(), &["fmt", "s.acl"]);
     assert_eq!(second.code, Some(0), "{second:?}");
@@ -45,14 +55,26 @@ fn check_mode_lists_changes_exits_one_and_writes_nothing() {
     fs::write(dir.path().join("s/messy.acl"), MESSY).unwrap();
     let canonical = format_source(MESSY).unwrap();
     fs::write(dir.path().join("s/tidy.acl"), &canonical).unwrap();
-    let before = fs::metadata(dir.path().join("s/messy.acl")).unwrap().modified().unwrap();
+    let before = fs::metadata(dir.path().join("s/messy.acl"))
+        .unwrap()
+        .modified()
+        .unwrap();
 
     let run = run_in(dir.path(), &["fmt", "--check", "s"]);
     assert_eq!(run.code, Some(1), "{run:?}");
     assert_eq!(run.stdout, "would reformat s/messy.acl\n");
     assert_eq!(run.stderr, "2 files: 1 would be reformatted, 1 unchanged\n");
-    assert_eq!(fs::read_to_string(dir.path().join("s/messy.acl")).unwrap(), MESSY);
-    assert_eq!(fs::metadata(dir.path().join("s/messy.acl")).unwrap().modified().unwrap(), before);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("s/messy.acl")).unwrap(),
+        MESSY
+    );
+    assert_eq!(
+        fs::metadata(dir.path().join("s/messy.acl"))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        before
+    );
 
     let tidy = run_in(dir.path(), &["fmt", "--check", "s/tidy.acl"]);
     assert_eq!(tidy.code, Some(0), "{tidy:?}");
@@ -65,17 +87,40 @@ fn files_with_syntax_errors_are_left_untouched_and_reported() {
     fs::write(dir.path().join("messy.acl"), MESSY).unwrap();
     let run = run_in(dir.path(), &["fmt", "."]);
     assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(fs::read_to_string(dir.path().join("broken.acl")).unwrap(), BROKEN);
-    assert!(run.stdout.contains("error[test.spec.syntax]"), "{}", run.stdout);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("broken.acl")).unwrap(),
+        BROKEN
+    );
+    assert!(
+        run.stdout.contains("error[test.spec.syntax]"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("./broken.acl:3:"), "{}", run.stdout);
     // The other file is still formatted.
-    assert!(run.stdout.contains("reformatted ./messy.acl"), "{}", run.stdout);
-    assert_eq!(fs::read_to_string(dir.path().join("messy.acl")).unwrap(), format_source(MESSY).unwrap());
-    assert!(run.stderr.starts_with("2 files: 1 reformatted, 0 unchanged, 1 not formatted"), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("reformatted ./messy.acl"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("messy.acl")).unwrap(),
+        format_source(MESSY).unwrap()
+    );
+    assert!(
+        run.stderr
+            .starts_with("2 files: 1 reformatted, 0 unchanged, 1 not formatted"),
+        "{}",
+        run.stderr
+    );
 
-    let json = run_in(dir.path(), &["fmt", "--check", "--format", "json", "broken.acl"]);
+    let json = run_in(
+        dir.path(),
+        &["fmt", "--check", "--format", "json", "broken.acl"],
+    );
     assert_eq!(json.code, Some(2), "errors win over --check's 1");
-    let record: serde_json::Value = serde_json::from_str(json.stdout.lines().next().unwrap()).unwrap();
+    let record: serde_json::Value =
+        serde_json::from_str(json.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(record["code"], "test.spec.syntax");
 }
 
@@ -87,9 +132,16 @@ fn bad_inputs_exit_two_and_change_nothing() {
     let run = run_in(dir.path(), &["fmt", "latin1.acl", "missing.acl", "empty"]);
     assert_eq!(run.code, Some(2), "{run:?}");
     for code in ["not_utf8", "unreadable", "no_suite_files"] {
-        assert!(run.stdout.contains(&format!("error[test.spec.{code}]")), "{code}: {}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("error[test.spec.{code}]")),
+            "{code}: {}",
+            run.stdout
+        );
     }
-    assert_eq!(fs::read(dir.path().join("latin1.acl")).unwrap(), b"suite \"caf\xe9\" {}\n");
+    assert_eq!(
+        fs::read(dir.path().join("latin1.acl")).unwrap(),
+        b"suite \"caf\xe9\" {}\n"
+    );
 }
 
 #[cfg(unix)]
@@ -101,5 +153,8 @@ fn rewriting_keeps_the_file_mode() {
     fs::write(&file, MESSY).unwrap();
     fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
     assert_eq!(run_in(dir.path(), &["fmt", "s.acl"]).code, Some(0));
-    assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
 }

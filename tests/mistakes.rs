@@ -14,7 +14,11 @@ fn a_dozen_mistakes_are_all_reported_with_code_caret_and_hint() {
     let admission = admit(&source);
     assert!(!admission.is_admitted());
     let diagnostics = &admission.diagnostics;
-    assert!(diagnostics.len() >= 12, "{} diagnostics: {diagnostics:#?}", diagnostics.len());
+    assert!(
+        diagnostics.len() >= 12,
+        "{} diagnostics: {diagnostics:#?}",
+        diagnostics.len()
+    );
 
     let mut codes: Vec<Code> = diagnostics.iter().map(|d| d.code).collect();
     codes.sort();
@@ -28,11 +32,29 @@ fn a_dozen_mistakes_are_all_reported_with_code_caret_and_hint() {
         previous = d.span.start;
     }
 
-    let human = render(Format::Human, Colour::Never, "dozen.acl", &source, diagnostics);
+    let human = render(
+        Format::Human,
+        Colour::Never,
+        "dozen.acl",
+        &source,
+        diagnostics,
+    );
     for d in diagnostics {
-        assert!(human.contains(&format!("error[{}]: {}", d.code, d.message)), "header of {}", d.code);
-        assert!(human.contains(&format!("Help: {}", d.hint)), "hint of {}", d.code);
-        assert!(human.contains(&format!("Note: at {}", d.path)), "path of {}", d.code);
+        assert!(
+            human.contains(&format!("error[{}]: {}", d.code, d.message)),
+            "header of {}",
+            d.code
+        );
+        assert!(
+            human.contains(&format!("Help: {}", d.hint)),
+            "hint of {}",
+            d.code
+        );
+        assert!(
+            human.contains(&format!("Note: at {}", d.path)),
+            "path of {}",
+            d.code
+        );
     }
     // One caret label (`╰──`) per diagnostic, at least.
     assert!(human.matches('╰').count() >= diagnostics.len());
@@ -42,5 +64,8 @@ fn a_dozen_mistakes_are_all_reported_with_code_caret_and_hint() {
     let run = common::run_in(dir, &["check", "--format", "json", "dozen.acl"]);
     assert_eq!(run.code, Some(2));
     assert_eq!(run.stdout.lines().count(), diagnostics.len());
-    assert_eq!(run.stderr, format!("1 file, 0 scenarios, {} errors\n", diagnostics.len()));
+    assert_eq!(
+        run.stderr,
+        format!("1 file, 0 scenarios, {} errors\n", diagnostics.len())
+    );
 }

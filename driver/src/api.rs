@@ -82,7 +82,11 @@ pub struct StepFailure {
 impl StepFailure {
     /// A failure without evidence.
     pub fn new(code: FailureCode, message: impl Into<String>) -> Self {
-        StepFailure { code, message: message.into(), evidence: Vec::new() }
+        StepFailure {
+            code,
+            message: message.into(),
+            evidence: Vec::new(),
+        }
     }
 }
 
@@ -99,7 +103,10 @@ pub struct DriverError {
 impl DriverError {
     /// Build an error.
     pub fn new(code: FailureCode, message: impl Into<String>) -> Self {
-        DriverError { code, message: message.into() }
+        DriverError {
+            code,
+            message: message.into(),
+        }
     }
 }
 

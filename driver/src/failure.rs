@@ -156,6 +156,9 @@ mod tests {
             assert_eq!(FailureCode::from_name(code.as_str()), Some(*code));
         }
         assert_eq!(FailureCode::TargetNotFound.class(), FailureClass::Product);
-        assert_eq!(FailureCode::BrowserCrashed.class(), FailureClass::Infrastructure);
+        assert_eq!(
+            FailureCode::BrowserCrashed.class(),
+            FailureClass::Infrastructure
+        );
     }
 }

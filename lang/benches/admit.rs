@@ -17,7 +17,10 @@ const ITERATIONS: usize = 31;
 const BUDGET: Duration = Duration::from_millis(20);
 
 fn main() {
-    let iterations = std::env::var("ADMIT_BENCH_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(ITERATIONS);
+    let iterations = std::env::var("ADMIT_BENCH_ITERATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(ITERATIONS);
     let source = suite_gen::suite("bench-1", suite_gen::BENCH_SCENARIOS);
     let bytes = source.len();
     let lines = source.lines().count();
@@ -47,11 +50,20 @@ fn main() {
     });
     report("lex", lex, bytes, lines);
     report("parse (incl. lex)", parse, bytes, lines);
-    report("parse only (parse - lex)", parse.saturating_sub(lex), bytes, lines);
+    report(
+        "parse only (parse - lex)",
+        parse.saturating_sub(lex),
+        bytes,
+        lines,
+    );
     report("check", check, bytes, lines);
     report("admit (full)", full, bytes, lines);
     let verdict = if full <= BUDGET { "within" } else { "OVER" };
-    println!("budget: {:.2} ms per file, {verdict} the {} ms budget", ms(full), BUDGET.as_millis());
+    println!(
+        "budget: {:.2} ms per file, {verdict} the {} ms budget",
+        ms(full),
+        BUDGET.as_millis()
+    );
 }
 
 /// Run `f` once to warm up, then `iterations` times; return the median duration.

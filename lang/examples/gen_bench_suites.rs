@@ -24,7 +24,12 @@ fn main() -> std::process::ExitCode {
             eprintln!("error: cannot write {}: {e}", path.display());
             return std::process::ExitCode::from(2);
         }
-        println!("{} {} bytes {} lines", path.display(), text.len(), text.lines().count());
+        println!(
+            "{} {} bytes {} lines",
+            path.display(),
+            text.len(),
+            text.lines().count()
+        );
     }
     std::process::ExitCode::SUCCESS
 }

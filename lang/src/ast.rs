@@ -149,8 +149,13 @@ pub fn logical_path(document: &Document, span: Span) -> String {
     let mut path = String::new();
     // Nodes are in source order and do not overlap: the candidate is the last one starting at or
     // before the span (a binary search, so a block with 100,000 items costs no more than one).
-    let root = document.blocks.partition_point(|b| b.span.start <= span.start);
-    let mut block = root.checked_sub(1).map(|i| &document.blocks[i]).filter(|b| encloses(b.span, span));
+    let root = document
+        .blocks
+        .partition_point(|b| b.span.start <= span.start);
+    let mut block = root
+        .checked_sub(1)
+        .map(|i| &document.blocks[i])
+        .filter(|b| encloses(b.span, span));
     while let Some(b) = block.take() {
         push_segment(&mut path, &b.kind.name);
         if let Some(label) = &b.label {
@@ -171,7 +176,8 @@ pub fn logical_path(document: &Document, span: Span) -> String {
 
 /// True when `inner` starts inside `outer` (a zero-width span at `outer`'s end counts as inside).
 fn encloses(outer: Span, inner: Span) -> bool {
-    outer.start <= inner.start && (inner.start < outer.end || (inner.start == outer.end && inner.end == inner.start))
+    outer.start <= inner.start
+        && (inner.start < outer.end || (inner.start == outer.end && inner.end == inner.start))
 }
 
 fn push_segment(path: &mut String, segment: &str) {

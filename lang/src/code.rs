@@ -138,7 +138,10 @@ codes! {
 impl Code {
     /// True for codes raised while reading bytes or paths, before any parsing.
     pub fn is_input(self) -> bool {
-        matches!(self, Code::NotUtf8 | Code::FileTooLarge | Code::Unreadable | Code::NoSuiteFiles)
+        matches!(
+            self,
+            Code::NotUtf8 | Code::FileTooLarge | Code::Unreadable | Code::NoSuiteFiles
+        )
     }
 }
 

@@ -49,7 +49,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error with the code's default hint.
-    pub fn error(code: Code, path: impl Into<String>, span: Span, message: impl Into<String>) -> Self {
+    pub fn error(
+        code: Code,
+        path: impl Into<String>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             code,
             severity: Severity::Error,
@@ -69,7 +74,10 @@ impl Diagnostic {
 
     /// Add a secondary label.
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.secondary.push(SecondaryLabel { span, message: message.into() });
+        self.secondary.push(SecondaryLabel {
+            span,
+            message: message.into(),
+        });
         self
     }
 
@@ -96,7 +104,10 @@ pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
 ///
 /// Why edit distance with a length-scaled cut-off: a one-letter slip in a short block name
 /// (`clik`) should be caught, but `url` must not be "corrected" to an unrelated three-letter word.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
     candidates
         .into_iter()

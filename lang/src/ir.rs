@@ -125,9 +125,18 @@ pub enum Action {
     /// Press a key or chord.
     Press { key: KeyChord },
     /// Mouse wheel.
-    Wheel { delta_x: i64, delta_y: i64, modifiers: Vec<Modifier>, target: Option<Target> },
+    Wheel {
+        delta_x: i64,
+        delta_y: i64,
+        modifiers: Vec<Modifier>,
+        target: Option<Target>,
+    },
     /// Resize the viewport.
-    Viewport { width: u32, height: u32, scale: Option<u32> },
+    Viewport {
+        width: u32,
+        height: u32,
+        scale: Option<u32>,
+    },
     /// Record an observation.
     Snapshot { interactive: bool },
     /// Poll until a condition holds or the deadline passes.
@@ -137,7 +146,10 @@ pub enum Action {
     /// Save a PNG screenshot as evidence.
     Screenshot { path: EvidencePath },
     /// Save the accessibility tree as JSON evidence.
-    Accessibility { path: EvidencePath, interactive: bool },
+    Accessibility {
+        path: EvidencePath,
+        interactive: bool,
+    },
     /// Save console messages as JSON evidence.
     Console { path: EvidencePath, clear: bool },
     /// Save uncaught page errors as JSON evidence.
@@ -153,7 +165,10 @@ pub enum Action {
     /// Click the target and save the download it starts.
     Download { target: Target, path: EvidencePath },
     /// Fulfil or abort matching requests.
-    NetworkRoute { pattern: String, response: RouteResponse },
+    NetworkRoute {
+        pattern: String,
+        response: RouteResponse,
+    },
     /// Remove one route (or all when `pattern` is `None`).
     NetworkUnroute { pattern: Option<String> },
     /// Record network traffic as HAR.
@@ -345,11 +360,20 @@ pub enum ExpectCondition {
     /// The selected option values equal this set.
     SelectedValues { target: Target, values: Vec<String> },
     /// Percentage of the viewport the target covers, at least or at most.
-    ViewportCoverage { target: Target, bound: CoverageBound, percent: u32 },
+    ViewportCoverage {
+        target: Target,
+        bound: CoverageBound,
+        percent: u32,
+    },
     /// A control or semantic state.
     State { target: Target, state: ElementState },
     /// A geometric relation between two stable targets.
-    Layout { target: Target, relation: LayoutRelation, relative_to: Target, tolerance_px: u32 },
+    Layout {
+        target: Target,
+        relation: LayoutRelation,
+        relative_to: Target,
+        tolerance_px: u32,
+    },
 }
 
 /// Direction of a viewport coverage bound.
@@ -453,7 +477,10 @@ pub enum TabOperation {
     /// Record the open tabs.
     List,
     /// Open a tab (optionally at a URL, optionally with a label to switch back to it).
-    New { url: Option<String>, label: Option<String> },
+    New {
+        url: Option<String>,
+        label: Option<String>,
+    },
     /// Switch to a tab by label or index.
     Switch { tab: TabRef },
     /// Close a tab (the current one when `None`).
@@ -487,7 +514,11 @@ pub enum DialogOperation {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RouteResponse {
     /// Fulfil with this body.
-    Fulfill { body: String, status: u16, content_type: Option<String> },
+    Fulfill {
+        body: String,
+        status: u16,
+        content_type: Option<String>,
+    },
     /// Fail the request.
     Abort,
 }

@@ -147,7 +147,10 @@ fn parse_float<'src>(lex: &mut logos::Lexer<'src, Token<'src>>) -> Result<f64, L
 }
 
 /// Scan a string body after its opening `quote`; the closing quote must sit on the same line.
-fn scan_string<'src>(lex: &mut logos::Lexer<'src, Token<'src>>, quote: u8) -> Result<&'src str, LexError> {
+fn scan_string<'src>(
+    lex: &mut logos::Lexer<'src, Token<'src>>,
+    quote: u8,
+) -> Result<&'src str, LexError> {
     let rest = lex.remainder().as_bytes();
     let mut i = 0;
     while i < rest.len() {
@@ -166,7 +169,10 @@ fn scan_string<'src>(lex: &mut logos::Lexer<'src, Token<'src>>, quote: u8) -> Re
                     break;
                 }
                 Some(_) => {
-                    let ch_len = lex.remainder()[i + 1..].chars().next().map_or(1, char::len_utf8);
+                    let ch_len = lex.remainder()[i + 1..]
+                        .chars()
+                        .next()
+                        .map_or(1, char::len_utf8);
                     i += 1 + ch_len;
                 }
             },
@@ -191,7 +197,10 @@ pub struct Lexed<'src> {
 /// Lex a whole source. Never panics; every byte is either in a token, a comment, whitespace, or
 /// covered by a diagnostic.
 pub fn lex(source: &str) -> Lexed<'_> {
-    let mut out = Lexed { tokens: Vec::with_capacity(source.len() / 6 + 1), ..Lexed::default() };
+    let mut out = Lexed {
+        tokens: Vec::with_capacity(source.len() / 3 + 16),
+        ..Lexed::default()
+    };
     let mut lexer = Token::lexer(source);
     // Consecutive invalid characters are reported once, as one span.
     let mut pending_invalid: Option<Span> = None;
@@ -213,7 +222,10 @@ pub fn lex(source: &str) -> Lexed<'_> {
         }
         match result {
             Ok(Token::Comment) => {
-                out.comments.push(Comment { text: source[span.range()].to_string(), span });
+                out.comments.push(Comment {
+                    text: source[span.range()].to_string(),
+                    span,
+                });
             }
             Ok(token) => {
                 if let Token::Str(raw) = token {
@@ -235,7 +247,10 @@ pub fn lex(source: &str) -> Lexed<'_> {
                     Code::NumberTooLarge,
                     "",
                     span,
-                    format!("number `{}` is too large; integers must fit in 64 bits", &source[span.range()]),
+                    format!(
+                        "number `{}` is too large; integers must fit in 64 bits",
+                        &source[span.range()]
+                    ),
                 ));
                 out.tokens.push((Token::Bad, span));
             }
@@ -256,7 +271,8 @@ fn report_invalid(source: &str, span: Span, out: &mut Lexed<'_>) {
     } else {
         format!("unexpected characters `{shown}`")
     };
-    out.diagnostics.push(Diagnostic::error(Code::InvalidToken, "", span, message));
+    out.diagnostics
+        .push(Diagnostic::error(Code::InvalidToken, "", span, message));
     out.tokens.push((Token::Bad, span));
 }
 
@@ -296,13 +312,19 @@ fn read_escape(body: &str, i: usize) -> Escape {
     let digits: &str = &after_u[1..];
     let hex_len = digits.bytes().take_while(u8::is_ascii_hexdigit).count();
     if !digits[hex_len..].starts_with('}') {
-        return Escape::Invalid(3 + hex_len, "`\\u{` must hold 1 to 6 hex digits and a closing `}`");
+        return Escape::Invalid(
+            3 + hex_len,
+            "`\\u{` must hold 1 to 6 hex digits and a closing `}`",
+        );
     }
     let len = 4 + hex_len;
     if hex_len == 0 || hex_len > 6 {
         return Escape::Invalid(len, "`\\u{…}` must hold 1 to 6 hex digits");
     }
-    match u32::from_str_radix(&digits[..hex_len], 16).ok().and_then(char::from_u32) {
+    match u32::from_str_radix(&digits[..hex_len], 16)
+        .ok()
+        .and_then(char::from_u32)
+    {
         Some(ch) => Escape::Char(ch, len),
         None => Escape::Invalid(len, "`\\u{…}` is not a Unicode scalar value"),
     }
@@ -332,6 +354,30 @@ fn check_escapes(raw: &str, start: usize, diagnostics: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// Decode a raw string token (quotes included) when every escape in it is valid; `None` as soon
+/// as one is not. The parser's fast path uses it: one pass both checks and decodes.
+pub(crate) fn decode_valid_string(raw: &str) -> Option<String> {
+    let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
+    if !body.contains('\\') {
+        return Some(body.to_string());
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut i = 0;
+    while let Some(off) = body[i..].find('\\') {
+        let at = i + off;
+        out.push_str(&body[i..at]);
+        match read_escape(body, at) {
+            Escape::Char(ch, len) => {
+                out.push(ch);
+                i = at + len;
+            }
+            Escape::Invalid(..) => return None,
+        }
+    }
+    out.push_str(&body[i..]);
+    Some(out)
 }
 
 /// Decode a raw string token (quotes included) into its value. Invalid escapes, already
@@ -387,7 +433,10 @@ mod tests {
 
     #[test]
     fn keywords_are_whole_words_only() {
-        assert_eq!(kinds("true trueish null_x"), vec![Token::True, Token::Ident("trueish"), Token::Ident("null_x")]);
+        assert_eq!(
+            kinds("true trueish null_x"),
+            vec![Token::True, Token::Ident("trueish"), Token::Ident("null_x")]
+        );
     }
 
     #[test]
@@ -403,7 +452,10 @@ mod tests {
 
     #[test]
     fn decodes_every_escape() {
-        assert_eq!(decode_string(r#""a\"b\\c\nd\re\tf\u{1F600}\u{41}""#), "a\"b\\c\nd\re\tf😀A");
+        assert_eq!(
+            decode_string(r#""a\"b\\c\nd\re\tf\u{1F600}\u{41}""#),
+            "a\"b\\c\nd\re\tf😀A"
+        );
         assert_eq!(decode_string(r"'it\'s'"), "it's");
         assert_eq!(decode_string("\"plain\""), "plain");
     }
@@ -412,10 +464,18 @@ mod tests {
     fn invalid_escapes_are_reported_with_exact_spans() {
         let src = r#"x = "a\qb\u{110000}c\u12""#;
         let lexed = lex(src);
-        let spans: Vec<_> = lexed.diagnostics.iter().map(|d| (d.code, &src[d.span.range()])).collect();
+        let spans: Vec<_> = lexed
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &src[d.span.range()]))
+            .collect();
         assert_eq!(
             spans,
-            vec![(Code::InvalidEscape, r"\q"), (Code::InvalidEscape, r"\u{110000}"), (Code::InvalidEscape, r"\u")]
+            vec![
+                (Code::InvalidEscape, r"\q"),
+                (Code::InvalidEscape, r"\u{110000}"),
+                (Code::InvalidEscape, r"\u")
+            ]
         );
         assert!(matches!(lexed.tokens[2].0, Token::Str(_)));
     }
@@ -427,7 +487,17 @@ mod tests {
         assert_eq!(lexed.diagnostics.len(), 1);
         assert_eq!(lexed.diagnostics[0].code, Code::UnterminatedString);
         assert_eq!(lexed.diagnostics[0].span, Span::new(4, 9));
-        assert_eq!(kinds(src), vec![Token::Ident("a"), Token::Eq, Token::Bad, Token::Ident("b"), Token::Eq, Token::Int(1)]);
+        assert_eq!(
+            kinds(src),
+            vec![
+                Token::Ident("a"),
+                Token::Eq,
+                Token::Bad,
+                Token::Ident("b"),
+                Token::Eq,
+                Token::Int(1)
+            ]
+        );
         // A trailing backslash does not escape the newline.
         let lexed = lex("\"abc\\\n\"");
         assert_eq!(lexed.diagnostics[0].code, Code::UnterminatedString);
@@ -438,9 +508,19 @@ mod tests {
     fn invalid_characters_are_grouped() {
         let src = "a @@é$ b ~";
         let lexed = lex(src);
-        let found: Vec<_> = lexed.diagnostics.iter().map(|d| (d.code, &src[d.span.range()])).collect();
-        assert_eq!(found, vec![(Code::InvalidToken, "@@é$"), (Code::InvalidToken, "~")]);
-        assert_eq!(kinds(src), vec![Token::Ident("a"), Token::Bad, Token::Ident("b"), Token::Bad]);
+        let found: Vec<_> = lexed
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &src[d.span.range()]))
+            .collect();
+        assert_eq!(
+            found,
+            vec![(Code::InvalidToken, "@@é$"), (Code::InvalidToken, "~")]
+        );
+        assert_eq!(
+            kinds(src),
+            vec![Token::Ident("a"), Token::Bad, Token::Ident("b"), Token::Bad]
+        );
     }
 
     #[test]
@@ -449,7 +529,10 @@ mod tests {
         let lexed = lex(src);
         assert_eq!(lexed.diagnostics.len(), 1);
         assert_eq!(lexed.diagnostics[0].code, Code::NumberTooLarge);
-        assert_eq!(&src[lexed.diagnostics[0].span.range()], "99999999999999999999");
+        assert_eq!(
+            &src[lexed.diagnostics[0].span.range()],
+            "99999999999999999999"
+        );
         assert!(kinds(src).contains(&Token::Int(i64::MIN)));
     }
 

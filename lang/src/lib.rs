@@ -14,7 +14,6 @@ pub mod code;
 pub mod diagnostic;
 pub mod ir;
 pub mod lexer;
-mod limits;
 pub mod parser;
 pub mod printer;
 pub mod render;
@@ -42,7 +41,10 @@ pub struct Admission {
 
 impl Admission {
     fn rejected(diagnostics: Vec<Diagnostic>) -> Self {
-        Admission { document: None, diagnostics }
+        Admission {
+            document: None,
+            diagnostics,
+        }
     }
 
     /// True when the file was admitted.
@@ -66,7 +68,11 @@ pub fn decode_source(bytes: &[u8]) -> Result<&str, Box<Diagnostic>> {
             Code::FileTooLarge,
             "",
             Span::new(0, 0),
-            format!("file is {} bytes; the limit is {} bytes (1 MiB)", bytes.len(), MAX_FILE_BYTES),
+            format!(
+                "file is {} bytes; the limit is {} bytes (1 MiB)",
+                bytes.len(),
+                MAX_FILE_BYTES
+            ),
         )));
     }
     std::str::from_utf8(bytes).map_err(|e| {
@@ -98,8 +104,15 @@ pub fn admit(source: &str) -> Admission {
     let (admitted, check_diagnostics) = checker::check_document(&document);
     diagnostics.extend(check_diagnostics);
     diagnostic::sort_diagnostics(&mut diagnostics);
-    let document = if diagnostics.iter().any(Diagnostic::is_error) { None } else { admitted };
-    Admission { document, diagnostics }
+    let document = if diagnostics.iter().any(Diagnostic::is_error) {
+        None
+    } else {
+        admitted
+    };
+    Admission {
+        document,
+        diagnostics,
+    }
 }
 
 /// Admit exactly one step block typed by an agent (ACL.md §10); its label may be omitted.

@@ -11,36 +11,44 @@
 //!          | IDENT "(" ( value ( "," value )* ","? )? ")" ;
 //! ```
 //!
-//! Built with chumsky over the logos token slice (no copy of the source per token). Three things
+//! Built with chumsky over the logos token slice (no copy of the source per token). Four things
 //! happen around the grammar:
 //!
-//! 1. **Limits before recursion.** [`crate::limits`]'s pre-scan walks the tokens once, iteratively,
-//!    and cuts every group that opens deeper than [`crate::MAX_NESTING_DEPTH`] down to one
-//!    [`Token::Bad`], so the recursive parser never descends further than the limit however many
-//!    `[` a file holds. Lists longer than [`crate::MAX_LIST_ITEMS`] are reported and replaced by
-//!    [`ValueKind::Error`] after parsing.
+//! 1. **Limits before recursion.** The pre-scan in `parser/limits.rs` walks the tokens once,
+//!    iteratively, and cuts every group that opens deeper than [`crate::MAX_NESTING_DEPTH`] down
+//!    to one [`Token::Bad`], so the recursive parser never descends further than the limit
+//!    however many `[` a file holds. Lists longer than [`crate::MAX_LIST_ITEMS`] are reported and
+//!    replaced by [`ValueKind::Error`] after parsing.
 //! 2. **Recovery that always makes progress.** Failed values, items and root blocks are skipped by
-//!    small iterative scanners ([`skip`]) that respect bracket nesting and stop at the next
+//!    small iterative scanners (`skip_len`) that respect bracket nesting and stop at the next
 //!    plausible item (`name =`, `kind {`, `kind "label" {`) or closing brace. Item and root-level
 //!    skips consume at least one token, so recovery cannot loop. A recovered value becomes
 //!    [`ValueKind::Error`] and a block missing its `}` at the end of the file is kept, so the
 //!    checker does not report the same mistake again as a missing attribute or an empty suite.
-//! 3. **Plain-word messages.** Errors are a cheap `Copy` type ([`SyntaxError`]: found token plus
+//! 3. **A fast path for valid files.** `parser/fast.rs` reads the lexer's stream directly with
+//!    plain recursive descent and builds the identical document; at the first lexical error,
+//!    grammar mismatch or limit it gives up and the steps here run instead. Chumsky is the one
+//!    authority for anything wrong (see that module for why; property tests check that both
+//!    paths give the same result for any input).
+//! 4. **Plain-word messages.** Errors are a cheap `Copy` type ([`SyntaxError`]: found token plus
 //!    a bit set of expectations; no allocation while the parser backtracks) and become
-//!    [`Code::Syntax`] diagnostics such as "expected `=` or `{` after `url`, found number `5`",
-//!    with the logical path of the innermost enclosing block.
+//!    [`Code::Syntax`] diagnostics such as "expected `=`, a label string or `{` after `url`,
+//!    found number `5`", with the logical path of the innermost enclosing node. A `}` missing at
+//!    the end of the file is reported at the block most likely to lack it (indentation tells).
 
 use crate::ast::{self, Attribute, Block, Document, Ident, Item, StringLit, Value, ValueKind};
 use crate::code::Code;
 use crate::diagnostic::Diagnostic;
 use crate::lexer::{self, decode_string, Token};
-use crate::limits;
 use crate::span::Span;
 use chumsky::error::{Error as ChumskyError, LabelError};
 use chumsky::input::{InputRef, ValueInput};
 use chumsky::prelude::*;
 use chumsky::util::MaybeRef;
 use chumsky::DefaultExpected;
+
+mod fast;
+mod limits;
 
 impl chumsky::span::Span for Span {
     type Context = ();
@@ -66,6 +74,22 @@ impl chumsky::span::Span for Span {
 /// Never panics and always terminates in time linear in the input; a document is returned even
 /// when there are errors (with recovered nodes), so the checker can report what it can.
 pub fn parse(source: &str) -> (Document, Vec<Diagnostic>) {
+    parse_with(source, true)
+}
+
+/// [`parse`] without the fast path: always the recovering chumsky parser. The result is the same
+/// as [`parse`]'s for every input (the property tests check it); this entry point exists so that
+/// they can.
+pub fn parse_recovering(source: &str) -> (Document, Vec<Diagnostic>) {
+    parse_with(source, false)
+}
+
+fn parse_with(source: &str, fast_path: bool) -> (Document, Vec<Diagnostic>) {
+    if fast_path {
+        if let Some(document) = fast::parse_valid(source) {
+            return (document, Vec::new());
+        }
+    }
     let lexed = lexer::lex(source);
     let mut diagnostics = lexed.diagnostics;
     let guarded = limits::guard_nesting(lexed.tokens, &mut diagnostics);
@@ -73,7 +97,10 @@ pub fn parse(source: &str) -> (Document, Vec<Diagnostic>) {
     let eoi = Span::new(source.len(), source.len());
     let input = tokens.map(eoi, |(t, s)| (t, s));
     let (blocks, errors) = document_parser(tokens).parse(input).into_output_errors();
-    let mut document = Document { blocks: blocks.unwrap_or_default(), comments: lexed.comments };
+    let mut document = Document {
+        blocks: blocks.unwrap_or_default(),
+        comments: lexed.comments,
+    };
     if guarded.may_have_long_lists {
         limits::check_list_lengths(&mut document, &mut diagnostics);
     }
@@ -171,7 +198,12 @@ impl Expect {
         Some(match token {
             Token::Ident(_) => Expect::Ident,
             Token::Str(_) => Expect::Label,
-            Token::Int(_) | Token::Float(_) | Token::True | Token::False | Token::Null | Token::Bad => Expect::Value,
+            Token::Int(_)
+            | Token::Float(_)
+            | Token::True
+            | Token::False
+            | Token::Null
+            | Token::Bad => Expect::Value,
             Token::LBracket => Expect::Value,
             Token::LBrace => Expect::LBrace,
             Token::RBrace => Expect::RBrace,
@@ -200,7 +232,11 @@ impl ExpectSet {
     }
 
     fn describe(self) -> String {
-        let words: Vec<&str> = Expect::ORDER.iter().filter(|e| self.has(**e)).map(|e| e.words()).collect();
+        let words: Vec<&str> = Expect::ORDER
+            .iter()
+            .filter(|e| self.has(**e))
+            .map(|e| e.words())
+            .collect();
         match words.as_slice() {
             [] => "something else".to_string(),
             [one] => (*one).to_string(),
@@ -228,7 +264,11 @@ where
     ) -> Self {
         let mut set = ExpectSet::default();
         add_default_expected(&mut set, expected);
-        SyntaxError { span, found: found.map(|t| *t), expected: set }
+        SyntaxError {
+            span,
+            found: found.map(|t| *t),
+            expected: set,
+        }
     }
 
     fn merge_expected_found<E: IntoIterator<Item = DefaultExpected<'src, Token<'src>>>>(
@@ -250,11 +290,16 @@ where
         found: Option<MaybeRef<'src, Token<'src>>>,
         span: Span,
     ) -> Self {
-        <Self as LabelError<'src, I, DefaultExpected<'src, Token<'src>>>>::expected_found(expected, found, span)
+        <Self as LabelError<'src, I, DefaultExpected<'src, Token<'src>>>>::expected_found(
+            expected, found, span,
+        )
     }
 }
 
-fn add_default_expected<'src>(set: &mut ExpectSet, expected: impl IntoIterator<Item = DefaultExpected<'src, Token<'src>>>) {
+fn add_default_expected<'src>(
+    set: &mut ExpectSet,
+    expected: impl IntoIterator<Item = DefaultExpected<'src, Token<'src>>>,
+) {
     for e in expected {
         match e {
             DefaultExpected::Token(t) => {
@@ -279,7 +324,11 @@ where
     ) -> Self {
         let mut set = ExpectSet::default();
         expected.into_iter().for_each(|e| set.insert(e));
-        SyntaxError { span, found: found.map(|t| *t), expected: set }
+        SyntaxError {
+            span,
+            found: found.map(|t| *t),
+            expected: set,
+        }
     }
 
     fn merge_expected_found<E: IntoIterator<Item = Expect>>(
@@ -329,18 +378,33 @@ impl SyntaxError<'_> {
             Some(Token::Bad) | None => String::new(),
             Some(t) => format!(" after `{t}`"),
         };
-        let span = if self.found.is_none() { Span::new(self.span.start, self.span.start) } else { self.span };
-        let message = format!("expected {}{after}, found {found}", self.expected.describe());
+        let span = if self.found.is_none() {
+            Span::new(self.span.start, self.span.start)
+        } else {
+            self.span
+        };
+        let message = format!(
+            "expected {}{after}, found {found}",
+            self.expected.describe()
+        );
         // A missing value belongs to the attribute before it (`text = }` is in `wait.text`).
         let path_at = match at.checked_sub(1) {
-            Some(i) if self.expected.has(Expect::Value) => Span::new(tokens[i].1.end, tokens[i].1.end),
+            Some(i) if self.expected.has(Expect::Value) => {
+                Span::new(tokens[i].1.end, tokens[i].1.end)
+            }
             _ => span,
         };
-        let mut d = Diagnostic::error(Code::Syntax, ast::logical_path(document, path_at), span, message);
+        let mut d = Diagnostic::error(
+            Code::Syntax,
+            ast::logical_path(document, path_at),
+            span,
+            message,
+        );
         // A label string where an `=` belongs is the most common slip: `url "/"` for `url = "/"`.
-        if let (Some(Token::Str(_)), Some(Token::Ident(name))) =
-            (at.checked_sub(1).map(|i| tokens[i].0), at.checked_sub(2).map(|i| tokens[i].0))
-        {
+        if let (Some(Token::Str(_)), Some(Token::Ident(name))) = (
+            at.checked_sub(1).map(|i| tokens[i].0),
+            at.checked_sub(2).map(|i| tokens[i].0),
+        ) {
             if self.expected.has(Expect::LBrace) {
                 d = d.with_hint(format!(
                     "if `{name}` is an attribute, write `{name} = …`; a block is `{name} \"label\" {{ … }}`"
@@ -369,17 +433,33 @@ enum SkipMode {
 /// True when the tokens at `i` look like the start of an item: `name =`, `kind {`, `kind "l" {`.
 fn starts_item(tokens: &[(Token<'_>, Span)], i: usize) -> bool {
     matches!(
-        (tokens.get(i).map(|t| t.0), tokens.get(i + 1).map(|t| t.0), tokens.get(i + 2).map(|t| t.0)),
+        (
+            tokens.get(i).map(|t| t.0),
+            tokens.get(i + 1).map(|t| t.0),
+            tokens.get(i + 2).map(|t| t.0)
+        ),
         (Some(Token::Ident(_)), Some(Token::Eq | Token::LBrace), _)
-            | (Some(Token::Ident(_)), Some(Token::Str(_)), Some(Token::LBrace))
+            | (
+                Some(Token::Ident(_)),
+                Some(Token::Str(_)),
+                Some(Token::LBrace)
+            )
     )
 }
 
 fn starts_block(tokens: &[(Token<'_>, Span)], i: usize) -> bool {
     matches!(
-        (tokens.get(i).map(|t| t.0), tokens.get(i + 1).map(|t| t.0), tokens.get(i + 2).map(|t| t.0)),
+        (
+            tokens.get(i).map(|t| t.0),
+            tokens.get(i + 1).map(|t| t.0),
+            tokens.get(i + 2).map(|t| t.0)
+        ),
         (Some(Token::Ident(_)), Some(Token::LBrace), _)
-            | (Some(Token::Ident(_)), Some(Token::Str(_)), Some(Token::LBrace))
+            | (
+                Some(Token::Ident(_)),
+                Some(Token::Str(_)),
+                Some(Token::LBrace)
+            )
     )
 }
 
@@ -408,7 +488,9 @@ fn skip_len(tokens: &[(Token<'_>, Span)], start: usize, mode: SkipMode) -> Optio
             Some(top) => {
                 let closes = matches!(
                     (top, token),
-                    (Token::LBrace, Token::RBrace) | (Token::LBracket, Token::RBracket) | (Token::LParen, Token::RParen)
+                    (Token::LBrace, Token::RBrace)
+                        | (Token::LBracket, Token::RBracket)
+                        | (Token::LParen, Token::RParen)
                 );
                 if closes {
                     open.pop();
@@ -450,16 +532,19 @@ where
         let before = inp.cursor();
         let index = I::cursor_location(before.inner());
         let Some(len) = skip_len(tokens, index, mode) else {
-            return Err(SyntaxError { span: inp.span_since(&before), found: None, expected: ExpectSet::default() });
+            return Err(SyntaxError {
+                span: inp.span_since(&before),
+                found: None,
+                expected: ExpectSet::default(),
+            });
         };
         for _ in 0..len {
             inp.skip();
         }
         if len == 0 {
-            let at = tokens.get(index).map_or_else(
-                || tokens.last().map_or(0, |(_, s)| s.end),
-                |(_, s)| s.start,
-            );
+            let at = tokens
+                .get(index)
+                .map_or_else(|| tokens.last().map_or(0, |(_, s)| s.end), |(_, s)| s.start);
             return Ok(Span::new(at, at));
         }
         Ok(inp.span_since(&before))
@@ -467,7 +552,10 @@ where
 }
 
 fn ident(name: &str, span: Span) -> Ident {
-    Ident { name: name.to_string(), span }
+    Ident {
+        name: name.to_string(),
+        span,
+    }
 }
 
 /// The whole-document parser. `tokens` is the same slice the input reads, for recovery scans.
@@ -480,9 +568,15 @@ where
     let name = select! { Token::Ident(name) = e => ident(name, e.span()) }.labelled(Expect::Ident);
 
     let value = recursive(|value| {
-        let element = value.clone().recover_with(via_parser(
-            skipper(tokens, SkipMode::ListItem).map(|span| Value { kind: ValueKind::Error, span }),
-        ));
+        let element =
+            value
+                .clone()
+                .recover_with(via_parser(skipper(tokens, SkipMode::ListItem).map(
+                    |span| Value {
+                        kind: ValueKind::Error,
+                        span,
+                    },
+                )));
         let elements = element
             .separated_by(just(Token::Comma))
             .allow_trailing()
@@ -503,29 +597,54 @@ where
         let call = name
             .then(elements.delimited_by(just(Token::LParen), just(Token::RParen)))
             .map(|(name, args)| ValueKind::Call { name, args });
-        choice((scalar, list, call)).map_with(|kind, e| Value { kind, span: e.span() }).labelled(Expect::Value)
+        choice((scalar, list, call))
+            .map_with(|kind, e| Value {
+                kind,
+                span: e.span(),
+            })
+            .labelled(Expect::Value)
     });
 
     let attribute_value = value.recover_with(via_parser(
-        skipper(tokens, SkipMode::AttributeValue).map(|span| Value { kind: ValueKind::Error, span }),
+        skipper(tokens, SkipMode::AttributeValue).map(|span| Value {
+            kind: ValueKind::Error,
+            span,
+        }),
     ));
 
-    let label = select! { Token::Str(raw) = e => StringLit { value: decode_string(raw), span: e.span() } }
-        .labelled(Expect::Label);
+    let label =
+        select! { Token::Str(raw) = e => StringLit { value: decode_string(raw), span: e.span() } }
+            .labelled(Expect::Label);
 
     // At the end of the file a missing `}` is reported but the block is kept.
-    let close = just(Token::RBrace).ignored().recover_with(via_parser(end()));
+    let close = just(Token::RBrace)
+        .ignored()
+        .recover_with(via_parser(end()));
 
     // `{ item* }`. An item's name is read once, then `=` decides between attribute and block.
     let body = recursive(|body| {
-        let attribute_tail = just(Token::Eq).ignore_then(attribute_value).map(Tail::Value);
-        let block_tail = label.or_not().then(body).map(|(label, items)| Tail::Block(label, items));
+        let attribute_tail = just(Token::Eq)
+            .ignore_then(attribute_value)
+            .map(Tail::Value);
+        let block_tail = label
+            .or_not()
+            .then(body)
+            .map(|(label, items)| Tail::Block(label, items));
         let item = name
             .then(choice((attribute_tail, block_tail)))
             .map_with(|(name, tail), e| {
                 Some(match tail {
-                    Tail::Value(value) => Item::Attribute(Attribute { name, value, span: e.span() }),
-                    Tail::Block(label, Kept(items)) => Item::Block(Block { kind: name, label, items, span: e.span() }),
+                    Tail::Value(value) => Item::Attribute(Attribute {
+                        name,
+                        value,
+                        span: e.span(),
+                    }),
+                    Tail::Block(label, Kept(items)) => Item::Block(Block {
+                        kind: name,
+                        label,
+                        items,
+                        span: e.span(),
+                    }),
                 })
             });
         let skipped = select! { Token::Bad => None };
@@ -540,7 +659,14 @@ where
     let block = name
         .then(label.or_not())
         .then(body)
-        .map_with(|((kind, label), Kept(items)), e| Some(Block { kind, label, items, span: e.span() }));
+        .map_with(|((kind, label), Kept(items)), e| {
+            Some(Block {
+                kind,
+                label,
+                items,
+                span: e.span(),
+            })
+        });
 
     block
         .labelled(Expect::Block)
@@ -595,7 +721,12 @@ mod tests {
             .iter()
             .map(|d| {
                 let (l, c) = line_col(src, d.span.start);
-                format!("{l}:{c} {} [{}] {}", d.code.as_str().trim_start_matches("test.spec."), d.path, d.message)
+                format!(
+                    "{l}:{c} {} [{}] {}",
+                    d.code.as_str().trim_start_matches("test.spec."),
+                    d.path,
+                    d.message
+                )
             })
             .collect()
     }
@@ -622,19 +753,34 @@ mod tests {
         assert_eq!(suite.kind.name, "suite");
         assert_eq!(suite.label.as_ref().unwrap().value, "checkout");
         assert_eq!(suite.span, Span::new(0, SUITE.trim_end().len()));
-        let Item::Block(scenario) = &suite.items[2] else { panic!("scenario expected") };
+        let Item::Block(scenario) = &suite.items[2] else {
+            panic!("scenario expected")
+        };
         assert_eq!(scenario.items.len(), 6);
-        let Item::Block(click) = &scenario.items[3] else { panic!("click expected") };
-        let Item::Attribute(target) = &click.items[0] else { panic!("target expected") };
-        assert_eq!(&SUITE[target.span.range()], r#"target = role("button", "Pay now")"#);
-        let ValueKind::Call { name, args } = &target.value.kind else { panic!("call expected") };
+        let Item::Block(click) = &scenario.items[3] else {
+            panic!("click expected")
+        };
+        let Item::Attribute(target) = &click.items[0] else {
+            panic!("target expected")
+        };
+        assert_eq!(
+            &SUITE[target.span.range()],
+            r#"target = role("button", "Pay now")"#
+        );
+        let ValueKind::Call { name, args } = &target.value.kind else {
+            panic!("call expected")
+        };
         assert_eq!(name.name, "role");
         assert_eq!(args.len(), 2);
         assert_eq!(&SUITE[args[1].span.range()], r#""Pay now""#);
-        let Item::Block(frame) = &scenario.items[5] else { panic!("frame expected") };
+        let Item::Block(frame) = &scenario.items[5] else {
+            panic!("frame expected")
+        };
         assert!(frame.label.is_none());
         assert_eq!(doc.comments.len(), 1);
-        let Item::Attribute(tags) = &scenario.items[1] else { panic!("tags expected") };
+        let Item::Attribute(tags) = &scenario.items[1] else {
+            panic!("tags expected")
+        };
         assert!(matches!(&tags.value.kind, ValueKind::List(v) if v.len() == 2));
     }
 
@@ -643,13 +789,17 @@ mod tests {
         let doc = ok(r#"project "shop" {
     dev_server { command = ["npm", "run", "dev"]  url = "http://127.0.0.1:5173"  startup_timeout_ms = 60000 }
 }"#);
-        let Item::Block(dev) = &doc.blocks[0].items[0] else { panic!() };
+        let Item::Block(dev) = &doc.blocks[0].items[0] else {
+            panic!()
+        };
         assert_eq!(dev.items.len(), 3);
     }
 
     #[test]
     fn values_of_every_form() {
-        let doc = ok(r#"x { a = -3 b = 2.5 c = true d = false e = null f = [] g = [[1], [2, 3]] h = main() i = 'q\'s' }"#);
+        let doc = ok(
+            r#"x { a = -3 b = 2.5 c = true d = false e = null f = [] g = [[1], [2, 3]] h = main() i = 'q\'s' }"#,
+        );
         let kinds: Vec<&ValueKind> = doc.blocks[0]
             .items
             .iter()
@@ -707,7 +857,8 @@ mod tests {
                 "3:19 syntax [suite.s.scenario.a.click.x] block `click \"x\"` is never closed: expected `}` before line 4"
             ]
         );
-        let src = "suite \"s\" {\n    scenario \"a\" {\n        click \"x\" { target = css(\"a\") }\n";
+        let src =
+            "suite \"s\" {\n    scenario \"a\" {\n        click \"x\" { target = css(\"a\") }\n";
         assert_eq!(
             errors(src),
             vec![
@@ -732,7 +883,11 @@ mod tests {
     fn stray_tokens_at_the_root_and_in_blocks() {
         let src = "suite \"s\" {\n}\n}\n) x\nproject { a = 1 }\n";
         let (doc, _) = parse(src);
-        assert_eq!(doc.blocks.len(), 2, "both blocks survive the junk between them");
+        assert_eq!(
+            doc.blocks.len(),
+            2,
+            "both blocks survive the junk between them"
+        );
         assert_eq!(errors(src), vec!["3:1 syntax [] expected a block such as `suite \"name\" { … }` after `}`, found `}`"]);
         let src = "a {\n    b = 1 ) c = 2\n    = 3\n    d = 4\n}\n";
         let (doc, _) = parse(src);
@@ -767,9 +922,13 @@ mod tests {
             ]
         );
         let (doc, _) = parse(src);
-        let Item::Attribute(s) = &doc.blocks[0].items[0] else { panic!() };
+        let Item::Attribute(s) = &doc.blocks[0].items[0] else {
+            panic!()
+        };
         assert_eq!(s.value.kind, ValueKind::Error);
-        let Item::Attribute(t) = &doc.blocks[0].items[2] else { panic!() };
+        let Item::Attribute(t) = &doc.blocks[0].items[2] else {
+            panic!()
+        };
         assert_eq!(t.value.kind, ValueKind::String("x\\q".into()));
         assert_eq!(doc.blocks[0].items.len(), 5);
     }
@@ -778,11 +937,17 @@ mod tests {
     fn recovered_values_are_error_nodes_and_keep_their_attribute() {
         let (doc, diags) = parse("a { url = }\nb { v = [1, = 2] w = 2 }");
         assert_eq!(diags.len(), 2, "{diags:#?}");
-        let Item::Attribute(url) = &doc.blocks[0].items[0] else { panic!() };
+        let Item::Attribute(url) = &doc.blocks[0].items[0] else {
+            panic!()
+        };
         assert_eq!(url.name.name, "url");
         assert_eq!(url.value.kind, ValueKind::Error);
-        let Item::Attribute(v) = &doc.blocks[1].items[0] else { panic!() };
-        let ValueKind::List(items) = &v.value.kind else { panic!("{v:?}") };
+        let Item::Attribute(v) = &doc.blocks[1].items[0] else {
+            panic!()
+        };
+        let ValueKind::List(items) = &v.value.kind else {
+            panic!("{v:?}")
+        };
         assert_eq!(items[0].kind, ValueKind::Integer(1));
         assert_eq!(items[1].kind, ValueKind::Error);
         assert_eq!(doc.blocks[1].items.len(), 2);
@@ -792,10 +957,16 @@ mod tests {
     fn a_missing_equals_gets_a_hint() {
         let (_, diags) = parse("a {\n    url \"/\"\n    b = 1\n}\n");
         assert_eq!(diags.len(), 1);
-        assert_eq!(diags[0].message, "expected `{` after string \"/\", found identifier `b`");
+        assert_eq!(
+            diags[0].message,
+            "expected `{` after string \"/\", found identifier `b`"
+        );
         assert!(diags[0].hint.contains("url = …"), "{}", diags[0].hint);
         let (_, diags) = parse("a {\n    url 5\n}\n");
-        assert_eq!(diags[0].message, "expected `=`, a label string or `{` after `url`, found number `5`");
+        assert_eq!(
+            diags[0].message,
+            "expected `=`, a label string or `{` after `url`, found number `5`"
+        );
     }
 
     #[test]
@@ -817,5 +988,29 @@ mod tests {
         assert_eq!(at("frame"), "suite.c.scenario.g.frame");
         assert_eq!(at("scenario"), "suite.c.scenario.g");
         assert_eq!(ast::logical_path(&doc, Span::new(src.len(), src.len())), "");
+    }
+
+    #[test]
+    fn both_paths_agree_on_edge_cases() {
+        let deep = |n: usize| format!("a {{ v = {}1{} }}", "[".repeat(n), "]".repeat(n));
+        let list = |n: usize| format!("a {{ v = [{}] }}", vec!["1"; n].join(","));
+        let cases = [
+            String::new(),
+            "\u{FEFF}a { }".into(),
+            "# c\na { b = 'x\\'y' } // d".into(),
+            "a { s = \"\\q\" }".into(),
+            "a { n = 99999999999999999999 }".into(),
+            "a { f = 1.5e3 }".into(),
+            "a { c = f(1,) l = [1,] e = [] g = g() }".into(),
+            deep(63),
+            deep(64),
+            list(crate::MAX_LIST_ITEMS),
+            list(crate::MAX_LIST_ITEMS + 1),
+            "a { b }".into(),
+            "a \"l\" \"m\" { }".into(),
+        ];
+        for case in &cases {
+            assert_eq!(parse(case), parse_recovering(case), "{case:.80}");
+        }
     }
 }

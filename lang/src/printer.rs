@@ -54,7 +54,12 @@ pub fn format_source(source: &str) -> Result<String, Vec<Diagnostic>> {
 /// Print a parsed, error-free document; `source` is the text it was parsed from (for comment
 /// placement and blank lines).
 pub fn print_document(source: &str, document: &Document) -> String {
-    let mut printer = Printer { source, comments: &document.comments, next: 0, out: String::with_capacity(source.len()) };
+    let mut printer = Printer {
+        source,
+        comments: &document.comments,
+        next: 0,
+        out: String::with_capacity(source.len()),
+    };
     printer.root(&document.blocks);
     let mut out = printer.out;
     while out.ends_with('\n') {
@@ -105,7 +110,9 @@ impl<'d> Printer<'_, 'd> {
 
     /// The next unprinted comment if it starts before `before`.
     fn comment_before(&self, before: usize) -> Option<&'d Comment> {
-        self.comments.get(self.next).filter(|c| c.span.start < before)
+        self.comments
+            .get(self.next)
+            .filter(|c| c.span.start < before)
     }
 
     fn has_comment_within(&self, start: usize, end: usize) -> bool {
@@ -164,7 +171,10 @@ impl<'d> Printer<'_, 'd> {
             while let Some(c) = self.comment_before(entry.start()) {
                 self.next += 1;
                 let blank = if first_in_group {
-                    printed_any && (prev_multiline || !one_line || self.blank_between(prev_end, c.span.start))
+                    printed_any
+                        && (prev_multiline
+                            || !one_line
+                            || self.blank_between(prev_end, c.span.start))
                 } else {
                     self.blank_between(prev_end, c.span.start)
                 };
@@ -176,7 +186,8 @@ impl<'d> Printer<'_, 'd> {
                 first_in_group = false;
             }
             let blank = if first_in_group {
-                printed_any && (prev_multiline || !one_line || self.blank_between(prev_end, entry.start()))
+                printed_any
+                    && (prev_multiline || !one_line || self.blank_between(prev_end, entry.start()))
             } else {
                 self.blank_between(prev_end, entry.start())
             };
@@ -188,7 +199,10 @@ impl<'d> Printer<'_, 'd> {
                 Entry::Block(b) => self.block(b, level, one_line),
             }
             prev_end = entry.end();
-            if let Some(c) = self.comment_before(next_start).filter(|c| self.same_line(entry.end(), c.span.start)) {
+            if let Some(c) = self
+                .comment_before(next_start)
+                .filter(|c| self.same_line(entry.end(), c.span.start))
+            {
                 self.next += 1;
                 self.trailing(c);
                 prev_end = c.span.end;
@@ -274,7 +288,9 @@ impl<'d> Printer<'_, 'd> {
         self.indent(level);
         self.out.push_str(&self.header(b));
         if one_line {
-            let Some(Item::Attribute(a)) = b.items.first() else { return };
+            let Some(Item::Attribute(a)) = b.items.first() else {
+                return;
+            };
             self.out.push_str(" { ");
             self.out.push_str(&a.name.name);
             self.out.push_str(" = ");
@@ -286,7 +302,10 @@ impl<'d> Printer<'_, 'd> {
         let close = b.span.end.saturating_sub(1);
         self.out.push_str(" {");
         let first_start = b.items.first().map_or(close, |i| i.span().start);
-        if let Some(c) = self.comment_before(first_start).filter(|c| self.same_line(brace, c.span.start)) {
+        if let Some(c) = self
+            .comment_before(first_start)
+            .filter(|c| self.same_line(brace, c.span.start))
+        {
             self.next += 1;
             self.out.push(' ');
             self.out.push_str(c.text.trim_end());
@@ -393,7 +412,9 @@ fn write_value(out: &mut String, value: &Value, level: usize, used: usize) {
     }
     let (open, close, items) = match &value.kind {
         ValueKind::List(items) if !items.is_empty() => ("[".to_string(), ']', items),
-        ValueKind::Call { name, args } if !args.is_empty() => (format!("{}(", name.name), ')', args),
+        ValueKind::Call { name, args } if !args.is_empty() => {
+            (format!("{}(", name.name), ')', args)
+        }
         _ => {
             // A scalar (or empty list/call) never breaks; write it even if the line is long.
             out.push_str(&flat);

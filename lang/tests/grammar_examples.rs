@@ -6,7 +6,9 @@ use a3s_test_lang::parser::parse;
 use std::path::{Path, PathBuf};
 
 fn grammar_file(name: &str) -> (PathBuf, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../grammar").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../grammar")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     (path, text)
 }
@@ -17,9 +19,13 @@ fn ebnf_examples(text: &str) -> Vec<(usize, String)> {
     let mut current: Option<(usize, String)> = None;
     for (i, line) in text.lines().enumerate() {
         match &mut current {
-            None if line.trim_start().starts_with("(* example:") => current = Some((i + 2, String::new())),
+            None if line.trim_start().starts_with("(* example:") => {
+                current = Some((i + 2, String::new()))
+            }
             None => {}
-            Some(_) if line.trim() == "*)" => examples.push(current.take().expect("inside an example")),
+            Some(_) if line.trim() == "*)" => {
+                examples.push(current.take().expect("inside an example"))
+            }
             Some((_, body)) => {
                 body.push_str(line);
                 body.push('\n');
@@ -34,22 +40,42 @@ fn ebnf_examples(text: &str) -> Vec<(usize, String)> {
 fn every_ebnf_example_parses_cleanly() {
     let (path, text) = grammar_file("acl.ebnf");
     let examples = ebnf_examples(&text);
-    assert!(examples.len() >= 4, "expected several examples in {}", path.display());
+    assert!(
+        examples.len() >= 4,
+        "expected several examples in {}",
+        path.display()
+    );
     for (line, example) in examples {
         let (document, diagnostics) = parse(&example);
-        assert!(diagnostics.is_empty(), "example at {}:{line}: {diagnostics:#?}", path.display());
-        assert_eq!(document.blocks.len(), 1, "example at {}:{line} holds one block", path.display());
+        assert!(
+            diagnostics.is_empty(),
+            "example at {}:{line}: {diagnostics:#?}",
+            path.display()
+        );
+        assert_eq!(
+            document.blocks.len(),
+            1,
+            "example at {}:{line} holds one block",
+            path.display()
+        );
         let formatted = a3s_test_lang::printer::format_source(&example).expect("formats");
-        assert_eq!(a3s_test_lang::printer::format_source(&formatted).expect("formats"), formatted);
+        assert_eq!(
+            a3s_test_lang::printer::format_source(&formatted).expect("formats"),
+            formatted
+        );
     }
 }
 
 #[test]
 fn ebnf_names_every_production_the_parser_implements() {
     let (_, text) = grammar_file("acl.ebnf");
-    for production in ["document", "block", "item", "value", "list", "call", "values", "string", "escape", "integer", "decimal", "comment"] {
+    for production in [
+        "document", "block", "item", "value", "list", "call", "values", "string", "escape",
+        "integer", "decimal", "comment",
+    ] {
         assert!(
-            text.lines().any(|l| l.trim_start().starts_with(production) && l.contains('=')),
+            text.lines()
+                .any(|l| l.trim_start().starts_with(production) && l.contains('=')),
             "production `{production}` missing"
         );
     }
@@ -75,9 +101,12 @@ fn collect_scopes(value: &serde_json::Value, out: &mut Vec<String>) {
 #[test]
 fn textmate_grammar_is_json_with_the_expected_scopes() {
     let (path, text) = grammar_file("acl.tmLanguage.json");
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let json: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_eq!(json["scopeName"], "source.acl");
-    assert!(json["fileTypes"].as_array().is_some_and(|f| f.iter().any(|t| t == "acl")));
+    assert!(json["fileTypes"]
+        .as_array()
+        .is_some_and(|f| f.iter().any(|t| t == "acl")));
     let repository = json["repository"].as_object().expect("repository");
     // Every `include` points at an existing repository entry.
     let mut includes = Vec::new();
@@ -96,7 +125,10 @@ fn textmate_grammar_is_json_with_the_expected_scopes() {
     collect_includes(&json, &mut includes);
     for include in includes {
         let key = include.strip_prefix('#').expect("local include");
-        assert!(repository.contains_key(key), "include {include} has no repository entry");
+        assert!(
+            repository.contains_key(key),
+            "include {include} has no repository entry"
+        );
     }
     let mut scopes = Vec::new();
     collect_scopes(&json, &mut scopes);
@@ -113,13 +145,32 @@ fn textmate_grammar_is_json_with_the_expected_scopes() {
         "variable.other.property.attribute.acl",
         "support.function.target.acl",
     ] {
-        assert!(scopes.iter().any(|s| s == expected), "scope {expected} missing");
+        assert!(
+            scopes.iter().any(|s| s == expected),
+            "scope {expected} missing"
+        );
     }
-    let targets = repository["target-function"]["match"].as_str().expect("target-function match");
-    for function in ["role", "label", "placeholder", "text", "testid", "css", "ref", "main"] {
-        assert!(targets.contains(function), "target function {function} not highlighted");
+    let targets = repository["target-function"]["match"]
+        .as_str()
+        .expect("target-function match");
+    for function in [
+        "role",
+        "label",
+        "placeholder",
+        "text",
+        "testid",
+        "css",
+        "ref",
+        "main",
+    ] {
+        assert!(
+            targets.contains(function),
+            "target function {function} not highlighted"
+        );
     }
-    let keywords = repository["keywords"]["match"].as_str().expect("keywords match");
+    let keywords = repository["keywords"]["match"]
+        .as_str()
+        .expect("keywords match");
     for keyword in ["true", "false", "null"] {
         assert!(keywords.contains(keyword));
     }

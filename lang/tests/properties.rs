@@ -2,14 +2,17 @@
 //! answers (a document or at least one diagnostic), and formatting valid suites is idempotent
 //! and keeps their meaning.
 
-use a3s_test_lang::parser::parse;
+use a3s_test_lang::parser::{parse, parse_recovering};
 use a3s_test_lang::printer::format_source;
 use proptest::prelude::*;
 
 mod common;
 
 fn config() -> ProptestConfig {
-    ProptestConfig { cases: 256, ..ProptestConfig::default() }
+    ProptestConfig {
+        cases: 256,
+        ..ProptestConfig::default()
+    }
 }
 
 /// Admission answers: a document with no error, or no document and at least one error.
@@ -24,14 +27,53 @@ fn assert_admission_answers(source: &str) {
 
 /// Pieces of ACL, valid and invalid, that random token soups are made of.
 const VOCABULARY: &[&str] = &[
-    "suite", "scenario", "click", "navigate", "expect", "target", "url", "a", "_x9", "role", "main", "\"s\"",
-    "'q'", "\"esc\\n\\u{41}\"", "\"bad\\q\"", "\"open", "1", "-2", "3.25", "99999999999999999999", "true", "false",
-    "null", "{", "}", "[", "]", "(", ")", "=", ",", "# note\n", "// note\n", "@", "\n", " ", "\t", "é", "\u{FEFF}",
-    "\"\"", "-", ".",
+    "suite",
+    "scenario",
+    "click",
+    "navigate",
+    "expect",
+    "target",
+    "url",
+    "a",
+    "_x9",
+    "role",
+    "main",
+    "\"s\"",
+    "'q'",
+    "\"esc\\n\\u{41}\"",
+    "\"bad\\q\"",
+    "\"open",
+    "1",
+    "-2",
+    "3.25",
+    "99999999999999999999",
+    "true",
+    "false",
+    "null",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    "=",
+    ",",
+    "# note\n",
+    "// note\n",
+    "@",
+    "\n",
+    " ",
+    "\t",
+    "é",
+    "\u{FEFF}",
+    "\"\"",
+    "-",
+    ".",
 ];
 
 fn token_soup() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(VOCABULARY), 0..200).prop_map(|parts| parts.join(" "))
+    prop::collection::vec(prop::sample::select(VOCABULARY), 0..200)
+        .prop_map(|parts| parts.join(" "))
 }
 
 // ---- valid suites -------------------------------------------------------------------------
@@ -63,14 +105,27 @@ struct GenBlock {
 
 fn ident() -> impl Strategy<Value = String> {
     prop::sample::select(vec![
-        "suite", "scenario", "click", "navigate", "target", "url", "value", "tags", "name", "x", "_y2", "dev_server",
+        "suite",
+        "scenario",
+        "click",
+        "navigate",
+        "target",
+        "url",
+        "value",
+        "tags",
+        "name",
+        "x",
+        "_y2",
+        "dev_server",
     ])
     .prop_map(str::to_string)
 }
 
 fn string_value() -> impl Strategy<Value = String> {
     prop::collection::vec(
-        prop::sample::select(vec!['a', 'Z', ' ', '"', '\'', '\\', '\n', '\r', '\t', 'é', '☺', '\u{1}', '#', '/', '{', '}']),
+        prop::sample::select(vec![
+            'a', 'Z', ' ', '"', '\'', '\\', '\n', '\r', '\t', 'é', '☺', '\u{1}', '#', '/', '{', '}',
+        ]),
         0..12,
     )
     .prop_map(|chars| chars.into_iter().collect())
@@ -87,21 +142,33 @@ fn value() -> impl Strategy<Value = GenValue> {
     leaf.prop_recursive(3, 24, 5, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(GenValue::List),
-            (prop::sample::select(vec!["role", "css", "text", "main", "ref"]), prop::collection::vec(inner, 0..3))
+            (
+                prop::sample::select(vec!["role", "css", "text", "main", "ref"]),
+                prop::collection::vec(inner, 0..3)
+            )
                 .prop_map(|(name, args)| GenValue::Call(name, args)),
         ]
     })
 }
 
 fn block() -> impl Strategy<Value = GenBlock> {
-    let attribute = (ident(), value()).prop_map(|(n, v)| GenItem::Attribute(n, v)).boxed();
-    let leaf = (ident(), prop::option::of(string_value()), prop::collection::vec(attribute.clone(), 0..3))
+    let attribute = (ident(), value())
+        .prop_map(|(n, v)| GenItem::Attribute(n, v))
+        .boxed();
+    let leaf = (
+        ident(),
+        prop::option::of(string_value()),
+        prop::collection::vec(attribute.clone(), 0..3),
+    )
         .prop_map(|(kind, label, items)| GenBlock { kind, label, items });
     leaf.prop_recursive(3, 20, 4, move |inner| {
         (
             ident(),
             prop::option::of(string_value()),
-            prop::collection::vec(prop_oneof![attribute.clone(), inner.prop_map(GenItem::Block)], 0..4),
+            prop::collection::vec(
+                prop_oneof![attribute.clone(), inner.prop_map(GenItem::Block)],
+                0..4,
+            ),
         )
             .prop_map(|(kind, label, items)| GenBlock { kind, label, items })
     })
@@ -118,7 +185,11 @@ struct Render {
 
 impl Render {
     fn pick(&mut self, n: u8) -> u8 {
-        let b = self.entropy.get(self.at % self.entropy.len().max(1)).copied().unwrap_or(0);
+        let b = self
+            .entropy
+            .get(self.at % self.entropy.len().max(1))
+            .copied()
+            .unwrap_or(0);
         self.at += 1;
         b % n
     }
@@ -127,7 +198,8 @@ impl Render {
         match self.pick(8) {
             7 => {
                 self.comments += 1;
-                self.out.push_str(&format!(" # anywhere {}\n", self.comments));
+                self.out
+                    .push_str(&format!(" # anywhere {}\n", self.comments));
             }
             0 => self.out.push('\n'),
             1 => self.out.push_str("\n\n    "),
@@ -142,7 +214,8 @@ impl Render {
         if self.pick(5) == 0 {
             self.comments += 1;
             let marker = if self.pick(2) == 0 { "#" } else { "//" };
-            self.out.push_str(&format!(" {marker} note {} {{ \"x\" ] \n", self.comments));
+            self.out
+                .push_str(&format!(" {marker} note {} {{ \"x\" ] \n", self.comments));
         }
     }
 
@@ -235,15 +308,24 @@ impl Render {
 }
 
 fn valid_document() -> impl Strategy<Value = String> {
-    (prop::collection::vec(block(), 1..3), prop::collection::vec(any::<u8>(), 1..64)).prop_map(|(blocks, entropy)| {
-        let mut r = Render { entropy, at: 0, out: String::new(), comments: 0 };
-        r.maybe_comment();
-        for b in &blocks {
-            r.space();
-            r.block(b);
-        }
-        r.out
-    })
+    (
+        prop::collection::vec(block(), 1..3),
+        prop::collection::vec(any::<u8>(), 1..64),
+    )
+        .prop_map(|(blocks, entropy)| {
+            let mut r = Render {
+                entropy,
+                at: 0,
+                out: String::new(),
+                comments: 0,
+            };
+            r.maybe_comment();
+            for b in &blocks {
+                r.space();
+                r.block(b);
+            }
+            r.out
+        })
 }
 
 proptest! {
@@ -267,6 +349,12 @@ proptest! {
         }
         let _ = format_source(&source);
         assert_admission_answers(&source);
+    }
+
+    #[test]
+    fn fast_path_and_recovering_parser_agree_exactly(source in prop_oneof![valid_document(), token_soup()]) {
+        // Same tree (spans included) and the same diagnostics, whichever path parsed the file.
+        prop_assert_eq!(parse(&source), parse_recovering(&source), "source:\n{}", source);
     }
 
     #[test]

@@ -12,7 +12,9 @@ use std::path::Path;
 /// The IR as JSON without `span` fields.
 fn ir_without_spans(source: &str, what: &str) -> Value {
     let admission = admit(source);
-    let document = admission.document.unwrap_or_else(|| panic!("{what} must admit: {:?}", admission.diagnostics));
+    let document = admission
+        .document
+        .unwrap_or_else(|| panic!("{what} must admit: {:?}", admission.diagnostics));
     let mut json = serde_json::to_value(document).expect("IR serializes");
     strip_spans(&mut json);
     json
@@ -34,13 +36,18 @@ fn assert_round_trip(source: &str, what: &str) {
     let before = ir_without_spans(source, what);
     let formatted = format_source(source).unwrap_or_else(|d| panic!("{what} must format: {d:?}"));
     let after = ir_without_spans(&formatted, &format!("{what} (formatted)"));
-    assert_eq!(before, after, "{what}: formatting changed the IR\n--- formatted ---\n{formatted}");
+    assert_eq!(
+        before, after,
+        "{what}: formatting changed the IR\n--- formatted ---\n{formatted}"
+    );
     let again = format_source(&formatted).expect("formatted text formats");
     assert_eq!(again, formatted, "{what}: formatting is not idempotent");
 }
 
 fn fixtures(sub: &str) -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(sub);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(sub);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -49,7 +56,12 @@ fn fixtures(sub: &str) -> Vec<(String, String)> {
     files.sort();
     files
         .into_iter()
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -70,13 +82,21 @@ fn admitted_code_fixtures_round_trip_and_the_others_format_or_refuse_consistentl
         } else if let Ok(formatted) = format_source(&source) {
             // A file the checker rejects but the parser reads still formats, idempotently, and keeps
             // the same diagnostics codes.
-            assert_eq!(format_source(&formatted).as_ref(), Ok(&formatted), "{name}: not idempotent");
+            assert_eq!(
+                format_source(&formatted).as_ref(),
+                Ok(&formatted),
+                "{name}: not idempotent"
+            );
             let codes = |s: &str| {
                 let mut c: Vec<_> = admit(s).diagnostics.iter().map(|d| d.code).collect();
                 c.sort();
                 c
             };
-            assert_eq!(codes(&source), codes(&formatted), "{name}: formatting changed the diagnostics");
+            assert_eq!(
+                codes(&source),
+                codes(&formatted),
+                "{name}: formatting changed the diagnostics"
+            );
         }
     }
 }
@@ -84,14 +104,21 @@ fn admitted_code_fixtures_round_trip_and_the_others_format_or_refuse_consistentl
 #[test]
 fn generated_suites_round_trip() {
     for scenarios in [1, 7, 60] {
-        assert_round_trip(&suite_gen::suite("gen", scenarios), &format!("generated suite of {scenarios}"));
+        assert_round_trip(
+            &suite_gen::suite("gen", scenarios),
+            &format!("generated suite of {scenarios}"),
+        );
     }
 }
 
 #[test]
 fn the_benchmark_file_admits_and_round_trips() {
     let source = suite_gen::suite("bench-1", suite_gen::BENCH_SCENARIOS);
-    assert!(source.len() < a3s_test_lang::MAX_FILE_BYTES, "{} bytes", source.len());
+    assert!(
+        source.len() < a3s_test_lang::MAX_FILE_BYTES,
+        "{} bytes",
+        source.len()
+    );
     assert!(source.len() > 900_000, "{} bytes", source.len());
     assert_round_trip(&source, "benchmark suite");
 }

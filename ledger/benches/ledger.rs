@@ -120,6 +120,23 @@ fn build_session(ledger: &Ledger) -> usize {
     ledger.read().unwrap().events.len()
 }
 
+/// CPU time (user + system) of this process so far: unlike wall time, it does not grow when
+/// other programs compete for the two cores.
+fn cpu_time() -> Duration {
+    // SAFETY: getrusage fills a zeroed struct we own.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".into())
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -136,6 +153,8 @@ fn main() {
         .prefix("ledger-bench-")
         .tempdir_in(&base)
         .unwrap();
+    // A3S_BENCH_KEEP=1 keeps the generated ledgers for profiling.
+    let kept = std::env::var_os("A3S_BENCH_KEEP").map(|_| dir.path().to_owned());
     let root = dir.path();
     let clock = Arc::new(SystemClock);
 
@@ -159,6 +178,7 @@ fn main() {
     let limits = StoreLimits::default();
     let mut runs = Vec::new();
     let mut items = 0;
+    let cpu_before = cpu_time();
     for _ in 0..15 {
         let t = Instant::now();
         let ledgers = read_sessions(root, None, &limits).unwrap();
@@ -172,6 +192,7 @@ fn main() {
         items = inbox.total;
         assert!(inbox.warnings.is_empty());
     }
+    let inbox_cpu = (cpu_time() - cpu_before) / 15;
     let inbox_median = median(runs.clone());
     let inbox_max = *runs.iter().max().unwrap();
     let single = SessionId::parse("s050").unwrap();
@@ -193,22 +214,24 @@ fn main() {
     let raw_path = root.join("raw").join(LEDGER_FILE);
     let raw_ledger = Ledger::at_path(raw_path.clone(), clock.clone());
     raw_ledger
-        .intake(parse_document(&doc(std::iter::once("f0".to_owned()))).unwrap(), Actor::Human)
+        .intake(
+            parse_document(&doc(std::iter::once("f0".to_owned()))).unwrap(),
+            Actor::Human,
+        )
         .unwrap();
     let state = raw_ledger.read().unwrap();
     let template = serde_json::to_string(&state.events[0]).unwrap();
     drop(state);
     let (mut writer, events) = LedgerWriter::open(&raw_path, limits).unwrap();
-    let mut next = events.len() as u64 + 1;
+    let first = events.len() as u64 + 1;
     const RAW: usize = 500;
     let t = Instant::now();
-    for i in 0..RAW {
+    for (i, seq) in (first..).take(RAW).enumerate() {
         let line = template
-            .replace("\"seq\":1", &format!("\"seq\":{next}"))
+            .replace("\"seq\":1", &format!("\"seq\":{seq}"))
             .replace("\"f0\"", &format!("\"g{i}\""));
         let ev: Event = serde_json::from_str(&line).unwrap();
         writer.append(vec![ev]).unwrap();
-        next += 1;
     }
     let raw_time = t.elapsed();
     drop(writer);
@@ -247,8 +270,7 @@ fn main() {
     const BATCHES: usize = 20;
     let t = Instant::now();
     for b in 0..BATCHES {
-        let findings =
-            parse_document(&doc((0..100).map(|i| format!("b{b}-{i}")))).unwrap();
+        let findings = parse_document(&doc((0..100).map(|i| format!("b{b}-{i}")))).unwrap();
         batch_ledger.intake(findings, Actor::Human).unwrap();
     }
     let batch_time = t.elapsed();
@@ -260,12 +282,21 @@ fn main() {
          {items} open findings ranked, limit 100.\n",
         bytes as f64 / 1024.0 / 1024.0
     );
+    println!(
+        "Machine: {} cores, load average {} when measured.\n",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        load_average()
+    );
     println!("| measurement | result |");
     println!("| --- | --- |");
     println!(
         "| inbox, all {SESSIONS} sessions (read + fold + rank), median of 15 | {} (max {}; budget 200 ms) |",
         ms(inbox_median),
         ms(inbox_max)
+    );
+    println!(
+        "| inbox, all {SESSIONS} sessions, CPU time per run (user + system, all threads) | {} |",
+        ms(inbox_cpu)
     );
     println!(
         "| inbox, one session of {per_session} events, median of 15 | {} |",
@@ -291,6 +322,10 @@ fn main() {
         "| building one {per_session}-event session through the API (setup) | {} |",
         ms(build_time)
     );
+    if let Some(path) = kept {
+        std::mem::forget(dir);
+        eprintln!("kept {}", path.display());
+    }
     assert!(
         inbox_median <= Duration::from_millis(200),
         "inbox over budget: {}",

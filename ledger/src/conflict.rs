@@ -41,14 +41,34 @@ pub fn holds(candidates: &[Candidate<'_>]) -> Vec<(FindingId, HoldReason)> {
             let declared = a.finding.relations.conflicts_with.contains(&b.finding.id)
                 || b.finding.relations.conflicts_with.contains(&a.finding.id);
             if declared {
-                hold(&a.finding.id, HoldReason::ConflictsWith { other: b.finding.id.clone() });
-                hold(&b.finding.id, HoldReason::ConflictsWith { other: a.finding.id.clone() });
+                hold(
+                    &a.finding.id,
+                    HoldReason::ConflictsWith {
+                        other: b.finding.id.clone(),
+                    },
+                );
+                hold(
+                    &b.finding.id,
+                    HoldReason::ConflictsWith {
+                        other: a.finding.id.clone(),
+                    },
+                );
             }
         }
         for b in candidates[i + 1..].iter().filter(|b| b.in_batch) {
             if queued(a) && queued(b) && a.finding.target_overlaps(b.finding) {
-                hold(&a.finding.id, HoldReason::TargetOverlap { other: b.finding.id.clone() });
-                hold(&b.finding.id, HoldReason::TargetOverlap { other: a.finding.id.clone() });
+                hold(
+                    &a.finding.id,
+                    HoldReason::TargetOverlap {
+                        other: b.finding.id.clone(),
+                    },
+                );
+                hold(
+                    &b.finding.id,
+                    HoldReason::TargetOverlap {
+                        other: a.finding.id.clone(),
+                    },
+                );
             }
         }
     }

@@ -5,10 +5,12 @@
 //! (`state.rs`). Each line carries `format` so a later reader can refuse a format it does not
 //! know instead of misreading it.
 
+use crate::error::{ErrorCode, LedgerError};
 use crate::id::{AttemptId, FindingId, RequestId};
 use crate::record::Finding;
 use crate::status::{Actor, Op, RepairStatus};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 /// The ledger line format this crate writes and reads.
 pub const LEDGER_FORMAT: u32 = 1;
@@ -192,14 +194,75 @@ pub struct Event {
     /// The lease in force after this event (absent = no lease).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lease: Option<Lease>,
-    /// The finding, on intake events only.
+    /// The finding, on intake events only. Kept as raw JSON and parsed on demand
+    /// (`Event::record`): views that rank thousands of findings need only a few of them.
+    /// Always the last field of a line (see `store::parse_ledger_for_view`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub finding: Option<Box<Finding>>,
+    pub finding: Option<RawFinding>,
+}
+
+/// The JSON text of a stored finding. Parsing a ledger for a view may leave it unchecked
+/// (`store::parse_ledger_for_view`); `Event::record` checks it when it is used, and every
+/// writer reads the ledger with full checks.
+#[derive(Clone, Debug)]
+pub struct RawFinding(Box<str>);
+
+impl RawFinding {
+    /// Encode `finding`.
+    pub fn new(finding: &Finding) -> Result<Self, LedgerError> {
+        serde_json::to_string(finding)
+            .map(|s| RawFinding(s.into_boxed_str()))
+            .map_err(|e| LedgerError::new(ErrorCode::Io, format!("failed to encode a finding: {e}")))
+    }
+
+    /// Wrap JSON text taken from a ledger line without checking it.
+    pub(crate) fn unchecked(text: &str) -> Self {
+        RawFinding(text.into())
+    }
+
+    /// The JSON text.
+    pub fn get(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for RawFinding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let raw = RawValue::from_string(self.0.to_string()).map_err(serde::ser::Error::custom)?;
+        raw.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for RawFinding {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = Box::<RawValue>::deserialize(d)?;
+        Ok(RawFinding(raw.get().into()))
+    }
 }
 
 impl Event {
     /// The operation of this event.
     pub fn op(&self) -> Op {
         self.action.op()
+    }
+
+    /// Parse the finding of an intake event; it must carry the event's finding id.
+    pub fn record(&self) -> Result<Finding, LedgerError> {
+        let corrupt = |msg: String| {
+            LedgerError::new(
+                ErrorCode::LedgerCorrupt,
+                format!("event {}: {msg}", self.seq),
+            )
+        };
+        let raw = self
+            .finding
+            .as_ref()
+            .ok_or_else(|| corrupt("not an intake event".into()))?;
+        let finding: Finding =
+            serde_json::from_str(raw.get()).map_err(|e| corrupt(format!("bad finding: {e}")))?;
+        if finding.id != self.finding_id {
+            return Err(corrupt("the finding's id is not the event's".into()));
+        }
+        Ok(finding)
     }
 }

@@ -21,7 +21,11 @@ pub fn validate_id(what: &str, value: &str) -> Result<(), LedgerError> {
     if ok_len && ok_chars && !value.starts_with('-') {
         return Ok(());
     }
-    let shown: String = value.chars().take(80).flat_map(char::escape_default).collect();
+    let shown: String = value
+        .chars()
+        .take(80)
+        .flat_map(char::escape_default)
+        .collect();
     Err(LedgerError::new(
         ErrorCode::InvalidId,
         format!(

@@ -10,13 +10,13 @@ use crate::clock::rfc3339;
 use crate::error::LedgerError;
 use crate::event::HoldReason;
 use crate::id::{validate_id, FindingId, SessionId};
-use crate::ledger::{sessions_dir, LEDGER_FILE};
 use crate::lease::LeaseState;
+use crate::ledger::{sessions_dir, LEDGER_FILE};
 use crate::next_action::{next_action, NextAction, RequestIdSource};
 use crate::record::{Intent, Severity, TargetKind};
 use crate::state::{FindingState, LedgerState};
 use crate::status::{Op, RepairStatus};
-use crate::store::{read_ledger, StoreLimits, TornTail};
+use crate::store::{read_ledger_for_view, StoreLimits, TornTail};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
@@ -149,12 +149,15 @@ impl InboxOptions {
     }
 }
 
+/// One session's ledger as read for a view: folded, or the error that stopped it.
+pub type SessionLedger = (SessionId, Result<LedgerState, LedgerError>);
+
 /// Read the ledgers of `session` (or of every session under `root`) in parallel.
 pub fn read_sessions(
     root: &Path,
     session: Option<&SessionId>,
     limits: &StoreLimits,
-) -> Result<Vec<(SessionId, Result<LedgerState, LedgerError>)>, LedgerError> {
+) -> Result<Vec<SessionLedger>, LedgerError> {
     let dir = sessions_dir(root);
     let ids: Vec<SessionId> = match session {
         Some(s) => vec![s.clone()],
@@ -181,8 +184,8 @@ pub fn read_sessions(
         .into_par_iter()
         .map(|id| {
             let path = dir.join(id.as_str()).join(LEDGER_FILE);
-            let state = read_ledger(&path, limits)
-                .and_then(|r| LedgerState::fold(r.events, r.torn_tail));
+            let state =
+                read_ledger_for_view(&path, limits).and_then(|r| LedgerState::fold(r.events, r.torn_tail));
             (id, state)
         })
         .collect())
@@ -208,23 +211,27 @@ fn hold_reason(state: &LedgerState, f: &FindingState) -> Option<HoldReason> {
 }
 
 /// The group of a finding at `now` and its order key within the group.
-fn classify(state: &LedgerState, f: &FindingState, now: u64) -> (InboxGroup, u64) {
+fn classify(
+    state: &LedgerState,
+    f: &FindingState,
+    now: u64,
+) -> Result<(InboxGroup, u64), LedgerError> {
     if let Some(l) = &f.lease {
         let group = if crate::lease::is_expired(l, now) {
             InboxGroup::ExpiredLease
         } else {
             InboxGroup::Active
         };
-        return (group, l.expires_at_ms);
+        return Ok((group, l.expires_at_ms));
     }
-    match f.status {
+    Ok(match f.status {
         s if s.is_terminal() => (InboxGroup::Terminal, u64::MAX - f.updated_at_ms),
-        RepairStatus::Queued if state.record(f).intent == Intent::Approve => {
+        RepairStatus::Queued if state.intent(f)? == Intent::Approve => {
             (InboxGroup::InspectOnly, f.queued_at_ms)
         }
         RepairStatus::Queued => (InboxGroup::Queued, f.queued_at_ms),
         _ => (InboxGroup::HumanBlocked, f.updated_at_ms),
-    }
+    })
 }
 
 fn item(
@@ -234,8 +241,8 @@ fn item(
     group: InboxGroup,
     now: u64,
     ids: &dyn RequestIdSource,
-) -> InboxItem {
-    let record = state.record(f);
+) -> Result<InboxItem, LedgerError> {
+    let record = state.record(f)?;
     let lease = LeaseState::at(f.lease.as_ref(), f.status, now);
     let next = next_action(
         session,
@@ -246,7 +253,7 @@ fn item(
         f.lease.as_ref().map(|l| &l.attempt_id),
         ids,
     );
-    InboxItem {
+    Ok(InboxItem {
         session: session.clone(),
         finding_id: f.id.clone(),
         status: f.status,
@@ -264,29 +271,32 @@ fn item(
             instruction_excerpt: excerpt(&record.instruction),
         },
         next_action: next,
-    }
+    })
 }
 
 /// Build the inbox from read ledgers at time `now`.
 pub fn build_inbox(
-    ledgers: &[(SessionId, Result<LedgerState, LedgerError>)],
+    ledgers: &[SessionLedger],
     now: u64,
     options: InboxOptions,
     ids: &dyn RequestIdSource,
 ) -> Inbox {
     let mut warnings = Vec::new();
+    let warn = |warnings: &mut Vec<InboxWarning>, session: &SessionId, e: &LedgerError| {
+        warnings.push(InboxWarning {
+            session: session.to_string(),
+            code: e.code.as_str(),
+            message: e.message.clone(),
+            torn_tail: None,
+        })
+    };
     type Key = (InboxGroup, u64, u64);
     let mut candidates: Vec<(Key, &SessionId, &LedgerState, &FindingState)> = Vec::new();
     for (session, state) in ledgers {
         let state = match state {
             Ok(s) => s,
             Err(e) => {
-                warnings.push(InboxWarning {
-                    session: session.to_string(),
-                    code: e.code.as_str(),
-                    message: e.message.clone(),
-                    torn_tail: None,
-                });
+                warn(&mut warnings, session, e);
                 continue;
             }
         };
@@ -303,7 +313,13 @@ pub fn build_inbox(
             });
         }
         for f in &state.findings {
-            let (group, key) = classify(state, f, now);
+            let (group, key) = match classify(state, f, now) {
+                Ok(c) => c,
+                Err(e) => {
+                    warn(&mut warnings, session, &e);
+                    continue;
+                }
+            };
             if group == InboxGroup::Terminal && !options.include_terminal {
                 continue;
             }
@@ -321,10 +337,13 @@ pub fn build_inbox(
         candidates.truncate(limit);
     }
     candidates.sort_by(by_key);
-    let items: Vec<InboxItem> = candidates
-        .into_iter()
-        .map(|((group, _, _), session, state, f)| item(session, state, f, group, now, ids))
-        .collect();
+    let mut items = Vec::with_capacity(candidates.len());
+    for ((group, _, _), session, state, f) in candidates {
+        match item(session, state, f, group, now, ids) {
+            Ok(it) => items.push(it),
+            Err(e) => warn(&mut warnings, session, &e),
+        }
+    }
     let mut sessions: Vec<SessionId> = ledgers.iter().map(|(s, _)| s.clone()).collect();
     sessions.sort();
     Inbox {

@@ -22,19 +22,19 @@ pub const LOOP_RECORD_PROTOCOL: &str = "a3s.test.repair-loop-record/1";
 
 /// Reviewer and page content: data only.
 #[derive(Debug, Serialize)]
-pub struct UntrustedContent<'a> {
+pub struct UntrustedContent {
     /// Always true.
     pub untrusted: bool,
     /// The instruction.
-    pub instruction: &'a str,
+    pub instruction: String,
     /// The success criteria.
-    pub criteria: &'a [String],
+    pub criteria: Vec<String>,
     /// The marked target, as sent.
-    pub target: &'a crate::record::Target,
+    pub target: crate::record::Target,
     /// `context.sourceMappings` as sent (`a3s.test.source-mapping/1` records), if any.
     pub source_mappings: Option<Box<RawValue>>,
     /// The page context as sent, if any.
-    pub context: Option<&'a RawValue>,
+    pub context: Option<Box<RawValue>>,
 }
 
 /// One attempt.
@@ -137,7 +137,7 @@ pub struct HistoryEntry {
 
 /// The repair-loop record.
 #[derive(Debug, Serialize)]
-pub struct LoopRecord<'a> {
+pub struct LoopRecord {
     /// `a3s.test.repair-loop-record/1`.
     pub protocol: &'static str,
     /// When the view was made.
@@ -153,12 +153,12 @@ pub struct LoopRecord<'a> {
     /// How much it matters.
     pub severity: Severity,
     /// Declared conflicts.
-    pub conflicts_with: &'a [FindingId],
+    pub conflicts_with: Vec<FindingId>,
     /// Why A3S Test held it, if the last event was a hold.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hold_reason: Option<HoldReason>,
     /// Reviewer and page content.
-    pub untrusted: UntrustedContent<'a>,
+    pub untrusted: UntrustedContent,
     /// The lease now.
     pub lease: LeaseState,
     /// Attempts, oldest first.
@@ -189,20 +189,20 @@ fn source_mappings(context: Option<&RawValue>) -> Option<Box<RawValue>> {
 }
 
 /// Build the record of `finding` from a folded ledger at `now`.
-pub fn inspect<'a>(
+pub fn inspect(
     session: &SessionId,
-    state: &'a LedgerState,
+    state: &LedgerState,
     finding: &FindingId,
     now: u64,
     ids: &dyn RequestIdSource,
-) -> Result<LoopRecord<'a>, LedgerError> {
+) -> Result<LoopRecord, LedgerError> {
     let f = state.finding(finding).ok_or_else(|| {
         LedgerError::new(
             ErrorCode::UnknownFinding,
             format!("no finding {finding} in session {session}"),
         )
     })?;
-    let record = state.record(f);
+    let record = state.record(f)?;
     let mut attempts: Vec<AttemptView> = f
         .attempts
         .iter()
@@ -336,20 +336,24 @@ pub fn inspect<'a>(
         status: f.status,
         intent: record.intent,
         severity: record.severity,
-        conflicts_with: &record.relations.conflicts_with,
         hold_reason,
         untrusted: UntrustedContent {
             untrusted: true,
-            instruction: &record.instruction,
-            criteria: &record.criteria,
-            target: &record.target,
             source_mappings: source_mappings(record.context.as_deref()),
-            context: record.context.as_deref(),
+            instruction: record.instruction,
+            criteria: record.criteria,
+            target: record.target,
+            context: record.context,
         },
+        conflicts_with: record.relations.conflicts_with,
         lease,
         attempts,
         replies,
-        changed_files: f.attempts.iter().rev().find_map(|a| a.changed_files.clone()),
+        changed_files: f
+            .attempts
+            .iter()
+            .rev()
+            .find_map(|a| a.changed_files.clone()),
         verifications,
         evidence_digests: digests,
         history,

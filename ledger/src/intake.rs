@@ -64,9 +64,8 @@ pub fn parse_document(bytes: &[u8]) -> Result<Vec<Finding>, LedgerError> {
             ),
         ));
     }
-    let text = std::str::from_utf8(bytes).map_err(|_| {
-        LedgerError::new(ErrorCode::MalformedDocument, "the document is not UTF-8")
-    })?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| LedgerError::new(ErrorCode::MalformedDocument, "the document is not UTF-8"))?;
     // A derived struct would also accept a JSON array; the document must be an object.
     if !text.trim_start().starts_with('{') {
         return Err(LedgerError::new(
@@ -92,12 +91,11 @@ pub fn parse_document(bytes: &[u8]) -> Result<Vec<Finding>, LedgerError> {
             ));
         }
     }
-    let raw = envelope.repairs.ok_or_else(|| {
-        LedgerError::new(ErrorCode::InvalidDocument, "`repairs` is missing")
-    })?;
-    let items: Vec<&RawValue> = serde_json::from_str(raw.get()).map_err(|_| {
-        LedgerError::new(ErrorCode::InvalidDocument, "`repairs` must be an array")
-    })?;
+    let raw = envelope
+        .repairs
+        .ok_or_else(|| LedgerError::new(ErrorCode::InvalidDocument, "`repairs` is missing"))?;
+    let items: Vec<&RawValue> = serde_json::from_str(raw.get())
+        .map_err(|_| LedgerError::new(ErrorCode::InvalidDocument, "`repairs` must be an array"))?;
     if items.is_empty() || items.len() > MAX_FINDINGS {
         return Err(LedgerError::new(
             ErrorCode::InvalidDocument,
@@ -110,8 +108,8 @@ pub fn parse_document(bytes: &[u8]) -> Result<Vec<Finding>, LedgerError> {
     let mut seen = HashSet::new();
     let mut findings = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let status: StatusOnly =
-            serde_json::from_str(item.get()).map_err(|e| invalid(i, format!("not an object: {e}")))?;
+        let status: StatusOnly = serde_json::from_str(item.get())
+            .map_err(|e| invalid(i, format!("not an object: {e}")))?;
         match status.status {
             None => {}
             Some(serde_json::Value::String(s)) if s == RepairStatus::Queued.as_str() => {}
@@ -128,7 +126,10 @@ pub fn parse_document(bytes: &[u8]) -> Result<Vec<Finding>, LedgerError> {
         let finding: Finding = serde_json::from_str(item.get()).map_err(|e| invalid(i, e))?;
         validate_finding(i, &finding)?;
         if !seen.insert(finding.id.clone()) {
-            return Err(invalid(i, format!("finding id {} appears twice", finding.id)));
+            return Err(invalid(
+                i,
+                format!("finding id {} appears twice", finding.id),
+            ));
         }
         findings.push(finding);
     }
@@ -146,8 +147,7 @@ fn validate_finding(i: usize, f: &Finding) -> Result<(), LedgerError> {
     if f.criteria.len() > MAX_CRITERIA {
         return Err(invalid(i, format!("more than {MAX_CRITERIA} criteria")));
     }
-    if f
-        .criteria
+    if f.criteria
         .iter()
         .any(|c| c.chars().count() > MAX_CRITERION_CHARS)
     {
@@ -161,10 +161,12 @@ fn validate_finding(i: usize, f: &Finding) -> Result<(), LedgerError> {
     }
     let t = &f.target;
     if t.node_ids.len() > MAX_NODE_IDS {
-        return Err(invalid(i, format!("more than {MAX_NODE_IDS} target node ids")));
+        return Err(invalid(
+            i,
+            format!("more than {MAX_NODE_IDS} target node ids"),
+        ));
     }
-    if t
-        .node_ids
+    if t.node_ids
         .iter()
         .any(|n| n.is_empty() || n.len() > MAX_NODE_ID_BYTES)
     {
@@ -176,11 +178,13 @@ fn validate_finding(i: usize, f: &Finding) -> Result<(), LedgerError> {
     if let Some(r) = &t.region {
         let finite = [r.x, r.y, r.width, r.height].iter().all(|v| v.is_finite());
         if !finite || r.width < 0.0 || r.height < 0.0 {
-            return Err(invalid(i, "target region must be finite with width, height >= 0"));
+            return Err(invalid(
+                i,
+                "target region must be finite with width, height >= 0",
+            ));
         }
     }
-    if t
-        .text
+    if t.text
         .as_ref()
         .is_some_and(|s| s.chars().count() > MAX_TARGET_TEXT_CHARS)
     {
@@ -191,7 +195,10 @@ fn validate_finding(i: usize, f: &Finding) -> Result<(), LedgerError> {
     }
     let conflicts = &f.relations.conflicts_with;
     if conflicts.len() > MAX_CONFLICTS {
-        return Err(invalid(i, format!("more than {MAX_CONFLICTS} conflicts_with ids")));
+        return Err(invalid(
+            i,
+            format!("more than {MAX_CONFLICTS} conflicts_with ids"),
+        ));
     }
     if conflicts.contains(&f.id) {
         return Err(invalid(i, "a finding cannot conflict with itself"));
@@ -275,7 +282,12 @@ mod tests {
             )),
         ];
         for c in cases {
-            assert_eq!(code(&c), ErrorCode::InvalidDocument, "{}", &c[..c.len().min(200)]);
+            assert_eq!(
+                code(&c),
+                ErrorCode::InvalidDocument,
+                "{}",
+                &c[..c.len().min(200)]
+            );
         }
     }
 }

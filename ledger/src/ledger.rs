@@ -9,7 +9,7 @@
 use crate::clock::{rfc3339, Clock};
 use crate::conflict::{holds, Candidate};
 use crate::error::{ErrorCode, LedgerError};
-use crate::event::{Action, Event, HoldReason, Lease, LEDGER_FORMAT};
+use crate::event::{Action, Event, HoldReason, Lease, RawFinding, LEDGER_FORMAT};
 use crate::id::{AttemptId, FindingId, RequestId, SessionId};
 use crate::lease::{expiry_target, is_expired, lease_length, DEFAULT_LEASE_MS};
 use crate::record::Finding;
@@ -205,7 +205,11 @@ impl Ledger {
     /// Append `findings` (already validated by `intake::parse_document`) as one batch: new
     /// findings enter `queued`, identical re-sends are no-ops, a changed re-send refuses the whole
     /// batch, and declared conflicts or overlapping targets hold both findings.
-    pub fn intake(&self, findings: Vec<Finding>, actor: Actor) -> Result<IntakeReport, LedgerError> {
+    pub fn intake(
+        &self,
+        findings: Vec<Finding>,
+        actor: Actor,
+    ) -> Result<IntakeReport, LedgerError> {
         let (mut writer, mut state) = self.open_writer()?;
         let mut report = IntakeReport {
             recovered_tail: writer.recovered_tail().cloned(),
@@ -214,10 +218,8 @@ impl Ledger {
         let now = self.clock.now_ms();
         let mut fresh = Vec::new();
         for finding in findings {
-            let bytes = serde_json::to_vec(&finding).map_err(|e| {
-                LedgerError::new(ErrorCode::Io, format!("failed to encode a finding: {e}"))
-            })?;
-            let digest = sha256_digest(&bytes);
+            let raw = RawFinding::new(&finding)?;
+            let digest = sha256_digest(raw.get().as_bytes());
             if let Some(existing) = state.finding(&finding.id) {
                 match &state.events[existing.intake].action {
                     Action::Intake { digest: d } if *d == digest => {
@@ -236,37 +238,43 @@ impl Ledger {
                     }
                 }
             }
-            fresh.push((finding, digest));
+            fresh.push((finding.id, raw, digest));
         }
         let first = state.events.len();
-        for (finding, digest) in fresh {
-            report.accepted.push(finding.id.clone());
+        for (id, raw, digest) in fresh {
+            report.accepted.push(id.clone());
             let event = Event {
                 format: LEDGER_FORMAT,
                 seq: state.next_seq(),
                 at: rfc3339(now),
                 at_ms: now,
                 actor,
-                finding_id: finding.id.clone(),
+                finding_id: id,
                 request_id: None,
                 attempt_id: None,
                 from: None,
                 to: RepairStatus::Queued,
                 action: Action::Intake { digest },
                 lease: None,
-                finding: Some(Box::new(finding)),
+                finding: Some(raw),
             };
             state.push(event)?;
         }
         let batch: Vec<FindingId> = report.accepted.clone();
+        // Only queued findings can be held, so only they are parsed.
+        let queued: Vec<(Finding, bool)> = state
+            .findings
+            .iter()
+            .filter(|f| f.status == RepairStatus::Queued)
+            .map(|f| Ok((state.record(f)?, batch.contains(&f.id))))
+            .collect::<Result<_, LedgerError>>()?;
         let held = {
-            let candidates: Vec<Candidate<'_>> = state
-                .findings
+            let candidates: Vec<Candidate<'_>> = queued
                 .iter()
-                .map(|f| Candidate {
-                    finding: state.record(f),
-                    status: f.status,
-                    in_batch: batch.contains(&f.id),
+                .map(|(finding, in_batch)| Candidate {
+                    finding,
+                    status: RepairStatus::Queued,
+                    in_batch: *in_batch,
                 })
                 .collect();
             holds(&candidates)
@@ -463,7 +471,10 @@ impl Ledger {
             };
             LedgerError::new(
                 ErrorCode::InvalidTransition,
-                format!("cannot {op} finding {}: it is {}; {allowed}", f.id, f.status),
+                format!(
+                    "cannot {op} finding {}: it is {}; {allowed}",
+                    f.id, f.status
+                ),
             )
         })?;
         if op.needs_attempt(req.actor) {
@@ -530,7 +541,9 @@ impl Ledger {
             }
             Action::VerifyStart { .. } => {
                 let attempt = req.attempt_id.clone();
-                let lease = attempt.as_ref().map(|a| new_lease(a, now, DEFAULT_LEASE_MS));
+                let lease = attempt
+                    .as_ref()
+                    .map(|a| new_lease(a, now, DEFAULT_LEASE_MS));
                 (attempt, lease)
             }
             _ => (

@@ -8,7 +8,7 @@
 use crate::error::{ErrorCode, LedgerError};
 use crate::event::{Action, Event, Lease};
 use crate::id::{AttemptId, FindingId, RequestId};
-use crate::record::Finding;
+use crate::record::{Finding, Intent};
 use crate::status::{transition, Op, RepairStatus};
 use crate::store::TornTail;
 use std::collections::HashMap;
@@ -57,7 +57,10 @@ impl FindingState {
     /// The attempt holding the lease, if any.
     pub fn active_attempt(&self) -> Option<&AttemptState> {
         let lease = self.lease.as_ref()?;
-        self.attempts.iter().rev().find(|a| a.id == lease.attempt_id)
+        self.attempts
+            .iter()
+            .rev()
+            .find(|a| a.id == lease.attempt_id)
     }
 
     /// The most recent attempt, active or not.
@@ -97,12 +100,28 @@ impl LedgerState {
         self.by_id.get(id).map(|&i| &self.findings[i])
     }
 
-    /// The stored finding record of `state`.
-    pub fn record(&self, state: &FindingState) -> &Finding {
-        self.events[state.intake]
-            .finding
-            .as_deref()
-            .expect("intake events carry their finding")
+    /// The stored finding record of `state`, parsed from its intake event.
+    pub fn record(&self, state: &FindingState) -> Result<Finding, LedgerError> {
+        self.events[state.intake].record()
+    }
+
+    /// Only the intent of `state`'s finding (a cheaper parse than `record`).
+    pub fn intent(&self, state: &FindingState) -> Result<Intent, LedgerError> {
+        #[derive(serde::Deserialize)]
+        struct IntentOnly {
+            intent: Intent,
+        }
+        let e = &self.events[state.intake];
+        let raw = e.finding.as_ref().map_or("", |r| r.get());
+        // A view may hold the payload unchecked: this parse is its check.
+        serde_json::from_str::<IntentOnly>(raw)
+            .map(|i| i.intent)
+            .map_err(|err| {
+                LedgerError::new(
+                    ErrorCode::LedgerCorrupt,
+                    format!("event {}: bad finding: {err}", e.seq),
+                )
+            })
     }
 
     /// The event that used request id `id`, if any.
@@ -131,7 +150,7 @@ impl LedgerState {
         }
         let op = event.op();
         if op == Op::Intake {
-            if event.finding.as_ref().map(|f| &f.id) != Some(&event.finding_id) {
+            if event.finding.is_none() {
                 return corrupt("intake without its finding".into());
             }
             if self.by_id.contains_key(&event.finding_id) {

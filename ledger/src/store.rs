@@ -14,8 +14,7 @@
 //! newline) is never dropped: if one does not parse, the ledger is reported corrupt instead.
 
 use crate::error::{ErrorCode, LedgerError};
-use crate::event::{Event, LEDGER_FORMAT};
-use rayon::prelude::*;
+use crate::event::{Event, RawFinding, LEDGER_FORMAT};
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -66,8 +65,23 @@ pub struct ReadReport {
     pub torn_tail: Option<TornTail>,
 }
 
-/// Read the ledger at `path` under a shared lock. A missing file is an empty ledger.
+/// Read the ledger at `path` under a shared lock for a read-only view (intake payloads are
+/// checked when used, see `parse_ledger_for_view`). A missing file is an empty ledger.
+pub fn read_ledger_for_view(path: &Path, limits: &StoreLimits) -> Result<ReadReport, LedgerError> {
+    read_with(path, limits, parse_ledger_for_view)
+}
+
+/// Read the ledger at `path` under a shared lock, checking every line in full. A missing file
+/// is an empty ledger.
 pub fn read_ledger(path: &Path, limits: &StoreLimits) -> Result<ReadReport, LedgerError> {
+    read_with(path, limits, parse_ledger)
+}
+
+fn read_with(
+    path: &Path,
+    limits: &StoreLimits,
+    parse: fn(&[u8]) -> Result<ReadReport, LedgerError>,
+) -> Result<ReadReport, LedgerError> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ReadReport::default()),
@@ -75,7 +89,7 @@ pub fn read_ledger(path: &Path, limits: &StoreLimits) -> Result<ReadReport, Ledg
     };
     lock(&file, libc::LOCK_SH, limits.lock_timeout)?;
     let bytes = read_all(&mut file, limits)?;
-    parse_ledger(&bytes)
+    parse(&bytes)
 }
 
 /// A ledger opened for writing: the exclusive lock is held until it is dropped.
@@ -224,10 +238,43 @@ fn read_all(file: &mut File, limits: &StoreLimits) -> Result<Vec<u8>, LedgerErro
 /// Parse ledger bytes: every complete line must be a valid event of a known format with the
 /// next sequence number; bytes after the last newline are a torn tail.
 pub fn parse_ledger(bytes: &[u8]) -> Result<ReadReport, LedgerError> {
-    let complete_len = bytes
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    parse_lines(bytes, false)
+}
+
+/// As `parse_ledger`, but for read-only views: the finding payload of an intake line (most of
+/// a ledger's bytes) is split off unparsed and checked only if the view uses it.
+///
+/// Writers put `finding` last in a line, and an unescaped `,"finding":` cannot occur inside a
+/// JSON string, so its first occurrence is the event's own key (no field before it has a
+/// nested `finding` key). The rest of the line is parsed and checked as usual; a line the split
+/// does not fit is parsed whole.
+pub fn parse_ledger_for_view(bytes: &[u8]) -> Result<ReadReport, LedgerError> {
+    parse_lines(bytes, true)
+}
+
+const FINDING_KEY: &[u8] = b",\"finding\":";
+
+fn parse_line(line: &[u8], lazy: bool) -> serde_json::Result<Event> {
+    if lazy && line.last() == Some(&b'}') {
+        let at = line
+            .windows(FINDING_KEY.len())
+            .position(|w| w == FINDING_KEY);
+        if let Some(at) = at {
+            let head = [&line[..at], b"}"].concat();
+            let tail = std::str::from_utf8(&line[at + FINDING_KEY.len()..line.len() - 1]);
+            if let (Ok(mut event), Ok(tail)) = (serde_json::from_slice::<Event>(&head), tail) {
+                if event.finding.is_none() {
+                    event.finding = Some(RawFinding::unchecked(tail.trim()));
+                    return Ok(event);
+                }
+            }
+        }
+    }
+    serde_json::from_slice(line)
+}
+
+fn parse_lines(bytes: &[u8], lazy: bool) -> Result<ReadReport, LedgerError> {
+    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let torn_tail = (complete_len < bytes.len()).then(|| TornTail {
         offset: complete_len as u64,
         bytes: (bytes.len() - complete_len) as u64,
@@ -239,7 +286,7 @@ pub fn parse_ledger(bytes: &[u8]) -> Result<ReadReport, LedgerError> {
         body[..body.len() - 1].split(|&b| b == b'\n').collect()
     };
     let parse = |(i, line): (usize, &&[u8])| -> Result<Event, LedgerError> {
-        let event: Event = serde_json::from_slice(line).map_err(|e| {
+        let event: Event = parse_line(line, lazy).map_err(|e| {
             if let Some(format) = unknown_format(line) {
                 return LedgerError::new(
                     ErrorCode::LedgerFormat,
@@ -278,19 +325,13 @@ pub fn parse_ledger(bytes: &[u8]) -> Result<ReadReport, LedgerError> {
         }
         Ok(event)
     };
-    let events = if lines.len() >= 512 {
-        lines
-            .par_iter()
-            .enumerate()
-            .map(parse)
-            .collect::<Result<Vec<_>, _>>()?
-    } else {
-        lines
-            .iter()
-            .enumerate()
-            .map(parse)
-            .collect::<Result<Vec<_>, _>>()?
-    };
+    // Serial on purpose: views parallelize across sessions, and a nested parallel parse of one
+    // file measured twice as slow as this loop.
+    let events = lines
+        .iter()
+        .enumerate()
+        .map(parse)
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(ReadReport { events, torn_tail })
 }
 

@@ -37,7 +37,11 @@ fn text(what: &str, value: Option<&String>, required: bool) -> Result<(), Ledger
 
 /// Check one changed-file path.
 pub fn validate_changed_file(path: &str) -> Result<(), LedgerError> {
-    let shown: String = path.chars().take(80).flat_map(char::escape_default).collect();
+    let shown: String = path
+        .chars()
+        .take(80)
+        .flat_map(char::escape_default)
+        .collect();
     if path.is_empty() || path.len() > MAX_PATH_BYTES {
         return Err(bad(format!(
             "changed file \"{shown}\" must have 1..={MAX_PATH_BYTES} bytes"
@@ -142,7 +146,16 @@ mod tests {
         for ok in ["src/app.tsx", "a", "dir/file name.css"] {
             assert!(validate_changed_file(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "/etc/passwd", "../x", "a/../b", "a//b", "a\nb", "a\0b", "\\x"] {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../b",
+            "a//b",
+            "a\nb",
+            "a\0b",
+            "\\x",
+        ] {
             assert!(validate_changed_file(bad).is_err(), "{bad:?}");
         }
     }
@@ -151,7 +164,10 @@ mod tests {
     fn texts_and_lists_are_bounded() {
         let long = "x".repeat(MAX_TEXT_CHARS + 1);
         assert!(validate_action(&Action::Reply { message: long }).is_err());
-        assert!(validate_action(&Action::Reply { message: " ".into() }).is_err());
+        assert!(validate_action(&Action::Reply {
+            message: " ".into()
+        })
+        .is_err());
         let dup = vec!["a".to_owned(), "a".to_owned()];
         assert!(validate_action(&Action::VerifyStart { changed_files: dup }).is_err());
         let digest = vec!["sha256:XYZ".to_owned()];

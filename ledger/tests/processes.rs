@@ -62,7 +62,12 @@ fn child_process_entry() {
 
 fn spawn_child(mode: &str, path: &Path, prefix: &str, count: usize) -> Child {
     Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_process_entry", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "child_process_entry",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD, mode)
         .env("A3S_LEDGER_PATH", path)
         .env("A3S_LEDGER_PREFIX", prefix)
@@ -146,7 +151,10 @@ fn a_writer_killed_mid_stream_loses_no_acknowledged_event() {
     let state = ledger.read().expect("the ledger still reads after SIGKILL");
     let present: HashSet<&str> = state.findings.iter().map(|f| f.id.as_str()).collect();
     for id in &acked {
-        assert!(present.contains(id.as_str()), "acknowledged {id} is missing");
+        assert!(
+            present.contains(id.as_str()),
+            "acknowledged {id} is missing"
+        );
     }
     assert!(present.len() >= acked.len());
     // And a new writer carries on after the last complete record.
@@ -164,7 +172,10 @@ fn two_writer_processes_never_interleave_lose_events_or_share_a_claim() {
     let ledger = Ledger::at_path(path.clone(), Arc::new(SystemClock));
     let seeds: Vec<String> = (0..50).map(|i| finding(&format!("c{i}"), "")).collect();
     ledger
-        .intake(parse_document(doc(&seeds).as_bytes()).unwrap(), Actor::Human)
+        .intake(
+            parse_document(doc(&seeds).as_bytes()).unwrap(),
+            Actor::Human,
+        )
         .unwrap();
     const N: usize = 100;
     let mut a = spawn_child("contend", &path, "a", N);
@@ -178,7 +189,10 @@ fn two_writer_processes_never_interleave_lose_events_or_share_a_claim() {
         for line in rx.iter() {
             if let Some(rest) = line.strip_prefix("claimed ") {
                 let (target, attempt) = rest.split_once(' ').unwrap();
-                claims.entry(target.into()).or_default().push(attempt.into());
+                claims
+                    .entry(target.into())
+                    .or_default()
+                    .push(attempt.into());
             }
         }
     }

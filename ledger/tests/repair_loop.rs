@@ -74,7 +74,13 @@ fn a_lease_that_expires_before_editing_returns_the_finding_to_the_queue() {
     let fx = Fixture::new();
     fx.import(&[finding("f1", "")]).unwrap();
     let claimed = fx
-        .act("f1", Actor::Agent, Action::Claim { lease_ms: Some(60_000) })
+        .act(
+            "f1",
+            Actor::Agent,
+            Action::Claim {
+                lease_ms: Some(60_000),
+            },
+        )
         .unwrap();
     let attempt = claimed.attempt_id.clone().unwrap();
     assert_eq!(claimed.lease.as_ref().unwrap().expires_at_ms, T0 + 60_000);
@@ -269,11 +275,19 @@ fn overlapping_targets_in_one_batch_hold_both() {
     let region = |id: &str, x: u32| {
         finding(id, "").replace(
             &format!("\"kind\":\"node\",\"nodeIds\":[\"n-{id}\"]"),
-            &format!("\"kind\":\"region\",\"region\":{{\"x\":{x},\"y\":0,\"width\":50,\"height\":50}}"),
+            &format!(
+                "\"kind\":\"region\",\"region\":{{\"x\":{x},\"y\":0,\"width\":50,\"height\":50}}"
+            ),
         )
     };
     let r = fx
-        .import(&[shared("a"), shared("b"), region("c", 0), region("d", 40), region("e", 200)])
+        .import(&[
+            shared("a"),
+            shared("b"),
+            region("c", 0),
+            region("d", 40),
+            region("e", 200),
+        ])
         .unwrap();
     assert_eq!(r.held.len(), 4);
     for id in ["a", "b", "c", "d"] {
@@ -299,7 +313,9 @@ fn auto_resolve_acts_only_after_a_persisted_passing_verification() {
     // Re-read from disk: the passing result is persisted before auto-resolve acts on it.
     let state = fx.ledger.read().unwrap();
     assert_eq!(state.finding(&fid("f2")).unwrap().status, ReviewReady);
-    let a = fx.act("f2", Actor::A3sTest, Action::AutoResolve {}).unwrap();
+    let a = fx
+        .act("f2", Actor::A3sTest, Action::AutoResolve {})
+        .unwrap();
     assert_eq!(a.to, Resolved);
 }
 
@@ -345,8 +361,14 @@ fn inbox_orders_by_urgency_and_hides_terminal_by_default() {
         approve,
     ])
     .unwrap();
-    fx.act("expiring", Actor::Agent, Action::Claim { lease_ms: Some(1000) })
-        .unwrap();
+    fx.act(
+        "expiring",
+        Actor::Agent,
+        Action::Claim {
+            lease_ms: Some(1000),
+        },
+    )
+    .unwrap();
     fx.drive("blocked", NeedsInput);
     fx.drive("done", Resolved);
     fx.drive("active", Repairing);
@@ -365,7 +387,14 @@ fn inbox_orders_by_urgency_and_hides_terminal_by_default() {
     let order: Vec<&str> = inbox.items.iter().map(|i| i.finding_id.as_str()).collect();
     assert_eq!(
         order,
-        ["expiring", "active", "queued_old", "queued_new", "blocked", "approve"]
+        [
+            "expiring",
+            "active",
+            "queued_old",
+            "queued_new",
+            "blocked",
+            "approve"
+        ]
     );
     assert_eq!(inbox.protocol, "a3s.test.repair-inbox/1");
     assert!(!inbox.truncated);
@@ -382,7 +411,10 @@ fn inbox_orders_by_urgency_and_hides_terminal_by_default() {
         ]
     );
     let with_terminal = view(100, true);
-    assert_eq!(with_terminal.items.last().unwrap().finding_id.as_str(), "done");
+    assert_eq!(
+        with_terminal.items.last().unwrap().finding_id.as_str(),
+        "done"
+    );
     let limited = view(2, false);
     assert_eq!(limited.items.len(), 2);
     assert!(limited.truncated);
@@ -437,13 +469,26 @@ fn hostile_instruction_text_never_reaches_a_generated_command() {
     .map(|i| i.next_action)
     .collect();
     for i in 0..hostile.len() {
-        actions.push(inspect(&fx.session, &state, &fid(&format!("h{i}")), now, &ids).unwrap().next_action);
+        actions.push(
+            inspect(&fx.session, &state, &fid(&format!("h{i}")), now, &ids)
+                .unwrap()
+                .next_action,
+        );
     }
     assert_eq!(actions.len(), 8);
     let words = [
-        "a3s-test", "agent", "repair-claim", "repair-progress", "repair-complete",
-        "repair-inspect", "repair-answer", "repair-accept", "--session", "--request-id",
-        "--attempt-id", "--json",
+        "a3s-test",
+        "agent",
+        "repair-claim",
+        "repair-progress",
+        "repair-complete",
+        "repair-inspect",
+        "repair-answer",
+        "repair-accept",
+        "--session",
+        "--request-id",
+        "--attempt-id",
+        "--json",
     ];
     for a in &actions {
         assert_eq!(a.command, a.argv.join(" "));
@@ -451,13 +496,20 @@ fn hostile_instruction_text_never_reaches_a_generated_command() {
             let is_id = !arg.is_empty()
                 && arg.len() <= 64
                 && !arg.starts_with('-')
-                && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-            assert!(words.contains(&arg.as_str()) || is_id, "unexpected word {arg:?}");
+                && arg
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            assert!(
+                words.contains(&arg.as_str()) || is_id,
+                "unexpected word {arg:?}"
+            );
         }
         for text in hostile {
             assert!(!a.command.contains(text));
         }
-        for bad in ["$(", "`", ";", "|", "&", "\"", "'", "rm", "evil", "click", "\n"] {
+        for bad in [
+            "$(", "`", ";", "|", "&", "\"", "'", "rm", "evil", "click", "\n",
+        ] {
             assert!(!a.command.contains(bad), "{bad} in {}", a.command);
         }
     }
@@ -469,7 +521,14 @@ fn inspect_shows_the_whole_loop() {
     fx.import(&[finding("f1", "")]).unwrap();
     fx.drive("f1", ReviewReady);
     let state = fx.ledger.read().unwrap();
-    let rec = inspect(&fx.session, &state, &fid("f1"), fx.clock.now_ms(), &FixedIds).unwrap();
+    let rec = inspect(
+        &fx.session,
+        &state,
+        &fid("f1"),
+        fx.clock.now_ms(),
+        &FixedIds,
+    )
+    .unwrap();
     let json = serde_json::to_value(&rec).unwrap();
     assert_eq!(json["protocol"], "a3s.test.repair-loop-record/1");
     assert_eq!(json["status"], "review_ready");
@@ -477,7 +536,10 @@ fn inspect_shows_the_whole_loop() {
     assert_eq!(json["untrusted"]["instruction"], "Make the f1 button blue");
     assert_eq!(json["untrusted"]["criteria"][0], "the button is blue");
     assert_eq!(json["untrusted"]["target"]["kind"], "node");
-    assert_eq!(json["untrusted"]["source_mappings"][0]["span"], "src/App.tsx:10:4");
+    assert_eq!(
+        json["untrusted"]["source_mappings"][0]["span"],
+        "src/App.tsx:10:4"
+    );
     assert_eq!(json["changed_files"], serde_json::json!(FILES));
     assert_eq!(json["verifications"][0]["passed"], true);
     assert_eq!(json["attempts"][0]["summary"], "done");
@@ -495,7 +557,8 @@ fn inspect_shows_the_whole_loop() {
 #[test]
 fn record_verification_auto_resolves_only_a_persisted_pass() {
     let fx = Fixture::new();
-    fx.import(&[finding("pass", ""), finding("fail", "")]).unwrap();
+    fx.import(&[finding("pass", ""), finding("fail", "")])
+        .unwrap();
     for (id, passed) in [("pass", true), ("fail", false)] {
         fx.drive(id, Verifying);
         fx.act(id, Actor::A3sTest, verify_start().1).unwrap();
@@ -516,7 +579,11 @@ fn record_verification_auto_resolves_only_a_persisted_pass() {
             assert_eq!(result.to, ReviewReady);
             let resolved = resolved.expect("a pass auto-resolves");
             assert_eq!(resolved.to, Resolved);
-            assert_eq!(resolved.seq, result.seq + 1, "resolved after the pass was written");
+            assert_eq!(
+                resolved.seq,
+                result.seq + 1,
+                "resolved after the pass was written"
+            );
         } else {
             assert_eq!(result.to, VerificationFailed);
             assert!(resolved.is_none());

@@ -33,7 +33,10 @@ fn a_torn_last_line_is_reported_skipped_and_cut_by_the_next_writer() {
     assert!(state.torn_tail.is_some());
     // The next writer keeps the torn bytes aside, cuts them and appends after the last record.
     let applied = fx.act("f1", Actor::Agent, claim().1).unwrap();
-    assert_eq!(applied.recovered_tail.unwrap().offset, complete.len() as u64);
+    assert_eq!(
+        applied.recovered_tail.unwrap().offset,
+        complete.len() as u64
+    );
     let after = fx.bytes();
     assert!(after.starts_with(&complete));
     let state = fx.ledger.read().unwrap();
@@ -79,7 +82,9 @@ fn events_breaking_sequence_or_state_machine_are_corruption() {
 fn an_unknown_format_version_is_refused() {
     let fx = Fixture::new();
     fx.import(&[finding("f1", "")]).unwrap();
-    let text = String::from_utf8(fx.bytes()).unwrap().replace("\"format\":1", "\"format\":2");
+    let text = String::from_utf8(fx.bytes())
+        .unwrap()
+        .replace("\"format\":1", "\"format\":2");
     std::fs::write(fx.ledger.path(), text).unwrap();
     assert_eq!(fx.ledger.read().unwrap_err().code, ErrorCode::LedgerFormat);
 }
@@ -144,4 +149,66 @@ fn a_missing_ledger_reads_as_empty() {
     let fx = Fixture::new();
     let state = fx.ledger.read().unwrap();
     assert!(state.findings.is_empty());
+}
+
+#[test]
+fn the_view_parse_reads_the_same_events_as_the_full_parse() {
+    use a3s_test_ledger::store::{parse_ledger, parse_ledger_for_view};
+    let fx = Fixture::new();
+    let tricky = finding("f2", "").replace(
+        "Make the f2 button blue",
+        r#"quote \",\"finding\":{\"id\":\"evil\"} and ,"#,
+    );
+    fx.import(&[finding("f1", ""), tricky]).unwrap();
+    fx.drive("f1", RepairStatus::NeedsInput);
+    fx.act(
+        "f1",
+        Actor::Human,
+        Action::Answer {
+            message: r#"see ,"finding":{"id":"x"} here"#.into(),
+        },
+    )
+    .unwrap();
+    let bytes = fx.bytes();
+    let full = parse_ledger(&bytes).unwrap();
+    let view = parse_ledger_for_view(&bytes).unwrap();
+    assert_eq!(full.events.len(), view.events.len());
+    for (a, b) in full.events.iter().zip(&view.events) {
+        assert_eq!(
+            serde_json::to_string(a).unwrap(),
+            serde_json::to_string(b).unwrap()
+        );
+        if a.finding.is_some() {
+            assert_eq!(a.record().unwrap().instruction, b.record().unwrap().instruction);
+        }
+    }
+}
+
+#[test]
+fn a_corrupt_payload_is_caught_when_a_view_uses_it_and_by_every_writer() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", ""), finding("f2", "")]).unwrap();
+    let text = String::from_utf8(fx.bytes()).unwrap();
+    // Break f2's payload but keep the line's outer shape.
+    let broken = text.replacen("\"intent\":\"fix\",\"severity\":\"important\"}", "\"intent\":\"fix\",\"severity\":\"important\"]", 1);
+    let broken = broken.replacen(
+        "Make the f2 button blue\"",
+        "Make the f2 button blue\",\"intent\":7",
+        1,
+    );
+    std::fs::write(fx.ledger.path(), &broken).unwrap();
+    let ledgers = read_sessions(fx.dir.path(), Some(&fx.session), &StoreLimits::default()).unwrap();
+    let inbox = build_inbox(
+        &ledgers,
+        fx.clock.now_ms(),
+        InboxOptions::new(10, false).unwrap(),
+        &RandomRequestIds::default(),
+    );
+    assert!(
+        inbox.warnings.iter().any(|w| w.code == "test.session.repair_ledger_corrupt"),
+        "{:?}",
+        inbox.warnings
+    );
+    let err = fx.act("f1", Actor::Agent, claim().1).unwrap_err();
+    assert_eq!(err.code, ErrorCode::LedgerCorrupt);
 }

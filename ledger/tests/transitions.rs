@@ -13,7 +13,17 @@ use RepairStatus::*;
 /// The state machine of ARCHITECTURE.md, edge by edge, as written there.
 fn architecture_edges() -> BTreeSet<(RepairStatus, RepairStatus)> {
     let mut e = BTreeSet::new();
-    for w in [Draft, Queued, Claimed, Repairing, Verifying, ReviewReady, Resolved].windows(2) {
+    for w in [
+        Draft,
+        Queued,
+        Claimed,
+        Repairing,
+        Verifying,
+        ReviewReady,
+        Resolved,
+    ]
+    .windows(2)
+    {
         e.insert((w[0], w[1]));
     }
     for to in [Cancelled, NeedsInput, Failed] {

@@ -144,15 +144,30 @@ impl DevServer {
             .open(log_file)
             .map_err(spawn_err)?;
         let log_err = log.try_clone().map_err(spawn_err)?;
-        let child = Command::new(exe)
+        let mut command = Command::new(exe);
+        command
             .args(args)
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(log_err)
             .process_group(0)
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(spawn_err)?;
+            .kill_on_drop(true);
+        // SAFETY: the closure runs in the forked child before exec and only calls prctl(2), which
+        // is async-signal-safe. If this process dies without cleaning up (SIGKILL), the server
+        // leader gets SIGTERM instead of running on as an orphan.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGTERM as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                );
+                Ok(())
+            });
+        }
+        let child = command.spawn().map_err(spawn_err)?;
         let pgid = child.id().map(|p| p as i32).unwrap_or(0);
         let mut server = DevServer {
             child: Some(child),
@@ -263,37 +278,6 @@ mod tests {
             .local_addr()
             .unwrap()
             .port()
-    }
-
-    #[tokio::test]
-    async fn starts_waits_and_stops_a_real_server() {
-        let dir = tempfile::tempdir().unwrap();
-        let port = free_port();
-        // A tiny HTTP answerer in a shell-free argv: python3 is on CI machines for this unit test only.
-        let command: Vec<String> = [
-            "python3",
-            "-m",
-            "http.server",
-            "--bind",
-            "127.0.0.1",
-            &port.to_string(),
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let url = format!("http://127.0.0.1:{port}/");
-        let mut server = DevServer::start(
-            &command,
-            &url,
-            Duration::from_secs(20),
-            &dir.path().join("log"),
-            std::future::pending(),
-        )
-        .await
-        .unwrap();
-        let leader = crate::process_tree::ProcessInfo::read(server.pgid()).unwrap();
-        assert!(server.stop().await, "SIGTERM should stop http.server");
-        assert!(!leader.is_alive());
     }
 
     #[tokio::test]

@@ -373,6 +373,8 @@ pub fn not_run(
         cleanup_failure: None,
         steps: Vec::new(),
         duration_ms: 0,
+        context_open_us: None,
+        context_close_us: None,
         artifact_dir: None,
     }
 }
@@ -432,6 +434,7 @@ async fn run_scenario<D: SurfaceDriver>(
 
     // Open the context under the scenario deadline.
     let driver = &shared.driver;
+    let open_started = Instant::now();
     let opened = tokio::select! {
         biased;
         _ = shared.cancel.cancelled() => Err((ScenarioStatus::Cancelled, cancelled_failure("while opening its context"))),
@@ -448,7 +451,10 @@ async fn run_scenario<D: SurfaceDriver>(
         },
     };
     let mut ctx = match opened {
-        Ok(ctx) => ctx,
+        Ok(ctx) => {
+            result.context_open_us = Some(open_started.elapsed().as_micros() as u64);
+            ctx
+        }
         Err((status, mut failure)) => {
             failure.location = Some(source.location(scenario.span.start));
             result.status = status;
@@ -569,7 +575,10 @@ async fn run_scenario<D: SurfaceDriver>(
     }
 
     let bound = shared.config.cleanup_bound;
-    result.cleanup_failure = match tokio::time::timeout(bound, ctx.close()).await {
+    let close_started = Instant::now();
+    let closed = tokio::time::timeout(bound, ctx.close()).await;
+    result.context_close_us = Some(close_started.elapsed().as_micros() as u64);
+    result.cleanup_failure = match closed {
         Ok(Ok(())) => None,
         // A context of a browser that is already gone cannot be closed; that is the crash, not a
         // second (cleanup) failure.

@@ -92,6 +92,8 @@ mod tests {
             cleanup_failure: cleanup.then(|| FailureRecord::new(FailureCode::CleanupFailed, "m")),
             steps: vec![],
             duration_ms: 0,
+            context_open_us: None,
+            context_close_us: None,
             artifact_dir: None,
         }
     }

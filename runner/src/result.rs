@@ -149,6 +149,10 @@ pub struct ScenarioResult {
     pub steps: Vec<StepResult>,
     /// Wall time, context open to close.
     pub duration_ms: u64,
+    /// How long opening the fresh browser context took, in microseconds (absent when none opened).
+    pub context_open_us: Option<u64>,
+    /// How long closing it took, in microseconds.
+    pub context_close_us: Option<u64>,
     /// The scenario's artifact folder (absent when nothing was opened for it).
     pub artifact_dir: Option<PathBuf>,
 }

@@ -1,6 +1,6 @@
 //! Ctrl+C: the first asks for a bounded, orderly stop; the second kills the owned tree at once.
 //!
-//! The first SIGINT (or SIGTERM) cancels the run's [`CancelToken`]: the executor stops starting
+//! The first SIGINT (or SIGTERM, or SIGHUP when the terminal goes away) cancels the run's [`CancelToken`]: the executor stops starting
 //! scenarios, abandons running steps, closes their contexts and shuts the browser down, each within
 //! a bound, and the run exits 130. If the user presses Ctrl+C again while that cleanup runs, every
 //! process in this binary's subtree ([`crate::process_tree`], by PID, never by name) gets SIGKILL
@@ -14,12 +14,16 @@ use tokio::signal::unix::{signal, SignalKind};
 pub fn install(cancel: CancelToken) -> std::io::Result<tokio::task::JoinHandle<()>> {
     let mut interrupt = signal(SignalKind::interrupt())?;
     let mut terminate = signal(SignalKind::terminate())?;
+    // A closed terminal (SIGHUP) would otherwise end the process at once and orphan the browser
+    // and the dev server; it gets the same orderly cleanup as Ctrl+C.
+    let mut hangup = signal(SignalKind::hangup())?;
     Ok(tokio::spawn(async move {
         let mut received = 0u32;
         loop {
             tokio::select! {
                 Some(()) = interrupt.recv() => {}
                 Some(()) = terminate.recv() => {}
+                Some(()) = hangup.recv() => {}
                 else => return,
             }
             received += 1;

@@ -64,6 +64,8 @@ fn scenario(
         cleanup_failure: None,
         steps,
         duration_ms: ms,
+        context_open_us: Some(4200),
+        context_close_us: Some(1800),
         artifact_dir: Some(PathBuf::from(format!("{ROOT}/forms/{id}"))),
     }
 }

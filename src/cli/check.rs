@@ -73,7 +73,11 @@ struct Checked {
 /// Run `check`.
 pub fn run(args: CheckArgs) -> ExitCode {
     let discovery = discover(&args.paths);
-    let mut results: Vec<Checked> = discovery.files.par_iter().map(|path| check_file(path)).collect();
+    let mut results: Vec<Checked> = discovery
+        .files
+        .par_iter()
+        .map(|path| check_file(path))
+        .collect();
     for problem in discovery.problems {
         let is_file = problem.diagnostic.code == a3s_test_lang::Code::Unreadable;
         results.push(Checked {
@@ -87,13 +91,23 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
     results.sort_by(|a, b| a.path.cmp(&b.path));
 
-    let stream = if args.json { Stream::Stderr } else { Stream::Stdout };
+    let stream = if args.json {
+        Stream::Stderr
+    } else {
+        Stream::Stdout
+    };
     let colour = stream.colour();
     let mut counts = Counts::default();
     let mut rendered = String::new();
     for r in &results {
         counts.add(&r.diagnostics);
-        rendered.push_str(&render_file(args.format, colour, &r.file, &r.source, &r.diagnostics));
+        rendered.push_str(&render_file(
+            args.format,
+            colour,
+            &r.file,
+            &r.source,
+            &r.diagnostics,
+        ));
     }
     stream.write(&rendered);
 
@@ -103,7 +117,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
             files: results
                 .iter()
                 .filter(|r| r.is_file)
-                .map(|r| AdmittedFile { file: &r.file, document: r.document.as_ref() })
+                .map(|r| AdmittedFile {
+                    file: &r.file,
+                    document: r.document.as_ref(),
+                })
                 .collect(),
         };
         match serde_json::to_string(&doc) {
@@ -111,7 +128,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 text.push('\n');
                 Stream::Stdout.write(&text);
             }
-            Err(e) => Stream::Stderr.write(&format!("error: failed to serialize the admitted IR: {e}\n")),
+            Err(e) => Stream::Stderr.write(&format!(
+                "error: failed to serialize the admitted IR: {e}\n"
+            )),
         }
     }
 
@@ -130,7 +149,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
         counts.describe()
     ));
     let all_admitted = results.iter().all(|r| r.document.is_some());
-    exit::code(if all_admitted { exit::SUCCESS } else { exit::INVALID_INPUT })
+    exit::code(if all_admitted {
+        exit::SUCCESS
+    } else {
+        exit::INVALID_INPUT
+    })
 }
 
 fn check_file(path: &std::path::Path) -> Checked {
@@ -147,7 +170,11 @@ fn check_file(path: &std::path::Path) -> Checked {
         Ok(bytes) => {
             let admission = admit_bytes(&bytes);
             // The text is kept only when there is something to point at.
-            let source = if admission.diagnostics.is_empty() { String::new() } else { display_text(&bytes) };
+            let source = if admission.diagnostics.is_empty() {
+                String::new()
+            } else {
+                display_text(&bytes)
+            };
             Checked {
                 path: path.to_path_buf(),
                 file,

@@ -155,8 +155,15 @@ mod tests {
             touch(&root.join(f));
         }
         let found = discover(&[root.to_path_buf()]);
-        let rel: Vec<_> = found.files.iter().map(|p| p.strip_prefix(root).unwrap().to_path_buf()).collect();
-        assert_eq!(rel, ["a/y.acl", "a/z.acl", "b.acl", "deep/er/c.acl"].map(PathBuf::from));
+        let rel: Vec<_> = found
+            .files
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().to_path_buf())
+            .collect();
+        assert_eq!(
+            rel,
+            ["a/y.acl", "a/z.acl", "b.acl", "deep/er/c.acl"].map(PathBuf::from)
+        );
         assert!(found.problems.is_empty());
     }
 
@@ -167,7 +174,12 @@ mod tests {
         touch(&hidden);
         let txt = dir.path().join("suite.txt");
         touch(&txt);
-        let found = discover(&[hidden.clone(), txt.clone(), hidden.clone(), dir.path().join(".a3s-test")]);
+        let found = discover(&[
+            hidden.clone(),
+            txt.clone(),
+            hidden.clone(),
+            dir.path().join(".a3s-test"),
+        ]);
         assert_eq!(found.files, [hidden, txt]);
     }
 
@@ -177,7 +189,10 @@ mod tests {
         let found = discover(&[dir.path().join("missing.acl"), dir.path().to_path_buf()]);
         let codes: Vec<_> = found.problems.iter().map(|p| p.diagnostic.code).collect();
         assert_eq!(codes, [Code::Unreadable, Code::NoSuiteFiles]);
-        assert!(found.problems[0].diagnostic.message.contains("No such file or directory"));
+        assert!(found.problems[0]
+            .diagnostic
+            .message
+            .contains("No such file or directory"));
         assert!(!found.problems[0].diagnostic.message.contains("os error"));
     }
 

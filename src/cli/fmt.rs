@@ -38,16 +38,28 @@ enum Outcome {
     /// Rewritten (or, with `--check`, would be).
     Changed,
     /// Not formatted: unreadable, not UTF-8, too large, a syntax error, or the write failed.
-    Failed { source: String, diagnostics: Vec<Diagnostic> },
+    Failed {
+        source: String,
+        diagnostics: Vec<Diagnostic>,
+    },
 }
 
 /// Run `fmt`.
 pub fn run(args: FmtArgs) -> ExitCode {
     let discovery = discover(&args.paths);
-    let mut results: Vec<(PathBuf, Outcome)> =
-        discovery.files.par_iter().map(|path| (path.clone(), format_file(path, args.check))).collect();
+    let mut results: Vec<(PathBuf, Outcome)> = discovery
+        .files
+        .par_iter()
+        .map(|path| (path.clone(), format_file(path, args.check)))
+        .collect();
     for problem in discovery.problems {
-        results.push((problem.path, Outcome::Failed { source: String::new(), diagnostics: vec![problem.diagnostic] }));
+        results.push((
+            problem.path,
+            Outcome::Failed {
+                source: String::new(),
+                diagnostics: vec![problem.diagnostic],
+            },
+        ));
     }
     results.sort_by(|a, b| a.0.cmp(&b.0));
 
@@ -61,19 +73,39 @@ pub fn run(args: FmtArgs) -> ExitCode {
             Outcome::Unchanged => unchanged += 1,
             Outcome::Changed => {
                 changed += 1;
-                let verb = if args.check { "would reformat" } else { "reformatted" };
+                let verb = if args.check {
+                    "would reformat"
+                } else {
+                    "reformatted"
+                };
                 out.push_str(&format!("{verb} {file}\n"));
             }
-            Outcome::Failed { source, diagnostics } => {
+            Outcome::Failed {
+                source,
+                diagnostics,
+            } => {
                 failed += 1;
                 counts.add(diagnostics);
-                out.push_str(&render_file(args.format, colour, &file, source, diagnostics));
+                out.push_str(&render_file(
+                    args.format,
+                    colour,
+                    &file,
+                    source,
+                    diagnostics,
+                ));
             }
         }
     }
     Stream::Stdout.write(&out);
-    let verb = if args.check { "would be reformatted" } else { "reformatted" };
-    let mut summary = format!("{}: {changed} {verb}, {unchanged} unchanged", plural(results.len(), "file"));
+    let verb = if args.check {
+        "would be reformatted"
+    } else {
+        "reformatted"
+    };
+    let mut summary = format!(
+        "{}: {changed} {verb}, {unchanged} unchanged",
+        plural(results.len(), "file")
+    );
     if failed > 0 {
         summary.push_str(&format!(", {failed} not formatted ({})", counts.describe()));
     }
@@ -93,15 +125,30 @@ pub fn run(args: FmtArgs) -> ExitCode {
 fn format_file(path: &Path, check_only: bool) -> Outcome {
     let bytes = match read_bounded(path) {
         Ok(bytes) => bytes,
-        Err(diagnostic) => return Outcome::Failed { source: String::new(), diagnostics: vec![diagnostic] },
+        Err(diagnostic) => {
+            return Outcome::Failed {
+                source: String::new(),
+                diagnostics: vec![diagnostic],
+            }
+        }
     };
     let text = match decode_source(&bytes) {
         Ok(text) => text,
-        Err(diagnostic) => return Outcome::Failed { source: display_text(&bytes), diagnostics: vec![*diagnostic] },
+        Err(diagnostic) => {
+            return Outcome::Failed {
+                source: display_text(&bytes),
+                diagnostics: vec![*diagnostic],
+            }
+        }
     };
     let formatted = match printer::format_source(text) {
         Ok(formatted) => formatted,
-        Err(diagnostics) => return Outcome::Failed { source: text.to_string(), diagnostics },
+        Err(diagnostics) => {
+            return Outcome::Failed {
+                source: text.to_string(),
+                diagnostics,
+            }
+        }
     };
     if formatted == text {
         return Outcome::Unchanged;
@@ -112,10 +159,16 @@ fn format_file(path: &Path, check_only: bool) -> Outcome {
                 Code::Unreadable,
                 "",
                 Span::default(),
-                format!("cannot write `{}`: {e}; the file was left unchanged", path.display()),
+                format!(
+                    "cannot write `{}`: {e}; the file was left unchanged",
+                    path.display()
+                ),
             )
             .with_hint("check that the file and its directory are writable");
-            return Outcome::Failed { source: String::new(), diagnostics: vec![diagnostic] };
+            return Outcome::Failed {
+                source: String::new(),
+                diagnostics: vec![diagnostic],
+            };
         }
     }
     Outcome::Changed

@@ -74,7 +74,13 @@ impl Stream {
 }
 
 /// Render one file's diagnostics.
-pub fn render_file(format: FormatArg, colour: Colour, file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+pub fn render_file(
+    format: FormatArg,
+    colour: Colour,
+    file: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+) -> String {
     render::render(format.into(), colour, file, source, diagnostics)
 }
 

@@ -17,7 +17,9 @@ pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diagnostic> {
         .read_to_end(&mut bytes)
         .map_err(|e| unreadable(path, &e).diagnostic)?;
     if bytes.len() > MAX_FILE_BYTES {
-        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(bytes.len() as u64);
+        let size = std::fs::metadata(path)
+            .map(|m| m.len())
+            .unwrap_or(bytes.len() as u64);
         return Err(Diagnostic::error(
             Code::FileTooLarge,
             "",

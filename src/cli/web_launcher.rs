@@ -33,13 +33,13 @@ impl DriverLauncher for WebLauncher {
 
     async fn launch(self, timeout: Duration) -> Result<WebDriver, DriverError> {
         match &self.endpoint {
-            Some(endpoint) => WebDriver::attach(endpoint).await,
+            Some(endpoint) => WebDriver::attach(endpoint, true).await,
             None => {
                 let options = LaunchOptions {
                     executable: self.executable,
                     headed: self.headed,
-                    extra_args: Vec::new(),
                     launch_timeout: timeout,
+                    ..LaunchOptions::default()
                 };
                 WebDriver::launch(options).await
             }

@@ -15,7 +15,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         _ => Path::new("."),
     };
     let permissions = std::fs::metadata(path)?.permissions();
-    let mut temp = tempfile::Builder::new().prefix(".a3s-fmt-").suffix(".tmp").tempfile_in(dir)?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(".a3s-fmt-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     temp.as_file().set_permissions(permissions)?;
@@ -47,9 +50,15 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o640);
+            assert_eq!(
+                std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+                0o640
+            );
         }
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, ["s.acl"]);
     }
 

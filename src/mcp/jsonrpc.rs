@@ -85,7 +85,11 @@ pub fn parse(value: Value) -> Result<Incoming, Response> {
     let id_ok = matches!(id, None | Some(Value::String(_)) | Some(Value::Number(_)));
     let reply_id = id.clone().filter(|_| id_ok).unwrap_or(Value::Null);
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Err(Response::error(reply_id, INVALID_REQUEST, "jsonrpc must be \"2.0\""));
+        return Err(Response::error(
+            reply_id,
+            INVALID_REQUEST,
+            "jsonrpc must be \"2.0\"",
+        ));
     }
     if !id_ok {
         return Err(Response::error(
@@ -95,7 +99,11 @@ pub fn parse(value: Value) -> Result<Incoming, Response> {
         ));
     }
     let Some(Value::String(method)) = obj.remove("method") else {
-        return Err(Response::error(reply_id, INVALID_REQUEST, "method must be a string"));
+        return Err(Response::error(
+            reply_id,
+            INVALID_REQUEST,
+            "method must be a string",
+        ));
     };
     let params = obj.remove("params").unwrap_or(Value::Null);
     if !matches!(params, Value::Null | Value::Object(_) | Value::Array(_)) {

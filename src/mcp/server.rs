@@ -65,7 +65,9 @@ impl Server {
                 jsonrpc::NOT_INITIALIZED,
                 "the server is not initialized: send initialize first".into(),
             )),
-            "tools/list" => Ok(json!({ "tools": self.tools.iter().map(Tool::describe).collect::<Vec<_>>() })),
+            "tools/list" => {
+                Ok(json!({ "tools": self.tools.iter().map(Tool::describe).collect::<Vec<_>>() }))
+            }
             "tools/call" => self.call(params),
             other => Err((
                 jsonrpc::METHOD_NOT_FOUND,

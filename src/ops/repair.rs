@@ -113,8 +113,16 @@ fn action(verb: Verb, p: &OpParams) -> Result<Action, LedgerError> {
     refuse(verb, "lease_ms", !takes_lease && p.lease_ms.is_some())?;
     refuse(verb, "summary", !takes_summary && p.summary.is_some())?;
     refuse(verb, "message", !takes_message && p.message.is_some())?;
-    refuse(verb, "changed_files", verb != Verb::Complete && p.changed_files.is_some())?;
-    refuse(verb, "attempt id", verb.actor() == Actor::Human && p.attempt_id.is_some())?;
+    refuse(
+        verb,
+        "changed_files",
+        verb != Verb::Complete && p.changed_files.is_some(),
+    )?;
+    refuse(
+        verb,
+        "attempt id",
+        verb.actor() == Actor::Human && p.attempt_id.is_some(),
+    )?;
     let message = p.message.clone();
     let required = |what: &str| {
         message

@@ -72,3 +72,33 @@ export async function findChromium(deadlineMs: number): Promise<string> {
   if (hit === undefined) throw new Error(`no Chromium at ${CANDIDATES.join(" or ")}; install with: apt-get install -y chromium chromium-headless-shell`);
   return hit;
 }
+
+/** CPU milliseconds (user + system) used so far by every Chromium renderer below this process. */
+export async function rendererCpuMs(): Promise<number> {
+  const { readdir } = await import("node:fs/promises");
+  const parents = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  const renderer = new Set<number>();
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+      // Fields after the parenthesised command: state ppid … utime(14) stime(15).
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parents.set(pid, Number(rest[1]));
+      cpu.set(pid, Number(rest[11]) + Number(rest[12]));
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.includes("--type=renderer")) renderer.add(pid);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const isMine = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const pid of renderer) if (isMine(pid)) ticks += cpu.get(pid) ?? 0;
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}

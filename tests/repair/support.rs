@@ -90,5 +90,7 @@ pub fn doc(items: &[serde_json::Value]) -> String {
 
 /// The ledger file of session `s` under `root`.
 pub fn ledger_path(root: &Path, s: &str) -> std::path::PathBuf {
-    root.join(".a3s-test/agent-sessions").join(s).join("repairs.jsonl")
+    root.join(".a3s-test/agent-sessions")
+        .join(s)
+        .join("repairs.jsonl")
 }

@@ -108,3 +108,13 @@ fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
     );
     assert_none_left(&tree, pgid);
 }
+
+#[test]
+fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
+    let server = FixtureServer::start();
+    let (child, tree, pgid, _work) = started(HOLD, &server);
+    a3s_test_runner::process_tree::signal(child.id() as i32, libc::SIGHUP);
+    let done = finish(child, Duration::from_secs(30));
+    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
+    assert_none_left(&tree, pgid);
+}

@@ -9,9 +9,26 @@ use std::collections::HashMap;
 
 /// Roles a person can operate; `interactive = true` keeps only these.
 const INTERACTIVE: &[&str] = &[
-    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
-    "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider",
-    "spinbutton", "treeitem", "MenuListPopup", "MenuListOption", "ListBoxOption",
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "checkbox",
+    "radio",
+    "combobox",
+    "listbox",
+    "option",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "switch",
+    "slider",
+    "spinbutton",
+    "treeitem",
+    "MenuListPopup",
+    "MenuListOption",
+    "ListBoxOption",
 ];
 
 /// Roles whose `value` is user input and is never written.
@@ -33,8 +50,15 @@ fn text(v: &Value, pointer: &str) -> Option<String> {
 
 /// Counts of a full tree: (kept nodes, interactive nodes).
 pub(crate) fn counts(reply: &Value) -> (usize, usize) {
-    let nodes = reply.get("nodes").and_then(Value::as_array).cloned().unwrap_or_default();
-    let kept: Vec<&Value> = nodes.iter().filter(|n| n["ignored"] != Value::Bool(true)).collect();
+    let nodes = reply
+        .get("nodes")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let kept: Vec<&Value> = nodes
+        .iter()
+        .filter(|n| n["ignored"] != Value::Bool(true))
+        .collect();
     let interactive = kept
         .iter()
         .filter(|n| text(n, "/role/value").is_some_and(|r| INTERACTIVE.contains(&r.as_str())))
@@ -44,9 +68,15 @@ pub(crate) fn counts(reply: &Value) -> (usize, usize) {
 
 /// Turn a `getFullAXTree` reply into the evidence document.
 pub(crate) fn to_json(reply: &Value, interactive_only: bool) -> Value {
-    let nodes = reply.get("nodes").and_then(Value::as_array).cloned().unwrap_or_default();
-    let by_id: HashMap<String, &Value> =
-        nodes.iter().filter_map(|n| text(n, "/nodeId").map(|id| (id, n))).collect();
+    let nodes = reply
+        .get("nodes")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let by_id: HashMap<String, &Value> = nodes
+        .iter()
+        .filter_map(|n| text(n, "/nodeId").map(|id| (id, n)))
+        .collect();
     let describe = |n: &Value| -> Option<Value> {
         if n["ignored"] == Value::Bool(true) {
             return None;
@@ -65,10 +95,18 @@ pub(crate) fn to_json(reply: &Value, interactive_only: bool) -> Value {
                 out.insert("value".into(), json!(value));
             }
         }
-        for p in n.get("properties").and_then(Value::as_array).into_iter().flatten() {
+        for p in n
+            .get("properties")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let name = p["name"].as_str().unwrap_or("");
             if STATES.contains(&name) {
-                out.insert(name.into(), p.pointer("/value/value").cloned().unwrap_or(Value::Null));
+                out.insert(
+                    name.into(),
+                    p.pointer("/value/value").cloned().unwrap_or(Value::Null),
+                );
             }
         }
         Some(Value::Object(out))
@@ -89,7 +127,12 @@ pub(crate) fn to_json(reply: &Value, interactive_only: bool) -> Value {
     ) -> Vec<Value> {
         let mut children = Vec::new();
         if depth < 256 {
-            for id in n.get("childIds").and_then(Value::as_array).into_iter().flatten() {
+            for id in n
+                .get("childIds")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if let Some(child) = id.as_str().and_then(|id| by_id.get(id)) {
                     children.extend(build(child, by_id, describe, depth + 1));
                 }
@@ -105,7 +148,12 @@ pub(crate) fn to_json(reply: &Value, interactive_only: bool) -> Value {
             None => children,
         }
     }
-    let root = nodes.iter().find(|n| n.get("parentId").is_none()).or(nodes.first());
-    let tree = root.map(|r| build(r, &by_id, &describe, 0)).unwrap_or_default();
+    let root = nodes
+        .iter()
+        .find(|n| n.get("parentId").is_none())
+        .or(nodes.first());
+    let tree = root
+        .map(|r| build(r, &by_id, &describe, 0))
+        .unwrap_or_default();
     json!({ "interactive": false, "nodes": tree })
 }

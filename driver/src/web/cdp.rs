@@ -154,12 +154,19 @@ impl Cdp {
             Err(_) => {
                 return Err(DriverError::new(
                     FailureCode::BrowserLaunch,
-                    format!("connecting to {ws_url} took longer than {} ms", timeout.as_millis()),
+                    format!(
+                        "connecting to {ws_url} took longer than {} ms",
+                        timeout.as_millis()
+                    ),
                 ))
             }
         };
         let (tx, rx) = mpsc::unbounded_channel();
-        let inner = Arc::new(Inner { tx, subscriptions: Mutex::new(Vec::new()), live });
+        let inner = Arc::new(Inner {
+            tx,
+            subscriptions: Mutex::new(Vec::new()),
+            live,
+        });
         let task = tokio::spawn(route(conn, rx, inner.clone(), setter));
         Ok((Cdp { inner }, task))
     }
@@ -177,7 +184,11 @@ impl Cdp {
     ) -> mpsc::UnboundedReceiver<Event> {
         let (tx, rx) = mpsc::unbounded_channel();
         let mut subs = self.inner.subscriptions.lock().expect("subscriptions lock");
-        subs.push(Subscription { session: session.map(str::to_string), methods, tx });
+        subs.push(Subscription {
+            session: session.map(str::to_string),
+            methods,
+            tx,
+        });
         rx
     }
 
@@ -195,14 +206,21 @@ impl Cdp {
             return Err(crashed(&reason));
         }
         let (reply, answer) = oneshot::channel();
-        let outgoing =
-            Outgoing { method, session: session.map(str::to_string), params, reply };
+        let outgoing = Outgoing {
+            method,
+            session: session.map(str::to_string),
+            params,
+            reply,
+        };
         if self.inner.tx.send(outgoing).is_err() {
             return Err(crashed("the CDP connection is closed"));
         }
         let by_bound = Instant::now() + bound;
-        let (until, scenario_limited) =
-            if deadline < by_bound { (deadline, true) } else { (by_bound, false) };
+        let (until, scenario_limited) = if deadline < by_bound {
+            (deadline, true)
+        } else {
+            (by_bound, false)
+        };
         tokio::select! {
             biased;
             outcome = tokio::time::timeout_at(until, answer) => match outcome {
@@ -230,7 +248,10 @@ impl Cdp {
 
 /// The failure for a browser that went away.
 pub(crate) fn crashed(reason: &str) -> StepFailure {
-    StepFailure::new(FailureCode::BrowserCrashed, format!("the browser is gone: {reason}"))
+    StepFailure::new(
+        FailureCode::BrowserCrashed,
+        format!("the browser is gone: {reason}"),
+    )
 }
 
 /// The router: submits outgoing commands, answers callers, fans events out to subscribers.
@@ -273,7 +294,11 @@ async fn route(
     setter.mark_dead(reason);
     // Dropping `pending` and the subscriptions wakes every waiter.
     drop(pending);
-    inner.subscriptions.lock().expect("subscriptions lock").clear();
+    inner
+        .subscriptions
+        .lock()
+        .expect("subscriptions lock")
+        .clear();
 }
 
 fn dispatch(inner: &Inner, event: Event) {
@@ -307,6 +332,8 @@ impl Session {
         bound: Duration,
         deadline: Instant,
     ) -> Result<Value, StepFailure> {
-        self.cdp.call(Some(&self.id), method, params, bound, deadline).await
+        self.cdp
+            .call(Some(&self.id), method, params, bound, deadline)
+            .await
     }
 }

@@ -30,6 +30,7 @@ pub struct WebContext {
     pub(crate) download_dir: Option<tempfile::TempDir>,
     pub(crate) tracing: bool,
     pub(crate) opened_in: Duration,
+    pub(crate) cold_open: Duration,
     pub(crate) stats: Arc<ContextStats>,
 }
 
@@ -43,9 +44,31 @@ impl std::fmt::Debug for WebContext {
 }
 
 impl WebContext {
-    /// How long opening this context took (browser context + first tab, listeners attached).
+    /// How long the scenario waited for this context (near zero when it was prepared ahead).
     pub fn opened_in(&self) -> Duration {
         self.opened_in
+    }
+
+    /// How long creating it took (browser context + first tab with listeners, renderer started).
+    pub fn cold_open(&self) -> Duration {
+        self.cold_open
+    }
+
+    /// Dispose a context that never served a scenario (a prepared spare), without statistics.
+    pub(crate) async fn discard(mut self) {
+        self.tabs.clear();
+        let deadline = Instant::now() + COMMAND_BOUND;
+        let params = json!({ "browserContextId": self.browser_context_id });
+        let _ = self
+            .cdp
+            .call(
+                None,
+                "Target.disposeBrowserContext",
+                params,
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
     }
 
     /// The browser context id (for diagnostics).
@@ -74,8 +97,8 @@ impl WebContext {
             let info = &event.params["targetInfo"];
             match event.method.as_ref() {
                 "Target.targetCreated" => {
-                    let ours = info["browserContextId"].as_str()
-                        == Some(self.browser_context_id.as_str());
+                    let ours =
+                        info["browserContextId"].as_str() == Some(self.browser_context_id.as_str());
                     let id = info["targetId"].as_str().unwrap_or("");
                     let known = self.tabs.iter().any(|t| t.target_id == id);
                     if ours && info["type"] == "page" && !known {
@@ -122,8 +145,15 @@ impl WebContext {
             Action::Uncheck { target } => {
                 steps::pointer::set_checked(self, target, false, env).await
             }
-            Action::Drag { source, target } => steps::pointer::drag(self, source, target, env).await,
-            Action::Wheel { delta_x, delta_y, modifiers, target } => {
+            Action::Drag { source, target } => {
+                steps::pointer::drag(self, source, target, env).await
+            }
+            Action::Wheel {
+                delta_x,
+                delta_y,
+                modifiers,
+                target,
+            } => {
                 steps::pointer::wheel(self, *delta_x, *delta_y, modifiers, target.as_ref(), env)
                     .await
             }
@@ -136,9 +166,11 @@ impl WebContext {
                 steps::keyboard::select(self, target, values, env).await
             }
             Action::Press { key } => steps::keyboard::press(self, key, env).await,
-            Action::Viewport { width, height, scale } => {
-                steps::tabs::viewport(self, *width, *height, *scale, env).await
-            }
+            Action::Viewport {
+                width,
+                height,
+                scale,
+            } => steps::tabs::viewport(self, *width, *height, *scale, env).await,
             Action::Snapshot { interactive } => {
                 steps::evidence::snapshot(self, *interactive, env).await
             }
@@ -195,7 +227,10 @@ impl SurfaceContext for WebContext {
         let deadline = started + Duration::from_secs(5);
         if self.tracing {
             if let Ok(tab) = self.tab() {
-                let _ = tab.session.call("Tracing.end", json!({}), COMMAND_BOUND, deadline).await;
+                let _ = tab
+                    .session
+                    .call("Tracing.end", json!({}), COMMAND_BOUND, deadline)
+                    .await;
             }
         }
         self.tabs.clear();
@@ -211,7 +246,8 @@ impl SurfaceContext for WebContext {
             .await;
         let download_dir = self.download_dir.take();
         let removed = download_dir.map(|d| d.close()).transpose();
-        self.stats.record(self.opened_in, started.elapsed());
+        self.stats
+            .record(self.opened_in, self.cold_open, started.elapsed());
         match (result, removed) {
             (Ok(_), Ok(_)) => Ok(()),
             (Err(f), _) if f.code == FailureCode::BrowserCrashed => {
@@ -231,5 +267,8 @@ impl SurfaceContext for WebContext {
 
 /// Build a step output with only a detail.
 pub(crate) fn detail(value: Value) -> StepOutput {
-    StepOutput { evidence: Vec::new(), detail: Some(value) }
+    StepOutput {
+        evidence: Vec::new(),
+        detail: Some(value),
+    }
 }

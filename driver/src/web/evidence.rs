@@ -29,17 +29,25 @@ pub(crate) fn prepare(artifact_dir: &Path, relative: &str) -> Result<PathBuf, St
             _ => return Err(escape("must be relative and must not contain `..`".into())),
         }
     }
-    let Some(file) = parts.pop() else { return Err(escape("names no file".into())) };
+    let Some(file) = parts.pop() else {
+        return Err(escape("names no file".into()));
+    };
     let mut current = artifact_dir.to_path_buf();
     for part in parts {
         current.push(part);
         match std::fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(escape(format!("passes through the symlink {}", current.display())))
+                return Err(escape(format!(
+                    "passes through the symlink {}",
+                    current.display()
+                )))
             }
             Ok(meta) if meta.is_dir() => {}
             Ok(_) => {
-                return Err(write_error(&current, "is a file where a folder is needed".into()))
+                return Err(write_error(
+                    &current,
+                    "is a file where a folder is needed".into(),
+                ))
             }
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 std::fs::create_dir(&current)
@@ -55,8 +63,9 @@ pub(crate) fn prepare(artifact_dir: &Path, relative: &str) -> Result<PathBuf, St
         }
         Ok(meta) if meta.is_dir() => Err(write_error(&current, "is a folder".into())),
         Ok(_) => {
-            std::fs::remove_file(&current)
-                .map_err(|e| write_error(&current, format!("stale output cannot be removed: {e}")))?;
+            std::fs::remove_file(&current).map_err(|e| {
+                write_error(&current, format!("stale output cannot be removed: {e}"))
+            })?;
             Ok(current)
         }
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(current),
@@ -70,8 +79,12 @@ pub(crate) fn write(
     kind: &'static str,
     bytes: &[u8],
 ) -> Result<EvidenceFile, StepFailure> {
-    std::fs::write(path, bytes).map_err(|e| write_error(path, format!("cannot be written: {e}")))?;
-    Ok(EvidenceFile { kind, path: path.to_path_buf() })
+    std::fs::write(path, bytes)
+        .map_err(|e| write_error(path, format!("cannot be written: {e}")))?;
+    Ok(EvidenceFile {
+        kind,
+        path: path.to_path_buf(),
+    })
 }
 
 /// Prepare and write in one go.
@@ -86,7 +99,10 @@ pub(crate) fn save(
 }
 
 fn write_error(path: &Path, why: String) -> StepFailure {
-    StepFailure::new(FailureCode::EvidenceWrite, format!("{} {why}", path.display()))
+    StepFailure::new(
+        FailureCode::EvidenceWrite,
+        format!("{} {why}", path.display()),
+    )
 }
 
 #[cfg(test)]
@@ -102,8 +118,14 @@ mod tests {
         std::fs::write(&path, b"old").unwrap();
         let again = prepare(root, "shots/a.png").unwrap();
         assert!(!again.exists(), "stale output is removed");
-        assert_eq!(prepare(root, "../x.png").unwrap_err().code, FailureCode::EvidencePathEscape);
-        assert_eq!(prepare(root, "/x.png").unwrap_err().code, FailureCode::EvidencePathEscape);
+        assert_eq!(
+            prepare(root, "../x.png").unwrap_err().code,
+            FailureCode::EvidencePathEscape
+        );
+        assert_eq!(
+            prepare(root, "/x.png").unwrap_err().code,
+            FailureCode::EvidencePathEscape
+        );
         let outside = tempfile::tempdir().unwrap();
         std::os::unix::fs::symlink(outside.path(), root.join("link")).unwrap();
         assert_eq!(
@@ -111,6 +133,9 @@ mod tests {
             FailureCode::EvidencePathEscape
         );
         std::os::unix::fs::symlink(outside.path().join("f"), root.join("f.png")).unwrap();
-        assert_eq!(prepare(root, "f.png").unwrap_err().code, FailureCode::EvidencePathEscape);
+        assert_eq!(
+            prepare(root, "f.png").unwrap_err().code,
+            FailureCode::EvidencePathEscape
+        );
     }
 }

@@ -8,8 +8,13 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 
 /// Response headers that may carry credentials and are never written.
-const SECRET_HEADERS: &[&str] =
-    &["set-cookie", "cookie", "authorization", "proxy-authorization", "www-authenticate"];
+const SECRET_HEADERS: &[&str] = &[
+    "set-cookie",
+    "cookie",
+    "authorization",
+    "proxy-authorization",
+    "www-authenticate",
+];
 
 #[derive(Debug, Default, Clone)]
 struct Entry {
@@ -39,7 +44,9 @@ pub(crate) struct HarRecorder {
 impl HarRecorder {
     /// Record one `Network.*` event of tab `tab`.
     pub fn record(&mut self, method: &str, tab: &str, p: &Value) {
-        let Some(id) = p.get("requestId").and_then(Value::as_str) else { return };
+        let Some(id) = p.get("requestId").and_then(Value::as_str) else {
+            return;
+        };
         let key = (tab.to_string(), id.to_string());
         let num = |v: Option<&Value>| v.and_then(Value::as_f64).unwrap_or(0.0);
         match method {
@@ -149,8 +156,11 @@ fn entry_json(e: &Entry) -> Value {
                 .collect()
         })
         .unwrap_or_default();
-    let headers: Vec<Value> =
-        e.headers.iter().map(|(n, v)| json!({ "name": n, "value": v })).collect();
+    let headers: Vec<Value> = e
+        .headers
+        .iter()
+        .map(|(n, v)| json!({ "name": n, "value": v }))
+        .collect();
     let mut entry = json!({
         "startedDateTime": rfc3339(e.wall_time),
         "time": total,

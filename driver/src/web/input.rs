@@ -63,7 +63,12 @@ pub(crate) async fn dispatch(
 }
 
 /// Move the pointer.
-pub(crate) async fn mouse_move(tab: &Tab, p: Point, buttons: i64, deadline: Instant) -> Result<(), StepFailure> {
+pub(crate) async fn mouse_move(
+    tab: &Tab,
+    p: Point,
+    buttons: i64,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
     let params = json!({ "type": "mouseMoved", "x": p.x, "y": p.y, "buttons": buttons, "button": if buttons == 1 { "left" } else { "none" } });
     dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
 }
@@ -79,7 +84,11 @@ pub(crate) async fn click(
     mouse_move(tab, p, 0, deadline).await?;
     for n in 1..=count {
         for kind in ["mousePressed", "mouseReleased"] {
-            let buttons = if kind == "mousePressed" { button.mask() } else { 0 };
+            let buttons = if kind == "mousePressed" {
+                button.mask()
+            } else {
+                0
+            };
             let params = json!({
                 "type": kind, "x": p.x, "y": p.y, "button": button.name(),
                 "buttons": buttons, "clickCount": n,
@@ -94,14 +103,22 @@ pub(crate) async fn click(
 }
 
 /// Drag with real pointer events: press at `from`, move in steps, release at `to`.
-pub(crate) async fn drag(tab: &Tab, from: Point, to: Point, deadline: Instant) -> Result<(), StepFailure> {
+pub(crate) async fn drag(
+    tab: &Tab,
+    from: Point,
+    to: Point,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
     const STEPS: i64 = 8;
     mouse_move(tab, from, 0, deadline).await?;
     let press = json!({ "type": "mousePressed", "x": from.x, "y": from.y, "button": "left", "buttons": 1, "clickCount": 1 });
     dispatch(tab, "Input.dispatchMouseEvent", press, deadline).await?;
     for i in 1..=STEPS {
         let t = i as f64 / STEPS as f64;
-        let p = Point { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };
+        let p = Point {
+            x: from.x + (to.x - from.x) * t,
+            y: from.y + (to.y - from.y) * t,
+        };
         mouse_move(tab, p, 1, deadline).await?;
     }
     let release = json!({ "type": "mouseReleased", "x": to.x, "y": to.y, "button": "left", "buttons": 0, "clickCount": 1 });
@@ -160,7 +177,15 @@ pub(crate) async fn press(
     let mut bits = 0;
     for m in modifiers {
         bits |= keys::modifier_bit(*m);
-        key_event(tab, "rawKeyDown", &keys::modifier_key(*m), bits, None, deadline).await?;
+        key_event(
+            tab,
+            "rawKeyDown",
+            &keys::modifier_key(*m),
+            bits,
+            None,
+            deadline,
+        )
+        .await?;
     }
     let shift = bits & 8 != 0;
     let command = bits & (1 | 2 | 4) != 0;
@@ -171,7 +196,11 @@ pub(crate) async fn press(
     }
     // A key with text produces `keypress`/`input`; chords with Control/Alt/Meta insert nothing.
     let text = if command { None } else { key.text.clone() };
-    let down = if text.is_some() { "keyDown" } else { "rawKeyDown" };
+    let down = if text.is_some() {
+        "keyDown"
+    } else {
+        "rawKeyDown"
+    };
     key_event(tab, down, &key, bits, text.as_deref(), deadline).await?;
     if tab.dialog().is_some() {
         return Ok(());
@@ -196,6 +225,10 @@ pub(crate) async fn type_text(tab: &Tab, text: &str, deadline: Instant) -> Resul
 }
 
 /// Insert text at the caret (IME-style, one `input` event).
-pub(crate) async fn insert_text(tab: &Tab, text: &str, deadline: Instant) -> Result<(), StepFailure> {
+pub(crate) async fn insert_text(
+    tab: &Tab,
+    text: &str,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
     dispatch(tab, "Input.insertText", json!({ "text": text }), deadline).await
 }

@@ -107,11 +107,23 @@ pub(crate) fn char_key(c: char) -> KeyDef {
         ' ' => def(" ".into(), "Space", 32, Some(" ".into())),
         'a'..='z' | 'A'..='Z' => {
             let upper = c.to_ascii_uppercase();
-            def(c.to_string(), &format!("Key{upper}"), upper as i64, Some(c.to_string()))
+            def(
+                c.to_string(),
+                &format!("Key{upper}"),
+                upper as i64,
+                Some(c.to_string()),
+            )
         }
-        '0'..='9' => def(c.to_string(), &format!("Digit{c}"), c as i64, Some(c.to_string())),
+        '0'..='9' => def(
+            c.to_string(),
+            &format!("Digit{c}"),
+            c as i64,
+            Some(c.to_string()),
+        ),
         _ => match PUNCTUATION.iter().find(|(p, ..)| *p == c) {
-            Some((_, code, key_code, _)) => def(c.to_string(), code, *key_code, Some(c.to_string())),
+            Some((_, code, key_code, _)) => {
+                def(c.to_string(), code, *key_code, Some(c.to_string()))
+            }
             None => def(c.to_string(), "", 0, Some(c.to_string())),
         },
     }
@@ -124,14 +136,23 @@ pub(crate) fn named_key(name: &str) -> Option<KeyDef> {
         return Some(char_key(c));
     }
     let lower = name.to_ascii_lowercase();
-    let canonical = ALIASES.iter().find(|(a, _)| *a == lower).map(|(_, n)| *n).unwrap_or(name);
+    let canonical = ALIASES
+        .iter()
+        .find(|(a, _)| *a == lower)
+        .map(|(_, n)| *n)
+        .unwrap_or(name);
     if canonical == " " {
         return Some(char_key(' '));
     }
-    if let Some((key, code, key_code, text)) =
-        NAMED.iter().find(|(k, ..)| k.eq_ignore_ascii_case(canonical))
+    if let Some((key, code, key_code, text)) = NAMED
+        .iter()
+        .find(|(k, ..)| k.eq_ignore_ascii_case(canonical))
     {
-        let location = if matches!(*key_code, 16..=18 | 91) { 1 } else { 0 };
+        let location = if matches!(*key_code, 16..=18 | 91) {
+            1
+        } else {
+            0
+        };
         return Some(KeyDef {
             key: key.to_string(),
             code: code.to_string(),
@@ -183,7 +204,10 @@ mod tests {
     #[test]
     fn keys_resolve_like_a_keyboard() {
         let enter = named_key("Enter").unwrap();
-        assert_eq!((enter.code.as_str(), enter.key_code, enter.text.as_deref()), ("Enter", 13, Some("\r")));
+        assert_eq!(
+            (enter.code.as_str(), enter.key_code, enter.text.as_deref()),
+            ("Enter", 13, Some("\r"))
+        );
         assert_eq!(named_key("a").unwrap().code, "KeyA");
         assert_eq!(named_key("F5").unwrap().key_code, 116);
         assert_eq!(named_key("esc").unwrap().key, "Escape");

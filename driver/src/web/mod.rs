@@ -41,10 +41,38 @@ use tokio::time::Instant;
 
 /// Every ACL web step this driver executes (ACL.md §4).
 pub const WEB_STEPS: &[&str] = &[
-    "navigate", "click", "hover", "focus", "double_click", "context_click", "check", "uncheck",
-    "fill", "type", "insert_text", "select", "drag", "press", "wheel", "viewport", "snapshot",
-    "wait", "expect", "screenshot", "accessibility", "console", "page_errors", "tab", "frame",
-    "dialog", "upload", "download", "network_route", "network_unroute", "har", "trace",
+    "navigate",
+    "click",
+    "hover",
+    "focus",
+    "double_click",
+    "context_click",
+    "check",
+    "uncheck",
+    "fill",
+    "type",
+    "insert_text",
+    "select",
+    "drag",
+    "press",
+    "wheel",
+    "viewport",
+    "snapshot",
+    "wait",
+    "expect",
+    "screenshot",
+    "accessibility",
+    "console",
+    "page_errors",
+    "tab",
+    "frame",
+    "dialog",
+    "upload",
+    "download",
+    "network_route",
+    "network_unroute",
+    "har",
+    "trace",
 ];
 
 /// Default viewport of a new context, in CSS px.
@@ -61,6 +89,12 @@ pub struct LaunchOptions {
     pub extra_args: Vec<String>,
     /// How long the browser may take to report its DevTools address and accept the connection.
     pub launch_timeout: Duration,
+    /// Prepare the next scenario's context in the background while the current one runs.
+    pub prewarm: bool,
+    /// Kill the browser's group when this process exits even if the driver was never dropped
+    /// (`std::process::exit`, a driver in a `static`). Off only for browsers meant to outlive
+    /// the process (agent sessions).
+    pub reap_at_exit: bool,
 }
 
 impl Default for LaunchOptions {
@@ -70,6 +104,8 @@ impl Default for LaunchOptions {
             headed: false,
             extra_args: Vec::new(),
             launch_timeout: Duration::from_secs(30),
+            prewarm: true,
+            reap_at_exit: true,
         }
     }
 }
@@ -83,12 +119,20 @@ struct DriverInner {
     setter: LivenessSetter,
     stats: Arc<ContextStats>,
     contexts: Mutex<HashSet<String>>,
+    prewarm: bool,
+    spare: Mutex<Option<SpareContext>>,
 }
+
+/// A context being prepared in the background, with the viewport it was made for.
+type SpareContext = ((u32, u32), JoinHandle<Result<WebContext, DriverError>>);
 
 impl Drop for DriverInner {
     fn drop(&mut self) {
         if let Some(router) = self.router.lock().expect("router lock").take() {
             router.abort();
+        }
+        if let Some((_, spare)) = self.spare.lock().expect("spare lock").take() {
+            spare.abort();
         }
         // `OwnedBrowser`'s own drop kills and reaps the process group.
     }
@@ -102,12 +146,17 @@ pub struct WebDriver {
 
 impl std::fmt::Debug for WebDriver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WebDriver").field("process", &self.browser_process()).finish()
+        f.debug_struct("WebDriver")
+            .field("process", &self.browser_process())
+            .finish()
     }
 }
 
 fn capabilities() -> Capabilities {
-    Capabilities { surface: Surface::Web, steps: WEB_STEPS.iter().copied().collect() }
+    Capabilities {
+        surface: Surface::Web,
+        steps: WEB_STEPS.iter().copied().collect(),
+    }
 }
 
 impl WebDriver {
@@ -120,13 +169,17 @@ impl WebDriver {
             options.headed,
             &options.extra_args,
             options.launch_timeout,
+            options.reap_at_exit,
         )
         .await?;
         let (live, setter) = Liveness::new();
         let mut exited = owned.exited.clone();
         let on_exit = setter.clone();
         tokio::spawn(async move {
-            let code = exited.wait_for(|c| c.is_some()).await.map(|c| c.unwrap_or(-1));
+            let code = exited
+                .wait_for(|c| c.is_some())
+                .await
+                .map(|c| c.unwrap_or(-1));
             if let Ok(code) = code {
                 on_exit.mark_dead(format!("the browser process exited (code {code})"));
             }
@@ -140,20 +193,21 @@ impl WebDriver {
                 return Err(e);
             }
         };
-        WebDriver::finish(cdp, router, Some(owned), setter).await
+        WebDriver::finish(cdp, router, Some(owned), setter, options.prewarm).await
     }
 
     /// Connect to a browser started by someone else (`--browser-endpoint ws://…` or `http://…`).
     /// Shutdown closes this driver's contexts only; the browser keeps running.
-    pub async fn attach(endpoint: &str) -> Result<WebDriver, DriverError> {
+    pub async fn attach(endpoint: &str, prewarm: bool) -> Result<WebDriver, DriverError> {
         let ws_url = if endpoint.starts_with("http://") {
             version_endpoint(endpoint).await?
         } else {
             endpoint.to_string()
         };
         let (live, setter) = Liveness::new();
-        let (cdp, router) = Cdp::connect(&ws_url, live, setter.clone(), Duration::from_secs(10)).await?;
-        WebDriver::finish(cdp, router, None, setter).await
+        let (cdp, router) =
+            Cdp::connect(&ws_url, live, setter.clone(), Duration::from_secs(10)).await?;
+        WebDriver::finish(cdp, router, None, setter, prewarm).await
     }
 
     async fn finish(
@@ -161,6 +215,7 @@ impl WebDriver {
         router: JoinHandle<()>,
         process: Option<OwnedBrowser>,
         setter: LivenessSetter,
+        prewarm: bool,
     ) -> Result<WebDriver, DriverError> {
         let driver = WebDriver {
             inner: Arc::new(DriverInner {
@@ -172,6 +227,8 @@ impl WebDriver {
                 setter,
                 stats: Arc::new(ContextStats::default()),
                 contexts: Mutex::new(HashSet::new()),
+                prewarm,
+                spare: Mutex::new(None),
             }),
         };
         // Target discovery lets contexts adopt tabs the page opens (popups).
@@ -179,7 +236,13 @@ impl WebDriver {
         if let Err(f) = driver
             .inner
             .cdp
-            .call(None, "Target.setDiscoverTargets", json!({ "discover": true }), COMMAND_BOUND, deadline)
+            .call(
+                None,
+                "Target.setDiscoverTargets",
+                json!({ "discover": true }),
+                COMMAND_BOUND,
+                deadline,
+            )
             .await
         {
             let _ = driver.shutdown().await;
@@ -205,39 +268,52 @@ impl WebDriver {
 
     async fn open_context(&self, options: ContextOptions) -> Result<WebContext, DriverError> {
         let started = Instant::now();
-        let deadline = started + COMMAND_BOUND;
-        let cdp = &self.inner.cdp;
-        let to_driver = |f: crate::StepFailure| DriverError::new(f.code, f.message);
-        let created = cdp
-            .call(None, "Target.createBrowserContext", json!({ "disposeOnDetach": true }), COMMAND_BOUND, deadline)
-            .await
-            .map_err(to_driver)?;
-        let id = created["browserContextId"].as_str().unwrap_or_default().to_string();
-        let targets = cdp.subscribe(None, context::TARGET_EVENTS);
-        let shared = Arc::new(ContextShared::default());
         let viewport = options.viewport.unwrap_or(DEFAULT_VIEWPORT);
-        let tab = match Tab::create(cdp, &id, viewport, &shared, deadline).await {
-            Ok(tab) => tab,
-            Err(f) => {
-                let dispose = json!({ "browserContextId": id });
-                let _ = cdp.call(None, "Target.disposeBrowserContext", dispose, COMMAND_BOUND, deadline).await;
-                return Err(to_driver(f));
+        let spare = self.inner.spare.lock().expect("spare lock").take();
+        let ready = match spare {
+            Some((size, handle)) if size == viewport => match handle.await {
+                Ok(Ok(ctx)) => Some(ctx),
+                _ => None,
+            },
+            Some((_, handle)) => {
+                tokio::spawn(async move {
+                    if let Ok(Ok(ctx)) = handle.await {
+                        ctx.discard().await;
+                    }
+                });
+                None
             }
+            None => None,
         };
-        self.inner.contexts.lock().expect("contexts lock").insert(id.clone());
-        Ok(WebContext {
-            cdp: cdp.clone(),
-            browser_context_id: id,
-            tabs: vec![tab],
-            current: 0,
-            shared,
-            viewport,
-            targets,
-            download_dir: None,
-            tracing: false,
-            opened_in: started.elapsed(),
-            stats: self.inner.stats.clone(),
-        })
+        let mut ctx = match ready {
+            Some(ctx) => ctx,
+            None => prepare(self.inner.cdp.clone(), self.inner.stats.clone(), viewport).await?,
+        };
+        ctx.opened_in = started.elapsed();
+        self.inner
+            .contexts
+            .lock()
+            .expect("contexts lock")
+            .insert(ctx.browser_context_id.clone());
+        self.refill_spare(viewport);
+        Ok(ctx)
+    }
+
+    /// Start preparing the next context in the background, so the next scenario does not wait
+    /// for a renderer process to start (the dominant cost of a fresh context).
+    fn refill_spare(&self, viewport: (u32, u32)) {
+        if !self.inner.prewarm || self.inner.shut_down.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut spare = self.inner.spare.lock().expect("spare lock");
+        if spare.is_none() {
+            let task = tokio::spawn(prepare(
+                self.inner.cdp.clone(),
+                self.inner.stats.clone(),
+                viewport,
+            ));
+            *spare = Some((viewport, task));
+        }
     }
 
     async fn close_all(&self) -> Result<(), DriverError> {
@@ -247,10 +323,24 @@ impl WebDriver {
         let deadline = Instant::now() + Duration::from_secs(5);
         let cdp = &self.inner.cdp;
         let mut problems = Vec::new();
+        let spare = self.inner.spare.lock().expect("spare lock").take();
+        if let Some((_, handle)) = spare {
+            if let Ok(Ok(Ok(ctx))) = tokio::time::timeout_at(deadline, handle).await {
+                ctx.discard().await;
+            }
+        }
         match &self.inner.process {
             Some(owned) => {
                 if !owned.has_exited() {
-                    let _ = cdp.call(None, "Browser.close", json!({}), Duration::from_secs(2), deadline).await;
+                    let _ = cdp
+                        .call(
+                            None,
+                            "Browser.close",
+                            json!({}),
+                            Duration::from_secs(2),
+                            deadline,
+                        )
+                        .await;
                     let mut exited = owned.exited.clone();
                     let grace = Instant::now() + Duration::from_millis(500);
                     let _ = tokio::time::timeout_at(grace, async {
@@ -258,21 +348,40 @@ impl WebDriver {
                     })
                     .await;
                 }
-                self.inner.setter.mark_dead("the driver shut the browser down");
+                self.inner
+                    .setter
+                    .mark_dead("the driver shut the browser down");
                 problems.extend(owned.kill_and_reap(Duration::from_secs(5)).await);
             }
             None => {
-                let ids: Vec<String> = self.inner.contexts.lock().expect("contexts lock").drain().collect();
+                let ids: Vec<String> = self
+                    .inner
+                    .contexts
+                    .lock()
+                    .expect("contexts lock")
+                    .drain()
+                    .collect();
                 for id in ids {
                     let dispose = json!({ "browserContextId": id });
-                    if let Err(f) = cdp.call(None, "Target.disposeBrowserContext", dispose, COMMAND_BOUND, deadline).await {
+                    if let Err(f) = cdp
+                        .call(
+                            None,
+                            "Target.disposeBrowserContext",
+                            dispose,
+                            COMMAND_BOUND,
+                            deadline,
+                        )
+                        .await
+                    {
                         // Already closed by its scenario: the protocol says the id is unknown.
                         if f.code != FailureCode::Protocol {
                             problems.push(f.message);
                         }
                     }
                 }
-                self.inner.setter.mark_dead("the driver detached from the browser");
+                self.inner
+                    .setter
+                    .mark_dead("the driver detached from the browser");
             }
         }
         if let Some(router) = self.inner.router.lock().expect("router lock").take() {
@@ -281,9 +390,69 @@ impl WebDriver {
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(DriverError::new(FailureCode::CleanupFailed, problems.join("; ")))
+            Err(DriverError::new(
+                FailureCode::CleanupFailed,
+                problems.join("; "),
+            ))
         }
     }
+}
+
+/// Create a browser context with one tab on `about:blank`, listeners attached.
+async fn prepare(
+    cdp: Cdp,
+    stats: Arc<ContextStats>,
+    viewport: (u32, u32),
+) -> Result<WebContext, DriverError> {
+    let started = Instant::now();
+    let deadline = started + COMMAND_BOUND;
+    let to_driver = |f: crate::StepFailure| DriverError::new(f.code, f.message);
+    let created = cdp
+        .call(
+            None,
+            "Target.createBrowserContext",
+            json!({ "disposeOnDetach": true }),
+            COMMAND_BOUND,
+            deadline,
+        )
+        .await
+        .map_err(to_driver)?;
+    let id = created["browserContextId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let targets = cdp.subscribe(None, context::TARGET_EVENTS);
+    let shared = Arc::new(ContextShared::default());
+    let tab = match Tab::create(&cdp, &id, viewport, &shared, deadline).await {
+        Ok(tab) => tab,
+        Err(f) => {
+            let dispose = json!({ "browserContextId": id });
+            let _ = cdp
+                .call(
+                    None,
+                    "Target.disposeBrowserContext",
+                    dispose,
+                    COMMAND_BOUND,
+                    deadline,
+                )
+                .await;
+            return Err(to_driver(f));
+        }
+    };
+    Ok(WebContext {
+        cdp,
+        browser_context_id: id,
+        tabs: vec![tab],
+        current: 0,
+        shared,
+        viewport,
+        targets,
+        download_dir: None,
+        tracing: false,
+        opened_in: started.elapsed(),
+        cold_open: started.elapsed(),
+        stats,
+    })
 }
 
 impl SurfaceDriver for WebDriver {
@@ -307,7 +476,8 @@ impl SurfaceDriver for WebDriver {
 async fn version_endpoint(endpoint: &str) -> Result<String, DriverError> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let fail = |m: String| DriverError::new(FailureCode::BrowserLaunch, m);
-    let url = url::Url::parse(endpoint).map_err(|e| fail(format!("invalid endpoint {endpoint}: {e}")))?;
+    let url =
+        url::Url::parse(endpoint).map_err(|e| fail(format!("invalid endpoint {endpoint}: {e}")))?;
     let host = url.host_str().unwrap_or("127.0.0.1").to_string();
     let port = url.port().unwrap_or(80);
     let fetch = async {
@@ -329,5 +499,9 @@ async fn version_endpoint(endpoint: &str) -> Result<String, DriverError> {
     value["webSocketDebuggerUrl"]
         .as_str()
         .map(str::to_string)
-        .ok_or_else(|| fail(format!("{endpoint}/json/version has no webSocketDebuggerUrl")))
+        .ok_or_else(|| {
+            fail(format!(
+                "{endpoint}/json/version has no webSocketDebuggerUrl"
+            ))
+        })
 }

@@ -65,6 +65,46 @@ pub(crate) struct OwnedBrowser {
     reaped: std::sync::atomic::AtomicBool,
 }
 
+/// Groups to kill if the process exits without dropping their driver (e.g. `std::process::exit`,
+/// or a driver kept in a `static`), with their profile folders.
+static EXIT_REAPED: Mutex<Vec<(u32, PathBuf)>> = Mutex::new(Vec::new());
+static EXIT_HOOK: std::sync::Once = std::sync::Once::new();
+
+extern "C" fn reap_at_exit() {
+    // try_lock: never block process exit on a lock some other thread held when it stopped.
+    let Ok(mut groups) = EXIT_REAPED.try_lock() else {
+        return;
+    };
+    for (pgid, profile) in groups.drain(..) {
+        kill_group(pgid);
+        let until = std::time::Instant::now() + Duration::from_secs(2);
+        while std::time::Instant::now() < until && !live_group_members(pgid).is_empty() {
+            let mut status = 0;
+            // SAFETY: reaps our own child (the group leader) if it is a zombie.
+            unsafe { libc::waitpid(pgid as i32, &mut status, libc::WNOHANG) };
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = std::fs::remove_dir_all(profile);
+    }
+}
+
+fn reap_group_at_exit(pgid: u32, profile: &Path) {
+    EXIT_HOOK.call_once(|| {
+        // SAFETY: registers a plain `extern "C"` function once per process.
+        unsafe { libc::atexit(reap_at_exit) };
+    });
+    EXIT_REAPED
+        .lock()
+        .expect("exit registry lock")
+        .push((pgid, profile.to_path_buf()));
+}
+
+fn forget_group_at_exit(pgid: u32) {
+    if let Ok(mut groups) = EXIT_REAPED.lock() {
+        groups.retain(|(g, _)| *g != pgid);
+    }
+}
+
 /// The executable to launch: explicit option, then `A3S_TEST_BROWSER`, then the default.
 pub(crate) fn browser_executable(explicit: Option<&Path>) -> PathBuf {
     if let Some(path) = explicit {
@@ -84,6 +124,7 @@ impl OwnedBrowser {
         headed: bool,
         extra_args: &[String],
         timeout: Duration,
+        reap_at_exit: bool,
     ) -> Result<(OwnedBrowser, String), DriverError> {
         let launch_error = |message: String| DriverError::new(FailureCode::BrowserLaunch, message);
         let profile = tempfile::Builder::new()
@@ -106,10 +147,18 @@ impl OwnedBrowser {
             .process_group(0)
             .kill_on_drop(false);
         let mut child = command.spawn().map_err(|e| {
-            launch_error(format!("failed to start browser {}: {e}", executable.display()))
+            launch_error(format!(
+                "failed to start browser {}: {e}",
+                executable.display()
+            ))
         })?;
-        let pid = child.id().ok_or_else(|| launch_error("the browser exited at once".into()))?;
+        let pid = child
+            .id()
+            .ok_or_else(|| launch_error("the browser exited at once".into()))?;
         let ids = BrowserProcess { pid, pgid: pid };
+        if reap_at_exit {
+            reap_group_at_exit(pid, profile.path());
+        }
         let stderr = child.stderr.take().expect("stderr is piped");
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let (exit_tx, exited) = watch::channel(None);
@@ -165,7 +214,10 @@ impl OwnedBrowser {
         })
         .await;
         if reaped.is_err() {
-            problems.push(format!("browser pid {} was not reaped in time", self.ids.pid));
+            problems.push(format!(
+                "browser pid {} was not reaped in time",
+                self.ids.pid
+            ));
         }
         // Helpers are re-parented when the browser dies; wait until none of the group is alive.
         loop {
@@ -174,13 +226,17 @@ impl OwnedBrowser {
                 break;
             }
             if Instant::now() >= deadline {
-                problems.push(format!("processes {alive:?} of group {} survived", self.ids.pgid));
+                problems.push(format!(
+                    "processes {alive:?} of group {} survived",
+                    self.ids.pgid
+                ));
                 break;
             }
             kill_group(self.ids.pgid);
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
         self.reaped.store(true, std::sync::atomic::Ordering::SeqCst);
+        forget_group_at_exit(self.ids.pgid);
         let profile = self.profile.lock().expect("profile lock").take();
         if let Some(profile) = profile {
             let path = profile.path().to_path_buf();
@@ -215,6 +271,7 @@ impl Drop for OwnedBrowser {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
+        forget_group_at_exit(self.ids.pgid);
     }
 }
 
@@ -231,14 +288,24 @@ fn kill_group(pgid: u32) {
 /// Pids of processes in group `pgid` that are alive (zombies excluded), read from `/proc`.
 pub fn live_group_members(pgid: u32) -> Vec<u32> {
     let mut members = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else { return members };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return members;
+    };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
         // Fields after the parenthesised command name: state ppid pgrp …
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else { continue };
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
         let fields: Vec<&str> = rest.split_whitespace().collect();
         if fields.len() < 3 {
             continue;
@@ -294,4 +361,35 @@ fn push_tail(tail: &Mutex<VecDeque<String>>, line: &str) {
         tail.pop_front();
     }
     tail.push_back(line.to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn executable_precedence_is_option_then_env_then_default() {
+        // The only test in this crate that touches the variable.
+        std::env::remove_var(BROWSER_ENV);
+        assert_eq!(browser_executable(None), PathBuf::from(DEFAULT_BROWSER));
+        std::env::set_var(BROWSER_ENV, "/opt/chromium/chrome");
+        assert_eq!(
+            browser_executable(None),
+            PathBuf::from("/opt/chromium/chrome")
+        );
+        assert_eq!(
+            browser_executable(Some(Path::new("/x/y"))),
+            PathBuf::from("/x/y")
+        );
+        std::env::remove_var(BROWSER_ENV);
+    }
+
+    #[test]
+    fn group_scan_finds_only_live_members() {
+        let me = std::process::id();
+        // SAFETY: getpgid(0) reads our own process group.
+        let pgid = unsafe { libc::getpgid(0) } as u32;
+        assert!(live_group_members(pgid).contains(&me));
+        assert!(live_group_members(u32::MAX - 1).is_empty());
+    }
 }

@@ -85,10 +85,17 @@ pub(crate) async fn apply_patterns(
             .collect()
     };
     if patterns.is_empty() {
-        tab.session.call("Fetch.disable", json!({}), COMMAND_BOUND, deadline).await?;
+        tab.session
+            .call("Fetch.disable", json!({}), COMMAND_BOUND, deadline)
+            .await?;
     } else {
         tab.session
-            .call("Fetch.enable", json!({ "patterns": patterns }), COMMAND_BOUND, deadline)
+            .call(
+                "Fetch.enable",
+                json!({ "patterns": patterns }),
+                COMMAND_BOUND,
+                deadline,
+            )
             .await?;
     }
     Ok(())
@@ -96,15 +103,28 @@ pub(crate) async fn apply_patterns(
 
 /// Answer one paused request: the newest matching route wins; no match continues it.
 pub(crate) async fn handle_paused(session: &Session, shared: &ContextShared, params: &Value) {
-    let Some(request_id) = params.get("requestId").and_then(Value::as_str) else { return };
-    let url = params.pointer("/request/url").and_then(Value::as_str).unwrap_or("");
+    let Some(request_id) = params.get("requestId").and_then(Value::as_str) else {
+        return;
+    };
+    let url = params
+        .pointer("/request/url")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let route = {
         let routes = shared.routes.lock().expect("routes lock");
-        routes.iter().rev().find(|r| glob_matches(&r.pattern, url)).cloned()
+        routes
+            .iter()
+            .rev()
+            .find(|r| glob_matches(&r.pattern, url))
+            .cloned()
     };
     let deadline = Instant::now() + COMMAND_BOUND;
     let (method, params) = match route.map(|r| r.response) {
-        Some(RouteResponse::Fulfill { body, status, content_type }) => {
+        Some(RouteResponse::Fulfill {
+            body,
+            status,
+            content_type,
+        }) => {
             let content_type =
                 content_type.unwrap_or_else(|| "text/plain; charset=utf-8".to_string());
             let body = base64::engine::general_purpose::STANDARD.encode(body.as_bytes());
@@ -121,9 +141,10 @@ pub(crate) async fn handle_paused(session: &Session, shared: &ContextShared, par
                 }),
             )
         }
-        Some(RouteResponse::Abort) => {
-            ("Fetch.failRequest", json!({ "requestId": request_id, "errorReason": "Failed" }))
-        }
+        Some(RouteResponse::Abort) => (
+            "Fetch.failRequest",
+            json!({ "requestId": request_id, "errorReason": "Failed" }),
+        ),
         None => ("Fetch.continueRequest", json!({ "requestId": request_id })),
     };
     // Best effort: a tab that closed meanwhile has nothing left to answer.

@@ -54,8 +54,7 @@ pub(crate) async fn element_object(
     deadline: Instant,
     file_count: Option<usize>,
 ) -> Result<String, StepFailure> {
-    let request =
-        json!({ "op": "element", "frames": tab.frames, "target": target, "file_count": file_count });
+    let request = json!({ "op": "element", "frames": tab.frames, "target": target, "file_count": file_count });
     let expression = format!("({RESOLVER_JS})({request})");
     let result = evaluate(tab, &expression, false, COMMAND_BOUND, deadline).await?;
     if let Some(id) = result.get("objectId").and_then(Value::as_str) {
@@ -64,13 +63,22 @@ pub(crate) async fn element_object(
     let text = result.get("value").and_then(Value::as_str).unwrap_or("{}");
     let parsed: Value = serde_json::from_str(text).unwrap_or(Value::Null);
     check_error(&parsed)?;
-    Err(StepFailure::new(FailureCode::Protocol, "the resolver returned no element"))
+    Err(StepFailure::new(
+        FailureCode::Protocol,
+        "the resolver returned no element",
+    ))
 }
 
 /// Map an `{error: {kind, message}}` reply.
 fn check_error(value: &Value) -> Result<(), StepFailure> {
-    let Some(error) = value.get("error") else { return Ok(()) };
-    let message = error.get("message").and_then(Value::as_str).unwrap_or("").to_string();
+    let Some(error) = value.get("error") else {
+        return Ok(());
+    };
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     let code = match error.get("kind").and_then(Value::as_str).unwrap_or("") {
         "frame" => FailureCode::FrameUnavailable,
         "selector" => FailureCode::InvalidSelector,
@@ -129,7 +137,9 @@ async fn evaluate_once(
         "awaitPromise": true,
         "userGesture": true,
     });
-    let call = tab.session.call("Runtime.evaluate", params, bound, deadline);
+    let call = tab
+        .session
+        .call("Runtime.evaluate", params, bound, deadline);
     let reply = tokio::select! {
         reply = call => reply,
         message = tab.dialog_opened() => {
@@ -175,8 +185,6 @@ fn is_context_gone(message: &str) -> bool {
 pub(crate) fn dialog_blocking(message: &str) -> StepFailure {
     StepFailure::new(
         FailureCode::DialogBlocking,
-        format!(
-            "a JavaScript dialog is open ({message}); handle it with a `dialog` step first"
-        ),
+        format!("a JavaScript dialog is open ({message}); handle it with a `dialog` step first"),
     )
 }

@@ -15,8 +15,10 @@ pub struct ContextStats {
 pub struct Totals {
     /// Contexts opened and closed.
     pub contexts: u32,
-    /// Sum of open times.
+    /// Sum of open times the scenarios waited.
     pub open: Duration,
+    /// Sum of the times it took to create those contexts (in the background when prepared ahead).
+    pub cold_open: Duration,
     /// Sum of close times.
     pub close: Duration,
     /// The slowest open + close of one context.
@@ -36,10 +38,11 @@ impl Totals {
 
 impl ContextStats {
     /// Record one context.
-    pub fn record(&self, open: Duration, close: Duration) {
+    pub fn record(&self, open: Duration, cold_open: Duration, close: Duration) {
         let mut t = self.inner.lock().expect("stats lock");
         t.contexts += 1;
         t.open += open;
+        t.cold_open += cold_open;
         t.close += close;
         t.worst = t.worst.max(open + close);
     }

@@ -146,7 +146,10 @@ impl Tab {
                 deadline,
             )
             .await?;
-        let session = Session { cdp: cdp.clone(), id: str_field(&attached, "sessionId")? };
+        let session = Session {
+            cdp: cdp.clone(),
+            id: str_field(&attached, "sessionId")?,
+        };
         let events = cdp.subscribe(Some(&session.id), TAB_EVENTS);
         let state = Arc::new(TabState {
             dialog: watch::channel(None).0,
@@ -163,8 +166,12 @@ impl Tab {
         let page = session.call("Page.enable", json!({}), b, deadline);
         let runtime = session.call("Runtime.enable", json!({}), b, deadline);
         let network = session.call("Network.enable", json!({}), b, deadline);
-        let lifecycle =
-            session.call("Page.setLifecycleEventsEnabled", json!({ "enabled": true }), b, deadline);
+        let lifecycle = session.call(
+            "Page.setLifecycleEventsEnabled",
+            json!({ "enabled": true }),
+            b,
+            deadline,
+        );
         let (p, r, n, l) = tokio::join!(page, runtime, network, lifecycle);
         p?;
         r?;
@@ -201,7 +208,10 @@ impl Tab {
     /// Completes (with a description) when a dialog opens.
     pub async fn dialog_opened(&self) -> String {
         let mut rx = self.state.dialog.subscribe();
-        let opened = rx.wait_for(|d| d.is_some()).await.map(|d| d.as_ref().map(describe_dialog));
+        let opened = rx
+            .wait_for(|d| d.is_some())
+            .await
+            .map(|d| d.as_ref().map(describe_dialog));
         match opened {
             Ok(d) => d.unwrap_or_default(),
             Err(_) => std::future::pending().await,
@@ -233,7 +243,9 @@ impl Tab {
                 _ = async { dialog.wait_for(|d| d.is_some()).await.map(|_| ()) } => Ok(()),
             }
         };
-        tokio::time::timeout_at(deadline, wait).await.map_err(|_| ())?
+        tokio::time::timeout_at(deadline, wait)
+            .await
+            .map_err(|_| ())?
     }
 }
 
@@ -243,12 +255,16 @@ pub(crate) fn describe_dialog(d: &DialogInfo) -> String {
 }
 
 fn str_field(value: &Value, field: &str) -> Result<String, StepFailure> {
-    value.get(field).and_then(Value::as_str).map(str::to_string).ok_or_else(|| {
-        StepFailure::new(
-            crate::FailureCode::Protocol,
-            format!("the browser answered without `{field}`: {value}"),
-        )
-    })
+    value
+        .get(field)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| {
+            StepFailure::new(
+                crate::FailureCode::Protocol,
+                format!("the browser answered without `{field}`: {value}"),
+            )
+        })
 }
 
 fn push_recent(tx: &watch::Sender<VecDeque<String>>, id: &str) {
@@ -306,12 +322,24 @@ async fn listen(
                     "tab": target_id,
                     "untrusted": true,
                 });
-                shared.page_errors.lock().expect("page errors lock").push(entry);
+                shared
+                    .page_errors
+                    .lock()
+                    .expect("page errors lock")
+                    .push(entry);
             }
             "Page.javascriptDialogOpening" => {
                 let info = DialogInfo {
-                    kind: p.get("type").and_then(Value::as_str).unwrap_or("alert").to_string(),
-                    message: p.get("message").and_then(Value::as_str).unwrap_or("").to_string(),
+                    kind: p
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("alert")
+                        .to_string(),
+                    message: p
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
                     default_prompt: p
                         .get("defaultPrompt")
                         .and_then(Value::as_str)
@@ -322,14 +350,14 @@ async fn listen(
             "Page.javascriptDialogClosed" => {
                 state.dialog.send_replace(None);
             }
-            "Page.lifecycleEvent" => {
-                if p.get("frameId").and_then(Value::as_str) == Some(target_id.as_str()) {
-                    let loader = p.get("loaderId").and_then(Value::as_str).unwrap_or("");
-                    match p.get("name").and_then(Value::as_str) {
-                        Some("load") => push_recent(&state.loads, loader),
-                        Some("DOMContentLoaded") => push_recent(&state.dom_ready, loader),
-                        _ => {}
-                    }
+            "Page.lifecycleEvent"
+                if p.get("frameId").and_then(Value::as_str) == Some(target_id.as_str()) =>
+            {
+                let loader = p.get("loaderId").and_then(Value::as_str).unwrap_or("");
+                match p.get("name").and_then(Value::as_str) {
+                    Some("load") => push_recent(&state.loads, loader),
+                    Some("DOMContentLoaded") => push_recent(&state.dom_ready, loader),
+                    _ => {}
                 }
             }
             "Network.requestWillBeSent"
@@ -351,7 +379,9 @@ async fn listen(
 
 fn network_event(event: &Event, state: &TabState, shared: &ContextShared, target_id: &str) {
     let p = &event.params;
-    let Some(id) = p.get("requestId").and_then(Value::as_str) else { return };
+    let Some(id) = p.get("requestId").and_then(Value::as_str) else {
+        return;
+    };
     let changed = {
         let mut net = state.network.lock().expect("network lock");
         let changed = match event.method.as_ref() {
@@ -383,7 +413,10 @@ fn remote_text(arg: &Value) -> String {
             .and_then(Value::as_str)
             .map(str::to_string)
             .unwrap_or_else(|| {
-                arg.get("type").and_then(Value::as_str).unwrap_or("undefined").to_string()
+                arg.get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("undefined")
+                    .to_string()
             }),
     }
 }

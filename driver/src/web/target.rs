@@ -20,7 +20,10 @@ const POLL_SLICE: Duration = Duration::from_millis(1000);
 pub(crate) fn describe(target: &Target) -> String {
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
     match target {
-        Target::Role { role, name: Some(name) } => format!("role({}, {})", q(role), q(name)),
+        Target::Role {
+            role,
+            name: Some(name),
+        } => format!("role({}, {})", q(role), q(name)),
         Target::Role { role, name: None } => format!("role({})", q(role)),
         Target::Label { label } => format!("label({})", q(label)),
         Target::Placeholder { placeholder } => format!("placeholder({})", q(placeholder)),
@@ -81,7 +84,11 @@ pub(crate) async fn wait_actionable(
         if status == "ok" {
             let x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
             let y = r.get("y").and_then(Value::as_f64).unwrap_or(0.0);
-            let element = r.get("element").and_then(Value::as_str).unwrap_or("").to_string();
+            let element = r
+                .get("element")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
             return Ok((Point { x, y }, element));
         }
         if Instant::now() >= limit {
@@ -97,7 +104,12 @@ pub(crate) async fn wait_actionable(
                     let some = r
                         .get("candidates")
                         .and_then(Value::as_array)
-                        .map(|c| c.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+                        .map(|c| {
+                            c.iter()
+                                .filter_map(Value::as_str)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        })
                         .unwrap_or_default();
                     StepFailure::new(
                         FailureCode::TargetAmbiguous,

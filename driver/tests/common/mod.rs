@@ -3,7 +3,9 @@
 #![allow(dead_code)]
 
 use a3s_test_driver::web::{LaunchOptions, WebDriver};
-use a3s_test_driver::{ContextOptions, StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver, WebContext};
+use a3s_test_driver::{
+    ContextOptions, StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver, WebContext,
+};
 use a3s_test_lang::ir::*;
 use a3s_test_lang::Span;
 use std::future::Future;
@@ -17,7 +19,11 @@ use tokio::time::Instant;
 pub fn runtime() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RT.get_or_init(|| {
-        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap()
     })
 }
 
@@ -33,7 +39,9 @@ pub fn block_on<F: Future<Output = ()>>(limit: Duration, f: F) {
             format!("http://{addr}")
         })
         .await;
-        tokio::time::timeout(limit, f).await.expect("the test exceeded its deadline");
+        tokio::time::timeout(limit, f)
+            .await
+            .expect("the test exceeded its deadline");
     });
 }
 
@@ -46,13 +54,19 @@ pub fn base_url() -> &'static str {
 pub async fn driver() -> &'static WebDriver {
     static DRIVER: tokio::sync::OnceCell<WebDriver> = tokio::sync::OnceCell::const_new();
     DRIVER
-        .get_or_init(|| async { WebDriver::launch(LaunchOptions::default()).await.expect("launch chromium") })
+        .get_or_init(|| async {
+            WebDriver::launch(LaunchOptions::default())
+                .await
+                .expect("launch chromium")
+        })
         .await
 }
 
 async fn serve(listener: tokio::net::TcpListener) {
     loop {
-        let Ok((mut stream, _)) = listener.accept().await else { return };
+        let Ok((mut stream, _)) = listener.accept().await else {
+            return;
+        };
         tokio::spawn(async move {
             let mut buf = Vec::new();
             let mut chunk = [0u8; 4096];
@@ -78,7 +92,9 @@ async fn serve(listener: tokio::net::TcpListener) {
 async fn respond(path: &str) -> (&'static str, &'static str, String, Vec<u8>) {
     let (route, query) = path.split_once('?').unwrap_or((path, ""));
     if let Some(name) = route.strip_prefix("/pages/") {
-        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pages").join(name);
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/pages")
+            .join(name);
         if !name.contains("..") {
             if let Ok(body) = std::fs::read(file) {
                 return ("200 OK", "text/html; charset=utf-8", String::new(), body);
@@ -86,7 +102,12 @@ async fn respond(path: &str) -> (&'static str, &'static str, String, Vec<u8>) {
         }
     }
     match route {
-        "/api/users" => ("200 OK", "application/json", String::new(), br#"["real-server"]"#.to_vec()),
+        "/api/users" => (
+            "200 OK",
+            "application/json",
+            String::new(),
+            br#"["real-server"]"#.to_vec(),
+        ),
         "/download/report.txt" => (
             "200 OK",
             "text/plain",
@@ -94,12 +115,20 @@ async fn respond(path: &str) -> (&'static str, &'static str, String, Vec<u8>) {
             b"quarterly report\n".to_vec(),
         ),
         "/slow" => {
-            let ms: u64 = query.strip_prefix("ms=").and_then(|v| v.parse().ok()).unwrap_or(500);
+            let ms: u64 = query
+                .strip_prefix("ms=")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(500);
             // Server-side latency being simulated, not test synchronisation.
             tokio::time::sleep(Duration::from_millis(ms)).await;
             ("200 OK", "text/plain", String::new(), b"slow".to_vec())
         }
-        _ => ("404 Not Found", "text/plain", String::new(), b"not found".to_vec()),
+        _ => (
+            "404 Not Found",
+            "text/plain",
+            String::new(),
+            b"not found".to_vec(),
+        ),
     }
 }
 
@@ -110,7 +139,12 @@ pub fn page(name: &str) -> String {
 
 /// An admitted step.
 pub fn step(action: Action) -> Step {
-    Step { label: Some("t".into()), path: "suite.t.scenario.t.step".into(), span: Span::default(), action }
+    Step {
+        label: Some("t".into()),
+        path: "suite.t.scenario.t.step".into(),
+        span: Span::default(),
+        action,
+    }
 }
 
 /// A scenario environment with its own artifact folder.
@@ -148,11 +182,19 @@ impl Env {
 
 /// A fresh context on the shared driver.
 pub async fn context() -> WebContext {
-    driver().await.new_context(ContextOptions::default()).await.expect("open context")
+    driver()
+        .await
+        .new_context(ContextOptions::default())
+        .await
+        .expect("open context")
 }
 
 /// Run one action.
-pub async fn run(ctx: &mut WebContext, env: &Env, action: Action) -> Result<StepOutput, StepFailure> {
+pub async fn run(
+    ctx: &mut WebContext,
+    env: &Env,
+    action: Action,
+) -> Result<StepOutput, StepFailure> {
     ctx.execute(&step(action), &env.step_env()).await
 }
 
@@ -166,7 +208,12 @@ pub async fn ok(ctx: &mut WebContext, env: &Env, action: Action) -> StepOutput {
 }
 
 /// Run one action that must fail with `code`; returns the message.
-pub async fn fails(ctx: &mut WebContext, env: &Env, action: Action, code: a3s_test_driver::FailureCode) -> String {
+pub async fn fails(
+    ctx: &mut WebContext,
+    env: &Env,
+    action: Action,
+    code: a3s_test_driver::FailureCode,
+) -> String {
     let what = format!("{action:?}");
     match run(ctx, env, action).await {
         Ok(out) => panic!("{what} passed ({:?}), expected {code}", out.detail),
@@ -178,7 +225,9 @@ pub async fn fails(ctx: &mut WebContext, env: &Env, action: Action, code: a3s_te
 }
 
 pub fn goto(name: &str) -> Action {
-    Action::Navigate { url: format!("/pages/{name}") }
+    Action::Navigate {
+        url: format!("/pages/{name}"),
+    }
 }
 
 pub fn css(s: &str) -> Target {
@@ -186,15 +235,26 @@ pub fn css(s: &str) -> Target {
 }
 
 pub fn role(r: &str, name: &str) -> Target {
-    Target::Role { role: r.into(), name: Some(name.into()) }
+    Target::Role {
+        role: r.into(),
+        name: Some(name.into()),
+    }
 }
 
 pub fn text(t: &str) -> Target {
-    Target::Text { text: t.into(), exact: false }
+    Target::Text {
+        text: t.into(),
+        exact: false,
+    }
 }
 
 pub fn expect(condition: ExpectCondition) -> Action {
-    Action::Expect { expectation: Expectation { condition, stability: None } }
+    Action::Expect {
+        expectation: Expectation {
+            condition,
+            stability: None,
+        },
+    }
 }
 
 pub fn expect_text(t: &str) -> Action {

@@ -19,7 +19,10 @@ pub const BENCH_FILES: usize = 8;
 /// A suite `id` holding `scenarios` scenarios × 8 steps.
 pub fn suite(id: &str, scenarios: usize) -> String {
     let mut s = String::with_capacity(scenarios * 800 + 128);
-    let _ = writeln!(s, "# Generated benchmark suite {id}: {scenarios} scenarios x 8 steps.");
+    let _ = writeln!(
+        s,
+        "# Generated benchmark suite {id}: {scenarios} scenarios x 8 steps."
+    );
     let _ = writeln!(s, "suite \"{id}\" {{");
     s.push_str("    version = 1\n    base_url = \"http://127.0.0.1:4173\"\n");
     for i in 0..scenarios {
@@ -29,13 +32,24 @@ pub fn suite(id: &str, scenarios: usize) -> String {
     s
 }
 
+/// Appends one step numbered `n`.
+type StepWriter = fn(&mut String, usize);
+
 fn scenario(s: &mut String, i: usize) {
     let _ = writeln!(s, "\n    scenario \"s-{i:05}\" {{");
     let _ = writeln!(s, "        name = \"Scenario {i}: shopper flow\"");
     s.push_str("        surface = \"web\"\n");
     let _ = writeln!(s, "        tags = [\"bench\", \"g{}\"]", i % 7);
-    let steps: [&dyn Fn(&mut String, usize); 8] =
-        [&navigate, &click, &fill, &wait, &press, &expect_visible, &expect_text, &expect_value];
+    let steps: [StepWriter; 8] = [
+        navigate,
+        click,
+        fill,
+        wait,
+        press,
+        expect_visible,
+        expect_text,
+        expect_value,
+    ];
     for (k, step) in steps.iter().enumerate() {
         s.push('\n');
         step(s, i * 8 + k);
@@ -44,7 +58,10 @@ fn scenario(s: &mut String, i: usize) {
 }
 
 fn navigate(s: &mut String, n: usize) {
-    let _ = writeln!(s, "        navigate \"open-{n}\" {{\n            url = \"/items/{n}\"\n        }}");
+    let _ = writeln!(
+        s,
+        "        navigate \"open-{n}\" {{\n            url = \"/items/{n}\"\n        }}"
+    );
 }
 
 fn click(s: &mut String, n: usize) {
@@ -54,7 +71,10 @@ fn click(s: &mut String, n: usize) {
         2 => format!("text(\"Add item {n}\", true)"),
         _ => format!("css(\"#add-{n}\")"),
     };
-    let _ = writeln!(s, "        click \"add-{n}\" {{\n            target = {target}\n        }}");
+    let _ = writeln!(
+        s,
+        "        click \"add-{n}\" {{\n            target = {target}\n        }}"
+    );
 }
 
 fn fill(s: &mut String, n: usize) {
@@ -65,12 +85,18 @@ fn fill(s: &mut String, n: usize) {
 }
 
 fn wait(s: &mut String, n: usize) {
-    let _ = writeln!(s, "        wait \"ready-{n}\" {{\n            text = \"Item {n} added\"\n        }}");
+    let _ = writeln!(
+        s,
+        "        wait \"ready-{n}\" {{\n            text = \"Item {n} added\"\n        }}"
+    );
 }
 
 fn press(s: &mut String, n: usize) {
     let key = ["Enter", "Tab", "Control+a", "Shift+ArrowDown"][n % 4];
-    let _ = writeln!(s, "        press \"key-{n}\" {{\n            key = \"{key}\"\n        }}");
+    let _ = writeln!(
+        s,
+        "        press \"key-{n}\" {{\n            key = \"{key}\"\n        }}"
+    );
 }
 
 fn expect_visible(s: &mut String, n: usize) {
@@ -81,7 +107,10 @@ fn expect_visible(s: &mut String, n: usize) {
 }
 
 fn expect_text(s: &mut String, n: usize) {
-    let _ = writeln!(s, "        expect \"text-{n}\" {{\n            text = \"Total {n}\"\n        }}");
+    let _ = writeln!(
+        s,
+        "        expect \"text-{n}\" {{\n            text = \"Total {n}\"\n        }}"
+    );
 }
 
 fn expect_value(s: &mut String, n: usize) {

@@ -19,7 +19,8 @@ use super::values::{keyword, non_empty, string, string_list, string_list_with, u
 use crate::ast::Attribute;
 use crate::code::Code;
 use crate::ir::{
-    CoverageBound, ElementState, ExpectCondition, Expectation, LayoutRelation, LoadState, Target, WaitCondition,
+    CoverageBound, ElementState, ExpectCondition, Expectation, LayoutRelation, LoadState, Target,
+    WaitCondition,
 };
 
 /// Attributes of `wait`: one condition each.
@@ -141,12 +142,12 @@ impl Form {
 fn single_condition<'a>(
     ctx: &mut Ctx,
     fields: &Fields<'a>,
-    conditions: &[&'a Attribute],
     is_condition: fn(&str) -> bool,
 ) -> Option<&'a Attribute> {
     let block = fields.block();
     let kind = &block.kind.name;
-    let Some((first, rest)) = conditions.split_first() else {
+    let mut conditions = fields.present(is_condition);
+    let Some(first) = conditions.next() else {
         if fields.misspelt_any(is_condition) {
             // `txt = "…"` was reported as a misspelt condition; "no condition" would repeat it.
             return None;
@@ -156,11 +157,15 @@ fn single_condition<'a>(
         } else {
             "`text = \"…\"`, `visible = <target>`, `enabled = <target>` or `rendered_text = \"…\"` with `target`"
         };
-        ctx.error(Code::MissingCondition, header(block), format!("`{kind}` has no condition"))
-            .hint(format!("give it exactly one condition, such as {examples}"));
+        ctx.error(
+            Code::MissingCondition,
+            header(block),
+            format!("`{kind}` has no condition"),
+        )
+        .hint(format!("give it exactly one condition, such as {examples}"));
         return None;
     };
-    for extra in rest {
+    for extra in conditions {
         let (a, b) = (&first.name.name, &extra.name.name);
         ctx.error_in(
             Code::ConflictingConditions,
@@ -191,8 +196,7 @@ fn stable_target(ctx: &mut Ctx, attr: &Attribute, code: Code, form: &str) -> Opt
 
 /// `wait { <condition> }`.
 pub(super) fn wait(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<WaitCondition> {
-    let conditions = fields.present_in_source_order(|_| true);
-    let first = single_condition(ctx, fields, &conditions, |_| true)?;
+    let first = single_condition(ctx, fields, |_| true)?;
     match first.name.name.as_str() {
         "load" => {
             let all = [LoadState::Domcontentloaded, LoadState::Networkidle];
@@ -201,9 +205,13 @@ pub(super) fn wait(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<WaitCondition> 
             })?;
             Some(WaitCondition::Load { state })
         }
-        "text" => non_empty(ctx, first).map(|t| WaitCondition::Text { text: t.to_string() }),
+        "text" => non_empty(ctx, first).map(|t| WaitCondition::Text {
+            text: t.to_string(),
+        }),
         "url" => non_empty(ctx, first).map(|u| WaitCondition::Url { url: u.to_string() }),
-        "visible" => target(ctx, "visible", &first.value).map(|target| WaitCondition::Visible { target }),
+        "visible" => {
+            target(ctx, "visible", &first.value).map(|target| WaitCondition::Visible { target })
+        }
         _ => stable_target(ctx, first, Code::HiddenTargetUnstable, "hidden")
             .map(|target| WaitCondition::Hidden { target }),
     }
@@ -218,13 +226,18 @@ fn load_keyword(state: LoadState) -> &'static str {
 
 /// `expect { <condition> [helpers] [stability] }`.
 pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> {
-    let conditions = fields.present_in_source_order(|name| Form::from_name(name).is_some());
+    let is_condition = |name: &str| Form::from_name(name).is_some();
     let stability = stability(ctx, fields);
-    let first = single_condition(ctx, fields, &conditions, |name| Form::from_name(name).is_some());
+    let first = single_condition(ctx, fields, is_condition);
     if let Some(first) = first {
         for helper in HELPERS {
-            let Some(attr) = fields.get(helper) else { continue };
-            let used = conditions.iter().filter_map(|c| Form::from_name(&c.name.name)).any(|f| f.uses(helper));
+            let Some(attr) = fields.get(helper) else {
+                continue;
+            };
+            let used = fields
+                .present(is_condition)
+                .filter_map(|c| Form::from_name(&c.name.name))
+                .any(|f| f.uses(helper));
             if !used {
                 let form = &first.name.name;
                 ctx.error_in(
@@ -240,18 +253,29 @@ pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> 
     let first = first?;
     let form = Form::from_name(&first.name.name)?;
     let condition = condition(ctx, fields, form, first);
-    Some(Expectation { condition: condition?, stability: stability.ok()? })
+    Some(Expectation {
+        condition: condition?,
+        stability: stability.ok()?,
+    })
 }
 
 fn helper_hint(helper: &str, form: &str) -> String {
     match helper {
-        "target" => format!("`{form}` carries its own target or checks the whole page; remove `target`"),
+        "target" if matches!(form, "text" | "url") => {
+            format!("`{form}` checks the whole page; remove `target`")
+        }
+        "target" => format!("`{form}` carries its own target (`{form} = css(…)`); remove `target`"),
         _ => format!("`{helper}` is only used by `layout`; remove it"),
     }
 }
 
 /// The separate `target` of a form that needs one.
-fn helper_target(ctx: &mut Ctx, fields: &Fields<'_>, form: &str, stable: Option<Code>) -> Option<Target> {
+fn helper_target(
+    ctx: &mut Ctx,
+    fields: &Fields<'_>,
+    form: &str,
+    stable: Option<Code>,
+) -> Option<Target> {
     let Some(attr) = fields.get("target") else {
         fields.report_missing(
             ctx,
@@ -267,31 +291,51 @@ fn helper_target(ctx: &mut Ctx, fields: &Fields<'_>, form: &str, stable: Option<
     }
 }
 
-fn condition(ctx: &mut Ctx, fields: &Fields<'_>, form: Form, attr: &Attribute) -> Option<ExpectCondition> {
+fn condition(
+    ctx: &mut Ctx,
+    fields: &Fields<'_>,
+    form: Form,
+    attr: &Attribute,
+) -> Option<ExpectCondition> {
     let name = attr.name.name.as_str();
     Some(match form {
-        Form::Text => ExpectCondition::Text { text: non_empty(ctx, attr)?.to_string() },
-        Form::Url => ExpectCondition::Url { url: non_empty(ctx, attr)?.to_string() },
-        Form::Visible => ExpectCondition::Visible { target: target(ctx, name, &attr.value)? },
-        Form::Hidden => {
-            ExpectCondition::Hidden { target: stable_target(ctx, attr, Code::HiddenTargetUnstable, name)? }
-        }
-        Form::InViewport => {
-            ExpectCondition::InViewport { target: stable_target(ctx, attr, Code::InViewportTargetUnstable, name)? }
-        }
+        Form::Text => ExpectCondition::Text {
+            text: non_empty(ctx, attr)?.to_string(),
+        },
+        Form::Url => ExpectCondition::Url {
+            url: non_empty(ctx, attr)?.to_string(),
+        },
+        Form::Visible => ExpectCondition::Visible {
+            target: target(ctx, name, &attr.value)?,
+        },
+        Form::Hidden => ExpectCondition::Hidden {
+            target: stable_target(ctx, attr, Code::HiddenTargetUnstable, name)?,
+        },
+        Form::InViewport => ExpectCondition::InViewport {
+            target: stable_target(ctx, attr, Code::InViewportTargetUnstable, name)?,
+        },
         Form::PointerReachable => ExpectCondition::PointerReachable {
             target: stable_target(ctx, attr, Code::PointerReachableTargetUnstable, name)?,
         },
-        Form::State(state) => ExpectCondition::State { target: target(ctx, name, &attr.value)?, state },
+        Form::State(state) => ExpectCondition::State {
+            target: target(ctx, name, &attr.value)?,
+            state,
+        },
         Form::RenderedText => {
             let t = helper_target(ctx, fields, name, None);
             let text = string(ctx, attr);
-            ExpectCondition::RenderedText { target: t?, text: text?.to_string() }
+            ExpectCondition::RenderedText {
+                target: t?,
+                text: text?.to_string(),
+            }
         }
         Form::Value => {
             let t = helper_target(ctx, fields, name, None);
             let value = string(ctx, attr);
-            ExpectCondition::Value { target: t?, value: value?.to_string() }
+            ExpectCondition::Value {
+                target: t?,
+                value: value?.to_string(),
+            }
         }
         Form::RenderedTexts => {
             let t = helper_target(ctx, fields, name, Some(Code::RenderedTextsTargetUnstable));
@@ -302,29 +346,49 @@ fn condition(ctx: &mut Ctx, fields: &Fields<'_>, form: Form, attr: &Attribute) -
                         Code::InvalidValue,
                         name,
                         attr.value.span,
-                        format!("`rendered_texts` lists {} texts; the limit is {MAX_RENDERED_TEXTS}", texts.len()),
+                        format!(
+                            "`rendered_texts` lists {} texts; the limit is {MAX_RENDERED_TEXTS}",
+                            texts.len()
+                        ),
                     )
                     .hint("check a shorter collection, or split it with more specific targets");
                     return None;
                 }
             }
-            ExpectCondition::RenderedTexts { target: t?, texts: texts?.into_iter().map(str::to_string).collect() }
+            ExpectCondition::RenderedTexts {
+                target: t?,
+                texts: texts?.into_iter().map(str::to_string).collect(),
+            }
         }
         Form::VisibleCount => {
             let t = helper_target(ctx, fields, name, Some(Code::VisibleCountTargetUnstable));
             let count = u32_in(ctx, attr, 0, MAX_VISIBLE_COUNT);
-            ExpectCondition::VisibleCount { target: t?, count: count? }
+            ExpectCondition::VisibleCount {
+                target: t?,
+                count: count?,
+            }
         }
         Form::SelectedValues => {
             let t = helper_target(ctx, fields, name, None);
-            let rules = ItemRules { non_empty: false, unique: true, at_least_one: false };
+            let rules = ItemRules {
+                non_empty: false,
+                unique: true,
+                at_least_one: false,
+            };
             let values = string_list_with(ctx, attr, rules);
-            ExpectCondition::SelectedValues { target: t?, values: values?.into_iter().map(str::to_string).collect() }
+            ExpectCondition::SelectedValues {
+                target: t?,
+                values: values?.into_iter().map(str::to_string).collect(),
+            }
         }
         Form::Coverage(bound) => {
             let t = helper_target(ctx, fields, name, None);
             let percent = u32_in(ctx, attr, 0, 100);
-            ExpectCondition::ViewportCoverage { target: t?, bound, percent: percent? }
+            ExpectCondition::ViewportCoverage {
+                target: t?,
+                bound,
+                percent: percent?,
+            }
         }
         Form::Layout => layout(ctx, fields, attr)?,
     })
@@ -350,7 +414,12 @@ fn layout(ctx: &mut Ctx, fields: &Fields<'_>, attr: &Attribute) -> Option<Expect
         Some(tol) => u32_in(ctx, tol, 0, MAX_TOLERANCE_PX),
         None => Some(0),
     };
-    Some(ExpectCondition::Layout { target: t?, relation: relation?, relative_to: relative_to?, tolerance_px: tolerance? })
+    Some(ExpectCondition::Layout {
+        target: t?,
+        relation: relation?,
+        relative_to: relative_to?,
+        tolerance_px: tolerance?,
+    })
 }
 
 #[cfg(test)]

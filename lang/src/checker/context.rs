@@ -58,7 +58,12 @@ impl Ctx {
     }
 
     /// Report an error at the current path; returns it so a hint or label can be added.
-    pub(super) fn error(&mut self, code: Code, span: Span, message: impl Into<String>) -> &mut Diagnostic {
+    pub(super) fn error(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
         let path = self.path.clone();
         self.push(Diagnostic::error(code, path, span, message))
     }
@@ -82,7 +87,9 @@ impl Ctx {
 
     fn push(&mut self, diagnostic: Diagnostic) -> &mut Diagnostic {
         self.diagnostics.push(diagnostic);
-        self.diagnostics.last_mut().expect("a diagnostic was just pushed")
+        self.diagnostics
+            .last_mut()
+            .expect("a diagnostic was just pushed")
     }
 
     /// True when any error has been reported.
@@ -112,7 +119,10 @@ impl Annotate for Diagnostic {
     }
 
     fn also(&mut self, span: Span, message: impl Into<String>) -> &mut Self {
-        self.secondary.push(crate::diagnostic::SecondaryLabel { span, message: message.into() });
+        self.secondary.push(crate::diagnostic::SecondaryLabel {
+            span,
+            message: message.into(),
+        });
         self
     }
 }

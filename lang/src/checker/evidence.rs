@@ -27,7 +27,9 @@ pub(super) fn path_problem(path: &str) -> Option<&'static str> {
         return Some("contains a backslash; separate folders with `/`");
     }
     let bytes = path.as_bytes();
-    if path.starts_with('/') || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':') {
+    if path.starts_with('/')
+        || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
+    {
         return Some("is absolute");
     }
     if path.split('/').any(|segment| segment == "..") {
@@ -40,18 +42,32 @@ pub(super) fn path_problem(path: &str) -> Option<&'static str> {
 }
 
 /// An evidence path attribute; `extension` (e.g. `.png`) is required when given.
-pub(super) fn evidence_path(ctx: &mut Ctx, attr: &Attribute, extension: Option<&str>) -> Option<EvidencePath> {
+pub(super) fn evidence_path(
+    ctx: &mut Ctx,
+    attr: &Attribute,
+    extension: Option<&str>,
+) -> Option<EvidencePath> {
     let path = string(ctx, attr)?;
     let name = &attr.name.name;
     if let Some(problem) = path_problem(path) {
-        ctx.error_in(Code::EvidencePath, name, attr.value.span, format!("evidence path \"{path}\" {problem}"));
+        ctx.error_in(
+            Code::EvidencePath,
+            name,
+            attr.value.span,
+            format!("evidence path \"{path}\" {problem}"),
+        );
         return None;
     }
     if let Some(ext) = extension {
         let file = path.rsplit('/').next().unwrap_or(path);
         if !file.ends_with(ext) || file.len() == ext.len() {
-            ctx.error_in(Code::EvidencePath, name, attr.value.span, format!("evidence path \"{path}\" must end in `{ext}`"))
-                .hint(format!("name the file like \"checkout{ext}\""));
+            ctx.error_in(
+                Code::EvidencePath,
+                name,
+                attr.value.span,
+                format!("evidence path \"{path}\" must end in `{ext}`"),
+            )
+            .hint(format!("name the file like \"checkout{ext}\""));
             return None;
         }
     }
@@ -60,14 +76,25 @@ pub(super) fn evidence_path(ctx: &mut Ctx, attr: &Attribute, extension: Option<&
 
 /// `upload { paths = [...] }`: a non-empty list of relative file paths.
 pub(super) fn upload_paths(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<String>> {
-    let rules = ItemRules { non_empty: true, unique: false, at_least_one: true };
+    let rules = ItemRules {
+        non_empty: true,
+        unique: false,
+        at_least_one: true,
+    };
     let paths = string_list_with(ctx, attr, rules)?;
-    let ValueKind::List(items) = &attr.value.kind else { return None };
+    let ValueKind::List(items) = &attr.value.kind else {
+        return None;
+    };
     let mut ok = true;
     for (path, item) in paths.iter().zip(items) {
         if let Some(problem) = path_problem(path) {
-            ctx.error_in(Code::InvalidValue, "paths", item.span, format!("upload path \"{path}\" {problem}"))
-                .hint("give a path relative to the working directory, without `..`");
+            ctx.error_in(
+                Code::InvalidValue,
+                "paths",
+                item.span,
+                format!("upload path \"{path}\" {problem}"),
+            )
+            .hint("give a path relative to the working directory, without `..`");
             ok = false;
         }
     }
@@ -80,7 +107,15 @@ mod tests {
 
     #[test]
     fn relative_file_paths_pass() {
-        for ok in ["a.png", "shots/a.png", "./a.png", "a..b.png", "..a/b.json", "a b.png", "é.png"] {
+        for ok in [
+            "a.png",
+            "shots/a.png",
+            "./a.png",
+            "a..b.png",
+            "..a/b.json",
+            "a b.png",
+            "é.png",
+        ] {
             assert_eq!(path_problem(ok), None, "{ok}");
         }
     }
@@ -88,8 +123,21 @@ mod tests {
     #[test]
     fn escaping_or_odd_paths_fail() {
         for bad in [
-            "", "/abs.png", "C:x.png", "c:\\x.png", "..", "../a.png", "a/../../b.png", "a/..", "a\\..\\b",
-            "\\\\server\\x", "a\0.png", "dir/", ".", "a/.", "a\n.png",
+            "",
+            "/abs.png",
+            "C:x.png",
+            "c:\\x.png",
+            "..",
+            "../a.png",
+            "a/../../b.png",
+            "a/..",
+            "a\\..\\b",
+            "\\\\server\\x",
+            "a\0.png",
+            "dir/",
+            ".",
+            "a/.",
+            "a\n.png",
         ] {
             assert!(path_problem(bad).is_some(), "{bad:?}");
         }

@@ -28,14 +28,44 @@ impl<'a> Fields<'a> {
     /// Read `block`'s attributes against `schema`, reporting unknown and repeated names.
     ///
     /// Nested blocks are left to the caller: only it knows which ones may appear.
-    pub(super) fn collect(ctx: &mut Ctx, block: &'a Block, schema: &'static [&'static str]) -> Self {
-        debug_assert!(schema.len() <= MAX_SCHEMA, "schema of `{}` is too large", block.kind.name);
+    pub(super) fn collect(
+        ctx: &mut Ctx,
+        block: &'a Block,
+        schema: &'static [&'static str],
+    ) -> Self {
+        Self::read(ctx, block, schema, false)
+    }
+
+    /// [`Fields::collect`] for a block that holds attributes only: every nested block is reported
+    /// in the same pass (`test.spec.unknown_block`).
+    pub(super) fn collect_leaf(
+        ctx: &mut Ctx,
+        block: &'a Block,
+        schema: &'static [&'static str],
+    ) -> Self {
+        Self::read(ctx, block, schema, true)
+    }
+
+    fn read(ctx: &mut Ctx, block: &'a Block, schema: &'static [&'static str], leaf: bool) -> Self {
+        debug_assert!(
+            schema.len() <= MAX_SCHEMA,
+            "schema of `{}` is too large",
+            block.kind.name
+        );
         let mut slots = [None; MAX_SCHEMA];
         let mut misspelt = Vec::new();
         for item in &block.items {
-            let Item::Attribute(attribute) = item else { continue };
+            let attribute = match item {
+                Item::Attribute(attribute) => attribute,
+                Item::Block(nested) => {
+                    if leaf {
+                        reject_nested_block(ctx, block, nested);
+                    }
+                    continue;
+                }
+            };
             let name = attribute.name.name.as_str();
-            match schema.iter().position(|known| *known == name) {
+            match index_of(schema, name) {
                 Some(index) => match slots[index] {
                     None => slots[index] = Some(attribute),
                     Some(first) => {
@@ -66,13 +96,22 @@ impl<'a> Fields<'a> {
                 }
             }
         }
-        Fields { block, schema, slots, misspelt }
+        Fields {
+            block,
+            schema,
+            slots,
+            misspelt,
+        }
     }
 
     /// The first assignment of `name`, if any. `name` must be in the schema.
     pub(super) fn get(&self, name: &str) -> Option<&'a Attribute> {
-        let index = self.schema.iter().position(|known| *known == name);
-        debug_assert!(index.is_some(), "`{name}` is not in the schema of `{}`", self.block.kind.name);
+        let index = index_of(self.schema, name);
+        debug_assert!(
+            index.is_some(),
+            "`{name}` is not in the schema of `{}`",
+            self.block.kind.name
+        );
         index.and_then(|i| self.slots[i])
     }
 
@@ -81,7 +120,12 @@ impl<'a> Fields<'a> {
         let found = self.get(name);
         if found.is_none() {
             let kind = &self.block.kind.name;
-            self.report_missing(ctx, name, format!("`{kind}` needs `{name}`"), format!("add `{name} = …` to this `{kind}` block"));
+            self.report_missing(
+                ctx,
+                name,
+                format!("`{kind}` needs `{name}`"),
+                format!("add `{name} = …` to this `{kind}` block"),
+            );
         }
         found
     }
@@ -90,7 +134,8 @@ impl<'a> Fields<'a> {
     /// as its likely misspelling, which would make this a second diagnostic for one mistake.
     pub(super) fn report_missing(&self, ctx: &mut Ctx, name: &str, message: String, hint: String) {
         if !self.is_misspelt(name) {
-            ctx.error_in(Code::MissingAttribute, name, header(self.block), message).hint(hint);
+            ctx.error_in(Code::MissingAttribute, name, header(self.block), message)
+                .hint(hint);
         }
     }
 
@@ -110,34 +155,59 @@ impl<'a> Fields<'a> {
         self.block
     }
 
-    /// The recorded attributes whose names satisfy `filter`, in source order.
-    pub(super) fn present_in_source_order(&self, filter: impl Fn(&str) -> bool) -> Vec<&'a Attribute> {
-        let mut found: Vec<&'a Attribute> =
-            self.slots[..self.schema.len()].iter().flatten().copied().filter(|a| filter(&a.name.name)).collect();
-        found.sort_by_key(|a| a.span.start);
-        found
+    /// The recorded (first) assignments whose names satisfy `filter`, in source order.
+    pub(super) fn present<'f>(
+        &'f self,
+        filter: impl Fn(&str) -> bool + 'f,
+    ) -> impl Iterator<Item = &'a Attribute> + 'f {
+        self.block.items.iter().filter_map(move |item| match item {
+            Item::Attribute(a) if filter(&a.name.name) => self
+                .get_known(&a.name.name)
+                .filter(|first| std::ptr::eq(*first, a)),
+            _ => None,
+        })
+    }
+
+    /// Like [`Fields::get`] for a name that may be outside the schema.
+    fn get_known(&self, name: &str) -> Option<&'a Attribute> {
+        index_of(self.schema, name).and_then(|i| self.slots[i])
     }
 }
 
-/// Report every nested block of a block that holds only attributes.
-pub(super) fn reject_nested_blocks(ctx: &mut Ctx, block: &Block) {
-    for item in &block.items {
-        if let Item::Block(nested) = item {
-            ctx.error_in(
-                Code::UnknownBlock,
-                &nested.kind.name,
-                header(nested),
-                format!("`{}` holds attributes only, not a `{}` block", block.kind.name, nested.kind.name),
-            )
-            .hint(format!("move `{}` out of `{}`", nested.kind.name, block.kind.name));
-        }
-    }
+/// The position of `name` in `schema`.
+///
+/// Why the length and first-byte test: this runs for every attribute and every lookup, and most
+/// schema names differ from the one sought in length or first letter, so the full comparison (a
+/// `memcmp` call) is skipped for almost all of them.
+fn index_of(schema: &[&str], name: &str) -> Option<usize> {
+    let first = *name.as_bytes().first()?;
+    schema.iter().position(|known| {
+        known.len() == name.len() && known.as_bytes()[0] == first && *known == name
+    })
+}
+
+/// Report a block nested in a block that holds only attributes.
+fn reject_nested_block(ctx: &mut Ctx, block: &Block, nested: &Block) {
+    ctx.error_in(
+        Code::UnknownBlock,
+        &nested.kind.name,
+        nested.kind.span,
+        format!(
+            "`{}` holds attributes only, not a `{}` block",
+            block.kind.name, nested.kind.name
+        ),
+    )
+    .hint(format!(
+        "move `{}` out of `{}`",
+        nested.kind.name, block.kind.name
+    ));
 }
 
 /// The hint for an attribute `name` that block `kind` does not define and that misspells nothing.
 fn unknown_attribute_hint(kind: &str, name: &str, schema: &[&str]) -> String {
     if matches!(name, "stable_for_ms" | "sample_interval_ms") {
-        return "stability (`stable_for_ms`, `sample_interval_ms`) applies only to `expect`".to_string();
+        return "stability (`stable_for_ms`, `sample_interval_ms`) applies only to `expect`"
+            .to_string();
     }
     if kind == "scenario" && super::steps::is_step_kind(name) {
         return format!("`{name}` is a step block: write `{name} \"label\" {{ … }}`");

@@ -8,7 +8,7 @@
 //! `shift`, unique.
 
 use super::context::{Annotate, Ctx};
-use super::values::{list, string};
+use super::values::{list, string, unreadable};
 use crate::ast::{Attribute, ValueKind};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
@@ -16,9 +16,39 @@ use crate::ir::{KeyChord, Modifier};
 
 /// Named keys `press` accepts besides single characters.
 pub(super) const NAMED_KEYS: &[&str] = &[
-    "Enter", "Tab", "Escape", "Backspace", "Delete", "Insert", "Space", "Home", "End", "PageUp", "PageDown",
-    "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9",
-    "F10", "F11", "F12", "Alt", "Control", "Meta", "Shift", "CapsLock", "ContextMenu",
+    "Enter",
+    "Tab",
+    "Escape",
+    "Backspace",
+    "Delete",
+    "Insert",
+    "Space",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+    "ArrowUp",
+    "ArrowDown",
+    "ArrowLeft",
+    "ArrowRight",
+    "F1",
+    "F2",
+    "F3",
+    "F4",
+    "F5",
+    "F6",
+    "F7",
+    "F8",
+    "F9",
+    "F10",
+    "F11",
+    "F12",
+    "Alt",
+    "Control",
+    "Meta",
+    "Shift",
+    "CapsLock",
+    "ContextMenu",
 ];
 
 /// Modifier names in a chord.
@@ -75,7 +105,10 @@ fn alias(name: &str, canon: &[&'static str]) -> Option<&'static str> {
 /// Parse a chord such as `Enter`, `Control+a`, `Shift+ArrowDown` or `Control++`.
 pub(super) fn parse_chord(text: &str) -> Result<KeyChord, KeyProblem> {
     if text.is_empty() {
-        return Err(problem("`key` is empty".into(), "give a key such as \"Enter\" or a chord such as \"Control+a\"".into()));
+        return Err(problem(
+            "`key` is empty".into(),
+            "give a key such as \"Enter\" or a chord such as \"Control+a\"".into(),
+        ));
     }
     let (modifier_part, key) = if text == "+" {
         (None, "+")
@@ -97,7 +130,9 @@ pub(super) fn parse_chord(text: &str) -> Result<KeyChord, KeyProblem> {
     if let Some(modifier_part) = modifier_part {
         for name in modifier_part.split('+') {
             let Some(m) = modifier(name) else {
-                let hint = match alias(name, MODIFIERS).or_else(|| did_you_mean(name, MODIFIERS.iter().copied())) {
+                let hint = match alias(name, MODIFIERS)
+                    .or_else(|| did_you_mean(name, MODIFIERS.iter().copied()))
+                {
                     Some(canon) => format!("did you mean `{canon}`?"),
                     None => "modifiers are Alt, Control, Meta and Shift".to_string(),
                 };
@@ -118,7 +153,10 @@ pub(super) fn parse_chord(text: &str) -> Result<KeyChord, KeyProblem> {
         }
     }
     key_problem(key)?;
-    Ok(KeyChord { modifiers, key: key.to_string() })
+    Ok(KeyChord {
+        modifiers,
+        key: key.to_string(),
+    })
 }
 
 fn key_problem(key: &str) -> Result<(), KeyProblem> {
@@ -133,16 +171,22 @@ fn key_problem(key: &str) -> Result<(), KeyProblem> {
                 "\t" => "write \"Tab\"".to_string(),
                 _ => "write a named key such as \"Space\" or \"Enter\"".to_string(),
             };
-            return Err(problem("a whitespace or control character is not a key".into(), hint));
+            return Err(problem(
+                "a whitespace or control character is not a key".into(),
+                hint,
+            ));
         }
         None => {}
     }
     if NAMED_KEYS.contains(&key) {
         return Ok(());
     }
-    let hint = match alias(key, NAMED_KEYS).or_else(|| did_you_mean(key, NAMED_KEYS.iter().copied())) {
+    let hint = match alias(key, NAMED_KEYS)
+        .or_else(|| did_you_mean(key, NAMED_KEYS.iter().copied()))
+    {
         Some(canon) => format!("did you mean `{canon}`?"),
-        None => "use one character or a named key: Enter, Tab, Escape, Backspace, ArrowDown, F5, …".to_string(),
+        None => "use one character or a named key: Enter, Tab, Escape, Backspace, ArrowDown, F5, …"
+            .to_string(),
     };
     Err(problem(format!("`{key}` is not a key"), hint))
 }
@@ -153,7 +197,8 @@ pub(super) fn key_chord(ctx: &mut Ctx, attr: &Attribute) -> Option<KeyChord> {
     match parse_chord(text) {
         Ok(chord) => Some(chord),
         Err(KeyProblem { message, hint }) => {
-            ctx.error_in(Code::InvalidKey, "key", attr.value.span, message).hint(hint);
+            ctx.error_in(Code::InvalidKey, "key", attr.value.span, message)
+                .hint(hint);
             None
         }
     }
@@ -166,13 +211,21 @@ pub(super) fn wheel_modifiers(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<Mod
     for item in items {
         let name = match &item.kind {
             ValueKind::String(s) => s.as_str(),
-            ValueKind::Error => {
+            _ if unreadable(item) => {
                 out = None;
                 continue;
             }
             other => {
-                ctx.error_in(Code::Type, "modifiers", item.span, format!("`modifiers` items must be strings, found {}", other.describe()))
-                    .hint("write modifiers as strings: [\"shift\"]");
+                ctx.error_in(
+                    Code::Type,
+                    "modifiers",
+                    item.span,
+                    format!(
+                        "`modifiers` items must be strings, found {}",
+                        other.describe()
+                    ),
+                )
+                .hint("write modifiers as strings: [\"shift\"]");
                 out = None;
                 continue;
             }
@@ -186,19 +239,32 @@ pub(super) fn wheel_modifiers(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<Mod
         };
         let Some(m) = parsed else {
             let lower = alias(name, MODIFIERS).map(str::to_ascii_lowercase);
-            let hint = match lower.as_deref().or_else(|| did_you_mean(name, WHEEL_MODIFIERS.iter().copied())) {
+            let hint = match lower
+                .as_deref()
+                .or_else(|| did_you_mean(name, WHEEL_MODIFIERS.iter().copied()))
+            {
                 Some(canon) => format!("did you mean \"{canon}\"?"),
                 None => "modifiers are \"alt\", \"control\", \"meta\" and \"shift\"".to_string(),
             };
-            ctx.error_in(Code::InvalidValue, "modifiers", item.span, format!("\"{name}\" is not a wheel modifier"))
-                .hint(hint);
+            ctx.error_in(
+                Code::InvalidValue,
+                "modifiers",
+                item.span,
+                format!("\"{name}\" is not a wheel modifier"),
+            )
+            .hint(hint);
             out = None;
             continue;
         };
         if let Some(list) = &mut out {
             if list.contains(&m) {
-                ctx.error_in(Code::InvalidValue, "modifiers", item.span, format!("\"{name}\" appears twice in `modifiers`"))
-                    .hint(format!("list \"{name}\" once"));
+                ctx.error_in(
+                    Code::InvalidValue,
+                    "modifiers",
+                    item.span,
+                    format!("\"{name}\" appears twice in `modifiers`"),
+                )
+                .hint(format!("list \"{name}\" once"));
                 out = None;
                 continue;
             }
@@ -222,12 +288,24 @@ mod tests {
         assert_eq!(chord("Enter"), (vec![], "Enter".to_string()));
         assert_eq!(chord("a"), (vec![], "a".to_string()));
         assert_eq!(chord("é"), (vec![], "é".to_string()));
-        assert_eq!(chord("Control+a"), (vec![Modifier::Control], "a".to_string()));
+        assert_eq!(
+            chord("Control+a"),
+            (vec![Modifier::Control], "a".to_string())
+        );
         assert_eq!(chord("Meta+z"), (vec![Modifier::Meta], "z".to_string()));
-        assert_eq!(chord("Shift+ArrowDown"), (vec![Modifier::Shift], "ArrowDown".to_string()));
-        assert_eq!(chord("Control+Shift+F5"), (vec![Modifier::Control, Modifier::Shift], "F5".to_string()));
+        assert_eq!(
+            chord("Shift+ArrowDown"),
+            (vec![Modifier::Shift], "ArrowDown".to_string())
+        );
+        assert_eq!(
+            chord("Control+Shift+F5"),
+            (vec![Modifier::Control, Modifier::Shift], "F5".to_string())
+        );
         assert_eq!(chord("+"), (vec![], "+".to_string()));
-        assert_eq!(chord("Control++"), (vec![Modifier::Control], "+".to_string()));
+        assert_eq!(
+            chord("Control++"),
+            (vec![Modifier::Control], "+".to_string())
+        );
         assert_eq!(chord("Shift"), (vec![], "Shift".to_string()));
     }
 
@@ -246,7 +324,7 @@ mod tests {
             (" ", "Space"),
             ("Hyper+a", "Alt, Control"),
             ("F13", "did you mean"),
-            ("ab", "named key"),
+            ("xyz", "named key"),
             ("+a", "Alt, Control"),
         ] {
             let p = parse_chord(text).expect_err(text);

@@ -7,7 +7,7 @@
 //! - [`context`]: the logical path and the diagnostics collector.
 //! - [`fields`]: one block's attribute table (unknown and duplicate attributes).
 //! - [`values`]: typed readers (string, integer ranges, boolean, keyword, lists).
-//! - [`ids`]: labels, the id alphabet, uniqueness.
+//! - [`ids`]: labels, the id alphabet, uniqueness; [`seen`]: the duplicate-check set.
 //! - [`targets`], [`urls`], [`keys`], [`evidence`]: value grammars of targets/refs, URLs, key
 //!   chords and evidence paths.
 //! - [`steps`]: the web steps of §4; [`conditions`] (`wait`/`expect`, §5–§6); [`stability`] (§7);
@@ -26,6 +26,7 @@ mod keys;
 mod network;
 mod operations;
 mod project;
+mod seen;
 mod stability;
 mod statement;
 mod steps;
@@ -56,9 +57,13 @@ pub fn check_document(document: &Document) -> (Option<AdmittedDocument>, Vec<Dia
     for other in extra {
         let kind = &other.kind.name;
         let mark = ctx.enter_block(other);
-        ctx.error(Code::MultipleRoots, header(other), format!("a file holds one root block; this is a second `{kind}`"))
-            .also(header(root), "the root block")
-            .hint("put each suite in its own file");
+        ctx.error(
+            Code::MultipleRoots,
+            header(other),
+            format!("a file holds one root block; this is a second `{kind}`"),
+        )
+        .also(header(root), "the root block")
+        .hint("put each suite in its own file");
         ctx.leave(mark);
     }
     let admitted = check_root(&mut ctx, root);
@@ -81,7 +86,12 @@ fn check_root(ctx: &mut Ctx, root: &Block) -> Option<AdmittedDocument> {
                 Code::UnknownRoot.default_hint().to_string()
             };
             let mark = ctx.enter_block(root);
-            ctx.error(Code::UnknownRoot, root.kind.span, format!("`{kind}` is not a root block")).hint(hint);
+            ctx.error(
+                Code::UnknownRoot,
+                root.kind.span,
+                format!("`{kind}` is not a root block"),
+            )
+            .hint(hint);
             ctx.leave(mark);
             None
         }

@@ -7,7 +7,7 @@
 
 use super::context::{header, Annotate, Ctx};
 use super::fields::Fields;
-use super::values::{optional, boolean, non_empty, string, u32_in};
+use super::values::{boolean, non_empty, optional, string, u32_in};
 use crate::code::Code;
 use crate::ir::RouteResponse;
 
@@ -21,7 +21,9 @@ pub(super) const DEFAULT_STATUS: u16 = 200;
 
 /// `network_route { pattern = … body = … | abort = true }`: the pattern and the response.
 pub(super) fn route(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<(String, RouteResponse)> {
-    let pattern = fields.required(ctx, "pattern").and_then(|a| non_empty(ctx, a));
+    let pattern = fields
+        .required(ctx, "pattern")
+        .and_then(|a| non_empty(ctx, a));
     let body_attr = fields.get("body");
     let body = body_attr.map(|a| string(ctx, a));
     let abort_attr = fields.get("abort");
@@ -34,9 +36,14 @@ pub(super) fn route(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<(String, Route
     let response = match (body_attr, aborts) {
         (Some(body_attr), true) => {
             let abort_attr = abort_attr.expect("abort is set when it is true");
-            ctx.error_in(Code::RouteResponse, "abort", abort_attr.name.span, "`network_route` has both `body` and `abort = true`")
-                .also(body_attr.name.span, "body given here")
-                .hint("keep `body` to answer the request, or `abort = true` to fail it — not both");
+            ctx.error_in(
+                Code::RouteResponse,
+                "abort",
+                abort_attr.name.span,
+                "`network_route` has both `body` and `abort = true`",
+            )
+            .also(body_attr.name.span, "body given here")
+            .hint("keep `body` to answer the request, or `abort = true` to fail it — not both");
             None
         }
         (None, false) => {

@@ -10,7 +10,7 @@ use super::evidence::evidence_path;
 use super::fields::Fields;
 use super::ids::id_problem;
 use super::urls::{url, UrlRule};
-use super::values::{optional, keyword, string, type_error};
+use super::values::{keyword, optional, string, type_error};
 use crate::ast::{Attribute, ValueKind};
 use crate::code::Code;
 use crate::ir::{CaptureOperation, DialogOperation, TabOperation, TabRef};
@@ -25,16 +25,26 @@ pub(super) const CAPTURE_SCHEMA: &[&str] = &["operation", "path"];
 /// Which operations take which attributes: `(operation, attributes)`.
 type OperationTable = &'static [(&'static str, &'static [&'static str])];
 
-const TAB_OPERATIONS: OperationTable =
-    &[("list", &[]), ("new", &["url", "label"]), ("switch", &["tab"]), ("close", &["tab"])];
-const DIALOG_OPERATIONS: OperationTable = &[("status", &[]), ("accept", &["text"]), ("dismiss", &[])];
+const TAB_OPERATIONS: OperationTable = &[
+    ("list", &[]),
+    ("new", &["url", "label"]),
+    ("switch", &["tab"]),
+    ("close", &["tab"]),
+];
+const DIALOG_OPERATIONS: OperationTable =
+    &[("status", &[]), ("accept", &["text"]), ("dismiss", &[])];
 const CAPTURE_OPERATIONS: OperationTable = &[("start", &[]), ("stop", &["path"])];
 
-/// Read `operation` and report attributes it does not take. Returns the operation name.
-fn operation(ctx: &mut Ctx, fields: &Fields<'_>, table: OperationTable) -> Option<&'static str> {
+/// An operation and the attributes it takes.
+type Operation = (&'static str, &'static [&'static str]);
+
+/// Read `operation` and report attributes it does not take.
+fn operation(ctx: &mut Ctx, fields: &Fields<'_>, table: OperationTable) -> Option<Operation> {
     let names: Vec<&'static str> = table.iter().map(|(name, _)| *name).collect();
     let attr = fields.required(ctx, "operation")?;
-    let (op, takes) = keyword(ctx, attr, &names, |s| table.iter().find(|(name, _)| *name == s).copied())?;
+    let (op, takes) = keyword(ctx, attr, &names, |s| {
+        table.iter().find(|(name, _)| *name == s).copied()
+    })?;
     let kind = &fields.block().kind.name;
     let mut judged: Vec<&str> = Vec::new();
     for name in table.iter().flat_map(|(_, attrs)| attrs.iter().copied()) {
@@ -42,27 +52,61 @@ fn operation(ctx: &mut Ctx, fields: &Fields<'_>, table: OperationTable) -> Optio
             continue;
         }
         judged.push(name);
-        let Some(extra) = fields.get(name) else { continue };
-        let owners: Vec<String> =
-            table.iter().filter(|(_, a)| a.contains(&name)).map(|(o, _)| format!("\"{o}\"")).collect();
+        let Some(extra) = fields.get(name) else {
+            continue;
+        };
+        let owners: Vec<String> = table
+            .iter()
+            .filter(|(_, a)| a.contains(&name))
+            .map(|(o, _)| format!("\"{o}\""))
+            .collect();
         ctx.error_in(
             Code::OperationAttribute,
             name,
             extra.name.span,
             format!("`{kind}` operation \"{op}\" takes no `{name}`"),
         )
-        .hint(format!("remove `{name}`, or use operation {}", owners.join(" or ")));
+        .hint(format!(
+            "remove `{name}`, or use operation {}",
+            owners.join(" or ")
+        ));
     }
-    Some(op)
+    Some((op, takes))
+}
+
+/// Whether `name` should be read: the operation takes it, or the operation is unknown (then its
+/// value is still type-checked so no second mistake hides behind the first).
+fn reads(op: Option<Operation>, name: &str) -> bool {
+    op.is_none_or(|(_, takes)| takes.contains(&name))
+}
+
+/// `<kind> operation "<op>" needs <name>` at the block header.
+fn missing_for(ctx: &mut Ctx, fields: &Fields<'_>, op: &str, name: &str) {
+    let kind = &fields.block().kind.name;
+    fields.report_missing(
+        ctx,
+        name,
+        format!("`{kind}` operation \"{op}\" needs `{name}`"),
+        format!("add `{name} = …` to this `{kind}` block"),
+    );
 }
 
 /// `tab { operation = … }`.
 pub(super) fn tab(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<TabOperation> {
     let op = operation(ctx, fields, TAB_OPERATIONS);
-    let new_url = fields.get("url").map(|a| url(ctx, a, UrlRule::Page));
-    let label = fields.get("label").map(|a| tab_label(ctx, a));
-    let tab = fields.get("tab").map(|a| tab_ref(ctx, a));
-    Some(match op? {
+    let new_url = fields
+        .get("url")
+        .filter(|_| reads(op, "url"))
+        .map(|a| url(ctx, a, UrlRule::Page));
+    let label = fields
+        .get("label")
+        .filter(|_| reads(op, "label"))
+        .map(|a| tab_label(ctx, a));
+    let tab = fields
+        .get("tab")
+        .filter(|_| reads(op, "tab"))
+        .map(|a| tab_ref(ctx, a));
+    Some(match op?.0 {
         "list" => TabOperation::List,
         "new" => TabOperation::New {
             url: optional(new_url)?.map(str::to_string),
@@ -70,12 +114,14 @@ pub(super) fn tab(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<TabOperation> {
         },
         "switch" => {
             let Some(tab) = tab else {
-                fields.required(ctx, "tab");
+                missing_for(ctx, fields, "switch", "tab");
                 return None;
             };
             TabOperation::Switch { tab: tab? }
         }
-        _ => TabOperation::Close { tab: optional(tab)? },
+        _ => TabOperation::Close {
+            tab: optional(tab)?,
+        },
     })
 }
 
@@ -83,7 +129,12 @@ pub(super) fn tab(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<TabOperation> {
 fn tab_label<'a>(ctx: &mut Ctx, attr: &'a Attribute) -> Option<&'a str> {
     let label = string(ctx, attr)?;
     if let Some(reason) = id_problem(label) {
-        ctx.error_in(Code::InvalidId, "label", attr.value.span, format!("tab label \"{label}\" is not a valid id: {reason}"));
+        ctx.error_in(
+            Code::InvalidId,
+            "label",
+            attr.value.span,
+            format!("tab label \"{label}\" is not a valid id: {reason}"),
+        );
         return None;
     }
     Some(label)
@@ -95,14 +146,24 @@ fn tab_ref(ctx: &mut Ctx, attr: &Attribute) -> Option<TabRef> {
         ValueKind::Integer(n) => match u32::try_from(*n) {
             Ok(index) => Some(TabRef::Index(index)),
             Err(_) => {
-                ctx.error_in(Code::InvalidValue, "tab", attr.value.span, format!("tab index {n} is out of range"))
-                    .hint("tab indexes count from 0 in opening order");
+                ctx.error_in(
+                    Code::InvalidValue,
+                    "tab",
+                    attr.value.span,
+                    format!("tab index {n} is out of range"),
+                )
+                .hint("tab indexes count from 0 in opening order");
                 None
             }
         },
         ValueKind::String(_) => tab_label(ctx, attr).map(|l| TabRef::Label(l.to_string())),
         _ => {
-            type_error(ctx, "tab", &attr.value, "a tab index (integer) or a tab label (string)");
+            type_error(
+                ctx,
+                "tab",
+                &attr.value,
+                "a tab index (integer) or a tab label (string)",
+            );
             None
         }
     }
@@ -111,10 +172,15 @@ fn tab_ref(ctx: &mut Ctx, attr: &Attribute) -> Option<TabRef> {
 /// `dialog { operation = … }`.
 pub(super) fn dialog(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<DialogOperation> {
     let op = operation(ctx, fields, DIALOG_OPERATIONS);
-    let text = fields.get("text").map(|a| string(ctx, a));
-    Some(match op? {
+    let text = fields
+        .get("text")
+        .filter(|_| reads(op, "text"))
+        .map(|a| string(ctx, a));
+    Some(match op?.0 {
         "status" => DialogOperation::Status,
-        "accept" => DialogOperation::Accept { text: optional(text)?.map(str::to_string) },
+        "accept" => DialogOperation::Accept {
+            text: optional(text)?.map(str::to_string),
+        },
         _ => DialogOperation::Dismiss,
     })
 }
@@ -122,12 +188,15 @@ pub(super) fn dialog(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<DialogOperati
 /// `har` / `trace { operation = … }`.
 pub(super) fn capture(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<CaptureOperation> {
     let op = operation(ctx, fields, CAPTURE_OPERATIONS);
-    let path = fields.get("path").map(|a| evidence_path(ctx, a, None));
-    Some(match op? {
+    let path = fields
+        .get("path")
+        .filter(|_| reads(op, "path"))
+        .map(|a| evidence_path(ctx, a, None));
+    Some(match op?.0 {
         "start" => CaptureOperation::Start,
         _ => {
             let Some(path) = path else {
-                fields.required(ctx, "path");
+                missing_for(ctx, fields, "stop", "path");
                 return None;
             };
             CaptureOperation::Stop { path: path? }

@@ -8,17 +8,17 @@
 //! regression tier can legitimately run for hours.
 
 use super::context::{header, Annotate, Ctx};
-use super::fields::{reject_nested_blocks, Fields};
+use super::fields::Fields;
 use super::ids::{forbid_label, required_label, IdSet};
 use super::suite::{timeout, version, MAX_TIMEOUT_MS};
 use super::urls::{url, UrlRule};
-use super::values::{optional, boolean, keyword, non_empty, string_list_with, ItemRules};
+use super::values::{boolean, keyword, non_empty, optional, string_list_with, ItemRules};
 use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
 use crate::ir::{
-    BrowserSettings, CheckTier, DevServer, ProjectConfig, VerificationCheck, DEFAULT_CHECK_TIMEOUT_MS,
-    DEFAULT_STARTUP_TIMEOUT_MS,
+    BrowserSettings, CheckTier, DevServer, ProjectConfig, VerificationCheck,
+    DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS,
 };
 
 /// Longest verification check deadline: one day.
@@ -50,14 +50,24 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => "a project holds `dev_server`, `browser` and `verification`".to_string(),
             };
-            ctx.error_in(Code::UnknownBlock, kind, section.kind.span, format!("a project cannot hold a `{kind}` block"))
-                .hint(hint);
+            ctx.error_in(
+                Code::UnknownBlock,
+                kind,
+                section.kind.span,
+                format!("a project cannot hold a `{kind}` block"),
+            )
+            .hint(hint);
             continue;
         };
         if let Some(first) = first_seen[index] {
-            ctx.error_in(Code::DuplicateAttribute, kind, header(section), format!("`{kind}` is given twice"))
-                .also(header(first), "first given here")
-                .hint(format!("merge the two `{kind}` sections into one"));
+            ctx.error_in(
+                Code::DuplicateAttribute,
+                kind,
+                header(section),
+                format!("`{kind}` is given twice"),
+            )
+            .also(header(first), "first given here")
+            .hint(format!("merge the two `{kind}` sections into one"));
             continue;
         }
         first_seen[index] = Some(section);
@@ -83,35 +93,51 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
 
 /// A command: a non-empty argument vector of non-empty strings.
 fn command(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<String>> {
-    let rules = ItemRules { non_empty: true, unique: false, at_least_one: true };
+    let rules = ItemRules {
+        non_empty: true,
+        unique: false,
+        at_least_one: true,
+    };
     string_list_with(ctx, attr, rules).map(|args| args.into_iter().map(str::to_string).collect())
 }
 
 fn check_dev_server(ctx: &mut Ctx, block: &Block) -> Option<DevServer> {
-    reject_nested_blocks(ctx, block);
-    let f = Fields::collect(ctx, block, DEV_SERVER_SCHEMA);
+    let f = Fields::collect_leaf(ctx, block, DEV_SERVER_SCHEMA);
     let argv = f.required(ctx, "command").and_then(|a| command(ctx, a));
-    let ready_url = f.required(ctx, "url").and_then(|a| url(ctx, a, UrlRule::Server));
-    let startup = timeout(ctx, f.get("startup_timeout_ms"), DEFAULT_STARTUP_TIMEOUT_MS, MAX_TIMEOUT_MS);
-    Some(DevServer { command: argv?, url: ready_url?.to_string(), startup_timeout_ms: startup? })
+    let ready_url = f
+        .required(ctx, "url")
+        .and_then(|a| url(ctx, a, UrlRule::Server));
+    let startup = timeout(
+        ctx,
+        f.get("startup_timeout_ms"),
+        DEFAULT_STARTUP_TIMEOUT_MS,
+        MAX_TIMEOUT_MS,
+    );
+    Some(DevServer {
+        command: argv?,
+        url: ready_url?.to_string(),
+        startup_timeout_ms: startup?,
+    })
 }
 
 fn check_browser(ctx: &mut Ctx, block: &Block) -> Option<BrowserSettings> {
-    reject_nested_blocks(ctx, block);
-    let f = Fields::collect(ctx, block, BROWSER_SCHEMA);
+    let f = Fields::collect_leaf(ctx, block, BROWSER_SCHEMA);
     let executable = f.get("executable").map(|a| non_empty(ctx, a));
     let headed = match f.get("headed") {
         Some(a) => boolean(ctx, a),
         None => Some(false),
     };
-    Some(BrowserSettings { executable: optional(executable)?.map(str::to_string), headed: headed? })
+    Some(BrowserSettings {
+        executable: optional(executable)?.map(str::to_string),
+        headed: headed?,
+    })
 }
 
 fn verification(ctx: &mut Ctx, block: &Block) -> Option<Vec<VerificationCheck>> {
     // Collected for its unknown-attribute reports; `verification` holds only `check` blocks.
     Fields::collect(ctx, block, VERIFICATION_SCHEMA);
     let mut checks = Some(Vec::new());
-    let mut ids = IdSet::new();
+    let mut ids = IdSet::with_capacity(block.items.len());
     for item in &block.items {
         let Item::Block(nested) = item else { continue };
         let kind = nested.kind.name.as_str();
@@ -120,8 +146,13 @@ fn verification(ctx: &mut Ctx, block: &Block) -> Option<Vec<VerificationCheck>> 
                 Some(_) => "did you mean `check`?".to_string(),
                 None => "`verification` holds `check \"id\" { … }` blocks".to_string(),
             };
-            ctx.error_in(Code::UnknownBlock, kind, nested.kind.span, format!("`verification` cannot hold a `{kind}` block"))
-                .hint(hint);
+            ctx.error_in(
+                Code::UnknownBlock,
+                kind,
+                nested.kind.span,
+                format!("`verification` cannot hold a `{kind}` block"),
+            )
+            .hint(hint);
             checks = None;
             continue;
         }
@@ -141,19 +172,31 @@ fn verification(ctx: &mut Ctx, block: &Block) -> Option<Vec<VerificationCheck>> 
 }
 
 fn check(ctx: &mut Ctx, block: &Block, id: Option<&str>) -> Option<VerificationCheck> {
-    reject_nested_blocks(ctx, block);
-    let f = Fields::collect(ctx, block, CHECK_SCHEMA);
+    let f = Fields::collect_leaf(ctx, block, CHECK_SCHEMA);
     let tier = f.required(ctx, "tier").and_then(|a| {
         let names: Vec<&'static str> = CheckTier::ALL.iter().map(|t| t.keyword()).collect();
         keyword(ctx, a, &names, CheckTier::from_keyword)
     });
     let argv = f.required(ctx, "command").and_then(|a| command(ctx, a));
     let prefixes = match f.get("file_prefixes") {
-        Some(a) => string_list_with(ctx, a, ItemRules { non_empty: true, unique: true, at_least_one: false })
-            .map(|p| p.into_iter().map(str::to_string).collect()),
+        Some(a) => string_list_with(
+            ctx,
+            a,
+            ItemRules {
+                non_empty: true,
+                unique: true,
+                at_least_one: false,
+            },
+        )
+        .map(|p| p.into_iter().map(str::to_string).collect()),
         None => Some(Vec::new()),
     };
-    let timeout_ms = timeout(ctx, f.get("timeout_ms"), DEFAULT_CHECK_TIMEOUT_MS, MAX_CHECK_TIMEOUT_MS);
+    let timeout_ms = timeout(
+        ctx,
+        f.get("timeout_ms"),
+        DEFAULT_CHECK_TIMEOUT_MS,
+        MAX_CHECK_TIMEOUT_MS,
+    );
     Some(VerificationCheck {
         id: id?.to_string(),
         tier: tier?,

@@ -59,7 +59,10 @@ pub(super) fn stability(ctx: &mut Ctx, fields: &Fields<'_>) -> Result<Option<Sta
     let Some(attr) = interval_attr else {
         return Ok(window.map(|w| {
             let w = w as u32;
-            Stability { stable_for_ms: w, sample_interval_ms: default_interval(w) }
+            Stability {
+                stable_for_ms: w,
+                sample_interval_ms: default_interval(w),
+            }
         }));
     };
     let interval = integer(ctx, attr).ok_or(())?;
@@ -95,7 +98,10 @@ pub(super) fn stability(ctx: &mut Ctx, fields: &Fields<'_>) -> Result<Option<Sta
         .hint(format!("sample at most every {min_interval} ms, or shorten the window"));
         return Err(());
     }
-    Ok(Some(Stability { stable_for_ms: window as u32, sample_interval_ms: interval as u32 }))
+    Ok(Some(Stability {
+        stable_for_ms: window as u32,
+        sample_interval_ms: interval as u32,
+    }))
 }
 
 #[cfg(test)]
@@ -109,7 +115,10 @@ mod tests {
         assert_eq!(default_interval(50_000), 50);
         assert_eq!(default_interval(60_000), 60);
         for window in (MIN_WINDOW_MS as u32)..=(MAX_WINDOW_MS as u32) {
-            let s = Stability { stable_for_ms: window, sample_interval_ms: default_interval(window) };
+            let s = Stability {
+                stable_for_ms: window,
+                sample_interval_ms: default_interval(window),
+            };
             assert!(i64::from(s.planned_samples()) <= MAX_SAMPLES, "{window}");
             assert!(s.sample_interval_ms <= window && s.sample_interval_ms >= 1);
         }

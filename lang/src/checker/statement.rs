@@ -9,7 +9,7 @@
 
 use super::context::{header, Annotate, Ctx};
 use super::ids::check_id;
-use super::steps::{action, is_step_kind, STEP_KINDS};
+use super::steps::{action, StepKind, STEP_KINDS};
 use crate::ast::{Block, Document};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
@@ -21,8 +21,12 @@ pub(super) fn statement(ctx: &mut Ctx, document: &Document, source_len: usize) -
     let root = ctx.enter("statement");
     let step = match document.blocks.as_slice() {
         [] => {
-            ctx.error(Code::StatementCount, Span::new(0, source_len), "the statement holds no step block")
-                .hint("send exactly one step block, e.g. `click { target = ref(\"@e3\") }`");
+            ctx.error(
+                Code::StatementCount,
+                Span::new(0, source_len),
+                "the statement holds no step block",
+            )
+            .hint("send exactly one step block, e.g. `click { target = ref(\"@e3\") }`");
             None
         }
         [only] => one(ctx, only),
@@ -44,7 +48,7 @@ pub(super) fn statement(ctx: &mut Ctx, document: &Document, source_len: usize) -
 
 fn one(ctx: &mut Ctx, block: &Block) -> Option<Step> {
     let kind = block.kind.name.as_str();
-    if !is_step_kind(kind) {
+    let Some(step_kind) = StepKind::from_name(kind) else {
         match kind {
             "suite" | "project" | "scenario" => {
                 ctx.error(Code::StatementCount, header(block), format!("a statement is one step block, not a `{kind}`"))
@@ -53,20 +57,34 @@ fn one(ctx: &mut Ctx, block: &Block) -> Option<Step> {
             _ => {
                 let hint = match did_you_mean(kind, STEP_KINDS.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
-                    None => "use a step such as click, fill, press, wait or expect (see docs/acl.md)".to_string(),
+                    None => {
+                        "use a step such as click, fill, press, wait or expect (see docs/acl.md)"
+                            .to_string()
+                    }
                 };
-                ctx.error_in(Code::UnknownBlock, kind, block.kind.span, format!("`{kind}` is not a step")).hint(hint);
+                ctx.error_in(
+                    Code::UnknownBlock,
+                    kind,
+                    block.kind.span,
+                    format!("`{kind}` is not a step"),
+                )
+                .hint(hint);
             }
         }
         return None;
-    }
+    };
     let mark = ctx.enter_block(block);
     let label = match &block.label {
-        Some(lit) => check_id(ctx, &format!("`{kind}` label"), lit).map(|l| Some(l.to_string())),
+        Some(lit) => check_id(ctx, kind, lit).map(|l| Some(l.to_string())),
         None => Some(None),
     };
     let path = ctx.path().to_string();
-    let action = action(ctx, block);
+    let action = action(ctx, block, step_kind);
     ctx.leave(mark);
-    Some(Step { label: label?, path, span: block.span, action: action? })
+    Some(Step {
+        label: label?,
+        path,
+        span: block.span,
+        action: action?,
+    })
 }

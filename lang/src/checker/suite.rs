@@ -9,13 +9,15 @@
 use super::context::{header, Annotate, Ctx};
 use super::fields::Fields;
 use super::ids::{required_label, IdSet};
-use super::steps::{action, is_step_kind, STEP_KINDS};
+use super::steps::{action, is_step_kind, StepKind, STEP_KINDS};
 use super::urls::{url, UrlRule};
-use super::values::{optional, integer, keyword, non_empty, string_list_with, u64_in, ItemRules};
+use super::values::{integer, keyword, non_empty, optional, string_list_with, u64_in, ItemRules};
 use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
-use crate::ir::{Scenario, Step, Suite, Surface, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_SCENARIO_TIMEOUT_MS};
+use crate::ir::{
+    Scenario, Step, Suite, Surface, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_SCENARIO_TIMEOUT_MS,
+};
 
 /// Longest scenario deadline and action wait: one hour.
 pub(super) const MAX_TIMEOUT_MS: u64 = 3_600_000;
@@ -27,7 +29,9 @@ const SCENARIO_SCHEMA: &[&str] = &["name", "surface", "timeout_ms", "action_time
 
 /// `version = 1` on a suite or project.
 pub(super) fn version(ctx: &mut Ctx, attr: Option<&Attribute>) -> Option<u32> {
-    let Some(attr) = attr else { return Some(SUPPORTED_VERSION) };
+    let Some(attr) = attr else {
+        return Some(SUPPORTED_VERSION);
+    };
     let n = integer(ctx, attr)?;
     if n == i64::from(SUPPORTED_VERSION) {
         return Some(SUPPORTED_VERSION);
@@ -35,15 +39,24 @@ pub(super) fn version(ctx: &mut Ctx, attr: Option<&Attribute>) -> Option<u32> {
     let message = if n < 1 {
         format!("`version` must be a positive integer, found {n}")
     } else {
-        format!("ACL version {n} is not supported; this toolchain reads version {SUPPORTED_VERSION}")
+        format!(
+            "ACL version {n} is not supported; this toolchain reads version {SUPPORTED_VERSION}"
+        )
     };
     ctx.error_in(Code::InvalidValue, "version", attr.value.span, message)
-        .hint(format!("write `version = {SUPPORTED_VERSION}`, or upgrade a3s-test"));
+        .hint(format!(
+            "write `version = {SUPPORTED_VERSION}`, or upgrade a3s-test"
+        ));
     None
 }
 
 /// A timeout attribute in milliseconds, 1..=[`MAX_TIMEOUT_MS`], or `default` when absent.
-pub(super) fn timeout(ctx: &mut Ctx, attr: Option<&Attribute>, default: u64, max: u64) -> Option<u64> {
+pub(super) fn timeout(
+    ctx: &mut Ctx,
+    attr: Option<&Attribute>,
+    default: u64,
+    max: u64,
+) -> Option<u64> {
     match attr {
         Some(attr) => u64_in(ctx, attr, 1, max),
         None => Some(default),
@@ -57,11 +70,15 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
     let fields = Fields::collect(ctx, block, SUITE_SCHEMA);
     let version = version(ctx, fields.get("version"));
     let base_url = fields.get("base_url").map(|a| url(ctx, a, UrlRule::Base));
-    let action_timeout =
-        timeout(ctx, fields.get("action_timeout_ms"), DEFAULT_ACTION_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    let action_timeout = timeout(
+        ctx,
+        fields.get("action_timeout_ms"),
+        DEFAULT_ACTION_TIMEOUT_MS,
+        MAX_TIMEOUT_MS,
+    );
 
-    let mut scenarios = Some(Vec::new());
-    let mut ids = IdSet::new();
+    let mut scenarios = Some(Vec::with_capacity(block.items.len()));
+    let mut ids = IdSet::with_capacity(block.items.len());
     let mut any_block = false;
     for item in &block.items {
         let Item::Block(nested) = item else { continue };
@@ -71,7 +88,12 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
             scenarios = None;
             continue;
         }
-        let scenario = scenario(ctx, nested, &mut ids, action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS));
+        let scenario = scenario(
+            ctx,
+            nested,
+            &mut ids,
+            action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS),
+        );
         match (scenario, &mut scenarios) {
             (Some(s), Some(list)) => list.push(s),
             _ => scenarios = None,
@@ -100,13 +122,23 @@ fn unknown_suite_block(ctx: &mut Ctx, nested: &Block) {
     } else {
         "a suite holds `scenario \"id\" { … }` blocks".to_string()
     };
-    ctx.error_in(Code::UnknownBlock, kind, nested.kind.span, format!("a suite cannot hold a `{kind}` block"))
-        .hint(hint);
+    ctx.error_in(
+        Code::UnknownBlock,
+        kind,
+        nested.kind.span,
+        format!("a suite cannot hold a `{kind}` block"),
+    )
+    .hint(hint);
 }
 
 /// Check `scenario "id" { … }` (its id unique in `ids`); `suite_action_timeout` is the suite's
 /// (or the default) action wait.
-fn scenario<'a>(ctx: &mut Ctx, block: &'a Block, ids: &mut IdSet<'a>, suite_action_timeout: u64) -> Option<Scenario> {
+fn scenario<'a>(
+    ctx: &mut Ctx,
+    block: &'a Block,
+    ids: &mut IdSet<'a>,
+    suite_action_timeout: u64,
+) -> Option<Scenario> {
     let mark = ctx.enter_block(block);
     let id = required_label(ctx, block);
     if let Some(label) = &block.label {
@@ -123,15 +155,33 @@ fn scenario<'a>(ctx: &mut Ctx, block: &'a Block, ids: &mut IdSet<'a>, suite_acti
             _ => None,
         })
     });
-    let timeout_ms = timeout(ctx, fields.get("timeout_ms"), DEFAULT_SCENARIO_TIMEOUT_MS, MAX_TIMEOUT_MS);
-    let action_timeout_ms = timeout(ctx, fields.get("action_timeout_ms"), suite_action_timeout, MAX_TIMEOUT_MS);
+    let timeout_ms = timeout(
+        ctx,
+        fields.get("timeout_ms"),
+        DEFAULT_SCENARIO_TIMEOUT_MS,
+        MAX_TIMEOUT_MS,
+    );
+    let action_timeout_ms = timeout(
+        ctx,
+        fields.get("action_timeout_ms"),
+        suite_action_timeout,
+        MAX_TIMEOUT_MS,
+    );
     let tags = match fields.get("tags") {
-        Some(a) => string_list_with(ctx, a, ItemRules { non_empty: true, unique: true, at_least_one: false }),
+        Some(a) => string_list_with(
+            ctx,
+            a,
+            ItemRules {
+                non_empty: true,
+                unique: true,
+                at_least_one: false,
+            },
+        ),
         None => Some(Vec::new()),
     };
 
-    let mut steps = Some(Vec::new());
-    let mut labels = IdSet::new();
+    let mut steps = Some(Vec::with_capacity(block.items.len()));
+    let mut labels = IdSet::with_capacity(block.items.len());
     let mut any_block = false;
     for item in &block.items {
         let Item::Block(nested) = item else { continue };
@@ -146,8 +196,12 @@ fn scenario<'a>(ctx: &mut Ctx, block: &'a Block, ids: &mut IdSet<'a>, suite_acti
         }
     }
     if !any_block {
-        ctx.error(Code::EmptyScenario, header(block), "the scenario has no step")
-            .hint("add at least one step such as `navigate \"open\" { url = \"/\" }`");
+        ctx.error(
+            Code::EmptyScenario,
+            header(block),
+            "the scenario has no step",
+        )
+        .hint("add at least one step such as `navigate \"open\" { url = \"/\" }`");
     }
     ctx.leave(mark);
     let id = id?;
@@ -171,7 +225,7 @@ fn scenario<'a>(ctx: &mut Ctx, block: &'a Block, ids: &mut IdSet<'a>, suite_acti
 /// Check one step of a scenario (label required and unique).
 fn step<'a>(ctx: &mut Ctx, block: &'a Block, labels: &mut IdSet<'a>) -> Option<Step> {
     let kind = &block.kind.name;
-    if !is_step_kind(kind) {
+    let Some(step_kind) = StepKind::from_name(kind) else {
         let hint = if kind == "scenario" {
             "scenarios do not nest; close this scenario before starting the next".to_string()
         } else if let Some(s) = did_you_mean(kind, STEP_KINDS.iter().copied()) {
@@ -179,16 +233,27 @@ fn step<'a>(ctx: &mut Ctx, block: &'a Block, labels: &mut IdSet<'a>) -> Option<S
         } else {
             "use a step such as navigate, click, fill, wait or expect (see docs/acl.md)".to_string()
         };
-        ctx.error_in(Code::UnknownBlock, kind, block.kind.span, format!("`{kind}` is not a step")).hint(hint);
+        ctx.error_in(
+            Code::UnknownBlock,
+            kind,
+            block.kind.span,
+            format!("`{kind}` is not a step"),
+        )
+        .hint(hint);
         return None;
-    }
+    };
     let mark = ctx.enter_block(block);
     let label = required_label(ctx, block);
     if let Some(lit) = &block.label {
         labels.insert(ctx, "step label", lit);
     }
     let path = ctx.path().to_string();
-    let action = action(ctx, block);
+    let action = action(ctx, block, step_kind);
     ctx.leave(mark);
-    Some(Step { label: Some(label?.to_string()), path, span: block.span, action: action? })
+    Some(Step {
+        label: Some(label?.to_string()),
+        path,
+        span: block.span,
+        action: action?,
+    })
 }

@@ -10,14 +10,22 @@
 //! latest observation is the session's job, not admission's.
 
 use super::context::{Annotate, Ctx};
-use super::values::type_error;
+use super::values::{type_error, unreadable};
 use crate::ast::{Ident, Value, ValueKind};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
 use crate::ir::{ElementRef, FrameTarget, Target};
 
 /// Element target functions, for "did you mean" hints.
-const TARGET_FUNCTIONS: &[&str] = &["role", "label", "placeholder", "text", "testid", "css", "ref"];
+const TARGET_FUNCTIONS: &[&str] = &[
+    "role",
+    "label",
+    "placeholder",
+    "text",
+    "testid",
+    "css",
+    "ref",
+];
 /// Frame target functions.
 const FRAME_FUNCTIONS: &[&str] = &["main", "css", "ref"];
 /// What a target looks like, for type errors.
@@ -42,7 +50,11 @@ pub(super) fn parse_ref(text: &str) -> Result<ElementRef, RefProblem> {
     let well_formed = !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
         && !(digits.len() > 1 && digits.starts_with('0'));
-    let index: u32 = if well_formed { digits.parse().map_err(|_| RefProblem::Malformed)? } else { 0 };
+    let index: u32 = if well_formed {
+        digits.parse().map_err(|_| RefProblem::Malformed)?
+    } else {
+        0
+    };
     match (namespace, well_formed) {
         ('e', true) => Ok(ElementRef::Accessibility(index)),
         ('c', true) => Ok(ElementRef::PageContext(index)),
@@ -54,7 +66,12 @@ pub(super) fn parse_ref(text: &str) -> Result<ElementRef, RefProblem> {
 /// An element target written as the value of attribute `attr` (`target`, `visible`, `enabled`, …).
 pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target> {
     let (name, args) = call_or_type_error(ctx, attr, value)?;
-    let call = Call { attr, name, args, value };
+    let call = Call {
+        attr,
+        name,
+        args,
+        value,
+    };
     match name.name.as_str() {
         "role" => {
             call.arity(ctx, 1, 2, "(role, name?)")?;
@@ -63,12 +80,23 @@ pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target>
                 Some(_) => Some(call.text_arg(ctx, 1, "name")?),
                 None => None,
             };
-            Some(Target::Role { role: role?.to_string(), name: accessible_name.map(str::to_string) })
+            Some(Target::Role {
+                role: role?.to_string(),
+                name: accessible_name.map(str::to_string),
+            })
         }
-        "label" => call.single_text(ctx, "label").map(|label| Target::Label { label }),
-        "placeholder" => call.single_text(ctx, "placeholder").map(|placeholder| Target::Placeholder { placeholder }),
-        "testid" => call.single_text(ctx, "test id").map(|test_id| Target::TestId { test_id }),
-        "css" => call.single_text(ctx, "selector").map(|selector| Target::Css { selector }),
+        "label" => call
+            .single_text(ctx, "label")
+            .map(|label| Target::Label { label }),
+        "placeholder" => call
+            .single_text(ctx, "placeholder")
+            .map(|placeholder| Target::Placeholder { placeholder }),
+        "testid" => call
+            .single_text(ctx, "test id")
+            .map(|test_id| Target::TestId { test_id }),
+        "css" => call
+            .single_text(ctx, "selector")
+            .map(|selector| Target::Css { selector }),
         "text" => {
             call.arity(ctx, 1, 2, "(text, exact?)")?;
             let text = call.text_arg(ctx, 0, "text");
@@ -76,12 +104,22 @@ pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target>
                 Some(arg) => Some(call.bool_arg(ctx, arg, "exact")?),
                 None => None,
             };
-            Some(Target::Text { text: text?.to_string(), exact: exact.unwrap_or(false) })
+            Some(Target::Text {
+                text: text?.to_string(),
+                exact: exact.unwrap_or(false),
+            })
         }
-        "ref" => call.reference(ctx).map(|reference| Target::Ref { reference }),
+        "ref" => call
+            .reference(ctx)
+            .map(|reference| Target::Ref { reference }),
         "main" => {
-            ctx.error_in(Code::MainOutsideFrame, attr, value.span, "`main()` is only a `frame` target")
-                .hint("use main() only in `frame { target = main() }`; here give an element target");
+            ctx.error_in(
+                Code::MainOutsideFrame,
+                attr,
+                value.span,
+                "`main()` is only a `frame` target",
+            )
+            .hint("use main() only in `frame { target = main() }`; here give an element target");
             None
         }
         other => {
@@ -94,17 +132,31 @@ pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target>
 /// The target of a `frame` step: `main()`, `css()` or `ref()`.
 pub(super) fn frame_target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<FrameTarget> {
     let (name, args) = call_or_type_error(ctx, attr, value)?;
-    let call = Call { attr, name, args, value };
+    let call = Call {
+        attr,
+        name,
+        args,
+        value,
+    };
     match name.name.as_str() {
         "main" => {
             call.arity(ctx, 0, 0, "()")?;
             Some(FrameTarget::Main)
         }
-        "css" => call.single_text(ctx, "selector").map(|selector| FrameTarget::Css { selector }),
-        "ref" => call.reference(ctx).map(|reference| FrameTarget::Ref { reference }),
+        "css" => call
+            .single_text(ctx, "selector")
+            .map(|selector| FrameTarget::Css { selector }),
+        "ref" => call
+            .reference(ctx)
+            .map(|reference| FrameTarget::Ref { reference }),
         known if TARGET_FUNCTIONS.contains(&known) => {
-            ctx.error_in(Code::FrameTarget, attr, value.span, format!("a frame cannot be entered through `{known}()`"))
-                .hint("a frame target is main(), css(\"iframe…\") or ref(\"@eN\")");
+            ctx.error_in(
+                Code::FrameTarget,
+                attr,
+                value.span,
+                format!("a frame cannot be entered through `{known}()`"),
+            )
+            .hint("a frame target is main(), css(\"iframe…\") or ref(\"@eN\")");
             None
         }
         other => {
@@ -115,14 +167,20 @@ pub(super) fn frame_target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<F
 }
 
 /// The call's name and arguments, or a type error for any other value.
-fn call_or_type_error<'a>(ctx: &mut Ctx, attr: &str, value: &'a Value) -> Option<(&'a Ident, &'a [Value])> {
+fn call_or_type_error<'a>(
+    ctx: &mut Ctx,
+    attr: &str,
+    value: &'a Value,
+) -> Option<(&'a Ident, &'a [Value])> {
     match &value.kind {
         ValueKind::Call { name, args } => Some((name, args)),
         ValueKind::String(s) => {
             let hint = if s.starts_with('@') {
                 format!("wrap the ref: ref(\"{s}\")")
+            } else if s.starts_with(['#', '.', '[']) || s.contains(['>', '=']) {
+                format!("wrap the selector: css(\"{s}\")")
             } else {
-                format!("wrap the string in a target function: text(\"{s}\") or css(\"{s}\")")
+                format!("wrap the text in a target function: text(\"{s}\"), or name the element with role(\"button\", \"{s}\")")
             };
             if let Some(d) = type_error(ctx, attr, value, TARGET_EXAMPLE) {
                 d.hint(hint);
@@ -144,7 +202,13 @@ fn unknown_function(ctx: &mut Ctx, attr: &str, name: &Ident, written: &str, cand
             format!("use one of {}", list.join(", "))
         }
     };
-    ctx.error_in(Code::UnknownTarget, attr, name.span, format!("`{written}()` is not a target")).hint(hint);
+    ctx.error_in(
+        Code::UnknownTarget,
+        attr,
+        name.span,
+        format!("`{written}()` is not a target"),
+    )
+    .hint(hint);
 }
 
 /// One target call being checked.
@@ -184,18 +248,26 @@ impl<'a> Call<'a> {
         let fname = &self.name.name;
         match &arg.kind {
             ValueKind::String(s) if s.trim().is_empty() => {
-                ctx.error_in(Code::TargetArguments, self.attr, arg.span, format!("the {what} of `{fname}()` is empty"))
-                    .hint(format!("give `{fname}()` a non-empty {what}"));
+                ctx.error_in(
+                    Code::TargetArguments,
+                    self.attr,
+                    arg.span,
+                    format!("the {what} of `{fname}()` is empty"),
+                )
+                .hint(format!("give `{fname}()` a non-empty {what}"));
                 None
             }
             ValueKind::String(s) => Some(s),
-            ValueKind::Error => None,
+            _ if unreadable(arg) => None,
             other => {
                 ctx.error_in(
                     Code::TargetArguments,
                     self.attr,
                     arg.span,
-                    format!("the {what} of `{fname}()` must be a string, found {}", other.describe()),
+                    format!(
+                        "the {what} of `{fname}()` must be a string, found {}",
+                        other.describe()
+                    ),
                 )
                 .hint("quote the argument");
                 None
@@ -208,13 +280,16 @@ impl<'a> Call<'a> {
         let fname = &self.name.name;
         match arg.kind {
             ValueKind::Bool(b) => Some(b),
-            ValueKind::Error => None,
+            _ if unreadable(arg) => None,
             ref other => {
                 ctx.error_in(
                     Code::TargetArguments,
                     self.attr,
                     arg.span,
-                    format!("the {what} flag of `{fname}()` must be a boolean, found {}", other.describe()),
+                    format!(
+                        "the {what} flag of `{fname}()` must be a boolean, found {}",
+                        other.describe()
+                    ),
                 )
                 .hint(format!("write `{fname}(\"…\", true)` for an exact match"));
                 None
@@ -251,7 +326,12 @@ impl<'a> Call<'a> {
                 None
             }
             Err(RefProblem::Malformed) => {
-                ctx.error_in(Code::InvalidRef, self.attr, arg.span, format!("\"{text}\" is not a ref"));
+                ctx.error_in(
+                    Code::InvalidRef,
+                    self.attr,
+                    arg.span,
+                    format!("\"{text}\" is not a ref"),
+                );
                 None
             }
         }
@@ -266,13 +346,29 @@ mod tests {
     fn refs_parse_in_both_target_namespaces() {
         assert_eq!(parse_ref("@e4"), Ok(ElementRef::Accessibility(4)));
         assert_eq!(parse_ref("@c0"), Ok(ElementRef::PageContext(0)));
-        assert_eq!(parse_ref("@e4294967295"), Ok(ElementRef::Accessibility(u32::MAX)));
+        assert_eq!(
+            parse_ref("@e4294967295"),
+            Ok(ElementRef::Accessibility(u32::MAX))
+        );
     }
 
     #[test]
     fn observation_refs_and_malformed_refs_are_told_apart() {
         assert_eq!(parse_ref("@u3"), Err(RefProblem::ObservationOnly));
-        for bad in ["", "@", "@e", "e4", "@x4", "@e04", "@e-1", "@e4a", "@E4", "@e4294967296", "@u", "@e 4"] {
+        for bad in [
+            "",
+            "@",
+            "@e",
+            "e4",
+            "@x4",
+            "@e04",
+            "@e-1",
+            "@e4a",
+            "@E4",
+            "@e4294967296",
+            "@u",
+            "@e 4",
+        ] {
             assert_eq!(parse_ref(bad), Err(RefProblem::Malformed), "{bad:?}");
         }
     }

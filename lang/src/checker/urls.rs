@@ -34,7 +34,13 @@ pub(super) fn url<'a>(ctx: &mut Ctx, attr: &'a Attribute, rule: UrlRule) -> Opti
         None => Some(text),
         Some((message, hint)) => {
             let name = &attr.name.name;
-            ctx.error_in(Code::InvalidValue, name, attr.value.span, format!("`{name}` {message}")).hint(hint);
+            ctx.error_in(
+                Code::InvalidValue,
+                name,
+                attr.value.span,
+                format!("`{name}` {message}"),
+            )
+            .hint(hint);
             None
         }
     }
@@ -43,13 +49,22 @@ pub(super) fn url<'a>(ctx: &mut Ctx, attr: &'a Attribute, rule: UrlRule) -> Opti
 /// Why `text` is not an admissible URL under `rule`, as (message, hint).
 pub(super) fn url_problem(text: &str, rule: UrlRule) -> Option<(String, String)> {
     if text.is_empty() {
-        return Some(("must not be empty".into(), "give a URL such as \"/\" or \"http://127.0.0.1:4173/\"".into()));
+        return Some((
+            "must not be empty".into(),
+            "give a URL such as \"/\" or \"http://127.0.0.1:4173/\"".into(),
+        ));
     }
     if text.trim() != text {
-        return Some(("has leading or trailing whitespace".into(), format!("write \"{}\"", text.trim())));
+        return Some((
+            "has leading or trailing whitespace".into(),
+            format!("write \"{}\"", text.trim()),
+        ));
     }
     if text.chars().any(char::is_control) {
-        return Some(("contains a control character".into(), "percent-encode the character or remove it".into()));
+        return Some((
+            "contains a control character".into(),
+            "percent-encode the character or remove it".into(),
+        ));
     }
     let Some(scheme) = scheme_of(text) else {
         return relative_problem(text, rule);
@@ -66,15 +81,26 @@ pub(super) fn url_problem(text: &str, rule: UrlRule) -> Option<(String, String)>
             // `localhost:4173/x` parses as scheme `localhost`.
             format!("did you mean \"http://{text}\"?")
         } else {
-            format!("use a URL with scheme {}", super::values::quoted_list(allowed))
+            format!(
+                "use a URL with scheme {}",
+                super::values::quoted_list(allowed)
+            )
         };
-        return Some((format!("uses the scheme `{scheme}:`, which is not allowed here"), hint));
+        return Some((
+            format!("uses the scheme `{scheme}:`, which is not allowed here"),
+            hint,
+        ));
     }
     if lower == "http" || lower == "https" {
         let after = &text[scheme.len() + 1..];
-        let host_present = after.strip_prefix("//").is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'));
+        let host_present = after
+            .strip_prefix("//")
+            .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'));
         if !host_present {
-            return Some(("has no host".into(), format!("write \"{lower}://host/path\"")));
+            return Some((
+                "has no host".into(),
+                format!("write \"{lower}://host/path\""),
+            ));
         }
     }
     None
@@ -89,10 +115,15 @@ fn relative_problem(text: &str, rule: UrlRule) -> Option<(String, String)> {
         UrlRule::Base | UrlRule::Server => "must be an absolute URL".to_string(),
     };
     let first_segment = text.split('/').next().unwrap_or(text);
-    let hint = if first_segment.contains('.') || first_segment.contains(':') || first_segment == "localhost" {
+    let hint = if first_segment.contains('.')
+        || first_segment.contains(':')
+        || first_segment == "localhost"
+    {
         format!("did you mean \"http://{text}\"?")
     } else if rule == UrlRule::Page {
-        format!("write \"/{text}\" (from the site root) or \"./{text}\" (relative to the current page)")
+        format!(
+            "write \"/{text}\" (from the site root) or \"./{text}\" (relative to the current page)"
+        )
     } else {
         "write an absolute URL such as \"http://127.0.0.1:4173\"".to_string()
     };
@@ -105,8 +136,9 @@ fn scheme_of(text: &str) -> Option<&str> {
     let scheme = &text[..colon];
     let mut bytes = scheme.bytes();
     let first = bytes.next()?;
-    (first.is_ascii_alphabetic() && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
-        .then_some(scheme)
+    (first.is_ascii_alphabetic()
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
+    .then_some(scheme)
 }
 
 #[cfg(test)]
@@ -131,7 +163,16 @@ mod tests {
         ] {
             assert_eq!(url_problem(ok, UrlRule::Page), None, "{ok}");
         }
-        for bad in ["", " /", "cart", "javascript:alert(1)", "localhost:4173/x", "http:/x", "https://", "/a\nb"] {
+        for bad in [
+            "",
+            " /",
+            "cart",
+            "javascript:alert(1)",
+            "localhost:4173/x",
+            "http:/x",
+            "https://",
+            "/a\nb",
+        ] {
             assert!(url_problem(bad, UrlRule::Page).is_some(), "{bad}");
         }
     }

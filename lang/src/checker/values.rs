@@ -7,10 +7,21 @@
 //! it silently: one mistake, one diagnostic.
 
 use super::context::{Annotate, Ctx};
+use super::seen::Seen;
 use crate::ast::{Attribute, Value, ValueKind};
 use crate::code::Code;
 use crate::diagnostic::{did_you_mean, Diagnostic};
-use std::collections::HashMap;
+
+/// True when the parser could not read `value` or any value inside it (a list item or call
+/// argument): its syntax diagnostic is already reported, so the checker does not judge it again.
+pub(super) fn unreadable(value: &Value) -> bool {
+    match &value.kind {
+        ValueKind::Error => true,
+        ValueKind::List(items) => items.iter().any(unreadable),
+        ValueKind::Call { args, .. } => args.iter().any(unreadable),
+        _ => false,
+    }
+}
 
 /// Report that `value` (of attribute `name`) is not the `expected` kind; returns the diagnostic
 /// (`None` for an unreadable value, which already has its syntax diagnostic).
@@ -20,11 +31,16 @@ pub(super) fn type_error<'c>(
     value: &Value,
     expected: &str,
 ) -> Option<&'c mut Diagnostic> {
-    if matches!(value.kind, ValueKind::Error) {
+    if unreadable(value) {
         return None;
     }
     let found = value.kind.describe();
-    let d = ctx.error_in(Code::Type, name, value.span, format!("`{name}` must be {expected}, found {found}"));
+    let d = ctx.error_in(
+        Code::Type,
+        name,
+        value.span,
+        format!("`{name}` must be {expected}, found {found}"),
+    );
     if let (ValueKind::Float(f), true) = (&value.kind, expected.contains("integer")) {
         d.hint(whole_number_hint(*f));
     } else {
@@ -59,8 +75,13 @@ pub(super) fn non_empty<'a>(ctx: &mut Ctx, attr: &'a Attribute) -> Option<&'a st
     let s = string(ctx, attr)?;
     if s.trim().is_empty() {
         let name = &attr.name.name;
-        ctx.error_in(Code::InvalidValue, name, attr.value.span, format!("`{name}` must not be empty"))
-            .hint(format!("give `{name}` a non-empty string"));
+        ctx.error_in(
+            Code::InvalidValue,
+            name,
+            attr.value.span,
+            format!("`{name}` must not be empty"),
+        )
+        .hint(format!("give `{name}` a non-empty string"));
         return None;
     }
     Some(s)
@@ -71,7 +92,12 @@ pub(super) fn boolean(ctx: &mut Ctx, attr: &Attribute) -> Option<bool> {
     match attr.value.kind {
         ValueKind::Bool(b) => Some(b),
         _ => {
-            type_error(ctx, &attr.name.name, &attr.value, "a boolean (`true` or `false`)");
+            type_error(
+                ctx,
+                &attr.name.name,
+                &attr.value,
+                "a boolean (`true` or `false`)",
+            );
             None
         }
     }
@@ -132,7 +158,10 @@ pub(super) fn keyword<T>(
         Code::InvalidValue,
         name,
         attr.value.span,
-        format!("`{name}` must be one of {}, found \"{s}\"", quoted_list(all)),
+        format!(
+            "`{name}` must be one of {}, found \"{s}\"",
+            quoted_list(all)
+        ),
     );
     if let Some(suggestion) = did_you_mean(s, all.iter().copied()) {
         d.hint(format!("did you mean \"{suggestion}\"?"));
@@ -177,7 +206,7 @@ pub(super) fn string_list<'a>(ctx: &mut Ctx, attr: &'a Attribute) -> Option<Vec<
                     out.push(s.as_str());
                 }
             }
-            ValueKind::Error => out = None,
+            _ if unreadable(item) => out = None,
             other => {
                 ctx.error_in(
                     Code::Type,
@@ -205,30 +234,51 @@ pub(super) struct ItemRules {
 }
 
 /// A list of strings checked against `rules`; each offending item is reported at its own span.
-pub(super) fn string_list_with<'a>(ctx: &mut Ctx, attr: &'a Attribute, rules: ItemRules) -> Option<Vec<&'a str>> {
+pub(super) fn string_list_with<'a>(
+    ctx: &mut Ctx,
+    attr: &'a Attribute,
+    rules: ItemRules,
+) -> Option<Vec<&'a str>> {
     let strings = string_list(ctx, attr)?;
-    let ValueKind::List(items) = &attr.value.kind else { return None };
+    let ValueKind::List(items) = &attr.value.kind else {
+        return None;
+    };
     let name = &attr.name.name;
     let mut ok = true;
     if rules.at_least_one && strings.is_empty() {
-        ctx.error_in(Code::InvalidValue, name, attr.value.span, format!("`{name}` must not be empty"))
-            .hint(format!("give `{name}` at least one item"));
+        ctx.error_in(
+            Code::InvalidValue,
+            name,
+            attr.value.span,
+            format!("`{name}` must not be empty"),
+        )
+        .hint(format!("give `{name}` at least one item"));
         ok = false;
     }
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: Seen<'_, usize> =
+        Seen::with_capacity(if rules.unique { strings.len() } else { 0 });
     for (index, (s, item)) in strings.iter().zip(items).enumerate() {
         if rules.non_empty && s.trim().is_empty() {
-            ctx.error_in(Code::InvalidValue, name, item.span, format!("`{name}` items must not be empty"))
-                .hint("remove the empty item or give it a value");
+            ctx.error_in(
+                Code::InvalidValue,
+                name,
+                item.span,
+                format!("`{name}` items must not be empty"),
+            )
+            .hint("remove the empty item or give it a value");
             ok = false;
             continue;
         }
         if rules.unique {
-            if let Some(first) = seen.insert(s, index) {
-                ctx.error_in(Code::InvalidValue, name, item.span, format!("\"{s}\" appears twice in `{name}`"))
-                    .hint(format!("`{name}` is a set: keep one \"{s}\""))
-                    .also(items[first].span, "first listed here");
-                seen.insert(s, first);
+            if let Some(first) = seen.first_or_insert(s, index) {
+                ctx.error_in(
+                    Code::InvalidValue,
+                    name,
+                    item.span,
+                    format!("\"{s}\" appears twice in `{name}`"),
+                )
+                .hint(format!("`{name}` is a set: keep one \"{s}\""))
+                .also(items[first].span, "first listed here");
                 ok = false;
             }
         }

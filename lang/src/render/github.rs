@@ -49,7 +49,11 @@ fn inclusive_end(source: &str, span: Span, p: Position) -> (usize, usize) {
         return (p.line, p.column);
     }
     let end = span.end.min(source.len());
-    let last = source[..end].char_indices().next_back().map_or(span.start, |(i, _)| i).max(span.start);
+    let last = source[..end]
+        .char_indices()
+        .next_back()
+        .map_or(span.start, |(i, _)| i)
+        .max(span.start);
     let Position { line, column, .. } = Position::of(source, Span::new(last, last));
     (line, column)
 }

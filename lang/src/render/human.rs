@@ -59,14 +59,24 @@ fn render_one(
     let primary = visible(source, diagnostic.span.range());
     // ariadne draws an underline only for a label with a message, so the caret repeats the
     // message; labels are added in source order so they share one excerpt.
-    let mut labels = vec![(primary.clone(), diagnostic.message.as_str(), severity_colour(diagnostic.severity))];
+    let mut labels = vec![(
+        primary.clone(),
+        diagnostic.message.as_str(),
+        severity_colour(diagnostic.severity),
+    )];
     for secondary in &diagnostic.secondary {
-        labels.push((visible(source, secondary.span.range()), secondary.message.as_str(), Color::Blue));
+        labels.push((
+            visible(source, secondary.span.range()),
+            secondary.message.as_str(),
+            Color::Blue,
+        ));
     }
     labels.sort_by_key(|(range, _, _)| (range.start, range.end));
     let mut builder = Report::build(kind, (file, primary)).with_config(config);
     for (order, (range, message, label_colour)) in labels.into_iter().enumerate() {
-        let mut label = Label::new((file, range)).with_message(message).with_order(order as i32);
+        let mut label = Label::new((file, range))
+            .with_message(message)
+            .with_order(order as i32);
         if colour == Colour::Always {
             label = label.with_color(label_colour);
         }
@@ -100,7 +110,11 @@ fn header(diagnostic: &Diagnostic, colour: Colour) -> String {
     let head = format!("{severity}[{}]", diagnostic.code);
     match colour {
         Colour::Never => format!("{head}: {}", diagnostic.message),
-        Colour::Always => format!("{}: {}", head.fg(severity_colour(diagnostic.severity)), diagnostic.message),
+        Colour::Always => format!(
+            "{}: {}",
+            head.fg(severity_colour(diagnostic.severity)),
+            diagnostic.message
+        ),
     }
 }
 
@@ -138,10 +152,18 @@ fn visible(source: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize
     if start < end {
         return start..end;
     }
-    if let Some(c) = source[start..].chars().next().filter(|c| !c.is_whitespace()) {
+    if let Some(c) = source[start..]
+        .chars()
+        .next()
+        .filter(|c| !c.is_whitespace())
+    {
         return start..start + c.len_utf8();
     }
-    match source[..start].char_indices().rev().find(|(_, c)| !c.is_whitespace()) {
+    match source[..start]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_whitespace())
+    {
         Some((i, c)) => i..i + c.len_utf8(),
         // Only whitespace before: nothing to widen to.
         None => start..start,

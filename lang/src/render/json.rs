@@ -51,7 +51,10 @@ struct ByteRange {
 
 impl From<Span> for ByteRange {
     fn from(span: Span) -> Self {
-        ByteRange { start: span.start, end: span.end }
+        ByteRange {
+            start: span.start,
+            end: span.end,
+        }
     }
 }
 

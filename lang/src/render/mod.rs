@@ -62,7 +62,13 @@ pub enum Colour {
 ///
 /// `file` is the name shown to the user (as given on the command line); `source` is the file's
 /// text, or `""` when it could not be read or decoded (the diagnostics then carry empty spans).
-pub fn render(format: Format, colour: Colour, file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+pub fn render(
+    format: Format,
+    colour: Colour,
+    file: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+) -> String {
     match format {
         Format::Human => human::render(file, source, diagnostics, colour),
         Format::Json => json::render(file, source, diagnostics),
@@ -88,7 +94,12 @@ impl Position {
     pub fn of(source: &str, span: Span) -> Position {
         let (line, column) = line_col(source, span.start);
         let (end_line, end_column) = line_col(source, span.end);
-        Position { line, column, end_line, end_column }
+        Position {
+            line,
+            column,
+            end_line,
+            end_column,
+        }
     }
 }
 

@@ -155,13 +155,21 @@ fn each_code_is_raised_alone_at_its_path_and_span() {
     for (source, code, path, spanned) in cases() {
         let admission = admit(&source);
         let diagnostics = &admission.diagnostics;
-        assert_eq!(diagnostics.len(), 1, "{code}: expected one diagnostic in\n{source}\n{}", show(&source, diagnostics));
+        assert_eq!(
+            diagnostics.len(),
+            1,
+            "{code}: expected one diagnostic in\n{source}\n{}",
+            show(&source, diagnostics)
+        );
         let d = &diagnostics[0];
         assert_eq!(d.code, code, "{source}\n{}", show(&source, diagnostics));
         assert_eq!(d.path, path, "{code}");
         assert_eq!(&source[d.span.range()], spanned, "{code}");
         assert!(!d.message.is_empty() && !d.hint.is_empty(), "{code}");
-        assert!(admission.document.is_none(), "{code}: rejected files have no IR");
+        assert!(
+            admission.document.is_none(),
+            "{code}: rejected files have no IR"
+        );
     }
 }
 
@@ -195,8 +203,9 @@ fn every_checker_code_has_a_case() {
 
 #[test]
 fn duplicates_point_back_at_the_first_occurrence() {
-    let source =
-        in_scenario("        click \"c\" { target = css(\"a\") }\n        navigate \"c\" { url = \"/\" }");
+    let source = in_scenario(
+        "        click \"c\" { target = css(\"a\") }\n        navigate \"c\" { url = \"/\" }",
+    );
     let admission = admit(&source);
     let d = &admission.diagnostics[0];
     assert_eq!(d.code, Code::DuplicateId);
@@ -226,8 +235,17 @@ fn misspelt_names_get_did_you_mean_hints() {
     for (step, hint) in cases {
         let source = in_scenario(step);
         let admission = admit(&source);
-        assert_eq!(admission.diagnostics.len(), 1, "{}", show(&source, &admission.diagnostics));
-        assert!(admission.diagnostics[0].hint.contains(hint), "{step}: {}", admission.diagnostics[0].hint);
+        assert_eq!(
+            admission.diagnostics.len(),
+            1,
+            "{}",
+            show(&source, &admission.diagnostics)
+        );
+        assert!(
+            admission.diagnostics[0].hint.contains(hint),
+            "{step}: {}",
+            admission.diagnostics[0].hint
+        );
     }
     let admission = admit("suit \"a\" {\n}\n");
     assert_eq!(admission.diagnostics[0].hint, "did you mean `suite`?");
@@ -236,32 +254,70 @@ fn misspelt_names_get_did_you_mean_hints() {
 #[test]
 fn type_errors_say_what_was_expected_and_found() {
     let cases = [
-        ("        navigate \"n\" { url = 5 }", "`url` must be a string, found an integer"),
-        ("        snapshot \"s\" { interactive = \"yes\" }", "`interactive` must be a boolean (`true` or `false`), found a string"),
-        ("        viewport \"v\" {\n width = 800.5\n height = 600\n }", "`width` must be an integer, found a decimal number"),
-        ("        select \"s\" {\n target = css(\"s\")\n values = \"a\"\n }", "`values` must be a list, found a string"),
-        ("        click \"c\" { target = \"Save\" }", "`target` must be a target such as role(\"button\", \"Save\"), found a string"),
+        (
+            "        navigate \"n\" { url = 5 }",
+            "`url` must be a string, found an integer",
+        ),
+        (
+            "        snapshot \"s\" { interactive = \"yes\" }",
+            "`interactive` must be a boolean (`true` or `false`), found a string",
+        ),
+        (
+            "        viewport \"v\" {\n width = 800.5\n height = 600\n }",
+            "`width` must be an integer, found a decimal number",
+        ),
+        (
+            "        select \"s\" {\n target = css(\"s\")\n values = \"a\"\n }",
+            "`values` must be a list, found a string",
+        ),
+        (
+            "        click \"c\" { target = \"Save\" }",
+            "`target` must be a target such as role(\"button\", \"Save\"), found a string",
+        ),
     ];
     for (step, message) in cases {
         let source = in_scenario(step);
         let admission = admit(&source);
-        assert_eq!(admission.diagnostics.len(), 1, "{}", show(&source, &admission.diagnostics));
+        assert_eq!(
+            admission.diagnostics.len(),
+            1,
+            "{}",
+            show(&source, &admission.diagnostics)
+        );
         let d = &admission.diagnostics[0];
         assert_eq!(d.code, Code::Type);
         assert_eq!(d.message, message);
     }
     let source = in_scenario("        viewport \"v\" {\n width = 800.5\n height = 600\n }");
-    assert_eq!(admit(&source).diagnostics[0].hint, "every number in ACL v1 is an integer: write `800` or `801`");
+    assert_eq!(
+        admit(&source).diagnostics[0].hint,
+        "every number in ACL v1 is an integer: write `800` or `801`"
+    );
     let source = in_scenario("        click \"c\" { target = \"Save\" }");
-    assert!(admit(&source).diagnostics[0].hint.contains("text(\"Save\")"));
+    assert!(admit(&source).diagnostics[0]
+        .hint
+        .contains("text(\"Save\")"));
 }
 
 #[test]
 fn unreadable_values_are_not_reported_twice() {
+    // A list cut at the nesting limit holds an unreadable value deep inside: no type error for it.
+    let deep = format!("        tags = {}{}", "[".repeat(70), "]".repeat(70));
+    let source = in_scenario(&format!("{deep}\n        navigate \"n\" {{ url = \"/\" }}"));
+    let codes: Vec<Code> = admit(&source).diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        vec![Code::NestingTooDeep],
+        "{}",
+        show(&source, &admit(&source).diagnostics)
+    );
     for step in [
         "        click \"c\" { target = }",
         "        click \"c\" { target = role(\"a\" }",
         "        fill \"f\" {\n target = css(\"a\")\n value = @\n }",
+        "        click \"c\" { target = [1, @] }",
+        "        click \"c\" { target = role(\"a\", [@]) }",
+        "        wheel \"w\" {\n delta_y = 1\n modifiers = [[@]]\n }",
     ] {
         let source = in_scenario(step);
         let admission = admit(&source);

@@ -14,7 +14,9 @@ use a3s_test_lang::{admit, Code, Diagnostic};
 
 /// Wrap step blocks in a minimal suite and scenario (`suite.s.scenario.sc.<kind>.<label>`).
 pub fn in_scenario(steps: &str) -> String {
-    format!("suite \"s\" {{\n    scenario \"sc\" {{\n        surface = \"web\"\n{steps}\n    }}\n}}\n")
+    format!(
+        "suite \"s\" {{\n    scenario \"sc\" {{\n        surface = \"web\"\n{steps}\n    }}\n}}\n"
+    )
 }
 
 /// Admit `source`, panicking with every diagnostic when it is rejected.
@@ -22,7 +24,10 @@ pub fn admitted_suite(source: &str) -> Suite {
     let admission = admit(source);
     match admission.document {
         Some(AdmittedDocument::Suite(suite)) => suite,
-        other => panic!("expected an admitted suite, got {other:?}\n{}", show(source, &admission.diagnostics)),
+        other => panic!(
+            "expected an admitted suite, got {other:?}\n{}",
+            show(source, &admission.diagnostics)
+        ),
     }
 }
 
@@ -55,7 +60,16 @@ pub fn problems(source: &str) -> Vec<(Code, String, String)> {
 pub fn show(source: &str, diagnostics: &[Diagnostic]) -> String {
     diagnostics
         .iter()
-        .map(|d| format!("  {} at {} {:?}: {} (hint: {})", d.code, d.path, &source[d.span.range()], d.message, d.hint))
+        .map(|d| {
+            format!(
+                "  {} at {} {:?}: {} (hint: {})",
+                d.code,
+                d.path,
+                &source[d.span.range()],
+                d.message,
+                d.hint
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

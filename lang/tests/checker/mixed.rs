@@ -46,7 +46,11 @@ fn every_mistake_is_reported_in_source_order() {
     let g = "suite.shop.scenario.guest";
     let expected: Vec<(Code, String, &str)> = vec![
         (InvalidValue, "suite.shop.version".into(), "2"),
-        (InvalidValue, "suite.shop.base_url".into(), "\"127.0.0.1:4173\""),
+        (
+            InvalidValue,
+            "suite.shop.base_url".into(),
+            "\"127.0.0.1:4173\"",
+        ),
         (InvalidValue, format!("{g}.timeout_ms"), "0"),
         (InvalidValue, format!("{g}.tags"), "\"smoke\""),
         (InvalidValue, format!("{g}.navigate.open.url"), "\"cart\""),
@@ -54,19 +58,45 @@ fn every_mistake_is_reported_in_source_order() {
         (TargetArguments, format!("{g}.fill.email.target"), "\"\""),
         (UnknownAttribute, format!("{g}.fill.email.valu"), "valu"),
         (InvalidKey, format!("{g}.press.undo.key"), "\"Cmd+z\""),
-        (MissingAttribute, format!("{g}.expect.total.target"), "expect \"total\""),
-        (HiddenTargetUnstable, format!("{g}.wait.spinner.hidden"), "ref(\"@e4\")"),
-        (EvidencePath, format!("{g}.screenshot.shot.path"), "\"/tmp/x.png\""),
-        (TargetObservationOnly, format!("{g}.click.pay.target"), "\"@u2\""),
-        (RouteResponse, format!("{g}.network_route.api.abort"), "abort"),
-        (StabilityLimit, format!("{g}.expect.calm.sample_interval_ms"), "2000"),
+        (
+            MissingAttribute,
+            format!("{g}.expect.total.target"),
+            "expect \"total\"",
+        ),
+        (
+            HiddenTargetUnstable,
+            format!("{g}.wait.spinner.hidden"),
+            "ref(\"@e4\")",
+        ),
+        (
+            EvidencePath,
+            format!("{g}.screenshot.shot.path"),
+            "\"/tmp/x.png\"",
+        ),
+        (
+            TargetObservationOnly,
+            format!("{g}.click.pay.target"),
+            "\"@u2\"",
+        ),
+        (
+            RouteResponse,
+            format!("{g}.network_route.api.abort"),
+            "abort",
+        ),
+        (
+            StabilityLimit,
+            format!("{g}.expect.calm.sample_interval_ms"),
+            "2000",
+        ),
         (DuplicateId, g.into(), "\"guest\""),
         (WheelDelta, format!("{g}.wheel.w.delta_y"), "0"),
         (MissingAttribute, format!("{g}.tab.t.tab"), "tab \"t\""),
     ];
     let got = problems(SOURCE);
-    let got: Vec<(Code, String, &str)> =
-        got.iter().map(|(code, path, text)| (*code, path.clone(), text.as_str())).collect();
+    let got: Vec<(Code, String, &str)> = got
+        .iter()
+        .map(|(code, path, text)| (*code, path.clone(), text.as_str()))
+        .collect();
     assert_eq!(got, expected);
 }
 
@@ -78,6 +108,10 @@ fn diagnostics_are_sorted_by_position() {
     let mut sorted = starts.clone();
     sorted.sort_unstable();
     assert_eq!(starts, sorted);
-    let (_, diagnostics) = a3s_test_lang::checker::check_document(&a3s_test_lang::parser::parse(SOURCE).0);
-    assert_eq!(diagnostics, admission.diagnostics, "the checker sorts on its own");
+    let (_, diagnostics) =
+        a3s_test_lang::checker::check_document(&a3s_test_lang::parser::parse(SOURCE).0);
+    assert_eq!(
+        diagnostics, admission.diagnostics,
+        "the checker sorts on its own"
+    );
 }

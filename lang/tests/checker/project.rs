@@ -46,18 +46,32 @@ fn project_admits_to_its_configuration() {
             startup_timeout_ms: 90_000,
         })
     );
-    assert_eq!(project.browser, Some(BrowserSettings { executable: Some("/usr/bin/chromium".into()), headed: false }));
+    assert_eq!(
+        project.browser,
+        Some(BrowserSettings {
+            executable: Some("/usr/bin/chromium".into()),
+            headed: false
+        })
+    );
     assert_eq!(project.checks.len(), 2);
     assert_eq!(project.checks[0].id, "checkout-unit");
     assert_eq!(project.checks[0].tier, CheckTier::Focused);
-    assert_eq!(project.checks[0].file_prefixes, vec!["src/checkout/".to_string()]);
+    assert_eq!(
+        project.checks[0].file_prefixes,
+        vec!["src/checkout/".to_string()]
+    );
     assert_eq!(project.checks[1].tier, CheckTier::Regression);
     assert_eq!(project.checks[1].timeout_ms, DEFAULT_CHECK_TIMEOUT_MS);
     assert!(project.checks[1].file_prefixes.is_empty());
 
     let minimal = admit("project \"p\" {\n    dev_server {\n command = [\"make\", \"serve\"]\n url = \"http://localhost:8080\"\n }\n}\n");
-    let Some(AdmittedDocument::Project(minimal)) = minimal.document else { panic!("minimal project") };
-    assert_eq!(minimal.dev_server.unwrap().startup_timeout_ms, DEFAULT_STARTUP_TIMEOUT_MS);
+    let Some(AdmittedDocument::Project(minimal)) = minimal.document else {
+        panic!("minimal project")
+    };
+    assert_eq!(
+        minimal.dev_server.unwrap().startup_timeout_ms,
+        DEFAULT_STARTUP_TIMEOUT_MS
+    );
     assert!(minimal.browser.is_none() && minimal.checks.is_empty());
 }
 
@@ -97,14 +111,33 @@ fn project_mistakes_carry_project_paths() {
         (Type, "project.shop.browser.headed", "\"no\""),
         (DuplicateAttribute, "project.shop.browser", "browser"),
         (UnknownBlock, "project.shop.verify", "verify"),
-        (InvalidValue, "project.shop.verification.check.unit.tier", "\"fast\""),
-        (InvalidValue, "project.shop.verification.check.unit.command", "\"\""),
-        (DuplicateId, "project.shop.verification.check.unit", "\"unit\""),
-        (MissingAttribute, "project.shop.verification.check.unit.command", "check \"unit\""),
+        (
+            InvalidValue,
+            "project.shop.verification.check.unit.tier",
+            "\"fast\"",
+        ),
+        (
+            InvalidValue,
+            "project.shop.verification.check.unit.command",
+            "\"\"",
+        ),
+        (
+            DuplicateId,
+            "project.shop.verification.check.unit",
+            "\"unit\"",
+        ),
+        (
+            MissingAttribute,
+            "project.shop.verification.check.unit.command",
+            "check \"unit\"",
+        ),
         (MissingLabel, "project.shop.verification.check", "check"),
     ];
     let got = problems(source);
-    let got: Vec<(Code, &str, &str)> = got.iter().map(|(c, p, t)| (*c, p.as_str(), t.as_str())).collect();
+    let got: Vec<(Code, &str, &str)> = got
+        .iter()
+        .map(|(c, p, t)| (*c, p.as_str(), t.as_str()))
+        .collect();
     // The DuplicateId and MissingAttribute of the second `check "unit"` share a start; the sort
     // orders equal starts by span end, so the label's diagnostic comes second.
     let mut expected_sorted = expected.clone();

@@ -6,9 +6,10 @@ use a3s_test_lang::{admit_statement, Code};
 fn rejected(source: &str) -> Vec<(Code, String, String)> {
     match admit_statement(source) {
         Ok(step) => panic!("{source:?} was admitted as {step:?}"),
-        Err(diagnostics) => {
-            diagnostics.iter().map(|d| (d.code, d.path.clone(), source[d.span.range()].to_string())).collect()
-        }
+        Err(diagnostics) => diagnostics
+            .iter()
+            .map(|d| (d.code, d.path.clone(), source[d.span.range()].to_string()))
+            .collect(),
     }
 }
 
@@ -17,12 +18,21 @@ fn an_unlabelled_statement_is_admitted() {
     let step = admit_statement("click { target = ref(\"@e3\") }").expect("admitted");
     assert_eq!(step.label, None);
     assert_eq!(step.path, "statement.click");
-    assert_eq!(step.action, Action::Click { target: Target::Ref { reference: ElementRef::Accessibility(3) } });
+    assert_eq!(
+        step.action,
+        Action::Click {
+            target: Target::Ref {
+                reference: ElementRef::Accessibility(3)
+            }
+        }
+    );
 }
 
 #[test]
 fn a_labelled_statement_keeps_its_label() {
-    let step = admit_statement("fill \"email\" {\n target = label(\"Email\")\n value = \"a@b.c\"\n}").expect("admitted");
+    let step =
+        admit_statement("fill \"email\" {\n target = label(\"Email\")\n value = \"a@b.c\"\n}")
+            .expect("admitted");
     assert_eq!(step.label.as_deref(), Some("email"));
     assert_eq!(step.path, "statement.fill.email");
 }
@@ -31,15 +41,27 @@ fn a_labelled_statement_keeps_its_label() {
 fn statement_paths_start_at_statement() {
     assert_eq!(
         rejected("click { target = ref(\"@u3\") }"),
-        vec![(Code::TargetObservationOnly, "statement.click.target".into(), "\"@u3\"".into())]
+        vec![(
+            Code::TargetObservationOnly,
+            "statement.click.target".into(),
+            "\"@u3\"".into()
+        )]
     );
     assert_eq!(
         rejected("click \"go\" { target = rol(\"button\") }"),
-        vec![(Code::UnknownTarget, "statement.click.go.target".into(), "rol".into())]
+        vec![(
+            Code::UnknownTarget,
+            "statement.click.go.target".into(),
+            "rol".into()
+        )]
     );
     assert_eq!(
         rejected("click \"bad label\" { target = css(\"a\") }"),
-        vec![(Code::InvalidId, "statement.click.bad label".into(), "\"bad label\"".into())]
+        vec![(
+            Code::InvalidId,
+            "statement.click.bad label".into(),
+            "\"bad label\"".into()
+        )]
     );
 }
 
@@ -51,7 +73,10 @@ fn zero_or_several_blocks_are_a_statement_count_error() {
     assert_eq!(none[0].1, "statement");
 
     let two = rejected("click { target = css(\"a\") }\nclick { target = css(\"b\") }");
-    assert_eq!(two, vec![(Code::StatementCount, "statement".into(), "click".into())]);
+    assert_eq!(
+        two,
+        vec![(Code::StatementCount, "statement".into(), "click".into())]
+    );
 }
 
 #[test]
@@ -60,7 +85,11 @@ fn a_suite_is_not_a_statement() {
     let diagnostics = admit_statement(source).expect_err("rejected");
     assert_eq!(diagnostics.len(), 1);
     assert_eq!(diagnostics[0].code, Code::StatementCount);
-    assert!(diagnostics[0].hint.contains("a3s-test run"), "{}", diagnostics[0].hint);
+    assert!(
+        diagnostics[0].hint.contains("a3s-test run"),
+        "{}",
+        diagnostics[0].hint
+    );
 }
 
 #[test]

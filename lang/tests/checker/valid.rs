@@ -4,11 +4,16 @@ use crate::{action, admitted_suite, in_scenario, only_scenario};
 use a3s_test_lang::ir::*;
 
 fn role(role: &str, name: &str) -> Target {
-    Target::Role { role: role.into(), name: Some(name.into()) }
+    Target::Role {
+        role: role.into(),
+        name: Some(name.into()),
+    }
 }
 
 fn css(selector: &str) -> Target {
-    Target::Css { selector: selector.into() }
+    Target::Css {
+        selector: selector.into(),
+    }
 }
 
 fn strings(items: &[&str]) -> Vec<String> {
@@ -41,7 +46,9 @@ fn suite_and_scenario_settings_and_defaults() {
     assert_eq!(suite.id, "checkout");
     assert_eq!(suite.version, 1);
     assert_eq!(suite.base_url.as_deref(), Some("http://127.0.0.1:4173"));
-    let [guest, minimal] = &suite.scenarios[..] else { panic!("two scenarios") };
+    let [guest, minimal] = &suite.scenarios[..] else {
+        panic!("two scenarios")
+    };
     assert_eq!(guest.id, "guest-checkout");
     assert_eq!(guest.name, "Guest can pay");
     assert_eq!(guest.surface, Surface::Web);
@@ -49,10 +56,20 @@ fn suite_and_scenario_settings_and_defaults() {
     assert_eq!(guest.action_timeout_ms, 2_000, "inherited from the suite");
     assert_eq!(guest.tags, strings(&["smoke", "payments"]));
     assert_eq!(guest.path, "suite.checkout.scenario.guest-checkout");
-    let labels: Vec<_> = guest.steps.iter().map(|s| s.label.clone().unwrap()).collect();
+    let labels: Vec<_> = guest
+        .steps
+        .iter()
+        .map(|s| s.label.clone().unwrap())
+        .collect();
     assert_eq!(labels, ["open", "pay", "done"]);
-    assert_eq!(guest.steps[1].path, "suite.checkout.scenario.guest-checkout.click.pay");
-    assert_eq!(&source[guest.steps[1].span.range()], "click \"pay\" { target = role(\"button\", \"Pay now\") }");
+    assert_eq!(
+        guest.steps[1].path,
+        "suite.checkout.scenario.guest-checkout.click.pay"
+    );
+    assert_eq!(
+        &source[guest.steps[1].span.range()],
+        "click \"pay\" { target = role(\"button\", \"Pay now\") }"
+    );
     assert_eq!(minimal.name, "minimal", "name defaults to the id");
     assert_eq!(minimal.surface, Surface::Tui);
     assert_eq!(minimal.timeout_ms, DEFAULT_SCENARIO_TIMEOUT_MS);
@@ -61,7 +78,10 @@ fn suite_and_scenario_settings_and_defaults() {
 
     let defaults = only_scenario(&in_scenario("        navigate \"n\" { url = \"/\" }"));
     assert_eq!(defaults.action_timeout_ms, DEFAULT_ACTION_TIMEOUT_MS);
-    assert_eq!(admitted_suite(&in_scenario("        navigate \"n\" { url = \"/\" }")).version, 1);
+    assert_eq!(
+        admitted_suite(&in_scenario("        navigate \"n\" { url = \"/\" }")).version,
+        1
+    );
 }
 
 #[test]
@@ -189,10 +209,36 @@ fn every_step_kind_admits_to_its_action() {
     }
     // Every action kind but wait/expect (covered below) has a valid case.
     for kind in [
-        "navigate", "click", "hover", "focus", "double_click", "context_click", "check", "uncheck", "fill", "type",
-        "insert_text", "select", "drag", "press", "wheel", "viewport", "snapshot", "screenshot", "accessibility",
-        "console", "page_errors", "tab", "frame", "dialog", "upload", "download", "network_route",
-        "network_unroute", "har", "trace",
+        "navigate",
+        "click",
+        "hover",
+        "focus",
+        "double_click",
+        "context_click",
+        "check",
+        "uncheck",
+        "fill",
+        "type",
+        "insert_text",
+        "select",
+        "drag",
+        "press",
+        "wheel",
+        "viewport",
+        "snapshot",
+        "screenshot",
+        "accessibility",
+        "console",
+        "page_errors",
+        "tab",
+        "frame",
+        "dialog",
+        "upload",
+        "download",
+        "network_route",
+        "network_unroute",
+        "har",
+        "trace",
     ] {
         assert!(kinds_seen.contains(kind), "no valid case for {kind}");
     }
@@ -207,12 +253,44 @@ fn wait(step_body: &str) -> WaitCondition {
 
 #[test]
 fn every_wait_form_admits() {
-    assert_eq!(wait("{ load = \"domcontentloaded\" }"), WaitCondition::Load { state: LoadState::Domcontentloaded });
-    assert_eq!(wait("{ load = \"networkidle\" }"), WaitCondition::Load { state: LoadState::Networkidle });
-    assert_eq!(wait("{ text = \"Saved\" }"), WaitCondition::Text { text: "Saved".into() });
-    assert_eq!(wait("{ url = \"http://x.test/done\" }"), WaitCondition::Url { url: "http://x.test/done".into() });
-    assert_eq!(wait("{ visible = ref(\"@e2\") }"), WaitCondition::Visible { target: Target::Ref { reference: ElementRef::Accessibility(2) } });
-    assert_eq!(wait("{ hidden = css(\".spinner\") }"), WaitCondition::Hidden { target: css(".spinner") });
+    assert_eq!(
+        wait("{ load = \"domcontentloaded\" }"),
+        WaitCondition::Load {
+            state: LoadState::Domcontentloaded
+        }
+    );
+    assert_eq!(
+        wait("{ load = \"networkidle\" }"),
+        WaitCondition::Load {
+            state: LoadState::Networkidle
+        }
+    );
+    assert_eq!(
+        wait("{ text = \"Saved\" }"),
+        WaitCondition::Text {
+            text: "Saved".into()
+        }
+    );
+    assert_eq!(
+        wait("{ url = \"http://x.test/done\" }"),
+        WaitCondition::Url {
+            url: "http://x.test/done".into()
+        }
+    );
+    assert_eq!(
+        wait("{ visible = ref(\"@e2\") }"),
+        WaitCondition::Visible {
+            target: Target::Ref {
+                reference: ElementRef::Accessibility(2)
+            }
+        }
+    );
+    assert_eq!(
+        wait("{ hidden = css(\".spinner\") }"),
+        WaitCondition::Hidden {
+            target: css(".spinner")
+        }
+    );
 }
 
 fn expect(step_body: &str) -> Expectation {
@@ -271,34 +349,74 @@ fn every_expect_form_admits() {
     }
     for state in ElementState::ALL {
         let body = format!("{{ {} = role(\"button\", \"Pay\") }}", state.keyword());
-        assert_eq!(condition(&body), C::State { target: role("button", "Pay"), state: *state }, "{body}");
+        assert_eq!(
+            condition(&body),
+            C::State {
+                target: role("button", "Pay"),
+                state: *state
+            },
+            "{body}"
+        );
     }
     for relation in LayoutRelation::ALL {
-        let body = format!("{{\n layout = \"{}\"\n target = css(\"a\")\n relative_to = css(\"b\")\n }}", relation.keyword());
-        assert!(matches!(condition(&body), C::Layout { relation: r, .. } if r == *relation), "{body}");
+        let body = format!(
+            "{{\n layout = \"{}\"\n target = css(\"a\")\n relative_to = css(\"b\")\n }}",
+            relation.keyword()
+        );
+        assert!(
+            matches!(condition(&body), C::Layout { relation: r, .. } if r == *relation),
+            "{body}"
+        );
     }
 }
 
 #[test]
 fn stability_windows_and_their_default_interval() {
     let e = expect("{\n text = \"a\"\n stable_for_ms = 500\n }");
-    assert_eq!(e.stability, Some(Stability { stable_for_ms: 500, sample_interval_ms: 50 }));
+    assert_eq!(
+        e.stability,
+        Some(Stability {
+            stable_for_ms: 500,
+            sample_interval_ms: 50
+        })
+    );
     let e = expect("{\n text = \"a\"\n stable_for_ms = 10\n }");
-    assert_eq!(e.stability, Some(Stability { stable_for_ms: 10, sample_interval_ms: 10 }));
+    assert_eq!(
+        e.stability,
+        Some(Stability {
+            stable_for_ms: 10,
+            sample_interval_ms: 10
+        })
+    );
     let e = expect("{\n visible = css(\"a\")\n stable_for_ms = 1000\n sample_interval_ms = 1\n }");
-    assert_eq!(e.stability, Some(Stability { stable_for_ms: 1000, sample_interval_ms: 1 }));
+    assert_eq!(
+        e.stability,
+        Some(Stability {
+            stable_for_ms: 1000,
+            sample_interval_ms: 1
+        })
+    );
     assert_eq!(e.stability.unwrap().planned_samples(), 1001);
     // The spec's default min(50, window) would plan 1,201 samples here; the default is raised so
     // that every allowed window is admissible without an explicit interval.
     let e = expect("{\n text = \"a\"\n stable_for_ms = 60000\n }");
-    assert_eq!(e.stability, Some(Stability { stable_for_ms: 60000, sample_interval_ms: 60 }));
+    assert_eq!(
+        e.stability,
+        Some(Stability {
+            stable_for_ms: 60000,
+            sample_interval_ms: 60
+        })
+    );
     assert_eq!(e.stability.unwrap().planned_samples(), 1001);
 }
 
 #[test]
 fn inline_state_and_collection_forms_accept_stable_and_ref_targets_as_documented() {
     // State and visible forms accept refs; only the forms listed in ACL.md §5–§6 need stable targets.
-    assert!(matches!(condition("{ enabled = ref(\"@e3\") }"), ExpectCondition::State { .. }));
+    assert!(matches!(
+        condition("{ enabled = ref(\"@e3\") }"),
+        ExpectCondition::State { .. }
+    ));
     assert!(matches!(
         condition("{\n selected_values = []\n target = ref(\"@e3\")\n }"),
         ExpectCondition::SelectedValues { .. }

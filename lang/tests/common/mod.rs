@@ -20,7 +20,11 @@ pub fn without_spans(document: &Document) -> Value {
     }
     let mut v = serde_json::to_value(&document.blocks).expect("AST serialises");
     strip(&mut v);
-    let comments: Vec<&str> = document.comments.iter().map(|c| c.text.trim_end()).collect();
+    let comments: Vec<&str> = document
+        .comments
+        .iter()
+        .map(|c| c.text.trim_end())
+        .collect();
     serde_json::json!({ "blocks": v, "comments": comments })
 }
 
@@ -30,6 +34,13 @@ pub fn assert_same_meaning(original: &str, formatted: &str) {
     let (a, da) = parse(original);
     let (b, db) = parse(formatted);
     assert!(da.is_empty(), "original has diagnostics: {da:#?}");
-    assert!(db.is_empty(), "formatted has diagnostics: {db:#?}\n{formatted}");
-    assert_eq!(without_spans(&a), without_spans(&b), "meaning changed:\n{formatted}");
+    assert!(
+        db.is_empty(),
+        "formatted has diagnostics: {db:#?}\n{formatted}"
+    );
+    assert_eq!(
+        without_spans(&a),
+        without_spans(&b),
+        "meaning changed:\n{formatted}"
+    );
 }

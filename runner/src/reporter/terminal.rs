@@ -57,6 +57,8 @@ const MAGENTA: &str = "\x1b[35;1m";
 const BOLD: &str = "\x1b[1m";
 const DIM: &str = "\x1b[2m";
 const RESET: &str = "\x1b[0m";
+/// Longest progress text after the label, so the line fits an 80-column terminal.
+const PROGRESS_WIDTH: usize = 66;
 
 impl<W: Write> TerminalReporter<W> {
     /// A reporter writing to `out`.
@@ -117,21 +119,29 @@ impl<W: Write> TerminalReporter<W> {
         self.clear_progress()?;
         let names: Vec<&str> = self.running.iter().map(String::as_str).take(3).collect();
         let more = self.running.len().saturating_sub(names.len());
-        let mut line = format!(
-            "{:>12} [{:>4.1}s] [{:>3}/{}] {} running",
-            self.paint(BOLD, "Running"),
+        let mut rest = format!(
+            "[{:>4.1}s] [{:>3}/{}] {} running",
             self.elapsed.as_secs_f64(),
             self.finished,
             self.total,
             self.running.len()
         );
         if !names.is_empty() {
-            line.push_str(": ");
-            line.push_str(&names.join(", "));
+            rest.push_str(": ");
+            rest.push_str(&names.join(", "));
             if more > 0 {
-                line.push_str(&format!(" and {more} more"));
+                rest.push_str(&format!(" and {more} more"));
             }
         }
+        // One terminal row at most: a wrapped line could not be cleared with `\r` + erase-line.
+        if rest.chars().count() > PROGRESS_WIDTH {
+            rest = rest
+                .chars()
+                .take(PROGRESS_WIDTH - 1)
+                .chain(std::iter::once('…'))
+                .collect();
+        }
+        let line = format!("{} {rest}", self.paint(BOLD, &format!("{:>12}", "Running")));
         write!(self.out, "{line}")?;
         self.out.flush()?;
         self.progress_drawn = true;

@@ -26,7 +26,11 @@ pub fn error(json: bool, err: &LedgerError) -> ExitCode {
     if json {
         let value = serde_json::json!({ "error": err });
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
     } else {
         eprintln!("error[{}]: {}", err.code, err.message);
     }

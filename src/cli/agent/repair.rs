@@ -17,31 +17,44 @@ use std::process::ExitCode;
 #[derive(Debug, Subcommand)]
 pub enum RepairCommand {
     /// List what needs doing across sessions, most urgent first (`a3s.test.repair-inbox/1`).
-    RepairInbox(InboxArgs),
+    #[command(name = "repair-inbox")]
+    Inbox(InboxArgs),
     /// Show everything about one finding (`a3s.test.repair-loop-record/1`).
-    RepairInspect(InspectArgs),
+    #[command(name = "repair-inspect")]
+    Inspect(InspectArgs),
     /// Agent: claim a queued finding; returns the attempt id and its lease.
-    RepairClaim(ClaimArgs),
+    #[command(name = "repair-claim")]
+    Claim(ClaimArgs),
     /// Agent: report progress (edits may begin) and renew the lease.
-    RepairProgress(ProgressArgs),
+    #[command(name = "repair-progress")]
+    Progress(ProgressArgs),
     /// Agent: ask the reviewer; the finding waits for an answer.
-    RepairReply(MessageArgs),
+    #[command(name = "repair-reply")]
+    Reply(MessageArgs),
     /// Agent: end editing with the exact ordered list of changed files.
-    RepairComplete(CompleteArgs),
+    #[command(name = "repair-complete")]
+    Complete(CompleteArgs),
     /// Agent: the repair cannot be done.
-    RepairFail(FailArgs),
+    #[command(name = "repair-fail")]
+    Fail(FailArgs),
     /// Agent: give the lease back (queued again before edits; needs input after).
-    RepairCancel(OptionalMessageArgs),
+    #[command(name = "repair-cancel")]
+    Cancel(OptionalMessageArgs),
     /// Reviewer: accept a verified repair.
-    RepairAccept(ReviewerArgs),
+    #[command(name = "repair-accept")]
+    Accept(ReviewerArgs),
     /// Reviewer: decline — dismiss a repair awaiting review, or cancel one not yet repaired.
-    RepairReject(ReviewerArgs),
+    #[command(name = "repair-reject")]
+    Reject(ReviewerArgs),
     /// Reviewer: reopen a finished finding.
-    RepairReopen(ReviewerArgs),
+    #[command(name = "repair-reopen")]
+    Reopen(ReviewerArgs),
     /// Reviewer: answer the agent (or re-send) and queue the finding again.
-    RepairAnswer(AnswerArgs),
+    #[command(name = "repair-answer")]
+    Answer(AnswerArgs),
     /// Append an `a3s.test.repair/1` document (a file, or `-` for stdin) to a session's ledger.
-    RepairImport(ImportArgs),
+    #[command(name = "repair-import")]
+    Import(ImportArgs),
 }
 
 /// `repair-inbox`.
@@ -226,19 +239,19 @@ pub struct ImportArgs {
 pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
     use RepairCommand as C;
     let (verb, json, params) = match cmd {
-        C::RepairInbox(a) => {
+        C::Inbox(a) => {
             let r = ops::inbox(ctx, a.session.as_deref(), a.limit, a.include_terminal);
             return finish(a.json, r, human_inbox);
         }
-        C::RepairInspect(a) => {
+        C::Inspect(a) => {
             let r = ops::inspect_finding(ctx, &a.session, &a.finding);
             return finish(a.json, r, human_record);
         }
-        C::RepairImport(a) => {
+        C::Import(a) => {
             let r = read_document(&a.file).and_then(|doc| ops::import(ctx, &a.session, &doc));
             return finish(a.json, r, human_import);
         }
-        C::RepairClaim(a) => (
+        C::Claim(a) => (
             Verb::Claim,
             a.target.json,
             OpParams {
@@ -246,7 +259,7 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
                 ..a.target.params()
             },
         ),
-        C::RepairProgress(a) => (
+        C::Progress(a) => (
             Verb::Progress,
             a.target.json,
             OpParams {
@@ -256,7 +269,7 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
                 ..a.target.params()
             },
         ),
-        C::RepairReply(a) => (
+        C::Reply(a) => (
             Verb::Reply,
             a.target.json,
             OpParams {
@@ -265,7 +278,7 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
                 ..a.target.params()
             },
         ),
-        C::RepairComplete(a) => {
+        C::Complete(a) => {
             let changed = if a.no_changed_files {
                 Some(Vec::new())
             } else {
@@ -283,7 +296,7 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
                 },
             )
         }
-        C::RepairFail(a) => (
+        C::Fail(a) => (
             Verb::Fail,
             a.target.json,
             OpParams {
@@ -292,7 +305,7 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
                 ..a.target.params()
             },
         ),
-        C::RepairCancel(a) => (
+        C::Cancel(a) => (
             Verb::Cancel,
             a.target.json,
             OpParams {
@@ -301,10 +314,10 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
                 ..a.target.params()
             },
         ),
-        C::RepairAccept(a) => reviewer(Verb::Accept, a),
-        C::RepairReject(a) => reviewer(Verb::Reject, a),
-        C::RepairReopen(a) => reviewer(Verb::Reopen, a),
-        C::RepairAnswer(a) => (
+        C::Accept(a) => reviewer(Verb::Accept, a),
+        C::Reject(a) => reviewer(Verb::Reject, a),
+        C::Reopen(a) => reviewer(Verb::Reopen, a),
+        C::Answer(a) => (
             Verb::Answer,
             a.target.json,
             OpParams {
@@ -342,7 +355,10 @@ fn read_document(path: &PathBuf) -> Result<Vec<u8>, LedgerError> {
     let limit = a3s_test_ledger::intake::MAX_DOCUMENT_BYTES as u64;
     let mut bytes = Vec::new();
     let read = if path.as_os_str() == "-" {
-        std::io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)
+        std::io::stdin()
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
     } else {
         std::fs::File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
     };
@@ -378,8 +394,18 @@ fn human_inbox(v: &Value) -> String {
     if v["truncated"] == Value::Bool(true) {
         let _ = writeln!(out, "… {} in total (raise --limit)", v["total"]);
     }
-    for w in v["warnings"].as_array().map(Vec::as_slice).unwrap_or_default() {
-        let _ = writeln!(out, "warning[{}] {}: {}", s(w, "code"), s(w, "session"), s(w, "message"));
+    for w in v["warnings"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        let _ = writeln!(
+            out,
+            "warning[{}] {}: {}",
+            s(w, "code"),
+            s(w, "session"),
+            s(w, "message")
+        );
     }
     out
 }
@@ -401,7 +427,11 @@ fn human_record(v: &Value) -> String {
         "instruction (untrusted): {}",
         s(&v["untrusted"], "instruction")
     );
-    for h in v["history"].as_array().map(Vec::as_slice).unwrap_or_default() {
+    for h in v["history"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
         let _ = writeln!(
             out,
             "  #{} {} {} {} -> {}",
@@ -434,7 +464,11 @@ fn human_result(v: &Value) -> String {
         let _ = write!(out, ", attempt {a}");
     }
     if let Some(l) = r["lease"].as_object() {
-        let _ = write!(out, ", lease until {}", l["expires_at"].as_str().unwrap_or(""));
+        let _ = write!(
+            out,
+            ", lease until {}",
+            l["expires_at"].as_str().unwrap_or("")
+        );
     }
     let _ = writeln!(out, "\nnext: {}", s(&v["next_action"], "command"));
     out

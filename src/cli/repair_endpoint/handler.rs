@@ -114,7 +114,9 @@ pub fn serve(config: &Config, stream: TcpStream) {
         Err(e) => {
             let (r, msg) = match e {
                 ReadError::Timeout => (Rejection::Timeout, "the request did not arrive in time"),
-                ReadError::HeadTooLarge => (Rejection::HeadTooLarge, "the request head is too large"),
+                ReadError::HeadTooLarge => {
+                    (Rejection::HeadTooLarge, "the request head is too large")
+                }
                 ReadError::Malformed(m) => (Rejection::BadRequest, m),
                 ReadError::Closed => return,
             };
@@ -153,7 +155,11 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
     }
     if let Ok(Some(site)) = head.single("sec-fetch-site") {
         if site != "same-origin" {
-            return reject(conn, Rejection::Origin, "only same-origin requests are accepted");
+            return reject(
+                conn,
+                Rejection::Origin,
+                "only same-origin requests are accepted",
+            );
         }
     }
     match head.single("content-type") {
@@ -178,7 +184,11 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
             v.parse::<u64>().unwrap_or(u64::MAX)
         }
         Ok(None) => {
-            return reject(conn, Rejection::LengthRequired, "a Content-Length is required")
+            return reject(
+                conn,
+                Rejection::LengthRequired,
+                "a Content-Length is required",
+            )
         }
         _ => return reject(conn, Rejection::BadRequest, "invalid Content-Length"),
     };

@@ -47,7 +47,9 @@ impl Head {
         let mut it = self.all(name);
         let first = it.next();
         if it.next().is_some() {
-            return Err(ReadError::Malformed("a header that must be single is repeated"));
+            return Err(ReadError::Malformed(
+                "a header that must be single is repeated",
+            ));
         }
         Ok(first)
     }
@@ -180,9 +182,8 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 fn is_token(s: &str) -> bool {
     !s.is_empty()
-        && s.bytes().all(|b| {
-            b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
-        })
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 fn parse_head(head: &str) -> Result<Head, ReadError> {
@@ -191,7 +192,11 @@ fn parse_head(head: &str) -> Result<Head, ReadError> {
     let mut parts = request_line.split(' ');
     let (method, target, version) = match (parts.next(), parts.next(), parts.next(), parts.next()) {
         (Some(m), Some(t), Some(v), None) => (m, t, v),
-        _ => return Err(ReadError::Malformed("the request line is not METHOD TARGET VERSION")),
+        _ => {
+            return Err(ReadError::Malformed(
+                "the request line is not METHOD TARGET VERSION",
+            ))
+        }
     };
     if !is_token(method) {
         return Err(ReadError::Malformed("the method is not a token"));
@@ -200,7 +205,9 @@ fn parse_head(head: &str) -> Result<Head, ReadError> {
         return Err(ReadError::Malformed("the request target must be a path"));
     }
     if version != "HTTP/1.1" && version != "HTTP/1.0" {
-        return Err(ReadError::Malformed("only HTTP/1.1 and HTTP/1.0 are served"));
+        return Err(ReadError::Malformed(
+            "only HTTP/1.1 and HTTP/1.0 are served",
+        ));
     }
     let mut headers = Vec::new();
     for line in lines {
@@ -218,7 +225,9 @@ fn parse_head(head: &str) -> Result<Head, ReadError> {
         }
         let value = value.trim_matches([' ', '\t']);
         if value.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
-            return Err(ReadError::Malformed("a header value has control characters"));
+            return Err(ReadError::Malformed(
+                "a header value has control characters",
+            ));
         }
         headers.push((name.to_ascii_lowercase(), value.to_owned()));
     }
@@ -254,8 +263,9 @@ mod tests {
 
     #[test]
     fn parses_a_strict_head() {
-        let h = parse_head("POST /__a3s/repairs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json")
-            .unwrap();
+        let h =
+            parse_head("POST /__a3s/repairs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json")
+                .unwrap();
         assert_eq!(h.method, "POST");
         assert_eq!(h.single("content-type").unwrap(), Some("application/json"));
     }

@@ -56,10 +56,22 @@ mod tests {
 
     #[test]
     fn normalizes_like_a_browser_origin() {
-        assert_eq!(normalize("http://localhost:5173").unwrap(), "http://localhost:5173");
-        assert_eq!(normalize("HTTP://LocalHost:5173/").unwrap(), "http://localhost:5173");
-        assert_eq!(normalize("http://localhost:80").unwrap(), "http://localhost");
-        assert_eq!(normalize("https://app.test:443").unwrap(), "https://app.test");
+        assert_eq!(
+            normalize("http://localhost:5173").unwrap(),
+            "http://localhost:5173"
+        );
+        assert_eq!(
+            normalize("HTTP://LocalHost:5173/").unwrap(),
+            "http://localhost:5173"
+        );
+        assert_eq!(
+            normalize("http://localhost:80").unwrap(),
+            "http://localhost"
+        );
+        assert_eq!(
+            normalize("https://app.test:443").unwrap(),
+            "https://app.test"
+        );
         assert_eq!(normalize("http://[::1]:3000").unwrap(), "http://[::1]:3000");
         assert_eq!(normalize("http://[::1]").unwrap(), "http://[::1]");
     }

@@ -51,7 +51,11 @@ fn op_schema(verb: Verb) -> Value {
     match verb {
         Verb::Claim => props.push(("lease_ms", lease())),
         Verb::Progress => {
-            props.extend([attempt, ("lease_ms", lease()), ("message", text("what you did"))]);
+            props.extend([
+                attempt,
+                ("lease_ms", lease()),
+                ("message", text("what you did")),
+            ]);
             required.push("attempt_id");
         }
         Verb::Reply => {
@@ -153,7 +157,12 @@ pub fn tools() -> Vec<Tool> {
             ),
             run: |ctx, a| {
                 let a: InboxArgs = args(a)?;
-                Ok(ops::inbox(ctx, a.session.as_deref(), a.limit, a.include_terminal)?)
+                Ok(ops::inbox(
+                    ctx,
+                    a.session.as_deref(),
+                    a.limit,
+                    a.include_terminal,
+                )?)
             },
         },
         Tool {

@@ -168,6 +168,20 @@ describe("snapshot", () => {
     expect(new TextEncoder().encode(JSON.stringify(fitted)).length).toBeLessThanOrEqual(fitted.limits.responseBytes);
   });
 
+  it("computes the encoded size exactly", () => {
+    const full = bridge.snapshot();
+    const bytes = (r: SnapshotResponse) => new TextEncoder().encode(JSON.stringify(r)).length;
+    // Find X with size(response whose limits.responseBytes = X) === X (same digit count).
+    const exact = bytes({ ...full, limits: { ...full.limits, responseBytes: 5_000 } });
+    expect(String(exact)).toHaveLength(4);
+    const fits = bridge.snapshot({ limits: { responseBytes: exact } });
+    expect(fits.truncated).toBe(false);
+    expect(bytes(fits)).toBe(exact);
+    const cut = bridge.snapshot({ limits: { responseBytes: exact - 1 } });
+    expect(cut.truncated).toBe(true);
+    expect(bytes(cut)).toBeLessThanOrEqual(exact - 1);
+  });
+
   it("scopes to a node, a component and a region", () => {
     const all = bridge.snapshot();
     const list = byTestId(all, "list");

@@ -5,32 +5,12 @@ import { devWarn, TestKitError } from "../errors";
 import { DEFAULT_LIMITS, MAX_LIMITS } from "../limits";
 import { computeDiff, type ComputedDiff } from "../diff";
 import { domPlatform, type Platform } from "../platform";
-import type {
-  Facts,
-  Handshake,
-  NodeRecord,
-  Probe,
-  RevisionChange,
-  SnapshotRequest,
-  SnapshotResponse,
-  TruncationReason,
-} from "../protocol";
+import type { Facts, NodeRecord, SnapshotRequest, SnapshotResponse, TruncationReason } from "../protocol";
 import { RedactionRules, sanitizeFacts } from "../privacy/redact";
 import { endpointTransport, resolveSameOriginEndpoint } from "../repair/endpoint";
 import { RepairQueue } from "../repair/queue";
 import { createRepairStore } from "../repair/storage";
-import type {
-  RepairAction,
-  RepairActionBatch,
-  RepairActionInput,
-  RepairBatch,
-  RepairContext,
-  RepairDraft,
-  RepairEvent,
-  RepairRecord,
-  RepairTarget,
-  SubmitRepairResult,
-} from "../repair/types";
+import type { RepairContext, RepairTarget } from "../repair/types";
 import { RevisionClock } from "../revisions/clock";
 import { ProjectionHistory } from "../revisions/history";
 import { startSignals, type SignalSources } from "../revisions/signals";
@@ -44,76 +24,12 @@ import { baseDetailOf, normalizeRequest, projectionKeyOf, requestKeyOf, type Nor
 import { validateTimeoutMs } from "../timeouts";
 import { understand } from "../ui/understanding";
 import { HANDSHAKE_PROTOCOL, PACKAGE_NAME, PAGE_CONTEXT_PROTOCOL, SDK_VERSION } from "../version";
+import { CAPABILITIES, type PageContextBridge } from "./api";
 import type { ResolvedOptions } from "./options";
-import { Registry, type BoundaryRegistration, type SourceMapRegistration, type SourceRegistration, type Unregister } from "./registry";
+import { captureRepairContext } from "./repairContext";
+import { Registry } from "./registry";
 
-/** Request of `waitForDiff`: a diff request plus how long to wait for a change. */
-export type WaitForDiffRequest = Omit<SnapshotRequest, "detail" | "sinceRevision"> & {
-  sinceRevision: number;
-  timeoutMs: number;
-};
-
-/** The Page Context bridge installed on `window[Symbol.for("a3s.test.page-context")]`. */
-export interface PageContextBridge {
-  /** Protocol, package, version and capabilities. */
-  handshake(): Handshake;
-  /** Cheap liveness check: revision, page id, URL, readiness. */
-  probe(): Probe;
-  /** Reads a bounded, revision-bound projection of the page. */
-  snapshot(request?: SnapshotRequest): SnapshotResponse;
-  /** The live element of a node id, or null (ids are valid only while their element lives). */
-  resolve(nodeId: string): Element | null;
-  /** Resolves when the revision passes `revision`, or unchanged after `timeoutMs` (0–300,000). */
-  waitForChange(revision: number, timeoutMs: number): Promise<RevisionChange>;
-  /** Waits for a change after `sinceRevision`, then returns a diff snapshot. */
-  waitForDiff(request: WaitForDiffRequest): Promise<SnapshotResponse>;
-  /** Calls `listener` on every new revision; returns the unsubscribe function. */
-  subscribe(listener: (change: RevisionChange) => void): () => void;
-  /** Stops observing and uninstalls. Later calls (except probe) throw `disposed`. */
-  dispose(): void;
-  /** Registers a component boundary. */
-  registerBoundary(registration: BoundaryRegistration): Unregister;
-  /** Registers a framework adapter's source claim for elements. */
-  registerSource(registration: SourceRegistration): Unregister;
-  /** Registers a flat Source Map v3 for a generated file (never fetched). */
-  registerSourceMap(registration: SourceMapRegistration): Unregister;
-  /** Queues one finding or a batch (visible order kept); POSTs to `repairEndpoint` when set. */
-  submitRepair(draft: RepairDraft | readonly RepairDraft[]): Promise<SubmitRepairResult>;
-  /** The next pending findings, not removed. */
-  peekRepairBatch(options?: { max?: number }): RepairBatch;
-  /** Removes and returns the next pending findings. */
-  takeRepairBatch(options?: { max?: number }): RepairBatch;
-  /** Every finding this page knows. */
-  listRepairs(): RepairRecord[];
-  /** Mirrors a lifecycle event from the ledger (idempotent). */
-  applyRepairEvent(event: RepairEvent): RepairRecord;
-  /** Queues a human action on a finding. */
-  submitRepairAction(action: RepairActionInput): Promise<RepairAction>;
-  /** Removes and returns the queued human actions. */
-  takeRepairActions(): RepairActionBatch;
-}
-
-/** Capabilities advertised by the handshake. */
-export const CAPABILITIES: readonly string[] = [
-  "snapshot.summary",
-  "snapshot.scoped",
-  "snapshot.forensic",
-  "snapshot.diff",
-  "scope.page",
-  "scope.node",
-  "scope.component",
-  "scope.region",
-  "cursor",
-  "geometry",
-  "shadow-dom.open",
-  "wait-for-change",
-  "wait-for-diff",
-  "subscribe",
-  "source-mapping",
-  "source-map.v3-flat",
-  "ui-understanding",
-  "repair-queue",
-];
+export { CAPABILITIES, type PageContextBridge, type WaitForDiffRequest } from "./api";
 
 interface CachedPage {
   requestKey: string;
@@ -249,6 +165,8 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       scrollY: projection.page.scroll.y,
     };
     const nodes: NodeRecord[] = slice.map((i) => withGeometry(projection.nodes[i] as NodeRecord, projection.entries[i] as NonNullable<(typeof projection.entries)[number]>, frame, platform, true));
+    // Size of a node with geometry = its semantic JSON + `,"geometry":` (12 bytes) + the geometry.
+    const nodeBytes = nodes.map((n, k) => (projection.nodeBytes[slice[k] as number] ?? 0) + (n.geometry !== undefined ? 12 + jsonBytes(n.geometry) : 0));
     const draft: SnapshotResponse = {
       protocol: PAGE_CONTEXT_PROTOCOL,
       sdkVersion: SDK_VERSION,
@@ -281,47 +199,25 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       });
       if (ui !== undefined) draft.ui = ui;
     }
-    const { response } = fitResponse(draft, req.limits.responseBytes, (kept) =>
-      offset + kept < candidates.length ? encodeCursor({ revision, requestKey, offset: offset + kept }) : null,
+    const { response } = fitResponse(
+      draft,
+      req.limits.responseBytes,
+      (kept) => (offset + kept < candidates.length ? encodeCursor({ revision, requestKey, offset: offset + kept }) : null),
+      nodeBytes,
     );
     return response;
   };
 
-  const captureContext = (target: RepairTarget): RepairContext => {
-    const revision = clock.flush();
-    const limits = options.limits;
-    const page = pageRecordOf({ pageId: options.pageId, win, platform, ready: readReady(), stringBytes: limits.stringBytes });
-    const targetNodes: NodeRecord[] = [];
-    const nearbyNodes: NodeRecord[] = [];
-    const components = new Map<string, SnapshotResponse["components"][number]>();
-    for (const nodeId of target.nodeIds.slice(0, 16)) {
-      const el = ids.resolve(nodeId);
-      if (el === null || !el.isConnected) continue;
-      const own = snapshot({ detail: "scoped", scope: { kind: "node", nodeId }, limits: { nodes: 1 } }, false);
-      const first = own.nodes[0];
-      if (first !== undefined) targetNodes.push(first);
-      for (const c of own.components) components.set(c.id, c);
-      const parent = el.parentElement;
-      if (parent !== null && parent !== doc.body && !rules.covers(parent)) {
-        const near = snapshot({ detail: "summary", scope: { kind: "node", nodeId: ids.idOf(parent) }, limits: { nodes: 9 } }, false);
-        for (const n of near.nodes) if (n.id !== nodeId && nearbyNodes.length < 24) nearbyNodes.push(n);
-      }
-    }
-    const sourceHints = targetNodes.flatMap((n) => n.sourceMapping?.candidates ?? []).slice(0, 8);
-    return {
-      untrusted: true,
-      contextRevision: revision,
-      page,
-      route: page.route,
-      viewport: page.viewport,
-      components: Array.from(components.values()),
-      sourceHints,
-      locators: targetNodes.map((n) => ({ nodeId: n.id, locators: n.locators })),
-      targetNodes,
-      nearbyNodes,
-      facts: readFacts(limits.stringBytes),
-    };
-  };
+  const captureContext = (target: RepairTarget): RepairContext =>
+    captureRepairContext(target, {
+      revision: () => clock.flush(),
+      page: () => pageRecordOf({ pageId: options.pageId, win, platform, ready: readReady(), stringBytes: options.limits.stringBytes }),
+      facts: () => readFacts(options.limits.stringBytes),
+      read: (request) => snapshot(request, false),
+      element: (nodeId) => ids.resolve(nodeId),
+      idOf: (el) => ids.idOf(el),
+      readable: (el) => el !== doc.body && !rules.covers(el),
+    });
 
   const repairs = new RepairQueue({
     store: createRepairStore(options.repairStorage, win, options.pageId),

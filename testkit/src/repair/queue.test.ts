@@ -4,6 +4,7 @@ import { createRepairStore, storageKeyOf } from "./storage";
 import { resolveSameOriginEndpoint } from "./endpoint";
 import type { RepairContext, RepairDraft } from "./types";
 import { installTestKit } from "../bridge/install";
+import { fakePlatform } from "../testing/fakePlatform";
 
 const context = (): RepairContext => ({
   untrusted: true,
@@ -115,7 +116,7 @@ describe("RepairQueue", () => {
 describe("bridge repair methods", () => {
   it("capture the target's locators and nearby nodes", async () => {
     document.body.innerHTML = `<section><button data-testid="go">Go</button><p>Near</p></section>`;
-    const bridge = installTestKit({ enabled: true, page: { id: "rq" } });
+    const bridge = installTestKit({ enabled: true, page: { id: "rq" }, platform: fakePlatform(window).platform });
     if (bridge === null) throw new Error("not installed");
     try {
       const snap = bridge.snapshot();
@@ -126,7 +127,15 @@ describe("bridge repair methods", () => {
       expect(ctx?.targetNodes.map((n) => n.testId)).toEqual(["go"]);
       expect(ctx?.locators[0]?.locators[0]).toEqual({ kind: "role", role: "button", name: "Go" });
       expect(ctx?.nearbyNodes.some((n) => n.text === "Near")).toBe(true);
-      expect(bridge.takeRepairBatch().repairs).toHaveLength(1);
+      expect(ctx?.ui?.layout.nodes[0]?.nodeId).toBe(go?.id);
+      const region = await bridge.submitRepair(draft({ target: { kind: "region", nodeIds: [], region: { x: 0, y: 0, width: 50, height: 50 } } }));
+      expect(region.repairs[0]?.context.nearbyNodes.length).toBeGreaterThan(0);
+      expect(bridge.takeRepairBatch().repairs).toHaveLength(2);
+      // Capturing context must not evict the driver's diff baseline.
+      for (let i = 0; i < 9; i++) await bridge.submitRepair(draft({ target: { kind: "node", nodeIds: [go?.id ?? ""] } }));
+      document.querySelector("p")?.append("!");
+      const d = await bridge.waitForDiff({ sinceRevision: snap.revision, timeoutMs: 1000 });
+      expect(d.delta?.status).toBe("complete");
     } finally {
       bridge.dispose();
     }

@@ -225,10 +225,18 @@ function ariaBool(el: Element, name: string): boolean | "mixed" | undefined {
   return v === "true";
 }
 
+/** Elements whose state can come from properties rather than attributes. */
+const STATEFUL_TAGS = new Set(["input", "textarea", "select", "option", "button", "fieldset", "optgroup", "details", "h1", "h2", "h3", "h4", "h5", "h6"]);
+
 /** Interaction state of `el`. `visible` is computed by the caller from layout. */
 export function stateOf(el: Element, visible: boolean, focused: boolean, stringBytes: number): NodeState {
   const state: NodeState = { visible };
   const tag = el.localName;
+  // Fast path: a plain element without attributes has no state beyond visibility and focus.
+  if (!el.hasAttributes() && !STATEFUL_TAGS.has(tag)) {
+    if (focused) state.focused = true;
+    return state;
+  }
   if ((el as HTMLButtonElement).disabled === true || el.getAttribute("aria-disabled") === "true") state.disabled = true;
   if (tag === "input") {
     const input = el as HTMLInputElement;

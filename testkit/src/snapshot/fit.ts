@@ -22,18 +22,26 @@ export interface FitResult {
  * `cursorFor(kept)` returns the cursor to put in `nextCursor` when `kept` < offered, so its
  * length is accounted for exactly.
  */
-export function fitResponse(draft: SnapshotResponse, budget: number, cursorFor: (kept: number) => string | null): FitResult {
+export function fitResponse(
+  draft: SnapshotResponse,
+  budget: number,
+  cursorFor: (kept: number) => string | null,
+  knownNodeBytes?: readonly number[],
+): FitResult {
   const offered = draft.nodes;
   const reasons: TruncationReason[] = [...draft.truncatedReasons];
   let response: SnapshotResponse = { ...draft, nextCursor: cursorFor(offered.length) };
-  if (jsonBytes(response) <= budget) return { response, keptNodes: offered.length };
+  const sizes = knownNodeBytes !== undefined && knownNodeBytes.length === offered.length ? [...knownNodeBytes] : offered.map((n) => jsonBytes(n));
+  // Exact: an array encodes as "[" + items.join(",") + "]", so the whole response never needs
+  // re-encoding just to learn its size.
+  const total = (r: SnapshotResponse) => jsonBytes({ ...r, nodes: [] }) + sizes.reduce((a, b) => a + b, 0) + Math.max(0, sizes.length - 1);
+  if (total(response) <= budget) return { response, keptNodes: offered.length };
   if (response.ui !== undefined) {
     const { ui: _ui, ...rest } = response;
     response = rest;
     reasons.push("ui");
-    if (jsonBytes(withReasons(response, reasons)) <= budget) return { response: withReasons(response, reasons), keptNodes: offered.length };
+    if (total(withReasons(response, reasons)) <= budget) return { response: withReasons(response, reasons), keptNodes: offered.length };
   }
-  const sizes = offered.map((n) => jsonBytes(n));
   const keep = (r: SnapshotResponse): number => {
     // Exact: an array encodes as "[" + items.join(",") + "]".
     let kept = 0;

@@ -8,6 +8,7 @@ import type { RedactionRules } from "../privacy/redact";
 import type { Registry } from "../bridge/registry";
 import type { SourceOwner } from "../source/mapping";
 import { hash53 } from "../util/hash";
+import { utf8ByteLength } from "../util/utf8";
 import { componentRecordOf, componentRootsOf, enclosingComponentOf, parentAcrossShadow } from "./components";
 import { overlaps } from "./geometry";
 import type { NodeIdTable } from "./ids";
@@ -38,6 +39,8 @@ export interface Projection {
   components: ComponentRecord[];
   nodes: NodeRecord[];
   entries: WalkEntry[];
+  /** UTF-8 size of each node's JSON without geometry (lets size fitting skip re-encoding). */
+  nodeBytes: number[];
   hashes: ProjectionHashes;
 }
 
@@ -67,9 +70,6 @@ function ownersAbove(start: Element, owners: Map<Element, SourceOwner[]>): Sourc
   return out;
 }
 
-function withoutGeometryHash(record: NodeRecord): number {
-  return hash53(JSON.stringify(record));
-}
 
 /** Builds the projection of a scope. */
 export function buildProjection(input: ProjectionInput): Projection {
@@ -116,11 +116,15 @@ export function buildProjection(input: ProjectionInput): Projection {
     labels: new LabelIndex(),
   };
   const nodes: NodeRecord[] = new Array<NodeRecord>(entries.length);
+  const nodeBytes: number[] = new Array<number>(entries.length);
   const nodeHashes = new Map<string, number>();
   for (let i = 0; i < entries.length; i++) {
     const record = semanticRecord(entries, i, ctx);
     nodes[i] = record;
-    nodeHashes.set(record.id, withoutGeometryHash(record));
+    // The semantic hash covers everything but geometry (which is attached per page of nodes).
+    const json = JSON.stringify(record);
+    nodeBytes[i] = utf8ByteLength(json);
+    nodeHashes.set(record.id, hash53(json));
   }
   const used = new Set<string>();
   if (scope.kind !== "page") {
@@ -157,6 +161,7 @@ export function buildProjection(input: ProjectionInput): Projection {
     components: kept,
     nodes,
     entries,
+    nodeBytes,
     hashes: {
       revision: input.revision,
       page: hash53(JSON.stringify(input.page)),

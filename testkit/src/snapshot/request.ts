@@ -17,7 +17,7 @@ export interface NormalizedRequest {
 }
 
 const DETAILS: readonly Detail[] = ["summary", "scoped", "diff", "forensic"];
-const REQUEST_KEYS = new Set(["detail", "scope", "sinceRevision", "cursor", "ui", "limits", "timeoutMs"]);
+const REQUEST_KEYS = new Set(["detail", "scope", "sinceRevision", "cursor", "ui", "limits"]);
 
 function finite(v: unknown, what: string): number {
   if (typeof v !== "number" || !Number.isFinite(v)) throw new TestKitError("invalid_request", `${what} must be a finite number`);

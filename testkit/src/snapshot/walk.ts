@@ -136,7 +136,8 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
     const componentId = options.componentRoots.get(el) ?? frame.componentId;
     const redacted = rules.matches(el);
     const role = redacted ? undefined : roleOf(el);
-    const testIdAttr = el.getAttribute("data-testid");
+    const hasAttributes = el.hasAttributes();
+    const testIdAttr = hasAttributes ? el.getAttribute("data-testid") : null;
     const testId = testIdAttr !== null && testIdAttr !== "" ? testIdAttr : undefined;
     const ownText = redacted || el.localName === "textarea" ? "" : ownTextOf(el);
     const shadow = el.shadowRoot;
@@ -151,8 +152,7 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
       (role !== undefined && !NON_SEMANTIC_ROLES.has(role)) ||
       ALWAYS_INTERESTING.has(el.localName) ||
       options.componentRoots.has(el) ||
-      (el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1") ||
-      el.getAttribute("contenteditable") === "true";
+      (hasAttributes && ((el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1") || isEditable(el)));
     if (display === "none" && mode === "summary") return;
     let index = frame.parentIndex;
     if (include) {
@@ -206,4 +206,9 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
     });
   }
   return { entries, overflow };
+}
+
+function isEditable(el: Element): boolean {
+  const v = el.getAttribute("contenteditable");
+  return v !== null && v !== "false";
 }

@@ -20,17 +20,34 @@ async fn png(ctx: &WebContext, deadline: Instant) -> Result<Vec<u8>, StepFailure
     let tab = ctx.tab()?;
     let reply = tab
         .session
-        .call("Page.captureScreenshot", json!({ "format": "png" }), COMMAND_BOUND, deadline)
+        .call(
+            "Page.captureScreenshot",
+            json!({ "format": "png" }),
+            COMMAND_BOUND,
+            deadline,
+        )
         .await?;
     let data = reply.get("data").and_then(Value::as_str).unwrap_or("");
-    base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| {
-        StepFailure::new(FailureCode::Protocol, format!("the screenshot was not valid base64: {e}"))
-    })
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|e| {
+            StepFailure::new(
+                FailureCode::Protocol,
+                format!("the screenshot was not valid base64: {e}"),
+            )
+        })
 }
 
 async fn ax_tree(ctx: &WebContext, deadline: Instant) -> Result<Value, StepFailure> {
     let tab = ctx.tab()?;
-    tab.session.call("Accessibility.getFullAXTree", json!({}), COMMAND_BOUND, deadline).await
+    tab.session
+        .call(
+            "Accessibility.getFullAXTree",
+            json!({}),
+            COMMAND_BOUND,
+            deadline,
+        )
+        .await
 }
 
 fn pretty(value: &Value) -> Vec<u8> {
@@ -38,11 +55,20 @@ fn pretty(value: &Value) -> Vec<u8> {
 }
 
 /// `screenshot { path }`.
-pub(crate) async fn screenshot(ctx: &mut WebContext, path: &EvidencePath, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn screenshot(
+    ctx: &mut WebContext,
+    path: &EvidencePath,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     let target = evidence::prepare(env.artifact_dir, path.as_str())?;
+    // A page blocked in alert() cannot produce a frame.
+    ctx.tab()?.fail_if_dialog()?;
     let bytes = png(ctx, env.deadline).await?;
     let file = evidence::write(&target, "screenshot", &bytes)?;
-    Ok(StepOutput { evidence: vec![file], detail: Some(json!({ "bytes": bytes.len() })) })
+    Ok(StepOutput {
+        evidence: vec![file],
+        detail: Some(json!({ "bytes": bytes.len() })),
+    })
 }
 
 /// `accessibility { path interactive }`.
@@ -64,10 +90,16 @@ pub(crate) async fn accessibility(
 }
 
 /// `snapshot { interactive }`: record the observation's size.
-pub(crate) async fn snapshot(ctx: &mut WebContext, interactive: bool, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn snapshot(
+    ctx: &mut WebContext,
+    interactive: bool,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     let reply = ax_tree(ctx, env.deadline).await?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
-    Ok(detail(json!({ "nodes": nodes, "interactive_nodes": interactive_nodes, "interactive": interactive })))
+    Ok(detail(
+        json!({ "nodes": nodes, "interactive_nodes": interactive_nodes, "interactive": interactive }),
+    ))
 }
 
 /// Make sure every console message and page error the page produced so far has arrived: the
@@ -77,35 +109,70 @@ async fn flush_page_events(ctx: &WebContext, deadline: Instant) {
     if let Ok(tab) = ctx.tab() {
         if tab.dialog().is_none() {
             let params = json!({ "expression": "0", "returnByValue": true });
-            let _ = tab.session.call("Runtime.evaluate", params, COMMAND_BOUND, deadline).await;
+            let _ = tab
+                .session
+                .call("Runtime.evaluate", params, COMMAND_BOUND, deadline)
+                .await;
         }
     }
 }
 
 /// `console { path clear }`.
-pub(crate) async fn console(ctx: &mut WebContext, path: &EvidencePath, clear: bool, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn console(
+    ctx: &mut WebContext,
+    path: &EvidencePath,
+    clear: bool,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     let target = evidence::prepare(env.artifact_dir, path.as_str())?;
     flush_page_events(ctx, env.deadline).await;
     let messages = {
         let mut log = ctx.shared.console.lock().expect("console lock");
-        if clear { std::mem::take(&mut *log) } else { log.clone() }
+        if clear {
+            std::mem::take(&mut *log)
+        } else {
+            log.clone()
+        }
     };
     let count = messages.len();
-    let file = evidence::write(&target, "console", &pretty(&json!({ "messages": messages })))?;
-    Ok(StepOutput { evidence: vec![file], detail: Some(json!({ "messages": count, "cleared": clear })) })
+    let file = evidence::write(
+        &target,
+        "console",
+        &pretty(&json!({ "messages": messages })),
+    )?;
+    Ok(StepOutput {
+        evidence: vec![file],
+        detail: Some(json!({ "messages": count, "cleared": clear })),
+    })
 }
 
 /// `page_errors { path clear }`.
-pub(crate) async fn page_errors(ctx: &mut WebContext, path: &EvidencePath, clear: bool, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn page_errors(
+    ctx: &mut WebContext,
+    path: &EvidencePath,
+    clear: bool,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     let target = evidence::prepare(env.artifact_dir, path.as_str())?;
     flush_page_events(ctx, env.deadline).await;
     let errors = {
         let mut log = ctx.shared.page_errors.lock().expect("page errors lock");
-        if clear { std::mem::take(&mut *log) } else { log.clone() }
+        if clear {
+            std::mem::take(&mut *log)
+        } else {
+            log.clone()
+        }
     };
     let count = errors.len();
-    let file = evidence::write(&target, "page_errors", &pretty(&json!({ "errors": errors })))?;
-    Ok(StepOutput { evidence: vec![file], detail: Some(json!({ "errors": count, "cleared": clear })) })
+    let file = evidence::write(
+        &target,
+        "page_errors",
+        &pretty(&json!({ "errors": errors })),
+    )?;
+    Ok(StepOutput {
+        evidence: vec![file],
+        detail: Some(json!({ "errors": count, "cleared": clear })),
+    })
 }
 
 /// After a failure: screenshot, accessibility tree, console and page errors into `dir`. Each
@@ -117,7 +184,8 @@ pub(crate) async fn failure_evidence(ctx: &mut WebContext, dir: &Path) -> Vec<Ev
     }
     flush_page_events(ctx, Instant::now() + FAILURE_CAPTURE).await;
     let console = json!({ "messages": ctx.shared.console.lock().expect("console lock").clone() });
-    let errors = json!({ "errors": ctx.shared.page_errors.lock().expect("page errors lock").clone() });
+    let errors =
+        json!({ "errors": ctx.shared.page_errors.lock().expect("page errors lock").clone() });
     let dead = ctx.cdp.live().dead_reason().is_some();
     let blocked = ctx.tab().map(|t| t.dialog().is_some()).unwrap_or(true);
     if !dead && !blocked {
@@ -126,7 +194,9 @@ pub(crate) async fn failure_evidence(ctx: &mut WebContext, dir: &Path) -> Vec<Ev
         }
         if let Ok(reply) = ax_tree(ctx, Instant::now() + FAILURE_CAPTURE).await {
             let doc = ax::to_json(&reply, false);
-            files.extend(evidence::save(dir, "accessibility.json", "accessibility", &pretty(&doc)).ok());
+            files.extend(
+                evidence::save(dir, "accessibility.json", "accessibility", &pretty(&doc)).ok(),
+            );
         }
     }
     files.extend(evidence::save(dir, "console.json", "console", &pretty(&console)).ok());

@@ -19,20 +19,38 @@ use tokio::time::Instant;
 const DOWNLOAD_EVENTS: &[&str] = &["Browser.downloadWillBegin", "Browser.downloadProgress"];
 
 /// Resolve upload paths: relative, existing, and inside the working directory.
-pub(crate) fn upload_paths(working_dir: &Path, paths: &[String]) -> Result<Vec<PathBuf>, StepFailure> {
+pub(crate) fn upload_paths(
+    working_dir: &Path,
+    paths: &[String],
+) -> Result<Vec<PathBuf>, StepFailure> {
     let bad = |why: String| StepFailure::new(FailureCode::UploadPath, why);
-    let root = working_dir
-        .canonicalize()
-        .map_err(|e| bad(format!("the working directory {} is unusable: {e}", working_dir.display())))?;
+    let root = working_dir.canonicalize().map_err(|e| {
+        bad(format!(
+            "the working directory {} is unusable: {e}",
+            working_dir.display()
+        ))
+    })?;
     let mut out = Vec::new();
     for p in paths {
         let rel = Path::new(p);
-        if p.is_empty() || rel.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
-            return Err(bad(format!("upload path {p:?} must be relative without `..`")));
+        if p.is_empty()
+            || rel
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+        {
+            return Err(bad(format!(
+                "upload path {p:?} must be relative without `..`"
+            )));
         }
-        let full = root.join(rel).canonicalize().map_err(|e| bad(format!("upload path {p:?} does not exist: {e}")))?;
+        let full = root
+            .join(rel)
+            .canonicalize()
+            .map_err(|e| bad(format!("upload path {p:?} does not exist: {e}")))?;
         if !full.starts_with(&root) {
-            return Err(bad(format!("upload path {p:?} escapes the working directory (symlink to {})", full.display())));
+            return Err(bad(format!(
+                "upload path {p:?} escapes the working directory (symlink to {})",
+                full.display()
+            )));
         }
         if !full.is_file() {
             return Err(bad(format!("upload path {p:?} is not a file")));
@@ -58,9 +76,22 @@ pub(crate) async fn upload(
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let set = tab
         .session
-        .call("DOM.setFileInputFiles", json!({ "files": names, "objectId": object }), COMMAND_BOUND, env.deadline)
+        .call(
+            "DOM.setFileInputFiles",
+            json!({ "files": names, "objectId": object }),
+            COMMAND_BOUND,
+            env.deadline,
+        )
         .await;
-    let _ = tab.session.call("Runtime.releaseObject", json!({ "objectId": object }), COMMAND_BOUND, env.deadline).await;
+    let _ = tab
+        .session
+        .call(
+            "Runtime.releaseObject",
+            json!({ "objectId": object }),
+            COMMAND_BOUND,
+            env.deadline,
+        )
+        .await;
     set?;
     Ok(crate::web::context::detail(json!({ "files": paths.len() })))
 }
@@ -68,13 +99,21 @@ pub(crate) async fn upload(
 /// Frame ids of the current tab (downloads are matched to the tab that started them).
 async fn frame_ids(ctx: &WebContext, deadline: Instant) -> Result<HashSet<String>, StepFailure> {
     let tab = ctx.tab()?;
-    let tree = tab.session.call("Page.getFrameTree", json!({}), COMMAND_BOUND, deadline).await?;
+    let tree = tab
+        .session
+        .call("Page.getFrameTree", json!({}), COMMAND_BOUND, deadline)
+        .await?;
     let mut ids = HashSet::new();
     fn walk(node: &Value, ids: &mut HashSet<String>) {
         if let Some(id) = node.pointer("/frame/id").and_then(Value::as_str) {
             ids.insert(id.to_string());
         }
-        for child in node.get("childFrames").and_then(Value::as_array).into_iter().flatten() {
+        for child in node
+            .get("childFrames")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             walk(child, ids);
         }
     }
@@ -92,43 +131,78 @@ pub(crate) async fn download(
     refuse_ref(target)?;
     let destination = evidence::prepare(env.artifact_dir, path.as_str())?;
     if ctx.download_dir.is_none() {
-        let dir = tempfile::Builder::new().prefix("a3s-test-downloads-").tempdir().map_err(|e| {
-            StepFailure::new(FailureCode::EvidenceWrite, format!("failed to create a download folder: {e}"))
-        })?;
+        let dir = tempfile::Builder::new()
+            .prefix("a3s-test-downloads-")
+            .tempdir()
+            .map_err(|e| {
+                StepFailure::new(
+                    FailureCode::EvidenceWrite,
+                    format!("failed to create a download folder: {e}"),
+                )
+            })?;
         let params = json!({
             "behavior": "allowAndName",
             "browserContextId": ctx.browser_context_id,
             "downloadPath": dir.path().display().to_string(),
             "eventsEnabled": true,
         });
-        ctx.cdp.call(None, "Browser.setDownloadBehavior", params, COMMAND_BOUND, env.deadline).await?;
+        ctx.cdp
+            .call(
+                None,
+                "Browser.setDownloadBehavior",
+                params,
+                COMMAND_BOUND,
+                env.deadline,
+            )
+            .await?;
         ctx.download_dir = Some(dir);
     }
     let frames = frame_ids(ctx, env.deadline).await?;
     let mut events = ctx.cdp.subscribe(None, DOWNLOAD_EVENTS);
     let tab = ctx.tab()?;
-    let needs = Needs { enabled: true, editable: false };
+    let needs = Needs {
+        enabled: true,
+        editable: false,
+    };
     let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
     input::click(tab, point, Button::Left, 1, env.deadline).await?;
     let begin_by = (Instant::now() + env.action_timeout).min(env.deadline);
-    let (guid, suggested) = wait_begin(&mut events, &frames, begin_by).await.ok_or_else(|| {
-        StepFailure::new(
-            FailureCode::DownloadMissing,
-            format!("{}: clicking {element} started no download within {} ms", describe(target), env.action_timeout.as_millis()),
-        )
-    })?;
+    let (guid, suggested) = wait_begin(&mut events, &frames, begin_by)
+        .await
+        .ok_or_else(|| {
+            StepFailure::new(
+                FailureCode::DownloadMissing,
+                format!(
+                    "{}: clicking {element} started no download within {} ms",
+                    describe(target),
+                    env.action_timeout.as_millis()
+                ),
+            )
+        })?;
     wait_complete(&mut events, &guid, env.deadline).await?;
-    let dir = ctx.download_dir.as_ref().expect("download folder exists").path();
+    let dir = ctx
+        .download_dir
+        .as_ref()
+        .expect("download folder exists")
+        .path();
     let source = dir.join(&guid);
     if std::fs::rename(&source, &destination).is_err() {
         std::fs::copy(&source, &destination).map_err(|e| {
-            StepFailure::new(FailureCode::EvidenceWrite, format!("failed to move the download: {e}"))
+            StepFailure::new(
+                FailureCode::EvidenceWrite,
+                format!("failed to move the download: {e}"),
+            )
         })?;
         let _ = std::fs::remove_file(&source);
     }
-    let bytes = std::fs::metadata(&destination).map(|m| m.len()).unwrap_or(0);
+    let bytes = std::fs::metadata(&destination)
+        .map(|m| m.len())
+        .unwrap_or(0);
     Ok(StepOutput {
-        evidence: vec![crate::EvidenceFile { kind: "download", path: destination }],
+        evidence: vec![crate::EvidenceFile {
+            kind: "download",
+            path: destination,
+        }],
         detail: Some(json!({ "suggested_filename": suggested, "bytes": bytes, "untrusted": true })),
     })
 }
@@ -161,7 +235,11 @@ async fn wait_complete(
     loop {
         let event = match tokio::time::timeout_at(deadline, events.recv()).await {
             Ok(Some(e)) => e,
-            Ok(None) => return Err(crate::web::cdp::crashed("the connection closed during a download")),
+            Ok(None) => {
+                return Err(crate::web::cdp::crashed(
+                    "the connection closed during a download",
+                ))
+            }
             Err(_) => {
                 return Err(StepFailure::new(
                     FailureCode::Timeout,
@@ -169,13 +247,18 @@ async fn wait_complete(
                 ))
             }
         };
-        if event.method.as_ref() != "Browser.downloadProgress" || event.params["guid"].as_str() != Some(guid) {
+        if event.method.as_ref() != "Browser.downloadProgress"
+            || event.params["guid"].as_str() != Some(guid)
+        {
             continue;
         }
         match event.params["state"].as_str() {
             Some("completed") => return Ok(()),
             Some("canceled") => {
-                return Err(StepFailure::new(FailureCode::DownloadMissing, "the download was canceled"))
+                return Err(StepFailure::new(
+                    FailureCode::DownloadMissing,
+                    "the download was canceled",
+                ))
             }
             _ => {}
         }

@@ -18,16 +18,27 @@ pub(crate) async fn fill(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs { enabled: true, editable: true };
+    let needs = Needs {
+        enabled: true,
+        editable: true,
+    };
     let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
     let named = |f| target::name_target(f, target);
     let args = json!({ "target": target });
-    let prepared = script::call(tab, "prepare_fill", args.clone(), COMMAND_BOUND, env.deadline)
-        .await
-        .map_err(named)?;
+    let prepared = script::call(
+        tab,
+        "prepare_fill",
+        args.clone(),
+        COMMAND_BOUND,
+        env.deadline,
+    )
+    .await
+    .map_err(named)?;
     if prepared.get("mode").and_then(Value::as_str) == Some("set") {
         let args = json!({ "target": target, "value": value });
-        script::call(tab, "set_value", args, COMMAND_BOUND, env.deadline).await.map_err(named)?;
+        script::call(tab, "set_value", args, COMMAND_BOUND, env.deadline)
+            .await
+            .map_err(named)?;
     } else if value.is_empty() {
         let delete = keys::named_key("Delete").expect("Delete is a known key");
         input::press(tab, &delete, &[], env.deadline).await?;
@@ -52,7 +63,10 @@ pub(crate) async fn fill(
         };
         return Err(StepFailure::new(
             FailureCode::ValueMismatch,
-            format!("{}: after filling, {element} holds {shown}", describe(target)),
+            format!(
+                "{}: after filling, {element} holds {shown}",
+                describe(target)
+            ),
         ));
     }
     Ok(detail(json!({ "element": element })))
@@ -66,13 +80,24 @@ pub(crate) async fn type_into(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs { enabled: true, editable: true };
+    let needs = Needs {
+        enabled: true,
+        editable: true,
+    };
     let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
-    script::call(tab, "focus_end", json!({ "target": target }), COMMAND_BOUND, env.deadline)
-        .await
-        .map_err(|f| target::name_target(f, target))?;
+    script::call(
+        tab,
+        "focus_end",
+        json!({ "target": target }),
+        COMMAND_BOUND,
+        env.deadline,
+    )
+    .await
+    .map_err(|f| target::name_target(f, target))?;
     input::type_text(tab, value, env.deadline).await?;
-    Ok(detail(json!({ "element": element, "keys": value.chars().count() })))
+    Ok(detail(
+        json!({ "element": element, "keys": value.chars().count() }),
+    ))
 }
 
 /// `insert_text`: at the current caret, no target.
@@ -94,7 +119,10 @@ pub(crate) async fn select(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs { enabled: true, editable: false };
+    let needs = Needs {
+        enabled: true,
+        editable: false,
+    };
     let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
     let args = json!({ "target": target, "values": values });
     let r = script::call(tab, "select_options", args, COMMAND_BOUND, env.deadline)
@@ -106,7 +134,9 @@ pub(crate) async fn select(
             format!("{}: {error}", describe(target)),
         ));
     }
-    Ok(detail(json!({ "element": element, "selected": r.get("selected").cloned().unwrap_or(Value::Null) })))
+    Ok(detail(
+        json!({ "element": element, "selected": r.get("selected").cloned().unwrap_or(Value::Null) }),
+    ))
 }
 
 /// `press`: a key or chord to the focused element.
@@ -119,9 +149,14 @@ pub(crate) async fn press(
     let Some(key) = keys::named_key(&chord.key) else {
         return Err(StepFailure::new(
             FailureCode::Unsupported,
-            format!("unknown key {:?} (use a character or a key name such as Enter, ArrowDown, F5)", chord.key),
+            format!(
+                "unknown key {:?} (use a character or a key name such as Enter, ArrowDown, F5)",
+                chord.key
+            ),
         ));
     };
     input::press(tab, &key, &chord.modifiers, env.deadline).await?;
-    Ok(detail(json!({ "key": key.key, "modifiers": chord.modifiers })))
+    Ok(detail(
+        json!({ "key": key.key, "modifiers": chord.modifiers }),
+    ))
 }

@@ -17,10 +17,16 @@ pub(crate) fn resolve_url(url: &str, base: Option<&str>) -> Result<String, StepF
         ));
     };
     let base = url::Url::parse(base).map_err(|e| {
-        StepFailure::new(FailureCode::NavigationFailed, format!("base_url {base:?} is invalid: {e}"))
+        StepFailure::new(
+            FailureCode::NavigationFailed,
+            format!("base_url {base:?} is invalid: {e}"),
+        )
     })?;
     base.join(url).map(|u| u.to_string()).map_err(|e| {
-        StepFailure::new(FailureCode::NavigationFailed, format!("cannot resolve {url:?}: {e}"))
+        StepFailure::new(
+            FailureCode::NavigationFailed,
+            format!("cannot resolve {url:?}: {e}"),
+        )
     })
 }
 
@@ -33,14 +39,22 @@ pub(crate) async fn navigate(
     let url = resolve_url(url, env.base_url)?;
     let tab = ctx.tab()?;
     tab.fail_if_dialog()?;
-    let budget = env.deadline.saturating_duration_since(tokio::time::Instant::now());
-    let call = tab.session.call("Page.navigate", json!({ "url": url }), budget, env.deadline);
+    let budget = env
+        .deadline
+        .saturating_duration_since(tokio::time::Instant::now());
+    let call = tab
+        .session
+        .call("Page.navigate", json!({ "url": url }), budget, env.deadline);
     let reply = tokio::select! {
         reply = call => reply?,
         // A `beforeunload` dialog holds the navigation until it is answered.
         message = tab.dialog_opened() => return Err(crate::web::script::dialog_blocking(&message)),
     };
-    if let Some(error) = reply.get("errorText").and_then(Value::as_str).filter(|e| !e.is_empty()) {
+    if let Some(error) = reply
+        .get("errorText")
+        .and_then(Value::as_str)
+        .filter(|e| !e.is_empty())
+    {
         return Err(StepFailure::new(
             FailureCode::NavigationFailed,
             format!("navigating to {url} failed: {error}"),
@@ -65,8 +79,14 @@ mod tests {
     #[test]
     fn relative_urls_resolve_against_base() {
         let base = Some("http://127.0.0.1:4173/app/");
-        assert_eq!(resolve_url("/cart", base).unwrap(), "http://127.0.0.1:4173/cart");
-        assert_eq!(resolve_url("cart?x=1", base).unwrap(), "http://127.0.0.1:4173/app/cart?x=1");
+        assert_eq!(
+            resolve_url("/cart", base).unwrap(),
+            "http://127.0.0.1:4173/cart"
+        );
+        assert_eq!(
+            resolve_url("cart?x=1", base).unwrap(),
+            "http://127.0.0.1:4173/app/cart?x=1"
+        );
         assert_eq!(resolve_url("about:blank", None).unwrap(), "about:blank");
         assert!(resolve_url("/cart", None).is_err());
     }

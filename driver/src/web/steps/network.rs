@@ -39,14 +39,23 @@ pub(crate) async fn route(
     {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         routes.retain(|r| r.pattern != pattern);
-        routes.push(Route { pattern: pattern.to_string(), response: response.clone() });
+        routes.push(Route {
+            pattern: pattern.to_string(),
+            response: response.clone(),
+        });
     }
     apply_all(ctx, env).await?;
-    Ok(detail(json!({ "pattern": pattern, "routes": ctx.shared.routes.lock().expect("routes lock").len() })))
+    Ok(detail(
+        json!({ "pattern": pattern, "routes": ctx.shared.routes.lock().expect("routes lock").len() }),
+    ))
 }
 
 /// `network_unroute { pattern }` (all routes when no pattern).
-pub(crate) async fn unroute(ctx: &mut WebContext, pattern: Option<&str>, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn unroute(
+    ctx: &mut WebContext,
+    pattern: Option<&str>,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     let removed = {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         let before = routes.len();
@@ -63,12 +72,18 @@ pub(crate) async fn unroute(ctx: &mut WebContext, pattern: Option<&str>, env: &S
 fn not_started(what: &str) -> StepFailure {
     StepFailure::new(
         FailureCode::CaptureNotStarted,
-        format!("no {what} recording is running; start one with `{what} {{ operation = \"start\" }}`"),
+        format!(
+            "no {what} recording is running; start one with `{what} {{ operation = \"start\" }}`"
+        ),
     )
 }
 
 /// `har { operation }`.
-pub(crate) async fn har(ctx: &mut WebContext, op: &CaptureOperation, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn har(
+    ctx: &mut WebContext,
+    op: &CaptureOperation,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     match op {
         CaptureOperation::Start => {
             *ctx.shared.har.lock().expect("har lock") = Some(HarRecorder::default());
@@ -76,17 +91,30 @@ pub(crate) async fn har(ctx: &mut WebContext, op: &CaptureOperation, env: &StepE
         }
         CaptureOperation::Stop { path } => {
             let target = evidence::prepare(env.artifact_dir, path.as_str())?;
-            let recorder = ctx.shared.har.lock().expect("har lock").take().ok_or_else(|| not_started("har"))?;
+            let recorder = ctx
+                .shared
+                .har
+                .lock()
+                .expect("har lock")
+                .take()
+                .ok_or_else(|| not_started("har"))?;
             let doc = recorder.to_har();
             let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialize");
             let file = evidence::write(&target, "har", &bytes)?;
-            Ok(StepOutput { evidence: vec![file], detail: Some(json!({ "entries": recorder.len() })) })
+            Ok(StepOutput {
+                evidence: vec![file],
+                detail: Some(json!({ "entries": recorder.len() })),
+            })
         }
     }
 }
 
 /// `trace { operation }`: the Tracing domain of the current tab, written as a JSON trace.
-pub(crate) async fn trace(ctx: &mut WebContext, op: &CaptureOperation, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn trace(
+    ctx: &mut WebContext,
+    op: &CaptureOperation,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     match op {
         CaptureOperation::Start => {
             let tab = ctx.tab()?;
@@ -94,7 +122,9 @@ pub(crate) async fn trace(ctx: &mut WebContext, op: &CaptureOperation, env: &Ste
                 "transferMode": "ReportEvents",
                 "traceConfig": { "includedCategories": TRACE_CATEGORIES },
             });
-            tab.session.call("Tracing.start", params, COMMAND_BOUND, env.deadline).await?;
+            tab.session
+                .call("Tracing.start", params, COMMAND_BOUND, env.deadline)
+                .await?;
             ctx.tracing = true;
             Ok(detail(json!({ "tracing": true })))
         }
@@ -104,19 +134,34 @@ pub(crate) async fn trace(ctx: &mut WebContext, op: &CaptureOperation, env: &Ste
             }
             let target = evidence::prepare(env.artifact_dir, path.as_str())?;
             let tab = ctx.tab()?;
-            let mut events = ctx.cdp.subscribe(Some(&tab.session.id), &["Tracing.dataCollected", "Tracing.tracingComplete"]);
-            tab.session.call("Tracing.end", json!({}), COMMAND_BOUND, env.deadline).await?;
+            let mut events = ctx.cdp.subscribe(
+                Some(&tab.session.id),
+                &["Tracing.dataCollected", "Tracing.tracingComplete"],
+            );
+            tab.session
+                .call("Tracing.end", json!({}), COMMAND_BOUND, env.deadline)
+                .await?;
             ctx.tracing = false;
             let trace_events = collect_trace(&mut events, env.deadline).await?;
             let count = trace_events.len();
             let doc = json!({ "traceEvents": trace_events });
-            let file = evidence::write(&target, "trace", &serde_json::to_vec(&doc).expect("JSON values serialize"))?;
-            Ok(StepOutput { evidence: vec![file], detail: Some(json!({ "events": count })) })
+            let file = evidence::write(
+                &target,
+                "trace",
+                &serde_json::to_vec(&doc).expect("JSON values serialize"),
+            )?;
+            Ok(StepOutput {
+                evidence: vec![file],
+                detail: Some(json!({ "events": count })),
+            })
         }
     }
 }
 
-async fn collect_trace(events: &mut UnboundedReceiver<Event>, deadline: Instant) -> Result<Vec<Value>, StepFailure> {
+async fn collect_trace(
+    events: &mut UnboundedReceiver<Event>,
+    deadline: Instant,
+) -> Result<Vec<Value>, StepFailure> {
     let mut out = Vec::new();
     loop {
         match tokio::time::timeout_at(deadline, events.recv()).await {
@@ -126,9 +171,16 @@ async fn collect_trace(events: &mut UnboundedReceiver<Event>, deadline: Instant)
                     out.extend(values.iter().cloned());
                 }
             }
-            Ok(None) => return Err(crate::web::cdp::crashed("the connection closed while tracing")),
+            Ok(None) => {
+                return Err(crate::web::cdp::crashed(
+                    "the connection closed while tracing",
+                ))
+            }
             Err(_) => {
-                return Err(StepFailure::new(FailureCode::Timeout, "the trace did not complete before the scenario deadline"))
+                return Err(StepFailure::new(
+                    FailureCode::Timeout,
+                    "the trace did not complete before the scenario deadline",
+                ))
             }
         }
     }

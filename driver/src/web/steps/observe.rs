@@ -36,7 +36,11 @@ fn expect_targets(c: &ExpectCondition) -> Vec<&Target> {
         | SelectedValues { target, .. }
         | ViewportCoverage { target, .. }
         | State { target, .. } => vec![target],
-        Layout { target, relative_to, .. } => vec![target, relative_to],
+        Layout {
+            target,
+            relative_to,
+            ..
+        } => vec![target, relative_to],
     }
 }
 
@@ -58,8 +62,14 @@ async fn observe_once(
     env: &StepEnv<'_>,
 ) -> Result<Value, StepFailure> {
     let tab = ctx.tab()?;
-    let r = script::call(tab, "observe", json!({ "condition": condition }), COMMAND_BOUND, env.deadline)
-        .await?;
+    let r = script::call(
+        tab,
+        "observe",
+        json!({ "condition": condition }),
+        COMMAND_BOUND,
+        env.deadline,
+    )
+    .await?;
     verdict(&r, prefix)
 }
 
@@ -72,8 +82,15 @@ fn verdict(r: &Value, prefix: &str) -> Result<Value, StepFailure> {
         .and_then(Value::as_str)
         .and_then(FailureCode::from_name)
         .unwrap_or(FailureCode::Protocol);
-    let message = r.get("message").and_then(Value::as_str).unwrap_or("the condition does not hold");
-    let message = if prefix.is_empty() { message.to_string() } else { format!("{prefix}: {message}") };
+    let message = r
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("the condition does not hold");
+    let message = if prefix.is_empty() {
+        message.to_string()
+    } else {
+        format!("{prefix}: {message}")
+    };
     Err(StepFailure::new(code, message))
 }
 
@@ -102,7 +119,10 @@ pub(crate) async fn expect(
         if at > env.deadline {
             return Err(StepFailure::new(
                 FailureCode::Timeout,
-                format!("the scenario deadline passes before sample {} of {samples}", i + 1),
+                format!(
+                    "the scenario deadline passes before sample {} of {samples}",
+                    i + 1
+                ),
             ));
         }
         // The sampling schedule itself (ACL.md §7), not a synchronisation sleep.
@@ -125,7 +145,9 @@ pub(crate) async fn expect(
             }
         }
     }
-    Ok(detail(json!({ "samples": samples, "window_ms": stability.stable_for_ms })))
+    Ok(detail(
+        json!({ "samples": samples, "window_ms": stability.stable_for_ms }),
+    ))
 }
 
 /// `wait`: poll until the condition holds or the scenario deadline passes.
@@ -135,29 +157,59 @@ pub(crate) async fn wait(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let start = Instant::now();
-    if let WaitCondition::Load { state: LoadState::Networkidle } = condition {
+    if let WaitCondition::Load {
+        state: LoadState::Networkidle,
+    } = condition
+    {
         return network_idle(ctx.tab()?, env, start).await;
     }
     let (condition_value, prefix) = match condition {
         WaitCondition::Load { .. } => (json!({ "condition": "ready" }), String::new()),
         WaitCondition::Visible { target } | WaitCondition::Hidden { target } => {
             refuse_ref(target)?;
-            (serde_json::to_value(condition).expect("conditions serialize"), describe(target))
+            (
+                serde_json::to_value(condition).expect("conditions serialize"),
+                describe(target),
+            )
         }
-        _ => (serde_json::to_value(condition).expect("conditions serialize"), String::new()),
+        _ => (
+            serde_json::to_value(condition).expect("conditions serialize"),
+            String::new(),
+        ),
     };
     let condition_value = condition_json(condition_value, env.base_url)?;
     let tab = ctx.tab()?;
     // Leave the last slice a little room so the wait reports its own verdict at the deadline.
-    let limit = env.deadline.checked_sub(Duration::from_millis(50)).unwrap_or(env.deadline);
+    let limit = env
+        .deadline
+        .checked_sub(Duration::from_millis(50))
+        .unwrap_or(env.deadline);
+    let mut last = "none yet".to_string();
     loop {
         let remaining = limit.saturating_duration_since(Instant::now());
         let slice = remaining.min(WAIT_SLICE);
         let args = json!({ "condition": condition_value, "budget_ms": slice.as_millis() as u64 });
-        let r = script::call(tab, "wait_for", args, slice + COMMAND_BOUND, env.deadline).await?;
+        let r = match script::call(tab, "wait_for", args, slice + COMMAND_BOUND, env.deadline).await
+        {
+            Ok(r) => r,
+            // The deadline passed while the page was still being polled: the condition never
+            // held in time, which is the wait's own verdict, not an infrastructure timeout.
+            Err(f) if f.code == FailureCode::Timeout => {
+                return Err(StepFailure::new(
+                    FailureCode::WaitTimeout,
+                    format!(
+                        "the condition did not hold within {} ms; last observation: {last}",
+                        start.elapsed().as_millis()
+                    ),
+                ))
+            }
+            Err(f) => return Err(f),
+        };
         match verdict(&r, &prefix) {
             Ok(d) => {
-                return Ok(detail(json!({ "waited_ms": start.elapsed().as_millis() as u64, "observed": d })))
+                return Ok(detail(
+                    json!({ "waited_ms": start.elapsed().as_millis() as u64, "observed": d }),
+                ))
             }
             Err(f) if Instant::now() >= limit => {
                 return Err(StepFailure::new(
@@ -169,32 +221,48 @@ pub(crate) async fn wait(
                     ),
                 ))
             }
-            Err(_) => {}
+            Err(f) => last = f.message,
         }
     }
 }
 
-/// `wait { load = "networkidle" }`: no request in flight for 500 ms and the document parsed.
-async fn network_idle(tab: &Tab, env: &StepEnv<'_>, start: Instant) -> Result<StepOutput, StepFailure> {
+/// `wait { load = "networkidle" }`: no request of the tab in flight for 500 ms (tracked from
+/// `Network.*` events; the quiet period is the condition itself, not a synchronisation sleep).
+async fn network_idle(
+    tab: &Tab,
+    env: &StepEnv<'_>,
+    start: Instant,
+) -> Result<StepOutput, StepFailure> {
     let mut changes = tab.state.network_changed.subscribe();
     loop {
         let (idle_since, inflight) = {
             let net = tab.state.network.lock().expect("network lock");
-            (net.inflight.is_empty().then_some(net.last_change), net.inflight.len())
+            (
+                net.inflight.is_empty().then_some(net.last_change),
+                net.inflight.len(),
+            )
         };
         let now = Instant::now();
         if let Some(since) = idle_since {
             if now.duration_since(since) >= NETWORK_IDLE {
-                return Ok(detail(json!({ "waited_ms": start.elapsed().as_millis() as u64 })));
+                return Ok(detail(
+                    json!({ "waited_ms": start.elapsed().as_millis() as u64 }),
+                ));
             }
         }
         if now >= env.deadline {
             return Err(StepFailure::new(
                 FailureCode::WaitTimeout,
-                format!("the network was not idle within {} ms ({inflight} request(s) in flight)", start.elapsed().as_millis()),
+                format!(
+                    "the network was not idle within {} ms ({inflight} request(s) in flight)",
+                    start.elapsed().as_millis()
+                ),
             ));
         }
-        let quiet_at = idle_since.map(|s| s + NETWORK_IDLE).unwrap_or(env.deadline).min(env.deadline);
+        let quiet_at = idle_since
+            .map(|s| s + NETWORK_IDLE)
+            .unwrap_or(env.deadline)
+            .min(env.deadline);
         tokio::select! {
             _ = changes.changed() => {}
             _ = tokio::time::sleep_until(quiet_at) => {}

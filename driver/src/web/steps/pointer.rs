@@ -18,43 +18,73 @@ async fn click_with(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs { enabled: true, editable: false };
+    let needs = Needs {
+        enabled: true,
+        editable: false,
+    };
     let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
     input::click(tab, point, button, count, env.deadline).await?;
-    Ok(detail(json!({ "element": element, "x": point.x, "y": point.y })))
+    Ok(detail(
+        json!({ "element": element, "x": point.x, "y": point.y }),
+    ))
 }
 
 /// `click`.
-pub(crate) async fn click(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn click(
+    ctx: &mut WebContext,
+    target: &Target,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     click_with(ctx, target, Button::Left, 1, env).await
 }
 
 /// `double_click`.
-pub(crate) async fn double_click(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn double_click(
+    ctx: &mut WebContext,
+    target: &Target,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     click_with(ctx, target, Button::Left, 2, env).await
 }
 
 /// `context_click`.
-pub(crate) async fn context_click(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn context_click(
+    ctx: &mut WebContext,
+    target: &Target,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     click_with(ctx, target, Button::Right, 1, env).await
 }
 
 /// `hover`.
-pub(crate) async fn hover(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn hover(
+    ctx: &mut WebContext,
+    target: &Target,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let (point, element) =
-        target::wait_actionable(tab, target, Needs::default(), env).await?;
+    let (point, element) = target::wait_actionable(tab, target, Needs::default(), env).await?;
     input::mouse_move(tab, point, 0, env.deadline).await?;
     Ok(detail(json!({ "element": element })))
 }
 
 /// `focus`.
-pub(crate) async fn focus(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn focus(
+    ctx: &mut WebContext,
+    target: &Target,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
     let (_, element) = target::wait_actionable(tab, target, Needs::default(), env).await?;
-    let r = script::call(tab, "focus", json!({ "target": target }), crate::web::cdp::COMMAND_BOUND, env.deadline)
-        .await
-        .map_err(|f| target::name_target(f, target))?;
+    let r = script::call(
+        tab,
+        "focus",
+        json!({ "target": target }),
+        crate::web::cdp::COMMAND_BOUND,
+        env.deadline,
+    )
+    .await
+    .map_err(|f| target::name_target(f, target))?;
     if r.get("focused") != Some(&Value::Bool(true)) {
         return Err(StepFailure::new(
             FailureCode::TargetNotActionable,
@@ -72,16 +102,28 @@ pub(crate) async fn set_checked(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs { enabled: true, editable: false };
+    let needs = Needs {
+        enabled: true,
+        editable: false,
+    };
     let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
     let bound = crate::web::cdp::COMMAND_BOUND;
-    let state = script::call(tab, "checked_state", json!({ "target": target }), bound, env.deadline)
-        .await
-        .map_err(|f| target::name_target(f, target))?;
+    let state = script::call(
+        tab,
+        "checked_state",
+        json!({ "target": target }),
+        bound,
+        env.deadline,
+    )
+    .await
+    .map_err(|f| target::name_target(f, target))?;
     if state.get("checkable") != Some(&Value::Bool(true)) {
         return Err(StepFailure::new(
             FailureCode::TargetNotActionable,
-            format!("{}: {element} is not a checkbox, radio button or switch", describe(target)),
+            format!(
+                "{}: {element} is not a checkbox, radio button or switch",
+                describe(target)
+            ),
         ));
     }
     if state.get("checked") == Some(&Value::Bool(want)) {
@@ -89,16 +131,27 @@ pub(crate) async fn set_checked(
     }
     input::click(tab, point, Button::Left, 1, env.deadline).await?;
     if tab.dialog().is_some() {
-        return Ok(detail(json!({ "element": element, "changed": true, "verified": false })));
+        return Ok(detail(
+            json!({ "element": element, "changed": true, "verified": false }),
+        ));
     }
-    let after = script::call(tab, "checked_state", json!({ "target": target }), bound, env.deadline)
-        .await
-        .map_err(|f| target::name_target(f, target))?;
+    let after = script::call(
+        tab,
+        "checked_state",
+        json!({ "target": target }),
+        bound,
+        env.deadline,
+    )
+    .await
+    .map_err(|f| target::name_target(f, target))?;
     if after.get("checked") != Some(&Value::Bool(want)) {
         let word = if want { "checked" } else { "unchecked" };
         return Err(StepFailure::new(
             FailureCode::StateMismatch,
-            format!("{}: {element} was clicked but is not {word}", describe(target)),
+            format!(
+                "{}: {element} was clicked but is not {word}",
+                describe(target)
+            ),
         ));
     }
     Ok(detail(json!({ "element": element, "changed": true })))
@@ -113,8 +166,7 @@ pub(crate) async fn drag(
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
     let (from, source_el) = target::wait_actionable(tab, source, Needs::default(), env).await?;
-    let (to, target_el) =
-        target::wait_actionable(tab, destination, Needs::default(), env).await?;
+    let (to, target_el) = target::wait_actionable(tab, destination, Needs::default(), env).await?;
     input::drag(tab, from, to, env.deadline).await?;
     Ok(detail(json!({ "source": source_el, "target": target_el })))
 }
@@ -130,9 +182,18 @@ pub(crate) async fn wheel(
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
     let point = match target {
-        Some(t) => target::wait_actionable(tab, t, Needs::default(), env).await?.0,
-        None => Point { x: ctx.viewport.0 as f64 / 2.0, y: ctx.viewport.1 as f64 / 2.0 },
+        Some(t) => {
+            target::wait_actionable(tab, t, Needs::default(), env)
+                .await?
+                .0
+        }
+        None => Point {
+            x: ctx.viewport.0 as f64 / 2.0,
+            y: ctx.viewport.1 as f64 / 2.0,
+        },
     };
     input::wheel(tab, point, delta_x, delta_y, modifiers, env.deadline).await?;
-    Ok(detail(json!({ "x": point.x, "y": point.y, "delta_x": delta_x, "delta_y": delta_y })))
+    Ok(detail(
+        json!({ "x": point.x, "y": point.y, "delta_x": delta_x, "delta_y": delta_y }),
+    ))
 }

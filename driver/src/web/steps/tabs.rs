@@ -13,7 +13,10 @@ use serde_json::{json, Value};
 fn find_tab(ctx: &WebContext, tab: &TabRef) -> Result<usize, StepFailure> {
     let found = match tab {
         TabRef::Index(i) => (*i as usize) < ctx.tabs.len(),
-        TabRef::Label(l) => ctx.tabs.iter().any(|t| t.label.as_deref() == Some(l.as_str())),
+        TabRef::Label(l) => ctx
+            .tabs
+            .iter()
+            .any(|t| t.label.as_deref() == Some(l.as_str())),
     };
     if !found {
         return Err(StepFailure::new(
@@ -23,9 +26,11 @@ fn find_tab(ctx: &WebContext, tab: &TabRef) -> Result<usize, StepFailure> {
     }
     Ok(match tab {
         TabRef::Index(i) => *i as usize,
-        TabRef::Label(l) => {
-            ctx.tabs.iter().position(|t| t.label.as_deref() == Some(l.as_str())).expect("found")
-        }
+        TabRef::Label(l) => ctx
+            .tabs
+            .iter()
+            .position(|t| t.label.as_deref() == Some(l.as_str()))
+            .expect("found"),
     })
 }
 
@@ -37,14 +42,29 @@ fn tab_name(tab: &TabRef) -> String {
 }
 
 async fn tab_list(ctx: &WebContext, env: &StepEnv<'_>) -> Result<Value, StepFailure> {
-    let targets = ctx.cdp.call(None, "Target.getTargets", json!({}), COMMAND_BOUND, env.deadline).await?;
-    let infos = targets.get("targetInfos").and_then(Value::as_array).cloned().unwrap_or_default();
+    let targets = ctx
+        .cdp
+        .call(
+            None,
+            "Target.getTargets",
+            json!({}),
+            COMMAND_BOUND,
+            env.deadline,
+        )
+        .await?;
+    let infos = targets
+        .get("targetInfos")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let list: Vec<Value> = ctx
         .tabs
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let info = infos.iter().find(|x| x["targetId"].as_str() == Some(t.target_id.as_str()));
+            let info = infos
+                .iter()
+                .find(|x| x["targetId"].as_str() == Some(t.target_id.as_str()));
             json!({
                 "index": i,
                 "label": t.label,
@@ -58,20 +78,34 @@ async fn tab_list(ctx: &WebContext, env: &StepEnv<'_>) -> Result<Value, StepFail
 }
 
 /// `tab { operation … }`.
-pub(crate) async fn tab(ctx: &mut WebContext, op: &TabOperation, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn tab(
+    ctx: &mut WebContext,
+    op: &TabOperation,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     match op {
         TabOperation::List => Ok(detail(tab_list(ctx, env).await?)),
         TabOperation::New { url, label } => {
             if let Some(l) = label {
-                if ctx.tabs.iter().any(|t| t.label.as_deref() == Some(l.as_str())) {
+                if ctx
+                    .tabs
+                    .iter()
+                    .any(|t| t.label.as_deref() == Some(l.as_str()))
+                {
                     return Err(StepFailure::new(
                         FailureCode::Unsupported,
                         format!("a tab labelled {l:?} is already open; labels must be unique"),
                     ));
                 }
             }
-            let mut tab =
-                Tab::create(&ctx.cdp, &ctx.browser_context_id, ctx.viewport, &ctx.shared, env.deadline).await?;
+            let mut tab = Tab::create(
+                &ctx.cdp,
+                &ctx.browser_context_id,
+                ctx.viewport,
+                &ctx.shared,
+                env.deadline,
+            )
+            .await?;
             tab.label = label.clone();
             ctx.tabs.push(tab);
             ctx.current = ctx.tabs.len() - 1;
@@ -84,7 +118,9 @@ pub(crate) async fn tab(ctx: &mut WebContext, op: &TabOperation, env: &StepEnv<'
             let i = find_tab(ctx, tab)?;
             ctx.current = i;
             let t = ctx.tab()?;
-            t.session.call("Page.bringToFront", json!({}), COMMAND_BOUND, env.deadline).await?;
+            t.session
+                .call("Page.bringToFront", json!({}), COMMAND_BOUND, env.deadline)
+                .await?;
             Ok(detail(json!({ "index": i })))
         }
         TabOperation::Close { tab } => {
@@ -97,7 +133,13 @@ pub(crate) async fn tab(ctx: &mut WebContext, op: &TabOperation, env: &StepEnv<'
             };
             let id = ctx.tabs[i].target_id.clone();
             ctx.cdp
-                .call(None, "Target.closeTarget", json!({ "targetId": id }), COMMAND_BOUND, env.deadline)
+                .call(
+                    None,
+                    "Target.closeTarget",
+                    json!({ "targetId": id }),
+                    COMMAND_BOUND,
+                    env.deadline,
+                )
                 .await?;
             ctx.forget_tab(&id);
             Ok(detail(json!({ "closed": i, "open": ctx.tabs.len() })))
@@ -106,7 +148,11 @@ pub(crate) async fn tab(ctx: &mut WebContext, op: &TabOperation, env: &StepEnv<'
 }
 
 /// `frame { target }`: later steps act in a same-origin iframe's document, or the top one.
-pub(crate) async fn frame(ctx: &mut WebContext, target: &FrameTarget, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn frame(
+    ctx: &mut WebContext,
+    target: &FrameTarget,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     match target {
         FrameTarget::Main => {
             ctx.tab_mut()?.frames.clear();
@@ -114,10 +160,18 @@ pub(crate) async fn frame(ctx: &mut WebContext, target: &FrameTarget, env: &Step
         }
         FrameTarget::Css { selector } => {
             let tab = ctx.tab()?;
-            let r = script::call(tab, "frame_check", json!({ "selector": selector }), COMMAND_BOUND, env.deadline)
-                .await?;
+            let r = script::call(
+                tab,
+                "frame_check",
+                json!({ "selector": selector }),
+                COMMAND_BOUND,
+                env.deadline,
+            )
+            .await?;
             ctx.tab_mut()?.frames.push(selector.clone());
-            Ok(detail(json!({ "frame": selector, "url": r.get("url").cloned().unwrap_or(Value::Null) })))
+            Ok(detail(
+                json!({ "frame": selector, "url": r.get("url").cloned().unwrap_or(Value::Null) }),
+            ))
         }
         FrameTarget::Ref { reference } => Err(StepFailure::new(
             FailureCode::Unsupported,
@@ -127,7 +181,11 @@ pub(crate) async fn frame(ctx: &mut WebContext, target: &FrameTarget, env: &Step
 }
 
 /// `dialog { operation … }`.
-pub(crate) async fn dialog(ctx: &mut WebContext, op: &DialogOperation, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn dialog(
+    ctx: &mut WebContext,
+    op: &DialogOperation,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
     let open = tab.dialog();
     let (accept, text) = match op {
@@ -142,15 +200,27 @@ pub(crate) async fn dialog(ctx: &mut WebContext, op: &DialogOperation, env: &Ste
         DialogOperation::Dismiss => (false, None),
     };
     let Some(info) = open else {
-        return Err(StepFailure::new(FailureCode::NoDialog, "no JavaScript dialog is open"));
+        return Err(StepFailure::new(
+            FailureCode::NoDialog,
+            "no JavaScript dialog is open",
+        ));
     };
     let mut params = json!({ "accept": accept });
     if let Some(text) = &text {
         params["promptText"] = json!(text);
     }
-    tab.session.call("Page.handleJavaScriptDialog", params, COMMAND_BOUND, env.deadline).await?;
+    tab.session
+        .call(
+            "Page.handleJavaScriptDialog",
+            params,
+            COMMAND_BOUND,
+            env.deadline,
+        )
+        .await?;
     tab.state.dialog.send_replace(None);
-    Ok(detail(json!({ "handled": describe_dialog(&info), "accepted": accept })))
+    Ok(detail(
+        json!({ "handled": describe_dialog(&info), "accepted": accept }),
+    ))
 }
 
 /// `viewport { width height scale }` for the current tab (and tabs opened later).
@@ -165,7 +235,16 @@ pub(crate) async fn viewport(
     let params = json!({
         "width": width, "height": height, "deviceScaleFactor": scale.unwrap_or(1), "mobile": false,
     });
-    tab.session.call("Emulation.setDeviceMetricsOverride", params, COMMAND_BOUND, env.deadline).await?;
+    tab.session
+        .call(
+            "Emulation.setDeviceMetricsOverride",
+            params,
+            COMMAND_BOUND,
+            env.deadline,
+        )
+        .await?;
     ctx.viewport = (width, height);
-    Ok(detail(json!({ "width": width, "height": height, "scale": scale.unwrap_or(1) })))
+    Ok(detail(
+        json!({ "width": width, "height": height, "scale": scale.unwrap_or(1) }),
+    ))
 }

@@ -1,14 +1,16 @@
-//! The structural limits of ACL.md §1 (nesting depth, list length) and the bracket pre-scan.
+//! The structural limits of ACL.md §1 (nesting depth, list length), checked around the parser.
 //!
 //! Why a pre-scan: the parser is recursive, and a file of 100,000 `[` must neither overflow the
-//! stack nor take long. [`guard_nesting`] walks the token stream once with an explicit stack,
-//! reports the first group of each run that opens deeper than [`MAX_NESTING_DEPTH`], and replaces
-//! that group's contents with one [`Token::Bad`]. The parser therefore never nests deeper than the
-//! limit plus one, whatever the input. The same scan pairs braces, which lets a missing `}` be
-//! reported at the block that lacks it ([`unclosed_block`]) rather than at the end of the file.
+//! stack nor take long. [`guard_nesting`] walks the token stream once with an explicit stack and,
+//! in the common case, hands it back untouched. When a group opens deeper than
+//! [`MAX_NESTING_DEPTH`] (blocks, lists and calls counted together) it reports it once and
+//! replaces that group's contents with one [`Token::Bad`], so neither parser ever nests deeper
+//! than the limit plus one, whatever the input. The same scan counts commas, so that the flat
+//! list-length check ([`check_list_lengths`], which replaces an over-long list with
+//! [`ValueKind::Error`] so the checker does not also walk it) only runs when a list may be long.
 //!
-//! [`check_list_lengths`] runs after parsing (lists are flat, so they cost no recursion) and
-//! replaces an over-long list with [`ValueKind::Error`] so the checker does not also walk it.
+//! [`unclosed_block`] pairs braces the same way to report a missing `}` at the block that lacks
+//! it rather than at the end of the file.
 
 use crate::ast::{self, Document, Item, Value, ValueKind};
 use crate::code::Code;
@@ -30,7 +32,9 @@ pub(crate) struct Guarded<'src> {
 fn closes(open: Token<'_>, close: Token<'_>) -> bool {
     matches!(
         (open, close),
-        (Token::LBrace, Token::RBrace) | (Token::LBracket, Token::RBracket) | (Token::LParen, Token::RParen)
+        (Token::LBrace, Token::RBrace)
+            | (Token::LBracket, Token::RBracket)
+            | (Token::LParen, Token::RParen)
     )
 }
 
@@ -60,7 +64,10 @@ fn pop_to_match<T: Copy>(
 /// Enforce [`MAX_NESTING_DEPTH`] on the token stream without recursion (see the module doc).
 ///
 /// The common case (nothing too deep) only scans: the token vector is handed back untouched.
-pub(crate) fn guard_nesting<'src>(tokens: Vec<(Token<'src>, Span)>, diagnostics: &mut Vec<Diagnostic>) -> Guarded<'src> {
+pub(crate) fn guard_nesting<'src>(
+    tokens: Vec<(Token<'src>, Span)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Guarded<'src> {
     // (opener, commas seen directly inside it)
     let mut stack: Vec<(Token<'src>, usize)> = Vec::with_capacity(MAX_NESTING_DEPTH);
     let mut may_have_long_lists = false;
@@ -87,14 +94,23 @@ pub(crate) fn guard_nesting<'src>(tokens: Vec<(Token<'src>, Span)>, diagnostics:
         }
     }
     if !too_deep {
-        return Guarded { tokens, may_have_long_lists };
+        return Guarded {
+            tokens,
+            may_have_long_lists,
+        };
     }
-    Guarded { tokens: collapse_deep_groups(&tokens, diagnostics), may_have_long_lists: true }
+    Guarded {
+        tokens: collapse_deep_groups(&tokens, diagnostics),
+        may_have_long_lists: true,
+    }
 }
 
 /// Copy `tokens`, replacing the contents of every group that opens deeper than the limit by one
 /// [`Token::Bad`] (the group's brackets stay, so the parser sees an empty, unreadable group).
-fn collapse_deep_groups<'src>(tokens: &[(Token<'src>, Span)], diagnostics: &mut Vec<Diagnostic>) -> Vec<(Token<'src>, Span)> {
+fn collapse_deep_groups<'src>(
+    tokens: &[(Token<'src>, Span)],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<(Token<'src>, Span)> {
     let mut out = Vec::with_capacity(tokens.len());
     let mut stack: Vec<(Token<'src>, ())> = Vec::with_capacity(MAX_NESTING_DEPTH);
     let mut reported = false;
@@ -121,7 +137,10 @@ fn collapse_deep_groups<'src>(tokens: &[(Token<'src>, Span)], diagnostics: &mut 
                 Code::NestingTooDeep,
                 "",
                 span,
-                format!("`{token}` opens nesting level {}; the limit is {MAX_NESTING_DEPTH}", stack.len() + 1),
+                format!(
+                    "`{token}` opens nesting level {}; the limit is {MAX_NESTING_DEPTH}",
+                    stack.len() + 1
+                ),
             ));
         }
         // Collapse everything up to the matching closer (by depth, any bracket kind), and keep
@@ -164,7 +183,8 @@ pub(crate) fn check_list_lengths(document: &mut Document, diagnostics: &mut Vec<
         }
     }
     while let Some(value) = values.pop() {
-        let too_long = matches!(&value.kind, ValueKind::List(items) if items.len() > MAX_LIST_ITEMS);
+        let too_long =
+            matches!(&value.kind, ValueKind::List(items) if items.len() > MAX_LIST_ITEMS);
         if too_long {
             let count = match &value.kind {
                 ValueKind::List(items) => items.len(),
@@ -180,7 +200,9 @@ pub(crate) fn check_list_lengths(document: &mut Document, diagnostics: &mut Vec<
             continue;
         }
         match &mut value.kind {
-            ValueKind::List(items) | ValueKind::Call { args: items, .. } => values.extend(items.iter_mut()),
+            ValueKind::List(items) | ValueKind::Call { args: items, .. } => {
+                values.extend(items.iter_mut())
+            }
             _ => {}
         }
     }
@@ -194,7 +216,9 @@ struct Lines<'s> {
 
 impl<'s> Lines<'s> {
     fn new(source: &'s str) -> Self {
-        let starts = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         Lines { source, starts }
     }
 
@@ -220,7 +244,11 @@ impl<'s> Lines<'s> {
 /// shows where the nesting went wrong: it was written for an outer block, so the block it
 /// closed instead is the one missing its `}`. Without such a pair, the
 /// innermost unclosed block is blamed. The message says before which line the `}` belongs.
-pub(crate) fn unclosed_block(source: &str, tokens: &[(Token<'_>, Span)], document: &Document) -> Option<Diagnostic> {
+pub(crate) fn unclosed_block(
+    source: &str,
+    tokens: &[(Token<'_>, Span)],
+    document: &Document,
+) -> Option<Diagnostic> {
     // Pair braces the way the parser's recovery does (see `pop_to_match`).
     let mut stack: Vec<(Token<'_>, usize)> = Vec::new();
     let mut pairs: Vec<(usize, usize)> = Vec::new();
@@ -239,7 +267,12 @@ pub(crate) fn unclosed_block(source: &str, tokens: &[(Token<'_>, Span)], documen
             }
         }
     }
-    unclosed.extend(stack.iter().filter(|(t, _)| *t == Token::LBrace).map(|(_, at)| *at));
+    unclosed.extend(
+        stack
+            .iter()
+            .filter(|(t, _)| *t == Token::LBrace)
+            .map(|(_, at)| *at),
+    );
     let innermost = unclosed.iter().copied().max()?;
     let lines = Lines::new(source);
     let suspect = pairs
@@ -265,7 +298,10 @@ pub(crate) fn unclosed_block(source: &str, tokens: &[(Token<'_>, Span)], documen
         })
         .map(|at| format!("before line {}", lines.line(at)))
         .unwrap_or_else(|| "before the end of the file".to_string());
-    let name = match (open.checked_sub(2).map(|i| tokens[i].0), open.checked_sub(1).map(|i| tokens[i].0)) {
+    let name = match (
+        open.checked_sub(2).map(|i| tokens[i].0),
+        open.checked_sub(1).map(|i| tokens[i].0),
+    ) {
         (Some(Token::Ident(kind)), Some(Token::Str(label))) => format!("block `{kind} {label}`"),
         (_, Some(Token::Ident(kind))) => format!("block `{kind}`"),
         _ => "this block".to_string(),
@@ -289,7 +325,11 @@ mod tests {
     fn codes(src: &str) -> Vec<Code> {
         let started = Instant::now();
         let (_, diags) = parse(src);
-        assert!(started.elapsed() < Duration::from_secs(3), "took {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "took {:?}",
+            started.elapsed()
+        );
         diags.iter().map(|d| d.code).collect()
     }
 
@@ -299,7 +339,11 @@ mod tests {
             let src = format!("suite {{ v = {} }}", opener.repeat(100_000));
             let codes = codes(&src);
             assert!(codes.contains(&Code::NestingTooDeep), "{opener}: {codes:?}");
-            assert_eq!(codes.iter().filter(|c| **c == Code::NestingTooDeep).count(), 1, "{opener}");
+            assert_eq!(
+                codes.iter().filter(|c| **c == Code::NestingTooDeep).count(),
+                1,
+                "{opener}"
+            );
         }
     }
 
@@ -322,18 +366,20 @@ mod tests {
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].code, Code::ListTooLong);
         assert_eq!(diags[0].path, "a.v");
-        let crate::ast::Item::Attribute(a) = &doc.blocks[0].items[0] else { panic!() };
+        let crate::ast::Item::Attribute(a) = &doc.blocks[0].items[0] else {
+            panic!()
+        };
         assert_eq!(a.value.kind, crate::ast::ValueKind::Error);
     }
 
     #[test]
     fn pathological_junk_terminates() {
-        for junk in ["}", "]", ")", "=", ",", "a", "\"s\"", "a =", "a b", "{ ]", "[ }", "@", "a(", "a = ["] {
+        for junk in [
+            "}", "]", ")", "=", ",", "a", "\"s\"", "a =", "a b", "{ ]", "[ }", "@", "a(", "a = [",
+        ] {
             let src = format!("suite \"s\" {{ {} }}", junk.repeat(20_000));
-            let t = Instant::now();
             let _ = codes(&src);
             let _ = codes(&junk.repeat(20_000));
-            eprintln!("{junk:?}: {:?}", t.elapsed());
         }
     }
 }

@@ -1,0 +1,320 @@
+//! Browser ownership: launch, attach, shutdown, drop and crashes leave no process behind and
+//! never hang.
+
+mod common;
+
+use a3s_test_driver::web::{live_group_members, LaunchOptions, WebDriver};
+use a3s_test_driver::{ContextOptions, FailureCode, SurfaceContext, SurfaceDriver};
+use a3s_test_lang::ir::*;
+use common::*;
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn launch_options() -> LaunchOptions {
+    LaunchOptions {
+        executable: Some(a3s_test_driver::web::DEFAULT_BROWSER.into()),
+        ..LaunchOptions::default()
+    }
+}
+
+/// Poll `/proc` until no live process of the group is left (bounded).
+async fn group_gone(pgid: u32) -> bool {
+    let until = tokio::time::Instant::now() + Duration::from_secs(5);
+    while tokio::time::Instant::now() < until {
+        if live_group_members(pgid).is_empty() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    live_group_members(pgid).is_empty()
+}
+
+fn profile_dir(pid: u32) -> std::path::PathBuf {
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+    let args: Vec<String> = cmdline
+        .split(|b| *b == 0)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    let dir = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--user-data-dir="))
+        .expect("profile flag");
+    assert!(
+        args.iter().any(|a| a == "--headless")
+            && args.iter().any(|a| a == "--remote-debugging-port=0"),
+        "{args:?}"
+    );
+    std::path::PathBuf::from(dir)
+}
+
+#[test]
+fn shutdown_reaps_the_whole_group_and_removes_the_profile() {
+    block_on(LIMIT, async {
+        let driver = WebDriver::launch(launch_options()).await.unwrap();
+        let ids = driver.browser_process().unwrap();
+        assert_eq!(ids.pid, ids.pgid, "the browser leads its own group");
+        let profile = profile_dir(ids.pid);
+        assert!(profile.exists());
+        let env = Env::new();
+        let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
+        ctx.execute(&step(goto("resolve.html")), &env.step_env())
+            .await
+            .unwrap();
+        assert!(
+            live_group_members(ids.pgid).len() > 1,
+            "renderers share the group"
+        );
+        ctx.close().await.unwrap();
+        driver.shutdown().await.unwrap();
+        assert!(
+            live_group_members(ids.pgid).is_empty(),
+            "{:?}",
+            live_group_members(ids.pgid)
+        );
+        assert!(!profile.exists(), "profile {} removed", profile.display());
+        driver.shutdown().await.unwrap();
+        let err = driver
+            .new_context(ContextOptions::default())
+            .await
+            .unwrap_err();
+        assert_eq!(err.code, FailureCode::BrowserCrashed);
+    });
+}
+
+#[test]
+fn drop_kills_the_group() {
+    block_on(LIMIT, async {
+        let driver = WebDriver::launch(launch_options()).await.unwrap();
+        let ids = driver.browser_process().unwrap();
+        let ctx = driver.new_context(ContextOptions::default()).await.unwrap();
+        drop(ctx);
+        drop(driver);
+        assert!(
+            group_gone(ids.pgid).await,
+            "{:?}",
+            live_group_members(ids.pgid)
+        );
+    });
+}
+
+#[test]
+fn a_browser_killed_mid_step_fails_fast_with_browser_crashed() {
+    block_on(LIMIT, async {
+        let driver = WebDriver::launch(launch_options()).await.unwrap();
+        let ids = driver.browser_process().unwrap();
+        let env = Env::new();
+        let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
+        ctx.execute(&step(goto("expect.html")), &env.step_env())
+            .await
+            .unwrap();
+        let killer = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            unsafe { libc::killpg(ids.pgid as i32, libc::SIGKILL) };
+        });
+        let started = std::time::Instant::now();
+        let wait = step(Action::Wait {
+            condition: WaitCondition::Text {
+                text: "never appears".into(),
+            },
+        });
+        let err = ctx.execute(&wait, &env.step_env()).await.unwrap_err();
+        killer.await.unwrap();
+        assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "noticed in {:?}",
+            started.elapsed()
+        );
+        let err = ctx
+            .execute(&step(expect_text("x")), &env.step_env())
+            .await
+            .unwrap_err();
+        assert_eq!(err.code, FailureCode::BrowserCrashed);
+        assert!(
+            ctx.capture_failure_evidence(&env.artifact("failure"))
+                .await
+                .len()
+                <= 2
+        );
+        assert!(ctx.close().await.is_err());
+        driver.shutdown().await.unwrap();
+        assert!(group_gone(ids.pgid).await);
+    });
+}
+
+#[test]
+fn a_wedged_browser_times_out_instead_of_hanging() {
+    block_on(LIMIT, async {
+        let driver = WebDriver::launch(launch_options()).await.unwrap();
+        let ids = driver.browser_process().unwrap();
+        let mut env = Env::new();
+        let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
+        ctx.execute(&step(goto("expect.html")), &env.step_env())
+            .await
+            .unwrap();
+        unsafe { libc::killpg(ids.pgid as i32, libc::SIGSTOP) };
+        env.deadline = tokio::time::Instant::now() + Duration::from_millis(800);
+        let started = std::time::Instant::now();
+        let err = ctx
+            .execute(&step(expect_text("Status")), &env.step_env())
+            .await
+            .unwrap_err();
+        unsafe { libc::killpg(ids.pgid as i32, libc::SIGCONT) };
+        assert_eq!(err.code, FailureCode::Timeout, "{}", err.message);
+        assert!(started.elapsed() < Duration::from_secs(2));
+        driver.shutdown().await.unwrap();
+        assert!(group_gone(ids.pgid).await);
+    });
+}
+
+#[test]
+fn attach_never_kills_a_browser_it_did_not_start() {
+    block_on(LIMIT, async {
+        // Start a browser the way another tool would: our test owns it, the driver does not.
+        let profile = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(a3s_test_driver::web::DEFAULT_BROWSER);
+        child
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .env("XDG_CONFIG_HOME", profile.path())
+            .stderr(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null());
+        std::os::unix::process::CommandExt::process_group(&mut child, 0);
+        let mut child = child.spawn().unwrap();
+        let pgid = child.id();
+        let stderr = child.stderr.take().unwrap();
+        let ws = tokio::task::spawn_blocking(move || {
+            use std::io::BufRead;
+            let mut lines = std::io::BufReader::new(stderr).lines();
+            let url = lines
+                .by_ref()
+                .map_while(Result::ok)
+                .find_map(|l| l.find("ws://").map(|i| l[i..].to_string()));
+            std::thread::spawn(move || for _ in lines {});
+            url
+        });
+        let ws = tokio::time::timeout(Duration::from_secs(20), ws)
+            .await
+            .unwrap()
+            .unwrap()
+            .expect("devtools url");
+        let driver = WebDriver::attach(&ws, true).await.unwrap();
+        assert!(driver.browser_process().is_none());
+        let env = Env::new();
+        let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
+        ctx.execute(&step(goto("resolve.html")), &env.step_env())
+            .await
+            .unwrap();
+        ctx.execute(&step(expect_text("Resolution")), &env.step_env())
+            .await
+            .unwrap();
+        ctx.close().await.unwrap();
+        driver.shutdown().await.unwrap();
+        assert!(
+            !live_group_members(pgid).is_empty(),
+            "the attached browser keeps running"
+        );
+        assert!(child.try_wait().unwrap().is_none());
+        // The HTTP endpoint form resolves the WebSocket address through /json/version.
+        let port = ws
+            .trim_start_matches("ws://")
+            .split(['/', ':'])
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let http = WebDriver::attach(&format!("http://127.0.0.1:{port}"), false)
+            .await
+            .unwrap();
+        let mut ctx = http.new_context(ContextOptions::default()).await.unwrap();
+        ctx.execute(&step(goto("resolve.html")), &env.step_env())
+            .await
+            .unwrap();
+        ctx.close().await.unwrap();
+        http.shutdown().await.unwrap();
+        assert!(
+            !live_group_members(pgid).is_empty(),
+            "still running after the second driver"
+        );
+        unsafe { libc::killpg(pgid as i32, libc::SIGKILL) };
+        child.wait().unwrap();
+        assert!(group_gone(pgid).await);
+    });
+}
+
+#[test]
+fn a_missing_browser_is_a_launch_failure() {
+    block_on(LIMIT, async {
+        let options = LaunchOptions {
+            executable: Some("/nonexistent/chromium".into()),
+            ..LaunchOptions::default()
+        };
+        let err = WebDriver::launch(options).await.unwrap_err();
+        assert_eq!(err.code, FailureCode::BrowserLaunch);
+        assert!(
+            err.message.contains("/nonexistent/chromium"),
+            "{}",
+            err.message
+        );
+        // A binary that exits at once never reports a DevTools address.
+        let options = LaunchOptions {
+            executable: Some("/bin/false".into()),
+            ..LaunchOptions::default()
+        };
+        let err = WebDriver::launch(options).await.unwrap_err();
+        assert_eq!(err.code, FailureCode::BrowserLaunch);
+    });
+}
+
+/// Helper body for `process_exit_reaps_a_driver_that_was_never_dropped`: only acts when that test
+/// re-runs this binary with `A3S_EXIT_HELPER=1`.
+#[test]
+fn exit_helper_process() {
+    if std::env::var_os("A3S_EXIT_HELPER").is_none() {
+        return;
+    }
+    static KEPT: std::sync::OnceLock<WebDriver> = std::sync::OnceLock::new();
+    let driver = runtime()
+        .block_on(WebDriver::launch(launch_options()))
+        .unwrap();
+    let ids = driver.browser_process().unwrap();
+    let _ = KEPT.set(driver);
+    println!("PGID={}", ids.pgid);
+    std::process::exit(0);
+}
+
+#[test]
+fn process_exit_reaps_a_driver_that_was_never_dropped() {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "exit_helper_process",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("A3S_EXIT_HELPER", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let pgid: u32 = stdout
+        .lines()
+        .find_map(|l| l.split("PGID=").nth(1))
+        .unwrap_or_else(|| {
+            panic!(
+                "no pgid in {stdout:?} / {}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        })
+        .trim()
+        .parse()
+        .unwrap();
+    block_on(LIMIT, async move {
+        assert!(group_gone(pgid).await, "{:?}", live_group_members(pgid));
+    });
+}

@@ -1,0 +1,82 @@
+//! The bridge's public surface: the `PageContextBridge` interface the driver calls and the
+//! capabilities advertised by the handshake.
+import type { Handshake, Probe, RevisionChange, SnapshotRequest, SnapshotResponse } from "../protocol";
+import type {
+  RepairAction,
+  RepairActionBatch,
+  RepairActionInput,
+  RepairBatch,
+  RepairDraft,
+  RepairEvent,
+  RepairRecord,
+  SubmitRepairResult,
+} from "../repair/types";
+import type { BoundaryRegistration, SourceMapRegistration, SourceRegistration, Unregister } from "./registry";
+
+/** Request of `waitForDiff`: a diff request plus how long to wait for a change. */
+export type WaitForDiffRequest = Omit<SnapshotRequest, "detail" | "sinceRevision"> & {
+  sinceRevision: number;
+  timeoutMs: number;
+};
+
+/** The Page Context bridge installed on `window[Symbol.for("a3s.test.page-context")]`. */
+export interface PageContextBridge {
+  /** Protocol, package, version and capabilities. */
+  handshake(): Handshake;
+  /** Cheap liveness check: revision, page id, URL, readiness. */
+  probe(): Probe;
+  /** Reads a bounded, revision-bound projection of the page. */
+  snapshot(request?: SnapshotRequest): SnapshotResponse;
+  /** The live element of a node id, or null (ids are valid only while their element lives). */
+  resolve(nodeId: string): Element | null;
+  /** Resolves when the revision passes `revision`, or unchanged after `timeoutMs` (0–300,000). */
+  waitForChange(revision: number, timeoutMs: number): Promise<RevisionChange>;
+  /** Waits for a change after `sinceRevision`, then returns a diff snapshot. */
+  waitForDiff(request: WaitForDiffRequest): Promise<SnapshotResponse>;
+  /** Calls `listener` on every new revision; returns the unsubscribe function. */
+  subscribe(listener: (change: RevisionChange) => void): () => void;
+  /** Stops observing and uninstalls. Later calls (except probe) throw `disposed`. */
+  dispose(): void;
+  /** Registers a component boundary. */
+  registerBoundary(registration: BoundaryRegistration): Unregister;
+  /** Registers a framework adapter's source claim for elements. */
+  registerSource(registration: SourceRegistration): Unregister;
+  /** Registers a flat Source Map v3 for a generated file (never fetched). */
+  registerSourceMap(registration: SourceMapRegistration): Unregister;
+  /** Queues one finding or a batch (visible order kept); POSTs to `repairEndpoint` when set. */
+  submitRepair(draft: RepairDraft | readonly RepairDraft[]): Promise<SubmitRepairResult>;
+  /** The next pending findings, not removed. */
+  peekRepairBatch(options?: { max?: number }): RepairBatch;
+  /** Removes and returns the next pending findings. */
+  takeRepairBatch(options?: { max?: number }): RepairBatch;
+  /** Every finding this page knows. */
+  listRepairs(): RepairRecord[];
+  /** Mirrors a lifecycle event from the ledger (idempotent). */
+  applyRepairEvent(event: RepairEvent): RepairRecord;
+  /** Queues a human action on a finding. */
+  submitRepairAction(action: RepairActionInput): Promise<RepairAction>;
+  /** Removes and returns the queued human actions. */
+  takeRepairActions(): RepairActionBatch;
+}
+
+/** Capabilities advertised by the handshake. */
+export const CAPABILITIES: readonly string[] = [
+  "snapshot.summary",
+  "snapshot.scoped",
+  "snapshot.forensic",
+  "snapshot.diff",
+  "scope.page",
+  "scope.node",
+  "scope.component",
+  "scope.region",
+  "cursor",
+  "geometry",
+  "shadow-dom.open",
+  "wait-for-change",
+  "wait-for-diff",
+  "subscribe",
+  "source-mapping",
+  "source-map.v3-flat",
+  "ui-understanding",
+  "repair-queue",
+];
