@@ -246,6 +246,37 @@ fn no_color_and_pipes_give_plain_text() {
     assert!(!run.stdout.contains('\u{1b}') && !run.stderr.contains('\u{1b}'));
 }
 
+/// `script` (util-linux/bsdutils, present on every Debian system) gives the binary a real
+/// terminal, so the colour decision is tested end to end.
+#[cfg(unix)]
+#[test]
+fn a_terminal_gets_colour_unless_no_color_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "bad.acl", INVALID);
+    let command = format!("'{}' check bad.acl", env!("CARGO_BIN_EXE_a3s-test"));
+    let tty = common::run_program("script", dir.path(), &["-qec", &command, "/dev/null"], &[]);
+    assert_eq!(tty.code, Some(2), "{tty:?}");
+    assert!(
+        tty.stdout.contains("\u{1b}["),
+        "colour on a terminal: {:?}",
+        tty.stdout
+    );
+    assert!(tty.stdout.contains("test.spec.invalid_value"));
+    let plain = common::run_program(
+        "script",
+        dir.path(),
+        &["-qec", &command, "/dev/null"],
+        &[("NO_COLOR", "1")],
+    );
+    assert_eq!(plain.code, Some(2), "{plain:?}");
+    assert!(
+        !plain.stdout.contains("\u{1b}["),
+        "NO_COLOR wins: {:?}",
+        plain.stdout
+    );
+    assert!(plain.stdout.contains("error[test.spec.invalid_value]"));
+}
+
 #[test]
 fn many_files_are_reported_in_path_order_whatever_the_thread_count() {
     let dir = tempfile::tempdir().unwrap();

@@ -28,7 +28,12 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Run {
 
 /// Like [`run_in`] with extra environment variables.
 pub fn run_with_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_a3s-test"));
+    run_program(env!("CARGO_BIN_EXE_a3s-test"), dir, args, env)
+}
+
+/// Run `program` with `args` in `dir` (the same deadline and pipes as [`run_in`]).
+pub fn run_program(program: &str, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(program);
     command
         .args(args)
         .current_dir(dir)
@@ -59,7 +64,7 @@ pub fn run_with_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         None => {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("a3s-test {args:?} did not finish within {DEADLINE:?}");
+            panic!("{program} {args:?} did not finish within {DEADLINE:?}");
         }
     };
     Run {

@@ -108,40 +108,7 @@ fn every_step_block_has_an_example() {
                 .map(|step| step.action.block_kind().to_string())
         })
         .collect();
-    for kind in [
-        "navigate",
-        "click",
-        "hover",
-        "focus",
-        "double_click",
-        "context_click",
-        "check",
-        "uncheck",
-        "fill",
-        "type",
-        "insert_text",
-        "select",
-        "drag",
-        "press",
-        "wheel",
-        "viewport",
-        "snapshot",
-        "wait",
-        "expect",
-        "screenshot",
-        "accessibility",
-        "console",
-        "page_errors",
-        "tab",
-        "frame",
-        "dialog",
-        "upload",
-        "download",
-        "network_route",
-        "network_unroute",
-        "har",
-        "trace",
-    ] {
+    for kind in a3s_test_lang::ir::STEP_KINDS.iter().copied() {
         assert!(
             kinds.iter().any(|k| k == kind),
             "docs/acl.md has no ```acl statement example of `{kind}`"

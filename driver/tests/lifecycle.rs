@@ -168,6 +168,18 @@ fn a_wedged_browser_times_out_instead_of_hanging() {
     });
 }
 
+/// The test's own browser: killed (group) and reaped even when an assertion fails.
+struct ExternalBrowser(std::process::Child);
+
+impl Drop for ExternalBrowser {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            unsafe { libc::killpg(self.0.id() as i32, libc::SIGKILL) };
+            let _ = self.0.wait();
+        }
+    }
+}
+
 #[test]
 fn attach_never_kills_a_browser_it_did_not_start() {
     block_on(LIMIT, async {
@@ -187,9 +199,9 @@ fn attach_never_kills_a_browser_it_did_not_start() {
             .stderr(std::process::Stdio::piped())
             .stdout(std::process::Stdio::null());
         std::os::unix::process::CommandExt::process_group(&mut child, 0);
-        let mut child = child.spawn().unwrap();
-        let pgid = child.id();
-        let stderr = child.stderr.take().unwrap();
+        let mut child = ExternalBrowser(child.spawn().unwrap());
+        let pgid = child.0.id();
+        let stderr = child.0.stderr.take().unwrap();
         let ws = tokio::task::spawn_blocking(move || {
             use std::io::BufRead;
             let mut lines = std::io::BufReader::new(stderr).lines();
@@ -221,7 +233,7 @@ fn attach_never_kills_a_browser_it_did_not_start() {
             !live_group_members(pgid).is_empty(),
             "the attached browser keeps running"
         );
-        assert!(child.try_wait().unwrap().is_none());
+        assert!(child.0.try_wait().unwrap().is_none());
         // The HTTP endpoint form resolves the WebSocket address through /json/version.
         let port = ws
             .trim_start_matches("ws://")
@@ -242,8 +254,19 @@ fn attach_never_kills_a_browser_it_did_not_start() {
             !live_group_members(pgid).is_empty(),
             "still running after the second driver"
         );
+        // When the attached browser dies, the closed connection is noticed at once.
+        let third = WebDriver::attach(&ws, false).await.unwrap();
+        let mut ctx = third.new_context(ContextOptions::default()).await.unwrap();
         unsafe { libc::killpg(pgid as i32, libc::SIGKILL) };
-        child.wait().unwrap();
+        child.0.wait().unwrap();
+        let started = std::time::Instant::now();
+        let err = ctx
+            .execute(&step(goto("resolve.html")), &env.step_env())
+            .await
+            .unwrap_err();
+        assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
+        assert!(started.elapsed() < Duration::from_secs(2));
+        third.shutdown().await.unwrap();
         assert!(group_gone(pgid).await);
     });
 }

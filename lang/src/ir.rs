@@ -18,6 +18,43 @@ pub const DEFAULT_STARTUP_TIMEOUT_MS: u64 = 60_000;
 /// Default verification check deadline.
 pub const DEFAULT_CHECK_TIMEOUT_MS: u64 = 120_000;
 
+/// Every step block kind of ACL.md §4, in documentation order (the names `Action::block_kind`
+/// returns). Drivers advertise a subset of these; docs and tests enumerate them from here.
+pub const STEP_KINDS: &[&str] = &[
+    "navigate",
+    "click",
+    "hover",
+    "focus",
+    "double_click",
+    "context_click",
+    "check",
+    "uncheck",
+    "fill",
+    "type",
+    "insert_text",
+    "select",
+    "drag",
+    "press",
+    "wheel",
+    "viewport",
+    "snapshot",
+    "wait",
+    "expect",
+    "screenshot",
+    "accessibility",
+    "console",
+    "page_errors",
+    "tab",
+    "frame",
+    "dialog",
+    "upload",
+    "download",
+    "network_route",
+    "network_unroute",
+    "har",
+    "trace",
+];
+
 /// One admitted file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "root", rename_all = "snake_case")]

@@ -123,9 +123,18 @@ fn build_session(ledger: &Ledger) -> usize {
 /// CPU time (user + system) of this process so far: unlike wall time, it does not grow when
 /// other programs compete for the two cores.
 fn cpu_time() -> Duration {
+    rusage(libc::RUSAGE_SELF)
+}
+
+/// CPU time of the calling thread only.
+fn thread_cpu_time() -> Duration {
+    rusage(libc::RUSAGE_THREAD)
+}
+
+fn rusage(who: libc::c_int) -> Duration {
     // SAFETY: getrusage fills a zeroed struct we own.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    unsafe { libc::getrusage(who, &mut u) };
     let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     tv(u.ru_utime) + tv(u.ru_stime)
 }
@@ -195,6 +204,29 @@ fn main() {
     let inbox_cpu = (cpu_time() - cpu_before) / 15;
     let inbox_median = median(runs.clone());
     let inbox_max = *runs.iter().max().unwrap();
+    // The same work on one thread: what reading + folding costs without any scheduling.
+    let sessions: Vec<SessionId> = (0..SESSIONS)
+        .map(|i| SessionId::parse(&format!("s{i:03}")).unwrap())
+        .collect();
+    let mut serial_cpu = Vec::new();
+    let serial_runs: Vec<Duration> = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            let c = thread_cpu_time();
+            let ledgers: Vec<_> = sessions
+                .iter()
+                .flat_map(|s| read_sessions(root, Some(s), &limits).unwrap())
+                .collect();
+            let _ = build_inbox(
+                &ledgers,
+                clock.now_ms(),
+                InboxOptions::new(100, false).unwrap(),
+                &ids,
+            );
+            serial_cpu.push(thread_cpu_time() - c);
+            t.elapsed()
+        })
+        .collect();
     let single = SessionId::parse("s050").unwrap();
     let single_runs: Vec<Duration> = (0..15)
         .map(|_| {
@@ -297,6 +329,11 @@ fn main() {
     println!(
         "| inbox, all {SESSIONS} sessions, CPU time per run (user + system, all threads) | {} |",
         ms(inbox_cpu)
+    );
+    println!(
+        "| inbox, all {SESSIONS} sessions on one thread, median of 5 | {} wall, {} thread CPU |",
+        ms(median(serial_runs)),
+        ms(median(serial_cpu))
     );
     println!(
         "| inbox, one session of {per_session} events, median of 15 | {} |",

@@ -202,33 +202,45 @@ pub struct Event {
 }
 
 /// The JSON text of a stored finding. Parsing a ledger for a view may leave it unchecked
-/// (`store::parse_ledger_for_view`); `Event::record` checks it when it is used, and every
-/// writer reads the ledger with full checks.
+/// (`store::parse_ledger_for_view`) and share the file's buffer instead of copying it;
+/// `Event::record` checks it when it is used, and every writer reads the ledger with full checks.
 #[derive(Clone, Debug)]
-pub struct RawFinding(Box<str>);
+pub struct RawFinding(RawBytes);
+
+#[derive(Clone, Debug)]
+enum RawBytes {
+    Owned(Box<[u8]>),
+    Shared(std::sync::Arc<[u8]>, std::ops::Range<usize>),
+}
 
 impl RawFinding {
     /// Encode `finding`.
     pub fn new(finding: &Finding) -> Result<Self, LedgerError> {
-        serde_json::to_string(finding)
-            .map(|s| RawFinding(s.into_boxed_str()))
-            .map_err(|e| LedgerError::new(ErrorCode::Io, format!("failed to encode a finding: {e}")))
+        serde_json::to_vec(finding)
+            .map(|v| RawFinding(RawBytes::Owned(v.into_boxed_slice())))
+            .map_err(|e| {
+                LedgerError::new(ErrorCode::Io, format!("failed to encode a finding: {e}"))
+            })
     }
 
-    /// Wrap JSON text taken from a ledger line without checking it.
-    pub(crate) fn unchecked(text: &str) -> Self {
-        RawFinding(text.into())
+    /// Refer to `range` of a shared ledger buffer without checking it.
+    pub(crate) fn shared(buffer: &std::sync::Arc<[u8]>, range: std::ops::Range<usize>) -> Self {
+        RawFinding(RawBytes::Shared(buffer.clone(), range))
     }
 
-    /// The JSON text.
-    pub fn get(&self) -> &str {
-        &self.0
+    /// The JSON bytes (unchecked until parsed).
+    pub fn bytes(&self) -> &[u8] {
+        match &self.0 {
+            RawBytes::Owned(b) => b,
+            RawBytes::Shared(buf, range) => &buf[range.clone()],
+        }
     }
 }
 
 impl Serialize for RawFinding {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let raw = RawValue::from_string(self.0.to_string()).map_err(serde::ser::Error::custom)?;
+        let text = std::str::from_utf8(self.bytes()).map_err(serde::ser::Error::custom)?;
+        let raw = RawValue::from_string(text.to_owned()).map_err(serde::ser::Error::custom)?;
         raw.serialize(s)
     }
 }
@@ -236,7 +248,7 @@ impl Serialize for RawFinding {
 impl<'de> Deserialize<'de> for RawFinding {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = Box::<RawValue>::deserialize(d)?;
-        Ok(RawFinding(raw.get().into()))
+        Ok(RawFinding(RawBytes::Owned(raw.get().as_bytes().into())))
     }
 }
 
@@ -258,8 +270,8 @@ impl Event {
             .finding
             .as_ref()
             .ok_or_else(|| corrupt("not an intake event".into()))?;
-        let finding: Finding =
-            serde_json::from_str(raw.get()).map_err(|e| corrupt(format!("bad finding: {e}")))?;
+        let finding: Finding = serde_json::from_slice(raw.bytes())
+            .map_err(|e| corrupt(format!("bad finding: {e}")))?;
         if finding.id != self.finding_id {
             return Err(corrupt("the finding's id is not the event's".into()));
         }

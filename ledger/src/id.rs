@@ -35,6 +35,21 @@ pub fn validate_id(what: &str, value: &str) -> Result<(), LedgerError> {
     ))
 }
 
+/// Validates an id from borrowed text, so a valid id costs one allocation to read.
+struct IdVisitor<F>(F);
+
+impl<'de, T, F: FnOnce(&str) -> Result<T, String>> serde::de::Visitor<'de> for IdVisitor<F> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an id of 1-64 characters of A-Z a-z 0-9 _ -")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<T, E> {
+        (self.0)(v).map_err(E::custom)
+    }
+}
+
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident, $what:literal) => {
         $(#[$doc])*
@@ -63,8 +78,9 @@ macro_rules! id_type {
 
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let raw = std::borrow::Cow::<'de, str>::deserialize(d)?;
-                $name::parse(&raw).map_err(|e| serde::de::Error::custom(e.message))
+                d.deserialize_str(IdVisitor(|s: &str| {
+                    $name::parse(s).map_err(|e| e.message)
+                }))
             }
         }
 

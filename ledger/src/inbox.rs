@@ -184,8 +184,8 @@ pub fn read_sessions(
         .into_par_iter()
         .map(|id| {
             let path = dir.join(id.as_str()).join(LEDGER_FILE);
-            let state =
-                read_ledger_for_view(&path, limits).and_then(|r| LedgerState::fold(r.events, r.torn_tail));
+            let state = read_ledger_for_view(&path, limits)
+                .and_then(|r| LedgerState::fold(r.events, r.torn_tail));
             (id, state)
         })
         .collect())

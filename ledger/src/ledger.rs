@@ -219,7 +219,7 @@ impl Ledger {
         let mut fresh = Vec::new();
         for finding in findings {
             let raw = RawFinding::new(&finding)?;
-            let digest = sha256_digest(raw.get().as_bytes());
+            let digest = sha256_digest(raw.bytes());
             if let Some(existing) = state.finding(&finding.id) {
                 match &state.events[existing.intake].action {
                     Action::Intake { digest: d } if *d == digest => {

@@ -112,9 +112,9 @@ impl LedgerState {
             intent: Intent,
         }
         let e = &self.events[state.intake];
-        let raw = e.finding.as_ref().map_or("", |r| r.get());
+        let raw: &[u8] = e.finding.as_ref().map_or(b"", |r| r.bytes());
         // A view may hold the payload unchecked: this parse is its check.
-        serde_json::from_str::<IntentOnly>(raw)
+        serde_json::from_slice::<IntentOnly>(raw)
             .map(|i| i.intent)
             .map_err(|err| {
                 LedgerError::new(

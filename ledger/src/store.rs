@@ -236,9 +236,10 @@ fn read_all(file: &mut File, limits: &StoreLimits) -> Result<Vec<u8>, LedgerErro
 }
 
 /// Parse ledger bytes: every complete line must be a valid event of a known format with the
-/// next sequence number; bytes after the last newline are a torn tail.
+/// next sequence number (and an intake line a valid finding); bytes after the last newline are
+/// a torn tail.
 pub fn parse_ledger(bytes: &[u8]) -> Result<ReadReport, LedgerError> {
-    parse_lines(bytes, false)
+    parse_lines(bytes, None)
 }
 
 /// As `parse_ledger`, but for read-only views: the finding payload of an intake line (most of
@@ -249,22 +250,22 @@ pub fn parse_ledger(bytes: &[u8]) -> Result<ReadReport, LedgerError> {
 /// nested `finding` key). The rest of the line is parsed and checked as usual; a line the split
 /// does not fit is parsed whole.
 pub fn parse_ledger_for_view(bytes: &[u8]) -> Result<ReadReport, LedgerError> {
-    parse_lines(bytes, true)
+    let shared: std::sync::Arc<[u8]> = bytes.into();
+    parse_lines(&shared, Some(&shared))
 }
 
 const FINDING_KEY: &[u8] = b",\"finding\":";
 
-fn parse_line(line: &[u8], lazy: bool) -> serde_json::Result<Event> {
-    if lazy && line.last() == Some(&b'}') {
-        let at = line
-            .windows(FINDING_KEY.len())
-            .position(|w| w == FINDING_KEY);
-        if let Some(at) = at {
+/// Parse one line; with `shared` (the buffer `line` lies in), split off an intake payload.
+fn parse_line(line: &[u8], shared: Option<&std::sync::Arc<[u8]>>) -> serde_json::Result<Event> {
+    if let (Some(buf), Some(b'}')) = (shared, line.last()) {
+        if let Some(at) = memchr::memmem::find(line, FINDING_KEY) {
             let head = [&line[..at], b"}"].concat();
-            let tail = std::str::from_utf8(&line[at + FINDING_KEY.len()..line.len() - 1]);
-            if let (Ok(mut event), Ok(tail)) = (serde_json::from_slice::<Event>(&head), tail) {
+            if let Ok(mut event) = serde_json::from_slice::<Event>(&head) {
                 if event.finding.is_none() {
-                    event.finding = Some(RawFinding::unchecked(tail.trim()));
+                    let offset = line.as_ptr() as usize - buf.as_ptr() as usize;
+                    let range = offset + at + FINDING_KEY.len()..offset + line.len() - 1;
+                    event.finding = Some(RawFinding::shared(buf, range));
                     return Ok(event);
                 }
             }
@@ -273,20 +274,25 @@ fn parse_line(line: &[u8], lazy: bool) -> serde_json::Result<Event> {
     serde_json::from_slice(line)
 }
 
-fn parse_lines(bytes: &[u8], lazy: bool) -> Result<ReadReport, LedgerError> {
+fn parse_lines(
+    bytes: &[u8],
+    shared: Option<&std::sync::Arc<[u8]>>,
+) -> Result<ReadReport, LedgerError> {
+    let lazy = shared.is_some();
     let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let torn_tail = (complete_len < bytes.len()).then(|| TornTail {
         offset: complete_len as u64,
         bytes: (bytes.len() - complete_len) as u64,
     });
     let body = &bytes[..complete_len];
-    let lines: Vec<&[u8]> = if body.is_empty() {
-        Vec::new()
-    } else {
-        body[..body.len() - 1].split(|&b| b == b'\n').collect()
-    };
+    let mut lines: Vec<&[u8]> = Vec::with_capacity(body.len() / 256);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', body) {
+        lines.push(&body[start..end]);
+        start = end + 1;
+    }
     let parse = |(i, line): (usize, &&[u8])| -> Result<Event, LedgerError> {
-        let event: Event = parse_line(line, lazy).map_err(|e| {
+        let event: Event = parse_line(line, shared).map_err(|e| {
             if let Some(format) = unknown_format(line) {
                 return LedgerError::new(
                     ErrorCode::LedgerFormat,
@@ -311,6 +317,14 @@ fn parse_lines(bytes: &[u8], lazy: bool) -> Result<ReadReport, LedgerError> {
                     event.format
                 ),
             ));
+        }
+        if !lazy && event.finding.is_some() {
+            event.record().map_err(|e| {
+                LedgerError::new(
+                    ErrorCode::LedgerCorrupt,
+                    format!("line {}: {}", i + 1, e.message),
+                )
+            })?;
         }
         if event.seq != i as u64 + 1 {
             return Err(LedgerError::new(

@@ -179,7 +179,10 @@ fn the_view_parse_reads_the_same_events_as_the_full_parse() {
             serde_json::to_string(b).unwrap()
         );
         if a.finding.is_some() {
-            assert_eq!(a.record().unwrap().instruction, b.record().unwrap().instruction);
+            assert_eq!(
+                a.record().unwrap().instruction,
+                b.record().unwrap().instruction
+            );
         }
     }
 }
@@ -189,9 +192,8 @@ fn a_corrupt_payload_is_caught_when_a_view_uses_it_and_by_every_writer() {
     let fx = Fixture::new();
     fx.import(&[finding("f1", ""), finding("f2", "")]).unwrap();
     let text = String::from_utf8(fx.bytes()).unwrap();
-    // Break f2's payload but keep the line's outer shape.
-    let broken = text.replacen("\"intent\":\"fix\",\"severity\":\"important\"}", "\"intent\":\"fix\",\"severity\":\"important\"]", 1);
-    let broken = broken.replacen(
+    // Break f2's payload (a wrongly typed field) but keep the line valid JSON.
+    let broken = text.replacen(
         "Make the f2 button blue\"",
         "Make the f2 button blue\",\"intent\":7",
         1,
@@ -205,10 +207,15 @@ fn a_corrupt_payload_is_caught_when_a_view_uses_it_and_by_every_writer() {
         &RandomRequestIds::default(),
     );
     assert!(
-        inbox.warnings.iter().any(|w| w.code == "test.session.repair_ledger_corrupt"),
+        inbox
+            .warnings
+            .iter()
+            .any(|w| w.code == "test.session.repair_ledger_corrupt"),
         "{:?}",
         inbox.warnings
     );
     let err = fx.act("f1", Actor::Agent, claim().1).unwrap_err();
     assert_eq!(err.code, ErrorCode::LedgerCorrupt);
+    assert_eq!(fx.ledger.read().unwrap_err().code, ErrorCode::LedgerCorrupt);
+    assert_eq!(fx.bytes(), broken.as_bytes());
 }

@@ -29,4 +29,5 @@ pub mod reporter;
 pub mod result;
 pub mod run;
 pub mod run_id;
+pub mod session;
 pub mod signals;

@@ -79,11 +79,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
         .map(|path| check_file(path))
         .collect();
     for problem in discovery.problems {
-        let is_file = problem.diagnostic.code == a3s_test_lang::Code::Unreadable;
         results.push(Checked {
             file: problem.path.display().to_string(),
             path: problem.path,
-            is_file,
+            is_file: problem.is_file,
             source: String::new(),
             document: None,
             diagnostics: vec![problem.diagnostic],

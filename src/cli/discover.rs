@@ -18,6 +18,9 @@ pub struct InputProblem {
     pub path: PathBuf,
     /// `test.spec.unreadable` or `test.spec.no_suite_files`.
     pub diagnostic: Diagnostic,
+    /// True when the path is (or, missing, was meant to be) a suite file rather than a directory;
+    /// such paths count as files in summaries and appear in `check --json`.
+    pub is_file: bool,
 }
 
 /// The outcome of discovery.
@@ -42,6 +45,7 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
                 walk(path, &mut discovery);
                 if discovery.files.len() == before {
                     discovery.problems.push(InputProblem {
+                        is_file: false,
                         path: path.clone(),
                         diagnostic: Diagnostic::error(
                             Code::NoSuiteFiles,
@@ -53,7 +57,8 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
                 }
             }
             Ok(_) => discovery.files.push(path.clone()),
-            Err(e) => discovery.problems.push(unreadable(path, &e)),
+            // A missing path is most likely a mistyped suite file.
+            Err(e) => discovery.problems.push(unreadable(path, &e, true)),
         }
     }
     discovery.files.sort();
@@ -62,8 +67,9 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
 }
 
 /// The `test.spec.unreadable` diagnostic for `path`.
-pub fn unreadable(path: &Path, error: &std::io::Error) -> InputProblem {
+pub fn unreadable(path: &Path, error: &std::io::Error, is_file: bool) -> InputProblem {
     InputProblem {
+        is_file,
         path: path.to_path_buf(),
         diagnostic: Diagnostic::error(
             Code::Unreadable,
@@ -87,14 +93,14 @@ fn walk(dir: &Path, discovery: &mut Discovery) {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
-            discovery.problems.push(unreadable(dir, &e));
+            discovery.problems.push(unreadable(dir, &e, false));
             return;
         }
     };
     let mut entries: Vec<_> = match entries.collect::<Result<Vec<_>, _>>() {
         Ok(entries) => entries,
         Err(e) => {
-            discovery.problems.push(unreadable(dir, &e));
+            discovery.problems.push(unreadable(dir, &e, false));
             return;
         }
     };
@@ -109,7 +115,7 @@ fn walk(dir: &Path, discovery: &mut Discovery) {
         let file_type = match entry.file_type() {
             Ok(t) => t,
             Err(e) => {
-                discovery.problems.push(unreadable(&path, &e));
+                discovery.problems.push(unreadable(&path, &e, true));
                 continue;
             }
         };

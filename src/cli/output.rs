@@ -46,12 +46,7 @@ impl Stream {
             Stream::Stdout => std::io::stdout().is_terminal(),
             Stream::Stderr => std::io::stderr().is_terminal(),
         };
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        if terminal && !no_color {
-            Colour::Always
-        } else {
-            Colour::Never
-        }
+        decide_colour(terminal, std::env::var_os("NO_COLOR").as_deref())
     }
 
     /// Write `text` and flush. A closed pipe (`| head`) is not an error worth a panic; the exit
@@ -70,6 +65,17 @@ impl Stream {
                 out.write_all(text.as_bytes()).and_then(|()| out.flush())
             }
         };
+    }
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set to a non-empty value
+/// (https://no-color.org: an empty value counts as unset).
+pub fn decide_colour(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> Colour {
+    let no_color = no_color.is_some_and(|v| !v.is_empty());
+    if terminal && !no_color {
+        Colour::Always
+    } else {
+        Colour::Never
     }
 }
 
@@ -121,5 +127,32 @@ pub fn plural(n: usize, noun: &str) -> String {
         format!("{n} {noun}")
     } else {
         format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_needs_a_terminal_and_no_no_color() {
+        assert_eq!(decide_colour(true, None), Colour::Always);
+        assert_eq!(decide_colour(true, Some(OsStr::new(""))), Colour::Always);
+        assert_eq!(decide_colour(true, Some(OsStr::new("1"))), Colour::Never);
+        assert_eq!(decide_colour(false, None), Colour::Never);
+        assert_eq!(decide_colour(false, Some(OsStr::new("1"))), Colour::Never);
+    }
+
+    #[test]
+    fn counts_and_plurals() {
+        let mut counts = Counts::default();
+        assert_eq!(counts.describe(), "0 errors");
+        counts.errors = 1;
+        assert_eq!(counts.describe(), "1 error");
+        counts.warnings = 2;
+        assert_eq!(counts.describe(), "1 error, 2 warnings");
+        assert_eq!(plural(1, "file"), "1 file");
+        assert_eq!(plural(3, "scenario"), "3 scenarios");
     }
 }

@@ -11,11 +11,11 @@ use std::path::Path;
 
 /// Read `path`, or return the diagnostic that explains why it cannot be admitted.
 pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    let file = std::fs::File::open(path).map_err(|e| unreadable(path, &e).diagnostic)?;
+    let file = std::fs::File::open(path).map_err(|e| unreadable(path, &e, true).diagnostic)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| unreadable(path, &e).diagnostic)?;
+        .map_err(|e| unreadable(path, &e, true).diagnostic)?;
     if bytes.len() > MAX_FILE_BYTES {
         let size = std::fs::metadata(path)
             .map(|m| m.len())

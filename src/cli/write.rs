@@ -4,12 +4,20 @@
 //! rename is atomic), flushed to disk with `fsync`, given the original file's permissions, and
 //! renamed over the original; the directory is then synced so the rename itself survives a crash.
 //! Any failure before the rename removes the temporary file and leaves the original untouched.
+//! A symbolic link is followed and its target rewritten, so the link itself survives.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Replace the contents of `path` with `bytes` atomically.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // Renaming over a link would replace the link with a plain file; write where it points.
+    let resolved: PathBuf = if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        std::fs::canonicalize(path)?
+    } else {
+        path.to_path_buf()
+    };
+    let path = resolved.as_path();
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -60,6 +68,22 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["s.acl"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_keeps_pointing_at_the_rewritten_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.acl");
+        let link = dir.path().join("link.acl");
+        std::fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomically(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
     }
 
     #[test]

@@ -111,6 +111,7 @@ impl Server {
             Ok(value) => Ok(tool_result(value, false)),
             Err(ToolError::InvalidArguments(m)) => Err(invalid(format!("{name}: {m}"))),
             Err(ToolError::Refused(e)) => Ok(tool_result(json!({ "error": e }), true)),
+            Err(ToolError::Session(e)) => Ok(tool_result(json!({ "error": e }), true)),
         }
     }
 }

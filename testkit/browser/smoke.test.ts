@@ -276,8 +276,7 @@ describe("Test Kit in Chromium", () => {
     expect(five00.oneNodeDiff.invalidatedIds).toBe(1);
     expect(big.oneNodeDiff.invalidatedIds).toBe(1);
     expect(big.summary.nodes).toBe(500);
-    // Generous regression guards; BENCHMARKS.md records the measured numbers.
-    expect(five00.summary.medianMs).toBeLessThan(100);
-    expect(big.oneNodeDiff.medianMs).toBeLessThan(400);
+    // Timings are measured, not asserted (docs/benchmarks.md records them): a timed assertion
+    // would only test the machine's load.
   });
 });

@@ -5,6 +5,7 @@
 //! started and never kills it. Each scenario gets a [`WebContext`]: a fresh browser context with
 //! one tab whose listeners are attached before the first navigation.
 
+mod agent;
 mod ax;
 mod cdp;
 mod context;
@@ -20,6 +21,7 @@ mod steps;
 mod tab;
 mod target;
 
+pub use agent::{ControlNode, NetworkFilter, PageSnapshot, OPERABLE_ROLES};
 pub use context::WebContext;
 pub use process::{live_group_members, BrowserProcess, BROWSER_ENV, DEFAULT_BROWSER};
 pub use stats::{ContextStats, Totals};
@@ -39,41 +41,8 @@ use tab::{ContextShared, Tab};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-/// Every ACL web step this driver executes (ACL.md §4).
-pub const WEB_STEPS: &[&str] = &[
-    "navigate",
-    "click",
-    "hover",
-    "focus",
-    "double_click",
-    "context_click",
-    "check",
-    "uncheck",
-    "fill",
-    "type",
-    "insert_text",
-    "select",
-    "drag",
-    "press",
-    "wheel",
-    "viewport",
-    "snapshot",
-    "wait",
-    "expect",
-    "screenshot",
-    "accessibility",
-    "console",
-    "page_errors",
-    "tab",
-    "frame",
-    "dialog",
-    "upload",
-    "download",
-    "network_route",
-    "network_unroute",
-    "har",
-    "trace",
-];
+/// Every ACL web step this driver executes: all of ACL.md §4.
+pub const WEB_STEPS: &[&str] = a3s_test_lang::ir::STEP_KINDS;
 
 /// Default viewport of a new context, in CSS px.
 pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);
@@ -121,6 +90,7 @@ struct DriverInner {
     contexts: Mutex<HashSet<String>>,
     prewarm: bool,
     spare: Mutex<Option<SpareContext>>,
+    endpoint: String,
 }
 
 /// A context being prepared in the background, with the viewport it was made for.
@@ -193,7 +163,7 @@ impl WebDriver {
                 return Err(e);
             }
         };
-        WebDriver::finish(cdp, router, Some(owned), setter, options.prewarm).await
+        WebDriver::finish(cdp, router, Some(owned), setter, options.prewarm, ws_url).await
     }
 
     /// Connect to a browser started by someone else (`--browser-endpoint ws://…` or `http://…`).
@@ -207,7 +177,7 @@ impl WebDriver {
         let (live, setter) = Liveness::new();
         let (cdp, router) =
             Cdp::connect(&ws_url, live, setter.clone(), Duration::from_secs(10)).await?;
-        WebDriver::finish(cdp, router, None, setter, prewarm).await
+        WebDriver::finish(cdp, router, None, setter, prewarm, ws_url).await
     }
 
     async fn finish(
@@ -216,6 +186,7 @@ impl WebDriver {
         process: Option<OwnedBrowser>,
         setter: LivenessSetter,
         prewarm: bool,
+        endpoint: String,
     ) -> Result<WebDriver, DriverError> {
         let driver = WebDriver {
             inner: Arc::new(DriverInner {
@@ -229,6 +200,7 @@ impl WebDriver {
                 contexts: Mutex::new(HashSet::new()),
                 prewarm,
                 spare: Mutex::new(None),
+                endpoint,
             }),
         };
         // Target discovery lets contexts adopt tabs the page opens (popups).
@@ -249,6 +221,11 @@ impl WebDriver {
             return Err(DriverError::new(FailureCode::BrowserLaunch, f.message));
         }
         Ok(driver)
+    }
+
+    /// The browser's DevTools WebSocket endpoint.
+    pub fn endpoint(&self) -> &str {
+        &self.inner.endpoint
     }
 
     /// The launched browser's pid and process group (`None` when attached).
@@ -373,8 +350,9 @@ impl WebDriver {
                         )
                         .await
                     {
-                        // Already closed by its scenario: the protocol says the id is unknown.
-                        if f.code != FailureCode::Protocol {
+                        // Already closed by its scenario (the protocol says the id is unknown),
+                        // or the browser is gone and took its contexts with it.
+                        if !matches!(f.code, FailureCode::Protocol | FailureCode::BrowserCrashed) {
                             problems.push(f.message);
                         }
                     }
@@ -471,8 +449,8 @@ impl SurfaceDriver for WebDriver {
     }
 }
 
-/// Read `webSocketDebuggerUrl` from `http://host:port/json/version` (plain HTTP/1.0 on loopback
-/// or wherever the endpoint points).
+/// Read `webSocketDebuggerUrl` from `http://host:port/json/version`. Chrome's DevTools server
+/// ignores HTTP/1.0 and keeps HTTP/1.1 connections open, so the body is read by `Content-Length`.
 async fn version_endpoint(endpoint: &str) -> Result<String, DriverError> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let fail = |m: String| DriverError::new(FailureCode::BrowserLaunch, m);
@@ -482,19 +460,43 @@ async fn version_endpoint(endpoint: &str) -> Result<String, DriverError> {
     let port = url.port().unwrap_or(80);
     let fetch = async {
         let mut stream = tokio::net::TcpStream::connect((host.as_str(), port)).await?;
-        let request = format!("GET /json/version HTTP/1.0\r\nHost: {host}:{port}\r\n\r\n");
+        let request = format!(
+            "GET /json/version HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
+        );
         stream.write_all(request.as_bytes()).await?;
-        let mut body = Vec::new();
-        stream.read_to_end(&mut body).await?;
-        Ok::<_, std::io::Error>(body)
+        let mut data = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&data[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok());
+                if let Some(length) = length {
+                    if data.len() >= end + 4 + length {
+                        return Ok(data[end + 4..end + 4 + length].to_vec());
+                    }
+                }
+            }
+            let n = stream.read(&mut chunk).await?;
+            if n == 0 {
+                let end = data
+                    .windows(4)
+                    .position(|w| w == b"\r\n\r\n")
+                    .map_or(0, |e| e + 4);
+                return Ok(data[end..].to_vec());
+            }
+            data.extend_from_slice(&chunk[..n]);
+        }
     };
     let body = tokio::time::timeout(Duration::from_secs(10), fetch)
         .await
         .map_err(|_| fail(format!("{endpoint} did not answer /json/version in time")))?
-        .map_err(|e| fail(format!("failed to read {endpoint}/json/version: {e}")))?;
-    let text = String::from_utf8_lossy(&body);
-    let json_part = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    let value: serde_json::Value = serde_json::from_str(json_part)
+        .map_err(|e: std::io::Error| {
+            fail(format!("failed to read {endpoint}/json/version: {e}"))
+        })?;
+    let value: serde_json::Value = serde_json::from_slice(&body)
         .map_err(|e| fail(format!("{endpoint}/json/version is not JSON: {e}")))?;
     value["webSocketDebuggerUrl"]
         .as_str()

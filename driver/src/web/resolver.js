@@ -546,7 +546,7 @@
         }
       };
       requestAnimationFrame(fin);
-      setTimeout(fin, 50);
+      setTimeout(fin, 100);
     });
   }
 

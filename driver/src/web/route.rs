@@ -77,7 +77,15 @@ pub(crate) async fn apply_patterns(
     shared: &Arc<ContextShared>,
     deadline: Instant,
 ) -> Result<(), StepFailure> {
-    let patterns: Vec<Value> = {
+    let filtered = shared
+        .network_filter
+        .lock()
+        .expect("network filter lock")
+        .is_some();
+    let patterns: Vec<Value> = if filtered {
+        // A session's network policy sees every request; routes are still matched per request.
+        vec![json!({ "urlPattern": "*", "requestStage": "Request" })]
+    } else {
         let routes = shared.routes.lock().expect("routes lock");
         routes
             .iter()
@@ -110,6 +118,25 @@ pub(crate) async fn handle_paused(session: &Session, shared: &ContextShared, par
         .pointer("/request/url")
         .and_then(Value::as_str)
         .unwrap_or("");
+    let refused = shared
+        .network_filter
+        .lock()
+        .expect("network filter lock")
+        .as_ref()
+        .is_some_and(|filter| !filter.allows(url));
+    if refused {
+        shared
+            .blocked
+            .lock()
+            .expect("blocked lock")
+            .push(url.to_string());
+        let params = json!({ "requestId": request_id, "errorReason": "BlockedByClient" });
+        let deadline = Instant::now() + COMMAND_BOUND;
+        let _ = session
+            .call("Fetch.failRequest", params, COMMAND_BOUND, deadline)
+            .await;
+        return;
+    }
     let route = {
         let routes = shared.routes.lock().expect("routes lock");
         routes

@@ -56,6 +56,10 @@ pub(crate) struct ContextShared {
     pub routes: Mutex<Vec<Route>>,
     /// The HAR recording, while one is running.
     pub har: Mutex<Option<HarRecorder>>,
+    /// Agent sessions: requests whose URL this refuses are failed in the browser (all tabs).
+    pub network_filter: Mutex<Option<super::agent::NetworkFilter>>,
+    /// URLs the network filter blocked, in order.
+    pub blocked: Mutex<Vec<String>>,
 }
 
 /// Network activity of one tab, for `wait { load = "networkidle" }`.

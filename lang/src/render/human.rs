@@ -140,6 +140,8 @@ fn render_without_source(out: &mut String, file: &str, diagnostic: &Diagnostic) 
 /// Make a span visible: ariadne draws nothing for an empty range, so a zero-width span is widened
 /// to the character at that offset or, at the end of a line or file (e.g. "expected `}`"), to the
 /// last visible character before it. Offsets are clamped to the text and to char boundaries.
+/// The excerpt header then names the widened position (the JSON and GitHub formats keep the exact
+/// one); pointing ariadne at an offset past the last line would print a misleading column.
 fn visible(source: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
     let clamp = |mut i: usize| {
         i = i.min(source.len());

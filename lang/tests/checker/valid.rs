@@ -208,38 +208,11 @@ fn every_step_kind_admits_to_its_action() {
         kinds_seen.insert(got.block_kind());
     }
     // Every action kind but wait/expect (covered below) has a valid case.
-    for kind in [
-        "navigate",
-        "click",
-        "hover",
-        "focus",
-        "double_click",
-        "context_click",
-        "check",
-        "uncheck",
-        "fill",
-        "type",
-        "insert_text",
-        "select",
-        "drag",
-        "press",
-        "wheel",
-        "viewport",
-        "snapshot",
-        "screenshot",
-        "accessibility",
-        "console",
-        "page_errors",
-        "tab",
-        "frame",
-        "dialog",
-        "upload",
-        "download",
-        "network_route",
-        "network_unroute",
-        "har",
-        "trace",
-    ] {
+    for kind in a3s_test_lang::ir::STEP_KINDS
+        .iter()
+        .copied()
+        .filter(|k| !matches!(*k, "wait" | "expect"))
+    {
         assert!(kinds_seen.contains(kind), "no valid case for {kind}");
     }
 }

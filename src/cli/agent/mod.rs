@@ -5,6 +5,7 @@
 
 mod render;
 mod repair;
+mod session;
 
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -32,6 +33,8 @@ pub struct AgentArgs {
 enum AgentCommand {
     #[command(flatten)]
     Repair(repair::RepairCommand),
+    #[command(flatten)]
+    Session(session::SessionCommand),
 }
 
 /// Run an agent subcommand.
@@ -39,5 +42,6 @@ pub fn run(args: AgentArgs) -> ExitCode {
     let ctx = crate::ops::Context::new(args.root);
     match args.command {
         AgentCommand::Repair(cmd) => repair::run(&ctx, cmd),
+        AgentCommand::Session(cmd) => session::run(&ctx, cmd),
     }
 }

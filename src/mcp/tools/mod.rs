@@ -5,6 +5,7 @@
 //! To add a tool, write it in a module here and list it in `all()`.
 
 mod repair;
+mod session;
 
 use crate::ops::Context;
 use a3s_test_ledger::LedgerError;
@@ -17,6 +18,8 @@ pub enum ToolError {
     InvalidArguments(String),
     /// The operation was refused (returned as a tool result with `isError: true`).
     Refused(LedgerError),
+    /// An agent-session operation was refused or failed (a tool result with `isError: true`).
+    Session(a3s_test_runner::session::SessionError),
 }
 
 impl From<LedgerError> for ToolError {
@@ -81,5 +84,7 @@ pub fn args<T: serde::de::DeserializeOwned>(args: Value) -> Result<T, ToolError>
 
 /// Every tool the server offers.
 pub fn all() -> Vec<Tool> {
-    repair::tools()
+    let mut tools = repair::tools();
+    tools.extend(session::tools());
+    tools
 }

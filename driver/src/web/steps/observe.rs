@@ -234,11 +234,22 @@ async fn network_idle(
     start: Instant,
 ) -> Result<StepOutput, StepFailure> {
     let mut changes = tab.state.network_changed.subscribe();
+    // Requests the previous action started may not have been reported yet: one round trip to
+    // the renderer delivers every event it sent before, and the quiet period is only counted
+    // from the start of this wait, so an action's own request can never be missed.
+    if tab.dialog().is_none() {
+        let params = json!({ "expression": "0", "returnByValue": true });
+        tab.session
+            .call("Runtime.evaluate", params, COMMAND_BOUND, env.deadline)
+            .await?;
+    }
     loop {
         let (idle_since, inflight) = {
             let net = tab.state.network.lock().expect("network lock");
             (
-                net.inflight.is_empty().then_some(net.last_change),
+                net.inflight
+                    .is_empty()
+                    .then_some(net.last_change.max(start)),
                 net.inflight.len(),
             )
         };

@@ -1,0 +1,338 @@
+//! What agent sessions need from a live context beyond `execute`: a raw snapshot of the current
+//! tab's operable controls (accessibility tree + DOM attributes, each with its backend node id and
+//! the document it came from) and resolving a target to its backend node id.
+//!
+//! Why here: refs (`@eN`) are bound to one observation; the session must prove that the durable
+//! target it will act through still names the *same* backend node before anything is dispatched.
+//! Only the driver can talk to the tab, so it answers those two questions and nothing else; the
+//! gates and ref tables live in the runner (`runner/src/session`).
+
+use super::cdp::COMMAND_BOUND;
+use super::context::WebContext;
+use super::script;
+use crate::failure::FailureCode;
+use crate::StepFailure;
+use a3s_test_lang::ir::Target;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use tokio::time::Instant;
+
+/// Decides whether the page may request a URL (agent sessions' network policy).
+#[derive(Clone)]
+pub struct NetworkFilter(pub std::sync::Arc<dyn Fn(&str) -> bool + Send + Sync>);
+
+impl NetworkFilter {
+    /// True when the page may request `url`.
+    pub fn allows(&self, url: &str) -> bool {
+        (self.0)(url)
+    }
+}
+
+impl std::fmt::Debug for NetworkFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NetworkFilter")
+    }
+}
+
+/// Roles an agent can operate (observations list these first).
+pub const OPERABLE_ROLES: &[&str] = &[
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "checkbox",
+    "radio",
+    "combobox",
+    "listbox",
+    "option",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "switch",
+    "slider",
+    "spinbutton",
+    "treeitem",
+];
+
+/// Roles whose name is page text worth showing in a full observation.
+const TEXT_ROLES: &[&str] = &[
+    "heading",
+    "StaticText",
+    "paragraph",
+    "alert",
+    "status",
+    "img",
+];
+
+/// States copied from the accessibility tree.
+const STATES: &[&str] = &[
+    "focused", "disabled", "checked", "expanded", "selected", "pressed", "required", "invalid",
+    "readonly",
+];
+
+/// DOM attributes recorded for durable targets.
+const ATTRIBUTES: &[&str] = &[
+    "id",
+    "data-testid",
+    "placeholder",
+    "name",
+    "type",
+    "aria-label",
+];
+
+/// One operable control of the current document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ControlNode {
+    /// The backend DOM node id (stable for the node's lifetime in this document).
+    pub backend_node_id: i64,
+    /// Accessible role.
+    pub role: String,
+    /// Accessible name (untrusted page text).
+    pub name: String,
+    /// Current value (never for password fields).
+    pub value: Option<String>,
+    /// Accessibility states (`checked`, `disabled`, …).
+    pub states: BTreeMap<String, Value>,
+    /// Lower-case tag name.
+    pub tag: String,
+    /// Selected DOM attributes (`id`, `data-testid`, `placeholder`, `name`, `type`, `aria-label`).
+    pub attributes: BTreeMap<String, String>,
+}
+
+/// A snapshot of the current tab's top document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PageSnapshot {
+    /// The document URL.
+    pub url: String,
+    /// The main frame's loader id: a new document gets a new one.
+    pub loader_id: String,
+    /// Operable controls in tree order.
+    pub controls: Vec<ControlNode>,
+    /// Other named nodes (headings, text) as (role, name), in tree order — untrusted page text.
+    pub texts: Vec<(String, String)>,
+}
+
+fn str_at(v: &Value, pointer: &str) -> Option<String> {
+    v.pointer(pointer).and_then(|x| match x {
+        Value::String(s) => Some(s.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    })
+}
+
+impl WebContext {
+    /// The current tab's top document: URL and loader id.
+    pub async fn document_identity(
+        &self,
+        deadline: Instant,
+    ) -> Result<(String, String), StepFailure> {
+        let tab = self.tab()?;
+        let tree = tab
+            .session
+            .call("Page.getFrameTree", json!({}), COMMAND_BOUND, deadline)
+            .await?;
+        let frame = &tree["frameTree"]["frame"];
+        let url = str_at(frame, "/url").unwrap_or_default();
+        let loader = str_at(frame, "/loaderId").unwrap_or_default();
+        Ok((url, loader))
+    }
+
+    /// Snapshot the operable controls of the current tab's top document.
+    pub async fn snapshot_controls(&self, deadline: Instant) -> Result<PageSnapshot, StepFailure> {
+        let tab = self.tab()?;
+        tab.fail_if_dialog()?;
+        let (url, loader_id) = self.document_identity(deadline).await?;
+        let reply = tab
+            .session
+            .call(
+                "Accessibility.getFullAXTree",
+                json!({}),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await?;
+        let nodes = tree_order(reply["nodes"].as_array().cloned().unwrap_or_default());
+        let mut controls: Vec<ControlNode> = Vec::new();
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for n in &nodes {
+            if n["ignored"] == Value::Bool(true) {
+                continue;
+            }
+            let role = str_at(n, "/role/value").unwrap_or_default();
+            let name = str_at(n, "/name/value").unwrap_or_default();
+            if !OPERABLE_ROLES.contains(&role.as_str()) {
+                let shown = TEXT_ROLES.contains(&role.as_str())
+                    && !name.trim().is_empty()
+                    && !name.chars().all(|c| c == '•' || c.is_whitespace())
+                    && !texts.iter().any(|(_, t)| *t == name)
+                    && !controls.iter().any(|c| c.name == name);
+                if shown {
+                    texts.push((role, name));
+                }
+                continue;
+            }
+            let Some(backend) = n.get("backendDOMNodeId").and_then(Value::as_i64) else {
+                continue;
+            };
+            let mut states = BTreeMap::new();
+            for p in n["properties"].as_array().into_iter().flatten() {
+                let key = p["name"].as_str().unwrap_or("");
+                let value = p.pointer("/value/value").cloned().unwrap_or(Value::Null);
+                // "false"/false for states that are off by default is noise in a compact view.
+                let off = matches!(&value, Value::Bool(false)) || value.as_str() == Some("false");
+                if off && !matches!(key, "checked" | "expanded" | "pressed" | "selected") {
+                    continue;
+                }
+                if STATES.contains(&key) {
+                    states.insert(
+                        key.to_string(),
+                        p.pointer("/value/value").cloned().unwrap_or(Value::Null),
+                    );
+                }
+            }
+            controls.push(ControlNode {
+                backend_node_id: backend,
+                role,
+                name,
+                value: str_at(n, "/value/value").filter(|s| !s.is_empty()),
+                states,
+                tag: String::new(),
+                attributes: BTreeMap::new(),
+            });
+        }
+        // DOM attributes for durable targets; the calls are independent, so they are pipelined.
+        let describes = controls.iter().map(|c| {
+            tab.session.call(
+                "DOM.describeNode",
+                json!({ "backendNodeId": c.backend_node_id }),
+                COMMAND_BOUND,
+                deadline,
+            )
+        });
+        let described = futures_util::future::join_all(describes).await;
+        for (control, reply) in controls.iter_mut().zip(described) {
+            let Ok(reply) = reply else { continue };
+            let node = &reply["node"];
+            control.tag = node["nodeName"].as_str().unwrap_or("").to_lowercase();
+            let flat = node["attributes"].as_array().cloned().unwrap_or_default();
+            for pair in flat.chunks(2) {
+                if let [Value::String(k), Value::String(v)] = pair {
+                    if ATTRIBUTES.contains(&k.as_str()) {
+                        control.attributes.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            let hidden_value = control.attributes.get("type").map(String::as_str)
+                == Some("password")
+                || control.attributes.get("type").map(String::as_str) == Some("hidden");
+            if hidden_value {
+                control.value = None;
+            }
+        }
+        Ok(PageSnapshot {
+            url,
+            loader_id,
+            controls,
+            texts,
+        })
+    }
+
+    /// Enforce a network policy in the browser: every request of every tab (document loads
+    /// included) is paused, and those `allow` refuses fail with `BlockedByClient`.
+    pub async fn set_network_filter(
+        &mut self,
+        allow: NetworkFilter,
+        deadline: Instant,
+    ) -> Result<(), StepFailure> {
+        *self
+            .shared
+            .network_filter
+            .lock()
+            .expect("network filter lock") = Some(allow);
+        for tab in &self.tabs {
+            super::route::apply_patterns(tab, &self.shared, deadline).await?;
+        }
+        Ok(())
+    }
+
+    /// URLs the network filter blocked so far (untrusted: the page chose them).
+    pub fn blocked_requests(&self) -> Vec<String> {
+        self.shared.blocked.lock().expect("blocked lock").clone()
+    }
+
+    /// Resolve `target` strictly (exactly one match) in the current frame and return the backend
+    /// node id of the element it names.
+    pub async fn backend_node_of(
+        &self,
+        target: &Target,
+        deadline: Instant,
+    ) -> Result<i64, StepFailure> {
+        let tab = self.tab()?;
+        let object = script::element_object(tab, target, deadline, None).await?;
+        let described = tab
+            .session
+            .call(
+                "DOM.describeNode",
+                json!({ "objectId": object }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        let _ = tab
+            .session
+            .call(
+                "Runtime.releaseObject",
+                json!({ "objectId": object }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        described?
+            .pointer("/node/backendNodeId")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| {
+                StepFailure::new(
+                    FailureCode::Protocol,
+                    "DOM.describeNode answered without a backend node id",
+                )
+            })
+    }
+}
+
+/// The nodes of a `getFullAXTree` reply in document (depth-first) order.
+fn tree_order(nodes: Vec<Value>) -> Vec<Value> {
+    use std::collections::HashMap;
+    let index: HashMap<String, usize> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| str_at(n, "/nodeId").map(|id| (id, i)))
+        .collect();
+    let Some(root) = nodes.iter().position(|n| n.get("parentId").is_none()) else {
+        return nodes;
+    };
+    let mut out = Vec::with_capacity(nodes.len());
+    let mut seen = vec![false; nodes.len()];
+    let mut stack = vec![root];
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        out.push(nodes[i].clone());
+        let children: Vec<usize> = nodes[i]["childIds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().and_then(|id| index.get(id)).copied())
+            .collect();
+        stack.extend(children.into_iter().rev());
+    }
+    // Nodes not reachable from the root keep their reply order, after the tree.
+    for (i, n) in nodes.into_iter().enumerate() {
+        if !seen[i] {
+            out.push(n);
+        }
+    }
+    out
+}

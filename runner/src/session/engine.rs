@@ -1,0 +1,471 @@
+//! The session engine inside the supervisor: one browser, one isolated context, one tab, driven
+//! one statement at a time by the same `SurfaceContext::execute` that runs suites. It owns the
+//! session record, runs the gates in order, binds refs to observations and resolves each ref to a
+//! durable target that provably names the *same* backend node before dispatch.
+
+use super::code::{SessionCode, SessionError};
+use super::file::{
+    append_event, now_ms, write_json_atomic, ObservationRecord, Ownership, SessionFile,
+    SessionState, StepRecord, FORMAT_VERSION,
+};
+use super::gates;
+use super::next;
+use super::observation::{refs_of, to_json};
+use super::protocol::{FinishStatus, Request, Response};
+use super::statement::replace_refs;
+use a3s_test_driver::web::{
+    live_group_members, LaunchOptions, NetworkFilter, WebContext, WebDriver,
+};
+use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver};
+use a3s_test_lang::ir::{Action, Target};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The most one turn may take.
+pub const TURN_BOUND: Duration = Duration::from_secs(60);
+/// How long an action waits for its target.
+pub const ACTION_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A running session.
+pub struct Engine {
+    dir: PathBuf,
+    root: PathBuf,
+    /// The session record (saved after every turn).
+    pub file: SessionFile,
+    driver: WebDriver,
+    ctx: Option<WebContext>,
+    blocked_reported: usize,
+}
+
+impl Engine {
+    /// Launch the browser, open the context, navigate to the start URL and mark the session
+    /// active. `file` is the record the CLI wrote (state `starting`).
+    pub async fn start(dir: PathBuf, root: PathBuf, token: String) -> Result<Engine, SessionError> {
+        let mut file = SessionFile::load(&dir)?;
+        let options = LaunchOptions {
+            prewarm: false,
+            reap_at_exit: true,
+            ..LaunchOptions::default()
+        };
+        let driver = WebDriver::launch(options).await.map_err(|e| {
+            SessionError::new(
+                SessionCode::Supervisor,
+                format!("failed to launch the browser: {e}"),
+            )
+        })?;
+        let ctx = driver
+            .new_context(ContextOptions::default())
+            .await
+            .map_err(|e| {
+                SessionError::new(
+                    SessionCode::Supervisor,
+                    format!("failed to open a context: {e}"),
+                )
+            })?;
+        let mut ctx = ctx;
+        let policy = file.policy.clone();
+        let filter = NetworkFilter(std::sync::Arc::new(move |url: &str| {
+            super::policy::network_allowed(&policy, url)
+        }));
+        if let Err(f) = ctx
+            .set_network_filter(filter, Instant::now() + TURN_BOUND)
+            .await
+        {
+            let _ = driver.shutdown().await;
+            return Err(SessionError::new(
+                SessionCode::Supervisor,
+                format!(
+                    "failed to enforce the network policy: {}: {}",
+                    f.code, f.message
+                ),
+            ));
+        }
+        let browser = driver
+            .browser_process()
+            .unwrap_or(a3s_test_driver::web::BrowserProcess { pid: 0, pgid: 0 });
+        // SAFETY: getpgid(0) reads this process's own group.
+        let pgid = unsafe { libc::getpgid(0) } as u32;
+        file.cdp_endpoint = Some(driver.endpoint().to_string());
+        file.ownership = Ownership {
+            supervisor_pid: std::process::id(),
+            supervisor_pgid: pgid,
+            browser_pid: browser.pid,
+            browser_pgid: browser.pgid,
+            token,
+        };
+        let mut engine = Engine {
+            dir,
+            root,
+            file,
+            driver,
+            ctx: Some(ctx),
+            blocked_reported: 0,
+        };
+        let start = format!(
+            "navigate {{ url = {} }}",
+            super::statement::acl_string(&engine.file.start_url)
+        );
+        let step = gates::schema(&start)?;
+        let deadline = engine.turn_deadline();
+        let artifacts = engine.dir.join("artifacts");
+        let env = StepEnv {
+            base_url: None,
+            action_timeout: ACTION_TIMEOUT,
+            deadline,
+            artifact_dir: &artifacts,
+            working_dir: &engine.root,
+        };
+        let ctx = engine.ctx.as_mut().expect("context is open");
+        if let Err(f) = ctx.execute(&step, &env).await {
+            let _ = engine.shutdown().await;
+            return Err(SessionError::new(
+                SessionCode::Supervisor,
+                format!(
+                    "failed to open {}: {}: {}",
+                    engine.file.start_url, f.code, f.message
+                ),
+            ));
+        }
+        engine.file.state = SessionState::Active;
+        engine.file.last_turn_at_ms = now_ms();
+        engine.file.save(&engine.dir)?;
+        append_event(
+            &engine.dir,
+            json!({ "kind": "started", "url": engine.file.start_url }),
+        )?;
+        Ok(engine)
+    }
+
+    fn turn_deadline(&self) -> Instant {
+        let b = self.file.budgets;
+        let left = (self.file.started_at_ms + b.session_ms).saturating_sub(now_ms());
+        Instant::now() + TURN_BOUND.min(Duration::from_millis(left.max(1)))
+    }
+
+    fn ctx(&self) -> Result<&WebContext, SessionError> {
+        self.ctx
+            .as_ref()
+            .ok_or_else(|| SessionError::new(SessionCode::NotRunning, "the session is closed"))
+    }
+
+    /// Serve one request; returns the answer (with `closing` set when the session ended).
+    pub async fn handle(&mut self, request: Request) -> Response {
+        let turn = self.file.next_turn;
+        self.file.next_turn += 1;
+        self.file.last_turn_at_ms = now_ms();
+        let (kind, result, closing) = match request.clone() {
+            Request::Observe { full } => ("observe", self.observe(full).await, false),
+            Request::Exec {
+                observation,
+                statement,
+            } => (
+                "exec",
+                self.exec(turn, observation, &statement).await,
+                false,
+            ),
+            Request::Finish { status, summary } => {
+                let state = SessionState::Finished;
+                let status = match status {
+                    FinishStatus::Passed => "passed",
+                    FinishStatus::Failed => "failed",
+                };
+                (
+                    "finish",
+                    self.close(state, status, Some(summary)).await,
+                    true,
+                )
+            }
+            Request::Abort { reason } => (
+                "abort",
+                self.close(SessionState::Aborted, "aborted", reason).await,
+                true,
+            ),
+        };
+        let mut event = json!({ "turn": turn, "kind": kind, "request": request });
+        match &result {
+            Ok(v) => {
+                event["ok"] = json!(true);
+                if let Some(n) = v.get("observation") {
+                    event["observation"] = n.clone();
+                }
+            }
+            Err(e) => {
+                event["ok"] = json!(false);
+                event["code"] = json!(e.code);
+                event["message"] = json!(e.message);
+            }
+        }
+        if !closing {
+            if let Err(e) = self.file.save(&self.dir) {
+                return Response::error(&e);
+            }
+        }
+        let _ = append_event(&self.dir, event);
+        let mut response = match result {
+            Ok(mut v) => {
+                let blocked = self.new_blocked();
+                if !blocked.is_empty() && v.is_object() {
+                    v["blocked_requests"] = json!(blocked);
+                    v["untrusted"] = json!(true);
+                }
+                Response::ok(v)
+            }
+            Err(e) => {
+                let mut r = Response::error(&e);
+                r.body["next"] = json!(next::after_error(&self.file, e.code));
+                r
+            }
+        };
+        response.closing = closing || self.file.state.is_closed();
+        response
+    }
+
+    /// Requests the network policy blocked since the last answer.
+    fn new_blocked(&mut self) -> Vec<String> {
+        let Some(ctx) = self.ctx.as_ref() else {
+            return Vec::new();
+        };
+        let all = ctx.blocked_requests();
+        let fresh = all
+            .get(self.blocked_reported..)
+            .unwrap_or_default()
+            .to_vec();
+        self.blocked_reported = all.len();
+        fresh
+    }
+
+    /// End the latest observation (after any action or a failed observation).
+    fn end_observation(&mut self) {
+        if let Some(latest) = self.file.latest.as_mut() {
+            latest.open = false;
+        }
+    }
+
+    async fn observe(&mut self, full: bool) -> Result<Value, SessionError> {
+        let deadline = self.turn_deadline();
+        let snapshot = match self.ctx()?.snapshot_controls(deadline).await {
+            Ok(s) => s,
+            Err(f) => {
+                self.end_observation();
+                return Err(SessionError::new(
+                    SessionCode::StepFailed,
+                    format!("the observation failed: {}: {}", f.code, f.message),
+                ));
+            }
+        };
+        if let Err(e) = super::policy::check_origin(&self.file.policy, &snapshot.url) {
+            self.end_observation();
+            return Err(SessionError::new(
+                SessionCode::OriginLoss,
+                format!(
+                    "the page is at {}, outside this session's origins: {}",
+                    snapshot.url, e.message
+                ),
+            ));
+        }
+        let id = self.file.next_observation;
+        self.file.next_observation += 1;
+        let refs = refs_of(&snapshot);
+        let mut view = to_json(id, &snapshot, &refs, full);
+        self.file.latest = Some(ObservationRecord {
+            id,
+            url: snapshot.url.clone(),
+            loader_id: snapshot.loader_id.clone(),
+            open: true,
+        });
+        self.file.refs = refs;
+        view["next"] = json!(next::after_observe(&self.file));
+        Ok(view)
+    }
+
+    async fn exec(
+        &mut self,
+        turn: u64,
+        observation: Option<u64>,
+        source: &str,
+    ) -> Result<Value, SessionError> {
+        // Gates 1–4 need no browser.
+        let step = gates::schema(source)?;
+        gates::capability(&step, self.driver.capabilities())?;
+        let refs = gates::target_type(&step)?;
+        gates::ref_binding(&self.file, observation, &refs)?;
+        let deadline = self.turn_deadline();
+        let (url, loader) = self.ctx()?.document_identity(deadline).await.map_err(|f| {
+            SessionError::new(
+                SessionCode::StepFailed,
+                format!("{}: {}", f.code, f.message),
+            )
+        })?;
+        // Gate 4, in the browser: the document is the observed one and each ref's node is still
+        // named, uniquely, by one of its durable targets.
+        let mut durable: BTreeMap<String, Target> = BTreeMap::new();
+        if !refs.is_empty() {
+            let latest = self.file.latest.clone().expect("ref_binding checked it");
+            if latest.loader_id != loader {
+                return Err(SessionError::new(
+                    SessionCode::StaleRef,
+                    format!(
+                        "the page loaded a new document since observation {}; observe again",
+                        latest.id
+                    ),
+                ));
+            }
+            for r in &refs {
+                let entry = self
+                    .file
+                    .refs
+                    .iter()
+                    .find(|e| &e.reference == r)
+                    .cloned()
+                    .expect("bound");
+                let mut found = None;
+                for candidate in &entry.durable {
+                    if let Ok(id) = self.ctx()?.backend_node_of(candidate, deadline).await {
+                        if id == entry.backend_node_id {
+                            found = Some(candidate.clone());
+                            break;
+                        }
+                    }
+                }
+                let Some(target) = found else {
+                    return Err(SessionError::new(
+                        SessionCode::StaleRef,
+                        format!(
+                            "{r} of observation {} no longer names one node by a durable target \
+                             (the page changed); observe again",
+                            latest.id
+                        ),
+                    ));
+                };
+                durable.insert(r.clone(), target);
+            }
+        }
+        gates::policy(&self.file, &step, &url)?;
+        let artifacts = self.dir.join("artifacts");
+        gates::budgets(&self.file, &artifacts)?;
+        let dispatched = replace_refs(&step, &durable)?;
+        // Any action ends the observation, whatever its outcome.
+        self.end_observation();
+        self.file.actions += 1;
+        let env = StepEnv {
+            base_url: Some(&url),
+            action_timeout: ACTION_TIMEOUT,
+            deadline,
+            artifact_dir: &artifacts,
+            working_dir: &self.root,
+        };
+        let ctx = self.ctx.as_mut().expect("context is open");
+        let outcome = ctx.execute(&dispatched, &env).await;
+        let resolved: Vec<(String, Target)> = durable.into_iter().collect();
+        let output = match outcome {
+            Ok(output) => output,
+            Err(f) => {
+                return Err(SessionError::new(
+                    SessionCode::StepFailed,
+                    format!("{}: {}", f.code, f.message),
+                )
+                .with_detail(json!({ "failure": f, "class": f.code.class() })))
+            }
+        };
+        // A page that navigated itself out of the origin set is reported, not followed.
+        let now_url = match self.ctx()?.document_identity(deadline).await {
+            Ok((u, _)) => u,
+            Err(_) => url.clone(),
+        };
+        if super::policy::check_origin(&self.file.policy, &now_url).is_err()
+            && !matches!(dispatched.action, Action::Navigate { .. })
+        {
+            return Err(SessionError::new(
+                SessionCode::OriginLoss,
+                format!(
+                    "the step ran, then the page left the session's origins (now at {now_url})"
+                ),
+            ));
+        }
+        self.file.steps.push(StepRecord {
+            turn,
+            statement: source.to_string(),
+            resolved: resolved.clone(),
+        });
+        Ok(json!({
+            "turn": turn,
+            "step": dispatched.action.block_kind(),
+            "status": "passed",
+            "resolved": resolved.iter().map(|(r, t)| json!({ "ref": r, "target": super::statement::print_target(t) })).collect::<Vec<_>>(),
+            "evidence": output.evidence,
+            "detail": output.detail,
+            "url": now_url,
+            "untrusted": true,
+            "next": next::after_exec(&self.file),
+        }))
+    }
+
+    async fn shutdown(&mut self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if let Some(ctx) = self.ctx.take() {
+            if let Err(e) = ctx.close().await {
+                problems.push(e.to_string());
+            }
+        }
+        if let Err(e) = self.driver.shutdown().await {
+            problems.push(e.to_string());
+        }
+        let pgid = self.file.ownership.browser_pgid;
+        if pgid > 1 {
+            let alive = live_group_members(pgid);
+            if !alive.is_empty() {
+                problems.push(format!(
+                    "browser processes {alive:?} of group {pgid} survived"
+                ));
+            }
+        }
+        problems
+    }
+
+    /// Close the browser, verify its group is gone, write `report.json`.
+    pub async fn close(
+        &mut self,
+        state: SessionState,
+        status: &str,
+        summary: Option<String>,
+    ) -> Result<Value, SessionError> {
+        let problems = self.shutdown().await;
+        self.file.state = state;
+        self.file.closed_reason = Some(status.to_string());
+        self.end_observation();
+        let report = json!({
+            "format_version": FORMAT_VERSION,
+            "session": self.file.id,
+            "status": status,
+            "summary": summary,
+            "summary_untrusted": true,
+            "goal": self.file.goal,
+            "success": self.file.success,
+            "start_url": self.file.start_url,
+            "actions": self.file.actions,
+            "steps_passed": self.file.steps.len(),
+            "started_at_ms": self.file.started_at_ms,
+            "closed_at_ms": now_ms(),
+            "cleanup": {
+                "browser_pgid": self.file.ownership.browser_pgid,
+                "problems": problems,
+            },
+        });
+        write_json_atomic(&self.dir.join("report.json"), &report)?;
+        self.file.save(&self.dir)?;
+        if !problems.is_empty() {
+            return Err(
+                SessionError::new(SessionCode::Cleanup, problems.join("; ")).with_detail(report)
+            );
+        }
+        Ok(json!({ "report": report, "next": next::after_close(&self.file) }))
+    }
+
+    /// The folder of this session.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}

@@ -1,0 +1,283 @@
+//! The session folder `.a3s-test/agent-sessions/<id>/` and its records: `session.json` (state,
+//! endpoints, ownership marker, next ids, latest observation, ref table, promotable steps),
+//! `events.jsonl` (one line per turn, with a format version), `report.json` and `artifacts/`.
+//!
+//! `session.json` is replaced atomically (write a sibling, then rename) so a reader never sees
+//! half a file; only the supervisor writes it while the session runs.
+
+use super::code::{SessionCode, SessionError};
+use super::observation::RefEntry;
+use a3s_test_lang::ir::Target;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Format version of `session.json` and `events.jsonl` lines.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Where sessions live under the project root.
+pub fn sessions_root(root: &Path) -> PathBuf {
+    root.join(".a3s-test").join("agent-sessions")
+}
+
+/// The folder of one session.
+pub fn session_dir(root: &Path, id: &str) -> PathBuf {
+    sessions_root(root).join(id)
+}
+
+/// Session ids are 1–64 chars of `[A-Za-z0-9_-]` (they become a folder and a suite id).
+pub fn check_session_id(id: &str) -> Result<(), SessionError> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if ok {
+        Ok(())
+    } else {
+        Err(SessionError::new(
+            SessionCode::InvalidInput,
+            format!("invalid session id {id:?}: use 1-64 characters of [A-Za-z0-9_-]"),
+        ))
+    }
+}
+
+/// The lifecycle of a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionState {
+    /// The supervisor is launching the browser.
+    Starting,
+    /// The browser is up and turns are served.
+    Active,
+    /// `finish` closed it.
+    Finished,
+    /// `abort` closed it.
+    Aborted,
+    /// The idle timeout or the session deadline closed it.
+    Expired,
+    /// The supervisor failed to start or lost the browser.
+    Failed,
+}
+
+impl SessionState {
+    /// True once the session can serve no more turns.
+    pub fn is_closed(self) -> bool {
+        !matches!(self, SessionState::Starting | SessionState::Active)
+    }
+}
+
+/// The processes a session owns, and the token that proves a supervisor is ours.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ownership {
+    /// The supervisor's pid (it leads its own session and process group).
+    pub supervisor_pid: u32,
+    /// The supervisor's process group.
+    pub supervisor_pgid: u32,
+    /// The browser's pid.
+    pub browser_pid: u32,
+    /// The browser's process group.
+    pub browser_pgid: u32,
+    /// A random token also present in the supervisor's command line.
+    pub token: String,
+}
+
+/// Network and navigation policy.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Policy {
+    /// The exact-origin set: the start URL's origin plus every `--allow-origin`.
+    pub origins: Vec<String>,
+    /// Extra hosts the page may fetch from (`--allow-domain`); never navigable.
+    pub domains: Vec<String>,
+}
+
+/// Limits checked by the budget gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budgets {
+    /// Most statements dispatched to the browser.
+    pub max_actions: u32,
+    /// The session's whole lifetime, in ms.
+    pub session_ms: u64,
+    /// Most bytes of evidence under `artifacts/`.
+    pub evidence_bytes: u64,
+    /// Close after this long without a turn, in ms.
+    pub idle_ms: u64,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets {
+            max_actions: 200,
+            session_ms: 30 * 60 * 1000,
+            evidence_bytes: 64 * 1024 * 1024,
+            idle_ms: 5 * 60 * 1000,
+        }
+    }
+}
+
+/// The latest observation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObservationRecord {
+    /// Its id (`N`).
+    pub id: u64,
+    /// The document URL it came from.
+    pub url: String,
+    /// The main frame's loader id (the document it came from).
+    pub loader_id: String,
+    /// False once an action or a failed observation ended it.
+    pub open: bool,
+}
+
+/// A statement that ran successfully, kept for promotion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// The turn number.
+    pub turn: u64,
+    /// The statement as the agent sent it.
+    pub statement: String,
+    /// Each ref it used and the durable target it was dispatched through.
+    pub resolved: Vec<(String, Target)>,
+}
+
+/// `session.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionFile {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The session id.
+    pub id: String,
+    /// Lifecycle state.
+    pub state: SessionState,
+    /// The URL the session started on.
+    pub start_url: String,
+    /// The person's goal, if given (`--goal`).
+    pub goal: Option<String>,
+    /// Success criteria (`--success`).
+    pub success: Vec<String>,
+    /// Origins and domains.
+    pub policy: Policy,
+    /// Limits.
+    pub budgets: Budgets,
+    /// The browser's CDP WebSocket endpoint (diagnostics; turns go through the supervisor).
+    pub cdp_endpoint: Option<String>,
+    /// The supervisor's Unix socket.
+    pub socket: PathBuf,
+    /// Who owns the processes.
+    pub ownership: Ownership,
+    /// Unix ms when the session started.
+    pub started_at_ms: u64,
+    /// Unix ms of the last turn.
+    pub last_turn_at_ms: u64,
+    /// The next turn number.
+    pub next_turn: u64,
+    /// The next observation id.
+    pub next_observation: u64,
+    /// Statements dispatched so far.
+    pub actions: u32,
+    /// The latest observation, if any.
+    pub latest: Option<ObservationRecord>,
+    /// Refs of the latest observation.
+    pub refs: Vec<RefEntry>,
+    /// Successful statements, for `promote`.
+    pub steps: Vec<StepRecord>,
+    /// Why the session closed, once it has.
+    pub closed_reason: Option<String>,
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn io(what: &str, path: &Path, e: impl std::fmt::Display) -> SessionError {
+    SessionError::new(
+        SessionCode::Io,
+        format!("failed to {what} {}: {e}", path.display()),
+    )
+}
+
+impl SessionFile {
+    /// Read `session.json` of the session in `dir`.
+    pub fn load(dir: &Path) -> Result<SessionFile, SessionError> {
+        let path = dir.join("session.json");
+        let bytes = std::fs::read(&path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                SessionError::new(
+                    SessionCode::UnknownSession,
+                    format!("no session at {}", dir.display()),
+                )
+            } else {
+                io("read", &path, e)
+            }
+        })?;
+        serde_json::from_slice(&bytes).map_err(|e| io("parse", &path, e))
+    }
+
+    /// Replace `session.json` atomically.
+    pub fn save(&self, dir: &Path) -> Result<(), SessionError> {
+        write_json_atomic(
+            &dir.join("session.json"),
+            &serde_json::to_value(self).expect("serializes"),
+        )
+    }
+}
+
+/// Write a JSON document atomically (sibling temp file, then rename).
+pub fn write_json_atomic(path: &Path, value: &serde_json::Value) -> Result<(), SessionError> {
+    let tmp = path.with_extension("json.tmp");
+    let text = serde_json::to_vec_pretty(value).expect("JSON values serialize");
+    std::fs::write(&tmp, text).map_err(|e| io("write", &tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| io("replace", path, e))
+}
+
+/// Append one event line to `events.jsonl` (the format version is added here).
+pub fn append_event(dir: &Path, mut event: serde_json::Value) -> Result<(), SessionError> {
+    let path = dir.join("events.jsonl");
+    if let Some(map) = event.as_object_mut() {
+        map.insert("format_version".into(), FORMAT_VERSION.into());
+        map.insert("at_ms".into(), now_ms().into());
+    }
+    let mut line = serde_json::to_vec(&event).expect("JSON values serialize");
+    line.push(b'\n');
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| io("open", &path, e))?;
+    file.write_all(&line).map_err(|e| io("append to", &path, e))
+}
+
+/// Total size of regular files under `dir`, recursively (symlinks are not followed).
+pub fn folder_bytes(dir: &Path) -> u64 {
+    let mut total = 0;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    for entry in entries.flatten() {
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        if meta.is_dir() {
+            total += folder_bytes(&entry.path());
+        } else if meta.is_file() {
+            total += meta.len();
+        }
+    }
+    total
+}
+
+/// A fresh random hex token (16 bytes from the OS).
+pub fn random_token() -> String {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if read.is_err() {
+        // No /dev/urandom: fall back to time and pid (uniqueness, not secrecy, is what matters).
+        let seed = now_ms() as u128 ^ ((std::process::id() as u128) << 64);
+        bytes = seed.to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,355 @@
+//! The admission gates every statement passes before dispatch, in the order ARCHITECTURE.md
+//! fixes: schema → capability → target type → ref binding → policy → budgets. Each refuses with
+//! its own `test.session.*` code; any refusal means nothing was sent to the browser.
+//!
+//! The gates are pure over the session record and the admitted step, so each is unit-tested
+//! here and end to end in `tests/agent_session.rs`.
+
+use super::code::{SessionCode, SessionError};
+use super::file::{folder_bytes, now_ms, SessionFile};
+use super::policy;
+use super::statement::refs_in;
+use a3s_test_driver::Capabilities;
+use a3s_test_lang::code::Code;
+use a3s_test_lang::ir::{Action, Step, TabOperation};
+use serde_json::json;
+use std::path::Path;
+
+/// Gate 1 (schema): exactly one admitted step. `@uN` targets are refused by the front end; that
+/// diagnostic is reported as the target-type gate, since the statement is well formed.
+pub fn schema(source: &str) -> Result<Step, SessionError> {
+    a3s_test_lang::admit_statement(source).map_err(|diagnostics| {
+        let code = if diagnostics
+            .iter()
+            .any(|d| d.code == Code::TargetObservationOnly)
+        {
+            SessionCode::TargetType
+        } else {
+            SessionCode::Schema
+        };
+        let first = diagnostics
+            .first()
+            .map(|d| format!("{}: {}", d.code.as_str(), d.message))
+            .unwrap_or_else(|| "the statement was not admitted".into());
+        SessionError::new(code, format!("the statement was not admitted: {first}"))
+            .with_detail(json!({ "diagnostics": diagnostics }))
+    })
+}
+
+/// Gate 2 (capability): the driver executes this step kind and the session allows it.
+pub fn capability(step: &Step, capabilities: &Capabilities) -> Result<(), SessionError> {
+    let kind = step.action.block_kind();
+    if !capabilities.supports(step) {
+        return Err(SessionError::new(
+            SessionCode::Capability,
+            format!("the web driver cannot execute `{kind}`"),
+        ));
+    }
+    // Sessions keep one tab and the top document, so a ref always names a node of the page the
+    // observation saw.
+    if matches!(step.action, Action::Tab { .. } | Action::Frame { .. }) {
+        return Err(SessionError::new(
+            SessionCode::Capability,
+            format!("`{kind}` is not available in agent sessions (one tab, top document)"),
+        ));
+    }
+    Ok(())
+}
+
+/// Gate 3 (target type): only `@eN` refs can be bound here (`@cN` needs a Test Kit Page Context,
+/// which sessions do not read yet; `@uN` never reaches this point).
+pub fn target_type(step: &Step) -> Result<Vec<String>, SessionError> {
+    let refs = refs_in(step);
+    if let Some(r) = refs.iter().find(|r| !r.starts_with("@e")) {
+        return Err(SessionError::new(
+            SessionCode::TargetType,
+            format!(
+                "{r} is a Test Kit ref; this session observes the accessibility tree only (@eN)"
+            ),
+        ));
+    }
+    Ok(refs)
+}
+
+/// Gate 4 (ref binding): a statement naming refs must belong to the latest observation, which
+/// must still be open; `--observation N`, when given, must be that observation too.
+pub fn ref_binding(
+    session: &SessionFile,
+    observation: Option<u64>,
+    refs: &[String],
+) -> Result<(), SessionError> {
+    let latest = session.latest.as_ref();
+    if let Some(n) = observation {
+        match latest {
+            Some(l) if l.id == n && l.open => {}
+            Some(l) if l.id == n => {
+                return Err(SessionError::new(
+                    SessionCode::StaleRef,
+                    format!("observation {n} ended (an action ran since); observe again"),
+                ))
+            }
+            Some(l) => {
+                return Err(SessionError::new(
+                    SessionCode::StaleRef,
+                    format!(
+                        "observation {n} is not the latest (that is {}); observe again",
+                        l.id
+                    ),
+                ))
+            }
+            None => {
+                return Err(SessionError::new(
+                    SessionCode::StaleRef,
+                    format!("observation {n} does not exist; observe first"),
+                ))
+            }
+        }
+    }
+    if refs.is_empty() {
+        return Ok(());
+    }
+    let Some(latest) = latest.filter(|l| l.open) else {
+        return Err(SessionError::new(
+            SessionCode::StaleRef,
+            format!(
+                "{} belongs to no open observation (every action ends one); observe again",
+                refs.join(", ")
+            ),
+        ));
+    };
+    for r in refs {
+        if !session.refs.iter().any(|e| &e.reference == r) {
+            return Err(SessionError::new(
+                SessionCode::StaleRef,
+                format!("{r} is not a ref of observation {}", latest.id),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Gate 5 (policy): the page is still inside the origin set, navigations stay inside it, files
+/// are not read from the workspace.
+pub fn policy(session: &SessionFile, step: &Step, current_url: &str) -> Result<(), SessionError> {
+    if policy::check_origin(&session.policy, current_url).is_err() {
+        return Err(SessionError::new(
+            SessionCode::OriginLoss,
+            format!(
+                "the page is at {current_url}, outside this session's origins ({}); navigate \
+                 back to an allowed page",
+                session.policy.origins.join(", ")
+            ),
+        ));
+    }
+    let base = if current_url.starts_with("http") {
+        current_url
+    } else {
+        session.start_url.as_str()
+    };
+    match &step.action {
+        Action::Navigate { url } => {
+            policy::check_origin(&session.policy, &policy::resolve(url, base)?)
+        }
+        Action::Tab {
+            operation: TabOperation::New { url: Some(url), .. },
+        } => policy::check_origin(&session.policy, &policy::resolve(url, base)?),
+        Action::Upload { .. } => Err(SessionError::new(
+            SessionCode::Policy,
+            "agent sessions do not read workspace files (`upload`)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Gate 6 (budgets): actions, the session deadline and evidence bytes.
+pub fn budgets(session: &SessionFile, artifacts: &Path) -> Result<(), SessionError> {
+    let b = session.budgets;
+    if session.actions >= b.max_actions {
+        return Err(SessionError::new(
+            SessionCode::Budget,
+            format!(
+                "the action budget ({}) is spent; finish the session",
+                b.max_actions
+            ),
+        ));
+    }
+    if now_ms() >= session.started_at_ms + b.session_ms {
+        return Err(SessionError::new(
+            SessionCode::Budget,
+            format!(
+                "the session deadline ({} ms) passed; finish the session",
+                b.session_ms
+            ),
+        ));
+    }
+    let used = folder_bytes(artifacts);
+    if used >= b.evidence_bytes {
+        return Err(SessionError::new(
+            SessionCode::Budget,
+            format!(
+                "the evidence budget ({} bytes) is spent ({used} used)",
+                b.evidence_bytes
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::file::{
+        Budgets, ObservationRecord, Ownership, SessionState, FORMAT_VERSION,
+    };
+    use crate::session::observation::RefEntry;
+    use a3s_test_driver::web::WEB_STEPS;
+
+    fn session() -> SessionFile {
+        SessionFile {
+            format_version: FORMAT_VERSION,
+            id: "s".into(),
+            state: SessionState::Active,
+            start_url: "http://127.0.0.1:4173/".into(),
+            goal: None,
+            success: vec![],
+            policy: policy::build("http://127.0.0.1:4173/", &[], &[]).unwrap(),
+            budgets: Budgets::default(),
+            cdp_endpoint: None,
+            socket: "s.sock".into(),
+            ownership: Ownership::default(),
+            started_at_ms: now_ms(),
+            last_turn_at_ms: now_ms(),
+            next_turn: 1,
+            next_observation: 3,
+            actions: 0,
+            latest: Some(ObservationRecord {
+                id: 2,
+                url: "u".into(),
+                loader_id: "L".into(),
+                open: true,
+            }),
+            refs: vec![RefEntry {
+                reference: "@e1".into(),
+                backend_node_id: 5,
+                role: "button".into(),
+                name: "Go".into(),
+                value: None,
+                states: Default::default(),
+                durable: vec![],
+            }],
+            steps: vec![],
+            closed_reason: None,
+        }
+    }
+
+    fn caps() -> Capabilities {
+        Capabilities {
+            surface: a3s_test_lang::ir::Surface::Web,
+            steps: WEB_STEPS.iter().copied().collect(),
+        }
+    }
+
+    #[test]
+    fn schema_refuses_non_statements_and_maps_u_refs_to_target_type() {
+        assert_eq!(
+            schema("suite \"x\" {}").unwrap_err().code,
+            SessionCode::Schema
+        );
+        assert_eq!(
+            schema("clik { target = css(\"a\") }").unwrap_err().code,
+            SessionCode::Schema
+        );
+        assert_eq!(
+            schema("click { target = ref(\"@u1\") }").unwrap_err().code,
+            SessionCode::TargetType
+        );
+        assert!(schema("click { target = ref(\"@e1\") }").is_ok());
+    }
+
+    #[test]
+    fn capability_and_target_type() {
+        let tab = schema("tab { operation = \"list\" }").unwrap();
+        assert_eq!(
+            capability(&tab, &caps()).unwrap_err().code,
+            SessionCode::Capability
+        );
+        let mut none = caps();
+        none.steps.clear();
+        let click = schema("click { target = ref(\"@e1\") }").unwrap();
+        assert_eq!(
+            capability(&click, &none).unwrap_err().code,
+            SessionCode::Capability
+        );
+        let c = schema("click { target = ref(\"@c1\") }").unwrap();
+        assert_eq!(target_type(&c).unwrap_err().code, SessionCode::TargetType);
+        assert_eq!(target_type(&click).unwrap(), ["@e1"]);
+    }
+
+    #[test]
+    fn refs_bind_to_the_latest_open_observation() {
+        let s = session();
+        let refs = vec!["@e1".to_string()];
+        assert!(ref_binding(&s, Some(2), &refs).is_ok());
+        assert!(ref_binding(&s, None, &refs).is_ok());
+        assert_eq!(
+            ref_binding(&s, Some(1), &refs).unwrap_err().code,
+            SessionCode::StaleRef
+        );
+        assert_eq!(
+            ref_binding(&s, None, &["@e9".into()]).unwrap_err().code,
+            SessionCode::StaleRef
+        );
+        let mut ended = session();
+        ended.latest.as_mut().unwrap().open = false;
+        assert_eq!(
+            ref_binding(&ended, None, &refs).unwrap_err().code,
+            SessionCode::StaleRef
+        );
+        assert!(ref_binding(&ended, None, &[]).is_ok());
+    }
+
+    #[test]
+    fn policy_gate() {
+        let s = session();
+        let nav = |u: &str| schema(&format!("navigate {{ url = \"{u}\" }}")).unwrap();
+        let here = "http://127.0.0.1:4173/a";
+        assert!(policy(&s, &nav("/b"), here).is_ok());
+        assert_eq!(
+            policy(&s, &nav("http://127.0.0.1:9/"), here)
+                .unwrap_err()
+                .code,
+            SessionCode::Policy
+        );
+        assert_eq!(
+            policy(&s, &nav("/b"), "http://127.0.0.1:9/")
+                .unwrap_err()
+                .code,
+            SessionCode::OriginLoss
+        );
+    }
+
+    #[test]
+    fn budget_gate() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session();
+        assert!(budgets(&s, dir.path()).is_ok());
+        s.actions = s.budgets.max_actions;
+        assert_eq!(
+            budgets(&s, dir.path()).unwrap_err().code,
+            SessionCode::Budget
+        );
+        let mut s = session();
+        s.started_at_ms = 0;
+        assert_eq!(
+            budgets(&s, dir.path()).unwrap_err().code,
+            SessionCode::Budget
+        );
+        let mut s = session();
+        s.budgets.evidence_bytes = 3;
+        std::fs::write(dir.path().join("x.png"), b"1234").unwrap();
+        assert_eq!(
+            budgets(&s, dir.path()).unwrap_err().code,
+            SessionCode::Budget
+        );
+    }
+}

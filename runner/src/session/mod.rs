@@ -1,0 +1,29 @@
+//! Agent sessions: the same executor as `run`, driven one statement at a time.
+//!
+//! A session is a browser that outlives a CLI turn, owned by a small [`supervisor`] process
+//! (own session and process group) that serves turns over a Unix socket. Each turn is either an
+//! observation — refs `@eN` bound to observation N and its document ([`observation`]) — or one
+//! ACL statement admitted by `a3s_test_lang::admit_statement` and passed through the [`gates`]
+//! (schema → capability → target type → ref binding → policy → budgets) before
+//! `SurfaceContext::execute` dispatches it ([`engine`]). A ref is dispatched through a durable
+//! target proven to name the *same* backend node, which is also what [`promote`] writes into a
+//! suite. Records live in `.a3s-test/agent-sessions/<id>/` ([`file`]).
+//!
+//! Page text is untrusted data everywhere: it is quoted in views, flagged `untrusted: true`, and
+//! never part of a suggested command ([`next`]).
+
+pub mod client;
+pub mod code;
+pub mod engine;
+pub mod file;
+pub mod gates;
+pub mod next;
+pub mod observation;
+pub mod policy;
+pub mod promote;
+pub mod protocol;
+pub mod spawn;
+pub mod statement;
+pub mod supervisor;
+
+pub use code::{SessionCode, SessionError};

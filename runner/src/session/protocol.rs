@@ -1,0 +1,77 @@
+//! The supervisor's wire protocol: one JSON request line, one JSON response line, per
+//! connection, over the session's Unix socket.
+
+use super::code::SessionError;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How a session ended, as the agent reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishStatus {
+    /// The goal was reached.
+    Passed,
+    /// The goal was not reached.
+    Failed,
+}
+
+/// One turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// Observe the page; `full` lists every ref and the page text.
+    Observe {
+        /// List everything instead of the compact view.
+        full: bool,
+    },
+    /// Admit and run one statement.
+    Exec {
+        /// The observation the statement's refs come from (must be the latest).
+        observation: Option<u64>,
+        /// One ACL step block.
+        statement: String,
+    },
+    /// Close the session with a verdict.
+    Finish {
+        /// Passed or failed.
+        status: FinishStatus,
+        /// What happened, in the agent's words (stored as untrusted text).
+        summary: String,
+    },
+    /// Close the session without a verdict.
+    Abort {
+        /// Why.
+        reason: Option<String>,
+    },
+}
+
+/// The answer to one turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    /// True when the turn succeeded.
+    pub ok: bool,
+    /// The result (ok) or the error (not ok).
+    pub body: Value,
+    /// True when the supervisor exits after this answer.
+    pub closing: bool,
+}
+
+impl Response {
+    /// A successful answer.
+    pub fn ok(body: Value) -> Self {
+        Response {
+            ok: true,
+            body,
+            closing: false,
+        }
+    }
+
+    /// A refusal or failure.
+    pub fn error(e: &SessionError) -> Self {
+        Response {
+            ok: false,
+            body: serde_json::to_value(e).expect("errors serialize"),
+            closing: false,
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Statements as text and as IR: ACL string literals, printing a target in ACL syntax, the
+//! sugar commands (`click @e3`, `fill @e2 "x"`, …) as statements, finding the refs a step uses,
+//! and swapping refs for durable targets — in the IR (for dispatch) and in the source (for
+//! promotion, via the lexer so a `ref(` inside a string literal is never touched).
+
+use super::code::{SessionCode, SessionError};
+use a3s_test_lang::ir::{Step, Target};
+use a3s_test_lang::lexer::{lex, Token};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// An ACL string literal for `s`.
+pub fn acl_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A target in ACL syntax (`role("button", "Save")`).
+pub fn print_target(target: &Target) -> String {
+    let q = |s: &str| acl_string(s);
+    match target {
+        Target::Role {
+            role,
+            name: Some(name),
+        } => format!("role({}, {})", q(role), q(name)),
+        Target::Role { role, name: None } => format!("role({})", q(role)),
+        Target::Label { label } => format!("label({})", q(label)),
+        Target::Placeholder { placeholder } => format!("placeholder({})", q(placeholder)),
+        Target::Text { text, exact: true } => format!("text({}, true)", q(text)),
+        Target::Text { text, exact: false } => format!("text({})", q(text)),
+        Target::TestId { test_id } => format!("testid({})", q(test_id)),
+        Target::Css { selector } => format!("css({})", q(selector)),
+        Target::Ref { reference } => format!("ref(\"{reference}\")"),
+    }
+}
+
+/// A sugar target argument: `@e3` becomes `ref("@e3")`; anything else is passed through as a
+/// target expression (it is admitted like any statement).
+pub fn target_arg(arg: &str) -> String {
+    let arg = arg.trim();
+    if arg.starts_with('@') {
+        format!("ref({})", acl_string(arg))
+    } else {
+        arg.to_string()
+    }
+}
+
+/// The typed sugar forms (CLI verbs and the MCP `test_act` tool).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sugar {
+    /// `click <target>`.
+    Click(String),
+    /// `fill <target> <text>`.
+    Fill(String, String),
+    /// `press <key>`.
+    Press(String),
+    /// `navigate <url>`.
+    Navigate(String),
+    /// `expect-text <text>`.
+    ExpectText(String),
+}
+
+impl Sugar {
+    /// The one ACL statement this sugar stands for.
+    pub fn statement(&self) -> String {
+        match self {
+            Sugar::Click(t) => format!("click {{ target = {} }}", target_arg(t)),
+            Sugar::Fill(t, v) => format!(
+                "fill {{\n    target = {}\n    value = {}\n}}",
+                target_arg(t),
+                acl_string(v)
+            ),
+            Sugar::Press(k) => format!("press {{ key = {} }}", acl_string(k)),
+            Sugar::Navigate(u) => format!("navigate {{ url = {} }}", acl_string(u)),
+            Sugar::ExpectText(t) => format!("expect {{ text = {} }}", acl_string(t)),
+        }
+    }
+}
+
+fn walk_targets(value: &mut Value, f: &mut dyn FnMut(&mut Value)) {
+    match value {
+        Value::Object(map) => {
+            if map.get("by").and_then(Value::as_str) == Some("ref") {
+                f(value);
+                return;
+            }
+            for v in map.values_mut() {
+                walk_targets(v, f);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| walk_targets(v, f)),
+        _ => {}
+    }
+}
+
+fn ref_name(target: &Value) -> Option<String> {
+    let r = target.get("reference")?;
+    let index = r.get("index")?.as_u64()?;
+    match r.get("namespace")?.as_str()? {
+        "accessibility" => Some(format!("@e{index}")),
+        "page_context" => Some(format!("@c{index}")),
+        _ => None,
+    }
+}
+
+/// Every ref the step uses (`@e3`, `@c1`), in order, without duplicates.
+pub fn refs_in(step: &Step) -> Vec<String> {
+    let mut value = serde_json::to_value(&step.action).expect("IR serializes");
+    let mut out = Vec::new();
+    walk_targets(&mut value, &mut |t| {
+        if let Some(name) = ref_name(t) {
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    });
+    out
+}
+
+/// The step with every ref replaced by its durable target.
+pub fn replace_refs(step: &Step, durable: &BTreeMap<String, Target>) -> Result<Step, SessionError> {
+    let mut value = serde_json::to_value(step).expect("IR serializes");
+    walk_targets(&mut value, &mut |t| {
+        if let Some(target) = ref_name(t).and_then(|n| durable.get(&n)) {
+            *t = serde_json::to_value(target).expect("targets serialize");
+        }
+    });
+    serde_json::from_value(value).map_err(|e| {
+        SessionError::new(
+            SessionCode::Capability,
+            format!("this step cannot act through a durable target ({e}); use a css target"),
+        )
+    })
+}
+
+/// The statement's source with each `ref("@eN")` call replaced by its durable target's ACL text.
+pub fn replace_refs_in_source(source: &str, durable: &BTreeMap<String, Target>) -> String {
+    let tokens = lex(source).tokens;
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for w in tokens.windows(4) {
+        if let [(Token::Ident("ref"), start), (Token::LParen, _), (Token::Str(raw), _), (Token::RParen, end)] =
+            w
+        {
+            let name = a3s_test_lang::lexer::decode_string(raw);
+            if let Some(target) = durable.get(&name) {
+                edits.push((start.start, end.end, print_target(target)));
+            }
+        }
+    }
+    let mut out = source.to_string();
+    for (start, end, text) in edits.into_iter().rev() {
+        out.replace_range(start..end, &text);
+    }
+    out
+}
+
+/// The statement's source with `label` inserted after the block kind when it has no label.
+pub fn with_label(source: &str, label: &str) -> String {
+    let tokens = lex(source).tokens;
+    match tokens.as_slice() {
+        [(Token::Ident(_), kind), (Token::LBrace, _), ..] => {
+            let mut out = source.to_string();
+            out.insert_str(kind.end, &format!(" {}", acl_string(label)));
+            out
+        }
+        _ => source.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a3s_test_lang::admit_statement;
+
+    #[test]
+    fn strings_escape_like_acl() {
+        assert_eq!(acl_string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u{1}\"");
+        let step =
+            admit_statement(&Sugar::Fill("@e2".into(), "x\"\n\u{7}y".into()).statement()).unwrap();
+        assert_eq!(refs_in(&step), ["@e2"]);
+    }
+
+    #[test]
+    fn sugar_forms_are_admitted() {
+        for s in [
+            Sugar::Click("@e3".into()),
+            Sugar::Click("role(\"button\", \"Go\")".into()),
+            Sugar::Fill("@e1".into(), "hello".into()),
+            Sugar::Press("Enter".into()),
+            Sugar::Navigate("/next".into()),
+            Sugar::ExpectText("Done".into()),
+        ] {
+            admit_statement(&s.statement()).unwrap_or_else(|d| panic!("{s:?}: {d:?}"));
+        }
+    }
+
+    #[test]
+    fn refs_are_replaced_in_ir_and_source() {
+        let source = "fill { target = ref(\"@e2\")\n value = \"ref(\\\"@e2\\\")\" }";
+        let step = admit_statement(source).unwrap();
+        let mut durable = BTreeMap::new();
+        durable.insert(
+            "@e2".to_string(),
+            Target::Label {
+                label: "Email".into(),
+            },
+        );
+        let replaced = replace_refs(&step, &durable).unwrap();
+        assert!(refs_in(&replaced).is_empty());
+        let text = replace_refs_in_source(source, &durable);
+        assert_eq!(
+            text,
+            "fill { target = label(\"Email\")\n value = \"ref(\\\"@e2\\\")\" }"
+        );
+        assert_eq!(
+            with_label(&text, "s1"),
+            text.replacen("fill", "fill \"s1\"", 1)
+        );
+        assert_eq!(
+            with_label("click \"go\" { target = css(\"a\") }", "s1"),
+            "click \"go\" { target = css(\"a\") }"
+        );
+    }
+}

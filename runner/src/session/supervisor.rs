@@ -1,0 +1,136 @@
+//! The supervisor: a small process in its own session and process group (started by
+//! `a3s-test agent start` as the hidden `agent supervise` subcommand) that owns the session's
+//! browser and serves turns over a Unix socket until `finish`/`abort`, the idle timeout or the
+//! session deadline. When it leaves, the browser's group goes with it (the driver reaps it on
+//! shutdown and, failing that, at process exit).
+//!
+//! Why a supervisor instead of attaching to the browser on every CLI turn: the tab's listeners
+//! (dialogs, console, network activity), the domain interception and the browser context (created
+//! `disposeOnDetach`) all live on one CDP connection; a per-turn attach would drop them between
+//! turns. The CDP endpoint is still recorded in `session.json` for diagnostics.
+
+use super::code::{SessionCode, SessionError};
+use super::engine::Engine;
+use super::file::{append_event, SessionFile, SessionState};
+use super::protocol::{Request, Response};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::UnixListener;
+use tokio::signal::unix::{signal, Signal, SignalKind};
+
+/// How long a connected client may take to send its request.
+const REQUEST_READ: Duration = Duration::from_secs(10);
+
+/// The first (and only) line the supervisor prints on stdout: ready or not.
+fn ready_line(value: serde_json::Value) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{value}");
+    let _ = out.flush();
+}
+
+/// Run the supervisor of the session in `dir` until it closes; returns the process exit code.
+pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
+    let mut engine = match Engine::start(dir.clone(), root, token).await {
+        Ok(e) => e,
+        Err(e) => {
+            if let Ok(mut file) = SessionFile::load(&dir) {
+                file.state = SessionState::Failed;
+                file.closed_reason = Some(e.message.clone());
+                let _ = file.save(&dir);
+            }
+            ready_line(serde_json::json!({ "ok": false, "error": e }));
+            return 2;
+        }
+    };
+    let socket = engine.file.socket.clone();
+    let _ = std::fs::remove_file(&socket);
+    let listener = match UnixListener::bind(&socket) {
+        Ok(l) => l,
+        Err(e) => {
+            let err = SessionError::new(
+                SessionCode::Supervisor,
+                format!("failed to listen on {}: {e}", socket.display()),
+            );
+            let _ = engine
+                .close(SessionState::Failed, "failed", Some(err.message.clone()))
+                .await;
+            ready_line(serde_json::json!({ "ok": false, "error": err }));
+            return 2;
+        }
+    };
+    ready_line(serde_json::json!({ "ok": true, "session": engine.file }));
+    let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
+    let mut terminate: Vec<Signal> = [SignalKind::terminate(), SignalKind::interrupt()]
+        .into_iter()
+        .filter_map(|k| signal(k).ok())
+        .collect();
+    loop {
+        let left = (engine.file.started_at_ms + engine.file.budgets.session_ms)
+            .saturating_sub(super::file::now_ms());
+        let wait = idle.min(Duration::from_millis(left.max(1)));
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            _ = next_signal(&mut terminate) => {
+                // SIGTERM/SIGINT: close like `abort`, so the browser group goes first.
+                let _ = append_event(engine.dir(), serde_json::json!({ "kind": "terminated" }));
+                let _ = engine.close(SessionState::Aborted, "aborted", Some("supervisor terminated by a signal".into())).await;
+                break;
+            }
+            _ = tokio::time::sleep(wait) => {
+                let reason = if left as u128 <= wait.as_millis() { "session deadline" } else { "idle timeout" };
+                let _ = append_event(engine.dir(), serde_json::json!({ "kind": "expired", "reason": reason }));
+                let _ = engine.close(SessionState::Expired, "expired", Some(reason.to_string())).await;
+                break;
+            }
+        };
+        let Ok((stream, _)) = accepted else { continue };
+        let (read, mut write) = stream.into_split();
+        let mut line = String::new();
+        let mut reader = BufReader::new(read);
+        let got = tokio::time::timeout(REQUEST_READ, reader.read_line(&mut line)).await;
+        let response = match got {
+            Ok(Ok(n)) if n > 0 => match serde_json::from_str::<Request>(&line) {
+                Ok(request) => engine.handle(request).await,
+                Err(e) => Response::error(&SessionError::new(
+                    SessionCode::Schema,
+                    format!("invalid request: {e}"),
+                )),
+            },
+            _ => continue,
+        };
+        let mut text = serde_json::to_vec(&response).expect("responses serialize");
+        text.push(b'\n');
+        let _ = tokio::time::timeout(REQUEST_READ, write.write_all(&text)).await;
+        if response.closing {
+            break;
+        }
+    }
+    drop(listener);
+    let _ = std::fs::remove_file(&socket);
+    0
+}
+
+/// Completes when any of `signals` arrives (never, when none could be installed).
+async fn next_signal(signals: &mut [Signal]) {
+    if signals.is_empty() {
+        return std::future::pending().await;
+    }
+    let waits = signals.iter_mut().map(|s| Box::pin(s.recv()));
+    let _ = futures_select_all(waits).await;
+}
+
+/// The first of several futures to complete.
+async fn futures_select_all<F: std::future::Future + Unpin>(futures: impl Iterator<Item = F>) {
+    let mut futures: Vec<F> = futures.collect();
+    std::future::poll_fn(|cx| {
+        for f in futures.iter_mut() {
+            if std::pin::Pin::new(f).poll(cx).is_ready() {
+                return std::task::Poll::Ready(());
+            }
+        }
+        std::task::Poll::Pending
+    })
+    .await
+}

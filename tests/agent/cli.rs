@@ -1,0 +1,322 @@
+//! The CLI flow: start → observe → act → promote → check/run → finish, the gates with their
+//! codes, abort, expiry, show/list/schema.
+
+use crate::support::*;
+use serde_json::Value;
+use std::time::Duration;
+
+#[test]
+fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
+    let server = Server::start(&[("/form", &form_page(17))]);
+    let dir = project();
+    let d = dir.path();
+    let url = format!("{}/form", server.origin);
+    let groups = start(
+        d,
+        "signup",
+        &url,
+        &["--goal", "sign up", "--success", "Thanks shows"],
+    );
+
+    // A 20-control form observes in well under 2 KB.
+    let out = a3s(d, &["agent", "observe", "--session", "signup"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.len() < 2048,
+        "compact view is {} bytes:\n{}",
+        out.stdout.len(),
+        out.stdout
+    );
+    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    assert_eq!(obs["ref_count"], 20, "{obs}");
+    assert_eq!(obs["untrusted"], true);
+    assert_eq!(obs["observation"], 2);
+    let json_bytes = serde_json::to_vec(&obs).unwrap().len();
+    assert!(
+        json_bytes < 2048 * 2,
+        "json observation is {json_bytes} bytes"
+    );
+    let email = ref_of(&obs, "textbox", "Email");
+    let tos = ref_of(&obs, "checkbox", "Accept terms");
+
+    let filled = ok(
+        d,
+        &[
+            "agent",
+            "fill",
+            &email,
+            "a@b.c",
+            "--session",
+            "signup",
+            "--observation",
+            "2",
+            "--json",
+        ],
+    );
+    assert_eq!(filled["status"], "passed");
+    assert_eq!(
+        filled["resolved"][0]["target"],
+        "role(\"textbox\", \"Email\")"
+    );
+    assert_eq!(filled["next"], "a3s-test agent observe --session signup");
+
+    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    let n = obs["observation"].as_u64().unwrap().to_string();
+    let tos_now = ref_of(&obs, "checkbox", "Accept terms");
+    assert_eq!(tos, tos_now);
+    assert_eq!(obs["refs"][0]["value"], "a@b.c");
+    let statement = format!("check \"terms\" {{ target = ref(\"{tos_now}\") }}");
+    ok(
+        d,
+        &[
+            "agent",
+            "exec",
+            &statement,
+            "--session",
+            "signup",
+            "--observation",
+            &n,
+            "--json",
+        ],
+    );
+    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    let send = ref_of(&obs, "button", "Send");
+    ok(
+        d,
+        &["agent", "click", &send, "--session", "signup", "--json"],
+    );
+    ok(
+        d,
+        &[
+            "agent",
+            "expect-text",
+            "Thanks a@b.c",
+            "--session",
+            "signup",
+            "--json",
+        ],
+    );
+
+    // Promotion replaces every ref by the durable target it was dispatched through.
+    let promoted = ok(
+        d,
+        &[
+            "agent",
+            "promote",
+            "--session",
+            "signup",
+            "--output",
+            "suites/signup.acl",
+            "--json",
+        ],
+    );
+    assert_eq!(promoted["steps"], 5);
+    let suite = std::fs::read_to_string(d.join("suites/signup.acl")).unwrap();
+    assert!(!suite.contains("ref("), "{suite}");
+    assert!(suite.contains("role(\"textbox\", \"Email\")"), "{suite}");
+    assert!(suite.contains("check \"terms\""), "{suite}");
+    let check = a3s(d, &["check", "suites/signup.acl"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+
+    let finished = ok(
+        d,
+        &[
+            "agent",
+            "finish",
+            "--session",
+            "signup",
+            "--status",
+            "passed",
+            "--summary",
+            "done",
+            "--json",
+        ],
+    );
+    assert_eq!(finished["cleanup_verified"], true, "{finished}");
+    assert_eq!(finished["report"]["status"], "passed");
+    assert_gone(groups);
+    let report: Value = serde_json::from_slice(
+        &std::fs::read(d.join(".a3s-test/agent-sessions/signup/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["steps_passed"], 4);
+    assert_eq!(session_json(d, "signup")["state"], "finished");
+    let events =
+        std::fs::read_to_string(d.join(".a3s-test/agent-sessions/signup/events.jsonl")).unwrap();
+    assert!(events.lines().all(|l| l.contains("\"format_version\":1")));
+
+    // The promoted suite passes on the same page, with the session closed.
+    let run = a3s(d, &["run", "suites/signup.acl"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+
+    // A closed session serves no more turns.
+    refused(
+        d,
+        &["agent", "observe", "--session", "signup", "--json"],
+        "test.session.not_running",
+    );
+}
+
+#[test]
+fn each_gate_refuses_with_its_own_code_before_dispatch() {
+    let other = Server::start(&[("/", "<p>other</p>")]);
+    let server = Server::start(&[("/form", &form_page(2))]);
+    let dir = project();
+    let d = dir.path();
+    let url = format!("{}/form", server.origin);
+    let groups = start(d, "gates", &url, &["--max-actions", "2"]);
+    let s = ["--session", "gates", "--json"];
+    let exec = |statement: &str, code: &str| {
+        let mut args = vec!["agent", "exec", statement];
+        args.extend_from_slice(&s);
+        refused(d, &args, code)
+    };
+    let obs = ok(d, &["agent", "observe", "--session", "gates", "--json"]);
+    let email = ref_of(&obs, "textbox", "Email");
+
+    exec("clik { target = css(\"#email\") }", "test.session.schema");
+    exec(
+        "click { target = css(\"a\") }\nclick { target = css(\"b\") }",
+        "test.session.schema",
+    );
+    exec("tab { operation = \"list\" }", "test.session.capability");
+    exec(
+        "click { target = ref(\"@u1\") }",
+        "test.session.target_type",
+    );
+    exec(
+        "click { target = ref(\"@c1\") }",
+        "test.session.target_type",
+    );
+    exec("click { target = ref(\"@e99\") }", "test.session.stale_ref");
+    let nav = format!("navigate {{ url = \"{}/\" }}", other.origin);
+    let v = exec(&nav, "test.session.policy");
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("--allow-origin"));
+    assert!(
+        other.hits().is_empty(),
+        "the other origin was contacted: {:?}",
+        other.hits()
+    );
+    // None of those refusals ended the observation: nothing was dispatched.
+    let stale_check = format!("focus {{ target = ref(\"{email}\") }}");
+    ok(
+        d,
+        &[
+            "agent",
+            "exec",
+            &stale_check,
+            "--session",
+            "gates",
+            "--observation",
+            "1",
+            "--json",
+        ],
+    );
+    // That action ended observation 1.
+    exec(&stale_check, "test.session.stale_ref");
+    ok(
+        d,
+        &["agent", "press", "Tab", "--session", "gates", "--json"],
+    );
+    // Two actions spent the budget.
+    exec("press { key = \"Tab\" }", "test.session.budget");
+
+    let aborted = ok(d, &["agent", "abort", "--session", "gates", "--json"]);
+    assert_eq!(aborted["cleanup_verified"], true);
+    assert_gone(groups);
+    assert_eq!(session_json(d, "gates")["state"], "aborted");
+}
+
+#[test]
+fn an_idle_session_expires_and_takes_its_browser_with_it() {
+    let server = Server::start(&[("/", "<button>Go</button>")]);
+    let dir = project();
+    let d = dir.path();
+    let url = format!("{}/", server.origin);
+    let groups = start(d, "idle", &url, &["--idle-timeout-ms", "300"]);
+    wait_gone(groups, Duration::from_secs(20));
+    assert_eq!(session_json(d, "idle")["state"], "expired");
+    refused(
+        d,
+        &["agent", "observe", "--session", "idle", "--json"],
+        "test.session.not_running",
+    );
+    // abort of a closed session still verifies cleanup.
+    let v = ok(d, &["agent", "abort", "--session", "idle", "--json"]);
+    assert_eq!(v["cleanup_verified"], true);
+}
+
+#[test]
+fn show_list_schema_and_input_errors() {
+    let server = Server::start(&[("/", "<button>Go</button>")]);
+    let dir = project();
+    let d = dir.path();
+    let url = format!("{}/", server.origin);
+    refused(
+        d,
+        &["agent", "start", &url, "--session", "bad id", "--json"],
+        "test.session.invalid_input",
+    );
+    refused(
+        d,
+        &[
+            "agent",
+            "start",
+            &url,
+            "--session",
+            "x",
+            "--allow-origin",
+            "nope",
+            "--json",
+        ],
+        "test.session.invalid_input",
+    );
+    refused(
+        d,
+        &["agent", "observe", "--session", "missing", "--json"],
+        "test.session.unknown",
+    );
+    let groups = start(d, "shown", &url, &[]);
+    refused(
+        d,
+        &["agent", "start", &url, "--session", "shown", "--json"],
+        "test.session.exists",
+    );
+    let list = ok(d, &["agent", "list", "--json"]);
+    assert_eq!(list["sessions"][0]["session"], "shown");
+    let show = ok(d, &["agent", "show", "--session", "shown", "--json"]);
+    assert_eq!(show["session"]["state"], "active");
+    assert_eq!(show["session"]["policy"]["origins"][0], server.origin);
+    let schema = ok(d, &["agent", "schema"]);
+    assert_eq!(schema["statement"]["type"], "string");
+    assert_eq!(schema["action"]["oneOf"].as_array().unwrap().len(), 5);
+    refused(
+        d,
+        &[
+            "agent",
+            "promote",
+            "--session",
+            "shown",
+            "--output",
+            "x.acl",
+            "--json",
+        ],
+        "test.session.promotion",
+    );
+    ok(
+        d,
+        &[
+            "agent",
+            "finish",
+            "--session",
+            "shown",
+            "--status",
+            "failed",
+            "--json",
+        ],
+    );
+    assert_gone(groups);
+}

@@ -1,0 +1,8 @@
+//! End-to-end tests of agent sessions: the real binary, a real supervisor and real Chromium
+//! against pages served by a loopback server the test starts. Every test checks that no process
+//! of the session's supervisor or browser group survives `finish`/`abort`.
+
+mod cli;
+mod mcp;
+mod safety;
+mod support;

@@ -1,0 +1,187 @@
+//! The session tools over a real stdio pipe to `a3s-test mcp`: same gates, same files, same
+//! cleanup checks as the CLI.
+
+use crate::support::*;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+
+struct Mcp {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    next_id: u64,
+}
+
+impl Mcp {
+    fn start(dir: &std::path::Path) -> Mcp {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_a3s-test"))
+            .arg("mcp")
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            lines,
+            next_id: 1,
+        };
+        let init = mcp.request("initialize", json!({ "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } }));
+        assert_eq!(init["result"]["serverInfo"]["name"], "a3s-test");
+        writeln!(
+            mcp.stdin,
+            "{}",
+            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })
+        )
+        .unwrap();
+        mcp
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let msg = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        writeln!(self.stdin, "{msg}").unwrap();
+        self.stdin.flush().unwrap();
+        let line = self
+            .lines
+            .recv_timeout(TURN)
+            .expect("the MCP server answered in time");
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["id"], id);
+        v
+    }
+
+    /// Call a tool; returns (structuredContent, isError).
+    fn call(&mut self, name: &str, arguments: Value) -> (Value, bool) {
+        let v = self.request(
+            "tools/call",
+            json!({ "name": name, "arguments": arguments }),
+        );
+        let r = &v["result"];
+        assert!(r.is_object(), "{name}: {v}");
+        (r["structuredContent"].clone(), r["isError"] == true)
+    }
+
+    fn ok(&mut self, name: &str, arguments: Value) -> Value {
+        let (v, err) = self.call(name, arguments);
+        assert!(!err, "{name}: {v}");
+        v
+    }
+
+    fn refused(&mut self, name: &str, arguments: Value, code: &str) -> Value {
+        let (v, err) = self.call(name, arguments);
+        assert!(err, "{name} should be refused: {v}");
+        assert_eq!(v["error"]["code"], code, "{v}");
+        v
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn session_tools_run_the_same_gates_over_stdio() {
+    let other = Server::start(&[]);
+    let server = Server::start(&[("/form", &form_page(2))]);
+    let dir = project();
+    let d = dir.path();
+    let mut mcp = Mcp::start(d);
+    let list = mcp.request("tools/list", json!({}));
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    for t in [
+        "test_session_start",
+        "test_observe",
+        "test_exec",
+        "test_act",
+        "test_finish",
+        "test_abort",
+        "test_schema",
+    ] {
+        assert!(names.contains(&t), "{t} missing from {names:?}");
+    }
+    let schema = mcp.ok("test_schema", json!({}));
+    assert!(schema["action"]["oneOf"].is_array());
+
+    let url = format!("{}/form", server.origin);
+    let started = mcp.ok(
+        "test_session_start",
+        json!({ "session": "m", "url": url, "goal": "send" }),
+    );
+    assert_eq!(started["state"], "active");
+    let groups = groups(d, "m");
+    assert_alive(groups);
+
+    let obs = mcp.ok("test_observe", json!({ "session": "m" }));
+    assert_eq!(obs["untrusted"], true);
+    let n = obs["observation"].as_u64().unwrap();
+    let email = ref_of(&obs, "textbox", "Email");
+    let filled = mcp.ok("test_act", json!({ "session": "m", "observation": n, "action": { "action": "fill", "target": email, "text": "m@x.y" } }));
+    assert_eq!(filled["status"], "passed");
+    // The observation ended with that action.
+    mcp.refused("test_act", json!({ "session": "m", "observation": n, "action": { "action": "click", "target": email } }), "test.session.stale_ref");
+    mcp.refused(
+        "test_exec",
+        json!({ "session": "m", "statement": "click { target = ref(\"@u2\") }" }),
+        "test.session.target_type",
+    );
+    mcp.refused("test_exec", json!({ "session": "m", "statement": format!("navigate {{ url = \"{}/\" }}", other.origin) }), "test.session.policy");
+    mcp.refused(
+        "test_act",
+        json!({ "session": "m", "action": { "action": "explode" } }),
+        "test.session.schema",
+    );
+    let obs = mcp.ok("test_observe", json!({ "session": "m" }));
+    let send = ref_of(&obs, "button", "Send");
+    let n = obs["observation"].as_u64().unwrap();
+    mcp.ok("test_exec", json!({ "session": "m", "observation": n, "statement": format!("click {{ target = ref(\"{send}\") }}") }));
+    mcp.ok(
+        "test_act",
+        json!({ "session": "m", "action": { "action": "expect_text", "text": "Thanks m@x.y" } }),
+    );
+    assert!(other.hits().is_empty());
+
+    let finished = mcp.ok(
+        "test_finish",
+        json!({ "session": "m", "status": "passed", "summary": "sent" }),
+    );
+    assert_eq!(finished["cleanup_verified"], true);
+    assert_gone(groups);
+    // The same session files as the CLI: `agent show` reads them.
+    let show = ok(d, &["agent", "show", "--session", "m", "--json"]);
+    assert_eq!(show["session"]["state"], "finished");
+    assert_eq!(show["report"]["status"], "passed");
+
+    // test_abort closes a second session.
+    mcp.ok(
+        "test_session_start",
+        json!({ "session": "m2", "url": format!("{}/form", server.origin) }),
+    );
+    let g2 = crate::support::groups(d, "m2");
+    let aborted = mcp.ok("test_abort", json!({ "session": "m2", "reason": "test" }));
+    assert_eq!(aborted["cleanup_verified"], true);
+    assert_gone(g2);
+}

@@ -1,0 +1,281 @@
+//! Test support: a loopback HTTP server with in-memory pages that records every request, running
+//! the binary with a deadline, and checking a session's process groups.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
+
+/// Deadline of one CLI turn.
+pub const TURN: Duration = Duration::from_secs(90);
+
+/// A loopback server: `pages` by path; every request path is recorded.
+pub struct Server {
+    /// `http://127.0.0.1:PORT`.
+    pub origin: String,
+    hits: Arc<Mutex<Vec<String>>>,
+}
+
+impl Server {
+    /// Serve `pages` (path → HTML) on a free port.
+    pub fn start(pages: &[(&str, &str)]) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let pages: Arc<HashMap<String, String>> = Arc::new(
+            pages
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.replace("{ORIGIN}", &origin)))
+                .collect(),
+        );
+        let hits = Arc::new(Mutex::new(Vec::new()));
+        let h = hits.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let pages = pages.clone();
+                let hits = h.clone();
+                std::thread::spawn(move || serve(stream, &pages, &hits));
+            }
+        });
+        Server { origin, hits }
+    }
+
+    /// Paths requested so far.
+    pub fn hits(&self) -> Vec<String> {
+        self.hits.lock().unwrap().clone()
+    }
+
+    /// How many requests hit `path`.
+    pub fn count(&self, path: &str) -> usize {
+        self.hits().iter().filter(|p| p.as_str() == path).count()
+    }
+}
+
+fn serve(stream: TcpStream, pages: &HashMap<String, String>, hits: &Mutex<Vec<String>>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut reader = BufReader::new(&stream);
+    let mut first = String::new();
+    if reader.read_line(&mut first).is_err() {
+        return;
+    }
+    loop {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if line == "\r\n" => break,
+            Ok(_) => {}
+        }
+    }
+    let path = first.split_whitespace().nth(1).unwrap_or("/").to_string();
+    hits.lock().unwrap().push(path.clone());
+    let (status, body) = match pages.get(&path) {
+        Some(b) => ("200 OK", b.clone()),
+        None if path == "/favicon.ico" => ("404 Not Found", String::new()),
+        None => ("200 OK", "pong".to_string()),
+    };
+    let response = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = (&stream).write_all(response.as_bytes());
+}
+
+/// One finished run of the binary.
+#[derive(Debug)]
+pub struct Out {
+    /// Exit code.
+    pub code: i32,
+    /// Stdout.
+    pub stdout: String,
+    /// Stderr.
+    pub stderr: String,
+}
+
+impl Out {
+    /// Stdout as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", self.stdout, self.stderr))
+    }
+}
+
+/// Run `a3s-test args…` in `dir` with a deadline.
+pub fn a3s(dir: &Path, args: &[&str]) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_a3s-test"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn a3s-test");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut out, &mut s).map(|_| s)
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut err, &mut s).map(|_| s)
+    });
+    let status = match child.wait_timeout(TURN).unwrap() {
+        Some(s) => s,
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("a3s-test {args:?} did not finish within {TURN:?}");
+        }
+    };
+    Out {
+        code: status.code().unwrap_or(-1),
+        stdout: out.join().unwrap().unwrap_or_default(),
+        stderr: err.join().unwrap().unwrap_or_default(),
+    }
+}
+
+/// Run and expect exit 0 with JSON on stdout.
+pub fn ok(dir: &Path, args: &[&str]) -> Value {
+    let out = a3s(dir, args);
+    assert_eq!(
+        out.code, 0,
+        "a3s-test {args:?}: {}\n{}",
+        out.stdout, out.stderr
+    );
+    out.json()
+}
+
+/// Run and expect a refusal with `code` (exit 1 or 2, JSON error on stdout).
+pub fn refused(dir: &Path, args: &[&str], code: &str) -> Value {
+    let out = a3s(dir, args);
+    assert_ne!(out.code, 0, "a3s-test {args:?} should fail: {}", out.stdout);
+    let v = out.json();
+    assert_eq!(v["error"]["code"], code, "{args:?}: {v}");
+    v
+}
+
+/// A fresh project folder.
+pub fn project() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("a3s-agent-")
+        .tempdir()
+        .unwrap()
+}
+
+/// The session record.
+pub fn session_json(dir: &Path, id: &str) -> Value {
+    let path: PathBuf = dir
+        .join(".a3s-test/agent-sessions")
+        .join(id)
+        .join("session.json");
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The session's owned groups: (supervisor pgid, browser pgid).
+pub fn groups(dir: &Path, id: &str) -> (u32, u32) {
+    let s = session_json(dir, id);
+    let o = &s["ownership"];
+    (
+        o["supervisor_pgid"].as_u64().unwrap() as u32,
+        o["browser_pgid"].as_u64().unwrap() as u32,
+    )
+}
+
+/// Assert both groups have live members (the session is up).
+pub fn assert_alive(groups: (u32, u32)) {
+    assert!(
+        !a3s_test_driver::web::live_group_members(groups.0).is_empty(),
+        "supervisor group"
+    );
+    assert!(
+        !a3s_test_driver::web::live_group_members(groups.1).is_empty(),
+        "browser group"
+    );
+}
+
+/// Assert no process of either group is alive (immediately: finish/abort already verified it).
+pub fn assert_gone(groups: (u32, u32)) {
+    for g in [groups.0, groups.1] {
+        let alive = a3s_test_driver::web::live_group_members(g);
+        assert!(
+            alive.is_empty(),
+            "processes {alive:?} of group {g} survived"
+        );
+    }
+}
+
+/// Wait (bounded) until no process of either group is alive; for expiry, which no command awaits.
+pub fn wait_gone(groups: (u32, u32), within: Duration) {
+    let until = Instant::now() + within;
+    loop {
+        let alive: Vec<u32> = [groups.0, groups.1]
+            .iter()
+            .flat_map(|g| a3s_test_driver::web::live_group_members(*g))
+            .collect();
+        if alive.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < until,
+            "processes {alive:?} survived the idle timeout"
+        );
+        // The supervisor is not our child: /proc is the only thing to watch.
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Start a session and return its groups.
+pub fn start(dir: &Path, id: &str, url: &str, extra: &[&str]) -> (u32, u32) {
+    let mut args = vec!["agent", "start", url, "--session", id, "--json"];
+    args.extend_from_slice(extra);
+    let v = ok(dir, &args);
+    assert_eq!(v["state"], "active", "{v}");
+    let g = groups(dir, id);
+    assert_alive(g);
+    g
+}
+
+/// The ref whose role and name match, from an observation's JSON.
+pub fn ref_of(observation: &Value, role: &str, name: &str) -> String {
+    observation["refs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["role"] == role && r["name"] == name)
+        .unwrap_or_else(|| panic!("no {role} {name:?} in {observation}"))["ref"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A form with `n` labelled text fields plus a checkbox, a submit button and an output.
+pub fn form_page(n: usize) -> String {
+    let mut fields = String::new();
+    for i in 1..=n {
+        fields.push_str(&format!(
+            "<label for=\"f{i}\">Field {i}</label><input id=\"f{i}\" name=\"f{i}\">\n"
+        ));
+    }
+    format!(
+        r#"<!doctype html><html><head><title>Form</title></head><body>
+<h1>Sign up</h1>
+<form id="form">
+<label for="email">Email</label><input id="email" name="email" placeholder="you@example.com">
+{fields}<label><input type="checkbox" id="tos"> Accept terms</label>
+<button type="submit">Send</button>
+</form>
+<p id="out"></p>
+<script>
+document.getElementById('form').addEventListener('submit', (e) => {{
+  e.preventDefault();
+  document.getElementById('out').textContent = 'Thanks ' + document.getElementById('email').value;
+}});
+</script>
+</body></html>"#
+    )
+}
