@@ -27,9 +27,12 @@ if [ ! -d bench/playwright/node_modules/@playwright/test ]; then
 fi
 
 out=$(mktemp -d)
-"$BIN" serve tests/fixtures/web --port "$PORT" >"$out/serve.log" 2>&1 &
+# The server leads its own session (and so its own process group), which is what the trap stops:
+# by that group id, never by name. Each runner gets a deadline (RUN_TIMEOUT seconds).
+RUN_TIMEOUT=${RUN_TIMEOUT:-600}
+setsid "$BIN" serve tests/fixtures/web --port "$PORT" >"$out/serve.log" 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$out"' EXIT
+trap 'kill -- -"$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$out"' EXIT
 for _ in $(seq 1 100); do grep -q serving "$out/serve.log" && break; sleep 0.05; done
 grep -q serving "$out/serve.log" || { echo "the static server did not start" >&2; exit 2; }
 
@@ -38,13 +41,13 @@ a3s_times=()
 pw_times=()
 for round in $(seq 1 "$ROUNDS"); do
     t0=$(now)
-    "$BIN" run suites/ --jobs "$JOBS" --project bench/project.acl --browser "$BROWSER" \
+    timeout --kill-after=10 "$RUN_TIMEOUT" "$BIN" run suites/ --jobs "$JOBS" --project bench/project.acl --browser "$BROWSER" \
         --base-url "http://127.0.0.1:$PORT" \
         --output-dir "$out/a3s" --json >"$out/a3s-$round.json" 2>"$out/a3s-$round.log" \
         || { echo "a3s-test run failed (round $round)"; tail -30 "$out/a3s-$round.log"; exit 1; }
     t1=$(now)
     (cd bench/playwright && BENCH_JOBS=$JOBS BENCH_BASE_URL="http://127.0.0.1:$PORT" BENCH_BROWSER="$BROWSER" \
-        npx --no-install playwright test --output "$out/pw-results" >"$out/pw-$round.log" 2>&1) \
+        timeout --kill-after=10 "$RUN_TIMEOUT" npx --no-install playwright test --output "$out/pw-results" >"$out/pw-$round.log" 2>&1) \
         || { echo "playwright test failed (round $round)"; tail -30 "$out/pw-$round.log"; exit 1; }
     t2=$(now)
     a=$(awk "BEGIN {print $t1 - $t0}")

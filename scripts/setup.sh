@@ -18,9 +18,8 @@ fi
 if [ -f testkit/package-lock.json ]; then
     echo "setup: npm ci (testkit)"
     (cd testkit && npm ci --no-audit --no-fund --loglevel=error)
-    if grep -q '"build"' testkit/package.json; then
-        (cd testkit && npm run --silent build)
-    fi
+    echo "setup: building the Test Kit and its demo app"
+    (cd testkit && npm run --silent build && npm run --silent build:demo)
 fi
 
 echo "setup: cargo build"

@@ -197,6 +197,37 @@ fn bad_inputs_are_diagnostics_not_panics() {
     assert_eq!(all.stderr, "4 files, 0 scenarios, 5 errors\n");
 }
 
+/// A FIFO named `*.acl` (found by the walk or named explicitly) is refused as not a regular file;
+/// opening it for reading must not wait for a writer that never comes. The deadline in
+/// `common::run_in` is the "no hang" bound. A device such as `/dev/zero` is refused the same way
+/// instead of being read up to the size limit. Both exercise `test.spec.unreadable` even as root,
+/// where permission bits do not stop a read.
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_are_unreadable_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "s/ok.acl", VALID);
+    let fifo = std::ffi::CString::new(root.join("s/pipe.acl").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates a file-system entry.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0, "mkfifo");
+    for args in [
+        &["check", "s"][..],
+        &["check", "s/pipe.acl"],
+        &["fmt", "s"],
+        &["check", "/dev/zero"],
+    ] {
+        let run = run_in(root, args);
+        assert_eq!(run.code, Some(2), "{args:?}: {run:?}");
+        assert!(
+            run.stdout.contains("error[test.spec.unreadable]")
+                && run.stdout.contains("not a regular file"),
+            "{args:?}: {}",
+            run.stdout
+        );
+    }
+}
+
 #[test]
 fn discovery_is_sorted_skips_build_and_hidden_folders_but_reads_explicit_paths() {
     let dir = tempfile::tempdir().unwrap();

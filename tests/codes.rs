@@ -4,7 +4,7 @@
 //! Codes that need bytes or paths rather than text are generated here instead of committed:
 //! `not_utf8` (invalid bytes), `file_too_large` (1 MiB + 1 byte in memory), `list_too_long`
 //! (10,001 items), and the CLI's `unreadable` / `no_suite_files` (the real binary on a missing
-//! path and on an empty directory). A fixture whose first line is `# mode: statement` is admitted
+//! path and on an empty directory) and `unwritable` (`fmt` on a read-only file). A fixture whose first line is `# mode: statement` is admitted
 //! in statement mode. The test fails when a code in `Code::ALL` has neither a fixture nor a
 //! generator, and when a fixture does not produce its code.
 
@@ -20,6 +20,7 @@ const GENERATED: &[Code] = &[
     Code::FileTooLarge,
     Code::ListTooLong,
     Code::Unreadable,
+    Code::Unwritable,
     Code::NoSuiteFiles,
 ];
 
@@ -174,6 +175,31 @@ fn unreadable_and_no_suite_files_come_from_the_cli() {
     }
     insta::assert_snapshot!(
         "unreadable_and_no_suite_files",
+        format!("{}\n--- json ---\n{}", human.stdout, json.stdout)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn unwritable_comes_from_fmt_on_a_read_only_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ro.acl");
+    let messy = "suite \"x\" {\nscenario \"a\" {\nsurface = \"web\"\nnavigate \"o\" { url = \"/\" }\n}\n}\n";
+    std::fs::write(&file, messy).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let human = common::run_in(dir.path(), &["fmt", "ro.acl"]);
+    assert_eq!(human.code, Some(2), "{human:?}");
+    let json = common::run_in(dir.path(), &["fmt", "--format", "json", "ro.acl"]);
+    assert_eq!(json.code, Some(2), "{json:?}");
+    assert!(
+        json.stdout
+            .contains(&format!("\"code\":\"{}\"", Code::Unwritable)),
+        "{}",
+        json.stdout
+    );
+    insta::assert_snapshot!(
+        "unwritable",
         format!("{}\n--- json ---\n{}", human.stdout, json.stdout)
     );
 }

@@ -1,6 +1,8 @@
 //! End-to-end tests of `a3s-test fmt`: rewriting, `--check`, syntax errors, atomic replacement.
 
 mod common;
+#[path = "../lang/benches/support/suite_gen.rs"]
+mod suite_gen;
 
 use a3s_test_lang::printer::format_source;
 use common::run_in;
@@ -144,6 +146,35 @@ fn bad_inputs_exit_two_and_change_nothing() {
     );
 }
 
+/// A read-only file is refused with `test.spec.unwritable` and left byte-identical. The atomic
+/// rename needs only a writable directory (and root ignores mode bits), so the refusal rests on
+/// the file's mode, which makes this test meaningful whoever runs it.
+#[cfg(unix)]
+#[test]
+fn a_read_only_file_is_unwritable_and_left_unchanged() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ro.acl");
+    fs::write(&file, MESSY).unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
+    let run = run_in(dir.path(), &["fmt", "ro.acl"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stdout.contains("error[test.spec.unwritable]") && run.stdout.contains("read-only"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), MESSY);
+    assert_eq!(
+        fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o444
+    );
+    assert_eq!(names(dir.path()), ["ro.acl"], "no temporary file is left");
+    // `--check` only reads, so a read-only file is fine there.
+    let check = run_in(dir.path(), &["fmt", "--check", "ro.acl"]);
+    assert_eq!(check.code, Some(1), "{check:?}");
+}
+
 #[cfg(unix)]
 #[test]
 fn rewriting_keeps_the_file_mode() {
@@ -156,5 +187,87 @@ fn rewriting_keeps_the_file_mode() {
     assert_eq!(
         fs::metadata(&file).unwrap().permissions().mode() & 0o777,
         0o600
+    );
+}
+
+/// Ctrl+C during `fmt`: no new rewrite starts, those in flight finish, nothing is half-written and
+/// no temporary file is left; exit 130. The signal is sent as soon as the first rewrite is under
+/// way (its temporary file appears), with 40 files of ~1 MB still to go, so it lands mid-run.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_every_file_whole_and_no_temporary_file() {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    use wait_timeout::ChildExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let canonical = suite_gen::suite("big", 1200);
+    let messy = canonical.replace("\n    ", "\n  ");
+    assert_ne!(messy, canonical);
+    let count = 40;
+    for i in 0..count {
+        fs::write(dir.path().join(format!("s{i:02}.acl")), &messy).unwrap();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_a3s-test"))
+        .args(["fmt", "."])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    // Wait (with a deadline) for the first rewrite to start, then interrupt.
+    let deadline = Instant::now() + common::DEADLINE;
+    loop {
+        let writing = names(dir.path()).iter().any(|n| n.starts_with(".a3s-fmt-"));
+        if writing {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "fmt finished before it could be interrupted"
+        );
+        assert!(Instant::now() < deadline, "no rewrite started");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // SAFETY: signals the child this test spawned.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = match child.wait_timeout(common::DEADLINE).unwrap() {
+        Some(status) => status,
+        None => {
+            let _ = child.kill();
+            panic!("fmt did not stop after Ctrl+C");
+        }
+    };
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let files = names(dir.path());
+    assert_eq!(files.len(), count, "no temporary file is left: {files:?}");
+    let formatted = format_source(&messy).unwrap();
+    let mut rewritten = 0;
+    for name in files {
+        let text = fs::read_to_string(dir.path().join(&name)).unwrap();
+        if text == formatted {
+            rewritten += 1;
+        } else {
+            assert_eq!(text, messy, "{name} is neither the old nor the new text");
+        }
+    }
+    assert!(rewritten < count, "the interrupt stopped the run early");
+}
+
+/// The committed dogfood suites and the project configuration are in the canonical layout
+/// (`a3s-test fmt --check` passes on them), so `fmt` on the repository is a no-op.
+#[test]
+fn the_committed_suites_are_canonical() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = run_in(root, &["fmt", "--check", "suites", ".a3s-test/project.acl"]);
+    assert_eq!(
+        run.code,
+        Some(0),
+        "run `a3s-test fmt suites .a3s-test/project.acl`:\n{}{}",
+        run.stdout,
+        run.stderr
     );
 }

@@ -50,11 +50,52 @@ pub struct StepEnv<'a> {
     pub working_dir: &'a Path,
 }
 
+/// What an evidence file holds. Serialized (and displayed) in snake case: `page_errors`, …
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceKind {
+    /// A PNG of the viewport.
+    Screenshot,
+    /// The accessibility tree as JSON.
+    Accessibility,
+    /// Console messages as JSON.
+    Console,
+    /// Uncaught page errors as JSON.
+    PageErrors,
+    /// A file the page downloaded.
+    Download,
+    /// A HAR network log.
+    Har,
+    /// A performance trace.
+    Trace,
+}
+
+impl EvidenceKind {
+    /// The stable name used in every report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceKind::Screenshot => "screenshot",
+            EvidenceKind::Accessibility => "accessibility",
+            EvidenceKind::Console => "console",
+            EvidenceKind::PageErrors => "page_errors",
+            EvidenceKind::Download => "download",
+            EvidenceKind::Har => "har",
+            EvidenceKind::Trace => "trace",
+        }
+    }
+}
+
+impl std::fmt::Display for EvidenceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A file written as evidence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EvidenceFile {
-    /// What it is (`screenshot`, `accessibility`, `console`, `page_errors`, `download`, `har`, …).
-    pub kind: &'static str,
+    /// What it is.
+    pub kind: EvidenceKind,
     /// Where it was written.
     pub path: PathBuf,
 }

@@ -100,6 +100,11 @@ failure_codes! {
     DownloadMissing => "test.driver.web.download_missing", Product;
     /// A JavaScript dialog the suite did not handle blocks the page (add a `dialog` step).
     DialogBlocking => "test.driver.web.dialog_blocking", Product;
+    /// The page has a Test Kit bridge whose handshake is incompatible (protocol, package,
+    /// SDK version range or capabilities).
+    PageContextIncompatible => "test.driver.web.page_context_incompatible", Product;
+    /// The Page Context revision kept changing while an observation was taken (retried once).
+    PageContextChanged => "test.driver.web.page_context_changed", Product;
     /// The browser could not be launched or attached.
     BrowserLaunch => "test.driver.web.browser_launch", Infrastructure;
     /// The browser process died or the CDP connection dropped.

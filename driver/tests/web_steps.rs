@@ -1014,6 +1014,67 @@ fn inline_states_are_observed() {
 }
 
 #[test]
+fn a_missing_target_never_proves_a_negative() {
+    use ElementState as S;
+    use ExpectCondition as E;
+    block_on(LIMIT, async {
+        let env = Env::new();
+        let mut ctx = context().await;
+        ok(&mut ctx, &env, goto("expect.html")).await;
+        let missing = || label("No such control");
+        // Every "negative" state would be vacuously true of nothing; each must fail instead.
+        for s in [
+            S::Disabled,
+            S::Unchecked,
+            S::Unselected,
+            S::Unfocused,
+            S::FocusOutside,
+            S::Collapsed,
+            S::Unpressed,
+            S::Writable,
+            S::Optional,
+            S::Valid,
+        ] {
+            fails(
+                &mut ctx,
+                &env,
+                state(missing(), s),
+                FailureCode::TargetNotFound,
+            )
+            .await;
+        }
+        for condition in [
+            E::Layout {
+                target: missing(),
+                relation: LayoutRelation::NotOverlapping,
+                relative_to: css("#a"),
+                tolerance_px: 0,
+            },
+            E::Layout {
+                target: css("#a"),
+                relation: LayoutRelation::NotOverlapping,
+                relative_to: missing(),
+                tolerance_px: 0,
+            },
+            E::ViewportCoverage {
+                target: missing(),
+                bound: a3s_test_lang::ir::CoverageBound::AtMost,
+                percent: 50,
+            },
+        ] {
+            fails(
+                &mut ctx,
+                &env,
+                expect(condition),
+                FailureCode::TargetNotFound,
+            )
+            .await;
+        }
+        ctx.close().await.unwrap();
+    });
+}
+
+#[test]
 fn stability_samples_keep_the_first_code_and_flag_later_changes() {
     block_on(LIMIT, async {
         let env = Env::new();
@@ -1098,7 +1159,10 @@ fn evidence_files_are_written_confined_and_fresh() {
         .await;
         let png = std::fs::read(env.artifact("shots/page.png")).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        assert_eq!(out.evidence[0].kind, "screenshot");
+        assert_eq!(
+            out.evidence[0].kind,
+            a3s_test_driver::EvidenceKind::Screenshot
+        );
         let out = ok(
             &mut ctx,
             &env,

@@ -44,7 +44,9 @@ codes! {
     /// The file is empty or holds only comments and whitespace.
     EmptyFile => "test.spec.empty_file", "add a `suite \"name\" { … }` block or delete the file";
     /// The path could not be read.
-    Unreadable => "test.spec.unreadable", "check that the path exists and is readable";
+    Unreadable => "test.spec.unreadable", "check that the path exists, is a regular file and is readable";
+    /// `fmt` could not replace a file: it is read-only, or its directory refused the new copy.
+    Unwritable => "test.spec.unwritable", "make the file and its directory writable, or format a copy";
     /// A directory given on the command line holds no `.acl` file.
     NoSuiteFiles => "test.spec.no_suite_files", "point at a directory that contains `*.acl` files, or at a file";
     /// A character that starts no ACL token.
@@ -140,7 +142,11 @@ impl Code {
     pub fn is_input(self) -> bool {
         matches!(
             self,
-            Code::NotUtf8 | Code::FileTooLarge | Code::Unreadable | Code::NoSuiteFiles
+            Code::NotUtf8
+                | Code::FileTooLarge
+                | Code::Unreadable
+                | Code::Unwritable
+                | Code::NoSuiteFiles
         )
     }
 }

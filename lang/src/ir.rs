@@ -134,84 +134,195 @@ pub struct Step {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Action {
     /// Load a URL (relative URLs resolve against the suite's `base_url`).
-    Navigate { url: String },
+    Navigate {
+        /// The URL as written; a relative one resolves against the suite's `base_url`.
+        url: String,
+    },
     /// Single left click.
-    Click { target: Target },
+    Click {
+        /// The element acted on.
+        target: Target,
+    },
     /// Move the pointer over the target.
-    Hover { target: Target },
+    Hover {
+        /// The element acted on.
+        target: Target,
+    },
     /// Focus the target.
-    Focus { target: Target },
+    Focus {
+        /// The element acted on.
+        target: Target,
+    },
     /// Double click.
-    DoubleClick { target: Target },
+    DoubleClick {
+        /// The element acted on.
+        target: Target,
+    },
     /// Right click.
-    ContextClick { target: Target },
+    ContextClick {
+        /// The element acted on.
+        target: Target,
+    },
     /// Make a checkbox/radio/switch checked.
-    Check { target: Target },
+    Check {
+        /// The element acted on.
+        target: Target,
+    },
     /// Make a checkbox/switch unchecked.
-    Uncheck { target: Target },
+    Uncheck {
+        /// The element acted on.
+        target: Target,
+    },
     /// Replace the control's value.
-    Fill { target: Target, value: String },
+    Fill {
+        /// The element acted on.
+        target: Target,
+        /// The value that replaces the control's current value.
+        value: String,
+    },
     /// Append keystrokes to the control.
-    Type { target: Target, value: String },
+    Type {
+        /// The element acted on.
+        target: Target,
+        /// The text typed as keystrokes after the current value.
+        value: String,
+    },
     /// Insert text at the current caret.
-    InsertText { value: String },
+    InsertText {
+        /// The text inserted at the caret.
+        value: String,
+    },
     /// Select options by value or label.
-    Select { target: Target, values: Vec<String> },
+    Select {
+        /// The element acted on.
+        target: Target,
+        /// Option values or labels to select (non-empty).
+        values: Vec<String>,
+    },
     /// Drag with real pointer events.
-    Drag { source: Target, target: Target },
+    Drag {
+        /// The element dragged.
+        source: Target,
+        /// The element it is dropped on.
+        target: Target,
+    },
     /// Press a key or chord.
-    Press { key: KeyChord },
+    Press {
+        /// The key or chord.
+        key: KeyChord,
+    },
     /// Mouse wheel.
     Wheel {
+        /// Horizontal scroll in CSS pixels (right > 0).
         delta_x: i64,
+        /// Vertical scroll in CSS pixels (down > 0).
         delta_y: i64,
+        /// Modifiers held during the wheel event (unique).
         modifiers: Vec<Modifier>,
+        /// Where the pointer is when scrolling; `None` = the viewport centre.
         target: Option<Target>,
     },
     /// Resize the viewport.
     Viewport {
+        /// Width in CSS pixels (> 0).
         width: u32,
+        /// Height in CSS pixels (> 0).
         height: u32,
+        /// Device scale factor (> 0), when given.
         scale: Option<u32>,
     },
     /// Record an observation.
-    Snapshot { interactive: bool },
+    Snapshot {
+        /// Record only interactive elements.
+        interactive: bool,
+    },
     /// Poll until a condition holds or the deadline passes.
-    Wait { condition: WaitCondition },
+    Wait {
+        /// What to wait for.
+        condition: WaitCondition,
+    },
     /// Check the page once, or over a stability window.
-    Expect { expectation: Expectation },
+    Expect {
+        /// What must hold, and for how long.
+        expectation: Expectation,
+    },
     /// Save a PNG screenshot as evidence.
-    Screenshot { path: EvidencePath },
+    Screenshot {
+        /// Where the evidence is saved (artifact-relative).
+        path: EvidencePath,
+    },
     /// Save the accessibility tree as JSON evidence.
     Accessibility {
+        /// Where the evidence is saved (artifact-relative).
         path: EvidencePath,
+        /// Keep only interactive nodes.
         interactive: bool,
     },
     /// Save console messages as JSON evidence.
-    Console { path: EvidencePath, clear: bool },
+    Console {
+        /// Where the evidence is saved (artifact-relative).
+        path: EvidencePath,
+        /// Clear the collected messages after saving them.
+        clear: bool,
+    },
     /// Save uncaught page errors as JSON evidence.
-    PageErrors { path: EvidencePath, clear: bool },
+    PageErrors {
+        /// Where the evidence is saved (artifact-relative).
+        path: EvidencePath,
+        /// Clear the collected errors after saving them.
+        clear: bool,
+    },
     /// Tab operations.
-    Tab { operation: TabOperation },
+    Tab {
+        /// What to do with tabs.
+        operation: TabOperation,
+    },
     /// Switch the frame that later steps act in.
-    Frame { target: FrameTarget },
+    Frame {
+        /// The frame to switch to.
+        target: FrameTarget,
+    },
     /// Handle a JavaScript dialog.
-    Dialog { operation: DialogOperation },
+    Dialog {
+        /// What to do with the dialog.
+        operation: DialogOperation,
+    },
     /// Set files on a file input.
-    Upload { target: Target, paths: Vec<String> },
+    Upload {
+        /// The element acted on.
+        target: Target,
+        /// Files to set, relative to the working directory.
+        paths: Vec<String>,
+    },
     /// Click the target and save the download it starts.
-    Download { target: Target, path: EvidencePath },
+    Download {
+        /// The element whose click starts the download.
+        target: Target,
+        /// Where the evidence is saved (artifact-relative).
+        path: EvidencePath,
+    },
     /// Fulfil or abort matching requests.
     NetworkRoute {
+        /// URL glob of the requests to intercept (`**/api/users`).
         pattern: String,
+        /// How matching requests are answered.
         response: RouteResponse,
     },
     /// Remove one route (or all when `pattern` is `None`).
-    NetworkUnroute { pattern: Option<String> },
+    NetworkUnroute {
+        /// The route's URL glob; `None` removes every route.
+        pattern: Option<String>,
+    },
     /// Record network traffic as HAR.
-    Har { operation: CaptureOperation },
+    Har {
+        /// Start or stop recording.
+        operation: CaptureOperation,
+    },
     /// Record a trace.
-    Trace { operation: CaptureOperation },
+    Trace {
+        /// Start or stop recording.
+        operation: CaptureOperation,
+    },
 }
 
 impl Action {
@@ -259,19 +370,44 @@ impl Action {
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum Target {
     /// Accessible role, and accessible name when given (exact after whitespace normalisation).
-    Role { role: String, name: Option<String> },
+    Role {
+        /// The ARIA role (`button`, `link`, …).
+        role: String,
+        /// The accessible name, when given.
+        name: Option<String>,
+    },
     /// Form control by its label.
-    Label { label: String },
+    Label {
+        /// The label text.
+        label: String,
+    },
     /// Input by placeholder.
-    Placeholder { placeholder: String },
+    Placeholder {
+        /// The placeholder text.
+        placeholder: String,
+    },
     /// Element by visible text; `exact` = whole-text match instead of substring.
-    Text { text: String, exact: bool },
+    Text {
+        /// The visible text.
+        text: String,
+        /// Match the whole text instead of a substring.
+        exact: bool,
+    },
     /// `data-testid`.
-    TestId { test_id: String },
+    TestId {
+        /// The `data-testid` value.
+        test_id: String,
+    },
     /// CSS selector in the current document.
-    Css { selector: String },
+    Css {
+        /// The CSS selector.
+        selector: String,
+    },
     /// A ref from the latest agent observation.
-    Ref { reference: ElementRef },
+    Ref {
+        /// The observation-bound ref.
+        reference: ElementRef,
+    },
 }
 
 impl Target {
@@ -307,9 +443,15 @@ pub enum FrameTarget {
     /// Back to the top document.
     Main,
     /// An iframe by CSS selector.
-    Css { selector: String },
+    Css {
+        /// The CSS selector of the iframe.
+        selector: String,
+    },
     /// An iframe by ref.
-    Ref { reference: ElementRef },
+    Ref {
+        /// The iframe's observation-bound ref.
+        reference: ElementRef,
+    },
 }
 
 /// A key chord for `press`: modifiers held while `key` is pressed.
@@ -340,15 +482,30 @@ pub enum Modifier {
 #[serde(tag = "condition", rename_all = "snake_case")]
 pub enum WaitCondition {
     /// A load state.
-    Load { state: LoadState },
+    Load {
+        /// The load state.
+        state: LoadState,
+    },
     /// Visible page text contains this.
-    Text { text: String },
+    Text {
+        /// The text to find.
+        text: String,
+    },
     /// The URL equals this.
-    Url { url: String },
+    Url {
+        /// The URL to reach.
+        url: String,
+    },
     /// The target is visible.
-    Visible { target: Target },
+    Visible {
+        /// The element that must become visible.
+        target: Target,
+    },
     /// No visible match of a stable target exists.
-    Hidden { target: Target },
+    Hidden {
+        /// The stable target that must have no visible match.
+        target: Target,
+    },
 }
 
 /// Load states a `wait` can wait for.
@@ -375,40 +532,95 @@ pub struct Expectation {
 #[serde(tag = "condition", rename_all = "snake_case")]
 pub enum ExpectCondition {
     /// Visible page text contains this.
-    Text { text: String },
+    Text {
+        /// The text to find.
+        text: String,
+    },
     /// The URL equals this exactly.
-    Url { url: String },
+    Url {
+        /// The expected URL.
+        url: String,
+    },
     /// The target is visible.
-    Visible { target: Target },
+    Visible {
+        /// The element checked.
+        target: Target,
+    },
     /// No visible match of the (stable) target exists.
-    Hidden { target: Target },
+    Hidden {
+        /// The element checked.
+        target: Target,
+    },
     /// The target intersects the viewport.
-    InViewport { target: Target },
+    InViewport {
+        /// The element checked.
+        target: Target,
+    },
     /// The pointer can reach the target's centre (nothing covers it).
-    PointerReachable { target: Target },
+    PointerReachable {
+        /// The element checked.
+        target: Target,
+    },
     /// The target's rendered text equals this.
-    RenderedText { target: Target, text: String },
+    RenderedText {
+        /// The element checked.
+        target: Target,
+        /// The expected text (whitespace-normalised).
+        text: String,
+    },
     /// The rendered texts of all matches equal this list, in order.
-    RenderedTexts { target: Target, texts: Vec<String> },
+    RenderedTexts {
+        /// The element checked.
+        target: Target,
+        /// The expected texts, in order (≤ 256).
+        texts: Vec<String>,
+    },
     /// Exactly this many visible matches.
-    VisibleCount { target: Target, count: u32 },
+    VisibleCount {
+        /// The element checked.
+        target: Target,
+        /// The expected number of visible matches.
+        count: u32,
+    },
     /// The control's value equals this.
-    Value { target: Target, value: String },
+    Value {
+        /// The element checked.
+        target: Target,
+        /// The expected value.
+        value: String,
+    },
     /// The selected option values equal this set.
-    SelectedValues { target: Target, values: Vec<String> },
+    SelectedValues {
+        /// The element checked.
+        target: Target,
+        /// The expected selected values, as a set.
+        values: Vec<String>,
+    },
     /// Percentage of the viewport the target covers, at least or at most.
     ViewportCoverage {
+        /// The element checked.
         target: Target,
+        /// Whether `percent` is a lower or an upper bound.
         bound: CoverageBound,
+        /// The bound, in percent of the viewport.
         percent: u32,
     },
     /// A control or semantic state.
-    State { target: Target, state: ElementState },
+    State {
+        /// The element checked.
+        target: Target,
+        /// The state that must hold.
+        state: ElementState,
+    },
     /// A geometric relation between two stable targets.
     Layout {
+        /// The element whose position is checked.
         target: Target,
+        /// How `target` must relate to `relative_to`.
         relation: LayoutRelation,
+        /// The reference element.
         relative_to: Target,
+        /// Allowed deviation in CSS pixels (0–1024).
         tolerance_px: u32,
     },
 }
@@ -515,13 +727,21 @@ pub enum TabOperation {
     List,
     /// Open a tab (optionally at a URL, optionally with a label to switch back to it).
     New {
+        /// The URL to open; `None` opens a blank tab.
         url: Option<String>,
+        /// A label to switch back to the tab by.
         label: Option<String>,
     },
     /// Switch to a tab by label or index.
-    Switch { tab: TabRef },
+    Switch {
+        /// The tab to switch to.
+        tab: TabRef,
+    },
     /// Close a tab (the current one when `None`).
-    Close { tab: Option<TabRef> },
+    Close {
+        /// The tab to close; `None` = the current tab.
+        tab: Option<TabRef>,
+    },
 }
 
 /// A tab by label or by zero-based index.
@@ -541,7 +761,10 @@ pub enum DialogOperation {
     /// Record whether a dialog is open and its message.
     Status,
     /// Accept the dialog (with prompt text when given).
-    Accept { text: Option<String> },
+    Accept {
+        /// Text typed into a prompt before accepting.
+        text: Option<String>,
+    },
     /// Dismiss the dialog.
     Dismiss,
 }
@@ -552,8 +775,11 @@ pub enum DialogOperation {
 pub enum RouteResponse {
     /// Fulfil with this body.
     Fulfill {
+        /// The response body.
         body: String,
+        /// The HTTP status (default 200).
         status: u16,
+        /// The `content-type` header, when given.
         content_type: Option<String>,
     },
     /// Fail the request.
@@ -567,7 +793,10 @@ pub enum CaptureOperation {
     /// Start recording.
     Start,
     /// Stop and save.
-    Stop { path: EvidencePath },
+    Stop {
+        /// Where to save the recording (artifact-relative).
+        path: EvidencePath,
+    },
 }
 
 /// `project "id" { … }` (ACL.md §9).

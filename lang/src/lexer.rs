@@ -359,6 +359,18 @@ fn check_escapes(raw: &str, start: usize, diagnostics: &mut Vec<Diagnostic>) {
 /// Decode a raw string token (quotes included) when every escape in it is valid; `None` as soon
 /// as one is not. The parser's fast path uses it: one pass both checks and decodes.
 pub(crate) fn decode_valid_string(raw: &str) -> Option<String> {
+    decode(raw, false)
+}
+
+/// Decode a raw string token (quotes included) into its value. Invalid escapes, already
+/// reported by [`lex`], are kept as written.
+pub fn decode_string(raw: &str) -> String {
+    decode(raw, true).unwrap_or_default()
+}
+
+/// The one decoding loop: an invalid escape is kept as written (`keep_invalid`) or ends decoding
+/// with `None`.
+fn decode(raw: &str, keep_invalid: bool) -> Option<String> {
     let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
     if !body.contains('\\') {
         return Some(body.to_string());
@@ -373,30 +385,7 @@ pub(crate) fn decode_valid_string(raw: &str) -> Option<String> {
                 out.push(ch);
                 i = at + len;
             }
-            Escape::Invalid(..) => return None,
-        }
-    }
-    out.push_str(&body[i..]);
-    Some(out)
-}
-
-/// Decode a raw string token (quotes included) into its value. Invalid escapes, already
-/// reported by [`lex`], are kept as written.
-pub fn decode_string(raw: &str) -> String {
-    let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
-    if !body.contains('\\') {
-        return body.to_string();
-    }
-    let mut out = String::with_capacity(body.len());
-    let mut i = 0;
-    while let Some(off) = body[i..].find('\\') {
-        let at = i + off;
-        out.push_str(&body[i..at]);
-        match read_escape(body, at) {
-            Escape::Char(ch, len) => {
-                out.push(ch);
-                i = at + len;
-            }
+            Escape::Invalid(..) if !keep_invalid => return None,
             Escape::Invalid(len, _) => {
                 let len = len.min(body.len() - at);
                 out.push_str(&body[at..at + len]);
@@ -405,7 +394,7 @@ pub fn decode_string(raw: &str) -> String {
         }
     }
     out.push_str(&body[i..]);
-    out
+    Some(out)
 }
 
 #[cfg(test)]

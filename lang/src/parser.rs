@@ -106,7 +106,12 @@ fn parse_with(source: &str, fast_path: bool) -> (Document, Vec<Diagnostic>) {
     }
 
     let mut syntax: Vec<Diagnostic> = Vec::with_capacity(errors.len());
-    let mut seen = std::collections::HashSet::new();
+    // A lexical or limit diagnostic already explains its token: a syntax error at the same place
+    // (e.g. an unterminated string where a label was expected) would only repeat it.
+    let mut seen: std::collections::HashSet<(usize, usize)> = diagnostics
+        .iter()
+        .map(|d| (d.span.start, d.span.end))
+        .collect();
     for error in errors {
         let diagnostic = if error.found.is_none() && error.expected.has(Expect::RBrace) {
             limits::unclosed_block(source, tokens, &document)
@@ -931,6 +936,14 @@ mod tests {
         };
         assert_eq!(t.value.kind, ValueKind::String("x\\q".into()));
         assert_eq!(doc.blocks[0].items.len(), 5);
+    }
+
+    #[test]
+    fn a_lexical_error_where_a_label_belongs_is_reported_once() {
+        assert_eq!(
+            errors("suite \"x {\n"),
+            vec!["1:7 unterminated_string [] string is not closed before the end of its line"]
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Property tests of the front end: it never panics or hangs on any input, admission always
-//! answers (a document or at least one diagnostic), and formatting valid suites is idempotent
+//! Property tests of the front end: it never panics or hangs on any input, admission (file and
+//! statement mode) always answers (a document or at least one diagnostic), and formatting valid suites is idempotent
 //! and keeps their meaning.
 
 use a3s_test_lang::parser::{parse, parse_recovering};
@@ -23,6 +23,13 @@ fn assert_admission_answers(source: &str) {
         admission.document.is_some() != has_error,
         "admission must yield a document or an error, not both or neither: {admission:#?}"
     );
+    // Statement mode (the agent's door) answers the same way: a step, or at least one error.
+    if let Err(diagnostics) = a3s_test_lang::admit_statement(source) {
+        assert!(
+            diagnostics.iter().any(|d| d.is_error()),
+            "a rejected statement has an error: {diagnostics:#?}"
+        );
+    }
 }
 
 /// Pieces of ACL, valid and invalid, that random token soups are made of.

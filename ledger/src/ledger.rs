@@ -414,6 +414,16 @@ impl Ledger {
         if !(auto_resolve && passed && result.to == RepairStatus::ReviewReady) {
             return Ok((result, None));
         }
+        // A replayed result may already have been resolved (or reviewed) since: only a finding
+        // still awaiting review is resolved, so a retry after a crash between the two appends
+        // finishes the job and a plain retry changes nothing.
+        if result.replayed {
+            let state = self.read()?;
+            let status = state.finding(&finding_id).map(|f| f.status);
+            if status != Some(RepairStatus::ReviewReady) {
+                return Ok((result, None));
+            }
+        }
         let resolved = self.apply(Request {
             finding_id,
             actor: Actor::A3sTest,

@@ -10,6 +10,8 @@
 //!
 //! The crate has no CLI and starts no browser: the `a3s-test` binary and its MCP server call it.
 
+#![warn(missing_docs)]
+
 pub mod clock;
 pub mod conflict;
 pub mod error;

@@ -592,3 +592,36 @@ fn record_verification_auto_resolves_only_a_persisted_pass() {
     assert_eq!(fx.status("pass"), Resolved);
     assert_eq!(fx.status("fail"), VerificationFailed);
 }
+
+/// A replayed verification (same request id) resolves only a finding still awaiting review: it
+/// finishes an auto-resolve that a crash cut off after the pass was persisted, and is a no-op once
+/// the finding was resolved (or reviewed) since.
+#[test]
+fn a_replayed_verification_resolves_at_most_once() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f", "")]).unwrap();
+    fx.drive("f", Verifying);
+    let request = || Request {
+        finding_id: fid("f"),
+        actor: Actor::A3sTest,
+        request_id: Some(RequestId::parse("verify-1").unwrap()),
+        attempt_id: fx.active_attempt("f"),
+        action: verify(true).1,
+    };
+    let first = request();
+    // As if the process died after persisting the pass: recorded without auto-resolve.
+    let (result, resolved) = fx.ledger.record_verification(first, false).unwrap();
+    assert_eq!(result.to, ReviewReady);
+    assert!(resolved.is_none());
+    let mut retry = request();
+    retry.attempt_id = result.attempt_id.clone();
+    let (again, resolved) = fx.ledger.record_verification(retry.clone(), true).unwrap();
+    assert!(again.replayed);
+    assert_eq!(resolved.expect("the retry finishes the job").to, Resolved);
+    let before = fx.bytes();
+    let (third, resolved) = fx.ledger.record_verification(retry, true).unwrap();
+    assert!(third.replayed);
+    assert!(resolved.is_none(), "resolved once only");
+    assert_eq!(fx.bytes(), before, "nothing appended");
+    assert_eq!(fx.status("f"), Resolved);
+}

@@ -1,17 +1,57 @@
-//! Discovery: turn the paths given to `a3s-test run` into a sorted list of `*.acl` files.
+//! Discovery: turn the paths given on the command line into a sorted list of `*.acl` files.
 //!
-//! A file argument is taken as is (whatever its extension: the user named it). A directory is
-//! walked recursively for `*.acl`, skipping hidden folders (`.a3s-test`, `.git`), `node_modules`
-//! and `target`, and never following a symlinked folder (no loops, no escaping the tree). The
-//! result is sorted and de-duplicated so every later stage, and every report, is deterministic.
+//! The one implementation both `a3s-test run` ([`discover`]) and `a3s-test check`/`fmt`
+//! ([`find`], whose [`InputProblem`]s the CLI turns into `test.spec.unreadable` /
+//! `test.spec.no_suite_files` diagnostics) use, so the two commands always see the same files.
+//!
+//! A file argument is taken as is (whatever its name: the user named it). A directory is walked
+//! recursively for `*.acl`, skipping hidden entries (`.a3s-test`, `.git`, editor lock files such
+//! as `.#x.acl`), `node_modules` and `target`, and never following a symlinked folder (no loops,
+//! no escaping the tree); a symlinked file is read like any other. The result is sorted and
+//! de-duplicated so every later stage, and every report, is deterministic.
 
 use std::path::{Path, PathBuf};
 
 /// The file extension of ACL suites.
 pub const ACL_EXTENSION: &str = "acl";
 
-/// Folders discovery never descends into.
+/// Folders discovery never descends into (unless named explicitly).
 const SKIPPED_DIRS: &[&str] = &["node_modules", "target"];
+
+/// A path that yielded no suite file, and why. Walking goes on past it.
+#[derive(Debug)]
+pub enum InputProblem {
+    /// A path given on the command line does not exist or cannot be inspected.
+    Missing {
+        /// The path as given.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A folder (or one of its entries) found while walking could not be read.
+    Unreadable {
+        /// The folder or entry.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+        /// True when the path is an entry of a folder rather than the folder itself.
+        is_file: bool,
+    },
+    /// A folder given on the command line holds no `*.acl` file.
+    NoSuiteFiles {
+        /// The folder as given.
+        path: PathBuf,
+    },
+}
+
+/// Everything found under the given paths.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// Every suite file, sorted by path, without duplicates.
+    pub files: Vec<PathBuf>,
+    /// Every path that yielded no file, in the order found.
+    pub problems: Vec<InputProblem>,
+}
 
 /// Why discovery failed.
 #[derive(Debug, thiserror::Error)]
@@ -46,57 +86,94 @@ fn list(paths: &[PathBuf]) -> String {
         .join(", ")
 }
 
-/// Find every suite file under `paths` (files as given, folders walked), sorted.
+/// Find every suite file under `paths` for `run`: the first missing or unreadable path is an
+/// error, and so is finding nothing at all (one empty folder among others is fine).
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, DiscoverError> {
-    let mut found = Vec::new();
-    for path in paths {
-        let meta =
-            std::fs::metadata(path).map_err(|_| DiscoverError::Missing { path: path.clone() })?;
-        if meta.is_dir() {
-            walk(path, &mut found)?;
-        } else {
-            found.push(path.clone());
+    let found = find(paths);
+    for problem in found.problems {
+        match problem {
+            InputProblem::Missing { path, .. } => return Err(DiscoverError::Missing { path }),
+            InputProblem::Unreadable { path, source, .. } => {
+                return Err(DiscoverError::ReadDir { path, source })
+            }
+            InputProblem::NoSuiteFiles { .. } => {}
         }
     }
-    found.sort();
-    found.dedup();
-    if found.is_empty() {
+    if found.files.is_empty() {
         return Err(DiscoverError::NoSuites {
             paths: paths.to_vec(),
         });
     }
-    Ok(found)
+    Ok(found.files)
 }
 
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), DiscoverError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| DiscoverError::ReadDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    for entry in entries {
-        let entry = entry.map_err(|source| DiscoverError::ReadDir {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        // `file_type` does not follow symlinks: a symlinked folder is skipped, a symlinked file is
-        // read like any other (its contents are admitted, nothing is written through it).
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        if file_type.is_dir() {
-            if !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_ref()) {
-                walk(&path, found)?;
+/// Find every suite file under `paths` (files as given, folders walked), collecting every problem
+/// instead of stopping at the first.
+pub fn find(paths: &[PathBuf]) -> Discovery {
+    let mut found = Discovery::default();
+    for path in paths {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                let before = found.files.len();
+                walk(path, &mut found);
+                if found.files.len() == before {
+                    found
+                        .problems
+                        .push(InputProblem::NoSuiteFiles { path: path.clone() });
+                }
             }
-        } else if path.extension().is_some_and(|e| e == ACL_EXTENSION)
-            && (!file_type.is_symlink() || std::fs::metadata(&path).is_ok_and(|m| m.is_file()))
-        {
-            found.push(path);
+            Ok(_) => found.files.push(path.clone()),
+            Err(source) => found.problems.push(InputProblem::Missing {
+                path: path.clone(),
+                source,
+            }),
         }
     }
-    Ok(())
+    found.files.sort();
+    found.files.dedup();
+    found
+}
+
+fn walk(dir: &Path, found: &mut Discovery) {
+    let unreadable = |path: &Path, source, is_file| InputProblem::Unreadable {
+        path: path.to_path_buf(),
+        source,
+        is_file,
+    };
+    let entries = match std::fs::read_dir(dir).and_then(|d| d.collect::<Result<Vec<_>, _>>()) {
+        Ok(entries) => entries,
+        Err(source) => {
+            found.problems.push(unreadable(dir, source, false));
+            return;
+        }
+    };
+    for entry in entries {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        // `file_type` does not follow symlinks: a symlinked folder is never walked.
+        let file_type = match entry.file_type() {
+            Ok(t) => t,
+            Err(source) => {
+                found.problems.push(unreadable(&path, source, true));
+                continue;
+            }
+        };
+        if file_type.is_dir() {
+            if !SKIPPED_DIRS.contains(&name.as_ref()) {
+                walk(&path, found);
+            }
+        } else if path.extension().is_some_and(|e| e == ACL_EXTENSION) {
+            // A link to a folder named `*.acl` is neither followed nor read.
+            if file_type.is_symlink() && path.metadata().is_ok_and(|m| m.is_dir()) {
+                continue;
+            }
+            found.files.push(path);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -115,6 +192,7 @@ mod tests {
             ".a3s-test/project.acl",
             "node_modules/x.acl",
             "target/y.acl",
+            ".#lock.acl",
         ] {
             let path = root.join(file);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -139,6 +217,27 @@ mod tests {
         assert!(matches!(
             discover(&[dir.path().to_path_buf()]),
             Err(DiscoverError::NoSuites { .. })
+        ));
+    }
+
+    #[test]
+    fn find_collects_every_problem_and_keeps_going() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let suite = dir.path().join("s.acl");
+        std::fs::write(&suite, "").unwrap();
+        let found = find(&[dir.path().join("missing.acl"), empty.clone(), suite.clone()]);
+        assert_eq!(found.files, std::slice::from_ref(&suite));
+        assert!(matches!(
+            &found.problems[..],
+            [InputProblem::Missing { .. }, InputProblem::NoSuiteFiles { path }] if *path == empty
+        ));
+        // `run` ignores one empty folder among others, but not a missing path.
+        assert!(discover(&[empty.clone(), suite.clone()]).is_ok());
+        assert!(matches!(
+            discover(&[dir.path().join("missing.acl"), suite]),
+            Err(DiscoverError::Missing { .. })
         ));
     }
 }

@@ -206,6 +206,7 @@ pub async fn execute<L: DriverLauncher>(
         });
         let slots = Arc::new(Semaphore::new(config.jobs.max(1)));
         let mut tasks = tokio::task::JoinSet::new();
+        let mut task_index = std::collections::HashMap::new();
         for index in runnable {
             let (shared, slots, planned, running) = (
                 shared.clone(),
@@ -213,7 +214,7 @@ pub async fn execute<L: DriverLauncher>(
                 plan.scenarios[index].clone(),
                 running.clone(),
             );
-            tasks.spawn(async move {
+            let handle = tasks.spawn(async move {
                 let permit = tokio::select! {
                     biased;
                     _ = shared.cancel.cancelled() => None,
@@ -247,12 +248,25 @@ pub async fn execute<L: DriverLauncher>(
                 });
                 (index, result)
             });
+            task_index.insert(handle.id(), index);
         }
-        while let Some(joined) = tasks.join_next().await {
+        while let Some(joined) = tasks.join_next_with_id().await {
             match joined {
-                Ok((index, result)) => results[index] = Some(result),
-                // A panicking scenario task is a runner bug; its slot is filled below.
-                Err(e) => eprintln!("a3s-test: internal error: a scenario task failed: {e}"),
+                Ok((_, (index, result))) => results[index] = Some(result),
+                // A panicking scenario task is a runner bug: its scenario fails with the panic
+                // text (the executor never prints; the reporters show the result).
+                Err(e) => {
+                    if let Some(&index) = task_index.get(&e.id()) {
+                        let failure = FailureRecord::new(
+                            FailureCode::Protocol,
+                            format!("internal error: the scenario task failed: {e}"),
+                        );
+                        let result =
+                            not_run(&plan.scenarios[index], ScenarioStatus::Failed, failure);
+                        finish_internal(&shared.events, result.clone(), total, &shared.finished);
+                        results[index] = Some(result);
+                    }
+                }
             }
         }
         drop(shared);
@@ -301,6 +315,22 @@ pub async fn execute<L: DriverLauncher>(
         scenarios,
         cleanup_failures,
     }
+}
+
+/// Report a scenario whose task died (a runner bug) as finished, so every output still lists it.
+fn finish_internal(
+    events: &EventSender,
+    result: ScenarioResult,
+    total: usize,
+    finished: &AtomicUsize,
+) {
+    let done = finished.fetch_add(1, Ordering::SeqCst) + 1;
+    events.send(RunEventKind::ScenarioFinished {
+        result: Arc::new(result),
+        running: 0,
+        finished: done,
+        total,
+    });
 }
 
 /// The specification failure of a scenario the driver cannot run, if any.

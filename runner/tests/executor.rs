@@ -133,7 +133,7 @@ impl SurfaceContext for FakeContext {
         let path = dir.join("screenshot.png");
         std::fs::write(&path, b"png").unwrap();
         vec![EvidenceFile {
-            kind: "screenshot",
+            kind: a3s_test_driver::EvidenceKind::Screenshot,
             path,
         }]
     }

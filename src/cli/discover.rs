@@ -1,14 +1,14 @@
-//! Suite discovery: turn the paths named on the command line into a sorted list of `.acl` files.
+//! Suite discovery for `check` and `fmt`: the runner's one implementation
+//! ([`a3s_test_runner::discover::find`]) with its problems turned into admission diagnostics.
 //!
 //! Directories are searched recursively for `*.acl`, skipping `target/`, `node_modules/` and
-//! hidden entries (`.git/`, editor lock files such as `.#x.acl`), because those hold build output,
-//! dependencies and tool state, never suites. A path named explicitly is always read, whatever
-//! its name. Symbolic links to files are followed; links to directories are not, so a link cycle
-//! cannot make discovery loop. The result is sorted and de-duplicated so output order never
-//! depends on the file system. Problems (a missing path, a directory without suites) become
-//! admission diagnostics rather than errors, so `check` reports them beside the files it did read.
+//! hidden entries (`.git/`, editor lock files such as `.#x.acl`); a path named explicitly is always
+//! read; links to directories are not followed. Problems (a missing path, a directory without
+//! suites) become `test.spec.unreadable` / `test.spec.no_suite_files` diagnostics rather than
+//! errors, so `check` reports them beside the files it did read.
 
 use a3s_test_lang::{Code, Diagnostic, Span};
+use a3s_test_runner::discover::{find, InputProblem as Found};
 use std::path::{Path, PathBuf};
 
 /// A path that could not be turned into suite files, and why.
@@ -32,38 +32,36 @@ pub struct Discovery {
     pub problems: Vec<InputProblem>,
 }
 
-/// Directory names never searched (unless named explicitly).
-const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
-
 /// Find the suite files under `paths`.
 pub fn discover(paths: &[PathBuf]) -> Discovery {
-    let mut discovery = Discovery::default();
-    for path in paths {
-        match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => {
-                let before = discovery.files.len();
-                walk(path, &mut discovery);
-                if discovery.files.len() == before {
-                    discovery.problems.push(InputProblem {
-                        is_file: false,
-                        path: path.clone(),
-                        diagnostic: Diagnostic::error(
-                            Code::NoSuiteFiles,
-                            "",
-                            Span::default(),
-                            format!("directory `{}` holds no `.acl` file", path.display()),
-                        ),
-                    });
-                }
-            }
-            Ok(_) => discovery.files.push(path.clone()),
+    let found = find(paths);
+    let problems = found
+        .problems
+        .into_iter()
+        .map(|problem| match problem {
             // A missing path is most likely a mistyped suite file.
-            Err(e) => discovery.problems.push(unreadable(path, &e, true)),
-        }
+            Found::Missing { path, source } => unreadable(&path, &source, true),
+            Found::Unreadable {
+                path,
+                source,
+                is_file,
+            } => unreadable(&path, &source, is_file),
+            Found::NoSuiteFiles { path } => InputProblem {
+                is_file: false,
+                diagnostic: Diagnostic::error(
+                    Code::NoSuiteFiles,
+                    "",
+                    Span::default(),
+                    format!("directory `{}` holds no `.acl` file", path.display()),
+                ),
+                path,
+            },
+        })
+        .collect();
+    Discovery {
+        files: found.files,
+        problems,
     }
-    discovery.files.sort();
-    discovery.files.dedup();
-    discovery
 }
 
 /// The `test.spec.unreadable` diagnostic for `path`.
@@ -81,55 +79,11 @@ pub fn unreadable(path: &Path, error: &std::io::Error, is_file: bool) -> InputPr
 }
 
 /// An I/O error without the platform's `(os error N)` suffix, which adds nothing for a user.
-fn describe(error: &std::io::Error) -> String {
+pub fn describe(error: &std::io::Error) -> String {
     let text = error.to_string();
     match text.find(" (os error") {
         Some(i) => text[..i].to_string(),
         None => text,
-    }
-}
-
-fn walk(dir: &Path, discovery: &mut Discovery) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            discovery.problems.push(unreadable(dir, &e, false));
-            return;
-        }
-    };
-    let mut entries: Vec<_> = match entries.collect::<Result<Vec<_>, _>>() {
-        Ok(entries) => entries,
-        Err(e) => {
-            discovery.problems.push(unreadable(dir, &e, false));
-            return;
-        }
-    };
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') {
-            continue;
-        }
-        let path = entry.path();
-        let file_type = match entry.file_type() {
-            Ok(t) => t,
-            Err(e) => {
-                discovery.problems.push(unreadable(&path, &e, true));
-                continue;
-            }
-        };
-        if file_type.is_dir() {
-            if !SKIPPED_DIRS.contains(&name.as_ref()) {
-                walk(&path, discovery);
-            }
-        } else if name.ends_with(".acl") {
-            // A link to a directory named `*.acl` is neither followed nor read.
-            if file_type.is_symlink() && path.metadata().is_ok_and(|m| m.is_dir()) {
-                continue;
-            }
-            discovery.files.push(path);
-        }
     }
 }
 

@@ -9,6 +9,8 @@ pub const SUCCESS: u8 = 0;
 pub const WOULD_REFORMAT: u8 = 1;
 /// Invalid input: a file was not admitted, could not be read, or has a syntax error.
 pub const INVALID_INPUT: u8 = 2;
+/// `fmt` was stopped by Ctrl+C, SIGTERM or SIGHUP (128 + SIGINT, as for `run`).
+pub const INTERRUPTED: u8 = 130;
 
 /// The `ExitCode` for one of the constants above.
 pub fn code(value: u8) -> ExitCode {

@@ -5,10 +5,12 @@
 //! the old file or the new one, never half of each. A file with a syntax error is left untouched
 //! and its diagnostics are printed. `--check` writes nothing and lists the files that would
 //! change. Exit: 2 when any file has errors or cannot be read, otherwise 1 when `--check` found
-//! files to reformat, otherwise 0.
+//! files to reformat, otherwise 0. Ctrl+C (or SIGTERM/SIGHUP) stops new rewrites, lets the ones
+//! in flight finish, and exits 130 (see [`super::interrupt`]).
 
-use super::discover::discover;
+use super::discover::{describe, discover};
 use super::exit;
+use super::interrupt;
 use super::output::{plural, render_file, Counts, FormatArg, Stream};
 use super::read::{display_text, read_bounded};
 use super::write::write_atomically;
@@ -37,7 +39,9 @@ enum Outcome {
     Unchanged,
     /// Rewritten (or, with `--check`, would be).
     Changed,
-    /// Not formatted: unreadable, not UTF-8, too large, a syntax error, or the write failed.
+    /// Not rewritten because `fmt` was interrupted first.
+    Interrupted,
+    /// Not formatted: unreadable, not UTF-8, too large, a syntax error, or not writable.
     Failed {
         source: String,
         diagnostics: Vec<Diagnostic>,
@@ -46,6 +50,9 @@ enum Outcome {
 
 /// Run `fmt`.
 pub fn run(args: FmtArgs) -> ExitCode {
+    if !args.check {
+        interrupt::install();
+    }
     let discovery = discover(&args.paths);
     let mut results: Vec<(PathBuf, Outcome)> = discovery
         .files
@@ -65,12 +72,13 @@ pub fn run(args: FmtArgs) -> ExitCode {
 
     let colour = Stream::Stdout.colour();
     let mut counts = Counts::default();
-    let (mut changed, mut unchanged, mut failed) = (0, 0, 0);
+    let (mut changed, mut unchanged, mut failed, mut skipped) = (0, 0, 0, 0);
     let mut out = String::new();
     for (path, outcome) in &results {
         let file = path.display().to_string();
         match outcome {
             Outcome::Unchanged => unchanged += 1,
+            Outcome::Interrupted => skipped += 1,
             Outcome::Changed => {
                 changed += 1;
                 let verb = if args.check {
@@ -109,10 +117,15 @@ pub fn run(args: FmtArgs) -> ExitCode {
     if failed > 0 {
         summary.push_str(&format!(", {failed} not formatted ({})", counts.describe()));
     }
+    if skipped > 0 {
+        summary.push_str(&format!(", {skipped} left as they were (interrupted)"));
+    }
     summary.push('\n');
     Stream::Stderr.write(&summary);
 
-    let code = if failed > 0 {
+    let code = if interrupt::interrupted() {
+        exit::INTERRUPTED
+    } else if failed > 0 {
         exit::INVALID_INPUT
     } else if args.check && changed > 0 {
         exit::WOULD_REFORMAT
@@ -154,17 +167,19 @@ fn format_file(path: &Path, check_only: bool) -> Outcome {
         return Outcome::Unchanged;
     }
     if !check_only {
-        if let Err(e) = write_atomically(path, formatted.as_bytes()) {
+        if interrupt::interrupted() {
+            return Outcome::Interrupted;
+        }
+        if let Err(reason) = replace(path, &formatted) {
             let diagnostic = Diagnostic::error(
-                Code::Unreadable,
+                Code::Unwritable,
                 "",
                 Span::default(),
                 format!(
-                    "cannot write `{}`: {e}; the file was left unchanged",
+                    "cannot write `{}`: {reason}; the file was left unchanged",
                     path.display()
                 ),
-            )
-            .with_hint("check that the file and its directory are writable");
+            );
             return Outcome::Failed {
                 source: String::new(),
                 diagnostics: vec![diagnostic],
@@ -172,4 +187,17 @@ fn format_file(path: &Path, check_only: bool) -> Outcome {
         }
     }
     Outcome::Changed
+}
+
+/// Replace `path` with `formatted`, refusing a read-only file.
+///
+/// The atomic write renames a new copy over the file, which only needs a writable directory; so
+/// without this check `fmt` would silently replace a file its owner marked read-only (and as
+/// root, permission bits are not enforced at all). The mode bits are the owner's stated intent.
+fn replace(path: &Path, formatted: &str) -> Result<(), String> {
+    let meta = std::fs::metadata(path).map_err(|e| describe(&e))?;
+    if meta.permissions().readonly() {
+        return Err("the file is read-only".to_string());
+    }
+    write_atomically(path, formatted.as_bytes()).map_err(|e| describe(&e))
 }

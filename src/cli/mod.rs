@@ -5,6 +5,7 @@ mod check;
 mod discover;
 mod exit;
 mod fmt;
+mod interrupt;
 mod output;
 mod read;
 mod repair_endpoint;

@@ -68,8 +68,9 @@ pub struct RunArgs {
     /// Chromium executable (beats `A3S_TEST_BROWSER` and the project's `browser.executable`).
     #[arg(long, value_name = "PATH")]
     pub browser: Option<PathBuf>,
-    /// Attach to a running browser's DevTools WebSocket instead of launching one.
-    #[arg(long, value_name = "WS_URL")]
+    /// Attach to a running browser's DevTools endpoint (`ws://…`, or `http://host:port`) instead
+    /// of launching one; its contexts are closed after the run, the browser is left running.
+    #[arg(long, value_name = "URL")]
     pub browser_endpoint: Option<String>,
     /// Show the browser window.
     #[arg(long)]
@@ -198,7 +199,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         .browser
         .clone()
         .or_else(|| {
-            std::env::var_os("A3S_TEST_BROWSER")
+            std::env::var_os(a3s_test_driver::web::BROWSER_ENV)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         })

@@ -1,11 +1,10 @@
 //! The launcher `run` hands to the runner: starts (or attaches to) Chromium through the Web driver.
 //!
-//! Capabilities come from the driver's static step list, so the runner's capability gate works
+//! Capabilities come from the driver's static list (`web::capabilities`), so the runner's capability gate works
 //! before (and without) a browser.
 
-use a3s_test_driver::web::{LaunchOptions, WebDriver, WEB_STEPS};
+use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{Capabilities, DriverError};
-use a3s_test_lang::ir::Surface;
 use a3s_test_runner::executor::DriverLauncher;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -25,10 +24,7 @@ impl DriverLauncher for WebLauncher {
     type Driver = WebDriver;
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            surface: Surface::Web,
-            steps: WEB_STEPS.iter().copied().collect(),
-        }
+        a3s_test_driver::web::capabilities()
     }
 
     async fn launch(self, timeout: Duration) -> Result<WebDriver, DriverError> {

@@ -195,6 +195,68 @@ pub fn act(ctx: &Context, verb: Verb, p: &OpParams) -> Result<Value, LedgerError
     }))
 }
 
+/// Parameters of recording a verification result (`agent repair-verify-result`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyParams {
+    /// The session.
+    pub session: String,
+    /// The finding.
+    pub finding: String,
+    /// The caller's request id.
+    pub request_id: String,
+    /// The completed attempt being verified.
+    pub attempt_id: String,
+    /// Whether every check passed.
+    pub passed: bool,
+    /// The changed files, exactly as completed (same files, same order).
+    pub changed_files: Vec<String>,
+    /// What was checked.
+    #[serde(default)]
+    pub summary: Option<String>,
+    /// Digests of evidence files (`sha256:<hex>`).
+    #[serde(default)]
+    pub evidence_digests: Vec<String>,
+    /// `--auto-resolve-repairs`: resolve a passing result once it is persisted.
+    #[serde(default)]
+    pub auto_resolve: bool,
+}
+
+/// Record the result of verifying a completed attempt, as A3S Test (actor `a3s-test`). With
+/// `auto_resolve`, a passing result is resolved in a second append only after the
+/// `review_ready` event is on disk; a failing one never is. Returns `{session, result,
+/// resolution, next_action}` (`resolution` is `null` unless the finding was auto-resolved).
+pub fn verify_result(ctx: &Context, p: &VerifyParams) -> Result<Value, LedgerError> {
+    let session = SessionId::parse(&p.session)?;
+    let finding = FindingId::parse(&p.finding)?;
+    let request_id = RequestId::parse(&p.request_id)?;
+    let attempt_id = AttemptId::parse(&p.attempt_id)?;
+    let ledger = ledger(ctx, &session);
+    let (applied, resolution) = ledger.record_verification(
+        Request {
+            finding_id: finding.clone(),
+            actor: Actor::A3sTest,
+            request_id: Some(request_id),
+            attempt_id: Some(attempt_id),
+            action: Action::VerifyResult {
+                passed: p.passed,
+                summary: p.summary.clone(),
+                changed_files: p.changed_files.clone(),
+                evidence_digests: p.evidence_digests.clone(),
+            },
+        },
+        p.auto_resolve,
+    )?;
+    let state = ledger.read()?;
+    let record = inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)?;
+    Ok(json!({
+        "session": session,
+        "result": encode(&applied),
+        "resolution": resolution.as_ref().map(encode),
+        "next_action": encode(&record.next_action),
+    }))
+}
+
 /// The inbox of one session or all sessions (`a3s.test.repair-inbox/1`).
 pub fn inbox(
     ctx: &Context,

@@ -38,6 +38,24 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     );
     let email = ref_of(&obs, "textbox", "Email");
     let tos = ref_of(&obs, "checkbox", "Accept terms");
+    // Each ref keeps its backend node and durable targets, most readable first.
+    let record = session_json(d, "signup");
+    let entry = &record["refs"][0];
+    assert_eq!(entry["reference"], email);
+    assert!(entry["backend_node_id"].as_i64().unwrap() > 0);
+    assert_eq!(
+        entry["durable"][0],
+        serde_json::json!({ "by": "role", "role": "textbox", "name": "Email" })
+    );
+    assert_eq!(
+        entry["durable"][1],
+        serde_json::json!({ "by": "label", "label": "Email" })
+    );
+    assert_eq!(record["latest"]["id"], 2);
+    assert!(record["cdp_endpoint"]
+        .as_str()
+        .unwrap()
+        .starts_with("ws://127.0.0.1:"));
 
     let filled = ok(
         d,
@@ -236,7 +254,7 @@ fn an_idle_session_expires_and_takes_its_browser_with_it() {
     let dir = project();
     let d = dir.path();
     let url = format!("{}/", server.origin);
-    let groups = start(d, "idle", &url, &["--idle-timeout-ms", "300"]);
+    let groups = start(d, "idle", &url, &["--idle-timeout-ms", "1500"]);
     wait_gone(groups, Duration::from_secs(20));
     assert_eq!(session_json(d, "idle")["state"], "expired");
     refused(
@@ -319,4 +337,88 @@ fn show_list_schema_and_input_errors() {
         ],
     );
     assert_gone(groups);
+}
+
+#[test]
+fn a_terminated_supervisor_closes_the_browser_first() {
+    let server = Server::start(&[("/", "<button>Go</button>")]);
+    let dir = project();
+    let d = dir.path();
+    let groups = start(d, "term", &format!("{}/", server.origin), &[]);
+    let pid = session_json(d, "term")["ownership"]["supervisor_pid"]
+        .as_u64()
+        .unwrap();
+    // SAFETY: signals the supervisor this test started (pid read from its session record).
+    unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) };
+    wait_gone(groups, Duration::from_secs(20));
+    assert_eq!(session_json(d, "term")["state"], "aborted");
+}
+
+#[test]
+fn docs_list_every_gate_code() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/agent.md")).unwrap();
+    for code in a3s_test_runner::session::SessionCode::ALL {
+        if code.is_gate() {
+            assert!(
+                doc.contains(code.as_str()),
+                "docs/agent.md does not mention {code}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_nameless_control_is_reached_and_promoted_through_a_structural_path() {
+    let page = r#"<!doctype html><body><div><button onclick="out.textContent = 'icon clicked'"><svg width="10" height="10"></svg></button></div><p id="out"></p></body>"#;
+    let server = Server::start(&[("/", page)]);
+    let dir = project();
+    let d = dir.path();
+    let groups = start(d, "icon", &format!("{}/", server.origin), &[]);
+    let obs = ok(d, &["agent", "observe", "--session", "icon", "--json"]);
+    let icon = ref_of(&obs, "button", "");
+    let clicked = ok(d, &["agent", "click", &icon, "--session", "icon", "--json"]);
+    let target = clicked["resolved"][0]["target"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(target.starts_with("css(\"html > body"), "{target}");
+    ok(
+        d,
+        &[
+            "agent",
+            "expect-text",
+            "icon clicked",
+            "--session",
+            "icon",
+            "--json",
+        ],
+    );
+    ok(
+        d,
+        &[
+            "agent",
+            "promote",
+            "--session",
+            "icon",
+            "--output",
+            "icon.acl",
+            "--json",
+        ],
+    );
+    ok(
+        d,
+        &[
+            "agent",
+            "finish",
+            "--session",
+            "icon",
+            "--status",
+            "passed",
+            "--json",
+        ],
+    );
+    assert_gone(groups);
+    let run = a3s(d, &["run", "icon.acl"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }

@@ -245,3 +245,164 @@ fn hostile_instruction_text_stays_data() {
         .unwrap()
         .contains("rm"));
 }
+
+/// Drive findings `ids` of session `s1` to `verifying` (claim, progress, complete with one
+/// changed file `src/a.css`) and return each attempt id.
+fn to_verifying(root: &std::path::Path, ids: &[&str]) -> Vec<String> {
+    let items: Vec<Value> = ids.iter().map(|id| finding(id, "Fix it")).collect();
+    let out = run(
+        root,
+        &["agent", "repair-import", "-", "--session", "s1"],
+        Some(doc(&items).as_bytes()),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let ok = |args: &[&str]| {
+        let out = run(root, args, None);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        json(&out)
+    };
+    let base = |verb: &str, id: &str, rid: String| {
+        [
+            "agent".to_owned(),
+            verb.to_owned(),
+            id.to_owned(),
+            "--session".into(),
+            "s1".into(),
+            "--request-id".into(),
+            rid,
+            "--json".into(),
+        ]
+        .to_vec()
+    };
+    let mut attempts = Vec::new();
+    for id in ids {
+        let claim = base("repair-claim", id, format!("claim-{id}"));
+        let attempt = ok(&claim.iter().map(String::as_str).collect::<Vec<_>>())["result"]
+            ["attempt_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mut progress = base("repair-progress", id, format!("prog-{id}"));
+        progress.extend(["--attempt-id".into(), attempt.clone()]);
+        ok(&progress.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut complete = base("repair-complete", id, format!("done-{id}"));
+        complete.extend([
+            "--attempt-id".into(),
+            attempt.clone(),
+            "--changed-file".into(),
+            "src/a.css".into(),
+        ]);
+        let v = ok(&complete.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(v["result"]["to"], "verifying");
+        attempts.push(attempt);
+    }
+    attempts
+}
+
+/// `--auto-resolve-repairs` acts only after a persisted passing `review_ready`: a pass is appended
+/// first and then resolved in its own event; a failure is never resolved; a changed-files
+/// mismatch is refused before anything is appended; a replay changes nothing.
+#[test]
+fn verify_result_auto_resolves_only_a_persisted_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let attempts = to_verifying(root, &["f1", "f2", "f3"]);
+    let verify = |id: &str, attempt: &str, rid: &str, extra: &[&str]| {
+        let mut args = vec![
+            "agent",
+            "repair-verify-result",
+            id,
+            "--session",
+            "s1",
+            "--request-id",
+            rid,
+            "--attempt-id",
+            attempt,
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        run(root, &args, None)
+    };
+    let auto = ["--changed-file", "src/a.css", "--auto-resolve-repairs"];
+
+    // A mismatching change list is refused and appends nothing.
+    let before = std::fs::read(ledger_path(root, "s1")).unwrap();
+    let out = verify(
+        "f1",
+        &attempts[0],
+        "v0",
+        &[
+            "--passed",
+            "--changed-file",
+            "src/other.css",
+            "--auto-resolve-repairs",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        json(&out)["error"]["code"],
+        "test.session.repair_change_mismatch"
+    );
+    assert_eq!(std::fs::read(ledger_path(root, "s1")).unwrap(), before);
+
+    // A pass with the flag: review_ready is persisted, then resolved by a3s-test.
+    let mut pass = vec!["--passed", "--evidence-digest"];
+    let digest = format!("sha256:{}", "ab".repeat(32));
+    pass.push(&digest);
+    pass.extend(auto);
+    let v = json(&verify("f1", &attempts[0], "v1", &pass));
+    assert_eq!(v["result"]["op"], "verify_pass");
+    assert_eq!(v["result"]["to"], "review_ready");
+    assert_eq!(v["resolution"]["op"], "auto_resolve");
+    assert_eq!(v["resolution"]["to"], "resolved");
+    let ledger = std::fs::read_to_string(ledger_path(root, "s1")).unwrap();
+    let lines: Vec<Value> = ledger
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|e: &Value| e["finding_id"] == "f1")
+        .collect();
+    let tail: Vec<(&str, &str)> = lines[lines.len() - 2..]
+        .iter()
+        .map(|e| (e["to"].as_str().unwrap(), e["actor"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        tail,
+        [("review_ready", "a3s-test"), ("resolved", "a3s-test")],
+        "the pass is its own persisted event before the resolution"
+    );
+    // Replaying the same request changes nothing and resolves nothing twice.
+    let size = ledger.len();
+    let again = json(&verify("f1", &attempts[0], "v1", &pass));
+    assert_eq!(again["result"]["replayed"], true);
+    assert!(again["resolution"].is_null());
+    assert_eq!(
+        std::fs::read_to_string(ledger_path(root, "s1"))
+            .unwrap()
+            .len(),
+        size
+    );
+
+    // A failure with the flag is never resolved.
+    let mut fail = vec!["--failed", "--summary", "button still red"];
+    fail.extend(auto);
+    let v = json(&verify("f2", &attempts[1], "v2", &fail));
+    assert_eq!(v["result"]["to"], "verification_failed");
+    assert!(v["resolution"].is_null());
+
+    // A pass without the flag waits for the reviewer.
+    let v = json(&verify(
+        "f3",
+        &attempts[2],
+        "v3",
+        &["--passed", "--changed-file", "src/a.css"],
+    ));
+    assert_eq!(v["result"]["to"], "review_ready");
+    assert!(v["resolution"].is_null());
+    assert_eq!(v["next_action"]["kind"], "accept");
+
+    // A verdict is required (usage error, exit 2), and only from `verifying`.
+    let out = verify("f3", &attempts[2], "v4", &["--changed-file", "src/a.css"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = verify("f3", &attempts[2], "v5", &pass);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+}

@@ -174,18 +174,9 @@ impl Finished {
 /// Wait for `child` up to `bound`; on overrun, kill its group and fail the test.
 pub fn finish(mut child: Child, bound: Duration) -> Finished {
     let started = Instant::now();
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
+    // A caller that reads a stream itself (to wait for a line) has taken it: that one is empty here.
+    let out = read_all(child.stdout.take());
+    let err = read_all(child.stderr.take());
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -211,6 +202,17 @@ pub fn finish(mut child: Child, bound: Duration) -> Finished {
     }
 }
 
+/// Read a child's stream to the end on a thread (a full pipe would block the child).
+fn read_all(stream: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(mut stream) = stream {
+            let _ = stream.read_to_string(&mut s);
+        }
+        s
+    })
+}
+
 /// Run to completion with a deadline.
 pub fn run(args: &[&str], cwd: &Path, bound: Duration) -> Finished {
     finish(spawn_run(args, cwd), bound)
@@ -232,6 +234,19 @@ pub fn wait_for_browser(pid: i32, bound: Duration) -> ProcessInfo {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// Poll until none of `processes` is alive (zombies count as gone), up to `bound`. Never reaps:
+/// tests run in parallel in one process, and a `waitpid` here could steal another test's child.
+pub fn wait_until_gone(processes: &[ProcessInfo], bound: Duration) -> bool {
+    let deadline = Instant::now() + bound;
+    while processes.iter().any(ProcessInfo::is_alive) {
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
 }
 
 /// Assert that none of `processes` (pid + start time) and no member of `pgid` is alive.
@@ -261,3 +276,97 @@ pub fn workdir(files: &[(&str, &str)]) -> tempfile::TempDir {
 
 /// Generous bound for one run of a few scenarios on a 2-core machine.
 pub const RUN_BOUND: Duration = Duration::from_secs(90);
+
+/// What a JUnit report holds, counted from its elements (not from its own attributes).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct JunitCounts {
+    /// `<testsuite>` elements.
+    pub suites: usize,
+    /// `<testcase>` elements.
+    pub cases: usize,
+    /// `<failure>` elements.
+    pub failures: usize,
+    /// `<error>` elements.
+    pub errors: usize,
+}
+
+/// Parse a JUnit report with a real XML parser and check its structure: well-formed, one
+/// `<testsuites>` root, `<testcase>` only inside `<testsuite>`, `<failure>`/`<error>` only inside
+/// `<testcase>`, and each suite's `tests`/`failures`/`errors` attributes equal to what it holds.
+pub fn junit_counts(xml: &str) -> JunitCounts {
+    use quick_xml::events::{BytesStart, Event};
+    fn attr(e: &BytesStart, name: &str) -> Option<usize> {
+        e.attributes()
+            .flatten()
+            .find(|a| a.key.as_ref() == name.as_bytes())
+            .and_then(|a| String::from_utf8(a.value.into_owned()).ok())
+            .and_then(|v| v.parse().ok())
+    }
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut stack: Vec<String> = Vec::new();
+    let mut total = JunitCounts::default();
+    // Per open suite: (declared tests, failures, errors), counted (tests, failures, errors).
+    let mut suite = ((0, 0, 0), (0, 0, 0));
+    loop {
+        let event = reader
+            .read_event()
+            .unwrap_or_else(|e| panic!("the JUnit report is not well-formed XML: {e}\n{xml}"));
+        let (start, empty) = match &event {
+            Event::Start(e) => (Some(e.clone()), false),
+            Event::Empty(e) => (Some(e.clone()), true),
+            _ => (None, false),
+        };
+        if let Some(e) = start {
+            let name = String::from_utf8(e.name().as_ref().to_vec()).unwrap();
+            let parent = stack.last().map(String::as_str);
+            match name.as_str() {
+                "testsuites" => assert_eq!(parent, None, "testsuites is the root"),
+                "testsuite" => {
+                    assert_eq!(parent, Some("testsuites"), "{xml}");
+                    total.suites += 1;
+                    let declared = (
+                        attr(&e, "tests").expect("tests attribute"),
+                        attr(&e, "failures").expect("failures attribute"),
+                        attr(&e, "errors").expect("errors attribute"),
+                    );
+                    suite = (declared, (0, 0, 0));
+                }
+                "testcase" => {
+                    assert_eq!(parent, Some("testsuite"), "{xml}");
+                    total.cases += 1;
+                    suite.1 .0 += 1;
+                }
+                "failure" | "error" => {
+                    assert_eq!(parent, Some("testcase"), "{xml}");
+                    if name == "failure" {
+                        total.failures += 1;
+                        suite.1 .1 += 1;
+                    } else {
+                        total.errors += 1;
+                        suite.1 .2 += 1;
+                    }
+                }
+                _ => {}
+            }
+            if name == "testsuite" && empty {
+                assert_eq!(suite.0, suite.1, "suite attributes match its cases:\n{xml}");
+            }
+            if !empty {
+                stack.push(name);
+            }
+        }
+        match event {
+            Event::End(e) => {
+                let name = String::from_utf8(e.name().as_ref().to_vec()).unwrap();
+                if name == "testsuite" {
+                    assert_eq!(suite.0, suite.1, "suite attributes match its cases:\n{xml}");
+                }
+                assert_eq!(stack.pop().as_deref(), Some(name.as_str()));
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert!(stack.is_empty(), "unclosed elements {stack:?}");
+    total
+}

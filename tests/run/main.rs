@@ -6,6 +6,7 @@
 //! group with a deadline; after each reliability test no process the run started is left.
 
 mod devserver;
+mod endpoint;
 mod harness;
 mod negative;
 mod reliability;

@@ -1,7 +1,7 @@
 //! The dogfood suites pass; a failing suite is reported with step, code and screenshot in every
 //! output; admission errors stop the run before a browser opens; selection flags select.
 
-use crate::harness::{repo, run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{junit_counts, repo, run, workdir, FixtureServer, RUN_BOUND};
 use std::time::Duration;
 
 #[test]
@@ -33,10 +33,18 @@ fn the_dogfood_suites_pass_with_the_project_dev_server() {
         done.stdout
     );
     let xml = std::fs::read_to_string(junit).unwrap();
-    assert!(
-        xml.contains("<testsuite ") && !xml.contains("<failure") && !xml.contains("<error"),
-        "{xml}"
+    let counts = junit_counts(&xml);
+    let scenarios = done
+        .stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("PASS ["))
+        .count();
+    assert!(counts.suites >= 10, "{counts:?}");
+    assert_eq!(
+        counts.cases, scenarios,
+        "one testcase per scenario: {counts:?}"
     );
+    assert_eq!((counts.failures, counts.errors), (0, 0), "{xml}");
 }
 
 const FAILING: &str = r#"
@@ -118,6 +126,12 @@ fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
         assert!(live.contains(needle), "missing {needle:?} in:\n{live}");
     }
     let xml = std::fs::read_to_string(junit).unwrap();
+    let counts = junit_counts(&xml);
+    assert_eq!(
+        (counts.suites, counts.cases, counts.failures, counts.errors),
+        (1, 2, 1, 0),
+        "{xml}"
+    );
     assert!(
         xml.contains(r#"<failure type="test.assert.text_mismatch""#),
         "{xml}"

@@ -35,6 +35,29 @@ impl std::fmt::Debug for NetworkFilter {
     }
 }
 
+/// Computes a CSS path for `this` (an element of the top document), stopping at a unique id.
+const CSS_PATH_JS: &str = r#"function () {
+  const doc = this.ownerDocument;
+  if (!doc || doc !== document || !this.isConnected) return null;
+  const parts = [];
+  let el = this;
+  while (el && el.nodeType === 1 && el !== doc.documentElement) {
+    if (el.id && doc.querySelectorAll('#' + CSS.escape(el.id)).length === 1) {
+      parts.unshift('#' + CSS.escape(el.id));
+      return parts.join(' > ');
+    }
+    let i = 1;
+    for (let s = el.previousElementSibling; s; s = s.previousElementSibling) {
+      if (s.localName === el.localName) i++;
+    }
+    parts.unshift(CSS.escape(el.localName) + ':nth-of-type(' + i + ')');
+    el = el.parentElement;
+  }
+  if (el !== doc.documentElement) return null;
+  parts.unshift('html');
+  return parts.join(' > ');
+}"#;
+
 /// Roles an agent can operate (observations list these first).
 pub const OPERABLE_ROLES: &[&str] = &[
     "button",
@@ -99,6 +122,8 @@ pub struct ControlNode {
     pub tag: String,
     /// Selected DOM attributes (`id`, `data-testid`, `placeholder`, `name`, `type`, `aria-label`).
     pub attributes: BTreeMap<String, String>,
+    /// True when the accessible name comes from a `<label>` (so `label(name)` can find it).
+    pub named_by_label: bool,
 }
 
 /// A snapshot of the current tab's top document.
@@ -192,7 +217,20 @@ impl WebContext {
                     );
                 }
             }
+            let named_by_label = n
+                .pointer("/name/sources")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|src| {
+                    src.get("value").is_some()
+                        && src.get("superseded") != Some(&Value::Bool(true))
+                        && src["nativeSource"]
+                            .as_str()
+                            .is_some_and(|k| k.starts_with("label"))
+                });
             controls.push(ControlNode {
+                named_by_label,
                 backend_node_id: backend,
                 role,
                 name,
@@ -260,6 +298,59 @@ impl WebContext {
     /// URLs the network filter blocked so far (untrusted: the page chose them).
     pub fn blocked_requests(&self) -> Vec<String> {
         self.shared.blocked.lock().expect("blocked lock").clone()
+    }
+
+    /// A structural CSS path (`html > body:nth-of-type(1) > …`, or from the nearest unique id)
+    /// to the node with `backend_node_id` in the top document; `None` when the node is gone,
+    /// detached or inside a shadow root.
+    pub async fn css_path_of(
+        &self,
+        backend_node_id: i64,
+        deadline: Instant,
+    ) -> Result<Option<String>, StepFailure> {
+        let tab = self.tab()?;
+        let resolved = tab
+            .session
+            .call(
+                "DOM.resolveNode",
+                json!({ "backendNodeId": backend_node_id }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        let Some(object) = resolved.ok().and_then(|r| {
+            r.pointer("/object/objectId")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        }) else {
+            return Ok(None);
+        };
+        let reply = tab
+            .session
+            .call(
+                "Runtime.callFunctionOn",
+                json!({
+                    "objectId": object,
+                    "functionDeclaration": CSS_PATH_JS,
+                    "returnByValue": true,
+                }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        let _ = tab
+            .session
+            .call(
+                "Runtime.releaseObject",
+                json!({ "objectId": object }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        Ok(reply?
+            .pointer("/result/value")
+            .and_then(Value::as_str)
+            .map(str::to_string))
     }
 
     /// Resolve `target` strictly (exactly one match) in the current frame and return the backend
@@ -335,4 +426,96 @@ fn tree_order(nodes: Vec<Value>) -> Vec<Value> {
         }
     }
     out
+}
+
+/// A Test Kit bridge method an agent session may call (nothing else of the bridge is reachable:
+/// no repair queue, no subscriptions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageContextMethod {
+    /// `handshake()`.
+    Handshake,
+    /// `probe()`: the current revision.
+    Probe,
+    /// `snapshot(request)`.
+    Snapshot,
+    /// `waitForDiff(request)`.
+    WaitForDiff,
+}
+
+impl PageContextMethod {
+    fn name(self) -> &'static str {
+        match self {
+            PageContextMethod::Handshake => "handshake",
+            PageContextMethod::Probe => "probe",
+            PageContextMethod::Snapshot => "snapshot",
+            PageContextMethod::WaitForDiff => "waitForDiff",
+        }
+    }
+}
+
+/// What a bridge call answered. Every value is untrusted page data; the runner validates it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageContextReply {
+    /// No bridge is installed on this page.
+    Absent,
+    /// The method returned (or resolved to) this value.
+    Value(Value),
+    /// The bridge exists but the method is missing or threw (message clipped to 500 chars).
+    Threw(String),
+}
+
+/// Calls one bridge method by name with one JSON argument; the bridge is looked up under its
+/// global symbol, never through page-chosen code paths.
+const PAGE_CONTEXT_JS: &str = r#"(async (method, arg) => {
+  const b = window[Symbol.for("a3s.test.page-context")];
+  if (b === undefined || b === null) return { present: false };
+  if (typeof b[method] !== "function") return { present: true, error: "the bridge has no " + method + "()" };
+  try { return { present: true, value: await b[method](arg) }; }
+  catch (e) { return { present: true, error: String((e && e.message) || e).slice(0, 500) }; }
+})"#;
+
+impl WebContext {
+    /// Call a Test Kit bridge method in the current tab's top document.
+    pub async fn page_context_call(
+        &self,
+        method: PageContextMethod,
+        arg: &Value,
+        deadline: Instant,
+    ) -> Result<PageContextReply, StepFailure> {
+        let tab = self.tab()?;
+        tab.fail_if_dialog()?;
+        let expression = format!(
+            "{PAGE_CONTEXT_JS}({}, {})",
+            Value::String(method.name().into()),
+            arg
+        );
+        let bound = deadline
+            .saturating_duration_since(Instant::now())
+            .min(std::time::Duration::from_secs(310));
+        let reply = tab
+            .session
+            .call(
+                "Runtime.evaluate",
+                json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+                bound,
+                deadline,
+            )
+            .await?;
+        if reply.get("exceptionDetails").is_some() {
+            return Ok(PageContextReply::Threw(
+                "evaluating the bridge call threw".into(),
+            ));
+        }
+        let value = reply.pointer("/result/value").cloned().unwrap_or(Value::Null);
+        if value.get("present") != Some(&Value::Bool(true)) {
+            return Ok(PageContextReply::Absent);
+        }
+        if let Some(e) = value.get("error") {
+            let text: String = e.as_str().unwrap_or("error").chars().take(500).collect();
+            return Ok(PageContextReply::Threw(text));
+        }
+        Ok(PageContextReply::Value(
+            value.get("value").cloned().unwrap_or(Value::Null),
+        ))
+    }
 }

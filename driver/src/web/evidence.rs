@@ -5,7 +5,7 @@
 //! anything is created or written, and stale output is removed first (ACL.md §4).
 
 use crate::failure::FailureCode;
-use crate::{EvidenceFile, StepFailure};
+use crate::{EvidenceFile, EvidenceKind, StepFailure};
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
@@ -76,7 +76,7 @@ pub(crate) fn prepare(artifact_dir: &Path, relative: &str) -> Result<PathBuf, St
 /// Write `bytes` to an already prepared path.
 pub(crate) fn write(
     path: &Path,
-    kind: &'static str,
+    kind: EvidenceKind,
     bytes: &[u8],
 ) -> Result<EvidenceFile, StepFailure> {
     std::fs::write(path, bytes)
@@ -91,7 +91,7 @@ pub(crate) fn write(
 pub(crate) fn save(
     artifact_dir: &Path,
     relative: &str,
-    kind: &'static str,
+    kind: EvidenceKind,
     bytes: &[u8],
 ) -> Result<EvidenceFile, StepFailure> {
     let path = prepare(artifact_dir, relative)?;

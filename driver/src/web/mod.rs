@@ -21,9 +21,11 @@ mod steps;
 mod tab;
 mod target;
 
-pub use agent::{ControlNode, NetworkFilter, PageSnapshot, OPERABLE_ROLES};
+pub use agent::{
+    ControlNode, NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, OPERABLE_ROLES,
+};
 pub use context::WebContext;
-pub use process::{live_group_members, BrowserProcess, BROWSER_ENV, DEFAULT_BROWSER};
+pub use process::{live_group_members, BrowserProcess, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER};
 pub use stats::{ContextStats, Totals};
 
 use crate::failure::FailureCode;
@@ -122,7 +124,9 @@ impl std::fmt::Debug for WebDriver {
     }
 }
 
-fn capabilities() -> Capabilities {
+/// What the Web driver can execute, known without a browser (the runner's capability gate runs
+/// before anything is launched).
+pub fn capabilities() -> Capabilities {
     Capabilities {
         surface: Surface::Web,
         steps: WEB_STEPS.iter().copied().collect(),
@@ -339,17 +343,7 @@ impl WebDriver {
                     .drain()
                     .collect();
                 for id in ids {
-                    let dispose = json!({ "browserContextId": id });
-                    if let Err(f) = cdp
-                        .call(
-                            None,
-                            "Target.disposeBrowserContext",
-                            dispose,
-                            COMMAND_BOUND,
-                            deadline,
-                        )
-                        .await
-                    {
+                    if let Err(f) = dispose_context(cdp, &id, deadline).await {
                         // Already closed by its scenario (the protocol says the id is unknown),
                         // or the browser is gone and took its contexts with it.
                         if !matches!(f.code, FailureCode::Protocol | FailureCode::BrowserCrashed) {
@@ -374,6 +368,23 @@ impl WebDriver {
             ))
         }
     }
+}
+
+/// Dispose of one browser context (and every tab in it), bounded by `deadline`.
+async fn dispose_context(
+    cdp: &Cdp,
+    id: &str,
+    deadline: Instant,
+) -> Result<serde_json::Value, crate::StepFailure> {
+    let dispose = json!({ "browserContextId": id });
+    cdp.call(
+        None,
+        "Target.disposeBrowserContext",
+        dispose,
+        COMMAND_BOUND,
+        deadline,
+    )
+    .await
 }
 
 /// Create a browser context with one tab on `about:blank`, listeners attached.
@@ -404,16 +415,7 @@ async fn prepare(
     let tab = match Tab::create(&cdp, &id, viewport, &shared, deadline).await {
         Ok(tab) => tab,
         Err(f) => {
-            let dispose = json!({ "browserContextId": id });
-            let _ = cdp
-                .call(
-                    None,
-                    "Target.disposeBrowserContext",
-                    dispose,
-                    COMMAND_BOUND,
-                    deadline,
-                )
-                .await;
+            let _ = dispose_context(&cdp, &id, deadline).await;
             return Err(to_driver(f));
         }
     };

@@ -26,8 +26,9 @@ pub const BROWSER_ENV: &str = "A3S_TEST_BROWSER";
 const STDERR_TAIL_LINES: usize = 40;
 
 /// Flags every launch uses (TOOLCHAIN.md: they work as root and offline). Never add
-/// `--disable-crashpad-for-testing`: every navigation then hangs under CDP.
-const BASE_FLAGS: &[&str] = &[
+/// `--disable-crashpad-for-testing`: every navigation then hangs under CDP. Public so tests that
+/// start a browser of their own (to attach to it) start it the same way.
+pub const BASE_FLAGS: &[&str] = &[
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",

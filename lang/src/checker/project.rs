@@ -179,16 +179,8 @@ fn check(ctx: &mut Ctx, block: &Block, id: Option<&str>) -> Option<VerificationC
     });
     let argv = f.required(ctx, "command").and_then(|a| command(ctx, a));
     let prefixes = match f.get("file_prefixes") {
-        Some(a) => string_list_with(
-            ctx,
-            a,
-            ItemRules {
-                non_empty: true,
-                unique: true,
-                at_least_one: false,
-            },
-        )
-        .map(|p| p.into_iter().map(str::to_string).collect()),
+        Some(a) => string_list_with(ctx, a, ItemRules::NAME_SET)
+            .map(|p| p.into_iter().map(str::to_string).collect()),
         None => Some(Vec::new()),
     };
     let timeout_ms = timeout(

@@ -9,10 +9,9 @@
 
 use super::context::{header, Annotate, Ctx};
 use super::ids::check_id;
-use super::steps::{action, StepKind, STEP_KINDS};
+use super::steps::{action, unknown_step, StepKind};
 use crate::ast::{Block, Document};
 use crate::code::Code;
-use crate::diagnostic::did_you_mean;
 use crate::ir::Step;
 use crate::span::Span;
 
@@ -54,22 +53,11 @@ fn one(ctx: &mut Ctx, block: &Block) -> Option<Step> {
                 ctx.error(Code::StatementCount, header(block), format!("a statement is one step block, not a `{kind}`"))
                     .hint("run a suite file with `a3s-test run`; an agent statement is one step such as `click { target = ref(\"@e3\") }`");
             }
-            _ => {
-                let hint = match did_you_mean(kind, STEP_KINDS.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => {
-                        "use a step such as click, fill, press, wait or expect (see docs/acl.md)"
-                            .to_string()
-                    }
-                };
-                ctx.error_in(
-                    Code::UnknownBlock,
-                    kind,
-                    block.kind.span,
-                    format!("`{kind}` is not a step"),
-                )
-                .hint(hint);
-            }
+            _ => unknown_step(
+                ctx,
+                block,
+                "use a step such as click, fill, press, wait or expect (see docs/acl.md)",
+            ),
         }
         return None;
     };

@@ -346,3 +346,20 @@ fn wheel(ctx: &mut Ctx, f: &Fields<'_>) -> Option<Action> {
         target: optional(t)?,
     })
 }
+
+/// Report `block` as not a step: "did you mean …?" for a near miss of a step kind, otherwise
+/// `otherwise` as the hint. Suites and agent statements share it.
+pub(super) fn unknown_step(ctx: &mut Ctx, block: &Block, otherwise: &str) {
+    let kind = &block.kind.name;
+    let hint = match crate::diagnostic::did_you_mean(kind, STEP_KINDS.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => otherwise.to_string(),
+    };
+    ctx.error_in(
+        Code::UnknownBlock,
+        kind,
+        block.kind.span,
+        format!("`{kind}` is not a step"),
+    )
+    .hint(hint);
+}

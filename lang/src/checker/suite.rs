@@ -9,7 +9,7 @@
 use super::context::{header, Annotate, Ctx};
 use super::fields::Fields;
 use super::ids::{required_label, IdSet};
-use super::steps::{action, is_step_kind, StepKind, STEP_KINDS};
+use super::steps::{action, is_step_kind, unknown_step, StepKind};
 use super::urls::{url, UrlRule};
 use super::values::{integer, keyword, non_empty, optional, string_list_with, u64_in, ItemRules};
 use crate::ast::{Attribute, Block, Item};
@@ -168,15 +168,7 @@ fn scenario<'a>(
         MAX_TIMEOUT_MS,
     );
     let tags = match fields.get("tags") {
-        Some(a) => string_list_with(
-            ctx,
-            a,
-            ItemRules {
-                non_empty: true,
-                unique: true,
-                at_least_one: false,
-            },
-        ),
+        Some(a) => string_list_with(ctx, a, ItemRules::NAME_SET),
         None => Some(Vec::new()),
     };
 
@@ -226,20 +218,12 @@ fn scenario<'a>(
 fn step<'a>(ctx: &mut Ctx, block: &'a Block, labels: &mut IdSet<'a>) -> Option<Step> {
     let kind = &block.kind.name;
     let Some(step_kind) = StepKind::from_name(kind) else {
-        let hint = if kind == "scenario" {
-            "scenarios do not nest; close this scenario before starting the next".to_string()
-        } else if let Some(s) = did_you_mean(kind, STEP_KINDS.iter().copied()) {
-            format!("did you mean `{s}`?")
+        let otherwise = if kind == "scenario" {
+            "scenarios do not nest; close this scenario before starting the next"
         } else {
-            "use a step such as navigate, click, fill, wait or expect (see docs/acl.md)".to_string()
+            "use a step such as navigate, click, fill, wait or expect (see docs/acl.md)"
         };
-        ctx.error_in(
-            Code::UnknownBlock,
-            kind,
-            block.kind.span,
-            format!("`{kind}` is not a step"),
-        )
-        .hint(hint);
+        unknown_step(ctx, block, otherwise);
         return None;
     };
     let mark = ctx.enter_block(block);

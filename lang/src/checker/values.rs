@@ -233,6 +233,15 @@ pub(super) struct ItemRules {
     pub(super) at_least_one: bool,
 }
 
+impl ItemRules {
+    /// A set of non-empty names that may be empty itself (`tags`, `file_prefixes`).
+    pub(super) const NAME_SET: ItemRules = ItemRules {
+        non_empty: true,
+        unique: true,
+        at_least_one: false,
+    };
+}
+
 /// A list of strings checked against `rules`; each offending item is reported at its own span.
 pub(super) fn string_list_with<'a>(
     ctx: &mut Ctx,

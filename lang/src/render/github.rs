@@ -6,7 +6,8 @@
 //! `%0A`; in properties `:` and `,` also become `%3A` and `%2C`, or they would end the property.
 //! The message carries the hint and the logical path on extra lines (escaped LF), because an
 //! annotation has no other place for them. `endColumn` is the last character of the span
-//! (inclusive), as GitHub expects; an empty span points at one column.
+//! (inclusive), as GitHub expects; an empty span points at one column. Other control characters
+//! (an ESC from a hostile suite) are shown as control pictures, never passed to the log.
 
 use super::Position;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -60,6 +61,7 @@ fn inclusive_end(source: &str, span: Span, p: Position) -> (usize, usize) {
 
 /// Escape a command's message (the part after `::`).
 pub fn escape_data(text: &str) -> String {
+    let text = super::printable(text, &['\r', '\n']);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -74,6 +76,7 @@ pub fn escape_data(text: &str) -> String {
 
 /// Escape a property value (`file=…`, `title=…`).
 pub fn escape_property(text: &str) -> String {
+    let text = super::printable(text, &['\r', '\n']);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -18,27 +18,50 @@
 //! users scan for, and it must be plain when colour is off. So ariadne renders the body and its
 //! first line is replaced. Diagnostics without source text (unreadable path, not UTF-8, too large)
 //! have nothing to point at and get a short form with the file name instead of an excerpt.
+//!
+//! Control characters in the source, messages, paths and file name are shown as control
+//! pictures (`␛`), never written raw (see [`super::printable`]). When the source holds any,
+//! ariadne gets the cleaned copy and character offsets, since the pictures are wider in bytes.
 
-use super::Colour;
+use super::{printable, Colour};
 use crate::diagnostic::{Diagnostic, Severity};
 use ariadne::{Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
+use std::borrow::Cow;
+use std::ops::Range;
 
 /// Render `diagnostics` of `file` for a person; colour escapes only with [`Colour::Always`].
 pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], colour: Colour) -> String {
+    let file = printable(file, &[]);
+    let clean = printable(source, &['\n', '\r', '\t']);
+    let index = match clean {
+        Cow::Borrowed(_) => IndexType::Byte,
+        Cow::Owned(_) => IndexType::Char,
+    };
     // Built once per file: ariadne's line index is the costly part on a 1 MiB suite.
-    let text = Source::from(source);
+    let text = Source::from(clean.as_ref());
     let mut out = String::new();
     for diagnostic in diagnostics {
-        render_one(&mut out, file, source, &text, diagnostic, colour);
+        render_one(&mut out, &file, source, (&text, index), diagnostic, colour);
     }
     out
+}
+
+/// A byte range of `source` as ariadne's index: unchanged for bytes, counted in characters
+/// otherwise (the range is on char boundaries, see [`visible`]).
+fn indexed(source: &str, range: Range<usize>, index: IndexType) -> Range<usize> {
+    match index {
+        IndexType::Byte => range,
+        IndexType::Char => {
+            source[..range.start].chars().count()..source[..range.end].chars().count()
+        }
+    }
 }
 
 fn render_one(
     out: &mut String,
     file: &str,
     source: &str,
-    text: &Source<&str>,
+    (text, index): (&Source<&str>, IndexType),
     diagnostic: &Diagnostic,
     colour: Colour,
 ) {
@@ -54,20 +77,20 @@ fn render_one(
     };
     let config = Config::default()
         .with_color(colour == Colour::Always)
-        .with_index_type(IndexType::Byte)
+        .with_index_type(index)
         .with_char_set(ariadne::CharSet::Unicode);
-    let primary = visible(source, diagnostic.span.range());
+    let primary = indexed(source, visible(source, diagnostic.span.range()), index);
     // ariadne draws an underline only for a label with a message, so the caret repeats the
     // message; labels are added in source order so they share one excerpt.
     let mut labels = vec![(
         primary.clone(),
-        diagnostic.message.as_str(),
+        printable(&diagnostic.message, &[]),
         severity_colour(diagnostic.severity),
     )];
     for secondary in &diagnostic.secondary {
         labels.push((
-            visible(source, secondary.span.range()),
-            secondary.message.as_str(),
+            indexed(source, visible(source, secondary.span.range()), index),
+            printable(&secondary.message, &[]),
             Color::Blue,
         ));
     }
@@ -83,10 +106,10 @@ fn render_one(
         builder = builder.with_label(label);
     }
     if !diagnostic.hint.is_empty() {
-        builder = builder.with_help(&diagnostic.hint);
+        builder = builder.with_help(printable(&diagnostic.hint, &[]));
     }
     if !diagnostic.path.is_empty() {
-        builder = builder.with_note(format!("at {}", diagnostic.path));
+        builder = builder.with_note(format!("at {}", printable(&diagnostic.path, &[])));
     }
     let mut body = Vec::new();
     // Writing into a Vec cannot fail; a failure here would be an ariadne bug, so fall back to the
@@ -108,12 +131,12 @@ fn header(diagnostic: &Diagnostic, colour: Colour) -> String {
         Severity::Warning => "warning",
     };
     let head = format!("{severity}[{}]", diagnostic.code);
+    let message = printable(&diagnostic.message, &[]);
     match colour {
-        Colour::Never => format!("{head}: {}", diagnostic.message),
+        Colour::Never => format!("{head}: {message}"),
         Colour::Always => format!(
-            "{}: {}",
+            "{}: {message}",
             head.fg(severity_colour(diagnostic.severity)),
-            diagnostic.message
         ),
     }
 }
@@ -129,10 +152,13 @@ fn severity_colour(severity: Severity) -> Color {
 fn render_without_source(out: &mut String, file: &str, diagnostic: &Diagnostic) {
     out.push_str(&format!("  ╭─[ {file} ]\n"));
     if !diagnostic.hint.is_empty() {
-        out.push_str(&format!("  │ Help: {}\n", diagnostic.hint));
+        out.push_str(&format!("  │ Help: {}\n", printable(&diagnostic.hint, &[])));
     }
     if !diagnostic.path.is_empty() {
-        out.push_str(&format!("  │ Note: at {}\n", diagnostic.path));
+        out.push_str(&format!(
+            "  │ Note: at {}\n",
+            printable(&diagnostic.path, &[])
+        ));
     }
     out.push_str("──╯\n");
 }

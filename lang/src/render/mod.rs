@@ -16,6 +16,33 @@ pub mod json;
 
 use crate::diagnostic::Diagnostic;
 use crate::span::{line_col, Span};
+use std::borrow::Cow;
+
+/// `text` with every control character (Unicode `Cc`: C0, DEL, C1) other than those in `keep`
+/// replaced by a visible stand-in: the control picture for C0 and DEL (`␛` for ESC, `␀` for NUL),
+/// U+FFFD for C1. Suite text, labels and paths come from files that may be hostile (or written
+/// from untrusted page text); printed raw, their escape sequences would drive the reader's
+/// terminal or CI log (clear it, retitle it, hide lines). Borrowed when nothing changes.
+pub(crate) fn printable<'a>(text: &'a str, keep: &[char]) -> Cow<'a, str> {
+    let replaced = |c: char| c.is_control() && !keep.contains(&c);
+    if !text.chars().any(replaced) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| {
+                if !replaced(c) {
+                    return c;
+                }
+                match c as u32 {
+                    n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
+                    0x7f => '\u{2421}',
+                    _ => '\u{fffd}',
+                }
+            })
+            .collect(),
+    )
+}
 
 /// An output format for diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -192,3 +192,64 @@ fn spans_past_the_end_or_inside_a_character_do_not_panic() {
         );
     }
 }
+
+/// A hostile suite cannot drive the terminal or the CI log: control characters in the source,
+/// the message, the path and the file name come out as control pictures, and the caret still
+/// points at the right characters (ariadne then counts characters, not bytes).
+#[test]
+fn control_characters_are_shown_not_sent() {
+    let source = "suite \"x\" {\n    url = \"/\u{1b}[2J\u{7}é\" bad = 1\n}\n";
+    let start = source.find("bad").unwrap();
+    let diagnostics = vec![Diagnostic::error(
+        Code::UnknownAttribute,
+        "suite.a\u{1b}]0;pwned\u{7}",
+        Span::new(start, start + 3),
+        "`suite` has no attribute `bad\u{1b}[31m`",
+    )
+    .with_hint("remove \u{0}it")];
+    for colour in [Colour::Never, Colour::Always] {
+        let out = render(
+            Format::Human,
+            colour,
+            "evil\u{1b}.acl",
+            source,
+            &diagnostics,
+        );
+        assert!(
+            !out.contains("\u{1b}[2J") && !out.contains("\u{1b}]") && !out.contains('\u{7}'),
+            "{out}"
+        );
+        assert!(!out.contains('\u{0}'), "{out}");
+        if colour == Colour::Never {
+            assert!(!out.contains('\u{1b}'), "{out}");
+        } else {
+            // Only ariadne's own colour escapes (`ESC [ … m`) remain.
+            for rest in out.split('\u{1b}').skip(1) {
+                let end = rest.find('m').expect("an SGR sequence ends with m");
+                assert!(
+                    rest.starts_with('[')
+                        && rest[1..end].chars().all(|c| c.is_ascii_digit() || c == ';'),
+                    "{out:?}"
+                );
+            }
+        }
+        assert!(out.contains("evil␛.acl:2:"), "{out}");
+        assert!(out.contains("suite.a␛]0;pwned␇"), "{out}");
+    }
+    let plain = render(Format::Human, Colour::Never, "x.acl", source, &diagnostics);
+    assert!(plain.contains("/␛[2J␇é\" bad = 1"), "{plain}");
+    // The caret sits under the middle of `bad`, counted in characters on both rows.
+    let lines: Vec<&str> = plain.lines().collect();
+    let row = lines.iter().position(|l| l.contains("bad = 1")).unwrap();
+    let text: Vec<char> = lines[row].chars().collect();
+    let bad = (0..text.len())
+        .find(|&i| text[i..].starts_with(&['b', 'a', 'd']))
+        .unwrap();
+    let caret = lines[row + 1].chars().position(|c| c == '┬').unwrap();
+    assert_eq!(caret, bad + 1, "{plain}");
+    let github = render(Format::Github, Colour::Never, "x.acl", source, &diagnostics);
+    assert!(
+        !github.contains('\u{1b}') && !github.contains('\u{0}'),
+        "{github}"
+    );
+}

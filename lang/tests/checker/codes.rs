@@ -180,6 +180,7 @@ const NOT_CHECKER: &[Code] = &[
     Code::FileTooLarge,
     Code::EmptyFile,
     Code::Unreadable,
+    Code::Unwritable,
     Code::NoSuiteFiles,
     Code::InvalidToken,
     Code::UnterminatedString,

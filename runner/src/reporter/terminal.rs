@@ -21,7 +21,7 @@
 use super::junit::class_name;
 use super::Reporter;
 use crate::event::{RunEvent, RunEventKind};
-use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus};
+use crate::result::{FailureRecord, RunOutcome, RunResult, ScenarioResult, ScenarioStatus};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -221,19 +221,27 @@ impl<W: Write> TerminalReporter<W> {
         .filter(|(_, n)| *n > 0)
         .map(|(name, n)| format!("{name} {n}"))
         .collect();
-        if c.failed > 0 || c.timed_out > 0 || c.cancelled > 0 {
-            let failed = format!("{} failed", c.failed + c.timed_out + c.cancelled);
-            parts.push(if classes.is_empty() {
-                failed
-            } else {
-                format!("{failed} ({})", classes.join(", "))
-            });
-        }
+        // Timed-out and cancelled scenarios are failures too (of the infrastructure class): they
+        // are named inside the failure count, so the parts of the line add up to the total.
+        let mut ended: Vec<String> = Vec::new();
         if c.timed_out > 0 {
-            parts.push(format!("{} timed out", c.timed_out));
+            ended.push(format!("{} timed out", c.timed_out));
         }
         if c.cancelled > 0 {
-            parts.push(format!("{} cancelled", c.cancelled));
+            ended.push(format!("{} cancelled", c.cancelled));
+        }
+        if c.failed > 0 || c.timed_out > 0 || c.cancelled > 0 {
+            let failed = format!("{} failed", c.failed + c.timed_out + c.cancelled);
+            let detail = [classes.join(", "), ended.join(", ")]
+                .into_iter()
+                .filter(|part| !part.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+            parts.push(if detail.is_empty() {
+                failed
+            } else {
+                format!("{failed} ({detail})")
+            });
         }
         if c.cleanup > 0 {
             parts.push(format!(
@@ -293,14 +301,12 @@ impl<W: Write> TerminalReporter<W> {
             "Artifacts",
             self.show(&result.artifact_root)
         )?;
-        let verdict = match result.exit_code {
-            0 => self.paint(GREEN, "passed"),
-            _ => self.paint(
-                RED,
-                &format!("{:?}", result.outcome)
-                    .to_lowercase()
-                    .replace("timedout", "timed out"),
-            ),
+        let verdict = match result.outcome {
+            RunOutcome::Passed => self.paint(GREEN, "passed"),
+            RunOutcome::Failed => self.paint(RED, "failed"),
+            RunOutcome::Error => self.paint(RED, "error"),
+            RunOutcome::TimedOut => self.paint(RED, "timed out"),
+            RunOutcome::Cancelled => self.paint(RED, "cancelled"),
         };
         writeln!(
             self.out,

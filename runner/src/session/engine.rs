@@ -330,6 +330,22 @@ impl Engine {
                         }
                     }
                 }
+                // A nameless control (an icon button) has no semantic target: the agent picked
+                // it by position, so a structural path to the same node is what the ref means.
+                if found.is_none() && entry.name.trim().is_empty() {
+                    if let Ok(Some(selector)) = self
+                        .ctx()?
+                        .css_path_of(entry.backend_node_id, deadline)
+                        .await
+                    {
+                        let candidate = Target::Css { selector };
+                        if self.ctx()?.backend_node_of(&candidate, deadline).await.ok()
+                            == Some(entry.backend_node_id)
+                        {
+                            found = Some(candidate);
+                        }
+                    }
+                }
                 let Some(target) = found else {
                     return Err(SessionError::new(
                         SessionCode::StaleRef,
@@ -346,7 +362,14 @@ impl Engine {
         gates::policy(&self.file, &step, &url)?;
         let artifacts = self.dir.join("artifacts");
         gates::budgets(&self.file, &artifacts)?;
-        let dispatched = replace_refs(&step, &durable)?;
+        let mut dispatched = replace_refs(&step, &durable)?;
+        // A relative URL resolves against the current page, and the step records where it went.
+        let mut navigated = None;
+        if let Action::Navigate { url: target } = &mut dispatched.action {
+            let absolute = super::policy::resolve(target, &url)?;
+            *target = absolute.clone();
+            navigated = Some(absolute);
+        }
         // Any action ends the observation, whatever its outcome.
         self.end_observation();
         self.file.actions += 1;
@@ -389,6 +412,7 @@ impl Engine {
             turn,
             statement: source.to_string(),
             resolved: resolved.clone(),
+            navigated,
         });
         Ok(json!({
             "turn": turn,

@@ -137,6 +137,9 @@ pub struct StepRecord {
     pub statement: String,
     /// Each ref it used and the durable target it was dispatched through.
     pub resolved: Vec<(String, Target)>,
+    /// For `navigate`: the absolute URL it loaded (a relative URL resolves against the page).
+    #[serde(default)]
+    pub navigated: Option<String>,
 }
 
 /// `session.json`.
@@ -182,6 +185,9 @@ pub struct SessionFile {
     pub steps: Vec<StepRecord>,
     /// Why the session closed, once it has.
     pub closed_reason: Option<String>,
+    /// Test Kit Page Context state (`@cN` refs as fingerprints), when the page has a bridge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_context: Option<super::page_context::refs::PageContextState>,
 }
 
 /// Milliseconds since the Unix epoch.

@@ -239,6 +239,7 @@ mod tests {
             }],
             steps: vec![],
             closed_reason: None,
+            page_context: None,
         }
     }
 

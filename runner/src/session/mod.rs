@@ -19,6 +19,7 @@ pub mod file;
 pub mod gates;
 pub mod next;
 pub mod observation;
+pub mod page_context;
 pub mod policy;
 pub mod promote;
 pub mod protocol;

@@ -79,6 +79,11 @@ pub fn durable_targets(c: &ControlNode) -> Vec<Target> {
             name: Some(name.clone()),
         });
     }
+    if c.named_by_label && !name.is_empty() {
+        out.push(Target::Label {
+            label: name.clone(),
+        });
+    }
     if let Some(label) = c
         .attributes
         .get("aria-label")
@@ -242,6 +247,7 @@ mod tests {
             value: None,
             states: BTreeMap::new(),
             tag: "input".into(),
+            named_by_label: false,
             attributes: attrs
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -24,9 +24,16 @@ pub fn suite_source(file: &SessionFile) -> Result<String, SessionError> {
     let mut used = vec!["start".to_string()];
     for record in &file.steps {
         let durable: BTreeMap<_, _> = record.resolved.iter().cloned().collect();
-        let text = replace_refs_in_source(&record.statement, &durable);
         let label = format!("turn-{}", record.turn);
-        let labelled = with_label(&text, &label);
+        let labelled = match &record.navigated {
+            // Written absolute: the session resolved it against the page it was on.
+            Some(url) => format!(
+                "navigate {} {{ url = {} }}",
+                acl_string(&label),
+                acl_string(url)
+            ),
+            None => with_label(&replace_refs_in_source(&record.statement, &durable), &label),
+        };
         // A label the agent chose twice would be rejected; fall back to the turn label.
         let step = a3s_test_lang::admit_statement(&labelled).map_err(|d| {
             SessionError::new(
@@ -78,4 +85,98 @@ pub fn suite_source(file: &SessionFile) -> Result<String, SessionError> {
         ));
     }
     Ok(formatted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::file::{
+        Budgets, Ownership, Policy, SessionState, StepRecord, FORMAT_VERSION,
+    };
+    use a3s_test_lang::ir::Target;
+
+    fn file(steps: Vec<StepRecord>) -> SessionFile {
+        SessionFile {
+            format_version: FORMAT_VERSION,
+            id: "signup".into(),
+            state: SessionState::Finished,
+            start_url: "http://127.0.0.1:4173/form".into(),
+            goal: None,
+            success: vec![],
+            policy: Policy::default(),
+            budgets: Budgets::default(),
+            cdp_endpoint: None,
+            socket: "s".into(),
+            ownership: Ownership::default(),
+            started_at_ms: 0,
+            last_turn_at_ms: 0,
+            next_turn: 9,
+            next_observation: 4,
+            actions: 2,
+            latest: None,
+            refs: vec![],
+            steps,
+            closed_reason: None,
+            page_context: None,
+        }
+    }
+
+    #[test]
+    fn refs_become_durable_targets_and_steps_get_labels() {
+        let steps = vec![
+            StepRecord {
+                turn: 2,
+                statement: "fill {\n target = ref(\"@e1\")\n value = \"ref(\\\"@e1\\\")\"\n}"
+                    .into(),
+                resolved: vec![(
+                    "@e1".into(),
+                    Target::Role {
+                        role: "textbox".into(),
+                        name: Some("Email".into()),
+                    },
+                )],
+                navigated: None,
+            },
+            StepRecord {
+                turn: 4,
+                statement: "click \"send\" { target = ref(\"@e3\") }".into(),
+                resolved: vec![(
+                    "@e3".into(),
+                    Target::Css {
+                        selector: "button[id=\"go\"]".into(),
+                    },
+                )],
+                navigated: None,
+            },
+            StepRecord {
+                turn: 5,
+                statement: "navigate { url = \"next\" }".into(),
+                resolved: vec![],
+                navigated: Some("http://127.0.0.1:4173/next".into()),
+            },
+        ];
+        let suite = suite_source(&file(steps)).unwrap();
+        assert!(a3s_test_lang::admit(&suite).is_admitted(), "{suite}");
+        assert!(suite.contains("fill \"turn-2\""), "{suite}");
+        assert!(
+            suite.contains("target = role(\"textbox\", \"Email\")"),
+            "{suite}"
+        );
+        // A string that merely looks like a ref is data and stays as written.
+        assert!(suite.contains("value = \"ref(\\\"@e1\\\")\""), "{suite}");
+        assert!(suite.contains("click \"send\""), "{suite}");
+        assert!(suite.contains("navigate \"start\""), "{suite}");
+        assert!(
+            suite.contains("url = \"http://127.0.0.1:4173/next\""),
+            "{suite}"
+        );
+    }
+
+    #[test]
+    fn nothing_to_promote_is_refused() {
+        assert_eq!(
+            suite_source(&file(vec![])).unwrap_err().code,
+            SessionCode::Promotion
+        );
+    }
 }

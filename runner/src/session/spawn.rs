@@ -85,6 +85,7 @@ pub fn start(exe: &Path, root: &Path, request: StartRequest) -> Result<SessionFi
         refs: Vec::new(),
         steps: Vec::new(),
         closed_reason: None,
+        page_context: None,
     };
     file.save(&dir)?;
     let log = std::fs::File::create(dir.join("artifacts").join("supervisor.log")).map_err(io)?;
@@ -151,8 +152,11 @@ pub fn start(exe: &Path, root: &Path, request: StartRequest) -> Result<SessionFi
             });
         return Err(SessionError::new(SessionCode::Supervisor, message));
     }
-    // The supervisor outlives this process; it is reaped by whoever inherits it.
-    drop(child);
+    // The supervisor outlives a CLI turn (then whoever inherits it reaps it); in a long-lived
+    // process such as `a3s-test mcp` this thread reaps it, so no zombie piles up.
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
     SessionFile::load(&dir)
 }
 

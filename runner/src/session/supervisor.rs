@@ -60,6 +60,11 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
             return 2;
         }
     };
+    // Only this user may drive the session.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600));
+    }
     ready_line(serde_json::json!({ "ok": true, "session": engine.file }));
     let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
     let mut terminate: Vec<Signal> = [SignalKind::terminate(), SignalKind::interrupt()]

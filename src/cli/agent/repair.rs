@@ -1,6 +1,11 @@
 //! `a3s-test agent repair-*`: the repair inbox and record views, the agent operations (claim,
 //! progress, reply, complete, fail, cancel), the reviewer operations (accept, reject, reopen,
-//! answer) and import. All of them call `crate::ops::repair`, as the MCP tools do.
+//! answer), import, and recording a verification result (`repair-verify-result`, with
+//! `--auto-resolve-repairs`). All of them call `crate::ops::repair`, as the MCP tools do.
+//!
+//! `repair-verify-result` is deliberately not an MCP tool: it records A3S Test's verdict on a
+//! completed attempt, and the coding agent that made the repair must not certify it (browser
+//! verification, a later part, will call the same operation itself).
 
 use super::render::{self, s};
 use crate::ops::repair::{self as ops, OpParams, Verb};
@@ -52,6 +57,10 @@ pub enum RepairCommand {
     /// Reviewer: answer the agent (or re-send) and queue the finding again.
     #[command(name = "repair-answer")]
     Answer(AnswerArgs),
+    /// A3S Test / trusted verifier: record the result of verifying the completed attempt
+    /// (`verifying` → `review_ready` or `verification_failed`).
+    #[command(name = "repair-verify-result")]
+    VerifyResult(VerifyResultArgs),
     /// Append an `a3s.test.repair/1` document (a file, or `-` for stdin) to a session's ledger.
     #[command(name = "repair-import")]
     Import(ImportArgs),
@@ -222,6 +231,39 @@ pub struct AnswerArgs {
     message: Option<String>,
 }
 
+/// `repair-verify-result`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("verdict").required(true).args(["passed", "failed"])))]
+#[command(group(clap::ArgGroup::new("changes").required(true).args(["changed_files", "no_changed_files"])))]
+pub struct VerifyResultArgs {
+    #[command(flatten)]
+    target: Target,
+    /// The completed attempt being verified.
+    #[arg(long)]
+    attempt_id: String,
+    /// Every check passed: the finding becomes `review_ready`.
+    #[arg(long)]
+    passed: bool,
+    /// A check failed: the finding becomes `verification_failed` (never auto-resolved).
+    #[arg(long)]
+    failed: bool,
+    /// A changed file exactly as completed; repeat in the same order.
+    #[arg(long = "changed-file", value_name = "FILE")]
+    changed_files: Vec<String>,
+    /// The attempt completed with an explicit empty list of changed files.
+    #[arg(long)]
+    no_changed_files: bool,
+    /// What was checked.
+    #[arg(long)]
+    summary: Option<String>,
+    /// Digest of an evidence file (`sha256:<hex>`); repeat for several.
+    #[arg(long = "evidence-digest", value_name = "DIGEST")]
+    evidence_digests: Vec<String>,
+    /// Resolve a passing result once the `review_ready` event is persisted (no reviewer step).
+    #[arg(long)]
+    auto_resolve_repairs: bool,
+}
+
 /// `repair-import`.
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -250,6 +292,21 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
         C::Import(a) => {
             let r = read_document(&a.file).and_then(|doc| ops::import(ctx, &a.session, &doc));
             return finish(a.json, r, human_import);
+        }
+        C::VerifyResult(a) => {
+            let params = ops::VerifyParams {
+                session: a.target.session,
+                finding: a.target.finding,
+                request_id: a.target.request_id,
+                attempt_id: a.attempt_id,
+                passed: a.passed,
+                changed_files: a.changed_files,
+                summary: a.summary,
+                evidence_digests: a.evidence_digests,
+                auto_resolve: a.auto_resolve_repairs,
+            };
+            let r = ops::verify_result(ctx, &params);
+            return finish(a.target.json, r, human_result);
         }
         C::Claim(a) => (
             Verb::Claim,
@@ -468,6 +525,16 @@ fn human_result(v: &Value) -> String {
             out,
             ", lease until {}",
             l["expires_at"].as_str().unwrap_or("")
+        );
+    }
+    if let Some(r) = v.get("resolution").filter(|r| !r.is_null()) {
+        let _ = write!(
+            out,
+            "\n{}: {} {} -> {}",
+            s(r, "finding_id"),
+            s(r, "op"),
+            s(r, "from"),
+            s(r, "to")
         );
     }
     let _ = writeln!(out, "\nnext: {}", s(&v["next_action"], "command"));

@@ -5,6 +5,7 @@ use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, WebContext};
 use crate::web::{ax, evidence};
+use crate::EvidenceKind;
 use crate::{EvidenceFile, StepEnv, StepFailure, StepOutput};
 use a3s_test_lang::ir::EvidencePath;
 use base64::Engine;
@@ -64,7 +65,7 @@ pub(crate) async fn screenshot(
     // A page blocked in alert() cannot produce a frame.
     ctx.tab()?.fail_if_dialog()?;
     let bytes = png(ctx, env.deadline).await?;
-    let file = evidence::write(&target, "screenshot", &bytes)?;
+    let file = evidence::write(&target, EvidenceKind::Screenshot, &bytes)?;
     Ok(StepOutput {
         evidence: vec![file],
         detail: Some(json!({ "bytes": bytes.len() })),
@@ -81,7 +82,7 @@ pub(crate) async fn accessibility(
     let target = evidence::prepare(env.artifact_dir, path.as_str())?;
     let reply = ax_tree(ctx, env.deadline).await?;
     let doc = ax::to_json(&reply, interactive);
-    let file = evidence::write(&target, "accessibility", &pretty(&doc))?;
+    let file = evidence::write(&target, EvidenceKind::Accessibility, &pretty(&doc))?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
     Ok(StepOutput {
         evidence: vec![file],
@@ -137,7 +138,7 @@ pub(crate) async fn console(
     let count = messages.len();
     let file = evidence::write(
         &target,
-        "console",
+        EvidenceKind::Console,
         &pretty(&json!({ "messages": messages })),
     )?;
     Ok(StepOutput {
@@ -166,7 +167,7 @@ pub(crate) async fn page_errors(
     let count = errors.len();
     let file = evidence::write(
         &target,
-        "page_errors",
+        EvidenceKind::PageErrors,
         &pretty(&json!({ "errors": errors })),
     )?;
     Ok(StepOutput {
@@ -190,16 +191,40 @@ pub(crate) async fn failure_evidence(ctx: &mut WebContext, dir: &Path) -> Vec<Ev
     let blocked = ctx.tab().map(|t| t.dialog().is_some()).unwrap_or(true);
     if !dead && !blocked {
         if let Ok(bytes) = png(ctx, Instant::now() + FAILURE_CAPTURE).await {
-            files.extend(evidence::save(dir, "screenshot.png", "screenshot", &bytes).ok());
+            files.extend(
+                evidence::save(dir, "screenshot.png", EvidenceKind::Screenshot, &bytes).ok(),
+            );
         }
         if let Ok(reply) = ax_tree(ctx, Instant::now() + FAILURE_CAPTURE).await {
             let doc = ax::to_json(&reply, false);
             files.extend(
-                evidence::save(dir, "accessibility.json", "accessibility", &pretty(&doc)).ok(),
+                evidence::save(
+                    dir,
+                    "accessibility.json",
+                    EvidenceKind::Accessibility,
+                    &pretty(&doc),
+                )
+                .ok(),
             );
         }
     }
-    files.extend(evidence::save(dir, "console.json", "console", &pretty(&console)).ok());
-    files.extend(evidence::save(dir, "page-errors.json", "page_errors", &pretty(&errors)).ok());
+    files.extend(
+        evidence::save(
+            dir,
+            "console.json",
+            EvidenceKind::Console,
+            &pretty(&console),
+        )
+        .ok(),
+    );
+    files.extend(
+        evidence::save(
+            dir,
+            "page-errors.json",
+            EvidenceKind::PageErrors,
+            &pretty(&errors),
+        )
+        .ok(),
+    );
     files
 }

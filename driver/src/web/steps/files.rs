@@ -200,7 +200,7 @@ pub(crate) async fn download(
         .unwrap_or(0);
     Ok(StepOutput {
         evidence: vec![crate::EvidenceFile {
-            kind: "download",
+            kind: crate::EvidenceKind::Download,
             path: destination,
         }],
         detail: Some(json!({ "suggested_filename": suggested, "bytes": bytes, "untrusted": true })),

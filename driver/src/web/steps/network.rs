@@ -6,6 +6,7 @@ use crate::web::context::{detail, WebContext};
 use crate::web::evidence;
 use crate::web::har::HarRecorder;
 use crate::web::route::{self, Route};
+use crate::EvidenceKind;
 use crate::{StepEnv, StepFailure, StepOutput};
 use a3s_test_lang::ir::{CaptureOperation, RouteResponse};
 use serde_json::{json, Value};
@@ -100,7 +101,7 @@ pub(crate) async fn har(
                 .ok_or_else(|| not_started("har"))?;
             let doc = recorder.to_har();
             let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialize");
-            let file = evidence::write(&target, "har", &bytes)?;
+            let file = evidence::write(&target, EvidenceKind::Har, &bytes)?;
             Ok(StepOutput {
                 evidence: vec![file],
                 detail: Some(json!({ "entries": recorder.len() })),
@@ -147,7 +148,7 @@ pub(crate) async fn trace(
             let doc = json!({ "traceEvents": trace_events });
             let file = evidence::write(
                 &target,
-                "trace",
+                EvidenceKind::Trace,
                 &serde_json::to_vec(&doc).expect("JSON values serialize"),
             )?;
             Ok(StepOutput {

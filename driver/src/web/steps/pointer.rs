@@ -107,16 +107,18 @@ pub(crate) async fn set_checked(
         editable: false,
     };
     let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
-    let bound = crate::web::cdp::COMMAND_BOUND;
-    let state = script::call(
-        tab,
-        "checked_state",
-        json!({ "target": target }),
-        bound,
-        env.deadline,
-    )
-    .await
-    .map_err(|f| target::name_target(f, target))?;
+    let checked_state = || async {
+        script::call(
+            tab,
+            "checked_state",
+            json!({ "target": target }),
+            crate::web::cdp::COMMAND_BOUND,
+            env.deadline,
+        )
+        .await
+        .map_err(|f| target::name_target(f, target))
+    };
+    let state = checked_state().await?;
     if state.get("checkable") != Some(&Value::Bool(true)) {
         return Err(StepFailure::new(
             FailureCode::TargetNotActionable,
@@ -135,15 +137,7 @@ pub(crate) async fn set_checked(
             json!({ "element": element, "changed": true, "verified": false }),
         ));
     }
-    let after = script::call(
-        tab,
-        "checked_state",
-        json!({ "target": target }),
-        bound,
-        env.deadline,
-    )
-    .await
-    .map_err(|f| target::name_target(f, target))?;
+    let after = checked_state().await?;
     if after.get("checked") != Some(&Value::Bool(want)) {
         let word = if want { "checked" } else { "unchecked" };
         return Err(StepFailure::new(

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Agent-session turn latency: p50/p95 of `observe` and `click` on a 20-control form, as CLI
+turns (one `a3s-test agent …` process per turn) and as MCP calls (one `a3s-test mcp` process,
+one JSON-RPC line per call), plus bytes per observation.
+
+Usage: bench/agent-session.py [path/to/a3s-test] [turns]   (default target/release/a3s-test, 50)
+Starts its own loopback page server (`a3s-test serve`) and sessions; closes both at the end.
+"""
+import json, os, subprocess, sys, tempfile, time
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/release/a3s-test")
+TURNS = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+
+fields = "".join(f'<label for="f{i}">Field {i}</label><input id="f{i}">\n' for i in range(1, 18))
+PAGE = f"""<!doctype html><title>Form</title><h1>Sign up</h1><form>
+<label for="email">Email</label><input id="email" placeholder="you@example.com">
+{fields}<label><input type="checkbox" id="tos"> Accept terms</label><button type="button">Send</button></form>"""
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def cli(root, *args):
+    t = time.perf_counter()
+    out = subprocess.run([BIN, "agent", *args], cwd=root, capture_output=True, text=True, timeout=120)
+    dt = (time.perf_counter() - t) * 1000
+    if out.returncode != 0:
+        raise SystemExit(f"{args}: {out.stdout}{out.stderr}")
+    return dt, out.stdout
+
+
+def main():
+    root = tempfile.mkdtemp(prefix="a3s-bench-agent-")
+    os.makedirs(f"{root}/pages")
+    with open(f"{root}/pages/form.html", "w") as f:
+        f.write(PAGE)
+    server = subprocess.Popen([BIN, "serve", "pages", "--port", "0"], cwd=root, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    url = server.stdout.readline().split()[-1].rstrip("/") + "/form.html"
+    try:
+        cli(root, "start", url, "--session", "bench")
+        obs_ms, click_ms, text_bytes, json_bytes = [], [], [], []
+        for _ in range(TURNS):
+            dt, out = cli(root, "observe", "--session", "bench")
+            obs_ms.append(dt)
+            text_bytes.append(len(out.encode()))
+            _, out = cli(root, "observe", "--session", "bench", "--json")
+            json_bytes.append(len(out.encode()))
+            ref = next(r["ref"] for r in json.loads(out)["refs"] if r["role"] == "checkbox")
+            dt, _ = cli(root, "click", ref, "--session", "bench")
+            click_ms.append(dt)
+        cli(root, "finish", "--session", "bench", "--status", "passed")
+
+        mcp = subprocess.Popen([BIN, "mcp"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        n = [0]
+
+        def call(method, params):
+            n[0] += 1
+            mcp.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n[0], "method": method, "params": params}) + "\n")
+            mcp.stdin.flush()
+            t = time.perf_counter()
+            line = mcp.stdout.readline()
+            return (time.perf_counter() - t) * 1000, json.loads(line)
+
+        call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
+        tool = lambda name, args: call("tools/call", {"name": name, "arguments": args})
+        tool("test_session_start", {"session": "bench-mcp", "url": url})
+        mobs, mclick, mbytes = [], [], []
+        for _ in range(TURNS):
+            dt, r = tool("test_observe", {"session": "bench-mcp"})
+            mobs.append(dt)
+            s = r["result"]["structuredContent"]
+            mbytes.append(len(json.dumps(s).encode()))
+            ref = next(x["ref"] for x in s["refs"] if x["role"] == "checkbox")
+            dt, r = tool("test_act", {"session": "bench-mcp", "action": {"action": "click", "target": ref}})
+            assert not r["result"]["isError"], r
+            mclick.append(dt)
+        tool("test_finish", {"session": "bench-mcp", "status": "passed"})
+        mcp.stdin.close()
+        mcp.wait(timeout=30)
+        print(f"turns per measure: {TURNS}; controls on the page: 20")
+        print("| measure | p50 ms | p95 ms |")
+        print("|---|---|---|")
+        for name, xs in [("CLI observe", obs_ms), ("CLI click @ref", click_ms), ("MCP test_observe", mobs), ("MCP test_act click", mclick)]:
+            print(f"| {name} | {pct(xs, 50):.1f} | {pct(xs, 95):.1f} |")
+        print(f"observation bytes: text {pct(text_bytes, 50)}, --json {pct(json_bytes, 50)}, MCP structuredContent {pct(mbytes, 50)}")
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+//! `@cN` refs: actionable Page Context nodes of one observation, each stored as a fingerprint of
+//! its private node id (never the id itself), its component and source hints, and durable
+//! targets built from the node's own `locators[]` in the protocol's preference order (role+name,
+//! label, test id, placeholder, text, css). [`apply_delta`] keeps exactly the refs a validated
+//! delta leaves untouched; a reset clears them all.
+
+use super::diff::Delta;
+use super::fingerprint::{fingerprint, fingerprints};
+use a3s_test_lang::ir::Target;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Roles a `@cN` ref may name (the controls an agent acts on).
+const ACTIONABLE_ROLES: &[&str] = &[
+    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
+    "option", "switch", "slider", "spinbutton", "tab", "menuitem", "menuitemcheckbox",
+    "menuitemradio", "treeitem",
+];
+/// Tags that are actionable without a role.
+const ACTIONABLE_TAGS: &[&str] = &["button", "a", "input", "select", "textarea", "summary"];
+
+/// One `@cN` ref.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CRefEntry {
+    /// `@cN`.
+    pub reference: String,
+    /// [`fingerprint`] of the node id within this session.
+    pub fingerprint: String,
+    /// Role (untrusted).
+    pub role: String,
+    /// Accessible name (untrusted).
+    pub name: String,
+    /// The component boundary's name, if the node is inside one (untrusted).
+    pub component: Option<String>,
+    /// The component's source hint `file:line:column` (untrusted evidence, no file authority).
+    pub source: Option<String>,
+    /// Durable targets from the node's locators, in preference order.
+    pub durable: Vec<Target>,
+}
+
+/// The Page Context side of a session record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageContextState {
+    /// The bridge's SDK version (from a compatible handshake).
+    pub sdk_version: String,
+    /// The revision the `@cN` refs are known to be valid at.
+    pub baseline: u64,
+    /// The surviving refs.
+    pub crefs: Vec<CRefEntry>,
+}
+
+/// Durable targets from a node's `locators[]`; unknown kinds and shadow-piercing css (which a
+/// plain `css()` target cannot reach) are skipped.
+pub fn targets_of(locators: &Value) -> Vec<Target> {
+    let mut out = Vec::new();
+    for l in locators.as_array().into_iter().flatten() {
+        let value = l.get("value").and_then(Value::as_str).unwrap_or("");
+        let t = match l.get("kind").and_then(Value::as_str) {
+            Some("role") => {
+                let role = l.get("role").and_then(Value::as_str).unwrap_or("");
+                let name = l.get("name").and_then(Value::as_str).unwrap_or("");
+                (!role.is_empty()).then(|| Target::Role {
+                    role: role.into(),
+                    name: (!name.is_empty()).then(|| name.into()),
+                })
+            }
+            Some("label") if !value.is_empty() => Some(Target::Label {
+                label: value.into(),
+            }),
+            Some("testId") if !value.is_empty() => Some(Target::TestId {
+                test_id: value.into(),
+            }),
+            Some("placeholder") if !value.is_empty() => Some(Target::Placeholder {
+                placeholder: value.into(),
+            }),
+            Some("text") if !value.is_empty() => Some(Target::Text {
+                text: value.into(),
+                exact: true,
+            }),
+            Some("css") if !value.is_empty() && l.get("shadowHosts").is_none() => {
+                Some(Target::Css {
+                    selector: value.into(),
+                })
+            }
+            _ => None,
+        };
+        out.extend(t);
+    }
+    out
+}
+
+fn is_actionable(node: &Value) -> bool {
+    let role = node.get("role").and_then(Value::as_str).unwrap_or("");
+    let tag = node.get("tag").and_then(Value::as_str).unwrap_or("");
+    let visible = node.pointer("/state/visible") == Some(&Value::Bool(true));
+    visible && (ACTIONABLE_ROLES.contains(&role) || ACTIONABLE_TAGS.contains(&tag))
+}
+
+fn source_hint(component: &Value) -> Option<String> {
+    let s = component.get("source")?;
+    let file = s.get("file")?.as_str()?;
+    let mut out = file.to_string();
+    if let Some(line) = s.get("line").and_then(Value::as_u64) {
+        out.push_str(&format!(":{line}"));
+        if let Some(col) = s.get("column").and_then(Value::as_u64) {
+            out.push_str(&format!(":{col}"));
+        }
+    }
+    Some(out)
+}
+
+/// Build the `@cN` refs of a snapshot response (a validated-compatible bridge's `summary`).
+/// Nodes without any usable locator get no ref: there would be nothing to dispatch through.
+pub fn crefs_of(response: &Value, token: &str) -> Vec<CRefEntry> {
+    let components: Vec<&Value> = response
+        .get("components")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for node in response
+        .get("nodes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(id) = node.get("id").and_then(Value::as_str) else {
+            continue;
+        };
+        if !is_actionable(node) {
+            continue;
+        }
+        let durable = targets_of(node.get("locators").unwrap_or(&Value::Null));
+        if durable.is_empty() {
+            continue;
+        }
+        let component = node
+            .get("componentId")
+            .and_then(Value::as_str)
+            .and_then(|cid| {
+                components
+                    .iter()
+                    .find(|c| c.get("id").and_then(Value::as_str) == Some(cid))
+            });
+        out.push(CRefEntry {
+            reference: format!("@c{}", out.len() + 1),
+            fingerprint: fingerprint(token, id),
+            role: node
+                .get("role")
+                .and_then(Value::as_str)
+                .or_else(|| node.get("tag").and_then(Value::as_str))
+                .unwrap_or("")
+                .to_string(),
+            name: node
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            component: component
+                .and_then(|c| c.get("name").and_then(Value::as_str))
+                .map(str::to_string),
+            source: component.and_then(|c| source_hint(c)),
+            durable,
+        });
+    }
+    out
+}
+
+/// Keep the refs `delta` leaves untouched and move the baseline to its revision; a reset
+/// clears every ref.
+pub fn apply_delta(state: &mut PageContextState, delta: &Delta, token: &str) {
+    match delta {
+        Delta::Unchanged { .. } => {}
+        Delta::Reset { to, .. } => {
+            state.crefs.clear();
+            state.baseline = *to;
+        }
+        Delta::Complete { to, node_ids, .. } => {
+            let gone = fingerprints(token, node_ids);
+            state.crefs.retain(|r| !gone.contains(&r.fingerprint));
+            state.baseline = *to;
+        }
+    }
+}
+
+/// The JSON view of `@cN` refs (names, components and sources are untrusted page data).
+pub fn to_json(crefs: &[CRefEntry]) -> Value {
+    Value::Array(
+        crefs
+            .iter()
+            .map(|r| {
+                let mut v = json!({ "ref": r.reference, "role": r.role, "name": r.name });
+                if let Some(c) = &r.component {
+                    v["component"] = json!(c);
+                }
+                if let Some(s) = &r.source {
+                    v["source"] = json!(s);
+                }
+                v
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn response() -> Value {
+        json!({
+            "revision": 4,
+            "components": [{ "id": "login-form", "name": "LoginForm",
+                             "source": { "file": "src/main.tsx", "line": 24, "column": 1 } }],
+            "nodes": [
+                { "id": "n1", "tag": "section", "state": { "visible": true }, "locators": [] },
+                { "id": "n2", "tag": "input", "role": "textbox", "name": "Email",
+                  "componentId": "login-form", "state": { "visible": true },
+                  "locators": [
+                    { "kind": "role", "role": "textbox", "name": "Email" },
+                    { "kind": "label", "value": "Email" },
+                    { "kind": "testId", "value": "email" },
+                    { "kind": "css", "value": "x-w > input", "shadowHosts": ["x-w"] }
+                  ] },
+                { "id": "n3", "tag": "button", "role": "button", "name": "Add",
+                  "state": { "visible": true },
+                  "locators": [{ "kind": "text", "value": "Add" }, { "kind": "css", "value": "#add" }] },
+                { "id": "n4", "tag": "button", "role": "button", "name": "Hidden",
+                  "state": { "visible": false },
+                  "locators": [{ "kind": "testId", "value": "h" }] }
+            ]
+        })
+    }
+
+    #[test]
+    fn refs_name_actionable_nodes_with_hints_and_no_raw_ids() {
+        let refs = crefs_of(&response(), "tok");
+        assert_eq!(refs.len(), 2);
+        assert_eq!(refs[0].reference, "@c1");
+        assert_eq!(refs[0].component.as_deref(), Some("LoginForm"));
+        assert_eq!(refs[0].source.as_deref(), Some("src/main.tsx:24:1"));
+        assert_eq!(refs[0].durable.len(), 3, "shadow css is skipped");
+        assert_eq!(
+            refs[1].durable[1],
+            Target::Css {
+                selector: "#add".into()
+            }
+        );
+        let stored = serde_json::to_string(&refs).unwrap();
+        assert!(!stored.contains("\"n2\"") && !stored.contains("\"n3\""));
+    }
+
+    #[test]
+    fn deltas_keep_only_unaffected_refs() {
+        let mut state = PageContextState {
+            sdk_version: "0.1.0".into(),
+            baseline: 4,
+            crefs: crefs_of(&response(), "tok"),
+        };
+        let delta = Delta::Complete {
+            from: 4,
+            to: 6,
+            page: false,
+            facts: false,
+            node_ids: BTreeSet::from(["n2".to_string()]),
+            removed: BTreeSet::new(),
+            component_ids: BTreeSet::new(),
+        };
+        apply_delta(&mut state, &delta, "tok");
+        assert_eq!(state.baseline, 6);
+        assert_eq!(
+            state.crefs.iter().map(|r| r.reference.as_str()).collect::<Vec<_>>(),
+            ["@c2"]
+        );
+        apply_delta(&mut state, &Delta::Unchanged { revision: 6 }, "tok");
+        assert_eq!(state.crefs.len(), 1);
+        apply_delta(&mut state, &Delta::Reset { from: 6, to: 9 }, "tok");
+        assert!(state.crefs.is_empty());
+        assert_eq!(state.baseline, 9);
+    }
+}
