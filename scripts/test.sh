@@ -17,7 +17,7 @@ rust_summary=$(grep -E '^test result:' target/cargo-test.log | awk '{p+=$4; f+=$
 js_passed=0
 if [ -f testkit/package.json ]; then
     echo "== testkit: typecheck, unit tests, browser tests"
-    (cd testkit && npm run --silent typecheck && npm test --silent && npm run --silent test:browser) 2>&1 | tee target/testkit-test.log
+    (cd testkit && export NO_COLOR=1 && npm run --silent typecheck && npm test --silent && npm run --silent test:browser) 2>&1 | tee target/testkit-test.log
     js_passed=$(grep -Eo 'Tests +[0-9]+ passed' target/testkit-test.log | awk '{s+=$2} END {print s+0}')
 fi
 

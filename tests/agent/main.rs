@@ -6,3 +6,4 @@ mod cli;
 mod mcp;
 mod safety;
 mod support;
+mod testkit;

@@ -78,8 +78,16 @@ fn serve(stream: TcpStream, pages: &HashMap<String, String>, hits: &Mutex<Vec<St
         None if path == "/favicon.ico" => ("404 Not Found", String::new()),
         None => ("200 OK", "pong".to_string()),
     };
+    // Module scripts need a JavaScript MIME type (the Test Kit demo app is one).
+    let kind = if path.ends_with(".js") {
+        "text/javascript"
+    } else if path.ends_with(".css") {
+        "text/css"
+    } else {
+        "text/html"
+    };
     let response = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let _ = (&stream).write_all(response.as_bytes());

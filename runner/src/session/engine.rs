@@ -11,11 +11,14 @@ use super::file::{
 use super::gates;
 use super::next;
 use super::observation::{refs_of, to_json};
+use super::page_context::live;
+use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
 use super::protocol::{FinishStatus, Request, Response};
 use super::statement::replace_refs;
 use a3s_test_driver::web::{
-    live_group_members, LaunchOptions, NetworkFilter, WebContext, WebDriver,
+    live_group_members, LaunchOptions, NetworkFilter, PageSnapshot, WebContext, WebDriver,
 };
+use a3s_test_driver::FailureCode;
 use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver};
 use a3s_test_lang::ir::{Action, Target};
 use serde_json::{json, Value};
@@ -244,16 +247,47 @@ impl Engine {
         }
     }
 
+    /// The accessibility snapshot and, when the page has a compatible Test Kit bridge, its
+    /// summary snapshot bound to the same revision: revision → accessibility → revision; a
+    /// change in between retries once, then fails with `test.driver.web.page_context_changed`.
+    async fn atomic_snapshot(
+        &self,
+        deadline: Instant,
+    ) -> Result<(PageSnapshot, Option<(String, u64, Value)>), SessionError> {
+        let ctx = self.ctx()?;
+        let accessibility = |f: a3s_test_driver::StepFailure| {
+            SessionError::new(
+                SessionCode::StepFailed,
+                format!("the observation failed: {}: {}", f.code, f.message),
+            )
+        };
+        let Some(bridge) = live::detect(ctx, deadline).await? else {
+            let snapshot = ctx.snapshot_controls(deadline).await.map_err(accessibility)?;
+            return Ok((snapshot, None));
+        };
+        let request = json!({ "detail": "summary", "scope": { "kind": "page" } });
+        for _attempt in 0..2 {
+            let before = live::revision(ctx, deadline).await?;
+            let snapshot = ctx.snapshot_controls(deadline).await.map_err(accessibility)?;
+            let (after, response) = live::snapshot(ctx, request.clone(), deadline).await?;
+            if after == before {
+                return Ok((snapshot, Some((bridge.sdk_version, after, response))));
+            }
+        }
+        Err(live::driver_error(
+            FailureCode::PageContextChanged,
+            "the Page Context revision changed during the observation twice; observe again",
+        ))
+    }
+
     async fn observe(&mut self, full: bool) -> Result<Value, SessionError> {
         let deadline = self.turn_deadline();
-        let snapshot = match self.ctx()?.snapshot_controls(deadline).await {
+        let (snapshot, page_context) = match self.atomic_snapshot(deadline).await {
             Ok(s) => s,
-            Err(f) => {
+            Err(e) => {
                 self.end_observation();
-                return Err(SessionError::new(
-                    SessionCode::StepFailed,
-                    format!("the observation failed: {}: {}", f.code, f.message),
-                ));
+                self.file.page_context = None;
+                return Err(e);
             }
         };
         if let Err(e) = super::policy::check_origin(&self.file.policy, &snapshot.url) {
@@ -277,6 +311,21 @@ impl Engine {
             open: true,
         });
         self.file.refs = refs;
+        self.file.page_context = page_context.map(|(sdk_version, revision, response)| {
+            PageContextState {
+                sdk_version,
+                baseline: revision,
+                crefs: crefs_of(&response, &self.file.ownership.token),
+            }
+        });
+        if let Some(pc) = &self.file.page_context {
+            view["page_context"] = json!({
+                "sdk_version": pc.sdk_version,
+                "revision": pc.baseline,
+                "refs": crefs_json(&pc.crefs),
+                "ref_count": pc.crefs.len(),
+            });
+        }
         view["next"] = json!(next::after_observe(&self.file));
         Ok(view)
     }
@@ -290,8 +339,11 @@ impl Engine {
         // Gates 1–4 need no browser.
         let step = gates::schema(source)?;
         gates::capability(&step, self.driver.capabilities())?;
-        let refs = gates::target_type(&step)?;
-        gates::ref_binding(&self.file, observation, &refs)?;
+        let refs = gates::target_type_in(&step, Some(&self.file))?;
+        let (c_refs, e_refs): (Vec<String>, Vec<String>) =
+            refs.iter().cloned().partition(|r| r.starts_with("@c"));
+        gates::ref_binding(&self.file, observation, &e_refs)?;
+        gates::cref_binding(&self.file, &c_refs)?;
         let deadline = self.turn_deadline();
         let (url, loader) = self.ctx()?.document_identity(deadline).await.map_err(|f| {
             SessionError::new(
@@ -313,7 +365,37 @@ impl Engine {
                     ),
                 ));
             }
-            for r in &refs {
+            if !c_refs.is_empty() {
+                self.refresh_crefs(deadline).await?;
+                gates::cref_binding(&self.file, &c_refs)?;
+            }
+            for r in &c_refs {
+                let entry = self
+                    .file
+                    .page_context
+                    .as_ref()
+                    .and_then(|p| p.crefs.iter().find(|c| &c.reference == r))
+                    .cloned()
+                    .expect("cref_binding checked it");
+                let mut found = None;
+                for candidate in &entry.durable {
+                    if self.ctx()?.backend_node_of(candidate, deadline).await.is_ok() {
+                        found = Some(candidate.clone());
+                        break;
+                    }
+                }
+                let Some(target) = found else {
+                    return Err(SessionError::new(
+                        SessionCode::StaleRef,
+                        format!(
+                            "{r} is unchanged in the Page Context but none of its locators names \
+                             exactly one element; observe again"
+                        ),
+                    ));
+                };
+                durable.insert(r.clone(), target);
+            }
+            for r in &e_refs {
                 let entry = self
                     .file
                     .refs
@@ -425,6 +507,27 @@ impl Engine {
             "untrusted": true,
             "next": next::after_exec(&self.file),
         }))
+    }
+
+    /// Bring the `@cN` refs up to the page's current revision: a validated complete delta keeps
+    /// the unaffected ones; a reset, a missing or invalid delta, or a regression clears them all.
+    async fn refresh_crefs(&mut self, deadline: Instant) -> Result<(), SessionError> {
+        let Some(baseline) = self.file.page_context.as_ref().map(|p| p.baseline) else {
+            return Ok(());
+        };
+        let outcome = live::delta_since(self.ctx()?, baseline, deadline).await;
+        let token = self.file.ownership.token.clone();
+        let state = self.file.page_context.as_mut().expect("checked above");
+        match outcome {
+            Ok(delta) => {
+                apply_delta(state, &delta, &token);
+                Ok(())
+            }
+            Err(e) => {
+                state.crefs.clear();
+                Err(e)
+            }
+        }
     }
 
     async fn shutdown(&mut self) -> Vec<String> {

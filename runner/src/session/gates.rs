@@ -56,11 +56,21 @@ pub fn capability(step: &Step, capabilities: &Capabilities) -> Result<(), Sessio
     Ok(())
 }
 
-/// Gate 3 (target type): only `@eN` refs can be bound here (`@cN` needs a Test Kit Page Context,
-/// which sessions do not read yet; `@uN` never reaches this point).
+/// Gate 3 (target type) for a page without Test Kit: only `@eN` refs can be bound (`@uN` never
+/// reaches this point).
 pub fn target_type(step: &Step) -> Result<Vec<String>, SessionError> {
+    target_type_in(step, None)
+}
+
+/// Gate 3 (target type): `@eN` refs always; `@cN` refs only when the session read a compatible
+/// Test Kit Page Context.
+pub fn target_type_in(step: &Step, session: Option<&SessionFile>) -> Result<Vec<String>, SessionError> {
     let refs = refs_in(step);
-    if let Some(r) = refs.iter().find(|r| !r.starts_with("@e")) {
+    let page_context = session.is_some_and(|s| s.page_context.is_some());
+    if let Some(r) = refs
+        .iter()
+        .find(|r| !(r.starts_with("@e") || (page_context && r.starts_with("@c"))))
+    {
         return Err(SessionError::new(
             SessionCode::TargetType,
             format!(
@@ -122,6 +132,25 @@ pub fn ref_binding(
             return Err(SessionError::new(
                 SessionCode::StaleRef,
                 format!("{r} is not a ref of observation {}", latest.id),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Gate 4 for `@cN` refs: each must be one of the session's surviving Page Context refs (an
+/// observation made them; a validated delta since then kept them).
+pub fn cref_binding(session: &SessionFile, refs: &[String]) -> Result<(), SessionError> {
+    let crefs = session
+        .page_context
+        .as_ref()
+        .map(|p| p.crefs.as_slice())
+        .unwrap_or_default();
+    for r in refs {
+        if !crefs.iter().any(|c| &c.reference == r) {
+            return Err(SessionError::new(
+                SessionCode::StaleRef,
+                format!("{r} is not a live Page Context ref (its node changed, or it never existed); observe again"),
             ));
         }
     }
@@ -284,6 +313,36 @@ mod tests {
         let c = schema("click { target = ref(\"@c1\") }").unwrap();
         assert_eq!(target_type(&c).unwrap_err().code, SessionCode::TargetType);
         assert_eq!(target_type(&click).unwrap(), ["@e1"]);
+    }
+
+    #[test]
+    fn c_refs_need_a_page_context_and_a_surviving_ref() {
+        use crate::session::page_context::refs::{CRefEntry, PageContextState};
+        let c = schema("click { target = ref(\"@c1\") }").unwrap();
+        let mut s = session();
+        assert_eq!(
+            target_type_in(&c, Some(&s)).unwrap_err().code,
+            SessionCode::TargetType
+        );
+        s.page_context = Some(PageContextState {
+            sdk_version: "0.1.0".into(),
+            baseline: 3,
+            crefs: vec![CRefEntry {
+                reference: "@c1".into(),
+                fingerprint: "f".repeat(64),
+                role: "button".into(),
+                name: "Add".into(),
+                component: None,
+                source: None,
+                durable: vec![],
+            }],
+        });
+        assert_eq!(target_type_in(&c, Some(&s)).unwrap(), ["@c1"]);
+        assert!(cref_binding(&s, &["@c1".into()]).is_ok());
+        assert_eq!(
+            cref_binding(&s, &["@c2".into()]).unwrap_err().code,
+            SessionCode::StaleRef
+        );
     }
 
     #[test]

@@ -225,6 +225,23 @@ pub fn to_text(view: &Value) -> String {
     if view["truncated"] == json!(true) {
         out.push_str("… more refs: observe with --full\n");
     }
+    // Test Kit Page Context refs: component names and source hints are untrusted page data too.
+    for r in view["page_context"]["refs"].as_array().into_iter().flatten() {
+        out.push_str(r["ref"].as_str().unwrap_or(""));
+        out.push(' ');
+        out.push_str(r["role"].as_str().unwrap_or(""));
+        out.push(' ');
+        out.push_str(&quoted(r["name"].as_str().unwrap_or("")));
+        if let Some(c) = r["component"].as_str() {
+            out.push_str(" component=");
+            out.push_str(&quoted(c));
+        }
+        if let Some(src) = r["source"].as_str() {
+            out.push_str(" source=");
+            out.push_str(&quoted(src));
+        }
+        out.push('\n');
+    }
     for t in view["texts"].as_array().into_iter().flatten() {
         out.push_str("text ");
         out.push_str(t["role"].as_str().unwrap_or(""));

@@ -7,4 +7,5 @@
 pub mod diff;
 pub mod fingerprint;
 pub mod handshake;
+pub mod live;
 pub mod refs;

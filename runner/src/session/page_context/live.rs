@@ -1,0 +1,136 @@
+//! The browser half of Page Context in a session: detecting the bridge through its handshake,
+//! reading a snapshot, and fetching a delta since a baseline — every answer checked by the pure
+//! modules ([`super::handshake`], [`super::diff`]) before the session uses it.
+
+use super::diff::{self, Delta};
+use super::handshake::{self, Bridge};
+use crate::session::code::{SessionCode, SessionError};
+use a3s_test_driver::failure::FailureCode;
+use a3s_test_driver::web::{PageContextMethod, PageContextReply, WebContext};
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+/// A driver-coded failure (`test.driver.web.*`) reported through the session.
+pub fn driver_error(code: FailureCode, message: impl Into<String>) -> SessionError {
+    let message = message.into();
+    SessionError::new(SessionCode::StepFailed, format!("{code}: {message}")).with_detail(
+        json!({ "failure": { "code": code.as_str(), "message": message }, "class": code.class() }),
+    )
+}
+
+fn step_failed(f: a3s_test_driver::StepFailure) -> SessionError {
+    SessionError::new(SessionCode::StepFailed, format!("{}: {}", f.code, f.message))
+}
+
+async fn call(
+    ctx: &WebContext,
+    method: PageContextMethod,
+    arg: Value,
+    deadline: Instant,
+) -> Result<PageContextReply, SessionError> {
+    ctx.page_context_call(method, &arg, deadline)
+        .await
+        .map_err(step_failed)
+}
+
+/// `None` when the page has no bridge; the bridge when its handshake is compatible; an
+/// `test.driver.web.page_context_incompatible` failure otherwise.
+pub async fn detect(ctx: &WebContext, deadline: Instant) -> Result<Option<Bridge>, SessionError> {
+    match call(ctx, PageContextMethod::Handshake, Value::Null, deadline).await? {
+        PageContextReply::Absent => Ok(None),
+        PageContextReply::Threw(m) => Err(driver_error(
+            FailureCode::PageContextIncompatible,
+            format!("the Test Kit handshake failed: {m}"),
+        )),
+        PageContextReply::Value(v) => handshake::check(&v)
+            .map(Some)
+            .map_err(|m| driver_error(FailureCode::PageContextIncompatible, m)),
+    }
+}
+
+fn present(reply: PageContextReply, what: &str) -> Result<Value, SessionError> {
+    match reply {
+        PageContextReply::Value(v) => Ok(v),
+        PageContextReply::Absent => Err(driver_error(
+            FailureCode::PageContextChanged,
+            format!("the Test Kit bridge disappeared during {what}"),
+        )),
+        PageContextReply::Threw(m) => Err(driver_error(
+            FailureCode::PageContextIncompatible,
+            format!("the Test Kit {what} failed: {m}"),
+        )),
+    }
+}
+
+/// The bridge's current revision (`probe()`).
+pub async fn revision(ctx: &WebContext, deadline: Instant) -> Result<u64, SessionError> {
+    let v = present(
+        call(ctx, PageContextMethod::Probe, Value::Null, deadline).await?,
+        "probe",
+    )?;
+    v.get("revision")
+        .and_then(Value::as_u64)
+        .filter(|r| *r >= 1)
+        .ok_or_else(|| {
+            driver_error(
+                FailureCode::PageContextIncompatible,
+                "probe() answered without a positive integer revision",
+            )
+        })
+}
+
+/// A snapshot for `request`; its `revision` is checked to be a positive integer.
+pub async fn snapshot(
+    ctx: &WebContext,
+    request: Value,
+    deadline: Instant,
+) -> Result<(u64, Value), SessionError> {
+    let v = present(
+        call(ctx, PageContextMethod::Snapshot, request, deadline).await?,
+        "snapshot",
+    )?;
+    let rev = v
+        .get("revision")
+        .and_then(Value::as_u64)
+        .filter(|r| *r >= 1)
+        .ok_or_else(|| {
+            driver_error(
+                FailureCode::PageContextIncompatible,
+                "snapshot() answered without a positive integer revision",
+            )
+        })?;
+    Ok((rev, v))
+}
+
+/// The validated delta since `baseline` (a `detail: diff` snapshot of the page projection).
+/// A bridge error, a missing delta or a broken rule is an error carrying its own code.
+pub async fn delta_since(
+    ctx: &WebContext,
+    baseline: u64,
+    deadline: Instant,
+) -> Result<Delta, SessionError> {
+    let request = json!({ "detail": "diff", "sinceRevision": baseline, "scope": { "kind": "page" } });
+    let reply = call(ctx, PageContextMethod::Snapshot, request, deadline).await?;
+    let response = match reply {
+        PageContextReply::Value(v) => v,
+        PageContextReply::Absent => {
+            return Err(SessionError::new(
+                SessionCode::StaleRef,
+                "the Test Kit bridge is gone (new document?); observe again",
+            ))
+        }
+        PageContextReply::Threw(m) => {
+            return Err(SessionError::new(
+                SessionCode::StaleRef,
+                format!("the page could not diff since revision {baseline} ({m}); observe again"),
+            ))
+        }
+    };
+    diff::validate(&response, baseline).map_err(|e| {
+        SessionError::new(
+            SessionCode::StaleRef,
+            format!("the Page Context delta was rejected: {e}; observe again"),
+        )
+        .with_detail(json!({ "page_context_code": e.rule.code() }))
+    })
+}
