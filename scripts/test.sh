@@ -3,6 +3,8 @@
 # Run ./scripts/setup.sh once first on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+logs=target/test-logs
+mkdir -p "$logs"
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -11,14 +13,14 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 echo "== cargo test"
-cargo test --workspace --quiet 2>&1 | tee target/cargo-test.log
-rust_summary=$(grep -E '^test result:' target/cargo-test.log | awk '{p+=$4; f+=$6} END {print p+0, f+0}')
+cargo test --workspace --quiet 2>&1 | tee "$logs/cargo-test.log"
+rust_summary=$(grep -E '^test result:' "$logs/cargo-test.log" | awk '{p+=$4; f+=$6} END {print p+0, f+0}')
 
 js_passed=0
 if [ -f testkit/package.json ]; then
     echo "== testkit: typecheck, unit tests, browser tests"
-    (cd testkit && export NO_COLOR=1 && npm run --silent typecheck && npm test --silent && npm run --silent test:browser) 2>&1 | tee target/testkit-test.log
-    js_passed=$(grep -Eo 'Tests +[0-9]+ passed' target/testkit-test.log | awk '{s+=$2} END {print s+0}')
+    (cd testkit && export NO_COLOR=1 && npm run --silent typecheck && npm test --silent && npm run --silent test:browser) 2>&1 | tee "$logs/testkit-test.log"
+    js_passed=$(grep -Eo 'Tests +[0-9]+ passed' "$logs/testkit-test.log" | awk '{s+=$2} END {print s+0}')
 fi
 
 read -r rust_passed rust_failed <<<"$rust_summary"

@@ -98,17 +98,25 @@ pub fn admit_files(files: &[PathBuf]) -> AdmissionReport {
 }
 
 fn admit_file(path: PathBuf) -> Result<AdmittedFile, RejectedFile> {
-    let bytes = match std::fs::read(&path) {
+    let bytes = match crate::read::read_suite_file(&path) {
         Ok(bytes) => bytes,
         Err(e) => {
             let source = Arc::new(SourceFile {
                 path,
                 text: Arc::from(""),
             });
-            return Err(RejectedFile {
-                source,
-                rejection: Rejection::Unreadable(e.to_string()),
-            });
+            let rejection = match e {
+                crate::read::ReadError::Io(e) => Rejection::Unreadable(e.to_string()),
+                too_large @ crate::read::ReadError::TooLarge { .. } => {
+                    Rejection::Diagnostics(vec![a3s_test_lang::Diagnostic::error(
+                        a3s_test_lang::Code::FileTooLarge,
+                        "",
+                        a3s_test_lang::Span::default(),
+                        too_large.to_string(),
+                    )])
+                }
+            };
+            return Err(RejectedFile { source, rejection });
         }
     };
     let admission = a3s_test_lang::admit_bytes(&bytes);

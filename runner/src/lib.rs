@@ -25,6 +25,7 @@ pub mod exit;
 pub mod filter;
 pub mod plan;
 pub mod process_tree;
+pub mod read;
 pub mod reporter;
 pub mod result;
 pub mod run;

@@ -120,6 +120,15 @@ pub fn observe(ctx: &Context, session: &str, full: bool) -> Result<Value, Sessio
     turn(ctx, session, Request::Observe { full })
 }
 
+/// Inspect the Test Kit Page Context (a new observation with the bridge's answer).
+pub fn inspect(
+    ctx: &Context,
+    session: &str,
+    request: a3s_test_runner::session::page_context::inspect::InspectRequest,
+) -> Result<Value, SessionError> {
+    turn(ctx, session, Request::Inspect { request })
+}
+
 /// Admit and run one statement.
 pub fn exec(
     ctx: &Context,

@@ -11,12 +11,14 @@ use super::file::{
 use super::gates;
 use super::next;
 use super::observation::{refs_of, to_json};
-use super::page_context::live;
+use super::page_context::inspect::InspectRequest;
+use super::page_context::{diff, live};
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
 use super::protocol::{FinishStatus, Request, Response};
 use super::statement::replace_refs;
 use a3s_test_driver::web::{
-    live_group_members, LaunchOptions, NetworkFilter, PageSnapshot, WebContext, WebDriver,
+    live_group_members, LaunchOptions, NetworkFilter, PageContextMethod, PageContextReply,
+    PageSnapshot, WebContext, WebDriver,
 };
 use a3s_test_driver::FailureCode;
 use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver};
@@ -161,6 +163,7 @@ impl Engine {
         self.file.last_turn_at_ms = now_ms();
         let (kind, result, closing) = match request.clone() {
             Request::Observe { full } => ("observe", self.observe(full).await, false),
+            Request::Inspect { request } => ("inspect", self.inspect(request).await, false),
             Request::Exec {
                 observation,
                 statement,
@@ -327,6 +330,61 @@ impl Engine {
             });
         }
         view["next"] = json!(next::after_observe(&self.file));
+        Ok(view)
+    }
+
+    /// Read the Page Context as asked (a `diff` is validated like any delta), then take a new
+    /// observation so the answer comes with fresh `@eN`/`@cN` refs.
+    async fn inspect(&mut self, request: InspectRequest) -> Result<Value, SessionError> {
+        request
+            .validate()
+            .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+        let deadline = self.turn_deadline();
+        let ctx = self.ctx()?;
+        if live::detect(ctx, deadline).await?.is_none() {
+            return Err(SessionError::new(
+                SessionCode::Capability,
+                "this page has no Test Kit bridge; use observe (accessibility refs @eN)",
+            ));
+        }
+        let method = if request.wait_timeout_ms.is_some() {
+            PageContextMethod::WaitForDiff
+        } else {
+            PageContextMethod::Snapshot
+        };
+        let reply = ctx
+            .page_context_call(method, &request.bridge_request(), deadline)
+            .await
+            .map_err(|f| {
+                SessionError::new(SessionCode::StepFailed, format!("{}: {}", f.code, f.message))
+            })?;
+        let response = match reply {
+            PageContextReply::Value(v) => v,
+            PageContextReply::Absent => {
+                return Err(SessionError::new(
+                    SessionCode::Capability,
+                    "the Test Kit bridge went away; observe again",
+                ))
+            }
+            PageContextReply::Threw(m) => {
+                return Err(SessionError::new(
+                    SessionCode::InvalidInput,
+                    format!("the Test Kit refused the request: {m}"),
+                ))
+            }
+        };
+        if let Some(since) = request.since_revision {
+            diff::validate(&response, since).map_err(|e| {
+                SessionError::new(
+                    SessionCode::StepFailed,
+                    format!("the Page Context delta was rejected: {e}"),
+                )
+                .with_detail(json!({ "page_context_code": e.rule.code() }))
+            })?;
+        }
+        let mut view = self.observe(false).await?;
+        view["inspection"] = response;
+        view["untrusted"] = json!(true);
         Ok(view)
     }
 

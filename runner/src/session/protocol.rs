@@ -24,6 +24,11 @@ pub enum Request {
         /// List everything instead of the compact view.
         full: bool,
     },
+    /// Inspect the Test Kit Page Context: the bridge's answer plus a new observation.
+    Inspect {
+        /// What to read.
+        request: super::page_context::inspect::InspectRequest,
+    },
     /// Admit and run one statement.
     Exec {
         /// The observation the statement's refs come from (must be the latest).

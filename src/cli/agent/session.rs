@@ -22,6 +22,8 @@ pub enum SessionCommand {
     Start(StartArgs),
     /// Observe the page: observation N with refs @e1… (page text is untrusted data).
     Observe(ObserveArgs),
+    /// Inspect the Test Kit Page Context (a new observation with fresh refs plus the answer).
+    Inspect(InspectArgs),
     /// Admit and run one ACL statement (refs must come from the latest observation).
     Exec(ExecArgs),
     /// Sugar: `click { target = … }`.
@@ -106,6 +108,68 @@ pub struct ObserveArgs {
     /// Every ref and the page text, not the compact view.
     #[arg(long)]
     full: bool,
+}
+
+/// `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    #[command(flatten)]
+    s: SessionArg,
+    /// summary | scoped | diff | forensic.
+    #[arg(long, value_parser = ["summary", "scoped", "diff", "forensic"], default_value = "summary")]
+    detail: String,
+    /// Scope: one node id (from an earlier inspection of this document).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["component", "region"])]
+    node: Option<String>,
+    /// Scope: one component id.
+    #[arg(long, value_name = "ID", conflicts_with = "region")]
+    component: Option<String>,
+    /// Scope: a viewport rectangle `x,y,w,h` in CSS px.
+    #[arg(long, value_name = "X,Y,W,H", allow_hyphen_values = true)]
+    region: Option<String>,
+    /// Diff baseline revision (with `--detail diff`).
+    #[arg(long, value_name = "N")]
+    since_revision: Option<u64>,
+    /// Wait up to T ms for a change after the baseline.
+    #[arg(long, value_name = "T")]
+    wait_timeout_ms: Option<u64>,
+    /// Continue a truncated answer.
+    #[arg(long, value_name = "C")]
+    cursor: Option<String>,
+}
+
+fn inspect_request(
+    a: &InspectArgs,
+) -> Result<a3s_test_runner::session::page_context::inspect::InspectRequest, SessionError> {
+    use a3s_test_runner::session::page_context::inspect::{
+        parse_region, Detail, InspectRequest, Scope,
+    };
+    let detail = match a.detail.as_str() {
+        "scoped" => Detail::Scoped,
+        "diff" => Detail::Diff,
+        "forensic" => Detail::Forensic,
+        _ => Detail::Summary,
+    };
+    let scope = if let Some(id) = &a.node {
+        Scope::Node { id: id.clone() }
+    } else if let Some(id) = &a.component {
+        Scope::Component { id: id.clone() }
+    } else if let Some(r) = &a.region {
+        parse_region(r).map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?
+    } else {
+        Scope::Page
+    };
+    let request = InspectRequest {
+        detail,
+        scope,
+        since_revision: a.since_revision,
+        wait_timeout_ms: a.wait_timeout_ms,
+        cursor: a.cursor.clone(),
+    };
+    request
+        .validate()
+        .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+    Ok(request)
 }
 
 /// `exec`.
@@ -347,6 +411,19 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         SessionCommand::Observe(a) => {
             print(a.s.json, ops::observe(ctx, &a.s.session, a.full), |v| {
                 to_text(v) + &next_line(v)
+            })
+        }
+        SessionCommand::Inspect(a) => {
+            let result = inspect_request(&a).and_then(|r| ops::inspect(ctx, &a.s.session, r));
+            print(a.s.json, result, |v| {
+                let mut out = to_text(v);
+                if let Some(i) = v.get("inspection") {
+                    out.push_str(&format!(
+                        "inspection (untrusted page data): {}\n",
+                        serde_json::to_string(i).unwrap_or_default()
+                    ));
+                }
+                out + &next_line(v)
             })
         }
         SessionCommand::Exec(a) => print(

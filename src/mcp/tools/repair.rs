@@ -86,13 +86,8 @@ fn op_schema(verb: Verb) -> Value {
             props.extend([attempt, ("message", text("why the lease is given back"))]);
             required.push("attempt_id");
         }
-        Verb::Accept | Verb::Reject | Verb::Reopen => {
-            props.push(("message", text("a note for the record")));
-        }
-        Verb::Answer => {
-            props.push(("message", text("the answer or new guidance")));
-            required.push("message");
-        }
+        // Reviewer verbs are never offered over MCP (see `tools`), so they need no schema.
+        Verb::Accept | Verb::Reject | Verb::Reopen | Verb::Answer => {}
     }
     schema(&props, &required)
 }
@@ -218,30 +213,9 @@ pub fn tools() -> Vec<Tool> {
             Verb::Cancel,
             |c, a| act(c, Verb::Cancel, a),
         ),
-        op_tool(
-            "test_repair_accept",
-            "Reviewer: accept a verified repair.",
-            Verb::Accept,
-            |c, a| act(c, Verb::Accept, a),
-        ),
-        op_tool(
-            "test_repair_reject",
-            "Reviewer: dismiss a repair awaiting review, or cancel a finding not yet repaired.",
-            Verb::Reject,
-            |c, a| act(c, Verb::Reject, a),
-        ),
-        op_tool(
-            "test_repair_reopen",
-            "Reviewer: reopen a finished finding.",
-            Verb::Reopen,
-            |c, a| act(c, Verb::Reopen, a),
-        ),
-        op_tool(
-            "test_repair_answer",
-            "Reviewer: answer the agent (or re-send) and queue the finding again.",
-            Verb::Answer,
-            |c, a| act(c, Verb::Answer, a),
-        ),
+        // No reviewer tools (accept, reject, reopen, answer) here: MCP clients are coding agents,
+        // and human authorization is a separate authority (ARCHITECTURE.md). Reviewers use the
+        // `a3s-test agent repair-accept|reject|reopen|answer` commands.
         Tool {
             name: "test_repair_import",
             description: "Append an a3s.test.repair/1 document to a session's ledger.",

@@ -7,5 +7,6 @@
 pub mod diff;
 pub mod fingerprint;
 pub mod handshake;
+pub mod inspect;
 pub mod live;
 pub mod refs;

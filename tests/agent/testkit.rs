@@ -1,0 +1,260 @@
+//! Agent sessions on a page with the Test Kit bridge: the demo app (`testkit/demo/dist`, built
+//! by `./scripts/setup.sh`) served on loopback. Observations list `@cN` refs with component and
+//! source hints; a `@cN` survives an unrelated change (validated delta) and is refused once its
+//! node changed. A present but incompatible bridge is its own failure code.
+
+use crate::support::*;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The built demo app, or a panic saying how to build it.
+fn demo_pages() -> Vec<(&'static str, String)> {
+    let dist = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testkit/demo/dist");
+    let read = |name: &str| {
+        std::fs::read_to_string(dist.join(name)).unwrap_or_else(|e| {
+            panic!(
+                "{} is missing ({e}): build the Test Kit demo first with ./scripts/setup.sh \
+                 (or `cd testkit && npm ci && npm run build && npm run build:demo`)",
+                dist.join(name).display()
+            )
+        })
+    };
+    vec![
+        ("/", read("index.html")),
+        ("/app.js", read("app.js")),
+        ("/app.css", read("app.css")),
+    ]
+}
+
+/// Observe until the bridge (installed by a React effect after the first render) is seen,
+/// bounded by a deadline.
+fn observe_with_page_context(d: &std::path::Path, session: &str) -> Value {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let obs = ok(d, &["agent", "observe", "--session", session, "--json"]);
+        if obs["page_context"].is_object() {
+            return obs;
+        }
+        assert!(
+            Instant::now() < until,
+            "no Page Context within 20 s: {obs}"
+        );
+    }
+}
+
+fn cref(obs: &Value, role: &str, name: &str) -> Value {
+    obs["page_context"]["refs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["role"] == role && r["name"] == name)
+        .unwrap_or_else(|| panic!("no @c {role} {name:?} in {obs}"))
+        .clone()
+}
+
+#[test]
+fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
+    let pages = demo_pages();
+    let borrowed: Vec<(&str, &str)> = pages.iter().map(|(p, b)| (*p, b.as_str())).collect();
+    let server = Server::start(&borrowed);
+    let dir = project();
+    let d = dir.path();
+    let groups = start(d, "kit", &format!("{}/", server.origin), &[]);
+    ok(
+        d,
+        &["agent", "expect-text", "Sign in", "--session", "kit", "--json"],
+    );
+    let obs = observe_with_page_context(d, "kit");
+    assert_eq!(obs["page_context"]["sdk_version"], "0.1.0", "{obs}");
+    let sign_in = cref(&obs, "button", "Sign in");
+    let email = cref(&obs, "textbox", "Email");
+    assert_eq!(sign_in["component"], "LoginForm", "{sign_in}");
+    assert_eq!(sign_in["source"], "testkit/demo/src/main.tsx:24:1", "{sign_in}");
+    let sign_in = sign_in["ref"].as_str().unwrap().to_string();
+    let email = email["ref"].as_str().unwrap().to_string();
+    assert!(sign_in.starts_with("@c") && email.starts_with("@c"));
+
+    // The text view lists them too, quoted.
+    let text = a3s(d, &["agent", "observe", "--session", "kit"]);
+    assert!(
+        text.stdout.contains(&format!(
+            "button \"Sign in\" component=\"LoginForm\" source=\"testkit/demo/src/main.tsx:24:1\""
+        )),
+        "{}",
+        text.stdout
+    );
+    let obs = observe_with_page_context(d, "kit");
+    let sign_in = cref(&obs, "button", "Sign in")["ref"].as_str().unwrap().to_string();
+    let email = cref(&obs, "textbox", "Email")["ref"].as_str().unwrap().to_string();
+
+    // Acting through @cN dispatches its best locator.
+    let filled = ok(
+        d,
+        &["agent", "fill", &email, "a@b.c", "--session", "kit", "--json"],
+    );
+    assert_eq!(filled["status"], "passed", "{filled}");
+    assert_eq!(filled["resolved"][0]["target"], "role(\"textbox\", \"Email\")");
+
+    // The fill changed the email field only: the sign-in ref survives the validated delta.
+    let clicked = ok(d, &["agent", "click", &sign_in, "--session", "kit", "--json"]);
+    assert_eq!(clicked["status"], "passed", "{clicked}");
+    ok(
+        d,
+        &["agent", "expect-text", "Signed in as a@b.c", "--session", "kit", "--json"],
+    );
+
+    // The email field changed since the observation: its ref is refused before dispatch.
+    let refused_fill = refused(
+        d,
+        &["agent", "fill", &email, "x@y.z", "--session", "kit", "--json"],
+        "test.session.stale_ref",
+    );
+    assert!(
+        refused_fill["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&email),
+        "{refused_fill}"
+    );
+    // Nothing was typed.
+    ok(
+        d,
+        &["agent", "expect-text", "Signed in as a@b.c", "--session", "kit", "--json"],
+    );
+
+    // Raw node ids never reach the session file: only 64-hex fingerprints.
+    let record = session_json(d, "kit");
+    let crefs = record["page_context"]["crefs"].as_array().unwrap();
+    assert!(!crefs.is_empty());
+    for c in crefs {
+        let fp = c["fingerprint"].as_str().unwrap();
+        assert_eq!(fp.len(), 64);
+        assert!(fp.chars().all(|ch| ch.is_ascii_hexdigit()));
+    }
+    assert!(crefs.iter().all(|c| c["reference"] != email.as_str()));
+
+    ok(
+        d,
+        &["agent", "finish", "--session", "kit", "--status", "passed", "--json"],
+    );
+    assert_gone(groups);
+}
+
+#[test]
+fn an_incompatible_bridge_is_its_own_failure_and_a_plain_page_has_no_c_refs() {
+    let page = r#"<!doctype html><body><button>Go</button><script>
+Object.defineProperty(window, Symbol.for("a3s.test.page-context"), { value: {
+  handshake: () => ({ protocol: "a3s.test.testkit-handshake/1", packageName: "@a3s-lab/testkit",
+    sdkVersion: "9.0.0", pageContextProtocol: "a3s.test.page-context/1",
+    capabilities: ["snapshot.summary", "snapshot.diff", "scope.page"] }) } });
+</script></body>"#;
+    let plain = "<!doctype html><body><button>Go</button></body>";
+    let server = Server::start(&[("/", page), ("/plain", plain)]);
+    let dir = project();
+    let d = dir.path();
+    let groups = start(d, "bad", &format!("{}/", server.origin), &[]);
+    let v = refused(
+        d,
+        &["agent", "observe", "--session", "bad", "--json"],
+        "test.session.step_failed",
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("test.driver.web.page_context_incompatible"),
+        "{v}"
+    );
+    ok(
+        d,
+        &["agent", "navigate", "/plain", "--session", "bad", "--json"],
+    );
+    let obs = ok(d, &["agent", "observe", "--session", "bad", "--json"]);
+    assert!(obs.get("page_context").is_none(), "{obs}");
+    let go = ref_of(&obs, "button", "Go");
+    ok(d, &["agent", "click", &go, "--session", "bad", "--json"]);
+    refused(
+        d,
+        &["agent", "click", "@c1", "--session", "bad", "--json"],
+        "test.session.target_type",
+    );
+    ok(d, &["agent", "abort", "--session", "bad", "--json"]);
+    assert_gone(groups);
+}
+
+#[test]
+fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
+    let pages = demo_pages();
+    let borrowed: Vec<(&str, &str)> = pages.iter().map(|(p, b)| (*p, b.as_str())).collect();
+    let server = Server::start(&borrowed);
+    let dir = project();
+    let d = dir.path();
+    let groups = start(d, "insp", &format!("{}/", server.origin), &[]);
+    ok(
+        d,
+        &["agent", "expect-text", "Add item", "--session", "insp", "--json"],
+    );
+    let obs = observe_with_page_context(d, "insp");
+    let id = obs["observation"].as_u64().unwrap();
+    let revision = obs["page_context"]["revision"].as_u64().unwrap();
+
+    let summary = ok(
+        d,
+        &["agent", "inspect", "--session", "insp", "--detail", "summary", "--json"],
+    );
+    assert_eq!(summary["observation"].as_u64(), Some(id + 1), "a new observation");
+    assert_eq!(summary["untrusted"], true);
+    assert_eq!(summary["inspection"]["protocol"], "a3s.test.page-context/1");
+    assert!(summary["page_context"]["refs"].as_array().unwrap().len() >= 2);
+
+    let scoped = ok(
+        d,
+        &[
+            "agent", "inspect", "--session", "insp", "--detail", "scoped", "--component",
+            "item-list", "--json",
+        ],
+    );
+    let nodes = scoped["inspection"]["nodes"].as_array().unwrap();
+    assert!(
+        nodes.iter().any(|n| n["name"] == "Add item"),
+        "{scoped}"
+    );
+    assert!(nodes.iter().all(|n| n["name"] != "Sign in"), "scoped to the list");
+
+    // A change, then a diff since the observation's revision (it already happened, so the
+    // bounded wait returns at once): validated, and it advances.
+    let add = cref(&summary, "button", "Add item")["ref"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(d, &["agent", "click", &add, "--session", "insp", "--json"]);
+    let since = revision.to_string();
+    let diff = ok(
+        d,
+        &[
+            "agent", "inspect", "--session", "insp", "--detail", "diff", "--since-revision",
+            &since, "--wait-timeout-ms", "5000", "--json",
+        ],
+    );
+    let delta = &diff["inspection"]["delta"];
+    assert_eq!(delta["fromRevision"].as_u64(), Some(revision), "{diff}");
+    assert!(delta["toRevision"].as_u64().unwrap() > revision);
+    assert_eq!(delta["invalidated"]["ui"], true);
+
+    refused(
+        d,
+        &["agent", "inspect", "--session", "insp", "--detail", "diff", "--json"],
+        "test.session.invalid_input",
+    );
+    refused(
+        d,
+        &[
+            "agent", "inspect", "--session", "insp", "--detail", "scoped", "--region",
+            "0,0,0,10", "--json",
+        ],
+        "test.session.invalid_input",
+    );
+    ok(d, &["agent", "abort", "--session", "insp", "--json"]);
+    assert_gone(groups);
+}
