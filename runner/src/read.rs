@@ -27,7 +27,8 @@ pub enum ReadError {
 pub fn read_suite_file(path: &Path) -> Result<Vec<u8>, ReadError> {
     let file = open_regular(path)?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes)?;
+    file.take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
     if bytes.len() > MAX_FILE_BYTES {
         let size = std::fs::metadata(path)
             .map(|m| m.len())
@@ -65,7 +66,10 @@ mod tests {
         // SAFETY: a valid NUL-terminated path; mkfifo only creates a file system node.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         assert!(matches!(read_suite_file(&fifo), Err(ReadError::Io(_))));
-        assert!(matches!(read_suite_file(Path::new("/dev/zero")), Err(ReadError::Io(_))));
+        assert!(matches!(
+            read_suite_file(Path::new("/dev/zero")),
+            Err(ReadError::Io(_))
+        ));
         let big = dir.path().join("big.acl");
         std::fs::write(&big, vec![b'#'; MAX_FILE_BYTES + 10]).unwrap();
         assert!(matches!(

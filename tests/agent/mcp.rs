@@ -120,6 +120,7 @@ fn session_tools_run_the_same_gates_over_stdio() {
         "test_finish",
         "test_abort",
         "test_schema",
+        "test_inspect",
     ] {
         assert!(names.contains(&t), "{t} missing from {names:?}");
     }
@@ -154,7 +155,14 @@ fn session_tools_run_the_same_gates_over_stdio() {
         json!({ "session": "m", "action": { "action": "explode" } }),
         "test.session.schema",
     );
+    // No Test Kit on this page: inspect is refused, observe keeps working on @eN alone.
+    mcp.refused(
+        "test_inspect",
+        json!({ "session": "m", "detail": "summary" }),
+        "test.session.capability",
+    );
     let obs = mcp.ok("test_observe", json!({ "session": "m" }));
+    assert!(obs.get("page_context").is_none(), "{obs}");
     let send = ref_of(&obs, "button", "Send");
     let n = obs["observation"].as_u64().unwrap();
     mcp.ok("test_exec", json!({ "session": "m", "observation": n, "statement": format!("click {{ target = ref(\"{send}\") }}") }));

@@ -177,15 +177,24 @@ fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
         ],
         "test.session.policy",
     );
-    // A link the page follows by itself: the document request is blocked in the browser and the
-    // answer reports origin loss.
+    // A link the page follows by itself: the document request is blocked in the browser, and
+    // origin loss is reported — by the click's own answer when the blocked navigation has already
+    // committed when the click returns, otherwise by the very next turn (the navigation is
+    // asynchronous to the click; either way no request reaches the other origin).
     let obs = ok(d, &["agent", "observe", "--session", "origin", "--json"]);
     let away = ref_of(&obs, "link", "Away");
-    refused(
+    let click = a3s(
         d,
         &["agent", "click", &away, "--session", "origin", "--json"],
-        "test.session.origin_loss",
     );
+    if click.code != 0 {
+        assert_eq!(
+            click.json()["error"]["code"],
+            "test.session.origin_loss",
+            "{}",
+            click.stdout
+        );
+    }
     assert!(other.hits().is_empty(), "{:?}", other.hits());
     refused(
         d,

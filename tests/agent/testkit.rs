@@ -36,10 +36,7 @@ fn observe_with_page_context(d: &std::path::Path, session: &str) -> Value {
         if obs["page_context"].is_object() {
             return obs;
         }
-        assert!(
-            Instant::now() < until,
-            "no Page Context within 20 s: {obs}"
-        );
+        assert!(Instant::now() < until, "no Page Context within 20 s: {obs}");
     }
 }
 
@@ -63,14 +60,24 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     let groups = start(d, "kit", &format!("{}/", server.origin), &[]);
     ok(
         d,
-        &["agent", "expect-text", "Sign in", "--session", "kit", "--json"],
+        &[
+            "agent",
+            "expect-text",
+            "Sign in",
+            "--session",
+            "kit",
+            "--json",
+        ],
     );
     let obs = observe_with_page_context(d, "kit");
     assert_eq!(obs["page_context"]["sdk_version"], "0.1.0", "{obs}");
     let sign_in = cref(&obs, "button", "Sign in");
     let email = cref(&obs, "textbox", "Email");
     assert_eq!(sign_in["component"], "LoginForm", "{sign_in}");
-    assert_eq!(sign_in["source"], "testkit/demo/src/main.tsx:24:1", "{sign_in}");
+    assert_eq!(
+        sign_in["source"], "testkit/demo/src/main.tsx:24:1",
+        "{sign_in}"
+    );
     let sign_in = sign_in["ref"].as_str().unwrap().to_string();
     let email = email["ref"].as_str().unwrap().to_string();
     assert!(sign_in.starts_with("@c") && email.starts_with("@c"));
@@ -78,36 +85,71 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     // The text view lists them too, quoted.
     let text = a3s(d, &["agent", "observe", "--session", "kit"]);
     assert!(
-        text.stdout.contains(&format!(
+        text.stdout.contains(
             "button \"Sign in\" component=\"LoginForm\" source=\"testkit/demo/src/main.tsx:24:1\""
-        )),
+        ),
         "{}",
         text.stdout
     );
     let obs = observe_with_page_context(d, "kit");
-    let sign_in = cref(&obs, "button", "Sign in")["ref"].as_str().unwrap().to_string();
-    let email = cref(&obs, "textbox", "Email")["ref"].as_str().unwrap().to_string();
+    let sign_in = cref(&obs, "button", "Sign in")["ref"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let email = cref(&obs, "textbox", "Email")["ref"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
     // Acting through @cN dispatches its best locator.
     let filled = ok(
         d,
-        &["agent", "fill", &email, "a@b.c", "--session", "kit", "--json"],
+        &[
+            "agent",
+            "fill",
+            &email,
+            "a@b.c",
+            "--session",
+            "kit",
+            "--json",
+        ],
     );
     assert_eq!(filled["status"], "passed", "{filled}");
-    assert_eq!(filled["resolved"][0]["target"], "role(\"textbox\", \"Email\")");
+    assert_eq!(
+        filled["resolved"][0]["target"],
+        "role(\"textbox\", \"Email\")"
+    );
 
     // The fill changed the email field only: the sign-in ref survives the validated delta.
-    let clicked = ok(d, &["agent", "click", &sign_in, "--session", "kit", "--json"]);
+    let clicked = ok(
+        d,
+        &["agent", "click", &sign_in, "--session", "kit", "--json"],
+    );
     assert_eq!(clicked["status"], "passed", "{clicked}");
     ok(
         d,
-        &["agent", "expect-text", "Signed in as a@b.c", "--session", "kit", "--json"],
+        &[
+            "agent",
+            "expect-text",
+            "Signed in as a@b.c",
+            "--session",
+            "kit",
+            "--json",
+        ],
     );
 
     // The email field changed since the observation: its ref is refused before dispatch.
     let refused_fill = refused(
         d,
-        &["agent", "fill", &email, "x@y.z", "--session", "kit", "--json"],
+        &[
+            "agent",
+            "fill",
+            &email,
+            "x@y.z",
+            "--session",
+            "kit",
+            "--json",
+        ],
         "test.session.stale_ref",
     );
     assert!(
@@ -120,7 +162,14 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     // Nothing was typed.
     ok(
         d,
-        &["agent", "expect-text", "Signed in as a@b.c", "--session", "kit", "--json"],
+        &[
+            "agent",
+            "expect-text",
+            "Signed in as a@b.c",
+            "--session",
+            "kit",
+            "--json",
+        ],
     );
 
     // Raw node ids never reach the session file: only 64-hex fingerprints.
@@ -136,13 +185,21 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
 
     ok(
         d,
-        &["agent", "finish", "--session", "kit", "--status", "passed", "--json"],
+        &[
+            "agent",
+            "finish",
+            "--session",
+            "kit",
+            "--status",
+            "passed",
+            "--json",
+        ],
     );
     assert_gone(groups);
 }
 
 #[test]
-fn an_incompatible_bridge_is_its_own_failure_and_a_plain_page_has_no_c_refs() {
+fn incompatible_churning_or_lying_bridges_fail_with_their_own_codes_and_plain_pages_work() {
     let page = r#"<!doctype html><body><button>Go</button><script>
 Object.defineProperty(window, Symbol.for("a3s.test.page-context"), { value: {
   handshake: () => ({ protocol: "a3s.test.testkit-handshake/1", packageName: "@a3s-lab/testkit",
@@ -150,7 +207,37 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), { value: {
     capabilities: ["snapshot.summary", "snapshot.diff", "scope.page"] }) } });
 </script></body>"#;
     let plain = "<!doctype html><body><button>Go</button></body>";
-    let server = Server::start(&[("/", page), ("/plain", plain)]);
+    // Compatible fake bridges that misbehave: one whose revision moves on every read, one whose
+    // deltas list ids out of UTF-8 order.
+    let fake = |snapshot: &str| {
+        format!(
+            r#"<!doctype html><body><button>Go</button><script>
+let rev = 1;
+const nodes = [{{ id: "n1", tag: "button", role: "button", name: "Go", state: {{ visible: true }},
+  locators: [{{ kind: "role", role: "button", name: "Go" }}] }}];
+Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
+  handshake: () => ({{ protocol: "a3s.test.testkit-handshake/1", packageName: "@a3s-lab/testkit",
+    sdkVersion: "0.1.0", pageContextProtocol: "a3s.test.page-context/1",
+    capabilities: ["snapshot.summary", "snapshot.diff", "scope.page"] }}),
+  probe: () => ({{ revision: rev }}),
+  snapshot: {snapshot} }} }});
+</script></body>"#
+        )
+    };
+    let churn = fake("(req) => ({ revision: ++rev, components: [], nodes })");
+    let bad_diff = fake(
+        r#"(req) => req.detail === "diff"
+    ? { revision: rev + 1, nodes: [], removedNodeIds: [], delta: { protocol: "a3s.test.page-context-diff/1",
+        fromRevision: req.sinceRevision, toRevision: rev + 1, status: "complete",
+        invalidated: { all: false, page: false, facts: false, ui: true, nodeIds: ["b", "a"], componentIds: [] } } }
+    : { revision: rev, components: [], nodes }"#,
+    );
+    let server = Server::start(&[
+        ("/", page),
+        ("/plain", plain),
+        ("/churn", &churn),
+        ("/bad-diff", &bad_diff),
+    ]);
     let dir = project();
     let d = dir.path();
     let groups = start(d, "bad", &format!("{}/", server.origin), &[]);
@@ -165,6 +252,57 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), { value: {
             .unwrap()
             .starts_with("test.driver.web.page_context_incompatible"),
         "{v}"
+    );
+    // revision → accessibility → revision moved twice: its own code.
+    ok(
+        d,
+        &["agent", "navigate", "/churn", "--session", "bad", "--json"],
+    );
+    let v = refused(
+        d,
+        &["agent", "observe", "--session", "bad", "--json"],
+        "test.session.step_failed",
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("test.driver.web.page_context_changed"),
+        "{v}"
+    );
+    // A delta that breaks a rule is rejected in Rust, and the @cN refs with it.
+    ok(
+        d,
+        &[
+            "agent",
+            "navigate",
+            "/bad-diff",
+            "--session",
+            "bad",
+            "--json",
+        ],
+    );
+    let obs = ok(d, &["agent", "observe", "--session", "bad", "--json"]);
+    let go = cref(&obs, "button", "Go")["ref"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v = refused(
+        d,
+        &["agent", "click", &go, "--session", "bad", "--json"],
+        "test.session.stale_ref",
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("test.driver.web.page_context_diff.unsorted_ids"),
+        "{v}"
+    );
+    refused(
+        d,
+        &["agent", "click", &go, "--session", "bad", "--json"],
+        "test.session.stale_ref",
     );
     ok(
         d,
@@ -193,7 +331,14 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     let groups = start(d, "insp", &format!("{}/", server.origin), &[]);
     ok(
         d,
-        &["agent", "expect-text", "Add item", "--session", "insp", "--json"],
+        &[
+            "agent",
+            "expect-text",
+            "Add item",
+            "--session",
+            "insp",
+            "--json",
+        ],
     );
     let obs = observe_with_page_context(d, "insp");
     let id = obs["observation"].as_u64().unwrap();
@@ -201,9 +346,21 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
 
     let summary = ok(
         d,
-        &["agent", "inspect", "--session", "insp", "--detail", "summary", "--json"],
+        &[
+            "agent",
+            "inspect",
+            "--session",
+            "insp",
+            "--detail",
+            "summary",
+            "--json",
+        ],
     );
-    assert_eq!(summary["observation"].as_u64(), Some(id + 1), "a new observation");
+    assert_eq!(
+        summary["observation"].as_u64(),
+        Some(id + 1),
+        "a new observation"
+    );
     assert_eq!(summary["untrusted"], true);
     assert_eq!(summary["inspection"]["protocol"], "a3s.test.page-context/1");
     assert!(summary["page_context"]["refs"].as_array().unwrap().len() >= 2);
@@ -211,16 +368,23 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     let scoped = ok(
         d,
         &[
-            "agent", "inspect", "--session", "insp", "--detail", "scoped", "--component",
-            "item-list", "--json",
+            "agent",
+            "inspect",
+            "--session",
+            "insp",
+            "--detail",
+            "scoped",
+            "--component",
+            "item-list",
+            "--json",
         ],
     );
     let nodes = scoped["inspection"]["nodes"].as_array().unwrap();
+    assert!(nodes.iter().any(|n| n["name"] == "Add item"), "{scoped}");
     assert!(
-        nodes.iter().any(|n| n["name"] == "Add item"),
-        "{scoped}"
+        nodes.iter().all(|n| n["name"] != "Sign in"),
+        "scoped to the list"
     );
-    assert!(nodes.iter().all(|n| n["name"] != "Sign in"), "scoped to the list");
 
     // A change, then a diff since the observation's revision (it already happened, so the
     // bounded wait returns at once): validated, and it advances.
@@ -233,8 +397,17 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     let diff = ok(
         d,
         &[
-            "agent", "inspect", "--session", "insp", "--detail", "diff", "--since-revision",
-            &since, "--wait-timeout-ms", "5000", "--json",
+            "agent",
+            "inspect",
+            "--session",
+            "insp",
+            "--detail",
+            "diff",
+            "--since-revision",
+            &since,
+            "--wait-timeout-ms",
+            "5000",
+            "--json",
         ],
     );
     let delta = &diff["inspection"]["delta"];
@@ -244,14 +417,29 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
 
     refused(
         d,
-        &["agent", "inspect", "--session", "insp", "--detail", "diff", "--json"],
+        &[
+            "agent",
+            "inspect",
+            "--session",
+            "insp",
+            "--detail",
+            "diff",
+            "--json",
+        ],
         "test.session.invalid_input",
     );
     refused(
         d,
         &[
-            "agent", "inspect", "--session", "insp", "--detail", "scoped", "--region",
-            "0,0,0,10", "--json",
+            "agent",
+            "inspect",
+            "--session",
+            "insp",
+            "--detail",
+            "scoped",
+            "--region",
+            "0,0,0,10",
+            "--json",
         ],
         "test.session.invalid_input",
     );

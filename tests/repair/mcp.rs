@@ -117,7 +117,10 @@ fn mcp_lifecycle_tools_and_errors() {
         "test_repair_reopen",
         "test_repair_answer",
     ] {
-        assert!(!names.contains(&reviewer_only), "{reviewer_only} is a reviewer action");
+        assert!(
+            !names.contains(&reviewer_only),
+            "{reviewer_only} is a reviewer action"
+        );
     }
     for t in tools {
         assert_eq!(t["inputSchema"]["type"], "object", "{}", t["name"]);

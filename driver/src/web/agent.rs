@@ -506,7 +506,10 @@ impl WebContext {
                 "evaluating the bridge call threw".into(),
             ));
         }
-        let value = reply.pointer("/result/value").cloned().unwrap_or(Value::Null);
+        let value = reply
+            .pointer("/result/value")
+            .cloned()
+            .unwrap_or(Value::Null);
         if value.get("present") != Some(&Value::Bool(true)) {
             return Ok(PageContextReply::Absent);
         }
@@ -517,5 +520,63 @@ impl WebContext {
         Ok(PageContextReply::Value(
             value.get("value").cloned().unwrap_or(Value::Null),
         ))
+    }
+}
+
+impl WebContext {
+    /// The backend node id of the element the Test Kit bridge resolves `node_id` to (`None`
+    /// when there is no bridge or the node is gone). Lets a session prove that the locator it
+    /// dispatches a `@cN` ref through names the *same* element as the Page Context node.
+    pub async fn page_context_backend_node(
+        &self,
+        node_id: &str,
+        deadline: Instant,
+    ) -> Result<Option<i64>, StepFailure> {
+        let tab = self.tab()?;
+        tab.fail_if_dialog()?;
+        let expression = format!(
+            r#"(() => {{ const b = window[Symbol.for("a3s.test.page-context")];
+  if (b === undefined || b === null || typeof b.resolve !== "function") return null;
+  try {{ const el = b.resolve({}); return el instanceof Element ? el : null; }} catch (e) {{ return null; }}
+}})()"#,
+            Value::String(node_id.to_string())
+        );
+        let reply = tab
+            .session
+            .call(
+                "Runtime.evaluate",
+                json!({ "expression": expression, "returnByValue": false }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await?;
+        let Some(object) = reply
+            .pointer("/result/objectId")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+        else {
+            return Ok(None);
+        };
+        let described = tab
+            .session
+            .call(
+                "DOM.describeNode",
+                json!({ "objectId": object }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        let _ = tab
+            .session
+            .call(
+                "Runtime.releaseObject",
+                json!({ "objectId": object }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        Ok(described?
+            .pointer("/node/backendNodeId")
+            .and_then(Value::as_i64))
     }
 }

@@ -11,9 +11,10 @@ use super::file::{
 use super::gates;
 use super::next;
 use super::observation::{refs_of, to_json};
+use super::page_context::fingerprint::fingerprint;
 use super::page_context::inspect::InspectRequest;
-use super::page_context::{diff, live};
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
+use super::page_context::{diff, live};
 use super::protocol::{FinishStatus, Request, Response};
 use super::statement::replace_refs;
 use a3s_test_driver::web::{
@@ -43,6 +44,10 @@ pub struct Engine {
     driver: WebDriver,
     ctx: Option<WebContext>,
     blocked_reported: usize,
+    /// Fingerprint → private Page Context node id of the latest observation. Held in the
+    /// supervisor's memory only (never written to the session folder), to prove at dispatch
+    /// that a `@cN` locator names the very element the node is.
+    node_ids: BTreeMap<String, String>,
 }
 
 impl Engine {
@@ -108,6 +113,7 @@ impl Engine {
             driver,
             ctx: Some(ctx),
             blocked_reported: 0,
+            node_ids: BTreeMap::new(),
         };
         let start = format!(
             "navigate {{ url = {} }}",
@@ -265,13 +271,19 @@ impl Engine {
             )
         };
         let Some(bridge) = live::detect(ctx, deadline).await? else {
-            let snapshot = ctx.snapshot_controls(deadline).await.map_err(accessibility)?;
+            let snapshot = ctx
+                .snapshot_controls(deadline)
+                .await
+                .map_err(accessibility)?;
             return Ok((snapshot, None));
         };
         let request = json!({ "detail": "summary", "scope": { "kind": "page" } });
         for _attempt in 0..2 {
             let before = live::revision(ctx, deadline).await?;
-            let snapshot = ctx.snapshot_controls(deadline).await.map_err(accessibility)?;
+            let snapshot = ctx
+                .snapshot_controls(deadline)
+                .await
+                .map_err(accessibility)?;
             let (after, response) = live::snapshot(ctx, request.clone(), deadline).await?;
             if after == before {
                 return Ok((snapshot, Some((bridge.sdk_version, after, response))));
@@ -295,6 +307,7 @@ impl Engine {
         };
         if let Err(e) = super::policy::check_origin(&self.file.policy, &snapshot.url) {
             self.end_observation();
+            self.file.page_context = None;
             return Err(SessionError::new(
                 SessionCode::OriginLoss,
                 format!(
@@ -314,13 +327,25 @@ impl Engine {
             open: true,
         });
         self.file.refs = refs;
-        self.file.page_context = page_context.map(|(sdk_version, revision, response)| {
-            PageContextState {
+        self.node_ids.clear();
+        if let Some((_, _, response)) = &page_context {
+            let token = &self.file.ownership.token;
+            for id in response
+                .get("nodes")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|n| n.get("id").and_then(Value::as_str))
+            {
+                self.node_ids.insert(fingerprint(token, id), id.to_string());
+            }
+        }
+        self.file.page_context =
+            page_context.map(|(sdk_version, revision, response)| PageContextState {
                 sdk_version,
                 baseline: revision,
                 crefs: crefs_of(&response, &self.file.ownership.token),
-            }
-        });
+            });
         if let Some(pc) = &self.file.page_context {
             view["page_context"] = json!({
                 "sdk_version": pc.sdk_version,
@@ -356,7 +381,10 @@ impl Engine {
             .page_context_call(method, &request.bridge_request(), deadline)
             .await
             .map_err(|f| {
-                SessionError::new(SessionCode::StepFailed, format!("{}: {}", f.code, f.message))
+                SessionError::new(
+                    SessionCode::StepFailed,
+                    format!("{}: {}", f.code, f.message),
+                )
             })?;
         let response = match reply {
             PageContextReply::Value(v) => v,
@@ -435,11 +463,23 @@ impl Engine {
                     .and_then(|p| p.crefs.iter().find(|c| &c.reference == r))
                     .cloned()
                     .expect("cref_binding checked it");
+                // The element the bridge itself resolves the node to, when it can say.
+                let expected = match self.node_ids.get(&entry.fingerprint) {
+                    Some(id) => self
+                        .ctx()?
+                        .page_context_backend_node(id, deadline)
+                        .await
+                        .ok()
+                        .flatten(),
+                    None => None,
+                };
                 let mut found = None;
                 for candidate in &entry.durable {
-                    if self.ctx()?.backend_node_of(candidate, deadline).await.is_ok() {
-                        found = Some(candidate.clone());
-                        break;
+                    if let Ok(id) = self.ctx()?.backend_node_of(candidate, deadline).await {
+                        if expected.is_none_or(|e| e == id) {
+                            found = Some(candidate.clone());
+                            break;
+                        }
                     }
                 }
                 let Some(target) = found else {
@@ -447,7 +487,7 @@ impl Engine {
                         SessionCode::StaleRef,
                         format!(
                             "{r} is unchanged in the Page Context but none of its locators names \
-                             exactly one element; observe again"
+                             exactly that one element; observe again"
                         ),
                     ));
                 };

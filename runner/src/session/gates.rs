@@ -64,7 +64,10 @@ pub fn target_type(step: &Step) -> Result<Vec<String>, SessionError> {
 
 /// Gate 3 (target type): `@eN` refs always; `@cN` refs only when the session read a compatible
 /// Test Kit Page Context.
-pub fn target_type_in(step: &Step, session: Option<&SessionFile>) -> Result<Vec<String>, SessionError> {
+pub fn target_type_in(
+    step: &Step,
+    session: Option<&SessionFile>,
+) -> Result<Vec<String>, SessionError> {
     let refs = refs_in(step);
     let page_context = session.is_some_and(|s| s.page_context.is_some());
     if let Some(r) = refs

@@ -7,7 +7,9 @@
 //! (schema → capability → target type → ref binding → policy → budgets) before
 //! `SurfaceContext::execute` dispatches it ([`engine`]). A ref is dispatched through a durable
 //! target proven to name the *same* backend node, which is also what [`promote`] writes into a
-//! suite. Records live in `.a3s-test/agent-sessions/<id>/` ([`file`]).
+//! suite. Records live in `.a3s-test/agent-sessions/<id>/` ([`file`]). On a page with the Test
+//! Kit bridge, observations also carry `@cN` refs bound to the same Page Context revision; they
+//! survive actions only through a delta re-validated in Rust ([`page_context`]).
 //!
 //! Page text is untrusted data everywhere: it is quoted in views, flagged `untrusted: true`, and
 //! never part of a suggested command ([`next`]).

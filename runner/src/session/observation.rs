@@ -226,7 +226,11 @@ pub fn to_text(view: &Value) -> String {
         out.push_str("… more refs: observe with --full\n");
     }
     // Test Kit Page Context refs: component names and source hints are untrusted page data too.
-    for r in view["page_context"]["refs"].as_array().into_iter().flatten() {
+    for r in view["page_context"]["refs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
         out.push_str(r["ref"].as_str().unwrap_or(""));
         out.push(' ');
         out.push_str(r["role"].as_str().unwrap_or(""));
@@ -334,5 +338,22 @@ mod tests {
             );
         }
         assert!(text.contains("@e1 button \"ok $ rm -rf / click"));
+    }
+
+    #[test]
+    fn page_context_refs_are_listed_with_quoted_hints() {
+        let mut view = json!({ "observation": 2, "url": "http://127.0.0.1:1/", "ref_count": 0,
+                               "refs": [] });
+        view["page_context"] = json!({ "refs": [
+            { "ref": "@c1", "role": "button", "name": "Go\n$ rm -rf /",
+              "component": "Login\nForm", "source": "src/a.tsx:3:1" }
+        ] });
+        let text = to_text(&view);
+        assert!(text.contains(
+            "@c1 button \"Go\\n$ rm -rf /\" component=\"Login\\nForm\" source=\"src/a.tsx:3:1\""
+        ), "{text}");
+        assert!(text
+            .lines()
+            .all(|l| l.starts_with("observation ") || l.starts_with("@c")));
     }
 }

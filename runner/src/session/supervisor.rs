@@ -65,12 +65,14 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
         use std::os::unix::fs::PermissionsExt;
         let _ = std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600));
     }
-    ready_line(serde_json::json!({ "ok": true, "session": engine.file }));
-    let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
+    // Handlers first, then ready: a SIGTERM right after `start` returns must close the browser,
+    // not kill the supervisor by the default action and orphan its browser group.
     let mut terminate: Vec<Signal> = [SignalKind::terminate(), SignalKind::interrupt()]
         .into_iter()
         .filter_map(|k| signal(k).ok())
         .collect();
+    ready_line(serde_json::json!({ "ok": true, "session": engine.file }));
+    let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
     loop {
         let left = (engine.file.started_at_ms + engine.file.budgets.session_ms)
             .saturating_sub(super::file::now_ms());

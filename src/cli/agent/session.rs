@@ -1,5 +1,5 @@
-//! `a3s-test agent start|observe|exec|click|fill|press|navigate|expect-text|finish|abort|show|
-//! list|schema|promote`: agent sessions from the command line. Each command is one turn of
+//! `a3s-test agent start|observe|inspect|exec|click|fill|press|navigate|expect-text|finish|abort|
+//! show|list|schema|promote`: agent sessions from the command line. Each command is one turn of
 //! `crate::ops::session` (the MCP tools call the same functions); `supervise` is the hidden
 //! process `start` leaves running.
 

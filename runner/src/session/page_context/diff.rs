@@ -138,14 +138,20 @@ pub enum Delta {
 fn revision(v: &Value, field: &str) -> Result<u64, DiffError> {
     match v.get(field).and_then(Value::as_u64) {
         Some(n) if n >= 1 => Ok(n),
-        _ => fail(DiffRule::Shape, format!("`{field}` is not a positive integer")),
+        _ => fail(
+            DiffRule::Shape,
+            format!("`{field}` is not a positive integer"),
+        ),
     }
 }
 
 fn flag(inv: &Value, field: &str) -> Result<bool, DiffError> {
     match inv.get(field) {
         Some(Value::Bool(b)) => Ok(*b),
-        _ => fail(DiffRule::Shape, format!("`invalidated.{field}` is not a boolean")),
+        _ => fail(
+            DiffRule::Shape,
+            format!("`invalidated.{field}` is not a boolean"),
+        ),
     }
 }
 
@@ -188,7 +194,10 @@ pub fn validate(response: &Value, baseline: u64) -> Result<Delta, DiffError> {
         return fail(DiffRule::Shape, "`delta` is not an object");
     }
     if delta.get("protocol").and_then(Value::as_str) != Some(DIFF_PROTOCOL) {
-        return fail(DiffRule::Protocol, format!("`protocol` is not {DIFF_PROTOCOL}"));
+        return fail(
+            DiffRule::Protocol,
+            format!("`protocol` is not {DIFF_PROTOCOL}"),
+        );
     }
     let from = revision(delta, "fromRevision")?;
     let to = revision(delta, "toRevision")?;
@@ -231,7 +240,8 @@ pub fn validate(response: &Value, baseline: u64) -> Result<Delta, DiffError> {
         );
     }
     if status == "reset_required" {
-        if !(all && page && facts && ui) || !node_ids.is_empty() || !component_ids.is_empty() {
+        let every_flag = all && page && facts && ui;
+        if !(every_flag && node_ids.is_empty() && component_ids.is_empty()) {
             return fail(
                 DiffRule::ResetShape,
                 "`reset_required` must set every flag and list no ids",
@@ -260,8 +270,7 @@ pub fn validate(response: &Value, baseline: u64) -> Result<Delta, DiffError> {
     let removed = ids(response.get("removedNodeIds"), "removedNodeIds")?;
     let node_set: BTreeSet<String> = node_ids.into_iter().collect();
     let removed: BTreeSet<String> = removed.into_iter().collect();
-    if let Some(id) = removed.iter().find(|id| !node_set.contains(*id)) {
-        let _ = id;
+    if removed.iter().any(|id| !node_set.contains(id)) {
         return fail(
             DiffRule::Overlap,
             "a removed id is missing from `invalidated.nodeIds`",
@@ -373,41 +382,219 @@ mod tests {
         let too_many: Vec<String> = (0..=MAX_DIFF_IDS).map(|i| format!("n{i:06}")).collect();
         let cases: Vec<(&str, Value, u64, DiffRule)> = vec![
             ("no delta", json!({"revision": 5}), 3, DiffRule::Missing),
-            ("null delta", with(base.clone(), &["delta"], Value::Null), 3, DiffRule::Missing),
-            ("delta not object", with(base.clone(), &["delta"], json!(7)), 3, DiffRule::Shape),
-            ("protocol", with(base.clone(), &["delta", "protocol"], json!("a3s.test.page-context-diff/2")), 3, DiffRule::Protocol),
-            ("protocol missing", with(base.clone(), &["delta", "protocol"], Value::Null), 3, DiffRule::Protocol),
-            ("from not integer", with(base.clone(), &["delta", "fromRevision"], json!(3.5)), 3, DiffRule::Shape),
-            ("from zero", with(base.clone(), &["delta", "fromRevision"], json!(0)), 3, DiffRule::Shape),
-            ("from negative", with(base.clone(), &["delta", "fromRevision"], json!(-3)), 3, DiffRule::Shape),
+            (
+                "null delta",
+                with(base.clone(), &["delta"], Value::Null),
+                3,
+                DiffRule::Missing,
+            ),
+            (
+                "delta not object",
+                with(base.clone(), &["delta"], json!(7)),
+                3,
+                DiffRule::Shape,
+            ),
+            (
+                "protocol",
+                with(
+                    base.clone(),
+                    &["delta", "protocol"],
+                    json!("a3s.test.page-context-diff/2"),
+                ),
+                3,
+                DiffRule::Protocol,
+            ),
+            (
+                "protocol missing",
+                with(base.clone(), &["delta", "protocol"], Value::Null),
+                3,
+                DiffRule::Protocol,
+            ),
+            (
+                "from not integer",
+                with(base.clone(), &["delta", "fromRevision"], json!(3.5)),
+                3,
+                DiffRule::Shape,
+            ),
+            (
+                "from zero",
+                with(base.clone(), &["delta", "fromRevision"], json!(0)),
+                3,
+                DiffRule::Shape,
+            ),
+            (
+                "from negative",
+                with(base.clone(), &["delta", "fromRevision"], json!(-3)),
+                3,
+                DiffRule::Shape,
+            ),
             ("from != baseline", base.clone(), 2, DiffRule::FromRevision),
-            ("regression", complete(5, 3, json!([]), json!([])), 5, DiffRule::Regression),
-            ("to != revision", with(base.clone(), &["revision"], json!(6)), 3, DiffRule::ToRevision),
-            ("status", with(base.clone(), &["delta", "status"], json!("partial")), 3, DiffRule::Status),
-            ("status missing", with(base.clone(), &["delta", "status"], Value::Null), 3, DiffRule::Status),
-            ("invalidated missing", with(base.clone(), &["delta", "invalidated"], Value::Null), 3, DiffRule::Shape),
-            ("flag not bool", with(base.clone(), &["delta", "invalidated", "page"], json!(1)), 3, DiffRule::Shape),
-            ("ids not array", with(base.clone(), &["delta", "invalidated", "nodeIds"], json!("a")), 3, DiffRule::Shape),
-            ("id not string", with(base.clone(), &["delta", "invalidated", "nodeIds"], json!(["a", 2])), 3, DiffRule::Shape),
-            ("duplicate node id", complete(3, 5, json!(["a", "a"]), json!([])), 3, DiffRule::Duplicate),
-            ("unsorted node ids", complete(3, 5, json!(["b", "a"]), json!([])), 3, DiffRule::Unsorted),
-            ("UTF-16 order is not UTF-8 order", complete(3, 5, json!(["\u{1f600}", "\u{ff61}"]), json!([])), 3, DiffRule::Unsorted),
-            ("duplicate component id", with(base.clone(), &["delta", "invalidated", "componentIds"], json!(["c", "c"])), 3, DiffRule::Duplicate),
-            ("unsorted removed", complete(3, 5, json!(["a", "b"]), json!(["b", "a"])), 3, DiffRule::Unsorted),
-            ("removed not invalidated", complete(3, 5, json!(["a"]), json!(["z"])), 3, DiffRule::Overlap),
-            ("changed and removed", with(base.clone(), &["nodes"], json!([{"id": "b"}])), 3, DiffRule::Overlap),
-            ("removed not array", with(base.clone(), &["removedNodeIds"], Value::Null), 3, DiffRule::Shape),
-            ("too many ids", complete(3, 5, json!(too_many), json!([])), 3, DiffRule::TooMany),
-            ("ui not set on advance", with(base.clone(), &["delta", "invalidated", "ui"], json!(false)), 3, DiffRule::Ui),
-            ("complete with all", with(base.clone(), &["delta", "invalidated", "all"], json!(true)), 3, DiffRule::ResetShape),
-            ("same revision not empty", complete(4, 4, json!(["a"]), json!([])), 4, DiffRule::Regression),
-            ("reset missing flag", with(reset(2, 9), &["delta", "invalidated", "facts"], json!(false)), 2, DiffRule::ResetShape),
-            ("reset with ids", with(reset(2, 9), &["delta", "invalidated", "nodeIds"], json!(["a"])), 2, DiffRule::ResetShape),
-            ("reset without advance", reset(4, 4), 4, DiffRule::Regression),
+            (
+                "regression",
+                complete(5, 3, json!([]), json!([])),
+                5,
+                DiffRule::Regression,
+            ),
+            (
+                "to != revision",
+                with(base.clone(), &["revision"], json!(6)),
+                3,
+                DiffRule::ToRevision,
+            ),
+            (
+                "status",
+                with(base.clone(), &["delta", "status"], json!("partial")),
+                3,
+                DiffRule::Status,
+            ),
+            (
+                "status missing",
+                with(base.clone(), &["delta", "status"], Value::Null),
+                3,
+                DiffRule::Status,
+            ),
+            (
+                "invalidated missing",
+                with(base.clone(), &["delta", "invalidated"], Value::Null),
+                3,
+                DiffRule::Shape,
+            ),
+            (
+                "flag not bool",
+                with(base.clone(), &["delta", "invalidated", "page"], json!(1)),
+                3,
+                DiffRule::Shape,
+            ),
+            (
+                "ids not array",
+                with(
+                    base.clone(),
+                    &["delta", "invalidated", "nodeIds"],
+                    json!("a"),
+                ),
+                3,
+                DiffRule::Shape,
+            ),
+            (
+                "id not string",
+                with(
+                    base.clone(),
+                    &["delta", "invalidated", "nodeIds"],
+                    json!(["a", 2]),
+                ),
+                3,
+                DiffRule::Shape,
+            ),
+            (
+                "duplicate node id",
+                complete(3, 5, json!(["a", "a"]), json!([])),
+                3,
+                DiffRule::Duplicate,
+            ),
+            (
+                "unsorted node ids",
+                complete(3, 5, json!(["b", "a"]), json!([])),
+                3,
+                DiffRule::Unsorted,
+            ),
+            (
+                "UTF-16 order is not UTF-8 order",
+                complete(3, 5, json!(["\u{1f600}", "\u{ff61}"]), json!([])),
+                3,
+                DiffRule::Unsorted,
+            ),
+            (
+                "duplicate component id",
+                with(
+                    base.clone(),
+                    &["delta", "invalidated", "componentIds"],
+                    json!(["c", "c"]),
+                ),
+                3,
+                DiffRule::Duplicate,
+            ),
+            (
+                "unsorted removed",
+                complete(3, 5, json!(["a", "b"]), json!(["b", "a"])),
+                3,
+                DiffRule::Unsorted,
+            ),
+            (
+                "removed not invalidated",
+                complete(3, 5, json!(["a"]), json!(["z"])),
+                3,
+                DiffRule::Overlap,
+            ),
+            (
+                "changed and removed",
+                with(base.clone(), &["nodes"], json!([{"id": "b"}])),
+                3,
+                DiffRule::Overlap,
+            ),
+            (
+                "removed not array",
+                with(base.clone(), &["removedNodeIds"], Value::Null),
+                3,
+                DiffRule::Shape,
+            ),
+            (
+                "too many ids",
+                complete(3, 5, json!(too_many), json!([])),
+                3,
+                DiffRule::TooMany,
+            ),
+            (
+                "ui not set on advance",
+                with(base.clone(), &["delta", "invalidated", "ui"], json!(false)),
+                3,
+                DiffRule::Ui,
+            ),
+            (
+                "complete with all",
+                with(base.clone(), &["delta", "invalidated", "all"], json!(true)),
+                3,
+                DiffRule::ResetShape,
+            ),
+            (
+                "same revision not empty",
+                complete(4, 4, json!(["a"]), json!([])),
+                4,
+                DiffRule::Regression,
+            ),
+            (
+                "reset missing flag",
+                with(
+                    reset(2, 9),
+                    &["delta", "invalidated", "facts"],
+                    json!(false),
+                ),
+                2,
+                DiffRule::ResetShape,
+            ),
+            (
+                "reset with ids",
+                with(
+                    reset(2, 9),
+                    &["delta", "invalidated", "nodeIds"],
+                    json!(["a"]),
+                ),
+                2,
+                DiffRule::ResetShape,
+            ),
+            (
+                "reset without advance",
+                reset(4, 4),
+                4,
+                DiffRule::Regression,
+            ),
         ];
         for (name, response, baseline, rule) in cases {
             let got = validate(&response, baseline);
-            assert_eq!(got.as_ref().err().map(|e| e.rule), Some(rule), "{name}: {got:?}");
+            assert_eq!(
+                got.as_ref().err().map(|e| e.rule),
+                Some(rule),
+                "{name}: {got:?}"
+            );
         }
     }
 

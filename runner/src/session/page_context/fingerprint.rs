@@ -27,7 +27,10 @@ pub fn fingerprint(token: &str, node_id: &str) -> String {
 }
 
 /// Fingerprints of every id in `ids` (for comparing against stored refs).
-pub fn fingerprints<'a>(token: &str, ids: impl IntoIterator<Item = &'a String>) -> BTreeSet<String> {
+pub fn fingerprints<'a>(
+    token: &str,
+    ids: impl IntoIterator<Item = &'a String>,
+) -> BTreeSet<String> {
     ids.into_iter().map(|id| fingerprint(token, id)).collect()
 }
 

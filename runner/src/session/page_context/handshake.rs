@@ -43,7 +43,9 @@ fn semver(s: &str) -> Option<(u64, u64, u64)> {
 pub fn check(handshake: &Value) -> Result<Bridge, String> {
     let field = |name: &str| handshake.get(name).and_then(Value::as_str);
     if field("protocol") != Some(HANDSHAKE_PROTOCOL) {
-        return Err(format!("the handshake protocol is not {HANDSHAKE_PROTOCOL}"));
+        return Err(format!(
+            "the handshake protocol is not {HANDSHAKE_PROTOCOL}"
+        ));
     }
     if field("packageName") != Some(PACKAGE_NAME) {
         return Err(format!("the bridge is not from {PACKAGE_NAME}"));

@@ -126,7 +126,11 @@ impl InspectRequest {
                 return Err("a node or component id must be 1–256 bytes".into());
             }
         }
-        if self.cursor.as_deref().is_some_and(|c| c.is_empty() || c.len() > 4096) {
+        if self
+            .cursor
+            .as_deref()
+            .is_some_and(|c| c.is_empty() || c.len() > 4096)
+        {
             return Err("--cursor must be 1–4096 bytes".into());
         }
         Ok(())

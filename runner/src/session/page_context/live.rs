@@ -19,7 +19,10 @@ pub fn driver_error(code: FailureCode, message: impl Into<String>) -> SessionErr
 }
 
 fn step_failed(f: a3s_test_driver::StepFailure) -> SessionError {
-    SessionError::new(SessionCode::StepFailed, format!("{}: {}", f.code, f.message))
+    SessionError::new(
+        SessionCode::StepFailed,
+        format!("{}: {}", f.code, f.message),
+    )
 }
 
 async fn call(
@@ -109,7 +112,8 @@ pub async fn delta_since(
     baseline: u64,
     deadline: Instant,
 ) -> Result<Delta, SessionError> {
-    let request = json!({ "detail": "diff", "sinceRevision": baseline, "scope": { "kind": "page" } });
+    let request =
+        json!({ "detail": "diff", "sinceRevision": baseline, "scope": { "kind": "page" } });
     let reply = call(ctx, PageContextMethod::Snapshot, request, deadline).await?;
     let response = match reply {
         PageContextReply::Value(v) => v,

@@ -12,9 +12,23 @@ use serde_json::{json, Value};
 
 /// Roles a `@cN` ref may name (the controls an agent acts on).
 const ACTIONABLE_ROLES: &[&str] = &[
-    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
-    "option", "switch", "slider", "spinbutton", "tab", "menuitem", "menuitemcheckbox",
-    "menuitemradio", "treeitem",
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "checkbox",
+    "radio",
+    "combobox",
+    "listbox",
+    "option",
+    "switch",
+    "slider",
+    "spinbutton",
+    "tab",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "treeitem",
 ];
 /// Tags that are actionable without a role.
 const ACTIONABLE_TAGS: &[&str] = &["button", "a", "input", "select", "textarea", "summary"];
@@ -269,7 +283,11 @@ mod tests {
         apply_delta(&mut state, &delta, "tok");
         assert_eq!(state.baseline, 6);
         assert_eq!(
-            state.crefs.iter().map(|r| r.reference.as_str()).collect::<Vec<_>>(),
+            state
+                .crefs
+                .iter()
+                .map(|r| r.reference.as_str())
+                .collect::<Vec<_>>(),
             ["@c2"]
         );
         apply_delta(&mut state, &Delta::Unchanged { revision: 6 }, "tok");
