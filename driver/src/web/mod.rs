@@ -9,6 +9,7 @@ mod agent;
 mod ax;
 mod cdp;
 mod context;
+mod evaluate;
 mod evidence;
 mod har;
 mod input;

@@ -1,0 +1,54 @@
+//! Evaluating a JavaScript expression in the current tab and returning its JSON value.
+//!
+//! This exists for tests and Test Kit calls that need more of the page than the ACL steps or the
+//! bounded bridge calls in `agent.rs` expose (for example `waitForChange(revision, ms)` on the
+//! Test Kit bridge). Scenarios never reach it: ACL has no evaluate step.
+
+use super::context::WebContext;
+use crate::failure::FailureCode;
+use crate::StepFailure;
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+impl WebContext {
+    /// Evaluate `expression` in the current tab's top document, await it if it is a promise, and
+    /// return its value serialized to JSON (`undefined` becomes `null`).
+    ///
+    /// Exists for tests and Test Kit calls; the whole call, including an awaited promise, is
+    /// bounded by `deadline`. A thrown exception or rejected promise fails with
+    /// `test.driver.web.protocol` and the exception's description as the message.
+    pub async fn evaluate_json(
+        &self,
+        expression: &str,
+        deadline: Instant,
+    ) -> Result<Value, StepFailure> {
+        let tab = self.tab()?;
+        tab.fail_if_dialog()?;
+        let bound = deadline.saturating_duration_since(Instant::now());
+        let reply = tab
+            .session
+            .call(
+                "Runtime.evaluate",
+                json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+                bound,
+                deadline,
+            )
+            .await?;
+        if let Some(details) = reply.get("exceptionDetails") {
+            let text = details
+                .pointer("/exception/description")
+                .or_else(|| details.pointer("/exception/value"))
+                .or_else(|| details.get("text"))
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .unwrap_or_else(|| "the expression threw".into());
+            return Err(StepFailure::new(
+                FailureCode::Protocol,
+                format!("evaluating the expression threw: {text}"),
+            ));
+        }
+        Ok(reply
+            .pointer("/result/value")
+            .cloned()
+            .unwrap_or(Value::Null))
+    }
+}
