@@ -957,6 +957,11 @@
       let last;
       try {
         last = observe(o.condition);
+        // A `wait url` holds once the new document is parsed, not merely committed: the URL
+        // changes before the DOM exists, and the step after the wait must see the new page.
+        if (last.pass && o.condition.condition === 'url' && document.readyState === 'loading') {
+          last = fail(C.url, 'the URL matches but the document is still loading');
+        }
       } catch (e) {
         if (!(e instanceof Fail) || e.kind !== 'frame') throw e;
         last = fail(C.notFound, e.message);
