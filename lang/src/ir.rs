@@ -417,6 +417,28 @@ impl Target {
     }
 }
 
+/// A target in ACL syntax (`role("button", "Save")`), exactly as the parser reads it back; used
+/// in messages and when refs are replaced by durable targets in promoted suites.
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::printer::string_literal as q;
+        match self {
+            Target::Role {
+                role,
+                name: Some(name),
+            } => write!(f, "role({}, {})", q(role), q(name)),
+            Target::Role { role, name: None } => write!(f, "role({})", q(role)),
+            Target::Label { label } => write!(f, "label({})", q(label)),
+            Target::Placeholder { placeholder } => write!(f, "placeholder({})", q(placeholder)),
+            Target::Text { text, exact: true } => write!(f, "text({}, true)", q(text)),
+            Target::Text { text, exact: false } => write!(f, "text({})", q(text)),
+            Target::TestId { test_id } => write!(f, "testid({})", q(test_id)),
+            Target::Css { selector } => write!(f, "css({})", q(selector)),
+            Target::Ref { reference } => write!(f, "ref(\"{reference}\")"),
+        }
+    }
+}
+
 /// An observation-bound ref, `@eN` or `@cN`. (`@uN` is rejected at admission.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "namespace", content = "index", rename_all = "snake_case")]

@@ -335,6 +335,14 @@ impl<'d> Printer<'_, 'd> {
     }
 }
 
+/// `value` as a canonical ACL string literal (double quotes, minimal escapes) — the one quoting
+/// rule shared by `fmt`, target display and generated statements.
+pub fn string_literal(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    write_string(&mut out, value);
+    out
+}
+
 /// Write a string literal with the minimal escapes.
 fn write_string(out: &mut String, value: &str) {
     out.push('"');

@@ -16,23 +16,9 @@ use tokio::time::Instant;
 /// navigation or a crash is noticed between polls).
 const POLL_SLICE: Duration = Duration::from_millis(1000);
 
-/// A target as written in ACL.
+/// A target as written in ACL (see `Target`'s `Display`).
 pub(crate) fn describe(target: &Target) -> String {
-    let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
-    match target {
-        Target::Role {
-            role,
-            name: Some(name),
-        } => format!("role({}, {})", q(role), q(name)),
-        Target::Role { role, name: None } => format!("role({})", q(role)),
-        Target::Label { label } => format!("label({})", q(label)),
-        Target::Placeholder { placeholder } => format!("placeholder({})", q(placeholder)),
-        Target::Text { text, exact: true } => format!("text({}, true)", q(text)),
-        Target::Text { text, exact: false } => format!("text({})", q(text)),
-        Target::TestId { test_id } => format!("testid({})", q(test_id)),
-        Target::Css { selector } => format!("css({})", q(selector)),
-        Target::Ref { reference } => format!("ref(\"{reference}\")"),
-    }
+    target.to_string()
 }
 
 /// Refs are bound to an agent observation; a suite cannot resolve them.

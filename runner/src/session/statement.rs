@@ -9,42 +9,14 @@ use a3s_test_lang::lexer::{lex, Token};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// An ACL string literal for `s`.
+/// An ACL string literal for `s` (the printer's canonical quoting).
 pub fn acl_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    a3s_test_lang::printer::string_literal(s)
 }
 
 /// A target in ACL syntax (`role("button", "Save")`).
 pub fn print_target(target: &Target) -> String {
-    let q = |s: &str| acl_string(s);
-    match target {
-        Target::Role {
-            role,
-            name: Some(name),
-        } => format!("role({}, {})", q(role), q(name)),
-        Target::Role { role, name: None } => format!("role({})", q(role)),
-        Target::Label { label } => format!("label({})", q(label)),
-        Target::Placeholder { placeholder } => format!("placeholder({})", q(placeholder)),
-        Target::Text { text, exact: true } => format!("text({}, true)", q(text)),
-        Target::Text { text, exact: false } => format!("text({})", q(text)),
-        Target::TestId { test_id } => format!("testid({})", q(test_id)),
-        Target::Css { selector } => format!("css({})", q(selector)),
-        Target::Ref { reference } => format!("ref(\"{reference}\")"),
-    }
+    target.to_string()
 }
 
 /// A sugar target argument: `@e3` becomes `ref("@e3")`; anything else is passed through as a
