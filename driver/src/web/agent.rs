@@ -338,15 +338,7 @@ impl WebContext {
                 deadline,
             )
             .await;
-        let _ = tab
-            .session
-            .call(
-                "Runtime.releaseObject",
-                json!({ "objectId": object }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
+        script::release_object(tab, &object, deadline).await;
         Ok(reply?
             .pointer("/result/value")
             .and_then(Value::as_str)
@@ -362,27 +354,8 @@ impl WebContext {
     ) -> Result<i64, StepFailure> {
         let tab = self.tab()?;
         let object = script::element_object(tab, target, deadline, None).await?;
-        let described = tab
-            .session
-            .call(
-                "DOM.describeNode",
-                json!({ "objectId": object }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        let _ = tab
-            .session
-            .call(
-                "Runtime.releaseObject",
-                json!({ "objectId": object }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        described?
-            .pointer("/node/backendNodeId")
-            .and_then(Value::as_i64)
+        script::backend_node_and_release(tab, &object, deadline)
+            .await?
             .ok_or_else(|| {
                 StepFailure::new(
                     FailureCode::Protocol,
@@ -557,26 +530,6 @@ impl WebContext {
         else {
             return Ok(None);
         };
-        let described = tab
-            .session
-            .call(
-                "DOM.describeNode",
-                json!({ "objectId": object }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        let _ = tab
-            .session
-            .call(
-                "Runtime.releaseObject",
-                json!({ "objectId": object }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        Ok(described?
-            .pointer("/node/backendNodeId")
-            .and_then(Value::as_i64))
+        script::backend_node_and_release(tab, &object, deadline).await
     }
 }

@@ -7,29 +7,13 @@
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
-/// Roles a person can operate; `interactive = true` keeps only these.
-const INTERACTIVE: &[&str] = &[
-    "button",
-    "link",
-    "textbox",
-    "searchbox",
-    "checkbox",
-    "radio",
-    "combobox",
-    "listbox",
-    "option",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "tab",
-    "switch",
-    "slider",
-    "spinbutton",
-    "treeitem",
-    "MenuListPopup",
-    "MenuListOption",
-    "ListBoxOption",
-];
+/// Chrome's internal roles for the parts of a native `<select>` popup, operable like options.
+const NATIVE_POPUP_ROLES: &[&str] = &["MenuListPopup", "MenuListOption", "ListBoxOption"];
+
+/// True for roles a person can operate; `interactive = true` keeps only these.
+fn is_interactive(role: &str) -> bool {
+    super::agent::OPERABLE_ROLES.contains(&role) || NATIVE_POPUP_ROLES.contains(&role)
+}
 
 /// Roles whose `value` is user input and is never written.
 const TEXT_ROLES: &[&str] = &["textbox", "searchbox", "combobox", "spinbutton"];
@@ -61,7 +45,7 @@ pub(crate) fn counts(reply: &Value) -> (usize, usize) {
         .collect();
     let interactive = kept
         .iter()
-        .filter(|n| text(n, "/role/value").is_some_and(|r| INTERACTIVE.contains(&r.as_str())))
+        .filter(|n| text(n, "/role/value").is_some_and(|r| is_interactive(&r)))
         .count();
     (kept.len(), interactive)
 }
@@ -114,7 +98,7 @@ pub(crate) fn to_json(reply: &Value, interactive_only: bool) -> Value {
     if interactive_only {
         let list: Vec<Value> = nodes
             .iter()
-            .filter(|n| text(n, "/role/value").is_some_and(|r| INTERACTIVE.contains(&r.as_str())))
+            .filter(|n| text(n, "/role/value").is_some_and(|r| is_interactive(&r)))
             .filter_map(describe)
             .collect();
         return json!({ "interactive": true, "nodes": list });

@@ -69,6 +69,41 @@ pub(crate) async fn element_object(
     ))
 }
 
+/// Release a remote object the driver asked for. Best effort: the object dies with its context
+/// anyway, so a failure here (e.g. the page navigated) is not worth reporting.
+pub(crate) async fn release_object(tab: &Tab, object: &str, deadline: Instant) {
+    let _ = tab
+        .session
+        .call(
+            "Runtime.releaseObject",
+            json!({ "objectId": object }),
+            COMMAND_BOUND,
+            deadline,
+        )
+        .await;
+}
+
+/// The backend node id of a remote object, then release the object.
+pub(crate) async fn backend_node_and_release(
+    tab: &Tab,
+    object: &str,
+    deadline: Instant,
+) -> Result<Option<i64>, StepFailure> {
+    let described = tab
+        .session
+        .call(
+            "DOM.describeNode",
+            json!({ "objectId": object }),
+            COMMAND_BOUND,
+            deadline,
+        )
+        .await;
+    release_object(tab, object, deadline).await;
+    Ok(described?
+        .pointer("/node/backendNodeId")
+        .and_then(Value::as_i64))
+}
+
 /// Map an `{error: {kind, message}}` reply.
 fn check_error(value: &Value) -> Result<(), StepFailure> {
     let Some(error) = value.get("error") else {

@@ -9,7 +9,7 @@ mod session;
 
 use crate::ops::Context;
 use a3s_test_ledger::LedgerError;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// Why a tool call did not produce a result.
 #[derive(Debug)]
@@ -87,4 +87,18 @@ pub fn all() -> Vec<Tool> {
     let mut tools = repair::tools();
     tools.extend(session::tools());
     tools
+}
+
+/// The JSON Schema of a tool's arguments: an object with exactly these properties.
+pub(super) fn schema(props: &[(&str, Value)], required: &[&str]) -> Value {
+    let properties: Map<String, Value> = props
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
 }

@@ -1,11 +1,11 @@
 //! The repair tools: the same operations as `a3s-test agent repair-*`, through
 //! `crate::ops::repair`.
 
-use super::{args, Tool, ToolError};
+use super::{args, schema, Tool, ToolError};
 use crate::ops::repair::{self as ops, OpParams, Verb};
 use crate::ops::Context;
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 const ID_PATTERN: &str = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$";
 
@@ -21,19 +21,6 @@ fn lease() -> Value {
     json!({
         "type": "integer", "minimum": 1000, "maximum": 900000,
         "description": "lease length in ms (default 300000)"
-    })
-}
-
-fn schema(props: &[(&str, Value)], required: &[&str]) -> Value {
-    let properties: Map<String, Value> = props
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), v.clone()))
-        .collect();
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
     })
 }
 

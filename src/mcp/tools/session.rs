@@ -2,12 +2,12 @@
 //! through `crate::ops::session`, so the gates, the session files and the cleanup checks are
 //! identical over MCP and on the command line.
 
-use super::{args, Tool, ToolError};
+use super::{args, schema, Tool, ToolError};
 use crate::ops::session::{self as ops, StartParams};
 use a3s_test_runner::session::protocol::FinishStatus;
 use a3s_test_runner::session::SessionError;
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 impl From<SessionError> for ToolError {
     fn from(e: SessionError) -> Self {
@@ -19,19 +19,6 @@ const ID_PATTERN: &str = "^[A-Za-z0-9_-]{1,64}$";
 
 fn session_id() -> Value {
     json!({ "type": "string", "pattern": ID_PATTERN, "description": "the session id" })
-}
-
-fn schema(props: &[(&str, Value)], required: &[&str]) -> Value {
-    let properties: Map<String, Value> = props
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), v.clone()))
-        .collect();
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
-    })
 }
 
 fn strings(description: &str) -> Value {

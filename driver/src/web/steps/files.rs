@@ -83,15 +83,7 @@ pub(crate) async fn upload(
             env.deadline,
         )
         .await;
-    let _ = tab
-        .session
-        .call(
-            "Runtime.releaseObject",
-            json!({ "objectId": object }),
-            COMMAND_BOUND,
-            env.deadline,
-        )
-        .await;
+    script::release_object(tab, &object, env.deadline).await;
     set?;
     Ok(crate::web::context::detail(json!({ "files": paths.len() })))
 }

@@ -6,30 +6,12 @@
 
 use super::diff::Delta;
 use super::fingerprint::{fingerprint, fingerprints};
+// Roles a `@cN` ref may name: the same operable roles `@eN` observations list.
+use a3s_test_driver::web::OPERABLE_ROLES as ACTIONABLE_ROLES;
 use a3s_test_lang::ir::Target;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-/// Roles a `@cN` ref may name (the controls an agent acts on).
-const ACTIONABLE_ROLES: &[&str] = &[
-    "button",
-    "link",
-    "textbox",
-    "searchbox",
-    "checkbox",
-    "radio",
-    "combobox",
-    "listbox",
-    "option",
-    "switch",
-    "slider",
-    "spinbutton",
-    "tab",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "treeitem",
-];
 /// Tags that are actionable without a role.
 const ACTIONABLE_TAGS: &[&str] = &["button", "a", "input", "select", "textarea", "summary"];
 
