@@ -33,6 +33,10 @@ impl Capabilities {
 pub struct ContextOptions {
     /// Initial viewport in CSS px, if not the driver default.
     pub viewport: Option<(u32, u32)>,
+    /// How many more contexts the caller will ask for soon (the runner: scenarios still waiting,
+    /// at most one per job). A driver that can prepare contexts ahead keeps this many ready, so
+    /// no scenario waits for a browser process to start; 0 prepares nothing.
+    pub ready_ahead: usize,
 }
 
 /// Everything a step needs from its scenario, passed on every call (no hidden state).

@@ -99,6 +99,8 @@ struct Shared<D> {
     total: usize,
     browser_lost: AtomicBool,
     lost_reason: std::sync::Mutex<Option<(FailureCode, String)>>,
+    /// Scenarios that will still ask for a context (runnable and not yet opened).
+    waiting: AtomicUsize,
 }
 
 /// Run every planned scenario; emits every event except `RunStarted` and `RunFinished`.
@@ -203,6 +205,7 @@ pub async fn execute<L: DriverLauncher>(
             total,
             browser_lost: AtomicBool::new(false),
             lost_reason: std::sync::Mutex::new(None),
+            waiting: AtomicUsize::new(runnable.len()),
         });
         let slots = Arc::new(Semaphore::new(config.jobs.max(1)));
         let mut tasks = tokio::task::JoinSet::new();
@@ -468,7 +471,7 @@ async fn run_scenario<D: SurfaceDriver>(
     let opened = tokio::select! {
         biased;
         _ = shared.cancel.cancelled() => Err((ScenarioStatus::Cancelled, cancelled_failure("while opening its context"))),
-        r = tokio::time::timeout_at(deadline, driver.new_context(ContextOptions::default())) => match r {
+        r = tokio::time::timeout_at(deadline, driver.new_context(context_options(shared))) => match r {
             Ok(Ok(ctx)) => Ok(ctx),
             Ok(Err(e)) => {
                 note_browser_loss(shared, e.code, &e.message);
@@ -629,6 +632,21 @@ async fn run_scenario<D: SurfaceDriver>(
 }
 
 /// Remember that the browser is gone, so later scenarios fail at once instead of timing out.
+/// Options for the next scenario's context: the driver may prepare one context ahead for each
+/// job, but never more than the scenarios still waiting.
+fn context_options<D>(shared: &Shared<D>) -> ContextOptions {
+    let waiting = shared
+        .waiting
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |w| {
+            Some(w.saturating_sub(1))
+        })
+        .map_or(0, |before| before.saturating_sub(1));
+    ContextOptions {
+        ready_ahead: waiting.min(shared.config.jobs.max(1)),
+        ..ContextOptions::default()
+    }
+}
+
 fn note_browser_loss<D>(shared: &Shared<D>, code: FailureCode, message: &str) {
     if code == FailureCode::BrowserCrashed {
         shared.browser_lost.store(true, Ordering::SeqCst);

@@ -221,7 +221,8 @@ impl Cdp {
         } else {
             (by_bound, false)
         };
-        tokio::select! {
+        let sent = Instant::now();
+        let result = tokio::select! {
             biased;
             outcome = tokio::time::timeout_at(until, answer) => match outcome {
                 Ok(Ok(Ok(value))) => Ok(value),
@@ -242,8 +243,41 @@ impl Cdp {
                 )),
             },
             reason = live.died() => Err(crashed(&reason)),
+        };
+        if trace_enabled() {
+            eprintln!(
+                "cdp {:>9.2} {:>8.2} ms {method} {}",
+                trace_origin().elapsed().as_secs_f64() * 1000.0,
+                sent.elapsed().as_secs_f64() * 1000.0,
+                if result.is_ok() { "ok" } else { "err" }
+            );
         }
+        result
     }
+}
+
+/// The environment variable that makes every CDP command print its round-trip time to stderr
+/// (`A3S_TEST_CDP_TRACE=1`): where a step's milliseconds go, without a profiler.
+pub(crate) const TRACE_ENV: &str = "A3S_TEST_CDP_TRACE";
+
+/// Under [`TRACE_ENV`], print a point in time (an event a step waits for) on the same clock.
+pub(crate) fn trace_mark(what: &str) {
+    if trace_enabled() {
+        eprintln!(
+            "cdp {:>9.2}             {what}",
+            trace_origin().elapsed().as_secs_f64() * 1000.0
+        );
+    }
+}
+
+fn trace_origin() -> Instant {
+    static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *ORIGIN.get_or_init(Instant::now)
+}
+
+fn trace_enabled() -> bool {
+    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ENABLED.get_or_init(|| std::env::var_os(TRACE_ENV).is_some_and(|v| v == "1"))
 }
 
 /// The failure for a browser that went away.

@@ -32,6 +32,60 @@ pub struct WebContext {
     pub(crate) opened_in: Duration,
     pub(crate) cold_open: Duration,
     pub(crate) stats: Arc<ContextStats>,
+    pub(crate) disposals: Arc<Disposals>,
+}
+
+/// Context disposals still running in the background. A scenario does not wait for the browser
+/// to tear its context down; the driver's shutdown does, and reports any that failed.
+#[derive(Debug, Default)]
+pub(crate) struct Disposals {
+    running: std::sync::Mutex<Vec<tokio::task::JoinHandle<Result<(), StepFailure>>>>,
+}
+
+impl Disposals {
+    /// Dispose of `browser_context_id` in the background, recording how long it took.
+    pub(crate) fn start(&self, cdp: Cdp, browser_context_id: String, stats: Arc<ContextStats>) {
+        let task = tokio::spawn(async move {
+            let started = Instant::now();
+            let deadline = started + COMMAND_BOUND;
+            let params = json!({ "browserContextId": browser_context_id });
+            let result = cdp
+                .call(
+                    None,
+                    "Target.disposeBrowserContext",
+                    params,
+                    COMMAND_BOUND,
+                    deadline,
+                )
+                .await
+                .map(|_| ());
+            stats.record_dispose(started.elapsed());
+            result
+        });
+        let mut running = self.running.lock().expect("disposals lock");
+        running.retain(|t| !t.is_finished());
+        running.push(task);
+    }
+
+    /// Wait (until `deadline`) for every disposal; the messages of those that failed.
+    pub(crate) async fn finish(&self, deadline: Instant) -> Vec<String> {
+        let running = std::mem::take(&mut *self.running.lock().expect("disposals lock"));
+        let mut problems = Vec::new();
+        for task in running {
+            match tokio::time::timeout_at(deadline, task).await {
+                Ok(Ok(Ok(()))) => {}
+                // The browser went away and took its contexts with it.
+                Ok(Ok(Err(f))) if f.code == FailureCode::BrowserCrashed => {}
+                Ok(Ok(Err(f))) => problems.push(format!(
+                    "failed to dispose a browser context: {}",
+                    f.message
+                )),
+                Ok(Err(e)) => problems.push(format!("a context disposal task failed: {e}")),
+                Err(_) => problems.push("a browser context disposal did not finish".to_string()),
+            }
+        }
+        problems
+    }
 }
 
 impl std::fmt::Debug for WebContext {
@@ -234,34 +288,26 @@ impl SurfaceContext for WebContext {
             }
         }
         self.tabs.clear();
-        let result = self
-            .cdp
-            .call(
-                None,
-                "Target.disposeBrowserContext",
-                json!({ "browserContextId": self.browser_context_id }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        let download_dir = self.download_dir.take();
-        let removed = download_dir.map(|d| d.close()).transpose();
+        if let Some(reason) = self.cdp.live().dead_reason() {
+            return Err(DriverError::new(
+                FailureCode::BrowserCrashed,
+                format!("the browser is gone: {reason}"),
+            ));
+        }
+        self.disposals.start(
+            self.cdp.clone(),
+            std::mem::take(&mut self.browser_context_id),
+            self.stats.clone(),
+        );
+        let removed = self.download_dir.take().map(|d| d.close()).transpose();
         self.stats
             .record(self.opened_in, self.cold_open, started.elapsed());
-        match (result, removed) {
-            (Ok(_), Ok(_)) => Ok(()),
-            (Err(f), _) if f.code == FailureCode::BrowserCrashed => {
-                Err(DriverError::new(FailureCode::BrowserCrashed, f.message))
-            }
-            (Err(f), _) => Err(DriverError::new(
-                FailureCode::CleanupFailed,
-                format!("failed to dispose the browser context: {}", f.message),
-            )),
-            (_, Err(e)) => Err(DriverError::new(
+        removed.map(|_| ()).map_err(|e| {
+            DriverError::new(
                 FailureCode::CleanupFailed,
                 format!("failed to remove the download folder: {e}"),
-            )),
-        }
+            )
+        })
     }
 }
 

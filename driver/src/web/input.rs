@@ -81,25 +81,48 @@ pub(crate) async fn click(
     count: i64,
     deadline: Instant,
 ) -> Result<(), StepFailure> {
-    mouse_move(tab, p, 0, deadline).await?;
-    for n in 1..=count {
+    // The move is acknowledged only at the renderer's next frame, the press at once; the
+    // renderer handles input in order, so the press is sent without waiting for the move's ack.
+    let (moved, pressed) = tokio::join!(
+        mouse_move(tab, p, 0, deadline),
+        mouse_button(tab, "mousePressed", p, button, 1, deadline)
+    );
+    moved?;
+    pressed?;
+    if tab.dialog().is_some() {
+        return Ok(());
+    }
+    mouse_button(tab, "mouseReleased", p, button, 1, deadline).await?;
+    for n in 2..=count {
         for kind in ["mousePressed", "mouseReleased"] {
-            let buttons = if kind == "mousePressed" {
-                button.mask()
-            } else {
-                0
-            };
-            let params = json!({
-                "type": kind, "x": p.x, "y": p.y, "button": button.name(),
-                "buttons": buttons, "clickCount": n,
-            });
-            dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await?;
+            mouse_button(tab, kind, p, button, n, deadline).await?;
             if tab.dialog().is_some() {
                 return Ok(());
             }
         }
     }
     Ok(())
+}
+
+/// One press (`mousePressed`) or release (`mouseReleased`) of `button` at `p`.
+async fn mouse_button(
+    tab: &Tab,
+    kind: &'static str,
+    p: Point,
+    button: Button,
+    count: i64,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    let buttons = if kind == "mousePressed" {
+        button.mask()
+    } else {
+        0
+    };
+    let params = json!({
+        "type": kind, "x": p.x, "y": p.y, "button": button.name(),
+        "buttons": buttons, "clickCount": count,
+    });
+    dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
 }
 
 /// Drag with real pointer events: press at `from`, move in steps, release at `to`.

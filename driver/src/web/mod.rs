@@ -33,9 +33,10 @@ use crate::failure::FailureCode;
 use crate::{Capabilities, ContextOptions, DriverError, SurfaceDriver};
 use a3s_test_lang::ir::Surface;
 use cdp::{Cdp, Liveness, LivenessSetter, COMMAND_BOUND};
+use context::Disposals;
 use process::OwnedBrowser;
 use serde_json::json;
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -92,7 +93,8 @@ struct DriverInner {
     stats: Arc<ContextStats>,
     contexts: Mutex<HashSet<String>>,
     prewarm: bool,
-    spare: Mutex<Option<SpareContext>>,
+    spares: Mutex<VecDeque<SpareContext>>,
+    disposals: Arc<Disposals>,
     endpoint: String,
 }
 
@@ -104,7 +106,7 @@ impl Drop for DriverInner {
         if let Some(router) = self.router.lock().expect("router lock").take() {
             router.abort();
         }
-        if let Some((_, spare)) = self.spare.lock().expect("spare lock").take() {
+        for (_, spare) in self.spares.lock().expect("spares lock").drain(..) {
             spare.abort();
         }
         // `OwnedBrowser`'s own drop kills and reaps the process group.
@@ -204,7 +206,8 @@ impl WebDriver {
                 stats: Arc::new(ContextStats::default()),
                 contexts: Mutex::new(HashSet::new()),
                 prewarm,
-                spare: Mutex::new(None),
+                spares: Mutex::new(VecDeque::new()),
+                disposals: Arc::new(Disposals::default()),
                 endpoint,
             }),
         };
@@ -251,25 +254,17 @@ impl WebDriver {
     async fn open_context(&self, options: ContextOptions) -> Result<WebContext, DriverError> {
         let started = Instant::now();
         let viewport = options.viewport.unwrap_or(DEFAULT_VIEWPORT);
-        let spare = self.inner.spare.lock().expect("spare lock").take();
+        let spare = self.take_spare(viewport);
         let ready = match spare {
-            Some((size, handle)) if size == viewport => match handle.await {
+            Some(handle) => match handle.await {
                 Ok(Ok(ctx)) => Some(ctx),
                 _ => None,
             },
-            Some((_, handle)) => {
-                tokio::spawn(async move {
-                    if let Ok(Ok(ctx)) = handle.await {
-                        ctx.discard().await;
-                    }
-                });
-                None
-            }
             None => None,
         };
         let mut ctx = match ready {
             Some(ctx) => ctx,
-            None => prepare(self.inner.cdp.clone(), self.inner.stats.clone(), viewport).await?,
+            None => self.prepare(viewport).await?,
         };
         ctx.opened_in = started.elapsed();
         self.inner
@@ -277,25 +272,61 @@ impl WebDriver {
             .lock()
             .expect("contexts lock")
             .insert(ctx.browser_context_id.clone());
-        self.refill_spare(viewport);
+        self.refill_spares(viewport, options.ready_ahead);
         Ok(ctx)
     }
 
-    /// Start preparing the next context in the background, so the next scenario does not wait
-    /// for a renderer process to start (the dominant cost of a fresh context).
-    fn refill_spare(&self, viewport: (u32, u32)) {
+    /// The oldest prepared context for `viewport`, if any. Spares made for another viewport
+    /// are discarded: the runner asks for one viewport per run.
+    fn take_spare(
+        &self,
+        viewport: (u32, u32),
+    ) -> Option<JoinHandle<Result<WebContext, DriverError>>> {
+        let mut spares = self.inner.spares.lock().expect("spares lock");
+        let mut found = None;
+        for (size, handle) in std::mem::take(&mut *spares) {
+            if found.is_none() && size == viewport {
+                found = Some(handle);
+            } else if size == viewport {
+                spares.push_back((size, handle));
+            } else {
+                tokio::spawn(async move {
+                    if let Ok(Ok(ctx)) = handle.await {
+                        ctx.discard().await;
+                    }
+                });
+            }
+        }
+        found
+    }
+
+    /// Keep `ready_ahead` contexts being prepared in the background, so the next scenarios do
+    /// not wait for a renderer process to start (the dominant cost of a fresh context).
+    fn refill_spares(&self, viewport: (u32, u32), ready_ahead: usize) {
         if !self.inner.prewarm || self.inner.shut_down.load(Ordering::SeqCst) {
             return;
         }
-        let mut spare = self.inner.spare.lock().expect("spare lock");
-        if spare.is_none() {
+        let mut spares = self.inner.spares.lock().expect("spares lock");
+        while spares.len() < ready_ahead {
             let task = tokio::spawn(prepare(
                 self.inner.cdp.clone(),
                 self.inner.stats.clone(),
+                self.inner.disposals.clone(),
                 viewport,
             ));
-            *spare = Some((viewport, task));
+            spares.push_back((viewport, task));
         }
+    }
+
+    /// Create a context now.
+    async fn prepare(&self, viewport: (u32, u32)) -> Result<WebContext, DriverError> {
+        prepare(
+            self.inner.cdp.clone(),
+            self.inner.stats.clone(),
+            self.inner.disposals.clone(),
+            viewport,
+        )
+        .await
     }
 
     async fn close_all(&self) -> Result<(), DriverError> {
@@ -305,12 +336,19 @@ impl WebDriver {
         let deadline = Instant::now() + Duration::from_secs(5);
         let cdp = &self.inner.cdp;
         let mut problems = Vec::new();
-        let spare = self.inner.spare.lock().expect("spare lock").take();
-        if let Some((_, handle)) = spare {
+        let spares: Vec<_> = self
+            .inner
+            .spares
+            .lock()
+            .expect("spares lock")
+            .drain(..)
+            .collect();
+        for (_, handle) in spares {
             if let Ok(Ok(Ok(ctx))) = tokio::time::timeout_at(deadline, handle).await {
                 ctx.discard().await;
             }
         }
+        problems.extend(self.inner.disposals.finish(deadline).await);
         match &self.inner.process {
             Some(owned) => {
                 if !owned.has_exited() {
@@ -392,6 +430,7 @@ async fn dispose_context(
 async fn prepare(
     cdp: Cdp,
     stats: Arc<ContextStats>,
+    disposals: Arc<Disposals>,
     viewport: (u32, u32),
 ) -> Result<WebContext, DriverError> {
     let started = Instant::now();
@@ -433,6 +472,7 @@ async fn prepare(
         opened_in: started.elapsed(),
         cold_open: started.elapsed(),
         stats,
+        disposals,
     })
 }
 

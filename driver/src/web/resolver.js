@@ -656,7 +656,8 @@
       return { status: 'not_actionable', reason: 'it is not an editable text control (or it is read-only)' };
     }
     scrollIntoViewIfNeeded(el);
-    await nextFrame();
+    // Stable = the same box in two consecutive frames: this one (layout is current once the
+    // rect is read) and the next.
     const a = topRect(el);
     await nextFrame();
     if (!el.isConnected) return { status: 'not_actionable', reason: 'it was removed from the page' };

@@ -1,9 +1,13 @@
 //! Running the injected resolver (`resolver.js`) in the current tab.
 //!
-//! The resolver is evaluated per call as `(source)(request)` with `Runtime.evaluate`; nothing is
-//! installed in the page. A call made while the document is being replaced (navigation) finds no
-//! execution context: that is retried briefly, because the call never reached a live page. A call
-//! that would run behind an open JavaScript dialog fails at once (the renderer is blocked).
+//! The resolver source is compiled once per document into a function the driver holds by remote
+//! object id (`Runtime.evaluate` in the main frame's page world), then each call is one
+//! `Runtime.callFunctionOn` with the request as its argument. Nothing is installed in the page: no
+//! global, no binding, so page scripts cannot see or replace it. Compiling the 40 KB source per
+//! call cost more than most calls themselves. A call made while the document is being replaced
+//! (navigation) finds no execution context: that is retried once the next document's context
+//! exists, because the call never reached a live page. A call that would run behind an open
+//! JavaScript dialog fails at once (the renderer is blocked).
 
 use super::cdp::COMMAND_BOUND;
 use super::tab::Tab;
@@ -18,6 +22,9 @@ pub(crate) const RESOLVER_JS: &str = include_str!("resolver.js");
 
 /// How long a call waits for a fresh execution context after a navigation.
 const CONTEXT_GRACE: Duration = Duration::from_secs(5);
+
+/// How long a retry waits to hear of the next document's context before asking again.
+const NEXT_WORLD_BOUND: Duration = Duration::from_millis(50);
 
 /// What went wrong with one evaluation.
 enum EvalError {
@@ -40,8 +47,7 @@ pub(crate) async fn call(
     let request = args.as_object_mut().expect("resolver args are an object");
     request.insert("op".into(), json!(op));
     request.insert("frames".into(), json!(tab.frames));
-    let expression = format!("({RESOLVER_JS})({args})");
-    let value = evaluate(tab, &expression, true, bound, deadline).await?;
+    let value = invoke(tab, &args, true, bound, deadline).await?;
     check_error(&value)?;
     Ok(value)
 }
@@ -55,8 +61,7 @@ pub(crate) async fn element_object(
     file_count: Option<usize>,
 ) -> Result<String, StepFailure> {
     let request = json!({ "op": "element", "frames": tab.frames, "target": target, "file_count": file_count });
-    let expression = format!("({RESOLVER_JS})({request})");
-    let result = evaluate(tab, &expression, false, COMMAND_BOUND, deadline).await?;
+    let result = invoke(tab, &request, false, COMMAND_BOUND, deadline).await?;
     if let Some(id) = result.get("objectId").and_then(Value::as_str) {
         return Ok(id.to_string());
     }
@@ -131,75 +136,103 @@ fn check_error(value: &Value) -> Result<(), StepFailure> {
     Err(StepFailure::new(code, message))
 }
 
-/// `Runtime.evaluate` with retry on a missing context. Returns the result value (by value) or the
-/// remote object (by reference).
-async fn evaluate(
+/// Call the resolver with `request`, retrying while the document is being replaced. Returns the
+/// result value (by value) or the remote object (by reference).
+async fn invoke(
     tab: &Tab,
-    expression: &str,
+    request: &Value,
     by_value: bool,
     bound: Duration,
     deadline: Instant,
 ) -> Result<Value, StepFailure> {
     let give_up = (Instant::now() + CONTEXT_GRACE).min(deadline);
     loop {
-        match evaluate_once(tab, expression, by_value, bound, deadline).await {
+        let world = *tab.state.main_world.borrow();
+        match invoke_once(tab, world, request, by_value, bound, deadline).await {
             Ok(value) => return Ok(value),
             Err(EvalError::Failed(f)) => return Err(f),
             Err(EvalError::ContextGone) => {
+                forget_resolver(tab, world);
                 if Instant::now() >= give_up {
                     return Err(StepFailure::new(
                         FailureCode::Protocol,
                         "the page had no live document for 5 s (navigation did not settle)",
                     ));
                 }
-                tokio::time::sleep(Duration::from_millis(20)).await;
+                // Wait for the next document's context; a context the driver has not heard
+                // about yet is re-read after a short bound.
+                let mut changes = tab.state.main_world.subscribe();
+                let next = (Instant::now() + NEXT_WORLD_BOUND).min(give_up);
+                let _ =
+                    tokio::time::timeout_at(next, changes.wait_for(|w| w.is_some() && *w != world))
+                        .await;
             }
         }
     }
 }
 
-async fn evaluate_once(
+/// Drop the held resolver function if it belongs to `world` (its document is gone).
+fn forget_resolver(tab: &Tab, world: Option<i64>) {
+    let mut held = tab.state.resolver.lock().expect("resolver lock");
+    if held.as_ref().map(|(w, _)| Some(*w)) == Some(world) || world.is_none() {
+        *held = None;
+    }
+}
+
+/// The resolver function's remote object id in `world`, compiling it there on first use.
+async fn resolver_in(
     tab: &Tab,
-    expression: &str,
+    world: i64,
+    bound: Duration,
+    deadline: Instant,
+) -> Result<String, EvalError> {
+    if let Some((w, id)) = tab.state.resolver.lock().expect("resolver lock").clone() {
+        if w == world {
+            return Ok(id);
+        }
+    }
+    let params = json!({
+        "expression": format!("({RESOLVER_JS})"),
+        "contextId": world,
+        "returnByValue": false,
+    });
+    let reply = dialog_race(tab, "Runtime.evaluate", params, bound, deadline).await?;
+    exception(&reply)?;
+    let id = reply
+        .pointer("/result/objectId")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            EvalError::Failed(StepFailure::new(
+                FailureCode::Protocol,
+                "the page resolver did not compile to a function",
+            ))
+        })?
+        .to_string();
+    *tab.state.resolver.lock().expect("resolver lock") = Some((world, id.clone()));
+    Ok(id)
+}
+
+async fn invoke_once(
+    tab: &Tab,
+    world: Option<i64>,
+    request: &Value,
     by_value: bool,
     bound: Duration,
     deadline: Instant,
 ) -> Result<Value, EvalError> {
     tab.fail_if_dialog().map_err(EvalError::Failed)?;
+    let world = world.ok_or(EvalError::ContextGone)?;
+    let function = resolver_in(tab, world, bound, deadline).await?;
     let params = json!({
-        "expression": expression,
+        "functionDeclaration": "function (request) { return this(request); }",
+        "objectId": function,
+        "arguments": [{ "value": request }],
         "returnByValue": by_value,
         "awaitPromise": true,
         "userGesture": true,
     });
-    let call = tab
-        .session
-        .call("Runtime.evaluate", params, bound, deadline);
-    let reply = tokio::select! {
-        reply = call => reply,
-        message = tab.dialog_opened() => {
-            return Err(EvalError::Failed(dialog_blocking(&message)));
-        }
-    };
-    let reply = match reply {
-        Ok(reply) => reply,
-        Err(f) if is_context_gone(&f.message) => return Err(EvalError::ContextGone),
-        Err(f) => return Err(EvalError::Failed(f)),
-    };
-    if let Some(details) = reply.get("exceptionDetails") {
-        let text = details
-            .pointer("/exception/description")
-            .and_then(Value::as_str)
-            .or_else(|| details.get("text").and_then(Value::as_str))
-            .unwrap_or("unknown exception");
-        if is_context_gone(text) {
-            return Err(EvalError::ContextGone);
-        }
-        return Err(EvalError::Failed(StepFailure::new(
-            FailureCode::Protocol,
-            format!("the page resolver threw: {text}"),
-        )));
-    }
+    let reply = dialog_race(tab, "Runtime.callFunctionOn", params, bound, deadline).await?;
+    exception(&reply)?;
     let result = reply.get("result").cloned().unwrap_or(Value::Null);
     if by_value {
         Ok(result.get("value").cloned().unwrap_or(Value::Null))
@@ -208,12 +241,54 @@ async fn evaluate_once(
     }
 }
 
+/// Send one `Runtime.*` command, failing at once if a dialog opens (the page is blocked).
+async fn dialog_race(
+    tab: &Tab,
+    method: &'static str,
+    params: Value,
+    bound: Duration,
+    deadline: Instant,
+) -> Result<Value, EvalError> {
+    let call = tab.session.call(method, params, bound, deadline);
+    let reply = tokio::select! {
+        reply = call => reply,
+        message = tab.dialog_opened() => {
+            return Err(EvalError::Failed(dialog_blocking(&message)));
+        }
+    };
+    match reply {
+        Ok(reply) => Ok(reply),
+        Err(f) if is_context_gone(&f.message) => Err(EvalError::ContextGone),
+        Err(f) => Err(EvalError::Failed(f)),
+    }
+}
+
+/// Map a reply's `exceptionDetails` (a throw in the page).
+fn exception(reply: &Value) -> Result<(), EvalError> {
+    let Some(details) = reply.get("exceptionDetails") else {
+        return Ok(());
+    };
+    let text = details
+        .pointer("/exception/description")
+        .and_then(Value::as_str)
+        .or_else(|| details.get("text").and_then(Value::as_str))
+        .unwrap_or("unknown exception");
+    if is_context_gone(text) {
+        return Err(EvalError::ContextGone);
+    }
+    Err(EvalError::Failed(StepFailure::new(
+        FailureCode::Protocol,
+        format!("the page resolver threw: {text}"),
+    )))
+}
+
 fn is_context_gone(message: &str) -> bool {
     let m = message.to_ascii_lowercase();
     m.contains("execution context was destroyed")
         || m.contains("cannot find default execution context")
         || m.contains("cannot find context")
         || m.contains("inspected target navigated or closed")
+        || m.contains("could not find object with given id")
 }
 
 /// The failure for a step that cannot run while a JavaScript dialog is open.

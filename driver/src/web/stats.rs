@@ -19,8 +19,10 @@ pub struct Totals {
     pub open: Duration,
     /// Sum of the times it took to create those contexts (in the background when prepared ahead).
     pub cold_open: Duration,
-    /// Sum of close times.
+    /// Sum of close times the scenarios waited (disposal itself runs in the background).
     pub close: Duration,
+    /// Sum of the times the browser took to dispose of those contexts, in the background.
+    pub dispose: Duration,
     /// The slowest open + close of one context.
     pub worst: Duration,
 }
@@ -45,6 +47,11 @@ impl ContextStats {
         t.cold_open += cold_open;
         t.close += close;
         t.worst = t.worst.max(open + close);
+    }
+
+    /// Record how long one background disposal took.
+    pub fn record_dispose(&self, dispose: Duration) {
+        self.inner.lock().expect("stats lock").dispose += dispose;
     }
 
     /// The totals so far.

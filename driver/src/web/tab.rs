@@ -29,6 +29,9 @@ const TAB_EVENTS: &[&str] = &[
     "Network.loadingFinished",
     "Network.loadingFailed",
     "Fetch.requestPaused",
+    "Runtime.executionContextCreated",
+    "Runtime.executionContextDestroyed",
+    "Runtime.executionContextsCleared",
 ];
 
 /// How many recently loaded documents a tab remembers (to match a navigation to its load).
@@ -84,6 +87,12 @@ pub(crate) struct TabState {
     pub loads: watch::Sender<VecDeque<String>>,
     /// Loader ids whose `DOMContentLoaded` fired.
     pub dom_ready: watch::Sender<VecDeque<String>>,
+    /// The main frame's page-world execution context, `None` between documents. Resolver calls
+    /// run there; a change means the document was replaced.
+    pub main_world: watch::Sender<Option<i64>>,
+    /// The resolver function compiled once in `main_world`: (context id, remote object id).
+    /// Compiling the resolver per call cost more than the call itself.
+    pub resolver: Mutex<Option<(i64, String)>>,
 }
 
 /// One tab of a context.
@@ -164,6 +173,8 @@ impl Tab {
             network_changed: watch::channel(0).0,
             loads: watch::channel(VecDeque::new()).0,
             dom_ready: watch::channel(VecDeque::new()).0,
+            main_world: watch::channel(None).0,
+            resolver: Mutex::new(None),
         });
         // Enabling is pipelined: the commands are independent.
         let b = COMMAND_BOUND;
@@ -358,11 +369,40 @@ async fn listen(
                 if p.get("frameId").and_then(Value::as_str) == Some(target_id.as_str()) =>
             {
                 let loader = p.get("loaderId").and_then(Value::as_str).unwrap_or("");
+                if let Some(name) = p.get("name").and_then(Value::as_str) {
+                    super::cdp::trace_mark(&format!("lifecycle {name}"));
+                }
                 match p.get("name").and_then(Value::as_str) {
                     Some("load") => push_recent(&state.loads, loader),
                     Some("DOMContentLoaded") => push_recent(&state.dom_ready, loader),
                     _ => {}
                 }
+            }
+            "Runtime.executionContextCreated" => {
+                let context = p.get("context").unwrap_or(&Value::Null);
+                let aux = context.get("auxData").unwrap_or(&Value::Null);
+                let default = aux.get("isDefault") == Some(&Value::Bool(true));
+                let main = aux.get("frameId").and_then(Value::as_str) == Some(target_id.as_str());
+                if let (true, true, Some(id)) =
+                    (default, main, context.get("id").and_then(Value::as_i64))
+                {
+                    state.main_world.send_replace(Some(id));
+                }
+            }
+            "Runtime.executionContextDestroyed" => {
+                let gone = p.get("executionContextId").and_then(Value::as_i64);
+                state
+                    .main_world
+                    .send_if_modified(|current| match (*current, gone) {
+                        (Some(c), Some(g)) if c == g => {
+                            *current = None;
+                            true
+                        }
+                        _ => false,
+                    });
+            }
+            "Runtime.executionContextsCleared" => {
+                state.main_world.send_replace(None);
             }
             "Network.requestWillBeSent"
             | "Network.responseReceived"
