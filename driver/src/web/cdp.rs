@@ -261,11 +261,13 @@ impl Cdp {
 pub(crate) const TRACE_ENV: &str = "A3S_TEST_CDP_TRACE";
 
 /// Under [`TRACE_ENV`], print a point in time (an event a step waits for) on the same clock.
-pub(crate) fn trace_mark(what: &str) {
+/// `what` is only built when tracing is on.
+pub(crate) fn trace_mark(what: impl FnOnce() -> String) {
     if trace_enabled() {
         eprintln!(
-            "cdp {:>9.2}             {what}",
-            trace_origin().elapsed().as_secs_f64() * 1000.0
+            "cdp {:>9.2}             {}",
+            trace_origin().elapsed().as_secs_f64() * 1000.0,
+            what()
         );
     }
 }

@@ -369,9 +369,10 @@ async fn listen(
                 if p.get("frameId").and_then(Value::as_str) == Some(target_id.as_str()) =>
             {
                 let loader = p.get("loaderId").and_then(Value::as_str).unwrap_or("");
-                if let Some(name) = p.get("name").and_then(Value::as_str) {
-                    super::cdp::trace_mark(&format!("lifecycle {name}"));
-                }
+                super::cdp::trace_mark(|| {
+                    let name = p.get("name").and_then(Value::as_str);
+                    format!("lifecycle {}", name.unwrap_or(""))
+                });
                 match p.get("name").and_then(Value::as_str) {
                     Some("load") => push_recent(&state.loads, loader),
                     Some("DOMContentLoaded") => push_recent(&state.dom_ready, loader),
@@ -408,6 +409,10 @@ async fn listen(
             | "Network.responseReceived"
             | "Network.loadingFinished"
             | "Network.loadingFailed" => {
+                super::cdp::trace_mark(|| {
+                    let url = p.pointer("/request/url").and_then(Value::as_str);
+                    format!("{} {}", event.method.as_ref(), url.unwrap_or(""))
+                });
                 network_event(&event, &state, &shared, &target_id);
             }
             "Fetch.requestPaused" => {
