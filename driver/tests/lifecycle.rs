@@ -341,3 +341,36 @@ fn process_exit_reaps_a_driver_that_was_never_dropped() {
         assert!(group_gone(pgid).await, "{:?}", live_group_members(pgid));
     });
 }
+
+#[test]
+fn contexts_are_prepared_ahead_and_disposed_in_the_background() {
+    block_on(LIMIT, async {
+        let driver = WebDriver::launch(launch_options()).await.unwrap();
+        let pgid = driver.browser_process().unwrap().pgid;
+        let env = Env::new();
+        let ahead = |ready_ahead| ContextOptions {
+            ready_ahead,
+            ..ContextOptions::default()
+        };
+        let mut first = driver.new_context(ahead(2)).await.unwrap();
+        assert_eq!(driver.prepared(), 2, "one context per announced scenario");
+        ok(&mut first, &env, goto("expect.html")).await;
+        first.close().await.unwrap();
+        // The last scenario announces nobody after it: a prepared context is used, none made.
+        let mut last = driver.new_context(ahead(0)).await.unwrap();
+        assert_eq!(driver.prepared(), 1);
+        ok(&mut last, &env, goto("expect.html")).await;
+        ok(&mut last, &env, expect_text("first visit")).await;
+        last.close().await.unwrap();
+        // Shutdown waits for the background disposals and discards the unused spare.
+        driver.shutdown().await.unwrap();
+        let stats = driver.context_stats();
+        assert_eq!(stats.contexts, 2);
+        assert!(stats.dispose > Duration::ZERO, "{stats:?}");
+        assert_eq!(driver.prepared(), 0);
+        assert!(
+            group_gone(pgid).await,
+            "the browser group outlived shutdown"
+        );
+    });
+}

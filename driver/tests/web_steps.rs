@@ -1851,3 +1851,52 @@ fn contexts_are_isolated_and_cheap() {
         // (docs/benchmarks.md), and a timed assertion would only test this machine's load.
     });
 }
+
+#[test]
+fn the_resolver_follows_each_new_document_and_leaves_no_trace() {
+    block_on(LIMIT, async {
+        let env = Env::new();
+        let mut ctx = context().await;
+        let globals = "Object.getOwnPropertyNames(window).length";
+        let deadline = || tokio::time::Instant::now() + Duration::from_secs(10);
+        ok(&mut ctx, &env, goto("actions.html")).await;
+        let before = ctx.evaluate_json(globals, deadline()).await.unwrap();
+        let click = || Action::Click {
+            target: role("button", "Click me"),
+        };
+        ok(&mut ctx, &env, click()).await;
+        ok(&mut ctx, &env, log_has("click")).await;
+        // The resolver is held by the driver, not installed in the page.
+        let after = ctx.evaluate_json(globals, deadline()).await.unwrap();
+        assert_eq!(before, after, "the page gained globals");
+
+        // A new document: targets resolve there, never in the page left behind.
+        ok(&mut ctx, &env, goto("expect.html")).await;
+        ok(&mut ctx, &env, expect_text("first visit")).await;
+        fails(
+            &mut ctx,
+            &env,
+            expect_text("Click me"),
+            FailureCode::TextMismatch,
+        )
+        .await;
+
+        // Back to the first page by the page's own history (possibly restored from the
+        // back/forward cache): the resolver follows again.
+        ctx.evaluate_json("history.back()", deadline())
+            .await
+            .unwrap();
+        ok(
+            &mut ctx,
+            &env,
+            Action::Wait {
+                condition: WaitCondition::Visible {
+                    target: role("button", "Click me"),
+                },
+            },
+        )
+        .await;
+        ok(&mut ctx, &env, click()).await;
+        ctx.close().await.unwrap();
+    });
+}

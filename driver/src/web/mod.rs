@@ -246,6 +246,11 @@ impl WebDriver {
         self.inner.stats.totals()
     }
 
+    /// How many contexts are prepared (or being prepared) ahead of the next scenarios.
+    pub fn prepared(&self) -> usize {
+        self.inner.spares.lock().expect("spares lock").len()
+    }
+
     /// Why the browser is unusable, if it is (crashed, killed, connection lost, shut down).
     pub fn dead_reason(&self) -> Option<String> {
         self.inner.cdp.live().dead_reason()
