@@ -35,16 +35,35 @@ pub struct WebContext {
     pub(crate) disposals: Arc<Disposals>,
 }
 
-/// Context disposals still running in the background. A scenario does not wait for the browser
-/// to tear its context down; the driver's shutdown does, and reports any that failed.
+/// The contexts a driver handed out and their disposals still running in the background. A
+/// scenario does not wait for the browser to tear its context down; the driver's shutdown does,
+/// reports any that failed, and (attached to someone else's browser) disposes of the contexts
+/// never closed.
 #[derive(Debug, Default)]
 pub(crate) struct Disposals {
+    open: std::sync::Mutex<std::collections::HashSet<String>>,
     running: std::sync::Mutex<Vec<tokio::task::JoinHandle<Result<(), StepFailure>>>>,
 }
 
 impl Disposals {
+    /// Remember a context handed to a scenario.
+    pub(crate) fn opened(&self, browser_context_id: &str) {
+        let mut open = self.open.lock().expect("open contexts lock");
+        open.insert(browser_context_id.to_string());
+    }
+
+    /// The contexts handed out and never closed (forgotten by this call).
+    pub(crate) fn still_open(&self) -> Vec<String> {
+        let mut open = self.open.lock().expect("open contexts lock");
+        open.drain().collect()
+    }
+
     /// Dispose of `browser_context_id` in the background, recording how long it took.
     pub(crate) fn start(&self, cdp: Cdp, browser_context_id: String, stats: Arc<ContextStats>) {
+        self.open
+            .lock()
+            .expect("open contexts lock")
+            .remove(&browser_context_id);
         let task = tokio::spawn(async move {
             let started = Instant::now();
             let deadline = started + COMMAND_BOUND;

@@ -36,7 +36,7 @@ use cdp::{Cdp, Liveness, LivenessSetter, COMMAND_BOUND};
 use context::Disposals;
 use process::OwnedBrowser;
 use serde_json::json;
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -91,7 +91,6 @@ struct DriverInner {
     shut_down: AtomicBool,
     setter: LivenessSetter,
     stats: Arc<ContextStats>,
-    contexts: Mutex<HashSet<String>>,
     prewarm: bool,
     spares: Mutex<VecDeque<SpareContext>>,
     disposals: Arc<Disposals>,
@@ -204,7 +203,6 @@ impl WebDriver {
                 shut_down: AtomicBool::new(false),
                 setter,
                 stats: Arc::new(ContextStats::default()),
-                contexts: Mutex::new(HashSet::new()),
                 prewarm,
                 spares: Mutex::new(VecDeque::new()),
                 disposals: Arc::new(Disposals::default()),
@@ -272,11 +270,7 @@ impl WebDriver {
             None => self.prepare(viewport).await?,
         };
         ctx.opened_in = started.elapsed();
-        self.inner
-            .contexts
-            .lock()
-            .expect("contexts lock")
-            .insert(ctx.browser_context_id.clone());
+        self.inner.disposals.opened(&ctx.browser_context_id);
         self.refill_spares(viewport, options.ready_ahead);
         Ok(ctx)
     }
@@ -379,13 +373,7 @@ impl WebDriver {
                 problems.extend(owned.kill_and_reap(Duration::from_secs(5)).await);
             }
             None => {
-                let ids: Vec<String> = self
-                    .inner
-                    .contexts
-                    .lock()
-                    .expect("contexts lock")
-                    .drain()
-                    .collect();
+                let ids = self.inner.disposals.still_open();
                 for id in ids {
                     if let Err(f) = dispose_context(cdp, &id, deadline).await {
                         // Already closed by its scenario (the protocol says the id is unknown),
