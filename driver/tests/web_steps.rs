@@ -1883,7 +1883,8 @@ fn the_resolver_follows_each_new_document_and_leaves_no_trace() {
 
         // Back to the first page by the page's own history (possibly restored from the
         // back/forward cache): the resolver follows again.
-        ctx.evaluate_json("history.back()", deadline())
+        // (Deferred, so the evaluation answers before the document goes away.)
+        ctx.evaluate_json("setTimeout(() => history.back(), 0)", deadline())
             .await
             .unwrap();
         ok(
@@ -1897,6 +1898,36 @@ fn the_resolver_follows_each_new_document_and_leaves_no_trace() {
         )
         .await;
         ok(&mut ctx, &env, click()).await;
+        ctx.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_click_whose_arrival_moves_its_target_still_lands_once() {
+    block_on(LIMIT, async {
+        let env = Env::new();
+        let mut ctx = context().await;
+        ok(&mut ctx, &env, goto("actions.html")).await;
+        // The pointer's arrival logs a line above the button, pushing it down: the click
+        // re-checks the target, moves once more and presses where the button now is.
+        ok(
+            &mut ctx,
+            &env,
+            Action::Click {
+                target: role("button", "Shy"),
+            },
+        )
+        .await;
+        ok(&mut ctx, &env, log_contains("shy click")).await;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let entries = ctx
+            .evaluate_json(
+                "[...document.querySelectorAll('.entry')].map((e) => e.textContent)",
+                deadline,
+            )
+            .await
+            .unwrap();
+        assert_eq!(entries, serde_json::json!(["shy hover", "shy click"]));
         ctx.close().await.unwrap();
     });
 }

@@ -73,7 +73,7 @@ pub(crate) async fn mouse_move(
     dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
 }
 
-/// Press and release `button` at `p`, `count` times (2 = double click).
+/// Move to `p`, then press and release `button` there, `count` times (2 = double click).
 pub(crate) async fn click(
     tab: &Tab,
     p: Point,
@@ -81,19 +81,19 @@ pub(crate) async fn click(
     count: i64,
     deadline: Instant,
 ) -> Result<(), StepFailure> {
-    // The move is acknowledged only at the renderer's next frame, the press at once; the
-    // renderer handles input in order, so the press is sent without waiting for the move's ack.
-    let (moved, pressed) = tokio::join!(
-        mouse_move(tab, p, 0, deadline),
-        mouse_button(tab, "mousePressed", p, button, 1, deadline)
-    );
-    moved?;
-    pressed?;
-    if tab.dialog().is_some() {
-        return Ok(());
-    }
-    mouse_button(tab, "mouseReleased", p, button, 1, deadline).await?;
-    for n in 2..=count {
+    mouse_move(tab, p, 0, deadline).await?;
+    press_release(tab, p, button, count, deadline).await
+}
+
+/// Press and release `button` at `p` (where the pointer already is), `count` times.
+pub(crate) async fn press_release(
+    tab: &Tab,
+    p: Point,
+    button: Button,
+    count: i64,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    for n in 1..=count {
         for kind in ["mousePressed", "mouseReleased"] {
             mouse_button(tab, kind, p, button, n, deadline).await?;
             if tab.dialog().is_some() {

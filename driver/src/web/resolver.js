@@ -645,7 +645,9 @@
 
   // ---------------------------------------------------------------- actionability
 
-  async function actionableOnce(o) {
+  // The checks every action makes of its target: exactly one match, visible, enabled and
+  // editable as needed. Returns `{ el }` or a failed status.
+  function usable(o) {
     const m = resolve(o.target);
     if (m.length === 0) return { status: 'not_found' };
     if (m.length > 1) return { status: 'ambiguous', count: m.length, candidates: m.slice(0, 3).map(describe) };
@@ -655,18 +657,48 @@
     if (o.editable && !isEditable(el)) {
       return { status: 'not_actionable', reason: 'it is not an editable text control (or it is read-only)' };
     }
+    return { el };
+  }
+
+  const sameRect = (a, b) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+
+  async function actionableOnce(o) {
+    const u = usable(o);
+    if (!u.el) return u;
+    const el = u.el;
     scrollIntoViewIfNeeded(el);
     // Stable = the same box in two consecutive frames: this one (layout is current once the
     // rect is read) and the next.
     const a = topRect(el);
+    if (o.settle === false) {
+      // The driver moves the pointer here first and proves stability with `still_there`: the
+      // renderer answers the move at its next frame, which then serves as the second frame.
+      const p = clickPoint(a);
+      return { status: 'ok', x: p.x, y: p.y, rect: a, element: describe(el) };
+    }
     await nextFrame();
     if (!el.isConnected) return { status: 'not_actionable', reason: 'it was removed from the page' };
     const b = topRect(el);
-    if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
+    if (!sameRect(a, b)) {
       return { status: 'not_actionable', reason: `it is still moving (${fmtRect(a)} then ${fmtRect(b)})` };
     }
     const p = clickPoint(b);
     return { status: 'ok', x: p.x, y: p.y, element: describe(el) };
+  }
+
+  // After `actionable` with `settle: false` and the pointer's move: the same single usable
+  // match with the same box one frame later. The move is delivered at the start of that frame,
+  // before animation-frame callbacks, so whatever the pointer's arrival changed is seen here.
+  async function stillThere(o) {
+    await nextFrame();
+    const u = usable(o);
+    if (!u.el) return u;
+    if (!u.el.isConnected) return { status: 'not_actionable', reason: 'it was removed from the page' };
+    const b = topRect(u.el);
+    if (!sameRect(o.rect, b)) {
+      return { status: 'not_actionable', reason: `it is still moving (${fmtRect(o.rect)} then ${fmtRect(b)})` };
+    }
+    return { status: 'ok' };
   }
 
   async function actionable(o) {
@@ -990,6 +1022,7 @@
 
   const ops = {
     actionable,
+    still_there: stillThere,
     observe: (o) => observe(o.condition),
     wait_for: waitFor,
     // Focus the control and select its content so inserted text replaces it.

@@ -2,7 +2,7 @@
 //! actionability wait that runs before every action (ACL.md §3).
 
 use super::cdp::COMMAND_BOUND;
-use super::input::Point;
+use super::input::{self, Point};
 use super::script;
 use super::tab::Tab;
 use crate::failure::FailureCode;
@@ -52,66 +52,148 @@ pub(crate) async fn wait_actionable(
     env: &StepEnv<'_>,
 ) -> Result<(Point, String), StepFailure> {
     refuse_ref(target)?;
-    let start = Instant::now();
-    let limit = (start + env.action_timeout).min(env.deadline);
+    let wait = Wait::new(env);
+    let r = poll(tab, target, needs, true, &wait, env).await?;
+    Ok((point_of(&r), element_of(&r)))
+}
+
+/// Like [`wait_actionable`], but the pointer is moved onto the target while its stability is
+/// proved: the renderer delivers a pointer move at its next frame, and that frame serves as the
+/// second of the two frames the box must hold in (instead of waiting one frame for the check and
+/// another for the move). If the box changed meanwhile (the page moved it, or the
+/// pointer's arrival did), the check is made the settled way and the pointer moves once more —
+/// never more than twice, so a page that shifts on hover cannot keep the step moving. On
+/// success the pointer rests on the returned point; nothing else has been dispatched.
+pub(crate) async fn point_at(
+    tab: &Tab,
+    target: &Target,
+    needs: Needs,
+    env: &StepEnv<'_>,
+) -> Result<(Point, String), StepFailure> {
+    refuse_ref(target)?;
+    let wait = Wait::new(env);
+    let r = poll(tab, target, needs, false, &wait, env).await?;
+    let point = point_of(&r);
+    input::mouse_move(tab, point, 0, env.deadline).await?;
+    let args = json!({
+        "target": target,
+        "enabled": needs.enabled,
+        "editable": needs.editable,
+        "rect": r.get("rect").cloned().unwrap_or(Value::Null),
+    });
+    let confirmed = script::call(tab, "still_there", args, COMMAND_BOUND, env.deadline)
+        .await
+        .map_err(|f| name_target(f, target))?;
+    if status_of(&confirmed) == "ok" {
+        return Ok((point, element_of(&r)));
+    }
+    let settled = poll(tab, target, needs, true, &wait, env).await?;
+    let point = point_of(&settled);
+    input::mouse_move(tab, point, 0, env.deadline).await?;
+    Ok((point, element_of(&settled)))
+}
+
+/// The action timeout of one step, started.
+struct Wait {
+    start: Instant,
+    limit: Instant,
+}
+
+impl Wait {
+    fn new(env: &StepEnv<'_>) -> Wait {
+        let start = Instant::now();
+        Wait {
+            start,
+            limit: (start + env.action_timeout).min(env.deadline),
+        }
+    }
+
+    /// The failure for a target that was still not actionable at the limit (`r` is the last
+    /// answer of the resolver).
+    fn failure(&self, target: &Target, r: &Value) -> StepFailure {
+        let waited = self.start.elapsed().as_millis();
+        let what = describe(target);
+        match status_of(r) {
+            "not_found" => StepFailure::new(
+                FailureCode::TargetNotFound,
+                format!("{what}: no element matches (waited {waited} ms)"),
+            ),
+            "ambiguous" => {
+                let count = r.get("count").and_then(Value::as_u64).unwrap_or(0);
+                let some = r
+                    .get("candidates")
+                    .and_then(Value::as_array)
+                    .map(|c| {
+                        c.iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default();
+                StepFailure::new(
+                    FailureCode::TargetAmbiguous,
+                    format!("{what}: {count} elements match ({some}) (waited {waited} ms)"),
+                )
+            }
+            _ => {
+                let reason = r.get("reason").and_then(Value::as_str).unwrap_or("unknown");
+                StepFailure::new(
+                    FailureCode::TargetNotActionable,
+                    format!("{what}: one match, but {reason} (waited {waited} ms)"),
+                )
+            }
+        }
+    }
+}
+
+/// Poll the in-page actionability check until it passes or `wait` runs out; `settle` = prove
+/// stability in the page (one frame) rather than leave it to [`point_at`].
+async fn poll(
+    tab: &Tab,
+    target: &Target,
+    needs: Needs,
+    settle: bool,
+    wait: &Wait,
+    env: &StepEnv<'_>,
+) -> Result<Value, StepFailure> {
     loop {
-        let remaining = limit.saturating_duration_since(Instant::now());
+        let remaining = wait.limit.saturating_duration_since(Instant::now());
         let slice = remaining.min(POLL_SLICE);
         let args = json!({
             "target": target,
             "budget_ms": slice.as_millis() as u64,
             "enabled": needs.enabled,
             "editable": needs.editable,
+            "settle": settle,
         });
         let r = script::call(tab, "actionable", args, slice + COMMAND_BOUND, env.deadline)
             .await
             .map_err(|f| name_target(f, target))?;
-        let status = r.get("status").and_then(Value::as_str).unwrap_or("");
-        if status == "ok" {
-            let x = r.get("x").and_then(Value::as_f64).unwrap_or(0.0);
-            let y = r.get("y").and_then(Value::as_f64).unwrap_or(0.0);
-            let element = r
-                .get("element")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            return Ok((Point { x, y }, element));
+        if status_of(&r) == "ok" {
+            return Ok(r);
         }
-        if Instant::now() >= limit {
-            let waited = start.elapsed().as_millis();
-            let what = describe(target);
-            return Err(match status {
-                "not_found" => StepFailure::new(
-                    FailureCode::TargetNotFound,
-                    format!("{what}: no element matches (waited {waited} ms)"),
-                ),
-                "ambiguous" => {
-                    let count = r.get("count").and_then(Value::as_u64).unwrap_or(0);
-                    let some = r
-                        .get("candidates")
-                        .and_then(Value::as_array)
-                        .map(|c| {
-                            c.iter()
-                                .filter_map(Value::as_str)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        })
-                        .unwrap_or_default();
-                    StepFailure::new(
-                        FailureCode::TargetAmbiguous,
-                        format!("{what}: {count} elements match ({some}) (waited {waited} ms)"),
-                    )
-                }
-                _ => {
-                    let reason = r.get("reason").and_then(Value::as_str).unwrap_or("unknown");
-                    StepFailure::new(
-                        FailureCode::TargetNotActionable,
-                        format!("{what}: one match, but {reason} (waited {waited} ms)"),
-                    )
-                }
-            });
+        if Instant::now() >= wait.limit {
+            return Err(wait.failure(target, &r));
         }
     }
+}
+
+fn status_of(r: &Value) -> &str {
+    r.get("status").and_then(Value::as_str).unwrap_or("")
+}
+
+fn point_of(r: &Value) -> Point {
+    Point {
+        x: r.get("x").and_then(Value::as_f64).unwrap_or(0.0),
+        y: r.get("y").and_then(Value::as_f64).unwrap_or(0.0),
+    }
+}
+
+fn element_of(r: &Value) -> String {
+    r.get("element")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string()
 }
 
 /// Prefix a resolver failure with the target it concerns.

@@ -156,8 +156,8 @@ pub(crate) async fn download(
         enabled: true,
         editable: false,
     };
-    let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
-    input::click(tab, point, Button::Left, 1, env.deadline).await?;
+    let (point, element) = target::point_at(tab, target, needs, env).await?;
+    input::press_release(tab, point, Button::Left, 1, env.deadline).await?;
     let begin_by = (Instant::now() + env.action_timeout).min(env.deadline);
     let (guid, suggested) = wait_begin(&mut events, &frames, begin_by)
         .await

@@ -22,8 +22,8 @@ async fn click_with(
         enabled: true,
         editable: false,
     };
-    let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
-    input::click(tab, point, button, count, env.deadline).await?;
+    let (point, element) = target::point_at(tab, target, needs, env).await?;
+    input::press_release(tab, point, button, count, env.deadline).await?;
     Ok(detail(
         json!({ "element": element, "x": point.x, "y": point.y }),
     ))
