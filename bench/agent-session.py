@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Agent-session turn latency: p50/p95 of `observe` and `click` on a 20-control form, as CLI
 turns (one `a3s-test agent …` process per turn) and as MCP calls (one `a3s-test mcp` process,
-one JSON-RPC line per call), plus bytes per observation.
+one JSON-RPC line per call), plus bytes per observation. Timings on a shared machine are noisy:
+the 1-minute load average is printed with them. `A3S_TEST_CDP_TRACE=1` in the environment makes
+each session's supervisor log every CDP command's round trip to `artifacts/supervisor.log`.
 
 Usage: bench/agent-session.py [path/to/a3s-test] [turns]   (default target/release/a3s-test, 50)
 Starts its own loopback page server (`a3s-test serve`) and sessions; closes both at the end.
@@ -38,6 +40,7 @@ def main():
         f.write(PAGE)
     server = subprocess.Popen([BIN, "serve", "pages", "--port", "0"], cwd=root, stdout=subprocess.PIPE, text=True, start_new_session=True)
     url = server.stdout.readline().split()[-1].rstrip("/") + "/form.html"
+    load_before = os.getloadavg()[0]
     try:
         cli(root, "start", url, "--session", "bench")
         obs_ms, click_ms, text_bytes, json_bytes = [], [], [], []
@@ -79,12 +82,13 @@ def main():
         tool("test_finish", {"session": "bench-mcp", "status": "passed"})
         mcp.stdin.close()
         mcp.wait(timeout=30)
-        print(f"turns per measure: {TURNS}; controls on the page: 20")
+        print(f"turns per measure: {TURNS}; controls on the page: 20; load average (1 min) {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
         print("| measure | p50 ms | p95 ms |")
         print("|---|---|---|")
         for name, xs in [("CLI observe", obs_ms), ("CLI click @ref", click_ms), ("MCP test_observe", mobs), ("MCP test_act click", mclick)]:
             print(f"| {name} | {pct(xs, 50):.1f} | {pct(xs, 95):.1f} |")
         print(f"observation bytes: text {pct(text_bytes, 50)}, --json {pct(json_bytes, 50)}, MCP structuredContent {pct(mbytes, 50)}")
+        print(f"session folders (events.jsonl, artifacts/supervisor.log): {root}/.a3s-test/agent-sessions")
     finally:
         os.killpg(server.pid, 15)
         server.wait(timeout=10)

@@ -33,6 +33,10 @@ pub struct StartParams {
     pub idle_ms: Option<u64>,
     /// `--max-actions` (default 200).
     pub max_actions: Option<u32>,
+    /// `--deadline-ms`: the session's whole lifetime (default 30 min).
+    pub deadline_ms: Option<u64>,
+    /// `--max-evidence-bytes` under `artifacts/` (default 64 MiB).
+    pub max_evidence_bytes: Option<u64>,
 }
 
 fn exe() -> Result<PathBuf, SessionError> {
@@ -55,6 +59,12 @@ pub fn start(ctx: &Context, p: StartParams) -> Result<Value, SessionError> {
     }
     if let Some(n) = p.max_actions {
         budgets.max_actions = n;
+    }
+    if let Some(ms) = p.deadline_ms {
+        budgets.session_ms = ms.max(1);
+    }
+    if let Some(n) = p.max_evidence_bytes {
+        budgets.evidence_bytes = n;
     }
     let file = spawn::start(
         &exe()?,

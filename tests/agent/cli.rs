@@ -268,6 +268,82 @@ fn an_idle_session_expires_and_takes_its_browser_with_it() {
 }
 
 #[test]
+fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
+    let server = Server::start(&[("/", "<button>Go</button>")]);
+    let dir = project();
+    let d = dir.path();
+    let url = format!("{}/", server.origin);
+
+    // Evidence: a screenshot runs while the budget is unspent; the bytes it wrote spend it, and
+    // the next action is refused before dispatch.
+    let budget = 1024;
+    let groups = start(
+        d,
+        "evidence",
+        &url,
+        &["--max-evidence-bytes", &budget.to_string()],
+    );
+    assert_eq!(
+        session_json(d, "evidence")["budgets"]["evidence_bytes"],
+        budget
+    );
+    let artifacts = d.join(".a3s-test/agent-sessions/evidence/artifacts");
+    let used: u64 = std::fs::read_dir(&artifacts)
+        .unwrap()
+        .flatten()
+        .map(|e| e.metadata().unwrap().len())
+        .sum();
+    assert!(
+        used < budget,
+        "the session started with {used} bytes of evidence"
+    );
+    ok(
+        d,
+        &[
+            "agent",
+            "exec",
+            "screenshot \"shot\" { path = \"shot.png\" }",
+            "--session",
+            "evidence",
+            "--json",
+        ],
+    );
+    assert!(std::fs::metadata(artifacts.join("shot.png")).unwrap().len() >= budget);
+    let v = refused(
+        d,
+        &["agent", "press", "Tab", "--session", "evidence", "--json"],
+        "test.session.budget",
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("evidence budget ({budget} bytes)")),
+        "{message}"
+    );
+    assert_eq!(session_json(d, "evidence")["actions"], 1);
+    let aborted = ok(d, &["agent", "abort", "--session", "evidence", "--json"]);
+    assert_eq!(aborted["cleanup_verified"], true);
+    assert_gone(groups);
+
+    // Deadline: the supervisor closes the session (and its browser) when it passes, however
+    // recently the last turn was.
+    let groups = start(d, "deadline", &url, &["--deadline-ms", "8000"]);
+    assert_eq!(session_json(d, "deadline")["budgets"]["session_ms"], 8000);
+    ok(d, &["agent", "observe", "--session", "deadline", "--json"]);
+    wait_gone(groups, Duration::from_secs(40));
+    assert_eq!(session_json(d, "deadline")["state"], "expired");
+    let report: Value = serde_json::from_slice(
+        &std::fs::read(d.join(".a3s-test/agent-sessions/deadline/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["summary"], "session deadline", "{report}");
+    refused(
+        d,
+        &["agent", "observe", "--session", "deadline", "--json"],
+        "test.session.not_running",
+    );
+}
+
+#[test]
 fn show_list_schema_and_input_errors() {
     let server = Server::start(&[("/", "<button>Go</button>")]);
     let dir = project();

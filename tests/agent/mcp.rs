@@ -186,9 +186,15 @@ fn session_tools_run_the_same_gates_over_stdio() {
     // test_abort closes a second session.
     mcp.ok(
         "test_session_start",
-        json!({ "session": "m2", "url": format!("{}/form", server.origin) }),
+        json!({ "session": "m2", "url": format!("{}/form", server.origin),
+                "max_actions": 7, "deadline_ms": 600000, "max_evidence_bytes": 1048576 }),
     );
     let g2 = crate::support::groups(d, "m2");
+    // The budgets given at start are the session's.
+    let budgets = crate::support::session_json(d, "m2")["budgets"].clone();
+    assert_eq!(budgets["max_actions"], 7, "{budgets}");
+    assert_eq!(budgets["session_ms"], 600000, "{budgets}");
+    assert_eq!(budgets["evidence_bytes"], 1048576, "{budgets}");
     let aborted = mcp.ok("test_abort", json!({ "session": "m2", "reason": "test" }));
     assert_eq!(aborted["cleanup_verified"], true);
     assert_gone(g2);

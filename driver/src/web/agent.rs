@@ -168,20 +168,22 @@ impl WebContext {
     pub async fn snapshot_controls(&self, deadline: Instant) -> Result<PageSnapshot, StepFailure> {
         let tab = self.tab()?;
         tab.fail_if_dialog()?;
-        let (url, loader_id) = self.document_identity(deadline).await?;
-        let reply = tab
-            .session
-            .call(
-                "Accessibility.getFullAXTree",
-                json!({}),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await?;
-        let nodes = tree_order(reply["nodes"].as_array().cloned().unwrap_or_default());
+        // Both reads are sent at once; the session answers them in order.
+        let tree = tab.session.call(
+            "Accessibility.getFullAXTree",
+            json!({}),
+            COMMAND_BOUND,
+            deadline,
+        );
+        let (identity, reply) =
+            futures_util::future::join(self.document_identity(deadline), tree).await;
+        let (url, loader_id) = identity?;
+        let reply = reply?;
+        let empty = Vec::new();
+        let all = reply["nodes"].as_array().unwrap_or(&empty);
         let mut controls: Vec<ControlNode> = Vec::new();
         let mut texts: Vec<(String, String)> = Vec::new();
-        for n in &nodes {
+        for n in tree_order(all) {
             if n["ignored"] == Value::Bool(true) {
                 continue;
             }
@@ -363,18 +365,80 @@ impl WebContext {
                 )
             })
     }
+
+    /// The first of `candidates` that names exactly one element of the current frame which is
+    /// the node `expected` (any one element when `expected` is `None`); with
+    /// `structural_fallback`, a CSS path to `expected` (verified the same way) when no candidate
+    /// does. `None`: nothing names that node — the ref is stale.
+    ///
+    /// Each candidate costs two round trips: the resolver's strict `element` lookup, then its
+    /// backend node id with the release of the remote object pipelined behind it. A candidate
+    /// that fails to resolve (none, several, an error) is simply not the one.
+    pub async fn target_naming(
+        &self,
+        expected: Option<i64>,
+        candidates: &[Target],
+        structural_fallback: bool,
+        deadline: Instant,
+    ) -> Result<Option<Target>, StepFailure> {
+        for candidate in candidates {
+            if self.names(expected, candidate, deadline).await {
+                return Ok(Some(candidate.clone()));
+            }
+        }
+        let Some(node) = expected.filter(|_| structural_fallback) else {
+            return Ok(None);
+        };
+        let Some(selector) = self.css_path_of(node, deadline).await? else {
+            return Ok(None);
+        };
+        let candidate = Target::Css { selector };
+        Ok(self
+            .names(expected, &candidate, deadline)
+            .await
+            .then_some(candidate))
+    }
+
+    /// True when `target` names exactly one element and (when given) it is node `expected`.
+    async fn names(&self, expected: Option<i64>, target: &Target, deadline: Instant) -> bool {
+        let Ok(tab) = self.tab() else {
+            return false;
+        };
+        let Ok(object) = script::element_object(tab, target, deadline, None).await else {
+            return false;
+        };
+        let Some(expected) = expected else {
+            script::release_object(tab, &object, deadline).await;
+            return true;
+        };
+        let describe = tab.session.call(
+            "DOM.describeNode",
+            json!({ "objectId": object }),
+            COMMAND_BOUND,
+            deadline,
+        );
+        // Sent together: the session runs commands in order, so the release follows the read.
+        let (described, ()) =
+            futures_util::future::join(describe, script::release_object(tab, &object, deadline))
+                .await;
+        described
+            .ok()
+            .and_then(|d| d.pointer("/node/backendNodeId").and_then(Value::as_i64))
+            == Some(expected)
+    }
 }
 
-/// The nodes of a `getFullAXTree` reply in document (depth-first) order.
-fn tree_order(nodes: Vec<Value>) -> Vec<Value> {
+/// The nodes of a `getFullAXTree` reply in document (depth-first) order (borrowed, not copied:
+/// the tree of a large page is big).
+fn tree_order(nodes: &[Value]) -> Vec<&Value> {
     use std::collections::HashMap;
-    let index: HashMap<String, usize> = nodes
+    let index: HashMap<&str, usize> = nodes
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| str_at(n, "/nodeId").map(|id| (id, i)))
+        .filter_map(|(i, n)| n.get("nodeId").and_then(Value::as_str).map(|id| (id, i)))
         .collect();
     let Some(root) = nodes.iter().position(|n| n.get("parentId").is_none()) else {
-        return nodes;
+        return nodes.iter().collect();
     };
     let mut out = Vec::with_capacity(nodes.len());
     let mut seen = vec![false; nodes.len()];
@@ -383,7 +447,7 @@ fn tree_order(nodes: Vec<Value>) -> Vec<Value> {
         if std::mem::replace(&mut seen[i], true) {
             continue;
         }
-        out.push(nodes[i].clone());
+        out.push(&nodes[i]);
         let children: Vec<usize> = nodes[i]["childIds"]
             .as_array()
             .into_iter()
@@ -393,11 +457,7 @@ fn tree_order(nodes: Vec<Value>) -> Vec<Value> {
         stack.extend(children.into_iter().rev());
     }
     // Nodes not reachable from the root keep their reply order, after the tree.
-    for (i, n) in nodes.into_iter().enumerate() {
-        if !seen[i] {
-            out.push(n);
-        }
-    }
+    out.extend(nodes.iter().zip(seen).filter(|(_, s)| !s).map(|(n, _)| n));
     out
 }
 

@@ -10,7 +10,7 @@ use super::file::{
 };
 use super::gates;
 use super::next;
-use super::observation::{refs_of, to_json};
+use super::observation::{refs_of, to_json, RefEntry};
 use super::page_context::fingerprint::fingerprint;
 use super::page_context::inspect::InspectRequest;
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
@@ -151,8 +151,7 @@ impl Engine {
     }
 
     fn turn_deadline(&self) -> Instant {
-        let b = self.file.budgets;
-        let left = (self.file.started_at_ms + b.session_ms).saturating_sub(now_ms());
+        let left = self.file.deadline_at_ms().saturating_sub(now_ms());
         Instant::now() + TURN_BOUND.min(Duration::from_millis(left.max(1)))
     }
 
@@ -431,14 +430,70 @@ impl Engine {
         gates::ref_binding(&self.file, observation, &e_refs)?;
         gates::cref_binding(&self.file, &c_refs)?;
         let deadline = self.turn_deadline();
-        let (url, loader) = self.ctx()?.document_identity(deadline).await.map_err(|f| {
+        // Gate 4, in the browser: the document is the observed one and each ref's node is still
+        // named, uniquely, by one of its durable targets. The `@eN` proofs are read-only, so they
+        // are sent together with the read of the document identity; on a different document
+        // they are not waited for (the refs are refused below, whatever they would find).
+        let e_entries: Vec<RefEntry> = e_refs
+            .iter()
+            .map(|r| {
+                self.file
+                    .refs
+                    .iter()
+                    .find(|e| &e.reference == r)
+                    .cloned()
+                    .expect("ref_binding checked it")
+            })
+            .collect();
+        let (identity, e_targets) = {
+            let ctx = self.ctx()?;
+            let proofs = async {
+                let mut found = Vec::with_capacity(e_entries.len());
+                for entry in &e_entries {
+                    // A nameless control (an icon button) has no semantic target: the agent
+                    // picked it by position, so a structural path to the same node is what the
+                    // ref means.
+                    let nameless = entry.name.trim().is_empty();
+                    let proof = ctx
+                        .target_naming(
+                            Some(entry.backend_node_id),
+                            &entry.durable,
+                            nameless,
+                            deadline,
+                        )
+                        .await;
+                    found.push(proof.ok().flatten());
+                }
+                found
+            };
+            tokio::pin!(proofs);
+            let identity = ctx.document_identity(deadline);
+            tokio::pin!(identity);
+            let mut early = None;
+            let identity = loop {
+                tokio::select! {
+                    biased;
+                    id = &mut identity => break id,
+                    found = &mut proofs, if early.is_none() => early = Some(found),
+                }
+            };
+            let observed = matches!(
+                (&identity, &self.file.latest),
+                (Ok((_, loader)), Some(latest)) if *loader == latest.loader_id
+            );
+            let e_targets = match early {
+                Some(found) => found,
+                None if observed => proofs.await,
+                None => Vec::new(),
+            };
+            (identity, e_targets)
+        };
+        let (url, loader) = identity.map_err(|f| {
             SessionError::new(
                 SessionCode::StepFailed,
                 format!("{}: {}", f.code, f.message),
             )
         })?;
-        // Gate 4, in the browser: the document is the observed one and each ref's node is still
-        // named, uniquely, by one of its durable targets.
         let mut durable: BTreeMap<String, Target> = BTreeMap::new();
         if !refs.is_empty() {
             let latest = self.file.latest.clone().expect("ref_binding checked it");
@@ -473,15 +528,12 @@ impl Engine {
                         .flatten(),
                     None => None,
                 };
-                let mut found = None;
-                for candidate in &entry.durable {
-                    if let Ok(id) = self.ctx()?.backend_node_of(candidate, deadline).await {
-                        if expected.is_none_or(|e| e == id) {
-                            found = Some(candidate.clone());
-                            break;
-                        }
-                    }
-                }
+                let found = self
+                    .ctx()?
+                    .target_naming(expected, &entry.durable, false, deadline)
+                    .await
+                    .ok()
+                    .flatten();
                 let Some(target) = found else {
                     return Err(SessionError::new(
                         SessionCode::StaleRef,
@@ -493,40 +545,8 @@ impl Engine {
                 };
                 durable.insert(r.clone(), target);
             }
-            for r in &e_refs {
-                let entry = self
-                    .file
-                    .refs
-                    .iter()
-                    .find(|e| &e.reference == r)
-                    .cloned()
-                    .expect("bound");
-                let mut found = None;
-                for candidate in &entry.durable {
-                    if let Ok(id) = self.ctx()?.backend_node_of(candidate, deadline).await {
-                        if id == entry.backend_node_id {
-                            found = Some(candidate.clone());
-                            break;
-                        }
-                    }
-                }
-                // A nameless control (an icon button) has no semantic target: the agent picked
-                // it by position, so a structural path to the same node is what the ref means.
-                if found.is_none() && entry.name.trim().is_empty() {
-                    if let Ok(Some(selector)) = self
-                        .ctx()?
-                        .css_path_of(entry.backend_node_id, deadline)
-                        .await
-                    {
-                        let candidate = Target::Css { selector };
-                        if self.ctx()?.backend_node_of(&candidate, deadline).await.ok()
-                            == Some(entry.backend_node_id)
-                        {
-                            found = Some(candidate);
-                        }
-                    }
-                }
-                let Some(target) = found else {
+            for (i, r) in e_refs.iter().enumerate() {
+                let Some(target) = e_targets.get(i).cloned().flatten() else {
                     return Err(SessionError::new(
                         SessionCode::StaleRef,
                         format!(

@@ -222,19 +222,24 @@ impl SessionFile {
         serde_json::from_slice(&bytes).map_err(|e| io("parse", &path, e))
     }
 
+    /// Unix ms of the session deadline (`started_at_ms` + the `session_ms` budget, saturating).
+    pub fn deadline_at_ms(&self) -> u64 {
+        self.started_at_ms.saturating_add(self.budgets.session_ms)
+    }
+
     /// Replace `session.json` atomically.
     pub fn save(&self, dir: &Path) -> Result<(), SessionError> {
-        write_json_atomic(
-            &dir.join("session.json"),
-            &serde_json::to_value(self).expect("serializes"),
-        )
+        write_json_atomic(&dir.join("session.json"), self)
     }
 }
 
 /// Write a JSON document atomically (sibling temp file, then rename).
-pub fn write_json_atomic(path: &Path, value: &serde_json::Value) -> Result<(), SessionError> {
+pub fn write_json_atomic<T: Serialize + ?Sized>(
+    path: &Path,
+    value: &T,
+) -> Result<(), SessionError> {
     let tmp = path.with_extension("json.tmp");
-    let text = serde_json::to_vec_pretty(value).expect("JSON values serialize");
+    let text = serde_json::to_vec_pretty(value).expect("session documents serialize");
     std::fs::write(&tmp, text).map_err(|e| io("write", &tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| io("replace", path, e))
 }

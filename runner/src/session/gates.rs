@@ -205,7 +205,7 @@ pub fn budgets(session: &SessionFile, artifacts: &Path) -> Result<(), SessionErr
             ),
         ));
     }
-    if now_ms() >= session.started_at_ms + b.session_ms {
+    if now_ms() >= session.deadline_at_ms() {
         return Err(SessionError::new(
             SessionCode::Budget,
             format!(

@@ -74,7 +74,9 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
     ready_line(serde_json::json!({ "ok": true, "session": engine.file }));
     let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
     loop {
-        let left = (engine.file.started_at_ms + engine.file.budgets.session_ms)
+        let left = engine
+            .file
+            .deadline_at_ms()
             .saturating_sub(super::file::now_ms());
         let wait = idle.min(Duration::from_millis(left.max(1)));
         let accepted = tokio::select! {

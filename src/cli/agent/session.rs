@@ -98,6 +98,13 @@ pub struct StartArgs {
     /// Most statements the session may dispatch (default 200).
     #[arg(long, value_name = "N")]
     max_actions: Option<u32>,
+    /// The session's whole lifetime: turns are refused and the supervisor closes after this
+    /// long (default 1800000, 30 min).
+    #[arg(long, value_name = "MS")]
+    deadline_ms: Option<u64>,
+    /// Most bytes of evidence under the session's artifacts/ (default 67108864, 64 MiB).
+    #[arg(long, value_name = "BYTES")]
+    max_evidence_bytes: Option<u64>,
 }
 
 /// `observe`.
@@ -398,6 +405,8 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 success: a.success,
                 idle_ms: a.idle_timeout_ms,
                 max_actions: a.max_actions,
+                deadline_ms: a.deadline_ms,
+                max_evidence_bytes: a.max_evidence_bytes,
             };
             print(a.s.json, ops::start(ctx, params), |v| {
                 format!(

@@ -42,6 +42,8 @@ struct StartArgs {
     success: Vec<String>,
     idle_timeout_ms: Option<u64>,
     max_actions: Option<u32>,
+    deadline_ms: Option<u64>,
+    max_evidence_bytes: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -111,6 +113,11 @@ pub fn tools() -> Vec<Tool> {
                         json!({ "type": "integer", "minimum": 1 }),
                     ),
                     ("max_actions", json!({ "type": "integer", "minimum": 0 })),
+                    ("deadline_ms", json!({ "type": "integer", "minimum": 1 })),
+                    (
+                        "max_evidence_bytes",
+                        json!({ "type": "integer", "minimum": 0 }),
+                    ),
                 ],
                 &["session", "url"],
             ),
@@ -127,6 +134,8 @@ pub fn tools() -> Vec<Tool> {
                         success: a.success,
                         idle_ms: a.idle_timeout_ms,
                         max_actions: a.max_actions,
+                        deadline_ms: a.deadline_ms,
+                        max_evidence_bytes: a.max_evidence_bytes,
                     },
                 )?)
             },
