@@ -105,10 +105,10 @@ fn every_step_block_has_an_example() {
             }
             admit_statement(source)
                 .ok()
-                .map(|step| step.action.block_kind().to_string())
+                .map(|step| step.action.kind().name().to_string())
         })
         .collect();
-    for kind in a3s_test_lang::ir::STEP_KINDS.iter().copied() {
+    for kind in a3s_test_lang::ir::ActionKind::ALL.iter().map(|k| k.name()) {
         assert!(
             kinds.iter().any(|k| k == kind),
             "docs/acl.md has no ```acl statement example of `{kind}`"

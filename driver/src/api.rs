@@ -5,7 +5,7 @@
 //! the real Web driver, without boxing every CDP call.
 
 use crate::failure::FailureCode;
-use a3s_test_lang::ir::{Step, Surface};
+use a3s_test_lang::ir::{ActionKind, Step, Surface};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -17,14 +17,14 @@ use tokio::time::Instant;
 pub struct Capabilities {
     /// The surface this driver drives.
     pub surface: Surface,
-    /// ACL block kinds it can execute (`click`, `network_route`, …).
-    pub steps: BTreeSet<&'static str>,
+    /// The step kinds it can execute.
+    pub steps: BTreeSet<ActionKind>,
 }
 
 impl Capabilities {
     /// True when the driver can execute this step.
     pub fn supports(&self, step: &Step) -> bool {
-        self.steps.contains(step.action.block_kind())
+        self.steps.contains(&step.action.kind())
     }
 }
 

@@ -18,42 +18,94 @@ pub const DEFAULT_STARTUP_TIMEOUT_MS: u64 = 60_000;
 /// Default verification check deadline.
 pub const DEFAULT_CHECK_TIMEOUT_MS: u64 = 120_000;
 
-/// Every step block kind of ACL.md §4, in documentation order (the names `Action::block_kind`
-/// returns). Drivers advertise a subset of these; docs and tests enumerate them from here.
-pub const STEP_KINDS: &[&str] = &[
-    "navigate",
-    "click",
-    "hover",
-    "focus",
-    "double_click",
-    "context_click",
-    "check",
-    "uncheck",
-    "fill",
-    "type",
-    "insert_text",
-    "select",
-    "drag",
-    "press",
-    "wheel",
-    "viewport",
-    "snapshot",
-    "wait",
-    "expect",
-    "screenshot",
-    "accessibility",
-    "console",
-    "page_errors",
-    "tab",
-    "frame",
-    "dialog",
-    "upload",
-    "download",
-    "network_route",
-    "network_unroute",
-    "har",
-    "trace",
-];
+/// Defines [`ActionKind`] and [`Action::kind`] from one list, so the enum, its block names and
+/// the mapping from actions can never drift apart.
+macro_rules! action_kinds {
+    ($( $variant:ident => $name:literal ),* $(,)?) => {
+        /// The kind of a step: one ACL step block (ACL.md §4). Typed, so a driver's capabilities
+        /// and the capability gates match exhaustively; serialized as the block name.
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+        )]
+        #[serde(rename_all = "snake_case")]
+        pub enum ActionKind {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $variant,
+            )*
+        }
+
+        impl ActionKind {
+            /// Every kind, in documentation order.
+            pub const ALL: &'static [ActionKind] = &[ $( ActionKind::$variant, )* ];
+
+            /// The ACL block name (`click`, `network_route`, …).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( ActionKind::$variant => $name, )*
+                }
+            }
+
+            /// The kind whose block is named `name`, if any.
+            pub fn from_name(name: &str) -> Option<ActionKind> {
+                match name {
+                    $( $name => Some(ActionKind::$variant), )*
+                    _ => None,
+                }
+            }
+        }
+
+        impl Action {
+            /// The kind of step that produced this action.
+            pub fn kind(&self) -> ActionKind {
+                match self {
+                    $( Action::$variant { .. } => ActionKind::$variant, )*
+                }
+            }
+        }
+    };
+}
+
+action_kinds! {
+    Navigate => "navigate",
+    Click => "click",
+    Hover => "hover",
+    Focus => "focus",
+    DoubleClick => "double_click",
+    ContextClick => "context_click",
+    Check => "check",
+    Uncheck => "uncheck",
+    Fill => "fill",
+    Type => "type",
+    InsertText => "insert_text",
+    Select => "select",
+    Drag => "drag",
+    Press => "press",
+    Wheel => "wheel",
+    Viewport => "viewport",
+    Snapshot => "snapshot",
+    Wait => "wait",
+    Expect => "expect",
+    Screenshot => "screenshot",
+    Accessibility => "accessibility",
+    Console => "console",
+    PageErrors => "page_errors",
+    Tab => "tab",
+    Frame => "frame",
+    Dialog => "dialog",
+    Upload => "upload",
+    Download => "download",
+    NetworkRoute => "network_route",
+    NetworkUnroute => "network_unroute",
+    Har => "har",
+    Trace => "trace",
+}
+
+impl std::fmt::Display for ActionKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// One admitted file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -323,46 +375,6 @@ pub enum Action {
         /// Start or stop recording.
         operation: CaptureOperation,
     },
-}
-
-impl Action {
-    /// The ACL block kind that produced this action (`click`, `network_route`, …).
-    pub fn block_kind(&self) -> &'static str {
-        match self {
-            Action::Navigate { .. } => "navigate",
-            Action::Click { .. } => "click",
-            Action::Hover { .. } => "hover",
-            Action::Focus { .. } => "focus",
-            Action::DoubleClick { .. } => "double_click",
-            Action::ContextClick { .. } => "context_click",
-            Action::Check { .. } => "check",
-            Action::Uncheck { .. } => "uncheck",
-            Action::Fill { .. } => "fill",
-            Action::Type { .. } => "type",
-            Action::InsertText { .. } => "insert_text",
-            Action::Select { .. } => "select",
-            Action::Drag { .. } => "drag",
-            Action::Press { .. } => "press",
-            Action::Wheel { .. } => "wheel",
-            Action::Viewport { .. } => "viewport",
-            Action::Snapshot { .. } => "snapshot",
-            Action::Wait { .. } => "wait",
-            Action::Expect { .. } => "expect",
-            Action::Screenshot { .. } => "screenshot",
-            Action::Accessibility { .. } => "accessibility",
-            Action::Console { .. } => "console",
-            Action::PageErrors { .. } => "page_errors",
-            Action::Tab { .. } => "tab",
-            Action::Frame { .. } => "frame",
-            Action::Dialog { .. } => "dialog",
-            Action::Upload { .. } => "upload",
-            Action::Download { .. } => "download",
-            Action::NetworkRoute { .. } => "network_route",
-            Action::NetworkUnroute { .. } => "network_unroute",
-            Action::Har { .. } => "har",
-            Action::Trace { .. } => "trace",
-        }
-    }
 }
 
 /// How an element is found (ACL.md §3).
@@ -879,5 +891,22 @@ keyword_enum! {
         Focused => "focused",
         Regression => "regression",
         Full => "full",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ActionKind;
+
+    #[test]
+    fn action_kinds_serialize_as_their_block_names() {
+        assert_eq!(ActionKind::ALL.len(), 32);
+        for kind in ActionKind::ALL {
+            let json = serde_json::to_value(kind).unwrap();
+            assert_eq!(json, serde_json::json!(kind.name()));
+            assert_eq!(ActionKind::from_name(kind.name()), Some(*kind));
+            assert_eq!(kind.to_string(), kind.name());
+        }
+        assert_eq!(ActionKind::from_name("clik"), None);
     }
 }

@@ -356,10 +356,7 @@ pub fn capability_failure(
     let step = scenario.steps.iter().find(|s| !capabilities.supports(s))?;
     let mut f = FailureRecord::new(
         FailureCode::Unsupported,
-        format!(
-            "the driver cannot execute `{}` steps",
-            step.action.block_kind()
-        ),
+        format!("the driver cannot execute `{}` steps", step.action.kind()),
     );
     f.step_path = Some(step.path.clone());
     Some(f)
@@ -524,7 +521,7 @@ async fn run_scenario<D: SurfaceDriver>(
         let mut record = StepResult {
             index,
             label: step.label.clone(),
-            kind: step.action.block_kind().to_string(),
+            kind: step.action.kind().name().to_string(),
             path: step.path.clone(),
             location: location.clone(),
             status: StepStatus::Passed,

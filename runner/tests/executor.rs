@@ -9,7 +9,7 @@ use a3s_test_driver::{
     Capabilities, ContextOptions, DriverError, EvidenceFile, FailureClass, FailureCode, StepEnv,
     StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
 };
-use a3s_test_lang::ir::{Action, Scenario, Step, Surface};
+use a3s_test_lang::ir::{Action, ActionKind, Scenario, Step, Surface};
 use a3s_test_lang::Span;
 use a3s_test_runner::admit::{AdmittedFile, SourceFile};
 use a3s_test_runner::cancel::CancelToken;
@@ -52,7 +52,9 @@ struct FakeContext {
 fn capabilities() -> Capabilities {
     Capabilities {
         surface: Surface::Web,
-        steps: ["navigate", "click", "expect"].into_iter().collect(),
+        steps: [ActionKind::Navigate, ActionKind::Click, ActionKind::Expect]
+            .into_iter()
+            .collect(),
     }
 }
 

@@ -283,7 +283,10 @@ pub fn promote(ctx: &Context, session: &str, output: &Path) -> Result<Value, Ses
 
 /// JSON Schema of the statement and typed-action forms.
 pub fn schema() -> Value {
-    let step_kinds: Vec<&str> = a3s_test_driver::web::WEB_STEPS.to_vec();
+    let step_kinds: Vec<&str> = a3s_test_driver::web::WEB_STEPS
+        .iter()
+        .map(|k| k.name())
+        .collect();
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "a3s-test agent statement and action forms",

@@ -31,7 +31,7 @@ pub use stats::{ContextStats, Totals};
 
 use crate::failure::FailureCode;
 use crate::{Capabilities, ContextOptions, DriverError, SurfaceDriver};
-use a3s_test_lang::ir::Surface;
+use a3s_test_lang::ir::{ActionKind, Surface};
 use cdp::{Cdp, Liveness, LivenessSetter, COMMAND_BOUND};
 use context::Disposals;
 use process::OwnedBrowser;
@@ -46,7 +46,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 /// Every ACL web step this driver executes: all of ACL.md §4.
-pub const WEB_STEPS: &[&str] = a3s_test_lang::ir::STEP_KINDS;
+pub const WEB_STEPS: &[ActionKind] = ActionKind::ALL;
 
 /// Default viewport of a new context, in CSS px.
 pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);

@@ -9,9 +9,10 @@
 
 use super::context::{header, Annotate, Ctx};
 use super::ids::check_id;
-use super::steps::{action, unknown_step, StepKind};
+use super::steps::{action, unknown_step};
 use crate::ast::{Block, Document};
 use crate::code::Code;
+use crate::ir::ActionKind;
 use crate::ir::Step;
 use crate::span::Span;
 
@@ -47,7 +48,7 @@ pub(super) fn statement(ctx: &mut Ctx, document: &Document, source_len: usize) -
 
 fn one(ctx: &mut Ctx, block: &Block) -> Option<Step> {
     let kind = block.kind.name.as_str();
-    let Some(step_kind) = StepKind::from_name(kind) else {
+    let Some(step_kind) = ActionKind::from_name(kind) else {
         match kind {
             "suite" | "project" | "scenario" => {
                 ctx.error(Code::StatementCount, header(block), format!("a statement is one step block, not a `{kind}`"))

@@ -1,7 +1,7 @@
 //! Web steps (ACL.md §4): which step kinds exist, the attributes each takes, and how each becomes
 //! an [`Action`].
 //!
-//! The kind name is resolved once to a [`StepKind`]; one exhaustive `match` picks the schema and
+//! The kind name is resolved once to a [`ActionKind`]; one exhaustive `match` picks the schema and
 //! one the builder, so a new step does not compile until both (and `ir::Action`) know it. Builders read every attribute before combining the results, so a step with
 //! three mistakes reports three diagnostics.
 //!
@@ -20,66 +20,7 @@ use super::urls::{url, UrlRule};
 use super::values::{boolean, integer, optional, string, string_list_with, u32_in, ItemRules};
 use crate::ast::Block;
 use crate::code::Code;
-use crate::ir::{Action, Target};
-
-macro_rules! step_kinds {
-    ($( $variant:ident => $name:literal, )*) => {
-        /// A step block kind (ACL.md §4), resolved once per block so later dispatch is an enum
-        /// match rather than repeated string comparisons.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub(super) enum StepKind {
-            $( #[doc = concat!("`", $name, "`")] $variant, )*
-        }
-
-        /// Every step block kind name, in ACL.md §4 order (for "did you mean" hints).
-        pub(super) const STEP_KINDS: &[&str] = &[ $( $name, )* ];
-
-        impl StepKind {
-            /// The step kind named `name`, if any.
-            pub(super) fn from_name(name: &str) -> Option<StepKind> {
-                match name {
-                    $( $name => Some(StepKind::$variant), )*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-step_kinds! {
-    Navigate => "navigate",
-    Click => "click",
-    Hover => "hover",
-    Focus => "focus",
-    DoubleClick => "double_click",
-    ContextClick => "context_click",
-    Check => "check",
-    Uncheck => "uncheck",
-    Fill => "fill",
-    Type => "type",
-    InsertText => "insert_text",
-    Select => "select",
-    Drag => "drag",
-    Press => "press",
-    Wheel => "wheel",
-    Viewport => "viewport",
-    Snapshot => "snapshot",
-    Wait => "wait",
-    Expect => "expect",
-    Screenshot => "screenshot",
-    Accessibility => "accessibility",
-    Console => "console",
-    PageErrors => "page_errors",
-    Tab => "tab",
-    Frame => "frame",
-    Dialog => "dialog",
-    Upload => "upload",
-    Download => "download",
-    NetworkRoute => "network_route",
-    NetworkUnroute => "network_unroute",
-    Har => "har",
-    Trace => "trace",
-}
+use crate::ir::{Action, ActionKind, Target};
 
 /// Largest viewport side in CSS pixels.
 pub(super) const MAX_VIEWPORT_PX: u32 = 16_384;
@@ -88,12 +29,12 @@ pub(super) const MAX_SCALE: u32 = 10;
 
 /// True when `kind` names a step block.
 pub(super) fn is_step_kind(kind: &str) -> bool {
-    StepKind::from_name(kind).is_some()
+    ActionKind::from_name(kind).is_some()
 }
 
 /// The attributes step `kind` accepts.
-fn schema(kind: StepKind) -> &'static [&'static str] {
-    use StepKind::*;
+fn schema(kind: ActionKind) -> &'static [&'static str] {
+    use ActionKind::*;
     match kind {
         Navigate => &["url"],
         Click | Hover | Focus | DoubleClick | ContextClick | Check | Uncheck | Frame => &["target"],
@@ -141,8 +82,8 @@ fn flag(ctx: &mut Ctx, fields: &Fields<'_>, name: &str, default: bool) -> Option
 }
 
 /// Check step `block`, of kind `kind`, at the current path and build its action.
-pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: StepKind) -> Option<Action> {
-    use StepKind::*;
+pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> {
+    use ActionKind::*;
     let f = Fields::collect_leaf(ctx, block, schema(kind));
     let f = &f;
     Some(match kind {
@@ -351,7 +292,8 @@ fn wheel(ctx: &mut Ctx, f: &Fields<'_>) -> Option<Action> {
 /// `otherwise` as the hint. Suites and agent statements share it.
 pub(super) fn unknown_step(ctx: &mut Ctx, block: &Block, otherwise: &str) {
     let kind = &block.kind.name;
-    let hint = match crate::diagnostic::did_you_mean(kind, STEP_KINDS.iter().copied()) {
+    let hint = match crate::diagnostic::did_you_mean(kind, ActionKind::ALL.iter().map(|k| k.name()))
+    {
         Some(s) => format!("did you mean `{s}`?"),
         None => otherwise.to_string(),
     };

@@ -9,12 +9,13 @@
 use super::context::{header, Annotate, Ctx};
 use super::fields::Fields;
 use super::ids::{required_label, IdSet};
-use super::steps::{action, is_step_kind, unknown_step, StepKind};
+use super::steps::{action, is_step_kind, unknown_step};
 use super::urls::{url, UrlRule};
 use super::values::{integer, keyword, non_empty, optional, string_list_with, u64_in, ItemRules};
 use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
+use crate::ir::ActionKind;
 use crate::ir::{
     Scenario, Step, Suite, Surface, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_SCENARIO_TIMEOUT_MS,
 };
@@ -217,7 +218,7 @@ fn scenario<'a>(
 /// Check one step of a scenario (label required and unique).
 fn step<'a>(ctx: &mut Ctx, block: &'a Block, labels: &mut IdSet<'a>) -> Option<Step> {
     let kind = &block.kind.name;
-    let Some(step_kind) = StepKind::from_name(kind) else {
+    let Some(step_kind) = ActionKind::from_name(kind) else {
         let otherwise = if kind == "scenario" {
             "scenarios do not nest; close this scenario before starting the next"
         } else {

@@ -205,13 +205,12 @@ fn every_step_kind_admits_to_its_action() {
     for (step, expected) in cases {
         let got = action(step);
         assert_eq!(got, expected, "{step}");
-        kinds_seen.insert(got.block_kind());
+        kinds_seen.insert(got.kind());
     }
     // Every action kind but wait/expect (covered below) has a valid case.
-    for kind in a3s_test_lang::ir::STEP_KINDS
+    for kind in a3s_test_lang::ir::ActionKind::ALL
         .iter()
-        .copied()
-        .filter(|k| !matches!(*k, "wait" | "expect"))
+        .filter(|k| !matches!(k, ActionKind::Wait | ActionKind::Expect))
     {
         assert!(kinds_seen.contains(kind), "no valid case for {kind}");
     }

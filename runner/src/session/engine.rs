@@ -616,7 +616,7 @@ impl Engine {
         });
         Ok(json!({
             "turn": turn,
-            "step": dispatched.action.block_kind(),
+            "step": dispatched.action.kind(),
             "status": "passed",
             "resolved": resolved.iter().map(|(r, t)| json!({ "ref": r, "target": super::statement::print_target(t) })).collect::<Vec<_>>(),
             "evidence": output.evidence,

@@ -38,7 +38,7 @@ pub fn schema(source: &str) -> Result<Step, SessionError> {
 
 /// Gate 2 (capability): the driver executes this step kind and the session allows it.
 pub fn capability(step: &Step, capabilities: &Capabilities) -> Result<(), SessionError> {
-    let kind = step.action.block_kind();
+    let kind = step.action.kind();
     if !capabilities.supports(step) {
         return Err(SessionError::new(
             SessionCode::Capability,
