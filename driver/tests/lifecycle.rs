@@ -30,12 +30,16 @@ async fn group_gone(pgid: u32) -> bool {
     live_group_members(pgid).is_empty()
 }
 
-fn profile_dir(pid: u32) -> std::path::PathBuf {
+fn command_line(pid: u32) -> Vec<String> {
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap();
-    let args: Vec<String> = cmdline
+    cmdline
         .split(|b| *b == 0)
         .map(|a| String::from_utf8_lossy(a).into_owned())
-        .collect();
+        .collect()
+}
+
+fn profile_dir(pid: u32) -> std::path::PathBuf {
+    let args = command_line(pid);
     let dir = args
         .iter()
         .find_map(|a| a.strip_prefix("--user-data-dir="))
@@ -372,5 +376,22 @@ fn contexts_are_prepared_ahead_and_disposed_in_the_background() {
             group_gone(pgid).await,
             "the browser group outlived shutdown"
         );
+    });
+}
+
+#[test]
+fn only_interactive_sessions_draw_frames_back_to_back() {
+    block_on(LIMIT, async {
+        for unlimited in [false, true] {
+            let options = LaunchOptions {
+                unlimited_frame_rate: unlimited,
+                ..launch_options()
+            };
+            let driver = WebDriver::launch(options).await.unwrap();
+            let args = command_line(driver.browser_process().unwrap().pid);
+            let flag = a3s_test_driver::web::UNLIMITED_FRAME_RATE_FLAG;
+            assert_eq!(args.iter().any(|a| a == flag), unlimited, "{args:?}");
+            driver.shutdown().await.unwrap();
+        }
     });
 }

@@ -26,7 +26,10 @@ pub use agent::{
     ControlNode, NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, OPERABLE_ROLES,
 };
 pub use context::WebContext;
-pub use process::{live_group_members, BrowserProcess, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER};
+pub use process::{
+    live_group_members, BrowserProcess, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER,
+    UNLIMITED_FRAME_RATE_FLAG,
+};
 pub use stats::{ContextStats, Totals};
 
 use crate::failure::FailureCode;
@@ -58,6 +61,9 @@ pub struct LaunchOptions {
     pub executable: Option<PathBuf>,
     /// Show a window instead of running headless.
     pub headed: bool,
+    /// Draw frames back to back ([`UNLIMITED_FRAME_RATE_FLAG`]): for one interactive session,
+    /// where each turn waits on frames; off for suite runs, where it costs more than it saves.
+    pub unlimited_frame_rate: bool,
     /// More command-line flags (each a full `--flag=value`).
     pub extra_args: Vec<String>,
     /// How long the browser may take to report its DevTools address and accept the connection.
@@ -75,6 +81,7 @@ impl Default for LaunchOptions {
         LaunchOptions {
             executable: None,
             headed: false,
+            unlimited_frame_rate: false,
             extra_args: Vec::new(),
             launch_timeout: Duration::from_secs(30),
             prewarm: true,
@@ -143,6 +150,7 @@ impl WebDriver {
         let (owned, ws_url) = OwnedBrowser::spawn(
             &executable,
             options.headed,
+            options.unlimited_frame_rate,
             &options.extra_args,
             options.launch_timeout,
             options.reap_at_exit,

@@ -57,6 +57,8 @@ impl Engine {
         let mut file = SessionFile::load(&dir)?;
         let options = LaunchOptions {
             prewarm: false,
+            // Each turn waits on the renderer's frames (actionability, the pointer move).
+            unlimited_frame_rate: true,
             reap_at_exit: true,
             ..LaunchOptions::default()
         };
