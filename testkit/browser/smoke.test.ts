@@ -207,27 +207,108 @@ describe("Test Kit in Chromium", () => {
     expect(dom).not.toMatch(/data-a3s|a3s-node-id/);
   });
 
+  it("reuses only records that a full rebuild would reproduce", async () => {
+    // Scoped records are reused between projections; forensic ones (computed styles) never are.
+    // Both walk every element, so after each change the scoped records must equal the forensic
+    // ones without their forensic-only fields — with Chromium's real style, layout and focus.
+    await page.evaluate(() => {
+      const style = document.createElement("style");
+      style.textContent = ".tk-hide { visibility: hidden } .tk-host:hover .tk-tip { visibility: hidden } @media (max-width: 900px) { .tk-wide { display: none } }";
+      document.head.append(style);
+      const box = document.createElement("section");
+      box.id = "reuse-fixture";
+      box.innerHTML = `<div class="tk-host"><button class="tk-tip">Tip <b>one</b></button></div>
+        <label for="tk-in">Name</label><input id="tk-in"><ul><li id="dup">A</li><li>B <i>b</i></li></ul>
+        <div id="tk-other"><p id="dup">dup</p></div><div class="tk-wide"><a href="#w">Wide</a></div><div id="tk-shadow"></div>
+        <div id="tk-bump"></div>`;
+      document.body.append(box);
+    });
+    const strip = (r: SnapshotResponse) =>
+      r.nodes.map(({ geometry: _g, classes: _c, attributes: _a, styles: _s, ...rest }) => rest);
+    const check = async (what: string) => {
+      // One synchronous task: no signal can land between the two reads.
+      const [scoped, forensic] = await page.evaluate(() => {
+        const host = window as unknown as Record<symbol, { snapshot(r: object): SnapshotResponse }>;
+        const bridge = host[Symbol.for("a3s.test.page-context")];
+        if (bridge === undefined) throw new Error("no bridge");
+        return [bridge.snapshot({ detail: "scoped" }), bridge.snapshot({ detail: "forensic" })] as const;
+      });
+      outputs.push(JSON.stringify(scoped), JSON.stringify(forensic));
+      expect(forensic.revision, what).toBe(scoped.revision);
+      expect(strip(scoped), what).toEqual(strip(forensic));
+    };
+    const inPage = (fn: () => void) => page.evaluate(fn);
+    await check("start");
+    await inPage(() => document.querySelector("#reuse-fixture .tk-host")?.classList.add("tk-hide"));
+    await check("ancestor class hides descendants");
+    await inPage(() => document.querySelector("#reuse-fixture .tk-host")?.classList.remove("tk-hide"));
+    await page.hover("#reuse-fixture .tk-host");
+    await inPage(() => document.querySelector("#reuse-fixture b")?.replaceChildren("two"));
+    await check("hover (no mutation) and deep text");
+    await page.mouse.move(0, 0);
+    await inPage(() => {
+      const label = document.querySelector("#reuse-fixture label");
+      if (label !== null) label.textContent = "Full name";
+    });
+    await check("label text");
+    await inPage(() => {
+      (document.getElementById("tk-in") as HTMLInputElement).value = "Ada";
+      // A mutation elsewhere, so the revision advances.
+      document.getElementById("tk-bump")?.append(document.createComment("bump"));
+    });
+    await check("a value property (no mutation)");
+    await inPage(() => document.querySelector("#reuse-fixture ul")?.prepend(document.createElement("li")));
+    await check("sibling insert shifts paths");
+    await inPage(() => document.querySelector("#tk-other > p")?.remove());
+    await check("id becomes unique");
+    await page.focus("#tk-in");
+    await check("focus");
+    await page.setViewportSize({ width: 800, height: 800 });
+    await check("media query hides a subtree");
+    await page.setViewportSize({ width: 1200, height: 800 });
+    await inPage(() => {
+      const host = document.getElementById("tk-shadow");
+      host?.attachShadow({ mode: "open" }).append(Object.assign(document.createElement("button"), { textContent: "In shadow" }));
+      document.getElementById("tk-bump")?.append(document.createComment("bump"));
+    });
+    await check("shadow root attached");
+    await inPage(() => document.getElementById("reuse-fixture")?.remove());
+    await check("fixture removed");
+  });
+
   it("measures snapshot and diff timings", async () => {
     // Wall time is measured in the page (median of runs); CPU time is the renderer's user+system
     // time over all runs divided by the run count, which stays meaningful on a loaded machine.
-    const timing = async (request: object, runs = 21) => {
+    // A cold run follows a registration change, which invalidates every reusable record (as a
+    // navigation that replaces the page would); a warm run reuses what did not change.
+    const timing = async (request: object, runs = 21, cold = false) => {
       const cpu0 = await rendererCpuMs();
       const wall = await page.evaluate(
-        ([req, n]) => {
-          const host = window as unknown as Record<symbol, { snapshot(r: object): { nodes: unknown[] } }>;
+        ([req, n, invalidate]) => {
+          type Off = () => void;
+          const host = window as unknown as Record<symbol, { snapshot(r: object): { nodes: unknown[] }; registerSource(r: object): Off }>;
           const bridge = host[Symbol.for("a3s.test.page-context")];
+          if (bridge === undefined) throw new Error("no bridge");
           const times: number[] = [];
           let nodes = 0;
+          let off: Off | undefined;
           for (let i = 0; i < (n as number); i++) {
+            if (invalidate === true) {
+              if (off !== undefined) {
+                off();
+                off = undefined;
+              } else off = bridge.registerSource({ id: "bench-cold", framework: "bench", elements: [], source: { file: "bench.ts" } });
+            }
             const t = performance.now();
-            nodes = bridge?.snapshot(req as object).nodes.length ?? 0;
+            nodes = bridge.snapshot(req as object).nodes.length;
             times.push(performance.now() - t);
           }
+          off?.();
           times.sort((a, b) => a - b);
           const r2 = (x: number | undefined) => Math.round((x ?? 0) * 100) / 100;
           return { medianMs: r2(times[Math.floor(times.length / 2)]), minMs: r2(times[0]), nodes };
         },
-        [request, runs] as const,
+        [request, runs, cold] as const,
       );
       const cpuMs = Math.round(((await rendererCpuMs()) - cpu0) / runs * 10) / 10;
       return { ...wall, cpuMs };
@@ -264,12 +345,12 @@ describe("Test Kit in Chromium", () => {
       for (let i = 0; i < 100; i++) box.insertAdjacentHTML("beforeend", `<div class="row"><span>Row ${i}</span><button>Edit ${i}</button><a href="#r${i}">Open</a><input aria-label="Value ${i}"></div>`);
       document.body.append(box);
     });
-    const five00 = { elements: await pageElements(), summary: await timing({}), oneNodeDiff: await diffTiming() };
+    const five00 = { elements: await pageElements(), summary: await timing({}), coldSummary: await timing({}, 21, true), oneNodeDiff: await diffTiming() };
     await page.evaluate(() => {
       const box = document.getElementById("bench") as HTMLElement;
       for (let i = 100; i < 1000; i++) box.insertAdjacentHTML("beforeend", `<div class="row"><span>Row ${i}</span><button>Edit ${i}</button><a href="#r${i}">Open</a><input aria-label="Value ${i}"></div>`);
     });
-    const big = { elements: await pageElements(), summary: await timing({}), forensic: await timing({ detail: "forensic" }), oneNodeDiff: await diffTiming() };
+    const big = { elements: await pageElements(), summary: await timing({}), coldSummary: await timing({}, 21, true), forensic: await timing({ detail: "forensic" }), oneNodeDiff: await diffTiming() };
     const results = { loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100, demo, page500: five00, page5000: big };
     console.log(`testkit benchmark: ${JSON.stringify(results)}`);
     await writeFile(join(tmpdir(), "a3s-testkit-bench.json"), JSON.stringify(results, null, 2));

@@ -29,8 +29,11 @@ export interface Platform {
   };
   /** Topmost element at a viewport point within `root` (document or shadow root). */
   hitTest(root: Document | ShadowRoot, x: number, y: number): Element | null;
-  /** True when `el` (with computed `style`) scrolls its content: overflow auto/scroll and overflowing. */
-  isScrollContainer(el: Element, style: StyleView): boolean;
+  /**
+   * True when `el` (with computed `style`) scrolls its content: overflow auto/scroll and
+   * overflowing. `display`, when the caller has read it, saves reading it again.
+   */
+  isScrollContainer(el: Element, style: StyleView, display?: string): boolean;
   /** Whether the user prefers a dark scheme. */
   prefersDark(): boolean;
   /** Whether the user prefers reduced motion. */
@@ -45,13 +48,42 @@ function toRect(r: { x: number; y: number; width: number; height: number }): Rec
   return { x: r.x, y: r.y, width: r.width, height: r.height };
 }
 
+/** HTML elements that may be replaced (or widget) boxes even when their display is `inline`. */
+const REPLACED = new Set(["img", "video", "audio", "canvas", "iframe", "embed", "object", "input", "select", "textarea", "button", "meter", "progress"]);
+const XHTML = "http://www.w3.org/1999/xhtml";
+
+/** True for a computed overflow value that scrolls (`auto`, `scroll`; `overlay` computes to auto). */
+function scrolls(overflow: string): boolean {
+  return overflow.includes("auto") || overflow.includes("scroll");
+}
+
 /** The real-DOM platform for a window. */
 export function domPlatform(win: Window): Platform {
   const doc = win.document;
+  // Computed style declarations are live, so one per element serves every later read.
+  const styles = new WeakMap<Element, CSSStyleDeclaration>();
+  // Media query lists are live too; parsing the query on every snapshot is not free.
+  const queries = new Map<string, MediaQueryList>();
+  const matches = (query: string): boolean => {
+    if (typeof win.matchMedia !== "function") return false;
+    let list = queries.get(query);
+    if (list === undefined) {
+      list = win.matchMedia(query);
+      queries.set(query, list);
+    }
+    return list.matches;
+  };
   return {
     rect: (el) => toRect(el.getBoundingClientRect()),
     clientRects: (el) => Array.from(el.getClientRects(), toRect),
-    style: (el) => win.getComputedStyle(el),
+    style: (el) => {
+      let style = styles.get(el);
+      if (style === undefined) {
+        style = win.getComputedStyle(el);
+        styles.set(el, style);
+      }
+      return style;
+    },
     viewport: () => {
       const root = doc.documentElement;
       const vv = win.visualViewport;
@@ -69,16 +101,21 @@ export function domPlatform(win: Window): Platform {
       };
     },
     hitTest: (root, x, y) => (typeof root.elementFromPoint === "function" ? root.elementFromPoint(x, y) : null),
-    isScrollContainer: (el, style) => {
+    isScrollContainer: (el, style, display) => {
+      // A non-replaced inline HTML box has no scrolling area (its client and scroll sizes are 0);
+      // SVG and MathML elements are left to the general check.
+      if (display === "inline" && el.namespaceURI === XHTML && !REPLACED.has(el.localName)) return false;
       // The style check is cheap; layout reads happen only for elements that can scroll.
-      // One read of the shorthand ("visible", "hidden auto", …) instead of two longhands.
-      const overflow = style.getPropertyValue("overflow");
-      if (!overflow.includes("auto") && !overflow.includes("scroll")) return false;
+      // A computed overflow-x of visible or clip means overflow-y is visible or clip too (either
+      // axis being anything else turns visible into auto), so most elements need one longhand
+      // read, which is cheaper than serializing the shorthand.
+      const x = style.getPropertyValue("overflow-x");
+      if (x === "visible" || x === "clip") return false;
+      if (!scrolls(x) && !scrolls(style.getPropertyValue("overflow-y"))) return false;
       return el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth;
     },
-    prefersDark: () => typeof win.matchMedia === "function" && win.matchMedia("(prefers-color-scheme: dark)").matches,
-    prefersReducedMotion: () =>
-      typeof win.matchMedia === "function" && win.matchMedia("(prefers-reduced-motion: reduce)").matches,
+    prefersDark: () => matches("(prefers-color-scheme: dark)"),
+    prefersReducedMotion: () => matches("(prefers-reduced-motion: reduce)"),
     runningAnimations: () =>
       typeof doc.getAnimations === "function" ? doc.getAnimations().filter((a) => a.playState === "running").length : 0,
     now: () => (typeof win.performance !== "undefined" ? win.performance.now() : Date.now()),

@@ -5,7 +5,7 @@ import { devWarn, TestKitError } from "../errors";
 import { DEFAULT_LIMITS, MAX_LIMITS } from "../limits";
 import { computeDiff, type ComputedDiff } from "../diff";
 import { domPlatform, type Platform } from "../platform";
-import type { Facts, NodeRecord, SnapshotRequest, SnapshotResponse, TruncationReason } from "../protocol";
+import type { Facts, Geometry, NodeRecord, SnapshotRequest, SnapshotResponse, TruncationReason } from "../protocol";
 import { RedactionRules, sanitizeFacts } from "../privacy/redact";
 import { endpointTransport, resolveSameOriginEndpoint } from "../repair/endpoint";
 import { RepairQueue } from "../repair/queue";
@@ -14,11 +14,15 @@ import type { RepairContext, RepairTarget } from "../repair/types";
 import { RevisionClock } from "../revisions/clock";
 import { ProjectionHistory } from "../revisions/history";
 import { startSignals, type SignalSources } from "../revisions/signals";
+import { ChangeTracker } from "../snapshot/changes";
 import { acceptCursor, encodeCursor } from "../snapshot/cursor";
-import { fitResponse, jsonBytes } from "../snapshot/fit";
+import { fitResponse, jsonBytes, type NodeSizes } from "../snapshot/fit";
+import { geometryBytesAtMost } from "../snapshot/geometry";
 import { NodeIdTable } from "../snapshot/ids";
 import { pageRecordOf } from "../snapshot/page";
 import { buildProjection, type Projection } from "../snapshot/projection";
+import { OwnFactsMemo } from "../snapshot/ownFacts";
+import { RecordCache } from "../snapshot/recordCache";
 import { withGeometry } from "../snapshot/records";
 import { baseDetailOf, normalizeRequest, projectionKeyOf, requestKeyOf, type NormalizedRequest } from "../snapshot/request";
 import { validateTimeoutMs } from "../timeouts";
@@ -44,6 +48,8 @@ interface BridgeEnv {
   options: ResolvedOptions;
   platform?: Platform;
   onDispose: () => void;
+  /** Reuse unchanged node records between projections (default true; tests compare both). */
+  reuseRecords?: boolean;
 }
 
 let idCounter = 0;
@@ -67,8 +73,34 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
   let disposed = false;
   let signals: SignalSources | undefined;
   const clock = new RevisionClock(undefined, () => signals?.takeRecords());
-  signals = startSignals(win, (kind) => clock.signal(kind));
-  const registry = new Registry(() => clock.signal("registration"));
+  const changes = new ChangeTracker(rules.hasSelectors);
+  signals = startSignals(win, (kind) => clock.signal(kind), (records) => changes.apply(records));
+  const registry = new Registry(() => {
+    // Owners, source maps and component roots feed records: nothing cached survives.
+    changes.invalidateAll();
+    clock.signal("registration");
+  });
+  // Record caches per projection kind; only when every DOM mutation is observed and the
+  // redaction selectors depend on nothing but the element and its ancestors.
+  const recordCaches = new Map<string, RecordCache>();
+  const ownFacts = new OwnFactsMemo();
+  const reusing = env.reuseRecords !== false && signals.observesMutations && rules.isLocal;
+  const reuseFor = (req: NormalizedRequest) => {
+    const detail = baseDetailOf(req.detail);
+    if (!reusing || detail === "forensic") return undefined;
+    const key = `${detail}:${req.limits.stringBytes}`;
+    let cache = recordCaches.get(key);
+    if (cache === undefined) cache = new RecordCache();
+    recordCaches.delete(key);
+    recordCaches.set(key, cache);
+    for (const old of recordCaches.keys()) {
+      if (recordCaches.size <= 4) break;
+      recordCaches.delete(old);
+    }
+    // Apply mutations made since the clock flushed (e.g. by facts()) before stamping.
+    signals?.takeRecords();
+    return { cache, marks: changes, facts: ownFacts, stamp: changes.stamp() };
+  };
 
   const live = () => {
     if (disposed) throw new TestKitError("disposed", "this bridge was disposed; call getPageContextBridge() again");
@@ -93,8 +125,11 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     }
   };
 
-  const project = (req: NormalizedRequest, revision: number): Projection =>
-    buildProjection({
+  const project = (req: NormalizedRequest, revision: number): Projection => {
+    const page = pageRecordOf({ pageId: options.pageId, win, platform, ready: readReady(), stringBytes: req.limits.stringBytes });
+    const facts = readFacts(req.limits.stringBytes);
+    const reuse = reuseFor(req);
+    return buildProjection({
       revision,
       doc,
       platform,
@@ -104,10 +139,12 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       detail: baseDetailOf(req.detail),
       scope: req.scope,
       stringBytes: req.limits.stringBytes,
-      page: pageRecordOf({ pageId: options.pageId, win, platform, ready: readReady(), stringBytes: req.limits.stringBytes }),
-      facts: readFacts(req.limits.stringBytes),
+      page,
+      facts,
       onShadowRoot: (root) => signals?.observeShadowRoot(root),
+      ...(reuse !== undefined ? { reuse } : {}),
     });
+  };
 
   const computePage = (req: NormalizedRequest, revision: number, requestKey: string, recordHistory: boolean): CachedPage => {
     const hit = cache.find((c) => c.requestKey === requestKey && c.revision === revision);
@@ -166,7 +203,9 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     };
     const nodes: NodeRecord[] = slice.map((i) => withGeometry(projection.nodes[i] as NodeRecord, projection.entries[i] as NonNullable<(typeof projection.entries)[number]>, frame, platform, true));
     // Size of a node with geometry = its semantic JSON + `,"geometry":` (12 bytes) + the geometry.
-    const nodeBytes = nodes.map((n, k) => (projection.nodeBytes[slice[k] as number] ?? 0) + (n.geometry !== undefined ? 12 + jsonBytes(n.geometry) : 0));
+    const sizeWith = (geometryBytes: (g: Geometry) => number) =>
+      nodes.map((n, k) => (projection.nodeBytes[slice[k] as number] ?? 0) + (n.geometry !== undefined ? 12 + geometryBytes(n.geometry) : 0));
+    const nodeBytes: NodeSizes = { atMost: sizeWith(geometryBytesAtMost), exact: () => sizeWith(jsonBytes) };
     const draft: SnapshotResponse = {
       protocol: PAGE_CONTEXT_PROTOCOL,
       sdkVersion: SDK_VERSION,
@@ -290,6 +329,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       signals = undefined;
       clock.dispose();
       cache.length = 0;
+      recordCaches.clear();
       env.onDispose();
     },
     registerBoundary: (r) => {

@@ -54,6 +54,21 @@ export class RedactionRules {
     }
   }
 
+  /** True when there is at least one selector. */
+  get hasSelectors(): boolean {
+    return this.selector !== null;
+  }
+
+  /**
+   * True when whether an element matches depends only on it and its ancestors (no sibling
+   * combinators, no pseudo-classes such as `:has()`, `:nth-child()` or `:hover`), so that only
+   * mutations of the element or its ancestors can change it. Conservative: any `+`, `~` or `:`
+   * in the selector text counts as non-local.
+   */
+  get isLocal(): boolean {
+    return this.selector === null || !/[+~:]/.test(this.selector);
+  }
+
   /** True when `el` itself matches a redact selector. */
   matches(el: Element): boolean {
     return this.selector !== null && el.matches(this.selector);

@@ -14,6 +14,8 @@ export interface SignalSources {
   observeShadowRoot(root: ShadowRoot): void;
   /** Delivers queued mutation records synchronously. */
   takeRecords(): void;
+  /** True when DOM mutations are observed (a MutationObserver exists in this window). */
+  readonly observesMutations: boolean;
   /** Disconnects everything and restores patched history methods. */
   stop(): void;
 }
@@ -22,8 +24,11 @@ const MUTATION_OPTIONS: MutationObserverInit = { subtree: true, childList: true,
 
 type HistoryMethod = History["pushState"];
 
-/** Starts observing `win`; every signal goes to `sink`. */
-export function startSignals(window: Window, sink: SignalSink): SignalSources {
+/**
+ * Starts observing `win`; every signal goes to `sink`. `onMutations`, if given, receives every
+ * relevant mutation record (outside the overlay) before the signal is sent.
+ */
+export function startSignals(window: Window, sink: SignalSink, onMutations?: (records: readonly MutationRecord[]) => void): SignalSources {
   // Constructors come from the observed window (it may be another realm than this module's).
   const win = window as Window & typeof globalThis;
   const doc = win.document;
@@ -31,13 +36,15 @@ export function startSignals(window: Window, sink: SignalSink): SignalSources {
   const shadowRoots = new WeakSet<ShadowRoot>();
 
   const onRecords = (records: MutationRecord[]) => {
-    let relevant = false;
+    const relevant: MutationRecord[] = [];
     for (const r of records) {
       if (isInsideOverlay(r.target)) continue;
-      relevant = true;
+      relevant.push(r);
       for (const added of Array.from(r.addedNodes)) if (added.nodeType === 1) scanShadowRoots(added as Element);
     }
-    if (relevant) sink("mutation");
+    if (relevant.length === 0) return;
+    onMutations?.(relevant);
+    sink("mutation");
   };
   const mutations = typeof win.MutationObserver === "function" ? new win.MutationObserver(onRecords) : null;
   mutations?.observe(doc, MUTATION_OPTIONS);
@@ -123,6 +130,7 @@ export function startSignals(window: Window, sink: SignalSink): SignalSources {
   }
 
   return {
+    observesMutations: mutations !== null,
     observeShadowRoot,
     takeRecords: () => {
       if (mutations === null) return;

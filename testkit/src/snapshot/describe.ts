@@ -118,11 +118,11 @@ export function textContentOf(el: Element, rules: RedactionRules, maxChars = 204
 
 /** The element's own direct text (text-node children only), whitespace-collapsed. */
 export function ownTextOf(el: Element): string {
-  let out = "";
+  let out: string | undefined;
   for (let child = el.firstChild; child !== null; child = child.nextSibling) {
-    if (child.nodeType === 3) out += (child.nodeValue ?? "") + " ";
+    if (child.nodeType === 3) out = out === undefined ? (child.nodeValue ?? "") : `${out} ${child.nodeValue ?? ""}`;
   }
-  return out === "" ? "" : collapseWhitespace(out);
+  return out === undefined ? "" : collapseWhitespace(out);
 }
 
 function byIds(el: Element, ids: string, rules: RedactionRules): string {
@@ -228,6 +228,9 @@ function ariaBool(el: Element, name: string): boolean | "mixed" | undefined {
 /** Elements whose state can come from properties rather than attributes. */
 const STATEFUL_TAGS = new Set(["input", "textarea", "select", "option", "button", "fieldset", "optgroup", "details", "h1", "h2", "h3", "h4", "h5", "h6"]);
 
+/** Elements with `disabled`, `required` or `readOnly` properties in HTML. */
+const FORM_PROPERTY_TAGS = new Set(["button", "fieldset", "input", "optgroup", "option", "select", "textarea"]);
+
 /** Interaction state of `el`. `visible` is computed by the caller from layout. */
 export function stateOf(el: Element, visible: boolean, focused: boolean, stringBytes: number): NodeState {
   const state: NodeState = { visible };
@@ -237,7 +240,10 @@ export function stateOf(el: Element, visible: boolean, focused: boolean, stringB
     if (focused) state.focused = true;
     return state;
   }
-  if ((el as HTMLButtonElement).disabled === true || el.getAttribute("aria-disabled") === "true") state.disabled = true;
+  // Properties are read only where HTML defines them (or a custom element may): an expando on
+  // any other element is script state, not rendered state.
+  const props = FORM_PROPERTY_TAGS.has(tag) || tag.includes("-");
+  if ((props && (el as HTMLButtonElement).disabled === true) || el.getAttribute("aria-disabled") === "true") state.disabled = true;
   if (tag === "input") {
     const input = el as HTMLInputElement;
     if (input.type === "checkbox" || input.type === "radio") state.checked = input.indeterminate ? "mixed" : input.checked;
@@ -253,9 +259,9 @@ export function stateOf(el: Element, visible: boolean, focused: boolean, stringB
   const pressed = ariaBool(el, "aria-pressed");
   if (pressed !== undefined) state.pressed = pressed;
   if (focused) state.focused = true;
-  if ((el as HTMLInputElement).required === true || el.getAttribute("aria-required") === "true") state.required = true;
+  if ((props && (el as HTMLInputElement).required === true) || el.getAttribute("aria-required") === "true") state.required = true;
   if (el.getAttribute("aria-invalid") === "true") state.invalid = true;
-  if ((el as HTMLInputElement).readOnly === true || el.getAttribute("aria-readonly") === "true") state.readonly = true;
+  if ((props && (el as HTMLInputElement).readOnly === true) || el.getAttribute("aria-readonly") === "true") state.readonly = true;
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const type = (el.getAttribute("type") ?? "").toLowerCase();
     const isToggle = tag === "input" && (type === "checkbox" || type === "radio" || type === "button" || type === "submit" || type === "reset" || type === "image" || type === "file");

@@ -10,6 +10,12 @@ export function jsonBytes(value: unknown): number {
   return utf8ByteLength(JSON.stringify(value));
 }
 
+/** Node sizes known as upper bounds, with the exact sizes computed only when needed. */
+export interface NodeSizes {
+  atMost: readonly number[];
+  exact: () => readonly number[];
+}
+
 /** Result of {@link fitResponse}. */
 export interface FitResult {
   response: SnapshotResponse;
@@ -20,18 +26,27 @@ export interface FitResult {
 /**
  * Fits `draft` (whose `nodes` are the offered page of nodes) into `budget` bytes.
  * `cursorFor(kept)` returns the cursor to put in `nextCursor` when `kept` < offered, so its
- * length is accounted for exactly.
+ * length is accounted for exactly. `knownNodeBytes` are the nodes' exact sizes, or upper bounds
+ * that settle the common case (everything fits) with exact sizes computed only otherwise.
  */
 export function fitResponse(
   draft: SnapshotResponse,
   budget: number,
   cursorFor: (kept: number) => string | null,
-  knownNodeBytes?: readonly number[],
+  knownNodeBytes?: readonly number[] | NodeSizes,
 ): FitResult {
   const offered = draft.nodes;
   const reasons: TruncationReason[] = [...draft.truncatedReasons];
   let response: SnapshotResponse = { ...draft, nextCursor: cursorFor(offered.length) };
-  const sizes = knownNodeBytes !== undefined && knownNodeBytes.length === offered.length ? [...knownNodeBytes] : offered.map((n) => jsonBytes(n));
+  let known = knownNodeBytes;
+  if (known !== undefined && "exact" in known) {
+    if (known.atMost.length === offered.length) {
+      const atMost = known.atMost.reduce((a, b) => a + b, 0) + Math.max(0, offered.length - 1);
+      if (jsonBytes({ ...response, nodes: [] }) + atMost <= budget) return { response, keptNodes: offered.length };
+    }
+    known = known.exact();
+  }
+  const sizes = known !== undefined && known.length === offered.length ? [...known] : offered.map((n) => jsonBytes(n));
   // Exact: an array encodes as "[" + items.join(",") + "]", so the whole response never needs
   // re-encoding just to learn its size.
   const total = (r: SnapshotResponse) => jsonBytes({ ...r, nodes: [] }) + sizes.reduce((a, b) => a + b, 0) + Math.max(0, sizes.length - 1);

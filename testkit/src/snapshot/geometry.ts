@@ -3,6 +3,7 @@
 //! ratio and the visual viewport are reported separately, never multiplied in.
 import type { Geometry, Rect } from "../protocol";
 import type { Platform, StyleView } from "../platform";
+import { utf8ByteLength } from "../util/utf8";
 
 /** Viewport numbers shared by every node of one snapshot. */
 export interface ViewportFrame {
@@ -88,4 +89,32 @@ export function geometryOf(input: GeometryInput): Geometry {
 
 function round4(n: number): number {
   return Math.round(n * 10000) / 10000;
+}
+
+/**
+ * Longest JSON text of a number: a sign, "0.", five zeros and 17 digits, e.g.
+ * "-0.0000012345678901234567" (exponent forms are shorter; non-finite numbers are "null").
+ */
+const MAX_NUMBER_BYTES = 25;
+/** JSON bytes of a geometry whose 13 numbers are 0, booleans false and position "absolute". */
+const GEOMETRY_SKELETON_BYTES =
+  JSON.stringify({
+    viewport: { x: 0, y: 0, width: 0, height: 0 },
+    document: { x: 0, y: 0, width: 0, height: 0 },
+    normalized: { x: 0, y: 0, width: 0, height: 0 },
+    visibleRatio: 0,
+    occluded: false,
+    position: "absolute",
+    transformed: false,
+  } satisfies Geometry).length - 13;
+/** `,"scrollContainerNodeId":` */
+const SCROLL_CONTAINER_KEY_BYTES = 25;
+
+/**
+ * An upper bound of the UTF-8 JSON size of `geometry`, without encoding its numbers (which is
+ * most of the cost of sizing a snapshot): every number counted at its longest possible text.
+ */
+export function geometryBytesAtMost(geometry: Geometry): number {
+  const id = geometry.scrollContainerNodeId;
+  return GEOMETRY_SKELETON_BYTES + 13 * MAX_NUMBER_BYTES + (id !== undefined ? SCROLL_CONTAINER_KEY_BYTES + utf8ByteLength(JSON.stringify(id)) : 0);
 }

@@ -22,6 +22,16 @@ describe("locators", () => {
     }
     expect(cssPathOf(document.querySelector("#solo i") as Element)).toBe("#solo > i");
   });
+  it("anchors on ids unique in their root, in standards and quirks mode", () => {
+    for (const doctype of ["<!DOCTYPE html>", ""]) {
+      const doc = new DOMParser().parseFromString(`${doctype}<div id="a"><i></i></div><p id="A"><b></b></p><p id="d"></p><p id="d"><s></s></p>`, "text/html");
+      expect(doc.compatMode).toBe(doctype === "" ? "BackCompat" : "CSS1Compat");
+      const q = (s: string) => doc.querySelector(s) as Element;
+      expect(cssPathOf(q("i"))).toBe("#a > i");
+      expect(cssPathOf(q("b"))).toBe("#A > b");
+      expect(cssPathOf(q("s"))).toBe("body > p:nth-of-type(3) > s");
+    }
+  });
   it("never offers content locators for a redacted root", () => {
     document.body.innerHTML = `<div data-testid="r">secret</div>`;
     const el = document.querySelector("div") as Element;

@@ -17,6 +17,8 @@ export interface LocatorInput {
   stringBytes: number;
   /** Per-snapshot memo of css paths. */
   cssCache?: CssPathCache;
+  /** False when the element is known to be outside any shadow tree (skips looking for hosts). */
+  inShadow?: boolean;
 }
 
 /** Most locators per node. */
@@ -64,22 +66,38 @@ export class CssPathCache {
     return this.positions.get(el) ?? { index: 1, count: 1 };
   }
 
-  /** How many elements of `el`'s root carry `id`. */
+  /** How many elements of `el`'s root carry `id` (a CSS identifier). */
   idCount(el: Element, id: string): number {
     const root = el.getRootNode() as Document | ShadowRoot;
     let counts = this.ids.get(root);
     if (counts === undefined) {
       counts = new Map();
-      if (typeof root.querySelectorAll === "function") {
+      // In standards mode `#id` matches the id exactly, and browsers answer it from their id
+      // index; in quirks mode it ignores case, so every id of the root is counted instead.
+      if (isQuirks(root) && typeof root.querySelectorAll === "function") {
         for (const e of Array.from(root.querySelectorAll("[id]"))) {
           const v = e.getAttribute("id") ?? "";
           counts.set(v, (counts.get(v) ?? 0) + 1);
         }
+        counts.set(QUIRKS_COUNTED, 1);
       }
       this.ids.set(root, counts);
     }
-    return counts.get(id) ?? 0;
+    let n = counts.get(id);
+    if (n === undefined) {
+      n = counts.has(QUIRKS_COUNTED) || typeof root.querySelectorAll !== "function" ? 0 : root.querySelectorAll(`#${id}`).length;
+      counts.set(id, n);
+    }
+    return n;
   }
+}
+
+/** Key (not a CSS identifier, so never an id asked for) marking a root whose ids were all counted. */
+const QUIRKS_COUNTED = " quirks";
+
+function isQuirks(root: Document | ShadowRoot): boolean {
+  const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument;
+  return doc !== null && doc.compatMode === "BackCompat";
 }
 
 function segmentOf(el: Element, cache: CssPathCache): { segment: string; anchored: boolean } {
@@ -136,7 +154,7 @@ export function locatorsOf(input: LocatorInput): Locator[] {
       out.push({ kind: "text", value: text });
     }
   }
-  const hosts = shadowHostPathOf(input.el, input.cssCache);
+  const hosts = input.inShadow === false ? [] : shadowHostPathOf(input.el, input.cssCache);
   const value = cssPathOf(input.el, input.cssCache);
   const css: Locator = hosts.length > 0 ? { kind: "css", value, shadowHosts: hosts } : { kind: "css", value };
   if (out.length >= MAX_LOCATORS) out.length = MAX_LOCATORS - 1;

@@ -12,7 +12,10 @@ import { utf8ByteLength } from "../util/utf8";
 import { componentRecordOf, componentRootsOf, enclosingComponentOf, parentAcrossShadow } from "./components";
 import { overlaps } from "./geometry";
 import type { NodeIdTable } from "./ids";
-import { deepActiveElement, semanticRecord } from "./records";
+import type { ChangeMarks } from "./changes";
+import { deepActiveElement, ownerHits, semanticRecord } from "./records";
+import type { OwnFactsMemo } from "./ownFacts";
+import type { EntryContext, RecordCache } from "./recordCache";
 import { CssPathCache } from "./locators";
 import { LabelIndex } from "./describe";
 import { entryRect, expandRoots, walk, type WalkEntry } from "./walk";
@@ -58,6 +61,12 @@ export interface ProjectionInput {
   page: PageRecord;
   facts: Facts;
   onShadowRoot?: (root: ShadowRoot) => void;
+  /**
+   * Records of earlier projections to reuse where still valid: the cache, the change marks, the
+   * memo of elements' own facts, and this projection's stamp (taken after the last mutation
+   * records were applied).
+   */
+  reuse?: { cache: RecordCache; marks: ChangeMarks; facts: OwnFactsMemo; stamp: number };
 }
 
 function ownersAbove(start: Element, owners: Map<Element, SourceOwner[]>): SourceOwner[][] {
@@ -100,6 +109,7 @@ export function buildProjection(input: ProjectionInput): Projection {
     ...(startComponentId !== undefined ? { startComponentId } : {}),
     ...(input.onShadowRoot !== undefined ? { onShadowRoot: input.onShadowRoot } : {}),
     maxEntries: MAX_PROJECTION_NODES,
+    ...(input.reuse !== undefined && input.detail !== "forensic" ? { memo: { marks: input.reuse.marks, facts: input.reuse.facts, stamp: input.reuse.stamp } } : {}),
   });
   const entries = scope.kind === "region" ? filterRegion(walked, scope, input.page, input.platform) : walked;
   const owners = registry.ownersByElement();
@@ -118,13 +128,29 @@ export function buildProjection(input: ProjectionInput): Projection {
   const nodes: NodeRecord[] = new Array<NodeRecord>(entries.length);
   const nodeBytes: number[] = new Array<number>(entries.length);
   const nodeHashes = new Map<string, number>();
+  // Forensic records carry computed styles, which no mutation reports: never reused.
+  const reuse = input.detail === "forensic" ? undefined : input.reuse;
   for (let i = 0; i < entries.length; i++) {
-    const record = semanticRecord(entries, i, ctx);
-    nodes[i] = record;
+    const entry = entries[i] as WalkEntry;
+    const hits = ownerHits(entries, i, ctx);
+    const at: EntryContext = { parentId: entries[entry.parentIndex]?.id, focused: ctx.focused === entry.el, hits };
+    const cached = reuse?.cache.reuse(entry, at, reuse.marks);
+    if (cached !== undefined) {
+      nodes[i] = cached.record;
+      nodeBytes[i] = cached.bytes;
+      nodeHashes.set(cached.record.id, cached.hash);
+      continue;
+    }
+    const seeded = reuse?.cache.seedPath(entry, ctx.cssCache, reuse.marks.resetAt) === true;
+    const record = semanticRecord(entries, i, ctx, hits);
+    if (reuse !== undefined && !seeded) reuse.cache.rememberPath(entry, ctx.cssCache, reuse.stamp);
     // The semantic hash covers everything but geometry (which is attached per page of nodes).
     const json = JSON.stringify(record);
-    nodeBytes[i] = utf8ByteLength(json);
-    nodeHashes.set(record.id, hash53(json));
+    const built = { record, bytes: utf8ByteLength(json), hash: hash53(json) };
+    reuse?.cache.store(entry, at, reuse.stamp, built);
+    nodes[i] = record;
+    nodeBytes[i] = built.bytes;
+    nodeHashes.set(record.id, built.hash);
   }
   const used = new Set<string>();
   if (scope.kind !== "page") {

@@ -56,7 +56,8 @@ function resolveUrl(el: Element, value: string): string {
   }
 }
 
-function ownerHits(entries: readonly WalkEntry[], index: number, ctx: RecordContext): OwnerHit[] {
+/** Source owners met from `entries[index]` up through its included ancestors, then above the walk. */
+export function ownerHits(entries: readonly WalkEntry[], index: number, ctx: Pick<RecordContext, "owners" | "outerOwners">): OwnerHit[] {
   const hits: OwnerHit[] = [];
   let level = 0;
   for (let i = index; i >= 0; i = entries[i]?.parentIndex ?? -1) {
@@ -76,8 +77,11 @@ function ownerHits(entries: readonly WalkEntry[], index: number, ctx: RecordCont
   return hits;
 }
 
-/** Builds the semantic record (no geometry) of `entries[index]`. */
-export function semanticRecord(entries: readonly WalkEntry[], index: number, ctx: RecordContext): NodeRecord {
+/**
+ * Builds the semantic record (no geometry) of `entries[index]`; `hits` are its
+ * {@link ownerHits} when the caller already has them.
+ */
+export function semanticRecord(entries: readonly WalkEntry[], index: number, ctx: RecordContext, hits?: readonly OwnerHit[]): NodeRecord {
   const entry = entries[index] as WalkEntry;
   const el = entry.el;
   const b = ctx.stringBytes;
@@ -90,7 +94,7 @@ export function semanticRecord(entries: readonly WalkEntry[], index: number, ctx
     record.redacted = true;
     record.text = REDACTED;
     if (entry.testId !== undefined) record.testId = truncateUtf8(entry.testId, b);
-    record.locators = locatorsOf({ el, testId: entry.testId, redacted: true, stringBytes: b, cssCache: ctx.cssCache });
+    record.locators = locatorsOf({ el, testId: entry.testId, redacted: true, stringBytes: b, cssCache: ctx.cssCache, inShadow: entry.inShadow });
     return record;
   }
   const isControl = el.localName === "input" || el.localName === "select" || el.localName === "textarea";
@@ -112,8 +116,9 @@ export function semanticRecord(entries: readonly WalkEntry[], index: number, ctx
     redacted: false,
     stringBytes: b,
     cssCache: ctx.cssCache,
+    inShadow: entry.inShadow,
   });
-  const mapping = sourceMappingOf(candidatesFor(ownerHits(entries, index, ctx), ctx.lookupMap));
+  const mapping = sourceMappingOf(candidatesFor(hits ?? ownerHits(entries, index, ctx), ctx.lookupMap));
   if (mapping !== undefined) record.sourceMapping = mapping;
   if (ctx.forensic) {
     const classes = Array.from(el.classList, (c) => truncateUtf8(c, b));

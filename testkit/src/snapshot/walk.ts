@@ -5,8 +5,9 @@
 import type { Rect } from "../protocol";
 import type { Platform, StyleView } from "../platform";
 import type { RedactionRules } from "../privacy/redact";
+import { markAbove, type ChangeMarks } from "./changes";
 import { intersect } from "./geometry";
-import { ownTextOf, roleOf } from "./describe";
+import { readOwnFacts, type OwnFacts, type OwnFactsMemo } from "./ownFacts";
 import type { NodeIdTable } from "./ids";
 
 /** Tag of the element that `A3STestBoundary` renders when it needs a wrapper; walked through. */
@@ -36,11 +37,20 @@ export interface WalkEntry {
   role?: string;
   testId?: string;
   ownText: string;
+  /** The facts `role`, `testId`, `ownText` and `redacted` come from (memoized: same facts, same object). */
+  facts: OwnFacts;
   visible: boolean;
   redacted: boolean;
   inShadow: boolean;
   /** Iteration order = document order. */
   order: number;
+  /**
+   * Highest change mark reaching this element (its own, its ancestors' subtree marks, marks on
+   * its id); 0 when the walk had no marks. See {@link ChangeMarks}.
+   */
+  mark: number;
+  /** Highest change mark reaching this element's css path (subtree marks of its ancestors and itself, id marks). */
+  pathMark: number;
 }
 
 /** Inputs of {@link walk}. */
@@ -57,6 +67,11 @@ export interface WalkOptions {
   onShadowRoot?: (root: ShadowRoot) => void;
   /** Stop after this many entries (a safety ceiling; not a response limit). */
   maxEntries: number;
+  /**
+   * Change marks to attach to entries (for reusing cached records), and the memo of own facts
+   * that they validate; `stamp` is the current projection's.
+   */
+  memo?: { marks: ChangeMarks; facts: OwnFactsMemo; stamp: number };
 }
 
 /** Result of a walk. */
@@ -110,7 +125,22 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
     scrollContainerId: string | undefined;
     clip: Rect | null;
     inShadow: boolean;
+    /** Highest subtree or id mark of the ancestors. */
+    mark: number;
   }
+
+  const marks = options.memo?.marks;
+  const memo = options.memo;
+  /** `base` raised by the subtree and id marks of `el`. */
+  const reachOf = (el: Element, base: number, hasAttributes: boolean): number => {
+    if (marks === undefined) return base;
+    let reach = Math.max(base, marks.subtreeOf(el));
+    if (hasAttributes && marks.hasIdMarks) {
+      const id = el.getAttribute("id");
+      if (id !== null) reach = Math.max(reach, marks.idMark(id));
+    }
+    return reach;
+  };
 
   const visitChildren = (parent: ParentNode, frame: Frame): void => {
     for (let child = parent.firstElementChild; child !== null; child = child.nextElementSibling) {
@@ -120,11 +150,13 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
   };
 
   const visit = (el: Element, frame: Frame): void => {
-    if (isSkippedElement(el)) return;
-    if (el.localName === BOUNDARY_WRAPPER_TAG) {
+    const tag = el.localName;
+    if (SKIPPED.has(tag) || tag === OVERLAY_HOST_TAG) return;
+    if (tag === BOUNDARY_WRAPPER_TAG) {
       // The wrapper is not reported, but it marks the boundary that owns its children.
       const owner = options.componentRoots.get(el);
-      visitChildren(el, owner !== undefined ? { ...frame, componentId: owner } : frame);
+      const mark = reachOf(el, frame.mark, el.hasAttributes());
+      visitChildren(el, owner !== undefined ? { ...frame, componentId: owner, mark } : { ...frame, mark });
       return;
     }
     if (entries.length >= options.maxEntries) {
@@ -133,15 +165,16 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
     }
     const style = platform.style(el);
     const display = style.getPropertyValue("display");
+    // Nothing below a display:none element is rendered; a summary skips the whole subtree.
+    if (display === "none" && mode === "summary") return;
     const componentId = options.componentRoots.get(el) ?? frame.componentId;
-    const redacted = rules.matches(el);
-    const role = redacted ? undefined : roleOf(el);
     const hasAttributes = el.hasAttributes();
-    const testIdAttr = hasAttributes ? el.getAttribute("data-testid") : null;
-    const testId = testIdAttr !== null && testIdAttr !== "" ? testIdAttr : undefined;
-    const ownText = redacted || el.localName === "textarea" ? "" : ownTextOf(el);
+    const reach = reachOf(el, frame.mark, hasAttributes);
+    const mark = marks === undefined ? 0 : Math.max(reach, marks.selfOf(el));
+    const facts = memo === undefined ? readOwnFacts(el, tag, rules) : memo.facts.factsOf(el, tag, rules, mark, memo.marks.resetAt, memo.stamp);
+    const { redacted, role, testId, ownText, attributeInteresting } = facts;
     const shadow = el.shadowRoot;
-    const scrolls = display !== "none" && platform.isScrollContainer(el, style);
+    const scrolls = display !== "none" && platform.isScrollContainer(el, style, display);
     const include =
       mode === "all" ||
       redacted ||
@@ -150,10 +183,9 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
       testId !== undefined ||
       ownText !== "" ||
       (role !== undefined && !NON_SEMANTIC_ROLES.has(role)) ||
-      ALWAYS_INTERESTING.has(el.localName) ||
+      ALWAYS_INTERESTING.has(tag) ||
       options.componentRoots.has(el) ||
-      (hasAttributes && ((el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1") || isEditable(el)));
-    if (display === "none" && mode === "summary") return;
+      attributeInteresting;
     let index = frame.parentIndex;
     if (include) {
       // "Visible" means rendered per CSS (not display:none, not visibility:hidden); size and
@@ -169,10 +201,13 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
         rect,
         style,
         ownText,
+        facts,
         visible,
         redacted,
         inShadow: frame.inShadow,
         order: index,
+        mark,
+        pathMark: reach,
       };
       if (componentId !== undefined) entry.componentId = componentId;
       if (frame.scrollContainerId !== undefined) entry.scrollContainerId = frame.scrollContainerId;
@@ -180,8 +215,8 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
       if (testId !== undefined) entry.testId = testId;
       entries.push(entry);
     }
-    if (redacted || display === "none" || el.localName === "iframe") return;
-    let next: Frame = { parentIndex: index, componentId, scrollContainerId: frame.scrollContainerId, clip: frame.clip, inShadow: frame.inShadow };
+    if (redacted || display === "none" || tag === "iframe") return;
+    let next: Frame = { parentIndex: index, componentId, scrollContainerId: frame.scrollContainerId, clip: frame.clip, inShadow: frame.inShadow, mark: reach };
     if (scrolls) {
       const r = platform.rect(el);
       const clip: Rect = { x: r.x + el.clientLeft, y: r.y + el.clientTop, width: el.clientWidth, height: el.clientHeight };
@@ -189,7 +224,7 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
     }
     if (shadow !== null) {
       options.onShadowRoot?.(shadow);
-      visitChildren(shadow, { ...next, inShadow: true });
+      visitChildren(shadow, { ...next, inShadow: true, mark: marks === undefined ? reach : Math.max(reach, marks.subtreeOf(shadow)) });
     }
     visitChildren(el, next);
   };
@@ -202,13 +237,10 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
       componentId: options.startComponentId,
       scrollContainerId: undefined,
       clip: null,
-      inShadow: root instanceof ShadowRoot,
+      // A connected element's root is its document or a shadow root (nodeType 11, any realm).
+      inShadow: root.nodeType === 11,
+      mark: marks === undefined ? 0 : markAbove(start, marks),
     });
   }
   return { entries, overflow };
-}
-
-function isEditable(el: Element): boolean {
-  const v = el.getAttribute("contenteditable");
-  return v !== null && v !== "false";
 }

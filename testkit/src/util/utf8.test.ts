@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareUtf8, truncateUtf8, utf8ByteLength } from "./utf8";
+import { collapseWhitespace, compareUtf8, truncateUtf8, utf8ByteLength } from "./utf8";
 
 describe("utf8", () => {
   it("counts bytes like TextEncoder", () => {
@@ -18,5 +18,9 @@ describe("utf8", () => {
     expect(a < b).toBe(false); // UTF-16 order disagrees
     expect(compareUtf8(a, b)).toBe(-1);
     expect(["n9", "n10", "n1"].sort(compareUtf8)).toEqual(["n1", "n10", "n9"]);
+  });
+  it("collapses whitespace exactly like replace + trim, with or without the fast path", () => {
+    const cases = ["", " ", "a", "a b", " a", "a ", "a  b", "a\tb", "a\nb", "a\u00a0b", "\u2003a", "a\u3000", "Row 5", "x \n y", "\ufeffa", "a\u200bb"];
+    for (const s of cases) expect(collapseWhitespace(s)).toBe(s.replace(/\s+/g, " ").trim());
   });
 });

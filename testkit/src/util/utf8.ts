@@ -65,7 +65,12 @@ export function compareUtf8(a: string, b: string): number {
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
+/** Any whitespace that collapsing would change: leading, trailing, doubled, or not a space. */
+const UNCOLLAPSED = /^\s|\s$|\s\s|[^\S ]/;
+
 /** Collapses runs of whitespace to one space and trims. */
 export function collapseWhitespace(s: string): string {
+  // Most text is already collapsed: a test allocates nothing, a replace always does.
+  if (!UNCOLLAPSED.test(s)) return s;
   return s.replace(/\s+/g, " ").trim();
 }
