@@ -35,6 +35,23 @@ pub struct WebContext {
     pub(crate) disposals: Arc<Disposals>,
 }
 
+/// Dispose of one browser context (and every tab in it), bounded by `deadline`.
+pub(crate) async fn dispose_context(
+    cdp: &Cdp,
+    id: &str,
+    deadline: Instant,
+) -> Result<serde_json::Value, crate::StepFailure> {
+    let dispose = json!({ "browserContextId": id });
+    cdp.call(
+        None,
+        "Target.disposeBrowserContext",
+        dispose,
+        COMMAND_BOUND,
+        deadline,
+    )
+    .await
+}
+
 /// The contexts a driver handed out and their disposals still running in the background. A
 /// scenario does not wait for the browser to tear its context down; the driver's shutdown does,
 /// reports any that failed, and (attached to someone else's browser) disposes of the contexts
@@ -67,15 +84,7 @@ impl Disposals {
         let task = tokio::spawn(async move {
             let started = Instant::now();
             let deadline = started + COMMAND_BOUND;
-            let params = json!({ "browserContextId": browser_context_id });
-            let result = cdp
-                .call(
-                    None,
-                    "Target.disposeBrowserContext",
-                    params,
-                    COMMAND_BOUND,
-                    deadline,
-                )
+            let result = dispose_context(&cdp, &browser_context_id, deadline)
                 .await
                 .map(|_| ());
             stats.record_dispose(started.elapsed());
@@ -131,17 +140,7 @@ impl WebContext {
     pub(crate) async fn discard(mut self) {
         self.tabs.clear();
         let deadline = Instant::now() + COMMAND_BOUND;
-        let params = json!({ "browserContextId": self.browser_context_id });
-        let _ = self
-            .cdp
-            .call(
-                None,
-                "Target.disposeBrowserContext",
-                params,
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
+        let _ = dispose_context(&self.cdp, &self.browser_context_id, deadline).await;
     }
 
     /// The browser context id (for diagnostics).

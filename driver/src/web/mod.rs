@@ -36,7 +36,7 @@ use crate::failure::FailureCode;
 use crate::{Capabilities, ContextOptions, DriverError, SurfaceDriver};
 use a3s_test_lang::ir::{ActionKind, Surface};
 use cdp::{Cdp, Liveness, LivenessSetter, COMMAND_BOUND};
-use context::Disposals;
+use context::{dispose_context, Disposals};
 use process::OwnedBrowser;
 use serde_json::json;
 use std::collections::VecDeque;
@@ -408,23 +408,6 @@ impl WebDriver {
             ))
         }
     }
-}
-
-/// Dispose of one browser context (and every tab in it), bounded by `deadline`.
-async fn dispose_context(
-    cdp: &Cdp,
-    id: &str,
-    deadline: Instant,
-) -> Result<serde_json::Value, crate::StepFailure> {
-    let dispose = json!({ "browserContextId": id });
-    cdp.call(
-        None,
-        "Target.disposeBrowserContext",
-        dispose,
-        COMMAND_BOUND,
-        deadline,
-    )
-    .await
 }
 
 /// Create a browser context with one tab on `about:blank`, listeners attached.
