@@ -84,10 +84,17 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
   // redaction selectors depend on nothing but the element and its ancestors.
   const recordCaches = new Map<string, RecordCache>();
   const ownFacts = new OwnFactsMemo();
+  let resetSeen = 0;
   const reusing = env.reuseRecords !== false && signals.observesMutations && rules.isLocal;
   const reuseFor = (req: NormalizedRequest) => {
     const detail = baseDetailOf(req.detail);
     if (!reusing || detail === "forensic") return undefined;
+    // After a reset no cached record is valid: drop them all at once (rather than a failed check
+    // and a delete per element), as if the caches had just been created.
+    if (changes.resetAt !== resetSeen) {
+      resetSeen = changes.resetAt;
+      recordCaches.clear();
+    }
     const key = `${detail}:${req.limits.stringBytes}`;
     let cache = recordCaches.get(key);
     if (cache === undefined) cache = new RecordCache();

@@ -162,11 +162,9 @@ export class RecordCache {
       c.focused === ctx.focused &&
       sameHits(c.hits, ctx.hits) &&
       (c.control === undefined || (c.stamp >= marks.labelsAt && c.control === controlStateOf(entry.el)));
-    if (!valid) {
-      this.byElement.delete(entry.el);
-      return undefined;
-    }
-    return c;
+    // A stale entry is left in place: the rebuilt record replaces it (see `store`), and a volatile
+    // element's is never valid again (becoming volatile took an attribute change, a mark).
+    return valid ? c : undefined;
   }
 
   /** Stores a freshly built record computed at `stamp` (volatile elements are not stored). */
