@@ -4,6 +4,8 @@
 
 mod cli;
 mod mcp;
+#[path = "../mcp_pipe.rs"]
+mod mcp_pipe;
 mod safety;
 mod support;
 mod testkit;

@@ -1,69 +1,34 @@
 //! The session tools over a real stdio pipe to `a3s-test mcp`: same gates, same files, same
 //! cleanup checks as the CLI.
 
+use crate::mcp_pipe::McpPipe;
 use crate::support::*;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
 
+/// The agent tests' client: ids are numbered for the caller, and the session is initialized.
 struct Mcp {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
+    pipe: McpPipe,
     next_id: u64,
 }
 
 impl Mcp {
     fn start(dir: &std::path::Path) -> Mcp {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_a3s-test"))
-            .arg("mcp")
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut mcp = Mcp {
-            child,
-            stdin,
-            lines,
+            pipe: McpPipe::start(dir, &[], TURN),
             next_id: 1,
         };
         let init = mcp.request("initialize", json!({ "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } }));
         assert_eq!(init["result"]["serverInfo"]["name"], "a3s-test");
-        writeln!(
-            mcp.stdin,
-            "{}",
-            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })
-        )
-        .unwrap();
+        mcp.pipe.send_raw(
+            &json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }).to_string(),
+        );
         mcp
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
-        let msg = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-        writeln!(self.stdin, "{msg}").unwrap();
-        self.stdin.flush().unwrap();
-        let line = self
-            .lines
-            .recv_timeout(TURN)
-            .expect("the MCP server answered in time");
-        let v: Value = serde_json::from_str(&line).unwrap();
-        assert_eq!(v["id"], id);
-        v
+        self.pipe.request(id, method, params)
     }
 
     /// Call a tool; returns (structuredContent, isError).
@@ -88,13 +53,6 @@ impl Mcp {
         assert!(err, "{name} should be refused: {v}");
         assert_eq!(v["error"]["code"], code, "{v}");
         v
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -5,4 +5,6 @@
 mod cli;
 mod endpoint;
 mod mcp;
+#[path = "../mcp_pipe.rs"]
+mod mcp_pipe;
 mod support;

@@ -1,67 +1,21 @@
 //! `a3s-test mcp` over real stdio: lifecycle, tool listing with schemas, tool calls, and the
 //! JSON-RPC error codes.
 
+use crate::mcp_pipe::McpPipe;
 use crate::support::*;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::ops::{Deref, DerefMut};
 
-struct Mcp {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: mpsc::Receiver<String>,
-}
+/// The repair tests' client: the caller numbers its requests (the tests send malformed ones).
+struct Mcp(McpPipe);
 
 impl Mcp {
     fn start(root: &std::path::Path) -> Self {
-        let mut child = Command::new(BIN)
-            .args(["mcp", "--root"])
-            .arg(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .process_group(0)
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Mcp {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send_raw(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn recv(&mut self) -> Value {
-        let line = self
-            .lines
-            .recv_timeout(DEADLINE)
-            .expect("a response before the deadline");
-        serde_json::from_str(&line).unwrap()
-    }
-
-    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
-        self.send_raw(
-            &json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}).to_string(),
-        );
-        let r = self.recv();
-        assert_eq!(r["id"], id);
-        r
+        Mcp(McpPipe::start(
+            root,
+            &["--root".as_ref(), root.as_os_str()],
+            DEADLINE,
+        ))
     }
 
     fn call(&mut self, id: u64, name: &str, arguments: Value) -> Value {
@@ -73,10 +27,16 @@ impl Mcp {
     }
 }
 
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl Deref for Mcp {
+    type Target = McpPipe;
+    fn deref(&self) -> &McpPipe {
+        &self.0
+    }
+}
+
+impl DerefMut for Mcp {
+    fn deref_mut(&mut self) -> &mut McpPipe {
+        &mut self.0
     }
 }
 

@@ -10,7 +10,6 @@
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::script;
-use crate::failure::FailureCode;
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
 use serde::Serialize;
@@ -347,25 +346,6 @@ impl WebContext {
             .map(str::to_string))
     }
 
-    /// Resolve `target` strictly (exactly one match) in the current frame and return the backend
-    /// node id of the element it names.
-    pub async fn backend_node_of(
-        &self,
-        target: &Target,
-        deadline: Instant,
-    ) -> Result<i64, StepFailure> {
-        let tab = self.tab()?;
-        let object = script::element_object(tab, target, deadline, None).await?;
-        script::backend_node_and_release(tab, &object, deadline)
-            .await?
-            .ok_or_else(|| {
-                StepFailure::new(
-                    FailureCode::Protocol,
-                    "DOM.describeNode answered without a backend node id",
-                )
-            })
-    }
-
     /// The first of `candidates` that names exactly one element of the current frame which is
     /// the node `expected` (any one element when `expected` is `None`); with
     /// `structural_fallback`, a CSS path to `expected` (verified the same way) when no candidate
@@ -411,19 +391,10 @@ impl WebContext {
             script::release_object(tab, &object, deadline).await;
             return true;
         };
-        let describe = tab.session.call(
-            "DOM.describeNode",
-            json!({ "objectId": object }),
-            COMMAND_BOUND,
-            deadline,
-        );
-        // Sent together: the session runs commands in order, so the release follows the read.
-        let (described, ()) =
-            futures_util::future::join(describe, script::release_object(tab, &object, deadline))
-                .await;
-        described
+        script::backend_node_and_release(tab, &object, deadline)
+            .await
             .ok()
-            .and_then(|d| d.pointer("/node/backendNodeId").and_then(Value::as_i64))
+            .flatten()
             == Some(expected)
     }
 }
@@ -515,8 +486,6 @@ impl WebContext {
         arg: &Value,
         deadline: Instant,
     ) -> Result<PageContextReply, StepFailure> {
-        let tab = self.tab()?;
-        tab.fail_if_dialog()?;
         let expression = format!(
             "{PAGE_CONTEXT_JS}({}, {})",
             Value::String(method.name().into()),
@@ -525,14 +494,8 @@ impl WebContext {
         let bound = deadline
             .saturating_duration_since(Instant::now())
             .min(std::time::Duration::from_secs(310));
-        let reply = tab
-            .session
-            .call(
-                "Runtime.evaluate",
-                json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
-                bound,
-                deadline,
-            )
+        let reply = self
+            .evaluate_reply(&expression, true, bound, deadline)
             .await?;
         if reply.get("exceptionDetails").is_some() {
             return Ok(PageContextReply::Threw(
@@ -565,8 +528,6 @@ impl WebContext {
         node_id: &str,
         deadline: Instant,
     ) -> Result<Option<i64>, StepFailure> {
-        let tab = self.tab()?;
-        tab.fail_if_dialog()?;
         let expression = format!(
             r#"(() => {{ const b = window[Symbol.for("a3s.test.page-context")];
   if (b === undefined || b === null || typeof b.resolve !== "function") return null;
@@ -574,14 +535,8 @@ impl WebContext {
 }})()"#,
             Value::String(node_id.to_string())
         );
-        let reply = tab
-            .session
-            .call(
-                "Runtime.evaluate",
-                json!({ "expression": expression, "returnByValue": false }),
-                COMMAND_BOUND,
-                deadline,
-            )
+        let reply = self
+            .evaluate_reply(&expression, false, COMMAND_BOUND, deadline)
             .await?;
         let Some(object) = reply
             .pointer("/result/objectId")
@@ -590,6 +545,6 @@ impl WebContext {
         else {
             return Ok(None);
         };
-        script::backend_node_and_release(tab, &object, deadline).await
+        script::backend_node_and_release(self.tab()?, &object, deadline).await
     }
 }

@@ -8,9 +8,32 @@ use super::context::WebContext;
 use crate::failure::FailureCode;
 use crate::StepFailure;
 use serde_json::{json, Value};
+use std::time::Duration;
 use tokio::time::Instant;
 
 impl WebContext {
+    /// One `Runtime.evaluate` of `expression` in the current tab's top document (a promise is
+    /// awaited): the raw reply, `exceptionDetails` included, for callers that map it their way.
+    /// Fails at once while a JavaScript dialog blocks the page.
+    pub(crate) async fn evaluate_reply(
+        &self,
+        expression: &str,
+        by_value: bool,
+        bound: Duration,
+        deadline: Instant,
+    ) -> Result<Value, StepFailure> {
+        let tab = self.tab()?;
+        tab.fail_if_dialog()?;
+        let params = json!({
+            "expression": expression,
+            "returnByValue": by_value,
+            "awaitPromise": true,
+        });
+        tab.session
+            .call("Runtime.evaluate", params, bound, deadline)
+            .await
+    }
+
     /// Evaluate `expression` in the current tab's top document, await it if it is a promise, and
     /// return its value serialized to JSON (`undefined` becomes `null`).
     ///
@@ -22,17 +45,9 @@ impl WebContext {
         expression: &str,
         deadline: Instant,
     ) -> Result<Value, StepFailure> {
-        let tab = self.tab()?;
-        tab.fail_if_dialog()?;
         let bound = deadline.saturating_duration_since(Instant::now());
-        let reply = tab
-            .session
-            .call(
-                "Runtime.evaluate",
-                json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
-                bound,
-                deadline,
-            )
+        let reply = self
+            .evaluate_reply(expression, true, bound, deadline)
             .await?;
         if let Some(details) = reply.get("exceptionDetails") {
             let text = details

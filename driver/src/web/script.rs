@@ -88,22 +88,21 @@ pub(crate) async fn release_object(tab: &Tab, object: &str, deadline: Instant) {
         .await;
 }
 
-/// The backend node id of a remote object, then release the object.
+/// The backend node id of a remote object, releasing the object. The two commands are sent
+/// together: the session runs them in order, so the release follows the read.
 pub(crate) async fn backend_node_and_release(
     tab: &Tab,
     object: &str,
     deadline: Instant,
 ) -> Result<Option<i64>, StepFailure> {
-    let described = tab
-        .session
-        .call(
-            "DOM.describeNode",
-            json!({ "objectId": object }),
-            COMMAND_BOUND,
-            deadline,
-        )
-        .await;
-    release_object(tab, object, deadline).await;
+    let describe = tab.session.call(
+        "DOM.describeNode",
+        json!({ "objectId": object }),
+        COMMAND_BOUND,
+        deadline,
+    );
+    let (described, ()) =
+        futures_util::future::join(describe, release_object(tab, object, deadline)).await;
     Ok(described?
         .pointer("/node/backendNodeId")
         .and_then(Value::as_i64))
