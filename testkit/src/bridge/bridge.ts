@@ -32,6 +32,7 @@ import { CAPABILITIES, type PageContextBridge } from "./api";
 import type { ResolvedOptions } from "./options";
 import { captureRepairContext } from "./repairContext";
 import { Registry } from "./registry";
+import { scheduleWarmUp } from "./warmUp";
 
 export { CAPABILITIES, type PageContextBridge, type WaitForDiffRequest } from "./api";
 
@@ -181,6 +182,13 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     }
     const page: CachedPage = { requestKey, revision, projection, candidates, diff };
     if (recordHistory) {
+      // Only pages of the current revision can serve a cursor (cursors of older revisions are
+      // rejected), and a newer page of the same request replaces the older one: keeping either
+      // would only keep thousands of walk entries alive for the garbage collector to trace.
+      for (let i = cache.length - 1; i >= 0; i--) {
+        const c = cache[i] as CachedPage;
+        if (c.revision < revision || c.requestKey === requestKey) cache.splice(i, 1);
+      }
       cache.unshift(page);
       if (cache.length > 4) cache.length = 4;
     }
@@ -275,6 +283,11 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     newId,
   });
 
+  // Compiled code and filled record caches before the first observation (see warmUp.ts).
+  const cancelWarmUp = scheduleWarmUp(win, () => {
+    if (!disposed) snapshot(undefined, false);
+  });
+
   const bridge: PageContextBridge = {
     handshake: () => ({
       protocol: HANDSHAKE_PROTOCOL,
@@ -332,6 +345,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     dispose: () => {
       if (disposed) return;
       disposed = true;
+      cancelWarmUp();
       signals?.stop();
       signals = undefined;
       clock.dispose();

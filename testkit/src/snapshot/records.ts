@@ -56,25 +56,29 @@ function resolveUrl(el: Element, value: string): string {
   }
 }
 
+/** The hits of a node no source owner reaches (most nodes of most pages): one shared array. */
+const NO_HITS: readonly OwnerHit[] = Object.freeze([]);
+
 /** Source owners met from `entries[index]` up through its included ancestors, then above the walk. */
-export function ownerHits(entries: readonly WalkEntry[], index: number, ctx: Pick<RecordContext, "owners" | "outerOwners">): OwnerHit[] {
-  const hits: OwnerHit[] = [];
+export function ownerHits(entries: readonly WalkEntry[], index: number, ctx: Pick<RecordContext, "owners" | "outerOwners">): readonly OwnerHit[] {
+  // Allocated on the first hit: most nodes have none, and this runs for every node of a projection.
+  let hits: OwnerHit[] | undefined;
   let level = 0;
   for (let i = index; i >= 0; i = entries[i]?.parentIndex ?? -1) {
     const entry = entries[i];
     if (entry === undefined) break;
     const own = ctx.owners.get(entry.el);
-    if (own !== undefined) for (const owner of own) hits.push({ owner, level });
-    if (hits.length >= 8) return hits;
+    if (own !== undefined) for (const owner of own) (hits ??= []).push({ owner, level });
+    if (hits !== undefined && hits.length >= 8) return hits;
     level++;
     if (entry.parentIndex < 0) break;
   }
   for (const own of ctx.outerOwners) {
-    for (const owner of own) hits.push({ owner, level });
-    if (hits.length >= 8) break;
+    for (const owner of own) (hits ??= []).push({ owner, level });
+    if (hits !== undefined && hits.length >= 8) break;
     level++;
   }
-  return hits;
+  return hits ?? NO_HITS;
 }
 
 /**

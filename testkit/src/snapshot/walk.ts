@@ -28,14 +28,14 @@ export interface WalkEntry {
   id: string;
   /** Index of the nearest included ancestor entry, or -1. */
   parentIndex: number;
-  componentId?: string;
-  scrollContainerId?: string;
+  componentId: string | undefined;
+  scrollContainerId: string | undefined;
   clip: Rect | null;
   /** Border box in viewport CSS px, read on first use (see {@link entryRect}). */
   rect: Rect | null;
   style: StyleView;
-  role?: string;
-  testId?: string;
+  role: string | undefined;
+  testId: string | undefined;
   ownText: string;
   /** The facts `role`, `testId`, `ownText` and `redacted` come from (memoized: same facts, same object). */
   facts: OwnFacts;
@@ -174,11 +174,9 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
     const facts = memo === undefined ? readOwnFacts(el, tag, rules) : memo.facts.factsOf(el, tag, rules, mark, memo.marks.resetAt, memo.stamp);
     const { redacted, role, testId, ownText, attributeInteresting } = facts;
     const shadow = el.shadowRoot;
-    const scrolls = display !== "none" && platform.isScrollContainer(el, style, display);
-    const include =
+    const includedAnyway =
       mode === "all" ||
       redacted ||
-      scrolls ||
       shadow !== null ||
       testId !== undefined ||
       ownText !== "" ||
@@ -186,6 +184,11 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
       ALWAYS_INTERESTING.has(tag) ||
       options.componentRoots.has(el) ||
       attributeInteresting;
+    // Being a scroll container matters for inclusion and for the clip of descendants; an included
+    // element without element children (or a shadow root) has neither question left to answer.
+    const leaf = shadow === null && el.firstElementChild === null;
+    const scrolls = display !== "none" && !(includedAnyway && leaf) && platform.isScrollContainer(el, style, display);
+    const include = includedAnyway || scrolls;
     let index = frame.parentIndex;
     if (include) {
       // "Visible" means rendered per CSS (not display:none, not visibility:hidden); size and
@@ -208,14 +211,17 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
         order: index,
         mark,
         pathMark: reach,
+        // Always present (possibly undefined) so every entry has the same shape: property reads
+        // on entries stay monomorphic across the thousands of them one walk makes.
+        componentId,
+        scrollContainerId: frame.scrollContainerId,
+        role,
+        testId,
       };
-      if (componentId !== undefined) entry.componentId = componentId;
-      if (frame.scrollContainerId !== undefined) entry.scrollContainerId = frame.scrollContainerId;
-      if (role !== undefined) entry.role = role;
-      if (testId !== undefined) entry.testId = testId;
       entries.push(entry);
     }
-    if (redacted || display === "none" || tag === "iframe") return;
+    // A leaf has nothing below it to visit (and no frame to build for it).
+    if (leaf || redacted || display === "none" || tag === "iframe") return;
     let next: Frame = { parentIndex: index, componentId, scrollContainerId: frame.scrollContainerId, clip: frame.clip, inShadow: frame.inShadow, mark: reach };
     if (scrolls) {
       const r = platform.rect(el);
