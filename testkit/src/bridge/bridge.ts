@@ -90,6 +90,9 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
   const reuseFor = (req: NormalizedRequest) => {
     const detail = baseDetailOf(req.detail);
     if (!reusing || detail === "forensic") return undefined;
+    // Apply mutations made since the clock flushed (e.g. by facts()) first: they may reset the
+    // marks (an id change), which the check below must see in this projection, not the next.
+    signals?.takeRecords();
     // After a reset no cached record is valid: drop them all at once (rather than a failed check
     // and a delete per element), as if the caches had just been created.
     if (changes.resetAt !== resetSeen) {
@@ -105,8 +108,6 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       if (recordCaches.size <= 4) break;
       recordCaches.delete(old);
     }
-    // Apply mutations made since the clock flushed (e.g. by facts()) before stamping.
-    signals?.takeRecords();
     return { cache, marks: changes, facts: ownFacts, stamp: changes.stamp() };
   };
 

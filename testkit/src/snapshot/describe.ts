@@ -174,6 +174,12 @@ export function labelTextOf(el: Element, rules: RedactionRules, labels?: LabelIn
   return collapseWhitespace(texts.join(" "));
 }
 
+/**
+ * Elements whose accessible name comes from their labels (labelable, except button, whose name
+ * comes from content). The record cache rebuilds these when a label changed (see `recordCache.ts`).
+ */
+export const LABELLED_TAGS: ReadonlySet<string> = new Set(["input", "select", "textarea", "meter", "progress", "output"]);
+
 /** A simplified accessible name (aria-labelledby, aria-label, labels, alt, content, title, placeholder). */
 export function accessibleNameOf(el: Element, role: string | undefined, rules: RedactionRules, labels?: LabelIndex): string {
   const labelledBy = el.getAttribute("aria-labelledby");
@@ -184,7 +190,7 @@ export function accessibleNameOf(el: Element, role: string | undefined, rules: R
   const aria = el.getAttribute("aria-label");
   if (aria !== null && aria.trim() !== "") return collapseWhitespace(aria);
   const tag = el.localName;
-  if (tag === "input" || tag === "select" || tag === "textarea" || tag === "meter" || tag === "progress" || tag === "output") {
+  if (LABELLED_TAGS.has(tag)) {
     const type = (el.getAttribute("type") ?? "").toLowerCase();
     if (tag === "input" && (type === "submit" || type === "reset" || type === "button")) {
       const v = el.getAttribute("value");

@@ -7,7 +7,8 @@ import type { Platform } from "../platform";
 import type { RedactionRules } from "../privacy/redact";
 import type { Registry } from "../bridge/registry";
 import type { SourceOwner } from "../source/mapping";
-import { hash53, hashWithUtf8Length } from "../util/hash";
+import { hash53 } from "../util/hash";
+import { utf8ByteLength } from "../util/utf8";
 import { componentRecordOf, componentRootsOf, enclosingComponentOf, parentAcrossShadow } from "./components";
 import { overlaps } from "./geometry";
 import type { NodeIdTable } from "./ids";
@@ -144,8 +145,8 @@ export function buildProjection(input: ProjectionInput): Projection {
     const record = semanticRecord(entries, i, ctx, hits);
     if (reuse !== undefined && !seeded) reuse.cache.rememberPath(entry, ctx.cssCache, reuse.stamp);
     // The semantic hash covers everything but geometry (which is attached per page of nodes).
-    const { hash, bytes } = hashWithUtf8Length(JSON.stringify(record));
-    const built = { record, bytes, hash };
+    const json = JSON.stringify(record);
+    const built = { record, bytes: utf8ByteLength(json), hash: hash53(json) };
     reuse?.cache.store(entry, at, reuse.stamp, built);
     nodes[i] = record;
     nodeBytes[i] = built.bytes;

@@ -18,6 +18,7 @@ import type { NodeRecord } from "../protocol";
 import { isSecretControl } from "../privacy/redact";
 import type { OwnerHit } from "../source/mapping";
 import type { ChangeMarks } from "./changes";
+import { LABELLED_TAGS } from "./describe";
 import type { CssPathCache } from "./locators";
 import type { OwnFacts } from "./ownFacts";
 import type { WalkEntry } from "./walk";
@@ -53,8 +54,8 @@ export interface EntryContext {
   hits: readonly OwnerHit[];
 }
 
-/** Elements named by labels (labelable, see `accessibleNameOf`) or with property state. */
-const CONTROL_TAGS = new Set(["input", "select", "textarea", "option", "meter", "progress", "output"]);
+/** Elements named by labels (see `accessibleNameOf`) or with property state (options). */
+const CONTROL_TAGS: ReadonlySet<string> = new Set([...LABELLED_TAGS, "option"]);
 
 /** True for elements whose records are rebuilt on every projection (see the module doc). */
 export function isVolatile(el: Element): boolean {

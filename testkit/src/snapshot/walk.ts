@@ -97,9 +97,9 @@ export function expandRoots(roots: readonly Element[]): Element[] {
   return out;
 }
 
-/** True for elements the walk never enters or reports. */
-export function isSkippedElement(el: Element): boolean {
-  return SKIPPED.has(el.localName) || el.localName === OVERLAY_HOST_TAG;
+/** True for elements (by local name) the walk never enters or reports. */
+function isSkippedTag(tag: string): boolean {
+  return SKIPPED.has(tag) || tag === OVERLAY_HOST_TAG;
 }
 
 /** True when `node` is inside the Review Overlay host (crossing shadow roots). */
@@ -151,7 +151,7 @@ export function walk(starts: readonly Element[], options: WalkOptions): WalkResu
 
   const visit = (el: Element, frame: Frame): void => {
     const tag = el.localName;
-    if (SKIPPED.has(tag) || tag === OVERLAY_HOST_TAG) return;
+    if (isSkippedTag(tag)) return;
     if (tag === BOUNDARY_WRAPPER_TAG) {
       // The wrapper is not reported, but it marks the boundary that owns its children.
       const owner = options.componentRoots.get(el);

@@ -5,6 +5,18 @@ describe("utf8", () => {
   it("counts bytes like TextEncoder", () => {
     for (const s of ["", "abc", "é", "中文", "😀x", "a\u{10FFFF}"]) expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).length);
   });
+  it("counts lone surrogates of both halves as U+FFFD, like TextEncoder", () => {
+    const pool = ["a", "Z", "{", '"', "\\", "é", "ß", "中", "€", "😀", "\u{10FFFF}", "\ud800", "\udc00", "\ud83d", "x\udfff"];
+    let state = 1;
+    for (let seed = 0; seed < 2000; seed++) {
+      let s = "";
+      for (let i = 0; i < seed % 40; i++) {
+        state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+        s += pool[state % pool.length];
+      }
+      expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).length);
+    }
+  });
   it("truncates within the byte budget without splitting pairs", () => {
     expect(truncateUtf8("hello", 16)).toBe("hello");
     const t = truncateUtf8("😀😀😀😀😀😀", 10);
