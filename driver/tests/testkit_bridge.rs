@@ -16,7 +16,6 @@ use common::{block_on, context, ok, Env};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::OnceCell;
 use tokio::time::Instant;
 
@@ -48,59 +47,49 @@ async fn demo_url() -> &'static str {
         let root = dist();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(serve(listener, root));
+        tokio::spawn(common::serve_with(listener, move |path| {
+            let root = root.clone();
+            async move { demo_file(&root, &path).await }
+        }));
         format!("http://{addr}/")
     })
     .await
 }
 
-async fn serve(listener: tokio::net::TcpListener, root: PathBuf) {
-    loop {
-        let Ok((mut stream, _)) = listener.accept().await else {
-            return;
-        };
-        let root = root.clone();
-        tokio::spawn(async move {
-            let mut buf = Vec::new();
-            let mut chunk = [0u8; 4096];
-            while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut chunk)).await {
-                    Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
-                    _ => return,
-                }
-            }
-            let head = String::from_utf8_lossy(&buf).to_string();
-            let path = head.split_whitespace().nth(1).unwrap_or("/");
-            let path = path.split('?').next().unwrap_or("/");
-            let name = path.trim_start_matches('/');
-            let (status, ctype, body) = if name.contains("..") {
-                ("403 Forbidden", "text/plain", b"forbidden".to_vec())
-            } else {
-                // Extension-less paths are client-side routes of the single-page app.
-                let ext = Path::new(name).extension().and_then(|e| e.to_str());
-                let file = match ext {
-                    Some(_) => root.join(name),
-                    None => root.join("index.html"),
-                };
-                let ctype = match ext.unwrap_or("html") {
-                    "html" => "text/html; charset=utf-8",
-                    "js" => "text/javascript; charset=utf-8",
-                    "css" => "text/css; charset=utf-8",
-                    "map" => "application/json",
-                    _ => "application/octet-stream",
-                };
-                match tokio::fs::read(&file).await {
-                    Ok(body) => ("200 OK", ctype, body),
-                    Err(_) => ("404 Not Found", "text/plain", b"not found".to_vec()),
-                }
-            };
-            let response = format!(
-                "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = stream.write_all(response.as_bytes()).await;
-            let _ = stream.write_all(&body).await;
-        });
+/// A file of the built demo (`index.html` for the app's client-side routes).
+async fn demo_file(root: &Path, path: &str) -> common::Reply {
+    let path = path.split('?').next().unwrap_or("/");
+    let name = path.trim_start_matches('/');
+    let no_store = "Cache-Control: no-store\r\n".to_string();
+    if name.contains("..") {
+        return (
+            "403 Forbidden",
+            "text/plain",
+            no_store,
+            b"forbidden".to_vec(),
+        );
+    }
+    // Extension-less paths are client-side routes of the single-page app.
+    let ext = Path::new(name).extension().and_then(|e| e.to_str());
+    let file = match ext {
+        Some(_) => root.join(name),
+        None => root.join("index.html"),
+    };
+    let ctype = match ext.unwrap_or("html") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "map" => "application/json",
+        _ => "application/octet-stream",
+    };
+    match tokio::fs::read(&file).await {
+        Ok(body) => ("200 OK", ctype, no_store, body),
+        Err(_) => (
+            "404 Not Found",
+            "text/plain",
+            no_store,
+            b"not found".to_vec(),
+        ),
     }
 }
 

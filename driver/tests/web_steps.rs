@@ -1510,6 +1510,36 @@ fn dialogs_never_hang_a_step() {
 }
 
 #[test]
+fn an_evaluation_fails_at_once_when_a_dialog_opens_while_it_waits() {
+    block_on(LIMIT, async {
+        let env = Env::new();
+        let mut ctx = context().await;
+        ok(&mut ctx, &env, goto("dialogs.html")).await;
+        // The promise never settles; the alert it schedules blocks the page mid-call.
+        let err = ctx
+            .evaluate_json(
+                "new Promise(() => setTimeout(() => alert('opened mid-call'), 0))",
+                env.deadline,
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(err.code, FailureCode::DialogBlocking, "{}", err.message);
+        assert!(err.message.contains("opened mid-call"), "{}", err.message);
+        ok(
+            &mut ctx,
+            &env,
+            Action::Dialog {
+                operation: DialogOperation::Accept { text: None },
+            },
+        )
+        .await;
+        let two = ctx.evaluate_json("1 + 1", env.deadline).await.unwrap();
+        assert_eq!(two, serde_json::json!(2));
+        ctx.close().await.unwrap();
+    });
+}
+
+#[test]
 fn uploads_and_downloads_use_real_files() {
     block_on(LIMIT, async {
         let env = Env::new();
@@ -1919,15 +1949,15 @@ fn a_click_whose_arrival_moves_its_target_still_lands_once() {
         )
         .await;
         ok(&mut ctx, &env, log_contains("shy click")).await;
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        let entries = ctx
-            .evaluate_json(
-                "[...document.querySelectorAll('.entry')].map((e) => e.textContent)",
-                deadline,
-            )
-            .await
-            .unwrap();
-        assert_eq!(entries, serde_json::json!(["shy hover", "shy click"]));
+        ok(
+            &mut ctx,
+            &env,
+            expect(ExpectCondition::RenderedTexts {
+                target: css(".entry"),
+                texts: vec!["shy hover".into(), "shy click".into()],
+            }),
+        )
+        .await;
         ctx.close().await.unwrap();
     });
 }

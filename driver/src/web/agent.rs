@@ -15,6 +15,7 @@ use a3s_test_lang::ir::Target;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::time::Duration;
 use tokio::time::Instant;
 
 /// Decides whether the page may request a URL (agent sessions' network policy).
@@ -326,20 +327,19 @@ impl WebContext {
         }) else {
             return Ok(None);
         };
-        let reply = tab
-            .session
-            .call(
-                "Runtime.callFunctionOn",
-                json!({
-                    "objectId": object,
-                    "functionDeclaration": CSS_PATH_JS,
-                    "returnByValue": true,
-                }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        script::release_object(tab, &object, deadline).await;
+        // The release is sent right behind the call: the session runs them in order.
+        let call = tab.session.call(
+            "Runtime.callFunctionOn",
+            json!({
+                "objectId": object,
+                "functionDeclaration": CSS_PATH_JS,
+                "returnByValue": true,
+            }),
+            COMMAND_BOUND,
+            deadline,
+        );
+        let (reply, ()) =
+            futures_util::future::join(call, script::release_object(tab, &object, deadline)).await;
         Ok(reply?
             .pointer("/result/value")
             .and_then(Value::as_str)
@@ -468,15 +468,23 @@ pub enum PageContextReply {
     Threw(String),
 }
 
-/// Calls one bridge method by name with one JSON argument; the bridge is looked up under its
-/// global symbol, never through page-chosen code paths.
-const PAGE_CONTEXT_JS: &str = r#"(async (method, arg) => {
-  const b = window[Symbol.for("a3s.test.page-context")];
+/// The Test Kit bridge: looked up under its global symbol, never through page-chosen code paths.
+const BRIDGE: &str = r#"window[Symbol.for("a3s.test.page-context")]"#;
+
+/// Calls one method of the bridge `b` by name with one JSON argument (`b` is `BRIDGE`, passed in
+/// by the caller's expression).
+const PAGE_CONTEXT_JS: &str = r#"(async (b, method, arg) => {
   if (b === undefined || b === null) return { present: false };
   if (typeof b[method] !== "function") return { present: true, error: "the bridge has no " + method + "()" };
   try { return { present: true, value: await b[method](arg) }; }
   catch (e) { return { present: true, error: String((e && e.message) || e).slice(0, 500) }; }
 })"#;
+
+/// The longest one bridge call may take (the scenario deadline still wins): the Test Kit accepts
+/// waits of up to 300 s (`MAX_TIMEOUT_MS` in `testkit/src/timeouts.ts`, e.g. `waitForDiff`'s
+/// `timeoutMs`), plus 10 s for the snapshot that follows the wait and the round trip. A longer
+/// call means the page is wedged; a dialog opened meanwhile fails it at once instead.
+const BRIDGE_CALL_BOUND: Duration = Duration::from_secs(310);
 
 impl WebContext {
     /// Call a Test Kit bridge method in the current tab's top document.
@@ -487,13 +495,13 @@ impl WebContext {
         deadline: Instant,
     ) -> Result<PageContextReply, StepFailure> {
         let expression = format!(
-            "{PAGE_CONTEXT_JS}({}, {})",
+            "{PAGE_CONTEXT_JS}({BRIDGE}, {}, {})",
             Value::String(method.name().into()),
             arg
         );
         let bound = deadline
             .saturating_duration_since(Instant::now())
-            .min(std::time::Duration::from_secs(310));
+            .min(BRIDGE_CALL_BOUND);
         let reply = self
             .evaluate_reply(&expression, true, bound, deadline)
             .await?;
@@ -529,7 +537,7 @@ impl WebContext {
         deadline: Instant,
     ) -> Result<Option<i64>, StepFailure> {
         let expression = format!(
-            r#"(() => {{ const b = window[Symbol.for("a3s.test.page-context")];
+            r#"(() => {{ const b = {BRIDGE};
   if (b === undefined || b === null || typeof b.resolve !== "function") return null;
   try {{ const el = b.resolve({}); return el instanceof Element ? el : null; }} catch (e) {{ return null; }}
 }})()"#,

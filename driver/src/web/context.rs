@@ -8,7 +8,9 @@ use super::tab::{ContextShared, Tab};
 use crate::failure::FailureCode;
 use crate::{DriverError, EvidenceFile, StepEnv, StepFailure, StepOutput, SurfaceContext};
 use a3s_test_lang::ir::{Action, Step};
+use futures_util::FutureExt;
 use serde_json::{json, Value};
+use std::future::Future;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -56,10 +58,14 @@ pub(crate) async fn dispose_context(
 /// scenario does not wait for the browser to tear its context down; the driver's shutdown does,
 /// reports any that failed, and (attached to someone else's browser) disposes of the contexts
 /// never closed.
+///
+/// Each disposal records its own failure in `failed` when it ends, so a handle that finished
+/// can be dropped (the list of running ones stays short) without losing what it reported.
 #[derive(Debug, Default)]
 pub(crate) struct Disposals {
     open: std::sync::Mutex<std::collections::HashSet<String>>,
-    running: std::sync::Mutex<Vec<tokio::task::JoinHandle<Result<(), StepFailure>>>>,
+    running: std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    failed: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Disposals {
@@ -81,7 +87,7 @@ impl Disposals {
             .lock()
             .expect("open contexts lock")
             .remove(&browser_context_id);
-        let task = tokio::spawn(async move {
+        self.spawn(async move {
             let started = Instant::now();
             let deadline = started + COMMAND_BOUND;
             let result = dispose_context(&cdp, &browser_context_id, deadline)
@@ -90,28 +96,42 @@ impl Disposals {
             stats.record_dispose(started.elapsed());
             result
         });
+    }
+
+    /// Run one disposal in the background; its failure (a panic included) is recorded in
+    /// `failed` by the task itself.
+    fn spawn(&self, disposal: impl Future<Output = Result<(), StepFailure>> + Send + 'static) {
+        let failed = self.failed.clone();
+        let task = tokio::spawn(async move {
+            let outcome = std::panic::AssertUnwindSafe(disposal).catch_unwind().await;
+            let problem = match outcome {
+                Ok(Ok(())) => return,
+                // The browser went away and took its contexts with it.
+                Ok(Err(f)) if f.code == FailureCode::BrowserCrashed => return,
+                Ok(Err(f)) => format!("failed to dispose a browser context: {}", f.message),
+                Err(_) => "a context disposal task panicked".to_string(),
+            };
+            failed.lock().expect("failed disposals lock").push(problem);
+        });
         let mut running = self.running.lock().expect("disposals lock");
         running.retain(|t| !t.is_finished());
         running.push(task);
     }
 
-    /// Wait (until `deadline`) for every disposal; the messages of those that failed.
+    /// Wait (until `deadline`) for every disposal; the messages of those that failed (finished
+    /// long ago or just now) and of those that did not finish in time.
     pub(crate) async fn finish(&self, deadline: Instant) -> Vec<String> {
         let running = std::mem::take(&mut *self.running.lock().expect("disposals lock"));
-        let mut problems = Vec::new();
+        let mut late = Vec::new();
         for task in running {
             match tokio::time::timeout_at(deadline, task).await {
-                Ok(Ok(Ok(()))) => {}
-                // The browser went away and took its contexts with it.
-                Ok(Ok(Err(f))) if f.code == FailureCode::BrowserCrashed => {}
-                Ok(Ok(Err(f))) => problems.push(format!(
-                    "failed to dispose a browser context: {}",
-                    f.message
-                )),
-                Ok(Err(e)) => problems.push(format!("a context disposal task failed: {e}")),
-                Err(_) => problems.push("a browser context disposal did not finish".to_string()),
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => late.push(format!("a context disposal task failed: {e}")),
+                Err(_) => late.push("a browser context disposal did not finish".to_string()),
             }
         }
+        let mut problems = std::mem::take(&mut *self.failed.lock().expect("failed disposals lock"));
+        problems.extend(late);
         problems
     }
 }
@@ -334,5 +354,65 @@ pub(crate) fn detail(value: Value) -> StepOutput {
     StepOutput {
         evidence: Vec::new(),
         detail: Some(value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Let the runtime run every spawned disposal to its end (no timers involved).
+    async fn settle(disposals: &Disposals) {
+        while disposals
+            .running
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|t| !t.is_finished())
+        {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[test]
+    fn a_disposal_that_failed_before_the_next_close_is_still_reported() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let disposals = Disposals::default();
+            disposals
+                .spawn(async { Err(StepFailure::new(FailureCode::Protocol, "context is busy")) });
+            disposals.spawn(async { panic!("disposal bug") });
+            disposals.spawn(async { Err(StepFailure::new(FailureCode::BrowserCrashed, "gone")) });
+            settle(&disposals).await;
+            // The next close prunes the finished handles; their outcomes must survive that.
+            disposals.spawn(async { Ok(()) });
+            assert_eq!(disposals.running.lock().unwrap().len(), 1);
+            let problems = disposals.finish(Instant::now() + COMMAND_BOUND).await;
+            assert_eq!(
+                problems,
+                vec![
+                    "failed to dispose a browser context: context is busy".to_string(),
+                    "a context disposal task panicked".to_string(),
+                ]
+            );
+            assert!(disposals.finish(Instant::now()).await.is_empty());
+        });
+    }
+
+    #[test]
+    fn a_disposal_still_running_at_the_deadline_is_reported() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let disposals = Disposals::default();
+            disposals.spawn(std::future::pending());
+            let problems = disposals.finish(Instant::now()).await;
+            assert_eq!(problems, vec!["a browser context disposal did not finish"]);
+        });
     }
 }

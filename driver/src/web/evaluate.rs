@@ -5,6 +5,7 @@
 //! Test Kit bridge). Scenarios never reach it: ACL has no evaluate step.
 
 use super::context::WebContext;
+use super::script;
 use crate::failure::FailureCode;
 use crate::StepFailure;
 use serde_json::{json, Value};
@@ -14,7 +15,8 @@ use tokio::time::Instant;
 impl WebContext {
     /// One `Runtime.evaluate` of `expression` in the current tab's top document (a promise is
     /// awaited): the raw reply, `exceptionDetails` included, for callers that map it their way.
-    /// Fails at once while a JavaScript dialog blocks the page.
+    /// Fails with `DialogBlocking` at once while a JavaScript dialog blocks the page, and as soon
+    /// as one opens while the call is awaited (a bridge wait can last minutes).
     pub(crate) async fn evaluate_reply(
         &self,
         expression: &str,
@@ -29,9 +31,10 @@ impl WebContext {
             "returnByValue": by_value,
             "awaitPromise": true,
         });
-        tab.session
-            .call("Runtime.evaluate", params, bound, deadline)
-            .await
+        let call = tab
+            .session
+            .call("Runtime.evaluate", params, bound, deadline);
+        script::race_dialog(tab, call).await
     }
 
     /// Evaluate `expression` in the current tab's top document, await it if it is a promise, and
@@ -50,12 +53,7 @@ impl WebContext {
             .evaluate_reply(expression, true, bound, deadline)
             .await?;
         if let Some(details) = reply.get("exceptionDetails") {
-            let text = details
-                .pointer("/exception/description")
-                .or_else(|| details.pointer("/exception/value"))
-                .or_else(|| details.get("text"))
-                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
-                .unwrap_or_else(|| "the expression threw".into());
+            let text = script::exception_text(details);
             return Err(StepFailure::new(
                 FailureCode::Protocol,
                 format!("evaluating the expression threw: {text}"),

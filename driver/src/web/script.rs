@@ -249,16 +249,25 @@ async fn dialog_race(
     deadline: Instant,
 ) -> Result<Value, EvalError> {
     let call = tab.session.call(method, params, bound, deadline);
-    let reply = tokio::select! {
-        reply = call => reply,
-        message = tab.dialog_opened() => {
-            return Err(EvalError::Failed(dialog_blocking(&message)));
-        }
-    };
-    match reply {
+    match race_dialog(tab, call).await {
         Ok(reply) => Ok(reply),
-        Err(f) if is_context_gone(&f.message) => Err(EvalError::ContextGone),
+        Err(f) if f.code != FailureCode::DialogBlocking && is_context_gone(&f.message) => {
+            Err(EvalError::ContextGone)
+        }
         Err(f) => Err(EvalError::Failed(f)),
+    }
+}
+
+/// Await `call` (a command to `tab`'s page), failing with `DialogBlocking` as soon as a
+/// JavaScript dialog opens: the renderer is blocked behind it, so the reply would come only after
+/// someone handled the dialog. A dialog already open fails at once.
+pub(crate) async fn race_dialog(
+    tab: &Tab,
+    call: impl std::future::Future<Output = Result<Value, StepFailure>>,
+) -> Result<Value, StepFailure> {
+    tokio::select! {
+        reply = call => reply,
+        message = tab.dialog_opened() => Err(dialog_blocking(&message)),
     }
 }
 
@@ -267,18 +276,25 @@ fn exception(reply: &Value) -> Result<(), EvalError> {
     let Some(details) = reply.get("exceptionDetails") else {
         return Ok(());
     };
-    let text = details
-        .pointer("/exception/description")
-        .and_then(Value::as_str)
-        .or_else(|| details.get("text").and_then(Value::as_str))
-        .unwrap_or("unknown exception");
-    if is_context_gone(text) {
+    let text = exception_text(details);
+    if is_context_gone(&text) {
         return Err(EvalError::ContextGone);
     }
     Err(EvalError::Failed(StepFailure::new(
         FailureCode::Protocol,
         format!("the page resolver threw: {text}"),
     )))
+}
+
+/// The message of a reply's `exceptionDetails`: the exception's description, else the thrown
+/// value (JSON when not a string, e.g. `throw 42`), else the details' text.
+pub(crate) fn exception_text(details: &Value) -> String {
+    details
+        .pointer("/exception/description")
+        .or_else(|| details.pointer("/exception/value"))
+        .or_else(|| details.get("text"))
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+        .unwrap_or_else(|| "unknown exception".into())
 }
 
 fn is_context_gone(message: &str) -> bool {

@@ -35,7 +35,10 @@ pub fn block_on<F: Future<Output = ()>>(limit: Duration, f: F) {
         BASE.get_or_init(|| async {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let addr = listener.local_addr().unwrap();
-            tokio::spawn(serve(listener));
+            tokio::spawn(serve_with(
+                listener,
+                |path| async move { respond(&path).await },
+            ));
             format!("http://{addr}")
         })
         .await;
@@ -62,11 +65,22 @@ pub async fn driver() -> &'static WebDriver {
         .await
 }
 
-async fn serve(listener: tokio::net::TcpListener) {
+/// One HTTP response: status line text, content type, extra header lines (each ending in
+/// `\r\n`) and body.
+pub type Reply = (&'static str, &'static str, String, Vec<u8>);
+
+/// Serve HTTP/1.1 on `listener` (one request per connection) until it fails, answering each
+/// request's path (query included) with `responder`.
+pub async fn serve_with<F, R>(listener: tokio::net::TcpListener, responder: F)
+where
+    F: Fn(String) -> R + Clone + Send + 'static,
+    R: Future<Output = Reply> + Send,
+{
     loop {
         let Ok((mut stream, _)) = listener.accept().await else {
             return;
         };
+        let responder = responder.clone();
         tokio::spawn(async move {
             let mut buf = Vec::new();
             let mut chunk = [0u8; 4096];
@@ -78,7 +92,7 @@ async fn serve(listener: tokio::net::TcpListener) {
             }
             let head = String::from_utf8_lossy(&buf).to_string();
             let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let (status, ctype, extra, body) = respond(&path).await;
+            let (status, ctype, extra, body) = responder(path).await;
             let response = format!(
                 "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
                 body.len()
@@ -89,7 +103,7 @@ async fn serve(listener: tokio::net::TcpListener) {
     }
 }
 
-async fn respond(path: &str) -> (&'static str, &'static str, String, Vec<u8>) {
+async fn respond(path: &str) -> Reply {
     let (route, query) = path.split_once('?').unwrap_or((path, ""));
     if let Some(name) = route.strip_prefix("/pages/") {
         let file = Path::new(env!("CARGO_MANIFEST_DIR"))
