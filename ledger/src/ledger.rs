@@ -414,24 +414,22 @@ impl Ledger {
         if !(auto_resolve && passed && result.to == RepairStatus::ReviewReady) {
             return Ok((result, None));
         }
-        // A replayed result may already have been resolved (or reviewed) since: only a finding
-        // still awaiting review is resolved, so a retry after a crash between the two appends
-        // finishes the job and a plain retry changes nothing.
-        if result.replayed {
-            let state = self.read()?;
-            let status = state.finding(&finding_id).map(|f| f.status);
-            if status != Some(RepairStatus::ReviewReady) {
-                return Ok((result, None));
-            }
-        }
         let resolved = self.apply(Request {
             finding_id,
             actor: Actor::A3sTest,
             request_id: None,
             attempt_id: None,
             action: Action::AutoResolve {},
-        })?;
-        Ok((result, Some(resolved)))
+        });
+        match resolved {
+            Ok(resolved) => Ok((result, Some(resolved))),
+            // A replayed result may already have been resolved (or reviewed) since: `decide`
+            // resolves only a finding still awaiting review (checked under the writer lock), so
+            // a retry after a crash between the two appends finishes the job and a plain retry
+            // changes nothing.
+            Err(e) if result.replayed && e.code == ErrorCode::NotVerified => Ok((result, None)),
+            Err(e) => Err(e),
+        }
     }
 
     /// Check `req` against the folded state and build its event.

@@ -107,13 +107,8 @@ fn admit_file(path: PathBuf) -> Result<AdmittedFile, RejectedFile> {
             });
             let rejection = match e {
                 crate::read::ReadError::Io(e) => Rejection::Unreadable(e.to_string()),
-                too_large @ crate::read::ReadError::TooLarge { .. } => {
-                    Rejection::Diagnostics(vec![a3s_test_lang::Diagnostic::error(
-                        a3s_test_lang::Code::FileTooLarge,
-                        "",
-                        a3s_test_lang::Span::default(),
-                        too_large.to_string(),
-                    )])
+                crate::read::ReadError::TooLarge { size } => {
+                    Rejection::Diagnostics(vec![crate::read::ReadError::too_large_diagnostic(size)])
                 }
             };
             return Err(RejectedFile { source, rejection });

@@ -99,7 +99,8 @@ struct Shared<D> {
     total: usize,
     browser_lost: AtomicBool,
     lost_reason: std::sync::Mutex<Option<(FailureCode, String)>>,
-    /// Scenarios that will still ask for a context (runnable and not yet opened).
+    /// Runnable scenarios still waiting for a slot (decremented once per scenario when its permit
+    /// is obtained or refused).
     waiting: AtomicUsize,
 }
 
@@ -223,6 +224,9 @@ pub async fn execute<L: DriverLauncher>(
                     _ = shared.cancel.cancelled() => None,
                     p = slots.acquire_owned() => p.ok(),
                 };
+                // This scenario no longer waits for a slot, whether it runs or not: count it out
+                // exactly once, whichever path it takes next.
+                shared.waiting.fetch_sub(1, Ordering::SeqCst);
                 let result = match permit {
                     None => not_run(
                         &planned,
@@ -628,22 +632,17 @@ async fn run_scenario<D: SurfaceDriver>(
     finish(result)
 }
 
-/// Remember that the browser is gone, so later scenarios fail at once instead of timing out.
 /// Options for the next scenario's context: the driver may prepare one context ahead for each
 /// job, but never more than the scenarios still waiting.
 fn context_options<D>(shared: &Shared<D>) -> ContextOptions {
-    let waiting = shared
-        .waiting
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |w| {
-            Some(w.saturating_sub(1))
-        })
-        .map_or(0, |before| before.saturating_sub(1));
+    let waiting = shared.waiting.load(Ordering::SeqCst);
     ContextOptions {
         ready_ahead: waiting.min(shared.config.jobs.max(1)),
         ..ContextOptions::default()
     }
 }
 
+/// Remember that the browser is gone, so later scenarios fail at once instead of timing out.
 fn note_browser_loss<D>(shared: &Shared<D>, code: FailureCode, message: &str) {
     if code == FailureCode::BrowserCrashed {
         shared.browser_lost.store(true, Ordering::SeqCst);

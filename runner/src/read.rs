@@ -5,7 +5,7 @@
 //! The file is opened non-blocking so that opening a FIFO cannot wait forever for a writer, and the
 //! type is checked on the opened descriptor (no race between the check and the read).
 
-use a3s_test_lang::MAX_FILE_BYTES;
+use a3s_test_lang::{Code, Diagnostic, Span, MAX_FILE_BYTES};
 use std::io::Read;
 use std::path::Path;
 
@@ -23,14 +23,31 @@ pub enum ReadError {
     },
 }
 
+impl ReadError {
+    /// The `test.spec.file_too_large` diagnostic for a file of `size` bytes: how
+    /// [`ReadError::TooLarge`] is reported, by `run` and by `check`/`fmt` alike.
+    pub fn too_large_diagnostic(size: u64) -> Diagnostic {
+        Diagnostic::error(
+            Code::FileTooLarge,
+            "",
+            Span::default(),
+            ReadError::TooLarge { size }.to_string(),
+        )
+    }
+}
+
 /// Read `path` whole if it is a regular file of at most `MAX_FILE_BYTES`.
 pub fn read_suite_file(path: &Path) -> Result<Vec<u8>, ReadError> {
     let file = open_regular(path)?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES as u64 + 1)
+    (&file)
+        .take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)?;
     if bytes.len() > MAX_FILE_BYTES {
-        let size = std::fs::metadata(path)
+        // The size of the file that was read (the opened descriptor), not of whatever the path
+        // names now.
+        let size = file
+            .metadata()
             .map(|m| m.len())
             .unwrap_or(bytes.len() as u64);
         return Err(ReadError::TooLarge { size });

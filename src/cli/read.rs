@@ -4,7 +4,7 @@
 //! text is then decoded by [`a3s_test_lang::decode_source`], so UTF-8 rules live in one place.
 
 use super::discover::unreadable;
-use a3s_test_lang::{Code, Diagnostic, Span};
+use a3s_test_lang::Diagnostic;
 use a3s_test_runner::read::{read_suite_file, ReadError};
 use std::path::Path;
 
@@ -12,12 +12,7 @@ use std::path::Path;
 pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diagnostic> {
     read_suite_file(path).map_err(|e| match e {
         ReadError::Io(e) => unreadable(path, &e, true).diagnostic,
-        too_large @ ReadError::TooLarge { .. } => Diagnostic::error(
-            Code::FileTooLarge,
-            "",
-            Span::default(),
-            too_large.to_string(),
-        ),
+        ReadError::TooLarge { size } => ReadError::too_large_diagnostic(size),
     })
 }
 

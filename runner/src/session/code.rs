@@ -152,3 +152,14 @@ impl SessionError {
         self
     }
 }
+
+/// A driver step failure reported through the session: `test.session.step_failed`, its message
+/// naming the driver's code (`test.driver.*: …`).
+impl From<a3s_test_driver::StepFailure> for SessionError {
+    fn from(f: a3s_test_driver::StepFailure) -> Self {
+        SessionError::new(
+            SessionCode::StepFailed,
+            format!("{}: {}", f.code, f.message),
+        )
+    }
+}

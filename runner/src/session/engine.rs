@@ -12,6 +12,7 @@ use super::gates;
 use super::next;
 use super::observation::{refs_of, to_json, RefEntry};
 use super::page_context::fingerprint::fingerprint;
+use super::page_context::handshake::Bridge;
 use super::page_context::inspect::InspectRequest;
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
 use super::page_context::{diff, live};
@@ -260,9 +261,12 @@ impl Engine {
     /// The accessibility snapshot and, when the page has a compatible Test Kit bridge, its
     /// summary snapshot bound to the same revision: revision → accessibility → revision; a
     /// change in between retries once, then fails with `test.driver.web.page_context_changed`.
+    /// `detected` is a bridge this turn's handshake already found (so it is not asked twice);
+    /// `None` runs the handshake here.
     async fn atomic_snapshot(
         &self,
         deadline: Instant,
+        detected: Option<Bridge>,
     ) -> Result<(PageSnapshot, Option<(String, u64, Value)>), SessionError> {
         let ctx = self.ctx()?;
         let accessibility = |f: a3s_test_driver::StepFailure| {
@@ -271,7 +275,11 @@ impl Engine {
                 format!("the observation failed: {}: {}", f.code, f.message),
             )
         };
-        let Some(bridge) = live::detect(ctx, deadline).await? else {
+        let bridge = match detected {
+            Some(bridge) => Some(bridge),
+            None => live::detect(ctx, deadline).await?,
+        };
+        let Some(bridge) = bridge else {
             let snapshot = ctx
                 .snapshot_controls(deadline)
                 .await
@@ -297,8 +305,18 @@ impl Engine {
     }
 
     async fn observe(&mut self, full: bool) -> Result<Value, SessionError> {
+        self.observe_with(full, None).await
+    }
+
+    /// [`Self::observe`], reusing a bridge this turn already detected (see
+    /// [`Self::atomic_snapshot`]).
+    async fn observe_with(
+        &mut self,
+        full: bool,
+        detected: Option<Bridge>,
+    ) -> Result<Value, SessionError> {
         let deadline = self.turn_deadline();
-        let (snapshot, page_context) = match self.atomic_snapshot(deadline).await {
+        let (snapshot, page_context) = match self.atomic_snapshot(deadline, detected).await {
             Ok(s) => s,
             Err(e) => {
                 self.end_observation();
@@ -367,12 +385,12 @@ impl Engine {
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
         let deadline = self.turn_deadline();
         let ctx = self.ctx()?;
-        if live::detect(ctx, deadline).await?.is_none() {
+        let Some(bridge) = live::detect(ctx, deadline).await? else {
             return Err(SessionError::new(
                 SessionCode::Capability,
                 "this page has no Test Kit bridge; use observe (accessibility refs @eN)",
             ));
-        }
+        };
         let method = if request.wait_timeout_ms.is_some() {
             PageContextMethod::WaitForDiff
         } else {
@@ -381,12 +399,7 @@ impl Engine {
         let reply = ctx
             .page_context_call(method, &request.bridge_request(), deadline)
             .await
-            .map_err(|f| {
-                SessionError::new(
-                    SessionCode::StepFailed,
-                    format!("{}: {}", f.code, f.message),
-                )
-            })?;
+            .map_err(SessionError::from)?;
         let response = match reply {
             PageContextReply::Value(v) => v,
             PageContextReply::Absent => {
@@ -411,7 +424,8 @@ impl Engine {
                 .with_detail(json!({ "page_context_code": e.rule.code() }))
             })?;
         }
-        let mut view = self.observe(false).await?;
+        // One handshake per inspect: the observation reuses the bridge found above.
+        let mut view = self.observe_with(false, Some(bridge)).await?;
         view["inspection"] = response;
         view["untrusted"] = json!(true);
         Ok(view)
@@ -490,12 +504,7 @@ impl Engine {
             };
             (identity, e_targets)
         };
-        let (url, loader) = identity.map_err(|f| {
-            SessionError::new(
-                SessionCode::StepFailed,
-                format!("{}: {}", f.code, f.message),
-            )
-        })?;
+        let (url, loader) = identity.map_err(SessionError::from)?;
         let mut durable: BTreeMap<String, Target> = BTreeMap::new();
         if !refs.is_empty() {
             let latest = self.file.latest.clone().expect("ref_binding checked it");
@@ -588,11 +597,8 @@ impl Engine {
         let output = match outcome {
             Ok(output) => output,
             Err(f) => {
-                return Err(SessionError::new(
-                    SessionCode::StepFailed,
-                    format!("{}: {}", f.code, f.message),
-                )
-                .with_detail(json!({ "failure": f, "class": f.code.class() })))
+                let detail = json!({ "failure": f, "class": f.code.class() });
+                return Err(SessionError::from(f).with_detail(detail));
             }
         };
         // A page that navigated itself out of the origin set is reported, not followed.

@@ -26,15 +26,21 @@ pub fn suite_source(file: &SessionFile) -> Result<String, SessionError> {
         let durable: BTreeMap<_, _> = record.resolved.iter().cloned().collect();
         let label = format!("turn-{}", record.turn);
         let labelled = match &record.navigated {
-            // Written absolute: the session resolved it against the page it was on.
-            Some(url) => format!(
-                "navigate {} {{ url = {} }}",
-                acl_string(&label),
-                acl_string(url)
-            ),
+            // Written absolute: the session resolved it against the page it was on. The label
+            // the agent chose is kept; an unlabelled navigate gets the turn label.
+            Some(url) => {
+                let chosen = a3s_test_lang::admit_statement(&record.statement)
+                    .ok()
+                    .and_then(|step| step.label);
+                format!(
+                    "navigate {} {{ url = {} }}",
+                    acl_string(chosen.as_deref().unwrap_or(&label)),
+                    acl_string(url)
+                )
+            }
             None => with_label(&replace_refs_in_source(&record.statement, &durable), &label),
         };
-        // A label the agent chose twice would be rejected; fall back to the turn label.
+        // The step's own label, or the turn label it was given; a label used twice is refused.
         let step = a3s_test_lang::admit_statement(&labelled).map_err(|d| {
             SessionError::new(
                 SessionCode::Promotion,
@@ -154,6 +160,12 @@ mod tests {
                 resolved: vec![],
                 navigated: Some("http://127.0.0.1:4173/next".into()),
             },
+            StepRecord {
+                turn: 6,
+                statement: "navigate \"back-home\" { url = \"/\" }".into(),
+                resolved: vec![],
+                navigated: Some("http://127.0.0.1:4173/".into()),
+            },
         ];
         let suite = suite_source(&file(steps)).unwrap();
         assert!(a3s_test_lang::admit(&suite).is_admitted(), "{suite}");
@@ -170,6 +182,10 @@ mod tests {
             suite.contains("url = \"http://127.0.0.1:4173/next\""),
             "{suite}"
         );
+        // A rebuilt navigate keeps the label the agent chose; an unlabelled one gets its turn's.
+        assert!(suite.contains("navigate \"turn-5\""), "{suite}");
+        assert!(suite.contains("navigate \"back-home\""), "{suite}");
+        assert!(!suite.contains("turn-6"), "{suite}");
     }
 
     #[test]

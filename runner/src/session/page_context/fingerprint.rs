@@ -1,8 +1,10 @@
 //! Fingerprints of Page Context node ids. Node ids are private to one page runtime (the
 //! protocol says callers must not persist them), yet a `@cN` ref must survive an unrelated
 //! change. A session therefore stores only `SHA-256("a3s.test.cref/1\0" ‖ token ‖ "\0" ‖ id)`:
-//! domain-separated, keyed by the session's secret token so fingerprints from one session mean
-//! nothing in another, and compared against fingerprints of the ids a validated delta names.
+//! domain-separated, keyed by the session's token so fingerprints from one session mean nothing
+//! in another, and compared against fingerprints of the ids a validated delta names. The token
+//! is not a secret — it is stored in the same `session.json` and is on the supervisor's command
+//! line — so the key separates sessions; it does not hide node ids from a reader of the file.
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;

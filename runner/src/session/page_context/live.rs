@@ -18,13 +18,6 @@ pub fn driver_error(code: FailureCode, message: impl Into<String>) -> SessionErr
     )
 }
 
-fn step_failed(f: a3s_test_driver::StepFailure) -> SessionError {
-    SessionError::new(
-        SessionCode::StepFailed,
-        format!("{}: {}", f.code, f.message),
-    )
-}
-
 async fn call(
     ctx: &WebContext,
     method: PageContextMethod,
@@ -33,7 +26,7 @@ async fn call(
 ) -> Result<PageContextReply, SessionError> {
     ctx.page_context_call(method, &arg, deadline)
         .await
-        .map_err(step_failed)
+        .map_err(SessionError::from)
 }
 
 /// `None` when the page has no bridge; the bridge when its handshake is compatible; an

@@ -2,7 +2,10 @@
 //! session trusts from a page's bridge is re-validated here before it is used. [`diff`] checks
 //! every rule of `a3s.test.page-context-diff/1`; [`fingerprint`] turns private node ids into
 //! domain-separated digests so raw ids never reach a session file; [`handshake`] decides whether
-//! a bridge is absent, compatible or incompatible. All three are pure (no I/O, no browser).
+//! a bridge is absent, compatible or incompatible; [`inspect`] checks an `agent inspect` request
+//! and [`refs`] builds and keeps `@cN` refs. Those five are pure (no I/O, no browser). [`live`]
+//! is the one that drives the browser: it calls the page's bridge and hands every answer to the
+//! pure checks above before the session uses it.
 
 pub mod diff;
 pub mod fingerprint;
