@@ -6,12 +6,16 @@ the 1-minute load average is printed with them. `A3S_TEST_CDP_TRACE=1` in the en
 each session's supervisor log every CDP command's round trip to `artifacts/supervisor.log`.
 
 Usage: bench/agent-session.py [path/to/a3s-test] [turns]   (default target/release/a3s-test, 50)
-Starts its own loopback page server (`a3s-test serve`) and sessions; closes both at the end.
+Starts its own loopback page server (`a3s-test serve`) and sessions; closes both at the end, also
+when it fails (the sessions are aborted, the MCP process and the page server are killed).
 """
-import json, os, subprocess, sys, tempfile, time
+import json, os, queue, subprocess, sys, tempfile, threading, time
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/release/a3s-test")
 TURNS = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+# Longest wait for one line from a child (a page server's address, an MCP reply).
+REPLY_DEADLINE = 120
+SESSIONS = ("bench", "bench-mcp")
 
 fields = "".join(f'<label for="f{i}">Field {i}</label><input id="f{i}">\n' for i in range(1, 18))
 PAGE = f"""<!doctype html><title>Form</title><h1>Sign up</h1><form>
@@ -33,15 +37,64 @@ def cli(root, *args):
     return dt, out.stdout
 
 
+def lines(stream):
+    """A queue of `stream`'s lines, read on a daemon thread; `None` marks the end."""
+    q = queue.Queue()
+
+    def pump():
+        for line in stream:
+            q.put(line)
+        q.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return q
+
+
+def next_line(q, what):
+    """The next line from `q` within REPLY_DEADLINE, or stop the benchmark."""
+    try:
+        line = q.get(timeout=REPLY_DEADLINE)
+    except queue.Empty:
+        raise SystemExit(f"{what}: no reply within {REPLY_DEADLINE} s")
+    if line is None:
+        raise SystemExit(f"{what}: the process closed its output")
+    return line
+
+
+def stop(proc, group):
+    """Stop `proc` (its whole process group when it leads one: TERM, then KILL) and reap it."""
+    if proc is None or proc.poll() is not None:
+        return
+    for sig in (15, 9):
+        try:
+            if group:
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
+            proc.wait(timeout=10)
+            return
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+
+
+def abort(root, session):
+    """Abort `session` if it is still open (its supervisor closes the browser); ignore errors."""
+    try:
+        subprocess.run([BIN, "agent", "abort", "--session", session], cwd=root, capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
+
 def main():
     root = tempfile.mkdtemp(prefix="a3s-bench-agent-")
     os.makedirs(f"{root}/pages")
     with open(f"{root}/pages/form.html", "w") as f:
         f.write(PAGE)
     server = subprocess.Popen([BIN, "serve", "pages", "--port", "0"], cwd=root, stdout=subprocess.PIPE, text=True, start_new_session=True)
-    url = server.stdout.readline().split()[-1].rstrip("/") + "/form.html"
+    mcp = None
     load_before = os.getloadavg()[0]
     try:
+        url = next_line(lines(server.stdout), "a3s-test serve").split()[-1].rstrip("/") + "/form.html"
         cli(root, "start", url, "--session", "bench")
         obs_ms, click_ms, text_bytes, json_bytes = [], [], [], []
         for _ in range(TURNS):
@@ -56,6 +109,7 @@ def main():
         cli(root, "finish", "--session", "bench", "--status", "passed")
 
         mcp = subprocess.Popen([BIN, "mcp"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        replies = lines(mcp.stdout)
         n = [0]
 
         def call(method, params):
@@ -63,8 +117,10 @@ def main():
             mcp.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n[0], "method": method, "params": params}) + "\n")
             mcp.stdin.flush()
             t = time.perf_counter()
-            line = mcp.stdout.readline()
-            return (time.perf_counter() - t) * 1000, json.loads(line)
+            line = next_line(replies, f"MCP {method}")
+            reply = json.loads(line)
+            assert reply.get("id") == n[0], reply
+            return (time.perf_counter() - t) * 1000, reply
 
         call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
         tool = lambda name, args: call("tools/call", {"name": name, "arguments": args})
@@ -90,8 +146,11 @@ def main():
         print(f"observation bytes: text {pct(text_bytes, 50)}, --json {pct(json_bytes, 50)}, MCP structuredContent {pct(mbytes, 50)}")
         print(f"session folders (events.jsonl, artifacts/supervisor.log): {root}/.a3s-test/agent-sessions")
     finally:
-        os.killpg(server.pid, 15)
-        server.wait(timeout=10)
+        # After a failure the sessions may still be up; after success aborting them is refused.
+        for session in SESSIONS:
+            abort(root, session)
+        stop(mcp, group=False)
+        stop(server, group=True)
 
 
 if __name__ == "__main__":

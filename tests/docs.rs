@@ -1,6 +1,7 @@
 //! `docs/acl.md` is checked against the toolchain: every ```` ```acl ```` example admits (```` ```acl
 //! statement ```` examples in statement mode), formats to the same IR idempotently, and the
-//! diagnostic code list (§14) equals `Code::ALL`, in registry order.
+//! diagnostic code list (§14) equals `Code::ALL`, in registry order. `docs/agent.md` names every
+//! session gate code.
 
 use a3s_test_lang::{admit, admit_statement, printer::format_source, Code};
 use serde_json::Value;
@@ -140,4 +141,21 @@ fn the_code_list_equals_the_registry() {
         listed, registry,
         "docs/acl.md §14 must list exactly Code::ALL, in registry order"
     );
+}
+
+#[test]
+fn the_agent_docs_list_every_gate_code() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/agent.md"))
+        .expect("docs/agent.md");
+    let gates: Vec<_> = a3s_test_runner::session::SessionCode::ALL
+        .iter()
+        .filter(|code| code.is_gate())
+        .collect();
+    assert!(!gates.is_empty(), "the session codes include gates");
+    for code in gates {
+        assert!(
+            doc.contains(code.as_str()),
+            "docs/agent.md does not mention {code}"
+        );
+    }
 }

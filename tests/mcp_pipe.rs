@@ -74,6 +74,15 @@ impl McpPipe {
         assert_eq!(r["id"], id, "{r}");
         r
     }
+
+    /// Call tool `name` with `arguments` as request `id`; returns the whole response.
+    pub fn call(&mut self, id: u64, name: &str, arguments: Value) -> Value {
+        self.request(
+            id,
+            "tools/call",
+            json!({"name": name, "arguments": arguments}),
+        )
+    }
 }
 
 impl Drop for McpPipe {

@@ -25,18 +25,22 @@ impl Mcp {
         mcp
     }
 
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    /// The next request id.
+    fn id(&mut self) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
+        id
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.id();
         self.pipe.request(id, method, params)
     }
 
     /// Call a tool; returns (structuredContent, isError).
     fn call(&mut self, name: &str, arguments: Value) -> (Value, bool) {
-        let v = self.request(
-            "tools/call",
-            json!({ "name": name, "arguments": arguments }),
-        );
+        let id = self.id();
+        let v = self.pipe.call(id, name, arguments);
         let r = &v["result"];
         assert!(r.is_object(), "{name}: {v}");
         (r["structuredContent"].clone(), r["isError"] == true)

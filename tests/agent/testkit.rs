@@ -50,25 +50,31 @@ fn cref(obs: &Value, role: &str, name: &str) -> Value {
         .clone()
 }
 
-#[test]
-fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
+/// The `@cN` of [`cref`].
+fn cref_id(obs: &Value, role: &str, name: &str) -> String {
+    cref(obs, role, name)["ref"].as_str().unwrap().to_string()
+}
+
+/// The demo app on a loopback server and a session `session` on it, once `text` shows. The
+/// server is returned so the caller keeps it for the test.
+fn start_demo(session: &str, text: &str) -> (Server, tempfile::TempDir, (u32, u32)) {
     let pages = demo_pages();
     let borrowed: Vec<(&str, &str)> = pages.iter().map(|(p, b)| (*p, b.as_str())).collect();
     let server = Server::start(&borrowed);
     let dir = project();
     let d = dir.path();
-    let groups = start(d, "kit", &format!("{}/", server.origin), &[]);
+    let groups = start(d, session, &format!("{}/", server.origin), &[]);
     ok(
         d,
-        &[
-            "agent",
-            "expect-text",
-            "Sign in",
-            "--session",
-            "kit",
-            "--json",
-        ],
+        &["agent", "expect-text", text, "--session", session, "--json"],
     );
+    (server, dir, groups)
+}
+
+#[test]
+fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
+    let (_server, dir, groups) = start_demo("kit", "Sign in");
+    let d = dir.path();
     let obs = observe_with_page_context(d, "kit");
     assert_eq!(obs["page_context"]["sdk_version"], "0.1.0", "{obs}");
     let sign_in = cref(&obs, "button", "Sign in");
@@ -92,14 +98,8 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
         text.stdout
     );
     let obs = observe_with_page_context(d, "kit");
-    let sign_in = cref(&obs, "button", "Sign in")["ref"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let email = cref(&obs, "textbox", "Email")["ref"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let sign_in = cref_id(&obs, "button", "Sign in");
+    let email = cref_id(&obs, "textbox", "Email");
 
     // Acting through @cN dispatches its best locator.
     let filled = ok(
@@ -283,10 +283,7 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
         ],
     );
     let obs = ok(d, &["agent", "observe", "--session", "bad", "--json"]);
-    let go = cref(&obs, "button", "Go")["ref"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let go = cref_id(&obs, "button", "Go");
     let v = refused(
         d,
         &["agent", "click", &go, "--session", "bad", "--json"],
@@ -323,23 +320,8 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
 
 #[test]
 fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
-    let pages = demo_pages();
-    let borrowed: Vec<(&str, &str)> = pages.iter().map(|(p, b)| (*p, b.as_str())).collect();
-    let server = Server::start(&borrowed);
-    let dir = project();
+    let (_server, dir, groups) = start_demo("insp", "Add item");
     let d = dir.path();
-    let groups = start(d, "insp", &format!("{}/", server.origin), &[]);
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "Add item",
-            "--session",
-            "insp",
-            "--json",
-        ],
-    );
     let obs = observe_with_page_context(d, "insp");
     let id = obs["observation"].as_u64().unwrap();
     let revision = obs["page_context"]["revision"].as_u64().unwrap();
@@ -388,10 +370,7 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
 
     // A change, then a diff since the observation's revision (it already happened, so the
     // bounded wait returns at once): validated, and it advances.
-    let add = cref(&summary, "button", "Add item")["ref"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let add = cref_id(&summary, "button", "Add item");
     ok(d, &["agent", "click", &add, "--session", "insp", "--json"]);
     let since = revision.to_string();
     let diff = ok(

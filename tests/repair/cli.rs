@@ -3,6 +3,35 @@
 use crate::support::*;
 use serde_json::Value;
 
+/// Run `args` in `root`, expect success, and return the JSON answer.
+fn step(root: &std::path::Path, args: &[impl AsRef<str>]) -> Value {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let out = run(root, &args, None);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
+}
+
+/// `agent <verb> <id> --session s1 --request-id <rid> --json`, for the caller to extend.
+fn common(verb: &str, id: &str, rid: &str) -> Vec<String> {
+    [
+        "agent",
+        verb,
+        id,
+        "--session",
+        "s1",
+        "--request-id",
+        rid,
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 #[test]
 fn a_finding_goes_round_the_loop_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
@@ -40,41 +69,17 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
     assert_eq!(again["result"]["replayed"], true);
     assert_eq!(again["result"]["attempt_id"], attempt.as_str());
 
-    let step = |args: &[&str]| {
-        let out = run(root, args, None);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        json(&out)
-    };
-    let common = |verb: &'static str, rid: &'static str| -> Vec<String> {
-        [
-            "agent",
-            verb,
-            "f1",
-            "--session",
-            "s1",
-            "--request-id",
-            rid,
-            "--json",
-        ]
-        .map(String::from)
-        .to_vec()
-    };
-    let mut progress = common("repair-progress", "p1");
+    let mut progress = common("repair-progress", "f1", "p1");
     progress.extend([
         "--attempt-id".into(),
         attempt.clone(),
         "--message".into(),
         "editing".into(),
     ]);
-    let v = step(&progress.iter().map(String::as_str).collect::<Vec<_>>());
+    let v = step(root, &progress);
     assert_eq!(v["result"]["to"], "repairing");
     // Complete without a change list fails closed.
-    let mut complete = common("repair-complete", "c1");
+    let mut complete = common("repair-complete", "f1", "c1");
     complete.extend(["--attempt-id".into(), attempt.clone()]);
     let out = run(
         root,
@@ -92,11 +97,14 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
         "--changed-file".into(),
         "src/a.css".into(),
     ]);
-    let v = step(&complete.iter().map(String::as_str).collect::<Vec<_>>());
+    let v = step(root, &complete);
     assert_eq!(v["result"]["to"], "verifying");
     assert_eq!(v["next_action"]["kind"], "await_verification");
 
-    let rec = step(&["agent", "repair-inspect", "f1", "--session", "s1", "--json"]);
+    let rec = step(
+        root,
+        &["agent", "repair-inspect", "f1", "--session", "s1", "--json"],
+    );
     assert_eq!(rec["protocol"], "a3s.test.repair-loop-record/1");
     assert_eq!(
         rec["changed_files"],
@@ -256,43 +264,24 @@ fn to_verifying(root: &std::path::Path, ids: &[&str]) -> Vec<String> {
         Some(doc(&items).as_bytes()),
     );
     assert!(out.status.success(), "{out:?}");
-    let ok = |args: &[&str]| {
-        let out = run(root, args, None);
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        json(&out)
-    };
-    let base = |verb: &str, id: &str, rid: String| {
-        [
-            "agent".to_owned(),
-            verb.to_owned(),
-            id.to_owned(),
-            "--session".into(),
-            "s1".into(),
-            "--request-id".into(),
-            rid,
-            "--json".into(),
-        ]
-        .to_vec()
-    };
     let mut attempts = Vec::new();
     for id in ids {
-        let claim = base("repair-claim", id, format!("claim-{id}"));
-        let attempt = ok(&claim.iter().map(String::as_str).collect::<Vec<_>>())["result"]
-            ["attempt_id"]
+        let claim = common("repair-claim", id, &format!("claim-{id}"));
+        let attempt = step(root, &claim)["result"]["attempt_id"]
             .as_str()
             .unwrap()
             .to_owned();
-        let mut progress = base("repair-progress", id, format!("prog-{id}"));
+        let mut progress = common("repair-progress", id, &format!("prog-{id}"));
         progress.extend(["--attempt-id".into(), attempt.clone()]);
-        ok(&progress.iter().map(String::as_str).collect::<Vec<_>>());
-        let mut complete = base("repair-complete", id, format!("done-{id}"));
+        step(root, &progress);
+        let mut complete = common("repair-complete", id, &format!("done-{id}"));
         complete.extend([
             "--attempt-id".into(),
             attempt.clone(),
             "--changed-file".into(),
             "src/a.css".into(),
         ]);
-        let v = ok(&complete.iter().map(String::as_str).collect::<Vec<_>>());
+        let v = step(root, &complete);
         assert_eq!(v["result"]["to"], "verifying");
         attempts.push(attempt);
     }

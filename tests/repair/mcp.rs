@@ -4,46 +4,16 @@
 use crate::mcp_pipe::McpPipe;
 use crate::support::*;
 use serde_json::{json, Value};
-use std::ops::{Deref, DerefMut};
 
-/// The repair tests' client: the caller numbers its requests (the tests send malformed ones).
-struct Mcp(McpPipe);
-
-impl Mcp {
-    fn start(root: &std::path::Path) -> Self {
-        Mcp(McpPipe::start(
-            root,
-            &["--root".as_ref(), root.as_os_str()],
-            DEADLINE,
-        ))
-    }
-
-    fn call(&mut self, id: u64, name: &str, arguments: Value) -> Value {
-        self.request(
-            id,
-            "tools/call",
-            json!({"name": name, "arguments": arguments}),
-        )
-    }
-}
-
-impl Deref for Mcp {
-    type Target = McpPipe;
-    fn deref(&self) -> &McpPipe {
-        &self.0
-    }
-}
-
-impl DerefMut for Mcp {
-    fn deref_mut(&mut self) -> &mut McpPipe {
-        &mut self.0
-    }
+/// `a3s-test mcp --root <root>`; the caller numbers its requests (the tests send malformed ones).
+fn start_mcp(root: &std::path::Path) -> McpPipe {
+    McpPipe::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE)
 }
 
 #[test]
 fn mcp_lifecycle_tools_and_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let mut mcp = Mcp::start(dir.path());
+    let mut mcp = start_mcp(dir.path());
     let early = mcp.request(1, "tools/list", json!({}));
     assert_eq!(early["error"]["code"], -32002);
     let init = mcp.request(2, "initialize", json!({
@@ -188,7 +158,7 @@ fn mcp_lifecycle_tools_and_errors() {
 #[test]
 fn mcp_negotiates_an_unknown_version_down_to_its_latest() {
     let dir = tempfile::tempdir().unwrap();
-    let mut mcp = Mcp::start(dir.path());
+    let mut mcp = start_mcp(dir.path());
     let init = mcp.request(
         1,
         "initialize",

@@ -218,19 +218,23 @@ pub fn run(args: &[&str], cwd: &Path, bound: Duration) -> Finished {
     finish(spawn_run(args, cwd), bound)
 }
 
-/// Wait until the run's browser is up: a child of `pid` that leads its own process group.
+/// Wait until the run's browser is up: a child of `pid` that leads its own process group and has
+/// helper processes of its own (a dev server, also a group leader, may sit beside it).
 pub fn wait_for_browser(pid: i32, bound: Duration) -> ProcessInfo {
     let deadline = Instant::now() + bound;
     loop {
-        if let Some(p) = descendants(pid)
-            .into_iter()
-            .find(|p| p.ppid == pid && p.pgid == p.pid && !p.is_zombie())
-        {
-            return p;
+        let tree = descendants(pid);
+        if let Some(p) = tree.iter().find(|p| {
+            p.ppid == pid
+                && p.pgid == p.pid
+                && !p.is_zombie()
+                && tree.iter().any(|c| c.ppid == p.pid)
+        }) {
+            return *p;
         }
         assert!(
             Instant::now() < deadline,
-            "no browser appeared under pid {pid} within {bound:?}"
+            "no browser with helpers appeared under pid {pid} within {bound:?}"
         );
         std::thread::sleep(Duration::from_millis(10));
     }

@@ -64,17 +64,15 @@ fn started_with(
         work.path(),
     );
     let pid = child.id() as i32;
-    wait_for_browser(pid, Duration::from_secs(30));
+    let browser = wait_for_browser(pid, Duration::from_secs(30));
     wait_for_request(&requests, "/hang", Duration::from_secs(30));
     let tree = descendants(pid);
-    // The browser: a child of the run that leads its own group and has helpers of its own (a dev
-    // server, also a group leader, may sit beside it).
-    let browser = tree
-        .iter()
-        .find(|p| p.ppid == pid && p.pgid == p.pid && tree.iter().any(|c| c.ppid == p.pid))
-        .unwrap_or_else(|| panic!("a browser with helpers: {tree:?}"));
-    let pgid = browser.pgid;
-    (child, tree, pgid, work)
+    assert!(
+        tree.iter()
+            .any(|p| p.pid == browser.pid && p.start_time == browser.start_time),
+        "the browser is still in the run's tree: {browser:?} {tree:?}"
+    );
+    (child, tree, browser.pgid, work)
 }
 
 #[test]

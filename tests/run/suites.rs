@@ -40,6 +40,14 @@ fn the_dogfood_suites_pass_with_the_project_dev_server() {
         .filter(|l| l.trim_start().starts_with("PASS ["))
         .count();
     assert!(counts.suites >= 10, "{counts:?}");
+    // Every suite holds at least one scenario: fewer `PASS [` lines means the pattern no longer
+    // matches the output, and the equality below would pass with 0 == 0.
+    assert!(
+        scenarios >= counts.suites,
+        "{scenarios} PASS lines for {} suites:\n{}",
+        counts.suites,
+        done.stdout
+    );
     assert_eq!(
         counts.cases, scenarios,
         "one testcase per scenario: {counts:?}"

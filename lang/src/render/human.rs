@@ -21,9 +21,11 @@
 //!
 //! Control characters in the source, messages, paths and file name are shown as control
 //! pictures (`␛`), never written raw (see [`super::printable`]). When the source holds any,
-//! ariadne gets the cleaned copy and character offsets, since the pictures are wider in bytes.
+//! ariadne gets the cleaned copy, and each label's byte offsets are moved past the bytes the
+//! stand-ins add before them (see [`Widening`]): a binary search per offset, where counting
+//! characters from the file start made many diagnostics on a large hostile file quadratic.
 
-use super::{printable, Colour};
+use super::{printable, stand_in, Colour};
 use crate::diagnostic::{Diagnostic, Severity};
 use ariadne::{Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
 use std::borrow::Cow;
@@ -32,28 +34,65 @@ use std::ops::Range;
 /// Render `diagnostics` of `file` for a person; colour escapes only with [`Colour::Always`].
 pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], colour: Colour) -> String {
     let file = printable(file, &[]);
-    let clean = printable(source, &['\n', '\r', '\t']);
-    let index = match clean {
-        Cow::Borrowed(_) => IndexType::Byte,
-        Cow::Owned(_) => IndexType::Char,
+    let clean = printable(source, KEPT);
+    let widening = match clean {
+        Cow::Borrowed(_) => Widening::default(),
+        Cow::Owned(_) => Widening::of(source),
     };
     // Built once per file: ariadne's line index is the costly part on a 1 MiB suite.
     let text = Source::from(clean.as_ref());
     let mut out = String::new();
     for diagnostic in diagnostics {
-        render_one(&mut out, &file, source, (&text, index), diagnostic, colour);
+        render_one(
+            &mut out,
+            &file,
+            source,
+            (&text, &widening),
+            diagnostic,
+            colour,
+        );
     }
     out
 }
 
-/// A byte range of `source` as ariadne's index: unchanged for bytes, counted in characters
-/// otherwise (the range is on char boundaries, see [`visible`]).
-fn indexed(source: &str, range: Range<usize>, index: IndexType) -> Range<usize> {
-    match index {
-        IndexType::Byte => range,
-        IndexType::Char => {
-            source[..range.start].chars().count()..source[..range.end].chars().count()
+/// Control characters of the source shown as they are in an excerpt (they lay out the lines).
+const KEPT: &[char] = &['\n', '\r', '\t'];
+
+/// Where the cleaned copy of a source is longer than the source: a stand-in (3 bytes) is wider
+/// than the control character it replaces (1 byte for C0 and DEL, 2 for C1). Empty when nothing
+/// was replaced.
+#[derive(Debug, Default)]
+struct Widening {
+    /// Source byte offset of each replaced character, ascending.
+    at: Vec<usize>,
+    /// Bytes added by the replacements up to and including the one at the same index.
+    added: Vec<usize>,
+}
+
+impl Widening {
+    /// Collect the replacements [`printable`] makes in `source` (keeping [`KEPT`]).
+    fn of(source: &str) -> Widening {
+        let mut widening = Widening::default();
+        let mut added = 0;
+        for (at, c) in source.char_indices() {
+            if let Some(picture) = stand_in(c, KEPT) {
+                // Every stand-in is wider than what it replaces; saturate rather than trust that.
+                added += picture.len_utf8().saturating_sub(c.len_utf8());
+                widening.at.push(at);
+                widening.added.push(added);
+            }
         }
+        widening
+    }
+
+    /// A byte range of the source as a byte range of the cleaned copy (the range is on char
+    /// boundaries, see [`visible`], so it never splits a replaced character).
+    fn shift(&self, range: Range<usize>) -> Range<usize> {
+        let offset = |i: usize| {
+            let before = self.at.partition_point(|&at| at < i);
+            i + before.checked_sub(1).map_or(0, |last| self.added[last])
+        };
+        offset(range.start)..offset(range.end)
     }
 }
 
@@ -61,7 +100,7 @@ fn render_one(
     out: &mut String,
     file: &str,
     source: &str,
-    (text, index): (&Source<&str>, IndexType),
+    (text, widening): (&Source<&str>, &Widening),
     diagnostic: &Diagnostic,
     colour: Colour,
 ) {
@@ -77,9 +116,9 @@ fn render_one(
     };
     let config = Config::default()
         .with_color(colour == Colour::Always)
-        .with_index_type(index)
+        .with_index_type(IndexType::Byte)
         .with_char_set(ariadne::CharSet::Unicode);
-    let primary = indexed(source, visible(source, diagnostic.span.range()), index);
+    let primary = widening.shift(visible(source, diagnostic.span.range()));
     // ariadne draws an underline only for a label with a message, so the caret repeats the
     // message; labels are added in source order so they share one excerpt.
     let mut labels = vec![(
@@ -89,7 +128,7 @@ fn render_one(
     )];
     for secondary in &diagnostic.secondary {
         labels.push((
-            indexed(source, visible(source, secondary.span.range()), index),
+            widening.shift(visible(source, secondary.span.range())),
             printable(&secondary.message, &[]),
             Color::Blue,
         ));

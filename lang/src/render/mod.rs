@@ -24,24 +24,26 @@ use std::borrow::Cow;
 /// from untrusted page text); printed raw, their escape sequences would drive the reader's
 /// terminal or CI log (clear it, retitle it, hide lines). Borrowed when nothing changes.
 pub(crate) fn printable<'a>(text: &'a str, keep: &[char]) -> Cow<'a, str> {
-    let replaced = |c: char| c.is_control() && !keep.contains(&c);
-    if !text.chars().any(replaced) {
+    if !text.chars().any(|c| stand_in(c, keep).is_some()) {
         return Cow::Borrowed(text);
     }
     Cow::Owned(
         text.chars()
-            .map(|c| {
-                if !replaced(c) {
-                    return c;
-                }
-                match c as u32 {
-                    n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
-                    0x7f => '\u{2421}',
-                    _ => '\u{fffd}',
-                }
-            })
+            .map(|c| stand_in(c, keep).unwrap_or(c))
             .collect(),
     )
+}
+
+/// What [`printable`] writes for `c`: `None` when `c` stays as it is.
+pub(crate) fn stand_in(c: char, keep: &[char]) -> Option<char> {
+    if !c.is_control() || keep.contains(&c) {
+        return None;
+    }
+    Some(match c as u32 {
+        n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
+        0x7f => '\u{2421}',
+        _ => '\u{fffd}',
+    })
 }
 
 /// An output format for diagnostics.

@@ -195,7 +195,7 @@ fn spans_past_the_end_or_inside_a_character_do_not_panic() {
 
 /// A hostile suite cannot drive the terminal or the CI log: control characters in the source,
 /// the message, the path and the file name come out as control pictures, and the caret still
-/// points at the right characters (ariadne then counts characters, not bytes).
+/// points at the right characters (offsets are moved past the bytes the pictures add).
 #[test]
 fn control_characters_are_shown_not_sent() {
     let source = "suite \"x\" {\n    url = \"/\u{1b}[2J\u{7}é\" bad = 1\n}\n";
@@ -252,4 +252,46 @@ fn control_characters_are_shown_not_sent() {
         !github.contains('\u{1b}') && !github.contains('\u{0}'),
         "{github}"
     );
+}
+
+/// Stand-ins of every width before a span (C0 and DEL: 1 byte → 3, C1: 2 bytes → 3), on earlier
+/// lines and on the span's own line: the header column and both carets still name the characters
+/// of the original text.
+#[test]
+fn stand_ins_of_every_width_keep_header_and_carets_on_their_characters() {
+    let source =
+        "\u{85}\u{7f}\u{1b}\nsuite \"x\" {\n    \u{9b}url\u{7f} = \"\u{0}\" bad = 1 \u{85}two\n}\n";
+    let bad = source.find("bad").unwrap();
+    let two = source.find("two").unwrap();
+    let diagnostics = vec![Diagnostic::error(
+        Code::UnknownAttribute,
+        "suite.x.bad",
+        Span::new(bad, bad + 3),
+        "no attribute `bad`",
+    )
+    .with_secondary(Span::new(two, two + 3), "and here")];
+    let plain = render(Format::Human, Colour::Never, "x.acl", source, &diagnostics);
+    let line = source.lines().nth(2).unwrap();
+    let column = line[..bad - source.find(line).unwrap()].chars().count() + 1;
+    assert!(plain.contains(&format!("x.acl:3:{column}")), "{plain}");
+    assert!(
+        plain.contains("\u{fffd}url␡ = \"␀\" bad = 1 \u{fffd}two"),
+        "{plain}"
+    );
+    let lines: Vec<&str> = plain.lines().collect();
+    let row = lines.iter().position(|l| l.contains("bad = 1")).unwrap();
+    let text: Vec<char> = lines[row].chars().collect();
+    let at = |word: &str| {
+        let word: Vec<char> = word.chars().collect();
+        (0..text.len())
+            .find(|&i| text[i..].starts_with(&word))
+            .unwrap()
+    };
+    let carets: Vec<usize> = lines[row + 1]
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| *c == '┬')
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(carets, vec![at("bad") + 1, at("two") + 1], "{plain}");
 }
