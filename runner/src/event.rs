@@ -5,7 +5,7 @@
 //! so adding a kind does not compile until each reporter decides what to do with it.
 
 use crate::plan::ScenarioId;
-use crate::result::{FailureRecord, RunResult, ScenarioResult, StepResult};
+use crate::result::{AttemptResult, FailureRecord, RunResult, ScenarioResult, StepResult};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,6 +65,16 @@ pub enum RunEventKind {
         id: ScenarioId,
         /// The step.
         step: Arc<StepResult>,
+    },
+    /// An attempt failed and the scenario runs again in a fresh context (`--retries`); its
+    /// `ScenarioFinished` comes after the last attempt.
+    ScenarioRetrying {
+        /// Which.
+        id: ScenarioId,
+        /// The attempt that failed (its context is closed).
+        failed: Arc<AttemptResult>,
+        /// Attempts the scenario may take in all (`--retries` + 1).
+        max_attempts: u32,
     },
     /// A scenario has its verdict and its context is closed.
     ScenarioFinished {

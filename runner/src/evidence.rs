@@ -77,6 +77,18 @@ impl ArtifactRoot {
         prepare_dir(&self.root, &rel, true)
     }
 
+    /// The fresh folder of one attempt: attempt 1 is [`ArtifactRoot::scenario_dir`], a retry `k`
+    /// gets the sibling `<suite>/<scenario>.retry-<k>/` (scenario ids never contain `.`, so it
+    /// cannot collide with another scenario's folder), so every attempt keeps its own evidence.
+    pub fn attempt_dir(&self, id: &ScenarioId, attempt: u32) -> Result<PathBuf, EvidenceError> {
+        if attempt <= 1 {
+            return self.scenario_dir(id);
+        }
+        let name = format!("{}.retry-{}", safe_component(&id.scenario), attempt - 1);
+        let rel = Path::new(&safe_component(&id.suite)).join(name);
+        prepare_dir(&self.root, &rel, true)
+    }
+
     /// A fresh `<scenario_dir>/failure/` for the automatic failure capture.
     pub fn failure_dir(&self, scenario_dir: &Path) -> Result<PathBuf, EvidenceError> {
         let rel = scenario_dir

@@ -11,6 +11,14 @@
 //!   cut off as `test.run.timeout` (exit 124).
 //! - **No implicit retries.** A step is dispatched once. (Only the driver knows whether a command
 //!   provably never reached the browser, so that single bounded retry lives in the driver.)
+//! - **Explicit scenario retries** (`--retries N`, [`ExecutorConfig::retries`]): a scenario whose
+//!   attempt failed on the product (a `test.assert.*` or target failure) or ran out of time
+//!   (`test.run.timeout`) runs again from its first step in a fresh context, with a fresh deadline
+//!   and its own artifact folder, up to N more times. One that then passes is
+//!   [`ScenarioStatus::Flaky`]. Specification failures are deterministic and never retried;
+//!   infrastructure failures (a crashed browser, a failed evidence write) and an attempt whose
+//!   context could not be closed are not retried either: they put the run in doubt, and a retry
+//!   would hide that behind a "flaky" pass. Cancellation stops retrying.
 //! - After a failure the driver captures screenshot, accessibility tree, console and page errors
 //!   into `<scenario>/failure/`; capture and close each get [`ExecutorConfig::cleanup_bound`], so a
 //!   wedged browser can delay a scenario by a known amount but never hang the run.
@@ -27,10 +35,11 @@ use crate::event::{CancelReason, EventSender, RunEventKind};
 use crate::evidence::{ArtifactRoot, EvidenceError};
 use crate::plan::{Plan, PlannedScenario};
 use crate::result::{
-    EvidenceRecord, FailureRecord, ScenarioResult, ScenarioStatus, StepResult, StepStatus,
+    AttemptResult, EvidenceRecord, FailureRecord, ScenarioResult, ScenarioStatus, StepResult,
+    StepStatus,
 };
 use a3s_test_driver::{
-    Capabilities, ContextOptions, DriverError, FailureCode, StepEnv, StepFailure, SurfaceContext,
+    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, StepEnv, StepFailure, SurfaceContext,
     SurfaceDriver,
 };
 use a3s_test_lang::ir::Scenario;
@@ -77,6 +86,8 @@ pub struct ExecutorConfig {
     pub launch_timeout: Duration,
     /// Bound on each of: failure-evidence capture, context close, driver shutdown.
     pub cleanup_bound: Duration,
+    /// How many more times a failed scenario may run (`--retries`; 0 = once only).
+    pub retries: u32,
 }
 
 /// What the executor hands back: scenario results in plan order and run-level cleanup failures.
@@ -240,7 +251,7 @@ pub async fn execute<L: DriverLauncher>(
                             id: planned.id.clone(),
                             running: now,
                         });
-                        let r = run_scenario(&shared, &planned).await;
+                        let r = run_attempts(&shared, &planned).await;
                         shared.running.fetch_sub(1, Ordering::SeqCst);
                         running.fetch_sub(1, Ordering::SeqCst);
                         r
@@ -410,6 +421,7 @@ pub fn not_run(
         context_open_us: None,
         context_close_us: None,
         artifact_dir: None,
+        earlier_attempts: Vec::new(),
     }
 }
 
@@ -431,9 +443,52 @@ enum StepEnd {
     Cancelled,
 }
 
+/// Run a scenario, and again after a retryable failure while `--retries` allow; the result is the
+/// last attempt's, with the earlier ones attached (and `Flaky` when a retry passed).
+async fn run_attempts<D: SurfaceDriver>(
+    shared: &Shared<D>,
+    planned: &PlannedScenario,
+) -> ScenarioResult {
+    let max_attempts = shared.config.retries.saturating_add(1);
+    let mut earlier = Vec::new();
+    let mut attempt = 1;
+    loop {
+        let mut result = run_scenario(shared, planned, attempt).await;
+        let again = attempt < max_attempts
+            && retryable(&result)
+            && !shared.cancel.is_cancelled()
+            && !shared.browser_lost.load(Ordering::SeqCst);
+        if !again {
+            if result.status == ScenarioStatus::Passed && !earlier.is_empty() {
+                result.status = ScenarioStatus::Flaky;
+            }
+            result.earlier_attempts = earlier;
+            return result;
+        }
+        let failed = AttemptResult::of(attempt, result);
+        shared.events.send(RunEventKind::ScenarioRetrying {
+            id: planned.id.clone(),
+            failed: Arc::new(failed.clone()),
+            max_attempts,
+        });
+        earlier.push(failed);
+        attempt += 1;
+    }
+}
+
+/// Whether a finished attempt may be run again: it failed on the product or ran out of time, and
+/// its context was closed cleanly (see the module doc for why nothing else is).
+pub fn retryable(result: &ScenarioResult) -> bool {
+    result.cleanup_failure.is_none()
+        && result.failure.as_ref().is_some_and(|f| {
+            f.failure_class == FailureClass::Product || f.code == FailureCode::Timeout
+        })
+}
+
 async fn run_scenario<D: SurfaceDriver>(
     shared: &Shared<D>,
     planned: &PlannedScenario,
+    attempt: u32,
 ) -> ScenarioResult {
     let scenario = &planned.scenario;
     let source = &planned.suite.source;
@@ -456,7 +511,7 @@ async fn run_scenario<D: SurfaceDriver>(
         return finish(result);
     }
 
-    let dir = match shared.config.artifacts.scenario_dir(&planned.id) {
+    let dir = match shared.config.artifacts.attempt_dir(&planned.id, attempt) {
         Ok(dir) => dir,
         Err(e) => {
             result.status = ScenarioStatus::Failed;

@@ -4,7 +4,9 @@
 //! trustworthy; then invalid input / infrastructure / cleanup (2) — the run itself is in doubt,
 //! including a browser that left a process behind; then a timeout (124); then a product or
 //! specification failure of a scenario (1). A runtime specification failure (an unsupported step,
-//! an evidence path that escapes through a symlink) counts as invalid input: 2.
+//! an evidence path that escapes through a symlink) counts as invalid input: 2. A flaky scenario
+//! (failed, then passed on a retry) passes the run unless `--fail-on-flaky` asked otherwise; then
+//! it counts like a failed scenario (1).
 
 use crate::result::{RunOutcome, RunResult, ScenarioStatus};
 use a3s_test_driver::{FailureClass, FailureCode};
@@ -53,7 +55,12 @@ pub fn exit_code(result: &RunResult) -> i32 {
     {
         return TIMED_OUT;
     }
-    if scenarios.iter().any(|s| s.status != ScenarioStatus::Passed) {
+    let failed = |s: &&crate::result::ScenarioResult| match s.status {
+        ScenarioStatus::Passed => false,
+        ScenarioStatus::Flaky => result.fail_on_flaky,
+        ScenarioStatus::Failed | ScenarioStatus::TimedOut | ScenarioStatus::Cancelled => true,
+    };
+    if scenarios.iter().any(|s| failed(&s)) {
         return SCENARIO_FAILED;
     }
     SUCCESS
@@ -95,10 +102,15 @@ mod tests {
             context_open_us: None,
             context_close_us: None,
             artifact_dir: None,
+            earlier_attempts: vec![],
         }
     }
 
     fn run(scenarios: Vec<ScenarioResult>) -> RunResult {
+        run_with(scenarios, false)
+    }
+
+    fn run_with(scenarios: Vec<ScenarioResult>, fail_on_flaky: bool) -> RunResult {
         let mut r = RunResult {
             format_version: RESULT_FORMAT_VERSION,
             run_id: "r".into(),
@@ -111,6 +123,7 @@ mod tests {
             counts: Default::default(),
             scenarios,
             cleanup_failures: vec![],
+            fail_on_flaky,
         };
         r.finalize();
         r
@@ -146,6 +159,25 @@ mod tests {
                 r.scenarios.iter().map(|s| s.status).collect::<Vec<_>>()
             );
             assert_eq!(r.outcome, outcome(expected));
+        }
+    }
+
+    #[test]
+    fn flaky_passes_the_run_unless_asked_to_fail_it() {
+        use FailureCode as C;
+        use ScenarioStatus as S;
+        let flaky = || scenario(S::Flaky, None, false);
+        let pass = || scenario(S::Passed, None, false);
+        let timeout = || scenario(S::TimedOut, Some(C::Timeout), false);
+        let cases = [
+            (vec![pass(), flaky()], false, SUCCESS),
+            (vec![pass(), flaky()], true, SCENARIO_FAILED),
+            (vec![flaky(), timeout()], true, TIMED_OUT),
+        ];
+        for (scenarios, fail_on_flaky, expected) in cases {
+            let r = run_with(scenarios, fail_on_flaky);
+            assert_eq!(r.exit_code, expected, "fail_on_flaky {fail_on_flaky}");
+            assert_eq!((r.counts.passed, r.counts.flaky), (usize::from(expected != TIMED_OUT), 1));
         }
     }
 

@@ -23,6 +23,7 @@ pub mod evidence;
 pub mod executor;
 pub mod exit;
 pub mod filter;
+pub mod last_run;
 pub mod plan;
 pub mod process_tree;
 pub mod read;

@@ -110,6 +110,9 @@ pub enum ScenarioStatus {
     TimedOut,
     /// The run was cancelled before or while it ran.
     Cancelled,
+    /// An earlier attempt failed and a retry (`--retries`) passed: the product may be unreliable.
+    /// Never counted as a plain pass; `--fail-on-flaky` fails the run with it.
+    Flaky,
 }
 
 impl ScenarioStatus {
@@ -120,6 +123,7 @@ impl ScenarioStatus {
             ScenarioStatus::Failed => "failed",
             ScenarioStatus::TimedOut => "timed_out",
             ScenarioStatus::Cancelled => "cancelled",
+            ScenarioStatus::Flaky => "flaky",
         }
     }
 }
@@ -155,9 +159,49 @@ pub struct ScenarioResult {
     pub context_close_us: Option<u64>,
     /// The scenario's artifact folder (absent when nothing was opened for it).
     pub artifact_dir: Option<PathBuf>,
+    /// Earlier attempts that failed and were run again (`--retries`), oldest first; the fields
+    /// above describe the last attempt. Omitted from JSON when the first attempt decided.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_attempts: Vec<AttemptResult>,
+}
+
+/// One attempt of a scenario that failed and was run again, with its own evidence folder.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttemptResult {
+    /// 1-based attempt number.
+    pub attempt: u32,
+    /// How the attempt ended (never `passed`: a passing attempt is the last one).
+    pub status: ScenarioStatus,
+    /// Why it did not pass.
+    pub failure: Option<FailureRecord>,
+    /// Steps that ran, in order.
+    pub steps: Vec<StepResult>,
+    /// Wall time, context open to close.
+    pub duration_ms: u64,
+    /// The attempt's own artifact folder.
+    pub artifact_dir: Option<PathBuf>,
+}
+
+impl AttemptResult {
+    /// Keep what a finished attempt of `result` found, before the scenario is run again.
+    pub fn of(attempt: u32, result: ScenarioResult) -> AttemptResult {
+        AttemptResult {
+            attempt,
+            status: result.status,
+            failure: result.failure,
+            steps: result.steps,
+            duration_ms: result.duration_ms,
+            artifact_dir: result.artifact_dir,
+        }
+    }
 }
 
 impl ScenarioResult {
+    /// How many times the scenario ran (1 without retries).
+    pub fn attempt_count(&self) -> usize {
+        self.earlier_attempts.len() + 1
+    }
+
     /// The failure class of the verdict, if it failed.
     pub fn failure_class(&self) -> Option<FailureClass> {
         self.failure.as_ref().map(|f| f.failure_class)
@@ -193,6 +237,8 @@ pub struct Counts {
     pub timed_out: usize,
     /// Cancelled.
     pub cancelled: usize,
+    /// Passed only on a retry (not counted in `passed`).
+    pub flaky: usize,
     /// Failures by class: product.
     pub product: usize,
     /// Failures by class: specification.
@@ -228,6 +274,9 @@ pub struct RunResult {
     pub scenarios: Vec<ScenarioResult>,
     /// Run-level cleanup failures (browser shutdown, dev server, leftover processes).
     pub cleanup_failures: Vec<FailureRecord>,
+    /// `--fail-on-flaky`: a flaky scenario fails the run (exit 1) instead of passing it.
+    #[serde(default)]
+    pub fail_on_flaky: bool,
 }
 
 impl RunResult {
@@ -243,6 +292,7 @@ impl RunResult {
                 ScenarioStatus::Failed => counts.failed += 1,
                 ScenarioStatus::TimedOut => counts.timed_out += 1,
                 ScenarioStatus::Cancelled => counts.cancelled += 1,
+                ScenarioStatus::Flaky => counts.flaky += 1,
             }
             match s.failure_class() {
                 Some(FailureClass::Product) => counts.product += 1,

@@ -38,6 +38,8 @@ pub struct RunConfig {
     /// Sweep this process's subtree at the end (the CLI: yes; in-process tests: no, the test
     /// harness's own children live in the same subtree).
     pub sweep_processes: bool,
+    /// `--fail-on-flaky`: a scenario that passed only on a retry fails the run.
+    pub fail_on_flaky: bool,
 }
 
 impl RunConfig {
@@ -141,6 +143,7 @@ pub async fn run<L: DriverLauncher>(
         counts: Default::default(),
         scenarios: execution.scenarios,
         cleanup_failures,
+        fail_on_flaky: config.fail_on_flaky,
     };
     result.finalize();
     events.send(RunEventKind::RunFinished {

@@ -2,7 +2,9 @@
 //! cancellation, crash handling and the capability gate, without a browser.
 //!
 //! Each step's label scripts the fake: `ok`, `fail` (a product failure), `hang` (never answers),
-//! `crash` (the browser died), `slow<N>` (answers after N ms). The real Web driver is exercised by
+//! `crash` (the browser died), `slow<N>` (answers after N ms), `flaky<N>` (a product failure the
+//! first N times the step runs in the test, then a pass), `hang<N>` (never answers the first N
+//! times, then a pass). The real Web driver is exercised by
 //! the end-to-end tests of the binary.
 
 use a3s_test_driver::{
@@ -33,6 +35,18 @@ struct Counters {
     captured: AtomicUsize,
     shut_down: AtomicBool,
     crashed: AtomicBool,
+    /// How often each step path has run (`flaky<N>` / `hang<N>`).
+    runs: std::sync::Mutex<std::collections::HashMap<String, usize>>,
+}
+
+impl Counters {
+    /// Count one run of `step`; true while it is within its first `n` runs.
+    fn early_run(&self, step: &Step, n: usize) -> bool {
+        let mut runs = self.runs.lock().unwrap();
+        let count = runs.entry(step.path.clone()).or_default();
+        *count += 1;
+        *count <= n
+    }
 }
 
 struct FakeLauncher {
@@ -116,6 +130,22 @@ impl SurfaceContext for FakeContext {
                 "expected \"Welcome\", found \"Goodbye\"",
             )),
             "hang" => std::future::pending().await,
+            l if l.starts_with("flaky") => {
+                if self.counters.early_run(step, l[5..].parse().unwrap()) {
+                    Err(StepFailure::new(
+                        FailureCode::TextMismatch,
+                        "not yet: the counter is still low",
+                    ))
+                } else {
+                    Ok(StepOutput::default())
+                }
+            }
+            l if l.starts_with("hang") => {
+                if self.counters.early_run(step, l[4..].parse().unwrap()) {
+                    std::future::pending::<()>().await;
+                }
+                Ok(StepOutput::default())
+            }
             "crash" => {
                 self.counters.crashed.store(true, Ordering::SeqCst);
                 Err(StepFailure::new(
@@ -203,6 +233,22 @@ async fn run_with(
     cancel: CancelToken,
     counters: Arc<Counters>,
 ) -> Outcome {
+    run_full(scenarios, jobs, fail_launch, cancel, counters, 0).await
+}
+
+async fn run_retrying(scenarios: Vec<Scenario>, retries: u32) -> Outcome {
+    let counters = Arc::new(Counters::default());
+    run_full(scenarios, 1, false, CancelToken::new(), counters, retries).await
+}
+
+async fn run_full(
+    scenarios: Vec<Scenario>,
+    jobs: usize,
+    fail_launch: bool,
+    cancel: CancelToken,
+    counters: Arc<Counters>,
+    retries: u32,
+) -> Outcome {
     let out = tempfile::tempdir().unwrap();
     let file = AdmittedFile {
         source: Arc::new(SourceFile {
@@ -226,6 +272,7 @@ async fn run_with(
         base_url: None,
         launch_timeout: Duration::from_secs(5),
         cleanup_bound: Duration::from_secs(2),
+        retries,
     };
     let (events, mut rx) = EventSender::channel();
     let launcher = FakeLauncher {
@@ -490,4 +537,122 @@ async fn cancel_stops_running_and_waiting_scenarios_and_closes_contexts() {
         .events
         .iter()
         .any(|e| matches!(e.kind, RunEventKind::RunBeginCancel { .. })));
+}
+
+#[tokio::test]
+async fn a_scenario_that_passes_on_a_retry_is_flaky_and_keeps_each_attempt() {
+    let o = run_retrying(
+        vec![scenario(
+            "f",
+            Surface::Web,
+            5000,
+            &[("ok", nav()), ("flaky1", nav())],
+        )],
+        2,
+    )
+    .await;
+    let s = &o.execution.scenarios[0];
+    assert_eq!(s.status, ScenarioStatus::Flaky);
+    assert!(s.failure.is_none());
+    assert_eq!(s.earlier_attempts.len(), 1);
+    let first = &s.earlier_attempts[0];
+    assert_eq!(
+        (first.attempt, first.status),
+        (1, ScenarioStatus::Failed)
+    );
+    assert_eq!(
+        first.failure.as_ref().unwrap().code,
+        FailureCode::TextMismatch
+    );
+    let (first_dir, last_dir) = (
+        first.artifact_dir.clone().unwrap(),
+        s.artifact_dir.clone().unwrap(),
+    );
+    assert!(first_dir.ends_with("s/f"), "{}", first_dir.display());
+    assert!(last_dir.ends_with("s/f.retry-1"), "{}", last_dir.display());
+    assert!(
+        first_dir.join("failure/screenshot.png").is_file(),
+        "the failed attempt keeps its own evidence"
+    );
+    assert_eq!(
+        (
+            o.counters.opened.load(Ordering::SeqCst),
+            o.counters.closed.load(Ordering::SeqCst)
+        ),
+        (2, 2),
+        "a fresh context per attempt, each closed"
+    );
+    let retrying: Vec<_> = o
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            RunEventKind::ScenarioRetrying {
+                failed,
+                max_attempts,
+                ..
+            } => Some((failed.attempt, *max_attempts)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(retrying, [(1, 3)]);
+    let finished = o
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, RunEventKind::ScenarioFinished { .. }))
+        .count();
+    assert_eq!(finished, 1, "one verdict per scenario");
+}
+
+#[tokio::test]
+async fn retries_stop_at_the_limit_and_skip_what_a_retry_cannot_fix() {
+    let o = run_retrying(
+        vec![
+            scenario("always", Surface::Web, 5000, &[("fail", nav())]),
+            scenario("slow", Surface::Web, 200, &[("hang1", nav())]),
+            scenario(
+                "spec",
+                Surface::Web,
+                5000,
+                &[("t", Action::Snapshot { interactive: true })],
+            ),
+            scenario("crash", Surface::Web, 5000, &[("crash", nav())]),
+        ],
+        2,
+    )
+    .await;
+    let got: Vec<_> = o
+        .execution
+        .scenarios
+        .iter()
+        .map(|s| (s.id.as_str(), s.status, s.attempt_count()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("s/always", ScenarioStatus::Failed, 3),
+            ("s/slow", ScenarioStatus::Flaky, 2),
+            ("s/spec", ScenarioStatus::Failed, 1),
+            ("s/crash", ScenarioStatus::Failed, 1),
+        ],
+        "product failures and timeouts are retried; specification and crashes are not"
+    );
+    assert_eq!(
+        o.execution.scenarios[1].earlier_attempts[0].status,
+        ScenarioStatus::TimedOut
+    );
+}
+
+#[tokio::test]
+async fn without_retries_a_failure_is_final() {
+    let o = run_retrying(
+        vec![scenario("f", Surface::Web, 5000, &[("flaky1", nav())])],
+        0,
+    )
+    .await;
+    let s = &o.execution.scenarios[0];
+    assert_eq!((s.status, s.attempt_count()), (ScenarioStatus::Failed, 1));
+    assert!(!o
+        .events
+        .iter()
+        .any(|e| matches!(e.kind, RunEventKind::ScenarioRetrying { .. })));
 }

@@ -10,8 +10,8 @@ use a3s_test_runner::reporter::junit::JunitReporter;
 use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
 use a3s_test_runner::reporter::Reporter;
 use a3s_test_runner::result::{
-    EvidenceRecord, FailureRecord, RunOutcome, RunResult, ScenarioResult, ScenarioStatus,
-    StepResult, StepStatus, RESULT_FORMAT_VERSION,
+    AttemptResult, EvidenceRecord, FailureRecord, RunOutcome, RunResult, ScenarioResult,
+    ScenarioStatus, StepResult, StepStatus, RESULT_FORMAT_VERSION,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -67,6 +67,7 @@ fn scenario(
         context_open_us: Some(4200),
         context_close_us: Some(1800),
         artifact_dir: Some(PathBuf::from(format!("{ROOT}/forms/{id}"))),
+        earlier_attempts: vec![],
     }
 }
 
@@ -178,6 +179,7 @@ fn fixture() -> RunResult {
             FailureCode::CleanupFailed,
             "killed 1 process left behind by the run: pid 4242",
         )],
+        fail_on_flaky: false,
     };
     result.finalize();
     result
@@ -226,6 +228,16 @@ fn events(result: &RunResult) -> Vec<RunEvent> {
                 RunEventKind::StepFinished {
                     id: id.clone(),
                     step: Arc::new(step.clone()),
+                },
+            ));
+        }
+        for attempt in &s.earlier_attempts {
+            events.push(at(
+                350,
+                RunEventKind::ScenarioRetrying {
+                    id: id.clone(),
+                    failed: Arc::new(attempt.clone()),
+                    max_attempts: 3,
                 },
             ));
         }
@@ -315,4 +327,151 @@ fn junit_output() {
     let mut out = Vec::new();
     render(&mut JunitReporter::new(&mut out), &result);
     insta::assert_snapshot!(String::from_utf8(out).unwrap());
+}
+
+/// A `--retries 2` run: one scenario passes at once, one passes on its second attempt (flaky),
+/// one fails all three attempts.
+fn retried_fixture(fail_on_flaky: bool) -> RunResult {
+    let mismatch = |scenario: &str| {
+        located(
+            FailureCode::TextMismatch,
+            "expected visible text to contain \"Saved\"; the page shows \"Saving…\"",
+            scenario,
+            "expect",
+            "saved",
+            14,
+        )
+    };
+    let failed_attempt = |scenario: &str, attempt: u32| {
+        let mut failure = mismatch(scenario);
+        let folder = match attempt {
+            1 => scenario.to_string(),
+            n => format!("{scenario}.retry-{}", n - 1),
+        };
+        failure.evidence = vec![EvidenceRecord {
+            kind: "screenshot".into(),
+            path: PathBuf::from(format!("{ROOT}/forms/{folder}/failure/screenshot.png")),
+        }];
+        AttemptResult {
+            attempt,
+            status: ScenarioStatus::Failed,
+            failure: Some(failure.clone()),
+            steps: vec![step(0, "expect", "saved", scenario, Some(failure))],
+            duration_ms: 300,
+            artifact_dir: Some(PathBuf::from(format!("{ROOT}/forms/{folder}"))),
+        }
+    };
+    let mut flaky = scenario(
+        "autosave",
+        ScenarioStatus::Flaky,
+        None,
+        vec![step(0, "expect", "saved", "autosave", None)],
+        250,
+    );
+    flaky.artifact_dir = Some(PathBuf::from(format!("{ROOT}/forms/autosave.retry-1")));
+    flaky.earlier_attempts = vec![failed_attempt("autosave", 1)];
+    let mut broken = scenario(
+        "publish",
+        ScenarioStatus::Failed,
+        Some(failed_attempt("publish", 3).failure.unwrap()),
+        failed_attempt("publish", 3).steps,
+        300,
+    );
+    broken.artifact_dir = Some(PathBuf::from(format!("{ROOT}/forms/publish.retry-2")));
+    broken.earlier_attempts = vec![failed_attempt("publish", 1), failed_attempt("publish", 2)];
+    let mut result = RunResult {
+        format_version: RESULT_FORMAT_VERSION,
+        run_id: "20260101T120000Z-abcdef".into(),
+        started_at: "2026-01-01T12:00:00Z".into(),
+        duration_ms: 2100,
+        outcome: RunOutcome::Passed,
+        exit_code: 0,
+        artifact_root: PathBuf::from(ROOT),
+        skipped: 0,
+        counts: Default::default(),
+        scenarios: vec![
+            scenario(
+                "open-form",
+                ScenarioStatus::Passed,
+                None,
+                vec![step(0, "navigate", "open", "open-form", None)],
+                120,
+            ),
+            flaky,
+            broken,
+        ],
+        cleanup_failures: vec![],
+        fail_on_flaky,
+    };
+    result.finalize();
+    result
+}
+
+fn terminal_text(result: &RunResult) -> String {
+    let options = TerminalOptions {
+        colour: false,
+        progress: false,
+        base_dir: Some(PathBuf::from("/work")),
+    };
+    let mut reporter = TerminalReporter::new(Vec::new(), options);
+    render(&mut reporter, result);
+    String::from_utf8(reporter.into_inner()).unwrap()
+}
+
+#[test]
+fn terminal_output_with_retries() {
+    let text = terminal_text(&retried_fixture(false));
+    assert!(!text.contains("PASS [   0.250s] forms/autosave"), "flaky is never a plain pass");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn terminal_summary_of_a_flaky_only_run() {
+    let mut result = retried_fixture(false);
+    result.scenarios.truncate(2);
+    result.finalize();
+    assert_eq!(result.exit_code, 0);
+    let summary = terminal_text(&result);
+    let tail = summary.rsplit("Summary").next().unwrap();
+    assert!(tail.contains("1 passed, 1 flaky"), "{tail}");
+    assert!(tail.contains("Result passed with 1 flaky (exit code 0)"), "{tail}");
+    let mut strict = retried_fixture(true);
+    strict.scenarios.truncate(2);
+    strict.finalize();
+    assert_eq!(strict.exit_code, 1, "--fail-on-flaky fails the run");
+    let text = terminal_text(&strict);
+    assert!(text.contains("1 flaky (--fail-on-flaky)"), "{text}");
+    assert!(text.contains("Result failed (exit code 1)"), "{text}");
+}
+
+#[test]
+fn json_output_with_retries() {
+    let result = retried_fixture(false);
+    let mut out = Vec::new();
+    render(&mut JsonReporter::new(&mut out), &result);
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(value["scenarios"][1]["status"], "flaky");
+    assert_eq!(value["counts"]["flaky"], 1);
+    assert_eq!(value["counts"]["passed"], 1);
+    insta::assert_json_snapshot!(value);
+}
+
+#[test]
+fn junit_output_with_retries() {
+    let mut out = Vec::new();
+    render(&mut JunitReporter::new(&mut out), &retried_fixture(false));
+    insta::assert_snapshot!(String::from_utf8(out).unwrap());
+}
+
+#[test]
+fn junit_output_with_fail_on_flaky() {
+    let mut out = Vec::new();
+    render(&mut JunitReporter::new(&mut out), &retried_fixture(true));
+    let xml = String::from_utf8(out).unwrap();
+    let case = xml
+        .split("<testcase")
+        .find(|c| c.contains("name=\"autosave\""))
+        .unwrap();
+    assert!(case.contains("<failure type=\"flaky\""), "{case}");
+    assert!(case.contains("flaky: passed on attempt 2 of 2"), "{case}");
 }

@@ -1,4 +1,7 @@
 //! `--json`: the run result as one pretty-printed JSON document, written when the run finishes.
+//!
+//! A flaky scenario has `"status": "flaky"` (counted in `counts.flaky`, never in `passed`) and its
+//! failed attempts in `earlier_attempts`, each with its failure, steps and artifact folder.
 
 use super::Reporter;
 use crate::event::{RunEvent, RunEventKind};
@@ -29,6 +32,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
             | RunEventKind::DriverStarted { .. }
             | RunEventKind::ScenarioStarted { .. }
             | RunEventKind::StepFinished { .. }
+            | RunEventKind::ScenarioRetrying { .. }
             | RunEventKind::ScenarioFinished { .. }
             | RunEventKind::RunBeginCancel { .. }
             | RunEventKind::CleanupFailed { .. } => Ok(()),

@@ -6,10 +6,17 @@
 //! as `type`, the message, and in its body the class, step path, source location and every
 //! evidence path. A cleanup failure of a passing scenario goes to `system-err`; run-level cleanup
 //! failures get their own `a3s-test.cleanup` suite so CI shows them as errors.
+//!
+//! Retries (`--retries`): JUnit has no standard flaky verdict, and junit-report writes only the
+//! standard elements, so a flaky scenario is a passing `<testcase>` whose `<system-out>` starts
+//! with `flaky: passed on attempt N of N` followed by each failed attempt (code, message, step,
+//! location, evidence). With `--fail-on-flaky` it is a `<failure type="flaky">` instead, so CI
+//! shows it red. A scenario that failed on every attempt keeps its last failure as usual and
+//! lists the earlier attempts the same way in `<system-out>`.
 
 use super::Reporter;
 use crate::event::{RunEvent, RunEventKind};
-use crate::result::{FailureRecord, RunResult, ScenarioStatus};
+use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus};
 use a3s_test_driver::FailureClass;
 use junit_report::{Report, TestCase, TestResult, TestSuite};
 use std::io::Write;
@@ -52,6 +59,7 @@ impl<W: Write> Reporter for JunitReporter<W> {
             RunEventKind::DriverStarted { .. }
             | RunEventKind::ScenarioStarted { .. }
             | RunEventKind::StepFinished { .. }
+            | RunEventKind::ScenarioRetrying { .. }
             | RunEventKind::ScenarioFinished { .. }
             | RunEventKind::RunBeginCancel { .. }
             | RunEventKind::CleanupFailed { .. } => Ok(()),
@@ -76,6 +84,34 @@ fn details(failure: &FailureRecord) -> String {
         ));
     }
     text
+}
+
+/// The `<system-out>` of a scenario that ran more than once: its verdict, then every failed attempt.
+fn attempts_text(scenario: &ScenarioResult) -> Option<String> {
+    if scenario.earlier_attempts.is_empty() {
+        return None;
+    }
+    let n = scenario.attempt_count();
+    let mut text = match scenario.status {
+        ScenarioStatus::Flaky => format!("flaky: passed on attempt {n} of {n}\n"),
+        _ => format!("failed on all {n} attempts\n"),
+    };
+    for attempt in &scenario.earlier_attempts {
+        text.push_str(&format!(
+            "attempt {} ({}):",
+            attempt.attempt,
+            attempt.status.as_str()
+        ));
+        if let Some(f) = &attempt.failure {
+            text.push_str(&format!(" {}: {}\n{}", f.code, f.message, details(f)));
+        } else {
+            text.push('\n');
+        }
+        if let Some(dir) = &attempt.artifact_dir {
+            text.push_str(&format!("artifacts: {}\n", dir.display()));
+        }
+    }
+    Some(text)
 }
 
 /// The lowercase class name used in reports.
@@ -103,6 +139,18 @@ pub fn build(result: &RunResult, timestamp: OffsetDateTime) -> Report {
         };
         let time = time::Duration::milliseconds(scenario.duration_ms as i64);
         let mut case = match (&scenario.failure, scenario.status) {
+            (None, ScenarioStatus::Flaky) if result.fail_on_flaky => {
+                let n = scenario.attempt_count();
+                let mut case = TestCase::success(&scenario.scenario, time);
+                case.result = TestResult::Failure {
+                    type_: "flaky".into(),
+                    message: format!(
+                        "passed only on attempt {n} of {n}, and --fail-on-flaky fails the run"
+                    ),
+                    cause: None,
+                };
+                case
+            }
             (None, _) | (_, ScenarioStatus::Passed) => TestCase::success(&scenario.scenario, time),
             (Some(f), status) => {
                 let (type_, message, cause) =
@@ -128,6 +176,9 @@ pub fn build(result: &RunResult, timestamp: OffsetDateTime) -> Report {
         };
         case.set_classname(&scenario.suite);
         case.set_filepath(&scenario.file);
+        if let Some(text) = attempts_text(scenario) {
+            case.set_system_out(&text);
+        }
         if let Some(cleanup) = &scenario.cleanup_failure {
             case.set_system_err(&format!(
                 "{}: {}\n{}",

@@ -12,6 +12,10 @@
 //!              …
 //! ```
 //!
+//! With `--retries`, a failed attempt that will be run again prints a `RETRY` line at once; a
+//! scenario that passed only on a retry ends as `FLAKY` (never `PASS`) and the summary lists each
+//! of its failed attempts with code, step and evidence, like a failure.
+//!
 //! Lines are printed as scenarios *end* (parallel scenarios finish in any order). On an
 //! interactive terminal a progress line (`Running [ 3/12] 2 running: …`) sits below them and is
 //! redrawn on every event and on [`TerminalReporter::tick`]; it is never written to a pipe or file.
@@ -21,7 +25,9 @@
 use super::junit::class_name;
 use super::Reporter;
 use crate::event::{RunEvent, RunEventKind};
-use crate::result::{FailureRecord, RunOutcome, RunResult, ScenarioResult, ScenarioStatus};
+use crate::result::{
+    AttemptResult, FailureRecord, RunOutcome, RunResult, ScenarioResult, ScenarioStatus,
+};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -154,15 +160,21 @@ impl<W: Write> TerminalReporter<W> {
             ScenarioStatus::Failed => ("FAIL", RED),
             ScenarioStatus::TimedOut => ("TIMEOUT", YELLOW),
             ScenarioStatus::Cancelled => ("CANCEL", MAGENTA),
+            ScenarioStatus::Flaky => ("FLAKY", YELLOW),
         };
         self.paint(style, &format!("{word:>12}"))
     }
 
     fn scenario_line(&mut self, result: &ScenarioResult) -> std::io::Result<()> {
         let secs = Duration::from_millis(result.duration_ms).as_secs_f64();
+        let attempts = match (result.status, result.attempt_count()) {
+            (_, 1) => String::new(),
+            (ScenarioStatus::Flaky, n) => format!(" (passed on attempt {n})"),
+            (_, n) => format!(" ({n} attempts)"),
+        };
         writeln!(
             self.out,
-            "{} [{secs:>8.3}s] {}",
+            "{} [{secs:>8.3}s] {}{attempts}",
             self.status_word(result.status),
             result.id
         )?;
@@ -181,6 +193,32 @@ impl<W: Write> TerminalReporter<W> {
                 "{:>13}{}: {}",
                 "",
                 self.paint(RED, f.code.as_str()),
+                f.message
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The `RETRY` line of a failed attempt that runs again.
+    fn retry_line(
+        &mut self,
+        id: &str,
+        failed: &AttemptResult,
+        max_attempts: u32,
+    ) -> std::io::Result<()> {
+        let secs = Duration::from_millis(failed.duration_ms).as_secs_f64();
+        writeln!(
+            self.out,
+            "{} [{secs:>8.3}s] {id} (attempt {} of {max_attempts} failed; running it again)",
+            self.paint(YELLOW, &format!("{:>12}", "RETRY")),
+            failed.attempt
+        )?;
+        if let Some(f) = &failed.failure {
+            writeln!(
+                self.out,
+                "{:>13}{}: {}",
+                "",
+                self.paint(DIM, f.code.as_str()),
                 f.message
             )?;
         }
@@ -212,6 +250,14 @@ impl<W: Write> TerminalReporter<W> {
     fn summary(&mut self, result: &RunResult) -> std::io::Result<()> {
         let c = result.counts;
         let mut parts = vec![format!("{} passed", c.passed)];
+        if c.flaky > 0 {
+            let fails = if result.fail_on_flaky {
+                " (--fail-on-flaky)"
+            } else {
+                ""
+            };
+            parts.push(format!("{} flaky{fails}", c.flaky));
+        }
         let classes: Vec<String> = [
             ("product", c.product),
             ("specification", c.specification),
@@ -276,6 +322,25 @@ impl<W: Write> TerminalReporter<W> {
                     scenario.id
                 )?;
                 self.failure_block(failure)?;
+                if !scenario.earlier_attempts.is_empty() {
+                    let n = scenario.attempt_count();
+                    writeln!(self.out, "{:>13}attempts  {n}, each failed", "")?;
+                }
+            }
+            if scenario.status == ScenarioStatus::Flaky {
+                writeln!(
+                    self.out,
+                    "{} {} (passed on attempt {})",
+                    self.status_word(scenario.status),
+                    scenario.id,
+                    scenario.attempt_count()
+                )?;
+                for attempt in &scenario.earlier_attempts {
+                    writeln!(self.out, "{:>13}attempt   {} failed", "", attempt.attempt)?;
+                    if let Some(failure) = &attempt.failure {
+                        self.failure_block(failure)?;
+                    }
+                }
             }
             if let Some(failure) = &scenario.cleanup_failure {
                 writeln!(
@@ -302,6 +367,9 @@ impl<W: Write> TerminalReporter<W> {
             self.show(&result.artifact_root)
         )?;
         let verdict = match result.outcome {
+            RunOutcome::Passed if c.flaky > 0 => {
+                self.paint(YELLOW, &format!("passed with {} flaky", c.flaky))
+            }
             RunOutcome::Passed => self.paint(GREEN, "passed"),
             RunOutcome::Failed => self.paint(RED, "failed"),
             RunOutcome::Error => self.paint(RED, "error"),
@@ -351,6 +419,13 @@ impl<W: Write> Reporter for TerminalReporter<W> {
                 self.running.insert(id.to_string());
             }
             RunEventKind::StepFinished { .. } => {}
+            RunEventKind::ScenarioRetrying {
+                id,
+                failed,
+                max_attempts,
+            } => {
+                self.retry_line(&id.to_string(), failed, *max_attempts)?;
+            }
             RunEventKind::ScenarioFinished {
                 result, finished, ..
             } => {
