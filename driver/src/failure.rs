@@ -80,8 +80,6 @@ failure_codes! {
     CoverageMismatch => "test.assert.coverage_mismatch", Product;
     /// A later sample of a stability window was false.
     Unstable => "test.assert.unstable", Product;
-    /// A `wait` condition never held before the deadline.
-    WaitTimeout => "test.assert.wait_timeout", Product;
     /// No element matched the target.
     TargetNotFound => "test.driver.web.target_not_found", Product;
     /// Several elements matched the target.
@@ -125,7 +123,8 @@ failure_codes! {
     UploadPath => "test.driver.web.upload_path", Specification;
     /// Writing evidence to disk failed.
     EvidenceWrite => "test.run.evidence_write", Infrastructure;
-    /// The scenario deadline passed.
+    /// The scenario deadline passed: a step, a `wait` or an action waiting for its target ran
+    /// into it (the message says what was awaited).
     Timeout => "test.run.timeout", Infrastructure;
     /// The run was cancelled (Ctrl+C).
     Cancelled => "test.run.cancelled", Infrastructure;

@@ -609,7 +609,7 @@ fn waits_poll_until_true_or_the_deadline() {
                     state: LoadState::Networkidle,
                 },
             },
-            FailureCode::WaitTimeout,
+            FailureCode::Timeout,
         )
         .await;
         assert!(started.elapsed() < Duration::from_secs(3));
@@ -623,10 +623,13 @@ fn waits_poll_until_true_or_the_deadline() {
                     text: "never there".into(),
                 },
             },
-            FailureCode::WaitTimeout,
+            FailureCode::Timeout,
         )
         .await;
-        assert!(m.contains("never there"), "{m}");
+        assert!(
+            m.contains("while waiting for text = \"never there\""),
+            "the message names what was awaited: {m}"
+        );
         assert!(
             started.elapsed() < Duration::from_secs(5),
             "the wait ends at the 600 ms deadline, not at some later bound"

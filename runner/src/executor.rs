@@ -39,8 +39,8 @@ use crate::result::{
     StepStatus,
 };
 use a3s_test_driver::{
-    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, StepEnv, StepFailure, SurfaceContext,
-    SurfaceDriver,
+    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, StepEnv, StepFailure,
+    SurfaceContext, SurfaceDriver,
 };
 use a3s_test_lang::ir::Scenario;
 use std::future::Future;

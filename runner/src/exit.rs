@@ -177,7 +177,10 @@ mod tests {
         for (scenarios, fail_on_flaky, expected) in cases {
             let r = run_with(scenarios, fail_on_flaky);
             assert_eq!(r.exit_code, expected, "fail_on_flaky {fail_on_flaky}");
-            assert_eq!((r.counts.passed, r.counts.flaky), (usize::from(expected != TIMED_OUT), 1));
+            assert_eq!(
+                (r.counts.passed, r.counts.flaky),
+                (usize::from(expected != TIMED_OUT), 1)
+            );
         }
     }
 

@@ -556,10 +556,7 @@ async fn a_scenario_that_passes_on_a_retry_is_flaky_and_keeps_each_attempt() {
     assert!(s.failure.is_none());
     assert_eq!(s.earlier_attempts.len(), 1);
     let first = &s.earlier_attempts[0];
-    assert_eq!(
-        (first.attempt, first.status),
-        (1, ScenarioStatus::Failed)
-    );
+    assert_eq!((first.attempt, first.status), (1, ScenarioStatus::Failed));
     assert_eq!(
         first.failure.as_ref().unwrap().code,
         FailureCode::TextMismatch

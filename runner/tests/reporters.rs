@@ -421,7 +421,10 @@ fn terminal_text(result: &RunResult) -> String {
 #[test]
 fn terminal_output_with_retries() {
     let text = terminal_text(&retried_fixture(false));
-    assert!(!text.contains("PASS [   0.250s] forms/autosave"), "flaky is never a plain pass");
+    assert!(
+        !text.contains("PASS [   0.250s] forms/autosave"),
+        "flaky is never a plain pass"
+    );
     insta::assert_snapshot!(text);
 }
 
@@ -434,7 +437,10 @@ fn terminal_summary_of_a_flaky_only_run() {
     let summary = terminal_text(&result);
     let tail = summary.rsplit("Summary").next().unwrap();
     assert!(tail.contains("1 passed, 1 flaky"), "{tail}");
-    assert!(tail.contains("Result passed with 1 flaky (exit code 0)"), "{tail}");
+    assert!(
+        tail.contains("Result passed with 1 flaky (exit code 0)"),
+        "{tail}"
+    );
     let mut strict = retried_fixture(true);
     strict.scenarios.truncate(2);
     strict.finalize();

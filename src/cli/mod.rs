@@ -10,6 +10,7 @@ mod output;
 mod read;
 mod repair_endpoint;
 mod run;
+mod run_list;
 mod serve;
 mod web_launcher;
 mod write;

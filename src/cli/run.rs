@@ -8,6 +8,12 @@
 //! Output: the live terminal reporter writes to stdout — or to stderr when `--json` puts the
 //! result document on stdout. `--junit FILE` writes JUnit XML. Paths in the terminal output are
 //! relative to the working directory.
+//!
+//! Selection: `--filter`/`--tag`/`--shard` make the plan, `--last-failed` then keeps only what did
+//! not pass cleanly in the previous run (`<output-dir>/last-run.json`, rewritten after every run),
+//! and `--list` prints that plan instead of running it ([`super::run_list`]). `--retries N` runs a
+//! failed scenario again up to N times; one that passes on a retry is flaky, which fails the run
+//! only with `--fail-on-flaky`.
 
 use super::output::{render_file, FormatArg, Stream};
 use super::web_launcher::WebLauncher;
@@ -19,7 +25,8 @@ use a3s_test_runner::evidence::ArtifactRoot;
 use a3s_test_runner::executor::ExecutorConfig;
 use a3s_test_runner::exit;
 use a3s_test_runner::filter::Glob;
-use a3s_test_runner::plan::{plan, PlanOptions, Shard};
+use a3s_test_runner::last_run::LastRun;
+use a3s_test_runner::plan::{plan, Plan, PlanOptions, Shard};
 use a3s_test_runner::reporter::json::JsonReporter;
 use a3s_test_runner::reporter::junit::JunitReporter;
 use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
@@ -84,7 +91,24 @@ pub struct RunArgs {
     /// Resolve relative `navigate` URLs against this instead of each suite's `base_url`.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Run a scenario that failed on the product or timed out again, in a fresh browser context,
+    /// up to N more times; one that passes on a retry is reported as flaky.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=MAX_RETRIES))]
+    pub retries: u32,
+    /// A flaky scenario (passed only on a retry) fails the run (exit 1).
+    #[arg(long)]
+    pub fail_on_flaky: bool,
+    /// Print the planned scenarios (after every selection flag) and run nothing.
+    #[arg(long)]
+    pub list: bool,
+    /// Run only the scenarios that did not pass cleanly in the previous run with this output
+    /// folder (failed, timed out, cancelled or flaky); every scenario when there is no record.
+    #[arg(long)]
+    pub last_failed: bool,
 }
+
+/// Most retries `--retries` accepts (a scenario runs at most this + 1 times).
+pub const MAX_RETRIES: i64 = 100;
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
@@ -141,21 +165,31 @@ pub fn run(args: RunArgs) -> ExitCode {
         return ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8);
     }
 
-    // 2. Project configuration.
-    let project = match load_project(args.project.as_deref()) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
-
-    // 3. Plan.
+    // 2. Plan (and `--list`, which needs nothing else).
     let options = PlanOptions {
         filters: args.filter.clone(),
         tags: args.tag.clone(),
         shard: args.shard,
     };
-    let plan = match plan(&admission.admitted, &options) {
+    let mut plan = match plan(&admission.admitted, &options) {
         Ok(plan) => plan,
         Err(e) => return fail(e),
+    };
+    if args.last_failed {
+        keep_last_failed(&mut plan, &args.output_dir);
+    }
+    if args.list {
+        let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+        return match super::run_list::print(&plan, args.json, &mut out, &mut err) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format_args!("failed to print the plan: {e}")),
+        };
+    }
+
+    // 3. Project configuration.
+    let project = match load_project(args.project.as_deref()) {
+        Ok(p) => p,
+        Err(code) => return code,
     };
 
     // 4. Run folder and reporters.
@@ -229,10 +263,13 @@ pub fn run(args: RunArgs) -> ExitCode {
             base_url: args.base_url.clone(),
             launch_timeout: LAUNCH_TIMEOUT,
             cleanup_bound: CLEANUP_BOUND,
+            retries: args.retries,
         },
         dev_server: project.and_then(|p| p.dev_server),
         sweep_processes: true,
+        fail_on_flaky: args.fail_on_flaky,
     };
+    let output_dir = args.output_dir.clone();
 
     // 5. Execute, rendering events as they come.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -272,7 +309,12 @@ pub fn run(args: RunArgs) -> ExitCode {
             }
         }
         match runner.await {
-            Ok(result) => result.exit_code,
+            Ok(result) => {
+                if let Err(e) = LastRun::of(&result).write(&output_dir) {
+                    eprintln!("warning: {e}; the next --last-failed cannot use this run");
+                }
+                result.exit_code
+            }
             Err(e) => {
                 eprintln!("error: the run failed internally: {e}");
                 exit::INVALID_OR_INFRASTRUCTURE
@@ -282,6 +324,29 @@ pub fn run(args: RunArgs) -> ExitCode {
     // Don't wait for stray blocking tasks (a wedged CDP read) at exit: everything owned is reaped.
     runtime.shutdown_timeout(Duration::from_millis(100));
     ExitCode::from(code as u8)
+}
+
+/// `--last-failed`: keep the scenarios the previous run's record names; without a usable record,
+/// say so and keep them all (as Playwright does).
+fn keep_last_failed(plan: &mut Plan, output_dir: &Path) {
+    match LastRun::read(output_dir) {
+        Ok(Some(record)) => {
+            let ids = record.ids();
+            plan.scenarios.retain(|s| ids.contains(&s.id.to_string()));
+            eprintln!(
+                "note: --last-failed: {} scenario{} did not pass in run {}; {} of them selected",
+                ids.len(),
+                if ids.len() == 1 { "" } else { "s" },
+                record.run_id,
+                plan.scenarios.len()
+            );
+        }
+        Ok(None) => eprintln!(
+            "note: --last-failed: no record of a previous run at `{}`; running every selected scenario",
+            LastRun::path(output_dir).display()
+        ),
+        Err(e) => eprintln!("warning: --last-failed: {e}; running every selected scenario"),
+    }
 }
 
 /// Read and admit the project configuration: `--project`, or the default path when it exists.

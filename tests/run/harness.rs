@@ -1,5 +1,9 @@
 //! Shared helpers: the loopback fixture server, running the binary with a deadline, and process
 //! bookkeeping by PID (never by name).
+//!
+//! Besides the fixture files the server answers `/hang` (never) and `/counter?key=K` (how many
+//! times `K` was asked for, this request included, as text), so a page can behave differently on
+//! a scenario's second attempt (`flaky.html`).
 
 use a3s_test_runner::process_tree::{descendants, ProcessInfo};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -28,6 +32,9 @@ pub struct FixtureServer {
     requests: Arc<Mutex<Vec<mpsc::Sender<String>>>>,
 }
 
+/// Per-key request counts of `/counter`.
+type Counters = Arc<Mutex<std::collections::HashMap<String, u64>>>;
+
 impl FixtureServer {
     /// Start serving `tests/fixtures/web` on a free port.
     pub fn start() -> FixtureServer {
@@ -36,11 +43,13 @@ impl FixtureServer {
         let requests: Arc<Mutex<Vec<mpsc::Sender<String>>>> = Arc::default();
         let root = repo().join("tests/fixtures/web");
         let listeners = requests.clone();
+        let counters = Counters::default();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { return };
-                let (root, listeners) = (root.clone(), listeners.clone());
-                std::thread::spawn(move || serve(stream, &root, &listeners));
+                let (root, listeners, counters) =
+                    (root.clone(), listeners.clone(), counters.clone());
+                std::thread::spawn(move || serve(stream, &root, &listeners, &counters));
             }
         });
         FixtureServer { base_url, requests }
@@ -54,7 +63,12 @@ impl FixtureServer {
     }
 }
 
-fn serve(stream: TcpStream, root: &Path, listeners: &Mutex<Vec<mpsc::Sender<String>>>) {
+fn serve(
+    stream: TcpStream,
+    root: &Path,
+    listeners: &Mutex<Vec<mpsc::Sender<String>>>,
+    counters: &Counters,
+) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut writer = stream;
@@ -83,6 +97,32 @@ fn serve(stream: TcpStream, root: &Path, listeners: &Mutex<Vec<mpsc::Sender<Stri
             let mut sink = [0u8; 64];
             let _ = reader.get_mut().read(&mut sink);
             return;
+        }
+        if path == "/counter" {
+            let key = target
+                .split_once("key=")
+                .map(|(_, k)| k.split('&').next().unwrap_or(""))
+                .unwrap_or("")
+                .to_string();
+            let count = {
+                let mut counters = counters.lock().unwrap();
+                let n = counters.entry(key).or_default();
+                *n += 1;
+                *n
+            };
+            let body = count.to_string();
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nCache-Control: no-store\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            );
+            if writer
+                .write_all(head.as_bytes())
+                .and_then(|_| writer.write_all(body.as_bytes()))
+                .is_err()
+            {
+                return;
+            }
+            continue;
         }
         let rel = path.trim_start_matches('/');
         let file = if rel.is_empty() {

@@ -5,9 +5,12 @@
 //! for "the browser asked for this page" instead of sleeping). Every child runs in its own process
 //! group with a deadline; after each reliability test no process the run started is left.
 
+mod deadlines;
 mod devserver;
 mod endpoint;
 mod harness;
 mod negative;
 mod reliability;
+mod retries;
+mod selection;
 mod suites;

@@ -1,5 +1,10 @@
 //! Targets: how they are named in messages, refusing refs outside agent sessions, and the
 //! actionability wait that runs before every action (ACL.md §3).
+//!
+//! The wait is bounded by the action timeout or the scenario deadline, whichever comes first.
+//! When the action timeout ends it, the target's own code says what was wrong
+//! (`target_not_found`, …, a product failure). When the scenario deadline ends it, the scenario
+//! has run out of time: `test.run.timeout` (exit 124), naming the target and what was last seen.
 
 use super::cdp::COMMAND_BOUND;
 use super::input::{self, Point};
@@ -97,20 +102,41 @@ pub(crate) async fn point_at(
 struct Wait {
     start: Instant,
     limit: Instant,
+    /// The scenario deadline comes before the action timeout: running out is a scenario timeout.
+    deadline_bound: bool,
 }
 
 impl Wait {
     fn new(env: &StepEnv<'_>) -> Wait {
         let start = Instant::now();
+        let by_action = start + env.action_timeout;
         Wait {
             start,
-            limit: (start + env.action_timeout).min(env.deadline),
+            limit: by_action.min(env.deadline),
+            deadline_bound: env.deadline < by_action,
         }
     }
 
     /// The failure for a target that was still not actionable at the limit (`r` is the last
-    /// answer of the resolver).
-    fn failure(&self, target: &Target, r: &Value) -> StepFailure {
+    /// answer of the resolver, if any came).
+    fn failure(&self, target: &Target, r: Option<&Value>) -> StepFailure {
+        let found = r.map(|r| self.target_failure(target, r));
+        if !self.deadline_bound && found.is_some() {
+            return found.expect("checked");
+        }
+        let last = found.map_or_else(|| "no answer yet".to_string(), |f| f.message);
+        StepFailure::new(
+            FailureCode::Timeout,
+            format!(
+                "the scenario deadline passed while waiting for {} to be actionable                  (waited {} ms; last observation: {last})",
+                describe(target),
+                self.start.elapsed().as_millis()
+            ),
+        )
+    }
+
+    /// The target's own failure: what the last answer `r` of the resolver found.
+    fn target_failure(&self, target: &Target, r: &Value) -> StepFailure {
         let waited = self.start.elapsed().as_millis();
         let what = describe(target);
         match status_of(r) {
@@ -156,6 +182,7 @@ async fn poll(
     wait: &Wait,
     env: &StepEnv<'_>,
 ) -> Result<Value, StepFailure> {
+    let mut last: Option<Value> = None;
     loop {
         let remaining = wait.limit.saturating_duration_since(Instant::now());
         let slice = remaining.min(POLL_SLICE);
@@ -166,15 +193,23 @@ async fn poll(
             "editable": needs.editable,
             "settle": settle,
         });
-        let r = script::call(tab, "actionable", args, slice + COMMAND_BOUND, env.deadline)
+        let r = match script::call(tab, "actionable", args, slice + COMMAND_BOUND, env.deadline)
             .await
-            .map_err(|f| name_target(f, target))?;
+        {
+            Ok(r) => r,
+            // The scenario deadline cut the poll short: a scenario timeout naming the target.
+            Err(f) if f.code == FailureCode::Timeout => {
+                return Err(wait.failure(target, last.as_ref()));
+            }
+            Err(f) => return Err(name_target(f, target)),
+        };
         if status_of(&r) == "ok" {
             return Ok(r);
         }
         if Instant::now() >= wait.limit {
-            return Err(wait.failure(target, &r));
+            return Err(wait.failure(target, Some(&r)));
         }
+        last = Some(r);
     }
 }
 

@@ -1,6 +1,11 @@
 //! `wait` (poll until true or the scenario deadline, ACL.md §5) and `expect` (one observation,
 //! or planned samples over a stability window, ACL.md §6–§7).
 //!
+//! A wait has no bound of its own: when its condition never holds it runs into the scenario
+//! deadline, and that is a scenario timeout (`test.run.timeout`, exit 124) whose message names what
+//! was awaited and the last observation — not a product assertion. The product was never judged
+//! wrong; the scenario ran out of time.
+//!
 //! Both use the resolver's `observe`, so a wait and an expect on the same condition can never
 //! disagree. An expectation is never retried: a failed observation is the verdict.
 
@@ -150,6 +155,36 @@ pub(crate) async fn expect(
     ))
 }
 
+/// What a `wait` waits for, in ACL syntax (`text = "Saved"`), for its timeout message.
+fn awaited(condition: &WaitCondition) -> String {
+    use a3s_test_lang::printer::string_literal as q;
+    match condition {
+        WaitCondition::Load { state } => {
+            let state = match state {
+                LoadState::Domcontentloaded => "domcontentloaded",
+                LoadState::Networkidle => "networkidle",
+            };
+            format!("load = {}", q(state))
+        }
+        WaitCondition::Text { text } => format!("text = {}", q(text)),
+        WaitCondition::Url { url } => format!("url = {}", q(url)),
+        WaitCondition::Visible { target } => format!("visible = {target}"),
+        WaitCondition::Hidden { target } => format!("hidden = {target}"),
+    }
+}
+
+/// The scenario timeout of a wait whose condition never held.
+fn deadline_passed(condition: &WaitCondition, start: Instant, last: &str) -> StepFailure {
+    StepFailure::new(
+        FailureCode::Timeout,
+        format!(
+            "the scenario deadline passed while waiting for {} (waited {} ms; last observation: {last})",
+            awaited(condition),
+            start.elapsed().as_millis()
+        ),
+    )
+}
+
 /// `wait`: poll until the condition holds or the scenario deadline passes.
 pub(crate) async fn wait(
     ctx: &mut WebContext,
@@ -192,16 +227,9 @@ pub(crate) async fn wait(
         let r = match script::call(tab, "wait_for", args, slice + COMMAND_BOUND, env.deadline).await
         {
             Ok(r) => r,
-            // The deadline passed while the page was still being polled: the condition never
-            // held in time, which is the wait's own verdict, not an infrastructure timeout.
+            // The deadline passed while the page was still being polled: say what was awaited.
             Err(f) if f.code == FailureCode::Timeout => {
-                return Err(StepFailure::new(
-                    FailureCode::WaitTimeout,
-                    format!(
-                        "the condition did not hold within {} ms; last observation: {last}",
-                        start.elapsed().as_millis()
-                    ),
-                ))
+                return Err(deadline_passed(condition, start, &last))
             }
             Err(f) => return Err(f),
         };
@@ -212,14 +240,7 @@ pub(crate) async fn wait(
                 ))
             }
             Err(f) if Instant::now() >= limit => {
-                return Err(StepFailure::new(
-                    FailureCode::WaitTimeout,
-                    format!(
-                        "the condition did not hold within {} ms; last observation: {}",
-                        start.elapsed().as_millis(),
-                        f.message
-                    ),
-                ))
+                return Err(deadline_passed(condition, start, &f.message))
             }
             Err(f) => last = f.message,
         }
@@ -262,13 +283,11 @@ async fn network_idle(
             }
         }
         if now >= env.deadline {
-            return Err(StepFailure::new(
-                FailureCode::WaitTimeout,
-                format!(
-                    "the network was not idle within {} ms ({inflight} request(s) in flight)",
-                    start.elapsed().as_millis()
-                ),
-            ));
+            let last = format!("{inflight} request(s) in flight");
+            let condition = WaitCondition::Load {
+                state: LoadState::Networkidle,
+            };
+            return Err(deadline_passed(&condition, start, &last));
         }
         let quiet_at = idle_since
             .map(|s| s + NETWORK_IDLE)

@@ -1,0 +1,89 @@
+//! Deadlines that behave as a user expects: a `wait` whose condition never holds, and an action
+//! whose target never appears while its action timeout is longer than the scenario has left, both
+//! run into the scenario deadline. That is a scenario timeout — `test.run.timeout`, exit 124,
+//! status `timed_out` — naming what was awaited, not a product assertion.
+
+use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+
+const SUITE: &str = r#"
+suite "deadline" {
+    scenario "wait-never" {
+        surface = "web"
+        timeout_ms = 1500
+        navigate "open" { url = "/forms.html" }
+        wait "ghost-text" { text = "never" }
+    }
+    scenario "click-never" {
+        surface = "web"
+        timeout_ms = 1500
+        action_timeout_ms = 10000
+        navigate "open" { url = "/forms.html" }
+        click "ghost" { target = role("button", "Never rendered") }
+    }
+}
+"#;
+
+#[test]
+fn a_wait_or_an_action_that_runs_into_the_scenario_deadline_is_a_scenario_timeout() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("deadline.acl", SUITE)]);
+    let done = run(
+        &[
+            "deadline.acl",
+            "--json",
+            "--jobs",
+            "1",
+            "--base-url",
+            &server.base_url,
+        ],
+        work.path(),
+        RUN_BOUND,
+    );
+    assert_eq!(done.code, 124, "{}", done.stderr);
+    let json = done.json();
+    assert_eq!(json["outcome"], "timed_out");
+    let expected = [
+        (
+            "deadline/wait-never",
+            "wait",
+            r#"waiting for text = "never""#,
+        ),
+        (
+            "deadline/click-never",
+            "click",
+            r#"waiting for role("button", "Never rendered") to be actionable"#,
+        ),
+    ];
+    for (scenario, (id, kind, awaited)) in
+        json["scenarios"].as_array().unwrap().iter().zip(expected)
+    {
+        assert_eq!(scenario["id"], id);
+        assert_eq!(scenario["status"], "timed_out", "{scenario}");
+        let failure = &scenario["failure"];
+        assert_eq!(failure["code"], "test.run.timeout", "{failure}");
+        assert_eq!(failure["failure_class"], "infrastructure");
+        let message = failure["message"].as_str().unwrap();
+        assert!(
+            message.contains("scenario deadline") && message.contains(awaited),
+            "{id}: the message names what was awaited: {message}"
+        );
+        let steps = scenario["steps"].as_array().unwrap();
+        assert_eq!(
+            steps.last().unwrap()["kind"],
+            kind,
+            "the {kind} step timed out"
+        );
+        assert!(
+            failure["step_path"]
+                .as_str()
+                .unwrap()
+                .contains(&format!(".{kind}.")),
+            "{failure}"
+        );
+    }
+    assert!(
+        done.stderr.contains("TIMEOUT") && done.stderr.contains("exit code 124"),
+        "{}",
+        done.stderr
+    );
+}

@@ -1,0 +1,118 @@
+//! `--list` (the plan, nothing run, no browser) and `--last-failed` (only what did not pass in the
+//! previous run, from `.a3s-test/last-run.json`) through the binary.
+
+use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+use std::time::Duration;
+
+const SUITE: &str = r#"
+suite "pick" {
+    scenario "passes" {
+        surface = "web"
+        tags = ["smoke", "forms"]
+        navigate "open" { url = "/forms.html" }
+        expect "title" { visible = role("heading", "Contact form") }
+    }
+    scenario "fails" {
+        surface = "web"
+        navigate "open" { url = "/forms.html" }
+        expect "greeting" { text = "Welcome, nobody" }
+    }
+    scenario "also-passes" {
+        surface = "web"
+        tags = ["smoke"]
+        navigate "open" { url = "/forms.html" }
+    }
+}
+"#;
+
+/// A bound for commands that start no browser.
+const QUICK: Duration = Duration::from_secs(30);
+
+fn ids(json: &serde_json::Value) -> Vec<String> {
+    json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn list_prints_the_plan_and_starts_nothing() {
+    let work = workdir(&[("pick.acl", SUITE)]);
+    // A browser that does not exist: listing never needs one.
+    let args = ["pick.acl", "--list", "--browser", "/nonexistent/chromium"];
+    let human = run(&args, work.path(), QUICK);
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    insta::assert_snapshot!("list_human", human.stdout);
+    assert_eq!(
+        human.stderr.trim(),
+        "3 scenarios planned; nothing was run (--list)"
+    );
+    let tagged = run(
+        &["pick.acl", "--list", "--json", "--tag", "smoke"],
+        work.path(),
+        QUICK,
+    );
+    assert_eq!(tagged.code, 0, "{}", tagged.stderr);
+    insta::assert_json_snapshot!("list_json", tagged.json());
+    assert!(
+        !work.path().join(".a3s-test").exists(),
+        "no run folder and no last-run record for a listing"
+    );
+}
+
+#[test]
+fn last_failed_reruns_only_what_failed_and_everything_without_a_record() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("pick.acl", SUITE)]);
+    let base = ["pick.acl", "--json", "--base-url", &server.base_url];
+    let with = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        run(&args, work.path(), RUN_BOUND)
+    };
+
+    // No record yet: said so, and everything runs (as Playwright does).
+    let first = with(&["--last-failed"]);
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    assert!(
+        first.stderr.contains("no record of a previous run"),
+        "{}",
+        first.stderr
+    );
+    assert_eq!(ids(&first.json()).len(), 3);
+    let record: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(work.path().join(".a3s-test/last-run.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(record["format_version"], 1);
+    assert_eq!(record["run_id"], first.json()["run_id"]);
+    assert_eq!(
+        record["not_passed"],
+        serde_json::json!([{ "id": "pick/fails", "status": "failed" }])
+    );
+
+    // The record selects the failed scenario; `--list` shows it without running it.
+    let listed = with(&["--last-failed", "--list"]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert_eq!(ids(&listed.json()), ["pick/fails"]);
+    assert_eq!(listed.json()["skipped"], 2);
+    let again = with(&["--last-failed"]);
+    assert_eq!(again.code, 1, "{}", again.stderr);
+    let json = again.json();
+    assert_eq!(ids(&json), ["pick/fails"]);
+    assert_eq!(json["skipped"], 2);
+    assert!(
+        again.stderr.contains("1 scenario did not pass"),
+        "{}",
+        again.stderr
+    );
+
+    // A run where everything passed leaves an empty record: `--last-failed` selects nothing.
+    let passing = with(&["--tag", "smoke"]);
+    assert_eq!(passing.code, 0, "{}", passing.stderr);
+    let none = with(&["--last-failed"]);
+    assert_eq!(none.code, 0, "{}", none.stderr);
+    assert!(ids(&none.json()).is_empty());
+    assert_eq!(none.json()["skipped"], 3);
+}
