@@ -7,6 +7,7 @@
 
 mod deadlines;
 mod devserver;
+mod drag;
 mod endpoint;
 mod harness;
 mod negative;

@@ -1,0 +1,67 @@
+//! `drag` behaves as for a person, in real Chromium through the binary (`drag.html` records the
+//! first time its source and destination receive each pointer and drag-and-drop event):
+//!
+//! - a pointer-event drag (a slider handle, a sortable row): `pointerdown` on the source, moves,
+//!   then `pointermove` and `pointerup` on the destination;
+//! - an HTML `draggable` source: `pointerdown`, then `dragstart` on the source and — as Chromium
+//!   does when a drag begins — `pointercancel` there (so no `pointerup` anywhere), `dragenter` and
+//!   `dragover` on the destination, `drop` there with the data the source set, and `dragend` on
+//!   the source.
+
+use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+
+const SUITE: &str = r##"
+suite "drag" {
+    scenario "pointer" {
+        surface = "web"
+        navigate "open" { url = "/drag.html" }
+        drag "slide" { source = css("#handle")  target = css("#slot") }
+        expect "events" {
+            target = testid("plain-log")
+            rendered_text = "src:pointermove src:pointerdown dst:pointermove dst:pointerup"
+        }
+    }
+    scenario "html" {
+        surface = "web"
+        navigate "open" { url = "/drag.html" }
+        drag "card" { source = css("#card")  target = css("#column") }
+        expect "events" {
+            target = testid("h5-log")
+            rendered_text = "src:pointermove src:pointerdown src:dragstart src:pointercancel src:drag src:dragenter src:dragover src:dragleave dst:dragenter dst:dragover dst:drop(card-1) src:dragend"
+        }
+    }
+}
+"##;
+
+#[test]
+fn drag_delivers_the_events_a_person_causes() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("drag.acl", SUITE)]);
+    for browser in [
+        "/usr/lib/chromium/chromium-headless-shell",
+        "/usr/lib/chromium/chromium",
+    ] {
+        let done = run(
+            &[
+                "drag.acl",
+                "--json",
+                "--browser",
+                browser,
+                "--base-url",
+                &server.base_url,
+            ],
+            work.path(),
+            RUN_BOUND,
+        );
+        let json = done.json();
+        let failures: Vec<String> = json["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["status"] != "passed")
+            .map(|s| format!("{}: {}", s["id"], s["failure"]["message"]))
+            .collect();
+        assert!(failures.is_empty(), "{browser}:\n{}", failures.join("\n"));
+        assert_eq!(done.code, 0, "{browser}: {}", done.stderr);
+    }
+}
