@@ -120,11 +120,11 @@ impl Wait {
     /// The failure for a target that was still not actionable at the limit (`r` is the last
     /// answer of the resolver, if any came).
     fn failure(&self, target: &Target, r: Option<&Value>) -> StepFailure {
-        let found = r.map(|r| self.target_failure(target, r));
-        if !self.deadline_bound && found.is_some() {
-            return found.expect("checked");
-        }
-        let last = found.map_or_else(|| "no answer yet".to_string(), |f| f.message);
+        let last = match r.map(|r| self.target_failure(target, r)) {
+            Some(found) if !self.deadline_bound => return found,
+            Some(found) => found.message,
+            None => "no answer yet".to_string(),
+        };
         StepFailure::new(
             FailureCode::Timeout,
             format!(
