@@ -148,6 +148,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
         counts.describe()
     ));
     let all_admitted = results.iter().all(|r| r.document.is_some());
+    // The process exits next: freeing every file's IR one allocation at a time costs milliseconds
+    // per 1 MB file, and the operating system takes the whole heap back at once for free.
+    std::mem::forget(results);
     exit::code(if all_admitted {
         exit::SUCCESS
     } else {
