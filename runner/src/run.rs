@@ -38,6 +38,8 @@ pub struct RunConfig {
     /// Sweep this process's subtree at the end (the CLI: yes; in-process tests: no, the test
     /// harness's own children live in the same subtree).
     pub sweep_processes: bool,
+    /// Which shard of a sharded run this is (`--shard i/n`), copied into the result.
+    pub shard: Option<crate::result::ShardRecord>,
 }
 
 impl RunConfig {
@@ -141,6 +143,8 @@ pub async fn run<L: DriverLauncher>(
         counts: Default::default(),
         scenarios: execution.scenarios,
         cleanup_failures,
+        shard: config.shard.clone(),
+        merge: None,
     };
     result.finalize();
     events.send(RunEventKind::RunFinished {

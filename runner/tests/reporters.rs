@@ -178,6 +178,8 @@ fn fixture() -> RunResult {
             FailureCode::CleanupFailed,
             "killed 1 process left behind by the run: pid 4242",
         )],
+        shard: None,
+        merge: None,
     };
     result.finalize();
     result

@@ -6,8 +6,10 @@
 //! the exit code. The flow itself lives in the runner (`run::run`).
 //!
 //! Output: the live terminal reporter writes to stdout — or to stderr when `--json` puts the
-//! result document on stdout. `--junit FILE` writes JUnit XML. Paths in the terminal output are
-//! relative to the working directory.
+//! result document on stdout. `--junit FILE` writes JUnit XML, `--html DIR` an HTML report.
+//! `--reporter github` (the default when `GITHUB_ACTIONS=true`) adds GitHub Actions annotations to
+//! the live stream after the summary. Paths in the terminal output are relative to the working
+//! directory.
 
 use super::output::{render_file, FormatArg, Stream};
 use super::web_launcher::WebLauncher;
@@ -20,10 +22,13 @@ use a3s_test_runner::executor::ExecutorConfig;
 use a3s_test_runner::exit;
 use a3s_test_runner::filter::Glob;
 use a3s_test_runner::plan::{plan, PlanOptions, Shard};
+use a3s_test_runner::reporter::github::GithubReporter;
+use a3s_test_runner::reporter::html::HtmlReporter;
 use a3s_test_runner::reporter::json::JsonReporter;
 use a3s_test_runner::reporter::junit::JunitReporter;
 use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
 use a3s_test_runner::reporter::Reporter;
+use a3s_test_runner::result::ShardRecord;
 use a3s_test_runner::run::{run as run_plan, RunConfig};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -65,6 +70,12 @@ pub struct RunArgs {
     /// Write a JUnit XML report to this file.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Write a self-contained HTML report to `DIR/index.html`.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
+    /// The live reporter [default: github when GITHUB_ACTIONS=true, terminal otherwise].
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub reporter: Option<ReporterArg>,
     /// Chromium executable (beats `A3S_TEST_BROWSER` and the project's `browser.executable`).
     #[arg(long, value_name = "PATH")]
     pub browser: Option<PathBuf>,
@@ -84,6 +95,26 @@ pub struct RunArgs {
     /// Resolve relative `navigate` URLs against this instead of each suite's `base_url`.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+}
+
+/// The `--reporter` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReporterArg {
+    /// Lines per scenario and a summary (a progress line on a terminal).
+    Terminal,
+    /// The terminal output plus one GitHub Actions `::error` annotation per failed step.
+    Github,
+}
+
+impl ReporterArg {
+    /// `--reporter` when given; otherwise github inside GitHub Actions (`GITHUB_ACTIONS=true`).
+    pub fn choose(explicit: Option<ReporterArg>, github_actions: Option<&std::ffi::OsStr>) -> Self {
+        match explicit {
+            Some(chosen) => chosen,
+            None if github_actions.is_some_and(|v| v == "true") => ReporterArg::Github,
+            None => ReporterArg::Terminal,
+        }
+    }
 }
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {
@@ -157,6 +188,24 @@ pub fn run(args: RunArgs) -> ExitCode {
         Ok(plan) => plan,
         Err(e) => return fail(e),
     };
+    // A shard records what the whole run selected, so `merge-reports` can check its shards.
+    let shard = match args.shard {
+        Some(shard) => {
+            let unsharded = PlanOptions {
+                shard: None,
+                ..options.clone()
+            };
+            match plan_ids(&admission.admitted, &unsharded) {
+                Ok(ids) => Some(ShardRecord::new(
+                    shard.index,
+                    shard.count,
+                    ids.iter().map(String::as_str),
+                )),
+                Err(e) => return fail(e),
+            }
+        }
+        None => None,
+    };
 
     // 4. Run folder and reporters.
     let started_at = time::OffsetDateTime::now_utc();
@@ -169,6 +218,13 @@ pub fn run(args: RunArgs) -> ExitCode {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Some(JunitReporter::new(std::io::BufWriter::new(f))),
             Err(e) => return fail(format_args!("failed to create `{}`: {e}", path.display())),
+        },
+        None => None,
+    };
+    let mut html = match &args.html {
+        Some(dir) => match a3s_test_runner::reporter::html::prepare_dir(dir) {
+            Ok(dir) => Some(HtmlReporter::new(dir)),
+            Err(e) => return fail(e),
         },
         None => None,
     };
@@ -191,6 +247,15 @@ pub fn run(args: RunArgs) -> ExitCode {
         Box::new(std::io::stdout())
     };
     let mut terminal = TerminalReporter::new(live, terminal_options);
+    let mut github =
+        match ReporterArg::choose(args.reporter, std::env::var_os("GITHUB_ACTIONS").as_deref()) {
+            ReporterArg::Github => Some(GithubReporter::new(if live_to_stderr {
+                Box::new(std::io::stderr()) as Box<dyn Write + Send>
+            } else {
+                Box::new(std::io::stdout())
+            })),
+            ReporterArg::Terminal => None,
+        };
     let mut json = args.json.then(|| JsonReporter::new(std::io::stdout()));
     let mut junit = junit;
 
@@ -225,13 +290,14 @@ pub fn run(args: RunArgs) -> ExitCode {
         executor: ExecutorConfig {
             jobs,
             artifacts,
-            working_dir: cwd,
+            working_dir: cwd.clone(),
             base_url: args.base_url.clone(),
             launch_timeout: LAUNCH_TIMEOUT,
             cleanup_bound: CLEANUP_BOUND,
         },
         dev_server: project.and_then(|p| p.dev_server),
         sweep_processes: true,
+        shard,
     };
 
     // 5. Execute, rendering events as they come.
@@ -257,6 +323,25 @@ pub fn run(args: RunArgs) -> ExitCode {
                 event = rx.recv() => {
                     let Some(event) = event else { break };
                     let _ = terminal.report(&event);
+                    if let Some(github) = github.as_mut() {
+                        let _ = github.report(&event);
+                    }
+                    if let Some(html) = html.as_mut() {
+                        match html.report(&event) {
+                            Ok(()) => {
+                                if let Some(path) = html.written() {
+                                    let shown = path.strip_prefix(&cwd).unwrap_or(path);
+                                    let line = format!("{:>12} {}", "Report", shown.display());
+                                    if live_to_stderr {
+                                        eprintln!("{line}");
+                                    } else {
+                                        println!("{line}");
+                                    }
+                                }
+                            }
+                            Err(e) => eprintln!("error: failed to write the HTML report: {e}"),
+                        }
+                    }
                     if let Some(json) = json.as_mut() {
                         let _ = json.report(&event);
                     }
@@ -282,6 +367,18 @@ pub fn run(args: RunArgs) -> ExitCode {
     // Don't wait for stray blocking tasks (a wedged CDP read) at exit: everything owned is reaped.
     runtime.shutdown_timeout(Duration::from_millis(100));
     ExitCode::from(code as u8)
+}
+
+/// The ids a plan with `options` selects, in plan order.
+fn plan_ids(
+    files: &[a3s_test_runner::admit::AdmittedFile],
+    options: &PlanOptions,
+) -> Result<Vec<String>, a3s_test_runner::plan::PlanError> {
+    Ok(plan(files, options)?
+        .scenarios
+        .iter()
+        .map(|p| p.id.to_string())
+        .collect())
 }
 
 /// Read and admit the project configuration: `--project`, or the default path when it exists.
@@ -315,5 +412,34 @@ fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConfig>, ExitCo
             "`{name}` is a suite, not a project configuration"
         ))),
         None => Err(ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReporterArg;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn github_is_the_default_inside_github_actions_unless_another_reporter_is_chosen() {
+        let cases = [
+            (None, None, ReporterArg::Terminal),
+            (None, Some("true"), ReporterArg::Github),
+            (None, Some("false"), ReporterArg::Terminal),
+            (None, Some(""), ReporterArg::Terminal),
+            (
+                Some(ReporterArg::Terminal),
+                Some("true"),
+                ReporterArg::Terminal,
+            ),
+            (Some(ReporterArg::Github), None, ReporterArg::Github),
+        ];
+        for (explicit, env, expected) in cases {
+            assert_eq!(
+                ReporterArg::choose(explicit, env.map(OsStr::new)),
+                expected,
+                "{explicit:?} {env:?}"
+            );
+        }
     }
 }

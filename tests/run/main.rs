@@ -8,6 +8,8 @@
 mod devserver;
 mod endpoint;
 mod harness;
+mod html_report;
+mod merge;
 mod negative;
 mod reliability;
 mod suites;
