@@ -256,7 +256,7 @@ fn readable(page: &str) -> String {
         let start = rest.find(open).unwrap() + open.len();
         let end = rest.find(close).unwrap();
         out.push_str(&rest[..start]);
-        out.push_str("…");
+        out.push('…');
         rest = &rest[end..];
     }
     out.push_str(rest);

@@ -6,7 +6,7 @@
 //! even a string that slipped through could neither run script nor load anything from a network.
 
 use super::attachments::Attachments;
-use super::scenario::{duration, scenario, status_word};
+use super::scenario::{duration, folder_link, scenario, status_word};
 use super::{CSS, SCRIPT};
 use crate::reporter::junit::class_name;
 use crate::result::{FailureRecord, RunOutcome, RunResult, ScenarioStatus};
@@ -64,7 +64,7 @@ pub fn render(result: &RunResult, attachments: &Attachments, report_dir: &Path) 
                 footer {
                     p {
                         "Written by a3s-test from a run result of format " (result.format_version)
-                        ". Artifacts: " code { (result.artifact_root.display()) }
+                        ". Artifacts: " (folder_link(report_dir, &result.artifact_root))
                     }
                 }
                 script { (PreEscaped(SCRIPT)) }
@@ -139,7 +139,8 @@ fn summary(result: &RunResult) -> Markup {
                         strong { "Incomplete: " }
                         "no result was merged for shard "
                         (merge.missing_shards.iter().map(|i| format!("{i}/{}", merge.total)).collect::<Vec<_>>().join(", "))
-                        "; the scenarios of those shards are not in this report."
+                        "; the scenarios of those shards are not in this report ("
+                        code { (crate::merge::MergeCode::MissingShard.as_str()) } ")."
                     }
                 }
                 p class="meta" {

@@ -69,6 +69,12 @@ fn link(report_dir: &Path, path: &Path, text: &str) -> Markup {
     }
 }
 
+/// A folder link, shown as its path relative to the report.
+pub(super) fn folder_link(report_dir: &Path, dir: &Path) -> Markup {
+    let text = relative_href(report_dir, dir).unwrap_or_else(|| dir.display().to_string());
+    link(report_dir, dir, &text)
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -212,7 +218,7 @@ pub(super) fn scenario(
             @for note in &attachments.notes {
                 p class="note" { (note) }
             }
-            @if !files.is_empty() || s.artifact_dir.is_some() {
+            @if !files.is_empty() {
                 details {
                     summary { "Artifacts (" (files.len()) ")" }
                     ul {
@@ -220,10 +226,12 @@ pub(super) fn scenario(
                             li { (kind) ": " (link(report_dir, path, &file_name(path))) }
                         }
                         @if let Some(dir) = &s.artifact_dir {
-                            li { "folder: " (link(report_dir, dir, &dir.display().to_string())) }
+                            li { "folder: " (folder_link(report_dir, dir)) }
                         }
                     }
                 }
+            } @else if let Some(dir) = &s.artifact_dir {
+                p class="meta" { "Artifact folder: " (folder_link(report_dir, dir)) }
             }
         }
     }
