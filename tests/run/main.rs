@@ -7,6 +7,7 @@
 
 mod devserver;
 mod endpoint;
+mod github;
 mod harness;
 mod html_report;
 mod merge;
