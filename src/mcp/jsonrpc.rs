@@ -56,8 +56,9 @@ pub struct Response {
     id: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<Value>,
+    /// Boxed: an error with data would make every `Result<_, Response>` large.
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ErrorObject>,
+    error: Option<Box<ErrorObject>>,
 }
 
 impl Response {
@@ -82,7 +83,7 @@ impl Response {
             jsonrpc: "2.0",
             id,
             result: None,
-            error: Some(error),
+            error: Some(Box::new(error)),
         }
     }
 }
