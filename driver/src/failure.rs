@@ -121,6 +121,8 @@ failure_codes! {
     Unsupported => "test.driver.web.unsupported", Specification;
     /// An evidence path resolves outside the artifact folder (symlink) or cannot be written.
     EvidencePathEscape => "test.spec.evidence_path", Specification;
+    /// An evidence path over the length or depth limits (checked before any folder is made).
+    EvidencePathLimit => "test.spec.evidence_path_limit", Specification;
     /// An upload path does not exist or escapes the working directory.
     UploadPath => "test.driver.web.upload_path", Specification;
     /// Writing evidence to disk failed.

@@ -3,6 +3,7 @@
 //! of the session's supervisor or browser group survives `finish`/`abort`.
 
 mod cli;
+mod large_page;
 mod mcp;
 #[path = "../mcp_pipe.rs"]
 mod mcp_pipe;

@@ -249,6 +249,55 @@ fn a_slow_client_is_cut_off_at_the_deadline() {
 }
 
 #[test]
+fn idle_connections_do_not_starve_a_real_request() {
+    // Issue 16 case 8: 32 sockets that connect and send nothing made every POST a 503 until
+    // the request deadline. With a 30 s deadline, 64 of them are held open here while the
+    // real request is sent: it must be served, not refused.
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(dir.path(), 30_000);
+    let idle: Vec<TcpStream> = (0..64)
+        .map(|_| TcpStream::connect(ep.addr).unwrap())
+        .collect();
+    let good = doc(&[finding("f1", "blue")]);
+    let (status, body) = ep.post(&GOOD, &good);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["accepted"], serde_json::json!(["f1"]));
+    // And again: the slot of a served request is given back.
+    let (status, body) = ep.post(&GOOD, &good);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["duplicates"], serde_json::json!(["f1"]));
+    drop(idle);
+}
+
+#[test]
+fn bare_line_feeds_get_a_prompt_bad_request() {
+    // Issue 16 case 8: LF-only line ends never make the CRLF blank line, so the request used
+    // to wait for its whole deadline and get 408. The client here gives up long before the
+    // endpoint's 30 s deadline: only a prompt answer passes.
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(dir.path(), 30_000);
+    let mut s = TcpStream::connect(ep.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    s.write_all(
+        format!(
+            "POST /__a3s/repairs HTTP/1.1\norigin: {ORIGIN}\ncontent-type: application/json\n\n"
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp)
+        .expect("an answer before the client gives up");
+    let (status, body) = parse_response(&resp);
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["error"]["code"],
+        "test.session.repair_endpoint_bad_request"
+    );
+    assert!(!ledger_path(dir.path(), "s1").exists());
+}
+
+#[test]
 fn the_endpoint_refuses_to_listen_beyond_loopback() {
     let dir = tempfile::tempdir().unwrap();
     let out = run(

@@ -14,6 +14,7 @@ mod evidence;
 mod har;
 mod input;
 mod keys;
+mod large_page;
 mod process;
 mod route;
 mod script;
@@ -23,9 +24,11 @@ mod tab;
 mod target;
 
 pub use agent::{
-    ControlNode, NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, OPERABLE_ROLES,
+    ControlNode, NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, MAX_CONTROLS,
+    OPERABLE_ROLES,
 };
 pub use context::WebContext;
+pub use large_page::LARGE_PAGE_ELEMENTS;
 pub use process::{
     live_group_members, BrowserProcess, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER,
     UNLIMITED_FRAME_RATE_FLAG,
