@@ -15,7 +15,8 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::process::{Child, Command};
+use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
+use std::process::Command;
 use tokio::time::Instant;
 
 /// How long a stopping server gets between SIGTERM and SIGKILL.
@@ -66,7 +67,7 @@ pub enum DevServerError {
 /// A running dev server; call [`DevServer::stop`] (dropping it kills the group as a last resort).
 #[derive(Debug)]
 pub struct DevServer {
-    child: Option<Child>,
+    child: Option<ExitWatch>,
     pgid: i32,
 }
 
@@ -149,28 +150,14 @@ impl DevServer {
             .args(args)
             .stdin(Stdio::null())
             .stdout(log)
-            .stderr(log_err)
-            .process_group(0)
-            .kill_on_drop(true);
-        // SAFETY: the closure runs in the forked child before exec and only calls prctl(2), which
-        // is async-signal-safe. If this process dies without cleaning up (SIGKILL), the server
-        // leader gets SIGTERM instead of running on as an orphan.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(
-                    libc::PR_SET_PDEATHSIG,
-                    libc::SIGTERM as libc::c_ulong,
-                    0,
-                    0,
-                    0,
-                );
-                Ok(())
-            });
-        }
-        let child = command.spawn().map_err(spawn_err)?;
-        let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+            .stderr(log_err);
+        // Its own group; SIGTERM when this process dies, however it dies (crate `child` of the
+        // driver explains the thread that forks it), so the server can stop its own workers.
+        let child = child::spawn(command, Group::NewGroup, OnOwnerDeath::Terminate)
+            .map_err(spawn_err)?;
+        let pgid = child.id() as i32;
         let mut server = DevServer {
-            child: Some(child),
+            child: Some(ExitWatch::new(child)),
             pgid,
         };
         let log = log_file.display().to_string();
@@ -185,11 +172,7 @@ impl DevServer {
             if ready {
                 return Ok(server);
             }
-            if let Some(status) = server
-                .child
-                .as_mut()
-                .and_then(|c| c.try_wait().ok().flatten())
-            {
+            if let Some(status) = server.child.as_ref().and_then(ExitWatch::status) {
                 server.stop().await;
                 return Err(DevServerError::Exited {
                     url: url.to_string(),
@@ -224,21 +207,23 @@ impl DevServer {
     /// SIGTERM the group, wait up to [`STOP_GRACE`] for the leader, SIGKILL the group, reap.
     /// Returns false when the leader had to be killed.
     pub async fn stop(&mut self) -> bool {
-        let Some(mut child) = self.child.take() else {
+        let Some(child) = self.child.take() else {
             return true;
         };
         if self.pgid > 0 {
             // SAFETY: signalling the process group we created; no memory effects.
             unsafe { libc::kill(-self.pgid, libc::SIGTERM) };
         }
-        let graceful = tokio::time::timeout(STOP_GRACE, child.wait()).await.is_ok();
+        let graceful = tokio::time::timeout(STOP_GRACE, child.exited())
+            .await
+            .is_ok();
         if self.pgid > 0 {
             // Stragglers in the group (a server's own workers) die with it.
             // SAFETY: as above.
             unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
         }
         if !graceful {
-            let _ = tokio::time::timeout(STOP_GRACE, child.wait()).await;
+            let _ = tokio::time::timeout(STOP_GRACE, child.exited()).await;
         }
         graceful
     }
@@ -247,7 +232,7 @@ impl DevServer {
 impl Drop for DevServer {
     fn drop(&mut self) {
         if self.child.is_some() && self.pgid > 0 {
-            // SAFETY: last-resort kill of the group we own; `kill_on_drop` reaps the leader.
+            // SAFETY: last-resort kill of the group we own; the reaper thread reaps the leader.
             unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
         }
     }

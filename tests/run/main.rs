@@ -9,5 +9,8 @@ mod devserver;
 mod endpoint;
 mod harness;
 mod negative;
+#[path = "../owned.rs"]
+mod owned;
+mod ownership;
 mod reliability;
 mod suites;
