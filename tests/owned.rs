@@ -66,14 +66,19 @@ impl Tracker {
             }
         }
         all.into_iter()
-            .filter(|p| p.pgid != own && (self.groups.contains(&p.pgid) || carries(p.pid, &self.tag)))
+            .filter(|p| {
+                p.pgid != own && (self.groups.contains(&p.pgid) || carries(p.pid, &self.tag))
+            })
             .collect()
     }
 
     /// The tagged processes only.
     pub fn tagged(&mut self) -> Vec<ProcessInfo> {
         let tag = self.tag.clone();
-        self.live().into_iter().filter(|p| carries(p.pid, &tag)).collect()
+        self.live()
+            .into_iter()
+            .filter(|p| carries(p.pid, &tag))
+            .collect()
     }
 
     /// Poll until nothing of the tag is alive, up to `within`; returns what still lives.

@@ -10,13 +10,13 @@
 //! `a3s-test` as the program name means *this* binary (`std::env::current_exe`), so a project can
 //! use `a3s-test serve …` without the binary being on `PATH`.
 
+use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::Path;
+use std::process::Command;
 use std::process::Stdio;
 use std::time::Duration;
-use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
-use std::process::Command;
 use tokio::time::Instant;
 
 /// How long a stopping server gets between SIGTERM and SIGKILL.
@@ -153,8 +153,8 @@ impl DevServer {
             .stderr(log_err);
         // Its own group; SIGTERM when this process dies, however it dies (crate `child` of the
         // driver explains the thread that forks it), so the server can stop its own workers.
-        let child = child::spawn(command, Group::NewGroup, OnOwnerDeath::Terminate)
-            .map_err(spawn_err)?;
+        let child =
+            child::spawn(command, Group::NewGroup, OnOwnerDeath::Terminate).map_err(spawn_err)?;
         let pgid = child.id() as i32;
         let mut server = DevServer {
             child: Some(ExitWatch::new(child)),

@@ -3,8 +3,8 @@
 //! or a coded [`SessionError`]; the engine and the gates live in `a3s_test_runner::session`.
 
 use super::Context;
-use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::cleanup;
+use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
     check_session_id, session_dir, sessions_root, Budgets, SessionFile, SessionState,
 };

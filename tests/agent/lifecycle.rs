@@ -84,7 +84,11 @@ fn a_killed_or_hung_up_supervisor_is_aborted_cleanly() {
         let tag = new_tag("supervisor");
         let mut tracker = Tracker::new(&tag);
         let id = format!("sup{i}");
-        ok(d, &tag, &["agent", "start", &url, "--session", &id, "--json"]);
+        ok(
+            d,
+            &tag,
+            &["agent", "start", &url, "--session", &id, "--json"],
+        );
         let pid = session_json(d, &id)["ownership"]["supervisor_pid"]
             .as_u64()
             .unwrap() as i32;
@@ -113,9 +117,13 @@ fn ten_concurrent_starts_of_one_id_make_exactly_one_session_with_one_browser() {
     let mut tracker = Tracker::new(&tag);
     let starts: Vec<Child> = (0..10)
         .map(|_| {
-            command(d, &tag, &["agent", "start", &url, "--session", "one", "--json"])
-                .spawn()
-                .unwrap()
+            command(
+                d,
+                &tag,
+                &["agent", "start", &url, "--session", "one", "--json"],
+            )
+            .spawn()
+            .unwrap()
         })
         .collect();
     let outs: Vec<Out> = starts.into_iter().map(collect).collect();
@@ -123,7 +131,11 @@ fn ten_concurrent_starts_of_one_id_make_exactly_one_session_with_one_browser() {
     assert_eq!(won.len(), 1, "{outs:?}");
     for lost in outs.iter().filter(|o| o.code != 0) {
         assert_eq!(lost.code, 2, "{lost:?}");
-        assert_eq!(lost.json()["error"]["code"], "test.session.exists", "{lost:?}");
+        assert_eq!(
+            lost.json()["error"]["code"],
+            "test.session.exists",
+            "{lost:?}"
+        );
     }
     let o = &session_json(d, "one")["ownership"];
     let groups = [
@@ -167,10 +179,14 @@ fn an_interrupted_start_leaves_no_session_and_no_process() {
         let tag = new_tag("interrupted");
         let mut tracker = Tracker::new(&tag);
         let id = format!("int{i}");
-        let child = command(d, &tag, &["agent", "start", &url, "--session", &id, "--json"])
-            .process_group(0)
-            .spawn()
-            .unwrap();
+        let child = command(
+            d,
+            &tag,
+            &["agent", "start", &url, "--session", &id, "--json"],
+        )
+        .process_group(0)
+        .spawn()
+        .unwrap();
         let pid = child.id() as i32;
         let until = Instant::now() + Duration::from_secs(60);
         loop {
@@ -185,13 +201,19 @@ fn an_interrupted_start_leaves_no_session_and_no_process() {
             if reached {
                 break;
             }
-            assert!(Instant::now() < until, "trial {i}: {moment:?} never appeared");
+            assert!(
+                Instant::now() < until,
+                "trial {i}: {moment:?} never appeared"
+            );
             std::thread::sleep(Duration::from_millis(2));
         }
         // SAFETY: the `agent start` this test spawned.
         unsafe { libc::kill(pid, sig) };
         let out = collect(child);
-        assert_none_left(&mut tracker, &format!("trial {i}: signal {sig} at {moment:?}"));
+        assert_none_left(
+            &mut tracker,
+            &format!("trial {i}: signal {sig} at {moment:?}"),
+        );
         let folder = d.join(".a3s-test/agent-sessions").join(&id);
         if sig == libc::SIGKILL {
             // No handler ran: the record may stay (`starting`), with nothing running; abort
@@ -220,7 +242,11 @@ fn a_session_in_cleanup_refuses_turns_until_abort_retries_the_cleanup() {
     let tag = new_tag("cleanup");
     let mut tracker = Tracker::new(&tag);
     let url = format!("{}/", server.origin);
-    ok(d, &tag, &["agent", "start", &url, "--session", "c", "--json"]);
+    ok(
+        d,
+        &tag,
+        &["agent", "start", &url, "--session", "c", "--json"],
+    );
     // A cleanup that failed earlier left this state (the processes are still running).
     let path = d.join(".a3s-test/agent-sessions/c/session.json");
     let mut record = session_json(d, "c");
@@ -232,9 +258,17 @@ fn a_session_in_cleanup_refuses_turns_until_abort_retries_the_cleanup() {
     ] {
         let out = a3s(d, &tag, args);
         assert_eq!(out.code, 2, "{args:?}: {}", out.stdout);
-        assert_eq!(out.json()["error"]["code"], "test.session.cleanup", "{}", out.stdout);
+        assert_eq!(
+            out.json()["error"]["code"],
+            "test.session.cleanup",
+            "{}",
+            out.stdout
+        );
     }
-    assert!(!tracker.live().is_empty(), "the session's processes still run");
+    assert!(
+        !tracker.live().is_empty(),
+        "the session's processes still run"
+    );
     let v = ok(d, &tag, &["agent", "abort", "--session", "c", "--json"]);
     assert_eq!(v["cleanup_verified"], true, "{v}");
     assert_none_left(&mut tracker, "after the retried cleanup");
@@ -272,12 +306,19 @@ fn abort_never_touches_a_recycled_pid() {
         serde_json::to_vec(&record).unwrap(),
     )
     .unwrap();
-    let out = a3s(d, "recycled", &["agent", "abort", "--session", "old", "--json"]);
+    let out = a3s(
+        d,
+        "recycled",
+        &["agent", "abort", "--session", "old", "--json"],
+    );
     let alive = real.is_alive();
     // SAFETY: the `sleep` this test started.
     unsafe { libc::kill(pid as i32, libc::SIGKILL) };
     unrelated.wait().unwrap();
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
-    assert!(alive, "abort killed an unrelated process with a recycled pid");
+    assert!(
+        alive,
+        "abort killed an unrelated process with a recycled pid"
+    );
     assert_eq!(session_json(d, "old")["state"], "aborted");
 }

@@ -213,7 +213,10 @@ fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
         &["agent", "press", "Enter", "--session", "origin", "--json"],
         "test.session.origin_loss",
     );
-    ok(d, &["agent", "navigate", &home, "--session", "origin", "--json"]);
+    ok(
+        d,
+        &["agent", "navigate", &home, "--session", "origin", "--json"],
+    );
     // Refs of the observation before the loss stay invalid; a fresh observation works.
     refused(
         d,
@@ -230,7 +233,10 @@ fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
         "test.session.stale_ref",
     );
     let back = ok(d, &["agent", "observe", "--session", "origin", "--json"]);
-    assert!(back["url"].as_str().unwrap().starts_with(&server.origin), "{back}");
+    assert!(
+        back["url"].as_str().unwrap().starts_with(&server.origin),
+        "{back}"
+    );
     ok(d, &["agent", "abort", "--session", "origin", "--json"]);
     assert_gone(groups);
 

@@ -73,7 +73,14 @@ fn kill_9_of_run_at_any_moment_leaves_nothing_and_the_next_start_removes_the_pro
         let mut tracker = Tracker::new(&tag);
         let requests = server.watch();
         let mut child = Command::new(binary())
-            .args(["run", "hold.acl", "--jobs", "1", "--base-url", &server.base_url])
+            .args([
+                "run",
+                "hold.acl",
+                "--jobs",
+                "1",
+                "--base-url",
+                &server.base_url,
+            ])
             .current_dir(work.path())
             .env(TAG_VAR, &tag)
             .env_remove("A3S_TEST_BROWSER")

@@ -155,12 +155,13 @@ impl OwnedBrowser {
             .stderr(Stdio::piped());
         // Its own group, SIGKILL when this process dies (crate::child explains why that covers
         // the helpers too).
-        let mut child = child::spawn(command, Group::NewGroup, OnOwnerDeath::Kill).map_err(|e| {
-            launch_error(format!(
-                "failed to start browser {}: {e}",
-                executable.display()
-            ))
-        })?;
+        let mut child =
+            child::spawn(command, Group::NewGroup, OnOwnerDeath::Kill).map_err(|e| {
+                launch_error(format!(
+                    "failed to start browser {}: {e}",
+                    executable.display()
+                ))
+            })?;
         let pid = child.id();
         let ids = BrowserProcess { pid, pgid: pid };
         marker.with_browser(pid).write(profile.path());

@@ -96,7 +96,10 @@ fn sweep_in(folder: &Path) -> usize {
     };
     let mut removed = 0;
     for entry in entries.flatten() {
-        let named = entry.file_name().to_str().is_some_and(|n| n.starts_with(PREFIX));
+        let named = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(PREFIX));
         // A real folder only (never follow a symlink someone planted).
         let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
         if !named || !is_dir {

@@ -98,7 +98,10 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
         _ = next_signal(&mut terminate) => false,
     };
     if !handed {
-        let _ = append_event(engine.dir(), serde_json::json!({ "kind": "start_abandoned" }));
+        let _ = append_event(
+            engine.dir(),
+            serde_json::json!({ "kind": "start_abandoned" }),
+        );
         let _ = engine
             .close(
                 SessionState::Aborted,
