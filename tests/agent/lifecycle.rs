@@ -94,7 +94,7 @@ fn a_killed_or_hung_up_supervisor_is_aborted_cleanly() {
             .unwrap() as i32;
         let supervisor = ProcessInfo::read(pid).expect("the supervisor runs");
         assert!(
-            tracker.tagged().iter().any(|p| *p == supervisor),
+            tracker.tagged().contains(&supervisor),
             "the recorded supervisor is the one this test started"
         );
         // SAFETY: the supervisor this test started (pid and start time checked above).
