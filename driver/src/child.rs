@@ -18,8 +18,9 @@
 //! server and the supervisor need the parent-death signal anyway. Grandchildren do not inherit
 //! the signal; Chromium's own helpers (zygote, renderers, GPU/utility processes) exit on their
 //! own within ~0.1 s of the browser dying (measured on these machines), so the browser's death
-//! takes its whole group with it. A dev server's group is stopped by its owner; its leader gets
-//! SIGTERM on owner death, so a server can still stop its own workers.
+//! takes its whole group with it. A dev server is arbitrary: its leader gets SIGTERM on owner
+//! death (so it can stop its own workers), and a [`GroupWatchdog`] in its group stops the whole
+//! group even when the leader ignores SIGTERM or its workers are grandchildren.
 //!
 //! Processes are identified by pid *and* start time ([`start_time`]), never by name, so a recycled
 //! pid is never mistaken for one of ours.
@@ -104,6 +105,55 @@ pub fn spawn(mut command: Command, group: Group, on_death: OnOwnerDeath) -> io::
         .map_err(|_| io::Error::other("the spawner thread is gone"))?;
     rx.recv()
         .map_err(|_| io::Error::other("the spawner thread is gone"))?
+}
+
+/// Keeps a whole process group tied to its owner: a `sh` that joins the group and blocks reading a
+/// pipe only the owner holds open. However the owner dies, the kernel closes its end; the read
+/// returns and the watchdog sends SIGTERM to the group, then SIGKILL half a second later (itself
+/// included). For groups whose members may ignore the parent-death signal or be grandchildren
+/// (a dev server's workers). Dropping the watchdog (the owner's normal stop) does the same.
+#[derive(Debug)]
+pub struct GroupWatchdog {
+    _owner_end: std::io::PipeWriter,
+    exit: ExitWatch,
+}
+
+/// The watchdog's script: ignore the group's SIGTERM itself, wait for the owner to go, stop all.
+const WATCHDOG: &str = "trap '' TERM; read _ignored; kill -TERM 0; sleep 0.5; kill -KILL 0";
+
+impl GroupWatchdog {
+    /// Start a watchdog inside group `pgid` (which this process created).
+    pub fn start(pgid: u32) -> io::Result<GroupWatchdog> {
+        // Both ends are close-on-exec: no other child inherits the owner's end.
+        let (reader, writer) = std::io::pipe()?;
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", WATCHDOG])
+            .stdin(reader)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(pgid as i32);
+        // Forked from the spawner thread too, but without the parent-death signal: it must
+        // outlive the owner to do its job.
+        let (tx, rx) = mpsc::channel();
+        spawner()
+            .lock()
+            .map_err(|_| io::Error::other("the spawner lock is poisoned"))?
+            .send((command, tx))
+            .map_err(|_| io::Error::other("the spawner thread is gone"))?;
+        let child = rx
+            .recv()
+            .map_err(|_| io::Error::other("the spawner thread is gone"))??;
+        Ok(GroupWatchdog {
+            _owner_end: writer,
+            exit: ExitWatch::new(child),
+        })
+    }
+
+    /// The watchdog's exit (it ends with its group).
+    pub fn exit(&self) -> &ExitWatch {
+        &self.exit
+    }
 }
 
 /// Stop receiving the parent-death signal: for a supervisor once `agent start` handed the

@@ -5,12 +5,13 @@
 //! artifact root. Readiness is an HTTP answer (any status) from `url`, polled until the startup
 //! deadline; a server that exits before answering fails at once with its exit status. Stopping
 //! sends SIGTERM to the whole group, waits a bounded time for the leader, then SIGKILLs the group
-//! (stragglers included) and reaps the leader.
+//! (stragglers included) and reaps the leader. If this process dies first (even by SIGKILL), the
+//! leader gets SIGTERM and a watchdog in the group stops the rest (`a3s_test_driver::child`).
 //!
 //! `a3s-test` as the program name means *this* binary (`std::env::current_exe`), so a project can
 //! use `a3s-test serve …` without the binary being on `PATH`.
 
-use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
+use a3s_test_driver::child::{self, ExitWatch, Group, GroupWatchdog, OnOwnerDeath};
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::Path;
@@ -69,6 +70,8 @@ pub enum DevServerError {
 pub struct DevServer {
     child: Option<ExitWatch>,
     pgid: i32,
+    /// Stops the group if this process dies without [`DevServer::stop`].
+    watchdog: Option<GroupWatchdog>,
 }
 
 /// The `host:port` and path of an `http://` URL.
@@ -156,9 +159,23 @@ impl DevServer {
         let child =
             child::spawn(command, Group::NewGroup, OnOwnerDeath::Terminate).map_err(spawn_err)?;
         let pgid = child.id() as i32;
+        let exit = ExitWatch::new(child);
+        // The whole group follows this process even if the server ignores SIGTERM.
+        let watchdog = match GroupWatchdog::start(pgid as u32) {
+            Ok(w) => w,
+            Err(source) => {
+                // SAFETY: the group we just created.
+                unsafe { libc::kill(-pgid, libc::SIGKILL) };
+                return Err(DevServerError::Spawn {
+                    program: "sh (dev server watchdog)".into(),
+                    source,
+                });
+            }
+        };
         let mut server = DevServer {
-            child: Some(ExitWatch::new(child)),
+            child: Some(exit),
             pgid,
+            watchdog: Some(watchdog),
         };
         let log = log_file.display().to_string();
         let deadline = Instant::now() + startup_timeout;
@@ -224,6 +241,10 @@ impl DevServer {
         }
         if !graceful {
             let _ = tokio::time::timeout(STOP_GRACE, child.exited()).await;
+        }
+        // The group kill above ended the watchdog too; collect it.
+        if let Some(watchdog) = self.watchdog.take() {
+            let _ = tokio::time::timeout(STOP_GRACE, watchdog.exit().exited()).await;
         }
         graceful
     }

@@ -42,12 +42,13 @@ enum Moment {
     MidScenario,
 }
 
-/// A project whose dev server (`sleep`) is "ready" at once: the fixture server answers its URL.
+/// A project whose dev server ignores SIGTERM and has a worker of its own (a grandchild of the
+/// run); it is "ready" at once: the fixture server answers its URL.
 fn project(url: &str) -> String {
     format!(
         r#"project "p" {{
     dev_server {{
-        command = ["sleep", "600"]
+        command = ["sh", "-c", "trap '' TERM; sleep 600 & wait"]
         url = "{url}/"
         startup_timeout_ms = 10000
     }}
