@@ -40,6 +40,8 @@ pub enum Group {
     /// Lead a new session and process group (`setsid`): the session supervisor, which must not
     /// get the terminal's signals.
     NewSession,
+    /// Join the group a [`GroupWatchdog`] leads: the dev server.
+    Join(u32),
 }
 
 /// Which signal the child receives when its owner dies.
@@ -88,6 +90,11 @@ pub fn spawn(mut command: Command, group: Group, on_death: OnOwnerDeath) -> io::
                     rustix::process::setsid()?;
                 }
                 Group::NewGroup => rustix::process::setpgid(None, None)?,
+                Group::Join(pgid) => {
+                    let pgid = rustix::process::Pid::from_raw(pgid as i32)
+                        .ok_or_else(|| io::Error::from_raw_os_error(libc::EINVAL))?;
+                    rustix::process::setpgid(None, Some(pgid))?
+                }
             }
             rustix::process::set_parent_process_death_signal(Some(signal))?;
             if rustix::process::getppid() != Some(owner) {
@@ -107,14 +114,16 @@ pub fn spawn(mut command: Command, group: Group, on_death: OnOwnerDeath) -> io::
         .map_err(|_| io::Error::other("the spawner thread is gone"))?
 }
 
-/// Keeps a whole process group tied to its owner: a `sh` that joins the group and blocks reading a
-/// pipe only the owner holds open. However the owner dies, the kernel closes its end; the read
+/// Keeps a whole process group tied to its owner: a `sh` that leads the group (the owned process
+/// then joins it with [`Group::Join`], so no moment exists where the group is unwatched) and
+/// blocks reading a pipe only the owner holds open. However the owner dies, the kernel closes its end; the read
 /// returns and the watchdog sends SIGTERM to the group, then SIGKILL half a second later (itself
 /// included). For groups whose members may ignore the parent-death signal or be grandchildren
 /// (a dev server's workers). Dropping the watchdog (the owner's normal stop) does the same.
 #[derive(Debug)]
 pub struct GroupWatchdog {
     _owner_end: std::io::PipeWriter,
+    pgid: u32,
     exit: ExitWatch,
 }
 
@@ -122,8 +131,8 @@ pub struct GroupWatchdog {
 const WATCHDOG: &str = "trap '' TERM; read _ignored; kill -TERM 0; sleep 0.5; kill -KILL 0";
 
 impl GroupWatchdog {
-    /// Start a watchdog inside group `pgid` (which this process created).
-    pub fn start(pgid: u32) -> io::Result<GroupWatchdog> {
+    /// Start a watchdog leading a new process group; [`GroupWatchdog::pgid`] is the group to join.
+    pub fn start() -> io::Result<GroupWatchdog> {
         // Both ends are close-on-exec: no other child inherits the owner's end.
         let (reader, writer) = std::io::pipe()?;
         let mut command = Command::new("sh");
@@ -132,7 +141,7 @@ impl GroupWatchdog {
             .stdin(reader)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
-            .process_group(pgid as i32);
+            .process_group(0);
         // Forked from the spawner thread too, but without the parent-death signal: it must
         // outlive the owner to do its job.
         let (tx, rx) = mpsc::channel();
@@ -146,8 +155,14 @@ impl GroupWatchdog {
             .map_err(|_| io::Error::other("the spawner thread is gone"))??;
         Ok(GroupWatchdog {
             _owner_end: writer,
+            pgid: child.id(),
             exit: ExitWatch::new(child),
         })
+    }
+
+    /// The group it leads (its pid).
+    pub fn pgid(&self) -> u32 {
+        self.pgid
     }
 
     /// The watchdog's exit (it ends with its group).

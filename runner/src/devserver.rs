@@ -1,7 +1,7 @@
 //! The project's dev server (`.a3s-test/project.acl` → `dev_server { … }`): start, wait, stop.
 //!
-//! The command is an argument vector run without a shell, as the leader of a new process group
-//! this run owns, with stdin closed and its output appended to `dev-server.log` in the run's
+//! The command is an argument vector run without a shell, in a new process group this run owns
+//! (led by a small watchdog, see below), with stdin closed and its output appended to `dev-server.log` in the run's
 //! artifact root. Readiness is an HTTP answer (any status) from `url`, polled until the startup
 //! deadline; a server that exits before answering fails at once with its exit status. Stopping
 //! sends SIGTERM to the whole group, waits a bounded time for the leader, then SIGKILLs the group
@@ -154,28 +154,28 @@ impl DevServer {
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(log_err);
-        // Its own group; SIGTERM when this process dies, however it dies (crate `child` of the
-        // driver explains the thread that forks it), so the server can stop its own workers.
-        let child =
-            child::spawn(command, Group::NewGroup, OnOwnerDeath::Terminate).map_err(spawn_err)?;
-        let pgid = child.id() as i32;
-        let exit = ExitWatch::new(child);
-        // The whole group follows this process even if the server ignores SIGTERM.
-        let watchdog = match GroupWatchdog::start(pgid as u32) {
-            Ok(w) => w,
-            Err(source) => {
-                // SAFETY: the group we just created.
+        // A group led by a watchdog that stops it when this process dies, however it dies (even
+        // a server that ignores SIGTERM, and its workers); the server joins that group and gets
+        // SIGTERM itself on owner death (`a3s_test_driver::child` explains both).
+        let watchdog = GroupWatchdog::start().map_err(|source| DevServerError::Spawn {
+            program: "sh (the dev server's watchdog)".into(),
+            source,
+        })?;
+        let pgid = watchdog.pgid() as i32;
+        let child = match child::spawn(command, Group::Join(pgid as u32), OnOwnerDeath::Terminate) {
+            Ok(child) => child,
+            Err(e) => {
+                // SAFETY: the watchdog's group, which this process just created.
                 unsafe { libc::kill(-pgid, libc::SIGKILL) };
-                return Err(DevServerError::Spawn {
-                    program: "sh (dev server watchdog)".into(),
-                    source,
-                });
+                return Err(spawn_err(e));
             }
         };
+        let exit = ExitWatch::new(child);
+        let watchdog = Some(watchdog);
         let mut server = DevServer {
             child: Some(exit),
             pgid,
-            watchdog: Some(watchdog),
+            watchdog,
         };
         let log = log_file.display().to_string();
         let deadline = Instant::now() + startup_timeout;
@@ -216,7 +216,7 @@ impl DevServer {
         }
     }
 
-    /// The process group id (= the leader's pid).
+    /// The process group id (= the watchdog's pid).
     pub fn pgid(&self) -> i32 {
         self.pgid
     }
