@@ -9,8 +9,5 @@ mod devserver;
 mod endpoint;
 mod harness;
 mod negative;
-#[path = "../owned.rs"]
-mod owned;
-mod ownership;
 mod reliability;
 mod suites;
