@@ -4,9 +4,12 @@
 
 mod cli;
 mod large_page;
+mod lifecycle;
 mod mcp;
 #[path = "../mcp_pipe.rs"]
 mod mcp_pipe;
+#[path = "../owned.rs"]
+mod owned;
 mod safety;
 mod support;
 mod testkit;

@@ -102,11 +102,14 @@ impl Engine {
         // SAFETY: getpgid(0) reads this process's own group.
         let pgid = unsafe { libc::getpgid(0) } as u32;
         file.cdp_endpoint = Some(driver.endpoint().to_string());
+        let start_of = |pid: u32| a3s_test_driver::child::start_time(pid).unwrap_or(0);
         file.ownership = Ownership {
             supervisor_pid: std::process::id(),
             supervisor_pgid: pgid,
             browser_pid: browser.pid,
             browser_pgid: browser.pgid,
+            supervisor_start: start_of(std::process::id()),
+            browser_start: start_of(browser.pid),
             token,
         };
         let mut engine = Engine {
@@ -686,7 +689,13 @@ impl Engine {
         summary: Option<String>,
     ) -> Result<Value, SessionError> {
         let problems = self.shutdown().await;
-        self.file.state = state;
+        // A cleanup that could not be verified keeps the session in cleanup (turns refused) for
+        // a later finish/abort to retry.
+        self.file.state = if problems.is_empty() {
+            state
+        } else {
+            SessionState::CleanupFailed
+        };
         self.file.closed_reason = Some(status.to_string());
         self.end_observation();
         let report = json!({
