@@ -66,6 +66,21 @@ describe("RepairQueue", () => {
     await expect(q.submit(draft({ target: { kind: "region", nodeIds: [] } }))).rejects.toThrow(/region/);
     await expect(q.submit(draft({ target: { kind: "node", nodeIds: [] } }))).rejects.toThrow(/node id/);
   });
+  it("keeps typed criteria and relations on the queued record", async () => {
+    const q = queue();
+    const successCriteria = ["Reads well", { kind: "target_text" as const, equals: "Pay" }, { kind: "target_state" as const, state: "enabled" as const }];
+    const relations = [{ kind: "conflicts_with" as const, findingId: "b" }];
+    const [rec] = (await q.submit(draft({ id: "a", successCriteria, relations }))).repairs;
+    expect(rec?.successCriteria).toEqual(successCriteria);
+    expect(rec?.relations).toEqual(relations);
+    expect(q.takeBatch().repairs[0]).toMatchObject({ successCriteria, relations });
+    await expect(q.submit(draft({ id: "c", successCriteria: [{ kind: "target_text" } as never] }))).rejects.toThrow(/equals/);
+    await expect(q.submit(draft({ id: "d", relations: [{ kind: "conflicts_with", repairId: "b" } as never] }))).rejects.toThrow(/repairId/);
+    await expect(q.submit(draft({ id: "bad.id" }))).rejects.toThrow(/1-64 characters/);
+    // A refused draft queues nothing, even in a batch.
+    await expect(q.submit([draft({ id: "e" }), draft({ id: "f", relations: [{ kind: "conflicts_with", findingId: "f" }] })])).rejects.toThrow(/another finding/);
+    expect(q.list().map((r) => r.id)).toEqual(["a"]);
+  });
   it("applies ledger events monotonically and idempotently", async () => {
     const q = queue();
     await q.submit(draft({ id: "a" }));

@@ -4,6 +4,7 @@
 //! human actions. It authorizes nothing: a session decides what happens to a finding.
 import { TestKitError } from "../errors";
 import { REPAIR_PROTOCOL } from "../version";
+import { checkCriteria, checkRelations, FINDING_ID_PATTERN } from "./criteria";
 import type { RepairTransport } from "./endpoint";
 import type { RepairQueueState, RepairStore } from "./storage";
 import {
@@ -72,13 +73,9 @@ function checkDraft(d: unknown): RepairDraft {
   if (draft.instruction.length > MAX_INSTRUCTION_CHARS) fail(`instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`);
   if (!["fix", "change", "question", "approve"].includes(draft.intent)) fail("intent must be fix, change, question or approve");
   if (!["blocking", "important", "suggestion"].includes(draft.severity)) fail("severity must be blocking, important or suggestion");
-  if (draft.id !== undefined && (typeof draft.id !== "string" || !/^[A-Za-z0-9._:-]{1,128}$/.test(draft.id))) fail("id must match [A-Za-z0-9._:-]{1,128}");
-  if (draft.successCriteria !== undefined && (!Array.isArray(draft.successCriteria) || draft.successCriteria.length > 16 || !draft.successCriteria.every((c) => typeof c === "string" && c.length <= 2048))) {
-    fail("successCriteria must be at most 16 strings of at most 2,048 characters");
-  }
-  if (draft.relations !== undefined && (!Array.isArray(draft.relations) || !draft.relations.every((r) => r.kind === "conflicts_with" && typeof r.repairId === "string"))) {
-    fail('relations must be [{ kind: "conflicts_with", repairId }]');
-  }
+  if (draft.id !== undefined && (typeof draft.id !== "string" || !FINDING_ID_PATTERN.test(draft.id))) fail("id must be 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)");
+  checkCriteria(draft.successCriteria);
+  checkRelations(draft.relations, draft.id);
   checkTarget(draft.target);
   return draft;
 }
@@ -121,10 +118,10 @@ export class RepairQueue {
         status: "queued",
         target: draft.target,
         instruction: draft.instruction,
-        successCriteria: draft.successCriteria ?? [],
+        successCriteria: checkCriteria(draft.successCriteria),
         intent: draft.intent,
         severity: draft.severity,
-        relations: draft.relations ?? [],
+        relations: checkRelations(draft.relations, draft.id),
         context: this.deps.captureContext(draft.target),
         sequence: 0,
         events: [],

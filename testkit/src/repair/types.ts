@@ -57,6 +57,32 @@ export interface RepairTarget {
   layout?: LayoutPlacement | LayoutRearrange;
 }
 
+/** A declared semantic incompatibility with another finding (compared by id only). */
+export interface RepairRelation {
+  kind: "conflicts_with";
+  findingId: string;
+}
+
+/** Element states a `target_state` criterion can require. */
+export const TARGET_STATES = ["enabled", "disabled", "checked", "unchecked", "expanded", "collapsed"] as const;
+/** One required element state. */
+export type TargetState = (typeof TARGET_STATES)[number];
+
+/** Kinds of browser-verifiable success criteria. */
+export const SUCCESS_CRITERION_KINDS = ["target_text", "page_text", "page_text_absent", "target_visible", "target_hidden", "target_state"] as const;
+
+/**
+ * A success criterion the tool can check in the browser after a repair. A plain string in
+ * `successCriteria` is prose for the reviewer and is never browser-verified.
+ */
+export type SuccessCriterion =
+  | { kind: "target_text"; equals: string }
+  | { kind: "page_text"; contains: string }
+  | { kind: "page_text_absent"; contains: string }
+  | { kind: "target_visible" }
+  | { kind: "target_hidden" }
+  | { kind: "target_state"; state: TargetState };
+
 /** A reviewer's draft finding. */
 export interface RepairDraft {
   /** Stable id; generated when absent. */
@@ -66,10 +92,12 @@ export interface RepairDraft {
   target: RepairTarget;
   /** At most 8,192 characters. */
   instruction: string;
-  successCriteria?: string[];
+  /** At most 16 entries; prose strings and typed criteria may be mixed. */
+  successCriteria?: Array<string | SuccessCriterion>;
   intent: RepairIntent;
   severity: RepairSeverity;
-  relations?: Array<{ kind: "conflicts_with"; repairId: string }>;
+  /** At most 16 relations, each naming another finding id. */
+  relations?: RepairRelation[];
 }
 
 /** Page context captured when a finding is sent; untrusted evidence. */
@@ -108,10 +136,10 @@ export interface RepairRecord {
   status: RepairStatus;
   target: RepairTarget;
   instruction: string;
-  successCriteria: string[];
+  successCriteria: Array<string | SuccessCriterion>;
   intent: RepairIntent;
   severity: RepairSeverity;
-  relations: Array<{ kind: "conflicts_with"; repairId: string }>;
+  relations: RepairRelation[];
   context: RepairContext;
   /** Sequence of the last applied event (0 = none). */
   sequence: number;
