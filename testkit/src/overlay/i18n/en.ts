@@ -60,6 +60,13 @@ export const en = {
   "criterion.target_hidden": "Target is hidden",
   "criterion.target_state": "Target is in state",
 
+  "state.enabled": "enabled",
+  "state.disabled": "disabled",
+  "state.checked": "checked",
+  "state.unchecked": "unchecked",
+  "state.expanded": "expanded",
+  "state.collapsed": "collapsed",
+
   "intent.fix": "Fix",
   "intent.change": "Change",
   "intent.question": "Question",

@@ -62,6 +62,13 @@ export const zhCN: Record<StringKey, string> = {
   "criterion.target_hidden": "目标隐藏",
   "criterion.target_state": "目标处于状态",
 
+  "state.enabled": "可用",
+  "state.disabled": "禁用",
+  "state.checked": "已勾选",
+  "state.unchecked": "未勾选",
+  "state.expanded": "已展开",
+  "state.collapsed": "已收起",
+
   "intent.fix": "修复",
   "intent.change": "修改",
   "intent.question": "提问",
