@@ -9,6 +9,7 @@ import type {
   RepairDraft,
   RepairEvent,
   RepairRecord,
+  RepairTakeOptions,
   SubmitRepairResult,
 } from "../repair/types";
 import type { BoundaryRegistration, SourceMapRegistration, SourceRegistration, Unregister } from "./registry";
@@ -47,8 +48,8 @@ export interface PageContextBridge {
   submitRepair(draft: RepairDraft | readonly RepairDraft[]): Promise<SubmitRepairResult>;
   /** The next pending findings, not removed. */
   peekRepairBatch(options?: { max?: number }): RepairBatch;
-  /** Removes and returns the next pending findings. */
-  takeRepairBatch(options?: { max?: number }): RepairBatch;
+  /** Removes and returns the next pending findings (only the listed `ids`, when given). */
+  takeRepairBatch(options?: RepairTakeOptions): RepairBatch;
   /** Every finding this page knows. */
   listRepairs(): RepairRecord[];
   /** Mirrors a lifecycle event from the ledger (idempotent). */

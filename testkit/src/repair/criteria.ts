@@ -11,7 +11,7 @@ export const MAX_CRITERION_CHARS = 2048;
 /** Most relations per finding. */
 export const MAX_RELATIONS = 16;
 /** Finding ids: the rule the ledger applies (1–64 of `A-Z a-z 0-9 _ -`, no leading `-`). */
-export const FINDING_ID_PATTERN = /^(?!-)[A-Za-z0-9_-]{1,64}$/;
+export const FINDING_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
 
 function fail(message: string): never {
   throw new TestKitError("invalid_repair", message);

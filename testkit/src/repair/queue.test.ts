@@ -81,6 +81,24 @@ describe("RepairQueue", () => {
     await expect(q.submit([draft({ id: "e" }), draft({ id: "f", relations: [{ kind: "conflicts_with", findingId: "f" }] })])).rejects.toThrow(/another finding/);
     expect(q.list().map((r) => r.id)).toEqual(["a"]);
   });
+  it("stamps one batch id per send and the context revision on each record", async () => {
+    const q = queue();
+    const batch = await q.submit([draft({ id: "a" }), draft({ id: "b" })]);
+    const single = await q.submit(draft({ id: "c" }));
+    const [a, b] = batch.repairs;
+    expect(a?.batchId).toBe(b?.batchId);
+    expect(single.repairs[0]?.batchId).not.toBe(a?.batchId);
+    expect(batch.repairs.map((r) => r.contextRevision)).toEqual([7, 7]);
+  });
+  it("takes only the listed ids and keeps the rest queued", async () => {
+    const q = queue();
+    await q.submit([draft({ id: "a" }), draft({ id: "b" }), draft({ id: "c" })]);
+    expect(q.takeBatch({ ids: ["c", "a", "zz"] }).repairs.map((r) => r.id)).toEqual(["a", "c"]);
+    expect(q.peekBatch().repairs.map((r) => r.id)).toEqual(["b"]);
+    expect(() => q.takeBatch({ ids: "b" as never })).toThrow(/ids must be an array/);
+    expect(q.takeBatch({ ids: [] }).repairs).toEqual([]);
+    expect(q.peekBatch().repairs.map((r) => r.id)).toEqual(["b"]);
+  });
   it("applies ledger events monotonically and idempotently", async () => {
     const q = queue();
     await q.submit(draft({ id: "a" }));
@@ -98,6 +116,7 @@ describe("RepairQueue", () => {
     await q.submitAction({ repairId: "a", kind: "reply", message: "smaller", requestId: "x" });
     await q.submitAction({ repairId: "a", kind: "reply", message: "smaller", requestId: "x" });
     await expect(q.submitAction({ repairId: "a", kind: "reply" })).rejects.toThrow(/message/);
+    await expect(q.submitAction({ repairId: "a", kind: "accept", requestId: "has space" })).rejects.toThrow(/requestId/);
     const batch = q.takeActions();
     expect(batch.protocol).toBe("a3s.test.repair/1");
     expect(batch.actions.map((a) => [a.kind, a.requestId])).toEqual([["reply", "x"]]);

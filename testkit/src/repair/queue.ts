@@ -18,6 +18,7 @@ import {
   type RepairEvent,
   type RepairRecord,
   type RepairStatus,
+  type RepairTakeOptions,
   type RepairTarget,
   type SubmitRepairResult,
 } from "./types";
@@ -27,6 +28,8 @@ export const MAX_INSTRUCTION_CHARS = 8192;
 /** Most records kept; the oldest ones that are no longer pending go first. */
 export const MAX_KEPT_REPAIRS = 200;
 const MAX_EVENTS_PER_REPAIR = 50;
+/** Most ids one take may name (the ledger's batch bound). */
+const MAX_TAKE_IDS = 100;
 
 /** Dependencies of the queue. */
 export interface RepairQueueDeps {
@@ -51,12 +54,12 @@ function checkTarget(t: unknown): RepairTarget {
   if (typeof t !== "object" || t === null) fail("target must be an object");
   const target = t as RepairTarget;
   if (!["node", "text", "region", "drawing"].includes(target.kind)) fail("target.kind must be node, text, region or drawing");
-  if (!Array.isArray(target.nodeIds) || target.nodeIds.length > 64 || !target.nodeIds.every((id) => typeof id === "string" && id !== "")) {
-    fail("target.nodeIds must be an array of at most 64 node ids");
+  if (!Array.isArray(target.nodeIds) || target.nodeIds.length > 64 || !target.nodeIds.every((id) => typeof id === "string" && id !== "" && id.length <= 128)) {
+    fail("target.nodeIds must be an array of at most 64 node ids of at most 128 characters");
   }
   if (target.kind === "node" && target.nodeIds.length === 0) fail("a node target needs at least one node id");
   if ((target.kind === "region" || target.kind === "drawing") && !isRect(target.region)) fail(`a ${target.kind} target needs a region rect`);
-  if (target.region !== undefined && !isRect(target.region)) fail("target.region must be a rect");
+  if (target.region !== undefined && (!isRect(target.region) || target.region.width < 0 || target.region.height < 0)) fail("target.region must be a rect with width and height >= 0");
   if (target.text !== undefined && (typeof target.text !== "string" || target.text.length > MAX_INSTRUCTION_CHARS)) fail("target.text must be a string of at most 8,192 characters");
   if (target.layout !== undefined) {
     const l = target.layout as unknown as Record<string, unknown>;
@@ -74,6 +77,7 @@ function checkDraft(d: unknown): RepairDraft {
   if (!["fix", "change", "question", "approve"].includes(draft.intent)) fail("intent must be fix, change, question or approve");
   if (!["blocking", "important", "suggestion"].includes(draft.severity)) fail("severity must be blocking, important or suggestion");
   if (draft.id !== undefined && (typeof draft.id !== "string" || !FINDING_ID_PATTERN.test(draft.id))) fail("id must be 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)");
+  if (draft.createdAt !== undefined && (typeof draft.createdAt !== "string" || draft.createdAt.length > 64)) fail("createdAt must be a string of at most 64 characters");
   checkCriteria(draft.successCriteria);
   checkRelations(draft.relations, draft.id);
   checkTarget(draft.target);
@@ -104,6 +108,7 @@ export class RepairQueue {
     if (drafts.length === 0) fail("nothing to submit");
     const fresh: RepairRecord[] = [];
     const out: RepairRecord[] = [];
+    const batchId = this.deps.newId();
     for (const draft of drafts) {
       const existing = draft.id !== undefined ? this.state.repairs.find((r) => r.id === draft.id) : undefined;
       if (existing !== undefined) {
@@ -111,10 +116,13 @@ export class RepairQueue {
         out.push(existing);
         continue;
       }
+      const context = this.deps.captureContext(draft.target);
       const record: RepairRecord = {
         protocol: REPAIR_PROTOCOL,
         id: draft.id ?? this.deps.newId(),
+        batchId,
         createdAt: draft.createdAt ?? this.deps.now().toISOString(),
+        contextRevision: context.contextRevision,
         status: "queued",
         target: draft.target,
         instruction: draft.instruction,
@@ -122,7 +130,7 @@ export class RepairQueue {
         intent: draft.intent,
         severity: draft.severity,
         relations: checkRelations(draft.relations, draft.id),
-        context: this.deps.captureContext(draft.target),
+        context,
         sequence: 0,
         events: [],
         delivery: "page_queue",
@@ -161,9 +169,18 @@ export class RepairQueue {
     return { protocol: REPAIR_PROTOCOL, repairs: this.pendingRecords(options?.max) };
   }
 
-  /** Removes and returns the next pending findings (a session drains them into its ledger). */
-  takeBatch(options?: { max?: number }): RepairBatch {
-    const repairs = this.pendingRecords(options?.max);
+  /**
+   * Removes and returns the next pending findings (a session drains them into its ledger). With
+   * `ids`, only those are taken: a session that appended part of a peeked batch takes exactly
+   * that part, and a finding sent meanwhile stays queued.
+   */
+  takeBatch(options?: RepairTakeOptions): RepairBatch {
+    const ids = options?.ids;
+    if (ids !== undefined && (!Array.isArray(ids) || ids.length > MAX_TAKE_IDS || !ids.every((id) => typeof id === "string"))) {
+      fail(`ids must be an array of at most ${MAX_TAKE_IDS} finding ids`);
+    }
+    const wanted = ids === undefined ? undefined : new Set(ids);
+    const repairs = this.pendingRecords(options?.max).filter((r) => wanted === undefined || wanted.has(r.id));
     const taken = new Set(repairs.map((r) => r.id));
     this.state.pending = this.state.pending.filter((id) => !taken.has(id));
     for (const r of repairs) r.delivery = "taken";
@@ -203,6 +220,9 @@ export class RepairQueue {
     if (!this.state.repairs.some((r) => r.id === input.repairId)) throw new TestKitError("unknown_repair", `no repair "${String(input.repairId)}" on this page`);
     if (input.message !== undefined && (typeof input.message !== "string" || input.message.length > MAX_INSTRUCTION_CHARS)) fail("message must be at most 8,192 characters");
     if (input.kind === "reply" && (input.message === undefined || input.message.trim() === "")) fail("a reply needs a message");
+    if (input.requestId !== undefined && (typeof input.requestId !== "string" || !FINDING_ID_PATTERN.test(input.requestId))) {
+      fail("requestId must be 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)");
+    }
     const requestId = input.requestId ?? this.deps.newId();
     const existing = this.state.actions.find((a) => a.requestId === requestId);
     if (existing !== undefined) return existing;

@@ -132,7 +132,11 @@ export interface RepairEvent {
 export interface RepairRecord {
   protocol: "a3s.test.repair/1";
   id: string;
+  /** One id per send (a single finding or a batch); the ledger checks conflicts within it. */
+  batchId: string;
   createdAt: string;
+  /** The revision the context was captured at (repeats `context.contextRevision`). */
+  contextRevision: number;
   status: RepairStatus;
   target: RepairTarget;
   instruction: string;
@@ -152,6 +156,13 @@ export interface RepairRecord {
 export interface RepairBatch {
   protocol: "a3s.test.repair/1";
   repairs: RepairRecord[];
+}
+
+/** What `takeRepairBatch` removes: the first `max` pending findings, or only those in `ids`. */
+export interface RepairTakeOptions {
+  max?: number;
+  /** At most 100 finding ids; pending findings not listed stay queued. */
+  ids?: readonly string[];
 }
 
 /** A human action on a finding. */
