@@ -81,8 +81,8 @@ function formatRect(t: LayoutTranslate, r: Rect): string {
 
 /**
  * Renders the Layout Mode form into `container` (inside the overlay's shadow root). The preview
- * layer goes next to the overlay's own elements: into the container's shadow root when it has
- * one, else into the container.
+ * layer (fixed, z-index 2147483646) goes first into the container's shadow root when it has one,
+ * else into the container, so overlay UI at z-index 2147483647 stays above it.
  */
 export function mountLayoutEditor(container: HTMLElement, opts: LayoutEditorOptions): LayoutEditor {
   const doc = container.ownerDocument;

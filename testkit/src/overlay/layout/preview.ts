@@ -38,7 +38,7 @@ function place(el: HTMLElement, rect: Rect | undefined, shown: "block" | "flex")
   el.style.height = `${rect.height}px`;
 }
 
-/** Creates the layer under `parent` (the overlay's shadow root, or the editor container). */
+/** Creates the layer as the first child of `parent` (the overlay's shadow root, or the editor container). */
 export function createPreview(doc: Document, parent: Node): Preview {
   const layer = doc.createElement("div");
   layer.className = "a3s-layout-preview";
@@ -58,7 +58,9 @@ export function createPreview(doc: Document, parent: Node): Preview {
   Object.assign(label.style, { padding: "2px 6px", background: "rgba(255, 255, 255, 0.9)", borderRadius: "3px" });
   destination.append(label);
   layer.append(fade, original, destination);
-  parent.appendChild(layer);
+  // First child, one below the top z-index: the overlay's own panel (later in tree order, at
+  // 2147483647) paints above the fade and outlines instead of being dimmed by them.
+  parent.insertBefore(layer, parent.firstChild);
 
   const preview: Preview = {
     layer,
