@@ -343,7 +343,7 @@ pub fn inspect(
             untrusted: true,
             source_hints: source_hints(record.context.as_deref()),
             instruction: record.instruction,
-            success_criteria: record.success_criteria,
+            success_criteria: record.success_criteria.unwrap_or_default(),
             target: record.target,
             context: record.context,
         },

@@ -158,13 +158,13 @@ fn validate_finding(i: usize, f: &Finding) -> Result<(), LedgerError> {
             format!("instruction must have 1..={MAX_INSTRUCTION_CHARS} characters, has {chars}"),
         ));
     }
-    if f.success_criteria.len() > MAX_CRITERIA {
+    if f.criteria().len() > MAX_CRITERIA {
         return Err(invalid(
             i,
             format!("more than {MAX_CRITERIA} success criteria"),
         ));
     }
-    for (n, c) in f.success_criteria.iter().enumerate() {
+    for (n, c) in f.criteria().iter().enumerate() {
         c.check()
             .map_err(|e| invalid(i, format!("successCriteria[{n}]: {e}")))?;
     }
@@ -206,7 +206,7 @@ fn validate_finding(i: usize, f: &Finding) -> Result<(), LedgerError> {
             format!("target text is longer than {MAX_TARGET_TEXT_CHARS} characters"),
         ));
     }
-    if f.relations.len() > MAX_RELATIONS {
+    if f.relations.as_ref().map_or(0, Vec::len) > MAX_RELATIONS {
         return Err(invalid(i, format!("more than {MAX_RELATIONS} relations")));
     }
     let conflicts: Vec<&FindingId> = f.conflicts_with().collect();
@@ -379,7 +379,7 @@ mod tests {
             "\"protocol\":\"a3s.test.repair/1\",\"batchId\":\"b1\",\"contextRevision\":3,\"sequence\":0,\"events\":[],\"delivery\":\"page_queue\",\"successCriteria\":[\"calm\",{\"kind\":\"target_state\",\"state\":\"checked\"}],\"relations\":[{\"kind\":\"conflicts_with\",\"findingId\":\"f2\"}],\"status\"",
         );
         let f = parse_document(doc(&kit).as_bytes()).unwrap();
-        assert_eq!(f[0].success_criteria.len(), 2);
+        assert_eq!(f[0].criteria().len(), 2);
         assert_eq!(f[0].conflicts_with().count(), 1);
         for old in [
             OK.replace("\"status\"", "\"criteria\":[\"a\"],\"status\""),

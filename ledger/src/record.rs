@@ -173,16 +173,17 @@ pub struct Finding {
     pub target: Target,
     /// The reviewer's instruction (untrusted text, ≤ 8,192 characters).
     pub instruction: String,
-    /// Optional success criteria: prose or typed, browser-checkable forms.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub success_criteria: Vec<SuccessCriterion>,
+    /// Optional success criteria: prose or typed, browser-checkable forms. `None` when the page
+    /// sent none (an empty list stays an empty list, so a finding reads back as sent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success_criteria: Option<Vec<SuccessCriterion>>,
     /// What the reviewer wants.
     pub intent: Intent,
     /// How much it matters.
     pub severity: Severity,
-    /// Declared relations, in the seeds' shape.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub relations: Vec<Relation>,
+    /// Declared relations, in the seeds' shape (`None` when the page sent none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relations: Option<Vec<Relation>>,
     /// The page context captured at send (raw JSON object with `untrusted: true`; its
     /// `sourceHints`, locators and nodes are kept verbatim).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -205,9 +206,17 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// The success criteria (empty when none were sent).
+    pub fn criteria(&self) -> &[SuccessCriterion] {
+        self.success_criteria.as_deref().unwrap_or_default()
+    }
+
     /// The ids this finding declared it conflicts with.
     pub fn conflicts_with(&self) -> impl Iterator<Item = &FindingId> {
-        self.relations.iter().filter_map(Relation::conflicting)
+        self.relations
+            .iter()
+            .flatten()
+            .filter_map(Relation::conflicting)
     }
 
     /// Whether this finding's target overlaps `other`'s: a shared node id, or two regions that

@@ -12,22 +12,29 @@ use std::time::{Duration, Instant};
 
 const ORIGIN: &str = "http://localhost:5173";
 
-struct Endpoint {
+/// A running `a3s-test repair-endpoint` process (killed and reaped on drop).
+pub struct Endpoint {
     child: Child,
     addr: SocketAddr,
+    origin: String,
 }
 
 impl Endpoint {
     fn start(root: &std::path::Path, timeout_ms: u64) -> Self {
+        Endpoint::start_for(root, "s1", ORIGIN, timeout_ms)
+    }
+
+    /// The endpoint of `session` for an app on `origin`.
+    pub fn start_for(root: &std::path::Path, session: &str, origin: &str, timeout_ms: u64) -> Self {
         let mut child = Command::new(BIN)
             .args([
                 "repair-endpoint",
                 "--listen",
                 "127.0.0.1:0",
                 "--session",
-                "s1",
+                session,
                 "--app-origin",
-                ORIGIN,
+                origin,
             ])
             .args(["--request-timeout-ms", &timeout_ms.to_string(), "--root"])
             .arg(root)
@@ -50,7 +57,23 @@ impl Endpoint {
         let ready: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(ready["event"], "listening");
         let addr = ready["address"].as_str().unwrap().parse().unwrap();
-        Endpoint { child, addr }
+        Endpoint {
+            child,
+            addr,
+            origin: origin.to_owned(),
+        }
+    }
+
+    /// POST `body` as the app would (its Origin, JSON); return (status, JSON body).
+    pub fn post_json(&self, body: &str) -> (u16, Value) {
+        let origin = self.origin.clone();
+        self.post(
+            &[
+                ("origin", origin.as_str()),
+                ("content-type", "application/json"),
+            ],
+            body,
+        )
     }
 
     /// Send raw bytes; return (status, JSON body).

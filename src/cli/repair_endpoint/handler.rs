@@ -1,10 +1,13 @@
 //! One endpoint request: the checks in order (method, origin, content type, length, document),
-//! then one intake into the session's ledger. Every refusal is a JSON error with a stable code
-//! and appends nothing.
+//! then either one intake of sent findings or the reviewer's actions (reply, accept, dismiss,
+//! reopen) as human events. Every refusal is a JSON error with a stable code; a refused document
+//! appends nothing, and a refused action appends nothing of its own.
 
 use super::http::{Conn, Head, ReadError};
 use a3s_test_ledger::intake::MAX_DOCUMENT_BYTES;
-use a3s_test_ledger::{parse_document, Actor, ErrorCode, Ledger, LedgerError};
+use a3s_test_ledger::{
+    parse_submission, Actor, ErrorCode, Finding, HumanAction, Ledger, LedgerError, Submission,
+};
 use serde_json::json;
 use std::net::TcpStream;
 use std::time::Duration;
@@ -77,8 +80,9 @@ impl Rejection {
 fn ledger_status(code: ErrorCode) -> u16 {
     match code {
         ErrorCode::MalformedDocument | ErrorCode::UnsupportedProtocol => 400,
-        ErrorCode::InvalidDocument | ErrorCode::InvalidId => 422,
-        ErrorCode::IdempotencyConflict => 409,
+        ErrorCode::InvalidDocument | ErrorCode::InvalidId | ErrorCode::InvalidInput => 422,
+        ErrorCode::UnknownFinding => 404,
+        ErrorCode::IdempotencyConflict | ErrorCode::InvalidTransition => 409,
         ErrorCode::LedgerFull => 507,
         ErrorCode::LedgerBusy => 503,
         _ => 500,
@@ -214,8 +218,20 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
         }
         Err(_) => return 0,
     };
-    let result = parse_document(&body).and_then(|f| config.ledger.intake(f, Actor::Human));
-    match result {
+    let (status, body) = match parse_submission(&body) {
+        Ok(Submission::Repairs(findings)) => intake(config, findings),
+        Ok(Submission::Actions(actions)) => actions_reply(config, &actions),
+        Err(e) => (
+            ledger_status(e.code),
+            error_body(e.code.as_str(), &e.message),
+        ),
+    };
+    conn.respond(status, &[], &body);
+    status
+}
+
+fn intake(config: &Config, findings: Vec<Finding>) -> (u16, Vec<u8>) {
+    match config.ledger.intake(findings, Actor::Human) {
         Ok(report) => {
             let body = serde_json::to_vec(&json!({
                 "protocol": a3s_test_ledger::REPAIR_PROTOCOL,
@@ -224,13 +240,33 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
                 "held": report.held,
             }))
             .expect("JSON values serialize");
-            conn.respond(200, &[], &body);
-            200
+            (200, body)
         }
         Err(LedgerError { code, message }) => {
-            let status = ledger_status(code);
-            conn.respond(status, &[], &error_body(code.as_str(), &message));
-            status
+            (ledger_status(code), error_body(code.as_str(), &message))
         }
     }
+}
+
+/// Human actions, each applied on its own. 200 when every one was applied (or replayed);
+/// otherwise the status of the first refusal, with every item's outcome in the body, so the
+/// page keeps its queue and a retry (same request ids) changes nothing that was applied.
+fn actions_reply(config: &Config, actions: &[HumanAction]) -> (u16, Vec<u8>) {
+    let outcomes = config.ledger.apply_human_actions(actions);
+    let first_error = outcomes.iter().find_map(|o| o.error.as_ref());
+    let mut body = json!({
+        "protocol": a3s_test_ledger::REPAIR_PROTOCOL,
+        "actions": outcomes,
+    });
+    let status = match first_error {
+        None => 200,
+        Some(e) => {
+            body["error"] = json!({ "code": e.code.as_str(), "message": e.message });
+            ledger_status(e.code)
+        }
+    };
+    (
+        status,
+        serde_json::to_vec(&body).expect("JSON values serialize"),
+    )
 }
