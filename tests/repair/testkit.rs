@@ -9,6 +9,7 @@
 //! human events, an invalid one is refused with its code and a resend changes nothing.
 
 use crate::endpoint::Endpoint;
+use crate::mcp_pipe::McpPipe;
 use crate::page_server::{AppServer, ENDPOINT_PATH};
 use crate::support::*;
 use serde_json::{json, Value};
@@ -131,7 +132,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
         ],
     );
     assert_eq!(started["state"], "active", "{started}");
-    let session = Session(root);
+    let session = Session(root, "xl");
 
     // One POST for the batch, one per action: every one failed, so the page kept them all.
     let posts = app.wait_for_posts(4, Duration::from_secs(30));
@@ -340,12 +341,16 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
 }
 
 /// Aborts the session (and so its browser) when the test ends, pass or fail.
-struct Session<'a>(&'a Path);
+struct Session<'a>(&'a Path, &'static str);
 
 impl Session<'_> {
     /// The supervisor's and the browser's process groups.
     fn groups(&self) -> [u32; 2] {
-        let path = self.0.join(".a3s-test/agent-sessions/xl/session.json");
+        let path = self
+            .0
+            .join(".a3s-test/agent-sessions")
+            .join(self.1)
+            .join("session.json");
         let file: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
         let o = &file["ownership"];
         [
@@ -363,4 +368,68 @@ impl Drop for Session<'_> {
             None,
         );
     }
+}
+
+#[test]
+fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
+    let app = AppServer::start(&review_page());
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let started = ok_json(
+        root,
+        &[
+            "agent",
+            "start",
+            &format!("{}/", app.origin),
+            "--session",
+            "mx",
+            "--json",
+        ],
+    );
+    assert_eq!(started["state"], "active", "{started}");
+    let session = Session(root, "mx");
+    app.wait_for_posts(4, Duration::from_secs(30));
+    ok_json(
+        root,
+        &[
+            "agent",
+            "expect-text",
+            "Sent: endpoint_failed",
+            "--session",
+            "mx",
+            "--json",
+        ],
+    );
+
+    let mut mcp = McpPipe::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE);
+    mcp.request(1, "initialize", json!({
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}
+    }));
+    mcp.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let drained = mcp.call(2, "test_repair_drain", json!({"session": "mx"}));
+    assert_eq!(drained["result"]["isError"], false, "{drained}");
+    let report = &drained["result"]["structuredContent"];
+    assert_eq!(report["accepted"].as_array().unwrap().len(), 3, "{report}");
+    // The intake is the reviewer's (they sent it in the page), never the MCP client's.
+    let ledger = std::fs::read_to_string(ledger_path(root, "mx")).unwrap();
+    let intakes: Vec<Value> = ledger
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e.get("finding").is_some())
+        .collect();
+    assert_eq!(intakes.len(), 3);
+    assert!(intakes.iter().all(|e| e["actor"] == "human"), "{intakes:?}");
+    // A second drain finds nothing: the page queue was emptied only of what the ledger holds.
+    let again = mcp.call(3, "test_repair_drain", json!({"session": "mx"}));
+    assert_eq!(
+        again["result"]["structuredContent"]["taken"],
+        json!([]),
+        "{again}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ledger_path(root, "mx")).unwrap(),
+        ledger
+    );
+    drop(mcp);
+    drop(session);
 }
