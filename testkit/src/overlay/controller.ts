@@ -76,7 +76,7 @@ export function startController(input: ControllerInput): () => void {
   const t = translator(locale);
   const token = runtimeTokenOf(bridge);
   const pageId = bridge.probe().pageId;
-  const store = draftStore(input.repairStorage ?? detectStorageKind(win, pageId), win, pageId);
+  const store = draftStore(input.repairStorage ?? detectStorageKind(win, pageId, () => void bridge.takeRepairBatch({ ids: [] })), win, pageId);
   const drafts = new DraftBook({
     load: () => store.load().map((d: StoredDraft) => (d.runtime === token ? d : { ...d, target: detachTarget(d.target), runtime: token })),
     save: (list) => store.save(list.map((d) => ({ ...d, runtime: token }))),

@@ -28,8 +28,8 @@ export function isHostElement(el: Element | null): el is Element {
   if (el === null) return false;
   for (let cur: Node | null = el; cur !== null; ) {
     if (cur.nodeType === 1 && (cur as Element).localName === OVERLAY_HOST_TAG) return false;
-    const root = cur.getRootNode();
-    cur = cur.parentNode ?? (root !== cur && (root as ShadowRoot).host !== undefined ? (root as ShadowRoot).host : null);
+    // From a shadow root, continue at its host.
+    cur = cur.parentNode ?? (cur as ShadowRoot).host ?? null;
   }
   return true;
 }
