@@ -425,7 +425,7 @@ export function startController(input: ControllerInput): () => void {
       }
     }
     listSlot.replaceChildren(
-      buildDraftList(doc, t, drafts.list(), state.autoSend, {
+      buildDraftList(doc, t, drafts.list(), state.autoSend, (target) => names.get(target.nodeIds.join(" ")), {
         edit: (id) => {
           const d = drafts.get(id);
           if (d !== undefined) dispatch({ type: "edit", draft: d });

@@ -38,7 +38,7 @@ export function summarizeTarget(t: Translate, target: RepairTarget, name?: strin
   if (target.layout !== undefined) return t("target.layout", { what: target.layout.mode === "placement" ? target.layout.componentType : `${Math.round(target.layout.destination.width)} × ${Math.round(target.layout.destination.height)}` });
   switch (target.kind) {
     case "node":
-      return target.nodeIds.length > 1 ? t("target.nodes", { count: target.nodeIds.length }) : t("target.node", { name: name ?? target.nodeIds[0] ?? "" });
+      return target.nodeIds.length > 1 || name === undefined ? t("target.nodes", { count: target.nodeIds.length }) : t("target.node", { name });
     case "text":
       return t("target.text", { text: (target.text ?? "").slice(0, 60) });
     case "region":
@@ -62,14 +62,14 @@ export interface DraftListHandlers {
 }
 
 /** The draft list section. */
-export function buildDraftList(doc: Document, t: Translate, drafts: readonly Draft[], autoSend: boolean, on: DraftListHandlers): HTMLElement {
+export function buildDraftList(doc: Document, t: Translate, drafts: readonly Draft[], autoSend: boolean, nameOf: (target: RepairTarget) => string | undefined, on: DraftListHandlers): HTMLElement {
   const items = drafts.map((d, i) =>
     h(
       doc,
       "li",
       { class: "item", "data-draft": d.id },
       h(doc, "span", { class: "badge", "aria-hidden": "true" }, String(i + 1)),
-      h(doc, "div", { class: "body" }, h(doc, "p", { class: "what" }, excerpt(d.instruction) || summarizeTarget(t, d.target)), h(doc, "p", { class: "meta" }, `${summarizeTarget(t, d.target)} · ${t("status.draft")}`), d.sendError !== undefined ? h(doc, "p", { class: "error" }, t("error.send", { message: d.sendError })) : null),
+      h(doc, "div", { class: "body" }, h(doc, "p", { class: "what" }, excerpt(d.instruction)), h(doc, "p", { class: "meta" }, `${summarizeTarget(t, d.target, nameOf(d.target))} · ${t("status.draft")}`), d.sendError !== undefined ? h(doc, "p", { class: "error" }, t("error.send", { message: d.sendError })) : null),
       h(
         doc,
         "div",

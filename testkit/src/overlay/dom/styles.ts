@@ -22,12 +22,13 @@ export const OVERLAY_CSS = `
 .preview{position:absolute;left:0;top:0;border:2px dashed #dc2626;background:rgba(220,38,38,.06)}
 .catcher{position:fixed;inset:0;pointer-events:auto;cursor:crosshair;background:transparent;touch-action:none}
 .badge{display:inline-flex;align-items:center;justify-content:center;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#1d4ed8;color:#fff;font-size:12px;font-weight:600}
-.panel{position:fixed;right:16px;bottom:16px;width:min(380px,calc(100vw - 32px));max-height:calc(100vh - 32px);overflow:auto;pointer-events:auto;background:#fff;border:1px solid #d1d5db;border-radius:10px;box-shadow:0 10px 30px rgba(0,0,0,.18);padding:12px 14px}
+.panel{position:fixed;right:16px;bottom:16px;width:min(420px,calc(100vw - 32px));max-height:calc(100vh - 32px);overflow:auto;pointer-events:auto;background:#fff;border:1px solid #d1d5db;border-radius:10px;box-shadow:0 10px 30px rgba(0,0,0,.18);padding:12px 14px}
 .panel h2{font-size:16px;margin:0}
 .panel h3{font-size:14px;margin:12px 0 6px}
 .head{display:flex;align-items:center;justify-content:space-between;gap:8px}
 .row{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:6px 0}
 .group{display:flex;flex-wrap:wrap;gap:4px;margin:8px 0 0}
+.group button{padding:3px 7px}
 button{font:inherit;font-size:13px;color:#111827;background:#f3f4f6;border:1px solid #9ca3af;border-radius:6px;padding:4px 9px;cursor:pointer}
 button:hover{background:#e5e7eb}
 button[aria-pressed=true]{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
