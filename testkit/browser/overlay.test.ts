@@ -240,7 +240,7 @@ describe("Review Overlay in Chromium", () => {
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await expect.poll(() => server.posts.length, { timeout: 5_000 }).toBe(1);
     const [sent] = (server.posts[0] as RepairBatch).repairs;
-    expect(sent?.target.layout).toMatchObject({ mode: "placement", componentType: "Search field", canvas: "page", purpose: "", destination: { x: 60, y: 200, width: 300, height: 60 } });
+    expect(sent?.target.layout).toMatchObject({ mode: "placement", componentType: "Search field", canvas: "page", destination: { x: 60, y: 200, width: 300, height: 60 } });
     // Keyboard: the destination is the box of a focused page element.
     await combo.fill("Banner");
     await page.getByRole("button", { name: "Pick destination region" }).focus();

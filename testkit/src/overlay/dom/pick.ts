@@ -40,16 +40,32 @@ function parentAcrossShadow(el: Element): Element | null {
   return (root as ShadowRoot).host ?? null;
 }
 
-/** The bridge node id of `el`, or of its nearest reported ancestor; null when none. */
+/** Most snapshot pages read to find one element's id. */
+const MAX_ID_PAGES = 10;
+
+/**
+ * The bridge node id of `el`, or of its nearest reported ancestor; null when none. The bridge
+ * maps ids to elements but not back, so the visible viewport is read as a scoped snapshot and the
+ * element whose id resolves to `el` is the one. One fixed request (the whole viewport) keeps the
+ * bridge's diff history to a single extra projection key; pages follow `nextCursor`.
+ */
 export function nodeIdOf(bridge: PageContextBridge, el: Element): string | null {
-  const r = el.getBoundingClientRect();
-  const x = Math.max(0, r.left + Math.min(r.width / 2, 1));
-  const y = Math.max(0, r.top + Math.min(r.height / 2, 1));
-  const snap = bridge.snapshot({ detail: "scoped", scope: { kind: "region", space: "viewport", x, y, width: 1, height: 1 }, limits: { nodes: 400 } });
+  const win = el.ownerDocument.defaultView;
+  const width = Math.max(1, win?.innerWidth ?? 1);
+  const height = Math.max(1, win?.innerHeight ?? 1);
+  const request = { detail: "scoped" as const, scope: { kind: "region" as const, space: "viewport" as const, x: 0, y: 0, width, height } };
   const byElement = new Map<Element, string>();
-  for (const n of snap.nodes) {
-    const live = bridge.resolve(n.id);
-    if (live !== null) byElement.set(live, n.id);
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_ID_PAGES; page += 1) {
+    const snap = bridge.snapshot(cursor === null ? request : { ...request, cursor });
+    for (const n of snap.nodes) {
+      const live = bridge.resolve(n.id);
+      if (live !== null) byElement.set(live, n.id);
+    }
+    const own = byElement.get(el);
+    if (own !== undefined) return own;
+    cursor = snap.nextCursor;
+    if (cursor === null) break;
   }
   for (let cur: Element | null = el; cur !== null; cur = parentAcrossShadow(cur)) {
     const id = byElement.get(cur);
