@@ -4,7 +4,8 @@
 //! Each action becomes one ledger request by the `human` actor, checked against the same
 //! transition table as every other write. A document of actions is not a transaction: each item
 //! is applied or refused on its own and reported in order. The request id makes a resent action
-//! a no-op, so a page may retry a document whose answer it never saw.
+//! a no-op, so a page may retry a document whose answer it never saw. Refusals are final (see
+//! [`ActionAnswer`]); only ledger-level failures ask the page to send an action again.
 
 use crate::error::{ErrorCode, LedgerError};
 use crate::event::Action;
@@ -127,7 +128,42 @@ pub(crate) fn parse_actions(raw: &RawValue) -> Result<Vec<HumanAction>, LedgerEr
     Ok(out)
 }
 
-/// The outcome of one action: applied (or replayed), or refused with a coded error.
+/// What became of one action. `applied`, `duplicate` and `refused` are final: the same action
+/// sent again gets the same answer, so the page drops it from its queue. `retry` means the
+/// ledger could not judge it (busy, I/O, full, unreadable): the page keeps it and sends it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionAnswer {
+    /// Appended as a human event now.
+    Applied,
+    /// The request id was applied before; the stored result is returned and nothing appended.
+    Duplicate,
+    /// The state machine or validation refused it (coded `error`); nothing appended.
+    Refused,
+    /// Not judged because of a ledger-level failure; sending it again can succeed.
+    Retry,
+}
+
+impl ActionAnswer {
+    /// Whether the page may forget the action.
+    pub fn is_final(self) -> bool {
+        self != ActionAnswer::Retry
+    }
+
+    /// The answer a ledger error gives an action.
+    pub fn of_error(code: ErrorCode) -> ActionAnswer {
+        match code {
+            ErrorCode::LedgerBusy
+            | ErrorCode::Io
+            | ErrorCode::LedgerFull
+            | ErrorCode::LedgerCorrupt
+            | ErrorCode::LedgerFormat => ActionAnswer::Retry,
+            _ => ActionAnswer::Refused,
+        }
+    }
+}
+
+/// The answer to one action, in the order sent.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionOutcome {
@@ -137,23 +173,50 @@ pub struct ActionOutcome {
     pub finding_id: FindingId,
     /// The request id.
     pub request_id: RequestId,
-    /// The ledger's result when applied.
+    /// What became of it.
+    pub outcome: ActionAnswer,
+    /// The ledger's result when applied or a duplicate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Applied>,
-    /// Why it was refused (nothing was appended for it).
+    /// Why it was refused or must be retried (nothing was appended for it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<LedgerError>,
 }
 
 impl ActionOutcome {
-    /// A refusal worth retrying (the ledger was busy or the disk failed), not a verdict.
+    /// A failure worth retrying (the ledger was busy, full, unreadable or the disk failed), not
+    /// a verdict on the action.
     pub fn is_transient(&self) -> bool {
-        self.error.as_ref().is_some_and(|e| {
-            matches!(
-                e.code,
-                ErrorCode::LedgerBusy | ErrorCode::Io | ErrorCode::LedgerFull
-            )
-        })
+        !self.outcome.is_final()
+    }
+}
+
+/// The endpoint's answer to an `actions` document (`a3s.test.repair/1`): every action's outcome
+/// in order. `error` repeats the first `retry` item's error when there is one (the answer is then
+/// not 2xx).
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionsResponse {
+    /// Always `a3s.test.repair/1`.
+    pub protocol: &'static str,
+    /// One outcome per action.
+    pub actions: Vec<ActionOutcome>,
+    /// The first transient failure, when any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<LedgerError>,
+}
+
+impl ActionsResponse {
+    /// The answer for these outcomes.
+    pub fn new(actions: Vec<ActionOutcome>) -> ActionsResponse {
+        let error = actions
+            .iter()
+            .find(|o| o.is_transient())
+            .and_then(|o| o.error.clone());
+        ActionsResponse {
+            protocol: crate::record::REPAIR_PROTOCOL,
+            actions,
+            error,
+        }
     }
 }
 
@@ -163,14 +226,18 @@ impl Ledger {
         actions
             .iter()
             .map(|a| {
-                let (result, error) = match self.apply(a.request()) {
-                    Ok(applied) => (Some(applied), None),
-                    Err(e) => (None, Some(e)),
+                let (outcome, result, error) = match self.apply(a.request()) {
+                    Ok(applied) if applied.replayed => {
+                        (ActionAnswer::Duplicate, Some(applied), None)
+                    }
+                    Ok(applied) => (ActionAnswer::Applied, Some(applied), None),
+                    Err(e) => (ActionAnswer::of_error(e.code), None, Some(e)),
                 };
                 ActionOutcome {
                     id: a.id.clone(),
                     finding_id: a.repair_id.clone(),
                     request_id: a.request_id.clone(),
+                    outcome,
                     result,
                     error,
                 }

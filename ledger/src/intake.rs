@@ -206,6 +206,9 @@ fn validate_finding(i: usize, f: &Finding) -> Result<(), LedgerError> {
             format!("target text is longer than {MAX_TARGET_TEXT_CHARS} characters"),
         ));
     }
+    if let Some(layout) = &t.layout {
+        crate::layout::Layout::check(layout.get()).map_err(|e| invalid(i, e))?;
+    }
     if f.relations.as_ref().map_or(0, Vec::len) > MAX_RELATIONS {
         return Err(invalid(i, format!("more than {MAX_RELATIONS} relations")));
     }

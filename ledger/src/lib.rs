@@ -22,6 +22,7 @@ pub mod id;
 pub mod inbox;
 pub mod inspect;
 pub mod intake;
+pub mod layout;
 pub mod lease;
 pub mod ledger;
 pub mod next_action;
@@ -31,7 +32,7 @@ pub mod status;
 pub mod store;
 pub mod validate;
 
-pub use actions::{ActionOutcome, HumanAction, HumanActionKind};
+pub use actions::{ActionAnswer, ActionOutcome, ActionsResponse, HumanAction, HumanActionKind};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use criterion::{SuccessCriterion, TargetState, TypedCriterion};
 pub use error::{ErrorCode, LedgerError};

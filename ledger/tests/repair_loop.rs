@@ -705,4 +705,36 @@ fn the_reviewers_actions_follow_the_state_machine_and_are_idempotent() {
         .filter_map(|o| o.result.as_ref())
         .all(|r| r.replayed));
     assert_eq!(fx.bytes(), written);
+    // Every answer is final: applied, then duplicate on a resend; a refusal stays a refusal.
+    let answers = |o: &[a3s_test_ledger::ActionOutcome]| -> Vec<ActionAnswer> {
+        o.iter().map(|o| o.outcome).collect()
+    };
+    use ActionAnswer::{Applied, Duplicate, Refused};
+    assert_eq!(answers(&out), [Applied, Refused, Applied, Applied, Applied]);
+    assert_eq!(
+        answers(&again),
+        [Duplicate, Refused, Duplicate, Duplicate, Duplicate]
+    );
+    assert!(again.iter().all(|o| o.outcome.is_final()));
+    let response = serde_json::to_value(a3s_test_ledger::ActionsResponse::new(again)).unwrap();
+    assert_eq!(response["actions"][0]["outcome"], "duplicate");
+    assert_eq!(response["actions"][1]["outcome"], "refused");
+    assert!(response.get("error").is_none(), "{response}");
+}
+
+#[test]
+fn an_action_the_ledger_cannot_judge_is_to_be_retried() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    // The ledger file turns into a directory: the write fails at the file system.
+    let path = fx.ledger.path().to_owned();
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    let out = fx.ledger.apply_human_actions(&actions_of(
+        r#"{"id":"a1","repairId":"f1","kind":"dismiss","requestId":"h1"}"#,
+    ));
+    assert_eq!(out[0].outcome, ActionAnswer::Retry, "{:?}", out[0].error);
+    assert!(out[0].is_transient());
+    let response = a3s_test_ledger::ActionsResponse::new(out);
+    assert_eq!(response.error.unwrap().code, ErrorCode::Io);
 }

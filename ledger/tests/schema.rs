@@ -208,3 +208,66 @@ fn the_examples_are_accepted() {
         Submission::Repairs(_) => panic!("actions read as repairs"),
     }
 }
+
+#[test]
+fn layouts_and_action_answers_match_the_serde_types() {
+    use a3s_test_ledger::actions::ActionAnswer;
+    use a3s_test_ledger::layout::{ComponentSource, Layout, MAX_LAYOUT_TEXT_CHARS};
+    let s = schema();
+    let variants = def(&s, "layout")["oneOf"].as_array().unwrap();
+    let sources: BTreeSet<String> = variants[..2]
+        .iter()
+        .map(|v| {
+            v["properties"]["componentSource"]["const"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        sources,
+        names([ComponentSource::Catalog, ComponentSource::Project])
+    );
+    for v in &variants[..2] {
+        let p = &v["properties"];
+        assert_eq!(p["purpose"]["maxLength"], MAX_LAYOUT_TEXT_CHARS);
+        assert_eq!(p["componentType"]["maxLength"], MAX_LAYOUT_TEXT_CHARS);
+        assert!(!strings(&v["required"]).contains("purpose"));
+    }
+    // The schema's own example placement, and a project component named like a catalog one.
+    let layout = full_finding()["target"]["layout"].clone();
+    assert!(Layout::check(&layout.to_string()).is_ok());
+    let mut project = layout.clone();
+    project["componentSource"] = json!("project");
+    project["componentType"] = json!("Button");
+    project.as_object_mut().unwrap().remove("purpose");
+    assert!(Layout::check(&project.to_string()).is_ok());
+    project["componentSource"] = json!("catalog");
+    assert!(Layout::check(&project.to_string()).is_err());
+    // Answers to an actions document.
+    let outcome = def(&s, "actionOutcome");
+    assert_eq!(
+        strings(&outcome["properties"]["outcome"]["enum"]),
+        names([
+            ActionAnswer::Applied,
+            ActionAnswer::Duplicate,
+            ActionAnswer::Refused,
+            ActionAnswer::Retry
+        ])
+    );
+    let example = read("examples/actions-response.json");
+    assert_eq!(
+        keys(&example),
+        keys(&def(&s, "actionsResponse")["properties"])
+            .into_iter()
+            .filter(|k| k != "error")
+            .collect()
+    );
+    for item in example["actions"].as_array().unwrap() {
+        for key in keys(item) {
+            assert!(outcome["properties"].get(&key).is_some(), "{key}");
+        }
+        let answer: ActionAnswer = serde_json::from_value(item["outcome"].clone()).unwrap();
+        assert!(answer.is_final(), "the example's answers are all final");
+    }
+}

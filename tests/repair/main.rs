@@ -7,6 +7,7 @@ mod endpoint;
 mod mcp;
 #[path = "../mcp_pipe.rs"]
 mod mcp_pipe;
+mod page_actions;
 mod page_server;
 mod support;
 mod testkit;

@@ -1,11 +1,13 @@
 //! A loopback app server for the cross-language tests: it serves one review page and the built
-//! Test Kit (`testkit/dist/`), and stands in for a dev server's `repairEndpoint` proxy by
-//! recording every POST body and answering 503, so the page keeps its queue for the session to
-//! drain (the seeds' "an endpoint failure does not delete the browser queue").
+//! Test Kit (`testkit/dist/`), and stands in for a dev server's `repairEndpoint` proxy. It records
+//! every POST body; by default it answers 503, so the page keeps its queue for the session to
+//! drain (the seeds' "an endpoint failure does not delete the browser queue"), and after
+//! [`AppServer::forward_to`] it forwards each POST to a real `repair-endpoint` process, as a dev
+//! server's proxy does, and hands its answer back to the page.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -20,11 +22,12 @@ pub struct AppServer {
     posts: Arc<Posts>,
 }
 
-/// The recorded bodies, and a signal for each new one.
+/// The recorded bodies, a signal for each new one, and where to forward them.
 #[derive(Default)]
 struct Posts {
     bodies: Mutex<Vec<String>>,
     arrived: Condvar,
+    forward: Mutex<Option<SocketAddr>>,
 }
 
 /// The built Test Kit's files by URL path (`/kit/<file>`), or a panic saying how to build it.
@@ -67,6 +70,12 @@ impl AppServer {
         AppServer { origin, posts }
     }
 
+    /// From now on, forward every POST to the repair endpoint at `addr` (headers `Origin`,
+    /// `Sec-Fetch-Site` and the body as the browser sent them) and answer with its reply.
+    pub fn forward_to(&self, addr: SocketAddr) {
+        *self.posts.forward.lock().unwrap() = Some(addr);
+    }
+
     /// Every body posted to [`ENDPOINT_PATH`] so far, parsed.
     pub fn posts(&self) -> Vec<serde_json::Value> {
         self.posts
@@ -104,6 +113,7 @@ fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
         return;
     }
     let mut length = 0usize;
+    let mut forwarded = String::new();
     loop {
         let mut line = String::new();
         match reader.read_line(&mut line) {
@@ -113,6 +123,12 @@ fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
                 if let Some((k, v)) = line.split_once(':') {
                     if k.eq_ignore_ascii_case("content-length") {
                         length = v.trim().parse().unwrap_or(0);
+                    }
+                    if ["origin", "sec-fetch-site", "content-type"]
+                        .iter()
+                        .any(|h| k.eq_ignore_ascii_case(h))
+                    {
+                        forwarded.push_str(&line);
                     }
                 }
             }
@@ -132,11 +148,26 @@ fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
             .unwrap()
             .push(String::from_utf8_lossy(&body).into_owned());
         posts.arrived.notify_all();
-        (
-            "503 Service Unavailable",
-            "application/json",
-            b"{\"error\":\"the stand-in endpoint keeps nothing\"}".to_vec(),
-        )
+        let target = *posts.forward.lock().unwrap();
+        match target {
+            Some(addr) => {
+                let (status, reply) = forward(addr, &forwarded, &body);
+                let _ = (&stream).write_all(
+                    format!(
+                        "HTTP/1.1 {status} Answer\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        reply.len()
+                    )
+                    .as_bytes(),
+                );
+                let _ = (&stream).write_all(&reply);
+                return;
+            }
+            None => (
+                "503 Service Unavailable",
+                "application/json",
+                b"{\"error\":\"the stand-in endpoint keeps nothing\"}".to_vec(),
+            ),
+        }
     } else {
         match files.get(&path) {
             Some(b) if path.ends_with(".js") => ("200 OK", "text/javascript", b.clone()),
@@ -150,4 +181,33 @@ fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
     );
     let _ = (&stream).write_all(head.as_bytes());
     let _ = (&stream).write_all(&body);
+}
+
+/// One POST to the repair endpoint at `addr`; its status and body (bounded by a read deadline).
+fn forward(addr: SocketAddr, headers: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_secs(10)) else {
+        return (502, b"{}".to_vec());
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(20)));
+    let head = format!(
+        "POST / HTTP/1.1\r\nhost: {addr}\r\n{headers}content-length: {}\r\n\r\n",
+        body.len()
+    );
+    if s.write_all(head.as_bytes())
+        .and_then(|()| s.write_all(body))
+        .is_err()
+    {
+        return (502, b"{}".to_vec());
+    }
+    let mut resp = Vec::new();
+    let _ = s.read_to_end(&mut resp);
+    let Some(split) = resp.windows(4).position(|w| w == b"\r\n\r\n") else {
+        return (502, b"{}".to_vec());
+    };
+    let status = String::from_utf8_lossy(&resp[..split])
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(502);
+    (status, resp[split + 4..].to_vec())
 }

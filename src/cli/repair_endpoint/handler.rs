@@ -1,12 +1,13 @@
 //! One endpoint request: the checks in order (method, origin, content type, length, document),
 //! then either one intake of sent findings or the reviewer's actions (reply, accept, dismiss,
 //! reopen) as human events. Every refusal is a JSON error with a stable code; a refused document
-//! appends nothing, and a refused action appends nothing of its own.
+//! appends nothing, and a refused action appends nothing of its own (and is a final answer).
 
 use super::http::{Conn, Head, ReadError};
 use a3s_test_ledger::intake::MAX_DOCUMENT_BYTES;
 use a3s_test_ledger::{
-    parse_submission, Actor, ErrorCode, Finding, HumanAction, Ledger, LedgerError, Submission,
+    parse_submission, ActionsResponse, Actor, ErrorCode, Finding, HumanAction, Ledger, LedgerError,
+    Submission,
 };
 use serde_json::json;
 use std::net::TcpStream;
@@ -248,25 +249,19 @@ fn intake(config: &Config, findings: Vec<Finding>) -> (u16, Vec<u8>) {
     }
 }
 
-/// Human actions, each applied on its own. 200 when every one was applied (or replayed);
-/// otherwise the status of the first refusal, with every item's outcome in the body, so the
-/// page keeps its queue and a retry (same request ids) changes nothing that was applied.
+/// Human actions, each applied on its own, answered per item ([`ActionsResponse`]). 200 when
+/// every action got a final answer — applied, duplicate, or refused by the state machine or
+/// validation (a refusal is an answer: resending would be refused again). Only when an item could
+/// not be judged (ledger busy, full, unreadable, I/O) is the answer the first such failure's
+/// status, so the page keeps exactly those items and sends them again.
 fn actions_reply(config: &Config, actions: &[HumanAction]) -> (u16, Vec<u8>) {
-    let outcomes = config.ledger.apply_human_actions(actions);
-    let first_error = outcomes.iter().find_map(|o| o.error.as_ref());
-    let mut body = json!({
-        "protocol": a3s_test_ledger::REPAIR_PROTOCOL,
-        "actions": outcomes,
-    });
-    let status = match first_error {
-        None => 200,
-        Some(e) => {
-            body["error"] = json!({ "code": e.code.as_str(), "message": e.message });
-            ledger_status(e.code)
-        }
-    };
+    let response = ActionsResponse::new(config.ledger.apply_human_actions(actions));
+    let status = response
+        .error
+        .as_ref()
+        .map_or(200, |e| ledger_status(e.code));
     (
         status,
-        serde_json::to_vec(&body).expect("JSON values serialize"),
+        serde_json::to_vec(&response).expect("JSON values serialize"),
     )
 }

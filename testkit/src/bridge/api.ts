@@ -5,6 +5,7 @@ import type {
   RepairAction,
   RepairActionBatch,
   RepairActionInput,
+  RepairActionList,
   RepairBatch,
   RepairDraft,
   RepairEvent,
@@ -58,6 +59,8 @@ export interface PageContextBridge {
   submitRepairAction(action: RepairActionInput): Promise<RepairAction>;
   /** Removes and returns the queued human actions. */
   takeRepairActions(): RepairActionBatch;
+  /** Human actions still queued, and the endpoint's final answers (applied, duplicate, refused) to those that left. */
+  listRepairActions(): RepairActionList;
 }
 
 /** Capabilities advertised by the handshake. */

@@ -1,10 +1,12 @@
 //! The page-side repair queue: validates drafts, captures untrusted page context at send time,
 //! keeps the visible order, persists through a store, optionally POSTs to a same-origin
 //! endpoint, mirrors lifecycle events (monotonic sequences, idempotent by request id) and queues
-//! human actions. It authorizes nothing: a session decides what happens to a finding.
+//! human actions until each has a final answer. It authorizes nothing: a session decides what happens to a finding.
 import { TestKitError } from "../errors";
 import { REPAIR_PROTOCOL } from "../version";
+import { finalOutcomes } from "./answers";
 import { checkCriteria, checkRelations, FINDING_ID_PATTERN } from "./criteria";
+import { layoutProblem } from "./layout";
 import type { RepairTransport } from "./endpoint";
 import type { RepairQueueState, RepairStore } from "./storage";
 import {
@@ -12,6 +14,7 @@ import {
   type RepairAction,
   type RepairActionBatch,
   type RepairActionInput,
+  type RepairActionList,
   type RepairBatch,
   type RepairContext,
   type RepairDraft,
@@ -28,6 +31,10 @@ export const MAX_INSTRUCTION_CHARS = 8192;
 /** Most records kept; the oldest ones that are no longer pending go first. */
 export const MAX_KEPT_REPAIRS = 200;
 const MAX_EVENTS_PER_REPAIR = 50;
+/** Most final action answers kept for the overlay; the oldest go first. */
+export const MAX_KEPT_OUTCOMES = 200;
+/** Most actions in one POST (the endpoint's bound). */
+const MAX_ACTIONS_PER_POST = 100;
 /** Most ids one take may name (the ledger's batch bound). */
 const MAX_TAKE_IDS = 100;
 
@@ -62,9 +69,8 @@ function checkTarget(t: unknown): RepairTarget {
   if (target.region !== undefined && (!isRect(target.region) || target.region.width < 0 || target.region.height < 0)) fail("target.region must be a rect with width and height >= 0");
   if (target.text !== undefined && (typeof target.text !== "string" || target.text.length > MAX_INSTRUCTION_CHARS)) fail("target.text must be a string of at most 8,192 characters");
   if (target.layout !== undefined) {
-    const l = target.layout as unknown as Record<string, unknown>;
-    if (l.mode !== "placement" && l.mode !== "rearrange") fail("target.layout.mode must be placement or rearrange");
-    if (!isRect(l.destination)) fail("target.layout.destination must be a rect");
+    const problem = layoutProblem(target.layout);
+    if (problem !== undefined) fail(problem);
   }
   return target;
 }
@@ -142,7 +148,7 @@ export class RepairQueue {
     }
     this.persist();
     if (this.deps.transport === undefined || fresh.length === 0) return { repairs: out, delivery: "page_queue" };
-    const ok = await this.deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
+    const { ok } = await this.deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
     if (!ok) return { repairs: out, delivery: "endpoint_failed" };
     const posted = new Set(fresh.map((r) => r.id));
     this.state.pending = this.state.pending.filter((id) => !posted.has(id));
@@ -236,14 +242,26 @@ export class RepairQueue {
     };
     this.state.actions.push(action);
     this.persist();
-    if (this.deps.transport !== undefined) {
-      const ok = await this.deps.transport({ protocol: REPAIR_PROTOCOL, actions: [action] });
-      if (ok) {
-        this.state.actions = this.state.actions.filter((a) => a !== action);
-        this.persist();
-      }
-    }
+    await this.postActions();
     return action;
+  }
+
+  /**
+   * POSTs every queued action (the new one and those kept from earlier tries; the endpoint is
+   * idempotent by request id). Each action with a final answer — applied, duplicate or refused —
+   * leaves the queue and its outcome is kept; an action answered `retry`, or not answered at all
+   * (network failure, malformed reply), stays for the next POST or drain.
+   */
+  private async postActions(): Promise<void> {
+    if (this.deps.transport === undefined || this.state.actions.length === 0) return;
+    const sent = this.state.actions.slice(0, MAX_ACTIONS_PER_POST);
+    const answer = await this.deps.transport({ protocol: REPAIR_PROTOCOL, actions: sent });
+    const answered = finalOutcomes(answer.body, sent, this.deps.now().toISOString());
+    if (answered.size === 0) return;
+    this.state.actions = this.state.actions.filter((a) => !answered.has(a.requestId));
+    this.state.outcomes = [...this.state.outcomes.filter((o) => !answered.has(o.requestId)), ...answered.values()];
+    if (this.state.outcomes.length > MAX_KEPT_OUTCOMES) this.state.outcomes.splice(0, this.state.outcomes.length - MAX_KEPT_OUTCOMES);
+    this.persist();
   }
 
   /** Removes and returns every queued human action. */
@@ -252,5 +270,10 @@ export class RepairQueue {
     this.state.actions = [];
     this.persist();
     return { protocol: REPAIR_PROTOCOL, actions };
+  }
+
+  /** Actions still queued, and the final answers of those that left (oldest first). */
+  listActions(): RepairActionList {
+    return { pending: [...this.state.actions], outcomes: [...this.state.outcomes] };
   }
 }

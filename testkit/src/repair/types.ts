@@ -32,9 +32,13 @@ export type RepairActor = "human" | "agent" | "a3s-test";
 /** Layout Mode: place a new component. Rects in viewport CSS px. */
 export interface LayoutPlacement {
   mode: "placement";
+  /** A catalog id (kebab-case, e.g. `date-picker`) or a project component's name as typed. */
   componentType: string;
+  /** Which of the two `componentType` is, so a project `button` is not the catalog's `button`. */
+  componentSource: "catalog" | "project";
   canvas: "page" | "wireframe";
-  purpose: string;
+  /** What the page is for; absent when the reviewer left it blank (never `""`). */
+  purpose?: string;
   destination: Rect;
 }
 
@@ -187,6 +191,60 @@ export interface RepairAction {
 export interface RepairActionBatch {
   protocol: "a3s.test.repair/1";
   actions: RepairAction[];
+}
+
+/** What became of an action at the endpoint (`docs/schema` `$defs/actionOutcome`). */
+export const REPAIR_ACTION_ANSWERS = ["applied", "duplicate", "refused", "retry"] as const;
+/**
+ * `applied`, `duplicate` and `refused` are final: the action leaves the page queue. `retry`
+ * means the ledger could not judge it (busy, I/O): it stays queued and is sent again.
+ */
+export type RepairActionAnswer = (typeof REPAIR_ACTION_ANSWERS)[number];
+
+/** A coded error of the ledger or endpoint (`test.session.*`). */
+export interface RepairError {
+  code: string;
+  message: string;
+}
+
+/** One item of the endpoint's answer to an actions document. */
+export interface RepairActionResult {
+  id: string;
+  findingId: string;
+  requestId: string;
+  outcome: RepairActionAnswer;
+  /** The ledger's result (applied or duplicate); `to` is the finding's status after it. */
+  result?: { to?: RepairStatus; replayed?: boolean; [key: string]: unknown };
+  error?: RepairError;
+}
+
+/** The endpoint's answer to `{"protocol":"a3s.test.repair/1","actions":[…]}`. */
+export interface RepairActionsResponse {
+  protocol: "a3s.test.repair/1";
+  actions: RepairActionResult[];
+  /** The first `retry` item's error (the answer is then not 2xx). */
+  error?: RepairError;
+}
+
+/** What the page keeps about an action that got a final answer, for the overlay to show. */
+export interface RepairActionOutcome {
+  actionId: string;
+  repairId: string;
+  kind: RepairAction["kind"];
+  requestId: string;
+  outcome: Exclude<RepairActionAnswer, "retry">;
+  /** The finding's status after the action (applied or duplicate). */
+  status?: RepairStatus;
+  /** Why it was refused. */
+  error?: RepairError;
+  /** When the answer arrived (the page's clock). */
+  answeredAt: string;
+}
+
+/** `listRepairActions()`: actions still queued, and the final answers of those that left. */
+export interface RepairActionList {
+  pending: RepairAction[];
+  outcomes: RepairActionOutcome[];
 }
 
 /** Outcome of a submit. */

@@ -135,7 +135,7 @@ describe("component combobox", () => {
     expect(h.$(`#${input.id}-chosen`).textContent).toBe("目录类型：按钮");
 
     await pickDestination(h, "选择目的区域", { x: 40, y: 60, width: 320, height: 90 });
-    expect(h.changes.at(-1)).toEqual({ mode: "placement", componentType: "button", canvas: "page", purpose: "", destination: { x: 40, y: 60, width: 320, height: 90 } });
+    expect(h.changes.at(-1)).toEqual({ mode: "placement", componentType: "button", componentSource: "catalog", canvas: "page", destination: { x: 40, y: 60, width: 320, height: 90 } });
   });
 
   it("wraps with the arrow keys, and Alt+ArrowDown only opens", () => {
@@ -180,9 +180,12 @@ describe("component combobox", () => {
     typeInto(input, " AcmePromoStrip v2 ");
     expect(h.$(`#${input.id}-chosen`).textContent).toBe("Project component:  AcmePromoStrip v2 ");
     await pickDestination(h, "Pick destination region", { x: 0, y: 0, width: 200, height: 50 });
-    expect(h.changes.at(-1)).toMatchObject({ mode: "placement", componentType: " AcmePromoStrip v2 " });
+    expect(h.changes.at(-1)).toMatchObject({ mode: "placement", componentType: " AcmePromoStrip v2 ", componentSource: "project" });
     typeInto(input, "Button");
-    expect(h.changes.at(-1)).toMatchObject({ componentType: "Button" });
+    expect(h.changes.at(-1)).toMatchObject({ componentType: "Button", componentSource: "project" });
+    // A project component named exactly like a catalog id stays a project component.
+    typeInto(input, "button");
+    expect(h.changes.at(-1)).toMatchObject({ componentType: "button", componentSource: "project" });
   });
 
   it("turns a picked type back into free text when it is edited", async () => {
@@ -192,9 +195,9 @@ describe("component combobox", () => {
     press(input, "ArrowDown");
     press(input, "Enter");
     await pickDestination(h, "Pick destination region", { x: 0, y: 0, width: 200, height: 50 });
-    expect(h.changes.at(-1)).toMatchObject({ componentType: "card" });
+    expect(h.changes.at(-1)).toMatchObject({ componentType: "card", componentSource: "catalog" });
     typeInto(input, "Card (promo)");
-    expect(h.changes.at(-1)).toMatchObject({ componentType: "Card (promo)" });
+    expect(h.changes.at(-1)).toMatchObject({ componentType: "Card (promo)", componentSource: "project" });
   });
 
   it("picks with the mouse too, keeping focus in the field", () => {
@@ -222,7 +225,7 @@ describe("layout editor", () => {
     expect(h.changes).toEqual([]);
     expect(h.$(".a3s-layout-error:not(:empty)").textContent).toBe("The destination must lie inside the visible viewport.");
     await pickDestination(h, "Pick destination region", { x: 10, y: 10, width: 400, height: 200 });
-    expect(h.changes.at(-1)).toEqual({ mode: "placement", componentType: "Checkout summary", canvas: "wireframe", purpose: "Checkout", destination: { x: 10, y: 10, width: 400, height: 200 } });
+    expect(h.changes.at(-1)).toEqual({ mode: "placement", componentType: "Checkout summary", componentSource: "project", canvas: "wireframe", purpose: "Checkout", destination: { x: 10, y: 10, width: 400, height: 200 } });
     expect(h.shadow.querySelector(".a3s-layout-error:not(:empty)")).toBeNull();
   });
 
@@ -276,7 +279,7 @@ describe("layout editor", () => {
     h.byRole("radio", "Place a new component").click();
     expect(instruction.value).toBe("Move the promo above the fold");
     const last = h.changes.at(-1);
-    expect(Object.keys(last ?? {}).sort()).toEqual(["canvas", "componentType", "destination", "mode", "purpose"]);
+    expect(Object.keys(last ?? {}).sort()).toEqual(["canvas", "componentSource", "componentType", "destination", "mode", "purpose"]);
     const json = JSON.stringify(h.changes);
     expect(json).not.toMatch(/Modal dialog|模态对话框|popup|弹窗/i);
   });

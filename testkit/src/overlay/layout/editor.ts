@@ -240,7 +240,8 @@ export function mountLayoutEditor(container: HTMLElement, opts: LayoutEditorOpti
     if (state.mode === "placement") {
       if (state.destination === undefined) return { issues: [], value: null };
       const componentType = state.choice === null ? "" : componentTypeOf(state.choice);
-      return result(buildPlacement({ componentType, canvas: state.canvas, purpose: state.purpose, destination: state.destination }, viewport));
+      const componentSource = state.choice?.kind ?? "project";
+      return result(buildPlacement({ componentType, componentSource, canvas: state.canvas, purpose: state.purpose, destination: state.destination }, viewport));
     }
     const { original, destination } = state;
     if (original !== undefined && destination !== undefined) {

@@ -71,7 +71,7 @@ describe("Layout Mode by keyboard", { timeout: 30_000 }, () => {
     await user.tab();
     expect(h.label(h.focused())).toBe("选择目的区域");
     await user.keyboard("{Enter}");
-    await expect.poll(() => h.changes.at(-1)).toEqual({ mode: "placement", componentType: "button", canvas: "page", purpose: "结算", destination: { x: 16, y: 32, width: 240, height: 64 } });
+    await expect.poll(() => h.changes.at(-1)).toEqual({ mode: "placement", componentType: "button", componentSource: "catalog", canvas: "page", purpose: "结算", destination: { x: 16, y: 32, width: 240, height: 64 } });
     expect(h.label(h.focused())).toBe("选择目的区域");
   });
 

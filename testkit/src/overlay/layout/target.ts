@@ -53,8 +53,10 @@ export type LayoutResult<T> = { ok: true; value: T } | { ok: false; issues: Layo
 /** What a placement is built from. */
 export interface PlacementInput {
   componentType: string;
+  /** A catalog pick (`componentType` is its id) or a project component typed by name. */
+  componentSource: "catalog" | "project";
   canvas: "page" | "wireframe";
-  /** Optional page purpose; stored verbatim, empty when absent. */
+  /** Optional page purpose; stored verbatim, left out when blank. */
   purpose?: string;
   destination: Rect;
 }
@@ -99,19 +101,29 @@ function result<T>(issues: Array<LayoutIssue | undefined>, build: () => T): Layo
   return found.length > 0 ? { ok: false, issues: found } : { ok: true, value: build() };
 }
 
-/** Builds a placement; the component type and purpose are kept exactly as given. */
+/**
+ * Builds a placement; the component type and purpose are kept exactly as given, and a blank
+ * purpose is left out (the ledger refuses `""`).
+ */
 export function buildPlacement(input: PlacementInput, viewport: ViewportSize): LayoutResult<LayoutPlacement> {
-  const purpose = input.purpose ?? "";
+  const purpose = input.purpose !== undefined && input.purpose.trim() !== "" ? input.purpose : undefined;
   return result(
     [
       input.componentType.trim() === ""
         ? { code: "component_type_missing", field: "componentType", message: "componentType must name a catalog type or a project component" }
         : checkText(input.componentType, "componentType"),
       input.canvas === "page" || input.canvas === "wireframe" ? undefined : { code: "canvas_invalid", field: "canvas", message: "canvas must be page or wireframe" },
-      checkText(purpose, "purpose"),
+      purpose === undefined ? undefined : checkText(purpose, "purpose"),
       checkRect(input.destination, viewport, "destination", "contain"),
     ],
-    () => ({ mode: "placement", componentType: input.componentType, canvas: input.canvas, purpose, destination: copyRect(input.destination) }),
+    () => ({
+      mode: "placement",
+      componentType: input.componentType,
+      componentSource: input.componentSource,
+      canvas: input.canvas,
+      ...(purpose !== undefined ? { purpose } : {}),
+      destination: copyRect(input.destination),
+    }),
   );
 }
 
