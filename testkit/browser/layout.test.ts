@@ -117,7 +117,7 @@ describe("Layout Mode editor in Chromium", () => {
       await page.keyboard.press("Tab");
       await expect.poll(() => page.getByRole("button", { name: "选择目的区域" }).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
       await page.keyboard.press("Enter");
-      await expect.poll(() => changes(page)).toContainEqual({ mode: "placement", componentType: "button", canvas: "wireframe", purpose: "结算页", destination: { x: 40, y: 300, width: 480, height: 100 } });
+      await expect.poll(() => changes(page)).toContainEqual({ mode: "placement", componentType: "button", componentSource: "catalog", canvas: "wireframe", purpose: "结算页", destination: { x: 40, y: 300, width: 480, height: 100 } });
 
       // The preview is drawn, pointer-transparent: the page under it still gets the hit.
       const hit = await page.evaluate(() => document.elementFromPoint(280, 350)?.tagName);
@@ -149,14 +149,14 @@ describe("Layout Mode editor in Chromium", () => {
       await setRegion(page, { x: 24, y: 24, width: 300, height: 48 });
       await page.getByRole("button", { name: "Pick destination region" }).focus();
       await page.keyboard.press("Space");
-      await expect.poll(() => changes(page)).toContainEqual({ mode: "placement", componentType: "date-picker", canvas: "page", purpose: "", destination: { x: 24, y: 24, width: 300, height: 48 } });
+      await expect.poll(() => changes(page)).toContainEqual({ mode: "placement", componentType: "date-picker", componentSource: "catalog", canvas: "page", destination: { x: 24, y: 24, width: 300, height: 48 } });
 
       await combo.focus();
       await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type(" AcmePromoStrip v2");
       await page.keyboard.press("Escape"); // closes the suggestions, keeps the text
       expect(await combo.inputValue()).toBe(" AcmePromoStrip v2");
-      await expect.poll(async () => (await changes(page)).at(-1)).toEqual({ mode: "placement", componentType: " AcmePromoStrip v2", canvas: "page", purpose: "", destination: { x: 24, y: 24, width: 300, height: 48 } });
+      await expect.poll(async () => (await changes(page)).at(-1)).toEqual({ mode: "placement", componentType: " AcmePromoStrip v2", componentSource: "project", canvas: "page", destination: { x: 24, y: 24, width: 300, height: 48 } });
       expect(await page.evaluate(HOST_STATE)).toEqual(before);
       // caret "initial": Playwright's default caret hiding writes style="" onto the host's text inputs.
       await page.screenshot({ path: join(tmpdir(), "a3s-layout-en.png"), caret: "initial" });
