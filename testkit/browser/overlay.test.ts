@@ -254,6 +254,29 @@ describe("Review Overlay in Chromium", () => {
     expect(await control("layout").getAttribute("aria-pressed")).toBe("false");
   });
 
+  it("records a Layout Mode rearrange from a picked element and destination", async () => {
+    await open();
+    await page.keyboard.press("l");
+    await page.getByRole("radio", { name: "Move something already on the page" }).check();
+    await page.getByRole("button", { name: "Pick the element to move" }).click();
+    expect(await part("hint").textContent()).toContain("Pick the place");
+    await clickOn("pay");
+    await page.getByRole("button", { name: "Pick destination region" }).click();
+    await drag({ x: 40, y: 20 }, { x: 380, y: 50 });
+    await instruction().waitFor();
+    await instruction().fill("Move the pay button to the top");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await expect.poll(() => server.posts.length, { timeout: 5_000 }).toBe(1);
+    const [sent] = (server.posts[0] as RepairBatch).repairs;
+    const pay = await rectOf("[data-testid=pay]");
+    expect(sent?.target.layout).toMatchObject({ mode: "rearrange", destination: { x: 40, y: 20, width: 340, height: 30 }, originalRegion: { x: Math.round(pay.x * 100) / 100, width: Math.round(pay.width * 100) / 100 } });
+    const nodeId = (sent?.target.layout as { nodeId?: string } | undefined)?.nodeId ?? "";
+    expect(await page.evaluate((id) => {
+      const bridge = (window as unknown as Record<symbol, { resolve(id: string): Element | null }>)[Symbol.for("a3s.test.page-context")];
+      return bridge?.resolve(id)?.getAttribute("data-testid") ?? null;
+    }, nodeId)).toBe("pay");
+  });
+
   it("reaches every panel control with Tab, with a visible focus ring", async () => {
     await open();
     await page.keyboard.press("e");
