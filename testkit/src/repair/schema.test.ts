@@ -7,7 +7,10 @@ import { fakePlatform } from "../testing/fakePlatform";
 import { validate, type Schema } from "./jsonSchema.testing";
 import { MAX_CRITERIA, MAX_CRITERION_CHARS, MAX_RELATIONS } from "./criteria";
 import { MAX_INSTRUCTION_CHARS } from "./queue";
-import { SUCCESS_CRITERION_KINDS, TARGET_STATES } from "./types";
+import { REPAIR_ACTION_ANSWERS, SUCCESS_CRITERION_KINDS, TARGET_STATES, type RepairAction } from "./types";
+import { finalOutcomes } from "./answers";
+import { CATALOG_ID_PATTERN, layoutProblem, MAX_LAYOUT_FIELD_CHARS } from "./layout";
+import { buildPlacement, buildRearrange } from "../overlay/layout/target";
 
 /** The repository's `docs/schema/` (one schema for the Test Kit and the ledger). */
 const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "docs", "schema");
@@ -64,6 +67,41 @@ describe("a3s.test.repair/1 schema (docs/schema/repair-1.schema.json)", () => {
     expect(asBatch(old)).toEqual(["$.repairs[0].relations[0]: missing findingId", "$.repairs[0].relations[0]: unknown field repairId"]);
     expect(asBatch({ ...first, criteria: ["x"] })).toEqual(["$.repairs[0]: unknown field criteria"]);
     expect(asBatch({ ...first, successCriteria: [{ kind: "target_state", state: "pressed" }] }).join("\n")).toMatch(/successCriteria\[0\]: matches 0 of oneOf/);
+  });
+  it("describes the endpoint's answer to actions, which the queue reads", () => {
+    const response = read("examples/actions-response.json") as { actions: Array<{ id: string; findingId: string; requestId: string }> };
+    expect(validate({ $ref: "#/$defs/actionsResponse" }, response, schema)).toEqual([]);
+    expect(defs.actionOutcome?.properties.outcome?.enum).toEqual([...REPAIR_ACTION_ANSWERS]);
+    const sent: RepairAction[] = response.actions.map((a) => ({ id: a.id, repairId: a.findingId, requestId: a.requestId, kind: "dismiss", createdAt: "2026-01-01T00:00:00Z" }));
+    const answers = finalOutcomes(response, sent, "2026-01-01T00:00:01Z");
+    expect([...answers.values()].map((o) => [o.outcome, o.status ?? o.error?.code])).toEqual([
+      ["applied", "queued"],
+      ["duplicate", "cancelled"],
+      ["refused", "test.session.repair_invalid_transition"],
+    ]);
+  });
+  it("describes the layout targets the Layout Mode builds and the queue checks", () => {
+    const viewport = { width: 800, height: 600 };
+    const destination = { x: 10, y: 10, width: 100, height: 40 };
+    const built = [
+      buildPlacement({ componentType: "date-picker", componentSource: "catalog", canvas: "page", destination }, viewport),
+      buildPlacement({ componentType: " My Button ", componentSource: "project", canvas: "wireframe", purpose: "Checkout", destination }, viewport),
+      buildRearrange({ originalRegion: { x: 0, y: -20, width: 300, height: 900 }, nodeId: "n1", destination }, viewport),
+    ];
+    for (const r of built) {
+      if (!r.ok) throw new Error(JSON.stringify(r.issues));
+      expect(validate({ $ref: "#/$defs/layout" }, r.value, schema)).toEqual([]);
+      expect(layoutProblem(r.value)).toBeUndefined();
+    }
+    const placement = { mode: "placement", componentType: "Button", componentSource: "catalog", canvas: "page", destination };
+    for (const bad of [placement, { ...placement, componentSource: "project", purpose: "" }, { ...placement, componentSource: undefined }]) {
+      const clean = JSON.parse(JSON.stringify(bad)) as unknown;
+      expect(validate({ $ref: "#/$defs/layout" }, clean, schema)).not.toEqual([]);
+      expect(layoutProblem(clean)).toBeDefined();
+    }
+    const [catalog, project] = (defs.layout?.oneOf ?? []) as Array<{ properties: Record<string, Schema> }>;
+    expect(catalog?.properties.componentType?.pattern).toBe(CATALOG_ID_PATTERN.source);
+    expect(project?.properties.purpose?.maxLength).toBe(MAX_LAYOUT_FIELD_CHARS);
   });
   it("states the queue's enums and bounds", () => {
     const crit = defs.successCriterion?.oneOf as Array<{ properties?: Record<string, { const?: string; enum?: string[] }>; maxLength?: number }>;
