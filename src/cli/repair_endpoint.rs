@@ -1,5 +1,6 @@
 //! `a3s-test repair-endpoint`: the HTTP endpoint a dev server proxies the Review Overlay's
-//! `repairEndpoint` to. It appends sent findings to one session's ledger and nothing else.
+//! `repairEndpoint` to. It appends sent findings and the reviewer's actions on them to one
+//! session's ledger and nothing else.
 //!
 //! Strict by construction: loopback only, POST only, `Origin` must be the app's origin,
 //! `content-type: application/json`, a `Content-Length` of at most 1 MiB, an

@@ -106,7 +106,8 @@ fn load(ctx: &Context, session: &str) -> Result<(PathBuf, SessionFile), SessionE
     Ok((dir, file))
 }
 
-fn turn(ctx: &Context, session: &str, request: Request) -> Result<Value, SessionError> {
+/// One turn of a running session's supervisor (refused when the session is closed).
+pub(crate) fn turn(ctx: &Context, session: &str, request: Request) -> Result<Value, SessionError> {
     let (_, file) = load(ctx, session)?;
     if file.state == SessionState::CleanupFailed {
         return Err(SessionError::new(

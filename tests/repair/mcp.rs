@@ -36,16 +36,18 @@ fn mcp_lifecycle_tools_and_errors() {
         "test_repair_complete",
         "test_repair_fail",
         "test_repair_cancel",
-        "test_repair_import",
+        "test_repair_drain",
     ] {
         assert!(names.contains(&expected), "{expected} missing");
     }
-    // Human authorization is a separate authority: no reviewer verb is reachable over MCP.
+    // Human authorization is a separate authority: no reviewer verb is reachable over MCP, and
+    // nothing there can create a finding recorded as a person's intake.
     for reviewer_only in [
         "test_repair_accept",
         "test_repair_reject",
         "test_repair_reopen",
         "test_repair_answer",
+        "test_repair_import",
     ] {
         assert!(
             !names.contains(&reviewer_only),
@@ -57,20 +59,19 @@ fn mcp_lifecycle_tools_and_errors() {
         assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()));
     }
 
-    let document: Value = serde_json::from_str(&doc(&[finding("f1", "blue please")])).unwrap();
-    let imported = mcp.call(
-        4,
-        "test_repair_import",
-        json!({"session": "s1", "document": document}),
+    // The reviewer's finding arrives through the CLI (a person's channel), not through MCP.
+    let imported = run(
+        dir.path(),
+        &["agent", "repair-import", "-", "--session", "s1", "--json"],
+        Some(doc(&[finding("f1", "blue please")]).as_bytes()),
     );
-    assert_eq!(imported["result"]["isError"], false);
-    assert_eq!(
-        imported["result"]["structuredContent"]["accepted"],
-        json!(["f1"])
-    );
+    assert!(imported.status.success());
+    // Draining needs a running session; with none, the refusal is a tool result.
+    let drain = mcp.call(4, "test_repair_drain", json!({"session": "s1"}));
+    assert_eq!(drain["result"]["isError"], true, "{drain}");
     let text: Value =
-        serde_json::from_str(imported["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(text, imported["result"]["structuredContent"]);
+        serde_json::from_str(drain["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, drain["result"]["structuredContent"]);
 
     let claim = mcp.call(
         5,

@@ -473,7 +473,8 @@ fn tree_order(nodes: &[Value]) -> Vec<&Value> {
 }
 
 /// A Test Kit bridge method an agent session may call (nothing else of the bridge is reachable:
-/// no repair queue, no subscriptions).
+/// no submitting findings, no actions, no subscriptions). The two repair-queue methods only move
+/// what a person already sent in the page into the session's ledger (`agent repair-drain`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PageContextMethod {
     /// `handshake()`.
@@ -484,6 +485,10 @@ pub enum PageContextMethod {
     Snapshot,
     /// `waitForDiff(request)`.
     WaitForDiff,
+    /// `peekRepairBatch({max})`: the pending sent findings, not removed.
+    PeekRepairBatch,
+    /// `takeRepairBatch({ids})`: remove exactly these pending findings from the page queue.
+    TakeRepairBatch,
 }
 
 impl PageContextMethod {
@@ -493,6 +498,8 @@ impl PageContextMethod {
             PageContextMethod::Probe => "probe",
             PageContextMethod::Snapshot => "snapshot",
             PageContextMethod::WaitForDiff => "waitForDiff",
+            PageContextMethod::PeekRepairBatch => "peekRepairBatch",
+            PageContextMethod::TakeRepairBatch => "takeRepairBatch",
         }
     }
 }

@@ -15,7 +15,7 @@ use super::page_context::fingerprint::fingerprint;
 use super::page_context::handshake::Bridge;
 use super::page_context::inspect::InspectRequest;
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
-use super::page_context::{diff, live};
+use super::page_context::{diff, live, repair_queue};
 use super::protocol::{FinishStatus, Request, Response};
 use super::statement::replace_refs;
 use a3s_test_driver::web::{
@@ -175,6 +175,22 @@ impl Engine {
         let (kind, result, closing) = match request.clone() {
             Request::Observe { full } => ("observe", self.observe(full).await, false),
             Request::Inspect { request } => ("inspect", self.inspect(request).await, false),
+            Request::RepairPeek { max } => {
+                let deadline = self.turn_deadline();
+                let result = match self.ctx() {
+                    Ok(ctx) => repair_queue::peek(ctx, max, deadline).await,
+                    Err(e) => Err(e),
+                };
+                ("repair_peek", result, false)
+            }
+            Request::RepairTake { ids } => {
+                let deadline = self.turn_deadline();
+                let result = match self.ctx() {
+                    Ok(ctx) => repair_queue::take(ctx, &ids, deadline).await,
+                    Err(e) => Err(e),
+                };
+                ("repair_take", result, false)
+            }
             Request::Exec {
                 observation,
                 statement,
