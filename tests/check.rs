@@ -342,3 +342,52 @@ fn usage_errors_exit_two() {
         Some(2)
     );
 }
+
+#[test]
+fn one_long_bad_line_gives_a_bounded_capped_report_in_every_format() {
+    // Issue 16 case 6: a 24 KB line of 4,000 `\u{41}` escapes outside a string used to print
+    // 580 MB (every diagnostic quoted the whole line, and there was no cap).
+    let dir = tempfile::tempdir().unwrap();
+    let line = "\\u{41}".repeat(4000);
+    write(
+        dir.path(),
+        "hostile.acl",
+        format!("suite \"h\" {{\n{line}\n}}\n"),
+    );
+    for format in ["human", "json", "github"] {
+        let run = common::run_in(dir.path(), &["check", "--format", format, "hostile.acl"]);
+        assert_eq!(run.code, Some(2), "{format}: {}", run.stderr);
+        // 101 diagnostics of at most a few hundred bytes each; never the 24 KB line.
+        assert!(
+            run.stdout.len() < 101 * 2048,
+            "{format}: {} bytes",
+            run.stdout.len()
+        );
+        assert!(
+            !run.stdout.contains(&line[..2000]),
+            "{format} quotes the line"
+        );
+        assert!(
+            run.stdout.contains("test.spec.too_many_diagnostics"),
+            "{format}: {}",
+            &run.stdout[run.stdout.len().saturating_sub(500)..]
+        );
+        // The summary still counts every error found.
+        let errors: usize = run
+            .stderr
+            .split(", ")
+            .find_map(|part| part.trim().strip_suffix(" errors"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{format}: {}", run.stderr));
+        assert!(errors > 3000, "{format}: {}", run.stderr);
+    }
+    let json = common::run_in(dir.path(), &["check", "--format", "json", "hostile.acl"]);
+    let lines: Vec<serde_json::Value> = json
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 101);
+    assert_eq!(lines[100]["code"], "test.spec.too_many_diagnostics");
+    assert_eq!(lines[100]["line"], 2);
+}

@@ -3,7 +3,7 @@
 //!
 //! Codes that need bytes or paths rather than text are generated here instead of committed:
 //! `not_utf8` (invalid bytes), `file_too_large` (1 MiB + 1 byte in memory), `list_too_long`
-//! (10,001 items), and the CLI's `unreadable` / `no_suite_files` (the real binary on a missing
+//! (10,001 items), `too_many_diagnostics` (a 24 KB line of stray escapes), and the CLI's `unreadable` / `no_suite_files` (the real binary on a missing
 //! path and on an empty directory) and `unwritable` (`fmt` on a read-only file). A fixture whose first line is `# mode: statement` is admitted
 //! in statement mode. The test fails when a code in `Code::ALL` has neither a fixture nor a
 //! generator, and when a fixture does not produce its code.
@@ -22,6 +22,7 @@ const GENERATED: &[Code] = &[
     Code::Unreadable,
     Code::Unwritable,
     Code::NoSuiteFiles,
+    Code::TooManyDiagnostics,
 ];
 
 fn suffix(code: Code) -> &'static str {
@@ -151,6 +152,37 @@ fn list_too_long_is_generated() {
             "list_too_long.acl",
             &source,
             &diagnostics
+        )
+    );
+}
+
+#[test]
+fn too_many_diagnostics_is_generated() {
+    // Issue 16 case 6: one line of 4,000 `\u{41}` escapes outside any string.
+    let source = format!("suite \"codes\" {{\n    {}\n}}\n", "\\u{41}".repeat(4000));
+    let admission = admit(&source);
+    let diagnostics = &admission.diagnostics;
+    assert_produces(Code::TooManyDiagnostics, diagnostics, "4,000 stray escapes");
+    assert_eq!(
+        diagnostics.len(),
+        a3s_test_lang::diagnostic::MAX_DIAGNOSTICS + 1
+    );
+    assert_eq!(diagnostics.last().unwrap().code, Code::TooManyDiagnostics);
+    assert!(admission.omitted.errors > 3000, "{:?}", admission.omitted);
+    // The last reported diagnostic (windowed: its line is 24 KB) and the summary, in every format.
+    let tail = &diagnostics[diagnostics.len() - 2..];
+    insta::assert_snapshot!(
+        "too_many_diagnostics",
+        format!(
+            "{}\n--- github ---\n{}",
+            both("too_many_diagnostics.acl", &source, tail),
+            render(
+                Format::Github,
+                Colour::Never,
+                "too_many_diagnostics.acl",
+                &source,
+                tail
+            )
         )
     );
 }

@@ -1,7 +1,7 @@
 //! `docs/acl.md` is checked against the toolchain: every ```` ```acl ```` example admits (```` ```acl
 //! statement ```` examples in statement mode), formats to the same IR idempotently, and the
 //! diagnostic code list (§14) equals `Code::ALL`, in registry order. `docs/agent.md` names every
-//! session gate code.
+//! session gate code; `docs/reports.md` names every `merge-reports` code.
 
 use a3s_test_lang::{admit, admit_statement, printer::format_source, Code};
 use serde_json::Value;
@@ -156,6 +156,18 @@ fn the_agent_docs_list_every_gate_code() {
         assert!(
             doc.contains(code.as_str()),
             "docs/agent.md does not mention {code}"
+        );
+    }
+}
+
+#[test]
+fn the_report_docs_list_every_merge_code() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reports.md"))
+        .expect("docs/reports.md");
+    for code in a3s_test_runner::merge::MergeCode::ALL {
+        assert!(
+            doc.contains(code.as_str()),
+            "docs/reports.md does not mention {code}"
         );
     }
 }

@@ -56,6 +56,30 @@ impl McpPipe {
         self.stdin.flush().unwrap();
     }
 
+    /// Write one line of `len` bytes of `a` (in 1 MiB writes) and its newline: an over-long
+    /// message the server must skip without holding it.
+    pub fn send_long_line(&mut self, len: usize) {
+        let chunk = vec![b'a'; 1024 * 1024];
+        let mut left = len;
+        while left > 0 {
+            let n = left.min(chunk.len());
+            self.stdin.write_all(&chunk[..n]).unwrap();
+            left -= n;
+        }
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The server's peak resident memory so far, in KiB (`VmHWM` from `/proc`).
+    pub fn peak_rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc/<pid>/status")
+    }
+
     /// The next message from the server.
     pub fn recv(&mut self) -> Value {
         let line = self

@@ -5,10 +5,10 @@
 //! can only be detected on disk). Codes are a typed enum so every result and reporter agrees on
 //! the spelling, and so the failure class is derived, never guessed from a string.
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Which party a failure blames. Kept separate in every result (ARCHITECTURE.md invariants).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureClass {
     /// The product did not match the expectation (`test.assert.*`, target not found …).
@@ -119,6 +119,8 @@ failure_codes! {
     Unsupported => "test.driver.web.unsupported", Specification;
     /// An evidence path resolves outside the artifact folder (symlink) or cannot be written.
     EvidencePathEscape => "test.spec.evidence_path", Specification;
+    /// An evidence path over the length or depth limits (checked before any folder is made).
+    EvidencePathLimit => "test.spec.evidence_path_limit", Specification;
     /// An upload path does not exist or escapes the working directory.
     UploadPath => "test.driver.web.upload_path", Specification;
     /// Writing evidence to disk failed.
@@ -145,6 +147,15 @@ impl std::fmt::Display for FailureCode {
 impl Serialize for FailureCode {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+/// Read back from a JSON result (`merge-reports`): an unknown name is an error, never a guess.
+impl<'de> Deserialize<'de> for FailureCode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        FailureCode::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown failure code `{name}`")))
     }
 }
 

@@ -7,6 +7,7 @@
 //! specification, infrastructure and cleanup failures apart.
 
 pub mod api;
+pub mod child;
 pub mod failure;
 pub mod web;
 

@@ -125,6 +125,8 @@ codes! {
     StabilityLimit => "test.spec.stability_limit", "stable_for_ms is 10–60000 and sample_interval_ms ≤ stable_for_ms, at most 1,001 samples";
     /// An evidence path that is empty, absolute, escapes with `..`, or has the wrong extension.
     EvidencePath => "test.spec.evidence_path", "use a relative path inside the scenario's artifact folder, without `..`";
+    /// An evidence path longer than 1,024 bytes, deeper than 32 names, or with a name over 255 bytes.
+    EvidencePathLimit => "test.spec.evidence_path_limit", "keep evidence paths within 1,024 bytes, 32 names deep and 255 bytes per name";
     /// A key chord `press` cannot send.
     InvalidKey => "test.spec.invalid_key", "use a key name such as Enter, Tab, a, or a chord such as Control+a";
     /// A `network_route` with neither or both of `body` and `abort`.
@@ -133,6 +135,8 @@ codes! {
     WheelDelta => "test.spec.wheel_delta", "set delta_y or delta_x to a non-zero number of pixels";
     /// A `tab` or `dialog` attribute that its `operation` does not take.
     OperationAttribute => "test.spec.operation_attribute", "remove the attribute or change the operation";
+    /// More than 100 diagnostics in one file: the rest are counted, not listed.
+    TooManyDiagnostics => "test.spec.too_many_diagnostics", "fix the problems listed above and run `a3s-test check` again to see the rest";
     /// Statement mode received zero or several step blocks.
     StatementCount => "test.spec.statement_count", "send exactly one step block, e.g. `click { target = ref(\"@e3\") }`";
 }

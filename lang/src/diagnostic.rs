@@ -100,6 +100,59 @@ pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
     });
 }
 
+/// Most diagnostics reported for one file (or one statement); the rest are counted in one summary.
+///
+/// Why a cap: a hostile or broken file can hold a problem every few bytes (a line of 4,000 stray
+/// escapes is 24 KB), and every diagnostic quotes its source. A hundred is more than anyone
+/// fixes before checking again, and keeps the work and the output of one file bounded.
+pub const MAX_DIAGNOSTICS: usize = 100;
+
+/// What [`cap`] left out: counted by severity, so a summary line can still say how many errors.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Omitted {
+    /// Errors not reported.
+    pub errors: usize,
+    /// Warnings not reported.
+    pub warnings: usize,
+}
+
+impl Omitted {
+    /// Everything left out.
+    pub fn total(self) -> usize {
+        self.errors + self.warnings
+    }
+}
+
+/// Keep the first [`MAX_DIAGNOSTICS`] of `diagnostics` (already sorted) and, when more were found,
+/// append one `test.spec.too_many_diagnostics` summary at the first one left out.
+pub fn cap(diagnostics: &mut Vec<Diagnostic>) -> Omitted {
+    if diagnostics.len() <= MAX_DIAGNOSTICS {
+        return Omitted::default();
+    }
+    let rest = diagnostics.split_off(MAX_DIAGNOSTICS);
+    let errors = rest.iter().filter(|d| d.is_error()).count();
+    let omitted = Omitted {
+        errors,
+        warnings: rest.len() - errors,
+    };
+    let at = rest[0].span.start;
+    let noun = if omitted.total() == 1 {
+        "diagnostic"
+    } else {
+        "diagnostics"
+    };
+    diagnostics.push(Diagnostic::error(
+        Code::TooManyDiagnostics,
+        "",
+        Span::new(at, at),
+        format!(
+            "{} more {noun} in this file not shown (only the first {MAX_DIAGNOSTICS} are reported)",
+            omitted.total()
+        ),
+    ));
+    omitted
+}
+
 /// The closest candidate to a misspelt name, for "did you mean …?" hints.
 ///
 /// Why edit distance with a length-scaled cut-off: a one-letter slip in a short block name
@@ -134,6 +187,32 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cap_keeps_the_first_hundred_and_counts_the_rest() {
+        let one = |i: usize| Diagnostic::error(Code::InvalidToken, "", Span::new(i, i + 1), "x");
+        let mut few: Vec<Diagnostic> = (0..MAX_DIAGNOSTICS).map(one).collect();
+        assert_eq!(cap(&mut few), Omitted::default());
+        assert_eq!(few.len(), MAX_DIAGNOSTICS);
+        let mut many: Vec<Diagnostic> = (0..MAX_DIAGNOSTICS + 7).map(one).collect();
+        let omitted = cap(&mut many);
+        assert_eq!(
+            omitted,
+            Omitted {
+                errors: 7,
+                warnings: 0
+            }
+        );
+        assert_eq!(many.len(), MAX_DIAGNOSTICS + 1);
+        let summary = many.last().unwrap();
+        assert_eq!(summary.code, Code::TooManyDiagnostics);
+        assert_eq!(summary.span, Span::new(MAX_DIAGNOSTICS, MAX_DIAGNOSTICS));
+        assert!(
+            summary.message.starts_with("7 more diagnostics"),
+            "{}",
+            summary.message
+        );
+    }
 
     #[test]
     fn suggests_close_names_only() {

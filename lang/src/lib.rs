@@ -16,6 +16,7 @@ pub mod code;
 pub mod diagnostic;
 pub mod ir;
 pub mod lexer;
+pub mod limits;
 pub mod parser;
 pub mod printer;
 pub mod render;
@@ -37,8 +38,11 @@ pub const MAX_LIST_ITEMS: usize = 10_000;
 pub struct Admission {
     /// The admitted document; `None` whenever `diagnostics` holds an error.
     pub document: Option<ir::AdmittedDocument>,
-    /// All diagnostics of the file, sorted by position.
+    /// The diagnostics of the file, sorted by position: at most
+    /// [`diagnostic::MAX_DIAGNOSTICS`], then one `test.spec.too_many_diagnostics` summary.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the cap left out of `diagnostics`.
+    pub omitted: diagnostic::Omitted,
 }
 
 impl Admission {
@@ -46,6 +50,7 @@ impl Admission {
         Admission {
             document: None,
             diagnostics,
+            omitted: diagnostic::Omitted::default(),
         }
     }
 
@@ -111,9 +116,11 @@ pub fn admit(source: &str) -> Admission {
     } else {
         admitted
     };
+    let omitted = diagnostic::cap(&mut diagnostics);
     Admission {
         document,
         diagnostics,
+        omitted,
     }
 }
 
@@ -129,6 +136,7 @@ pub fn admit_statement(source: &str) -> Result<ir::Step, Vec<Diagnostic>> {
     let (step, check_diagnostics) = checker::check_statement(&document, source.len());
     diagnostics.extend(check_diagnostics);
     diagnostic::sort_diagnostics(&mut diagnostics);
+    diagnostic::cap(&mut diagnostics);
     match step {
         Some(step) if !diagnostics.iter().any(Diagnostic::is_error) => Ok(step),
         _ => Err(diagnostics),

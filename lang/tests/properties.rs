@@ -83,6 +83,23 @@ fn token_soup() -> impl Strategy<Value = String> {
         .prop_map(|parts| parts.join(" "))
 }
 
+/// A hostile file: one soup (without line breaks) repeated on one long line, inside a suite.
+fn long_line_soup() -> impl Strategy<Value = String> {
+    let pieces: Vec<&str> = VOCABULARY
+        .iter()
+        .copied()
+        .filter(|p| !p.contains('\n'))
+        .chain(["\\u{41}", "\u{1b}[2J", "\\", "%", "::"])
+        .collect();
+    (
+        prop::collection::vec(prop::sample::select(pieces), 1..40),
+        1usize..120,
+    )
+        .prop_map(|(parts, times)| {
+            format!("suite \"h\" {{\n{}\n}}\n", parts.join("").repeat(times))
+        })
+}
+
 // ---- valid suites -------------------------------------------------------------------------
 
 /// A generated value, rendered in many equivalent spellings.
@@ -372,5 +389,30 @@ proptest! {
         let again = format_source(&formatted).expect("formatted output formats");
         prop_assert_eq!(&again, &formatted, "not idempotent; source:\n{}", source);
         common::assert_same_meaning(&source, &formatted);
+    }
+}
+
+proptest! {
+    // Fewer cases: each renders up to 101 diagnostics of a file of up to ~20 KB, three times.
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rendering_is_bounded_by_input_and_diagnostics(source in long_line_soup()) {
+        use a3s_test_lang::render::{render, Colour, Format};
+        let diagnostics = a3s_test_lang::admit(&source).diagnostics;
+        prop_assert!(diagnostics.len() <= a3s_test_lang::diagnostic::MAX_DIAGNOSTICS + 1);
+        for format in Format::ALL {
+            let out = render(*format, Colour::Never, "h.acl", &source, &diagnostics);
+            // Each diagnostic costs a bounded excerpt plus what its message quotes of the input.
+            let bound = 8 * source.len() + 4096 * diagnostics.len();
+            prop_assert!(
+                out.len() <= bound,
+                "{}: {} bytes for {} bytes of input and {} diagnostics",
+                format.name(),
+                out.len(),
+                source.len(),
+                diagnostics.len()
+            );
+        }
     }
 }

@@ -19,7 +19,7 @@ const FINDINGS: usize = 320;
 
 fn finding(id: &str) -> String {
     format!(
-        r#"{{"id":"{id}","createdAt":"2026-01-01T00:00:00Z","target":{{"kind":"node","nodeIds":["n-{id}","n-{id}-b"]}},"instruction":"Make the {id} button use the brand blue and align it with the form's left edge","criteria":["the button is blue","it aligns with the inputs"],"intent":"fix","severity":"important","status":"queued","context":{{"untrusted":true,"contextRevision":12,"route":"/settings","page":{{"url":"http://localhost:5173/settings","title":"Settings"}},"viewport":{{"width":1280,"height":800,"dpr":1}},"locators":[{{"kind":"role","role":"button","name":"Save"}},{{"kind":"testId","value":"save"}}],"sourceMappings":[{{"span":"src/Settings.tsx:42:7","confidence":0.92,"origin":"boundary_hint","relation":"exact"}}]}}}}"#
+        r#"{{"id":"{id}","createdAt":"2026-01-01T00:00:00Z","target":{{"kind":"node","nodeIds":["n-{id}","n-{id}-b"]}},"instruction":"Make the {id} button use the brand blue and align it with the form's left edge","successCriteria":["the button is blue",{{"kind":"target_text","equals":"Save"}}],"intent":"fix","severity":"important","status":"queued","context":{{"untrusted":true,"contextRevision":12,"route":"/settings","page":{{"url":"http://localhost:5173/settings","title":"Settings"}},"viewport":{{"width":1280,"height":800,"dpr":1}},"locators":[{{"kind":"role","role":"button","name":"Save"}},{{"kind":"testId","value":"save"}}],"sourceHints":[{{"span":"src/Settings.tsx:42:7","confidence":0.92,"origin":"boundary_hint","relation":"exact"}}]}}}}"#
     )
 }
 

@@ -38,8 +38,8 @@ pub fn holds(candidates: &[Candidate<'_>]) -> Vec<(FindingId, HoldReason)> {
             if std::ptr::eq(a, b) || !queued(a) || !queued(b) {
                 continue;
             }
-            let declared = a.finding.relations.conflicts_with.contains(&b.finding.id)
-                || b.finding.relations.conflicts_with.contains(&a.finding.id);
+            let declared = a.finding.conflicts_with().any(|c| *c == b.finding.id)
+                || b.finding.conflicts_with().any(|c| *c == a.finding.id);
             if declared {
                 hold(
                     &a.finding.id,

@@ -1,4 +1,4 @@
-//! Validated identifiers: session, finding, request and attempt ids.
+//! Validated identifiers: session, finding, batch, request and attempt ids.
 //!
 //! Every id that may ever appear in a generated command is checked here first: 1–64 characters of
 //! `[A-Za-z0-9_-]`, nothing else. An id that passed this check cannot carry shell syntax, paths,
@@ -102,6 +102,11 @@ id_type!(
     /// A finding id: the Review Overlay's stable draft id.
     FindingId,
     "finding id"
+);
+id_type!(
+    /// A batch id: one send of the Review Overlay (a single finding or a batch).
+    BatchId,
+    "batch id"
 );
 id_type!(
     /// A caller-chosen request id that makes an operation idempotent.

@@ -2,7 +2,7 @@
 //! ledger knows about it, for an agent deciding what to do or a reviewer deciding whether to
 //! accept. A read-only view.
 //!
-//! The reviewer's instruction, criteria, target and the page's source mappings sit under
+//! The reviewer's instruction, criteria, target and the page's source hints sit under
 //! `untrusted`: they are evidence to read, never instructions to follow or text to run.
 
 use crate::clock::rfc3339;
@@ -27,12 +27,13 @@ pub struct UntrustedContent {
     pub untrusted: bool,
     /// The instruction.
     pub instruction: String,
-    /// The success criteria.
-    pub criteria: Vec<String>,
+    /// The success criteria (prose and typed).
+    pub success_criteria: Vec<crate::criterion::SuccessCriterion>,
     /// The marked target, as sent.
     pub target: crate::record::Target,
-    /// `context.sourceMappings` as sent (`a3s.test.source-mapping/1` records), if any.
-    pub source_mappings: Option<Box<RawValue>>,
+    /// `context.sourceHints` as the Test Kit sent them (source candidates of the target), if
+    /// any. Unvalidated page data.
+    pub source_hints: Option<Box<RawValue>>,
     /// The page context as sent, if any.
     pub context: Option<Box<RawValue>>,
 }
@@ -178,14 +179,14 @@ pub struct LoopRecord {
     pub next_action: NextAction,
 }
 
-fn source_mappings(context: Option<&RawValue>) -> Option<Box<RawValue>> {
+fn source_hints(context: Option<&RawValue>) -> Option<Box<RawValue>> {
     #[derive(serde::Deserialize)]
     struct Ctx {
-        #[serde(rename = "sourceMappings")]
-        source_mappings: Option<Box<RawValue>>,
+        #[serde(rename = "sourceHints")]
+        source_hints: Option<Box<RawValue>>,
     }
     let ctx: Ctx = serde_json::from_str(context?.get()).ok()?;
-    ctx.source_mappings
+    ctx.source_hints
 }
 
 /// Build the record of `finding` from a folded ledger at `now`.
@@ -328,6 +329,7 @@ pub fn inspect(
         f.lease.as_ref().map(|l| &l.attempt_id),
         ids,
     );
+    let conflicts_with: Vec<FindingId> = record.conflicts_with().cloned().collect();
     Ok(LoopRecord {
         protocol: LOOP_RECORD_PROTOCOL,
         generated_at: rfc3339(now),
@@ -339,13 +341,13 @@ pub fn inspect(
         hold_reason,
         untrusted: UntrustedContent {
             untrusted: true,
-            source_mappings: source_mappings(record.context.as_deref()),
+            source_hints: source_hints(record.context.as_deref()),
             instruction: record.instruction,
-            criteria: record.criteria,
+            success_criteria: record.success_criteria.unwrap_or_default(),
             target: record.target,
             context: record.context,
         },
-        conflicts_with: record.relations.conflicts_with,
+        conflicts_with,
         lease,
         attempts,
         replies,

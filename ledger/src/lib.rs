@@ -12,14 +12,17 @@
 
 #![warn(missing_docs)]
 
+pub mod actions;
 pub mod clock;
 pub mod conflict;
+pub mod criterion;
 pub mod error;
 pub mod event;
 pub mod id;
 pub mod inbox;
 pub mod inspect;
 pub mod intake;
+pub mod layout;
 pub mod lease;
 pub mod ledger;
 pub mod next_action;
@@ -29,16 +32,18 @@ pub mod status;
 pub mod store;
 pub mod validate;
 
+pub use actions::{ActionAnswer, ActionOutcome, ActionsResponse, HumanAction, HumanActionKind};
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use criterion::{SuccessCriterion, TargetState, TypedCriterion};
 pub use error::{ErrorCode, LedgerError};
 pub use event::{Action, Event, HoldReason, Lease, LEDGER_FORMAT};
-pub use id::{AttemptId, FindingId, RequestId, SessionId};
+pub use id::{AttemptId, BatchId, FindingId, RequestId, SessionId};
 pub use inbox::{build_inbox, read_sessions, Inbox, InboxGroup, InboxOptions};
 pub use inspect::{inspect, LoopRecord};
-pub use intake::parse_document;
+pub use intake::{parse_document, parse_submission, Submission};
 pub use ledger::{session_dir, sessions_dir, Applied, IntakeReport, Ledger, Request, LEDGER_FILE};
 pub use next_action::{NextAction, NextActionKind, RandomRequestIds, RequestIdSource};
-pub use record::{Finding, Intent, Severity, REPAIR_PROTOCOL};
+pub use record::{Finding, Intent, Relation, Severity, REPAIR_PROTOCOL};
 pub use state::{FindingState, LedgerState};
 pub use status::{Actor, Op, RepairStatus};
 pub use store::StoreLimits;

@@ -1,12 +1,15 @@
 //! A finding in the `a3s.test.repair/1` shape: what the Review Overlay sends when a reviewer
 //! presses *send* (TESTKIT.md), as the ledger stores it.
 //!
-//! Field names are the Test Kit's compatibility contract (camelCase, `conflicts_with`). The page
-//! context is kept verbatim as raw JSON under `context` (with `untrusted: true`): it is evidence
-//! for the agent, never parsed into anything that acts.
+//! Field names are the Test Kit's compatibility contract (camelCase; relations as
+//! `[{"kind":"conflicts_with","findingId":…}]`; `docs/schema/repair-1.schema.json` is the one
+//! schema of both sides). The page context is kept verbatim as raw JSON under `context` (with
+//! `untrusted: true`): it is evidence for the agent, never parsed into anything that acts.
 
-use crate::id::FindingId;
-use serde::{Deserialize, Deserializer, Serialize};
+use crate::criterion::SuccessCriterion;
+use crate::id::{BatchId, FindingId};
+use crate::status::RepairStatus;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 /// The protocol value of a repair document.
@@ -52,17 +55,31 @@ pub enum TargetKind {
     Drawing,
 }
 
-/// A rectangle in CSS px.
+/// A rectangle in CSS px. Whole numbers are written back as integers, as the page sent them.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rect {
     /// Left edge.
+    #[serde(serialize_with = "px")]
     pub x: f64,
     /// Top edge.
+    #[serde(serialize_with = "px")]
     pub y: f64,
     /// Width (≥ 0).
+    #[serde(serialize_with = "px")]
     pub width: f64,
     /// Height (≥ 0).
+    #[serde(serialize_with = "px")]
     pub height: f64,
+}
+
+/// `10` stays `10` (not `10.0`), so a stored rectangle reads back exactly as sent.
+fn px<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if v.fract() == 0.0 && v.abs() < EXACT {
+        s.serialize_i64(*v as i64)
+    } else {
+        s.serialize_f64(*v)
+    }
 }
 
 impl Rect {
@@ -76,7 +93,7 @@ impl Rect {
 
 /// The marked target. Node ids are the page's ids at send time (evidence, not durable).
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Target {
     /// What kind of mark it is.
     pub kind: TargetKind,
@@ -100,63 +117,108 @@ pub struct Target {
     pub drawing: Option<Box<RawValue>>,
 }
 
-/// Declared relations to other findings.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Relations {
-    /// Findings this one cannot be repaired together with (declared by the reviewer only).
-    #[serde(default)]
-    pub conflicts_with: Vec<FindingId>,
+/// A relation the reviewer declared to another finding. Conflicts are decided on these ids
+/// alone, never inferred from instruction text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Relation {
+    /// This finding and `finding_id` cannot both be repaired as asked.
+    ConflictsWith {
+        /// The other finding.
+        #[serde(rename = "findingId")]
+        finding_id: FindingId,
+    },
 }
 
-impl Relations {
-    fn is_empty(&self) -> bool {
-        self.conflicts_with.is_empty()
+impl Relation {
+    /// The finding a `conflicts_with` relation names.
+    pub fn conflicting(&self) -> Option<&FindingId> {
+        match self {
+            Relation::ConflictsWith { finding_id } => Some(finding_id),
+        }
     }
 }
 
-/// One sent finding as stored in the ledger.
+/// Where the page's copy of a finding went; page bookkeeping, never stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Delivery {
+    /// Still waiting in the page queue.
+    PageQueue,
+    /// Taken by a session.
+    Taken,
+    /// Posted to the endpoint.
+    Endpoint,
+}
+
+/// One sent finding as stored in the ledger: every field the Test Kit sends except the page's
+/// bookkeeping of its own copy (`protocol`, `status`, `sequence`, `events`, `delivery`), which is
+/// checked at intake and not stored — the ledger's events are the truth about the finding's
+/// state. Unknown fields are refused, so nothing is silently dropped.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Finding {
     /// The overlay's stable draft id.
     pub id: FindingId,
+    /// The send (one finding or a batch) this finding came in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_id: Option<BatchId>,
     /// When the reviewer created the draft (the page's clock; informational).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
+    /// The Test Kit revision the context was captured at (repeats `context.contextRevision`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_revision: Option<u64>,
     /// What was marked.
     pub target: Target,
     /// The reviewer's instruction (untrusted text, ≤ 8,192 characters).
     pub instruction: String,
-    /// Optional success criteria (a single string is read as one criterion).
-    #[serde(default, deserialize_with = "one_or_many")]
-    pub criteria: Vec<String>,
+    /// Optional success criteria: prose or typed, browser-checkable forms. `None` when the page
+    /// sent none (an empty list stays an empty list, so a finding reads back as sent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success_criteria: Option<Vec<SuccessCriterion>>,
     /// What the reviewer wants.
     pub intent: Intent,
     /// How much it matters.
     pub severity: Severity,
-    /// Declared relations.
-    #[serde(default, skip_serializing_if = "Relations::is_empty")]
-    pub relations: Relations,
-    /// The page context captured at send (raw JSON object with `untrusted: true`).
+    /// Declared relations, in the seeds' shape (`None` when the page sent none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relations: Option<Vec<Relation>>,
+    /// The page context captured at send (raw JSON object with `untrusted: true`; its
+    /// `sourceHints`, locators and nodes are kept verbatim).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<Box<RawValue>>,
-}
-
-fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
-    Ok(match Option::<OneOrMany>::deserialize(d)? {
-        None => Vec::new(),
-        Some(OneOrMany::One(s)) => vec![s],
-        Some(OneOrMany::Many(v)) => v,
-    })
+    /// Page bookkeeping: the record's protocol (must be `a3s.test.repair/1`). Not stored.
+    #[serde(default, skip_serializing)]
+    pub protocol: Option<String>,
+    /// Page bookkeeping: the page copy's status (must be `queued`). Not stored.
+    #[serde(default, skip_serializing)]
+    pub status: Option<RepairStatus>,
+    /// Page bookkeeping: the last ledger event the page mirrored. Not stored.
+    #[serde(default, skip_serializing)]
+    pub sequence: Option<u64>,
+    /// Page bookkeeping: the ledger events the page mirrored. Not stored.
+    #[serde(default, skip_serializing)]
+    pub events: Option<Vec<Box<RawValue>>>,
+    /// Page bookkeeping: where the page copy went. Not stored.
+    #[serde(default, skip_serializing)]
+    pub delivery: Option<Delivery>,
 }
 
 impl Finding {
+    /// The success criteria (empty when none were sent).
+    pub fn criteria(&self) -> &[SuccessCriterion] {
+        self.success_criteria.as_deref().unwrap_or_default()
+    }
+
+    /// The ids this finding declared it conflicts with.
+    pub fn conflicts_with(&self) -> impl Iterator<Item = &FindingId> {
+        self.relations
+            .iter()
+            .flatten()
+            .filter_map(Relation::conflicting)
+    }
+
     /// Whether this finding's target overlaps `other`'s: a shared node id, or two regions that
     /// share an area.
     pub fn target_overlaps(&self, other: &Finding) -> bool {
@@ -196,15 +258,43 @@ mod tests {
         assert!(!a.overlaps(&touching));
     }
 
+    const BASE: &str = r#""id":"f","target":{"kind":"node"},"instruction":"x","intent":"fix","severity":"important""#;
+
     #[test]
-    fn criteria_accepts_one_or_many() {
-        let base = r#""id":"f","target":{"kind":"node"},"instruction":"x","intent":"fix","severity":"important""#;
-        let one: Finding = serde_json::from_str(&format!("{{{base},\"criteria\":\"a\"}}")).unwrap();
-        let many: Finding =
-            serde_json::from_str(&format!("{{{base},\"criteria\":[\"a\",\"b\"]}}")).unwrap();
-        let none: Finding = serde_json::from_str(&format!("{{{base}}}")).unwrap();
-        assert_eq!(one.criteria, ["a"]);
-        assert_eq!(many.criteria, ["a", "b"]);
-        assert!(none.criteria.is_empty());
+    fn relations_use_the_seeds_shape() {
+        let f: Finding = serde_json::from_str(&format!(
+            r#"{{{BASE},"relations":[{{"kind":"conflicts_with","findingId":"g"}}]}}"#
+        ))
+        .unwrap();
+        let ids: Vec<&str> = f.conflicts_with().map(FindingId::as_str).collect();
+        assert_eq!(ids, ["g"]);
+        for bad in [
+            r#"{"conflicts_with":["g"]}"#,
+            r#"[{"kind":"conflicts_with","repairId":"g"}]"#,
+            r#"[{"kind":"depends_on","findingId":"g"}]"#,
+            r#"[{"kind":"conflicts_with","findingId":"g h"}]"#,
+        ] {
+            let text = format!(r#"{{{BASE},"relations":{bad}}}"#);
+            assert!(serde_json::from_str::<Finding>(&text).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_refused_and_bookkeeping_is_not_stored() {
+        let unknown = format!(r#"{{{BASE},"criteria":["a"]}}"#);
+        let err = serde_json::from_str::<Finding>(&unknown).unwrap_err();
+        assert!(
+            err.to_string().contains("unknown field `criteria`"),
+            "{err}"
+        );
+        let page = format!(
+            r#"{{{BASE},"protocol":"a3s.test.repair/1","status":"queued","sequence":0,"events":[],"delivery":"taken"}}"#
+        );
+        let f: Finding = serde_json::from_str(&page).unwrap();
+        assert_eq!(f.delivery, Some(Delivery::Taken));
+        let stored = serde_json::to_value(&f).unwrap();
+        for key in ["protocol", "status", "sequence", "events", "delivery"] {
+            assert!(stored.get(key).is_none(), "{key} is stored");
+        }
     }
 }

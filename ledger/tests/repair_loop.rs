@@ -228,7 +228,10 @@ fn declared_conflicts_hold_both_queued_findings() {
     let fx = Fixture::new();
     let r = fx
         .import(&[
-            finding("f1", r#","relations":{"conflicts_with":["f2"]}"#),
+            finding(
+                "f1",
+                r#","relations":[{"kind":"conflicts_with","findingId":"f2"}]"#,
+            ),
             finding("f2", ""),
             finding("f3", ""),
         ])
@@ -238,8 +241,11 @@ fn declared_conflicts_hold_both_queued_findings() {
     assert_eq!(fx.status("f2"), NeedsInput);
     assert_eq!(fx.status("f3"), Queued);
     // Across batches: a later finding declaring a conflict with a queued one.
-    fx.import(&[finding("f4", r#","relations":{"conflicts_with":["f3"]}"#)])
-        .unwrap();
+    fx.import(&[finding(
+        "f4",
+        r#","relations":[{"kind":"conflicts_with","findingId":"f3"}]"#,
+    )])
+    .unwrap();
     assert_eq!(fx.status("f3"), NeedsInput);
     assert_eq!(fx.status("f4"), NeedsInput);
 }
@@ -262,8 +268,11 @@ fn a_conflict_with_a_finding_that_is_not_queued_holds_nothing() {
     let fx = Fixture::new();
     fx.import(&[finding("f1", "")]).unwrap();
     fx.drive("f1", Repairing);
-    fx.import(&[finding("f2", r#","relations":{"conflicts_with":["f1"]}"#)])
-        .unwrap();
+    fx.import(&[finding(
+        "f2",
+        r#","relations":[{"kind":"conflicts_with","findingId":"f1"}]"#,
+    )])
+    .unwrap();
     assert_eq!(fx.status("f2"), Queued);
     assert_eq!(fx.status("f1"), Repairing);
 }
@@ -534,10 +543,13 @@ fn inspect_shows_the_whole_loop() {
     assert_eq!(json["status"], "review_ready");
     assert_eq!(json["untrusted"]["untrusted"], true);
     assert_eq!(json["untrusted"]["instruction"], "Make the f1 button blue");
-    assert_eq!(json["untrusted"]["criteria"][0], "the button is blue");
+    assert_eq!(
+        json["untrusted"]["success_criteria"][0],
+        "the button is blue"
+    );
     assert_eq!(json["untrusted"]["target"]["kind"], "node");
     assert_eq!(
-        json["untrusted"]["source_mappings"][0]["span"],
+        json["untrusted"]["source_hints"][0]["span"],
         "src/App.tsx:10:4"
     );
     assert_eq!(json["changed_files"], serde_json::json!(FILES));
@@ -624,4 +636,105 @@ fn a_replayed_verification_resolves_at_most_once() {
     assert!(resolved.is_none(), "resolved once only");
     assert_eq!(fx.bytes(), before, "nothing appended");
     assert_eq!(fx.status("f"), Resolved);
+}
+
+fn actions_of(body: &str) -> Vec<HumanAction> {
+    let doc = format!(r#"{{"protocol":"a3s.test.repair/1","actions":[{body}]}}"#);
+    match parse_submission(doc.as_bytes()).unwrap() {
+        Submission::Actions(a) => a,
+        Submission::Repairs(_) => panic!("read as repairs"),
+    }
+}
+
+#[test]
+fn the_reviewers_actions_follow_the_state_machine_and_are_idempotent() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", ""), finding("f2", "")]).unwrap();
+    fx.drive("f1", ReviewReady);
+    let before = fx.bytes();
+    // Accepting a queued finding is refused: coded error, nothing appended.
+    let refused = fx.ledger.apply_human_actions(&actions_of(
+        r#"{"id":"a0","repairId":"f2","kind":"accept","requestId":"h0"}"#,
+    ));
+    assert_eq!(
+        refused[0].error.as_ref().unwrap().code,
+        ErrorCode::InvalidTransition
+    );
+    assert!(!refused[0].is_transient());
+    assert_eq!(fx.bytes(), before);
+    assert_eq!(fx.status("f2"), Queued);
+    // One refusal does not undo the others; each is a human event.
+    let batch = actions_of(
+        r#"{"id":"a1","repairId":"f1","kind":"accept","message":"good","requestId":"h1"},
+           {"id":"a2","repairId":"zz","kind":"dismiss","requestId":"h2"},
+           {"id":"a3","repairId":"f1","kind":"reopen","message":"once more","requestId":"h3"},
+           {"id":"a4","repairId":"f1","kind":"reply","message":"smaller","requestId":"h4"},
+           {"id":"a5","repairId":"f2","kind":"dismiss","requestId":"h5"}"#,
+    );
+    let out = fx.ledger.apply_human_actions(&batch);
+    let to: Vec<Option<RepairStatus>> = out
+        .iter()
+        .map(|o| o.result.as_ref().map(|r| r.to))
+        .collect();
+    assert_eq!(
+        to,
+        [
+            Some(Resolved),
+            None,
+            Some(Reopened),
+            Some(Queued),
+            Some(Cancelled)
+        ]
+    );
+    assert_eq!(
+        out[1].error.as_ref().unwrap().code,
+        ErrorCode::UnknownFinding
+    );
+    let state = fx.ledger.read().unwrap();
+    let humans = state
+        .events
+        .iter()
+        .filter(|e| e.actor == Actor::Human && e.finding.is_none())
+        .count();
+    assert_eq!(humans, 4);
+    // The same actions again: replayed, nothing appended.
+    let written = fx.bytes();
+    let again = fx.ledger.apply_human_actions(&batch);
+    assert!(again
+        .iter()
+        .filter_map(|o| o.result.as_ref())
+        .all(|r| r.replayed));
+    assert_eq!(fx.bytes(), written);
+    // Every answer is final: applied, then duplicate on a resend; a refusal stays a refusal.
+    let answers = |o: &[a3s_test_ledger::ActionOutcome]| -> Vec<ActionAnswer> {
+        o.iter().map(|o| o.outcome).collect()
+    };
+    use ActionAnswer::{Applied, Duplicate, Refused};
+    assert_eq!(answers(&out), [Applied, Refused, Applied, Applied, Applied]);
+    assert_eq!(
+        answers(&again),
+        [Duplicate, Refused, Duplicate, Duplicate, Duplicate]
+    );
+    assert!(again.iter().all(|o| o.outcome.is_final()));
+    let response = serde_json::to_value(a3s_test_ledger::ActionsResponse::new(again)).unwrap();
+    assert_eq!(response["actions"][0]["outcome"], "duplicate");
+    assert_eq!(response["actions"][1]["outcome"], "refused");
+    assert!(response.get("error").is_none(), "{response}");
+}
+
+#[test]
+fn an_action_the_ledger_cannot_judge_is_to_be_retried() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    // The ledger file turns into a directory: the write fails at the file system.
+    let path = fx.ledger.path().to_owned();
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    let out = fx.ledger.apply_human_actions(&actions_of(
+        r#"{"id":"a1","repairId":"f1","kind":"dismiss","requestId":"h1"}"#,
+    ));
+    assert_eq!(out[0].outcome, ActionAnswer::Retry, "{:?}", out[0].error);
+    assert!(out[0].is_transient());
+    let response = a3s_test_ledger::ActionsResponse::new(out);
+    assert_eq!(response.error.unwrap().code, ErrorCode::Io);
 }

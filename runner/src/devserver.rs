@@ -1,21 +1,23 @@
 //! The project's dev server (`.a3s-test/project.acl` → `dev_server { … }`): start, wait, stop.
 //!
-//! The command is an argument vector run without a shell, as the leader of a new process group
-//! this run owns, with stdin closed and its output appended to `dev-server.log` in the run's
+//! The command is an argument vector run without a shell, in a new process group this run owns
+//! (led by a small watchdog, see below), with stdin closed and its output appended to `dev-server.log` in the run's
 //! artifact root. Readiness is an HTTP answer (any status) from `url`, polled until the startup
 //! deadline; a server that exits before answering fails at once with its exit status. Stopping
 //! sends SIGTERM to the whole group, waits a bounded time for the leader, then SIGKILLs the group
-//! (stragglers included) and reaps the leader.
+//! (stragglers included) and reaps the leader. If this process dies first (even by SIGKILL), the
+//! leader gets SIGTERM and a watchdog in the group stops the rest (`a3s_test_driver::child`).
 //!
 //! `a3s-test` as the program name means *this* binary (`std::env::current_exe`), so a project can
 //! use `a3s-test serve …` without the binary being on `PATH`.
 
+use a3s_test_driver::child::{self, ExitWatch, Group, GroupWatchdog, OnOwnerDeath};
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::Path;
+use std::process::Command;
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::process::{Child, Command};
 use tokio::time::Instant;
 
 /// How long a stopping server gets between SIGTERM and SIGKILL.
@@ -66,8 +68,10 @@ pub enum DevServerError {
 /// A running dev server; call [`DevServer::stop`] (dropping it kills the group as a last resort).
 #[derive(Debug)]
 pub struct DevServer {
-    child: Option<Child>,
+    child: Option<ExitWatch>,
     pgid: i32,
+    /// Stops the group if this process dies without [`DevServer::stop`].
+    watchdog: Option<GroupWatchdog>,
 }
 
 /// The `host:port` and path of an `http://` URL.
@@ -149,29 +153,29 @@ impl DevServer {
             .args(args)
             .stdin(Stdio::null())
             .stdout(log)
-            .stderr(log_err)
-            .process_group(0)
-            .kill_on_drop(true);
-        // SAFETY: the closure runs in the forked child before exec and only calls prctl(2), which
-        // is async-signal-safe. If this process dies without cleaning up (SIGKILL), the server
-        // leader gets SIGTERM instead of running on as an orphan.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(
-                    libc::PR_SET_PDEATHSIG,
-                    libc::SIGTERM as libc::c_ulong,
-                    0,
-                    0,
-                    0,
-                );
-                Ok(())
-            });
-        }
-        let child = command.spawn().map_err(spawn_err)?;
-        let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+            .stderr(log_err);
+        // A group led by a watchdog that stops it when this process dies, however it dies (even
+        // a server that ignores SIGTERM, and its workers); the server joins that group and gets
+        // SIGTERM itself on owner death (`a3s_test_driver::child` explains both).
+        let watchdog = GroupWatchdog::start().map_err(|source| DevServerError::Spawn {
+            program: "sh (the dev server's watchdog)".into(),
+            source,
+        })?;
+        let pgid = watchdog.pgid() as i32;
+        let child = match child::spawn(command, Group::Join(pgid as u32), OnOwnerDeath::Terminate) {
+            Ok(child) => child,
+            Err(e) => {
+                // SAFETY: the watchdog's group, which this process just created.
+                unsafe { libc::kill(-pgid, libc::SIGKILL) };
+                return Err(spawn_err(e));
+            }
+        };
+        let exit = ExitWatch::new(child);
+        let watchdog = Some(watchdog);
         let mut server = DevServer {
-            child: Some(child),
+            child: Some(exit),
             pgid,
+            watchdog,
         };
         let log = log_file.display().to_string();
         let deadline = Instant::now() + startup_timeout;
@@ -185,11 +189,7 @@ impl DevServer {
             if ready {
                 return Ok(server);
             }
-            if let Some(status) = server
-                .child
-                .as_mut()
-                .and_then(|c| c.try_wait().ok().flatten())
-            {
+            if let Some(status) = server.child.as_ref().and_then(ExitWatch::status) {
                 server.stop().await;
                 return Err(DevServerError::Exited {
                     url: url.to_string(),
@@ -216,7 +216,7 @@ impl DevServer {
         }
     }
 
-    /// The process group id (= the leader's pid).
+    /// The process group id (= the watchdog's pid).
     pub fn pgid(&self) -> i32 {
         self.pgid
     }
@@ -224,21 +224,27 @@ impl DevServer {
     /// SIGTERM the group, wait up to [`STOP_GRACE`] for the leader, SIGKILL the group, reap.
     /// Returns false when the leader had to be killed.
     pub async fn stop(&mut self) -> bool {
-        let Some(mut child) = self.child.take() else {
+        let Some(child) = self.child.take() else {
             return true;
         };
         if self.pgid > 0 {
             // SAFETY: signalling the process group we created; no memory effects.
             unsafe { libc::kill(-self.pgid, libc::SIGTERM) };
         }
-        let graceful = tokio::time::timeout(STOP_GRACE, child.wait()).await.is_ok();
+        let graceful = tokio::time::timeout(STOP_GRACE, child.exited())
+            .await
+            .is_ok();
         if self.pgid > 0 {
             // Stragglers in the group (a server's own workers) die with it.
             // SAFETY: as above.
             unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
         }
         if !graceful {
-            let _ = tokio::time::timeout(STOP_GRACE, child.wait()).await;
+            let _ = tokio::time::timeout(STOP_GRACE, child.exited()).await;
+        }
+        // The group kill above ended the watchdog too; collect it.
+        if let Some(watchdog) = self.watchdog.take() {
+            let _ = tokio::time::timeout(STOP_GRACE, watchdog.exit().exited()).await;
         }
         graceful
     }
@@ -247,7 +253,7 @@ impl DevServer {
 impl Drop for DevServer {
     fn drop(&mut self) {
         if self.child.is_some() && self.pgid > 0 {
-            // SAFETY: last-resort kill of the group we own; `kill_on_drop` reaps the leader.
+            // SAFETY: last-resort kill of the group we own; the reaper thread reaps the leader.
             unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
         }
     }

@@ -2,7 +2,7 @@
 //!
 //! Precedence, most urgent first: cancelled (130) — the user stopped the run, nothing else is
 //! trustworthy; then invalid input / infrastructure / cleanup (2) — the run itself is in doubt,
-//! including a browser that left a process behind; then a timeout (124); then a product or
+//! including a browser that left a process behind, and a merged result that lacks a shard; then a timeout (124); then a product or
 //! specification failure of a scenario (1). A runtime specification failure (an unsupported step,
 //! an evidence path that escapes through a symlink) counts as invalid input: 2. A flaky scenario
 //! (failed, then passed on a retry) passes the run unless `--fail-on-flaky` asked otherwise; then
@@ -33,7 +33,13 @@ pub fn exit_code(result: &RunResult) -> i32 {
     {
         return CANCELLED;
     }
-    let doubtful = !result.cleanup_failures.is_empty()
+    // A merge that lacks a shard cannot vouch for that shard's scenarios.
+    let incomplete = result
+        .merge
+        .as_ref()
+        .is_some_and(|m| !m.missing_shards.is_empty());
+    let doubtful = incomplete
+        || !result.cleanup_failures.is_empty()
         || scenarios.iter().any(|s| {
             s.cleanup_failure.is_some()
                 || s.failure.as_ref().is_some_and(|f| {
@@ -124,6 +130,8 @@ mod tests {
             scenarios,
             cleanup_failures: vec![],
             fail_on_flaky,
+            shard: None,
+            merge: None,
         };
         r.finalize();
         r

@@ -4,7 +4,8 @@
 //! [`discover`] (`*.acl` files) → [`admit`] (the admission gate, in parallel) → [`plan`] (`--filter`,
 //! `--tag`, `--shard`) → [`executor`] (one driver per run, a fresh context per scenario, `--jobs`
 //! scenarios at once, one deadline per scenario, no implicit retries) → [`event`]s → [`reporter`]s
-//! (terminal, JSON, JUnit) and a [`result::RunResult`] → an [`exit`] code.
+//! (terminal, JSON, JUnit, HTML, GitHub annotations) and a [`result::RunResult`] → an [`exit`]
+//! code. [`merge`] joins the results of `--shard i/n` runs into one (`merge-reports`).
 //!
 //! The executor never prints: it emits typed [`event::RunEvent`]s and each reporter renders them
 //! (cargo-nextest's split). Around the executor sit the owned-process helpers: [`devserver`] (the
@@ -24,6 +25,7 @@ pub mod executor;
 pub mod exit;
 pub mod filter;
 pub mod last_run;
+pub mod merge;
 pub mod plan;
 pub mod process_tree;
 pub mod read;

@@ -8,14 +8,14 @@
 
 use crate::exit;
 use a3s_test_driver::{EvidenceFile, FailureClass, FailureCode};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// Version of the JSON result format (`format_version`).
 pub const RESULT_FORMAT_VERSION: u32 = 1;
 
 /// A file written as evidence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EvidenceRecord {
     /// What it is (`screenshot`, `accessibility`, `console`, `page_errors`, …).
     pub kind: String,
@@ -33,7 +33,7 @@ impl From<&EvidenceFile> for EvidenceRecord {
 }
 
 /// One failure: the code, its class, a sentence, where it happened and the evidence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FailureRecord {
     /// The stable code.
     pub code: FailureCode,
@@ -64,7 +64,7 @@ impl FailureRecord {
 }
 
 /// How a step ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StepStatus {
     /// It ran to completion.
@@ -74,7 +74,7 @@ pub enum StepStatus {
 }
 
 /// One executed step.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepResult {
     /// 0-based position in the scenario.
     pub index: usize,
@@ -99,7 +99,7 @@ pub struct StepResult {
 }
 
 /// How a scenario ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ScenarioStatus {
     /// Every step passed.
@@ -129,7 +129,7 @@ impl ScenarioStatus {
 }
 
 /// One scenario's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScenarioResult {
     /// `suite/scenario`.
     pub id: String,
@@ -166,7 +166,7 @@ pub struct ScenarioResult {
 }
 
 /// One attempt of a scenario that failed and was run again, with its own evidence folder.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AttemptResult {
     /// 1-based attempt number.
     pub attempt: u32,
@@ -209,7 +209,7 @@ impl ScenarioResult {
 }
 
 /// The run's overall outcome (mirrors the exit code).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RunOutcome {
     /// Everything passed.
@@ -225,7 +225,7 @@ pub enum RunOutcome {
 }
 
 /// Counts by verdict and failure class.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     /// Scenarios planned.
     pub total: usize,
@@ -250,7 +250,7 @@ pub struct Counts {
 }
 
 /// The whole run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
     /// [`RESULT_FORMAT_VERSION`].
     pub format_version: u32,
@@ -277,6 +277,72 @@ pub struct RunResult {
     /// `--fail-on-flaky`: a flaky scenario fails the run (exit 1) instead of passing it.
     #[serde(default)]
     pub fail_on_flaky: bool,
+    /// Which shard this run was (`--shard i/n`); absent for an unsharded run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardRecord>,
+    /// The shard results this one was merged from (`merge-reports`); absent for a plain run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merge: Option<MergeRecord>,
+}
+
+/// The shard a result covers, and what the whole sharded run selected, so `merge-reports` can
+/// tell the shards of one run from shards of another selection (other suites, filters or tags).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardRecord {
+    /// 1-based shard number.
+    pub index: u32,
+    /// Number of shards.
+    pub total: u32,
+    /// Scenarios selected (by filter and tag) across all shards.
+    pub selected: usize,
+    /// SHA-256 (hex) of the selected scenario ids across all shards, one per line in plan order.
+    pub selection: String,
+}
+
+impl ShardRecord {
+    /// The record of shard `index`/`total` of a run that selected `ids` (before sharding).
+    pub fn new<'a>(index: u32, total: u32, ids: impl IntoIterator<Item = &'a str>) -> Self {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        let mut selected = 0;
+        for id in ids {
+            hash.update(id.as_bytes());
+            hash.update(b"\n");
+            selected += 1;
+        }
+        let selection = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        ShardRecord {
+            index,
+            total,
+            selected,
+            selection,
+        }
+    }
+}
+
+/// Where a merged result came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeRecord {
+    /// Number of shards the run was split into.
+    pub total: u32,
+    /// The merged shards, in shard order.
+    pub shards: Vec<MergedShard>,
+    /// Shard numbers no result was given for: their scenarios are unknown, so the merged run
+    /// cannot pass (exit code 2).
+    pub missing_shards: Vec<u32>,
+}
+
+/// One shard result that went into a merge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergedShard {
+    /// 1-based shard number.
+    pub index: u32,
+    /// That shard's run id.
+    pub run_id: String,
+    /// The result file it was read from.
+    pub file: PathBuf,
+    /// That shard's exit code.
+    pub exit_code: i32,
 }
 
 impl RunResult {

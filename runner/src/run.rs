@@ -40,6 +40,8 @@ pub struct RunConfig {
     pub sweep_processes: bool,
     /// `--fail-on-flaky`: a scenario that passed only on a retry fails the run.
     pub fail_on_flaky: bool,
+    /// Which shard of a sharded run this is (`--shard i/n`), copied into the result.
+    pub shard: Option<crate::result::ShardRecord>,
 }
 
 impl RunConfig {
@@ -144,6 +146,8 @@ pub async fn run<L: DriverLauncher>(
         scenarios: execution.scenarios,
         cleanup_failures,
         fail_on_flaky: config.fail_on_flaky,
+        shard: config.shard.clone(),
+        merge: None,
     };
     result.finalize();
     events.send(RunEventKind::RunFinished {

@@ -180,6 +180,8 @@ fn fixture() -> RunResult {
             "killed 1 process left behind by the run: pid 4242",
         )],
         fail_on_flaky: false,
+        shard: None,
+        merge: None,
     };
     result.finalize();
     result
@@ -402,6 +404,8 @@ fn retried_fixture(fail_on_flaky: bool) -> RunResult {
         ],
         cleanup_failures: vec![],
         fail_on_flaky,
+        shard: None,
+        merge: None,
     };
     result.finalize();
     result

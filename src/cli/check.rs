@@ -8,8 +8,9 @@
 
 use super::discover::discover;
 use super::exit;
-use super::output::{plural, render_file, Counts, FormatArg, Stream};
+use super::output::{plural, write_file, Counts, FormatArg, Stream};
 use super::read::{display_text, read_bounded};
+use a3s_test_lang::diagnostic::Omitted;
 use a3s_test_lang::ir::AdmittedDocument;
 use a3s_test_lang::{admit_bytes, Diagnostic};
 use rayon::prelude::*;
@@ -66,8 +67,10 @@ struct Checked {
     source: String,
     /// The admitted document, when admitted.
     document: Option<AdmittedDocument>,
-    /// Every diagnostic of the path.
+    /// The diagnostics of the path (capped per file, see `lang::diagnostic::cap`).
     diagnostics: Vec<Diagnostic>,
+    /// What the cap left out.
+    omitted: Omitted,
 }
 
 /// Run `check`.
@@ -86,6 +89,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             source: String::new(),
             document: None,
             diagnostics: vec![problem.diagnostic],
+            omitted: Omitted::default(),
         });
     }
     results.sort_by(|a, b| a.path.cmp(&b.path));
@@ -97,18 +101,18 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     let colour = stream.colour();
     let mut counts = Counts::default();
-    let mut rendered = String::new();
     for r in &results {
         counts.add(&r.diagnostics);
-        rendered.push_str(&render_file(
+        counts.add_omitted(r.omitted);
+        write_file(
+            stream,
             args.format,
             colour,
             &r.file,
             &r.source,
             &r.diagnostics,
-        ));
+        );
     }
-    stream.write(&rendered);
 
     if args.json {
         let doc = AdmittedFiles {
@@ -168,6 +172,7 @@ fn check_file(path: &std::path::Path) -> Checked {
             source: String::new(),
             document: None,
             diagnostics: vec![diagnostic],
+            omitted: Omitted::default(),
         },
         Ok(bytes) => {
             let admission = admit_bytes(&bytes);
@@ -184,6 +189,7 @@ fn check_file(path: &std::path::Path) -> Checked {
                 source,
                 document: admission.document,
                 diagnostics: admission.diagnostics,
+                omitted: admission.omitted,
             }
         }
     }

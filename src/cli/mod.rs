@@ -6,6 +6,7 @@ mod discover;
 mod exit;
 mod fmt;
 mod interrupt;
+mod merge_reports;
 mod output;
 mod read;
 mod repair_endpoint;
@@ -36,6 +37,8 @@ enum Command {
     Agent(agent::AgentArgs),
     /// Serve the agent operations as MCP tools over stdio (newline-delimited JSON-RPC 2.0).
     Mcp(crate::mcp::McpArgs),
+    /// Merge the `--json` results of `--shard i/n` runs into one report (JSON, JUnit, HTML).
+    MergeReports(merge_reports::MergeReportsArgs),
     /// Receive sent findings for one session over HTTP (the dev server proxies `repairEndpoint` here).
     RepairEndpoint(repair_endpoint::RepairEndpointArgs),
     /// Run ACL suites in real Chromium (exit 0 passed, 1 failed, 2 invalid/infrastructure,
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
         Command::Fmt(args) => fmt::run(args),
         Command::Agent(args) => agent::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
+        Command::MergeReports(args) => merge_reports::run(args),
         Command::RepairEndpoint(args) => repair_endpoint::run(args),
         Command::Run(args) => run::run(args),
         Command::Serve(args) => serve::run(args),

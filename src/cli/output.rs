@@ -4,8 +4,9 @@
 //! Colour is decided here and only here: the human format is coloured when the stream it goes to
 //! is a terminal and `NO_COLOR` is unset or empty (https://no-color.org); renderers stay pure.
 
+use a3s_test_lang::diagnostic::Omitted;
 use a3s_test_lang::render::{self, Colour, Format};
-use a3s_test_lang::{Diagnostic, Severity};
+use a3s_test_lang::{Code, Diagnostic, Severity};
 use std::io::{IsTerminal, Write};
 
 /// The `--format` values.
@@ -90,6 +91,31 @@ pub fn render_file(
     render::render(format.into(), colour, file, source, diagnostics)
 }
 
+/// Render one file's diagnostics straight to `stream`, one diagnostic at a time (nothing is
+/// collected, so the output of a file with many diagnostics starts at once and memory stays flat).
+pub fn write_file(
+    stream: Stream,
+    format: FormatArg,
+    colour: Colour,
+    file: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+) {
+    let write = |out: &mut dyn Write| {
+        // A closed pipe (`| head`) stops the writing, not the command: the exit code still
+        // reports the result.
+        let mut open = true;
+        render::render_each(format.into(), colour, file, source, diagnostics, |text| {
+            open = open && out.write_all(text.as_bytes()).is_ok();
+        });
+        let _ = out.flush();
+    };
+    match stream {
+        Stream::Stdout => write(&mut std::io::stdout().lock()),
+        Stream::Stderr => write(&mut std::io::stderr().lock()),
+    }
+}
+
 /// Error and warning counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -100,14 +126,24 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Add the diagnostics of one file.
+    /// Add the diagnostics of one file (a `too_many_diagnostics` summary is not itself counted:
+    /// what it stands for is, through [`Counts::add_omitted`]).
     pub fn add(&mut self, diagnostics: &[Diagnostic]) {
-        for d in diagnostics {
+        for d in diagnostics
+            .iter()
+            .filter(|d| d.code != Code::TooManyDiagnostics)
+        {
             match d.severity {
                 Severity::Error => self.errors += 1,
                 Severity::Warning => self.warnings += 1,
             }
         }
+    }
+
+    /// Add what the per-file cap left out.
+    pub fn add_omitted(&mut self, omitted: Omitted) {
+        self.errors += omitted.errors;
+        self.warnings += omitted.warnings;
     }
 
     /// `K errors` plus `, W warnings` when there are any.

@@ -1,5 +1,6 @@
 //! `a3s-test repair-endpoint`: the HTTP endpoint a dev server proxies the Review Overlay's
-//! `repairEndpoint` to. It appends sent findings to one session's ledger and nothing else.
+//! `repairEndpoint` to. It appends sent findings and the reviewer's actions on them to one
+//! session's ledger and nothing else.
 //!
 //! Strict by construction: loopback only, POST only, `Origin` must be the app's origin,
 //! `content-type: application/json`, a `Content-Length` of at most 1 MiB, an
@@ -8,11 +9,13 @@
 //! the command line, the URL path is ignored, and no header is stored.
 //!
 //! The HTTP reader is hand-written (see `http.rs`) so every read is bounded and every
-//! connection has a deadline; a connection cap keeps slow clients from exhausting threads.
+//! connection has a deadline; connection slots (`slots.rs`) keep slow clients from exhausting
+//! threads, and idle ones from starving real requests.
 
 mod handler;
 mod http;
 mod origin;
+mod slots;
 
 use crate::ops::Context;
 use a3s_test_ledger::{Ledger, SessionId};
@@ -21,12 +24,8 @@ use std::io::Write;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// At most this many connections are served at once; more are answered 503 and closed.
-pub const MAX_CONNECTIONS: usize = 32;
 
 /// Arguments of `a3s-test repair-endpoint`.
 #[derive(Debug, Args)]
@@ -100,22 +99,17 @@ pub fn run(args: RepairEndpointArgs) -> ExitCode {
         origin,
         timeout: Duration::from_millis(args.request_timeout_ms),
     });
-    let active = Arc::new(AtomicUsize::new(0));
+    let slots = slots::Slots::default();
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
-        if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            active.fetch_sub(1, Ordering::SeqCst);
+        let Some(slot) = slots.admit(&stream) else {
             handler::refuse_busy(stream);
             continue;
-        }
+        };
         let config = config.clone();
-        let active = active.clone();
         let spawned = std::thread::Builder::new()
             .name("repair-endpoint".into())
-            .spawn(move || {
-                handler::serve(&config, stream);
-                active.fetch_sub(1, Ordering::SeqCst);
-            });
+            .spawn(move || slot.serve(|| handler::serve(&config, stream)));
         if spawned.is_err() {
             eprintln!("a3s-test repair-endpoint: failed to start a connection thread");
         }

@@ -6,8 +6,10 @@
 //! the exit code. The flow itself lives in the runner (`run::run`).
 //!
 //! Output: the live terminal reporter writes to stdout — or to stderr when `--json` puts the
-//! result document on stdout. `--junit FILE` writes JUnit XML. Paths in the terminal output are
-//! relative to the working directory.
+//! result document on stdout. `--junit FILE` writes JUnit XML, `--html DIR` an HTML report.
+//! `--reporter github` (the default when `GITHUB_ACTIONS=true`) adds GitHub Actions annotations to
+//! the live stream after the summary. Paths in the terminal output are relative to the working
+//! directory.
 //!
 //! Selection: `--filter`/`--tag`/`--shard` make the plan, `--last-failed` then keeps only what did
 //! not pass cleanly in the previous run (`<output-dir>/last-run.json`, rewritten after every run),
@@ -27,10 +29,13 @@ use a3s_test_runner::exit;
 use a3s_test_runner::filter::Glob;
 use a3s_test_runner::last_run::LastRun;
 use a3s_test_runner::plan::{plan, Plan, PlanOptions, Shard};
+use a3s_test_runner::reporter::github::GithubReporter;
+use a3s_test_runner::reporter::html::HtmlReporter;
 use a3s_test_runner::reporter::json::JsonReporter;
 use a3s_test_runner::reporter::junit::JunitReporter;
 use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
 use a3s_test_runner::reporter::Reporter;
+use a3s_test_runner::result::ShardRecord;
 use a3s_test_runner::run::{run as run_plan, RunConfig};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -72,6 +77,12 @@ pub struct RunArgs {
     /// Write a JUnit XML report to this file.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Write a self-contained HTML report to `DIR/index.html`.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
+    /// The live reporter [default: github when GITHUB_ACTIONS=true, terminal otherwise].
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub reporter: Option<ReporterArg>,
     /// Chromium executable (beats `A3S_TEST_BROWSER` and the project's `browser.executable`).
     #[arg(long, value_name = "PATH")]
     pub browser: Option<PathBuf>,
@@ -109,6 +120,25 @@ pub struct RunArgs {
 
 /// Most retries `--retries` accepts (a scenario runs at most this + 1 times).
 pub const MAX_RETRIES: i64 = 100;
+/// The `--reporter` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReporterArg {
+    /// Lines per scenario and a summary (a progress line on a terminal).
+    Terminal,
+    /// The terminal output plus one GitHub Actions `::error` annotation per failed step.
+    Github,
+}
+
+impl ReporterArg {
+    /// `--reporter` when given; otherwise github inside GitHub Actions (`GITHUB_ACTIONS=true`).
+    pub fn choose(explicit: Option<ReporterArg>, github_actions: Option<&std::ffi::OsStr>) -> Self {
+        match explicit {
+            Some(chosen) => chosen,
+            None if github_actions.is_some_and(|v| v == "true") => ReporterArg::Github,
+            None => ReporterArg::Terminal,
+        }
+    }
+}
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
@@ -186,6 +216,25 @@ pub fn run(args: RunArgs) -> ExitCode {
         };
     }
 
+    // A shard records what the whole run selected, so `merge-reports` can check its shards.
+    let shard = match args.shard {
+        Some(shard) => {
+            let unsharded = PlanOptions {
+                shard: None,
+                ..options.clone()
+            };
+            match plan_ids(&admission.admitted, &unsharded) {
+                Ok(ids) => Some(ShardRecord::new(
+                    shard.index,
+                    shard.count,
+                    ids.iter().map(String::as_str),
+                )),
+                Err(e) => return fail(e),
+            }
+        }
+        None => None,
+    };
+
     // 3. Project configuration.
     let project = match load_project(args.project.as_deref()) {
         Ok(p) => p,
@@ -203,6 +252,13 @@ pub fn run(args: RunArgs) -> ExitCode {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Some(JunitReporter::new(std::io::BufWriter::new(f))),
             Err(e) => return fail(format_args!("failed to create `{}`: {e}", path.display())),
+        },
+        None => None,
+    };
+    let mut html = match &args.html {
+        Some(dir) => match a3s_test_runner::reporter::html::prepare_dir(dir) {
+            Ok(dir) => Some(HtmlReporter::new(dir)),
+            Err(e) => return fail(e),
         },
         None => None,
     };
@@ -225,6 +281,15 @@ pub fn run(args: RunArgs) -> ExitCode {
         Box::new(std::io::stdout())
     };
     let mut terminal = TerminalReporter::new(live, terminal_options);
+    let mut github =
+        match ReporterArg::choose(args.reporter, std::env::var_os("GITHUB_ACTIONS").as_deref()) {
+            ReporterArg::Github => Some(GithubReporter::new(if live_to_stderr {
+                Box::new(std::io::stderr()) as Box<dyn Write + Send>
+            } else {
+                Box::new(std::io::stdout())
+            })),
+            ReporterArg::Terminal => None,
+        };
     let mut json = args.json.then(|| JsonReporter::new(std::io::stdout()));
     let mut junit = junit;
 
@@ -259,7 +324,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         executor: ExecutorConfig {
             jobs,
             artifacts,
-            working_dir: cwd,
+            working_dir: cwd.clone(),
             base_url: args.base_url.clone(),
             launch_timeout: LAUNCH_TIMEOUT,
             cleanup_bound: CLEANUP_BOUND,
@@ -268,6 +333,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         dev_server: project.and_then(|p| p.dev_server),
         sweep_processes: true,
         fail_on_flaky: args.fail_on_flaky,
+        shard,
     };
     let output_dir = args.output_dir.clone();
 
@@ -294,6 +360,25 @@ pub fn run(args: RunArgs) -> ExitCode {
                 event = rx.recv() => {
                     let Some(event) = event else { break };
                     let _ = terminal.report(&event);
+                    if let Some(github) = github.as_mut() {
+                        let _ = github.report(&event);
+                    }
+                    if let Some(html) = html.as_mut() {
+                        match html.report(&event) {
+                            Ok(()) => {
+                                if let Some(path) = html.written() {
+                                    let shown = path.strip_prefix(&cwd).unwrap_or(path);
+                                    let line = format!("{:>12} {}", "Report", shown.display());
+                                    if live_to_stderr {
+                                        eprintln!("{line}");
+                                    } else {
+                                        println!("{line}");
+                                    }
+                                }
+                            }
+                            Err(e) => eprintln!("error: failed to write the HTML report: {e}"),
+                        }
+                    }
                     if let Some(json) = json.as_mut() {
                         let _ = json.report(&event);
                     }
@@ -349,6 +434,18 @@ fn keep_last_failed(plan: &mut Plan, output_dir: &Path) {
     }
 }
 
+/// The ids a plan with `options` selects, in plan order.
+fn plan_ids(
+    files: &[a3s_test_runner::admit::AdmittedFile],
+    options: &PlanOptions,
+) -> Result<Vec<String>, a3s_test_runner::plan::PlanError> {
+    Ok(plan(files, options)?
+        .scenarios
+        .iter()
+        .map(|p| p.id.to_string())
+        .collect())
+}
+
 /// Read and admit the project configuration: `--project`, or the default path when it exists.
 fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConfig>, ExitCode> {
     let path = match explicit {
@@ -380,5 +477,34 @@ fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConfig>, ExitCo
             "`{name}` is a suite, not a project configuration"
         ))),
         None => Err(ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReporterArg;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn github_is_the_default_inside_github_actions_unless_another_reporter_is_chosen() {
+        let cases = [
+            (None, None, ReporterArg::Terminal),
+            (None, Some("true"), ReporterArg::Github),
+            (None, Some("false"), ReporterArg::Terminal),
+            (None, Some(""), ReporterArg::Terminal),
+            (
+                Some(ReporterArg::Terminal),
+                Some("true"),
+                ReporterArg::Terminal,
+            ),
+            (Some(ReporterArg::Github), None, ReporterArg::Github),
+        ];
+        for (explicit, env, expected) in cases {
+            assert_eq!(
+                ReporterArg::choose(explicit, env.map(OsStr::new)),
+                expected,
+                "{explicit:?} {env:?}"
+            );
+        }
     }
 }

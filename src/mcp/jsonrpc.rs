@@ -33,6 +33,20 @@ pub struct ErrorObject {
     pub code: i64,
     /// A short message.
     pub message: String,
+    /// Structured detail, e.g. `{"field": "/limit"}` for invalid params.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+impl ErrorObject {
+    /// An error without data.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        ErrorObject {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
 }
 
 /// A response: exactly one of `result` and `error`.
@@ -42,8 +56,9 @@ pub struct Response {
     id: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<Value>,
+    /// Boxed: an error with data would make every `Result<_, Response>` large.
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ErrorObject>,
+    error: Option<Box<ErrorObject>>,
 }
 
 impl Response {
@@ -59,14 +74,16 @@ impl Response {
 
     /// An error response.
     pub fn error(id: Value, code: i64, message: impl Into<String>) -> Self {
+        Response::failure(id, ErrorObject::new(code, message))
+    }
+
+    /// An error response with a full error object.
+    pub fn failure(id: Value, error: ErrorObject) -> Self {
         Response {
             jsonrpc: "2.0",
             id,
             result: None,
-            error: Some(ErrorObject {
-                code,
-                message: message.into(),
-            }),
+            error: Some(Box::new(error)),
         }
     }
 }

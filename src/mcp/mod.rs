@@ -8,15 +8,19 @@
 //! Adding a tool = one entry in `tools::all()`.
 
 mod jsonrpc;
+mod lines;
+mod schema;
 mod server;
 mod tools;
 
 use clap::Args;
-use std::io::{BufRead, Read, Write};
+use lines::Line;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The longest accepted message line (4 MiB); a longer one is answered with a parse error.
+/// The longest accepted message line (4 MiB); a longer one is skipped without being held and
+/// answered with a parse error.
 pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Arguments of `a3s-test mcp`.
@@ -35,33 +39,20 @@ pub fn run(args: McpArgs) -> ExitCode {
     let stdout = std::io::stdout();
     let mut line = Vec::new();
     loop {
-        line.clear();
-        let read = (&mut input)
-            .take(MAX_LINE_BYTES as u64 + 1)
-            .read_until(b'\n', &mut line);
-        match read {
-            Ok(0) => return ExitCode::SUCCESS,
-            Ok(_) => {}
+        let read = lines::read_line(&mut input, &mut line, MAX_LINE_BYTES);
+        let reply = match read {
+            Ok(None) => return ExitCode::SUCCESS,
+            Ok(Some(Line::TooLong)) => Some(jsonrpc::Response::error(
+                serde_json::Value::Null,
+                jsonrpc::PARSE_ERROR,
+                format!("message longer than {MAX_LINE_BYTES} bytes (skipped)"),
+            )),
+            Ok(Some(Line::Complete)) if line.iter().all(u8::is_ascii_whitespace) => None,
+            Ok(Some(Line::Complete)) => server.handle_line(&line),
             Err(e) => {
                 eprintln!("a3s-test mcp: failed to read stdin: {e}");
                 return ExitCode::FAILURE;
             }
-        }
-        let reply = if line.len() > MAX_LINE_BYTES && !line.ends_with(b"\n") {
-            // Skip the rest of the oversized line before answering.
-            let mut skipped = Vec::new();
-            if input.read_until(b'\n', &mut skipped).is_err() {
-                return ExitCode::FAILURE;
-            }
-            Some(jsonrpc::Response::error(
-                serde_json::Value::Null,
-                jsonrpc::PARSE_ERROR,
-                format!("message longer than {MAX_LINE_BYTES} bytes"),
-            ))
-        } else if line.iter().all(u8::is_ascii_whitespace) {
-            None
-        } else {
-            server.handle_line(&line)
         };
         if let Some(reply) = reply {
             let mut out = stdout.lock();

@@ -1,7 +1,9 @@
 //! The MCP method dispatcher: lifecycle (`initialize` with version negotiation,
-//! `notifications/initialized`, `ping`) and tools (`tools/list`, `tools/call`).
+//! `notifications/initialized`, `ping`) and tools (`tools/list`, `tools/call`). Arguments are
+//! checked against the called tool's declared schema (`schema.rs`) before it runs.
 
-use super::jsonrpc::{self, Incoming, Response};
+use super::jsonrpc::{self, ErrorObject, Incoming, Response};
+use super::schema;
 use super::tools::{self, Tool, ToolError};
 use crate::ops::Context;
 use serde_json::{json, Value};
@@ -52,24 +54,24 @@ impl Server {
         };
         let reply = match self.dispatch(&method, params) {
             Ok(result) => Response::result(id, result),
-            Err((code, message)) => Response::error(id, code, message),
+            Err(error) => Response::failure(id, error),
         };
         Some(reply)
     }
 
-    fn dispatch(&mut self, method: &str, params: Value) -> Result<Value, (i64, String)> {
+    fn dispatch(&mut self, method: &str, params: Value) -> Result<Value, ErrorObject> {
         match method {
             "initialize" => Ok(self.initialize(&params)),
             "ping" => Ok(json!({})),
-            _ if !self.initialized => Err((
+            _ if !self.initialized => Err(ErrorObject::new(
                 jsonrpc::NOT_INITIALIZED,
-                "the server is not initialized: send initialize first".into(),
+                "the server is not initialized: send initialize first",
             )),
             "tools/list" => {
                 Ok(json!({ "tools": self.tools.iter().map(Tool::describe).collect::<Vec<_>>() }))
             }
             "tools/call" => self.call(params),
-            other => Err((
+            other => Err(ErrorObject::new(
                 jsonrpc::METHOD_NOT_FOUND,
                 format!("method not found: {other}"),
             )),
@@ -93,8 +95,8 @@ impl Server {
         })
     }
 
-    fn call(&self, params: Value) -> Result<Value, (i64, String)> {
-        let invalid = |m: String| (jsonrpc::INVALID_PARAMS, m);
+    fn call(&self, params: Value) -> Result<Value, ErrorObject> {
+        let invalid = |m: String| ErrorObject::new(jsonrpc::INVALID_PARAMS, m);
         let Value::Object(mut p) = params else {
             return Err(invalid("tools/call params must be an object".into()));
         };
@@ -107,6 +109,15 @@ impl Server {
             .find(|t| t.name == name)
             .ok_or_else(|| invalid(format!("unknown tool: {name}")))?;
         let args = p.remove("arguments").unwrap_or_else(|| json!({}));
+        // The declared schema is the contract: a violation is invalid params naming the field,
+        // and the tool never runs.
+        if let Err(violation) = schema::validate(&tool.input_schema, &args) {
+            return Err(ErrorObject {
+                code: jsonrpc::INVALID_PARAMS,
+                message: format!("{name}: {violation}"),
+                data: Some(json!({ "field": violation.field, "reason": violation.reason })),
+            });
+        }
         match tool.call(&self.ctx, args) {
             Ok(value) => Ok(tool_result(value, false)),
             Err(ToolError::InvalidArguments(m)) => Err(invalid(format!("{name}: {m}"))),

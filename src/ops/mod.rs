@@ -4,6 +4,7 @@
 //! front ends.
 
 pub mod repair;
+pub mod repair_drain;
 pub mod session;
 
 use a3s_test_ledger::{Clock, RandomRequestIds, SystemClock};

@@ -3,12 +3,13 @@
 //! or a coded [`SessionError`]; the engine and the gates live in `a3s_test_runner::session`.
 
 use super::Context;
+use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
-    check_session_id, session_dir, sessions_root, Budgets, SessionFile,
+    check_session_id, session_dir, sessions_root, Budgets, SessionFile, SessionState,
 };
 use a3s_test_runner::session::protocol::{FinishStatus, Request};
-use a3s_test_runner::session::spawn::{self, StartRequest};
+use a3s_test_runner::session::spawn::{self, StartRequest, EXIT_TIMEOUT};
 use a3s_test_runner::session::statement::Sugar;
 use a3s_test_runner::session::{policy, promote, SessionCode, SessionError};
 use serde_json::{json, Value};
@@ -48,8 +49,14 @@ fn exe() -> Result<PathBuf, SessionError> {
     })
 }
 
-/// Start a session: a supervisor with a browser on `url`.
-pub fn start(ctx: &Context, p: StartParams) -> Result<Value, SessionError> {
+/// Start a session: a supervisor with a browser on `url`. `interrupted` is polled while the
+/// browser comes up; once it is true the half-made session is torn down
+/// (`test.session.interrupted`).
+pub fn start(
+    ctx: &Context,
+    p: StartParams,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<Value, SessionError> {
     check_session_id(&p.session)?;
     let policy = policy::build(&p.url, &p.allow_origins, &p.allow_domains)
         .map_err(|e| SessionError::new(SessionCode::InvalidInput, e.message))?;
@@ -77,6 +84,7 @@ pub fn start(ctx: &Context, p: StartParams) -> Result<Value, SessionError> {
             success: p.success,
             budgets,
         },
+        interrupted,
     )?;
     Ok(json!({
         "session": file.id,
@@ -98,8 +106,18 @@ fn load(ctx: &Context, session: &str) -> Result<(PathBuf, SessionFile), SessionE
     Ok((dir, file))
 }
 
-fn turn(ctx: &Context, session: &str, request: Request) -> Result<Value, SessionError> {
+/// One turn of a running session's supervisor (refused when the session is closed).
+pub(crate) fn turn(ctx: &Context, session: &str, request: Request) -> Result<Value, SessionError> {
     let (_, file) = load(ctx, session)?;
+    if file.state == SessionState::CleanupFailed {
+        return Err(SessionError::new(
+            SessionCode::Cleanup,
+            format!(
+                "session {session} is in cleanup (a process it owned may survive); run abort or \
+                 finish to retry the cleanup"
+            ),
+        ));
+    }
     if file.state.is_closed() {
         return Err(SessionError::new(
             SessionCode::NotRunning,
@@ -166,28 +184,54 @@ pub fn act(
     exec(ctx, session, observation, &sugar.statement())
 }
 
-fn with_cleanup(ctx: &Context, session: &str, mut value: Value) -> Result<Value, SessionError> {
-    let (_, file) = load(ctx, session)?;
-    let survivors = spawn::verify_closed(&file);
+/// After the supervisor answered a close: stop whatever of the recorded groups is left and
+/// settle the state (`done`, or cleanup when something survived).
+fn with_cleanup(
+    ctx: &Context,
+    session: &str,
+    done: SessionState,
+    mut value: Value,
+) -> Result<Value, SessionError> {
+    let (dir, mut file) = load(ctx, session)?;
+    let survivors = cleanup::stop_recorded(&file, EXIT_TIMEOUT);
+    cleanup::settle(&dir, &mut file, done, &survivors)?;
     value["cleanup_verified"] = json!(survivors.is_empty());
     value["survivors"] = json!(survivors);
     if !survivors.is_empty() {
-        return Err(SessionError::new(
-            SessionCode::Cleanup,
-            format!("processes {survivors:?} of session {session} survived"),
-        )
-        .with_detail(value));
+        return Err(cleanup::failed(session, &survivors).with_detail(value));
     }
     Ok(value)
 }
 
-/// Close with a verdict; verifies no owned process remains.
+/// Without a supervisor (gone, or the session in cleanup): stop the recorded groups directly.
+fn forced(
+    ctx: &Context,
+    session: &str,
+    done: SessionState,
+    reason: &str,
+    cause: Option<SessionError>,
+) -> Result<Value, SessionError> {
+    let (dir, _) = load(ctx, session)?;
+    let (file, survivors) = cleanup::force_close(&dir, done, reason)?;
+    let report = json!({ "session": file.id, "state": file.state, "forced": true, "cause": cause });
+    if survivors.is_empty() {
+        Ok(json!({ "cleanup_verified": true, "survivors": survivors, "report": report }))
+    } else {
+        Err(cleanup::failed(session, &survivors).with_detail(report))
+    }
+}
+
+/// Close with a verdict; verifies no owned process remains. A session in cleanup retries it.
 pub fn finish(
     ctx: &Context,
     session: &str,
     status: FinishStatus,
     summary: &str,
 ) -> Result<Value, SessionError> {
+    let (_, file) = load(ctx, session)?;
+    if file.state == SessionState::CleanupFailed {
+        return forced(ctx, session, SessionState::Finished, "finished", None);
+    }
     let value = turn(
         ctx,
         session,
@@ -195,31 +239,37 @@ pub fn finish(
             status,
             summary: summary.to_string(),
         },
-    )?;
-    with_cleanup(ctx, session, value)
+    );
+    match value {
+        Ok(value) => with_cleanup(ctx, session, SessionState::Finished, value),
+        // The supervisor stopped before it answered: what it recorded is stopped here.
+        Err(e) if e.code == SessionCode::Cleanup => {
+            forced(ctx, session, SessionState::Finished, "finished", Some(e))
+        }
+        Err(e) => Err(e),
+    }
 }
 
-/// Close without a verdict; a supervisor that does not answer is killed (ownership checked).
+/// Close without a verdict; a supervisor that does not answer (or is gone) is stopped with the
+/// browser through the recorded groups (identity checked). A session in cleanup retries it.
 pub fn abort(ctx: &Context, session: &str, reason: Option<&str>) -> Result<Value, SessionError> {
-    let (dir, _) = load(ctx, session)?;
+    let (_, file) = load(ctx, session)?;
+    let reason_text = reason.unwrap_or("aborted");
+    if file.state == SessionState::CleanupFailed {
+        return forced(ctx, session, SessionState::Aborted, reason_text, None);
+    }
     let request = Request::Abort {
         reason: reason.map(str::to_string),
     };
     match turn(ctx, session, request) {
-        Ok(value) => with_cleanup(ctx, session, value),
-        Err(e) if matches!(e.code, SessionCode::NotRunning | SessionCode::Supervisor) => {
-            let (file, survivors) = spawn::force_abort(&dir, reason.unwrap_or("aborted"))?;
-            let value =
-                json!({ "session": file.id, "state": file.state, "forced": true, "cause": e });
-            if survivors.is_empty() {
-                Ok(json!({ "cleanup_verified": true, "survivors": survivors, "report": value }))
-            } else {
-                Err(SessionError::new(
-                    SessionCode::Cleanup,
-                    format!("processes {survivors:?} survived"),
-                )
-                .with_detail(value))
-            }
+        Ok(value) => with_cleanup(ctx, session, SessionState::Aborted, value),
+        Err(e)
+            if matches!(
+                e.code,
+                SessionCode::NotRunning | SessionCode::Supervisor | SessionCode::Cleanup
+            ) =>
+        {
+            forced(ctx, session, SessionState::Aborted, reason_text, Some(e))
         }
         Err(e) => Err(e),
     }

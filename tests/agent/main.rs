@@ -3,9 +3,13 @@
 //! of the session's supervisor or browser group survives `finish`/`abort`.
 
 mod cli;
+mod large_page;
+mod lifecycle;
 mod mcp;
 #[path = "../mcp_pipe.rs"]
 mod mcp_pipe;
+#[path = "../owned.rs"]
+mod owned;
 mod safety;
 mod support;
 mod testkit;

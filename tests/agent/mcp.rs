@@ -112,11 +112,15 @@ fn session_tools_run_the_same_gates_over_stdio() {
         "test.session.target_type",
     );
     mcp.refused("test_exec", json!({ "session": "m", "statement": format!("navigate {{ url = \"{}/\" }}", other.origin) }), "test.session.policy");
-    mcp.refused(
+    // An action outside the declared schema is invalid params, before any gate.
+    let id = mcp.id();
+    let explode = mcp.pipe.call(
+        id,
         "test_act",
         json!({ "session": "m", "action": { "action": "explode" } }),
-        "test.session.schema",
     );
+    assert_eq!(explode["error"]["code"], -32602, "{explode}");
+    assert_eq!(explode["error"]["data"]["field"], "/action", "{explode}");
     // No Test Kit on this page: inspect is refused, observe keeps working on @eN alone.
     mcp.refused(
         "test_inspect",

@@ -196,10 +196,46 @@ fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
         );
     }
     assert!(other.hits().is_empty(), "{:?}", other.hits());
-    refused(
+    let lost = refused(
         d,
         &["agent", "observe", "--session", "origin", "--json"],
         "test.session.origin_loss",
+    );
+    // Origin loss is recoverable: the hint says how, and a navigation back passes the gate.
+    let home = format!("{}/", server.origin);
+    assert_eq!(
+        lost["error"]["detail"]["next"],
+        format!("a3s-test agent navigate {home} --session origin"),
+        "{lost}"
+    );
+    refused(
+        d,
+        &["agent", "press", "Enter", "--session", "origin", "--json"],
+        "test.session.origin_loss",
+    );
+    ok(
+        d,
+        &["agent", "navigate", &home, "--session", "origin", "--json"],
+    );
+    // Refs of the observation before the loss stay invalid; a fresh observation works.
+    refused(
+        d,
+        &[
+            "agent",
+            "click",
+            &away,
+            "--session",
+            "origin",
+            "--observation",
+            &obs["observation"].to_string(),
+            "--json",
+        ],
+        "test.session.stale_ref",
+    );
+    let back = ok(d, &["agent", "observe", "--session", "origin", "--json"]);
+    assert!(
+        back["url"].as_str().unwrap().starts_with(&server.origin),
+        "{back}"
     );
     ok(d, &["agent", "abort", "--session", "origin", "--json"]);
     assert_gone(groups);

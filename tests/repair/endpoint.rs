@@ -12,22 +12,29 @@ use std::time::{Duration, Instant};
 
 const ORIGIN: &str = "http://localhost:5173";
 
-struct Endpoint {
+/// A running `a3s-test repair-endpoint` process (killed and reaped on drop).
+pub struct Endpoint {
     child: Child,
     addr: SocketAddr,
+    origin: String,
 }
 
 impl Endpoint {
     fn start(root: &std::path::Path, timeout_ms: u64) -> Self {
+        Endpoint::start_for(root, "s1", ORIGIN, timeout_ms)
+    }
+
+    /// The endpoint of `session` for an app on `origin`.
+    pub fn start_for(root: &std::path::Path, session: &str, origin: &str, timeout_ms: u64) -> Self {
         let mut child = Command::new(BIN)
             .args([
                 "repair-endpoint",
                 "--listen",
                 "127.0.0.1:0",
                 "--session",
-                "s1",
+                session,
                 "--app-origin",
-                ORIGIN,
+                origin,
             ])
             .args(["--request-timeout-ms", &timeout_ms.to_string(), "--root"])
             .arg(root)
@@ -50,7 +57,28 @@ impl Endpoint {
         let ready: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(ready["event"], "listening");
         let addr = ready["address"].as_str().unwrap().parse().unwrap();
-        Endpoint { child, addr }
+        Endpoint {
+            child,
+            addr,
+            origin: origin.to_owned(),
+        }
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// POST `body` as the app would (its Origin, JSON); return (status, JSON body).
+    pub fn post_json(&self, body: &str) -> (u16, Value) {
+        let origin = self.origin.clone();
+        self.post(
+            &[
+                ("origin", origin.as_str()),
+                ("content-type", "application/json"),
+            ],
+            body,
+        )
     }
 
     /// Send raw bytes; return (status, JSON body).
@@ -249,6 +277,55 @@ fn a_slow_client_is_cut_off_at_the_deadline() {
 }
 
 #[test]
+fn idle_connections_do_not_starve_a_real_request() {
+    // Issue 16 case 8: 32 sockets that connect and send nothing made every POST a 503 until
+    // the request deadline. With a 30 s deadline, 64 of them are held open here while the
+    // real request is sent: it must be served, not refused.
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(dir.path(), 30_000);
+    let idle: Vec<TcpStream> = (0..64)
+        .map(|_| TcpStream::connect(ep.addr).unwrap())
+        .collect();
+    let good = doc(&[finding("f1", "blue")]);
+    let (status, body) = ep.post(&GOOD, &good);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["accepted"], serde_json::json!(["f1"]));
+    // And again: the slot of a served request is given back.
+    let (status, body) = ep.post(&GOOD, &good);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["duplicates"], serde_json::json!(["f1"]));
+    drop(idle);
+}
+
+#[test]
+fn bare_line_feeds_get_a_prompt_bad_request() {
+    // Issue 16 case 8: LF-only line ends never make the CRLF blank line, so the request used
+    // to wait for its whole deadline and get 408. The client here gives up long before the
+    // endpoint's 30 s deadline: only a prompt answer passes.
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(dir.path(), 30_000);
+    let mut s = TcpStream::connect(ep.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    s.write_all(
+        format!(
+            "POST /__a3s/repairs HTTP/1.1\norigin: {ORIGIN}\ncontent-type: application/json\n\n"
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp)
+        .expect("an answer before the client gives up");
+    let (status, body) = parse_response(&resp);
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["error"]["code"],
+        "test.session.repair_endpoint_bad_request"
+    );
+    assert!(!ledger_path(dir.path(), "s1").exists());
+}
+
+#[test]
 fn the_endpoint_refuses_to_listen_beyond_loopback() {
     let dir = tempfile::tempdir().unwrap();
     let out = run(
@@ -279,4 +356,94 @@ fn the_endpoint_refuses_to_listen_beyond_loopback() {
         None,
     );
     assert_eq!(out.status.code(), Some(2));
+}
+
+fn actions_doc(items: &[Value]) -> String {
+    serde_json::json!({ "protocol": "a3s.test.repair/1", "actions": items }).to_string()
+}
+
+fn action(id: &str, finding: &str, kind: &str) -> Value {
+    serde_json::json!({ "id": id, "repairId": finding, "kind": kind, "requestId": format!("req-{id}") })
+}
+
+fn outcomes(body: &Value) -> Vec<(String, String)> {
+    body["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            let detail = o["error"]["code"]
+                .as_str()
+                .or(o["result"]["to"].as_str())
+                .unwrap_or("")
+                .to_owned();
+            (o["outcome"].as_str().unwrap().to_owned(), detail)
+        })
+        .collect()
+}
+
+#[test]
+fn actions_get_a_final_answer_each_and_only_ledger_failures_ask_for_a_retry() {
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(dir.path(), 10_000);
+    let (status, _) = ep.post_json(&doc(&[finding("f1", "blue"), finding("f2", "red")]));
+    assert_eq!(status, 200);
+    let ledger = ledger_path(dir.path(), "s1");
+    // Applied, refused by the state machine, refused for an unknown finding: all final, so 200.
+    let first = [
+        action("a1", "f1", "dismiss"),
+        action("a2", "f2", "accept"),
+        action("a3", "zz", "reopen"),
+    ];
+    let (status, body) = ep.post_json(&actions_doc(&first));
+    assert_eq!(status, 200, "{body}");
+    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    assert_eq!(
+        outcomes(&body),
+        [
+            pair("applied", "cancelled"),
+            pair("refused", "test.session.repair_invalid_transition"),
+            pair("refused", "test.session.repair_unknown_finding"),
+        ]
+    );
+    assert!(body.get("error").is_none(), "{body}");
+    let after_first = std::fs::read_to_string(&ledger).unwrap();
+    // The page resends the dismissal (its answer was lost) with a new action: a duplicate, an
+    // applied reopen, and the same refusal as before.
+    let second = [
+        action("a1", "f1", "dismiss"),
+        action("a4", "f1", "reopen"),
+        action("a2", "f2", "accept"),
+    ];
+    let (status, body) = ep.post_json(&actions_doc(&second));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        outcomes(&body),
+        [
+            pair("duplicate", "cancelled"),
+            pair("applied", "reopened"),
+            pair("refused", "test.session.repair_invalid_transition"),
+        ]
+    );
+    assert_eq!(body["actions"][0]["result"]["replayed"], true);
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    assert_eq!(
+        text.lines().count(),
+        after_first.lines().count() + 1,
+        "only the reopen was appended"
+    );
+    // The ledger cannot be written: nothing was judged, so the answer is not 2xx and every item
+    // is to be retried.
+    std::fs::rename(&ledger, dir.path().join("kept.jsonl")).unwrap();
+    std::fs::create_dir(&ledger).unwrap();
+    let (status, body) = ep.post_json(&actions_doc(&[action("a5", "f2", "dismiss")]));
+    assert_eq!(status, 500, "{body}");
+    assert_eq!(outcomes(&body), [pair("retry", "test.session.repair_io")]);
+    assert_eq!(body["error"]["code"], "test.session.repair_io");
+    // A document-level problem is refused as a whole, with no per-item answers.
+    let (status, body) = ep.post_json(&actions_doc(&[serde_json::json!({
+        "id": "a6", "repairId": "f2", "kind": "reply", "requestId": "req-a6"
+    })]));
+    assert_eq!(status, 422, "{body}");
+    assert!(body.get("actions").is_none());
 }

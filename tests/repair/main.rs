@@ -1,10 +1,13 @@
 //! End-to-end tests of the repair loop through the `a3s-test` binary: the `agent repair-*`
 //! commands, the MCP server and the HTTP repair endpoint, each against a real ledger in a
-//! temporary project root.
+//! temporary project root, and the Test Kit in real Chromium feeding them (`testkit`).
 
 mod cli;
 mod endpoint;
 mod mcp;
 #[path = "../mcp_pipe.rs"]
 mod mcp_pipe;
+mod page_actions;
+mod page_server;
 mod support;
+mod testkit;

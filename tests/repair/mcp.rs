@@ -36,16 +36,18 @@ fn mcp_lifecycle_tools_and_errors() {
         "test_repair_complete",
         "test_repair_fail",
         "test_repair_cancel",
-        "test_repair_import",
+        "test_repair_drain",
     ] {
         assert!(names.contains(&expected), "{expected} missing");
     }
-    // Human authorization is a separate authority: no reviewer verb is reachable over MCP.
+    // Human authorization is a separate authority: no reviewer verb is reachable over MCP, and
+    // nothing there can create a finding recorded as a person's intake.
     for reviewer_only in [
         "test_repair_accept",
         "test_repair_reject",
         "test_repair_reopen",
         "test_repair_answer",
+        "test_repair_import",
     ] {
         assert!(
             !names.contains(&reviewer_only),
@@ -57,20 +59,19 @@ fn mcp_lifecycle_tools_and_errors() {
         assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()));
     }
 
-    let document: Value = serde_json::from_str(&doc(&[finding("f1", "blue please")])).unwrap();
-    let imported = mcp.call(
-        4,
-        "test_repair_import",
-        json!({"session": "s1", "document": document}),
+    // The reviewer's finding arrives through the CLI (a person's channel), not through MCP.
+    let imported = run(
+        dir.path(),
+        &["agent", "repair-import", "-", "--session", "s1", "--json"],
+        Some(doc(&[finding("f1", "blue please")]).as_bytes()),
     );
-    assert_eq!(imported["result"]["isError"], false);
-    assert_eq!(
-        imported["result"]["structuredContent"]["accepted"],
-        json!(["f1"])
-    );
+    assert!(imported.status.success());
+    // Draining needs a running session; with none, the refusal is a tool result.
+    let drain = mcp.call(4, "test_repair_drain", json!({"session": "s1"}));
+    assert_eq!(drain["result"]["isError"], true, "{drain}");
     let text: Value =
-        serde_json::from_str(imported["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(text, imported["result"]["structuredContent"]);
+        serde_json::from_str(drain["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, drain["result"]["structuredContent"]);
 
     let claim = mcp.call(
         5,
@@ -153,6 +154,98 @@ fn mcp_lifecycle_tools_and_errors() {
     mcp.send_raw(r#"{"jsonrpc":"1.0","id":17,"method":"ping"}"#);
     assert_eq!(mcp.recv()["error"]["code"], -32600);
     assert_eq!(mcp.request(18, "ping", json!({}))["result"], json!({}));
+}
+
+/// Start and initialize a server.
+fn initialized(root: &std::path::Path) -> McpPipe {
+    let mut mcp = start_mcp(root);
+    let init = mcp.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}}),
+    );
+    assert!(init["result"].is_object(), "{init}");
+    mcp
+}
+
+#[test]
+fn mcp_skips_an_over_long_line_without_holding_it_and_carries_on() {
+    // Issue 16 case 7: a 512 MiB line grew the server from 144 to 538 MB before the 4 MiB limit
+    // answered. 64 MiB is enough to tell: the limit plus a chunk is all that may be held.
+    let dir = tempfile::tempdir().unwrap();
+    let mut mcp = initialized(dir.path());
+    let before = mcp.peak_rss_kib();
+    mcp.send_long_line(64 * 1024 * 1024);
+    let refused = mcp.recv();
+    assert_eq!(refused["error"]["code"], -32700, "{refused}");
+    assert_eq!(refused["id"], Value::Null, "{refused}");
+    // The next message is served as usual.
+    assert_eq!(mcp.request(2, "ping", json!({}))["result"], json!({}));
+    let grown = mcp.peak_rss_kib().saturating_sub(before);
+    assert!(
+        grown < 24 * 1024,
+        "the server grew by {grown} KiB reading a 64 MiB line"
+    );
+}
+
+#[test]
+fn mcp_answers_schema_violations_as_invalid_params_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut mcp = initialized(dir.path());
+    let long_statement = "x".repeat(65_537);
+    let cases = [
+        ("test_repair_inbox", json!({"limit": 0}), "/limit"),
+        ("test_repair_inbox", json!({"limit": "ten"}), "/limit"),
+        ("test_repair_inbox", json!({"limit": 101}), "/limit"),
+        ("test_observe", json!({"session": "../x"}), "/session"),
+        (
+            "test_observe",
+            json!({"session": "s", "full": "yes"}),
+            "/full",
+        ),
+        (
+            "test_exec",
+            json!({"session": "s", "statement": long_statement}),
+            "/statement",
+        ),
+        ("test_exec", json!({"session": "s"}), "/statement"),
+        (
+            "test_finish",
+            json!({"session": "s", "status": "maybe"}),
+            "/status",
+        ),
+        ("test_repair_claim", json!({"session": "s1"}), "/finding"),
+        (
+            "test_repair_claim",
+            json!({"session": "s1", "finding": "f1", "request_id": "r", "lease_ms": 10}),
+            "/lease_ms",
+        ),
+        (
+            "test_repair_complete",
+            json!({"session": "s1", "finding": "f1", "request_id": "r", "attempt_id": "a",
+                   "changed_files": [""]}),
+            "/changed_files/0",
+        ),
+        (
+            "test_act",
+            json!({"session": "s", "action": {"action": "explode"}}),
+            "/action",
+        ),
+        (
+            "test_abort",
+            json!({"session": "s", "shell": "id"}),
+            "/shell",
+        ),
+    ];
+    for (i, (tool, arguments, field)) in cases.into_iter().enumerate() {
+        let r = mcp.call(10 + i as u64, tool, arguments);
+        assert_eq!(r["error"]["code"], -32602, "{tool}: {r}");
+        assert_eq!(r["error"]["data"]["field"], field, "{tool}: {r}");
+        assert!(r.get("result").is_none(), "{tool}: {r}");
+    }
+    // Arguments inside the schema still reach the tool (and its own refusal is a tool error).
+    let r = mcp.call(99, "test_observe", json!({"session": "missing"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
 }
 
 #[test]

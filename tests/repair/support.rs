@@ -75,7 +75,7 @@ pub fn finding(id: &str, instruction: &str) -> serde_json::Value {
         "createdAt": "2026-01-01T00:00:00Z",
         "target": { "kind": "node", "nodeIds": [format!("n-{id}")] },
         "instruction": instruction,
-        "criteria": ["it is blue"],
+        "successCriteria": ["it is blue"],
         "intent": "fix",
         "severity": "important",
         "status": "queued",

@@ -1,6 +1,8 @@
 //! What agent sessions need from a live context beyond `execute`: a raw snapshot of the current
 //! tab's operable controls (accessibility tree + DOM attributes, each with its backend node id and
-//! the document it came from) and resolving a target to its backend node id.
+//! the document it came from) and resolving a target to its backend node id. A snapshot holds at
+//! most [`MAX_CONTROLS`] controls, and a very large page is read through the bounded query of
+//! `large_page.rs` instead of the whole tree.
 //!
 //! Why here: refs (`@eN`) are bound to one observation; the session must prove that the durable
 //! target it will act through still names the *same* backend node before anything is dispatched.
@@ -9,6 +11,7 @@
 
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
+use super::large_page::LARGE_PAGE_ELEMENTS;
 use super::script;
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
@@ -137,7 +140,14 @@ pub struct PageSnapshot {
     pub controls: Vec<ControlNode>,
     /// Other named nodes (headings, text) as (role, name), in tree order — untrusted page text.
     pub texts: Vec<(String, String)>,
+    /// True when the page had more controls (or text) than one snapshot returns
+    /// ([`MAX_CONTROLS`], the bounded query of very large pages).
+    pub truncated: bool,
 }
+
+/// Most controls one snapshot returns: the refs of an observation, and what the session keeps of
+/// it, stay bounded whatever the page.
+pub const MAX_CONTROLS: usize = 500;
 
 fn str_at(v: &Value, pointer: &str) -> Option<String> {
     v.pointer(pointer).and_then(|x| match x {
@@ -168,80 +178,28 @@ impl WebContext {
     pub async fn snapshot_controls(&self, deadline: Instant) -> Result<PageSnapshot, StepFailure> {
         let tab = self.tab()?;
         tab.fail_if_dialog()?;
-        // Both reads are sent at once; the session answers them in order.
-        let tree = tab.session.call(
-            "Accessibility.getFullAXTree",
-            json!({}),
-            COMMAND_BOUND,
-            deadline,
-        );
-        let (identity, reply) =
-            futures_util::future::join(self.document_identity(deadline), tree).await;
-        let (url, loader_id) = identity?;
-        let reply = reply?;
-        let empty = Vec::new();
-        let all = reply["nodes"].as_array().unwrap_or(&empty);
+        let (url, loader_id) = self.document_identity(deadline).await?;
         let mut controls: Vec<ControlNode> = Vec::new();
         let mut texts: Vec<(String, String)> = Vec::new();
-        for n in tree_order(all) {
-            if n["ignored"] == Value::Bool(true) {
-                continue;
-            }
-            let role = str_at(n, "/role/value").unwrap_or_default();
-            let name = str_at(n, "/name/value").unwrap_or_default();
-            if !OPERABLE_ROLES.contains(&role.as_str()) {
-                let shown = TEXT_ROLES.contains(&role.as_str())
-                    && !name.trim().is_empty()
-                    && !name.chars().all(|c| c == '•' || c.is_whitespace())
-                    && !texts.iter().any(|(_, t)| *t == name)
-                    && !controls.iter().any(|c| c.name == name);
-                if shown {
-                    texts.push((role, name));
-                }
-                continue;
-            }
-            let Some(backend) = n.get("backendDOMNodeId").and_then(Value::as_i64) else {
-                continue;
-            };
-            let mut states = BTreeMap::new();
-            for p in n["properties"].as_array().into_iter().flatten() {
-                let key = p["name"].as_str().unwrap_or("");
-                let value = p.pointer("/value/value").cloned().unwrap_or(Value::Null);
-                // "false"/false for states that are off by default is noise in a compact view.
-                let off = matches!(&value, Value::Bool(false)) || value.as_str() == Some("false");
-                if off && !matches!(key, "checked" | "expanded" | "pressed" | "selected") {
-                    continue;
-                }
-                if STATES.contains(&key) {
-                    states.insert(
-                        key.to_string(),
-                        p.pointer("/value/value").cloned().unwrap_or(Value::Null),
-                    );
-                }
-            }
-            let named_by_label = n
-                .pointer("/name/sources")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .any(|src| {
-                    src.get("value").is_some()
-                        && src.get("superseded") != Some(&Value::Bool(true))
-                        && src["nativeSource"]
-                            .as_str()
-                            .is_some_and(|k| k.starts_with("label"))
-                });
-            controls.push(ControlNode {
-                named_by_label,
-                backend_node_id: backend,
-                role,
-                name,
-                value: str_at(n, "/value/value").filter(|s| !s.is_empty()),
-                states,
-                tag: String::new(),
-                attributes: BTreeMap::new(),
-            });
-        }
+        // A very large page is read through a bounded query, never as one whole tree.
+        let truncated = if self.element_count(deadline).await? > LARGE_PAGE_ELEMENTS {
+            let page = self.large_page(deadline).await?;
+            texts = page.texts;
+            collect(page.nodes.iter(), &mut controls, &mut Vec::new()) || page.truncated
+        } else {
+            let reply = tab
+                .session
+                .call(
+                    "Accessibility.getFullAXTree",
+                    json!({}),
+                    COMMAND_BOUND,
+                    deadline,
+                )
+                .await?;
+            let empty = Vec::new();
+            let all = reply["nodes"].as_array().unwrap_or(&empty);
+            collect(tree_order(all).into_iter(), &mut controls, &mut texts)
+        };
         // DOM attributes for durable targets; the calls are independent, so they are pipelined.
         let describes = controls.iter().map(|c| {
             tab.session.call(
@@ -276,6 +234,7 @@ impl WebContext {
             loader_id,
             controls,
             texts,
+            truncated,
         })
     }
 
@@ -399,6 +358,87 @@ impl WebContext {
     }
 }
 
+/// Turn accessibility nodes (in document order) into controls and page texts; stops at
+/// [`MAX_CONTROLS`] controls and returns true when more were left.
+fn collect<'a>(
+    nodes: impl Iterator<Item = &'a Value>,
+    controls: &mut Vec<ControlNode>,
+    texts: &mut Vec<(String, String)>,
+) -> bool {
+    use std::collections::HashSet;
+    // Names already shown (as text or as a control): a text repeating one is noise.
+    let mut shown: HashSet<String> = HashSet::new();
+    for n in nodes {
+        if n["ignored"] == Value::Bool(true) {
+            continue;
+        }
+        let role = str_at(n, "/role/value").unwrap_or_default();
+        let name = str_at(n, "/name/value").unwrap_or_default();
+        if !OPERABLE_ROLES.contains(&role.as_str()) {
+            let show = texts.len() < TEXT_LIMIT
+                && TEXT_ROLES.contains(&role.as_str())
+                && !name.trim().is_empty()
+                && !name.chars().all(|c| c == '•' || c.is_whitespace())
+                && !shown.contains(&name);
+            if show {
+                shown.insert(name.clone());
+                texts.push((role, name));
+            }
+            continue;
+        }
+        let Some(backend) = n.get("backendDOMNodeId").and_then(Value::as_i64) else {
+            continue;
+        };
+        if controls.len() >= MAX_CONTROLS {
+            return true;
+        }
+        shown.insert(name.clone());
+        controls.push(control_of(n, backend, role, name));
+    }
+    false
+}
+
+/// Most page-text entries a snapshot keeps (a full observation lists up to 400).
+const TEXT_LIMIT: usize = 1_000;
+
+fn control_of(n: &Value, backend: i64, role: String, name: String) -> ControlNode {
+    let mut states = BTreeMap::new();
+    for p in n["properties"].as_array().into_iter().flatten() {
+        let key = p["name"].as_str().unwrap_or("");
+        let value = p.pointer("/value/value").cloned().unwrap_or(Value::Null);
+        // "false"/false for states that are off by default is noise in a compact view.
+        let off = matches!(&value, Value::Bool(false)) || value.as_str() == Some("false");
+        if off && !matches!(key, "checked" | "expanded" | "pressed" | "selected") {
+            continue;
+        }
+        if STATES.contains(&key) {
+            states.insert(key.to_string(), value);
+        }
+    }
+    let named_by_label = n
+        .pointer("/name/sources")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|src| {
+            src.get("value").is_some()
+                && src.get("superseded") != Some(&Value::Bool(true))
+                && src["nativeSource"]
+                    .as_str()
+                    .is_some_and(|k| k.starts_with("label"))
+        });
+    ControlNode {
+        named_by_label,
+        backend_node_id: backend,
+        role,
+        name,
+        value: str_at(n, "/value/value").filter(|s| !s.is_empty()),
+        states,
+        tag: String::new(),
+        attributes: BTreeMap::new(),
+    }
+}
+
 /// The nodes of a `getFullAXTree` reply in document (depth-first) order (borrowed, not copied:
 /// the tree of a large page is big).
 fn tree_order(nodes: &[Value]) -> Vec<&Value> {
@@ -433,7 +473,8 @@ fn tree_order(nodes: &[Value]) -> Vec<&Value> {
 }
 
 /// A Test Kit bridge method an agent session may call (nothing else of the bridge is reachable:
-/// no repair queue, no subscriptions).
+/// no submitting findings, no actions, no subscriptions). The two repair-queue methods only move
+/// what a person already sent in the page into the session's ledger (`agent repair-drain`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PageContextMethod {
     /// `handshake()`.
@@ -444,6 +485,10 @@ pub enum PageContextMethod {
     Snapshot,
     /// `waitForDiff(request)`.
     WaitForDiff,
+    /// `peekRepairBatch({max})`: the pending sent findings, not removed.
+    PeekRepairBatch,
+    /// `takeRepairBatch({ids})`: remove exactly these pending findings from the page queue.
+    TakeRepairBatch,
 }
 
 impl PageContextMethod {
@@ -453,6 +498,8 @@ impl PageContextMethod {
             PageContextMethod::Probe => "probe",
             PageContextMethod::Snapshot => "snapshot",
             PageContextMethod::WaitForDiff => "waitForDiff",
+            PageContextMethod::PeekRepairBatch => "peekRepairBatch",
+            PageContextMethod::TakeRepairBatch => "takeRepairBatch",
         }
     }
 }

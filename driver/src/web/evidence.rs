@@ -2,7 +2,8 @@
 //!
 //! The checker already refused absolute paths and `..`; a symlink can only be seen on disk, so
 //! each existing component under the artifact folder is checked with `symlink_metadata` before
-//! anything is created or written, and stale output is removed first (ACL.md §4).
+//! anything is created or written, and stale output is removed first (ACL.md §4). The length and
+//! depth limits of `a3s_test_lang::limits` are checked on the whole path first.
 
 use crate::failure::FailureCode;
 use crate::{EvidenceFile, EvidenceKind, StepFailure};
@@ -20,6 +21,18 @@ pub(crate) fn prepare(artifact_dir: &Path, relative: &str) -> Result<PathBuf, St
     let rel = Path::new(relative);
     if relative.is_empty() {
         return Err(escape("is empty".into()));
+    }
+    // The whole path is checked before the first folder is created: a path admitted by an older
+    // checker (or an IR built by hand) must not leave thousands of folders behind.
+    if let Some(problem) = a3s_test_lang::limits::evidence_path_limit(relative) {
+        let mut shown: String = relative.chars().take(64).collect();
+        if shown.len() < relative.len() {
+            shown.push('…');
+        }
+        return Err(StepFailure::new(
+            FailureCode::EvidencePathLimit,
+            format!("evidence path \"{shown}\" {problem}"),
+        ));
     }
     let mut parts = Vec::new();
     for component in rel.components() {
@@ -108,6 +121,21 @@ fn write_error(path: &Path, why: String) -> StepFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_over_long_path_is_refused_before_any_folder_is_made() {
+        // Issue 16 case 9: 2,013 nested folders were created before the write failed.
+        let dir = tempfile::tempdir().unwrap();
+        let deep = vec!["d"; 2013].join("/") + "/log.json";
+        let err = prepare(dir.path(), &deep).unwrap_err();
+        assert_eq!(err.code, FailureCode::EvidencePathLimit);
+        let long = "n".repeat(300) + "/log.json";
+        assert_eq!(
+            prepare(dir.path(), &long).unwrap_err().code,
+            FailureCode::EvidencePathLimit
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
 
     #[test]
     fn confines_paths_and_removes_stale_output() {

@@ -14,7 +14,9 @@ mod evidence;
 mod har;
 mod input;
 mod keys;
+mod large_page;
 mod process;
+mod profile;
 mod route;
 mod script;
 mod stats;
@@ -23,9 +25,11 @@ mod tab;
 mod target;
 
 pub use agent::{
-    ControlNode, NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, OPERABLE_ROLES,
+    ControlNode, NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, MAX_CONTROLS,
+    OPERABLE_ROLES,
 };
 pub use context::WebContext;
+pub use large_page::LARGE_PAGE_ELEMENTS;
 pub use process::{
     live_group_members, BrowserProcess, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER,
     UNLIMITED_FRAME_RATE_FLAG,
@@ -157,14 +161,11 @@ impl WebDriver {
         )
         .await?;
         let (live, setter) = Liveness::new();
-        let mut exited = owned.exited.clone();
+        let exited = owned.exited.clone();
         let on_exit = setter.clone();
         tokio::spawn(async move {
-            let code = exited
-                .wait_for(|c| c.is_some())
-                .await
-                .map(|c| c.unwrap_or(-1));
-            if let Ok(code) = code {
+            if let Some(status) = exited.exited().await {
+                let code = status.code().unwrap_or(-1);
                 on_exit.mark_dead(format!("the browser process exited (code {code})"));
             }
         });
@@ -368,12 +369,8 @@ impl WebDriver {
                             deadline,
                         )
                         .await;
-                    let mut exited = owned.exited.clone();
                     let grace = Instant::now() + Duration::from_millis(500);
-                    let _ = tokio::time::timeout_at(grace, async {
-                        exited.wait_for(|c| c.is_some()).await.map(|_| ())
-                    })
-                    .await;
+                    let _ = tokio::time::timeout_at(grace, owned.exited.exited()).await;
                 }
                 self.inner
                     .setter

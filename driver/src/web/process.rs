@@ -6,6 +6,8 @@
 //! on timeouts, and never touch a browser it did not start. Other programs on the machine may run
 //! their own Chromium, so nothing here ever looks a process up by name.
 
+use super::profile;
+use crate::child::{self, ExitWatch, Group, OnOwnerDeath};
 use crate::failure::FailureCode;
 use crate::DriverError;
 use std::collections::VecDeque;
@@ -15,7 +17,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::ChildStderr;
-use tokio::sync::watch;
 use tokio::time::Instant;
 
 /// The default browser binary (Debian's `chromium-headless-shell` package).
@@ -61,8 +62,8 @@ pub struct BrowserProcess {
 #[derive(Debug)]
 pub(crate) struct OwnedBrowser {
     pub ids: BrowserProcess,
-    /// `Some(code)` once the browser process has exited (code -1 = killed by a signal).
-    pub exited: watch::Receiver<Option<i32>>,
+    /// The browser's exit status, once it has exited.
+    pub exited: ExitWatch,
     /// The fresh profile (and `XDG_CONFIG_HOME`) folder, removed after the group is gone.
     profile: Mutex<Option<tempfile::TempDir>>,
     /// Last lines the browser wrote to stderr.
@@ -134,11 +135,11 @@ impl OwnedBrowser {
         reap_at_exit: bool,
     ) -> Result<(OwnedBrowser, String), DriverError> {
         let launch_error = |message: String| DriverError::new(FailureCode::BrowserLaunch, message);
-        let profile = tempfile::Builder::new()
-            .prefix("a3s-test-browser-")
-            .tempdir()
+        // Profiles of owners that died without cleaning up (SIGKILL) go first.
+        profile::sweep_stale();
+        let (profile, marker) = profile::create()
             .map_err(|e| launch_error(format!("failed to create a browser profile folder: {e}")))?;
-        let mut command = tokio::process::Command::new(executable);
+        let mut command = std::process::Command::new(executable);
         if !headed {
             command.arg("--headless");
         }
@@ -151,33 +152,36 @@ impl OwnedBrowser {
             .env("XDG_CONFIG_HOME", profile.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(false);
-        let mut child = command.spawn().map_err(|e| {
-            launch_error(format!(
-                "failed to start browser {}: {e}",
-                executable.display()
-            ))
-        })?;
-        let pid = child
-            .id()
-            .ok_or_else(|| launch_error("the browser exited at once".into()))?;
+            .stderr(Stdio::piped());
+        // Its own group, SIGKILL when this process dies (crate::child explains why that covers
+        // the helpers too).
+        let mut child =
+            child::spawn(command, Group::NewGroup, OnOwnerDeath::Kill).map_err(|e| {
+                launch_error(format!(
+                    "failed to start browser {}: {e}",
+                    executable.display()
+                ))
+            })?;
+        let pid = child.id();
         let ids = BrowserProcess { pid, pgid: pid };
+        marker.with_browser(pid).write(profile.path());
         if reap_at_exit {
             reap_group_at_exit(pid, profile.path());
         }
         let stderr = child.stderr.take().expect("stderr is piped");
+        // The watcher thread owns the child: it reaps it as soon as it exits.
+        let exited = ExitWatch::new(child);
+        let stderr = match ChildStderr::from_std(stderr) {
+            Ok(stderr) => stderr,
+            Err(e) => {
+                kill_group(pid);
+                forget_group_at_exit(pid);
+                return Err(launch_error(format!(
+                    "failed to read the browser's stderr: {e}"
+                )));
+            }
+        };
         let tail = Arc::new(Mutex::new(VecDeque::new()));
-        let (exit_tx, exited) = watch::channel(None);
-        // The watcher owns the child: it reaps it as soon as it exits and publishes the status.
-        tokio::spawn(async move {
-            let code = match child.wait().await {
-                Ok(status) => status.code().unwrap_or(-1),
-                Err(_) => -1,
-            };
-            let _ = exit_tx.send(Some(code));
-        });
         let owned = OwnedBrowser {
             ids,
             exited,
@@ -207,7 +211,7 @@ impl OwnedBrowser {
 
     /// True once the browser process has exited.
     pub fn has_exited(&self) -> bool {
-        self.exited.borrow().is_some()
+        self.exited.status().is_some()
     }
 
     /// SIGKILL the whole group, wait (bounded) until the browser is reaped and no member of the
@@ -216,11 +220,7 @@ impl OwnedBrowser {
         let deadline = Instant::now() + within;
         let mut problems = Vec::new();
         kill_group(self.ids.pgid);
-        let mut exited = self.exited.clone();
-        let reaped = tokio::time::timeout_at(deadline, async {
-            exited.wait_for(|code| code.is_some()).await.map(|_| ())
-        })
-        .await;
+        let reaped = tokio::time::timeout_at(deadline, self.exited.exited()).await;
         if reaped.is_err() {
             problems.push(format!(
                 "browser pid {} was not reaped in time",

@@ -5,7 +5,8 @@
 //! that could leave it or is not portable (`test.spec.evidence_path`): empty, absolute (`/x`,
 //! `C:…`, `\\server`), any backslash (a Windows separator that would smuggle `..\`), a `..`
 //! segment, a NUL or other control character, or a path naming a folder (`x/`, `.`). A screenshot
-//! must end in `.png`. Symlinks cannot be seen statically; the runner re-checks confinement before
+//! must end in `.png`. A path longer than 1,024 bytes, deeper than 32 names or with a name over
+//! 255 bytes is `test.spec.evidence_path_limit` (see [`crate::limits`]). Symlinks cannot be seen statically; the runner re-checks confinement before
 //! writing. Upload paths follow the same shape rules (relative to the working directory) but are
 //! inputs, not evidence, so they are `test.spec.invalid_value`.
 
@@ -55,6 +56,20 @@ pub(super) fn evidence_path(
             name,
             attr.value.span,
             format!("evidence path \"{path}\" {problem}"),
+        );
+        return None;
+    }
+    if let Some(problem) = crate::limits::evidence_path_limit(path) {
+        // The message quotes the start only: the path itself may be kilobytes long.
+        let mut shown: String = path.chars().take(64).collect();
+        if shown.len() < path.len() {
+            shown.push('…');
+        }
+        ctx.error_in(
+            Code::EvidencePathLimit,
+            name,
+            attr.value.span,
+            format!("evidence path \"{shown}\" {problem}"),
         );
         return None;
     }

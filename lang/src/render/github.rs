@@ -9,6 +9,7 @@
 //! (inclusive), as GitHub expects; an empty span points at one column. Other control characters
 //! (an ESC from a hostile suite) are shown as control pictures, never passed to the log.
 
+use super::lines::LineIndex;
 use super::Position;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::span::Span;
@@ -16,13 +17,25 @@ use crate::span::Span;
 /// Render `diagnostics` of `file` as one workflow command per line.
 pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let mut out = String::new();
+    render_each(file, source, diagnostics, |line| out.push_str(line));
+    out
+}
+
+/// Render `diagnostics` one command at a time, handing each to `sink` as soon as it is made.
+pub fn render_each(
+    file: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+    mut sink: impl FnMut(&str),
+) {
+    let lines = LineIndex::new(source);
     for diagnostic in diagnostics {
         let command = match diagnostic.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let p = Position::of(source, diagnostic.span);
-        let (end_line, end_column) = inclusive_end(source, diagnostic.span, p);
+        let p = lines.position(source, diagnostic.span);
+        let (end_line, end_column) = inclusive_end(source, &lines, diagnostic.span, p);
         let mut message = diagnostic.message.clone();
         if !diagnostic.hint.is_empty() {
             message.push_str("\nhelp: ");
@@ -32,7 +45,7 @@ pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
             message.push_str("\nat: ");
             message.push_str(&diagnostic.path);
         }
-        out.push_str(&format!(
+        sink(&format!(
             "::{command} file={},line={},col={},endLine={end_line},endColumn={end_column},title={}::{}\n",
             escape_property(file),
             p.line,
@@ -41,11 +54,10 @@ pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
             escape_data(&message),
         ));
     }
-    out
 }
 
 /// The line and column of the span's last character; the start for an empty span.
-fn inclusive_end(source: &str, span: Span, p: Position) -> (usize, usize) {
+fn inclusive_end(source: &str, lines: &LineIndex, span: Span, p: Position) -> (usize, usize) {
     if span.end <= span.start || span.start >= source.len() {
         return (p.line, p.column);
     }
@@ -55,8 +67,7 @@ fn inclusive_end(source: &str, span: Span, p: Position) -> (usize, usize) {
         .next_back()
         .map_or(span.start, |(i, _)| i)
         .max(span.start);
-    let Position { line, column, .. } = Position::of(source, Span::new(last, last));
-    (line, column)
+    lines.line_col(source, last)
 }
 
 /// Escape a command's message (the part after `::`).

@@ -24,7 +24,12 @@
 //! ariadne gets the cleaned copy, and each label's byte offsets are moved past the bytes the
 //! stand-ins add before them (see [`Widening`]): a binary search per offset, where counting
 //! characters from the file start made many diagnostics on a large hostile file quadratic.
+//!
+//! A label on a very long line gets a window of that line instead of the whole of it (see
+//! [`super::excerpt`]), so the size of one diagnostic does not grow with the line.
 
+use super::excerpt;
+use super::lines::LineIndex;
 use super::{printable, stand_in, Colour};
 use crate::diagnostic::{Diagnostic, Severity};
 use ariadne::{Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
@@ -33,6 +38,23 @@ use std::ops::Range;
 
 /// Render `diagnostics` of `file` for a person; colour escapes only with [`Colour::Always`].
 pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], colour: Colour) -> String {
+    let mut out = String::new();
+    render_each(file, source, diagnostics, colour, |text| out.push_str(text));
+    out
+}
+
+/// Render `diagnostics` one at a time, handing each rendering to `sink` as soon as it is made
+/// (so a caller can write it out and drop it).
+pub fn render_each(
+    file: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+    colour: Colour,
+    mut sink: impl FnMut(&str),
+) {
+    if diagnostics.is_empty() {
+        return;
+    }
     let file = printable(file, &[]);
     let clean = printable(source, KEPT);
     let widening = match clean {
@@ -41,18 +63,27 @@ pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], colour: Colo
     };
     // Built once per file: ariadne's line index is the costly part on a 1 MiB suite.
     let text = Source::from(clean.as_ref());
+    let lines = LineIndex::new(source);
+    let shared = Shared {
+        source,
+        text: &text,
+        widening: &widening,
+        lines: &lines,
+    };
     let mut out = String::new();
     for diagnostic in diagnostics {
-        render_one(
-            &mut out,
-            &file,
-            source,
-            (&text, &widening),
-            diagnostic,
-            colour,
-        );
+        out.clear();
+        render_one(&mut out, &file, &shared, diagnostic, colour);
+        sink(&out);
     }
-    out
+}
+
+/// What every diagnostic of one file shares.
+struct Shared<'a> {
+    source: &'a str,
+    text: &'a Source<&'a str>,
+    widening: &'a Widening,
+    lines: &'a LineIndex,
 }
 
 /// Control characters of the source shown as they are in an excerpt (they lay out the lines).
@@ -99,17 +130,62 @@ impl Widening {
 fn render_one(
     out: &mut String,
     file: &str,
-    source: &str,
-    (text, widening): (&Source<&str>, &Widening),
+    shared: &Shared<'_>,
     diagnostic: &Diagnostic,
     colour: Colour,
 ) {
     out.push_str(&header(diagnostic, colour));
     out.push('\n');
+    let source = shared.source;
     if source.is_empty() {
         render_without_source(out, file, diagnostic);
         return;
     }
+    let primary = visible(source, diagnostic.span.range());
+    let secondary: Vec<Range<usize>> = diagnostic
+        .secondary
+        .iter()
+        .map(|s| visible(source, s.span.range()))
+        .collect();
+    let long = std::iter::once(&primary)
+        .chain(&secondary)
+        .any(|r| excerpt::is_long(shared.lines, r));
+    let body = if long {
+        let ex = excerpt::window(source, shared.lines, primary);
+        Some(windowed(file, &ex, diagnostic, colour))
+    } else {
+        let labels = Labels {
+            primary: shared.widening.shift(primary),
+            secondary: secondary
+                .into_iter()
+                .map(|r| shared.widening.shift(r))
+                .collect(),
+        };
+        report(file, shared.text, labels, diagnostic, colour)
+    };
+    match body {
+        Some(body) => out.push_str(&body),
+        // Writing into a Vec cannot fail; a failure here would be an ariadne bug, so fall back
+        // to the short form rather than lose the diagnostic.
+        None => render_without_source(out, file, diagnostic),
+    }
+}
+
+/// Label ranges in the text ariadne is given.
+struct Labels {
+    primary: Range<usize>,
+    secondary: Vec<Range<usize>>,
+}
+
+/// The ariadne report of one diagnostic over `text`, without ariadne's header line (ours is
+/// written first).
+fn report(
+    file: &str,
+    text: &Source<&str>,
+    labels: Labels,
+    diagnostic: &Diagnostic,
+    colour: Colour,
+) -> Option<String> {
     let kind = match diagnostic.severity {
         Severity::Error => ReportKind::Error,
         Severity::Warning => ReportKind::Warning,
@@ -118,24 +194,19 @@ fn render_one(
         .with_color(colour == Colour::Always)
         .with_index_type(IndexType::Byte)
         .with_char_set(ariadne::CharSet::Unicode);
-    let primary = widening.shift(visible(source, diagnostic.span.range()));
     // ariadne draws an underline only for a label with a message, so the caret repeats the
     // message; labels are added in source order so they share one excerpt.
-    let mut labels = vec![(
-        primary.clone(),
+    let mut all = vec![(
+        labels.primary.clone(),
         printable(&diagnostic.message, &[]),
         severity_colour(diagnostic.severity),
     )];
-    for secondary in &diagnostic.secondary {
-        labels.push((
-            widening.shift(visible(source, secondary.span.range())),
-            printable(&secondary.message, &[]),
-            Color::Blue,
-        ));
+    for (range, secondary) in labels.secondary.into_iter().zip(&diagnostic.secondary) {
+        all.push((range, printable(&secondary.message, &[]), Color::Blue));
     }
-    labels.sort_by_key(|(range, _, _)| (range.start, range.end));
-    let mut builder = Report::build(kind, (file, primary)).with_config(config);
-    for (order, (range, message, label_colour)) in labels.into_iter().enumerate() {
+    all.sort_by_key(|(range, _, _)| (range.start, range.end));
+    let mut builder = Report::build(kind, (file, labels.primary)).with_config(config);
+    for (order, (range, message, label_colour)) in all.into_iter().enumerate() {
         let mut label = Label::new((file, range))
             .with_message(message)
             .with_order(order as i32);
@@ -151,16 +222,13 @@ fn render_one(
         builder = builder.with_note(format!("at {}", printable(&diagnostic.path, &[])));
     }
     let mut body = Vec::new();
-    // Writing into a Vec cannot fail; a failure here would be an ariadne bug, so fall back to the
-    // short form rather than lose the diagnostic.
-    if builder.finish().write((file, text), &mut body).is_err() {
-        render_without_source(out, file, diagnostic);
-        return;
-    }
+    builder.finish().write((file, text), &mut body).ok()?;
     let body = String::from_utf8_lossy(&body);
-    // Drop ariadne's own header line; ours is already written.
-    let body = body.split_once('\n').map_or("", |(_, rest)| rest);
-    out.push_str(body);
+    Some(
+        body.split_once('\n')
+            .map_or("", |(_, rest)| rest)
+            .to_owned(),
+    )
 }
 
 /// `error[test.spec.x]: message`, with the severity and code coloured when asked.
@@ -185,6 +253,46 @@ fn severity_colour(severity: Severity) -> Color {
         Severity::Error => Color::Red,
         Severity::Warning => Color::Yellow,
     }
+}
+
+/// The excerpt of a long line, drawn here rather than by ariadne (whose margin would number the
+/// window as line 1): the same frame, the real line and column, the primary label only.
+fn windowed(file: &str, ex: &excerpt::Excerpt, diagnostic: &Diagnostic, colour: Colour) -> String {
+    let line = (ex.line + 1).to_string();
+    let pad = " ".repeat(line.len() + 2);
+    let bar = format!("{pad}│");
+    let caret_at = " ".repeat(ex.text_column - 1);
+    let width = ex.text[ex.primary.clone()].chars().count().max(1);
+    let underline = format!("┬{}", "─".repeat(width - 1));
+    let message = printable(&diagnostic.message, &[]);
+    let (underline, pointer) = match colour {
+        Colour::Never => (underline, format!("╰── {message}")),
+        Colour::Always => {
+            let c = severity_colour(diagnostic.severity);
+            (
+                underline.fg(c).to_string(),
+                format!("{} {message}", "╰──".fg(c)),
+            )
+        }
+    };
+    let mut out = format!(
+        "{pad}╭─[ {file}:{line}:{} ]\n{bar}\n {line} │ {}\n{bar} {caret_at}{underline}\n{bar} {caret_at}{pointer}\n",
+        ex.column, ex.text
+    );
+    if !diagnostic.hint.is_empty() {
+        out.push_str(&format!(
+            "{bar} \n{bar} Help: {}\n",
+            printable(&diagnostic.hint, &[])
+        ));
+    }
+    if !diagnostic.path.is_empty() {
+        out.push_str(&format!(
+            "{bar} \n{bar} Note: at {}\n",
+            printable(&diagnostic.path, &[])
+        ));
+    }
+    out.push_str(&format!("{}╯\n", "─".repeat(line.len() + 2)));
+    out
 }
 
 /// The short form for diagnostics about a file whose text is not available.

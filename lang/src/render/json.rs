@@ -11,7 +11,7 @@
 //! half-open byte range. One object per line keeps the output streamable and lets the CLI
 //! concatenate files without re-parsing. Field names are a stable interface.
 
-use super::Position;
+use super::lines::LineIndex;
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::span::Span;
@@ -61,8 +61,22 @@ impl From<Span> for ByteRange {
 /// Render `diagnostics` of `file` as JSON Lines (each line ends with `\n`).
 pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let mut out = String::new();
+    render_each(file, source, diagnostics, |line| out.push_str(line));
+    out
+}
+
+/// Render `diagnostics` one line at a time, handing each line to `sink` as soon as it is made.
+pub fn render_each(
+    file: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+    mut sink: impl FnMut(&str),
+) {
+    let lines = LineIndex::new(source);
+    let mut out = String::new();
     for diagnostic in diagnostics {
-        let p = Position::of(source, diagnostic.span);
+        out.clear();
+        let p = lines.position(source, diagnostic.span);
         let record = JsonDiagnostic {
             code: diagnostic.code,
             severity: diagnostic.severity,
@@ -79,7 +93,7 @@ pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
                 .secondary
                 .iter()
                 .map(|s| {
-                    let p = Position::of(source, s.span);
+                    let p = lines.position(source, s.span);
                     JsonLabel {
                         line: p.line,
                         column: p.column,
@@ -94,6 +108,6 @@ pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
         // Serializing plain strings and integers cannot fail.
         out.push_str(&serde_json::to_string(&record).unwrap_or_default());
         out.push('\n');
+        sink(&out);
     }
-    out
 }

@@ -1,7 +1,10 @@
 //! Diagnostic renderers: one file per output format, chosen by one match on [`Format`].
 //!
-//! Renderers are pure functions from `(file name, source text, diagnostics)` to a `String`: no
-//! terminal detection, no environment, no I/O. The CLI decides colour (TTY and `NO_COLOR`) and
+//! Renderers are pure functions from `(file name, source text, diagnostics)` to text: no
+//! terminal detection, no environment, no I/O. [`render_each`] hands out one diagnostic's text at
+//! a time so the CLI can write as it goes; [`render`] collects them. The work and the text per
+//! diagnostic are bounded whatever the input: one line index per file, and a window instead of a
+//! whole line when the line is long (`excerpt.rs`). The CLI decides colour (TTY and `NO_COLOR`) and
 //! where the text goes. Output is deterministic, so every renderer is snapshot-tested.
 //!
 //! - [`human`]: ariadne reports with the code in the header, a caret at the span, secondary labels,
@@ -10,12 +13,13 @@
 //!   the byte range.
 //! - [`github`]: GitHub Actions workflow commands (`::error file=…,line=…::message`).
 
+mod excerpt;
 pub mod github;
 pub mod human;
 pub mod json;
+mod lines;
 
 use crate::diagnostic::Diagnostic;
-use crate::span::{line_col, Span};
 use std::borrow::Cow;
 
 /// `text` with every control character (Unicode `Cc`: C0, DEL, C1) other than those in `keep`
@@ -105,6 +109,23 @@ pub fn render(
     }
 }
 
+/// Render every diagnostic of one file in `format`, one diagnostic at a time: `sink` gets each
+/// one's text as soon as it is made.
+pub fn render_each(
+    format: Format,
+    colour: Colour,
+    file: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+    sink: impl FnMut(&str),
+) {
+    match format {
+        Format::Human => human::render_each(file, source, diagnostics, colour, sink),
+        Format::Json => json::render_each(file, source, diagnostics, sink),
+        Format::Github => github::render_each(file, source, diagnostics, sink),
+    }
+}
+
 /// A span resolved to 1-based lines and character columns; shared by the JSON and GitHub formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Position {
@@ -116,20 +137,6 @@ pub(crate) struct Position {
     pub end_line: usize,
     /// Column of the end of the span (exclusive: one past the last character).
     pub end_column: usize,
-}
-
-impl Position {
-    /// Resolve `span` in `source`; out-of-range offsets are clamped to the end of the text.
-    pub fn of(source: &str, span: Span) -> Position {
-        let (line, column) = line_col(source, span.start);
-        let (end_line, end_column) = line_col(source, span.end);
-        Position {
-            line,
-            column,
-            end_line,
-            end_column,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -133,6 +133,7 @@ fn cases() -> Vec<Case> {
         ),
         // Step-specific rules (§4).
         step(EvidencePath, "screenshot.s.path", "\"../x.png\"", "        screenshot \"s\" { path = \"../x.png\" }"),
+        step(EvidencePathLimit, "console.c.path", "\"d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/c.json\"", "        console \"c\" { path = \"d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/c.json\" }"),
         step(InvalidKey, "press.p.key", "\"Ctrl+a\"", "        press \"p\" { key = \"Ctrl+a\" }"),
         step(
             RouteResponse,
@@ -190,6 +191,7 @@ const NOT_CHECKER: &[Code] = &[
     Code::NestingTooDeep,
     Code::ListTooLong,
     Code::StatementCount,
+    Code::TooManyDiagnostics,
 ];
 
 #[test]

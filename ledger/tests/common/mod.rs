@@ -240,7 +240,7 @@ pub fn answer() -> (Actor, Action) {
 /// A finding item with id `id` (and optional extra JSON fields appended).
 pub fn finding(id: &str, extra: &str) -> String {
     format!(
-        r#"{{"id":"{id}","createdAt":"2026-01-01T00:00:00Z","target":{{"kind":"node","nodeIds":["n-{id}"]}},"instruction":"Make the {id} button blue","criteria":["the button is blue"],"intent":"fix","severity":"important","status":"queued","context":{{"untrusted":true,"route":"/","sourceMappings":[{{"span":"src/App.tsx:10:4","confidence":0.9}}]}}{extra}}}"#
+        r#"{{"id":"{id}","createdAt":"2026-01-01T00:00:00Z","target":{{"kind":"node","nodeIds":["n-{id}"]}},"instruction":"Make the {id} button blue","successCriteria":["the button is blue"],"intent":"fix","severity":"important","status":"queued","context":{{"untrusted":true,"route":"/","sourceHints":[{{"span":"src/App.tsx:10:4","confidence":0.9}}]}}{extra}}}"#
     )
 }
 

@@ -39,11 +39,14 @@ pub enum SessionCode {
     Cleanup,
     /// Promotion found nothing to promote or produced an inadmissible suite.
     Promotion,
+    /// `agent start` was interrupted (SIGINT, SIGTERM, SIGHUP) before it returned; the session
+    /// it was creating was torn down.
+    Interrupted,
 }
 
 impl SessionCode {
     /// Every code.
-    pub const ALL: [SessionCode; 16] = [
+    pub const ALL: [SessionCode; 17] = [
         SessionCode::Schema,
         SessionCode::Capability,
         SessionCode::TargetType,
@@ -60,6 +63,7 @@ impl SessionCode {
         SessionCode::StepFailed,
         SessionCode::Cleanup,
         SessionCode::Promotion,
+        SessionCode::Interrupted,
     ];
 
     /// The code for a dotted string.
@@ -86,6 +90,7 @@ impl SessionCode {
             SessionCode::StepFailed => "test.session.step_failed",
             SessionCode::Cleanup => "test.session.cleanup",
             SessionCode::Promotion => "test.session.promotion",
+            SessionCode::Interrupted => "test.session.interrupted",
         }
     }
 

@@ -15,7 +15,7 @@ use super::page_context::fingerprint::fingerprint;
 use super::page_context::handshake::Bridge;
 use super::page_context::inspect::InspectRequest;
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
-use super::page_context::{diff, live};
+use super::page_context::{diff, live, repair_queue};
 use super::protocol::{FinishStatus, Request, Response};
 use super::statement::replace_refs;
 use a3s_test_driver::web::{
@@ -102,11 +102,14 @@ impl Engine {
         // SAFETY: getpgid(0) reads this process's own group.
         let pgid = unsafe { libc::getpgid(0) } as u32;
         file.cdp_endpoint = Some(driver.endpoint().to_string());
+        let start_of = |pid: u32| a3s_test_driver::child::start_time(pid).unwrap_or(0);
         file.ownership = Ownership {
             supervisor_pid: std::process::id(),
             supervisor_pgid: pgid,
             browser_pid: browser.pid,
             browser_pgid: browser.pgid,
+            supervisor_start: start_of(std::process::id()),
+            browser_start: start_of(browser.pid),
             token,
         };
         let mut engine = Engine {
@@ -172,6 +175,22 @@ impl Engine {
         let (kind, result, closing) = match request.clone() {
             Request::Observe { full } => ("observe", self.observe(full).await, false),
             Request::Inspect { request } => ("inspect", self.inspect(request).await, false),
+            Request::RepairPeek { max } => {
+                let deadline = self.turn_deadline();
+                let result = match self.ctx() {
+                    Ok(ctx) => repair_queue::peek(ctx, max, deadline).await,
+                    Err(e) => Err(e),
+                };
+                ("repair_peek", result, false)
+            }
+            Request::RepairTake { ids } => {
+                let deadline = self.turn_deadline();
+                let result = match self.ctx() {
+                    Ok(ctx) => repair_queue::take(ctx, &ids, deadline).await,
+                    Err(e) => Err(e),
+                };
+                ("repair_take", result, false)
+            }
             Request::Exec {
                 observation,
                 statement,
@@ -686,7 +705,13 @@ impl Engine {
         summary: Option<String>,
     ) -> Result<Value, SessionError> {
         let problems = self.shutdown().await;
-        self.file.state = state;
+        // A cleanup that could not be verified keeps the session in cleanup (turns refused) for
+        // a later finish/abort to retry.
+        self.file.state = if problems.is_empty() {
+            state
+        } else {
+            SessionState::CleanupFailed
+        };
         self.file.closed_reason = Some(status.to_string());
         self.end_observation();
         let report = json!({

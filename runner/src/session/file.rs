@@ -58,6 +58,9 @@ pub enum SessionState {
     Expired,
     /// The supervisor failed to start or lost the browser.
     Failed,
+    /// Closing could not prove every owned process gone: observations and actions are refused,
+    /// and the next `finish` or `abort` retries the cleanup.
+    CleanupFailed,
 }
 
 impl SessionState {
@@ -78,6 +81,13 @@ pub struct Ownership {
     pub browser_pid: u32,
     /// The browser's process group.
     pub browser_pgid: u32,
+    /// The supervisor's start time (`/proc/<pid>/stat`, clock ticks since boot): with the pid,
+    /// proves a live process is that supervisor and not a recycled pid. 0 = not recorded.
+    #[serde(default)]
+    pub supervisor_start: u64,
+    /// The browser's start time, as for `supervisor_start`.
+    #[serde(default)]
+    pub browser_start: u64,
     /// A random token also present in the supervisor's command line.
     pub token: String,
 }
@@ -238,7 +248,13 @@ pub fn write_json_atomic<T: Serialize + ?Sized>(
     path: &Path,
     value: &T,
 ) -> Result<(), SessionError> {
-    let tmp = path.with_extension("json.tmp");
+    // One temporary name per writer and write, so concurrent writers never rename each other's
+    // half-written file.
+    let tmp = path.with_extension(format!(
+        "json.{}.{}.tmp",
+        std::process::id(),
+        &random_token()[..8]
+    ));
     let text = serde_json::to_vec_pretty(value).expect("session documents serialize");
     std::fs::write(&tmp, text).map_err(|e| io("write", &tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| io("replace", path, e))

@@ -163,7 +163,23 @@ pub fn cref_binding(session: &SessionFile, refs: &[String]) -> Result<(), Sessio
 /// Gate 5 (policy): the page is still inside the origin set, navigations stay inside it, files
 /// are not read from the workspace.
 pub fn policy(session: &SessionFile, step: &Step, current_url: &str) -> Result<(), SessionError> {
+    let base = if current_url.starts_with("http") {
+        current_url
+    } else {
+        session.start_url.as_str()
+    };
     if policy::check_origin(&session.policy, current_url).is_err() {
+        // Origin loss is recoverable: a navigation back inside the origin set passes (it loads a
+        // new document, so every old ref stays invalid); anything else is refused.
+        let back = match &step.action {
+            Action::Navigate { url } => policy::resolve(url, base)
+                .and_then(|target| policy::check_origin(&session.policy, &target))
+                .is_ok(),
+            _ => false,
+        };
+        if back {
+            return Ok(());
+        }
         return Err(SessionError::new(
             SessionCode::OriginLoss,
             format!(
@@ -173,11 +189,6 @@ pub fn policy(session: &SessionFile, step: &Step, current_url: &str) -> Result<(
             ),
         ));
     }
-    let base = if current_url.starts_with("http") {
-        current_url
-    } else {
-        session.start_url.as_str()
-    };
     match &step.action {
         Action::Navigate { url } => {
             policy::check_origin(&session.policy, &policy::resolve(url, base)?)
@@ -387,6 +398,15 @@ mod tests {
             policy(&s, &nav("/b"), "http://127.0.0.1:9/")
                 .unwrap_err()
                 .code,
+            SessionCode::OriginLoss
+        );
+        // Origin loss is recoverable by navigating back inside the origin set, and only so.
+        let away = "http://127.0.0.1:9/x";
+        assert!(policy(&s, &nav("http://127.0.0.1:4173/"), away).is_ok());
+        assert!(policy(&s, &nav("/b"), "chrome-error://chromewebdata/").is_ok());
+        let click = schema("click { target = ref(\"@e1\") }").unwrap();
+        assert_eq!(
+            policy(&s, &click, away).unwrap_err().code,
             SessionCode::OriginLoss
         );
     }

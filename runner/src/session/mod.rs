@@ -14,6 +14,7 @@
 //! Page text is untrusted data everywhere: it is quoted in views, flagged `untrusted: true`, and
 //! never part of a suggested command ([`next`]).
 
+pub mod cleanup;
 pub mod client;
 pub mod code;
 pub mod engine;

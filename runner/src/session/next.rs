@@ -31,11 +31,21 @@ pub fn after_close(s: &SessionFile) -> String {
 /// After a refusal.
 pub fn after_error(s: &SessionFile, code: SessionCode) -> String {
     match code {
+        // A session in cleanup: the next abort (or finish) retries it.
+        SessionCode::Cleanup if s.state == super::file::SessionState::CleanupFailed => {
+            format!("a3s-test agent abort --session {}", s.id)
+        }
         SessionCode::Budget | SessionCode::Cleanup => format!(
             "a3s-test agent finish --session {} --status failed --summary 'budget spent'",
             s.id
         ),
         SessionCode::NotRunning | SessionCode::UnknownSession => "a3s-test agent list".to_string(),
+        // The way out of origin loss: back to the session's first origin (validated at start,
+        // never page text).
+        SessionCode::OriginLoss if !s.state.is_closed() => match s.policy.origins.first() {
+            Some(origin) => format!("a3s-test agent navigate {origin}/ --session {}", s.id),
+            None => format!("a3s-test agent observe --session {}", s.id),
+        },
         _ if s.state.is_closed() => format!("a3s-test agent show --session {}", s.id),
         _ => format!("a3s-test agent observe --session {}", s.id),
     }

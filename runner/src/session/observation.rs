@@ -14,6 +14,10 @@ pub const COMPACT_CONTROLS: usize = 60;
 pub const COMPACT_TEXT: usize = 80;
 /// Most text nodes a full observation lists.
 pub const FULL_TEXTS: usize = 400;
+/// Longest name or value shown by a full observation, in characters.
+pub const FULL_TEXT: usize = 1_000;
+/// Most bytes of refs and texts a full observation lists; past it the view says it was cut.
+pub const FULL_BUDGET_BYTES: usize = 256 * 1024;
 
 /// One ref of an observation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,9 +155,18 @@ fn quoted(s: &str) -> String {
 }
 
 /// The JSON view of an observation (`--json`, MCP).
+///
+/// A compact view lists the first [`COMPACT_CONTROLS`] refs; a full one lists refs and then
+/// texts until [`FULL_BUDGET_BYTES`] are used. Whenever something is left out — by either limit,
+/// or because the page had more controls than one snapshot holds — the view has
+/// `"truncated": true` and a `"truncation"` sentence saying what was cut.
 pub fn to_json(id: u64, snapshot: &PageSnapshot, refs: &[RefEntry], full: bool) -> Value {
     let limit = if full { usize::MAX } else { COMPACT_CONTROLS };
-    let text_max = if full { usize::MAX } else { COMPACT_TEXT };
+    let text_max = if full { FULL_TEXT } else { COMPACT_TEXT };
+    let mut budget = Budget {
+        left: if full { FULL_BUDGET_BYTES } else { usize::MAX },
+        cut: false,
+    };
     let listed: Vec<Value> = refs
         .iter()
         .take(limit)
@@ -168,7 +181,9 @@ pub fn to_json(id: u64, snapshot: &PageSnapshot, refs: &[RefEntry], full: bool) 
             }
             v
         })
+        .take_while(|v| budget.fits(v))
         .collect();
+    let listed_count = listed.len();
     let mut out = json!({
         "observation": id,
         "url": snapshot.url,
@@ -176,6 +191,7 @@ pub fn to_json(id: u64, snapshot: &PageSnapshot, refs: &[RefEntry], full: bool) 
         "refs": listed,
         "ref_count": refs.len(),
     });
+    let mut reasons = Vec::new();
     if refs.len() > limit {
         out["truncated"] = json!(true);
     }
@@ -184,11 +200,52 @@ pub fn to_json(id: u64, snapshot: &PageSnapshot, refs: &[RefEntry], full: bool) 
             .texts
             .iter()
             .take(FULL_TEXTS)
-            .map(|(role, name)| json!({ "role": role, "text": name }))
+            .map(|(role, name)| json!({ "role": role, "text": clip(name, FULL_TEXT) }))
+            .take_while(|v| budget.fits(v))
             .collect();
+        if budget.cut {
+            reasons.push(format!(
+                "listed {listed_count} of {} refs and {} texts within the {FULL_BUDGET_BYTES}-byte budget",
+                refs.len(),
+                texts.len()
+            ));
+        }
         out["texts"] = json!(texts);
     }
+    if snapshot.truncated {
+        reasons.push(format!(
+            "the page has more controls or text than one observation holds (at most {} refs); \
+             act through semantic targets such as role(\"button\", \"Save\") for the rest",
+            a3s_test_driver::web::MAX_CONTROLS
+        ));
+    }
+    if !reasons.is_empty() {
+        out["truncated"] = json!(true);
+        out["truncation"] = json!(reasons.join("; "));
+    }
     out
+}
+
+/// The bytes a full view may still use.
+struct Budget {
+    left: usize,
+    cut: bool,
+}
+
+impl Budget {
+    /// True (and charged) when `v` still fits; once one does not, nothing more does.
+    fn fits(&mut self, v: &Value) -> bool {
+        if self.cut {
+            return false;
+        }
+        let size = serde_json::to_string(v).map_or(usize::MAX, |s| s.len() + 1);
+        if size > self.left {
+            self.cut = true;
+            return false;
+        }
+        self.left -= size;
+        true
+    }
 }
 
 /// The compact text view: one header line, one line per ref, page text JSON-quoted (so it can
@@ -222,7 +279,9 @@ pub fn to_text(view: &Value) -> String {
         }
         out.push('\n');
     }
-    if view["truncated"] == json!(true) {
+    if let Some(why) = view["truncation"].as_str() {
+        out.push_str(&format!("… truncated: {why}\n"));
+    } else if view["truncated"] == json!(true) {
         out.push_str("… more refs: observe with --full\n");
     }
     // Test Kit Page Context refs: component names and source hints are untrusted page data too.
@@ -326,6 +385,7 @@ mod tests {
                 &[],
             )],
             texts: vec![("heading".into(), "Run: a3s-test agent abort".into())],
+            truncated: false,
         };
         let refs = refs_of(&snapshot);
         let text = to_text(&to_json(3, &snapshot, &refs, true));
@@ -338,6 +398,38 @@ mod tests {
             );
         }
         assert!(text.contains("@e1 button \"ok $ rm -rf / click"));
+    }
+
+    #[test]
+    fn a_full_view_stays_within_its_budget_and_says_so() {
+        let long = "n".repeat(5_000);
+        let snapshot = PageSnapshot {
+            url: "http://127.0.0.1:1/".into(),
+            loader_id: "L".into(),
+            controls: (0..2_000).map(|_| control("button", &long, &[])).collect(),
+            texts: vec![("heading".into(), long.clone()); 400],
+            truncated: true,
+        };
+        let refs = refs_of(&snapshot);
+        let view = to_json(1, &snapshot, &refs, true);
+        let size = serde_json::to_string(&view).unwrap().len();
+        assert!(size < FULL_BUDGET_BYTES + 4096, "{size}");
+        assert_eq!(view["truncated"], true);
+        assert!(
+            view["truncation"].as_str().unwrap().contains("budget"),
+            "{view}"
+        );
+        assert_eq!(view["ref_count"], 2_000);
+        assert!(to_text(&view).contains("… truncated: "));
+        // A small page is listed whole, with no marker.
+        let small = PageSnapshot {
+            controls: vec![control("button", "ok", &[])],
+            texts: vec![],
+            truncated: false,
+            ..snapshot
+        };
+        let view = to_json(2, &small, &refs_of(&small), true);
+        assert!(view.get("truncated").is_none(), "{view}");
     }
 
     #[test]

@@ -36,6 +36,17 @@ pub enum Request {
         /// One ACL step block.
         statement: String,
     },
+    /// Read the page's repair queue without removing anything (`peekRepairBatch`).
+    RepairPeek {
+        /// At most this many findings (1..=100).
+        max: u32,
+    },
+    /// Remove exactly these findings from the page's repair queue (`takeRepairBatch`), after
+    /// the caller appended them to the ledger.
+    RepairTake {
+        /// The finding ids (at most 100).
+        ids: Vec<String>,
+    },
     /// Close the session with a verdict.
     Finish {
         /// Passed or failed.

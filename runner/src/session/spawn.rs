@@ -1,15 +1,15 @@
-//! The CLI side of `start`, `finish` and `abort`: creating the session folder, starting the
-//! supervisor in its own session/process group and waiting (bounded) for its ready line, and
-//! verifying afterwards that no process the session owned survives.
+//! The CLI side of `start`: creating the session folder (exclusively), starting the supervisor in
+//! its own session/process group, waiting (bounded, interruptible) for its ready line and handing
+//! the session over. Stopping what a session recorded lives in [`super::cleanup`].
 
 use super::code::{SessionCode, SessionError};
 use super::file::{
     check_session_id, now_ms, random_token, session_dir, Budgets, Ownership, Policy, SessionFile,
     SessionState, FORMAT_VERSION,
 };
+use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
 use a3s_test_driver::web::live_group_members;
-use std::io::BufRead;
-use std::os::unix::process::CommandExt;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -36,29 +36,60 @@ pub struct StartRequest {
     pub budgets: Budgets,
 }
 
+/// The line `agent start` writes to the supervisor's stdin once it has read the ready line: the
+/// session is handed over, so the supervisor stops dying with this command.
+pub const HANDOVER: &str = "handover";
+/// The line the supervisor answers once it no longer dies with `agent start`.
+pub const RELEASED: &str = "released";
+
 /// Create the session folder and start its supervisor (`exe agent supervise …`); returns the
 /// record once the browser is up on the start URL.
-pub fn start(exe: &Path, root: &Path, request: StartRequest) -> Result<SessionFile, SessionError> {
+///
+/// The folder is created exclusively (of concurrent starts with one id, exactly one proceeds; the
+/// others get `test.session.exists`). Until the supervisor confirms the hand-over, it dies with
+/// this process (SIGKILL included), and `interrupted` is polled: when it turns true, the
+/// supervisor's whole tree is killed and the folder removed, so an interrupted start leaves no
+/// session behind.
+pub fn start(
+    exe: &Path,
+    root: &Path,
+    request: StartRequest,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<SessionFile, SessionError> {
     check_session_id(&request.id)?;
     let dir = session_dir(root, &request.id);
-    if dir.join("session.json").exists() {
-        return Err(SessionError::new(
-            SessionCode::AlreadyExists,
-            format!(
-                "session {} already exists at {}; pick another id",
-                request.id,
-                dir.display()
-            ),
-        ));
-    }
     let io = |e: std::io::Error| {
         SessionError::new(
             SessionCode::Io,
             format!("failed to create {}: {e}", dir.display()),
         )
     };
-    std::fs::create_dir_all(dir.join("artifacts")).map_err(io)?;
+    if let Some(parent) = dir.parent() {
+        std::fs::create_dir_all(parent).map_err(io)?;
+    }
+    match std::fs::create_dir(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(SessionError::new(
+                SessionCode::AlreadyExists,
+                format!(
+                    "session {} already exists at {}; pick another id",
+                    request.id,
+                    dir.display()
+                ),
+            ))
+        }
+        Err(e) => return Err(io(e)),
+    }
+    // From here on this call owns the folder: every early exit removes it.
+    let mut guard = StartGuard {
+        dir: dir.clone(),
+        supervisor: None,
+        armed: true,
+    };
+    std::fs::create_dir(dir.join("artifacts")).map_err(io)?;
     let dir = dir.canonicalize().map_err(io)?;
+    guard.dir = dir.clone();
     let socket = socket_path(&dir, &request.id)?;
     let token = random_token();
     let file = SessionFile {
@@ -88,6 +119,9 @@ pub fn start(exe: &Path, root: &Path, request: StartRequest) -> Result<SessionFi
         page_context: None,
     };
     file.save(&dir)?;
+    if interrupted() {
+        return Err(interrupted_error());
+    }
     let log = std::fs::File::create(dir.join("artifacts").join("supervisor.log")).map_err(io)?;
     let mut command = Command::new(exe);
     command
@@ -96,20 +130,12 @@ pub fn start(exe: &Path, root: &Path, request: StartRequest) -> Result<SessionFi
         .arg("--workdir")
         .arg(root)
         .args(["--token", &token])
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::from(log));
-    // SAFETY: setsid is async-signal-safe; the child becomes the leader of a new session and
-    // process group, so it outlives this CLI turn and its group is the session's to reap.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::setsid() < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let mut child = command.spawn().map_err(|e| {
+    // A new session and group (the terminal's signals must not reach it), SIGKILL if this
+    // command dies before the hand-over.
+    let mut child = child::spawn(command, Group::NewSession, OnOwnerDeath::Kill).map_err(|e| {
         SessionError::new(
             SessionCode::Supervisor,
             format!("failed to start the supervisor: {e}"),
@@ -117,31 +143,26 @@ pub fn start(exe: &Path, root: &Path, request: StartRequest) -> Result<SessionFi
     })?;
     let pid = child.id();
     let stdout = child.stdout.take().expect("stdout is piped");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    guard.supervisor = Some((pid, ExitWatch::new(child)));
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = std::io::BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = match rx.recv_timeout(START_TIMEOUT) {
-        Ok(line) => line,
-        Err(_) => {
-            kill_group(pid);
-            return Err(SessionError::new(
-                SessionCode::Supervisor,
-                format!(
-                    "the supervisor did not report ready within {} s",
-                    START_TIMEOUT.as_secs()
-                ),
-            ));
+        let mut reader = std::io::BufReader::new(stdout);
+        loop {
+            let mut line = String::new();
+            let n = reader.read_line(&mut line).unwrap_or(0);
+            if tx.send(line).is_err() || n == 0 {
+                return;
+            }
         }
-    };
+    });
+    let until = Instant::now() + START_TIMEOUT;
+    let line = next_line(&rx, until, interrupted)?;
     let ready: serde_json::Value = serde_json::from_str(&line).unwrap_or(serde_json::Value::Null);
     if ready["ok"] != serde_json::json!(true) {
-        // It reported a failure (or died): make sure nothing of its group is left.
-        let _ = wait_group_gone(pid, EXIT_TIMEOUT);
-        kill_group(pid);
-        let _ = child.wait();
+        // It reported a failure (or died): its record says why; nothing of its tree may stay.
+        guard.stop_supervisor();
+        guard.armed = false;
         let err = serde_json::from_value::<serde_json::Value>(ready["error"].clone()).ok();
         let message = err
             .as_ref()
@@ -152,12 +173,102 @@ pub fn start(exe: &Path, root: &Path, request: StartRequest) -> Result<SessionFi
             });
         return Err(SessionError::new(SessionCode::Supervisor, message));
     }
-    // The supervisor outlives a CLI turn (then whoever inherits it reaps it); in a long-lived
-    // process such as `a3s-test mcp` this thread reaps it, so no zombie piles up.
-    std::thread::spawn(move || {
-        let _ = child.wait();
-    });
+    let handed = writeln!(stdin, "{HANDOVER}").and_then(|_| stdin.flush());
+    drop(stdin);
+    let released = match handed {
+        Ok(()) => next_line(&rx, Instant::now() + EXIT_TIMEOUT, interrupted)?,
+        Err(_) => String::new(),
+    };
+    if released.trim() != RELEASED {
+        return Err(SessionError::new(
+            SessionCode::Supervisor,
+            "the supervisor did not take the session over (see artifacts/supervisor.log)",
+        ));
+    }
+    // Committed: the supervisor outlives this command; in a long-lived process (`a3s-test mcp`)
+    // the reaper thread of its exit watch collects it, so no zombie piles up.
+    guard.armed = false;
     SessionFile::load(&dir)
+}
+
+fn interrupted_error() -> SessionError {
+    SessionError::new(
+        SessionCode::Interrupted,
+        "agent start was interrupted; the session was torn down",
+    )
+}
+
+/// The next stdout line of the supervisor, polling `interrupted` until `until`.
+fn next_line(
+    rx: &std::sync::mpsc::Receiver<String>,
+    until: Instant,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<String, SessionError> {
+    loop {
+        if interrupted() {
+            return Err(interrupted_error());
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(SessionError::new(
+                SessionCode::Supervisor,
+                format!(
+                    "the supervisor did not report ready within {} s",
+                    START_TIMEOUT.as_secs()
+                ),
+            ));
+        }
+        match rx.recv_timeout(left.min(POLL)) {
+            Ok(line) => return Ok(line),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(String::new()),
+        }
+    }
+}
+
+/// How often a waiting `start` looks at its interruption flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// What a `start` that has not returned owns: the folder and, once spawned, the supervisor.
+struct StartGuard {
+    dir: PathBuf,
+    supervisor: Option<(u32, ExitWatch)>,
+    /// True until the start succeeded or handed its record over to a reported failure.
+    armed: bool,
+}
+
+impl StartGuard {
+    /// SIGKILL the supervisor's session group and every process of its tree (the browser and its
+    /// helpers, identified by pid and start time), then wait (bounded) until all are gone.
+    fn stop_supervisor(&mut self) {
+        let Some((pid, watch)) = self.supervisor.take() else {
+            return;
+        };
+        let tree = crate::process_tree::descendants(pid as i32);
+        kill_group(pid);
+        for p in tree.iter().filter(|p| p.is_alive()) {
+            crate::process_tree::signal(p.pid, libc::SIGKILL);
+            if p.pgid == p.pid {
+                kill_group(p.pgid as u32);
+            }
+        }
+        let _ = watch.wait_blocking(EXIT_TIMEOUT);
+        let _ = wait_group_gone(pid, EXIT_TIMEOUT);
+        let until = Instant::now() + EXIT_TIMEOUT;
+        while tree.iter().any(|p| p.is_alive()) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for StartGuard {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        self.stop_supervisor();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 /// The supervisor socket: inside the session folder when the path fits `sun_path`, else in the
@@ -170,7 +281,7 @@ fn socket_path(dir: &Path, id: &str) -> Result<PathBuf, SessionError> {
     Ok(std::env::temp_dir().join(format!("a3s-test-{id}-{}.sock", &random_token()[..8])))
 }
 
-fn kill_group(pgid: u32) {
+pub(crate) fn kill_group(pgid: u32) {
     if pgid > 1 {
         // SAFETY: a process group this code created (setsid on our child).
         unsafe { libc::killpg(pgid as libc::pid_t, libc::SIGKILL) };
@@ -191,51 +302,4 @@ pub fn wait_group_gone(pgid: u32, within: Duration) -> Vec<u32> {
         // Polling /proc is the only way to watch a process that is not our child.
         std::thread::sleep(Duration::from_millis(5));
     }
-}
-
-/// True when `pid` is alive and its command line carries `token` (the ownership marker).
-pub fn owns(pid: u32, token: &str) -> bool {
-    if pid <= 1 || token.is_empty() {
-        return false;
-    }
-    std::fs::read(format!("/proc/{pid}/cmdline"))
-        .map(|c| String::from_utf8_lossy(&c).contains(token))
-        .unwrap_or(false)
-}
-
-/// After a close: wait until the supervisor's and the browser's groups are empty. If the
-/// supervisor is still there (and provably ours) it is killed with its group, then the browser's
-/// group if its leader's parent was that supervisor. Returns the survivors, if any.
-pub fn verify_closed(file: &SessionFile) -> Vec<u32> {
-    let o = &file.ownership;
-    let mut survivors = wait_group_gone(o.supervisor_pgid, EXIT_TIMEOUT);
-    if !survivors.is_empty() && owns(o.supervisor_pid, &o.token) {
-        let browser_is_ours = parent_of(o.browser_pid) == Some(o.supervisor_pid);
-        kill_group(o.supervisor_pgid);
-        if browser_is_ours {
-            kill_group(o.browser_pgid);
-        }
-        survivors = wait_group_gone(o.supervisor_pgid, EXIT_TIMEOUT);
-    }
-    survivors.extend(wait_group_gone(o.browser_pgid, EXIT_TIMEOUT));
-    survivors
-}
-
-/// Force-close a session whose supervisor does not answer: kill its group (ownership checked by
-/// token) and the browser group it parents, then mark the record aborted.
-pub fn force_abort(dir: &Path, reason: &str) -> Result<(SessionFile, Vec<u32>), SessionError> {
-    let mut file = SessionFile::load(dir)?;
-    let survivors = verify_closed(&file);
-    if !file.state.is_closed() {
-        file.state = SessionState::Aborted;
-        file.closed_reason = Some(reason.to_string());
-        file.save(dir)?;
-    }
-    Ok((file, survivors))
-}
-
-fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(1)?.parse().ok()
 }

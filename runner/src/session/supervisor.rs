@@ -2,7 +2,10 @@
 //! `a3s-test agent start` as the hidden `agent supervise` subcommand) that owns the session's
 //! browser and serves turns over a Unix socket until `finish`/`abort`, the idle timeout or the
 //! session deadline. When it leaves, the browser's group goes with it (the driver reaps it on
-//! shutdown and, failing that, at process exit).
+//! shutdown and, failing that, at process exit; a SIGKILLed supervisor takes the browser along
+//! through the browser's parent-death signal, see `a3s_test_driver::child`). Until `agent start`
+//! hands the session over ([`super::spawn::HANDOVER`]), the supervisor itself dies with that
+//! command; SIGTERM, SIGINT and SIGHUP close the session like `abort` at any moment.
 //!
 //! Why a supervisor instead of attaching to the browser on every CLI turn: the tab's listeners
 //! (dialogs, console, network activity), the domain interception and the browser context (created
@@ -13,6 +16,7 @@ use super::code::{SessionCode, SessionError};
 use super::engine::Engine;
 use super::file::{append_event, SessionFile, SessionState};
 use super::protocol::{Request, Response};
+use super::spawn;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,6 +26,8 @@ use tokio::signal::unix::{signal, Signal, SignalKind};
 
 /// How long a connected client may take to send its request.
 const REQUEST_READ: Duration = Duration::from_secs(10);
+/// How long `agent start` may take to hand the session over after the ready line.
+const HANDOVER_READ: Duration = Duration::from_secs(30);
 
 /// The first (and only) line the supervisor prints on stdout: ready or not.
 fn ready_line(value: serde_json::Value) {
@@ -32,7 +38,26 @@ fn ready_line(value: serde_json::Value) {
 
 /// Run the supervisor of the session in `dir` until it closes; returns the process exit code.
 pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
-    let mut engine = match Engine::start(dir.clone(), root, token).await {
+    // Handlers first: SIGTERM, SIGINT or SIGHUP at any moment close the browser instead of
+    // killing the supervisor by the default action (its browser would then only die by its
+    // parent-death signal, leaving the session record `active`).
+    let mut terminate: Vec<Signal> = [
+        SignalKind::terminate(),
+        SignalKind::interrupt(),
+        SignalKind::hangup(),
+    ]
+    .into_iter()
+    .filter_map(|k| signal(k).ok())
+    .collect();
+    let started = tokio::select! {
+        started = Engine::start(dir.clone(), root, token) => started,
+        _ = next_signal(&mut terminate) => Err(SessionError::new(
+            // Dropping the half-started engine kills the browser's group.
+            SessionCode::Interrupted,
+            "the supervisor was stopped by a signal while starting",
+        )),
+    };
+    let mut engine = match started {
         Ok(e) => e,
         Err(e) => {
             if let Ok(mut file) = SessionFile::load(&dir) {
@@ -65,13 +90,29 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
         use std::os::unix::fs::PermissionsExt;
         let _ = std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600));
     }
-    // Handlers first, then ready: a SIGTERM right after `start` returns must close the browser,
-    // not kill the supervisor by the default action and orphan its browser group.
-    let mut terminate: Vec<Signal> = [SignalKind::terminate(), SignalKind::interrupt()]
-        .into_iter()
-        .filter_map(|k| signal(k).ok())
-        .collect();
     ready_line(serde_json::json!({ "ok": true, "session": engine.file }));
+    // Until `agent start` hands the session over, this process dies with it (SIGKILL included);
+    // a start that goes away without handing over (interrupted, killed) takes the session along.
+    let handed = tokio::select! {
+        handed = take_over() => handed,
+        _ = next_signal(&mut terminate) => false,
+    };
+    if !handed {
+        let _ = append_event(
+            engine.dir(),
+            serde_json::json!({ "kind": "start_abandoned" }),
+        );
+        let _ = engine
+            .close(
+                SessionState::Aborted,
+                "aborted",
+                Some("agent start did not return".into()),
+            )
+            .await;
+        drop(listener);
+        let _ = std::fs::remove_file(&socket);
+        return 130;
+    }
     let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
     loop {
         let left = engine
@@ -82,7 +123,7 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
         let accepted = tokio::select! {
             a = listener.accept() => a,
             _ = next_signal(&mut terminate) => {
-                // SIGTERM/SIGINT: close like `abort`, so the browser group goes first.
+                // SIGTERM/SIGINT/SIGHUP: close like `abort`, so the browser group goes first.
                 let _ = append_event(engine.dir(), serde_json::json!({ "kind": "terminated" }));
                 let _ = engine.close(SessionState::Aborted, "aborted", Some("supervisor terminated by a signal".into())).await;
                 break;
@@ -119,6 +160,22 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
     drop(listener);
     let _ = std::fs::remove_file(&socket);
     0
+}
+
+/// Read the hand-over line from `agent start` (bounded), stop dying with that command and
+/// confirm. False when the start went away or sent something else.
+async fn take_over() -> bool {
+    let mut line = String::new();
+    let mut stdin = BufReader::new(tokio::io::stdin());
+    let read = tokio::time::timeout(HANDOVER_READ, stdin.read_line(&mut line)).await;
+    if !matches!(read, Ok(Ok(n)) if n > 0) || line.trim() != spawn::HANDOVER {
+        return false;
+    }
+    if a3s_test_driver::child::release_from_owner().is_err() {
+        return false;
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", spawn::RELEASED).is_ok() && out.flush().is_ok()
 }
 
 /// Completes when any of `signals` arrives (never, when none could be installed).

@@ -41,6 +41,28 @@ pub fn error(json: bool, err: &LedgerError) -> ExitCode {
     })
 }
 
+/// Print a session error (the session's supervisor, browser or bridge) and exit 2 for input
+/// errors, 1 otherwise.
+pub fn session_error(json: bool, err: &a3s_test_runner::session::SessionError) -> ExitCode {
+    if json {
+        let value = serde_json::json!({ "error": err });
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
+    } else {
+        eprintln!("error[{}]: {}", err.code, err.message);
+    }
+    let input = err.code == a3s_test_runner::session::SessionCode::InvalidInput;
+    ExitCode::from(if input {
+        EXIT_INVALID_INPUT
+    } else {
+        EXIT_REFUSED
+    })
+}
+
 /// `value[key]` as text ("" when absent).
 pub fn s<'a>(value: &'a Value, key: &str) -> &'a str {
     value.get(key).and_then(Value::as_str).unwrap_or("")

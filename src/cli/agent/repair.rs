@@ -9,6 +9,7 @@
 
 use super::render::{self, s};
 use crate::ops::repair::{self as ops, OpParams, Verb};
+use crate::ops::repair_drain::DrainError;
 use crate::ops::Context;
 use a3s_test_ledger::{ErrorCode, LedgerError};
 use clap::{Args, Subcommand};
@@ -64,6 +65,21 @@ pub enum RepairCommand {
     /// Append an `a3s.test.repair/1` document (a file, or `-` for stdin) to a session's ledger.
     #[command(name = "repair-import")]
     Import(ImportArgs),
+    /// Move the findings a reviewer sent in the live session's page (the Test Kit's page queue)
+    /// into the session's ledger; idempotent, and a failed append keeps the page queue.
+    #[command(name = "repair-drain")]
+    Drain(DrainArgs),
+}
+
+/// `repair-drain`.
+#[derive(Debug, Args)]
+pub struct DrainArgs {
+    /// The running session whose page queue is drained.
+    #[arg(long)]
+    session: String,
+    /// Print the JSON document.
+    #[arg(long)]
+    json: bool,
 }
 
 /// `repair-inbox`.
@@ -292,6 +308,13 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
         C::Import(a) => {
             let r = read_document(&a.file).and_then(|doc| ops::import(ctx, &a.session, &doc));
             return finish(a.json, r, human_import);
+        }
+        C::Drain(a) => {
+            return match crate::ops::repair_drain::drain(ctx, &a.session) {
+                Ok(v) => render::ok(a.json, &v, human_drain),
+                Err(DrainError::Ledger(e)) => render::error(a.json, &e),
+                Err(DrainError::Session(e)) => render::session_error(a.json, &e),
+            };
         }
         C::VerifyResult(a) => {
             let params = ops::VerifyParams {
@@ -538,6 +561,32 @@ fn human_result(v: &Value) -> String {
         );
     }
     let _ = writeln!(out, "\nnext: {}", s(&v["next_action"], "command"));
+    out
+}
+
+fn human_drain(v: &Value) -> String {
+    let count = |k: &str| v[k].as_array().map_or(0, Vec::len);
+    let mut out = format!(
+        "session {}: drained {} from the page: {} accepted, {} already present, {} held for \
+         input, {} refused (kept in the page queue)\n",
+        s(v, "session"),
+        count("taken"),
+        count("accepted"),
+        count("duplicates"),
+        count("held"),
+        count("refused")
+    );
+    for r in v["refused"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "  {}: {}",
+            s(r, "finding_id").escape_default(),
+            s(&r["error"], "code")
+        );
+    }
+    if v["more"] == true {
+        out.push_str("more findings may be waiting: run repair-drain again\n");
+    }
     out
 }
 

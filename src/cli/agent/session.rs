@@ -355,6 +355,7 @@ fn exit_code(code: SessionCode) -> u8 {
         | SessionCode::UnknownSession
         | SessionCode::AlreadyExists
         | SessionCode::Cleanup => super::EXIT_INVALID_INPUT,
+        SessionCode::Interrupted => crate::cli::exit::INTERRUPTED,
         _ => super::EXIT_REFUSED,
     }
 }
@@ -408,7 +409,11 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 deadline_ms: a.deadline_ms,
                 max_evidence_bytes: a.max_evidence_bytes,
             };
-            print(a.s.json, ops::start(ctx, params), |v| {
+            // SIGINT, SIGTERM or SIGHUP before the session is handed over tears it down (a
+            // second one kills this command; the supervisor then dies with it).
+            crate::cli::interrupt::install();
+            let started = ops::start(ctx, params, &crate::cli::interrupt::interrupted);
+            print(a.s.json, started, |v| {
                 format!(
                     "session {} started on {}\n{}",
                     v["session"].as_str().unwrap_or(""),

@@ -1,10 +1,14 @@
 //! One endpoint request: the checks in order (method, origin, content type, length, document),
-//! then one intake into the session's ledger. Every refusal is a JSON error with a stable code
-//! and appends nothing.
+//! then either one intake of sent findings or the reviewer's actions (reply, accept, dismiss,
+//! reopen) as human events. Every refusal is a JSON error with a stable code; a refused document
+//! appends nothing, and a refused action appends nothing of its own (and is a final answer).
 
 use super::http::{Conn, Head, ReadError};
 use a3s_test_ledger::intake::MAX_DOCUMENT_BYTES;
-use a3s_test_ledger::{parse_document, Actor, ErrorCode, Ledger, LedgerError};
+use a3s_test_ledger::{
+    parse_submission, ActionsResponse, Actor, ErrorCode, Finding, HumanAction, Ledger, LedgerError,
+    Submission,
+};
 use serde_json::json;
 use std::net::TcpStream;
 use std::time::Duration;
@@ -77,8 +81,9 @@ impl Rejection {
 fn ledger_status(code: ErrorCode) -> u16 {
     match code {
         ErrorCode::MalformedDocument | ErrorCode::UnsupportedProtocol => 400,
-        ErrorCode::InvalidDocument | ErrorCode::InvalidId => 422,
-        ErrorCode::IdempotencyConflict => 409,
+        ErrorCode::InvalidDocument | ErrorCode::InvalidId | ErrorCode::InvalidInput => 422,
+        ErrorCode::UnknownFinding => 404,
+        ErrorCode::IdempotencyConflict | ErrorCode::InvalidTransition => 409,
         ErrorCode::LedgerFull => 507,
         ErrorCode::LedgerBusy => 503,
         _ => 500,
@@ -214,8 +219,20 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
         }
         Err(_) => return 0,
     };
-    let result = parse_document(&body).and_then(|f| config.ledger.intake(f, Actor::Human));
-    match result {
+    let (status, body) = match parse_submission(&body) {
+        Ok(Submission::Repairs(findings)) => intake(config, findings),
+        Ok(Submission::Actions(actions)) => actions_reply(config, &actions),
+        Err(e) => (
+            ledger_status(e.code),
+            error_body(e.code.as_str(), &e.message),
+        ),
+    };
+    conn.respond(status, &[], &body);
+    status
+}
+
+fn intake(config: &Config, findings: Vec<Finding>) -> (u16, Vec<u8>) {
+    match config.ledger.intake(findings, Actor::Human) {
         Ok(report) => {
             let body = serde_json::to_vec(&json!({
                 "protocol": a3s_test_ledger::REPAIR_PROTOCOL,
@@ -224,13 +241,27 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
                 "held": report.held,
             }))
             .expect("JSON values serialize");
-            conn.respond(200, &[], &body);
-            200
+            (200, body)
         }
         Err(LedgerError { code, message }) => {
-            let status = ledger_status(code);
-            conn.respond(status, &[], &error_body(code.as_str(), &message));
-            status
+            (ledger_status(code), error_body(code.as_str(), &message))
         }
     }
+}
+
+/// Human actions, each applied on its own, answered per item ([`ActionsResponse`]). 200 when
+/// every action got a final answer — applied, duplicate, or refused by the state machine or
+/// validation (a refusal is an answer: resending would be refused again). Only when an item could
+/// not be judged (ledger busy, full, unreadable, I/O) is the answer the first such failure's
+/// status, so the page keeps exactly those items and sends them again.
+fn actions_reply(config: &Config, actions: &[HumanAction]) -> (u16, Vec<u8>) {
+    let response = ActionsResponse::new(config.ledger.apply_human_actions(actions));
+    let status = response
+        .error
+        .as_ref()
+        .map_or(200, |e| ledger_status(e.code));
+    (
+        status,
+        serde_json::to_vec(&response).expect("JSON values serialize"),
+    )
 }

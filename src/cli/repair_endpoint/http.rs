@@ -1,6 +1,9 @@
 //! A deliberately small HTTP/1.1 reader and writer: one request per connection, every read
 //! bounded in size and by the connection's deadline, strict parsing (CRLF lines, token header
-//! names, no folded headers), `Connection: close` on every response.
+//! names, no folded headers), `Connection: close` on every response. A bare LF in the head is
+//! refused as soon as it arrives (waiting for a CRLF blank line that never comes used to end in
+//! a 408 at the deadline). Reading the whole head marks the connection as served, so its slot
+//! can no longer be given to a newcomer (`slots.rs`).
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -105,8 +108,15 @@ impl Conn {
 
     /// Read and parse the request head.
     pub fn read_head(&mut self) -> Result<Head, ReadError> {
+        let mut checked = 0;
         let end = loop {
-            if let Some(i) = find(&self.buf, b"\r\n\r\n") {
+            let end = find(&self.buf, b"\r\n\r\n");
+            let scan = end.map_or(self.buf.len(), |i| i + 4);
+            if bare_lf(&self.buf, checked, scan) {
+                return Err(ReadError::Malformed("line ends in the head must be CRLF"));
+            }
+            checked = scan;
+            if let Some(i) = end {
                 break i;
             }
             if self.buf.len() > MAX_HEAD_BYTES {
@@ -114,6 +124,7 @@ impl Conn {
             }
             self.fill(MAX_HEAD_BYTES + 4)?;
         };
+        super::slots::head_read();
         if end > MAX_HEAD_BYTES {
             return Err(ReadError::HeadTooLarge);
         }
@@ -174,6 +185,11 @@ impl Conn {
             }
         }
     }
+}
+
+/// True when `buf[from..to]` holds a `\n` not preceded by `\r`.
+fn bare_lf(buf: &[u8], from: usize, to: usize) -> bool {
+    (from..to).any(|i| buf[i] == b'\n' && (i == 0 || buf[i - 1] != b'\r'))
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -268,6 +284,16 @@ mod tests {
                 .unwrap();
         assert_eq!(h.method, "POST");
         assert_eq!(h.single("content-type").unwrap(), Some("application/json"));
+    }
+
+    #[test]
+    fn bare_line_feeds_are_found() {
+        let all = |b: &[u8]| bare_lf(b, 0, b.len());
+        assert!(all(b"POST / HTTP/1.1\nHost: x\n\n"));
+        assert!(all(b"\n"));
+        assert!(!all(b"POST / HTTP/1.1\r\nHost: x\r\n\r\n"));
+        // Only the new bytes are scanned: a CR at the end of the previous read still counts.
+        assert!(!bare_lf(b"a\r\n", 2, 3));
     }
 
     #[test]

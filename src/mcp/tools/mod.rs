@@ -1,6 +1,6 @@
 //! The MCP tools: a name, a description, a JSON Schema for the arguments and a function. The
-//! server checks arguments against the schema's property names and required list before the
-//! function runs; the function deserializes them into typed parameters.
+//! server validates the arguments against the whole schema (`super::schema`) before the function
+//! runs; the function deserializes them into typed parameters.
 //!
 //! To add a tool, write it in a module here and list it in `all()`.
 
@@ -50,29 +50,8 @@ impl Tool {
         })
     }
 
-    /// Check `args` against the schema's properties and required names, then run.
+    /// Run with arguments the server has validated against [`Tool::input_schema`].
     pub fn call(&self, ctx: &Context, args: Value) -> Result<Value, ToolError> {
-        let Value::Object(map) = &args else {
-            return Err(ToolError::InvalidArguments(
-                "arguments must be an object".into(),
-            ));
-        };
-        let props = self.input_schema["properties"]
-            .as_object()
-            .expect("tool schemas have properties");
-        if let Some(unknown) = map.keys().find(|k| !props.contains_key(*k)) {
-            return Err(ToolError::InvalidArguments(format!(
-                "unknown argument `{unknown}`"
-            )));
-        }
-        let required = self.input_schema["required"].as_array();
-        for name in required.into_iter().flatten().filter_map(Value::as_str) {
-            if !map.contains_key(name) {
-                return Err(ToolError::InvalidArguments(format!(
-                    "missing argument `{name}`"
-                )));
-            }
-        }
         (self.run)(ctx, args)
     }
 }
@@ -101,4 +80,18 @@ pub(super) fn schema(props: &[(&str, Value)], required: &[&str]) -> Value {
         "required": required,
         "additionalProperties": false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schema_uses_only_enforced_keywords() {
+        for tool in all() {
+            let unknown = super::super::schema::unknown_keywords(&tool.input_schema);
+            assert!(unknown.is_empty(), "{}: {unknown:?}", tool.name);
+            assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
+        }
+    }
 }

@@ -1,8 +1,10 @@
 //! The repair tools: the same operations as `a3s-test agent repair-*`, through
-//! `crate::ops::repair`.
+//! `crate::ops::repair` (and `crate::ops::repair_drain`). Reviewer verbs and import are not
+//! here: nothing an MCP client calls can create or decide a finding as a person.
 
 use super::{args, schema, Tool, ToolError};
 use crate::ops::repair::{self as ops, OpParams, Verb};
+use crate::ops::repair_drain::DrainError;
 use crate::ops::Context;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -113,9 +115,8 @@ struct InspectArgs {
 }
 
 #[derive(Deserialize)]
-struct ImportArgs {
+struct DrainArgs {
     session: String,
-    document: Value,
 }
 
 /// The repair tools.
@@ -203,26 +204,23 @@ pub fn tools() -> Vec<Tool> {
         // No reviewer tools (accept, reject, reopen, answer) here: MCP clients are coding agents,
         // and human authorization is a separate authority (ARCHITECTURE.md). Reviewers use the
         // `a3s-test agent repair-accept|reject|reopen|answer` commands.
+        // No import tool either: an MCP client must never create a finding recorded as human
+        // intake. Draining only moves what a person already sent in the session's page.
         Tool {
-            name: "test_repair_import",
-            description: "Append an a3s.test.repair/1 document to a session's ledger.",
+            name: "test_repair_drain",
+            description: "Move the findings a reviewer sent in the live session's page (the Test \
+                Kit's page queue) into the session's ledger. Idempotent: a finding already in \
+                the ledger is not appended again; a refused or failed append stays in the page.",
             input_schema: schema(
-                &[
-                    ("session", id("the agent session id")),
-                    (
-                        "document",
-                        json!({
-                            "type": "object",
-                            "description": "{\"protocol\":\"a3s.test.repair/1\",\"repairs\":[…]}"
-                        }),
-                    ),
-                ],
-                &["session", "document"],
+                &[("session", id("the running agent session id"))],
+                &["session"],
             ),
             run: |ctx, a| {
-                let a: ImportArgs = args(a)?;
-                let bytes = serde_json::to_vec(&a.document).expect("JSON values serialize");
-                Ok(ops::import(ctx, &a.session, &bytes)?)
+                let a: DrainArgs = args(a)?;
+                crate::ops::repair_drain::drain(ctx, &a.session).map_err(|e| match e {
+                    DrainError::Ledger(e) => ToolError::Refused(e),
+                    DrainError::Session(e) => ToolError::Session(e),
+                })
             },
         },
     ]

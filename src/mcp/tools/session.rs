@@ -137,6 +137,7 @@ pub fn tools() -> Vec<Tool> {
                         deadline_ms: a.deadline_ms,
                         max_evidence_bytes: a.max_evidence_bytes,
                     },
+                    &|| false,
                 )?)
             },
         },

@@ -5,10 +5,12 @@ import type {
   RepairAction,
   RepairActionBatch,
   RepairActionInput,
+  RepairActionList,
   RepairBatch,
   RepairDraft,
   RepairEvent,
   RepairRecord,
+  RepairTakeOptions,
   SubmitRepairResult,
 } from "../repair/types";
 import type { BoundaryRegistration, SourceMapRegistration, SourceRegistration, Unregister } from "./registry";
@@ -47,8 +49,8 @@ export interface PageContextBridge {
   submitRepair(draft: RepairDraft | readonly RepairDraft[]): Promise<SubmitRepairResult>;
   /** The next pending findings, not removed. */
   peekRepairBatch(options?: { max?: number }): RepairBatch;
-  /** Removes and returns the next pending findings. */
-  takeRepairBatch(options?: { max?: number }): RepairBatch;
+  /** Removes and returns the next pending findings (only the listed `ids`, when given). */
+  takeRepairBatch(options?: RepairTakeOptions): RepairBatch;
   /** Every finding this page knows. */
   listRepairs(): RepairRecord[];
   /** Mirrors a lifecycle event from the ledger (idempotent). */
@@ -57,6 +59,8 @@ export interface PageContextBridge {
   submitRepairAction(action: RepairActionInput): Promise<RepairAction>;
   /** Removes and returns the queued human actions. */
   takeRepairActions(): RepairActionBatch;
+  /** Human actions still queued, and the endpoint's final answers (applied, duplicate, refused) to those that left. */
+  listRepairActions(): RepairActionList;
 }
 
 /** Capabilities advertised by the handshake. */

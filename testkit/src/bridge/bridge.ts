@@ -394,6 +394,10 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       live();
       return repairs.takeActions();
     },
+    listRepairActions: () => {
+      live();
+      return repairs.listActions();
+    },
   };
   return bridge;
 }

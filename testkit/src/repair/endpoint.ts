@@ -1,9 +1,19 @@
-//! Delivery of sent findings to a same-origin `repairEndpoint` by POST (same-origin credentials).
-//! A failed POST leaves the findings in the page queue for the session to drain.
+//! Delivery of sent findings and human actions to a same-origin `repairEndpoint` by POST
+//! (same-origin credentials). The transport reports the status and the parsed JSON answer; the
+//! queue decides what leaves the page (a failed POST leaves everything queued).
 import { TestKitError } from "../errors";
 
-/** Posts a JSON body; resolves true on a 2xx answer. */
-export type RepairTransport = (body: unknown) => Promise<boolean>;
+/** What one POST got back: `status` 0 (and no body) when no HTTP answer arrived in time. */
+export interface TransportAnswer {
+  /** A 2xx status. */
+  ok: boolean;
+  status: number;
+  /** The parsed JSON body, or undefined when there was none or it was not JSON. */
+  body: unknown;
+}
+
+/** Posts a JSON body and reports the answer; never rejects. */
+export type RepairTransport = (body: unknown) => Promise<TransportAnswer>;
 
 /** Most milliseconds one POST may take. */
 export const ENDPOINT_TIMEOUT_MS = 10_000;
@@ -37,9 +47,15 @@ export function endpointTransport(url: string, fetchFn: typeof fetch): RepairTra
         body: JSON.stringify(body),
         ...(controller !== undefined ? { signal: controller.signal } : {}),
       });
-      return res.ok;
+      let parsed: unknown;
+      try {
+        parsed = await res.json();
+      } catch {
+        parsed = undefined;
+      }
+      return { ok: res.ok, status: res.status, body: parsed };
     } catch {
-      return false;
+      return { ok: false, status: 0, body: undefined };
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { RepairQueue } from "./queue";
 import { createRepairStore, storageKeyOf } from "./storage";
-import { resolveSameOriginEndpoint } from "./endpoint";
-import type { RepairContext, RepairDraft } from "./types";
+import { resolveSameOriginEndpoint, type TransportAnswer } from "./endpoint";
+import type { RepairAction, RepairActionResult, RepairContext, RepairDraft } from "./types";
 import { installTestKit } from "../bridge/install";
 import { fakePlatform } from "../testing/fakePlatform";
 
@@ -28,7 +28,9 @@ const draft = (over: Partial<RepairDraft> = {}): RepairDraft => ({
   ...over,
 });
 
-function queue(transport?: (body: unknown) => Promise<boolean>) {
+const answer = (ok: boolean, body?: unknown): TransportAnswer => ({ ok, status: ok ? 200 : 503, body });
+
+function queue(transport?: (body: unknown) => Promise<TransportAnswer>) {
   let n = 0;
   return new RepairQueue({
     store: createRepairStore("memory", undefined, "p"),
@@ -66,6 +68,39 @@ describe("RepairQueue", () => {
     await expect(q.submit(draft({ target: { kind: "region", nodeIds: [] } }))).rejects.toThrow(/region/);
     await expect(q.submit(draft({ target: { kind: "node", nodeIds: [] } }))).rejects.toThrow(/node id/);
   });
+  it("keeps typed criteria and relations on the queued record", async () => {
+    const q = queue();
+    const successCriteria = ["Reads well", { kind: "target_text" as const, equals: "Pay" }, { kind: "target_state" as const, state: "enabled" as const }];
+    const relations = [{ kind: "conflicts_with" as const, findingId: "b" }];
+    const [rec] = (await q.submit(draft({ id: "a", successCriteria, relations }))).repairs;
+    expect(rec?.successCriteria).toEqual(successCriteria);
+    expect(rec?.relations).toEqual(relations);
+    expect(q.takeBatch().repairs[0]).toMatchObject({ successCriteria, relations });
+    await expect(q.submit(draft({ id: "c", successCriteria: [{ kind: "target_text" } as never] }))).rejects.toThrow(/equals/);
+    await expect(q.submit(draft({ id: "d", relations: [{ kind: "conflicts_with", repairId: "b" } as never] }))).rejects.toThrow(/repairId/);
+    await expect(q.submit(draft({ id: "bad.id" }))).rejects.toThrow(/1-64 characters/);
+    // A refused draft queues nothing, even in a batch.
+    await expect(q.submit([draft({ id: "e" }), draft({ id: "f", relations: [{ kind: "conflicts_with", findingId: "f" }] })])).rejects.toThrow(/another finding/);
+    expect(q.list().map((r) => r.id)).toEqual(["a"]);
+  });
+  it("stamps one batch id per send and the context revision on each record", async () => {
+    const q = queue();
+    const batch = await q.submit([draft({ id: "a" }), draft({ id: "b" })]);
+    const single = await q.submit(draft({ id: "c" }));
+    const [a, b] = batch.repairs;
+    expect(a?.batchId).toBe(b?.batchId);
+    expect(single.repairs[0]?.batchId).not.toBe(a?.batchId);
+    expect(batch.repairs.map((r) => r.contextRevision)).toEqual([7, 7]);
+  });
+  it("takes only the listed ids and keeps the rest queued", async () => {
+    const q = queue();
+    await q.submit([draft({ id: "a" }), draft({ id: "b" }), draft({ id: "c" })]);
+    expect(q.takeBatch({ ids: ["c", "a", "zz"] }).repairs.map((r) => r.id)).toEqual(["a", "c"]);
+    expect(q.peekBatch().repairs.map((r) => r.id)).toEqual(["b"]);
+    expect(() => q.takeBatch({ ids: "b" as never })).toThrow(/ids must be an array/);
+    expect(q.takeBatch({ ids: [] }).repairs).toEqual([]);
+    expect(q.peekBatch().repairs.map((r) => r.id)).toEqual(["b"]);
+  });
   it("applies ledger events monotonically and idempotently", async () => {
     const q = queue();
     await q.submit(draft({ id: "a" }));
@@ -83,6 +118,7 @@ describe("RepairQueue", () => {
     await q.submitAction({ repairId: "a", kind: "reply", message: "smaller", requestId: "x" });
     await q.submitAction({ repairId: "a", kind: "reply", message: "smaller", requestId: "x" });
     await expect(q.submitAction({ repairId: "a", kind: "reply" })).rejects.toThrow(/message/);
+    await expect(q.submitAction({ repairId: "a", kind: "accept", requestId: "has space" })).rejects.toThrow(/requestId/);
     const batch = q.takeActions();
     expect(batch.protocol).toBe("a3s.test.repair/1");
     expect(batch.actions.map((a) => [a.kind, a.requestId])).toEqual([["reply", "x"]]);
@@ -90,13 +126,86 @@ describe("RepairQueue", () => {
   });
   it("posts to the endpoint and keeps the page queue when the POST fails", async () => {
     const bodies: unknown[] = [];
-    const ok = queue(async (b) => (bodies.push(b), true));
+    const ok = queue(async (b) => (bodies.push(b), answer(true)));
     expect((await ok.submit(draft({ id: "a" }))).delivery).toBe("endpoint");
     expect(bodies).toEqual([{ protocol: "a3s.test.repair/1", repairs: [expect.objectContaining({ id: "a" })] }]);
     expect(ok.peekBatch().repairs).toEqual([]);
-    const failing = queue(async () => false);
+    const failing = queue(async () => answer(false));
     expect((await failing.submit(draft({ id: "b" }))).delivery).toBe("endpoint_failed");
     expect(failing.peekBatch().repairs.map((r) => r.id)).toEqual(["b"]);
+  });
+  it("keeps only the actions whose answer was not final, and records the final ones", async () => {
+    const posted: RepairAction[][] = [];
+    // The endpoint's per-item answer: applied, refused, or retry (the ledger was busy) by kind.
+    const endpoint = async (body: unknown): Promise<TransportAnswer> => {
+      const actions = (body as { actions?: RepairAction[] }).actions;
+      if (actions === undefined) return answer(true);
+      posted.push(actions);
+      const items = actions.map((a): RepairActionResult => {
+        const base = { id: a.id, findingId: a.repairId, requestId: a.requestId };
+        if (a.kind === "accept") return { ...base, outcome: "refused", error: { code: "test.session.repair_invalid_transition", message: "accept is not allowed from queued" } };
+        if (a.kind === "reopen" && posted.length < 3) return { ...base, outcome: "retry", error: { code: "test.session.repair_ledger_busy", message: "busy" } };
+        return { ...base, outcome: posted.length > 3 ? "duplicate" : "applied", result: { to: a.kind === "dismiss" ? "cancelled" : "reopened", replayed: false } };
+      });
+      const retry = items.find((i) => i.outcome === "retry");
+      return answer(retry === undefined, { protocol: "a3s.test.repair/1", actions: items, ...(retry?.error ? { error: retry.error } : {}) });
+    };
+    const q = queue(endpoint);
+    await q.submit(draft({ id: "a" }));
+    await q.submitAction({ repairId: "a", kind: "accept", requestId: "acc" });
+    // Refused is final: it left the queue and is not sent again.
+    expect(q.listActions().pending).toEqual([]);
+    expect(q.listActions().outcomes).toEqual([
+      { actionId: "id2", repairId: "a", kind: "accept", requestId: "acc", outcome: "refused", error: { code: "test.session.repair_invalid_transition", message: "accept is not allowed from queued" }, answeredAt: "2026-01-01T00:00:00.000Z" },
+    ]);
+    await q.submitAction({ repairId: "a", kind: "reopen", requestId: "reo" });
+    // Retry keeps it; the next POST carries it again with the new action.
+    expect(q.listActions().pending.map((a) => a.requestId)).toEqual(["reo"]);
+    await q.submitAction({ repairId: "a", kind: "dismiss", requestId: "dis" });
+    expect(posted.map((p) => p.map((a) => a.requestId))).toEqual([["acc"], ["reo"], ["reo", "dis"]]);
+    expect(q.listActions().pending).toEqual([]);
+    expect(q.listActions().outcomes.map((o) => [o.requestId, o.outcome, o.status])).toEqual([
+      ["acc", "refused", undefined],
+      ["reo", "applied", "reopened"],
+      ["dis", "applied", "cancelled"],
+    ]);
+  });
+  it("keeps every action when the answer is missing, malformed or for other actions", async () => {
+    const replies: unknown[] = [
+      undefined,
+      { protocol: "a3s.test.repair/1", actions: "nope" },
+      { protocol: "a3s.test.repair/1", actions: [{ id: "other", findingId: "a", requestId: "r1", outcome: "applied" }] },
+      { protocol: "a3s.test.repair/1", actions: [{ id: "id2", findingId: "a", requestId: "r1", outcome: "refused" }] },
+      { protocol: "a3s.test.repair/1", actions: [{ id: "id2", findingId: "a", requestId: "r1", outcome: "done" }] },
+    ];
+    for (const reply of replies) {
+      const q = queue(async () => answer(true, reply));
+      await q.submit(draft({ id: "a" }));
+      await q.submitAction({ repairId: "a", kind: "dismiss", requestId: "r1" });
+      expect(q.listActions(), JSON.stringify(reply)).toEqual({ pending: [expect.objectContaining({ requestId: "r1" })], outcomes: [] });
+    }
+    // A non-2xx answer still lets the items it judged leave (a duplicate, say).
+    const q = queue(async () => answer(false, { protocol: "a3s.test.repair/1", actions: [{ id: "id2", findingId: "a", requestId: "r1", outcome: "duplicate", result: { to: "cancelled" } }] }));
+    await q.submit(draft({ id: "a" }));
+    await q.submitAction({ repairId: "a", kind: "dismiss", requestId: "r1" });
+    expect(q.listActions().pending).toEqual([]);
+    expect(q.listActions().outcomes[0]).toMatchObject({ outcome: "duplicate", status: "cancelled" });
+  });
+  it("checks layout targets: component source, optional non-blank purpose, no unknown fields", async () => {
+    const q = queue();
+    const destination = { x: 0, y: 0, width: 10, height: 10 };
+    const region = (layout: unknown): RepairDraft => draft({ target: { kind: "region", nodeIds: [], region: destination, layout: layout as never } });
+    const placement = { mode: "placement", componentType: "button", componentSource: "project", canvas: "page", destination };
+    await q.submit(region(placement));
+    await q.submit(region({ ...placement, componentType: "date-picker", componentSource: "catalog", purpose: "Checkout" }));
+    await q.submit(region({ mode: "rearrange", originalRegion: { x: -5, y: 0, width: 20, height: 20 }, nodeId: "n1", destination }));
+    await expect(q.submit(region({ ...placement, componentSource: undefined }))).rejects.toThrow(/componentSource/);
+    await expect(q.submit(region({ ...placement, componentType: "Button", componentSource: "catalog" }))).rejects.toThrow(/kebab-case/);
+    await expect(q.submit(region({ ...placement, purpose: "" }))).rejects.toThrow(/purpose/);
+    await expect(q.submit(region({ ...placement, purpose: "   " }))).rejects.toThrow(/purpose/);
+    await expect(q.submit(region({ ...placement, colour: "red" }))).rejects.toThrow(/unknown field colour/);
+    await expect(q.submit(region({ ...placement, destination: { ...destination, width: 0 } }))).rejects.toThrow(/destination/);
+    expect(q.list()).toHaveLength(3);
   });
   it("persists in sessionStorage under its own key", async () => {
     let n = 0;

@@ -1,9 +1,12 @@
 //! The page-side repair queue: validates drafts, captures untrusted page context at send time,
 //! keeps the visible order, persists through a store, optionally POSTs to a same-origin
 //! endpoint, mirrors lifecycle events (monotonic sequences, idempotent by request id) and queues
-//! human actions. It authorizes nothing: a session decides what happens to a finding.
+//! human actions until each has a final answer. It authorizes nothing: a session decides what happens to a finding.
 import { TestKitError } from "../errors";
 import { REPAIR_PROTOCOL } from "../version";
+import { finalOutcomes } from "./answers";
+import { checkCriteria, checkRelations, FINDING_ID_PATTERN } from "./criteria";
+import { layoutProblem } from "./layout";
 import type { RepairTransport } from "./endpoint";
 import type { RepairQueueState, RepairStore } from "./storage";
 import {
@@ -11,12 +14,14 @@ import {
   type RepairAction,
   type RepairActionBatch,
   type RepairActionInput,
+  type RepairActionList,
   type RepairBatch,
   type RepairContext,
   type RepairDraft,
   type RepairEvent,
   type RepairRecord,
   type RepairStatus,
+  type RepairTakeOptions,
   type RepairTarget,
   type SubmitRepairResult,
 } from "./types";
@@ -26,6 +31,12 @@ export const MAX_INSTRUCTION_CHARS = 8192;
 /** Most records kept; the oldest ones that are no longer pending go first. */
 export const MAX_KEPT_REPAIRS = 200;
 const MAX_EVENTS_PER_REPAIR = 50;
+/** Most final action answers kept for the overlay; the oldest go first. */
+export const MAX_KEPT_OUTCOMES = 200;
+/** Most actions in one POST (the endpoint's bound). */
+const MAX_ACTIONS_PER_POST = 100;
+/** Most ids one take may name (the ledger's batch bound). */
+const MAX_TAKE_IDS = 100;
 
 /** Dependencies of the queue. */
 export interface RepairQueueDeps {
@@ -50,17 +61,16 @@ function checkTarget(t: unknown): RepairTarget {
   if (typeof t !== "object" || t === null) fail("target must be an object");
   const target = t as RepairTarget;
   if (!["node", "text", "region", "drawing"].includes(target.kind)) fail("target.kind must be node, text, region or drawing");
-  if (!Array.isArray(target.nodeIds) || target.nodeIds.length > 64 || !target.nodeIds.every((id) => typeof id === "string" && id !== "")) {
-    fail("target.nodeIds must be an array of at most 64 node ids");
+  if (!Array.isArray(target.nodeIds) || target.nodeIds.length > 64 || !target.nodeIds.every((id) => typeof id === "string" && id !== "" && id.length <= 128)) {
+    fail("target.nodeIds must be an array of at most 64 node ids of at most 128 characters");
   }
   if (target.kind === "node" && target.nodeIds.length === 0) fail("a node target needs at least one node id");
   if ((target.kind === "region" || target.kind === "drawing") && !isRect(target.region)) fail(`a ${target.kind} target needs a region rect`);
-  if (target.region !== undefined && !isRect(target.region)) fail("target.region must be a rect");
+  if (target.region !== undefined && (!isRect(target.region) || target.region.width < 0 || target.region.height < 0)) fail("target.region must be a rect with width and height >= 0");
   if (target.text !== undefined && (typeof target.text !== "string" || target.text.length > MAX_INSTRUCTION_CHARS)) fail("target.text must be a string of at most 8,192 characters");
   if (target.layout !== undefined) {
-    const l = target.layout as unknown as Record<string, unknown>;
-    if (l.mode !== "placement" && l.mode !== "rearrange") fail("target.layout.mode must be placement or rearrange");
-    if (!isRect(l.destination)) fail("target.layout.destination must be a rect");
+    const problem = layoutProblem(target.layout);
+    if (problem !== undefined) fail(problem);
   }
   return target;
 }
@@ -72,13 +82,10 @@ function checkDraft(d: unknown): RepairDraft {
   if (draft.instruction.length > MAX_INSTRUCTION_CHARS) fail(`instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`);
   if (!["fix", "change", "question", "approve"].includes(draft.intent)) fail("intent must be fix, change, question or approve");
   if (!["blocking", "important", "suggestion"].includes(draft.severity)) fail("severity must be blocking, important or suggestion");
-  if (draft.id !== undefined && (typeof draft.id !== "string" || !/^[A-Za-z0-9._:-]{1,128}$/.test(draft.id))) fail("id must match [A-Za-z0-9._:-]{1,128}");
-  if (draft.successCriteria !== undefined && (!Array.isArray(draft.successCriteria) || draft.successCriteria.length > 16 || !draft.successCriteria.every((c) => typeof c === "string" && c.length <= 2048))) {
-    fail("successCriteria must be at most 16 strings of at most 2,048 characters");
-  }
-  if (draft.relations !== undefined && (!Array.isArray(draft.relations) || !draft.relations.every((r) => r.kind === "conflicts_with" && typeof r.repairId === "string"))) {
-    fail('relations must be [{ kind: "conflicts_with", repairId }]');
-  }
+  if (draft.id !== undefined && (typeof draft.id !== "string" || !FINDING_ID_PATTERN.test(draft.id))) fail("id must be 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)");
+  if (draft.createdAt !== undefined && (typeof draft.createdAt !== "string" || draft.createdAt.length > 64)) fail("createdAt must be a string of at most 64 characters");
+  checkCriteria(draft.successCriteria);
+  checkRelations(draft.relations, draft.id);
   checkTarget(draft.target);
   return draft;
 }
@@ -107,6 +114,7 @@ export class RepairQueue {
     if (drafts.length === 0) fail("nothing to submit");
     const fresh: RepairRecord[] = [];
     const out: RepairRecord[] = [];
+    const batchId = this.deps.newId();
     for (const draft of drafts) {
       const existing = draft.id !== undefined ? this.state.repairs.find((r) => r.id === draft.id) : undefined;
       if (existing !== undefined) {
@@ -114,18 +122,21 @@ export class RepairQueue {
         out.push(existing);
         continue;
       }
+      const context = this.deps.captureContext(draft.target);
       const record: RepairRecord = {
         protocol: REPAIR_PROTOCOL,
         id: draft.id ?? this.deps.newId(),
+        batchId,
         createdAt: draft.createdAt ?? this.deps.now().toISOString(),
+        contextRevision: context.contextRevision,
         status: "queued",
         target: draft.target,
         instruction: draft.instruction,
-        successCriteria: draft.successCriteria ?? [],
+        successCriteria: checkCriteria(draft.successCriteria),
         intent: draft.intent,
         severity: draft.severity,
-        relations: draft.relations ?? [],
-        context: this.deps.captureContext(draft.target),
+        relations: checkRelations(draft.relations, draft.id),
+        context,
         sequence: 0,
         events: [],
         delivery: "page_queue",
@@ -137,7 +148,7 @@ export class RepairQueue {
     }
     this.persist();
     if (this.deps.transport === undefined || fresh.length === 0) return { repairs: out, delivery: "page_queue" };
-    const ok = await this.deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
+    const { ok } = await this.deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
     if (!ok) return { repairs: out, delivery: "endpoint_failed" };
     const posted = new Set(fresh.map((r) => r.id));
     this.state.pending = this.state.pending.filter((id) => !posted.has(id));
@@ -164,9 +175,18 @@ export class RepairQueue {
     return { protocol: REPAIR_PROTOCOL, repairs: this.pendingRecords(options?.max) };
   }
 
-  /** Removes and returns the next pending findings (a session drains them into its ledger). */
-  takeBatch(options?: { max?: number }): RepairBatch {
-    const repairs = this.pendingRecords(options?.max);
+  /**
+   * Removes and returns the next pending findings (a session drains them into its ledger). With
+   * `ids`, only those are taken: a session that appended part of a peeked batch takes exactly
+   * that part, and a finding sent meanwhile stays queued.
+   */
+  takeBatch(options?: RepairTakeOptions): RepairBatch {
+    const ids = options?.ids;
+    if (ids !== undefined && (!Array.isArray(ids) || ids.length > MAX_TAKE_IDS || !ids.every((id) => typeof id === "string"))) {
+      fail(`ids must be an array of at most ${MAX_TAKE_IDS} finding ids`);
+    }
+    const wanted = ids === undefined ? undefined : new Set(ids);
+    const repairs = this.pendingRecords(options?.max).filter((r) => wanted === undefined || wanted.has(r.id));
     const taken = new Set(repairs.map((r) => r.id));
     this.state.pending = this.state.pending.filter((id) => !taken.has(id));
     for (const r of repairs) r.delivery = "taken";
@@ -206,6 +226,9 @@ export class RepairQueue {
     if (!this.state.repairs.some((r) => r.id === input.repairId)) throw new TestKitError("unknown_repair", `no repair "${String(input.repairId)}" on this page`);
     if (input.message !== undefined && (typeof input.message !== "string" || input.message.length > MAX_INSTRUCTION_CHARS)) fail("message must be at most 8,192 characters");
     if (input.kind === "reply" && (input.message === undefined || input.message.trim() === "")) fail("a reply needs a message");
+    if (input.requestId !== undefined && (typeof input.requestId !== "string" || !FINDING_ID_PATTERN.test(input.requestId))) {
+      fail("requestId must be 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)");
+    }
     const requestId = input.requestId ?? this.deps.newId();
     const existing = this.state.actions.find((a) => a.requestId === requestId);
     if (existing !== undefined) return existing;
@@ -219,14 +242,26 @@ export class RepairQueue {
     };
     this.state.actions.push(action);
     this.persist();
-    if (this.deps.transport !== undefined) {
-      const ok = await this.deps.transport({ protocol: REPAIR_PROTOCOL, actions: [action] });
-      if (ok) {
-        this.state.actions = this.state.actions.filter((a) => a !== action);
-        this.persist();
-      }
-    }
+    await this.postActions();
     return action;
+  }
+
+  /**
+   * POSTs every queued action (the new one and those kept from earlier tries; the endpoint is
+   * idempotent by request id). Each action with a final answer — applied, duplicate or refused —
+   * leaves the queue and its outcome is kept; an action answered `retry`, or not answered at all
+   * (network failure, malformed reply), stays for the next POST or drain.
+   */
+  private async postActions(): Promise<void> {
+    if (this.deps.transport === undefined || this.state.actions.length === 0) return;
+    const sent = this.state.actions.slice(0, MAX_ACTIONS_PER_POST);
+    const answer = await this.deps.transport({ protocol: REPAIR_PROTOCOL, actions: sent });
+    const answered = finalOutcomes(answer.body, sent, this.deps.now().toISOString());
+    if (answered.size === 0) return;
+    this.state.actions = this.state.actions.filter((a) => !answered.has(a.requestId));
+    this.state.outcomes = [...this.state.outcomes.filter((o) => !answered.has(o.requestId)), ...answered.values()];
+    if (this.state.outcomes.length > MAX_KEPT_OUTCOMES) this.state.outcomes.splice(0, this.state.outcomes.length - MAX_KEPT_OUTCOMES);
+    this.persist();
   }
 
   /** Removes and returns every queued human action. */
@@ -235,5 +270,10 @@ export class RepairQueue {
     this.state.actions = [];
     this.persist();
     return { protocol: REPAIR_PROTOCOL, actions };
+  }
+
+  /** Actions still queued, and the final answers of those that left (oldest first). */
+  listActions(): RepairActionList {
+    return { pending: [...this.state.actions], outcomes: [...this.state.outcomes] };
   }
 }

@@ -1,7 +1,7 @@
 //! Persistence of the repair queue: memory, sessionStorage or localStorage under one key per page.
 //! Only the queue's own key is read or written; no other storage is ever touched.
 import { devWarn } from "../errors";
-import type { RepairAction, RepairRecord, RepairStorageKind } from "./types";
+import type { RepairAction, RepairActionOutcome, RepairRecord, RepairStorageKind } from "./types";
 
 /** What the queue persists. */
 export interface RepairQueueState {
@@ -9,6 +9,8 @@ export interface RepairQueueState {
   repairs: RepairRecord[];
   pending: string[];
   actions: RepairAction[];
+  /** Final answers to actions that left the queue (for the overlay). */
+  outcomes: RepairActionOutcome[];
 }
 
 /** Loads and saves the queue state. */
@@ -19,7 +21,7 @@ export interface RepairStore {
 
 /** An empty state. */
 export function emptyState(): RepairQueueState {
-  return { version: 1, repairs: [], pending: [], actions: [] };
+  return { version: 1, repairs: [], pending: [], actions: [], outcomes: [] };
 }
 
 /** The storage key of a page's queue. */
@@ -52,7 +54,8 @@ export function createRepairStore(kind: RepairStorageKind, win: Window | undefin
         const raw = storage.getItem(key);
         if (raw === null) return memory;
         const parsed: unknown = JSON.parse(raw);
-        if (isState(parsed)) memory = parsed;
+        // A queue saved before outcomes were kept reads with none.
+        if (isState(parsed)) memory = { ...parsed, outcomes: Array.isArray(parsed.outcomes) ? parsed.outcomes : [] };
         else devWarn(`ignoring an unreadable repair queue under "${key}".`);
       } catch (e) {
         devWarn(`could not read the repair queue (${String(e)}); starting empty.`);

@@ -32,9 +32,13 @@ export type RepairActor = "human" | "agent" | "a3s-test";
 /** Layout Mode: place a new component. Rects in viewport CSS px. */
 export interface LayoutPlacement {
   mode: "placement";
+  /** A catalog id (kebab-case, e.g. `date-picker`) or a project component's name as typed. */
   componentType: string;
+  /** Which of the two `componentType` is, so a project `button` is not the catalog's `button`. */
+  componentSource: "catalog" | "project";
   canvas: "page" | "wireframe";
-  purpose: string;
+  /** What the page is for; absent when the reviewer left it blank (never `""`). */
+  purpose?: string;
   destination: Rect;
 }
 
@@ -57,6 +61,32 @@ export interface RepairTarget {
   layout?: LayoutPlacement | LayoutRearrange;
 }
 
+/** A declared semantic incompatibility with another finding (compared by id only). */
+export interface RepairRelation {
+  kind: "conflicts_with";
+  findingId: string;
+}
+
+/** Element states a `target_state` criterion can require. */
+export const TARGET_STATES = ["enabled", "disabled", "checked", "unchecked", "expanded", "collapsed"] as const;
+/** One required element state. */
+export type TargetState = (typeof TARGET_STATES)[number];
+
+/** Kinds of browser-verifiable success criteria. */
+export const SUCCESS_CRITERION_KINDS = ["target_text", "page_text", "page_text_absent", "target_visible", "target_hidden", "target_state"] as const;
+
+/**
+ * A success criterion the tool can check in the browser after a repair. A plain string in
+ * `successCriteria` is prose for the reviewer and is never browser-verified.
+ */
+export type SuccessCriterion =
+  | { kind: "target_text"; equals: string }
+  | { kind: "page_text"; contains: string }
+  | { kind: "page_text_absent"; contains: string }
+  | { kind: "target_visible" }
+  | { kind: "target_hidden" }
+  | { kind: "target_state"; state: TargetState };
+
 /** A reviewer's draft finding. */
 export interface RepairDraft {
   /** Stable id; generated when absent. */
@@ -66,10 +96,12 @@ export interface RepairDraft {
   target: RepairTarget;
   /** At most 8,192 characters. */
   instruction: string;
-  successCriteria?: string[];
+  /** At most 16 entries; prose strings and typed criteria may be mixed. */
+  successCriteria?: Array<string | SuccessCriterion>;
   intent: RepairIntent;
   severity: RepairSeverity;
-  relations?: Array<{ kind: "conflicts_with"; repairId: string }>;
+  /** At most 16 relations, each naming another finding id. */
+  relations?: RepairRelation[];
 }
 
 /** Page context captured when a finding is sent; untrusted evidence. */
@@ -104,14 +136,18 @@ export interface RepairEvent {
 export interface RepairRecord {
   protocol: "a3s.test.repair/1";
   id: string;
+  /** One id per send (a single finding or a batch); the ledger checks conflicts within it. */
+  batchId: string;
   createdAt: string;
+  /** The revision the context was captured at (repeats `context.contextRevision`). */
+  contextRevision: number;
   status: RepairStatus;
   target: RepairTarget;
   instruction: string;
-  successCriteria: string[];
+  successCriteria: Array<string | SuccessCriterion>;
   intent: RepairIntent;
   severity: RepairSeverity;
-  relations: Array<{ kind: "conflicts_with"; repairId: string }>;
+  relations: RepairRelation[];
   context: RepairContext;
   /** Sequence of the last applied event (0 = none). */
   sequence: number;
@@ -124,6 +160,13 @@ export interface RepairRecord {
 export interface RepairBatch {
   protocol: "a3s.test.repair/1";
   repairs: RepairRecord[];
+}
+
+/** What `takeRepairBatch` removes: the first `max` pending findings, or only those in `ids`. */
+export interface RepairTakeOptions {
+  max?: number;
+  /** At most 100 finding ids; pending findings not listed stay queued. */
+  ids?: readonly string[];
 }
 
 /** A human action on a finding. */
@@ -148,6 +191,60 @@ export interface RepairAction {
 export interface RepairActionBatch {
   protocol: "a3s.test.repair/1";
   actions: RepairAction[];
+}
+
+/** What became of an action at the endpoint (`docs/schema` `$defs/actionOutcome`). */
+export const REPAIR_ACTION_ANSWERS = ["applied", "duplicate", "refused", "retry"] as const;
+/**
+ * `applied`, `duplicate` and `refused` are final: the action leaves the page queue. `retry`
+ * means the ledger could not judge it (busy, I/O): it stays queued and is sent again.
+ */
+export type RepairActionAnswer = (typeof REPAIR_ACTION_ANSWERS)[number];
+
+/** A coded error of the ledger or endpoint (`test.session.*`). */
+export interface RepairError {
+  code: string;
+  message: string;
+}
+
+/** One item of the endpoint's answer to an actions document. */
+export interface RepairActionResult {
+  id: string;
+  findingId: string;
+  requestId: string;
+  outcome: RepairActionAnswer;
+  /** The ledger's result (applied or duplicate); `to` is the finding's status after it. */
+  result?: { to?: RepairStatus; replayed?: boolean; [key: string]: unknown };
+  error?: RepairError;
+}
+
+/** The endpoint's answer to `{"protocol":"a3s.test.repair/1","actions":[…]}`. */
+export interface RepairActionsResponse {
+  protocol: "a3s.test.repair/1";
+  actions: RepairActionResult[];
+  /** The first `retry` item's error (the answer is then not 2xx). */
+  error?: RepairError;
+}
+
+/** What the page keeps about an action that got a final answer, for the overlay to show. */
+export interface RepairActionOutcome {
+  actionId: string;
+  repairId: string;
+  kind: RepairAction["kind"];
+  requestId: string;
+  outcome: Exclude<RepairActionAnswer, "retry">;
+  /** The finding's status after the action (applied or duplicate). */
+  status?: RepairStatus;
+  /** Why it was refused. */
+  error?: RepairError;
+  /** When the answer arrived (the page's clock). */
+  answeredAt: string;
+}
+
+/** `listRepairActions()`: actions still queued, and the final answers of those that left. */
+export interface RepairActionList {
+  pending: RepairAction[];
+  outcomes: RepairActionOutcome[];
 }
 
 /** Outcome of a submit. */

@@ -5,7 +5,8 @@
 //! a bridge is absent, compatible or incompatible; [`inspect`] checks an `agent inspect` request
 //! and [`refs`] builds and keeps `@cN` refs. Those five are pure (no I/O, no browser). [`live`]
 //! is the one that drives the browser: it calls the page's bridge and hands every answer to the
-//! pure checks above before the session uses it.
+//! pure checks above before the session uses it; [`repair_queue`] reads and drains the page's
+//! repair queue for `agent repair-drain`.
 
 pub mod diff;
 pub mod fingerprint;
@@ -13,3 +14,4 @@ pub mod handshake;
 pub mod inspect;
 pub mod live;
 pub mod refs;
+pub mod repair_queue;

@@ -1,0 +1,156 @@
+//! `a3s-test merge-reports <result.json>…`: the `--json` results of `--shard i/n` runs (one per CI
+//! job) merged into one result, written as JSON, JUnit and HTML like a single run's.
+//!
+//! The checks and the codes live in the runner (`a3s_test_runner::merge`); this file reads the
+//! arguments, prints a coded error (`error[test.run.merge_*]: …` and a hint) and stops with exit 2
+//! when the shards cannot be merged, warns about missing shards, renders the merged result with
+//! the run's reporters and exits with the merged result's exit code (the rules of `run`).
+
+use a3s_test_runner::event::{RunEvent, RunEventKind};
+use a3s_test_runner::exit;
+use a3s_test_runner::merge::{self, MergeCode, MergeError};
+use a3s_test_runner::reporter::json::JsonReporter;
+use a3s_test_runner::reporter::junit::JunitReporter;
+use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
+use a3s_test_runner::reporter::Reporter;
+use a3s_test_runner::result::RunResult;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Arguments of `a3s-test merge-reports`.
+#[derive(Debug, clap::Args)]
+pub struct MergeReportsArgs {
+    /// The `--json` result of each shard (`a3s-test run --shard i/n --json > shard-i.json`).
+    #[arg(required = true, value_name = "RESULT_JSON")]
+    pub results: Vec<PathBuf>,
+    /// Print the merged result as JSON on stdout (the summary moves to stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// Write a JUnit XML report of the merged result to this file.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write an HTML report of the merged result to `DIR/index.html`.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
+}
+
+fn refuse(error: &MergeError) -> ExitCode {
+    eprintln!("error[{}]: {error}", error.code());
+    eprintln!("  = help: {}", error.hint());
+    ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)
+}
+
+/// Run `merge-reports`.
+pub fn run(args: MergeReportsArgs) -> ExitCode {
+    let mut inputs = Vec::with_capacity(args.results.len());
+    for file in &args.results {
+        match merge::read(file) {
+            Ok(input) => inputs.push(input),
+            Err(e) => return refuse(&e),
+        }
+    }
+    let now = time::OffsetDateTime::now_utc();
+    let run_id = format!("merged-{}", a3s_test_runner::run_id::new_run_id(now));
+    let result = match merge::merge(inputs, &run_id) {
+        Ok(result) => result,
+        Err(e) => return refuse(&e),
+    };
+    if let Some(record) = &result.merge {
+        if !record.missing_shards.is_empty() {
+            let shards: Vec<String> = record
+                .missing_shards
+                .iter()
+                .map(|i| format!("{i}/{}", record.total))
+                .collect();
+            eprintln!(
+                "warning[{}]: no result for shard {}; the merged report lacks its scenarios and exits 2",
+                MergeCode::MissingShard,
+                shards.join(", ")
+            );
+        }
+    }
+    if let Err(code) = write_outputs(&args, &result) {
+        return code;
+    }
+    ExitCode::from(result.exit_code as u8)
+}
+
+/// Summary, JSON, JUnit and HTML of the merged result, through the run's own reporters.
+fn write_outputs(args: &MergeReportsArgs, result: &RunResult) -> Result<(), ExitCode> {
+    let event = RunEvent {
+        timestamp: time::OffsetDateTime::parse(
+            &result.started_at,
+            &time::format_description::well_known::Rfc3339,
+        )
+        .unwrap_or_else(|_| time::OffsetDateTime::now_utc()),
+        elapsed: std::time::Duration::from_millis(result.duration_ms),
+        kind: RunEventKind::RunFinished {
+            result: Arc::new(result.clone()),
+        },
+    };
+    let started = RunEvent {
+        timestamp: event.timestamp,
+        elapsed: std::time::Duration::ZERO,
+        kind: RunEventKind::RunStarted {
+            run_id: result.run_id.clone(),
+            scenario_count: result.scenarios.len(),
+            skipped: result.skipped,
+            jobs: 1,
+            artifact_root: result.artifact_root.clone(),
+        },
+    };
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let live: Box<dyn Write> = if args.json {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
+    let tty = if args.json {
+        std::io::stderr().is_terminal()
+    } else {
+        std::io::stdout().is_terminal()
+    };
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let mut terminal = TerminalReporter::new(
+        live,
+        TerminalOptions {
+            colour: tty && !no_color,
+            progress: false,
+            base_dir: Some(cwd.clone()),
+        },
+    );
+    let _ = terminal.report(&event);
+    if args.json {
+        let _ = JsonReporter::new(std::io::stdout()).report(&event);
+    }
+    if let Some(path) = &args.junit {
+        let file = std::fs::File::create(path)
+            .map_err(|e| fail(format_args!("failed to create `{}`: {e}", path.display())))?;
+        let mut junit = JunitReporter::new(std::io::BufWriter::new(file));
+        junit
+            .report(&started)
+            .and_then(|()| junit.report(&event))
+            .map_err(|e| fail(format_args!("failed to write the JUnit report: {e}")))?;
+    }
+    if let Some(dir) = &args.html {
+        let path = a3s_test_runner::reporter::html::write_report(dir, result).map_err(fail)?;
+        let shown = path
+            .strip_prefix(&cwd)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        if args.json {
+            eprintln!("{:>12} {shown}", "Report");
+        } else {
+            println!("{:>12} {shown}", "Report");
+        }
+    }
+    Ok(())
+}

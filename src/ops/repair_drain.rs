@@ -1,0 +1,209 @@
+//! `agent repair-drain` / `test_repair_drain`: move what a person sent in the page (the Test
+//! Kit's page queue) into the session's ledger, without losing or duplicating a finding.
+//!
+//! Order matters: peek (nothing leaves the page), validate and append, then take from the page
+//! only the ids the ledger now holds. A failed append leaves the page queue as it was; a crash
+//! between append and take is harmless, because the next drain finds those ids already in the
+//! ledger and only takes them. Each send (`batchId`) is appended as one intake so the ledger's
+//! conflict rules see the batch the reviewer sent; a finding the ledger refuses stays in the page
+//! queue and is reported with its code.
+//!
+//! Authority: the findings are recorded as human intake because a person sent them in the page;
+//! the drain itself never creates a finding, so an agent may run it.
+
+use super::session::turn;
+use super::Context;
+use a3s_test_ledger::{
+    parse_document, Actor, ErrorCode, Finding, FindingId, Ledger, LedgerError, SessionId,
+    REPAIR_PROTOCOL,
+};
+use a3s_test_runner::session::page_context::repair_queue::MAX_BATCH;
+use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::SessionError;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// At most this many peek/append/take rounds per drain (each takes up to 100 findings).
+const MAX_ROUNDS: usize = 4;
+
+/// Why a drain stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum DrainError {
+    /// The session (its supervisor, browser or bridge) refused or failed.
+    #[error("{0:?}")]
+    Session(SessionError),
+    /// The ledger refused or failed; nothing further was taken from the page.
+    #[error("{0}")]
+    Ledger(LedgerError),
+}
+
+impl From<SessionError> for DrainError {
+    fn from(e: SessionError) -> Self {
+        DrainError::Session(e)
+    }
+}
+
+impl From<LedgerError> for DrainError {
+    fn from(e: LedgerError) -> Self {
+        DrainError::Ledger(e)
+    }
+}
+
+/// A finding the ledger refused; it stays in the page queue.
+#[derive(Debug, Serialize)]
+struct Refused {
+    /// The finding id as the page sent it (clipped; untrusted).
+    finding_id: String,
+    error: LedgerError,
+}
+
+#[derive(Debug, Default, Serialize)]
+struct Report {
+    accepted: Vec<FindingId>,
+    /// Already in the ledger with the same content (or appended by an earlier drain).
+    duplicates: Vec<FindingId>,
+    held: Vec<a3s_test_ledger::ledger::Held>,
+    refused: Vec<Refused>,
+    /// Removed from the page queue (every id is in the ledger).
+    taken: Vec<String>,
+    /// The last peek was full: more findings may be waiting.
+    more: bool,
+}
+
+fn transient(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::LedgerBusy | ErrorCode::Io | ErrorCode::LedgerFull | ErrorCode::LedgerCorrupt
+    )
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(80).collect()
+}
+
+/// One finding from the page, validated on its own.
+fn parse_one(record: &Value) -> Result<Finding, LedgerError> {
+    let doc = json!({ "protocol": REPAIR_PROTOCOL, "repairs": [record] });
+    let bytes = serde_json::to_vec(&doc).expect("JSON values serialize");
+    let mut findings = parse_document(&bytes)?;
+    Ok(findings.remove(0))
+}
+
+/// Drain the page queue of `session` into its ledger. Returns the drain report.
+pub fn drain(ctx: &Context, session: &str) -> Result<Value, DrainError> {
+    let session_id = SessionId::parse(session)?;
+    let ledger = Ledger::open(&ctx.root, &session_id, ctx.clock.clone());
+    let mut report = Report::default();
+    for _ in 0..MAX_ROUNDS {
+        let peeked = turn(
+            ctx,
+            session,
+            Request::RepairPeek {
+                max: MAX_BATCH as u32,
+            },
+        )?;
+        let records = peeked["batch"]["repairs"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        report.more = records.len() >= MAX_BATCH;
+        if records.is_empty() {
+            break;
+        }
+        let taken = round(&ledger, &records, &mut report);
+        if !taken.ids.is_empty() {
+            turn(
+                ctx,
+                session,
+                Request::RepairTake {
+                    ids: taken.ids.clone(),
+                },
+            )?;
+            report.taken.extend(taken.ids);
+        }
+        if let Some(e) = taken.stopped {
+            return Err(e.into());
+        }
+        if !report.more || report.taken.is_empty() {
+            break;
+        }
+    }
+    let mut value = serde_json::to_value(&report).expect("reports serialize");
+    value["session"] = json!(session_id);
+    Ok(value)
+}
+
+struct Round {
+    /// Ids now in the ledger, to take from the page.
+    ids: Vec<String>,
+    /// A transient ledger failure that ended the round early.
+    stopped: Option<LedgerError>,
+}
+
+/// Append one peeked batch: known ids are only taken, each send is one intake.
+fn round(ledger: &Ledger, records: &[Value], report: &mut Report) -> Round {
+    let mut out = Round {
+        ids: Vec::new(),
+        stopped: None,
+    };
+    let state = match ledger.read() {
+        Ok(s) => s,
+        Err(e) => {
+            out.stopped = Some(e);
+            return out;
+        }
+    };
+    // Consecutive findings of one send form one intake group.
+    let mut groups: Vec<(Option<String>, Vec<Finding>)> = Vec::new();
+    for record in records {
+        let raw_id = record.get("id").and_then(Value::as_str).unwrap_or("");
+        if let Some(known) = FindingId::parse(raw_id)
+            .ok()
+            .filter(|id| state.finding(id).is_some())
+        {
+            report.duplicates.push(known);
+            out.ids.push(raw_id.to_owned());
+            continue;
+        }
+        match parse_one(record) {
+            Ok(f) => {
+                let batch = f.batch_id.as_ref().map(|b| b.as_str().to_owned());
+                let same_send =
+                    matches!(groups.last(), Some((b, _)) if batch.is_some() && *b == batch);
+                if same_send {
+                    groups.last_mut().expect("a group to join").1.push(f);
+                } else {
+                    groups.push((batch, vec![f]));
+                }
+            }
+            Err(error) => report.refused.push(Refused {
+                finding_id: clip(raw_id),
+                error,
+            }),
+        }
+    }
+    for (_, findings) in groups {
+        let ids: Vec<String> = findings.iter().map(|f| f.id.as_str().to_owned()).collect();
+        match ledger.intake(findings, Actor::Human) {
+            Ok(r) => {
+                report.accepted.extend(r.accepted);
+                report.duplicates.extend(r.duplicates);
+                report.held.extend(r.held);
+                out.ids.extend(ids);
+            }
+            Err(e) if transient(e.code) => {
+                out.stopped = Some(e);
+                return out;
+            }
+            Err(e) => {
+                for id in ids {
+                    report.refused.push(Refused {
+                        finding_id: id,
+                        error: e.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,70 @@
+//! Issue 16 case 10: a page of 20,000 elements. The first observe used to time out
+//! (`Accessibility.getFullAXTree did not answer within 10000 ms`), `session.json` grew to
+//! 6.75 MB and `--full` printed 1.3 MB. Observations are now bounded in bytes on such a page.
+
+use crate::support::*;
+use a3s_test_runner::session::observation::FULL_BUDGET_BYTES;
+
+/// `rows` list items of a button, a link and a text span each (4 elements per row).
+fn big_page(rows: usize) -> String {
+    let mut body = String::with_capacity(rows * 120);
+    for i in 0..rows {
+        body.push_str(&format!(
+            "<li><button type=\"button\">Item {i}</button> <a href=\"#r{i}\">Details {i}</a> <span>note {i}</span></li>\n"
+        ));
+    }
+    format!(
+        "<!doctype html><html><head><title>Big</title></head><body><h1>Catalogue</h1>\
+         <button id=\"first\" type=\"button\">Press me</button>\
+         <ul>{body}</ul></body></html>"
+    )
+}
+
+#[test]
+fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
+    let server = Server::start(&[("/big", &big_page(5_000))]);
+    let dir = project();
+    let d = dir.path();
+    let groups = start(d, "big", &format!("{}/big", server.origin), &[]);
+
+    let obs = ok(d, &["agent", "observe", "--session", "big", "--json"]);
+    let refs = obs["ref_count"].as_u64().unwrap() as usize;
+    assert!(
+        refs > 0 && refs <= a3s_test_driver::web::MAX_CONTROLS,
+        "{refs}"
+    );
+    assert_eq!(obs["truncated"], true, "{}", obs["truncation"]);
+    assert!(obs["truncation"]
+        .as_str()
+        .unwrap()
+        .contains("semantic targets"));
+    // The controls before the cut are listed, in document order.
+    ref_of(&obs, "button", "Press me");
+    ref_of(&obs, "link", "Details 0");
+
+    // What the session keeps of an observation is bounded (it was 6.75 MB).
+    let kept = std::fs::metadata(d.join(".a3s-test/agent-sessions/big/session.json"))
+        .unwrap()
+        .len();
+    assert!(kept < 512 * 1024, "session.json is {kept} bytes");
+
+    // `--full` stays within its budget and says it was cut.
+    let full = a3s(
+        d,
+        &["agent", "observe", "--session", "big", "--full", "--json"],
+    );
+    assert_eq!(full.code, 0, "{}", full.stderr);
+    assert!(
+        full.stdout.len() < FULL_BUDGET_BYTES + 16 * 1024,
+        "--full printed {} bytes",
+        full.stdout.len()
+    );
+    let view = full.json();
+    assert_eq!(view["truncated"], true);
+    assert!(view["truncation"].is_string(), "{view}");
+    let text = a3s(d, &["agent", "observe", "--session", "big", "--full"]);
+    assert!(text.stdout.contains("… truncated: "), "{}", text.stdout);
+
+    ok(d, &["agent", "abort", "--session", "big", "--json"]);
+    assert_gone(groups);
+}

@@ -1,0 +1,451 @@
+//! The Test Kit and the ledger speak one format, end to end: a page with the real built Test Kit
+//! (`testkit/dist`) in real Chromium sends a batch with declared relations, typed success
+//! criteria and source hints, plus the reviewer's actions. Its endpoint POSTs fail (the stand-in
+//! answers 503), so the page keeps its queue; `agent repair-drain` moves the batch into the
+//! session's ledger through `peekRepairBatch`/`takeRepairBatch`. Every field the page sent is in
+//! the ledger (the page's own bookkeeping excepted), the declared pair waits for a person, a
+//! failed append keeps the page queue, and a second drain appends nothing. The same bodies then
+//! go through the real `repair-endpoint` process: the batch is appended, the actions become
+//! human events, an invalid one is refused with its code (a final answer, so 200) and a resend
+//! changes nothing.
+
+use crate::endpoint::Endpoint;
+use crate::mcp_pipe::McpPipe;
+use crate::page_server::{AppServer, ENDPOINT_PATH};
+use crate::support::*;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::Duration;
+
+/// The page's bookkeeping of its own copy: checked at intake, never stored.
+const BOOKKEEPING: [&str; 5] = ["protocol", "status", "sequence", "events", "delivery"];
+
+/// A review page: a boundary with a source hint, then one batch of three findings and three
+/// actions sent through the bridge exactly as the Review Overlay sends them.
+fn review_page() -> String {
+    format!(
+        r#"<!doctype html><html><head><title>Checkout review</title></head><body>
+<section id="checkout"><h2>Checkout</h2>
+<button data-testid="pay">Pay now</button>
+<p data-testid="note">Card saved</p></section>
+<p id="state">Sending</p>
+<script type="module">
+import {{ installTestKit }} from "/kit/index.js";
+const bridge = installTestKit({{ enabled: true, page: {{ id: "checkout" }}, repairEndpoint: "{ENDPOINT_PATH}" }});
+bridge.registerBoundary({{ id: "checkout-form", name: "Checkout", source: {{ file: "src/Checkout.tsx", line: 12, column: 3 }}, roots: () => [document.getElementById("checkout")] }});
+const nodes = bridge.snapshot().nodes;
+const pay = nodes.find((n) => n.testId === "pay").id;
+const note = nodes.find((n) => n.testId === "note").id;
+const sent = await bridge.submitRepair([
+  {{ id: "finding-layout-compact", target: {{ kind: "node", nodeIds: [pay] }}, instruction: "Make the pay button compact",
+    successCriteria: ["Feels lighter", {{ kind: "target_text", equals: "Pay" }}, {{ kind: "target_state", state: "enabled" }}],
+    intent: "change", severity: "important", relations: [{{ kind: "conflicts_with", findingId: "finding-layout-expanded" }}] }},
+  {{ id: "finding-layout-expanded", target: {{ kind: "region", nodeIds: [], region: {{ x: 0, y: 300, width: 200, height: 80 }}, regionScroll: {{ x: 0, y: 0 }} }},
+    instruction: "Make the checkout area wider", successCriteria: [{{ kind: "page_text", contains: "Checkout" }}, {{ kind: "target_visible" }}],
+    intent: "fix", severity: "blocking" }},
+  {{ id: "finding-note", target: {{ kind: "text", nodeIds: [note], text: "Card saved" }}, instruction: "Say which card was saved",
+    successCriteria: [{{ kind: "page_text_absent", contains: "Error" }}, {{ kind: "target_hidden" }}], intent: "question", severity: "suggestion" }},
+]);
+await bridge.submitRepairAction({{ repairId: "finding-layout-compact", kind: "reply", message: "Keep it compact", requestId: "act-reply" }});
+await bridge.submitRepairAction({{ repairId: "finding-layout-expanded", kind: "dismiss", requestId: "act-dismiss" }});
+await bridge.submitRepairAction({{ repairId: "finding-note", kind: "accept", requestId: "act-accept" }});
+document.getElementById("state").textContent = "Sent: " + sent.delivery;
+</script></body></html>"#
+    )
+}
+
+fn ok_json(root: &Path, args: &[&str]) -> Value {
+    let out = run(root, args, None);
+    assert!(
+        out.status.success(),
+        "a3s-test {args:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
+}
+
+/// The stored finding of every intake event, by id (and how many intakes each had).
+fn stored_findings(root: &Path, session: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(ledger_path(root, session)).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|e| e.get("finding").cloned())
+        .collect()
+}
+
+/// Every field the page sent is stored with the same value, nothing is invented, and only the
+/// page's bookkeeping is left out.
+fn assert_nothing_lost(sent: &[Value], stored: &[Value]) {
+    assert_eq!(stored.len(), sent.len(), "one intake per finding");
+    for page in sent {
+        let id = &page["id"];
+        let kept = stored
+            .iter()
+            .find(|s| s["id"] == *id)
+            .unwrap_or_else(|| panic!("{id} is not in the ledger"));
+        let page = page.as_object().unwrap();
+        for (key, value) in page {
+            if BOOKKEEPING.contains(&key.as_str()) {
+                assert!(
+                    kept.get(key).is_none(),
+                    "{id}: bookkeeping {key} was stored"
+                );
+            } else {
+                assert_eq!(&kept[key], value, "{id}: field {key} changed or was lost");
+            }
+        }
+        for key in kept.as_object().unwrap().keys() {
+            assert!(page.contains_key(key), "{id}: the ledger invented {key}");
+        }
+    }
+}
+
+fn status_of(root: &Path, session: &str, finding: &str) -> Value {
+    ok_json(
+        root,
+        &[
+            "agent",
+            "repair-inspect",
+            finding,
+            "--session",
+            session,
+            "--json",
+        ],
+    )["status"]
+        .clone()
+}
+
+#[test]
+fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_lost() {
+    let app = AppServer::start(&review_page());
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let started = ok_json(
+        root,
+        &[
+            "agent",
+            "start",
+            &format!("{}/", app.origin),
+            "--session",
+            "xl",
+            "--json",
+        ],
+    );
+    assert_eq!(started["state"], "active", "{started}");
+    let session = Session(root, "xl");
+
+    // One POST for the batch, one per action: every one failed, so the page kept them all and
+    // each action's POST carried the ones kept before it.
+    let posts = app.wait_for_posts(4, Duration::from_secs(30));
+    for (n, post) in posts[1..].iter().enumerate() {
+        assert_eq!(post["actions"].as_array().unwrap().len(), n + 1, "{post}");
+    }
+    ok_json(
+        root,
+        &[
+            "agent",
+            "expect-text",
+            "Sent: endpoint_failed",
+            "--session",
+            "xl",
+            "--json",
+        ],
+    );
+    let batch = &posts[0];
+    let sent = batch["repairs"].as_array().unwrap().clone();
+    let ids: Vec<&str> = sent.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "finding-layout-compact",
+            "finding-layout-expanded",
+            "finding-note"
+        ]
+    );
+    // What the Test Kit produced carries everything the ledger must keep.
+    let compact = &sent[0];
+    assert_eq!(
+        compact["relations"],
+        json!([{"kind": "conflicts_with", "findingId": "finding-layout-expanded"}])
+    );
+    assert_eq!(
+        compact["successCriteria"][2],
+        json!({"kind": "target_state", "state": "enabled"})
+    );
+    assert_eq!(compact["context"]["untrusted"], true);
+    assert_eq!(
+        compact["contextRevision"],
+        compact["context"]["contextRevision"]
+    );
+    let hints = compact["context"]["sourceHints"].as_array().unwrap();
+    assert!(
+        hints
+            .iter()
+            .any(|h| h["span"]["file"] == "src/Checkout.tsx"),
+        "{hints:?}"
+    );
+    assert!(sent.iter().all(|r| r["batchId"] == compact["batchId"]));
+
+    // A failed append keeps the page queue: the ledger file cannot be opened.
+    let ledger = ledger_path(root, "xl");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let failed = run(
+        root,
+        &["agent", "repair-drain", "--session", "xl", "--json"],
+        None,
+    );
+    assert_eq!(
+        failed.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&failed.stdout)
+    );
+    assert_eq!(json(&failed)["error"]["code"], "test.session.repair_io");
+    std::fs::remove_dir(&ledger).unwrap();
+
+    // A drain that stopped after its append (and before its take) is finished, not repeated:
+    // one finding is already in the ledger when the drain starts.
+    let first = json!({"protocol": "a3s.test.repair/1", "repairs": [compact]}).to_string();
+    let imported = run(
+        root,
+        &["agent", "repair-import", "-", "--session", "xl", "--json"],
+        Some(first.as_bytes()),
+    );
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stdout)
+    );
+
+    let drained = ok_json(
+        root,
+        &["agent", "repair-drain", "--session", "xl", "--json"],
+    );
+    assert_eq!(
+        drained["accepted"],
+        json!(["finding-layout-expanded", "finding-note"]),
+        "{drained}"
+    );
+    assert_eq!(
+        drained["duplicates"],
+        json!(["finding-layout-compact"]),
+        "{drained}"
+    );
+    assert_eq!(drained["taken"], json!(ids), "{drained}");
+    assert_eq!(drained["refused"], json!([]), "{drained}");
+    let held: Vec<&str> = drained["held"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["finding_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(held, ["finding-layout-expanded", "finding-layout-compact"]);
+    assert_nothing_lost(&sent, &stored_findings(root, "xl"));
+    assert_eq!(
+        status_of(root, "xl", "finding-layout-compact"),
+        "needs_input"
+    );
+    assert_eq!(
+        status_of(root, "xl", "finding-layout-expanded"),
+        "needs_input"
+    );
+    assert_eq!(status_of(root, "xl", "finding-note"), "queued");
+    let record = ok_json(
+        root,
+        &[
+            "agent",
+            "repair-inspect",
+            "finding-layout-compact",
+            "--session",
+            "xl",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        record["untrusted"]["success_criteria"],
+        compact["successCriteria"]
+    );
+    assert_eq!(
+        record["untrusted"]["source_hints"],
+        compact["context"]["sourceHints"]
+    );
+    assert_eq!(record["conflicts_with"], json!(["finding-layout-expanded"]));
+
+    // The page queue is empty now: a second drain takes and appends nothing.
+    let lines = std::fs::read_to_string(&ledger).unwrap().lines().count();
+    let again = ok_json(
+        root,
+        &["agent", "repair-drain", "--session", "xl", "--json"],
+    );
+    assert_eq!(again["taken"], json!([]), "{again}");
+    assert_eq!(
+        std::fs::read_to_string(&ledger).unwrap().lines().count(),
+        lines
+    );
+    let groups = session.groups();
+    drop(session);
+    for g in groups {
+        let alive = a3s_test_driver::web::live_group_members(g);
+        assert!(
+            alive.is_empty(),
+            "processes {alive:?} of group {g} survived the abort"
+        );
+    }
+
+    // The same bodies through the real endpoint process.
+    let ep = Endpoint::start_for(root, "ep", &app.origin, 10_000);
+    let (status, body) = ep.post_json(&batch.to_string());
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["accepted"], json!(ids));
+    assert_nothing_lost(&sent, &stored_findings(root, "ep"));
+    let actions = posts[3]["actions"].as_array().unwrap().clone();
+    assert_eq!(actions.len(), 3);
+    let document = json!({"protocol": "a3s.test.repair/1", "actions": actions}).to_string();
+    let (status, body) = ep.post_json(&document);
+    // The reply re-queues, the dismissal cancels; accepting an unverified finding is refused.
+    // Every item got a final answer, so the answer is 200 and the page may drop all three.
+    assert_eq!(status, 200, "{body}");
+    let answers = |b: &Value| -> Vec<Value> {
+        b["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["outcome"].clone())
+            .collect()
+    };
+    assert_eq!(
+        answers(&body),
+        [json!("applied"), json!("applied"), json!("refused")]
+    );
+    assert_eq!(body["actions"][0]["result"]["to"], "queued", "{body}");
+    assert_eq!(body["actions"][1]["result"]["to"], "cancelled", "{body}");
+    assert_eq!(
+        body["actions"][2]["error"]["code"],
+        "test.session.repair_invalid_transition"
+    );
+    assert!(body.get("error").is_none(), "{body}");
+    assert_eq!(status_of(root, "ep", "finding-layout-compact"), "queued");
+    assert_eq!(
+        status_of(root, "ep", "finding-layout-expanded"),
+        "cancelled"
+    );
+    assert_eq!(status_of(root, "ep", "finding-note"), "queued");
+    let events = std::fs::read_to_string(ledger_path(root, "ep")).unwrap();
+    let humans = events
+        .lines()
+        .filter(|l| l.contains("\"actor\":\"human\""))
+        .count();
+    // Resending the same actions (same request ids) changes nothing.
+    let (status, body) = ep.post_json(&document);
+    assert_eq!(status, 200);
+    assert_eq!(
+        answers(&body),
+        [json!("duplicate"), json!("duplicate"), json!("refused")]
+    );
+    assert_eq!(body["actions"][0]["result"]["replayed"], true, "{body}");
+    assert_eq!(body["actions"][1]["result"]["replayed"], true, "{body}");
+    assert_eq!(
+        std::fs::read_to_string(ledger_path(root, "ep")).unwrap(),
+        events
+    );
+    assert_eq!(
+        humans,
+        3 + 2,
+        "three intakes and two actions by the reviewer"
+    );
+}
+
+/// Aborts the session (and so its browser) when the test ends, pass or fail.
+struct Session<'a>(&'a Path, &'static str);
+
+impl Session<'_> {
+    /// The supervisor's and the browser's process groups.
+    fn groups(&self) -> [u32; 2] {
+        let path = self
+            .0
+            .join(".a3s-test/agent-sessions")
+            .join(self.1)
+            .join("session.json");
+        let file: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let o = &file["ownership"];
+        [
+            o["supervisor_pgid"].as_u64().unwrap() as u32,
+            o["browser_pgid"].as_u64().unwrap() as u32,
+        ]
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        let _ = run(
+            self.0,
+            &["agent", "abort", "--session", self.1, "--json"],
+            None,
+        );
+    }
+}
+
+#[test]
+fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
+    let app = AppServer::start(&review_page());
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let started = ok_json(
+        root,
+        &[
+            "agent",
+            "start",
+            &format!("{}/", app.origin),
+            "--session",
+            "mx",
+            "--json",
+        ],
+    );
+    assert_eq!(started["state"], "active", "{started}");
+    let session = Session(root, "mx");
+    app.wait_for_posts(4, Duration::from_secs(30));
+    ok_json(
+        root,
+        &[
+            "agent",
+            "expect-text",
+            "Sent: endpoint_failed",
+            "--session",
+            "mx",
+            "--json",
+        ],
+    );
+
+    let mut mcp = McpPipe::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE);
+    mcp.request(1, "initialize", json!({
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}
+    }));
+    mcp.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let drained = mcp.call(2, "test_repair_drain", json!({"session": "mx"}));
+    assert_eq!(drained["result"]["isError"], false, "{drained}");
+    let report = &drained["result"]["structuredContent"];
+    assert_eq!(report["accepted"].as_array().unwrap().len(), 3, "{report}");
+    // The intake is the reviewer's (they sent it in the page), never the MCP client's.
+    let ledger = std::fs::read_to_string(ledger_path(root, "mx")).unwrap();
+    let intakes: Vec<Value> = ledger
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e.get("finding").is_some())
+        .collect();
+    assert_eq!(intakes.len(), 3);
+    assert!(intakes.iter().all(|e| e["actor"] == "human"), "{intakes:?}");
+    // A second drain finds nothing: the page queue was emptied only of what the ledger holds.
+    let again = mcp.call(3, "test_repair_drain", json!({"session": "mx"}));
+    assert_eq!(
+        again["result"]["structuredContent"]["taken"],
+        json!([]),
+        "{again}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ledger_path(root, "mx")).unwrap(),
+        ledger
+    );
+    drop(mcp);
+    drop(session);
+}
