@@ -178,9 +178,16 @@ var A3S_A11Y = (() => {
         return TAG_ROLES[tag];
     }
   }
+  var NATIVELY_FOCUSABLE = /* @__PURE__ */ new Set(["button", "input", "select", "textarea"]);
+  function focusable(el) {
+    if (el.hasAttribute("tabindex")) return true;
+    const tag = el.localName;
+    if (NATIVELY_FOCUSABLE.has(tag)) return !el.hasAttribute("disabled");
+    return (tag === "a" || tag === "area") && el.hasAttribute("href");
+  }
   function roleOf(el) {
     const explicit = (el.getAttribute("role") ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-    if (explicit === "none" || explicit === "presentation") return void 0;
+    if (explicit === "none" || explicit === "presentation") return focusable(el) ? implicitRole(el) : void 0;
     if (explicit !== "") return explicit;
     return implicitRole(el);
   }

@@ -26,9 +26,10 @@ describe("roles", () => {
     expect(roleOf(q("#bottom"))).toBe("contentinfo");
   });
   it("take the first explicit token, and none/presentation remove the role", () => {
-    document.body.innerHTML = `<div id="a" role=" Tab  button"></div><button id="p" role="presentation"></button><h1 id="n" role="none"></h1>`;
+    document.body.innerHTML = `<div id="a" role=" Tab  button"></div><button id="p" role="presentation" disabled></button><h1 id="n" role="none"></h1><button id="f" role="none"></button>`;
     expect(roleOf(q("#a"))).toBe("tab");
     expect(roleOf(q("#p"))).toBeUndefined();
+    expect(roleOf(q("#f")), "a focusable element keeps its role").toBe("button");
     expect(roleOf(q("#n"))).toBeUndefined();
   });
 });

@@ -101,10 +101,23 @@ export function implicitRole(el: Element): string | undefined {
   }
 }
 
-/** The role of `el`: the first token of `role`, else its implicit role; `none`/`presentation` give none. */
+const NATIVELY_FOCUSABLE = new Set(["button", "input", "select", "textarea"]);
+
+/** Focusable elements keep their implicit role under `none`/`presentation` (as Chromium does). */
+function focusable(el: Element): boolean {
+  if (el.hasAttribute("tabindex")) return true;
+  const tag = el.localName;
+  if (NATIVELY_FOCUSABLE.has(tag)) return !el.hasAttribute("disabled");
+  return (tag === "a" || tag === "area") && el.hasAttribute("href");
+}
+
+/**
+ * The role of `el`: the first token of `role`, else its implicit role; `none`/`presentation` give
+ * none, except on a focusable element, which keeps its implicit role.
+ */
 export function roleOf(el: Element): string | undefined {
   const explicit = (el.getAttribute("role") ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-  if (explicit === "none" || explicit === "presentation") return undefined;
+  if (explicit === "none" || explicit === "presentation") return focusable(el) ? implicitRole(el) : undefined;
   if (explicit !== "") return explicit;
   return implicitRole(el);
 }
