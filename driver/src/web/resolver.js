@@ -3,13 +3,15 @@
 // Evaluated per call as `(SOURCE)(REQUEST)` in the top document of the current tab; nothing is
 // installed or persisted in the page and no element handle outlives the call. One accessible-name
 // computation (`accName`) serves role/label resolution and every expectation, so resolution and
-// assertions can never disagree about what an element is called.
+// assertions can never disagree about what an element is called. It and the role computation are
+// not written here: they live in the Test Kit (testkit/src/a11y, TypeScript), whose bundle
+// (a11y.generated.js, defining `A3S_A11Y`) the driver places ahead of this function (script.rs).
 //
 // Page content is untrusted: it is only ever read and reported back as data.
 (function (req) {
   'use strict';
 
-  const norm = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
+  const { accName, childNodesComposed, hiddenFromA11y, inputType, norm, parentComposed, rendered, roleOf, styleOf } = A3S_A11Y;
   const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
   const C = {
     text: 'test.assert.text_mismatch',
@@ -65,13 +67,6 @@
   }
 
   const winOf = (el) => el.ownerDocument.defaultView || window;
-  const styleOf = (el) => winOf(el).getComputedStyle(el);
-  const parentComposed = (n) => {
-    if (n.parentElement) return n.parentElement;
-    const p = n.parentNode;
-    if (p && p.host) return p.host;
-    return null;
-  };
 
   function allElements(root) {
     const out = [];
@@ -88,34 +83,11 @@
 
   // ---------------------------------------------------------------- visibility and state
 
-  function rendered(el) {
-    if (!el.isConnected) return false;
-    if (el.tagName === 'OPTION' || el.tagName === 'OPTGROUP') {
-      const sel = el.closest('select');
-      return sel ? rendered(sel) : false;
-    }
-    if (typeof el.checkVisibility === 'function') {
-      if (styleOf(el).display === 'contents') {
-        const p = parentComposed(el);
-        return p ? rendered(p) : true;
-      }
-      return el.checkVisibility({ visibilityProperty: true });
-    }
-    return styleOf(el).visibility === 'visible' && el.getClientRects().length > 0;
-  }
-
   function isVisible(el) {
     if (!rendered(el)) return false;
     if (el.tagName === 'OPTION' || el.tagName === 'OPTGROUP') return true;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
-  }
-
-  function hiddenFromA11y(el) {
-    for (let n = el; n; n = parentComposed(n)) {
-      if (n.getAttribute && n.getAttribute('aria-hidden') === 'true') return true;
-    }
-    return !rendered(el);
   }
 
   function isDisabled(el) {
@@ -133,10 +105,6 @@
   const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'email', 'password', 'number']);
   const SET_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
-  function inputType(el) {
-    return (el.getAttribute('type') || '').toLowerCase();
-  }
-
   function isEditable(el) {
     if (el.tagName === 'TEXTAREA') return !el.readOnly;
     if (el.tagName === 'INPUT') {
@@ -149,225 +117,8 @@
 
   // ---------------------------------------------------------------- roles and names
 
-  function inSectioning(el) {
-    for (let n = parentComposed(el); n; n = parentComposed(n)) {
-      if (['ARTICLE', 'ASIDE', 'MAIN', 'NAV', 'SECTION'].includes(n.tagName)) return true;
-    }
-    return false;
-  }
-
-  function implicitRole(el) {
-    const tag = el.tagName;
-    switch (tag) {
-      case 'A':
-      case 'AREA':
-        return el.hasAttribute('href') ? 'link' : null;
-      case 'BUTTON':
-        return 'button';
-      case 'INPUT': {
-        const t = inputType(el);
-        if (['button', 'submit', 'reset', 'image'].includes(t)) return 'button';
-        if (t === 'checkbox') return 'checkbox';
-        if (t === 'radio') return 'radio';
-        if (t === 'range') return 'slider';
-        if (t === 'number') return 'spinbutton';
-        if (t === 'hidden') return null;
-        if (el.hasAttribute('list')) return 'combobox';
-        if (t === 'search') return 'searchbox';
-        if (['', 'text', 'email', 'tel', 'url', 'password'].includes(t)) return 'textbox';
-        return null;
-      }
-      case 'TEXTAREA':
-        return 'textbox';
-      case 'SELECT':
-        return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
-      case 'OPTION':
-        return 'option';
-      case 'OPTGROUP':
-        return 'group';
-      case 'H1':
-      case 'H2':
-      case 'H3':
-      case 'H4':
-      case 'H5':
-      case 'H6':
-        return 'heading';
-      case 'IMG':
-        return el.getAttribute('alt') === '' ? null : 'img';
-      case 'UL':
-      case 'OL':
-      case 'MENU':
-        return 'list';
-      case 'LI':
-        return 'listitem';
-      case 'NAV':
-        return 'navigation';
-      case 'MAIN':
-        return 'main';
-      case 'ASIDE':
-        return 'complementary';
-      case 'HEADER':
-        return inSectioning(el) ? null : 'banner';
-      case 'FOOTER':
-        return inSectioning(el) ? null : 'contentinfo';
-      case 'FORM':
-        return 'form';
-      case 'SECTION':
-        return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : null;
-      case 'ARTICLE':
-        return 'article';
-      case 'DIALOG':
-        return 'dialog';
-      case 'TABLE':
-        return 'table';
-      case 'TR':
-        return 'row';
-      case 'TD':
-        return 'cell';
-      case 'TH':
-        return 'columnheader';
-      case 'THEAD':
-      case 'TBODY':
-      case 'TFOOT':
-        return 'rowgroup';
-      case 'FIELDSET':
-      case 'DETAILS':
-        return 'group';
-      case 'PROGRESS':
-        return 'progressbar';
-      case 'METER':
-        return 'meter';
-      case 'OUTPUT':
-        return 'status';
-      case 'HR':
-        return 'separator';
-      case 'P':
-        return 'paragraph';
-      case 'FIGURE':
-        return 'figure';
-      case 'BLOCKQUOTE':
-        return 'blockquote';
-      default:
-        return null;
-    }
-  }
-
-  function roleOf(el) {
-    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
-    if (explicit && explicit !== 'none' && explicit !== 'presentation') return explicit;
-    if (explicit) return null;
-    return implicitRole(el);
-  }
-
-  const NAME_FROM_CONTENT = new Set([
-    'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab',
-    'tooltip', 'treeitem',
-  ]);
-
-  function childNodesComposed(node) {
-    if (node.shadowRoot) return Array.from(node.shadowRoot.childNodes);
-    if (node.tagName === 'SLOT') {
-      const assigned = node.assignedNodes({ flatten: true });
-      return assigned.length ? assigned : Array.from(node.childNodes);
-    }
-    return Array.from(node.childNodes);
-  }
-
-  function controlValue(el) {
-    if (el.tagName === 'SELECT') {
-      const o = el.selectedOptions && el.selectedOptions[0];
-      return o ? o.textContent : '';
-    }
-    if (el.tagName === 'INPUT' && inputType(el) === 'password') return '';
-    return el.value || '';
-  }
-
-  // Text of an element's content for the accessible name (accname "name from content").
-  function contentName(el, visiting, includeHidden) {
-    let out = '';
-    for (const child of childNodesComposed(el)) {
-      if (child.nodeType === 3) {
-        out += child.data;
-        continue;
-      }
-      if (child.nodeType !== 1 || visiting.has(child)) continue;
-      if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(child.tagName)) continue;
-      if (!includeHidden && hiddenFromA11y(child)) continue;
-      const block = !styleOf(child).display.startsWith('inline');
-      visiting.add(child);
-      let part;
-      const label = norm(child.getAttribute('aria-label'));
-      if (label) part = label;
-      else if (['INPUT', 'SELECT', 'TEXTAREA'].includes(child.tagName)) part = controlValue(child);
-      else if (child.tagName === 'IMG') part = child.getAttribute('alt') || '';
-      else part = contentName(child, visiting, includeHidden);
-      visiting.delete(child);
-      out += block ? ` ${part} ` : part;
-    }
-    return out;
-  }
-
-  function rootById(el, id) {
-    const root = el.getRootNode();
-    if (root && typeof root.getElementById === 'function') return root.getElementById(id);
-    return el.ownerDocument.getElementById(id);
-  }
-
-  // The one accessible-name computation: aria-labelledby, aria-label, <label>, button value,
-  // placeholder, alt, legend/caption/figcaption, content (for roles that take it), title.
-  function accName(el) {
-    const visiting = new Set([el]);
-    const ids = (el.getAttribute('aria-labelledby') || '').trim();
-    if (ids) {
-      const parts = ids
-        .split(/\s+/)
-        .map((id) => rootById(el, id))
-        .filter(Boolean)
-        .map((n) => norm(n.getAttribute('aria-label')) || contentName(n, visiting, true));
-      const s = norm(parts.join(' '));
-      if (s) return { name: s, source: 'labelledby' };
-    }
-    const label = norm(el.getAttribute('aria-label'));
-    if (label) return { name: label, source: 'aria-label' };
-    const tag = el.tagName;
-    const type = tag === 'INPUT' ? inputType(el) : '';
-    if (tag === 'INPUT' && ['button', 'submit', 'reset'].includes(type)) {
-      const v = norm(el.getAttribute('value'));
-      if (v) return { name: v, source: 'value' };
-      if (type === 'submit') return { name: 'Submit', source: 'value' };
-      if (type === 'reset') return { name: 'Reset', source: 'value' };
-    }
-    if (['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'METER', 'PROGRESS', 'OUTPUT'].includes(tag) && el.labels) {
-      const s = norm(Array.from(el.labels).map((l) => contentName(l, visiting, false)).join(' '));
-      if (s) return { name: s, source: 'label' };
-    }
-    if (tag === 'INPUT' && type === 'image') {
-      const alt = norm(el.getAttribute('alt'));
-      if (alt) return { name: alt, source: 'alt' };
-    }
-    if (tag === 'INPUT' || tag === 'TEXTAREA') {
-      const p = norm(el.getAttribute('placeholder'));
-      if (p) return { name: p, source: 'placeholder' };
-    }
-    if (tag === 'IMG' || tag === 'AREA') {
-      const alt = norm(el.getAttribute('alt'));
-      if (alt) return { name: alt, source: 'alt' };
-    }
-    const captionOf = { FIELDSET: 'legend', TABLE: 'caption', FIGURE: 'figcaption' }[tag];
-    if (captionOf) {
-      const c = Array.from(el.children).find((k) => k.tagName.toLowerCase() === captionOf);
-      const s = c ? norm(contentName(c, visiting, false)) : '';
-      if (s) return { name: s, source: 'content' };
-    }
-    if (NAME_FROM_CONTENT.has(roleOf(el))) {
-      const s = norm(contentName(el, visiting, false));
-      if (s) return { name: s, source: 'content' };
-    }
-    const title = norm(el.getAttribute('title'));
-    if (title) return { name: title, source: 'title' };
-    return { name: '', source: 'none' };
-  }
+  // Roles, accessible names and A11y-hiddenness come from the shared module (a11y.generated.js,
+  // built from testkit/src/a11y), destructured at the top of this function.
 
   // ---------------------------------------------------------------- rendered text
 

@@ -8,6 +8,13 @@
 //! (navigation) finds no execution context: that is retried once the next document's context
 //! exists, because the call never reached a live page. A call that would run behind an open
 //! JavaScript dialog fails at once (the renderer is blocked).
+//!
+//! Roles and accessible names are computed by one TypeScript module shared with the Test Kit
+//! (`testkit/src/a11y`), so a locator the Test Kit writes is one the driver resolves. It is
+//! bundled by `npm run build:a11y` into `a11y.generated.js`, committed so that Cargo builds
+//! without Node (a Test Kit test fails when the committed file is stale). [`RESOLVER_JS`] wraps
+//! the bundle and `resolver.js` in one arrow function whose value is the resolver: the bundle's
+//! `A3S_A11Y` is a local of that wrapper, so still nothing is installed in the page.
 
 use super::cdp::COMMAND_BOUND;
 use super::tab::Tab;
@@ -17,8 +24,16 @@ use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// The resolver source, evaluated per call.
-pub(crate) const RESOLVER_JS: &str = include_str!("resolver.js");
+/// The resolver source: an expression whose value is the resolver function, compiled once per
+/// document. The shared role/name bundle comes first, local to the wrapper.
+pub(crate) const RESOLVER_JS: &str = concat!(
+    "(() => {\n",
+    include_str!("a11y.generated.js"),
+    // `resolver.js` opens with a comment: the parenthesis keeps `return` from ending at it.
+    "\nreturn (\n",
+    include_str!("resolver.js"),
+    "\n);\n})()"
+);
 
 /// How long a call waits for a fresh execution context after a navigation.
 const CONTEXT_GRACE: Duration = Duration::from_secs(5);
@@ -191,7 +206,7 @@ async fn resolver_in(
         }
     }
     let params = json!({
-        "expression": format!("({RESOLVER_JS})"),
+        "expression": RESOLVER_JS,
         "contextId": world,
         "returnByValue": false,
     });

@@ -1,120 +1,13 @@
-//! Semantic description of one element: implicit/explicit role, a simplified accessible name,
-//! its own text, and interaction state. Reads only what is rendered; never framework internals.
+//! Semantic description of one element: role and accessible name (the shared computation in
+//! `../a11y`, which the driver runs too), its own text, and interaction state. Reads only what is rendered; never framework internals.
 //! Secret control values and redacted content are never read.
 import type { NodeState } from "../protocol";
 import { isSecretControl, scrubSecrets, type RedactionRules } from "../privacy/redact";
 import { collapseWhitespace, truncateUtf8 } from "../util/utf8";
+import { accName, type AccessibleName, type NameOptions } from "../a11y/name";
 
-const INPUT_ROLES: Record<string, string> = {
-  button: "button",
-  submit: "button",
-  reset: "button",
-  image: "button",
-  checkbox: "checkbox",
-  radio: "radio",
-  range: "slider",
-  number: "spinbutton",
-  search: "searchbox",
-  email: "textbox",
-  tel: "textbox",
-  text: "textbox",
-  url: "textbox",
-  password: "textbox",
-  "": "textbox",
-};
-
-const TAG_ROLES: Record<string, string> = {
-  button: "button",
-  textarea: "textbox",
-  nav: "navigation",
-  main: "main",
-  header: "banner",
-  footer: "contentinfo",
-  aside: "complementary",
-  ul: "list",
-  ol: "list",
-  li: "listitem",
-  table: "table",
-  tr: "row",
-  td: "cell",
-  th: "columnheader",
-  dialog: "dialog",
-  option: "option",
-  progress: "progressbar",
-  summary: "button",
-  h1: "heading",
-  h2: "heading",
-  h3: "heading",
-  h4: "heading",
-  h5: "heading",
-  h6: "heading",
-  hr: "separator",
-  fieldset: "group",
-  meter: "meter",
-  output: "status",
-  dl: "list",
-};
-
-/** Roles whose accessible name comes from their content. */
-const NAME_FROM_CONTENT = new Set([
-  "button",
-  "link",
-  "heading",
-  "tab",
-  "menuitem",
-  "option",
-  "cell",
-  "columnheader",
-  "checkbox",
-  "radio",
-  "switch",
-  "treeitem",
-  "tooltip",
-  "listitem",
-]);
-
-/** The explicit or implicit ARIA role of `el`, if any. */
-export function roleOf(el: Element): string | undefined {
-  const explicit = el.getAttribute("role");
-  if (explicit !== null && explicit.trim() !== "") return explicit.trim().split(/\s+/)[0];
-  const tag = el.localName;
-  if (tag === "a" || tag === "area") return el.hasAttribute("href") ? "link" : undefined;
-  if (tag === "input") {
-    const type = (el.getAttribute("type") ?? "").toLowerCase();
-    if (type === "hidden") return undefined;
-    return INPUT_ROLES[type] ?? "textbox";
-  }
-  if (tag === "select") return el.hasAttribute("multiple") || Number(el.getAttribute("size") ?? "0") > 1 ? "listbox" : "combobox";
-  if (tag === "img") return el.getAttribute("alt") === "" ? "presentation" : "img";
-  if (tag === "section") return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") ? "region" : undefined;
-  if (tag === "form") return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") ? "form" : undefined;
-  return TAG_ROLES[tag];
-}
-
-const SKIP_TEXT = new Set(["script", "style", "template", "noscript", "head", "meta", "link"]);
-
-/** Visible-ish text content of `el`, skipping redacted subtrees, scripts and form values. */
-export function textContentOf(el: Element, rules: RedactionRules, maxChars = 2048): string {
-  const parts: string[] = [];
-  let length = 0;
-  const visit = (node: Node): void => {
-    if (length > maxChars) return;
-    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
-      if (child.nodeType === 3) {
-        const t = child.nodeValue ?? "";
-        parts.push(t);
-        length += t.length;
-      } else if (child.nodeType === 1) {
-        const c = child as Element;
-        if (SKIP_TEXT.has(c.localName) || c.localName === "textarea") continue;
-        if (rules.matches(c)) continue;
-        visit(c);
-      }
-    }
-  };
-  if (!rules.matches(el)) visit(el);
-  return collapseWhitespace(parts.join(" "));
-}
+/** The explicit or implicit ARIA role of `el` (none for `none`/`presentation`): the shared computation. */
+export { roleOf } from "../a11y/role";
 
 /** The element's own direct text (text-node children only), whitespace-collapsed. */
 export function ownTextOf(el: Element): string {
@@ -123,17 +16,6 @@ export function ownTextOf(el: Element): string {
     if (child.nodeType === 3) out = out === undefined ? (child.nodeValue ?? "") : `${out} ${child.nodeValue ?? ""}`;
   }
   return out === undefined ? "" : collapseWhitespace(out);
-}
-
-function byIds(el: Element, ids: string, rules: RedactionRules): string {
-  const root = el.getRootNode() as Document | ShadowRoot;
-  const texts: string[] = [];
-  for (const id of ids.split(/\s+/)) {
-    if (id === "") continue;
-    const target = typeof root.getElementById === "function" ? root.getElementById(id) : null;
-    if (target !== null && !rules.covers(target)) texts.push(target.getAttribute("aria-label") ?? textContentOf(target, rules));
-  }
-  return collapseWhitespace(texts.join(" "));
 }
 
 /**
@@ -165,63 +47,24 @@ export class LabelIndex {
   }
 }
 
-/** Text of the labels associated with a form control. */
-export function labelTextOf(el: Element, rules: RedactionRules, labels?: LabelIndex): string {
-  const list = labels !== undefined ? labels.labelsOf(el) : Array.from((el as HTMLInputElement).labels ?? []);
-  if (list.length === 0) return "";
-  const texts: string[] = [];
-  for (const label of list) if (!rules.covers(label)) texts.push(textContentOf(label, rules));
-  return collapseWhitespace(texts.join(" "));
-}
+/**
+ * Elements whose accessible name can come from their labels. The record cache rebuilds these when
+ * a label changed (see `recordCache.ts`).
+ */
+export { LABELLED_TAGS } from "../a11y/name";
+
+/** Embedded control values stay out of names: they change without mutations and may be secret. */
+const noValue = (): string => "";
 
 /**
- * Elements whose accessible name comes from their labels (labelable, except button, whose name
- * comes from content). The record cache rebuilds these when a label changed (see `recordCache.ts`).
+ * The accessible name of `el` and its source, by the one computation the driver also runs
+ * (`../a11y`); redacted subtrees and embedded control values are never read (a deliberate
+ * difference from the driver, recorded in the a11y corpus), and `labels` saves re-scanning.
  */
-export const LABELLED_TAGS: ReadonlySet<string> = new Set(["input", "select", "textarea", "meter", "progress", "output"]);
-
-/** A simplified accessible name (aria-labelledby, aria-label, labels, alt, content, title, placeholder). */
-export function accessibleNameOf(el: Element, role: string | undefined, rules: RedactionRules, labels?: LabelIndex): string {
-  const labelledBy = el.getAttribute("aria-labelledby");
-  if (labelledBy !== null) {
-    const t = byIds(el, labelledBy, rules);
-    if (t !== "") return t;
-  }
-  const aria = el.getAttribute("aria-label");
-  if (aria !== null && aria.trim() !== "") return collapseWhitespace(aria);
-  const tag = el.localName;
-  if (LABELLED_TAGS.has(tag)) {
-    const type = (el.getAttribute("type") ?? "").toLowerCase();
-    if (tag === "input" && (type === "submit" || type === "reset" || type === "button")) {
-      const v = el.getAttribute("value");
-      if (v !== null && v.trim() !== "") return collapseWhitespace(v);
-      return type === "reset" ? "Reset" : type === "submit" ? "Submit" : "";
-    }
-    if (tag === "input" && type === "image") return collapseWhitespace(el.getAttribute("alt") ?? "");
-    const l = labelTextOf(el, rules, labels);
-    if (l !== "") return l;
-  }
-  if (tag === "img" || tag === "area") {
-    const alt = el.getAttribute("alt");
-    if (alt !== null && alt.trim() !== "") return collapseWhitespace(alt);
-  }
-  if (tag === "fieldset") {
-    const legend = el.querySelector(":scope > legend");
-    if (legend !== null) return textContentOf(legend, rules);
-  }
-  if (tag === "table") {
-    const caption = el.querySelector(":scope > caption");
-    if (caption !== null) return textContentOf(caption, rules);
-  }
-  if (role !== undefined && NAME_FROM_CONTENT.has(role)) {
-    const t = textContentOf(el, rules, 512);
-    if (t !== "") return t;
-  }
-  const title = el.getAttribute("title");
-  if (title !== null && title.trim() !== "") return collapseWhitespace(title);
-  const placeholder = el.getAttribute("placeholder");
-  if (placeholder !== null && placeholder.trim() !== "") return collapseWhitespace(placeholder);
-  return "";
+export function accessibleNameOf(el: Element, rules: RedactionRules, labels?: LabelIndex): AccessibleName {
+  const opts: NameOptions = { excluded: (e) => rules.matches(e), excludedTree: (e) => rules.covers(e), embeddedValue: noValue };
+  if (labels !== undefined) opts.labelsOf = (control) => labels.labelsOf(control);
+  return accName(el, opts);
 }
 
 function ariaBool(el: Element, name: string): boolean | "mixed" | undefined {

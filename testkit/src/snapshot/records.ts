@@ -5,7 +5,8 @@ import type { Platform } from "../platform";
 import { isSecretKey, REDACTED, sanitizeUrl, scrubSecrets, type RedactionRules } from "../privacy/redact";
 import { candidatesFor, sourceMappingOf, type OwnerHit, type SourceMapLookup, type SourceOwner } from "../source/mapping";
 import { truncateUtf8 } from "../util/utf8";
-import { accessibleNameOf, labelTextOf, stateOf, type LabelIndex } from "./describe";
+import { LABEL_SOURCES } from "../a11y/name";
+import { accessibleNameOf, stateOf, type LabelIndex } from "./describe";
 import { geometryOf, type ViewportFrame } from "./geometry";
 import { locatorsOf, type CssPathCache } from "./locators";
 import { entryRect, type WalkEntry } from "./walk";
@@ -103,7 +104,8 @@ export function semanticRecord(entries: readonly WalkEntry[], index: number, ctx
   }
   const isControl = el.localName === "input" || el.localName === "select" || el.localName === "textarea";
   if (entry.role !== undefined) record.role = entry.role;
-  const name = entry.role !== undefined || isControl ? truncateUtf8(scrubSecrets(accessibleNameOf(el, entry.role, ctx.rules, ctx.labels)), b) : "";
+  const computed = entry.role !== undefined || isControl ? accessibleNameOf(el, ctx.rules, ctx.labels) : undefined;
+  const name = computed !== undefined ? truncateUtf8(scrubSecrets(computed.name), b) : "";
   if (name !== "") record.name = name;
   if (entry.ownText !== "") record.text = truncateUtf8(scrubSecrets(entry.ownText), b);
   if (entry.testId !== undefined) record.testId = truncateUtf8(entry.testId, b);
@@ -113,7 +115,8 @@ export function semanticRecord(entries: readonly WalkEntry[], index: number, ctx
     el,
     role: entry.role,
     name,
-    label: isControl ? scrubSecrets(labelTextOf(el, ctx.rules, ctx.labels)) : undefined,
+    // What the driver's `label(...)` matches: a name from labels, aria-label or aria-labelledby.
+    label: isControl && computed !== undefined && LABEL_SOURCES.has(computed.source) ? name : undefined,
     testId: entry.testId,
     placeholder: placeholder !== undefined ? scrubSecrets(placeholder) : undefined,
     ownText: entry.ownText !== "" ? scrubSecrets(entry.ownText) : undefined,
