@@ -114,6 +114,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   server.setFailing(false);
+  server.refuseActions(null);
   server.posts.length = 0;
   await page?.close();
 });
@@ -421,11 +422,54 @@ describe("Review Overlay in Chromium", () => {
     }
     await page.locator(`${O} [data-focus="accept-${id}"]`).click();
     await expect.poll(() => server.posts.some((p) => JSON.stringify(p).includes('"kind":"accept"')), { timeout: 5_000 }).toBe(true);
+    // The endpoint's answer shows next to the finding, and the action left the page queue.
+    const outcomes = page.locator(`${O} [data-repair="${id}"] [data-part="outcomes"]`);
+    await expect.poll(() => outcomes.textContent(), { timeout: 5_000 }).toContain("Accept: applied");
+    expect((await call<{ pending: unknown[] }>("listRepairActions")).pending).toEqual([]);
     await call("applyRepairEvent", { repairId: id, sequence: 5, status: "resolved", actor: "human", at, requestId: "req-accept" });
     await expect.poll(() => status.textContent()).toContain("Resolved");
     await page.locator(`${O} [data-focus="message-${id}"]`).fill("Still too small");
     await page.locator(`${O} [data-focus="reopen-${id}"]`).click();
     await expect.poll(() => server.posts.some((p) => JSON.stringify(p).includes('"kind":"reopen"') && JSON.stringify(p).includes("Still too small")), { timeout: 5_000 }).toBe(true);
+    server.refuseActions("test.session.repair_invalid_transition");
+    await page.locator(`${O} [data-focus="reopen-${id}"]`).click();
+    await expect.poll(() => outcomes.textContent(), { timeout: 5_000 }).toContain("Reopen: refused (test.session.repair_invalid_transition)");
+    await expect.poll(() => part("announcer").textContent()).toContain("refused");
+  });
+
+  it("updates statuses from bridge notifications with no timer", async () => {
+    // Record every interval the page registers from the start, before the overlay mounts.
+    page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    page.setDefaultTimeout(10_000);
+    await page.addInitScript(() => {
+      const w = window as unknown as { __intervals: number };
+      w.__intervals = 0;
+      const real = window.setInterval.bind(window);
+      window.setInterval = ((...args: Parameters<typeof setInterval>) => {
+        w.__intervals += 1;
+        return real(...args);
+      }) as typeof setInterval;
+    });
+    await page.goto(`${server.url}review.html`);
+    await page.locator(`${O} [data-part="panel"]`).waitFor({ state: "visible" });
+    await page.locator("[data-testid=pay]").waitFor();
+    await page.keyboard.press("e");
+    await clickOn("pay");
+    await instruction().fill("Notify me");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    const status = page.locator(`${O} [data-repair] [data-part="status"]`);
+    await expect.poll(() => status.textContent()).toContain("Queued");
+    // The event and the read of the panel happen in one task: only the microtask notification can update it.
+    const shown = await page.evaluate(async (tag) => {
+      const bridge = (window as unknown as Record<symbol, { listRepairs(): Array<{ id: string }>; applyRepairEvent(e: object): void }>)[Symbol.for("a3s.test.page-context")];
+      const id = bridge?.listRepairs()[0]?.id ?? "";
+      bridge?.applyRepairEvent({ repairId: id, sequence: 1, status: "claimed", actor: "agent", at: new Date().toISOString(), requestId: "notify-1" });
+      await Promise.resolve();
+      await Promise.resolve();
+      return document.querySelector(tag)?.shadowRoot?.querySelector('[data-repair] [data-part="status"]')?.textContent ?? "";
+    }, O);
+    expect(shown).toContain("Claimed");
+    expect(await page.evaluate(() => (window as unknown as { __intervals: number }).__intervals)).toBe(0);
   });
 
   it("recovers saved drafts after a reload with session storage", async () => {

@@ -1,6 +1,8 @@
 // Loopback server for the Review Overlay browser tests: the built demo (demo/dist) plus the
 // sample's same-origin repair endpoint (POST /__a3s-test/repairs), which records every body
-// and can be switched to fail so the tests see the page queue survive an endpoint error.
+// and can be switched to fail so the tests see the page queue survive an endpoint error. Like the
+// real endpoint, an actions document gets a per-item answer (applied, duplicate for a request id
+// seen before, or refused with a code when told to), so answered actions leave the page's queue.
 import { createServer, type Server } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
@@ -22,6 +24,8 @@ export interface OverlayServer {
   posts: unknown[];
   /** Makes the endpoint answer 503 (true) or 204 (false). */
   setFailing(failing: boolean): void;
+  /** Makes the endpoint refuse every new action with `code` (null: apply them). */
+  refuseActions(code: string | null): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +34,17 @@ export async function serveOverlayDemo(root: string): Promise<OverlayServer> {
   const base = resolve(root);
   const posts: unknown[] = [];
   let failing = false;
+  let refusal: string | null = null;
+  const applied = new Set<string>();
+  const answerActions = (actions: Array<Record<string, unknown>>) =>
+    actions.map((a) => {
+      const head = { id: a.id, findingId: a.repairId, requestId: a.requestId };
+      const requestId = String(a.requestId);
+      if (applied.has(requestId)) return { ...head, outcome: "duplicate", result: { finding_id: a.repairId, replayed: true } };
+      if (refusal !== null) return { ...head, outcome: "refused", error: { code: refusal, message: `${String(a.kind)} is not allowed now` } };
+      applied.add(requestId);
+      return { ...head, outcome: "applied", result: { finding_id: a.repairId, replayed: false } };
+    });
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = decodeURIComponent(new URL(req.url ?? "/", "http://127.0.0.1").pathname);
@@ -52,7 +67,12 @@ export async function serveOverlayDemo(root: string): Promise<OverlayServer> {
           res.writeHead(503).end();
           return;
         }
-        posts.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { actions?: Array<Record<string, unknown>> };
+        posts.push(body);
+        if (Array.isArray(body.actions)) {
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ protocol: "a3s.test.repair/1", actions: answerActions(body.actions) }));
+          return;
+        }
         res.writeHead(204).end();
         return;
       }
@@ -77,6 +97,7 @@ export async function serveOverlayDemo(root: string): Promise<OverlayServer> {
     url: `http://127.0.0.1:${port}/`,
     posts,
     setFailing: (f) => void (failing = f),
+    refuseActions: (code) => void (refusal = code),
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
 }

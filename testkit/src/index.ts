@@ -23,4 +23,4 @@ export {
 } from "./version";
 export type * from "./protocol";
 export type * from "./repair/types";
-export { REPAIR_ACTION_ANSWERS, REPAIR_STATUSES, SUCCESS_CRITERION_KINDS, TARGET_STATES } from "./repair/types";
+export { REPAIR_ACTION_ANSWERS, REPAIR_CHANGE_KINDS, REPAIR_STATUSES, SUCCESS_CRITERION_KINDS, TARGET_STATES } from "./repair/types";

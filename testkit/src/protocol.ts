@@ -297,6 +297,11 @@ export interface Handshake {
   pageContextProtocol: "a3s.test.page-context/1";
   capabilities: string[];
   limits: { defaults: Limits; max: Limits; installed: Limits };
+  /**
+   * Where the repair queue persists (`memory` when the requested web storage was unavailable),
+   * so the Review Overlay keeps drafts alongside it. Optional: older runtimes do not send it.
+   */
+  repairStorage?: "memory" | "session" | "local";
 }
 
 /** Cheap liveness record. */

@@ -7,6 +7,7 @@ import type {
   RepairActionInput,
   RepairActionList,
   RepairBatch,
+  RepairChange,
   RepairDraft,
   RepairEvent,
   RepairRecord,
@@ -31,6 +32,13 @@ export interface PageContextBridge {
   snapshot(request?: SnapshotRequest): SnapshotResponse;
   /** The live element of a node id, or null (ids are valid only while their element lives). */
   resolve(nodeId: string): Element | null;
+  /**
+   * The reverse of `resolve`: the node id scoped snapshots of the current revision report for
+   * `element`, so a caller holding an element (the Review Overlay) need not project the page to
+   * find it. Null for a detached element, the overlay's own host and anything in it, redacted
+   * regions and nodes snapshots exclude. Like every id, it must not be persisted.
+   */
+  nodeIdOf(element: Element): string | null;
   /** Resolves when the revision passes `revision`, or unchanged after `timeoutMs` (0–300,000). */
   waitForChange(revision: number, timeoutMs: number): Promise<RevisionChange>;
   /** Waits for a change after `sinceRevision`, then returns a diff snapshot. */
@@ -61,6 +69,14 @@ export interface PageContextBridge {
   takeRepairActions(): RepairActionBatch;
   /** Human actions still queued, and the endpoint's final answers (applied, duplicate, refused) to those that left. */
   listRepairActions(): RepairActionList;
+  /**
+   * Calls `listener` after the repair queue changes (findings queued, delivered or taken, a
+   * lifecycle event, an action queued, answered or taken, state recovered from storage), at most
+   * once per microtask with every kind of change since the last call, so the overlay re-reads
+   * `listRepairs()` when something happened instead of polling. A throwing listener is reported
+   * and ignored. Returns the unsubscribe function.
+   */
+  subscribeRepairs(listener: (change: RepairChange) => void): () => void;
 }
 
 /** Capabilities advertised by the handshake. */
@@ -83,4 +99,6 @@ export const CAPABILITIES: readonly string[] = [
   "source-map.v3-flat",
   "ui-understanding",
   "repair-queue",
+  "repair-notify",
+  "node-id-of",
 ];

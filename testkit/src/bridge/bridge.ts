@@ -8,6 +8,7 @@ import { domPlatform, type Platform } from "../platform";
 import type { Facts, Geometry, NodeRecord, SnapshotRequest, SnapshotResponse, TruncationReason } from "../protocol";
 import { RedactionRules, sanitizeFacts } from "../privacy/redact";
 import { endpointTransport, resolveSameOriginEndpoint } from "../repair/endpoint";
+import { RepairNotifier } from "../repair/notify";
 import { RepairQueue } from "../repair/queue";
 import { createRepairStore } from "../repair/storage";
 import type { RepairContext, RepairTarget } from "../repair/types";
@@ -30,6 +31,7 @@ import { understand } from "../ui/understanding";
 import { HANDSHAKE_PROTOCOL, PACKAGE_NAME, PAGE_CONTEXT_PROTOCOL, SDK_VERSION } from "../version";
 import { CAPABILITIES, type PageContextBridge } from "./api";
 import type { ResolvedOptions } from "./options";
+import { nodeIdOf } from "./nodeIdOf";
 import { captureRepairContext } from "./repairContext";
 import { Registry } from "./registry";
 import { scheduleWarmUp } from "./warmUp";
@@ -274,8 +276,11 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       readable: (el) => el !== doc.body && !rules.covers(el),
     });
 
+  const repairNotifier = new RepairNotifier();
+  const repairStore = createRepairStore(options.repairStorage, win, options.pageId);
   const repairs = new RepairQueue({
-    store: createRepairStore(options.repairStorage, win, options.pageId),
+    store: repairStore,
+    onChange: (kind) => repairNotifier.changed(kind),
     ...(options.repairEndpoint !== undefined && typeof win.fetch === "function"
       ? { transport: endpointTransport(resolveSameOriginEndpoint(options.repairEndpoint, win.location.href), win.fetch.bind(win)) }
       : {}),
@@ -297,6 +302,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       pageContextProtocol: PAGE_CONTEXT_PROTOCOL,
       capabilities: options.uiUnderstanding ? [...CAPABILITIES] : CAPABILITIES.filter((c) => c !== "ui-understanding"),
       limits: { defaults: { ...DEFAULT_LIMITS }, max: { ...MAX_LIMITS }, installed: { ...options.limits } },
+      repairStorage: repairStore.kind ?? options.repairStorage,
     }),
     probe: () => ({
       protocol: PAGE_CONTEXT_PROTOCOL,
@@ -313,6 +319,10 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       if (typeof nodeId !== "string") throw new TestKitError("invalid_request", "nodeId must be a string");
       const el = ids.resolve(nodeId);
       return el !== null && el.isConnected ? el : null;
+    },
+    nodeIdOf: (el) => {
+      live();
+      return nodeIdOf(el, { doc, ids, rules, platform });
     },
     waitForChange: (revision, timeoutMs) => {
       live();
@@ -350,6 +360,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       signals?.stop();
       signals = undefined;
       clock.dispose();
+      repairNotifier.stop();
       cache.length = 0;
       recordCaches.clear();
       env.onDispose();
@@ -397,6 +408,11 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     listRepairActions: () => {
       live();
       return repairs.listActions();
+    },
+    subscribeRepairs: (listener) => {
+      live();
+      if (typeof listener !== "function") throw new TestKitError("invalid_request", "listener must be a function");
+      return repairNotifier.subscribe(listener);
     },
   };
   return bridge;

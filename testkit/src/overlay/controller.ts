@@ -2,12 +2,13 @@
  * The overlay's controller: joins the pure state machine to the shadow-root DOM. It routes keys
  * (letters only when focus is not in an editable control), turns pointer and keyboard marks into
  * targets, keeps drafts (saving never queues), sends one finding or the visible-order batch
- * through `bridge.submitRepair`, mirrors statuses from `bridge.listRepairs`, sends human actions
- * through `bridge.submitRepairAction`, and mounts the Layout Mode editor.
+ * through `bridge.submitRepair`, mirrors statuses and action outcomes (`bridge.listRepairs`,
+ * `bridge.listRepairActions`) whenever `bridge.subscribeRepairs` reports a change — no timer —
+ * sends human actions through `bridge.submitRepairAction`, and mounts the Layout Mode editor.
  */
 import type { PageContextBridge } from "../bridge/api";
 import type { Rect } from "../protocol";
-import type { RepairRecord, RepairStorageKind, RepairTarget } from "../repair/types";
+import type { RepairActionList, RepairRecord, RepairStorageKind, RepairTarget } from "../repair/types";
 import { translator, type OverlayLocale, type StringKey } from "./i18n";
 import { mountLayoutEditor, type LayoutEditor, type LayoutTarget } from "./layout/index";
 import { createAnnouncer } from "./dom/announcer";
@@ -20,16 +21,13 @@ import { createMarkerLayer, type Marker } from "./dom/markers";
 import { createMotionControl } from "./dom/motion";
 import { describeElement, drawingAround, drawingTarget, isHostElement, nodeIdOf, nodeTarget, regionTarget, textTarget } from "./dom/pick";
 import { createPointerLayer, type PointerMode } from "./dom/pointer";
-import { detectStorageKind, draftStore } from "./dom/storage";
+import { draftStore } from "./dom/storage";
 import { OVERLAY_CSS } from "./dom/styles";
 import { buildToolbar } from "./dom/toolbar";
 import { DraftBook } from "./state/drafts";
 import { escapeTarget, initialState, reduce, type OverlayEvent, type OverlayState } from "./state/machine";
 import { draftProblem, MAX_INSTRUCTION, toRepairDraft } from "./state/toRepair";
 import type { Draft } from "./state/types";
-
-/** How often statuses are re-read while mounted (the queue has no change event). */
-const STATUS_POLL_MS = 500;
 
 /** What the controller needs. */
 export interface ControllerInput {
@@ -76,7 +74,8 @@ export function startController(input: ControllerInput): () => void {
   const t = translator(locale);
   const token = runtimeTokenOf(bridge);
   const pageId = bridge.probe().pageId;
-  const store = draftStore(input.repairStorage ?? detectStorageKind(win, pageId, () => void bridge.takeRepairBatch({ ids: [] })), win, pageId);
+  // Drafts live where the runtime's queue lives (the handshake says where; memory for a runtime too old to say).
+  const store = draftStore(input.repairStorage ?? bridge.handshake().repairStorage ?? "memory", win, pageId);
   const drafts = new DraftBook({
     load: () => store.load().map((d: StoredDraft) => (d.runtime === token ? d : { ...d, target: detachTarget(d.target), runtime: token })),
     save: (list) => store.save(list.map((d) => ({ ...d, runtime: token }))),
@@ -86,6 +85,7 @@ export function startController(input: ControllerInput): () => void {
   const messages = new Map<string, string>();
   let state: OverlayState = { ...initialState(), open: input.open };
   let records: RepairRecord[] = [];
+  let actions: RepairActionList = { pending: [], outcomes: [] };
   let recordKey = "";
   let hover: Element | null = null;
   let layoutEditor: LayoutEditor | null = null;
@@ -277,7 +277,7 @@ export function startController(input: ControllerInput): () => void {
     if (sent.length > 0) announcer.say(t("announce.sent", { count: sent.length }));
     if (failed > 0) announcer.say(t("announce.sentFailed", { count: failed }), "assertive");
     if (endpointFailed) announcer.say(t("announce.endpointFailed"), "assertive");
-    pollStatuses();
+    refreshStatuses();
     render();
   }
 
@@ -286,6 +286,7 @@ export function startController(input: ControllerInput): () => void {
       await bridge.submitRepairAction({ repairId, kind, ...(message.trim() !== "" ? { message } : {}) });
       messages.delete(repairId);
       announcer.say(t("announce.actionSent", { action: t(`action.${kind}`) }));
+      refreshStatuses();
       render(true);
     } catch (e) {
       announcer.say(t("error.send", { message: e instanceof Error ? e.message.replace(/^@a3s-lab\/testkit: /, "") : String(e) }), "assertive");
@@ -294,27 +295,44 @@ export function startController(input: ControllerInput): () => void {
 
   // ---- statuses --------------------------------------------------------------------------------
 
-  function pollStatuses(): void {
+  /** Re-reads findings and action outcomes; announces status changes and new final answers. */
+  function refreshStatuses(): void {
     let list: RepairRecord[];
+    let acts: RepairActionList;
     try {
       list = bridge.listRepairs();
+      acts = bridge.listRepairActions();
     } catch {
       input.onBridgeGone();
       return;
     }
-    const key = list.map((r) => `${r.id}:${r.status}:${r.sequence}:${r.delivery}`).join("|");
+    const key = [
+      ...list.map((r) => `${r.id}:${r.status}:${r.sequence}:${r.delivery}`),
+      ...acts.pending.map((a) => `p:${a.requestId}`),
+      ...acts.outcomes.map((o) => `o:${o.requestId}:${o.outcome}`),
+    ].join("|");
     if (key === recordKey) return;
     const before = new Map(records.map((r) => [r.id, r.status]));
+    const answeredBefore = new Set(actions.outcomes.map((o) => o.requestId));
+    const pendingBefore = new Set(actions.pending.map((a) => a.requestId));
     records = list.map((r) => ({ ...r, events: [...r.events] }));
+    actions = acts;
     recordKey = key;
     for (const r of records) {
       const old = before.get(r.id);
       if (old !== undefined && old !== r.status) announcer.say(t("announce.status", { name: r.instruction.slice(0, 40), status: t(`status.${r.status}`) }));
     }
+    for (const o of acts.outcomes) {
+      if (answeredBefore.has(o.requestId) || !pendingBefore.has(o.requestId)) continue;
+      announcer.say(outcomeText(o), o.outcome === "refused" ? "assertive" : "polite");
+    }
     render(true);
   }
-  const poll = win.setInterval(pollStatuses, STATUS_POLL_MS);
-  const unsubscribe = bridge.subscribe(() => pollStatuses());
+  function outcomeText(o: RepairActionList["outcomes"][number]): string {
+    const action = t(`action.${o.kind}`);
+    return o.outcome === "refused" ? t("outcome.refused", { action, code: o.error?.code ?? "" }) : t(`outcome.${o.outcome}`, { action });
+  }
+  const unsubscribe = bridge.subscribeRepairs(() => refreshStatuses());
 
   // ---- layout ----------------------------------------------------------------------------------
 
@@ -439,7 +457,7 @@ export function startController(input: ControllerInput): () => void {
         sendAll: () => void send(drafts.list().map((d) => d.id)),
         autoSend: (on) => dispatch({ type: "set_auto_send", on }),
       }),
-      buildSentList(doc, t, records, messages, {
+      buildSentList(doc, t, records, actions, messages, {
         action: (id, kind, message) => void act(id, kind, message),
         message: (id, value) => void messages.set(id, value),
       }),
@@ -539,13 +557,12 @@ export function startController(input: ControllerInput): () => void {
   win.addEventListener("keydown", onKey, true);
 
   render();
-  pollStatuses();
+  refreshStatuses();
   if (state.open && !isEditable(doc.activeElement)) lastFocus = doc.activeElement;
 
   return () => {
     if (pickResolve !== null) finishPick({ el: null, rect: null });
     win.removeEventListener("keydown", onKey, true);
-    win.clearInterval(poll);
     try {
       unsubscribe();
     } catch {

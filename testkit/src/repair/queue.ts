@@ -1,7 +1,7 @@
 //! The page-side repair queue: validates drafts, captures untrusted page context at send time,
 //! keeps the visible order, persists through a store, optionally POSTs to a same-origin
 //! endpoint, mirrors lifecycle events (monotonic sequences, idempotent by request id) and queues
-//! human actions until each has a final answer. It authorizes nothing: a session decides what happens to a finding.
+//! human actions until each has a final answer, reporting each change through `onChange`. It authorizes nothing: a session decides what happens to a finding.
 import { TestKitError } from "../errors";
 import { REPAIR_PROTOCOL } from "../version";
 import { finalOutcomes } from "./answers";
@@ -16,6 +16,7 @@ import {
   type RepairActionInput,
   type RepairActionList,
   type RepairBatch,
+  type RepairChangeKind,
   type RepairContext,
   type RepairDraft,
   type RepairEvent,
@@ -45,6 +46,8 @@ export interface RepairQueueDeps {
   captureContext: (target: RepairTarget) => RepairContext;
   now: () => Date;
   newId: () => string;
+  /** Told about every change the queue makes (the bridge coalesces them for `subscribeRepairs`). */
+  onChange?: (kind: RepairChangeKind) => void;
 }
 
 function fail(message: string): never {
@@ -96,6 +99,12 @@ export class RepairQueue {
 
   constructor(private readonly deps: RepairQueueDeps) {
     this.state = deps.store.load();
+    const s = this.state;
+    if (s.repairs.length > 0 || s.actions.length > 0 || s.outcomes.length > 0) this.changed("recovered");
+  }
+
+  private changed(kind: RepairChangeKind): void {
+    this.deps.onChange?.(kind);
   }
 
   private persist(): void {
@@ -147,6 +156,7 @@ export class RepairQueue {
       this.state.pending.push(record.id);
     }
     this.persist();
+    if (fresh.length > 0) this.changed("queued");
     if (this.deps.transport === undefined || fresh.length === 0) return { repairs: out, delivery: "page_queue" };
     const { ok } = await this.deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
     if (!ok) return { repairs: out, delivery: "endpoint_failed" };
@@ -154,6 +164,7 @@ export class RepairQueue {
     this.state.pending = this.state.pending.filter((id) => !posted.has(id));
     for (const r of fresh) r.delivery = "endpoint";
     this.persist();
+    this.changed("delivered");
     return { repairs: out, delivery: "endpoint" };
   }
 
@@ -191,6 +202,7 @@ export class RepairQueue {
     this.state.pending = this.state.pending.filter((id) => !taken.has(id));
     for (const r of repairs) r.delivery = "taken";
     this.persist();
+    if (repairs.length > 0) this.changed("taken");
     return { protocol: REPAIR_PROTOCOL, repairs };
   }
 
@@ -216,6 +228,7 @@ export class RepairQueue {
     record.events.push(event);
     if (record.events.length > MAX_EVENTS_PER_REPAIR) record.events.splice(0, record.events.length - MAX_EVENTS_PER_REPAIR);
     this.persist();
+    this.changed("status");
     return record;
   }
 
@@ -242,6 +255,7 @@ export class RepairQueue {
     };
     this.state.actions.push(action);
     this.persist();
+    this.changed("action");
     await this.postActions();
     return action;
   }
@@ -262,6 +276,7 @@ export class RepairQueue {
     this.state.outcomes = [...this.state.outcomes.filter((o) => !answered.has(o.requestId)), ...answered.values()];
     if (this.state.outcomes.length > MAX_KEPT_OUTCOMES) this.state.outcomes.splice(0, this.state.outcomes.length - MAX_KEPT_OUTCOMES);
     this.persist();
+    this.changed("answered");
   }
 
   /** Removes and returns every queued human action. */
@@ -269,6 +284,7 @@ export class RepairQueue {
     const actions = this.state.actions;
     this.state.actions = [];
     this.persist();
+    if (actions.length > 0) this.changed("actions_taken");
     return { protocol: REPAIR_PROTOCOL, actions };
   }
 

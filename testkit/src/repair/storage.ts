@@ -15,6 +15,8 @@ export interface RepairQueueState {
 
 /** Loads and saves the queue state. */
 export interface RepairStore {
+  /** Where the state actually lives: memory when the requested web storage was unavailable. */
+  readonly kind?: RepairStorageKind;
   load(): RepairQueueState;
   save(state: RepairQueueState): void;
 }
@@ -38,7 +40,7 @@ function isState(v: unknown): v is RepairQueueState {
 /** Creates the store for `kind`. Unavailable web storage falls back to memory with a warning. */
 export function createRepairStore(kind: RepairStorageKind, win: Window | undefined, pageId: string): RepairStore {
   let memory = emptyState();
-  const memoryStore: RepairStore = { load: () => memory, save: (s) => (memory = s) };
+  const memoryStore: RepairStore = { kind: "memory", load: () => memory, save: (s) => (memory = s) };
   if (kind === "memory" || win === undefined) return memoryStore;
   let storage: Storage;
   try {
@@ -49,6 +51,7 @@ export function createRepairStore(kind: RepairStorageKind, win: Window | undefin
   }
   const key = storageKeyOf(pageId);
   return {
+    kind,
     load: () => {
       try {
         const raw = storage.getItem(key);

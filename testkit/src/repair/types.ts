@@ -256,3 +256,34 @@ export interface SubmitRepairResult {
 
 /** Where the repair queue persists. */
 export type RepairStorageKind = "memory" | "session" | "local";
+
+/** What changed in the page's repair queue (see `subscribeRepairs`). */
+export const REPAIR_CHANGE_KINDS = [
+  /** Findings were queued (`submitRepair`). */
+  "queued",
+  /** Queued findings were POSTed to the endpoint. */
+  "delivered",
+  /** Findings left the page queue (`takeRepairBatch`). */
+  "taken",
+  /** A lifecycle event changed a finding's status (`applyRepairEvent`). */
+  "status",
+  /** A human action was queued (`submitRepairAction`). */
+  "action",
+  /** The endpoint gave final answers to actions (`listRepairActions().outcomes`). */
+  "answered",
+  /** Queued actions left the page (`takeRepairActions`). */
+  "actions_taken",
+  /** Findings or actions were recovered from `repairStorage` when the runtime was installed. */
+  "recovered",
+] as const;
+
+/** One kind of repair-queue change. */
+export type RepairChangeKind = (typeof REPAIR_CHANGE_KINDS)[number];
+
+/** One coalesced notification: every kind of change since the previous one. */
+export interface RepairChange {
+  /** Counts notifications of this runtime from 1, so a listener can tell it missed none. */
+  sequence: number;
+  /** The kinds of change, each once, in the order they first happened. */
+  kinds: RepairChangeKind[];
+}

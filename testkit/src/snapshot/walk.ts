@@ -98,7 +98,7 @@ export function expandRoots(roots: readonly Element[]): Element[] {
 }
 
 /** True for elements (by local name) the walk never enters or reports. */
-function isSkippedTag(tag: string): boolean {
+export function isSkippedTag(tag: string): boolean {
   return SKIPPED.has(tag) || tag === OVERLAY_HOST_TAG;
 }
 

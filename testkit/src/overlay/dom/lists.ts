@@ -1,9 +1,10 @@
 /**
  * The panel's two lists: saved drafts in visible workspace order (edit, reorder, "Send all",
  * the session-only auto-send choice) and sent findings with their live status (one of the 13 of
- * the repair state machine), delivery and the human actions valid for that status.
+ * the repair state machine), delivery, the human actions valid for that status, and what became
+ * of the actions already sent (waiting, applied, duplicate, or refused with the endpoint's code).
  */
-import type { RepairActionInput, RepairRecord, RepairStatus, RepairTarget } from "../../repair/types";
+import type { RepairActionInput, RepairActionList, RepairRecord, RepairStatus, RepairTarget } from "../../repair/types";
 import type { Translate } from "../i18n";
 import type { Draft } from "../state/types";
 import { h } from "./el";
@@ -98,9 +99,26 @@ export interface SentListHandlers {
   message(repairId: string, value: string): void;
 }
 
+/** Most action lines shown per finding (the newest). */
+const MAX_ACTION_LINES = 4;
+
+/** One line per action of `repairId`: final answers first (oldest first), then those still waiting. */
+export function actionLines(t: Translate, repairId: string, actions: RepairActionList): Array<{ requestId: string; state: "pending" | "applied" | "duplicate" | "refused"; text: string }> {
+  const answered = actions.outcomes
+    .filter((o) => o.repairId === repairId)
+    .map((o) => {
+      const action = t(`action.${o.kind}`);
+      const text = o.outcome === "refused" ? t("outcome.refused", { action, code: o.error?.code ?? "" }) : t(`outcome.${o.outcome}`, { action });
+      return { requestId: o.requestId, state: o.outcome, text };
+    });
+  const waiting = actions.pending.filter((a) => a.repairId === repairId).map((a) => ({ requestId: a.requestId, state: "pending" as const, text: t("outcome.pending", { action: t(`action.${a.kind}`) }) }));
+  return [...answered, ...waiting].slice(-MAX_ACTION_LINES);
+}
+
 /** The sent findings section. */
-export function buildSentList(doc: Document, t: Translate, records: readonly RepairRecord[], messages: ReadonlyMap<string, string>, on: SentListHandlers): HTMLElement {
+export function buildSentList(doc: Document, t: Translate, records: readonly RepairRecord[], actions: RepairActionList, messages: ReadonlyMap<string, string>, on: SentListHandlers): HTMLElement {
   const items = records.map((r) => {
+    const lines = actionLines(t, r.id, actions);
     const last = r.events[r.events.length - 1];
     const kinds = actionsFor(r.status);
     const inputId = `message-${r.id}`;
@@ -118,6 +136,9 @@ export function buildSentList(doc: Document, t: Translate, records: readonly Rep
         h(doc, "p", { class: "what" }, excerpt(r.instruction)),
         h(doc, "p", { class: "meta" }, h(doc, "span", { class: `status s-${r.status}`, "data-part": "status" }, `${t("status.label")}: ${t(`status.${r.status}`)}`), ` · ${t(r.delivery === "taken" ? "delivery.taken" : r.delivery === "endpoint" ? "delivery.endpoint" : "delivery.page_queue")}`),
         last?.message !== undefined ? h(doc, "p", { class: "message" }, excerpt(last.message)) : null,
+        lines.length > 0
+          ? h(doc, "ul", { class: "outcomes", "data-part": "outcomes", "aria-label": t("outcome.label") }, ...lines.map((l) => h(doc, "li", { class: `outcome o-${l.state}`, "data-outcome": l.state, "data-request": l.requestId }, l.text)))
+          : null,
       ),
       kinds.length > 0
         ? h(

@@ -1,8 +1,7 @@
 /**
  * From what the reviewer pointed at to a `RepairTarget`: the host element under a point (past
  * the overlay's own layers, into open shadow roots), its bridge node id, and targets for each
- * marking kind. Node ids come from a one-pixel region snapshot; the bridge maps ids back to
- * elements, so the element whose id resolves to itself is the one marked.
+ * marking kind. Node ids come from `bridge.nodeIdOf`, which reads them from the element itself.
  */
 import type { PageContextBridge } from "../../bridge/api";
 import type { Rect } from "../../protocol";
@@ -40,36 +39,19 @@ function parentAcrossShadow(el: Element): Element | null {
   return (root as ShadowRoot).host ?? null;
 }
 
-/** Most snapshot pages read to find one element's id. */
-const MAX_ID_PAGES = 10;
+/** Most ancestors tried when an element itself has no id (a redacted field's form, say). */
+const MAX_ID_ANCESTORS = 64;
 
 /**
- * The bridge node id of `el`, or of its nearest reported ancestor; null when none. The bridge
- * maps ids to elements but not back, so the visible viewport is read as a scoped snapshot and the
- * element whose id resolves to `el` is the one. One fixed request (the whole viewport) keeps the
- * bridge's diff history to a single extra projection key; pages follow `nextCursor`.
+ * The bridge node id of `el`, or of its nearest ancestor that has one; null when none (the
+ * overlay's own elements never have one). `bridge.nodeIdOf` answers from the element itself, so
+ * marking costs a walk up the ancestors, not a projection of the viewport.
  */
 export function nodeIdOf(bridge: PageContextBridge, el: Element): string | null {
-  const win = el.ownerDocument.defaultView;
-  const width = Math.max(1, win?.innerWidth ?? 1);
-  const height = Math.max(1, win?.innerHeight ?? 1);
-  const request = { detail: "scoped" as const, scope: { kind: "region" as const, space: "viewport" as const, x: 0, y: 0, width, height } };
-  const byElement = new Map<Element, string>();
-  let cursor: string | null = null;
-  for (let page = 0; page < MAX_ID_PAGES; page += 1) {
-    const snap = bridge.snapshot(cursor === null ? request : { ...request, cursor });
-    for (const n of snap.nodes) {
-      const live = bridge.resolve(n.id);
-      if (live !== null) byElement.set(live, n.id);
-    }
-    const own = byElement.get(el);
-    if (own !== undefined) return own;
-    cursor = snap.nextCursor;
-    if (cursor === null) break;
-  }
-  for (let cur: Element | null = el; cur !== null; cur = parentAcrossShadow(cur)) {
-    const id = byElement.get(cur);
-    if (id !== undefined) return id;
+  let cur: Element | null = el;
+  for (let depth = 0; cur !== null && depth < MAX_ID_ANCESTORS; depth += 1, cur = parentAcrossShadow(cur)) {
+    const id = bridge.nodeIdOf(cur);
+    if (id !== null) return id;
   }
   return null;
 }

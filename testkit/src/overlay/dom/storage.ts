@@ -44,25 +44,3 @@ export function draftStore(kind: RepairStorageKind, win: Window, pageId: string)
     },
   };
 }
-
-/**
- * The storage kind the page's runtime was installed with, read from where its queue persists;
- * memory when neither web storage holds the page's queue. The bridge does not report its
- * `repairStorage`, so the queue is first asked to persist its unchanged state: taking an empty
- * id list removes nothing and writes the queue to its own storage key.
- */
-export function detectStorageKind(win: Window, pageId: string, persistQueue: () => void): RepairStorageKind {
-  const queueKey = `a3s.test.repair/1:${pageId}`;
-  try {
-    persistQueue();
-  } catch {
-    // An older runtime without id-filtered takes: only an existing queue can tell.
-  }
-  try {
-    if (win.sessionStorage.getItem(queueKey) !== null) return "session";
-    if (win.localStorage.getItem(queueKey) !== null) return "local";
-  } catch {
-    // Storage is blocked: memory.
-  }
-  return "memory";
-}

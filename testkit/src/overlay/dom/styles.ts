@@ -55,6 +55,7 @@ legend{font-weight:600;padding:0 4px}
 .item .what{margin:0;overflow-wrap:anywhere}
 .item .actions input{flex:1 1 120px;width:auto}
 .status{font-weight:600;color:#1f2937}
+.outcomes{margin:4px 0 0;padding:0;list-style:none;font-size:12px}.o-refused{color:#b91c1c}.o-applied,.o-duplicate{color:#166534}.o-pending{color:#52525b}
 .s-resolved{color:#166534}.s-failed,.s-verification_failed,.s-needs_input{color:#b91c1c}.s-review_ready{color:#1d4ed8}
 .error{color:#b91c1c;font-size:12px;margin:2px 0}
 .target{margin:4px 0;font-size:13px;overflow-wrap:anywhere}

@@ -114,6 +114,11 @@ export const en = {
   "action.dismiss": "Dismiss",
   "action.reopen": "Reopen",
 
+  "outcome.label": "Actions",
+  "outcome.pending": "{action}: waiting for the endpoint or a session",
+  "outcome.applied": "{action}: applied",
+  "outcome.duplicate": "{action}: already applied",
+  "outcome.refused": "{action}: refused ({code})",
   "delivery.page_queue": "In the page queue",
   "delivery.endpoint": "Delivered to the endpoint",
   "delivery.endpoint_failed": "Endpoint failed; kept in the page queue",

@@ -116,6 +116,11 @@ export const zhCN: Record<StringKey, string> = {
   "action.dismiss": "拒绝",
   "action.reopen": "重新打开",
 
+  "outcome.label": "操作",
+  "outcome.pending": "{action}：等待端点或会话处理",
+  "outcome.applied": "{action}：已生效",
+  "outcome.duplicate": "{action}：此前已生效",
+  "outcome.refused": "{action}：被拒绝（{code}）",
   "delivery.page_queue": "在页面队列中",
   "delivery.endpoint": "已送达端点",
   "delivery.endpoint_failed": "端点失败，仍保留在页面队列中",
