@@ -1,6 +1,6 @@
 // Test harness for the real-browser smoke test: a loopback static server for demo/dist and a
 // Chromium found on this machine (playwright-core drives it; it never downloads a browser).
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
@@ -13,25 +13,33 @@ const TYPES: Record<string, string> = {
   ".map": "application/json",
 };
 
+/**
+ * Answers GET `path` from the folder `base` (absolute): 403 outside it, `fallback` for folders and
+ * extension-less paths, 404 for a missing file. Shared by every loopback server of the browser tests.
+ */
+export async function sendStatic(base: string, path: string, fallback: string, res: ServerResponse): Promise<void> {
+  let file = normalize(join(base, path));
+  if (!file.startsWith(base)) {
+    res.writeHead(403).end();
+    return;
+  }
+  if (path.endsWith("/") || extname(path) === "") file = join(base, fallback);
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    res.end(body);
+  } catch {
+    res.writeHead(404).end("not found");
+  }
+}
+
 /** Serves `root` on 127.0.0.1 (random port); unknown extension-less paths get index.html. */
 export async function serveStatic(root: string): Promise<{ url: string; close: () => Promise<void> }> {
   const base = resolve(root);
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = decodeURIComponent(new URL(req.url ?? "/", "http://127.0.0.1").pathname);
-      let file = normalize(join(base, path));
-      if (!file.startsWith(base)) {
-        res.writeHead(403).end();
-        return;
-      }
-      if (path.endsWith("/") || extname(path) === "") file = join(base, "index.html");
-      try {
-        const body = await readFile(file);
-        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-        res.end(body);
-      } catch {
-        res.writeHead(404).end("not found");
-      }
+      await sendStatic(base, path, "index.html", res);
     })();
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));

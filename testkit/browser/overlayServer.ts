@@ -4,16 +4,9 @@
 // real endpoint, an actions document gets a per-item answer (applied, duplicate for a request id
 // seen before, or refused with a code when told to), so answered actions leave the page's queue.
 import { createServer, type Server } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { AddressInfo } from "node:net";
-
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".map": "application/json",
-};
+import { sendStatic } from "./harness";
 /** Largest endpoint body accepted (the sample endpoint bounds its body). */
 const MAX_BODY = 4 * 1024 * 1024;
 
@@ -76,19 +69,7 @@ export async function serveOverlayDemo(root: string): Promise<OverlayServer> {
         res.writeHead(204).end();
         return;
       }
-      let file = normalize(join(base, path));
-      if (!file.startsWith(base)) {
-        res.writeHead(403).end();
-        return;
-      }
-      if (path.endsWith("/") || extname(path) === "") file = join(base, "review.html");
-      try {
-        const body = await readFile(file);
-        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-        res.end(body);
-      } catch {
-        res.writeHead(404).end("not found");
-      }
+      await sendStatic(base, path, "review.html", res);
     })();
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
