@@ -8,8 +8,6 @@
 //! This crate is pure: no file system, network, clock or threads. The CLI reads files and hands
 //! their bytes to [`admit_bytes`]; the agent interpreter hands one statement to [`admit_statement`].
 
-#![warn(missing_docs)]
-
 pub mod ast;
 pub mod checker;
 pub mod code;

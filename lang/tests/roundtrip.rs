@@ -2,6 +2,9 @@
 //! with every `span` removed, since layout moves bytes) and formatting it again changes nothing.
 //! (The examples of `docs/acl.md` get the same treatment in the root crate's `tests/docs.rs`.)
 
+// This target reads fixture files; the I/O bans in `lang/clippy.toml` are for the library only.
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
+
 #[path = "../benches/support/suite_gen.rs"]
 mod suite_gen;
 
