@@ -1,12 +1,12 @@
-//! Web steps (ACL.md §4): which step kinds exist, the attributes each takes, and how each becomes
-//! an [`Action`].
+//! Web steps (`docs/acl.md` §5): which step kinds exist, the attributes each takes, and how each
+//! becomes an [`Action`].
 //!
 //! The kind name is resolved once to a [`ActionKind`]; one exhaustive `match` picks the schema and
 //! one the builder, so a new step does not compile until both (and `ir::Action`) know it. Builders read every attribute before combining the results, so a step with
 //! three mistakes reports three diagnostics.
 //!
-//! Bounds chosen here (ACL.md gives only "> 0"): viewport `width`/`height` 1–16,384 px (the largest
-//! surface Chromium's compositor allocates), `scale` 1–10.
+//! Bounds (`docs/acl.md` §5, "Page setup and observation"): viewport `width`/`height` 1–16,384 px
+//! (the largest surface Chromium's compositor allocates), `scale` 1–10.
 
 use super::conditions::{self, EXPECT_SCHEMA, WAIT_SCHEMA};
 use super::context::{Annotate, Ctx};

@@ -1,4 +1,4 @@
-//! Targets (ACL.md §3): `role()`, `label()`, `placeholder()`, `text()`, `testid()`, `css()`,
+//! Targets (`docs/acl.md` §3): `role()`, `label()`, `placeholder()`, `text()`, `testid()`, `css()`,
 //! `ref()`, and `main()` for frames.
 //!
 //! A target is a call value. This file checks the function name (`test.spec.unknown_target` with a

@@ -1,4 +1,5 @@
-//! The structural limits of ACL.md §1 (nesting depth, list length), checked around the parser.
+//! The structural limits of `docs/acl.md` §1 (nesting depth, list length), checked around the
+//! parser.
 //!
 //! Why a pre-scan: the parser is recursive, and a file of 100,000 `[` must neither overflow the
 //! stack nor take long. [`guard_nesting`] walks the token stream once with an explicit stack and,
