@@ -172,14 +172,18 @@ pub fn next_action(
         v.extend([Word("--attempt-id"), Attempt(a), Word("--json")]);
         Some(v)
     };
+    // A request-carrying command with no further identifiers, answered as JSON.
+    let request = |kind: NextActionKind, actor: Actor, verb: &'static str, add, hint| {
+        let mut v = with_request(verb).to_vec();
+        v.push(Word("--json"));
+        build(kind, actor, &v, add, hint)
+    };
     if let LeaseState::Expired { returns_to, .. } = lease {
         return if *returns_to == RepairStatus::Queued {
-            let mut v = with_request("repair-claim").to_vec();
-            v.push(Word("--json"));
-            build(
+            request(
                 K::Claim,
                 Actor::Agent,
-                &v,
+                "repair-claim",
                 vec![],
                 "the lease expired before any edit; claiming returns it to the queue first",
             )
@@ -198,17 +202,13 @@ pub fn next_action(
             Actor::Agent,
             "an approval: nothing to repair, read it only",
         ),
-        RepairStatus::Queued => {
-            let mut v = with_request("repair-claim").to_vec();
-            v.push(Word("--json"));
-            build(
-                K::Claim,
-                Actor::Agent,
-                &v,
-                vec![],
-                "claim it to get an attempt id and a lease",
-            )
-        }
+        RepairStatus::Queued => request(
+            K::Claim,
+            Actor::Agent,
+            "repair-claim",
+            vec![],
+            "claim it to get an attempt id and a lease",
+        ),
         RepairStatus::Claimed => match with_attempt("repair-progress") {
             Some(v) => build(
                 K::Progress,
@@ -235,27 +235,21 @@ pub fn next_action(
             "A3S Test verifies the completed attempt on a newer page revision",
         ),
         RepairStatus::NeedsInput | RepairStatus::VerificationFailed | RepairStatus::Reopened => {
-            let mut v = with_request("repair-answer").to_vec();
-            v.push(Word("--json"));
-            build(
+            request(
                 K::Answer,
                 Actor::Human,
-                &v,
+                "repair-answer",
                 vec!["--message TEXT"],
                 "a reviewer answers; the finding is queued again",
             )
         }
-        RepairStatus::ReviewReady => {
-            let mut v = with_request("repair-accept").to_vec();
-            v.push(Word("--json"));
-            build(
-                K::Accept,
-                Actor::Human,
-                &v,
-                vec![],
-                "verification passed: a reviewer accepts, rejects or reopens",
-            )
-        }
+        RepairStatus::ReviewReady => request(
+            K::Accept,
+            Actor::Human,
+            "repair-accept",
+            vec![],
+            "verification passed: a reviewer accepts, rejects or reopens",
+        ),
         RepairStatus::Draft
         | RepairStatus::Resolved
         | RepairStatus::Cancelled
