@@ -8,6 +8,7 @@
 use crate::id::{AttemptId, FindingId, RequestId, SessionId};
 use crate::lease::LeaseState;
 use crate::record::Intent;
+use crate::state::FindingState;
 use crate::status::{Actor, RepairStatus};
 use serde::Serialize;
 use std::hash::{BuildHasher, Hasher};
@@ -124,6 +125,28 @@ fn build(
         add_arguments,
         hint,
     }
+}
+
+/// The lease of finding `f` as of `now` and its next action: what the inbox and inspect views
+/// both show, computed in one place so they never disagree.
+pub(crate) fn next_action_of(
+    session: &SessionId,
+    f: &FindingState,
+    intent: Intent,
+    now: u64,
+    ids: &dyn RequestIdSource,
+) -> (LeaseState, NextAction) {
+    let lease = LeaseState::at(f.lease.as_ref(), f.status, now);
+    let next = next_action(
+        session,
+        &f.id,
+        f.status,
+        intent,
+        &lease,
+        f.lease.as_ref().map(|l| &l.attempt_id),
+        ids,
+    );
+    (lease, next)
 }
 
 /// The next action for a finding in `status` with lease state `lease`.

@@ -95,27 +95,18 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
                 url: u?.to_string(),
             }
         }
-        Click => Action::Click {
-            target: required_target(ctx, f, "target")?,
-        },
-        Hover => Action::Hover {
-            target: required_target(ctx, f, "target")?,
-        },
-        Focus => Action::Focus {
-            target: required_target(ctx, f, "target")?,
-        },
-        DoubleClick => Action::DoubleClick {
-            target: required_target(ctx, f, "target")?,
-        },
-        ContextClick => Action::ContextClick {
-            target: required_target(ctx, f, "target")?,
-        },
-        Check => Action::Check {
-            target: required_target(ctx, f, "target")?,
-        },
-        Uncheck => Action::Uncheck {
-            target: required_target(ctx, f, "target")?,
-        },
+        Click | Hover | Focus | DoubleClick | ContextClick | Check | Uncheck => {
+            let target = required_target(ctx, f, "target")?;
+            match kind {
+                Click => Action::Click { target },
+                Hover => Action::Hover { target },
+                Focus => Action::Focus { target },
+                DoubleClick => Action::DoubleClick { target },
+                ContextClick => Action::ContextClick { target },
+                Check => Action::Check { target },
+                _ => Action::Uncheck { target },
+            }
+        }
         Fill | Type => {
             let t = required_target(ctx, f, "target");
             let value = required_string(ctx, f, "value");
