@@ -34,44 +34,75 @@ pub fn run_with_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
 /// Run `program` with `args` in `dir` (the same deadline and pipes as [`run_in`]).
 pub fn run_program(program: &str, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // Its own process group, so a Ctrl+C in the terminal running the tests is ours to handle.
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    command.args(args).current_dir(dir).env_remove("NO_COLOR");
     for (k, v) in env {
         command.env(k, v);
     }
-    let mut child = command.spawn().expect("spawn a3s-test");
+    let out = output_within(&mut command, None, DEADLINE);
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout utf-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr utf-8"),
+    }
+}
+
+/// Run `command` to its end with `input` on stdin (or none), both outputs piped, in a process
+/// group of its own (so a Ctrl+C in the terminal running the tests is ours to handle, and an
+/// overrun can be ended with everything it started). Every end-to-end suite runs the binary
+/// through here, so the deadline and the pipe handling are written once. Past `deadline` the group
+/// (our own child's) is killed and the test fails.
+pub fn output_within(
+    command: &mut Command,
+    input: Option<&[u8]>,
+    deadline: Duration,
+) -> std::process::Output {
+    command
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let mut child = command.spawn().expect("spawn the program under test");
+    if let Some(bytes) = input {
+        let mut stdin = child.stdin.take().expect("stdin");
+        std::io::Write::write_all(&mut stdin, bytes).expect("write stdin");
+    }
     // Read both pipes on threads so a large output cannot block the child while we wait.
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut out, &mut s).map(|_| s)
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut err, &mut s).map(|_| s)
-    });
-    let status = match child.wait_timeout(DEADLINE).expect("wait for a3s-test") {
+    let out = read_to_end(child.stdout.take().expect("stdout"));
+    let err = read_to_end(child.stderr.take().expect("stderr"));
+    let status = match child.wait_timeout(deadline).expect("wait for the child") {
         Some(status) => status,
         None => {
+            // SAFETY: signals the process group of a child this test spawned.
+            #[cfg(unix)]
+            unsafe {
+                libc::kill(-(child.id() as i32), libc::SIGKILL)
+            };
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{program} {args:?} did not finish within {DEADLINE:?}");
+            panic!("{command:?} did not finish within {deadline:?}");
         }
     };
-    Run {
-        code: status.code(),
-        stdout: out.join().expect("stdout thread").expect("stdout utf-8"),
-        stderr: err.join().expect("stderr thread").expect("stderr utf-8"),
+    std::process::Output {
+        status,
+        stdout: out.join().expect("stdout thread"),
+        stderr: err.join().expect("stderr thread"),
     }
+}
+
+/// Read `stream` to its end on a thread of its own.
+fn read_to_end(
+    mut stream: impl std::io::Read + Send + 'static,
+) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = stream.read_to_end(&mut bytes);
+        bytes
+    })
 }
 
 /// `lang/tests/fixtures/<sub>`.

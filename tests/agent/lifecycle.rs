@@ -50,7 +50,7 @@ fn collect(mut child: Child) -> Out {
 }
 
 fn a3s(dir: &Path, tag: &str, args: &[&str]) -> Out {
-    collect(command(dir, tag, args).spawn().unwrap())
+    crate::common::output_within(&mut command(dir, tag, args), None, TURN).into()
 }
 
 fn ok(dir: &Path, tag: &str, args: &[&str]) -> Value {

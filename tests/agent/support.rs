@@ -7,10 +7,9 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use wait_timeout::ChildExt;
 
 /// Deadline of one CLI turn.
 pub const TURN: Duration = Duration::from_secs(90);
@@ -114,36 +113,23 @@ impl Out {
 
 /// Run `a3s-test args…` in `dir` with a deadline.
 pub fn a3s(dir: &Path, args: &[&str]) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a3s-test"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn a3s-test");
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut out, &mut s).map(|_| s)
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut err, &mut s).map(|_| s)
-    });
-    let status = match child.wait_timeout(TURN).unwrap() {
-        Some(s) => s,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("a3s-test {args:?} did not finish within {TURN:?}");
+    let out = crate::common::output_within(
+        Command::new(env!("CARGO_BIN_EXE_a3s-test"))
+            .args(args)
+            .current_dir(dir),
+        None,
+        TURN,
+    );
+    Out::from(out)
+}
+
+impl From<std::process::Output> for Out {
+    fn from(out: std::process::Output) -> Out {
+        Out {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         }
-    };
-    Out {
-        code: status.code().unwrap_or(-1),
-        stdout: out.join().unwrap().unwrap_or_default(),
-        stderr: err.join().unwrap().unwrap_or_default(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! run into the scenario deadline. That is a scenario timeout — `test.run.timeout`, exit 124,
 //! status `timed_out` — naming what was awaited, not a product assertion.
 
-use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{run_served, workdir, FixtureServer};
 
 const SUITE: &str = r#"
 suite "deadline" {
@@ -27,17 +27,10 @@ suite "deadline" {
 fn a_wait_or_an_action_that_runs_into_the_scenario_deadline_is_a_scenario_timeout() {
     let server = FixtureServer::start();
     let work = workdir(&[("deadline.acl", SUITE)]);
-    let done = run(
-        &[
-            "deadline.acl",
-            "--json",
-            "--jobs",
-            "1",
-            "--base-url",
-            &server.base_url,
-        ],
+    let done = run_served(
+        &server,
         work.path(),
-        RUN_BOUND,
+        &["deadline.acl", "--json", "--jobs", "1"],
     );
     assert_eq!(done.code, 124, "{}", done.stderr);
     let json = done.json();

@@ -8,7 +8,7 @@
 //!   `dragover` on the destination, `drop` there with the data the source set, and `dragend` on
 //!   the source.
 
-use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{run_served, workdir, FixtureServer};
 
 const SUITE: &str = r##"
 suite "drag" {
@@ -41,17 +41,10 @@ fn drag_delivers_the_events_a_person_causes() {
         "/usr/lib/chromium/chromium-headless-shell",
         "/usr/lib/chromium/chromium",
     ] {
-        let done = run(
-            &[
-                "drag.acl",
-                "--json",
-                "--browser",
-                browser,
-                "--base-url",
-                &server.base_url,
-            ],
+        let done = run_served(
+            &server,
             work.path(),
-            RUN_BOUND,
+            &["drag.acl", "--json", "--browser", browser],
         );
         let json = done.json();
         let failures: Vec<String> = json["scenarios"]

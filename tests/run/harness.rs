@@ -170,11 +170,13 @@ pub fn wait_for_request(rx: &mpsc::Receiver<String>, path: &str, bound: Duration
     }
 }
 
-/// `a3s-test run …` as a child in its own process group.
-pub fn spawn_run(args: &[&str], cwd: &Path) -> Child {
+/// `a3s-test <subcommand> …` in `cwd`, in its own process group, both outputs piped, with no
+/// colour and no browser chosen by the environment: every suite here builds its command this way
+/// and adds what it needs (an environment variable, other pipes) before spawning.
+pub fn command(subcommand: &str, args: &[&str], cwd: &Path) -> Command {
     let mut command = Command::new(binary());
     command
-        .arg("run")
+        .arg(subcommand)
         .args(args)
         .current_dir(cwd)
         .env_remove("A3S_TEST_BROWSER")
@@ -183,7 +185,12 @@ pub fn spawn_run(args: &[&str], cwd: &Path) -> Child {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    command.spawn().unwrap()
+    command
+}
+
+/// `a3s-test run …` as a child in its own process group.
+pub fn spawn_run(args: &[&str], cwd: &Path) -> Child {
+    command("run", args, cwd).spawn().unwrap()
 }
 
 /// What a finished run printed and returned.
@@ -256,6 +263,91 @@ fn read_all(stream: Option<impl Read + Send + 'static>) -> std::thread::JoinHand
 /// Run to completion with a deadline.
 pub fn run(args: &[&str], cwd: &Path, bound: Duration) -> Finished {
     finish(spawn_run(args, cwd), bound)
+}
+
+/// `a3s-test run <args…> --base-url <server>` in `work`, bounded by [`RUN_BOUND`]: how most tests
+/// run their suite against the fixture pages.
+pub fn run_served(server: &FixtureServer, work: &Path, args: &[&str]) -> Finished {
+    let mut args = args.to_vec();
+    args.extend(["--base-url", server.base_url.as_str()]);
+    run(&args, work, RUN_BOUND)
+}
+
+/// The scenario ids of a `--json` result, in its order.
+pub fn scenario_ids(json: &serde_json::Value) -> Vec<String> {
+    json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A loopback port nobody listens on (bound, then freed).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A suite `name` whose first scenario, `greets`, fails its `expect "welcome"` on line 8, column 9
+/// (`test.assert.text_mismatch`) and whose second, `opens`, passes: the failure that reports of
+/// every kind are checked against.
+pub fn failing_suite(name: &str) -> String {
+    format!(
+        r#"
+suite "{name}" {{
+    scenario "greets" {{
+        surface = "web"
+        timeout_ms = 20000
+        navigate "open" {{ url = "/forms.html" }}
+        fill "name" {{ target = label("Name")  value = "Ada" }}
+        expect "welcome" {{ text = "Welcome, Ada" }}
+    }}
+    scenario "opens" {{
+        surface = "web"
+        navigate "open" {{ url = "/forms.html" }}
+        expect "title" {{ visible = role("heading", "Contact form") }}
+    }}
+}}
+"#
+    )
+}
+
+/// A suite whose first scenario waits on `/hang` (which never answers) for up to a minute, so a
+/// test can signal or kill the run while it is busy; its second would only open the index.
+pub const HOLD: &str = r#"
+suite "hold" {
+    scenario "waits" {
+        surface = "web"
+        timeout_ms = 60000
+        navigate "open" { url = "/delayed.html" }
+        navigate "stuck" { url = "/hang" }
+    }
+    scenario "later" {
+        surface = "web"
+        navigate "open" { url = "/" }
+    }
+}
+"#;
+
+/// A project whose dev server runs `command` and is ready once `url` answers (a script that
+/// ignores SIGTERM makes the runner spend its whole grace period stopping it).
+pub fn dev_server_project(url: &str, command: &[&str]) -> String {
+    let command: Vec<String> = command.iter().map(|c| format!("\"{c}\"")).collect();
+    format!(
+        r#"project "p" {{
+    dev_server {{
+        command = [{}]
+        url = "{url}/"
+        startup_timeout_ms = 10000
+    }}
+}}
+"#,
+        command.join(", ")
+    )
 }
 
 /// Wait until the run's browser is up: a child of `pid` that leads its own process group and has

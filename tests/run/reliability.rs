@@ -2,26 +2,12 @@
 //! with the right exit code, promptly, and leave none of the processes it started behind.
 
 use crate::harness::{
-    assert_none_left, finish, spawn_run, wait_for_browser, wait_for_request, workdir, FixtureServer,
+    assert_none_left, dev_server_project, finish, spawn_run, wait_for_browser, wait_for_request,
+    workdir, FixtureServer, HOLD,
 };
 use a3s_test_runner::process_tree::descendants;
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
-
-const HOLD: &str = r#"
-suite "hold" {
-    scenario "waits" {
-        surface = "web"
-        timeout_ms = 60000
-        navigate "open" { url = "/delayed.html" }
-        navigate "stuck" { url = "/hang" }
-    }
-    scenario "later" {
-        surface = "web"
-        navigate "open" { url = "/" }
-    }
-}
-"#;
 
 const STUCK_TIMEOUT: &str = r#"
 suite "deadline" {
@@ -141,16 +127,7 @@ fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
 /// (`devserver::STOP_GRACE`), so after the first Ctrl+C the run is provably still cleaning up when
 /// the second one arrives. Its URL is the test's fixture server, so it is "ready" at once.
 fn stubborn_project(url: &str) -> String {
-    format!(
-        r#"project "p" {{
-    dev_server {{
-        command = ["sh", "-c", "trap '' TERM; exec sleep 600"]
-        url = "{url}/"
-        startup_timeout_ms = 10000
-    }}
-}}
-"#
-    )
+    dev_server_project(url, &["sh", "-c", "trap '' TERM; exec sleep 600"])
 }
 
 #[test]

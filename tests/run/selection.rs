@@ -1,7 +1,7 @@
 //! `--list` (the plan, nothing run, no browser) and `--last-failed` (only what did not pass in the
 //! previous run, from `.a3s-test/last-run.json`) through the binary.
 
-use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{run, run_served, scenario_ids as ids, workdir, FixtureServer};
 use std::time::Duration;
 
 const SUITE: &str = r#"
@@ -27,15 +27,6 @@ suite "pick" {
 
 /// A bound for commands that start no browser.
 const QUICK: Duration = Duration::from_secs(30);
-
-fn ids(json: &serde_json::Value) -> Vec<String> {
-    json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap().to_string())
-        .collect()
-}
 
 #[test]
 fn list_prints_the_plan_and_starts_nothing() {
@@ -66,10 +57,12 @@ fn list_prints_the_plan_and_starts_nothing() {
 fn last_failed_reruns_only_what_failed_and_everything_without_a_record() {
     let server = FixtureServer::start();
     let work = workdir(&[("pick.acl", SUITE)]);
-    let base = ["pick.acl", "--json", "--base-url", &server.base_url];
     let with = |extra: &[&str]| {
-        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
-        run(&args, work.path(), RUN_BOUND)
+        let args: Vec<&str> = ["pick.acl", "--json"]
+            .into_iter()
+            .chain(extra.iter().copied())
+            .collect();
+        run_served(&server, work.path(), &args)
     };
 
     // No record yet: said so, and everything runs (as Playwright does).

@@ -1,7 +1,9 @@
 //! The dogfood suites pass; a failing suite is reported with step, code and screenshot in every
 //! output; admission errors stop the run before a browser opens; selection flags select.
 
-use crate::harness::{junit_counts, repo, run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{
+    failing_suite, junit_counts, repo, run, run_served, scenario_ids as ids, workdir, FixtureServer,
+};
 use std::time::Duration;
 
 #[test]
@@ -55,39 +57,15 @@ fn the_dogfood_suites_pass_with_the_project_dev_server() {
     assert_eq!((counts.failures, counts.errors), (0, 0), "{xml}");
 }
 
-const FAILING: &str = r#"
-suite "shop" {
-    scenario "greets" {
-        surface = "web"
-        timeout_ms = 20000
-        navigate "open" { url = "/forms.html" }
-        fill "name" { target = label("Name")  value = "Ada" }
-        expect "welcome" { text = "Welcome, Ada" }
-    }
-    scenario "opens" {
-        surface = "web"
-        navigate "open" { url = "/forms.html" }
-        expect "title" { visible = role("heading", "Contact form") }
-    }
-}
-"#;
-
 #[test]
 fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
     let server = FixtureServer::start();
-    let work = workdir(&[("shop.acl", FAILING)]);
+    let work = workdir(&[("shop.acl", &failing_suite("shop"))]);
     let junit = work.path().join("report.xml");
-    let done = run(
-        &[
-            "shop.acl",
-            "--json",
-            "--junit",
-            "report.xml",
-            "--base-url",
-            &server.base_url,
-        ],
+    let done = run_served(
+        &server,
         work.path(),
-        RUN_BOUND,
+        &["shop.acl", "--json", "--junit", "report.xml"],
     );
     assert_eq!(done.code, 1, "{}", done.stderr);
     let json = done.json();
@@ -152,7 +130,7 @@ fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
 
 #[test]
 fn admission_errors_stop_the_run_before_any_browser() {
-    let work = workdir(&[("ok.acl", FAILING), ("broken.acl", "suite \"x\" {\n    scenario \"y\" {\n        surface = \"web\"\n        clik \"a\" { target = css(\"b\") }\n    }\n}\n")]);
+    let work = workdir(&[("ok.acl", &failing_suite("shop")), ("broken.acl", "suite \"x\" {\n    scenario \"y\" {\n        surface = \"web\"\n        clik \"a\" { target = css(\"b\") }\n    }\n}\n")]);
     let done = run(&["."], work.path(), Duration::from_secs(30));
     assert_eq!(done.code, 2);
     assert!(done.stderr.contains("test.spec."), "{}", done.stderr);
@@ -182,23 +160,16 @@ suite "sel" {
 }
 "#;
 
-fn ids(json: &serde_json::Value) -> Vec<String> {
-    json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn filter_tag_and_shard_select_scenarios() {
     let server = FixtureServer::start();
     let work = workdir(&[("sel.acl", THREE)]);
-    let base = ["sel.acl", "--json", "--base-url", &server.base_url];
     let with = |extra: &[&str]| {
-        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
-        let done = run(&args, work.path(), RUN_BOUND);
+        let args: Vec<&str> = ["sel.acl", "--json"]
+            .into_iter()
+            .chain(extra.iter().copied())
+            .collect();
+        let done = run_served(&server, work.path(), &args);
         assert_eq!(done.code, 0, "{}", done.stderr);
         done.json()
     };
