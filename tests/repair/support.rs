@@ -54,3 +54,80 @@ pub fn ledger_path(root: &Path, s: &str) -> std::path::PathBuf {
         .join(s)
         .join("repairs.jsonl")
 }
+
+/// Run `args` under `root`, expect success, and return the JSON answer (both outputs in the
+/// failure message, so a refusal says why).
+pub fn ok_json(root: &Path, args: &[impl AsRef<str>]) -> serde_json::Value {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let out = run(root, &args, None);
+    assert!(
+        out.status.success(),
+        "a3s-test {args:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
+}
+
+/// `agent repair-import -` of `document` into `session`; expects success, returns the answer.
+pub fn import(root: &Path, session: &str, document: &str) -> serde_json::Value {
+    let args = [
+        "agent",
+        "repair-import",
+        "-",
+        "--session",
+        session,
+        "--json",
+    ];
+    let out = run(root, &args, Some(document.as_bytes()));
+    assert!(
+        out.status.success(),
+        "a3s-test {args:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
+}
+
+/// `agent start <origin>/ --session <session>`; expects an active session, whose record it
+/// returns.
+pub fn start_session(root: &Path, origin: &str, session: &str) -> serde_json::Value {
+    let url = format!("{origin}/");
+    let started = ok_json(
+        root,
+        &["agent", "start", &url, "--session", session, "--json"],
+    );
+    assert_eq!(started["state"], "active", "{started}");
+    started
+}
+
+/// Aborts the session (and so its browser) when the test ends, pass or fail.
+pub struct AbortOnDrop<'a>(pub &'a Path, pub &'a str);
+
+impl AbortOnDrop<'_> {
+    /// The supervisor's and the browser's process groups, from the session record.
+    pub fn groups(&self) -> [u32; 2] {
+        let path = self
+            .0
+            .join(".a3s-test/agent-sessions")
+            .join(self.1)
+            .join("session.json");
+        let file: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let o = &file["ownership"];
+        [
+            o["supervisor_pgid"].as_u64().unwrap() as u32,
+            o["browser_pgid"].as_u64().unwrap() as u32,
+        ]
+    }
+}
+
+impl Drop for AbortOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = run(
+            self.0,
+            &["agent", "abort", "--session", self.1, "--json"],
+            None,
+        );
+    }
+}

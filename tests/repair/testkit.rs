@@ -54,17 +54,6 @@ document.getElementById("state").textContent = "Sent: " + sent.delivery;
     )
 }
 
-fn ok_json(root: &Path, args: &[&str]) -> Value {
-    let out = run(root, args, None);
-    assert!(
-        out.status.success(),
-        "a3s-test {args:?}: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json(&out)
-}
-
 /// The stored finding of every intake event, by id (and how many intakes each had).
 fn stored_findings(root: &Path, session: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(ledger_path(root, session)).unwrap();
@@ -121,19 +110,8 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     let app = AppServer::start(&review_page());
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let started = ok_json(
-        root,
-        &[
-            "agent",
-            "start",
-            &format!("{}/", app.origin),
-            "--session",
-            "xl",
-            "--json",
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let session = Session(root, "xl");
+    start_session(root, &app.origin, "xl");
+    let session = AbortOnDrop(root, "xl");
 
     // One POST for the batch, one per action: every one failed, so the page kept them all and
     // each action's POST carried the ones kept before it.
@@ -207,16 +185,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     // A drain that stopped after its append (and before its take) is finished, not repeated:
     // one finding is already in the ledger when the drain starts.
     let first = json!({"protocol": "a3s.test.repair/1", "repairs": [compact]}).to_string();
-    let imported = run(
-        root,
-        &["agent", "repair-import", "-", "--session", "xl", "--json"],
-        Some(first.as_bytes()),
-    );
-    assert!(
-        imported.status.success(),
-        "{}",
-        String::from_utf8_lossy(&imported.stdout)
-    );
+    import(root, "xl", &first);
 
     let drained = ok_json(
         root,
@@ -356,54 +325,13 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     );
 }
 
-/// Aborts the session (and so its browser) when the test ends, pass or fail.
-struct Session<'a>(&'a Path, &'static str);
-
-impl Session<'_> {
-    /// The supervisor's and the browser's process groups.
-    fn groups(&self) -> [u32; 2] {
-        let path = self
-            .0
-            .join(".a3s-test/agent-sessions")
-            .join(self.1)
-            .join("session.json");
-        let file: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-        let o = &file["ownership"];
-        [
-            o["supervisor_pgid"].as_u64().unwrap() as u32,
-            o["browser_pgid"].as_u64().unwrap() as u32,
-        ]
-    }
-}
-
-impl Drop for Session<'_> {
-    fn drop(&mut self) {
-        let _ = run(
-            self.0,
-            &["agent", "abort", "--session", self.1, "--json"],
-            None,
-        );
-    }
-}
-
 #[test]
 fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
     let app = AppServer::start(&review_page());
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let started = ok_json(
-        root,
-        &[
-            "agent",
-            "start",
-            &format!("{}/", app.origin),
-            "--session",
-            "mx",
-            "--json",
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let session = Session(root, "mx");
+    start_session(root, &app.origin, "mx");
+    let session = AbortOnDrop(root, "mx");
     app.wait_for_posts(4, Duration::from_secs(30));
     ok_json(
         root,
