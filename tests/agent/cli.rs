@@ -28,7 +28,7 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
         out.stdout.len(),
         out.stdout
     );
-    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    let obs = turn(d, "signup", &["observe"]);
     assert_eq!(obs["ref_count"], 20, "{obs}");
     assert_eq!(obs["untrusted"], true);
     assert_eq!(obs["observation"], 2);
@@ -79,7 +79,7 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     );
     assert_eq!(filled["next"], "a3s-test agent observe --session signup");
 
-    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    let obs = turn(d, "signup", &["observe"]);
     let n = obs["observation"].as_u64().unwrap().to_string();
     let tos_now = ref_of(&obs, "checkbox", "Accept terms");
     assert_eq!(tos, tos_now);
@@ -98,23 +98,10 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
             "--json",
         ],
     );
-    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    let obs = turn(d, "signup", &["observe"]);
     let send = ref_of(&obs, "button", "Send");
-    ok(
-        d,
-        &["agent", "click", &send, "--session", "signup", "--json"],
-    );
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "Thanks a@b.c",
-            "--session",
-            "signup",
-            "--json",
-        ],
-    );
+    turn(d, "signup", &["click", &send]);
+    turn(d, "signup", &["expect-text", "Thanks a@b.c"]);
 
     // Promotion replaces every ref by the durable target it was dispatched through.
     let promoted = ok(
@@ -169,11 +156,7 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 
     // A closed session serves no more turns.
-    refused(
-        d,
-        &["agent", "observe", "--session", "signup", "--json"],
-        "test.session.not_running",
-    );
+    refused_turn(d, "signup", &["observe"], "test.session.not_running");
 }
 
 #[test]
@@ -190,7 +173,7 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
         args.extend_from_slice(&s);
         refused(d, &args, code)
     };
-    let obs = ok(d, &["agent", "observe", "--session", "gates", "--json"]);
+    let obs = turn(d, "gates", &["observe"]);
     let email = ref_of(&obs, "textbox", "Email");
 
     exec("clik { target = css(\"#email\") }", "test.session.schema");
@@ -236,14 +219,11 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
     );
     // That action ended observation 1.
     exec(&stale_check, "test.session.stale_ref");
-    ok(
-        d,
-        &["agent", "press", "Tab", "--session", "gates", "--json"],
-    );
+    turn(d, "gates", &["press", "Tab"]);
     // Two actions spent the budget.
     exec("press { key = \"Tab\" }", "test.session.budget");
 
-    let aborted = ok(d, &["agent", "abort", "--session", "gates", "--json"]);
+    let aborted = turn(d, "gates", &["abort"]);
     assert_eq!(aborted["cleanup_verified"], true);
     assert_gone(groups);
     assert_eq!(session_json(d, "gates")["state"], "aborted");
@@ -258,13 +238,9 @@ fn an_idle_session_expires_and_takes_its_browser_with_it() {
     let groups = start(d, "idle", &url, &["--idle-timeout-ms", "1500"]);
     wait_gone(groups, Duration::from_secs(20));
     assert_eq!(session_json(d, "idle")["state"], "expired");
-    refused(
-        d,
-        &["agent", "observe", "--session", "idle", "--json"],
-        "test.session.not_running",
-    );
+    refused_turn(d, "idle", &["observe"], "test.session.not_running");
     // abort of a closed session still verifies cleanup.
-    let v = ok(d, &["agent", "abort", "--session", "idle", "--json"]);
+    let v = turn(d, "idle", &["abort"]);
     assert_eq!(v["cleanup_verified"], true);
 }
 
@@ -298,30 +274,20 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
         used < budget,
         "the session started with {used} bytes of evidence"
     );
-    ok(
+    turn(
         d,
-        &[
-            "agent",
-            "exec",
-            "screenshot \"shot\" { path = \"shot.png\" }",
-            "--session",
-            "evidence",
-            "--json",
-        ],
+        "evidence",
+        &["exec", "screenshot \"shot\" { path = \"shot.png\" }"],
     );
     assert!(std::fs::metadata(artifacts.join("shot.png")).unwrap().len() >= budget);
-    let v = refused(
-        d,
-        &["agent", "press", "Tab", "--session", "evidence", "--json"],
-        "test.session.budget",
-    );
+    let v = refused_turn(d, "evidence", &["press", "Tab"], "test.session.budget");
     let message = v["error"]["message"].as_str().unwrap();
     assert!(
         message.contains(&format!("evidence budget ({budget} bytes)")),
         "{message}"
     );
     assert_eq!(session_json(d, "evidence")["actions"], 1);
-    let aborted = ok(d, &["agent", "abort", "--session", "evidence", "--json"]);
+    let aborted = turn(d, "evidence", &["abort"]);
     assert_eq!(aborted["cleanup_verified"], true);
     assert_gone(groups);
 
@@ -329,7 +295,7 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
     // recently the last turn was.
     let groups = start(d, "deadline", &url, &["--deadline-ms", "8000"]);
     assert_eq!(session_json(d, "deadline")["budgets"]["session_ms"], 8000);
-    ok(d, &["agent", "observe", "--session", "deadline", "--json"]);
+    turn(d, "deadline", &["observe"]);
     wait_gone(groups, Duration::from_secs(40));
     assert_eq!(session_json(d, "deadline")["state"], "expired");
     let report: Value = serde_json::from_slice(
@@ -337,11 +303,7 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
     )
     .unwrap();
     assert_eq!(report["summary"], "session deadline", "{report}");
-    refused(
-        d,
-        &["agent", "observe", "--session", "deadline", "--json"],
-        "test.session.not_running",
-    );
+    refused_turn(d, "deadline", &["observe"], "test.session.not_running");
 }
 
 #[test]
@@ -350,11 +312,7 @@ fn show_list_schema_and_input_errors() {
     let dir = project();
     let d = dir.path();
     let url = format!("{}/", server.origin);
-    refused(
-        d,
-        &["agent", "start", &url, "--session", "bad id", "--json"],
-        "test.session.invalid_input",
-    );
+    refused_turn(d, "bad id", &["start", &url], "test.session.invalid_input");
     refused(
         d,
         &[
@@ -369,20 +327,12 @@ fn show_list_schema_and_input_errors() {
         ],
         "test.session.invalid_input",
     );
-    refused(
-        d,
-        &["agent", "observe", "--session", "missing", "--json"],
-        "test.session.unknown",
-    );
+    refused_turn(d, "missing", &["observe"], "test.session.unknown");
     let groups = start(d, "shown", &url, &[]);
-    refused(
-        d,
-        &["agent", "start", &url, "--session", "shown", "--json"],
-        "test.session.exists",
-    );
+    refused_turn(d, "shown", &["start", &url], "test.session.exists");
     let list = ok(d, &["agent", "list", "--json"]);
     assert_eq!(list["sessions"][0]["session"], "shown");
-    let show = ok(d, &["agent", "show", "--session", "shown", "--json"]);
+    let show = turn(d, "shown", &["show"]);
     assert_eq!(show["session"]["state"], "active");
     assert_eq!(show["session"]["policy"]["origins"][0], server.origin);
     let schema = ok(d, &["agent", "schema"]);
@@ -456,25 +406,15 @@ fn a_nameless_control_is_reached_and_promoted_through_a_structural_path() {
     let dir = project();
     let d = dir.path();
     let groups = start(d, "icon", &format!("{}/", server.origin), &[]);
-    let obs = ok(d, &["agent", "observe", "--session", "icon", "--json"]);
+    let obs = turn(d, "icon", &["observe"]);
     let icon = ref_of(&obs, "button", "");
-    let clicked = ok(d, &["agent", "click", &icon, "--session", "icon", "--json"]);
+    let clicked = turn(d, "icon", &["click", &icon]);
     let target = clicked["resolved"][0]["target"]
         .as_str()
         .unwrap()
         .to_string();
     assert!(target.starts_with("css(\"html > body"), "{target}");
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "icon clicked",
-            "--session",
-            "icon",
-            "--json",
-        ],
-    );
+    turn(d, "icon", &["expect-text", "icon clicked"]);
     ok(
         d,
         &[

@@ -273,3 +273,21 @@ document.getElementById('form').addEventListener('submit', (e) => {{
 </body></html>"#
     )
 }
+
+/// `agent <words…> --session <session> --json`: the argv of one turn of a session.
+pub fn turn_args<'a>(session: &'a str, words: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["agent"];
+    args.extend_from_slice(words);
+    args.extend(["--session", session, "--json"]);
+    args
+}
+
+/// One turn of `session` that must succeed; its JSON answer.
+pub fn turn(dir: &Path, session: &str, words: &[&str]) -> Value {
+    ok(dir, &turn_args(session, words))
+}
+
+/// One turn of `session` that must be refused with `code`; its JSON answer.
+pub fn refused_turn(dir: &Path, session: &str, words: &[&str], code: &str) -> Value {
+    refused(dir, &turn_args(session, words), code)
+}

@@ -32,7 +32,7 @@ fn demo_pages() -> Vec<(&'static str, String)> {
 fn observe_with_page_context(d: &std::path::Path, session: &str) -> Value {
     let until = Instant::now() + Duration::from_secs(20);
     loop {
-        let obs = ok(d, &["agent", "observe", "--session", session, "--json"]);
+        let obs = turn(d, session, &["observe"]);
         if obs["page_context"].is_object() {
             return obs;
         }
@@ -64,10 +64,7 @@ fn start_demo(session: &str, text: &str) -> (Server, tempfile::TempDir, (u32, u3
     let dir = project();
     let d = dir.path();
     let groups = start(d, session, &format!("{}/", server.origin), &[]);
-    ok(
-        d,
-        &["agent", "expect-text", text, "--session", session, "--json"],
-    );
+    turn(d, session, &["expect-text", text]);
     (server, dir, groups)
 }
 
@@ -102,18 +99,7 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     let email = cref_id(&obs, "textbox", "Email");
 
     // Acting through @cN dispatches its best locator.
-    let filled = ok(
-        d,
-        &[
-            "agent",
-            "fill",
-            &email,
-            "a@b.c",
-            "--session",
-            "kit",
-            "--json",
-        ],
-    );
+    let filled = turn(d, "kit", &["fill", &email, "a@b.c"]);
     assert_eq!(filled["status"], "passed", "{filled}");
     assert_eq!(
         filled["resolved"][0]["target"],
@@ -121,35 +107,15 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     );
 
     // The fill changed the email field only: the sign-in ref survives the validated delta.
-    let clicked = ok(
-        d,
-        &["agent", "click", &sign_in, "--session", "kit", "--json"],
-    );
+    let clicked = turn(d, "kit", &["click", &sign_in]);
     assert_eq!(clicked["status"], "passed", "{clicked}");
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "Signed in as a@b.c",
-            "--session",
-            "kit",
-            "--json",
-        ],
-    );
+    turn(d, "kit", &["expect-text", "Signed in as a@b.c"]);
 
     // The email field changed since the observation: its ref is refused before dispatch.
-    let refused_fill = refused(
+    let refused_fill = refused_turn(
         d,
-        &[
-            "agent",
-            "fill",
-            &email,
-            "x@y.z",
-            "--session",
-            "kit",
-            "--json",
-        ],
+        "kit",
+        &["fill", &email, "x@y.z"],
         "test.session.stale_ref",
     );
     assert!(
@@ -160,17 +126,7 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
         "{refused_fill}"
     );
     // Nothing was typed.
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "Signed in as a@b.c",
-            "--session",
-            "kit",
-            "--json",
-        ],
-    );
+    turn(d, "kit", &["expect-text", "Signed in as a@b.c"]);
 
     // Raw node ids never reach the session file: only 64-hex fingerprints.
     let record = session_json(d, "kit");
@@ -241,11 +197,7 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
     let dir = project();
     let d = dir.path();
     let groups = start(d, "bad", &format!("{}/", server.origin), &[]);
-    let v = refused(
-        d,
-        &["agent", "observe", "--session", "bad", "--json"],
-        "test.session.step_failed",
-    );
+    let v = refused_turn(d, "bad", &["observe"], "test.session.step_failed");
     assert!(
         v["error"]["message"]
             .as_str()
@@ -254,15 +206,8 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
         "{v}"
     );
     // revision → accessibility → revision moved twice: its own code.
-    ok(
-        d,
-        &["agent", "navigate", "/churn", "--session", "bad", "--json"],
-    );
-    let v = refused(
-        d,
-        &["agent", "observe", "--session", "bad", "--json"],
-        "test.session.step_failed",
-    );
+    turn(d, "bad", &["navigate", "/churn"]);
+    let v = refused_turn(d, "bad", &["observe"], "test.session.step_failed");
     assert!(
         v["error"]["message"]
             .as_str()
@@ -271,24 +216,10 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
         "{v}"
     );
     // A delta that breaks a rule is rejected in Rust, and the @cN refs with it.
-    ok(
-        d,
-        &[
-            "agent",
-            "navigate",
-            "/bad-diff",
-            "--session",
-            "bad",
-            "--json",
-        ],
-    );
-    let obs = ok(d, &["agent", "observe", "--session", "bad", "--json"]);
+    turn(d, "bad", &["navigate", "/bad-diff"]);
+    let obs = turn(d, "bad", &["observe"]);
     let go = cref_id(&obs, "button", "Go");
-    let v = refused(
-        d,
-        &["agent", "click", &go, "--session", "bad", "--json"],
-        "test.session.stale_ref",
-    );
+    let v = refused_turn(d, "bad", &["click", &go], "test.session.stale_ref");
     assert!(
         v["error"]["message"]
             .as_str()
@@ -296,25 +227,14 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
             .contains("test.driver.web.page_context_diff.unsorted_ids"),
         "{v}"
     );
-    refused(
-        d,
-        &["agent", "click", &go, "--session", "bad", "--json"],
-        "test.session.stale_ref",
-    );
-    ok(
-        d,
-        &["agent", "navigate", "/plain", "--session", "bad", "--json"],
-    );
-    let obs = ok(d, &["agent", "observe", "--session", "bad", "--json"]);
+    refused_turn(d, "bad", &["click", &go], "test.session.stale_ref");
+    turn(d, "bad", &["navigate", "/plain"]);
+    let obs = turn(d, "bad", &["observe"]);
     assert!(obs.get("page_context").is_none(), "{obs}");
     let go = ref_of(&obs, "button", "Go");
-    ok(d, &["agent", "click", &go, "--session", "bad", "--json"]);
-    refused(
-        d,
-        &["agent", "click", "@c1", "--session", "bad", "--json"],
-        "test.session.target_type",
-    );
-    ok(d, &["agent", "abort", "--session", "bad", "--json"]);
+    turn(d, "bad", &["click", &go]);
+    refused_turn(d, "bad", &["click", "@c1"], "test.session.target_type");
+    turn(d, "bad", &["abort"]);
     assert_gone(groups);
 }
 
@@ -371,7 +291,7 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     // A change, then a diff since the observation's revision (it already happened, so the
     // bounded wait returns at once): validated, and it advances.
     let add = cref_id(&summary, "button", "Add item");
-    ok(d, &["agent", "click", &add, "--session", "insp", "--json"]);
+    turn(d, "insp", &["click", &add]);
     let since = revision.to_string();
     let diff = ok(
         d,
@@ -422,6 +342,6 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
         ],
         "test.session.invalid_input",
     );
-    ok(d, &["agent", "abort", "--session", "insp", "--json"]);
+    turn(d, "insp", &["abort"]);
     assert_gone(groups);
 }
