@@ -9,14 +9,7 @@ use crate::owned::{new_tag, profile_of, Tracker, TAG_VAR};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const QUICK: &str = r#"
-suite "quick" {
-    scenario "opens" {
-        surface = "web"
-        navigate "open" { url = "/" }
-    }
-}
-"#;
+const QUICK: &str = include_str!("../fixtures/suites/quick.acl");
 
 /// Trials per run of this test: the issue's bar of 20, rounded up to seven of each moment.
 const TRIALS: usize = 21;

@@ -5,23 +5,7 @@
 
 use crate::harness::{run_served, workdir, FixtureServer};
 
-const SUITE: &str = r#"
-suite "deadline" {
-    scenario "wait-never" {
-        surface = "web"
-        timeout_ms = 1500
-        navigate "open" { url = "/forms.html" }
-        wait "ghost-text" { text = "never" }
-    }
-    scenario "click-never" {
-        surface = "web"
-        timeout_ms = 1500
-        action_timeout_ms = 10000
-        navigate "open" { url = "/forms.html" }
-        click "ghost" { target = role("button", "Never rendered") }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/deadline.acl");
 
 #[test]
 fn a_wait_or_an_action_that_runs_into_the_scenario_deadline_is_a_scenario_timeout() {

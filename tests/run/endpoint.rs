@@ -14,22 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-const SUITE: &str = r#"
-suite "attached" {
-    scenario "forms" {
-        surface = "web"
-        timeout_ms = 30000
-        navigate "open" { url = "/forms.html" }
-        fill "name" { target = label("Name")  value = "Ada" }
-        expect "filled" { value = "Ada"  target = label("Name") }
-    }
-    scenario "home" {
-        surface = "web"
-        navigate "open" { url = "/" }
-        expect "title" { visible = role("heading", "A3S Test fixture pages") }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/attached.acl");
 
 /// A browser the test owns: its process, its group, its profile and its DevTools address.
 struct ForeignBrowser {

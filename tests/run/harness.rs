@@ -318,20 +318,7 @@ suite "{name}" {{
 
 /// A suite whose first scenario waits on `/hang` (which never answers) for up to a minute, so a
 /// test can signal or kill the run while it is busy; its second would only open the index.
-pub const HOLD: &str = r#"
-suite "hold" {
-    scenario "waits" {
-        surface = "web"
-        timeout_ms = 60000
-        navigate "open" { url = "/delayed.html" }
-        navigate "stuck" { url = "/hang" }
-    }
-    scenario "later" {
-        surface = "web"
-        navigate "open" { url = "/" }
-    }
-}
-"#;
+pub const HOLD: &str = include_str!("../fixtures/suites/hold.acl");
 
 /// A project whose dev server runs `command` and is ready once `url` answers (a script that
 /// ignores SIGTERM makes the runner spend its whole grace period stopping it).

@@ -15,23 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::time::Instant;
 
-const SUITE: &str = r#"
-suite "report" {
-    scenario "greets" {
-        surface = "web"
-        tags = ["smoke"]
-        timeout_ms = 20000
-        navigate "open" { url = "/noisy.html" }
-        expect "welcome" { text = "Welcome, Ada" }
-    }
-    scenario "opens" {
-        surface = "web"
-        tags = ["forms"]
-        navigate "open" { url = "/forms.html" }
-        expect "title" { visible = role("heading", "Contact form") }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/report.acl");
 
 /// One browser action or check of the test.
 const STEP_BOUND: Duration = Duration::from_secs(20);

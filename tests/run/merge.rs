@@ -6,38 +6,7 @@ use crate::harness::{command, finish, junit_counts, run_served, workdir, Finishe
 use std::path::Path;
 use std::time::Duration;
 
-const SUITE: &str = r#"
-suite "matrix" {
-    scenario "home" {
-        surface = "web"
-        navigate "open" { url = "/" }
-        expect "title" { visible = role("heading", "A3S Test fixture pages") }
-    }
-    scenario "forms" {
-        surface = "web"
-        navigate "open" { url = "/forms.html" }
-        expect "title" { visible = role("heading", "Contact form") }
-    }
-    scenario "greets" {
-        surface = "web"
-        timeout_ms = 20000
-        navigate "open" { url = "/forms.html" }
-        expect "welcome" { text = "Welcome, Ada" }
-    }
-    scenario "widgets" {
-        surface = "web"
-        navigate "open" { url = "/widgets.html" }
-    }
-    scenario "layout" {
-        surface = "web"
-        navigate "open" { url = "/layout.html" }
-    }
-    scenario "tabs" {
-        surface = "web"
-        navigate "open" { url = "/tabs.html" }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/matrix.acl");
 
 /// `a3s-test merge-reports …` in `cwd`, in its own process group, with a deadline.
 fn merge_reports(args: &[&str], cwd: &Path) -> Finished {

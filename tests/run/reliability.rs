@@ -9,15 +9,7 @@ use a3s_test_runner::process_tree::descendants;
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
-const STUCK_TIMEOUT: &str = r#"
-suite "deadline" {
-    scenario "stuck" {
-        surface = "web"
-        timeout_ms = 1500
-        navigate "stuck" { url = "/hang" }
-    }
-}
-"#;
+const STUCK_TIMEOUT: &str = include_str!("../fixtures/suites/stuck-timeout.acl");
 
 /// Start a run of `suite` and return it once the browser is up and has asked for `/hang`,
 /// with every process the run has started by then.

@@ -4,26 +4,7 @@
 use crate::harness::{run, run_served, scenario_ids as ids, workdir, FixtureServer};
 use std::time::Duration;
 
-const SUITE: &str = r#"
-suite "pick" {
-    scenario "passes" {
-        surface = "web"
-        tags = ["smoke", "forms"]
-        navigate "open" { url = "/forms.html" }
-        expect "title" { visible = role("heading", "Contact form") }
-    }
-    scenario "fails" {
-        surface = "web"
-        navigate "open" { url = "/forms.html" }
-        expect "greeting" { text = "Welcome, nobody" }
-    }
-    scenario "also-passes" {
-        surface = "web"
-        tags = ["smoke"]
-        navigate "open" { url = "/forms.html" }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/pick.acl");
 
 /// A bound for commands that start no browser.
 const QUICK: Duration = Duration::from_secs(30);

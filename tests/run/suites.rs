@@ -141,24 +141,7 @@ fn admission_errors_stop_the_run_before_any_browser() {
     );
 }
 
-const THREE: &str = r#"
-suite "sel" {
-    scenario "alpha" {
-        surface = "web"
-        tags = ["smoke"]
-        navigate "open" { url = "/" }
-    }
-    scenario "beta" {
-        surface = "web"
-        navigate "open" { url = "/" }
-    }
-    scenario "gamma" {
-        surface = "web"
-        tags = ["smoke"]
-        navigate "open" { url = "/" }
-    }
-}
-"#;
+const THREE: &str = include_str!("../fixtures/suites/sel.acl");
 
 #[test]
 fn filter_tag_and_shard_select_scenarios() {
