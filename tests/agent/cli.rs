@@ -58,19 +58,10 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
         .unwrap()
         .starts_with("ws://127.0.0.1:"));
 
-    let filled = ok(
+    let filled = turn(
         d,
-        &[
-            "agent",
-            "fill",
-            &email,
-            "a@b.c",
-            "--session",
-            "signup",
-            "--observation",
-            "2",
-            "--json",
-        ],
+        "signup",
+        &["fill", &email, "a@b.c", "--observation", "2"],
     );
     assert_eq!(filled["status"], "passed");
     assert_eq!(
@@ -85,37 +76,14 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     assert_eq!(tos, tos_now);
     assert_eq!(obs["refs"][0]["value"], "a@b.c");
     let statement = format!("check \"terms\" {{ target = ref(\"{tos_now}\") }}");
-    ok(
-        d,
-        &[
-            "agent",
-            "exec",
-            &statement,
-            "--session",
-            "signup",
-            "--observation",
-            &n,
-            "--json",
-        ],
-    );
+    turn(d, "signup", &["exec", &statement, "--observation", &n]);
     let obs = turn(d, "signup", &["observe"]);
     let send = ref_of(&obs, "button", "Send");
     turn(d, "signup", &["click", &send]);
     turn(d, "signup", &["expect-text", "Thanks a@b.c"]);
 
     // Promotion replaces every ref by the durable target it was dispatched through.
-    let promoted = ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "signup",
-            "--output",
-            "suites/signup.acl",
-            "--json",
-        ],
-    );
+    let promoted = turn(d, "signup", &["promote", "--output", "suites/signup.acl"]);
     assert_eq!(promoted["steps"], 5);
     let suite = std::fs::read_to_string(d.join("suites/signup.acl")).unwrap();
     assert!(!suite.contains("ref("), "{suite}");
@@ -124,19 +92,10 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     let check = a3s(d, &["check", "suites/signup.acl"]);
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
 
-    let finished = ok(
+    let finished = turn(
         d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "signup",
-            "--status",
-            "passed",
-            "--summary",
-            "done",
-            "--json",
-        ],
+        "signup",
+        &["finish", "--status", "passed", "--summary", "done"],
     );
     assert_eq!(finished["cleanup_verified"], true, "{finished}");
     assert_eq!(finished["report"]["status"], "passed");
@@ -204,19 +163,7 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
     );
     // None of those refusals ended the observation: nothing was dispatched.
     let stale_check = format!("focus {{ target = ref(\"{email}\") }}");
-    ok(
-        d,
-        &[
-            "agent",
-            "exec",
-            &stale_check,
-            "--session",
-            "gates",
-            "--observation",
-            "1",
-            "--json",
-        ],
-    );
+    turn(d, "gates", &["exec", &stale_check, "--observation", "1"]);
     // That action ended observation 1.
     exec(&stale_check, "test.session.stale_ref");
     turn(d, "gates", &["press", "Tab"]);
@@ -313,18 +260,10 @@ fn show_list_schema_and_input_errors() {
     let d = dir.path();
     let url = format!("{}/", server.origin);
     refused_turn(d, "bad id", &["start", &url], "test.session.invalid_input");
-    refused(
+    refused_turn(
         d,
-        &[
-            "agent",
-            "start",
-            &url,
-            "--session",
-            "x",
-            "--allow-origin",
-            "nope",
-            "--json",
-        ],
+        "x",
+        &["start", &url, "--allow-origin", "nope"],
         "test.session.invalid_input",
     );
     refused_turn(d, "missing", &["observe"], "test.session.unknown");
@@ -338,31 +277,13 @@ fn show_list_schema_and_input_errors() {
     let schema = ok(d, &["agent", "schema"]);
     assert_eq!(schema["statement"]["type"], "string");
     assert_eq!(schema["action"]["oneOf"].as_array().unwrap().len(), 5);
-    refused(
+    refused_turn(
         d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "shown",
-            "--output",
-            "x.acl",
-            "--json",
-        ],
+        "shown",
+        &["promote", "--output", "x.acl"],
         "test.session.promotion",
     );
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "shown",
-            "--status",
-            "failed",
-            "--json",
-        ],
-    );
+    turn(d, "shown", &["finish", "--status", "failed"]);
     assert_gone(groups);
 }
 
@@ -415,30 +336,8 @@ fn a_nameless_control_is_reached_and_promoted_through_a_structural_path() {
         .to_string();
     assert!(target.starts_with("css(\"html > body"), "{target}");
     turn(d, "icon", &["expect-text", "icon clicked"]);
-    ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "icon",
-            "--output",
-            "icon.acl",
-            "--json",
-        ],
-    );
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "icon",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
+    turn(d, "icon", &["promote", "--output", "icon.acl"]);
+    turn(d, "icon", &["finish", "--status", "passed"]);
     assert_gone(groups);
     let run = a3s(d, &["run", "icon.acl"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);

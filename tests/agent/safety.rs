@@ -81,18 +81,7 @@ fn page_text_never_becomes_a_command_or_part_of_a_suggestion() {
     assert_eq!(server.count("/danger"), 0);
     let refusal = refused_turn(d, "inject", &["click", &safe], "test.session.stale_ref");
     assert!(!refusal.to_string().contains("rm -rf"));
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "inject",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
+    turn(d, "inject", &["finish", "--status", "passed"]);
     assert_gone(groups);
 }
 
@@ -121,18 +110,10 @@ fn a_ref_from_an_older_observation_is_refused_and_the_page_is_untouched() {
     // The page changed: in N+1 the same ref name points at another node.
     assert_ne!(ref_of(&second, "button", "Delete"), delete_in_n);
     let statement = format!("click {{ target = ref(\"{delete_in_n}\") }}");
-    let v = refused(
+    let v = refused_turn(
         d,
-        &[
-            "agent",
-            "exec",
-            &statement,
-            "--session",
-            "stale",
-            "--observation",
-            &n.to_string(),
-            "--json",
-        ],
+        "stale",
+        &["exec", &statement, "--observation", &n.to_string()],
         "test.session.stale_ref",
     );
     assert!(v["error"]["message"]
@@ -225,18 +206,7 @@ fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
     turn(d, "origin2", &["navigate", &format!("{}/", other.origin)]);
     assert_eq!(other.count("/"), 1);
     turn(d, "origin2", &["expect-text", "Elsewhere"]);
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "origin2",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
+    turn(d, "origin2", &["finish", "--status", "passed"]);
     assert_gone(groups);
 }
 
@@ -287,17 +257,6 @@ fn requests_to_domains_outside_the_policy_are_blocked_in_the_browser() {
         &["navigate", &format!("{}/", api.origin)],
         "test.session.policy",
     );
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "net2",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
+    turn(d, "net2", &["finish", "--status", "passed"]);
     assert_gone(groups);
 }

@@ -139,18 +139,7 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     }
     assert!(crefs.iter().all(|c| c["reference"] != email.as_str()));
 
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "kit",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
+    turn(d, "kit", &["finish", "--status", "passed"]);
     assert_gone(groups);
 }
 
@@ -246,18 +235,7 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     let id = obs["observation"].as_u64().unwrap();
     let revision = obs["page_context"]["revision"].as_u64().unwrap();
 
-    let summary = ok(
-        d,
-        &[
-            "agent",
-            "inspect",
-            "--session",
-            "insp",
-            "--detail",
-            "summary",
-            "--json",
-        ],
-    );
+    let summary = turn(d, "insp", &["inspect", "--detail", "summary"]);
     assert_eq!(
         summary["observation"].as_u64(),
         Some(id + 1),
@@ -267,19 +245,10 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     assert_eq!(summary["inspection"]["protocol"], "a3s.test.page-context/1");
     assert!(summary["page_context"]["refs"].as_array().unwrap().len() >= 2);
 
-    let scoped = ok(
+    let scoped = turn(
         d,
-        &[
-            "agent",
-            "inspect",
-            "--session",
-            "insp",
-            "--detail",
-            "scoped",
-            "--component",
-            "item-list",
-            "--json",
-        ],
+        "insp",
+        &["inspect", "--detail", "scoped", "--component", "item-list"],
     );
     let nodes = scoped["inspection"]["nodes"].as_array().unwrap();
     assert!(nodes.iter().any(|n| n["name"] == "Add item"), "{scoped}");
@@ -293,20 +262,17 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     let add = cref_id(&summary, "button", "Add item");
     turn(d, "insp", &["click", &add]);
     let since = revision.to_string();
-    let diff = ok(
+    let diff = turn(
         d,
+        "insp",
         &[
-            "agent",
             "inspect",
-            "--session",
-            "insp",
             "--detail",
             "diff",
             "--since-revision",
             &since,
             "--wait-timeout-ms",
             "5000",
-            "--json",
         ],
     );
     let delta = &diff["inspection"]["delta"];
@@ -314,32 +280,16 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     assert!(delta["toRevision"].as_u64().unwrap() > revision);
     assert_eq!(delta["invalidated"]["ui"], true);
 
-    refused(
+    refused_turn(
         d,
-        &[
-            "agent",
-            "inspect",
-            "--session",
-            "insp",
-            "--detail",
-            "diff",
-            "--json",
-        ],
+        "insp",
+        &["inspect", "--detail", "diff"],
         "test.session.invalid_input",
     );
-    refused(
+    refused_turn(
         d,
-        &[
-            "agent",
-            "inspect",
-            "--session",
-            "insp",
-            "--detail",
-            "scoped",
-            "--region",
-            "0,0,0,10",
-            "--json",
-        ],
+        "insp",
+        &["inspect", "--detail", "scoped", "--region", "0,0,0,10"],
         "test.session.invalid_input",
     );
     turn(d, "insp", &["abort"]);

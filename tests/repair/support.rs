@@ -55,11 +55,10 @@ pub fn ledger_path(root: &Path, s: &str) -> std::path::PathBuf {
         .join("repairs.jsonl")
 }
 
-/// Run `args` under `root`, expect success, and return the JSON answer (both outputs in the
-/// failure message, so a refusal says why).
-pub fn ok_json(root: &Path, args: &[impl AsRef<str>]) -> serde_json::Value {
-    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
-    let out = run(root, &args, None);
+/// Run `args` under `root` (stdin from `input`), expect success, and return the JSON answer (both
+/// outputs in the failure message, so a refusal says why).
+pub fn ok_json_with(root: &Path, args: &[&str], input: Option<&[u8]>) -> serde_json::Value {
+    let out = run(root, args, input);
     assert!(
         out.status.success(),
         "a3s-test {args:?}: {}\n{}",
@@ -67,6 +66,12 @@ pub fn ok_json(root: &Path, args: &[impl AsRef<str>]) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     json(&out)
+}
+
+/// [`ok_json_with`] without input.
+pub fn ok_json(root: &Path, args: &[impl AsRef<str>]) -> serde_json::Value {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    ok_json_with(root, &args, None)
 }
 
 /// `agent repair-import -` of `document` into `session`; expects success, returns the answer.

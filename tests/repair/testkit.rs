@@ -105,13 +105,18 @@ fn status_of(root: &Path, session: &str, finding: &str) -> Value {
         .clone()
 }
 
+/// The review page on its app server and a session on it, aborted when the test ends.
+fn review_session<'a>(root: &'a Path, session: &'a str) -> (AppServer, AbortOnDrop<'a>) {
+    let app = AppServer::start(&review_page());
+    start_session(root, &app.origin, session);
+    (app, AbortOnDrop(root, session))
+}
+
 #[test]
 fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_lost() {
-    let app = AppServer::start(&review_page());
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    start_session(root, &app.origin, "xl");
-    let session = AbortOnDrop(root, "xl");
+    let (app, session) = review_session(root, "xl");
 
     // One POST for the batch, one per action: every one failed, so the page kept them all and
     // each action's POST carried the ones kept before it.
@@ -327,11 +332,9 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
 
 #[test]
 fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
-    let app = AppServer::start(&review_page());
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    start_session(root, &app.origin, "mx");
-    let session = AbortOnDrop(root, "mx");
+    let (app, session) = review_session(root, "mx");
     app.wait_for_posts(4, Duration::from_secs(30));
     ok_json(
         root,

@@ -1,40 +1,49 @@
 //! Real-process reliability: a killed browser, a scenario deadline and Ctrl+C each end the run
 //! with the right exit code, promptly, and leave none of the processes it started behind.
 
+use crate::harness::Finished;
 use crate::harness::{
     assert_none_left, dev_server_project, finish, spawn_run, wait_for_browser, wait_for_request,
     workdir, FixtureServer, HOLD,
 };
-use a3s_test_runner::process_tree::descendants;
+use a3s_test_runner::process_tree::{descendants, ProcessInfo};
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
 const STUCK_TIMEOUT: &str = include_str!("../fixtures/suites/stuck-timeout.acl");
 
-/// Start a run of `suite` and return it once the browser is up and has asked for `/hang`,
-/// with every process the run has started by then.
-fn started(
-    suite: &str,
-    server: &FixtureServer,
-) -> (
-    std::process::Child,
-    Vec<a3s_test_runner::process_tree::ProcessInfo>,
-    i32,
-    tempfile::TempDir,
-) {
+/// A run that is busy: its browser is up and has asked for `/hang`.
+struct Busy {
+    child: std::process::Child,
+    /// Every process the run had started by then.
+    tree: Vec<ProcessInfo>,
+    /// The browser's process group.
+    pgid: i32,
+    _work: tempfile::TempDir,
+}
+
+impl Busy {
+    /// Send `signal` to the run itself.
+    fn signal(&self, signal: i32) {
+        a3s_test_runner::process_tree::signal(self.child.id() as i32, signal);
+    }
+
+    /// Wait for the run to end (bounded): it exits with `code` and leaves none of its processes.
+    fn ends_with(self, code: i32) -> Finished {
+        let done = finish(self.child, Duration::from_secs(30));
+        assert_eq!(done.code, code, "{}\n{}", done.stdout, done.stderr);
+        assert_none_left(&self.tree, self.pgid);
+        done
+    }
+}
+
+/// Start a run of `suite` and return it once it is [`Busy`].
+fn started(suite: &str, server: &FixtureServer) -> Busy {
     started_with(&[("hold.acl", suite)], server)
 }
 
 /// [`started`] in a working folder with these files (`hold.acl` among them).
-fn started_with(
-    files: &[(&str, &str)],
-    server: &FixtureServer,
-) -> (
-    std::process::Child,
-    Vec<a3s_test_runner::process_tree::ProcessInfo>,
-    i32,
-    tempfile::TempDir,
-) {
+fn started_with(files: &[(&str, &str)], server: &FixtureServer) -> Busy {
     let work = workdir(files);
     let requests = server.watch();
     let child = spawn_run(
@@ -50,17 +59,21 @@ fn started_with(
             .any(|p| p.pid == browser.pid && p.start_time == browser.start_time),
         "the browser is still in the run's tree: {browser:?} {tree:?}"
     );
-    (child, tree, browser.pgid, work)
+    Busy {
+        child,
+        tree,
+        pgid: browser.pgid,
+        _work: work,
+    }
 }
 
 #[test]
 fn a_browser_killed_mid_run_is_an_infrastructure_failure_with_exit_2() {
     let server = FixtureServer::start();
-    let (child, tree, pgid, _work) = started(HOLD, &server);
-    let browser = tree.iter().find(|p| p.pid == pgid).unwrap();
+    let run = started(HOLD, &server);
+    let browser = run.tree.iter().find(|p| p.pid == run.pgid).unwrap();
     a3s_test_runner::process_tree::signal(browser.pid, libc::SIGKILL);
-    let done = finish(child, Duration::from_secs(30));
-    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    let done = run.ends_with(2);
     assert!(
         done.stdout.contains("test.driver.web.browser_crashed"),
         "{}",
@@ -71,30 +84,25 @@ fn a_browser_killed_mid_run_is_an_infrastructure_failure_with_exit_2() {
         "no hang: {:?}",
         done.elapsed
     );
-    assert_none_left(&tree, pgid);
 }
 
 #[test]
 fn a_scenario_deadline_exits_124_after_cleanup() {
     let server = FixtureServer::start();
-    let (child, tree, pgid, _work) = started(STUCK_TIMEOUT, &server);
-    let done = finish(child, Duration::from_secs(30));
-    assert_eq!(done.code, 124, "{}\n{}", done.stdout, done.stderr);
+    let done = started(STUCK_TIMEOUT, &server).ends_with(124);
     assert!(
         done.stdout.contains("TIMEOUT") && done.stdout.contains("test.run.timeout"),
         "{}",
         done.stdout
     );
-    assert_none_left(&tree, pgid);
 }
 
 #[test]
 fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
     let server = FixtureServer::start();
-    let (child, tree, pgid, _work) = started(HOLD, &server);
-    a3s_test_runner::process_tree::signal(child.id() as i32, libc::SIGINT);
-    let done = finish(child, Duration::from_secs(30));
-    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
+    let run = started(HOLD, &server);
+    run.signal(libc::SIGINT);
+    let done = run.ends_with(130);
     assert!(done.stdout.contains("Cancelling"), "{}", done.stdout);
     assert!(done.stdout.contains("CANCEL"), "{}", done.stdout);
     assert!(
@@ -102,17 +110,14 @@ fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
         "bounded cleanup: {:?}",
         done.elapsed
     );
-    assert_none_left(&tree, pgid);
 }
 
 #[test]
 fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
     let server = FixtureServer::start();
-    let (child, tree, pgid, _work) = started(HOLD, &server);
-    a3s_test_runner::process_tree::signal(child.id() as i32, libc::SIGHUP);
-    let done = finish(child, Duration::from_secs(30));
-    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
-    assert_none_left(&tree, pgid);
+    let run = started(HOLD, &server);
+    run.signal(libc::SIGHUP);
+    run.ends_with(130);
 }
 
 /// A project whose "dev server" ignores SIGTERM: stopping it takes the runner's whole grace period
@@ -126,7 +131,12 @@ fn stubborn_project(url: &str) -> String {
 fn a_second_ctrl_c_during_cleanup_kills_the_owned_tree_at_once() {
     let server = FixtureServer::start();
     let project = stubborn_project(&server.base_url);
-    let (mut child, tree, pgid, _work) = started_with(
+    let Busy {
+        mut child,
+        tree,
+        pgid,
+        _work,
+    } = started_with(
         &[(".a3s-test/project.acl", &project), ("hold.acl", HOLD)],
         &server,
     );
