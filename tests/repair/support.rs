@@ -84,14 +84,7 @@ pub fn import(root: &Path, session: &str, document: &str) -> serde_json::Value {
         session,
         "--json",
     ];
-    let out = run(root, &args, Some(document.as_bytes()));
-    assert!(
-        out.status.success(),
-        "a3s-test {args:?}: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json(&out)
+    ok_json_with(root, &args, Some(document.as_bytes()))
 }
 
 /// `agent start <origin>/ --session <session>`; expects an active session, whose record it

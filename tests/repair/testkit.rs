@@ -105,25 +105,17 @@ fn status_of(root: &Path, session: &str, finding: &str) -> Value {
         .clone()
 }
 
-/// The review page on its app server and a session on it, aborted when the test ends.
-fn review_session<'a>(root: &'a Path, session: &'a str) -> (AppServer, AbortOnDrop<'a>) {
+/// The review page on its app server and a session on it (aborted when the test ends), once the
+/// page has sent its batch and its three actions (one POST each, every one answered 503) and
+/// shows that its endpoint failed. Returns the four POST bodies.
+fn review_session<'a>(
+    root: &'a Path,
+    session: &'a str,
+) -> (AppServer, AbortOnDrop<'a>, Vec<Value>) {
     let app = AppServer::start(&review_page());
     start_session(root, &app.origin, session);
-    (app, AbortOnDrop(root, session))
-}
-
-#[test]
-fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_lost() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    let (app, session) = review_session(root, "xl");
-
-    // One POST for the batch, one per action: every one failed, so the page kept them all and
-    // each action's POST carried the ones kept before it.
+    let guard = AbortOnDrop(root, session);
     let posts = app.wait_for_posts(4, Duration::from_secs(30));
-    for (n, post) in posts[1..].iter().enumerate() {
-        assert_eq!(post["actions"].as_array().unwrap().len(), n + 1, "{post}");
-    }
     ok_json(
         root,
         &[
@@ -131,10 +123,24 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
             "expect-text",
             "Sent: endpoint_failed",
             "--session",
-            "xl",
+            session,
             "--json",
         ],
     );
+    (app, guard, posts)
+}
+
+#[test]
+fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let (app, session, posts) = review_session(root, "xl");
+
+    // One POST for the batch, one per action: every one failed, so the page kept them all and
+    // each action's POST carried the ones kept before it.
+    for (n, post) in posts[1..].iter().enumerate() {
+        assert_eq!(post["actions"].as_array().unwrap().len(), n + 1, "{post}");
+    }
     let batch = &posts[0];
     let sent = batch["repairs"].as_array().unwrap().clone();
     let ids: Vec<&str> = sent.iter().map(|r| r["id"].as_str().unwrap()).collect();
@@ -334,19 +340,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
 fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let (app, session) = review_session(root, "mx");
-    app.wait_for_posts(4, Duration::from_secs(30));
-    ok_json(
-        root,
-        &[
-            "agent",
-            "expect-text",
-            "Sent: endpoint_failed",
-            "--session",
-            "mx",
-            "--json",
-        ],
-    );
+    let (_app, session, _posts) = review_session(root, "mx");
 
     let mut mcp = McpPipe::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE);
     mcp.request(1, "initialize", json!({
