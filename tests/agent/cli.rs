@@ -181,7 +181,7 @@ fn an_idle_session_expires_and_takes_its_browser_with_it() {
     let server = Server::start(&[("/", "<button>Go</button>")]);
     let dir = project();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
+    let url = server.url();
     let groups = start(d, "idle", &url, &["--idle-timeout-ms", "1500"]);
     wait_gone(groups, Duration::from_secs(20));
     assert_eq!(session_json(d, "idle")["state"], "expired");
@@ -196,7 +196,7 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
     let server = Server::start(&[("/", "<button>Go</button>")]);
     let dir = project();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
+    let url = server.url();
 
     // Evidence: a screenshot runs while the budget is unspent; the bytes it wrote spend it, and
     // the next action is refused before dispatch.
@@ -258,7 +258,7 @@ fn show_list_schema_and_input_errors() {
     let server = Server::start(&[("/", "<button>Go</button>")]);
     let dir = project();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
+    let url = server.url();
     refused_turn(d, "bad id", &["start", &url], "test.session.invalid_input");
     refused_turn(
         d,
@@ -289,10 +289,8 @@ fn show_list_schema_and_input_errors() {
 
 #[test]
 fn a_terminated_supervisor_closes_the_browser_first() {
-    let server = Server::start(&[("/", "<button>Go</button>")]);
-    let dir = project();
+    let (_server, dir, groups) = session_on(&[("/", "<button>Go</button>")], "term", &[]);
     let d = dir.path();
-    let groups = start(d, "term", &format!("{}/", server.origin), &[]);
     let pid = session_json(d, "term")["ownership"]["supervisor_pid"]
         .as_u64()
         .unwrap();
@@ -323,10 +321,8 @@ fn a_terminated_supervisor_closes_the_browser_first() {
 #[test]
 fn a_nameless_control_is_reached_and_promoted_through_a_structural_path() {
     let page = r#"<!doctype html><body><div><button onclick="out.textContent = 'icon clicked'"><svg width="10" height="10"></svg></button></div><p id="out"></p></body>"#;
-    let server = Server::start(&[("/", page)]);
-    let dir = project();
+    let (_server, dir, groups) = session_on(&[("/", page)], "icon", &[]);
     let d = dir.path();
-    let groups = start(d, "icon", &format!("{}/", server.origin), &[]);
     let obs = turn(d, "icon", &["observe"]);
     let icon = ref_of(&obs, "button", "");
     let clicked = turn(d, "icon", &["click", &icon]);

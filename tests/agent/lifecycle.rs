@@ -76,7 +76,7 @@ fn a_killed_or_hung_up_supervisor_is_aborted_cleanly() {
     let server = page();
     let dir = project();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
+    let url = server.url();
     for (i, sig) in [libc::SIGKILL, libc::SIGHUP, libc::SIGKILL, libc::SIGHUP]
         .into_iter()
         .enumerate()
@@ -115,7 +115,7 @@ fn ten_concurrent_starts_of_one_id_make_exactly_one_session_with_one_browser() {
     let server = page();
     let dir = project();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
+    let url = server.url();
     let tag = new_tag("concurrent");
     let mut tracker = Tracker::new(&tag);
     let starts: Vec<Child> = (0..10)
@@ -169,7 +169,7 @@ fn an_interrupted_start_leaves_no_session_and_no_process() {
     let server = page();
     let dir = project();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
+    let url = server.url();
     let trials = [
         (libc::SIGINT, Moment::Supervisor),
         (libc::SIGTERM, Moment::Browser),
@@ -244,7 +244,7 @@ fn a_session_in_cleanup_refuses_turns_until_abort_retries_the_cleanup() {
     let d = dir.path();
     let tag = new_tag("cleanup");
     let mut tracker = Tracker::new(&tag);
-    let url = format!("{}/", server.origin);
+    let url = server.url();
     ok(
         d,
         &tag,

@@ -42,10 +42,8 @@ fn assert_validated_next(v: &Value) {
 
 #[test]
 fn page_text_never_becomes_a_command_or_part_of_a_suggestion() {
-    let server = Server::start(&[("/", INJECTION)]);
-    let dir = project();
+    let (server, dir, groups) = session_on(&[("/", INJECTION)], "inject", &[]);
     let d = dir.path();
-    let groups = start(d, "inject", &format!("{}/", server.origin), &[]);
     let text = a3s(d, &["agent", "observe", "--session", "inject", "--full"]);
     assert_eq!(text.code, 0, "{}", text.stderr);
     for line in text.stdout.lines() {
@@ -93,10 +91,8 @@ const CHANGING: &str = r#"<!doctype html><html><body>
 
 #[test]
 fn a_ref_from_an_older_observation_is_refused_and_the_page_is_untouched() {
-    let server = Server::start(&[("/", CHANGING)]);
-    let dir = project();
+    let (server, dir, groups) = session_on(&[("/", CHANGING)], "stale", &[]);
     let d = dir.path();
-    let groups = start(d, "stale", &format!("{}/", server.origin), &[]);
     let first = turn(d, "stale", &["observe"]);
     let n = first["observation"].as_u64().unwrap();
     let delete_in_n = ref_of(&first, "button", "Delete");
@@ -135,14 +131,12 @@ fn a_ref_from_an_older_observation_is_refused_and_the_page_is_untouched() {
 fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
     let other = Server::start(&[("/", "<h1>Elsewhere</h1>")]);
     let page = format!("<a href=\"{}/\">Away</a>", other.origin);
-    let server = Server::start(&[("/", &page)]);
-    let dir = project();
+    let (server, dir, groups) = session_on(&[("/", &page)], "origin", &[]);
     let d = dir.path();
-    let groups = start(d, "origin", &format!("{}/", server.origin), &[]);
     refused_turn(
         d,
         "origin",
-        &["navigate", &format!("{}/", other.origin)],
+        &["navigate", &other.url()],
         "test.session.policy",
     );
     // A link the page follows by itself: the document request is blocked in the browser, and
@@ -166,7 +160,7 @@ fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
     assert!(other.hits().is_empty(), "{:?}", other.hits());
     let lost = refused_turn(d, "origin", &["observe"], "test.session.origin_loss");
     // Origin loss is recoverable: the hint says how, and a navigation back passes the gate.
-    let home = format!("{}/", server.origin);
+    let home = server.url();
     assert_eq!(
         lost["error"]["detail"]["next"],
         format!("a3s-test agent navigate {home} --session origin"),
@@ -200,10 +194,10 @@ fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
     let groups = start(
         d,
         "origin2",
-        &format!("{}/", server.origin),
+        &server.url(),
         &["--allow-origin", &other.origin],
     );
-    turn(d, "origin2", &["navigate", &format!("{}/", other.origin)]);
+    turn(d, "origin2", &["navigate", &other.url()]);
     assert_eq!(other.count("/"), 1);
     turn(d, "origin2", &["expect-text", "Elsewhere"]);
     turn(d, "origin2", &["finish", "--status", "passed"]);
@@ -217,10 +211,8 @@ fn requests_to_domains_outside_the_policy_are_blocked_in_the_browser() {
         r#"<button onclick="fetch('{}/beacon').then(() => out.textContent = 'fetch ok', () => out.textContent = 'fetch failed')">Call</button><p id="out"></p>"#,
         api.origin
     );
-    let server = Server::start(&[("/", &page)]);
-    let dir = project();
+    let (server, dir, groups) = session_on(&[("/", &page)], "net", &[]);
     let d = dir.path();
-    let groups = start(d, "net", &format!("{}/", server.origin), &[]);
     let obs = turn(d, "net", &["observe"]);
     let call = ref_of(&obs, "button", "Call");
     let clicked = turn(d, "net", &["click", &call]);
@@ -239,24 +231,14 @@ fn requests_to_domains_outside_the_policy_are_blocked_in_the_browser() {
     assert_gone(groups);
 
     // --allow-domain widens network access (both servers are on 127.0.0.1).
-    let groups = start(
-        d,
-        "net2",
-        &format!("{}/", server.origin),
-        &["--allow-domain", "127.0.0.1"],
-    );
+    let groups = start(d, "net2", &server.url(), &["--allow-domain", "127.0.0.1"]);
     let obs = turn(d, "net2", &["observe"]);
     let call = ref_of(&obs, "button", "Call");
     turn(d, "net2", &["click", &call]);
     turn(d, "net2", &["exec", "wait { text = \"fetch ok\" }"]);
     assert_eq!(api.count("/beacon"), 1);
     // A domain is not an origin: navigating there is still refused.
-    refused_turn(
-        d,
-        "net2",
-        &["navigate", &format!("{}/", api.origin)],
-        "test.session.policy",
-    );
+    refused_turn(d, "net2", &["navigate", &api.url()], "test.session.policy");
     turn(d, "net2", &["finish", "--status", "passed"]);
     assert_gone(groups);
 }

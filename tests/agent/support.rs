@@ -44,6 +44,11 @@ impl Server {
         Server { origin, hits }
     }
 
+    /// The page at `/`: where a session starts.
+    pub fn url(&self) -> String {
+        format!("{}/", self.origin)
+    }
+
     /// Paths requested so far.
     pub fn hits(&self) -> Vec<String> {
         self.hits.lock().unwrap().clone()
@@ -290,4 +295,18 @@ pub fn turn(dir: &Path, session: &str, words: &[&str]) -> Value {
 /// One turn of `session` that must be refused with `code`; its JSON answer.
 pub fn refused_turn(dir: &Path, session: &str, words: &[&str], code: &str) -> Value {
     refused(dir, &turn_args(session, words), code)
+}
+
+/// `pages` on a loopback server, a fresh project and a session `id` started on `/` with `extra`
+/// arguments: how most session tests begin. The server and the folder are returned so the caller
+/// keeps them for the test.
+pub fn session_on(
+    pages: &[(&str, &str)],
+    id: &str,
+    extra: &[&str],
+) -> (Server, tempfile::TempDir, (u32, u32)) {
+    let server = Server::start(pages);
+    let dir = project();
+    let groups = start(dir.path(), id, &server.url(), extra);
+    (server, dir, groups)
 }

@@ -60,11 +60,8 @@ fn cref_id(obs: &Value, role: &str, name: &str) -> String {
 fn start_demo(session: &str, text: &str) -> (Server, tempfile::TempDir, (u32, u32)) {
     let pages = demo_pages();
     let borrowed: Vec<(&str, &str)> = pages.iter().map(|(p, b)| (*p, b.as_str())).collect();
-    let server = Server::start(&borrowed);
-    let dir = project();
-    let d = dir.path();
-    let groups = start(d, session, &format!("{}/", server.origin), &[]);
-    turn(d, session, &["expect-text", text]);
+    let (server, dir, groups) = session_on(&borrowed, session, &[]);
+    turn(dir.path(), session, &["expect-text", text]);
     (server, dir, groups)
 }
 
@@ -177,15 +174,17 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
         invalidated: { all: false, page: false, facts: false, ui: true, nodeIds: ["b", "a"], componentIds: [] } } }
     : { revision: rev, components: [], nodes }"#,
     );
-    let server = Server::start(&[
-        ("/", page),
-        ("/plain", plain),
-        ("/churn", &churn),
-        ("/bad-diff", &bad_diff),
-    ]);
-    let dir = project();
+    let (_server, dir, groups) = session_on(
+        &[
+            ("/", page),
+            ("/plain", plain),
+            ("/churn", &churn),
+            ("/bad-diff", &bad_diff),
+        ],
+        "bad",
+        &[],
+    );
     let d = dir.path();
-    let groups = start(d, "bad", &format!("{}/", server.origin), &[]);
     let v = refused_turn(d, "bad", &["observe"], "test.session.step_failed");
     assert!(
         v["error"]["message"]
