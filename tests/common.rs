@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use wait_timeout::ChildExt;
 
@@ -71,9 +71,16 @@ pub fn output_within(
         let mut stdin = child.stdin.take().expect("stdin");
         std::io::Write::write_all(&mut stdin, bytes).expect("write stdin");
     }
+    wait_output(child, deadline)
+}
+
+/// Wait for `child` (spawned in a process group of its own) up to `deadline`, reading whichever
+/// of its output pipes the caller has not taken; past the deadline its group is killed and the
+/// test fails. For tests that signal or watch a child before it ends.
+pub fn wait_output(mut child: Child, deadline: Duration) -> std::process::Output {
     // Read both pipes on threads so a large output cannot block the child while we wait.
-    let out = read_to_end(child.stdout.take().expect("stdout"));
-    let err = read_to_end(child.stderr.take().expect("stderr"));
+    let out = read_to_end(child.stdout.take());
+    let err = read_to_end(child.stderr.take());
     let status = match child.wait_timeout(deadline).expect("wait for the child") {
         Some(status) => status,
         None => {
@@ -84,7 +91,7 @@ pub fn output_within(
             };
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{command:?} did not finish within {deadline:?}");
+            panic!("pid {} did not finish within {deadline:?}", child.id());
         }
     };
     std::process::Output {
@@ -96,13 +103,31 @@ pub fn output_within(
 
 /// Read `stream` to its end on a thread of its own.
 fn read_to_end(
-    mut stream: impl std::io::Read + Send + 'static,
+    stream: Option<impl std::io::Read + Send + 'static>,
 ) -> std::thread::JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
-        let _ = stream.read_to_end(&mut bytes);
+        if let Some(mut stream) = stream {
+            let _ = stream.read_to_end(&mut bytes);
+        }
         bytes
     })
+}
+
+/// A temporary folder holding `files` (relative path, text), parent folders created.
+pub fn workdir(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for (name, text) in files {
+        write(dir.path(), name, text);
+    }
+    dir
+}
+
+/// Write `text` to `root/rel`, creating its parent folders.
+pub fn write(root: &Path, rel: &str, text: impl AsRef<[u8]>) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("a parent folder")).expect("create folders");
+    std::fs::write(path, text).expect("write a file");
 }
 
 /// `lang/tests/fixtures/<sub>`.

@@ -11,7 +11,6 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use wait_timeout::ChildExt;
 
 /// How long everything of a session may take to disappear once it is closed or its owner died.
 const GONE: Duration = Duration::from_secs(2);
@@ -29,24 +28,8 @@ fn command(dir: &Path, tag: &str, args: &[&str]) -> Command {
 }
 
 /// Wait for a spawned command with a deadline and collect its output.
-fn collect(mut child: Child) -> Out {
-    let status = match child.wait_timeout(TURN).unwrap() {
-        Some(s) => s,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("a3s-test did not finish within {TURN:?}");
-        }
-    };
-    let mut stdout = String::new();
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-    Out {
-        code: status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+fn collect(child: Child) -> Out {
+    crate::common::wait_output(child, TURN).into()
 }
 
 fn a3s(dir: &Path, tag: &str, args: &[&str]) -> Out {

@@ -219,45 +219,22 @@ impl Finished {
 }
 
 /// Wait for `child` up to `bound`; on overrun, kill its group and fail the test.
-pub fn finish(mut child: Child, bound: Duration) -> Finished {
+pub fn finish(child: Child, bound: Duration) -> Finished {
     let started = Instant::now();
     // A caller that reads a stream itself (to wait for a line) has taken it: that one is empty here.
-    let out = read_all(child.stdout.take());
-    let err = read_all(child.stderr.take());
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > bound {
-            // SAFETY: kill the process group this test created.
-            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-            let _ = child.wait();
-            panic!("a3s-test run did not finish within {bound:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let stdout = out.join().unwrap();
-    let stderr = err.join().unwrap();
-    let code = status
+    let out = crate::common::wait_output(child, bound);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let code = out
+        .status
         .code()
-        .unwrap_or_else(|| panic!("killed by a signal: {status:?}\n{stdout}\n{stderr}"));
+        .unwrap_or_else(|| panic!("killed by a signal: {:?}\n{stdout}\n{stderr}", out.status));
     Finished {
         code,
         stdout,
         stderr,
         elapsed: started.elapsed(),
     }
-}
-
-/// Read a child's stream to the end on a thread (a full pipe would block the child).
-fn read_all(stream: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(mut stream) = stream {
-            let _ = stream.read_to_string(&mut s);
-        }
-        s
-    })
 }
 
 /// Run to completion with a deadline.
@@ -386,16 +363,7 @@ pub fn assert_none_left(processes: &[ProcessInfo], pgid: i32) {
     );
 }
 
-/// A temporary working folder with the given suite files.
-pub fn workdir(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    dir
-}
+pub use crate::common::workdir;
 
 /// Generous bound for one run of a few scenarios on a 2-core machine.
 pub const RUN_BOUND: Duration = Duration::from_secs(90);
