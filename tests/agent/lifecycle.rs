@@ -50,16 +50,17 @@ fn assert_none_left(tracker: &mut Tracker, what: &str) {
     assert!(left.is_empty(), "{what}: processes {left:?} survived");
 }
 
-fn page() -> Server {
-    Server::start(&[("/", "<h1>Home</h1><button>Go</button>")])
+/// A page with a button on a loopback server, a fresh project, and the page's URL.
+fn page() -> (Server, tempfile::TempDir, String) {
+    let server = Server::start(&[("/", "<h1>Home</h1><button>Go</button>")]);
+    let url = server.url();
+    (server, project(), url)
 }
 
 #[test]
 fn a_killed_or_hung_up_supervisor_is_aborted_cleanly() {
-    let server = page();
-    let dir = project();
+    let (_server, dir, url) = page();
     let d = dir.path();
-    let url = server.url();
     for (i, sig) in [libc::SIGKILL, libc::SIGHUP, libc::SIGKILL, libc::SIGHUP]
         .into_iter()
         .enumerate()
@@ -95,10 +96,8 @@ fn a_killed_or_hung_up_supervisor_is_aborted_cleanly() {
 
 #[test]
 fn ten_concurrent_starts_of_one_id_make_exactly_one_session_with_one_browser() {
-    let server = page();
-    let dir = project();
+    let (_server, dir, url) = page();
     let d = dir.path();
-    let url = server.url();
     let tag = new_tag("concurrent");
     let mut tracker = Tracker::new(&tag);
     let starts: Vec<Child> = (0..10)
@@ -149,10 +148,8 @@ enum Moment {
 
 #[test]
 fn an_interrupted_start_leaves_no_session_and_no_process() {
-    let server = page();
-    let dir = project();
+    let (_server, dir, url) = page();
     let d = dir.path();
-    let url = server.url();
     let trials = [
         (libc::SIGINT, Moment::Supervisor),
         (libc::SIGTERM, Moment::Browser),
@@ -222,12 +219,10 @@ fn an_interrupted_start_leaves_no_session_and_no_process() {
 
 #[test]
 fn a_session_in_cleanup_refuses_turns_until_abort_retries_the_cleanup() {
-    let server = page();
-    let dir = project();
+    let (_server, dir, url) = page();
     let d = dir.path();
     let tag = new_tag("cleanup");
     let mut tracker = Tracker::new(&tag);
-    let url = server.url();
     ok(
         d,
         &tag,

@@ -20,6 +20,7 @@ struct Busy {
     /// The browser's process group.
     pgid: i32,
     _work: tempfile::TempDir,
+    _server: FixtureServer,
 }
 
 impl Busy {
@@ -38,12 +39,12 @@ impl Busy {
 }
 
 /// Start a run of `suite` and return it once it is [`Busy`].
-fn started(suite: &str, server: &FixtureServer) -> Busy {
-    started_with(&[("hold.acl", suite)], server)
+fn started(suite: &str) -> Busy {
+    started_with(&[("hold.acl", suite)], FixtureServer::start())
 }
 
 /// [`started`] in a working folder with these files (`hold.acl` among them).
-fn started_with(files: &[(&str, &str)], server: &FixtureServer) -> Busy {
+fn started_with(files: &[(&str, &str)], server: FixtureServer) -> Busy {
     let work = workdir(files);
     let requests = server.watch();
     let child = spawn_run(
@@ -64,13 +65,13 @@ fn started_with(files: &[(&str, &str)], server: &FixtureServer) -> Busy {
         tree,
         pgid: browser.pgid,
         _work: work,
+        _server: server,
     }
 }
 
 #[test]
 fn a_browser_killed_mid_run_is_an_infrastructure_failure_with_exit_2() {
-    let server = FixtureServer::start();
-    let run = started(HOLD, &server);
+    let run = started(HOLD);
     let browser = run.tree.iter().find(|p| p.pid == run.pgid).unwrap();
     a3s_test_runner::process_tree::signal(browser.pid, libc::SIGKILL);
     let done = run.ends_with(2);
@@ -88,8 +89,7 @@ fn a_browser_killed_mid_run_is_an_infrastructure_failure_with_exit_2() {
 
 #[test]
 fn a_scenario_deadline_exits_124_after_cleanup() {
-    let server = FixtureServer::start();
-    let done = started(STUCK_TIMEOUT, &server).ends_with(124);
+    let done = started(STUCK_TIMEOUT).ends_with(124);
     assert!(
         done.stdout.contains("TIMEOUT") && done.stdout.contains("test.run.timeout"),
         "{}",
@@ -99,8 +99,7 @@ fn a_scenario_deadline_exits_124_after_cleanup() {
 
 #[test]
 fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
-    let server = FixtureServer::start();
-    let run = started(HOLD, &server);
+    let run = started(HOLD);
     run.signal(libc::SIGINT);
     let done = run.ends_with(130);
     assert!(done.stdout.contains("Cancelling"), "{}", done.stdout);
@@ -114,8 +113,7 @@ fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
 
 #[test]
 fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
-    let server = FixtureServer::start();
-    let run = started(HOLD, &server);
+    let run = started(HOLD);
     run.signal(libc::SIGHUP);
     run.ends_with(130);
 }
@@ -135,10 +133,10 @@ fn a_second_ctrl_c_during_cleanup_kills_the_owned_tree_at_once() {
         mut child,
         tree,
         pgid,
-        _work,
+        ..
     } = started_with(
         &[(".a3s-test/project.acl", &project), ("hold.acl", HOLD)],
-        &server,
+        server,
     );
     let pid = child.id() as i32;
     assert!(

@@ -39,10 +39,7 @@ fn last_failed_reruns_only_what_failed_and_everything_without_a_record() {
     let server = FixtureServer::start();
     let work = workdir(&[("pick.acl", SUITE)]);
     let with = |extra: &[&str]| {
-        let args: Vec<&str> = ["pick.acl", "--json"]
-            .into_iter()
-            .chain(extra.iter().copied())
-            .collect();
+        let args = [&["pick.acl", "--json"], extra].concat();
         run_served(&server, work.path(), &args)
     };
 

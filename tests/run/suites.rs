@@ -148,10 +148,7 @@ fn filter_tag_and_shard_select_scenarios() {
     let server = FixtureServer::start();
     let work = workdir(&[("sel.acl", THREE)]);
     let with = |extra: &[&str]| {
-        let args: Vec<&str> = ["sel.acl", "--json"]
-            .into_iter()
-            .chain(extra.iter().copied())
-            .collect();
+        let args = [&["sel.acl", "--json"], extra].concat();
         let done = run_served(&server, work.path(), &args);
         assert_eq!(done.code, 0, "{}", done.stderr);
         done.json()
