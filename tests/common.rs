@@ -74,6 +74,15 @@ pub fn output_within(
     wait_output(child, deadline)
 }
 
+/// Spawn `command` with stdin closed, in a process group of its own, so that it and everything it
+/// starts can be signalled or killed as one group by the test that owns it.
+pub fn spawn_grouped(command: &mut Command) -> Child {
+    command.stdin(Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    command.spawn().expect("spawn the program under test")
+}
+
 /// Wait for `child` (spawned in a process group of its own) up to `deadline`, reading whichever
 /// of its output pipes the caller has not taken; past the deadline its group is killed and the
 /// test fails. For tests that signal or watch a child before it ends.

@@ -5,7 +5,6 @@ use crate::support::*;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -26,24 +25,22 @@ impl Endpoint {
 
     /// The endpoint of `session` for an app on `origin`.
     pub fn start_for(root: &std::path::Path, session: &str, origin: &str, timeout_ms: u64) -> Self {
-        let mut child = Command::new(BIN)
-            .args([
-                "repair-endpoint",
-                "--listen",
-                "127.0.0.1:0",
-                "--session",
-                session,
-                "--app-origin",
-                origin,
-            ])
-            .args(["--request-timeout-ms", &timeout_ms.to_string(), "--root"])
-            .arg(root)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .unwrap();
+        let mut child = crate::common::spawn_grouped(
+            Command::new(BIN)
+                .args([
+                    "repair-endpoint",
+                    "--listen",
+                    "127.0.0.1:0",
+                    "--session",
+                    session,
+                    "--app-origin",
+                    origin,
+                ])
+                .args(["--request-timeout-ms", &timeout_ms.to_string(), "--root"])
+                .arg(root)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        );
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {

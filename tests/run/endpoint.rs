@@ -9,7 +9,6 @@ use crate::harness::{free_port, run, run_served, workdir, FixtureServer, RUN_BOU
 use a3s_test_driver::web::{BASE_FLAGS, DEFAULT_BROWSER};
 use a3s_test_runner::process_tree::{descendants, ProcessInfo};
 use std::io::{BufRead, BufReader};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -28,18 +27,16 @@ impl ForeignBrowser {
     /// Start headless-shell in a new process group and wait (bounded) for its DevTools address.
     fn start() -> ForeignBrowser {
         let profile = tempfile::tempdir().unwrap();
-        let mut child = Command::new(DEFAULT_BROWSER)
-            .arg("--headless")
-            .args(BASE_FLAGS)
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg("about:blank")
-            .env("XDG_CONFIG_HOME", profile.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .unwrap();
+        let mut child = crate::common::spawn_grouped(
+            Command::new(DEFAULT_BROWSER)
+                .arg("--headless")
+                .args(BASE_FLAGS)
+                .arg(format!("--user-data-dir={}", profile.path().display()))
+                .arg("about:blank")
+                .env("XDG_CONFIG_HOME", profile.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped()),
+        );
         let pgid = child.id() as i32;
         let stderr = child.stderr.take().unwrap();
         let (tx, rx) = mpsc::channel();
