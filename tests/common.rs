@@ -123,6 +123,29 @@ fn read_to_end(
     })
 }
 
+/// A listener on a free loopback port and its origin (`http://127.0.0.1:PORT`): the start of every
+/// test server here.
+pub fn loopback() -> (std::net::TcpListener, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    let origin = format!("http://{}", listener.local_addr().expect("local address"));
+    (listener, origin)
+}
+
+/// Hand every connection `listener` accepts to `handle`, each on a thread of its own, from a
+/// thread of its own (the test servers live as long as the test process).
+pub fn serve_each(
+    listener: std::net::TcpListener,
+    handle: impl Fn(std::net::TcpStream) + Send + Sync + 'static,
+) {
+    let handle = std::sync::Arc::new(handle);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let handle = handle.clone();
+            std::thread::spawn(move || handle(stream));
+        }
+    });
+}
+
 /// A temporary folder holding `files` (relative path, text), parent folders created.
 pub fn workdir(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temporary folder");

@@ -5,7 +5,7 @@
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -24,23 +24,14 @@ pub struct Server {
 impl Server {
     /// Serve `pages` (path → HTML) on a free port.
     pub fn start(pages: &[(&str, &str)]) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let origin = format!("http://{}", listener.local_addr().unwrap());
-        let pages: Arc<HashMap<String, String>> = Arc::new(
-            pages
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.replace("{ORIGIN}", &origin)))
-                .collect(),
-        );
+        let (listener, origin) = crate::common::loopback();
+        let pages: HashMap<String, String> = pages
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.replace("{ORIGIN}", &origin)))
+            .collect();
         let hits = Arc::new(Mutex::new(Vec::new()));
         let h = hits.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let pages = pages.clone();
-                let hits = h.clone();
-                std::thread::spawn(move || serve(stream, &pages, &hits));
-            }
-        });
+        crate::common::serve_each(listener, move |stream| serve(stream, &pages, &h));
         Server { origin, hits }
     }
 

@@ -38,19 +38,13 @@ type Counters = Arc<Mutex<std::collections::HashMap<String, u64>>>;
 impl FixtureServer {
     /// Start serving `tests/fixtures/web` on a free port.
     pub fn start() -> FixtureServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let base_url = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        let (listener, base_url) = crate::common::loopback();
         let requests: Arc<Mutex<Vec<mpsc::Sender<String>>>> = Arc::default();
         let root = repo().join("tests/fixtures/web");
         let listeners = requests.clone();
         let counters = Counters::default();
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { return };
-                let (root, listeners, counters) =
-                    (root.clone(), listeners.clone(), counters.clone());
-                std::thread::spawn(move || serve(stream, &root, &listeners, &counters));
-            }
+        crate::common::serve_each(listener, move |stream| {
+            serve(stream, &root, &listeners, &counters)
         });
         FixtureServer { base_url, requests }
     }
@@ -379,6 +373,14 @@ pub struct JunitCounts {
     pub failures: usize,
     /// `<error>` elements.
     pub errors: usize,
+}
+
+/// Read the JUnit report at `path` and count it with [`junit_counts`]; the XML comes back too, for
+/// failure messages and further checks.
+pub fn read_junit(path: &Path) -> (JunitCounts, String) {
+    let xml = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("no JUnit report at {}: {e}", path.display()));
+    (junit_counts(&xml), xml)
 }
 
 /// Parse a JUnit report with a real XML parser and check its structure: well-formed, one

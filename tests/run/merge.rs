@@ -2,7 +2,7 @@
 //! into one result, JUnit file and HTML report; a missing shard is reported and exits 2; a
 //! duplicate shard is refused with its code and writes nothing.
 
-use crate::harness::{command, finish, junit_counts, run_served, workdir, Finished, FixtureServer};
+use crate::harness::{command, finish, read_junit, run_served, workdir, Finished, FixtureServer};
 use std::path::Path;
 use std::time::Duration;
 
@@ -85,8 +85,7 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
             "matrix/widgets"
         ]
     );
-    let xml = std::fs::read_to_string(work.path().join("merged.xml")).unwrap();
-    let counts = junit_counts(&xml);
+    let (counts, xml) = read_junit(&work.path().join("merged.xml"));
     assert_eq!(
         (counts.cases, counts.failures, counts.errors),
         (6, 1, 0),

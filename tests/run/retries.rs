@@ -2,7 +2,7 @@
 //! second visit (the fixture server counts visits per key), so its scenario fails on the first
 //! attempt and passes on the retry, in real Chromium.
 
-use crate::harness::{junit_counts, run_served, workdir, FixtureServer};
+use crate::harness::{read_junit, run_served, workdir, FixtureServer};
 
 /// A suite whose `flaky` scenario needs two visits of `flaky.html?key=<key>`, beside one that
 /// always passes.
@@ -95,8 +95,7 @@ fn a_scenario_that_passes_on_a_retry_is_flaky_in_every_output() {
         "{live}"
     );
 
-    let xml = std::fs::read_to_string(work.path().join("report.xml")).unwrap();
-    let counts = junit_counts(&xml);
+    let (counts, xml) = read_junit(&work.path().join("report.xml"));
     assert_eq!(
         (counts.cases, counts.failures, counts.errors),
         (2, 0, 0),

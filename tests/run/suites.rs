@@ -2,7 +2,7 @@
 //! output; admission errors stop the run before a browser opens; selection flags select.
 
 use crate::harness::{
-    failing_suite, junit_counts, repo, run, run_served, scenario_ids as ids, workdir, FixtureServer,
+    failing_suite, read_junit, repo, run, run_served, scenario_ids as ids, workdir, FixtureServer,
 };
 use std::time::Duration;
 
@@ -34,8 +34,7 @@ fn the_dogfood_suites_pass_with_the_project_dev_server() {
         "{}",
         done.stdout
     );
-    let xml = std::fs::read_to_string(junit).unwrap();
-    let counts = junit_counts(&xml);
+    let (counts, xml) = read_junit(&junit);
     let scenarios = done
         .stdout
         .lines()
@@ -111,8 +110,7 @@ fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
     ] {
         assert!(live.contains(needle), "missing {needle:?} in:\n{live}");
     }
-    let xml = std::fs::read_to_string(junit).unwrap();
-    let counts = junit_counts(&xml);
+    let (counts, xml) = read_junit(&junit);
     assert_eq!(
         (counts.suites, counts.cases, counts.failures, counts.errors),
         (1, 2, 1, 0),
