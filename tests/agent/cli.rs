@@ -152,10 +152,7 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
     exec("click { target = ref(\"@e99\") }", "test.session.stale_ref");
     let nav = format!("navigate {{ url = \"{}/\" }}", other.origin);
     let v = exec(&nav, "test.session.policy");
-    assert!(v["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("--allow-origin"));
+    assert!(error_message(&v).contains("--allow-origin"));
     assert!(
         other.hits().is_empty(),
         "the other origin was contacted: {:?}",
@@ -178,11 +175,12 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
 
 #[test]
 fn an_idle_session_expires_and_takes_its_browser_with_it() {
-    let server = Server::start(&[("/", "<button>Go</button>")]);
-    let dir = project();
+    let (_server, dir, groups) = session_on(
+        &[("/", "<button>Go</button>")],
+        "idle",
+        &["--idle-timeout-ms", "1500"],
+    );
     let d = dir.path();
-    let url = server.url();
-    let groups = start(d, "idle", &url, &["--idle-timeout-ms", "1500"]);
     wait_gone(groups, Duration::from_secs(20));
     assert_eq!(session_json(d, "idle")["state"], "expired");
     refused_turn(d, "idle", &["observe"], "test.session.not_running");
@@ -228,7 +226,7 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
     );
     assert!(std::fs::metadata(artifacts.join("shot.png")).unwrap().len() >= budget);
     let v = refused_turn(d, "evidence", &["press", "Tab"], "test.session.budget");
-    let message = v["error"]["message"].as_str().unwrap();
+    let message = error_message(&v);
     assert!(
         message.contains(&format!("evidence budget ({budget} bytes)")),
         "{message}"

@@ -112,10 +112,7 @@ fn a_ref_from_an_older_observation_is_refused_and_the_page_is_untouched() {
         &["exec", &statement, "--observation", &n.to_string()],
         "test.session.stale_ref",
     );
-    assert!(v["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains(&format!("observation {n}")));
+    assert!(error_message(&v).contains(&format!("observation {n}")));
     // Nothing was dispatched: no request, the counter is unchanged.
     assert_eq!(server.count("/deleted"), 0);
     let third = ok(

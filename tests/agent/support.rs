@@ -301,3 +301,10 @@ pub fn session_on(
     let groups = start(dir.path(), id, &server.url(), extra);
     (server, dir, groups)
 }
+
+/// The message of a refusal's JSON answer (`error.message`).
+pub fn error_message(refusal: &Value) -> &str {
+    refusal["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message in {refusal}"))
+}

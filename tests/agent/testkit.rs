@@ -116,10 +116,7 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
         "test.session.stale_ref",
     );
     assert!(
-        refused_fill["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains(&email),
+        error_message(&refused_fill).contains(&email),
         "{refused_fill}"
     );
     // Nothing was typed.
@@ -187,20 +184,14 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
     let d = dir.path();
     let v = refused_turn(d, "bad", &["observe"], "test.session.step_failed");
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("test.driver.web.page_context_incompatible"),
+        error_message(&v).starts_with("test.driver.web.page_context_incompatible"),
         "{v}"
     );
     // revision → accessibility → revision moved twice: its own code.
     turn(d, "bad", &["navigate", "/churn"]);
     let v = refused_turn(d, "bad", &["observe"], "test.session.step_failed");
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("test.driver.web.page_context_changed"),
+        error_message(&v).starts_with("test.driver.web.page_context_changed"),
         "{v}"
     );
     // A delta that breaks a rule is rejected in Rust, and the @cN refs with it.
@@ -209,10 +200,7 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
     let go = cref_id(&obs, "button", "Go");
     let v = refused_turn(d, "bad", &["click", &go], "test.session.stale_ref");
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("test.driver.web.page_context_diff.unsorted_ids"),
+        error_message(&v).contains("test.driver.web.page_context_diff.unsorted_ids"),
         "{v}"
     );
     refused_turn(d, "bad", &["click", &go], "test.session.stale_ref");
