@@ -17,9 +17,11 @@ fn turn<'a>(verb: &'a str, id: &'a str, session: &'a str, rid: &'a str) -> [&'a 
     ]
 }
 
-/// [`turn`] in session `s1`, owned, for the caller to extend.
-fn common(verb: &str, id: &str, rid: &str) -> Vec<String> {
-    turn(verb, id, "s1", rid).map(String::from).to_vec()
+/// [`turn`] in session `s1` followed by `extra`, owned, for the caller to extend further.
+fn common(verb: &str, id: &str, rid: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = turn(verb, id, "s1", rid).map(String::from).to_vec();
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
 }
 
 #[test]
@@ -50,18 +52,16 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
     assert_eq!(again["result"]["replayed"], true);
     assert_eq!(again["result"]["attempt_id"], attempt.as_str());
 
-    let mut progress = common("repair-progress", "f1", "p1");
-    progress.extend([
-        "--attempt-id".into(),
-        attempt.clone(),
-        "--message".into(),
-        "editing".into(),
-    ]);
+    let progress = common(
+        "repair-progress",
+        "f1",
+        "p1",
+        &["--attempt-id", &attempt, "--message", "editing"],
+    );
     let v = ok_json(root, &progress);
     assert_eq!(v["result"]["to"], "repairing");
     // Complete without a change list fails closed.
-    let mut complete = common("repair-complete", "f1", "c1");
-    complete.extend(["--attempt-id".into(), attempt.clone()]);
+    let mut complete = common("repair-complete", "f1", "c1", &["--attempt-id", &attempt]);
     let out = run(
         root,
         &complete.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -180,21 +180,18 @@ fn to_verifying(root: &std::path::Path, ids: &[&str]) -> Vec<String> {
     import(root, "s1", &doc(&items));
     let mut attempts = Vec::new();
     for id in ids {
-        let claim = common("repair-claim", id, &format!("claim-{id}"));
+        let claim = common("repair-claim", id, &format!("claim-{id}"), &[]);
         let attempt = ok_json(root, &claim)["result"]["attempt_id"]
             .as_str()
             .unwrap()
             .to_owned();
-        let mut progress = common("repair-progress", id, &format!("prog-{id}"));
-        progress.extend(["--attempt-id".into(), attempt.clone()]);
-        ok_json(root, &progress);
-        let mut complete = common("repair-complete", id, &format!("done-{id}"));
-        complete.extend([
-            "--attempt-id".into(),
-            attempt.clone(),
-            "--changed-file".into(),
-            "src/a.css".into(),
-        ]);
+        let with_attempt = ["--attempt-id", attempt.as_str()];
+        ok_json(
+            root,
+            &common("repair-progress", id, &format!("prog-{id}"), &with_attempt),
+        );
+        let changed = [&with_attempt[..], &["--changed-file", "src/a.css"]].concat();
+        let complete = common("repair-complete", id, &format!("done-{id}"), &changed);
         let v = ok_json(root, &complete);
         assert_eq!(v["result"]["to"], "verifying");
         attempts.push(attempt);
