@@ -191,10 +191,8 @@ fn an_idle_session_expires_and_takes_its_browser_with_it() {
 
 #[test]
 fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
-    let server = Server::start(&[("/", "<button>Go</button>")]);
-    let dir = project();
+    let (_server, dir, url) = page_and_project("<button>Go</button>");
     let d = dir.path();
-    let url = server.url();
 
     // Evidence: a screenshot runs while the budget is unspent; the bytes it wrote spend it, and
     // the next action is refused before dispatch.
@@ -253,10 +251,8 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
 
 #[test]
 fn show_list_schema_and_input_errors() {
-    let server = Server::start(&[("/", "<button>Go</button>")]);
-    let dir = project();
+    let (server, dir, url) = page_and_project("<button>Go</button>");
     let d = dir.path();
-    let url = server.url();
     refused_turn(d, "bad id", &["start", &url], "test.session.invalid_input");
     refused_turn(
         d,

@@ -4,7 +4,7 @@
 //! by a tag the test sets on the commands it runs (`tests/owned.rs`), never by name.
 
 use crate::owned::{new_tag, Tracker, TAG_VAR};
-use crate::support::{project, session_json, Out, Server, TURN};
+use crate::support::{page_and_project, project, session_json, Out, Server, TURN};
 use a3s_test_runner::process_tree::ProcessInfo;
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
@@ -52,9 +52,7 @@ fn assert_none_left(tracker: &mut Tracker, what: &str) {
 
 /// A page with a button on a loopback server, a fresh project, and the page's URL.
 fn page() -> (Server, tempfile::TempDir, String) {
-    let server = Server::start(&[("/", "<h1>Home</h1><button>Go</button>")]);
-    let url = server.url();
-    (server, project(), url)
+    page_and_project("<h1>Home</h1><button>Go</button>")
 }
 
 #[test]

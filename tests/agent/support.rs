@@ -308,3 +308,11 @@ pub fn error_message(refusal: &Value) -> &str {
         .as_str()
         .unwrap_or_else(|| panic!("no error message in {refusal}"))
 }
+
+/// `html` served at `/` on a loopback server, a fresh project, and the page's URL: for tests that
+/// start their sessions themselves. The server and the folder are kept by the caller.
+pub fn page_and_project(html: &str) -> (Server, tempfile::TempDir, String) {
+    let server = Server::start(&[("/", html)]);
+    let url = server.url();
+    (server, project(), url)
+}
