@@ -3,17 +3,14 @@
 //! run into the scenario deadline. That is a scenario timeout — `test.run.timeout`, exit 124,
 //! status `timed_out` — naming what was awaited, not a product assertion.
 
-use crate::harness::{run_served, workdir, FixtureServer};
+use crate::harness::run_once;
 
 const SUITE: &str = include_str!("../fixtures/suites/deadline.acl");
 
 #[test]
 fn a_wait_or_an_action_that_runs_into_the_scenario_deadline_is_a_scenario_timeout() {
-    let server = FixtureServer::start();
-    let work = workdir(&[("deadline.acl", SUITE)]);
-    let done = run_served(
-        &server,
-        work.path(),
+    let (done, _work) = run_once(
+        &[("deadline.acl", SUITE)],
         &["deadline.acl", "--json", "--jobs", "1"],
     );
     assert_eq!(done.code, 124, "{}", done.stderr);

@@ -244,6 +244,15 @@ pub fn run_served(server: &FixtureServer, work: &Path, args: &[&str]) -> Finishe
     run(&args, work, RUN_BOUND)
 }
 
+/// One run of `args` against a fixture server of its own, in a new working folder holding `files`:
+/// for tests that run once. The folder is returned with the result, for the reports written there.
+pub fn run_once(files: &[(&str, &str)], args: &[&str]) -> (Finished, tempfile::TempDir) {
+    let server = FixtureServer::start();
+    let work = workdir(files);
+    let done = run_served(&server, work.path(), args);
+    (done, work)
+}
+
 /// The scenario ids of a `--json` result, in its order.
 pub fn scenario_ids(json: &serde_json::Value) -> Vec<String> {
     json["scenarios"]

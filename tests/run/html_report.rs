@@ -6,7 +6,7 @@
 //! axe-core comes from `tests/fixtures/axe/node_modules` (`scripts/setup.sh` runs `npm ci` there);
 //! the screenshot is kept at `$CARGO_TARGET_TMPDIR/html-report.png` for a person to look at.
 
-use crate::harness::{repo, run_served, workdir, FixtureServer};
+use crate::harness::{repo, run_once};
 use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver, WebContext};
 use a3s_test_lang::ir::{Action, EvidencePath, KeyChord, Step, Target};
@@ -119,11 +119,8 @@ fn file_path(url: &str) -> PathBuf {
 
 #[test]
 fn a_failing_run_writes_a_report_that_chromium_opens_reads_and_filters() {
-    let server = FixtureServer::start();
-    let work = workdir(&[("report.acl", SUITE)]);
-    let done = run_served(
-        &server,
-        work.path(),
+    let (done, work) = run_once(
+        &[("report.acl", SUITE)],
         &["report.acl", "--html", "out/report"],
     );
     assert_eq!(done.code, 1, "{}\n{}", done.stdout, done.stderr);

@@ -2,7 +2,7 @@
 //! second visit (the fixture server counts visits per key), so its scenario fails on the first
 //! attempt and passes on the retry, in real Chromium.
 
-use crate::harness::{read_junit, run_served, workdir, FixtureServer};
+use crate::harness::{read_junit, run_once, run_served, workdir, FixtureServer};
 
 /// A suite whose `flaky` scenario needs two visits of `flaky.html?key=<key>`, beside one that
 /// always passes.
@@ -29,11 +29,8 @@ suite "retry" {{
 
 #[test]
 fn a_scenario_that_passes_on_a_retry_is_flaky_in_every_output() {
-    let server = FixtureServer::start();
-    let work = workdir(&[("retry.acl", &suite("every-output"))]);
-    let done = run_served(
-        &server,
-        work.path(),
+    let (done, work) = run_once(
+        &[("retry.acl", &suite("every-output"))],
         &[
             "retry.acl",
             "--retries",

@@ -2,7 +2,8 @@
 //! output; admission errors stop the run before a browser opens; selection flags select.
 
 use crate::harness::{
-    failing_suite, read_junit, repo, run, run_served, scenario_ids as ids, workdir, FixtureServer,
+    failing_suite, read_junit, repo, run, run_once, run_served, scenario_ids as ids, workdir,
+    FixtureServer,
 };
 use std::time::Duration;
 
@@ -58,14 +59,11 @@ fn the_dogfood_suites_pass_with_the_project_dev_server() {
 
 #[test]
 fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
-    let server = FixtureServer::start();
-    let work = workdir(&[("shop.acl", &failing_suite("shop"))]);
-    let junit = work.path().join("report.xml");
-    let done = run_served(
-        &server,
-        work.path(),
+    let (done, work) = run_once(
+        &[("shop.acl", &failing_suite("shop"))],
         &["shop.acl", "--json", "--junit", "report.xml"],
     );
+    let junit = work.path().join("report.xml");
     assert_eq!(done.code, 1, "{}", done.stderr);
     let json = done.json();
     assert_eq!(json["format_version"], 1);
