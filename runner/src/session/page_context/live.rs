@@ -6,7 +6,7 @@ use super::diff::{self, Delta};
 use super::handshake::{self, Bridge};
 use crate::session::code::{SessionCode, SessionError};
 use a3s_test_driver::failure::FailureCode;
-use a3s_test_driver::web::{PageContextMethod, PageContextReply, WebContext};
+use a3s_test_driver::{AgentContext, PageContextMethod, PageContextReply};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
@@ -18,8 +18,8 @@ pub fn driver_error(code: FailureCode, message: impl Into<String>) -> SessionErr
     )
 }
 
-async fn call(
-    ctx: &WebContext,
+async fn call<C: AgentContext>(
+    ctx: &C,
     method: PageContextMethod,
     arg: Value,
     deadline: Instant,
@@ -31,7 +31,8 @@ async fn call(
 
 /// `None` when the page has no bridge; the bridge when its handshake is compatible; an
 /// `test.driver.web.page_context_incompatible` failure otherwise.
-pub async fn detect(ctx: &WebContext, deadline: Instant) -> Result<Option<Bridge>, SessionError> {
+pub async fn detect<C: AgentContext>(
+    ctx: &C, deadline: Instant) -> Result<Option<Bridge>, SessionError> {
     match call(ctx, PageContextMethod::Handshake, Value::Null, deadline).await? {
         PageContextReply::Absent => Ok(None),
         PageContextReply::Threw(m) => Err(driver_error(
@@ -59,7 +60,8 @@ fn present(reply: PageContextReply, what: &str) -> Result<Value, SessionError> {
 }
 
 /// The bridge's current revision (`probe()`).
-pub async fn revision(ctx: &WebContext, deadline: Instant) -> Result<u64, SessionError> {
+pub async fn revision<C: AgentContext>(
+    ctx: &C, deadline: Instant) -> Result<u64, SessionError> {
     let v = present(
         call(ctx, PageContextMethod::Probe, Value::Null, deadline).await?,
         "probe",
@@ -76,8 +78,8 @@ pub async fn revision(ctx: &WebContext, deadline: Instant) -> Result<u64, Sessio
 }
 
 /// A snapshot for `request`; its `revision` is checked to be a positive integer.
-pub async fn snapshot(
-    ctx: &WebContext,
+pub async fn snapshot<C: AgentContext>(
+    ctx: &C,
     request: Value,
     deadline: Instant,
 ) -> Result<(u64, Value), SessionError> {
@@ -100,8 +102,8 @@ pub async fn snapshot(
 
 /// The validated delta since `baseline` (a `detail: diff` snapshot of the page projection).
 /// A bridge error, a missing delta or a broken rule is an error carrying its own code.
-pub async fn delta_since(
-    ctx: &WebContext,
+pub async fn delta_since<C: AgentContext>(
+    ctx: &C,
     baseline: u64,
     deadline: Instant,
 ) -> Result<Delta, SessionError> {

@@ -5,7 +5,7 @@
 
 use super::live::detect;
 use crate::session::code::{SessionCode, SessionError};
-use a3s_test_driver::web::{PageContextMethod, PageContextReply, WebContext};
+use a3s_test_driver::{AgentContext, PageContextMethod, PageContextReply};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
@@ -19,8 +19,8 @@ fn no_bridge() -> SessionError {
     )
 }
 
-async fn call(
-    ctx: &WebContext,
+async fn call<C: AgentContext>(
+    ctx: &C,
     method: PageContextMethod,
     arg: Value,
     deadline: Instant,
@@ -60,7 +60,8 @@ fn envelope(v: Value) -> Result<Value, SessionError> {
 }
 
 /// The first `max` pending findings, left in the queue.
-pub async fn peek(ctx: &WebContext, max: u32, deadline: Instant) -> Result<Value, SessionError> {
+pub async fn peek<C: AgentContext>(
+    ctx: &C, max: u32, deadline: Instant) -> Result<Value, SessionError> {
     if max == 0 || max as usize > MAX_BATCH {
         return Err(SessionError::new(
             SessionCode::InvalidInput,
@@ -77,8 +78,8 @@ pub async fn peek(ctx: &WebContext, max: u32, deadline: Instant) -> Result<Value
 }
 
 /// Remove exactly `ids` from the queue; returns the removed findings.
-pub async fn take(
-    ctx: &WebContext,
+pub async fn take<C: AgentContext>(
+    ctx: &C,
     ids: &[String],
     deadline: Instant,
 ) -> Result<Value, SessionError> {
