@@ -34,14 +34,14 @@ use crate::cancel::CancelToken;
 use crate::event::{CancelReason, EventSender, RunEventKind};
 use crate::evidence::{ArtifactRoot, EvidenceError};
 use crate::plan::{Plan, PlannedScenario};
-use crate::step::{self, StepFailed};
 use crate::result::{
     AttemptResult, EvidenceRecord, FailureRecord, ScenarioResult, ScenarioStatus, StepResult,
     StepStatus,
 };
+use crate::step::{self, StepFailed};
 use a3s_test_driver::{
-    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, StepEnv,
-    SurfaceContext, SurfaceDriver,
+    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, StepEnv, SurfaceContext,
+    SurfaceDriver,
 };
 use a3s_test_lang::ir::Scenario;
 use std::future::Future;
@@ -578,7 +578,10 @@ async fn run_scenario<D: SurfaceDriver>(
                 record.detail = output.detail;
                 None
             }
-            Err(StepFailed { failure: f, capture }) => {
+            Err(StepFailed {
+                failure: f,
+                capture,
+            }) => {
                 note_browser_loss(shared, f.code, &f.message);
                 let evidence: Vec<EvidenceRecord> =
                     f.evidence.iter().map(EvidenceRecord::from).collect();

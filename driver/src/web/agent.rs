@@ -83,10 +83,7 @@ fn str_at(v: &Value, pointer: &str) -> Option<String> {
 
 impl AgentContext for WebContext {
     /// The current tab's top document: URL and loader id.
-    async fn document_identity(
-        &self,
-        deadline: Instant,
-    ) -> Result<(String, String), StepFailure> {
+    async fn document_identity(&self, deadline: Instant) -> Result<(String, String), StepFailure> {
         let tab = self.tab()?;
         let tree = tab
             .session
@@ -217,7 +214,6 @@ impl AgentContext for WebContext {
             .await
             .then_some(candidate))
     }
-
 
     /// Call a Test Kit bridge method in the current tab's top document.
     async fn page_context_call(
@@ -360,7 +356,6 @@ impl AgentDriver for super::WebDriver {
     fn browser_process(&self) -> Option<BrowserProcess> {
         super::WebDriver::browser_process(self)
     }
-
 }
 
 /// Turn accessibility nodes (in document order) into controls and page texts; stops at
@@ -494,5 +489,3 @@ const PAGE_CONTEXT_JS: &str = r#"(async (b, method, arg) => {
 /// `timeoutMs`), plus 10 s for the snapshot that follows the wait and the round trip. A longer
 /// call means the page is wedged; a dialog opened meanwhile fails it at once instead.
 const BRIDGE_CALL_BOUND: Duration = Duration::from_secs(310);
-
-

@@ -33,8 +33,7 @@ pub use crate::api::{
 pub use context::WebContext;
 pub use large_page::LARGE_PAGE_ELEMENTS;
 pub use process::{
-    live_group_members, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER,
-    UNLIMITED_FRAME_RATE_FLAG,
+    live_group_members, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER, UNLIMITED_FRAME_RATE_FLAG,
 };
 pub use stats::{ContextStats, Totals};
 

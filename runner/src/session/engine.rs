@@ -27,8 +27,8 @@ use crate::executor::DriverLauncher;
 use crate::step::{self, StepFailed};
 use a3s_test_driver::{
     live_group_members, AgentContext, AgentDriver, BrowserProcess, ContextOptions, FailureCode,
-    NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, StepEnv, StepFailure,
-    StepOutput, SurfaceContext,
+    NetworkFilter, PageContextMethod, PageSnapshot, StepEnv, StepFailure, StepOutput,
+    SurfaceContext,
 };
 use a3s_test_lang::ir::{Action, Step, Target};
 use serde_json::{json, Value};
@@ -184,7 +184,9 @@ impl<D: AgentDriver> Engine<D> {
             artifact_dir: &artifacts,
             working_dir: &self.root,
         };
-        let length = deadline.saturating_duration_since(Instant::now()).as_millis() as u64;
+        let length = deadline
+            .saturating_duration_since(Instant::now())
+            .as_millis() as u64;
         let ctx = self.ctx.as_mut().expect("context is open");
         let end = step::run_step(ctx, step, &env, &self.cancel).await;
         let StepFailed {
@@ -246,9 +248,7 @@ impl<D: AgentDriver> Engine<D> {
                 self.close(SessionState::Finished, status, Some(summary))
                     .await
             }
-            Request::Abort { reason } => {
-                self.close(SessionState::Aborted, "aborted", reason).await
-            }
+            Request::Abort { reason } => self.close(SessionState::Aborted, "aborted", reason).await,
         };
         let outcome = match &result {
             Ok(v) => TurnOutcome::passed(v.get("observation").and_then(Value::as_u64)),
@@ -443,25 +443,22 @@ impl<D: AgentDriver> Engine<D> {
         } else {
             PageContextMethod::Snapshot
         };
-        let reply = ctx
-            .page_context_call(method, &request.bridge_request(), deadline)
-            .await
-            .map_err(SessionError::from)?;
-        let response = match reply {
-            PageContextReply::Value(v) => v,
-            PageContextReply::Absent => {
-                return Err(SessionError::new(
+        let reply = live::call(ctx, method, request.bridge_request(), deadline).await?;
+        let response = live::reply_value(
+            reply,
+            || {
+                SessionError::new(
                     SessionCode::Capability,
                     "the Test Kit bridge went away; observe again",
-                ))
-            }
-            PageContextReply::Threw(m) => {
-                return Err(SessionError::new(
+                )
+            },
+            |m| {
+                SessionError::new(
                     SessionCode::InvalidInput,
                     format!("the Test Kit refused the request: {m}"),
-                ))
-            }
-        };
+                )
+            },
+        )?;
         if let Some(since) = request.since_revision {
             diff::validate(&response, since).map_err(|e| {
                 SessionError::new(

@@ -172,6 +172,9 @@ mod tests {
         assert_eq!(v["kind"], "abort");
         assert_eq!(v["ok"], false);
         assert_eq!(v["message"], "closed");
-        assert_eq!(v["code"], serde_json::to_value(SessionCode::NotRunning).unwrap());
+        assert_eq!(
+            v["code"],
+            serde_json::to_value(SessionCode::NotRunning).unwrap()
+        );
     }
 }

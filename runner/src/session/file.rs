@@ -261,10 +261,7 @@ pub fn write_json_atomic<T: Serialize + ?Sized>(
 }
 
 /// Append one event line to `events.jsonl` (the format version and the time are added here).
-pub fn append_event(
-    dir: &Path,
-    event: &super::event::SessionEvent,
-) -> Result<(), SessionError> {
+pub fn append_event(dir: &Path, event: &super::event::SessionEvent) -> Result<(), SessionError> {
     let path = dir.join("events.jsonl");
     let mut event = serde_json::to_value(event).expect("session events serialize");
     if let Some(map) = event.as_object_mut() {

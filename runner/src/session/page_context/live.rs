@@ -18,7 +18,22 @@ pub fn driver_error(code: FailureCode, message: impl Into<String>) -> SessionErr
     )
 }
 
-async fn call<C: AgentContext>(
+/// The value a bridge call answered, or the caller's error for an absent bridge or a method that
+/// threw (each caller words those for its own operation).
+pub fn reply_value(
+    reply: PageContextReply,
+    absent: impl FnOnce() -> SessionError,
+    threw: impl FnOnce(String) -> SessionError,
+) -> Result<Value, SessionError> {
+    match reply {
+        PageContextReply::Value(v) => Ok(v),
+        PageContextReply::Absent => Err(absent()),
+        PageContextReply::Threw(m) => Err(threw(m)),
+    }
+}
+
+/// Call one bridge method; a driver failure becomes a session error.
+pub async fn call<C: AgentContext>(
     ctx: &C,
     method: PageContextMethod,
     arg: Value,
@@ -32,7 +47,9 @@ async fn call<C: AgentContext>(
 /// `None` when the page has no bridge; the bridge when its handshake is compatible; an
 /// `test.driver.web.page_context_incompatible` failure otherwise.
 pub async fn detect<C: AgentContext>(
-    ctx: &C, deadline: Instant) -> Result<Option<Bridge>, SessionError> {
+    ctx: &C,
+    deadline: Instant,
+) -> Result<Option<Bridge>, SessionError> {
     match call(ctx, PageContextMethod::Handshake, Value::Null, deadline).await? {
         PageContextReply::Absent => Ok(None),
         PageContextReply::Threw(m) => Err(driver_error(
@@ -46,22 +63,25 @@ pub async fn detect<C: AgentContext>(
 }
 
 fn present(reply: PageContextReply, what: &str) -> Result<Value, SessionError> {
-    match reply {
-        PageContextReply::Value(v) => Ok(v),
-        PageContextReply::Absent => Err(driver_error(
-            FailureCode::PageContextChanged,
-            format!("the Test Kit bridge disappeared during {what}"),
-        )),
-        PageContextReply::Threw(m) => Err(driver_error(
-            FailureCode::PageContextIncompatible,
-            format!("the Test Kit {what} failed: {m}"),
-        )),
-    }
+    reply_value(
+        reply,
+        || {
+            driver_error(
+                FailureCode::PageContextChanged,
+                format!("the Test Kit bridge disappeared during {what}"),
+            )
+        },
+        |m| {
+            driver_error(
+                FailureCode::PageContextIncompatible,
+                format!("the Test Kit {what} failed: {m}"),
+            )
+        },
+    )
 }
 
 /// The bridge's current revision (`probe()`).
-pub async fn revision<C: AgentContext>(
-    ctx: &C, deadline: Instant) -> Result<u64, SessionError> {
+pub async fn revision<C: AgentContext>(ctx: &C, deadline: Instant) -> Result<u64, SessionError> {
     let v = present(
         call(ctx, PageContextMethod::Probe, Value::Null, deadline).await?,
         "probe",
@@ -110,21 +130,21 @@ pub async fn delta_since<C: AgentContext>(
     let request =
         json!({ "detail": "diff", "sinceRevision": baseline, "scope": { "kind": "page" } });
     let reply = call(ctx, PageContextMethod::Snapshot, request, deadline).await?;
-    let response = match reply {
-        PageContextReply::Value(v) => v,
-        PageContextReply::Absent => {
-            return Err(SessionError::new(
+    let response = reply_value(
+        reply,
+        || {
+            SessionError::new(
                 SessionCode::StaleRef,
                 "the Test Kit bridge is gone (new document?); observe again",
-            ))
-        }
-        PageContextReply::Threw(m) => {
-            return Err(SessionError::new(
+            )
+        },
+        |m| {
+            SessionError::new(
                 SessionCode::StaleRef,
                 format!("the page could not diff since revision {baseline} ({m}); observe again"),
-            ))
-        }
-    };
+            )
+        },
+    )?;
     diff::validate(&response, baseline).map_err(|e| {
         SessionError::new(
             SessionCode::StaleRef,

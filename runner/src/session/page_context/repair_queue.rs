@@ -3,9 +3,9 @@
 //! submits a finding or an action). What comes back is untrusted page data: it is checked for
 //! its envelope here and validated in full by the ledger before anything is appended.
 
-use super::live::detect;
+use super::live::{self, detect};
 use crate::session::code::{SessionCode, SessionError};
-use a3s_test_driver::{AgentContext, PageContextMethod, PageContextReply};
+use a3s_test_driver::{AgentContext, PageContextMethod};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
@@ -28,18 +28,14 @@ async fn call<C: AgentContext>(
     if detect(ctx, deadline).await?.is_none() {
         return Err(no_bridge());
     }
-    match ctx
-        .page_context_call(method, &arg, deadline)
-        .await
-        .map_err(SessionError::from)?
-    {
-        PageContextReply::Value(v) => envelope(v),
-        PageContextReply::Absent => Err(no_bridge()),
-        PageContextReply::Threw(m) => Err(SessionError::new(
+    let reply = live::call(ctx, method, arg, deadline).await?;
+    let batch = live::reply_value(reply, no_bridge, |m| {
+        SessionError::new(
             SessionCode::Capability,
             format!("the Test Kit repair queue refused the call: {m}"),
-        )),
-    }
+        )
+    })?;
+    envelope(batch)
 }
 
 /// The batch must be `{"protocol":"a3s.test.repair/1","repairs":[…]}` with at most
@@ -61,7 +57,10 @@ fn envelope(v: Value) -> Result<Value, SessionError> {
 
 /// The first `max` pending findings, left in the queue.
 pub async fn peek<C: AgentContext>(
-    ctx: &C, max: u32, deadline: Instant) -> Result<Value, SessionError> {
+    ctx: &C,
+    max: u32,
+    deadline: Instant,
+) -> Result<Value, SessionError> {
     if max == 0 || max as usize > MAX_BATCH {
         return Err(SessionError::new(
             SessionCode::InvalidInput,
