@@ -5,9 +5,10 @@
 //! the real Web driver, without boxing every CDP call.
 
 use crate::failure::FailureCode;
-use a3s_test_lang::ir::{ActionKind, Step, Surface};
+use a3s_test_lang::ir::{ActionKind, Step, Surface, Target};
 use serde::Serialize;
-use std::collections::BTreeSet;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use tokio::time::Instant;
@@ -190,4 +191,214 @@ pub trait SurfaceContext: Send + 'static {
 
     /// Close the context.
     fn close(self) -> impl Future<Output = Result<(), DriverError>> + Send;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The agent surface: what an agent session needs from a live context beyond `execute`.
+//
+// Why in the contract (not on the Web driver's concrete types): the session engine in
+// `runner/src/session` drives statements through the same `SurfaceContext::execute` as suites,
+// and observes the page through these traits only, so the concrete driver is chosen where the
+// supervisor process starts and the session stays generic (docs/agent.md).
+// ---------------------------------------------------------------------------------------------
+
+/// Decides whether the page may request a URL (agent sessions' network policy). A closure, so the
+/// policy stays in the runner and the driver only enforces it.
+#[derive(Clone)]
+pub struct NetworkFilter(pub std::sync::Arc<dyn Fn(&str) -> bool + Send + Sync>);
+
+impl NetworkFilter {
+    /// True when the page may request `url`.
+    pub fn allows(&self, url: &str) -> bool {
+        (self.0)(url)
+    }
+}
+
+impl std::fmt::Debug for NetworkFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NetworkFilter")
+    }
+}
+
+/// Roles an agent can operate (observations list these first). Shared by the driver, which
+/// collects them, and the session, which binds refs to them, so both agree on what is a control.
+pub const OPERABLE_ROLES: &[&str] = &[
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "checkbox",
+    "radio",
+    "combobox",
+    "listbox",
+    "option",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "switch",
+    "slider",
+    "spinbutton",
+    "treeitem",
+];
+
+/// Most controls one snapshot returns: the refs of an observation, and what the session keeps of
+/// it, stay bounded whatever the page.
+pub const MAX_CONTROLS: usize = 500;
+
+/// One operable control of the current document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ControlNode {
+    /// The backend DOM node id (stable for the node's lifetime in this document).
+    pub backend_node_id: i64,
+    /// Accessible role.
+    pub role: String,
+    /// Accessible name (untrusted page text).
+    pub name: String,
+    /// Current value (never for password fields).
+    pub value: Option<String>,
+    /// Accessibility states (`checked`, `disabled`, …).
+    pub states: BTreeMap<String, Value>,
+    /// Lower-case tag name.
+    pub tag: String,
+    /// Selected DOM attributes (`id`, `data-testid`, `placeholder`, `name`, `type`, `aria-label`).
+    pub attributes: BTreeMap<String, String>,
+    /// True when the accessible name comes from a `<label>` (so `label(name)` can find it).
+    pub named_by_label: bool,
+}
+
+/// A snapshot of the current tab's top document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PageSnapshot {
+    /// The document URL.
+    pub url: String,
+    /// The main frame's loader id: a new document gets a new one.
+    pub loader_id: String,
+    /// Operable controls in tree order.
+    pub controls: Vec<ControlNode>,
+    /// Other named nodes (headings, text) as (role, name), in tree order — untrusted page text.
+    pub texts: Vec<(String, String)>,
+    /// True when the page had more controls (or text) than one snapshot returns
+    /// ([`MAX_CONTROLS`], or a bounded query of a very large page).
+    pub truncated: bool,
+}
+
+/// A Test Kit bridge method an agent session may call (nothing else of the bridge is reachable:
+/// no submitting findings, no actions, no subscriptions). The two repair-queue methods only move
+/// what a person already sent in the page into the session's ledger (`agent repair-drain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageContextMethod {
+    /// `handshake()`.
+    Handshake,
+    /// `probe()`: the current revision.
+    Probe,
+    /// `snapshot(request)`.
+    Snapshot,
+    /// `waitForDiff(request)`.
+    WaitForDiff,
+    /// `peekRepairBatch({max})`: the pending sent findings, not removed.
+    PeekRepairBatch,
+    /// `takeRepairBatch({ids})`: remove exactly these pending findings from the page queue.
+    TakeRepairBatch,
+}
+
+impl PageContextMethod {
+    /// The bridge's method name.
+    pub fn name(self) -> &'static str {
+        match self {
+            PageContextMethod::Handshake => "handshake",
+            PageContextMethod::Probe => "probe",
+            PageContextMethod::Snapshot => "snapshot",
+            PageContextMethod::WaitForDiff => "waitForDiff",
+            PageContextMethod::PeekRepairBatch => "peekRepairBatch",
+            PageContextMethod::TakeRepairBatch => "takeRepairBatch",
+        }
+    }
+}
+
+/// What a bridge call answered. Every value is untrusted page data; the runner validates it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageContextReply {
+    /// No bridge is installed on this page.
+    Absent,
+    /// The method returned (or resolved to) this value.
+    Value(Value),
+    /// The bridge exists but the method is missing or threw (message clipped to 500 chars).
+    Threw(String),
+}
+
+/// Process ids of a browser a driver launched, so callers (and tests) can verify that nothing of
+/// it survives shutdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BrowserProcess {
+    /// The browser's own pid.
+    pub pid: u32,
+    /// The process group it leads; every helper process inherits it.
+    pub pgid: u32,
+}
+
+/// The observation surface of a live context for agent sessions. Refs (`@eN`, `@cN`) are bound
+/// to one observation; before anything is dispatched the session must prove that the durable
+/// target it acts through still names the *same* backend node. Only the driver can talk to the
+/// tab, so it answers those questions; gates and ref tables live in the runner.
+pub trait AgentContext: SurfaceContext + Sync {
+    /// The current tab's top document: URL and loader id.
+    fn document_identity(
+        &self,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<(String, String), StepFailure>> + Send;
+
+    /// Snapshot the operable controls of the current tab's top document (at most
+    /// [`MAX_CONTROLS`]).
+    fn snapshot_controls(
+        &self,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<PageSnapshot, StepFailure>> + Send;
+
+    /// Enforce a network policy in the browser: requests `allow` refuses fail in the page.
+    fn set_network_filter(
+        &mut self,
+        allow: NetworkFilter,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<(), StepFailure>> + Send;
+
+    /// URLs the network filter blocked so far, oldest first (untrusted: the page chose them).
+    fn blocked_requests(&self) -> Vec<String>;
+
+    /// The first of `candidates` that names exactly one element which is the node `expected`
+    /// (any one element when `None`); with `structural_fallback`, a structural path to
+    /// `expected` when no candidate does. `None`: nothing names that node — the ref is stale.
+    fn target_naming(
+        &self,
+        expected: Option<i64>,
+        candidates: &[Target],
+        structural_fallback: bool,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Option<Target>, StepFailure>> + Send;
+
+    /// Call one Test Kit bridge method in the current tab's top document.
+    fn page_context_call(
+        &self,
+        method: PageContextMethod,
+        arg: &Value,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<PageContextReply, StepFailure>> + Send;
+
+    /// The backend node id of the element the Test Kit bridge resolves `node_id` to (`None` when
+    /// there is no bridge or the node is gone).
+    fn page_context_backend_node(
+        &self,
+        node_id: &str,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Option<i64>, StepFailure>> + Send;
+}
+
+/// A driver an agent session can own: its contexts have the agent surface, and the session
+/// records where its browser is and which processes it owns (for cleanup and diagnostics).
+pub trait AgentDriver: SurfaceDriver<Context: AgentContext> {
+    /// The browser's DevTools endpoint (recorded for diagnostics).
+    fn endpoint(&self) -> &str;
+
+    /// The launched browser's pid and process group (`None` when attached).
+    fn browser_process(&self) -> Option<BrowserProcess>;
 }

@@ -38,9 +38,10 @@ use crate::result::{
     AttemptResult, EvidenceRecord, FailureRecord, ScenarioResult, ScenarioStatus, StepResult,
     StepStatus,
 };
+use crate::step::{self, StepFailed};
 use a3s_test_driver::{
-    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, StepEnv, StepFailure,
-    SurfaceContext, SurfaceDriver,
+    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, StepEnv, SurfaceContext,
+    SurfaceDriver,
 };
 use a3s_test_lang::ir::Scenario;
 use std::future::Future;
@@ -51,9 +52,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
-/// How long past the scenario deadline a step may take to report its own failure before the
-/// runner cuts it off with `test.run.timeout`.
-pub const DRIVER_GRACE: Duration = Duration::from_millis(250);
+pub use crate::step::DRIVER_GRACE;
 
 /// Starts the driver. Capabilities are known before launching, so the capability gate can run
 /// without a browser.
@@ -435,14 +434,6 @@ fn evidence_failure(e: EvidenceError) -> FailureRecord {
     FailureRecord::new(code, e.to_string())
 }
 
-/// How one step ended, as seen by the executor.
-enum StepEnd {
-    Passed(a3s_test_driver::StepOutput),
-    Failed(StepFailure),
-    TimedOut,
-    Cancelled,
-}
-
 /// Run a scenario, and again after a retryable failure while `--retries` allow; the result is the
 /// last attempt's, with the earlier ones attached (and `Flaky` when a retry passed).
 async fn run_attempts<D: SurfaceDriver>(
@@ -567,15 +558,7 @@ async fn run_scenario<D: SurfaceDriver>(
             working_dir: &shared.config.working_dir,
         };
         let step_started = Instant::now();
-        let end = tokio::select! {
-            biased;
-            _ = shared.cancel.cancelled() => StepEnd::Cancelled,
-            r = tokio::time::timeout_at(deadline + DRIVER_GRACE, ctx.execute(step, &env)) => match r {
-                Ok(Ok(output)) => StepEnd::Passed(output),
-                Ok(Err(failure)) => StepEnd::Failed(failure),
-                Err(_) => StepEnd::TimedOut,
-            },
-        };
+        let end = step::run_step(&mut ctx, step, &env, &shared.cancel).await;
         let location = source.location(step.span.start);
         let mut record = StepResult {
             index,
@@ -589,54 +572,30 @@ async fn run_scenario<D: SurfaceDriver>(
             detail: None,
             failure: None,
         };
-        let step_failure =
-            |code: FailureCode, message: String, evidence: Vec<EvidenceRecord>| FailureRecord {
-                code,
-                failure_class: code.class(),
-                message,
-                step_path: Some(step.path.clone()),
-                location: Some(location.clone()),
-                evidence,
-            };
-        let failed = match end {
-            StepEnd::Passed(output) => {
+        let failed = match end.into_result("scenario", scenario.timeout_ms) {
+            Ok(output) => {
                 record.evidence = output.evidence.iter().map(EvidenceRecord::from).collect();
                 record.detail = output.detail;
                 None
             }
-            StepEnd::Failed(f) => {
+            Err(StepFailed {
+                failure: f,
+                capture,
+            }) => {
                 note_browser_loss(shared, f.code, &f.message);
                 let evidence: Vec<EvidenceRecord> =
                     f.evidence.iter().map(EvidenceRecord::from).collect();
                 record.evidence = evidence.clone();
-                let capture = f.code != FailureCode::BrowserCrashed;
-                Some((
-                    status_for(f.code),
-                    step_failure(f.code, f.message, evidence),
-                    capture,
-                ))
+                let failure = FailureRecord {
+                    code: f.code,
+                    failure_class: f.code.class(),
+                    message: f.message,
+                    step_path: Some(step.path.clone()),
+                    location: Some(location.clone()),
+                    evidence,
+                };
+                Some((status_for(f.code), failure, capture))
             }
-            StepEnd::TimedOut => Some((
-                ScenarioStatus::TimedOut,
-                step_failure(
-                    FailureCode::Timeout,
-                    format!(
-                        "the scenario deadline ({} ms) passed during this step",
-                        scenario.timeout_ms
-                    ),
-                    Vec::new(),
-                ),
-                true,
-            )),
-            StepEnd::Cancelled => Some((
-                ScenarioStatus::Cancelled,
-                step_failure(
-                    FailureCode::Cancelled,
-                    "cancelled during this step".into(),
-                    Vec::new(),
-                ),
-                false,
-            )),
         };
         if let Some((_, failure, _)) = &failed {
             record.status = StepStatus::Failed;
@@ -715,13 +674,9 @@ async fn capture_evidence<D: SurfaceDriver>(
     let Ok(failure_dir) = shared.config.artifacts.failure_dir(dir) else {
         return Vec::new();
     };
-    match tokio::time::timeout(
-        shared.config.cleanup_bound,
-        ctx.capture_failure_evidence(&failure_dir),
-    )
-    .await
-    {
-        Ok(files) => files.iter().map(EvidenceRecord::from).collect(),
-        Err(_) => Vec::new(),
-    }
+    step::capture_failure_evidence(ctx, &failure_dir, shared.config.cleanup_bound)
+        .await
+        .iter()
+        .map(EvidenceRecord::from)
+        .collect()
 }

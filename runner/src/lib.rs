@@ -35,3 +35,4 @@ pub mod run;
 pub mod run_id;
 pub mod session;
 pub mod signals;
+pub mod step;

@@ -42,3 +42,29 @@ impl DriverLauncher for WebLauncher {
         }
     }
 }
+
+/// The launcher `agent supervise` hands to the session supervisor: the browser an agent session
+/// owns (no prepared spare contexts, frames drawn back to back since each turn waits on them,
+/// reaped when the supervisor exits). Chosen here so `a3s_test_runner::session` stays generic
+/// over the driver contract.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SessionLauncher;
+
+impl DriverLauncher for SessionLauncher {
+    type Driver = WebDriver;
+
+    fn capabilities(&self) -> Capabilities {
+        a3s_test_driver::web::capabilities()
+    }
+
+    async fn launch(self, timeout: Duration) -> Result<WebDriver, DriverError> {
+        WebDriver::launch(LaunchOptions {
+            prewarm: false,
+            unlimited_frame_rate: true,
+            reap_at_exit: true,
+            launch_timeout: timeout,
+            ..LaunchOptions::default()
+        })
+        .await
+    }
+}

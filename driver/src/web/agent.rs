@@ -13,30 +13,16 @@ use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::large_page::LARGE_PAGE_ELEMENTS;
 use super::script;
+use crate::api::{
+    AgentContext, AgentDriver, BrowserProcess, ControlNode, NetworkFilter, PageContextMethod,
+    PageContextReply, PageSnapshot, MAX_CONTROLS, OPERABLE_ROLES,
+};
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
-use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::Duration;
 use tokio::time::Instant;
-
-/// Decides whether the page may request a URL (agent sessions' network policy).
-#[derive(Clone)]
-pub struct NetworkFilter(pub std::sync::Arc<dyn Fn(&str) -> bool + Send + Sync>);
-
-impl NetworkFilter {
-    /// True when the page may request `url`.
-    pub fn allows(&self, url: &str) -> bool {
-        (self.0)(url)
-    }
-}
-
-impl std::fmt::Debug for NetworkFilter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("NetworkFilter")
-    }
-}
 
 /// Computes a CSS path for `this` (an element of the top document), stopping at a unique id.
 const CSS_PATH_JS: &str = r#"function () {
@@ -60,27 +46,6 @@ const CSS_PATH_JS: &str = r#"function () {
   parts.unshift('html');
   return parts.join(' > ');
 }"#;
-
-/// Roles an agent can operate (observations list these first).
-pub const OPERABLE_ROLES: &[&str] = &[
-    "button",
-    "link",
-    "textbox",
-    "searchbox",
-    "checkbox",
-    "radio",
-    "combobox",
-    "listbox",
-    "option",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "tab",
-    "switch",
-    "slider",
-    "spinbutton",
-    "treeitem",
-];
 
 /// Roles whose name is page text worth showing in a full observation.
 const TEXT_ROLES: &[&str] = &[
@@ -108,47 +73,6 @@ const ATTRIBUTES: &[&str] = &[
     "aria-label",
 ];
 
-/// One operable control of the current document.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ControlNode {
-    /// The backend DOM node id (stable for the node's lifetime in this document).
-    pub backend_node_id: i64,
-    /// Accessible role.
-    pub role: String,
-    /// Accessible name (untrusted page text).
-    pub name: String,
-    /// Current value (never for password fields).
-    pub value: Option<String>,
-    /// Accessibility states (`checked`, `disabled`, …).
-    pub states: BTreeMap<String, Value>,
-    /// Lower-case tag name.
-    pub tag: String,
-    /// Selected DOM attributes (`id`, `data-testid`, `placeholder`, `name`, `type`, `aria-label`).
-    pub attributes: BTreeMap<String, String>,
-    /// True when the accessible name comes from a `<label>` (so `label(name)` can find it).
-    pub named_by_label: bool,
-}
-
-/// A snapshot of the current tab's top document.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PageSnapshot {
-    /// The document URL.
-    pub url: String,
-    /// The main frame's loader id: a new document gets a new one.
-    pub loader_id: String,
-    /// Operable controls in tree order.
-    pub controls: Vec<ControlNode>,
-    /// Other named nodes (headings, text) as (role, name), in tree order — untrusted page text.
-    pub texts: Vec<(String, String)>,
-    /// True when the page had more controls (or text) than one snapshot returns
-    /// ([`MAX_CONTROLS`], the bounded query of very large pages).
-    pub truncated: bool,
-}
-
-/// Most controls one snapshot returns: the refs of an observation, and what the session keeps of
-/// it, stay bounded whatever the page.
-pub const MAX_CONTROLS: usize = 500;
-
 fn str_at(v: &Value, pointer: &str) -> Option<String> {
     v.pointer(pointer).and_then(|x| match x {
         Value::String(s) => Some(s.clone()),
@@ -157,12 +81,9 @@ fn str_at(v: &Value, pointer: &str) -> Option<String> {
     })
 }
 
-impl WebContext {
+impl AgentContext for WebContext {
     /// The current tab's top document: URL and loader id.
-    pub async fn document_identity(
-        &self,
-        deadline: Instant,
-    ) -> Result<(String, String), StepFailure> {
+    async fn document_identity(&self, deadline: Instant) -> Result<(String, String), StepFailure> {
         let tab = self.tab()?;
         let tree = tab
             .session
@@ -175,7 +96,7 @@ impl WebContext {
     }
 
     /// Snapshot the operable controls of the current tab's top document.
-    pub async fn snapshot_controls(&self, deadline: Instant) -> Result<PageSnapshot, StepFailure> {
+    async fn snapshot_controls(&self, deadline: Instant) -> Result<PageSnapshot, StepFailure> {
         let tab = self.tab()?;
         tab.fail_if_dialog()?;
         let (url, loader_id) = self.document_identity(deadline).await?;
@@ -240,7 +161,7 @@ impl WebContext {
 
     /// Enforce a network policy in the browser: every request of every tab (document loads
     /// included) is paused, and those `allow` refuses fail with `BlockedByClient`.
-    pub async fn set_network_filter(
+    async fn set_network_filter(
         &mut self,
         allow: NetworkFilter,
         deadline: Instant,
@@ -257,10 +178,112 @@ impl WebContext {
     }
 
     /// URLs the network filter blocked so far (untrusted: the page chose them).
-    pub fn blocked_requests(&self) -> Vec<String> {
+    fn blocked_requests(&self) -> Vec<String> {
         self.shared.blocked.lock().expect("blocked lock").clone()
     }
 
+    /// The first of `candidates` that names exactly one element of the current frame which is
+    /// the node `expected` (any one element when `expected` is `None`); with
+    /// `structural_fallback`, a CSS path to `expected` (verified the same way) when no candidate
+    /// does. `None`: nothing names that node — the ref is stale.
+    ///
+    /// Each candidate costs two round trips: the resolver's strict `element` lookup, then its
+    /// backend node id with the release of the remote object pipelined behind it. A candidate
+    /// that fails to resolve (none, several, an error) is simply not the one.
+    async fn target_naming(
+        &self,
+        expected: Option<i64>,
+        candidates: &[Target],
+        structural_fallback: bool,
+        deadline: Instant,
+    ) -> Result<Option<Target>, StepFailure> {
+        for candidate in candidates {
+            if self.names(expected, candidate, deadline).await {
+                return Ok(Some(candidate.clone()));
+            }
+        }
+        let Some(node) = expected.filter(|_| structural_fallback) else {
+            return Ok(None);
+        };
+        let Some(selector) = self.css_path_of(node, deadline).await? else {
+            return Ok(None);
+        };
+        let candidate = Target::Css { selector };
+        Ok(self
+            .names(expected, &candidate, deadline)
+            .await
+            .then_some(candidate))
+    }
+
+    /// Call a Test Kit bridge method in the current tab's top document.
+    async fn page_context_call(
+        &self,
+        method: PageContextMethod,
+        arg: &Value,
+        deadline: Instant,
+    ) -> Result<PageContextReply, StepFailure> {
+        let expression = format!(
+            "{PAGE_CONTEXT_JS}({BRIDGE}, {}, {})",
+            Value::String(method.name().into()),
+            arg
+        );
+        let bound = deadline
+            .saturating_duration_since(Instant::now())
+            .min(BRIDGE_CALL_BOUND);
+        let reply = self
+            .evaluate_reply(&expression, true, bound, deadline)
+            .await?;
+        if reply.get("exceptionDetails").is_some() {
+            return Ok(PageContextReply::Threw(
+                "evaluating the bridge call threw".into(),
+            ));
+        }
+        let value = reply
+            .pointer("/result/value")
+            .cloned()
+            .unwrap_or(Value::Null);
+        if value.get("present") != Some(&Value::Bool(true)) {
+            return Ok(PageContextReply::Absent);
+        }
+        if let Some(e) = value.get("error") {
+            let text: String = e.as_str().unwrap_or("error").chars().take(500).collect();
+            return Ok(PageContextReply::Threw(text));
+        }
+        Ok(PageContextReply::Value(
+            value.get("value").cloned().unwrap_or(Value::Null),
+        ))
+    }
+
+    /// The backend node id of the element the Test Kit bridge resolves `node_id` to (`None`
+    /// when there is no bridge or the node is gone). Lets a session prove that the locator it
+    /// dispatches a `@cN` ref through names the *same* element as the Page Context node.
+    async fn page_context_backend_node(
+        &self,
+        node_id: &str,
+        deadline: Instant,
+    ) -> Result<Option<i64>, StepFailure> {
+        let expression = format!(
+            r#"(() => {{ const b = {BRIDGE};
+  if (b === undefined || b === null || typeof b.resolve !== "function") return null;
+  try {{ const el = b.resolve({}); return el instanceof Element ? el : null; }} catch (e) {{ return null; }}
+}})()"#,
+            Value::String(node_id.to_string())
+        );
+        let reply = self
+            .evaluate_reply(&expression, false, COMMAND_BOUND, deadline)
+            .await?;
+        let Some(object) = reply
+            .pointer("/result/objectId")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+        else {
+            return Ok(None);
+        };
+        script::backend_node_and_release(self.tab()?, &object, deadline).await
+    }
+}
+
+impl WebContext {
     /// A structural CSS path (`html > body:nth-of-type(1) > …`, or from the nearest unique id)
     /// to the node with `backend_node_id` in the top document; `None` when the node is gone,
     /// detached or inside a shadow root.
@@ -305,39 +328,6 @@ impl WebContext {
             .map(str::to_string))
     }
 
-    /// The first of `candidates` that names exactly one element of the current frame which is
-    /// the node `expected` (any one element when `expected` is `None`); with
-    /// `structural_fallback`, a CSS path to `expected` (verified the same way) when no candidate
-    /// does. `None`: nothing names that node — the ref is stale.
-    ///
-    /// Each candidate costs two round trips: the resolver's strict `element` lookup, then its
-    /// backend node id with the release of the remote object pipelined behind it. A candidate
-    /// that fails to resolve (none, several, an error) is simply not the one.
-    pub async fn target_naming(
-        &self,
-        expected: Option<i64>,
-        candidates: &[Target],
-        structural_fallback: bool,
-        deadline: Instant,
-    ) -> Result<Option<Target>, StepFailure> {
-        for candidate in candidates {
-            if self.names(expected, candidate, deadline).await {
-                return Ok(Some(candidate.clone()));
-            }
-        }
-        let Some(node) = expected.filter(|_| structural_fallback) else {
-            return Ok(None);
-        };
-        let Some(selector) = self.css_path_of(node, deadline).await? else {
-            return Ok(None);
-        };
-        let candidate = Target::Css { selector };
-        Ok(self
-            .names(expected, &candidate, deadline)
-            .await
-            .then_some(candidate))
-    }
-
     /// True when `target` names exactly one element and (when given) it is node `expected`.
     async fn names(&self, expected: Option<i64>, target: &Target, deadline: Instant) -> bool {
         let Ok(tab) = self.tab() else {
@@ -355,6 +345,16 @@ impl WebContext {
             .ok()
             .flatten()
             == Some(expected)
+    }
+}
+
+impl AgentDriver for super::WebDriver {
+    fn endpoint(&self) -> &str {
+        super::WebDriver::endpoint(self)
+    }
+
+    fn browser_process(&self) -> Option<BrowserProcess> {
+        super::WebDriver::browser_process(self)
     }
 }
 
@@ -472,49 +472,6 @@ fn tree_order(nodes: &[Value]) -> Vec<&Value> {
     out
 }
 
-/// A Test Kit bridge method an agent session may call (nothing else of the bridge is reachable:
-/// no submitting findings, no actions, no subscriptions). The two repair-queue methods only move
-/// what a person already sent in the page into the session's ledger (`agent repair-drain`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageContextMethod {
-    /// `handshake()`.
-    Handshake,
-    /// `probe()`: the current revision.
-    Probe,
-    /// `snapshot(request)`.
-    Snapshot,
-    /// `waitForDiff(request)`.
-    WaitForDiff,
-    /// `peekRepairBatch({max})`: the pending sent findings, not removed.
-    PeekRepairBatch,
-    /// `takeRepairBatch({ids})`: remove exactly these pending findings from the page queue.
-    TakeRepairBatch,
-}
-
-impl PageContextMethod {
-    fn name(self) -> &'static str {
-        match self {
-            PageContextMethod::Handshake => "handshake",
-            PageContextMethod::Probe => "probe",
-            PageContextMethod::Snapshot => "snapshot",
-            PageContextMethod::WaitForDiff => "waitForDiff",
-            PageContextMethod::PeekRepairBatch => "peekRepairBatch",
-            PageContextMethod::TakeRepairBatch => "takeRepairBatch",
-        }
-    }
-}
-
-/// What a bridge call answered. Every value is untrusted page data; the runner validates it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PageContextReply {
-    /// No bridge is installed on this page.
-    Absent,
-    /// The method returned (or resolved to) this value.
-    Value(Value),
-    /// The bridge exists but the method is missing or threw (message clipped to 500 chars).
-    Threw(String),
-}
-
 /// The Test Kit bridge: looked up under its global symbol, never through page-chosen code paths.
 const BRIDGE: &str = r#"window[Symbol.for("a3s.test.page-context")]"#;
 
@@ -532,74 +489,3 @@ const PAGE_CONTEXT_JS: &str = r#"(async (b, method, arg) => {
 /// `timeoutMs`), plus 10 s for the snapshot that follows the wait and the round trip. A longer
 /// call means the page is wedged; a dialog opened meanwhile fails it at once instead.
 const BRIDGE_CALL_BOUND: Duration = Duration::from_secs(310);
-
-impl WebContext {
-    /// Call a Test Kit bridge method in the current tab's top document.
-    pub async fn page_context_call(
-        &self,
-        method: PageContextMethod,
-        arg: &Value,
-        deadline: Instant,
-    ) -> Result<PageContextReply, StepFailure> {
-        let expression = format!(
-            "{PAGE_CONTEXT_JS}({BRIDGE}, {}, {})",
-            Value::String(method.name().into()),
-            arg
-        );
-        let bound = deadline
-            .saturating_duration_since(Instant::now())
-            .min(BRIDGE_CALL_BOUND);
-        let reply = self
-            .evaluate_reply(&expression, true, bound, deadline)
-            .await?;
-        if reply.get("exceptionDetails").is_some() {
-            return Ok(PageContextReply::Threw(
-                "evaluating the bridge call threw".into(),
-            ));
-        }
-        let value = reply
-            .pointer("/result/value")
-            .cloned()
-            .unwrap_or(Value::Null);
-        if value.get("present") != Some(&Value::Bool(true)) {
-            return Ok(PageContextReply::Absent);
-        }
-        if let Some(e) = value.get("error") {
-            let text: String = e.as_str().unwrap_or("error").chars().take(500).collect();
-            return Ok(PageContextReply::Threw(text));
-        }
-        Ok(PageContextReply::Value(
-            value.get("value").cloned().unwrap_or(Value::Null),
-        ))
-    }
-}
-
-impl WebContext {
-    /// The backend node id of the element the Test Kit bridge resolves `node_id` to (`None`
-    /// when there is no bridge or the node is gone). Lets a session prove that the locator it
-    /// dispatches a `@cN` ref through names the *same* element as the Page Context node.
-    pub async fn page_context_backend_node(
-        &self,
-        node_id: &str,
-        deadline: Instant,
-    ) -> Result<Option<i64>, StepFailure> {
-        let expression = format!(
-            r#"(() => {{ const b = {BRIDGE};
-  if (b === undefined || b === null || typeof b.resolve !== "function") return null;
-  try {{ const el = b.resolve({}); return el instanceof Element ? el : null; }} catch (e) {{ return null; }}
-}})()"#,
-            Value::String(node_id.to_string())
-        );
-        let reply = self
-            .evaluate_reply(&expression, false, COMMAND_BOUND, deadline)
-            .await?;
-        let Some(object) = reply
-            .pointer("/result/objectId")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-        else {
-            return Ok(None);
-        };
-        script::backend_node_and_release(self.tab()?, &object, deadline).await
-    }
-}

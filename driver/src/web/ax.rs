@@ -12,7 +12,7 @@ const NATIVE_POPUP_ROLES: &[&str] = &["MenuListPopup", "MenuListOption", "ListBo
 
 /// True for roles a person can operate; `interactive = true` keeps only these.
 fn is_interactive(role: &str) -> bool {
-    super::agent::OPERABLE_ROLES.contains(&role) || NATIVE_POPUP_ROLES.contains(&role)
+    crate::api::OPERABLE_ROLES.contains(&role) || NATIVE_POPUP_ROLES.contains(&role)
 }
 
 /// Roles whose `value` is user input and is never written.

@@ -24,15 +24,16 @@ mod steps;
 mod tab;
 mod target;
 
-pub use agent::{
-    ControlNode, NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, MAX_CONTROLS,
-    OPERABLE_ROLES,
+// The agent surface's types live in the driver contract (`crate::api`); re-exported here for
+// callers that name them through the Web driver.
+pub use crate::api::{
+    BrowserProcess, ControlNode, NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot,
+    MAX_CONTROLS, OPERABLE_ROLES,
 };
 pub use context::WebContext;
 pub use large_page::LARGE_PAGE_ELEMENTS;
 pub use process::{
-    live_group_members, BrowserProcess, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER,
-    UNLIMITED_FRAME_RATE_FLAG,
+    live_group_members, BASE_FLAGS, BROWSER_ENV, DEFAULT_BROWSER, UNLIMITED_FRAME_RATE_FLAG,
 };
 pub use stats::{ContextStats, Totals};
 

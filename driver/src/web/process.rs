@@ -48,15 +48,7 @@ pub const BASE_FLAGS: &[&str] = &[
 /// other scenarios need), so only agent sessions ask for it ([`LaunchOptions`]).
 pub const UNLIMITED_FRAME_RATE_FLAG: &str = "--disable-frame-rate-limit";
 
-/// Process ids of a browser the driver launched, so callers (and tests) can verify that nothing
-/// of it survives shutdown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BrowserProcess {
-    /// The browser's own pid.
-    pub pid: u32,
-    /// The process group it leads; every helper process inherits it.
-    pub pgid: u32,
-}
+pub use crate::api::BrowserProcess;
 
 /// A launched browser: its group, its profile folder and an exit watch.
 #[derive(Debug)]

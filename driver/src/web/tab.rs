@@ -60,7 +60,7 @@ pub(crate) struct ContextShared {
     /// The HAR recording, while one is running.
     pub har: Mutex<Option<HarRecorder>>,
     /// Agent sessions: requests whose URL this refuses are failed in the browser (all tabs).
-    pub network_filter: Mutex<Option<super::agent::NetworkFilter>>,
+    pub network_filter: Mutex<Option<crate::api::NetworkFilter>>,
     /// URLs the network filter blocked, in order.
     pub blocked: Mutex<Vec<String>>,
 }

@@ -1,9 +1,13 @@
 //! The session engine inside the supervisor: one browser, one isolated context, one tab, driven
-//! one statement at a time by the same `SurfaceContext::execute` that runs suites. It owns the
+//! one statement at a time through the same step runner as suites ([`crate::step`]: the deadline
+//! cut-off and the failure evidence). It is generic over the driver contract
+//! ([`AgentDriver`], [`AgentContext`]); the concrete driver comes from the launcher the
+//! supervisor process was started with. It owns the
 //! session record, runs the gates in order, binds refs to observations and resolves each ref to a
 //! durable target that provably names the *same* backend node before dispatch.
 
 use super::code::{SessionCode, SessionError};
+use super::event::{SessionEvent, TurnOutcome, TurnRecord};
 use super::file::{
     append_event, now_ms, write_json_atomic, ObservationRecord, Ownership, SessionFile,
     SessionState, StepRecord, FORMAT_VERSION,
@@ -18,13 +22,15 @@ use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, Pa
 use super::page_context::{diff, live, repair_queue};
 use super::protocol::{FinishStatus, Request, Response};
 use super::statement::replace_refs;
-use a3s_test_driver::web::{
-    live_group_members, LaunchOptions, NetworkFilter, PageContextMethod, PageContextReply,
-    PageSnapshot, WebContext, WebDriver,
+use crate::cancel::CancelToken;
+use crate::executor::DriverLauncher;
+use crate::step::{self, StepFailed};
+use a3s_test_driver::{
+    live_group_members, AgentContext, AgentDriver, BrowserProcess, ContextOptions, FailureCode,
+    NetworkFilter, PageContextMethod, PageSnapshot, StepEnv, StepFailure, StepOutput,
+    SurfaceContext,
 };
-use a3s_test_driver::FailureCode;
-use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver};
-use a3s_test_lang::ir::{Action, Target};
+use a3s_test_lang::ir::{Action, Step, Target};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,15 +41,22 @@ use tokio::time::Instant;
 pub const TURN_BOUND: Duration = Duration::from_secs(60);
 /// How long an action waits for its target.
 pub const ACTION_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long the browser may take to start.
+pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
+/// Bound on capturing failure evidence after a failed step (as the executor's cleanup bound).
+pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
 
-/// A running session.
-pub struct Engine {
+/// A running session, generic over the driver that owns its browser.
+pub struct Engine<D: AgentDriver> {
     dir: PathBuf,
     root: PathBuf,
     /// The session record (saved after every turn).
     pub file: SessionFile,
-    driver: WebDriver,
-    ctx: Option<WebContext>,
+    driver: D,
+    ctx: Option<D::Context>,
+    /// Never fired: a turn is bounded by its deadline, and a signal closes the session between
+    /// turns (the supervisor), so a step is never abandoned half way.
+    cancel: CancelToken,
     blocked_reported: usize,
     /// Fingerprint → private Page Context node id of the latest observation. Held in the
     /// supervisor's memory only (never written to the session folder), to prove at dispatch
@@ -51,19 +64,17 @@ pub struct Engine {
     node_ids: BTreeMap<String, String>,
 }
 
-impl Engine {
-    /// Launch the browser, open the context, navigate to the start URL and mark the session
-    /// active. `file` is the record the CLI wrote (state `starting`).
-    pub async fn start(dir: PathBuf, root: PathBuf, token: String) -> Result<Engine, SessionError> {
+impl<D: AgentDriver> Engine<D> {
+    /// Launch the browser through `launcher`, open the context, navigate to the start URL and
+    /// mark the session active. The record in `dir` is the one the CLI wrote (state `starting`).
+    pub async fn start<L: DriverLauncher<Driver = D>>(
+        launcher: L,
+        dir: PathBuf,
+        root: PathBuf,
+        token: String,
+    ) -> Result<Self, SessionError> {
         let mut file = SessionFile::load(&dir)?;
-        let options = LaunchOptions {
-            prewarm: false,
-            // Each turn waits on the renderer's frames (actionability, the pointer move).
-            unlimited_frame_rate: true,
-            reap_at_exit: true,
-            ..LaunchOptions::default()
-        };
-        let driver = WebDriver::launch(options).await.map_err(|e| {
+        let driver = launcher.launch(LAUNCH_TIMEOUT).await.map_err(|e| {
             SessionError::new(
                 SessionCode::Supervisor,
                 format!("failed to launch the browser: {e}"),
@@ -98,7 +109,7 @@ impl Engine {
         }
         let browser = driver
             .browser_process()
-            .unwrap_or(a3s_test_driver::web::BrowserProcess { pid: 0, pgid: 0 });
+            .unwrap_or(BrowserProcess { pid: 0, pgid: 0 });
         // SAFETY: getpgid(0) reads this process's own group.
         let pgid = unsafe { libc::getpgid(0) } as u32;
         file.cdp_endpoint = Some(driver.endpoint().to_string());
@@ -118,6 +129,7 @@ impl Engine {
             file,
             driver,
             ctx: Some(ctx),
+            cancel: CancelToken::new(),
             blocked_reported: 0,
             node_ids: BTreeMap::new(),
         };
@@ -127,16 +139,7 @@ impl Engine {
         );
         let step = gates::schema(&start)?;
         let deadline = engine.turn_deadline();
-        let artifacts = engine.dir.join("artifacts");
-        let env = StepEnv {
-            base_url: None,
-            action_timeout: ACTION_TIMEOUT,
-            deadline,
-            artifact_dir: &artifacts,
-            working_dir: &engine.root,
-        };
-        let ctx = engine.ctx.as_mut().expect("context is open");
-        if let Err(f) = ctx.execute(&step, &env).await {
+        if let Err(f) = engine.run_step(0, &step, None, deadline).await {
             let _ = engine.shutdown().await;
             return Err(SessionError::new(
                 SessionCode::Supervisor,
@@ -151,7 +154,9 @@ impl Engine {
         engine.file.save(&engine.dir)?;
         append_event(
             &engine.dir,
-            json!({ "kind": "started", "url": engine.file.start_url }),
+            &SessionEvent::Started {
+                url: engine.file.start_url.clone(),
+            },
         )?;
         Ok(engine)
     }
@@ -161,7 +166,48 @@ impl Engine {
         Instant::now() + TURN_BOUND.min(Duration::from_millis(left.max(1)))
     }
 
-    fn ctx(&self) -> Result<&WebContext, SessionError> {
+    /// Run one admitted step through the shared step runner ([`crate::step`]): dispatched once,
+    /// cut off after `deadline`, and on a failure in the page followed by the driver's failure
+    /// evidence in `artifacts/turn-<turn>/failure/` (listed in the failure's evidence).
+    async fn run_step(
+        &mut self,
+        turn: u64,
+        step: &Step,
+        base_url: Option<&str>,
+        deadline: Instant,
+    ) -> Result<StepOutput, StepFailure> {
+        let artifacts = self.dir.join("artifacts");
+        let env = StepEnv {
+            base_url,
+            action_timeout: ACTION_TIMEOUT,
+            deadline,
+            artifact_dir: &artifacts,
+            working_dir: &self.root,
+        };
+        let length = deadline
+            .saturating_duration_since(Instant::now())
+            .as_millis() as u64;
+        let ctx = self.ctx.as_mut().expect("context is open");
+        let end = step::run_step(ctx, step, &env, &self.cancel).await;
+        let StepFailed {
+            mut failure,
+            capture,
+        } = match end.into_result("turn", length) {
+            Ok(output) => return Ok(output),
+            Err(failed) => failed,
+        };
+        if capture {
+            let dir = artifacts.join(format!("turn-{turn}")).join("failure");
+            if std::fs::create_dir_all(&dir).is_ok() {
+                failure
+                    .evidence
+                    .extend(step::capture_failure_evidence(ctx, &dir, EVIDENCE_BOUND).await);
+            }
+        }
+        Err(failure)
+    }
+
+    fn ctx(&self) -> Result<&D::Context, SessionError> {
         self.ctx
             .as_ref()
             .ok_or_else(|| SessionError::new(SessionCode::NotRunning, "the session is closed"))
@@ -172,71 +218,53 @@ impl Engine {
         let turn = self.file.next_turn;
         self.file.next_turn += 1;
         self.file.last_turn_at_ms = now_ms();
-        let (kind, result, closing) = match request.clone() {
-            Request::Observe { full } => ("observe", self.observe(full).await, false),
-            Request::Inspect { request } => ("inspect", self.inspect(request).await, false),
+        let closing = matches!(request, Request::Finish { .. } | Request::Abort { .. });
+        let result = match request.clone() {
+            Request::Observe { full } => self.observe(full).await,
+            Request::Inspect { request } => self.inspect(request).await,
             Request::RepairPeek { max } => {
                 let deadline = self.turn_deadline();
-                let result = match self.ctx() {
+                match self.ctx() {
                     Ok(ctx) => repair_queue::peek(ctx, max, deadline).await,
                     Err(e) => Err(e),
-                };
-                ("repair_peek", result, false)
+                }
             }
             Request::RepairTake { ids } => {
                 let deadline = self.turn_deadline();
-                let result = match self.ctx() {
+                match self.ctx() {
                     Ok(ctx) => repair_queue::take(ctx, &ids, deadline).await,
                     Err(e) => Err(e),
-                };
-                ("repair_take", result, false)
+                }
             }
             Request::Exec {
                 observation,
                 statement,
-            } => (
-                "exec",
-                self.exec(turn, observation, &statement).await,
-                false,
-            ),
+            } => self.exec(turn, observation, &statement).await,
             Request::Finish { status, summary } => {
-                let state = SessionState::Finished;
                 let status = match status {
                     FinishStatus::Passed => "passed",
                     FinishStatus::Failed => "failed",
                 };
-                (
-                    "finish",
-                    self.close(state, status, Some(summary)).await,
-                    true,
-                )
+                self.close(SessionState::Finished, status, Some(summary))
+                    .await
             }
-            Request::Abort { reason } => (
-                "abort",
-                self.close(SessionState::Aborted, "aborted", reason).await,
-                true,
-            ),
+            Request::Abort { reason } => self.close(SessionState::Aborted, "aborted", reason).await,
         };
-        let mut event = json!({ "turn": turn, "kind": kind, "request": request });
-        match &result {
-            Ok(v) => {
-                event["ok"] = json!(true);
-                if let Some(n) = v.get("observation") {
-                    event["observation"] = n.clone();
-                }
-            }
-            Err(e) => {
-                event["ok"] = json!(false);
-                event["code"] = json!(e.code);
-                event["message"] = json!(e.message);
-            }
-        }
+        let outcome = match &result {
+            Ok(v) => TurnOutcome::passed(v.get("observation").and_then(Value::as_u64)),
+            Err(e) => TurnOutcome::failed(e),
+        };
+        let event = SessionEvent::turn(TurnRecord {
+            turn,
+            request,
+            outcome,
+        });
         if !closing {
             if let Err(e) = self.file.save(&self.dir) {
                 return Response::error(&e);
             }
         }
-        let _ = append_event(&self.dir, event);
+        let _ = append_event(&self.dir, &event);
         let mut response = match result {
             Ok(mut v) => {
                 let blocked = self.new_blocked();
@@ -415,25 +443,22 @@ impl Engine {
         } else {
             PageContextMethod::Snapshot
         };
-        let reply = ctx
-            .page_context_call(method, &request.bridge_request(), deadline)
-            .await
-            .map_err(SessionError::from)?;
-        let response = match reply {
-            PageContextReply::Value(v) => v,
-            PageContextReply::Absent => {
-                return Err(SessionError::new(
+        let reply = live::call(ctx, method, request.bridge_request(), deadline).await?;
+        let response = live::reply_value(
+            reply,
+            || {
+                SessionError::new(
                     SessionCode::Capability,
                     "the Test Kit bridge went away; observe again",
-                ))
-            }
-            PageContextReply::Threw(m) => {
-                return Err(SessionError::new(
+                )
+            },
+            |m| {
+                SessionError::new(
                     SessionCode::InvalidInput,
                     format!("the Test Kit refused the request: {m}"),
-                ))
-            }
-        };
+                )
+            },
+        )?;
         if let Some(since) = request.since_revision {
             diff::validate(&response, since).map_err(|e| {
                 SessionError::new(
@@ -603,15 +628,7 @@ impl Engine {
         // Any action ends the observation, whatever its outcome.
         self.end_observation();
         self.file.actions += 1;
-        let env = StepEnv {
-            base_url: Some(&url),
-            action_timeout: ACTION_TIMEOUT,
-            deadline,
-            artifact_dir: &artifacts,
-            working_dir: &self.root,
-        };
-        let ctx = self.ctx.as_mut().expect("context is open");
-        let outcome = ctx.execute(&dispatched, &env).await;
+        let outcome = self.run_step(turn, &dispatched, Some(&url), deadline).await;
         let resolved: Vec<(String, Target)> = durable.into_iter().collect();
         let output = match outcome {
             Ok(output) => output,

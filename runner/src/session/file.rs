@@ -260,9 +260,10 @@ pub fn write_json_atomic<T: Serialize + ?Sized>(
     std::fs::rename(&tmp, path).map_err(|e| io("replace", path, e))
 }
 
-/// Append one event line to `events.jsonl` (the format version is added here).
-pub fn append_event(dir: &Path, mut event: serde_json::Value) -> Result<(), SessionError> {
+/// Append one event line to `events.jsonl` (the format version and the time are added here).
+pub fn append_event(dir: &Path, event: &super::event::SessionEvent) -> Result<(), SessionError> {
     let path = dir.join("events.jsonl");
+    let mut event = serde_json::to_value(event).expect("session events serialize");
     if let Some(map) = event.as_object_mut() {
         map.insert("format_version".into(), FORMAT_VERSION.into());
         map.insert("at_ms".into(), now_ms().into());

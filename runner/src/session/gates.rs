@@ -245,7 +245,7 @@ mod tests {
         Budgets, ObservationRecord, Ownership, SessionState, FORMAT_VERSION,
     };
     use crate::session::observation::RefEntry;
-    use a3s_test_driver::web::WEB_STEPS;
+    use a3s_test_lang::ir::ActionKind;
 
     fn session() -> SessionFile {
         SessionFile {
@@ -289,7 +289,7 @@ mod tests {
     fn caps() -> Capabilities {
         Capabilities {
             surface: a3s_test_lang::ir::Surface::Web,
-            steps: WEB_STEPS.iter().copied().collect(),
+            steps: ActionKind::ALL.iter().copied().collect(),
         }
     }
 

@@ -5,7 +5,10 @@
 //! observation — refs `@eN` bound to observation N and its document ([`observation`]) — or one
 //! ACL statement admitted by `a3s_test_lang::admit_statement` and passed through the [`gates`]
 //! (schema → capability → target type → ref binding → policy → budgets) before
-//! `SurfaceContext::execute` dispatches it ([`engine`]). A ref is dispatched through a durable
+//! the shared step runner (`crate::step`) dispatches it ([`engine`]). The session is generic
+//! over the driver contract (`a3s_test_driver::AgentDriver`); the supervisor is handed a launcher
+//! that picks the concrete driver. Every event it logs is a typed [`event::SessionEvent`].
+//! A ref is dispatched through a durable
 //! target proven to name the *same* backend node, which is also what [`promote`] writes into a
 //! suite. Records live in `.a3s-test/agent-sessions/<id>/` ([`file`]). On a page with the Test
 //! Kit bridge, observations also carry `@cN` refs bound to the same Page Context revision; they
@@ -18,6 +21,7 @@ pub mod cleanup;
 pub mod client;
 pub mod code;
 pub mod engine;
+pub mod event;
 pub mod file;
 pub mod gates;
 pub mod next;

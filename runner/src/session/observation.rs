@@ -2,7 +2,7 @@
 //! one observation id and one document, with the durable targets a ref can later be promoted to,
 //! and rendering them compactly (interactive first, page text as quoted untrusted data).
 
-use a3s_test_driver::web::{ControlNode, PageSnapshot};
+use a3s_test_driver::{ControlNode, PageSnapshot};
 use a3s_test_lang::ir::Target;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -216,7 +216,7 @@ pub fn to_json(id: u64, snapshot: &PageSnapshot, refs: &[RefEntry], full: bool) 
         reasons.push(format!(
             "the page has more controls or text than one observation holds (at most {} refs); \
              act through semantic targets such as role(\"button\", \"Save\") for the rest",
-            a3s_test_driver::web::MAX_CONTROLS
+            a3s_test_driver::MAX_CONTROLS
         ));
     }
     if !reasons.is_empty() {

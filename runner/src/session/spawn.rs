@@ -8,7 +8,7 @@ use super::file::{
     SessionState, FORMAT_VERSION,
 };
 use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
-use a3s_test_driver::web::live_group_members;
+use a3s_test_driver::live_group_members;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -14,9 +14,12 @@
 
 use super::code::{SessionCode, SessionError};
 use super::engine::Engine;
+use super::event::{ExpiryReason, SessionEvent};
 use super::file::{append_event, SessionFile, SessionState};
 use super::protocol::{Request, Response};
 use super::spawn;
+use crate::executor::DriverLauncher;
+use a3s_test_driver::AgentDriver;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -37,7 +40,13 @@ fn ready_line(value: serde_json::Value) {
 }
 
 /// Run the supervisor of the session in `dir` until it closes; returns the process exit code.
-pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
+/// `launcher` starts the browser: the concrete driver is chosen by whoever starts the supervisor
+/// process (the hidden `agent supervise` command), never in this module.
+pub async fn serve<L>(launcher: L, dir: PathBuf, root: PathBuf, token: String) -> i32
+where
+    L: DriverLauncher,
+    L::Driver: AgentDriver,
+{
     // Handlers first: SIGTERM, SIGINT or SIGHUP at any moment close the browser instead of
     // killing the supervisor by the default action (its browser would then only die by its
     // parent-death signal, leaving the session record `active`).
@@ -50,7 +59,7 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
     .filter_map(|k| signal(k).ok())
     .collect();
     let started = tokio::select! {
-        started = Engine::start(dir.clone(), root, token) => started,
+        started = Engine::start(launcher, dir.clone(), root, token) => started,
         _ = next_signal(&mut terminate) => Err(SessionError::new(
             // Dropping the half-started engine kills the browser's group.
             SessionCode::Interrupted,
@@ -98,10 +107,7 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
         _ = next_signal(&mut terminate) => false,
     };
     if !handed {
-        let _ = append_event(
-            engine.dir(),
-            serde_json::json!({ "kind": "start_abandoned" }),
-        );
+        let _ = append_event(engine.dir(), &SessionEvent::StartAbandoned);
         let _ = engine
             .close(
                 SessionState::Aborted,
@@ -124,14 +130,20 @@ pub async fn serve(dir: PathBuf, root: PathBuf, token: String) -> i32 {
             a = listener.accept() => a,
             _ = next_signal(&mut terminate) => {
                 // SIGTERM/SIGINT/SIGHUP: close like `abort`, so the browser group goes first.
-                let _ = append_event(engine.dir(), serde_json::json!({ "kind": "terminated" }));
+                let _ = append_event(engine.dir(), &SessionEvent::Terminated);
                 let _ = engine.close(SessionState::Aborted, "aborted", Some("supervisor terminated by a signal".into())).await;
                 break;
             }
             _ = tokio::time::sleep(wait) => {
-                let reason = if left as u128 <= wait.as_millis() { "session deadline" } else { "idle timeout" };
-                let _ = append_event(engine.dir(), serde_json::json!({ "kind": "expired", "reason": reason }));
-                let _ = engine.close(SessionState::Expired, "expired", Some(reason.to_string())).await;
+                let reason = if left as u128 <= wait.as_millis() {
+                    ExpiryReason::SessionDeadline
+                } else {
+                    ExpiryReason::IdleTimeout
+                };
+                let _ = append_event(engine.dir(), &SessionEvent::Expired { reason });
+                let _ = engine
+                    .close(SessionState::Expired, "expired", Some(reason.as_str().to_string()))
+                    .await;
                 break;
             }
         };

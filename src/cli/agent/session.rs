@@ -530,6 +530,7 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 }
             };
             let code = runtime.block_on(a3s_test_runner::session::supervisor::serve(
+                crate::cli::web_launcher::SessionLauncher,
                 a.session_dir,
                 a.workdir,
                 a.token,

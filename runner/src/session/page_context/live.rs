@@ -6,7 +6,7 @@ use super::diff::{self, Delta};
 use super::handshake::{self, Bridge};
 use crate::session::code::{SessionCode, SessionError};
 use a3s_test_driver::failure::FailureCode;
-use a3s_test_driver::web::{PageContextMethod, PageContextReply, WebContext};
+use a3s_test_driver::{AgentContext, PageContextMethod, PageContextReply};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
@@ -18,8 +18,23 @@ pub fn driver_error(code: FailureCode, message: impl Into<String>) -> SessionErr
     )
 }
 
-async fn call(
-    ctx: &WebContext,
+/// The value a bridge call answered, or the caller's error for an absent bridge or a method that
+/// threw (each caller words those for its own operation).
+pub fn reply_value(
+    reply: PageContextReply,
+    absent: impl FnOnce() -> SessionError,
+    threw: impl FnOnce(String) -> SessionError,
+) -> Result<Value, SessionError> {
+    match reply {
+        PageContextReply::Value(v) => Ok(v),
+        PageContextReply::Absent => Err(absent()),
+        PageContextReply::Threw(m) => Err(threw(m)),
+    }
+}
+
+/// Call one bridge method; a driver failure becomes a session error.
+pub async fn call<C: AgentContext>(
+    ctx: &C,
     method: PageContextMethod,
     arg: Value,
     deadline: Instant,
@@ -31,7 +46,10 @@ async fn call(
 
 /// `None` when the page has no bridge; the bridge when its handshake is compatible; an
 /// `test.driver.web.page_context_incompatible` failure otherwise.
-pub async fn detect(ctx: &WebContext, deadline: Instant) -> Result<Option<Bridge>, SessionError> {
+pub async fn detect<C: AgentContext>(
+    ctx: &C,
+    deadline: Instant,
+) -> Result<Option<Bridge>, SessionError> {
     match call(ctx, PageContextMethod::Handshake, Value::Null, deadline).await? {
         PageContextReply::Absent => Ok(None),
         PageContextReply::Threw(m) => Err(driver_error(
@@ -45,21 +63,25 @@ pub async fn detect(ctx: &WebContext, deadline: Instant) -> Result<Option<Bridge
 }
 
 fn present(reply: PageContextReply, what: &str) -> Result<Value, SessionError> {
-    match reply {
-        PageContextReply::Value(v) => Ok(v),
-        PageContextReply::Absent => Err(driver_error(
-            FailureCode::PageContextChanged,
-            format!("the Test Kit bridge disappeared during {what}"),
-        )),
-        PageContextReply::Threw(m) => Err(driver_error(
-            FailureCode::PageContextIncompatible,
-            format!("the Test Kit {what} failed: {m}"),
-        )),
-    }
+    reply_value(
+        reply,
+        || {
+            driver_error(
+                FailureCode::PageContextChanged,
+                format!("the Test Kit bridge disappeared during {what}"),
+            )
+        },
+        |m| {
+            driver_error(
+                FailureCode::PageContextIncompatible,
+                format!("the Test Kit {what} failed: {m}"),
+            )
+        },
+    )
 }
 
 /// The bridge's current revision (`probe()`).
-pub async fn revision(ctx: &WebContext, deadline: Instant) -> Result<u64, SessionError> {
+pub async fn revision<C: AgentContext>(ctx: &C, deadline: Instant) -> Result<u64, SessionError> {
     let v = present(
         call(ctx, PageContextMethod::Probe, Value::Null, deadline).await?,
         "probe",
@@ -76,8 +98,8 @@ pub async fn revision(ctx: &WebContext, deadline: Instant) -> Result<u64, Sessio
 }
 
 /// A snapshot for `request`; its `revision` is checked to be a positive integer.
-pub async fn snapshot(
-    ctx: &WebContext,
+pub async fn snapshot<C: AgentContext>(
+    ctx: &C,
     request: Value,
     deadline: Instant,
 ) -> Result<(u64, Value), SessionError> {
@@ -100,29 +122,29 @@ pub async fn snapshot(
 
 /// The validated delta since `baseline` (a `detail: diff` snapshot of the page projection).
 /// A bridge error, a missing delta or a broken rule is an error carrying its own code.
-pub async fn delta_since(
-    ctx: &WebContext,
+pub async fn delta_since<C: AgentContext>(
+    ctx: &C,
     baseline: u64,
     deadline: Instant,
 ) -> Result<Delta, SessionError> {
     let request =
         json!({ "detail": "diff", "sinceRevision": baseline, "scope": { "kind": "page" } });
     let reply = call(ctx, PageContextMethod::Snapshot, request, deadline).await?;
-    let response = match reply {
-        PageContextReply::Value(v) => v,
-        PageContextReply::Absent => {
-            return Err(SessionError::new(
+    let response = reply_value(
+        reply,
+        || {
+            SessionError::new(
                 SessionCode::StaleRef,
                 "the Test Kit bridge is gone (new document?); observe again",
-            ))
-        }
-        PageContextReply::Threw(m) => {
-            return Err(SessionError::new(
+            )
+        },
+        |m| {
+            SessionError::new(
                 SessionCode::StaleRef,
                 format!("the page could not diff since revision {baseline} ({m}); observe again"),
-            ))
-        }
-    };
+            )
+        },
+    )?;
     diff::validate(&response, baseline).map_err(|e| {
         SessionError::new(
             SessionCode::StaleRef,

@@ -7,7 +7,7 @@
 use super::diff::Delta;
 use super::fingerprint::{fingerprint, fingerprints};
 // Roles a `@cN` ref may name: the same operable roles `@eN` observations list.
-use a3s_test_driver::web::OPERABLE_ROLES as ACTIONABLE_ROLES;
+use a3s_test_driver::OPERABLE_ROLES as ACTIONABLE_ROLES;
 use a3s_test_lang::ir::Target;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

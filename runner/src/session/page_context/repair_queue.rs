@@ -3,9 +3,9 @@
 //! submits a finding or an action). What comes back is untrusted page data: it is checked for
 //! its envelope here and validated in full by the ledger before anything is appended.
 
-use super::live::detect;
+use super::live::{self, detect};
 use crate::session::code::{SessionCode, SessionError};
-use a3s_test_driver::web::{PageContextMethod, PageContextReply, WebContext};
+use a3s_test_driver::{AgentContext, PageContextMethod};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
@@ -19,8 +19,8 @@ fn no_bridge() -> SessionError {
     )
 }
 
-async fn call(
-    ctx: &WebContext,
+async fn call<C: AgentContext>(
+    ctx: &C,
     method: PageContextMethod,
     arg: Value,
     deadline: Instant,
@@ -28,18 +28,14 @@ async fn call(
     if detect(ctx, deadline).await?.is_none() {
         return Err(no_bridge());
     }
-    match ctx
-        .page_context_call(method, &arg, deadline)
-        .await
-        .map_err(SessionError::from)?
-    {
-        PageContextReply::Value(v) => envelope(v),
-        PageContextReply::Absent => Err(no_bridge()),
-        PageContextReply::Threw(m) => Err(SessionError::new(
+    let reply = live::call(ctx, method, arg, deadline).await?;
+    let batch = live::reply_value(reply, no_bridge, |m| {
+        SessionError::new(
             SessionCode::Capability,
             format!("the Test Kit repair queue refused the call: {m}"),
-        )),
-    }
+        )
+    })?;
+    envelope(batch)
 }
 
 /// The batch must be `{"protocol":"a3s.test.repair/1","repairs":[…]}` with at most
@@ -60,7 +56,11 @@ fn envelope(v: Value) -> Result<Value, SessionError> {
 }
 
 /// The first `max` pending findings, left in the queue.
-pub async fn peek(ctx: &WebContext, max: u32, deadline: Instant) -> Result<Value, SessionError> {
+pub async fn peek<C: AgentContext>(
+    ctx: &C,
+    max: u32,
+    deadline: Instant,
+) -> Result<Value, SessionError> {
     if max == 0 || max as usize > MAX_BATCH {
         return Err(SessionError::new(
             SessionCode::InvalidInput,
@@ -77,8 +77,8 @@ pub async fn peek(ctx: &WebContext, max: u32, deadline: Instant) -> Result<Value
 }
 
 /// Remove exactly `ids` from the queue; returns the removed findings.
-pub async fn take(
-    ctx: &WebContext,
+pub async fn take<C: AgentContext>(
+    ctx: &C,
     ids: &[String],
     deadline: Instant,
 ) -> Result<Value, SessionError> {

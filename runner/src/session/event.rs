@@ -1,0 +1,180 @@
+//! The typed events of an agent session, one line each in `events.jsonl`.
+//!
+//! Why typed: like a run's `RunEventKind`, every event the session can emit is one variant here,
+//! so a reader of the log (and the code that writes it) knows every shape; the JSON on disk keeps
+//! the shape it always had (`kind`, and for turns `turn`, `request`, `ok` …), see docs/agent.md.
+
+use super::code::{SessionCode, SessionError};
+use super::protocol::Request;
+use serde::Serialize;
+
+/// Why the supervisor closed an idle session on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ExpiryReason {
+    /// The session's whole lifetime (`--session-timeout`) ran out.
+    #[serde(rename = "session deadline")]
+    SessionDeadline,
+    /// No turn came within the idle timeout.
+    #[serde(rename = "idle timeout")]
+    IdleTimeout,
+}
+
+impl ExpiryReason {
+    /// The text recorded as the session's closing summary.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExpiryReason::SessionDeadline => "session deadline",
+            ExpiryReason::IdleTimeout => "idle timeout",
+        }
+    }
+}
+
+/// How a turn ended, as logged (the answer itself goes to the client).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TurnOutcome {
+    /// True when the turn succeeded.
+    pub ok: bool,
+    /// The observation the turn took, when it took one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observation: Option<u64>,
+    /// The error code of a failed turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<SessionCode>,
+    /// The error message of a failed turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl TurnOutcome {
+    /// A successful turn, with the observation it took (if any).
+    pub fn passed(observation: Option<u64>) -> Self {
+        TurnOutcome {
+            ok: true,
+            observation,
+            code: None,
+            message: None,
+        }
+    }
+
+    /// A turn refused or failed with `error`.
+    pub fn failed(error: &SessionError) -> Self {
+        TurnOutcome {
+            ok: false,
+            observation: None,
+            code: Some(error.code),
+            message: Some(error.message.clone()),
+        }
+    }
+}
+
+/// One served turn: its number, the request and how it ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TurnRecord {
+    /// The turn number (from 0, in order).
+    pub turn: u64,
+    /// What the client asked.
+    pub request: Request,
+    /// How it ended.
+    #[serde(flatten)]
+    pub outcome: TurnOutcome,
+}
+
+/// Everything a session logs; the `kind` field names the variant.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SessionEvent {
+    /// The browser is up on the start URL.
+    Started {
+        /// The start URL.
+        url: String,
+    },
+    /// `agent start` went away before handing the session over.
+    StartAbandoned,
+    /// SIGTERM, SIGINT or SIGHUP closed the session.
+    Terminated,
+    /// The idle timeout or the session deadline closed the session.
+    Expired {
+        /// Which one.
+        reason: ExpiryReason,
+    },
+    /// An `observe` turn.
+    Observe(TurnRecord),
+    /// An `inspect` turn.
+    Inspect(TurnRecord),
+    /// A `repair_peek` turn.
+    RepairPeek(TurnRecord),
+    /// A `repair_take` turn.
+    RepairTake(TurnRecord),
+    /// An `exec` turn.
+    Exec(TurnRecord),
+    /// A `finish` turn.
+    Finish(TurnRecord),
+    /// An `abort` turn.
+    Abort(TurnRecord),
+}
+
+impl SessionEvent {
+    /// The event logging `record`, of the kind its request names.
+    pub fn turn(record: TurnRecord) -> Self {
+        match &record.request {
+            Request::Observe { .. } => SessionEvent::Observe(record),
+            Request::Inspect { .. } => SessionEvent::Inspect(record),
+            Request::RepairPeek { .. } => SessionEvent::RepairPeek(record),
+            Request::RepairTake { .. } => SessionEvent::RepairTake(record),
+            Request::Exec { .. } => SessionEvent::Exec(record),
+            Request::Finish { .. } => SessionEvent::Finish(record),
+            Request::Abort { .. } => SessionEvent::Abort(record),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn events_keep_the_log_shape() {
+        let started = SessionEvent::Started {
+            url: "http://127.0.0.1:1/".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&started).unwrap(),
+            json!({ "kind": "started", "url": "http://127.0.0.1:1/" })
+        );
+        let expired = SessionEvent::Expired {
+            reason: ExpiryReason::IdleTimeout,
+        };
+        assert_eq!(
+            serde_json::to_value(&expired).unwrap(),
+            json!({ "kind": "expired", "reason": "idle timeout" })
+        );
+        assert_eq!(
+            serde_json::to_value(SessionEvent::StartAbandoned).unwrap(),
+            json!({ "kind": "start_abandoned" })
+        );
+        let observed = SessionEvent::turn(TurnRecord {
+            turn: 3,
+            request: Request::Observe { full: false },
+            outcome: TurnOutcome::passed(Some(2)),
+        });
+        assert_eq!(
+            serde_json::to_value(&observed).unwrap(),
+            json!({ "kind": "observe", "turn": 3, "request": { "op": "observe", "full": false },
+                    "ok": true, "observation": 2 })
+        );
+        let refused = SessionEvent::turn(TurnRecord {
+            turn: 4,
+            request: Request::Abort { reason: None },
+            outcome: TurnOutcome::failed(&SessionError::new(SessionCode::NotRunning, "closed")),
+        });
+        let v = serde_json::to_value(&refused).unwrap();
+        assert_eq!(v["kind"], "abort");
+        assert_eq!(v["ok"], false);
+        assert_eq!(v["message"], "closed");
+        assert_eq!(
+            v["code"],
+            serde_json::to_value(SessionCode::NotRunning).unwrap()
+        );
+    }
+}
