@@ -5,7 +5,6 @@ mod common;
 
 use a3s_test_driver::web::{live_group_members, LaunchOptions, WebDriver};
 use a3s_test_driver::{ContextOptions, FailureCode, SurfaceContext, SurfaceDriver};
-use a3s_test_lang::ir::*;
 use common::*;
 use std::time::Duration;
 
@@ -66,9 +65,7 @@ fn shutdown_reaps_the_whole_group_and_removes_the_profile() {
         assert!(profile.exists());
         let env = Env::new();
         let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("resolve.html")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("resolve.html")).await;
         assert!(
             live_group_members(ids.pgid).len() > 1,
             "renderers share the group"
@@ -113,19 +110,13 @@ fn a_browser_killed_mid_step_fails_fast_with_browser_crashed() {
         let ids = driver.browser_process().unwrap();
         let env = Env::new();
         let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("expect.html")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("expect.html")).await;
         let killer = tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(300)).await;
             unsafe { libc::killpg(ids.pgid as i32, libc::SIGKILL) };
         });
         let started = std::time::Instant::now();
-        let wait = step(Action::Wait {
-            condition: WaitCondition::Text {
-                text: "never appears".into(),
-            },
-        });
+        let wait = acl(r#"wait { text = "never appears" }"#);
         let err = ctx.execute(&wait, &env.step_env()).await.unwrap_err();
         killer.await.unwrap();
         assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
@@ -135,7 +126,7 @@ fn a_browser_killed_mid_step_fails_fast_with_browser_crashed() {
             started.elapsed()
         );
         let err = ctx
-            .execute(&step(expect_text("x")), &env.step_env())
+            .execute(&acl(&expect_text("x")), &env.step_env())
             .await
             .unwrap_err();
         assert_eq!(err.code, FailureCode::BrowserCrashed);
@@ -158,14 +149,12 @@ fn a_wedged_browser_times_out_instead_of_hanging() {
         let ids = driver.browser_process().unwrap();
         let mut env = Env::new();
         let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("expect.html")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("expect.html")).await;
         unsafe { libc::killpg(ids.pgid as i32, libc::SIGSTOP) };
         env.deadline = tokio::time::Instant::now() + Duration::from_millis(800);
         let started = std::time::Instant::now();
         let err = ctx
-            .execute(&step(expect_text("Status")), &env.step_env())
+            .execute(&acl(&expect_text("Status")), &env.step_env())
             .await
             .unwrap_err();
         unsafe { libc::killpg(ids.pgid as i32, libc::SIGCONT) };
@@ -229,12 +218,8 @@ fn attach_never_kills_a_browser_it_did_not_start() {
         assert!(driver.browser_process().is_none());
         let env = Env::new();
         let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("resolve.html")), &env.step_env())
-            .await
-            .unwrap();
-        ctx.execute(&step(expect_text("Resolution")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("resolve.html")).await;
+        ok(&mut ctx, &env, &expect_text("Resolution")).await;
         ctx.close().await.unwrap();
         driver.shutdown().await.unwrap();
         assert!(
@@ -253,9 +238,7 @@ fn attach_never_kills_a_browser_it_did_not_start() {
             .await
             .unwrap();
         let mut ctx = http.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("resolve.html")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("resolve.html")).await;
         ctx.close().await.unwrap();
         http.shutdown().await.unwrap();
         assert!(
@@ -269,7 +252,7 @@ fn attach_never_kills_a_browser_it_did_not_start() {
         child.0.wait().unwrap();
         let started = std::time::Instant::now();
         let err = ctx
-            .execute(&step(goto("resolve.html")), &env.step_env())
+            .execute(&acl(&goto("resolve.html")), &env.step_env())
             .await
             .unwrap_err();
         assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
@@ -362,13 +345,13 @@ fn contexts_are_prepared_ahead_and_disposed_in_the_background() {
         };
         let mut first = driver.new_context(ahead(2)).await.unwrap();
         assert_eq!(driver.prepared(), 2, "one context per announced scenario");
-        ok(&mut first, &env, goto("expect.html")).await;
+        ok(&mut first, &env, &goto("expect.html")).await;
         first.close().await.unwrap();
         // The last scenario announces nobody after it: a prepared context is used, none made.
         let mut last = driver.new_context(ahead(0)).await.unwrap();
         assert_eq!(driver.prepared(), 1);
-        ok(&mut last, &env, goto("expect.html")).await;
-        ok(&mut last, &env, expect_text("first visit")).await;
+        ok(&mut last, &env, &goto("expect.html")).await;
+        ok(&mut last, &env, &expect_text("first visit")).await;
         last.close().await.unwrap();
         // Shutdown waits for the background disposals and discards the unused spare.
         driver.shutdown().await.unwrap();
