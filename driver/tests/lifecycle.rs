@@ -286,33 +286,10 @@ fn a_missing_browser_is_a_launch_failure() {
     });
 }
 
-/// Helper body for `process_exit_reaps_a_driver_that_was_never_dropped`: only acts when that test
-/// re-runs this binary with `A3S_EXIT_HELPER=1`.
-#[test]
-fn exit_helper_process() {
-    if std::env::var_os("A3S_EXIT_HELPER").is_none() {
-        return;
-    }
-    static KEPT: std::sync::OnceLock<WebDriver> = std::sync::OnceLock::new();
-    let driver = runtime()
-        .block_on(WebDriver::launch(launch_options()))
-        .unwrap();
-    let ids = driver.browser_process().unwrap();
-    let _ = KEPT.set(driver);
-    println!("PGID={}", ids.pgid);
-    std::process::exit(0);
-}
-
 #[test]
 fn process_exit_reaps_a_driver_that_was_never_dropped() {
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "exit_helper_process",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("A3S_EXIT_HELPER", "1")
+    // The helper launches a browser and exits without dropping its driver.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_a3s-test-driver-exit-helper"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
