@@ -120,6 +120,8 @@ fn a_browser_killed_mid_step_fails_fast_with_browser_crashed() {
         let err = ctx.execute(&wait, &env.step_env()).await.unwrap_err();
         killer.await.unwrap();
         assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
+        // A bound on a hang, not a speed check: without crash detection the wait would run on to
+        // its 30 s deadline.
         assert!(
             started.elapsed() < Duration::from_secs(3),
             "noticed in {:?}",
@@ -159,6 +161,7 @@ fn a_wedged_browser_times_out_instead_of_hanging() {
             .unwrap_err();
         unsafe { libc::killpg(ids.pgid as i32, libc::SIGCONT) };
         assert_eq!(err.code, FailureCode::Timeout, "{}", err.message);
+        // The 800 ms deadline cuts the call to a stopped browser, which would otherwise hang.
         assert!(started.elapsed() < Duration::from_secs(2));
         driver.shutdown().await.unwrap();
         assert!(group_gone(ids.pgid).await);
@@ -256,6 +259,7 @@ fn attach_never_kills_a_browser_it_did_not_start() {
             .await
             .unwrap_err();
         assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
+        // A bound on a hang: the closed connection ends the step instead of its 30 s deadline.
         assert!(started.elapsed() < Duration::from_secs(2));
         third.shutdown().await.unwrap();
         assert!(group_gone(pgid).await);

@@ -395,6 +395,7 @@ async fn the_scenario_deadline_cuts_a_hanging_step_and_still_cleans_up() {
         CancelToken::new(),
     )
     .await;
+    // A bound on a hang: the 300 ms scenario deadline cuts the hanging step.
     assert!(started.elapsed() < Duration::from_secs(5));
     let s = &o.execution.scenarios[0];
     assert_eq!(s.status, ScenarioStatus::TimedOut);
