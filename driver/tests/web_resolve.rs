@@ -23,18 +23,29 @@ fn strict_resolution_counts_zero_one_many() {
         ok(&mut ctx, &env, &goto("resolve.html")).await;
         ok(&mut ctx, &env, &visible(r#"role("button", "Save")"#)).await;
         let delete = r#"role("button", "Delete")"#;
-        let m = fails(&mut ctx, &env, &visible(delete), FailureCode::TargetAmbiguous).await;
+        let m = fails(
+            &mut ctx,
+            &env,
+            &visible(delete),
+            FailureCode::TargetAmbiguous,
+        )
+        .await;
         assert!(m.contains("2 elements match"), "{m}");
         let nope = visible(r#"role("button", "Nope")"#);
         let m = fails(&mut ctx, &env, &nope, FailureCode::TargetNotFound).await;
         assert!(m.starts_with("role(\"button\", \"Nope\")"), "{m}");
         // Hidden and aria-hidden elements are not in the accessibility tree.
-        for hidden in [
+        let hidden = [
             r#"role("button", "Hidden action")"#,
             r#"role("button", "Invisible to AT")"#,
-        ] {
-            fails(&mut ctx, &env, &visible(hidden), FailureCode::TargetNotFound).await;
-        }
+        ];
+        all_fail(
+            &mut ctx,
+            &env,
+            &hidden.map(visible),
+            FailureCode::TargetNotFound,
+        )
+        .await;
         // Actions wait, then name the target and the time waited.
         let click = format!("click {{ target = {delete} }}");
         let m = fails(&mut ctx, &env, &click, FailureCode::TargetAmbiguous).await;
@@ -58,14 +69,14 @@ fn accessible_names_come_from_one_computation() {
         let mut ctx = context().await;
         ok(&mut ctx, &env, &goto("resolve.html")).await;
         for target in [
-            r#"role("button", "Close dialog")"#,      // aria-label wins over content
+            r#"role("button", "Close dialog")"#, // aria-label wins over content
             r#"role("textbox", "Shipping address")"#, // aria-labelledby, two ids
-            r#"role("textbox", "Email")"#,            // <label for>
-            r#"role("textbox", "Name")"#,             // wrapping label
-            r#"role("textbox", "Search products")"#,  // placeholder
-            r#"role("img", "Company logo")"#,         // alt
-            r#"role("link", "?")"#,                   // content wins over title
-            r#"role("button", "Settings")"#,          // title fallback when there is no content
+            r#"role("textbox", "Email")"#,       // <label for>
+            r#"role("textbox", "Name")"#,        // wrapping label
+            r#"role("textbox", "Search products")"#, // placeholder
+            r#"role("img", "Company logo")"#,    // alt
+            r#"role("link", "?")"#,              // content wins over title
+            r#"role("button", "Settings")"#,     // title fallback when there is no content
             r#"role("checkbox", "I agree")"#,
             r#"role("button", "Custom button")"#, // explicit role, name from content
             r#"role("heading", "Resolution")"#,
@@ -80,13 +91,13 @@ fn accessible_names_come_from_one_computation() {
         ] {
             ok(&mut ctx, &env, &visible(target)).await;
         }
-        for missing in [
+        let missing = [
             r#"role("link", "Read the docs")"#,
             r#"label("Search products")"#,
             r#"text("Welcome", true)"#,
-        ] {
-            fails(&mut ctx, &env, &visible(missing), FailureCode::TargetNotFound).await;
-        }
+        ];
+        let missing = missing.map(visible);
+        all_fail(&mut ctx, &env, &missing, FailureCode::TargetNotFound).await;
         let deepest = r#"expect {
             target = text("Welcome")
             rendered_text = "Welcome to the store"
@@ -111,9 +122,8 @@ fn semantic_targets_pierce_open_shadow_roots_only() {
             ok(&mut ctx, &env, &visible(target)).await;
         }
         // A closed shadow root stays closed; css() stays in the light DOM of the document.
-        for missing in [r#"role("button", "Closed action")"#, r##"css("#sf")"##] {
-            fails(&mut ctx, &env, &visible(missing), FailureCode::TargetNotFound).await;
-        }
+        let missing = [r#"role("button", "Closed action")"#, r##"css("#sf")"##].map(visible);
+        all_fail(&mut ctx, &env, &missing, FailureCode::TargetNotFound).await;
         let fill = r#"fill {
             target = label("Shadow field")
             value = "in shadow"
@@ -124,7 +134,12 @@ fn semantic_targets_pierce_open_shadow_roots_only() {
             value = "in shadow"
         }"#;
         ok(&mut ctx, &env, filled).await;
-        ok(&mut ctx, &env, r#"click { target = role("button", "Shadow action") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Shadow action") }"#,
+        )
+        .await;
         let two = r#"expect {
             target = role("button", "Delete")
             visible_count = 2
@@ -161,7 +176,12 @@ fn frames_switch_the_document_steps_act_in() {
         ok(&mut ctx, &env, r##"frame { target = css("#child") }"##).await;
         ok(&mut ctx, &env, &expect_text("Inside the frame")).await;
         // A real click at the right place proves the frame offset is applied.
-        ok(&mut ctx, &env, r#"click { target = role("button", "Frame button") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Frame button") }"#,
+        )
+        .await;
         let clicked = r#"role("button", "Frame clicked")"#;
         ok(&mut ctx, &env, &visible(clicked)).await;
         let fill = r#"fill {
@@ -173,7 +193,13 @@ fn frames_switch_the_document_steps_act_in() {
         ok(&mut ctx, &env, &reachable).await;
         ok(&mut ctx, &env, "frame { target = main() }").await;
         ok(&mut ctx, &env, &visible(r#"role("button", "Top button")"#)).await;
-        fails(&mut ctx, &env, &visible(clicked), FailureCode::TargetNotFound).await;
+        fails(
+            &mut ctx,
+            &env,
+            &visible(clicked),
+            FailureCode::TargetNotFound,
+        )
+        .await;
         ctx.close().await.unwrap();
     });
 }

@@ -242,7 +242,11 @@ pub async fn step_outcome(
 
 /// The step of `statement` with its action changed by `edit`: for a step admission would refuse
 /// (asserted here), so the driver's own refusal of it can still be checked.
-pub fn refused_by_admission(refused: &str, statement: &str, edit: impl FnOnce(&mut Action)) -> Step {
+pub fn refused_by_admission(
+    refused: &str,
+    statement: &str,
+    edit: impl FnOnce(&mut Action),
+) -> Step {
     assert!(
         a3s_test_lang::admit_statement(refused).is_err(),
         "{refused:?} is admitted; write it as ACL"
@@ -274,4 +278,18 @@ pub fn goto(name: &str) -> String {
 /// `expect` that the page text contains `text` (written as an ACL string).
 pub fn expect_text(text: &str) -> String {
     format!("expect {{ text = {text:?} }}")
+}
+
+/// Run ACL statements in order; each must pass.
+pub async fn all_pass(ctx: &mut WebContext, env: &Env, statements: &[&str]) {
+    for statement in statements {
+        ok(ctx, env, statement).await;
+    }
+}
+
+/// Run ACL statements in order; each must fail with `code`.
+pub async fn all_fail(ctx: &mut WebContext, env: &Env, statements: &[String], code: FailureCode) {
+    for statement in statements {
+        fails(ctx, env, statement, code).await;
+    }
 }

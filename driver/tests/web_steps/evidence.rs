@@ -32,7 +32,12 @@ fn evidence_files_are_written_confined_and_fresh() {
         ok(&mut ctx, &env, interactive).await;
         let axi = json(&env, "ax-i.json");
         assert_eq!(axi["nodes"][0]["role"], "button", "{axi}");
-        ok(&mut ctx, &env, r#"click { target = role("button", "Break") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Break") }"#,
+        )
+        .await;
         let console = r#"console {
             path = "console.json"
             clear = true

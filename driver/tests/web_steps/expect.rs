@@ -61,7 +61,10 @@ fn expectations_pass_and_fail_with_their_codes() {
                 Some(F::NotPointerReachable),
             ),
             (
-                of(r##"css("#status")"##, r#"rendered_text = " Status:   ready ""#),
+                of(
+                    r##"css("#status")"##,
+                    r#"rendered_text = " Status:   ready ""#,
+                ),
                 None,
             ),
             (

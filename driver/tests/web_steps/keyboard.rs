@@ -6,69 +6,38 @@ use crate::{log_shows, value_is, LIMIT};
 use a3s_test_driver::{FailureCode, SurfaceContext};
 use a3s_test_lang::ir::Action;
 
+/// A `fill` or `type` step putting `value` into `target`.
+fn with_value(verb: &str, target: &str, value: &str) -> String {
+    format!("{verb} {{\n    target = {target}\n    value = {value:?}\n}}")
+}
+
 #[test]
 fn keyboard_actions_fill_type_select_press() {
     block_on(LIMIT, async {
         let env = Env::new();
         let mut ctx = context().await;
         ok(&mut ctx, &env, &goto("actions.html")).await;
-        for (target, statement, holds) in [
+        for (verb, target, value, holds) in [
+            ("fill", r#"label("Text")"#, "new value", "new value"),
+            ("fill", r#"label("Text")"#, "", ""),
+            ("type", r#"label("Typed")"#, "cD!", "abcD!"),
             (
-                r#"label("Text")"#,
-                r#"fill {
-                    target = label("Text")
-                    value = "new value"
-                }"#,
-                "new value",
-            ),
-            (
-                r#"label("Text")"#,
-                r#"fill {
-                    target = label("Text")
-                    value = ""
-                }"#,
-                "",
-            ),
-            (
-                r#"label("Typed")"#,
-                r#"type {
-                    target = label("Typed")
-                    value = "cD!"
-                }"#,
-                "abcD!",
-            ),
-            (
+                "fill",
                 r#"label("Area")"#,
-                r#"fill {
-                    target = label("Area")
-                    value = "line one\nline two"
-                }"#,
+                "line one\nline two",
                 "line one\nline two",
             ),
-            (
-                r#"label("Date")"#,
-                r#"fill {
-                    target = label("Date")
-                    value = "2024-02-29"
-                }"#,
-                "2024-02-29",
-            ),
+            ("fill", r#"label("Date")"#, "2024-02-29", "2024-02-29"),
         ] {
-            ok(&mut ctx, &env, statement).await;
+            ok(&mut ctx, &env, &with_value(verb, target, value)).await;
             ok(&mut ctx, &env, &value_is(target, holds)).await;
         }
         // The page rewrites the value: fill reports what the control holds.
-        let upper = r#"fill {
-            target = label("Upper")
-            value = "abc"
-        }"#;
-        let m = fails(&mut ctx, &env, upper, FailureCode::ValueMismatch).await;
+        let upper = with_value("fill", r#"label("Upper")"#, "abc");
+        let m = fails(&mut ctx, &env, &upper, FailureCode::ValueMismatch).await;
         assert!(m.contains("\"ABC\""), "{m}");
-        let readonly = r#"fill {
-            target = label("Readonly")
-            value = "x"
-        }"#;
-        let m = fails(&mut ctx, &env, readonly, FailureCode::TargetNotActionable).await;
+        let readonly = with_value("fill", r#"label("Readonly")"#, "x");
+        let m = fails(&mut ctx, &env, &readonly, FailureCode::TargetNotActionable).await;
         assert!(m.contains("read-only"), "{m}");
         let green = r#"select {
             target = label("One")

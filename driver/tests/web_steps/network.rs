@@ -32,11 +32,12 @@ fn uploads_and_downloads_use_real_files() {
         )
         .await;
         // Admission refuses a `..` segment (test.spec.invalid_value); the driver refuses it too.
-        let escape = refused_by_admission(&upload(r#"["../a.txt"]"#), &upload(r#"["a.txt"]"#), |a| {
-            if let Action::Upload { paths, .. } = a {
-                *paths = vec!["../a.txt".into()];
-            }
-        });
+        let escape =
+            refused_by_admission(&upload(r#"["../a.txt"]"#), &upload(r#"["a.txt"]"#), |a| {
+                if let Action::Upload { paths, .. } = a {
+                    *paths = vec!["../a.txt".into()];
+                }
+            });
         step_outcome(
             &mut ctx,
             &env,

@@ -26,7 +26,12 @@ fn tabs_open_switch_list_and_close() {
         ok(&mut ctx, &env, first).await;
         ok(&mut ctx, &env, &expect_text("none")).await;
         // A popup the page opens is adopted as the next tab.
-        ok(&mut ctx, &env, r#"click { target = role("button", "Open popup") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Open popup") }"#,
+        )
+        .await;
         let list = r#"tab { operation = "list" }"#;
         let mut tabs = 0;
         for _ in 0..250 {
@@ -65,7 +70,12 @@ fn dialogs_never_hang_a_step() {
         ok(&mut ctx, &env, &goto("dialogs.html")).await;
         let accept = r#"dialog { operation = "accept" }"#;
         fails(&mut ctx, &env, accept, FailureCode::NoDialog).await;
-        ok(&mut ctx, &env, r#"click { target = role("button", "Alert") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Alert") }"#,
+        )
+        .await;
         let out = ok(&mut ctx, &env, r#"dialog { operation = "status" }"#).await;
         let d = out.detail.unwrap();
         assert_eq!(
@@ -85,13 +95,23 @@ fn dialogs_never_hang_a_step() {
         )
         .await;
         ok(&mut ctx, &env, accept).await;
-        ok(&mut ctx, &env, r#"click { target = role("button", "Confirm") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Confirm") }"#,
+        )
+        .await;
         ok(&mut ctx, &env, r#"dialog { operation = "dismiss" }"#).await;
         let out_is = |text: &str| {
             format!("expect {{\n    target = css(\"#out\")\n    rendered_text = {text:?}\n}}")
         };
         ok(&mut ctx, &env, &out_is("no")).await;
-        ok(&mut ctx, &env, r#"click { target = role("button", "Prompt") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Prompt") }"#,
+        )
+        .await;
         let answer = r#"dialog {
             operation = "accept"
             text = "Ada"

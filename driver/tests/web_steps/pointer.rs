@@ -10,20 +10,39 @@ fn pointer_actions_dispatch_real_events() {
     block_on(LIMIT, async {
         let env = Env::new();
         let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("actions.html")).await;
-        ok(&mut ctx, &env, r#"click { target = role("button", "Click me") }"#).await;
-        ok(&mut ctx, &env, &log_is(&["click"])).await;
-        ok(&mut ctx, &env, r#"double_click { target = role("button", "Double me") }"#).await;
-        ok(&mut ctx, &env, &log_shows("dblclick")).await;
-        ok(&mut ctx, &env, r#"context_click { target = role("button", "Context me") }"#).await;
-        ok(&mut ctx, &env, &log_shows("contextmenu")).await;
-        ok(&mut ctx, &env, r#"hover { target = role("button", "Hover me") }"#).await;
-        ok(&mut ctx, &env, &log_shows("hover")).await;
-        ok(&mut ctx, &env, r#"focus { target = label("Focus me") }"#).await;
-        ok(&mut ctx, &env, &log_shows("focus")).await;
-        ok(&mut ctx, &env, r#"expect { focused = label("Focus me") }"#).await;
+        let (click, dblclick, context, hover) = (
+            log_is(&["click"]),
+            log_shows("dblclick"),
+            log_shows("contextmenu"),
+            log_shows("hover"),
+        );
+        let focus = log_shows("focus");
+        all_pass(
+            &mut ctx,
+            &env,
+            &[
+                &goto("actions.html"),
+                r#"click { target = role("button", "Click me") }"#,
+                &click,
+                r#"double_click { target = role("button", "Double me") }"#,
+                &dblclick,
+                r#"context_click { target = role("button", "Context me") }"#,
+                &context,
+                r#"hover { target = role("button", "Hover me") }"#,
+                &hover,
+                r#"focus { target = label("Focus me") }"#,
+                &focus,
+                r#"expect { focused = label("Focus me") }"#,
+            ],
+        )
+        .await;
         // Scrolled into view before the click.
-        ok(&mut ctx, &env, r#"click { target = role("button", "Far away") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Far away") }"#,
+        )
+        .await;
         ok(&mut ctx, &env, &log_shows("far")).await;
         // Drag with pointer events: press, several moves, release over the drop zone.
         let drag = r##"drag {
@@ -64,9 +83,24 @@ fn check_uncheck_click_only_when_needed_and_verify() {
         assert_eq!(out.detail.unwrap()["changed"], false);
         ok(&mut ctx, &env, &log_is(&["cb true"])).await;
         ok(&mut ctx, &env, r#"uncheck { target = label("Subscribe") }"#).await;
-        ok(&mut ctx, &env, r#"expect { unchecked = label("Subscribe") }"#).await;
-        ok(&mut ctx, &env, r#"check { target = role("switch", "Dark mode") }"#).await;
-        ok(&mut ctx, &env, r#"expect { checked = role("switch", "Dark mode") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"expect { unchecked = label("Subscribe") }"#,
+        )
+        .await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"check { target = role("switch", "Dark mode") }"#,
+        )
+        .await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"expect { checked = role("switch", "Dark mode") }"#,
+        )
+        .await;
         fails(
             &mut ctx,
             &env,
@@ -87,7 +121,12 @@ fn actionability_waits_for_visible_enabled_stable_targets() {
         ok(&mut ctx, &env, late).await;
         // Appears after 300 ms, enabled after 300 ms: both actions wait, then dispatch once.
         let enable_later = r#"click { target = role("button", "Enable later") }"#;
-        ok(&mut ctx, &env, r#"click { target = role("button", "Late button") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Late button") }"#,
+        )
+        .await;
         ok(&mut ctx, &env, enable_later).await;
         ok(&mut ctx, &env, &log_shows("late")).await;
         ok(&mut ctx, &env, &log_shows("enabled")).await;
@@ -101,7 +140,13 @@ fn actionability_waits_for_visible_enabled_stable_targets() {
         .await;
         assert!(m.contains("moving") && m.contains("waited"), "{m}");
         ok(&mut ctx, &env, &goto("actions.html")).await;
-        let m = fails(&mut ctx, &env, enable_later, FailureCode::TargetNotActionable).await;
+        let m = fails(
+            &mut ctx,
+            &env,
+            enable_later,
+            FailureCode::TargetNotActionable,
+        )
+        .await;
         assert!(m.contains("disabled"), "{m}");
         let m = fails(
             &mut ctx,
@@ -123,7 +168,12 @@ fn a_click_whose_arrival_moves_its_target_still_lands_once() {
         ok(&mut ctx, &env, &goto("actions.html")).await;
         // The pointer's arrival logs a line above the button, pushing it down: the click
         // re-checks the target, moves once more and presses where the button now is.
-        ok(&mut ctx, &env, r#"click { target = role("button", "Shy") }"#).await;
+        ok(
+            &mut ctx,
+            &env,
+            r#"click { target = role("button", "Shy") }"#,
+        )
+        .await;
         ok(&mut ctx, &env, &log_shows("shy click")).await;
         ok(&mut ctx, &env, &log_is(&["shy hover", "shy click"])).await;
         ctx.close().await.unwrap();

@@ -240,4 +240,3 @@ pub fn answer() -> (Actor, Action) {
         },
     )
 }
-
