@@ -1,5 +1,5 @@
-//! The finer rules of ACL.md §2–§7, one mistake per row: the code, the path below the scenario
-//! (`suite.s.scenario.sc.`) and the underlined text.
+//! The finer rules of docs/acl.md §2–§10, one mistake per row: the code, the path below the
+//! scenario (`suite.s.scenario.sc.`) and the underlined text.
 
 use crate::{in_scenario, show};
 use a3s_test_lang::{admit, Code};
