@@ -4,7 +4,7 @@
 
 mod common;
 
-use a3s_test_driver::{FailureCode, SurfaceContext};
+use a3s_test_driver::FailureCode;
 use common::*;
 use std::time::Duration;
 
@@ -18,56 +18,45 @@ fn visible(target: &str) -> String {
 #[test]
 fn strict_resolution_counts_zero_one_many() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("resolve.html")).await;
-        ok(&mut ctx, &env, &visible(r#"role("button", "Save")"#)).await;
+        let mut page = Page::open().await;
+        page.ok(&goto("resolve.html")).await;
+        page.ok(&visible(r#"role("button", "Save")"#)).await;
         let delete = r#"role("button", "Delete")"#;
-        let m = fails(
-            &mut ctx,
-            &env,
-            &visible(delete),
-            FailureCode::TargetAmbiguous,
-        )
-        .await;
+        let m = page
+            .fails(&visible(delete), FailureCode::TargetAmbiguous)
+            .await;
         assert!(m.contains("2 elements match"), "{m}");
         let nope = visible(r#"role("button", "Nope")"#);
-        let m = fails(&mut ctx, &env, &nope, FailureCode::TargetNotFound).await;
+        let m = page.fails(&nope, FailureCode::TargetNotFound).await;
         assert!(m.starts_with("role(\"button\", \"Nope\")"), "{m}");
         // Hidden and aria-hidden elements are not in the accessibility tree.
         let hidden = [
             r#"role("button", "Hidden action")"#,
             r#"role("button", "Invisible to AT")"#,
         ];
-        all_fail(
-            &mut ctx,
-            &env,
-            &hidden.map(visible),
-            FailureCode::TargetNotFound,
-        )
-        .await;
+        page.all_fail(&hidden.map(visible), FailureCode::TargetNotFound)
+            .await;
         // Actions wait, then name the target and the time waited.
         let click = format!("click {{ target = {delete} }}");
-        let m = fails(&mut ctx, &env, &click, FailureCode::TargetAmbiguous).await;
+        let m = page.fails(&click, FailureCode::TargetAmbiguous).await;
         assert!(m.contains("waited"), "{m}");
         let nothing = r##"click { target = css("#nothing") }"##;
-        let m = fails(&mut ctx, &env, nothing, FailureCode::TargetNotFound).await;
+        let m = page.fails(nothing, FailureCode::TargetNotFound).await;
         assert!(
             m.contains("css(\"#nothing\")") && m.contains("waited"),
             "{m}"
         );
         let bad = visible(r###"css("##bad")"###);
-        fails(&mut ctx, &env, &bad, FailureCode::InvalidSelector).await;
-        ctx.close().await.unwrap();
+        page.fails(&bad, FailureCode::InvalidSelector).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn accessible_names_come_from_one_computation() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("resolve.html")).await;
+        let mut page = Page::open().await;
+        page.ok(&goto("resolve.html")).await;
         for target in [
             r#"role("button", "Close dialog")"#, // aria-label wins over content
             r#"role("textbox", "Shipping address")"#, // aria-labelledby, two ids
@@ -89,7 +78,7 @@ fn accessible_names_come_from_one_computation() {
             r#"text("to the store")"#,
             r#"text("Welcome to the store", true)"#,
         ] {
-            ok(&mut ctx, &env, &visible(target)).await;
+            page.ok(&visible(target)).await;
         }
         let missing = [
             r#"role("link", "Read the docs")"#,
@@ -97,109 +86,93 @@ fn accessible_names_come_from_one_computation() {
             r#"text("Welcome", true)"#,
         ];
         let missing = missing.map(visible);
-        all_fail(&mut ctx, &env, &missing, FailureCode::TargetNotFound).await;
+        page.all_fail(&missing, FailureCode::TargetNotFound).await;
         let deepest = r#"expect {
             target = text("Welcome")
             rendered_text = "Welcome to the store"
         }"#;
-        ok(&mut ctx, &env, deepest).await;
-        ctx.close().await.unwrap();
+        page.ok(deepest).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn semantic_targets_pierce_open_shadow_roots_only() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("resolve.html")).await;
+        let mut page = Page::open().await;
+        page.ok(&goto("resolve.html")).await;
         for target in [
             r#"role("button", "Shadow action")"#,
             r#"label("Shadow field")"#,
             r#"testid("deep")"#,
             r#"text("deep text")"#,
         ] {
-            ok(&mut ctx, &env, &visible(target)).await;
+            page.ok(&visible(target)).await;
         }
         // A closed shadow root stays closed; css() stays in the light DOM of the document.
         let missing = [r#"role("button", "Closed action")"#, r##"css("#sf")"##].map(visible);
-        all_fail(&mut ctx, &env, &missing, FailureCode::TargetNotFound).await;
+        page.all_fail(&missing, FailureCode::TargetNotFound).await;
         let fill = r#"fill {
             target = label("Shadow field")
             value = "in shadow"
         }"#;
-        ok(&mut ctx, &env, fill).await;
+        page.ok(fill).await;
         let filled = r#"expect {
             target = label("Shadow field")
             value = "in shadow"
         }"#;
-        ok(&mut ctx, &env, filled).await;
-        ok(
-            &mut ctx,
-            &env,
-            r#"click { target = role("button", "Shadow action") }"#,
-        )
-        .await;
+        page.ok(filled).await;
+        page.ok(r#"click { target = role("button", "Shadow action") }"#)
+            .await;
         let two = r#"expect {
             target = role("button", "Delete")
             visible_count = 2
         }"#;
-        ok(&mut ctx, &env, two).await;
-        ctx.close().await.unwrap();
+        page.ok(two).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn refs_are_refused_in_suites() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
+        let mut page = Page::open().await;
         let click = r#"click { target = ref("@e4") }"#;
-        let m = fails(&mut ctx, &env, click, FailureCode::Unsupported).await;
+        let m = page.fails(click, FailureCode::Unsupported).await;
         assert!(m.contains("@e4") && m.contains("agent session"), "{m}");
         let seen = visible(r#"ref("@e4")"#);
-        fails(&mut ctx, &env, &seen, FailureCode::Unsupported).await;
-        ctx.close().await.unwrap();
+        page.fails(&seen, FailureCode::Unsupported).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn frames_switch_the_document_steps_act_in() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("frames.html")).await;
+        let mut page = Page::open().await;
+        page.ok(&goto("frames.html")).await;
         let frame_button = visible(r#"role("button", "Frame button")"#);
-        fails(&mut ctx, &env, &frame_button, FailureCode::TargetNotFound).await;
+        page.fails(&frame_button, FailureCode::TargetNotFound).await;
         let not_a_frame = r##"frame { target = css("#notframe") }"##;
-        fails(&mut ctx, &env, not_a_frame, FailureCode::FrameUnavailable).await;
-        ok(&mut ctx, &env, r##"frame { target = css("#child") }"##).await;
-        ok(&mut ctx, &env, &expect_text("Inside the frame")).await;
+        page.fails(not_a_frame, FailureCode::FrameUnavailable).await;
+        page.ok(r##"frame { target = css("#child") }"##).await;
+        page.ok(&expect_text("Inside the frame")).await;
         // A real click at the right place proves the frame offset is applied.
-        ok(
-            &mut ctx,
-            &env,
-            r#"click { target = role("button", "Frame button") }"#,
-        )
-        .await;
+        page.ok(r#"click { target = role("button", "Frame button") }"#)
+            .await;
         let clicked = r#"role("button", "Frame clicked")"#;
-        ok(&mut ctx, &env, &visible(clicked)).await;
+        page.ok(&visible(clicked)).await;
         let fill = r#"fill {
             target = label("Frame input")
             value = "x"
         }"#;
-        ok(&mut ctx, &env, fill).await;
+        page.ok(fill).await;
         let reachable = format!("expect {{ pointer_reachable = {clicked} }}");
-        ok(&mut ctx, &env, &reachable).await;
-        ok(&mut ctx, &env, "frame { target = main() }").await;
-        ok(&mut ctx, &env, &visible(r#"role("button", "Top button")"#)).await;
-        fails(
-            &mut ctx,
-            &env,
-            &visible(clicked),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        ctx.close().await.unwrap();
+        page.ok(&reachable).await;
+        page.ok("frame { target = main() }").await;
+        page.ok(&visible(r#"role("button", "Top button")"#)).await;
+        page.fails(&visible(clicked), FailureCode::TargetNotFound)
+            .await;
+        page.close().await;
     });
 }

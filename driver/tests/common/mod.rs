@@ -293,3 +293,64 @@ pub async fn all_fail(ctx: &mut WebContext, env: &Env, statements: &[String], co
         fails(ctx, env, statement, code).await;
     }
 }
+
+/// One fresh context on the shared driver with its own scenario environment: the subject of most
+/// tests, so each step reads `page.ok(statement)`.
+pub struct Page {
+    pub ctx: WebContext,
+    pub env: Env,
+}
+
+impl Page {
+    /// A fresh context and environment.
+    pub async fn open() -> Page {
+        Page {
+            ctx: context().await,
+            env: Env::new(),
+        }
+    }
+
+    /// Run one ACL statement that must pass.
+    pub async fn ok(&mut self, statement: &str) -> StepOutput {
+        ok(&mut self.ctx, &self.env, statement).await
+    }
+
+    /// Run one ACL statement that must fail with `code`; returns the message.
+    pub async fn fails(&mut self, statement: &str, code: FailureCode) -> String {
+        fails(&mut self.ctx, &self.env, statement, code).await
+    }
+
+    /// Run one ACL statement and check its outcome: `None` means it must pass.
+    pub async fn outcome(
+        &mut self,
+        statement: &str,
+        want: Option<FailureCode>,
+    ) -> Result<StepOutput, String> {
+        outcome(&mut self.ctx, &self.env, statement, want).await
+    }
+
+    /// Run one hand-built step (see [`refused_by_admission`]) and check its outcome.
+    pub async fn step_outcome(
+        &mut self,
+        step: &Step,
+        what: &str,
+        want: Option<FailureCode>,
+    ) -> Result<StepOutput, String> {
+        step_outcome(&mut self.ctx, &self.env, step, what, want).await
+    }
+
+    /// Run ACL statements in order; each must pass.
+    pub async fn all_pass(&mut self, statements: &[&str]) {
+        all_pass(&mut self.ctx, &self.env, statements).await
+    }
+
+    /// Run ACL statements in order; each must fail with `code`.
+    pub async fn all_fail(&mut self, statements: &[String], code: FailureCode) {
+        all_fail(&mut self.ctx, &self.env, statements, code).await
+    }
+
+    /// Close the context (it must close cleanly).
+    pub async fn close(self) {
+        self.ctx.close().await.unwrap();
+    }
+}

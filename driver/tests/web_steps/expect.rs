@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use crate::LIMIT;
-use a3s_test_driver::{FailureCode, SurfaceContext};
+use a3s_test_driver::FailureCode;
 
 /// `expect` one `layout` relation between two targets.
 fn layout(target: &str, relation: &str, relative_to: &str, tolerance_px: u32) -> String {
@@ -22,9 +22,8 @@ fn of(target: &str, condition: &str) -> String {
 fn expectations_pass_and_fail_with_their_codes() {
     use FailureCode as F;
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("expect.html")).await;
+        let mut page = Page::open().await;
+        page.ok(&goto("expect.html")).await;
         let (a, b, c) = (r##"css("#a")"##, r##"css("#b")"##, r##"css("#c")"##);
         let (outer, inner) = (r##"css("#outer")"##, r##"css("#inner")"##);
         let cases: Vec<(String, Option<FailureCode>)> = vec![
@@ -133,27 +132,25 @@ fn expectations_pass_and_fail_with_their_codes() {
             ),
         ];
         for (statement, want) in cases {
-            let _ = outcome(&mut ctx, &env, &statement, want).await;
+            let _ = page.outcome(&statement, want).await;
         }
         // A secret value is never echoed back.
-        let m = fails(
-            &mut ctx,
-            &env,
-            &of(r##"css("#pw")"##, r#"value = "guess""#),
-            F::ValueMismatch,
-        )
-        .await;
+        let m = page
+            .fails(
+                &of(r##"css("#pw")"##, r#"value = "guess""#),
+                F::ValueMismatch,
+            )
+            .await;
         assert!(!m.contains("s3cret") && !m.contains("guess"), "{m}");
-        ctx.close().await.unwrap();
+        page.close().await;
     });
 }
 
 #[test]
 fn inline_states_are_observed() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("expect.html")).await;
+        let mut page = Page::open().await;
+        page.ok(&goto("expect.html")).await;
         for statement in [
             r#"expect { enabled = label("Value") }"#,
             r#"expect { disabled = label("Disabled") }"#,
@@ -169,7 +166,7 @@ fn inline_states_are_observed() {
             r#"expect { valid = label("Value") }"#,
             r##"expect { focus_outside = css("#focus-wrap") }"##,
         ] {
-            ok(&mut ctx, &env, statement).await;
+            page.ok(statement).await;
         }
         for statement in [
             r#"expect { enabled = label("Disabled") }"#,
@@ -179,26 +176,21 @@ fn inline_states_are_observed() {
             r##"expect { checked = css("#a") }"##,
             r#"expect { selected = label("Value") }"#,
         ] {
-            fails(&mut ctx, &env, statement, FailureCode::StateMismatch).await;
+            page.fails(statement, FailureCode::StateMismatch).await;
         }
-        ok(&mut ctx, &env, r#"focus { target = label("Inside") }"#).await;
-        ok(
-            &mut ctx,
-            &env,
-            r##"expect { focus_within = css("#focus-wrap") }"##,
-        )
-        .await;
-        ok(&mut ctx, &env, r#"expect { focused = label("Inside") }"#).await;
-        ctx.close().await.unwrap();
+        page.ok(r#"focus { target = label("Inside") }"#).await;
+        page.ok(r##"expect { focus_within = css("#focus-wrap") }"##)
+            .await;
+        page.ok(r#"expect { focused = label("Inside") }"#).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn a_missing_target_never_proves_a_negative() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("expect.html")).await;
+        let mut page = Page::open().await;
+        page.ok(&goto("expect.html")).await;
         let missing = r#"label("No such control")"#;
         // Every "negative" state would be vacuously true of nothing; each must fail instead.
         let states = [
@@ -223,44 +215,37 @@ fn a_missing_target_never_proves_a_negative() {
             of(missing, "viewport_coverage_at_most = 50"),
         ]);
         for statement in statements {
-            fails(&mut ctx, &env, &statement, FailureCode::TargetNotFound).await;
+            page.fails(&statement, FailureCode::TargetNotFound).await;
         }
-        ctx.close().await.unwrap();
+        page.close().await;
     });
 }
 
 #[test]
 fn stability_samples_keep_the_first_code_and_flag_later_changes() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
+        let mut page = Page::open().await;
         let flicker = r#"navigate { url = "/pages/expect.html?flicker=600" }"#;
-        ok(&mut ctx, &env, flicker).await;
+        page.ok(flicker).await;
         let sampled = |text: &str, window: u32, interval: u32| {
             format!(
                 "expect {{\n    target = css(\"#flicker\")\n    rendered_text = {text:?}\n    stable_for_ms = {window}\n    sample_interval_ms = {interval}\n}}"
             )
         };
         // Changes 600 ms after load: a 1.5 s window sees it on a later sample → unstable.
-        let m = fails(
-            &mut ctx,
-            &env,
-            &sampled("stable", 1500, 50),
-            FailureCode::Unstable,
-        )
-        .await;
+        let m = page
+            .fails(&sampled("stable", 1500, 50), FailureCode::Unstable)
+            .await;
         assert!(m.contains("sample"), "{m}");
         // The first sample failing keeps its own code.
-        fails(
-            &mut ctx,
-            &env,
+        page.fails(
             &sampled("something else", 100, 50),
             FailureCode::RenderedTextMismatch,
         )
         .await;
-        ok(&mut ctx, &env, r#"wait { text = "changed" }"#).await;
-        let out = ok(&mut ctx, &env, &sampled("changed", 100, 25)).await;
+        page.ok(r#"wait { text = "changed" }"#).await;
+        let out = page.ok(&sampled("changed", 100, 25)).await;
         assert_eq!(out.detail.unwrap()["samples"], 5);
-        ctx.close().await.unwrap();
+        page.close().await;
     });
 }

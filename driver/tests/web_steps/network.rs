@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use crate::LIMIT;
-use a3s_test_driver::{FailureCode, SurfaceContext};
+use a3s_test_driver::FailureCode;
 use a3s_test_lang::ir::Action;
 
 /// `upload` `paths` (an ACL list) to the "Attachment" input.
@@ -14,23 +14,17 @@ fn upload(paths: &str) -> String {
 #[test]
 fn uploads_and_downloads_use_real_files() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        std::fs::write(env.work.path().join("a.txt"), b"12345").unwrap();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, &goto("network.html")).await;
-        ok(&mut ctx, &env, &upload(r#"["a.txt"]"#)).await;
+        let mut page = Page::open().await;
+        std::fs::write(page.env.work.path().join("a.txt"), b"12345").unwrap();
+        page.ok(&goto("network.html")).await;
+        page.ok(&upload(r#"["a.txt"]"#)).await;
         let uploaded = r##"expect {
             target = css("#users")
             rendered_text = "a.txt:5"
         }"##;
-        ok(&mut ctx, &env, uploaded).await;
-        fails(
-            &mut ctx,
-            &env,
-            &upload(r#"["missing.txt"]"#),
-            FailureCode::UploadPath,
-        )
-        .await;
+        page.ok(uploaded).await;
+        page.fails(&upload(r#"["missing.txt"]"#), FailureCode::UploadPath)
+            .await;
         // Admission refuses a `..` segment (test.spec.invalid_value); the driver refuses it too.
         let escape =
             refused_by_admission(&upload(r#"["../a.txt"]"#), &upload(r#"["a.txt"]"#), |a| {
@@ -38,49 +32,37 @@ fn uploads_and_downloads_use_real_files() {
                     *paths = vec!["../a.txt".into()];
                 }
             });
-        step_outcome(
-            &mut ctx,
-            &env,
-            &escape,
-            "upload ../a.txt",
-            Some(FailureCode::UploadPath),
-        )
-        .await
-        .unwrap_err();
+        page.step_outcome(&escape, "upload ../a.txt", Some(FailureCode::UploadPath))
+            .await
+            .unwrap_err();
         let not_a_file_input = r#"upload {
             target = role("button", "Load users")
             paths = ["a.txt"]
         }"#;
-        fails(
-            &mut ctx,
-            &env,
-            not_a_file_input,
-            FailureCode::TargetNotActionable,
-        )
-        .await;
+        page.fails(not_a_file_input, FailureCode::TargetNotActionable)
+            .await;
         let download = r#"download {
             target = role("link", "Download report")
             path = "downloads/report.txt"
         }"#;
-        let out = ok(&mut ctx, &env, download).await;
+        let out = page.ok(download).await;
         assert_eq!(
-            std::fs::read_to_string(env.artifact("downloads/report.txt")).unwrap(),
+            std::fs::read_to_string(page.env.artifact("downloads/report.txt")).unwrap(),
             "quarterly report\n"
         );
         assert_eq!(out.detail.unwrap()["suggested_filename"], "report.txt");
         // The same path again replaces the file.
-        ok(&mut ctx, &env, download).await;
-        ctx.close().await.unwrap();
+        page.ok(download).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn routes_fulfil_or_abort_and_har_records_traffic() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, r#"har { operation = "start" }"#).await;
-        ok(&mut ctx, &env, &goto("network.html")).await;
+        let mut page = Page::open().await;
+        page.ok(r#"har { operation = "start" }"#).await;
+        page.ok(&goto("network.html")).await;
         let load = r#"click { target = role("button", "Load users") }"#;
         let fulfil = r#"network_route {
             pattern = "**/api/users"
@@ -88,27 +70,27 @@ fn routes_fulfil_or_abort_and_har_records_traffic() {
             status = 200
             content_type = "application/json"
         }"#;
-        ok(&mut ctx, &env, fulfil).await;
-        ok(&mut ctx, &env, load).await;
-        ok(&mut ctx, &env, r#"wait { text = "[\"routed\"]" }"#).await;
+        page.ok(fulfil).await;
+        page.ok(load).await;
+        page.ok(r#"wait { text = "[\"routed\"]" }"#).await;
         let abort = r#"network_route {
             pattern = "**/api/users"
             abort = true
         }"#;
-        ok(&mut ctx, &env, abort).await;
-        ok(&mut ctx, &env, load).await;
-        ok(&mut ctx, &env, r#"wait { text = "failed" }"#).await;
-        ok(&mut ctx, &env, "network_unroute {}").await;
-        ok(&mut ctx, &env, load).await;
-        ok(&mut ctx, &env, r#"wait { text = "real-server" }"#).await;
+        page.ok(abort).await;
+        page.ok(load).await;
+        page.ok(r#"wait { text = "failed" }"#).await;
+        page.ok("network_unroute {}").await;
+        page.ok(load).await;
+        page.ok(r#"wait { text = "real-server" }"#).await;
         let stop = r#"har {
             operation = "stop"
             path = "net.har"
         }"#;
-        let out = ok(&mut ctx, &env, stop).await;
+        let out = page.ok(stop).await;
         assert!(out.detail.unwrap()["entries"].as_u64().unwrap() >= 4);
         let har: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(env.artifact("net.har")).unwrap()).unwrap();
+            serde_json::from_slice(&std::fs::read(page.env.artifact("net.har")).unwrap()).unwrap();
         assert_eq!(har["log"]["version"], "1.2");
         let urls: Vec<&str> = har["log"]["entries"]
             .as_array()
@@ -128,18 +110,19 @@ fn routes_fulfil_or_abort_and_har_records_traffic() {
             operation = "stop"
             path = "again.har"
         }"#;
-        fails(&mut ctx, &env, again, FailureCode::CaptureNotStarted).await;
-        ok(&mut ctx, &env, r#"trace { operation = "start" }"#).await;
-        ok(&mut ctx, &env, load).await;
+        page.fails(again, FailureCode::CaptureNotStarted).await;
+        page.ok(r#"trace { operation = "start" }"#).await;
+        page.ok(load).await;
         let stop = r#"trace {
             operation = "stop"
             path = "trace.json"
         }"#;
-        let out = ok(&mut ctx, &env, stop).await;
+        let out = page.ok(stop).await;
         assert!(out.detail.unwrap()["events"].as_u64().unwrap() > 0);
         let trace: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(env.artifact("trace.json")).unwrap()).unwrap();
+            serde_json::from_slice(&std::fs::read(page.env.artifact("trace.json")).unwrap())
+                .unwrap();
         assert!(!trace["traceEvents"].as_array().unwrap().is_empty());
-        ctx.close().await.unwrap();
+        page.close().await;
     });
 }

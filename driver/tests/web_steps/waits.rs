@@ -3,30 +3,29 @@
 
 use crate::common::*;
 use crate::LIMIT;
-use a3s_test_driver::{FailureCode, SurfaceContext};
+use a3s_test_driver::FailureCode;
 use std::time::Duration;
 
 #[test]
 fn waits_poll_until_true_or_the_deadline() {
     block_on(LIMIT, async {
-        let mut env = Env::new();
-        let mut ctx = context().await;
-        let page = "/pages/expect.html?appear=300&vanish=300";
-        ok(&mut ctx, &env, &format!("navigate {{ url = {page:?} }}")).await;
+        let mut page = Page::open().await;
+        let url = "/pages/expect.html?appear=300&vanish=300";
+        page.ok(&format!("navigate {{ url = {url:?} }}")).await;
         for statement in [
             r#"wait { load = "domcontentloaded" }"#,
             r#"wait { text = "Appeared now" }"#,
             r##"wait { visible = css("#appeared") }"##,
             r##"wait { hidden = css("#status") }"##,
-            &format!("wait {{ url = \"{}{page}\" }}", base_url()),
+            &format!("wait {{ url = \"{}{url}\" }}", base_url()),
         ] {
-            ok(&mut ctx, &env, statement).await;
+            page.ok(statement).await;
         }
-        ok(&mut ctx, &env, &goto("network.html")).await;
+        page.ok(&goto("network.html")).await;
         let slow = r#"click { target = role("button", "Slow request") }"#;
         let idle = r#"wait { load = "networkidle" }"#;
-        ok(&mut ctx, &env, slow).await;
-        let out = ok(&mut ctx, &env, idle).await;
+        page.ok(slow).await;
+        let out = page.ok(idle).await;
         let waited = out.detail.unwrap()["waited_ms"].as_u64().unwrap();
         assert!(
             waited >= 1200,
@@ -37,18 +36,14 @@ fn waits_poll_until_true_or_the_deadline() {
         let started = std::time::Instant::now();
         let mut short = Env::new();
         short.deadline = tokio::time::Instant::now() + Duration::from_millis(700);
-        ok(&mut ctx, &short, slow).await;
-        fails(&mut ctx, &short, idle, FailureCode::Timeout).await;
+        ok(&mut page.ctx, &short, slow).await;
+        fails(&mut page.ctx, &short, idle, FailureCode::Timeout).await;
         assert!(started.elapsed() < Duration::from_secs(3));
-        env.deadline = tokio::time::Instant::now() + Duration::from_millis(600);
+        page.env.deadline = tokio::time::Instant::now() + Duration::from_millis(600);
         let started = std::time::Instant::now();
-        let m = fails(
-            &mut ctx,
-            &env,
-            r#"wait { text = "never there" }"#,
-            FailureCode::Timeout,
-        )
-        .await;
+        let m = page
+            .fails(r#"wait { text = "never there" }"#, FailureCode::Timeout)
+            .await;
         assert!(
             m.contains("while waiting for text = \"never there\""),
             "the message names what was awaited: {m}"
@@ -58,6 +53,6 @@ fn waits_poll_until_true_or_the_deadline() {
             started.elapsed() < Duration::from_secs(5),
             "the wait ends at the 600 ms deadline, not at some later bound"
         );
-        ctx.close().await.unwrap();
+        page.close().await;
     });
 }
