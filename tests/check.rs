@@ -2,24 +2,16 @@
 
 mod common;
 
-use common::{fixtures, run_in, run_with_env};
+use common::{fixtures, run_in, run_with_env, workdir, write};
 use std::fs;
 use std::path::Path;
 
 const VALID: &str = "suite \"ok\" {\n    scenario \"a\" {\n        surface = \"web\"\n        navigate \"open\" { url = \"http://127.0.0.1/\" }\n    }\n    scenario \"b\" {\n        surface = \"web\"\n        navigate \"open\" { url = \"http://127.0.0.1/\" }\n    }\n}\n";
 const INVALID: &str = "suite \"bad\" {\n    scenario \"a\" {\n        surface = \"desktop\"\n        navigate \"open\" { url = \"/\" }\n    }\n}\n";
 
-fn write(root: &Path, rel: &str, text: impl AsRef<[u8]>) {
-    let path = root.join(rel);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, text).unwrap();
-}
-
 #[test]
 fn valid_folder_exits_zero_with_summary() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "suites/a.acl", VALID);
-    write(dir.path(), "suites/nested/b.acl", VALID);
+    let dir = workdir(&[("suites/a.acl", VALID), ("suites/nested/b.acl", VALID)]);
     let run = run_in(dir.path(), &["check", "suites"]);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.stdout, "");
@@ -37,9 +29,7 @@ fn the_fixture_suites_all_admit() {
 
 #[test]
 fn invalid_file_reports_code_caret_hint_and_exits_two() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "suites/a.acl", VALID);
-    write(dir.path(), "suites/bad.acl", INVALID);
+    let dir = workdir(&[("suites/a.acl", VALID), ("suites/bad.acl", INVALID)]);
     let run = run_in(dir.path(), &["check", "suites/"]);
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(!run.stdout.contains('\u{1b}'), "no colour on a pipe");
@@ -49,9 +39,10 @@ fn invalid_file_reports_code_caret_hint_and_exits_two() {
 
 #[test]
 fn json_format_is_one_object_per_line() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "bad.acl", INVALID);
-    write(dir.path(), "cafe.acl", "suite \"café\" {\n    x = 1\n}\n");
+    let dir = workdir(&[
+        ("bad.acl", INVALID),
+        ("cafe.acl", "suite \"café\" {\n    x = 1\n}\n"),
+    ]);
     let run = run_in(dir.path(), &["check", "--format", "json", "."]);
     assert_eq!(run.code, Some(2), "{run:?}");
     let records: Vec<serde_json::Value> = run
@@ -92,8 +83,7 @@ fn json_format_is_one_object_per_line() {
 
 #[test]
 fn github_format_annotates() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "bad.acl", INVALID);
+    let dir = workdir(&[("bad.acl", INVALID)]);
     let run = run_in(dir.path(), &["check", "--format", "github", "bad.acl"]);
     assert_eq!(run.code, Some(2), "{run:?}");
     insta::assert_snapshot!(run.stdout);
@@ -101,9 +91,7 @@ fn github_format_annotates() {
 
 #[test]
 fn json_flag_prints_the_admitted_ir_and_moves_diagnostics_to_stderr() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "a.acl", VALID);
-    write(dir.path(), "b.acl", INVALID);
+    let dir = workdir(&[("a.acl", VALID), ("b.acl", INVALID)]);
     let run = run_in(dir.path(), &["check", "--json", "a.acl", "b.acl"]);
     assert_eq!(run.code, Some(2), "{run:?}");
     let ir: serde_json::Value =
@@ -270,8 +258,7 @@ fn discovery_is_sorted_skips_build_and_hidden_folders_but_reads_explicit_paths()
 
 #[test]
 fn no_color_and_pipes_give_plain_text() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "bad.acl", INVALID);
+    let dir = workdir(&[("bad.acl", INVALID)]);
     let run = run_with_env(dir.path(), &["check", "bad.acl"], &[("NO_COLOR", "1")]);
     assert_eq!(run.code, Some(2));
     assert!(!run.stdout.contains('\u{1b}') && !run.stderr.contains('\u{1b}'));
@@ -282,8 +269,7 @@ fn no_color_and_pipes_give_plain_text() {
 #[cfg(unix)]
 #[test]
 fn a_terminal_gets_colour_unless_no_color_is_set() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "bad.acl", INVALID);
+    let dir = workdir(&[("bad.acl", INVALID)]);
     let command = format!("'{}' check bad.acl", env!("CARGO_BIN_EXE_a3s-test"));
     let tty = common::run_program("script", dir.path(), &["-qec", &command, "/dev/null"], &[]);
     assert_eq!(tty.code, Some(2), "{tty:?}");

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use wait_timeout::ChildExt;
 
@@ -34,44 +34,132 @@ pub fn run_with_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
 /// Run `program` with `args` in `dir` (the same deadline and pipes as [`run_in`]).
 pub fn run_program(program: &str, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // Its own process group, so a Ctrl+C in the terminal running the tests is ours to handle.
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    command.args(args).current_dir(dir).env_remove("NO_COLOR");
     for (k, v) in env {
         command.env(k, v);
     }
-    let mut child = command.spawn().expect("spawn a3s-test");
+    let out = output_within(&mut command, None, DEADLINE);
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout utf-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr utf-8"),
+    }
+}
+
+/// Run `command` to its end with `input` on stdin (or none), both outputs piped, in a process
+/// group of its own (so a Ctrl+C in the terminal running the tests is ours to handle, and an
+/// overrun can be ended with everything it started). Every end-to-end suite runs the binary
+/// through here, so the deadline and the pipe handling are written once. Past `deadline` the group
+/// (our own child's) is killed and the test fails.
+pub fn output_within(
+    command: &mut Command,
+    input: Option<&[u8]>,
+    deadline: Duration,
+) -> std::process::Output {
+    command
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let mut child = command.spawn().expect("spawn the program under test");
+    if let Some(bytes) = input {
+        let mut stdin = child.stdin.take().expect("stdin");
+        std::io::Write::write_all(&mut stdin, bytes).expect("write stdin");
+    }
+    wait_output(child, deadline)
+}
+
+/// Spawn `command` with stdin closed, in a process group of its own, so that it and everything it
+/// starts can be signalled or killed as one group by the test that owns it.
+pub fn spawn_grouped(command: &mut Command) -> Child {
+    command.stdin(Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    command.spawn().expect("spawn the program under test")
+}
+
+/// Wait for `child` (spawned in a process group of its own) up to `deadline`, reading whichever
+/// of its output pipes the caller has not taken; past the deadline its group is killed and the
+/// test fails. For tests that signal or watch a child before it ends.
+pub fn wait_output(mut child: Child, deadline: Duration) -> std::process::Output {
     // Read both pipes on threads so a large output cannot block the child while we wait.
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut out, &mut s).map(|_| s)
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut err, &mut s).map(|_| s)
-    });
-    let status = match child.wait_timeout(DEADLINE).expect("wait for a3s-test") {
+    let out = read_to_end(child.stdout.take());
+    let err = read_to_end(child.stderr.take());
+    let status = match child.wait_timeout(deadline).expect("wait for the child") {
         Some(status) => status,
         None => {
+            // SAFETY: signals the process group of a child this test spawned.
+            #[cfg(unix)]
+            unsafe {
+                libc::kill(-(child.id() as i32), libc::SIGKILL)
+            };
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{program} {args:?} did not finish within {DEADLINE:?}");
+            panic!("pid {} did not finish within {deadline:?}", child.id());
         }
     };
-    Run {
-        code: status.code(),
-        stdout: out.join().expect("stdout thread").expect("stdout utf-8"),
-        stderr: err.join().expect("stderr thread").expect("stderr utf-8"),
+    std::process::Output {
+        status,
+        stdout: out.join().expect("stdout thread"),
+        stderr: err.join().expect("stderr thread"),
     }
+}
+
+/// Read `stream` to its end on a thread of its own.
+fn read_to_end(
+    stream: Option<impl std::io::Read + Send + 'static>,
+) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut stream) = stream {
+            let _ = stream.read_to_end(&mut bytes);
+        }
+        bytes
+    })
+}
+
+/// A listener on a free loopback port and its origin (`http://127.0.0.1:PORT`): the start of every
+/// test server here.
+pub fn loopback() -> (std::net::TcpListener, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    let origin = format!("http://{}", listener.local_addr().expect("local address"));
+    (listener, origin)
+}
+
+/// Hand every connection `listener` accepts to `handle`, each on a thread of its own, from a
+/// thread of its own (the test servers live as long as the test process).
+pub fn serve_each(
+    listener: std::net::TcpListener,
+    handle: impl Fn(std::net::TcpStream) + Send + Sync + 'static,
+) {
+    let handle = std::sync::Arc::new(handle);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let handle = handle.clone();
+            std::thread::spawn(move || handle(stream));
+        }
+    });
+}
+
+/// A temporary folder holding `files` (relative path, text), parent folders created.
+pub fn workdir(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for (name, text) in files {
+        write(dir.path(), name, text);
+    }
+    dir
+}
+
+/// Write `text` to `root/rel`, creating its parent folders.
+pub fn write(root: &Path, rel: &str, text: impl AsRef<[u8]>) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("a parent folder")).expect("create folders");
+    std::fs::write(path, text).expect("write a file");
 }
 
 /// `lang/tests/fixtures/<sub>`.

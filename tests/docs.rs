@@ -3,7 +3,11 @@
 //! diagnostic code list (§14) equals `Code::ALL`, in registry order. `docs/agent.md` names every
 //! session gate code; `docs/reports.md` names every `merge-reports` code.
 
+#[path = "../lang/tests/common/mod.rs"]
+mod lang_common;
+
 use a3s_test_lang::{admit, admit_statement, printer::format_source, Code};
+use lang_common::strip_spans;
 use serde_json::Value;
 
 fn docs() -> String {
@@ -30,17 +34,6 @@ fn examples(text: &str) -> Vec<(String, String, usize)> {
         }
     }
     out
-}
-
-fn strip_spans(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            map.remove("span");
-            map.values_mut().for_each(strip_spans);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_spans),
-        _ => {}
-    }
 }
 
 /// The IR of an example without spans, or the diagnostics as an error.

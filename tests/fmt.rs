@@ -5,13 +5,36 @@ mod common;
 mod suite_gen;
 
 use a3s_test_lang::printer::format_source;
-use common::run_in;
+use common::{run_in, workdir};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const MESSY: &str = "# keep me\nsuite \"x\" {\nscenario \"a\" {\n      surface   =   \"web\"\nnavigate \"o\" {   url = \"/\"   }   // trailing\n}\n}\n";
 const BROKEN: &str =
     "suite \"x\" {\n  scenario \"a\" {\n    navigate \"o\" { url \"/\" }\n  }\n}\n";
+
+/// A temporary folder holding `name` with `text`, and that file's path.
+fn one_file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = workdir(&[(name, text)]);
+    let file = dir.path().join(name);
+    (dir, file)
+}
+
+/// [`one_file`] with its permission bits set to `mode`.
+#[cfg(unix)]
+fn one_file_with_mode(name: &str, text: &str, mode: u32) -> (tempfile::TempDir, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, file) = one_file(name, text);
+    fs::set_permissions(&file, fs::Permissions::from_mode(mode)).unwrap();
+    (dir, file)
+}
+
+/// The permission bits of `file`.
+#[cfg(unix)]
+fn mode_of(file: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(file).unwrap().permissions().mode() & 0o777
+}
 
 fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
@@ -24,9 +47,7 @@ fn names(dir: &Path) -> Vec<String> {
 
 #[test]
 fn rewrites_to_the_canonical_layout_and_is_idempotent() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("s.acl");
-    fs::write(&file, MESSY).unwrap();
+    let (dir, file) = one_file("s.acl", MESSY);
     let expected = format_source(MESSY).expect("MESSY parses");
     assert_ne!(expected, MESSY, "the fixture must need formatting");
 
@@ -152,11 +173,7 @@ fn bad_inputs_exit_two_and_change_nothing() {
 #[cfg(unix)]
 #[test]
 fn a_read_only_file_is_unwritable_and_left_unchanged() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("ro.acl");
-    fs::write(&file, MESSY).unwrap();
-    fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
+    let (dir, file) = one_file_with_mode("ro.acl", MESSY, 0o444);
     let run = run_in(dir.path(), &["fmt", "ro.acl"]);
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(
@@ -165,10 +182,7 @@ fn a_read_only_file_is_unwritable_and_left_unchanged() {
         run.stdout
     );
     assert_eq!(fs::read_to_string(&file).unwrap(), MESSY);
-    assert_eq!(
-        fs::metadata(&file).unwrap().permissions().mode() & 0o777,
-        0o444
-    );
+    assert_eq!(mode_of(&file), 0o444);
     assert_eq!(names(dir.path()), ["ro.acl"], "no temporary file is left");
     // `--check` only reads, so a read-only file is fine there.
     let check = run_in(dir.path(), &["fmt", "--check", "ro.acl"]);
@@ -178,16 +192,9 @@ fn a_read_only_file_is_unwritable_and_left_unchanged() {
 #[cfg(unix)]
 #[test]
 fn rewriting_keeps_the_file_mode() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("s.acl");
-    fs::write(&file, MESSY).unwrap();
-    fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+    let (dir, file) = one_file_with_mode("s.acl", MESSY, 0o600);
     assert_eq!(run_in(dir.path(), &["fmt", "s.acl"]).code, Some(0));
-    assert_eq!(
-        fs::metadata(&file).unwrap().permissions().mode() & 0o777,
-        0o600
-    );
+    assert_eq!(mode_of(&file), 0o600);
 }
 
 /// Ctrl+C during `fmt`: no new rewrite starts, those in flight finish, nothing is half-written and
@@ -196,7 +203,6 @@ fn rewriting_keeps_the_file_mode() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_leaves_every_file_whole_and_no_temporary_file() {
-    use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     use wait_timeout::ChildExt;
@@ -209,15 +215,13 @@ fn ctrl_c_leaves_every_file_whole_and_no_temporary_file() {
     for i in 0..count {
         fs::write(dir.path().join(format!("s{i:02}.acl")), &messy).unwrap();
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a3s-test"))
-        .args(["fmt", "."])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn_grouped(
+        Command::new(env!("CARGO_BIN_EXE_a3s-test"))
+            .args(["fmt", "."])
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    );
     // Wait (with a deadline) for the first rewrite to start, then interrupt.
     let deadline = Instant::now() + common::DEADLINE;
     loop {

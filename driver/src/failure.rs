@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Which party a failure blames. Kept separate in every result (ARCHITECTURE.md invariants).
+/// Which party a failure blames. Kept separate in every result (`docs/acl.md` §13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureClass {

@@ -4,6 +4,9 @@
 //! `cargo run --release -p a3s-test-lang --example gen_bench_suites -- <DIR>`; used by
 //! `bench/check-folder.sh`.
 
+// This example writes files; the I/O bans in `lang/clippy.toml` are for the library only.
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
+
 #[path = "../benches/support/suite_gen.rs"]
 mod suite_gen;
 

@@ -96,7 +96,7 @@ pub struct Value {
     pub span: Span,
 }
 
-/// The value forms of ACL §1.
+/// The value forms of `docs/acl.md` §1.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum ValueKind {
     /// A decoded string.

@@ -1,19 +1,20 @@
 //! The admitted IR: what the checker produces and the executor runs.
 //!
-//! Everything here has already passed every rule of ACL.md §1–§10, so the runner never re-checks
-//! syntax or types: an `Action::Click` always has a target, a `Stability` window is always in range,
-//! an evidence path is always relative and `..`-free. The IR keeps each step's logical path and span
-//! so runtime failures point back at the source exactly like admission errors do. It is
-//! serde-serializable (`a3s-test check --json`) and deserializable (agent sessions persist steps).
+//! Everything here has already passed every rule of `docs/acl.md` §1–§12, so the runner never
+//! re-checks syntax or types: an `Action::Click` always has a target, a `Stability` window is
+//! always in range, an evidence path is always relative and `..`-free. The IR keeps each step's
+//! logical path and span so runtime failures point back at the source exactly like admission errors
+//! do. It is serde-serializable (`a3s-test check --json`) and deserializable (agent sessions
+//! persist steps).
 
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
-/// Default scenario deadline (ACL.md §2).
+/// Default scenario deadline (`docs/acl.md` §2).
 pub const DEFAULT_SCENARIO_TIMEOUT_MS: u64 = 60_000;
-/// Default action-target wait (ACL.md §3).
+/// Default action-target wait (`docs/acl.md` §4).
 pub const DEFAULT_ACTION_TIMEOUT_MS: u64 = 5_000;
-/// Default dev-server startup deadline (ACL.md §9).
+/// Default dev-server startup deadline (`docs/acl.md` §11).
 pub const DEFAULT_STARTUP_TIMEOUT_MS: u64 = 60_000;
 /// Default verification check deadline.
 pub const DEFAULT_CHECK_TIMEOUT_MS: u64 = 120_000;
@@ -22,8 +23,8 @@ pub const DEFAULT_CHECK_TIMEOUT_MS: u64 = 120_000;
 /// the mapping from actions can never drift apart.
 macro_rules! action_kinds {
     ($( $variant:ident => $name:literal ),* $(,)?) => {
-        /// The kind of a step: one ACL step block (ACL.md §4). Typed, so a driver's capabilities
-        /// and the capability gates match exhaustively; serialized as the block name.
+        /// The kind of a step: one ACL step block (`docs/acl.md` §5). Typed, so a driver's
+        /// capabilities and the capability gates match exhaustively; serialized as the block name.
         #[derive(
             Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
         )]
@@ -181,7 +182,7 @@ pub struct Step {
     pub action: Action,
 }
 
-/// Every web step of ACL.md §4.
+/// Every web step of `docs/acl.md` §5.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Action {
@@ -377,7 +378,7 @@ pub enum Action {
     },
 }
 
-/// How an element is found (ACL.md §3).
+/// How an element is found (`docs/acl.md` §3).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum Target {
@@ -511,7 +512,7 @@ pub enum Modifier {
     Shift,
 }
 
-/// `wait` conditions (ACL.md §5).
+/// `wait` conditions (`docs/acl.md` §8).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "condition", rename_all = "snake_case")]
 pub enum WaitCondition {
@@ -561,7 +562,7 @@ pub struct Expectation {
     pub stability: Option<Stability>,
 }
 
-/// `expect` conditions (ACL.md §6).
+/// `expect` conditions (`docs/acl.md` §9).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "condition", rename_all = "snake_case")]
 pub enum ExpectCondition {
@@ -695,7 +696,7 @@ macro_rules! keyword_enum {
 }
 
 keyword_enum! {
-    /// Inline element states for `expect` (ACL.md §6), each written `<state> = <target>`.
+    /// Inline element states for `expect` (`docs/acl.md` §9), each written `<state> = <target>`.
     ElementState {
         Enabled => "enabled", Disabled => "disabled",
         Checked => "checked", Unchecked => "unchecked",
@@ -723,7 +724,7 @@ keyword_enum! {
     }
 }
 
-/// A sampled stability window (ACL.md §7). Always within limits once admitted.
+/// A sampled stability window (`docs/acl.md` §7). Always within limits once admitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stability {
     /// Window length, 10–60,000 ms.
@@ -833,7 +834,7 @@ pub enum CaptureOperation {
     },
 }
 
-/// `project "id" { … }` (ACL.md §9).
+/// `project "id" { … }` (`docs/acl.md` §11).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProjectConfig {
     /// The project id.

@@ -1,10 +1,10 @@
 //! The ACL lexer: source text → tokens, comments and lexical diagnostics.
 //!
-//! Built on logos. The token vocabulary is ACL.md §1: identifiers, strings (double or single
+//! Built on logos. The token vocabulary is `docs/acl.md` §1: identifiers, strings (double or single
 //! quoted, with `\" \' \\ \n \r \t \u{XXXX}` escapes), integers with an optional leading `-`,
 //! decimals, `true` `false` `null`, the punctuation `{ } [ ] ( ) = ,`, and comments (`# …`, `// …`
 //! to end of line). Whitespace and newlines are skipped: the grammar is newline-insensitive, so
-//! `dev_server { command = ["npm"]  url = "…" }` (ACL.md §9) is valid.
+//! `dev_server { command = ["npm"]  url = "…" }` (`docs/acl.md` §11) is valid.
 //!
 //! Why comments are tokens here but not in the parser's stream: the formatter needs them back
 //! with their exact spans, while the grammar never mentions them. [`lex`] splits them out.

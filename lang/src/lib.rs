@@ -1,14 +1,12 @@
 //! `a3s-test-lang`: the ACL front end.
 //!
-//! Text goes in; an admitted IR or diagnostics come out. The pipeline is
-//! [`lexer`] (logos) → [`parser`] (chumsky, with error recovery) → [`checker`] (every rule of
-//! ACL.md §1–§10) → [`ir`]. The [`printer`] writes the canonical layout for `a3s-test fmt`, and
-//! [`render`] turns diagnostics into text for people, JSON and GitHub annotations.
+//! Text goes in; an admitted IR or diagnostics come out. The pipeline is [`lexer`] (logos) →
+//! [`parser`] (chumsky, with error recovery) → [`checker`] (every rule of `docs/acl.md` §1–§12) →
+//! [`ir`]. The [`printer`] writes the canonical layout for `a3s-test fmt`, and [`render`] turns
+//! diagnostics into text for people, JSON and GitHub annotations.
 //!
 //! This crate is pure: no file system, network, clock or threads. The CLI reads files and hands
 //! their bytes to [`admit_bytes`]; the agent interpreter hands one statement to [`admit_statement`].
-
-#![warn(missing_docs)]
 
 pub mod ast;
 pub mod checker;
@@ -26,11 +24,11 @@ pub use code::Code;
 pub use diagnostic::{Diagnostic, Severity};
 pub use span::Span;
 
-/// Largest admitted file: 1 MiB (ACL.md §1).
+/// Largest admitted file: 1 MiB (`docs/acl.md` §1).
 pub const MAX_FILE_BYTES: usize = 1024 * 1024;
-/// Deepest admitted nesting of blocks, lists and calls (ACL.md §1).
+/// Deepest admitted nesting of blocks, lists and calls (`docs/acl.md` §1).
 pub const MAX_NESTING_DEPTH: usize = 64;
-/// Most items in one list (ACL.md §1).
+/// Most items in one list (`docs/acl.md` §1).
 pub const MAX_LIST_ITEMS: usize = 10_000;
 
 /// The result of admitting one file: the IR when there is no error, and every diagnostic found.
@@ -124,7 +122,7 @@ pub fn admit(source: &str) -> Admission {
     }
 }
 
-/// Admit exactly one step block typed by an agent (ACL.md §10); its label may be omitted.
+/// Admit exactly one step block typed by an agent (`docs/acl.md` §12); its label may be omitted.
 ///
 /// This is the single door through which agent statements reach the executor, so it runs the same
 /// lexer, parser and checker as a suite. Logical paths start at `statement`.

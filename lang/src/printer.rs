@@ -10,13 +10,13 @@
 //! - Four spaces per nesting level, one attribute or block per line, `name = value` with single
 //!   spaces, a `\n` at the end of the file and nowhere trailing whitespace.
 //! - **One-line blocks.** A block whose only item is one attribute, with no comment inside it,
-//!   prints on one line when that line fits in 100 columns: `navigate "open" { url = "/" }`
-//!   (the style of ACL.md). Everything else prints across lines, and an empty block is `kind {}`.
+//!   prints on one line when that line fits in 100 columns: `navigate "open" { url = "/" }` (the
+//!   style of `docs/acl.md`). Everything else prints across lines, and an empty block is `kind {}`.
 //! - **Blank lines.** A blank line always separates a multi-line block from its neighbours
 //!   (including between root blocks). Attributes and one-line blocks (typically steps) are packed
-//!   without blank lines, as in ACL.md §2 — except that one blank line the author left between
-//!   two items (or comments) is kept; longer runs collapse to one. There is never a blank line
-//!   right after `{` or right before `}`.
+//!   without blank lines, as in `docs/acl.md` §2 — except that one blank line the author left
+//!   between two items (or comments) is kept; longer runs collapse to one. There is never a blank
+//!   line right after `{` or right before `}`.
 //! - **Values.** Strings are re-emitted in double quotes with the minimal escapes (`\"`, `\\`,
 //!   `\n`, `\r`, `\t`, and `\u{…}` for other control characters); every other character is
 //!   written as itself. Integers are written in decimal, decimals in their shortest exact form

@@ -12,7 +12,7 @@ use crate::event::HoldReason;
 use crate::id::{validate_id, FindingId, SessionId};
 use crate::lease::LeaseState;
 use crate::ledger::{sessions_dir, LEDGER_FILE};
-use crate::next_action::{next_action, NextAction, RequestIdSource};
+use crate::next_action::{next_action_of, NextAction, RequestIdSource};
 use crate::record::{Intent, Severity, TargetKind};
 use crate::state::{FindingState, LedgerState};
 use crate::status::{Op, RepairStatus};
@@ -243,16 +243,7 @@ fn item(
     ids: &dyn RequestIdSource,
 ) -> Result<InboxItem, LedgerError> {
     let record = state.record(f)?;
-    let lease = LeaseState::at(f.lease.as_ref(), f.status, now);
-    let next = next_action(
-        session,
-        &f.id,
-        f.status,
-        record.intent,
-        &lease,
-        f.lease.as_ref().map(|l| &l.attempt_id),
-        ids,
-    );
+    let (lease, next) = next_action_of(session, f, record.intent, now, ids);
     Ok(InboxItem {
         session: session.clone(),
         finding_id: f.id.clone(),

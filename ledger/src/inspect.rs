@@ -10,7 +10,7 @@ use crate::error::{ErrorCode, LedgerError};
 use crate::event::{Action, HoldReason};
 use crate::id::{AttemptId, FindingId, RequestId, SessionId};
 use crate::lease::LeaseState;
-use crate::next_action::{next_action, NextAction, RequestIdSource};
+use crate::next_action::{next_action_of, NextAction, RequestIdSource};
 use crate::record::{Intent, Severity};
 use crate::state::LedgerState;
 use crate::status::{Actor, Op, RepairStatus};
@@ -319,16 +319,7 @@ pub fn inspect(
             _ => {}
         }
     }
-    let lease = LeaseState::at(f.lease.as_ref(), f.status, now);
-    let next = next_action(
-        session,
-        &f.id,
-        f.status,
-        record.intent,
-        &lease,
-        f.lease.as_ref().map(|l| &l.attempt_id),
-        ids,
-    );
+    let (lease, next) = next_action_of(session, f, record.intent, now, ids);
     let conflicts_with: Vec<FindingId> = record.conflicts_with().cloned().collect();
     Ok(LoopRecord {
         protocol: LOOP_RECORD_PROTOCOL,

@@ -244,19 +244,16 @@ impl Ledger {
         for (id, raw, digest) in fresh {
             report.accepted.push(id.clone());
             let event = Event {
-                format: LEDGER_FORMAT,
-                seq: state.next_seq(),
-                at: rfc3339(now),
-                at_ms: now,
-                actor,
-                finding_id: id,
-                request_id: None,
-                attempt_id: None,
-                from: None,
-                to: RepairStatus::Queued,
-                action: Action::Intake { digest },
-                lease: None,
                 finding: Some(raw),
+                ..stamped(
+                    &state,
+                    now,
+                    actor,
+                    id,
+                    None,
+                    RepairStatus::Queued,
+                    Action::Intake { digest },
+                )
             };
             state.push(event)?;
         }
@@ -280,23 +277,17 @@ impl Ledger {
             holds(&candidates)
         };
         for (id, reason) in held {
-            let event = Event {
-                format: LEDGER_FORMAT,
-                seq: state.next_seq(),
-                at: rfc3339(now),
-                at_ms: now,
-                actor: Actor::A3sTest,
-                finding_id: id.clone(),
-                request_id: None,
-                attempt_id: None,
-                from: Some(RepairStatus::Queued),
-                to: RepairStatus::NeedsInput,
-                action: Action::Hold {
+            let event = stamped(
+                &state,
+                now,
+                Actor::A3sTest,
+                id.clone(),
+                Some(RepairStatus::Queued),
+                RepairStatus::NeedsInput,
+                Action::Hold {
                     reason: reason.clone(),
                 },
-                lease: None,
-                finding: None,
-            };
+            );
             state.push(event)?;
             report.held.push(Held {
                 finding_id: id,
@@ -580,6 +571,34 @@ impl Ledger {
     }
 }
 
+/// An event with the next sequence number and the time `now`, carrying no request, attempt, lease
+/// or finding; the operations that carry one of those set it with struct update syntax.
+fn stamped(
+    state: &LedgerState,
+    now: u64,
+    actor: Actor,
+    finding_id: FindingId,
+    from: Option<RepairStatus>,
+    to: RepairStatus,
+    action: Action,
+) -> Event {
+    Event {
+        format: LEDGER_FORMAT,
+        seq: state.next_seq(),
+        at: rfc3339(now),
+        at_ms: now,
+        actor,
+        finding_id,
+        request_id: None,
+        attempt_id: None,
+        from,
+        to,
+        action,
+        lease: None,
+        finding: None,
+    }
+}
+
 fn new_lease(attempt: &AttemptId, now: u64, ms: u64) -> Lease {
     Lease {
         attempt_id: attempt.clone(),
@@ -602,21 +621,18 @@ fn sweep(state: &mut LedgerState, now: u64) -> Result<Vec<Expired>, LedgerError>
     for (id, status, lease) in lapsed {
         let to = expiry_target(status);
         state.push(Event {
-            format: LEDGER_FORMAT,
-            seq: state.next_seq(),
-            at: rfc3339(now),
-            at_ms: now,
-            actor: Actor::A3sTest,
-            finding_id: id.clone(),
-            request_id: None,
             attempt_id: Some(lease.attempt_id.clone()),
-            from: Some(status),
-            to,
-            action: Action::Expire {
-                expired_at_ms: lease.expires_at_ms,
-            },
-            lease: None,
-            finding: None,
+            ..stamped(
+                state,
+                now,
+                Actor::A3sTest,
+                id.clone(),
+                Some(status),
+                to,
+                Action::Expire {
+                    expired_at_ms: lease.expires_at_ms,
+                },
+            )
         })?;
         out.push(Expired {
             finding_id: id,

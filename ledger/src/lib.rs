@@ -10,8 +10,6 @@
 //!
 //! The crate has no CLI and starts no browser: the `a3s-test` binary and its MCP server call it.
 
-#![warn(missing_docs)]
-
 pub mod actions;
 pub mod clock;
 pub mod conflict;

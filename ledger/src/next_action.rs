@@ -8,6 +8,7 @@
 use crate::id::{AttemptId, FindingId, RequestId, SessionId};
 use crate::lease::LeaseState;
 use crate::record::Intent;
+use crate::state::FindingState;
 use crate::status::{Actor, RepairStatus};
 use serde::Serialize;
 use std::hash::{BuildHasher, Hasher};
@@ -126,6 +127,28 @@ fn build(
     }
 }
 
+/// The lease of finding `f` as of `now` and its next action: what the inbox and inspect views
+/// both show, computed in one place so they never disagree.
+pub(crate) fn next_action_of(
+    session: &SessionId,
+    f: &FindingState,
+    intent: Intent,
+    now: u64,
+    ids: &dyn RequestIdSource,
+) -> (LeaseState, NextAction) {
+    let lease = LeaseState::at(f.lease.as_ref(), f.status, now);
+    let next = next_action(
+        session,
+        &f.id,
+        f.status,
+        intent,
+        &lease,
+        f.lease.as_ref().map(|l| &l.attempt_id),
+        ids,
+    );
+    (lease, next)
+}
+
 /// The next action for a finding in `status` with lease state `lease`.
 pub fn next_action(
     session: &SessionId,
@@ -172,14 +195,18 @@ pub fn next_action(
         v.extend([Word("--attempt-id"), Attempt(a), Word("--json")]);
         Some(v)
     };
+    // A request-carrying command with no further identifiers, answered as JSON.
+    let request = |kind: NextActionKind, actor: Actor, verb: &'static str, add, hint| {
+        let mut v = with_request(verb).to_vec();
+        v.push(Word("--json"));
+        build(kind, actor, &v, add, hint)
+    };
     if let LeaseState::Expired { returns_to, .. } = lease {
         return if *returns_to == RepairStatus::Queued {
-            let mut v = with_request("repair-claim").to_vec();
-            v.push(Word("--json"));
-            build(
+            request(
                 K::Claim,
                 Actor::Agent,
-                &v,
+                "repair-claim",
                 vec![],
                 "the lease expired before any edit; claiming returns it to the queue first",
             )
@@ -198,17 +225,13 @@ pub fn next_action(
             Actor::Agent,
             "an approval: nothing to repair, read it only",
         ),
-        RepairStatus::Queued => {
-            let mut v = with_request("repair-claim").to_vec();
-            v.push(Word("--json"));
-            build(
-                K::Claim,
-                Actor::Agent,
-                &v,
-                vec![],
-                "claim it to get an attempt id and a lease",
-            )
-        }
+        RepairStatus::Queued => request(
+            K::Claim,
+            Actor::Agent,
+            "repair-claim",
+            vec![],
+            "claim it to get an attempt id and a lease",
+        ),
         RepairStatus::Claimed => match with_attempt("repair-progress") {
             Some(v) => build(
                 K::Progress,
@@ -235,27 +258,21 @@ pub fn next_action(
             "A3S Test verifies the completed attempt on a newer page revision",
         ),
         RepairStatus::NeedsInput | RepairStatus::VerificationFailed | RepairStatus::Reopened => {
-            let mut v = with_request("repair-answer").to_vec();
-            v.push(Word("--json"));
-            build(
+            request(
                 K::Answer,
                 Actor::Human,
-                &v,
+                "repair-answer",
                 vec!["--message TEXT"],
                 "a reviewer answers; the finding is queued again",
             )
         }
-        RepairStatus::ReviewReady => {
-            let mut v = with_request("repair-accept").to_vec();
-            v.push(Word("--json"));
-            build(
-                K::Accept,
-                Actor::Human,
-                &v,
-                vec![],
-                "verification passed: a reviewer accepts, rejects or reopens",
-            )
-        }
+        RepairStatus::ReviewReady => request(
+            K::Accept,
+            Actor::Human,
+            "repair-accept",
+            vec![],
+            "verification passed: a reviewer accepts, rejects or reopens",
+        ),
         RepairStatus::Draft
         | RepairStatus::Resolved
         | RepairStatus::Cancelled

@@ -1,5 +1,5 @@
 //! A finding in the `a3s.test.repair/1` shape: what the Review Overlay sends when a reviewer
-//! presses *send* (TESTKIT.md), as the ledger stores it.
+//! presses *send* (`docs/overlay.md`, "Drafts and sending"), as the ledger stores it.
 //!
 //! Field names are the Test Kit's compatibility contract (camelCase; relations as
 //! `[{"kind":"conflicts_with","findingId":…}]`; `docs/schema/repair-1.schema.json` is the one

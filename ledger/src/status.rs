@@ -1,9 +1,9 @@
 //! The repair state machine: the 13 statuses, the three actors, the operations and the one
 //! transition table every write is checked against.
 //!
-//! The table is the whole state machine of ARCHITECTURE.md plus two self-loops that record work
-//! without changing status (`progress` while repairing, `verify_start` while verifying). Nothing
-//! else in the crate decides whether a status may change.
+//! The table is the whole state machine of `docs/repair.md` ("States") plus two self-loops that
+//! record work without changing status (`progress` while repairing, `verify_start` while
+//! verifying). Nothing else in the crate decides whether a status may change.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

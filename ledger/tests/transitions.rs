@@ -1,6 +1,7 @@
 //! Every operation by every actor from every status the ledger can hold: valid ones move the
 //! finding exactly as the transition table says; invalid ones return a coded error and leave the
-//! ledger byte-for-byte unchanged. The table itself is checked against ARCHITECTURE.md's edges.
+//! ledger byte-for-byte unchanged. The table itself is checked against the edges of
+//! `docs/repair.md` ("States").
 
 mod common;
 
@@ -10,7 +11,7 @@ use common::*;
 use std::collections::BTreeSet;
 use RepairStatus::*;
 
-/// The state machine of ARCHITECTURE.md, edge by edge, as written there.
+/// The state machine of `docs/repair.md` ("States"), edge by edge, as written there.
 fn architecture_edges() -> BTreeSet<(RepairStatus, RepairStatus)> {
     let mut e = BTreeSet::new();
     for w in [
@@ -65,7 +66,7 @@ fn table_is_exactly_the_architecture_state_machine() {
     // draft → queued is the page's send; the ledger receives it as an intake.
     assert_eq!(missing, vec![&(Draft, Queued)]);
     let extra: Vec<_> = table.difference(&arch).collect();
-    assert!(extra.is_empty(), "edges not in ARCHITECTURE.md: {extra:?}");
+    assert!(extra.is_empty(), "edges not in docs/repair.md: {extra:?}");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Exit codes of `a3s-test run` (ACL.md §8) and how a result maps to one.
+//! Exit codes of `a3s-test run` (`docs/acl.md` §13) and how a result maps to one.
 //!
 //! Precedence, most urgent first: cancelled (130) — the user stopped the run, nothing else is
 //! trustworthy; then invalid input / infrastructure / cleanup (2) — the run itself is in doubt,

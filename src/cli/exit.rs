@@ -1,4 +1,4 @@
-//! Process exit codes of `check` and `fmt`, one named constant each (ACL.md §8 uses the same
+//! Process exit codes of `check` and `fmt`, one named constant each (`docs/acl.md` §13 gives the same
 //! numbers for `run`: 2 always means invalid input).
 
 use std::process::ExitCode;

@@ -341,7 +341,7 @@ pub fn schema() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "a3s-test agent statement and action forms",
         "statement": {
-            "description": "Exactly one ACL step block (ACL.md §4, §10); the label is optional. \
+            "description": "Exactly one ACL step block (docs/acl.md §5, §12); the label is optional. \
                 Targets: role(), label(), placeholder(), text(), testid(), css(), ref(\"@eN\") from \
                 the latest observation.",
             "type": "string",

@@ -28,7 +28,7 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
         out.stdout.len(),
         out.stdout
     );
-    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    let obs = turn(d, "signup", &["observe"]);
     assert_eq!(obs["ref_count"], 20, "{obs}");
     assert_eq!(obs["untrusted"], true);
     assert_eq!(obs["observation"], 2);
@@ -58,19 +58,10 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
         .unwrap()
         .starts_with("ws://127.0.0.1:"));
 
-    let filled = ok(
+    let filled = turn(
         d,
-        &[
-            "agent",
-            "fill",
-            &email,
-            "a@b.c",
-            "--session",
-            "signup",
-            "--observation",
-            "2",
-            "--json",
-        ],
+        "signup",
+        &["fill", &email, "a@b.c", "--observation", "2"],
     );
     assert_eq!(filled["status"], "passed");
     assert_eq!(
@@ -79,56 +70,20 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     );
     assert_eq!(filled["next"], "a3s-test agent observe --session signup");
 
-    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    let obs = turn(d, "signup", &["observe"]);
     let n = obs["observation"].as_u64().unwrap().to_string();
     let tos_now = ref_of(&obs, "checkbox", "Accept terms");
     assert_eq!(tos, tos_now);
     assert_eq!(obs["refs"][0]["value"], "a@b.c");
     let statement = format!("check \"terms\" {{ target = ref(\"{tos_now}\") }}");
-    ok(
-        d,
-        &[
-            "agent",
-            "exec",
-            &statement,
-            "--session",
-            "signup",
-            "--observation",
-            &n,
-            "--json",
-        ],
-    );
-    let obs = ok(d, &["agent", "observe", "--session", "signup", "--json"]);
+    turn(d, "signup", &["exec", &statement, "--observation", &n]);
+    let obs = turn(d, "signup", &["observe"]);
     let send = ref_of(&obs, "button", "Send");
-    ok(
-        d,
-        &["agent", "click", &send, "--session", "signup", "--json"],
-    );
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "Thanks a@b.c",
-            "--session",
-            "signup",
-            "--json",
-        ],
-    );
+    turn(d, "signup", &["click", &send]);
+    turn(d, "signup", &["expect-text", "Thanks a@b.c"]);
 
     // Promotion replaces every ref by the durable target it was dispatched through.
-    let promoted = ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "signup",
-            "--output",
-            "suites/signup.acl",
-            "--json",
-        ],
-    );
+    let promoted = turn(d, "signup", &["promote", "--output", "suites/signup.acl"]);
     assert_eq!(promoted["steps"], 5);
     let suite = std::fs::read_to_string(d.join("suites/signup.acl")).unwrap();
     assert!(!suite.contains("ref("), "{suite}");
@@ -137,19 +92,10 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     let check = a3s(d, &["check", "suites/signup.acl"]);
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
 
-    let finished = ok(
+    let finished = turn(
         d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "signup",
-            "--status",
-            "passed",
-            "--summary",
-            "done",
-            "--json",
-        ],
+        "signup",
+        &["finish", "--status", "passed", "--summary", "done"],
     );
     assert_eq!(finished["cleanup_verified"], true, "{finished}");
     assert_eq!(finished["report"]["status"], "passed");
@@ -169,11 +115,7 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 
     // A closed session serves no more turns.
-    refused(
-        d,
-        &["agent", "observe", "--session", "signup", "--json"],
-        "test.session.not_running",
-    );
+    refused_turn(d, "signup", &["observe"], "test.session.not_running");
 }
 
 #[test]
@@ -190,7 +132,7 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
         args.extend_from_slice(&s);
         refused(d, &args, code)
     };
-    let obs = ok(d, &["agent", "observe", "--session", "gates", "--json"]);
+    let obs = turn(d, "gates", &["observe"]);
     let email = ref_of(&obs, "textbox", "Email");
 
     exec("clik { target = css(\"#email\") }", "test.session.schema");
@@ -210,10 +152,7 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
     exec("click { target = ref(\"@e99\") }", "test.session.stale_ref");
     let nav = format!("navigate {{ url = \"{}/\" }}", other.origin);
     let v = exec(&nav, "test.session.policy");
-    assert!(v["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("--allow-origin"));
+    assert!(error_message(&v).contains("--allow-origin"));
     assert!(
         other.hits().is_empty(),
         "the other origin was contacted: {:?}",
@@ -221,29 +160,14 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
     );
     // None of those refusals ended the observation: nothing was dispatched.
     let stale_check = format!("focus {{ target = ref(\"{email}\") }}");
-    ok(
-        d,
-        &[
-            "agent",
-            "exec",
-            &stale_check,
-            "--session",
-            "gates",
-            "--observation",
-            "1",
-            "--json",
-        ],
-    );
+    turn(d, "gates", &["exec", &stale_check, "--observation", "1"]);
     // That action ended observation 1.
     exec(&stale_check, "test.session.stale_ref");
-    ok(
-        d,
-        &["agent", "press", "Tab", "--session", "gates", "--json"],
-    );
+    turn(d, "gates", &["press", "Tab"]);
     // Two actions spent the budget.
     exec("press { key = \"Tab\" }", "test.session.budget");
 
-    let aborted = ok(d, &["agent", "abort", "--session", "gates", "--json"]);
+    let aborted = turn(d, "gates", &["abort"]);
     assert_eq!(aborted["cleanup_verified"], true);
     assert_gone(groups);
     assert_eq!(session_json(d, "gates")["state"], "aborted");
@@ -251,29 +175,24 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
 
 #[test]
 fn an_idle_session_expires_and_takes_its_browser_with_it() {
-    let server = Server::start(&[("/", "<button>Go</button>")]);
-    let dir = project();
+    let (_server, dir, groups) = session_on(
+        &[("/", "<button>Go</button>")],
+        "idle",
+        &["--idle-timeout-ms", "1500"],
+    );
     let d = dir.path();
-    let url = format!("{}/", server.origin);
-    let groups = start(d, "idle", &url, &["--idle-timeout-ms", "1500"]);
     wait_gone(groups, Duration::from_secs(20));
     assert_eq!(session_json(d, "idle")["state"], "expired");
-    refused(
-        d,
-        &["agent", "observe", "--session", "idle", "--json"],
-        "test.session.not_running",
-    );
+    refused_turn(d, "idle", &["observe"], "test.session.not_running");
     // abort of a closed session still verifies cleanup.
-    let v = ok(d, &["agent", "abort", "--session", "idle", "--json"]);
+    let v = turn(d, "idle", &["abort"]);
     assert_eq!(v["cleanup_verified"], true);
 }
 
 #[test]
 fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
-    let server = Server::start(&[("/", "<button>Go</button>")]);
-    let dir = project();
+    let (_server, dir, url) = page_and_project("<button>Go</button>");
     let d = dir.path();
-    let url = format!("{}/", server.origin);
 
     // Evidence: a screenshot runs while the budget is unspent; the bytes it wrote spend it, and
     // the next action is refused before dispatch.
@@ -298,30 +217,20 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
         used < budget,
         "the session started with {used} bytes of evidence"
     );
-    ok(
+    turn(
         d,
-        &[
-            "agent",
-            "exec",
-            "screenshot \"shot\" { path = \"shot.png\" }",
-            "--session",
-            "evidence",
-            "--json",
-        ],
+        "evidence",
+        &["exec", "screenshot \"shot\" { path = \"shot.png\" }"],
     );
     assert!(std::fs::metadata(artifacts.join("shot.png")).unwrap().len() >= budget);
-    let v = refused(
-        d,
-        &["agent", "press", "Tab", "--session", "evidence", "--json"],
-        "test.session.budget",
-    );
-    let message = v["error"]["message"].as_str().unwrap();
+    let v = refused_turn(d, "evidence", &["press", "Tab"], "test.session.budget");
+    let message = error_message(&v);
     assert!(
         message.contains(&format!("evidence budget ({budget} bytes)")),
         "{message}"
     );
     assert_eq!(session_json(d, "evidence")["actions"], 1);
-    let aborted = ok(d, &["agent", "abort", "--session", "evidence", "--json"]);
+    let aborted = turn(d, "evidence", &["abort"]);
     assert_eq!(aborted["cleanup_verified"], true);
     assert_gone(groups);
 
@@ -329,7 +238,7 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
     // recently the last turn was.
     let groups = start(d, "deadline", &url, &["--deadline-ms", "8000"]);
     assert_eq!(session_json(d, "deadline")["budgets"]["session_ms"], 8000);
-    ok(d, &["agent", "observe", "--session", "deadline", "--json"]);
+    turn(d, "deadline", &["observe"]);
     wait_gone(groups, Duration::from_secs(40));
     assert_eq!(session_json(d, "deadline")["state"], "expired");
     let report: Value = serde_json::from_slice(
@@ -337,91 +246,45 @@ fn the_evidence_budget_and_the_session_deadline_are_set_at_start() {
     )
     .unwrap();
     assert_eq!(report["summary"], "session deadline", "{report}");
-    refused(
-        d,
-        &["agent", "observe", "--session", "deadline", "--json"],
-        "test.session.not_running",
-    );
+    refused_turn(d, "deadline", &["observe"], "test.session.not_running");
 }
 
 #[test]
 fn show_list_schema_and_input_errors() {
-    let server = Server::start(&[("/", "<button>Go</button>")]);
-    let dir = project();
+    let (server, dir, url) = page_and_project("<button>Go</button>");
     let d = dir.path();
-    let url = format!("{}/", server.origin);
-    refused(
+    refused_turn(d, "bad id", &["start", &url], "test.session.invalid_input");
+    refused_turn(
         d,
-        &["agent", "start", &url, "--session", "bad id", "--json"],
+        "x",
+        &["start", &url, "--allow-origin", "nope"],
         "test.session.invalid_input",
     );
-    refused(
-        d,
-        &[
-            "agent",
-            "start",
-            &url,
-            "--session",
-            "x",
-            "--allow-origin",
-            "nope",
-            "--json",
-        ],
-        "test.session.invalid_input",
-    );
-    refused(
-        d,
-        &["agent", "observe", "--session", "missing", "--json"],
-        "test.session.unknown",
-    );
+    refused_turn(d, "missing", &["observe"], "test.session.unknown");
     let groups = start(d, "shown", &url, &[]);
-    refused(
-        d,
-        &["agent", "start", &url, "--session", "shown", "--json"],
-        "test.session.exists",
-    );
+    refused_turn(d, "shown", &["start", &url], "test.session.exists");
     let list = ok(d, &["agent", "list", "--json"]);
     assert_eq!(list["sessions"][0]["session"], "shown");
-    let show = ok(d, &["agent", "show", "--session", "shown", "--json"]);
+    let show = turn(d, "shown", &["show"]);
     assert_eq!(show["session"]["state"], "active");
     assert_eq!(show["session"]["policy"]["origins"][0], server.origin);
     let schema = ok(d, &["agent", "schema"]);
     assert_eq!(schema["statement"]["type"], "string");
     assert_eq!(schema["action"]["oneOf"].as_array().unwrap().len(), 5);
-    refused(
+    refused_turn(
         d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "shown",
-            "--output",
-            "x.acl",
-            "--json",
-        ],
+        "shown",
+        &["promote", "--output", "x.acl"],
         "test.session.promotion",
     );
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "shown",
-            "--status",
-            "failed",
-            "--json",
-        ],
-    );
+    turn(d, "shown", &["finish", "--status", "failed"]);
     assert_gone(groups);
 }
 
 #[test]
 fn a_terminated_supervisor_closes_the_browser_first() {
-    let server = Server::start(&[("/", "<button>Go</button>")]);
-    let dir = project();
+    let (_server, dir, groups) = session_on(&[("/", "<button>Go</button>")], "term", &[]);
     let d = dir.path();
-    let groups = start(d, "term", &format!("{}/", server.origin), &[]);
     let pid = session_json(d, "term")["ownership"]["supervisor_pid"]
         .as_u64()
         .unwrap();
@@ -452,53 +315,19 @@ fn a_terminated_supervisor_closes_the_browser_first() {
 #[test]
 fn a_nameless_control_is_reached_and_promoted_through_a_structural_path() {
     let page = r#"<!doctype html><body><div><button onclick="out.textContent = 'icon clicked'"><svg width="10" height="10"></svg></button></div><p id="out"></p></body>"#;
-    let server = Server::start(&[("/", page)]);
-    let dir = project();
+    let (_server, dir, groups) = session_on(&[("/", page)], "icon", &[]);
     let d = dir.path();
-    let groups = start(d, "icon", &format!("{}/", server.origin), &[]);
-    let obs = ok(d, &["agent", "observe", "--session", "icon", "--json"]);
+    let obs = turn(d, "icon", &["observe"]);
     let icon = ref_of(&obs, "button", "");
-    let clicked = ok(d, &["agent", "click", &icon, "--session", "icon", "--json"]);
+    let clicked = turn(d, "icon", &["click", &icon]);
     let target = clicked["resolved"][0]["target"]
         .as_str()
         .unwrap()
         .to_string();
     assert!(target.starts_with("css(\"html > body"), "{target}");
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "icon clicked",
-            "--session",
-            "icon",
-            "--json",
-        ],
-    );
-    ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "icon",
-            "--output",
-            "icon.acl",
-            "--json",
-        ],
-    );
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "icon",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
+    turn(d, "icon", &["expect-text", "icon clicked"]);
+    turn(d, "icon", &["promote", "--output", "icon.acl"]);
+    turn(d, "icon", &["finish", "--status", "passed"]);
     assert_gone(groups);
     let run = a3s(d, &["run", "icon.acl"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);

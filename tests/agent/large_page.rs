@@ -27,7 +27,7 @@ fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
     let d = dir.path();
     let groups = start(d, "big", &format!("{}/big", server.origin), &[]);
 
-    let obs = ok(d, &["agent", "observe", "--session", "big", "--json"]);
+    let obs = turn(d, "big", &["observe"]);
     let refs = obs["ref_count"].as_u64().unwrap() as usize;
     assert!(
         refs > 0 && refs <= a3s_test_driver::web::MAX_CONTROLS,
@@ -65,6 +65,6 @@ fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
     let text = a3s(d, &["agent", "observe", "--session", "big", "--full"]);
     assert!(text.stdout.contains("… truncated: "), "{}", text.stdout);
 
-    ok(d, &["agent", "abort", "--session", "big", "--json"]);
+    turn(d, "big", &["abort"]);
     assert_gone(groups);
 }

@@ -4,14 +4,13 @@
 //! by a tag the test sets on the commands it runs (`tests/owned.rs`), never by name.
 
 use crate::owned::{new_tag, Tracker, TAG_VAR};
-use crate::support::{project, session_json, Out, Server, TURN};
+use crate::support::{page_and_project, project, session_json, Out, Server, TURN};
 use a3s_test_runner::process_tree::ProcessInfo;
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use wait_timeout::ChildExt;
 
 /// How long everything of a session may take to disappear once it is closed or its owner died.
 const GONE: Duration = Duration::from_secs(2);
@@ -29,28 +28,12 @@ fn command(dir: &Path, tag: &str, args: &[&str]) -> Command {
 }
 
 /// Wait for a spawned command with a deadline and collect its output.
-fn collect(mut child: Child) -> Out {
-    let status = match child.wait_timeout(TURN).unwrap() {
-        Some(s) => s,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("a3s-test did not finish within {TURN:?}");
-        }
-    };
-    let mut stdout = String::new();
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-    Out {
-        code: status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+fn collect(child: Child) -> Out {
+    crate::common::wait_output(child, TURN).into()
 }
 
 fn a3s(dir: &Path, tag: &str, args: &[&str]) -> Out {
-    collect(command(dir, tag, args).spawn().unwrap())
+    crate::common::output_within(&mut command(dir, tag, args), None, TURN).into()
 }
 
 fn ok(dir: &Path, tag: &str, args: &[&str]) -> Value {
@@ -67,16 +50,15 @@ fn assert_none_left(tracker: &mut Tracker, what: &str) {
     assert!(left.is_empty(), "{what}: processes {left:?} survived");
 }
 
-fn page() -> Server {
-    Server::start(&[("/", "<h1>Home</h1><button>Go</button>")])
+/// A page with a button on a loopback server, a fresh project, and the page's URL.
+fn page() -> (Server, tempfile::TempDir, String) {
+    page_and_project("<h1>Home</h1><button>Go</button>")
 }
 
 #[test]
 fn a_killed_or_hung_up_supervisor_is_aborted_cleanly() {
-    let server = page();
-    let dir = project();
+    let (_server, dir, url) = page();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
     for (i, sig) in [libc::SIGKILL, libc::SIGHUP, libc::SIGKILL, libc::SIGHUP]
         .into_iter()
         .enumerate()
@@ -112,10 +94,8 @@ fn a_killed_or_hung_up_supervisor_is_aborted_cleanly() {
 
 #[test]
 fn ten_concurrent_starts_of_one_id_make_exactly_one_session_with_one_browser() {
-    let server = page();
-    let dir = project();
+    let (_server, dir, url) = page();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
     let tag = new_tag("concurrent");
     let mut tracker = Tracker::new(&tag);
     let starts: Vec<Child> = (0..10)
@@ -166,10 +146,8 @@ enum Moment {
 
 #[test]
 fn an_interrupted_start_leaves_no_session_and_no_process() {
-    let server = page();
-    let dir = project();
+    let (_server, dir, url) = page();
     let d = dir.path();
-    let url = format!("{}/", server.origin);
     let trials = [
         (libc::SIGINT, Moment::Supervisor),
         (libc::SIGTERM, Moment::Browser),
@@ -239,12 +217,10 @@ fn an_interrupted_start_leaves_no_session_and_no_process() {
 
 #[test]
 fn a_session_in_cleanup_refuses_turns_until_abort_retries_the_cleanup() {
-    let server = page();
-    let dir = project();
+    let (_server, dir, url) = page();
     let d = dir.path();
     let tag = new_tag("cleanup");
     let mut tracker = Tracker::new(&tag);
-    let url = format!("{}/", server.origin);
     ok(
         d,
         &tag,

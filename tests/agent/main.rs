@@ -3,6 +3,8 @@
 //! of the session's supervisor or browser group survives `finish`/`abort`.
 
 mod cli;
+#[path = "../common.rs"]
+mod common;
 mod large_page;
 mod lifecycle;
 mod mcp;

@@ -145,7 +145,7 @@ fn session_tools_run_the_same_gates_over_stdio() {
     assert_eq!(finished["cleanup_verified"], true);
     assert_gone(groups);
     // The same session files as the CLI: `agent show` reads them.
-    let show = ok(d, &["agent", "show", "--session", "m", "--json"]);
+    let show = turn(d, "m", &["show"]);
     assert_eq!(show["session"]["state"], "finished");
     assert_eq!(show["report"]["status"], "passed");
 

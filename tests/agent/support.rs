@@ -5,12 +5,11 @@
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use wait_timeout::ChildExt;
 
 /// Deadline of one CLI turn.
 pub const TURN: Duration = Duration::from_secs(90);
@@ -25,24 +24,20 @@ pub struct Server {
 impl Server {
     /// Serve `pages` (path → HTML) on a free port.
     pub fn start(pages: &[(&str, &str)]) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let origin = format!("http://{}", listener.local_addr().unwrap());
-        let pages: Arc<HashMap<String, String>> = Arc::new(
-            pages
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.replace("{ORIGIN}", &origin)))
-                .collect(),
-        );
+        let (listener, origin) = crate::common::loopback();
+        let pages: HashMap<String, String> = pages
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.replace("{ORIGIN}", &origin)))
+            .collect();
         let hits = Arc::new(Mutex::new(Vec::new()));
         let h = hits.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let pages = pages.clone();
-                let hits = h.clone();
-                std::thread::spawn(move || serve(stream, &pages, &hits));
-            }
-        });
+        crate::common::serve_each(listener, move |stream| serve(stream, &pages, &h));
         Server { origin, hits }
+    }
+
+    /// The page at `/`: where a session starts.
+    pub fn url(&self) -> String {
+        format!("{}/", self.origin)
     }
 
     /// Paths requested so far.
@@ -114,36 +109,23 @@ impl Out {
 
 /// Run `a3s-test args…` in `dir` with a deadline.
 pub fn a3s(dir: &Path, args: &[&str]) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a3s-test"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn a3s-test");
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut out, &mut s).map(|_| s)
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut err, &mut s).map(|_| s)
-    });
-    let status = match child.wait_timeout(TURN).unwrap() {
-        Some(s) => s,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("a3s-test {args:?} did not finish within {TURN:?}");
+    let out = crate::common::output_within(
+        Command::new(env!("CARGO_BIN_EXE_a3s-test"))
+            .args(args)
+            .current_dir(dir),
+        None,
+        TURN,
+    );
+    Out::from(out)
+}
+
+impl From<std::process::Output> for Out {
+    fn from(out: std::process::Output) -> Out {
+        Out {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         }
-    };
-    Out {
-        code: status.code().unwrap_or(-1),
-        stdout: out.join().unwrap().unwrap_or_default(),
-        stderr: err.join().unwrap().unwrap_or_default(),
     }
 }
 
@@ -286,4 +268,51 @@ document.getElementById('form').addEventListener('submit', (e) => {{
 </script>
 </body></html>"#
     )
+}
+
+/// `agent <words…> --session <session> --json`: the argv of one turn of a session.
+pub fn turn_args<'a>(session: &'a str, words: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["agent"];
+    args.extend_from_slice(words);
+    args.extend(["--session", session, "--json"]);
+    args
+}
+
+/// One turn of `session` that must succeed; its JSON answer.
+pub fn turn(dir: &Path, session: &str, words: &[&str]) -> Value {
+    ok(dir, &turn_args(session, words))
+}
+
+/// One turn of `session` that must be refused with `code`; its JSON answer.
+pub fn refused_turn(dir: &Path, session: &str, words: &[&str], code: &str) -> Value {
+    refused(dir, &turn_args(session, words), code)
+}
+
+/// `pages` on a loopback server, a fresh project and a session `id` started on `/` with `extra`
+/// arguments: how most session tests begin. The server and the folder are returned so the caller
+/// keeps them for the test.
+pub fn session_on(
+    pages: &[(&str, &str)],
+    id: &str,
+    extra: &[&str],
+) -> (Server, tempfile::TempDir, (u32, u32)) {
+    let server = Server::start(pages);
+    let dir = project();
+    let groups = start(dir.path(), id, &server.url(), extra);
+    (server, dir, groups)
+}
+
+/// The message of a refusal's JSON answer (`error.message`).
+pub fn error_message(refusal: &Value) -> &str {
+    refusal["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message in {refusal}"))
+}
+
+/// `html` served at `/` on a loopback server, a fresh project, and the page's URL: for tests that
+/// start their sessions themselves. The server and the folder are kept by the caller.
+pub fn page_and_project(html: &str) -> (Server, tempfile::TempDir, String) {
+    let server = Server::start(&[("/", html)]);
+    let url = server.url();
+    (server, project(), url)
 }

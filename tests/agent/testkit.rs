@@ -32,7 +32,7 @@ fn demo_pages() -> Vec<(&'static str, String)> {
 fn observe_with_page_context(d: &std::path::Path, session: &str) -> Value {
     let until = Instant::now() + Duration::from_secs(20);
     loop {
-        let obs = ok(d, &["agent", "observe", "--session", session, "--json"]);
+        let obs = turn(d, session, &["observe"]);
         if obs["page_context"].is_object() {
             return obs;
         }
@@ -60,14 +60,8 @@ fn cref_id(obs: &Value, role: &str, name: &str) -> String {
 fn start_demo(session: &str, text: &str) -> (Server, tempfile::TempDir, (u32, u32)) {
     let pages = demo_pages();
     let borrowed: Vec<(&str, &str)> = pages.iter().map(|(p, b)| (*p, b.as_str())).collect();
-    let server = Server::start(&borrowed);
-    let dir = project();
-    let d = dir.path();
-    let groups = start(d, session, &format!("{}/", server.origin), &[]);
-    ok(
-        d,
-        &["agent", "expect-text", text, "--session", session, "--json"],
-    );
+    let (server, dir, groups) = session_on(&borrowed, session, &[]);
+    turn(dir.path(), session, &["expect-text", text]);
     (server, dir, groups)
 }
 
@@ -102,18 +96,7 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     let email = cref_id(&obs, "textbox", "Email");
 
     // Acting through @cN dispatches its best locator.
-    let filled = ok(
-        d,
-        &[
-            "agent",
-            "fill",
-            &email,
-            "a@b.c",
-            "--session",
-            "kit",
-            "--json",
-        ],
-    );
+    let filled = turn(d, "kit", &["fill", &email, "a@b.c"]);
     assert_eq!(filled["status"], "passed", "{filled}");
     assert_eq!(
         filled["resolved"][0]["target"],
@@ -121,56 +104,23 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     );
 
     // The fill changed the email field only: the sign-in ref survives the validated delta.
-    let clicked = ok(
-        d,
-        &["agent", "click", &sign_in, "--session", "kit", "--json"],
-    );
+    let clicked = turn(d, "kit", &["click", &sign_in]);
     assert_eq!(clicked["status"], "passed", "{clicked}");
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "Signed in as a@b.c",
-            "--session",
-            "kit",
-            "--json",
-        ],
-    );
+    turn(d, "kit", &["expect-text", "Signed in as a@b.c"]);
 
     // The email field changed since the observation: its ref is refused before dispatch.
-    let refused_fill = refused(
+    let refused_fill = refused_turn(
         d,
-        &[
-            "agent",
-            "fill",
-            &email,
-            "x@y.z",
-            "--session",
-            "kit",
-            "--json",
-        ],
+        "kit",
+        &["fill", &email, "x@y.z"],
         "test.session.stale_ref",
     );
     assert!(
-        refused_fill["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains(&email),
+        error_message(&refused_fill).contains(&email),
         "{refused_fill}"
     );
     // Nothing was typed.
-    ok(
-        d,
-        &[
-            "agent",
-            "expect-text",
-            "Signed in as a@b.c",
-            "--session",
-            "kit",
-            "--json",
-        ],
-    );
+    turn(d, "kit", &["expect-text", "Signed in as a@b.c"]);
 
     // Raw node ids never reach the session file: only 64-hex fingerprints.
     let record = session_json(d, "kit");
@@ -183,18 +133,7 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
     }
     assert!(crefs.iter().all(|c| c["reference"] != email.as_str()));
 
-    ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "kit",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
+    turn(d, "kit", &["finish", "--status", "passed"]);
     assert_gone(groups);
 }
 
@@ -232,89 +171,46 @@ Object.defineProperty(window, Symbol.for("a3s.test.page-context"), {{ value: {{
         invalidated: { all: false, page: false, facts: false, ui: true, nodeIds: ["b", "a"], componentIds: [] } } }
     : { revision: rev, components: [], nodes }"#,
     );
-    let server = Server::start(&[
-        ("/", page),
-        ("/plain", plain),
-        ("/churn", &churn),
-        ("/bad-diff", &bad_diff),
-    ]);
-    let dir = project();
-    let d = dir.path();
-    let groups = start(d, "bad", &format!("{}/", server.origin), &[]);
-    let v = refused(
-        d,
-        &["agent", "observe", "--session", "bad", "--json"],
-        "test.session.step_failed",
+    let (_server, dir, groups) = session_on(
+        &[
+            ("/", page),
+            ("/plain", plain),
+            ("/churn", &churn),
+            ("/bad-diff", &bad_diff),
+        ],
+        "bad",
+        &[],
     );
+    let d = dir.path();
+    let v = refused_turn(d, "bad", &["observe"], "test.session.step_failed");
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("test.driver.web.page_context_incompatible"),
+        error_message(&v).starts_with("test.driver.web.page_context_incompatible"),
         "{v}"
     );
     // revision → accessibility → revision moved twice: its own code.
-    ok(
-        d,
-        &["agent", "navigate", "/churn", "--session", "bad", "--json"],
-    );
-    let v = refused(
-        d,
-        &["agent", "observe", "--session", "bad", "--json"],
-        "test.session.step_failed",
-    );
+    turn(d, "bad", &["navigate", "/churn"]);
+    let v = refused_turn(d, "bad", &["observe"], "test.session.step_failed");
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("test.driver.web.page_context_changed"),
+        error_message(&v).starts_with("test.driver.web.page_context_changed"),
         "{v}"
     );
     // A delta that breaks a rule is rejected in Rust, and the @cN refs with it.
-    ok(
-        d,
-        &[
-            "agent",
-            "navigate",
-            "/bad-diff",
-            "--session",
-            "bad",
-            "--json",
-        ],
-    );
-    let obs = ok(d, &["agent", "observe", "--session", "bad", "--json"]);
+    turn(d, "bad", &["navigate", "/bad-diff"]);
+    let obs = turn(d, "bad", &["observe"]);
     let go = cref_id(&obs, "button", "Go");
-    let v = refused(
-        d,
-        &["agent", "click", &go, "--session", "bad", "--json"],
-        "test.session.stale_ref",
-    );
+    let v = refused_turn(d, "bad", &["click", &go], "test.session.stale_ref");
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("test.driver.web.page_context_diff.unsorted_ids"),
+        error_message(&v).contains("test.driver.web.page_context_diff.unsorted_ids"),
         "{v}"
     );
-    refused(
-        d,
-        &["agent", "click", &go, "--session", "bad", "--json"],
-        "test.session.stale_ref",
-    );
-    ok(
-        d,
-        &["agent", "navigate", "/plain", "--session", "bad", "--json"],
-    );
-    let obs = ok(d, &["agent", "observe", "--session", "bad", "--json"]);
+    refused_turn(d, "bad", &["click", &go], "test.session.stale_ref");
+    turn(d, "bad", &["navigate", "/plain"]);
+    let obs = turn(d, "bad", &["observe"]);
     assert!(obs.get("page_context").is_none(), "{obs}");
     let go = ref_of(&obs, "button", "Go");
-    ok(d, &["agent", "click", &go, "--session", "bad", "--json"]);
-    refused(
-        d,
-        &["agent", "click", "@c1", "--session", "bad", "--json"],
-        "test.session.target_type",
-    );
-    ok(d, &["agent", "abort", "--session", "bad", "--json"]);
+    turn(d, "bad", &["click", &go]);
+    refused_turn(d, "bad", &["click", "@c1"], "test.session.target_type");
+    turn(d, "bad", &["abort"]);
     assert_gone(groups);
 }
 
@@ -326,18 +222,7 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     let id = obs["observation"].as_u64().unwrap();
     let revision = obs["page_context"]["revision"].as_u64().unwrap();
 
-    let summary = ok(
-        d,
-        &[
-            "agent",
-            "inspect",
-            "--session",
-            "insp",
-            "--detail",
-            "summary",
-            "--json",
-        ],
-    );
+    let summary = turn(d, "insp", &["inspect", "--detail", "summary"]);
     assert_eq!(
         summary["observation"].as_u64(),
         Some(id + 1),
@@ -347,19 +232,10 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     assert_eq!(summary["inspection"]["protocol"], "a3s.test.page-context/1");
     assert!(summary["page_context"]["refs"].as_array().unwrap().len() >= 2);
 
-    let scoped = ok(
+    let scoped = turn(
         d,
-        &[
-            "agent",
-            "inspect",
-            "--session",
-            "insp",
-            "--detail",
-            "scoped",
-            "--component",
-            "item-list",
-            "--json",
-        ],
+        "insp",
+        &["inspect", "--detail", "scoped", "--component", "item-list"],
     );
     let nodes = scoped["inspection"]["nodes"].as_array().unwrap();
     assert!(nodes.iter().any(|n| n["name"] == "Add item"), "{scoped}");
@@ -371,22 +247,19 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     // A change, then a diff since the observation's revision (it already happened, so the
     // bounded wait returns at once): validated, and it advances.
     let add = cref_id(&summary, "button", "Add item");
-    ok(d, &["agent", "click", &add, "--session", "insp", "--json"]);
+    turn(d, "insp", &["click", &add]);
     let since = revision.to_string();
-    let diff = ok(
+    let diff = turn(
         d,
+        "insp",
         &[
-            "agent",
             "inspect",
-            "--session",
-            "insp",
             "--detail",
             "diff",
             "--since-revision",
             &since,
             "--wait-timeout-ms",
             "5000",
-            "--json",
         ],
     );
     let delta = &diff["inspection"]["delta"];
@@ -394,34 +267,18 @@ fn inspect_reads_scopes_and_validated_diffs_as_new_observations() {
     assert!(delta["toRevision"].as_u64().unwrap() > revision);
     assert_eq!(delta["invalidated"]["ui"], true);
 
-    refused(
+    refused_turn(
         d,
-        &[
-            "agent",
-            "inspect",
-            "--session",
-            "insp",
-            "--detail",
-            "diff",
-            "--json",
-        ],
+        "insp",
+        &["inspect", "--detail", "diff"],
         "test.session.invalid_input",
     );
-    refused(
+    refused_turn(
         d,
-        &[
-            "agent",
-            "inspect",
-            "--session",
-            "insp",
-            "--detail",
-            "scoped",
-            "--region",
-            "0,0,0,10",
-            "--json",
-        ],
+        "insp",
+        &["inspect", "--detail", "scoped", "--region", "0,0,0,10"],
         "test.session.invalid_input",
     );
-    ok(d, &["agent", "abort", "--session", "insp", "--json"]);
+    turn(d, "insp", &["abort"]);
     assert_gone(groups);
 }

@@ -2,31 +2,14 @@
 //! handler runs — at different moments (at once, while the browser starts, mid-scenario) leaves
 //! no process of that run alive within 2 s, and the next launch removes the profile it left.
 
-use crate::harness::{binary, run, wait_for_request, workdir, FixtureServer};
+use crate::harness::{
+    command, dev_server_project, run_served, wait_for_request, workdir, FixtureServer, HOLD,
+};
 use crate::owned::{new_tag, profile_of, Tracker, TAG_VAR};
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const HOLD: &str = r#"
-suite "hold" {
-    scenario "waits" {
-        surface = "web"
-        timeout_ms = 60000
-        navigate "open" { url = "/delayed.html" }
-        navigate "stuck" { url = "/hang" }
-    }
-}
-"#;
-
-const QUICK: &str = r#"
-suite "quick" {
-    scenario "opens" {
-        surface = "web"
-        navigate "open" { url = "/" }
-    }
-}
-"#;
+const QUICK: &str = include_str!("../fixtures/suites/quick.acl");
 
 /// Trials per run of this test: the issue's bar of 20, rounded up to seven of each moment.
 const TRIALS: usize = 21;
@@ -45,16 +28,7 @@ enum Moment {
 /// A project whose dev server ignores SIGTERM and has a worker of its own (a grandchild of the
 /// run); it is "ready" at once: the fixture server answers its URL.
 fn project(url: &str) -> String {
-    format!(
-        r#"project "p" {{
-    dev_server {{
-        command = ["sh", "-c", "trap '' TERM; sleep 600 & wait"]
-        url = "{url}/"
-        startup_timeout_ms = 10000
-    }}
-}}
-"#
-    )
+    dev_server_project(url, &["sh", "-c", "trap '' TERM; sleep 600 & wait"])
 }
 
 #[test]
@@ -72,22 +46,11 @@ fn kill_9_of_run_at_any_moment_leaves_nothing_and_the_next_start_removes_the_pro
         let tag = new_tag("run-kill");
         let mut tracker = Tracker::new(&tag);
         let requests = server.watch();
-        let mut child = Command::new(binary())
-            .args([
-                "run",
-                "hold.acl",
-                "--jobs",
-                "1",
-                "--base-url",
-                &server.base_url,
-            ])
-            .current_dir(work.path())
+        let args = ["hold.acl", "--jobs", "1", "--base-url", &server.base_url];
+        let mut child = command("run", &args, work.path())
             .env(TAG_VAR, &tag)
-            .env_remove("A3S_TEST_BROWSER")
-            .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .process_group(0)
             .spawn()
             .unwrap();
         let pid = child.id() as i32;
@@ -128,11 +91,7 @@ fn kill_9_of_run_at_any_moment_leaves_nothing_and_the_next_start_removes_the_pro
         "at least the mid-scenario trials saw a browser"
     );
     // The next launch sweeps the profiles whose owner died.
-    let done = run(
-        &["quick.acl", "--base-url", &server.base_url],
-        work.path(),
-        Duration::from_secs(90),
-    );
+    let done = run_served(&server, work.path(), &["quick.acl"]);
     assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
     let kept: Vec<_> = profiles.iter().filter(|p| p.exists()).collect();
     assert!(kept.is_empty(), "profiles left behind: {kept:?}");

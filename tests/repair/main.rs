@@ -3,6 +3,8 @@
 //! temporary project root, and the Test Kit in real Chromium feeding them (`testkit`).
 
 mod cli;
+#[path = "../common.rs"]
+mod common;
 mod endpoint;
 mod mcp;
 #[path = "../mcp_pipe.rs"]

@@ -50,17 +50,6 @@ document.getElementById("again").addEventListener("click", async () => {{
     )
 }
 
-fn ok_json(root: &Path, args: &[&str]) -> Value {
-    let out = run(root, args, None);
-    assert!(
-        out.status.success(),
-        "a3s-test {args:?}: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json(&out)
-}
-
 /// Wait (bounded by the session's step deadline) until the page shows `text`; on failure, say
 /// what it shows instead.
 fn expect_text(root: &Path, text: &str) {
@@ -113,19 +102,6 @@ fn times_posted(app: &AppServer, request_id: &str) -> usize {
         .count()
 }
 
-/// Aborts the session (and so its browser) when the test ends, pass or fail.
-struct Abort<'a>(&'a Path);
-
-impl Drop for Abort<'_> {
-    fn drop(&mut self) {
-        let _ = run(
-            self.0,
-            &["agent", "abort", "--session", SESSION, "--json"],
-            None,
-        );
-    }
-}
-
 #[test]
 fn a_refused_action_leaves_the_page_queue_and_a_ledger_failure_keeps_one() {
     let app = AppServer::start(&page());
@@ -133,19 +109,8 @@ fn a_refused_action_leaves_the_page_queue_and_a_ledger_failure_keeps_one() {
     let root = dir.path();
     let ep = Endpoint::start_for(root, SESSION, &app.origin, 10_000);
     app.forward_to(ep.addr());
-    let started = ok_json(
-        root,
-        &[
-            "agent",
-            "start",
-            &format!("{}/", app.origin),
-            "--session",
-            SESSION,
-            "--json",
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let _abort = Abort(root);
+    start_session(root, &app.origin, SESSION);
+    let _abort = AbortOnDrop(root, SESSION);
 
     // The accept is refused (the finding is queued, not review_ready), the dismissal applied:
     // both are final, so neither is left in the page.

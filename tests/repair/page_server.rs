@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -53,20 +53,12 @@ fn kit_files() -> HashMap<String, Vec<u8>> {
 impl AppServer {
     /// Serve `page` at `/` and the Test Kit under `/kit/`.
     pub fn start(page: &str) -> AppServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let (listener, origin) = crate::common::loopback();
         let mut files = kit_files();
         files.insert("/".into(), page.as_bytes().to_vec());
-        let files = Arc::new(files);
         let posts = Arc::new(Posts::default());
         let p = posts.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let files = files.clone();
-                let posts = p.clone();
-                std::thread::spawn(move || serve(stream, &files, &posts));
-            }
-        });
+        crate::common::serve_each(listener, move |stream| serve(stream, &files, &p));
         AppServer { origin, posts }
     }
 

@@ -1,60 +1,20 @@
 //! Helpers: run the binary with a deadline in its own process group, finding documents.
 
-use std::io::Read;
+use crate::common::output_within;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
-use wait_timeout::ChildExt;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_a3s-test");
 pub const DEADLINE: Duration = Duration::from_secs(60);
 
 /// Run `a3s-test --root <root> args…` (stdin from `input`), with a deadline.
 pub fn run(root: &Path, args: &[&str], input: Option<&[u8]>) -> Output {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
-        .env("A3S_TEST_ROOT", root)
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let mut child = cmd.spawn().unwrap();
-    if let Some(bytes) = input {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(bytes).unwrap();
-    }
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = stdout.read_to_end(&mut v);
-        v
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = stderr.read_to_end(&mut v);
-        v
-    });
-    let status = match child.wait_timeout(DEADLINE).unwrap() {
-        Some(s) => s,
-        None => {
-            // SAFETY: signals the process group of a child this test spawned.
-            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-            let _ = child.wait();
-            panic!("a3s-test {args:?} missed its deadline");
-        }
-    };
-    Output {
-        status,
-        stdout: out_reader.join().unwrap(),
-        stderr: err_reader.join().unwrap(),
-    }
+    output_within(
+        Command::new(BIN).args(args).env("A3S_TEST_ROOT", root),
+        input,
+        DEADLINE,
+    )
 }
 
 /// Parse stdout as JSON.
@@ -93,4 +53,79 @@ pub fn ledger_path(root: &Path, s: &str) -> std::path::PathBuf {
     root.join(".a3s-test/agent-sessions")
         .join(s)
         .join("repairs.jsonl")
+}
+
+/// Run `args` under `root` (stdin from `input`), expect success, and return the JSON answer (both
+/// outputs in the failure message, so a refusal says why).
+pub fn ok_json_with(root: &Path, args: &[&str], input: Option<&[u8]>) -> serde_json::Value {
+    let out = run(root, args, input);
+    assert!(
+        out.status.success(),
+        "a3s-test {args:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
+}
+
+/// [`ok_json_with`] without input.
+pub fn ok_json(root: &Path, args: &[impl AsRef<str>]) -> serde_json::Value {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    ok_json_with(root, &args, None)
+}
+
+/// `agent repair-import -` of `document` into `session`; expects success, returns the answer.
+pub fn import(root: &Path, session: &str, document: &str) -> serde_json::Value {
+    let args = [
+        "agent",
+        "repair-import",
+        "-",
+        "--session",
+        session,
+        "--json",
+    ];
+    ok_json_with(root, &args, Some(document.as_bytes()))
+}
+
+/// `agent start <origin>/ --session <session>`; expects an active session, whose record it
+/// returns.
+pub fn start_session(root: &Path, origin: &str, session: &str) -> serde_json::Value {
+    let url = format!("{origin}/");
+    let started = ok_json(
+        root,
+        &["agent", "start", &url, "--session", session, "--json"],
+    );
+    assert_eq!(started["state"], "active", "{started}");
+    started
+}
+
+/// Aborts the session (and so its browser) when the test ends, pass or fail.
+pub struct AbortOnDrop<'a>(pub &'a Path, pub &'a str);
+
+impl AbortOnDrop<'_> {
+    /// The supervisor's and the browser's process groups, from the session record.
+    pub fn groups(&self) -> [u32; 2] {
+        let path = self
+            .0
+            .join(".a3s-test/agent-sessions")
+            .join(self.1)
+            .join("session.json");
+        let file: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let o = &file["ownership"];
+        [
+            o["supervisor_pgid"].as_u64().unwrap() as u32,
+            o["browser_pgid"].as_u64().unwrap() as u32,
+        ]
+    }
+}
+
+impl Drop for AbortOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = run(
+            self.0,
+            &["agent", "abort", "--session", self.1, "--json"],
+            None,
+        );
+    }
 }

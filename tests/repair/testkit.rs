@@ -54,17 +54,6 @@ document.getElementById("state").textContent = "Sent: " + sent.delivery;
     )
 }
 
-fn ok_json(root: &Path, args: &[&str]) -> Value {
-    let out = run(root, args, None);
-    assert!(
-        out.status.success(),
-        "a3s-test {args:?}: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json(&out)
-}
-
 /// The stored finding of every intake event, by id (and how many intakes each had).
 fn stored_findings(root: &Path, session: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(ledger_path(root, session)).unwrap();
@@ -116,31 +105,17 @@ fn status_of(root: &Path, session: &str, finding: &str) -> Value {
         .clone()
 }
 
-#[test]
-fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_lost() {
+/// The review page on its app server and a session on it (aborted when the test ends), once the
+/// page has sent its batch and its three actions (one POST each, every one answered 503) and
+/// shows that its endpoint failed. Returns the four POST bodies.
+fn review_session<'a>(
+    root: &'a Path,
+    session: &'a str,
+) -> (AppServer, AbortOnDrop<'a>, Vec<Value>) {
     let app = AppServer::start(&review_page());
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    let started = ok_json(
-        root,
-        &[
-            "agent",
-            "start",
-            &format!("{}/", app.origin),
-            "--session",
-            "xl",
-            "--json",
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let session = Session(root, "xl");
-
-    // One POST for the batch, one per action: every one failed, so the page kept them all and
-    // each action's POST carried the ones kept before it.
+    start_session(root, &app.origin, session);
+    let guard = AbortOnDrop(root, session);
     let posts = app.wait_for_posts(4, Duration::from_secs(30));
-    for (n, post) in posts[1..].iter().enumerate() {
-        assert_eq!(post["actions"].as_array().unwrap().len(), n + 1, "{post}");
-    }
     ok_json(
         root,
         &[
@@ -148,10 +123,24 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
             "expect-text",
             "Sent: endpoint_failed",
             "--session",
-            "xl",
+            session,
             "--json",
         ],
     );
+    (app, guard, posts)
+}
+
+#[test]
+fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let (app, session, posts) = review_session(root, "xl");
+
+    // One POST for the batch, one per action: every one failed, so the page kept them all and
+    // each action's POST carried the ones kept before it.
+    for (n, post) in posts[1..].iter().enumerate() {
+        assert_eq!(post["actions"].as_array().unwrap().len(), n + 1, "{post}");
+    }
     let batch = &posts[0];
     let sent = batch["repairs"].as_array().unwrap().clone();
     let ids: Vec<&str> = sent.iter().map(|r| r["id"].as_str().unwrap()).collect();
@@ -207,16 +196,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     // A drain that stopped after its append (and before its take) is finished, not repeated:
     // one finding is already in the ledger when the drain starts.
     let first = json!({"protocol": "a3s.test.repair/1", "repairs": [compact]}).to_string();
-    let imported = run(
-        root,
-        &["agent", "repair-import", "-", "--session", "xl", "--json"],
-        Some(first.as_bytes()),
-    );
-    assert!(
-        imported.status.success(),
-        "{}",
-        String::from_utf8_lossy(&imported.stdout)
-    );
+    import(root, "xl", &first);
 
     let drained = ok_json(
         root,
@@ -356,66 +336,11 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     );
 }
 
-/// Aborts the session (and so its browser) when the test ends, pass or fail.
-struct Session<'a>(&'a Path, &'static str);
-
-impl Session<'_> {
-    /// The supervisor's and the browser's process groups.
-    fn groups(&self) -> [u32; 2] {
-        let path = self
-            .0
-            .join(".a3s-test/agent-sessions")
-            .join(self.1)
-            .join("session.json");
-        let file: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-        let o = &file["ownership"];
-        [
-            o["supervisor_pgid"].as_u64().unwrap() as u32,
-            o["browser_pgid"].as_u64().unwrap() as u32,
-        ]
-    }
-}
-
-impl Drop for Session<'_> {
-    fn drop(&mut self) {
-        let _ = run(
-            self.0,
-            &["agent", "abort", "--session", self.1, "--json"],
-            None,
-        );
-    }
-}
-
 #[test]
 fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
-    let app = AppServer::start(&review_page());
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let started = ok_json(
-        root,
-        &[
-            "agent",
-            "start",
-            &format!("{}/", app.origin),
-            "--session",
-            "mx",
-            "--json",
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let session = Session(root, "mx");
-    app.wait_for_posts(4, Duration::from_secs(30));
-    ok_json(
-        root,
-        &[
-            "agent",
-            "expect-text",
-            "Sent: endpoint_failed",
-            "--session",
-            "mx",
-            "--json",
-        ],
-    );
+    let (_app, session, _posts) = review_session(root, "mx");
 
     let mut mcp = McpPipe::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE);
     mcp.request(1, "initialize", json!({

@@ -3,41 +3,15 @@
 //! run into the scenario deadline. That is a scenario timeout — `test.run.timeout`, exit 124,
 //! status `timed_out` — naming what was awaited, not a product assertion.
 
-use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::run_once;
 
-const SUITE: &str = r#"
-suite "deadline" {
-    scenario "wait-never" {
-        surface = "web"
-        timeout_ms = 1500
-        navigate "open" { url = "/forms.html" }
-        wait "ghost-text" { text = "never" }
-    }
-    scenario "click-never" {
-        surface = "web"
-        timeout_ms = 1500
-        action_timeout_ms = 10000
-        navigate "open" { url = "/forms.html" }
-        click "ghost" { target = role("button", "Never rendered") }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/deadline.acl");
 
 #[test]
 fn a_wait_or_an_action_that_runs_into_the_scenario_deadline_is_a_scenario_timeout() {
-    let server = FixtureServer::start();
-    let work = workdir(&[("deadline.acl", SUITE)]);
-    let done = run(
-        &[
-            "deadline.acl",
-            "--json",
-            "--jobs",
-            "1",
-            "--base-url",
-            &server.base_url,
-        ],
-        work.path(),
-        RUN_BOUND,
+    let (done, _work) = run_once(
+        &[("deadline.acl", SUITE)],
+        &["deadline.acl", "--json", "--jobs", "1"],
     );
     assert_eq!(done.code, 124, "{}", done.stderr);
     let json = done.json();

@@ -1,16 +1,8 @@
 //! The project's `dev_server`: started in its own process group, awaited, stopped after the run;
 //! a server that never comes up fails every scenario as infrastructure without a browser.
 
-use crate::harness::{repo, run, workdir, RUN_BOUND};
-use std::net::{TcpListener, TcpStream};
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use crate::harness::{dev_server_project, free_port, repo, run, workdir, RUN_BOUND};
+use std::net::TcpStream;
 
 fn suite(port: u16) -> String {
     format!(
@@ -30,16 +22,15 @@ fn suite(port: u16) -> String {
 fn the_dev_server_is_started_awaited_and_stopped() {
     let port = free_port();
     let fixtures = repo().join("tests/fixtures/web");
-    let project = format!(
-        r#"project "p" {{
-    dev_server {{
-        command = ["a3s-test", "serve", "{}", "--port", "{port}"]
-        url = "http://127.0.0.1:{port}/"
-        startup_timeout_ms = 10000
-    }}
-}}
-"#,
-        fixtures.display()
+    let project = dev_server_project(
+        &format!("http://127.0.0.1:{port}"),
+        &[
+            "a3s-test",
+            "serve",
+            &fixtures.display().to_string(),
+            "--port",
+            &port.to_string(),
+        ],
     );
     let work = workdir(&[
         (".a3s-test/project.acl", &project),
@@ -59,12 +50,7 @@ fn the_dev_server_is_started_awaited_and_stopped() {
 #[test]
 fn a_dev_server_that_exits_fails_every_scenario_without_a_browser() {
     let port = free_port();
-    let project = format!(
-        r#"project "p" {{
-    dev_server {{ command = ["false"]  url = "http://127.0.0.1:{port}/"  startup_timeout_ms = 10000 }}
-}}
-"#
-    );
+    let project = dev_server_project(&format!("http://127.0.0.1:{port}"), &["false"]);
     let work = workdir(&[("project.acl", &project), ("served.acl", &suite(port))]);
     let done = run(
         &["served.acl", "--json", "--project", "project.acl"],

@@ -8,30 +8,9 @@
 //!   `dragover` on the destination, `drop` there with the data the source set, and `dragend` on
 //!   the source.
 
-use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{run_served, workdir, FixtureServer};
 
-const SUITE: &str = r##"
-suite "drag" {
-    scenario "pointer" {
-        surface = "web"
-        navigate "open" { url = "/drag.html" }
-        drag "slide" { source = css("#handle")  target = css("#slot") }
-        expect "events" {
-            target = testid("plain-log")
-            rendered_text = "src:pointermove src:pointerdown dst:pointermove dst:pointerup"
-        }
-    }
-    scenario "html" {
-        surface = "web"
-        navigate "open" { url = "/drag.html" }
-        drag "card" { source = css("#card")  target = css("#column") }
-        expect "events" {
-            target = testid("h5-log")
-            rendered_text = "src:pointermove src:pointerdown src:dragstart src:pointercancel src:drag src:dragenter src:dragover src:dragleave dst:dragenter dst:dragover dst:drop(card-1) src:dragend"
-        }
-    }
-}
-"##;
+const SUITE: &str = include_str!("../fixtures/suites/drag.acl");
 
 #[test]
 fn drag_delivers_the_events_a_person_causes() {
@@ -41,17 +20,10 @@ fn drag_delivers_the_events_a_person_causes() {
         "/usr/lib/chromium/chromium-headless-shell",
         "/usr/lib/chromium/chromium",
     ] {
-        let done = run(
-            &[
-                "drag.acl",
-                "--json",
-                "--browser",
-                browser,
-                "--base-url",
-                &server.base_url,
-            ],
+        let done = run_served(
+            &server,
             work.path(),
-            RUN_BOUND,
+            &["drag.acl", "--json", "--browser", browser],
         );
         let json = done.json();
         let failures: Vec<String> = json["scenarios"]

@@ -5,31 +5,15 @@
 //! group with a fresh profile and the driver's own flags (`--remote-debugging-port=0` among them), reads the DevTools address from the
 //! browser's stderr (with a deadline), and kills that group by its pgid when done.
 
-use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{free_port, run, run_served, workdir, FixtureServer, RUN_BOUND};
 use a3s_test_driver::web::{BASE_FLAGS, DEFAULT_BROWSER};
 use a3s_test_runner::process_tree::{descendants, ProcessInfo};
 use std::io::{BufRead, BufReader};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-const SUITE: &str = r#"
-suite "attached" {
-    scenario "forms" {
-        surface = "web"
-        timeout_ms = 30000
-        navigate "open" { url = "/forms.html" }
-        fill "name" { target = label("Name")  value = "Ada" }
-        expect "filled" { value = "Ada"  target = label("Name") }
-    }
-    scenario "home" {
-        surface = "web"
-        navigate "open" { url = "/" }
-        expect "title" { visible = role("heading", "A3S Test fixture pages") }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/attached.acl");
 
 /// A browser the test owns: its process, its group, its profile and its DevTools address.
 struct ForeignBrowser {
@@ -43,18 +27,16 @@ impl ForeignBrowser {
     /// Start headless-shell in a new process group and wait (bounded) for its DevTools address.
     fn start() -> ForeignBrowser {
         let profile = tempfile::tempdir().unwrap();
-        let mut child = Command::new(DEFAULT_BROWSER)
-            .arg("--headless")
-            .args(BASE_FLAGS)
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg("about:blank")
-            .env("XDG_CONFIG_HOME", profile.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .unwrap();
+        let mut child = crate::common::spawn_grouped(
+            Command::new(DEFAULT_BROWSER)
+                .arg("--headless")
+                .args(BASE_FLAGS)
+                .arg(format!("--user-data-dir={}", profile.path().display()))
+                .arg("about:blank")
+                .env("XDG_CONFIG_HOME", profile.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped()),
+        );
         let pgid = child.id() as i32;
         let stderr = child.stderr.take().unwrap();
         let (tx, rx) = mpsc::channel();
@@ -152,19 +134,17 @@ fn a_run_attached_by_browser_endpoint_passes_and_leaves_the_browser_running() {
     // Both forms of the endpoint: the WebSocket address, and the DevTools HTTP address the
     // driver reads it from (`/json/version`). The browser serves both runs in turn.
     for endpoint in [browser.ws_url.clone(), format!("http://127.0.0.1:{port}")] {
-        let done = run(
+        let done = run_served(
+            &server,
+            work.path(),
             &[
                 "attached.acl",
                 "--json",
                 "--jobs",
                 "2",
-                "--base-url",
-                &server.base_url,
                 "--browser-endpoint",
                 &endpoint,
             ],
-            work.path(),
-            RUN_BOUND,
         );
         assert_eq!(done.code, 0, "{endpoint}\n{}\n{}", done.stdout, done.stderr);
         let json = done.json();
@@ -196,12 +176,7 @@ fn a_run_attached_by_browser_endpoint_passes_and_leaves_the_browser_running() {
 
 #[test]
 fn an_unreachable_browser_endpoint_is_an_infrastructure_failure_and_launches_nothing() {
-    // A port nobody listens on: bind one, then free it.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let endpoint = format!("ws://127.0.0.1:{port}/devtools/browser/none");
     let work = workdir(&[("attached.acl", SUITE)]);
     let done = run(

@@ -2,42 +2,15 @@
 //! (`GITHUB_ACTIONS=true`) a failed step is annotated on its own line after the summary; an
 //! explicit `--reporter terminal` turns that off; with `--json` the annotations go to stderr.
 
-use crate::harness::{binary, finish, workdir, Finished, FixtureServer, RUN_BOUND};
-use std::os::unix::process::CommandExt;
+use crate::harness::{command, failing_suite, finish, workdir, Finished, FixtureServer, RUN_BOUND};
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-const SUITE: &str = r#"
-suite "gh" {
-    scenario "greets" {
-        surface = "web"
-        timeout_ms = 20000
-        navigate "open" { url = "/forms.html" }
-        fill "name" { target = label("Name")  value = "Ada" }
-        expect "welcome" { text = "Welcome, Ada" }
-    }
-    scenario "opens" {
-        surface = "web"
-        navigate "open" { url = "/forms.html" }
-    }
-}
-"#;
 
 const ANNOTATION: &str = "::error file=gh.acl,line=8,col=9,title=test.assert.text_mismatch::";
 
 /// `a3s-test run …` with `GITHUB_ACTIONS=true`, in its own process group, with a deadline.
 fn run_in_actions(args: &[&str], cwd: &Path) -> Finished {
-    let child = Command::new(binary())
-        .arg("run")
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("A3S_TEST_BROWSER")
-        .env("NO_COLOR", "1")
+    let child = command("run", args, cwd)
         .env("GITHUB_ACTIONS", "true")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
         .spawn()
         .unwrap();
     finish(child, RUN_BOUND)
@@ -46,7 +19,7 @@ fn run_in_actions(args: &[&str], cwd: &Path) -> Finished {
 #[test]
 fn inside_github_actions_a_failed_step_is_annotated_on_its_line() {
     let server = FixtureServer::start();
-    let work = workdir(&[("gh.acl", SUITE)]);
+    let work = workdir(&[("gh.acl", &failing_suite("gh"))]);
     let base = ["gh.acl", "--base-url", server.base_url.as_str()];
 
     let done = run_in_actions(&base, work.path());

@@ -38,19 +38,13 @@ type Counters = Arc<Mutex<std::collections::HashMap<String, u64>>>;
 impl FixtureServer {
     /// Start serving `tests/fixtures/web` on a free port.
     pub fn start() -> FixtureServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let base_url = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        let (listener, base_url) = crate::common::loopback();
         let requests: Arc<Mutex<Vec<mpsc::Sender<String>>>> = Arc::default();
         let root = repo().join("tests/fixtures/web");
         let listeners = requests.clone();
         let counters = Counters::default();
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { return };
-                let (root, listeners, counters) =
-                    (root.clone(), listeners.clone(), counters.clone());
-                std::thread::spawn(move || serve(stream, &root, &listeners, &counters));
-            }
+        crate::common::serve_each(listener, move |stream| {
+            serve(stream, &root, &listeners, &counters)
         });
         FixtureServer { base_url, requests }
     }
@@ -170,11 +164,13 @@ pub fn wait_for_request(rx: &mpsc::Receiver<String>, path: &str, bound: Duration
     }
 }
 
-/// `a3s-test run …` as a child in its own process group.
-pub fn spawn_run(args: &[&str], cwd: &Path) -> Child {
+/// `a3s-test <subcommand> …` in `cwd`, in its own process group, both outputs piped, with no
+/// colour and no browser chosen by the environment: every suite here builds its command this way
+/// and adds what it needs (an environment variable, other pipes) before spawning.
+pub fn command(subcommand: &str, args: &[&str], cwd: &Path) -> Command {
     let mut command = Command::new(binary());
     command
-        .arg("run")
+        .arg(subcommand)
         .args(args)
         .current_dir(cwd)
         .env_remove("A3S_TEST_BROWSER")
@@ -183,7 +179,12 @@ pub fn spawn_run(args: &[&str], cwd: &Path) -> Child {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    command.spawn().unwrap()
+    command
+}
+
+/// `a3s-test run …` as a child in its own process group.
+pub fn spawn_run(args: &[&str], cwd: &Path) -> Child {
+    command("run", args, cwd).spawn().unwrap()
 }
 
 /// What a finished run printed and returned.
@@ -212,28 +213,16 @@ impl Finished {
 }
 
 /// Wait for `child` up to `bound`; on overrun, kill its group and fail the test.
-pub fn finish(mut child: Child, bound: Duration) -> Finished {
+pub fn finish(child: Child, bound: Duration) -> Finished {
     let started = Instant::now();
     // A caller that reads a stream itself (to wait for a line) has taken it: that one is empty here.
-    let out = read_all(child.stdout.take());
-    let err = read_all(child.stderr.take());
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > bound {
-            // SAFETY: kill the process group this test created.
-            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-            let _ = child.wait();
-            panic!("a3s-test run did not finish within {bound:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let stdout = out.join().unwrap();
-    let stderr = err.join().unwrap();
-    let code = status
+    let out = crate::common::wait_output(child, bound);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let code = out
+        .status
         .code()
-        .unwrap_or_else(|| panic!("killed by a signal: {status:?}\n{stdout}\n{stderr}"));
+        .unwrap_or_else(|| panic!("killed by a signal: {:?}\n{stdout}\n{stderr}", out.status));
     Finished {
         code,
         stdout,
@@ -242,20 +231,90 @@ pub fn finish(mut child: Child, bound: Duration) -> Finished {
     }
 }
 
-/// Read a child's stream to the end on a thread (a full pipe would block the child).
-fn read_all(stream: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(mut stream) = stream {
-            let _ = stream.read_to_string(&mut s);
-        }
-        s
-    })
-}
-
 /// Run to completion with a deadline.
 pub fn run(args: &[&str], cwd: &Path, bound: Duration) -> Finished {
     finish(spawn_run(args, cwd), bound)
+}
+
+/// `a3s-test run <args…> --base-url <server>` in `work`, bounded by [`RUN_BOUND`]: how most tests
+/// run their suite against the fixture pages.
+pub fn run_served(server: &FixtureServer, work: &Path, args: &[&str]) -> Finished {
+    let mut args = args.to_vec();
+    args.extend(["--base-url", server.base_url.as_str()]);
+    run(&args, work, RUN_BOUND)
+}
+
+/// One run of `args` against a fixture server of its own, in a new working folder holding `files`:
+/// for tests that run once. The folder is returned with the result, for the reports written there.
+pub fn run_once(files: &[(&str, &str)], args: &[&str]) -> (Finished, tempfile::TempDir) {
+    let server = FixtureServer::start();
+    let work = workdir(files);
+    let done = run_served(&server, work.path(), args);
+    (done, work)
+}
+
+/// The scenario ids of a `--json` result, in its order.
+pub fn scenario_ids(json: &serde_json::Value) -> Vec<String> {
+    json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A loopback port nobody listens on (bound, then freed).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A suite `name` whose first scenario, `greets`, fails its `expect "welcome"` on line 8, column 9
+/// (`test.assert.text_mismatch`) and whose second, `opens`, passes: the failure that reports of
+/// every kind are checked against.
+pub fn failing_suite(name: &str) -> String {
+    format!(
+        r#"
+suite "{name}" {{
+    scenario "greets" {{
+        surface = "web"
+        timeout_ms = 20000
+        navigate "open" {{ url = "/forms.html" }}
+        fill "name" {{ target = label("Name")  value = "Ada" }}
+        expect "welcome" {{ text = "Welcome, Ada" }}
+    }}
+    scenario "opens" {{
+        surface = "web"
+        navigate "open" {{ url = "/forms.html" }}
+        expect "title" {{ visible = role("heading", "Contact form") }}
+    }}
+}}
+"#
+    )
+}
+
+/// A suite whose first scenario waits on `/hang` (which never answers) for up to a minute, so a
+/// test can signal or kill the run while it is busy; its second would only open the index.
+pub const HOLD: &str = include_str!("../fixtures/suites/hold.acl");
+
+/// A project whose dev server runs `command` and is ready once `url` answers (a script that
+/// ignores SIGTERM makes the runner spend its whole grace period stopping it).
+pub fn dev_server_project(url: &str, command: &[&str]) -> String {
+    let command: Vec<String> = command.iter().map(|c| format!("\"{c}\"")).collect();
+    format!(
+        r#"project "p" {{
+    dev_server {{
+        command = [{}]
+        url = "{url}/"
+        startup_timeout_ms = 10000
+    }}
+}}
+"#,
+        command.join(", ")
+    )
 }
 
 /// Wait until the run's browser is up: a child of `pid` that leads its own process group and has
@@ -307,16 +366,7 @@ pub fn assert_none_left(processes: &[ProcessInfo], pgid: i32) {
     );
 }
 
-/// A temporary working folder with the given suite files.
-pub fn workdir(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    dir
-}
+pub use crate::common::workdir;
 
 /// Generous bound for one run of a few scenarios on a 2-core machine.
 pub const RUN_BOUND: Duration = Duration::from_secs(90);
@@ -332,6 +382,14 @@ pub struct JunitCounts {
     pub failures: usize,
     /// `<error>` elements.
     pub errors: usize,
+}
+
+/// Read the JUnit report at `path` and count it with [`junit_counts`]; the XML comes back too, for
+/// failure messages and further checks.
+pub fn read_junit(path: &Path) -> (JunitCounts, String) {
+    let xml = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("no JUnit report at {}: {e}", path.display()));
+    (junit_counts(&xml), xml)
 }
 
 /// Parse a JUnit report with a real XML parser and check its structure: well-formed, one

@@ -6,7 +6,7 @@
 //! axe-core comes from `tests/fixtures/axe/node_modules` (`scripts/setup.sh` runs `npm ci` there);
 //! the screenshot is kept at `$CARGO_TARGET_TMPDIR/html-report.png` for a person to look at.
 
-use crate::harness::{repo, run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{repo, run_once};
 use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver, WebContext};
 use a3s_test_lang::ir::{Action, EvidencePath, KeyChord, Step, Target};
@@ -15,23 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::time::Instant;
 
-const SUITE: &str = r#"
-suite "report" {
-    scenario "greets" {
-        surface = "web"
-        tags = ["smoke"]
-        timeout_ms = 20000
-        navigate "open" { url = "/noisy.html" }
-        expect "welcome" { text = "Welcome, Ada" }
-    }
-    scenario "opens" {
-        surface = "web"
-        tags = ["forms"]
-        navigate "open" { url = "/forms.html" }
-        expect "title" { visible = role("heading", "Contact form") }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/report.acl");
 
 /// One browser action or check of the test.
 const STEP_BOUND: Duration = Duration::from_secs(20);
@@ -135,18 +119,9 @@ fn file_path(url: &str) -> PathBuf {
 
 #[test]
 fn a_failing_run_writes_a_report_that_chromium_opens_reads_and_filters() {
-    let server = FixtureServer::start();
-    let work = workdir(&[("report.acl", SUITE)]);
-    let done = run(
-        &[
-            "report.acl",
-            "--html",
-            "out/report",
-            "--base-url",
-            &server.base_url,
-        ],
-        work.path(),
-        RUN_BOUND,
+    let (done, work) = run_once(
+        &[("report.acl", SUITE)],
+        &["report.acl", "--html", "out/report"],
     );
     assert_eq!(done.code, 1, "{}\n{}", done.stdout, done.stderr);
     assert!(

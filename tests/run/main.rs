@@ -5,6 +5,8 @@
 //! for "the browser asked for this page" instead of sleeping). Every child runs in its own process
 //! group with a deadline; after each reliability test no process the run started is left.
 
+#[path = "../common.rs"]
+mod common;
 mod deadlines;
 mod devserver;
 mod drag;

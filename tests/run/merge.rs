@@ -2,59 +2,16 @@
 //! into one result, JUnit file and HTML report; a missing shard is reported and exits 2; a
 //! duplicate shard is refused with its code and writes nothing.
 
-use crate::harness::{
-    binary, finish, junit_counts, run, workdir, Finished, FixtureServer, RUN_BOUND,
-};
-use std::os::unix::process::CommandExt;
+use crate::harness::{command, finish, read_junit, run_served, workdir, Finished, FixtureServer};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
-const SUITE: &str = r#"
-suite "matrix" {
-    scenario "home" {
-        surface = "web"
-        navigate "open" { url = "/" }
-        expect "title" { visible = role("heading", "A3S Test fixture pages") }
-    }
-    scenario "forms" {
-        surface = "web"
-        navigate "open" { url = "/forms.html" }
-        expect "title" { visible = role("heading", "Contact form") }
-    }
-    scenario "greets" {
-        surface = "web"
-        timeout_ms = 20000
-        navigate "open" { url = "/forms.html" }
-        expect "welcome" { text = "Welcome, Ada" }
-    }
-    scenario "widgets" {
-        surface = "web"
-        navigate "open" { url = "/widgets.html" }
-    }
-    scenario "layout" {
-        surface = "web"
-        navigate "open" { url = "/layout.html" }
-    }
-    scenario "tabs" {
-        surface = "web"
-        navigate "open" { url = "/tabs.html" }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/matrix.acl");
 
 /// `a3s-test merge-reports …` in `cwd`, in its own process group, with a deadline.
 fn merge_reports(args: &[&str], cwd: &Path) -> Finished {
-    let child = Command::new(binary())
-        .arg("merge-reports")
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
+    let child = command("merge-reports", args, cwd)
         .env_remove("GITHUB_ACTIONS")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
         .spawn()
         .unwrap();
     finish(child, Duration::from_secs(30))
@@ -67,19 +24,10 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
     let mut per_shard = Vec::new();
     for i in 1..=4 {
         let shard = format!("{i}/4");
-        let done = run(
-            &[
-                "matrix.acl",
-                "--shard",
-                &shard,
-                "--json",
-                "--jobs",
-                "2",
-                "--base-url",
-                &server.base_url,
-            ],
+        let done = run_served(
+            &server,
             work.path(),
-            RUN_BOUND,
+            &["matrix.acl", "--shard", &shard, "--json", "--jobs", "2"],
         );
         assert!(
             matches!(done.code, 0 | 1),
@@ -137,8 +85,7 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
             "matrix/widgets"
         ]
     );
-    let xml = std::fs::read_to_string(work.path().join("merged.xml")).unwrap();
-    let counts = junit_counts(&xml);
+    let (counts, xml) = read_junit(&work.path().join("merged.xml"));
     assert_eq!(
         (counts.cases, counts.failures, counts.errors),
         (6, 1, 0),
@@ -206,17 +153,10 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
     assert!(!work.path().join("twice").exists(), "nothing was written");
 
     // A plain (unsharded) result is not a shard.
-    let plain = run(
-        &[
-            "matrix.acl",
-            "--filter",
-            "home",
-            "--json",
-            "--base-url",
-            &server.base_url,
-        ],
+    let plain = run_served(
+        &server,
         work.path(),
-        RUN_BOUND,
+        &["matrix.acl", "--filter", "home", "--json"],
     );
     std::fs::write(work.path().join("plain.json"), &plain.stdout).unwrap();
     let done = merge_reports(&["shard-1.json", "plain.json"], work.path());

@@ -1,62 +1,57 @@
 //! Real-process reliability: a killed browser, a scenario deadline and Ctrl+C each end the run
 //! with the right exit code, promptly, and leave none of the processes it started behind.
 
+use crate::harness::Finished;
 use crate::harness::{
-    assert_none_left, finish, spawn_run, wait_for_browser, wait_for_request, workdir, FixtureServer,
+    assert_none_left, dev_server_project, finish, spawn_run, wait_for_browser, wait_for_request,
+    workdir, FixtureServer, HOLD,
 };
-use a3s_test_runner::process_tree::descendants;
+use a3s_test_runner::process_tree::{descendants, ProcessInfo};
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
-const HOLD: &str = r#"
-suite "hold" {
-    scenario "waits" {
-        surface = "web"
-        timeout_ms = 60000
-        navigate "open" { url = "/delayed.html" }
-        navigate "stuck" { url = "/hang" }
+const STUCK_TIMEOUT: &str = include_str!("../fixtures/suites/stuck-timeout.acl");
+
+/// A run that is busy: its browser is up and has asked for `/hang`.
+struct Busy {
+    child: std::process::Child,
+    /// Every process the run had started by then.
+    tree: Vec<ProcessInfo>,
+    /// The browser's process group.
+    pgid: i32,
+    _work: tempfile::TempDir,
+    _server: FixtureServer,
+}
+
+impl Busy {
+    /// Send `signal` to the run itself.
+    fn signal(&self, signal: i32) {
+        a3s_test_runner::process_tree::signal(self.child.id() as i32, signal);
     }
-    scenario "later" {
-        surface = "web"
-        navigate "open" { url = "/" }
+
+    /// [`Busy::ends_with`], promptly: within `bound` (`what` says why it matters).
+    fn ends_with_within(self, code: i32, bound: Duration, what: &str) -> Finished {
+        let done = self.ends_with(code);
+        assert!(done.elapsed < bound, "{what}: {:?}", done.elapsed);
+        done
+    }
+
+    /// Wait for the run to end (bounded): it exits with `code` and leaves none of its processes.
+    fn ends_with(self, code: i32) -> Finished {
+        let done = finish(self.child, Duration::from_secs(30));
+        assert_eq!(done.code, code, "{}\n{}", done.stdout, done.stderr);
+        assert_none_left(&self.tree, self.pgid);
+        done
     }
 }
-"#;
 
-const STUCK_TIMEOUT: &str = r#"
-suite "deadline" {
-    scenario "stuck" {
-        surface = "web"
-        timeout_ms = 1500
-        navigate "stuck" { url = "/hang" }
-    }
-}
-"#;
-
-/// Start a run of `suite` and return it once the browser is up and has asked for `/hang`,
-/// with every process the run has started by then.
-fn started(
-    suite: &str,
-    server: &FixtureServer,
-) -> (
-    std::process::Child,
-    Vec<a3s_test_runner::process_tree::ProcessInfo>,
-    i32,
-    tempfile::TempDir,
-) {
-    started_with(&[("hold.acl", suite)], server)
+/// Start a run of `suite` and return it once it is [`Busy`].
+fn started(suite: &str) -> Busy {
+    started_with(&[("hold.acl", suite)], FixtureServer::start())
 }
 
 /// [`started`] in a working folder with these files (`hold.acl` among them).
-fn started_with(
-    files: &[(&str, &str)],
-    server: &FixtureServer,
-) -> (
-    std::process::Child,
-    Vec<a3s_test_runner::process_tree::ProcessInfo>,
-    i32,
-    tempfile::TempDir,
-) {
+fn started_with(files: &[(&str, &str)], server: FixtureServer) -> Busy {
     let work = workdir(files);
     let requests = server.watch();
     let child = spawn_run(
@@ -72,94 +67,73 @@ fn started_with(
             .any(|p| p.pid == browser.pid && p.start_time == browser.start_time),
         "the browser is still in the run's tree: {browser:?} {tree:?}"
     );
-    (child, tree, browser.pgid, work)
+    Busy {
+        child,
+        tree,
+        pgid: browser.pgid,
+        _work: work,
+        _server: server,
+    }
 }
 
 #[test]
 fn a_browser_killed_mid_run_is_an_infrastructure_failure_with_exit_2() {
-    let server = FixtureServer::start();
-    let (child, tree, pgid, _work) = started(HOLD, &server);
-    let browser = tree.iter().find(|p| p.pid == pgid).unwrap();
+    let run = started(HOLD);
+    let browser = run.tree.iter().find(|p| p.pid == run.pgid).unwrap();
     a3s_test_runner::process_tree::signal(browser.pid, libc::SIGKILL);
-    let done = finish(child, Duration::from_secs(30));
-    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    let done = run.ends_with_within(2, Duration::from_secs(20), "no hang");
     assert!(
         done.stdout.contains("test.driver.web.browser_crashed"),
         "{}",
         done.stdout
     );
-    assert!(
-        done.elapsed < Duration::from_secs(20),
-        "no hang: {:?}",
-        done.elapsed
-    );
-    assert_none_left(&tree, pgid);
 }
 
 #[test]
 fn a_scenario_deadline_exits_124_after_cleanup() {
-    let server = FixtureServer::start();
-    let (child, tree, pgid, _work) = started(STUCK_TIMEOUT, &server);
-    let done = finish(child, Duration::from_secs(30));
-    assert_eq!(done.code, 124, "{}\n{}", done.stdout, done.stderr);
+    let done = started(STUCK_TIMEOUT).ends_with(124);
     assert!(
         done.stdout.contains("TIMEOUT") && done.stdout.contains("test.run.timeout"),
         "{}",
         done.stdout
     );
-    assert_none_left(&tree, pgid);
 }
 
 #[test]
 fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
-    let server = FixtureServer::start();
-    let (child, tree, pgid, _work) = started(HOLD, &server);
-    a3s_test_runner::process_tree::signal(child.id() as i32, libc::SIGINT);
-    let done = finish(child, Duration::from_secs(30));
-    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
+    let run = started(HOLD);
+    run.signal(libc::SIGINT);
+    let done = run.ends_with_within(130, Duration::from_secs(15), "bounded cleanup");
     assert!(done.stdout.contains("Cancelling"), "{}", done.stdout);
     assert!(done.stdout.contains("CANCEL"), "{}", done.stdout);
-    assert!(
-        done.elapsed < Duration::from_secs(15),
-        "bounded cleanup: {:?}",
-        done.elapsed
-    );
-    assert_none_left(&tree, pgid);
 }
 
 #[test]
 fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
-    let server = FixtureServer::start();
-    let (child, tree, pgid, _work) = started(HOLD, &server);
-    a3s_test_runner::process_tree::signal(child.id() as i32, libc::SIGHUP);
-    let done = finish(child, Duration::from_secs(30));
-    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
-    assert_none_left(&tree, pgid);
+    let run = started(HOLD);
+    run.signal(libc::SIGHUP);
+    run.ends_with(130);
 }
 
 /// A project whose "dev server" ignores SIGTERM: stopping it takes the runner's whole grace period
 /// (`devserver::STOP_GRACE`), so after the first Ctrl+C the run is provably still cleaning up when
 /// the second one arrives. Its URL is the test's fixture server, so it is "ready" at once.
 fn stubborn_project(url: &str) -> String {
-    format!(
-        r#"project "p" {{
-    dev_server {{
-        command = ["sh", "-c", "trap '' TERM; exec sleep 600"]
-        url = "{url}/"
-        startup_timeout_ms = 10000
-    }}
-}}
-"#
-    )
+    dev_server_project(url, &["sh", "-c", "trap '' TERM; exec sleep 600"])
 }
 
 #[test]
 fn a_second_ctrl_c_during_cleanup_kills_the_owned_tree_at_once() {
     let server = FixtureServer::start();
     let project = stubborn_project(&server.base_url);
-    let (mut child, tree, pgid, _work) = started_with(
+    let Busy {
+        mut child,
+        tree,
+        pgid,
+        ..
+    } = started_with(
         &[(".a3s-test/project.acl", &project), ("hold.acl", HOLD)],
-        &server,
+        server,
     );
     let pid = child.id() as i32;
     assert!(

@@ -2,7 +2,7 @@
 //! second visit (the fixture server counts visits per key), so its scenario fails on the first
 //! attempt and passes on the retry, in real Chromium.
 
-use crate::harness::{junit_counts, run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{read_junit, run_once, run_served, workdir, FixtureServer};
 
 /// A suite whose `flaky` scenario needs two visits of `flaky.html?key=<key>`, beside one that
 /// always passes.
@@ -29,9 +29,8 @@ suite "retry" {{
 
 #[test]
 fn a_scenario_that_passes_on_a_retry_is_flaky_in_every_output() {
-    let server = FixtureServer::start();
-    let work = workdir(&[("retry.acl", &suite("every-output"))]);
-    let done = run(
+    let (done, work) = run_once(
+        &[("retry.acl", &suite("every-output"))],
         &[
             "retry.acl",
             "--retries",
@@ -41,11 +40,7 @@ fn a_scenario_that_passes_on_a_retry_is_flaky_in_every_output() {
             "--json",
             "--junit",
             "report.xml",
-            "--base-url",
-            &server.base_url,
         ],
-        work.path(),
-        RUN_BOUND,
     );
     assert_eq!(
         done.code, 0,
@@ -97,8 +92,7 @@ fn a_scenario_that_passes_on_a_retry_is_flaky_in_every_output() {
         "{live}"
     );
 
-    let xml = std::fs::read_to_string(work.path().join("report.xml")).unwrap();
-    let counts = junit_counts(&xml);
+    let (counts, xml) = read_junit(&work.path().join("report.xml"));
     assert_eq!(
         (counts.cases, counts.failures, counts.errors),
         (2, 0, 0),
@@ -115,18 +109,10 @@ fn fail_on_flaky_fails_the_run_and_no_retries_means_a_plain_failure() {
         ("strict.acl", &suite("strict")),
         ("once.acl", &suite("once").replace("\"retry\"", "\"once\"")),
     ]);
-    let strict = run(
-        &[
-            "strict.acl",
-            "--retries",
-            "1",
-            "--fail-on-flaky",
-            "--json",
-            "--base-url",
-            &server.base_url,
-        ],
+    let strict = run_served(
+        &server,
         work.path(),
-        RUN_BOUND,
+        &["strict.acl", "--retries", "1", "--fail-on-flaky", "--json"],
     );
     assert_eq!(strict.code, 1, "{}", strict.stderr);
     let json = strict.json();
@@ -134,11 +120,7 @@ fn fail_on_flaky_fails_the_run_and_no_retries_means_a_plain_failure() {
     assert_eq!(json["fail_on_flaky"], true);
     assert_eq!(json["outcome"], "failed");
 
-    let once = run(
-        &["once.acl", "--json", "--base-url", &server.base_url],
-        work.path(),
-        RUN_BOUND,
-    );
+    let once = run_served(&server, work.path(), &["once.acl", "--json"]);
     assert_eq!(once.code, 1, "{}", once.stderr);
     let json = once.json();
     let scenario = &json["scenarios"][1];

@@ -1,41 +1,13 @@
 //! `--list` (the plan, nothing run, no browser) and `--last-failed` (only what did not pass in the
 //! previous run, from `.a3s-test/last-run.json`) through the binary.
 
-use crate::harness::{run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{run, run_served, scenario_ids as ids, workdir, FixtureServer};
 use std::time::Duration;
 
-const SUITE: &str = r#"
-suite "pick" {
-    scenario "passes" {
-        surface = "web"
-        tags = ["smoke", "forms"]
-        navigate "open" { url = "/forms.html" }
-        expect "title" { visible = role("heading", "Contact form") }
-    }
-    scenario "fails" {
-        surface = "web"
-        navigate "open" { url = "/forms.html" }
-        expect "greeting" { text = "Welcome, nobody" }
-    }
-    scenario "also-passes" {
-        surface = "web"
-        tags = ["smoke"]
-        navigate "open" { url = "/forms.html" }
-    }
-}
-"#;
+const SUITE: &str = include_str!("../fixtures/suites/pick.acl");
 
 /// A bound for commands that start no browser.
 const QUICK: Duration = Duration::from_secs(30);
-
-fn ids(json: &serde_json::Value) -> Vec<String> {
-    json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap().to_string())
-        .collect()
-}
 
 #[test]
 fn list_prints_the_plan_and_starts_nothing() {
@@ -66,10 +38,9 @@ fn list_prints_the_plan_and_starts_nothing() {
 fn last_failed_reruns_only_what_failed_and_everything_without_a_record() {
     let server = FixtureServer::start();
     let work = workdir(&[("pick.acl", SUITE)]);
-    let base = ["pick.acl", "--json", "--base-url", &server.base_url];
     let with = |extra: &[&str]| {
-        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
-        run(&args, work.path(), RUN_BOUND)
+        let args = [&["pick.acl", "--json"], extra].concat();
+        run_served(&server, work.path(), &args)
     };
 
     // No record yet: said so, and everything runs (as Playwright does).

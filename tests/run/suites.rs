@@ -1,7 +1,10 @@
 //! The dogfood suites pass; a failing suite is reported with step, code and screenshot in every
 //! output; admission errors stop the run before a browser opens; selection flags select.
 
-use crate::harness::{junit_counts, repo, run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{
+    failing_suite, read_junit, repo, run, run_once, run_served, scenario_ids as ids, workdir,
+    FixtureServer,
+};
 use std::time::Duration;
 
 #[test]
@@ -32,8 +35,7 @@ fn the_dogfood_suites_pass_with_the_project_dev_server() {
         "{}",
         done.stdout
     );
-    let xml = std::fs::read_to_string(junit).unwrap();
-    let counts = junit_counts(&xml);
+    let (counts, xml) = read_junit(&junit);
     let scenarios = done
         .stdout
         .lines()
@@ -55,40 +57,13 @@ fn the_dogfood_suites_pass_with_the_project_dev_server() {
     assert_eq!((counts.failures, counts.errors), (0, 0), "{xml}");
 }
 
-const FAILING: &str = r#"
-suite "shop" {
-    scenario "greets" {
-        surface = "web"
-        timeout_ms = 20000
-        navigate "open" { url = "/forms.html" }
-        fill "name" { target = label("Name")  value = "Ada" }
-        expect "welcome" { text = "Welcome, Ada" }
-    }
-    scenario "opens" {
-        surface = "web"
-        navigate "open" { url = "/forms.html" }
-        expect "title" { visible = role("heading", "Contact form") }
-    }
-}
-"#;
-
 #[test]
 fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
-    let server = FixtureServer::start();
-    let work = workdir(&[("shop.acl", FAILING)]);
-    let junit = work.path().join("report.xml");
-    let done = run(
-        &[
-            "shop.acl",
-            "--json",
-            "--junit",
-            "report.xml",
-            "--base-url",
-            &server.base_url,
-        ],
-        work.path(),
-        RUN_BOUND,
+    let (done, work) = run_once(
+        &[("shop.acl", &failing_suite("shop"))],
+        &["shop.acl", "--json", "--junit", "report.xml"],
     );
+    let junit = work.path().join("report.xml");
     assert_eq!(done.code, 1, "{}", done.stderr);
     let json = done.json();
     assert_eq!(json["format_version"], 1);
@@ -133,8 +108,7 @@ fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
     ] {
         assert!(live.contains(needle), "missing {needle:?} in:\n{live}");
     }
-    let xml = std::fs::read_to_string(junit).unwrap();
-    let counts = junit_counts(&xml);
+    let (counts, xml) = read_junit(&junit);
     assert_eq!(
         (counts.suites, counts.cases, counts.failures, counts.errors),
         (1, 2, 1, 0),
@@ -152,7 +126,7 @@ fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
 
 #[test]
 fn admission_errors_stop_the_run_before_any_browser() {
-    let work = workdir(&[("ok.acl", FAILING), ("broken.acl", "suite \"x\" {\n    scenario \"y\" {\n        surface = \"web\"\n        clik \"a\" { target = css(\"b\") }\n    }\n}\n")]);
+    let work = workdir(&[("ok.acl", &failing_suite("shop")), ("broken.acl", "suite \"x\" {\n    scenario \"y\" {\n        surface = \"web\"\n        clik \"a\" { target = css(\"b\") }\n    }\n}\n")]);
     let done = run(&["."], work.path(), Duration::from_secs(30));
     assert_eq!(done.code, 2);
     assert!(done.stderr.contains("test.spec."), "{}", done.stderr);
@@ -163,42 +137,15 @@ fn admission_errors_stop_the_run_before_any_browser() {
     );
 }
 
-const THREE: &str = r#"
-suite "sel" {
-    scenario "alpha" {
-        surface = "web"
-        tags = ["smoke"]
-        navigate "open" { url = "/" }
-    }
-    scenario "beta" {
-        surface = "web"
-        navigate "open" { url = "/" }
-    }
-    scenario "gamma" {
-        surface = "web"
-        tags = ["smoke"]
-        navigate "open" { url = "/" }
-    }
-}
-"#;
-
-fn ids(json: &serde_json::Value) -> Vec<String> {
-    json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap().to_string())
-        .collect()
-}
+const THREE: &str = include_str!("../fixtures/suites/sel.acl");
 
 #[test]
 fn filter_tag_and_shard_select_scenarios() {
     let server = FixtureServer::start();
     let work = workdir(&[("sel.acl", THREE)]);
-    let base = ["sel.acl", "--json", "--base-url", &server.base_url];
     let with = |extra: &[&str]| {
-        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
-        let done = run(&args, work.path(), RUN_BOUND);
+        let args = [&["sel.acl", "--json"], extra].concat();
+        let done = run_served(&server, work.path(), &args);
         assert_eq!(done.code, 0, "{}", done.stderr);
         done.json()
     };

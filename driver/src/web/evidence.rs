@@ -1,8 +1,8 @@
 //! Evidence paths: confine every written file to the scenario's artifact folder.
 //!
-//! The checker already refused absolute paths and `..`; a symlink can only be seen on disk, so
-//! each existing component under the artifact folder is checked with `symlink_metadata` before
-//! anything is created or written, and stale output is removed first (ACL.md §4). The length and
+//! The checker already refused absolute paths and `..`; a symlink can only be seen on disk, so each
+//! existing component under the artifact folder is checked with `symlink_metadata` before anything
+//! is created or written, and stale output is removed first (`docs/acl.md` §10). The length and
 //! depth limits of `a3s_test_lang::limits` are checked on the whole path first.
 
 use crate::failure::FailureCode;

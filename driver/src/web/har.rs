@@ -1,8 +1,8 @@
 //! `har { operation = "start" | "stop" }`: network traffic as a HAR 1.2 log.
 //!
 //! Built from the `Network.*` events every tab already listens to. Request headers, cookies and
-//! `Set-Cookie`/`Authorization`-like response headers are never recorded (ARCHITECTURE.md: such
-//! values are never serialized); bodies are not captured.
+//! `Set-Cookie`/`Authorization`-like response headers are never recorded (secrets are
+//! never serialized); bodies are not captured.
 
 use serde_json::{json, Value};
 use std::collections::HashMap;

@@ -52,7 +52,7 @@ use tab::{ContextShared, Tab};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-/// Every ACL web step this driver executes: all of ACL.md §4.
+/// Every ACL web step this driver executes: all of `docs/acl.md` §5.
 pub const WEB_STEPS: &[ActionKind] = ActionKind::ALL;
 
 /// Default viewport of a new context, in CSS px.

@@ -26,7 +26,7 @@ pub const BROWSER_ENV: &str = "A3S_TEST_BROWSER";
 /// How many trailing stderr lines are kept for launch and crash messages.
 const STDERR_TAIL_LINES: usize = 40;
 
-/// Flags every launch uses (TOOLCHAIN.md: they work as root and offline). Never add
+/// Flags every launch uses (they work as root and offline). Never add
 /// `--disable-crashpad-for-testing`: every navigation then hangs under CDP. Public so tests that
 /// start a browser of their own (to attach to it) start it the same way.
 pub const BASE_FLAGS: &[&str] = &[

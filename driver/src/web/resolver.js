@@ -1,4 +1,4 @@
-// A3S Test target resolver and page observer (ACL.md §3, §5, §6).
+// A3S Test target resolver and page observer (docs/acl.md §3, §8, §9).
 //
 // Evaluated per call as `(SOURCE)(REQUEST)` in the top document of the current tab; nothing is
 // installed or persisted in the page and no element handle outlives the call. One accessible-name
@@ -461,7 +461,7 @@
     }
   }
 
-  // ---------------------------------------------------------------- observations (§5, §6)
+  // ---------------------------------------------------------------- observations (§8, §9)
 
   const pass = (detail) => ({ pass: true, detail: detail || '' });
   const fail = (code, message) => ({ pass: false, code, message });

@@ -1,5 +1,5 @@
 //! Targets: how they are named in messages, refusing refs outside agent sessions, and the
-//! actionability wait that runs before every action (ACL.md §3).
+//! actionability wait that runs before every action (`docs/acl.md` §4).
 //!
 //! The wait is bounded by the action timeout or the scenario deadline, whichever comes first.
 //! When the action timeout ends it, the target's own code says what was wrong

@@ -1,4 +1,4 @@
-//! `wait` (ACL.md §5) and `expect` (ACL.md §6) conditions.
+//! `wait` (`docs/acl.md` §8) and `expect` (`docs/acl.md` §9) conditions.
 //!
 //! Both blocks hold exactly one condition attribute (`test.spec.missing_condition` /
 //! `test.spec.conflicting_conditions`). Some `expect` forms take helper attributes — `target` for

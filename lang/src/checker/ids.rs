@@ -1,7 +1,7 @@
 //! Block labels: presence, the id alphabet, and uniqueness within a parent.
 //!
 //! Scenario ids, step labels, check ids and suite/project names are 1–64 characters of
-//! `[A-Za-z0-9_-]` (ACL.md §2) because they become path segments, artifact folder names and
+//! `[A-Za-z0-9_-]` (`docs/acl.md` §2) because they become path segments, artifact folder names and
 //! `--scenario` filters. Uniqueness uses one [`Seen`] set per parent (a short vector that turns into a
 //! `HashMap` as it grows), so a scenario with thousands of steps is still checked in linear time.
 

@@ -1,7 +1,7 @@
-//! The checker: turns a parsed [`Document`] into the admitted IR, enforcing every rule of ACL.md
-//! §1–§10, and reports *every* problem of a file — each with a stable [`Code`], a logical path
-//! (`suite.checkout.scenario.guest-checkout.click.pay.target`), the precise span, a message and a
-//! hint — sorted by position.
+//! The checker: turns a parsed [`Document`] into the admitted IR, enforcing every rule of
+//! `docs/acl.md` §1–§12, and reports *every* problem of a file — each with a stable [`Code`], a
+//! logical path (`suite.checkout.scenario.guest-checkout.click.pay.target`), the precise span, a
+//! message and a hint — sorted by position.
 //!
 //! Layout (one job per file):
 //! - [`context`]: the logical path and the diagnostics collector.
@@ -10,7 +10,7 @@
 //! - [`ids`]: labels, the id alphabet, uniqueness; [`seen`]: the duplicate-check set.
 //! - [`targets`], [`urls`], [`keys`], [`evidence`]: value grammars of targets/refs, URLs, key
 //!   chords and evidence paths.
-//! - [`steps`]: the web steps of §4; [`conditions`] (`wait`/`expect`, §5–§6); [`stability`] (§7);
+//! - [`steps`]: the web steps of §5; [`conditions`] (`wait`/`expect`, §8–§9); [`stability`] (§7);
 //!   [`operations`] (`tab`, `dialog`, `har`, `trace`); [`network`] (routes).
 //! - [`suite`], [`project`], [`statement`]: the three kinds of document.
 //!
@@ -44,7 +44,7 @@ use context::{header, Annotate, Ctx};
 /// Root block kinds.
 const ROOTS: &[&str] = &["suite", "project"];
 
-/// Check a parsed file against every rule of ACL.md and build the IR.
+/// Check a parsed file against every rule of `docs/acl.md` and build the IR.
 ///
 /// Returns the IR only when no error was found, and every diagnostic sorted by position. A document
 /// without blocks yields nothing: the caller reports an empty file, or the parser already reported
@@ -98,7 +98,7 @@ fn check_root(ctx: &mut Ctx, root: &Block) -> Option<AdmittedDocument> {
     }
 }
 
-/// Check a document that must hold exactly one step block (statement mode, ACL.md §10).
+/// Check a document that must hold exactly one step block (statement mode, `docs/acl.md` §12).
 ///
 /// Paths start at `statement`. Zero blocks, several blocks, or a suite/project/scenario are
 /// `test.spec.statement_count`.

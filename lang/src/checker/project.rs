@@ -1,4 +1,4 @@
-//! `project` roots (ACL.md §9): `.a3s-test/project.acl`.
+//! `project` roots (`docs/acl.md` §11): `.a3s-test/project.acl`.
 //!
 //! `project "id" { version dev_server{…} browser{…} verification{ check "id"{…}… } }`. The three
 //! sections take no label and appear at most once (a second one is `test.spec.duplicate_attribute`,

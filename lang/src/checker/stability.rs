@@ -1,12 +1,12 @@
-//! Stability windows on `expect` (ACL.md §7): `stable_for_ms` and `sample_interval_ms`.
+//! Stability windows on `expect` (`docs/acl.md` §7): `stable_for_ms` and `sample_interval_ms`.
 //!
 //! Limits (all `test.spec.stability_limit`): the window is 10–60,000 ms; the interval is
 //! 1 ms–window; planned samples `ceil(window / interval) + 1` are at most 1,001.
 //!
-//! Default interval: ACL.md says `min(50, window)`, but for windows above 50,000 ms that plans more
-//! than 1,001 samples, so the spec's own default would reject a window the spec allows. The default
-//! is therefore `max(min(50, window), ceil(window / 1000))` — identical for every window up to
-//! 50,000 ms, and the coarsest interval that keeps a longer window within the sample limit.
+//! Default interval: `max(min(50, window), ceil(window / 1000))`. A plain `min(50, window)` would
+//! plan more than 1,001 samples for windows above 50,000 ms and so reject a window that is itself
+//! allowed; the raised default is the same for every window up to 50,000 ms and the coarsest
+//! interval that keeps a longer window within the sample limit.
 
 use super::context::{Annotate, Ctx};
 use super::fields::Fields;

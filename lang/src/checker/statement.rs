@@ -1,4 +1,4 @@
-//! Statement mode (ACL.md §10): one step block typed by an agent.
+//! Statement mode (`docs/acl.md` §12): one step block typed by an agent.
 //!
 //! The statement goes through the same step checker as a suite step; only the frame differs. The
 //! document must hold exactly one block and it must be a step (`test.spec.statement_count`

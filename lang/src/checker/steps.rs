@@ -1,12 +1,12 @@
-//! Web steps (ACL.md §4): which step kinds exist, the attributes each takes, and how each becomes
-//! an [`Action`].
+//! Web steps (`docs/acl.md` §5): which step kinds exist, the attributes each takes, and how each
+//! becomes an [`Action`].
 //!
 //! The kind name is resolved once to a [`ActionKind`]; one exhaustive `match` picks the schema and
 //! one the builder, so a new step does not compile until both (and `ir::Action`) know it. Builders read every attribute before combining the results, so a step with
 //! three mistakes reports three diagnostics.
 //!
-//! Bounds chosen here (ACL.md gives only "> 0"): viewport `width`/`height` 1–16,384 px (the largest
-//! surface Chromium's compositor allocates), `scale` 1–10.
+//! Bounds (`docs/acl.md` §5, "Page setup and observation"): viewport `width`/`height` 1–16,384 px
+//! (the largest surface Chromium's compositor allocates), `scale` 1–10.
 
 use super::conditions::{self, EXPECT_SCHEMA, WAIT_SCHEMA};
 use super::context::{Annotate, Ctx};
@@ -95,27 +95,18 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
                 url: u?.to_string(),
             }
         }
-        Click => Action::Click {
-            target: required_target(ctx, f, "target")?,
-        },
-        Hover => Action::Hover {
-            target: required_target(ctx, f, "target")?,
-        },
-        Focus => Action::Focus {
-            target: required_target(ctx, f, "target")?,
-        },
-        DoubleClick => Action::DoubleClick {
-            target: required_target(ctx, f, "target")?,
-        },
-        ContextClick => Action::ContextClick {
-            target: required_target(ctx, f, "target")?,
-        },
-        Check => Action::Check {
-            target: required_target(ctx, f, "target")?,
-        },
-        Uncheck => Action::Uncheck {
-            target: required_target(ctx, f, "target")?,
-        },
+        Click | Hover | Focus | DoubleClick | ContextClick | Check | Uncheck => {
+            let target = required_target(ctx, f, "target")?;
+            match kind {
+                Click => Action::Click { target },
+                Hover => Action::Hover { target },
+                Focus => Action::Focus { target },
+                DoubleClick => Action::DoubleClick { target },
+                ContextClick => Action::ContextClick { target },
+                Check => Action::Check { target },
+                _ => Action::Uncheck { target },
+            }
+        }
         Fill | Type => {
             let t = required_target(ctx, f, "target");
             let value = required_string(ctx, f, "value");

@@ -1,8 +1,8 @@
-//! `suite` and `scenario` blocks (ACL.md §2).
+//! `suite` and `scenario` blocks (`docs/acl.md` §2).
 //!
 //! A suite holds its settings and at least one scenario; a scenario holds its settings and at least
-//! one step. Scenario ids and step labels are unique within their parent. Bounds chosen here
-//! (ACL.md gives only "positive"): `timeout_ms` and `action_timeout_ms` are 1–3,600,000 ms (one
+//! one step. Scenario ids and step labels are unique within their parent. Bounds (`docs/acl.md`
+//! §2): `timeout_ms` and `action_timeout_ms` are 1–3,600,000 ms (one
 //! hour — a longer scenario is a job, not a test), and `version` must be 1, the only version this
 //! toolchain reads (a later version is reported, not misread).
 

@@ -1,4 +1,4 @@
-//! Targets (ACL.md §3): `role()`, `label()`, `placeholder()`, `text()`, `testid()`, `css()`,
+//! Targets (`docs/acl.md` §3): `role()`, `label()`, `placeholder()`, `text()`, `testid()`, `css()`,
 //! `ref()`, and `main()` for frames.
 //!
 //! A target is a call value. This file checks the function name (`test.spec.unknown_target` with a
@@ -65,13 +65,8 @@ pub(super) fn parse_ref(text: &str) -> Result<ElementRef, RefProblem> {
 
 /// An element target written as the value of attribute `attr` (`target`, `visible`, `enabled`, …).
 pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target> {
-    let (name, args) = call_or_type_error(ctx, attr, value)?;
-    let call = Call {
-        attr,
-        name,
-        args,
-        value,
-    };
+    let call = call_or_type_error(ctx, attr, value)?;
+    let (name, args) = (call.name, call.args);
     match name.name.as_str() {
         "role" => {
             call.arity(ctx, 1, 2, "(role, name?)")?;
@@ -131,13 +126,8 @@ pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target>
 
 /// The target of a `frame` step: `main()`, `css()` or `ref()`.
 pub(super) fn frame_target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<FrameTarget> {
-    let (name, args) = call_or_type_error(ctx, attr, value)?;
-    let call = Call {
-        attr,
-        name,
-        args,
-        value,
-    };
+    let call = call_or_type_error(ctx, attr, value)?;
+    let name = call.name;
     match name.name.as_str() {
         "main" => {
             call.arity(ctx, 0, 0, "()")?;
@@ -166,14 +156,15 @@ pub(super) fn frame_target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<F
     }
 }
 
-/// The call's name and arguments, or a type error for any other value.
-fn call_or_type_error<'a>(
-    ctx: &mut Ctx,
-    attr: &str,
-    value: &'a Value,
-) -> Option<(&'a Ident, &'a [Value])> {
+/// The call written as attribute `attr`, or a type error for any other value.
+fn call_or_type_error<'a>(ctx: &mut Ctx, attr: &'a str, value: &'a Value) -> Option<Call<'a>> {
     match &value.kind {
-        ValueKind::Call { name, args } => Some((name, args)),
+        ValueKind::Call { name, args } => Some(Call {
+            attr,
+            name,
+            args,
+            value,
+        }),
         ValueKind::String(s) => {
             let hint = if s.starts_with('@') {
                 format!("wrap the ref: ref(\"{s}\")")

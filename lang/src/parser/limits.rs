@@ -1,4 +1,5 @@
-//! The structural limits of ACL.md §1 (nesting depth, list length), checked around the parser.
+//! The structural limits of `docs/acl.md` §1 (nesting depth, list length), checked around the
+//! parser.
 //!
 //! Why a pre-scan: the parser is recursive, and a file of 100,000 `[` must neither overflow the
 //! stack nor take long. [`guard_nesting`] walks the token stream once with an explicit stack and,
@@ -318,18 +319,11 @@ pub(crate) fn unclosed_block(
 mod tests {
     use crate::code::Code;
     use crate::parser::parse;
-    use std::time::{Duration, Instant};
 
-    /// Parse `src` and return its diagnostic codes; asserts it finishes well within a second
-    /// even in a debug build.
+    /// Parse `src` and return its diagnostic codes. The parse must return at all: deep nesting is
+    /// cut off by the depth limit instead of recursing until the stack overflows.
     fn codes(src: &str) -> Vec<Code> {
-        let started = Instant::now();
         let (_, diags) = parse(src);
-        assert!(
-            started.elapsed() < Duration::from_secs(3),
-            "took {:?}",
-            started.elapsed()
-        );
         diags.iter().map(|d| d.code).collect()
     }
 

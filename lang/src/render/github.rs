@@ -14,14 +14,8 @@ use super::Position;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::span::Span;
 
-/// Render `diagnostics` of `file` as one workflow command per line.
-pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
-    let mut out = String::new();
-    render_each(file, source, diagnostics, |line| out.push_str(line));
-    out
-}
-
-/// Render `diagnostics` one command at a time, handing each to `sink` as soon as it is made.
+/// Render `diagnostics` of `file` as one workflow command per line, handing each to `sink` as
+/// soon as it is made.
 pub fn render_each(
     file: &str,
     source: &str,
@@ -72,21 +66,16 @@ fn inclusive_end(source: &str, lines: &LineIndex, span: Span, p: Position) -> (u
 
 /// Escape a command's message (the part after `::`).
 pub fn escape_data(text: &str) -> String {
-    let text = super::printable(text, &['\r', '\n']);
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            c => out.push(c),
-        }
-    }
-    out
+    escape(text, false)
 }
 
 /// Escape a property value (`file=…`, `title=…`).
 pub fn escape_property(text: &str) -> String {
+    escape(text, true)
+}
+
+/// Percent-encode what would end the message or, in a `property`, the property too.
+fn escape(text: &str, property: bool) -> String {
     let text = super::printable(text, &['\r', '\n']);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -94,8 +83,8 @@ pub fn escape_property(text: &str) -> String {
             '%' => out.push_str("%25"),
             '\r' => out.push_str("%0D"),
             '\n' => out.push_str("%0A"),
-            ':' => out.push_str("%3A"),
-            ',' => out.push_str("%2C"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
             c => out.push(c),
         }
     }

@@ -36,15 +36,9 @@ use ariadne::{Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
 use std::borrow::Cow;
 use std::ops::Range;
 
-/// Render `diagnostics` of `file` for a person; colour escapes only with [`Colour::Always`].
-pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], colour: Colour) -> String {
-    let mut out = String::new();
-    render_each(file, source, diagnostics, colour, |text| out.push_str(text));
-    out
-}
-
-/// Render `diagnostics` one at a time, handing each rendering to `sink` as soon as it is made
-/// (so a caller can write it out and drop it).
+/// Render `diagnostics` of `file` for a person, one at a time, handing each rendering to `sink`
+/// as soon as it is made (so a caller can write it out and drop it); colour escapes only with
+/// [`Colour::Always`].
 pub fn render_each(
     file: &str,
     source: &str,

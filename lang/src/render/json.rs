@@ -23,11 +23,8 @@ struct JsonDiagnostic<'a> {
     severity: Severity,
     path: &'a str,
     file: &'a str,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-    byte: ByteRange,
+    #[serde(flatten)]
+    place: JsonPlace,
     message: &'a str,
     hint: &'a str,
     secondary: Vec<JsonLabel<'a>>,
@@ -35,12 +32,35 @@ struct JsonDiagnostic<'a> {
 
 #[derive(Serialize)]
 struct JsonLabel<'a> {
+    #[serde(flatten)]
+    place: JsonPlace,
+    message: &'a str,
+}
+
+/// Where a span is, in the fields both a diagnostic and a secondary label carry.
+#[derive(Serialize)]
+struct JsonPlace {
     line: usize,
     column: usize,
     end_line: usize,
     end_column: usize,
     byte: ByteRange,
-    message: &'a str,
+}
+
+impl JsonPlace {
+    fn new(source: &str, lines: &LineIndex, span: Span) -> Self {
+        let p = lines.position(source, span);
+        JsonPlace {
+            line: p.line,
+            column: p.column,
+            end_line: p.end_line,
+            end_column: p.end_column,
+            byte: ByteRange {
+                start: span.start,
+                end: span.end,
+            },
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -49,23 +69,8 @@ struct ByteRange {
     end: usize,
 }
 
-impl From<Span> for ByteRange {
-    fn from(span: Span) -> Self {
-        ByteRange {
-            start: span.start,
-            end: span.end,
-        }
-    }
-}
-
-/// Render `diagnostics` of `file` as JSON Lines (each line ends with `\n`).
-pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
-    let mut out = String::new();
-    render_each(file, source, diagnostics, |line| out.push_str(line));
-    out
-}
-
-/// Render `diagnostics` one line at a time, handing each line to `sink` as soon as it is made.
+/// Render `diagnostics` of `file` as JSON Lines (each line ends with `\n`), handing each line
+/// to `sink` as soon as it is made.
 pub fn render_each(
     file: &str,
     source: &str,
@@ -76,32 +81,20 @@ pub fn render_each(
     let mut out = String::new();
     for diagnostic in diagnostics {
         out.clear();
-        let p = lines.position(source, diagnostic.span);
         let record = JsonDiagnostic {
             code: diagnostic.code,
             severity: diagnostic.severity,
             path: &diagnostic.path,
             file,
-            line: p.line,
-            column: p.column,
-            end_line: p.end_line,
-            end_column: p.end_column,
-            byte: diagnostic.span.into(),
+            place: JsonPlace::new(source, &lines, diagnostic.span),
             message: &diagnostic.message,
             hint: &diagnostic.hint,
             secondary: diagnostic
                 .secondary
                 .iter()
-                .map(|s| {
-                    let p = lines.position(source, s.span);
-                    JsonLabel {
-                        line: p.line,
-                        column: p.column,
-                        end_line: p.end_line,
-                        end_column: p.end_column,
-                        byte: s.span.into(),
-                        message: &s.message,
-                    }
+                .map(|s| JsonLabel {
+                    place: JsonPlace::new(source, &lines, s.span),
+                    message: &s.message,
                 })
                 .collect(),
         };

@@ -102,11 +102,11 @@ pub fn render(
     source: &str,
     diagnostics: &[Diagnostic],
 ) -> String {
-    match format {
-        Format::Human => human::render(file, source, diagnostics, colour),
-        Format::Json => json::render(file, source, diagnostics),
-        Format::Github => github::render(file, source, diagnostics),
-    }
+    let mut out = String::new();
+    render_each(format, colour, file, source, diagnostics, |text| {
+        out.push_str(text)
+    });
+    out
 }
 
 /// Render every diagnostic of one file in `format`, one diagnostic at a time: `sink` gets each

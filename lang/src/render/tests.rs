@@ -122,7 +122,13 @@ fn json_lines() {
 #[test]
 fn json_columns_count_characters() {
     let d = &sample()[2];
-    let out = json::render("f.acl", SOURCE, std::slice::from_ref(d));
+    let out = render(
+        Format::Json,
+        Colour::Never,
+        "f.acl",
+        SOURCE,
+        std::slice::from_ref(d),
+    );
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     // `"Café — ok"` is 11 characters but 14 bytes.
     assert_eq!(

@@ -21,7 +21,7 @@ fn file(code: Code, path: &'static str, spanned: &'static str, source: &str) -> 
 fn cases() -> Vec<Case> {
     use Code::*;
     vec![
-        // Documents and blocks (§2).
+        // Documents and blocks (`docs/acl.md` §2).
         file(
             MultipleRoots,
             "suite.b",
@@ -72,14 +72,14 @@ fn cases() -> Vec<Case> {
             "scenario \"sc\"",
             "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n }\n}",
         ),
-        // Targets (§3).
+        // Targets (`docs/acl.md` §3).
         step(UnknownTarget, "click.c.target", "rol", "        click \"c\" { target = rol(\"button\") }"),
         step(TargetArguments, "click.c.target", "role()", "        click \"c\" { target = role() }"),
         step(InvalidRef, "click.c.target", "\"e3\"", "        click \"c\" { target = ref(\"e3\") }"),
         step(TargetObservationOnly, "click.c.target", "\"@u3\"", "        click \"c\" { target = ref(\"@u3\") }"),
         step(MainOutsideFrame, "click.c.target", "main()", "        click \"c\" { target = main() }"),
         step(FrameTarget, "frame.f.target", "role(\"button\")", "        frame \"f\" { target = role(\"button\") }"),
-        // Conditions (§5, §6).
+        // Conditions (`docs/acl.md` §8, §9).
         step(MissingCondition, "wait.w", "wait \"w\"", "        wait \"w\" {}"),
         step(
             ConflictingConditions,
@@ -124,14 +124,14 @@ fn cases() -> Vec<Case> {
             "ref(\"@e2\")",
             "        expect \"e\" {\n layout = \"above\"\n target = css(\"h1\")\n relative_to = ref(\"@e2\")\n }",
         ),
-        // Stability (§7).
+        // Stability (`docs/acl.md` §7).
         step(
             StabilityLimit,
             "expect.e.stable_for_ms",
             "5",
             "        expect \"e\" {\n text = \"a\"\n stable_for_ms = 5\n }",
         ),
-        // Step-specific rules (§4).
+        // Step-specific rules (`docs/acl.md` §5).
         step(EvidencePath, "screenshot.s.path", "\"../x.png\"", "        screenshot \"s\" { path = \"../x.png\" }"),
         step(EvidencePathLimit, "console.c.path", "\"d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/c.json\"", "        console \"c\" { path = \"d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/c.json\" }"),
         step(InvalidKey, "press.p.key", "\"Ctrl+a\"", "        press \"p\" { key = \"Ctrl+a\" }"),

@@ -1,4 +1,4 @@
-//! Project roots (docs/acl.md §11): the admitted configuration and the paths of their mistakes.
+//! Project roots (`docs/acl.md` §11): the admitted configuration and the paths of their mistakes.
 
 use crate::{problems, show};
 use a3s_test_lang::ir::*;

@@ -1,4 +1,4 @@
-//! The finer rules of docs/acl.md §2–§10, one mistake per row: the code, the path below the
+//! The finer rules of `docs/acl.md` §2–§10, one mistake per row: the code, the path below the
 //! scenario (`suite.s.scenario.sc.`) and the underlined text.
 
 use crate::{in_scenario, show};

@@ -1,4 +1,4 @@
-//! Statement mode (docs/acl.md §12): one step block, label optional, paths under `statement`.
+//! Statement mode (`docs/acl.md` §12): one step block, label optional, paths under `statement`.
 
 use a3s_test_lang::ir::{Action, ElementRef, Target};
 use a3s_test_lang::{admit_statement, Code};

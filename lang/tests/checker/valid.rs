@@ -384,7 +384,7 @@ fn stability_windows_and_their_default_interval() {
 
 #[test]
 fn inline_state_and_collection_forms_accept_stable_and_ref_targets_as_documented() {
-    // State and visible forms accept refs; only the forms listed in docs/acl.md §6 need stable
+    // State and visible forms accept refs; only the forms listed in `docs/acl.md` §6 need stable
     // targets.
     assert!(matches!(
         condition("{ enabled = ref(\"@e3\") }"),

@@ -6,20 +6,23 @@ use a3s_test_lang::ast::Document;
 use a3s_test_lang::parser::parse;
 use serde_json::Value;
 
+/// Remove every `span` field from a serialised tree (AST or IR), since layout moves bytes but not
+/// meaning. Shared with the root crate's `tests/docs.rs`.
+pub fn strip_spans(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("span");
+            map.values_mut().for_each(strip_spans);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_spans),
+        _ => {}
+    }
+}
+
 /// The document as JSON with every `span` removed and comment texts trimmed.
 pub fn without_spans(document: &Document) -> Value {
-    fn strip(v: &mut Value) {
-        match v {
-            Value::Object(map) => {
-                map.remove("span");
-                map.values_mut().for_each(strip);
-            }
-            Value::Array(items) => items.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
     let mut v = serde_json::to_value(&document.blocks).expect("AST serialises");
-    strip(&mut v);
+    strip_spans(&mut v);
     let comments: Vec<&str> = document
         .comments
         .iter()

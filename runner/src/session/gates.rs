@@ -1,4 +1,4 @@
-//! The admission gates every statement passes before dispatch, in the order ARCHITECTURE.md
+//! The admission gates every statement passes before dispatch, in the order `docs/agent.md`
 //! fixes: schema → capability → target type → ref binding → policy → budgets. Each refuses with
 //! its own `test.session.*` code; any refusal means nothing was sent to the browser.
 //!

@@ -202,7 +202,7 @@ pub fn tools() -> Vec<Tool> {
             |c, a| act(c, Verb::Cancel, a),
         ),
         // No reviewer tools (accept, reject, reopen, answer) here: MCP clients are coding agents,
-        // and human authorization is a separate authority (ARCHITECTURE.md). Reviewers use the
+        // and human authorization is a separate authority (`docs/repair.md`). Reviewers use the
         // `a3s-test agent repair-accept|reject|reopen|answer` commands.
         // No import tool either: an MCP client must never create a finding recorded as human
         // intake. Draining only moves what a person already sent in the session's page.

@@ -1,4 +1,4 @@
-//! One module per family of web steps (ACL.md §4–§7). Each function runs one admitted step
+//! One module per family of web steps (`docs/acl.md` §5–§9). Each function runs one admitted step
 //! against the current tab of a [`super::context::WebContext`].
 
 pub(crate) mod evidence;

@@ -1,5 +1,5 @@
-//! `wait` (poll until true or the scenario deadline, ACL.md §5) and `expect` (one observation,
-//! or planned samples over a stability window, ACL.md §6–§7).
+//! `wait` (poll until true or the scenario deadline, `docs/acl.md` §8) and `expect` (one
+//! observation, or planned samples over a stability window, `docs/acl.md` §9, §7).
 //!
 //! A wait has no bound of its own: when its condition never holds it runs into the scenario
 //! deadline, and that is a scenario timeout (`test.run.timeout`, exit 124) whose message names what
@@ -130,7 +130,7 @@ pub(crate) async fn expect(
                 ),
             ));
         }
-        // The sampling schedule itself (ACL.md §7), not a synchronisation sleep.
+        // The sampling schedule itself (`docs/acl.md` §7), not a synchronisation sleep.
         tokio::time::sleep_until(at).await;
         match observe_once(ctx, &condition, &prefix, env).await {
             Ok(_) => {}
