@@ -8,7 +8,6 @@ mod common;
 
 use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{ContextOptions, SurfaceDriver};
-use a3s_test_lang::ir::*;
 use common::*;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -79,7 +78,7 @@ fn ours_the_driver_and_chromium_agree_on_every_case() {
             .await
             .expect("open context");
         let env = Env::new();
-        ok(&mut ctx, &env, Action::Navigate { url }).await;
+        ok(&mut ctx, &env, &format!("navigate {{ url = {url:?} }}")).await;
         let expression = format!(
             "(() => {{ {A11Y_JS}\n{}}})()",
             r#"
@@ -145,16 +144,11 @@ return out;
             }
             // The driver resolves role(r, name) to exactly this one element.
             if let (Some(role), false) = (&case.role, case.name.is_empty()) {
-                let target = Target::Role {
-                    role: role.clone(),
-                    name: Some(case.name.clone()),
-                };
-                let counted = run(
-                    &mut ctx,
-                    &env,
-                    expect(ExpectCondition::VisibleCount { target, count: 1 }),
-                )
-                .await;
+                let name = &case.name;
+                let statement = format!(
+                    "expect {{\n    target = role({role:?}, {name:?})\n    visible_count = 1\n}}"
+                );
+                let counted = run(&mut ctx, &env, &statement).await;
                 if let Err(f) = counted {
                     problems.push(format!(
                         "{}: the driver's role({role:?}, {:?}): {}",

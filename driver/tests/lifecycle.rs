@@ -5,7 +5,6 @@ mod common;
 
 use a3s_test_driver::web::{live_group_members, LaunchOptions, WebDriver};
 use a3s_test_driver::{ContextOptions, FailureCode, SurfaceContext, SurfaceDriver};
-use a3s_test_lang::ir::*;
 use common::*;
 use std::time::Duration;
 
@@ -66,9 +65,7 @@ fn shutdown_reaps_the_whole_group_and_removes_the_profile() {
         assert!(profile.exists());
         let env = Env::new();
         let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("resolve.html")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("resolve.html")).await;
         assert!(
             live_group_members(ids.pgid).len() > 1,
             "renderers share the group"
@@ -113,29 +110,25 @@ fn a_browser_killed_mid_step_fails_fast_with_browser_crashed() {
         let ids = driver.browser_process().unwrap();
         let env = Env::new();
         let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("expect.html")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("expect.html")).await;
         let killer = tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(300)).await;
             unsafe { libc::killpg(ids.pgid as i32, libc::SIGKILL) };
         });
         let started = std::time::Instant::now();
-        let wait = step(Action::Wait {
-            condition: WaitCondition::Text {
-                text: "never appears".into(),
-            },
-        });
+        let wait = acl(r#"wait { text = "never appears" }"#);
         let err = ctx.execute(&wait, &env.step_env()).await.unwrap_err();
         killer.await.unwrap();
         assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
+        // A bound on a hang, not a speed check: without crash detection the wait would run on to
+        // its 30 s deadline.
         assert!(
             started.elapsed() < Duration::from_secs(3),
             "noticed in {:?}",
             started.elapsed()
         );
         let err = ctx
-            .execute(&step(expect_text("x")), &env.step_env())
+            .execute(&acl(&expect_text("x")), &env.step_env())
             .await
             .unwrap_err();
         assert_eq!(err.code, FailureCode::BrowserCrashed);
@@ -158,18 +151,17 @@ fn a_wedged_browser_times_out_instead_of_hanging() {
         let ids = driver.browser_process().unwrap();
         let mut env = Env::new();
         let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("expect.html")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("expect.html")).await;
         unsafe { libc::killpg(ids.pgid as i32, libc::SIGSTOP) };
         env.deadline = tokio::time::Instant::now() + Duration::from_millis(800);
         let started = std::time::Instant::now();
         let err = ctx
-            .execute(&step(expect_text("Status")), &env.step_env())
+            .execute(&acl(&expect_text("Status")), &env.step_env())
             .await
             .unwrap_err();
         unsafe { libc::killpg(ids.pgid as i32, libc::SIGCONT) };
         assert_eq!(err.code, FailureCode::Timeout, "{}", err.message);
+        // The 800 ms deadline cuts the call to a stopped browser, which would otherwise hang.
         assert!(started.elapsed() < Duration::from_secs(2));
         driver.shutdown().await.unwrap();
         assert!(group_gone(ids.pgid).await);
@@ -229,12 +221,8 @@ fn attach_never_kills_a_browser_it_did_not_start() {
         assert!(driver.browser_process().is_none());
         let env = Env::new();
         let mut ctx = driver.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("resolve.html")), &env.step_env())
-            .await
-            .unwrap();
-        ctx.execute(&step(expect_text("Resolution")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("resolve.html")).await;
+        ok(&mut ctx, &env, &expect_text("Resolution")).await;
         ctx.close().await.unwrap();
         driver.shutdown().await.unwrap();
         assert!(
@@ -253,9 +241,7 @@ fn attach_never_kills_a_browser_it_did_not_start() {
             .await
             .unwrap();
         let mut ctx = http.new_context(ContextOptions::default()).await.unwrap();
-        ctx.execute(&step(goto("resolve.html")), &env.step_env())
-            .await
-            .unwrap();
+        ok(&mut ctx, &env, &goto("resolve.html")).await;
         ctx.close().await.unwrap();
         http.shutdown().await.unwrap();
         assert!(
@@ -269,10 +255,11 @@ fn attach_never_kills_a_browser_it_did_not_start() {
         child.0.wait().unwrap();
         let started = std::time::Instant::now();
         let err = ctx
-            .execute(&step(goto("resolve.html")), &env.step_env())
+            .execute(&acl(&goto("resolve.html")), &env.step_env())
             .await
             .unwrap_err();
         assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
+        // A bound on a hang: the closed connection ends the step instead of its 30 s deadline.
         assert!(started.elapsed() < Duration::from_secs(2));
         third.shutdown().await.unwrap();
         assert!(group_gone(pgid).await);
@@ -303,33 +290,10 @@ fn a_missing_browser_is_a_launch_failure() {
     });
 }
 
-/// Helper body for `process_exit_reaps_a_driver_that_was_never_dropped`: only acts when that test
-/// re-runs this binary with `A3S_EXIT_HELPER=1`.
-#[test]
-fn exit_helper_process() {
-    if std::env::var_os("A3S_EXIT_HELPER").is_none() {
-        return;
-    }
-    static KEPT: std::sync::OnceLock<WebDriver> = std::sync::OnceLock::new();
-    let driver = runtime()
-        .block_on(WebDriver::launch(launch_options()))
-        .unwrap();
-    let ids = driver.browser_process().unwrap();
-    let _ = KEPT.set(driver);
-    println!("PGID={}", ids.pgid);
-    std::process::exit(0);
-}
-
 #[test]
 fn process_exit_reaps_a_driver_that_was_never_dropped() {
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "exit_helper_process",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("A3S_EXIT_HELPER", "1")
+    // The helper launches a browser and exits without dropping its driver.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_a3s-test-driver-exit-helper"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -362,13 +326,13 @@ fn contexts_are_prepared_ahead_and_disposed_in_the_background() {
         };
         let mut first = driver.new_context(ahead(2)).await.unwrap();
         assert_eq!(driver.prepared(), 2, "one context per announced scenario");
-        ok(&mut first, &env, goto("expect.html")).await;
+        ok(&mut first, &env, &goto("expect.html")).await;
         first.close().await.unwrap();
         // The last scenario announces nobody after it: a prepared context is used, none made.
         let mut last = driver.new_context(ahead(0)).await.unwrap();
         assert_eq!(driver.prepared(), 1);
-        ok(&mut last, &env, goto("expect.html")).await;
-        ok(&mut last, &env, expect_text("first visit")).await;
+        ok(&mut last, &env, &goto("expect.html")).await;
+        ok(&mut last, &env, &expect_text("first visit")).await;
         last.close().await.unwrap();
         // Shutdown waits for the background disposals and discards the unused spare.
         driver.shutdown().await.unwrap();

@@ -11,7 +11,6 @@
 mod common;
 
 use a3s_test_driver::{StepFailure, WebContext};
-use a3s_test_lang::ir::{Action, Target};
 use common::{block_on, context, ok, Env};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -107,7 +106,7 @@ impl Demo {
         env.deadline = Instant::now() + Duration::from_secs(90);
         env.action_timeout = Duration::from_secs(10);
         let mut ctx = context().await;
-        ok(&mut ctx, &env, Action::Navigate { url: url.into() }).await;
+        ok(&mut ctx, &env, &format!("navigate {{ url = {url:?} }}")).await;
         // Bounded in-page poll for the bridge's readiness (the module script runs after load).
         let ready = ctx
             .evaluate_json(
@@ -188,8 +187,9 @@ impl Demo {
         next
     }
 
-    async fn step(&mut self, action: Action) {
-        ok(&mut self.ctx, &self.env, action).await;
+    /// Run one ACL statement that must pass.
+    async fn step(&mut self, statement: &str) {
+        ok(&mut self.ctx, &self.env, statement).await;
     }
 
     async fn eval(&self, expression: &str) -> Value {
@@ -205,21 +205,14 @@ impl Demo {
     }
 }
 
-fn test_id(id: &str) -> Target {
-    Target::TestId { test_id: id.into() }
+/// `click` the element with this test id.
+fn click(id: &str) -> String {
+    format!("click {{ target = testid({id:?}) }}")
 }
 
-fn click(id: &str) -> Action {
-    Action::Click {
-        target: test_id(id),
-    }
-}
-
-fn fill(id: &str, value: &str) -> Action {
-    Action::Fill {
-        target: test_id(id),
-        value: value.into(),
-    }
+/// `fill` the control with this test id.
+fn fill(id: &str, value: &str) -> String {
+    format!("fill {{\n    target = testid({id:?})\n    value = {value:?}\n}}")
 }
 
 fn by_test_id<'a>(snapshot: &'a Value, id: &str) -> &'a Value {
@@ -349,13 +342,8 @@ fn snapshot_shape_boundaries_and_shadow_dom() {
             "{last}"
         );
         let rev = r["revision"].as_u64().unwrap();
-        demo.step(Action::Click {
-            target: Target::Role {
-                role: "button".into(),
-                name: Some("Shadow action".into()),
-            },
-        })
-        .await;
+        demo.step(r#"click { target = role("button", "Shadow action") }"#)
+            .await;
         demo.expect_change(rev, "mutation").await;
         let after = demo.snapshot(json!({})).await;
         assert_eq!(
@@ -378,10 +366,10 @@ fn revision_is_still_when_idle_and_bumps_on_mutation_input_scroll_and_route() {
             "an idle page advanced its revision"
         );
 
-        demo.step(click("add-item")).await;
+        demo.step(&click("add-item")).await;
         let rev = demo.expect_change(rev, "mutation").await;
 
-        demo.step(fill("email", "ada@example.com")).await;
+        demo.step(&fill("email", "ada@example.com")).await;
         demo.expect_change(rev, "input").await;
 
         let rev = demo.revision().await;
@@ -389,7 +377,7 @@ fn revision_is_still_when_idle_and_bumps_on_mutation_input_scroll_and_route() {
             .await;
         let rev = demo.expect_change(rev, "scroll").await;
 
-        demo.step(click("nav-settings")).await;
+        demo.step(&click("nav-settings")).await;
         demo.expect_change(rev, "route").await;
         let settings = demo.snapshot(json!({})).await;
         assert_eq!(settings["page"]["route"], "/settings");
@@ -409,7 +397,7 @@ fn complete_and_reset_diffs_and_stale_cursors() {
         let mut demo = Demo::open().await;
         let base = demo.snapshot(json!({})).await;
         let base_rev = base["revision"].as_u64().unwrap();
-        demo.step(click("remove-item")).await;
+        demo.step(&click("remove-item")).await;
         let d = demo
             .call(
                 "waitForDiff",
@@ -463,7 +451,7 @@ fn complete_and_reset_diffs_and_stale_cursors() {
             .snapshot(json!({ "limits": { "nodes": 5 }, "cursor": cursor }))
             .await;
         assert_ne!(second["nodes"][0]["id"], first["nodes"][0]["id"]);
-        demo.step(click("add-item")).await;
+        demo.step(&click("add-item")).await;
         demo.expect_change(first["revision"].as_u64().unwrap(), "mutation")
             .await;
         let stale = demo
@@ -485,11 +473,8 @@ fn a_typed_password_never_appears_in_any_output() {
     block_on(LIMIT, async {
         let mut demo = Demo::open().await;
         let base_rev = demo.revision().await;
-        demo.step(fill("password", PASSWORD)).await;
-        demo.step(Action::Focus {
-            target: test_id("password"),
-        })
-        .await;
+        demo.step(&fill("password", PASSWORD)).await;
+        demo.step(r#"focus { target = testid("password") }"#).await;
         // The value really is in the page: the check below is not vacuous.
         assert_eq!(
             demo.eval(r#"document.querySelector('[data-testid="password"]').value"#)

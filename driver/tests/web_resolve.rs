@@ -1,377 +1,178 @@
-//! Target resolution against real Chromium: strictness, accessible names, shadow DOM, frames.
+//! Target resolution against real Chromium, with each step written as an ACL statement:
+//! strictness (zero, one, many), accessible names, open shadow roots, refs outside a session,
+//! and frames.
 
 mod common;
 
 use a3s_test_driver::FailureCode;
-use a3s_test_driver::SurfaceContext;
-use a3s_test_lang::ir::*;
 use common::*;
 use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(60);
 
-fn visible(t: Target) -> Action {
-    expect(ExpectCondition::Visible { target: t })
-}
-
-fn count(t: Target, n: u32) -> Action {
-    expect(ExpectCondition::VisibleCount {
-        target: t,
-        count: n,
-    })
+/// `expect` that `target` (an ACL target) is visible.
+fn visible(target: &str) -> String {
+    format!("expect {{ visible = {target} }}")
 }
 
 #[test]
 fn strict_resolution_counts_zero_one_many() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, goto("resolve.html")).await;
-        ok(&mut ctx, &env, visible(role("button", "Save"))).await;
-        let m = fails(
-            &mut ctx,
-            &env,
-            visible(role("button", "Delete")),
-            FailureCode::TargetAmbiguous,
-        )
-        .await;
+        let mut page = Page::open().await;
+        page.ok(&goto("resolve.html")).await;
+        page.ok(&visible(r#"role("button", "Save")"#)).await;
+        let delete = r#"role("button", "Delete")"#;
+        let m = page
+            .fails(&visible(delete), FailureCode::TargetAmbiguous)
+            .await;
         assert!(m.contains("2 elements match"), "{m}");
-        let m = fails(
-            &mut ctx,
-            &env,
-            visible(role("button", "Nope")),
-            FailureCode::TargetNotFound,
-        )
-        .await;
+        let nope = visible(r#"role("button", "Nope")"#);
+        let m = page.fails(&nope, FailureCode::TargetNotFound).await;
         assert!(m.starts_with("role(\"button\", \"Nope\")"), "{m}");
         // Hidden and aria-hidden elements are not in the accessibility tree.
-        fails(
-            &mut ctx,
-            &env,
-            visible(role("button", "Hidden action")),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        fails(
-            &mut ctx,
-            &env,
-            visible(role("button", "Invisible to AT")),
-            FailureCode::TargetNotFound,
-        )
-        .await;
+        let hidden = [
+            r#"role("button", "Hidden action")"#,
+            r#"role("button", "Invisible to AT")"#,
+        ];
+        page.all_fail(&hidden.map(visible), FailureCode::TargetNotFound)
+            .await;
         // Actions wait, then name the target and the time waited.
-        let m = fails(
-            &mut ctx,
-            &env,
-            Action::Click {
-                target: role("button", "Delete"),
-            },
-            FailureCode::TargetAmbiguous,
-        )
-        .await;
+        let click = format!("click {{ target = {delete} }}");
+        let m = page.fails(&click, FailureCode::TargetAmbiguous).await;
         assert!(m.contains("waited"), "{m}");
-        let m = fails(
-            &mut ctx,
-            &env,
-            Action::Click {
-                target: css("#nothing"),
-            },
-            FailureCode::TargetNotFound,
-        )
-        .await;
+        let nothing = r##"click { target = css("#nothing") }"##;
+        let m = page.fails(nothing, FailureCode::TargetNotFound).await;
         assert!(
             m.contains("css(\"#nothing\")") && m.contains("waited"),
             "{m}"
         );
-        fails(
-            &mut ctx,
-            &env,
-            visible(css("##bad")),
-            FailureCode::InvalidSelector,
-        )
-        .await;
-        ctx.close().await.unwrap();
+        let bad = visible(r###"css("##bad")"###);
+        page.fails(&bad, FailureCode::InvalidSelector).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn accessible_names_come_from_one_computation() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, goto("resolve.html")).await;
-        for (r, name) in [
-            ("button", "Close dialog"),      // aria-label wins over content
-            ("textbox", "Shipping address"), // aria-labelledby, two ids
-            ("textbox", "Email"),            // <label for>
-            ("textbox", "Name"),             // wrapping label
-            ("textbox", "Search products"),  // placeholder
-            ("img", "Company logo"),         // alt
-            ("link", "?"),                   // content wins over title
-            ("button", "Settings"),          // title fallback when there is no content
-            ("checkbox", "I agree"),
-            ("button", "Custom button"), // explicit role, name from content
-            ("heading", "Resolution"),
+        let mut page = Page::open().await;
+        page.ok(&goto("resolve.html")).await;
+        for target in [
+            r#"role("button", "Close dialog")"#, // aria-label wins over content
+            r#"role("textbox", "Shipping address")"#, // aria-labelledby, two ids
+            r#"role("textbox", "Email")"#,       // <label for>
+            r#"role("textbox", "Name")"#,        // wrapping label
+            r#"role("textbox", "Search products")"#, // placeholder
+            r#"role("img", "Company logo")"#,    // alt
+            r#"role("link", "?")"#,              // content wins over title
+            r#"role("button", "Settings")"#,     // title fallback when there is no content
+            r#"role("checkbox", "I agree")"#,
+            r#"role("button", "Custom button")"#, // explicit role, name from content
+            r#"role("heading", "Resolution")"#,
+            r#"label("Email")"#,
+            r#"label("Shipping address")"#,
+            r#"placeholder("Search products")"#,
+            r#"testid("card")"#,
+            // Text: substring by default, exact on request, whitespace-normalised, deepest
+            // element.
+            r#"text("to the store")"#,
+            r#"text("Welcome to the store", true)"#,
         ] {
-            ok(&mut ctx, &env, visible(role(r, name))).await;
+            page.ok(&visible(target)).await;
         }
-        fails(
-            &mut ctx,
-            &env,
-            visible(role("link", "Read the docs")),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            visible(Target::Label {
-                label: "Email".into(),
-            }),
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            visible(Target::Label {
-                label: "Shipping address".into(),
-            }),
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            visible(Target::Placeholder {
-                placeholder: "Search products".into(),
-            }),
-        )
-        .await;
-        fails(
-            &mut ctx,
-            &env,
-            visible(Target::Label {
-                label: "Search products".into(),
-            }),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            visible(Target::TestId {
-                test_id: "card".into(),
-            }),
-        )
-        .await;
-        // Text: substring by default, exact on request, whitespace-normalised, deepest element.
-        ok(&mut ctx, &env, visible(text("to the store"))).await;
-        ok(
-            &mut ctx,
-            &env,
-            visible(Target::Text {
-                text: "Welcome to the store".into(),
-                exact: true,
-            }),
-        )
-        .await;
-        fails(
-            &mut ctx,
-            &env,
-            visible(Target::Text {
-                text: "Welcome".into(),
-                exact: true,
-            }),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            expect(ExpectCondition::RenderedText {
-                target: text("Welcome"),
-                text: "Welcome to the store".into(),
-            }),
-        )
-        .await;
-        ctx.close().await.unwrap();
+        let missing = [
+            r#"role("link", "Read the docs")"#,
+            r#"label("Search products")"#,
+            r#"text("Welcome", true)"#,
+        ];
+        let missing = missing.map(visible);
+        page.all_fail(&missing, FailureCode::TargetNotFound).await;
+        let deepest = r#"expect {
+            target = text("Welcome")
+            rendered_text = "Welcome to the store"
+        }"#;
+        page.ok(deepest).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn semantic_targets_pierce_open_shadow_roots_only() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, goto("resolve.html")).await;
-        ok(&mut ctx, &env, visible(role("button", "Shadow action"))).await;
-        ok(
-            &mut ctx,
-            &env,
-            visible(Target::Label {
-                label: "Shadow field".into(),
-            }),
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            visible(Target::TestId {
-                test_id: "deep".into(),
-            }),
-        )
-        .await;
-        ok(&mut ctx, &env, visible(text("deep text"))).await;
-        fails(
-            &mut ctx,
-            &env,
-            visible(role("button", "Closed action")),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        // css() stays in the light DOM of the current document.
-        fails(
-            &mut ctx,
-            &env,
-            visible(css("#sf")),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            Action::Fill {
-                target: Target::Label {
-                    label: "Shadow field".into(),
-                },
-                value: "in shadow".into(),
-            },
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            expect(ExpectCondition::Value {
-                target: Target::Label {
-                    label: "Shadow field".into(),
-                },
-                value: "in shadow".into(),
-            }),
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            Action::Click {
-                target: role("button", "Shadow action"),
-            },
-        )
-        .await;
-        ok(&mut ctx, &env, count(role("button", "Delete"), 2)).await;
-        ctx.close().await.unwrap();
+        let mut page = Page::open().await;
+        page.ok(&goto("resolve.html")).await;
+        for target in [
+            r#"role("button", "Shadow action")"#,
+            r#"label("Shadow field")"#,
+            r#"testid("deep")"#,
+            r#"text("deep text")"#,
+        ] {
+            page.ok(&visible(target)).await;
+        }
+        // A closed shadow root stays closed; css() stays in the light DOM of the document.
+        let missing = [r#"role("button", "Closed action")"#, r##"css("#sf")"##].map(visible);
+        page.all_fail(&missing, FailureCode::TargetNotFound).await;
+        let fill = r#"fill {
+            target = label("Shadow field")
+            value = "in shadow"
+        }"#;
+        page.ok(fill).await;
+        let filled = r#"expect {
+            target = label("Shadow field")
+            value = "in shadow"
+        }"#;
+        page.ok(filled).await;
+        page.ok(r#"click { target = role("button", "Shadow action") }"#)
+            .await;
+        let two = r#"expect {
+            target = role("button", "Delete")
+            visible_count = 2
+        }"#;
+        page.ok(two).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn refs_are_refused_in_suites() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        let r = Target::Ref {
-            reference: ElementRef::Accessibility(4),
-        };
-        let m = fails(
-            &mut ctx,
-            &env,
-            Action::Click { target: r.clone() },
-            FailureCode::Unsupported,
-        )
-        .await;
+        let mut page = Page::open().await;
+        let click = r#"click { target = ref("@e4") }"#;
+        let m = page.fails(click, FailureCode::Unsupported).await;
         assert!(m.contains("@e4") && m.contains("agent session"), "{m}");
-        fails(&mut ctx, &env, visible(r), FailureCode::Unsupported).await;
-        ctx.close().await.unwrap();
+        let seen = visible(r#"ref("@e4")"#);
+        page.fails(&seen, FailureCode::Unsupported).await;
+        page.close().await;
     });
 }
 
 #[test]
 fn frames_switch_the_document_steps_act_in() {
     block_on(LIMIT, async {
-        let env = Env::new();
-        let mut ctx = context().await;
-        ok(&mut ctx, &env, goto("frames.html")).await;
-        fails(
-            &mut ctx,
-            &env,
-            visible(role("button", "Frame button")),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        fails(
-            &mut ctx,
-            &env,
-            Action::Frame {
-                target: FrameTarget::Css {
-                    selector: "#notframe".into(),
-                },
-            },
-            FailureCode::FrameUnavailable,
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            Action::Frame {
-                target: FrameTarget::Css {
-                    selector: "#child".into(),
-                },
-            },
-        )
-        .await;
-        ok(&mut ctx, &env, expect_text("Inside the frame")).await;
+        let mut page = Page::open().await;
+        page.ok(&goto("frames.html")).await;
+        let frame_button = visible(r#"role("button", "Frame button")"#);
+        page.fails(&frame_button, FailureCode::TargetNotFound).await;
+        let not_a_frame = r##"frame { target = css("#notframe") }"##;
+        page.fails(not_a_frame, FailureCode::FrameUnavailable).await;
+        page.ok(r##"frame { target = css("#child") }"##).await;
+        page.ok(&expect_text("Inside the frame")).await;
         // A real click at the right place proves the frame offset is applied.
-        ok(
-            &mut ctx,
-            &env,
-            Action::Click {
-                target: role("button", "Frame button"),
-            },
-        )
-        .await;
-        ok(&mut ctx, &env, visible(role("button", "Frame clicked"))).await;
-        ok(
-            &mut ctx,
-            &env,
-            Action::Fill {
-                target: Target::Label {
-                    label: "Frame input".into(),
-                },
-                value: "x".into(),
-            },
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            expect(ExpectCondition::PointerReachable {
-                target: role("button", "Frame clicked"),
-            }),
-        )
-        .await;
-        ok(
-            &mut ctx,
-            &env,
-            Action::Frame {
-                target: FrameTarget::Main,
-            },
-        )
-        .await;
-        ok(&mut ctx, &env, visible(role("button", "Top button"))).await;
-        fails(
-            &mut ctx,
-            &env,
-            visible(role("button", "Frame clicked")),
-            FailureCode::TargetNotFound,
-        )
-        .await;
-        ctx.close().await.unwrap();
+        page.ok(r#"click { target = role("button", "Frame button") }"#)
+            .await;
+        let clicked = r#"role("button", "Frame clicked")"#;
+        page.ok(&visible(clicked)).await;
+        let fill = r#"fill {
+            target = label("Frame input")
+            value = "x"
+        }"#;
+        page.ok(fill).await;
+        let reachable = format!("expect {{ pointer_reachable = {clicked} }}");
+        page.ok(&reachable).await;
+        page.ok("frame { target = main() }").await;
+        page.ok(&visible(r#"role("button", "Top button")"#)).await;
+        page.fails(&visible(clicked), FailureCode::TargetNotFound)
+            .await;
+        page.close().await;
     });
 }

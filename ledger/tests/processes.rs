@@ -2,16 +2,16 @@
 //! appends loses no acknowledged event and leaves a readable file; two writer processes at once
 //! never interleave, lose an event, or both win one claim.
 //!
-//! The children are this test binary itself, re-run with `A3S_LEDGER_CHILD` set: the
-//! `child_process_entry` test below is their entry point and does nothing in a normal run. Each
-//! child runs in its own process group with a deadline, and is killed by its pid only.
+//! The children are the test-only helper binary `a3s-test-ledger-writer`
+//! (`tests/helpers/writer.rs`), told what to write by `A3S_LEDGER_*` variables. Each child runs in
+//! its own process group with a deadline, and is killed by its pid only.
 
 mod common;
 
 use a3s_test_ledger::*;
 use common::*;
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -21,53 +21,8 @@ use std::time::{Duration, Instant};
 const CHILD: &str = "A3S_LEDGER_CHILD";
 const DEADLINE: Duration = Duration::from_secs(120);
 
-/// Entry point of the child processes (a no-op unless `A3S_LEDGER_CHILD` is set).
-#[test]
-fn child_process_entry() {
-    let Ok(mode) = std::env::var(CHILD) else {
-        return;
-    };
-    let path = std::env::var("A3S_LEDGER_PATH").unwrap();
-    let prefix = std::env::var("A3S_LEDGER_PREFIX").unwrap();
-    let count: usize = std::env::var("A3S_LEDGER_COUNT").unwrap().parse().unwrap();
-    let ledger = Ledger::at_path(path.into(), Arc::new(SystemClock));
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    for i in 0..count {
-        let id = format!("{prefix}{i}");
-        let findings = parse_document(doc(&[finding(&id, "")]).as_bytes()).unwrap();
-        ledger.intake(findings, Actor::Human).unwrap();
-        writeln!(out, "ack {id}").unwrap();
-        out.flush().unwrap();
-        if mode == "contend" {
-            let target = format!("c{}", i % 50);
-            let r = ledger.apply(Request {
-                finding_id: fid(&target),
-                actor: Actor::Agent,
-                request_id: Some(RequestId::parse(&format!("{prefix}-claim-{i}")).unwrap()),
-                attempt_id: None,
-                action: Action::Claim { lease_ms: None },
-            });
-            match r {
-                Ok(a) => writeln!(out, "claimed {target} {}", a.attempt_id.unwrap()).unwrap(),
-                Err(e) => {
-                    assert_eq!(e.code, ErrorCode::InvalidTransition, "{e}");
-                    writeln!(out, "refused {target}").unwrap();
-                }
-            }
-            out.flush().unwrap();
-        }
-    }
-}
-
 fn spawn_child(mode: &str, path: &Path, prefix: &str, count: usize) -> Child {
-    Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "child_process_entry",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+    Command::new(env!("CARGO_BIN_EXE_a3s-test-ledger-writer"))
         .env(CHILD, mode)
         .env("A3S_LEDGER_PATH", path)
         .env("A3S_LEDGER_PREFIX", prefix)

@@ -228,10 +228,7 @@ fn declared_conflicts_hold_both_queued_findings() {
     let fx = Fixture::new();
     let r = fx
         .import(&[
-            finding(
-                "f1",
-                r#","relations":[{"kind":"conflicts_with","findingId":"f2"}]"#,
-            ),
+            conflicting("f1", "f2"),
             finding("f2", ""),
             finding("f3", ""),
         ])
@@ -241,11 +238,7 @@ fn declared_conflicts_hold_both_queued_findings() {
     assert_eq!(fx.status("f2"), NeedsInput);
     assert_eq!(fx.status("f3"), Queued);
     // Across batches: a later finding declaring a conflict with a queued one.
-    fx.import(&[finding(
-        "f4",
-        r#","relations":[{"kind":"conflicts_with","findingId":"f3"}]"#,
-    )])
-    .unwrap();
+    fx.import(&[conflicting("f4", "f3")]).unwrap();
     assert_eq!(fx.status("f3"), NeedsInput);
     assert_eq!(fx.status("f4"), NeedsInput);
 }
@@ -268,11 +261,7 @@ fn a_conflict_with_a_finding_that_is_not_queued_holds_nothing() {
     let fx = Fixture::new();
     fx.import(&[finding("f1", "")]).unwrap();
     fx.drive("f1", Repairing);
-    fx.import(&[finding(
-        "f2",
-        r#","relations":[{"kind":"conflicts_with","findingId":"f1"}]"#,
-    )])
-    .unwrap();
+    fx.import(&[conflicting("f2", "f1")]).unwrap();
     assert_eq!(fx.status("f2"), Queued);
     assert_eq!(fx.status("f1"), Repairing);
 }

@@ -137,6 +137,7 @@ fn a_held_lock_makes_a_writer_fail_busy_after_its_deadline() {
         })
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::LedgerBusy);
+    // A bound on a hang: the 50 ms lock timeout gives up instead of waiting for the holder.
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(impatient.read().unwrap_err().code, ErrorCode::LedgerBusy);
     drop(holder);

@@ -5,14 +5,16 @@
 //! failure message; `%`, `,`, `:` and newlines where the workflow-command syntax must escape them).
 //! Evidence files live in a temporary folder whose path is replaced by `/TMP` in the snapshots.
 
+mod common;
+
 use a3s_test_driver::FailureCode;
 use a3s_test_runner::event::{RunEvent, RunEventKind};
 use a3s_test_runner::reporter::github::GithubReporter;
 use a3s_test_runner::reporter::html;
 use a3s_test_runner::reporter::Reporter;
 use a3s_test_runner::result::{
-    EvidenceRecord, FailureRecord, RunOutcome, RunResult, ScenarioResult, ScenarioStatus,
-    StepResult, StepStatus, RESULT_FORMAT_VERSION,
+    FailureRecord, RunOutcome, RunResult, ScenarioResult, ScenarioStatus, StepResult, StepStatus,
+    RESULT_FORMAT_VERSION,
 };
 use base64::Engine;
 use std::path::{Path, PathBuf};
@@ -133,18 +135,7 @@ fn fixture(tmp: &Path) -> RunResult {
         8,
         "welcome",
     );
-    mismatch.evidence = [
-        "screenshot.png",
-        "accessibility.json",
-        "console.json",
-        "page_errors.json",
-    ]
-    .iter()
-    .map(|f| EvidenceRecord {
-        kind: f.split('.').next().unwrap().to_string(),
-        path: failure_dir.join(f),
-    })
-    .collect();
+    mismatch.evidence = common::failure_evidence(&failure_dir);
     let timeout = located(
         FailureCode::Timeout,
         "the scenario deadline (1000 ms) passed during this step,\nwhile waiting for: button \"Pay\"",

@@ -210,6 +210,17 @@ struct Outcome {
     _out: tempfile::TempDir,
 }
 
+impl Outcome {
+    /// The failure code of every scenario, in order (each must have failed).
+    fn failure_codes(&self) -> Vec<FailureCode> {
+        self.execution
+            .scenarios
+            .iter()
+            .map(|s| s.failure.as_ref().expect("a failed scenario").code)
+            .collect()
+    }
+}
+
 async fn run(
     scenarios: Vec<Scenario>,
     jobs: usize,
@@ -395,6 +406,7 @@ async fn the_scenario_deadline_cuts_a_hanging_step_and_still_cleans_up() {
         CancelToken::new(),
     )
     .await;
+    // A bound on a hang: the 300 ms scenario deadline cuts the hanging step.
     assert!(started.elapsed() < Duration::from_secs(5));
     let s = &o.execution.scenarios[0];
     assert_eq!(s.status, ScenarioStatus::TimedOut);
@@ -424,12 +436,7 @@ async fn unsupported_surfaces_and_steps_fail_as_specification_without_a_browser(
         CancelToken::new(),
     )
     .await;
-    let codes: Vec<_> = o
-        .execution
-        .scenarios
-        .iter()
-        .map(|s| s.failure.as_ref().unwrap().code)
-        .collect();
+    let codes = o.failure_codes();
     assert_eq!(
         codes,
         [FailureCode::UnsupportedSurface, FailureCode::Unsupported]
@@ -479,12 +486,7 @@ async fn a_crash_fails_the_rest_at_once() {
         CancelToken::new(),
     )
     .await;
-    let codes: Vec<_> = o
-        .execution
-        .scenarios
-        .iter()
-        .map(|s| s.failure.as_ref().unwrap().code)
-        .collect();
+    let codes = o.failure_codes();
     assert_eq!(codes, [FailureCode::BrowserCrashed; 3]);
     assert_eq!(
         o.counters.captured.load(Ordering::SeqCst),

@@ -2,6 +2,8 @@
 //! evidence, a timeout, a specification failure, a cleanup failure. Times and paths are fixed,
 //! so the snapshots are byte-for-byte what a person (or CI) sees, minus colour.
 
+mod common;
+
 use a3s_test_driver::FailureCode;
 use a3s_test_runner::event::{RunEvent, RunEventKind};
 use a3s_test_runner::plan::ScenarioId;
@@ -13,7 +15,7 @@ use a3s_test_runner::result::{
     AttemptResult, EvidenceRecord, FailureRecord, RunOutcome, RunResult, ScenarioResult,
     ScenarioStatus, StepResult, StepStatus, RESULT_FORMAT_VERSION,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -94,18 +96,8 @@ fn fixture() -> RunResult {
         "greeting",
         12,
     );
-    mismatch.evidence = [
-        "screenshot.png",
-        "accessibility.json",
-        "console.json",
-        "page_errors.json",
-    ]
-    .iter()
-    .map(|f| EvidenceRecord {
-        kind: f.split('.').next().unwrap().to_string(),
-        path: PathBuf::from(format!("{ROOT}/forms/greets-user/failure/{f}")),
-    })
-    .collect();
+    mismatch.evidence =
+        common::failure_evidence(&Path::new(ROOT).join("forms/greets-user/failure"));
     let timeout = located(
         FailureCode::Timeout,
         "the scenario deadline (1000 ms) passed during this step",

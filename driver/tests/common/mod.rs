@@ -1,13 +1,14 @@
 //! Shared test harness: one tokio runtime and one real Chromium per test binary, a loopback HTTP
-//! server for the pages in `tests/pages/`, and helpers to build admitted steps.
+//! server for the pages in `tests/pages/`, and helpers that run
+//! steps written as ACL statements.
 #![allow(dead_code)]
 
 use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{
-    ContextOptions, StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver, WebContext,
+    ContextOptions, FailureCode, StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
+    WebContext,
 };
-use a3s_test_lang::ir::*;
-use a3s_test_lang::Span;
+use a3s_test_lang::ir::{Action, Step};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -151,14 +152,11 @@ pub fn page(name: &str) -> String {
     format!("{}/pages/{name}", base_url())
 }
 
-/// An admitted step.
-pub fn step(action: Action) -> Step {
-    Step {
-        label: Some("t".into()),
-        path: "suite.t.scenario.t.step".into(),
-        span: Span::default(),
-        action,
-    }
+/// The step a statement of ACL text admits to, through the same front end as agent statements
+/// (`a3s_test_lang::admit_statement`, docs/acl.md §12), so each test reads as the step it runs.
+pub fn acl(source: &str) -> Step {
+    a3s_test_lang::admit_statement(source)
+        .unwrap_or_else(|diagnostics| panic!("{source:?} is not admitted: {diagnostics:?}"))
 }
 
 /// A scenario environment with its own artifact folder.
@@ -203,78 +201,156 @@ pub async fn context() -> WebContext {
         .expect("open context")
 }
 
-/// Run one action.
+/// Run one ACL statement.
 pub async fn run(
     ctx: &mut WebContext,
     env: &Env,
-    action: Action,
+    statement: &str,
 ) -> Result<StepOutput, StepFailure> {
-    ctx.execute(&step(action), &env.step_env()).await
+    ctx.execute(&acl(statement), &env.step_env()).await
 }
 
-/// Run one action that must pass.
-pub async fn ok(ctx: &mut WebContext, env: &Env, action: Action) -> StepOutput {
-    let what = format!("{action:?}");
-    match run(ctx, env, action).await {
-        Ok(out) => out,
-        Err(f) => panic!("{what} failed: {} {}", f.code, f.message),
-    }
-}
-
-/// Run one action that must fail with `code`; returns the message.
-pub async fn fails(
+/// Run one ACL statement and check its outcome: `None` means it must pass.
+pub async fn outcome(
     ctx: &mut WebContext,
     env: &Env,
-    action: Action,
-    code: a3s_test_driver::FailureCode,
-) -> String {
-    let what = format!("{action:?}");
-    match run(ctx, env, action).await {
-        Ok(out) => panic!("{what} passed ({:?}), expected {code}", out.detail),
-        Err(f) => {
+    statement: &str,
+    want: Option<FailureCode>,
+) -> Result<StepOutput, String> {
+    step_outcome(ctx, env, &acl(statement), statement, want).await
+}
+
+/// Run one admitted step (`what` names it in a panic) and check its outcome: `None` means it
+/// must pass. For the few steps admission refuses, which reach the driver only by hand.
+pub async fn step_outcome(
+    ctx: &mut WebContext,
+    env: &Env,
+    step: &Step,
+    what: &str,
+    want: Option<FailureCode>,
+) -> Result<StepOutput, String> {
+    match (ctx.execute(step, &env.step_env()).await, want) {
+        (Ok(out), None) => Ok(out),
+        (Err(f), Some(code)) => {
             assert_eq!(f.code, code, "{what}: {}", f.message);
-            f.message
+            Err(f.message)
+        }
+        (Ok(out), Some(code)) => panic!("{what} passed ({:?}), expected {code}", out.detail),
+        (Err(f), None) => panic!("{what} failed: {} {}", f.code, f.message),
+    }
+}
+
+/// The step of `statement` with its action changed by `edit`: for a step admission would refuse
+/// (asserted here), so the driver's own refusal of it can still be checked.
+pub fn refused_by_admission(
+    refused: &str,
+    statement: &str,
+    edit: impl FnOnce(&mut Action),
+) -> Step {
+    assert!(
+        a3s_test_lang::admit_statement(refused).is_err(),
+        "{refused:?} is admitted; write it as ACL"
+    );
+    let mut step = acl(statement);
+    edit(&mut step.action);
+    step
+}
+
+/// Run one ACL statement that must pass.
+pub async fn ok(ctx: &mut WebContext, env: &Env, statement: &str) -> StepOutput {
+    outcome(ctx, env, statement, None)
+        .await
+        .expect("a passing outcome")
+}
+
+/// Run one ACL statement that must fail with `code`; returns the message.
+pub async fn fails(ctx: &mut WebContext, env: &Env, statement: &str, code: FailureCode) -> String {
+    outcome(ctx, env, statement, Some(code))
+        .await
+        .expect_err("a failing outcome")
+}
+
+/// `navigate` to a page of `tests/pages/`.
+pub fn goto(name: &str) -> String {
+    format!("navigate {{ url = \"/pages/{name}\" }}")
+}
+
+/// `expect` that the page text contains `text` (written as an ACL string).
+pub fn expect_text(text: &str) -> String {
+    format!("expect {{ text = {text:?} }}")
+}
+
+/// Run ACL statements in order; each must pass.
+pub async fn all_pass(ctx: &mut WebContext, env: &Env, statements: &[&str]) {
+    for statement in statements {
+        ok(ctx, env, statement).await;
+    }
+}
+
+/// Run ACL statements in order; each must fail with `code`.
+pub async fn all_fail(ctx: &mut WebContext, env: &Env, statements: &[String], code: FailureCode) {
+    for statement in statements {
+        fails(ctx, env, statement, code).await;
+    }
+}
+
+/// One fresh context on the shared driver with its own scenario environment: the subject of most
+/// tests, so each step reads `page.ok(statement)`.
+pub struct Page {
+    pub ctx: WebContext,
+    pub env: Env,
+}
+
+impl Page {
+    /// A fresh context and environment.
+    pub async fn open() -> Page {
+        Page {
+            ctx: context().await,
+            env: Env::new(),
         }
     }
-}
 
-pub fn goto(name: &str) -> Action {
-    Action::Navigate {
-        url: format!("/pages/{name}"),
+    /// Run one ACL statement that must pass.
+    pub async fn ok(&mut self, statement: &str) -> StepOutput {
+        ok(&mut self.ctx, &self.env, statement).await
     }
-}
 
-pub fn css(s: &str) -> Target {
-    Target::Css { selector: s.into() }
-}
-
-pub fn role(r: &str, name: &str) -> Target {
-    Target::Role {
-        role: r.into(),
-        name: Some(name.into()),
+    /// Run one ACL statement that must fail with `code`; returns the message.
+    pub async fn fails(&mut self, statement: &str, code: FailureCode) -> String {
+        fails(&mut self.ctx, &self.env, statement, code).await
     }
-}
 
-pub fn text(t: &str) -> Target {
-    Target::Text {
-        text: t.into(),
-        exact: false,
+    /// Run one ACL statement and check its outcome: `None` means it must pass.
+    pub async fn outcome(
+        &mut self,
+        statement: &str,
+        want: Option<FailureCode>,
+    ) -> Result<StepOutput, String> {
+        outcome(&mut self.ctx, &self.env, statement, want).await
     }
-}
 
-pub fn expect(condition: ExpectCondition) -> Action {
-    Action::Expect {
-        expectation: Expectation {
-            condition,
-            stability: None,
-        },
+    /// Run one hand-built step (see [`refused_by_admission`]) and check its outcome.
+    pub async fn step_outcome(
+        &mut self,
+        step: &Step,
+        what: &str,
+        want: Option<FailureCode>,
+    ) -> Result<StepOutput, String> {
+        step_outcome(&mut self.ctx, &self.env, step, what, want).await
     }
-}
 
-pub fn expect_text(t: &str) -> Action {
-    expect(ExpectCondition::Text { text: t.into() })
-}
+    /// Run ACL statements in order; each must pass.
+    pub async fn all_pass(&mut self, statements: &[&str]) {
+        all_pass(&mut self.ctx, &self.env, statements).await
+    }
 
-pub fn evidence(p: &str) -> EvidencePath {
-    EvidencePath(p.into())
+    /// Run ACL statements in order; each must fail with `code`.
+    pub async fn all_fail(&mut self, statements: &[String], code: FailureCode) {
+        all_fail(&mut self.ctx, &self.env, statements, code).await
+    }
+
+    /// Close the context (it must close cleanly).
+    pub async fn close(self) {
+        self.ctx.close().await.unwrap();
+    }
 }

@@ -2,6 +2,10 @@
 //! clock, finding documents, and a driver that walks a finding into any status.
 #![allow(dead_code)]
 
+mod findings;
+
+pub use findings::*;
+
 use a3s_test_ledger::*;
 use std::sync::Arc;
 
@@ -234,19 +238,5 @@ pub fn answer() -> (Actor, Action) {
         Action::Answer {
             message: "the brand blue".into(),
         },
-    )
-}
-
-/// A finding item with id `id` (and optional extra JSON fields appended).
-pub fn finding(id: &str, extra: &str) -> String {
-    format!(
-        r#"{{"id":"{id}","createdAt":"2026-01-01T00:00:00Z","target":{{"kind":"node","nodeIds":["n-{id}"]}},"instruction":"Make the {id} button blue","successCriteria":["the button is blue"],"intent":"fix","severity":"important","status":"queued","context":{{"untrusted":true,"route":"/","sourceHints":[{{"span":"src/App.tsx:10:4","confidence":0.9}}]}}{extra}}}"#
-    )
-}
-
-pub fn doc(items: &[String]) -> String {
-    format!(
-        r#"{{"protocol":"a3s.test.repair/1","repairs":[{}]}}"#,
-        items.join(",")
     )
 }

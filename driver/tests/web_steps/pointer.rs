@@ -1,0 +1,140 @@
+//! Pointer actions dispatch real events, wait for an actionable target and land once.
+
+use crate::common::*;
+use crate::{log_is, log_shows, LIMIT};
+use a3s_test_driver::FailureCode;
+use std::time::Duration;
+
+#[test]
+fn pointer_actions_dispatch_real_events() {
+    block_on(LIMIT, async {
+        let mut page = Page::open().await;
+        let (click, dblclick, context, hover) = (
+            log_is(&["click"]),
+            log_shows("dblclick"),
+            log_shows("contextmenu"),
+            log_shows("hover"),
+        );
+        let focus = log_shows("focus");
+        page.all_pass(&[
+            &goto("actions.html"),
+            r#"click { target = role("button", "Click me") }"#,
+            &click,
+            r#"double_click { target = role("button", "Double me") }"#,
+            &dblclick,
+            r#"context_click { target = role("button", "Context me") }"#,
+            &context,
+            r#"hover { target = role("button", "Hover me") }"#,
+            &hover,
+            r#"focus { target = label("Focus me") }"#,
+            &focus,
+            r#"expect { focused = label("Focus me") }"#,
+        ])
+        .await;
+        // Scrolled into view before the click.
+        page.ok(r#"click { target = role("button", "Far away") }"#)
+            .await;
+        page.ok(&log_shows("far")).await;
+        // Drag with pointer events: press, several moves, release over the drop zone.
+        let drag = r##"drag {
+            source = css("#src")
+            target = css("#dst")
+        }"##;
+        page.ok(drag).await;
+        page.ok(&log_shows("dropped on dst after moves")).await;
+        // HTML5 drag and drop (draggable=true) carries its data to the drop zone.
+        let drag = r##"drag {
+            source = css("#h5src")
+            target = css("#h5dst")
+        }"##;
+        page.ok(drag).await;
+        page.ok(&log_shows("h5 drop payload")).await;
+        // Wheel over the scroller.
+        let wheel = r##"wheel {
+            delta_y = 200
+            target = css("#scroller")
+        }"##;
+        page.ok(wheel).await;
+        page.ok(&log_shows("scrolled")).await;
+        page.close().await;
+    });
+}
+
+#[test]
+fn check_uncheck_click_only_when_needed_and_verify() {
+    block_on(LIMIT, async {
+        let mut page = Page::open().await;
+        page.ok(&goto("actions.html")).await;
+        let check = r#"check { target = label("Subscribe") }"#;
+        let out = page.ok(check).await;
+        assert_eq!(out.detail.unwrap()["changed"], true);
+        page.ok(r#"expect { checked = label("Subscribe") }"#).await;
+        let out = page.ok(check).await;
+        assert_eq!(out.detail.unwrap()["changed"], false);
+        page.ok(&log_is(&["cb true"])).await;
+        page.ok(r#"uncheck { target = label("Subscribe") }"#).await;
+        page.ok(r#"expect { unchecked = label("Subscribe") }"#)
+            .await;
+        page.ok(r#"check { target = role("switch", "Dark mode") }"#)
+            .await;
+        page.ok(r#"expect { checked = role("switch", "Dark mode") }"#)
+            .await;
+        page.fails(
+            r#"check { target = role("button", "Click me") }"#,
+            FailureCode::TargetNotActionable,
+        )
+        .await;
+        page.close().await;
+    });
+}
+
+#[test]
+fn actionability_waits_for_visible_enabled_stable_targets() {
+    block_on(LIMIT, async {
+        let mut page = Page::open().await;
+        let late = r#"navigate { url = "/pages/actions.html?late=300&enable=300" }"#;
+        page.ok(late).await;
+        // Appears after 300 ms, enabled after 300 ms: both actions wait, then dispatch once.
+        let enable_later = r#"click { target = role("button", "Enable later") }"#;
+        page.ok(r#"click { target = role("button", "Late button") }"#)
+            .await;
+        page.ok(enable_later).await;
+        page.ok(&log_shows("late")).await;
+        page.ok(&log_shows("enabled")).await;
+        page.env.action_timeout = Duration::from_millis(400);
+        let m = page
+            .fails(
+                r#"click { target = role("button", "Spinner") }"#,
+                FailureCode::TargetNotActionable,
+            )
+            .await;
+        assert!(m.contains("moving") && m.contains("waited"), "{m}");
+        page.ok(&goto("actions.html")).await;
+        let m = page
+            .fails(enable_later, FailureCode::TargetNotActionable)
+            .await;
+        assert!(m.contains("disabled"), "{m}");
+        let m = page
+            .fails(
+                r##"click { target = css("#late") }"##,
+                FailureCode::TargetNotActionable,
+            )
+            .await;
+        assert!(m.contains("not visible"), "{m}");
+        page.close().await;
+    });
+}
+
+#[test]
+fn a_click_whose_arrival_moves_its_target_still_lands_once() {
+    block_on(LIMIT, async {
+        let mut page = Page::open().await;
+        page.ok(&goto("actions.html")).await;
+        // The pointer's arrival logs a line above the button, pushing it down: the click
+        // re-checks the target, moves once more and presses where the button now is.
+        page.ok(r#"click { target = role("button", "Shy") }"#).await;
+        page.ok(&log_shows("shy click")).await;
+        page.ok(&log_is(&["shy hover", "shy click"])).await;
+        page.close().await;
+    });
+}
