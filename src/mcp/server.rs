@@ -125,7 +125,10 @@ impl ServerHandler for Server {
             .iter()
             .position(|t| t.name == name)
             .ok_or_else(|| invalid_params(format!("unknown tool: {name}"), None))?;
-        let args = request.arguments.map(Value::Object).unwrap_or_else(|| json!({}));
+        let args = request
+            .arguments
+            .map(Value::Object)
+            .unwrap_or_else(|| json!({}));
         // The derived schema is the contract: a violation is invalid params naming the field,
         // and the tool never runs.
         if let Err(v) = schema::validate(&self.shared.tools[index].input_schema, &args) {
@@ -140,7 +143,9 @@ impl ServerHandler for Server {
                 .map_err(|e| ErrorData::internal_error(format!("{name}: {e}"), None))?;
         match outcome {
             Ok(value) => Ok(tool_result(value, false)),
-            Err(ToolError::InvalidArguments(m)) => Err(invalid_params(format!("{name}: {m}"), None)),
+            Err(ToolError::InvalidArguments(m)) => {
+                Err(invalid_params(format!("{name}: {m}"), None))
+            }
             Err(ToolError::Refused(value)) => Ok(tool_result(value, true)),
         }
     }

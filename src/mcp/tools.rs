@@ -135,9 +135,11 @@ pub fn all() -> Vec<Tool> {
             "End editing with the exact ordered list of changed files; A3S Test then verifies.",
             |c, p| repair::act(c, Operation::complete(p)?),
         ),
-        tool("test_repair_fail", "Mark the repair as impossible.", |c, p| {
-            repair::act(c, Operation::fail(p))
-        }),
+        tool(
+            "test_repair_fail",
+            "Mark the repair as impossible.",
+            |c, p| repair::act(c, Operation::fail(p)),
+        ),
         tool(
             "test_repair_cancel",
             "Give the lease back: queued again before edits, needs input after.",
@@ -234,9 +236,21 @@ mod tests {
         let claim = schema("test_repair_claim");
         assert_eq!(claim["properties"]["lease_ms"]["minimum"], 1000);
         let required = schema("test_repair_complete")["required"].clone();
-        for field in ["finding", "session", "request_id", "attempt_id", "changed_files"] {
-            assert!(required.as_array().unwrap().contains(&json!(field)), "{field}");
+        for field in [
+            "finding",
+            "session",
+            "request_id",
+            "attempt_id",
+            "changed_files",
+        ] {
+            assert!(
+                required.as_array().unwrap().contains(&json!(field)),
+                "{field}"
+            );
         }
-        assert_eq!(schema("test_finish")["properties"]["status"]["enum"], json!(["passed", "failed"]));
+        assert_eq!(
+            schema("test_finish")["properties"]["status"]["enum"],
+            json!(["passed", "failed"])
+        );
     }
 }

@@ -102,8 +102,12 @@ fn read(tx: &mpsc::Sender<ClientJsonRpcMessage>, out: &Out, limit: usize) -> std
 
 /// One line: a message for rmcp, nothing (a dropped notification), or the error to answer.
 fn check(line: &[u8], initialized: &mut bool) -> Result<Option<ClientJsonRpcMessage>, Response> {
-    let value: Value = serde_json::from_slice(line).map_err(|e| {
-        Response::error(Value::Null, jsonrpc::PARSE_ERROR, format!("parse error: {e}"))
+    let mut value: Value = serde_json::from_slice(line).map_err(|e| {
+        Response::error(
+            Value::Null,
+            jsonrpc::PARSE_ERROR,
+            format!("parse error: {e}"),
+        )
     })?;
     let incoming = jsonrpc::parse(value.clone())?;
     let Some(id) = incoming.id else {
@@ -121,6 +125,18 @@ fn check(line: &[u8], initialized: &mut bool) -> Result<Option<ClientJsonRpcMess
             jsonrpc::NOT_INITIALIZED,
             "the server is not initialized: send initialize first",
         ));
+    }
+    if method == "initialize" {
+        // The server always accepted an initialize without `clientInfo` or `capabilities`;
+        // rmcp requires both, so the missing ones are filled with empty values.
+        if let Some(params) = value.get_mut("params").and_then(Value::as_object_mut) {
+            params
+                .entry("clientInfo")
+                .or_insert_with(|| serde_json::json!({ "name": "unknown", "version": "0" }));
+            params
+                .entry("capabilities")
+                .or_insert_with(|| serde_json::json!({}));
+        }
     }
     match serde_json::from_value::<ClientJsonRpcMessage>(value) {
         Ok(message) => {

@@ -61,7 +61,10 @@ pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
     if let Some(map) = value.as_object_mut() {
         map.remove("title");
         if map.get("type").and_then(|t| t.as_str()) == Some("object") {
-            map.insert("additionalProperties".into(), serde_json::Value::Bool(false));
+            map.insert(
+                "additionalProperties".into(),
+                serde_json::Value::Bool(false),
+            );
         }
     }
     value

@@ -6,8 +6,8 @@
 //! needed.
 
 use super::Context;
-use a3s_test_ledger::inbox::DEFAULT_INBOX_LIMIT;
 use a3s_test_ledger::inbox::Inbox;
+use a3s_test_ledger::inbox::DEFAULT_INBOX_LIMIT;
 use a3s_test_ledger::inspect::LoopRecord;
 use a3s_test_ledger::ledger::{Applied, IntakeReport};
 use a3s_test_ledger::next_action::NextAction;
@@ -316,7 +316,12 @@ impl Operation {
             changed_files,
             lease_ms: p.lease_ms,
         };
-        Ok(Operation::new(Verb::Complete, p.target, p.attempt_id, action))
+        Ok(Operation::new(
+            Verb::Complete,
+            p.target,
+            p.attempt_id,
+            action,
+        ))
     }
 
     /// Fail.

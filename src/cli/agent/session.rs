@@ -133,7 +133,13 @@ fn view_human(v: &serde_json::Value) -> String {
     out + &next_line(v.get("next").and_then(serde_json::Value::as_str))
 }
 
-fn act(ctx: &Context, json: bool, session: String, observation: Option<u64>, action: Action) -> ExitCode {
+fn act(
+    ctx: &Context,
+    json: bool,
+    session: String,
+    observation: Option<u64>,
+    action: Action,
+) -> ExitCode {
     let params = ActParams {
         session,
         action,
@@ -165,7 +171,13 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         C::Exec(a) => print(a.json, ops::exec(ctx, &a.params), exec_human),
         C::Click(a) => {
             let p = a.params;
-            act(ctx, a.json, p.session, p.observation, Action::Click { target: p.target })
+            act(
+                ctx,
+                a.json,
+                p.session,
+                p.observation,
+                Action::Click { target: p.target },
+            )
         }
         C::Fill(a) => {
             let p = a.params;
@@ -181,11 +193,23 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         }
         C::Navigate(a) => {
             let p = a.params;
-            act(ctx, a.json, p.session, None, Action::Navigate { url: p.value })
+            act(
+                ctx,
+                a.json,
+                p.session,
+                None,
+                Action::Navigate { url: p.value },
+            )
         }
         C::ExpectText(a) => {
             let p = a.params;
-            act(ctx, a.json, p.session, None, Action::ExpectText { text: p.value })
+            act(
+                ctx,
+                a.json,
+                p.session,
+                None,
+                Action::ExpectText { text: p.value },
+            )
         }
         C::Finish(a) => print(a.json, ops::finish(ctx, &a.params), closed_human),
         C::Abort(a) => print(a.json, ops::abort(ctx, &a.params), closed_human),
