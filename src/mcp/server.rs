@@ -100,8 +100,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut result = ListToolsResult::default();
-        result.tools = self
+        let tools = self
             .shared
             .tools
             .iter()
@@ -110,7 +109,10 @@ impl ServerHandler for Server {
                 rmcp::model::Tool::new(t.name, t.description, Arc::new(schema))
             })
             .collect();
-        Ok(result)
+        Ok(ListToolsResult {
+            tools,
+            ..ListToolsResult::default()
+        })
     }
 
     async fn call_tool(
