@@ -354,6 +354,9 @@ pub struct Executed {
     /// The command to run next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+    /// Requests the network policy blocked since the last answer (untrusted URLs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_requests: Vec<String>,
 }
 
 /// What `finish` and `abort` report.
@@ -370,6 +373,9 @@ pub struct Closed {
     /// Pids of owned processes that survived.
     #[serde(default)]
     pub survivors: Vec<u32>,
+    /// Requests the network policy blocked since the last answer (untrusted URLs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_requests: Vec<String>,
 }
 
 /// What `show` reports.
@@ -608,6 +614,7 @@ fn forced(
             next: None,
             cleanup_verified: true,
             survivors,
+            blocked_requests: Vec::new(),
         })
     } else {
         Err(cleanup::failed(session, &survivors).with_detail(report))
