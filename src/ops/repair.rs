@@ -95,6 +95,19 @@ pub struct Target {
     pub request_id: String,
 }
 
+/// What every agent operation after a claim names: the target and the active attempt.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct Attempt {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub target: Target,
+    /// The active attempt id (from claim).
+    #[arg(long)]
+    #[schemars(required, regex(pattern = ID))]
+    pub attempt_id: Option<String>,
+}
+
 /// `repair-claim` / `test_repair_claim`.
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct ClaimParams {
@@ -114,11 +127,7 @@ pub struct ProgressParams {
     #[command(flatten)]
     #[serde(flatten)]
     #[allow(missing_docs)]
-    pub target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    #[schemars(required, regex(pattern = ID))]
-    pub attempt_id: Option<String>,
+    pub on: Attempt,
     /// New lease length in ms from now (default 300000, max 900000).
     #[arg(long)]
     #[schemars(range(min = 1000, max = 900000))]
@@ -136,11 +145,7 @@ pub struct MessageParams {
     #[command(flatten)]
     #[serde(flatten)]
     #[allow(missing_docs)]
-    pub target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    #[schemars(required, regex(pattern = ID))]
-    pub attempt_id: Option<String>,
+    pub on: Attempt,
     /// The question for the reviewer (reply), or why the lease is given back (cancel).
     #[arg(long)]
     #[schemars(length(max = 8192))]
@@ -153,11 +158,7 @@ pub struct CompleteParams {
     #[command(flatten)]
     #[serde(flatten)]
     #[allow(missing_docs)]
-    pub target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    #[schemars(required, regex(pattern = ID))]
-    pub attempt_id: Option<String>,
+    pub on: Attempt,
     /// The exact ordered workspace-relative changed files (may be empty); on the command line
     /// one --changed-file per file, in order.
     #[arg(long = "changed-file", value_name = "FILE")]
@@ -184,11 +185,7 @@ pub struct FailParams {
     #[command(flatten)]
     #[serde(flatten)]
     #[allow(missing_docs)]
-    pub target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    #[schemars(required, regex(pattern = ID))]
-    pub attempt_id: Option<String>,
+    pub on: Attempt,
     /// Why it cannot be done.
     #[arg(long)]
     #[schemars(length(max = 8192))]
@@ -282,7 +279,7 @@ impl Operation {
             message: p.message,
             lease_ms: p.lease_ms,
         };
-        Operation::new(Verb::Progress, p.target, p.attempt_id, action)
+        Operation::new(Verb::Progress, p.on.target, p.on.attempt_id, action)
     }
 
     /// Reply (a message is required).
@@ -290,13 +287,18 @@ impl Operation {
         let action = Action::Reply {
             message: needs_message(Verb::Reply, p.message)?,
         };
-        Ok(Operation::new(Verb::Reply, p.target, p.attempt_id, action))
+        Ok(Operation::new(
+            Verb::Reply,
+            p.on.target,
+            p.on.attempt_id,
+            action,
+        ))
     }
 
     /// Cancel: give the lease back.
     pub fn cancel(p: MessageParams) -> Self {
         let action = Action::Release { message: p.message };
-        Operation::new(Verb::Cancel, p.target, p.attempt_id, action)
+        Operation::new(Verb::Cancel, p.on.target, p.on.attempt_id, action)
     }
 
     /// Complete (the changed files are required; an explicit empty list is allowed).
@@ -318,8 +320,8 @@ impl Operation {
         };
         Ok(Operation::new(
             Verb::Complete,
-            p.target,
-            p.attempt_id,
+            p.on.target,
+            p.on.attempt_id,
             action,
         ))
     }
@@ -327,7 +329,7 @@ impl Operation {
     /// Fail.
     pub fn fail(p: FailParams) -> Self {
         let action = Action::Fail { summary: p.summary };
-        Operation::new(Verb::Fail, p.target, p.attempt_id, action)
+        Operation::new(Verb::Fail, p.on.target, p.on.attempt_id, action)
     }
 
     /// A reviewer verb (accept, reject, reopen, answer).
