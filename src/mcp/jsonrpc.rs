@@ -1,5 +1,5 @@
-//! JSON-RPC 2.0 messages as MCP uses them: requests, notifications, responses and the standard
-//! error codes.
+//! The JSON-RPC 2.0 envelope check and the error answers the transport gives itself (before a
+//! message reaches rmcp), with the standard error codes.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -22,8 +22,6 @@ pub struct Incoming {
     pub id: Option<Value>,
     /// The method.
     pub method: String,
-    /// The params (`Null` when absent).
-    pub params: Value,
 }
 
 /// A JSON-RPC error object.
@@ -62,16 +60,6 @@ pub struct Response {
 }
 
 impl Response {
-    /// A success response.
-    pub fn result(id: Value, result: Value) -> Self {
-        Response {
-            jsonrpc: "2.0",
-            id,
-            result: Some(result),
-            error: None,
-        }
-    }
-
     /// An error response.
     pub fn error(id: Value, code: i64, message: impl Into<String>) -> Self {
         Response::failure(id, ErrorObject::new(code, message))
@@ -130,5 +118,5 @@ pub fn parse(value: Value) -> Result<Incoming, Response> {
             "params must be an object or an array",
         ));
     }
-    Ok(Incoming { id, method, params })
+    Ok(Incoming { id, method })
 }

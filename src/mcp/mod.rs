@@ -1,23 +1,22 @@
 //! `a3s-test mcp`: a Model Context Protocol server over stdio offering A3S Test's agent
-//! operations as tools (`test_repair_inbox`, `test_repair_claim`, …).
+//! operations as tools (`test_repair_inbox`, `test_repair_claim`, `test_observe`, …).
 //!
-//! Transport: newline-delimited JSON-RPC 2.0 on stdin/stdout (one message per line, no
-//! embedded newlines); logs go to stderr only. The JSON-RPC layer is small and written here
-//! rather than taken from an SDK: the available Rust SDK needs a newer compiler than this
-//! workspace's MSRV and an async runtime, while these tools are synchronous ledger calls.
-//! Adding a tool = one entry in `tools::all()`.
+//! The protocol is `rmcp`, the official Rust MCP SDK (`server.rs`); the stdio transport under
+//! it is ours (`transport.rs`) because it bounds every line while reading and keeps the
+//! JSON-RPC envelope errors. Tool input schemas are derived from the operations' parameters
+//! structs (`crate::ops`). Logs go to stderr only. Adding a tool = one entry in `tools::all()`.
 
 mod jsonrpc;
 mod lines;
 mod schema;
 mod server;
 mod tools;
+mod transport;
 
 use clap::Args;
-use lines::Line;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 /// The longest accepted message line (4 MiB); a longer one is skipped without being held and
 /// answered with a parse error.
@@ -33,33 +32,28 @@ pub struct McpArgs {
 
 /// Serve MCP on stdin/stdout until stdin closes.
 pub fn run(args: McpArgs) -> ExitCode {
-    let mut server = server::Server::new(crate::ops::Context::new(args.root));
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut line = Vec::new();
-    loop {
-        let read = lines::read_line(&mut input, &mut line, MAX_LINE_BYTES);
-        let reply = match read {
-            Ok(None) => return ExitCode::SUCCESS,
-            Ok(Some(Line::TooLong)) => Some(jsonrpc::Response::error(
-                serde_json::Value::Null,
-                jsonrpc::PARSE_ERROR,
-                format!("message longer than {MAX_LINE_BYTES} bytes (skipped)"),
-            )),
-            Ok(Some(Line::Complete)) if line.iter().all(u8::is_ascii_whitespace) => None,
-            Ok(Some(Line::Complete)) => server.handle_line(&line),
-            Err(e) => {
-                eprintln!("a3s-test mcp: failed to read stdin: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
-        if let Some(reply) = reply {
-            let mut out = stdout.lock();
-            let text = serde_json::to_string(&reply).expect("responses serialize");
-            if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
-                return ExitCode::SUCCESS;
-            }
+    let server = server::Server::new(crate::ops::Context::new(args.root));
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("a3s-test mcp: failed to start a runtime: {e}");
+            return ExitCode::FAILURE;
         }
+    };
+    let transport = transport::Stdio::start(MAX_LINE_BYTES);
+    let read_failed = transport.read_failed();
+    runtime.block_on(async move {
+        // A handshake that ends early (stdin closed before initialize) is a normal end.
+        if let Ok(running) = rmcp::serve_server(server, transport).await {
+            let _ = running.waiting().await;
+        }
+    });
+    if read_failed.load(Ordering::SeqCst) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }

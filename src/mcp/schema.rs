@@ -11,7 +11,9 @@
 use regex::Regex;
 use serde_json::{Map, Value};
 
-/// The schema keywords [`validate`] enforces (plus `description`, which is documentation).
+/// The schema keywords [`validate`] enforces (plus `description` and `default`, which are
+/// documentation, and `format`, which on the derived integer schemas only restates the type and
+/// the `minimum` beside it).
 #[cfg(test)]
 pub const KEYWORDS: &[&str] = &[
     "type",
@@ -30,6 +32,8 @@ pub const KEYWORDS: &[&str] = &[
     "maxItems",
     "oneOf",
     "description",
+    "default",
+    "format",
 ];
 
 /// Why a value breaks its schema.
@@ -61,13 +65,17 @@ fn check(schema: &Value, value: &Value, field: &str) -> Result<(), Violation> {
     let Some(schema) = schema.as_object() else {
         return Ok(());
     };
-    if let Some(kind) = schema.get("type").and_then(Value::as_str) {
-        if !has_type(value, kind) {
-            return Err(Violation::at(
-                field,
-                format!("must be {} (got {})", article(kind), type_of(value)),
-            ));
-        }
+    // A derived schema names an optional field's type as `[kind, "null"]`.
+    let kinds: Vec<&str> = match schema.get("type") {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if !kinds.is_empty() && !kinds.iter().any(|k| has_type(value, k)) {
+        return Err(Violation::at(
+            field,
+            format!("must be {} (got {})", article(kinds[0]), type_of(value)),
+        ));
     }
     if let Some(expected) = schema.get("const") {
         if value != expected {
@@ -347,8 +355,8 @@ mod tests {
     fn unknown_keywords_are_found() {
         assert!(unknown_keywords(&schema()).is_empty());
         assert_eq!(
-            unknown_keywords(&json!({ "properties": { "a": { "format": "uri" } } })),
-            ["format"]
+            unknown_keywords(&json!({ "properties": { "a": { "$ref": "#/$defs/a" } } })),
+            ["$ref"]
         );
     }
 }

@@ -1,7 +1,8 @@
-//! Operations shared by the command line and the MCP server: each takes plain parameters,
-//! validates them, calls an engine crate and returns JSON. The CLI renders the JSON (or prints
-//! it with `--json`); the MCP server returns it as a tool result. One implementation, two
-//! front ends.
+//! Operations shared by the command line and the MCP server. Each operation has ONE parameters
+//! struct (the CLI subcommand's `clap::Args`, the MCP tool's `Deserialize` and, through
+//! `schemars`, the tool's input schema) and ONE typed result (`Serialize`): the CLI renders it as
+//! text or prints it with `--json`, the MCP server returns it as the tool result. One
+//! implementation, two front ends (docs/agent.md, docs/repair.md).
 
 pub mod repair;
 pub mod repair_drain;
@@ -38,4 +39,33 @@ impl Context {
             ids: RandomRequestIds::default(),
         }
     }
+}
+
+/// Parse a CLI value into a serde enum by its wire spelling (`passed`, `forensic`, …), so a
+/// flag accepts exactly the words the JSON protocol does without a second enum.
+pub fn parse_enum<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(s.to_owned()))
+        .map_err(|_| format!("invalid value {s:?}"))
+}
+
+/// The JSON Schema of `T` as a tool's input schema: derived from the parameters struct
+/// (draft 2020-12, subschemas inlined so the validator needs no references), with unknown
+/// top-level fields refused.
+pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
+        s.inline_subschemas = true;
+        s.meta_schema = None;
+    });
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut value = serde_json::to_value(schema).expect("schemas serialize");
+    if let Some(map) = value.as_object_mut() {
+        map.remove("title");
+        if map.get("type").and_then(|t| t.as_str()) == Some("object") {
+            map.insert(
+                "additionalProperties".into(),
+                serde_json::Value::Bool(false),
+            );
+        }
+    }
+    value
 }

@@ -1,14 +1,22 @@
 //! The repair operations: inbox, inspect, import, and the agent and reviewer operations on one
 //! finding. Every id is validated before it reaches the ledger or a generated command.
+//!
+//! Each verb has one parameters struct, shared by the `agent repair-*` subcommand and the MCP
+//! tool; a verb can therefore never receive a field it does not take, and no refusal table is
+//! needed.
 
 use super::Context;
+use a3s_test_ledger::inbox::Inbox;
 use a3s_test_ledger::inbox::DEFAULT_INBOX_LIMIT;
+use a3s_test_ledger::inspect::LoopRecord;
+use a3s_test_ledger::ledger::{Applied, IntakeReport};
+use a3s_test_ledger::next_action::NextAction;
 use a3s_test_ledger::{
     build_inbox, inspect, parse_document, read_sessions, Action, Actor, AttemptId, ErrorCode,
     FindingId, InboxOptions, Ledger, LedgerError, Request, RequestId, SessionId, StoreLimits,
 };
-use serde::Deserialize;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// A repair operation on one finding, by the actor the verb implies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,133 +74,339 @@ impl Verb {
     }
 }
 
-/// Parameters of an operation on one finding (the union over verbs; each verb refuses the
-/// fields it does not take).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OpParams {
-    /// The session.
-    pub session: String,
-    /// The finding.
+/// The repair-id pattern of the MCP schemas (the rule the ledger's id types enforce).
+const ID: &str = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$";
+
+/// What every operation on one finding names: the finding, its session and the caller's
+/// request id.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct Target {
+    /// The finding id.
+    #[schemars(regex(pattern = ID))]
     pub finding: String,
-    /// The caller's request id.
+    /// The agent session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = ID))]
+    pub session: String,
+    /// Your request id: repeating it with the same arguments is a no-op that returns the first
+    /// result; reusing it for anything else is refused.
+    #[arg(long)]
+    #[schemars(regex(pattern = ID))]
     pub request_id: String,
-    /// The active attempt id.
-    #[serde(default)]
+}
+
+/// What every agent operation after a claim names: the target and the active attempt.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct Attempt {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub target: Target,
+    /// The active attempt id (from claim).
+    #[arg(long)]
+    #[schemars(required, regex(pattern = ID))]
     pub attempt_id: Option<String>,
-    /// Lease length in ms (claim, progress, complete).
-    #[serde(default)]
+}
+
+/// `repair-claim` / `test_repair_claim`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct ClaimParams {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub target: Target,
+    /// Lease length in ms (default 300000, max 900000).
+    #[arg(long)]
+    #[schemars(range(min = 1000, max = 900000))]
     pub lease_ms: Option<u64>,
-    /// A summary (complete, fail).
-    #[serde(default)]
-    pub summary: Option<String>,
-    /// A message (progress, reply, cancel, accept, reject, reopen, answer).
-    #[serde(default)]
+}
+
+/// `repair-progress` / `test_repair_progress`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct ProgressParams {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub on: Attempt,
+    /// New lease length in ms from now (default 300000, max 900000).
+    #[arg(long)]
+    #[schemars(range(min = 1000, max = 900000))]
+    pub lease_ms: Option<u64>,
+    /// What you did.
+    #[arg(long)]
+    #[schemars(length(max = 8192))]
     pub message: Option<String>,
-    /// The exact ordered changed files (complete; required there, may be empty).
-    #[serde(default)]
+}
+
+/// `repair-reply` / `test_repair_reply` (the message is required), and `repair-cancel` /
+/// `test_repair_cancel` (the message is optional).
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct MessageParams {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub on: Attempt,
+    /// The question for the reviewer (reply), or why the lease is given back (cancel).
+    #[arg(long)]
+    #[schemars(length(max = 8192))]
+    pub message: Option<String>,
+}
+
+/// `repair-complete` / `test_repair_complete`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct CompleteParams {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub on: Attempt,
+    /// The exact ordered workspace-relative changed files (may be empty); on the command line
+    /// one --changed-file per file, in order.
+    #[arg(long = "changed-file", value_name = "FILE")]
+    #[schemars(required, length(max = 1000), inner(length(min = 1, max = 1024)))]
     pub changed_files: Option<Vec<String>>,
+    /// Record an explicit empty list of changed files.
+    #[arg(long, conflicts_with = "changed_files")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub no_changed_files: bool,
+    /// Lease length in ms for the verification window (default 300000, max 900000).
+    #[arg(long)]
+    #[schemars(range(min = 1000, max = 900000))]
+    pub lease_ms: Option<u64>,
+    /// What changed.
+    #[arg(long)]
+    #[schemars(length(max = 8192))]
+    pub summary: Option<String>,
+}
+
+/// `repair-fail` / `test_repair_fail`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct FailParams {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub on: Attempt,
+    /// Why it cannot be done.
+    #[arg(long)]
+    #[schemars(length(max = 8192))]
+    pub summary: Option<String>,
+}
+
+/// `repair-accept`, `repair-reject`, `repair-reopen`, `repair-answer` (reviewer commands; never
+/// MCP tools).
+#[derive(Clone, Debug, clap::Args)]
+pub struct ReviewerParams {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub target: Target,
+    /// A note for the record (for answer: the answer or new guidance, required).
+    #[arg(long)]
+    pub message: Option<String>,
+}
+
+/// `repair-inbox` / `test_repair_inbox`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct InboxParams {
+    /// Only this session (default: every session under the root).
+    #[arg(long)]
+    #[schemars(regex(pattern = ID))]
+    pub session: Option<String>,
+    /// At most this many items (1..=100).
+    #[arg(long)]
+    #[schemars(range(min = 1, max = 100))]
+    pub limit: Option<usize>,
+    /// Also list resolved, dismissed, cancelled and failed findings.
+    #[arg(long)]
+    #[serde(default)]
+    pub include_terminal: bool,
+}
+
+/// `repair-inspect` / `test_repair_inspect`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct FindingParams {
+    /// The finding id.
+    #[schemars(regex(pattern = ID))]
+    pub finding: String,
+    /// The agent session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = ID))]
+    pub session: String,
+}
+
+/// One agent or reviewer operation on a finding: its target, the attempt it names and the
+/// ledger action it asks for.
+#[derive(Clone, Debug)]
+pub struct Operation {
+    /// The verb (it implies the actor).
+    pub verb: Verb,
+    /// The finding, session and request id.
+    pub target: Target,
+    /// The active attempt, for agent verbs.
+    pub attempt_id: Option<String>,
+    /// The ledger action.
+    pub action: Action,
 }
 
 fn invalid(msg: impl Into<String>) -> LedgerError {
     LedgerError::new(ErrorCode::InvalidInput, msg)
 }
 
-fn refuse(verb: Verb, field: &str, present: bool) -> Result<(), LedgerError> {
-    if present {
-        return Err(invalid(format!("{} takes no {field}", verb.name())));
-    }
-    Ok(())
+fn needs_message(verb: Verb, message: Option<String>) -> Result<String, LedgerError> {
+    message.ok_or_else(|| invalid(format!("{} needs a message", verb.name())))
 }
 
-/// Turn `params` into a ledger action for `verb`, refusing fields the verb does not take.
-fn action(verb: Verb, p: &OpParams) -> Result<Action, LedgerError> {
-    let takes_lease = matches!(verb, Verb::Claim | Verb::Progress | Verb::Complete);
-    let takes_summary = matches!(verb, Verb::Complete | Verb::Fail);
-    let takes_message = !matches!(verb, Verb::Claim | Verb::Complete | Verb::Fail);
-    refuse(verb, "lease_ms", !takes_lease && p.lease_ms.is_some())?;
-    refuse(verb, "summary", !takes_summary && p.summary.is_some())?;
-    refuse(verb, "message", !takes_message && p.message.is_some())?;
-    refuse(
-        verb,
-        "changed_files",
-        verb != Verb::Complete && p.changed_files.is_some(),
-    )?;
-    refuse(
-        verb,
-        "attempt id",
-        verb.actor() == Actor::Human && p.attempt_id.is_some(),
-    )?;
-    let message = p.message.clone();
-    let required = |what: &str| {
-        message
-            .clone()
-            .ok_or_else(|| invalid(format!("{} needs a {what}", verb.name())))
-    };
-    Ok(match verb {
-        Verb::Claim => Action::Claim {
+impl Operation {
+    fn new(verb: Verb, target: Target, attempt_id: Option<String>, action: Action) -> Self {
+        Operation {
+            verb,
+            target,
+            attempt_id,
+            action,
+        }
+    }
+
+    /// Claim.
+    pub fn claim(p: ClaimParams) -> Self {
+        let action = Action::Claim {
             lease_ms: p.lease_ms,
-        },
-        Verb::Progress => Action::Progress {
-            message,
+        };
+        Operation::new(Verb::Claim, p.target, None, action)
+    }
+
+    /// Progress.
+    pub fn progress(p: ProgressParams) -> Self {
+        let action = Action::Progress {
+            message: p.message,
             lease_ms: p.lease_ms,
-        },
-        Verb::Reply => Action::Reply {
-            message: required("message")?,
-        },
-        Verb::Complete => Action::Complete {
-            summary: p.summary.clone(),
-            changed_files: p.changed_files.clone().ok_or_else(|| {
-                invalid(
+        };
+        Operation::new(Verb::Progress, p.on.target, p.on.attempt_id, action)
+    }
+
+    /// Reply (a message is required).
+    pub fn reply(p: MessageParams) -> Result<Self, LedgerError> {
+        let action = Action::Reply {
+            message: needs_message(Verb::Reply, p.message)?,
+        };
+        Ok(Operation::new(
+            Verb::Reply,
+            p.on.target,
+            p.on.attempt_id,
+            action,
+        ))
+    }
+
+    /// Cancel: give the lease back.
+    pub fn cancel(p: MessageParams) -> Self {
+        let action = Action::Release { message: p.message };
+        Operation::new(Verb::Cancel, p.on.target, p.on.attempt_id, action)
+    }
+
+    /// Complete (the changed files are required; an explicit empty list is allowed).
+    pub fn complete(p: CompleteParams) -> Result<Self, LedgerError> {
+        let changed_files = match (p.changed_files, p.no_changed_files) {
+            (_, true) => Vec::new(),
+            (Some(files), false) => files,
+            (None, false) => {
+                return Err(invalid(
                     "complete needs the changed files: one --changed-file per file in order, \
                      or --no-changed-files for an explicit empty list",
-                )
-            })?,
+                ))
+            }
+        };
+        let action = Action::Complete {
+            summary: p.summary,
+            changed_files,
             lease_ms: p.lease_ms,
-        },
-        Verb::Fail => Action::Fail {
-            summary: p.summary.clone(),
-        },
-        Verb::Cancel => Action::Release { message },
-        Verb::Accept => Action::Accept { message },
-        Verb::Reject => Action::Reject { message },
-        Verb::Reopen => Action::Reopen { message },
-        Verb::Answer => Action::Answer {
-            message: required("message")?,
-        },
-    })
+        };
+        Ok(Operation::new(
+            Verb::Complete,
+            p.on.target,
+            p.on.attempt_id,
+            action,
+        ))
+    }
+
+    /// Fail.
+    pub fn fail(p: FailParams) -> Self {
+        let action = Action::Fail { summary: p.summary };
+        Operation::new(Verb::Fail, p.on.target, p.on.attempt_id, action)
+    }
+
+    /// A reviewer verb (accept, reject, reopen, answer).
+    pub fn reviewer(verb: Verb, p: ReviewerParams) -> Result<Self, LedgerError> {
+        let message = p.message;
+        let action = match verb {
+            Verb::Accept => Action::Accept { message },
+            Verb::Reject => Action::Reject { message },
+            Verb::Reopen => Action::Reopen { message },
+            Verb::Answer => Action::Answer {
+                message: needs_message(verb, message)?,
+            },
+            other => return Err(invalid(format!("{} is not a reviewer verb", other.name()))),
+        };
+        Ok(Operation::new(verb, p.target, None, action))
+    }
+}
+
+/// What an operation on a finding reports.
+#[derive(Debug, Serialize)]
+pub struct Acted {
+    /// The session.
+    pub session: SessionId,
+    /// The ledger's result.
+    pub result: Applied,
+    /// What to do next.
+    pub next_action: NextAction,
+}
+
+/// What recording a verification reports.
+#[derive(Debug, Serialize)]
+pub struct Verified {
+    /// The session.
+    pub session: SessionId,
+    /// The ledger's result.
+    pub result: Applied,
+    /// The auto-resolution, when the finding was auto-resolved.
+    pub resolution: Option<Applied>,
+    /// What to do next.
+    pub next_action: NextAction,
+}
+
+/// What an import reports.
+#[derive(Debug, Serialize)]
+pub struct Imported {
+    /// The intake report.
+    #[serde(flatten)]
+    pub report: IntakeReport,
+    /// The session.
+    pub session: SessionId,
 }
 
 fn ledger(ctx: &Context, session: &SessionId) -> Ledger {
     Ledger::open(&ctx.root, session, ctx.clock.clone())
 }
 
-fn encode<T: serde::Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).expect("ledger views serialize to JSON")
-}
-
-/// Perform `verb` on a finding. Returns `{session, result, next_action}`.
-pub fn act(ctx: &Context, verb: Verb, p: &OpParams) -> Result<Value, LedgerError> {
-    let session = SessionId::parse(&p.session)?;
-    let finding = FindingId::parse(&p.finding)?;
-    let request_id = RequestId::parse(&p.request_id)?;
-    let attempt_id = p.attempt_id.as_deref().map(AttemptId::parse).transpose()?;
-    let action = action(verb, p)?;
+/// Perform an operation on a finding, as the actor its verb implies.
+pub fn act(ctx: &Context, op: Operation) -> Result<Acted, LedgerError> {
+    let session = SessionId::parse(&op.target.session)?;
+    let finding = FindingId::parse(&op.target.finding)?;
+    let request_id = RequestId::parse(&op.target.request_id)?;
+    let attempt_id = op.attempt_id.as_deref().map(AttemptId::parse).transpose()?;
     let ledger = ledger(ctx, &session);
-    let applied = ledger.apply(Request {
+    let result = ledger.apply(Request {
         finding_id: finding.clone(),
-        actor: verb.actor(),
+        actor: op.verb.actor(),
         request_id: Some(request_id),
         attempt_id,
-        action,
+        action: op.action,
     })?;
     let state = ledger.read()?;
     let record = inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)?;
-    Ok(json!({
-        "session": session,
-        "result": encode(&applied),
-        "next_action": encode(&record.next_action),
-    }))
+    Ok(Acted {
+        session,
+        result,
+        next_action: record.next_action,
+    })
 }
 
 /// Parameters of recording a verification result (`agent repair-verify-result`).
@@ -226,7 +440,7 @@ pub struct VerifyParams {
 /// `auto_resolve`, a passing result is resolved in a second append only after the
 /// `review_ready` event is on disk; a failing one never is. Returns `{session, result,
 /// resolution, next_action}` (`resolution` is `null` unless the finding was auto-resolved).
-pub fn verify_result(ctx: &Context, p: &VerifyParams) -> Result<Value, LedgerError> {
+pub fn verify_result(ctx: &Context, p: &VerifyParams) -> Result<Verified, LedgerError> {
     let session = SessionId::parse(&p.session)?;
     let finding = FindingId::parse(&p.finding)?;
     let request_id = RequestId::parse(&p.request_id)?;
@@ -249,50 +463,38 @@ pub fn verify_result(ctx: &Context, p: &VerifyParams) -> Result<Value, LedgerErr
     )?;
     let state = ledger.read()?;
     let record = inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)?;
-    Ok(json!({
-        "session": session,
-        "result": encode(&applied),
-        "resolution": resolution.as_ref().map(encode),
-        "next_action": encode(&record.next_action),
-    }))
+    Ok(Verified {
+        session,
+        result: applied,
+        resolution,
+        next_action: record.next_action,
+    })
 }
 
 /// The inbox of one session or all sessions (`a3s.test.repair-inbox/1`).
-pub fn inbox(
-    ctx: &Context,
-    session: Option<&str>,
-    limit: Option<usize>,
-    include_terminal: bool,
-) -> Result<Value, LedgerError> {
-    let session = session.map(SessionId::parse).transpose()?;
-    let options = InboxOptions::new(limit.unwrap_or(DEFAULT_INBOX_LIMIT), include_terminal)?;
+pub fn inbox(ctx: &Context, p: &InboxParams) -> Result<Inbox, LedgerError> {
+    let session = p.session.as_deref().map(SessionId::parse).transpose()?;
+    let limit = p.limit.unwrap_or(DEFAULT_INBOX_LIMIT);
+    let options = InboxOptions::new(limit, p.include_terminal)?;
     let ledgers = read_sessions(&ctx.root, session.as_ref(), &StoreLimits::default())?;
-    Ok(encode(&build_inbox(
-        &ledgers,
-        ctx.clock.now_ms(),
-        options,
-        &ctx.ids,
-    )))
+    Ok(build_inbox(&ledgers, ctx.clock.now_ms(), options, &ctx.ids))
 }
 
 /// The repair-loop record of one finding (`a3s.test.repair-loop-record/1`).
-pub fn inspect_finding(ctx: &Context, session: &str, finding: &str) -> Result<Value, LedgerError> {
-    let session = SessionId::parse(session)?;
-    let finding = FindingId::parse(finding)?;
+pub fn inspect_finding(ctx: &Context, p: &FindingParams) -> Result<LoopRecord, LedgerError> {
+    let session = SessionId::parse(&p.session)?;
+    let finding = FindingId::parse(&p.finding)?;
     let state = ledger(ctx, &session).read()?;
-    let record = inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)?;
-    Ok(encode(&record))
+    inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)
 }
 
 /// Append an `a3s.test.repair/1` document to a session's ledger (actor: the reviewer who sent
 /// it). Returns the intake report.
-pub fn import(ctx: &Context, session: &str, document: &[u8]) -> Result<Value, LedgerError> {
+pub fn import(ctx: &Context, session: &str, document: &[u8]) -> Result<Imported, LedgerError> {
     let session = SessionId::parse(session)?;
     let findings = parse_document(document)?;
     let report = ledger(ctx, &session).intake(findings, Actor::Human)?;
-    let mut value = encode(&report);
-    value["session"] = json!(session);
-    Ok(value)
+    Ok(Imported { report, session })
 }
 
 /// Whether an error is about the caller's input (exit code 2) rather than a refusal.

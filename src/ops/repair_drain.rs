@@ -11,7 +11,7 @@
 //! Authority: the findings are recorded as human intake because a person sent them in the page;
 //! the drain itself never creates a finding, so an agent may run it.
 
-use super::session::turn;
+use super::session::{turn, typed};
 use super::Context;
 use a3s_test_ledger::{
     parse_document, Actor, ErrorCode, Finding, FindingId, Ledger, LedgerError, SessionId,
@@ -20,14 +20,16 @@ use a3s_test_ledger::{
 use a3s_test_runner::session::page_context::repair_queue::MAX_BATCH;
 use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::SessionError;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// At most this many peek/append/take rounds per drain (each takes up to 100 findings).
 const MAX_ROUNDS: usize = 4;
 
-/// Why a drain stopped.
-#[derive(Debug, thiserror::Error)]
+/// Why a drain stopped (serialized as the error it wraps).
+#[derive(Debug, thiserror::Error, Serialize)]
+#[serde(untagged)]
 pub enum DrainError {
     /// The session (its supervisor, browser or bridge) refused or failed.
     #[error("{0:?}")]
@@ -49,25 +51,54 @@ impl From<LedgerError> for DrainError {
     }
 }
 
-/// A finding the ledger refused; it stays in the page queue.
-#[derive(Debug, Serialize)]
-struct Refused {
-    /// The finding id as the page sent it (clipped; untrusted).
-    finding_id: String,
-    error: LedgerError,
+/// `repair-drain` / `test_repair_drain`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct DrainParams {
+    /// The running agent session whose page queue is drained.
+    #[arg(long)]
+    #[schemars(regex(pattern = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$"))]
+    pub session: String,
 }
 
+/// A finding the ledger refused; it stays in the page queue.
+#[derive(Debug, Serialize)]
+pub struct Refused {
+    /// The finding id as the page sent it (clipped; untrusted).
+    pub finding_id: String,
+    /// Why the ledger refused it.
+    pub error: LedgerError,
+}
+
+/// What a drain reports.
 #[derive(Debug, Default, Serialize)]
-struct Report {
-    accepted: Vec<FindingId>,
+pub struct Drained {
+    /// Findings that entered the ledger.
+    pub accepted: Vec<FindingId>,
     /// Already in the ledger with the same content (or appended by an earlier drain).
-    duplicates: Vec<FindingId>,
-    held: Vec<a3s_test_ledger::ledger::Held>,
-    refused: Vec<Refused>,
+    pub duplicates: Vec<FindingId>,
+    /// Findings held for a person.
+    pub held: Vec<a3s_test_ledger::ledger::Held>,
+    /// Findings the ledger refused (kept in the page queue).
+    pub refused: Vec<Refused>,
     /// Removed from the page queue (every id is in the ledger).
-    taken: Vec<String>,
+    pub taken: Vec<String>,
     /// The last peek was full: more findings may be waiting.
-    more: bool,
+    pub more: bool,
+    /// The session.
+    pub session: Option<SessionId>,
+}
+
+/// The page queue's answer to a peek.
+#[derive(Debug, Deserialize)]
+struct Peeked {
+    #[serde(default)]
+    batch: Option<PeekedBatch>,
+}
+
+#[derive(Debug, Deserialize)]
+struct PeekedBatch {
+    #[serde(default)]
+    repairs: Vec<Value>,
 }
 
 fn transient(code: ErrorCode) -> bool {
@@ -90,22 +121,17 @@ fn parse_one(record: &Value) -> Result<Finding, LedgerError> {
 }
 
 /// Drain the page queue of `session` into its ledger. Returns the drain report.
-pub fn drain(ctx: &Context, session: &str) -> Result<Value, DrainError> {
+pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
+    let session = p.session.as_str();
     let session_id = SessionId::parse(session)?;
     let ledger = Ledger::open(&ctx.root, &session_id, ctx.clock.clone());
-    let mut report = Report::default();
+    let mut report = Drained::default();
     for _ in 0..MAX_ROUNDS {
-        let peeked = turn(
-            ctx,
-            session,
-            Request::RepairPeek {
-                max: MAX_BATCH as u32,
-            },
-        )?;
-        let records = peeked["batch"]["repairs"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+        let request = Request::RepairPeek {
+            max: MAX_BATCH as u32,
+        };
+        let peeked: Peeked = typed(turn(ctx, session, request)?)?;
+        let records = peeked.batch.map(|b| b.repairs).unwrap_or_default();
         report.more = records.len() >= MAX_BATCH;
         if records.is_empty() {
             break;
@@ -128,9 +154,8 @@ pub fn drain(ctx: &Context, session: &str) -> Result<Value, DrainError> {
             break;
         }
     }
-    let mut value = serde_json::to_value(&report).expect("reports serialize");
-    value["session"] = json!(session_id);
-    Ok(value)
+    report.session = Some(session_id);
+    Ok(report)
 }
 
 struct Round {
@@ -141,7 +166,7 @@ struct Round {
 }
 
 /// Append one peeked batch: known ids are only taken, each send is one intake.
-fn round(ledger: &Ledger, records: &[Value], report: &mut Report) -> Round {
+fn round(ledger: &Ledger, records: &[Value], report: &mut Drained) -> Round {
     let mut out = Round {
         ids: Vec::new(),
         stopped: None,

@@ -1,43 +1,429 @@
 //! Agent-session operations shared by `a3s-test agent …` and the MCP tools: start, observe,
-//! exec (and its typed sugar), finish, abort, show, list, schema and promote. Each returns JSON
-//! or a coded [`SessionError`]; the engine and the gates live in `a3s_test_runner::session`.
+//! inspect, exec (and its typed actions), finish, abort, show, list, schema and promote.
+//!
+//! Each operation's parameters are ONE struct that is at once the CLI subcommand's arguments
+//! (`clap::Args`), the MCP tool's arguments (`Deserialize`) and the source of the tool's input
+//! schema (`JsonSchema`), so a flag, a field and its bounds cannot drift apart. Each returns a
+//! typed result (`Serialize`) or a coded [`SessionError`]; the engine and the gates live in
+//! `a3s_test_runner::session`.
 
-use super::Context;
+use super::{parse_enum, Context};
 use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
     check_session_id, session_dir, sessions_root, Budgets, SessionFile, SessionState,
 };
+use a3s_test_runner::session::page_context::inspect::{
+    parse_region, Detail, InspectRequest, Scope,
+};
 use a3s_test_runner::session::protocol::{FinishStatus, Request};
 use a3s_test_runner::session::spawn::{self, StartRequest, EXIT_TIMEOUT};
 use a3s_test_runner::session::statement::Sugar;
 use a3s_test_runner::session::{policy, promote, SessionCode, SessionError};
+use schemars::JsonSchema;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-/// What `start` needs.
-#[derive(Debug, Clone, Default)]
+/// The session-id pattern of the MCP schemas (the same rule `check_session_id` enforces).
+const SESSION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
+
+/// `start`: a browser on `url`, owned by a supervisor that outlives the call.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct StartParams {
-    /// Session id.
-    pub session: String,
-    /// Start URL.
+    /// The start URL (its origin is the first allowed origin).
     pub url: String,
-    /// `--allow-origin`.
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// Another exact origin the session may navigate to, act and observe on (repeatable).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    #[serde(default)]
     pub allow_origins: Vec<String>,
-    /// `--allow-domain`.
+    /// A host the page may fetch from (network only; not navigable; repeatable).
+    #[arg(long = "allow-domain", value_name = "DOMAIN")]
+    #[serde(default)]
     pub allow_domains: Vec<String>,
-    /// `--goal`.
+    /// The goal, in the person's words.
+    #[arg(long)]
     pub goal: Option<String>,
-    /// `--success`.
+    /// A success criterion (repeatable).
+    #[arg(long)]
+    #[serde(default)]
     pub success: Vec<String>,
-    /// `--idle-timeout-ms` (default 5 min).
-    pub idle_ms: Option<u64>,
-    /// `--max-actions` (default 200).
+    /// Close the session after this long without a turn (default 300000).
+    #[arg(long, value_name = "MS")]
+    #[schemars(range(min = 1))]
+    pub idle_timeout_ms: Option<u64>,
+    /// Most statements the session may dispatch (default 200).
+    #[arg(long, value_name = "N")]
     pub max_actions: Option<u32>,
-    /// `--deadline-ms`: the session's whole lifetime (default 30 min).
+    /// The session's whole lifetime: turns are refused and the supervisor closes after this
+    /// long (default 1800000, 30 min).
+    #[arg(long, value_name = "MS")]
+    #[schemars(range(min = 1))]
     pub deadline_ms: Option<u64>,
-    /// `--max-evidence-bytes` under `artifacts/` (default 64 MiB).
+    /// Most bytes of evidence under the session's artifacts/ (default 67108864, 64 MiB).
+    #[arg(long, value_name = "BYTES")]
     pub max_evidence_bytes: Option<u64>,
+}
+
+/// `observe`: the page's refs.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct ObserveParams {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// Every ref and the page text, not the compact view.
+    #[arg(long)]
+    #[serde(default)]
+    pub full: bool,
+}
+
+/// `inspect`: the Test Kit Page Context. The CLI names the scope with `--node`, `--component`
+/// or `--region`; MCP passes it as one `scope` object.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct InspectParams {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// summary | scoped | diff | forensic.
+    #[arg(long, default_value = "summary", value_parser = parse_enum::<Detail>)]
+    #[schemars(schema_with = "detail_schema")]
+    pub detail: Detail,
+    /// {kind:page} | {kind:node,id} | {kind:component,id} | {kind:region,x,y,width,height}
+    /// (viewport CSS px).
+    #[arg(skip)]
+    #[serde(default)]
+    #[schemars(schema_with = "scope_schema")]
+    pub scope: Option<Scope>,
+    /// Scope: one node id (from an earlier inspection of this document).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["component", "region"])]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub node: Option<String>,
+    /// Scope: one component id.
+    #[arg(long, value_name = "ID", conflicts_with = "region")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub component: Option<String>,
+    /// Scope: a viewport rectangle `x,y,w,h` in CSS px.
+    #[arg(long, value_name = "X,Y,W,H", allow_hyphen_values = true)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub region: Option<String>,
+    /// Diff baseline revision (with detail diff).
+    #[arg(long, value_name = "N")]
+    #[schemars(range(min = 1))]
+    pub since_revision: Option<u64>,
+    /// Wait up to this many ms for a change after the baseline.
+    #[arg(long, value_name = "T")]
+    #[schemars(range(min = 0, max = 30000))]
+    pub wait_timeout_ms: Option<u64>,
+    /// Continue a truncated answer.
+    #[arg(long, value_name = "C")]
+    #[schemars(length(max = 4096))]
+    pub cursor: Option<String>,
+}
+
+fn detail_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "enum": ["summary", "scoped", "diff", "forensic"] })
+}
+
+fn scope_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "object" })
+}
+
+impl InspectParams {
+    /// The checked request: the scope from `scope` or from the CLI's scope flags.
+    pub fn request(&self) -> Result<InspectRequest, SessionError> {
+        let invalid = |m: String| SessionError::new(SessionCode::InvalidInput, m);
+        let scope = if let Some(scope) = &self.scope {
+            scope.clone()
+        } else if let Some(id) = &self.node {
+            Scope::Node { id: id.clone() }
+        } else if let Some(id) = &self.component {
+            Scope::Component { id: id.clone() }
+        } else if let Some(r) = &self.region {
+            parse_region(r).map_err(invalid)?
+        } else {
+            Scope::Page
+        };
+        let request = InspectRequest {
+            detail: self.detail,
+            scope,
+            since_revision: self.since_revision,
+            wait_timeout_ms: self.wait_timeout_ms,
+            cursor: self.cursor.clone(),
+        };
+        request.validate().map_err(invalid)?;
+        Ok(request)
+    }
+}
+
+/// `exec`: one ACL step block.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct ExecParams {
+    /// Exactly one ACL step block, e.g. `click { target = ref("@e3") }`.
+    #[schemars(length(max = 65536))]
+    pub statement: String,
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// The observation the statement's refs come from (must be the latest).
+    #[arg(long)]
+    #[schemars(range(min = 1))]
+    pub observation: Option<u64>,
+}
+
+/// A typed action: the sugar for one ACL step (`test_act`, and the CLI's `click`, `fill`,
+/// `press`, `navigate` and `expect-text`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// `click { target = … }`.
+    Click {
+        /// A ref @eN of the latest observation, or an ACL target such as role("button", "Save").
+        target: String,
+    },
+    /// `fill { target = …  value = … }`.
+    Fill {
+        /// A ref @eN of the latest observation, or an ACL target.
+        target: String,
+        /// The text.
+        text: String,
+    },
+    /// `press { key = … }`.
+    Press {
+        /// A key or chord (`Enter`, `Control+a`).
+        key: String,
+    },
+    /// `navigate { url = … }` (inside the session's origins only).
+    Navigate {
+        /// The URL (relative to the current page).
+        url: String,
+    },
+    /// `expect { text = … }`.
+    ExpectText {
+        /// Text the page must show.
+        text: String,
+    },
+}
+
+impl From<Action> for Sugar {
+    fn from(a: Action) -> Sugar {
+        match a {
+            Action::Click { target } => Sugar::Click(target),
+            Action::Fill { target, text } => Sugar::Fill(target, text),
+            Action::Press { key } => Sugar::Press(key),
+            Action::Navigate { url } => Sugar::Navigate(url),
+            Action::ExpectText { text } => Sugar::ExpectText(text),
+        }
+    }
+}
+
+/// `test_act`: one typed action.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ActParams {
+    /// The session id.
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// The action.
+    pub action: Action,
+    /// The observation the refs come from (must be the latest).
+    #[schemars(range(min = 1))]
+    pub observation: Option<u64>,
+}
+
+/// `finish`: close with a verdict.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct FinishParams {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// The verdict: passed | failed.
+    #[arg(long, value_parser = parse_enum::<FinishStatus>)]
+    #[schemars(schema_with = "status_schema")]
+    pub status: FinishStatus,
+    /// What happened.
+    #[arg(long, default_value = "")]
+    #[serde(default)]
+    #[schemars(length(max = 8192))]
+    pub summary: String,
+}
+
+fn status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "enum": ["passed", "failed"] })
+}
+
+/// `abort`: close without a verdict.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct AbortParams {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// Why.
+    #[arg(long)]
+    pub reason: Option<String>,
+}
+
+/// `show` (and the operations that only name a session).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct SessionParams {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+}
+
+/// `promote`: the session's successful steps as a suite.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct PromoteParams {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// Where to write the suite.
+    #[arg(long)]
+    pub output: PathBuf,
+}
+
+/// What `start` reports.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Started {
+    /// The session id.
+    pub session: String,
+    /// Its state (running).
+    pub state: SessionState,
+    /// The start URL.
+    pub url: String,
+    /// The allowed origins.
+    pub origins: Vec<String>,
+    /// The allowed network domains.
+    pub domains: Vec<String>,
+    /// The session folder.
+    pub folder: PathBuf,
+    /// The supervisor's pid.
+    pub supervisor_pid: u32,
+    /// The browser's pid.
+    pub browser_pid: u32,
+    /// The command to run next.
+    pub next: String,
+}
+
+/// One resolved ref of a step.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Resolved {
+    /// The ref (`@e3`).
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The durable target it stood for.
+    pub target: String,
+}
+
+/// What a statement (or a typed action) reports: the supervisor's answer to an exec turn.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Executed {
+    /// The turn number.
+    pub turn: u64,
+    /// The step kind.
+    pub step: String,
+    /// `passed`.
+    pub status: String,
+    /// The refs the step resolved.
+    #[serde(default)]
+    pub resolved: Vec<Resolved>,
+    /// The step's evidence (the driver's evidence record).
+    #[serde(default)]
+    pub evidence: Value,
+    /// The step's detail.
+    #[serde(default)]
+    pub detail: Value,
+    /// The page URL after the step.
+    #[serde(default)]
+    pub url: String,
+    /// Page-derived fields are untrusted data.
+    #[serde(default)]
+    pub untrusted: bool,
+    /// The command to run next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    /// Requests the network policy blocked since the last answer (untrusted URLs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_requests: Vec<String>,
+}
+
+/// What `finish` and `abort` report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Closed {
+    /// The session report (the supervisor's, or a forced close's).
+    pub report: Value,
+    /// The command to run next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    /// No owned process remains.
+    #[serde(default)]
+    pub cleanup_verified: bool,
+    /// Pids of owned processes that survived.
+    #[serde(default)]
+    pub survivors: Vec<u32>,
+    /// Requests the network policy blocked since the last answer (untrusted URLs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_requests: Vec<String>,
+}
+
+/// What `show` reports.
+#[derive(Debug, Serialize)]
+pub struct Shown {
+    /// The session record.
+    pub session: SessionFile,
+    /// Its report, once closed.
+    pub report: Option<Value>,
+    /// The session folder.
+    pub folder: PathBuf,
+    /// Page-derived fields are untrusted data.
+    pub untrusted: bool,
+}
+
+/// One row of `list`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Listed {
+    /// The session id.
+    pub session: String,
+    /// Its state.
+    pub state: SessionState,
+    /// The start URL.
+    pub url: String,
+    /// Statements dispatched.
+    pub actions: u32,
+    /// When it started.
+    pub started_at_ms: u64,
+}
+
+/// What `list` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sessions {
+    /// Every session, newest first.
+    pub sessions: Vec<Listed>,
+}
+
+/// What `promote` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct Promoted {
+    /// The session id.
+    pub session: String,
+    /// The suite written.
+    pub output: PathBuf,
+    /// Its steps (the navigation plus every successful step).
+    pub steps: usize,
+    /// The command to run next.
+    pub next: String,
 }
 
 fn exe() -> Result<PathBuf, SessionError> {
@@ -56,12 +442,12 @@ pub fn start(
     ctx: &Context,
     p: StartParams,
     interrupted: &dyn Fn() -> bool,
-) -> Result<Value, SessionError> {
+) -> Result<Started, SessionError> {
     check_session_id(&p.session)?;
     let policy = policy::build(&p.url, &p.allow_origins, &p.allow_domains)
         .map_err(|e| SessionError::new(SessionCode::InvalidInput, e.message))?;
     let mut budgets = Budgets::default();
-    if let Some(ms) = p.idle_ms {
+    if let Some(ms) = p.idle_timeout_ms {
         budgets.idle_ms = ms.max(1);
     }
     if let Some(n) = p.max_actions {
@@ -86,17 +472,17 @@ pub fn start(
         },
         interrupted,
     )?;
-    Ok(json!({
-        "session": file.id,
-        "state": file.state,
-        "url": file.start_url,
-        "origins": file.policy.origins,
-        "domains": file.policy.domains,
-        "folder": session_dir(&ctx.root, &file.id),
-        "supervisor_pid": file.ownership.supervisor_pid,
-        "browser_pid": file.ownership.browser_pid,
-        "next": format!("a3s-test agent observe --session {}", file.id),
-    }))
+    Ok(Started {
+        folder: session_dir(&ctx.root, &file.id),
+        next: format!("a3s-test agent observe --session {}", file.id),
+        state: file.state,
+        url: file.start_url,
+        origins: file.policy.origins,
+        domains: file.policy.domains,
+        supervisor_pid: file.ownership.supervisor_pid,
+        browser_pid: file.ownership.browser_pid,
+        session: file.id,
+    })
 }
 
 fn load(ctx: &Context, session: &str) -> Result<(PathBuf, SessionFile), SessionError> {
@@ -106,7 +492,8 @@ fn load(ctx: &Context, session: &str) -> Result<(PathBuf, SessionFile), SessionE
     Ok((dir, file))
 }
 
-/// One turn of a running session's supervisor (refused when the session is closed).
+/// One turn of a running session's supervisor (refused when the session is closed): the JSON
+/// body of its answer.
 pub(crate) fn turn(ctx: &Context, session: &str, request: Request) -> Result<Value, SessionError> {
     let (_, file) = load(ctx, session)?;
     if file.state == SessionState::CleanupFailed {
@@ -143,45 +530,50 @@ pub(crate) fn turn(ctx: &Context, session: &str, request: Request) -> Result<Val
     }
 }
 
-/// Observe the page: observation id and refs.
-pub fn observe(ctx: &Context, session: &str, full: bool) -> Result<Value, SessionError> {
-    turn(ctx, session, Request::Observe { full })
+/// The one place a supervisor's answer becomes a typed result: a body that does not fit `T`
+/// is a supervisor fault (`test.session.supervisor`), never a half-read value.
+pub(crate) fn typed<T: DeserializeOwned>(body: Value) -> Result<T, SessionError> {
+    serde_json::from_value(body).map_err(|e| {
+        SessionError::new(
+            SessionCode::Supervisor,
+            format!("the supervisor's answer does not fit its protocol: {e}"),
+        )
+    })
 }
 
-/// Inspect the Test Kit Page Context (a new observation with the bridge's answer).
-pub fn inspect(
-    ctx: &Context,
-    session: &str,
-    request: a3s_test_runner::session::page_context::inspect::InspectRequest,
-) -> Result<Value, SessionError> {
-    turn(ctx, session, Request::Inspect { request })
+/// Observe the page: the runner's observation view (observation id, refs, page text), which
+/// `a3s_test_runner::session::observation::to_text` renders.
+pub fn observe(ctx: &Context, p: &ObserveParams) -> Result<Value, SessionError> {
+    turn(ctx, &p.session, Request::Observe { full: p.full })
+}
+
+/// Inspect the Test Kit Page Context (a new observation view with the bridge's answer under
+/// `inspection`).
+pub fn inspect(ctx: &Context, p: &InspectParams) -> Result<Value, SessionError> {
+    let request = p.request()?;
+    turn(ctx, &p.session, Request::Inspect { request })
 }
 
 /// Admit and run one statement.
-pub fn exec(
-    ctx: &Context,
-    session: &str,
-    observation: Option<u64>,
-    statement: &str,
-) -> Result<Value, SessionError> {
-    turn(
-        ctx,
-        session,
-        Request::Exec {
-            observation,
-            statement: statement.to_string(),
-        },
-    )
+pub fn exec(ctx: &Context, p: &ExecParams) -> Result<Executed, SessionError> {
+    let request = Request::Exec {
+        observation: p.observation,
+        statement: p.statement.clone(),
+    };
+    typed(turn(ctx, &p.session, request)?)
 }
 
-/// Run a typed sugar action.
-pub fn act(
-    ctx: &Context,
-    session: &str,
-    observation: Option<u64>,
-    sugar: &Sugar,
-) -> Result<Value, SessionError> {
-    exec(ctx, session, observation, &sugar.statement())
+/// Run a typed action (its sugar statement, with exec's gates).
+pub fn act(ctx: &Context, p: ActParams) -> Result<Executed, SessionError> {
+    let statement = Sugar::from(p.action).statement();
+    exec(
+        ctx,
+        &ExecParams {
+            statement,
+            session: p.session,
+            observation: p.observation,
+        },
+    )
 }
 
 /// After the supervisor answered a close: stop whatever of the recorded groups is left and
@@ -190,17 +582,19 @@ fn with_cleanup(
     ctx: &Context,
     session: &str,
     done: SessionState,
-    mut value: Value,
-) -> Result<Value, SessionError> {
+    body: Value,
+) -> Result<Closed, SessionError> {
+    let mut closed: Closed = typed(body)?;
     let (dir, mut file) = load(ctx, session)?;
     let survivors = cleanup::stop_recorded(&file, EXIT_TIMEOUT);
     cleanup::settle(&dir, &mut file, done, &survivors)?;
-    value["cleanup_verified"] = json!(survivors.is_empty());
-    value["survivors"] = json!(survivors);
-    if !survivors.is_empty() {
-        return Err(cleanup::failed(session, &survivors).with_detail(value));
+    closed.cleanup_verified = survivors.is_empty();
+    closed.survivors = survivors;
+    if !closed.survivors.is_empty() {
+        let detail = serde_json::to_value(&closed).expect("results serialize");
+        return Err(cleanup::failed(session, &closed.survivors).with_detail(detail));
     }
-    Ok(value)
+    Ok(closed)
 }
 
 /// Without a supervisor (gone, or the session in cleanup): stop the recorded groups directly.
@@ -210,38 +604,36 @@ fn forced(
     done: SessionState,
     reason: &str,
     cause: Option<SessionError>,
-) -> Result<Value, SessionError> {
+) -> Result<Closed, SessionError> {
     let (dir, _) = load(ctx, session)?;
     let (file, survivors) = cleanup::force_close(&dir, done, reason)?;
     let report = json!({ "session": file.id, "state": file.state, "forced": true, "cause": cause });
     if survivors.is_empty() {
-        Ok(json!({ "cleanup_verified": true, "survivors": survivors, "report": report }))
+        Ok(Closed {
+            report,
+            next: None,
+            cleanup_verified: true,
+            survivors,
+            blocked_requests: Vec::new(),
+        })
     } else {
         Err(cleanup::failed(session, &survivors).with_detail(report))
     }
 }
 
 /// Close with a verdict; verifies no owned process remains. A session in cleanup retries it.
-pub fn finish(
-    ctx: &Context,
-    session: &str,
-    status: FinishStatus,
-    summary: &str,
-) -> Result<Value, SessionError> {
+pub fn finish(ctx: &Context, p: &FinishParams) -> Result<Closed, SessionError> {
+    let session = p.session.as_str();
     let (_, file) = load(ctx, session)?;
     if file.state == SessionState::CleanupFailed {
         return forced(ctx, session, SessionState::Finished, "finished", None);
     }
-    let value = turn(
-        ctx,
-        session,
-        Request::Finish {
-            status,
-            summary: summary.to_string(),
-        },
-    );
-    match value {
-        Ok(value) => with_cleanup(ctx, session, SessionState::Finished, value),
+    let request = Request::Finish {
+        status: p.status,
+        summary: p.summary.clone(),
+    };
+    match turn(ctx, session, request) {
+        Ok(body) => with_cleanup(ctx, session, SessionState::Finished, body),
         // The supervisor stopped before it answered: what it recorded is stopped here.
         Err(e) if e.code == SessionCode::Cleanup => {
             forced(ctx, session, SessionState::Finished, "finished", Some(e))
@@ -252,17 +644,18 @@ pub fn finish(
 
 /// Close without a verdict; a supervisor that does not answer (or is gone) is stopped with the
 /// browser through the recorded groups (identity checked). A session in cleanup retries it.
-pub fn abort(ctx: &Context, session: &str, reason: Option<&str>) -> Result<Value, SessionError> {
+pub fn abort(ctx: &Context, p: &AbortParams) -> Result<Closed, SessionError> {
+    let session = p.session.as_str();
     let (_, file) = load(ctx, session)?;
-    let reason_text = reason.unwrap_or("aborted");
+    let reason_text = p.reason.as_deref().unwrap_or("aborted");
     if file.state == SessionState::CleanupFailed {
         return forced(ctx, session, SessionState::Aborted, reason_text, None);
     }
     let request = Request::Abort {
-        reason: reason.map(str::to_string),
+        reason: p.reason.clone(),
     };
     match turn(ctx, session, request) {
-        Ok(value) => with_cleanup(ctx, session, SessionState::Aborted, value),
+        Ok(body) => with_cleanup(ctx, session, SessionState::Aborted, body),
         Err(e)
             if matches!(
                 e.code,
@@ -276,62 +669,65 @@ pub fn abort(ctx: &Context, session: &str, reason: Option<&str>) -> Result<Value
 }
 
 /// The session record (and the report, once closed).
-pub fn show(ctx: &Context, session: &str) -> Result<Value, SessionError> {
-    let (dir, file) = load(ctx, session)?;
+pub fn show(ctx: &Context, p: &SessionParams) -> Result<Shown, SessionError> {
+    let (dir, file) = load(ctx, &p.session)?;
     let report = std::fs::read(dir.join("report.json"))
         .ok()
         .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
-    Ok(json!({ "session": file, "report": report, "folder": dir, "untrusted": true }))
+    Ok(Shown {
+        session: file,
+        report,
+        folder: dir,
+        untrusted: true,
+    })
 }
 
 /// Every session under the root, newest first.
-pub fn list(ctx: &Context) -> Result<Value, SessionError> {
+pub fn list(ctx: &Context) -> Result<Sessions, SessionError> {
     let root = sessions_root(&ctx.root);
-    let mut rows = Vec::new();
+    let mut sessions = Vec::new();
     if let Ok(entries) = std::fs::read_dir(&root) {
         for entry in entries.flatten() {
             if let Ok(file) = SessionFile::load(&entry.path()) {
-                rows.push(json!({
-                    "session": file.id,
-                    "state": file.state,
-                    "url": file.start_url,
-                    "actions": file.actions,
-                    "started_at_ms": file.started_at_ms,
-                }));
+                sessions.push(Listed {
+                    session: file.id,
+                    state: file.state,
+                    url: file.start_url,
+                    actions: file.actions,
+                    started_at_ms: file.started_at_ms,
+                });
             }
         }
     }
-    rows.sort_by_key(|r| std::cmp::Reverse(r["started_at_ms"].as_u64().unwrap_or(0)));
-    Ok(json!({ "sessions": rows }))
+    sessions.sort_by_key(|r| std::cmp::Reverse(r.started_at_ms));
+    Ok(Sessions { sessions })
 }
 
 /// Write the session's successful steps as a suite at `output`.
-pub fn promote(ctx: &Context, session: &str, output: &Path) -> Result<Value, SessionError> {
-    let (_, file) = load(ctx, session)?;
+pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionError> {
+    let (_, file) = load(ctx, &p.session)?;
+    let output: &Path = &p.output;
     let source = promote::suite_source(&file)?;
-    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            SessionError::new(
-                SessionCode::Io,
-                format!("failed to create {}: {e}", parent.display()),
-            )
-        })?;
-    }
-    std::fs::write(output, &source).map_err(|e| {
+    let io = |what: &str, path: &Path, e: std::io::Error| {
         SessionError::new(
             SessionCode::Io,
-            format!("failed to write {}: {e}", output.display()),
+            format!("failed to {what} {}: {e}", path.display()),
         )
-    })?;
-    Ok(json!({
-        "session": file.id,
-        "output": output,
-        "steps": file.steps.len() + 1,
-        "next": format!("a3s-test run {}", output.display()),
-    }))
+    };
+    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+    }
+    std::fs::write(output, &source).map_err(|e| io("write", output, e))?;
+    Ok(Promoted {
+        session: file.id,
+        output: output.to_path_buf(),
+        steps: file.steps.len() + 1,
+        next: format!("a3s-test run {}", output.display()),
+    })
 }
 
-/// JSON Schema of the statement and typed-action forms.
+/// JSON Schema of the statement and typed-action forms (the action's schema is derived from
+/// [`Action`], the type `test_act` deserializes).
 pub fn schema() -> Value {
     let step_kinds: Vec<&str> = a3s_test_driver::web::WEB_STEPS
         .iter()
@@ -348,51 +744,6 @@ pub fn schema() -> Value {
             "examples": ["click { target = ref(\"@e3\") }", "fill { target = label(\"Email\")\n value = \"a@b.c\" }"],
             "x-step-kinds": step_kinds,
         },
-        "action": action_schema(),
+        "action": super::schema_of::<Action>(),
     })
-}
-
-/// The typed action (`test_act`, and the CLI sugar verbs).
-pub fn action_schema() -> Value {
-    let target = json!({ "type": "string", "description": "a ref @eN of the latest observation, or an ACL target such as role(\"button\", \"Save\")" });
-    json!({
-        "oneOf": [
-            { "type": "object", "required": ["action", "target"], "additionalProperties": false,
-              "properties": { "action": { "const": "click" }, "target": target } },
-            { "type": "object", "required": ["action", "target", "text"], "additionalProperties": false,
-              "properties": { "action": { "const": "fill" }, "target": target, "text": { "type": "string" } } },
-            { "type": "object", "required": ["action", "key"], "additionalProperties": false,
-              "properties": { "action": { "const": "press" }, "key": { "type": "string" } } },
-            { "type": "object", "required": ["action", "url"], "additionalProperties": false,
-              "properties": { "action": { "const": "navigate" }, "url": { "type": "string" } } },
-            { "type": "object", "required": ["action", "text"], "additionalProperties": false,
-              "properties": { "action": { "const": "expect_text" }, "text": { "type": "string" } } },
-        ]
-    })
-}
-
-/// Parse a typed action (`{"action": "click", "target": "@e3"}`).
-pub fn parse_action(v: &Value) -> Result<Sugar, SessionError> {
-    let s = |k: &str| -> Result<String, SessionError> {
-        v.get(k)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| {
-                SessionError::new(
-                    SessionCode::Schema,
-                    format!("the action needs a string `{k}`"),
-                )
-            })
-    };
-    match v.get("action").and_then(Value::as_str) {
-        Some("click") => Ok(Sugar::Click(s("target")?)),
-        Some("fill") => Ok(Sugar::Fill(s("target")?, s("text")?)),
-        Some("press") => Ok(Sugar::Press(s("key")?)),
-        Some("navigate") => Ok(Sugar::Navigate(s("url")?)),
-        Some("expect_text") => Ok(Sugar::ExpectText(s("text")?)),
-        other => Err(SessionError::new(
-            SessionCode::Schema,
-            format!("unknown action {other:?}: use click, fill, press, navigate or expect_text"),
-        )),
-    }
 }

@@ -1,7 +1,7 @@
 //! `a3s-test mcp` over real stdio: lifecycle, tool listing with schemas, tool calls, and the
 //! JSON-RPC error codes.
 
-use crate::mcp_pipe::McpPipe;
+use crate::mcp_pipe::{McpClient, McpPipe};
 use crate::support::*;
 use serde_json::{json, Value};
 
@@ -10,8 +10,13 @@ fn start_mcp(root: &std::path::Path) -> McpPipe {
     McpPipe::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE)
 }
 
+/// The official MCP client on `a3s-test mcp --root <root>`.
+fn client(root: &std::path::Path) -> McpClient {
+    McpClient::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE)
+}
+
 #[test]
-fn mcp_lifecycle_tools_and_errors() {
+fn mcp_lifecycle_and_envelope_errors_over_raw_lines() {
     let dir = tempfile::tempdir().unwrap();
     let mut mcp = start_mcp(dir.path());
     let early = mcp.request(1, "tools/list", json!({}));
@@ -23,9 +28,25 @@ fn mcp_lifecycle_tools_and_errors() {
     assert_eq!(init["result"]["serverInfo"]["name"], "a3s-test");
     assert!(init["result"]["capabilities"]["tools"].is_object());
     mcp.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    assert_eq!(
+        mcp.request(15, "resources/list", json!({}))["error"]["code"],
+        -32601
+    );
+    mcp.send_raw("{not json");
+    assert_eq!(mcp.recv()["error"]["code"], -32700);
+    mcp.send_raw(r#"[{"jsonrpc":"2.0","id":16,"method":"ping"}]"#);
+    assert_eq!(mcp.recv()["error"]["code"], -32600);
+    mcp.send_raw(r#"{"jsonrpc":"1.0","id":17,"method":"ping"}"#);
+    assert_eq!(mcp.recv()["error"]["code"], -32600);
+    assert_eq!(mcp.request(18, "ping", json!({}))["result"], json!({}));
+}
 
-    let list = mcp.request(3, "tools/list", json!({}));
-    let tools = list["result"]["tools"].as_array().unwrap();
+#[test]
+fn mcp_tools_answer_the_official_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = client(dir.path());
+    assert_eq!(mcp.server_info()["serverInfo"]["name"], "a3s-test");
+    let tools = mcp.tools();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     for expected in [
         "test_repair_inbox",
@@ -54,7 +75,7 @@ fn mcp_lifecycle_tools_and_errors() {
             "{reviewer_only} is a reviewer action"
         );
     }
-    for t in tools {
+    for t in &tools {
         assert_eq!(t["inputSchema"]["type"], "object", "{}", t["name"]);
         assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()));
     }
@@ -67,93 +88,52 @@ fn mcp_lifecycle_tools_and_errors() {
     );
     assert!(imported.status.success());
     // Draining needs a running session; with none, the refusal is a tool result.
-    let drain = mcp.call(4, "test_repair_drain", json!({"session": "s1"}));
-    assert_eq!(drain["result"]["isError"], true, "{drain}");
-    let text: Value =
-        serde_json::from_str(drain["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(text, drain["result"]["structuredContent"]);
+    let (_, is_error) = mcp.result("test_repair_drain", json!({"session": "s1"}));
+    assert!(is_error);
 
-    let claim = mcp.call(
-        5,
+    let (claim, _) = mcp.result(
         "test_repair_claim",
         json!({"session": "s1", "finding": "f1", "request_id": "r1"}),
     );
-    let attempt = claim["result"]["structuredContent"]["result"]["attempt_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let progress = mcp.call(6, "test_repair_progress", json!({
+    let attempt = claim["result"]["attempt_id"].as_str().unwrap().to_owned();
+    let (progress, _) = mcp.result("test_repair_progress", json!({
         "session": "s1", "finding": "f1", "request_id": "r2", "attempt_id": attempt, "message": "on it"
     }));
-    assert_eq!(
-        progress["result"]["structuredContent"]["result"]["to"],
-        "repairing"
-    );
-    let complete = mcp.call(7, "test_repair_complete", json!({
+    assert_eq!(progress["result"]["to"], "repairing");
+    let (complete, _) = mcp.result("test_repair_complete", json!({
         "session": "s1", "finding": "f1", "request_id": "r3", "attempt_id": attempt, "changed_files": []
     }));
-    assert_eq!(
-        complete["result"]["structuredContent"]["result"]["to"],
-        "verifying"
-    );
-    let inbox = mcp.call(8, "test_repair_inbox", json!({"limit": 5}));
-    assert_eq!(
-        inbox["result"]["structuredContent"]["protocol"],
-        "a3s.test.repair-inbox/1"
-    );
-    let rec = mcp.call(
-        9,
+    assert_eq!(complete["result"]["to"], "verifying");
+    let (inbox, _) = mcp.result("test_repair_inbox", json!({"limit": 5}));
+    assert_eq!(inbox["protocol"], "a3s.test.repair-inbox/1");
+    let (rec, _) = mcp.result(
         "test_repair_inspect",
         json!({"session": "s1", "finding": "f1"}),
     );
-    assert_eq!(
-        rec["result"]["structuredContent"]["changed_files"],
-        json!([])
-    );
+    assert_eq!(rec["changed_files"], json!([]));
 
     // A refusal is a tool result with isError, not a protocol error.
-    let refused = mcp.call(
-        10,
+    let (refused, is_error) = mcp.result(
         "test_repair_claim",
         json!({"session": "s1", "finding": "f1", "request_id": "r4"}),
     );
-    assert_eq!(refused["result"]["isError"], true);
+    assert!(is_error);
     assert_eq!(
-        refused["result"]["structuredContent"]["error"]["code"],
+        refused["error"]["code"],
         "test.session.repair_invalid_transition"
     );
-    // Protocol errors.
+    // Protocol errors: an unknown tool, and arguments outside the derived schema.
+    let code = |name: &str, args: Value| mcp.call(name, args).unwrap_err()["code"].clone();
+    assert_eq!(code("test_nope", json!({})), -32602);
+    assert_eq!(code("test_repair_claim", json!({"session": "s1"})), -32602);
     assert_eq!(
-        mcp.call(11, "test_nope", json!({}))["error"]["code"],
-        -32602
-    );
-    assert_eq!(
-        mcp.call(12, "test_repair_claim", json!({"session": "s1"}))["error"]["code"],
-        -32602
-    );
-    assert_eq!(
-        mcp.call(
-            13,
+        code(
             "test_repair_claim",
             json!({"session": "s1", "finding": "f1", "request_id": "r", "shell": "id"})
-        )["error"]["code"],
+        ),
         -32602
     );
-    assert_eq!(
-        mcp.call(14, "test_repair_inbox", json!({"limit": "ten"}))["error"]["code"],
-        -32602
-    );
-    assert_eq!(
-        mcp.request(15, "resources/list", json!({}))["error"]["code"],
-        -32601
-    );
-    mcp.send_raw("{not json");
-    assert_eq!(mcp.recv()["error"]["code"], -32700);
-    mcp.send_raw(r#"[{"jsonrpc":"2.0","id":16,"method":"ping"}]"#);
-    assert_eq!(mcp.recv()["error"]["code"], -32600);
-    mcp.send_raw(r#"{"jsonrpc":"1.0","id":17,"method":"ping"}"#);
-    assert_eq!(mcp.recv()["error"]["code"], -32600);
-    assert_eq!(mcp.request(18, "ping", json!({}))["result"], json!({}));
+    assert_eq!(code("test_repair_inbox", json!({"limit": "ten"})), -32602);
 }
 
 /// Start and initialize a server.
@@ -191,7 +171,7 @@ fn mcp_skips_an_over_long_line_without_holding_it_and_carries_on() {
 #[test]
 fn mcp_answers_schema_violations_as_invalid_params_naming_the_field() {
     let dir = tempfile::tempdir().unwrap();
-    let mut mcp = initialized(dir.path());
+    let mcp = client(dir.path());
     let long_statement = "x".repeat(65_537);
     let cases = [
         ("test_repair_inbox", json!({"limit": 0}), "/limit"),
@@ -237,15 +217,14 @@ fn mcp_answers_schema_violations_as_invalid_params_naming_the_field() {
             "/shell",
         ),
     ];
-    for (i, (tool, arguments, field)) in cases.into_iter().enumerate() {
-        let r = mcp.call(10 + i as u64, tool, arguments);
-        assert_eq!(r["error"]["code"], -32602, "{tool}: {r}");
-        assert_eq!(r["error"]["data"]["field"], field, "{tool}: {r}");
-        assert!(r.get("result").is_none(), "{tool}: {r}");
+    for (tool, arguments, field) in cases {
+        let e = mcp.call(tool, arguments).unwrap_err();
+        assert_eq!(e["code"], -32602, "{tool}: {e}");
+        assert_eq!(e["data"]["field"], field, "{tool}: {e}");
     }
     // Arguments inside the schema still reach the tool (and its own refusal is a tool error).
-    let r = mcp.call(99, "test_observe", json!({"session": "missing"}));
-    assert_eq!(r["result"]["isError"], true, "{r}");
+    let (r, is_error) = mcp.result("test_observe", json!({"session": "missing"}));
+    assert!(is_error, "{r}");
 }
 
 #[test]

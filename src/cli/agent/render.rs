@@ -1,69 +1,150 @@
-//! Output of the agent commands: JSON on stdout with `--json`, short human text otherwise, and
-//! coded errors (JSON on stdout with `--json`, `error[code]: message` on stderr otherwise).
+//! Output of the agent commands: a typed result as JSON on stdout with `--json`, short human
+//! text otherwise, and coded errors (JSON on stdout with `--json`, `error[code]: message` on
+//! stderr otherwise). One printer for every agent command.
 
 use super::{EXIT_INVALID_INPUT, EXIT_OK, EXIT_REFUSED};
 use a3s_test_ledger::LedgerError;
+use a3s_test_runner::session::{SessionCode, SessionError};
+use clap::Args;
+use serde::Serialize;
 use serde_json::Value;
 use std::io::Write;
 use std::process::ExitCode;
 
-/// Print `value` as one JSON document, or `human(value)` as text; exit 0.
-pub fn ok(json: bool, value: &Value, human: impl FnOnce(&Value) -> String) -> ExitCode {
-    let text = if json {
-        let mut s = serde_json::to_string_pretty(value).expect("JSON values serialize");
-        s.push('\n');
-        s
-    } else {
-        human(value)
-    };
+/// An operation's parameters plus `--json`: the CLI face of one `crate::ops` parameters struct.
+#[derive(Debug, Args)]
+pub struct Cli<P: Args> {
+    /// The operation's parameters.
+    #[command(flatten)]
+    pub params: P,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A coded error an agent command can end with.
+pub trait Failure: Serialize {
+    /// The stable code (`test.session.…`).
+    fn code(&self) -> String;
+    /// The message.
+    fn message(&self) -> &str;
+    /// The process exit code.
+    fn exit(&self) -> ExitCode;
+    /// A command to run next, when the error names one.
+    fn next(&self) -> Option<&str> {
+        None
+    }
+}
+
+impl Failure for LedgerError {
+    fn code(&self) -> String {
+        self.code.to_string()
+    }
+    fn message(&self) -> &str {
+        &self.message
+    }
+    /// 2 for input errors, 1 for refusals.
+    fn exit(&self) -> ExitCode {
+        ExitCode::from(if crate::ops::repair::is_input_error(self) {
+            EXIT_INVALID_INPUT
+        } else {
+            EXIT_REFUSED
+        })
+    }
+}
+
+impl Failure for SessionError {
+    fn code(&self) -> String {
+        self.code.to_string()
+    }
+    fn message(&self) -> &str {
+        &self.message
+    }
+    /// 1 = refused by a gate or failed in the browser; 2 = invalid input or infrastructure.
+    fn exit(&self) -> ExitCode {
+        ExitCode::from(match self.code {
+            SessionCode::InvalidInput
+            | SessionCode::Supervisor
+            | SessionCode::Io
+            | SessionCode::UnknownSession
+            | SessionCode::AlreadyExists
+            | SessionCode::Cleanup => EXIT_INVALID_INPUT,
+            SessionCode::Interrupted => crate::cli::exit::INTERRUPTED,
+            _ => EXIT_REFUSED,
+        })
+    }
+    fn next(&self) -> Option<&str> {
+        self.detail
+            .as_ref()
+            .and_then(|d| d.get("next"))
+            .and_then(Value::as_str)
+    }
+}
+
+/// A repair-drain error prints as the ledger or session error it wraps.
+impl Failure for crate::ops::repair_drain::DrainError {
+    fn code(&self) -> String {
+        match self {
+            Self::Ledger(e) => e.code(),
+            Self::Session(e) => Failure::code(e),
+        }
+    }
+    fn message(&self) -> &str {
+        match self {
+            Self::Ledger(e) => Failure::message(e),
+            Self::Session(e) => Failure::message(e),
+        }
+    }
+    /// 2 for input errors, 1 otherwise (a session error counts as input only when coded so).
+    fn exit(&self) -> ExitCode {
+        match self {
+            Self::Ledger(e) => e.exit(),
+            Self::Session(e) if e.code == SessionCode::InvalidInput => {
+                ExitCode::from(EXIT_INVALID_INPUT)
+            }
+            Self::Session(_) => ExitCode::from(EXIT_REFUSED),
+        }
+    }
+}
+
+fn write_stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-    ExitCode::from(EXIT_OK)
 }
 
-/// Print `err` and exit 2 for input errors, 1 for refusals.
-pub fn error(json: bool, err: &LedgerError) -> ExitCode {
-    if json {
-        let value = serde_json::json!({ "error": err });
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
-    } else {
-        eprintln!("error[{}]: {}", err.code, err.message);
+fn pretty<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("results serialize");
+    s.push('\n');
+    s
+}
+
+/// Print a result: the value as one JSON document (`--json`) or `human(value)`; exit 0. An
+/// error prints as `{"error": …}` (`--json`) or `error[code]: message` on stderr.
+pub fn print<T: Serialize, E: Failure>(
+    json: bool,
+    result: Result<T, E>,
+    human: impl FnOnce(&T) -> String,
+) -> ExitCode {
+    match result {
+        Ok(value) => {
+            write_stdout(&if json { pretty(&value) } else { human(&value) });
+            ExitCode::from(EXIT_OK)
+        }
+        Err(e) => {
+            if json {
+                write_stdout(&pretty(&serde_json::json!({ "error": &e })));
+            } else {
+                eprintln!("error[{}]: {}", e.code(), e.message());
+                if let Some(next) = e.next() {
+                    eprintln!("next: {next}");
+                }
+            }
+            e.exit()
+        }
     }
-    ExitCode::from(if crate::ops::repair::is_input_error(err) {
-        EXIT_INVALID_INPUT
-    } else {
-        EXIT_REFUSED
-    })
 }
 
-/// Print a session error (the session's supervisor, browser or bridge) and exit 2 for input
-/// errors, 1 otherwise.
-pub fn session_error(json: bool, err: &a3s_test_runner::session::SessionError) -> ExitCode {
-    if json {
-        let value = serde_json::json!({ "error": err });
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
-    } else {
-        eprintln!("error[{}]: {}", err.code, err.message);
-    }
-    let input = err.code == a3s_test_runner::session::SessionCode::InvalidInput;
-    ExitCode::from(if input {
-        EXIT_INVALID_INPUT
-    } else {
-        EXIT_REFUSED
-    })
-}
-
-/// `value[key]` as text ("" when absent).
-pub fn s<'a>(value: &'a Value, key: &str) -> &'a str {
-    value.get(key).and_then(Value::as_str).unwrap_or("")
+/// `next: <command>` as a closing line ("" when there is none).
+pub fn next_line(next: Option<&str>) -> String {
+    next.map(|n| format!("next: {n}\n")).unwrap_or_default()
 }

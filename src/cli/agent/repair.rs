@@ -7,13 +7,17 @@
 //! completed attempt, and the coding agent that made the repair must not certify it (browser
 //! verification, a later part, will call the same operation itself).
 
-use super::render::{self, s};
-use crate::ops::repair::{self as ops, OpParams, Verb};
-use crate::ops::repair_drain::DrainError;
+use super::render::{print, Cli};
+use crate::ops::repair::{
+    self as ops, ClaimParams, CompleteParams, FailParams, FindingParams, Imported, InboxParams,
+    MessageParams, Operation, ProgressParams, ReviewerParams, Target, Verb,
+};
+use crate::ops::repair_drain::{drain, DrainParams, Drained};
 use crate::ops::Context;
-use a3s_test_ledger::{ErrorCode, LedgerError};
+use a3s_test_ledger::lease::LeaseState;
+use a3s_test_ledger::{Applied, ErrorCode, Inbox, LedgerError, LoopRecord, NextAction};
 use clap::{Args, Subcommand};
-use serde_json::Value;
+use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::PathBuf;
@@ -24,40 +28,40 @@ use std::process::ExitCode;
 pub enum RepairCommand {
     /// List what needs doing across sessions, most urgent first (`a3s.test.repair-inbox/1`).
     #[command(name = "repair-inbox")]
-    Inbox(InboxArgs),
+    Inbox(Cli<InboxParams>),
     /// Show everything about one finding (`a3s.test.repair-loop-record/1`).
     #[command(name = "repair-inspect")]
-    Inspect(InspectArgs),
+    Inspect(Cli<FindingParams>),
     /// Agent: claim a queued finding; returns the attempt id and its lease.
     #[command(name = "repair-claim")]
-    Claim(ClaimArgs),
+    Claim(Cli<ClaimParams>),
     /// Agent: report progress (edits may begin) and renew the lease.
     #[command(name = "repair-progress")]
-    Progress(ProgressArgs),
+    Progress(Cli<ProgressParams>),
     /// Agent: ask the reviewer; the finding waits for an answer.
     #[command(name = "repair-reply")]
-    Reply(MessageArgs),
+    Reply(Cli<MessageParams>),
     /// Agent: end editing with the exact ordered list of changed files.
     #[command(name = "repair-complete")]
-    Complete(CompleteArgs),
+    Complete(Cli<CompleteParams>),
     /// Agent: the repair cannot be done.
     #[command(name = "repair-fail")]
-    Fail(FailArgs),
+    Fail(Cli<FailParams>),
     /// Agent: give the lease back (queued again before edits; needs input after).
     #[command(name = "repair-cancel")]
-    Cancel(OptionalMessageArgs),
+    Cancel(Cli<MessageParams>),
     /// Reviewer: accept a verified repair.
     #[command(name = "repair-accept")]
-    Accept(ReviewerArgs),
+    Accept(Cli<ReviewerParams>),
     /// Reviewer: decline — dismiss a repair awaiting review, or cancel one not yet repaired.
     #[command(name = "repair-reject")]
-    Reject(ReviewerArgs),
+    Reject(Cli<ReviewerParams>),
     /// Reviewer: reopen a finished finding.
     #[command(name = "repair-reopen")]
-    Reopen(ReviewerArgs),
+    Reopen(Cli<ReviewerParams>),
     /// Reviewer: answer the agent (or re-send) and queue the finding again.
     #[command(name = "repair-answer")]
-    Answer(AnswerArgs),
+    Answer(Cli<ReviewerParams>),
     /// A3S Test / trusted verifier: record the result of verifying the completed attempt
     /// (`verifying` → `review_ready` or `verification_failed`).
     #[command(name = "repair-verify-result")]
@@ -68,183 +72,7 @@ pub enum RepairCommand {
     /// Move the findings a reviewer sent in the live session's page (the Test Kit's page queue)
     /// into the session's ledger; idempotent, and a failed append keeps the page queue.
     #[command(name = "repair-drain")]
-    Drain(DrainArgs),
-}
-
-/// `repair-drain`.
-#[derive(Debug, Args)]
-pub struct DrainArgs {
-    /// The running session whose page queue is drained.
-    #[arg(long)]
-    session: String,
-    /// Print the JSON document.
-    #[arg(long)]
-    json: bool,
-}
-
-/// `repair-inbox`.
-#[derive(Debug, Args)]
-pub struct InboxArgs {
-    /// Only this session (default: every session under the root).
-    #[arg(long)]
-    session: Option<String>,
-    /// At most this many items (1..=100).
-    #[arg(long)]
-    limit: Option<usize>,
-    /// Also list resolved, dismissed, cancelled and failed findings.
-    #[arg(long)]
-    include_terminal: bool,
-    /// Print the JSON document.
-    #[arg(long)]
-    json: bool,
-}
-
-/// `repair-inspect`.
-#[derive(Debug, Args)]
-pub struct InspectArgs {
-    /// The finding id.
-    finding: String,
-    /// The session id.
-    #[arg(long)]
-    session: String,
-    /// Print the JSON document.
-    #[arg(long)]
-    json: bool,
-}
-
-/// Arguments every operation on a finding takes.
-#[derive(Debug, Args)]
-pub struct Target {
-    /// The finding id.
-    finding: String,
-    /// The session id.
-    #[arg(long)]
-    session: String,
-    /// Your request id: repeating it with the same arguments is a no-op that returns the first
-    /// result; reusing it for anything else is refused.
-    #[arg(long)]
-    request_id: String,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-impl Target {
-    fn params(&self) -> OpParams {
-        OpParams {
-            session: self.session.clone(),
-            finding: self.finding.clone(),
-            request_id: self.request_id.clone(),
-            ..OpParams::default()
-        }
-    }
-}
-
-/// `repair-claim`.
-#[derive(Debug, Args)]
-pub struct ClaimArgs {
-    #[command(flatten)]
-    target: Target,
-    /// Lease length in ms (default 300000, max 900000).
-    #[arg(long)]
-    lease_ms: Option<u64>,
-}
-
-/// `repair-progress`.
-#[derive(Debug, Args)]
-pub struct ProgressArgs {
-    #[command(flatten)]
-    target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    attempt_id: Option<String>,
-    /// New lease length in ms from now (default 300000, max 900000).
-    #[arg(long)]
-    lease_ms: Option<u64>,
-    /// What you did.
-    #[arg(long)]
-    message: Option<String>,
-}
-
-/// `repair-reply`.
-#[derive(Debug, Args)]
-pub struct MessageArgs {
-    #[command(flatten)]
-    target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    attempt_id: Option<String>,
-    /// The question for the reviewer.
-    #[arg(long)]
-    message: Option<String>,
-}
-
-/// `repair-cancel`.
-#[derive(Debug, Args)]
-pub struct OptionalMessageArgs {
-    #[command(flatten)]
-    target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    attempt_id: Option<String>,
-    /// Why.
-    #[arg(long)]
-    message: Option<String>,
-}
-
-/// `repair-complete`.
-#[derive(Debug, Args)]
-pub struct CompleteArgs {
-    #[command(flatten)]
-    target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    attempt_id: Option<String>,
-    /// A changed file (workspace-relative); repeat in order, once per file.
-    #[arg(long = "changed-file", value_name = "FILE")]
-    changed_files: Vec<String>,
-    /// Record an explicit empty list of changed files.
-    #[arg(long, conflicts_with = "changed_files")]
-    no_changed_files: bool,
-    /// Lease length in ms for the verification window (default 300000, max 900000).
-    #[arg(long)]
-    lease_ms: Option<u64>,
-    /// What changed.
-    #[arg(long)]
-    summary: Option<String>,
-}
-
-/// `repair-fail`.
-#[derive(Debug, Args)]
-pub struct FailArgs {
-    #[command(flatten)]
-    target: Target,
-    /// The active attempt id (from claim).
-    #[arg(long)]
-    attempt_id: Option<String>,
-    /// Why it cannot be done.
-    #[arg(long)]
-    summary: Option<String>,
-}
-
-/// `repair-accept`, `repair-reject`, `repair-reopen`.
-#[derive(Debug, Args)]
-pub struct ReviewerArgs {
-    #[command(flatten)]
-    target: Target,
-    /// A note for the record.
-    #[arg(long)]
-    message: Option<String>,
-}
-
-/// `repair-answer`.
-#[derive(Debug, Args)]
-pub struct AnswerArgs {
-    #[command(flatten)]
-    target: Target,
-    /// The answer or new guidance.
-    #[arg(long)]
-    message: Option<String>,
+    Drain(Cli<DrainParams>),
 }
 
 /// `repair-verify-result`.
@@ -254,6 +82,9 @@ pub struct AnswerArgs {
 pub struct VerifyResultArgs {
     #[command(flatten)]
     target: Target,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
     /// The completed attempt being verified.
     #[arg(long)]
     attempt_id: String,
@@ -296,26 +127,14 @@ pub struct ImportArgs {
 /// Run a repair command.
 pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
     use RepairCommand as C;
-    let (verb, json, params) = match cmd {
-        C::Inbox(a) => {
-            let r = ops::inbox(ctx, a.session.as_deref(), a.limit, a.include_terminal);
-            return finish(a.json, r, human_inbox);
-        }
-        C::Inspect(a) => {
-            let r = ops::inspect_finding(ctx, &a.session, &a.finding);
-            return finish(a.json, r, human_record);
-        }
+    let (json, op) = match cmd {
+        C::Inbox(a) => return print(a.json, ops::inbox(ctx, &a.params), human_inbox),
+        C::Inspect(a) => return print(a.json, ops::inspect_finding(ctx, &a.params), human_record),
         C::Import(a) => {
             let r = read_document(&a.file).and_then(|doc| ops::import(ctx, &a.session, &doc));
-            return finish(a.json, r, human_import);
+            return print(a.json, r, human_import);
         }
-        C::Drain(a) => {
-            return match crate::ops::repair_drain::drain(ctx, &a.session) {
-                Ok(v) => render::ok(a.json, &v, human_drain),
-                Err(DrainError::Ledger(e)) => render::error(a.json, &e),
-                Err(DrainError::Session(e)) => render::session_error(a.json, &e),
-            };
-        }
+        C::Drain(a) => return print(a.json, drain(ctx, &a.params), human_drain),
         C::VerifyResult(a) => {
             let params = ops::VerifyParams {
                 session: a.target.session,
@@ -329,106 +148,24 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
                 auto_resolve: a.auto_resolve_repairs,
             };
             let r = ops::verify_result(ctx, &params);
-            return finish(a.target.json, r, human_result);
+            return print(a.json, r, |v| {
+                human_applied(&v.result, v.resolution.as_ref(), &v.next_action)
+            });
         }
-        C::Claim(a) => (
-            Verb::Claim,
-            a.target.json,
-            OpParams {
-                lease_ms: a.lease_ms,
-                ..a.target.params()
-            },
-        ),
-        C::Progress(a) => (
-            Verb::Progress,
-            a.target.json,
-            OpParams {
-                attempt_id: a.attempt_id,
-                lease_ms: a.lease_ms,
-                message: a.message,
-                ..a.target.params()
-            },
-        ),
-        C::Reply(a) => (
-            Verb::Reply,
-            a.target.json,
-            OpParams {
-                attempt_id: a.attempt_id,
-                message: a.message,
-                ..a.target.params()
-            },
-        ),
-        C::Complete(a) => {
-            let changed = if a.no_changed_files {
-                Some(Vec::new())
-            } else {
-                (!a.changed_files.is_empty()).then_some(a.changed_files)
-            };
-            (
-                Verb::Complete,
-                a.target.json,
-                OpParams {
-                    attempt_id: a.attempt_id,
-                    lease_ms: a.lease_ms,
-                    summary: a.summary,
-                    changed_files: changed,
-                    ..a.target.params()
-                },
-            )
-        }
-        C::Fail(a) => (
-            Verb::Fail,
-            a.target.json,
-            OpParams {
-                attempt_id: a.attempt_id,
-                summary: a.summary,
-                ..a.target.params()
-            },
-        ),
-        C::Cancel(a) => (
-            Verb::Cancel,
-            a.target.json,
-            OpParams {
-                attempt_id: a.attempt_id,
-                message: a.message,
-                ..a.target.params()
-            },
-        ),
-        C::Accept(a) => reviewer(Verb::Accept, a),
-        C::Reject(a) => reviewer(Verb::Reject, a),
-        C::Reopen(a) => reviewer(Verb::Reopen, a),
-        C::Answer(a) => (
-            Verb::Answer,
-            a.target.json,
-            OpParams {
-                message: a.message,
-                ..a.target.params()
-            },
-        ),
+        C::Claim(a) => (a.json, Ok(Operation::claim(a.params))),
+        C::Progress(a) => (a.json, Ok(Operation::progress(a.params))),
+        C::Reply(a) => (a.json, Operation::reply(a.params)),
+        C::Complete(a) => (a.json, Operation::complete(a.params)),
+        C::Fail(a) => (a.json, Ok(Operation::fail(a.params))),
+        C::Cancel(a) => (a.json, Ok(Operation::cancel(a.params))),
+        C::Accept(a) => (a.json, Operation::reviewer(Verb::Accept, a.params)),
+        C::Reject(a) => (a.json, Operation::reviewer(Verb::Reject, a.params)),
+        C::Reopen(a) => (a.json, Operation::reviewer(Verb::Reopen, a.params)),
+        C::Answer(a) => (a.json, Operation::reviewer(Verb::Answer, a.params)),
     };
-    finish(json, ops::act(ctx, verb, &params), human_result)
-}
-
-fn reviewer(verb: Verb, a: ReviewerArgs) -> (Verb, bool, OpParams) {
-    (
-        verb,
-        a.target.json,
-        OpParams {
-            message: a.message,
-            ..a.target.params()
-        },
-    )
-}
-
-fn finish(
-    json: bool,
-    result: Result<Value, LedgerError>,
-    human: impl FnOnce(&Value) -> String,
-) -> ExitCode {
-    match result {
-        Ok(v) => render::ok(json, &v, human),
-        Err(e) => render::error(json, &e),
-    }
+    print(json, op.and_then(|op| ops::act(ctx, op)), |v| {
+        human_applied(&v.result, None, &v.next_action)
+    })
 }
 
 fn read_document(path: &PathBuf) -> Result<Vec<u8>, LedgerError> {
@@ -451,152 +188,133 @@ fn read_document(path: &PathBuf) -> Result<Vec<u8>, LedgerError> {
     Ok(bytes)
 }
 
-fn human_inbox(v: &Value) -> String {
+/// The wire spelling of a typed value (`queued`, `claim`, …) for human text.
+fn word<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+fn lease_state(lease: &LeaseState) -> &'static str {
+    match lease {
+        LeaseState::None => "none",
+        LeaseState::Active { .. } => "active",
+        _ => "expired",
+    }
+}
+
+fn human_inbox(v: &Inbox) -> String {
     let mut out = String::new();
-    let items = v["items"].as_array().map(Vec::as_slice).unwrap_or_default();
-    if items.is_empty() {
+    if v.items.is_empty() {
         out.push_str("no findings need attention\n");
     }
-    for it in items {
+    for it in &v.items {
         let _ = writeln!(
             out,
             "{:<14} {}/{}  {}  {} {}\n    next ({}): {}",
-            s(it, "group"),
-            s(it, "session"),
-            s(it, "finding_id"),
-            s(it, "status"),
-            s(it, "severity"),
-            s(it, "intent"),
-            s(&it["next_action"], "actor"),
-            s(&it["next_action"], "command"),
+            word(&it.group),
+            it.session.as_str(),
+            it.finding_id.as_str(),
+            word(&it.status),
+            word(&it.severity),
+            word(&it.intent),
+            word(&it.next_action.actor),
+            it.next_action.command,
         );
     }
-    if v["truncated"] == Value::Bool(true) {
-        let _ = writeln!(out, "… {} in total (raise --limit)", v["total"]);
+    if v.truncated {
+        let _ = writeln!(out, "… {} in total (raise --limit)", v.total);
     }
-    for w in v["warnings"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-    {
-        let _ = writeln!(
-            out,
-            "warning[{}] {}: {}",
-            s(w, "code"),
-            s(w, "session"),
-            s(w, "message")
-        );
+    for w in &v.warnings {
+        let _ = writeln!(out, "warning[{}] {}: {}", w.code, w.session, w.message);
     }
     out
 }
 
-fn human_record(v: &Value) -> String {
+fn human_record(v: &LoopRecord) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{}/{}: {} ({} {}, lease {})",
-        s(v, "session"),
-        s(v, "finding_id"),
-        s(v, "status"),
-        s(v, "severity"),
-        s(v, "intent"),
-        s(&v["lease"], "state"),
+        v.session.as_str(),
+        v.finding_id.as_str(),
+        word(&v.status),
+        word(&v.severity),
+        word(&v.intent),
+        lease_state(&v.lease),
     );
-    let _ = writeln!(
-        out,
-        "instruction (untrusted): {}",
-        s(&v["untrusted"], "instruction")
-    );
-    for h in v["history"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-    {
+    let _ = writeln!(out, "instruction (untrusted): {}", v.untrusted.instruction);
+    for h in &v.history {
         let _ = writeln!(
             out,
             "  #{} {} {} {} -> {}",
-            h["seq"],
-            s(h, "at"),
-            s(h, "actor"),
-            s(h, "op"),
-            s(h, "to"),
+            h.seq,
+            h.at,
+            word(&h.actor),
+            word(&h.op),
+            word(&h.to),
         );
     }
-    let _ = writeln!(out, "next: {}", s(&v["next_action"], "command"));
+    let _ = writeln!(out, "next: {}", v.next_action.command);
     out
 }
 
-fn human_result(v: &Value) -> String {
-    let r = &v["result"];
-    let mut out = format!(
-        "{}: {} {} -> {}{}",
-        s(r, "finding_id"),
-        s(r, "op"),
-        s(r, "from"),
-        s(r, "to"),
-        if r["replayed"] == Value::Bool(true) {
-            " (replayed)"
-        } else {
-            ""
-        }
-    );
-    if let Some(a) = r["attempt_id"].as_str() {
-        let _ = write!(out, ", attempt {a}");
+fn applied_line(r: &Applied) -> String {
+    format!(
+        "{}: {} {} -> {}",
+        r.finding_id.as_str(),
+        word(&r.op),
+        word(&r.from),
+        word(&r.to)
+    )
+}
+
+fn human_applied(r: &Applied, resolution: Option<&Applied>, next: &NextAction) -> String {
+    let mut out = applied_line(r);
+    if r.replayed {
+        out.push_str(" (replayed)");
     }
-    if let Some(l) = r["lease"].as_object() {
-        let _ = write!(
-            out,
-            ", lease until {}",
-            l["expires_at"].as_str().unwrap_or("")
-        );
+    if let Some(a) = &r.attempt_id {
+        let _ = write!(out, ", attempt {}", a.as_str());
     }
-    if let Some(r) = v.get("resolution").filter(|r| !r.is_null()) {
-        let _ = write!(
-            out,
-            "\n{}: {} {} -> {}",
-            s(r, "finding_id"),
-            s(r, "op"),
-            s(r, "from"),
-            s(r, "to")
-        );
+    if let Some(l) = &r.lease {
+        let _ = write!(out, ", lease until {}", l.expires_at);
     }
-    let _ = writeln!(out, "\nnext: {}", s(&v["next_action"], "command"));
+    if let Some(r) = resolution {
+        let _ = write!(out, "\n{}", applied_line(r));
+    }
+    let _ = writeln!(out, "\nnext: {}", next.command);
     out
 }
 
-fn human_drain(v: &Value) -> String {
-    let count = |k: &str| v[k].as_array().map_or(0, Vec::len);
+fn human_drain(v: &Drained) -> String {
     let mut out = format!(
         "session {}: drained {} from the page: {} accepted, {} already present, {} held for \
          input, {} refused (kept in the page queue)\n",
-        s(v, "session"),
-        count("taken"),
-        count("accepted"),
-        count("duplicates"),
-        count("held"),
-        count("refused")
+        v.session.as_ref().map(|s| s.as_str()).unwrap_or(""),
+        v.taken.len(),
+        v.accepted.len(),
+        v.duplicates.len(),
+        v.held.len(),
+        v.refused.len()
     );
-    for r in v["refused"].as_array().into_iter().flatten() {
-        let _ = writeln!(
-            out,
-            "  {}: {}",
-            s(r, "finding_id").escape_default(),
-            s(&r["error"], "code")
-        );
+    for r in &v.refused {
+        let _ = writeln!(out, "  {}: {}", r.finding_id.escape_default(), r.error.code);
     }
-    if v["more"] == true {
+    if v.more {
         out.push_str("more findings may be waiting: run repair-drain again\n");
     }
     out
 }
 
-fn human_import(v: &Value) -> String {
-    let count = |k: &str| v[k].as_array().map_or(0, Vec::len);
+fn human_import(v: &Imported) -> String {
     format!(
         "session {}: {} accepted, {} already present, {} held for input\n",
-        s(v, "session"),
-        count("accepted"),
-        count("duplicates"),
-        count("held")
+        v.session.as_str(),
+        v.report.accepted.len(),
+        v.report.duplicates.len(),
+        v.report.held.len()
     )
 }
