@@ -26,52 +26,8 @@ use crate::result::{
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
-/// The stable codes of `merge-reports` problems.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MergeCode {
-    /// A file cannot be read or is not a run result.
-    Input,
-    /// A result of another format version.
-    Version,
-    /// A result of a run without `--shard`.
-    NotSharded,
-    /// Shards of different runs, or a scenario in two shards.
-    Mismatch,
-    /// The same shard given twice.
-    DuplicateShard,
-    /// A shard with no result (a warning: the merge still reports, and exits 2).
-    MissingShard,
-}
-
-impl MergeCode {
-    /// Every code (the docs are checked against this list).
-    pub const ALL: [MergeCode; 6] = [
-        MergeCode::Input,
-        MergeCode::Version,
-        MergeCode::NotSharded,
-        MergeCode::Mismatch,
-        MergeCode::DuplicateShard,
-        MergeCode::MissingShard,
-    ];
-
-    /// The dotted code.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MergeCode::Input => "test.run.merge_input",
-            MergeCode::Version => "test.run.merge_version",
-            MergeCode::NotSharded => "test.run.merge_not_sharded",
-            MergeCode::Mismatch => "test.run.merge_mismatch",
-            MergeCode::DuplicateShard => "test.run.merge_duplicate_shard",
-            MergeCode::MissingShard => "test.run.merge_missing_shard",
-        }
-    }
-}
-
-impl std::fmt::Display for MergeCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The `merge-reports` codes belong to the `test.run.*` family of the driver's registry.
+pub use a3s_test_driver::failure::MergeCode;
 
 /// Why the shards could not be merged.
 #[derive(Debug, thiserror::Error)]

@@ -440,7 +440,7 @@ impl Engine {
                     SessionCode::StepFailed,
                     format!("the Page Context delta was rejected: {e}"),
                 )
-                .with_detail(json!({ "page_context_code": e.rule.code() }))
+                .with_detail(json!({ "page_context_code": e.rule.as_str() }))
             })?;
         }
         // One handshake per inspect: the observation reuses the bridge found above.

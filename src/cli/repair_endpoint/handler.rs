@@ -23,58 +23,27 @@ pub struct Config {
     pub timeout: Duration,
 }
 
-/// A refusal of the endpoint itself (before the document is read).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rejection {
-    /// Not POST.
-    Method,
-    /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`).
-    Origin,
-    /// Not `application/json`.
-    ContentType,
-    /// No `Content-Length` (or a transfer coding).
-    LengthRequired,
-    /// Body over 1 MiB.
-    TooLarge,
-    /// Head over its bound.
-    HeadTooLarge,
-    /// The request did not arrive before the deadline.
-    Timeout,
-    /// Not valid HTTP.
-    BadRequest,
-    /// Too many connections.
-    Busy,
-}
-
-impl Rejection {
-    /// The stable code.
-    pub fn code(self) -> &'static str {
-        match self {
-            Rejection::Method => "test.session.repair_endpoint_method",
-            Rejection::Origin => "test.session.repair_endpoint_origin",
-            Rejection::ContentType => "test.session.repair_endpoint_content_type",
-            Rejection::LengthRequired => "test.session.repair_endpoint_length_required",
-            Rejection::TooLarge => "test.session.repair_endpoint_too_large",
-            Rejection::HeadTooLarge => "test.session.repair_endpoint_header_too_large",
-            Rejection::Timeout => "test.session.repair_endpoint_timeout",
-            Rejection::BadRequest => "test.session.repair_endpoint_bad_request",
-            Rejection::Busy => "test.session.repair_endpoint_busy",
-        }
-    }
-
-    /// The HTTP status.
-    pub fn status(self) -> u16 {
-        match self {
-            Rejection::Method => 405,
-            Rejection::Origin => 403,
-            Rejection::ContentType => 415,
-            Rejection::LengthRequired => 411,
-            Rejection::TooLarge => 413,
-            Rejection::HeadTooLarge => 431,
-            Rejection::Timeout => 408,
-            Rejection::BadRequest => 400,
-            Rejection::Busy => 503,
-        }
+a3s_test_lang::define_codes! {
+    /// A refusal of the endpoint itself (before the document is read), with its HTTP status.
+    pub enum Rejection: fn status -> u16 {
+        /// Not POST.
+        Method => "test.session.repair_endpoint_method", 405;
+        /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`).
+        Origin => "test.session.repair_endpoint_origin", 403;
+        /// Not `application/json`.
+        ContentType => "test.session.repair_endpoint_content_type", 415;
+        /// No `Content-Length` (or a transfer coding).
+        LengthRequired => "test.session.repair_endpoint_length_required", 411;
+        /// Body over 1 MiB.
+        TooLarge => "test.session.repair_endpoint_too_large", 413;
+        /// Head over its bound.
+        HeadTooLarge => "test.session.repair_endpoint_header_too_large", 431;
+        /// The request did not arrive before the deadline.
+        Timeout => "test.session.repair_endpoint_timeout", 408;
+        /// Not valid HTTP.
+        BadRequest => "test.session.repair_endpoint_bad_request", 400;
+        /// Too many connections.
+        Busy => "test.session.repair_endpoint_busy", 503;
     }
 }
 
@@ -101,7 +70,7 @@ fn reject(conn: Conn, r: Rejection, message: &str) -> u16 {
     } else {
         &[]
     };
-    conn.respond(r.status(), allow, &error_body(r.code(), message));
+    conn.respond(r.status(), allow, &error_body(r.as_str(), message));
     r.status()
 }
 
