@@ -296,7 +296,7 @@ pub fn merge(inputs: Vec<ShardInput>, run_id: &str) -> Result<RunResult, MergeEr
             .unwrap_or_default(),
         duration_ms: results.clone().map(|r| r.duration_ms).max().unwrap_or(0),
         outcome: RunOutcome::Passed,
-        exit_code: 0,
+        exit_code: crate::exit::Exit::Success,
         artifact_root: common_ancestor(results.map(|r| r.artifact_root.as_path())),
         skipped: admitted.saturating_sub(reference.selected),
         counts: Default::default(),
@@ -364,7 +364,7 @@ mod tests {
             started_at: format!("2026-01-01T12:00:0{index}Z"),
             duration_ms: 1000 * u64::from(index),
             outcome: RunOutcome::Passed,
-            exit_code: 0,
+            exit_code: crate::exit::Exit::Success,
             artifact_root: PathBuf::from(format!("/w/.a3s-test/runs/run-{index}")),
             skipped: IDS.len() - scenarios.len(),
             counts: Default::default(),
@@ -401,7 +401,7 @@ mod tests {
             ),
             (4, 3, 1)
         );
-        assert_eq!(merged.exit_code, exit::SCENARIO_FAILED);
+        assert_eq!(merged.exit_code, exit::Exit::Failed);
         assert_eq!(merged.duration_ms, 2000, "the longest shard");
         assert_eq!(merged.started_at, "2026-01-01T12:00:01Z");
         assert_eq!(merged.artifact_root, PathBuf::from("/w/.a3s-test/runs"));
@@ -419,7 +419,7 @@ mod tests {
         let merged = merge(vec![shard(1, 3, &IDS[..2], &[])], "merged").unwrap();
         assert_eq!(merged.merge.as_ref().unwrap().missing_shards, [2, 3]);
         assert_eq!(merged.counts.passed, 2);
-        assert_eq!(merged.exit_code, exit::INVALID_OR_INFRASTRUCTURE);
+        assert_eq!(merged.exit_code, exit::Exit::InvalidInput);
         assert_eq!(merged.outcome, RunOutcome::Error);
     }
 

@@ -355,7 +355,7 @@ fn exit_code(code: SessionCode) -> u8 {
         | SessionCode::UnknownSession
         | SessionCode::AlreadyExists
         | SessionCode::Cleanup => super::EXIT_INVALID_INPUT,
-        SessionCode::Interrupted => crate::cli::exit::INTERRUPTED,
+        SessionCode::Interrupted => crate::cli::exit::Exit::Interrupted.code(),
         _ => super::EXIT_REFUSED,
     }
 }
