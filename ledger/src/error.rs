@@ -58,6 +58,32 @@ a3s_test_lang::define_codes! {
     }
 }
 
+a3s_test_lang::define_codes! {
+    /// A refusal of the repair endpoint itself (before the document is read), with its HTTP
+    /// status. The endpoint lives in the binary; its codes are part of this crate's
+    /// `test.session.repair_*` family.
+    pub enum EndpointCode: fn status -> u16 {
+        /// Not POST.
+        Method => "test.session.repair_endpoint_method", 405;
+        /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`).
+        Origin => "test.session.repair_endpoint_origin", 403;
+        /// Not `application/json`.
+        ContentType => "test.session.repair_endpoint_content_type", 415;
+        /// No `Content-Length` (or a transfer coding).
+        LengthRequired => "test.session.repair_endpoint_length_required", 411;
+        /// Body over 1 MiB.
+        TooLarge => "test.session.repair_endpoint_too_large", 413;
+        /// Head over its bound.
+        HeadTooLarge => "test.session.repair_endpoint_header_too_large", 431;
+        /// The request did not arrive before the deadline.
+        Timeout => "test.session.repair_endpoint_timeout", 408;
+        /// Not valid HTTP.
+        BadRequest => "test.session.repair_endpoint_bad_request", 400;
+        /// Too many connections.
+        Busy => "test.session.repair_endpoint_busy", 503;
+    }
+}
+
 /// The error of every ledger operation: a stable code plus a lowercase human message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
 #[error("{code}: {message}")]
@@ -91,7 +117,9 @@ mod tests {
     fn codes_are_unique_and_in_the_session_namespace() {
         let mut seen = std::collections::HashSet::new();
         let errors = ErrorCode::ALL.iter().map(|c| c.as_str());
-        for code in errors.chain(WarningCode::ALL.iter().map(|c| c.as_str())) {
+        let warnings = WarningCode::ALL.iter().map(|c| c.as_str());
+        let endpoint = EndpointCode::ALL.iter().map(|c| c.as_str());
+        for code in errors.chain(warnings).chain(endpoint) {
             assert!(code.starts_with("test.session.repair_"), "{code}");
             assert!(seen.insert(code), "duplicate {code}");
         }

@@ -449,7 +449,11 @@ fn terminal_summary_of_a_flaky_only_run() {
     let mut strict = retried_fixture(true);
     strict.scenarios.truncate(2);
     strict.finalize();
-    assert_eq!(strict.exit_code, Exit::Failed, "--fail-on-flaky fails the run");
+    assert_eq!(
+        strict.exit_code,
+        Exit::Failed,
+        "--fail-on-flaky fails the run"
+    );
     let text = terminal_text(&strict);
     assert!(text.contains("1 flaky (--fail-on-flaky)"), "{text}");
     assert!(text.contains("Result failed (exit code 1)"), "{text}");

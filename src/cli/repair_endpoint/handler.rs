@@ -5,6 +5,7 @@
 
 use super::http::{Conn, Head, ReadError};
 use a3s_test_ledger::intake::MAX_DOCUMENT_BYTES;
+use a3s_test_ledger::EndpointCode as Rejection;
 use a3s_test_ledger::{
     parse_submission, ActionsResponse, Actor, ErrorCode, Finding, HumanAction, Ledger, LedgerError,
     Submission,
@@ -21,30 +22,6 @@ pub struct Config {
     pub origin: String,
     /// The deadline for reading one request.
     pub timeout: Duration,
-}
-
-a3s_test_lang::define_codes! {
-    /// A refusal of the endpoint itself (before the document is read), with its HTTP status.
-    pub enum Rejection: fn status -> u16 {
-        /// Not POST.
-        Method => "test.session.repair_endpoint_method", 405;
-        /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`).
-        Origin => "test.session.repair_endpoint_origin", 403;
-        /// Not `application/json`.
-        ContentType => "test.session.repair_endpoint_content_type", 415;
-        /// No `Content-Length` (or a transfer coding).
-        LengthRequired => "test.session.repair_endpoint_length_required", 411;
-        /// Body over 1 MiB.
-        TooLarge => "test.session.repair_endpoint_too_large", 413;
-        /// Head over its bound.
-        HeadTooLarge => "test.session.repair_endpoint_header_too_large", 431;
-        /// The request did not arrive before the deadline.
-        Timeout => "test.session.repair_endpoint_timeout", 408;
-        /// Not valid HTTP.
-        BadRequest => "test.session.repair_endpoint_bad_request", 400;
-        /// Too many connections.
-        Busy => "test.session.repair_endpoint_busy", 503;
-    }
 }
 
 fn ledger_status(code: ErrorCode) -> u16 {
