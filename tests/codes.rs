@@ -6,12 +6,16 @@
 //! (10,001 items), `too_many_diagnostics` (a 24 KB line of stray escapes), and the CLI's `unreadable` / `no_suite_files` (the real binary on a missing
 //! path and on an empty directory) and `unwritable` (`fmt` on a read-only file). A fixture whose first line is `# mode: statement` is admitted
 //! in statement mode. The test fails when a code in `Code::ALL` has neither a fixture nor a
-//! generator, and when a fixture does not produce its code.
+//! generator, and when a fixture does not produce its code. It also checks `docs/codes.md`: each
+//! runtime code family's table equals its registry (code, meaning, order), and the exit-code table
+//! lists every `Exit`.
 
 mod common;
 
 use a3s_test_lang::render::{render, Colour, Format};
-use a3s_test_lang::{admit, admit_bytes, admit_statement, Code, Diagnostic, MAX_FILE_BYTES};
+use a3s_test_lang::{
+    admit, admit_bytes, admit_statement, Code, Diagnostic, StableCode, MAX_FILE_BYTES,
+};
 use std::collections::BTreeMap;
 
 /// Codes produced from generated input rather than a committed fixture.
@@ -233,5 +237,103 @@ fn unwritable_comes_from_fmt_on_a_read_only_file() {
     insta::assert_snapshot!(
         "unwritable",
         format!("{}\n--- json ---\n{}", human.stdout, json.stdout)
+    );
+}
+
+/// `docs/codes.md`: the table of every runtime code family and of the exit codes.
+fn codes_page() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/codes.md"))
+        .expect("docs/codes.md")
+}
+
+/// The lines of the `## {heading}` section of `page` (up to the next `## `).
+fn section<'a>(page: &'a str, heading: &str) -> Vec<&'a str> {
+    let start = format!("## {heading}");
+    page.lines()
+        .skip_while(|l| *l != start)
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .collect()
+}
+
+/// One family's table rows as `docs/codes.md` must show them: code, then its registry doc
+/// (and, for runtime failures, the failure class), in registry order.
+fn rows<C: StableCode>(extra: impl Fn(C) -> Option<String>) -> Vec<String> {
+    C::ALL
+        .iter()
+        .map(|c| {
+            let doc = c.doc().replace('|', "\\|");
+            match extra(*c) {
+                Some(more) => format!("| `{}` | {more} | {doc} |", c.as_str()),
+                None => format!("| `{}` | {doc} |", c.as_str()),
+            }
+        })
+        .collect()
+}
+
+/// The table rows of a section (lines starting with "| `").
+fn table_rows(page: &str, heading: &str) -> Vec<String> {
+    section(page, heading)
+        .into_iter()
+        .filter(|l| l.starts_with("| `"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_code_tables_equal_the_registries() {
+    use a3s_test_driver::failure::{DiffRule, FailureCode, MergeCode};
+    use a3s_test_ledger::{EndpointCode, ErrorCode, WarningCode};
+    use a3s_test_runner::session::SessionCode;
+    let page = codes_page();
+    let class = |c: FailureCode| {
+        Some(
+            serde_json::to_value(c.class())
+                .expect("class")
+                .as_str()
+                .expect("a string")
+                .to_string(),
+        )
+    };
+    let families: Vec<(&str, Vec<String>)> = vec![
+        ("Runtime failures", rows(class)),
+        ("Page Context deltas", rows::<DiffRule>(|_| None)),
+        ("Merging shard results", rows::<MergeCode>(|_| None)),
+        ("Agent sessions", rows::<SessionCode>(|_| None)),
+        ("Repair ledger", rows::<ErrorCode>(|_| None)),
+        ("Repair inbox warnings", rows::<WarningCode>(|_| None)),
+        (
+            "Repair endpoint",
+            rows::<EndpointCode>(|c| Some(c.status().to_string())),
+        ),
+    ];
+    let mut expected = String::new();
+    let mut wrong = Vec::new();
+    for (heading, want) in &families {
+        expected.push_str(&format!("## {heading}\n{}\n\n", want.join("\n")));
+        if &table_rows(&page, heading) != want {
+            wrong.push(*heading);
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "docs/codes.md sections {wrong:?} differ from the registries; they should read:\n{expected}"
+    );
+}
+
+#[test]
+fn the_exit_code_table_lists_every_exit_code() {
+    use a3s_test_runner::exit::Exit;
+    let page = codes_page();
+    let listed: Vec<u8> = section(&page, "Exit codes")
+        .into_iter()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split_once(" |"))
+        .filter_map(|(n, _)| n.parse().ok())
+        .collect();
+    let all: Vec<u8> = Exit::ALL.iter().map(|e| e.code()).collect();
+    assert_eq!(
+        listed, all,
+        "docs/codes.md ## Exit codes must list Exit::ALL"
     );
 }

@@ -20,7 +20,7 @@ pub mod printer;
 pub mod render;
 pub mod span;
 
-pub use code::Code;
+pub use code::{Code, StableCode};
 pub use diagnostic::{Diagnostic, Severity};
 pub use span::Span;
 

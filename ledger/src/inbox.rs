@@ -7,7 +7,7 @@
 //! findings, and — only when asked — terminal ones.
 
 use crate::clock::rfc3339;
-use crate::error::LedgerError;
+use crate::error::{LedgerError, WarningCode};
 use crate::event::HoldReason;
 use crate::id::{validate_id, FindingId, SessionId};
 use crate::lease::LeaseState;
@@ -294,7 +294,7 @@ pub fn build_inbox(
         if let Some(t) = &state.torn_tail {
             warnings.push(InboxWarning {
                 session: session.to_string(),
-                code: "test.session.repair_torn_tail",
+                code: WarningCode::TornTail.as_str(),
                 message: format!(
                     "the last {} bytes of the ledger are a torn line from an interrupted write; \
                      skipped (the next write moves them to repairs.jsonl.torn)",

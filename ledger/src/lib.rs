@@ -33,7 +33,7 @@ pub mod validate;
 pub use actions::{ActionAnswer, ActionOutcome, ActionsResponse, HumanAction, HumanActionKind};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use criterion::{SuccessCriterion, TargetState, TypedCriterion};
-pub use error::{ErrorCode, LedgerError};
+pub use error::{EndpointCode, ErrorCode, LedgerError, WarningCode};
 pub use event::{Action, Event, HoldReason, Lease, LEDGER_FORMAT};
 pub use id::{AttemptId, BatchId, FindingId, RequestId, SessionId};
 pub use inbox::{build_inbox, read_sessions, Inbox, InboxGroup, InboxOptions};

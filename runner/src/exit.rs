@@ -1,37 +1,108 @@
-//! Exit codes of `a3s-test run` (`docs/acl.md` §13) and how a result maps to one.
+//! The one exit-code type of the binary ([`Exit`]) and how a run result maps to one.
 //!
-//! Precedence, most urgent first: cancelled (130) — the user stopped the run, nothing else is
-//! trustworthy; then invalid input / infrastructure / cleanup (2) — the run itself is in doubt,
-//! including a browser that left a process behind, and a merged result that lacks a shard; then a timeout (124); then a product or
-//! specification failure of a scenario (1). A runtime specification failure (an unsupported step,
-//! an evidence path that escapes through a symlink) counts as invalid input: 2. A flaky scenario
-//! (failed, then passed on a retry) passes the run unless `--fail-on-flaky` asked otherwise; then
-//! it counts like a failed scenario (1).
+//! For a run, precedence, most urgent first: cancelled (130) — the user stopped the run, nothing
+//! else is trustworthy; then invalid input / infrastructure / cleanup (2) — the run itself is in
+//! doubt, including a browser that left a process behind, and a merged result that lacks a shard;
+//! then a timeout (124); then a product or specification failure of a scenario (1). A runtime
+//! specification failure (an unsupported step, an evidence path that escapes through a symlink)
+//! counts as invalid input: 2. A flaky scenario (failed, then passed on a retry) passes the run
+//! unless `--fail-on-flaky` asked otherwise; then it counts like a failed scenario (1).
 
 use crate::result::{RunOutcome, RunResult, ScenarioStatus};
 use a3s_test_driver::{FailureClass, FailureCode};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Every scenario passed.
-pub const SUCCESS: i32 = 0;
-/// At least one scenario failed on the product (an assertion or target resolution).
-pub const SCENARIO_FAILED: i32 = 1;
-/// Invalid input, configuration or infrastructure: admission errors, an unsupported step or
-/// surface, a browser that did not start or crashed, a dev server that never answered, a cleanup
-/// that failed or left a process behind.
-pub const INVALID_OR_INFRASTRUCTURE: i32 = 2;
-/// A scenario exceeded its deadline (`timeout_ms`), like `timeout(1)`.
-pub const TIMED_OUT: i32 = 124;
-/// The run was cancelled (Ctrl+C, SIGINT), 128 + 2 like a shell.
-pub const CANCELLED: i32 = 130;
+/// The process exit code of every `a3s-test` command, one type for the whole binary so a number
+/// means the same thing after `run`, `check`, `fmt`, `merge-reports`, `serve`, `repair-endpoint`
+/// and `agent`. The table of which command uses which is docs/acl.md §13; the numbers never
+/// change (scripts and CI branch on them).
+#[repr(u8)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Exit {
+    /// Everything passed, was admitted, is formatted, or the operation succeeded.
+    Success = 0,
+    /// A scenario failed on the product; `fmt --check` found files to reformat; an agent
+    /// operation was refused by a gate or failed in the browser.
+    Failed = 1,
+    /// Invalid input, configuration or infrastructure: admission errors, an unsupported step or
+    /// surface, a browser that did not start or crashed, a dev server that never answered, a
+    /// cleanup that failed or left a process behind, a merge that lacks a shard.
+    InvalidInput = 2,
+    /// A scenario exceeded its deadline (`timeout_ms`), like `timeout(1)`.
+    TimedOut = 124,
+    /// Stopped by Ctrl+C, SIGTERM or SIGHUP: 128 + SIGINT, like a shell.
+    Interrupted = 130,
+}
+
+impl Exit {
+    /// Every exit code, in numeric order (the docs table is checked against this list).
+    pub const ALL: &'static [Exit] = &[
+        Exit::Success,
+        Exit::Failed,
+        Exit::InvalidInput,
+        Exit::TimedOut,
+        Exit::Interrupted,
+    ];
+
+    /// The number the process exits with.
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The exit code for a number, `None` for one no command uses.
+    pub fn from_code(code: u8) -> Option<Exit> {
+        Exit::ALL.iter().copied().find(|e| e.code() == code)
+    }
+
+    /// The outcome word a run result with this exit code carries.
+    pub fn outcome(self) -> RunOutcome {
+        match self {
+            Exit::Success => RunOutcome::Passed,
+            Exit::Failed => RunOutcome::Failed,
+            Exit::TimedOut => RunOutcome::TimedOut,
+            Exit::Interrupted => RunOutcome::Cancelled,
+            Exit::InvalidInput => RunOutcome::Error,
+        }
+    }
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(exit: Exit) -> Self {
+        std::process::ExitCode::from(exit.code())
+    }
+}
+
+/// Shown as its number (reports say "exit code 2").
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.code())
+    }
+}
+
+/// Written as its number in JSON results (`"exit_code": 2`).
+impl Serialize for Exit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.code())
+    }
+}
+
+/// Read back from a JSON result (`merge-reports`): a number no command uses is an error.
+impl<'de> Deserialize<'de> for Exit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let code = u8::deserialize(d)?;
+        Exit::from_code(code)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown exit code {code}")))
+    }
+}
 
 /// The exit code a finished run stands for.
-pub fn exit_code(result: &RunResult) -> i32 {
+pub fn exit_code(result: &RunResult) -> Exit {
     let scenarios = &result.scenarios;
     if scenarios
         .iter()
         .any(|s| s.status == ScenarioStatus::Cancelled)
     {
-        return CANCELLED;
+        return Exit::Interrupted;
     }
     // A merge that lacks a shard cannot vouch for that shard's scenarios.
     let incomplete = result
@@ -53,13 +124,13 @@ pub fn exit_code(result: &RunResult) -> i32 {
                 })
         });
     if doubtful {
-        return INVALID_OR_INFRASTRUCTURE;
+        return Exit::InvalidInput;
     }
     if scenarios
         .iter()
         .any(|s| s.status == ScenarioStatus::TimedOut)
     {
-        return TIMED_OUT;
+        return Exit::TimedOut;
     }
     let failed = |s: &&crate::result::ScenarioResult| match s.status {
         ScenarioStatus::Passed => false,
@@ -67,20 +138,9 @@ pub fn exit_code(result: &RunResult) -> i32 {
         ScenarioStatus::Failed | ScenarioStatus::TimedOut | ScenarioStatus::Cancelled => true,
     };
     if scenarios.iter().any(|s| failed(&s)) {
-        return SCENARIO_FAILED;
+        return Exit::Failed;
     }
-    SUCCESS
-}
-
-/// The outcome word for an exit code.
-pub fn outcome(code: i32) -> RunOutcome {
-    match code {
-        SUCCESS => RunOutcome::Passed,
-        SCENARIO_FAILED => RunOutcome::Failed,
-        TIMED_OUT => RunOutcome::TimedOut,
-        CANCELLED => RunOutcome::Cancelled,
-        _ => RunOutcome::Error,
-    }
+    Exit::Success
 }
 
 #[cfg(test)]
@@ -123,7 +183,7 @@ mod tests {
             started_at: String::new(),
             duration_ms: 0,
             outcome: RunOutcome::Passed,
-            exit_code: 0,
+            exit_code: Exit::Success,
             artifact_root: Default::default(),
             skipped: 0,
             counts: Default::default(),
@@ -148,15 +208,15 @@ mod tests {
         let timeout = || scenario(S::TimedOut, Some(C::Timeout), false);
         let cancelled = || scenario(S::Cancelled, Some(C::Cancelled), false);
         let cleanup = || scenario(S::Passed, None, true);
-        let cases: Vec<(Vec<ScenarioResult>, i32)> = vec![
-            (vec![], SUCCESS),
-            (vec![pass(), pass()], SUCCESS),
-            (vec![pass(), product()], SCENARIO_FAILED),
-            (vec![product(), timeout()], TIMED_OUT),
-            (vec![product(), spec()], INVALID_OR_INFRASTRUCTURE),
-            (vec![timeout(), infra()], INVALID_OR_INFRASTRUCTURE),
-            (vec![pass(), cleanup()], INVALID_OR_INFRASTRUCTURE),
-            (vec![infra(), cancelled()], CANCELLED),
+        let cases: Vec<(Vec<ScenarioResult>, Exit)> = vec![
+            (vec![], Exit::Success),
+            (vec![pass(), pass()], Exit::Success),
+            (vec![pass(), product()], Exit::Failed),
+            (vec![product(), timeout()], Exit::TimedOut),
+            (vec![product(), spec()], Exit::InvalidInput),
+            (vec![timeout(), infra()], Exit::InvalidInput),
+            (vec![pass(), cleanup()], Exit::InvalidInput),
+            (vec![infra(), cancelled()], Exit::Interrupted),
         ];
         for (scenarios, expected) in cases {
             let r = run(scenarios);
@@ -166,7 +226,7 @@ mod tests {
                 "{:?}",
                 r.scenarios.iter().map(|s| s.status).collect::<Vec<_>>()
             );
-            assert_eq!(r.outcome, outcome(expected));
+            assert_eq!(r.outcome, expected.outcome());
         }
     }
 
@@ -178,16 +238,16 @@ mod tests {
         let pass = || scenario(S::Passed, None, false);
         let timeout = || scenario(S::TimedOut, Some(C::Timeout), false);
         let cases = [
-            (vec![pass(), flaky()], false, SUCCESS),
-            (vec![pass(), flaky()], true, SCENARIO_FAILED),
-            (vec![flaky(), timeout()], true, TIMED_OUT),
+            (vec![pass(), flaky()], false, Exit::Success),
+            (vec![pass(), flaky()], true, Exit::Failed),
+            (vec![flaky(), timeout()], true, Exit::TimedOut),
         ];
         for (scenarios, fail_on_flaky, expected) in cases {
             let r = run_with(scenarios, fail_on_flaky);
             assert_eq!(r.exit_code, expected, "fail_on_flaky {fail_on_flaky}");
             assert_eq!(
                 (r.counts.passed, r.counts.flaky),
-                (usize::from(expected != TIMED_OUT), 1)
+                (usize::from(expected != Exit::TimedOut), 1)
             );
         }
     }

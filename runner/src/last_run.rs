@@ -43,7 +43,7 @@ pub struct LastRun {
     /// The run it describes.
     pub run_id: String,
     /// Its exit code.
-    pub exit_code: i32,
+    pub exit_code: crate::exit::Exit,
     /// Scenarios that did not pass cleanly, in plan order.
     pub not_passed: Vec<NotPassed>,
 }
@@ -178,7 +178,7 @@ mod tests {
         LastRun {
             format_version: LAST_RUN_FORMAT_VERSION,
             run_id: "r".into(),
-            exit_code: 1,
+            exit_code: crate::exit::Exit::Failed,
             not_passed: ids
                 .iter()
                 .map(|(id, status)| NotPassed {

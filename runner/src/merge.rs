@@ -26,52 +26,8 @@ use crate::result::{
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
-/// The stable codes of `merge-reports` problems.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MergeCode {
-    /// A file cannot be read or is not a run result.
-    Input,
-    /// A result of another format version.
-    Version,
-    /// A result of a run without `--shard`.
-    NotSharded,
-    /// Shards of different runs, or a scenario in two shards.
-    Mismatch,
-    /// The same shard given twice.
-    DuplicateShard,
-    /// A shard with no result (a warning: the merge still reports, and exits 2).
-    MissingShard,
-}
-
-impl MergeCode {
-    /// Every code (the docs are checked against this list).
-    pub const ALL: [MergeCode; 6] = [
-        MergeCode::Input,
-        MergeCode::Version,
-        MergeCode::NotSharded,
-        MergeCode::Mismatch,
-        MergeCode::DuplicateShard,
-        MergeCode::MissingShard,
-    ];
-
-    /// The dotted code.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MergeCode::Input => "test.run.merge_input",
-            MergeCode::Version => "test.run.merge_version",
-            MergeCode::NotSharded => "test.run.merge_not_sharded",
-            MergeCode::Mismatch => "test.run.merge_mismatch",
-            MergeCode::DuplicateShard => "test.run.merge_duplicate_shard",
-            MergeCode::MissingShard => "test.run.merge_missing_shard",
-        }
-    }
-}
-
-impl std::fmt::Display for MergeCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The `merge-reports` codes belong to the `test.run.*` family of the driver's registry.
+pub use a3s_test_driver::failure::MergeCode;
 
 /// Why the shards could not be merged.
 #[derive(Debug, thiserror::Error)]
@@ -340,7 +296,7 @@ pub fn merge(inputs: Vec<ShardInput>, run_id: &str) -> Result<RunResult, MergeEr
             .unwrap_or_default(),
         duration_ms: results.clone().map(|r| r.duration_ms).max().unwrap_or(0),
         outcome: RunOutcome::Passed,
-        exit_code: 0,
+        exit_code: crate::exit::Exit::Success,
         artifact_root: common_ancestor(results.map(|r| r.artifact_root.as_path())),
         skipped: admitted.saturating_sub(reference.selected),
         counts: Default::default(),
@@ -408,7 +364,7 @@ mod tests {
             started_at: format!("2026-01-01T12:00:0{index}Z"),
             duration_ms: 1000 * u64::from(index),
             outcome: RunOutcome::Passed,
-            exit_code: 0,
+            exit_code: crate::exit::Exit::Success,
             artifact_root: PathBuf::from(format!("/w/.a3s-test/runs/run-{index}")),
             skipped: IDS.len() - scenarios.len(),
             counts: Default::default(),
@@ -445,7 +401,7 @@ mod tests {
             ),
             (4, 3, 1)
         );
-        assert_eq!(merged.exit_code, exit::SCENARIO_FAILED);
+        assert_eq!(merged.exit_code, exit::Exit::Failed);
         assert_eq!(merged.duration_ms, 2000, "the longest shard");
         assert_eq!(merged.started_at, "2026-01-01T12:00:01Z");
         assert_eq!(merged.artifact_root, PathBuf::from("/w/.a3s-test/runs"));
@@ -463,7 +419,7 @@ mod tests {
         let merged = merge(vec![shard(1, 3, &IDS[..2], &[])], "merged").unwrap();
         assert_eq!(merged.merge.as_ref().unwrap().missing_shards, [2, 3]);
         assert_eq!(merged.counts.passed, 2);
-        assert_eq!(merged.exit_code, exit::INVALID_OR_INFRASTRUCTURE);
+        assert_eq!(merged.exit_code, exit::Exit::InvalidInput);
         assert_eq!(merged.outcome, RunOutcome::Error);
     }
 

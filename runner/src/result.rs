@@ -6,7 +6,7 @@
 //! replaces a scenario's verdict: it sits beside it (`cleanup_failure`). The format is versioned
 //! ([`RESULT_FORMAT_VERSION`]); fields are only ever added within a version.
 
-use crate::exit;
+use crate::exit::{self, Exit};
 use a3s_test_driver::{EvidenceFile, FailureClass, FailureCode};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -263,7 +263,7 @@ pub struct RunResult {
     /// The overall outcome.
     pub outcome: RunOutcome,
     /// The process exit code ([`crate::exit`]).
-    pub exit_code: i32,
+    pub exit_code: Exit,
     /// `.a3s-test/runs/<run-id>/`.
     pub artifact_root: PathBuf,
     /// Scenarios left out by `--filter`, `--tag` or `--shard`.
@@ -342,7 +342,7 @@ pub struct MergedShard {
     /// The result file it was read from.
     pub file: PathBuf,
     /// That shard's exit code.
-    pub exit_code: i32,
+    pub exit_code: Exit,
 }
 
 impl RunResult {
@@ -372,6 +372,6 @@ impl RunResult {
         counts.cleanup += self.cleanup_failures.len();
         self.counts = counts;
         self.exit_code = exit::exit_code(self);
-        self.outcome = exit::outcome(self.exit_code);
+        self.outcome = self.exit_code.outcome();
     }
 }

@@ -139,7 +139,7 @@ pub async fn run<L: DriverLauncher>(
         started_at: crate::run_id::rfc3339(config.started_at),
         duration_ms: events.start().elapsed().as_millis() as u64,
         outcome: RunOutcome::Passed,
-        exit_code: 0,
+        exit_code: crate::exit::Exit::Success,
         artifact_root: config.artifacts().path().to_path_buf(),
         skipped: plan.skipped(),
         counts: Default::default(),

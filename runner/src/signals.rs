@@ -43,5 +43,5 @@ fn second_interrupt() -> ! {
         "a3s-test: interrupted twice; killed {} owned process(es)",
         killed.len()
     );
-    std::process::exit(exit::CANCELLED)
+    std::process::exit(exit::Exit::Interrupted.code().into())
 }

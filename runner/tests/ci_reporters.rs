@@ -9,6 +9,7 @@ mod common;
 
 use a3s_test_driver::FailureCode;
 use a3s_test_runner::event::{RunEvent, RunEventKind};
+use a3s_test_runner::exit::Exit;
 use a3s_test_runner::reporter::github::GithubReporter;
 use a3s_test_runner::reporter::html;
 use a3s_test_runner::reporter::Reporter;
@@ -167,7 +168,7 @@ fn fixture(tmp: &Path) -> RunResult {
         started_at: "2026-01-01T12:00:00Z".into(),
         duration_ms: 2345,
         outcome: RunOutcome::Passed,
-        exit_code: 0,
+        exit_code: Exit::Success,
         artifact_root: root.clone(),
         skipped: 1,
         counts: Default::default(),

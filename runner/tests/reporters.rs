@@ -6,6 +6,7 @@ mod common;
 
 use a3s_test_driver::FailureCode;
 use a3s_test_runner::event::{RunEvent, RunEventKind};
+use a3s_test_runner::exit::Exit;
 use a3s_test_runner::plan::ScenarioId;
 use a3s_test_runner::reporter::json::JsonReporter;
 use a3s_test_runner::reporter::junit::JunitReporter;
@@ -129,7 +130,7 @@ fn fixture() -> RunResult {
         started_at: "2026-01-01T12:00:00Z".into(),
         duration_ms: 2345,
         outcome: RunOutcome::Passed,
-        exit_code: 0,
+        exit_code: Exit::Success,
         artifact_root: PathBuf::from(ROOT),
         skipped: 2,
         counts: Default::default(),
@@ -379,7 +380,7 @@ fn retried_fixture(fail_on_flaky: bool) -> RunResult {
         started_at: "2026-01-01T12:00:00Z".into(),
         duration_ms: 2100,
         outcome: RunOutcome::Passed,
-        exit_code: 0,
+        exit_code: Exit::Success,
         artifact_root: PathBuf::from(ROOT),
         skipped: 0,
         counts: Default::default(),
@@ -429,7 +430,7 @@ fn terminal_summary_of_a_flaky_only_run() {
     let mut result = retried_fixture(false);
     result.scenarios.truncate(2);
     result.finalize();
-    assert_eq!(result.exit_code, 0);
+    assert_eq!(result.exit_code, Exit::Success);
     let summary = terminal_text(&result);
     let tail = summary.rsplit("Summary").next().unwrap();
     assert!(tail.contains("1 passed, 1 flaky"), "{tail}");
@@ -440,7 +441,11 @@ fn terminal_summary_of_a_flaky_only_run() {
     let mut strict = retried_fixture(true);
     strict.scenarios.truncate(2);
     strict.finalize();
-    assert_eq!(strict.exit_code, 1, "--fail-on-flaky fails the run");
+    assert_eq!(
+        strict.exit_code,
+        Exit::Failed,
+        "--fail-on-flaky fails the run"
+    );
     let text = terminal_text(&strict);
     assert!(text.contains("1 flaky (--fail-on-flaky)"), "{text}");
     assert!(text.contains("Result failed (exit code 1)"), "{text}");

@@ -7,7 +7,7 @@
 //! stderr. Exit 0 when every file was admitted, 2 otherwise.
 
 use super::discover::discover;
-use super::exit;
+use super::exit::Exit;
 use super::output::{plural, write_file, Counts, FormatArg, Stream};
 use super::read::{display_text, read_bounded};
 use a3s_test_lang::diagnostic::Omitted;
@@ -155,10 +155,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // The process exits next: freeing every file's IR one allocation at a time costs milliseconds
     // per 1 MB file, and the operating system takes the whole heap back at once for free.
     std::mem::forget(results);
-    exit::code(if all_admitted {
-        exit::SUCCESS
+    ExitCode::from(if all_admitted {
+        Exit::Success
     } else {
-        exit::INVALID_INPUT
+        Exit::InvalidInput
     })
 }
 

@@ -9,7 +9,7 @@
 //! in flight finish, and exits 130 (see [`super::interrupt`]).
 
 use super::discover::{describe, discover};
-use super::exit;
+use super::exit::Exit;
 use super::interrupt;
 use super::output::{plural, render_file, Counts, FormatArg, Stream};
 use super::read::{display_text, read_bounded};
@@ -124,15 +124,15 @@ pub fn run(args: FmtArgs) -> ExitCode {
     Stream::Stderr.write(&summary);
 
     let code = if interrupt::interrupted() {
-        exit::INTERRUPTED
+        Exit::Interrupted
     } else if failed > 0 {
-        exit::INVALID_INPUT
+        Exit::InvalidInput
     } else if args.check && changed > 0 {
-        exit::WOULD_REFORMAT
+        Exit::Failed
     } else {
-        exit::SUCCESS
+        Exit::Success
     };
-    exit::code(code)
+    ExitCode::from(code)
 }
 
 fn format_file(path: &Path, check_only: bool) -> Outcome {

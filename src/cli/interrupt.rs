@@ -4,7 +4,7 @@
 //! ever half-written (rewrites are atomic renames), but a rewrite in flight leaves its temporary
 //! copy (`.a3s-fmt-*.tmp`, up to 1 MiB) behind. With [`install`], the first such signal only sets a
 //! flag: `fmt` starts no new rewrite, the ones in flight finish (or drop their temporary file), and
-//! the command exits [`super::exit::INTERRUPTED`]. A second signal gets the default action, so a
+//! the command exits [`super::exit::Exit::Interrupted`] (130). A second signal gets the default action, so a
 //! stuck disk can still be left with another Ctrl+C. A signal the parent told us to ignore (a
 //! background job of a non-interactive shell) stays ignored.
 

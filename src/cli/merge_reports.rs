@@ -7,7 +7,7 @@
 //! the run's reporters and exits with the merged result's exit code (the rules of `run`).
 
 use a3s_test_runner::event::{RunEvent, RunEventKind};
-use a3s_test_runner::exit;
+use a3s_test_runner::exit::Exit;
 use a3s_test_runner::merge::{self, MergeCode, MergeError};
 use a3s_test_runner::reporter::json::JsonReporter;
 use a3s_test_runner::reporter::junit::JunitReporter;
@@ -39,12 +39,12 @@ pub struct MergeReportsArgs {
 fn refuse(error: &MergeError) -> ExitCode {
     eprintln!("error[{}]: {error}", error.code());
     eprintln!("  = help: {}", error.hint());
-    ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)
+    ExitCode::from(Exit::InvalidInput)
 }
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
-    ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)
+    ExitCode::from(Exit::InvalidInput)
 }
 
 /// Run `merge-reports`.
@@ -79,7 +79,7 @@ pub fn run(args: MergeReportsArgs) -> ExitCode {
     if let Err(code) = write_outputs(&args, &result) {
         return code;
     }
-    ExitCode::from(result.exit_code as u8)
+    ExitCode::from(result.exit_code)
 }
 
 /// Summary, JSON, JUnit and HTML of the merged result, through the run's own reporters.

@@ -17,6 +17,7 @@ mod http;
 mod origin;
 mod slots;
 
+use super::exit::Exit;
 use crate::ops::Context;
 use a3s_test_ledger::{Ledger, SessionId};
 use clap::Args;
@@ -49,7 +50,7 @@ pub struct RepairEndpointArgs {
 
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("error: {msg}");
-    ExitCode::from(super::exit::INVALID_INPUT)
+    ExitCode::from(Exit::InvalidInput)
 }
 
 /// Run the endpoint until the process is stopped.
@@ -74,14 +75,14 @@ pub fn run(args: RepairEndpointArgs) -> ExitCode {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: failed to listen on {}: {e}", args.listen);
-            return ExitCode::FAILURE;
+            return ExitCode::from(Exit::Failed);
         }
     };
     let address = match listener.local_addr() {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: failed to read the bound address: {e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(Exit::Failed);
         }
     };
     let ready = serde_json::json!({
@@ -114,5 +115,5 @@ pub fn run(args: RepairEndpointArgs) -> ExitCode {
             eprintln!("a3s-test repair-endpoint: failed to start a connection thread");
         }
     }
-    ExitCode::SUCCESS
+    ExitCode::from(Exit::Success)
 }

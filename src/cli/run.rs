@@ -25,7 +25,7 @@ use a3s_test_runner::cancel::CancelToken;
 use a3s_test_runner::event::EventSender;
 use a3s_test_runner::evidence::ArtifactRoot;
 use a3s_test_runner::executor::ExecutorConfig;
-use a3s_test_runner::exit;
+use a3s_test_runner::exit::Exit;
 use a3s_test_runner::filter::Glob;
 use a3s_test_runner::last_run::LastRun;
 use a3s_test_runner::plan::{plan, Plan, PlanOptions, Shard};
@@ -142,7 +142,7 @@ impl ReporterArg {
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
-    ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)
+    ExitCode::from(Exit::InvalidInput)
 }
 
 /// Run `run`.
@@ -192,7 +192,7 @@ pub fn run(args: RunArgs) -> ExitCode {
             "error: {n} file{} not admitted; nothing was run",
             if n == 1 { " was" } else { "s were" }
         );
-        return ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8);
+        return ExitCode::from(Exit::InvalidInput);
     }
 
     // 2. Plan (and `--list`, which needs nothing else).
@@ -402,13 +402,13 @@ pub fn run(args: RunArgs) -> ExitCode {
             }
             Err(e) => {
                 eprintln!("error: the run failed internally: {e}");
-                exit::INVALID_OR_INFRASTRUCTURE
+                Exit::InvalidInput
             }
         }
     });
     // Don't wait for stray blocking tasks (a wedged CDP read) at exit: everything owned is reaped.
     runtime.shutdown_timeout(Duration::from_millis(100));
-    ExitCode::from(code as u8)
+    ExitCode::from(code)
 }
 
 /// `--last-failed`: keep the scenarios the previous run's record names; without a usable record,
@@ -476,7 +476,7 @@ fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConfig>, ExitCo
         Some(AdmittedDocument::Suite(_)) => Err(fail(format_args!(
             "`{name}` is a suite, not a project configuration"
         ))),
-        None => Err(ExitCode::from(exit::INVALID_OR_INFRASTRUCTURE as u8)),
+        None => Err(ExitCode::from(Exit::InvalidInput)),
     }
 }
 

@@ -9,6 +9,7 @@
 //! `serving <dir> at http://127.0.0.1:<port>/` (with `--port 0` the OS picks the port), so a
 //! caller can wait for that line instead of guessing. It stops on SIGTERM or Ctrl+C.
 
+use super::exit::Exit;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -44,7 +45,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
                 "a3s-test serve: failed to open folder `{}`",
                 args.dir.display()
             );
-            return ExitCode::from(2);
+            return ExitCode::from(Exit::InvalidInput);
         }
     };
     let listener = match TcpListener::bind((Ipv4Addr::LOCALHOST, args.port)) {
@@ -54,7 +55,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
                 "a3s-test serve: failed to listen on 127.0.0.1:{}: {e}",
                 args.port
             );
-            return ExitCode::from(2);
+            return ExitCode::from(Exit::InvalidInput);
         }
     };
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(args.port);
@@ -75,7 +76,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
             open.fetch_sub(1, Ordering::SeqCst);
         });
     }
-    ExitCode::SUCCESS
+    ExitCode::from(Exit::Success)
 }
 
 fn serve_connection(stream: TcpStream, root: &Path) -> std::io::Result<()> {

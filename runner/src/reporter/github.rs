@@ -10,8 +10,7 @@
 //! message, and also `:` and `,` in properties. The commands are written when the run finishes,
 //! in plan order, after the terminal summary (the CLI keeps the terminal output as the log).
 
-use super::Reporter;
-use crate::event::{RunEvent, RunEventKind};
+use super::ResultReporter;
 use crate::merge::MergeCode;
 use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus, StepStatus};
 use a3s_test_lang::render::github::{escape_data, escape_property};
@@ -35,24 +34,12 @@ impl<W: Write> GithubReporter<W> {
     }
 }
 
-impl<W: Write> Reporter for GithubReporter<W> {
-    fn report(&mut self, event: &RunEvent) -> std::io::Result<()> {
-        match &event.kind {
-            RunEventKind::RunFinished { result } => {
-                for line in annotations(result) {
-                    writeln!(self.out, "{line}")?;
-                }
-                self.out.flush()
-            }
-            RunEventKind::RunStarted { .. }
-            | RunEventKind::DriverStarted { .. }
-            | RunEventKind::ScenarioStarted { .. }
-            | RunEventKind::StepFinished { .. }
-            | RunEventKind::ScenarioFinished { .. }
-            | RunEventKind::RunBeginCancel { .. }
-            | RunEventKind::ScenarioRetrying { .. }
-            | RunEventKind::CleanupFailed { .. } => Ok(()),
+impl<W: Write> ResultReporter for GithubReporter<W> {
+    fn finish(&mut self, result: &RunResult) -> std::io::Result<()> {
+        for line in annotations(result) {
+            writeln!(self.out, "{line}")?;
         }
+        self.out.flush()
     }
 }
 

@@ -3,8 +3,8 @@
 //! A flaky scenario has `"status": "flaky"` (counted in `counts.flaky`, never in `passed`) and its
 //! failed attempts in `earlier_attempts`, each with its failure, steps and artifact folder.
 
-use super::Reporter;
-use crate::event::{RunEvent, RunEventKind};
+use super::ResultReporter;
+use crate::result::RunResult;
 use std::io::Write;
 
 /// Writes the final [`crate::result::RunResult`] to `out`.
@@ -20,22 +20,10 @@ impl<W: Write> JsonReporter<W> {
     }
 }
 
-impl<W: Write> Reporter for JsonReporter<W> {
-    fn report(&mut self, event: &RunEvent) -> std::io::Result<()> {
-        match &event.kind {
-            RunEventKind::RunFinished { result } => {
-                serde_json::to_writer_pretty(&mut self.out, result.as_ref())?;
-                writeln!(self.out)?;
-                self.out.flush()
-            }
-            RunEventKind::RunStarted { .. }
-            | RunEventKind::DriverStarted { .. }
-            | RunEventKind::ScenarioStarted { .. }
-            | RunEventKind::StepFinished { .. }
-            | RunEventKind::ScenarioRetrying { .. }
-            | RunEventKind::ScenarioFinished { .. }
-            | RunEventKind::RunBeginCancel { .. }
-            | RunEventKind::CleanupFailed { .. } => Ok(()),
-        }
+impl<W: Write> ResultReporter for JsonReporter<W> {
+    fn finish(&mut self, result: &RunResult) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut self.out, result)?;
+        writeln!(self.out)?;
+        self.out.flush()
     }
 }

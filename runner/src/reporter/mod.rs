@@ -8,9 +8,10 @@
 //! - [`html::HtmlReporter`]: one self-contained HTML page (`--html <dir>`) a person opens.
 //! - [`github::GithubReporter`]: GitHub Actions annotations (`--reporter github`).
 //!
-//! Every reporter matches every [`crate::event::RunEventKind`] explicitly: a new event kind does
-//! not compile until each output decides what to do with it. None of them is called from inside
-//! the executor.
+//! The live reporters (terminal, JUnit) match every [`crate::event::RunEventKind`] explicitly: a
+//! new event kind does not compile until each decides what to do with it. The reporters that
+//! render only the finished run (JSON, HTML, GitHub) implement [`ResultReporter`], whose one
+//! exhaustive match lives here. None of them is called from inside the executor.
 
 pub mod github;
 pub mod html;
@@ -18,10 +19,34 @@ pub mod json;
 pub mod junit;
 pub mod terminal;
 
-use crate::event::RunEvent;
+use crate::event::{RunEvent, RunEventKind};
+use crate::result::RunResult;
 
 /// Something that renders run events.
 pub trait Reporter {
     /// Handle one event. An error stops only this reporter's output, never the run.
     fn report(&mut self, event: &RunEvent) -> std::io::Result<()>;
+}
+
+/// A reporter that renders only the finished run's result. Written once so the JSON, HTML and
+/// GitHub reporters do not each repeat the list of events they ignore.
+pub trait ResultReporter {
+    /// Render the finished run. An error stops only this reporter's output, never the run.
+    fn finish(&mut self, result: &RunResult) -> std::io::Result<()>;
+}
+
+impl<R: ResultReporter> Reporter for R {
+    fn report(&mut self, event: &RunEvent) -> std::io::Result<()> {
+        match &event.kind {
+            RunEventKind::RunFinished { result } => self.finish(result),
+            RunEventKind::RunStarted { .. }
+            | RunEventKind::DriverStarted { .. }
+            | RunEventKind::ScenarioStarted { .. }
+            | RunEventKind::StepFinished { .. }
+            | RunEventKind::ScenarioRetrying { .. }
+            | RunEventKind::ScenarioFinished { .. }
+            | RunEventKind::RunBeginCancel { .. }
+            | RunEventKind::CleanupFailed { .. } => Ok(()),
+        }
+    }
 }

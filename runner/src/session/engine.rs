@@ -465,7 +465,7 @@ impl<D: AgentDriver> Engine<D> {
                     SessionCode::StepFailed,
                     format!("the Page Context delta was rejected: {e}"),
                 )
-                .with_detail(json!({ "page_context_code": e.rule.code() }))
+                .with_detail(json!({ "page_context_code": e.rule.as_str() }))
             })?;
         }
         // One handshake per inspect: the observation reuses the bridge found above.

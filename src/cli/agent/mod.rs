@@ -9,14 +9,15 @@ mod session;
 
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
+use crate::cli::exit::Exit;
 use std::process::ExitCode;
 
 /// Exit code: the operation was done (or replayed).
-pub const EXIT_OK: u8 = 0;
-/// Exit code: the ledger refused the operation (invalid transition, lease, conflict, …).
-pub const EXIT_REFUSED: u8 = 1;
+pub const EXIT_OK: Exit = Exit::Success;
+/// Exit code: the ledger or a gate refused the operation (invalid transition, lease, conflict, …).
+pub const EXIT_REFUSED: Exit = Exit::Failed;
 /// Exit code: invalid input (an id, a bound, a document), as for every command.
-pub const EXIT_INVALID_INPUT: u8 = 2;
+pub const EXIT_INVALID_INPUT: Exit = Exit::InvalidInput;
 
 /// Arguments of `a3s-test agent`.
 #[derive(Debug, Args)]

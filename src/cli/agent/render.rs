@@ -69,7 +69,7 @@ impl Failure for SessionError {
             | SessionCode::UnknownSession
             | SessionCode::AlreadyExists
             | SessionCode::Cleanup => EXIT_INVALID_INPUT,
-            SessionCode::Interrupted => crate::cli::exit::INTERRUPTED,
+            SessionCode::Interrupted => crate::cli::exit::Exit::Interrupted,
             _ => EXIT_REFUSED,
         })
     }

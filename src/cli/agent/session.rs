@@ -247,7 +247,7 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 Ok(rt) => rt,
                 Err(e) => {
                     eprintln!("a3s-test agent supervise: failed to start a runtime: {e}");
-                    return ExitCode::from(2);
+                    return ExitCode::from(crate::cli::exit::Exit::InvalidInput);
                 }
             };
             let code = runtime.block_on(a3s_test_runner::session::supervisor::serve(

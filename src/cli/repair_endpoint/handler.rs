@@ -5,6 +5,7 @@
 
 use super::http::{Conn, Head, ReadError};
 use a3s_test_ledger::intake::MAX_DOCUMENT_BYTES;
+use a3s_test_ledger::EndpointCode as Rejection;
 use a3s_test_ledger::{
     parse_submission, ActionsResponse, Actor, ErrorCode, Finding, HumanAction, Ledger, LedgerError,
     Submission,
@@ -21,61 +22,6 @@ pub struct Config {
     pub origin: String,
     /// The deadline for reading one request.
     pub timeout: Duration,
-}
-
-/// A refusal of the endpoint itself (before the document is read).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rejection {
-    /// Not POST.
-    Method,
-    /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`).
-    Origin,
-    /// Not `application/json`.
-    ContentType,
-    /// No `Content-Length` (or a transfer coding).
-    LengthRequired,
-    /// Body over 1 MiB.
-    TooLarge,
-    /// Head over its bound.
-    HeadTooLarge,
-    /// The request did not arrive before the deadline.
-    Timeout,
-    /// Not valid HTTP.
-    BadRequest,
-    /// Too many connections.
-    Busy,
-}
-
-impl Rejection {
-    /// The stable code.
-    pub fn code(self) -> &'static str {
-        match self {
-            Rejection::Method => "test.session.repair_endpoint_method",
-            Rejection::Origin => "test.session.repair_endpoint_origin",
-            Rejection::ContentType => "test.session.repair_endpoint_content_type",
-            Rejection::LengthRequired => "test.session.repair_endpoint_length_required",
-            Rejection::TooLarge => "test.session.repair_endpoint_too_large",
-            Rejection::HeadTooLarge => "test.session.repair_endpoint_header_too_large",
-            Rejection::Timeout => "test.session.repair_endpoint_timeout",
-            Rejection::BadRequest => "test.session.repair_endpoint_bad_request",
-            Rejection::Busy => "test.session.repair_endpoint_busy",
-        }
-    }
-
-    /// The HTTP status.
-    pub fn status(self) -> u16 {
-        match self {
-            Rejection::Method => 405,
-            Rejection::Origin => 403,
-            Rejection::ContentType => 415,
-            Rejection::LengthRequired => 411,
-            Rejection::TooLarge => 413,
-            Rejection::HeadTooLarge => 431,
-            Rejection::Timeout => 408,
-            Rejection::BadRequest => 400,
-            Rejection::Busy => 503,
-        }
-    }
 }
 
 fn ledger_status(code: ErrorCode) -> u16 {
@@ -101,7 +47,7 @@ fn reject(conn: Conn, r: Rejection, message: &str) -> u16 {
     } else {
         &[]
     };
-    conn.respond(r.status(), allow, &error_body(r.code(), message));
+    conn.respond(r.status(), allow, &error_body(r.as_str(), message));
     r.status()
 }
 

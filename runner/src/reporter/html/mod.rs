@@ -13,8 +13,7 @@ pub mod links;
 mod page;
 mod scenario;
 
-use super::Reporter;
-use crate::event::{RunEvent, RunEventKind};
+use super::ResultReporter;
 use crate::result::RunResult;
 use attachments::Attachments;
 use std::io::Write;
@@ -114,22 +113,10 @@ impl HtmlReporter {
     }
 }
 
-impl Reporter for HtmlReporter {
-    fn report(&mut self, event: &RunEvent) -> std::io::Result<()> {
-        match &event.kind {
-            RunEventKind::RunFinished { result } => {
-                let path = write_report(&self.dir, result).map_err(std::io::Error::other)?;
-                self.written = Some(path);
-                Ok(())
-            }
-            RunEventKind::RunStarted { .. }
-            | RunEventKind::DriverStarted { .. }
-            | RunEventKind::ScenarioStarted { .. }
-            | RunEventKind::StepFinished { .. }
-            | RunEventKind::ScenarioFinished { .. }
-            | RunEventKind::RunBeginCancel { .. }
-            | RunEventKind::ScenarioRetrying { .. }
-            | RunEventKind::CleanupFailed { .. } => Ok(()),
-        }
+impl ResultReporter for HtmlReporter {
+    fn finish(&mut self, result: &RunResult) -> std::io::Result<()> {
+        let path = write_report(&self.dir, result).map_err(std::io::Error::other)?;
+        self.written = Some(path);
+        Ok(())
     }
 }

@@ -15,78 +15,13 @@ pub const DIFF_PROTOCOL: &str = "a3s.test.page-context-diff/1";
 /// Most ids (nodes + components) a complete delta may list.
 pub const MAX_DIFF_IDS: usize = 10_000;
 
-/// Which rule a delta broke.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DiffRule {
-    /// The response carries no delta at all.
-    Missing,
-    /// The delta, or a field of it, is not the documented shape.
-    Shape,
-    /// `protocol` is not `a3s.test.page-context-diff/1`.
-    Protocol,
-    /// `fromRevision` differs from the caller's baseline.
-    FromRevision,
-    /// `toRevision` is below `fromRevision`, or equal without being an empty no-op.
-    Regression,
-    /// `toRevision` differs from the response's own `revision`.
-    ToRevision,
-    /// `status` is neither `complete` nor `reset_required`.
-    Status,
-    /// An id appears twice in one list.
-    Duplicate,
-    /// A list is not sorted by UTF-8 bytes.
-    Unsorted,
-    /// A removed id is also changed (listed as a node) or missing from the invalidated ids.
-    Overlap,
-    /// More than [`MAX_DIFF_IDS`] ids.
-    TooMany,
-    /// The revision advanced but `ui` is not invalidated.
-    Ui,
-    /// `reset_required` without every flag set, or with ids; or `complete` with `all` set.
-    ResetShape,
-}
-
-impl DiffRule {
-    /// Every rule.
-    pub const ALL: [DiffRule; 13] = [
-        DiffRule::Missing,
-        DiffRule::Shape,
-        DiffRule::Protocol,
-        DiffRule::FromRevision,
-        DiffRule::Regression,
-        DiffRule::ToRevision,
-        DiffRule::Status,
-        DiffRule::Duplicate,
-        DiffRule::Unsorted,
-        DiffRule::Overlap,
-        DiffRule::TooMany,
-        DiffRule::Ui,
-        DiffRule::ResetShape,
-    ];
-
-    /// The stable dotted code.
-    pub fn code(self) -> &'static str {
-        match self {
-            DiffRule::Missing => "test.driver.web.page_context_diff.missing",
-            DiffRule::Shape => "test.driver.web.page_context_diff.shape",
-            DiffRule::Protocol => "test.driver.web.page_context_diff.protocol",
-            DiffRule::FromRevision => "test.driver.web.page_context_diff.from_revision",
-            DiffRule::Regression => "test.driver.web.page_context_diff.regression",
-            DiffRule::ToRevision => "test.driver.web.page_context_diff.to_revision",
-            DiffRule::Status => "test.driver.web.page_context_diff.status",
-            DiffRule::Duplicate => "test.driver.web.page_context_diff.duplicate_id",
-            DiffRule::Unsorted => "test.driver.web.page_context_diff.unsorted_ids",
-            DiffRule::Overlap => "test.driver.web.page_context_diff.changed_removed_overlap",
-            DiffRule::TooMany => "test.driver.web.page_context_diff.too_many_ids",
-            DiffRule::Ui => "test.driver.web.page_context_diff.ui_not_invalidated",
-            DiffRule::ResetShape => "test.driver.web.page_context_diff.reset_shape",
-        }
-    }
-}
+/// The rule codes belong to the driver's `test.driver.web.*` family; they are re-exported here
+/// because this module is where each rule is checked.
+pub use a3s_test_driver::failure::DiffRule;
 
 /// A delta that broke a rule, with a short explanation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {message}", rule.code())]
+#[error("{}: {message}", rule.as_str())]
 pub struct DiffError {
     /// The rule.
     pub rule: DiffRule,
@@ -600,7 +535,7 @@ mod tests {
 
     #[test]
     fn codes_are_unique_and_dotted() {
-        let codes: BTreeSet<&str> = DiffRule::ALL.iter().map(|r| r.code()).collect();
+        let codes: BTreeSet<&str> = DiffRule::ALL.iter().map(|r| r.as_str()).collect();
         assert_eq!(codes.len(), DiffRule::ALL.len());
         assert!(codes
             .iter()

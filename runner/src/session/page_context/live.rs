@@ -150,6 +150,6 @@ pub async fn delta_since<C: AgentContext>(
             SessionCode::StaleRef,
             format!("the Page Context delta was rejected: {e}; observe again"),
         )
-        .with_detail(json!({ "page_context_code": e.rule.code() }))
+        .with_detail(json!({ "page_context_code": e.rule.as_str() }))
     })
 }
