@@ -30,33 +30,19 @@ mod tests {
 
     #[test]
     fn normalizes_like_a_browser_origin() {
-        assert_eq!(
-            normalize("http://localhost:5173").unwrap(),
-            "http://localhost:5173"
-        );
-        assert_eq!(
-            normalize("HTTP://LocalHost:5173/").unwrap(),
-            "http://localhost:5173"
-        );
-        assert_eq!(
-            normalize("http://localhost:80").unwrap(),
-            "http://localhost"
-        );
-        assert_eq!(
-            normalize("https://app.test:443").unwrap(),
-            "https://app.test"
-        );
-        assert_eq!(normalize("http://[::1]:3000").unwrap(), "http://[::1]:3000");
-        assert_eq!(normalize("http://[::1]").unwrap(), "http://[::1]");
-        // A port with leading zeros is the same port; the browser's `Origin` drops them.
-        assert_eq!(
-            normalize("http://127.0.0.1:080").unwrap(),
-            "http://127.0.0.1"
-        );
-        assert_eq!(
-            normalize("http://127.0.0.1:05173").unwrap(),
-            "http://127.0.0.1:5173"
-        );
+        for (raw, origin) in [
+            ("http://localhost:5173", "http://localhost:5173"),
+            ("HTTP://LocalHost:5173/", "http://localhost:5173"),
+            ("http://localhost:80", "http://localhost"),
+            ("https://app.test:443", "https://app.test"),
+            ("http://[::1]:3000", "http://[::1]:3000"),
+            ("http://[::1]", "http://[::1]"),
+            // A port with leading zeros is the same port; the browser's `Origin` drops them.
+            ("http://127.0.0.1:080", "http://127.0.0.1"),
+            ("http://127.0.0.1:05173", "http://127.0.0.1:5173"),
+        ] {
+            assert_eq!(normalize(raw).unwrap(), origin, "{raw}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, WebContext};
+use crate::web::tab::ContextShared;
 use crate::web::{ax, evidence};
 use crate::EvidenceKind;
 use crate::{EvidenceFile, StepEnv, StepFailure, StepOutput};
@@ -125,26 +126,12 @@ pub(crate) async fn console(
     clear: bool,
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
-    let target = evidence::prepare(env.artifact_dir, path.as_str())?;
-    flush_page_events(ctx, env.deadline).await;
-    let messages = {
-        let mut log = ctx.shared.console.lock().expect("console lock");
-        if clear {
-            std::mem::take(&mut *log)
-        } else {
-            log.clone()
-        }
+    let log = PageLog {
+        kind: EvidenceKind::Console,
+        key: "messages",
+        entries: |shared| &shared.console,
     };
-    let count = messages.len();
-    let file = evidence::write(
-        &target,
-        EvidenceKind::Console,
-        &pretty(&json!({ "messages": messages })),
-    )?;
-    Ok(StepOutput {
-        evidence: vec![file],
-        detail: Some(json!({ "messages": count, "cleared": clear })),
-    })
+    log.write(ctx, path, clear, env).await
 }
 
 /// `page_errors { path clear }`.
@@ -154,26 +141,48 @@ pub(crate) async fn page_errors(
     clear: bool,
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
-    let target = evidence::prepare(env.artifact_dir, path.as_str())?;
-    flush_page_events(ctx, env.deadline).await;
-    let errors = {
-        let mut log = ctx.shared.page_errors.lock().expect("page errors lock");
-        if clear {
-            std::mem::take(&mut *log)
-        } else {
-            log.clone()
-        }
+    let log = PageLog {
+        kind: EvidenceKind::PageErrors,
+        key: "errors",
+        entries: |shared| &shared.page_errors,
     };
-    let count = errors.len();
-    let file = evidence::write(
-        &target,
-        EvidenceKind::PageErrors,
-        &pretty(&json!({ "errors": errors })),
-    )?;
-    Ok(StepOutput {
-        evidence: vec![file],
-        detail: Some(json!({ "errors": count, "cleared": clear })),
-    })
+    log.write(ctx, path, clear, env).await
+}
+
+/// One of the logs a tab collects from page events (console messages, uncaught errors): the
+/// `console` and `page_errors` steps write it the same way, under their own key.
+struct PageLog {
+    kind: EvidenceKind,
+    /// The JSON key of the entries in the file, and of their count in the step's detail.
+    key: &'static str,
+    entries: fn(&ContextShared) -> &std::sync::Mutex<Vec<Value>>,
+}
+
+impl PageLog {
+    async fn write(
+        &self,
+        ctx: &mut WebContext,
+        path: &EvidencePath,
+        clear: bool,
+        env: &StepEnv<'_>,
+    ) -> Result<StepOutput, StepFailure> {
+        let target = evidence::prepare(env.artifact_dir, path.as_str())?;
+        flush_page_events(ctx, env.deadline).await;
+        let entries = {
+            let mut log = (self.entries)(&ctx.shared).lock().expect("page log lock");
+            if clear {
+                std::mem::take(&mut *log)
+            } else {
+                log.clone()
+            }
+        };
+        let count = entries.len();
+        let file = evidence::write(&target, self.kind, &pretty(&json!({ (self.key): entries })))?;
+        Ok(StepOutput {
+            evidence: vec![file],
+            detail: Some(json!({ (self.key): count, "cleared": clear })),
+        })
+    }
 }
 
 /// After a failure: screenshot, accessibility tree, console and page errors into `dir`. Each

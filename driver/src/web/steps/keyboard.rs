@@ -18,10 +18,7 @@ pub(crate) async fn fill(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs {
-        enabled: true,
-        editable: true,
-    };
+    let needs = Needs::EDITABLE;
     let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
     let named = |f| target::name_target(f, target);
     let args = json!({ "target": target });
@@ -80,10 +77,7 @@ pub(crate) async fn type_into(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs {
-        enabled: true,
-        editable: true,
-    };
+    let needs = Needs::EDITABLE;
     let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
     script::call(
         tab,
@@ -119,10 +113,7 @@ pub(crate) async fn select(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs {
-        enabled: true,
-        editable: false,
-    };
+    let needs = Needs::ENABLED;
     let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
     let args = json!({ "target": target, "values": values });
     let r = script::call(tab, "select_options", args, COMMAND_BOUND, env.deadline)
