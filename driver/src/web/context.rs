@@ -278,10 +278,14 @@ impl WebContext {
                 steps::evidence::accessibility(self, path, *interactive, env).await
             }
             Action::Console { path, clear } => {
-                steps::evidence::console(self, path, *clear, env).await
+                steps::evidence::CONSOLE
+                    .write(self, path, *clear, env)
+                    .await
             }
             Action::PageErrors { path, clear } => {
-                steps::evidence::page_errors(self, path, *clear, env).await
+                steps::evidence::PAGE_ERRORS
+                    .write(self, path, *clear, env)
+                    .await
             }
             Action::Tab { operation } => steps::tabs::tab(self, operation, env).await,
             Action::Frame { target } => steps::tabs::frame(self, target, env).await,
@@ -358,6 +362,14 @@ impl SurfaceContext for WebContext {
 pub(crate) fn detail(value: Value) -> StepOutput {
     StepOutput {
         evidence: Vec::new(),
+        detail: Some(value),
+    }
+}
+
+/// A step's output when it wrote one evidence file (screenshot, HAR, trace, logs …).
+pub(crate) fn with_evidence(file: EvidenceFile, value: Value) -> StepOutput {
+    StepOutput {
+        evidence: vec![file],
         detail: Some(value),
     }
 }

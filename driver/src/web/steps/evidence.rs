@@ -3,7 +3,7 @@
 
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
-use crate::web::context::{detail, WebContext};
+use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::tab::ContextShared;
 use crate::web::{ax, evidence};
 use crate::EvidenceKind;
@@ -67,10 +67,7 @@ pub(crate) async fn screenshot(
     ctx.tab()?.fail_if_dialog()?;
     let bytes = png(ctx, env.deadline).await?;
     let file = evidence::write(&target, EvidenceKind::Screenshot, &bytes)?;
-    Ok(StepOutput {
-        evidence: vec![file],
-        detail: Some(json!({ "bytes": bytes.len() })),
-    })
+    Ok(with_evidence(file, json!({ "bytes": bytes.len() })))
 }
 
 /// `accessibility { path interactive }`.
@@ -85,10 +82,10 @@ pub(crate) async fn accessibility(
     let doc = ax::to_json(&reply, interactive);
     let file = evidence::write(&target, EvidenceKind::Accessibility, &pretty(&doc))?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
-    Ok(StepOutput {
-        evidence: vec![file],
-        detail: Some(json!({ "nodes": nodes, "interactive": interactive_nodes })),
-    })
+    Ok(with_evidence(
+        file,
+        json!({ "nodes": nodes, "interactive": interactive_nodes }),
+    ))
 }
 
 /// `snapshot { interactive }`: record the observation's size.
@@ -120,38 +117,22 @@ async fn flush_page_events(ctx: &WebContext, deadline: Instant) {
 }
 
 /// `console { path clear }`.
-pub(crate) async fn console(
-    ctx: &mut WebContext,
-    path: &EvidencePath,
-    clear: bool,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
-    let log = PageLog {
-        kind: EvidenceKind::Console,
-        key: "messages",
-        entries: |shared| &shared.console,
-    };
-    log.write(ctx, path, clear, env).await
-}
+pub(crate) const CONSOLE: PageLog = PageLog {
+    kind: EvidenceKind::Console,
+    key: "messages",
+    entries: |shared| &shared.console,
+};
 
 /// `page_errors { path clear }`.
-pub(crate) async fn page_errors(
-    ctx: &mut WebContext,
-    path: &EvidencePath,
-    clear: bool,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
-    let log = PageLog {
-        kind: EvidenceKind::PageErrors,
-        key: "errors",
-        entries: |shared| &shared.page_errors,
-    };
-    log.write(ctx, path, clear, env).await
-}
+pub(crate) const PAGE_ERRORS: PageLog = PageLog {
+    kind: EvidenceKind::PageErrors,
+    key: "errors",
+    entries: |shared| &shared.page_errors,
+};
 
 /// One of the logs a tab collects from page events (console messages, uncaught errors): the
 /// `console` and `page_errors` steps write it the same way, under their own key.
-struct PageLog {
+pub(crate) struct PageLog {
     kind: EvidenceKind,
     /// The JSON key of the entries in the file, and of their count in the step's detail.
     key: &'static str,
@@ -159,7 +140,8 @@ struct PageLog {
 }
 
 impl PageLog {
-    async fn write(
+    /// Write the log to `path` (taking it when `clear`), after the tab's pending page events.
+    pub(crate) async fn write(
         &self,
         ctx: &mut WebContext,
         path: &EvidencePath,
@@ -178,10 +160,10 @@ impl PageLog {
         };
         let count = entries.len();
         let file = evidence::write(&target, self.kind, &pretty(&json!({ (self.key): entries })))?;
-        Ok(StepOutput {
-            evidence: vec![file],
-            detail: Some(json!({ (self.key): count, "cleared": clear })),
-        })
+        Ok(with_evidence(
+            file,
+            json!({ (self.key): count, "cleared": clear }),
+        ))
     }
 }
 
