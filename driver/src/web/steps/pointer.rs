@@ -19,8 +19,7 @@ pub(crate) async fn click_with(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs::ENABLED;
-    let (point, element) = target::point_at(tab, target, needs, env).await?;
+    let (point, element) = target::point_at(tab, target, Needs::ENABLED, env).await?;
     input::press_release(tab, point, button, count, env.deadline).await?;
     Ok(detail(
         json!({ "element": element, "x": point.x, "y": point.y }),
@@ -73,8 +72,7 @@ pub(crate) async fn set_checked(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs::ENABLED;
-    let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
+    let (point, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
     let checked_state = || async {
         script::call(
             tab,
