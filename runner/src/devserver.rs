@@ -1,19 +1,20 @@
 //! The project's dev server (`.a3s-test/project.acl` → `dev_server { … }`): start, wait, stop.
 //!
-//! The command is an argument vector run without a shell, in a new process group this run owns
-//! (led by a small watchdog, see below), with stdin closed and its output appended to `dev-server.log` in the run's
-//! artifact root. Readiness is an HTTP answer (any status) from `url`, polled until the startup
-//! deadline; a server that exits before answering fails at once with its exit status. Stopping
-//! sends SIGTERM to the whole group, waits a bounded time for the leader, then SIGKILLs the group
-//! (stragglers included) and reaps the leader. If this process dies first (even by SIGKILL), the
-//! leader gets SIGTERM and a watchdog in the group stops the rest (`a3s_test_driver::child`).
+//! The command is an argument vector run without a shell, in a new process group this run
+//! owns (led by a small watchdog, see below), with stdin closed and its output appended to
+//! `dev-server.log` in the run's artifact root. Readiness is an HTTP answer (any status) from
+//! `url`, polled until the startup deadline; each probe is one hyper request bounded by
+//! [`PROBE_BOUND`] (`a3s_test_driver::web::http`). A server that exits before answering fails
+//! at once with its exit status. Stopping sends SIGTERM to the whole group, waits a bounded time
+//! for the leader, then SIGKILLs the group (stragglers included) and reaps the leader. If this
+//! process dies first (even by SIGKILL), the leader gets SIGTERM and a watchdog in the group
+//! stops the rest (`a3s_test_driver::child`).
 //!
 //! `a3s-test` as the program name means *this* binary (`std::env::current_exe`), so a project can
 //! use `a3s-test serve …` without the binary being on `PATH`.
 
 use a3s_test_driver::child::{self, ExitWatch, Group, GroupWatchdog, OnOwnerDeath};
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use a3s_test_driver::web::http;
 use std::path::Path;
 use std::process::Command;
 use std::process::Stdio;
@@ -22,6 +23,8 @@ use tokio::time::Instant;
 
 /// How long a stopping server gets between SIGTERM and SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(5);
+/// The deadline of one readiness probe (connect, request and response head).
+const PROBE_BOUND: Duration = Duration::from_millis(500);
 
 /// Why the dev server could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -74,47 +77,11 @@ pub struct DevServer {
     watchdog: Option<GroupWatchdog>,
 }
 
-/// The `host:port` and path of an `http://` URL.
-fn parse_http_url(url: &str) -> Option<(String, String)> {
-    let rest = url.strip_prefix("http://")?;
-    let (authority, path) = match rest.find('/') {
-        Some(i) => (&rest[..i], &rest[i..]),
-        None => (rest, "/"),
-    };
-    if authority.is_empty() {
-        return None;
-    }
-    let host_port = if authority
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-        && !authority.ends_with(']')
-    {
-        authority.to_string()
-    } else {
-        format!("{authority}:80")
-    };
-    Some((host_port, path.to_string()))
-}
-
-/// One readiness probe: true when something answers HTTP at `url`.
-fn probe(host_port: &str, path: &str, bound: Duration) -> bool {
-    let Ok(mut addrs) = host_port.to_socket_addrs() else {
-        return false;
-    };
-    let Some(addr) = addrs.next() else {
-        return false;
-    };
-    let Ok(mut stream) = TcpStream::connect_timeout(&addr, bound) else {
-        return false;
-    };
-    let _ = stream.set_read_timeout(Some(bound));
-    let _ = stream.set_write_timeout(Some(bound));
-    let request = format!("GET {path} HTTP/1.0\r\nHost: {host_port}\r\nConnection: close\r\n\r\n");
-    if stream.write_all(request.as_bytes()).is_err() {
-        return false;
-    }
-    let mut head = [0u8; 12];
-    stream.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/")
+/// The URL the readiness probe asks: `http://host[:port][/path]` only.
+fn parse_http_url(url: &str) -> Option<url::Url> {
+    url::Url::parse(url)
+        .ok()
+        .filter(|u| u.scheme() == "http" && u.host_str().is_some_and(|h| !h.is_empty()))
 }
 
 impl DevServer {
@@ -128,7 +95,7 @@ impl DevServer {
         cancel: impl std::future::Future<Output = ()>,
     ) -> Result<DevServer, DevServerError> {
         let (program, args) = command.split_first().ok_or(DevServerError::EmptyCommand)?;
-        let (host_port, path) =
+        let probe_url =
             parse_http_url(url).ok_or_else(|| DevServerError::BadUrl(url.to_string()))?;
         let exe = if program == "a3s-test" {
             std::env::current_exe().map_err(|source| DevServerError::Spawn {
@@ -181,12 +148,7 @@ impl DevServer {
         let deadline = Instant::now() + startup_timeout;
         tokio::pin!(cancel);
         loop {
-            let (hp, p) = (host_port.clone(), path.clone());
-            let ready =
-                tokio::task::spawn_blocking(move || probe(&hp, &p, Duration::from_millis(500)))
-                    .await
-                    .unwrap_or(false);
-            if ready {
+            if http::answers(&probe_url, PROBE_BOUND).await {
                 return Ok(server);
             }
             if let Some(status) = server.child.as_ref().and_then(ExitWatch::status) {
@@ -266,30 +228,25 @@ mod tests {
 
     #[test]
     fn url_parsing() {
+        let parsed = |u: &str| parse_http_url(u).map(|u| u.to_string());
         assert_eq!(
-            parse_http_url("http://127.0.0.1:4173"),
-            Some(("127.0.0.1:4173".into(), "/".into()))
+            parsed("http://127.0.0.1:4173").as_deref(),
+            Some("http://127.0.0.1:4173/")
         );
         assert_eq!(
-            parse_http_url("http://localhost/x?y"),
-            Some(("localhost:80".into(), "/x?y".into()))
+            parsed("http://localhost:080/x?y").as_deref(),
+            Some("http://localhost/x?y")
         );
-        assert_eq!(parse_http_url("https://x"), None);
-        assert_eq!(parse_http_url("http:///"), None);
-    }
-
-    fn free_port() -> u16 {
-        TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port()
+        assert_eq!(parsed("https://x"), None);
+        assert_eq!(parsed("http:///"), None);
     }
 
     #[tokio::test]
     async fn a_server_that_exits_fails_fast_and_one_that_never_answers_times_out() {
         let dir = tempfile::tempdir().unwrap();
-        let url = format!("http://127.0.0.1:{}/", free_port());
+        // A port that accepts connections (the kernel's backlog) but never answers.
+        let silent_port = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/", silent_port.local_addr().unwrap());
         let exits: Vec<String> = vec!["false".into()];
         let err = DevServer::start(
             &exits,

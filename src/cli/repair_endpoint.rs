@@ -11,6 +11,15 @@
 //! The HTTP reader is hand-written (see `http.rs`) so every read is bounded and every
 //! connection has a deadline; connection slots (`slots.rs`) keep slow clients from exhausting
 //! threads, and idle ones from starving real requests.
+//!
+//! Why not hyper (which `serve` uses): this endpoint's answers are part of its protocol and
+//! hyper cannot give them. A head that misses the deadline must get a `408` JSON error with
+//! `test.session.repair_endpoint_timeout` (hyper's `header_read_timeout` closes the socket
+//! without an answer); an oversized head a `431` and a malformed one a `400`, each with their
+//! JSON code (hyper answers those itself, with an empty body); a head with bare LF line ends is
+//! refused at once (hyper's parser accepts them); and a connection still waiting for its head
+//! gives its slot up to a newcomer (hyper does not say when a connection has read its head).
+//! `tests/repair/endpoint.rs` checks each of these.
 
 mod handler;
 mod http;

@@ -4,23 +4,31 @@
 //! and a project's `dev_server` can name `a3s-test serve …` without adding Python or Node to the
 //! machine. It binds 127.0.0.1 only, serves GET and HEAD, never lists folders (a folder serves its
 //! `index.html`), refuses `..` and anything whose real path (symlinks resolved) leaves the root,
-//! and answers with `Cache-Control: no-store`. Connections are kept alive (HTTP/1.1) with an idle
-//! bound, one thread each, at most [`MAX_CONNECTIONS`] at once. The first line on stdout is
-//! `serving <dir> at http://127.0.0.1:<port>/` (with `--port 0` the OS picks the port), so a
-//! caller can wait for that line instead of guessing. It stops on SIGTERM or Ctrl+C.
+//! and answers with `Cache-Control: no-store`. HTTP is hyper's (HTTP/1.1, keep-alive): a request
+//! head must be at most [`MAX_HEAD`] bytes (else `431`) and arrive within [`IDLE`], which also
+//! closes idle keep-alive connections; at most [`MAX_CONNECTIONS`] are served at once, more get
+//! `503`. The first line on stdout is `serving <dir> at http://127.0.0.1:<port>/` (with
+//! `--port 0` the OS picks the port), so a caller can wait for that line instead of guessing. It
+//! stops on SIGTERM or Ctrl+C.
 
 use super::exit::Exit;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use http_body_util::Full;
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::io::Write;
+use std::net::{Ipv4Addr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Semaphore;
 
 /// Most connections served at once; more get `503`.
 pub const MAX_CONNECTIONS: usize = 128;
-/// A connection idle this long is closed.
+/// The deadline for a request head, counted from when the connection starts waiting for it (so
+/// a connection idle this long is closed too).
 const IDLE: Duration = Duration::from_secs(10);
 /// Largest request head accepted.
 const MAX_HEAD: usize = 16 * 1024;
@@ -48,7 +56,9 @@ pub fn run(args: ServeArgs) -> ExitCode {
             return ExitCode::from(Exit::InvalidInput);
         }
     };
-    let listener = match TcpListener::bind((Ipv4Addr::LOCALHOST, args.port)) {
+    let listener = match TcpListener::bind((Ipv4Addr::LOCALHOST, args.port))
+        .and_then(|l| l.set_nonblocking(true).map(|_| l))
+    {
         Ok(l) => l,
         Err(e) => {
             eprintln!(
@@ -58,123 +68,119 @@ pub fn run(args: ServeArgs) -> ExitCode {
             return ExitCode::from(Exit::InvalidInput);
         }
     };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("a3s-test serve: failed to start: {e}");
+            return ExitCode::from(Exit::InvalidInput);
+        }
+    };
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(args.port);
     println!("serving {} at http://127.0.0.1:{port}/", args.dir.display());
     let _ = std::io::stdout().flush();
-    let root = Arc::new(root);
-    let open = Arc::new(AtomicUsize::new(0));
-    for stream in listener.incoming() {
-        let Ok(mut stream) = stream else { continue };
-        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            open.fetch_sub(1, Ordering::SeqCst);
-            let _ = respond(&mut stream, 503, "text/plain", b"busy\n", false, true);
-            continue;
+    runtime.block_on(async {
+        match tokio::net::TcpListener::from_std(listener) {
+            Ok(listener) => {
+                serve(listener, root).await;
+                ExitCode::from(Exit::Success)
+            }
+            Err(e) => {
+                eprintln!("a3s-test serve: failed to listen: {e}");
+                ExitCode::from(Exit::InvalidInput)
+            }
         }
-        let (root, open) = (root.clone(), open.clone());
-        std::thread::spawn(move || {
-            let _ = serve_connection(stream, &root);
-            open.fetch_sub(1, Ordering::SeqCst);
-        });
-    }
-    ExitCode::from(Exit::Success)
+    })
 }
 
-fn serve_connection(stream: TcpStream, root: &Path) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(IDLE))?;
-    stream.set_write_timeout(Some(IDLE))?;
-    let _ = stream.set_nodelay(true);
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut writer = stream;
+/// Accept and serve connections on `listener` forever.
+async fn serve(listener: tokio::net::TcpListener, root: PathBuf) {
+    let root = Arc::new(root);
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
-        let mut head = Vec::new();
-        loop {
-            let mut line = Vec::new();
-            if reader.read_until(b'\n', &mut line)? == 0 {
-                return Ok(());
-            }
-            let blank = line == b"\r\n" || line == b"\n";
-            head.extend_from_slice(&line);
-            if head.len() > MAX_HEAD {
-                return respond(
-                    &mut writer,
-                    431,
-                    "text/plain",
-                    b"request head too large\n",
-                    false,
-                    true,
-                );
-            }
-            if blank && head.len() > line.len() {
-                break;
-            }
-            if blank {
-                head.clear(); // stray blank line between requests
-            }
-        }
-        let head = String::from_utf8_lossy(&head);
-        let mut lines = head.lines();
-        let request_line = lines.next().unwrap_or_default();
-        let mut parts = request_line.split_whitespace();
-        let (method, target, version) = (
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or("/"),
-            parts.next().unwrap_or(""),
-        );
-        let wants_close = version == "HTTP/1.0"
-            || lines.any(|l| {
-                l.to_ascii_lowercase().starts_with("connection:")
-                    && l.to_ascii_lowercase().contains("close")
-            });
-        let head_only = method == "HEAD";
-        if method != "GET" && !head_only {
-            respond(
-                &mut writer,
-                405,
-                "text/plain",
-                b"method not allowed\n",
-                false,
-                true,
-            )?;
-            return Ok(());
-        }
-        match resolve(root, target) {
-            Some(file) => match std::fs::read(&file) {
-                Ok(body) => respond(
-                    &mut writer,
-                    200,
-                    content_type(&file),
-                    &body,
-                    head_only,
-                    wants_close,
-                )?,
-                Err(_) => respond(
-                    &mut writer,
-                    404,
-                    "text/plain",
-                    b"not found\n",
-                    head_only,
-                    wants_close,
-                )?,
-            },
-            None => respond(
-                &mut writer,
-                404,
-                "text/plain",
-                b"not found\n",
-                head_only,
-                wants_close,
-            )?,
-        }
-        if wants_close {
-            return Ok(());
-        }
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let slot = slots.clone().try_acquire_owned().ok();
+        let root = root.clone();
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(TokioTimer::new())
+                .header_read_timeout(IDLE)
+                .max_buf_size(MAX_HEAD)
+                .keep_alive(slot.is_some());
+            let io = TokioIo::new(stream);
+            let _ = match slot {
+                Some(_slot) => {
+                    let service = hyper::service::service_fn(move |req| answer(root.clone(), req));
+                    http.serve_connection(io, service).await
+                }
+                None => {
+                    let busy = hyper::service::service_fn(|_| async {
+                        Ok::<_, std::convert::Infallible>(plain(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            "busy\n",
+                        ))
+                    });
+                    http.serve_connection(io, busy).await
+                }
+            };
+        });
     }
+}
+
+/// A `text/plain` answer.
+fn plain(status: StatusCode, body: &'static str) -> Response<Full<Bytes>> {
+    respond(status, "text/plain", Bytes::from_static(body.as_bytes()))
+}
+
+fn respond(status: StatusCode, content_type: &str, body: Bytes) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(body));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(content_type) {
+        headers.insert(CONTENT_TYPE, value);
+    }
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Answer one request (hyper leaves the body out of `HEAD` answers).
+async fn answer(
+    root: Arc<PathBuf>,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, std::convert::Infallible> {
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n");
+        response
+            .headers_mut()
+            .insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
+        return Ok(response);
+    }
+    let target = req.uri().path().to_owned();
+    let file = tokio::task::spawn_blocking(move || {
+        let file = resolve(&root, &target)?;
+        let body = std::fs::read(&file).ok()?;
+        Some((content_type(&file), body))
+    })
+    .await
+    .ok()
+    .flatten();
+    Ok(match file {
+        Some((kind, body)) => respond(StatusCode::OK, kind, Bytes::from(body)),
+        None => plain(StatusCode::NOT_FOUND, "not found\n"),
+    })
 }
 
 /// The file a request target names, if it is inside `root` (after resolving symlinks).
 fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
     let path = target.split(['?', '#']).next().unwrap_or("/");
-    let decoded = percent_decode(path)?;
+    let decoded = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .ok()?;
     let mut file = root.to_path_buf();
     for part in decoded.split('/') {
         match part {
@@ -189,23 +195,6 @@ fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
         real = real.join("index.html").canonicalize().ok()?;
     }
     (real.starts_with(root) && real.is_file()).then_some(real)
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 fn content_type(path: &Path) -> &'static str {
@@ -224,33 +213,6 @@ fn content_type(path: &Path) -> &'static str {
         "wasm" => "application/wasm",
         _ => "application/octet-stream",
     }
-}
-
-fn respond(
-    out: &mut impl Write,
-    status: u16,
-    content_type: &str,
-    body: &[u8],
-    head_only: bool,
-    close: bool,
-) -> std::io::Result<()> {
-    let reason = match status {
-        200 => "OK",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        431 => "Request Header Fields Too Large",
-        _ => "Service Unavailable",
-    };
-    let connection = if close { "close" } else { "keep-alive" };
-    let head = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: {connection}\r\n\r\n",
-        body.len()
-    );
-    out.write_all(head.as_bytes())?;
-    if !head_only {
-        out.write_all(body)?;
-    }
-    out.flush()
 }
 
 #[cfg(test)]
@@ -283,5 +245,76 @@ mod tests {
         ] {
             assert_eq!(resolve(&root, bad), None, "{bad}");
         }
+    }
+
+    /// A server over a folder holding `index.html`.
+    async fn started() -> (tempfile::TempDir, std::net::SocketAddr) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("index.html"), "<h1>i</h1>").unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(serve(listener, dir.path().canonicalize().unwrap()));
+        (dir, addr)
+    }
+
+    /// Send `request` as raw bytes and read the answer until the server closes.
+    async fn raw(addr: std::net::SocketAddr, request: &[u8]) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(request).await.unwrap();
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer).await;
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+
+    #[tokio::test]
+    async fn serves_files_with_no_store_and_refuses_the_rest() {
+        let (_dir, addr) = started().await;
+        let get = |path: &str| {
+            let url = url::Url::parse(&format!("http://{addr}{path}")).unwrap();
+            async move {
+                a3s_test_driver::web::http::get(&url, Duration::from_secs(10), 1024)
+                    .await
+                    .unwrap()
+            }
+        };
+        let index = get("/").await;
+        assert_eq!(
+            (index.status, index.body.as_slice()),
+            (200, &b"<h1>i</h1>"[..])
+        );
+        assert_eq!(get("/missing").await.status, 404);
+        assert_eq!(get("/%2e%2e/etc/passwd").await.status, 404);
+
+        let head = raw(
+            addr,
+            b"HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        )
+        .await;
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        let lower = head.to_ascii_lowercase();
+        assert!(
+            lower.contains("content-type: text/html; charset=utf-8"),
+            "{head}"
+        );
+        assert!(lower.contains("cache-control: no-store"), "{head}");
+        assert!(head.ends_with("\r\n\r\n"), "HEAD has no body: {head}");
+
+        let post = raw(
+            addr,
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+        )
+        .await;
+        assert!(
+            post.starts_with("HTTP/1.1 405 Method Not Allowed\r\n"),
+            "{post}"
+        );
+
+        let huge = format!(
+            "GET / HTTP/1.1\r\nHost: x\r\nX-Pad: {}\r\n\r\n",
+            "a".repeat(2 * MAX_HEAD)
+        );
+        let refused = raw(addr, huge.as_bytes()).await;
+        assert!(refused.starts_with("HTTP/1.1 431 "), "{refused}");
     }
 }

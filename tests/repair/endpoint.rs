@@ -246,6 +246,21 @@ fn every_bad_request_is_refused_and_appends_nothing() {
 }
 
 #[test]
+fn an_app_origin_with_a_zero_padded_port_matches_the_browsers_origin() {
+    // `--app-origin http://127.0.0.1:080` is port 80, which a browser leaves out of `Origin`:
+    // the endpoint must accept `http://127.0.0.1` (it used to keep `:080` and refuse it).
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start_for(dir.path(), "s1", "http://127.0.0.1:080", 10_000);
+    let good = doc(&[finding("f1", "blue")]);
+    let json = ("content-type", "application/json");
+    let (status, body) = ep.post(&[("origin", "http://127.0.0.1"), json], &good);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["accepted"], serde_json::json!(["f1"]));
+    let (status, body) = ep.post(&[("origin", "http://127.0.0.1:080"), json], &good);
+    assert_eq!(status, 403, "{body}");
+}
+
+#[test]
 fn a_slow_client_is_cut_off_at_the_deadline() {
     let dir = tempfile::tempdir().unwrap();
     let ep = Endpoint::start(dir.path(), 500);

@@ -2,6 +2,7 @@
 //! its listeners collected. `execute` dispatches each admitted step to its module under `steps/`.
 
 use super::cdp::{Cdp, Event, COMMAND_BOUND};
+use super::input::Button;
 use super::stats::ContextStats;
 use super::steps;
 use super::tab::{ContextShared, Tab};
@@ -226,12 +227,16 @@ impl WebContext {
         self.sync_tabs(env.deadline).await?;
         match &step.action {
             Action::Navigate { url } => steps::navigate::navigate(self, url, env).await,
-            Action::Click { target } => steps::pointer::click(self, target, env).await,
+            Action::Click { target } => {
+                steps::pointer::click_with(self, target, Button::Left, 1, env).await
+            }
             Action::Hover { target } => steps::pointer::hover(self, target, env).await,
             Action::Focus { target } => steps::pointer::focus(self, target, env).await,
-            Action::DoubleClick { target } => steps::pointer::double_click(self, target, env).await,
+            Action::DoubleClick { target } => {
+                steps::pointer::click_with(self, target, Button::Left, 2, env).await
+            }
             Action::ContextClick { target } => {
-                steps::pointer::context_click(self, target, env).await
+                steps::pointer::click_with(self, target, Button::Right, 1, env).await
             }
             Action::Check { target } => steps::pointer::set_checked(self, target, true, env).await,
             Action::Uncheck { target } => {
@@ -273,10 +278,14 @@ impl WebContext {
                 steps::evidence::accessibility(self, path, *interactive, env).await
             }
             Action::Console { path, clear } => {
-                steps::evidence::console(self, path, *clear, env).await
+                steps::evidence::CONSOLE
+                    .write(self, path, *clear, env)
+                    .await
             }
             Action::PageErrors { path, clear } => {
-                steps::evidence::page_errors(self, path, *clear, env).await
+                steps::evidence::PAGE_ERRORS
+                    .write(self, path, *clear, env)
+                    .await
             }
             Action::Tab { operation } => steps::tabs::tab(self, operation, env).await,
             Action::Frame { target } => steps::tabs::frame(self, target, env).await,
@@ -357,6 +366,14 @@ pub(crate) fn detail(value: Value) -> StepOutput {
     }
 }
 
+/// A step's output when it wrote one evidence file (screenshot, HAR, trace, logs …).
+pub(crate) fn with_evidence(file: EvidenceFile, value: Value) -> StepOutput {
+    StepOutput {
+        evidence: vec![file],
+        detail: Some(value),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,45 +391,32 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_disposal_that_failed_before_the_next_close_is_still_reported() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let disposals = Disposals::default();
-            disposals
-                .spawn(async { Err(StepFailure::new(FailureCode::Protocol, "context is busy")) });
-            disposals.spawn(async { panic!("disposal bug") });
-            disposals.spawn(async { Err(StepFailure::new(FailureCode::BrowserCrashed, "gone")) });
-            settle(&disposals).await;
-            // The next close prunes the finished handles; their outcomes must survive that.
-            disposals.spawn(async { Ok(()) });
-            assert_eq!(disposals.running.lock().unwrap().len(), 1);
-            let problems = disposals.finish(Instant::now() + COMMAND_BOUND).await;
-            assert_eq!(
-                problems,
-                vec![
-                    "failed to dispose a browser context: context is busy".to_string(),
-                    "a context disposal task panicked".to_string(),
-                ]
-            );
-            assert!(disposals.finish(Instant::now()).await.is_empty());
-        });
+    #[tokio::test]
+    async fn a_disposal_that_failed_before_the_next_close_is_still_reported() {
+        let disposals = Disposals::default();
+        disposals.spawn(async { Err(StepFailure::new(FailureCode::Protocol, "context is busy")) });
+        disposals.spawn(async { panic!("disposal bug") });
+        disposals.spawn(async { Err(StepFailure::new(FailureCode::BrowserCrashed, "gone")) });
+        settle(&disposals).await;
+        // The next close prunes the finished handles; their outcomes must survive that.
+        disposals.spawn(async { Ok(()) });
+        assert_eq!(disposals.running.lock().unwrap().len(), 1);
+        let problems = disposals.finish(Instant::now() + COMMAND_BOUND).await;
+        assert_eq!(
+            problems,
+            vec![
+                "failed to dispose a browser context: context is busy".to_string(),
+                "a context disposal task panicked".to_string(),
+            ]
+        );
+        assert!(disposals.finish(Instant::now()).await.is_empty());
     }
 
-    #[test]
-    fn a_disposal_still_running_at_the_deadline_is_reported() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let disposals = Disposals::default();
-            disposals.spawn(std::future::pending());
-            let problems = disposals.finish(Instant::now()).await;
-            assert_eq!(problems, vec!["a browser context disposal did not finish"]);
-        });
+    #[tokio::test]
+    async fn a_disposal_still_running_at_the_deadline_is_reported() {
+        let disposals = Disposals::default();
+        disposals.spawn(std::future::pending());
+        let problems = disposals.finish(Instant::now()).await;
+        assert_eq!(problems, vec!["a browser context disposal did not finish"]);
     }
 }

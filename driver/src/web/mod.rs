@@ -12,6 +12,7 @@ mod context;
 mod evaluate;
 mod evidence;
 mod har;
+pub mod http;
 mod input;
 mod keys;
 mod large_page;
@@ -474,54 +475,16 @@ impl SurfaceDriver for WebDriver {
     }
 }
 
-/// Read `webSocketDebuggerUrl` from `http://host:port/json/version`. Chrome's DevTools server
-/// ignores HTTP/1.0 and keeps HTTP/1.1 connections open, so the body is read by `Content-Length`.
+/// Read `webSocketDebuggerUrl` from `http://host:port/json/version` (hyper, see [`http`]).
 async fn version_endpoint(endpoint: &str) -> Result<String, DriverError> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let fail = |m: String| DriverError::new(FailureCode::BrowserLaunch, m);
-    let url =
-        url::Url::parse(endpoint).map_err(|e| fail(format!("invalid endpoint {endpoint}: {e}")))?;
-    let host = url.host_str().unwrap_or("127.0.0.1").to_string();
-    let port = url.port().unwrap_or(80);
-    let fetch = async {
-        let mut stream = tokio::net::TcpStream::connect((host.as_str(), port)).await?;
-        let request = format!(
-            "GET /json/version HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
-        );
-        stream.write_all(request.as_bytes()).await?;
-        let mut data = Vec::new();
-        let mut chunk = [0u8; 4096];
-        loop {
-            if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&data[..end]).to_ascii_lowercase();
-                let length = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .and_then(|v| v.trim().parse::<usize>().ok());
-                if let Some(length) = length {
-                    if data.len() >= end + 4 + length {
-                        return Ok(data[end + 4..end + 4 + length].to_vec());
-                    }
-                }
-            }
-            let n = stream.read(&mut chunk).await?;
-            if n == 0 {
-                let end = data
-                    .windows(4)
-                    .position(|w| w == b"\r\n\r\n")
-                    .map_or(0, |e| e + 4);
-                return Ok(data[end..].to_vec());
-            }
-            data.extend_from_slice(&chunk[..n]);
-        }
-    };
-    let body = tokio::time::timeout(Duration::from_secs(10), fetch)
+    let url = url::Url::parse(endpoint)
+        .and_then(|u| u.join("/json/version"))
+        .map_err(|e| fail(format!("invalid endpoint {endpoint}: {e}")))?;
+    let response = http::get(&url, Duration::from_secs(10), 64 * 1024)
         .await
-        .map_err(|_| fail(format!("{endpoint} did not answer /json/version in time")))?
-        .map_err(|e: std::io::Error| {
-            fail(format!("failed to read {endpoint}/json/version: {e}"))
-        })?;
-    let value: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|e| fail(format!("failed to read {endpoint}/json/version: {e}")))?;
+    let value: serde_json::Value = serde_json::from_slice(&response.body)
         .map_err(|e| fail(format!("{endpoint}/json/version is not JSON: {e}")))?;
     value["webSocketDebuggerUrl"]
         .as_str()

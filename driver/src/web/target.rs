@@ -49,6 +49,19 @@ pub(crate) struct Needs {
     pub editable: bool,
 }
 
+impl Needs {
+    /// A control that must not be disabled (click, check, select, upload).
+    pub(crate) const ENABLED: Needs = Needs {
+        enabled: true,
+        editable: false,
+    };
+    /// An enabled text control (fill, type).
+    pub(crate) const EDITABLE: Needs = Needs {
+        enabled: true,
+        editable: true,
+    };
+}
+
 /// Wait until exactly one visible, enabled (if needed), stable match exists; return its centre.
 pub(crate) async fn wait_actionable(
     tab: &Tab,

@@ -170,6 +170,23 @@ mod tests {
     }
 
     #[test]
+    fn origins_are_normalised_as_a_browser_sends_them() {
+        // A zero-padded default port is the default port, which `Origin` leaves out.
+        assert_eq!(
+            origin_of("http://127.0.0.1:080/x").unwrap(),
+            "http://127.0.0.1"
+        );
+        let p = build(
+            "http://127.0.0.1:080/",
+            &["HTTPS://App.Example:0443".into()],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(p.origins, ["http://127.0.0.1", "https://app.example"]);
+        assert!(check_origin(&p, "http://127.0.0.1/").is_ok());
+    }
+
+    #[test]
     fn bad_allow_lists_are_invalid_input() {
         let e = build("http://127.0.0.1:1/", &["nope".into()], &[]).unwrap_err();
         assert_eq!(e.code, SessionCode::InvalidInput);

@@ -1,53 +1,27 @@
 //! The app origin given on the command line, normalized to what a browser sends in `Origin`
-//! (`scheme://host[:port]`, lowercase, default port omitted).
+//! (`scheme://host[:port]`, lowercase, default port omitted, leading zeros of the port dropped).
+//!
+//! Why `url`: it parses hosts and ports as the WHATWG URL standard a browser follows, so
+//! `http://127.0.0.1:080` becomes `http://127.0.0.1` exactly as the browser's `Origin` does.
 
-/// Normalize `--app-origin`; refuses paths, queries, credentials and other schemes.
+/// Normalize `--app-origin`; refuses paths, queries, fragments, credentials and other schemes.
 pub fn normalize(raw: &str) -> Result<String, String> {
-    let lower = raw.trim().to_ascii_lowercase();
-    let lower = lower.strip_suffix('/').unwrap_or(&lower);
-    let (scheme, rest) = lower
-        .split_once("://")
-        .ok_or_else(|| format!("--app-origin {raw:?} must look like http://host:port"))?;
-    let default_port = match scheme {
-        "http" => "80",
-        "https" => "443",
-        _ => return Err(format!("--app-origin {raw:?} must be http or https")),
-    };
-    let bad = |c: char| matches!(c, '/' | '?' | '#' | '@' | ' ' | '\\') || c.is_control();
-    if rest.is_empty() || rest.contains(bad) {
+    let url = url::Url::parse(raw.trim())
+        .map_err(|e| format!("--app-origin {raw:?} must look like http://host:port ({e})"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!("--app-origin {raw:?} must be http or https"));
+    }
+    let bare = url.path() == "/"
+        && url.query().is_none()
+        && url.fragment().is_none()
+        && url.username().is_empty()
+        && url.password().is_none();
+    if !bare || raw.contains('\\') {
         return Err(format!(
             "--app-origin {raw:?} must be an origin only: no path, query or credentials"
         ));
     }
-    let (host, port) = if let Some(v6) = rest.strip_prefix('[') {
-        let (inside, after) = v6
-            .split_once(']')
-            .ok_or_else(|| format!("--app-origin {raw:?} has an unclosed IPv6 host"))?;
-        if !after.is_empty() && !after.starts_with(':') {
-            return Err(format!("--app-origin {raw:?} has an invalid host"));
-        }
-        (
-            format!("[{inside}]"),
-            after.strip_prefix(':').map(str::to_owned),
-        )
-    } else {
-        match rest.split_once(':') {
-            Some((h, p)) => (h.to_owned(), Some(p.to_owned())),
-            None => (rest.to_owned(), None),
-        }
-    };
-    if host.is_empty() || host.contains(':') && !host.starts_with('[') {
-        return Err(format!("--app-origin {raw:?} has an invalid host"));
-    }
-    let host_port = match port {
-        None => host,
-        Some(p) if p == default_port => host,
-        Some(p) if !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) => {
-            format!("{host}:{p}")
-        }
-        Some(_) => return Err(format!("--app-origin {raw:?} has an invalid port")),
-    };
-    Ok(format!("{scheme}://{host_port}"))
+    Ok(url.origin().ascii_serialization())
 }
 
 #[cfg(test)]
@@ -56,24 +30,19 @@ mod tests {
 
     #[test]
     fn normalizes_like_a_browser_origin() {
-        assert_eq!(
-            normalize("http://localhost:5173").unwrap(),
-            "http://localhost:5173"
-        );
-        assert_eq!(
-            normalize("HTTP://LocalHost:5173/").unwrap(),
-            "http://localhost:5173"
-        );
-        assert_eq!(
-            normalize("http://localhost:80").unwrap(),
-            "http://localhost"
-        );
-        assert_eq!(
-            normalize("https://app.test:443").unwrap(),
-            "https://app.test"
-        );
-        assert_eq!(normalize("http://[::1]:3000").unwrap(), "http://[::1]:3000");
-        assert_eq!(normalize("http://[::1]").unwrap(), "http://[::1]");
+        for (raw, origin) in [
+            ("http://localhost:5173", "http://localhost:5173"),
+            ("HTTP://LocalHost:5173/", "http://localhost:5173"),
+            ("http://localhost:80", "http://localhost"),
+            ("https://app.test:443", "https://app.test"),
+            ("http://[::1]:3000", "http://[::1]:3000"),
+            ("http://[::1]", "http://[::1]"),
+            // A port with leading zeros is the same port; the browser's `Origin` drops them.
+            ("http://127.0.0.1:080", "http://127.0.0.1"),
+            ("http://127.0.0.1:05173", "http://127.0.0.1:5173"),
+        ] {
+            assert_eq!(normalize(raw).unwrap(), origin, "{raw}");
+        }
     }
 
     #[test]
@@ -86,6 +55,9 @@ mod tests {
             "http://u:p@a",
             "http://a?x",
             "http://a:x",
+            "http://a#f",
+            "http://a:70000",
+            "http:\\\\a",
         ] {
             assert!(normalize(bad).is_err(), "{bad}");
         }

@@ -3,7 +3,8 @@
 
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
-use crate::web::context::{detail, WebContext};
+use crate::web::context::{detail, with_evidence, WebContext};
+use crate::web::tab::ContextShared;
 use crate::web::{ax, evidence};
 use crate::EvidenceKind;
 use crate::{EvidenceFile, StepEnv, StepFailure, StepOutput};
@@ -66,10 +67,7 @@ pub(crate) async fn screenshot(
     ctx.tab()?.fail_if_dialog()?;
     let bytes = png(ctx, env.deadline).await?;
     let file = evidence::write(&target, EvidenceKind::Screenshot, &bytes)?;
-    Ok(StepOutput {
-        evidence: vec![file],
-        detail: Some(json!({ "bytes": bytes.len() })),
-    })
+    Ok(with_evidence(file, json!({ "bytes": bytes.len() })))
 }
 
 /// `accessibility { path interactive }`.
@@ -84,10 +82,10 @@ pub(crate) async fn accessibility(
     let doc = ax::to_json(&reply, interactive);
     let file = evidence::write(&target, EvidenceKind::Accessibility, &pretty(&doc))?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
-    Ok(StepOutput {
-        evidence: vec![file],
-        detail: Some(json!({ "nodes": nodes, "interactive": interactive_nodes })),
-    })
+    Ok(with_evidence(
+        file,
+        json!({ "nodes": nodes, "interactive": interactive_nodes }),
+    ))
 }
 
 /// `snapshot { interactive }`: record the observation's size.
@@ -119,61 +117,54 @@ async fn flush_page_events(ctx: &WebContext, deadline: Instant) {
 }
 
 /// `console { path clear }`.
-pub(crate) async fn console(
-    ctx: &mut WebContext,
-    path: &EvidencePath,
-    clear: bool,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
-    let target = evidence::prepare(env.artifact_dir, path.as_str())?;
-    flush_page_events(ctx, env.deadline).await;
-    let messages = {
-        let mut log = ctx.shared.console.lock().expect("console lock");
-        if clear {
-            std::mem::take(&mut *log)
-        } else {
-            log.clone()
-        }
-    };
-    let count = messages.len();
-    let file = evidence::write(
-        &target,
-        EvidenceKind::Console,
-        &pretty(&json!({ "messages": messages })),
-    )?;
-    Ok(StepOutput {
-        evidence: vec![file],
-        detail: Some(json!({ "messages": count, "cleared": clear })),
-    })
-}
+pub(crate) const CONSOLE: PageLog = PageLog {
+    kind: EvidenceKind::Console,
+    key: "messages",
+    entries: |shared| &shared.console,
+};
 
 /// `page_errors { path clear }`.
-pub(crate) async fn page_errors(
-    ctx: &mut WebContext,
-    path: &EvidencePath,
-    clear: bool,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
-    let target = evidence::prepare(env.artifact_dir, path.as_str())?;
-    flush_page_events(ctx, env.deadline).await;
-    let errors = {
-        let mut log = ctx.shared.page_errors.lock().expect("page errors lock");
-        if clear {
-            std::mem::take(&mut *log)
-        } else {
-            log.clone()
-        }
-    };
-    let count = errors.len();
-    let file = evidence::write(
-        &target,
-        EvidenceKind::PageErrors,
-        &pretty(&json!({ "errors": errors })),
-    )?;
-    Ok(StepOutput {
-        evidence: vec![file],
-        detail: Some(json!({ "errors": count, "cleared": clear })),
-    })
+pub(crate) const PAGE_ERRORS: PageLog = PageLog {
+    kind: EvidenceKind::PageErrors,
+    key: "errors",
+    entries: |shared| &shared.page_errors,
+};
+
+/// One of the logs a tab collects from page events (console messages, uncaught errors): the
+/// `console` and `page_errors` steps write it the same way, under their own key.
+pub(crate) struct PageLog {
+    kind: EvidenceKind,
+    /// The JSON key of the entries in the file, and of their count in the step's detail.
+    key: &'static str,
+    entries: fn(&ContextShared) -> &std::sync::Mutex<Vec<Value>>,
+}
+
+impl PageLog {
+    /// Write the log to `path` (taking it when `clear`), after the tab's pending page events.
+    pub(crate) async fn write(
+        &self,
+        ctx: &mut WebContext,
+        path: &EvidencePath,
+        clear: bool,
+        env: &StepEnv<'_>,
+    ) -> Result<StepOutput, StepFailure> {
+        let target = evidence::prepare(env.artifact_dir, path.as_str())?;
+        flush_page_events(ctx, env.deadline).await;
+        let entries = {
+            let mut log = (self.entries)(&ctx.shared).lock().expect("page log lock");
+            if clear {
+                std::mem::take(&mut *log)
+            } else {
+                log.clone()
+            }
+        };
+        let count = entries.len();
+        let file = evidence::write(&target, self.kind, &pretty(&json!({ (self.key): entries })))?;
+        Ok(with_evidence(
+            file,
+            json!({ (self.key): count, "cleared": clear }),
+        ))
+    }
 }
 
 /// After a failure: screenshot, accessibility tree, console and page errors into `dir`. Each

@@ -18,11 +18,7 @@ pub(crate) async fn fill(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs {
-        enabled: true,
-        editable: true,
-    };
-    let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
+    let (_, element) = target::wait_actionable(tab, target, Needs::EDITABLE, env).await?;
     let named = |f| target::name_target(f, target);
     let args = json!({ "target": target });
     let prepared = script::call(
@@ -80,11 +76,7 @@ pub(crate) async fn type_into(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs {
-        enabled: true,
-        editable: true,
-    };
-    let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
+    let (_, element) = target::wait_actionable(tab, target, Needs::EDITABLE, env).await?;
     script::call(
         tab,
         "focus_end",
@@ -119,11 +111,7 @@ pub(crate) async fn select(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs {
-        enabled: true,
-        editable: false,
-    };
-    let (_, element) = target::wait_actionable(tab, target, needs, env).await?;
+    let (_, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
     let args = json!({ "target": target, "values": values });
     let r = script::call(tab, "select_options", args, COMMAND_BOUND, env.deadline)
         .await

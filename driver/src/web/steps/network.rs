@@ -2,7 +2,7 @@
 
 use crate::failure::FailureCode;
 use crate::web::cdp::{Event, COMMAND_BOUND};
-use crate::web::context::{detail, WebContext};
+use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::evidence;
 use crate::web::har::HarRecorder;
 use crate::web::route::{self, Route};
@@ -102,10 +102,7 @@ pub(crate) async fn har(
             let doc = recorder.to_har();
             let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialize");
             let file = evidence::write(&target, EvidenceKind::Har, &bytes)?;
-            Ok(StepOutput {
-                evidence: vec![file],
-                detail: Some(json!({ "entries": recorder.len() })),
-            })
+            Ok(with_evidence(file, json!({ "entries": recorder.len() })))
         }
     }
 }
@@ -151,10 +148,7 @@ pub(crate) async fn trace(
                 EvidenceKind::Trace,
                 &serde_json::to_vec(&doc).expect("JSON values serialize"),
             )?;
-            Ok(StepOutput {
-                evidence: vec![file],
-                detail: Some(json!({ "events": count })),
-            })
+            Ok(with_evidence(file, json!({ "events": count })))
         }
     }
 }

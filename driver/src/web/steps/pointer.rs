@@ -10,7 +10,8 @@ use crate::{StepEnv, StepFailure, StepOutput};
 use a3s_test_lang::ir::{Modifier, Target};
 use serde_json::{json, Value};
 
-async fn click_with(
+/// `click`, `double_click` (`count` 2) and `context_click` (the right button).
+pub(crate) async fn click_with(
     ctx: &mut WebContext,
     target: &Target,
     button: Button,
@@ -18,42 +19,11 @@ async fn click_with(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs {
-        enabled: true,
-        editable: false,
-    };
-    let (point, element) = target::point_at(tab, target, needs, env).await?;
+    let (point, element) = target::point_at(tab, target, Needs::ENABLED, env).await?;
     input::press_release(tab, point, button, count, env.deadline).await?;
     Ok(detail(
         json!({ "element": element, "x": point.x, "y": point.y }),
     ))
-}
-
-/// `click`.
-pub(crate) async fn click(
-    ctx: &mut WebContext,
-    target: &Target,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
-    click_with(ctx, target, Button::Left, 1, env).await
-}
-
-/// `double_click`.
-pub(crate) async fn double_click(
-    ctx: &mut WebContext,
-    target: &Target,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
-    click_with(ctx, target, Button::Left, 2, env).await
-}
-
-/// `context_click`.
-pub(crate) async fn context_click(
-    ctx: &mut WebContext,
-    target: &Target,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
-    click_with(ctx, target, Button::Right, 1, env).await
 }
 
 /// `hover`.
@@ -102,11 +72,7 @@ pub(crate) async fn set_checked(
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
     let tab = ctx.tab()?;
-    let needs = Needs {
-        enabled: true,
-        editable: false,
-    };
-    let (point, element) = target::wait_actionable(tab, target, needs, env).await?;
+    let (point, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
     let checked_state = || async {
         script::call(
             tab,
