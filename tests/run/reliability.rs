@@ -80,7 +80,7 @@ fn a_browser_killed_mid_run_is_an_infrastructure_failure_with_exit_2() {
     let server = FixtureServer::start();
     let (child, tree, pgid, _work) = started(HOLD, &server);
     let browser = tree.iter().find(|p| p.pid == pgid).unwrap();
-    a3s_test_runner::process_tree::signal(browser.pid, libc::SIGKILL);
+    a3s_test_runner::process_tree::signal(browser.pid, a3s_test_runner::process_tree::Signal::KILL);
     let done = finish(child, Duration::from_secs(30));
     assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
     assert!(
@@ -114,7 +114,7 @@ fn a_scenario_deadline_exits_124_after_cleanup() {
 fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
     let server = FixtureServer::start();
     let (child, tree, pgid, _work) = started(HOLD, &server);
-    a3s_test_runner::process_tree::signal(child.id() as i32, libc::SIGINT);
+    a3s_test_runner::process_tree::signal(child.id() as i32, a3s_test_runner::process_tree::Signal::INT);
     let done = finish(child, Duration::from_secs(30));
     assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
     assert!(done.stdout.contains("Cancelling"), "{}", done.stdout);
@@ -131,7 +131,7 @@ fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
 fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
     let server = FixtureServer::start();
     let (child, tree, pgid, _work) = started(HOLD, &server);
-    a3s_test_runner::process_tree::signal(child.id() as i32, libc::SIGHUP);
+    a3s_test_runner::process_tree::signal(child.id() as i32, a3s_test_runner::process_tree::Signal::HUP);
     let done = finish(child, Duration::from_secs(30));
     assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
     assert_none_left(&tree, pgid);
@@ -169,7 +169,7 @@ fn a_second_ctrl_c_during_cleanup_kills_the_owned_tree_at_once() {
     );
 
     // First Ctrl+C, then wait for the run to say it began cancelling (a line on stdout).
-    a3s_test_runner::process_tree::signal(pid, libc::SIGINT);
+    a3s_test_runner::process_tree::signal(pid, a3s_test_runner::process_tree::Signal::INT);
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let reader = std::thread::spawn(move || {
@@ -190,7 +190,7 @@ fn a_second_ctrl_c_during_cleanup_kills_the_owned_tree_at_once() {
         child.try_wait().unwrap().is_none(),
         "the run is still cleaning up"
     );
-    a3s_test_runner::process_tree::signal(pid, libc::SIGINT);
+    a3s_test_runner::process_tree::signal(pid, a3s_test_runner::process_tree::Signal::INT);
     let done = finish(child, Duration::from_secs(30));
     let stdout = reader.join().unwrap();
     let stderr = done.stderr;

@@ -195,28 +195,19 @@ fn entry_json(e: &Entry) -> Value {
     entry
 }
 
-/// Seconds since the Unix epoch as an RFC 3339 UTC timestamp with milliseconds.
+/// RFC 3339 UTC with milliseconds, the shape HAR's `startedDateTime` uses.
+const RFC3339_MS: &[time::format_description::BorrowedFormatItem<'static>] = time::macros::format_description!(
+    "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+);
+
+/// Seconds since the Unix epoch (CDP's `wallTime`) as an RFC 3339 UTC timestamp with
+/// milliseconds, through the `time` crate; an instant it cannot represent is the epoch.
 pub(crate) fn rfc3339(epoch_seconds: f64) -> String {
-    let total_ms = (epoch_seconds * 1000.0).round() as i64;
-    let (secs, ms) = (total_ms.div_euclid(1000), total_ms.rem_euclid(1000));
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
+    let ms = (epoch_seconds * 1000.0).round() as i128;
+    time::OffsetDateTime::from_unix_timestamp_nanos(ms * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(RFC3339_MS).ok())
+        .unwrap_or_else(|| "1970-01-01T00:00:00.000Z".to_owned())
 }
 
 #[cfg(test)]
