@@ -164,7 +164,10 @@ pub fn reap(pid: u32) -> bool {
     let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) else {
         return true;
     };
-    !matches!(rustix::process::waitpid(Some(pid), WaitOptions::NOHANG), Ok(None))
+    !matches!(
+        rustix::process::waitpid(Some(pid), WaitOptions::NOHANG),
+        Ok(None)
+    )
 }
 
 /// Make this process a child subreaper (`PR_SET_CHILD_SUBREAPER`), so orphans it started are
@@ -219,7 +222,8 @@ fn is_ignored(signal: i32) -> bool {
     // SAFETY: queries the disposition only (a null new action) into a zeroed out-struct.
     unsafe {
         let mut old: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
     }
 }
 

@@ -12,9 +12,9 @@
 //! everything, as Playwright does; a record of a run where everything passed selects nothing.
 
 use crate::result::{RunResult, ScenarioStatus};
+use a3s_test_driver::atomic::Permissions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use a3s_test_driver::atomic::Permissions;
 use std::path::{Path, PathBuf};
 
 /// File name of the record inside the output folder.

@@ -114,7 +114,10 @@ fn a_scenario_deadline_exits_124_after_cleanup() {
 fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
     let server = FixtureServer::start();
     let (child, tree, pgid, _work) = started(HOLD, &server);
-    a3s_test_runner::process_tree::signal(child.id() as i32, a3s_test_runner::process_tree::Signal::INT);
+    a3s_test_runner::process_tree::signal(
+        child.id() as i32,
+        a3s_test_runner::process_tree::Signal::INT,
+    );
     let done = finish(child, Duration::from_secs(30));
     assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
     assert!(done.stdout.contains("Cancelling"), "{}", done.stdout);
@@ -131,7 +134,10 @@ fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
 fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
     let server = FixtureServer::start();
     let (child, tree, pgid, _work) = started(HOLD, &server);
-    a3s_test_runner::process_tree::signal(child.id() as i32, a3s_test_runner::process_tree::Signal::HUP);
+    a3s_test_runner::process_tree::signal(
+        child.id() as i32,
+        a3s_test_runner::process_tree::Signal::HUP,
+    );
     let done = finish(child, Duration::from_secs(30));
     assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
     assert_none_left(&tree, pgid);

@@ -7,8 +7,8 @@
 use super::code::{SessionCode, SessionError};
 use super::file::{SessionFile, SessionState};
 use super::spawn::EXIT_TIMEOUT;
-use a3s_test_driver::process::kill_group;
 use crate::process_tree::{all_processes, ProcessInfo};
+use a3s_test_driver::process::kill_group;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

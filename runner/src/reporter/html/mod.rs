@@ -16,8 +16,8 @@ mod scenario;
 use super::Reporter;
 use crate::event::{RunEvent, RunEventKind};
 use crate::result::RunResult;
-use attachments::Attachments;
 use a3s_test_driver::atomic::{write_atomic, Permissions};
+use attachments::Attachments;
 use std::path::{Path, PathBuf};
 
 /// The report's stylesheet (inlined; allowed by hash in the page's Content-Security-Policy).
