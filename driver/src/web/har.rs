@@ -195,19 +195,19 @@ fn entry_json(e: &Entry) -> Value {
     entry
 }
 
-/// RFC 3339 UTC with milliseconds, the shape HAR's `startedDateTime` uses.
-const RFC3339_MS: &[time::format_description::BorrowedFormatItem<'static>] = time::macros::format_description!(
+/// HAR's `startedDateTime` shape: RFC 3339 in UTC with milliseconds.
+const HAR_TIME: &[time::format_description::BorrowedFormatItem<'static>] = time::macros::format_description!(
     "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
 );
 
-/// Seconds since the Unix epoch (CDP's `wallTime`) as an RFC 3339 UTC timestamp with
-/// milliseconds, through the `time` crate; an instant it cannot represent is the epoch.
+/// Seconds since the Unix epoch (CDP's `wallTime`, fractional) as a HAR timestamp, rounded to
+/// the millisecond; the `time` crate does the calendar. An instant out of its range is the epoch.
 pub(crate) fn rfc3339(epoch_seconds: f64) -> String {
-    let ms = (epoch_seconds * 1000.0).round() as i128;
-    time::OffsetDateTime::from_unix_timestamp_nanos(ms * 1_000_000)
-        .ok()
-        .and_then(|t| t.format(RFC3339_MS).ok())
-        .unwrap_or_else(|| "1970-01-01T00:00:00.000Z".to_owned())
+    let since_epoch = time::Duration::milliseconds((epoch_seconds * 1000.0).round() as i64);
+    let at = time::OffsetDateTime::UNIX_EPOCH
+        .checked_add(since_epoch)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    at.format(HAR_TIME).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -216,9 +216,14 @@ mod tests {
 
     #[test]
     fn rfc3339_formats_known_instants() {
-        assert_eq!(rfc3339(0.0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(rfc3339(951_782_400.5), "2000-02-29T00:00:00.500Z");
-        assert_eq!(rfc3339(1_700_000_000.0), "2023-11-14T22:13:20.000Z");
+        for (wall_time, text) in [
+            (0.0, "1970-01-01T00:00:00.000Z"),
+            (951_782_400.5, "2000-02-29T00:00:00.500Z"),
+            (1_700_000_000.0004, "2023-11-14T22:13:20.000Z"),
+            (f64::MAX, "1970-01-01T00:00:00.000Z"),
+        ] {
+            assert_eq!(rfc3339(wall_time), text, "{wall_time}");
+        }
     }
 
     #[test]
