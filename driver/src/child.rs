@@ -22,8 +22,8 @@
 //! death (so it can stop its own workers), and a [`GroupWatchdog`] in its group stops the whole
 //! group even when the leader ignores SIGTERM or its workers are grandchildren.
 //!
-//! Processes are identified by pid *and* start time ([`start_time`]), never by name, so a recycled
-//! pid is never mistaken for one of ours.
+//! Processes are identified by pid *and* start time ([`start_time`], from [`crate::process`]),
+//! never by name, so a recycled pid is never mistaken for one of ours.
 
 use std::io;
 use std::os::unix::process::CommandExt;
@@ -31,6 +31,8 @@ use std::process::{Child, Command, ExitStatus};
 use std::sync::mpsc;
 use std::sync::{Mutex, OnceLock};
 use tokio::sync::watch;
+
+pub use crate::process::{is_alive, start_time};
 
 /// What the child's own process group and session should be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,18 +94,23 @@ pub fn spawn(mut command: Command, group: Group, on_death: OnOwnerDeath) -> io::
                 Group::NewGroup => rustix::process::setpgid(None, None)?,
                 Group::Join(pgid) => {
                     let pgid = rustix::process::Pid::from_raw(pgid as i32)
-                        .ok_or_else(|| io::Error::from_raw_os_error(libc::EINVAL))?;
+                        .ok_or_else(|| io::Error::from(rustix::io::Errno::INVAL))?;
                     rustix::process::setpgid(None, Some(pgid))?
                 }
             }
             rustix::process::set_parent_process_death_signal(Some(signal))?;
             if rustix::process::getppid() != Some(owner) {
                 // The owner died before the signal was armed: do not start at all.
-                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+                return Err(io::Error::from(rustix::io::Errno::SRCH));
             }
             Ok(())
         });
     }
+    fork_on_spawner(command)
+}
+
+/// Hand `command` to the process-lifetime spawner thread and wait for its `spawn` result.
+fn fork_on_spawner(command: Command) -> io::Result<Child> {
     let (tx, rx) = mpsc::channel();
     spawner()
         .lock()
@@ -144,15 +151,7 @@ impl GroupWatchdog {
             .process_group(0);
         // Forked from the spawner thread too, but without the parent-death signal: it must
         // outlive the owner to do its job.
-        let (tx, rx) = mpsc::channel();
-        spawner()
-            .lock()
-            .map_err(|_| io::Error::other("the spawner lock is poisoned"))?
-            .send((command, tx))
-            .map_err(|_| io::Error::other("the spawner thread is gone"))?;
-        let child = rx
-            .recv()
-            .map_err(|_| io::Error::other("the spawner thread is gone"))??;
+        let child = fork_on_spawner(command)?;
         Ok(GroupWatchdog {
             _owner_end: writer,
             pgid: child.id(),
@@ -229,27 +228,6 @@ impl ExitWatch {
     }
 }
 
-/// Start time of process `pid` (clock ticks since boot, field 22 of `/proc/<pid>/stat`); with the
-/// pid it identifies one process across pid reuse. `None` when there is no such process.
-pub fn start_time(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(19)?.parse().ok()
-}
-
-/// True while the process `pid` that started at `start` exists and is not a zombie.
-pub fn is_alive(pid: u32, start: u64) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return false;
-    };
-    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-        return false;
-    };
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let zombie = matches!(fields.first(), Some(&"Z") | Some(&"X"));
-    !zombie && fields.get(19).and_then(|s| s.parse().ok()) == Some(start)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,26 +248,10 @@ mod tests {
         // The thread that asked is gone; the child must still run.
         assert!(is_alive(pid, start));
         assert!(watch.wait_blocking(Duration::from_millis(200)).is_none());
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-        let pgid: u32 = stat[stat.rfind(')').unwrap() + 1..]
-            .split_whitespace()
-            .nth(2)
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert_eq!(pgid, pid, "the child leads its own group");
-        // SAFETY: our own child.
-        unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+        let pgid = crate::process::ProcessInfo::read(pid as i32).unwrap().pgid;
+        assert_eq!(pgid as u32, pid, "the child leads its own group");
+        crate::process::signal(pid as i32, crate::process::Signal::KILL);
         assert!(watch.wait_blocking(Duration::from_secs(5)).is_some());
         assert!(!is_alive(pid, start));
-    }
-
-    #[test]
-    fn a_wrong_start_time_is_not_alive() {
-        let me = std::process::id();
-        let start = start_time(me).unwrap();
-        assert!(is_alive(me, start));
-        assert!(!is_alive(me, start + 1));
-        assert!(start_time(u32::MAX - 1).is_none());
     }
 }

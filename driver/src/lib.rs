@@ -7,8 +7,11 @@
 //! specification, infrastructure and cleanup failures apart.
 
 pub mod api;
+pub mod atomic;
 pub mod child;
 pub mod failure;
+pub mod glob;
+pub mod process;
 pub mod web;
 
 pub use api::*;

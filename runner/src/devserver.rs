@@ -14,6 +14,7 @@
 //! use `a3s-test serve …` without the binary being on `PATH`.
 
 use a3s_test_driver::child::{self, ExitWatch, Group, GroupWatchdog, OnOwnerDeath};
+use a3s_test_driver::process;
 use a3s_test_driver::web::http;
 use std::path::Path;
 use std::process::Command;
@@ -132,8 +133,8 @@ impl DevServer {
         let child = match child::spawn(command, Group::Join(pgid as u32), OnOwnerDeath::Terminate) {
             Ok(child) => child,
             Err(e) => {
-                // SAFETY: the watchdog's group, which this process just created.
-                unsafe { libc::kill(-pgid, libc::SIGKILL) };
+                // The watchdog's group, which this process just created.
+                process::kill_group(pgid as u32);
                 return Err(spawn_err(e));
             }
         };
@@ -189,18 +190,12 @@ impl DevServer {
         let Some(child) = self.child.take() else {
             return true;
         };
-        if self.pgid > 0 {
-            // SAFETY: signalling the process group we created; no memory effects.
-            unsafe { libc::kill(-self.pgid, libc::SIGTERM) };
-        }
+        process::signal_group(self.pgid as u32, process::Signal::TERM);
         let graceful = tokio::time::timeout(STOP_GRACE, child.exited())
             .await
             .is_ok();
-        if self.pgid > 0 {
-            // Stragglers in the group (a server's own workers) die with it.
-            // SAFETY: as above.
-            unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
-        }
+        // Stragglers in the group (a server's own workers) die with it.
+        process::kill_group(self.pgid as u32);
         if !graceful {
             let _ = tokio::time::timeout(STOP_GRACE, child.exited()).await;
         }
@@ -214,9 +209,9 @@ impl DevServer {
 
 impl Drop for DevServer {
     fn drop(&mut self) {
-        if self.child.is_some() && self.pgid > 0 {
-            // SAFETY: last-resort kill of the group we own; the reaper thread reaps the leader.
-            unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
+        if self.child.is_some() {
+            // Last-resort kill of the group we own; the reaper thread reaps the leader.
+            process::kill_group(self.pgid as u32);
         }
     }
 }

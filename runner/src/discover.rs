@@ -193,6 +193,8 @@ mod tests {
             "node_modules/x.acl",
             "target/y.acl",
             ".#lock.acl",
+            ".git/x.acl",
+            "deep/er/d.acl",
         ] {
             let path = root.join(file);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -204,7 +206,7 @@ mod tests {
             .iter()
             .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names, ["a.acl", "b.acl", "nested/c.acl"]);
+        assert_eq!(names, ["a.acl", "b.acl", "deep/er/d.acl", "nested/c.acl"]);
     }
 
     #[test]

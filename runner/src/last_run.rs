@@ -12,9 +12,9 @@
 //! everything, as Playwright does; a record of a run where everything passed selects nothing.
 
 use crate::result::{RunResult, ScenarioStatus};
+use a3s_test_driver::atomic::Permissions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// File name of the record inside the output folder.
@@ -154,18 +154,8 @@ impl LastRun {
         };
         let mut bytes = serde_json::to_vec_pretty(self).expect("a record serializes");
         bytes.push(b'\n');
-        let mut temp = tempfile::Builder::new()
-            .prefix(".last-run-")
-            .suffix(".tmp")
-            .tempfile_in(output_dir)
+        a3s_test_driver::atomic::write_atomic(&path, &bytes, ".last-run-", Permissions::Private)
             .map_err(io)?;
-        temp.write_all(&bytes).map_err(io)?;
-        temp.as_file().sync_all().map_err(io)?;
-        temp.persist(&path).map_err(|e| io(e.error))?;
-        // The rename is done; a folder that cannot be synced is not worth failing the run for.
-        if let Ok(dir) = std::fs::File::open(output_dir) {
-            let _ = dir.sync_all();
-        }
         Ok(())
     }
 }

@@ -5,106 +5,14 @@
 //! (`PR_SET_CHILD_SUBREAPER`): a browser helper whose parent dies is re-parented to us instead of
 //! init, so everything the run started stays in our subtree. At the end, [`sweep`] waits a bounded
 //! time for that subtree to empty, kills whatever is still alive and reports it as a cleanup
-//! failure; the second Ctrl+C uses [`kill_descendants`] to stop the whole tree at once.
+//! failure; the second Ctrl+C uses [`kill_descendants`] to stop the whole tree at once. Reading
+//! `/proc` and sending signals is [`a3s_test_driver::process`]'s; this module only walks the subtree.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// One process as read from `/proc/<pid>/stat`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ProcessInfo {
-    /// Process id.
-    pub pid: i32,
-    /// Parent process id.
-    pub ppid: i32,
-    /// Process group id.
-    pub pgid: i32,
-    /// State letter (`R`, `S`, `Z` …).
-    pub state: char,
-    /// Start time in clock ticks since boot: with `pid`, identifies the process across PID reuse.
-    pub start_time: u64,
-}
-
-impl ProcessInfo {
-    /// True for a zombie (exited, not yet reaped).
-    pub fn is_zombie(&self) -> bool {
-        self.state == 'Z' || self.state == 'X'
-    }
-
-    /// Read one process; `None` when it does not exist (any more).
-    pub fn read(pid: i32) -> Option<ProcessInfo> {
-        parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
-    }
-
-    /// True while this exact process (same pid *and* start time) exists and is not a zombie.
-    pub fn is_alive(&self) -> bool {
-        ProcessInfo::read(self.pid)
-            .is_some_and(|p| p.start_time == self.start_time && !p.is_zombie())
-    }
-}
-
-fn parse_stat(stat: &str) -> Option<ProcessInfo> {
-    // `comm` sits in parentheses and may itself contain spaces or parentheses: split after the last `)`.
-    let (head, rest) = stat.rsplit_once(')')?;
-    let pid = head.split_once(' ')?.0.trim().parse().ok()?;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    Some(ProcessInfo {
-        pid,
-        state: fields.first()?.chars().next()?,
-        ppid: fields.get(1)?.parse().ok()?,
-        pgid: fields.get(2)?.parse().ok()?,
-        start_time: fields.get(19)?.parse().ok()?,
-    })
-}
-
-/// Every process on the machine (that `/proc` shows us).
-pub fn all_processes() -> Vec<ProcessInfo> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(ProcessInfo::read)
-        .collect()
-}
-
-/// Every descendant of `root` (children, grandchildren, …), zombies included.
-pub fn descendants(root: i32) -> Vec<ProcessInfo> {
-    let all = all_processes();
-    let mut children: HashMap<i32, Vec<ProcessInfo>> = HashMap::new();
-    for p in all {
-        children.entry(p.ppid).or_default().push(p);
-    }
-    let mut out = Vec::new();
-    let mut queue = vec![root];
-    while let Some(pid) = queue.pop() {
-        for child in children.get(&pid).into_iter().flatten() {
-            if child.pid != root {
-                out.push(*child);
-                queue.push(child.pid);
-            }
-        }
-    }
-    out
-}
-
-/// Make this process a child subreaper, so orphans it started stay in its subtree.
-pub fn become_subreaper() -> std::io::Result<()> {
-    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes one integer argument and touches no memory.
-    let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-/// Send `signal` to one process; a process that is already gone is not an error.
-pub fn signal(pid: i32, signal: i32) {
-    // SAFETY: kill(2) has no memory effects; pid comes from our own subtree.
-    unsafe {
-        libc::kill(pid, signal);
-    }
-}
+pub use a3s_test_driver::process::{
+    all_processes, become_subreaper, descendants, signal, ProcessInfo, Signal,
+};
 
 /// SIGKILL every live descendant of this process at once (the second Ctrl+C).
 pub fn kill_descendants() -> Vec<ProcessInfo> {
@@ -114,7 +22,7 @@ pub fn kill_descendants() -> Vec<ProcessInfo> {
         .filter(|p| !p.is_zombie())
         .collect();
     for p in &live {
-        signal(p.pid, libc::SIGKILL);
+        signal(p.pid, Signal::KILL);
     }
     live
 }
@@ -125,11 +33,7 @@ pub fn kill_descendants() -> Vec<ProcessInfo> {
 pub fn reap(zombies: &[ProcessInfo]) {
     let me = std::process::id() as i32;
     for z in zombies.iter().filter(|z| z.ppid == me && z.is_zombie()) {
-        let mut status = 0;
-        // SAFETY: waitpid on a specific zombie child of ours with WNOHANG; `status` is a valid out-pointer.
-        unsafe {
-            libc::waitpid(z.pid, &mut status, libc::WNOHANG);
-        }
+        a3s_test_driver::process::reap(z.pid as u32);
     }
 }
 
@@ -148,7 +52,7 @@ pub fn sweep(grace: Duration) -> Vec<ProcessInfo> {
         }
         if Instant::now() >= deadline {
             for p in &live {
-                signal(p.pid, libc::SIGKILL);
+                signal(p.pid, Signal::KILL);
             }
             wait_gone(&live, Duration::from_secs(2));
             reap(&descendants(me));
@@ -179,31 +83,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_stat_with_awkward_comm() {
-        let stat =
-            "4242 (a b) c)) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10";
-        let p = parse_stat(stat).unwrap();
-        assert_eq!(
-            (p.pid, p.state, p.ppid, p.pgid, p.start_time),
-            (4242, 'S', 1, 4242, 987654)
-        );
-    }
-
-    #[test]
-    fn finds_and_reaps_a_child_subtree() {
-        let mut child = std::process::Command::new("sleep")
-            .arg("30")
-            .spawn()
-            .unwrap();
+    fn reaps_only_our_own_zombies_and_sweeps_nothing_when_clean() {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = child.id() as i32;
-        let me = std::process::id() as i32;
-        let found = descendants(me)
-            .into_iter()
-            .find(|p| p.pid == pid)
-            .expect("child is a descendant");
-        assert!(found.is_alive());
-        signal(pid, libc::SIGKILL);
-        child.wait().unwrap();
-        assert!(!found.is_alive());
+        // Wait for the zombie without reaping it (waitid with WNOWAIT would be the same poll).
+        let zombie = loop {
+            match ProcessInfo::read(pid) {
+                Some(p) if p.is_zombie() => break p,
+                Some(_) => std::thread::yield_now(),
+                None => panic!("the child was reaped by someone else"),
+            }
+        };
+        reap(&[zombie]);
+        assert!(ProcessInfo::read(pid).is_none(), "reaped");
+        // Already reaped: std's wait reports ECHILD.
+        assert!(child.wait().is_err());
     }
 }

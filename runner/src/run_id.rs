@@ -1,18 +1,20 @@
 //! Run ids: `<UTC timestamp>-<6 hex digits>`, e.g. `20260101T120000Z-3fa9c2`.
 //!
 //! The timestamp makes `.a3s-test/runs/` sort by time; the suffix keeps two runs started in the
-//! same second (two CI shards on one machine) apart. The suffix comes from std's per-process
-//! random hash keys, so no random-number crate is needed.
+//! same second (two CI shards on one machine) apart. The suffix is 3 bytes from the OS's random
+//! source (`getrandom`, as every token of the tool); without one, it is derived from the time and
+//! the pid, which still separates two processes.
 
-use std::hash::{BuildHasher, Hasher};
 use time::OffsetDateTime;
 
 /// A new run id for a run starting at `now`.
 pub fn new_run_id(now: OffsetDateTime) -> String {
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(now.unix_timestamp_nanos() as u128);
-    hasher.write_u32(std::process::id());
-    let suffix = hasher.finish() & 0xff_ffff;
+    let mut bytes = [0u8; 4];
+    if getrandom::fill(&mut bytes[1..]).is_err() {
+        let fallback = (now.unix_timestamp_nanos() as u32) ^ std::process::id().rotate_left(12);
+        bytes = fallback.to_be_bytes();
+    }
+    let suffix = u32::from_be_bytes(bytes) & 0xff_ffff;
     let t = now.to_offset(time::UtcOffset::UTC);
     format!(
         "{:04}{:02}{:02}T{:02}{:02}{:02}Z-{suffix:06x}",

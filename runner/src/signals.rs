@@ -1,39 +1,24 @@
 //! Ctrl+C: the first asks for a bounded, orderly stop; the second kills the owned tree at once.
 //!
-//! The first SIGINT (or SIGTERM, or SIGHUP when the terminal goes away) cancels the run's [`CancelToken`]: the executor stops starting
-//! scenarios, abandons running steps, closes their contexts and shuts the browser down, each within
-//! a bound, and the run exits 130. If the user presses Ctrl+C again while that cleanup runs, every
-//! process in this binary's subtree ([`crate::process_tree`], by PID, never by name) gets SIGKILL
-//! and the process exits 130 immediately.
+//! The first SIGINT (or SIGTERM, or SIGHUP when the terminal goes away) cancels the run's
+//! [`CancelToken`]: the executor stops starting scenarios, abandons running steps, closes their
+//! contexts and shuts the browser down, each within a bound, and the run exits 130. If the user
+//! presses Ctrl+C again while that cleanup runs, every process in this binary's subtree
+//! ([`crate::process_tree`], by PID, never by name) gets SIGKILL and the process exits 130
+//! immediately. The signals arrive through [`a3s_test_driver::process::on_stop_signals`].
 
 use crate::cancel::CancelToken;
 use crate::exit;
-use tokio::signal::unix::{signal, SignalKind};
 
 /// Install the handler; it lives until the process exits.
-pub fn install(cancel: CancelToken) -> std::io::Result<tokio::task::JoinHandle<()>> {
-    let mut interrupt = signal(SignalKind::interrupt())?;
-    let mut terminate = signal(SignalKind::terminate())?;
-    // A closed terminal (SIGHUP) would otherwise end the process at once and orphan the browser
-    // and the dev server; it gets the same orderly cleanup as Ctrl+C.
-    let mut hangup = signal(SignalKind::hangup())?;
-    Ok(tokio::spawn(async move {
-        let mut received = 0u32;
-        loop {
-            tokio::select! {
-                Some(()) = interrupt.recv() => {}
-                Some(()) = terminate.recv() => {}
-                Some(()) = hangup.recv() => {}
-                else => return,
-            }
-            received += 1;
-            if received == 1 {
-                cancel.cancel();
-            } else {
-                second_interrupt();
-            }
+pub fn install(cancel: CancelToken) -> std::io::Result<()> {
+    a3s_test_driver::process::on_stop_signals(move |received| {
+        if received == 1 {
+            cancel.cancel();
+        } else {
+            second_interrupt();
         }
-    }))
+    })
 }
 
 /// The second Ctrl+C: SIGKILL the owned subtree and leave with the cancel exit code.

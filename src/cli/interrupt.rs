@@ -1,4 +1,4 @@
-//! Interrupting `fmt` cleanly.
+//! Interrupting `fmt` (and `agent start` before its hand-over) cleanly.
 //!
 //! Without a handler, Ctrl+C (SIGINT), SIGTERM or SIGHUP ends the process at once: no file is
 //! ever half-written (rewrites are atomic renames), but a rewrite in flight leaves its temporary
@@ -6,52 +6,31 @@
 //! flag: `fmt` starts no new rewrite, the ones in flight finish (or drop their temporary file), and
 //! the command exits [`super::exit::Exit::Interrupted`] (130). A second signal gets the default action, so a
 //! stuck disk can still be left with another Ctrl+C. A signal the parent told us to ignore (a
-//! background job of a non-interactive shell) stays ignored.
+//! background job of a non-interactive shell) stays ignored. The handlers are
+//! [`a3s_test_driver::process::stop_flag`]'s.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
-/// The signals that stop `fmt`.
-#[cfg(unix)]
-const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-
-#[cfg(unix)]
-extern "C" fn on_signal(signal: libc::c_int) {
-    // Only async-signal-safe work here: an atomic swap, and on the second signal `signal` and
-    // `raise` to take the default action.
-    if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // SAFETY: both are async-signal-safe; `signal` is one of SIGNALS.
-        unsafe {
-            libc::signal(signal, libc::SIG_DFL);
-            libc::raise(signal);
-        }
-    }
-}
-
-/// Install the handler for SIGINT, SIGTERM and SIGHUP (those not already ignored).
+/// Install the handler for SIGINT, SIGTERM and SIGHUP (those not already ignored); once per
+/// process, later calls do nothing.
 pub fn install() {
-    #[cfg(unix)]
-    for signal in SIGNALS {
-        // SAFETY: querying and setting a disposition with zeroed, then filled, sigaction structs;
-        // the handler only touches an atomic and async-signal-safe calls.
-        unsafe {
-            let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
-                || old.sa_sigaction == libc::SIG_IGN
-            {
-                continue;
-            }
-            let mut new: libc::sigaction = std::mem::zeroed();
-            new.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            new.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut new.sa_mask);
-            libc::sigaction(signal, &new, std::ptr::null_mut());
+    if INTERRUPTED.get().is_some() {
+        return;
+    }
+    match a3s_test_driver::process::stop_flag() {
+        Ok(flag) => {
+            let _ = INTERRUPTED.set(flag);
         }
+        Err(e) => eprintln!("warning: failed to install the Ctrl+C handler: {e}"),
     }
 }
 
 /// True once a stop signal has arrived.
 pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+    INTERRUPTED
+        .get()
+        .is_some_and(|flag| flag.load(Ordering::SeqCst))
 }

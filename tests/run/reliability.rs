@@ -6,7 +6,7 @@ use crate::harness::{
     assert_none_left, dev_server_project, finish, spawn_run, wait_for_browser, wait_for_request,
     workdir, FixtureServer, HOLD,
 };
-use a3s_test_runner::process_tree::{descendants, ProcessInfo};
+use a3s_test_runner::process_tree::{descendants, ProcessInfo, Signal};
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ struct Busy {
 
 impl Busy {
     /// Send `signal` to the run itself.
-    fn signal(&self, signal: i32) {
+    fn signal(&self, signal: Signal) {
         a3s_test_runner::process_tree::signal(self.child.id() as i32, signal);
     }
 
@@ -80,7 +80,7 @@ fn started_with(files: &[(&str, &str)], server: FixtureServer) -> Busy {
 fn a_browser_killed_mid_run_is_an_infrastructure_failure_with_exit_2() {
     let run = started(HOLD);
     let browser = run.tree.iter().find(|p| p.pid == run.pgid).unwrap();
-    a3s_test_runner::process_tree::signal(browser.pid, libc::SIGKILL);
+    a3s_test_runner::process_tree::signal(browser.pid, Signal::KILL);
     let done = run.ends_with_within(2, Duration::from_secs(20), "no hang");
     assert!(
         done.stdout.contains("test.driver.web.browser_crashed"),
@@ -102,7 +102,7 @@ fn a_scenario_deadline_exits_124_after_cleanup() {
 #[test]
 fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
     let run = started(HOLD);
-    run.signal(libc::SIGINT);
+    run.signal(Signal::INT);
     let done = run.ends_with_within(130, Duration::from_secs(15), "bounded cleanup");
     assert!(done.stdout.contains("Cancelling"), "{}", done.stdout);
     assert!(done.stdout.contains("CANCEL"), "{}", done.stdout);
@@ -111,7 +111,7 @@ fn ctrl_c_cancels_with_exit_130_and_cleans_up() {
 #[test]
 fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
     let run = started(HOLD);
-    run.signal(libc::SIGHUP);
+    run.signal(Signal::HUP);
     run.ends_with(130);
 }
 
@@ -143,7 +143,7 @@ fn a_second_ctrl_c_during_cleanup_kills_the_owned_tree_at_once() {
     );
 
     // First Ctrl+C, then wait for the run to say it began cancelling (a line on stdout).
-    a3s_test_runner::process_tree::signal(pid, libc::SIGINT);
+    a3s_test_runner::process_tree::signal(pid, Signal::INT);
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let reader = std::thread::spawn(move || {
@@ -164,7 +164,7 @@ fn a_second_ctrl_c_during_cleanup_kills_the_owned_tree_at_once() {
         child.try_wait().unwrap().is_none(),
         "the run is still cleaning up"
     );
-    a3s_test_runner::process_tree::signal(pid, libc::SIGINT);
+    a3s_test_runner::process_tree::signal(pid, Signal::INT);
     let done = finish(child, Duration::from_secs(30));
     let stdout = reader.join().unwrap();
     let stderr = done.stderr;

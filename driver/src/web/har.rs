@@ -195,28 +195,19 @@ fn entry_json(e: &Entry) -> Value {
     entry
 }
 
-/// Seconds since the Unix epoch as an RFC 3339 UTC timestamp with milliseconds.
+/// HAR's `startedDateTime` shape: RFC 3339 in UTC with milliseconds.
+const HAR_TIME: &[time::format_description::BorrowedFormatItem<'static>] = time::macros::format_description!(
+    "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+);
+
+/// Seconds since the Unix epoch (CDP's `wallTime`, fractional) as a HAR timestamp, rounded to
+/// the millisecond; the `time` crate does the calendar. An instant out of its range is the epoch.
 pub(crate) fn rfc3339(epoch_seconds: f64) -> String {
-    let total_ms = (epoch_seconds * 1000.0).round() as i64;
-    let (secs, ms) = (total_ms.div_euclid(1000), total_ms.rem_euclid(1000));
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
+    let since_epoch = time::Duration::milliseconds((epoch_seconds * 1000.0).round() as i64);
+    let at = time::OffsetDateTime::UNIX_EPOCH
+        .checked_add(since_epoch)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    at.format(HAR_TIME).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -225,9 +216,14 @@ mod tests {
 
     #[test]
     fn rfc3339_formats_known_instants() {
-        assert_eq!(rfc3339(0.0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(rfc3339(951_782_400.5), "2000-02-29T00:00:00.500Z");
-        assert_eq!(rfc3339(1_700_000_000.0), "2023-11-14T22:13:20.000Z");
+        for (wall_time, text) in [
+            (0.0, "1970-01-01T00:00:00.000Z"),
+            (951_782_400.5, "2000-02-29T00:00:00.500Z"),
+            (1_700_000_000.000_4, "2023-11-14T22:13:20.000Z"),
+            (f64::MAX, "1970-01-01T00:00:00.000Z"),
+        ] {
+            assert_eq!(rfc3339(wall_time), text, "{wall_time}");
+        }
     }
 
     #[test]

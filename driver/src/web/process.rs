@@ -9,6 +9,8 @@
 use super::profile;
 use crate::child::{self, ExitWatch, Group, OnOwnerDeath};
 use crate::failure::FailureCode;
+pub use crate::process::live_group_members;
+use crate::process::{kill_group, reap};
 use crate::DriverError;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -78,9 +80,8 @@ extern "C" fn reap_at_exit() {
         kill_group(pgid);
         let until = std::time::Instant::now() + Duration::from_secs(2);
         while std::time::Instant::now() < until && !live_group_members(pgid).is_empty() {
-            let mut status = 0;
-            // SAFETY: reaps our own child (the group leader) if it is a zombie.
-            unsafe { libc::waitpid(pgid as i32, &mut status, libc::WNOHANG) };
+            // The group leader is our own child: reap it once it is a zombie.
+            reap(pgid);
             std::thread::sleep(Duration::from_millis(2));
         }
         let _ = std::fs::remove_dir_all(profile);
@@ -258,11 +259,8 @@ impl Drop for OwnedBrowser {
         kill_group(self.ids.pgid);
         let deadline = std::time::Instant::now() + Duration::from_secs(2);
         loop {
-            let mut status = 0;
-            // SAFETY: plain waitpid on our own child; ECHILD (already reaped by the watcher task)
-            // simply ends the loop.
-            let r = unsafe { libc::waitpid(self.ids.pid as i32, &mut status, libc::WNOHANG) };
-            let gone = r != 0 || self.has_exited();
+            // Our own child; not being a child any more (the watcher reaped it) also ends the loop.
+            let gone = reap(self.ids.pid) || self.has_exited();
             if gone && live_group_members(self.ids.pgid).is_empty() {
                 break;
             }
@@ -273,52 +271,6 @@ impl Drop for OwnedBrowser {
         }
         forget_group_at_exit(self.ids.pgid);
     }
-}
-
-/// SIGKILL every process of a group the driver owns.
-fn kill_group(pgid: u32) {
-    // SAFETY: killpg with a group id we created (process_group(0) on our child); never 0 or 1.
-    if pgid > 1 {
-        unsafe {
-            libc::killpg(pgid as libc::pid_t, libc::SIGKILL);
-        }
-    }
-}
-
-/// Pids of processes in group `pgid` that are alive (zombies excluded), read from `/proc`.
-pub fn live_group_members(pgid: u32) -> Vec<u32> {
-    let mut members = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return members;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // Fields after the parenthesised command name: state ppid pgrp …
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.len() < 3 {
-            continue;
-        }
-        let state = fields[0];
-        if state == "Z" || state == "X" {
-            continue;
-        }
-        if fields[2].parse::<u32>().ok() == Some(pgid) {
-            members.push(pid);
-        }
-    }
-    members
 }
 
 /// Read stderr lines until `DevTools listening on ws://…`, then keep draining stderr into the
@@ -382,14 +334,5 @@ mod tests {
             PathBuf::from("/x/y")
         );
         std::env::remove_var(BROWSER_ENV);
-    }
-
-    #[test]
-    fn group_scan_finds_only_live_members() {
-        let me = std::process::id();
-        // SAFETY: getpgid(0) reads our own process group.
-        let pgid = unsafe { libc::getpgid(0) } as u32;
-        assert!(live_group_members(pgid).contains(&me));
-        assert!(live_group_members(u32::MAX - 1).is_empty());
     }
 }

@@ -8,7 +8,8 @@
 //! narrows the scan: nothing is removed without a readable marker proving it is dead, and a
 //! profile still in use (by this or any other live a3s-test process) is never touched.
 
-use crate::child::{is_alive, start_time};
+use crate::atomic::{write_atomic, Permissions};
+use crate::process::{is_alive, start_time};
 use std::path::Path;
 
 /// Prefix of profile folders in the temp folder.
@@ -49,10 +50,12 @@ impl ProfileMarker {
             "{} {} {browser} {browser_start}\n",
             self.owner.0, self.owner.1
         );
-        let tmp = profile.join(format!("{MARKER}.tmp"));
-        if std::fs::write(&tmp, text).is_ok() {
-            let _ = std::fs::rename(&tmp, profile.join(MARKER));
-        }
+        let _ = write_atomic(
+            &profile.join(MARKER),
+            text.as_bytes(),
+            ".a3s-test-owner-",
+            Permissions::Private,
+        );
     }
 
     fn parse(text: &str) -> Option<ProfileMarker> {

@@ -3,10 +3,11 @@
 //! Routes belong to the context (every tab). Interception uses `Fetch.enable` with one
 //! `urlPattern` per route; the CDP wildcard syntax (`*` = any run of characters, `?` = one
 //! character) already reads a glob like `**/api/users` the way a suite author means it, so the
-//! pattern is passed through and matched here with the same rules to pick the route.
+//! pattern is passed through and matched here with the same rules ([`crate::glob`]) to pick the route.
 
 use super::cdp::{Session, COMMAND_BOUND};
 use super::tab::{ContextShared, Tab};
+use crate::glob::{Dialect, Wildcard};
 use crate::StepFailure;
 use a3s_test_lang::ir::RouteResponse;
 use base64::Engine;
@@ -23,52 +24,11 @@ pub(crate) struct Route {
     pub response: RouteResponse,
 }
 
-/// True when `url` matches the CDP wildcard `pattern` (`*`, `?`, `\` escapes).
+/// True when `url` matches the CDP wildcard `pattern` (`*`, `?`, `\` escapes; see
+/// [`crate::glob::Dialect::Url`]). A pattern that does not compile (a trailing `\`) matches
+/// nothing.
 pub(crate) fn glob_matches(pattern: &str, url: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let s: Vec<char> = url.chars().collect();
-    // Iterative wildcard match with backtracking on the last star.
-    let (mut pi, mut si) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    while si < s.len() {
-        if pi < p.len() {
-            match p[pi] {
-                '*' => {
-                    star = Some((pi, si));
-                    pi += 1;
-                    continue;
-                }
-                '?' => {
-                    pi += 1;
-                    si += 1;
-                    continue;
-                }
-                '\\' if pi + 1 < p.len() && p[pi + 1] == s[si] => {
-                    pi += 2;
-                    si += 1;
-                    continue;
-                }
-                c if c != '\\' && c == s[si] => {
-                    pi += 1;
-                    si += 1;
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        match star {
-            Some((sp, ss)) => {
-                pi = sp + 1;
-                si = ss + 1;
-                star = Some((sp, ss + 1));
-            }
-            None => return false,
-        }
-    }
-    while pi < p.len() && p[pi] == '*' {
-        pi += 1;
-    }
-    pi == p.len()
+    Wildcard::new(pattern, Dialect::Url).is_ok_and(|w| w.matches(url))
 }
 
 /// Make the tab's interception match the context's routes (`Fetch.enable`/`Fetch.disable`).

@@ -6,8 +6,9 @@
 
 use super::code::{SessionCode, SessionError};
 use super::file::{SessionFile, SessionState};
-use super::spawn::{kill_group, EXIT_TIMEOUT};
+use super::spawn::EXIT_TIMEOUT;
 use crate::process_tree::{all_processes, ProcessInfo};
+use a3s_test_driver::process::kill_group;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -46,7 +47,7 @@ impl RecordedGroup {
             kill_group(self.pid);
         }
         for p in &members {
-            crate::process_tree::signal(p.pid, libc::SIGKILL);
+            crate::process_tree::signal(p.pid, crate::process_tree::Signal::KILL);
         }
     }
 

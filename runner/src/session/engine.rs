@@ -110,10 +110,9 @@ impl<D: AgentDriver> Engine<D> {
         let browser = driver
             .browser_process()
             .unwrap_or(BrowserProcess { pid: 0, pgid: 0 });
-        // SAFETY: getpgid(0) reads this process's own group.
-        let pgid = unsafe { libc::getpgid(0) } as u32;
+        let pgid = a3s_test_driver::process::own_pgid();
         file.cdp_endpoint = Some(driver.endpoint().to_string());
-        let start_of = |pid: u32| a3s_test_driver::child::start_time(pid).unwrap_or(0);
+        let start_of = |pid: u32| a3s_test_driver::process::start_time(pid).unwrap_or(0);
         file.ownership = Ownership {
             supervisor_pid: std::process::id(),
             supervisor_pgid: pgid,

@@ -243,21 +243,20 @@ impl SessionFile {
     }
 }
 
-/// Write a JSON document atomically (sibling temp file, then rename).
+/// Write a JSON document atomically ([`a3s_test_driver::atomic::write_atomic`]: a sibling
+/// temporary file of its own per writer, fsync, rename).
 pub fn write_json_atomic<T: Serialize + ?Sized>(
     path: &Path,
     value: &T,
 ) -> Result<(), SessionError> {
-    // One temporary name per writer and write, so concurrent writers never rename each other's
-    // half-written file.
-    let tmp = path.with_extension(format!(
-        "json.{}.{}.tmp",
-        std::process::id(),
-        &random_token()[..8]
-    ));
     let text = serde_json::to_vec_pretty(value).expect("session documents serialize");
-    std::fs::write(&tmp, text).map_err(|e| io("write", &tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| io("replace", path, e))
+    a3s_test_driver::atomic::write_atomic(
+        path,
+        &text,
+        ".session-",
+        a3s_test_driver::atomic::Permissions::Private,
+    )
+    .map_err(|e| io("replace", path, e))
 }
 
 /// Append one event line to `events.jsonl` (the format version and the time are added here).
@@ -297,13 +296,12 @@ pub fn folder_bytes(dir: &Path) -> u64 {
     total
 }
 
-/// A fresh random hex token (16 bytes from the OS).
+/// A fresh random hex token (16 bytes from the OS's random source, through `getrandom`).
 pub fn random_token() -> String {
-    use std::io::Read;
     let mut bytes = [0u8; 16];
-    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
-    if read.is_err() {
-        // No /dev/urandom: fall back to time and pid (uniqueness, not secrecy, is what matters).
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS random source: fall back to time and pid (uniqueness, not secrecy, is what
+        // matters for the names and the socket token's single local peer).
         let seed = now_ms() as u128 ^ ((std::process::id() as u128) << 64);
         bytes = seed.to_le_bytes();
     }

@@ -8,7 +8,7 @@ use super::file::{
     SessionState, FORMAT_VERSION,
 };
 use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
-use a3s_test_driver::live_group_members;
+use a3s_test_driver::process::{kill_group, live_group_members};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -247,7 +247,7 @@ impl StartGuard {
         let tree = crate::process_tree::descendants(pid as i32);
         kill_group(pid);
         for p in tree.iter().filter(|p| p.is_alive()) {
-            crate::process_tree::signal(p.pid, libc::SIGKILL);
+            crate::process_tree::signal(p.pid, crate::process_tree::Signal::KILL);
             if p.pgid == p.pid {
                 kill_group(p.pgid as u32);
             }
@@ -279,13 +279,6 @@ fn socket_path(dir: &Path, id: &str) -> Result<PathBuf, SessionError> {
         return Ok(inside);
     }
     Ok(std::env::temp_dir().join(format!("a3s-test-{id}-{}.sock", &random_token()[..8])))
-}
-
-pub(crate) fn kill_group(pgid: u32) {
-    if pgid > 1 {
-        // SAFETY: a process group this code created (setsid on our child).
-        unsafe { libc::killpg(pgid as libc::pid_t, libc::SIGKILL) };
-    }
 }
 
 /// Wait (bounded) until no live process of `pgid` remains; returns the survivors.

@@ -15,8 +15,8 @@ mod scenario;
 
 use super::ResultReporter;
 use crate::result::RunResult;
+use a3s_test_driver::atomic::{write_atomic, Permissions};
 use attachments::Attachments;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The report's stylesheet (inlined; allowed by hash in the page's Content-Security-Policy).
@@ -67,21 +67,7 @@ pub fn write_report(dir: &Path, result: &RunResult) -> Result<PathBuf, HtmlError
         path: path.clone(),
         source,
     };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".index-")
-        .suffix(".html.tmp")
-        .tempfile_in(&dir)
-        .map_err(write)?;
-    temp.write_all(html.as_bytes()).map_err(write)?;
-    temp.as_file().sync_all().map_err(write)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(write)?;
-    }
-    temp.persist(&path).map_err(|e| write(e.error))?;
+    write_atomic(&path, html.as_bytes(), ".index-", Permissions::Mode(0o644)).map_err(write)?;
     Ok(path)
 }
 
