@@ -32,7 +32,7 @@ const shadow = host.attachShadow({ mode: "open" });
 const panel = document.createElement("div");
 panel.setAttribute("style", "position:fixed;z-index:2147483647;top:0;right:0;width:360px;max-height:100vh;overflow:auto;background:#fff;border-left:1px solid #ccc;padding:12px;box-sizing:border-box");
 shadow.append(panel);
-const state = { changes: [], nextRegion: null, nextNode: null, editor: null };
+const state = { changes: [], said: [], nextRegion: null, nextNode: null, editor: null };
 window.__layout = state;
 window.__mountLayout = (locale) => {
   const t = translator(locale);
@@ -42,6 +42,7 @@ window.__mountLayout = (locale) => {
     onChange: (layout) => state.changes.push(layout),
     pickRegion: async () => state.nextRegion,
     pickNode: async () => state.nextNode,
+    announce: (message) => state.said.push(message),
   });
 };
 `;

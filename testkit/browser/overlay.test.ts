@@ -229,6 +229,10 @@ describe("Review Overlay in Chromium", () => {
     expect(await control("layout").getAttribute("aria-pressed")).toBe("true");
     const combo = page.getByRole("combobox", { name: "Component type" });
     await combo.fill("Search field");
+    // Layout Mode speaks through the overlay's one announcer (a polite and an assertive region),
+    // never through a live region of its own.
+    expect(await page.evaluate(() => document.querySelector("a3s-review-overlay")?.shadowRoot?.querySelectorAll("[aria-live]").length)).toBe(2);
+    await expect.poll(() => part("announce-polite").textContent()).toMatch(/matching types|No catalog type matches/);
     // Keyboard activation: a pointer press first closes the suggestion list, which moves the button.
     await page.getByRole("button", { name: "Pick destination region" }).focus();
     await page.keyboard.press("Enter");
@@ -336,7 +340,7 @@ describe("Review Overlay in Chromium", () => {
     expect(await part("panel").isVisible()).toBe(false);
   });
 
-  it("keeps markers on their nodes after page scroll and nested scroll; regions follow regionScroll", async () => {
+  it("keeps markers on their nodes after page scroll and nested scroll, clipped to the container; regions follow regionScroll", async () => {
     await open();
     await page.keyboard.press("e");
     await clickOn("item-3");
@@ -351,6 +355,23 @@ describe("Review Overlay in Chromium", () => {
     await expect.poll(async () => Math.round(await itemMarker()), { timeout: 5_000 }).toBe(Math.round((await rectOf("[data-testid=item-3]")).y));
     await expect.poll(async () => Math.round((await markerBox(area))?.y ?? NaN), { timeout: 5_000 }).toBe(100 - 120);
 
+    await page.evaluate(() => (document.querySelector("[data-testid=items]") as Element).scrollTo(0, 45));
+    await expect.poll(async () => Math.round(await itemMarker()), { timeout: 5_000 }).toBe(Math.round((await rectOf("[data-testid=item-3]")).y));
+    // Scrolled partly out of its container, the marker keeps only the part the container shows.
+    const items = await page.evaluate(() => {
+      const list = document.querySelector("[data-testid=items]") as HTMLElement;
+      const item = document.querySelector("[data-testid=item-3]") as HTMLElement;
+      list.scrollTo(0, item.offsetTop - list.offsetTop - list.clientTop + item.offsetHeight / 2);
+      const r = list.getBoundingClientRect();
+      return { top: r.top + list.clientTop, height: item.getBoundingClientRect().height };
+    });
+    await expect.poll(async () => Math.round(await itemMarker()), { timeout: 5_000 }).toBe(Math.round(items.top));
+    const clipped = await markerBox(item);
+    expect(clipped?.height ?? 0).toBeGreaterThan(0);
+    expect(clipped?.height ?? Infinity).toBeLessThan(items.height - 1);
+    // Scrolled out entirely, it draws nothing (no box floating over the container's neighbours).
+    await page.evaluate(() => (document.querySelector("[data-testid=items]") as Element).scrollTo(0, 2_000));
+    await expect.poll(() => markerBox(item), { timeout: 5_000 }).toBeNull();
     await page.evaluate(() => (document.querySelector("[data-testid=items]") as Element).scrollTo(0, 45));
     await expect.poll(async () => Math.round(await itemMarker()), { timeout: 5_000 }).toBe(Math.round((await rectOf("[data-testid=item-3]")).y));
     await page.setViewportSize({ width: 900, height: 700 });

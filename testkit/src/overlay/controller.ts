@@ -355,6 +355,7 @@ export function startController(input: ControllerInput): () => void {
         locale,
         strings: (key) => t(key as StringKey),
         onChange: onLayout,
+        announce: (message) => announcer.say(message),
         pickRegion: async () => (await pick("region")).rect,
         pickNode: async () => {
           const got = await pick("node");

@@ -50,3 +50,50 @@ export function ellipseAround(r: Rect, steps = 24): Array<{ x: number; y: number
   }
   return out;
 }
+
+/** The overlap of two rects, or `null` when they do not overlap. */
+export function intersect(a: Rect, b: Rect): Rect | null {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  return right > x && bottom > y ? rectOf({ x, y, width: right - x, height: bottom - y }) : null;
+}
+
+/** Most ancestors walked when clipping one box (deep trees cost at most this per marker). */
+const MAX_CLIP_DEPTH = 256;
+
+/**
+ * The part of `box` (viewport CSS px) that `el`'s clipping ancestors leave visible, or `null`
+ * when none of it shows: a marker over an element scrolled out of a nested scroll container
+ * must not float over the container's neighbours. Each ancestor whose `overflow-x` or
+ * `overflow-y` is not `visible` clips to its padding box (scroll bars excluded), walking out of
+ * shadow roots through their hosts; the walk stops at a `position: fixed` element, whose
+ * containing block is the viewport.
+ */
+export function clipToAncestors(el: Element, box: Rect, win: Window): Rect | null {
+  let clip: Rect | null = box;
+  let node: Element | null = el;
+  for (let depth = 0; node !== null && clip !== null && depth < MAX_CLIP_DEPTH; depth += 1) {
+    const style = win.getComputedStyle(node);
+    if (node !== el) {
+      const clipsX = style.overflowX !== "visible";
+      const clipsY = style.overflowY !== "visible";
+      if (clipsX || clipsY) {
+        const r = node.getBoundingClientRect();
+        const inner: Rect = {
+          x: clipsX ? r.left + node.clientLeft : clip.x,
+          y: clipsY ? r.top + node.clientTop : clip.y,
+          width: clipsX ? node.clientWidth : clip.width,
+          height: clipsY ? node.clientHeight : clip.height,
+        };
+        clip = intersect(clip, inner);
+      }
+    }
+    if (style.position === "fixed") break;
+    const parent: Element | null = node.parentElement;
+    const root = node.getRootNode();
+    node = parent ?? (root instanceof ShadowRoot ? root.host : null);
+  }
+  return clip;
+}

@@ -1,7 +1,8 @@
 /**
  * The marker layer: pointer-transparent boxes, text highlights and drawings over the page, one
  * per draft, selection item or finding being edited. Node markers are placed from their live
- * elements' `getBoundingClientRect()`; stored regions move with the page through
+ * elements' `getBoundingClientRect()`, clipped to the nested scroll containers around them (a
+ * node scrolled out of its container draws nothing); stored regions move with the page through
  * `regionScroll`; a node that no longer resolves falls back to its stored region. Page scroll,
  * scrolling of any nested container (captured at the document), visual-viewport movement and
  * resize schedule one refresh per animation frame. Only the overlay's own elements are styled.
@@ -10,7 +11,7 @@ import type { PageContextBridge } from "../../bridge/api";
 import type { Rect } from "../../protocol";
 import type { RepairTarget } from "../../repair/types";
 import { h, svg } from "./el";
-import { pageScroll, regionNow, rectOf } from "./geometry";
+import { clipToAncestors, pageScroll, regionNow, rectOf } from "./geometry";
 
 /** Most markers drawn at once. */
 const MAX_MARKERS = 200;
@@ -46,10 +47,15 @@ function liveBoxes(bridge: PageContextBridge, win: Window, m: Marker): Rect[] {
   const t = m.target;
   if (m.range !== undefined && m.range.startContainer.isConnected) {
     const rects = [...m.range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).map(rectOf);
-    if (rects.length > 0) return rects.slice(0, MAX_BOXES);
+    if (rects.length > 0) {
+      const common = m.range.commonAncestorContainer;
+      const owner = common instanceof Element ? common : common.parentElement;
+      return visible(owner, rects.slice(0, MAX_BOXES), win);
+    }
   }
   if (t.kind === "node" || (t.kind === "text" && m.range === undefined && t.region === undefined)) {
     const boxes: Rect[] = [];
+    let resolved = false;
     for (const id of t.nodeIds.slice(0, MAX_BOXES)) {
       let el: Element | null = null;
       try {
@@ -57,12 +63,20 @@ function liveBoxes(bridge: PageContextBridge, win: Window, m: Marker): Rect[] {
       } catch {
         el = null;
       }
-      if (el !== null) boxes.push(rectOf(el.getBoundingClientRect()));
+      if (el !== null) boxes.push(...visible(el, [rectOf(el.getBoundingClientRect())], win));
+      resolved ||= el !== null;
     }
-    if (boxes.length > 0) return boxes;
+    // A resolved node scrolled out of its container has no box: it does not fall back to the region.
+    if (resolved) return boxes;
   }
   const region = t.layout?.destination ?? t.region;
   return region !== undefined ? [regionNow(region, t.regionScroll, pageScroll(win))] : [];
+}
+
+/** The visible parts of `boxes` inside `owner`'s clipping ancestors (nested scroll containers). */
+function visible(owner: Element | null, boxes: Rect[], win: Window): Rect[] {
+  if (owner === null) return boxes;
+  return boxes.map((b) => clipToAncestors(owner, b, win)).filter((b): b is Rect => b !== null);
 }
 
 function place(el: HTMLElement, r: Rect): void {

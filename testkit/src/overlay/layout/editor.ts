@@ -32,6 +32,11 @@ export interface LayoutEditorOptions {
   pickRegion: () => Promise<Rect | null>;
   /** Lets the reviewer pick the element to move; `null` when cancelled. Viewport CSS px. */
   pickNode: () => Promise<{ nodeId: string; region: Rect } | null>;
+  /**
+   * Says something to assistive technology through the overlay's one announcer: a second live
+   * region inside the overlay would make screen readers read some messages twice.
+   */
+  announce: (message: string) => void;
 }
 
 /** A mounted editor. */
@@ -109,12 +114,7 @@ export function mountLayoutEditor(container: HTMLElement, opts: LayoutEditorOpti
   title.className = "a3s-layout-title";
   title.textContent = t("layout.title");
 
-  const live = paragraph(doc, `${id}-live`, "a3s-layout-sr");
-  live.setAttribute("role", "status");
-  live.setAttribute("aria-live", "polite");
-  const announce = (message: string) => {
-    live.textContent = message;
-  };
+  const announce = opts.announce;
 
   const kind = radioGroup(doc, `${id}-kind`, t("layout.kind.legend"), [
     { value: "placement", label: t("layout.kind.placement") },
@@ -173,7 +173,7 @@ export function mountLayoutEditor(container: HTMLElement, opts: LayoutEditorOpti
   pickDestination.setAttribute("aria-describedby", `${destinationValue.id} ${destinationError.id}`);
   destinationWrap.append(pickDestination, destinationValue, destinationError);
 
-  root.append(style, title, kind.fieldset, placement, rearrange, destinationWrap, live);
+  root.append(style, title, kind.fieldset, placement, rearrange, destinationWrap);
   container.append(root);
 
   const rootNode = container.getRootNode();

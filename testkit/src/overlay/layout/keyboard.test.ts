@@ -29,6 +29,7 @@ function mount(locale: "en" | "zh-CN") {
     locale,
     strings: (key) => t(key as StringKey),
     onChange: (l) => changes.push(l),
+    announce: () => undefined,
     pickRegion: async () => ({ x: 16, y: 32, width: 240, height: 64 }),
     pickNode: async () => ({ nodeId: "n3", region: { x: 0, y: 0, width: 100, height: 40 } }),
   });

@@ -28,5 +28,4 @@ export const LAYOUT_CSS = `
 .a3s-layout-hint, .a3s-layout-value { margin: 0; color: #4b5563; font-size: 12px; }
 .a3s-layout-error { margin: 0; color: #b91c1c; font-size: 12px; }
 .a3s-layout-error:empty, .a3s-layout-value:empty { display: none; }
-.a3s-layout-sr { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
