@@ -18,5 +18,5 @@ pub use api::*;
 pub use failure::{FailureClass, FailureCode};
 /// Live members of a process group: not a Web-driver matter, so callers that must stay generic
 /// over the driver (agent sessions) reach it here.
-pub use web::live_group_members;
+pub use process::live_group_members;
 pub use web::{LaunchOptions, WebContext, WebDriver};

@@ -7,9 +7,9 @@ mod render;
 mod repair;
 mod session;
 
+use crate::cli::exit::Exit;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
-use crate::cli::exit::Exit;
 use std::process::ExitCode;
 
 /// Exit code: the operation was done (or replayed).
