@@ -15,20 +15,38 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 use tokio::time::Instant;
 
-/// One active route.
+/// One active route. Its pattern is compiled once, when the route is added: every paused request
+/// is matched against every route, so compiling there would repeat the work per request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Route {
     /// The glob as written.
     pub pattern: String,
+    /// The compiled pattern; `None` when it does not compile (a trailing `\`): it matches nothing.
+    matcher: Option<Wildcard>,
     /// How matching requests are answered.
     pub response: RouteResponse,
 }
 
-/// True when `url` matches the CDP wildcard `pattern` (`*`, `?`, `\` escapes; see
-/// [`crate::glob::Dialect::Url`]). A pattern that does not compile (a trailing `\`) matches
-/// nothing.
-pub(crate) fn glob_matches(pattern: &str, url: &str) -> bool {
-    Wildcard::new(pattern, Dialect::Url).is_ok_and(|w| w.matches(url))
+impl Route {
+    /// A route answering requests that match `pattern` with `response`.
+    pub(crate) fn new(pattern: &str, response: RouteResponse) -> Route {
+        Route {
+            pattern: pattern.to_string(),
+            matcher: compile(pattern),
+            response,
+        }
+    }
+
+    /// True when `url` matches this route's pattern.
+    fn matches(&self, url: &str) -> bool {
+        self.matcher.as_ref().is_some_and(|w| w.matches(url))
+    }
+}
+
+/// The CDP wildcard `pattern` (`*`, `?`, `\` escapes; see [`crate::glob::Dialect::Url`])
+/// compiled, or `None` when it does not compile.
+fn compile(pattern: &str) -> Option<Wildcard> {
+    Wildcard::new(pattern, Dialect::Url).ok()
 }
 
 /// Make the tab's interception match the context's routes (`Fetch.enable`/`Fetch.disable`).
@@ -99,11 +117,7 @@ pub(crate) async fn handle_paused(session: &Session, shared: &ContextShared, par
     }
     let route = {
         let routes = shared.routes.lock().expect("routes lock");
-        routes
-            .iter()
-            .rev()
-            .find(|r| glob_matches(&r.pattern, url))
-            .cloned()
+        routes.iter().rev().find(|r| r.matches(url)).cloned()
     };
     let deadline = Instant::now() + COMMAND_BOUND;
     let (method, params) = match route.map(|r| r.response) {
@@ -140,7 +154,8 @@ pub(crate) async fn handle_paused(session: &Session, shared: &ContextShared, par
 
 #[cfg(test)]
 mod tests {
-    use super::glob_matches;
+    use super::Route;
+    use a3s_test_lang::ir::RouteResponse;
 
     #[test]
     fn globs_follow_cdp_wildcards() {
@@ -155,9 +170,12 @@ mod tests {
             ("exact", "exactly", false),
             ("a\\*b", "a*b", true),
             ("a\\*b", "axb", false),
+            // A pattern that does not compile matches nothing.
+            ("trailing\\", "trailing\\", false),
         ];
         for (pattern, url, want) in cases {
-            assert_eq!(glob_matches(pattern, url), want, "{pattern} vs {url}");
+            let route = Route::new(pattern, RouteResponse::Abort);
+            assert_eq!(route.matches(url), want, "{pattern} vs {url}");
         }
     }
 }

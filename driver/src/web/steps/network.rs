@@ -40,10 +40,7 @@ pub(crate) async fn route(
     {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         routes.retain(|r| r.pattern != pattern);
-        routes.push(Route {
-            pattern: pattern.to_string(),
-            response: response.clone(),
-        });
+        routes.push(Route::new(pattern, response.clone()));
     }
     apply_all(ctx, env).await?;
     Ok(detail(
