@@ -8,7 +8,14 @@ export default defineConfig({
   dts: true,
   clean: true,
   sourcemap: true,
-  target: "es2021",
+  target: "es2022",
   external: ["react", "react-dom", "@a3s-lab/testkit", "@a3s-lab/testkit/overlay"],
   treeshake: true,
+  esbuildOptions(options) {
+    // The sources document every module with a `//!` header, which esbuild treats as a legal
+    // comment and keeps (at the end of the file) even through an app's minifying bundler: about
+    // 12 KB of the root entry. The package has no third-party code and no license notices to
+    // keep; the comments stay in the sources and in the source maps' sourcesContent.
+    options.legalComments = "none";
+  },
 });

@@ -203,7 +203,7 @@ describe("RepairQueue", () => {
     await expect(q.submit(region({ ...placement, componentType: "Button", componentSource: "catalog" }))).rejects.toThrow(/kebab-case/);
     await expect(q.submit(region({ ...placement, purpose: "" }))).rejects.toThrow(/purpose/);
     await expect(q.submit(region({ ...placement, purpose: "   " }))).rejects.toThrow(/purpose/);
-    await expect(q.submit(region({ ...placement, colour: "red" }))).rejects.toThrow(/unknown field colour/);
+    await expect(q.submit(region({ ...placement, colour: "red" }))).rejects.toThrow(/unknown field "colour"/);
     await expect(q.submit(region({ ...placement, destination: { ...destination, width: 0 } }))).rejects.toThrow(/destination/);
     expect(q.list()).toHaveLength(3);
   });

@@ -5,8 +5,9 @@
 import { TestKitError } from "../errors";
 import { REPAIR_PROTOCOL } from "../version";
 import { finalOutcomes } from "./answers";
-import { checkCriteria, checkRelations, FINDING_ID_PATTERN } from "./criteria";
-import { layoutProblem } from "./layout";
+import { checkFindingId, fail, isRect, oneOf } from "./check";
+import { checkCriteria, checkRelations } from "./criteria";
+import { checkLayout } from "./layout";
 import type { RepairTransport } from "./endpoint";
 import type { RepairQueueState, RepairStore } from "./storage";
 import {
@@ -50,31 +51,21 @@ export interface RepairQueueDeps {
   onChange?: (kind: RepairChangeKind) => void;
 }
 
-function fail(message: string): never {
-  throw new TestKitError("invalid_repair", message);
-}
-
-function isRect(v: unknown): boolean {
-  if (typeof v !== "object" || v === null) return false;
-  const r = v as Record<string, unknown>;
-  return ["x", "y", "width", "height"].every((k) => typeof r[k] === "number" && Number.isFinite(r[k]));
-}
+/** The one text bound of findings and actions, as people read it. */
+const TEXT_RULE = "at most 8,192 characters";
 
 function checkTarget(t: unknown): RepairTarget {
   if (typeof t !== "object" || t === null) fail("target must be an object");
   const target = t as RepairTarget;
-  if (!["node", "text", "region", "drawing"].includes(target.kind)) fail("target.kind must be node, text, region or drawing");
+  const kind = oneOf(target.kind, ["node", "text", "region", "drawing"], "target.kind");
   if (!Array.isArray(target.nodeIds) || target.nodeIds.length > 64 || !target.nodeIds.every((id) => typeof id === "string" && id !== "" && id.length <= 128)) {
     fail("target.nodeIds must be an array of at most 64 node ids of at most 128 characters");
   }
-  if (target.kind === "node" && target.nodeIds.length === 0) fail("a node target needs at least one node id");
-  if ((target.kind === "region" || target.kind === "drawing") && !isRect(target.region)) fail(`a ${target.kind} target needs a region rect`);
+  if (kind === "node" && target.nodeIds.length === 0) fail("a node target needs at least one node id");
+  if ((kind === "region" || kind === "drawing") && !isRect(target.region)) fail(`a ${kind} target needs a region rect`);
   if (target.region !== undefined && (!isRect(target.region) || target.region.width < 0 || target.region.height < 0)) fail("target.region must be a rect with width and height >= 0");
-  if (target.text !== undefined && (typeof target.text !== "string" || target.text.length > MAX_INSTRUCTION_CHARS)) fail("target.text must be a string of at most 8,192 characters");
-  if (target.layout !== undefined) {
-    const problem = layoutProblem(target.layout);
-    if (problem !== undefined) fail(problem);
-  }
+  if (target.text !== undefined && (typeof target.text !== "string" || target.text.length > MAX_INSTRUCTION_CHARS)) fail(`target.text must be a string of ${TEXT_RULE}`);
+  if (target.layout !== undefined) checkLayout(target.layout);
   return target;
 }
 
@@ -83,14 +74,18 @@ function checkDraft(d: unknown): RepairDraft {
   const draft = d as RepairDraft;
   if (typeof draft.instruction !== "string" || draft.instruction.trim() === "") fail("instruction must be a non-empty string");
   if (draft.instruction.length > MAX_INSTRUCTION_CHARS) fail(`instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`);
-  if (!["fix", "change", "question", "approve"].includes(draft.intent)) fail("intent must be fix, change, question or approve");
-  if (!["blocking", "important", "suggestion"].includes(draft.severity)) fail("severity must be blocking, important or suggestion");
-  if (draft.id !== undefined && (typeof draft.id !== "string" || !FINDING_ID_PATTERN.test(draft.id))) fail("id must be 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)");
+  oneOf(draft.intent, ["fix", "change", "question", "approve"], "intent");
+  oneOf(draft.severity, ["blocking", "important", "suggestion"], "severity");
+  if (draft.id !== undefined) checkFindingId(draft.id, "id");
   if (draft.createdAt !== undefined && (typeof draft.createdAt !== "string" || draft.createdAt.length > 64)) fail("createdAt must be a string of at most 64 characters");
   checkCriteria(draft.successCriteria);
   checkRelations(draft.relations, draft.id);
   checkTarget(draft.target);
   return draft;
+}
+
+function unknownRepair(id: unknown): never {
+  throw new TestKitError("unknown_repair", `no repair "${String(id)}" on this page`);
 }
 
 /** The repair queue of one page. */
@@ -215,10 +210,10 @@ export class RepairQueue {
   applyEvent(input: RepairEvent): RepairRecord {
     if (typeof input !== "object" || input === null) fail("event must be an object");
     const record = this.state.repairs.find((r) => r.id === input.repairId);
-    if (record === undefined) throw new TestKitError("unknown_repair", `no repair "${String(input.repairId)}" on this page`);
+    if (record === undefined) unknownRepair(input.repairId);
     if (!Number.isInteger(input.sequence) || input.sequence < 1) fail("sequence must be a positive integer");
-    if (!(REPAIR_STATUSES as readonly string[]).includes(input.status)) fail(`status must be one of ${REPAIR_STATUSES.join(", ")}`);
-    if (!["human", "agent", "a3s-test"].includes(input.actor)) fail("actor must be human, agent or a3s-test");
+    oneOf(input.status, REPAIR_STATUSES, "status");
+    oneOf(input.actor, ["human", "agent", "a3s-test"], "actor");
     if (typeof input.requestId !== "string" || input.requestId === "") fail("requestId must be a non-empty string");
     if (typeof input.at !== "string" || Number.isNaN(Date.parse(input.at))) fail("at must be an ISO timestamp");
     if (input.sequence <= record.sequence || record.events.some((e) => e.requestId === input.requestId)) return record;
@@ -235,13 +230,11 @@ export class RepairQueue {
   /** Queues a human action (reply/accept/dismiss/reopen); POSTs when an endpoint is set. */
   async submitAction(input: RepairActionInput): Promise<RepairAction> {
     if (typeof input !== "object" || input === null) fail("action must be an object");
-    if (!["reply", "accept", "dismiss", "reopen"].includes(input.kind)) fail("kind must be reply, accept, dismiss or reopen");
-    if (!this.state.repairs.some((r) => r.id === input.repairId)) throw new TestKitError("unknown_repair", `no repair "${String(input.repairId)}" on this page`);
-    if (input.message !== undefined && (typeof input.message !== "string" || input.message.length > MAX_INSTRUCTION_CHARS)) fail("message must be at most 8,192 characters");
+    oneOf(input.kind, ["reply", "accept", "dismiss", "reopen"], "kind");
+    if (!this.state.repairs.some((r) => r.id === input.repairId)) unknownRepair(input.repairId);
+    if (input.message !== undefined && (typeof input.message !== "string" || input.message.length > MAX_INSTRUCTION_CHARS)) fail(`message must be ${TEXT_RULE}`);
     if (input.kind === "reply" && (input.message === undefined || input.message.trim() === "")) fail("a reply needs a message");
-    if (input.requestId !== undefined && (typeof input.requestId !== "string" || !FINDING_ID_PATTERN.test(input.requestId))) {
-      fail("requestId must be 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)");
-    }
+    if (input.requestId !== undefined) checkFindingId(input.requestId, "requestId");
     const requestId = input.requestId ?? this.deps.newId();
     const existing = this.state.actions.find((a) => a.requestId === requestId);
     if (existing !== undefined) return existing;

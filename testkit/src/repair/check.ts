@@ -1,0 +1,40 @@
+//! The small checks every part of a finding shares (one copy of each, so the root entry stays
+//! within its size budget): the error they raise, objects, known fields, closed word lists,
+//! finding ids and rectangles.
+import { TestKitError } from "../errors";
+
+/** Finding ids: the rule the ledger applies (1–64 of `A-Z a-z 0-9 _ -`, no leading `-`). */
+export const FINDING_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
+
+/** Throws `invalid_repair` with `message`. */
+export function fail(message: string): never {
+  throw new TestKitError("invalid_repair", message);
+}
+
+/** True for a plain object (not null, not an array). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Fails when `o` has a field outside `keys`, naming the first one. */
+export function onlyKeys(o: object, keys: readonly string[], where: string): void {
+  const extra = Object.keys(o).find((k) => !keys.includes(k));
+  if (extra !== undefined) fail(`${where} has unknown field "${extra}"`);
+}
+
+/** Fails unless `v` is one of `words`; the message lists them. */
+export function oneOf<T extends string>(v: unknown, words: readonly T[], where: string): T {
+  if (!words.includes(v as T)) fail(`${where} must be one of ${words.join(", ")}`);
+  return v as T;
+}
+
+/** Fails unless `v` is a finding id (also the rule for action request ids). */
+export function checkFindingId(v: unknown, where: string): string {
+  if (typeof v !== "string" || !FINDING_ID_PATTERN.test(v)) fail(`${where} must be 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)`);
+  return v;
+}
+
+/** True when `v` has finite numeric `x`, `y`, `width` and `height`. */
+export function isRect(v: unknown): v is { x: number; y: number; width: number; height: number } {
+  return typeof v === "object" && v !== null && ["x", "y", "width", "height"].every((k) => Number.isFinite((v as Record<string, unknown>)[k]));
+}
