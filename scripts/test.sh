@@ -18,8 +18,9 @@ rust_summary=$(grep -E '^test result:' "$logs/cargo-test.log" | awk '{p+=$4; f+=
 
 js_passed=0
 if [ -f testkit/package.json ]; then
-    echo "== testkit: typecheck, unit tests, browser tests"
-    (cd testkit && export NO_COLOR=1 && npm run --silent typecheck && npm test --silent && npm run --silent test:browser) 2>&1 | tee "$logs/testkit-test.log"
+    echo "== testkit: typecheck, unit tests, browser tests, entry size budgets"
+    # `size` reads the dist/ that test:browser has just built.
+    (cd testkit && export NO_COLOR=1 && npm run --silent typecheck && npm test --silent && npm run --silent test:browser && npm run --silent size) 2>&1 | tee "$logs/testkit-test.log"
     js_passed=$(grep -Eo 'Tests +[0-9]+ passed' "$logs/testkit-test.log" | awk '{s+=$2} END {print s+0}')
 fi
 

@@ -18,34 +18,29 @@ export interface ComputedDiff {
   removed: string[];
 }
 
-/** A `reset_required` diff. */
-export function resetDiff(fromRevision: number, toRevision: number): ComputedDiff {
+/** A diff that lists no ids: everything invalidated (`reset`) or nothing. */
+function emptyDiff(fromRevision: number, toRevision: number, reset: boolean): ComputedDiff {
   return {
     record: {
       protocol: PAGE_CONTEXT_DIFF_PROTOCOL,
       fromRevision,
       toRevision,
-      status: "reset_required",
-      invalidated: { all: true, page: true, facts: true, ui: true, nodeIds: [], componentIds: [] },
+      status: reset ? "reset_required" : "complete",
+      invalidated: { all: reset, page: reset, facts: reset, ui: reset, nodeIds: [], componentIds: [] },
     },
     changed: [],
     removed: [],
   };
 }
 
+/** A `reset_required` diff. */
+export function resetDiff(fromRevision: number, toRevision: number): ComputedDiff {
+  return emptyDiff(fromRevision, toRevision, true);
+}
+
 /** The empty diff of a revision with itself. */
 export function noopDiff(revision: number): ComputedDiff {
-  return {
-    record: {
-      protocol: PAGE_CONTEXT_DIFF_PROTOCOL,
-      fromRevision: revision,
-      toRevision: revision,
-      status: "complete",
-      invalidated: { all: false, page: false, facts: false, ui: false, nodeIds: [], componentIds: [] },
-    },
-    changed: [],
-    removed: [],
-  };
+  return emptyDiff(revision, revision, false);
 }
 
 function changedKeys(before: Map<string, number>, after: Map<string, number>): { changed: string[]; removed: string[] } {
@@ -58,22 +53,9 @@ function changedKeys(before: Map<string, number>, after: Map<string, number>): {
   return { changed, removed };
 }
 
+/** The ids of two disjoint sorted lists, sorted. */
 function mergeSorted(a: string[], b: string[]): string[] {
-  const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const x = a[i];
-    const y = b[j];
-    if (y === undefined || (x !== undefined && compareUtf8(x, y) < 0)) {
-      out.push(x as string);
-      i++;
-    } else {
-      out.push(y);
-      j++;
-    }
-  }
-  return out;
+  return [...a, ...b].sort(compareUtf8);
 }
 
 /**

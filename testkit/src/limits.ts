@@ -50,26 +50,24 @@ function assertKnownKeys(input: object): void {
   }
 }
 
-/** Validates install-time limits against the hard maxima and fills defaults. */
-export function resolveInstallLimits(input: Partial<Limits> | undefined): Limits {
-  const out: Limits = { ...DEFAULT_LIMITS };
+/** `base` with the limits of `input` applied, each at most its `ceiling`. */
+function applyLimits(base: Limits, input: Partial<Limits> | undefined, ceiling: Limits): Limits {
+  const out: Limits = { ...base };
   if (input === undefined) return out;
   if (typeof input !== "object" || input === null) throw new TestKitError("invalid_limits", "limits must be an object");
   assertKnownKeys(input);
   for (const k of KEYS) {
-    if (input[k] !== undefined) out[k] = check(k, input[k], MAX_LIMITS[k]);
+    if (input[k] !== undefined) out[k] = check(k, input[k], ceiling[k]);
   }
   return out;
 }
 
+/** Validates install-time limits against the hard maxima and fills defaults. */
+export function resolveInstallLimits(input: Partial<Limits> | undefined): Limits {
+  return applyLimits(DEFAULT_LIMITS, input, MAX_LIMITS);
+}
+
 /** Lowers `installed` by a request's limits; values above the installed ones are lowered to them. */
 export function resolveRequestLimits(installed: Limits, request: Partial<Limits> | undefined): Limits {
-  const out: Limits = { ...installed };
-  if (request === undefined) return out;
-  if (typeof request !== "object" || request === null) throw new TestKitError("invalid_limits", "limits must be an object");
-  assertKnownKeys(request);
-  for (const k of KEYS) {
-    if (request[k] !== undefined) out[k] = check(k, request[k], installed[k]);
-  }
-  return out;
+  return applyLimits(installed, request, installed);
 }

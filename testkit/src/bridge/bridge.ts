@@ -1,7 +1,7 @@
 //! The Page Context bridge: the object the driver calls. It wires the revision clock and signals,
 //! the registry, projections and diff history, size fitting and cursors, UI understanding and the
 //! repair queue. It offers no eval, cookies, storage, network, filesystem or shell access.
-import { devWarn, TestKitError } from "../errors";
+import { TestKitError } from "../errors";
 import { DEFAULT_LIMITS, MAX_LIMITS } from "../limits";
 import { computeDiff, type ComputedDiff } from "../diff";
 import { domPlatform, type Platform } from "../platform";
@@ -16,6 +16,7 @@ import { RevisionClock } from "../revisions/clock";
 import { ProjectionHistory } from "../revisions/history";
 import { startSignals, type SignalSources } from "../revisions/signals";
 import { ChangeTracker } from "../snapshot/changes";
+import { safeCall } from "../snapshot/components";
 import { acceptCursor, encodeCursor } from "../snapshot/cursor";
 import { fitResponse, jsonBytes, type NodeSizes } from "../snapshot/fit";
 import { geometryBytesAtMost } from "../snapshot/geometry";
@@ -117,24 +118,8 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     if (disposed) throw new TestKitError("disposed", "this bridge was disposed; call getPageContextBridge() again");
   };
 
-  const readFacts = (stringBytes: number): Facts => {
-    if (options.facts === undefined) return {};
-    try {
-      return sanitizeFacts(options.facts(), stringBytes);
-    } catch (e) {
-      devWarn(`facts() threw (${String(e)}); reporting no facts. Make it side-effect free and total.`);
-      return {};
-    }
-  };
-  const readReady = (): boolean => {
-    if (options.ready === undefined) return doc.readyState === "complete";
-    try {
-      return options.ready() === true;
-    } catch (e) {
-      devWarn(`ready() threw (${String(e)}); reporting not ready.`);
-      return false;
-    }
-  };
+  const readFacts = (stringBytes: number): Facts => sanitizeFacts(safeCall(options.facts, {}, "facts()"), stringBytes);
+  const readReady = (): boolean => (options.ready === undefined ? doc.readyState === "complete" : safeCall(options.ready, false, "ready()") === true);
 
   const project = (req: NormalizedRequest, revision: number): Projection => {
     const page = pageRecordOf({ pageId: options.pageId, win, platform, ready: readReady(), stringBytes: req.limits.stringBytes });

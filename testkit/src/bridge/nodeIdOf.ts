@@ -8,6 +8,7 @@
 import { TestKitError } from "../errors";
 import type { Platform } from "../platform";
 import type { RedactionRules } from "../privacy/redact";
+import { parentAcrossShadow } from "../snapshot/components";
 import type { NodeIdTable } from "../snapshot/ids";
 import { BOUNDARY_WRAPPER_TAG, isInsideOverlay, isSkippedTag } from "../snapshot/walk";
 
@@ -21,12 +22,6 @@ export interface NodeIdDeps {
 
 /** Deepest ancestor chain followed (a guard against pathological nesting). */
 const MAX_DEPTH = 4096;
-
-function parentAcrossShadow(el: Element): Element | null {
-  if (el.parentElement !== null) return el.parentElement;
-  const root = el.getRootNode();
-  return root.nodeType === 11 ? ((root as ShadowRoot).host ?? null) : null;
-}
 
 /** True when `el` is reported by scoped snapshots of the current page. */
 function reportable(el: Element, deps: NodeIdDeps): boolean {

@@ -68,26 +68,30 @@ export function checkSpan(span: unknown, what: string): SourceSpan {
 
 /** Holds every registration of one runtime. */
 export class Registry {
-  private readonly boundaryMap = new Map<string, BoundaryRegistration>();
-  private readonly sourceMap = new Map<string, SourceRegistration>();
-  private readonly maps = new Map<string, { id: string; parsed: ParsedSourceMap }>();
+  readonly #boundaryMap = new Map<string, BoundaryRegistration>();
+  readonly #sourceMap = new Map<string, SourceRegistration>();
+  readonly #maps = new Map<string, { id: string; parsed: ParsedSourceMap }>();
+
+  readonly #onChange: () => void;
 
   /** @param onChange called after every registration change */
-  constructor(private readonly onChange: () => void) {}
+  constructor(onChange: () => void) {
+    this.#onChange = onChange;
+  }
 
   /** Registers a boundary; a duplicate id is rejected. */
   registerBoundary(reg: BoundaryRegistration): Unregister {
     const id = checkId(reg.id, "boundary");
     if (typeof reg.name !== "string") throw new TestKitError("invalid_registration", "boundary.name must be a string");
     if (typeof reg.roots !== "function") throw new TestKitError("invalid_registration", "boundary.roots must be a function");
-    if (this.boundaryMap.has(id)) throw new TestKitError("invalid_registration", `boundary id "${id}" is already registered`);
+    if (this.#boundaryMap.has(id)) throw new TestKitError("invalid_registration", `boundary id "${id}" is already registered`);
     const stored: BoundaryRegistration = { ...reg, id, ...(reg.source !== undefined ? { source: checkSpan(reg.source, "boundary.source") } : {}) };
-    this.boundaryMap.set(id, stored);
-    this.onChange();
+    this.#boundaryMap.set(id, stored);
+    this.#onChange();
     return () => {
-      if (this.boundaryMap.get(id) === stored) {
-        this.boundaryMap.delete(id);
-        this.onChange();
+      if (this.#boundaryMap.get(id) === stored) {
+        this.#boundaryMap.delete(id);
+        this.#onChange();
       }
     };
   }
@@ -98,12 +102,12 @@ export class Registry {
     if (typeof reg.framework !== "string" || reg.framework === "") throw new TestKitError("invalid_registration", "source.framework must be a non-empty string");
     if (typeof reg.elements !== "function" && !Array.isArray(reg.elements)) throw new TestKitError("invalid_registration", "source.elements must be an array or a function");
     const stored: SourceRegistration = { ...reg, id, source: checkSpan(reg.source, "source.source") };
-    this.sourceMap.set(id, stored);
-    this.onChange();
+    this.#sourceMap.set(id, stored);
+    this.#onChange();
     return () => {
-      if (this.sourceMap.get(id) === stored) {
-        this.sourceMap.delete(id);
-        this.onChange();
+      if (this.#sourceMap.get(id) === stored) {
+        this.#sourceMap.delete(id);
+        this.#onChange();
       }
     };
   }
@@ -117,29 +121,29 @@ export class Registry {
     const parsed = parseSourceMap(reg.map);
     const key = normalizeFile(reg.generatedFile);
     const stored = { id, parsed };
-    this.maps.set(key, stored);
-    this.onChange();
+    this.#maps.set(key, stored);
+    this.#onChange();
     return () => {
-      if (this.maps.get(key) === stored) {
-        this.maps.delete(key);
-        this.onChange();
+      if (this.#maps.get(key) === stored) {
+        this.#maps.delete(key);
+        this.#onChange();
       }
     };
   }
 
   /** Registered boundaries in registration order. */
   boundaries(): BoundaryRegistration[] {
-    return Array.from(this.boundaryMap.values());
+    return Array.from(this.#boundaryMap.values());
   }
 
   /** The boundary with `id`, if registered. */
   boundary(id: string): BoundaryRegistration | undefined {
-    return this.boundaryMap.get(id);
+    return this.#boundaryMap.get(id);
   }
 
   /** The parsed map for a normalized generated file. */
   lookupMap(file: string): ParsedSourceMap | undefined {
-    return this.maps.get(file)?.parsed;
+    return this.#maps.get(file)?.parsed;
   }
 
   /** Element → source owners, for one snapshot. */
@@ -150,11 +154,11 @@ export class Registry {
       if (list === undefined) out.set(el, [owner]);
       else list.push(owner);
     };
-    for (const b of this.boundaryMap.values()) {
+    for (const b of this.#boundaryMap.values()) {
       if (b.source === undefined) continue;
       for (const root of expandRoots(b.roots())) add(root, { registrationId: b.id, origin: "boundary_hint", span: b.source });
     }
-    for (const s of this.sourceMap.values()) {
+    for (const s of this.#sourceMap.values()) {
       const els = typeof s.elements === "function" ? s.elements() : s.elements;
       for (const el of els) add(el, { registrationId: s.id, origin: "framework_adapter", span: s.source });
     }

@@ -42,21 +42,21 @@ export function isSecretControl(el: Element): boolean {
 
 /** Compiled `redact` selectors; matching elements and their subtrees are never read. */
 export class RedactionRules {
-  private readonly selector: string | null;
+  readonly #selector: string | null;
 
   /** @param selectors CSS selectors; invalid ones throw at install time. */
   constructor(selectors: readonly string[], doc: Document | null) {
     const valid = selectors.map((s) => s.trim()).filter((s) => s !== "");
-    this.selector = valid.length === 0 ? null : valid.join(", ");
-    if (this.selector !== null && doc !== null) {
+    this.#selector = valid.length === 0 ? null : valid.join(", ");
+    if (this.#selector !== null && doc !== null) {
       // Throws a SyntaxError early for a bad selector instead of failing every snapshot.
-      doc.createDocumentFragment().querySelector(this.selector);
+      doc.createDocumentFragment().querySelector(this.#selector);
     }
   }
 
   /** True when there is at least one selector. */
   get hasSelectors(): boolean {
-    return this.selector !== null;
+    return this.#selector !== null;
   }
 
   /**
@@ -66,20 +66,20 @@ export class RedactionRules {
    * in the selector text counts as non-local.
    */
   get isLocal(): boolean {
-    return this.selector === null || !/[+~:]/.test(this.selector);
+    return this.#selector === null || !/[+~:]/.test(this.#selector);
   }
 
   /** True when `el` itself matches a redact selector. */
   matches(el: Element): boolean {
-    return this.selector !== null && el.matches(this.selector);
+    return this.#selector !== null && el.matches(this.#selector);
   }
 
   /** True when `el` or an ancestor (crossing shadow hosts) matches. */
   covers(el: Element): boolean {
-    if (this.selector === null) return false;
+    if (this.#selector === null) return false;
     let cur: Element | null = el;
     while (cur !== null) {
-      if (cur.closest(this.selector) !== null) return true;
+      if (cur.closest(this.#selector) !== null) return true;
       const root = cur.getRootNode();
       cur = root instanceof ShadowRoot ? root.host : null;
     }

@@ -8,44 +8,44 @@ import type { RepairChange, RepairChangeKind } from "./types";
 
 /** Fans coalesced queue changes out to listeners. */
 export class RepairNotifier {
-  private readonly listeners = new Set<(change: RepairChange) => void>();
-  private pending = new Set<RepairChangeKind>();
-  private scheduled = false;
-  private sequence = 0;
-  private stopped = false;
+  readonly #listeners = new Set<(change: RepairChange) => void>();
+  #pending = new Set<RepairChangeKind>();
+  #scheduled = false;
+  #sequence = 0;
+  #stopped = false;
 
   /** Notes a change; listeners are called on the next microtask (once for a burst). */
   changed(kind: RepairChangeKind): void {
-    if (this.stopped) return;
-    this.pending.add(kind);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(() => this.flush());
+    if (this.#stopped) return;
+    this.#pending.add(kind);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => this.#flush());
   }
 
   /** Adds a listener; returns the function that removes it (idempotent). */
   subscribe(listener: (change: RepairChange) => void): () => void {
     // A wrapper per call, so subscribing the same function twice gives two independent entries.
     const entry = (change: RepairChange) => listener(change);
-    this.listeners.add(entry);
-    return () => void this.listeners.delete(entry);
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
   }
 
   /** Drops every listener and every pending change (the bridge was disposed). */
   stop(): void {
-    this.stopped = true;
-    this.listeners.clear();
-    this.pending.clear();
+    this.#stopped = true;
+    this.#listeners.clear();
+    this.#pending.clear();
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    if (this.stopped || this.pending.size === 0) return;
-    this.sequence += 1;
-    const change: RepairChange = { sequence: this.sequence, kinds: [...this.pending] };
-    this.pending = new Set();
+  #flush(): void {
+    this.#scheduled = false;
+    if (this.#stopped || this.#pending.size === 0) return;
+    this.#sequence += 1;
+    const change: RepairChange = { sequence: this.#sequence, kinds: [...this.#pending] };
+    this.#pending = new Set();
     // A copy: a listener may unsubscribe itself or others while being called.
-    for (const listener of [...this.listeners]) {
+    for (const listener of [...this.#listeners]) {
       try {
         listener(change);
       } catch (e) {

@@ -90,26 +90,29 @@ function unknownRepair(id: unknown): never {
 
 /** The repair queue of one page. */
 export class RepairQueue {
-  private state: RepairQueueState;
+  #state: RepairQueueState;
 
-  constructor(private readonly deps: RepairQueueDeps) {
-    this.state = deps.store.load();
-    const s = this.state;
-    if (s.repairs.length > 0 || s.actions.length > 0 || s.outcomes.length > 0) this.changed("recovered");
+  readonly #deps: RepairQueueDeps;
+
+  constructor(deps: RepairQueueDeps) {
+    this.#deps = deps;
+    this.#state = deps.store.load();
+    const s = this.#state;
+    if (s.repairs.length > 0 || s.actions.length > 0 || s.outcomes.length > 0) this.#changed("recovered");
   }
 
-  private changed(kind: RepairChangeKind): void {
-    this.deps.onChange?.(kind);
+  #changed(kind: RepairChangeKind): void {
+    this.#deps.onChange?.(kind);
   }
 
-  private persist(): void {
-    const pending = new Set(this.state.pending);
-    while (this.state.repairs.length > MAX_KEPT_REPAIRS) {
-      const index = this.state.repairs.findIndex((r) => !pending.has(r.id));
+  #persist(): void {
+    const pending = new Set(this.#state.pending);
+    while (this.#state.repairs.length > MAX_KEPT_REPAIRS) {
+      const index = this.#state.repairs.findIndex((r) => !pending.has(r.id));
       if (index < 0) break;
-      this.state.repairs.splice(index, 1);
+      this.#state.repairs.splice(index, 1);
     }
-    this.deps.store.save(this.state);
+    this.#deps.store.save(this.#state);
   }
 
   /** Queues one finding or a batch (visible order kept); POSTs when an endpoint is set. */
@@ -118,20 +121,20 @@ export class RepairQueue {
     if (drafts.length === 0) fail("nothing to submit");
     const fresh: RepairRecord[] = [];
     const out: RepairRecord[] = [];
-    const batchId = this.deps.newId();
+    const batchId = this.#deps.newId();
     for (const draft of drafts) {
-      const existing = draft.id !== undefined ? this.state.repairs.find((r) => r.id === draft.id) : undefined;
+      const existing = draft.id !== undefined ? this.#state.repairs.find((r) => r.id === draft.id) : undefined;
       if (existing !== undefined) {
         // Sending the same stable id again is idempotent.
         out.push(existing);
         continue;
       }
-      const context = this.deps.captureContext(draft.target);
+      const context = this.#deps.captureContext(draft.target);
       const record: RepairRecord = {
         protocol: REPAIR_PROTOCOL,
-        id: draft.id ?? this.deps.newId(),
+        id: draft.id ?? this.#deps.newId(),
         batchId,
-        createdAt: draft.createdAt ?? this.deps.now().toISOString(),
+        createdAt: draft.createdAt ?? this.#deps.now().toISOString(),
         contextRevision: context.contextRevision,
         status: "queued",
         target: draft.target,
@@ -147,28 +150,28 @@ export class RepairQueue {
       };
       fresh.push(record);
       out.push(record);
-      this.state.repairs.push(record);
-      this.state.pending.push(record.id);
+      this.#state.repairs.push(record);
+      this.#state.pending.push(record.id);
     }
-    this.persist();
-    if (fresh.length > 0) this.changed("queued");
-    if (this.deps.transport === undefined || fresh.length === 0) return { repairs: out, delivery: "page_queue" };
-    const { ok } = await this.deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
+    this.#persist();
+    if (fresh.length > 0) this.#changed("queued");
+    if (this.#deps.transport === undefined || fresh.length === 0) return { repairs: out, delivery: "page_queue" };
+    const { ok } = await this.#deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
     if (!ok) return { repairs: out, delivery: "endpoint_failed" };
     const posted = new Set(fresh.map((r) => r.id));
-    this.state.pending = this.state.pending.filter((id) => !posted.has(id));
+    this.#state.pending = this.#state.pending.filter((id) => !posted.has(id));
     for (const r of fresh) r.delivery = "endpoint";
-    this.persist();
-    this.changed("delivered");
+    this.#persist();
+    this.#changed("delivered");
     return { repairs: out, delivery: "endpoint" };
   }
 
-  private pendingRecords(max: number | undefined): RepairRecord[] {
+  #pendingRecords(max: number | undefined): RepairRecord[] {
     const limit = max === undefined ? Infinity : max;
     if (limit !== Infinity && (!Number.isInteger(limit) || limit < 1)) fail("max must be a positive integer");
-    const byId = new Map(this.state.repairs.map((r) => [r.id, r]));
+    const byId = new Map(this.#state.repairs.map((r) => [r.id, r]));
     const out: RepairRecord[] = [];
-    for (const id of this.state.pending) {
+    for (const id of this.#state.pending) {
       const r = byId.get(id);
       if (r !== undefined) out.push(r);
       if (out.length >= limit) break;
@@ -178,7 +181,7 @@ export class RepairQueue {
 
   /** The next pending findings without removing them. */
   peekBatch(options?: { max?: number }): RepairBatch {
-    return { protocol: REPAIR_PROTOCOL, repairs: this.pendingRecords(options?.max) };
+    return { protocol: REPAIR_PROTOCOL, repairs: this.#pendingRecords(options?.max) };
   }
 
   /**
@@ -192,24 +195,24 @@ export class RepairQueue {
       fail(`ids must be an array of at most ${MAX_TAKE_IDS} finding ids`);
     }
     const wanted = ids === undefined ? undefined : new Set(ids);
-    const repairs = this.pendingRecords(options?.max).filter((r) => wanted === undefined || wanted.has(r.id));
+    const repairs = this.#pendingRecords(options?.max).filter((r) => wanted === undefined || wanted.has(r.id));
     const taken = new Set(repairs.map((r) => r.id));
-    this.state.pending = this.state.pending.filter((id) => !taken.has(id));
+    this.#state.pending = this.#state.pending.filter((id) => !taken.has(id));
     for (const r of repairs) r.delivery = "taken";
-    this.persist();
-    if (repairs.length > 0) this.changed("taken");
+    this.#persist();
+    if (repairs.length > 0) this.#changed("taken");
     return { protocol: REPAIR_PROTOCOL, repairs };
   }
 
   /** Every finding this page knows, oldest first. */
   list(): RepairRecord[] {
-    return [...this.state.repairs];
+    return [...this.#state.repairs];
   }
 
   /** Mirrors a ledger event; older or repeated sequences are ignored (idempotent). */
   applyEvent(input: RepairEvent): RepairRecord {
     if (typeof input !== "object" || input === null) fail("event must be an object");
-    const record = this.state.repairs.find((r) => r.id === input.repairId);
+    const record = this.#state.repairs.find((r) => r.id === input.repairId);
     if (record === undefined) unknownRepair(input.repairId);
     if (!Number.isInteger(input.sequence) || input.sequence < 1) fail("sequence must be a positive integer");
     oneOf(input.status, REPAIR_STATUSES, "status");
@@ -222,8 +225,8 @@ export class RepairQueue {
     record.sequence = input.sequence;
     record.events.push(event);
     if (record.events.length > MAX_EVENTS_PER_REPAIR) record.events.splice(0, record.events.length - MAX_EVENTS_PER_REPAIR);
-    this.persist();
-    this.changed("status");
+    this.#persist();
+    this.#changed("status");
     return record;
   }
 
@@ -231,25 +234,25 @@ export class RepairQueue {
   async submitAction(input: RepairActionInput): Promise<RepairAction> {
     if (typeof input !== "object" || input === null) fail("action must be an object");
     oneOf(input.kind, ["reply", "accept", "dismiss", "reopen"], "kind");
-    if (!this.state.repairs.some((r) => r.id === input.repairId)) unknownRepair(input.repairId);
+    if (!this.#state.repairs.some((r) => r.id === input.repairId)) unknownRepair(input.repairId);
     if (input.message !== undefined && (typeof input.message !== "string" || input.message.length > MAX_INSTRUCTION_CHARS)) fail(`message must be ${TEXT_RULE}`);
     if (input.kind === "reply" && (input.message === undefined || input.message.trim() === "")) fail("a reply needs a message");
     if (input.requestId !== undefined) checkFindingId(input.requestId, "requestId");
-    const requestId = input.requestId ?? this.deps.newId();
-    const existing = this.state.actions.find((a) => a.requestId === requestId);
+    const requestId = input.requestId ?? this.#deps.newId();
+    const existing = this.#state.actions.find((a) => a.requestId === requestId);
     if (existing !== undefined) return existing;
     const action: RepairAction = {
-      id: this.deps.newId(),
+      id: this.#deps.newId(),
       repairId: input.repairId,
       kind: input.kind,
       requestId,
-      createdAt: this.deps.now().toISOString(),
+      createdAt: this.#deps.now().toISOString(),
       ...(input.message !== undefined ? { message: input.message } : {}),
     };
-    this.state.actions.push(action);
-    this.persist();
-    this.changed("action");
-    await this.postActions();
+    this.#state.actions.push(action);
+    this.#persist();
+    this.#changed("action");
+    await this.#postActions();
     return action;
   }
 
@@ -259,30 +262,30 @@ export class RepairQueue {
    * leaves the queue and its outcome is kept; an action answered `retry`, or not answered at all
    * (network failure, malformed reply), stays for the next POST or drain.
    */
-  private async postActions(): Promise<void> {
-    if (this.deps.transport === undefined || this.state.actions.length === 0) return;
-    const sent = this.state.actions.slice(0, MAX_ACTIONS_PER_POST);
-    const answer = await this.deps.transport({ protocol: REPAIR_PROTOCOL, actions: sent });
-    const answered = finalOutcomes(answer.body, sent, this.deps.now().toISOString());
+  async #postActions(): Promise<void> {
+    if (this.#deps.transport === undefined || this.#state.actions.length === 0) return;
+    const sent = this.#state.actions.slice(0, MAX_ACTIONS_PER_POST);
+    const answer = await this.#deps.transport({ protocol: REPAIR_PROTOCOL, actions: sent });
+    const answered = finalOutcomes(answer.body, sent, this.#deps.now().toISOString());
     if (answered.size === 0) return;
-    this.state.actions = this.state.actions.filter((a) => !answered.has(a.requestId));
-    this.state.outcomes = [...this.state.outcomes.filter((o) => !answered.has(o.requestId)), ...answered.values()];
-    if (this.state.outcomes.length > MAX_KEPT_OUTCOMES) this.state.outcomes.splice(0, this.state.outcomes.length - MAX_KEPT_OUTCOMES);
-    this.persist();
-    this.changed("answered");
+    this.#state.actions = this.#state.actions.filter((a) => !answered.has(a.requestId));
+    this.#state.outcomes = [...this.#state.outcomes.filter((o) => !answered.has(o.requestId)), ...answered.values()];
+    if (this.#state.outcomes.length > MAX_KEPT_OUTCOMES) this.#state.outcomes.splice(0, this.#state.outcomes.length - MAX_KEPT_OUTCOMES);
+    this.#persist();
+    this.#changed("answered");
   }
 
   /** Removes and returns every queued human action. */
   takeActions(): RepairActionBatch {
-    const actions = this.state.actions;
-    this.state.actions = [];
-    this.persist();
-    if (actions.length > 0) this.changed("actions_taken");
+    const actions = this.#state.actions;
+    this.#state.actions = [];
+    this.#persist();
+    if (actions.length > 0) this.#changed("actions_taken");
     return { protocol: REPAIR_PROTOCOL, actions };
   }
 
   /** Actions still queued, and the final answers of those that left (oldest first). */
   listActions(): RepairActionList {
-    return { pending: [...this.state.actions], outcomes: [...this.state.outcomes] };
+    return { pending: [...this.#state.actions], outcomes: [...this.#state.outcomes] };
   }
 }

@@ -55,41 +55,45 @@ function isLabel(node: Node): boolean {
 
 /** Collects change marks from mutation records. */
 export class ChangeTracker implements ChangeMarks {
-  private epoch = 1;
-  private reset = 0;
-  private labels = 0;
-  private readonly self = new WeakMap<Node, number>();
-  private readonly subtree = new WeakMap<Node, number>();
-  private readonly ids = new Map<string, number>();
+  #epoch = 1;
+  #reset = 0;
+  #labels = 0;
+  readonly #self = new WeakMap<Node, number>();
+  readonly #subtree = new WeakMap<Node, number>();
+  readonly #ids = new Map<string, number>();
+
+  readonly #attributesReachSubtree: boolean;
 
   /**
    * @param attributesReachSubtree true when redaction selectors exist: an attribute change may
    *   then redact or reveal descendants, so it marks the whole subtree
    */
-  constructor(private readonly attributesReachSubtree: boolean) {}
+  constructor(attributesReachSubtree: boolean) {
+    this.#attributesReachSubtree = attributesReachSubtree;
+  }
 
   get resetAt(): number {
-    return this.reset;
+    return this.#reset;
   }
 
   get labelsAt(): number {
-    return this.labels;
+    return this.#labels;
   }
 
   get hasIdMarks(): boolean {
-    return this.ids.size > 0;
+    return this.#ids.size > 0;
   }
 
   selfOf(node: Node): number {
-    return this.self.get(node) ?? 0;
+    return this.#self.get(node) ?? 0;
   }
 
   subtreeOf(node: Node): number {
-    return this.subtree.get(node) ?? 0;
+    return this.#subtree.get(node) ?? 0;
   }
 
   idMark(id: string): number {
-    return this.ids.get(id) ?? 0;
+    return this.#ids.get(id) ?? 0;
   }
 
   /**
@@ -97,38 +101,38 @@ export class ChangeTracker implements ChangeMarks {
    * made afterwards are above it. Call right before reading the page for a projection.
    */
   stamp(): number {
-    return this.epoch++;
+    return this.#epoch++;
   }
 
   /** Invalidates every record computed so far (registrations changed, an id changed, …). */
   invalidateAll(): void {
-    this.reset = this.epoch;
-    this.ids.clear();
+    this.#reset = this.#epoch;
+    this.#ids.clear();
   }
 
   /** Applies a batch of mutation records. */
   apply(records: readonly MutationRecord[]): void {
-    for (const r of records) this.applyOne(r);
+    for (const r of records) this.#applyOne(r);
   }
 
-  private applyOne(r: MutationRecord): void {
+  #applyOne(r: MutationRecord): void {
     const target = r.target;
     if (r.type === "attributes") {
       if (r.attributeName === "id") {
         this.invalidateAll();
         return;
       }
-      if (this.attributesReachSubtree) {
-        this.subtree.set(target, this.epoch);
+      if (this.#attributesReachSubtree) {
+        this.#subtree.set(target, this.#epoch);
         // A redacted or revealed label changes the names of the controls it labels.
-        this.labels = this.epoch;
+        this.#labels = this.#epoch;
       }
-      this.markChain(target);
+      this.#markChain(target);
       return;
     }
     if (r.type === "characterData") {
       const parent = parentOf(target);
-      if (parent !== null) this.markChain(parent);
+      if (parent !== null) this.#markChain(parent);
       return;
     }
     // childList
@@ -137,44 +141,44 @@ export class ChangeTracker implements ChangeMarks {
       this.invalidateAll();
       return;
     }
-    this.subtree.set(target, this.epoch);
-    this.markChain(target);
-    this.markAddedOrRemoved(r.addedNodes);
-    this.markAddedOrRemoved(r.removedNodes);
+    this.#subtree.set(target, this.#epoch);
+    this.#markChain(target);
+    this.#markAddedOrRemoved(r.addedNodes);
+    this.#markAddedOrRemoved(r.removedNodes);
   }
 
   /** Self-marks `node` and its ancestors (crossing shadow hosts). */
-  private markChain(node: Node): void {
+  #markChain(node: Node): void {
     for (let cur: Node | null = node; cur !== null; cur = parentOf(cur)) {
       // An ancestor marked in this epoch had its whole chain marked then.
-      if (this.self.get(cur) === this.epoch) return;
-      this.self.set(cur, this.epoch);
-      if (isLabel(cur)) this.labels = this.epoch;
+      if (this.#self.get(cur) === this.#epoch) return;
+      this.#self.set(cur, this.#epoch);
+      if (isLabel(cur)) this.#labels = this.#epoch;
     }
   }
 
   /** Id marks for elements with ids, and the labels mark for labels, in added/removed subtrees. */
-  private markAddedOrRemoved(nodes: NodeList): void {
+  #markAddedOrRemoved(nodes: NodeList): void {
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i] as Node;
       if (node.nodeType !== ELEMENT) continue;
       const el = node as Element;
-      if (isLabel(el)) this.labels = this.epoch;
+      if (isLabel(el)) this.#labels = this.#epoch;
       const own = el.getAttribute("id");
-      if (own !== null) this.markId(own);
+      if (own !== null) this.#markId(own);
       if (el.firstElementChild === null) continue;
       const withIds = el.querySelectorAll("[id]");
-      for (let k = 0; k < withIds.length; k++) this.markId((withIds[k] as Element).getAttribute("id") ?? "");
-      if (this.labels !== this.epoch && el.querySelector("label") !== null) this.labels = this.epoch;
+      for (let k = 0; k < withIds.length; k++) this.#markId((withIds[k] as Element).getAttribute("id") ?? "");
+      if (this.#labels !== this.#epoch && el.querySelector("label") !== null) this.#labels = this.#epoch;
     }
   }
 
-  private markId(id: string): void {
-    if (this.ids.size >= MAX_ID_MARKS && !this.ids.has(id)) {
+  #markId(id: string): void {
+    if (this.#ids.size >= MAX_ID_MARKS && !this.#ids.has(id)) {
       this.invalidateAll();
       return;
     }
-    this.ids.set(id, this.epoch);
+    this.#ids.set(id, this.#epoch);
   }
 }
 

@@ -5,7 +5,7 @@ import type { Platform } from "../platform";
 import { devWarn } from "../errors";
 import { sanitizeFacts } from "../privacy/redact";
 import type { BoundaryRegistration } from "../bridge/registry";
-import { round2 } from "./geometry";
+import { roundRect } from "./geometry";
 import { expandRoots } from "./walk";
 
 /** Root element → component id for every connected root of every boundary. */
@@ -30,10 +30,12 @@ export function enclosingComponentOf(el: Element, roots: Map<Element, string>, i
 export function parentAcrossShadow(el: Element): Element | null {
   if (el.parentElement !== null) return el.parentElement;
   const root = el.getRootNode();
-  return root instanceof ShadowRoot ? root.host : null;
+  // A shadow root is a fragment with a host (nodeType, not instanceof: any realm).
+  return root.nodeType === 11 ? ((root as ShadowRoot).host ?? null) : null;
 }
 
-function safeCall<T>(fn: (() => T) | undefined, fallback: T, what: string): T {
+/** `fn()`, or `fallback` (with a dev warning naming `what`) when `fn` is absent or throws. */
+export function safeCall<T>(fn: (() => T) | undefined, fallback: T, what: string): T {
   if (fn === undefined) return fallback;
   try {
     return fn();
@@ -53,7 +55,7 @@ export function componentRecordOf(
   const live = b.roots().filter((r) => r.isConnected);
   const boxes: Rect[] = [];
   for (const root of expandRoots(live)) {
-    for (const r of platform.clientRects(root)) boxes.push({ x: round2(r.x), y: round2(r.y), width: round2(r.width), height: round2(r.height) });
+    for (const r of platform.clientRects(root)) boxes.push(roundRect(r));
   }
   const record: ComponentRecord = {
     id: b.id,

@@ -23,12 +23,12 @@ export function ownTextOf(el: Element): string {
  * `control.labels` re-scans the tree on every call, which is quadratic over a form-heavy page.
  */
 export class LabelIndex {
-  private readonly byRoot = new Map<Node, Map<Element, Element[]>>();
+  readonly #byRoot = new Map<Node, Map<Element, Element[]>>();
 
   /** Labels that label `control`. */
   labelsOf(control: Element): Element[] {
     const root = control.getRootNode();
-    let index = this.byRoot.get(root);
+    let index = this.#byRoot.get(root);
     if (index === undefined) {
       index = new Map();
       const scope = root as Document | ShadowRoot;
@@ -41,7 +41,7 @@ export class LabelIndex {
           else list.push(label);
         }
       }
-      this.byRoot.set(root, index);
+      this.#byRoot.set(root, index);
     }
     return index.get(control) ?? [];
   }

@@ -18,7 +18,8 @@ export function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-function roundRect(r: Rect): Rect {
+/** `r` with every number rounded by {@link round2}. */
+export function roundRect(r: Rect): Rect {
   return { x: round2(r.x), y: round2(r.y), width: round2(r.width), height: round2(r.height) };
 }
 

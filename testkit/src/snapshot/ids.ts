@@ -4,33 +4,33 @@
 
 /** Assigns and resolves node ids. */
 export class NodeIdTable {
-  private readonly ids = new WeakMap<Element, string>();
-  private readonly byId = new Map<string, WeakRef<Element>>();
-  private next = 1;
+  readonly #ids = new WeakMap<Element, string>();
+  readonly #byId = new Map<string, WeakRef<Element>>();
+  #next = 1;
 
   /** The id of `el`, assigned on first sight. */
   idOf(el: Element): string {
-    let id = this.ids.get(el);
+    let id = this.#ids.get(el);
     if (id === undefined) {
-      id = `n${this.next++}`;
-      this.ids.set(el, id);
-      this.byId.set(id, new WeakRef(el));
+      id = `n${this.#next++}`;
+      this.#ids.set(el, id);
+      this.#byId.set(id, new WeakRef(el));
     }
     return id;
   }
 
   /** The id of `el` if it has one. */
   peek(el: Element): string | undefined {
-    return this.ids.get(el);
+    return this.#ids.get(el);
   }
 
   /** The element for `id`, or null when unknown or collected. */
   resolve(id: string): Element | null {
-    const ref = this.byId.get(id);
+    const ref = this.#byId.get(id);
     if (ref === undefined) return null;
     const el = ref.deref();
     if (el === undefined) {
-      this.byId.delete(id);
+      this.#byId.delete(id);
       return null;
     }
     return el;
@@ -38,6 +38,6 @@ export class NodeIdTable {
 
   /** Drops reverse entries whose elements were collected (bounded housekeeping). */
   sweep(): void {
-    for (const [id, ref] of this.byId) if (ref.deref() === undefined) this.byId.delete(id);
+    for (const [id, ref] of this.#byId) if (ref.deref() === undefined) this.#byId.delete(id);
   }
 }

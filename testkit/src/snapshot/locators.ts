@@ -42,34 +42,34 @@ function attrValue(value: string): string {
  */
 export class CssPathCache {
   readonly paths = new Map<Element, string>();
-  private readonly positions = new Map<Element, { index: number; count: number }>();
-  private readonly scanned = new WeakSet<Element>();
-  private readonly ids = new Map<Node, Map<string, number>>();
+  readonly #positions = new Map<Element, { index: number; count: number }>();
+  readonly #scanned = new WeakSet<Element>();
+  readonly #ids = new Map<Node, Map<string, number>>();
 
   /** 1-based position of `el` among same-tag siblings and how many there are. */
   position(el: Element, parent: Element): { index: number; count: number } {
-    if (!this.scanned.has(parent)) {
-      this.scanned.add(parent);
+    if (!this.#scanned.has(parent)) {
+      this.#scanned.add(parent);
       const counts = new Map<string, number>();
       const children: Element[] = [];
       for (let c = parent.firstElementChild; c !== null; c = c.nextElementSibling) {
         children.push(c);
         const n = (counts.get(c.localName) ?? 0) + 1;
         counts.set(c.localName, n);
-        this.positions.set(c, { index: n, count: 0 });
+        this.#positions.set(c, { index: n, count: 0 });
       }
       for (const c of children) {
-        const p = this.positions.get(c);
+        const p = this.#positions.get(c);
         if (p !== undefined) p.count = counts.get(c.localName) ?? 1;
       }
     }
-    return this.positions.get(el) ?? { index: 1, count: 1 };
+    return this.#positions.get(el) ?? { index: 1, count: 1 };
   }
 
   /** How many elements of `el`'s root carry `id` (a CSS identifier). */
   idCount(el: Element, id: string): number {
     const root = el.getRootNode() as Document | ShadowRoot;
-    let counts = this.ids.get(root);
+    let counts = this.#ids.get(root);
     if (counts === undefined) {
       counts = new Map();
       // In standards mode `#id` matches the id exactly, and browsers answer it from their id
@@ -81,7 +81,7 @@ export class CssPathCache {
         }
         counts.set(QUIRKS_COUNTED, 1);
       }
-      this.ids.set(root, counts);
+      this.#ids.set(root, counts);
     }
     let n = counts.get(id);
     if (n === undefined) {

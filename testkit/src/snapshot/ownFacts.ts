@@ -44,17 +44,17 @@ function isEditable(el: Element): boolean {
 
 /** Facts memoized per element with the stamp they were read at. */
 export class OwnFactsMemo {
-  private readonly byElement = new WeakMap<Element, { stamp: number; facts: OwnFacts }>();
+  readonly #byElement = new WeakMap<Element, { stamp: number; facts: OwnFacts }>();
 
   /**
    * The facts of `el`: memoized ones when read at a stamp ≥ `mark` (the highest change mark
    * reaching the element) and ≥ `resetAt`, else read now and memoized at `stamp`.
    */
   factsOf(el: Element, tag: string, rules: RedactionRules, mark: number, resetAt: number, stamp: number): OwnFacts {
-    const memo = this.byElement.get(el);
+    const memo = this.#byElement.get(el);
     if (memo !== undefined && memo.stamp >= mark && memo.stamp >= resetAt) return memo.facts;
     const facts = readOwnFacts(el, tag, rules);
-    this.byElement.set(el, { stamp, facts });
+    this.#byElement.set(el, { stamp, facts });
     return facts;
   }
 }

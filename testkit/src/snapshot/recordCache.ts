@@ -121,16 +121,16 @@ function freezeRecord(record: NodeRecord): NodeRecord {
 
 /** Records of one projection kind (detail and string limit), keyed weakly by element. */
 export class RecordCache {
-  private readonly byElement = new WeakMap<Element, CachedRecord>();
+  readonly #byElement = new WeakMap<Element, CachedRecord>();
   /** Css paths of rebuilt records: a path outlives its record (e.g. a form control's). */
-  private readonly paths = new WeakMap<Element, { stamp: number; path: string }>();
+  readonly #paths = new WeakMap<Element, { stamp: number; path: string }>();
 
   /**
    * Puts the element's earlier css path into `cssCache` when no change mark reached it since;
    * returns whether it did.
    */
   seedPath(entry: WalkEntry, cssCache: CssPathCache, resetAt: number): boolean {
-    const p = this.paths.get(entry.el);
+    const p = this.#paths.get(entry.el);
     if (p === undefined || p.stamp < resetAt || entry.pathMark > p.stamp) return false;
     cssCache.paths.set(entry.el, p.path);
     return true;
@@ -139,7 +139,7 @@ export class RecordCache {
   /** Remembers the css path `cssCache` computed for the element at `stamp`. */
   rememberPath(entry: WalkEntry, cssCache: CssPathCache, stamp: number): void {
     const path = cssCache.paths.get(entry.el);
-    if (path !== undefined) this.paths.set(entry.el, { stamp, path });
+    if (path !== undefined) this.#paths.set(entry.el, { stamp, path });
   }
 
   /**
@@ -148,7 +148,7 @@ export class RecordCache {
    * marks the element.)
    */
   reuse(entry: WalkEntry, ctx: EntryContext, marks: ChangeMarks): ReusedRecord | undefined {
-    const c = this.byElement.get(entry.el);
+    const c = this.#byElement.get(entry.el);
     if (c === undefined) return undefined;
     const valid =
       c.stamp >= marks.resetAt &&
@@ -171,7 +171,7 @@ export class RecordCache {
   /** Stores a freshly built record computed at `stamp` (volatile elements are not stored). */
   store(entry: WalkEntry, ctx: EntryContext, stamp: number, built: ReusedRecord): void {
     if (isVolatile(entry.el)) return;
-    this.byElement.set(entry.el, {
+    this.#byElement.set(entry.el, {
       stamp,
       parentId: ctx.parentId,
       componentId: entry.componentId,

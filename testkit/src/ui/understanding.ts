@@ -5,13 +5,8 @@
 import type { Edges, Scope, StyleToken, UiLayoutEdge, UiLayoutNode, UiUnderstanding, Viewport } from "../protocol";
 import type { Platform, StyleView } from "../platform";
 import { UI_UNDERSTANDING_PROTOCOL } from "../version";
-import { round2 } from "../snapshot/geometry";
+import { round2, roundRect } from "../snapshot/geometry";
 import { entryRect, type WalkEntry } from "../snapshot/walk";
-import type { Rect } from "../protocol";
-
-function roundRect(r: Rect): Rect {
-  return { x: round2(r.x), y: round2(r.y), width: round2(r.width), height: round2(r.height) };
-}
 
 /** Inputs of {@link understand}. */
 export interface UnderstandingInput {
