@@ -1,9 +1,8 @@
 //! Change marks: MutationObserver records turned into epochs that tell which cached records and
 //! facts may be stale.
 //
-// (Plain comments from here: `//!` lines are kept in minified bundles and count against the
-// root entry's size budget.) A record computed at stamp S stays valid for an element while every
-// mark that reaches it is ≤ S. What a mutation marks, and why:
+// A record computed at stamp S stays valid for an element while every mark that reaches it is
+// ≤ S. What a mutation marks, and why:
 // - the target's chain of ancestors, *self* marks: names from content and legends/captions read
 //   descendants' text;
 // - childList: the parent's *subtree*: nth-of-type positions (css paths) of its children and so
