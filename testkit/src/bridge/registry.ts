@@ -79,6 +79,18 @@ export class Registry {
     this.#onChange = onChange;
   }
 
+  /** Stores `value` under `key`; the returned function removes it again while it is still there. */
+  #add<V>(map: Map<string, V>, key: string, value: V): Unregister {
+    map.set(key, value);
+    this.#onChange();
+    return () => {
+      if (map.get(key) === value) {
+        map.delete(key);
+        this.#onChange();
+      }
+    };
+  }
+
   /** Registers a boundary; a duplicate id is rejected. */
   registerBoundary(reg: BoundaryRegistration): Unregister {
     const id = checkId(reg.id, "boundary");
@@ -86,14 +98,7 @@ export class Registry {
     if (typeof reg.roots !== "function") throw new TestKitError("invalid_registration", "boundary.roots must be a function");
     if (this.#boundaryMap.has(id)) throw new TestKitError("invalid_registration", `boundary id "${id}" is already registered`);
     const stored: BoundaryRegistration = { ...reg, id, ...(reg.source !== undefined ? { source: checkSpan(reg.source, "boundary.source") } : {}) };
-    this.#boundaryMap.set(id, stored);
-    this.#onChange();
-    return () => {
-      if (this.#boundaryMap.get(id) === stored) {
-        this.#boundaryMap.delete(id);
-        this.#onChange();
-      }
-    };
+    return this.#add(this.#boundaryMap, id, stored);
   }
 
   /** Registers a framework adapter's source claim. */
@@ -102,14 +107,7 @@ export class Registry {
     if (typeof reg.framework !== "string" || reg.framework === "") throw new TestKitError("invalid_registration", "source.framework must be a non-empty string");
     if (typeof reg.elements !== "function" && !Array.isArray(reg.elements)) throw new TestKitError("invalid_registration", "source.elements must be an array or a function");
     const stored: SourceRegistration = { ...reg, id, source: checkSpan(reg.source, "source.source") };
-    this.#sourceMap.set(id, stored);
-    this.#onChange();
-    return () => {
-      if (this.#sourceMap.get(id) === stored) {
-        this.#sourceMap.delete(id);
-        this.#onChange();
-      }
-    };
+    return this.#add(this.#sourceMap, id, stored);
   }
 
   /** Registers a flat source map for a generated file; replaces an earlier map for that file. */
@@ -118,17 +116,7 @@ export class Registry {
     if (typeof reg.generatedFile !== "string" || reg.generatedFile.trim() === "") {
       throw new TestKitError("invalid_registration", "sourceMap.generatedFile must be a non-empty string");
     }
-    const parsed = parseSourceMap(reg.map);
-    const key = normalizeFile(reg.generatedFile);
-    const stored = { id, parsed };
-    this.#maps.set(key, stored);
-    this.#onChange();
-    return () => {
-      if (this.#maps.get(key) === stored) {
-        this.#maps.delete(key);
-        this.#onChange();
-      }
-    };
+    return this.#add(this.#maps, normalizeFile(reg.generatedFile), { id, parsed: parseSourceMap(reg.map) });
   }
 
   /** Registered boundaries in registration order. */
