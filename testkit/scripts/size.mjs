@@ -37,6 +37,7 @@ for (const { name, file, source, budget, external } of ENTRIES) {
       legalComments: "none",
       metafile: true,
       outfile: "size-analysis.js",
+      absWorkingDir: path(".."),
       // The overlay entry imports the root entry by package name (see tsup.config.ts).
       external: [...external, "@a3s-lab/testkit/overlay"],
     });
