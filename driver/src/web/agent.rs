@@ -12,6 +12,7 @@
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::large_page::LARGE_PAGE_ELEMENTS;
+use super::operable::{Candidates, Operable};
 use super::script;
 use crate::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, NetworkFilter, PageContextMethod,
@@ -20,7 +21,7 @@ use crate::api::{
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -108,18 +109,22 @@ impl AgentContext for WebContext {
             texts = page.texts;
             collect(page.nodes.iter(), &mut controls, &mut Vec::new()) || page.truncated
         } else {
-            let reply = tab
-                .session
-                .call(
-                    "Accessibility.getFullAXTree",
-                    json!({}),
-                    COMMAND_BOUND,
-                    deadline,
-                )
-                .await?;
+            // The accessibility tree and the operable-element query are independent reads of
+            // the same document: sent together.
+            let tree = tab.session.call(
+                "Accessibility.getFullAXTree",
+                json!({}),
+                COMMAND_BOUND,
+                deadline,
+            );
+            let (reply, candidates) =
+                futures_util::future::join(tree, self.operable_candidates(deadline)).await;
+            let reply = reply?;
             let empty = Vec::new();
             let all = reply["nodes"].as_array().unwrap_or(&empty);
-            collect(tree_order(all).into_iter(), &mut controls, &mut texts)
+            let order = tree_order(all);
+            let extra = extras(all, &order, &candidates);
+            collect_with(order.into_iter(), &extra, &mut controls, &mut texts)
         };
         // DOM attributes for durable targets; the calls are independent, so they are pipelined.
         let describes = controls.iter().map(|c| {
@@ -150,6 +155,10 @@ impl AgentContext for WebContext {
                 control.value = None;
             }
         }
+        // A listener or cursor on the page's root elements is delegation, not a control.
+        controls.retain(|c| {
+            OPERABLE_ROLES.contains(&c.role.as_str()) || !matches!(c.tag.as_str(), "html" | "body")
+        });
         Ok(PageSnapshot {
             url,
             loader_id,
@@ -365,10 +374,34 @@ fn collect<'a>(
     controls: &mut Vec<ControlNode>,
     texts: &mut Vec<(String, String)>,
 ) -> bool {
+    collect_with(nodes, &HashMap::new(), controls, texts)
+}
+
+/// [`collect`], where the nodes of `extra` (backend id → name) are controls too, whatever their
+/// role (see `operable.rs`).
+fn collect_with<'a>(
+    nodes: impl Iterator<Item = &'a Value>,
+    extra: &HashMap<i64, String>,
+    controls: &mut Vec<ControlNode>,
+    texts: &mut Vec<(String, String)>,
+) -> bool {
     use std::collections::HashSet;
     // Names already shown (as text or as a control): a text repeating one is noise.
     let mut shown: HashSet<String> = HashSet::new();
     for n in nodes {
+        let backend = n.get("backendDOMNodeId").and_then(Value::as_i64);
+        if let Some(name) = backend.and_then(|b| extra.get(&b)) {
+            if controls.len() >= MAX_CONTROLS {
+                return true;
+            }
+            let role = str_at(n, "/role/value")
+                .filter(|r| !r.is_empty() && r != "none")
+                .unwrap_or_else(|| "generic".into());
+            shown.insert(name.clone());
+            let backend = backend.expect("checked above");
+            controls.push(control_of(n, backend, role, name.clone()));
+            continue;
+        }
         if n["ignored"] == Value::Bool(true) {
             continue;
         }
@@ -436,6 +469,124 @@ fn control_of(n: &Value, backend: i64, role: String, name: String) -> ControlNod
         states,
         tag: String::new(),
         attributes: BTreeMap::new(),
+    }
+}
+
+/// Ignored-node reasons that mean the element cannot be seen or reached.
+const HIDDEN_REASONS: &[&str] = &[
+    "notRendered",
+    "notVisible",
+    "ariaHiddenElement",
+    "ariaHiddenSubtree",
+    "inertElement",
+    "inertSubtree",
+];
+
+/// Longest text an operable element without a name is named by, in characters.
+const EXTRA_NAME: usize = 120;
+/// Most accessibility nodes read to name one such element.
+const EXTRA_NAME_NODES: usize = 200;
+
+/// The candidates of `operable.rs` that are controls, each with its name: visible, not the
+/// document, not already an operable role, and (for [`Operable::Leaf`]) containing no other
+/// operable element. Named by their accessible name, else by the text they contain.
+fn extras(nodes: &[Value], order: &[&Value], candidates: &Candidates) -> HashMap<i64, String> {
+    if candidates.is_empty() {
+        return HashMap::new();
+    }
+    let id_of = |n: &Value| n.get("nodeId").and_then(Value::as_str).map(str::to_owned);
+    let index: HashMap<String, usize> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| Some((id_of(n)?, i)))
+        .collect();
+    let role_of = |n: &Value| str_at(n, "/role/value").unwrap_or_default();
+    let backend_of = |n: &Value| n.get("backendDOMNodeId").and_then(Value::as_i64);
+    let operable = |n: &Value| {
+        (n["ignored"] != Value::Bool(true) && OPERABLE_ROLES.contains(&role_of(n).as_str()))
+            || backend_of(n).is_some_and(|b| candidates.contains_key(&b))
+    };
+    // Whether some strict descendant is operable: children come after their parent in
+    // document order, so the reversed order sees every child first.
+    let mut contains: HashMap<String, bool> = HashMap::new();
+    for n in order.iter().rev() {
+        let id = id_of(n).unwrap_or_default();
+        let below = contains.get(&id).copied().unwrap_or(false);
+        if below || operable(n) {
+            if let Some(parent) = n.get("parentId").and_then(Value::as_str) {
+                contains.insert(parent.to_owned(), true);
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for n in order {
+        let Some(backend) = backend_of(n) else {
+            continue;
+        };
+        let Some(kind) = candidates.get(&backend) else {
+            continue;
+        };
+        let role = role_of(n);
+        if OPERABLE_ROLES.contains(&role.as_str()) || role == "RootWebArea" {
+            continue;
+        }
+        let hidden = n["ignoredReasons"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|r| r["name"].as_str().is_some_and(|k| HIDDEN_REASONS.contains(&k)));
+        let id = id_of(n).unwrap_or_default();
+        if hidden || (*kind == Operable::Leaf && contains.get(&id).copied().unwrap_or(false)) {
+            continue;
+        }
+        let own = str_at(n, "/name/value").unwrap_or_default();
+        let name = if own.trim().is_empty() {
+            subtree_text(nodes, &index, n)
+        } else {
+            own
+        };
+        out.insert(backend, name);
+    }
+    out
+}
+
+/// The text under `node` (its static-text descendants, in order), at most [`EXTRA_NAME`]
+/// characters, reading at most [`EXTRA_NAME_NODES`] nodes.
+fn subtree_text(nodes: &[Value], index: &HashMap<String, usize>, node: &Value) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut length = 0;
+    let mut stack: Vec<&Value> = vec![node];
+    let mut read = 0;
+    while let Some(n) = stack.pop() {
+        read += 1;
+        if read > EXTRA_NAME_NODES || length > EXTRA_NAME {
+            break;
+        }
+        if str_at(n, "/role/value").as_deref() == Some("StaticText") {
+            let text = str_at(n, "/name/value").unwrap_or_default();
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !text.is_empty() {
+                length += text.chars().count() + 1;
+                parts.push(text);
+            }
+            continue;
+        }
+        let children: Vec<&Value> = n["childIds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().and_then(|id| index.get(id)))
+            .map(|&i| &nodes[i])
+            .collect();
+        stack.extend(children.into_iter().rev());
+    }
+    let joined = parts.join(" ");
+    if joined.chars().count() <= EXTRA_NAME {
+        joined
+    } else {
+        let mut out: String = joined.chars().take(EXTRA_NAME - 1).collect();
+        out.push('…');
+        out
     }
 }
 
