@@ -206,11 +206,9 @@ pub fn all() -> Vec<Tool> {
             "Move the pointer over a ref or target (`hover`): opens hover menus and tooltips.",
             |c, p| verbs::on_target(c, TargetVerb::Hover, &p),
         ),
-        tool(
-            "test_focus",
-            "Focus a ref or target (`focus`).",
-            |c, p| verbs::on_target(c, TargetVerb::Focus, &p),
-        ),
+        tool("test_focus", "Focus a ref or target (`focus`).", |c, p| {
+            verbs::on_target(c, TargetVerb::Focus, &p)
+        }),
         tool(
             "test_check",
             "Make a checkbox, radio or switch checked (`check`).",

@@ -623,7 +623,11 @@ fn run(ctx: &Context, on: &On, statement: String) -> Result<Executed, SessionErr
 }
 
 /// `click`, `hover`, `focus`, `check`, … on one target.
-pub fn on_target(ctx: &Context, verb: TargetVerb, p: &TargetParams) -> Result<Executed, SessionError> {
+pub fn on_target(
+    ctx: &Context,
+    verb: TargetVerb,
+    p: &TargetParams,
+) -> Result<Executed, SessionError> {
     run(ctx, &p.on, p.statement(verb)?)
 }
 
@@ -726,7 +730,14 @@ mod tests {
             let s = text.statement(verb).unwrap();
             admitted(&s);
             let step = admit_statement(&s).unwrap();
-            assert_eq!(step.action.kind().name(), if verb == TextVerb::Fill { "fill" } else { "type" });
+            assert_eq!(
+                step.action.kind().name(),
+                if verb == TextVerb::Fill {
+                    "fill"
+                } else {
+                    "type"
+                }
+            );
         }
         admitted(
             &SelectParams {
@@ -751,7 +762,12 @@ mod tests {
             }
             .statement(),
         );
-        for direction in [Direction::Up, Direction::Down, Direction::Left, Direction::Right] {
+        for direction in [
+            Direction::Up,
+            Direction::Down,
+            Direction::Left,
+            Direction::Right,
+        ] {
             admitted(
                 &ScrollParams {
                     direction,
@@ -804,9 +820,10 @@ mod tests {
                 .unwrap(),
             );
         }
-        let all: Vec<ExpectCondition> =
-            serde_json::from_value(schemars::schema_for!(ExpectCondition).as_value()["enum"].clone())
-                .unwrap();
+        let all: Vec<ExpectCondition> = serde_json::from_value(
+            schemars::schema_for!(ExpectCondition).as_value()["enum"].clone(),
+        )
+        .unwrap();
         assert_eq!(all.len(), 34);
         for condition in all {
             let stable = "css(\"main\")";

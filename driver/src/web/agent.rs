@@ -534,7 +534,11 @@ fn extras(nodes: &[Value], order: &[&Value], candidates: &Candidates) -> HashMap
             .as_array()
             .into_iter()
             .flatten()
-            .any(|r| r["name"].as_str().is_some_and(|k| HIDDEN_REASONS.contains(&k)));
+            .any(|r| {
+                r["name"]
+                    .as_str()
+                    .is_some_and(|k| HIDDEN_REASONS.contains(&k))
+            });
         let id = id_of(n).unwrap_or_default();
         if hidden || (*kind == Operable::Leaf && contains.get(&id).copied().unwrap_or(false)) {
             continue;

@@ -110,7 +110,9 @@ mod tests {
             "{}",
             e.message
         );
-        assert!(e.message.ends_with("@e3 is covered by <div#overlay>; also @e3"));
+        assert!(e
+            .message
+            .ends_with("@e3 is covered by <div#overlay>; also @e3"));
         let detail = e.detail.unwrap();
         assert_eq!(detail["refs"][0]["ref"], "@e3");
         assert_eq!(detail["dispatched"], true);

@@ -408,7 +408,11 @@ mod tests {
         earlier.refs_issued = 9;
         let stale = ref_binding(&earlier, None, &["@e9".into()]).unwrap_err();
         assert_eq!(stale.code, SessionCode::StaleRef);
-        assert!(stale.message.starts_with("@e9 is stale"), "{}", stale.message);
+        assert!(
+            stale.message.starts_with("@e9 is stale"),
+            "{}",
+            stale.message
+        );
         assert_eq!(
             ref_binding(&s, None, &["@e0".into()]).unwrap_err().code,
             SessionCode::UnknownRef

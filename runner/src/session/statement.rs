@@ -217,9 +217,12 @@ mod tests {
     #[test]
     fn strings_escape_like_acl() {
         assert_eq!(acl_string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u{1}\"");
-        let step =
-            admit_statement(&Sugar::Fill("@e2".into(), "x\"\n\u{7}y".into()).statement().unwrap())
-                .unwrap();
+        let step = admit_statement(
+            &Sugar::Fill("@e2".into(), "x\"\n\u{7}y".into())
+                .statement()
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(refs_in(&step), ["@e2"]);
     }
 
@@ -244,7 +247,10 @@ mod tests {
             target_arg("role(\"button\", \"Go\")").unwrap(),
             "role(\"button\", \"Go\")"
         );
-        assert_eq!(target_arg("text(\"a\", true)").unwrap(), "text(\"a\", true)");
+        assert_eq!(
+            target_arg("text(\"a\", true)").unwrap(),
+            "text(\"a\", true)"
+        );
         for bad in [
             "css(\"a\") }\nclick { target = css(\"b\")",
             "css(\"a\")\n value = \"x\"",
@@ -259,10 +265,16 @@ mod tests {
             assert_eq!(e.code, SessionCode::InvalidInput, "{bad}");
         }
         assert_eq!(
-            block("wheel", &[("delta_y", "600".into()), ("target", "ref(\"@e1\")".into())]),
+            block(
+                "wheel",
+                &[("delta_y", "600".into()), ("target", "ref(\"@e1\")".into())]
+            ),
             "wheel {\n    delta_y = 600\n    target = ref(\"@e1\")\n}"
         );
-        assert_eq!(string_list(&["a\"".into(), "b".into()]), "[\"a\\\"\", \"b\"]");
+        assert_eq!(
+            string_list(&["a\"".into(), "b".into()]),
+            "[\"a\\\"\", \"b\"]"
+        );
     }
 
     #[test]

@@ -10,9 +10,8 @@ use crate::ops::session::{
     ObserveParams, PromoteParams, SessionParams, StartParams,
 };
 use crate::ops::verbs::{
-    self, DragParams, ExpectCondition, ExpectParams, NavigateParams, On, PressParams,
-    ScrollParams, SelectParams, TargetParams, TargetVerb, TextParams, TextVerb, WaitParams,
-    WheelParams,
+    self, DragParams, ExpectCondition, ExpectParams, NavigateParams, On, PressParams, ScrollParams,
+    SelectParams, TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
 };
 use crate::ops::Context;
 use a3s_test_runner::session::observation::to_text;
@@ -176,8 +175,16 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         C::Focus(a) => target(ctx, a, TargetVerb::Focus),
         C::Check(a) => target(ctx, a, TargetVerb::Check),
         C::Uncheck(a) => target(ctx, a, TargetVerb::Uncheck),
-        C::Fill(a) => print(a.json, verbs::text(ctx, TextVerb::Fill, &a.params), exec_human),
-        C::Type(a) => print(a.json, verbs::text(ctx, TextVerb::Type, &a.params), exec_human),
+        C::Fill(a) => print(
+            a.json,
+            verbs::text(ctx, TextVerb::Fill, &a.params),
+            exec_human,
+        ),
+        C::Type(a) => print(
+            a.json,
+            verbs::text(ctx, TextVerb::Type, &a.params),
+            exec_human,
+        ),
         C::Select(a) => print(a.json, verbs::select(ctx, &a.params), exec_human),
         C::Press(a) => print(a.json, verbs::press(ctx, &a.params), exec_human),
         C::Navigate(a) => print(a.json, verbs::navigate(ctx, &a.params), exec_human),
