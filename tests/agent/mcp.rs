@@ -161,7 +161,10 @@ fn session_tools_run_the_same_gates_over_stdio() {
         "test_press",
         json!({ "session": "m", "key": "End", "target": "label(\"Email\")" }),
     );
-    mcp.ok("test_scroll", json!({ "session": "m", "direction": "down" }));
+    mcp.ok(
+        "test_scroll",
+        json!({ "session": "m", "direction": "down" }),
+    );
     mcp.refused(
         "test_click",
         json!({ "session": "m", "target": "@e99" }),

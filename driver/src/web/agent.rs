@@ -644,3 +644,53 @@ const PAGE_CONTEXT_JS: &str = r#"(async (b, method, arg) => {
 /// `timeoutMs`), plus 10 s for the snapshot that follows the wait and the round trip. A longer
 /// call means the page is wedged; a dialog opened meanwhile fails it at once instead.
 const BRIDGE_CALL_BOUND: Duration = Duration::from_secs(310);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny accessibility tree: root → [generic card "" → text "Open card", generic wrap →
+    /// button "Inner", generic hidden].
+    fn tree() -> Vec<Value> {
+        vec![
+            json!({ "nodeId": "1", "role": { "value": "RootWebArea" }, "childIds": ["2", "4", "6"], "backendDOMNodeId": 1 }),
+            json!({ "nodeId": "2", "parentId": "1", "ignored": true, "role": { "value": "none" }, "childIds": ["3"], "backendDOMNodeId": 10 }),
+            json!({ "nodeId": "3", "parentId": "2", "role": { "value": "StaticText" }, "name": { "value": "Open  card" }, "backendDOMNodeId": 11 }),
+            json!({ "nodeId": "4", "parentId": "1", "role": { "value": "generic" }, "childIds": ["5"], "backendDOMNodeId": 20 }),
+            json!({ "nodeId": "5", "parentId": "4", "role": { "value": "button" }, "name": { "value": "Inner" }, "backendDOMNodeId": 21 }),
+            json!({ "nodeId": "6", "parentId": "1", "ignored": true, "ignoredReasons": [{ "name": "notRendered" }], "role": { "value": "generic" }, "backendDOMNodeId": 30 }),
+        ]
+    }
+
+    #[test]
+    fn operable_elements_become_controls_named_by_their_text() {
+        let nodes = tree();
+        let order = tree_order(&nodes);
+        let candidates: Candidates = [
+            (1, Operable::Leaf),
+            (10, Operable::Leaf),
+            (20, Operable::Leaf),
+            (30, Operable::Always),
+        ]
+        .into_iter()
+        .collect();
+        let extra = extras(&nodes, &order, &candidates);
+        // The card is named by its text; the container of a button, the document and a hidden
+        // element are not controls.
+        assert_eq!(extra.len(), 1, "{extra:?}");
+        assert_eq!(extra[&10], "Open card");
+        let mut controls = Vec::new();
+        let truncated = collect_with(order.into_iter(), &extra, &mut controls, &mut Vec::new());
+        assert!(!truncated);
+        let listed: Vec<(&str, &str)> = controls
+            .iter()
+            .map(|c| (c.role.as_str(), c.name.as_str()))
+            .collect();
+        assert_eq!(listed, [("generic", "Open card"), ("button", "Inner")]);
+        // A draggable container stays a control even around other controls.
+        let always: Candidates = [(20, Operable::Always)].into_iter().collect();
+        let nodes = tree();
+        let extra = extras(&nodes, &tree_order(&nodes), &always);
+        assert_eq!(extra[&20], "");
+    }
+}
