@@ -107,7 +107,31 @@ impl AgentContext for WebContext {
         let truncated = if self.element_count(deadline).await? > LARGE_PAGE_ELEMENTS {
             let page = self.large_page(deadline).await?;
             texts = page.texts;
-            collect(page.nodes.iter(), &mut controls, &mut Vec::new()) || page.truncated
+            // Draggable and contenteditable elements are controls whatever their role, named
+            // by their accessible name (their subtree is not read on this path).
+            let extra: HashMap<i64, String> = page
+                .nodes
+                .iter()
+                .filter_map(|n| {
+                    let backend = n.get("backendDOMNodeId").and_then(Value::as_i64)?;
+                    let role = str_at(n, "/role/value").unwrap_or_default();
+                    let visible = !n["ignoredReasons"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|r| {
+                            r["name"]
+                                .as_str()
+                                .is_some_and(|k| HIDDEN_REASONS.contains(&k))
+                        });
+                    (page.always.contains(&backend)
+                        && visible
+                        && !OPERABLE_ROLES.contains(&role.as_str()))
+                    .then(|| (backend, str_at(n, "/name/value").unwrap_or_default()))
+                })
+                .collect();
+            collect_with(page.nodes.iter(), &extra, &mut controls, &mut Vec::new())
+                || page.truncated
         } else {
             // The accessibility tree and the operable-element query are independent reads of
             // the same document: sent together.
@@ -367,18 +391,9 @@ impl AgentDriver for super::WebDriver {
     }
 }
 
-/// Turn accessibility nodes (in document order) into controls and page texts; stops at
-/// [`MAX_CONTROLS`] controls and returns true when more were left.
-fn collect<'a>(
-    nodes: impl Iterator<Item = &'a Value>,
-    controls: &mut Vec<ControlNode>,
-    texts: &mut Vec<(String, String)>,
-) -> bool {
-    collect_with(nodes, &HashMap::new(), controls, texts)
-}
-
-/// [`collect`], where the nodes of `extra` (backend id → name) are controls too, whatever their
-/// role (see `operable.rs`).
+/// Turn accessibility nodes (in document order) into controls and page texts, the nodes of
+/// `extra` (backend id → name) being controls too whatever their role (see `operable.rs`);
+/// stops at [`MAX_CONTROLS`] controls and returns true when more were left.
 fn collect_with<'a>(
     nodes: impl Iterator<Item = &'a Value>,
     extra: &HashMap<i64, String>,
