@@ -22,11 +22,12 @@ pub enum Exit {
     /// Everything passed, was admitted, is formatted, or the operation succeeded.
     Success = 0,
     /// A scenario failed on the product; `fmt --check` found files to reformat; an agent
-    /// operation was refused by a gate or failed in the browser.
+    /// statement ran and failed in the browser (the page may have changed).
     Failed = 1,
     /// Invalid input, configuration or infrastructure: admission errors, an unsupported step or
     /// surface, a browser that did not start or crashed, a dev server that never answered, a
-    /// cleanup that failed or left a process behind, a merge that lacks a shard.
+    /// cleanup that failed or left a process behind, a merge that lacks a shard; an agent turn
+    /// refused before dispatch (a gate: nothing happened in the page).
     InvalidInput = 2,
     /// A scenario exceeded its deadline (`timeout_ms`), like `timeout(1)`.
     TimedOut = 124,

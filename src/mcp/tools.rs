@@ -10,6 +10,7 @@
 use crate::ops::repair::{self, Operation};
 use crate::ops::repair_drain::{self, DrainError};
 use crate::ops::session;
+use crate::ops::verbs::{self, TargetVerb, TextVerb};
 use crate::ops::Context;
 use a3s_test_ledger::LedgerError;
 use a3s_test_runner::session::SessionError;
@@ -183,6 +184,92 @@ pub fn all() -> Vec<Tool> {
             "Run one typed action (click, fill, press, navigate, expect_text); see test_schema \
              for the forms. Same gates as test_exec.",
             session::act,
+        ),
+        tool(
+            "test_click",
+            "Click a ref (@eN of the latest observation) or one ACL target. Same gates as \
+             test_exec; the statement it ran is `click { target = … }`.",
+            |c, p| verbs::on_target(c, TargetVerb::Click, &p),
+        ),
+        tool(
+            "test_double_click",
+            "Double-click a ref or target (`double_click`).",
+            |c, p| verbs::on_target(c, TargetVerb::DoubleClick, &p),
+        ),
+        tool(
+            "test_context_click",
+            "Right-click a ref or target (`context_click`).",
+            |c, p| verbs::on_target(c, TargetVerb::ContextClick, &p),
+        ),
+        tool(
+            "test_hover",
+            "Move the pointer over a ref or target (`hover`): opens hover menus and tooltips.",
+            |c, p| verbs::on_target(c, TargetVerb::Hover, &p),
+        ),
+        tool("test_focus", "Focus a ref or target (`focus`).", |c, p| {
+            verbs::on_target(c, TargetVerb::Focus, &p)
+        }),
+        tool(
+            "test_check",
+            "Make a checkbox, radio or switch checked (`check`).",
+            |c, p| verbs::on_target(c, TargetVerb::Check, &p),
+        ),
+        tool(
+            "test_uncheck",
+            "Make a checkbox or switch unchecked (`uncheck`).",
+            |c, p| verbs::on_target(c, TargetVerb::Uncheck, &p),
+        ),
+        tool(
+            "test_fill",
+            "Replace a field's value with `text` (`fill`).",
+            |c, p| verbs::text(c, TextVerb::Fill, &p),
+        ),
+        tool(
+            "test_type",
+            "Append `text` to a field as keystrokes (`type`).",
+            |c, p| verbs::text(c, TextVerb::Type, &p),
+        ),
+        tool(
+            "test_select",
+            "Choose options of a <select> by value or label (`select`).",
+            |c, p| verbs::select(c, &p),
+        ),
+        tool(
+            "test_press",
+            "Press a key or chord (`press`); with `target`, focus it first, in the same call.",
+            |c, p| verbs::press(c, &p),
+        ),
+        tool(
+            "test_navigate",
+            "Load a URL inside the session's origins (`navigate`).",
+            |c, p| verbs::navigate(c, &p),
+        ),
+        tool(
+            "test_scroll",
+            "Scroll up, down, left or right (`by` px, default 600) over `target` or the \
+             viewport centre (a `wheel` statement).",
+            |c, p| verbs::scroll(c, &p),
+        ),
+        tool(
+            "test_wheel",
+            "Turn the mouse wheel by delta_y/delta_x with optional modifiers (`wheel`).",
+            |c, p| verbs::wheel(c, &p),
+        ),
+        tool(
+            "test_drag",
+            "Drag `source` onto `target` with real pointer events (`drag`).",
+            |c, p| verbs::drag(c, &p),
+        ),
+        tool(
+            "test_wait",
+            "Wait until a condition holds: load, text, url, visible or hidden (`wait`).",
+            |c, p| verbs::wait(c, &p),
+        ),
+        tool(
+            "test_expect",
+            "Check one `expect` condition (text, url, visible, a state such as checked, \
+             rendered_text with target, visible_count, layout, …); `values` holds its value(s).",
+            |c, p| verbs::expect(c, &p),
         ),
         tool(
             "test_finish",

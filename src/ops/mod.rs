@@ -7,6 +7,7 @@
 pub mod repair;
 pub mod repair_drain;
 pub mod session;
+pub mod verbs;
 
 use a3s_test_ledger::{Clock, RandomRequestIds, SystemClock};
 use std::path::PathBuf;

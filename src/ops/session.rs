@@ -565,7 +565,7 @@ pub fn exec(ctx: &Context, p: &ExecParams) -> Result<Executed, SessionError> {
 
 /// Run a typed action (its sugar statement, with exec's gates).
 pub fn act(ctx: &Context, p: ActParams) -> Result<Executed, SessionError> {
-    let statement = Sugar::from(p.action).statement();
+    let statement = Sugar::from(p.action).statement()?;
     exec(
         ctx,
         &ExecParams {

@@ -149,7 +149,10 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
         "click { target = ref(\"@c1\") }",
         "test.session.target_type",
     );
-    exec("click { target = ref(\"@e99\") }", "test.session.stale_ref");
+    exec(
+        "click { target = ref(\"@e99\") }",
+        "test.session.unknown_ref",
+    );
     let nav = format!("navigate {{ url = \"{}/\" }}", other.origin);
     let v = exec(&nav, "test.session.policy");
     assert!(error_message(&v).contains("--allow-origin"));

@@ -16,6 +16,7 @@ fn big_page(rows: usize) -> String {
     format!(
         "<!doctype html><html><head><title>Big</title></head><body><h1>Catalogue</h1>\
          <button id=\"first\" type=\"button\">Press me</button>\
+         <div id=\"handle\" draggable=\"true\" aria-label=\"Handle\">drag</div>\
          <ul>{body}</ul></body></html>"
     )
 }
@@ -41,6 +42,18 @@ fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
     // The controls before the cut are listed, in document order.
     ref_of(&obs, "button", "Press me");
     ref_of(&obs, "link", "Details 0");
+    // A draggable element has a ref on this path too.
+    let handle = obs["refs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "Handle")
+        .unwrap_or_else(|| panic!("no draggable ref in {obs}"))["ref"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let hovered = turn(d, "big", &["hover", &handle]);
+    assert_eq!(hovered["status"], "passed", "{hovered}");
 
     // What the session keeps of an observation is bounded (it was 6.75 MB).
     let kept = std::fs::metadata(d.join(".a3s-test/agent-sessions/big/session.json"))

@@ -83,6 +83,18 @@ fn session_tools_run_the_same_gates_over_stdio() {
         "test_abort",
         "test_schema",
         "test_inspect",
+        "test_click",
+        "test_hover",
+        "test_check",
+        "test_fill",
+        "test_type",
+        "test_select",
+        "test_press",
+        "test_scroll",
+        "test_wheel",
+        "test_drag",
+        "test_wait",
+        "test_expect",
     ] {
         assert!(names.contains(&t), "{t} missing from {names:?}");
     }
@@ -135,6 +147,33 @@ fn session_tools_run_the_same_gates_over_stdio() {
     mcp.ok(
         "test_act",
         json!({ "session": "m", "action": { "action": "expect_text", "text": "Thanks m@x.y" } }),
+    );
+    // The verb tools take the verb's own parameters and run the same statements.
+    let obs = mcp.ok("test_observe", json!({ "session": "m" }));
+    let tos = ref_of(&obs, "checkbox", "Accept terms");
+    let checked = mcp.ok("test_check", json!({ "session": "m", "target": tos }));
+    assert_eq!(checked["step"], "check", "{checked}");
+    mcp.ok(
+        "test_expect",
+        json!({ "session": "m", "condition": "checked", "values": ["label(\"Accept terms\")"] }),
+    );
+    mcp.ok(
+        "test_press",
+        json!({ "session": "m", "key": "End", "target": "label(\"Email\")" }),
+    );
+    mcp.ok(
+        "test_scroll",
+        json!({ "session": "m", "direction": "down" }),
+    );
+    mcp.refused(
+        "test_click",
+        json!({ "session": "m", "target": "@e99" }),
+        "test.session.unknown_ref",
+    );
+    mcp.refused(
+        "test_fill",
+        json!({ "session": "m", "target": "css(\"a\") } click { target = css(\"b\")", "text": "x" }),
+        "test.session.invalid_input",
     );
     assert!(other.hits().is_empty());
 

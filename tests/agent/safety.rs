@@ -16,9 +16,10 @@ const INJECTION: &str = r##"<!doctype html><html><body>
 </body></html>"##;
 
 fn assert_validated_next(v: &Value) {
-    let next = v["next"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no next in {v}"));
+    // No suggestion at all is fine (an observation with refs leaves the choice to the agent).
+    let Some(next) = v["next"].as_str() else {
+        return;
+    };
     for bad in [
         "rm -rf", "css(", "#danger", "abort", "curl", "evil", "Ignore",
     ] {

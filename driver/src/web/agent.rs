@@ -12,6 +12,7 @@
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::large_page::LARGE_PAGE_ELEMENTS;
+use super::operable::{Candidates, Operable};
 use super::script;
 use crate::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, NetworkFilter, PageContextMethod,
@@ -20,7 +21,7 @@ use crate::api::{
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -106,20 +107,48 @@ impl AgentContext for WebContext {
         let truncated = if self.element_count(deadline).await? > LARGE_PAGE_ELEMENTS {
             let page = self.large_page(deadline).await?;
             texts = page.texts;
-            collect(page.nodes.iter(), &mut controls, &mut Vec::new()) || page.truncated
+            // Draggable and contenteditable elements are controls whatever their role, named
+            // by their accessible name (their subtree is not read on this path).
+            let extra: HashMap<i64, String> = page
+                .nodes
+                .iter()
+                .filter_map(|n| {
+                    let backend = n.get("backendDOMNodeId").and_then(Value::as_i64)?;
+                    let role = str_at(n, "/role/value").unwrap_or_default();
+                    let visible = !n["ignoredReasons"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|r| {
+                            r["name"]
+                                .as_str()
+                                .is_some_and(|k| HIDDEN_REASONS.contains(&k))
+                        });
+                    (page.always.contains(&backend)
+                        && visible
+                        && !OPERABLE_ROLES.contains(&role.as_str()))
+                    .then(|| (backend, str_at(n, "/name/value").unwrap_or_default()))
+                })
+                .collect();
+            collect_with(page.nodes.iter(), &extra, &mut controls, &mut Vec::new())
+                || page.truncated
         } else {
-            let reply = tab
-                .session
-                .call(
-                    "Accessibility.getFullAXTree",
-                    json!({}),
-                    COMMAND_BOUND,
-                    deadline,
-                )
-                .await?;
+            // The accessibility tree and the operable-element query are independent reads of
+            // the same document: sent together.
+            let tree = tab.session.call(
+                "Accessibility.getFullAXTree",
+                json!({}),
+                COMMAND_BOUND,
+                deadline,
+            );
+            let (reply, candidates) =
+                futures_util::future::join(tree, self.operable_candidates(deadline)).await;
+            let reply = reply?;
             let empty = Vec::new();
             let all = reply["nodes"].as_array().unwrap_or(&empty);
-            collect(tree_order(all).into_iter(), &mut controls, &mut texts)
+            let order = tree_order(all);
+            let extra = extras(all, &order, &candidates);
+            collect_with(order.into_iter(), &extra, &mut controls, &mut texts)
         };
         // DOM attributes for durable targets; the calls are independent, so they are pipelined.
         let describes = controls.iter().map(|c| {
@@ -150,6 +179,10 @@ impl AgentContext for WebContext {
                 control.value = None;
             }
         }
+        // A listener or cursor on the page's root elements is delegation, not a control.
+        controls.retain(|c| {
+            OPERABLE_ROLES.contains(&c.role.as_str()) || !matches!(c.tag.as_str(), "html" | "body")
+        });
         Ok(PageSnapshot {
             url,
             loader_id,
@@ -358,10 +391,12 @@ impl AgentDriver for super::WebDriver {
     }
 }
 
-/// Turn accessibility nodes (in document order) into controls and page texts; stops at
-/// [`MAX_CONTROLS`] controls and returns true when more were left.
-fn collect<'a>(
+/// Turn accessibility nodes (in document order) into controls and page texts, the nodes of
+/// `extra` (backend id → name) being controls too whatever their role (see `operable.rs`);
+/// stops at [`MAX_CONTROLS`] controls and returns true when more were left.
+fn collect_with<'a>(
     nodes: impl Iterator<Item = &'a Value>,
+    extra: &HashMap<i64, String>,
     controls: &mut Vec<ControlNode>,
     texts: &mut Vec<(String, String)>,
 ) -> bool {
@@ -369,6 +404,19 @@ fn collect<'a>(
     // Names already shown (as text or as a control): a text repeating one is noise.
     let mut shown: HashSet<String> = HashSet::new();
     for n in nodes {
+        let backend = n.get("backendDOMNodeId").and_then(Value::as_i64);
+        if let Some(name) = backend.and_then(|b| extra.get(&b)) {
+            if controls.len() >= MAX_CONTROLS {
+                return true;
+            }
+            let role = str_at(n, "/role/value")
+                .filter(|r| !r.is_empty() && r != "none")
+                .unwrap_or_else(|| "generic".into());
+            shown.insert(name.clone());
+            let backend = backend.expect("checked above");
+            controls.push(control_of(n, backend, role, name.clone()));
+            continue;
+        }
         if n["ignored"] == Value::Bool(true) {
             continue;
         }
@@ -439,6 +487,128 @@ fn control_of(n: &Value, backend: i64, role: String, name: String) -> ControlNod
     }
 }
 
+/// Ignored-node reasons that mean the element cannot be seen or reached.
+const HIDDEN_REASONS: &[&str] = &[
+    "notRendered",
+    "notVisible",
+    "ariaHiddenElement",
+    "ariaHiddenSubtree",
+    "inertElement",
+    "inertSubtree",
+];
+
+/// Longest text an operable element without a name is named by, in characters.
+const EXTRA_NAME: usize = 120;
+/// Most accessibility nodes read to name one such element.
+const EXTRA_NAME_NODES: usize = 200;
+
+/// The candidates of `operable.rs` that are controls, each with its name: visible, not the
+/// document, not already an operable role, and (for [`Operable::Leaf`]) containing no other
+/// operable element. Named by their accessible name, else by the text they contain.
+fn extras(nodes: &[Value], order: &[&Value], candidates: &Candidates) -> HashMap<i64, String> {
+    if candidates.is_empty() {
+        return HashMap::new();
+    }
+    let id_of = |n: &Value| n.get("nodeId").and_then(Value::as_str).map(str::to_owned);
+    let index: HashMap<String, usize> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| Some((id_of(n)?, i)))
+        .collect();
+    let role_of = |n: &Value| str_at(n, "/role/value").unwrap_or_default();
+    let backend_of = |n: &Value| n.get("backendDOMNodeId").and_then(Value::as_i64);
+    let operable = |n: &Value| {
+        (n["ignored"] != Value::Bool(true) && OPERABLE_ROLES.contains(&role_of(n).as_str()))
+            || backend_of(n).is_some_and(|b| candidates.contains_key(&b))
+    };
+    // Whether some strict descendant is operable: children come after their parent in
+    // document order, so the reversed order sees every child first.
+    let mut contains: HashMap<String, bool> = HashMap::new();
+    for n in order.iter().rev() {
+        let id = id_of(n).unwrap_or_default();
+        let below = contains.get(&id).copied().unwrap_or(false);
+        if below || operable(n) {
+            if let Some(parent) = n.get("parentId").and_then(Value::as_str) {
+                contains.insert(parent.to_owned(), true);
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for n in order {
+        let Some(backend) = backend_of(n) else {
+            continue;
+        };
+        let Some(kind) = candidates.get(&backend) else {
+            continue;
+        };
+        let role = role_of(n);
+        if OPERABLE_ROLES.contains(&role.as_str()) || role == "RootWebArea" {
+            continue;
+        }
+        let hidden = n["ignoredReasons"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|r| {
+                r["name"]
+                    .as_str()
+                    .is_some_and(|k| HIDDEN_REASONS.contains(&k))
+            });
+        let id = id_of(n).unwrap_or_default();
+        if hidden || (*kind == Operable::Leaf && contains.get(&id).copied().unwrap_or(false)) {
+            continue;
+        }
+        let own = str_at(n, "/name/value").unwrap_or_default();
+        let name = if own.trim().is_empty() {
+            subtree_text(nodes, &index, n)
+        } else {
+            own
+        };
+        out.insert(backend, name);
+    }
+    out
+}
+
+/// The text under `node` (its static-text descendants, in order), at most [`EXTRA_NAME`]
+/// characters, reading at most [`EXTRA_NAME_NODES`] nodes.
+fn subtree_text(nodes: &[Value], index: &HashMap<String, usize>, node: &Value) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut length = 0;
+    let mut stack: Vec<&Value> = vec![node];
+    let mut read = 0;
+    while let Some(n) = stack.pop() {
+        read += 1;
+        if read > EXTRA_NAME_NODES || length > EXTRA_NAME {
+            break;
+        }
+        if str_at(n, "/role/value").as_deref() == Some("StaticText") {
+            let text = str_at(n, "/name/value").unwrap_or_default();
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !text.is_empty() {
+                length += text.chars().count() + 1;
+                parts.push(text);
+            }
+            continue;
+        }
+        let children: Vec<&Value> = n["childIds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().and_then(|id| index.get(id)))
+            .map(|&i| &nodes[i])
+            .collect();
+        stack.extend(children.into_iter().rev());
+    }
+    let joined = parts.join(" ");
+    if joined.chars().count() <= EXTRA_NAME {
+        joined
+    } else {
+        let mut out: String = joined.chars().take(EXTRA_NAME - 1).collect();
+        out.push('…');
+        out
+    }
+}
+
 /// The nodes of a `getFullAXTree` reply in document (depth-first) order (borrowed, not copied:
 /// the tree of a large page is big).
 fn tree_order(nodes: &[Value]) -> Vec<&Value> {
@@ -489,3 +659,53 @@ const PAGE_CONTEXT_JS: &str = r#"(async (b, method, arg) => {
 /// `timeoutMs`), plus 10 s for the snapshot that follows the wait and the round trip. A longer
 /// call means the page is wedged; a dialog opened meanwhile fails it at once instead.
 const BRIDGE_CALL_BOUND: Duration = Duration::from_secs(310);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny accessibility tree: root → [generic card "" → text "Open card", generic wrap →
+    /// button "Inner", generic hidden].
+    fn tree() -> Vec<Value> {
+        vec![
+            json!({ "nodeId": "1", "role": { "value": "RootWebArea" }, "childIds": ["2", "4", "6"], "backendDOMNodeId": 1 }),
+            json!({ "nodeId": "2", "parentId": "1", "ignored": true, "role": { "value": "none" }, "childIds": ["3"], "backendDOMNodeId": 10 }),
+            json!({ "nodeId": "3", "parentId": "2", "role": { "value": "StaticText" }, "name": { "value": "Open  card" }, "backendDOMNodeId": 11 }),
+            json!({ "nodeId": "4", "parentId": "1", "role": { "value": "generic" }, "childIds": ["5"], "backendDOMNodeId": 20 }),
+            json!({ "nodeId": "5", "parentId": "4", "role": { "value": "button" }, "name": { "value": "Inner" }, "backendDOMNodeId": 21 }),
+            json!({ "nodeId": "6", "parentId": "1", "ignored": true, "ignoredReasons": [{ "name": "notRendered" }], "role": { "value": "generic" }, "backendDOMNodeId": 30 }),
+        ]
+    }
+
+    #[test]
+    fn operable_elements_become_controls_named_by_their_text() {
+        let nodes = tree();
+        let order = tree_order(&nodes);
+        let candidates: Candidates = [
+            (1, Operable::Leaf),
+            (10, Operable::Leaf),
+            (20, Operable::Leaf),
+            (30, Operable::Always),
+        ]
+        .into_iter()
+        .collect();
+        let extra = extras(&nodes, &order, &candidates);
+        // The card is named by its text; the container of a button, the document and a hidden
+        // element are not controls.
+        assert_eq!(extra.len(), 1, "{extra:?}");
+        assert_eq!(extra[&10], "Open card");
+        let mut controls = Vec::new();
+        let truncated = collect_with(order.into_iter(), &extra, &mut controls, &mut Vec::new());
+        assert!(!truncated);
+        let listed: Vec<(&str, &str)> = controls
+            .iter()
+            .map(|c| (c.role.as_str(), c.name.as_str()))
+            .collect();
+        assert_eq!(listed, [("generic", "Open card"), ("button", "Inner")]);
+        // A draggable container stays a control even around other controls.
+        let always: Candidates = [(20, Operable::Always)].into_iter().collect();
+        let nodes = tree();
+        let extra = extras(&nodes, &tree_order(&nodes), &always);
+        assert_eq!(extra[&20], "");
+    }
+}

@@ -5,7 +5,7 @@
 //! bound, and when it did, the supervisor held a reply of tens of megabytes per observation. Past
 //! [`LARGE_PAGE_ELEMENTS`] elements the driver asks the page (in document order, stopping at
 //! [`MAX_CANDIDATES`]) for the elements that can be operable at all — links, buttons, form
-//! fields, anything with a `role`, a `tabindex` or `contenteditable` — and then the accessibility
+//! fields, anything with a `role`, a `tabindex`, `contenteditable` or `draggable` — and then the accessibility
 //! node of each of those alone (`Accessibility.getPartialAXTree` without relatives), so role,
 //! name and states mean the same as on a small page. Page text is collected the same bounded
 //! way (headings, alerts, status regions). What is left out is reported as `truncated`, never
@@ -31,12 +31,19 @@ const GROUP: &str = "a3s-observe";
 const COUNT_JS: &str = "document.getElementsByTagName('*').length";
 
 /// The candidate elements, in document order, at most `limit`; `total` says how many there were.
+/// `kinds` has one letter per element: `k` for a draggable or contenteditable element (operable
+/// whatever its role), `-` otherwise.
 const CANDIDATES_JS: &str = r#"((limit) => {
-  const sel = 'a[href],area[href],button,input:not([type="hidden"]),select,textarea,summary,option,[role],[tabindex],[contenteditable]:not([contenteditable="false"])';
+  const sel = 'a[href],area[href],button,input:not([type="hidden"]),select,textarea,summary,option,[role],[tabindex],[contenteditable]:not([contenteditable="false"]),[draggable="true"]';
+  const always = '[draggable="true"],[contenteditable]:not([contenteditable="false"])';
   const all = document.querySelectorAll(sel);
   const out = [];
-  for (let i = 0; i < all.length && out.length < limit; i++) out.push(all[i]);
-  return { total: all.length, elements: out };
+  let kinds = '';
+  for (let i = 0; i < all.length && out.length < limit; i++) {
+    out.push(all[i]);
+    kinds += all[i].matches(always) ? 'k' : '-';
+  }
+  return { total: all.length, elements: out, kinds };
 })"#;
 
 /// Headings, alerts and status regions as `[role, text]`, deduplicated, at most `limit`.
@@ -61,6 +68,8 @@ const TEXTS_JS: &str = r#"((limit) => {
 pub(crate) struct LargePage {
     /// The accessibility node of each candidate, in document order.
     pub nodes: Vec<Value>,
+    /// Backend ids of the draggable or contenteditable candidates: controls whatever their role.
+    pub always: std::collections::HashSet<i64>,
     /// Page text as (role, text).
     pub texts: Vec<(String, String)>,
     /// True when candidates or texts were left out.
@@ -100,7 +109,7 @@ impl WebContext {
                 deadline,
             )
             .await;
-        let (nodes, more_candidates) = result?;
+        let (nodes, always, more_candidates) = result?;
         let texts = self
             .evaluate_json(&format!("{TEXTS_JS}({MAX_TEXTS})"), deadline)
             .await?;
@@ -118,6 +127,7 @@ impl WebContext {
             .collect();
         Ok(LargePage {
             nodes,
+            always,
             texts,
             truncated: more_candidates || more_texts,
         })
@@ -128,11 +138,11 @@ impl WebContext {
         &self,
         found: Result<Value, StepFailure>,
         deadline: Instant,
-    ) -> Result<(Vec<Value>, bool), StepFailure> {
+    ) -> Result<(Vec<Value>, std::collections::HashSet<i64>, bool), StepFailure> {
         let tab = self.tab()?;
         let found = found?;
         let Some(object) = found.pointer("/result/objectId").and_then(Value::as_str) else {
-            return Ok((Vec::new(), false));
+            return Ok((Vec::new(), Default::default(), false));
         };
         // `{ total, elements }`: read `total` by value and the elements as remote objects.
         let props = tab
@@ -154,8 +164,13 @@ impl WebContext {
                 .unwrap_or(Value::Null)
         };
         let total = prop("total")["value"].as_u64().unwrap_or(0) as usize;
+        let kinds: Vec<char> = prop("kinds")["value"]
+            .as_str()
+            .unwrap_or("")
+            .chars()
+            .collect();
         let Some(list) = prop("elements")["objectId"].as_str().map(str::to_owned) else {
-            return Ok((Vec::new(), false));
+            return Ok((Vec::new(), Default::default(), false));
         };
         let items = tab
             .session
@@ -186,17 +201,25 @@ impl WebContext {
             )
         });
         let replies = futures_util::future::join_all(queries).await;
+        let mut always = std::collections::HashSet::new();
         let nodes = replies
             .into_iter()
-            .filter_map(Result::ok)
-            .filter_map(|mut reply| {
+            .zip(&elements)
+            .filter_map(|(reply, (index, _))| {
+                let mut reply = reply.ok()?;
                 let nodes = reply.get_mut("nodes")?.as_array_mut()?;
                 let at = nodes
                     .iter()
                     .position(|n| n.get("backendDOMNodeId").is_some())?;
-                Some(nodes.swap_remove(at))
+                let node = nodes.swap_remove(at);
+                if kinds.get(*index) == Some(&'k') {
+                    if let Some(backend) = node["backendDOMNodeId"].as_i64() {
+                        always.insert(backend);
+                    }
+                }
+                Some(node)
             })
             .collect();
-        Ok((nodes, total > elements.len()))
+        Ok((nodes, always, total > elements.len()))
     }
 }

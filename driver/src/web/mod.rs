@@ -16,6 +16,7 @@ pub mod http;
 mod input;
 mod keys;
 mod large_page;
+mod operable;
 mod process;
 mod profile;
 mod route;

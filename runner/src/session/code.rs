@@ -15,6 +15,9 @@ a3s_test_lang::define_codes! {
         TargetType => "test.session.target_type";
         /// Gate 4: a ref does not belong to the latest open observation (or its node changed).
         StaleRef => "test.session.stale_ref";
+        /// Gate 4: a ref this session never issued (no observation had it): a typo, or a ref of
+        /// another session.
+        UnknownRef => "test.session.unknown_ref";
         /// Gate 5: a URL, origin, file or evidence path outside the session's policy.
         Policy => "test.session.policy";
         /// The page left the session's exact-origin set by itself.
@@ -54,6 +57,7 @@ impl SessionCode {
                 | SessionCode::Capability
                 | SessionCode::TargetType
                 | SessionCode::StaleRef
+                | SessionCode::UnknownRef
                 | SessionCode::Policy
                 | SessionCode::OriginLoss
                 | SessionCode::Budget
@@ -88,6 +92,44 @@ impl SessionError {
     pub fn with_detail(mut self, detail: serde_json::Value) -> Self {
         self.detail = Some(detail);
         self
+    }
+
+    /// Mark an error raised after the statement was dispatched (`"dispatched": true` in the
+    /// detail), so it is told apart from the same code raised by a gate: the page may have
+    /// changed.
+    pub fn after_dispatch(mut self) -> Self {
+        let mut detail = self.detail.take().unwrap_or_else(|| serde_json::json!({}));
+        if let Some(map) = detail.as_object_mut() {
+            map.insert("dispatched".into(), serde_json::Value::Bool(true));
+        }
+        self.detail = Some(detail);
+        self
+    }
+
+    /// True when the statement reached the browser before this error (a step failure, or the
+    /// page leaving the origins after the step ran).
+    pub fn dispatched(&self) -> bool {
+        self.code == SessionCode::StepFailed
+            || self
+                .detail
+                .as_ref()
+                .and_then(|d| d.get("dispatched"))
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(false)
+    }
+
+    /// The exit code of the command that ended with this error: 1 when the statement ran and
+    /// failed (the page may have changed), 2 when it was refused before dispatch or the input,
+    /// the session or the infrastructure is wrong (nothing happened in the page), 130 for an
+    /// interrupted `agent start`. A promotion that found nothing to promote ran and failed: 1.
+    pub fn exit(&self) -> crate::exit::Exit {
+        use crate::exit::Exit;
+        match self.code {
+            SessionCode::Interrupted => Exit::Interrupted,
+            SessionCode::Promotion => Exit::Failed,
+            _ if self.dispatched() => Exit::Failed,
+            _ => Exit::InvalidInput,
+        }
     }
 }
 

@@ -28,7 +28,7 @@ use crate::step::{self, StepFailed};
 use a3s_test_driver::{
     live_group_members, AgentContext, AgentDriver, BrowserProcess, ContextOptions, FailureCode,
     NetworkFilter, PageContextMethod, PageSnapshot, StepEnv, StepFailure, StepOutput,
-    SurfaceContext,
+    SurfaceContext, OPERABLE_ROLES,
 };
 use a3s_test_lang::ir::{Action, Step, Target};
 use serde_json::{json, Value};
@@ -238,7 +238,10 @@ impl<D: AgentDriver> Engine<D> {
             Request::Exec {
                 observation,
                 statement,
-            } => self.exec(turn, observation, &statement).await,
+            } => self
+                .exec(turn, observation, &statement)
+                .await
+                .map_err(|e| super::answer::refused(e, &statement)),
             Request::Finish { status, summary } => {
                 let status = match status {
                     FinishStatus::Passed => "passed",
@@ -275,7 +278,9 @@ impl<D: AgentDriver> Engine<D> {
             }
             Err(e) => {
                 let mut r = Response::error(&e);
-                r.body["next"] = json!(next::after_error(&self.file, e.code));
+                if let Some(n) = next::after_error(&self.file, e.code) {
+                    r.body["next"] = json!(n);
+                }
                 r
             }
         };
@@ -391,6 +396,7 @@ impl<D: AgentDriver> Engine<D> {
             loader_id: snapshot.loader_id.clone(),
             open: true,
         });
+        self.file.refs_issued = self.file.refs_issued.max(refs.len() as u64);
         self.file.refs = refs;
         self.node_ids.clear();
         if let Some((_, _, response)) = &page_context {
@@ -419,7 +425,9 @@ impl<D: AgentDriver> Engine<D> {
                 "ref_count": pc.crefs.len(),
             });
         }
-        view["next"] = json!(next::after_observe(&self.file));
+        if let Some(n) = next::after_observe(&self.file) {
+            view["next"] = json!(n);
+        }
         Ok(view)
     }
 
@@ -512,7 +520,10 @@ impl<D: AgentDriver> Engine<D> {
                     // A nameless control (an icon button) has no semantic target: the agent
                     // picked it by position, so a structural path to the same node is what the
                     // ref means.
-                    let nameless = entry.name.trim().is_empty();
+                    // So is an element with no operable role (a draggable or clickable
+                    // `div`): no semantic target names it, its text is not a role's name.
+                    let nameless = entry.name.trim().is_empty()
+                        || !OPERABLE_ROLES.contains(&entry.role.as_str());
                     let proof = ctx
                         .target_naming(
                             Some(entry.backend_node_id),
@@ -631,10 +642,7 @@ impl<D: AgentDriver> Engine<D> {
         let resolved: Vec<(String, Target)> = durable.into_iter().collect();
         let output = match outcome {
             Ok(output) => output,
-            Err(f) => {
-                let detail = json!({ "failure": f, "class": f.code.class() });
-                return Err(SessionError::from(f).with_detail(detail));
-            }
+            Err(f) => return Err(super::answer::step_failed(f, source, &resolved)),
         };
         // A page that navigated itself out of the origin set is reported, not followed.
         let now_url = match self.ctx()?.document_identity(deadline).await {
@@ -649,7 +657,8 @@ impl<D: AgentDriver> Engine<D> {
                 format!(
                     "the step ran, then the page left the session's origins (now at {now_url})"
                 ),
-            ));
+            )
+            .after_dispatch());
         }
         self.file.steps.push(StepRecord {
             turn,

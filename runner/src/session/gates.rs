@@ -27,9 +27,13 @@ pub fn schema(source: &str) -> Result<Step, SessionError> {
         } else {
             SessionCode::Schema
         };
+        // The hint ("did you mean …") belongs on the line a person or an agent reads first.
         let first = diagnostics
             .first()
-            .map(|d| format!("{}: {}", d.code.as_str(), d.message))
+            .map(|d| match d.hint.trim() {
+                "" => format!("{}: {}", d.code.as_str(), d.message),
+                hint => format!("{}: {}; {hint}", d.code.as_str(), d.message),
+            })
             .unwrap_or_else(|| "the statement was not admitted".into());
         SessionError::new(code, format!("the statement was not admitted: {first}"))
             .with_detail(json!({ "diagnostics": diagnostics }))
@@ -121,24 +125,51 @@ pub fn ref_binding(
     if refs.is_empty() {
         return Ok(());
     }
+    // A ref no observation of this session ever had is a different mistake from an old one:
+    // observing again will not bring it back.
+    if let Some(r) = refs.iter().find(|r| !issued(session, r)) {
+        let hint = match session.refs.len() {
+            0 => "observe first".to_string(),
+            1 => "the latest observation has only @e1".to_string(),
+            n => format!("the latest observation has @e1…@e{n}"),
+        };
+        return Err(SessionError::new(
+            SessionCode::UnknownRef,
+            format!("{r} was never issued in this session; {hint}"),
+        ));
+    }
     let Some(latest) = latest.filter(|l| l.open) else {
+        let when = match latest {
+            Some(l) => format!("observation {} ended (every action ends one)", l.id),
+            None => "there is no observation".to_string(),
+        };
         return Err(SessionError::new(
             SessionCode::StaleRef,
-            format!(
-                "{} belongs to no open observation (every action ends one); observe again",
-                refs.join(", ")
-            ),
+            format!("{} is stale: {when}; observe again", refs.join(", ")),
         ));
     };
     for r in refs {
         if !session.refs.iter().any(|e| &e.reference == r) {
             return Err(SessionError::new(
                 SessionCode::StaleRef,
-                format!("{r} is not a ref of observation {}", latest.id),
+                format!(
+                    "{r} is stale: it came from an earlier observation, not observation {}; \
+                     observe again",
+                    latest.id
+                ),
             ));
         }
     }
     Ok(())
+}
+
+/// True when some observation of this session issued `r` (`@eN` with 1 ≤ N ≤ the most refs
+/// one observation issued).
+fn issued(session: &SessionFile, r: &str) -> bool {
+    let most = session.refs_issued.max(session.refs.len() as u64);
+    r.strip_prefix("@e")
+        .and_then(|n| n.parse::<u64>().ok())
+        .is_some_and(|n| n >= 1 && n <= most)
 }
 
 /// Gate 4 for `@cN` refs: each must be one of the session's surviving Page Context refs (an
@@ -271,6 +302,7 @@ mod tests {
                 loader_id: "L".into(),
                 open: true,
             }),
+            refs_issued: 1,
             refs: vec![RefEntry {
                 reference: "@e1".into(),
                 backend_node_id: 5,
@@ -299,10 +331,9 @@ mod tests {
             schema("suite \"x\" {}").unwrap_err().code,
             SessionCode::Schema
         );
-        assert_eq!(
-            schema("clik { target = css(\"a\") }").unwrap_err().code,
-            SessionCode::Schema
-        );
+        let typo = schema("clik { target = css(\"a\") }").unwrap_err();
+        assert_eq!(typo.code, SessionCode::Schema);
+        assert!(typo.message.contains("click"), "{}", typo.message);
         assert_eq!(
             schema("click { target = ref(\"@u1\") }").unwrap_err().code,
             SessionCode::TargetType
@@ -369,9 +400,22 @@ mod tests {
             ref_binding(&s, Some(1), &refs).unwrap_err().code,
             SessionCode::StaleRef
         );
+        // Never issued (a typo) is told apart from issued by an earlier observation.
+        let unknown = ref_binding(&s, None, &["@e9".into()]).unwrap_err();
+        assert_eq!(unknown.code, SessionCode::UnknownRef);
+        assert!(unknown.message.contains("@e9"), "{}", unknown.message);
+        let mut earlier = session();
+        earlier.refs_issued = 9;
+        let stale = ref_binding(&earlier, None, &["@e9".into()]).unwrap_err();
+        assert_eq!(stale.code, SessionCode::StaleRef);
+        assert!(
+            stale.message.starts_with("@e9 is stale"),
+            "{}",
+            stale.message
+        );
         assert_eq!(
-            ref_binding(&s, None, &["@e9".into()]).unwrap_err().code,
-            SessionCode::StaleRef
+            ref_binding(&s, None, &["@e0".into()]).unwrap_err().code,
+            SessionCode::UnknownRef
         );
         let mut ended = session();
         ended.latest.as_mut().unwrap().open = false;

@@ -17,6 +17,7 @@
 //! Page text is untrusted data everywhere: it is quoted in views, flagged `untrusted: true`, and
 //! never part of a suggested command ([`next`]).
 
+pub mod answer;
 pub mod cleanup;
 pub mod client;
 pub mod code;

@@ -4,14 +4,13 @@
 use super::code::SessionCode;
 use super::file::SessionFile;
 
-/// After an observation: act on the first ref, or observe again when there is none.
-pub fn after_observe(s: &SessionFile) -> String {
-    match (&s.latest, s.refs.first()) {
-        (Some(l), Some(r)) => format!(
-            "a3s-test agent exec --session {} --observation {} 'click {{ target = ref(\"{}\") }}'",
-            s.id, l.id, r.reference
-        ),
-        _ => format!("a3s-test agent observe --session {}", s.id),
+/// After an observation: nothing when it has refs — which one to act on is the agent's choice,
+/// and a suggestion to click the first ref would be a guess — else observe again (the page may
+/// still be loading).
+pub fn after_observe(s: &SessionFile) -> Option<String> {
+    match (&s.latest, s.refs.is_empty()) {
+        (Some(_), false) => None,
+        _ => Some(format!("a3s-test agent observe --session {}", s.id)),
     }
 }
 
@@ -28,26 +27,41 @@ pub fn after_close(s: &SessionFile) -> String {
     )
 }
 
-/// After a refusal.
-pub fn after_error(s: &SessionFile, code: SessionCode) -> String {
+/// After a refusal or a failure: the command that gets the agent further, or nothing when no
+/// command would (the statement itself must change).
+pub fn after_error(s: &SessionFile, code: SessionCode) -> Option<String> {
+    let observe = || Some(format!("a3s-test agent observe --session {}", s.id));
     match code {
         // A session in cleanup: the next abort (or finish) retries it.
         SessionCode::Cleanup if s.state == super::file::SessionState::CleanupFailed => {
-            format!("a3s-test agent abort --session {}", s.id)
+            Some(format!("a3s-test agent abort --session {}", s.id))
         }
-        SessionCode::Budget | SessionCode::Cleanup => format!(
+        SessionCode::Budget | SessionCode::Cleanup => Some(format!(
             "a3s-test agent finish --session {} --status failed --summary 'budget spent'",
             s.id
-        ),
-        SessionCode::NotRunning | SessionCode::UnknownSession => "a3s-test agent list".to_string(),
+        )),
+        SessionCode::NotRunning | SessionCode::UnknownSession => {
+            Some("a3s-test agent list".to_string())
+        }
         // The way out of origin loss: back to the session's first origin (validated at start,
         // never page text).
         SessionCode::OriginLoss if !s.state.is_closed() => match s.policy.origins.first() {
-            Some(origin) => format!("a3s-test agent navigate {origin}/ --session {}", s.id),
-            None => format!("a3s-test agent observe --session {}", s.id),
+            Some(origin) => Some(format!(
+                "a3s-test agent navigate {origin}/ --session {}",
+                s.id
+            )),
+            None => observe(),
         },
-        _ if s.state.is_closed() => format!("a3s-test agent show --session {}", s.id),
-        _ => format!("a3s-test agent observe --session {}", s.id),
+        _ if s.state.is_closed() => Some(format!("a3s-test agent show --session {}", s.id)),
+        // The statement's form is wrong: the forms, not the page, answer that.
+        SessionCode::Schema => Some("a3s-test agent schema".to_string()),
+        // New refs, or the page after a failed step.
+        SessionCode::StaleRef
+        | SessionCode::UnknownRef
+        | SessionCode::TargetType
+        | SessionCode::StepFailed => observe(),
+        // The statement must change; no command helps.
+        _ => None,
     }
 }
 
@@ -72,15 +86,22 @@ mod tests {
             "steps": [], "closed_reason": null
         }))
         .unwrap();
+        // Never a blind "click the first ref".
+        assert_eq!(after_observe(&s), None);
         assert_eq!(
-            after_observe(&s),
-            "a3s-test agent exec --session s-1 --observation 1 'click { target = ref(\"@e1\") }'"
+            after_error(&s, SessionCode::UnknownRef).as_deref(),
+            Some("a3s-test agent observe --session s-1")
         );
+        assert_eq!(
+            after_error(&s, SessionCode::Schema).as_deref(),
+            Some("a3s-test agent schema")
+        );
+        assert_eq!(after_error(&s, SessionCode::Policy), None);
         assert_eq!(after_exec(&s), "a3s-test agent observe --session s-1");
         s.state = SessionState::Finished;
         for text in [
-            after_observe(&s),
-            after_error(&s, SessionCode::Schema),
+            after_observe(&s).unwrap_or_default(),
+            after_error(&s, SessionCode::Schema).unwrap_or_default(),
             after_close(&s),
         ] {
             assert!(

@@ -19,18 +19,51 @@ pub fn print_target(target: &Target) -> String {
     target.to_string()
 }
 
-/// A sugar target argument: `@e3` becomes `ref("@e3")`; anything else is passed through as a
-/// target expression (it is admitted like any statement).
-pub fn target_arg(arg: &str) -> String {
+/// A caller's target argument as ACL: `@e3` becomes `ref("@e3")`; anything else must be ONE
+/// target call such as `role("button", "Save")` — a name, then a parenthesised list of literals
+/// — so a value can never add attributes or steps to the statement it goes into.
+pub fn target_arg(arg: &str) -> Result<String, SessionError> {
     let arg = arg.trim();
     if arg.starts_with('@') {
-        format!("ref({})", acl_string(arg))
-    } else {
-        arg.to_string()
+        return Ok(format!("ref({})", acl_string(arg)));
     }
+    let lexed = lex(arg);
+    let tokens: Vec<&Token> = lexed.tokens.iter().map(|(t, _)| t).collect();
+    let literal = |t: &Token| {
+        matches!(
+            t,
+            Token::Str(_) | Token::Int(_) | Token::Float(_) | Token::True | Token::False
+        )
+    };
+    let one_call = match tokens.as_slice() {
+        [Token::Ident(_), Token::LParen, inner @ .., Token::RParen] => {
+            inner.iter().enumerate().all(|(i, t)| {
+                if i % 2 == 0 {
+                    literal(t)
+                } else {
+                    matches!(t, Token::Comma)
+                }
+            }) && inner.len() % 2 == 1
+        }
+        _ => false,
+    };
+    if !one_call
+        || !lexed.diagnostics.is_empty()
+        || !lexed.comments.is_empty()
+        || arg.contains('\n')
+    {
+        return Err(SessionError::new(
+            SessionCode::InvalidInput,
+            format!(
+                "{} is neither a ref (@e3) nor one target such as role(\"button\", \"Save\")",
+                acl_string(&arg.chars().take(200).collect::<String>())
+            ),
+        ));
+    }
+    Ok(arg.to_string())
 }
 
-/// The typed sugar forms (CLI verbs and the MCP `test_act` tool).
+/// The typed sugar forms of the MCP `test_act` tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sugar {
     /// `click <target>`.
@@ -46,20 +79,44 @@ pub enum Sugar {
 }
 
 impl Sugar {
-    /// The one ACL statement this sugar stands for.
-    pub fn statement(&self) -> String {
-        match self {
-            Sugar::Click(t) => format!("click {{ target = {} }}", target_arg(t)),
+    /// The one ACL statement this sugar stands for (refused when a target argument is not one
+    /// target).
+    pub fn statement(&self) -> Result<String, SessionError> {
+        Ok(match self {
+            Sugar::Click(t) => format!("click {{ target = {} }}", target_arg(t)?),
             Sugar::Fill(t, v) => format!(
                 "fill {{\n    target = {}\n    value = {}\n}}",
-                target_arg(t),
+                target_arg(t)?,
                 acl_string(v)
             ),
             Sugar::Press(k) => format!("press {{ key = {} }}", acl_string(k)),
             Sugar::Navigate(u) => format!("navigate {{ url = {} }}", acl_string(u)),
             Sugar::ExpectText(t) => format!("expect {{ text = {} }}", acl_string(t)),
+        })
+    }
+}
+
+/// A step block `kind { name = value … }` from attribute pairs whose values are already ACL
+/// (string literals from [`acl_string`], targets from [`target_arg`], numbers, lists).
+pub fn block(kind: &str, attributes: &[(&str, String)]) -> String {
+    match attributes {
+        [] => format!("{kind} {{}}"),
+        [(name, value)] => format!("{kind} {{ {name} = {value} }}"),
+        many => {
+            let mut out = format!("{kind} {{\n");
+            for (name, value) in many {
+                out.push_str(&format!("    {name} = {value}\n"));
+            }
+            out.push('}');
+            out
         }
     }
+}
+
+/// An ACL list of string literals.
+pub fn string_list(values: &[String]) -> String {
+    let items: Vec<String> = values.iter().map(|v| acl_string(v)).collect();
+    format!("[{}]", items.join(", "))
 }
 
 fn walk_targets(value: &mut Value, f: &mut dyn FnMut(&mut Value)) {
@@ -160,8 +217,12 @@ mod tests {
     #[test]
     fn strings_escape_like_acl() {
         assert_eq!(acl_string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u{1}\"");
-        let step =
-            admit_statement(&Sugar::Fill("@e2".into(), "x\"\n\u{7}y".into()).statement()).unwrap();
+        let step = admit_statement(
+            &Sugar::Fill("@e2".into(), "x\"\n\u{7}y".into())
+                .statement()
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(refs_in(&step), ["@e2"]);
     }
 
@@ -175,8 +236,45 @@ mod tests {
             Sugar::Navigate("/next".into()),
             Sugar::ExpectText("Done".into()),
         ] {
-            admit_statement(&s.statement()).unwrap_or_else(|d| panic!("{s:?}: {d:?}"));
+            admit_statement(&s.statement().unwrap()).unwrap_or_else(|d| panic!("{s:?}: {d:?}"));
         }
+    }
+
+    #[test]
+    fn a_target_argument_is_one_target_call_or_a_ref() {
+        assert_eq!(target_arg(" @e3 ").unwrap(), "ref(\"@e3\")");
+        assert_eq!(
+            target_arg("role(\"button\", \"Go\")").unwrap(),
+            "role(\"button\", \"Go\")"
+        );
+        assert_eq!(
+            target_arg("text(\"a\", true)").unwrap(),
+            "text(\"a\", true)"
+        );
+        for bad in [
+            "css(\"a\") }\nclick { target = css(\"b\")",
+            "css(\"a\")\n value = \"x\"",
+            "css(\"a\"), css(\"b\")",
+            "css(css(\"a\"))",
+            "role(\"button\",)",
+            "button",
+            "",
+            "css(\"unterminated)",
+        ] {
+            let e = target_arg(bad).unwrap_err();
+            assert_eq!(e.code, SessionCode::InvalidInput, "{bad}");
+        }
+        assert_eq!(
+            block(
+                "wheel",
+                &[("delta_y", "600".into()), ("target", "ref(\"@e1\")".into())]
+            ),
+            "wheel {\n    delta_y = 600\n    target = ref(\"@e1\")\n}"
+        );
+        assert_eq!(
+            string_list(&["a\"".into(), "b".into()]),
+            "[\"a\\\"\", \"b\"]"
+        );
     }
 
     #[test]

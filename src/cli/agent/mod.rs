@@ -21,6 +21,12 @@ pub const EXIT_INVALID_INPUT: Exit = Exit::InvalidInput;
 
 /// Arguments of `a3s-test agent`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Session turns: observe, then act on its refs (@eN) with a verb or exec; \
+every action ends the observation. Exit: 0 done; 1 the statement ran and failed (the page may \
+have changed: observe); 2 refused before dispatch, nothing happened (fix the statement or \
+follow `next`); 130 `start` interrupted."
+)]
 pub struct AgentArgs {
     /// Project root holding `.a3s-test/` (default: $A3S_TEST_ROOT, else the working directory).
     #[arg(long, global = true, value_name = "DIR")]

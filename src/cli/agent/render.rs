@@ -60,18 +60,10 @@ impl Failure for SessionError {
     fn message(&self) -> &str {
         &self.message
     }
-    /// 1 = refused by a gate or failed in the browser; 2 = invalid input or infrastructure.
+    /// 1 = ran and failed in the browser; 2 = refused before dispatch (nothing happened);
+    /// 130 = interrupted (`SessionError::exit`).
     fn exit(&self) -> ExitCode {
-        ExitCode::from(match self.code {
-            SessionCode::InvalidInput
-            | SessionCode::Supervisor
-            | SessionCode::Io
-            | SessionCode::UnknownSession
-            | SessionCode::AlreadyExists
-            | SessionCode::Cleanup => EXIT_INVALID_INPUT,
-            SessionCode::Interrupted => crate::cli::exit::Exit::Interrupted,
-            _ => EXIT_REFUSED,
-        })
+        ExitCode::from(SessionError::exit(self))
     }
     fn next(&self) -> Option<&str> {
         self.detail

@@ -1,12 +1,17 @@
-//! `a3s-test agent start|observe|inspect|exec|click|fill|press|navigate|expect-text|finish|abort|
-//! show|list|schema|promote`: agent sessions from the command line. Each command's arguments are
-//! the operation's parameters struct in `crate::ops::session` (the MCP tools deserialize the
-//! same structs) plus `--json`; `supervise` is the hidden process `start` leaves running.
+//! `a3s-test agent start|observe|inspect|exec|<verb>|finish|abort|show|list|schema|promote`:
+//! agent sessions from the command line. Each command's arguments are the operation's
+//! parameters struct in `crate::ops::session` or, for the verbs (click, hover, fill, drag,
+//! expect, …), `crate::ops::verbs` (the MCP tools deserialize the same structs) plus `--json`;
+//! `supervise` is the hidden process `start` leaves running.
 
 use super::render::{next_line, print, Cli};
 use crate::ops::session::{
-    self as ops, AbortParams, ActParams, Action, Closed, ExecParams, Executed, FinishParams,
-    InspectParams, ObserveParams, PromoteParams, SessionParams, StartParams,
+    self as ops, AbortParams, Closed, ExecParams, Executed, FinishParams, InspectParams,
+    ObserveParams, PromoteParams, SessionParams, StartParams,
+};
+use crate::ops::verbs::{
+    self, DragParams, ExpectCondition, ExpectParams, NavigateParams, On, PressParams, ScrollParams,
+    SelectParams, TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
 };
 use crate::ops::Context;
 use a3s_test_runner::session::observation::to_text;
@@ -26,17 +31,46 @@ pub enum SessionCommand {
     Inspect(Cli<InspectParams>),
     /// Admit and run one ACL statement (refs must come from the latest observation).
     Exec(Cli<ExecParams>),
-    /// Sugar: `click { target = … }`.
-    Click(Cli<TargetArgs>),
-    /// Sugar: `fill { target = …  value = … }`.
-    Fill(Cli<FillArgs>),
-    /// Sugar: `press { key = … }`.
-    Press(Cli<SugarArgs>),
-    /// Sugar: `navigate { url = … }` (inside the session's origins only).
-    Navigate(Cli<SugarArgs>),
-    /// Sugar: `expect { text = … }`.
+    /// `click { target = … }` on a ref (`@e3`) or one target (`role("button", "Save")`).
+    Click(Cli<TargetParams>),
+    /// `double_click { target = … }`.
+    #[command(name = "double-click")]
+    DoubleClick(Cli<TargetParams>),
+    /// `context_click { target = … }` (a right click).
+    #[command(name = "context-click")]
+    ContextClick(Cli<TargetParams>),
+    /// `hover { target = … }`: move the pointer over it (menus, tooltips).
+    Hover(Cli<TargetParams>),
+    /// `focus { target = … }`.
+    Focus(Cli<TargetParams>),
+    /// `check { target = … }`: a checkbox, radio or switch becomes checked.
+    Check(Cli<TargetParams>),
+    /// `uncheck { target = … }`.
+    Uncheck(Cli<TargetParams>),
+    /// `fill { target = …  value = TEXT }`: replace the value.
+    Fill(Cli<TextParams>),
+    /// `type { target = …  value = TEXT }`: append keystrokes.
+    Type(Cli<TextParams>),
+    /// `select { target = …  values = [VALUE…] }`: options of a <select> by value or label.
+    Select(Cli<SelectParams>),
+    /// `press { key = KEY }`; with a TARGET, `focus` on it first (both in this one command).
+    Press(Cli<PressParams>),
+    /// `navigate { url = URL }` (inside the session's origins only).
+    Navigate(Cli<NavigateParams>),
+    /// `wheel` in one direction (up, down, left, right; `--by` px, default 600), over TARGET
+    /// or the viewport centre.
+    Scroll(Cli<ScrollParams>),
+    /// `wheel { delta_y = …  delta_x = …  modifiers = […]  target = … }`.
+    Wheel(Cli<WheelParams>),
+    /// `drag { source = SOURCE  target = TARGET }` with real pointer events.
+    Drag(Cli<DragParams>),
+    /// `wait { CONDITION = VALUE }`: load, text, url, visible or hidden.
+    Wait(Cli<WaitParams>),
+    /// `expect { CONDITION = VALUE… }`: any condition of `expect` (see `agent schema`).
+    Expect(Cli<ExpectParams>),
+    /// `expect { text = TEXT }` (the same as `expect text TEXT`).
     #[command(name = "expect-text")]
-    ExpectText(Cli<SugarArgs>),
+    ExpectText(Cli<ExpectTextArgs>),
     /// Close the session with a verdict, write report.json and verify no owned process remains.
     Finish(Cli<FinishParams>),
     /// Close the session without a verdict (kills an unresponsive supervisor it owns).
@@ -58,37 +92,13 @@ pub enum SessionCommand {
 #[derive(Debug, Args)]
 pub struct NoArgs {}
 
-/// `click`: the CLI spelling of `{"action": "click"}`.
+/// `expect-text TEXT`.
 #[derive(Debug, Args)]
-pub struct TargetArgs {
-    /// A ref (`@e3`) or an ACL target.
-    target: String,
-    /// The session id.
-    #[arg(long)]
-    session: String,
-    /// The observation the ref comes from.
-    #[arg(long)]
-    observation: Option<u64>,
-}
-
-/// `fill`: the CLI spelling of `{"action": "fill"}`.
-#[derive(Debug, Args)]
-pub struct FillArgs {
-    #[command(flatten)]
-    on: TargetArgs,
-    /// The text.
+pub struct ExpectTextArgs {
+    /// The text the page must show.
     text: String,
-}
-
-/// `press KEY`, `navigate URL`, `expect-text TEXT`: one positional value.
-#[derive(Debug, Args)]
-pub struct SugarArgs {
-    /// The key or chord (`Enter`, `Control+a`), the URL (relative to the current page), or the
-    /// text the page must show.
-    value: String,
-    /// The session id.
-    #[arg(long)]
-    session: String,
+    #[command(flatten)]
+    on: On,
 }
 
 /// `supervise` (internal).
@@ -113,6 +123,10 @@ fn exec_human(v: &Executed) -> String {
     out + &next_line(v.next.as_deref())
 }
 
+fn target(ctx: &Context, a: Cli<TargetParams>, verb: TargetVerb) -> ExitCode {
+    print(a.json, verbs::on_target(ctx, verb, &a.params), exec_human)
+}
+
 fn closed_human(v: &Closed) -> String {
     let status = v
         .report
@@ -131,21 +145,6 @@ fn view_human(v: &serde_json::Value) -> String {
         ));
     }
     out + &next_line(v.get("next").and_then(serde_json::Value::as_str))
-}
-
-fn act(
-    ctx: &Context,
-    json: bool,
-    session: String,
-    observation: Option<u64>,
-    action: Action,
-) -> ExitCode {
-    let params = ActParams {
-        session,
-        action,
-        observation,
-    };
-    print(json, ops::act(ctx, params), exec_human)
 }
 
 /// Run a session command.
@@ -169,47 +168,44 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         C::Observe(a) => print(a.json, ops::observe(ctx, &a.params), view_human),
         C::Inspect(a) => print(a.json, ops::inspect(ctx, &a.params), view_human),
         C::Exec(a) => print(a.json, ops::exec(ctx, &a.params), exec_human),
-        C::Click(a) => {
-            let p = a.params;
-            act(
-                ctx,
-                a.json,
-                p.session,
-                p.observation,
-                Action::Click { target: p.target },
-            )
-        }
-        C::Fill(a) => {
-            let p = a.params;
-            let action = Action::Fill {
-                target: p.on.target,
-                text: p.text,
-            };
-            act(ctx, a.json, p.on.session, p.on.observation, action)
-        }
-        C::Press(a) => {
-            let p = a.params;
-            act(ctx, a.json, p.session, None, Action::Press { key: p.value })
-        }
-        C::Navigate(a) => {
-            let p = a.params;
-            act(
-                ctx,
-                a.json,
-                p.session,
-                None,
-                Action::Navigate { url: p.value },
-            )
-        }
+        C::Click(a) => target(ctx, a, TargetVerb::Click),
+        C::DoubleClick(a) => target(ctx, a, TargetVerb::DoubleClick),
+        C::ContextClick(a) => target(ctx, a, TargetVerb::ContextClick),
+        C::Hover(a) => target(ctx, a, TargetVerb::Hover),
+        C::Focus(a) => target(ctx, a, TargetVerb::Focus),
+        C::Check(a) => target(ctx, a, TargetVerb::Check),
+        C::Uncheck(a) => target(ctx, a, TargetVerb::Uncheck),
+        C::Fill(a) => print(
+            a.json,
+            verbs::text(ctx, TextVerb::Fill, &a.params),
+            exec_human,
+        ),
+        C::Type(a) => print(
+            a.json,
+            verbs::text(ctx, TextVerb::Type, &a.params),
+            exec_human,
+        ),
+        C::Select(a) => print(a.json, verbs::select(ctx, &a.params), exec_human),
+        C::Press(a) => print(a.json, verbs::press(ctx, &a.params), exec_human),
+        C::Navigate(a) => print(a.json, verbs::navigate(ctx, &a.params), exec_human),
+        C::Scroll(a) => print(a.json, verbs::scroll(ctx, &a.params), exec_human),
+        C::Wheel(a) => print(a.json, verbs::wheel(ctx, &a.params), exec_human),
+        C::Drag(a) => print(a.json, verbs::drag(ctx, &a.params), exec_human),
+        C::Wait(a) => print(a.json, verbs::wait(ctx, &a.params), exec_human),
+        C::Expect(a) => print(a.json, verbs::expect(ctx, &a.params), exec_human),
         C::ExpectText(a) => {
             let p = a.params;
-            act(
-                ctx,
-                a.json,
-                p.session,
-                None,
-                Action::ExpectText { text: p.value },
-            )
+            let params = ExpectParams {
+                condition: ExpectCondition::Text,
+                values: vec![p.text],
+                target: None,
+                relative_to: None,
+                tolerance_px: None,
+                stable_for_ms: None,
+                sample_interval_ms: None,
+                on: p.on,
+            };
+            print(a.json, verbs::expect(ctx, &params), exec_human)
         }
         C::Finish(a) => print(a.json, ops::finish(ctx, &a.params), closed_human),
         C::Abort(a) => print(a.json, ops::abort(ctx, &a.params), closed_human),

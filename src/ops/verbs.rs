@@ -1,0 +1,882 @@
+//! One verb per action kind: `click`, `double-click`, `context-click`, `hover`, `focus`,
+//! `check`, `uncheck`, `fill`, `type`, `select`, `press` (with an optional target), `navigate`,
+//! `scroll`, `wheel`, `drag`, `wait` and `expect` (every condition).
+//!
+//! Why: an agent should not have to write ACL for a routine action, yet an action must mean
+//! exactly what its statement means. So each verb only BUILDS the one ACL statement it stands
+//! for and runs it through [`session::exec`] — the same gates, the same step runner, the same
+//! record for `promote` as `agent exec`. Values the caller gives (text, keys, URLs, option
+//! values) go into the statement as ACL string literals, numbers are printed from typed fields,
+//! and a target argument must be a ref or one target call ([`target_arg`]), so no value can add
+//! syntax to the statement. Each parameters struct is the CLI subcommand's arguments, the MCP
+//! tool's arguments and the tool's input schema at once (as in `ops::session`).
+
+use super::parse_enum;
+use super::session::{self, ExecParams, Executed};
+use super::Context;
+use a3s_test_runner::session::statement::{acl_string, block, string_list, target_arg};
+use a3s_test_runner::session::{SessionCode, SessionError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The session-id pattern of the MCP schemas (the same rule `check_session_id` enforces).
+const SESSION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
+
+/// Default distance of `scroll`, in CSS pixels.
+pub const SCROLL_PX: u32 = 600;
+
+/// The session a verb runs in, and the observation its refs come from.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct On {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// The observation the refs come from (must be the latest).
+    #[arg(long)]
+    #[schemars(range(min = 1))]
+    pub observation: Option<u64>,
+}
+
+/// Verbs that act on one target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetVerb {
+    /// `click`.
+    Click,
+    /// `double_click`.
+    DoubleClick,
+    /// `context_click`.
+    ContextClick,
+    /// `hover`.
+    Hover,
+    /// `focus`.
+    Focus,
+    /// `check`.
+    Check,
+    /// `uncheck`.
+    Uncheck,
+}
+
+impl TargetVerb {
+    /// The ACL step kind.
+    pub fn kind(self) -> &'static str {
+        match self {
+            TargetVerb::Click => "click",
+            TargetVerb::DoubleClick => "double_click",
+            TargetVerb::ContextClick => "context_click",
+            TargetVerb::Hover => "hover",
+            TargetVerb::Focus => "focus",
+            TargetVerb::Check => "check",
+            TargetVerb::Uncheck => "uncheck",
+        }
+    }
+}
+
+/// `click`, `hover`, `focus`, `check`, … : one target.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct TargetParams {
+    /// A ref @eN of the latest observation, or one ACL target such as role("button", "Save").
+    #[schemars(length(max = 4096))]
+    pub target: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// Text verbs: `fill` replaces the value, `type` appends keystrokes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextVerb {
+    /// `fill`.
+    Fill,
+    /// `type`.
+    Type,
+}
+
+/// `fill` / `type`: a target and a text.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct TextParams {
+    /// A ref @eN or one ACL target.
+    #[schemars(length(max = 4096))]
+    pub target: String,
+    /// The text.
+    #[schemars(length(max = 65536))]
+    pub text: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// `select`: options of a `<select>` by value or label.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct SelectParams {
+    /// A ref @eN or one ACL target.
+    #[schemars(length(max = 4096))]
+    pub target: String,
+    /// Option values or labels (at least one).
+    #[arg(required = true, num_args = 1..)]
+    #[schemars(length(min = 1, max = 256))]
+    pub values: Vec<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// `press`: a key or chord, optionally into a target (focused first, in the same command).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct PressParams {
+    /// A key or chord: `Enter`, `Tab`, `Control+a`.
+    #[schemars(length(max = 256))]
+    pub key: String,
+    /// Focus this ref or target first.
+    #[serde(default)]
+    #[schemars(length(max = 4096))]
+    pub target: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// `navigate`: a URL inside the session's origins.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct NavigateParams {
+    /// The URL (relative to the current page).
+    #[schemars(length(max = 8192))]
+    pub url: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// A scroll direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Towards the top.
+    Up,
+    /// Towards the bottom.
+    Down,
+    /// Towards the left.
+    Left,
+    /// Towards the right.
+    Right,
+}
+
+/// `scroll`: a wheel turn in one direction, over a target or the viewport centre.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct ScrollParams {
+    /// up | down | left | right.
+    #[arg(value_parser = parse_enum::<Direction>)]
+    pub direction: Direction,
+    /// Scroll over this ref or target (default: the viewport centre).
+    #[serde(default)]
+    #[schemars(length(max = 4096))]
+    pub target: Option<String>,
+    /// How far, in CSS pixels (default 600).
+    #[arg(long, value_name = "PX")]
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 100000))]
+    pub by: Option<u32>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// A modifier key held during a wheel turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Modifier {
+    /// Alt.
+    Alt,
+    /// Control.
+    Control,
+    /// Meta.
+    Meta,
+    /// Shift.
+    Shift,
+}
+
+impl Modifier {
+    fn acl(self) -> &'static str {
+        match self {
+            Modifier::Alt => "alt",
+            Modifier::Control => "control",
+            Modifier::Meta => "meta",
+            Modifier::Shift => "shift",
+        }
+    }
+}
+
+/// `wheel`: raw wheel deltas (down and right are positive).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct WheelParams {
+    /// Vertical delta in CSS pixels.
+    #[arg(long = "dy", value_name = "PX", allow_hyphen_values = true)]
+    #[schemars(range(min = -100000, max = 100000))]
+    pub delta_y: i64,
+    /// Horizontal delta in CSS pixels (default 0).
+    #[arg(long = "dx", value_name = "PX", allow_hyphen_values = true)]
+    #[serde(default)]
+    #[schemars(range(min = -100000, max = 100000))]
+    pub delta_x: Option<i64>,
+    /// A modifier held during the turn (repeatable): alt | control | meta | shift.
+    #[arg(long = "modifier", value_parser = parse_enum::<Modifier>)]
+    #[serde(default)]
+    pub modifiers: Vec<Modifier>,
+    /// Turn the wheel over this ref or target (default: the viewport centre).
+    #[serde(default)]
+    #[schemars(length(max = 4096))]
+    pub target: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// `drag`: `source` onto `target` with real pointer events.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct DragParams {
+    /// What is dragged: a ref @eN or one ACL target.
+    #[schemars(length(max = 4096))]
+    pub source: String,
+    /// Where it is dropped: a ref @eN or one ACL target.
+    #[schemars(length(max = 4096))]
+    pub target: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// What a condition's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arg {
+    /// One text (a string literal).
+    Text,
+    /// A list of texts.
+    Texts,
+    /// A whole number.
+    Count,
+    /// A percentage (0–100, may have decimals).
+    Percent,
+    /// A ref or target.
+    Target,
+}
+
+/// A `wait` condition (docs/acl.md §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WaitCondition {
+    /// A load state: `domcontentloaded` or `networkidle`.
+    Load,
+    /// Visible page text contains the value.
+    Text,
+    /// The URL equals the value.
+    Url,
+    /// The target is visible.
+    Visible,
+    /// No visible match of the (stable, not ref) target exists.
+    Hidden,
+}
+
+impl WaitCondition {
+    fn name(self) -> &'static str {
+        match self {
+            WaitCondition::Load => "load",
+            WaitCondition::Text => "text",
+            WaitCondition::Url => "url",
+            WaitCondition::Visible => "visible",
+            WaitCondition::Hidden => "hidden",
+        }
+    }
+
+    fn value(self) -> Arg {
+        match self {
+            WaitCondition::Load | WaitCondition::Text | WaitCondition::Url => Arg::Text,
+            WaitCondition::Visible | WaitCondition::Hidden => Arg::Target,
+        }
+    }
+}
+
+/// `wait`: poll until one condition holds (bounded by the turn's deadline).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct WaitParams {
+    /// load | text | url | visible | hidden.
+    #[arg(value_parser = parse_condition::<WaitCondition>)]
+    pub condition: WaitCondition,
+    /// The load state, text, URL, or target.
+    #[schemars(length(max = 65536))]
+    pub value: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// An `expect` condition (docs/acl.md §9): every form the language has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum ExpectCondition {
+    Text,
+    Url,
+    Visible,
+    Hidden,
+    InViewport,
+    PointerReachable,
+    RenderedText,
+    RenderedTexts,
+    VisibleCount,
+    Value,
+    SelectedValues,
+    ViewportCoverageAtLeast,
+    ViewportCoverageAtMost,
+    Enabled,
+    Disabled,
+    Checked,
+    Unchecked,
+    Selected,
+    Unselected,
+    Focused,
+    Unfocused,
+    FocusWithin,
+    FocusOutside,
+    Expanded,
+    Collapsed,
+    Pressed,
+    Unpressed,
+    Readonly,
+    Writable,
+    Required,
+    Optional,
+    Invalid,
+    Valid,
+    Layout,
+}
+
+impl ExpectCondition {
+    /// The ACL attribute (the wire spelling).
+    fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+
+    fn value(self) -> Arg {
+        use ExpectCondition as E;
+        match self {
+            E::Text | E::Url | E::RenderedText | E::Value | E::Layout => Arg::Text,
+            E::RenderedTexts | E::SelectedValues => Arg::Texts,
+            E::VisibleCount => Arg::Count,
+            E::ViewportCoverageAtLeast | E::ViewportCoverageAtMost => Arg::Percent,
+            _ => Arg::Target,
+        }
+    }
+}
+
+/// `expect`: check one condition once (or over `--stable-for-ms`).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct ExpectParams {
+    /// The condition: text, url, visible, hidden, in_viewport, pointer_reachable,
+    /// rendered_text, rendered_texts, visible_count, value, selected_values,
+    /// viewport_coverage_at_least|at_most, a state (enabled, disabled, checked, unchecked,
+    /// selected, unselected, focused, unfocused, focus_within, focus_outside, expanded,
+    /// collapsed, pressed, unpressed, readonly, writable, required, optional, invalid, valid)
+    /// or layout.
+    #[arg(value_parser = parse_condition::<ExpectCondition>)]
+    pub condition: ExpectCondition,
+    /// The expected text(s), count, percent or relation, or the target of a visibility or
+    /// state condition.
+    #[arg(required = true, num_args = 1..)]
+    #[schemars(length(min = 1, max = 256))]
+    pub values: Vec<String>,
+    /// The element the value is about (rendered_text, value, visible_count, layout, …).
+    #[arg(long)]
+    #[serde(default)]
+    #[schemars(length(max = 4096))]
+    pub target: Option<String>,
+    /// Layout: the element the target is compared with.
+    #[arg(long, value_name = "TARGET")]
+    #[serde(default)]
+    #[schemars(length(max = 4096))]
+    pub relative_to: Option<String>,
+    /// Layout: tolerance in CSS px (0–1024).
+    #[arg(long, value_name = "PX")]
+    #[serde(default)]
+    #[schemars(range(max = 1024))]
+    pub tolerance_px: Option<u32>,
+    /// Hold for this long (10–60000 ms), sampled.
+    #[arg(long, value_name = "MS")]
+    #[serde(default)]
+    #[schemars(range(min = 10, max = 60000))]
+    pub stable_for_ms: Option<u32>,
+    /// With `stable_for_ms`: the sampling interval.
+    #[arg(long, value_name = "MS")]
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 60000))]
+    pub sample_interval_ms: Option<u32>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// A condition word on the command line: the wire spelling, `-` accepted for `_`.
+fn parse_condition<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, String> {
+    parse_enum(&s.replace('-', "_"))
+}
+
+fn invalid(message: String) -> SessionError {
+    SessionError::new(SessionCode::InvalidInput, message)
+}
+
+/// One condition value as ACL.
+fn condition_value(kind: Arg, name: &str, values: &[String]) -> Result<String, SessionError> {
+    let one = || match values {
+        [v] => Ok(v.as_str()),
+        _ => Err(invalid(format!(
+            "`{name}` takes one value, {} were given",
+            values.len()
+        ))),
+    };
+    match kind {
+        Arg::Text => Ok(acl_string(one()?)),
+        Arg::Texts => Ok(string_list(values)),
+        Arg::Target => target_arg(one()?),
+        Arg::Count => one()?
+            .trim()
+            .parse::<u64>()
+            .map(|n| n.to_string())
+            .map_err(|_| invalid(format!("`{name}` takes a whole number"))),
+        Arg::Percent => {
+            let p: f64 = one()?
+                .trim()
+                .parse()
+                .ok()
+                .filter(|p: &f64| p.is_finite())
+                .ok_or_else(|| invalid(format!("`{name}` takes a percent (0-100)")))?;
+            Ok(if p.fract() == 0.0 {
+                format!("{}", p as i64)
+            } else {
+                format!("{p}")
+            })
+        }
+    }
+}
+
+impl TargetParams {
+    /// The statement of `verb` on this target.
+    pub fn statement(&self, verb: TargetVerb) -> Result<String, SessionError> {
+        Ok(block(verb.kind(), &[("target", target_arg(&self.target)?)]))
+    }
+}
+
+impl TextParams {
+    /// `fill` or `type` of this text into this target.
+    pub fn statement(&self, verb: TextVerb) -> Result<String, SessionError> {
+        let kind = match verb {
+            TextVerb::Fill => "fill",
+            TextVerb::Type => "type",
+        };
+        Ok(block(
+            kind,
+            &[
+                ("target", target_arg(&self.target)?),
+                ("value", acl_string(&self.text)),
+            ],
+        ))
+    }
+}
+
+impl SelectParams {
+    /// `select { target values }`.
+    pub fn statement(&self) -> Result<String, SessionError> {
+        Ok(block(
+            "select",
+            &[
+                ("target", target_arg(&self.target)?),
+                ("values", string_list(&self.values)),
+            ],
+        ))
+    }
+}
+
+impl PressParams {
+    /// `press { key }` (the focus that precedes it, when there is a target, is its own
+    /// statement: [`PressParams::focus_statement`]).
+    pub fn statement(&self) -> String {
+        block("press", &[("key", acl_string(&self.key))])
+    }
+
+    /// `focus { target }` for the target, if any.
+    pub fn focus_statement(&self) -> Result<Option<String>, SessionError> {
+        self.target
+            .as_deref()
+            .map(|t| Ok(block("focus", &[("target", target_arg(t)?)])))
+            .transpose()
+    }
+}
+
+impl NavigateParams {
+    /// `navigate { url }`.
+    pub fn statement(&self) -> String {
+        block("navigate", &[("url", acl_string(&self.url))])
+    }
+}
+
+impl ScrollParams {
+    /// The `wheel` statement of this scroll.
+    pub fn statement(&self) -> Result<String, SessionError> {
+        let by = i64::from(self.by.unwrap_or(SCROLL_PX).max(1));
+        let (dx, dy) = match self.direction {
+            Direction::Up => (0, -by),
+            Direction::Down => (0, by),
+            Direction::Left => (-by, 0),
+            Direction::Right => (by, 0),
+        };
+        let mut attributes = vec![("delta_y", dy.to_string())];
+        if dx != 0 {
+            attributes.push(("delta_x", dx.to_string()));
+        }
+        if let Some(t) = &self.target {
+            attributes.push(("target", target_arg(t)?));
+        }
+        Ok(block("wheel", &attributes))
+    }
+}
+
+impl WheelParams {
+    /// `wheel { delta_y delta_x modifiers target }`.
+    pub fn statement(&self) -> Result<String, SessionError> {
+        let mut attributes = vec![("delta_y", self.delta_y.to_string())];
+        if let Some(dx) = self.delta_x {
+            attributes.push(("delta_x", dx.to_string()));
+        }
+        if !self.modifiers.is_empty() {
+            let names: Vec<String> = self.modifiers.iter().map(|m| m.acl().into()).collect();
+            attributes.push(("modifiers", string_list(&names)));
+        }
+        if let Some(t) = &self.target {
+            attributes.push(("target", target_arg(t)?));
+        }
+        Ok(block("wheel", &attributes))
+    }
+}
+
+impl DragParams {
+    /// `drag { source target }`.
+    pub fn statement(&self) -> Result<String, SessionError> {
+        Ok(block(
+            "drag",
+            &[
+                ("source", target_arg(&self.source)?),
+                ("target", target_arg(&self.target)?),
+            ],
+        ))
+    }
+}
+
+impl WaitParams {
+    /// `wait { <condition> = <value> }`.
+    pub fn statement(&self) -> Result<String, SessionError> {
+        let name = self.condition.name();
+        let value = condition_value(
+            self.condition.value(),
+            name,
+            std::slice::from_ref(&self.value),
+        )?;
+        Ok(block("wait", &[(name, value)]))
+    }
+}
+
+impl ExpectParams {
+    /// `expect { <condition> = <value> … }` with the helper attributes given.
+    pub fn statement(&self) -> Result<String, SessionError> {
+        let name = self.condition.name();
+        let value = condition_value(self.condition.value(), &name, &self.values)?;
+        let mut attributes = vec![(name.as_str(), value)];
+        if let Some(t) = &self.target {
+            attributes.push(("target", target_arg(t)?));
+        }
+        if let Some(t) = &self.relative_to {
+            attributes.push(("relative_to", target_arg(t)?));
+        }
+        if let Some(px) = self.tolerance_px {
+            attributes.push(("tolerance_px", px.to_string()));
+        }
+        if let Some(ms) = self.stable_for_ms {
+            attributes.push(("stable_for_ms", ms.to_string()));
+        }
+        if let Some(ms) = self.sample_interval_ms {
+            attributes.push(("sample_interval_ms", ms.to_string()));
+        }
+        Ok(block("expect", &attributes))
+    }
+}
+
+/// Run one built statement through `exec`.
+fn run(ctx: &Context, on: &On, statement: String) -> Result<Executed, SessionError> {
+    session::exec(
+        ctx,
+        &ExecParams {
+            statement,
+            session: on.session.clone(),
+            observation: on.observation,
+        },
+    )
+}
+
+/// `click`, `hover`, `focus`, `check`, … on one target.
+pub fn on_target(
+    ctx: &Context,
+    verb: TargetVerb,
+    p: &TargetParams,
+) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement(verb)?)
+}
+
+/// `fill` or `type`.
+pub fn text(ctx: &Context, verb: TextVerb, p: &TextParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement(verb)?)
+}
+
+/// `select`.
+pub fn select(ctx: &Context, p: &SelectParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement()?)
+}
+
+/// `press`, after focusing the target when one is given. Both statements go through `exec`;
+/// the focus ends the observation, so the press (which names no ref) is sent without one. The
+/// answer is the press's, with the refs the focus resolved.
+pub fn press(ctx: &Context, p: &PressParams) -> Result<Executed, SessionError> {
+    let mut resolved = Vec::new();
+    let mut on = p.on.clone();
+    if let Some(focus) = p.focus_statement()? {
+        resolved = run(ctx, &on, focus)?.resolved;
+        on.observation = None;
+    }
+    let mut pressed = run(ctx, &on, p.statement())?;
+    resolved.append(&mut pressed.resolved);
+    pressed.resolved = resolved;
+    Ok(pressed)
+}
+
+/// `navigate`.
+pub fn navigate(ctx: &Context, p: &NavigateParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement())
+}
+
+/// `scroll`.
+pub fn scroll(ctx: &Context, p: &ScrollParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement()?)
+}
+
+/// `wheel`.
+pub fn wheel(ctx: &Context, p: &WheelParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement()?)
+}
+
+/// `drag`.
+pub fn drag(ctx: &Context, p: &DragParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement()?)
+}
+
+/// `wait`.
+pub fn wait(ctx: &Context, p: &WaitParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement()?)
+}
+
+/// `expect`.
+pub fn expect(ctx: &Context, p: &ExpectParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a3s_test_lang::admit_statement;
+
+    fn on() -> On {
+        On {
+            session: "s".into(),
+            observation: None,
+        }
+    }
+
+    fn admitted(statement: &str) {
+        admit_statement(statement).unwrap_or_else(|d| panic!("{statement}: {d:?}"));
+    }
+
+    #[test]
+    fn every_verb_builds_an_admitted_statement() {
+        let t = |target: &str| TargetParams {
+            target: target.into(),
+            on: on(),
+        };
+        for verb in [
+            TargetVerb::Click,
+            TargetVerb::DoubleClick,
+            TargetVerb::ContextClick,
+            TargetVerb::Hover,
+            TargetVerb::Focus,
+            TargetVerb::Check,
+            TargetVerb::Uncheck,
+        ] {
+            admitted(&t("@e1").statement(verb).unwrap());
+            admitted(&t("role(\"button\", \"Go\")").statement(verb).unwrap());
+        }
+        let text = TextParams {
+            target: "@e2".into(),
+            text: "a\"b\n} click { target = css(\"x\") }".into(),
+            on: on(),
+        };
+        for verb in [TextVerb::Fill, TextVerb::Type] {
+            let s = text.statement(verb).unwrap();
+            admitted(&s);
+            let step = admit_statement(&s).unwrap();
+            assert_eq!(
+                step.action.kind().name(),
+                if verb == TextVerb::Fill {
+                    "fill"
+                } else {
+                    "type"
+                }
+            );
+        }
+        admitted(
+            &SelectParams {
+                target: "@e3".into(),
+                values: vec!["m".into(), "l".into()],
+                on: on(),
+            }
+            .statement()
+            .unwrap(),
+        );
+        let press = PressParams {
+            key: "Enter".into(),
+            target: Some("@e4".into()),
+            on: on(),
+        };
+        admitted(&press.statement());
+        admitted(&press.focus_statement().unwrap().unwrap());
+        admitted(
+            &NavigateParams {
+                url: "/next".into(),
+                on: on(),
+            }
+            .statement(),
+        );
+        for direction in [
+            Direction::Up,
+            Direction::Down,
+            Direction::Left,
+            Direction::Right,
+        ] {
+            admitted(
+                &ScrollParams {
+                    direction,
+                    target: Some("@e1".into()),
+                    by: None,
+                    on: on(),
+                }
+                .statement()
+                .unwrap(),
+            );
+        }
+        admitted(
+            &WheelParams {
+                delta_y: -300,
+                delta_x: Some(5),
+                modifiers: vec![Modifier::Shift],
+                target: None,
+                on: on(),
+            }
+            .statement()
+            .unwrap(),
+        );
+        admitted(
+            &DragParams {
+                source: "@e1".into(),
+                target: "@e2".into(),
+                on: on(),
+            }
+            .statement()
+            .unwrap(),
+        );
+    }
+
+    #[test]
+    fn wait_and_every_expect_condition_build_admitted_statements() {
+        for (condition, value) in [
+            (WaitCondition::Load, "networkidle"),
+            (WaitCondition::Text, "Saved"),
+            (WaitCondition::Url, "http://h/x"),
+            (WaitCondition::Visible, "@e1"),
+            (WaitCondition::Hidden, "testid(\"spinner\")"),
+        ] {
+            admitted(
+                &WaitParams {
+                    condition,
+                    value: value.into(),
+                    on: on(),
+                }
+                .statement()
+                .unwrap(),
+            );
+        }
+        let all: Vec<ExpectCondition> = serde_json::from_value(
+            schemars::schema_for!(ExpectCondition).as_value()["enum"].clone(),
+        )
+        .unwrap();
+        assert_eq!(all.len(), 34);
+        for condition in all {
+            let stable = "css(\"main\")";
+            let (values, target, relative_to): (Vec<&str>, Option<&str>, Option<&str>) =
+                match condition.value() {
+                    Arg::Text if condition == ExpectCondition::Layout => {
+                        (vec!["above"], Some(stable), Some("css(\"footer\")"))
+                    }
+                    Arg::Text
+                        if matches!(condition, ExpectCondition::Text | ExpectCondition::Url) =>
+                    {
+                        (vec!["x"], None, None)
+                    }
+                    Arg::Text => (vec!["x"], Some("@e1"), None),
+                    Arg::Texts => (vec!["a", "b"], Some(stable), None),
+                    Arg::Count => (vec!["2"], Some(stable), None),
+                    Arg::Percent => (vec!["50"], Some("@e1"), None),
+                    Arg::Target => (vec![stable], None, None),
+                };
+            let p = ExpectParams {
+                condition,
+                values: values.iter().map(|v| v.to_string()).collect(),
+                target: target.map(str::to_owned),
+                relative_to: relative_to.map(str::to_owned),
+                tolerance_px: None,
+                stable_for_ms: None,
+                sample_interval_ms: None,
+                on: on(),
+            };
+            admitted(&p.statement().unwrap());
+        }
+    }
+
+    #[test]
+    fn caller_values_never_become_syntax() {
+        let injected = TargetParams {
+            target: "css(\"a\") }\nnavigate { url = \"http://evil/\"".into(),
+            on: on(),
+        };
+        assert_eq!(
+            injected.statement(TargetVerb::Click).unwrap_err().code,
+            SessionCode::InvalidInput
+        );
+        let p = ExpectParams {
+            condition: ExpectCondition::VisibleCount,
+            values: vec!["2 }".into()],
+            target: Some("@e1".into()),
+            relative_to: None,
+            tolerance_px: None,
+            stable_for_ms: None,
+            sample_interval_ms: None,
+            on: on(),
+        };
+        assert_eq!(p.statement().unwrap_err().code, SessionCode::InvalidInput);
+    }
+}
