@@ -1,13 +1,33 @@
 //! `a3sTest()`: the Vite plugin that serves the Test Kit's `repairEndpoint` inside the dev
 //! server and forwards what arrives to the running `a3s-test dev` session. Dev server only
 //! (`apply: "serve"`): a production build gets nothing from it.
-import type { Plugin, ViteDevServer } from "vite";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { channelPath } from "./channel";
 import { createRepairMiddleware } from "./middleware";
 import { serverOrigins } from "./origins";
 
 /** The default endpoint path; the page's `repairEndpoint` must be the same. */
 export const DEFAULT_REPAIR_ENDPOINT = "/__a3s-test/repairs";
+
+/**
+ * The part of Vite's dev server the plugin uses. Typed structurally rather than with `vite`'s own
+ * types so the plugin fits any Vite 6/7 copy, including an app whose Test Kit is linked from a
+ * checkout that has its own `node_modules/vite`.
+ */
+export interface DevServerLike {
+  config: { root: string; server: { origin?: string | undefined; https?: unknown } };
+  middlewares: { use(fn: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void): unknown };
+  resolvedUrls: { local: string[]; network: string[] } | null;
+  httpServer: { address(): AddressInfo | string | null } | null;
+}
+
+/** The plugin object (a Vite `Plugin`). */
+export interface A3STestVitePlugin {
+  name: "a3s-test";
+  apply: "serve";
+  configureServer(server: DevServerLike): void;
+}
 
 /** Options of {@link a3sTest}. */
 export interface A3STestPluginOptions {
@@ -33,13 +53,13 @@ function checkEndpoint(endpoint: string): string {
 }
 
 /** The Vite plugin; add it to `plugins` in `vite.config.ts`. */
-export function a3sTest(options: A3STestPluginOptions = {}): Plugin {
+export function a3sTest(options: A3STestPluginOptions = {}): A3STestVitePlugin {
   const endpoint = checkEndpoint(options.endpoint ?? DEFAULT_REPAIR_ENDPOINT);
   const extra = options.allowedOrigins ?? [];
   return {
     name: "a3s-test",
     apply: "serve",
-    configureServer(server: ViteDevServer) {
+    configureServer(server) {
       const root = server.config.root;
       server.middlewares.use(
         createRepairMiddleware({
