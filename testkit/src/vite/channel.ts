@@ -71,11 +71,21 @@ export function parseChannel(value: unknown, file: string): ChannelLookup {
   return { ok: true, channel: { url, token: v.token, pid: v.pid } };
 }
 
-/** Reads and checks the channel file at `file`, and that its session process is alive. */
-export async function readChannel(file: string): Promise<ChannelLookup> {
+/**
+ * How a channel file is named in answers to the page: relative to the dev server's working
+ * directory, never as an absolute path (the page learns nothing about the workspace's location).
+ */
+export function displayPath(file: string, cwd: string = process.cwd()): string {
+  const rel = path.relative(cwd, file);
+  return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? `$${DEV_CHANNEL_ENV}` : rel.split(path.sep).join("/");
+}
+
+/** Reads and checks the channel file at `filePath`, and that its session process is alive. */
+export async function readChannel(filePath: string): Promise<ChannelLookup> {
+  const file = displayPath(filePath);
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(file, "r");
+    handle = await fs.open(filePath, "r");
   } catch {
     return { ok: false, reason: `no a3s-test dev session is running (no channel file at ${file})` };
   }

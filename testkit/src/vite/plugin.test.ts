@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createServer, type ViteDevServer } from "vite";
 import { afterEach, describe, expect, it } from "vitest";
 import { a3sTest } from "./plugin";
-import { channelPath, DEV_CHANNEL_ENV } from "./channel";
+import { channelPath, DEV_CHANNEL_ENV, displayPath } from "./channel";
 import { serverOrigins } from "./origins";
 import { rawRequest, startFakeChannel, writeChannelFile, type FakeChannel } from "./loopback.testing";
 
@@ -84,5 +84,12 @@ describe("serverOrigins", () => {
     const wild = serverOrigins({ ...base, https: true, address: { address: "::", family: "IPv6", port: 8443 }, resolvedUrls: { local: ["https://localhost:8443/"], network: ["https://10.0.0.2:8443/"] } });
     expect(wild.has("https://10.0.0.2:8443")).toBe(true);
     expect(wild.has("https://[::]:8443")).toBe(false);
+  });
+});
+
+describe("displayPath", () => {
+  it("names the channel file relative to the dev server, never absolutely", () => {
+    expect(displayPath(join("/app", ".a3s-test", "dev", "dev", "channel.json"), "/app")).toBe(".a3s-test/dev/dev/channel.json");
+    expect(displayPath("/run/user/1000/channel.json", "/app")).toBe("$A3S_TEST_DEV_CHANNEL");
   });
 });
