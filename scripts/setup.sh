@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One-time set-up for a fresh machine: Chromium (Debian packages), the Test Kit's npm packages,
-# axe-core for one accessibility test, and a build of the a3s-test binary. Safe to run again:
-# each step is skipped when already done.
+# the React + Vite example app, axe-core for one accessibility test, and a build of the a3s-test
+# binary. Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +21,11 @@ if [ -f testkit/package-lock.json ]; then
     (cd testkit && npm ci --no-audit --no-fund --loglevel=error)
     echo "setup: building the Test Kit and its demo app"
     (cd testkit && npm run --silent build && npm run --silent build:demo)
+fi
+
+if [ -f examples/react-vite/package-lock.json ]; then
+    echo "setup: npm ci (examples/react-vite: links the Test Kit built above)"
+    (cd examples/react-vite && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 if [ -f tests/fixtures/axe/package-lock.json ]; then

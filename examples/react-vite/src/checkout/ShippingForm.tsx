@@ -1,0 +1,52 @@
+// The shipping address fields. Errors show once a field has been left, not while typing.
+import { useState } from "react";
+import { A3STestBoundary } from "@a3s-lab/testkit/react";
+import { validateAddress, type ShippingAddress } from "./shipping";
+
+export interface ShippingFormProps {
+  value: ShippingAddress;
+  onChange: (next: ShippingAddress) => void;
+}
+
+const FIELDS: { key: keyof ShippingAddress; label: string; autoComplete: string }[] = [
+  { key: "name", label: "Full name", autoComplete: "name" },
+  { key: "street", label: "Street", autoComplete: "address-line1" },
+  { key: "city", label: "City", autoComplete: "address-level2" },
+  { key: "postcode", label: "Postcode", autoComplete: "postal-code" },
+];
+
+export function ShippingForm({ value, onChange }: ShippingFormProps) {
+  const [touched, setTouched] = useState<ReadonlySet<keyof ShippingAddress>>(new Set());
+  const errors = validateAddress(value);
+  return (
+    <A3STestBoundary id="shipping-form" name="ShippingForm" source={{ file: "src/checkout/ShippingForm.tsx" }}>
+      <fieldset className="card">
+        <legend>Shipping address</legend>
+        {FIELDS.map(({ key, label, autoComplete }) => {
+          const error = touched.has(key) ? errors[key] : undefined;
+          const id = `shipping-${key}`;
+          return (
+            <div className="field" key={key}>
+              <label htmlFor={id}>{label}</label>
+              <input
+                id={id}
+                name={key}
+                autoComplete={autoComplete}
+                value={value[key]}
+                aria-invalid={error !== undefined}
+                aria-describedby={error !== undefined ? `${id}-error` : undefined}
+                onChange={(e) => onChange({ ...value, [key]: e.target.value })}
+                onBlur={() => setTouched((prev) => new Set(prev).add(key))}
+              />
+              {error !== undefined && (
+                <p className="error" id={`${id}-error`}>
+                  {error}
+                </p>
+              )}
+            </div>
+          );
+        })}
+      </fieldset>
+    </A3STestBoundary>
+  );
+}
