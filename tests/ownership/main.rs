@@ -8,5 +8,6 @@ mod common;
 #[allow(dead_code)]
 mod harness;
 mod kill;
+mod matrix;
 #[path = "../owned.rs"]
 mod owned;
