@@ -1,0 +1,415 @@
+//! The signal × command × trial matrix: each stop signal (SIGKILL, SIGINT, SIGTERM, SIGHUP) sent
+//! at a randomised moment to each long-lived command (`run` on a suite that waits on a page that
+//! never answers, `agent start`, and the live supervisor `agent start` leaves behind). After every
+//! trial no process of that trial remains within 2 s (after `agent abort` where the supervisor
+//! died), and the command ends the documented way: 130 for a handled stop signal, death by the
+//! signal for SIGKILL, `test.session.interrupted` from an interrupted start.
+//!
+//! Processes are counted by the tag this test sets on the one command it spawns per trial
+//! (`tests/owned.rs`): every process the tool launches inherits it, and the browser's helpers are
+//! found through the groups tagged processes led. Never by name.
+//!
+//! Moments are drawn from a seeded generator: the seed is printed, and `A3S_TEST_MATRIX_SEED`
+//! replays it. For the handled signals the moment is measured from when the command's handler is
+//! in place (its bit in `SigCgt` of `/proc/<pid>/status`): before that the kernel's default action
+//! ends the process, which no program can change, and the exit code would say nothing about the
+//! tool. SIGKILL is measured from the spawn.
+//!
+//! Trials per cell: `A3S_TEST_MATRIX_TRIALS`, default the 20 (3 commands × 4 signals ×
+//! 20 = 240 trials, each launching a Chromium: about 2.5 minutes on a 2-core machine with
+//! [`CONCURRENCY`] trials at a time). A lower count gives a quicker, weaker run.
+//!
+//! Adding a command (`dev`) is one line in [`COMMANDS`] and one trial function.
+
+use crate::harness::{command, workdir, FixtureServer, HOLD};
+use crate::owned::{new_tag, Tracker, TAG_VAR};
+use a3s_test_runner::process_tree::ProcessInfo;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
+
+/// How long everything of a trial may take to disappear once its owner ended.
+const GONE: Duration = Duration::from_secs(2);
+
+/// How long a signalled command may take to end (a handled signal closes the browser first).
+const ENDS: Duration = Duration::from_secs(30);
+
+/// How long a command may take to reach the state a trial waits for.
+const REACH: Duration = Duration::from_secs(60);
+
+/// Trials running at once: enough to overlap the browsers' start-up, few enough for 2 cores.
+const CONCURRENCY: usize = 3;
+
+/// The signals of the matrix and their names.
+const SIGNALS: [(i32, &str); 4] = [
+    (libc::SIGKILL, "KILL"),
+    (libc::SIGINT, "INT"),
+    (libc::SIGTERM, "TERM"),
+    (libc::SIGHUP, "HUP"),
+];
+
+/// One command of the matrix: its name and how one trial of it runs.
+struct Subject {
+    /// Shown in failures.
+    name: &'static str,
+    /// One trial: signal `sig` after `delay`; `Err` describes what went wrong.
+    trial: fn(&Setup, &Trial) -> Result<(), String>,
+}
+
+/// The commands under test (`dev` joins as one more line).
+const COMMANDS: &[Subject] = &[
+    Subject {
+        name: "run",
+        trial: run_trial,
+    },
+    Subject {
+        name: "agent start",
+        trial: start_trial,
+    },
+    Subject {
+        name: "agent supervise",
+        trial: supervisor_trial,
+    },
+];
+
+/// What every trial shares: the loopback server.
+struct Setup {
+    server: FixtureServer,
+}
+
+/// One trial's draw.
+#[derive(Debug, Clone, Copy)]
+struct Trial {
+    /// The signal to send.
+    sig: i32,
+    /// A uniform draw in [0, 1) that places the moment within the command's span.
+    at: f64,
+    /// Index within its cell (also names the session).
+    index: usize,
+}
+
+impl Trial {
+    /// The delay within `span` this trial's draw picks.
+    fn delay(&self, span: Duration) -> Duration {
+        span.mul_f64(self.at)
+    }
+
+    fn handled(&self) -> bool {
+        self.sig != libc::SIGKILL
+    }
+}
+
+/// SplitMix64: a tiny seeded generator, so a failing matrix can be replayed from its seed.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
+/// True once `pid` has a handler for `sig` (its bit in `SigCgt`).
+fn catches(pid: i32, sig: i32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return false;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (sig - 1)) != 0)
+}
+
+/// Wait until `child` handles `sig` (or has ended), up to [`REACH`].
+fn wait_handler(child: &mut Child, sig: i32) -> Result<(), String> {
+    let until = Instant::now() + REACH;
+    let pid = child.id() as i32;
+    while !catches(pid, sig) {
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            return Ok(());
+        }
+        if Instant::now() >= until {
+            return Err(format!("no handler for signal {sig} within {REACH:?}"));
+        }
+        // Not a notification anyone sends: /proc is the only thing to watch.
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok(())
+}
+
+/// Wait for `child` up to [`ENDS`], reading its stdout; on overrun kill its group.
+fn ended(mut child: Child) -> Result<(std::process::ExitStatus, String), String> {
+    let stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut s) = stdout {
+            let _ = std::io::Read::read_to_string(&mut s, &mut text);
+        }
+        text
+    });
+    match child.wait_timeout(ENDS) {
+        Ok(Some(status)) => Ok((status, reader.join().unwrap_or_default())),
+        _ => {
+            // SAFETY: the group of the child this trial spawned (in a group of its own).
+            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+            let _ = child.wait();
+            Err(format!("did not end within {ENDS:?} of the signal"))
+        }
+    }
+}
+
+/// Nothing of the tag alive within [`GONE`]; on failure kill what is left and say what it was.
+fn none_left(tracker: &mut Tracker, what: &str) -> Result<(), String> {
+    let left = tracker.wait_none(GONE);
+    if left.is_empty() {
+        return Ok(());
+    }
+    tracker.kill_all();
+    Err(format!("{what}: processes {left:?} outlived it"))
+}
+
+/// The exit a handled stop signal must give (130), or death by SIGKILL.
+fn expect_exit(trial: &Trial, status: std::process::ExitStatus, out: &str) -> Result<(), String> {
+    let good = if trial.handled() {
+        status.code() == Some(130)
+    } else {
+        status.signal() == Some(libc::SIGKILL)
+    };
+    if good {
+        Ok(())
+    } else {
+        Err(format!("exit {status:?}, stdout {out:?}"))
+    }
+}
+
+/// `agent …` in `dir` carrying `tag`, bounded; (exit code, stdout).
+fn agent(dir: &Path, tag: &str, args: &[&str]) -> Result<(i32, String), String> {
+    let child = command("agent", args, dir)
+        .env(TAG_VAR, tag)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("spawn agent {args:?}: {e}"))?;
+    let (status, out) = ended(child)?;
+    Ok((status.code().unwrap_or(-1), out))
+}
+
+/// `agent abort` must exit 0 with the cleanup verified.
+fn abort(dir: &Path, tag: &str, id: &str) -> Result<(), String> {
+    let (code, out) = agent(dir, tag, &["abort", "--session", id, "--json"])?;
+    let verified = serde_json::from_str::<serde_json::Value>(&out)
+        .map(|v| v["cleanup_verified"] == true)
+        .unwrap_or(false);
+    if code == 0 && verified {
+        Ok(())
+    } else {
+        Err(format!("agent abort exited {code}: {out}"))
+    }
+}
+
+/// How many `agent start` trials finished before their signal (printed: a matrix where most did
+/// would test little of the start).
+static STARTS_DONE_FIRST: AtomicUsize = AtomicUsize::new(0);
+
+/// `run` of a suite whose first scenario waits a minute on `/hang`, signalled within the first
+/// 3 s (while it starts, while its browser starts, mid-scenario).
+fn run_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
+    let work = workdir(&[("hold.acl", HOLD)]);
+    let tag = new_tag("matrix-run");
+    let mut tracker = Tracker::new(&tag);
+    let args = [
+        "hold.acl",
+        "--jobs",
+        "1",
+        "--base-url",
+        &setup.server.base_url,
+    ];
+    let mut child = command("run", &args, work.path())
+        .env(TAG_VAR, &tag)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("spawn run: {e}"))?;
+    if trial.handled() {
+        wait_handler(&mut child, trial.sig)?;
+    }
+    std::thread::sleep(trial.delay(Duration::from_secs(3)));
+    // SAFETY: the run this trial spawned (still our unreaped child, so the pid is its own).
+    unsafe { libc::kill(child.id() as i32, trial.sig) };
+    let (status, out) = ended(child)?;
+    let exit = expect_exit(trial, status, &out);
+    none_left(&mut tracker, "the signalled run")?;
+    exit
+}
+
+/// `agent start`, signalled within the time a start takes; a start that finished first is
+/// aborted (its session must then be whole).
+fn start_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
+    let dir = workdir(&[]);
+    let d = dir.path();
+    let tag = new_tag("matrix-start");
+    let mut tracker = Tracker::new(&tag);
+    let id = format!("start{}", trial.index);
+    let url = format!("{}/", setup.server.base_url);
+    let mut child = command("agent", &["start", &url, "--session", &id, "--json"], d)
+        .env(TAG_VAR, &tag)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("spawn agent start: {e}"))?;
+    if trial.handled() {
+        wait_handler(&mut child, trial.sig)?;
+    }
+    std::thread::sleep(trial.delay(Duration::from_millis(1500)));
+    // SAFETY: the `agent start` this trial spawned (unreaped, so the pid is still its own).
+    unsafe { libc::kill(child.id() as i32, trial.sig) };
+    let (status, out) = ended(child)?;
+    let folder = d.join(".a3s-test/agent-sessions").join(&id);
+    if status.code() == Some(0) {
+        // The start returned before the signal landed: a whole session to abort.
+        STARTS_DONE_FIRST.fetch_add(1, Ordering::SeqCst);
+        abort(d, &tag, &id)?;
+        return none_left(&mut tracker, "the aborted session of a finished start");
+    }
+    let exit = expect_exit(trial, status, &out);
+    none_left(&mut tracker, "the interrupted start")?;
+    exit?;
+    if trial.handled() {
+        let code = serde_json::from_str::<serde_json::Value>(&out)
+            .map(|v| v["error"]["code"] == "test.session.interrupted")
+            .unwrap_or(false);
+        if !code {
+            return Err(format!("not test.session.interrupted: {out}"));
+        }
+        if folder.exists() {
+            return Err("the interrupted start left its session folder".into());
+        }
+    } else if folder.join("session.json").exists() {
+        // No handler ran: the record may stay, with nothing running; abort settles it.
+        abort(d, &tag, &id)?;
+    }
+    Ok(())
+}
+
+/// The supervisor of a started session, signalled within a second of the start: a handled
+/// signal closes the session by itself; after SIGKILL `agent abort` stops what it recorded.
+fn supervisor_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
+    let dir = workdir(&[]);
+    let d = dir.path();
+    let tag = new_tag("matrix-supervisor");
+    let mut tracker = Tracker::new(&tag);
+    let id = format!("sup{}", trial.index);
+    let url = format!("{}/", setup.server.base_url);
+    let (code, out) = agent(d, &tag, &["start", &url, "--session", &id, "--json"])?;
+    if code != 0 {
+        tracker.kill_all();
+        return Err(format!("agent start exited {code}: {out}"));
+    }
+    let record: serde_json::Value = std::fs::read(
+        d.join(".a3s-test/agent-sessions")
+            .join(&id)
+            .join("session.json"),
+    )
+    .ok()
+    .and_then(|b| serde_json::from_slice(&b).ok())
+    .ok_or("no session.json after a start")?;
+    let pid = record["ownership"]["supervisor_pid"].as_i64().unwrap_or(0) as i32;
+    let start = record["ownership"]["supervisor_start"]
+        .as_u64()
+        .unwrap_or(0);
+    // The recorded supervisor must be the one this trial's command started.
+    let ours = ProcessInfo::read(pid).is_some_and(|p| p.start_time == start)
+        && tracker.tagged().iter().any(|p| p.pid == pid);
+    if !ours {
+        tracker.kill_all();
+        return Err(format!("the recorded supervisor {pid} is not this trial's"));
+    }
+    if trial.handled() {
+        let until = Instant::now() + REACH;
+        while !catches(pid, trial.sig) {
+            if Instant::now() >= until {
+                tracker.kill_all();
+                return Err("the supervisor never installed its handler".into());
+            }
+            // Not our child: /proc is the only thing to watch.
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    std::thread::sleep(trial.delay(Duration::from_secs(1)));
+    // SAFETY: the supervisor this trial started (pid, start time and tag checked above).
+    unsafe { libc::kill(pid, trial.sig) };
+    if trial.handled() {
+        // A handled signal closes the session like `abort`, with no one asking.
+        none_left(&mut tracker, "the signalled supervisor")?;
+    }
+    abort(d, &tag, &id)?;
+    none_left(&mut tracker, "abort after the supervisor died")
+}
+
+#[test]
+fn every_stop_signal_at_any_moment_leaves_nothing_of_any_command() {
+    let seed = env_number("A3S_TEST_MATRIX_SEED").unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let trials = env_number("A3S_TEST_MATRIX_TRIALS").unwrap_or(20).max(1) as usize;
+    println!("signal matrix: seed {seed} (A3S_TEST_MATRIX_SEED), {trials} trials per cell");
+    let mut state = seed;
+    let mut jobs = Vec::new();
+    for (c, _) in COMMANDS.iter().enumerate() {
+        for &(sig, _) in &SIGNALS {
+            for index in 0..trials {
+                let at = (splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+                jobs.push((c, Trial { sig, at, index }));
+            }
+        }
+    }
+    let setup = Setup {
+        server: FixtureServer::start(),
+    };
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..CONCURRENCY {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some((c, trial)) = jobs.get(i) else {
+                    return;
+                };
+                let subject = &COMMANDS[*c];
+                if let Err(e) = (subject.trial)(&setup, trial) {
+                    let name = SIGNALS
+                        .iter()
+                        .find(|s| s.0 == trial.sig)
+                        .map_or("?", |s| s.1);
+                    failures.lock().unwrap().push(format!(
+                        "{} × SIG{name} trial {} (at {:.3}): {e}",
+                        subject.name, trial.index, trial.at
+                    ));
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    println!(
+        "signal matrix: {} trials in {:?}; {} starts had returned before their signal",
+        jobs.len(),
+        started.elapsed(),
+        STARTS_DONE_FIRST.load(Ordering::SeqCst)
+    );
+    assert!(
+        failures.is_empty(),
+        "seed {seed}: {} of {} trials failed:\n{}",
+        failures.len(),
+        jobs.len(),
+        failures.join("\n")
+    );
+}
