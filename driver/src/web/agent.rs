@@ -15,7 +15,7 @@ use super::large_page::LARGE_PAGE_ELEMENTS;
 use super::script;
 use crate::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, NetworkFilter, PageContextMethod,
-    PageContextReply, PageSnapshot, MAX_CONTROLS, OPERABLE_ROLES,
+    PageContextReply, PageSnapshot, PageText, Settled, MAX_CONTROLS, OPERABLE_ROLES,
 };
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
@@ -101,11 +101,19 @@ impl AgentContext for WebContext {
         tab.fail_if_dialog()?;
         let (url, loader_id) = self.document_identity(deadline).await?;
         let mut controls: Vec<ControlNode> = Vec::new();
-        let mut texts: Vec<(String, String)> = Vec::new();
+        let mut texts: Vec<PageText> = Vec::new();
         // A very large page is read through a bounded query, never as one whole tree.
         let truncated = if self.element_count(deadline).await? > LARGE_PAGE_ELEMENTS {
             let page = self.large_page(deadline).await?;
-            texts = page.texts;
+            texts = page
+                .texts
+                .into_iter()
+                .map(|(role, text)| PageText {
+                    role,
+                    text,
+                    controls_before: None,
+                })
+                .collect();
             collect(page.nodes.iter(), &mut controls, &mut Vec::new()) || page.truncated
         } else {
             let reply = tab
@@ -157,6 +165,16 @@ impl AgentContext for WebContext {
             texts,
             truncated,
         })
+    }
+
+    /// Wait for a quiet page (see `settle.rs`).
+    async fn settle(
+        &self,
+        quiet: Duration,
+        cap: Duration,
+        deadline: Instant,
+    ) -> Result<Settled, StepFailure> {
+        self.settle_page(quiet, cap, deadline).await
     }
 
     /// Enforce a network policy in the browser: every request of every tab (document loads
@@ -360,29 +378,62 @@ impl AgentDriver for super::WebDriver {
 
 /// Turn accessibility nodes (in document order) into controls and page texts; stops at
 /// [`MAX_CONTROLS`] controls and returns true when more were left.
+///
+/// Every text is kept where it stands, repeats included (a grid's axis labels mean something
+/// each time), except text inside a listed control or text node: the control's name or value
+/// (a textarea's content) already says it. Adjacent runs of one block (`Hello <b>you</b>`) are
+/// joined into one text.
 fn collect<'a>(
     nodes: impl Iterator<Item = &'a Value>,
     controls: &mut Vec<ControlNode>,
-    texts: &mut Vec<(String, String)>,
+    texts: &mut Vec<PageText>,
 ) -> bool {
-    use std::collections::HashSet;
-    // Names already shown (as text or as a control): a text repeating one is noise.
-    let mut shown: HashSet<String> = HashSet::new();
+    use std::collections::{HashMap, HashSet};
+    // Nodes whose text is already said (a listed control or text, and everything inside it).
+    let mut covered: HashSet<&str> = HashSet::new();
+    // For an ignored node (a `<b>`, a `<span>`): the nearest ancestor that is not ignored.
+    let mut host_of_ignored: HashMap<&str, &str> = HashMap::new();
+    // The block the last text run belongs to, while no control came after it.
+    let mut last_run: Option<&str> = None;
     for n in nodes {
+        let id = n["nodeId"].as_str().unwrap_or("");
+        let parent = n["parentId"].as_str();
+        let host = parent.map(|p| host_of_ignored.get(p).copied().unwrap_or(p));
+        let inside = parent.is_some_and(|p| covered.contains(p));
+        if inside {
+            covered.insert(id);
+        }
         if n["ignored"] == Value::Bool(true) {
+            if let Some(h) = host {
+                host_of_ignored.insert(id, h);
+            }
             continue;
         }
         let role = str_at(n, "/role/value").unwrap_or_default();
         let name = str_at(n, "/name/value").unwrap_or_default();
         if !OPERABLE_ROLES.contains(&role.as_str()) {
-            let show = texts.len() < TEXT_LIMIT
+            let show = !inside
+                && texts.len() < TEXT_LIMIT
                 && TEXT_ROLES.contains(&role.as_str())
                 && !name.trim().is_empty()
-                && !name.chars().all(|c| c == '•' || c.is_whitespace())
-                && !shown.contains(&name);
+                && !name.chars().all(|c| c == '\u{2022}' || c.is_whitespace());
             if show {
-                shown.insert(name.clone());
-                texts.push((role, name));
+                covered.insert(id);
+                let joins = role == "StaticText"
+                    && host.is_some()
+                    && last_run == host
+                    && texts.last().is_some_and(|t| {
+                        t.role == "StaticText" && t.controls_before == Some(controls.len())
+                    });
+                match texts.last_mut() {
+                    Some(last) if joins => last.text.push_str(&name),
+                    _ => texts.push(PageText {
+                        role: role.clone(),
+                        text: name,
+                        controls_before: Some(controls.len()),
+                    }),
+                }
+                last_run = if role == "StaticText" { host } else { None };
             }
             continue;
         }
@@ -392,7 +443,8 @@ fn collect<'a>(
         if controls.len() >= MAX_CONTROLS {
             return true;
         }
-        shown.insert(name.clone());
+        covered.insert(id);
+        last_run = None;
         controls.push(control_of(n, backend, role, name));
     }
     false
