@@ -15,3 +15,4 @@ mod owned;
 mod safety;
 mod support;
 mod testkit;
+mod view;

@@ -6,8 +6,15 @@ use super::outline::Line;
 use super::{text, Change, Form, ViewRequest};
 use serde::Serialize;
 
-/// Bytes kept back for the header and the truncation marker.
-const RESERVE: usize = 240;
+/// Bytes kept back for the header, the marker and the `next` hint, besides the URL: the JSON
+/// form spells its field names out.
+fn reserve(form: Form, url: &str) -> usize {
+    url.len()
+        + match form {
+            Form::Text => 300,
+            Form::Json => 420,
+        }
+}
 
 /// Where a scoped view starts: a ref or a 1-based line number of the outline.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,16 +86,18 @@ pub struct Fit<T> {
     pub budget: usize,
 }
 
-/// Keep `items` (clipped by `clip`) in order while they fit the request's budget. `offset` is
-/// the index of `items[0]` in the whole outline (for line numbers).
+/// Keep `items` (clipped by `clip`) in order while they fit the request's budget, with room
+/// left for the header of a page at `url`. `offset` is the index of `items[0]` in the whole
+/// outline (for line numbers).
 pub fn fit<T: Item>(
     items: &[T],
     offset: usize,
     request: &ViewRequest,
+    url: &str,
     clip: impl Fn(&T) -> T,
 ) -> Fit<T> {
     let budget = request.budget();
-    let mut left = budget.saturating_sub(RESERVE);
+    let mut left = budget.saturating_sub(reserve(request.form, url));
     let mut kept = Vec::new();
     for item in items {
         let item = clip(item);
@@ -130,12 +139,9 @@ impl<T> Fit<T> {
             _ => how.to_string(),
         };
         Some(format!(
-            "cut {} {what} ({} refs) past the {}-byte budget: see them with {resume}, \
-             --max-bytes (up to {}) or --full; on a Test Kit page, inspect",
-            self.cut,
-            self.cut_refs,
-            self.budget,
-            super::MAX_MAX_BYTES,
+            "cut {} {what} ({} refs) past the {}-byte budget; see them with {resume}, \
+             --max-bytes or --full (Test Kit pages: inspect)",
+            self.cut, self.cut_refs, self.budget,
         ))
     }
 }

@@ -34,8 +34,10 @@ pub const MIN_MAX_BYTES: usize = 256;
 pub const MAX_MAX_BYTES: usize = 256 * 1024;
 /// Longest `--settle-ms` quiet period.
 pub const MAX_SETTLE_MS: u64 = 5_000;
-/// The longest a settle waits in all, whatever the quiet period.
+/// The longest a settle waits in all: four quiet periods, at least 2 s, at most 10 s.
 pub const SETTLE_CAP_MS: u64 = 10_000;
+/// The shortest cap of a settle wait.
+pub const SETTLE_MIN_CAP_MS: u64 = 2_000;
 /// Observations kept for `--since` (per session, in the supervisor's memory).
 pub const HISTORY: usize = 8;
 
@@ -181,14 +183,15 @@ pub struct Observation {
 }
 
 /// Wait for the page to settle before an observation: quiet for `quiet_ms` (at most
-/// [`MAX_SETTLE_MS`]), within [`SETTLE_CAP_MS`] in all and the turn's `deadline`.
+/// [`MAX_SETTLE_MS`]), within four quiet periods (between [`SETTLE_MIN_CAP_MS`] and
+/// [`SETTLE_CAP_MS`]) and the turn's `deadline`.
 pub async fn settle<C: AgentContext>(
     ctx: &C,
     quiet_ms: u64,
     deadline: Instant,
 ) -> Result<Settled, SessionError> {
     let quiet = Duration::from_millis(quiet_ms.clamp(1, MAX_SETTLE_MS));
-    let cap = Duration::from_millis(SETTLE_CAP_MS).max(quiet * 2);
+    let cap = Duration::from_millis((quiet_ms * 4).clamp(SETTLE_MIN_CAP_MS, SETTLE_CAP_MS));
     ctx.settle(quiet, cap, deadline).await.map_err(|f| {
         SessionError::new(
             SessionCode::StepFailed,
@@ -305,7 +308,7 @@ impl ViewState {
             .map(|since| self.diff_against(since, snapshot, &lines));
         match diffed {
             Some(Ok(changes)) => {
-                let fit = budget::fit(&changes, 0, request, |c| Change {
+                let fit = budget::fit(&changes, 0, request, &snapshot.url, |c| Change {
                     change: c.change,
                     line: c.line.clipped(request.full),
                 });
@@ -334,7 +337,9 @@ impl ViewState {
                     },
                     None => 0,
                 };
-                let fit = budget::fit(&lines[start..], start, request, |l| l.clipped(request.full));
+                let fit = budget::fit(&lines[start..], start, request, &snapshot.url, |l| {
+                    l.clipped(request.full)
+                });
                 if let Some(note) = fit.note("lines", "observe --scope") {
                     notes.push(note);
                 }
