@@ -21,7 +21,7 @@ BIN = os.path.abspath(ARGS[0] if ARGS else "target/release/a3s-test")
 TURNS = int(ARGS[1]) if len(ARGS) > 1 else 50
 # Longest wait for one line from a child (a page server's address, an MCP reply).
 REPLY_DEADLINE = 120
-SESSIONS = ("bench", "bench-mcp", "bench-pages")
+SESSIONS = ("bench", "bench-mcp", "bench-fixtures", "bench-miniwob")
 # Observations per page in the page sweep (the first one warms the page's code paths).
 PAGE_TURNS = 5
 
@@ -103,27 +103,29 @@ def serve(root, folder):
     return proc, next_line(lines(proc.stdout), "a3s-test serve").split()[-1].rstrip("/")
 
 
-def page_sweep(root, title, folder, pages):
+def page_sweep(root, session, title, folder, pages, start=None):
     """Observe each of `pages` (paths under `folder`) in one session: bytes of the default text
     view and of `--json`, and the observe p50; prints one row per page and the medians."""
     server, origin = serve(root, folder)
     try:
-        cli(root, "start", f"{origin}/{pages[0]}", "--session", "bench-pages")
+        cli(root, "start", f"{origin}/{pages[0]}", "--session", session)
         rows = []
         for page in pages:
-            cli(root, "navigate", f"{origin}/{page}", "--session", "bench-pages")
+            cli(root, "navigate", f"{origin}/{page}", "--session", session)
+            if start:
+                start(root, session)
             times, text_b, json_b = [], [], []
             for _ in range(PAGE_TURNS):
-                dt, out = cli(root, "observe", "--session", "bench-pages")
+                dt, out = cli(root, "observe", "--session", session)
                 times.append(dt)
                 text_b.append(len(out.encode()))
-                _, out = cli(root, "observe", "--session", "bench-pages", "--json")
+                _, out = cli(root, "observe", "--session", session, "--json")
                 json_b.append(len(out.encode()))
             refs = json.loads(out)["ref_count"]
             rows.append((page, refs, median(text_b), median(json_b), median(times)))
-        cli(root, "finish", "--session", "bench-pages", "--status", "passed")
+        cli(root, "finish", "--session", session, "--status", "passed")
     finally:
-        abort(root, "bench-pages")
+        abort(root, session)
         stop(server, group=True)
     print(f"\n{title}: {len(rows)} pages, {PAGE_TURNS} observations each (default view, 4096-byte budget)")
     print("| page | refs | text B | --json B | observe p50 ms |")
@@ -131,6 +133,12 @@ def page_sweep(root, title, folder, pages):
     for page, refs, t, j, ms in rows:
         print(f"| {page} | {refs} | {t} | {j} | {ms:.1f} |")
     print(f"median over pages: text {median([r[2] for r in rows])} B, --json {median([r[3] for r in rows])} B, observe p50 {median([r[4] for r in rows]):.1f} ms")
+
+
+def start_episode(root, session):
+    """A MiniWoB++ task shows a START cover until it is clicked: click it (tasks without one are
+    observed as they are)."""
+    subprocess.run([BIN, "agent", "click", 'css("#sync-task-cover")', "--session", session], cwd=root, capture_output=True, timeout=60)
 
 
 def miniwob_pages():
@@ -150,10 +158,10 @@ def miniwob_pages():
 def sweeps(root):
     fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "web")
     pages = sorted(f for f in os.listdir(fixtures) if f.endswith(".html") and f != "frame-child.html")
-    page_sweep(root, "Fixture pages (tests/fixtures/web)", os.path.abspath(fixtures), pages)
+    page_sweep(root, "bench-fixtures", "Fixture pages (tests/fixtures/web)", os.path.abspath(fixtures), pages)
     found = miniwob_pages()
     if found:
-        page_sweep(root, "MiniWoB++ 1.1.0 task pages", *found)
+        page_sweep(root, "bench-miniwob", "MiniWoB++ 1.1.0 task pages", *found, start=start_episode)
     else:
         print("\nMiniWoB++ not installed (pip install miniwob==1.1.0): its pages were skipped")
 

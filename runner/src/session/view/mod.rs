@@ -392,3 +392,132 @@ impl ViewState {
         self.history.push_back(Kept { id, loader, lines });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a3s_test_driver::{ControlNode, PageText};
+    use std::collections::BTreeMap;
+
+    fn button(node: i64, name: &str) -> ControlNode {
+        ControlNode {
+            backend_node_id: node,
+            role: "button".into(),
+            name: name.into(),
+            value: None,
+            states: BTreeMap::new(),
+            tag: "button".into(),
+            attributes: BTreeMap::new(),
+            named_by_label: false,
+        }
+    }
+
+    fn page(loader: &str, controls: Vec<ControlNode>) -> PageSnapshot {
+        let texts = (0..controls.len())
+            .map(|i| PageText {
+                role: "StaticText".into(),
+                text: format!("row {i}"),
+                controls_before: Some(i),
+            })
+            .collect();
+        PageSnapshot {
+            url: "http://127.0.0.1:1/".into(),
+            loader_id: loader.into(),
+            controls,
+            texts,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn a_control_keeps_its_ref_in_one_document_and_numbers_are_never_reused() {
+        let mut n = Numbering::default();
+        let first = n.refs(&page("L", vec![button(10, "a"), button(11, "b")]));
+        assert_eq!(first[1].reference, "@e2");
+        let second = n.refs(&page("L", vec![button(12, "new"), button(11, "b")]));
+        assert_eq!(second[0].reference, "@e3");
+        assert_eq!(second[1].reference, "@e2");
+        let again = n.refs(&page("L", vec![button(10, "a")]));
+        assert_eq!(again[0].reference, "@e1");
+        let other = n.refs(&page("M", vec![button(11, "b")]));
+        assert_eq!(other[0].reference, "@e1");
+    }
+
+    #[test]
+    fn a_diff_says_why_it_cannot_be_made_and_carries_the_whole_view() {
+        let mut state = ViewState::default();
+        let p = page("L", vec![button(1, "a")]);
+        let refs = state.numbering.refs(&p);
+        state.view(1, &p, &refs, &ViewRequest::default());
+        let since = |n| ViewRequest {
+            since: Some(n),
+            ..ViewRequest::default()
+        };
+        let v = state.view(2, &p, &refs, &since(1));
+        assert_eq!(v.cannot_diff, None);
+        assert!(v.changes.is_empty() && v.lines.is_empty());
+        assert!(text::render(&v).starts_with("observation 2 · no change since 1 · "));
+        let v = state.view(3, &p, &refs, &since(99));
+        assert_eq!(v.cannot_diff.as_deref(), Some("observation 99 is unknown"));
+        assert_eq!(v.lines.len(), 2);
+        for id in 4..=12 {
+            state.view(id, &p, &refs, &ViewRequest::default());
+        }
+        let v = state.view(13, &p, &refs, &since(2));
+        assert!(v.cannot_diff.unwrap().contains("too old"));
+        let moved = page("M", vec![button(1, "a")]);
+        let v = state.view(14, &moved, &refs, &since(13));
+        assert!(v.cannot_diff.unwrap().contains("new document"));
+    }
+
+    #[test]
+    fn a_cut_view_names_what_was_cut_and_where_to_resume() {
+        let mut state = ViewState::default();
+        let p = page("L", (0..200).map(|i| button(i, "Pick")).collect());
+        let refs = state.numbering.refs(&p);
+        let request = ViewRequest {
+            max_bytes: Some(1024),
+            ..ViewRequest::default()
+        };
+        let v = state.view(1, &p, &refs, &request);
+        let rendered = text::render(&v);
+        assert!(rendered.len() <= 1024, "{}", rendered.len());
+        assert!(v.truncated);
+        let marker = v.truncation.clone().unwrap();
+        assert!(marker.contains("past the 1024-byte budget"), "{marker}");
+        let resume = marker
+            .split("observe --scope ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .unwrap()
+            .to_string();
+        let scoped = state.view(
+            2,
+            &p,
+            &refs,
+            &ViewRequest {
+                scope: Some(resume.clone()),
+                ..request.clone()
+            },
+        );
+        assert_eq!(scoped.scope.as_deref(), Some(resume.as_str()));
+        assert_eq!(
+            budget::Scope::parse(&resume)
+                .unwrap()
+                .find(&outline::build(&p, &refs)),
+            Some(v.lines.len())
+        );
+        assert!(ViewRequest {
+            max_bytes: Some(10),
+            ..ViewRequest::default()
+        }
+        .validate()
+        .is_err());
+        assert!(ViewRequest {
+            scope: Some("css(x)".into()),
+            ..ViewRequest::default()
+        }
+        .validate()
+        .is_err());
+    }
+}
