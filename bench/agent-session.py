@@ -108,7 +108,7 @@ def page_sweep(root, session, title, folder, pages, start=None):
     view and of `--json`, and the observe p50; prints one row per page and the medians."""
     server, origin = serve(root, folder)
     try:
-        cli(root, "start", f"{origin}/{pages[0]}", "--session", session)
+        cli(root, "start", f"{origin}/{pages[0]}", "--session", session, "--max-actions", "2000")
         rows = []
         for page in pages:
             cli(root, "navigate", f"{origin}/{page}", "--session", session)
