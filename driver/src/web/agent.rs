@@ -382,7 +382,7 @@ impl AgentDriver for super::WebDriver {
 /// Every text is kept where it stands, repeats included (a grid's axis labels mean something
 /// each time), except text inside a listed control or text node: the control's name or value
 /// (a textarea's content) already says it. Adjacent runs of one block (`Hello <b>you</b>`) are
-/// joined into one text.
+/// joined into one text ([`join_run`]).
 fn collect<'a>(
     nodes: impl Iterator<Item = &'a Value>,
     controls: &mut Vec<ControlNode>,
@@ -426,7 +426,7 @@ fn collect<'a>(
                         t.role == "StaticText" && t.controls_before == Some(controls.len())
                     });
                 match texts.last_mut() {
-                    Some(last) if joins => last.text.push_str(&name),
+                    Some(last) if joins => join_run(&mut last.text, &name),
                     _ => texts.push(PageText {
                         role: role.clone(),
                         text: name,
@@ -448,6 +448,18 @@ fn collect<'a>(
         controls.push(control_of(n, backend, role, name));
     }
     false
+}
+
+/// Append a text run to the one before it: separate elements (`<span>Ann</span><span>@ann</span>`)
+/// are separate words unless the page put whitespace or punctuation at the seam.
+fn join_run(text: &mut String, run: &str) {
+    let seam = text.ends_with(char::is_whitespace)
+        || run.starts_with(char::is_whitespace)
+        || run.starts_with([',', '.', ';', ':', '!', '?', ')']);
+    if !seam {
+        text.push(' ');
+    }
+    text.push_str(run);
 }
 
 /// Most page-text entries a snapshot keeps (a full observation lists up to 400).
@@ -541,3 +553,60 @@ const PAGE_CONTEXT_JS: &str = r#"(async (b, method, arg) => {
 /// `timeoutMs`), plus 10 s for the snapshot that follows the wait and the round trip. A longer
 /// call means the page is wedged; a dialog opened meanwhile fails it at once instead.
 const BRIDGE_CALL_BOUND: Duration = Duration::from_secs(310);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(id: &str, parent: Option<&str>, role: &str, name: &str) -> Value {
+        let mut n = json!({ "nodeId": id, "role": { "value": role }, "name": { "value": name } });
+        if let Some(p) = parent {
+            n["parentId"] = json!(p);
+        }
+        n
+    }
+
+    #[test]
+    fn texts_keep_their_place_and_repeats_but_not_what_a_control_or_heading_says() {
+        let mut textarea = node("5", Some("1"), "textbox", "Note");
+        textarea["backendDOMNodeId"] = json!(50);
+        textarea["value"] = json!({ "value": "said once" });
+        let mut ignored_b = node("9", Some("8"), "generic", "");
+        ignored_b["ignored"] = json!(true);
+        let nodes = vec![
+            node("1", None, "RootWebArea", "page"),
+            node("2", Some("1"), "heading", "Title"),
+            node("3", Some("2"), "StaticText", "Title"),
+            node("4p", Some("1"), "generic", ""),
+            node("4", Some("4p"), "StaticText", "1"),
+            node("4q", Some("1"), "generic", ""),
+            node("4b", Some("4q"), "StaticText", "1"),
+            textarea,
+            node("6", Some("5"), "StaticText", "said once"),
+            node("8", Some("1"), "paragraph", ""),
+            node("8a", Some("8"), "StaticText", "Hello "),
+            ignored_b,
+            node("9a", Some("9"), "StaticText", "world"),
+            node("8c", Some("8"), "StaticText", ", again"),
+            node("8d", Some("8"), "StaticText", "Ann"),
+            node("8e", Some("8"), "StaticText", "@ann"),
+        ];
+        let (mut controls, mut texts) = (Vec::new(), Vec::new());
+        assert!(!collect(nodes.iter(), &mut controls, &mut texts));
+        assert_eq!(controls.len(), 1);
+        assert_eq!(controls[0].value.as_deref(), Some("said once"));
+        let got: Vec<(&str, &str, Option<usize>)> = texts
+            .iter()
+            .map(|t| (t.role.as_str(), t.text.as_str(), t.controls_before))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("heading", "Title", Some(0)),
+                ("StaticText", "1", Some(0)),
+                ("StaticText", "1", Some(0)),
+                ("StaticText", "Hello world, again Ann @ann", Some(1)),
+            ]
+        );
+    }
+}
