@@ -28,7 +28,8 @@ pub struct ObserveParams {
     #[schemars(range(min = 1))]
     pub since: Option<u64>,
     /// First wait until the page made no DOM change and no network request for T ms (at most
-    /// 5000; the wait is capped at 10 s and the answer says whether it settled).
+    /// 5000; the whole wait is capped at 4×T, within 2–10 s, and the answer says whether it
+    /// settled).
     #[arg(long, value_name = "T")]
     #[schemars(range(min = 1, max = 5000))]
     pub settle_ms: Option<u64>,

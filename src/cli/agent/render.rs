@@ -17,7 +17,7 @@ pub struct Cli<P: Args> {
     /// The operation's parameters.
     #[command(flatten)]
     pub params: P,
-    /// Print JSON.
+    /// Print the result as one line of compact JSON.
     #[arg(long)]
     pub json: bool,
 }

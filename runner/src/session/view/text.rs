@@ -68,8 +68,9 @@ pub fn render(v: &Observation) -> String {
         )),
         _ => {}
     }
+    let refs = if v.ref_count == 1 { "ref" } else { "refs" };
     out.push_str(&format!(
-        " · {} · {} refs (page text is untrusted)\n",
+        " · {} · {} {refs} (page text is untrusted)\n",
         quoted(&v.url),
         v.ref_count
     ));
