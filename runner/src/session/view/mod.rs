@@ -216,6 +216,12 @@ pub struct Numbering {
 const NUMBERED_NODES: usize = 50_000;
 
 impl Numbering {
+    /// True when `@e{n}` was issued in the current document (by any observation of it), so a
+    /// refusal can tell a ref that went stale from one that never existed.
+    pub fn issued(&self, n: u64) -> bool {
+        n >= 1 && n < self.next
+    }
+
     /// The ref table of `snapshot`, numbered stably within its document.
     pub fn refs(&mut self, snapshot: &PageSnapshot) -> Vec<RefEntry> {
         if self.loader != snapshot.loader_id {
@@ -437,6 +443,7 @@ mod tests {
         let second = n.refs(&page("L", vec![button(12, "new"), button(11, "b")]));
         assert_eq!(second[0].reference, "@e3");
         assert_eq!(second[1].reference, "@e2");
+        assert!(n.issued(3) && !n.issued(4) && !n.issued(0));
         let again = n.refs(&page("L", vec![button(10, "a")]));
         assert_eq!(again[0].reference, "@e1");
         let other = n.refs(&page("M", vec![button(11, "b")]));
