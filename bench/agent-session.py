@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
 """Agent-session turn latency: p50/p95 of `observe` and `click` on a 20-control form, as CLI
 turns (one `a3s-test agent …` process per turn) and as MCP calls (one `a3s-test mcp` process,
-one JSON-RPC line per call), plus bytes per observation. Timings on a shared machine are noisy:
+one JSON-RPC line per call), plus bytes per observation — on the form, and then on every page
+of tests/fixtures/web and, when the `miniwob` package (MiniWoB++ 1.1.0, `pip install
+miniwob==1.1.0`) is installed, on its task pages, each served on loopback: text and `--json`
+bytes of the default view (median over pages) and observe p50 per page. Timings on a shared machine are noisy:
 the 1-minute load average is printed with them. `A3S_TEST_CDP_TRACE=1` in the environment makes
 each session's supervisor log every CDP command's round trip to `artifacts/supervisor.log`.
 
-Usage: bench/agent-session.py [path/to/a3s-test] [turns]   (default target/release/a3s-test, 50)
+Usage: bench/agent-session.py [path/to/a3s-test] [turns] [--pages-only]
+  (default target/release/a3s-test, 50; --pages-only runs the page sweeps alone)
 Starts its own loopback page server (`a3s-test serve`) and sessions; closes both at the end, also
 when it fails (the sessions are aborted, the MCP process and the page server are killed).
 """
 import json, os, queue, subprocess, sys, tempfile, threading, time
 
-BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/release/a3s-test")
-TURNS = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+PAGES_ONLY = "--pages-only" in sys.argv[1:]
+BIN = os.path.abspath(ARGS[0] if ARGS else "target/release/a3s-test")
+TURNS = int(ARGS[1]) if len(ARGS) > 1 else 50
 # Longest wait for one line from a child (a page server's address, an MCP reply).
 REPLY_DEADLINE = 120
-SESSIONS = ("bench", "bench-mcp")
+SESSIONS = ("bench", "bench-mcp", "bench-fixtures", "bench-miniwob")
+# Observations per page in the page sweep (the first one warms the page's code paths).
+PAGE_TURNS = 5
 
 fields = "".join(f'<label for="f{i}">Field {i}</label><input id="f{i}">\n' for i in range(1, 18))
 PAGE = f"""<!doctype html><title>Form</title><h1>Sign up</h1><form>
@@ -85,8 +93,88 @@ def abort(root, session):
         pass
 
 
+def median(xs):
+    return pct(xs, 50) if xs else 0
+
+
+def serve(root, folder):
+    """`a3s-test serve folder` on a free loopback port: (process, origin)."""
+    proc = subprocess.Popen([BIN, "serve", folder, "--port", "0"], cwd=root, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    return proc, next_line(lines(proc.stdout), "a3s-test serve").split()[-1].rstrip("/")
+
+
+def page_sweep(root, session, title, folder, pages, start=None):
+    """Observe each of `pages` (paths under `folder`) in one session: bytes of the default text
+    view and of `--json`, and the observe p50; prints one row per page and the medians."""
+    server, origin = serve(root, folder)
+    try:
+        cli(root, "start", f"{origin}/{pages[0]}", "--session", session, "--max-actions", "2000")
+        rows = []
+        for page in pages:
+            cli(root, "navigate", f"{origin}/{page}", "--session", session)
+            if start:
+                start(root, session)
+            times, text_b, json_b = [], [], []
+            for _ in range(PAGE_TURNS):
+                dt, out = cli(root, "observe", "--session", session)
+                times.append(dt)
+                text_b.append(len(out.encode()))
+                _, out = cli(root, "observe", "--session", session, "--json")
+                json_b.append(len(out.encode()))
+            refs = json.loads(out)["ref_count"]
+            rows.append((page, refs, median(text_b), median(json_b), median(times)))
+        cli(root, "finish", "--session", session, "--status", "passed")
+    finally:
+        abort(root, session)
+        stop(server, group=True)
+    print(f"\n{title}: {len(rows)} pages, {PAGE_TURNS} observations each (default view, 4096-byte budget)")
+    print("| page | refs | text B | --json B | observe p50 ms |")
+    print("|---|---|---|---|---|")
+    for page, refs, t, j, ms in rows:
+        print(f"| {page} | {refs} | {t} | {j} | {ms:.1f} |")
+    print(f"median over pages: text {median([r[2] for r in rows])} B, --json {median([r[3] for r in rows])} B, observe p50 {median([r[4] for r in rows]):.1f} ms")
+
+
+def start_episode(root, session):
+    """A MiniWoB++ task shows a START cover until it is clicked: click it (tasks without one are
+    observed as they are)."""
+    subprocess.run([BIN, "agent", "click", 'css("#sync-task-cover")', "--session", session], cwd=root, capture_output=True, timeout=60)
+
+
+def miniwob_pages():
+    """(html folder, task pages) of an installed MiniWoB++, or None."""
+    try:
+        import miniwob  # noqa: F401
+    except ImportError:
+        return None
+    base = os.path.join(os.path.dirname(miniwob.__file__), "html")
+    tasks = os.path.join(base, "miniwob")
+    if not os.path.isdir(tasks):
+        return None
+    pages = sorted(f"miniwob/{f}" for f in os.listdir(tasks) if f.endswith(".html"))
+    return base, pages
+
+
+def sweeps(root):
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "web")
+    pages = sorted(f for f in os.listdir(fixtures) if f.endswith(".html") and f != "frame-child.html")
+    page_sweep(root, "bench-fixtures", "Fixture pages (tests/fixtures/web)", os.path.abspath(fixtures), pages)
+    found = miniwob_pages()
+    if found:
+        page_sweep(root, "bench-miniwob", "MiniWoB++ 1.1.0 task pages", *found, start=start_episode)
+    else:
+        print("\nMiniWoB++ not installed (pip install miniwob==1.1.0): its pages were skipped")
+
+
 def main():
     root = tempfile.mkdtemp(prefix="a3s-bench-agent-")
+    if PAGES_ONLY:
+        try:
+            sweeps(root)
+        finally:
+            for session in SESSIONS:
+                abort(root, session)
+        return
     os.makedirs(f"{root}/pages")
     with open(f"{root}/pages/form.html", "w") as f:
         f.write(PAGE)
@@ -103,7 +191,7 @@ def main():
             text_bytes.append(len(out.encode()))
             _, out = cli(root, "observe", "--session", "bench", "--json")
             json_bytes.append(len(out.encode()))
-            ref = next(r["ref"] for r in json.loads(out)["refs"] if r["role"] == "checkbox")
+            ref = next(r["ref"] for r in json.loads(out)["lines"] if r.get("role") == "checkbox" and "ref" in r)
             dt, _ = cli(root, "click", ref, "--session", "bench")
             click_ms.append(dt)
         cli(root, "finish", "--session", "bench", "--status", "passed")
@@ -131,7 +219,7 @@ def main():
             mobs.append(dt)
             s = r["result"]["structuredContent"]
             mbytes.append(len(json.dumps(s).encode()))
-            ref = next(x["ref"] for x in s["refs"] if x["role"] == "checkbox")
+            ref = next(x["ref"] for x in s["lines"] if x.get("role") == "checkbox" and "ref" in x)
             dt, r = tool("test_act", {"session": "bench-mcp", "action": {"action": "click", "target": ref}})
             assert not r["result"]["isError"], r
             mclick.append(dt)
@@ -144,6 +232,7 @@ def main():
         for name, xs in [("CLI observe", obs_ms), ("CLI click @ref", click_ms), ("MCP test_observe", mobs), ("MCP test_act click", mclick)]:
             print(f"| {name} | {pct(xs, 50):.1f} | {pct(xs, 95):.1f} |")
         print(f"observation bytes: text {pct(text_bytes, 50)}, --json {pct(json_bytes, 50)}, MCP structuredContent {pct(mbytes, 50)}")
+        sweeps(root)
         print(f"session folders (events.jsonl, artifacts/supervisor.log): {root}/.a3s-test/agent-sessions")
     finally:
         # After a failure the sessions may still be up; after success aborting them is refused.

@@ -276,11 +276,39 @@ pub struct PageSnapshot {
     pub loader_id: String,
     /// Operable controls in tree order.
     pub controls: Vec<ControlNode>,
-    /// Other named nodes (headings, text) as (role, name), in tree order — untrusted page text.
-    pub texts: Vec<(String, String)>,
+    /// Page text (headings, paragraphs, alerts, …) in tree order — untrusted page text. Text
+    /// inside a listed control or heading is not repeated: the control's name or value says it.
+    pub texts: Vec<PageText>,
     /// True when the page had more controls (or text) than one snapshot returns
     /// ([`MAX_CONTROLS`], or a bounded query of a very large page).
     pub truncated: bool,
+}
+
+/// One run of page text, placed among the controls so a view can show the page in document
+/// order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PageText {
+    /// Accessible role (`heading`, `StaticText`, `alert`, `status`, `img`, …).
+    pub role: String,
+    /// The text (untrusted).
+    pub text: String,
+    /// How many of the snapshot's controls come before it in the document; `None` when the
+    /// bounded query of a very large page could not place it (it is listed after the controls).
+    pub controls_before: Option<usize>,
+}
+
+/// What waiting for a quiet page found (`observe --settle-ms`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Settled {
+    /// True when the page made no DOM change and had no request in flight for the quiet period;
+    /// false when the cap came first.
+    pub settled: bool,
+    /// How long the wait took, in ms.
+    pub waited_ms: u64,
+    /// DOM mutation records seen while waiting.
+    pub mutations: u64,
+    /// Requests still in flight when the wait ended.
+    pub in_flight: usize,
 }
 
 /// A Test Kit bridge method an agent session may call (nothing else of the bridge is reachable:
@@ -354,6 +382,16 @@ pub trait AgentContext: SurfaceContext + Sync {
         &self,
         deadline: Instant,
     ) -> impl Future<Output = Result<PageSnapshot, StepFailure>> + Send;
+
+    /// Wait until the top document made no DOM change and the tab had no request in flight for
+    /// `quiet`, or until `cap` passed (whichever is first; never past `deadline`). Lets an agent
+    /// observe a menu that opens on a timer or a list a fetch fills, instead of guessing a sleep.
+    fn settle(
+        &self,
+        quiet: std::time::Duration,
+        cap: std::time::Duration,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Settled, StepFailure>> + Send;
 
     /// Enforce a network policy in the browser: requests `allow` refuses fail in the page.
     fn set_network_filter(

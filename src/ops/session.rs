@@ -1,5 +1,6 @@
-//! Agent-session operations shared by `a3s-test agent …` and the MCP tools: start, observe,
-//! inspect, exec (and its typed actions), finish, abort, show, list, schema and promote.
+//! Agent-session operations shared by `a3s-test agent …` and the MCP tools: start, inspect
+//! (observe is `super::observe`), exec (and its typed actions), finish, abort, show, list,
+//! schema and promote.
 //!
 //! Each operation's parameters are ONE struct that is at once the CLI subcommand's arguments
 //! (`clap::Args`), the MCP tool's arguments (`Deserialize`) and the source of the tool's input
@@ -19,6 +20,7 @@ use a3s_test_runner::session::page_context::inspect::{
 use a3s_test_runner::session::protocol::{FinishStatus, Request};
 use a3s_test_runner::session::spawn::{self, StartRequest, EXIT_TIMEOUT};
 use a3s_test_runner::session::statement::Sugar;
+use a3s_test_runner::session::view::Observation;
 use a3s_test_runner::session::{policy, promote, SessionCode, SessionError};
 use schemars::JsonSchema;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -26,7 +28,7 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// The session-id pattern of the MCP schemas (the same rule `check_session_id` enforces).
-const SESSION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
+pub(crate) const SESSION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
 
 /// `start`: a browser on `url`, owned by a supervisor that outlives the call.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
@@ -67,19 +69,6 @@ pub struct StartParams {
     /// Most bytes of evidence under the session's artifacts/ (default 67108864, 64 MiB).
     #[arg(long, value_name = "BYTES")]
     pub max_evidence_bytes: Option<u64>,
-}
-
-/// `observe`: the page's refs.
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct ObserveParams {
-    /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
-    /// Every ref and the page text, not the compact view.
-    #[arg(long)]
-    #[serde(default)]
-    pub full: bool,
 }
 
 /// `inspect`: the Test Kit Page Context. The CLI names the scope with `--node`, `--component`
@@ -541,17 +530,11 @@ pub(crate) fn typed<T: DeserializeOwned>(body: Value) -> Result<T, SessionError>
     })
 }
 
-/// Observe the page: the runner's observation view (observation id, refs, page text), which
-/// `a3s_test_runner::session::observation::to_text` renders.
-pub fn observe(ctx: &Context, p: &ObserveParams) -> Result<Value, SessionError> {
-    turn(ctx, &p.session, Request::Observe { full: p.full })
-}
-
 /// Inspect the Test Kit Page Context (a new observation view with the bridge's answer under
 /// `inspection`).
-pub fn inspect(ctx: &Context, p: &InspectParams) -> Result<Value, SessionError> {
+pub fn inspect(ctx: &Context, p: &InspectParams) -> Result<Observation, SessionError> {
     let request = p.request()?;
-    turn(ctx, &p.session, Request::Inspect { request })
+    typed(turn(ctx, &p.session, Request::Inspect { request })?)
 }
 
 /// Admit and run one statement.

@@ -74,7 +74,7 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     let n = obs["observation"].as_u64().unwrap().to_string();
     let tos_now = ref_of(&obs, "checkbox", "Accept terms");
     assert_eq!(tos, tos_now);
-    assert_eq!(obs["refs"][0]["value"], "a@b.c");
+    assert_eq!(refs(&obs)[0]["value"], "a@b.c");
     let statement = format!("check \"terms\" {{ target = ref(\"{tos_now}\") }}");
     turn(d, "signup", &["exec", &statement, "--observation", &n]);
     let obs = turn(d, "signup", &["observe"]);

@@ -16,3 +16,4 @@ mod safety;
 mod support;
 mod testkit;
 mod verbs;
+mod view;

@@ -148,6 +148,28 @@ fn session_tools_run_the_same_gates_over_stdio() {
         "test_act",
         json!({ "session": "m", "action": { "action": "expect_text", "text": "Thanks m@x.y" } }),
     );
+    // The view's options are the tool's arguments: a diff after settling, within a budget.
+    let diff = mcp.ok(
+        "test_observe",
+        json!({ "session": "m", "since": n, "settle_ms": 50, "max_bytes": 2048 }),
+    );
+    assert_eq!(diff["since"], n, "{diff}");
+    assert_eq!(diff["settle"]["settled"], true, "{diff}");
+    assert!(
+        diff["changes"].to_string().contains("Thanks m@x.y"),
+        "{diff}"
+    );
+    assert!(
+        serde_json::to_string(&diff).unwrap().len() <= 2048,
+        "{diff}"
+    );
+    let id = mcp.id();
+    let tiny = mcp.pipe.call(
+        id,
+        "test_observe",
+        json!({ "session": "m", "max_bytes": 10 }),
+    );
+    assert_eq!(tiny["error"]["code"], -32602, "{tiny}");
     // The verb tools take the verb's own parameters and run the same statements.
     let obs = mcp.ok("test_observe", json!({ "session": "m" }));
     let tos = ref_of(&obs, "checkbox", "Accept terms");

@@ -230,11 +230,20 @@ pub fn start(dir: &Path, id: &str, url: &str, extra: &[&str]) -> (u32, u32) {
     g
 }
 
+/// The control lines (those with a ref) of an observation's JSON outline.
+pub fn refs(observation: &Value) -> Vec<Value> {
+    observation["lines"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|l| l.get("ref").is_some())
+        .cloned()
+        .collect()
+}
+
 /// The ref whose role and name match, from an observation's JSON.
 pub fn ref_of(observation: &Value, role: &str, name: &str) -> String {
-    observation["refs"]
-        .as_array()
-        .unwrap()
+    refs(observation)
         .iter()
         .find(|r| r["role"] == role && r["name"] == name)
         .unwrap_or_else(|| panic!("no {role} {name:?} in {observation}"))["ref"]

@@ -29,9 +29,7 @@ document.getElementById('wrap').addEventListener('click', () => {});
 </body></html>"#;
 
 fn names(observation: &Value) -> Vec<(String, String)> {
-    observation["refs"]
-        .as_array()
-        .unwrap()
+    refs(observation)
         .iter()
         .map(|r| {
             (
@@ -43,10 +41,8 @@ fn names(observation: &Value) -> Vec<(String, String)> {
 }
 
 fn ref_named(observation: &Value, name: &str) -> String {
-    observation["refs"]
-        .as_array()
-        .unwrap()
-        .iter()
+    refs(observation)
+        .into_iter()
         .find(|r| r["name"] == name)
         .unwrap_or_else(|| panic!("no ref named {name:?} in {observation}"))["ref"]
         .as_str()

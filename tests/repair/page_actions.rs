@@ -75,7 +75,7 @@ fn expect_text(root: &Path, text: &str) {
 
 fn click(root: &Path, name: &str) {
     let obs = ok_json(root, &["agent", "observe", "--session", SESSION, "--json"]);
-    let r = obs["refs"]
+    let r = obs["lines"]
         .as_array()
         .unwrap()
         .iter()

@@ -16,7 +16,7 @@ use super::operable::{Candidates, Operable};
 use super::script;
 use crate::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, NetworkFilter, PageContextMethod,
-    PageContextReply, PageSnapshot, MAX_CONTROLS, OPERABLE_ROLES,
+    PageContextReply, PageSnapshot, PageText, Settled, MAX_CONTROLS, OPERABLE_ROLES,
 };
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
@@ -102,11 +102,19 @@ impl AgentContext for WebContext {
         tab.fail_if_dialog()?;
         let (url, loader_id) = self.document_identity(deadline).await?;
         let mut controls: Vec<ControlNode> = Vec::new();
-        let mut texts: Vec<(String, String)> = Vec::new();
+        let mut texts: Vec<PageText> = Vec::new();
         // A very large page is read through a bounded query, never as one whole tree.
         let truncated = if self.element_count(deadline).await? > LARGE_PAGE_ELEMENTS {
             let page = self.large_page(deadline).await?;
-            texts = page.texts;
+            texts = page
+                .texts
+                .into_iter()
+                .map(|(role, text)| PageText {
+                    role,
+                    text,
+                    controls_before: None,
+                })
+                .collect();
             // Draggable and contenteditable elements are controls whatever their role, named
             // by their accessible name (their subtree is not read on this path).
             let extra: HashMap<i64, String> = page
@@ -130,8 +138,7 @@ impl AgentContext for WebContext {
                     .then(|| (backend, str_at(n, "/name/value").unwrap_or_default()))
                 })
                 .collect();
-            collect_with(page.nodes.iter(), &extra, &mut controls, &mut Vec::new())
-                || page.truncated
+            collect(page.nodes.iter(), &extra, &mut controls, &mut Vec::new()) || page.truncated
         } else {
             // The accessibility tree and the operable-element query are independent reads of
             // the same document: sent together.
@@ -148,7 +155,7 @@ impl AgentContext for WebContext {
             let all = reply["nodes"].as_array().unwrap_or(&empty);
             let order = tree_order(all);
             let extra = extras(all, &order, &candidates);
-            collect_with(order.into_iter(), &extra, &mut controls, &mut texts)
+            collect(order.into_iter(), &extra, &mut controls, &mut texts)
         };
         // DOM attributes for durable targets; the calls are independent, so they are pipelined.
         let describes = controls.iter().map(|c| {
@@ -190,6 +197,16 @@ impl AgentContext for WebContext {
             texts,
             truncated,
         })
+    }
+
+    /// Wait for a quiet page (see `settle.rs`).
+    async fn settle(
+        &self,
+        quiet: Duration,
+        cap: Duration,
+        deadline: Instant,
+    ) -> Result<Settled, StepFailure> {
+        self.settle_page(quiet, cap, deadline).await
     }
 
     /// Enforce a network policy in the browser: every request of every tab (document loads
@@ -394,43 +411,80 @@ impl AgentDriver for super::WebDriver {
 /// Turn accessibility nodes (in document order) into controls and page texts, the nodes of
 /// `extra` (backend id → name) being controls too whatever their role (see `operable.rs`);
 /// stops at [`MAX_CONTROLS`] controls and returns true when more were left.
-fn collect_with<'a>(
+///
+/// Every text is kept where it stands, repeats included (a grid's axis labels mean something
+/// each time), except text inside a listed control or text node: the control's name or value
+/// (a textarea's content) already says it. An operable element of `extra` covers its text the
+/// same way when it is named (its name is its text); an unnamed one leaves its text listed, as
+/// that text is the only thing saying what it holds. Adjacent runs of one block
+/// (`Hello <b>you</b>`) are joined into one text ([`join_run`]).
+fn collect<'a>(
     nodes: impl Iterator<Item = &'a Value>,
     extra: &HashMap<i64, String>,
     controls: &mut Vec<ControlNode>,
-    texts: &mut Vec<(String, String)>,
+    texts: &mut Vec<PageText>,
 ) -> bool {
     use std::collections::HashSet;
-    // Names already shown (as text or as a control): a text repeating one is noise.
-    let mut shown: HashSet<String> = HashSet::new();
+    // Nodes whose text is already said (a listed control or text, and everything inside it).
+    let mut covered: HashSet<&str> = HashSet::new();
+    // For an ignored node (a `<b>`, a `<span>`): the nearest ancestor that is not ignored.
+    let mut host_of_ignored: HashMap<&str, &str> = HashMap::new();
+    // The block the last text run belongs to, while no control came after it.
+    let mut last_run: Option<&str> = None;
     for n in nodes {
+        let id = n["nodeId"].as_str().unwrap_or("");
+        let parent = n["parentId"].as_str();
+        let host = parent.map(|p| host_of_ignored.get(p).copied().unwrap_or(p));
+        let inside = parent.is_some_and(|p| covered.contains(p));
+        if inside {
+            covered.insert(id);
+        }
         let backend = n.get("backendDOMNodeId").and_then(Value::as_i64);
-        if let Some(name) = backend.and_then(|b| extra.get(&b)) {
+        if let Some((backend, name)) = backend.and_then(|b| Some((b, extra.get(&b)?))) {
             if controls.len() >= MAX_CONTROLS {
                 return true;
             }
             let role = str_at(n, "/role/value")
                 .filter(|r| !r.is_empty() && r != "none")
                 .unwrap_or_else(|| "generic".into());
-            shown.insert(name.clone());
-            let backend = backend.expect("checked above");
+            if !name.trim().is_empty() {
+                covered.insert(id);
+            }
+            last_run = None;
             controls.push(control_of(n, backend, role, name.clone()));
             continue;
         }
         if n["ignored"] == Value::Bool(true) {
+            if let Some(h) = host {
+                host_of_ignored.insert(id, h);
+            }
             continue;
         }
         let role = str_at(n, "/role/value").unwrap_or_default();
         let name = str_at(n, "/name/value").unwrap_or_default();
         if !OPERABLE_ROLES.contains(&role.as_str()) {
-            let show = texts.len() < TEXT_LIMIT
+            let show = !inside
+                && texts.len() < TEXT_LIMIT
                 && TEXT_ROLES.contains(&role.as_str())
                 && !name.trim().is_empty()
-                && !name.chars().all(|c| c == '•' || c.is_whitespace())
-                && !shown.contains(&name);
+                && !name.chars().all(|c| c == '\u{2022}' || c.is_whitespace());
             if show {
-                shown.insert(name.clone());
-                texts.push((role, name));
+                covered.insert(id);
+                let joins = role == "StaticText"
+                    && host.is_some()
+                    && last_run == host
+                    && texts.last().is_some_and(|t| {
+                        t.role == "StaticText" && t.controls_before == Some(controls.len())
+                    });
+                match texts.last_mut() {
+                    Some(last) if joins => join_run(&mut last.text, &name),
+                    _ => texts.push(PageText {
+                        role: role.clone(),
+                        text: name,
+                        controls_before: Some(controls.len()),
+                    }),
+                }
+                last_run = if role == "StaticText" { host } else { None };
             }
             continue;
         }
@@ -440,10 +494,23 @@ fn collect_with<'a>(
         if controls.len() >= MAX_CONTROLS {
             return true;
         }
-        shown.insert(name.clone());
+        covered.insert(id);
+        last_run = None;
         controls.push(control_of(n, backend, role, name));
     }
     false
+}
+
+/// Append a text run to the one before it: separate elements (`<span>Ann</span><span>@ann</span>`)
+/// are separate words unless the page put whitespace or punctuation at the seam.
+fn join_run(text: &mut String, run: &str) {
+    let seam = text.ends_with(char::is_whitespace)
+        || run.starts_with(char::is_whitespace)
+        || run.starts_with([',', '.', ';', ':', '!', '?', ')']);
+    if !seam {
+        text.push(' ');
+    }
+    text.push_str(run);
 }
 
 /// Most page-text entries a snapshot keeps (a full observation lists up to 400).
@@ -695,7 +762,7 @@ mod tests {
         assert_eq!(extra.len(), 1, "{extra:?}");
         assert_eq!(extra[&10], "Open card");
         let mut controls = Vec::new();
-        let truncated = collect_with(order.into_iter(), &extra, &mut controls, &mut Vec::new());
+        let truncated = collect(order.into_iter(), &extra, &mut controls, &mut Vec::new());
         assert!(!truncated);
         let listed: Vec<(&str, &str)> = controls
             .iter()
@@ -707,5 +774,62 @@ mod tests {
         let nodes = tree();
         let extra = extras(&nodes, &tree_order(&nodes), &always);
         assert_eq!(extra[&20], "");
+    }
+
+    fn node(id: &str, parent: Option<&str>, role: &str, name: &str) -> Value {
+        let mut n = json!({ "nodeId": id, "role": { "value": role }, "name": { "value": name } });
+        if let Some(p) = parent {
+            n["parentId"] = json!(p);
+        }
+        n
+    }
+
+    #[test]
+    fn texts_keep_their_place_and_repeats_but_not_what_a_control_or_heading_says() {
+        let mut textarea = node("5", Some("1"), "textbox", "Note");
+        textarea["backendDOMNodeId"] = json!(50);
+        textarea["value"] = json!({ "value": "said once" });
+        let mut ignored_b = node("9", Some("8"), "generic", "");
+        ignored_b["ignored"] = json!(true);
+        let nodes = vec![
+            node("1", None, "RootWebArea", "page"),
+            node("2", Some("1"), "heading", "Title"),
+            node("3", Some("2"), "StaticText", "Title"),
+            node("4p", Some("1"), "generic", ""),
+            node("4", Some("4p"), "StaticText", "1"),
+            node("4q", Some("1"), "generic", ""),
+            node("4b", Some("4q"), "StaticText", "1"),
+            textarea,
+            node("6", Some("5"), "StaticText", "said once"),
+            node("8", Some("1"), "paragraph", ""),
+            node("8a", Some("8"), "StaticText", "Hello "),
+            ignored_b,
+            node("9a", Some("9"), "StaticText", "world"),
+            node("8c", Some("8"), "StaticText", ", again"),
+            node("8d", Some("8"), "StaticText", "Ann"),
+            node("8e", Some("8"), "StaticText", "@ann"),
+        ];
+        let (mut controls, mut texts) = (Vec::new(), Vec::new());
+        assert!(!collect(
+            nodes.iter(),
+            &HashMap::new(),
+            &mut controls,
+            &mut texts
+        ));
+        assert_eq!(controls.len(), 1);
+        assert_eq!(controls[0].value.as_deref(), Some("said once"));
+        let got: Vec<(&str, &str, Option<usize>)> = texts
+            .iter()
+            .map(|t| (t.role.as_str(), t.text.as_str(), t.controls_before))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("heading", "Title", Some(0)),
+                ("StaticText", "1", Some(0)),
+                ("StaticText", "1", Some(0)),
+                ("StaticText", "Hello world, again Ann @ann", Some(1)),
+            ]
+        );
     }
 }

@@ -21,6 +21,7 @@ mod process;
 mod profile;
 mod route;
 mod script;
+mod settle;
 mod stats;
 mod steps;
 mod tab;

@@ -15,8 +15,8 @@ a3s_test_lang::define_codes! {
         TargetType => "test.session.target_type";
         /// Gate 4: a ref does not belong to the latest open observation (or its node changed).
         StaleRef => "test.session.stale_ref";
-        /// Gate 4: a ref this session never issued (no observation had it): a typo, or a ref of
-        /// another session.
+        /// Gate 4: a ref never issued on the current page (no observation of this document had
+        /// it): a typo, or a ref of another session.
         UnknownRef => "test.session.unknown_ref";
         /// Gate 5: a URL, origin, file or evidence path outside the session's policy.
         Policy => "test.session.policy";

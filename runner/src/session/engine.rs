@@ -14,7 +14,7 @@ use super::file::{
 };
 use super::gates;
 use super::next;
-use super::observation::{refs_of, to_json, RefEntry};
+use super::observation::RefEntry;
 use super::page_context::fingerprint::fingerprint;
 use super::page_context::handshake::Bridge;
 use super::page_context::inspect::InspectRequest;
@@ -22,6 +22,7 @@ use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, Pa
 use super::page_context::{diff, live, repair_queue};
 use super::protocol::{FinishStatus, Request, Response};
 use super::statement::replace_refs;
+use super::view::{ViewRequest, ViewState};
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
 use crate::step::{self, StepFailed};
@@ -62,6 +63,8 @@ pub struct Engine<D: AgentDriver> {
     /// supervisor's memory only (never written to the session folder), to prove at dispatch
     /// that a `@cN` locator names the very element the node is.
     node_ids: BTreeMap<String, String>,
+    /// Ref numbering and the observations `--since` diffs against (memory only).
+    views: ViewState,
 }
 
 impl<D: AgentDriver> Engine<D> {
@@ -131,6 +134,7 @@ impl<D: AgentDriver> Engine<D> {
             cancel: CancelToken::new(),
             blocked_reported: 0,
             node_ids: BTreeMap::new(),
+            views: ViewState::default(),
         };
         let start = format!(
             "navigate {{ url = {} }}",
@@ -219,7 +223,7 @@ impl<D: AgentDriver> Engine<D> {
         self.file.last_turn_at_ms = now_ms();
         let closing = matches!(request, Request::Finish { .. } | Request::Abort { .. });
         let result = match request.clone() {
-            Request::Observe { full } => self.observe(full).await,
+            Request::Observe { view } => self.observe(&view).await,
             Request::Inspect { request } => self.inspect(request).await,
             Request::RepairPeek { max } => {
                 let deadline = self.turn_deadline();
@@ -355,18 +359,25 @@ impl<D: AgentDriver> Engine<D> {
         ))
     }
 
-    async fn observe(&mut self, full: bool) -> Result<Value, SessionError> {
-        self.observe_with(full, None).await
+    async fn observe(&mut self, request: &ViewRequest) -> Result<Value, SessionError> {
+        self.observe_with(request, None).await
     }
 
     /// [`Self::observe`], reusing a bridge this turn already detected (see
     /// [`Self::atomic_snapshot`]).
     async fn observe_with(
         &mut self,
-        full: bool,
+        request: &ViewRequest,
         detected: Option<Bridge>,
     ) -> Result<Value, SessionError> {
+        request
+            .validate()
+            .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
         let deadline = self.turn_deadline();
+        let settled = match request.settle_ms {
+            Some(ms) => Some(super::view::settle(self.ctx()?, ms, deadline).await?),
+            None => None,
+        };
         let (snapshot, page_context) = match self.atomic_snapshot(deadline, detected).await {
             Ok(s) => s,
             Err(e) => {
@@ -388,15 +399,16 @@ impl<D: AgentDriver> Engine<D> {
         }
         let id = self.file.next_observation;
         self.file.next_observation += 1;
-        let refs = refs_of(&snapshot);
-        let mut view = to_json(id, &snapshot, &refs, full);
+        let refs = self.views.numbering.refs(&snapshot);
+        let mut observation = self.views.view(id, &snapshot, &refs, request);
+        observation.settle = settled;
+        let mut view = serde_json::to_value(&observation).expect("views serialize");
         self.file.latest = Some(ObservationRecord {
             id,
             url: snapshot.url.clone(),
             loader_id: snapshot.loader_id.clone(),
             open: true,
         });
-        self.file.refs_issued = self.file.refs_issued.max(refs.len() as u64);
         self.file.refs = refs;
         self.node_ids.clear();
         if let Some((_, _, response)) = &page_context {
@@ -476,7 +488,9 @@ impl<D: AgentDriver> Engine<D> {
             })?;
         }
         // One handshake per inspect: the observation reuses the bridge found above.
-        let mut view = self.observe_with(false, Some(bridge)).await?;
+        let mut view = self
+            .observe_with(&ViewRequest::default(), Some(bridge))
+            .await?;
         view["inspection"] = response;
         view["untrusted"] = json!(true);
         Ok(view)
@@ -494,7 +508,8 @@ impl<D: AgentDriver> Engine<D> {
         let refs = gates::target_type_in(&step, Some(&self.file))?;
         let (c_refs, e_refs): (Vec<String>, Vec<String>) =
             refs.iter().cloned().partition(|r| r.starts_with("@c"));
-        gates::ref_binding(&self.file, observation, &e_refs)?;
+        let numbering = &self.views.numbering;
+        gates::ref_binding(&self.file, observation, &e_refs, |n| numbering.issued(n))?;
         gates::cref_binding(&self.file, &c_refs)?;
         let deadline = self.turn_deadline();
         // Gate 4, in the browser: the document is the observed one and each ref's node is still

@@ -155,12 +155,14 @@ mod tests {
         );
         let observed = SessionEvent::turn(TurnRecord {
             turn: 3,
-            request: Request::Observe { full: false },
+            request: Request::Observe {
+                view: Default::default(),
+            },
             outcome: TurnOutcome::passed(Some(2)),
         });
         assert_eq!(
             serde_json::to_value(&observed).unwrap(),
-            json!({ "kind": "observe", "turn": 3, "request": { "op": "observe", "full": false },
+            json!({ "kind": "observe", "turn": 3, "request": { "op": "observe", "full": false, "form": "text" },
                     "ok": true, "observation": 2 })
         );
         let refused = SessionEvent::turn(TurnRecord {

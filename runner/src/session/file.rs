@@ -191,10 +191,6 @@ pub struct SessionFile {
     pub latest: Option<ObservationRecord>,
     /// Refs of the latest observation.
     pub refs: Vec<RefEntry>,
-    /// The most `@eN` refs one observation of this session issued: a ref numbered above it was
-    /// never issued (`test.session.unknown_ref`), one at or below it is stale.
-    #[serde(default)]
-    pub refs_issued: u64,
     /// Successful statements, for `promote`.
     pub steps: Vec<StepRecord>,
     /// Why the session closed, once it has.

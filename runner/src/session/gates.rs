@@ -90,10 +90,14 @@ pub fn target_type_in(
 
 /// Gate 4 (ref binding): a statement naming refs must belong to the latest observation, which
 /// must still be open; `--observation N`, when given, must be that observation too.
+/// `issued(N)` says whether `@eN` was ever given in the current document (the supervisor's
+/// stable numbering, `view::Numbering::issued`, is the one record of that), so a typo is told
+/// apart from a ref that went stale.
 pub fn ref_binding(
     session: &SessionFile,
     observation: Option<u64>,
     refs: &[String],
+    issued: impl Fn(u64) -> bool,
 ) -> Result<(), SessionError> {
     let latest = session.latest.as_ref();
     if let Some(n) = observation {
@@ -125,17 +129,30 @@ pub fn ref_binding(
     if refs.is_empty() {
         return Ok(());
     }
-    // A ref no observation of this session ever had is a different mistake from an old one:
+    // A ref no observation of this document ever had is a different mistake from an old one:
     // observing again will not bring it back.
-    if let Some(r) = refs.iter().find(|r| !issued(session, r)) {
-        let hint = match session.refs.len() {
-            0 => "observe first".to_string(),
-            1 => "the latest observation has only @e1".to_string(),
-            n => format!("the latest observation has @e1…@e{n}"),
+    let known = |r: &str| {
+        r.strip_prefix("@e")
+            .and_then(|n| n.parse::<u64>().ok())
+            .is_some_and(&issued)
+    };
+    if let Some(r) = refs.iter().find(|r| !known(r)) {
+        // Stable numbering can leave gaps: the range is the latest observation's lowest and
+        // highest number.
+        let numbers = session
+            .refs
+            .iter()
+            .filter_map(|e| e.reference.strip_prefix("@e")?.parse::<u64>().ok());
+        let hint = match (numbers.clone().min(), numbers.max()) {
+            (Some(low), Some(high)) if low == high => {
+                format!("the latest observation has only @e{low}")
+            }
+            (Some(low), Some(high)) => format!("the latest observation has @e{low}…@e{high}"),
+            _ => "observe first".to_string(),
         };
         return Err(SessionError::new(
             SessionCode::UnknownRef,
-            format!("{r} was never issued in this session; {hint}"),
+            format!("{r} was never issued on this page; {hint}"),
         ));
     }
     let Some(latest) = latest.filter(|l| l.open) else {
@@ -161,15 +178,6 @@ pub fn ref_binding(
         }
     }
     Ok(())
-}
-
-/// True when some observation of this session issued `r` (`@eN` with 1 ≤ N ≤ the most refs
-/// one observation issued).
-fn issued(session: &SessionFile, r: &str) -> bool {
-    let most = session.refs_issued.max(session.refs.len() as u64);
-    r.strip_prefix("@e")
-        .and_then(|n| n.parse::<u64>().ok())
-        .is_some_and(|n| n >= 1 && n <= most)
 }
 
 /// Gate 4 for `@cN` refs: each must be one of the session's surviving Page Context refs (an
@@ -302,7 +310,6 @@ mod tests {
                 loader_id: "L".into(),
                 open: true,
             }),
-            refs_issued: 1,
             refs: vec![RefEntry {
                 reference: "@e1".into(),
                 backend_node_id: 5,
@@ -394,19 +401,21 @@ mod tests {
     fn refs_bind_to_the_latest_open_observation() {
         let s = session();
         let refs = vec!["@e1".to_string()];
-        assert!(ref_binding(&s, Some(2), &refs).is_ok());
-        assert!(ref_binding(&s, None, &refs).is_ok());
+        // The document issued @e1 only, or (earlier observations of it) @e1…@e9.
+        let upto1 = |n: u64| n == 1;
+        let upto9 = |n: u64| (1..=9).contains(&n);
+        assert!(ref_binding(&s, Some(2), &refs, upto1).is_ok());
+        assert!(ref_binding(&s, None, &refs, upto1).is_ok());
         assert_eq!(
-            ref_binding(&s, Some(1), &refs).unwrap_err().code,
+            ref_binding(&s, Some(1), &refs, upto1).unwrap_err().code,
             SessionCode::StaleRef
         );
         // Never issued (a typo) is told apart from issued by an earlier observation.
-        let unknown = ref_binding(&s, None, &["@e9".into()]).unwrap_err();
+        let unknown = ref_binding(&s, None, &["@e9".into()], upto1).unwrap_err();
         assert_eq!(unknown.code, SessionCode::UnknownRef);
         assert!(unknown.message.contains("@e9"), "{}", unknown.message);
-        let mut earlier = session();
-        earlier.refs_issued = 9;
-        let stale = ref_binding(&earlier, None, &["@e9".into()]).unwrap_err();
+        let earlier = session();
+        let stale = ref_binding(&earlier, None, &["@e9".into()], upto9).unwrap_err();
         assert_eq!(stale.code, SessionCode::StaleRef);
         assert!(
             stale.message.starts_with("@e9 is stale"),
@@ -414,16 +423,18 @@ mod tests {
             stale.message
         );
         assert_eq!(
-            ref_binding(&s, None, &["@e0".into()]).unwrap_err().code,
+            ref_binding(&s, None, &["@e0".into()], upto1)
+                .unwrap_err()
+                .code,
             SessionCode::UnknownRef
         );
         let mut ended = session();
         ended.latest.as_mut().unwrap().open = false;
         assert_eq!(
-            ref_binding(&ended, None, &refs).unwrap_err().code,
+            ref_binding(&ended, None, &refs, upto1).unwrap_err().code,
             SessionCode::StaleRef
         );
-        assert!(ref_binding(&ended, None, &[]).is_ok());
+        assert!(ref_binding(&ended, None, &[], upto1).is_ok());
     }
 
     #[test]

@@ -14,6 +14,9 @@
 //! Kit bridge, observations also carry `@cN` refs bound to the same Page Context revision; they
 //! survive actions only through a delta re-validated in Rust ([`page_context`]).
 //!
+//! What an observation shows, and how it fits a model's context window (outline, budget,
+//! diffs, settling), is [`view`].
+//!
 //! Page text is untrusted data everywhere: it is quoted in views, flagged `untrusted: true`, and
 //! never part of a suggested command ([`next`]).
 
@@ -34,5 +37,6 @@ pub mod protocol;
 pub mod spawn;
 pub mod statement;
 pub mod supervisor;
+pub mod view;
 
 pub use code::{SessionCode, SessionError};

@@ -121,7 +121,6 @@ mod tests {
             actions: 2,
             latest: None,
             refs: vec![],
-            refs_issued: 0,
             steps,
             closed_reason: None,
             page_context: None,

@@ -19,10 +19,12 @@ pub enum FinishStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
-    /// Observe the page; `full` lists every ref and the page text.
+    /// Observe the page: the outline within a byte budget, or a diff, optionally after the
+    /// page settled.
     Observe {
-        /// List everything instead of the compact view.
-        full: bool,
+        /// What view to answer with.
+        #[serde(flatten)]
+        view: super::view::ViewRequest,
     },
     /// Inspect the Test Kit Page Context: the bridge's answer plus a new observation.
     Inspect {

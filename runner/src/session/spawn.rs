@@ -114,7 +114,6 @@ pub fn start(
         actions: 0,
         latest: None,
         refs: Vec::new(),
-        refs_issued: 0,
         steps: Vec::new(),
         closed_reason: None,
         page_context: None,

@@ -17,7 +17,7 @@ pub struct Cli<P: Args> {
     /// The operation's parameters.
     #[command(flatten)]
     pub params: P,
-    /// Print JSON.
+    /// Print the result as one line of compact JSON.
     #[arg(long)]
     pub json: bool,
 }
@@ -104,13 +104,15 @@ fn write_stdout(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
-fn pretty<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut s = serde_json::to_string_pretty(value).expect("results serialize");
+/// One line of compact JSON: what an agent reads costs context, and indentation is a third of
+/// it.
+fn compact<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut s = serde_json::to_string(value).expect("results serialize");
     s.push('\n');
     s
 }
 
-/// Print a result: the value as one JSON document (`--json`) or `human(value)`; exit 0. An
+/// Print a result: the value as one line of compact JSON (`--json`) or `human(value)`; exit 0. An
 /// error prints as `{"error": …}` (`--json`) or `error[code]: message` on stderr.
 pub fn print<T: Serialize, E: Failure>(
     json: bool,
@@ -119,12 +121,12 @@ pub fn print<T: Serialize, E: Failure>(
 ) -> ExitCode {
     match result {
         Ok(value) => {
-            write_stdout(&if json { pretty(&value) } else { human(&value) });
+            write_stdout(&if json { compact(&value) } else { human(&value) });
             ExitCode::from(EXIT_OK)
         }
         Err(e) => {
             if json {
-                write_stdout(&pretty(&serde_json::json!({ "error": &e })));
+                write_stdout(&compact(&serde_json::json!({ "error": &e })));
             } else {
                 eprintln!("error[{}]: {}", e.code(), e.message());
                 if let Some(next) = e.next() {

@@ -5,16 +5,17 @@
 //! `supervise` is the hidden process `start` leaves running.
 
 use super::render::{next_line, print, Cli};
+use crate::ops::observe::{self as observe_op, ObserveParams};
 use crate::ops::session::{
     self as ops, AbortParams, Closed, ExecParams, Executed, FinishParams, InspectParams,
-    ObserveParams, PromoteParams, SessionParams, StartParams,
+    PromoteParams, SessionParams, StartParams,
 };
 use crate::ops::verbs::{
     self, DragParams, ExpectCondition, ExpectParams, NavigateParams, On, PressParams, ScrollParams,
     SelectParams, TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
 };
 use crate::ops::Context;
-use a3s_test_runner::session::observation::to_text;
+use a3s_test_runner::session::view::{text, Form, Observation};
 use a3s_test_runner::session::SessionError;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -25,7 +26,9 @@ use std::process::ExitCode;
 pub enum SessionCommand {
     /// Start a session: a browser on URL that outlives this command, owned by a supervisor.
     Start(Cli<StartParams>),
-    /// Observe the page: observation N with refs @e1… (page text is untrusted data).
+    /// Observe the page: its text in document order with refs @eN inline, within --max-bytes
+    /// (default 4096); --since N for what changed, --settle-ms T to wait for a quiet page first
+    /// (page text is untrusted data).
     Observe(Cli<ObserveParams>),
     /// Inspect the Test Kit Page Context (a new observation with fresh refs plus the answer).
     Inspect(Cli<InspectParams>),
@@ -136,15 +139,15 @@ fn closed_human(v: &Closed) -> String {
     format!("session closed: {status}; no owned process remains\n") + &next_line(v.next.as_deref())
 }
 
-fn view_human(v: &serde_json::Value) -> String {
-    let mut out = to_text(v);
-    if let Some(i) = v.get("inspection") {
+fn view_human(v: &Observation) -> String {
+    let mut out = text::render(v);
+    if let Some(i) = &v.inspection {
         out.push_str(&format!(
             "inspection (untrusted page data): {}\n",
             serde_json::to_string(i).unwrap_or_default()
         ));
     }
-    out + &next_line(v.get("next").and_then(serde_json::Value::as_str))
+    out + &next_line(v.next.as_deref())
 }
 
 /// Run a session command.
@@ -165,7 +168,14 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 )
             })
         }
-        C::Observe(a) => print(a.json, ops::observe(ctx, &a.params), view_human),
+        C::Observe(a) => {
+            let form = if a.json { Form::Json } else { Form::Text };
+            print(
+                a.json,
+                observe_op::observe(ctx, &a.params, form),
+                view_human,
+            )
+        }
         C::Inspect(a) => print(a.json, ops::inspect(ctx, &a.params), view_human),
         C::Exec(a) => print(a.json, ops::exec(ctx, &a.params), exec_human),
         C::Click(a) => target(ctx, a, TargetVerb::Click),

@@ -1,0 +1,66 @@
+//! `observe`: the agent's view of the page — its text in document order with refs inline,
+//! within a byte budget, or only what changed since an earlier observation, optionally after
+//! the page settled. One parameters struct for the CLI and the MCP tool (`test_observe`); the
+//! view itself is built in `a3s_test_runner::session::view`.
+
+use super::session::{turn, typed, SESSION_ID};
+use super::Context;
+use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::view::{Form, Observation, ViewRequest};
+use a3s_test_runner::session::SessionError;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// `observe`: the page as an outline with refs.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct ObserveParams {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// No byte budget (up to 262144 bytes) and longer lines.
+    #[arg(long)]
+    #[serde(default)]
+    pub full: bool,
+    /// Only what changed since observation N (added, removed, changed lines); when that
+    /// cannot be told, the answer says why and carries the whole view.
+    #[arg(long, value_name = "N")]
+    #[schemars(range(min = 1))]
+    pub since: Option<u64>,
+    /// First wait until the page made no DOM change and no network request for T ms (at most
+    /// 5000; the whole wait is capped at 4×T, within 2–10 s, and the answer says whether it
+    /// settled).
+    #[arg(long, value_name = "T")]
+    #[schemars(range(min = 1, max = 5000))]
+    pub settle_ms: Option<u64>,
+    /// The view's byte budget (default 4096); past it the view says what was cut.
+    #[arg(long, value_name = "BYTES")]
+    #[schemars(range(min = 256, max = 262144))]
+    pub max_bytes: Option<usize>,
+    /// Start the view at this ref (`@e21`) or outline line number, as a cut view suggests.
+    #[arg(long, value_name = "REF|LINE")]
+    #[schemars(length(max = 16))]
+    pub scope: Option<String>,
+}
+
+impl ObserveParams {
+    /// The supervisor's request, the budget counted in `form`.
+    pub fn request(&self, form: Form) -> ViewRequest {
+        ViewRequest {
+            full: self.full,
+            since: self.since,
+            settle_ms: self.settle_ms,
+            max_bytes: self.max_bytes,
+            scope: self.scope.clone(),
+            form,
+        }
+    }
+}
+
+/// Observe the page; `form` is how the answer will be printed (the budget counts its bytes).
+pub fn observe(ctx: &Context, p: &ObserveParams, form: Form) -> Result<Observation, SessionError> {
+    let view = p.request(form);
+    view.validate()
+        .map_err(|m| SessionError::new(a3s_test_runner::session::SessionCode::InvalidInput, m))?;
+    typed(turn(ctx, &p.session, Request::Observe { view })?)
+}
