@@ -3,11 +3,36 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 /// Deadline for one run of the binary; admission of a few small files takes milliseconds.
 pub const DEADLINE: Duration = Duration::from_secs(60);
+
+/// How often [`wait_until`] looks again.
+const POLL: Duration = Duration::from_millis(10);
+
+/// Wait until `ready()` holds, for at most `within`; true when it did. For conditions nothing
+/// announces (another process's entry in `/proc`, a file appearing), which a test can only watch:
+/// the wait ends as soon as the condition holds, never after a guessed pause.
+pub fn wait_until(within: Duration, ready: impl FnMut() -> bool) -> bool {
+    wait_until_every(POLL, within, ready)
+}
+
+/// [`wait_until`] looking again every `poll`: a test that must catch a short-lived moment (a
+/// process that has just appeared) looks more often.
+pub fn wait_until_every(poll: Duration, within: Duration, mut ready: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + within;
+    loop {
+        if ready() {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(poll);
+    }
+}
 
 /// The result of one run.
 #[derive(Debug)]

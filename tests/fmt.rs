@@ -204,7 +204,7 @@ fn rewriting_keeps_the_file_mode() {
 #[test]
 fn ctrl_c_leaves_every_file_whole_and_no_temporary_file() {
     use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     use wait_timeout::ChildExt;
 
     let dir = tempfile::tempdir().unwrap();
@@ -223,19 +223,16 @@ fn ctrl_c_leaves_every_file_whole_and_no_temporary_file() {
             .stderr(Stdio::null()),
     );
     // Wait (with a deadline) for the first rewrite to start, then interrupt.
-    let deadline = Instant::now() + common::DEADLINE;
-    loop {
+    // Looked at every millisecond: a rewrite is short.
+    let writing = common::wait_until_every(Duration::from_millis(1), common::DEADLINE, || {
         let writing = names(dir.path()).iter().any(|n| n.starts_with(".a3s-fmt-"));
-        if writing {
-            break;
-        }
         assert!(
-            child.try_wait().unwrap().is_none(),
+            writing || child.try_wait().unwrap().is_none(),
             "fmt finished before it could be interrupted"
         );
-        assert!(Instant::now() < deadline, "no rewrite started");
-        std::thread::sleep(Duration::from_millis(1));
-    }
+        writing
+    });
+    assert!(writing, "no rewrite started");
     // SAFETY: signals the child this test spawned.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
     let status = match child.wait_timeout(common::DEADLINE).unwrap() {

@@ -61,7 +61,7 @@ fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     // Without O_NONBLOCK, opening a FIFO blocks until some other process opens it to write.
     let file = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
         .open(path)?;
     if !file.metadata()?.is_file() {
         return Err(std::io::Error::other(
@@ -79,9 +79,14 @@ mod tests {
     fn refuses_fifos_devices_and_oversized_files() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("pipe.acl");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        // SAFETY: a valid NUL-terminated path; mkfifo only creates a file system node.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
         assert!(matches!(read_suite_file(&fifo), Err(ReadError::Io(_))));
         assert!(matches!(
             read_suite_file(Path::new("/dev/zero")),

@@ -12,7 +12,7 @@ use a3s_test_runner::merge::{self, MergeCode, MergeError};
 use a3s_test_runner::reporter::json::JsonReporter;
 use a3s_test_runner::reporter::junit::JunitReporter;
 use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
-use a3s_test_runner::reporter::Reporter;
+use a3s_test_runner::reporter::{Reporter, ResultReporter};
 use a3s_test_runner::result::RunResult;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -95,17 +95,6 @@ fn write_outputs(args: &MergeReportsArgs, result: &RunResult) -> Result<(), Exit
             result: Arc::new(result.clone()),
         },
     };
-    let started = RunEvent {
-        timestamp: event.timestamp,
-        elapsed: std::time::Duration::ZERO,
-        kind: RunEventKind::RunStarted {
-            run_id: result.run_id.clone(),
-            scenario_count: result.scenarios.len(),
-            skipped: result.skipped,
-            jobs: 1,
-            artifact_root: result.artifact_root.clone(),
-        },
-    };
     let cwd = std::env::current_dir().unwrap_or_default();
     let live: Box<dyn Write> = if args.json {
         Box::new(std::io::stderr())
@@ -133,10 +122,8 @@ fn write_outputs(args: &MergeReportsArgs, result: &RunResult) -> Result<(), Exit
     if let Some(path) = &args.junit {
         let file = std::fs::File::create(path)
             .map_err(|e| fail(format_args!("failed to create `{}`: {e}", path.display())))?;
-        let mut junit = JunitReporter::new(std::io::BufWriter::new(file));
-        junit
-            .report(&started)
-            .and_then(|()| junit.report(&event))
+        JunitReporter::new(std::io::BufWriter::new(file))
+            .finish(result)
             .map_err(|e| fail(format_args!("failed to write the JUnit report: {e}")))?;
     }
     if let Some(dir) = &args.html {

@@ -6,8 +6,9 @@
 //! `index.html`), refuses `..` and anything whose real path (symlinks resolved) leaves the root,
 //! and answers with `Cache-Control: no-store`. HTTP is hyper's (HTTP/1.1, keep-alive): a request
 //! head must be at most [`MAX_HEAD`] bytes (else `431`) and arrive within [`IDLE`], which also
-//! closes idle keep-alive connections; at most [`MAX_CONNECTIONS`] are served at once, more get
-//! `503`. The first line on stdout is `serving <dir> at http://127.0.0.1:<port>/` (with
+//! closes idle keep-alive connections; each answer must be written within [`WRITE_DEADLINE`]
+//! (`write_deadline.rs`), so a client that stops reading loses its connection instead of holding
+//! it; at most [`MAX_CONNECTIONS`] are served at once, more get `503`. The first line on stdout is `serving <dir> at http://127.0.0.1:<port>/` (with
 //! `--port 0` the OS picks the port), so a caller can wait for that line instead of guessing. It
 //! stops on SIGTERM or Ctrl+C.
 
@@ -24,12 +25,18 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
+use write_deadline::WriteDeadline;
+
+mod write_deadline;
 
 /// Most connections served at once; more get `503`.
 pub const MAX_CONNECTIONS: usize = 128;
 /// The deadline for a request head, counted from when the connection starts waiting for it (so
 /// a connection idle this long is closed too).
 const IDLE: Duration = Duration::from_secs(10);
+/// How long writing one answer may take, from its first byte: generous for any fixture over
+/// loopback, short enough that a client that stopped reading does not keep its connection.
+const WRITE_DEADLINE: Duration = Duration::from_secs(30);
 /// Largest request head accepted.
 const MAX_HEAD: usize = 16 * 1024;
 
@@ -84,7 +91,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
     runtime.block_on(async {
         match tokio::net::TcpListener::from_std(listener) {
             Ok(listener) => {
-                serve(listener, root).await;
+                serve(listener, root, WRITE_DEADLINE).await;
                 ExitCode::from(Exit::Success)
             }
             Err(e) => {
@@ -95,8 +102,9 @@ pub fn run(args: ServeArgs) -> ExitCode {
     })
 }
 
-/// Accept and serve connections on `listener` forever.
-async fn serve(listener: tokio::net::TcpListener, root: PathBuf) {
+/// Accept and serve connections on `listener` forever; each answer must be written within
+/// `write_limit`.
+async fn serve(listener: tokio::net::TcpListener, root: PathBuf, write_limit: Duration) {
     let root = Arc::new(root);
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
@@ -112,7 +120,7 @@ async fn serve(listener: tokio::net::TcpListener, root: PathBuf) {
                 .header_read_timeout(IDLE)
                 .max_buf_size(MAX_HEAD)
                 .keep_alive(slot.is_some());
-            let io = TokioIo::new(stream);
+            let io = TokioIo::new(WriteDeadline::new(stream, write_limit));
             let _ = match slot {
                 Some(_slot) => {
                     let service = hyper::service::service_fn(move |req| answer(root.clone(), req));
@@ -253,7 +261,11 @@ mod tests {
         std::fs::write(dir.path().join("index.html"), "<h1>i</h1>").unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(serve(listener, dir.path().canonicalize().unwrap()));
+        tokio::spawn(serve(
+            listener,
+            dir.path().canonicalize().unwrap(),
+            WRITE_DEADLINE,
+        ));
         (dir, addr)
     }
 
@@ -316,5 +328,52 @@ mod tests {
         );
         let refused = raw(addr, huge.as_bytes()).await;
         assert!(refused.starts_with("HTTP/1.1 431 "), "{refused}");
+    }
+
+    /// A client that asks for a large file and never reads: the server gives up on it once the
+    /// write deadline passes (the client then gets only what was already buffered, never the whole
+    /// file), and serves other clients all along.
+    #[tokio::test]
+    async fn a_client_that_stops_reading_loses_its_connection() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        const LIMIT: Duration = Duration::from_millis(300);
+        const SIZE: usize = 64 * 1024 * 1024;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("index.html"), "<h1>i</h1>").unwrap();
+        std::fs::write(dir.path().join("big.bin"), vec![b'x'; SIZE]).unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(serve(listener, dir.path().canonicalize().unwrap(), LIMIT));
+
+        let mut stalled = tokio::net::TcpStream::connect(addr).await.unwrap();
+        stalled
+            .write_all(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        // The experiment: this client reads nothing for several deadlines.
+        tokio::time::sleep(LIMIT * 4).await;
+
+        let url = url::Url::parse(&format!("http://{addr}/")).unwrap();
+        let other = a3s_test_driver::web::http::get(&url, Duration::from_secs(10), 1024)
+            .await
+            .unwrap();
+        assert_eq!(other.status, 200, "other clients are still served");
+
+        let mut received = 0usize;
+        let mut chunk = vec![0u8; 1 << 20];
+        let drained = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                match stalled.read(&mut chunk).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => received += n,
+                }
+            }
+        })
+        .await;
+        assert!(drained.is_ok(), "the server closed the stalled connection");
+        assert!(
+            received < SIZE,
+            "the server stopped writing: {received} of {SIZE} bytes arrived"
+        );
     }
 }

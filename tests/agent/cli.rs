@@ -4,7 +4,7 @@
 use crate::support::*;
 use a3s_test_runner::process_tree::ProcessInfo;
 use serde_json::Value;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[test]
 fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
@@ -296,15 +296,11 @@ fn a_terminated_supervisor_closes_the_browser_first() {
     unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) };
     // Watch the supervisor itself (pid and start time, so a reused pid does not count): the
     // moment it is gone, its browser must already be.
-    let until = Instant::now() + Duration::from_secs(20);
-    while supervisor.is_alive() {
-        assert!(
-            Instant::now() < until,
-            "the supervisor {pid} outlived SIGTERM"
-        );
-        // The supervisor is not our child: /proc is the only thing to watch.
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    // The supervisor is not our child: /proc is the only thing to watch.
+    assert!(
+        crate::common::wait_until(Duration::from_secs(20), || !supervisor.is_alive()),
+        "the supervisor {pid} outlived SIGTERM"
+    );
     let browser = a3s_test_driver::web::live_group_members(groups.1);
     assert!(
         browser.is_empty(),

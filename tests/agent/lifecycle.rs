@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long everything of a session may take to disappear once it is closed or its owner died.
 const GONE: Duration = Duration::from_secs(2);
@@ -169,25 +169,22 @@ fn an_interrupted_start_leaves_no_session_and_no_process() {
         .spawn()
         .unwrap();
         let pid = child.id() as i32;
-        let until = Instant::now() + Duration::from_secs(60);
-        loop {
-            let tagged = tracker.tagged();
-            let supervisor = tagged.iter().find(|p| p.ppid == pid);
-            let browser =
-                supervisor.and_then(|s| tagged.iter().find(|p| p.ppid == s.pid && p.pgid == p.pid));
-            let reached = match moment {
-                Moment::Supervisor => supervisor.is_some(),
-                Moment::Browser => browser.is_some(),
-            };
-            if reached {
-                break;
-            }
-            assert!(
-                Instant::now() < until,
-                "trial {i}: {moment:?} never appeared"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        // Looked at often: the moment to signal may be short.
+        let reached = crate::common::wait_until_every(
+            Duration::from_millis(2),
+            Duration::from_secs(60),
+            || {
+                let tagged = tracker.tagged();
+                let supervisor = tagged.iter().find(|p| p.ppid == pid);
+                let browser = supervisor
+                    .and_then(|s| tagged.iter().find(|p| p.ppid == s.pid && p.pgid == p.pid));
+                match moment {
+                    Moment::Supervisor => supervisor.is_some(),
+                    Moment::Browser => browser.is_some(),
+                }
+            },
+        );
+        assert!(reached, "trial {i}: {moment:?} never appeared");
         // SAFETY: the `agent start` this test spawned.
         unsafe { libc::kill(pid, sig) };
         let out = collect(child);

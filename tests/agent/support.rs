@@ -9,7 +9,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Deadline of one CLI turn.
 pub const TURN: Duration = Duration::from_secs(90);
@@ -201,22 +201,15 @@ pub fn assert_gone(groups: (u32, u32)) {
 
 /// Wait (bounded) until no process of either group is alive; for expiry, which no command awaits.
 pub fn wait_gone(groups: (u32, u32), within: Duration) {
-    let until = Instant::now() + within;
-    loop {
-        let alive: Vec<u32> = [groups.0, groups.1]
+    let alive = || -> Vec<u32> {
+        [groups.0, groups.1]
             .iter()
             .flat_map(|g| a3s_test_driver::web::live_group_members(*g))
-            .collect();
-        if alive.is_empty() {
-            return;
-        }
-        assert!(
-            Instant::now() < until,
-            "processes {alive:?} survived the idle timeout"
-        );
-        // The supervisor is not our child: /proc is the only thing to watch.
-        std::thread::sleep(Duration::from_millis(10));
-    }
+            .collect()
+    };
+    // The supervisor is not our child: /proc is the only thing to watch.
+    let gone = crate::common::wait_until(within, || alive().is_empty());
+    assert!(gone, "processes {:?} survived the idle timeout", alive());
 }
 
 /// Start a session and return its groups.

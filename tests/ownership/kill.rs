@@ -7,7 +7,7 @@ use crate::harness::{
 };
 use crate::owned::{new_tag, profile_of, Tracker, TAG_VAR};
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const QUICK: &str = include_str!("../fixtures/suites/quick.acl");
 
@@ -57,16 +57,19 @@ fn kill_9_of_run_at_any_moment_leaves_nothing_and_the_next_start_removes_the_pro
         match moment {
             Moment::AtOnce => {}
             Moment::BrowserStarting => {
-                let until = Instant::now() + Duration::from_secs(60);
                 // The browser: a tagged process leading its own group with a `--user-data-dir`.
-                while !tracker
-                    .tagged()
-                    .iter()
-                    .any(|p| p.pid == p.pgid && p.pid != pid && profile_of(p.pid).is_some())
-                {
-                    assert!(Instant::now() < until, "trial {trial}: no browser appeared");
-                    std::thread::sleep(Duration::from_millis(2));
-                }
+                // Looked at often: the moment to kill is while it starts.
+                let appeared = crate::common::wait_until_every(
+                    Duration::from_millis(2),
+                    Duration::from_secs(60),
+                    || {
+                        tracker
+                            .tagged()
+                            .iter()
+                            .any(|p| p.pid == p.pgid && p.pid != pid && profile_of(p.pid).is_some())
+                    },
+                );
+                assert!(appeared, "trial {trial}: no browser appeared");
             }
             Moment::MidScenario => {
                 wait_for_request(&requests, "/hang", Duration::from_secs(60));

@@ -320,36 +320,29 @@ pub fn dev_server_project(url: &str, command: &[&str]) -> String {
 /// Wait until the run's browser is up: a child of `pid` that leads its own process group and has
 /// helper processes of its own (a dev server, also a group leader, may sit beside it).
 pub fn wait_for_browser(pid: i32, bound: Duration) -> ProcessInfo {
-    let deadline = Instant::now() + bound;
-    loop {
+    let mut browser = None;
+    crate::common::wait_until(bound, || {
         let tree = descendants(pid);
-        if let Some(p) = tree.iter().find(|p| {
-            p.ppid == pid
-                && p.pgid == p.pid
-                && !p.is_zombie()
-                && tree.iter().any(|c| c.ppid == p.pid)
-        }) {
-            return *p;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no browser with helpers appeared under pid {pid} within {bound:?}"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        browser = tree
+            .iter()
+            .find(|p| {
+                p.ppid == pid
+                    && p.pgid == p.pid
+                    && !p.is_zombie()
+                    && tree.iter().any(|c| c.ppid == p.pid)
+            })
+            .copied();
+        browser.is_some()
+    });
+    browser.unwrap_or_else(|| {
+        panic!("no browser with helpers appeared under pid {pid} within {bound:?}")
+    })
 }
 
 /// Poll until none of `processes` is alive (zombies count as gone), up to `bound`. Never reaps:
 /// tests run in parallel in one process, and a `waitpid` here could steal another test's child.
 pub fn wait_until_gone(processes: &[ProcessInfo], bound: Duration) -> bool {
-    let deadline = Instant::now() + bound;
-    while processes.iter().any(ProcessInfo::is_alive) {
-        if Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    true
+    crate::common::wait_until(bound, || !processes.iter().any(ProcessInfo::is_alive))
 }
 
 /// Assert that none of `processes` (pid + start time) and no member of `pgid` is alive.

@@ -14,57 +14,48 @@
 //! shows it red. A scenario that failed on every attempt keeps its last failure as usual and
 //! lists the earlier attempts the same way in `<system-out>`.
 
-use super::Reporter;
-use crate::event::{RunEvent, RunEventKind};
+use super::ResultReporter;
 use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus};
 use a3s_test_driver::FailureClass;
 use junit_report::{Report, TestCase, TestResult, TestSuite};
 use std::io::Write;
 use time::OffsetDateTime;
 
-/// Builds the XML when the run finishes and writes it to `out`.
+/// Builds the XML when the run finishes and writes it to `out`; the suites' timestamp is the
+/// result's own start time, so a merged result (`merge-reports`) carries its shards' start too.
 #[derive(Debug)]
 pub struct JunitReporter<W: Write> {
     out: Option<W>,
-    started: OffsetDateTime,
 }
 
 impl<W: Write> JunitReporter<W> {
     /// A reporter writing to `out` (the `--junit` file).
     pub fn new(out: W) -> Self {
-        JunitReporter {
-            out: Some(out),
-            started: OffsetDateTime::UNIX_EPOCH,
-        }
+        JunitReporter { out: Some(out) }
     }
 }
 
-impl<W: Write> Reporter for JunitReporter<W> {
-    fn report(&mut self, event: &RunEvent) -> std::io::Result<()> {
-        match &event.kind {
-            RunEventKind::RunStarted { .. } => {
-                self.started = event.timestamp;
-                Ok(())
-            }
-            RunEventKind::RunFinished { result } => match self.out.take() {
-                Some(mut out) => {
-                    build(result, self.started)
-                        .write_xml(&mut out)
-                        .map_err(std::io::Error::other)?;
-                    writeln!(out)?;
-                    out.flush()
-                }
-                None => Ok(()),
-            },
-            RunEventKind::DriverStarted { .. }
-            | RunEventKind::ScenarioStarted { .. }
-            | RunEventKind::StepFinished { .. }
-            | RunEventKind::ScenarioRetrying { .. }
-            | RunEventKind::ScenarioFinished { .. }
-            | RunEventKind::RunBeginCancel { .. }
-            | RunEventKind::CleanupFailed { .. } => Ok(()),
-        }
+impl<W: Write> ResultReporter for JunitReporter<W> {
+    fn finish(&mut self, result: &RunResult) -> std::io::Result<()> {
+        let Some(mut out) = self.out.take() else {
+            return Ok(());
+        };
+        build(result, started(result))
+            .write_xml(&mut out)
+            .map_err(std::io::Error::other)?;
+        writeln!(out)?;
+        out.flush()
     }
+}
+
+/// The run's start as a time (`started_at` is RFC 3339); a result with an unreadable one (hand
+/// edited) gets the Unix epoch rather than no report.
+fn started(result: &RunResult) -> OffsetDateTime {
+    OffsetDateTime::parse(
+        &result.started_at,
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap_or(OffsetDateTime::UNIX_EPOCH)
 }
 
 /// The failure body: class, where, and every evidence path, one per line.

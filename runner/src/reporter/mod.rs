@@ -8,10 +8,11 @@
 //! - [`html::HtmlReporter`]: one self-contained HTML page (`--html <dir>`) a person opens.
 //! - [`github::GithubReporter`]: GitHub Actions annotations (`--reporter github`).
 //!
-//! The live reporters (terminal, JUnit) match every [`crate::event::RunEventKind`] explicitly: a
-//! new event kind does not compile until each decides what to do with it. The reporters that
-//! render only the finished run (JSON, HTML, GitHub) implement [`ResultReporter`], whose one
-//! exhaustive match lives here. None of them is called from inside the executor.
+//! The live reporter (terminal) matches every [`crate::event::RunEventKind`] explicitly: a new
+//! event kind does not compile until it decides what to do with it. The reporters that render
+//! only the finished run (JSON, JUnit, HTML, GitHub) implement [`ResultReporter`], whose one
+//! exhaustive match lives here. None of them is called from inside the executor: the executor
+//! only sends events, and the CLI feeds them to the reporters.
 
 pub mod github;
 pub mod html;
@@ -28,8 +29,8 @@ pub trait Reporter {
     fn report(&mut self, event: &RunEvent) -> std::io::Result<()>;
 }
 
-/// A reporter that renders only the finished run's result. Written once so the JSON, HTML and
-/// GitHub reporters do not each repeat the list of events they ignore.
+/// A reporter that renders only the finished run's result. Written once so the JSON, JUnit, HTML
+/// and GitHub reporters do not each repeat the list of events they ignore.
 pub trait ResultReporter {
     /// Render the finished run. An error stops only this reporter's output, never the run.
     fn finish(&mut self, result: &RunResult) -> std::io::Result<()>;

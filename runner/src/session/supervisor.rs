@@ -19,13 +19,15 @@ use super::file::{append_event, SessionFile, SessionState};
 use super::protocol::{Request, Response};
 use super::spawn;
 use crate::executor::DriverLauncher;
+use crate::exit::Exit;
 use a3s_test_driver::AgentDriver;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixListener;
-use tokio::signal::unix::{signal, Signal, SignalKind};
+use tokio::sync::Notify;
 
 /// How long a connected client may take to send its request.
 const REQUEST_READ: Duration = Duration::from_secs(10);
@@ -39,28 +41,30 @@ fn ready_line(value: serde_json::Value) {
     let _ = out.flush();
 }
 
-/// Run the supervisor of the session in `dir` until it closes; returns the process exit code.
+/// Run the supervisor of the session in `dir` until it closes; returns the process exit code
+/// (success, `InvalidInput` when the session could not start, `Interrupted` when `agent start`
+/// went away before handing over).
 /// `launcher` starts the browser: the concrete driver is chosen by whoever starts the supervisor
 /// process (the hidden `agent supervise` command), never in this module.
-pub async fn serve<L>(launcher: L, dir: PathBuf, root: PathBuf, token: String) -> i32
+pub async fn serve<L>(launcher: L, dir: PathBuf, root: PathBuf, token: String) -> Exit
 where
     L: DriverLauncher,
     L::Driver: AgentDriver,
 {
     // Handlers first: SIGTERM, SIGINT or SIGHUP at any moment close the browser instead of
     // killing the supervisor by the default action (its browser would then only die by its
-    // parent-death signal, leaving the session record `active`).
-    let mut terminate: Vec<Signal> = [
-        SignalKind::terminate(),
-        SignalKind::interrupt(),
-        SignalKind::hangup(),
-    ]
-    .into_iter()
-    .filter_map(|k| signal(k).ok())
-    .collect();
+    // parent-death signal, leaving the session record `active`). The tool's one signal path
+    // (`a3s_test_driver::process::on_stop_signals`) catches every one of them for as long as the
+    // process lives; a signal that arrives while no one waits is kept as the notify's permit.
+    let terminate = Arc::new(Notify::new());
+    let installed = {
+        let terminate = terminate.clone();
+        a3s_test_driver::process::on_stop_signals(move |_| terminate.notify_one()).is_ok()
+    };
+    let terminate = installed.then_some(terminate);
     let started = tokio::select! {
         started = Engine::start(launcher, dir.clone(), root, token) => started,
-        _ = next_signal(&mut terminate) => Err(SessionError::new(
+        _ = next_signal(&terminate) => Err(SessionError::new(
             // Dropping the half-started engine kills the browser's group.
             SessionCode::Interrupted,
             "the supervisor was stopped by a signal while starting",
@@ -75,7 +79,7 @@ where
                 let _ = file.save(&dir);
             }
             ready_line(serde_json::json!({ "ok": false, "error": e }));
-            return 2;
+            return Exit::InvalidInput;
         }
     };
     let socket = engine.file.socket.clone();
@@ -91,7 +95,7 @@ where
                 .close(SessionState::Failed, "failed", Some(err.message.clone()))
                 .await;
             ready_line(serde_json::json!({ "ok": false, "error": err }));
-            return 2;
+            return Exit::InvalidInput;
         }
     };
     // Only this user may drive the session.
@@ -104,7 +108,7 @@ where
     // a start that goes away without handing over (interrupted, killed) takes the session along.
     let handed = tokio::select! {
         handed = take_over() => handed,
-        _ = next_signal(&mut terminate) => false,
+        _ = next_signal(&terminate) => false,
     };
     if !handed {
         let _ = append_event(engine.dir(), &SessionEvent::StartAbandoned);
@@ -117,7 +121,7 @@ where
             .await;
         drop(listener);
         let _ = std::fs::remove_file(&socket);
-        return 130;
+        return Exit::Interrupted;
     }
     let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
     loop {
@@ -128,7 +132,7 @@ where
         let wait = idle.min(Duration::from_millis(left.max(1)));
         let accepted = tokio::select! {
             a = listener.accept() => a,
-            _ = next_signal(&mut terminate) => {
+            _ = next_signal(&terminate) => {
                 // SIGTERM/SIGINT/SIGHUP: close like `abort`, so the browser group goes first.
                 let _ = append_event(engine.dir(), &SessionEvent::Terminated);
                 let _ = engine.close(SessionState::Aborted, "aborted", Some("supervisor terminated by a signal".into())).await;
@@ -171,7 +175,7 @@ where
     }
     drop(listener);
     let _ = std::fs::remove_file(&socket);
-    0
+    Exit::Success
 }
 
 /// Read the hand-over line from `agent start` (bounded), stop dying with that command and
@@ -190,25 +194,10 @@ async fn take_over() -> bool {
     writeln!(out, "{}", spawn::RELEASED).is_ok() && out.flush().is_ok()
 }
 
-/// Completes when any of `signals` arrives (never, when none could be installed).
-async fn next_signal(signals: &mut [Signal]) {
-    if signals.is_empty() {
-        return std::future::pending().await;
+/// Completes when a stop signal arrives (never, when the handlers could not be installed).
+async fn next_signal(terminate: &Option<Arc<Notify>>) {
+    match terminate {
+        Some(notify) => notify.notified().await,
+        None => std::future::pending().await,
     }
-    let waits = signals.iter_mut().map(|s| Box::pin(s.recv()));
-    let _ = futures_select_all(waits).await;
-}
-
-/// The first of several futures to complete.
-async fn futures_select_all<F: std::future::Future + Unpin>(futures: impl Iterator<Item = F>) {
-    let mut futures: Vec<F> = futures.collect();
-    std::future::poll_fn(|cx| {
-        for f in futures.iter_mut() {
-            if std::pin::Pin::new(f).poll(cx).is_ready() {
-                return std::task::Poll::Ready(());
-            }
-        }
-        std::task::Poll::Pending
-    })
-    .await
 }

@@ -263,7 +263,7 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 a.token,
             ));
             runtime.shutdown_timeout(std::time::Duration::from_secs(2));
-            ExitCode::from(code as u8)
+            ExitCode::from(code)
         }
     }
 }
