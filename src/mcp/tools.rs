@@ -157,7 +157,11 @@ pub fn all() -> Vec<Tool> {
             "Start an agent session: a browser on `url` owned by a supervisor that outlives the \
              call. The start URL's origin plus allow_origins bound navigation, actions and \
              observations; allow_domains only widen network access.",
-            |c, p| session::start(c, p, &|| false),
+            |c, p| {
+                let started = session::start(c, p, &|| false)?;
+                c.own(&started.session);
+                Ok::<_, SessionError>(started)
+            },
         ),
         tool(
             "test_observe",
