@@ -29,6 +29,7 @@ pub mod state;
 pub mod status;
 pub mod store;
 pub mod validate;
+pub mod verification;
 
 pub use actions::{ActionAnswer, ActionOutcome, ActionsResponse, HumanAction, HumanActionKind};
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -45,3 +46,9 @@ pub use record::{Finding, Intent, Relation, Severity, REPAIR_PROTOCOL};
 pub use state::{FindingState, LedgerState};
 pub use status::{Actor, Op, RepairStatus};
 pub use store::StoreLimits;
+pub use verification::{
+    Baseline, CandidateRecord, CheckMode, CheckOutcome, CheckResult, CriterionOutcome, ErrorDelta,
+    EvidenceKind, EvidenceRef, ExpansionReason, LocatorKind, Proof, Scope, SliceDecision,
+    SliceInput, TargetResolution, VerificationFailure, VerificationRecord, VerifyStep,
+    SLICE_PROTOCOL, VERIFICATION_PROTOCOL,
+};
