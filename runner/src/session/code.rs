@@ -42,6 +42,19 @@ a3s_test_lang::define_codes! {
         /// `agent start` was interrupted (SIGINT, SIGTERM, SIGHUP) before it returned; the session
         /// it was creating was torn down.
         Interrupted => "test.session.interrupted";
+        /// A trusted verification check exited non-zero or was killed by a signal (or the
+        /// orchestrator reported it failed).
+        RepairCheckFailed => "test.session.repair_check_failed";
+        /// A trusted verification check did not finish within its `timeout_ms`.
+        RepairCheckTimeout => "test.session.repair_check_timeout";
+        /// A trusted verification check exited but left a process running in its group.
+        RepairCheckSurvivor => "test.session.repair_check_survivor";
+        /// A trusted verification check's processes could not all be stopped within the cleanup timeout.
+        RepairCheckCleanup => "test.session.repair_check_cleanup";
+        /// A trusted verification check could not be started.
+        RepairCheckSpawn => "test.session.repair_check_spawn";
+        /// The `--checks-json` document is not a valid `a3s.test.repair-check-results/1` report.
+        RepairCheckResults => "test.session.repair_check_results";
     }
 }
 
