@@ -5,10 +5,13 @@
 //!
 //! Reviewer verbs (accept, reject, reopen, answer) and import are deliberately absent: MCP
 //! clients are coding agents, and human authorization is a separate authority (docs/repair.md).
-//! Draining only moves what a person already sent in the session's page.
+//! Draining only moves what a person already sent in the session's page. `test_repair_verify`
+//! only asks: the verdict is whatever A3S Test observes, and the orchestrator's `--checks-json`
+//! mode is not offered here.
 
 use crate::ops::repair::{self, Operation};
 use crate::ops::repair_drain::{self, DrainError};
+use crate::ops::repair_verify::{self, VerifyError};
 use crate::ops::session;
 use crate::ops::Context;
 use a3s_test_ledger::LedgerError;
@@ -46,6 +49,12 @@ impl From<SessionError> for ToolError {
 
 impl From<DrainError> for ToolError {
     fn from(e: DrainError) -> Self {
+        refused(e)
+    }
+}
+
+impl From<VerifyError> for ToolError {
+    fn from(e: VerifyError) -> Self {
         refused(e)
     }
 }
@@ -151,6 +160,15 @@ pub fn all() -> Vec<Tool> {
              queue) into the session's ledger. Idempotent: a finding already in the ledger is \
              not appended again; a refused or failed append stays in the page.",
             |c, p| repair_drain::drain(c, &p),
+        ),
+        tool(
+            "test_repair_verify",
+            "Ask A3S Test to verify the completed attempt in the session's browser: it waits for \
+             a newer Test Kit revision, re-resolves the target, evaluates the typed criteria, \
+             compares page errors, runs the project's trusted checks and proves an ACL \
+             candidate, then records review_ready or verification_failed itself. The changed \
+             files must repeat repair_complete's exactly. You cannot choose the verdict.",
+            |c, p| repair_verify::verify(c, &p),
         ),
         tool(
             "test_session_start",

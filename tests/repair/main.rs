@@ -13,3 +13,5 @@ mod page_actions;
 mod page_server;
 mod support;
 mod testkit;
+mod verify;
+mod verify_app;

@@ -5,11 +5,13 @@
 //! `crate::ops`, as the MCP tools do.
 
 use super::render::{print, Cli};
+use super::EXIT_REFUSED;
 use crate::ops::repair::{
     self as ops, ClaimParams, CompleteParams, FailParams, FindingParams, Imported, InboxParams,
     MessageParams, Operation, ProgressParams, ReviewerParams, Target, Verb,
 };
 use crate::ops::repair_drain::{drain, DrainParams, Drained};
+use crate::ops::repair_verify::{verify, Verification, VerifyParams};
 use crate::ops::Context;
 use a3s_test_ledger::lease::LeaseState;
 use a3s_test_ledger::{Applied, ErrorCode, Inbox, LedgerError, LoopRecord, NextAction};
@@ -66,6 +68,11 @@ pub enum RepairCommand {
     /// into the session's ledger; idempotent, and a failed append keeps the page queue.
     #[command(name = "repair-drain")]
     Drain(Cli<DrainParams>),
+    /// A3S Test verifies the completed attempt in the session's browser (newer revision, target,
+    /// criteria, errors, evidence, slice, trusted checks, ACL candidate) and records the verdict
+    /// itself. Exit 0 passed (`review_ready`), 1 failed (`verification_failed`), 2 refused.
+    #[command(name = "repair-verify")]
+    Verify(Cli<VerifyParams>),
 }
 
 /// `repair-import`.
@@ -92,6 +99,16 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
             return print(a.json, r, human_import);
         }
         C::Drain(a) => return print(a.json, drain(ctx, &a.params), human_drain),
+        C::Verify(a) => {
+            let result = verify(ctx, &a.params);
+            let failed = matches!(&result, Ok(v) if !v.passed);
+            let code = print(a.json, result, human_verification);
+            return if failed {
+                ExitCode::from(EXIT_REFUSED)
+            } else {
+                code
+            };
+        }
         C::Claim(a) => (a.json, Ok(Operation::claim(a.params))),
         C::Progress(a) => (a.json, Ok(Operation::progress(a.params))),
         C::Reply(a) => (a.json, Operation::reply(a.params)),
@@ -245,6 +262,29 @@ fn human_drain(v: &Drained) -> String {
     }
     if v.more {
         out.push_str("more findings may be waiting: run repair-drain again\n");
+    }
+    out
+}
+
+fn human_verification(v: &Verification) -> String {
+    let mut out = human_applied(&v.result, v.resolution.as_ref(), &v.next_action);
+    if let Some(f) = &v.record.failure {
+        let _ = writeln!(out, "failed at {}: {} {}", word(&f.step), f.code, f.message);
+    }
+    if let Some(s) = &v.record.slice {
+        let _ = writeln!(
+            out,
+            "slice {}: {}",
+            word(&s.scope),
+            s.selected_checks.join(", ")
+        );
+    }
+    for c in &v.record.checks {
+        let _ = writeln!(out, "  check {}: {}", c.id, word(&c.outcome));
+    }
+    if let Some(c) = &v.record.candidate {
+        let proof = if c.proof.passed { "proven" } else { "failed" };
+        let _ = writeln!(out, "candidate {} ({proof})", c.path);
     }
     out
 }
