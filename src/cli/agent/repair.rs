@@ -8,7 +8,7 @@ use super::render::{print, Cli};
 use super::EXIT_REFUSED;
 use crate::ops::repair::{
     self as ops, ClaimParams, CompleteParams, FailParams, FindingParams, Imported, InboxParams,
-    MessageParams, Operation, ProgressParams, ReviewerParams, Target, Verb,
+    MessageParams, Operation, ProgressParams, ReviewerParams, Verb,
 };
 use crate::ops::repair_drain::{drain, DrainParams, Drained};
 use crate::ops::repair_verify::{verify, Verification, VerifyParams};
