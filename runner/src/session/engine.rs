@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::time::Instant;
 
+mod repair_prove;
+
 /// The most one turn may take.
 pub const TURN_BOUND: Duration = Duration::from_secs(60);
 /// How long an action waits for its target.
@@ -52,7 +54,7 @@ pub struct Engine<D: AgentDriver> {
     root: PathBuf,
     /// The session record (saved after every turn).
     pub file: SessionFile,
-    driver: D,
+    driver: std::sync::Arc<D>,
     ctx: Option<D::Context>,
     /// Never fired: a turn is bounded by its deadline, and a signal closes the session between
     /// turns (the supervisor), so a step is never abandoned half way.
@@ -126,7 +128,7 @@ impl<D: AgentDriver> Engine<D> {
             dir,
             root,
             file,
-            driver,
+            driver: std::sync::Arc::new(driver),
             ctx: Some(ctx),
             cancel: CancelToken::new(),
             blocked_reported: 0,
@@ -239,6 +241,7 @@ impl<D: AgentDriver> Engine<D> {
                 observation,
                 statement,
             } => self.exec(turn, observation, &statement).await,
+            Request::RepairProve { candidate, dir } => self.repair_prove(&candidate, &dir).await,
             Request::Finish { status, summary } => {
                 let status = match status {
                     FinishStatus::Passed => "passed",

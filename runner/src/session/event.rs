@@ -105,6 +105,8 @@ pub enum SessionEvent {
     RepairPeek(TurnRecord),
     /// A `repair_take` turn.
     RepairTake(TurnRecord),
+    /// A `repair_prove` turn (a candidate proven in a fresh context).
+    RepairProve(TurnRecord),
     /// An `exec` turn.
     Exec(TurnRecord),
     /// A `finish` turn.
@@ -121,6 +123,7 @@ impl SessionEvent {
             Request::Inspect { .. } => SessionEvent::Inspect(record),
             Request::RepairPeek { .. } => SessionEvent::RepairPeek(record),
             Request::RepairTake { .. } => SessionEvent::RepairTake(record),
+            Request::RepairProve { .. } => SessionEvent::RepairProve(record),
             Request::Exec { .. } => SessionEvent::Exec(record),
             Request::Finish { .. } => SessionEvent::Finish(record),
             Request::Abort { .. } => SessionEvent::Abort(record),

@@ -47,6 +47,15 @@ pub enum Request {
         /// The finding ids (at most 100).
         ids: Vec<String>,
     },
+    /// Write a repair candidate under `dir` and run it with the suite executor in a fresh
+    /// context of the session's browser, under the session's origin and network policy; answers
+    /// the candidate record (path, digest, proof).
+    RepairProve {
+        /// The admitted candidate suite (ACL source).
+        candidate: String,
+        /// Its verification folder, relative to the session folder, below `artifacts/repairs/`.
+        dir: String,
+    },
     /// Close the session with a verdict.
     Finish {
         /// Passed or failed.
