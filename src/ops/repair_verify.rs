@@ -388,7 +388,7 @@ fn run_steps(
         return Ok(());
     }
     // Step 8: the ACL regression candidate, when the finding allows one.
-    if let Some(made) = candidate::prove(ctx, c, finding, facts, record, dir, session_dir)? {
+    if let Some(made) = candidate::prove(ctx, c, finding, facts, record, dir)? {
         let proof = made.proof.clone();
         record.candidate = Some(made);
         if !proof.passed {

@@ -7,19 +7,14 @@
 use super::{Checked, Facts};
 use crate::ops::session::{turn, typed};
 use crate::ops::Context;
-use a3s_test_ledger::verification::{CandidateRecord, Proof, VerificationRecord};
-use a3s_test_ledger::Finding;
+use a3s_test_ledger::verification::{CandidateRecord, VerificationRecord};
+use a3s_test_ledger::{ErrorCode, Finding};
 use a3s_test_runner::repair::candidate::generate;
-use a3s_test_runner::repair::checks::sha256;
 use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::{SessionCode, SessionError};
-use std::path::Path;
 
-/// The code of a failed proof that names none of its own.
-pub const PROOF_FAILED: &str = "test.session.repair_candidate_failed";
-
-/// The candidate's file name in the verification's evidence folder.
-const FILE: &str = "candidate.acl";
+/// The code of a failed proof that names none of its own: the candidate is not proven.
+pub const PROOF_FAILED: &str = ErrorCode::NotProven.as_str();
 
 /// Generate and prove the candidate, or `None` when the finding allows none (no stable target,
 /// no text criterion, no page URL).
@@ -30,7 +25,6 @@ pub fn prove(
     facts: &Facts,
     record: &VerificationRecord,
     dir: &str,
-    _session_dir: &Path,
 ) -> Result<Option<CandidateRecord>, SessionError> {
     let Some(target) = &record.target else {
         return Ok(None);
@@ -44,13 +38,8 @@ pub fn prove(
         return Ok(None);
     };
     let request = Request::RepairProve {
-        candidate: source.clone(),
+        candidate: source,
         dir: dir.to_owned(),
     };
-    let proof: Proof = typed(turn(ctx, c.session.as_str(), request)?)?;
-    Ok(Some(CandidateRecord {
-        path: format!("{dir}/{FILE}"),
-        sha256: sha256(source.as_bytes()),
-        proof,
-    }))
+    typed(turn(ctx, c.session.as_str(), request)?).map(Some)
 }
