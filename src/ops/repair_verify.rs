@@ -218,11 +218,11 @@ fn replayed(
             ),
         ));
     };
-    let request = verdict_request(c, record.clone());
+    let request = verdict_request(c, (**record).clone());
     // The same request again: the ledger answers with the stored event, and finishes an
     // auto-resolution a crash interrupted.
     let (result, resolution) = ledger.record_verification(request, auto_resolve)?;
-    let record = record.clone();
+    let record = (**record).clone();
     let next_action = inspect(&c.session, &ledger.read()?, &c.finding, ctx.clock.now_ms(), &ctx.ids)?
         .next_action;
     Ok(Some(Verification {
@@ -242,7 +242,7 @@ fn verdict_request(c: &Checked, record: VerificationRecord) -> Request {
         request_id: Some(c.request_id.clone()),
         attempt_id: Some(c.attempt_id.clone()),
         action: Action::VerifyResult {
-            record,
+            record: Box::new(record),
             changed_files: c.changed_files.clone(),
         },
     }
