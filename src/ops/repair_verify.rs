@@ -66,9 +66,9 @@ pub struct VerifyParams {
     #[arg(long, value_name = "ACL_TARGET")]
     #[schemars(length(min = 1, max = 4096))]
     pub replacement: Option<String>,
-    /// How long step 1 waits for a newer ready Test Kit revision (default 30000).
+    /// How long step 1 waits for a newer ready Test Kit revision (default 30000, at most 60000).
     #[arg(long, value_name = "MS")]
-    #[schemars(range(min = 1, max = 300000))]
+    #[schemars(range(min = 1, max = 60000))]
     pub revision_timeout_ms: Option<u64>,
     /// Resolve a passing verification once its `review_ready` event is persisted (no reviewer
     /// step); a failed one is never resolved.
@@ -165,8 +165,8 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError>
     let revision_timeout_ms = p
         .revision_timeout_ms
         .unwrap_or(DEFAULT_REVISION_TIMEOUT_MS);
-    if !(1..=300_000).contains(&revision_timeout_ms) {
-        return Err(invalid("--revision-timeout-ms must be 1..=300000").into());
+    if !(1..=60_000).contains(&revision_timeout_ms) {
+        return Err(invalid("--revision-timeout-ms must be 1..=60000").into());
     }
     let replacement = p
         .replacement

@@ -69,3 +69,39 @@ pub fn execute(
         .join()
         .unwrap_or_else(|_| Err(io("the checks' thread panicked".into())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(id: &str, outcome: CheckOutcome) -> CheckResult {
+        CheckResult {
+            id: id.into(),
+            mode: CheckMode::CallerReported,
+            outcome,
+            exit_code: None,
+            duration_ms: 3,
+            stdout: None,
+            stderr: None,
+            message: None,
+        }
+    }
+
+    #[test]
+    fn reported_results_cover_exactly_the_selected_checks() {
+        let given = [
+            result("unit", CheckOutcome::Passed),
+            result("e2e", CheckOutcome::Passed),
+        ];
+        let ids = ["lint".to_string(), "unit".to_string()];
+        let out = reported(&ids, &given);
+        let seen: Vec<(&str, CheckOutcome)> =
+            out.iter().map(|r| (r.id.as_str(), r.outcome)).collect();
+        // A selected check the caller did not report fails; an unselected report is ignored.
+        assert_eq!(
+            seen,
+            [("lint", CheckOutcome::Failed), ("unit", CheckOutcome::Passed)]
+        );
+        assert!(out.iter().all(|r| r.mode == CheckMode::CallerReported));
+    }
+}
