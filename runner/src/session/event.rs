@@ -107,6 +107,10 @@ pub enum SessionEvent {
     RepairTake(TurnRecord),
     /// A `repair_prove` turn (a candidate proven in a fresh context).
     RepairProve(TurnRecord),
+    /// A `repair_baseline` turn.
+    RepairBaseline(TurnRecord),
+    /// A `repair_observe` turn.
+    RepairObserve(TurnRecord),
     /// An `exec` turn.
     Exec(TurnRecord),
     /// A `finish` turn.
@@ -124,6 +128,8 @@ impl SessionEvent {
             Request::RepairPeek { .. } => SessionEvent::RepairPeek(record),
             Request::RepairTake { .. } => SessionEvent::RepairTake(record),
             Request::RepairProve { .. } => SessionEvent::RepairProve(record),
+            Request::RepairBaseline { .. } => SessionEvent::RepairBaseline(record),
+            Request::RepairObserve(_) => SessionEvent::RepairObserve(record),
             Request::Exec { .. } => SessionEvent::Exec(record),
             Request::Finish { .. } => SessionEvent::Finish(record),
             Request::Abort { .. } => SessionEvent::Abort(record),

@@ -56,6 +56,17 @@ pub enum Request {
         /// Its verification folder, relative to the session folder, below `artifacts/repairs/`.
         dir: String,
     },
+    /// Record a finding's before baseline (console and page errors since the document loaded,
+    /// screenshot, bounded Page Context) into `dir`; answers a `Baseline`. `agent repair-drain`
+    /// asks for it for every finding it appended from the page.
+    RepairBaseline {
+        /// The finding the baseline belongs to.
+        finding: String,
+        /// Session-relative folder, `artifacts/repairs/<finding>/baseline`.
+        dir: String,
+    },
+    /// Steps 1–5 of a repair verification in this page; answers a `PageVerification`.
+    RepairObserve(super::repair_page::ObserveRequest),
     /// Close the session with a verdict.
     Finish {
         /// Passed or failed.
