@@ -94,7 +94,9 @@ impl<'a> Loop<'a> {
 
     /// `repair-complete` with `files` (none: `--no-changed-files`).
     fn complete(&self, files: &[&str]) {
-        let v = self.agent("repair-complete", "r-complete", &changed(files));
+        let files = changed(files);
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let v = self.agent("repair-complete", "r-complete", &files);
         assert_eq!(v["result"]["to"], "verifying", "{v}");
     }
 
