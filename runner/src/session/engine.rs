@@ -252,7 +252,7 @@ impl<D: AgentDriver> Engine<D> {
                 match self.ctx() {
                     Ok(ctx) => repair_page::baseline(ctx, &self.dir, &finding, &dir, deadline)
                         .await
-                        .map(|b| serde_json::to_value(b).expect("baselines serialize")),
+                        .map(|baseline| json!({ "baseline": baseline })),
                     Err(e) => Err(e),
                 }
             }
@@ -261,7 +261,7 @@ impl<D: AgentDriver> Engine<D> {
                 match self.ctx() {
                     Ok(ctx) => repair_page::observe(ctx, &self.dir, &observe, deadline)
                         .await
-                        .map(|v| serde_json::to_value(v).expect("verifications serialize")),
+                        .map(|verification| json!({ "verification": verification })),
                     Err(e) => Err(e),
                 }
             }

@@ -57,15 +57,17 @@ pub enum Request {
         dir: String,
     },
     /// Record a finding's before baseline (console and page errors since the document loaded,
-    /// screenshot, bounded Page Context) into `dir`; answers a `Baseline`. `agent repair-drain`
-    /// asks for it for every finding it appended from the page.
+    /// screenshot, bounded Page Context) into `dir`; answers `{"baseline": Baseline}` (a
+    /// wrapper, because any answer may also carry `blocked_requests`). `agent repair-drain` asks
+    /// for it for every finding it appended from the page.
     RepairBaseline {
         /// The finding the baseline belongs to.
         finding: String,
         /// Session-relative folder, `artifacts/repairs/<finding>/baseline`.
         dir: String,
     },
-    /// Steps 1–5 of a repair verification in this page; answers a `PageVerification`.
+    /// Steps 1–5 of a repair verification in this page; answers
+    /// `{"verification": PageVerification}`.
     RepairObserve(super::repair_page::ObserveRequest),
     /// Close the session with a verdict.
     Finish {
