@@ -184,7 +184,7 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     assert_eq!(stale.revision, Some(now));
 
     // The "repair" lands: the page changes, so there is a newer ready revision.
-    exec(root, r#"click { target = css("#fix") }"#);
+    exec(root, r##"click { target = css("#fix") }"##);
     let criteria = json!([
         "Reads calmly",
         { "kind": "target_text", "equals": "Pay  now" },
@@ -247,7 +247,7 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     );
 
     // 4. A repair that throws an uncaught error fails on the error delta.
-    exec(root, r#"click { target = css("#break") }"#);
+    exec(root, r##"click { target = css("#break") }"##);
     let broken = observe(root, request("a6", json!([])));
     assert_eq!(
         failure_of(&broken),
