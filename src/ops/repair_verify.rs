@@ -165,8 +165,9 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError>
     let revision_timeout_ms = p
         .revision_timeout_ms
         .unwrap_or(DEFAULT_REVISION_TIMEOUT_MS);
-    if !(1..=60_000).contains(&revision_timeout_ms) {
-        return Err(invalid("--revision-timeout-ms must be 1..=60000").into());
+    let most = a3s_test_runner::session::repair_page::MAX_REVISION_TIMEOUT_MS;
+    if !(1..=most).contains(&revision_timeout_ms) {
+        return Err(invalid(format!("--revision-timeout-ms must be 1..={most}")).into());
     }
     let replacement = p
         .replacement

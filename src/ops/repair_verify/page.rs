@@ -37,5 +37,13 @@ pub fn observe(
         baseline: facts.baseline.clone(),
         dir: dir.to_owned(),
     });
-    typed(turn(ctx, c.session.as_str(), request)?)
+    let answer: Answer = typed(turn(ctx, c.session.as_str(), request)?)?;
+    Ok(answer.verification)
+}
+
+/// The supervisor's answer to `RepairObserve`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Answer {
+    verification: PageVerification,
 }
