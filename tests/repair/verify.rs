@@ -62,10 +62,7 @@ impl<'a> Loop<'a> {
         let app = VerifyApp::start(root);
         start_session(root, &app.origin, session);
         let guard = AbortOnDrop(root, session);
-        ok_json(
-            root,
-            &["agent", "expect-text", "Sent", "--session", session, "--json"],
-        );
+        wait_until_sent(root, session);
         let drained = ok_json(
             root,
             &["agent", "repair-drain", "--session", session, "--json"],
@@ -125,6 +122,24 @@ impl<'a> Loop<'a> {
     /// The session folder.
     fn folder(&self) -> std::path::PathBuf {
         self.root.join(".a3s-test/agent-sessions").join(self.session)
+    }
+}
+
+/// Wait until the page shows that it sent its finding: one `wait` step (which waits up to its
+/// action timeout) at a time, within an overall deadline for a slow, shared machine.
+fn wait_until_sent(root: &Path, session: &str) {
+    let until = std::time::Instant::now() + DEADLINE;
+    let step = r#"wait { visible = text("Sent") }"#;
+    loop {
+        let out = run(root, &["agent", "exec", step, "--session", session, "--json"], None);
+        if out.status.success() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the page never showed Sent: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 }
 
