@@ -132,7 +132,7 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     let events: Vec<Value> = ledger.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let baseline: Baseline = events
         .iter()
-        .find_map(|e| e.pointer("/action/baseline").cloned())
+        .find_map(|e| e.pointer("/action/baseline/baseline").cloned())
         .map(|b| serde_json::from_value(b).unwrap())
         .unwrap_or_else(|| panic!("no baseline event in {ledger}"));
     assert!(baseline.url.starts_with(&app.origin), "{baseline:?}");
