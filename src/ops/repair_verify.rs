@@ -20,7 +20,7 @@ mod page;
 
 use super::repair::Attempt;
 use super::Context;
-use facts::Facts;
+use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{
     CheckResult, ErrorDelta, SliceInput, VerificationFailure, VerificationRecord, VerifyStep,
     VERIFICATION_PROTOCOL,
@@ -29,8 +29,8 @@ use a3s_test_ledger::{
     inspect, Action, Actor, Applied, AttemptId, ErrorCode, FindingId, Ledger, LedgerError,
     NextAction, Request, RequestId, SessionId,
 };
-use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_runner::session::SessionError;
+use facts::Facts;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -140,31 +140,27 @@ struct Checked {
 /// replacement target — everything that can be refused without a browser.
 fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError> {
     let t = &p.on.target;
-    let attempt = p
-        .on
-        .attempt_id
-        .as_deref()
-        .ok_or_else(|| invalid("repair-verify needs the attempt id (from claim)"))?;
+    let attempt =
+        p.on.attempt_id
+            .as_deref()
+            .ok_or_else(|| invalid("repair-verify needs the attempt id (from claim)"))?;
     let ids = (
         SessionId::parse(&t.session)?,
         FindingId::parse(&t.finding)?,
         RequestId::parse(&t.request_id)?,
         AttemptId::parse(attempt)?,
     );
-    let changed_files = match (&p.changed_files, p.no_changed_files) {
-        (_, true) => Vec::new(),
-        (Some(files), false) => files.clone(),
-        (None, false) => {
-            return Err(invalid(
+    let changed_files =
+        match (&p.changed_files, p.no_changed_files) {
+            (_, true) => Vec::new(),
+            (Some(files), false) => files.clone(),
+            (None, false) => return Err(invalid(
                 "repair-verify needs the changed files exactly as completed: one --changed-file \
                  per file in order, or --no-changed-files",
             )
-            .into())
-        }
-    };
-    let revision_timeout_ms = p
-        .revision_timeout_ms
-        .unwrap_or(DEFAULT_REVISION_TIMEOUT_MS);
+            .into()),
+        };
+    let revision_timeout_ms = p.revision_timeout_ms.unwrap_or(DEFAULT_REVISION_TIMEOUT_MS);
     let most = a3s_test_runner::session::repair_page::MAX_REVISION_TIMEOUT_MS;
     if !(1..=most).contains(&revision_timeout_ms) {
         return Err(invalid(format!("--revision-timeout-ms must be 1..={most}")).into());
@@ -224,8 +220,14 @@ fn replayed(
     // auto-resolution a crash interrupted.
     let (result, resolution) = ledger.record_verification(request, auto_resolve)?;
     let record = (**record).clone();
-    let next_action = inspect(&c.session, &ledger.read()?, &c.finding, ctx.clock.now_ms(), &ctx.ids)?
-        .next_action;
+    let next_action = inspect(
+        &c.session,
+        &ledger.read()?,
+        &c.finding,
+        ctx.clock.now_ms(),
+        &ctx.ids,
+    )?
+    .next_action;
     Ok(Some(Verification {
         session: c.session.clone(),
         passed: record.passed,
@@ -307,7 +309,10 @@ pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyErr
     })?;
     let state = ledger.read()?;
     let finding_state = state.finding(&c.finding).ok_or_else(|| {
-        LedgerError::new(ErrorCode::UnknownFinding, format!("no finding {}", c.finding))
+        LedgerError::new(
+            ErrorCode::UnknownFinding,
+            format!("no finding {}", c.finding),
+        )
     })?;
     let finding = state.record(finding_state)?;
     let facts = Facts::read(&state, finding_state);
@@ -317,8 +322,14 @@ pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyErr
     run_steps(ctx, &c, &finding, &facts, &dir, &session_dir, &mut record)?;
     let (result, resolution) =
         ledger.record_verification(verdict_request(&c, record.clone()), p.auto_resolve_repairs)?;
-    let next_action = inspect(&c.session, &ledger.read()?, &c.finding, ctx.clock.now_ms(), &ctx.ids)?
-        .next_action;
+    let next_action = inspect(
+        &c.session,
+        &ledger.read()?,
+        &c.finding,
+        ctx.clock.now_ms(),
+        &ctx.ids,
+    )?
+    .next_action;
     Ok(Verification {
         session: c.session.clone(),
         passed: record.passed,
@@ -378,7 +389,11 @@ fn run_steps(
         }
     }
     // Step 7: the trusted checks (or the orchestrator's results for exactly those checks).
-    let selected = record.slice.as_ref().map(|s| s.selected_checks.clone()).unwrap_or_default();
+    let selected = record
+        .slice
+        .as_ref()
+        .map(|s| s.selected_checks.clone())
+        .unwrap_or_default();
     record.checks = match &c.reported {
         Some(reported) => checks::reported(&selected, reported),
         None => checks::execute(&ctx.root, &c.catalog, &selected, session_dir, dir)?,

@@ -116,17 +116,26 @@ fn mcp_tools_answer_the_official_client() {
     // An agent may ask for verification; a changed-file list other than the completion's is
     // refused before any browser is asked (and no verdict is anyone's to choose: the tool has
     // no `passed` field).
-    let verify = tools.iter().find(|t| t["name"] == "test_repair_verify").unwrap();
+    let verify = tools
+        .iter()
+        .find(|t| t["name"] == "test_repair_verify")
+        .unwrap();
     let props = verify["inputSchema"]["properties"].as_object().unwrap();
     for absent in ["passed", "failed", "checks_json", "evidence_digests"] {
         assert!(!props.contains_key(absent), "{absent} in {props:?}");
     }
-    let (refused, is_error) = mcp.result("test_repair_verify", json!({
-        "session": "s1", "finding": "f1", "request_id": "r-v", "attempt_id": attempt,
-        "changed_files": ["src/other.css"]
-    }));
+    let (refused, is_error) = mcp.result(
+        "test_repair_verify",
+        json!({
+            "session": "s1", "finding": "f1", "request_id": "r-v", "attempt_id": attempt,
+            "changed_files": ["src/other.css"]
+        }),
+    );
     assert!(is_error, "{refused}");
-    assert_eq!(refused["error"]["code"], "test.session.repair_change_mismatch");
+    assert_eq!(
+        refused["error"]["code"],
+        "test.session.repair_change_mismatch"
+    );
     let (rec, _) = mcp.result(
         "test_repair_inspect",
         json!({"session": "s1", "finding": "f1"}),

@@ -67,7 +67,11 @@ impl<'a> Loop<'a> {
             root,
             &["agent", "repair-drain", "--session", session, "--json"],
         );
-        assert_eq!(drained["accepted"], serde_json::json!([FINDING]), "{drained}");
+        assert_eq!(
+            drained["accepted"],
+            serde_json::json!([FINDING]),
+            "{drained}"
+        );
         let claim = ok_json(root, &on(session, "repair-claim", "r-claim", &[]));
         let attempt = claim["result"]["attempt_id"].as_str().unwrap().to_owned();
         let looped = Loop {
@@ -99,7 +103,12 @@ impl<'a> Loop<'a> {
 
     /// `repair-verify` with `files` and `extra`; the raw output.
     fn verify(&self, rid: &str, files: &[&str], extra: &[&str]) -> Output {
-        let mut args = on(self.session, "repair-verify", rid, &["--attempt-id", &self.attempt]);
+        let mut args = on(
+            self.session,
+            "repair-verify",
+            rid,
+            &["--attempt-id", &self.attempt],
+        );
         args.extend(changed(files));
         args.extend(extra.iter().map(|s| s.to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -121,7 +130,9 @@ impl<'a> Loop<'a> {
 
     /// The session folder.
     fn folder(&self) -> std::path::PathBuf {
-        self.root.join(".a3s-test/agent-sessions").join(self.session)
+        self.root
+            .join(".a3s-test/agent-sessions")
+            .join(self.session)
     }
 }
 
@@ -131,7 +142,11 @@ fn wait_until_sent(root: &Path, session: &str) {
     let until = std::time::Instant::now() + DEADLINE;
     let step = r#"wait { visible = text("Sent") }"#;
     loop {
-        let out = run(root, &["agent", "exec", step, "--session", session, "--json"], None);
+        let out = run(
+            root,
+            &["agent", "exec", step, "--session", session, "--json"],
+            None,
+        );
         if out.status.success() {
             return;
         }
@@ -145,10 +160,18 @@ fn wait_until_sent(root: &Path, session: &str) {
 
 /// `agent <verb> finding-pay --session S --request-id R <extra> --json`.
 fn on(session: &str, verb: &str, rid: &str, extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = ["agent", verb, FINDING, "--session", session, "--request-id", rid]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let mut args: Vec<String> = [
+        "agent",
+        verb,
+        FINDING,
+        "--session",
+        session,
+        "--request-id",
+        rid,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     args.extend(extra.iter().map(|s| s.to_string()));
     args.push("--json".into());
     args
@@ -172,7 +195,10 @@ fn verdict(out: &Output) -> (Option<i32>, Value) {
 /// The failure code of a failed verification's record.
 fn failure(v: &Value) -> (&str, &str) {
     let f = &v["record"]["failure"];
-    (f["step"].as_str().unwrap_or(""), f["code"].as_str().unwrap_or(""))
+    (
+        f["step"].as_str().unwrap_or(""),
+        f["code"].as_str().unwrap_or(""),
+    )
 }
 
 #[test]
@@ -185,10 +211,16 @@ fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candid
     assert_eq!(code, Some(0), "{v}");
     assert_eq!(v["passed"], true, "{v}");
     assert_eq!(v["result"]["to"], "review_ready");
-    assert!(v["resolution"].is_null(), "no auto-resolve without the flag");
+    assert!(
+        v["resolution"].is_null(),
+        "no auto-resolve without the flag"
+    );
     let record = &v["record"];
     assert_eq!(record["protocol"], "a3s.test.repair-verification/1");
-    assert!(record["revisionAfter"].as_u64() > record["revisionBefore"].as_u64(), "{record}");
+    assert!(
+        record["revisionAfter"].as_u64() > record["revisionBefore"].as_u64(),
+        "{record}"
+    );
     assert_eq!(record["target"]["stable"], true, "{record}");
     let slice = &record["slice"];
     assert_eq!(slice["protocol"], "a3s.test.repair-verification-slice/1");
@@ -218,7 +250,10 @@ fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candid
     assert_eq!(code, Some(0), "{again}");
     assert_eq!(again["result"]["replayed"], true);
     assert_eq!(again["record"], v["record"]);
-    assert_eq!(std::fs::read(ledger_path(l.root, l.session)).unwrap(), ledger);
+    assert_eq!(
+        std::fs::read(ledger_path(l.root, l.session)).unwrap(),
+        ledger
+    );
 }
 
 #[test]
@@ -260,7 +295,10 @@ fn a_false_criterion_fails_and_is_never_auto_resolved() {
         .find(|c| c["criterion"]["kind"] == "target_text")
         .unwrap();
     assert_eq!(text["passed"], false, "{text}");
-    let prose = criteria.iter().find(|c| c["criterion"].is_string()).unwrap();
+    let prose = criteria
+        .iter()
+        .find(|c| c["criterion"].is_string())
+        .unwrap();
     assert_eq!(prose["verifiable"], false, "{prose}");
     assert!(v["resolution"].is_null());
     assert_eq!(l.status(), "verification_failed");
@@ -282,7 +320,10 @@ fn a_new_uncaught_page_error_fails_the_verification() {
         ("errors", "test.session.repair_new_page_error"),
         "{v}"
     );
-    assert!(v["record"]["errors"]["newPageErrors"].as_u64() >= Some(1), "{v}");
+    assert!(
+        v["record"]["errors"]["newPageErrors"].as_u64() >= Some(1),
+        "{v}"
+    );
     assert_eq!(l.status(), "verification_failed");
 }
 
@@ -298,8 +339,14 @@ fn a_changed_file_mismatch_is_refused_before_the_browser_is_asked() {
     assert_eq!(code, Some(2), "{v}");
     assert_eq!(v["error"]["code"], "test.session.repair_change_mismatch");
     // No supervisor turn was taken (the session logs every one) and nothing was appended.
-    assert_eq!(std::fs::read(l.folder().join("events.jsonl")).unwrap(), events);
-    assert_eq!(std::fs::read(ledger_path(l.root, l.session)).unwrap(), ledger);
+    assert_eq!(
+        std::fs::read(l.folder().join("events.jsonl")).unwrap(),
+        events
+    );
+    assert_eq!(
+        std::fs::read(ledger_path(l.root, l.session)).unwrap(),
+        ledger
+    );
     assert_eq!(l.status(), "verifying");
 }
 
@@ -319,7 +366,10 @@ fn a_check_that_exits_1_fails_the_verification() {
     let check = &v["record"]["checks"][0];
     assert_eq!(check["outcome"], "failed", "{check}");
     assert_eq!(check["exitCode"], 1);
-    assert!(v["record"]["candidate"].is_null(), "no candidate after a failed check");
+    assert!(
+        v["record"]["candidate"].is_null(),
+        "no candidate after a failed check"
+    );
     assert_eq!(l.status(), "verification_failed");
 }
 
@@ -363,7 +413,12 @@ fn auto_resolve_resolves_only_after_the_persisted_pass() {
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .filter(|e| e["finding_id"] == FINDING)
-        .map(|e| (e["to"].as_str().unwrap().into(), e["actor"].as_str().unwrap().into()))
+        .map(|e| {
+            (
+                e["to"].as_str().unwrap().into(),
+                e["actor"].as_str().unwrap().into(),
+            )
+        })
         .collect();
     let last: Vec<(&str, &str)> = tail[tail.len() - 2..]
         .iter()

@@ -66,7 +66,12 @@ impl VerifyApp {
     }
 }
 
-fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, root: &Path, version: &(Mutex<u64>, Condvar)) {
+fn serve(
+    stream: TcpStream,
+    files: &HashMap<String, Vec<u8>>,
+    root: &Path,
+    version: &(Mutex<u64>, Condvar),
+) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut reader = BufReader::new(&stream);
     let mut first = String::new();

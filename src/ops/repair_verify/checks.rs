@@ -62,7 +62,12 @@ pub fn execute(
             .map_err(|e| io(format!("failed to start a runtime for the checks: {e}")))?;
         let refs: Vec<&VerificationCheck> = owned.iter().collect();
         runtime
-            .block_on(run_checks(&root, &refs, &evidence, &CheckOptions::default()))
+            .block_on(run_checks(
+                &root,
+                &refs,
+                &evidence,
+                &CheckOptions::default(),
+            ))
             .map_err(|e| SessionError::new(e.code(), e.to_string()))
     });
     worker
@@ -100,7 +105,10 @@ mod tests {
         // A selected check the caller did not report fails; an unselected report is ignored.
         assert_eq!(
             seen,
-            [("lint", CheckOutcome::Failed), ("unit", CheckOutcome::Passed)]
+            [
+                ("lint", CheckOutcome::Failed),
+                ("unit", CheckOutcome::Passed)
+            ]
         );
         assert!(out.iter().all(|r| r.mode == CheckMode::CallerReported));
     }

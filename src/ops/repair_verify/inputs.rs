@@ -99,7 +99,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(load_catalog(dir.path()).unwrap().is_empty());
         std::fs::create_dir_all(dir.path().join(".a3s-test")).unwrap();
-        std::fs::write(dir.path().join(PROJECT_FILE), "project \"p\" { verification {").unwrap();
+        std::fs::write(
+            dir.path().join(PROJECT_FILE),
+            "project \"p\" { verification {",
+        )
+        .unwrap();
         assert_eq!(
             load_catalog(dir.path()).unwrap_err().code,
             ErrorCode::InvalidInput
