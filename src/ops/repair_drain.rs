@@ -191,8 +191,8 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
         }
         let before = report.accepted.len();
         let taken = round(&ledger, &records, &mut report);
-        for finding in report.accepted[before..].to_vec() {
-            let note = record_baseline(ctx, session, &ledger, &finding);
+        for finding in &report.accepted[before..] {
+            let note = record_baseline(ctx, session, &ledger, finding);
             report.baselines.push(note);
         }
         if !taken.ids.is_empty() {
