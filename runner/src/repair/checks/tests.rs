@@ -167,6 +167,22 @@ async fn a_double_forked_child_is_a_surviving_descendant_and_is_killed() {
 }
 
 #[tokio::test]
+async fn a_helper_that_left_the_group_but_holds_the_output_is_found_and_killed() {
+    let f = Fixture::new();
+    // The helper writes its pid only after `setsid`, and the check exits only after that, so
+    // it really is outside the group when the check ends.
+    let script = r#"setsid sh -c 'echo $$ > pid.tmp; mv pid.tmp pid; exec sleep 60' &
+        while [ ! -s pid ]; do :; done; exit 0"#;
+    let r = f.one(check("escapes", &["sh", "-c", script], 10_000)).await;
+    let pid = f.written_pid();
+    assert_eq!(r.outcome, CheckOutcome::SurvivingDescendant, "{r:?}");
+    assert!(gone(pid), "the escaped sleep {pid} must be gone");
+    let message = r.message.unwrap();
+    assert!(message.contains("had left its process group"), "{message}");
+    assert!(message.contains(&pid.to_string()), "{message}");
+}
+
+#[tokio::test]
 async fn output_is_bounded_to_its_last_bytes_and_says_it_was_truncated() {
     let f = Fixture::new();
     let opts = CheckOptions {
