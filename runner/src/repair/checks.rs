@@ -29,7 +29,9 @@
 //! the cleanup bound and [`run_checks`] returns [`CheckRunError::Interrupted`].
 //!
 //! `a3s-test` as a check's program means this binary (`std::env::current_exe`), as for the dev
-//! server, so a check may be `["a3s-test", "run", "suites/"]` without the binary on `PATH`.
+//! server, so a check may be `["a3s-test", "run", "suites/"]` without the binary on `PATH`; a
+//! relative program with a `/` (`./scripts/check.sh`) is taken from the project root; any other
+//! name is looked up on `PATH`.
 
 mod caller;
 mod capture;
@@ -224,6 +226,9 @@ async fn run_one(
             Ok(exe) => exe,
             Err(e) => return Ok(Some(spawn_failed(format!("`a3s-test`: {e}")))),
         }
+    } else if program.contains('/') && Path::new(program).is_relative() {
+        // `./scripts/check.sh` means the project's script, whatever this process's own cwd is.
+        root.join(program)
     } else {
         program.into()
     };

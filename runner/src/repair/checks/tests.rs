@@ -222,6 +222,32 @@ async fn a_check_runs_in_the_project_root() {
 }
 
 #[tokio::test]
+async fn a_relative_program_is_the_projects_own() {
+    let f = Fixture::new();
+    // A link to `echo`, not a freshly written script: exec'ing a file just written can meet
+    // ETXTBSY while another test thread forks.
+    std::fs::create_dir_all(f.root.path().join("scripts")).unwrap();
+    std::os::unix::fs::symlink(which("echo"), f.root.path().join("scripts/say")).unwrap();
+    let r = f
+        .one(check(
+            "script",
+            &["./scripts/say", "from-the-project"],
+            10_000,
+        ))
+        .await;
+    assert_eq!(r.outcome, CheckOutcome::Passed, "{r:?}");
+    assert_eq!(f.read(&r.stdout), b"from-the-project\n");
+}
+
+/// `program`'s path on `PATH`.
+fn which(program: &str) -> PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+        .unwrap()
+}
+
+#[tokio::test]
 async fn no_shell_interprets_the_arguments() {
     let f = Fixture::new();
     let r = f
