@@ -517,3 +517,76 @@ mod caller_results {
         }
     }
 }
+
+/// The judgement itself is pure: what a check left behind decides its outcome, cleanup failures
+/// first (a SIGKILL that did not stop the group cannot be produced on demand by a real process).
+#[test]
+fn cleanup_failures_outrank_every_other_ending() {
+    use std::os::unix::process::ExitStatusExt;
+    let c = check("c", &["true"], 100);
+    let opts = CheckOptions::default();
+    let open = Some(Captured {
+        tail: Vec::new(),
+        total: 0,
+        closed: false,
+    });
+    let closed = Some(Captured {
+        tail: Vec::new(),
+        total: 0,
+        closed: true,
+    });
+    let ok = || Ended::Exited(Some(ExitStatus::from_raw(0)));
+    let left = |survivors: Vec<u32>, escaped: Vec<u32>, still: Option<Vec<u32>>| Left {
+        survivors,
+        escaped,
+        still,
+    };
+    let outcome = |ended: Ended, l: Left, out: &Option<Captured>| {
+        judge(&c, &ended, &l, out, &closed, &opts).0
+    };
+    use CheckOutcome::*;
+    assert_eq!(
+        outcome(ok(), left(vec![], vec![], Some(vec![7])), &closed),
+        CleanupFailed
+    );
+    assert_eq!(
+        outcome(
+            Ended::TimedOut,
+            left(vec![], vec![], Some(vec![7])),
+            &closed
+        ),
+        CleanupFailed
+    );
+    assert_eq!(
+        outcome(ok(), left(vec![], vec![9], None), &open),
+        CleanupFailed
+    );
+    assert_eq!(
+        outcome(Ended::TimedOut, left(vec![], vec![9], None), &closed),
+        TimedOut
+    );
+    assert_eq!(
+        outcome(ok(), left(vec![8], vec![], None), &closed),
+        SurvivingDescendant
+    );
+    assert_eq!(
+        outcome(ok(), left(vec![], vec![9], None), &closed),
+        SurvivingDescendant
+    );
+    assert_eq!(outcome(ok(), left(vec![], vec![], None), &closed), Passed);
+    let killed = Ended::Exited(Some(ExitStatus::from_raw(9)));
+    let (o, code, notes) = judge(
+        &c,
+        &killed,
+        &left(vec![], vec![], None),
+        &closed,
+        &closed,
+        &opts,
+    );
+    assert_eq!((o, code), (Failed, None));
+    assert_eq!(notes, ["killed by signal 9"]);
+    assert_eq!(
+        outcome_code(CleanupFailed),
+        Some(SessionCode::RepairCheckCleanup)
+    );
+}
