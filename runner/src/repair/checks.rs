@@ -16,10 +16,11 @@
 //! helper that left the group (`setsid`) but still holds the check's output pipes: once the
 //! group is gone those pipes must close, and whoever still holds one is found through the pipe
 //! (`a3s_test_driver::process::pipe_holders`) and killed. (A helper that left the group *and*
-//! closed its output is beyond what a process group can track.) Every
-//! other ending is its own outcome: [`CheckOutcome::Failed`] (non-zero exit or a signal),
+//! closed its output is beyond what a process group can track.)
+//!
+//! Every other ending is its own outcome: [`CheckOutcome::Failed`] (non-zero exit or a signal),
 //! [`CheckOutcome::TimedOut`], [`CheckOutcome::CleanupFailed`] (members survived SIGKILL, or a
-//! process outside the group still holds the output pipes), [`CheckOutcome::SpawnFailed`].
+//! process that could not be stopped still holds the output pipes), [`CheckOutcome::SpawnFailed`].
 //!
 //! Interruption: with the default signal handling, Ctrl+C ends the tool; the group's watchdog
 //! sees its owner's pipe close and stops the group (SIGTERM, SIGKILL half a second later), and
@@ -119,7 +120,7 @@ impl CheckRunError {
     /// The stable code.
     pub fn code(&self) -> SessionCode {
         match self {
-            CheckRunError::Interrupted { .. } => SessionCode::Interrupted,
+            CheckRunError::Interrupted { .. } => SessionCode::RepairCheckInterrupted,
             CheckRunError::Evidence { .. } => SessionCode::Io,
         }
     }

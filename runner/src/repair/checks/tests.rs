@@ -336,7 +336,7 @@ async fn cancelling_stops_the_running_check_and_keeps_the_finished_ones() {
     };
     assert_eq!(completed.len(), 1);
     assert_eq!(completed[0].outcome, CheckOutcome::Passed);
-    assert_eq!(err.code(), SessionCode::Interrupted);
+    assert_eq!(err.code(), SessionCode::RepairCheckInterrupted);
     assert!(gone(f.written_pid()), "the interrupted check must be gone");
 }
 
