@@ -42,8 +42,8 @@ mod group;
 mod tests;
 
 pub use caller::{
-    parse_caller_results, read_caller_results, CallerResultsError, CHECK_RESULTS_PROTOCOL,
-    MAX_RESULTS_BYTES, MAX_SUMMARY_CHARS,
+    parse_caller_results, read_caller_results, unreported, CallerResultsError,
+    CHECK_RESULTS_PROTOCOL, MAX_RESULTS_BYTES, MAX_SUMMARY_CHARS,
 };
 pub use files::{sha256, EvidenceDir};
 
@@ -146,6 +146,28 @@ pub async fn run_checks(
     }
     Ok(results)
 }
+
+/// The catalog entries of `ids` (the slice's `selectedChecks`), in the order of `ids`; the
+/// first id the catalog does not declare is the error (the slice is planned from the same
+/// catalog, so this only fails when the two disagree).
+pub fn select<'a>(
+    catalog: &'a [VerificationCheck],
+    ids: &[String],
+) -> Result<Vec<&'a VerificationCheck>, UnknownCheck> {
+    ids.iter()
+        .map(|id| {
+            catalog
+                .iter()
+                .find(|c| &c.id == id)
+                .ok_or_else(|| UnknownCheck(id.clone()))
+        })
+        .collect()
+}
+
+/// A selected check id the project's catalog does not declare.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("check `{0}` is not in the project's verification catalog")]
+pub struct UnknownCheck(pub String);
 
 /// The first failed result as the verification's failure (step 7), with its outcome's code.
 pub fn first_failure(results: &[CheckResult]) -> Option<VerificationFailure> {

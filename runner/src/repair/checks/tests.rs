@@ -143,6 +143,44 @@ async fn a_check_past_its_deadline_times_out_and_is_stopped() {
 }
 
 #[tokio::test]
+async fn a_check_that_ignores_sigterm_is_killed_after_the_cleanup_timeout() {
+    let f = Fixture::new();
+    let opts = CheckOptions {
+        cleanup_timeout: Duration::from_millis(300),
+        ..CheckOptions::default()
+    };
+    let script = "trap '' TERM; echo $$ > pid.tmp; mv pid.tmp pid; while :; do sleep 1; done";
+    let started = std::time::Instant::now();
+    let r = f
+        .run(&[check("stubborn", &["sh", "-c", script], 200)], &opts)
+        .await
+        .pop()
+        .unwrap();
+    assert_eq!(r.outcome, CheckOutcome::TimedOut, "{r:?}");
+    assert!(
+        started.elapsed() >= Duration::from_millis(500),
+        "TERM was ignored: KILL came after the cleanup timeout"
+    );
+    assert!(gone(f.written_pid()));
+}
+
+#[test]
+fn selection_follows_the_slice_and_catches_unknown_ids() {
+    let catalog = [check("a", &["true"], 1), check("b", &["true"], 1)];
+    let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let picked: Vec<&str> = select(&catalog, &ids(&["b", "a"]))
+        .unwrap()
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(picked, ["b", "a"]);
+    assert_eq!(
+        select(&catalog, &ids(&["a", "zz"])).unwrap_err(),
+        UnknownCheck("zz".into())
+    );
+}
+
+#[tokio::test]
 async fn a_double_forked_child_is_a_surviving_descendant_and_is_killed() {
     let f = Fixture::new();
     let r = f
@@ -464,6 +502,17 @@ mod caller_results {
             parse_caller_results(&big, &catalog()),
             Err(CallerResultsError::TooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn a_selected_check_left_out_of_the_report_is_unreported() {
+        let results = parse(
+            r#"{"protocol":"a3s.test.repair-check-results/1","checks":[{"id":"e2e","passed":true}]}"#,
+        )
+        .unwrap();
+        let selected = vec!["unit".to_string(), "e2e".to_string()];
+        assert_eq!(unreported(&selected, &results), ["unit"]);
+        assert!(unreported(&selected[1..], &results).is_empty());
     }
 
     #[test]
