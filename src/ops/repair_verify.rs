@@ -55,8 +55,9 @@ pub struct VerifyParams {
     #[serde(skip)]
     #[schemars(skip)]
     pub no_changed_files: bool,
-    /// Orchestrator mode (command line only): read the selected checks' results from this file
-    /// (`[{"id","passed","exitCode"?,"durationMs"?,"message"?}]`) instead of running them.
+    /// Orchestrator mode (command line only): record the results an orchestrator reported in
+    /// this `a3s.test.repair-check-results/1` file for the selected checks instead of running
+    /// them (docs/repair.md).
     #[arg(long, value_name = "FILE")]
     #[serde(skip)]
     #[schemars(skip)]

@@ -12,10 +12,15 @@
 //!
 //! A check passes only when its main process exits 0 *and* nothing of it is left: a process
 //! still alive in its group after the main process exited (a double-forked helper, a server
-//! started in the background) is a [`CheckOutcome::SurvivingDescendant`] and is stopped. Every
-//! other ending is its own outcome: [`CheckOutcome::Failed`] (non-zero exit or a signal),
+//! started in the background) is a [`CheckOutcome::SurvivingDescendant`] and is stopped. So is a
+//! helper that left the group (`setsid`) but still holds the check's output pipes: once the
+//! group is gone those pipes must close, and whoever still holds one is found through the pipe
+//! (`a3s_test_driver::process::pipe_holders`) and killed. (A helper that left the group *and*
+//! closed its output is beyond what a process group can track.)
+//!
+//! Every other ending is its own outcome: [`CheckOutcome::Failed`] (non-zero exit or a signal),
 //! [`CheckOutcome::TimedOut`], [`CheckOutcome::CleanupFailed`] (members survived SIGKILL, or a
-//! process outside the group still holds the output pipes), [`CheckOutcome::SpawnFailed`].
+//! process that could not be stopped still holds the output pipes), [`CheckOutcome::SpawnFailed`].
 //!
 //! Interruption: with the default signal handling, Ctrl+C ends the tool; the group's watchdog
 //! sees its owner's pipe close and stops the group (SIGTERM, SIGKILL half a second later), and
@@ -25,7 +30,9 @@
 //! the cleanup bound and [`run_checks`] returns [`CheckRunError::Interrupted`].
 //!
 //! `a3s-test` as a check's program means this binary (`std::env::current_exe`), as for the dev
-//! server, so a check may be `["a3s-test", "run", "suites/"]` without the binary on `PATH`.
+//! server, so a check may be `["a3s-test", "run", "suites/"]` without the binary on `PATH`; a
+//! relative program with a `/` (`./scripts/check.sh`) is taken from the project root; any other
+//! name is looked up on `PATH`.
 
 mod caller;
 mod capture;
@@ -35,8 +42,8 @@ mod group;
 mod tests;
 
 pub use caller::{
-    parse_caller_results, read_caller_results, CallerResultsError, CHECK_RESULTS_PROTOCOL,
-    MAX_RESULTS_BYTES, MAX_SUMMARY_CHARS,
+    parse_caller_results, read_caller_results, unreported, CallerResultsError,
+    CHECK_RESULTS_PROTOCOL, MAX_RESULTS_BYTES, MAX_SUMMARY_CHARS,
 };
 pub use files::{sha256, EvidenceDir};
 
@@ -44,6 +51,7 @@ use crate::cancel::CancelToken;
 use crate::evidence::{safe_component, EvidenceError};
 use crate::session::SessionCode;
 use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
+use a3s_test_driver::process;
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{
     CheckMode, CheckOutcome, CheckResult, EvidenceKind, EvidenceRef, VerificationFailure,
@@ -112,7 +120,7 @@ impl CheckRunError {
     /// The stable code.
     pub fn code(&self) -> SessionCode {
         match self {
-            CheckRunError::Interrupted { .. } => SessionCode::Interrupted,
+            CheckRunError::Interrupted { .. } => SessionCode::RepairCheckInterrupted,
             CheckRunError::Evidence { .. } => SessionCode::Io,
         }
     }
@@ -138,6 +146,28 @@ pub async fn run_checks(
     }
     Ok(results)
 }
+
+/// The catalog entries of `ids` (the slice's `selectedChecks`), in the order of `ids`; the
+/// first id the catalog does not declare is the error (the slice is planned from the same
+/// catalog, so this only fails when the two disagree).
+pub fn select<'a>(
+    catalog: &'a [VerificationCheck],
+    ids: &[String],
+) -> Result<Vec<&'a VerificationCheck>, UnknownCheck> {
+    ids.iter()
+        .map(|id| {
+            catalog
+                .iter()
+                .find(|c| &c.id == id)
+                .ok_or_else(|| UnknownCheck(id.clone()))
+        })
+        .collect()
+}
+
+/// A selected check id the project's catalog does not declare.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("check `{0}` is not in the project's verification catalog")]
+pub struct UnknownCheck(pub String);
 
 /// The first failed result as the verification's failure (step 7), with its outcome's code.
 pub fn first_failure(results: &[CheckResult]) -> Option<VerificationFailure> {
@@ -219,6 +249,9 @@ async fn run_one(
             Ok(exe) => exe,
             Err(e) => return Ok(Some(spawn_failed(format!("`a3s-test`: {e}")))),
         }
+    } else if program.contains('/') && Path::new(program).is_relative() {
+        // `./scripts/check.sh` means the project's script, whatever this process's own cwd is.
+        root.join(program)
     } else {
         program.into()
     };
@@ -244,11 +277,11 @@ async fn run_one(
             return Ok(Some(spawn_failed(format!("`{program}`: {e}"))));
         }
     };
-    let stdout = child
+    let mut stdout = child
         .stdout
         .take()
         .map(|p| Reader::start(p, opts.output_limit));
-    let stderr = child
+    let mut stderr = child
         .stderr
         .take()
         .map(|p| Reader::start(p, opts.output_limit));
@@ -284,13 +317,12 @@ async fn run_one(
     };
     // Last: the watchdog itself, so not even the group's leader outlives the check.
     let last = group.kill_all(opts.cleanup_timeout).await;
+    let escaped = close_pipes([stdout.as_mut(), stderr.as_mut()], opts).await;
     if matches!(ended, Ended::Cancelled) {
         return Ok(None);
     }
-    let (out, err) = tokio::join!(
-        finish(stdout, opts.cleanup_timeout),
-        finish(stderr, opts.cleanup_timeout)
-    );
+    let out = stdout.as_ref().map(Reader::captured);
+    let err = stderr.as_ref().map(Reader::captured);
     let still = match (stop, last) {
         (Stop::StillRunning(mut a), Stop::StillRunning(b)) => {
             a.extend(b);
@@ -301,7 +333,12 @@ async fn run_one(
         (Stop::StillRunning(a), Stop::Stopped) | (Stop::Stopped, Stop::StillRunning(a)) => Some(a),
         (Stop::Stopped, Stop::Stopped) => None,
     };
-    let (outcome, exit_code, mut notes) = judge(check, &ended, &survivors, still, &out, &err, opts);
+    let left = Left {
+        survivors,
+        escaped,
+        still,
+    };
+    let (outcome, exit_code, mut notes) = judge(check, &ended, &left, &out, &err, opts);
     let name = format!("{:02}-{}", index + 1, safe_component(&check.id));
     let stdout = keep(
         evidence,
@@ -331,12 +368,44 @@ async fn run_one(
     }))
 }
 
+/// What a check left behind once its main process had ended.
+struct Left {
+    /// Members of its group still alive after the main process exited (then stopped).
+    survivors: Vec<u32>,
+    /// Processes outside its group that still held its output pipes (then killed).
+    escaped: Vec<u32>,
+    /// Members of its group still alive after SIGKILL and the cleanup bound.
+    still: Option<Vec<u32>>,
+}
+
+/// After the group is gone its output pipes must reach end-of-file. A pipe still open is held by
+/// a process that left the group (`setsid`, `setpgid`): find it by the pipe and kill it (a few
+/// rounds, in case it forks meanwhile). Returns the pids killed.
+async fn close_pipes(readers: [Option<&mut Reader>; 2], opts: &CheckOptions) -> Vec<u32> {
+    let mut escaped = Vec::new();
+    for reader in readers.into_iter().flatten() {
+        for _round in 0..3 {
+            if reader.closed_within(opts.settle).await {
+                break;
+            }
+            let Some(inode) = reader.inode() else { break };
+            for p in process::pipe_holders(inode) {
+                process::signal(p.pid, process::Signal::KILL);
+                escaped.push(p.pid as u32);
+            }
+        }
+        reader.closed_within(opts.cleanup_timeout).await;
+    }
+    escaped.sort_unstable();
+    escaped.dedup();
+    escaped
+}
+
 /// The outcome, exit code and notes of a check that was started.
 fn judge(
     check: &VerificationCheck,
     ended: &Ended,
-    survivors: &[u32],
-    still: Option<Vec<u32>>,
+    left: &Left,
     out: &Option<Captured>,
     err: &Option<Captured>,
     opts: &CheckOptions,
@@ -350,17 +419,20 @@ fn judge(
     let held = [out, err]
         .iter()
         .any(|c| c.as_ref().is_some_and(|c| !c.closed));
-    let outcome = if let Some(pids) = still {
+    if !left.escaped.is_empty() {
+        notes.push(format!(
+            "processes {:?} had left its process group and still held its output; they were killed",
+            left.escaped
+        ));
+    }
+    let outcome = if let Some(pids) = &left.still {
         notes.push(format!(
             "processes {pids:?} of its group were still alive {} ms after SIGKILL",
             opts.cleanup_timeout.as_millis()
         ));
         CheckOutcome::CleanupFailed
     } else if held {
-        notes.push(
-            "a process outside its process group still holds its output open (it left the group)"
-                .into(),
-        );
+        notes.push("its output is still held open by a process that could not be stopped".into());
         CheckOutcome::CleanupFailed
     } else {
         match ended {
@@ -368,13 +440,15 @@ fn judge(
                 notes.push(format!("did not finish within {} ms", check.timeout_ms));
                 CheckOutcome::TimedOut
             }
-            Ended::Exited(_) if !survivors.is_empty() => {
+            Ended::Exited(_) if !left.survivors.is_empty() => {
                 notes.push(format!(
-                    "left {} process(es) running after it exited (pids {survivors:?}); they were stopped",
-                    survivors.len()
+                    "left {} process(es) running in its group after it exited (pids {:?}); they were stopped",
+                    left.survivors.len(),
+                    left.survivors
                 ));
                 CheckOutcome::SurvivingDescendant
             }
+            Ended::Exited(_) if !left.escaped.is_empty() => CheckOutcome::SurvivingDescendant,
             Ended::Exited(Some(s)) if s.success() => CheckOutcome::Passed,
             Ended::Exited(Some(s)) => {
                 use std::os::unix::process::ExitStatusExt;
@@ -393,13 +467,6 @@ fn judge(
         notes.push(format!("after its {} ms deadline", check.timeout_ms));
     }
     (outcome, exit_code, notes)
-}
-
-async fn finish(reader: Option<Reader>, within: Duration) -> Option<Captured> {
-    match reader {
-        Some(r) => Some(r.finish(within).await),
-        None => None,
-    }
 }
 
 /// Write one stream's kept tail as `<name>.stdout.log` / `.stderr.log`; a truncated stream

@@ -47,12 +47,17 @@ a3s_test_lang::define_codes! {
         RepairCheckFailed => "test.session.repair_check_failed";
         /// A trusted verification check did not finish within its `timeout_ms`.
         RepairCheckTimeout => "test.session.repair_check_timeout";
-        /// A trusted verification check exited but left a process running in its group.
+        /// A trusted verification check exited but left a process of its own running (it was then
+        /// stopped).
         RepairCheckSurvivor => "test.session.repair_check_survivor";
-        /// A trusted verification check's processes could not all be stopped within the cleanup timeout.
+        /// A trusted verification check's processes could not all be stopped within the cleanup
+        /// timeout.
         RepairCheckCleanup => "test.session.repair_check_cleanup";
         /// A trusted verification check could not be started.
         RepairCheckSpawn => "test.session.repair_check_spawn";
+        /// The verification was interrupted (SIGINT, SIGTERM, SIGHUP) while a trusted check ran;
+        /// the check's process group was stopped.
+        RepairCheckInterrupted => "test.session.repair_check_interrupted";
         /// The `--checks-json` document is not a valid `a3s.test.repair-check-results/1` report.
         RepairCheckResults => "test.session.repair_check_results";
         /// Repair verification step 1: no ready Test Kit revision newer than the finding's

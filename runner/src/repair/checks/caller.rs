@@ -182,3 +182,13 @@ pub fn read_caller_results(
         .map_err(unreadable)?;
     parse_caller_results(&bytes, catalog)
 }
+
+/// The selected check ids (the slice's `selectedChecks`) that have no result in `results`, in
+/// selection order: a caller report that leaves a selected check out must not pass step 7.
+pub fn unreported(selected: &[String], results: &[CheckResult]) -> Vec<String> {
+    selected
+        .iter()
+        .filter(|id| !results.iter().any(|r| &r.id == *id))
+        .cloned()
+        .collect()
+}

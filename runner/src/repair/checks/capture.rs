@@ -6,9 +6,11 @@
 //! its own, so a check never blocks on a full pipe whatever the tool is doing meanwhile. The
 //! thread ends at end-of-file, which comes once every process holding the pipe's write end is
 //! gone; a process that escaped the check's group could hold it open forever, so the caller waits
-//! for the end only within a bound and then takes what was read so far ([`Reader::finish`]).
+//! for the end only within a bound ([`Reader::closed_within`]) and then takes what was read so far.
 
 use std::io::Read;
+use std::os::fd::OwnedFd;
+use std::os::unix::fs::MetadataExt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::oneshot;
@@ -72,11 +74,15 @@ impl Tail {
 pub(super) struct Reader {
     tail: Arc<Mutex<Tail>>,
     done: oneshot::Receiver<()>,
+    closed: bool,
+    inode: Option<u64>,
 }
 
 impl Reader {
     /// Start draining `pipe`, keeping its last `limit` bytes.
-    pub fn start(mut pipe: impl Read + Send + 'static, limit: usize) -> Reader {
+    pub fn start(pipe: impl Into<OwnedFd>, limit: usize) -> Reader {
+        let mut pipe = std::fs::File::from(pipe.into());
+        let inode = pipe.metadata().ok().map(|m| m.ino());
         let tail = Arc::new(Mutex::new(Tail {
             buf: Vec::new(),
             limit,
@@ -104,18 +110,32 @@ impl Reader {
         let _ = std::thread::Builder::new()
             .name("a3s-test-check-output".into())
             .spawn(drain);
-        Reader { tail, done }
+        Reader {
+            tail,
+            done,
+            closed: false,
+            inode,
+        }
     }
 
-    /// Wait up to `within` for end-of-file, then return what was kept.
-    pub async fn finish(self, within: Duration) -> Captured {
-        let closed = match tokio::time::timeout(within, self.done).await {
-            Ok(_) => true,
-            Err(_) => false,
-        };
+    /// The pipe's inode, to find who else still holds it ([`a3s_test_driver::process::pipe_holders`]).
+    pub fn inode(&self) -> Option<u64> {
+        self.inode
+    }
+
+    /// Wait up to `within` for end-of-file; true once the stream is closed.
+    pub async fn closed_within(&mut self, within: Duration) -> bool {
+        if !self.closed {
+            self.closed = tokio::time::timeout(within, &mut self.done).await.is_ok();
+        }
+        self.closed
+    }
+
+    /// What was kept so far.
+    pub fn captured(&self) -> Captured {
         match self.tail.lock() {
-            Ok(t) => t.snapshot(closed),
-            Err(poisoned) => poisoned.into_inner().snapshot(closed),
+            Ok(t) => t.snapshot(self.closed),
+            Err(poisoned) => poisoned.into_inner().snapshot(self.closed),
         }
     }
 }
@@ -144,8 +164,14 @@ mod tests {
 
     #[tokio::test]
     async fn a_reader_ends_at_end_of_file() {
-        let r = Reader::start(std::io::Cursor::new(b"hello".to_vec()), 64);
-        let c = r.finish(Duration::from_secs(5)).await;
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let mut r = Reader::start(reader, 64);
+        assert!(r.inode().is_some());
+        std::io::Write::write_all(&mut writer, b"hello").unwrap();
+        assert!(!r.closed_within(Duration::from_millis(20)).await);
+        drop(writer);
+        assert!(r.closed_within(Duration::from_secs(5)).await);
+        let c = r.captured();
         assert_eq!(
             (c.tail.as_slice(), c.total, c.closed),
             (&b"hello"[..], 5, true)

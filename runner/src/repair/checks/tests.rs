@@ -143,6 +143,44 @@ async fn a_check_past_its_deadline_times_out_and_is_stopped() {
 }
 
 #[tokio::test]
+async fn a_check_that_ignores_sigterm_is_killed_after_the_cleanup_timeout() {
+    let f = Fixture::new();
+    let opts = CheckOptions {
+        cleanup_timeout: Duration::from_millis(300),
+        ..CheckOptions::default()
+    };
+    let script = "trap '' TERM; echo $$ > pid.tmp; mv pid.tmp pid; while :; do sleep 1; done";
+    let started = std::time::Instant::now();
+    let r = f
+        .run(&[check("stubborn", &["sh", "-c", script], 200)], &opts)
+        .await
+        .pop()
+        .unwrap();
+    assert_eq!(r.outcome, CheckOutcome::TimedOut, "{r:?}");
+    assert!(
+        started.elapsed() >= Duration::from_millis(500),
+        "TERM was ignored: KILL came after the cleanup timeout"
+    );
+    assert!(gone(f.written_pid()));
+}
+
+#[test]
+fn selection_follows_the_slice_and_catches_unknown_ids() {
+    let catalog = [check("a", &["true"], 1), check("b", &["true"], 1)];
+    let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let picked: Vec<&str> = select(&catalog, &ids(&["b", "a"]))
+        .unwrap()
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(picked, ["b", "a"]);
+    assert_eq!(
+        select(&catalog, &ids(&["a", "zz"])).unwrap_err(),
+        UnknownCheck("zz".into())
+    );
+}
+
+#[tokio::test]
 async fn a_double_forked_child_is_a_surviving_descendant_and_is_killed() {
     let f = Fixture::new();
     let r = f
@@ -164,6 +202,22 @@ async fn a_double_forked_child_is_a_surviving_descendant_and_is_killed() {
         first_failure(&[r]).unwrap().code,
         "test.session.repair_check_survivor"
     );
+}
+
+#[tokio::test]
+async fn a_helper_that_left_the_group_but_holds_the_output_is_found_and_killed() {
+    let f = Fixture::new();
+    // The helper writes its pid only after `setsid`, and the check exits only after that, so
+    // it really is outside the group when the check ends.
+    let script = r#"setsid sh -c 'echo $$ > pid.tmp; mv pid.tmp pid; exec sleep 60' &
+        while [ ! -s pid ]; do :; done; exit 0"#;
+    let r = f.one(check("escapes", &["sh", "-c", script], 10_000)).await;
+    let pid = f.written_pid();
+    assert_eq!(r.outcome, CheckOutcome::SurvivingDescendant, "{r:?}");
+    assert!(gone(pid), "the escaped sleep {pid} must be gone");
+    let message = r.message.unwrap();
+    assert!(message.contains("had left its process group"), "{message}");
+    assert!(message.contains(&pid.to_string()), "{message}");
 }
 
 #[tokio::test]
@@ -203,6 +257,32 @@ async fn a_check_runs_in_the_project_root() {
     assert_eq!(r.outcome, CheckOutcome::Passed);
     let want = format!("{}\n", f.root.path().canonicalize().unwrap().display());
     assert_eq!(String::from_utf8(f.read(&r.stdout)).unwrap(), want);
+}
+
+#[tokio::test]
+async fn a_relative_program_is_the_projects_own() {
+    let f = Fixture::new();
+    // A link to `echo`, not a freshly written script: exec'ing a file just written can meet
+    // ETXTBSY while another test thread forks.
+    std::fs::create_dir_all(f.root.path().join("scripts")).unwrap();
+    std::os::unix::fs::symlink(which("echo"), f.root.path().join("scripts/say")).unwrap();
+    let r = f
+        .one(check(
+            "script",
+            &["./scripts/say", "from-the-project"],
+            10_000,
+        ))
+        .await;
+    assert_eq!(r.outcome, CheckOutcome::Passed, "{r:?}");
+    assert_eq!(f.read(&r.stdout), b"from-the-project\n");
+}
+
+/// `program`'s path on `PATH`.
+fn which(program: &str) -> PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+        .unwrap()
 }
 
 #[tokio::test]
@@ -294,7 +374,7 @@ async fn cancelling_stops_the_running_check_and_keeps_the_finished_ones() {
     };
     assert_eq!(completed.len(), 1);
     assert_eq!(completed[0].outcome, CheckOutcome::Passed);
-    assert_eq!(err.code(), SessionCode::Interrupted);
+    assert_eq!(err.code(), SessionCode::RepairCheckInterrupted);
     assert!(gone(f.written_pid()), "the interrupted check must be gone");
 }
 
@@ -425,6 +505,17 @@ mod caller_results {
     }
 
     #[test]
+    fn a_selected_check_left_out_of_the_report_is_unreported() {
+        let results = parse(
+            r#"{"protocol":"a3s.test.repair-check-results/1","checks":[{"id":"e2e","passed":true}]}"#,
+        )
+        .unwrap();
+        let selected = vec!["unit".to_string(), "e2e".to_string()];
+        assert_eq!(unreported(&selected, &results), ["unit"]);
+        assert!(unreported(&selected[1..], &results).is_empty());
+    }
+
+    #[test]
     fn a_file_is_read_bounded_and_must_be_regular() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("results.json");
@@ -474,4 +565,77 @@ mod caller_results {
             }
         }
     }
+}
+
+/// The judgement itself is pure: what a check left behind decides its outcome, cleanup failures
+/// first (a SIGKILL that did not stop the group cannot be produced on demand by a real process).
+#[test]
+fn cleanup_failures_outrank_every_other_ending() {
+    use std::os::unix::process::ExitStatusExt;
+    let c = check("c", &["true"], 100);
+    let opts = CheckOptions::default();
+    let open = Some(Captured {
+        tail: Vec::new(),
+        total: 0,
+        closed: false,
+    });
+    let closed = Some(Captured {
+        tail: Vec::new(),
+        total: 0,
+        closed: true,
+    });
+    let ok = || Ended::Exited(Some(ExitStatus::from_raw(0)));
+    let left = |survivors: Vec<u32>, escaped: Vec<u32>, still: Option<Vec<u32>>| Left {
+        survivors,
+        escaped,
+        still,
+    };
+    let outcome = |ended: Ended, l: Left, out: &Option<Captured>| {
+        judge(&c, &ended, &l, out, &closed, &opts).0
+    };
+    use CheckOutcome::*;
+    assert_eq!(
+        outcome(ok(), left(vec![], vec![], Some(vec![7])), &closed),
+        CleanupFailed
+    );
+    assert_eq!(
+        outcome(
+            Ended::TimedOut,
+            left(vec![], vec![], Some(vec![7])),
+            &closed
+        ),
+        CleanupFailed
+    );
+    assert_eq!(
+        outcome(ok(), left(vec![], vec![9], None), &open),
+        CleanupFailed
+    );
+    assert_eq!(
+        outcome(Ended::TimedOut, left(vec![], vec![9], None), &closed),
+        TimedOut
+    );
+    assert_eq!(
+        outcome(ok(), left(vec![8], vec![], None), &closed),
+        SurvivingDescendant
+    );
+    assert_eq!(
+        outcome(ok(), left(vec![], vec![9], None), &closed),
+        SurvivingDescendant
+    );
+    assert_eq!(outcome(ok(), left(vec![], vec![], None), &closed), Passed);
+    let killed = Ended::Exited(Some(ExitStatus::from_raw(9)));
+    let (o, code, notes) = judge(
+        &c,
+        &killed,
+        &left(vec![], vec![], None),
+        &closed,
+        &closed,
+        &opts,
+    );
+    assert_eq!((o, code), (Failed, None));
+    assert_eq!(notes, ["killed by signal 9"]);
+    assert_eq!(
+        outcome_code(CleanupFailed),
+        Some(SessionCode::RepairCheckCleanup)
+    );
 }
