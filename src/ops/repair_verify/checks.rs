@@ -5,19 +5,11 @@
 
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{CheckMode, CheckOutcome, CheckResult};
-use a3s_test_runner::repair::checks::{run_checks, CheckOptions, EvidenceDir};
+use a3s_test_runner::repair::checks::{run_checks, select, CheckOptions, EvidenceDir};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use std::path::Path;
 
-/// The selected checks of `catalog`, in slice order (an id the catalog lacks cannot be selected:
-/// the slice was planned over this catalog).
-fn selected<'a>(catalog: &'a [VerificationCheck], ids: &[String]) -> Vec<&'a VerificationCheck> {
-    ids.iter()
-        .filter_map(|id| catalog.iter().find(|c| &c.id == id))
-        .collect()
-}
-
-/// The orchestrator's results for exactly the selected checks.
+/// The orchestrator's results for exactly the selected checks, in slice order.
 pub fn reported(ids: &[String], reported: &[CheckResult]) -> Vec<CheckResult> {
     ids.iter()
         .map(|id| match reported.iter().find(|r| &r.id == id) {
@@ -44,7 +36,9 @@ pub fn execute(
     session_dir: &Path,
     dir: &str,
 ) -> Result<Vec<CheckResult>, SessionError> {
-    let checks = selected(catalog, ids);
+    // The slice was planned over this catalog, so every selected id is in it.
+    let checks = select(catalog, ids)
+        .map_err(|e| SessionError::new(SessionCode::InvalidInput, e.to_string()))?;
     if checks.is_empty() {
         return Ok(Vec::new());
     }
