@@ -113,7 +113,12 @@ struct BaselineAnswer {
 /// Record the before baseline of `finding` (just appended from the live page) as A3S Test: the
 /// supervisor writes the evidence under `artifacts/repairs/<finding>/baseline/`, the ledger
 /// keeps the references and digests.
-fn record_baseline(ctx: &Context, session: &str, ledger: &Ledger, finding: &FindingId) -> BaselineNote {
+fn record_baseline(
+    ctx: &Context,
+    session: &str,
+    ledger: &Ledger,
+    finding: &FindingId,
+) -> BaselineNote {
     let request = Request::RepairBaseline {
         finding: finding.as_str().to_owned(),
         dir: format!("artifacts/repairs/{}/baseline", finding.as_str()),
