@@ -196,10 +196,11 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
         }
         let before = report.accepted.len();
         let taken = round(&ledger, &records, &mut report);
-        for finding in report.accepted[before..].to_vec() {
-            let note = record_baseline(ctx, session, &ledger, &finding);
-            report.baselines.push(note);
-        }
+        let notes: Vec<BaselineNote> = report.accepted[before..]
+            .iter()
+            .map(|finding| record_baseline(ctx, session, &ledger, finding))
+            .collect();
+        report.baselines.extend(notes);
         if !taken.ids.is_empty() {
             turn(
                 ctx,
