@@ -113,7 +113,12 @@ struct BaselineAnswer {
 /// Record the before baseline of `finding` (just appended from the live page) as A3S Test: the
 /// supervisor writes the evidence under `artifacts/repairs/<finding>/baseline/`, the ledger
 /// keeps the references and digests.
-fn record_baseline(ctx: &Context, session: &str, ledger: &Ledger, finding: &FindingId) -> BaselineNote {
+fn record_baseline(
+    ctx: &Context,
+    session: &str,
+    ledger: &Ledger,
+    finding: &FindingId,
+) -> BaselineNote {
     let request = Request::RepairBaseline {
         finding: finding.as_str().to_owned(),
         dir: format!("artifacts/repairs/{}/baseline", finding.as_str()),
@@ -191,10 +196,11 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
         }
         let before = report.accepted.len();
         let taken = round(&ledger, &records, &mut report);
-        for finding in &report.accepted[before..] {
-            let note = record_baseline(ctx, session, &ledger, finding);
-            report.baselines.push(note);
-        }
+        let notes: Vec<BaselineNote> = report.accepted[before..]
+            .iter()
+            .map(|finding| record_baseline(ctx, session, &ledger, finding))
+            .collect();
+        report.baselines.extend(notes);
         if !taken.ids.is_empty() {
             turn(
                 ctx,

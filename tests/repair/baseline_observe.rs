@@ -62,11 +62,21 @@ fn session_dir(root: &Path) -> PathBuf {
 fn assert_pinned(root: &Path, evidence: &[EvidenceRef], prefix: &str, kinds: &[&str]) {
     let names: Vec<String> = evidence
         .iter()
-        .map(|e| serde_json::to_value(e.kind).unwrap().as_str().unwrap().to_string())
+        .map(|e| {
+            serde_json::to_value(e.kind)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     assert_eq!(names, kinds, "{evidence:?}");
     for e in evidence {
-        assert!(e.path.starts_with(prefix), "{} is not under {prefix}", e.path);
+        assert!(
+            e.path.starts_with(prefix),
+            "{} is not under {prefix}",
+            e.path
+        );
         let bytes = std::fs::read(session_dir(root).join(&e.path)).unwrap();
         assert_eq!(bytes.len() as u64, e.bytes, "{}", e.path);
         assert_eq!(digest(&bytes), e.sha256, "{}", e.path);
@@ -99,13 +109,19 @@ fn exec(root: &Path, statement: &str) {
 /// The revision the page is at now (from a fresh observation).
 fn current_revision(root: &Path) -> u64 {
     let seen = ok_json(root, &["agent", "observe", "--session", SESSION, "--json"]);
-    seen["page_context"]["revision"].as_u64().expect("a Test Kit revision")
+    seen["page_context"]["revision"]
+        .as_u64()
+        .expect("a Test Kit revision")
 }
 
 fn failure_of(v: &PageVerification) -> (String, String) {
     let f = v.failure.as_ref().expect("a failure");
     (
-        serde_json::to_value(f.step).unwrap().as_str().unwrap().to_string(),
+        serde_json::to_value(f.step)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string(),
         f.code.clone(),
     )
 }
@@ -121,7 +137,10 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     exec(root, r#"wait "state" { text = "Sent: endpoint_failed" }"#);
 
     // The drain appends the finding and records the tool's own baseline for it.
-    let drained = ok_json(root, &["agent", "repair-drain", "--session", SESSION, "--json"]);
+    let drained = ok_json(
+        root,
+        &["agent", "repair-drain", "--session", SESSION, "--json"],
+    );
     assert_eq!(drained["accepted"], json!([FINDING]), "{drained}");
     assert_eq!(
         drained["baselines"],
@@ -129,7 +148,10 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
         "{drained}"
     );
     let ledger = std::fs::read_to_string(ledger_path(root, SESSION)).unwrap();
-    let events: Vec<Value> = ledger.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let events: Vec<Value> = ledger
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let baseline: Baseline = events
         .iter()
         .find_map(|e| e.pointer("/action/baseline/baseline").cloned())
@@ -176,10 +198,17 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
             ..request("a0", json!([]))
         },
     );
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(
         failure_of(&stale),
-        ("revision".into(), "test.session.repair_no_new_revision".into())
+        (
+            "revision".into(),
+            "test.session.repair_no_new_revision".into()
+        )
     );
     assert_eq!(stale.revision, Some(now));
 
@@ -201,36 +230,82 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     assert!(target.stable);
     assert_eq!(passed.criteria.len(), 6);
     assert!(!passed.criteria[0].verifiable);
-    assert!(passed.criteria[1..].iter().all(|c| c.passed == Some(true)), "{passed:?}");
+    assert!(
+        passed.criteria[1..].iter().all(|c| c.passed == Some(true)),
+        "{passed:?}"
+    );
     let errors = passed.errors.as_ref().unwrap();
-    assert_eq!((errors.new_console_errors, errors.new_page_errors, errors.baseline), (0, 0, true));
+    assert_eq!(
+        (
+            errors.new_console_errors,
+            errors.new_page_errors,
+            errors.baseline
+        ),
+        (0, 0, true)
+    );
     let verify_dir = format!("artifacts/repairs/{FINDING}/a1/verify/");
     assert_pinned(root, &passed.evidence, &verify_dir, &all);
 
     // 3. A criterion that does not hold.
-    let wrong = observe(root, request("a2", json!([{ "kind": "target_text", "equals": "Pay later" }])));
+    let wrong = observe(
+        root,
+        request(
+            "a2",
+            json!([{ "kind": "target_text", "equals": "Pay later" }]),
+        ),
+    );
     assert_eq!(
         failure_of(&wrong),
-        ("criteria".into(), "test.session.repair_criterion_failed".into())
+        (
+            "criteria".into(),
+            "test.session.repair_criterion_failed".into()
+        )
     );
     assert_eq!(wrong.criteria[0].observed.as_deref(), Some("Pay now"));
-    assert_eq!(wrong.evidence.len(), 4, "evidence is captured for a failed verification too");
+    assert_eq!(
+        wrong.evidence.len(),
+        4,
+        "evidence is captured for a failed verification too"
+    );
 
     // 2. A target no locator names any more, and a locator that names several elements.
     let gone = vec![
-        PageLocator::Role { role: "button".into(), name: "Pay later".into() },
-        PageLocator::TestId { value: "pay-later".into() },
+        PageLocator::Role {
+            role: "button".into(),
+            name: "Pay later".into(),
+        },
+        PageLocator::TestId {
+            value: "pay-later".into(),
+        },
     ];
-    let missing = observe(root, ObserveRequest { locators: gone, ..request("a3", json!([])) });
+    let missing = observe(
+        root,
+        ObserveRequest {
+            locators: gone,
+            ..request("a3", json!([]))
+        },
+    );
     assert_eq!(
         failure_of(&missing),
         ("target".into(), "test.session.repair_target_missing".into())
     );
-    let several = vec![PageLocator::Css { value: "button".into(), shadow_hosts: vec![] }];
-    let ambiguous = observe(root, ObserveRequest { locators: several, ..request("a4", json!([])) });
+    let several = vec![PageLocator::Css {
+        value: "button".into(),
+        shadow_hosts: vec![],
+    }];
+    let ambiguous = observe(
+        root,
+        ObserveRequest {
+            locators: several,
+            ..request("a4", json!([]))
+        },
+    );
     assert_eq!(
         failure_of(&ambiguous),
-        ("target".into(), "test.session.repair_target_ambiguous".into())
+        (
+            "target".into(),
+            "test.session.repair_target_ambiguous".into()
+        )
     );
     // A declared replacement is resolved instead of the locators.
     let replaced = observe(
@@ -254,7 +329,11 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
         ("errors".into(), "test.session.repair_new_page_error".into())
     );
     assert_eq!(broken.errors.unwrap().new_page_errors, 1);
-    let page_errors = broken.evidence.iter().find(|e| e.path.ends_with("page-errors.json")).unwrap();
+    let page_errors = broken
+        .evidence
+        .iter()
+        .find(|e| e.path.ends_with("page-errors.json"))
+        .unwrap();
     let text = std::fs::read_to_string(session_dir(root).join(&page_errors.path)).unwrap();
     assert!(text.contains("the repair broke checkout"), "{text}");
 }

@@ -118,6 +118,19 @@ fn console_errors(entries: &[Value]) -> u32 {
         .count() as u32
 }
 
+/// Errors now compared with the baseline's counts. Counts, not messages: within one document
+/// the logs only grow, and a reloaded document that logs the same errors at load counts the same.
+/// Without a baseline every error counts as new (nothing proves it was there before).
+fn error_delta(console_now: u32, page_now: u32, baseline: Option<&Baseline>) -> ErrorDelta {
+    let (console_before, page_before) =
+        baseline.map_or((0, 0), |b| (b.console_errors, b.page_errors));
+    ErrorDelta {
+        new_console_errors: console_now.saturating_sub(console_before),
+        new_page_errors: page_now.saturating_sub(page_before),
+        baseline: baseline.is_some(),
+    }
+}
+
 /// The page's logs as read at one moment.
 struct Logs {
     console: (Vec<Value>, usize),
@@ -323,15 +336,11 @@ pub async fn observe<C: AgentContext>(
 
     // 4. Browser errors against the baseline (without one, every error counts as new).
     let logs = Logs::read(ctx);
-    let (console_before, errors_before) = req
-        .baseline
-        .as_ref()
-        .map_or((0, 0), |b| (b.console_errors, b.page_errors));
-    let delta = ErrorDelta {
-        new_console_errors: logs.console_errors().saturating_sub(console_before),
-        new_page_errors: logs.page_errors().saturating_sub(errors_before),
-        baseline: req.baseline.is_some(),
-    };
+    let delta = error_delta(
+        logs.console_errors(),
+        logs.page_errors(),
+        req.baseline.as_ref(),
+    );
     if out.failure.is_none() && delta.new_page_errors > 0 {
         let last = logs
             .page_errors
@@ -367,4 +376,65 @@ pub async fn observe<C: AgentContext>(
         Err(_) => {}
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_new_only_beyond_the_baseline() {
+        let entries = vec![
+            json!({ "type": "error", "text": "a" }),
+            json!({ "type": "log", "text": "b" }),
+            json!({ "type": "assert", "text": "c" }),
+        ];
+        assert_eq!(console_errors(&entries), 2);
+        let baseline = Baseline {
+            url: "http://127.0.0.1:1/".into(),
+            revision: Some(3),
+            console_errors: 2,
+            page_errors: 1,
+            evidence: Vec::new(),
+        };
+        let d = error_delta(3, 1, Some(&baseline));
+        assert_eq!(
+            (d.new_console_errors, d.new_page_errors, d.baseline),
+            (1, 0, true)
+        );
+        let d = error_delta(0, 0, Some(&baseline));
+        assert_eq!((d.new_console_errors, d.new_page_errors), (0, 0));
+        let d = error_delta(2, 1, None);
+        assert_eq!(
+            (d.new_console_errors, d.new_page_errors, d.baseline),
+            (2, 1, false)
+        );
+    }
+
+    #[test]
+    fn a_page_verification_has_the_camel_case_wire_shape() {
+        let v = PageVerification {
+            revision: Some(4),
+            target: None,
+            criteria: Vec::new(),
+            errors: Some(error_delta(0, 0, None)),
+            evidence: Vec::new(),
+            failure: Some(failure(
+                VerifyStep::Revision,
+                SessionCode::RepairNoNewRevision,
+                "none",
+            )),
+        };
+        let wire = serde_json::to_value(&v).unwrap();
+        assert_eq!(
+            wire,
+            json!({ "revision": 4, "target": null, "criteria": [],
+                    "errors": { "newConsoleErrors": 0, "newPageErrors": 0, "baseline": false },
+                    "evidence": [],
+                    "failure": { "step": "revision", "code": "test.session.repair_no_new_revision",
+                                 "message": "none" } })
+        );
+        let back: PageVerification = serde_json::from_value(wire).unwrap();
+        assert_eq!(back, v);
+    }
 }
