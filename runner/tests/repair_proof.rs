@@ -120,7 +120,11 @@ async fn body() {
         "{failed:?}"
     );
     assert!(
-        failed.message.as_deref().unwrap_or("").contains("Thank you"),
+        failed
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("Thank you"),
         "{failed:?}"
     );
 

@@ -42,6 +42,9 @@ a3s_test_lang::define_codes! {
         /// `agent start` was interrupted (SIGINT, SIGTERM, SIGHUP) before it returned; the session
         /// it was creating was torn down.
         Interrupted => "test.session.interrupted";
+        /// The repair's ACL candidate failed in a fresh browser context (or could not be
+        /// generated): the verification fails at step 8.
+        RepairCandidateFailed => "test.session.repair_candidate_failed";
     }
 }
 

@@ -13,6 +13,7 @@ use crate::ops::repair::{
     MessageParams, Operation, ProgressParams, ReviewerParams, Target, Verb,
 };
 use crate::ops::repair_drain::{drain, DrainParams, Drained};
+use crate::ops::repair_promote::{promote, PromoteParams, Promoted, Refused};
 use crate::ops::Context;
 use a3s_test_ledger::lease::LeaseState;
 use a3s_test_ledger::{Applied, ErrorCode, Inbox, LedgerError, LoopRecord, NextAction};
@@ -73,6 +74,10 @@ pub enum RepairCommand {
     /// into the session's ledger; idempotent, and a failed append keeps the page queue.
     #[command(name = "repair-drain")]
     Drain(Cli<DrainParams>),
+    /// Reviewer: write the proven ACL candidate of the latest attempt to a suite file (atomic,
+    /// re-admitted; refuses to replace a file without --force; never commits).
+    #[command(name = "repair-promote")]
+    Promote(Cli<PromoteParams>),
 }
 
 /// `repair-verify-result`.
@@ -135,6 +140,10 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
             return print(a.json, r, human_import);
         }
         C::Drain(a) => return print(a.json, drain(ctx, &a.params), human_drain),
+        C::Promote(a) => {
+            let r = promote(ctx, &a.params).map_err(Refused);
+            return print(a.json, r, human_promoted);
+        }
         C::VerifyResult(a) => {
             let params = ops::VerifyParams {
                 session: a.target.session,
@@ -203,6 +212,17 @@ fn lease_state(lease: &LeaseState) -> &'static str {
         LeaseState::Active { .. } => "active",
         _ => "expired",
     }
+}
+
+fn human_promoted(v: &Promoted) -> String {
+    format!(
+        "{} {} from {}/{} ({}); not committed\n",
+        if v.overwritten { "replaced" } else { "wrote" },
+        v.output.display(),
+        v.session.as_str(),
+        v.candidate,
+        v.sha256,
+    )
 }
 
 fn human_inbox(v: &Inbox) -> String {
