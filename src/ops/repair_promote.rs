@@ -88,10 +88,7 @@ pub fn promote(ctx: &Context, params: &PromoteParams) -> Result<Promoted, Ledger
     if params.output.extension().and_then(|e| e.to_str()) != Some("acl") {
         return Err(refused(
             ErrorCode::InvalidInput,
-            format!(
-                "--output {} must name a .acl file",
-                params.output.display()
-            ),
+            format!("--output {} must name a .acl file", params.output.display()),
         ));
     }
     let ledger = Ledger::open(&ctx.root, &session, ctx.clock.clone());
@@ -119,8 +116,13 @@ pub fn promote(ctx: &Context, params: &PromoteParams) -> Result<Promoted, Ledger
         Ok(_) => Some(std::fs::read(&params.output).map_err(|e| io(&params.output, e))?),
         Err(_) => None,
     };
-    write_atomic(&params.output, &bytes, ".promote-", Permissions::Mode(0o644))
-        .map_err(|e| io(&params.output, e))?;
+    write_atomic(
+        &params.output,
+        &bytes,
+        ".promote-",
+        Permissions::Mode(0o644),
+    )
+    .map_err(|e| io(&params.output, e))?;
     let recorded = readmit(&params.output, &candidate.sha256).and_then(|()| {
         ledger.apply(Request {
             finding_id: finding.clone(),
@@ -146,7 +148,9 @@ pub fn promote(ctx: &Context, params: &PromoteParams) -> Result<Promoted, Ledger
         Err(e) => {
             // Nothing is promoted unless the ledger says so: put the output back as it was.
             let _ = match previous {
-                Some(old) => write_atomic(&params.output, &old, ".promote-", Permissions::Mode(0o644)),
+                Some(old) => {
+                    write_atomic(&params.output, &old, ".promote-", Permissions::Mode(0o644))
+                }
                 None => std::fs::remove_file(&params.output),
             };
             Err(e)
@@ -169,7 +173,10 @@ fn proven_candidate(
     let not_proven = |why: &str| {
         refused(
             ErrorCode::NotProven,
-            format!("finding {} has no proven candidate: {why}", finding.as_str()),
+            format!(
+                "finding {} has no proven candidate: {why}",
+                finding.as_str()
+            ),
         )
     };
     let attempt = current

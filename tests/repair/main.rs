@@ -11,5 +11,6 @@ mod mcp;
 mod mcp_pipe;
 mod page_actions;
 mod page_server;
+mod promote;
 mod support;
 mod testkit;
