@@ -31,6 +31,7 @@ pub mod state;
 pub mod status;
 pub mod store;
 pub mod validate;
+pub mod verdict;
 pub mod verification;
 
 pub use actions::{ActionAnswer, ActionOutcome, ActionsResponse, HumanAction, HumanActionKind};

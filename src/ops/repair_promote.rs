@@ -179,24 +179,10 @@ fn proven_candidate(
             ),
         )
     };
-    let attempt = current
-        .latest_attempt()
-        .ok_or_else(|| not_proven("it was never attempted"))?;
-    let latest = current
-        .history
-        .iter()
-        .rev()
-        .filter_map(|&i| state.events.get(i))
-        .find_map(|event| match &event.action {
-            Action::VerifyResult { record, .. } => Some((event.attempt_id.as_ref(), record)),
-            _ => None,
-        })
-        .ok_or_else(|| not_proven("it was never verified"))?;
-    if latest.0 != Some(&attempt.id) {
-        return Err(not_proven("the latest attempt was not verified"));
-    }
+    let latest = state
+        .latest_verification(current)
+        .ok_or_else(|| not_proven("its latest attempt was not verified"))?;
     let candidate = latest
-        .1
         .candidate
         .as_ref()
         .ok_or_else(|| not_proven("its latest verification generated no candidate"))?;

@@ -5,7 +5,9 @@
 
 use crate::support::{doc, finding, import, json, ok_json, run};
 use a3s_test_ledger::verification::{
-    CandidateRecord, Proof, VerificationRecord, VERIFICATION_PROTOCOL,
+    CandidateRecord, CheckMode, CheckOutcome, CheckResult, LocatorKind, Proof, Scope,
+    SliceDecision, TargetResolution, VerificationFailure, VerificationRecord, VerifyStep,
+    SLICE_PROTOCOL, VERIFICATION_PROTOCOL,
 };
 use a3s_test_ledger::{
     Action, Actor, FindingId, Ledger, Request, RequestId, SessionId, SystemClock,
@@ -72,19 +74,45 @@ fn verified(root: &Path, id: &str, passed: bool) -> String {
             duration_ms: 120,
         },
     };
+    // A record whose verdict agrees with its facts (the ledger checks that).
     let record = VerificationRecord {
         protocol: VERIFICATION_PROTOCOL.into(),
         revision_before: Some(1),
         revision_after: Some(2),
-        target: None,
+        target: Some(TargetResolution {
+            locator: LocatorKind::RoleName,
+            acl_target: r#"role("button", "Pay now")"#.into(),
+            stable: true,
+        }),
         criteria: vec![],
         errors: None,
         evidence: vec![],
-        slice: None,
-        checks: vec![],
+        slice: Some(SliceDecision {
+            protocol: SLICE_PROTOCOL.into(),
+            scope: Scope::Focused,
+            source_files: vec!["src/App.tsx".into()],
+            stable_locator: true,
+            prior_acl_proof_passed: None,
+            selected_checks: vec!["unit".into()],
+            expansion_reasons: vec![],
+        }),
+        checks: vec![CheckResult {
+            id: "unit".into(),
+            mode: CheckMode::Executed,
+            outcome: CheckOutcome::Passed,
+            exit_code: Some(0),
+            duration_ms: 10,
+            stdout: None,
+            stderr: None,
+            message: None,
+        }],
         candidate: Some(candidate),
         passed,
-        failure: None,
+        failure: (!passed).then(|| VerificationFailure {
+            step: VerifyStep::Candidate,
+            code: "test.session.repair_candidate_failed".into(),
+            message: "the candidate failed in a fresh browser".into(),
+        }),
     };
     let ledger = Ledger::open(
         root,
@@ -104,7 +132,7 @@ fn verified(root: &Path, id: &str, passed: bool) -> String {
         }))
         .unwrap();
     let mut result = request(Action::VerifyResult {
-        record,
+        record: Box::new(record),
         changed_files: vec![],
     });
     result.request_id = Some(RequestId::parse(&format!("vr-{id}")).unwrap());
