@@ -51,6 +51,8 @@ a3s_test_lang::define_codes! {
         SliceEmpty => "test.session.repair_slice_empty";
         /// Promotion asked for a finding whose latest verification has no passing candidate proof.
         NotProven => "test.session.repair_not_proven";
+        /// Promotion's output file exists and `--force` was not given (it is never replaced silently).
+        OutputExists => "test.session.repair_output_exists";
     }
 }
 

@@ -405,18 +405,25 @@ fn run_steps(
         return Ok(());
     }
     // Step 8: the ACL regression candidate, when the finding allows one.
-    if let Some(made) = candidate::prove(ctx, c, finding, facts, record, dir)? {
-        let proof = made.proof.clone();
-        record.candidate = Some(made);
-        if !proof.passed {
-            let code = proof
-                .code
-                .unwrap_or_else(|| candidate::PROOF_FAILED.to_string());
-            let message = proof
-                .message
-                .unwrap_or_else(|| "the ACL candidate failed in a fresh browser".into());
-            fail(record, VerifyStep::Candidate, code, message);
+    match candidate::prove(ctx, c, finding, facts, record, dir)? {
+        candidate::Step8::NotDue => {}
+        candidate::Step8::NotAdmitted(message) => {
+            fail(record, VerifyStep::Candidate, candidate::PROOF_FAILED, message);
             return Ok(());
+        }
+        candidate::Step8::Proven(made) => {
+            let proof = made.proof.clone();
+            record.candidate = Some(made);
+            if !proof.passed {
+                // The step fails with its own code; the proof keeps the failing step's code.
+                let message = format!(
+                    "the ACL candidate failed in a fresh browser context: {} {}",
+                    proof.code.as_deref().unwrap_or(""),
+                    proof.message.as_deref().unwrap_or("")
+                );
+                fail(record, VerifyStep::Candidate, candidate::PROOF_FAILED, message);
+                return Ok(());
+            }
         }
     }
     record.passed = true;

@@ -12,6 +12,7 @@ mod mcp;
 mod mcp_pipe;
 mod page_actions;
 mod page_server;
+mod promote;
 mod support;
 mod testkit;
 mod verify;

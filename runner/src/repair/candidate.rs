@@ -13,11 +13,11 @@
 //! than one target cannot smuggle a step in. The whole suite is printed by the canonical printer
 //! and admitted again; a candidate that does not admit is a bug and is returned as an error.
 
+use a3s_test_lang::ir::{Action, Target, WaitCondition};
+use a3s_test_lang::printer::{format_source, string_literal};
 use a3s_test_ledger::criterion::{SuccessCriterion, TargetState, TypedCriterion};
 use a3s_test_ledger::verification::TargetResolution;
 use a3s_test_ledger::Finding;
-use a3s_test_lang::ir::{Action, Target, WaitCondition};
-use a3s_test_lang::printer::{format_source, string_literal};
 
 /// The scenario deadline written into every candidate: opening one page and a handful of
 /// one-shot expectations fit well inside it, and a proof can never hang longer.

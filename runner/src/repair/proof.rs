@@ -28,7 +28,6 @@ use a3s_test_driver::{
 };
 use a3s_test_lang::ir::{Action, AdmittedDocument, Suite};
 use a3s_test_ledger::verification::Proof;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -162,8 +161,9 @@ fn admitted(candidate: &str, policy: &Policy) -> Result<Suite, (String, String)>
     };
     for step in suite.scenarios.iter().flat_map(|s| &s.steps) {
         match &step.action {
-            Action::Navigate { url } => check_origin(policy, url)
-                .map_err(|e| (e.code.as_str().to_string(), e.message))?,
+            Action::Navigate { url } => {
+                check_origin(policy, url).map_err(|e| (e.code.as_str().to_string(), e.message))?
+            }
             Action::Wait { .. } | Action::Expect { .. } => {}
             other => {
                 return Err((
@@ -179,15 +179,10 @@ fn admitted(candidate: &str, policy: &Policy) -> Result<Suite, (String, String)>
     Ok(suite)
 }
 
-/// `sha256:<lowercase hex>` of `bytes` (the ledger's digest format).
+/// `sha256:<lowercase hex>` of `bytes`: the ledger's one digest function, so a candidate's
+/// digest compares equal wherever it is checked.
 pub fn digest(bytes: &[u8]) -> String {
-    let hash = Sha256::digest(bytes);
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in hash {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    a3s_test_ledger::ledger::sha256_digest(bytes)
 }
 
 /// Write `candidate` as `<dir>/candidate.acl` (atomically, `dir` created) and return its digest.

@@ -74,6 +74,9 @@ a3s_test_lang::define_codes! {
         /// Repair verification step 4: the repaired page has an uncaught page error its before
         /// baseline did not.
         RepairNewPageError => "test.session.repair_new_page_error";
+        /// The repair's ACL candidate failed in a fresh browser context (or could not be
+        /// generated): the verification fails at step 8.
+        RepairCandidateFailed => "test.session.repair_candidate_failed";
     }
 }
 

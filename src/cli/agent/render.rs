@@ -127,6 +127,19 @@ impl Failure for crate::ops::repair_verify::VerifyError {
     }
 }
 
+/// A refused promotion prints as its ledger error and always exits 2: nothing was written.
+impl Failure for crate::ops::repair_promote::Refused {
+    fn code(&self) -> String {
+        self.0.code()
+    }
+    fn message(&self) -> &str {
+        Failure::message(&self.0)
+    }
+    fn exit(&self) -> ExitCode {
+        ExitCode::from(EXIT_INVALID_INPUT)
+    }
+}
+
 fn write_stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());

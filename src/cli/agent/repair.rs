@@ -12,6 +12,7 @@ use crate::ops::repair::{
 };
 use crate::ops::repair_drain::{drain, DrainParams, Drained};
 use crate::ops::repair_verify::{verify, Verification, VerifyParams};
+use crate::ops::repair_promote::{promote, PromoteParams, Promoted, Refused};
 use crate::ops::Context;
 use a3s_test_ledger::lease::LeaseState;
 use a3s_test_ledger::{Applied, ErrorCode, Inbox, LedgerError, LoopRecord, NextAction};
@@ -73,6 +74,10 @@ pub enum RepairCommand {
     /// itself. Exit 0 passed (`review_ready`), 1 failed (`verification_failed`), 2 refused.
     #[command(name = "repair-verify")]
     Verify(Cli<VerifyParams>),
+    /// Reviewer: write the proven ACL candidate of the latest attempt to a suite file (atomic,
+    /// re-admitted; refuses to replace a file without --force; never commits).
+    #[command(name = "repair-promote")]
+    Promote(Cli<PromoteParams>),
 }
 
 /// `repair-import`.
@@ -108,6 +113,10 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
             } else {
                 code
             };
+        }
+        C::Promote(a) => {
+            let r = promote(ctx, &a.params).map_err(Refused);
+            return print(a.json, r, human_promoted);
         }
         C::Claim(a) => (a.json, Ok(Operation::claim(a.params))),
         C::Progress(a) => (a.json, Ok(Operation::progress(a.params))),
@@ -160,6 +169,17 @@ fn lease_state(lease: &LeaseState) -> &'static str {
         LeaseState::Active { .. } => "active",
         _ => "expired",
     }
+}
+
+fn human_promoted(v: &Promoted) -> String {
+    format!(
+        "{} {} from {}/{} ({}); not committed\n",
+        if v.overwritten { "replaced" } else { "wrote" },
+        v.output.display(),
+        v.session.as_str(),
+        v.candidate,
+        v.sha256,
+    )
 }
 
 fn human_inbox(v: &Inbox) -> String {

@@ -8,16 +8,25 @@ use super::{Checked, Facts};
 use crate::ops::session::{turn, typed};
 use crate::ops::Context;
 use a3s_test_ledger::verification::{CandidateRecord, VerificationRecord};
-use a3s_test_ledger::{ErrorCode, Finding};
+use a3s_test_ledger::Finding;
 use a3s_test_runner::repair::candidate::generate;
 use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::{SessionCode, SessionError};
 
-/// The code of a failed proof that names none of its own: the candidate is not proven.
-pub const PROOF_FAILED: &str = ErrorCode::NotProven.as_str();
+/// The code of a failed proof that names none of its own.
+pub const PROOF_FAILED: &str = SessionCode::RepairCandidateFailed.as_str();
 
-/// Generate and prove the candidate, or `None` when the finding allows none (no stable target,
-/// no text criterion, no page URL).
+/// What step 8 came to.
+pub enum Step8 {
+    /// The finding allows no candidate (no stable target, no text criterion, no page URL).
+    NotDue,
+    /// The candidate and its proof (passed or failed).
+    Proven(CandidateRecord),
+    /// A candidate was due but did not admit (a generator bug): step 8 fails with this message.
+    NotAdmitted(String),
+}
+
+/// Generate and prove the candidate.
 pub fn prove(
     ctx: &Context,
     c: &Checked,
@@ -25,21 +34,21 @@ pub fn prove(
     facts: &Facts,
     record: &VerificationRecord,
     dir: &str,
-) -> Result<Option<CandidateRecord>, SessionError> {
+) -> Result<Step8, SessionError> {
     let Some(target) = &record.target else {
-        return Ok(None);
+        return Ok(Step8::NotDue);
     };
     let Some(url) = facts.baseline.as_ref().map(|b| b.url.clone()) else {
-        return Ok(None);
+        return Ok(Step8::NotDue);
     };
-    let source = generate(finding, target, &url)
-        .map_err(|e| SessionError::new(SessionCode::Supervisor, e.to_string()))?;
-    let Some(source) = source else {
-        return Ok(None);
+    let source = match generate(finding, target, &url) {
+        Ok(Some(source)) => source,
+        Ok(None) => return Ok(Step8::NotDue),
+        Err(e) => return Ok(Step8::NotAdmitted(e.to_string())),
     };
     let request = Request::RepairProve {
         candidate: source,
         dir: dir.to_owned(),
     };
-    typed(turn(ctx, c.session.as_str(), request)?).map(Some)
+    typed(turn(ctx, c.session.as_str(), request)?).map(Step8::Proven)
 }

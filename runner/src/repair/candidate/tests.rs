@@ -64,7 +64,9 @@ fn page_values_stay_string_literals() {
     ]);
     let target = format!("label({})", string_literal(evil));
     let r = resolved(LocatorKind::Label, &target);
-    let candidate = generate(&f, &r, "http://127.0.0.1:4173/\"}").unwrap().unwrap();
+    let candidate = generate(&f, &r, "http://127.0.0.1:4173/\"}")
+        .unwrap()
+        .unwrap();
     insta::assert_snapshot!(candidate);
     let suite = match a3s_test_lang::admit(&candidate).document {
         Some(a3s_test_lang::ir::AdmittedDocument::Suite(s)) => s,
@@ -126,9 +128,9 @@ fn typed_text() -> impl Strategy<Value = SuccessCriterion> {
             .prop_map(|equals| SuccessCriterion::Typed(TypedCriterion::TargetText { equals })),
         text.clone()
             .prop_map(|contains| SuccessCriterion::Typed(TypedCriterion::PageText { contains })),
-        text.prop_map(|contains| SuccessCriterion::Typed(TypedCriterion::PageTextAbsent {
-            contains
-        })),
+        text.prop_map(
+            |contains| SuccessCriterion::Typed(TypedCriterion::PageTextAbsent { contains })
+        ),
     ]
 }
 
