@@ -421,13 +421,14 @@ fn judge(
         .any(|c| c.as_ref().is_some_and(|c| !c.closed));
     if !left.escaped.is_empty() {
         notes.push(format!(
-            "processes {:?} had left its process group and still held its output; they were killed",
-            left.escaped
+            "processes {} had left its process group and still held its output; they were killed",
+            pid_list(&left.escaped)
         ));
     }
     let outcome = if let Some(pids) = &left.still {
         notes.push(format!(
-            "processes {pids:?} of its group were still alive {} ms after SIGKILL",
+            "processes {} of its group were still alive {} ms after SIGKILL",
+            pid_list(pids),
             opts.cleanup_timeout.as_millis()
         ));
         CheckOutcome::CleanupFailed
@@ -442,9 +443,9 @@ fn judge(
             }
             Ended::Exited(_) if !left.survivors.is_empty() => {
                 notes.push(format!(
-                    "left {} process(es) running in its group after it exited (pids {:?}); they were stopped",
+                    "left {} process(es) running in its group after it exited (pids {}); they were stopped",
                     left.survivors.len(),
-                    left.survivors
+                    pid_list(&left.survivors)
                 ));
                 CheckOutcome::SurvivingDescendant
             }
@@ -509,6 +510,25 @@ fn keep(
             source,
         })
 }
+
+/// At most [`MAX_LISTED_PIDS`] pids as `[1, 2, …]`, then how many more: a check that forked
+/// thousands of helpers still gets a short message (the ledger bounds message length).
+fn pid_list(pids: &[u32]) -> String {
+    let shown: Vec<String> = pids
+        .iter()
+        .take(MAX_LISTED_PIDS)
+        .map(u32::to_string)
+        .collect();
+    let more = pids.len().saturating_sub(MAX_LISTED_PIDS);
+    if more == 0 {
+        format!("[{}]", shown.join(", "))
+    } else {
+        format!("[{}, and {more} more]", shown.join(", "))
+    }
+}
+
+/// The most pids named in one check message.
+const MAX_LISTED_PIDS: usize = 16;
 
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)

@@ -10,7 +10,8 @@
 //! ```
 //!
 //! Unknown fields, a wrong protocol, an id the project catalog does not declare, an id given
-//! twice, an empty list, a pass with a non-zero exit code and oversize input are all refused
+//! twice, an empty list, a pass with a non-zero exit code, a NUL in a summary and oversize input
+//! are all refused
 //! (`test.session.repair_check_results`): a malformed report must never read as a pass.
 
 use crate::session::SessionCode;
@@ -68,6 +69,9 @@ pub enum CallerResultsError {
         /// Its exit code.
         exit_code: i32,
     },
+    /// A summary with a NUL character (the ledger stores no NUL).
+    #[error("the summary of check `{0}` contains a NUL character")]
+    Nul(String),
     /// A summary over [`MAX_SUMMARY_CHARS`].
     #[error("the summary of check `{0}` is longer than {MAX_SUMMARY_CHARS} characters")]
     SummaryTooLong(String),
@@ -142,6 +146,9 @@ pub fn parse_caller_results(
             .is_some_and(|s| s.chars().count() > MAX_SUMMARY_CHARS)
         {
             return Err(CallerResultsError::SummaryTooLong(r.id));
+        }
+        if r.summary.as_ref().is_some_and(|s| s.contains('\0')) {
+            return Err(CallerResultsError::Nul(r.id));
         }
         out.push(CheckResult {
             id: r.id,

@@ -488,6 +488,10 @@ mod caller_results {
                 "longer than",
             ),
             (
+                format!(r#"{{{p},"checks":[{{"id":"unit","passed":true,"summary":"a\u0000b"}}]}}"#),
+                "NUL",
+            ),
+            (
                 "not json".to_string(),
                 "not a `a3s.test.repair-check-results/1` document",
             ),
@@ -638,4 +642,12 @@ fn cleanup_failures_outrank_every_other_ending() {
         outcome_code(CleanupFailed),
         Some(SessionCode::RepairCheckCleanup)
     );
+}
+
+#[test]
+fn pid_lists_in_messages_are_bounded() {
+    assert_eq!(pid_list(&[3, 4]), "[3, 4]");
+    let many: Vec<u32> = (1..=100).collect();
+    let listed = pid_list(&many);
+    assert!(listed.ends_with(", and 84 more]"), "{listed}");
 }
