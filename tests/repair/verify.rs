@@ -136,11 +136,15 @@ impl<'a> Loop<'a> {
     }
 }
 
-/// Wait until the page shows that it sent its finding: one `wait` step (which waits up to its
-/// action timeout) at a time, within an overall deadline for a slow, shared machine.
+/// Wait until the page shows that it sent its finding.
 fn wait_until_sent(root: &Path, session: &str) {
+    wait_for(root, session, r#"wait { visible = text("Sent") }"#);
+}
+
+/// Run one `wait` step (which waits up to its action timeout) until it passes, within an overall
+/// deadline for a slow, shared machine.
+fn wait_for(root: &Path, session: &str, step: &str) {
     let until = std::time::Instant::now() + DEADLINE;
-    let step = r#"wait { visible = text("Sent") }"#;
     loop {
         let out = run(
             root,
@@ -152,7 +156,7 @@ fn wait_until_sent(root: &Path, session: &str) {
         }
         assert!(
             std::time::Instant::now() < until,
-            "the page never showed Sent: {}",
+            "{step} never passed: {}",
             String::from_utf8_lossy(&out.stdout)
         );
     }
@@ -430,4 +434,35 @@ fn auto_resolve_resolves_only_after_the_persisted_pass() {
         "the pass is its own persisted event before the resolution"
     );
     assert_eq!(l.status(), "resolved");
+}
+
+#[test]
+fn a_candidate_that_fails_in_a_fresh_browser_keeps_the_finding_from_review_ready() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vproof", Some(&catalog(PASSING)));
+    // The live page hot-reloads the fix, but the file on disk goes back to the old label: the
+    // session's page passes steps 1–7, a fresh browser loading the files does not.
+    l.app.edit("Pay", "");
+    wait_for(
+        l.root,
+        l.session,
+        r#"wait { visible = role("button", "Pay") }"#,
+    );
+    let original = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/repair-verify/src/Checkout.js"),
+    )
+    .unwrap();
+    crate::common::write(l.root, CHECKOUT, original);
+    l.complete(&[CHECKOUT]);
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("candidate", "test.session.repair_candidate_failed"),
+        "{v}"
+    );
+    assert_eq!(v["record"]["checks"][0]["outcome"], "passed");
+    assert_eq!(v["record"]["candidate"]["proof"]["passed"], false, "{v}");
+    assert_eq!(l.status(), "verification_failed");
 }
