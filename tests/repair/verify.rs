@@ -248,6 +248,39 @@ fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candid
         assert_eq!(e["bytes"].as_u64(), Some(bytes.len() as u64), "{e}");
     }
     assert_eq!(l.status(), "review_ready");
+    // The reviewer promotes the proven candidate; the suite is admitted and passes against the
+    // app, in a browser of its own.
+    std::fs::create_dir_all(l.root.join("suites")).unwrap();
+    let suite = l.root.join("suites/pay.acl");
+    let suite_arg = suite.to_str().unwrap();
+    let promote = [
+        "agent",
+        "repair-promote",
+        FINDING,
+        "--session",
+        l.session,
+        "--output",
+        suite_arg,
+        "--request-id",
+        "r-promote",
+        "--json",
+    ];
+    ok_json(l.root, &promote);
+    for args in [["check", suite_arg], ["run", suite_arg]] {
+        let out = crate::common::output_within(
+            std::process::Command::new(BIN)
+                .args(args)
+                .current_dir(l.root),
+            None,
+            DEADLINE,
+        );
+        assert!(
+            out.status.success(),
+            "{args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     // Asking again with the same request id returns the recorded verdict; nothing runs twice.
     let ledger = std::fs::read(ledger_path(l.root, l.session)).unwrap();
     let (code, again) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
