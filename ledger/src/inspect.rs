@@ -383,15 +383,13 @@ pub fn inspect(
                 }
                 v.record = Some((**record).clone());
             }
-            Action::Baseline { baseline: b } => {
-                if baseline.is_none() {
-                    digests.extend(b.evidence.iter().map(|r| EvidenceDigest::of("baseline", r)));
-                    baseline = Some(BaselineView {
-                        seq: e.seq,
-                        at: e.at.clone(),
-                        baseline: (**b).clone(),
-                    });
-                }
+            Action::Baseline { baseline: b } if baseline.is_none() => {
+                digests.extend(b.evidence.iter().map(|r| EvidenceDigest::of("baseline", r)));
+                baseline = Some(BaselineView {
+                    seq: e.seq,
+                    at: e.at.clone(),
+                    baseline: (**b).clone(),
+                });
             }
             Action::Promote { path, sha256 } => promotions.push(PromotionView {
                 seq: e.seq,
