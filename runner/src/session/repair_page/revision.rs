@@ -4,7 +4,9 @@
 //! No fixed sleeps: each round reads `probe()` and, while the revision is not newer yet, waits
 //! in the page on `waitForDiff` since the current revision, which returns at the first change
 //! (or when the remaining time is up). A newer revision that is not ready yet is re-read in
-//! short bounded waits, since readiness can flip without a new revision.
+//! short bounded waits, since readiness can flip without a new revision. Only when the page cannot
+//! be waited on at all (its bridge is gone between two documents, or it refuses the wait) is it
+//! asked again after a short poll interval, still under the same deadline.
 
 use crate::session::code::SessionError;
 use crate::session::page_context::live;
@@ -30,6 +32,14 @@ pub enum NoRevision {
         /// Whether that revision was ready.
         ready: bool,
     },
+}
+
+/// While the page cannot be waited on (no bridge between two documents, a refused wait): the
+/// poll interval before asking again, never past the deadline.
+const POLL: Duration = Duration::from_millis(50);
+
+async fn pause(left: Duration) {
+    tokio::time::sleep(left.min(POLL)).await;
 }
 
 /// `probe()`: (revision, ready); `None` when there is no bridge (e.g. between documents).
@@ -76,6 +86,7 @@ pub async fn wait_ready_newer<C: AgentContext>(
             if !ever_bridge && live::detect(ctx, call_deadline).await?.is_none() {
                 return Ok(Err(NoRevision::NoBridge));
             }
+            pause(left).await;
             continue;
         };
         let newer = after.is_none_or(|a| revision > a);
@@ -87,8 +98,12 @@ pub async fn wait_ready_newer<C: AgentContext>(
             "ui": false,
             "limits": { "nodes": 1 },
         });
-        // A bridge that throws (its document went away mid-wait) is simply probed again.
-        let _ = live::call(ctx, PageContextMethod::WaitForDiff, request, call_deadline).await?;
+        // A bridge that throws (its document went away mid-wait) is probed again after a pause,
+        // so a page that keeps refusing the wait is not asked in a tight loop.
+        let reply = live::call(ctx, PageContextMethod::WaitForDiff, request, call_deadline).await?;
+        if !matches!(reply, PageContextReply::Value(_)) {
+            pause(left).await;
+        }
     }
     Ok(Err(NoRevision::TimedOut {
         last: last.map(|l| l.0),
