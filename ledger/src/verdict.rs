@@ -2,8 +2,8 @@
 //! stores them.
 //!
 //! Bounds keep a hostile or buggy caller from bloating the ledger. Consistency keeps a verdict
-//! honest: a record may only say `passed` when every fact in it passed (a target resolved, every
-//! verifiable criterion held, no new page error, a slice was planned and each selected check has
+//! honest: a record may only say `passed` when every fact in it passed (every verifiable
+//! criterion held, no new page error, a slice was planned and each selected check has
 //! a passing result, a candidate — if any — was proven), and a failed record must name its
 //! failing step. So even a caller that builds a record by hand cannot store a pass that its own
 //! facts contradict.
@@ -162,9 +162,6 @@ fn verdict(r: &VerificationRecord) -> Result<(), String> {
     }
     if r.failure.is_some() {
         return Err("it passed but names a failure".into());
-    }
-    if r.target.is_none() {
-        return Err("it passed without resolving the target".into());
     }
     if let Some(c) = r
         .criteria

@@ -62,7 +62,6 @@ fn a_verdict_must_agree_with_its_facts() {
         }),
         ("a missing check result", |r| r.checks.clear()),
         ("no slice", |r| r.slice = None),
-        ("no target", |r| r.target = None),
         ("a false criterion", |r| r.criteria[1].passed = Some(false)),
         ("an unevaluated criterion", |r| r.criteria[1].passed = None),
         ("a new page error", |r| {
