@@ -16,7 +16,7 @@
 use a3s_test_lang::ir::{Action, Target, WaitCondition};
 use a3s_test_lang::printer::{format_source, string_literal};
 use a3s_test_ledger::criterion::{SuccessCriterion, TargetState, TypedCriterion};
-use a3s_test_ledger::verification::TargetResolution;
+use a3s_test_ledger::verification::{LocatorKind, TargetResolution};
 use a3s_test_ledger::Finding;
 
 /// The scenario deadline written into every candidate: opening one page and a handful of
@@ -42,7 +42,8 @@ pub enum CandidateError {
 
 /// The candidate suite for `finding`, whose target re-resolved as `resolved` on `page_url`.
 ///
-/// `Ok(None)` when no candidate is due: the locator is not stable (text, CSS, a ref), the page
+/// `Ok(None)` when no candidate is due: the locator is not stable (text, CSS, a ref; a declared
+/// replacement counts only when it is a role with a name, a label or a test id), the page
 /// URL is not an absolute http(s) URL, or the finding has no explicit text criterion (`target_text`, `page_text`, `page_text_absent`).
 /// Visibility and state criteria are added when present, prose criteria never (only a reviewer
 /// can judge those).
@@ -67,7 +68,9 @@ pub fn generate(
                 | TypedCriterion::PageTextAbsent { .. }
         )
     });
-    if !has_text || !resolved.stable || !resolved.locator.is_stable() {
+    // A declared replacement counts when it is itself a stable target (checked just below).
+    let stable_kind = resolved.locator.is_stable() || resolved.locator == LocatorKind::Replacement;
+    if !has_text || !resolved.stable || !stable_kind {
         return Ok(None);
     }
     let Some(target) = stable_target(&resolved.acl_target) else {

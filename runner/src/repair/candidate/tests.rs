@@ -100,6 +100,22 @@ fn no_candidate_without_a_stable_locator_or_a_text_criterion() {
         stable: true,
     };
     assert_eq!(generate(&text, &lying, URL), Ok(None));
+    // A declared replacement is used when it is a stable target, and only then.
+    let replaced = TargetResolution {
+        locator: LocatorKind::Replacement,
+        acl_target: r#"testid("pay")"#.into(),
+        stable: true,
+    };
+    let candidate = generate(&text, &replaced, URL).unwrap().unwrap();
+    assert!(
+        candidate.contains(r#"visible = testid("pay")"#),
+        "{candidate}"
+    );
+    let loose = TargetResolution {
+        acl_target: r#"text("Pay")"#.into(),
+        ..replaced
+    };
+    assert_eq!(generate(&text, &loose, URL), Ok(None));
     // A role without a name matches every button: not stable.
     let nameless = resolved(LocatorKind::RoleName, r#"role("button")"#);
     assert_eq!(generate(&text, &nameless, URL), Ok(None));
