@@ -1,5 +1,6 @@
 //! `agent repair-promote` through the binary, on a ledger prepared with the ledger's own API:
-//! a proven candidate is written where the reviewer asks and `a3s-test check` admits it; an
+//! a proven candidate is written where the reviewer asks, `a3s-test check` admits it and `run`
+//! passes it against a loopback page; an
 //! unproven one, an existing output without `--force` and a candidate changed since its proof are
 //! refused with exit 2 and nothing written; `--force` replaces the file.
 
@@ -17,19 +18,47 @@ use std::sync::Arc;
 
 const SESSION: &str = "s1";
 
-const CANDIDATE: &str = r#"suite "f1" {
-    scenario "regression" {
+/// The candidate suite, against the page at `origin`.
+fn candidate_at(origin: &str) -> String {
+    format!(
+        r#"suite "f1" {{
+    scenario "regression" {{
         surface = "web"
-        navigate "open" { url = "http://127.0.0.1:4173/" }
-        wait "target" { visible = role("button", "Pay now") }
-        expect "criterion-1" { text = "Total" }
-    }
+        navigate "open" {{ url = "{origin}/" }}
+        wait "target" {{ visible = role("button", "Pay now") }}
+        expect "criterion-1" {{ text = "Total" }}
+    }}
+}}
+"#
+    )
 }
-"#;
+
+/// Serve a page with the button and the total on a loopback port; its origin.
+fn serve_page() -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let (listener, origin) = crate::common::loopback();
+    crate::common::serve_each(listener, |stream| {
+        let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(10)));
+        let mut reader = BufReader::new(&stream);
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+            line.clear();
+        }
+        let body = "<!doctype html><p>Total: 12 EUR</p><button>Pay now</button>";
+        let _ = (&stream).write_all(
+            format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        );
+    });
+    origin
+}
 
 /// Take `id` through claim → complete → verification, recording a candidate at
 /// `artifacts/repairs/<id>/<attempt>/verify/candidate.acl` whose proof `passed` or not.
-fn verified(root: &Path, id: &str, passed: bool) -> String {
+fn verified(root: &Path, id: &str, passed: bool, candidate_text: &str) -> String {
     let claimed = ok_json(
         root,
         &[
@@ -63,10 +92,10 @@ fn verified(root: &Path, id: &str, passed: bool) -> String {
     let session_dir = root.join(".a3s-test/agent-sessions").join(SESSION);
     std::fs::create_dir_all(session_dir.join(&dir)).unwrap();
     let path = format!("{dir}/candidate.acl");
-    std::fs::write(session_dir.join(&path), CANDIDATE).unwrap();
+    std::fs::write(session_dir.join(&path), candidate_text).unwrap();
     let candidate = CandidateRecord {
         path: path.clone(),
-        sha256: a3s_test_ledger::ledger::sha256_digest(CANDIDATE.as_bytes()),
+        sha256: a3s_test_ledger::ledger::sha256_digest(candidate_text.as_bytes()),
         proof: Proof {
             passed,
             code: (!passed).then(|| "test.assert.text_mismatch".to_string()),
@@ -179,8 +208,10 @@ fn a_proven_candidate_is_promoted_and_refusals_write_nothing() {
         SESSION,
         &doc(&[finding("f1", "Say pay now"), finding("f2", "Say total")]),
     );
-    let candidate = verified(root, "f1", true);
-    verified(root, "f2", false);
+    let origin = serve_page();
+    let text = candidate_at(&origin);
+    let candidate = verified(root, "f1", true, &text);
+    verified(root, "f2", false, &text);
     let output = root.join("suites/promoted.acl");
     std::fs::create_dir_all(output.parent().unwrap()).unwrap();
     let output = output.to_str().unwrap();
@@ -203,12 +234,27 @@ fn a_proven_candidate_is_promoted_and_refusals_write_nothing() {
     assert_eq!(promoted["overwritten"], false);
     assert_eq!(promoted["candidate"], candidate.as_str());
     assert_eq!(promoted["result"]["op"], "promote", "{promoted}");
-    assert_eq!(std::fs::read_to_string(output).unwrap(), CANDIDATE);
+    assert_eq!(std::fs::read_to_string(output).unwrap(), text);
     let check = run(root, &["check", output], None);
     assert!(
         check.status.success(),
         "{}",
         String::from_utf8_lossy(&check.stderr)
+    );
+    // … and `run` passes it in real Chromium against the page it was proven on.
+    let ran = crate::common::output_within(
+        std::process::Command::new(crate::support::BIN)
+            .args(["run", output])
+            .current_dir(root)
+            .env("A3S_TEST_ROOT", root),
+        None,
+        crate::support::DEADLINE,
+    );
+    assert!(
+        ran.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&ran.stdout),
+        String::from_utf8_lossy(&ran.stderr)
     );
 
     // An existing file is never replaced without --force.
@@ -230,15 +276,11 @@ fn a_proven_candidate_is_promoted_and_refusals_write_nothing() {
         String::from_utf8_lossy(&out.stdout)
     );
     assert_eq!(json(&out)["overwritten"], true);
-    assert_eq!(std::fs::read_to_string(output).unwrap(), CANDIDATE);
+    assert_eq!(std::fs::read_to_string(output).unwrap(), text);
 
     // A candidate edited after its proof is not the proven one.
     let session_dir = root.join(".a3s-test/agent-sessions").join(SESSION);
-    std::fs::write(
-        session_dir.join(&candidate),
-        CANDIDATE.replace("Total", "Other"),
-    )
-    .unwrap();
+    std::fs::write(session_dir.join(&candidate), text.replace("Total", "Other")).unwrap();
     let elsewhere = root.join("suites/other.acl");
     refused_with(
         &promote(root, "f1", elsewhere.to_str().unwrap(), &[]),
