@@ -6,8 +6,8 @@
 
 pub mod repair;
 pub mod repair_drain;
-pub mod repair_verify;
 pub mod repair_promote;
+pub mod repair_verify;
 pub mod session;
 
 use a3s_test_ledger::{Clock, RandomRequestIds, SystemClock};

@@ -408,7 +408,12 @@ fn run_steps(
     match candidate::prove(ctx, c, finding, facts, record, dir)? {
         candidate::Step8::NotDue => {}
         candidate::Step8::NotAdmitted(message) => {
-            fail(record, VerifyStep::Candidate, candidate::PROOF_FAILED, message);
+            fail(
+                record,
+                VerifyStep::Candidate,
+                candidate::PROOF_FAILED,
+                message,
+            );
             return Ok(());
         }
         candidate::Step8::Proven(made) => {
@@ -421,7 +426,12 @@ fn run_steps(
                     proof.code.as_deref().unwrap_or(""),
                     proof.message.as_deref().unwrap_or("")
                 );
-                fail(record, VerifyStep::Candidate, candidate::PROOF_FAILED, message);
+                fail(
+                    record,
+                    VerifyStep::Candidate,
+                    candidate::PROOF_FAILED,
+                    message,
+                );
                 return Ok(());
             }
         }

@@ -11,8 +11,8 @@ use crate::ops::repair::{
     MessageParams, Operation, ProgressParams, ReviewerParams, Verb,
 };
 use crate::ops::repair_drain::{drain, DrainParams, Drained};
-use crate::ops::repair_verify::{verify, Verification, VerifyParams};
 use crate::ops::repair_promote::{promote, PromoteParams, Promoted, Refused};
+use crate::ops::repair_verify::{verify, Verification, VerifyParams};
 use crate::ops::Context;
 use a3s_test_ledger::lease::LeaseState;
 use a3s_test_ledger::{Applied, ErrorCode, Inbox, LedgerError, LoopRecord, NextAction};
