@@ -129,6 +129,24 @@ pub fn live_group_members(pgid: u32) -> Vec<u32> {
         .collect()
 }
 
+/// Every other process with an open file descriptor on the pipe whose inode is `inode`: how a
+/// check's helper that left its process group (`setsid`) is still found — it holds the output
+/// pipe only the check was given. Processes whose `/proc/<pid>/fd` is not readable are skipped.
+pub fn pipe_holders(inode: u64) -> Vec<ProcessInfo> {
+    let me = std::process::id() as i32;
+    let target = std::ffi::OsString::from(format!("pipe:[{inode}]"));
+    all_processes()
+        .into_iter()
+        .filter(|p| p.pid != me && !p.is_zombie())
+        .filter(|p| {
+            std::fs::read_dir(format!("/proc/{}/fd", p.pid)).is_ok_and(|fds| {
+                fds.filter_map(Result::ok)
+                    .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l.as_os_str() == target))
+            })
+        })
+        .collect()
+}
+
 /// The process group this process belongs to.
 pub fn own_pgid() -> u32 {
     rustix::process::getpgrp().as_raw_nonzero().get() as u32

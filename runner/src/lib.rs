@@ -29,6 +29,7 @@ pub mod merge;
 pub mod plan;
 pub mod process_tree;
 pub mod read;
+pub mod repair;
 pub mod reporter;
 pub mod result;
 pub mod run;

@@ -32,7 +32,7 @@ pub struct McpArgs {
 
 /// Serve MCP on stdin/stdout until stdin closes.
 pub fn run(args: McpArgs) -> ExitCode {
-    let server = server::Server::new(crate::ops::Context::new(args.root));
+    let server = server::Server::new(crate::ops::Context::new(args.root).scoped());
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -5,10 +5,13 @@
 //!
 //! Reviewer verbs (accept, reject, reopen, answer) and import are deliberately absent: MCP
 //! clients are coding agents, and human authorization is a separate authority (docs/repair.md).
-//! Draining only moves what a person already sent in the session's page.
+//! Draining only moves what a person already sent in the session's page. `test_repair_verify`
+//! only asks: the verdict is whatever A3S Test observes, and the orchestrator's `--checks-json`
+//! mode is not offered here.
 
 use crate::ops::repair::{self, Operation};
 use crate::ops::repair_drain::{self, DrainError};
+use crate::ops::repair_verify::{self, VerifyError};
 use crate::ops::verbs::{self, TargetVerb, TextVerb};
 use crate::ops::Context;
 use crate::ops::{observe, session};
@@ -48,6 +51,12 @@ impl From<SessionError> for ToolError {
 
 impl From<DrainError> for ToolError {
     fn from(e: DrainError) -> Self {
+        refused(e)
+    }
+}
+
+impl From<VerifyError> for ToolError {
+    fn from(e: VerifyError) -> Self {
         refused(e)
     }
 }
@@ -155,11 +164,24 @@ pub fn all() -> Vec<Tool> {
             |c, p| repair_drain::drain(c, &p),
         ),
         tool(
+            "test_repair_verify",
+            "Ask A3S Test to verify the completed attempt in the session's browser: it waits for \
+             a newer Test Kit revision, re-resolves the target, evaluates the typed criteria, \
+             compares page errors, runs the project's trusted checks and proves an ACL \
+             candidate, then records review_ready or verification_failed itself. The changed \
+             files must repeat repair_complete's exactly. You cannot choose the verdict.",
+            |c, p| repair_verify::verify(c, &p),
+        ),
+        tool(
             "test_session_start",
             "Start an agent session: a browser on `url` owned by a supervisor that outlives the \
              call. The start URL's origin plus allow_origins bound navigation, actions and \
              observations; allow_domains only widen network access.",
-            |c, p| session::start(c, p, &|| false),
+            |c, p| {
+                let started = session::start(c, p, &|| false)?;
+                c.own(&started.session);
+                Ok::<_, SessionError>(started)
+            },
         ),
         tool(
             "test_observe",

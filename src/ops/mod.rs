@@ -7,12 +7,15 @@
 pub mod observe;
 pub mod repair;
 pub mod repair_drain;
+pub mod repair_promote;
+pub mod repair_verify;
 pub mod session;
 pub mod verbs;
 
 use a3s_test_ledger::{Clock, RandomRequestIds, SystemClock};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The environment variable that overrides the project root (where `.a3s-test/` lives).
 pub const ROOT_ENV: &str = "A3S_TEST_ROOT";
@@ -26,6 +29,9 @@ pub struct Context {
     pub clock: Arc<dyn Clock>,
     /// Fresh request ids for generated next-action commands.
     pub ids: RandomRequestIds,
+    /// The sessions this front end started, when it is scoped to them (the MCP server: an agent
+    /// sees only its own sessions unless it names another). `None` = unscoped (the CLI).
+    pub owned: Option<Arc<Mutex<BTreeSet<String>>>>,
 }
 
 impl Context {
@@ -39,7 +45,37 @@ impl Context {
             root,
             clock: Arc::new(SystemClock),
             ids: RandomRequestIds::default(),
+            owned: None,
         }
+    }
+
+    /// The same context, scoped to the sessions it starts (see [`Context::owned`]).
+    pub fn scoped(mut self) -> Self {
+        self.owned = Some(Arc::new(Mutex::new(BTreeSet::new())));
+        self
+    }
+
+    /// Remember that this front end started `session` (a no-op when unscoped).
+    pub fn own(&self, session: &str) {
+        if let Some(owned) = &self.owned {
+            owned
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(session.to_owned());
+        }
+    }
+
+    /// The sessions a listing without a named session may show: `None` = every session under
+    /// the root; `Some(ids)` = only these (a scoped front end).
+    pub fn visible_sessions(&self) -> Option<Vec<String>> {
+        self.owned.as_ref().map(|owned| {
+            owned
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .iter()
+                .cloned()
+                .collect()
+        })
     }
 }
 

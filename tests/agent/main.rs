@@ -12,6 +12,7 @@ mod mcp;
 mod mcp_pipe;
 #[path = "../owned.rs"]
 mod owned;
+mod repair_prove;
 mod safety;
 mod support;
 mod testkit;

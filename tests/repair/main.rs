@@ -2,6 +2,7 @@
 //! commands, the MCP server and the HTTP repair endpoint, each against a real ledger in a
 //! temporary project root, and the Test Kit in real Chromium feeding them (`testkit`).
 
+mod baseline_observe;
 mod cli;
 #[path = "../common.rs"]
 mod common;
@@ -11,5 +12,8 @@ mod mcp;
 mod mcp_pipe;
 mod page_actions;
 mod page_server;
+mod promote;
 mod support;
 mod testkit;
+mod verify;
+mod verify_app;

@@ -58,6 +58,7 @@ fn mcp_tools_answer_the_official_client() {
         "test_repair_fail",
         "test_repair_cancel",
         "test_repair_drain",
+        "test_repair_verify",
     ] {
         assert!(names.contains(&expected), "{expected} missing");
     }
@@ -69,6 +70,7 @@ fn mcp_tools_answer_the_official_client() {
         "test_repair_reopen",
         "test_repair_answer",
         "test_repair_import",
+        "test_repair_verify_result",
     ] {
         assert!(
             !names.contains(&reviewer_only),
@@ -104,8 +106,36 @@ fn mcp_tools_answer_the_official_client() {
         "session": "s1", "finding": "f1", "request_id": "r3", "attempt_id": attempt, "changed_files": []
     }));
     assert_eq!(complete["result"]["to"], "verifying");
+    // The server started no session: an inbox without a named session shows none of the
+    // sessions under the root; naming one shows it.
     let (inbox, _) = mcp.result("test_repair_inbox", json!({"limit": 5}));
     assert_eq!(inbox["protocol"], "a3s.test.repair-inbox/1");
+    assert_eq!(inbox["items"], json!([]), "{inbox}");
+    let (named, _) = mcp.result("test_repair_inbox", json!({"session": "s1"}));
+    assert_eq!(named["items"][0]["finding_id"], "f1", "{named}");
+    // An agent may ask for verification; a changed-file list other than the completion's is
+    // refused before any browser is asked (and no verdict is anyone's to choose: the tool has
+    // no `passed` field).
+    let verify = tools
+        .iter()
+        .find(|t| t["name"] == "test_repair_verify")
+        .unwrap();
+    let props = verify["inputSchema"]["properties"].as_object().unwrap();
+    for absent in ["passed", "failed", "checks_json", "evidence_digests"] {
+        assert!(!props.contains_key(absent), "{absent} in {props:?}");
+    }
+    let (refused, is_error) = mcp.result(
+        "test_repair_verify",
+        json!({
+            "session": "s1", "finding": "f1", "request_id": "r-v", "attempt_id": attempt,
+            "changed_files": ["src/other.css"]
+        }),
+    );
+    assert!(is_error, "{refused}");
+    assert_eq!(
+        refused["error"]["code"],
+        "test.session.repair_change_mismatch"
+    );
     let (rec, _) = mcp.result(
         "test_repair_inspect",
         json!({"session": "s1", "finding": "f1"}),

@@ -31,7 +31,7 @@ struct Posts {
 }
 
 /// The built Test Kit's files by URL path (`/kit/<file>`), or a panic saying how to build it.
-fn kit_files() -> HashMap<String, Vec<u8>> {
+pub fn kit_files() -> HashMap<String, Vec<u8>> {
     let dist = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testkit/dist");
     let entries = std::fs::read_dir(&dist).unwrap_or_else(|e| {
         panic!(

@@ -45,6 +45,41 @@ a3s_test_lang::define_codes! {
         /// `agent start` was interrupted (SIGINT, SIGTERM, SIGHUP) before it returned; the session
         /// it was creating was torn down.
         Interrupted => "test.session.interrupted";
+        /// A trusted verification check exited non-zero or was killed by a signal (or the
+        /// orchestrator reported it failed).
+        RepairCheckFailed => "test.session.repair_check_failed";
+        /// A trusted verification check did not finish within its `timeout_ms`.
+        RepairCheckTimeout => "test.session.repair_check_timeout";
+        /// A trusted verification check exited but left a process of its own running (it was then
+        /// stopped).
+        RepairCheckSurvivor => "test.session.repair_check_survivor";
+        /// A trusted verification check's processes could not all be stopped within the cleanup
+        /// timeout.
+        RepairCheckCleanup => "test.session.repair_check_cleanup";
+        /// A trusted verification check could not be started.
+        RepairCheckSpawn => "test.session.repair_check_spawn";
+        /// The verification was interrupted (SIGINT, SIGTERM, SIGHUP) while a trusted check ran;
+        /// the check's process group was stopped.
+        RepairCheckInterrupted => "test.session.repair_check_interrupted";
+        /// The `--checks-json` document is not a valid `a3s.test.repair-check-results/1` report.
+        RepairCheckResults => "test.session.repair_check_results";
+        /// Repair verification step 1: no ready Test Kit revision newer than the finding's
+        /// context revision appeared before the revision timeout.
+        RepairNoNewRevision => "test.session.repair_no_new_revision";
+        /// Repair verification step 2: none of the finding's locators (or its declared
+        /// replacement) names an element any more.
+        RepairTargetMissing => "test.session.repair_target_missing";
+        /// Repair verification step 2: the finding's target resolves to several elements, so it
+        /// cannot be checked.
+        RepairTargetAmbiguous => "test.session.repair_target_ambiguous";
+        /// Repair verification step 3: a typed success criterion does not hold on the page.
+        RepairCriterionFailed => "test.session.repair_criterion_failed";
+        /// Repair verification step 4: the repaired page has an uncaught page error its before
+        /// baseline did not.
+        RepairNewPageError => "test.session.repair_new_page_error";
+        /// The repair's ACL candidate failed in a fresh browser context (or could not be
+        /// generated): the verification fails at step 8.
+        RepairCandidateFailed => "test.session.repair_candidate_failed";
     }
 }
 

@@ -21,6 +21,7 @@ use super::page_context::inspect::InspectRequest;
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
 use super::page_context::{diff, live, repair_queue};
 use super::protocol::{FinishStatus, Request, Response};
+use super::repair_page;
 use super::statement::replace_refs;
 use super::view::{ViewRequest, ViewState};
 use crate::cancel::CancelToken;
@@ -38,6 +39,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::time::Instant;
 
+mod repair_prove;
+
 /// The most one turn may take.
 pub const TURN_BOUND: Duration = Duration::from_secs(60);
 /// How long an action waits for its target.
@@ -53,7 +56,7 @@ pub struct Engine<D: AgentDriver> {
     root: PathBuf,
     /// The session record (saved after every turn).
     pub file: SessionFile,
-    driver: D,
+    driver: std::sync::Arc<D>,
     ctx: Option<D::Context>,
     /// Never fired: a turn is bounded by its deadline, and a signal closes the session between
     /// turns (the supervisor), so a step is never abandoned half way.
@@ -129,7 +132,7 @@ impl<D: AgentDriver> Engine<D> {
             dir,
             root,
             file,
-            driver,
+            driver: std::sync::Arc::new(driver),
             ctx: Some(ctx),
             cancel: CancelToken::new(),
             blocked_reported: 0,
@@ -162,6 +165,15 @@ impl<D: AgentDriver> Engine<D> {
             },
         )?;
         Ok(engine)
+    }
+
+    /// A repair verification's bound: its revision wait plus its steps, within the session's
+    /// deadline (the CLI waits [`super::client::TURN_TIMEOUT`], longer than both).
+    fn repair_deadline(&self) -> Instant {
+        let left = self.file.deadline_at_ms().saturating_sub(now_ms());
+        let most =
+            Duration::from_millis(repair_page::MAX_REVISION_TIMEOUT_MS) + repair_page::STEPS_BOUND;
+        Instant::now() + most.min(Duration::from_millis(left.max(1)))
     }
 
     fn turn_deadline(&self) -> Instant {
@@ -239,6 +251,24 @@ impl<D: AgentDriver> Engine<D> {
                     Err(e) => Err(e),
                 }
             }
+            Request::RepairBaseline { finding, dir } => {
+                let deadline = self.turn_deadline();
+                match self.ctx() {
+                    Ok(ctx) => repair_page::baseline(ctx, &self.dir, &finding, &dir, deadline)
+                        .await
+                        .map(|baseline| json!({ "baseline": baseline })),
+                    Err(e) => Err(e),
+                }
+            }
+            Request::RepairObserve(observe) => {
+                let deadline = self.repair_deadline();
+                match self.ctx() {
+                    Ok(ctx) => repair_page::observe(ctx, &self.dir, &observe, deadline)
+                        .await
+                        .map(|verification| json!({ "verification": verification })),
+                    Err(e) => Err(e),
+                }
+            }
             Request::Exec {
                 observation,
                 statement,
@@ -246,6 +276,7 @@ impl<D: AgentDriver> Engine<D> {
                 .exec(turn, observation, &statement)
                 .await
                 .map_err(|e| super::answer::refused(e, &statement)),
+            Request::RepairProve { candidate, dir } => self.repair_prove(&candidate, &dir).await,
             Request::Finish { status, summary } => {
                 let status = match status {
                     FinishStatus::Passed => "passed",

@@ -99,6 +99,39 @@ impl Failure for crate::ops::repair_drain::DrainError {
     }
 }
 
+/// A refused verification prints as the ledger or session error it wraps; it always exits 2
+/// (refused: nothing was decided), so that 1 means only "verification failed".
+impl Failure for crate::ops::repair_verify::VerifyError {
+    fn code(&self) -> String {
+        match self {
+            Self::Ledger(e) => e.code(),
+            Self::Session(e) => Failure::code(e),
+        }
+    }
+    fn message(&self) -> &str {
+        match self {
+            Self::Ledger(e) => Failure::message(e),
+            Self::Session(e) => Failure::message(e),
+        }
+    }
+    fn exit(&self) -> ExitCode {
+        ExitCode::from(EXIT_INVALID_INPUT)
+    }
+}
+
+/// A refused promotion prints as its ledger error and always exits 2: nothing was written.
+impl Failure for crate::ops::repair_promote::Refused {
+    fn code(&self) -> String {
+        self.0.code()
+    }
+    fn message(&self) -> &str {
+        Failure::message(&self.0)
+    }
+    fn exit(&self) -> ExitCode {
+        ExitCode::from(EXIT_INVALID_INPUT)
+    }
+}
+
 fn write_stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());

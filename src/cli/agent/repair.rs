@@ -1,18 +1,18 @@
 //! `a3s-test agent repair-*`: the repair inbox and record views, the agent operations (claim,
 //! progress, reply, complete, fail, cancel), the reviewer operations (accept, reject, reopen,
-//! answer), import, and recording a verification result (`repair-verify-result`, with
-//! `--auto-resolve-repairs`). All of them call `crate::ops::repair`, as the MCP tools do.
-//!
-//! `repair-verify-result` is deliberately not an MCP tool: it records A3S Test's verdict on a
-//! completed attempt, and the coding agent that made the repair must not certify it (browser
-//! verification, a later part, will call the same operation itself).
+//! answer), import, drain, and verification (`repair-verify`: A3S Test verifies the completed
+//! attempt itself and records the verdict; no caller can choose it). All of them call
+//! `crate::ops`, as the MCP tools do.
 
 use super::render::{print, Cli};
+use super::EXIT_REFUSED;
 use crate::ops::repair::{
     self as ops, ClaimParams, CompleteParams, FailParams, FindingParams, Imported, InboxParams,
-    MessageParams, Operation, ProgressParams, ReviewerParams, Target, Verb,
+    MessageParams, Operation, ProgressParams, ReviewerParams, Verb,
 };
 use crate::ops::repair_drain::{drain, DrainParams, Drained};
+use crate::ops::repair_promote::{promote, PromoteParams, Promoted, Refused};
+use crate::ops::repair_verify::{verify, Verification, VerifyParams};
 use crate::ops::Context;
 use a3s_test_ledger::lease::LeaseState;
 use a3s_test_ledger::{Applied, ErrorCode, Inbox, LedgerError, LoopRecord, NextAction};
@@ -62,10 +62,6 @@ pub enum RepairCommand {
     /// Reviewer: answer the agent (or re-send) and queue the finding again.
     #[command(name = "repair-answer")]
     Answer(Cli<ReviewerParams>),
-    /// A3S Test / trusted verifier: record the result of verifying the completed attempt
-    /// (`verifying` → `review_ready` or `verification_failed`).
-    #[command(name = "repair-verify-result")]
-    VerifyResult(VerifyResultArgs),
     /// Append an `a3s.test.repair/1` document (a file, or `-` for stdin) to a session's ledger.
     #[command(name = "repair-import")]
     Import(ImportArgs),
@@ -73,42 +69,15 @@ pub enum RepairCommand {
     /// into the session's ledger; idempotent, and a failed append keeps the page queue.
     #[command(name = "repair-drain")]
     Drain(Cli<DrainParams>),
-}
-
-/// `repair-verify-result`.
-#[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("verdict").required(true).args(["passed", "failed"])))]
-#[command(group(clap::ArgGroup::new("changes").required(true).args(["changed_files", "no_changed_files"])))]
-pub struct VerifyResultArgs {
-    #[command(flatten)]
-    target: Target,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-    /// The completed attempt being verified.
-    #[arg(long)]
-    attempt_id: String,
-    /// Every check passed: the finding becomes `review_ready`.
-    #[arg(long)]
-    passed: bool,
-    /// A check failed: the finding becomes `verification_failed` (never auto-resolved).
-    #[arg(long)]
-    failed: bool,
-    /// A changed file exactly as completed; repeat in the same order.
-    #[arg(long = "changed-file", value_name = "FILE")]
-    changed_files: Vec<String>,
-    /// The attempt completed with an explicit empty list of changed files.
-    #[arg(long)]
-    no_changed_files: bool,
-    /// What was checked.
-    #[arg(long)]
-    summary: Option<String>,
-    /// Digest of an evidence file (`sha256:<hex>`); repeat for several.
-    #[arg(long = "evidence-digest", value_name = "DIGEST")]
-    evidence_digests: Vec<String>,
-    /// Resolve a passing result once the `review_ready` event is persisted (no reviewer step).
-    #[arg(long)]
-    auto_resolve_repairs: bool,
+    /// A3S Test verifies the completed attempt in the session's browser (newer revision, target,
+    /// criteria, errors, evidence, slice, trusted checks, ACL candidate) and records the verdict
+    /// itself. Exit 0 passed (`review_ready`), 1 failed (`verification_failed`), 2 refused.
+    #[command(name = "repair-verify")]
+    Verify(Cli<VerifyParams>),
+    /// Reviewer: write the proven ACL candidate of the latest attempt to a suite file (atomic,
+    /// re-admitted; refuses to replace a file without --force; never commits).
+    #[command(name = "repair-promote")]
+    Promote(Cli<PromoteParams>),
 }
 
 /// `repair-import`.
@@ -135,22 +104,19 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
             return print(a.json, r, human_import);
         }
         C::Drain(a) => return print(a.json, drain(ctx, &a.params), human_drain),
-        C::VerifyResult(a) => {
-            let params = ops::VerifyParams {
-                session: a.target.session,
-                finding: a.target.finding,
-                request_id: a.target.request_id,
-                attempt_id: a.attempt_id,
-                passed: a.passed,
-                changed_files: a.changed_files,
-                summary: a.summary,
-                evidence_digests: a.evidence_digests,
-                auto_resolve: a.auto_resolve_repairs,
+        C::Verify(a) => {
+            let result = verify(ctx, &a.params);
+            let failed = matches!(&result, Ok(v) if !v.passed);
+            let code = print(a.json, result, human_verification);
+            return if failed {
+                ExitCode::from(EXIT_REFUSED)
+            } else {
+                code
             };
-            let r = ops::verify_result(ctx, &params);
-            return print(a.json, r, |v| {
-                human_applied(&v.result, v.resolution.as_ref(), &v.next_action)
-            });
+        }
+        C::Promote(a) => {
+            let r = promote(ctx, &a.params).map_err(Refused);
+            return print(a.json, r, human_promoted);
         }
         C::Claim(a) => (a.json, Ok(Operation::claim(a.params))),
         C::Progress(a) => (a.json, Ok(Operation::progress(a.params))),
@@ -203,6 +169,17 @@ fn lease_state(lease: &LeaseState) -> &'static str {
         LeaseState::Active { .. } => "active",
         _ => "expired",
     }
+}
+
+fn human_promoted(v: &Promoted) -> String {
+    format!(
+        "{} {} from {}/{} ({}); not committed\n",
+        if v.overwritten { "replaced" } else { "wrote" },
+        v.output.display(),
+        v.session.as_str(),
+        v.candidate,
+        v.sha256,
+    )
 }
 
 fn human_inbox(v: &Inbox) -> String {
@@ -305,6 +282,29 @@ fn human_drain(v: &Drained) -> String {
     }
     if v.more {
         out.push_str("more findings may be waiting: run repair-drain again\n");
+    }
+    out
+}
+
+fn human_verification(v: &Verification) -> String {
+    let mut out = human_applied(&v.result, v.resolution.as_ref(), &v.next_action);
+    if let Some(f) = &v.record.failure {
+        let _ = writeln!(out, "failed at {}: {} {}", word(&f.step), f.code, f.message);
+    }
+    if let Some(s) = &v.record.slice {
+        let _ = writeln!(
+            out,
+            "slice {}: {}",
+            word(&s.scope),
+            s.selected_checks.join(", ")
+        );
+    }
+    for c in &v.record.checks {
+        let _ = writeln!(out, "  check {}: {}", c.id, word(&c.outcome));
+    }
+    if let Some(c) = &v.record.candidate {
+        let proof = if c.proof.passed { "proven" } else { "failed" };
+        let _ = writeln!(out, "candidate {} ({proof})", c.path);
     }
     out
 }

@@ -1,0 +1,69 @@
+//! The supervisor's `repair_prove` request: write the candidate under the session's evidence
+//! root and prove it in a fresh context of the session's own browser
+//! ([`crate::repair::proof`]). Kept apart from the turn engine so the repair requests each stay
+//! in their own small file.
+
+use super::Engine;
+use crate::evidence::confined_join;
+use crate::repair::proof::{self, ProofSettings, CANDIDATE_FILE, PROOF_BOUND};
+use crate::session::code::{SessionCode, SessionError};
+use a3s_test_driver::AgentDriver;
+use a3s_test_ledger::verification::CandidateRecord;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Evidence folders a proof may write to: below the session's repair evidence root only.
+const EVIDENCE_ROOT: &str = "artifacts/repairs/";
+
+impl<D: AgentDriver> Engine<D> {
+    /// Write `candidate` to `<dir>/candidate.acl` (session-relative, confined to
+    /// `artifacts/repairs/`), prove it, write `<dir>/proof.json` and answer the
+    /// [`CandidateRecord`] (path relative to the session folder, digest, proof).
+    pub(super) async fn repair_prove(
+        &mut self,
+        candidate: &str,
+        dir: &str,
+    ) -> Result<Value, SessionError> {
+        self.ctx()?;
+        let folder = self.evidence_dir(dir)?;
+        let io = |e: std::io::Error| {
+            SessionError::new(
+                SessionCode::Io,
+                format!("failed to write the candidate in {dir}: {e}"),
+            )
+        };
+        let sha256 = proof::write_candidate(&folder, candidate).map_err(io)?;
+        let settings = ProofSettings {
+            policy: self.file.policy.clone(),
+            artifacts: folder.clone(),
+            working_dir: self.root.clone(),
+            bound: PROOF_BOUND,
+        };
+        let result = proof::prove(self.driver.clone(), candidate, &settings).await;
+        proof::write_proof(&folder, &result).map_err(io)?;
+        let record = CandidateRecord {
+            path: format!("{}/{CANDIDATE_FILE}", dir.trim_end_matches('/')),
+            sha256,
+            proof: result,
+        };
+        serde_json::to_value(record).map_err(|e| SessionError::new(SessionCode::Io, e.to_string()))
+    }
+
+    /// `dir` under the session folder: relative, without `..`, below [`EVIDENCE_ROOT`], no
+    /// symlink on the way (checked again after the folder is created).
+    fn evidence_dir(&self, dir: &str) -> Result<PathBuf, SessionError> {
+        let refused = |why: String| {
+            SessionError::new(
+                SessionCode::Policy,
+                format!("evidence folder {dir:?} refused: {why}"),
+            )
+        };
+        if !dir.starts_with(EVIDENCE_ROOT) {
+            return Err(refused(format!("it must lie below {EVIDENCE_ROOT}")));
+        }
+        let rel = Path::new(dir);
+        let joined = confined_join(&self.dir, rel).map_err(|e| refused(e.to_string()))?;
+        std::fs::create_dir_all(&joined).map_err(|e| refused(e.to_string()))?;
+        confined_join(&self.dir, rel).map_err(|e| refused(e.to_string()))
+    }
+}

@@ -1,0 +1,441 @@
+//! `agent repair-verify` / `test_repair_verify`: A3S Test verifies a completed repair itself and
+//! records the verdict. The caller (a coding agent, an orchestrator) may only ASK; every fact in
+//! the verdict is gathered here, so the executor of a repair can never certify it.
+//!
+//! Order (docs/repair.md "Verification"): every input is validated and the changed files must
+//! equal the completion's before anything else happens — a mismatch is refused before any browser
+//! is contacted. Then `verify_start` is appended, the session's browser observes the page again
+//! (steps 1–5, the supervisor's `RepairObserve`), the slice is planned (step 6), the selected
+//! trusted checks run or the orchestrator's results are read (step 7), an ACL regression
+//! candidate is generated and proven in a fresh browser context when the finding allows one
+//! (step 8), and one `verify_result` event with the full record is appended. The first failing
+//! step ends the verification; its code is in the record. `--auto-resolve-repairs` resolves only
+//! after the passing result is on disk (`Ledger::record_verification`).
+
+mod candidate;
+mod checks;
+mod facts;
+mod inputs;
+mod page;
+
+use super::repair::Attempt;
+use super::Context;
+use a3s_test_lang::ir::VerificationCheck;
+use a3s_test_ledger::verification::{
+    CheckResult, ErrorDelta, SliceInput, VerificationFailure, VerificationRecord, VerifyStep,
+    VERIFICATION_PROTOCOL,
+};
+use a3s_test_ledger::{
+    inspect, Action, Actor, Applied, AttemptId, ErrorCode, FindingId, Ledger, LedgerError,
+    NextAction, Request, RequestId, SessionId,
+};
+use a3s_test_runner::session::SessionError;
+use facts::Facts;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The default bound of step 1 (waiting for a newer ready Test Kit revision).
+pub const DEFAULT_REVISION_TIMEOUT_MS: u64 = 30_000;
+
+/// `repair-verify` / `test_repair_verify`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct VerifyParams {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub on: Attempt,
+    /// The changed files exactly as `repair-complete` listed them (same files, same order); on
+    /// the command line one --changed-file per file, in order.
+    #[arg(long = "changed-file", value_name = "FILE")]
+    #[schemars(required, length(max = 1000), inner(length(min = 1, max = 1024)))]
+    pub changed_files: Option<Vec<String>>,
+    /// The attempt completed with an explicit empty list of changed files.
+    #[arg(long, conflicts_with = "changed_files")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub no_changed_files: bool,
+    /// Orchestrator mode (command line only): record the results an orchestrator reported in
+    /// this `a3s.test.repair-check-results/1` file for the selected checks instead of running
+    /// them (docs/repair.md).
+    #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub checks_json: Option<PathBuf>,
+    /// The ACL target that replaces the original one when the repair removed or renamed it
+    /// (admitted by the ACL checker), e.g. `role("button", "Pay")`.
+    #[arg(long, value_name = "ACL_TARGET")]
+    #[schemars(length(min = 1, max = 4096))]
+    pub replacement: Option<String>,
+    /// How long step 1 waits for a newer ready Test Kit revision (default 30000, at most 60000).
+    #[arg(long, value_name = "MS")]
+    #[schemars(range(min = 1, max = 60000))]
+    pub revision_timeout_ms: Option<u64>,
+    /// Resolve a passing verification once its `review_ready` event is persisted (no reviewer
+    /// step); a failed one is never resolved.
+    #[arg(long)]
+    #[serde(default)]
+    pub auto_resolve_repairs: bool,
+}
+
+/// What a verification reports: the verdict A3S Test recorded and why.
+#[derive(Debug, Serialize)]
+pub struct Verification {
+    /// The session.
+    pub session: SessionId,
+    /// Whether the repair passed verification (`review_ready`) or not (`verification_failed`).
+    pub passed: bool,
+    /// The full record stored with the verdict (`a3s.test.repair-verification/1`).
+    pub record: VerificationRecord,
+    /// The ledger's result of appending the verdict.
+    pub result: Applied,
+    /// The auto-resolution, when `--auto-resolve-repairs` resolved the finding.
+    pub resolution: Option<Applied>,
+    /// What to do next.
+    pub next_action: NextAction,
+}
+
+/// Why a verification was refused or could not finish (nothing was decided).
+#[derive(Debug, thiserror::Error, Serialize)]
+#[serde(untagged)]
+pub enum VerifyError {
+    /// The ledger refused (unknown finding, wrong attempt, changed-file mismatch, …) or the
+    /// input is invalid.
+    #[error("{0}")]
+    Ledger(LedgerError),
+    /// The session (its supervisor or browser) refused or failed.
+    #[error("{0:?}")]
+    Session(SessionError),
+}
+
+impl From<LedgerError> for VerifyError {
+    fn from(e: LedgerError) -> Self {
+        VerifyError::Ledger(e)
+    }
+}
+
+impl From<SessionError> for VerifyError {
+    fn from(e: SessionError) -> Self {
+        VerifyError::Session(e)
+    }
+}
+
+fn invalid(message: impl Into<String>) -> LedgerError {
+    LedgerError::new(ErrorCode::InvalidInput, message)
+}
+
+/// The validated inputs of one verification.
+struct Checked {
+    session: SessionId,
+    finding: FindingId,
+    request_id: RequestId,
+    attempt_id: AttemptId,
+    changed_files: Vec<String>,
+    catalog: Vec<VerificationCheck>,
+    reported: Option<Vec<CheckResult>>,
+    replacement: Option<String>,
+    revision_timeout_ms: u64,
+}
+
+/// Step 0: ids, bounds, the project's check catalog, the orchestrator's results and the
+/// replacement target — everything that can be refused without a browser.
+fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError> {
+    let t = &p.on.target;
+    let attempt =
+        p.on.attempt_id
+            .as_deref()
+            .ok_or_else(|| invalid("repair-verify needs the attempt id (from claim)"))?;
+    let ids = (
+        SessionId::parse(&t.session)?,
+        FindingId::parse(&t.finding)?,
+        RequestId::parse(&t.request_id)?,
+        AttemptId::parse(attempt)?,
+    );
+    let changed_files =
+        match (&p.changed_files, p.no_changed_files) {
+            (_, true) => Vec::new(),
+            (Some(files), false) => files.clone(),
+            (None, false) => return Err(invalid(
+                "repair-verify needs the changed files exactly as completed: one --changed-file \
+                 per file in order, or --no-changed-files",
+            )
+            .into()),
+        };
+    let revision_timeout_ms = p.revision_timeout_ms.unwrap_or(DEFAULT_REVISION_TIMEOUT_MS);
+    let most = a3s_test_runner::session::repair_page::MAX_REVISION_TIMEOUT_MS;
+    if !(1..=most).contains(&revision_timeout_ms) {
+        return Err(invalid(format!("--revision-timeout-ms must be 1..={most}")).into());
+    }
+    let replacement = p
+        .replacement
+        .as_deref()
+        .map(inputs::admit_target)
+        .transpose()?;
+    let catalog = inputs::load_catalog(&ctx.root)?;
+    let reported = match &p.checks_json {
+        Some(path) => Some(
+            a3s_test_runner::repair::checks::read_caller_results(path, &catalog)
+                .map_err(|e| SessionError::new(e.code(), e.to_string()))?,
+        ),
+        None => None,
+    };
+    let (session, finding, request_id, attempt_id) = ids;
+    Ok(Checked {
+        session,
+        finding,
+        request_id,
+        attempt_id,
+        changed_files,
+        catalog,
+        reported,
+        replacement,
+        revision_timeout_ms,
+    })
+}
+
+/// The verdict already recorded under this request id, if the caller repeats a finished
+/// verification: it is returned as it was, nothing is verified twice.
+fn replayed(
+    ctx: &Context,
+    c: &Checked,
+    ledger: &Ledger,
+    auto_resolve: bool,
+) -> Result<Option<Verification>, LedgerError> {
+    let state = ledger.read()?;
+    let Some(prior) = state.request(&c.request_id) else {
+        return Ok(None);
+    };
+    let Action::VerifyResult { record, .. } = &prior.action else {
+        return Err(LedgerError::new(
+            ErrorCode::IdempotencyConflict,
+            format!(
+                "request id {} was already used for {} on finding {}; use a new request id",
+                c.request_id,
+                prior.op(),
+                prior.finding_id
+            ),
+        ));
+    };
+    let request = verdict_request(c, (**record).clone());
+    // The same request again: the ledger answers with the stored event, and finishes an
+    // auto-resolution a crash interrupted.
+    let (result, resolution) = ledger.record_verification(request, auto_resolve)?;
+    let record = (**record).clone();
+    let next_action = inspect(
+        &c.session,
+        &ledger.read()?,
+        &c.finding,
+        ctx.clock.now_ms(),
+        &ctx.ids,
+    )?
+    .next_action;
+    Ok(Some(Verification {
+        session: c.session.clone(),
+        passed: record.passed,
+        record,
+        result,
+        resolution,
+        next_action,
+    }))
+}
+
+fn verdict_request(c: &Checked, record: VerificationRecord) -> Request {
+    Request {
+        finding_id: c.finding.clone(),
+        actor: Actor::A3sTest,
+        request_id: Some(c.request_id.clone()),
+        attempt_id: Some(c.attempt_id.clone()),
+        action: Action::VerifyResult {
+            record: Box::new(record),
+            changed_files: c.changed_files.clone(),
+        },
+    }
+}
+
+/// An empty record, filled in step by step.
+fn new_record(revision_before: Option<u64>) -> VerificationRecord {
+    VerificationRecord {
+        protocol: VERIFICATION_PROTOCOL.into(),
+        revision_before,
+        revision_after: None,
+        target: None,
+        criteria: Vec::new(),
+        errors: None,
+        evidence: Vec::new(),
+        slice: None,
+        checks: Vec::new(),
+        candidate: None,
+        passed: false,
+        failure: None,
+    }
+}
+
+/// Mark `record` failed at `step` with `code`.
+fn fail(record: &mut VerificationRecord, step: VerifyStep, code: impl ToString, message: String) {
+    record.passed = false;
+    record.failure = Some(VerificationFailure {
+        step,
+        code: code.to_string(),
+        message,
+    });
+}
+
+/// The evidence folder of this verification, relative to the session folder.
+fn verify_dir(c: &Checked) -> String {
+    format!(
+        "artifacts/repairs/{}/{}/verify",
+        c.finding.as_str(),
+        c.attempt_id.as_str()
+    )
+}
+
+/// Verify the completed attempt of a finding in its live session and record the verdict as
+/// A3S Test. Returns the verdict and its record; a refusal (exit 2) changes nothing.
+pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyError> {
+    let c = check_inputs(ctx, p)?;
+    let ledger = Ledger::open(&ctx.root, &c.session, ctx.clock.clone());
+    if let Some(done) = replayed(ctx, &c, &ledger, p.auto_resolve_repairs)? {
+        return Ok(done);
+    }
+    // The ledger checks the attempt and the changed files against the completion here, before
+    // any supervisor request: a mismatch appends nothing and contacts no browser.
+    ledger.apply(Request {
+        finding_id: c.finding.clone(),
+        actor: Actor::A3sTest,
+        request_id: None,
+        attempt_id: Some(c.attempt_id.clone()),
+        action: Action::VerifyStart {
+            changed_files: c.changed_files.clone(),
+        },
+    })?;
+    let state = ledger.read()?;
+    let finding_state = state.finding(&c.finding).ok_or_else(|| {
+        LedgerError::new(
+            ErrorCode::UnknownFinding,
+            format!("no finding {}", c.finding),
+        )
+    })?;
+    let finding = state.record(finding_state)?;
+    let facts = Facts::read(&state, finding_state);
+    let mut record = new_record(finding.context_revision);
+    let dir = verify_dir(&c);
+    let session_dir = a3s_test_ledger::session_dir(&ctx.root, &c.session);
+    run_steps(ctx, &c, &finding, &facts, &dir, &session_dir, &mut record)?;
+    let (result, resolution) =
+        ledger.record_verification(verdict_request(&c, record.clone()), p.auto_resolve_repairs)?;
+    let next_action = inspect(
+        &c.session,
+        &ledger.read()?,
+        &c.finding,
+        ctx.clock.now_ms(),
+        &ctx.ids,
+    )?
+    .next_action;
+    Ok(Verification {
+        session: c.session.clone(),
+        passed: record.passed,
+        record,
+        result,
+        resolution,
+        next_action,
+    })
+}
+
+/// Steps 1–8 into `record`; the first failing step ends the run. An `Err` is an infrastructure
+/// failure (the supervisor or the browser is gone): nothing is recorded and the finding stays
+/// `verifying`, so the verification can be asked for again.
+fn run_steps(
+    ctx: &Context,
+    c: &Checked,
+    finding: &a3s_test_ledger::Finding,
+    facts: &Facts,
+    dir: &str,
+    session_dir: &Path,
+    record: &mut VerificationRecord,
+) -> Result<(), VerifyError> {
+    // Steps 1–5 in the session's browser.
+    let page = page::observe(ctx, c, finding, facts, dir)?;
+    record.revision_after = page.revision;
+    record.target = page.target.clone();
+    record.criteria = page.criteria.clone();
+    record.errors = page.errors.clone();
+    record.evidence = page.evidence.clone();
+    if let Some(f) = page.failure {
+        record.passed = false;
+        record.failure = Some(f);
+        return Ok(());
+    }
+    // Step 6: the slice.
+    let errors = record.errors.clone().unwrap_or(ErrorDelta {
+        new_console_errors: 0,
+        new_page_errors: 0,
+        baseline: facts.baseline.is_some(),
+    });
+    let input = SliceInput {
+        source_files: a3s_test_ledger::source_files(finding),
+        changed_files: c.changed_files.clone(),
+        stable_locator: record.target.as_ref().is_some_and(|t| t.stable),
+        new_console_errors: errors.new_console_errors > 0,
+        new_page_errors: errors.new_page_errors > 0,
+        prior_acl_proof_passed: facts.prior_acl_proof_passed,
+        has_baseline: facts.baseline.is_some(),
+    };
+    match a3s_test_ledger::plan_slice(&input, &c.catalog) {
+        Ok(decision) => record.slice = Some(decision),
+        Err(e) => {
+            let a3s_test_ledger::SliceError::EmptyCatalog { decision, .. } = &e;
+            record.slice = Some((**decision).clone());
+            fail(record, VerifyStep::Slice, e.code(), e.to_string());
+            return Ok(());
+        }
+    }
+    // Step 7: the trusted checks (or the orchestrator's results for exactly those checks).
+    let selected = record
+        .slice
+        .as_ref()
+        .map(|s| s.selected_checks.clone())
+        .unwrap_or_default();
+    record.checks = match &c.reported {
+        Some(reported) => checks::reported(&selected, reported),
+        None => checks::execute(&ctx.root, &c.catalog, &selected, session_dir, dir)?,
+    };
+    if let Some(f) = a3s_test_runner::repair::checks::first_failure(&record.checks) {
+        record.passed = false;
+        record.failure = Some(f);
+        return Ok(());
+    }
+    // Step 8: the ACL regression candidate, when the finding allows one.
+    match candidate::prove(ctx, c, finding, facts, record, dir)? {
+        candidate::Step8::NotDue => {}
+        candidate::Step8::NotAdmitted(message) => {
+            fail(
+                record,
+                VerifyStep::Candidate,
+                candidate::PROOF_FAILED,
+                message,
+            );
+            return Ok(());
+        }
+        candidate::Step8::Proven(made) => {
+            let proof = made.proof.clone();
+            record.candidate = Some(made);
+            if !proof.passed {
+                // The step fails with its own code; the proof keeps the failing step's code.
+                let message = format!(
+                    "the ACL candidate failed in a fresh browser context: {} {}",
+                    proof.code.as_deref().unwrap_or(""),
+                    proof.message.as_deref().unwrap_or("")
+                );
+                fail(
+                    record,
+                    VerifyStep::Candidate,
+                    candidate::PROOF_FAILED,
+                    message,
+                );
+                return Ok(());
+            }
+        }
+    }
+    record.passed = true;
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! Step 7: the slice's checks, run by A3S Test (`a3s_test_runner::repair::checks`) or, in
+//! orchestrator mode (`--checks-json`), read from the results the caller reported. In both modes
+//! exactly the selected checks are in the record, in slice order: a selected check the caller did
+//! not report is a failed check, a reported check the slice did not select is ignored.
+
+use a3s_test_lang::ir::VerificationCheck;
+use a3s_test_ledger::verification::{CheckMode, CheckOutcome, CheckResult};
+use a3s_test_runner::repair::checks::{run_checks, select, CheckOptions, EvidenceDir};
+use a3s_test_runner::session::{SessionCode, SessionError};
+use std::path::Path;
+
+/// The orchestrator's results for exactly the selected checks, in slice order.
+pub fn reported(ids: &[String], reported: &[CheckResult]) -> Vec<CheckResult> {
+    ids.iter()
+        .map(|id| match reported.iter().find(|r| &r.id == id) {
+            Some(r) => r.clone(),
+            None => CheckResult {
+                id: id.clone(),
+                mode: CheckMode::CallerReported,
+                outcome: CheckOutcome::Failed,
+                exit_code: None,
+                duration_ms: 0,
+                stdout: None,
+                stderr: None,
+                message: Some("selected by the slice but not in --checks-json".into()),
+            },
+        })
+        .collect()
+}
+
+/// Run the selected checks in `root`, their output kept under `session_dir/dir/checks`.
+pub fn execute(
+    root: &Path,
+    catalog: &[VerificationCheck],
+    ids: &[String],
+    session_dir: &Path,
+    dir: &str,
+) -> Result<Vec<CheckResult>, SessionError> {
+    // The slice was planned over this catalog, so every selected id is in it.
+    let checks = select(catalog, ids)
+        .map_err(|e| SessionError::new(SessionCode::InvalidInput, e.to_string()))?;
+    if checks.is_empty() {
+        return Ok(Vec::new());
+    }
+    let io = |m: String| SessionError::new(SessionCode::Io, m);
+    let evidence = EvidenceDir::create(session_dir, &format!("{dir}/checks"))
+        .map_err(|e| io(format!("failed to create the checks' evidence folder: {e}")))?;
+    let root = root.to_path_buf();
+    let owned: Vec<VerificationCheck> = checks.into_iter().cloned().collect();
+    // The checks run on a runtime of their own, on a thread of their own: the caller may be a
+    // blocking task of the MCP server's runtime, where a second runtime cannot be entered.
+    let worker = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| io(format!("failed to start a runtime for the checks: {e}")))?;
+        let refs: Vec<&VerificationCheck> = owned.iter().collect();
+        runtime
+            .block_on(run_checks(
+                &root,
+                &refs,
+                &evidence,
+                &CheckOptions::default(),
+            ))
+            .map_err(|e| SessionError::new(e.code(), e.to_string()))
+    });
+    worker
+        .join()
+        .unwrap_or_else(|_| Err(io("the checks' thread panicked".into())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(id: &str, outcome: CheckOutcome) -> CheckResult {
+        CheckResult {
+            id: id.into(),
+            mode: CheckMode::CallerReported,
+            outcome,
+            exit_code: None,
+            duration_ms: 3,
+            stdout: None,
+            stderr: None,
+            message: None,
+        }
+    }
+
+    #[test]
+    fn reported_results_cover_exactly_the_selected_checks() {
+        let given = [
+            result("unit", CheckOutcome::Passed),
+            result("e2e", CheckOutcome::Passed),
+        ];
+        let ids = ["lint".to_string(), "unit".to_string()];
+        let out = reported(&ids, &given);
+        let seen: Vec<(&str, CheckOutcome)> =
+            out.iter().map(|r| (r.id.as_str(), r.outcome)).collect();
+        // A selected check the caller did not report fails; an unselected report is ignored.
+        assert_eq!(
+            seen,
+            [
+                ("lint", CheckOutcome::Failed),
+                ("unit", CheckOutcome::Passed)
+            ]
+        );
+        assert!(out.iter().all(|r| r.mode == CheckMode::CallerReported));
+    }
+}

@@ -1,0 +1,28 @@
+//! What the ledger already knows about a finding that a verification builds on: the *before*
+//! baseline A3S Test captured when the finding entered from the live page, and the proof of the
+//! latest earlier ACL candidate (a failed one widens the slice).
+
+use a3s_test_ledger::verification::Baseline;
+use a3s_test_ledger::{FindingState, LedgerState};
+
+/// The ledger's facts about one finding.
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// The baseline recorded for the finding, if any (a finding imported without a live page has
+    /// none).
+    pub baseline: Option<Baseline>,
+    /// Whether the latest earlier verification's ACL candidate proof passed (`None` when no
+    /// earlier verification produced a candidate).
+    pub prior_acl_proof_passed: Option<bool>,
+}
+
+impl Facts {
+    /// Read the facts of `finding` from the folded `state`, before this verification appends
+    /// anything of its own.
+    pub fn read(state: &LedgerState, finding: &FindingState) -> Facts {
+        Facts {
+            baseline: state.baseline(finding).cloned(),
+            prior_acl_proof_passed: state.prior_acl_proof_passed(finding),
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! What a verification reads before it contacts anything: the project's check catalog and the
+//! declared replacement target. Both are refused here (exit 2) so that a bad input never leaves
+//! a half-done verification behind.
+
+use a3s_test_lang::ir::{Action, AdmittedDocument, VerificationCheck, WaitCondition};
+use a3s_test_ledger::{ErrorCode, LedgerError};
+use std::path::Path;
+
+/// The project file holding `verification { check … }`, relative to the project root.
+pub const PROJECT_FILE: &str = ".a3s-test/project.acl";
+
+/// The largest project file read.
+const MAX_PROJECT_BYTES: u64 = 1 << 20;
+
+fn invalid(message: String) -> LedgerError {
+    LedgerError::new(ErrorCode::InvalidInput, message)
+}
+
+/// The trusted checks of the project under `root`, in configuration order; none when the project
+/// has no project file. A project file that does not admit is refused: verifying against a
+/// catalog the tool cannot read would let a broken file pass for an empty one.
+pub fn load_catalog(root: &Path) -> Result<Vec<VerificationCheck>, LedgerError> {
+    use std::io::Read;
+    let path = root.join(PROJECT_FILE);
+    let file = match std::fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(invalid(format!("failed to read {PROJECT_FILE}: {e}"))),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_PROJECT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| invalid(format!("failed to read {PROJECT_FILE}: {e}")))?;
+    if bytes.len() as u64 > MAX_PROJECT_BYTES {
+        return Err(invalid(format!("{PROJECT_FILE} is larger than 1 MiB")));
+    }
+    let admission = a3s_test_lang::admit_bytes(&bytes);
+    match admission.document {
+        Some(AdmittedDocument::Project(project)) => Ok(project.checks),
+        Some(AdmittedDocument::Suite(_)) => Err(invalid(format!(
+            "{PROJECT_FILE} is a suite, not a project configuration"
+        ))),
+        None => {
+            let first = admission
+                .diagnostics
+                .first()
+                .map(|d| format!("{}: {}", d.code.as_str(), d.message))
+                .unwrap_or_default();
+            Err(invalid(format!(
+                "{PROJECT_FILE} is not admitted ({first}); run `a3s-test check {PROJECT_FILE}`"
+            )))
+        }
+    }
+}
+
+/// The replacement target as `lang` admits it, printed again from its IR (so the text can carry
+/// one target and nothing else).
+pub fn admit_target(text: &str) -> Result<String, LedgerError> {
+    let statement = format!("wait {{ visible = {text} }}");
+    let refused = |why: String| invalid(format!("--replacement is not one ACL target: {why}"));
+    let step = a3s_test_lang::admit_statement(&statement).map_err(|d| {
+        refused(
+            d.first()
+                .map(|d| format!("{}: {}", d.code.as_str(), d.message))
+                .unwrap_or_default(),
+        )
+    })?;
+    match step.action {
+        Action::Wait {
+            condition: WaitCondition::Visible { target },
+        } => Ok(target.to_string()),
+        _ => Err(refused("it does not read as a target".into())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replacement_is_one_target_printed_again() {
+        assert_eq!(
+            admit_target(r#"role("button", "Pay")"#).unwrap(),
+            r#"role("button", "Pay")"#
+        );
+        for bad in [
+            "",
+            "role(",
+            r#"role("button") } click { target = css("x")"#,
+            "42",
+        ] {
+            let e = admit_target(bad).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidInput, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_missing_project_file_is_an_empty_catalog_and_a_broken_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(load_catalog(dir.path()).unwrap().is_empty());
+        std::fs::create_dir_all(dir.path().join(".a3s-test")).unwrap();
+        std::fs::write(
+            dir.path().join(PROJECT_FILE),
+            "project \"p\" { verification {",
+        )
+        .unwrap();
+        assert_eq!(
+            load_catalog(dir.path()).unwrap_err().code,
+            ErrorCode::InvalidInput
+        );
+        std::fs::write(
+            dir.path().join(PROJECT_FILE),
+            "project \"p\" {\n  verification {\n    check \"unit\" {\n      tier = \"focused\"\n      command = [\"true\"]\n      file_prefixes = [\"src/\"]\n    }\n  }\n}\n",
+        )
+        .unwrap();
+        let catalog = load_catalog(dir.path()).unwrap();
+        assert_eq!(catalog.len(), 1);
+        assert_eq!(catalog[0].id, "unit");
+    }
+}

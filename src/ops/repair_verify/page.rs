@@ -1,0 +1,49 @@
+//! Steps 1–5 in the session's browser: one `RepairObserve` request to the session's supervisor,
+//! which waits for a newer ready revision, re-resolves the target, evaluates the criteria,
+//! compares errors with the baseline and captures the after-evidence
+//! (`a3s_test_runner::session::repair_page`). This module only builds the request from the
+//! ledger's facts and types the answer.
+
+use super::{Checked, Facts};
+use crate::ops::session::{turn, typed};
+use crate::ops::Context;
+use a3s_test_ledger::Finding;
+use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::repair_page::{locate, ObserveRequest, PageVerification};
+use a3s_test_runner::session::SessionError;
+
+/// Ask the session's browser for steps 1–5 of verifying `finding`; evidence goes to `dir`
+/// (session-relative).
+pub fn observe(
+    ctx: &Context,
+    c: &Checked,
+    finding: &Finding,
+    facts: &Facts,
+    dir: &str,
+) -> Result<PageVerification, SessionError> {
+    // The context is untrusted page data: only the locators the page recorded for the marked
+    // node are read from it, and the supervisor checks each again.
+    let context: serde_json::Value = finding
+        .context
+        .as_ref()
+        .and_then(|raw| serde_json::from_str(raw.get()).ok())
+        .unwrap_or(serde_json::Value::Null);
+    let request = Request::RepairObserve(ObserveRequest {
+        after_revision: finding.context_revision,
+        revision_timeout_ms: c.revision_timeout_ms,
+        locators: locate::locators_of_context(&context),
+        replacement: c.replacement.clone(),
+        criteria: finding.criteria().to_vec(),
+        baseline: facts.baseline.clone(),
+        dir: dir.to_owned(),
+    });
+    let answer: Answer = typed(turn(ctx, c.session.as_str(), request)?)?;
+    Ok(answer.verification)
+}
+
+/// The supervisor's answer to `RepairObserve`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Answer {
+    verification: PageVerification,
+}

@@ -1,0 +1,501 @@
+//! `agent repair-verify` end to end, with real parts only: the fixture app
+//! (`tests/fixtures/repair-verify/`, served by [`VerifyApp`]) in the session's real Chromium,
+//! the real `a3s-test` binary for every step, real check processes from the project's
+//! `verification` catalog, and a real edit of the served source file that the page picks up as a
+//! hot reload would. Each test drives one finding from the page through drain → claim → edit →
+//! complete → verify and asserts the exit code and the ledger status.
+
+use crate::support::*;
+use crate::verify_app::{VerifyApp, CHECKOUT};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Output;
+
+const FINDING: &str = "finding-pay";
+
+/// A catalog with a focused check for the app's sources, a focused check for files elsewhere and
+/// a regression check; `checkout` is the command of the check that covers `src/`.
+fn catalog(checkout: &str) -> String {
+    format!(
+        r#"project "fixture" {{
+    verification {{
+        check "lib" {{
+            tier = "focused"
+            command = ["true"]
+            file_prefixes = ["lib/"]
+        }}
+        check "checkout" {{
+            tier = "focused"
+            command = {checkout}
+            file_prefixes = ["src/"]
+            timeout_ms = 20000
+        }}
+        check "suite" {{
+            tier = "regression"
+            command = ["true"]
+        }}
+    }}
+}}
+"#
+    )
+}
+
+/// The check that passes: the component the finding maps to is there.
+const PASSING: &str = r#"["test", "-f", "src/Checkout.js"]"#;
+
+/// One finding of the fixture app, claimed in a live session (aborted when dropped).
+struct Loop<'a> {
+    root: &'a Path,
+    session: &'a str,
+    attempt: String,
+    app: VerifyApp,
+    _guard: AbortOnDrop<'a>,
+}
+
+impl<'a> Loop<'a> {
+    /// Serve the app under `root` (with `project` as `.a3s-test/project.acl`, if any), start a
+    /// session on it, wait until the page sent its finding, drain it and claim it.
+    fn start(root: &'a Path, session: &'a str, project: Option<&str>) -> Loop<'a> {
+        if let Some(text) = project {
+            crate::common::write(root, ".a3s-test/project.acl", text);
+        }
+        let app = VerifyApp::start(root);
+        start_session(root, &app.origin, session);
+        let guard = AbortOnDrop(root, session);
+        wait_until_sent(root, session);
+        let drained = ok_json(
+            root,
+            &["agent", "repair-drain", "--session", session, "--json"],
+        );
+        assert_eq!(
+            drained["accepted"],
+            serde_json::json!([FINDING]),
+            "{drained}"
+        );
+        let claim = ok_json(root, &on(session, "repair-claim", "r-claim", &[]));
+        let attempt = claim["result"]["attempt_id"].as_str().unwrap().to_owned();
+        let looped = Loop {
+            root,
+            session,
+            attempt,
+            app,
+            _guard: guard,
+        };
+        let progress = looped.agent("repair-progress", "r-progress", &[]);
+        assert_eq!(progress["result"]["to"], "repairing");
+        looped
+    }
+
+    /// An agent command on the finding with the attempt id; expects success.
+    fn agent(&self, verb: &str, rid: &str, extra: &[&str]) -> Value {
+        let mut args = on(self.session, verb, rid, &["--attempt-id", &self.attempt]);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        ok_json(self.root, &args)
+    }
+
+    /// `repair-complete` with `files` (none: `--no-changed-files`).
+    fn complete(&self, files: &[&str]) {
+        let files = changed(files);
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let v = self.agent("repair-complete", "r-complete", &files);
+        assert_eq!(v["result"]["to"], "verifying", "{v}");
+    }
+
+    /// `repair-verify` with `files` and `extra`; the raw output.
+    fn verify(&self, rid: &str, files: &[&str], extra: &[&str]) -> Output {
+        let mut args = on(
+            self.session,
+            "repair-verify",
+            rid,
+            &["--attempt-id", &self.attempt],
+        );
+        args.extend(changed(files));
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(self.root, &args, None)
+    }
+
+    /// The finding's status in the ledger.
+    fn status(&self) -> Value {
+        let args = [
+            "agent",
+            "repair-inspect",
+            FINDING,
+            "--session",
+            self.session,
+            "--json",
+        ];
+        ok_json(self.root, &args)["status"].clone()
+    }
+
+    /// The session folder.
+    fn folder(&self) -> std::path::PathBuf {
+        self.root
+            .join(".a3s-test/agent-sessions")
+            .join(self.session)
+    }
+}
+
+/// Wait until the page shows that it sent its finding.
+fn wait_until_sent(root: &Path, session: &str) {
+    wait_for(root, session, r#"wait { visible = text("Sent") }"#);
+}
+
+/// Run one `wait` step (which waits up to its action timeout) until it passes, within an overall
+/// deadline for a slow, shared machine.
+fn wait_for(root: &Path, session: &str, step: &str) {
+    let until = std::time::Instant::now() + DEADLINE;
+    loop {
+        let out = run(
+            root,
+            &["agent", "exec", step, "--session", session, "--json"],
+            None,
+        );
+        if out.status.success() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "{step} never passed: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+/// `agent <verb> finding-pay --session S --request-id R <extra> --json`.
+fn on(session: &str, verb: &str, rid: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "agent",
+        verb,
+        FINDING,
+        "--session",
+        session,
+        "--request-id",
+        rid,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.push("--json".into());
+    args
+}
+
+fn changed(files: &[&str]) -> Vec<String> {
+    if files.is_empty() {
+        return vec!["--no-changed-files".into()];
+    }
+    files
+        .iter()
+        .flat_map(|f| ["--changed-file".to_string(), f.to_string()])
+        .collect()
+}
+
+/// The exit code and the JSON answer of a verification.
+fn verdict(out: &Output) -> (Option<i32>, Value) {
+    (out.status.code(), json(out))
+}
+
+/// The failure code of a failed verification's record.
+fn failure(v: &Value) -> (&str, &str) {
+    let f = &v["record"]["failure"];
+    (
+        f["step"].as_str().unwrap_or(""),
+        f["code"].as_str().unwrap_or(""),
+    )
+}
+
+#[test]
+fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candidate() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vhappy", Some(&catalog(PASSING)));
+    l.app.edit("Pay", "");
+    l.complete(&[CHECKOUT]);
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["passed"], true, "{v}");
+    assert_eq!(v["result"]["to"], "review_ready");
+    assert!(
+        v["resolution"].is_null(),
+        "no auto-resolve without the flag"
+    );
+    let record = &v["record"];
+    assert_eq!(record["protocol"], "a3s.test.repair-verification/1");
+    assert!(
+        record["revisionAfter"].as_u64() > record["revisionBefore"].as_u64(),
+        "{record}"
+    );
+    assert_eq!(record["target"]["stable"], true, "{record}");
+    let slice = &record["slice"];
+    assert_eq!(slice["protocol"], "a3s.test.repair-verification-slice/1");
+    assert_eq!(slice["scope"], "focused", "{slice}");
+    assert_eq!(slice["sourceFiles"], serde_json::json!([CHECKOUT]));
+    assert_eq!(slice["selectedChecks"], serde_json::json!(["checkout"]));
+    assert_eq!(slice["expansionReasons"], serde_json::json!([]));
+    assert_eq!(record["checks"][0]["id"], "checkout");
+    assert_eq!(record["checks"][0]["mode"], "executed");
+    assert_eq!(record["checks"][0]["outcome"], "passed");
+    let candidate = &record["candidate"];
+    assert_eq!(candidate["proof"]["passed"], true, "{candidate}");
+    let path = l.folder().join(candidate["path"].as_str().unwrap());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"Pay\""), "{text}");
+    // The candidate is evidence of the session, never a file of the application.
+    assert!(path.starts_with(l.folder()));
+    // Every evidence file is where the record says, with the digest it names.
+    for e in record["evidence"].as_array().unwrap() {
+        let bytes = std::fs::read(l.folder().join(e["path"].as_str().unwrap())).unwrap();
+        assert_eq!(e["bytes"].as_u64(), Some(bytes.len() as u64), "{e}");
+    }
+    assert_eq!(l.status(), "review_ready");
+    // The reviewer promotes the proven candidate; the suite is admitted and passes against the
+    // app, in a browser of its own.
+    std::fs::create_dir_all(l.root.join("suites")).unwrap();
+    let suite = l.root.join("suites/pay.acl");
+    let suite_arg = suite.to_str().unwrap();
+    let promote = [
+        "agent",
+        "repair-promote",
+        FINDING,
+        "--session",
+        l.session,
+        "--output",
+        suite_arg,
+        "--request-id",
+        "r-promote",
+        "--json",
+    ];
+    ok_json(l.root, &promote);
+    for args in [["check", suite_arg], ["run", suite_arg]] {
+        let out = crate::common::output_within(
+            std::process::Command::new(BIN)
+                .args(args)
+                .current_dir(l.root),
+            None,
+            DEADLINE,
+        );
+        assert!(
+            out.status.success(),
+            "{args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Asking again with the same request id returns the recorded verdict; nothing runs twice.
+    let ledger = std::fs::read(ledger_path(l.root, l.session)).unwrap();
+    let (code, again) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(0), "{again}");
+    assert_eq!(again["result"]["replayed"], true);
+    assert_eq!(again["record"], v["record"]);
+    assert_eq!(
+        std::fs::read(ledger_path(l.root, l.session)).unwrap(),
+        ledger
+    );
+}
+
+#[test]
+fn without_a_newer_revision_the_verification_fails_at_step_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vstale", Some(&catalog(PASSING)));
+    // The file changes on disk but the page is never told: no newer revision arrives.
+    crate::common::write(l.root, CHECKOUT, "export function render() {}\n");
+    l.complete(&[CHECKOUT]);
+    let out = l.verify("r-verify", &[CHECKOUT], &["--revision-timeout-ms", "500"]);
+    let (code, v) = verdict(&out);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("revision", "test.session.repair_no_new_revision"),
+        "{v}"
+    );
+    assert_eq!(v["result"]["to"], "verification_failed");
+    assert_eq!(l.status(), "verification_failed");
+}
+
+#[test]
+fn a_false_criterion_fails_and_is_never_auto_resolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vcrit", Some(&catalog(PASSING)));
+    l.app.edit("Pay later", "");
+    l.complete(&[CHECKOUT]);
+    let out = l.verify("r-verify", &[CHECKOUT], &["--auto-resolve-repairs"]);
+    let (code, v) = verdict(&out);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("criteria", "test.session.repair_criterion_failed"),
+        "{v}"
+    );
+    let criteria = v["record"]["criteria"].as_array().unwrap();
+    let text = criteria
+        .iter()
+        .find(|c| c["criterion"]["kind"] == "target_text")
+        .unwrap();
+    assert_eq!(text["passed"], false, "{text}");
+    let prose = criteria
+        .iter()
+        .find(|c| c["criterion"].is_string())
+        .unwrap();
+    assert_eq!(prose["verifiable"], false, "{prose}");
+    assert!(v["resolution"].is_null());
+    assert_eq!(l.status(), "verification_failed");
+}
+
+#[test]
+fn a_new_uncaught_page_error_fails_the_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vboom", Some(&catalog(PASSING)));
+    l.app.edit(
+        "Pay",
+        "queueMicrotask(() => { throw new Error('checkout exploded'); });",
+    );
+    l.complete(&[CHECKOUT]);
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("errors", "test.session.repair_new_page_error"),
+        "{v}"
+    );
+    assert!(
+        v["record"]["errors"]["newPageErrors"].as_u64() >= Some(1),
+        "{v}"
+    );
+    assert_eq!(l.status(), "verification_failed");
+}
+
+#[test]
+fn a_changed_file_mismatch_is_refused_before_the_browser_is_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vmismatch", Some(&catalog(PASSING)));
+    l.app.edit("Pay", "");
+    l.complete(&[CHECKOUT]);
+    let events = std::fs::read(l.folder().join("events.jsonl")).unwrap();
+    let ledger = std::fs::read(ledger_path(l.root, l.session)).unwrap();
+    let (code, v) = verdict(&l.verify("r-verify", &["src/Other.js"], &[]));
+    assert_eq!(code, Some(2), "{v}");
+    assert_eq!(v["error"]["code"], "test.session.repair_change_mismatch");
+    // No supervisor turn was taken (the session logs every one) and nothing was appended.
+    assert_eq!(
+        std::fs::read(l.folder().join("events.jsonl")).unwrap(),
+        events
+    );
+    assert_eq!(
+        std::fs::read(ledger_path(l.root, l.session)).unwrap(),
+        ledger
+    );
+    assert_eq!(l.status(), "verifying");
+}
+
+#[test]
+fn a_check_that_exits_1_fails_the_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vcheck", Some(&catalog(r#"["false"]"#)));
+    l.app.edit("Pay", "");
+    l.complete(&[CHECKOUT]);
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("checks", "test.session.repair_check_failed"),
+        "{v}"
+    );
+    let check = &v["record"]["checks"][0];
+    assert_eq!(check["outcome"], "failed", "{check}");
+    assert_eq!(check["exitCode"], 1);
+    assert!(
+        v["record"]["candidate"].is_null(),
+        "no candidate after a failed check"
+    );
+    assert_eq!(l.status(), "verification_failed");
+}
+
+#[test]
+fn an_expanded_slice_with_an_empty_catalog_fails_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vempty", None);
+    l.app.edit("Pay", "");
+    l.complete(&[]);
+    let (code, v) = verdict(&l.verify("r-verify", &[], &[]));
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("slice", "test.session.repair_slice_empty"),
+        "{v}"
+    );
+    let slice = &v["record"]["slice"];
+    assert_eq!(slice["scope"], "expanded", "{slice}");
+    assert!(slice["expansionReasons"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("no_changed_files")));
+    assert_eq!(slice["selectedChecks"], serde_json::json!([]));
+    assert_eq!(l.status(), "verification_failed");
+}
+
+#[test]
+fn auto_resolve_resolves_only_after_the_persisted_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vauto", Some(&catalog(PASSING)));
+    l.app.edit("Pay", "");
+    l.complete(&[CHECKOUT]);
+    let out = l.verify("r-verify", &[CHECKOUT], &["--auto-resolve-repairs"]);
+    let (code, v) = verdict(&out);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["result"]["to"], "review_ready");
+    assert_eq!(v["resolution"]["op"], "auto_resolve");
+    assert_eq!(v["resolution"]["to"], "resolved");
+    let text = std::fs::read_to_string(ledger_path(l.root, l.session)).unwrap();
+    let tail: Vec<(String, String)> = text
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|e| e["finding_id"] == FINDING)
+        .map(|e| {
+            (
+                e["to"].as_str().unwrap().into(),
+                e["actor"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let last: Vec<(&str, &str)> = tail[tail.len() - 2..]
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(
+        last,
+        [("review_ready", "a3s-test"), ("resolved", "a3s-test")],
+        "the pass is its own persisted event before the resolution"
+    );
+    assert_eq!(l.status(), "resolved");
+}
+
+#[test]
+fn a_candidate_that_fails_in_a_fresh_browser_keeps_the_finding_from_review_ready() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vproof", Some(&catalog(PASSING)));
+    // The live page hot-reloads the fix, but the file on disk goes back to the old label: the
+    // session's page passes steps 1–7, a fresh browser loading the files does not.
+    l.app.edit("Pay", "");
+    wait_for(
+        l.root,
+        l.session,
+        r#"wait { visible = role("button", "Pay") }"#,
+    );
+    let original = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/repair-verify/src/Checkout.js"),
+    )
+    .unwrap();
+    crate::common::write(l.root, CHECKOUT, original);
+    l.complete(&[CHECKOUT]);
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("candidate", "test.session.repair_candidate_failed"),
+        "{v}"
+    );
+    assert_eq!(v["record"]["checks"][0]["outcome"], "passed");
+    assert_eq!(v["record"]["candidate"]["proof"]["passed"], false, "{v}");
+    assert_eq!(l.status(), "verification_failed");
+}
