@@ -391,7 +391,62 @@ pub trait AgentContext: SurfaceContext + Sync {
         node_id: &str,
         deadline: Instant,
     ) -> impl Future<Output = Result<Option<i64>, StepFailure>> + Send;
+
+    /// Console messages of the current tab since its current document loaded, oldest first (at
+    /// most [`MAX_LOG_ENTRIES`], the newest kept), plus how many there were in all. A repair's
+    /// before baseline and its verification compare these, so the tool, not the agent, says
+    /// whether a repair added errors.
+    fn console_since_load(&self) -> (Vec<Value>, usize);
+
+    /// Uncaught page errors of the current tab since its current document loaded, as
+    /// [`Self::console_since_load`].
+    fn page_errors_since_load(&self) -> (Vec<Value>, usize);
+
+    /// A PNG of the current tab's viewport (repair evidence, captured outside any step).
+    fn screenshot_png(
+        &self,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Vec<u8>, StepFailure>> + Send;
+
+    /// How many elements `target` names in the current frame and, when exactly one, the facts a
+    /// repair's success criteria are checked against. Never acts on the page.
+    fn target_facts(
+        &self,
+        target: &Target,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<TargetFacts, StepFailure>> + Send;
+
+    /// The visible text of the current frame's document, whitespace collapsed (what `page_text`
+    /// criteria are checked against).
+    fn page_text(
+        &self,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<String, StepFailure>> + Send;
 }
+
+/// What a repair verification needs to know about the element one target names, read in one
+/// pass so the facts belong to the same moment. Every string is untrusted page text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct TargetFacts {
+    /// How many elements the target names (0, 1 or more); the facts below are only read when
+    /// exactly one does.
+    pub matches: u32,
+    /// The element's rendered text, whitespace collapsed and trimmed (clipped to 2,048 chars).
+    pub text: Option<String>,
+    /// Whether the element is rendered with a non-empty box.
+    pub visible: bool,
+    /// Whether the element is disabled (natively or `aria-disabled`).
+    pub disabled: bool,
+    /// Checked or not, for checkable elements; `None` otherwise.
+    pub checked: Option<bool>,
+    /// Expanded or not, for expandable elements; `None` otherwise.
+    pub expanded: Option<bool>,
+}
+
+/// The most console messages or page errors [`AgentContext::console_since_load`] and
+/// [`AgentContext::page_errors_since_load`] return (the newest are kept), so evidence stays
+/// bounded whatever the page logs.
+pub const MAX_LOG_ENTRIES: usize = 200;
 
 /// A driver an agent session can own: its contexts have the agent surface, and the session
 /// records where its browser is and which processes it owns (for cleanup and diagnostics).

@@ -47,6 +47,10 @@ a3s_test_lang::define_codes! {
         Io => "test.session.repair_io";
         /// Auto-resolve was asked for a finding without a persisted passing verification.
         NotVerified => "test.session.repair_not_verified";
+        /// The verification slice expanded and the project declares no checks (fails closed).
+        SliceEmpty => "test.session.repair_slice_empty";
+        /// Promotion asked for a finding whose latest verification has no passing candidate proof.
+        NotProven => "test.session.repair_not_proven";
     }
 }
 

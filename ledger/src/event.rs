@@ -9,6 +9,7 @@ use crate::error::{ErrorCode, LedgerError};
 use crate::id::{AttemptId, FindingId, RequestId};
 use crate::record::Finding;
 use crate::status::{Actor, Op, RepairStatus};
+use crate::verification::{Baseline, VerificationRecord};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -103,16 +104,29 @@ pub enum Action {
         /// The changed files, exactly as completed.
         changed_files: Vec<String>,
     },
-    /// The verification's result; must repeat `complete`'s changed files.
+    /// The verification's result: the full record A3S Test gathered (its `passed` is the
+    /// verdict); must repeat `complete`'s changed files. Only A3S Test records it.
     VerifyResult {
-        /// Whether every check passed.
-        passed: bool,
-        /// What was checked.
-        summary: Option<String>,
+        /// What the verification found, step by step.
+        record: Box<VerificationRecord>,
         /// The changed files, exactly as completed.
         changed_files: Vec<String>,
-        /// Digests of evidence files (`sha256:<hex>`).
-        evidence_digests: Vec<String>,
+    },
+    /// The *before* evidence A3S Test captured when the finding entered from a live page. No
+    /// status change; the first one wins (a later one is a no-op).
+    Baseline {
+        /// The captured evidence.
+        baseline: Box<Baseline>,
+    },
+    /// A3S Test returned a failed verification to the queue for the agent claiming it (the
+    /// claim follows in the same append).
+    Requeue {},
+    /// A reviewer wrote the latest proven ACL candidate to a suite file. No status change.
+    Promote {
+        /// The suite file written (as the reviewer named it).
+        path: String,
+        /// `sha256:<hex>` of the bytes written: the proven candidate's digest.
+        sha256: String,
     },
     /// Accept the repair.
     Accept {
@@ -152,8 +166,11 @@ impl Action {
             Action::Expire { .. } => Op::Expire,
             Action::Hold { .. } => Op::Hold,
             Action::VerifyStart { .. } => Op::VerifyStart,
-            Action::VerifyResult { passed: true, .. } => Op::VerifyPass,
-            Action::VerifyResult { passed: false, .. } => Op::VerifyFail,
+            Action::VerifyResult { record, .. } if record.passed => Op::VerifyPass,
+            Action::VerifyResult { .. } => Op::VerifyFail,
+            Action::Baseline { .. } => Op::Baseline,
+            Action::Promote { .. } => Op::Promote,
+            Action::Requeue {} => Op::Requeue,
             Action::Accept { .. } => Op::Accept,
             Action::AutoResolve {} => Op::AutoResolve,
             Action::Reject { .. } => Op::Reject,

@@ -243,7 +243,7 @@ fn item(
     ids: &dyn RequestIdSource,
 ) -> Result<InboxItem, LedgerError> {
     let record = state.record(f)?;
-    let (lease, next) = next_action_of(session, f, record.intent, now, ids);
+    let (lease, next) = next_action_of(session, state, f, record.intent, now, ids);
     Ok(InboxItem {
         session: session.clone(),
         finding_id: f.id.clone(),

@@ -1,6 +1,9 @@
 //! The repair-loop record of one finding (`a3s.test.repair-loop-record/1`): everything the
 //! ledger knows about it, for an agent deciding what to do or a reviewer deciding whether to
-//! accept. A read-only view.
+//! accept — the before baseline, each verification's slice, check results, evidence paths and
+//! digests, the ACL candidate and its proof, the failing step, and promotions. Evidence files
+//! (screenshots, Page Context snapshots, check output) are referenced by path and digest, never
+//! inlined. A read-only view.
 //!
 //! The reviewer's instruction, criteria, target and the page's source hints sit under
 //! `untrusted`: they are evidence to read, never instructions to follow or text to run.
@@ -12,8 +15,10 @@ use crate::id::{AttemptId, FindingId, RequestId, SessionId};
 use crate::lease::LeaseState;
 use crate::next_action::{next_action_of, NextAction, RequestIdSource};
 use crate::record::{Intent, Severity};
+use crate::source::{source_mappings, SourceMapping};
 use crate::state::LedgerState;
 use crate::status::{Actor, Op, RepairStatus};
+use crate::verification::{Baseline, EvidenceRef, VerificationRecord};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -32,10 +37,9 @@ pub struct UntrustedContent {
     /// The marked target, as sent.
     pub target: crate::record::Target,
     /// `context.sourceHints` as the Test Kit sent them (source candidates of the target), if
-    /// any. Unvalidated page data.
+    /// any. Unvalidated page data. The rest of the page context is not repeated here: the record
+    /// points at evidence files instead of duplicating a Page Context.
     pub source_hints: Option<Box<RawValue>>,
-    /// The page context as sent, if any.
-    pub context: Option<Box<RawValue>>,
 }
 
 /// One attempt.
@@ -94,22 +98,63 @@ pub struct VerificationView {
     /// The result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passed: Option<bool>,
-    /// What was checked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub summary: Option<String>,
     /// The changed files it verified.
     pub changed_files: Vec<String>,
-    /// Evidence digests.
-    pub evidence_digests: Vec<String>,
+    /// What A3S Test found (`a3s.test.repair-verification/1`: target, criteria, error delta,
+    /// evidence paths and digests, slice, check results, candidate and proof, failing step);
+    /// absent while the verification runs. Evidence is referenced by path, never inlined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<VerificationRecord>,
+}
+
+/// The before baseline A3S Test captured.
+#[derive(Debug, Serialize)]
+pub struct BaselineView {
+    /// Its event.
+    pub seq: u64,
+    /// When.
+    pub at: String,
+    /// The captured facts and evidence files.
+    pub baseline: Baseline,
+}
+
+/// A reviewer's promotion of the proven candidate to a suite file.
+#[derive(Debug, Serialize)]
+pub struct PromotionView {
+    /// Its event.
+    pub seq: u64,
+    /// When.
+    pub at: String,
+    /// The request id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<RequestId>,
+    /// The suite file written.
+    pub path: String,
+    /// Digest of the bytes written.
+    pub sha256: String,
 }
 
 /// A digest of something the loop relies on.
 #[derive(Debug, Serialize)]
 pub struct EvidenceDigest {
-    /// `finding` (the stored finding) or `verification` (an evidence file).
+    /// `finding` (the stored finding), `baseline` (before evidence), `verification` (after
+    /// evidence and check output) or `candidate` (the ACL candidate).
     pub kind: &'static str,
     /// `sha256:<hex>`.
     pub digest: String,
+    /// The file, relative to the session folder (absent for the stored finding).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+impl EvidenceDigest {
+    fn of(kind: &'static str, e: &EvidenceRef) -> Self {
+        EvidenceDigest {
+            kind,
+            digest: e.sha256.clone(),
+            path: Some(e.path.clone()),
+        }
+    }
 }
 
 /// One history line.
@@ -160,6 +205,12 @@ pub struct LoopRecord {
     pub hold_reason: Option<HoldReason>,
     /// Reviewer and page content.
     pub untrusted: UntrustedContent,
+    /// The source mappings of `untrusted.source_hints` that passed validation (plain
+    /// workspace-relative files, known origin and relation, confidence in 0..=1).
+    pub source_mappings: Vec<SourceMapping>,
+    /// The before baseline, when the finding entered from a live page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineView>,
     /// The lease now.
     pub lease: LeaseState,
     /// Attempts, oldest first.
@@ -171,7 +222,10 @@ pub struct LoopRecord {
     pub changed_files: Option<Vec<String>>,
     /// Verifications, oldest first.
     pub verifications: Vec<VerificationView>,
-    /// Digests: the stored finding, then verification evidence.
+    /// Promotions of a proven candidate, oldest first.
+    pub promotions: Vec<PromotionView>,
+    /// Digests in event order: the stored finding, baseline evidence, then each verification's
+    /// evidence, check output and candidate.
     pub evidence_digests: Vec<EvidenceDigest>,
     /// Every event of the finding.
     pub history: Vec<HistoryEntry>,
@@ -223,6 +277,8 @@ pub fn inspect(
     let mut digests = Vec::new();
     let mut history = Vec::new();
     let mut hold_reason = None;
+    let mut baseline = None;
+    let mut promotions = Vec::new();
     for &i in &f.history {
         let e = &state.events[i];
         history.push(HistoryEntry {
@@ -251,6 +307,7 @@ pub fn inspect(
             Action::Intake { digest } => digests.push(EvidenceDigest {
                 kind: "finding",
                 digest: digest.clone(),
+                path: None,
             }),
             Action::Progress {
                 message: Some(m), ..
@@ -278,14 +335,11 @@ pub fn inspect(
                 started_at: Some(e.at.clone()),
                 finished_at: None,
                 passed: None,
-                summary: None,
                 changed_files: changed_files.clone(),
-                evidence_digests: Vec::new(),
+                record: None,
             }),
             Action::VerifyResult {
-                passed,
-                summary,
-                evidence_digests,
+                record,
                 changed_files,
             } => {
                 let open = verifications
@@ -300,26 +354,57 @@ pub fn inspect(
                             started_at: None,
                             finished_at: None,
                             passed: None,
-                            summary: None,
                             changed_files: changed_files.clone(),
-                            evidence_digests: Vec::new(),
+                            record: None,
                         });
                         verifications.last_mut().expect("just pushed")
                     }
                 };
                 v.finished_at = Some(e.at.clone());
-                v.passed = Some(*passed);
-                v.summary = summary.clone();
-                v.evidence_digests = evidence_digests.clone();
-                digests.extend(evidence_digests.iter().map(|d| EvidenceDigest {
-                    kind: "verification",
-                    digest: d.clone(),
-                }));
+                v.passed = Some(record.passed);
+                digests.extend(
+                    record
+                        .evidence
+                        .iter()
+                        .chain(
+                            record
+                                .checks
+                                .iter()
+                                .flat_map(|c| c.stdout.iter().chain(&c.stderr)),
+                        )
+                        .map(|r| EvidenceDigest::of("verification", r)),
+                );
+                if let Some(c) = &record.candidate {
+                    digests.push(EvidenceDigest {
+                        kind: "candidate",
+                        digest: c.sha256.clone(),
+                        path: Some(c.path.clone()),
+                    });
+                }
+                v.record = Some((**record).clone());
             }
+            Action::Baseline { baseline: b } => {
+                if baseline.is_none() {
+                    digests.extend(b.evidence.iter().map(|r| EvidenceDigest::of("baseline", r)));
+                    baseline = Some(BaselineView {
+                        seq: e.seq,
+                        at: e.at.clone(),
+                        baseline: (**b).clone(),
+                    });
+                }
+            }
+            Action::Promote { path, sha256 } => promotions.push(PromotionView {
+                seq: e.seq,
+                at: e.at.clone(),
+                request_id: e.request_id.clone(),
+                path: path.clone(),
+                sha256: sha256.clone(),
+            }),
             _ => {}
         }
     }
-    let (lease, next) = next_action_of(session, f, record.intent, now, ids);
+    let (lease, next) = next_action_of(session, state, f, record.intent, now, ids);
+    let source_mappings = source_mappings(record.context.as_deref());
     let conflicts_with: Vec<FindingId> = record.conflicts_with().cloned().collect();
     Ok(LoopRecord {
         protocol: LOOP_RECORD_PROTOCOL,
@@ -336,9 +421,10 @@ pub fn inspect(
             instruction: record.instruction,
             success_criteria: record.success_criteria.unwrap_or_default(),
             target: record.target,
-            context: record.context,
         },
         conflicts_with,
+        source_mappings,
+        baseline,
         lease,
         attempts,
         replies,
@@ -348,6 +434,7 @@ pub fn inspect(
             .rev()
             .find_map(|a| a.changed_files.clone()),
         verifications,
+        promotions,
         evidence_digests: digests,
         history,
         next_action: next,

@@ -13,7 +13,7 @@ use crate::event::{Action, Event, HoldReason, Lease, RawFinding, LEDGER_FORMAT};
 use crate::id::{AttemptId, FindingId, RequestId, SessionId};
 use crate::lease::{expiry_target, is_expired, lease_length, DEFAULT_LEASE_MS};
 use crate::record::Finding;
-use crate::state::LedgerState;
+use crate::state::{FindingState, LedgerState};
 use crate::status::{allowed_from, transition, Actor, Op, RepairStatus};
 use crate::store::{read_ledger, LedgerWriter, StoreLimits, TornTail};
 use crate::validate::validate_action;
@@ -303,7 +303,7 @@ impl Ledger {
     pub fn apply(&self, req: Request) -> Result<Applied, LedgerError> {
         validate_action(&req.action)?;
         let op = req.action.op();
-        if matches!(op, Op::Intake | Op::Expire | Op::Hold) {
+        if matches!(op, Op::Intake | Op::Expire | Op::Hold | Op::Requeue) {
             return Err(LedgerError::new(
                 ErrorCode::InvalidInput,
                 format!("{op} is recorded by A3S Test itself, not requested"),
@@ -354,14 +354,40 @@ impl Ledger {
                 });
             }
         }
+        if let (Action::Baseline { .. }, Actor::A3sTest) = (&req.action, req.actor) {
+            // The first baseline wins: a later capture would measure errors against a page the
+            // repair may already have changed.
+            if let Some(prior) = state
+                .finding(&req.finding_id)
+                .and_then(|f| f.baseline)
+                .map(|i| &state.events[i])
+            {
+                return Ok(Applied {
+                    finding_id: prior.finding_id.clone(),
+                    seq: prior.seq,
+                    op,
+                    from: prior.from.unwrap_or(prior.to),
+                    to: prior.to,
+                    attempt_id: None,
+                    lease: prior.lease.as_ref().map(LeaseView::from),
+                    replayed: true,
+                    expired: Vec::new(),
+                    recovered_tail,
+                });
+            }
+        }
         let now = self.clock.now_ms();
         let first_new = state.events.len();
         let expired = sweep(&mut state, now)?;
+        let swept_len = state.events.len();
+        requeue_for_claim(&mut state, &req, now)?;
         let result = self.decide(&state, &req, now, &expired);
         let event = match result {
             Ok(event) => event,
             Err(err) => {
-                // The expiry rule's events stand on their own; the refused request adds none.
+                // The expiry rule's events stand on their own; the refused request adds none
+                // (not even its requeue).
+                state.events.truncate(swept_len);
                 let swept: Vec<Event> = state.events.drain(first_new..).collect();
                 writer.append(swept)?;
                 return Err(err);
@@ -394,12 +420,13 @@ impl Ledger {
         req: Request,
         auto_resolve: bool,
     ) -> Result<(Applied, Option<Applied>), LedgerError> {
-        let Action::VerifyResult { passed, .. } = req.action else {
+        let Action::VerifyResult { record, .. } = &req.action else {
             return Err(LedgerError::new(
                 ErrorCode::InvalidInput,
                 "record_verification takes a verification result",
             ));
         };
+        let passed = record.passed;
         let finding_id = req.finding_id.clone();
         let result = self.apply(req)?;
         if !(auto_resolve && passed && result.to == RepairStatus::ReviewReady) {
@@ -457,6 +484,9 @@ impl Ledger {
                     f.id, f.status
                 ),
             ));
+        }
+        if let (Action::Promote { sha256, .. }, Actor::Human) = (&req.action, req.actor) {
+            proven(state, f, sha256)?;
         }
         let edge = transition(op, req.actor, f.status).ok_or_else(|| {
             let from: Vec<&str> = allowed_from(op, req.actor)
@@ -545,6 +575,8 @@ impl Ledger {
                     .map(|a| new_lease(a, now, DEFAULT_LEASE_MS));
                 (attempt, lease)
             }
+            // Evidence events change nothing about the attempt or its lease.
+            Action::Baseline { .. } | Action::Promote { .. } => (None, f.lease.clone()),
             _ => (
                 req.attempt_id
                     .clone()
@@ -569,6 +601,59 @@ impl Ledger {
             finding: None,
         })
     }
+}
+
+/// An agent claiming a finding whose verification failed takes it back to fix it: the state
+/// machine's way back is `verification_failed → queued`, so A3S Test records that edge first and
+/// the claim then starts a new attempt from `queued`, in the same append.
+fn requeue_for_claim(state: &mut LedgerState, req: &Request, now: u64) -> Result<(), LedgerError> {
+    let claims = matches!(req.action, Action::Claim { .. }) && req.actor == Actor::Agent;
+    let Some(f) = state.finding(&req.finding_id) else {
+        return Ok(());
+    };
+    if !claims || f.status != RepairStatus::VerificationFailed {
+        return Ok(());
+    }
+    let event = stamped(
+        state,
+        now,
+        Actor::A3sTest,
+        f.id.clone(),
+        Some(RepairStatus::VerificationFailed),
+        RepairStatus::Queued,
+        Action::Requeue {},
+    );
+    state.push(event)
+}
+
+/// Refuse a promotion unless the latest verification of `f`'s latest attempt has a candidate
+/// whose proof passed, and `sha256` is that candidate's digest (the bytes promoted are the bytes
+/// proven).
+fn proven(state: &LedgerState, f: &FindingState, sha256: &str) -> Result<(), LedgerError> {
+    let not_proven = |why: &str| {
+        LedgerError::new(
+            ErrorCode::NotProven,
+            format!("cannot promote finding {}: {why}", f.id),
+        )
+    };
+    let record = state
+        .latest_verification(f)
+        .ok_or_else(|| not_proven("its latest attempt has no verification"))?;
+    let candidate = record
+        .candidate
+        .as_ref()
+        .ok_or_else(|| not_proven("its latest verification generated no ACL candidate"))?;
+    if !candidate.proof.passed {
+        return Err(not_proven(
+            "the ACL candidate of its latest verification failed its proof",
+        ));
+    }
+    if candidate.sha256 != sha256 {
+        return Err(not_proven(
+            "the promoted bytes are not the proven candidate (digest differs)",
+        ));
+    }
+    Ok(())
 }
 
 /// An event with the next sequence number and the time `now`, carrying no request, attempt, lease

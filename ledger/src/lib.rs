@@ -25,10 +25,14 @@ pub mod lease;
 pub mod ledger;
 pub mod next_action;
 pub mod record;
+pub mod slice;
+pub mod source;
 pub mod state;
 pub mod status;
 pub mod store;
 pub mod validate;
+pub mod verdict;
+pub mod verification;
 
 pub use actions::{ActionAnswer, ActionOutcome, ActionsResponse, HumanAction, HumanActionKind};
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -42,6 +46,14 @@ pub use intake::{parse_document, parse_submission, Submission};
 pub use ledger::{session_dir, sessions_dir, Applied, IntakeReport, Ledger, Request, LEDGER_FILE};
 pub use next_action::{NextAction, NextActionKind, RandomRequestIds, RequestIdSource};
 pub use record::{Finding, Intent, Relation, Severity, REPAIR_PROTOCOL};
+pub use slice::{plan_slice, SliceError};
+pub use source::source_files;
 pub use state::{FindingState, LedgerState};
 pub use status::{Actor, Op, RepairStatus};
 pub use store::StoreLimits;
+pub use verification::{
+    Baseline, CandidateRecord, CheckMode, CheckOutcome, CheckResult, CriterionOutcome, ErrorDelta,
+    EvidenceKind, EvidenceRef, ExpansionReason, LocatorKind, Proof, Scope, SliceDecision,
+    SliceInput, TargetResolution, VerificationFailure, VerificationRecord, VerifyStep,
+    SLICE_PROTOCOL, VERIFICATION_PROTOCOL,
+};

@@ -5,11 +5,13 @@
 //! command. Arguments that need free text (a message, the changed files) are named in
 //! `add_arguments` for the caller to supply; the command fails closed without them.
 
+use crate::event::Action;
 use crate::id::{AttemptId, FindingId, RequestId, SessionId};
 use crate::lease::LeaseState;
 use crate::record::Intent;
-use crate::state::FindingState;
+use crate::state::{FindingState, LedgerState};
 use crate::status::{Actor, RepairStatus};
+use crate::verification::VerifyStep;
 use serde::Serialize;
 use std::hash::{BuildHasher, Hasher};
 
@@ -31,6 +33,15 @@ pub enum NextActionKind {
     Accept,
     /// Read it; nothing to claim.
     Inspect,
+    /// Verification failed on something the edit can change (target, criteria, errors, checks,
+    /// candidate): an agent claims it again, fixes it and completes again.
+    Fix,
+    /// Verification passed with a proven ACL candidate: a reviewer may promote it to a suite
+    /// file (and accepts as usual).
+    Promote,
+    /// A mutation lease expired after edits may have begun: reconcile the working tree with the
+    /// record before anyone edits again.
+    ReconcileLease,
 }
 
 /// One word of a generated command: a fixed word or a validated id.
@@ -127,10 +138,44 @@ fn build(
     }
 }
 
+/// What the latest verification of a finding's latest attempt says, as far as the next action
+/// cares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerificationOutlook {
+    /// The failing step, when that verification failed.
+    pub failed_step: Option<VerifyStep>,
+    /// It has a proven ACL candidate that no reviewer has promoted since.
+    pub promotable: bool,
+}
+
+impl VerificationOutlook {
+    /// The outlook of `f` in the folded ledger `state`.
+    pub fn of(state: &LedgerState, f: &FindingState) -> Self {
+        let Some(attempt) = f.latest_attempt() else {
+            return Self::default();
+        };
+        let Some(record) = state.verification(attempt) else {
+            return Self::default();
+        };
+        let verified_at = attempt.last_verification.unwrap_or(0);
+        let promoted = f
+            .history
+            .iter()
+            .any(|&i| i > verified_at && matches!(state.events[i].action, Action::Promote { .. }));
+        VerificationOutlook {
+            failed_step: (!record.passed)
+                .then(|| record.failure.as_ref().map(|f| f.step))
+                .flatten(),
+            promotable: record.proven_candidate().is_some() && !promoted,
+        }
+    }
+}
+
 /// The lease of finding `f` as of `now` and its next action: what the inbox and inspect views
 /// both show, computed in one place so they never disagree.
 pub(crate) fn next_action_of(
     session: &SessionId,
+    state: &LedgerState,
     f: &FindingState,
     intent: Intent,
     now: u64,
@@ -144,12 +189,15 @@ pub(crate) fn next_action_of(
         intent,
         &lease,
         f.lease.as_ref().map(|l| &l.attempt_id),
+        VerificationOutlook::of(state, f),
         ids,
     );
     (lease, next)
 }
 
-/// The next action for a finding in `status` with lease state `lease`.
+/// The next action for a finding in `status` with lease state `lease` and what its latest
+/// verification says (`outlook`).
+#[allow(clippy::too_many_arguments)]
 pub fn next_action(
     session: &SessionId,
     finding: &FindingId,
@@ -157,6 +205,7 @@ pub fn next_action(
     intent: Intent,
     lease: &LeaseState,
     active_attempt: Option<&AttemptId>,
+    outlook: VerificationOutlook,
     ids: &dyn RequestIdSource,
 ) -> NextAction {
     use CommandArg::{Attempt, Finding, Request, Session, Word};
@@ -212,10 +261,10 @@ pub fn next_action(
             )
         } else {
             inspect(
-                K::Inspect,
+                K::ReconcileLease,
                 Actor::Agent,
-                "the lease expired after edits may have begun; check the working tree, then a \
-                 reviewer answers",
+                "the lease expired after edits may have begun: reconcile the working tree with \
+                 this record before anyone edits again; a reviewer then answers",
             )
         };
     }
@@ -256,6 +305,42 @@ pub fn next_action(
             K::AwaitVerification,
             Actor::A3sTest,
             "A3S Test verifies the completed attempt on a newer page revision",
+        ),
+        RepairStatus::VerificationFailed
+            if outlook.failed_step.is_some_and(|s| {
+                matches!(
+                    s,
+                    VerifyStep::Target
+                        | VerifyStep::Criteria
+                        | VerifyStep::Errors
+                        | VerifyStep::Checks
+                        | VerifyStep::Candidate
+                )
+            }) =>
+        {
+            request(
+                K::Fix,
+                Actor::Agent,
+                "repair-claim",
+                vec![],
+                "verification failed on something the edit can change (see the failing step): \
+                 claim it again, fix it, and complete with the changed files",
+            )
+        }
+        RepairStatus::ReviewReady if outlook.promotable => build(
+            K::Promote,
+            Actor::Human,
+            &[
+                Word("agent"),
+                Word("repair-promote"),
+                Finding(finding),
+                Word("--session"),
+                Session(session),
+                Word("--json"),
+            ],
+            vec!["--output SUITE.acl"],
+            "verification passed and its ACL candidate is proven: a reviewer may promote it to a \
+             suite file, and accepts, rejects or reopens the repair",
         ),
         RepairStatus::NeedsInput | RepairStatus::VerificationFailed | RepairStatus::Reopened => {
             request(

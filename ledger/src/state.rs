@@ -11,6 +11,7 @@ use crate::id::{AttemptId, FindingId, RequestId};
 use crate::record::{Finding, Intent};
 use crate::status::{transition, Op, RepairStatus};
 use crate::store::TornTail;
+use crate::verification::{Baseline, VerificationRecord};
 use std::collections::HashMap;
 
 /// One attempt (one lease's worth of work) on a finding.
@@ -30,6 +31,8 @@ pub struct AttemptState {
     pub changed_files: Option<Vec<String>>,
     /// The verification result, if one was recorded.
     pub verified: Option<bool>,
+    /// Index (in `LedgerState::events`) of its latest verification result, if any.
+    pub last_verification: Option<usize>,
 }
 
 /// The current state of one finding.
@@ -51,6 +54,8 @@ pub struct FindingState {
     pub attempts: Vec<AttemptState>,
     /// Indices of all its events, oldest first.
     pub history: Vec<usize>,
+    /// Index of its (first) baseline event, if A3S Test captured one.
+    pub baseline: Option<usize>,
 }
 
 impl FindingState {
@@ -124,6 +129,39 @@ impl LedgerState {
             })
     }
 
+    /// The before baseline A3S Test captured for `state`'s finding, if any.
+    pub fn baseline(&self, state: &FindingState) -> Option<&Baseline> {
+        match &self.events[state.baseline?].action {
+            Action::Baseline { baseline } => Some(baseline),
+            _ => None,
+        }
+    }
+
+    /// The latest verification record of `attempt` (of `state`'s finding), if one was recorded.
+    pub fn verification(&self, attempt: &AttemptState) -> Option<&VerificationRecord> {
+        match &self.events[attempt.last_verification?].action {
+            Action::VerifyResult { record, .. } => Some(record),
+            _ => None,
+        }
+    }
+
+    /// The latest verification of the finding's latest attempt: what promotion and the next
+    /// action look at.
+    pub fn latest_verification(&self, state: &FindingState) -> Option<&VerificationRecord> {
+        self.verification(state.latest_attempt()?)
+    }
+
+    /// The result of the latest ACL candidate proof of `state`'s finding, over all its attempts
+    /// (`None` when no verification proved a candidate yet): the slice's `priorAclProofPassed`.
+    pub fn prior_acl_proof_passed(&self, state: &FindingState) -> Option<bool> {
+        state
+            .attempts
+            .iter()
+            .rev()
+            .filter_map(|a| self.verification(a))
+            .find_map(|r| r.candidate.as_ref().map(|c| c.proof.passed))
+    }
+
     /// The event that used request id `id`, if any.
     pub fn request(&self, id: &RequestId) -> Option<&Event> {
         self.requests.get(id).map(|&i| &self.events[i])
@@ -170,6 +208,7 @@ impl LedgerState {
                 updated_at_ms: event.at_ms,
                 attempts: Vec::new(),
                 history: vec![index],
+                baseline: None,
             });
             self.events.push(event);
             return Ok(());
@@ -203,6 +242,7 @@ impl LedgerState {
                 ended_by: None,
                 changed_files: None,
                 verified: None,
+                last_verification: None,
             }),
             (Action::Claim { .. }, None) => return corrupt("claim without attempt id".into()),
             (Action::Complete { changed_files, .. }, Some(attempt)) => {
@@ -210,10 +250,14 @@ impl LedgerState {
                     a.changed_files = Some(changed_files.clone());
                 }
             }
-            (Action::VerifyResult { passed, .. }, Some(attempt)) => {
+            (Action::VerifyResult { record, .. }, Some(attempt)) => {
                 if let Some(a) = f.attempts.iter_mut().find(|a| &a.id == attempt) {
-                    a.verified = Some(*passed);
+                    a.verified = Some(record.passed);
+                    a.last_verification = Some(index);
                 }
+            }
+            (Action::Baseline { .. }, _) => {
+                f.baseline.get_or_insert(index);
             }
             _ => {}
         }

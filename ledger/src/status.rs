@@ -1,9 +1,10 @@
 //! The repair state machine: the 13 statuses, the three actors, the operations and the one
 //! transition table every write is checked against.
 //!
-//! The table is the whole state machine of `docs/repair.md` ("States") plus two self-loops that
-//! record work without changing status (`progress` while repairing, `verify_start` while
-//! verifying). Nothing else in the crate decides whether a status may change.
+//! The table is the whole state machine of `docs/repair.md` ("States") plus self-loops that
+//! record work or evidence without changing status (`progress` while repairing, `verify_start`
+//! while verifying, `baseline` before a finding is finished, `promote` after a passed
+//! verification). Nothing else in the crate decides whether a status may change.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -175,6 +176,12 @@ pub enum Op {
     Reopen,
     /// The reviewer answers / re-sends; the finding is queued again.
     Answer,
+    /// A3S Test records the before baseline of a finding that entered from a live page.
+    Baseline,
+    /// The reviewer writes the proven ACL candidate to a suite file.
+    Promote,
+    /// A3S Test returns a failed verification to the queue because an agent claims it to fix it.
+    Requeue,
 }
 
 impl Op {
@@ -198,6 +205,9 @@ impl Op {
             Op::Reject => "reject",
             Op::Reopen => "reopen",
             Op::Answer => "answer",
+            Op::Baseline => "baseline",
+            Op::Promote => "promote",
+            Op::Requeue => "requeue",
         }
     }
 
@@ -285,6 +295,25 @@ pub const TRANSITIONS: &[Transition] = &[
     t(Op::Answer, Human, NeedsInput, Queued),
     t(Op::Answer, Human, VerificationFailed, Queued),
     t(Op::Answer, Human, Reopened, Queued),
+    // An agent claiming a failed verification to fix it: A3S Test first returns it to the queue.
+    t(Op::Requeue, A3sTest, VerificationFailed, Queued),
+    // Baselines record evidence only; every status a finding can be in before it is finished.
+    t(Op::Baseline, A3sTest, Queued, Queued),
+    t(Op::Baseline, A3sTest, Claimed, Claimed),
+    t(Op::Baseline, A3sTest, Repairing, Repairing),
+    t(Op::Baseline, A3sTest, Verifying, Verifying),
+    t(Op::Baseline, A3sTest, ReviewReady, ReviewReady),
+    t(Op::Baseline, A3sTest, NeedsInput, NeedsInput),
+    t(
+        Op::Baseline,
+        A3sTest,
+        VerificationFailed,
+        VerificationFailed,
+    ),
+    t(Op::Baseline, A3sTest, Reopened, Reopened),
+    // Promotion needs a passed verification (and a proven candidate, checked by the ledger).
+    t(Op::Promote, Human, ReviewReady, ReviewReady),
+    t(Op::Promote, Human, Resolved, Resolved),
 ];
 
 /// Look up the edge for `op` by `actor` from `from`; `None` means the operation is invalid there.

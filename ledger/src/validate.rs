@@ -1,5 +1,6 @@
-//! Bounds on what an operation may carry: message and summary lengths, the changed-file list
-//! and evidence digests. Checked before the ledger is even locked.
+//! Bounds on what an operation may carry: message and summary lengths, the changed-file list,
+//! and (through `verdict`) verification records, baselines and promotions. Checked before the
+//! ledger is even locked.
 //!
 //! Changed files are workspace-relative paths an agent reports; they are recorded and shown,
 //! never opened or put into a command, but they are still kept plain (no absolute paths, no
@@ -8,6 +9,7 @@
 use crate::error::{ErrorCode, LedgerError};
 use crate::event::Action;
 use crate::lease::lease_length;
+use crate::verdict::{validate_baseline, validate_promotion, validate_record};
 
 /// The longest message or summary, in characters.
 pub const MAX_TEXT_CHARS: usize = 8192;
@@ -15,8 +17,6 @@ pub const MAX_TEXT_CHARS: usize = 8192;
 pub const MAX_CHANGED_FILES: usize = 1000;
 /// The longest changed-file path, in bytes.
 pub const MAX_PATH_BYTES: usize = 1024;
-/// The most evidence digests in one verification result.
-pub const MAX_DIGESTS: usize = 64;
 
 fn bad(msg: impl Into<String>) -> LedgerError {
     LedgerError::new(ErrorCode::InvalidInput, msg)
@@ -78,20 +78,6 @@ fn changed_files(files: &[String]) -> Result<(), LedgerError> {
     Ok(())
 }
 
-fn digests(list: &[String]) -> Result<(), LedgerError> {
-    if list.len() > MAX_DIGESTS {
-        return Err(bad(format!("more than {MAX_DIGESTS} evidence digests")));
-    }
-    for d in list {
-        let hex = d.strip_prefix("sha256:").unwrap_or("");
-        let ok = hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-        if !ok {
-            return Err(bad("an evidence digest must be sha256:<64 lowercase hex>"));
-        }
-    }
-    Ok(())
-}
-
 /// Check the bounds of `action`'s arguments.
 pub fn validate_action(action: &Action) -> Result<(), LedgerError> {
     match action {
@@ -121,18 +107,18 @@ pub fn validate_action(action: &Action) -> Result<(), LedgerError> {
             changed_files: files,
         } => changed_files(files),
         Action::VerifyResult {
-            summary,
+            record,
             changed_files: files,
-            evidence_digests,
-            ..
         } => {
-            text("summary", summary.as_ref(), false)?;
             changed_files(files)?;
-            digests(evidence_digests)
+            validate_record(record)
         }
+        Action::Baseline { baseline } => validate_baseline(baseline),
+        Action::Promote { path, sha256 } => validate_promotion(path, sha256),
         Action::Intake { .. }
         | Action::Expire { .. }
         | Action::Hold { .. }
+        | Action::Requeue {}
         | Action::AutoResolve {} => Ok(()),
     }
 }
@@ -170,12 +156,9 @@ mod tests {
         .is_err());
         let dup = vec!["a".to_owned(), "a".to_owned()];
         assert!(validate_action(&Action::VerifyStart { changed_files: dup }).is_err());
-        let digest = vec!["sha256:XYZ".to_owned()];
-        assert!(validate_action(&Action::VerifyResult {
-            passed: true,
-            summary: None,
-            changed_files: vec![],
-            evidence_digests: digest
+        assert!(validate_action(&Action::Promote {
+            path: "suites/a.acl".into(),
+            sha256: "sha256:XYZ".into(),
         })
         .is_err());
     }

@@ -184,10 +184,8 @@ fn verification_must_repeat_the_exact_changed_files() {
             "f1",
             Actor::A3sTest,
             Action::VerifyResult {
-                passed: true,
-                summary: None,
+                record: Box::new(record(true)),
                 changed_files: vec![],
-                evidence_digests: vec![],
             },
         )
         .unwrap_err();
@@ -549,7 +547,8 @@ fn inspect_shows_the_whole_loop() {
     assert_eq!(digests[0]["kind"], "finding");
     assert_eq!(digests[1]["kind"], "verification");
     assert_eq!(json["history"].as_array().unwrap().len(), 6);
-    assert_eq!(json["next_action"]["kind"], "accept");
+    // The verification proved an ACL candidate: promoting it is on offer.
+    assert_eq!(json["next_action"]["kind"], "promote");
     assert_eq!(json["lease"]["state"], "none");
     let err = inspect(&fx.session, &state, &fid("nope"), 0, &FixedIds).unwrap_err();
     assert_eq!(err.code, ErrorCode::UnknownFinding);

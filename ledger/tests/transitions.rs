@@ -59,9 +59,10 @@ fn table_is_exactly_the_architecture_state_machine() {
         .map(|t| (t.from, t.to))
         .collect();
     let self_loops: Vec<_> = TRANSITIONS.iter().filter(|t| t.from == t.to).collect();
-    assert!(self_loops
-        .iter()
-        .all(|t| matches!(t.op, Op::Progress | Op::VerifyStart)));
+    assert!(self_loops.iter().all(|t| matches!(
+        t.op,
+        Op::Progress | Op::VerifyStart | Op::Baseline | Op::Promote
+    )));
     let missing: Vec<_> = arch.difference(&table).collect();
     // draft → queued is the page's send; the ledger receives it as an intake.
     assert_eq!(missing, vec![&(Draft, Queued)]);
@@ -91,6 +92,8 @@ fn every_op_actor_and_status_is_valid_exactly_when_the_table_says() {
         reject(),
         reopen(),
         answer(),
+        baseline(),
+        promote(),
     ];
     let actors = [Actor::Human, Actor::Agent, Actor::A3sTest];
     let mut checked = 0;
@@ -102,7 +105,13 @@ fn every_op_actor_and_status_is_valid_exactly_when_the_table_says() {
             for actor in actors {
                 let op = action.op();
                 let before = fx.bytes();
-                let expected = transition(op, actor, *status);
+                // Claiming a failed verification goes through `requeue` first.
+                let expected = match (op, actor, *status) {
+                    (Op::Claim, Actor::Agent, VerificationFailed) => {
+                        transition(Op::Claim, actor, Queued)
+                    }
+                    _ => transition(op, actor, *status),
+                };
                 let result = fx.act("f1", actor, action.clone());
                 match (expected, result) {
                     (Some(t), Ok(applied)) => {
@@ -117,6 +126,7 @@ fn every_op_actor_and_status_is_valid_exactly_when_the_table_says() {
                             ErrorCode::InvalidTransition,
                             ErrorCode::NotVerified,
                             ErrorCode::InvalidInput,
+                            ErrorCode::NotProven,
                         ];
                         assert!(
                             ok_codes.contains(&err.code),

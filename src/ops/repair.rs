@@ -359,19 +359,6 @@ pub struct Acted {
     pub next_action: NextAction,
 }
 
-/// What recording a verification reports.
-#[derive(Debug, Serialize)]
-pub struct Verified {
-    /// The session.
-    pub session: SessionId,
-    /// The ledger's result.
-    pub result: Applied,
-    /// The auto-resolution, when the finding was auto-resolved.
-    pub resolution: Option<Applied>,
-    /// What to do next.
-    pub next_action: NextAction,
-}
-
 /// What an import reports.
 #[derive(Debug, Serialize)]
 pub struct Imported {
@@ -405,68 +392,6 @@ pub fn act(ctx: &Context, op: Operation) -> Result<Acted, LedgerError> {
     Ok(Acted {
         session,
         result,
-        next_action: record.next_action,
-    })
-}
-
-/// Parameters of recording a verification result (`agent repair-verify-result`).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VerifyParams {
-    /// The session.
-    pub session: String,
-    /// The finding.
-    pub finding: String,
-    /// The caller's request id.
-    pub request_id: String,
-    /// The completed attempt being verified.
-    pub attempt_id: String,
-    /// Whether every check passed.
-    pub passed: bool,
-    /// The changed files, exactly as completed (same files, same order).
-    pub changed_files: Vec<String>,
-    /// What was checked.
-    #[serde(default)]
-    pub summary: Option<String>,
-    /// Digests of evidence files (`sha256:<hex>`).
-    #[serde(default)]
-    pub evidence_digests: Vec<String>,
-    /// `--auto-resolve-repairs`: resolve a passing result once it is persisted.
-    #[serde(default)]
-    pub auto_resolve: bool,
-}
-
-/// Record the result of verifying a completed attempt, as A3S Test (actor `a3s-test`). With
-/// `auto_resolve`, a passing result is resolved in a second append only after the
-/// `review_ready` event is on disk; a failing one never is. Returns `{session, result,
-/// resolution, next_action}` (`resolution` is `null` unless the finding was auto-resolved).
-pub fn verify_result(ctx: &Context, p: &VerifyParams) -> Result<Verified, LedgerError> {
-    let session = SessionId::parse(&p.session)?;
-    let finding = FindingId::parse(&p.finding)?;
-    let request_id = RequestId::parse(&p.request_id)?;
-    let attempt_id = AttemptId::parse(&p.attempt_id)?;
-    let ledger = ledger(ctx, &session);
-    let (applied, resolution) = ledger.record_verification(
-        Request {
-            finding_id: finding.clone(),
-            actor: Actor::A3sTest,
-            request_id: Some(request_id),
-            attempt_id: Some(attempt_id),
-            action: Action::VerifyResult {
-                passed: p.passed,
-                summary: p.summary.clone(),
-                changed_files: p.changed_files.clone(),
-                evidence_digests: p.evidence_digests.clone(),
-            },
-        },
-        p.auto_resolve,
-    )?;
-    let state = ledger.read()?;
-    let record = inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)?;
-    Ok(Verified {
-        session,
-        result: applied,
-        resolution,
         next_action: record.next_action,
     })
 }

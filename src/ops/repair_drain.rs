@@ -13,9 +13,10 @@
 
 use super::session::{turn, typed};
 use super::Context;
+use a3s_test_ledger::verification::Baseline;
 use a3s_test_ledger::{
-    parse_document, Actor, ErrorCode, Finding, FindingId, Ledger, LedgerError, SessionId,
-    REPAIR_PROTOCOL,
+    parse_document, Action, Actor, ErrorCode, Finding, FindingId, Ledger, LedgerError,
+    Request as LedgerRequest, SessionId, REPAIR_PROTOCOL,
 };
 use a3s_test_runner::session::page_context::repair_queue::MAX_BATCH;
 use a3s_test_runner::session::protocol::Request;
@@ -84,8 +85,65 @@ pub struct Drained {
     pub taken: Vec<String>,
     /// The last peek was full: more findings may be waiting.
     pub more: bool,
+    /// The before baseline of each accepted finding: recorded, or why not (the finding stays
+    /// in the ledger either way; one without a baseline verifies with an expanded slice).
+    pub baselines: Vec<BaselineNote>,
     /// The session.
     pub session: Option<SessionId>,
+}
+
+/// Whether an accepted finding got its before baseline.
+#[derive(Debug, Serialize)]
+pub struct BaselineNote {
+    /// The finding.
+    pub finding_id: FindingId,
+    /// True when the baseline is in the ledger.
+    pub recorded: bool,
+    /// Why it is not (a session or ledger error, as one sentence).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The supervisor's answer to `RepairBaseline`.
+#[derive(Debug, Deserialize)]
+struct BaselineAnswer {
+    baseline: Baseline,
+}
+
+/// Record the before baseline of `finding` (just appended from the live page) as A3S Test: the
+/// supervisor writes the evidence under `artifacts/repairs/<finding>/baseline/`, the ledger
+/// keeps the references and digests.
+fn record_baseline(
+    ctx: &Context,
+    session: &str,
+    ledger: &Ledger,
+    finding: &FindingId,
+) -> BaselineNote {
+    let request = Request::RepairBaseline {
+        finding: finding.as_str().to_owned(),
+        dir: format!("artifacts/repairs/{}/baseline", finding.as_str()),
+    };
+    let recorded = turn(ctx, session, request)
+        .and_then(typed::<BaselineAnswer>)
+        .map_err(|e| format!("{}: {}", e.code, e.message))
+        .and_then(|answer| {
+            ledger
+                .apply(LedgerRequest {
+                    finding_id: finding.clone(),
+                    actor: Actor::A3sTest,
+                    request_id: None,
+                    attempt_id: None,
+                    action: Action::Baseline {
+                        baseline: Box::new(answer.baseline),
+                    },
+                })
+                .map_err(|e| e.to_string())
+        });
+    BaselineNote {
+        finding_id: finding.clone(),
+        recorded: recorded.is_ok(),
+        error: recorded.err(),
+    }
 }
 
 /// The page queue's answer to a peek.
@@ -136,7 +194,13 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
         if records.is_empty() {
             break;
         }
+        let before = report.accepted.len();
         let taken = round(&ledger, &records, &mut report);
+        let notes: Vec<BaselineNote> = report.accepted[before..]
+            .iter()
+            .map(|finding| record_baseline(ctx, session, &ledger, finding))
+            .collect();
+        report.baselines.extend(notes);
         if !taken.ids.is_empty() {
             turn(
                 ctx,

@@ -2,6 +2,7 @@
 //! commands, the MCP server and the HTTP repair endpoint, each against a real ledger in a
 //! temporary project root, and the Test Kit in real Chromium feeding them (`testkit`).
 
+mod baseline_observe;
 mod cli;
 #[path = "../common.rs"]
 mod common;

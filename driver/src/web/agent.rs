@@ -9,13 +9,14 @@
 //! Only the driver can talk to the tab, so it answers those two questions and nothing else; the
 //! gates and ref tables live in the runner (`runner/src/session`).
 
+use super::agent_repair::{self, Log};
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::large_page::LARGE_PAGE_ELEMENTS;
 use super::script;
 use crate::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, NetworkFilter, PageContextMethod,
-    PageContextReply, PageSnapshot, MAX_CONTROLS, OPERABLE_ROLES,
+    PageContextReply, PageSnapshot, TargetFacts, MAX_CONTROLS, OPERABLE_ROLES,
 };
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
@@ -280,6 +281,35 @@ impl AgentContext for WebContext {
             return Ok(None);
         };
         script::backend_node_and_release(self.tab()?, &object, deadline).await
+    }
+
+    /// Console messages of the current tab since its document loaded (bounded).
+    fn console_since_load(&self) -> (Vec<Value>, usize) {
+        agent_repair::since_load(self, Log::Console)
+    }
+
+    /// Uncaught page errors of the current tab since its document loaded (bounded).
+    fn page_errors_since_load(&self) -> (Vec<Value>, usize) {
+        agent_repair::since_load(self, Log::PageErrors)
+    }
+
+    /// A PNG of the current tab's viewport.
+    async fn screenshot_png(&self, deadline: Instant) -> Result<Vec<u8>, StepFailure> {
+        agent_repair::screenshot(self, deadline).await
+    }
+
+    /// How many elements `target` names and the facts of the one it names.
+    async fn target_facts(
+        &self,
+        target: &Target,
+        deadline: Instant,
+    ) -> Result<TargetFacts, StepFailure> {
+        agent_repair::target_facts(self, target, deadline).await
+    }
+
+    /// The visible text of the current frame's document.
+    async fn page_text(&self, deadline: Instant) -> Result<String, StepFailure> {
+        agent_repair::page_text(self, deadline).await
     }
 }
 

@@ -6,6 +6,7 @@
 //! one tab whose listeners are attached before the first navigation.
 
 mod agent;
+mod agent_repair;
 mod ax;
 mod cdp;
 mod context;

@@ -887,6 +887,25 @@
       const doc = currentDocument();
       return { text: visibleText(doc.body || doc.documentElement) };
     },
+    // Read-only facts of the one element a target names (repair verification); how many match
+    // otherwise.
+    target_facts(o) {
+      const m = resolve(o.target);
+      if (m.length !== 1) {
+        return { matches: m.length, text: null, visible: false, disabled: false, checked: null, expanded: null };
+      }
+      const el = m[0];
+      const c = checkable(el);
+      const [open, what] = stateOf(el, 'expanded');
+      return {
+        matches: 1,
+        text: clip(visibleText(el), 2048),
+        visible: isVisible(el),
+        disabled: isDisabled(el),
+        checked: c.checkable ? c.checked : null,
+        expanded: what.startsWith('not ') ? null : open,
+      };
+    },
   };
 
   const wrap = (e) =>

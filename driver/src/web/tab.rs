@@ -93,6 +93,10 @@ pub(crate) struct TabState {
     /// The resolver function compiled once in `main_world`: (context id, remote object id).
     /// Compiling the resolver per call cost more than the call itself.
     pub resolver: Mutex<Option<(i64, String)>>,
+    /// Lengths of the context's console and page-error logs when the main frame's current
+    /// document got its page world: the entries after them (of this tab) are "since the document
+    /// loaded", which is what a repair baseline and its verification compare.
+    pub document_start: Mutex<(usize, usize)>,
 }
 
 /// One tab of a context.
@@ -175,6 +179,7 @@ impl Tab {
             dom_ready: watch::channel(VecDeque::new()).0,
             main_world: watch::channel(None).0,
             resolver: Mutex::new(None),
+            document_start: Mutex::new((0, 0)),
         });
         // Enabling is pipelined: the commands are independent.
         let b = COMMAND_BOUND;
@@ -387,6 +392,11 @@ async fn listen(
                 if let (true, true, Some(id)) =
                     (default, main, context.get("id").and_then(Value::as_i64))
                 {
+                    // The same task records console and page errors, so the marks and the logs
+                    // agree on what came before this document.
+                    let console = shared.console.lock().expect("console lock").len();
+                    let errors = shared.page_errors.lock().expect("page errors lock").len();
+                    *state.document_start.lock().expect("document start lock") = (console, errors);
                     state.main_world.send_replace(Some(id));
                 }
             }

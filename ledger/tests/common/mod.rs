@@ -206,10 +206,143 @@ pub fn verify(passed: bool) -> (Actor, Action) {
     (
         Actor::A3sTest,
         Action::VerifyResult {
-            passed,
-            summary: Some("checked".into()),
+            record: Box::new(record(passed)),
             changed_files: files(),
-            evidence_digests: vec![format!("sha256:{}", "ab".repeat(32))],
+        },
+    )
+}
+
+pub fn digest(byte: &str) -> String {
+    format!("sha256:{}", byte.repeat(32))
+}
+
+pub fn evidence(kind: EvidenceKind, path: &str) -> EvidenceRef {
+    EvidenceRef {
+        kind,
+        path: path.into(),
+        sha256: digest("ab"),
+        bytes: 10,
+    }
+}
+
+/// A verification record whose facts agree with `passed`: one focused check, a proven candidate;
+/// a failed one fails its check.
+pub fn record(passed: bool) -> VerificationRecord {
+    let dir = "artifacts/repairs/f1/att1/verify";
+    VerificationRecord {
+        protocol: VERIFICATION_PROTOCOL.into(),
+        revision_before: Some(42),
+        revision_after: Some(43),
+        target: Some(TargetResolution {
+            locator: LocatorKind::RoleName,
+            acl_target: "button \"Pay\"".into(),
+            stable: true,
+        }),
+        criteria: vec![
+            CriterionOutcome {
+                index: 0,
+                criterion: SuccessCriterion::Prose("the button is blue".into()),
+                verifiable: false,
+                passed: None,
+                observed: None,
+            },
+            CriterionOutcome {
+                index: 1,
+                criterion: SuccessCriterion::Typed(TypedCriterion::TargetText {
+                    equals: "Pay".into(),
+                }),
+                verifiable: true,
+                passed: Some(true),
+                observed: Some("Pay".into()),
+            },
+        ],
+        errors: Some(ErrorDelta {
+            new_console_errors: 0,
+            new_page_errors: 0,
+            baseline: true,
+        }),
+        evidence: vec![
+            evidence(EvidenceKind::Screenshot, &format!("{dir}/screenshot.png")),
+            evidence(
+                EvidenceKind::PageContext,
+                &format!("{dir}/page-context.json"),
+            ),
+        ],
+        slice: Some(SliceDecision {
+            protocol: SLICE_PROTOCOL.into(),
+            scope: Scope::Focused,
+            source_files: vec!["src/App.tsx".into()],
+            stable_locator: true,
+            prior_acl_proof_passed: None,
+            selected_checks: vec!["app".into()],
+            expansion_reasons: vec![],
+        }),
+        checks: vec![CheckResult {
+            id: "app".into(),
+            mode: CheckMode::Executed,
+            outcome: if passed {
+                CheckOutcome::Passed
+            } else {
+                CheckOutcome::Failed
+            },
+            exit_code: Some(if passed { 0 } else { 1 }),
+            duration_ms: 120,
+            stdout: Some(evidence(
+                EvidenceKind::CheckStdout,
+                &format!("{dir}/checks/app.stdout"),
+            )),
+            stderr: None,
+            message: None,
+        }],
+        candidate: Some(CandidateRecord {
+            path: format!("{dir}/candidate.acl"),
+            sha256: digest("cd"),
+            proof: Proof {
+                passed: true,
+                code: None,
+                message: None,
+                duration_ms: 300,
+            },
+        }),
+        passed,
+        failure: (!passed).then(|| VerificationFailure {
+            step: VerifyStep::Checks,
+            code: "test.session.repair_check_failed".into(),
+            message: "check app exited with status 1".into(),
+        }),
+    }
+}
+
+pub fn baseline() -> (Actor, Action) {
+    let dir = "artifacts/repairs/f1/baseline";
+    (
+        Actor::A3sTest,
+        Action::Baseline {
+            baseline: Box::new(Baseline {
+                url: "http://127.0.0.1:4173/checkout".into(),
+                revision: Some(42),
+                console_errors: 1,
+                page_errors: 0,
+                evidence: vec![
+                    evidence(EvidenceKind::Screenshot, &format!("{dir}/screenshot.png")),
+                    evidence(
+                        EvidenceKind::PageContext,
+                        &format!("{dir}/page-context.json"),
+                    ),
+                    evidence(EvidenceKind::Console, &format!("{dir}/console.json")),
+                    evidence(EvidenceKind::PageErrors, &format!("{dir}/page-errors.json")),
+                ],
+            }),
+        },
+    )
+}
+/// Promote the candidate of `record(true)`.
+pub fn promote() -> (Actor, Action) {
+    (
+        Actor::Human,
+        Action::Promote {
+            path: "suites/regression/f1.acl".into(),
+            sha256: digest("cd"),
         },
     )
 }

@@ -42,6 +42,20 @@ a3s_test_lang::define_codes! {
         /// `agent start` was interrupted (SIGINT, SIGTERM, SIGHUP) before it returned; the session
         /// it was creating was torn down.
         Interrupted => "test.session.interrupted";
+        /// Repair verification step 1: no ready Test Kit revision newer than the finding's
+        /// context revision appeared before the revision timeout.
+        RepairNoNewRevision => "test.session.repair_no_new_revision";
+        /// Repair verification step 2: none of the finding's locators (or its declared
+        /// replacement) names an element any more.
+        RepairTargetMissing => "test.session.repair_target_missing";
+        /// Repair verification step 2: the finding's target resolves to several elements, so it
+        /// cannot be checked.
+        RepairTargetAmbiguous => "test.session.repair_target_ambiguous";
+        /// Repair verification step 3: a typed success criterion does not hold on the page.
+        RepairCriterionFailed => "test.session.repair_criterion_failed";
+        /// Repair verification step 4: the repaired page has an uncaught page error its before
+        /// baseline did not.
+        RepairNewPageError => "test.session.repair_new_page_error";
     }
 }
 

@@ -21,6 +21,7 @@ use super::page_context::inspect::InspectRequest;
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
 use super::page_context::{diff, live, repair_queue};
 use super::protocol::{FinishStatus, Request, Response};
+use super::repair_page;
 use super::statement::replace_refs;
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
@@ -160,6 +161,15 @@ impl<D: AgentDriver> Engine<D> {
         Ok(engine)
     }
 
+    /// A repair verification's bound: its revision wait plus its steps, within the session's
+    /// deadline (the CLI waits [`super::client::TURN_TIMEOUT`], longer than both).
+    fn repair_deadline(&self) -> Instant {
+        let left = self.file.deadline_at_ms().saturating_sub(now_ms());
+        let most =
+            Duration::from_millis(repair_page::MAX_REVISION_TIMEOUT_MS) + repair_page::STEPS_BOUND;
+        Instant::now() + most.min(Duration::from_millis(left.max(1)))
+    }
+
     fn turn_deadline(&self) -> Instant {
         let left = self.file.deadline_at_ms().saturating_sub(now_ms());
         Instant::now() + TURN_BOUND.min(Duration::from_millis(left.max(1)))
@@ -232,6 +242,24 @@ impl<D: AgentDriver> Engine<D> {
                 let deadline = self.turn_deadline();
                 match self.ctx() {
                     Ok(ctx) => repair_queue::take(ctx, &ids, deadline).await,
+                    Err(e) => Err(e),
+                }
+            }
+            Request::RepairBaseline { finding, dir } => {
+                let deadline = self.turn_deadline();
+                match self.ctx() {
+                    Ok(ctx) => repair_page::baseline(ctx, &self.dir, &finding, &dir, deadline)
+                        .await
+                        .map(|baseline| json!({ "baseline": baseline })),
+                    Err(e) => Err(e),
+                }
+            }
+            Request::RepairObserve(observe) => {
+                let deadline = self.repair_deadline();
+                match self.ctx() {
+                    Ok(ctx) => repair_page::observe(ctx, &self.dir, &observe, deadline)
+                        .await
+                        .map(|verification| json!({ "verification": verification })),
                     Err(e) => Err(e),
                 }
             }

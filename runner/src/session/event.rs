@@ -105,6 +105,10 @@ pub enum SessionEvent {
     RepairPeek(TurnRecord),
     /// A `repair_take` turn.
     RepairTake(TurnRecord),
+    /// A `repair_baseline` turn.
+    RepairBaseline(TurnRecord),
+    /// A `repair_observe` turn.
+    RepairObserve(TurnRecord),
     /// An `exec` turn.
     Exec(TurnRecord),
     /// A `finish` turn.
@@ -121,6 +125,8 @@ impl SessionEvent {
             Request::Inspect { .. } => SessionEvent::Inspect(record),
             Request::RepairPeek { .. } => SessionEvent::RepairPeek(record),
             Request::RepairTake { .. } => SessionEvent::RepairTake(record),
+            Request::RepairBaseline { .. } => SessionEvent::RepairBaseline(record),
+            Request::RepairObserve(_) => SessionEvent::RepairObserve(record),
             Request::Exec { .. } => SessionEvent::Exec(record),
             Request::Finish { .. } => SessionEvent::Finish(record),
             Request::Abort { .. } => SessionEvent::Abort(record),

@@ -30,6 +30,7 @@ pub mod page_context;
 pub mod policy;
 pub mod promote;
 pub mod protocol;
+pub mod repair_page;
 pub mod spawn;
 pub mod statement;
 pub mod supervisor;

@@ -47,6 +47,19 @@ pub enum Request {
         /// The finding ids (at most 100).
         ids: Vec<String>,
     },
+    /// Record a finding's before baseline (console and page errors since the document loaded,
+    /// screenshot, bounded Page Context) into `dir`; answers `{"baseline": Baseline}` (a
+    /// wrapper, because any answer may also carry `blocked_requests`). `agent repair-drain` asks
+    /// for it for every finding it appended from the page.
+    RepairBaseline {
+        /// The finding the baseline belongs to.
+        finding: String,
+        /// Session-relative folder, `artifacts/repairs/<finding>/baseline`.
+        dir: String,
+    },
+    /// Steps 1–5 of a repair verification in this page; answers
+    /// `{"verification": PageVerification}`.
+    RepairObserve(super::repair_page::ObserveRequest),
     /// Close the session with a verdict.
     Finish {
         /// Passed or failed.

@@ -1,16 +1,14 @@
 //! `a3s-test agent repair-*`: the repair inbox and record views, the agent operations (claim,
 //! progress, reply, complete, fail, cancel), the reviewer operations (accept, reject, reopen,
-//! answer), import, and recording a verification result (`repair-verify-result`, with
-//! `--auto-resolve-repairs`). All of them call `crate::ops::repair`, as the MCP tools do.
+//! answer) and import. All of them call `crate::ops::repair`, as the MCP tools do.
 //!
-//! `repair-verify-result` is deliberately not an MCP tool: it records A3S Test's verdict on a
-//! completed attempt, and the coding agent that made the repair must not certify it (browser
-//! verification, a later part, will call the same operation itself).
+//! No command here records a verification verdict: only A3S Test's own verification does, so
+//! the coding agent that made a repair can never certify it.
 
 use super::render::{print, Cli};
 use crate::ops::repair::{
     self as ops, ClaimParams, CompleteParams, FailParams, FindingParams, Imported, InboxParams,
-    MessageParams, Operation, ProgressParams, ReviewerParams, Target, Verb,
+    MessageParams, Operation, ProgressParams, ReviewerParams, Verb,
 };
 use crate::ops::repair_drain::{drain, DrainParams, Drained};
 use crate::ops::Context;
@@ -62,10 +60,6 @@ pub enum RepairCommand {
     /// Reviewer: answer the agent (or re-send) and queue the finding again.
     #[command(name = "repair-answer")]
     Answer(Cli<ReviewerParams>),
-    /// A3S Test / trusted verifier: record the result of verifying the completed attempt
-    /// (`verifying` → `review_ready` or `verification_failed`).
-    #[command(name = "repair-verify-result")]
-    VerifyResult(VerifyResultArgs),
     /// Append an `a3s.test.repair/1` document (a file, or `-` for stdin) to a session's ledger.
     #[command(name = "repair-import")]
     Import(ImportArgs),
@@ -73,42 +67,6 @@ pub enum RepairCommand {
     /// into the session's ledger; idempotent, and a failed append keeps the page queue.
     #[command(name = "repair-drain")]
     Drain(Cli<DrainParams>),
-}
-
-/// `repair-verify-result`.
-#[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("verdict").required(true).args(["passed", "failed"])))]
-#[command(group(clap::ArgGroup::new("changes").required(true).args(["changed_files", "no_changed_files"])))]
-pub struct VerifyResultArgs {
-    #[command(flatten)]
-    target: Target,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-    /// The completed attempt being verified.
-    #[arg(long)]
-    attempt_id: String,
-    /// Every check passed: the finding becomes `review_ready`.
-    #[arg(long)]
-    passed: bool,
-    /// A check failed: the finding becomes `verification_failed` (never auto-resolved).
-    #[arg(long)]
-    failed: bool,
-    /// A changed file exactly as completed; repeat in the same order.
-    #[arg(long = "changed-file", value_name = "FILE")]
-    changed_files: Vec<String>,
-    /// The attempt completed with an explicit empty list of changed files.
-    #[arg(long)]
-    no_changed_files: bool,
-    /// What was checked.
-    #[arg(long)]
-    summary: Option<String>,
-    /// Digest of an evidence file (`sha256:<hex>`); repeat for several.
-    #[arg(long = "evidence-digest", value_name = "DIGEST")]
-    evidence_digests: Vec<String>,
-    /// Resolve a passing result once the `review_ready` event is persisted (no reviewer step).
-    #[arg(long)]
-    auto_resolve_repairs: bool,
 }
 
 /// `repair-import`.
@@ -135,23 +93,6 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
             return print(a.json, r, human_import);
         }
         C::Drain(a) => return print(a.json, drain(ctx, &a.params), human_drain),
-        C::VerifyResult(a) => {
-            let params = ops::VerifyParams {
-                session: a.target.session,
-                finding: a.target.finding,
-                request_id: a.target.request_id,
-                attempt_id: a.attempt_id,
-                passed: a.passed,
-                changed_files: a.changed_files,
-                summary: a.summary,
-                evidence_digests: a.evidence_digests,
-                auto_resolve: a.auto_resolve_repairs,
-            };
-            let r = ops::verify_result(ctx, &params);
-            return print(a.json, r, |v| {
-                human_applied(&v.result, v.resolution.as_ref(), &v.next_action)
-            });
-        }
         C::Claim(a) => (a.json, Ok(Operation::claim(a.params))),
         C::Progress(a) => (a.json, Ok(Operation::progress(a.params))),
         C::Reply(a) => (a.json, Operation::reply(a.params)),

@@ -18,7 +18,7 @@ use tokio::time::Instant;
 /// Deadline of each failure-evidence capture.
 const FAILURE_CAPTURE: Duration = Duration::from_secs(3);
 
-async fn png(ctx: &WebContext, deadline: Instant) -> Result<Vec<u8>, StepFailure> {
+pub(crate) async fn png(ctx: &WebContext, deadline: Instant) -> Result<Vec<u8>, StepFailure> {
     let tab = ctx.tab()?;
     let reply = tab
         .session
