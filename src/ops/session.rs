@@ -469,6 +469,7 @@ pub fn start(
             goal: p.goal,
             success: p.success,
             budgets,
+            headed: false,
         },
         interrupted,
     )?;

@@ -34,6 +34,8 @@ pub struct StartRequest {
     pub success: Vec<String>,
     /// Limits.
     pub budgets: Budgets,
+    /// Show the browser window (`a3s-test dev --headed`, or a display is available there).
+    pub headed: bool,
 }
 
 /// The line `agent start` writes to the supervisor's stdin once it has read the ready line: the
@@ -130,6 +132,7 @@ pub fn start(
         .arg("--workdir")
         .arg(root)
         .args(["--token", &token])
+        .args(request.headed.then_some("--headed"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::from(log));
