@@ -24,10 +24,14 @@ const EVENT_WITHIN: Duration = Duration::from_secs(30);
 /// A page with the Test Kit and no `repairEndpoint`: a sent finding waits in the page queue.
 const PAGE: &str = r#"<!doctype html><html><head><title>Checkout</title></head><body>
 <main><h1>Checkout</h1><button id="pay" data-testid="pay">Pay</button>
-<button id="send">Send a finding</button></main>
+<button id="send">Send a finding</button><p id="statuses"></p></main>
 <script type="module">
 import { installTestKit } from "/kit/index.js";
 const bridge = installTestKit({ enabled: true, page: { id: "checkout" } });
+bridge.subscribeRepairs(() => {
+  document.getElementById("statuses").textContent =
+    bridge.listRepairs().map((r) => r.id + ":" + r.status).join(" ");
+});
 document.getElementById("send").addEventListener("click", () => {
   const pay = bridge.snapshot().nodes.find((n) => n.testId === "pay").id;
   bridge.submitRepair({ id: "finding-late", target: { kind: "node", nodeIds: [pay] },
@@ -243,6 +247,13 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
     assert_eq!(finding["source"], "page", "{finding}");
     assert_eq!(finding["status"], "queued", "{finding}");
     assert!(ledger_has(dir, "finding-late"));
+
+    // An agent claims it: the ledger's new status is mirrored into the page.
+    let claim = run_in(dir, &["agent", "repair-claim", "finding-late", "--session", "dev", "--request-id", "req-claim-1"]);
+    assert_eq!(claim.code, Some(0), "{claim:?}");
+    dev.event(EVENT_WITHIN, |e| e["event"] == "statuses" && e["applied"].as_u64() >= Some(1));
+    let shown = run_in(dir, &["agent", "exec", "--session", "dev", "expect \"claimed\" { text = \"finding-late:claimed\" }"]);
+    assert_eq!(shown.code, Some(0), "{shown:?}");
 
     // A valid document over the channel with the token: the endpoint's own answer.
     let (status, body) = post(&url, &[("authorization", &bearer), ("content-type", "application/json")], &doc);
