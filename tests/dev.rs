@@ -49,11 +49,18 @@ fn free_port() -> u16 {
 fn project(port: u16) -> tempfile::TempDir {
     let dir = workdir(&[("site/index.html", PAGE)]);
     let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("testkit/dist");
-    for entry in std::fs::read_dir(&dist).expect("testkit/dist: run ./scripts/setup.sh").flatten() {
+    for entry in std::fs::read_dir(&dist)
+        .expect("testkit/dist: run ./scripts/setup.sh")
+        .flatten()
+    {
         let path = entry.path();
         if path.extension().is_some_and(|x| x == "js") {
             let name = entry.file_name();
-            write(dir.path(), &format!("site/kit/{}", name.to_string_lossy()), std::fs::read(&path).unwrap());
+            write(
+                dir.path(),
+                &format!("site/kit/{}", name.to_string_lossy()),
+                std::fs::read(&path).unwrap(),
+            );
         }
     }
     let acl = format!(
@@ -144,7 +151,11 @@ fn alive(pid: u32) -> bool {
     // A zombie is gone for our purpose; /proc/<pid>/stat's third field is the state.
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .ok()
-        .and_then(|s| s.rsplit(')').next().map(|r| !r.trim_start().starts_with('Z')))
+        .and_then(|s| {
+            s.rsplit(')')
+                .next()
+                .map(|r| !r.trim_start().starts_with('Z'))
+        })
         .unwrap_or(false)
 }
 
@@ -166,8 +177,13 @@ fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
     let rest = url.strip_prefix("http://").unwrap();
     let (host, path) = rest.split_once('/').unwrap();
     let mut stream = TcpStream::connect(host).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut request = format!("POST /{path} HTTP/1.1\r\nhost: {host}\r\ncontent-length: {}\r\n", body.len());
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut request = format!(
+        "POST /{path} HTTP/1.1\r\nhost: {host}\r\ncontent-length: {}\r\n",
+        body.len()
+    );
     for (k, v) in headers {
         request.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -176,8 +192,15 @@ fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
     stream.write_all(request.as_bytes()).unwrap();
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
-    let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
     (status, body)
 }
 
@@ -188,7 +211,11 @@ fn ledger_has(dir: &Path, id: &str) -> bool {
 
 fn pids(v: &Value) -> Vec<u32> {
     v.as_array()
-        .map(|a| a.iter().filter_map(|p| p.as_u64().map(|p| p as u32)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.as_u64().map(|p| p as u32))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -212,15 +239,28 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
 
     // The channel file: private, the agreed shape, the token the channel checks.
     let file = std::path::PathBuf::from(ready["channel_file"].as_str().unwrap());
-    assert_eq!(file, dir.canonicalize().unwrap().join(".a3s-test/dev/dev/channel.json").canonicalize().unwrap());
+    assert_eq!(
+        file,
+        dir.canonicalize()
+            .unwrap()
+            .join(".a3s-test/dev/dev/channel.json")
+            .canonicalize()
+            .unwrap()
+    );
     use std::os::unix::fs::PermissionsExt;
-    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
     let channel: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(channel["protocol"], "a3s.test.dev-channel/1");
     assert_eq!(channel["url"], ready["channel"]);
     assert_eq!(channel["pid"], dev.child.id());
     let token = channel["token"].as_str().unwrap().to_string();
-    assert!(token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()), "{token}");
+    assert!(
+        token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{token}"
+    );
     let url = channel["url"].as_str().unwrap().to_string();
     let doc = json!({ "protocol": "a3s.test.repair/1", "repairs": [{
         "id": "finding-posted", "createdAt": "2026-01-01T00:00:00Z",
@@ -231,41 +271,102 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
     .to_string();
     let bearer = format!("Bearer {token}");
     let wrong = format!("Bearer {}", "0".repeat(64));
-    let (status, body) = post(&url, &[("authorization", &wrong), ("content-type", "application/json")], &doc);
+    let (status, body) = post(
+        &url,
+        &[
+            ("authorization", &wrong),
+            ("content-type", "application/json"),
+        ],
+        &doc,
+    );
     assert_eq!(status, 401, "{body}");
-    assert!(body.contains("test.session.repair_endpoint_unauthorized"), "{body}");
+    assert!(
+        body.contains("test.session.repair_endpoint_unauthorized"),
+        "{body}"
+    );
     let (status, body) = post(&url, &[("content-type", "application/json")], &doc);
     assert_eq!(status, 401, "{body}");
-    let (status, body) = post(&url, &[("authorization", &bearer), ("content-type", "text/plain")], &doc);
+    let (status, body) = post(
+        &url,
+        &[("authorization", &bearer), ("content-type", "text/plain")],
+        &doc,
+    );
     assert_eq!(status, 415, "{body}");
-    assert!(!ledger_has(dir, "finding-posted"), "a refused request appended nothing");
+    assert!(
+        !ledger_has(dir, "finding-posted"),
+        "a refused request appended nothing"
+    );
 
     // A finding sent in the page reaches the ledger with no drain command.
-    let exec = run_in(dir, &["agent", "exec", "--session", "dev", "click { target = css(\"#send\") }"]);
+    let exec = run_in(
+        dir,
+        &[
+            "agent",
+            "exec",
+            "--session",
+            "dev",
+            "click { target = css(\"#send\") }",
+        ],
+    );
     assert_eq!(exec.code, Some(0), "{exec:?}");
-    let finding = dev.event(EVENT_WITHIN, |e| e["event"] == "finding" && e["finding_id"] == "finding-late");
+    let finding = dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "finding" && e["finding_id"] == "finding-late"
+    });
     assert_eq!(finding["source"], "page", "{finding}");
     assert_eq!(finding["status"], "queued", "{finding}");
     assert!(ledger_has(dir, "finding-late"));
 
     // An agent claims it: the ledger's new status is mirrored into the page.
-    let claim = run_in(dir, &["agent", "repair-claim", "finding-late", "--session", "dev", "--request-id", "req-claim-1"]);
+    let claim = run_in(
+        dir,
+        &[
+            "agent",
+            "repair-claim",
+            "finding-late",
+            "--session",
+            "dev",
+            "--request-id",
+            "req-claim-1",
+        ],
+    );
     assert_eq!(claim.code, Some(0), "{claim:?}");
-    dev.event(EVENT_WITHIN, |e| e["event"] == "statuses" && e["applied"].as_u64() >= Some(1));
-    let shown = run_in(dir, &["agent", "exec", "--session", "dev", "expect \"claimed\" { text = \"finding-late:claimed\" }"]);
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "statuses" && e["applied"].as_u64() >= Some(1)
+    });
+    let shown = run_in(
+        dir,
+        &[
+            "agent",
+            "exec",
+            "--session",
+            "dev",
+            "expect \"claimed\" { text = \"finding-late:claimed\" }",
+        ],
+    );
     assert_eq!(shown.code, Some(0), "{shown:?}");
 
     // A valid document over the channel with the token: the endpoint's own answer.
-    let (status, body) = post(&url, &[("authorization", &bearer), ("content-type", "application/json")], &doc);
+    let (status, body) = post(
+        &url,
+        &[
+            ("authorization", &bearer),
+            ("content-type", "application/json"),
+        ],
+        &doc,
+    );
     assert_eq!(status, 200, "{body}");
     let answer: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(answer["accepted"], json!(["finding-posted"]), "{answer}");
-    dev.event(EVENT_WITHIN, |e| e["event"] == "finding" && e["finding_id"] == "finding-posted");
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "finding" && e["finding_id"] == "finding-posted"
+    });
 
     // SIGINT: everything it started goes, and nothing is left of the channel.
     assert!(owned.iter().all(|p| alive(*p)), "{owned:?}");
     dev.interrupt();
-    dev.event(EVENT_WITHIN, |e| e["event"] == "stopped" && e["server_left_running"] == false);
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "stopped" && e["server_left_running"] == false
+    });
     assert_eq!(dev.exit(EVENT_WITHIN), Some(0));
     assert_eq!(gone(&owned, Duration::from_secs(15)), Vec::<u32>::new());
     assert!(!file.exists(), "channel.json is removed on exit");
@@ -285,7 +386,10 @@ fn dev_attaches_to_a_running_server_and_leaves_it_running() {
     let mut server = spawn_grouped(&mut serve);
     let until = Instant::now() + Duration::from_secs(20);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < until, "the test's own server did not listen");
+        assert!(
+            Instant::now() < until,
+            "the test's own server did not listen"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut dev = Dev::start(dir);
@@ -294,7 +398,9 @@ fn dev_attaches_to_a_running_server_and_leaves_it_running() {
     assert_eq!(ready["server_pids"], json!([]));
     let browser = ready["browser_pid"].as_u64().unwrap() as u32;
     dev.interrupt();
-    dev.event(EVENT_WITHIN, |e| e["event"] == "stopped" && e["server_left_running"] == true);
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "stopped" && e["server_left_running"] == true
+    });
     assert_eq!(dev.exit(EVENT_WITHIN), Some(0));
     assert_eq!(gone(&[browser], Duration::from_secs(15)), Vec::<u32>::new());
     assert!(alive(server.id()), "the server it attached to still runs");

@@ -18,14 +18,16 @@ mod render;
 mod watch;
 
 use super::exit::Exit;
-use crate::ops::dev::{next_commands, DevEvent, DevParams, FindingSource, ServerOrigin, CHANNEL_ENV};
+use crate::ops::dev::{
+    next_commands, DevEvent, DevParams, FindingSource, ServerOrigin, CHANNEL_ENV,
+};
 use crate::ops::repair_drain::{self, DrainParams};
 use crate::ops::session::{abort, turn, AbortParams};
 use crate::ops::Context;
 use a3s_test_driver::web::http;
 use a3s_test_ledger::{Event, FindingId, Ledger, SessionId};
-use a3s_test_runner::devserver::DevServer;
 use a3s_test_runner::cancel::CancelToken;
+use a3s_test_runner::devserver::DevServer;
 use a3s_test_runner::session::file::{Budgets, SessionFile};
 use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::spawn::{self, StartRequest};
@@ -130,9 +132,8 @@ pub fn run(p: DevParams) -> ExitCode {
         Err(e) => return fail(format_args!("failed to start a runtime: {e}")),
     };
     // The dev server: attached when something already answers, else started (and owned).
-    let answering = parse_url(&server.url).is_some_and(|u| {
-        runtime.block_on(http::answers(&u, ATTACH_PROBE))
-    });
+    let answering =
+        parse_url(&server.url).is_some_and(|u| runtime.block_on(http::answers(&u, ATTACH_PROBE)));
     let mut owned: Option<DevServer> = None;
     if !answering {
         let log = channel_file.with_file_name("dev-server.log");
@@ -454,7 +455,8 @@ impl<'a> Loop<'a> {
             return;
         }
         let mut applied = 0;
-        for chunk in events.chunks(a3s_test_runner::session::page_context::repair_watch::MAX_EVENTS) {
+        for chunk in events.chunks(a3s_test_runner::session::page_context::repair_watch::MAX_EVENTS)
+        {
             let request = Request::RepairApply {
                 events: chunk.to_vec(),
             };

@@ -40,8 +40,15 @@ pub fn line(event: &DevEvent) -> String {
                 FindingSource::Channel => "dev server",
             };
             let status = status.map(|s| s.as_str()).unwrap_or("unknown");
-            let baseline = if *baseline { "baseline recorded" } else { "no baseline" };
-            format!("finding {} from the {via}: {status}, {baseline}", finding_id.as_str())
+            let baseline = if *baseline {
+                "baseline recorded"
+            } else {
+                "no baseline"
+            };
+            format!(
+                "finding {} from the {via}: {status}, {baseline}",
+                finding_id.as_str()
+            )
         }
         DevEvent::Refused { finding_id, code } => {
             format!("finding {finding_id:?} refused by the ledger ({code}); it stays in the page")

@@ -62,7 +62,10 @@ pub fn run(root: std::path::PathBuf, session: String, wake: Sender<Wake>) {
                 warned = true;
                 std::thread::sleep(RETRY_AFTER);
                 if first {
-                    Wake::Warning(format!("waiting for the page's repair queue: {}", e.message))
+                    Wake::Warning(format!(
+                        "waiting for the page's repair queue: {}",
+                        e.message
+                    ))
                 } else {
                     Wake::Tick
                 }

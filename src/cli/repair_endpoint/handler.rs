@@ -217,7 +217,11 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 fn intake(config: &Config, findings: Vec<Finding>) -> (u16, Vec<u8>) {
     match config.ledger.intake(findings, Actor::Human) {
         Ok(report) => {
-            if let Some(hook) = config.on_intake.as_ref().filter(|_| !report.accepted.is_empty()) {
+            if let Some(hook) = config
+                .on_intake
+                .as_ref()
+                .filter(|_| !report.accepted.is_empty())
+            {
                 hook();
             }
             let body = serde_json::to_vec(&json!({

@@ -75,7 +75,14 @@ pub async fn apply<C: AgentContext>(
     }
     let mut applied = 0u32;
     for event in events {
-        match live::call(ctx, PageContextMethod::ApplyRepairEvent, event.clone(), deadline).await? {
+        match live::call(
+            ctx,
+            PageContextMethod::ApplyRepairEvent,
+            event.clone(),
+            deadline,
+        )
+        .await?
+        {
             PageContextReply::Value(_) => applied += 1,
             PageContextReply::Threw(_) => {}
             PageContextReply::Absent => return Err(no_bridge()),
