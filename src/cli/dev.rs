@@ -78,9 +78,11 @@ impl Out {
     }
 }
 
+/// A configuration or infrastructure failure (no project, a dev server that never answered, a
+/// browser that did not start): exit 2, like `run`.
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
-    ExitCode::from(Exit::Failed)
+    ExitCode::from(Exit::InvalidInput)
 }
 
 /// Run `a3s-test dev` until it is stopped.
@@ -156,7 +158,7 @@ pub fn run(p: DevParams) -> ExitCode {
         Err(e) => {
             eprintln!("error: {}: {}", e.code, e.message);
             stop_server(&runtime, owned.as_mut());
-            return ExitCode::from(Exit::Failed);
+            return ExitCode::from(Exit::InvalidInput);
         }
     };
     out.emit(&DevEvent::Ready {
@@ -233,7 +235,7 @@ pub fn run(p: DevParams) -> ExitCode {
     if reason == "signal" {
         ExitCode::from(Exit::Success)
     } else {
-        ExitCode::from(Exit::Failed)
+        ExitCode::from(Exit::InvalidInput)
     }
 }
 

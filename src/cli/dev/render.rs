@@ -69,3 +69,75 @@ pub fn line(event: &DevEvent) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::line;
+    use crate::ops::dev::{next_commands, DevEvent, FindingSource, ServerOrigin};
+    use a3s_test_ledger::{FindingId, RepairStatus};
+
+    #[test]
+    fn every_event_renders_as_its_line() {
+        let id = FindingId::parse("finding-pay").unwrap();
+        let events = [
+            DevEvent::Ready {
+                url: "http://127.0.0.1:5173/".into(),
+                session: "dev".into(),
+                server: ServerOrigin::Started,
+                server_pids: vec![10, 11],
+                supervisor_pid: Some(12),
+                browser_pid: Some(13),
+                channel: "http://127.0.0.1:40211/repairs".into(),
+                channel_file: "/app/.a3s-test/dev/dev/channel.json".into(),
+                headed: false,
+                next: next_commands("dev"),
+            },
+            DevEvent::Ready {
+                url: "http://127.0.0.1:5173/".into(),
+                session: "review".into(),
+                server: ServerOrigin::Attached,
+                server_pids: vec![],
+                supervisor_pid: Some(12),
+                browser_pid: Some(13),
+                channel: "http://127.0.0.1:40211/repairs".into(),
+                channel_file: "/app/.a3s-test/dev/review/channel.json".into(),
+                headed: true,
+                next: next_commands("review"),
+            },
+            DevEvent::Finding {
+                finding_id: id.clone(),
+                source: FindingSource::Page,
+                status: Some(RepairStatus::Queued),
+                baseline: true,
+            },
+            DevEvent::Finding {
+                finding_id: id,
+                source: FindingSource::Channel,
+                status: Some(RepairStatus::NeedsInput),
+                baseline: false,
+            },
+            DevEvent::Refused {
+                finding_id: "bad id".into(),
+                code: "test.session.repair_invalid_id".into(),
+            },
+            DevEvent::Statuses {
+                sent: 3,
+                applied: 2,
+            },
+            DevEvent::Warning {
+                message: "drain failed: the page is reloading".into(),
+            },
+            DevEvent::Stopping {
+                reason: "signal".into(),
+            },
+            DevEvent::Stopped {
+                server_left_running: false,
+            },
+            DevEvent::Stopped {
+                server_left_running: true,
+            },
+        ];
+        let text: Vec<String> = events.iter().map(line).collect();
+        insta::assert_snapshot!(text.join("\n"));
+    }
+}
