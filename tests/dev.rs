@@ -370,6 +370,17 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
     assert_eq!(dev.exit(EVENT_WITHIN), Some(0));
     assert_eq!(gone(&owned, Duration::from_secs(15)), Vec::<u32>::new());
     assert!(!file.exists(), "channel.json is removed on exit");
+
+    // Run again with the same session: the closed session is reopened, its ledger kept.
+    let mut again = Dev::start(dir);
+    let ready = again.event(READY_WITHIN, |e| e["event"] == "ready");
+    assert_eq!(ready["server"], "started", "{ready}");
+    let inbox = run_in(dir, &["agent", "repair-inbox", "--session", "dev", "--json"]);
+    assert_eq!(inbox.code, Some(0), "{inbox:?}");
+    assert!(inbox.stdout.contains("finding-late"), "{}", inbox.stdout);
+    again.interrupt();
+    again.event(EVENT_WITHIN, |e| e["event"] == "stopped");
+    assert_eq!(again.exit(EVENT_WITHIN), Some(0));
 }
 
 #[test]

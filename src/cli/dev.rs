@@ -41,8 +41,11 @@ use std::time::Duration;
 
 /// How long one readiness probe of an already running server may take.
 const ATTACH_PROBE: Duration = Duration::from_millis(500);
-/// A dev session lives as long as the command: these bounds are only a backstop.
+/// A dev session lives as long as the command: its lifetime bound is only a backstop.
 const DEV_SESSION_MS: u64 = 7 * 24 * 60 * 60 * 1000;
+/// The session's idle bound: the page watcher's waits are turns, so it never idles while this
+/// command runs, and closes soon after this command is killed without a chance to stop it.
+const DEV_IDLE_MS: u64 = 2 * 60 * 1000;
 
 /// What wakes the main loop.
 pub enum Wake {
@@ -294,7 +297,7 @@ fn start_session(
     let policy = policy::build(url, &[], &[])?;
     let budgets = Budgets {
         session_ms: DEV_SESSION_MS,
-        idle_ms: DEV_SESSION_MS,
+        idle_ms: DEV_IDLE_MS,
         max_actions: 10_000,
         ..Budgets::default()
     };
@@ -310,6 +313,7 @@ fn start_session(
             success: Vec::new(),
             budgets,
             headed,
+            reopen: true,
         },
         &interrupted,
     )
@@ -473,10 +477,13 @@ impl<'a> Loop<'a> {
             }
         }
         self.pushed = last;
-        out.emit(&DevEvent::Statuses {
-            sent: events.len(),
-            applied,
-        });
+        // Events of findings this page never had are skipped by the page; only say what it showed.
+        if applied > 0 {
+            out.emit(&DevEvent::Statuses {
+                sent: events.len(),
+                applied,
+            });
+        }
     }
 }
 

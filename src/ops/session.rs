@@ -470,6 +470,7 @@ pub fn start(
             success: p.success,
             budgets,
             headed: false,
+            reopen: false,
         },
         interrupted,
     )?;
