@@ -375,7 +375,10 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
     let mut again = Dev::start(dir);
     let ready = again.event(READY_WITHIN, |e| e["event"] == "ready");
     assert_eq!(ready["server"], "started", "{ready}");
-    let inbox = run_in(dir, &["agent", "repair-inbox", "--session", "dev", "--json"]);
+    let inbox = run_in(
+        dir,
+        &["agent", "repair-inbox", "--session", "dev", "--json"],
+    );
     assert_eq!(inbox.code, Some(0), "{inbox:?}");
     assert!(inbox.stdout.contains("finding-late"), "{}", inbox.stdout);
     again.interrupt();

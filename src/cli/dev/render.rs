@@ -16,7 +16,7 @@ pub fn line(event: &DevEvent) -> String {
         } => {
             let server = match server {
                 ServerOrigin::Started => "started",
-                ServerOrigin::Attached => "attached to a running server (left running on exit)",
+                ServerOrigin::Attached => "attached to a running server, left running on exit",
             };
             let window = if *headed { "headed" } else { "headless" };
             let mut text = format!(
@@ -57,7 +57,9 @@ pub fn line(event: &DevEvent) -> String {
             format!("statuses: {applied} of {sent} change(s) shown in the page")
         }
         DevEvent::Warning { message } => format!("warning: {message}"),
-        DevEvent::Stopping { reason } => format!("stopping ({reason}): session, then dev server"),
+        DevEvent::Stopping { reason } => {
+            format!("stopping ({reason}): the session, then what this command started")
+        }
         DevEvent::Stopped {
             server_left_running,
         } => {
