@@ -328,6 +328,14 @@ pub enum PageContextMethod {
     PeekRepairBatch,
     /// `takeRepairBatch({ids})`: remove exactly these pending findings from the page queue.
     TakeRepairBatch,
+    /// `applyRepairEvent(event)`: mirror one ledger status change in the page (the overlay shows
+    /// it); `a3s-test dev` pushes the ledger's changes this way.
+    ApplyRepairEvent,
+    /// Wait for the page's repair queue to change (`subscribeRepairs`), with `{since, timeoutMs}`:
+    /// answers `{epoch, count}` of a change counter the wait keeps on the page, at once when it
+    /// moved past `since` (or the page was reloaded), so `a3s-test dev` drains as soon as the page
+    /// announces a finding without polling the queue and without missing a change between waits.
+    WaitForRepairChange,
 }
 
 impl PageContextMethod {
@@ -340,6 +348,8 @@ impl PageContextMethod {
             PageContextMethod::WaitForDiff => "waitForDiff",
             PageContextMethod::PeekRepairBatch => "peekRepairBatch",
             PageContextMethod::TakeRepairBatch => "takeRepairBatch",
+            PageContextMethod::ApplyRepairEvent => "applyRepairEvent",
+            PageContextMethod::WaitForRepairChange => "subscribeRepairs",
         }
     }
 }

@@ -87,6 +87,8 @@ a3s_test_lang::define_codes! {
         BadRequest => "test.session.repair_endpoint_bad_request", 400;
         /// Too many connections.
         Busy => "test.session.repair_endpoint_busy", 503;
+        /// The `a3s-test dev` channel: no `Authorization: Bearer` with the session's token.
+        Unauthorized => "test.session.repair_endpoint_unauthorized", 401;
     }
 }
 

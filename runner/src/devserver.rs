@@ -95,6 +95,19 @@ impl DevServer {
         log_file: &Path,
         cancel: impl std::future::Future<Output = ()>,
     ) -> Result<DevServer, DevServerError> {
+        Self::start_with_env(command, &[], url, startup_timeout, log_file, cancel).await
+    }
+
+    /// [`DevServer::start`] with extra environment variables for the server (`a3s-test dev`
+    /// hands its channel file over this way).
+    pub async fn start_with_env(
+        command: &[String],
+        env: &[(&str, &std::ffi::OsStr)],
+        url: &str,
+        startup_timeout: Duration,
+        log_file: &Path,
+        cancel: impl std::future::Future<Output = ()>,
+    ) -> Result<DevServer, DevServerError> {
         let (program, args) = command.split_first().ok_or(DevServerError::EmptyCommand)?;
         let probe_url =
             parse_http_url(url).ok_or_else(|| DevServerError::BadUrl(url.to_string()))?;
@@ -119,6 +132,7 @@ impl DevServer {
         let mut command = Command::new(exe);
         command
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(log_err);
@@ -177,6 +191,11 @@ impl DevServer {
                 _ = tokio::time::sleep(Duration::from_millis(50)) => {}
             }
         }
+    }
+
+    /// The whole group's live members (the server, its workers and the watchdog), for reports.
+    pub fn members(&self) -> Vec<u32> {
+        process::live_group_members(self.pgid as u32)
     }
 
     /// The process group id (= the watchdog's pid).

@@ -2,6 +2,7 @@
 
 mod agent;
 mod check;
+mod dev;
 mod discover;
 mod exit;
 mod fmt;
@@ -37,6 +38,9 @@ enum Command {
     Agent(agent::AgentArgs),
     /// Serve the agent operations as MCP tools over stdio (newline-delimited JSON-RPC 2.0).
     Mcp(crate::mcp::McpArgs),
+    /// Run the app's dev server with a browser session on it and the local repair bridge: findings
+    /// sent in the page reach the session's ledger, status changes reach the page.
+    Dev(crate::ops::dev::DevParams),
     /// Merge the `--json` results of `--shard i/n` runs into one report (JSON, JUnit, HTML).
     MergeReports(merge_reports::MergeReportsArgs),
     /// Receive sent findings for one session over HTTP (the dev server proxies `repairEndpoint` here).
@@ -55,6 +59,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Agent(args) => agent::run(args),
+        Command::Dev(args) => dev::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::MergeReports(args) => merge_reports::run(args),
         Command::RepairEndpoint(args) => repair_endpoint::run(args),

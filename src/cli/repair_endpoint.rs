@@ -21,7 +21,7 @@
 //! gives its slot up to a newcomer (hyper does not say when a connection has read its head).
 //! `tests/repair/endpoint.rs` checks each of these.
 
-mod handler;
+pub(crate) mod handler;
 mod http;
 mod origin;
 mod slots;
@@ -106,9 +106,17 @@ pub fn run(args: RepairEndpointArgs) -> ExitCode {
     }
     let config = Arc::new(handler::Config {
         ledger,
-        origin,
+        access: handler::Access::Origin(origin),
+        on_intake: None,
         timeout: Duration::from_millis(args.request_timeout_ms),
     });
+    serve(listener, config);
+    ExitCode::from(Exit::Success)
+}
+
+/// Serve `listener` with `config` until it fails: one thread per admitted connection, the slots
+/// bounding how many. `a3s-test dev` runs its channel through this same loop.
+pub(crate) fn serve(listener: TcpListener, config: Arc<handler::Config>) {
     let slots = slots::Slots::default();
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
@@ -124,5 +132,4 @@ pub fn run(args: RepairEndpointArgs) -> ExitCode {
             eprintln!("a3s-test repair-endpoint: failed to start a connection thread");
         }
     }
-    ExitCode::from(Exit::Success)
 }

@@ -447,7 +447,7 @@ fn plan_ids(
 }
 
 /// Read and admit the project configuration: `--project`, or the default path when it exists.
-fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConfig>, ExitCode> {
+pub(super) fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConfig>, ExitCode> {
     let path = match explicit {
         Some(p) => p.to_path_buf(),
         None if Path::new(DEFAULT_PROJECT).is_file() => PathBuf::from(DEFAULT_PROJECT),

@@ -48,7 +48,10 @@ impl DriverLauncher for WebLauncher {
 /// reaped when the supervisor exits). Chosen here so `a3s_test_runner::session` stays generic
 /// over the driver contract.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct SessionLauncher;
+pub struct SessionLauncher {
+    /// Show the window (`a3s-test dev` with a display or `--headed`); agent sessions are headless.
+    pub headed: bool,
+}
 
 impl DriverLauncher for SessionLauncher {
     type Driver = WebDriver;
@@ -60,6 +63,7 @@ impl DriverLauncher for SessionLauncher {
     async fn launch(self, timeout: Duration) -> Result<WebDriver, DriverError> {
         WebDriver::launch(LaunchOptions {
             prewarm: false,
+            headed: self.headed,
             unlimited_frame_rate: true,
             reap_at_exit: true,
             launch_timeout: timeout,

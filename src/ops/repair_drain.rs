@@ -113,7 +113,7 @@ struct BaselineAnswer {
 /// Record the before baseline of `finding` (just appended from the live page) as A3S Test: the
 /// supervisor writes the evidence under `artifacts/repairs/<finding>/baseline/`, the ledger
 /// keeps the references and digests.
-fn record_baseline(
+pub(crate) fn record_baseline(
     ctx: &Context,
     session: &str,
     ledger: &Ledger,

@@ -458,6 +458,8 @@ pub fn start(
             goal: p.goal,
             success: p.success,
             budgets,
+            headed: false,
+            reopen: false,
         },
         interrupted,
     )?;

@@ -273,11 +273,16 @@ impl AgentContext for WebContext {
         arg: &Value,
         deadline: Instant,
     ) -> Result<PageContextReply, StepFailure> {
-        let expression = format!(
-            "{PAGE_CONTEXT_JS}({BRIDGE}, {}, {})",
-            Value::String(method.name().into()),
-            arg
-        );
+        let expression = match method {
+            PageContextMethod::WaitForRepairChange => {
+                format!("{REPAIR_CHANGE_JS}({BRIDGE}, {arg})")
+            }
+            _ => format!(
+                "{PAGE_CONTEXT_JS}({BRIDGE}, {}, {})",
+                Value::String(method.name().into()),
+                arg
+            ),
+        };
         let bound = deadline
             .saturating_duration_since(Instant::now())
             .min(BRIDGE_CALL_BOUND);
@@ -749,6 +754,33 @@ const PAGE_CONTEXT_JS: &str = r#"(async (b, method, arg) => {
   if (typeof b[method] !== "function") return { present: true, error: "the bridge has no " + method + "()" };
   try { return { present: true, value: await b[method](arg) }; }
   catch (e) { return { present: true, error: String((e && e.message) || e).slice(0, 500) }; }
+})"#;
+
+/// Waits for a change of the page's repair queue through `subscribeRepairs`. One subscription
+/// per document keeps a counter under its own symbol (`epoch` is random per document, so a reload
+/// is seen); the call answers `{epoch, count}` at once when the counter is past `arg.since` of
+/// the same epoch, else at the next change or after `arg.timeoutMs` (at most 60 s).
+const REPAIR_CHANGE_JS: &str = r#"(async (b, arg) => {
+  if (b === undefined || b === null) return { present: false };
+  if (typeof b.subscribeRepairs !== "function") return { present: true, error: "the bridge has no subscribeRepairs()" };
+  const key = Symbol.for("a3s.test.dev.repair-changes");
+  let w = window[key];
+  if (w === undefined) {
+    w = { epoch: Math.random().toString(16).slice(2), count: 0, waiters: new Set() };
+    try {
+      b.subscribeRepairs(() => { w.count += 1; for (const f of w.waiters) f(); w.waiters.clear(); });
+    } catch (e) { return { present: true, error: String((e && e.message) || e).slice(0, 500) }; }
+    Object.defineProperty(window, key, { value: w });
+  }
+  const since = arg && arg.since;
+  const now = () => ({ present: true, value: { epoch: w.epoch, count: w.count } });
+  if (!since || since.epoch !== w.epoch || w.count > since.count) return now();
+  const ms = Math.min(Math.max(Number(arg.timeoutMs) || 0, 0), 60000);
+  return await new Promise((resolve) => {
+    const done = () => { clearTimeout(t); w.waiters.delete(done); resolve(now()); };
+    const t = setTimeout(done, ms);
+    w.waiters.add(done);
+  });
 })"#;
 
 /// The longest one bridge call may take (the scenario deadline still wins): the Test Kit accepts

@@ -19,7 +19,7 @@ use super::page_context::fingerprint::fingerprint;
 use super::page_context::handshake::Bridge;
 use super::page_context::inspect::InspectRequest;
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
-use super::page_context::{diff, live, repair_queue};
+use super::page_context::{diff, live, repair_queue, repair_watch};
 use super::protocol::{FinishStatus, Request, Response};
 use super::repair_page;
 use super::statement::replace_refs;
@@ -257,6 +257,20 @@ impl<D: AgentDriver> Engine<D> {
                     Ok(ctx) => repair_page::baseline(ctx, &self.dir, &finding, &dir, deadline)
                         .await
                         .map(|baseline| json!({ "baseline": baseline })),
+                    Err(e) => Err(e),
+                }
+            }
+            Request::RepairWait { since, timeout_ms } => {
+                let deadline = self.turn_deadline();
+                match self.ctx() {
+                    Ok(ctx) => repair_watch::wait(ctx, since.as_ref(), timeout_ms, deadline).await,
+                    Err(e) => Err(e),
+                }
+            }
+            Request::RepairApply { events } => {
+                let deadline = self.turn_deadline();
+                match self.ctx() {
+                    Ok(ctx) => repair_watch::apply(ctx, &events, deadline).await,
                     Err(e) => Err(e),
                 }
             }

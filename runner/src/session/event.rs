@@ -111,6 +111,10 @@ pub enum SessionEvent {
     RepairBaseline(TurnRecord),
     /// A `repair_observe` turn.
     RepairObserve(TurnRecord),
+    /// A `repair_wait` turn (`a3s-test dev` waiting for the page's queue to change).
+    RepairWait(TurnRecord),
+    /// A `repair_apply` turn (ledger status changes mirrored in the page).
+    RepairApply(TurnRecord),
     /// An `exec` turn.
     Exec(TurnRecord),
     /// A `finish` turn.
@@ -130,6 +134,8 @@ impl SessionEvent {
             Request::RepairProve { .. } => SessionEvent::RepairProve(record),
             Request::RepairBaseline { .. } => SessionEvent::RepairBaseline(record),
             Request::RepairObserve(_) => SessionEvent::RepairObserve(record),
+            Request::RepairWait { .. } => SessionEvent::RepairWait(record),
+            Request::RepairApply { .. } => SessionEvent::RepairApply(record),
             Request::Exec { .. } => SessionEvent::Exec(record),
             Request::Finish { .. } => SessionEvent::Finish(record),
             Request::Abort { .. } => SessionEvent::Abort(record),

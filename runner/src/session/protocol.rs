@@ -68,6 +68,22 @@ pub enum Request {
         /// Session-relative folder, `artifacts/repairs/<finding>/baseline`.
         dir: String,
     },
+    /// Wait (at most `timeout_ms`, ≤ 60 s) until the page's repair queue changed after `since`
+    /// (`subscribeRepairs`); answers `{"mark": RepairMark}`. Without `since` it answers at once
+    /// with the current mark. `a3s-test dev` drains after each change instead of polling.
+    RepairWait {
+        /// The mark of the last answer (`None`: answer at once).
+        since: Option<super::page_context::repair_watch::RepairMark>,
+        /// The longest wait in ms.
+        timeout_ms: u64,
+    },
+    /// Mirror ledger status changes in the page (`applyRepairEvent`, one call per event);
+    /// answers `{"applied": n}`. Events the page does not know (other pages' findings) are
+    /// skipped.
+    RepairApply {
+        /// `RepairEvent`s as the Test Kit takes them (at most 100).
+        events: Vec<serde_json::Value>,
+    },
     /// Steps 1–5 of a repair verification in this page; answers
     /// `{"verification": PageVerification}`.
     RepairObserve(super::repair_page::ObserveRequest),

@@ -34,6 +34,12 @@ pub struct StartRequest {
     pub success: Vec<String>,
     /// Limits.
     pub budgets: Budgets,
+    /// Show the browser window (`a3s-test dev --headed`, or a display is available there).
+    pub headed: bool,
+    /// Reopen the folder of a *closed* session with this id instead of refusing it
+    /// (`a3s-test dev` run again: the ledger and the artifacts in the folder are kept, and a
+    /// failed start leaves them in place).
+    pub reopen: bool,
 }
 
 /// The line `agent start` writes to the supervisor's stdin once it has read the ready line: the
@@ -67,8 +73,25 @@ pub fn start(
     if let Some(parent) = dir.parent() {
         std::fs::create_dir_all(parent).map_err(io)?;
     }
+    let mut previous: Option<SessionFile> = None;
     match std::fs::create_dir(&dir) {
         Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && request.reopen => {
+            let old = SessionFile::load(&dir)?;
+            if !old.state.is_closed() || old.state == SessionState::CleanupFailed {
+                return Err(SessionError::new(
+                    SessionCode::AlreadyExists,
+                    format!(
+                        "session {} is still {:?} at {}; stop it first or pick another id",
+                        request.id,
+                        old.state,
+                        dir.display()
+                    )
+                    .to_lowercase(),
+                ));
+            }
+            previous = Some(old);
+        }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             return Err(SessionError::new(
                 SessionCode::AlreadyExists,
@@ -86,8 +109,9 @@ pub fn start(
         dir: dir.clone(),
         supervisor: None,
         armed: true,
+        keep_dir: previous.is_some(),
     };
-    std::fs::create_dir(dir.join("artifacts")).map_err(io)?;
+    std::fs::create_dir_all(dir.join("artifacts")).map_err(io)?;
     let dir = dir.canonicalize().map_err(io)?;
     guard.dir = dir.clone();
     let socket = socket_path(&dir, &request.id)?;
@@ -109,8 +133,9 @@ pub fn start(
         },
         started_at_ms: now_ms(),
         last_turn_at_ms: now_ms(),
-        next_turn: 1,
-        next_observation: 1,
+        // A reopened session goes on numbering, so new turns never reuse an old turn's folder.
+        next_turn: previous.as_ref().map_or(1, |p| p.next_turn),
+        next_observation: previous.as_ref().map_or(1, |p| p.next_observation),
         actions: 0,
         latest: None,
         refs: Vec::new(),
@@ -130,6 +155,7 @@ pub fn start(
         .arg("--workdir")
         .arg(root)
         .args(["--token", &token])
+        .args(request.headed.then_some("--headed"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::from(log));
@@ -235,6 +261,8 @@ struct StartGuard {
     supervisor: Option<(u32, ExitWatch)>,
     /// True until the start succeeded or handed its record over to a reported failure.
     armed: bool,
+    /// A reopened folder: its ledger and artifacts stay whatever happens.
+    keep_dir: bool,
 }
 
 impl StartGuard {
@@ -267,7 +295,16 @@ impl Drop for StartGuard {
             return;
         }
         self.stop_supervisor();
-        let _ = std::fs::remove_dir_all(&self.dir);
+        if !self.keep_dir {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        } else if let Ok(mut file) = SessionFile::load(&self.dir) {
+            // The folder stays; its record must not claim a live session.
+            if !file.state.is_closed() {
+                file.state = SessionState::Aborted;
+                file.closed_reason = Some("the start did not complete".into());
+                let _ = file.save(&self.dir);
+            }
+        }
     }
 }
 

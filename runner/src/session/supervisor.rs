@@ -124,6 +124,8 @@ where
         return Exit::Interrupted;
     }
     let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
+    // A connection that arrived while a `repair_wait` was in progress: served next.
+    let mut preempted_by: Option<tokio::net::UnixStream> = None;
     loop {
         let left = engine
             .file
@@ -131,7 +133,7 @@ where
             .saturating_sub(super::file::now_ms());
         let wait = idle.min(Duration::from_millis(left.max(1)));
         let accepted = tokio::select! {
-            a = listener.accept() => a,
+            a = next_connection(&listener, &mut preempted_by) => a,
             _ = next_signal(&terminate) => {
                 // SIGTERM/SIGINT/SIGHUP: close like `abort`, so the browser group goes first.
                 let _ = append_event(engine.dir(), &SessionEvent::Terminated);
@@ -151,13 +153,22 @@ where
                 break;
             }
         };
-        let Ok((stream, _)) = accepted else { continue };
+        let Ok(stream) = accepted else { continue };
         let (read, mut write) = stream.into_split();
         let mut line = String::new();
         let mut reader = BufReader::new(read);
         let got = tokio::time::timeout(REQUEST_READ, reader.read_line(&mut line)).await;
         let response = match got {
             Ok(Ok(n)) if n > 0 => match serde_json::from_str::<Request>(&line) {
+                // A wait gives way to any other client: the newcomer is served next and the
+                // waiter is told to ask again (`{"preempted": true}`).
+                Ok(request @ Request::RepairWait { .. }) => tokio::select! {
+                    r = engine.handle(request) => r,
+                    a = listener.accept() => {
+                        preempted_by = a.ok().map(|(s, _)| s);
+                        Response::ok(serde_json::json!({ "preempted": true }))
+                    }
+                },
                 Ok(request) => engine.handle(request).await,
                 Err(e) => Response::error(&SessionError::new(
                     SessionCode::Schema,
@@ -176,6 +187,17 @@ where
     drop(listener);
     let _ = std::fs::remove_file(&socket);
     Exit::Success
+}
+
+/// The connection a preempted wait left waiting, else the next one to arrive.
+async fn next_connection(
+    listener: &UnixListener,
+    preempted_by: &mut Option<tokio::net::UnixStream>,
+) -> std::io::Result<tokio::net::UnixStream> {
+    match preempted_by.take() {
+        Some(stream) => Ok(stream),
+        None => listener.accept().await.map(|(s, _)| s),
+    }
 }
 
 /// Read the hand-over line from `agent start` (bounded), stop dying with that command and

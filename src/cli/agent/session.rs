@@ -116,6 +116,9 @@ pub struct SuperviseArgs {
     /// The ownership token.
     #[arg(long)]
     token: String,
+    /// Show the browser window.
+    #[arg(long)]
+    headed: bool,
 }
 
 fn exec_human(v: &Executed) -> String {
@@ -257,7 +260,7 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 }
             };
             let code = runtime.block_on(a3s_test_runner::session::supervisor::serve(
-                crate::cli::web_launcher::SessionLauncher,
+                crate::cli::web_launcher::SessionLauncher { headed: a.headed },
                 a.session_dir,
                 a.workdir,
                 a.token,

@@ -14,14 +14,25 @@ use serde_json::json;
 use std::net::TcpStream;
 use std::time::Duration;
 
+/// Who may post: the browser of the app (the standalone endpoint), or the dev server's plugin
+/// holding the `a3s-test dev` channel token. Everything after this check is the same path.
+pub enum Access {
+    /// Requests must carry exactly this (normalized) `Origin` and be same-origin.
+    Origin(String),
+    /// Requests must carry `Authorization: Bearer <token>` (compared in constant time).
+    Bearer(String),
+}
+
 /// What every connection needs.
 pub struct Config {
     /// The session's ledger.
     pub ledger: Ledger,
-    /// The normalized app origin.
-    pub origin: String,
+    /// Who may post.
+    pub access: Access,
     /// The deadline for reading one request.
     pub timeout: Duration,
+    /// Called after an intake appended something (`a3s-test dev` records baselines then).
+    pub on_intake: Option<Box<dyn Fn() + Send + Sync>>,
 }
 
 fn ledger_status(code: ErrorCode) -> u16 {
@@ -93,25 +104,8 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
     if head.method != "POST" {
         return reject(conn, Rejection::Method, "only POST is accepted");
     }
-    let origin = match head.single("origin") {
-        Ok(o) => o,
-        Err(_) => return reject(conn, Rejection::Origin, "more than one Origin header"),
-    };
-    if origin != Some(config.origin.as_str()) {
-        return reject(
-            conn,
-            Rejection::Origin,
-            "the Origin header must be the app's origin",
-        );
-    }
-    if let Ok(Some(site)) = head.single("sec-fetch-site") {
-        if site != "same-origin" {
-            return reject(
-                conn,
-                Rejection::Origin,
-                "only same-origin requests are accepted",
-            );
-        }
+    if let Err((r, message)) = allowed(&config.access, head) {
+        return reject(conn, r, message);
     }
     match head.single("content-type") {
         Ok(Some(ct)) if is_json(ct) => {}
@@ -177,9 +171,59 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
     status
 }
 
+/// The access check of [`Access`], before anything else of the request is looked at.
+fn allowed(access: &Access, head: &Head) -> Result<(), (Rejection, &'static str)> {
+    match access {
+        Access::Origin(expected) => {
+            let origin = head
+                .single("origin")
+                .map_err(|_| (Rejection::Origin, "more than one Origin header"))?;
+            if origin != Some(expected.as_str()) {
+                return Err((
+                    Rejection::Origin,
+                    "the Origin header must be the app's origin",
+                ));
+            }
+            if let Ok(Some(site)) = head.single("sec-fetch-site") {
+                if site != "same-origin" {
+                    return Err((Rejection::Origin, "only same-origin requests are accepted"));
+                }
+            }
+            Ok(())
+        }
+        Access::Bearer(token) => {
+            let sent = head.single("authorization").ok().flatten().unwrap_or("");
+            let given = sent.strip_prefix("Bearer ").unwrap_or("");
+            if constant_time_eq(given.as_bytes(), token.as_bytes()) {
+                Ok(())
+            } else {
+                Err((
+                    Rejection::Unauthorized,
+                    "send Authorization: Bearer with this session's channel token",
+                ))
+            }
+        }
+    }
+}
+
+/// Equal bytes, in time that depends only on the lengths (a token's length is not secret).
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 fn intake(config: &Config, findings: Vec<Finding>) -> (u16, Vec<u8>) {
     match config.ledger.intake(findings, Actor::Human) {
         Ok(report) => {
+            if let Some(hook) = config
+                .on_intake
+                .as_ref()
+                .filter(|_| !report.accepted.is_empty())
+            {
+                hook();
+            }
             let body = serde_json::to_vec(&json!({
                 "protocol": a3s_test_ledger::REPAIR_PROTOCOL,
                 "accepted": report.accepted,

@@ -15,3 +15,4 @@ pub mod inspect;
 pub mod live;
 pub mod refs;
 pub mod repair_queue;
+pub mod repair_watch;

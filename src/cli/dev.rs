@@ -1,0 +1,505 @@
+//! `a3s-test dev`: the review → repair loop on a developer's machine. It starts the project's
+//! `dev_server` (or attaches to one already answering its URL, which it then never stops), opens
+//! the channel the dev server's plugin posts findings to, opens an agent session on the app, and
+//! then, until stopped:
+//! - drains the page's repair queue into the session's ledger each time the page announces a
+//!   change (the session's `repair_wait`, answered through `subscribeRepairs`), with each new
+//!   finding's before baseline;
+//! - records the baseline of findings the plugin posted over the channel;
+//! - mirrors the ledger's status changes into the page (`applyRepairEvent`), so the overlay shows
+//!   what the agent and A3S Test did.
+//!
+//! Ctrl+C, SIGTERM and SIGHUP stop what it started, in order: the session (its browser), then
+//! the dev server (its whole group), and nothing else. A second signal kills its process tree at
+//! once. Every moment is one [`DevEvent`] line (`--json` for machine-readable lines).
+
+mod channel;
+mod render;
+mod watch;
+
+use super::exit::Exit;
+use crate::ops::dev::{
+    next_commands, DevEvent, DevParams, FindingSource, ServerOrigin, CHANNEL_ENV,
+};
+use crate::ops::repair_drain::{self, DrainParams};
+use crate::ops::session::{abort, turn, AbortParams};
+use crate::ops::Context;
+use a3s_test_driver::web::http;
+use a3s_test_ledger::{Event, FindingId, Ledger, SessionId};
+use a3s_test_runner::cancel::CancelToken;
+use a3s_test_runner::devserver::DevServer;
+use a3s_test_runner::session::file::{Budgets, SessionFile};
+use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::spawn::{self, StartRequest};
+use a3s_test_runner::session::{policy, SessionError};
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::process::ExitCode;
+use std::sync::mpsc::{channel as wake_channel, Sender};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How long one readiness probe of an already running server may take.
+const ATTACH_PROBE: Duration = Duration::from_millis(500);
+/// A dev session lives as long as the command: its lifetime bound is only a backstop.
+const DEV_SESSION_MS: u64 = 7 * 24 * 60 * 60 * 1000;
+/// The session's idle bound: the page watcher's waits are turns, so it never idles while this
+/// command runs, and closes soon after this command is killed without a chance to stop it.
+const DEV_IDLE_MS: u64 = 2 * 60 * 1000;
+
+/// What wakes the main loop.
+pub enum Wake {
+    /// The page announced a change of its repair queue.
+    Changed,
+    /// A wait ended without a change: time to mirror statuses.
+    Tick,
+    /// The plugin posted findings over the channel.
+    Intake,
+    /// A stop signal arrived.
+    Stop,
+    /// The session ended on its own (browser gone, supervisor gone).
+    SessionEnded(String),
+    /// Something to tell the user while the loop goes on.
+    Warning(String),
+}
+
+/// Prints events as human lines or JSON lines.
+struct Out {
+    json: bool,
+}
+
+impl Out {
+    fn emit(&self, event: &DevEvent) {
+        use std::io::Write;
+        let line = if self.json {
+            serde_json::to_string(event).expect("events serialize")
+        } else {
+            render::line(event)
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+    }
+}
+
+/// A configuration or infrastructure failure (no project, a dev server that never answered, a
+/// browser that did not start): exit 2, like `run`.
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(Exit::InvalidInput)
+}
+
+/// Run `a3s-test dev` until it is stopped.
+pub fn run(p: DevParams) -> ExitCode {
+    let Ok(session_id) = SessionId::parse(&p.session) else {
+        eprintln!("error: --session must be 1-64 characters of A-Z a-z 0-9 _ -");
+        return ExitCode::from(Exit::InvalidInput);
+    };
+    let project = match super::run::load_project(Some(&p.project)) {
+        Ok(Some(project)) => project,
+        Ok(None) => return fail(format_args!("no project at {}", p.project.display())),
+        Err(code) => return code,
+    };
+    let Some(server) = project.dev_server else {
+        return fail(format_args!(
+            "{} has no dev_server block; a3s-test dev needs one",
+            p.project.display()
+        ));
+    };
+    let ctx = Context::new(None);
+    let out = Out { json: p.json };
+    let (tx, rx) = wake_channel::<Wake>();
+    let cancel = CancelToken::new();
+    if let Err(e) = install_signals(tx.clone(), cancel.clone()) {
+        eprintln!("warning: failed to install the Ctrl+C handler: {e}");
+    }
+    let ledger = Ledger::open(&ctx.root, &session_id, ctx.clock.clone());
+    let channel_file = ctx
+        .root
+        .join(".a3s-test/dev")
+        .join(&p.session)
+        .join("channel.json");
+    let intake_tx = Mutex::new(tx.clone());
+    let on_intake = Box::new(move || {
+        if let Ok(tx) = intake_tx.lock() {
+            let _ = tx.send(Wake::Intake);
+        }
+    });
+    let channel = match channel::Channel::open(ledger, &channel_file, on_intake) {
+        Ok(c) => c,
+        Err(e) => return fail(format_args!("failed to open the dev channel: {e}")),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail(format_args!("failed to start a runtime: {e}")),
+    };
+    // The dev server: attached when something already answers, else started (and owned).
+    let answering =
+        parse_url(&server.url).is_some_and(|u| runtime.block_on(http::answers(&u, ATTACH_PROBE)));
+    let mut owned: Option<DevServer> = None;
+    if !answering {
+        let log = channel_file.with_file_name("dev-server.log");
+        let started = runtime.block_on(DevServer::start_with_env(
+            &server.command,
+            &[(CHANNEL_ENV, channel.file.as_os_str())],
+            &server.url,
+            Duration::from_millis(server.startup_timeout_ms),
+            &log,
+            cancel.cancelled(),
+        ));
+        match started {
+            Ok(s) => owned = Some(s),
+            Err(e) => return fail(e),
+        }
+    }
+    let headed = p.headed || has_display();
+    let file = match start_session(&ctx, &p.session, &server.url, headed, &cancel) {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("error: {}: {}", e.code, e.message);
+            stop_server(&runtime, owned.as_mut());
+            return ExitCode::from(Exit::InvalidInput);
+        }
+    };
+    out.emit(&DevEvent::Ready {
+        url: server.url.clone(),
+        session: p.session.clone(),
+        server: if owned.is_some() {
+            ServerOrigin::Started
+        } else {
+            ServerOrigin::Attached
+        },
+        server_pids: owned.as_ref().map(DevServer::members).unwrap_or_default(),
+        supervisor_pid: Some(file.ownership.supervisor_pid).filter(|p| *p > 0),
+        browser_pid: Some(file.ownership.browser_pid).filter(|p| *p > 0),
+        channel: channel.url.clone(),
+        channel_file: channel.file.clone(),
+        headed,
+        next: next_commands(&p.session),
+    });
+    {
+        let (root, session, tx) = (ctx.root.clone(), p.session.clone(), tx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("a3s-test-dev-watch".into())
+            .spawn(move || watch::run(root, session, tx));
+        if let Err(e) = spawned {
+            eprintln!("error: failed to start the page watcher: {e}");
+        }
+    }
+    drop(tx);
+    let mut state = Loop::new(&ctx, &p.session);
+    let reason = loop {
+        let Ok(wake) = rx.recv() else {
+            break "failed".to_string();
+        };
+        match wake {
+            Wake::Stop => break "signal".to_string(),
+            Wake::SessionEnded(message) => {
+                out.emit(&DevEvent::Warning { message });
+                break "session_closed".to_string();
+            }
+            Wake::Warning(message) => out.emit(&DevEvent::Warning { message }),
+            Wake::Changed => {
+                state.drain(&out);
+                state.push_statuses(&out);
+            }
+            Wake::Intake => {
+                state.baselines(&out);
+                state.push_statuses(&out);
+            }
+            Wake::Tick => state.push_statuses(&out),
+        }
+    };
+    out.emit(&DevEvent::Stopping {
+        reason: reason.clone(),
+    });
+    let aborted = abort(
+        &ctx,
+        &AbortParams {
+            session: p.session.clone(),
+            reason: Some("a3s-test dev stopped".into()),
+        },
+    );
+    if let Err(e) = &aborted {
+        if reason != "session_closed" {
+            eprintln!("warning: {}: {}", e.code, e.message);
+        }
+    }
+    let left_running = owned.is_none();
+    stop_server(&runtime, owned.as_mut());
+    drop(channel);
+    out.emit(&DevEvent::Stopped {
+        server_left_running: left_running,
+    });
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    if reason == "signal" {
+        ExitCode::from(Exit::Success)
+    } else {
+        ExitCode::from(Exit::InvalidInput)
+    }
+}
+
+/// Stop signals cancel `cancel` (what is starting stops) and wake the main loop; a second one
+/// kills this process's tree at once.
+fn install_signals(tx: Sender<Wake>, cancel: CancelToken) -> std::io::Result<()> {
+    let tx = Mutex::new(tx);
+    a3s_test_driver::process::on_stop_signals(move |received| {
+        if received == 1 {
+            cancel.cancel();
+            if let Ok(tx) = tx.lock() {
+                let _ = tx.send(Wake::Stop);
+            }
+        } else {
+            let killed = a3s_test_runner::process_tree::kill_descendants();
+            eprintln!(
+                "a3s-test dev: interrupted twice; killed {} owned process(es)",
+                killed.len()
+            );
+            std::process::exit(Exit::Interrupted.code().into());
+        }
+    })
+}
+
+fn parse_url(url: &str) -> Option<url::Url> {
+    url::Url::parse(url).ok().filter(|u| u.scheme() == "http")
+}
+
+/// A display the browser can open a window on.
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+fn stop_server(runtime: &tokio::runtime::Runtime, server: Option<&mut DevServer>) {
+    if let Some(server) = server {
+        runtime.block_on(server.stop());
+    }
+}
+
+/// Open the agent session on `url` (interrupted by a stop signal).
+fn start_session(
+    ctx: &Context,
+    session: &str,
+    url: &str,
+    headed: bool,
+    cancel: &CancelToken,
+) -> Result<SessionFile, SessionError> {
+    let exe = std::env::current_exe().map_err(|e| {
+        SessionError::new(
+            a3s_test_runner::session::SessionCode::Supervisor,
+            format!("failed to find this binary: {e}"),
+        )
+    })?;
+    let policy = policy::build(url, &[], &[])?;
+    let budgets = Budgets {
+        session_ms: DEV_SESSION_MS,
+        idle_ms: DEV_IDLE_MS,
+        max_actions: 10_000,
+        ..Budgets::default()
+    };
+    let interrupted = || cancel.is_cancelled();
+    spawn::start(
+        &exe,
+        &ctx.root,
+        StartRequest {
+            id: session.to_string(),
+            url: url.to_string(),
+            policy,
+            goal: None,
+            success: Vec::new(),
+            budgets,
+            headed,
+            reopen: true,
+        },
+        &interrupted,
+    )
+}
+
+/// What the main loop keeps between wakes.
+struct Loop<'a> {
+    ctx: &'a Context,
+    session: String,
+    ledger: Ledger,
+    /// Ledger events up to this sequence were mirrored into the page.
+    pushed: u64,
+    /// The ledger's last event when the session opened: findings after it get a baseline.
+    started_at: u64,
+    /// Findings whose baseline was already asked for.
+    based: HashSet<FindingId>,
+}
+
+impl<'a> Loop<'a> {
+    fn new(ctx: &'a Context, session: &str) -> Self {
+        let id = SessionId::parse(session).expect("validated above");
+        let ledger = Ledger::open(&ctx.root, &id, ctx.clock.clone());
+        let last = ledger
+            .read()
+            .map(|s| s.next_seq().saturating_sub(1))
+            .unwrap_or(0);
+        Loop {
+            ctx,
+            session: session.to_string(),
+            ledger,
+            pushed: 0,
+            started_at: last,
+            based: HashSet::new(),
+        }
+    }
+
+    /// Drain the page queue (with baselines) and report each finding.
+    fn drain(&mut self, out: &Out) {
+        let params = DrainParams {
+            session: self.session.clone(),
+        };
+        match repair_drain::drain(self.ctx, &params) {
+            Ok(report) => {
+                let status = |id: &FindingId| {
+                    self.ledger
+                        .read()
+                        .ok()
+                        .and_then(|s| s.finding(id).map(|f| f.status))
+                };
+                for id in &report.accepted {
+                    self.based.insert(id.clone());
+                    let baseline = report
+                        .baselines
+                        .iter()
+                        .any(|b| b.finding_id == *id && b.recorded);
+                    out.emit(&DevEvent::Finding {
+                        finding_id: id.clone(),
+                        source: FindingSource::Page,
+                        status: status(id),
+                        baseline,
+                    });
+                }
+                for held in &report.held {
+                    self.based.insert(held.finding_id.clone());
+                    out.emit(&DevEvent::Finding {
+                        finding_id: held.finding_id.clone(),
+                        source: FindingSource::Page,
+                        status: status(&held.finding_id),
+                        baseline: false,
+                    });
+                }
+                for refused in &report.refused {
+                    out.emit(&DevEvent::Refused {
+                        finding_id: refused.finding_id.clone(),
+                        code: refused.error.code.as_str().to_string(),
+                    });
+                }
+                for note in report.baselines.iter().filter(|b| !b.recorded) {
+                    out.emit(&DevEvent::Warning {
+                        message: format!(
+                            "no before baseline for {}: {}",
+                            note.finding_id.as_str(),
+                            note.error.as_deref().unwrap_or("unknown")
+                        ),
+                    });
+                }
+            }
+            Err(e) => out.emit(&DevEvent::Warning {
+                message: format!("drain failed: {e}"),
+            }),
+        }
+    }
+
+    /// Record the before baseline of findings the plugin posted over the channel.
+    fn baselines(&mut self, out: &Out) {
+        let Ok(state) = self.ledger.read() else {
+            return;
+        };
+        let fresh: Vec<FindingId> = state
+            .findings
+            .iter()
+            .filter(|f| f.baseline.is_none() && !self.based.contains(&f.id))
+            .filter(|f| {
+                state
+                    .events
+                    .get(f.intake)
+                    .is_some_and(|e| e.seq > self.started_at)
+            })
+            .map(|f| f.id.clone())
+            .collect();
+        for id in fresh {
+            self.based.insert(id.clone());
+            let note = repair_drain::record_baseline(self.ctx, &self.session, &self.ledger, &id);
+            if let Some(error) = &note.error {
+                out.emit(&DevEvent::Warning {
+                    message: format!("no before baseline for {}: {error}", id.as_str()),
+                });
+            }
+            let status = state.finding(&id).map(|f| f.status);
+            out.emit(&DevEvent::Finding {
+                finding_id: id,
+                source: FindingSource::Channel,
+                status,
+                baseline: note.recorded,
+            });
+        }
+    }
+
+    /// Mirror ledger status changes since the last push into the page.
+    fn push_statuses(&mut self, out: &Out) {
+        let Ok(state) = self.ledger.read() else {
+            return;
+        };
+        let events: Vec<Value> = state
+            .events
+            .iter()
+            .filter(|e| e.seq > self.pushed && e.from != Some(e.to))
+            .map(page_event)
+            .collect();
+        let Some(last) = state.events.last().map(|e| e.seq) else {
+            return;
+        };
+        if events.is_empty() {
+            self.pushed = last;
+            return;
+        }
+        let mut applied = 0;
+        for chunk in events.chunks(a3s_test_runner::session::page_context::repair_watch::MAX_EVENTS)
+        {
+            let request = Request::RepairApply {
+                events: chunk.to_vec(),
+            };
+            match turn(self.ctx, &self.session, request) {
+                Ok(body) => applied += body.get("applied").and_then(Value::as_u64).unwrap_or(0),
+                Err(e) => {
+                    out.emit(&DevEvent::Warning {
+                        message: format!("status push failed: {}", e.message),
+                    });
+                    return;
+                }
+            }
+        }
+        self.pushed = last;
+        // Events of findings this page never had are skipped by the page; only say what it showed.
+        if applied > 0 {
+            out.emit(&DevEvent::Statuses {
+                sent: events.len(),
+                applied,
+            });
+        }
+    }
+}
+
+/// A ledger event as the Test Kit's `RepairEvent` (`applyRepairEvent`): the ledger's sequence
+/// orders them, and a request id per sequence keeps a repeated push idempotent.
+fn page_event(e: &Event) -> Value {
+    let mut event = json!({
+        "repairId": e.finding_id,
+        "sequence": e.seq,
+        "status": e.to,
+        "actor": e.actor,
+        "at": e.at,
+        "requestId": format!("ledger-{}", e.seq),
+    });
+    if let Some(attempt) = &e.attempt_id {
+        event["attemptId"] = json!(attempt);
+    }
+    event
+}

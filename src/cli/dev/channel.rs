@@ -1,0 +1,80 @@
+//! The loopback channel of `a3s-test dev`: the dev server's plugin POSTs the page's
+//! `a3s.test.repair/1` documents here with the session's token, and they go through the repair
+//! endpoint's own request path (`cli/repair_endpoint`), so both answer a document the same way.
+//!
+//! The token and the port reach the dev server in `channel.json` (mode 0600, written atomically,
+//! removed when `a3s-test dev` stops); only its path is put in the server's environment.
+
+use crate::cli::repair_endpoint::handler::{Access, Config};
+use crate::ops::dev::{ChannelFile, CHANNEL_PROTOCOL};
+use a3s_test_driver::atomic::{write_atomic, Permissions};
+use a3s_test_ledger::Ledger;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long the plugin may take to send one request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A running channel; dropping it removes `channel.json` (the listener thread ends with the
+/// process).
+pub struct Channel {
+    /// The URL the plugin posts to.
+    pub url: String,
+    /// The channel file (absolute).
+    pub file: PathBuf,
+}
+
+/// A 64-hex-character secret from the OS random source.
+fn token() -> String {
+    use a3s_test_runner::session::file::random_token;
+    format!("{}{}", random_token(), random_token())
+}
+
+impl Channel {
+    /// Listen on a free loopback port, serve it on a thread of its own and write `file`.
+    /// `on_intake` runs after each document that appended a finding.
+    pub fn open(
+        ledger: Ledger,
+        file: &Path,
+        on_intake: Box<dyn Fn() + Send + Sync>,
+    ) -> std::io::Result<Channel> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let port = listener.local_addr()?.port();
+        let url = format!("http://127.0.0.1:{port}/repairs");
+        let token = token();
+        let contents = ChannelFile {
+            protocol: CHANNEL_PROTOCOL.to_string(),
+            url: url.clone(),
+            token: token.clone(),
+            pid: std::process::id(),
+        };
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut bytes = serde_json::to_vec_pretty(&contents).expect("the channel serializes");
+        bytes.push(b'\n');
+        write_atomic(file, &bytes, ".channel-", Permissions::Private)?;
+        let channel = Channel {
+            url,
+            file: std::path::absolute(file)?,
+        };
+        let config = Arc::new(Config {
+            ledger,
+            access: Access::Bearer(token),
+            timeout: REQUEST_TIMEOUT,
+            on_intake: Some(on_intake),
+        });
+        std::thread::Builder::new()
+            .name("a3s-test-dev-channel".into())
+            .spawn(move || crate::cli::repair_endpoint::serve(listener, config))?;
+        Ok(channel)
+    }
+}
+
+impl Drop for Channel {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.file);
+    }
+}

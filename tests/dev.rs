@@ -1,0 +1,424 @@
+//! `a3s-test dev` end to end, with real processes and real Chromium: the project's dev server is
+//! `a3s-test serve` on a folder holding a page with the built Test Kit (`testkit/dist`). The
+//! command becomes ready and says so; a finding the page sends after that (a click driven
+//! through the session's `exec`) reaches the ledger with no drain command; the channel refuses a
+//! wrong token (401) and a wrong content type (415) and takes a valid document; SIGINT stops the
+//! browser, the supervisor and the dev server (checked by the pids the command reported) and
+//! removes `channel.json`. A server that was already running is attached to and left running.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+/// Long enough for a cold Chromium launch on a busy two-core machine.
+const READY_WITHIN: Duration = Duration::from_secs(90);
+const EVENT_WITHIN: Duration = Duration::from_secs(30);
+
+/// A page with the Test Kit and no `repairEndpoint`: a sent finding waits in the page queue.
+const PAGE: &str = r#"<!doctype html><html><head><title>Checkout</title></head><body>
+<main><h1>Checkout</h1><button id="pay" data-testid="pay">Pay</button>
+<button id="send">Send a finding</button><p id="statuses"></p></main>
+<script type="module">
+import { installTestKit } from "/kit/index.js";
+const bridge = installTestKit({ enabled: true, page: { id: "checkout" } });
+bridge.subscribeRepairs(() => {
+  document.getElementById("statuses").textContent =
+    bridge.listRepairs().map((r) => r.id + ":" + r.status).join(" ");
+});
+document.getElementById("send").addEventListener("click", () => {
+  const pay = bridge.snapshot().nodes.find((n) => n.testId === "pay").id;
+  bridge.submitRepair({ id: "finding-late", target: { kind: "node", nodeIds: [pay] },
+    instruction: "Say what the payment costs", intent: "fix", severity: "important" });
+});
+</script></body></html>"#;
+
+/// A free loopback port (bound, then released for the dev server to take).
+fn free_port() -> u16 {
+    let (listener, _) = loopback();
+    listener.local_addr().unwrap().port()
+}
+
+/// A project whose dev server serves `site/` (the page and the built Test Kit) on `port`.
+fn project(port: u16) -> tempfile::TempDir {
+    let dir = workdir(&[("site/index.html", PAGE)]);
+    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("testkit/dist");
+    for entry in std::fs::read_dir(&dist)
+        .expect("testkit/dist: run ./scripts/setup.sh")
+        .flatten()
+    {
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "js") {
+            let name = entry.file_name();
+            write(
+                dir.path(),
+                &format!("site/kit/{}", name.to_string_lossy()),
+                std::fs::read(&path).unwrap(),
+            );
+        }
+    }
+    let acl = format!(
+        "project \"dev-test\" {{\n    version = 1\n\n    dev_server {{\n        command = [\"a3s-test\", \"serve\", \"site\", \"--port\", \"{port}\"]\n        url = \"http://127.0.0.1:{port}/\"\n        startup_timeout_ms = 20000\n    }}\n}}\n"
+    );
+    write(dir.path(), ".a3s-test/project.acl", acl);
+    dir
+}
+
+/// `a3s-test dev --json` running in `dir`, its stdout lines on a channel.
+struct Dev {
+    child: Child,
+    lines: Receiver<String>,
+    seen: Vec<Value>,
+}
+
+impl Dev {
+    fn start(dir: &Path) -> Dev {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_a3s-test"));
+        command
+            .args(["dev", "--json"])
+            .current_dir(dir)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("A3S_TEST_ROOT")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let mut child = spawn_grouped(&mut command);
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Dev {
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// The next event matching `want`, within `within` (events before it are kept in `seen`).
+    fn event(&mut self, within: Duration, want: impl Fn(&Value) -> bool) -> Value {
+        let until = Instant::now() + within;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).unwrap_or_else(|_| {
+                self.kill();
+                panic!("no matching event within {within:?}; saw {:#?}", self.seen)
+            });
+            let event: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("not a JSON event ({e}): {line}"));
+            self.seen.push(event.clone());
+            if want(&event) {
+                return event;
+            }
+        }
+    }
+
+    fn interrupt(&self) {
+        // SAFETY: signals our own child.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+    }
+
+    fn kill(&mut self) {
+        // SAFETY: kills the process group of our own child.
+        unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+
+    /// Wait (bounded) for the command to exit; its status code.
+    fn exit(mut self, within: Duration) -> Option<i32> {
+        use wait_timeout::ChildExt;
+        match self.child.wait_timeout(within).unwrap() {
+            Some(status) => status.code(),
+            None => {
+                self.kill();
+                panic!("a3s-test dev did not exit within {within:?}");
+            }
+        }
+    }
+}
+
+fn alive(pid: u32) -> bool {
+    // A zombie is gone for our purpose; /proc/<pid>/stat's third field is the state.
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            s.rsplit(')')
+                .next()
+                .map(|r| !r.trim_start().starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+/// Wait (bounded) until none of `pids` is alive; the survivors.
+fn gone(pids: &[u32], within: Duration) -> Vec<u32> {
+    let until = Instant::now() + within;
+    loop {
+        let left: Vec<u32> = pids.iter().copied().filter(|p| alive(*p)).collect();
+        if left.is_empty() || Instant::now() >= until {
+            return left;
+        }
+        // Watching processes that are not our children: /proc is the only view.
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// One HTTP/1.1 POST to `url` (loopback); the status code and body.
+fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_once('/').unwrap();
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut request = format!(
+        "POST /{path} HTTP/1.1\r\nhost: {host}\r\ncontent-length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+fn ledger_has(dir: &Path, id: &str) -> bool {
+    std::fs::read_to_string(dir.join(".a3s-test/agent-sessions/dev/repairs.jsonl"))
+        .is_ok_and(|text| text.contains(&format!("\"{id}\"")))
+}
+
+fn pids(v: &Value) -> Vec<u32> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.as_u64().map(|p| p as u32))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_started() {
+    let port = free_port();
+    let project = project(port);
+    let dir = project.path();
+    let mut dev = Dev::start(dir);
+    let ready = dev.event(READY_WITHIN, |e| e["event"] == "ready");
+    assert_eq!(ready["server"], "started", "{ready}");
+    assert_eq!(ready["headed"], false, "{ready}");
+    assert_eq!(
+        ready["next"],
+        json!(["a3s-test agent repair-inbox --session dev", "a3s-test mcp"])
+    );
+    let mut owned = pids(&ready["server_pids"]);
+    assert!(!owned.is_empty(), "{ready}");
+    owned.push(ready["browser_pid"].as_u64().expect("a browser pid") as u32);
+    owned.push(ready["supervisor_pid"].as_u64().expect("a supervisor pid") as u32);
+
+    // The channel file: private, the agreed shape, the token the channel checks.
+    let file = std::path::PathBuf::from(ready["channel_file"].as_str().unwrap());
+    assert_eq!(
+        file,
+        dir.canonicalize()
+            .unwrap()
+            .join(".a3s-test/dev/dev/channel.json")
+            .canonicalize()
+            .unwrap()
+    );
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let channel: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(channel["protocol"], "a3s.test.dev-channel/1");
+    assert_eq!(channel["url"], ready["channel"]);
+    assert_eq!(channel["pid"], dev.child.id());
+    let token = channel["token"].as_str().unwrap().to_string();
+    assert!(
+        token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{token}"
+    );
+    let url = channel["url"].as_str().unwrap().to_string();
+    let doc = json!({ "protocol": "a3s.test.repair/1", "repairs": [{
+        "id": "finding-posted", "createdAt": "2026-01-01T00:00:00Z",
+        "target": { "kind": "node", "nodeIds": ["n-title"] },
+        "instruction": "Make the title larger", "successCriteria": ["it is larger"],
+        "intent": "fix", "severity": "important", "status": "queued",
+        "context": { "untrusted": true, "route": "/" } }] })
+    .to_string();
+    let bearer = format!("Bearer {token}");
+    let wrong = format!("Bearer {}", "0".repeat(64));
+    let (status, body) = post(
+        &url,
+        &[
+            ("authorization", &wrong),
+            ("content-type", "application/json"),
+        ],
+        &doc,
+    );
+    assert_eq!(status, 401, "{body}");
+    assert!(
+        body.contains("test.session.repair_endpoint_unauthorized"),
+        "{body}"
+    );
+    let (status, body) = post(&url, &[("content-type", "application/json")], &doc);
+    assert_eq!(status, 401, "{body}");
+    let (status, body) = post(
+        &url,
+        &[("authorization", &bearer), ("content-type", "text/plain")],
+        &doc,
+    );
+    assert_eq!(status, 415, "{body}");
+    assert!(
+        !ledger_has(dir, "finding-posted"),
+        "a refused request appended nothing"
+    );
+
+    // A finding sent in the page reaches the ledger with no drain command.
+    let exec = run_in(
+        dir,
+        &[
+            "agent",
+            "exec",
+            "--session",
+            "dev",
+            "click { target = css(\"#send\") }",
+        ],
+    );
+    assert_eq!(exec.code, Some(0), "{exec:?}");
+    let finding = dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "finding" && e["finding_id"] == "finding-late"
+    });
+    assert_eq!(finding["source"], "page", "{finding}");
+    assert_eq!(finding["status"], "queued", "{finding}");
+    assert!(ledger_has(dir, "finding-late"));
+
+    // An agent claims it: the ledger's new status is mirrored into the page.
+    let claim = run_in(
+        dir,
+        &[
+            "agent",
+            "repair-claim",
+            "finding-late",
+            "--session",
+            "dev",
+            "--request-id",
+            "req-claim-1",
+        ],
+    );
+    assert_eq!(claim.code, Some(0), "{claim:?}");
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "statuses" && e["applied"].as_u64() >= Some(1)
+    });
+    let shown = run_in(
+        dir,
+        &[
+            "agent",
+            "exec",
+            "--session",
+            "dev",
+            "expect \"claimed\" { text = \"finding-late:claimed\" }",
+        ],
+    );
+    assert_eq!(shown.code, Some(0), "{shown:?}");
+
+    // A valid document over the channel with the token: the endpoint's own answer.
+    let (status, body) = post(
+        &url,
+        &[
+            ("authorization", &bearer),
+            ("content-type", "application/json"),
+        ],
+        &doc,
+    );
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["accepted"], json!(["finding-posted"]), "{answer}");
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "finding" && e["finding_id"] == "finding-posted"
+    });
+
+    // SIGINT: everything it started goes, and nothing is left of the channel.
+    assert!(owned.iter().all(|p| alive(*p)), "{owned:?}");
+    dev.interrupt();
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "stopped" && e["server_left_running"] == false
+    });
+    assert_eq!(dev.exit(EVENT_WITHIN), Some(0));
+    assert_eq!(gone(&owned, Duration::from_secs(15)), Vec::<u32>::new());
+    assert!(!file.exists(), "channel.json is removed on exit");
+
+    // Run again with the same session: the closed session is reopened, its ledger kept.
+    let mut again = Dev::start(dir);
+    let ready = again.event(READY_WITHIN, |e| e["event"] == "ready");
+    assert_eq!(ready["server"], "started", "{ready}");
+    let inbox = run_in(
+        dir,
+        &["agent", "repair-inbox", "--session", "dev", "--json"],
+    );
+    assert_eq!(inbox.code, Some(0), "{inbox:?}");
+    assert!(inbox.stdout.contains("finding-late"), "{}", inbox.stdout);
+    again.interrupt();
+    again.event(EVENT_WITHIN, |e| e["event"] == "stopped");
+    assert_eq!(again.exit(EVENT_WITHIN), Some(0));
+}
+
+#[test]
+fn dev_attaches_to_a_running_server_and_leaves_it_running() {
+    let port = free_port();
+    let project = project(port);
+    let dir = project.path();
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_a3s-test"));
+    serve
+        .args(["serve", "site", "--port", &port.to_string()])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut server = spawn_grouped(&mut serve);
+    let until = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < until,
+            "the test's own server did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut dev = Dev::start(dir);
+    let ready = dev.event(READY_WITHIN, |e| e["event"] == "ready");
+    assert_eq!(ready["server"], "attached", "{ready}");
+    assert_eq!(ready["server_pids"], json!([]));
+    let browser = ready["browser_pid"].as_u64().unwrap() as u32;
+    dev.interrupt();
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "stopped" && e["server_left_running"] == true
+    });
+    assert_eq!(dev.exit(EVENT_WITHIN), Some(0));
+    assert_eq!(gone(&[browser], Duration::from_secs(15)), Vec::<u32>::new());
+    assert!(alive(server.id()), "the server it attached to still runs");
+    assert!(TcpStream::connect(("127.0.0.1", port)).is_ok());
+    let _ = server.kill();
+    let _ = server.wait();
+}
