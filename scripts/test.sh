@@ -24,5 +24,11 @@ if [ -f testkit/package.json ]; then
     js_passed=$(grep -Eo 'Tests +[0-9]+ passed' "$logs/testkit-test.log" | awk '{s+=$2} END {print s+0}')
 fi
 
+if [ -f examples/react-vite/package.json ]; then
+    echo "== examples/react-vite: typecheck and unit tests (the example's focused verification check)"
+    (cd examples/react-vite && export NO_COLOR=1 && npx tsc --noEmit && npm test --silent) 2>&1 | tee "$logs/example-test.log"
+    js_passed=$((js_passed + $(grep -Eo 'Tests +[0-9]+ passed' "$logs/example-test.log" | awk '{s+=$2} END {print s+0}')))
+fi
+
 read -r rust_passed rust_failed <<<"$rust_summary"
 echo "tests: $((rust_passed + js_passed)) passed, $rust_failed failed"
