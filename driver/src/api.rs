@@ -6,7 +6,7 @@
 
 use crate::failure::FailureCode;
 use a3s_test_lang::ir::{ActionKind, Step, Surface, Target};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
@@ -464,6 +464,16 @@ pub trait AgentContext: SurfaceContext + Sync {
         deadline: Instant,
     ) -> impl Future<Output = Result<TargetFacts, StepFailure>> + Send;
 
+    /// The viewport and scroll of the current frame, the topmost element at `point` (viewport
+    /// CSS px) other than the page root, and the box of the one element `target` names — what a
+    /// Layout Mode repair is checked against. Never acts on the page.
+    fn layout_facts(
+        &self,
+        point: Option<(f64, f64)>,
+        target: Option<&Target>,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<LayoutFacts, StepFailure>> + Send;
+
     /// The visible text of the current frame's document, whitespace collapsed (what `page_text`
     /// criteria are checked against).
     fn page_text(
@@ -489,6 +499,41 @@ pub struct TargetFacts {
     pub checked: Option<bool>,
     /// Expanded or not, for expandable elements; `None` otherwise.
     pub expanded: Option<bool>,
+}
+
+/// A box in viewport CSS px, as `getBoundingClientRect` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewportBox {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+}
+
+/// Read-only geometry a repair's Layout Mode check needs: the viewport, the page scroll, the
+/// element at a point and the box of the one element a target names. Gathered by the driver's
+/// own resolver, so nothing the page controls decides it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LayoutFacts {
+    /// The viewport's width in CSS px.
+    pub viewport_width: f64,
+    /// The viewport's height in CSS px.
+    pub viewport_height: f64,
+    /// The page's horizontal scroll offset.
+    pub scroll_x: f64,
+    /// The page's vertical scroll offset.
+    pub scroll_y: f64,
+    /// The topmost element at the asked point other than `html` and `body` (a short
+    /// description); `None` when no point was asked or only the page root is there.
+    pub occupant: Option<String>,
+    /// The box of the one element the asked target names; `None` when none was asked or it
+    /// does not name exactly one.
+    pub rect: Option<ViewportBox>,
 }
 
 /// The most console messages or page errors [`AgentContext::console_since_load`] and

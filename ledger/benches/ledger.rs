@@ -61,6 +61,7 @@ fn passing_record() -> VerificationRecord {
         }),
         criteria: vec![],
         errors: None,
+        layout: None,
         evidence: vec![
             evidence(EvidenceKind::Screenshot, "artifacts/v/screenshot.png"),
             evidence(EvidenceKind::PageContext, "artifacts/v/page-context.json"),

@@ -3,8 +3,8 @@
 //!
 //! Bounds keep a hostile or buggy caller from bloating the ledger. Consistency keeps a verdict
 //! honest: a record may only say `passed` when every fact in it passed (every verifiable
-//! criterion held, no new page error, a slice was planned and each selected check has
-//! a passing result, a candidate — if any — was proven), and a failed record must name its
+//! criterion held, a layout check — if any — held, no new page error, a slice was planned and
+//! each selected check has a passing result, a candidate — if any — was proven), and a failed record must name its
 //! failing step. So even a caller that builds a record by hand cannot store a pass that its own
 //! facts contradict.
 
@@ -111,6 +111,9 @@ pub fn validate_record(r: &VerificationRecord) -> Result<(), LedgerError> {
             short("observed text", o, MAX_SHORT_CHARS)?;
         }
     }
+    if let Some(o) = r.layout.as_ref().and_then(|l| l.occupant.as_ref()) {
+        short("layout occupant", o, MAX_SHORT_CHARS)?;
+    }
     evidence(&r.evidence, &PAGE_EVIDENCE)?;
     if let Some(s) = &r.slice {
         if s.protocol != SLICE_PROTOCOL {
@@ -169,6 +172,9 @@ fn verdict(r: &VerificationRecord) -> Result<(), String> {
         .find(|c| c.verifiable && c.passed != Some(true))
     {
         return Err(format!("it passed but criterion {} did not", c.index));
+    }
+    if r.layout.as_ref().is_some_and(|l| !l.passed) {
+        return Err("it passed but its layout check did not".into());
     }
     if r.errors.as_ref().is_some_and(|e| e.new_page_errors > 0) {
         return Err("it passed with a new page error".into());

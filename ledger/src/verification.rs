@@ -262,6 +262,35 @@ pub struct CriterionOutcome {
     pub observed: Option<String>,
 }
 
+/// Which Layout Mode check a verification ran (the finding's `target.layout` mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LayoutCheck {
+    /// A new component must now occupy the destination.
+    Placement,
+    /// The existing node must now overlap the destination.
+    Rearrange,
+}
+
+/// What the Layout Mode check found on the repaired page, so a reviewer sees why a layout
+/// finding passed or failed (a record can never pass with a failed layout check).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LayoutOutcome {
+    /// Placement or rearrange.
+    pub check: LayoutCheck,
+    /// Whether the destination (shifted by the scroll since it was drawn) intersects the
+    /// current viewport.
+    pub in_viewport: bool,
+    /// Placement: the element now at the destination's visible centre (a short description,
+    /// untrusted page text); `None` when only the page root is there.
+    pub occupant: Option<String>,
+    /// Rearrange: the area, in CSS px² rounded down, the node's box shares with the destination.
+    pub overlap_px: Option<u64>,
+    /// The verdict of the check.
+    pub passed: bool,
+}
+
 /// Browser errors the fresh page added relative to the baseline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -358,6 +387,9 @@ pub struct VerificationRecord {
     pub criteria: Vec<CriterionOutcome>,
     /// Browser errors relative to the baseline.
     pub errors: Option<ErrorDelta>,
+    /// The Layout Mode check, for placement and rearrange findings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<LayoutOutcome>,
     /// After-evidence (screenshot, Page Context, console, page errors).
     pub evidence: Vec<EvidenceRef>,
     /// The slice decision, once planned.

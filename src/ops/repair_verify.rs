@@ -261,6 +261,7 @@ fn new_record(revision_before: Option<u64>) -> VerificationRecord {
         target: None,
         criteria: Vec::new(),
         errors: None,
+        layout: None,
         evidence: Vec::new(),
         slice: None,
         checks: Vec::new(),
@@ -359,6 +360,7 @@ fn run_steps(
     record.target = page.target.clone();
     record.criteria = page.criteria.clone();
     record.errors = page.errors.clone();
+    record.layout = page.layout.clone();
     record.evidence = page.evidence.clone();
     if let Some(f) = page.failure {
         record.passed = false;

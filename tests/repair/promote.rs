@@ -115,6 +115,7 @@ fn verified(root: &Path, id: &str, passed: bool, candidate_text: &str) -> String
         }),
         criteria: vec![],
         errors: None,
+        layout: None,
         evidence: vec![],
         slice: Some(SliceDecision {
             protocol: SLICE_PROTOCOL.into(),

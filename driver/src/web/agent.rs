@@ -17,7 +17,7 @@ use super::operable::{Candidates, Operable};
 use super::script;
 use crate::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, NetworkFilter, PageContextMethod,
-    PageContextReply, PageSnapshot, PageText, Settled, TargetFacts, MAX_CONTROLS, OPERABLE_ROLES,
+    PageContextReply, PageSnapshot, PageText, Settled, TargetFacts, LayoutFacts, MAX_CONTROLS, OPERABLE_ROLES,
 };
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
@@ -360,6 +360,16 @@ impl AgentContext for WebContext {
         deadline: Instant,
     ) -> Result<TargetFacts, StepFailure> {
         agent_repair::target_facts(self, target, deadline).await
+    }
+
+    /// Viewport, scroll, the element at a point and a target's box (Layout Mode checks).
+    async fn layout_facts(
+        &self,
+        point: Option<(f64, f64)>,
+        target: Option<&Target>,
+        deadline: Instant,
+    ) -> Result<LayoutFacts, StepFailure> {
+        agent_repair::layout_facts(self, point, target, deadline).await
     }
 
     /// The visible text of the current frame's document.

@@ -8,7 +8,7 @@
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::script;
-use crate::api::{TargetFacts, MAX_LOG_ENTRIES};
+use crate::api::{LayoutFacts, TargetFacts, MAX_LOG_ENTRIES};
 use crate::failure::FailureCode;
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
@@ -90,6 +90,40 @@ pub(crate) async fn target_facts(
         StepFailure::new(
             FailureCode::Protocol,
             format!("the page resolver answered target facts in an unexpected shape: {e}"),
+        )
+    })
+}
+
+/// The viewport, scroll, the element at `point` and the box of the one element `target` names.
+pub(crate) async fn layout_facts(
+    ctx: &WebContext,
+    point: Option<(f64, f64)>,
+    target: Option<&Target>,
+    deadline: Instant,
+) -> Result<LayoutFacts, StepFailure> {
+    if matches!(target, Some(Target::Ref { .. })) {
+        return Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "a ref is bound to one observation and cannot be re-resolved for a repair",
+        ));
+    }
+    let tab = ctx.tab()?;
+    tab.fail_if_dialog()?;
+    let point = point
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .map(|(x, y)| json!({ "x": x, "y": y }));
+    let reply = script::call(
+        tab,
+        "layout_facts",
+        json!({ "point": point, "target": target }),
+        COMMAND_BOUND,
+        deadline,
+    )
+    .await?;
+    serde_json::from_value(reply).map_err(|e| {
+        StepFailure::new(
+            FailureCode::Protocol,
+            format!("the page resolver answered layout facts in an unexpected shape: {e}"),
         )
     })
 }

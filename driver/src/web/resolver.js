@@ -887,6 +887,33 @@
       const doc = currentDocument();
       return { text: visibleText(doc.body || doc.documentElement) };
     },
+    // Read-only geometry for a Layout Mode repair check: viewport, scroll, the topmost element
+    // at a point other than the page root, and the box of the one element a target names.
+    layout_facts(o) {
+      const doc = currentDocument();
+      const win = doc.defaultView;
+      const out = {
+        viewportWidth: win.innerWidth,
+        viewportHeight: win.innerHeight,
+        scrollX: win.scrollX,
+        scrollY: win.scrollY,
+        occupant: null,
+        rect: null,
+      };
+      if (o.point) {
+        const root = doc.documentElement;
+        const hit = doc.elementsFromPoint(o.point.x, o.point.y).find((el) => el !== root && el !== doc.body);
+        if (hit) out.occupant = clip(describe(hit), 256);
+      }
+      if (o.target) {
+        const m = resolve(o.target);
+        if (m.length === 1) {
+          const r = m[0].getBoundingClientRect();
+          out.rect = { x: r.x, y: r.y, width: r.width, height: r.height };
+        }
+      }
+      return out;
+    },
     // Read-only facts of the one element a target names (repair verification); how many match
     // otherwise.
     target_facts(o) {

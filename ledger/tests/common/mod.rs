@@ -261,6 +261,7 @@ pub fn record(passed: bool) -> VerificationRecord {
             new_page_errors: 0,
             baseline: true,
         }),
+        layout: None,
         evidence: vec![
             evidence(EvidenceKind::Screenshot, &format!("{dir}/screenshot.png")),
             evidence(

@@ -74,6 +74,12 @@ a3s_test_lang::define_codes! {
         RepairTargetAmbiguous => "test.session.repair_target_ambiguous";
         /// Repair verification step 3: a typed success criterion does not hold on the page.
         RepairCriterionFailed => "test.session.repair_criterion_failed";
+        /// Repair verification step 3: a placement's destination is outside the viewport, or no
+        /// element other than the page root occupies it after the repair.
+        RepairLayoutUnaddressable => "test.session.repair_layout_unaddressable";
+        /// Repair verification step 3: a rearranged node (or its declared replacement) does not
+        /// overlap its destination after the repair.
+        RepairLayoutNotMoved => "test.session.repair_layout_not_moved";
         /// Repair verification step 4: the repaired page has an uncaught page error its before
         /// baseline did not.
         RepairNewPageError => "test.session.repair_new_page_error";

@@ -11,12 +11,16 @@
 //! code); only refused input (a folder outside `artifacts/repairs/`, an inadmissible
 //! replacement) is an error.
 //!
-//! Layout findings (placement, rearrange) get no layout-specific checks here: their typed
-//! criteria are evaluated like any other, and what cannot be checked is recorded as not
-//! verifiable.
+//! Layout findings (placement, rearrange) also get a Layout Mode check in step 3
+//! ([`layout`]): a placement's destination must be inside the viewport with an element other
+//! than the page root there, and a rearranged node (found again in step 2, or its declared
+//! stable replacement) must overlap its destination. A failed layout check fails the
+//! verification like a failed criterion, with its own code.
 
 pub mod criteria;
 pub mod evidence;
+pub mod geometry;
+pub mod layout;
 pub mod locate;
 pub mod revision;
 
@@ -24,12 +28,13 @@ use super::code::{SessionCode, SessionError};
 use super::page_context::live;
 use a3s_test_driver::{AgentContext, StepFailure};
 use a3s_test_ledger::verification::{
-    Baseline, CriterionOutcome, ErrorDelta, EvidenceKind, EvidenceRef, TargetResolution,
-    VerificationFailure, VerifyStep,
+    Baseline, CriterionOutcome, ErrorDelta, EvidenceKind, EvidenceRef, LayoutOutcome,
+    LocatorKind, TargetResolution, VerificationFailure, VerifyStep,
 };
 use a3s_test_ledger::{FindingId, SuccessCriterion};
 use criteria::TargetView;
 use evidence::EvidenceDir;
+use layout::LayoutRequest;
 use locate::{Located, PageLocator};
 use revision::NoRevision;
 use serde::{Deserialize, Serialize};
@@ -70,6 +75,9 @@ pub struct ObserveRequest {
     /// The finding's before baseline, if it has one.
     #[serde(default)]
     pub baseline: Option<Baseline>,
+    /// The Layout Mode check of a placement or rearrange finding.
+    #[serde(default)]
+    pub layout: Option<LayoutRequest>,
     /// Where the evidence goes, relative to the session folder (under `artifacts/repairs/`).
     pub dir: String,
 }
@@ -87,6 +95,9 @@ pub struct PageVerification {
     pub criteria: Vec<CriterionOutcome>,
     /// Browser errors compared with the baseline (step 4).
     pub errors: Option<ErrorDelta>,
+    /// The Layout Mode check (step 3), for placement and rearrange findings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<LayoutOutcome>,
     /// Screenshot, Page Context, console and page-error files (step 5).
     pub evidence: Vec<EvidenceRef>,
     /// The first failing step, if any.
@@ -249,6 +260,7 @@ pub async fn observe<C: AgentContext>(
         target: None,
         criteria: Vec::new(),
         errors: None,
+        layout: None,
         evidence: Vec::new(),
         failure: None,
     };
@@ -330,6 +342,23 @@ pub async fn observe<C: AgentContext>(
                     SessionCode::RepairCriterionFailed,
                     message,
                 ));
+            }
+        }
+
+        // 3 (layout findings). The destination is addressable / the node moved there.
+        if let (Some(want), false) = (&req.layout, matches!(located, Located::Ambiguous(_))) {
+            let node = match &located {
+                // A replacement stands in for the moved node only when it is stable.
+                Located::One(r, _, _) if r.locator == LocatorKind::Replacement && !r.stable => {
+                    None
+                }
+                Located::One(_, target, _) => Some(target),
+                _ => None,
+            };
+            let (outcome, failed) = layout::check(ctx, want, node, deadline).await;
+            out.layout = Some(outcome);
+            if let (None, Some((code, message))) = (&out.failure, failed) {
+                out.failure = Some(failure(VerifyStep::Criteria, code, message));
             }
         }
     }
@@ -418,6 +447,7 @@ mod tests {
             target: None,
             criteria: Vec::new(),
             errors: Some(error_delta(0, 0, None)),
+            layout: None,
             evidence: Vec::new(),
             failure: Some(failure(
                 VerifyStep::Revision,

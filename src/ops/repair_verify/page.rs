@@ -1,6 +1,6 @@
 //! Steps 1–5 in the session's browser: one `RepairObserve` request to the session's supervisor,
-//! which waits for a newer ready revision, re-resolves the target, evaluates the criteria,
-//! compares errors with the baseline and captures the after-evidence
+//! which waits for a newer ready revision, re-resolves the target, evaluates the criteria (and a
+//! layout finding's placement or rearrange check), compares errors with the baseline and captures the after-evidence
 //! (`a3s_test_runner::session::repair_page`). This module only builds the request from the
 //! ledger's facts and types the answer.
 
@@ -9,7 +9,7 @@ use crate::ops::session::{turn, typed};
 use crate::ops::Context;
 use a3s_test_ledger::Finding;
 use a3s_test_runner::session::protocol::Request;
-use a3s_test_runner::session::repair_page::{locate, ObserveRequest, PageVerification};
+use a3s_test_runner::session::repair_page::{layout, locate, ObserveRequest, PageVerification};
 use a3s_test_runner::session::SessionError;
 
 /// Ask the session's browser for steps 1–5 of verifying `finding`; evidence goes to `dir`
@@ -35,6 +35,10 @@ pub fn observe(
         replacement: c.replacement.clone(),
         criteria: finding.criteria().to_vec(),
         baseline: facts.baseline.clone(),
+        layout: layout::LayoutRequest::of_target(
+            finding.target.layout.as_ref().map(|l| l.get()),
+            finding.target.region_scroll.as_ref().map(|s| s.get()),
+        ),
         dir: dir.to_owned(),
     });
     let answer: Answer = typed(turn(ctx, c.session.as_str(), request)?)?;
