@@ -184,6 +184,7 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
         replacement: None,
         criteria: serde_json::from_value(criteria).unwrap(),
         baseline: Some(baseline.clone()),
+        layout: None,
         dir: format!("artifacts/repairs/{FINDING}/{dir}/verify"),
     };
 

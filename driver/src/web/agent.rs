@@ -16,8 +16,9 @@ use super::large_page::LARGE_PAGE_ELEMENTS;
 use super::operable::{Candidates, Operable};
 use super::script;
 use crate::api::{
-    AgentContext, AgentDriver, BrowserProcess, ControlNode, NetworkFilter, PageContextMethod,
-    PageContextReply, PageSnapshot, PageText, Settled, TargetFacts, LayoutFacts, MAX_CONTROLS, OPERABLE_ROLES,
+    AgentContext, AgentDriver, BrowserProcess, ControlNode, LayoutFacts, NetworkFilter,
+    PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled, TargetFacts,
+    MAX_CONTROLS, OPERABLE_ROLES,
 };
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;

@@ -28,8 +28,8 @@ use super::code::{SessionCode, SessionError};
 use super::page_context::live;
 use a3s_test_driver::{AgentContext, StepFailure};
 use a3s_test_ledger::verification::{
-    Baseline, CriterionOutcome, ErrorDelta, EvidenceKind, EvidenceRef, LayoutOutcome,
-    LocatorKind, TargetResolution, VerificationFailure, VerifyStep,
+    Baseline, CriterionOutcome, ErrorDelta, EvidenceKind, EvidenceRef, LayoutOutcome, LocatorKind,
+    TargetResolution, VerificationFailure, VerifyStep,
 };
 use a3s_test_ledger::{FindingId, SuccessCriterion};
 use criteria::TargetView;
@@ -349,9 +349,7 @@ pub async fn observe<C: AgentContext>(
         if let (Some(want), false) = (&req.layout, matches!(located, Located::Ambiguous(_))) {
             let node = match &located {
                 // A replacement stands in for the moved node only when it is stable.
-                Located::One(r, _, _) if r.locator == LocatorKind::Replacement && !r.stable => {
-                    None
-                }
+                Located::One(r, _, _) if r.locator == LocatorKind::Replacement && !r.stable => None,
                 Located::One(_, target, _) => Some(target),
                 _ => None,
             };

@@ -110,6 +110,9 @@ mod tests {
         let part = visible_part(&rect(-50.0, 700.0, 100.0, 200.0), 800.0, 800.0).unwrap();
         assert_eq!(part, rect(0.0, 700.0, 50.0, 100.0));
         assert_eq!(centre(&part), (25.0, 750.0));
-        assert_eq!(visible_part(&rect(0.0, 900.0, 10.0, 10.0), 800.0, 800.0), None);
+        assert_eq!(
+            visible_part(&rect(0.0, 900.0, 10.0, 10.0), 800.0, 800.0),
+            None
+        );
     }
 }

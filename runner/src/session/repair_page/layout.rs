@@ -172,7 +172,10 @@ mod tests {
         assert_eq!(req.region_scroll, Some(Scroll { x: 0.0, y: 120.0 }));
         let rearrange = r#"{"mode":"rearrange","originalRegion":{"x":0,"y":0,"width":5,"height":5},"destination":{"x":1,"y":2,"width":3,"height":4}}"#;
         let req = LayoutRequest::of_target(Some(rearrange), Some("\"bogus\"")).unwrap();
-        assert_eq!((req.check, req.region_scroll), (LayoutCheck::Rearrange, None));
+        assert_eq!(
+            (req.check, req.region_scroll),
+            (LayoutCheck::Rearrange, None)
+        );
         assert_eq!(LayoutRequest::of_target(None, None), None);
         assert_eq!(LayoutRequest::of_target(Some("{}"), None), None);
     }
