@@ -67,6 +67,15 @@ fn a_verdict_must_agree_with_its_facts() {
         ("a new page error", |r| {
             r.errors.as_mut().unwrap().new_page_errors = 1;
         }),
+        ("a failed layout check", |r| {
+            r.layout = Some(verification::LayoutOutcome {
+                check: verification::LayoutCheck::Rearrange,
+                in_viewport: true,
+                occupant: None,
+                overlap_px: Some(0),
+                passed: false,
+            });
+        }),
         ("an unproven candidate", |r| {
             r.candidate.as_mut().unwrap().proof.passed = false;
         }),
