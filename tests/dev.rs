@@ -70,11 +70,33 @@ fn project(port: u16) -> tempfile::TempDir {
     dir
 }
 
-/// `a3s-test dev --json` running in `dir`, its stdout lines on a channel.
+/// `a3s-test dev --json` running in `dir`, its stdout lines on a channel. Dropped before it
+/// exited (a failed assertion), its whole process group is killed and reaped, so nothing it
+/// started keeps the test's stderr open.
 struct Dev {
     child: Child,
     lines: Receiver<String>,
     seen: Vec<Value>,
+    reaped: bool,
+}
+
+impl Drop for Dev {
+    fn drop(&mut self) {
+        if !self.reaped {
+            self.kill();
+        }
+    }
+}
+
+/// A process group the test started, killed and reaped when the guard goes.
+struct Group(Child);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        // SAFETY: kills the process group of our own child, not yet reaped.
+        unsafe { libc::kill(-(self.0.id() as i32), libc::SIGKILL) };
+        let _ = self.0.wait();
+    }
 }
 
 impl Dev {
@@ -102,6 +124,7 @@ impl Dev {
             child,
             lines,
             seen: Vec::new(),
+            reaped: false,
         }
     }
 
@@ -129,16 +152,20 @@ impl Dev {
     }
 
     fn kill(&mut self) {
-        // SAFETY: kills the process group of our own child.
+        // SAFETY: kills the process group of our own child, not yet reaped.
         unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
         let _ = self.child.wait();
+        self.reaped = true;
     }
 
     /// Wait (bounded) for the command to exit; its status code.
     fn exit(mut self, within: Duration) -> Option<i32> {
         use wait_timeout::ChildExt;
         match self.child.wait_timeout(within).unwrap() {
-            Some(status) => status.code(),
+            Some(status) => {
+                self.reaped = true;
+                status.code()
+            }
             None => {
                 self.kill();
                 panic!("a3s-test dev did not exit within {within:?}");
@@ -330,8 +357,15 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
         ],
     );
     assert_eq!(claim.code, Some(0), "{claim:?}");
+    // The push of the intake status may come first: wait for the one that carries the claim.
     dev.event(EVENT_WITHIN, |e| {
-        e["event"] == "statuses" && e["applied"].as_u64() >= Some(1)
+        e["event"] == "statuses"
+            && e["applied"].as_u64() >= Some(1)
+            && e["changes"].as_array().is_some_and(|changes| {
+                changes
+                    .iter()
+                    .any(|c| c["finding_id"] == "finding-late" && c["status"] == "claimed")
+            })
     });
     let shown = run_in(
         dir,
@@ -397,7 +431,7 @@ fn dev_attaches_to_a_running_server_and_leaves_it_running() {
         .current_dir(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-    let mut server = spawn_grouped(&mut serve);
+    let server = Group(spawn_grouped(&mut serve));
     let until = Instant::now() + Duration::from_secs(20);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(
@@ -417,8 +451,6 @@ fn dev_attaches_to_a_running_server_and_leaves_it_running() {
     });
     assert_eq!(dev.exit(EVENT_WITHIN), Some(0));
     assert_eq!(gone(&[browser], Duration::from_secs(15)), Vec::<u32>::new());
-    assert!(alive(server.id()), "the server it attached to still runs");
+    assert!(alive(server.0.id()), "the server it attached to still runs");
     assert!(TcpStream::connect(("127.0.0.1", port)).is_ok());
-    let _ = server.kill();
-    let _ = server.wait();
 }

@@ -19,7 +19,7 @@ mod watch;
 
 use super::exit::Exit;
 use crate::ops::dev::{
-    next_commands, DevEvent, DevParams, FindingSource, ServerOrigin, CHANNEL_ENV,
+    next_commands, DevEvent, DevParams, FindingSource, ServerOrigin, StatusChange, CHANNEL_ENV,
 };
 use crate::ops::repair_drain::{self, DrainParams};
 use crate::ops::session::{abort, turn, AbortParams};
@@ -447,12 +447,12 @@ impl<'a> Loop<'a> {
         let Ok(state) = self.ledger.read() else {
             return;
         };
-        let events: Vec<Value> = state
+        let changed: Vec<&Event> = state
             .events
             .iter()
             .filter(|e| e.seq > self.pushed && e.from != Some(e.to))
-            .map(page_event)
             .collect();
+        let events: Vec<Value> = changed.iter().map(|e| page_event(e)).collect();
         let Some(last) = state.events.last().map(|e| e.seq) else {
             return;
         };
@@ -482,6 +482,13 @@ impl<'a> Loop<'a> {
             out.emit(&DevEvent::Statuses {
                 sent: events.len(),
                 applied,
+                changes: changed
+                    .iter()
+                    .map(|e| StatusChange {
+                        finding_id: e.finding_id.clone(),
+                        status: e.to,
+                    })
+                    .collect(),
             });
         }
     }

@@ -106,6 +106,8 @@ pub enum DevEvent {
         sent: usize,
         /// Events the page applied.
         applied: u64,
+        /// The changes sent, in ledger order: a reader (or a test) can wait for one status.
+        changes: Vec<StatusChange>,
     },
     /// Something failed but the loop goes on (a drain, a baseline, a push).
     Warning {
@@ -122,6 +124,15 @@ pub enum DevEvent {
         /// The dev server was left running because this command did not start it.
         server_left_running: bool,
     },
+}
+
+/// One ledger status change pushed into the page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StatusChange {
+    /// The finding.
+    pub finding_id: FindingId,
+    /// Its status after the change.
+    pub status: RepairStatus,
 }
 
 /// The contents of `channel.json`: how the dev server's plugin reaches this command.

@@ -53,8 +53,19 @@ pub fn line(event: &DevEvent) -> String {
         DevEvent::Refused { finding_id, code } => {
             format!("finding {finding_id:?} refused by the ledger ({code}); it stays in the page")
         }
-        DevEvent::Statuses { sent, applied } => {
-            format!("statuses: {applied} of {sent} change(s) shown in the page")
+        DevEvent::Statuses {
+            sent,
+            applied,
+            changes,
+        } => {
+            let list: Vec<String> = changes
+                .iter()
+                .map(|c| format!("{} {}", c.finding_id.as_str(), c.status.as_str()))
+                .collect();
+            format!(
+                "statuses: {applied} of {sent} change(s) shown in the page ({})",
+                list.join(", ")
+            )
         }
         DevEvent::Warning { message } => format!("warning: {message}"),
         DevEvent::Stopping { reason } => {
@@ -75,7 +86,7 @@ pub fn line(event: &DevEvent) -> String {
 #[cfg(test)]
 mod tests {
     use super::line;
-    use crate::ops::dev::{next_commands, DevEvent, FindingSource, ServerOrigin};
+    use crate::ops::dev::{next_commands, DevEvent, FindingSource, ServerOrigin, StatusChange};
     use a3s_test_ledger::{FindingId, RepairStatus};
 
     #[test]
@@ -113,7 +124,7 @@ mod tests {
                 baseline: true,
             },
             DevEvent::Finding {
-                finding_id: id,
+                finding_id: id.clone(),
                 source: FindingSource::Channel,
                 status: Some(RepairStatus::NeedsInput),
                 baseline: false,
@@ -123,8 +134,18 @@ mod tests {
                 code: "test.session.repair_invalid_id".into(),
             },
             DevEvent::Statuses {
-                sent: 3,
+                sent: 2,
                 applied: 2,
+                changes: vec![
+                    StatusChange {
+                        finding_id: id.clone(),
+                        status: RepairStatus::Claimed,
+                    },
+                    StatusChange {
+                        finding_id: id.clone(),
+                        status: RepairStatus::Repairing,
+                    },
+                ],
             },
             DevEvent::Warning {
                 message: "drain failed: the page is reloading".into(),
