@@ -204,3 +204,81 @@ pub fn acl_files(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// One HTTP/1.1 request as a loopback test server read it.
+#[derive(Debug, Default)]
+pub struct HttpRequest {
+    /// `GET`, `POST` …
+    pub method: String,
+    /// The request target (path and query).
+    pub target: String,
+    /// Header names and values, as sent (values trimmed).
+    pub headers: Vec<(String, String)>,
+    /// The body (`Content-Length` bytes, at most 4 MiB).
+    pub body: Vec<u8>,
+}
+
+impl HttpRequest {
+    /// The value of header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Read one request from `stream` (10 s read timeout): the request line, the headers up to the
+/// blank line, and the body its `Content-Length` announces. `None` for a request cut short,
+/// which the test servers leave unanswered. Every loopback page server reads through here.
+pub fn read_request(stream: &std::net::TcpStream) -> Option<HttpRequest> {
+    use std::io::{BufRead, Read};
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut reader = std::io::BufReader::new(stream);
+    let mut first = String::new();
+    reader.read_line(&mut first).ok()?;
+    let mut parts = first.split_whitespace();
+    let mut request = HttpRequest {
+        method: parts.next().unwrap_or("").to_string(),
+        target: parts.next().unwrap_or("/").to_string(),
+        ..HttpRequest::default()
+    };
+    loop {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => return None,
+            Ok(_) if line == "\r\n" => break,
+            Ok(_) => {
+                if let Some((k, v)) = line.split_once(':') {
+                    request.headers.push((k.to_string(), v.trim().to_string()));
+                }
+            }
+        }
+    }
+    let length: usize = request
+        .header("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    request.body = vec![0; length.min(4 << 20)];
+    reader.read_exact(&mut request.body).ok()?;
+    Some(request)
+}
+
+/// Answer on `stream` and close: `status` (`200 OK`), `content_type` as the `Content-Type`, the
+/// `extra` header lines (each ending in `\r\n`) and `body`.
+pub fn respond(
+    stream: &std::net::TcpStream,
+    status: &str,
+    content_type: &str,
+    extra: &str,
+    body: &[u8],
+) {
+    use std::io::Write;
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let mut stream = stream;
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(body);
+}

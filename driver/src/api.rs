@@ -56,7 +56,7 @@ pub struct StepEnv<'a> {
 }
 
 /// What an evidence file holds. Serialized (and displayed) in snake case: `page_errors`, …
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EvidenceKind {
     /// A PNG of the viewport.
@@ -97,7 +97,7 @@ impl std::fmt::Display for EvidenceKind {
 }
 
 /// A file written as evidence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EvidenceFile {
     /// What it is.
     pub kind: EvidenceKind,

@@ -152,6 +152,35 @@ pub struct MessageParams {
     pub message: Option<String>,
 }
 
+/// The changed files of an attempt: what `repair-complete` records and `repair-verify` must
+/// repeat (same files, same order). One struct for both, so the flags, the schema bounds and the
+/// "explicit empty list" rule cannot drift apart.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct ChangedFiles {
+    /// The exact ordered workspace-relative changed files (may be empty; verification repeats
+    /// the completion's list); on the command line one --changed-file per file, in order.
+    #[arg(long = "changed-file", value_name = "FILE")]
+    #[schemars(required, length(max = 1000), inner(length(min = 1, max = 1024)))]
+    pub changed_files: Option<Vec<String>>,
+    /// An explicit empty list of changed files.
+    #[arg(long, conflicts_with = "changed_files")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub no_changed_files: bool,
+}
+
+impl ChangedFiles {
+    /// The list, with `--no-changed-files` as the explicit empty one; `None` when neither was
+    /// given (the caller refuses, in its own words).
+    pub fn into_list(self) -> Option<Vec<String>> {
+        if self.no_changed_files {
+            Some(Vec::new())
+        } else {
+            self.changed_files
+        }
+    }
+}
+
 /// `repair-complete` / `test_repair_complete`.
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct CompleteParams {
@@ -159,16 +188,10 @@ pub struct CompleteParams {
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub on: Attempt,
-    /// The exact ordered workspace-relative changed files (may be empty); on the command line
-    /// one --changed-file per file, in order.
-    #[arg(long = "changed-file", value_name = "FILE")]
-    #[schemars(required, length(max = 1000), inner(length(min = 1, max = 1024)))]
-    pub changed_files: Option<Vec<String>>,
-    /// Record an explicit empty list of changed files.
-    #[arg(long, conflicts_with = "changed_files")]
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub no_changed_files: bool,
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub changed: ChangedFiles,
     /// Lease length in ms for the verification window (default 300000, max 900000).
     #[arg(long)]
     #[schemars(range(min = 1000, max = 900000))]
@@ -304,16 +327,12 @@ impl Operation {
 
     /// Complete (the changed files are required; an explicit empty list is allowed).
     pub fn complete(p: CompleteParams) -> Result<Self, LedgerError> {
-        let changed_files = match (p.changed_files, p.no_changed_files) {
-            (_, true) => Vec::new(),
-            (Some(files), false) => files,
-            (None, false) => {
-                return Err(invalid(
-                    "complete needs the changed files: one --changed-file per file in order, \
-                     or --no-changed-files for an explicit empty list",
-                ))
-            }
-        };
+        let changed_files = p.changed.into_list().ok_or_else(|| {
+            invalid(
+                "complete needs the changed files: one --changed-file per file in order, \
+                 or --no-changed-files for an explicit empty list",
+            )
+        })?;
         let action = Action::Complete {
             summary: p.summary,
             changed_files,

@@ -18,7 +18,7 @@ mod facts;
 mod inputs;
 mod page;
 
-use super::repair::Attempt;
+use super::repair::{Attempt, ChangedFiles};
 use super::Context;
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{
@@ -45,16 +45,10 @@ pub struct VerifyParams {
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub on: Attempt,
-    /// The changed files exactly as `repair-complete` listed them (same files, same order); on
-    /// the command line one --changed-file per file, in order.
-    #[arg(long = "changed-file", value_name = "FILE")]
-    #[schemars(required, length(max = 1000), inner(length(min = 1, max = 1024)))]
-    pub changed_files: Option<Vec<String>>,
-    /// The attempt completed with an explicit empty list of changed files.
-    #[arg(long, conflicts_with = "changed_files")]
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub no_changed_files: bool,
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub changed: ChangedFiles,
     /// Orchestrator mode (command line only): record the results an orchestrator reported in
     /// this `a3s.test.repair-check-results/1` file for the selected checks instead of running
     /// them (docs/repair.md).
@@ -151,16 +145,12 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError>
         RequestId::parse(&t.request_id)?,
         AttemptId::parse(attempt)?,
     );
-    let changed_files =
-        match (&p.changed_files, p.no_changed_files) {
-            (_, true) => Vec::new(),
-            (Some(files), false) => files.clone(),
-            (None, false) => return Err(invalid(
-                "repair-verify needs the changed files exactly as completed: one --changed-file \
-                 per file in order, or --no-changed-files",
-            )
-            .into()),
-        };
+    let changed_files = p.changed.clone().into_list().ok_or_else(|| {
+        invalid(
+            "repair-verify needs the changed files exactly as completed: one --changed-file \
+             per file in order, or --no-changed-files",
+        )
+    })?;
     let revision_timeout_ms = p.revision_timeout_ms.unwrap_or(DEFAULT_REVISION_TIMEOUT_MS);
     let most = a3s_test_runner::session::repair_page::MAX_REVISION_TIMEOUT_MS;
     if !(1..=most).contains(&revision_timeout_ms) {

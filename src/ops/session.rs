@@ -306,53 +306,13 @@ pub struct Started {
     pub next: String,
 }
 
-/// One resolved ref of a step.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Resolved {
-    /// The ref (`@e3`).
-    #[serde(rename = "ref")]
-    pub reference: String,
-    /// The durable target it stood for.
-    pub target: String,
-}
-
-/// What a statement (or a typed action) reports: the supervisor's answer to an exec turn.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Executed {
-    /// The turn number.
-    pub turn: u64,
-    /// The step kind.
-    pub step: String,
-    /// `passed`.
-    pub status: String,
-    /// The refs the step resolved.
-    #[serde(default)]
-    pub resolved: Vec<Resolved>,
-    /// The step's evidence (the driver's evidence record).
-    #[serde(default)]
-    pub evidence: Value,
-    /// The step's detail.
-    #[serde(default)]
-    pub detail: Value,
-    /// The page URL after the step.
-    #[serde(default)]
-    pub url: String,
-    /// Page-derived fields are untrusted data.
-    #[serde(default)]
-    pub untrusted: bool,
-    /// The command to run next.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next: Option<String>,
-    /// Requests the network policy blocked since the last answer (untrusted URLs).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub blocked_requests: Vec<String>,
-}
+pub use a3s_test_runner::session::reply::{Executed, SessionReport};
 
 /// What `finish` and `abort` report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Closed {
     /// The session report (the supervisor's, or a forced close's).
-    pub report: Value,
+    pub report: ClosedReport,
     /// The command to run next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
@@ -367,13 +327,56 @@ pub struct Closed {
     pub blocked_requests: Vec<String>,
 }
 
+/// The report of a close: the supervisor's, or the CLI's own when it had to stop the recorded
+/// processes without one.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ClosedReport {
+    /// The supervisor closed the session (also `report.json`).
+    Supervisor(SessionReport),
+    /// No supervisor answered; the recorded process groups were stopped here.
+    Forced(ForcedReport),
+}
+
+impl ClosedReport {
+    /// How the session ended (`passed`, `aborted` …); `None` for a forced close.
+    pub fn status(&self) -> Option<&str> {
+        match self {
+            ClosedReport::Supervisor(r) => Some(&r.status),
+            ClosedReport::Forced(_) => None,
+        }
+    }
+}
+
+/// A forced close's report (fields alphabetical: it printed through a sorted `Value` before it
+/// was typed, and prints the same).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ForcedReport {
+    /// Why the supervisor could not close it (none when the session was in cleanup).
+    #[serde(serialize_with = "sorted")]
+    pub cause: Option<SessionError>,
+    /// Always true.
+    pub forced: bool,
+    /// The session id.
+    pub session: String,
+    /// Its state after the close.
+    pub state: SessionState,
+}
+
+/// `value` printed with its keys sorted, as a `serde_json::Value` prints.
+fn sorted<T: Serialize, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(value)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
+}
+
 /// What `show` reports.
 #[derive(Debug, Serialize)]
 pub struct Shown {
     /// The session record.
     pub session: SessionFile,
     /// Its report, once closed.
-    pub report: Option<Value>,
+    pub report: Option<SessionReport>,
     /// The session folder.
     pub folder: PathBuf,
     /// Page-derived fields are untrusted data.
@@ -592,17 +595,23 @@ fn forced(
 ) -> Result<Closed, SessionError> {
     let (dir, _) = load(ctx, session)?;
     let (file, survivors) = cleanup::force_close(&dir, done, reason)?;
-    let report = json!({ "session": file.id, "state": file.state, "forced": true, "cause": cause });
+    let report = ForcedReport {
+        cause,
+        forced: true,
+        session: file.id,
+        state: file.state,
+    };
     if survivors.is_empty() {
         Ok(Closed {
-            report,
+            report: ClosedReport::Forced(report),
             next: None,
             cleanup_verified: true,
             survivors,
             blocked_requests: Vec::new(),
         })
     } else {
-        Err(cleanup::failed(session, &survivors).with_detail(report))
+        let detail = serde_json::to_value(&report).expect("reports serialize");
+        Err(cleanup::failed(session, &survivors).with_detail(detail))
     }
 }
 
@@ -658,7 +667,7 @@ pub fn show(ctx: &Context, p: &SessionParams) -> Result<Shown, SessionError> {
     let (dir, file) = load(ctx, &p.session)?;
     let report = std::fs::read(dir.join("report.json"))
         .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+        .and_then(|b| serde_json::from_slice::<SessionReport>(&b).ok());
     Ok(Shown {
         session: file,
         report,
@@ -731,4 +740,53 @@ pub fn schema() -> Value {
         },
         "action": super::schema_of::<Action>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a3s_test_runner::session::reply::CleanupReport;
+
+    /// Printed `v` is the same text as `v` printed through a `Value` (sorted keys), which is how
+    /// the reports printed before they were typed; and it reads back as the same value.
+    fn prints_as_value<T: Serialize + DeserializeOwned>(v: &T) {
+        let direct = serde_json::to_string(v).unwrap();
+        let via_value = serde_json::to_string(&serde_json::to_value(v).unwrap()).unwrap();
+        assert_eq!(direct, via_value);
+        let back: T = serde_json::from_str(&direct).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), direct);
+    }
+
+    #[test]
+    fn typed_reports_print_as_their_values_did() {
+        let report = SessionReport {
+            actions: 2,
+            cleanup: CleanupReport {
+                browser_pgid: 7,
+                problems: vec!["left".into()],
+            },
+            closed_at_ms: 9,
+            format_version: 1,
+            goal: Some("g".into()),
+            session: "s".into(),
+            start_url: "http://127.0.0.1:1/".into(),
+            started_at_ms: 3,
+            status: "passed".into(),
+            steps_passed: 1,
+            success: vec!["ok".into()],
+            summary: None,
+            summary_untrusted: true,
+        };
+        prints_as_value(&report);
+        prints_as_value(&ClosedReport::Supervisor(report));
+        let cause = SessionError::new(SessionCode::Cleanup, "gone").with_detail(json!({"b": 1}));
+        for cause in [None, Some(cause)] {
+            prints_as_value(&ClosedReport::Forced(ForcedReport {
+                cause,
+                forced: true,
+                session: "s".into(),
+                state: SessionState::Aborted,
+            }));
+        }
+    }
 }

@@ -1,62 +1,47 @@
-//! The session tools over a real stdio pipe to `a3s-test mcp`: same gates, same files, same
-//! cleanup checks as the CLI.
+//! The session tools over a real stdio pipe to `a3s-test mcp`, spoken by the official MCP client
+//! (`rmcp`): same gates, same files, same cleanup checks as the CLI. (What no well-behaved client
+//! sends — malformed lines, batches — is tested on raw lines in the repair suite.)
 
-use crate::mcp_pipe::McpPipe;
+use crate::mcp_pipe::McpClient;
 use crate::support::*;
 use serde_json::{json, Value};
 
-/// The agent tests' client: ids are numbered for the caller, and the session is initialized.
+/// The agent tests' client: the official one, initialized, with the tests' expectations.
 struct Mcp {
-    pipe: McpPipe,
-    next_id: u64,
+    client: McpClient,
 }
 
 impl Mcp {
     fn start(dir: &std::path::Path) -> Mcp {
-        let mut mcp = Mcp {
-            pipe: McpPipe::start(dir, &[], TURN),
-            next_id: 1,
-        };
-        let init = mcp.request("initialize", json!({ "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } }));
-        assert_eq!(init["result"]["serverInfo"]["name"], "a3s-test");
-        mcp.pipe.send_raw(
-            &json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }).to_string(),
-        );
-        mcp
+        let client = McpClient::start(dir, &[], TURN);
+        assert_eq!(client.server_info()["serverInfo"]["name"], "a3s-test");
+        Mcp { client }
     }
 
-    /// The next request id.
-    fn id(&mut self) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        id
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.id();
-        self.pipe.request(id, method, params)
-    }
-
-    /// Call a tool; returns (structuredContent, isError).
-    fn call(&mut self, name: &str, arguments: Value) -> (Value, bool) {
-        let id = self.id();
-        let v = self.pipe.call(id, name, arguments);
-        let r = &v["result"];
-        assert!(r.is_object(), "{name}: {v}");
-        (r["structuredContent"].clone(), r["isError"] == true)
-    }
-
-    fn ok(&mut self, name: &str, arguments: Value) -> Value {
-        let (v, err) = self.call(name, arguments);
+    /// A tool call that must succeed as a tool: its structured result.
+    fn ok(&self, name: &str, arguments: Value) -> Value {
+        let (v, err) = self.client.result(name, arguments);
         assert!(!err, "{name}: {v}");
         v
     }
 
-    fn refused(&mut self, name: &str, arguments: Value, code: &str) -> Value {
-        let (v, err) = self.call(name, arguments);
+    /// A tool call the operation refuses with `code` (a tool result with `isError`).
+    fn refused(&self, name: &str, arguments: Value, code: &str) -> Value {
+        let (v, err) = self.client.result(name, arguments);
         assert!(err, "{name} should be refused: {v}");
         assert_eq!(v["error"]["code"], code, "{v}");
         v
+    }
+
+    /// A tool call whose arguments the server rejects against the tool's schema: the JSON-RPC
+    /// error (`-32602`), before any gate ran.
+    fn invalid_params(&self, name: &str, arguments: Value) -> Value {
+        let e = self
+            .client
+            .call(name, arguments)
+            .expect_err("arguments outside the schema are a protocol error");
+        assert_eq!(e["code"], -32602, "{name}: {e}");
+        e
     }
 }
 
@@ -66,14 +51,9 @@ fn session_tools_run_the_same_gates_over_stdio() {
     let server = Server::start(&[("/form", &form_page(2))]);
     let dir = project();
     let d = dir.path();
-    let mut mcp = Mcp::start(d);
-    let list = mcp.request("tools/list", json!({}));
-    let names: Vec<&str> = list["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let mcp = Mcp::start(d);
+    let tools = mcp.client.tools();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     for t in [
         "test_session_start",
         "test_observe",
@@ -125,14 +105,11 @@ fn session_tools_run_the_same_gates_over_stdio() {
     );
     mcp.refused("test_exec", json!({ "session": "m", "statement": format!("navigate {{ url = \"{}/\" }}", other.origin) }), "test.session.policy");
     // An action outside the declared schema is invalid params, before any gate.
-    let id = mcp.id();
-    let explode = mcp.pipe.call(
-        id,
+    let explode = mcp.invalid_params(
         "test_act",
         json!({ "session": "m", "action": { "action": "explode" } }),
     );
-    assert_eq!(explode["error"]["code"], -32602, "{explode}");
-    assert_eq!(explode["error"]["data"]["field"], "/action", "{explode}");
+    assert_eq!(explode["data"]["field"], "/action", "{explode}");
     // No Test Kit on this page: inspect is refused, observe keeps working on @eN alone.
     mcp.refused(
         "test_inspect",
@@ -163,13 +140,7 @@ fn session_tools_run_the_same_gates_over_stdio() {
         serde_json::to_string(&diff).unwrap().len() <= 2048,
         "{diff}"
     );
-    let id = mcp.id();
-    let tiny = mcp.pipe.call(
-        id,
-        "test_observe",
-        json!({ "session": "m", "max_bytes": 10 }),
-    );
-    assert_eq!(tiny["error"]["code"], -32602, "{tiny}");
+    mcp.invalid_params("test_observe", json!({ "session": "m", "max_bytes": 10 }));
     // The verb tools take the verb's own parameters and run the same statements.
     let obs = mcp.ok("test_observe", json!({ "session": "m" }));
     let tos = ref_of(&obs, "checkbox", "Accept terms");

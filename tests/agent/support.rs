@@ -52,21 +52,10 @@ impl Server {
 }
 
 fn serve(stream: TcpStream, pages: &HashMap<String, String>, hits: &Mutex<Vec<String>>) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let mut reader = BufReader::new(&stream);
-    let mut first = String::new();
-    if reader.read_line(&mut first).is_err() {
+    let Some(request) = crate::common::read_request(&stream) else {
         return;
-    }
-    loop {
-        let mut line = String::new();
-        match reader.read_line(&mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) if line == "\r\n" => break,
-            Ok(_) => {}
-        }
-    }
-    let path = first.split_whitespace().nth(1).unwrap_or("/").to_string();
+    };
+    let path = request.target;
     hits.lock().unwrap().push(path.clone());
     let (status, body) = match pages.get(&path) {
         Some(b) => ("200 OK", b.clone()),
@@ -81,11 +70,13 @@ fn serve(stream: TcpStream, pages: &HashMap<String, String>, hits: &Mutex<Vec<St
     } else {
         "text/html"
     };
-    let response = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
+    crate::common::respond(
+        &stream,
+        status,
+        &format!("{kind}; charset=utf-8"),
+        "Access-Control-Allow-Origin: *\r\n",
+        body.as_bytes(),
     );
-    let _ = (&stream).write_all(response.as_bytes());
 }
 
 /// One finished run of the binary.

@@ -98,42 +98,12 @@ impl AppServer {
 }
 
 fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let mut reader = BufReader::new(&stream);
-    let mut first = String::new();
-    if reader.read_line(&mut first).is_err() {
+    let Some(request) = crate::common::read_request(&stream) else {
         return;
-    }
-    let mut length = 0usize;
-    let mut forwarded = String::new();
-    loop {
-        let mut line = String::new();
-        match reader.read_line(&mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) if line == "\r\n" => break,
-            Ok(_) => {
-                if let Some((k, v)) = line.split_once(':') {
-                    if k.eq_ignore_ascii_case("content-length") {
-                        length = v.trim().parse().unwrap_or(0);
-                    }
-                    if ["origin", "sec-fetch-site", "content-type"]
-                        .iter()
-                        .any(|h| k.eq_ignore_ascii_case(h))
-                    {
-                        forwarded.push_str(&line);
-                    }
-                }
-            }
-        }
-    }
-    let mut parts = first.split_whitespace();
-    let method = parts.next().unwrap_or("");
-    let path = parts.next().unwrap_or("/").to_string();
-    let (status, kind, body) = if method == "POST" && path == ENDPOINT_PATH {
-        let mut body = vec![0u8; length.min(4 << 20)];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
+    };
+    let path = request.target.as_str();
+    let (status, kind, body) = if request.method == "POST" && path == ENDPOINT_PATH {
+        let body = request.body.clone();
         posts
             .bodies
             .lock()
@@ -143,15 +113,13 @@ fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
         let target = *posts.forward.lock().unwrap();
         match target {
             Some(addr) => {
+                let forwarded: String = ["origin", "sec-fetch-site", "content-type"]
+                    .iter()
+                    .filter_map(|h| request.header(h).map(|v| format!("{h}: {v}\r\n")))
+                    .collect();
                 let (status, reply) = forward(addr, &forwarded, &body);
-                let _ = (&stream).write_all(
-                    format!(
-                        "HTTP/1.1 {status} Answer\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                        reply.len()
-                    )
-                    .as_bytes(),
-                );
-                let _ = (&stream).write_all(&reply);
+                let status = format!("{status} Answer");
+                crate::common::respond(&stream, &status, "application/json", "", &reply);
                 return;
             }
             None => (
@@ -161,18 +129,14 @@ fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
             ),
         }
     } else {
-        match files.get(&path) {
+        match files.get(path) {
             Some(b) if path.ends_with(".js") => ("200 OK", "text/javascript", b.clone()),
             Some(b) => ("200 OK", "text/html", b.clone()),
             None => ("404 Not Found", "text/plain", Vec::new()),
         }
     };
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    let _ = (&stream).write_all(head.as_bytes());
-    let _ = (&stream).write_all(&body);
+    let content_type = format!("{kind}; charset=utf-8");
+    crate::common::respond(&stream, status, &content_type, "", &body);
 }
 
 /// One POST to the repair endpoint at `addr`; its status and body (bounded by a read deadline).

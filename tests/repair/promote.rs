@@ -35,23 +35,12 @@ fn candidate_at(origin: &str) -> String {
 
 /// Serve a page with the button and the total on a loopback port; its origin.
 fn serve_page() -> String {
-    use std::io::{BufRead, BufReader, Write};
     let (listener, origin) = crate::common::loopback();
     crate::common::serve_each(listener, |stream| {
-        let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(10)));
-        let mut reader = BufReader::new(&stream);
-        let mut line = String::new();
-        while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
-            line.clear();
+        if crate::common::read_request(&stream).is_some() {
+            let body = "<!doctype html><p>Total: 12 EUR</p><button>Pay now</button>";
+            crate::common::respond(&stream, "200 OK", "text/html", "", body.as_bytes());
         }
-        let body = "<!doctype html><p>Total: 12 EUR</p><button>Pay now</button>";
-        let _ = (&stream).write_all(
-            format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            )
-            .as_bytes(),
-        );
     });
     origin
 }

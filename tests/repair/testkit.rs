@@ -10,7 +10,7 @@
 //! changes nothing.
 
 use crate::endpoint::Endpoint;
-use crate::mcp_pipe::McpPipe;
+use crate::mcp_pipe::McpClient;
 use crate::page_server::{AppServer, ENDPOINT_PATH};
 use crate::support::*;
 use serde_json::{json, Value};
@@ -342,14 +342,9 @@ fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
     let root = dir.path();
     let (_app, session, _posts) = review_session(root, "mx");
 
-    let mut mcp = McpPipe::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE);
-    mcp.request(1, "initialize", json!({
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}
-    }));
-    mcp.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-    let drained = mcp.call(2, "test_repair_drain", json!({"session": "mx"}));
-    assert_eq!(drained["result"]["isError"], false, "{drained}");
-    let report = &drained["result"]["structuredContent"];
+    let mcp = McpClient::start(root, &["--root".as_ref(), root.as_os_str()], DEADLINE);
+    let (report, refused) = mcp.result("test_repair_drain", json!({"session": "mx"}));
+    assert!(!refused, "{report}");
     assert_eq!(report["accepted"].as_array().unwrap().len(), 3, "{report}");
     // The intake is the reviewer's (they sent it in the page), never the MCP client's.
     let ledger = std::fs::read_to_string(ledger_path(root, "mx")).unwrap();
@@ -361,12 +356,8 @@ fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
     assert_eq!(intakes.len(), 3);
     assert!(intakes.iter().all(|e| e["actor"] == "human"), "{intakes:?}");
     // A second drain finds nothing: the page queue was emptied only of what the ledger holds.
-    let again = mcp.call(3, "test_repair_drain", json!({"session": "mx"}));
-    assert_eq!(
-        again["result"]["structuredContent"]["taken"],
-        json!([]),
-        "{again}"
-    );
+    let (again, _) = mcp.result("test_repair_drain", json!({"session": "mx"}));
+    assert_eq!(again["taken"], json!([]), "{again}");
     assert_eq!(
         std::fs::read_to_string(ledger_path(root, "mx")).unwrap(),
         ledger

@@ -72,21 +72,10 @@ fn serve(
     root: &Path,
     version: &(Mutex<u64>, Condvar),
 ) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let mut reader = BufReader::new(&stream);
-    let mut first = String::new();
-    if reader.read_line(&mut first).is_err() {
+    let Some(request) = crate::common::read_request(&stream) else {
         return;
-    }
-    loop {
-        let mut line = String::new();
-        match reader.read_line(&mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) if line == "\r\n" => break,
-            Ok(_) => {}
-        }
-    }
-    let target = first.split_whitespace().nth(1).unwrap_or("/").to_string();
+    };
+    let target = request.target;
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
     let (status, kind, body) = if path == "/__hot" {
         let after: i64 = query
@@ -116,10 +105,11 @@ fn serve(
             None => ("404 Not Found", "text/plain", Vec::new()),
         }
     };
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}; charset=utf-8\r\nCache-Control: no-store\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
+    crate::common::respond(
+        &stream,
+        status,
+        &format!("{kind}; charset=utf-8"),
+        "Cache-Control: no-store\r\n",
+        &body,
     );
-    let _ = (&stream).write_all(head.as_bytes());
-    let _ = (&stream).write_all(&body);
 }

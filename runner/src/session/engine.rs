@@ -22,6 +22,7 @@ use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, Pa
 use super::page_context::{diff, live, repair_queue, repair_watch};
 use super::protocol::{FinishStatus, Request, Response};
 use super::repair_page;
+use super::reply::{CleanupReport, Executed, Resolved, SessionReport};
 use super::statement::replace_refs;
 use super::view::{ViewRequest, ViewState};
 use crate::cancel::CancelToken;
@@ -726,17 +727,25 @@ impl<D: AgentDriver> Engine<D> {
             resolved: resolved.clone(),
             navigated,
         });
-        Ok(json!({
-            "turn": turn,
-            "step": dispatched.action.kind(),
-            "status": "passed",
-            "resolved": resolved.iter().map(|(r, t)| json!({ "ref": r, "target": super::statement::print_target(t) })).collect::<Vec<_>>(),
-            "evidence": output.evidence,
-            "detail": output.detail,
-            "url": now_url,
-            "untrusted": true,
-            "next": next::after_exec(&self.file),
-        }))
+        let executed = Executed {
+            turn,
+            step: dispatched.action.kind(),
+            status: "passed".into(),
+            resolved: resolved
+                .iter()
+                .map(|(r, t)| Resolved {
+                    reference: r.clone(),
+                    target: super::statement::print_target(t),
+                })
+                .collect(),
+            evidence: output.evidence,
+            detail: output.detail,
+            url: now_url,
+            untrusted: true,
+            next: Some(next::after_exec(&self.file)),
+            blocked_requests: Vec::new(),
+        };
+        Ok(serde_json::to_value(executed).expect("answers serialize"))
     }
 
     /// Bring the `@cN` refs up to the page's current revision: a validated complete delta keeps
@@ -799,30 +808,30 @@ impl<D: AgentDriver> Engine<D> {
         };
         self.file.closed_reason = Some(status.to_string());
         self.end_observation();
-        let report = json!({
-            "format_version": FORMAT_VERSION,
-            "session": self.file.id,
-            "status": status,
-            "summary": summary,
-            "summary_untrusted": true,
-            "goal": self.file.goal,
-            "success": self.file.success,
-            "start_url": self.file.start_url,
-            "actions": self.file.actions,
-            "steps_passed": self.file.steps.len(),
-            "started_at_ms": self.file.started_at_ms,
-            "closed_at_ms": now_ms(),
-            "cleanup": {
-                "browser_pgid": self.file.ownership.browser_pgid,
-                "problems": problems,
+        let report = SessionReport {
+            format_version: FORMAT_VERSION,
+            session: self.file.id.clone(),
+            status: status.to_string(),
+            summary,
+            summary_untrusted: true,
+            goal: self.file.goal.clone(),
+            success: self.file.success.clone(),
+            start_url: self.file.start_url.clone(),
+            actions: self.file.actions,
+            steps_passed: self.file.steps.len(),
+            started_at_ms: self.file.started_at_ms,
+            closed_at_ms: now_ms(),
+            cleanup: CleanupReport {
+                browser_pgid: self.file.ownership.browser_pgid,
+                problems,
             },
-        });
+        };
         write_json_atomic(&self.dir.join("report.json"), &report)?;
         self.file.save(&self.dir)?;
-        if !problems.is_empty() {
-            return Err(
-                SessionError::new(SessionCode::Cleanup, problems.join("; ")).with_detail(report)
-            );
+        if !report.cleanup.problems.is_empty() {
+            let message = report.cleanup.problems.join("; ");
+            let detail = serde_json::to_value(&report).expect("reports serialize");
+            return Err(SessionError::new(SessionCode::Cleanup, message).with_detail(detail));
         }
         Ok(json!({ "report": report, "next": next::after_close(&self.file) }))
     }

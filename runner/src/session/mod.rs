@@ -35,6 +35,7 @@ pub mod policy;
 pub mod promote;
 pub mod protocol;
 pub mod repair_page;
+pub mod reply;
 pub mod spawn;
 pub mod statement;
 pub mod supervisor;

@@ -73,21 +73,51 @@ impl Failure for SessionError {
     }
 }
 
-/// A repair-drain error prints as the ledger or session error it wraps.
-impl Failure for crate::ops::repair_drain::DrainError {
+/// The ledger or session error a repair error wraps: what it prints as.
+pub enum Wrapped<'a> {
+    /// A ledger refusal.
+    Ledger(&'a LedgerError),
+    /// A session refusal or failure.
+    Session(&'a SessionError),
+}
+
+/// A repair error that is a ledger or a session error underneath (`repair-drain`,
+/// `repair-verify`): its code and message are the wrapped error's, written once in the blanket
+/// [`Failure`] impl below; only its exit code is its own.
+pub trait Wraps: Serialize {
+    /// The error underneath.
+    fn wrapped(&self) -> Wrapped<'_>;
+    /// The process exit code.
+    fn exit(&self) -> ExitCode;
+}
+
+impl<W: Wraps> Failure for W {
     fn code(&self) -> String {
-        match self {
-            Self::Ledger(e) => e.code(),
-            Self::Session(e) => Failure::code(e),
+        match self.wrapped() {
+            Wrapped::Ledger(e) => e.code(),
+            Wrapped::Session(e) => Failure::code(e),
         }
     }
     fn message(&self) -> &str {
-        match self {
-            Self::Ledger(e) => Failure::message(e),
-            Self::Session(e) => Failure::message(e),
+        match self.wrapped() {
+            Wrapped::Ledger(e) => Failure::message(e),
+            Wrapped::Session(e) => Failure::message(e),
         }
     }
-    /// 2 for input errors, 1 otherwise (a session error counts as input only when coded so).
+    fn exit(&self) -> ExitCode {
+        Wraps::exit(self)
+    }
+}
+
+/// A drain error exits 2 for input errors, 1 otherwise (a session error counts as input only
+/// when coded so).
+impl Wraps for crate::ops::repair_drain::DrainError {
+    fn wrapped(&self) -> Wrapped<'_> {
+        match self {
+            Self::Ledger(e) => Wrapped::Ledger(e),
+            Self::Session(e) => Wrapped::Session(e),
+        }
+    }
     fn exit(&self) -> ExitCode {
         match self {
             Self::Ledger(e) => e.exit(),
@@ -99,19 +129,13 @@ impl Failure for crate::ops::repair_drain::DrainError {
     }
 }
 
-/// A refused verification prints as the ledger or session error it wraps; it always exits 2
-/// (refused: nothing was decided), so that 1 means only "verification failed".
-impl Failure for crate::ops::repair_verify::VerifyError {
-    fn code(&self) -> String {
+/// A refused verification always exits 2 (refused: nothing was decided), so that 1 means only
+/// "verification failed".
+impl Wraps for crate::ops::repair_verify::VerifyError {
+    fn wrapped(&self) -> Wrapped<'_> {
         match self {
-            Self::Ledger(e) => e.code(),
-            Self::Session(e) => Failure::code(e),
-        }
-    }
-    fn message(&self) -> &str {
-        match self {
-            Self::Ledger(e) => Failure::message(e),
-            Self::Session(e) => Failure::message(e),
+            Self::Ledger(e) => Wrapped::Ledger(e),
+            Self::Session(e) => Wrapped::Session(e),
         }
     }
     fn exit(&self) -> ExitCode {

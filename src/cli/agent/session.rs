@@ -134,11 +134,7 @@ fn target(ctx: &Context, a: Cli<TargetParams>, verb: TargetVerb) -> ExitCode {
 }
 
 fn closed_human(v: &Closed) -> String {
-    let status = v
-        .report
-        .get("status")
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or("closed");
+    let status = v.report.status().unwrap_or("closed");
     format!("session closed: {status}; no owned process remains\n") + &next_line(v.next.as_deref())
 }
 

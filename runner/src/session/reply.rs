@@ -1,0 +1,96 @@
+//! The typed bodies of the supervisor's answers that the CLI and the MCP tools hand on as they
+//! are: an exec turn's [`Executed`] and a close's [`SessionReport`] (which is also
+//! `report.json`). The engine builds them and `crate::ops` of the binary reads them back as the
+//! same types, so neither side writes or reads them by string key.
+//!
+//! [`SessionReport`] declares its fields in alphabetical order on purpose: the report used to be
+//! built as a `serde_json::Value` (whose keys print sorted), and printing the struct must stay
+//! byte-identical to that.
+
+use a3s_test_driver::EvidenceFile;
+use a3s_test_lang::ir::ActionKind;
+use serde::{Deserialize, Serialize};
+
+/// One ref a step resolved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resolved {
+    /// The ref (`@e3`).
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The durable target it stood for, as ACL.
+    pub target: String,
+}
+
+/// What a statement (or a typed action) reports: the supervisor's answer to an exec turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Executed {
+    /// The turn number.
+    pub turn: u64,
+    /// The step kind.
+    pub step: ActionKind,
+    /// `passed`.
+    pub status: String,
+    /// The refs the step resolved.
+    #[serde(default)]
+    pub resolved: Vec<Resolved>,
+    /// The evidence files the step wrote.
+    #[serde(default)]
+    pub evidence: Vec<EvidenceFile>,
+    /// The driver's step-specific facts (tab list, dialog status, download …): their shape is
+    /// the step kind's and the driver's (`a3s_test_driver::StepOutput::detail`), carried as is.
+    #[serde(default)]
+    pub detail: Option<serde_json::Value>,
+    /// The page URL after the step.
+    #[serde(default)]
+    pub url: String,
+    /// Page-derived fields are untrusted data.
+    #[serde(default)]
+    pub untrusted: bool,
+    /// The command to run next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    /// Requests the network policy blocked since the last answer (untrusted URLs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_requests: Vec<String>,
+}
+
+/// How the browser's cleanup went at close.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CleanupReport {
+    /// The browser's process group.
+    pub browser_pgid: u32,
+    /// What could not be verified gone (empty: nothing survived).
+    pub problems: Vec<String>,
+}
+
+/// The session report a close writes to `report.json` and answers with (fields alphabetical:
+/// see the module doc).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionReport {
+    /// Statements dispatched.
+    pub actions: u32,
+    /// The browser's cleanup.
+    pub cleanup: CleanupReport,
+    /// When it closed.
+    pub closed_at_ms: u64,
+    /// [`super::file::FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The goal, in the person's words.
+    pub goal: Option<String>,
+    /// The session id.
+    pub session: String,
+    /// The start URL.
+    pub start_url: String,
+    /// When it started.
+    pub started_at_ms: u64,
+    /// How it ended: `passed`, `failed`, `aborted` or `expired`.
+    pub status: String,
+    /// Steps that passed.
+    pub steps_passed: usize,
+    /// The success criteria.
+    pub success: Vec<String>,
+    /// What happened, in the agent's words (or why it closed).
+    pub summary: Option<String>,
+    /// The summary is untrusted data.
+    pub summary_untrusted: bool,
+}
