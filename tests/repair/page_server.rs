@@ -6,7 +6,7 @@
 //! server's proxy does, and hands its answer back to the page.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex};

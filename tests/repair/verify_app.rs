@@ -8,7 +8,6 @@
 
 use crate::page_server::kit_files;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
