@@ -181,9 +181,10 @@ impl ChangedFiles {
     }
 }
 
-/// `repair-complete` / `test_repair_complete`.
+/// An attempt and the files it changed: what `repair-complete` records and `repair-verify`
+/// names again, flattened into both.
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
-pub struct CompleteParams {
+pub struct Completion {
     #[command(flatten)]
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -192,6 +193,15 @@ pub struct CompleteParams {
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub changed: ChangedFiles,
+}
+
+/// `repair-complete` / `test_repair_complete`.
+#[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
+pub struct CompleteParams {
+    #[command(flatten)]
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub done: Completion,
     /// Lease length in ms for the verification window (default 300000, max 900000).
     #[arg(long)]
     #[schemars(range(min = 1000, max = 900000))]
@@ -327,7 +337,8 @@ impl Operation {
 
     /// Complete (the changed files are required; an explicit empty list is allowed).
     pub fn complete(p: CompleteParams) -> Result<Self, LedgerError> {
-        let changed_files = p.changed.into_list().ok_or_else(|| {
+        let Completion { on, changed } = p.done;
+        let changed_files = changed.into_list().ok_or_else(|| {
             invalid(
                 "complete needs the changed files: one --changed-file per file in order, \
                  or --no-changed-files for an explicit empty list",
@@ -340,8 +351,8 @@ impl Operation {
         };
         Ok(Operation::new(
             Verb::Complete,
-            p.on.target,
-            p.on.attempt_id,
+            on.target,
+            on.attempt_id,
             action,
         ))
     }

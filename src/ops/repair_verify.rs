@@ -18,7 +18,7 @@ mod facts;
 mod inputs;
 mod page;
 
-use super::repair::{Attempt, ChangedFiles};
+use super::repair::Completion;
 use super::Context;
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{
@@ -44,11 +44,7 @@ pub struct VerifyParams {
     #[command(flatten)]
     #[serde(flatten)]
     #[allow(missing_docs)]
-    pub on: Attempt,
-    #[command(flatten)]
-    #[serde(flatten)]
-    #[allow(missing_docs)]
-    pub changed: ChangedFiles,
+    pub done: Completion,
     /// Orchestrator mode (command line only): record the results an orchestrator reported in
     /// this `a3s.test.repair-check-results/1` file for the selected checks instead of running
     /// them (docs/repair.md).
@@ -134,18 +130,20 @@ struct Checked {
 /// Step 0: ids, bounds, the project's check catalog, the orchestrator's results and the
 /// replacement target — everything that can be refused without a browser.
 fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError> {
-    let t = &p.on.target;
-    let attempt =
-        p.on.attempt_id
-            .as_deref()
-            .ok_or_else(|| invalid("repair-verify needs the attempt id (from claim)"))?;
+    let t = &p.done.on.target;
+    let attempt = p
+        .done
+        .on
+        .attempt_id
+        .as_deref()
+        .ok_or_else(|| invalid("repair-verify needs the attempt id (from claim)"))?;
     let ids = (
         SessionId::parse(&t.session)?,
         FindingId::parse(&t.finding)?,
         RequestId::parse(&t.request_id)?,
         AttemptId::parse(attempt)?,
     );
-    let changed_files = p.changed.clone().into_list().ok_or_else(|| {
+    let changed_files = p.done.changed.clone().into_list().ok_or_else(|| {
         invalid(
             "repair-verify needs the changed files exactly as completed: one --changed-file \
              per file in order, or --no-changed-files",
@@ -206,11 +204,22 @@ fn replayed(
             ),
         ));
     };
-    let request = verdict_request(c, (**record).clone());
     // The same request again: the ledger answers with the stored event, and finishes an
     // auto-resolution a crash interrupted.
-    let (result, resolution) = ledger.record_verification(request, auto_resolve)?;
-    let record = (**record).clone();
+    record_verdict(ctx, c, ledger, (**record).clone(), auto_resolve).map(Some)
+}
+
+/// Record `record` as the verdict of `c` (or, for a repeated request, get the stored one back)
+/// and report it with what to do next.
+fn record_verdict(
+    ctx: &Context,
+    c: &Checked,
+    ledger: &Ledger,
+    record: VerificationRecord,
+    auto_resolve: bool,
+) -> Result<Verification, LedgerError> {
+    let (result, resolution) =
+        ledger.record_verification(verdict_request(c, record.clone()), auto_resolve)?;
     let next_action = inspect(
         &c.session,
         &ledger.read()?,
@@ -219,14 +228,14 @@ fn replayed(
         &ctx.ids,
     )?
     .next_action;
-    Ok(Some(Verification {
+    Ok(Verification {
         session: c.session.clone(),
         passed: record.passed,
         record,
         result,
         resolution,
         next_action,
-    }))
+    })
 }
 
 fn verdict_request(c: &Checked, record: VerificationRecord) -> Request {
@@ -312,24 +321,13 @@ pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyErr
     let dir = verify_dir(&c);
     let session_dir = a3s_test_ledger::session_dir(&ctx.root, &c.session);
     run_steps(ctx, &c, &finding, &facts, &dir, &session_dir, &mut record)?;
-    let (result, resolution) =
-        ledger.record_verification(verdict_request(&c, record.clone()), p.auto_resolve_repairs)?;
-    let next_action = inspect(
-        &c.session,
-        &ledger.read()?,
-        &c.finding,
-        ctx.clock.now_ms(),
-        &ctx.ids,
-    )?
-    .next_action;
-    Ok(Verification {
-        session: c.session.clone(),
-        passed: record.passed,
+    Ok(record_verdict(
+        ctx,
+        &c,
+        &ledger,
         record,
-        result,
-        resolution,
-        next_action,
-    })
+        p.auto_resolve_repairs,
+    )?)
 }
 
 /// Steps 1–8 into `record`; the first failing step ends the run. An `Err` is an infrastructure
