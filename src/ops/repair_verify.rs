@@ -395,37 +395,30 @@ fn run_steps(
         return Ok(());
     }
     // Step 8: the ACL regression candidate, when the finding allows one.
-    match candidate::prove(ctx, c, finding, facts, record, dir)? {
-        candidate::Step8::NotDue => {}
-        candidate::Step8::NotAdmitted(message) => {
-            fail(
-                record,
-                VerifyStep::Candidate,
-                candidate::PROOF_FAILED,
-                message,
-            );
-            return Ok(());
-        }
+    let refused = match candidate::prove(ctx, c, finding, facts, record, dir)? {
+        candidate::Step8::NotDue => None,
+        candidate::Step8::NotAdmitted(message) => Some(message),
         candidate::Step8::Proven(made) => {
             let proof = made.proof.clone();
             record.candidate = Some(made);
-            if !proof.passed {
-                // The step fails with its own code; the proof keeps the failing step's code.
-                let message = format!(
+            // The step fails with its own code; the proof keeps the failing step's code.
+            (!proof.passed).then(|| {
+                format!(
                     "the ACL candidate failed in a fresh browser context: {} {}",
                     proof.code.as_deref().unwrap_or(""),
                     proof.message.as_deref().unwrap_or("")
-                );
-                fail(
-                    record,
-                    VerifyStep::Candidate,
-                    candidate::PROOF_FAILED,
-                    message,
-                );
-                return Ok(());
-            }
+                )
+            })
         }
+    };
+    match refused {
+        Some(message) => fail(
+            record,
+            VerifyStep::Candidate,
+            candidate::PROOF_FAILED,
+            message,
+        ),
+        None => record.passed = true,
     }
-    record.passed = true;
     Ok(())
 }
