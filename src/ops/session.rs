@@ -460,6 +460,7 @@ pub fn start(
             budgets,
             headed: false,
             reopen: false,
+            tied: false,
         },
         interrupted,
     )?;
