@@ -364,10 +364,9 @@ fn supervisor_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
     none_left(&mut tracker, "abort after the supervisor died")
 }
 
-/// Trials per signal of the `dev` row by default: each launches a dev server and a browser and
-/// waits out a stop, so 20 per signal would add about two minutes on a 2-core machine; 12 keep
-/// the row within about a minute. `A3S_TEST_MATRIX_TRIALS=20` gives the full count.
-const DEV_TRIALS: usize = 12;
+/// Trials per signal of the `dev` row by default: the 20 (80 trials, each launching a
+/// dev server and a browser, took 54 s on a loaded 2-core machine).
+const DEV_TRIALS: usize = 20;
 
 /// How long after its handler is in place a `dev` trial may be signalled: a start (dev server,
 /// session, browser) takes about 1–2 s here, so the moments cover the start and the running loop.
@@ -473,9 +472,15 @@ fn every_stop_signal_at_any_moment_leaves_nothing_of_any_command() {
             .unwrap_or(1)
     });
     let trials = env_number("A3S_TEST_MATRIX_TRIALS").map(|n| n.max(1) as usize);
-    let cells: Vec<String> = COMMANDS
-        .iter()
-        .map(|c| format!("{} {}", c.name, trials.unwrap_or(c.trials)))
+    let only = std::env::var("A3S_TEST_MATRIX_ONLY").ok();
+    let rows = || {
+        COMMANDS
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| only.as_deref().is_none_or(|o| o == c.name))
+    };
+    let cells: Vec<String> = rows()
+        .map(|(_, c)| format!("{} {}", c.name, trials.unwrap_or(c.trials)))
         .collect();
     println!(
         "signal matrix: seed {seed} (A3S_TEST_MATRIX_SEED), trials per signal (A3S_TEST_MATRIX_TRIALS): {}",
@@ -483,11 +488,7 @@ fn every_stop_signal_at_any_moment_leaves_nothing_of_any_command() {
     );
     let mut state = seed;
     let mut jobs = Vec::new();
-    let only = std::env::var("A3S_TEST_MATRIX_ONLY").ok();
-    for (c, subject) in COMMANDS.iter().enumerate() {
-        if only.as_deref().is_some_and(|o| o != subject.name) {
-            continue;
-        }
+    for (c, subject) in rows() {
         for &(sig, _) in &SIGNALS {
             for index in 0..trials.unwrap_or(subject.trials) {
                 let at = (splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
