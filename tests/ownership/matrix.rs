@@ -380,7 +380,7 @@ static DEV_READY_FIRST: AtomicUsize = AtomicUsize::new(0);
 
 /// A project whose dev server is `a3s-test serve site --port <port>` (a page without the Test
 /// Kit: the command's page watcher just keeps asking).
-fn dev_project(port: u16) -> tempfile::TempDir {
+pub(crate) fn dev_project(port: u16) -> tempfile::TempDir {
     let url = format!("http://127.0.0.1:{port}");
     let port = port.to_string();
     let project = dev_server_project(&url, &["a3s-test", "serve", "site", "--port", &port]);
