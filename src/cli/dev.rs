@@ -43,8 +43,8 @@ use std::time::Duration;
 const ATTACH_PROBE: Duration = Duration::from_millis(500);
 /// A dev session lives as long as the command: its lifetime bound is only a backstop.
 const DEV_SESSION_MS: u64 = 7 * 24 * 60 * 60 * 1000;
-/// The session's idle bound: the page watcher's waits are turns, so it never idles while this
-/// command runs, and closes soon after this command is killed without a chance to stop it.
+/// The session's idle bound, a backstop only: the page watcher's waits are turns, so it never
+/// idles while this command runs, and its supervisor dies with this command however it ends.
 const DEV_IDLE_MS: u64 = 2 * 60 * 1000;
 
 /// What wakes the main loop.
@@ -152,12 +152,18 @@ pub fn run(p: DevParams) -> ExitCode {
         ));
         match started {
             Ok(s) => owned = Some(s),
+            Err(_) if cancel.is_cancelled() => return stopped_early(&out),
             Err(e) => return fail(e),
         }
     }
     let headed = p.headed || has_display();
+    settle_stale(&ctx, &p.session);
     let file = match start_session(&ctx, &p.session, &server.url, headed, &cancel) {
         Ok(file) => file,
+        Err(_) if cancel.is_cancelled() => {
+            stop_server(&runtime, owned.as_mut());
+            return stopped_early(&out);
+        }
         Err(e) => {
             eprintln!("error: {}: {}", e.code, e.message);
             stop_server(&runtime, owned.as_mut());
@@ -242,6 +248,47 @@ pub fn run(p: DevParams) -> ExitCode {
     }
 }
 
+/// A stop signal before the command was ready: what it had started is already stopped (the
+/// dev server by the caller, a half-started session by its start guard). Stopping is how this
+/// command ends, in any phase: exit 0, as after ready.
+fn stopped_early(out: &Out) -> ExitCode {
+    out.emit(&DevEvent::Stopping {
+        reason: "signal".into(),
+    });
+    out.emit(&DevEvent::Stopped {
+        server_left_running: false,
+    });
+    ExitCode::from(Exit::Success)
+}
+
+/// A record of `session` left open by an `a3s-test dev` that was killed (`kill -9`: its
+/// supervisor died with it, by the parent-death signal, before it could close the record) is
+/// closed first, so running the command again reopens the session instead of being refused with
+/// `test.session.exists`. The supervisor is proven gone by pid *and* start time; a live one (a
+/// second `a3s-test dev`, an `agent start` with this id) is left alone for the start to refuse.
+fn settle_stale(ctx: &Context, session: &str) {
+    let dir = a3s_test_runner::session::file::session_dir(&ctx.root, session);
+    let Ok(file) = SessionFile::load(&dir) else {
+        return;
+    };
+    let o = &file.ownership;
+    let alive = a3s_test_runner::process_tree::ProcessInfo::read(o.supervisor_pid as i32)
+        .is_some_and(|p| p.is_alive() && p.start_time == o.supervisor_start);
+    if file.state.is_closed() || alive {
+        return;
+    }
+    let settled = abort(
+        ctx,
+        &AbortParams {
+            session: session.to_string(),
+            reason: Some("its a3s-test dev was killed".into()),
+        },
+    );
+    if let Err(e) = settled {
+        eprintln!("warning: {}: {}", e.code, e.message);
+    }
+}
+
 /// Stop signals cancel `cancel` (what is starting stops) and wake the main loop; a second one
 /// kills this process's tree at once.
 fn install_signals(tx: Sender<Wake>, cancel: CancelToken) -> std::io::Result<()> {
@@ -314,6 +361,9 @@ fn start_session(
             budgets,
             headed,
             reopen: true,
+            // The session lives as long as this command: `kill -9` of it takes the supervisor
+            // and the browser along (the dev server goes by its own watchdog).
+            tied: true,
         },
         &interrupted,
     )

@@ -463,6 +463,7 @@ pub fn start(
             budgets,
             headed: false,
             reopen: false,
+            tied: false,
         },
         interrupted,
     )?;

@@ -1,6 +1,8 @@
 //! Death follows the owner: `kill -9` of `a3s-test run` — the way CI runners end overdue jobs, no
 //! handler runs — at different moments (at once, while the browser starts, mid-scenario) leaves
 //! no process of that run alive within 2 s, and the next launch removes the profile it left.
+//! `kill -9` of `a3s-test dev` takes its dev server, supervisor and browser along, and the next
+//! `dev` reopens the session the killed one could not close.
 
 use crate::harness::{
     command, dev_server_project, run_served, wait_for_request, workdir, FixtureServer, HOLD,
@@ -98,4 +100,97 @@ fn kill_9_of_run_at_any_moment_leaves_nothing_and_the_next_start_removes_the_pro
     assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
     let kept: Vec<_> = profiles.iter().filter(|p| p.exists()).collect();
     assert!(kept.is_empty(), "profiles left behind: {kept:?}");
+}
+
+/// `a3s-test dev --json` in `dir` carrying `tag`, and its stdout lines on a channel.
+fn dev(dir: &std::path::Path, tag: &str) -> (Owned, std::sync::mpsc::Receiver<String>) {
+    let mut child = command("dev", &["--json"], dir)
+        .env(TAG_VAR, tag)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("A3S_TEST_ROOT")
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    (Owned(child), rx)
+}
+
+/// The first event named `name` within a minute.
+fn event(lines: &std::sync::mpsc::Receiver<String>, name: &str) -> serde_json::Value {
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        let line = lines
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("no {name} event within a minute"));
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        if v["event"] == name {
+            return v;
+        }
+    }
+}
+
+/// A child this test started, killed with its group and reaped when the guard goes.
+struct Owned(std::process::Child);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            // SAFETY: the group of our own child (spawned in a group of its own), not yet reaped.
+            unsafe { libc::kill(-(self.0.id() as i32), libc::SIGKILL) };
+        }
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn kill_9_of_dev_takes_everything_along_and_the_next_dev_reopens_its_session() {
+    let work = crate::matrix::dev_project(crate::harness::free_port());
+    let d = work.path();
+    let tag = new_tag("dev-kill");
+    let mut tracker = Tracker::new(&tag);
+    let (mut first, lines) = dev(d, &tag);
+    let ready = event(&lines, "ready");
+    assert_eq!(ready["server"], "started", "{ready}");
+    // SAFETY: SIGKILL to the `dev` this test spawned (its pid, not its group).
+    unsafe { libc::kill(first.0.id() as i32, libc::SIGKILL) };
+    first.0.wait().unwrap();
+    let left = tracker.wait_none(Duration::from_secs(2));
+    if !left.is_empty() {
+        tracker.kill_all();
+    }
+    assert!(
+        left.is_empty(),
+        "processes {left:?} outlived the killed dev"
+    );
+    // The record it could not close is settled by the next `dev`, which reopens the session.
+    let (again, lines) = dev(d, &tag);
+    let ready = event(&lines, "ready");
+    assert_eq!(ready["server"], "started", "{ready}");
+    // SAFETY: SIGINT to the second `dev` this test spawned.
+    unsafe { libc::kill(again.0.id() as i32, libc::SIGINT) };
+    event(&lines, "stopped");
+    let mut again = again;
+    let status = wait_timeout::ChildExt::wait_timeout(&mut again.0, Duration::from_secs(30))
+        .unwrap()
+        .expect("the second dev exits");
+    assert_eq!(status.code(), Some(0));
+    let left = tracker.wait_none(Duration::from_secs(2));
+    assert!(
+        left.is_empty(),
+        "processes {left:?} outlived the stopped dev"
+    );
 }

@@ -40,11 +40,19 @@ pub struct StartRequest {
     /// (`a3s-test dev` run again: the ledger and the artifacts in the folder are kept, and a
     /// failed start leaves them in place).
     pub reopen: bool,
+    /// Keep the supervisor dying with this process after the start returned (`a3s-test dev`,
+    /// whose session lives exactly as long as the command): the hand-over is
+    /// [`HANDOVER_TIED`], so a `kill -9` of the command takes the supervisor, and through it the
+    /// browser, along instead of leaving them to the idle timeout.
+    pub tied: bool,
 }
 
 /// The line `agent start` writes to the supervisor's stdin once it has read the ready line: the
 /// session is handed over, so the supervisor stops dying with this command.
 pub const HANDOVER: &str = "handover";
+/// The hand-over of a [`StartRequest::tied`] start: the supervisor takes the session over but
+/// keeps its parent-death signal, so it still dies with the command that started it.
+pub const HANDOVER_TIED: &str = "handover-tied";
 /// The line the supervisor answers once it no longer dies with `agent start`.
 pub const RELEASED: &str = "released";
 
@@ -199,7 +207,12 @@ pub fn start(
             });
         return Err(SessionError::new(SessionCode::Supervisor, message));
     }
-    let handed = writeln!(stdin, "{HANDOVER}").and_then(|_| stdin.flush());
+    let handover = if request.tied {
+        HANDOVER_TIED
+    } else {
+        HANDOVER
+    };
+    let handed = writeln!(stdin, "{handover}").and_then(|_| stdin.flush());
     drop(stdin);
     let released = match handed {
         Ok(()) => next_line(&rx, Instant::now() + EXIT_TIMEOUT, interrupted)?,

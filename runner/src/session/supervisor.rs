@@ -5,7 +5,9 @@
 //! shutdown and, failing that, at process exit; a SIGKILLed supervisor takes the browser along
 //! through the browser's parent-death signal, see `a3s_test_driver::child`). Until `agent start`
 //! hands the session over ([`super::spawn::HANDOVER`]), the supervisor itself dies with that
-//! command; SIGTERM, SIGINT and SIGHUP close the session like `abort` at any moment.
+//! command — for good when `a3s-test dev` started it ([`super::spawn::HANDOVER_TIED`]: that
+//! session lives exactly as long as the command); SIGTERM, SIGINT and SIGHUP close the session
+//! like `abort` at any moment.
 //!
 //! Why a supervisor instead of attaching to the browser on every CLI turn: the tab's listeners
 //! (dialogs, console, network activity), the domain interception and the browser context (created
@@ -200,17 +202,24 @@ async fn next_connection(
     }
 }
 
-/// Read the hand-over line from `agent start` (bounded), stop dying with that command and
-/// confirm. False when the start went away or sent something else.
+/// Read the hand-over line from `agent start` (bounded), stop dying with that command (unless
+/// the hand-over is [`spawn::HANDOVER_TIED`]) and confirm. False when the start went away or sent something else.
 async fn take_over() -> bool {
     let mut line = String::new();
     let mut stdin = BufReader::new(tokio::io::stdin());
     let read = tokio::time::timeout(HANDOVER_READ, stdin.read_line(&mut line)).await;
-    if !matches!(read, Ok(Ok(n)) if n > 0) || line.trim() != spawn::HANDOVER {
+    if !matches!(read, Ok(Ok(n)) if n > 0) {
         return false;
     }
-    if a3s_test_driver::child::release_from_owner().is_err() {
-        return false;
+    match line.trim() {
+        spawn::HANDOVER => {
+            if a3s_test_driver::child::release_from_owner().is_err() {
+                return false;
+            }
+        }
+        // `a3s-test dev`: the session is handed over, but this process still dies with it.
+        spawn::HANDOVER_TIED => {}
+        _ => return false,
     }
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", spawn::RELEASED).is_ok() && out.flush().is_ok()
