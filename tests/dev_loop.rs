@@ -221,7 +221,11 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
         1,
     );
     assert_ne!(before, after, "the edit applies to {PAY_BUTTON}");
-    std::fs::write(&source, after).unwrap();
+    // Saved the way editors save (a new file renamed over the old one): Vite's watcher never
+    // reads a truncated, half-written module, which it would serve until the next change.
+    let saved = dir.join(".edit.tmp");
+    std::fs::write(&saved, after).unwrap();
+    std::fs::rename(&saved, &source).unwrap();
     app.observe_until(EVENT_WITHIN, |o| o.contains(NOTE));
     let changed = [
         "--attempt-id",
