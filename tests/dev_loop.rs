@@ -133,6 +133,17 @@ impl App {
     }
 }
 
+/// Aborts the `dev` session when the test ends (a no-op once `a3s-test dev` closed it).
+struct AbortSession<'a>(&'a App);
+
+impl Drop for AbortSession<'_> {
+    fn drop(&mut self) {
+        let _ = self
+            .0
+            .run(&["agent", "abort", "--session", "dev", "--json"]);
+    }
+}
+
 #[test]
 fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
     let port = free_port();
@@ -149,7 +160,9 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
         path: path.clone(),
     };
 
-    // 1–2. `a3s-test dev` starts Vite from the project and opens the session on it.
+    // 1–2. `a3s-test dev` starts Vite from the project and opens the session on it. Should the
+    // test fail after a `kill -9` of the command, the session's supervisor is aborted too.
+    let _abort = AbortSession(&app);
     let mut dev = Dev::start_with(&dir, &[("PATH", &path)]);
     let ready = dev.event(READY_WITHIN, |e| e["event"] == "ready");
     assert_eq!(ready["server"], "started", "{ready}");

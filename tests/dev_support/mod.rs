@@ -25,10 +25,13 @@ pub struct Dev {
     reaped: bool,
 }
 
+/// How long a dropped [`Dev`] may take to stop what it started after Ctrl+C before it is killed.
+const STOP_WITHIN: Duration = Duration::from_secs(15);
+
 impl Drop for Dev {
     fn drop(&mut self) {
         if !self.reaped {
-            self.kill();
+            self.abandon();
         }
     }
 }
@@ -88,7 +91,7 @@ impl Dev {
         loop {
             let left = until.saturating_duration_since(Instant::now());
             let line = self.lines.recv_timeout(left).unwrap_or_else(|_| {
-                self.kill();
+                self.abandon();
                 panic!("no matching event within {within:?}; saw {:#?}", self.seen)
             });
             let event: Value = serde_json::from_str(&line)
@@ -104,6 +107,19 @@ impl Dev {
     pub fn interrupt(&self) {
         // SAFETY: signals our own child.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+    }
+
+    /// The test gives up on the command: Ctrl+C first, so it stops the browser, the supervisor
+    /// and the dev server (each in a process group of its own, which killing the command's
+    /// group would miss); past [`STOP_WITHIN`], kill its group.
+    pub fn abandon(&mut self) {
+        use wait_timeout::ChildExt;
+        self.interrupt();
+        if let Ok(Some(_)) = self.child.wait_timeout(STOP_WITHIN) {
+            self.reaped = true;
+            return;
+        }
+        self.kill();
     }
 
     /// Kill the command's whole process group and reap the command.
