@@ -7,14 +7,15 @@
 //! removes `channel.json`. A server that was already running is attached to and left running.
 
 mod common;
+mod dev_support;
 
 use common::*;
+use dev_support::*;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Long enough for a cold Chromium launch on a busy two-core machine.
@@ -39,12 +40,6 @@ document.getElementById("send").addEventListener("click", () => {
 });
 </script></body></html>"#;
 
-/// A free loopback port (bound, then released for the dev server to take).
-fn free_port() -> u16 {
-    let (listener, _) = loopback();
-    listener.local_addr().unwrap().port()
-}
-
 /// A project whose dev server serves `site/` (the page and the built Test Kit) on `port`.
 fn project(port: u16) -> tempfile::TempDir {
     let dir = workdir(&[("site/index.html", PAGE)]);
@@ -68,135 +63,6 @@ fn project(port: u16) -> tempfile::TempDir {
     );
     write(dir.path(), ".a3s-test/project.acl", acl);
     dir
-}
-
-/// `a3s-test dev --json` running in `dir`, its stdout lines on a channel. Dropped before it
-/// exited (a failed assertion), its whole process group is killed and reaped, so nothing it
-/// started keeps the test's stderr open.
-struct Dev {
-    child: Child,
-    lines: Receiver<String>,
-    seen: Vec<Value>,
-    reaped: bool,
-}
-
-impl Drop for Dev {
-    fn drop(&mut self) {
-        if !self.reaped {
-            self.kill();
-        }
-    }
-}
-
-/// A process group the test started, killed and reaped when the guard goes.
-struct Group(Child);
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        // SAFETY: kills the process group of our own child, not yet reaped.
-        unsafe { libc::kill(-(self.0.id() as i32), libc::SIGKILL) };
-        let _ = self.0.wait();
-    }
-}
-
-impl Dev {
-    fn start(dir: &Path) -> Dev {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_a3s-test"));
-        command
-            .args(["dev", "--json"])
-            .current_dir(dir)
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .env_remove("A3S_TEST_ROOT")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        let mut child = spawn_grouped(&mut command);
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Dev {
-            child,
-            lines,
-            seen: Vec::new(),
-            reaped: false,
-        }
-    }
-
-    /// The next event matching `want`, within `within` (events before it are kept in `seen`).
-    fn event(&mut self, within: Duration, want: impl Fn(&Value) -> bool) -> Value {
-        let until = Instant::now() + within;
-        loop {
-            let left = until.saturating_duration_since(Instant::now());
-            let line = self.lines.recv_timeout(left).unwrap_or_else(|_| {
-                self.kill();
-                panic!("no matching event within {within:?}; saw {:#?}", self.seen)
-            });
-            let event: Value = serde_json::from_str(&line)
-                .unwrap_or_else(|e| panic!("not a JSON event ({e}): {line}"));
-            self.seen.push(event.clone());
-            if want(&event) {
-                return event;
-            }
-        }
-    }
-
-    fn interrupt(&self) {
-        // SAFETY: signals our own child.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
-    }
-
-    fn kill(&mut self) {
-        // SAFETY: kills the process group of our own child, not yet reaped.
-        unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
-        let _ = self.child.wait();
-        self.reaped = true;
-    }
-
-    /// Wait (bounded) for the command to exit; its status code.
-    fn exit(mut self, within: Duration) -> Option<i32> {
-        use wait_timeout::ChildExt;
-        match self.child.wait_timeout(within).unwrap() {
-            Some(status) => {
-                self.reaped = true;
-                status.code()
-            }
-            None => {
-                self.kill();
-                panic!("a3s-test dev did not exit within {within:?}");
-            }
-        }
-    }
-}
-
-fn alive(pid: u32) -> bool {
-    // A zombie is gone for our purpose; /proc/<pid>/stat's third field is the state.
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|s| {
-            s.rsplit(')')
-                .next()
-                .map(|r| !r.trim_start().starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
-
-/// Wait (bounded) until none of `pids` is alive; the survivors.
-fn gone(pids: &[u32], within: Duration) -> Vec<u32> {
-    let until = Instant::now() + within;
-    loop {
-        let left: Vec<u32> = pids.iter().copied().filter(|p| alive(*p)).collect();
-        if left.is_empty() || Instant::now() >= until {
-            return left;
-        }
-        // Watching processes that are not our children: /proc is the only view.
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// One HTTP/1.1 POST to `url` (loopback); the status code and body.
@@ -234,16 +100,6 @@ fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
 fn ledger_has(dir: &Path, id: &str) -> bool {
     std::fs::read_to_string(dir.join(".a3s-test/agent-sessions/dev/repairs.jsonl"))
         .is_ok_and(|text| text.contains(&format!("\"{id}\"")))
-}
-
-fn pids(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|p| p.as_u64().map(|p| p as u32))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[test]

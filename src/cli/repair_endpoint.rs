@@ -108,6 +108,7 @@ pub fn run(args: RepairEndpointArgs) -> ExitCode {
         ledger,
         access: handler::Access::Origin(origin),
         on_intake: None,
+        log: handler::RequestLog::JsonLine,
         timeout: Duration::from_millis(args.request_timeout_ms),
     });
     serve(listener, config);

@@ -5,7 +5,7 @@
 //! The token and the port reach the dev server in `channel.json` (mode 0600, written atomically,
 //! removed when `a3s-test dev` stops); only its path is put in the server's environment.
 
-use crate::cli::repair_endpoint::handler::{Access, Config};
+use crate::cli::repair_endpoint::handler::{Access, Config, RequestLog};
 use crate::ops::dev::{ChannelFile, CHANNEL_PROTOCOL};
 use a3s_test_driver::atomic::{write_atomic, Permissions};
 use a3s_test_ledger::Ledger;
@@ -65,6 +65,7 @@ impl Channel {
             access: Access::Bearer(token),
             timeout: REQUEST_TIMEOUT,
             on_intake: Some(on_intake),
+            log: RequestLog::Quiet,
         });
         std::thread::Builder::new()
             .name("a3s-test-dev-channel".into())

@@ -12,12 +12,41 @@ use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::SessionCode;
 use serde::Deserialize;
 use std::sync::mpsc::Sender;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest one wait lasts, so status changes reach the page within about this long.
 pub const WAIT_MS: u64 = 1_500;
 /// The pause before asking again after a failed wait (a page without the bridge, mid-reload).
 const RETRY_AFTER: Duration = Duration::from_millis(500);
+/// How long the page may go without a bridge before the terminal hears of it: a dev server's
+/// first page load (Vite optimising dependencies, React mounting the Test Kit) takes seconds,
+/// and a warning for that normal start would only mislead.
+const BRIDGE_GRACE: Duration = Duration::from_secs(10);
+
+/// When a page that keeps failing its waits is worth one warning: after [`BRIDGE_GRACE`] of
+/// failures in a row, once per run of failures.
+#[derive(Debug, Default)]
+struct Patience {
+    failing_since: Option<Instant>,
+    warned: bool,
+}
+
+impl Patience {
+    /// A wait succeeded: the next failure starts a new run.
+    fn ok(&mut self) {
+        *self = Patience::default();
+    }
+
+    /// A wait failed at `now`: whether to warn now.
+    fn failed(&mut self, now: Instant) -> bool {
+        let since = *self.failing_since.get_or_insert(now);
+        if self.warned || now.duration_since(since) < BRIDGE_GRACE {
+            return false;
+        }
+        self.warned = true;
+        true
+    }
+}
 
 #[derive(Debug, Deserialize)]
 struct Answer {
@@ -29,7 +58,7 @@ struct Answer {
 pub fn run(root: std::path::PathBuf, session: String, wake: Sender<Wake>) {
     let ctx = Context::new(Some(root));
     let mut since: Option<RepairMark> = None;
-    let mut warned = false;
+    let mut patience = Patience::default();
     loop {
         let request = Request::RepairWait {
             since: since.clone(),
@@ -37,7 +66,7 @@ pub fn run(root: std::path::PathBuf, session: String, wake: Sender<Wake>) {
         };
         let message = match turn(&ctx, &session, request) {
             Ok(body) => {
-                warned = false;
+                patience.ok();
                 let answer: Answer = serde_json::from_value(body).unwrap_or(Answer { mark: None });
                 match answer.mark {
                     Some(mark) if Some(&mark) != since.as_ref() => {
@@ -57,11 +86,10 @@ pub fn run(root: std::path::PathBuf, session: String, wake: Sender<Wake>) {
                 return;
             }
             Err(e) => {
-                // A page without the bridge (or one reloading): say it once, ask again shortly.
-                let first = !warned;
-                warned = true;
+                // A page without the bridge (or one loading or reloading): ask again shortly,
+                // and say so once if it lasts.
                 std::thread::sleep(RETRY_AFTER);
-                if first {
+                if patience.failed(Instant::now()) {
                     Wake::Warning(format!(
                         "waiting for the page's repair queue: {}",
                         e.message
@@ -74,5 +102,27 @@ pub fn run(root: std::path::PathBuf, session: String, wake: Sender<Wake>) {
         if wake.send(message).is_err() {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_still_loading_is_no_warning_one_that_stays_without_a_bridge_is_one() {
+        let start = Instant::now();
+        let mut p = Patience::default();
+        assert!(!p.failed(start), "the first failure is the page loading");
+        assert!(!p.failed(start + BRIDGE_GRACE / 2));
+        assert!(p.failed(start + BRIDGE_GRACE), "it lasted: warn");
+        assert!(
+            !p.failed(start + BRIDGE_GRACE * 2),
+            "once per run of failures"
+        );
+        p.ok();
+        let later = start + BRIDGE_GRACE * 3;
+        assert!(!p.failed(later), "a new run of failures waits again");
+        assert!(p.failed(later + BRIDGE_GRACE));
     }
 }

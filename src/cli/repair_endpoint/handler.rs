@@ -33,6 +33,31 @@ pub struct Config {
     pub timeout: Duration,
     /// Called after an intake appended something (`a3s-test dev` records baselines then).
     pub on_intake: Option<Box<dyn Fn() + Send + Sync>>,
+    /// Whether each request leaves a JSON line on stderr.
+    pub log: RequestLog,
+}
+
+/// What a served request leaves on stderr. `a3s-test repair-endpoint` documents one JSON line
+/// per request; `a3s-test dev` serves its channel quietly, because its terminal is for its own
+/// lines (a JSON line there between them would only be noise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RequestLog {
+    /// `{"event":"request","status":N}` on stderr.
+    JsonLine,
+    /// Nothing.
+    Quiet,
+}
+
+impl RequestLog {
+    /// The line to print for a request answered with `status`, if any.
+    fn line(self, status: u16) -> Option<String> {
+        match self {
+            RequestLog::JsonLine => {
+                Some(json!({ "event": "request", "status": status }).to_string())
+            }
+            RequestLog::Quiet => None,
+        }
+    }
 }
 
 fn ledger_status(code: ErrorCode) -> u16 {
@@ -85,7 +110,9 @@ pub fn serve(config: &Config, stream: TcpStream) {
             reject(conn, r, msg)
         }
     };
-    eprintln!("{}", json!({ "event": "request", "status": status }));
+    if let Some(line) = config.log.line(status) {
+        eprintln!("{line}");
+    }
 }
 
 fn is_json(content_type: &str) -> bool {
@@ -254,4 +281,18 @@ fn actions_reply(config: &Config, actions: &[HumanAction]) -> (u16, Vec<u8>) {
         status,
         serde_json::to_vec(&response).expect("JSON values serialize"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RequestLog;
+
+    #[test]
+    fn the_endpoint_logs_each_request_and_the_dev_channel_stays_quiet() {
+        assert_eq!(
+            RequestLog::JsonLine.line(200).as_deref(),
+            Some(r#"{"event":"request","status":200}"#)
+        );
+        assert_eq!(RequestLog::Quiet.line(200), None);
+    }
 }

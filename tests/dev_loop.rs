@@ -1,0 +1,318 @@
+//! The whole review → repair → verify loop on the example app (`examples/react-vite/`), with real
+//! processes only: `a3s-test dev` starts Vite on a copy of the app; the reviewer marks the pay
+//! button through the real Review Overlay in the session's Chromium, by keys and pointer, and
+//! sends the finding, which the dev loop writes to the ledger; the test, acting as the agent,
+//! claims it, edits the component's source file, lets Vite hot-reload it, completes and asks for
+//! verification (`review_ready`, the example's unit check in the focused slice, a proven
+//! candidate); the candidate is promoted into the copy's `suites/`, `a3s-test run suites/` passes,
+//! the reviewer accepts, and the overlay in the page shows the finding resolved. Ctrl+C stops
+//! `a3s-test dev` and Vite with it.
+
+mod common;
+mod dev_support;
+
+use common::*;
+use dev_support::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Vite's first start and a cold Chromium launch on a busy two-core machine.
+const READY_WITHIN: Duration = Duration::from_secs(120);
+/// A finding or a status reaching the terminal after the page or the ledger changed.
+const EVENT_WITHIN: Duration = Duration::from_secs(30);
+/// The component the finding is about, relative to the app's root.
+const PAY_BUTTON: &str = "src/checkout/PayButton.tsx";
+/// The text the repair adds, which the finding's success criterion expects.
+const NOTE: &str = "Payments are encrypted";
+/// The pay button's accessible name (the cart of the example costs €43.80).
+const PAY: &str = r#"role("button", "Pay €43.80")"#;
+
+/// The example app's folder in the repository.
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/react-vite")
+}
+
+/// A copy of the example in a temporary folder, its `node_modules` linked, with every mention
+/// of Vite's usual port (the dev server command and URL, the suite's base URL) moved to `port`.
+fn copy_example(port: u16) -> tempfile::TempDir {
+    let from = example();
+    let modules = from.join("node_modules");
+    assert!(
+        modules.join(".bin/vite").exists(),
+        "{}: run ./scripts/setup.sh",
+        modules.display()
+    );
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for name in [
+        "src",
+        "suites",
+        ".a3s-test",
+        "index.html",
+        "package.json",
+        "tsconfig.json",
+        "vite.config.ts",
+    ] {
+        copy_tree(&from.join(name), &dir.path().join(name));
+    }
+    std::os::unix::fs::symlink(&modules, dir.path().join("node_modules")).unwrap();
+    for rel in [".a3s-test/project.acl", "suites/checkout.acl"] {
+        let path = dir.path().join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("5173"), "{rel} names Vite's port");
+        std::fs::write(&path, text.replace("5173", &port.to_string())).unwrap();
+    }
+    dir
+}
+
+/// Copy a file, or a folder with everything under it.
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        }
+    } else {
+        std::fs::copy(from, to).unwrap_or_else(|e| panic!("copy {}: {e}", from.display()));
+    }
+}
+
+/// The agent commands and the regression check run with this binary first on `PATH` (the
+/// project's `e2e` check and the test itself run `a3s-test`).
+struct App {
+    dir: PathBuf,
+    path: String,
+}
+
+impl App {
+    /// `a3s-test args…` in the app's folder; the raw run.
+    fn run(&self, args: &[&str]) -> Run {
+        run_with_env(&self.dir, args, &[("PATH", &self.path)])
+    }
+
+    /// `a3s-test args…`, which must exit 0; its stdout.
+    fn ok(&self, args: &[&str]) -> String {
+        let run = self.run(args);
+        assert_eq!(run.code, Some(0), "a3s-test {args:?}: {run:?}");
+        run.stdout
+    }
+
+    /// `a3s-test args… --json`, which must exit 0; its answer.
+    fn json(&self, args: &[&str]) -> Value {
+        let mut args = args.to_vec();
+        args.push("--json");
+        let out = self.ok(&args);
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"))
+    }
+
+    /// One of the session's input verbs (`agent press|click|type|fill|select …`) on `dev`.
+    fn input(&self, verb: &str, args: &[&str]) {
+        let mut all = vec!["agent", verb];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--session", "dev"]);
+        self.ok(&all);
+    }
+
+    /// Observe the page (the overlay included) until `holds` is true of the observation, within
+    /// `within`; the observation. Each observation is one bounded session turn.
+    fn observe_until(&self, within: Duration, holds: impl Fn(&str) -> bool) -> String {
+        let mut last = String::new();
+        let seen = wait_until(within, || {
+            last = self.ok(&[
+                "agent",
+                "observe",
+                "--session",
+                "dev",
+                "--max-bytes",
+                "16384",
+            ]);
+            holds(&last)
+        });
+        assert!(seen, "the page never showed it; last observation:\n{last}");
+        last
+    }
+}
+
+/// Aborts the `dev` session when the test ends (a no-op once `a3s-test dev` closed it).
+struct AbortSession<'a>(&'a App);
+
+impl Drop for AbortSession<'_> {
+    fn drop(&mut self) {
+        let _ = self
+            .0
+            .run(&["agent", "abort", "--session", "dev", "--json"]);
+    }
+}
+
+#[test]
+fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
+    let port = free_port();
+    let project = copy_example(port);
+    let dir = project.path().to_path_buf();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_a3s-test")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let app = App {
+        dir: dir.clone(),
+        path: path.clone(),
+    };
+
+    // 1–2. `a3s-test dev` starts Vite from the project and opens the session on it. Should the
+    // test fail after a `kill -9` of the command, the session's supervisor is aborted too.
+    let _abort = AbortSession(&app);
+    let mut dev = Dev::start_with(&dir, &[("PATH", &path)]);
+    let ready = dev.event(READY_WITHIN, |e| e["event"] == "ready");
+    assert_eq!(ready["server"], "started", "{ready}");
+    let vite = pids(&ready["server_pids"]);
+    assert!(!vite.is_empty(), "{ready}");
+    let url = format!("http://127.0.0.1:{port}");
+    assert!(ready["url"].as_str().unwrap().starts_with(&url), "{ready}");
+
+    // 3. The reviewer: fills the address (so the pay button is enabled and can be clicked),
+    // focuses the pay button and presses E (element mode), clicks the button, writes the
+    // instruction and an expected text, and presses Send.
+    let page = app.observe_until(EVENT_WITHIN, |o| o.contains("heading \"Review\""));
+    assert!(page.contains("button \"Element\""), "{page}");
+    for (label, value) in [
+        ("Full name", "Ada Lovelace"),
+        ("Street", "1 Analytical Row"),
+        ("City", "London"),
+        ("Postcode", "10115"),
+    ] {
+        app.input("fill", &[&format!("label(\"{label}\")"), value]);
+    }
+    app.input("press", &["e", PAY]);
+    app.observe_until(EVENT_WITHIN, |o| o.contains("button \"Element\" pressed"));
+    app.input("click", &[PAY]);
+    let editor = app.observe_until(EVENT_WITHIN, |o| o.contains("heading \"Finding\""));
+    assert!(editor.contains("Element: <button> Pay €43.80"), "{editor}");
+    app.input(
+        "type",
+        &[
+            r#"role("textbox", "Instruction")"#,
+            "Say under the button that the payment is secure",
+        ],
+    );
+    app.input("click", &[r#"role("button", "Add criterion")"#]);
+    app.input(
+        "select",
+        &[
+            r#"role("combobox", "Criterion kind 1")"#,
+            "Page text contains",
+        ],
+    );
+    app.input("type", &[r#"role("textbox", "Criterion value 1")"#, NOTE]);
+    app.input("click", &[r#"role("button", "Send")"#]);
+
+    // The page posts it to the plugin, the plugin to the session: a finding event, queued.
+    let finding = dev.event(EVENT_WITHIN, |e| e["event"] == "finding");
+    assert_eq!(finding["status"], "queued", "{finding}");
+    assert_eq!(finding["baseline"], true, "{finding}");
+    let id = finding["finding_id"].as_str().unwrap().to_string();
+    let id = id.as_str();
+    let inbox = app.json(&["agent", "repair-inbox", "--session", "dev"]);
+    assert_eq!(inbox["items"][0]["finding_id"], id, "{inbox}");
+
+    // 4. The agent claims it, edits the component, and waits for Vite's hot reload in the page.
+    let on = |verb: &str, rid: &str, extra: &[&str]| -> Value {
+        let mut args = vec!["agent", verb, id, "--session", "dev", "--request-id", rid];
+        args.extend_from_slice(extra);
+        app.json(&args)
+    };
+    let claim = on("repair-claim", "r-claim", &[]);
+    let attempt = claim["result"]["attempt_id"].as_str().unwrap().to_string();
+    let with = ["--attempt-id", attempt.as_str()];
+    on("repair-progress", "r-progress", &with);
+    let source = dir.join(PAY_BUTTON);
+    let before = std::fs::read_to_string(&source).unwrap();
+    let after = before.replacen(
+        "      </button>\n",
+        &format!("      </button>\n      <p className=\"pay-note\">{NOTE}</p>\n"),
+        1,
+    );
+    assert_ne!(before, after, "the edit applies to {PAY_BUTTON}");
+    // Saved the way editors save (a new file renamed over the old one): Vite's watcher never
+    // reads a truncated, half-written module, which it would serve until the next change.
+    let saved = dir.join(".edit.tmp");
+    std::fs::write(&saved, after).unwrap();
+    std::fs::rename(&saved, &source).unwrap();
+    app.observe_until(EVENT_WITHIN, |o| o.contains(NOTE));
+    let changed = [
+        "--attempt-id",
+        attempt.as_str(),
+        "--changed-file",
+        PAY_BUTTON,
+    ];
+    let complete = on("repair-complete", "r-complete", &changed);
+    assert_eq!(complete["result"]["to"], "verifying", "{complete}");
+
+    let verified = on("repair-verify", "r-verify", &changed);
+    assert_eq!(verified["passed"], true, "{verified}");
+    assert_eq!(verified["result"]["to"], "review_ready", "{verified}");
+    let record = &verified["record"];
+    let slice = &record["slice"];
+    assert_eq!(slice["scope"], "focused", "{slice}");
+    assert_eq!(
+        slice["selectedChecks"],
+        serde_json::json!(["checkout-unit"]),
+        "{slice}"
+    );
+    let unit = &record["checks"][0];
+    assert_eq!(unit["id"], "checkout-unit", "{record}");
+    assert_eq!(unit["mode"], "executed", "{unit}");
+    assert_eq!(unit["outcome"], "passed", "{unit}");
+    assert_eq!(record["criteria"][0]["passed"], true, "{record}");
+    assert_eq!(record["candidate"]["proof"]["passed"], true, "{record}");
+
+    // 5. The reviewer keeps the proven candidate in the app's suites; the whole suite passes.
+    let promoted = app.json(&[
+        "agent",
+        "repair-promote",
+        id,
+        "--session",
+        "dev",
+        "--output",
+        "suites/pay-button.acl",
+    ]);
+    assert_eq!(promoted["overwritten"], false, "{promoted}");
+    let suite = std::fs::read_to_string(dir.join("suites/pay-button.acl")).unwrap();
+    assert!(suite.contains(NOTE), "{suite}");
+    let regression = app.run(&["run", "suites/"]);
+    assert_eq!(regression.code, Some(0), "{regression:?}");
+    assert!(
+        regression.stdout.contains("2 scenarios: 2 passed"),
+        "{}",
+        regression.stdout
+    );
+
+    // … accepts it: resolved in the ledger, pushed to the page, shown by the overlay.
+    let accepted = on("repair-accept", "r-accept", &[]);
+    assert_eq!(accepted["result"]["to"], "resolved", "{accepted}");
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "statuses"
+            && e["changes"].as_array().is_some_and(|changes| {
+                changes
+                    .iter()
+                    .any(|c| c["finding_id"] == id && c["status"] == "resolved")
+            })
+    });
+    let shown = app.observe_until(EVENT_WITHIN, |o| o.contains("Status: Resolved"));
+    assert!(shown.contains("button \"Reopen\""), "{shown}");
+    let inspect = app.json(&["agent", "repair-inspect", id, "--session", "dev"]);
+    assert_eq!(inspect["status"], "resolved", "{inspect}");
+
+    // 6. Ctrl+C: the session and Vite stop, the command exits 0.
+    dev.interrupt();
+    dev.event(EVENT_WITHIN, |e| {
+        e["event"] == "stopped" && e["server_left_running"] == false
+    });
+    assert_eq!(dev.exit(EVENT_WITHIN), Some(0));
+    assert_eq!(gone(&vite, Duration::from_secs(15)), Vec::<u32>::new());
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "nothing serves the app's port any more"
+    );
+}
