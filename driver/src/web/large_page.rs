@@ -11,6 +11,7 @@
 //! way (headings, alerts, status regions). What is left out is reported as `truncated`, never
 //! silently dropped. Shadow roots are not searched on this path.
 
+use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::element_query::{elements, with_query, QueryResult};
 use crate::StepFailure;
