@@ -743,7 +743,13 @@ mod tests {
         admitted(&one);
         let step = admit_statement(&one).unwrap();
         assert!(
-            matches!(&step.action, a3s_test_lang::ir::Action::Press { target: Some(_), .. }),
+            matches!(
+                &step.action,
+                a3s_test_lang::ir::Action::Press {
+                    target: Some(_),
+                    ..
+                }
+            ),
             "{one}"
         );
         admitted(

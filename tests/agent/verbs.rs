@@ -190,13 +190,16 @@ fn each_verb_family_runs_its_statement() {
     assert_eq!(pressed["resolved"].as_array().map(Vec::len), Some(1));
     passed(&["wait", "text", "enter in name"], "wait");
     // Observation N has ended: the same ref is refused as stale, nothing is dispatched.
+    let waited = session_json(d, "verbs");
     refused_turn(
         d,
         "verbs",
         &["press", "Enter", &name, "--observation", &n],
         "test.session.stale_ref",
     );
-    assert_eq!(steps(&session_json(d, "verbs")), steps(&after));
+    let refused = session_json(d, "verbs");
+    assert_eq!(steps(&refused), steps(&waited));
+    assert_eq!(count(&refused, "actions"), count(&waited, "actions"));
     // A stable target works the same way.
     passed(&["press", "Enter", "label(\"Name\")"], "press");
     // Choice: check, uncheck, select.
