@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Agent-session turn latency: p50/p95 of `observe` and `click` on a 20-control form, as CLI
+"""Agent-session turn latency: p50/p95 of `agent start` (STARTS fresh sessions), `observe`,
+`click` and `press KEY @ref` on a 20-control form, as CLI
 turns (one `a3s-test agent …` process per turn) and as MCP calls (one `a3s-test mcp` process,
 one JSON-RPC line per call), plus bytes per observation — on the form, and then on every page
 of tests/fixtures/web and, when the `miniwob` package (MiniWoB++ 1.1.0, `pip install
@@ -21,7 +22,9 @@ BIN = os.path.abspath(ARGS[0] if ARGS else "target/release/a3s-test")
 TURNS = int(ARGS[1]) if len(ARGS) > 1 else 50
 # Longest wait for one line from a child (a page server's address, an MCP reply).
 REPLY_DEADLINE = 120
-SESSIONS = ("bench", "bench-mcp", "bench-fixtures", "bench-miniwob")
+# `agent start` is timed this many times (start, then abort, each a fresh browser).
+STARTS = 5
+SESSIONS = ("bench", "bench-mcp", "bench-fixtures", "bench-miniwob") + tuple(f"bench-start-{i}" for i in range(STARTS))
 # Observations per page in the page sweep (the first one warms the page's code paths).
 PAGE_TURNS = 5
 
@@ -183,8 +186,13 @@ def main():
     load_before = os.getloadavg()[0]
     try:
         url = next_line(lines(server.stdout), "a3s-test serve").split()[-1].rstrip("/") + "/form.html"
+        start_ms = []
+        for i in range(STARTS):
+            dt, _ = cli(root, "start", url, "--session", f"bench-start-{i}")
+            start_ms.append(dt)
+            cli(root, "abort", "--session", f"bench-start-{i}")
         cli(root, "start", url, "--session", "bench")
-        obs_ms, click_ms, text_bytes, json_bytes = [], [], [], []
+        obs_ms, click_ms, press_ms, text_bytes, json_bytes = [], [], [], [], []
         for _ in range(TURNS):
             dt, out = cli(root, "observe", "--session", "bench")
             obs_ms.append(dt)
@@ -194,6 +202,11 @@ def main():
             ref = next(r["ref"] for r in json.loads(out)["lines"] if r.get("role") == "checkbox" and "ref" in r)
             dt, _ = cli(root, "click", ref, "--session", "bench")
             click_ms.append(dt)
+            # `press KEY @ref`: focus and key in one statement (Tab: no form submit).
+            _, out = cli(root, "observe", "--session", "bench", "--json")
+            ref = next(r["ref"] for r in json.loads(out)["lines"] if r.get("role") == "textbox" and "ref" in r)
+            dt, _ = cli(root, "press", "Tab", ref, "--session", "bench")
+            press_ms.append(dt)
         cli(root, "finish", "--session", "bench", "--status", "passed")
 
         mcp = subprocess.Popen([BIN, "mcp"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -229,7 +242,7 @@ def main():
         print(f"turns per measure: {TURNS}; controls on the page: 20; load average (1 min) {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
         print("| measure | p50 ms | p95 ms |")
         print("|---|---|---|")
-        for name, xs in [("CLI observe", obs_ms), ("CLI click @ref", click_ms), ("MCP test_observe", mobs), ("MCP test_act click", mclick)]:
+        for name, xs in [("CLI agent start", start_ms), ("CLI observe", obs_ms), ("CLI click @ref", click_ms), ("CLI press Tab @ref", press_ms), ("MCP test_observe", mobs), ("MCP test_act click", mclick)]:
             print(f"| {name} | {pct(xs, 50):.1f} | {pct(xs, 95):.1f} |")
         print(f"observation bytes: text {pct(text_bytes, 50)}, --json {pct(json_bytes, 50)}, MCP structuredContent {pct(mbytes, 50)}")
         sweeps(root)

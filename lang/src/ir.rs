@@ -259,10 +259,14 @@ pub enum Action {
         /// The element it is dropped on.
         target: Target,
     },
-    /// Press a key or chord.
+    /// Press a key or chord, into the focused element or, with a target, into that element
+    /// (focused first, in the same step).
     Press {
         /// The key or chord.
         key: KeyChord,
+        /// The element focused before the key goes down; `None` = whatever has focus.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Target>,
     },
     /// Mouse wheel.
     Wheel {

@@ -262,7 +262,7 @@ pub fn all() -> Vec<Tool> {
         ),
         tool(
             "test_press",
-            "Press a key or chord (`press`); with `target`, focus it first, in the same call.",
+            "Press a key or chord (`press`); with `target`, into that element (focused first, one step).",
             |c, p| verbs::press(c, &p),
         ),
         tool(

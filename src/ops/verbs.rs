@@ -121,13 +121,13 @@ pub struct SelectParams {
     pub on: On,
 }
 
-/// `press`: a key or chord, optionally into a target (focused first, in the same command).
+/// `press`: a key or chord, optionally into a target (focused first, in the same statement).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct PressParams {
     /// A key or chord: `Enter`, `Tab`, `Control+a`.
     #[schemars(length(max = 256))]
     pub key: String,
-    /// Focus this ref or target first.
+    /// Focus this ref or target first (in the same step).
     #[serde(default)]
     #[schemars(length(max = 4096))]
     pub target: Option<String>,
@@ -498,18 +498,15 @@ impl SelectParams {
 }
 
 impl PressParams {
-    /// `press { key }` (the focus that precedes it, when there is a target, is its own
-    /// statement: [`PressParams::focus_statement`]).
-    pub fn statement(&self) -> String {
-        block("press", &[("key", acl_string(&self.key))])
-    }
-
-    /// `focus { target }` for the target, if any.
-    pub fn focus_statement(&self) -> Result<Option<String>, SessionError> {
-        self.target
-            .as_deref()
-            .map(|t| Ok(block("focus", &[("target", target_arg(t)?)])))
-            .transpose()
+    /// `press { target key }`: with a target, one statement that focuses it and then presses,
+    /// so the ref is checked once, before anything is dispatched, and the turn is one step.
+    pub fn statement(&self) -> Result<String, SessionError> {
+        let mut attributes = Vec::new();
+        if let Some(t) = &self.target {
+            attributes.push(("target", target_arg(t)?));
+        }
+        attributes.push(("key", acl_string(&self.key)));
+        Ok(block("press", &attributes))
     }
 }
 
@@ -641,20 +638,9 @@ pub fn select(ctx: &Context, p: &SelectParams) -> Result<Executed, SessionError>
     run(ctx, &p.on, p.statement()?)
 }
 
-/// `press`, after focusing the target when one is given. Both statements go through `exec`;
-/// the focus ends the observation, so the press (which names no ref) is sent without one. The
-/// answer is the press's, with the refs the focus resolved.
+/// `press`, into the target when one is given (one statement, one turn).
 pub fn press(ctx: &Context, p: &PressParams) -> Result<Executed, SessionError> {
-    let mut resolved = Vec::new();
-    let mut on = p.on.clone();
-    if let Some(focus) = p.focus_statement()? {
-        resolved = run(ctx, &on, focus)?.resolved;
-        on.observation = None;
-    }
-    let mut pressed = run(ctx, &on, p.statement())?;
-    resolved.append(&mut pressed.resolved);
-    pressed.resolved = resolved;
-    Ok(pressed)
+    run(ctx, &p.on, p.statement()?)
 }
 
 /// `navigate`.
@@ -753,8 +739,27 @@ mod tests {
             target: Some("@e4".into()),
             on: on(),
         };
-        admitted(&press.statement());
-        admitted(&press.focus_statement().unwrap().unwrap());
+        let one = press.statement().unwrap();
+        admitted(&one);
+        let step = admit_statement(&one).unwrap();
+        assert!(
+            matches!(
+                &step.action,
+                a3s_test_lang::ir::Action::Press {
+                    target: Some(_),
+                    ..
+                }
+            ),
+            "{one}"
+        );
+        admitted(
+            &PressParams {
+                target: None,
+                ..press
+            }
+            .statement()
+            .unwrap(),
+        );
         admitted(
             &NavigateParams {
                 url: "/next".into(),

@@ -146,7 +146,7 @@ fn each_verb_family_runs_its_statement() {
         &["expect", "visible", "role(\"link\", \"Settings\")"],
         "expect",
     );
-    // Text: fill, type, and press into a target (focused first, one command).
+    // Text: fill, type, and press into a target (focused first, one statement).
     let obs = turn(d, "verbs", &["observe"]);
     let name = ref_of(&obs, "textbox", "Name");
     passed(&["fill", &name, "Ada \"Lovelace\""], "fill");
@@ -165,10 +165,43 @@ fn each_verb_family_runs_its_statement() {
         &["expect", "value", "abc", "--target", "label(\"Notes\")"],
         "expect",
     );
-    let pressed = turn(d, "verbs", &["press", "Enter", "label(\"Name\")"]);
+    // `press` into a ref while Notes has focus: one statement, one turn, one step, the ref
+    // checked once before dispatch; the key reaches Name.
+    let obs = turn(d, "verbs", &["observe"]);
+    let n = obs["observation"].as_u64().unwrap().to_string();
+    let name = ref_of(&obs, "textbox", "Name");
+    let before = session_json(d, "verbs");
+    let pressed = turn(d, "verbs", &["press", "Enter", &name, "--observation", &n]);
+    let after = session_json(d, "verbs");
     assert_eq!(pressed["step"], "press", "{pressed}");
-    assert_eq!(pressed["resolved"].as_array().map(Vec::len), Some(0));
+    assert_eq!(pressed["turn"], before["next_turn"], "{pressed}");
+    let count = |v: &Value, key: &str| v[key].as_u64().unwrap();
+    assert_eq!(count(&after, "next_turn"), count(&before, "next_turn") + 1);
+    assert_eq!(count(&after, "actions"), count(&before, "actions") + 1);
+    let steps = |v: &Value| v["steps"].as_array().map(Vec::len).unwrap();
+    assert_eq!(steps(&after), steps(&before) + 1);
+    let step = &after["steps"][steps(&before)];
+    assert_eq!(
+        step["statement"],
+        format!("press {{\n    target = ref(\"{name}\")\n    key = \"Enter\"\n}}"),
+        "{step}"
+    );
+    assert_eq!(pressed["resolved"][0]["ref"], name.as_str(), "{pressed}");
+    assert_eq!(pressed["resolved"].as_array().map(Vec::len), Some(1));
     passed(&["wait", "text", "enter in name"], "wait");
+    // Observation N has ended: the same ref is refused as stale, nothing is dispatched.
+    let waited = session_json(d, "verbs");
+    refused_turn(
+        d,
+        "verbs",
+        &["press", "Enter", &name, "--observation", &n],
+        "test.session.stale_ref",
+    );
+    let refused = session_json(d, "verbs");
+    assert_eq!(steps(&refused), steps(&waited));
+    assert_eq!(count(&refused, "actions"), count(&waited, "actions"));
+    // A stable target works the same way.
+    passed(&["press", "Enter", "label(\"Name\")"], "press");
     // Choice: check, uncheck, select.
     let obs = turn(d, "verbs", &["observe"]);
     let tos = ref_of(&obs, "checkbox", "Accept terms");

@@ -99,6 +99,7 @@ fn key(name: &str) -> Action {
             modifiers: vec![],
             key: name.into(),
         },
+        target: None,
     }
 }
 

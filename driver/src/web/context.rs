@@ -262,7 +262,9 @@ impl WebContext {
             Action::Select { target, values } => {
                 steps::keyboard::select(self, target, values, env).await
             }
-            Action::Press { key } => steps::keyboard::press(self, key, env).await,
+            Action::Press { key, target } => {
+                steps::keyboard::press(self, key, target.as_ref(), env).await
+            }
             Action::Viewport {
                 width,
                 height,

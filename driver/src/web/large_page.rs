@@ -13,6 +13,7 @@
 
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
+use super::element_query::{elements, with_query, QueryResult};
 use crate::StepFailure;
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -86,30 +87,14 @@ impl WebContext {
     /// The bounded query (see the module doc).
     pub(crate) async fn large_page(&self, deadline: Instant) -> Result<LargePage, StepFailure> {
         let tab = self.tab()?;
-        let found = tab
-            .session
-            .call(
-                "Runtime.evaluate",
-                json!({
-                    "expression": format!("{CANDIDATES_JS}({MAX_CANDIDATES})"),
-                    "objectGroup": GROUP,
-                    "returnByValue": false,
-                }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        let result = self.candidates(found, deadline).await;
-        let _ = tab
-            .session
-            .call(
-                "Runtime.releaseObjectGroup",
-                json!({ "objectGroup": GROUP }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        let (nodes, always, more_candidates) = result?;
+        let (nodes, always, more_candidates) = with_query(
+            &tab.session,
+            format!("{CANDIDATES_JS}({MAX_CANDIDATES})"),
+            GROUP,
+            deadline,
+            |found| self.candidates(found, deadline),
+        )
+        .await?;
         let texts = self
             .evaluate_json(&format!("{TEXTS_JS}({MAX_TEXTS})"), deadline)
             .await?;
@@ -133,64 +118,19 @@ impl WebContext {
         })
     }
 
-    /// The accessibility node of each candidate of an evaluated [`CANDIDATES_JS`] reply.
+    /// The accessibility node of each candidate of an evaluated [`CANDIDATES_JS`] result.
     async fn candidates(
         &self,
-        found: Result<Value, StepFailure>,
+        found: QueryResult,
         deadline: Instant,
     ) -> Result<(Vec<Value>, std::collections::HashSet<i64>, bool), StepFailure> {
         let tab = self.tab()?;
-        let found = found?;
-        let Some(object) = found.pointer("/result/objectId").and_then(Value::as_str) else {
+        let total = found.number("total").unwrap_or(0) as usize;
+        let kinds = found.letters("kinds");
+        let Some(list) = found.object("elements") else {
             return Ok((Vec::new(), Default::default(), false));
         };
-        // `{ total, elements }`: read `total` by value and the elements as remote objects.
-        let props = tab
-            .session
-            .call(
-                "Runtime.getProperties",
-                json!({ "objectId": object, "ownProperties": true }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await?;
-        let prop = |name: &str| {
-            props["result"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|p| p["name"] == name)
-                .map(|p| p["value"].clone())
-                .unwrap_or(Value::Null)
-        };
-        let total = prop("total")["value"].as_u64().unwrap_or(0) as usize;
-        let kinds: Vec<char> = prop("kinds")["value"]
-            .as_str()
-            .unwrap_or("")
-            .chars()
-            .collect();
-        let Some(list) = prop("elements")["objectId"].as_str().map(str::to_owned) else {
-            return Ok((Vec::new(), Default::default(), false));
-        };
-        let items = tab
-            .session
-            .call(
-                "Runtime.getProperties",
-                json!({ "objectId": list, "ownProperties": true }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await?;
-        let mut elements: Vec<(usize, String)> = items["result"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|p| {
-                let index = p["name"].as_str()?.parse().ok()?;
-                Some((index, p.pointer("/value/objectId")?.as_str()?.to_owned()))
-            })
-            .collect();
-        elements.sort_unstable_by_key(|(i, _)| *i);
+        let elements = elements(&tab.session, &list, deadline).await?;
         // One small request per candidate, pipelined: the session answers them in order.
         let queries = elements.iter().map(|(_, id)| {
             tab.session.call(

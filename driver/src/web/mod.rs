@@ -10,6 +10,7 @@ mod agent_repair;
 mod ax;
 mod cdp;
 mod context;
+mod element_query;
 mod evaluate;
 mod evidence;
 mod har;

@@ -18,6 +18,7 @@
 
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
+use super::element_query::{elements, with_query, QueryResult};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use tokio::time::Instant;
@@ -92,75 +93,25 @@ impl WebContext {
         let Ok(tab) = self.tab() else {
             return Candidates::new();
         };
-        let found = tab
-            .session
-            .call(
-                "Runtime.evaluate",
-                json!({
-                    "expression": format!("{CANDIDATES_JS}({MAX_CANDIDATES})"),
-                    "objectGroup": GROUP,
-                    "returnByValue": false,
-                }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        let out = match found {
-            Ok(found) => self.read_candidates(&found, deadline).await,
-            Err(_) => Candidates::new(),
-        };
-        let _ = tab
-            .session
-            .call(
-                "Runtime.releaseObjectGroup",
-                json!({ "objectGroup": GROUP }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        out
+        with_query(
+            &tab.session,
+            format!("{CANDIDATES_JS}({MAX_CANDIDATES})"),
+            GROUP,
+            deadline,
+            |found| async move { Ok(self.read_candidates(found, deadline).await) },
+        )
+        .await
+        .unwrap_or_default()
     }
 
-    async fn read_candidates(&self, found: &Value, deadline: Instant) -> Candidates {
+    async fn read_candidates(&self, found: QueryResult, deadline: Instant) -> Candidates {
         let mut out = Candidates::new();
         let Ok(tab) = self.tab() else {
             return out;
         };
-        let Some(object) = found.pointer("/result/objectId").and_then(Value::as_str) else {
-            return out;
-        };
-        let props = |reply: &Value, name: &str| {
-            reply["result"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|p| p["name"] == name)
-                .map(|p| p["value"].clone())
-                .unwrap_or(Value::Null)
-        };
-        let Ok(top) = tab
-            .session
-            .call(
-                "Runtime.getProperties",
-                json!({ "objectId": object, "ownProperties": true }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await
-        else {
-            return out;
-        };
-        let kinds: Vec<char> = props(&top, "kinds")["value"]
-            .as_str()
-            .unwrap_or("")
-            .chars()
-            .collect();
-        let document = props(&top, "document")["objectId"]
-            .as_str()
-            .map(str::to_owned);
-        let list = props(&top, "elements")["objectId"]
-            .as_str()
-            .map(str::to_owned);
+        let kinds = found.letters("kinds");
+        let document = found.object("document");
+        let list = found.object("elements");
         // The listener registry and the element list are independent reads: sent together.
         let listeners = async {
             match &document {
@@ -179,34 +130,16 @@ impl WebContext {
         };
         let items = async {
             match &list {
-                Some(list) => tab
-                    .session
-                    .call(
-                        "Runtime.getProperties",
-                        json!({ "objectId": list, "ownProperties": true }),
-                        COMMAND_BOUND,
-                        deadline,
-                    )
+                Some(list) => elements(&tab.session, list, deadline)
                     .await
-                    .ok(),
-                None => None,
+                    .unwrap_or_default(),
+                None => Vec::new(),
             }
         };
-        let (listeners, items) = futures_util::future::join(listeners, items).await;
+        let (listeners, elements) = futures_util::future::join(listeners, items).await;
         for node in listener_nodes(listeners.as_ref()) {
             out.insert(node, Operable::Leaf);
         }
-        let mut elements: Vec<(usize, String)> = items
-            .as_ref()
-            .and_then(|i| i["result"].as_array())
-            .into_iter()
-            .flatten()
-            .filter_map(|p| {
-                let index = p["name"].as_str()?.parse().ok()?;
-                Some((index, p.pointer("/value/objectId")?.as_str()?.to_owned()))
-            })
-            .collect();
-        elements.sort_unstable_by_key(|(i, _)| *i);
         // One small request per candidate, pipelined.
         let describes = elements.iter().map(|(_, id)| {
             tab.session.call(

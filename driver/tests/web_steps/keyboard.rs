@@ -83,7 +83,7 @@ fn keyboard_actions_fill_type_select_press() {
             r#"press { key = "NoSuchKey" }"#,
             r#"press { key = "Enter" }"#,
             |action| {
-                if let Action::Press { key } = action {
+                if let Action::Press { key, .. } = action {
                     key.key = "NoSuchKey".into();
                 }
             },

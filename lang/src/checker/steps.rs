@@ -42,7 +42,7 @@ fn schema(kind: ActionKind) -> &'static [&'static str] {
         InsertText => &["value"],
         Select => &["target", "values"],
         Drag => &["source", "target"],
-        Press => &["key"],
+        Press => &["key", "target"],
         Wheel => &["delta_x", "delta_y", "modifiers", "target"],
         Viewport => &["width", "height", "scale"],
         Snapshot => &["interactive"],
@@ -148,9 +148,14 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
                 target: t?,
             }
         }
-        Press => Action::Press {
-            key: f.required(ctx, "key").and_then(|a| key_chord(ctx, a))?,
-        },
+        Press => {
+            let key = f.required(ctx, "key").and_then(|a| key_chord(ctx, a));
+            let t = f.get("target").map(|a| target(ctx, "target", &a.value));
+            Action::Press {
+                key: key?,
+                target: optional(t)?,
+            }
+        }
         Wheel => wheel(ctx, f)?,
         Viewport => {
             let width = f

@@ -114,10 +114,14 @@ fn every_step_kind_admits_to_its_action() {
             "drag \"d\" {\n source = css(\"#a\")\n target = ref(\"@c3\")\n }",
             Action::Drag { source: css("#a"), target: Target::Ref { reference: ElementRef::PageContext(3) } },
         ),
-        ("press \"p\" { key = \"Enter\" }", Action::Press { key: KeyChord { modifiers: vec![], key: "Enter".into() } }),
+        ("press \"p\" { key = \"Enter\" }", Action::Press { key: KeyChord { modifiers: vec![], key: "Enter".into() }, target: None }),
+        (
+            "press \"p\" { key = \"Enter\"\n target = css(\"#q\") }",
+            Action::Press { key: KeyChord { modifiers: vec![], key: "Enter".into() }, target: Some(css("#q")) },
+        ),
         (
             "press \"p\" { key = \"Control+Shift+z\" }",
-            Action::Press { key: KeyChord { modifiers: vec![Modifier::Control, Modifier::Shift], key: "z".into() } },
+            Action::Press { key: KeyChord { modifiers: vec![Modifier::Control, Modifier::Shift], key: "z".into() }, target: None },
         ),
         ("wheel \"w\" { delta_y = 300 }", Action::Wheel { delta_x: 0, delta_y: 300, modifiers: vec![], target: None }),
         (

@@ -56,7 +56,8 @@ pub enum SessionCommand {
     Type(Cli<TextParams>),
     /// `select { target = …  values = [VALUE…] }`: options of a <select> by value or label.
     Select(Cli<SelectParams>),
-    /// `press { key = KEY }`; with a TARGET, `focus` on it first (both in this one command).
+    /// `press { key = KEY }`; with a TARGET, `press { target = TARGET key = KEY }`: focused,
+    /// then pressed, in one statement.
     Press(Cli<PressParams>),
     /// `navigate { url = URL }` (inside the session's origins only).
     Navigate(Cli<NavigateParams>),

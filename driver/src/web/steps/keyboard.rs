@@ -127,13 +127,15 @@ pub(crate) async fn select(
     ))
 }
 
-/// `press`: a key or chord to the focused element.
+/// `press`: a key or chord to the focused element or, with a target, to that element: the
+/// key is checked first, then the target is focused (as `focus` does) and the key sent, all in
+/// one step, so an agent's "press Enter in @e4" is one dispatch and one record.
 pub(crate) async fn press(
     ctx: &mut WebContext,
     chord: &KeyChord,
+    into: Option<&Target>,
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
-    let tab = ctx.tab()?;
     let Some(key) = keys::named_key(&chord.key) else {
         return Err(StepFailure::new(
             FailureCode::Unsupported,
@@ -143,8 +145,18 @@ pub(crate) async fn press(
             ),
         ));
     };
+    let element = match into {
+        Some(t) => super::pointer::focus(ctx, t, env)
+            .await?
+            .detail
+            .and_then(|d| d.get("element").cloned()),
+        None => None,
+    };
+    let tab = ctx.tab()?;
     input::press(tab, &key, &chord.modifiers, env.deadline).await?;
-    Ok(detail(
-        json!({ "key": key.key, "modifiers": chord.modifiers }),
-    ))
+    let mut out = json!({ "key": key.key, "modifiers": chord.modifiers });
+    if let Some(element) = element {
+        out["element"] = element;
+    }
+    Ok(detail(out))
 }
