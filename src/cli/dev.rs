@@ -272,8 +272,7 @@ fn settle_stale(ctx: &Context, session: &str) {
         return;
     };
     let o = &file.ownership;
-    let alive = a3s_test_runner::process_tree::ProcessInfo::read(o.supervisor_pid as i32)
-        .is_some_and(|p| p.is_alive() && p.start_time == o.supervisor_start);
+    let alive = a3s_test_driver::process::is_alive(o.supervisor_pid, o.supervisor_start);
     if file.state.is_closed() || alive {
         return;
     }
