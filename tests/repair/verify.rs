@@ -499,3 +499,73 @@ fn a_candidate_that_fails_in_a_fresh_browser_keeps_the_finding_from_review_ready
     assert_eq!(v["record"]["candidate"]["proof"]["passed"], false, "{v}");
     assert_eq!(l.status(), "verification_failed");
 }
+
+/// A catalog whose only check covers `src/` with `command` and `timeout_ms`.
+fn one_check(command: &str, timeout_ms: u64) -> String {
+    format!(
+        r#"project "fixture" {{
+    verification {{
+        check "checkout" {{
+            tier = "focused"
+            command = {command}
+            file_prefixes = ["src/"]
+            timeout_ms = {timeout_ms}
+        }}
+    }}
+}}
+"#
+    )
+}
+
+#[test]
+fn a_check_past_its_timeout_fails_the_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = one_check(r#"["sleep", "30"]"#, 300);
+    let l = Loop::start(dir.path(), "vslow", Some(&project));
+    l.app.edit("Pay", "");
+    l.complete(&[CHECKOUT]);
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("checks", "test.session.repair_check_timeout"),
+        "{v}"
+    );
+    assert_eq!(v["record"]["checks"][0]["outcome"], "timed_out", "{v}");
+    assert!(v["record"]["candidate"].is_null(), "{v}");
+    assert_eq!(l.status(), "verification_failed");
+}
+
+#[test]
+fn a_check_that_leaves_a_double_forked_child_fails_and_nothing_is_left_running() {
+    let dir = tempfile::tempdir().unwrap();
+    // The check exits 0 at once but leaves a `sleep` behind (its pid in the project root).
+    let project = one_check(
+        r#"["sh", "-c", "(sleep 60 & echo $! > survivor.pid); exit 0"]"#,
+        20_000,
+    );
+    let l = Loop::start(dir.path(), "vfork", Some(&project));
+    l.app.edit("Pay", "");
+    l.complete(&[CHECKOUT]);
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        failure(&v),
+        ("checks", "test.session.repair_check_survivor"),
+        "{v}"
+    );
+    let check = &v["record"]["checks"][0];
+    assert_eq!(check["outcome"], "surviving_descendant", "{check}");
+    assert_eq!(check["exitCode"], 0, "the check's own process exited 0");
+    let pid: i32 = std::fs::read_to_string(l.root.join("survivor.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // Stopped before the verdict was recorded: gone, or a zombie its new parent has not reaped.
+    assert!(
+        a3s_test_driver::process::ProcessInfo::read(pid).is_none_or(|p| p.is_zombie()),
+        "the double-forked sleep {pid} is still running"
+    );
+    assert_eq!(l.status(), "verification_failed");
+}
