@@ -107,7 +107,9 @@ def one_round(n):
     session = f"bench{n}"
     agent(root, "start", app.origin + "/", "--session", session)
     try:
-        agent(root, "expect-text", "Sent", "--session", session)
+        # Wait (bounded by the step's own timeout) until the page has sent its finding; an
+        # `expect` would check once and race the page's send.
+        agent(root, "exec", 'wait { visible = text("Sent") }', "--session", session)
         agent(root, "repair-drain", "--session", session)
         on = [FINDING, "--session", session]
         claim = json.loads(agent(root, "repair-claim", *on, "--request-id", "c").stdout)
