@@ -115,6 +115,22 @@ impl<'a> Loop<'a> {
         run(self.root, &args, None)
     }
 
+    /// Fix the label, complete, verify: the verification fails at step 7 with `code`, no
+    /// candidate is made and the finding is `verification_failed`. Returns the check's result.
+    fn fails_at_its_check(&self, code: &str) -> Value {
+        self.app.edit("Pay", "");
+        self.complete(&[CHECKOUT]);
+        let (exit, v) = verdict(&self.verify("r-verify", &[CHECKOUT], &[]));
+        assert_eq!(exit, Some(1), "{v}");
+        assert_eq!(failure(&v), ("checks", code), "{v}");
+        assert!(
+            v["record"]["candidate"].is_null(),
+            "no candidate after a failed check"
+        );
+        assert_eq!(self.status(), "verification_failed");
+        v["record"]["checks"][0].clone()
+    }
+
     /// The finding's status in the ledger.
     fn status(&self) -> Value {
         let args = [
@@ -391,23 +407,9 @@ fn a_changed_file_mismatch_is_refused_before_the_browser_is_asked() {
 fn a_check_that_exits_1_fails_the_verification() {
     let dir = tempfile::tempdir().unwrap();
     let l = Loop::start(dir.path(), "vcheck", Some(&catalog(r#"["false"]"#)));
-    l.app.edit("Pay", "");
-    l.complete(&[CHECKOUT]);
-    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(
-        failure(&v),
-        ("checks", "test.session.repair_check_failed"),
-        "{v}"
-    );
-    let check = &v["record"]["checks"][0];
+    let check = l.fails_at_its_check("test.session.repair_check_failed");
     assert_eq!(check["outcome"], "failed", "{check}");
     assert_eq!(check["exitCode"], 1);
-    assert!(
-        v["record"]["candidate"].is_null(),
-        "no candidate after a failed check"
-    );
-    assert_eq!(l.status(), "verification_failed");
 }
 
 #[test]
@@ -522,18 +524,8 @@ fn a_check_past_its_timeout_fails_the_verification() {
     let dir = tempfile::tempdir().unwrap();
     let project = one_check(r#"["sleep", "30"]"#, 300);
     let l = Loop::start(dir.path(), "vslow", Some(&project));
-    l.app.edit("Pay", "");
-    l.complete(&[CHECKOUT]);
-    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(
-        failure(&v),
-        ("checks", "test.session.repair_check_timeout"),
-        "{v}"
-    );
-    assert_eq!(v["record"]["checks"][0]["outcome"], "timed_out", "{v}");
-    assert!(v["record"]["candidate"].is_null(), "{v}");
-    assert_eq!(l.status(), "verification_failed");
+    let check = l.fails_at_its_check("test.session.repair_check_timeout");
+    assert_eq!(check["outcome"], "timed_out", "{check}");
 }
 
 #[test]
@@ -545,16 +537,7 @@ fn a_check_that_leaves_a_double_forked_child_fails_and_nothing_is_left_running()
         20_000,
     );
     let l = Loop::start(dir.path(), "vfork", Some(&project));
-    l.app.edit("Pay", "");
-    l.complete(&[CHECKOUT]);
-    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(
-        failure(&v),
-        ("checks", "test.session.repair_check_survivor"),
-        "{v}"
-    );
-    let check = &v["record"]["checks"][0];
+    let check = l.fails_at_its_check("test.session.repair_check_survivor");
     assert_eq!(check["outcome"], "surviving_descendant", "{check}");
     assert_eq!(check["exitCode"], 0, "the check's own process exited 0");
     let pid: i32 = std::fs::read_to_string(l.root.join("survivor.pid"))
@@ -567,5 +550,4 @@ fn a_check_that_leaves_a_double_forked_child_fails_and_nothing_is_left_running()
         a3s_test_driver::process::ProcessInfo::read(pid).is_none_or(|p| p.is_zombie()),
         "the double-forked sleep {pid} is still running"
     );
-    assert_eq!(l.status(), "verification_failed");
 }
