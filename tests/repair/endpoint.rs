@@ -381,7 +381,10 @@ const INVALID_TRANSITION: &str = "test.session.repair_invalid_transition";
 
 /// POST the actions (id, finding, kind), expect HTTP `status` and each action's answer
 /// (outcome, error code or new state) in order; returns the body.
-fn exchange(ep: &Endpoint, status: u16, items: &[((&str, &str, &str), (&str, &str))]) -> Value {
+/// An action (id, finding, kind) and the answer it must get (outcome, error code or new state).
+type Exchange<'a> = ((&'a str, &'a str, &'a str), (&'a str, &'a str));
+
+fn exchange(ep: &Endpoint, status: u16, items: &[Exchange]) -> Value {
     let actions: Vec<Value> = items
         .iter()
         .map(|((id, finding, kind), _)| action(id, finding, kind))
