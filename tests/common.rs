@@ -282,3 +282,30 @@ pub fn respond(
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(body);
 }
+
+/// The bytes of an HTTP/1.1 POST of `body` to `path` on `host`, with `headers` and the body's
+/// `content-length`: what the tests send to the servers under test by hand, so that a request
+/// can also be made wrong on purpose.
+pub fn post_request(host: &str, path: &str, headers: &[(&str, &str)], body: &str) -> String {
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nhost: {host}\r\ncontent-length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    request
+}
+
+/// The string `key` of every item of the JSON array `items`, in order (a missing array, item or
+/// non-string value fails the test).
+pub fn each_str<'a>(items: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
+    items
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|item| item[key].as_str().expect("a string"))
+        .collect()
+}

@@ -73,15 +73,7 @@ fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
-    let mut request = format!(
-        "POST /{path} HTTP/1.1\r\nhost: {host}\r\ncontent-length: {}\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        request.push_str(&format!("{k}: {v}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(body);
+    let request = common::post_request(host, &format!("/{path}"), headers, body);
     stream.write_all(request.as_bytes()).unwrap();
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
@@ -95,6 +87,15 @@ fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
         .map(|(_, b)| b.to_string())
         .unwrap_or_default();
     (status, body)
+}
+
+/// [`post`] of a JSON document with this `authorization` header.
+fn post_json(url: &str, authorization: &str, body: &str) -> (u16, String) {
+    let headers = [
+        ("authorization", authorization),
+        ("content-type", "application/json"),
+    ];
+    post(url, &headers, body)
 }
 
 fn ledger_has(dir: &Path, id: &str) -> bool {
@@ -154,14 +155,7 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
     .to_string();
     let bearer = format!("Bearer {token}");
     let wrong = format!("Bearer {}", "0".repeat(64));
-    let (status, body) = post(
-        &url,
-        &[
-            ("authorization", &wrong),
-            ("content-type", "application/json"),
-        ],
-        &doc,
-    );
+    let (status, body) = post_json(&url, &wrong, &doc);
     assert_eq!(status, 401, "{body}");
     assert!(
         body.contains("test.session.repair_endpoint_unauthorized"),
@@ -236,14 +230,7 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
     assert_eq!(shown.code, Some(0), "{shown:?}");
 
     // A valid document over the channel with the token: the endpoint's own answer.
-    let (status, body) = post(
-        &url,
-        &[
-            ("authorization", &bearer),
-            ("content-type", "application/json"),
-        ],
-        &doc,
-    );
+    let (status, body) = post_json(&url, &bearer, &doc);
     assert_eq!(status, 200, "{body}");
     let answer: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(answer["accepted"], json!(["finding-posted"]), "{answer}");

@@ -94,6 +94,16 @@ impl Tracker {
         }
     }
 
+    /// [`Tracker::wait_none`], then kill what still lives (a failed test must not leave a
+    /// browser behind); returns what had to be killed.
+    pub fn killed_after(&mut self, within: Duration) -> Vec<ProcessInfo> {
+        let left = self.wait_none(within);
+        if !left.is_empty() {
+            self.kill_all();
+        }
+        left
+    }
+
     /// Kill whatever of the tag is alive (a failed test must not leave a browser behind).
     pub fn kill_all(&mut self) {
         for p in self.live() {

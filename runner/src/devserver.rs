@@ -261,28 +261,20 @@ mod tests {
         // A port that accepts connections (the kernel's backlog) but never answers.
         let silent_port = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}/", silent_port.local_addr().unwrap());
-        let exits: Vec<String> = vec!["false".into()];
-        let err = DevServer::start(
-            &exits,
-            &url,
-            Duration::from_secs(20),
-            &dir.path().join("a"),
-            std::future::pending(),
-        )
-        .await
-        .unwrap_err();
+        let fails = |command: &[&str], ready_timeout: Duration, log: &str| {
+            let command: Vec<String> = command.iter().map(|s| s.to_string()).collect();
+            let log = dir.path().join(log);
+            let url = url.clone();
+            async move {
+                DevServer::start(&command, &url, ready_timeout, &log, std::future::pending())
+                    .await
+                    .unwrap_err()
+            }
+        };
+        let err = fails(&["false"], Duration::from_secs(20), "a").await;
         assert!(matches!(err, DevServerError::Exited { .. }), "{err}");
-        let silent: Vec<String> = vec!["sleep".into(), "30".into()];
         let started = Instant::now();
-        let err = DevServer::start(
-            &silent,
-            &url,
-            Duration::from_millis(300),
-            &dir.path().join("b"),
-            std::future::pending(),
-        )
-        .await
-        .unwrap_err();
+        let err = fails(&["sleep", "30"], Duration::from_millis(300), "b").await;
         assert!(matches!(err, DevServerError::NotReady { .. }), "{err}");
         assert!(started.elapsed() < Duration::from_secs(5));
     }

@@ -155,21 +155,9 @@ mod tests {
         cleanup: bool,
     ) -> ScenarioResult {
         ScenarioResult {
-            id: "s/x".into(),
-            suite: "s".into(),
-            scenario: "x".into(),
-            name: "x".into(),
-            file: "s.acl".into(),
-            tags: vec![],
-            status,
             failure: code.map(|c| FailureRecord::new(c, "m")),
             cleanup_failure: cleanup.then(|| FailureRecord::new(FailureCode::CleanupFailed, "m")),
-            steps: vec![],
-            duration_ms: 0,
-            context_open_us: None,
-            context_close_us: None,
-            artifact_dir: None,
-            earlier_attempts: vec![],
+            ..ScenarioResult::bare("s/x", status)
         }
     }
 

@@ -324,24 +324,11 @@ mod tests {
     const IDS: [&str; 4] = ["a/one", "a/two", "b/three", "b/four"];
 
     fn scenario(id: &str, status: ScenarioStatus) -> ScenarioResult {
-        let (suite, name) = id.split_once('/').unwrap();
         ScenarioResult {
-            id: id.into(),
-            suite: suite.into(),
-            scenario: name.into(),
-            name: name.into(),
-            file: format!("{suite}.acl"),
-            tags: vec![],
-            status,
             failure: (status != ScenarioStatus::Passed)
                 .then(|| FailureRecord::new(FailureCode::TextMismatch, "m")),
-            cleanup_failure: None,
-            steps: vec![],
             duration_ms: 5,
-            context_open_us: None,
-            context_close_us: None,
-            artifact_dir: None,
-            earlier_attempts: vec![],
+            ..ScenarioResult::bare(id, status)
         }
     }
 

@@ -197,6 +197,30 @@ impl AttemptResult {
 }
 
 impl ScenarioResult {
+    /// A bare result of scenario `id` (`suite/name`, in `suite.acl`): no steps, no failure,
+    /// nothing timed. The unit tests' starting point; each sets what it is about.
+    #[cfg(test)]
+    pub(crate) fn bare(id: &str, status: ScenarioStatus) -> ScenarioResult {
+        let (suite, name) = id.split_once('/').expect("a suite/name id");
+        ScenarioResult {
+            id: id.into(),
+            suite: suite.into(),
+            scenario: name.into(),
+            name: name.into(),
+            file: format!("{suite}.acl"),
+            tags: vec![],
+            status,
+            failure: None,
+            cleanup_failure: None,
+            steps: vec![],
+            duration_ms: 0,
+            context_open_us: None,
+            context_close_us: None,
+            artifact_dir: None,
+            earlier_attempts: vec![],
+        }
+    }
+
     /// How many times the scenario ran (1 without retries).
     pub fn attempt_count(&self) -> usize {
         self.earlier_attempts.len() + 1

@@ -9,13 +9,11 @@ mod common;
 
 use a3s_test_driver::FailureCode;
 use a3s_test_runner::event::{RunEvent, RunEventKind};
-use a3s_test_runner::exit::Exit;
 use a3s_test_runner::reporter::github::GithubReporter;
 use a3s_test_runner::reporter::html;
 use a3s_test_runner::reporter::Reporter;
 use a3s_test_runner::result::{
-    FailureRecord, RunOutcome, RunResult, ScenarioResult, ScenarioStatus, StepResult, StepStatus,
-    RESULT_FORMAT_VERSION,
+    FailureRecord, RunResult, ScenarioResult, ScenarioStatus, StepResult,
 };
 use base64::Engine;
 use std::path::{Path, PathBuf};
@@ -25,7 +23,6 @@ use time::OffsetDateTime;
 
 /// A real 1×1 PNG.
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-const RUN: &str = "20260101T120000Z-abcdef";
 
 fn step(
     index: usize,
@@ -36,20 +33,15 @@ fn step(
     failure: Option<FailureRecord>,
 ) -> StepResult {
     StepResult {
-        index,
-        label: Some(label.into()),
-        kind: kind.into(),
-        path: format!("suite.shop.scenario.x.{kind}.{label}"),
-        location: format!("{file}:{line}:9"),
-        status: if failure.is_some() {
-            StepStatus::Failed
-        } else {
-            StepStatus::Passed
-        },
         duration_ms: 10 + index as u64,
-        evidence: vec![],
-        detail: None,
-        failure,
+        ..common::step(
+            index,
+            kind,
+            label,
+            format!("suite.shop.scenario.x.{kind}.{label}"),
+            format!("{file}:{line}:9"),
+            failure,
+        )
     }
 }
 
@@ -62,27 +54,13 @@ fn scenario(
     failure: Option<FailureRecord>,
     steps: Vec<StepResult>,
 ) -> ScenarioResult {
-    ScenarioResult {
-        id: format!("shop/{id}"),
-        suite: "shop".into(),
-        scenario: id.into(),
-        name: name.into(),
-        file: file.into(),
-        tags: if id == "checkout" {
-            vec!["smoke".into(), "pay".into()]
-        } else {
-            vec!["smoke".into()]
-        },
-        status,
-        failure,
-        cleanup_failure: None,
-        steps,
-        duration_ms: 955,
-        context_open_us: Some(4200),
-        context_close_us: Some(1800),
-        artifact_dir: Some(root.join(format!("shop/{id}"))),
-        earlier_attempts: vec![],
+    let mut s = common::scenario(root, "shop", id, status, failure, steps);
+    s.name = name.into();
+    s.file = file.into();
+    if id == "checkout" {
+        s.tags.push("pay".into());
     }
+    s
 }
 
 fn located(
@@ -92,15 +70,17 @@ fn located(
     line: usize,
     label: &str,
 ) -> FailureRecord {
-    let mut f = FailureRecord::new(code, message);
-    f.step_path = Some(format!("suite.shop.scenario.x.step.{label}"));
-    f.location = Some(format!("{file}:{line}:9"));
-    f
+    common::located(
+        code,
+        message,
+        format!("suite.shop.scenario.x.step.{label}"),
+        format!("{file}:{line}:9"),
+    )
 }
 
 /// The fixed run; evidence files are written under `tmp`.
 fn fixture(tmp: &Path) -> RunResult {
-    let root = tmp.join(".a3s-test/runs").join(RUN);
+    let root = tmp.join(".a3s-test/runs").join(common::RUN_ID);
     let failure_dir = root.join("shop/greets/failure");
     std::fs::create_dir_all(&failure_dir).unwrap();
     std::fs::write(
@@ -149,7 +129,7 @@ fn fixture(tmp: &Path) -> RunResult {
         "no driver for surface `gui`; only `web` scenarios run",
     );
     surface.location = Some("suites/shop.acl:30:5".into());
-    let mut cleaned = scenario(
+    let cleaned = common::with_context_cleanup_failure(scenario(
         &root,
         "home",
         "home page",
@@ -157,22 +137,11 @@ fn fixture(tmp: &Path) -> RunResult {
         ScenarioStatus::Passed,
         None,
         vec![step(0, "navigate", "open", "suites/shop.acl", 3, None)],
-    );
-    cleaned.cleanup_failure = Some(FailureRecord::new(
-        FailureCode::CleanupFailed,
-        "failed to close the browser context within 5000 ms",
     ));
-    let mut result = RunResult {
-        format_version: RESULT_FORMAT_VERSION,
-        run_id: RUN.into(),
-        started_at: "2026-01-01T12:00:00Z".into(),
-        duration_ms: 2345,
-        outcome: RunOutcome::Passed,
-        exit_code: Exit::Success,
-        artifact_root: root.clone(),
-        skipped: 1,
-        counts: Default::default(),
-        scenarios: vec![
+    common::run(
+        root.clone(),
+        2345,
+        vec![
             cleaned,
             scenario(
                 &root,
@@ -213,16 +182,11 @@ fn fixture(tmp: &Path) -> RunResult {
                 vec![],
             ),
         ],
-        fail_on_flaky: false,
-        cleanup_failures: vec![FailureRecord::new(
-            FailureCode::CleanupFailed,
-            "killed 1 process left behind by the run: pid 4242",
-        )],
-        shard: None,
-        merge: None,
-    };
-    result.finalize();
-    result
+        |r| {
+            r.skipped = 1;
+            r.cleanup_failures = vec![common::process_left_behind()];
+        },
+    )
 }
 
 fn finished(result: &RunResult) -> RunEvent {

@@ -176,6 +176,11 @@ impl SurfaceContext for FakeContext {
     }
 }
 
+/// A web scenario (the surface every test but one runs on).
+fn web(id: &str, timeout_ms: u64, steps: &[(&str, Action)]) -> Scenario {
+    scenario(id, Surface::Web, timeout_ms, steps)
+}
+
 fn scenario(id: &str, surface: Surface, timeout_ms: u64, steps: &[(&str, Action)]) -> Scenario {
     Scenario {
         id: id.into(),
@@ -315,14 +320,7 @@ fn statuses(o: &Outcome) -> Vec<ScenarioStatus> {
 #[tokio::test]
 async fn passing_scenarios_emit_ordered_events_and_close_every_context() {
     let scenarios = (0..4)
-        .map(|i| {
-            scenario(
-                &format!("p{i}"),
-                Surface::Web,
-                5000,
-                &[("ok", nav()), ("slow20", nav())],
-            )
-        })
+        .map(|i| web(&format!("p{i}"), 5000, &[("ok", nav()), ("slow20", nav())]))
         .collect();
     let o = run(scenarios, 2, false, CancelToken::new()).await;
     assert_eq!(statuses(&o), vec![ScenarioStatus::Passed; 4]);
@@ -358,9 +356,8 @@ async fn passing_scenarios_emit_ordered_events_and_close_every_context() {
 #[tokio::test]
 async fn a_product_failure_names_the_step_and_captures_evidence() {
     let o = run(
-        vec![scenario(
+        vec![web(
             "f",
-            Surface::Web,
             5000,
             &[("ok", nav()), ("fail", nav()), ("ok", nav())],
         )],
@@ -395,12 +392,7 @@ async fn a_product_failure_names_the_step_and_captures_evidence() {
 async fn the_scenario_deadline_cuts_a_hanging_step_and_still_cleans_up() {
     let started = std::time::Instant::now();
     let o = run(
-        vec![scenario(
-            "t",
-            Surface::Web,
-            300,
-            &[("ok", nav()), ("hang", nav())],
-        )],
+        vec![web("t", 300, &[("ok", nav()), ("hang", nav())])],
         1,
         false,
         CancelToken::new(),
@@ -424,9 +416,8 @@ async fn unsupported_surfaces_and_steps_fail_as_specification_without_a_browser(
     let o = run(
         vec![
             scenario("gui", Surface::Gui, 5000, &[("ok", nav())]),
-            scenario(
+            web(
                 "trace",
-                Surface::Web,
                 5000,
                 &[("ok", nav()), ("t", Action::Snapshot { interactive: true })],
             ),
@@ -456,8 +447,8 @@ async fn unsupported_surfaces_and_steps_fail_as_specification_without_a_browser(
 async fn a_launch_failure_fails_every_runnable_scenario_as_infrastructure() {
     let o = run(
         vec![
-            scenario("a", Surface::Web, 5000, &[("ok", nav())]),
-            scenario("b", Surface::Web, 5000, &[("ok", nav())]),
+            web("a", 5000, &[("ok", nav())]),
+            web("b", 5000, &[("ok", nav())]),
         ],
         1,
         true,
@@ -477,9 +468,9 @@ async fn a_launch_failure_fails_every_runnable_scenario_as_infrastructure() {
 async fn a_crash_fails_the_rest_at_once() {
     let o = run(
         vec![
-            scenario("a", Surface::Web, 5000, &[("crash", nav())]),
-            scenario("b", Surface::Web, 60_000, &[("hang", nav())]),
-            scenario("c", Surface::Web, 60_000, &[("hang", nav())]),
+            web("a", 5000, &[("crash", nav())]),
+            web("b", 60_000, &[("hang", nav())]),
+            web("c", 60_000, &[("hang", nav())]),
         ],
         1,
         false,
@@ -500,9 +491,9 @@ async fn cancel_stops_running_and_waiting_scenarios_and_closes_contexts() {
     let cancel = CancelToken::new();
     let trigger = cancel.clone();
     let scenarios = vec![
-        scenario("a", Surface::Web, 60_000, &[("hang", nav())]),
-        scenario("b", Surface::Web, 60_000, &[("hang", nav())]),
-        scenario("c", Surface::Web, 60_000, &[("ok", nav())]),
+        web("a", 60_000, &[("hang", nav())]),
+        web("b", 60_000, &[("hang", nav())]),
+        web("c", 60_000, &[("ok", nav())]),
     ];
     let counters = Arc::new(Counters::default());
     let runner = tokio::spawn(run_with(scenarios, 2, false, cancel, counters.clone()));
@@ -543,16 +534,7 @@ async fn cancel_stops_running_and_waiting_scenarios_and_closes_contexts() {
 
 #[tokio::test]
 async fn a_scenario_that_passes_on_a_retry_is_flaky_and_keeps_each_attempt() {
-    let o = run_retrying(
-        vec![scenario(
-            "f",
-            Surface::Web,
-            5000,
-            &[("ok", nav()), ("flaky1", nav())],
-        )],
-        2,
-    )
-    .await;
+    let o = run_retrying(vec![web("f", 5000, &[("ok", nav()), ("flaky1", nav())])], 2).await;
     let s = &o.execution.scenarios[0];
     assert_eq!(s.status, ScenarioStatus::Flaky);
     assert!(s.failure.is_none());
@@ -606,15 +588,14 @@ async fn a_scenario_that_passes_on_a_retry_is_flaky_and_keeps_each_attempt() {
 async fn retries_stop_at_the_limit_and_skip_what_a_retry_cannot_fix() {
     let o = run_retrying(
         vec![
-            scenario("always", Surface::Web, 5000, &[("fail", nav())]),
-            scenario("slow", Surface::Web, 200, &[("hang1", nav())]),
-            scenario(
+            web("always", 5000, &[("fail", nav())]),
+            web("slow", 200, &[("hang1", nav())]),
+            web(
                 "spec",
-                Surface::Web,
                 5000,
                 &[("t", Action::Snapshot { interactive: true })],
             ),
-            scenario("crash", Surface::Web, 5000, &[("crash", nav())]),
+            web("crash", 5000, &[("crash", nav())]),
         ],
         2,
     )
@@ -643,11 +624,7 @@ async fn retries_stop_at_the_limit_and_skip_what_a_retry_cannot_fix() {
 
 #[tokio::test]
 async fn without_retries_a_failure_is_final() {
-    let o = run_retrying(
-        vec![scenario("f", Surface::Web, 5000, &[("flaky1", nav())])],
-        0,
-    )
-    .await;
+    let o = run_retrying(vec![web("f", 5000, &[("flaky1", nav())])], 0).await;
     let s = &o.execution.scenarios[0];
     assert_eq!((s.status, s.attempt_count()), (ScenarioStatus::Failed, 1));
     assert!(!o

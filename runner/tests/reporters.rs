@@ -13,8 +13,8 @@ use a3s_test_runner::reporter::junit::JunitReporter;
 use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
 use a3s_test_runner::reporter::Reporter;
 use a3s_test_runner::result::{
-    AttemptResult, EvidenceRecord, FailureRecord, RunOutcome, RunResult, ScenarioResult,
-    ScenarioStatus, StepResult, StepStatus, RESULT_FORMAT_VERSION,
+    AttemptResult, EvidenceRecord, FailureRecord, RunResult, ScenarioResult, ScenarioStatus,
+    StepResult,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -30,22 +30,14 @@ fn step(
     scenario: &str,
     failure: Option<FailureRecord>,
 ) -> StepResult {
-    StepResult {
+    common::step(
         index,
-        label: Some(label.into()),
-        kind: kind.into(),
-        path: format!("suite.forms.scenario.{scenario}.{kind}.{label}"),
-        location: format!("suites/forms.acl:{}:9", 4 + index),
-        status: if failure.is_some() {
-            StepStatus::Failed
-        } else {
-            StepStatus::Passed
-        },
-        duration_ms: 10,
-        evidence: vec![],
-        detail: None,
+        kind,
+        label,
+        format!("suite.forms.scenario.{scenario}.{kind}.{label}"),
+        format!("suites/forms.acl:{}:9", 4 + index),
         failure,
-    }
+    )
 }
 
 fn scenario(
@@ -56,21 +48,8 @@ fn scenario(
     ms: u64,
 ) -> ScenarioResult {
     ScenarioResult {
-        id: format!("forms/{id}"),
-        suite: "forms".into(),
-        scenario: id.into(),
-        name: id.replace('-', " "),
-        file: "suites/forms.acl".into(),
-        tags: vec!["smoke".into()],
-        status,
-        failure,
-        cleanup_failure: None,
-        steps,
         duration_ms: ms,
-        context_open_us: Some(4200),
-        context_close_us: Some(1800),
-        artifact_dir: Some(PathBuf::from(format!("{ROOT}/forms/{id}"))),
-        earlier_attempts: vec![],
+        ..common::scenario(Path::new(ROOT), "forms", id, status, failure, steps)
     }
 }
 
@@ -82,10 +61,23 @@ fn located(
     label: &str,
     line: usize,
 ) -> FailureRecord {
-    let mut f = FailureRecord::new(code, message);
-    f.step_path = Some(format!("suite.forms.scenario.{scenario}.{kind}.{label}"));
-    f.location = Some(format!("suites/forms.acl:{line}:9"));
-    f
+    common::located(
+        code,
+        message,
+        format!("suite.forms.scenario.{scenario}.{kind}.{label}"),
+        format!("suites/forms.acl:{line}:9"),
+    )
+}
+
+/// The passing first scenario of both fixtures.
+fn open_form() -> ScenarioResult {
+    scenario(
+        "open-form",
+        ScenarioStatus::Passed,
+        None,
+        vec![step(0, "navigate", "open", "open-form", None)],
+        120,
+    )
 }
 
 fn fixture() -> RunResult {
@@ -113,35 +105,18 @@ fn fixture() -> RunResult {
     );
     unsupported.step_path = Some("suite.forms.scenario.desktop".into());
     unsupported.location = Some("suites/forms.acl:30:5".into());
-    let mut cleaned = scenario(
+    let cleaned = common::with_context_cleanup_failure(scenario(
         "submit",
         ScenarioStatus::Passed,
         None,
         vec![step(0, "navigate", "open", "submit", None)],
         412,
-    );
-    cleaned.cleanup_failure = Some(FailureRecord::new(
-        FailureCode::CleanupFailed,
-        "failed to close the browser context within 5000 ms",
     ));
-    let mut result = RunResult {
-        format_version: RESULT_FORMAT_VERSION,
-        run_id: "20260101T120000Z-abcdef".into(),
-        started_at: "2026-01-01T12:00:00Z".into(),
-        duration_ms: 2345,
-        outcome: RunOutcome::Passed,
-        exit_code: Exit::Success,
-        artifact_root: PathBuf::from(ROOT),
-        skipped: 2,
-        counts: Default::default(),
-        scenarios: vec![
-            scenario(
-                "open-form",
-                ScenarioStatus::Passed,
-                None,
-                vec![step(0, "navigate", "open", "open-form", None)],
-                120,
-            ),
+    common::run(
+        PathBuf::from(ROOT),
+        2345,
+        vec![
+            open_form(),
             scenario(
                 "greets-user",
                 ScenarioStatus::Failed,
@@ -168,16 +143,11 @@ fn fixture() -> RunResult {
             ),
             cleaned,
         ],
-        cleanup_failures: vec![FailureRecord::new(
-            FailureCode::CleanupFailed,
-            "killed 1 process left behind by the run: pid 4242",
-        )],
-        fail_on_flaky: false,
-        shard: None,
-        merge: None,
-    };
-    result.finalize();
-    result
+        |r| {
+            r.skipped = 2;
+            r.cleanup_failures = vec![common::process_left_behind()];
+        },
+    )
 }
 
 fn at(ms: u64, kind: RunEventKind) -> RunEvent {
@@ -374,34 +344,12 @@ fn retried_fixture(fail_on_flaky: bool) -> RunResult {
     );
     broken.artifact_dir = Some(PathBuf::from(format!("{ROOT}/forms/publish.retry-2")));
     broken.earlier_attempts = vec![failed_attempt("publish", 1), failed_attempt("publish", 2)];
-    let mut result = RunResult {
-        format_version: RESULT_FORMAT_VERSION,
-        run_id: "20260101T120000Z-abcdef".into(),
-        started_at: "2026-01-01T12:00:00Z".into(),
-        duration_ms: 2100,
-        outcome: RunOutcome::Passed,
-        exit_code: Exit::Success,
-        artifact_root: PathBuf::from(ROOT),
-        skipped: 0,
-        counts: Default::default(),
-        scenarios: vec![
-            scenario(
-                "open-form",
-                ScenarioStatus::Passed,
-                None,
-                vec![step(0, "navigate", "open", "open-form", None)],
-                120,
-            ),
-            flaky,
-            broken,
-        ],
-        cleanup_failures: vec![],
-        fail_on_flaky,
-        shard: None,
-        merge: None,
-    };
-    result.finalize();
-    result
+    common::run(
+        PathBuf::from(ROOT),
+        2100,
+        vec![open_form(), flaky, broken],
+        |r| r.fail_on_flaky = fail_on_flaky,
+    )
 }
 
 fn terminal_text(result: &RunResult) -> String {

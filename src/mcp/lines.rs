@@ -8,7 +8,7 @@
 use std::io::{self, BufRead};
 
 /// One message line, or the fact that it was too long.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Line {
     /// A complete line (without its `\n`) is in the buffer.
     Complete,
@@ -77,26 +77,30 @@ mod tests {
     use super::*;
     use std::io::{BufReader, Read};
 
+    /// Every line `read_line` gives until the end (`None`), with what the buffer held after it,
+    /// and the largest capacity the buffer reached.
+    fn all_lines(mut input: impl BufRead, limit: usize) -> (Vec<(Line, Vec<u8>)>, usize) {
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        let mut capacity = 0;
+        while let Some(line) = read_line(&mut input, &mut buf, limit).unwrap() {
+            capacity = capacity.max(buf.capacity());
+            lines.push((line, buf.clone()));
+        }
+        (lines, capacity)
+    }
+
     #[test]
     fn lines_are_split_and_the_last_may_lack_a_newline() {
-        let mut input = BufReader::new(&b"{\"a\":1}\n\nlast"[..]);
-        let mut buf = Vec::new();
+        let (lines, _) = all_lines(BufReader::new(&b"{\"a\":1}\n\nlast"[..]), 16);
         assert_eq!(
-            read_line(&mut input, &mut buf, 16).unwrap(),
-            Some(Line::Complete)
+            lines,
+            [
+                (Line::Complete, b"{\"a\":1}".to_vec()),
+                (Line::Complete, vec![]),
+                (Line::Complete, b"last".to_vec()),
+            ]
         );
-        assert_eq!(buf, b"{\"a\":1}");
-        assert_eq!(
-            read_line(&mut input, &mut buf, 16).unwrap(),
-            Some(Line::Complete)
-        );
-        assert!(buf.is_empty());
-        assert_eq!(
-            read_line(&mut input, &mut buf, 16).unwrap(),
-            Some(Line::Complete)
-        );
-        assert_eq!(buf, b"last");
-        assert_eq!(read_line(&mut input, &mut buf, 16).unwrap(), None);
     }
 
     #[test]
@@ -105,33 +109,18 @@ mod tests {
         let limit = 1024;
         let long = std::io::repeat(b'a').take(64 * 1024 * 1024);
         let rest = &b"\n{\"ok\":true}\n"[..];
-        let mut input = BufReader::with_capacity(8192, long.chain(rest));
-        let mut buf = Vec::new();
-        assert_eq!(
-            read_line(&mut input, &mut buf, limit).unwrap(),
-            Some(Line::TooLong)
-        );
-        assert!(buf.capacity() <= limit + 8192, "{}", buf.capacity());
-        assert_eq!(
-            read_line(&mut input, &mut buf, limit).unwrap(),
-            Some(Line::Complete)
-        );
-        assert_eq!(buf, b"{\"ok\":true}");
-        assert_eq!(read_line(&mut input, &mut buf, limit).unwrap(), None);
+        let input = BufReader::with_capacity(8192, long.chain(rest));
+        let (lines, capacity) = all_lines(input, limit);
+        assert!(capacity <= limit + 8192, "{capacity}");
+        let kinds: Vec<Line> = lines.iter().map(|(l, _)| *l).collect();
+        assert_eq!(kinds, [Line::TooLong, Line::Complete]);
+        assert_eq!(lines[1].1, b"{\"ok\":true}");
     }
 
     #[test]
     fn exactly_the_limit_is_accepted() {
-        let mut input = BufReader::new(&b"abcd\nabcde\n"[..]);
-        let mut buf = Vec::new();
-        assert_eq!(
-            read_line(&mut input, &mut buf, 4).unwrap(),
-            Some(Line::Complete)
-        );
-        assert_eq!(
-            read_line(&mut input, &mut buf, 4).unwrap(),
-            Some(Line::TooLong)
-        );
-        assert_eq!(read_line(&mut input, &mut buf, 4).unwrap(), None);
+        let (lines, _) = all_lines(BufReader::new(&b"abcd\nabcde\n"[..]), 4);
+        let kinds: Vec<Line> = lines.iter().map(|(l, _)| *l).collect();
+        assert_eq!(kinds, [Line::Complete, Line::TooLong]);
     }
 }

@@ -580,8 +580,7 @@ fn with_cleanup(
     closed.cleanup_verified = survivors.is_empty();
     closed.survivors = survivors;
     if !closed.survivors.is_empty() {
-        let detail = serde_json::to_value(&closed).expect("results serialize");
-        return Err(cleanup::failed(session, &closed.survivors).with_detail(detail));
+        return Err(cleanup::failed(session, &closed.survivors).with_detail(&closed));
     }
     Ok(closed)
 }
@@ -611,8 +610,7 @@ fn forced(
             blocked_requests: Vec::new(),
         })
     } else {
-        let detail = serde_json::to_value(&report).expect("reports serialize");
-        Err(cleanup::failed(session, &survivors).with_detail(detail))
+        Err(cleanup::failed(session, &survivors).with_detail(&report))
     }
 }
 

@@ -43,10 +43,7 @@ fn ok(dir: &Path, tag: &str, args: &[&str]) -> Value {
 }
 
 fn assert_none_left(tracker: &mut Tracker, what: &str) {
-    let left = tracker.wait_none(GONE);
-    if !left.is_empty() {
-        tracker.kill_all();
-    }
+    let left = tracker.killed_after(GONE);
     assert!(left.is_empty(), "{what}: processes {left:?} survived");
 }
 

@@ -82,10 +82,7 @@ fn kill_9_of_run_at_any_moment_leaves_nothing_and_the_next_start_removes_the_pro
         // SAFETY: SIGKILL to the run this test spawned (its pid, not its group).
         unsafe { libc::kill(pid, libc::SIGKILL) };
         child.wait().unwrap();
-        let left = tracker.wait_none(Duration::from_secs(2));
-        if !left.is_empty() {
-            tracker.kill_all();
-        }
+        let left = tracker.killed_after(Duration::from_secs(2));
         assert!(
             left.is_empty(),
             "trial {trial} ({moment:?}): processes {left:?} outlived the killed run (seen {seen:?})"
@@ -168,10 +165,7 @@ fn kill_9_of_dev_takes_everything_along_and_the_next_dev_reopens_its_session() {
     // SAFETY: SIGKILL to the `dev` this test spawned (its pid, not its group).
     unsafe { libc::kill(first.0.id() as i32, libc::SIGKILL) };
     first.0.wait().unwrap();
-    let left = tracker.wait_none(Duration::from_secs(2));
-    if !left.is_empty() {
-        tracker.kill_all();
-    }
+    let left = tracker.killed_after(Duration::from_secs(2));
     assert!(
         left.is_empty(),
         "processes {left:?} outlived the killed dev"

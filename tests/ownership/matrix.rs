@@ -29,7 +29,7 @@ use crate::owned::{new_tag, Tracker, TAG_VAR};
 use a3s_test_runner::process_tree::ProcessInfo;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -179,13 +179,36 @@ fn ended(mut child: Child) -> Result<(std::process::ExitStatus, String), String>
     }
 }
 
+/// Spawn `command` (carrying `tag`, stderr dropped), let it reach its signal handler when the
+/// trial sends a handled signal, wait the trial's share of `span`, send the signal and wait for
+/// the end: (exit status, stdout).
+fn signalled(
+    mut command: Command,
+    tag: &str,
+    trial: &Trial,
+    span: Duration,
+    what: &str,
+) -> Result<(std::process::ExitStatus, String), String> {
+    let mut child = command
+        .env(TAG_VAR, tag)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("spawn {what}: {e}"))?;
+    if trial.handled() {
+        wait_handler(&mut child, trial.sig)?;
+    }
+    std::thread::sleep(trial.delay(span));
+    // SAFETY: the `what` this trial spawned (still our unreaped child, so the pid is its own).
+    unsafe { libc::kill(child.id() as i32, trial.sig) };
+    ended(child)
+}
+
 /// Nothing of the tag alive within [`GONE`]; on failure kill what is left and say what it was.
 fn none_left(tracker: &mut Tracker, what: &str) -> Result<(), String> {
-    let left = tracker.wait_none(GONE);
+    let left = tracker.killed_after(GONE);
     if left.is_empty() {
         return Ok(());
     }
-    tracker.kill_all();
     Err(format!("{what}: processes {left:?} outlived it"))
 }
 
@@ -244,18 +267,8 @@ fn run_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
         "--base-url",
         &setup.server.base_url,
     ];
-    let mut child = command("run", &args, work.path())
-        .env(TAG_VAR, &tag)
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("spawn run: {e}"))?;
-    if trial.handled() {
-        wait_handler(&mut child, trial.sig)?;
-    }
-    std::thread::sleep(trial.delay(Duration::from_secs(3)));
-    // SAFETY: the run this trial spawned (still our unreaped child, so the pid is its own).
-    unsafe { libc::kill(child.id() as i32, trial.sig) };
-    let (status, out) = ended(child)?;
+    let run = command("run", &args, work.path());
+    let (status, out) = signalled(run, &tag, trial, Duration::from_secs(3), "run")?;
     let exit = expect_exit(trial, status, &out);
     none_left(&mut tracker, "the signalled run")?;
     exit
@@ -270,18 +283,9 @@ fn start_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
     let mut tracker = Tracker::new(&tag);
     let id = format!("start{}", trial.index);
     let url = format!("{}/", setup.server.base_url);
-    let mut child = command("agent", &["start", &url, "--session", &id, "--json"], d)
-        .env(TAG_VAR, &tag)
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("spawn agent start: {e}"))?;
-    if trial.handled() {
-        wait_handler(&mut child, trial.sig)?;
-    }
-    std::thread::sleep(trial.delay(Duration::from_millis(1500)));
-    // SAFETY: the `agent start` this trial spawned (unreaped, so the pid is still its own).
-    unsafe { libc::kill(child.id() as i32, trial.sig) };
-    let (status, out) = ended(child)?;
+    let start = command("agent", &["start", &url, "--session", &id, "--json"], d);
+    let span = Duration::from_millis(1500);
+    let (status, out) = signalled(start, &tag, trial, span, "agent start")?;
     let folder = d.join(".a3s-test/agent-sessions").join(&id);
     if status.code() == Some(0) {
         // The start returned before the signal landed: a whole session to abort.
@@ -410,21 +414,11 @@ fn dev_trial(_setup: &Setup, trial: &Trial) -> Result<(), String> {
     let d = work.path();
     let tag = new_tag("matrix-dev");
     let mut tracker = Tracker::new(&tag);
-    let mut child = command("dev", &["--json"], d)
-        .env(TAG_VAR, &tag)
-        .env_remove("DISPLAY")
+    let mut dev = command("dev", &["--json"], d);
+    dev.env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
-        .env_remove("A3S_TEST_ROOT")
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("spawn dev: {e}"))?;
-    if trial.handled() {
-        wait_handler(&mut child, trial.sig)?;
-    }
-    std::thread::sleep(trial.delay(DEV_SPAN));
-    // SAFETY: the `dev` this trial spawned (unreaped, so the pid is still its own).
-    unsafe { libc::kill(child.id() as i32, trial.sig) };
-    let (status, out) = ended(child)?;
+        .env_remove("A3S_TEST_ROOT");
+    let (status, out) = signalled(dev, &tag, trial, DEV_SPAN, "dev")?;
     let events = dev_events(&out);
     if events.iter().any(|e| e["event"] == "ready") {
         DEV_READY_FIRST.fetch_add(1, Ordering::SeqCst);

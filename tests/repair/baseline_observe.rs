@@ -10,8 +10,6 @@
 use crate::page_server::{AppServer, ENDPOINT_PATH};
 use crate::support::*;
 use a3s_test_ledger::verification::{Baseline, EvidenceRef};
-use a3s_test_runner::session::client;
-use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::repair_page::evidence::digest;
 use a3s_test_runner::session::repair_page::locate::{locators_of_context, PageLocator};
 use a3s_test_runner::session::repair_page::{ObserveRequest, PageVerification};
@@ -85,18 +83,7 @@ fn assert_pinned(root: &Path, evidence: &[EvidenceRef], prefix: &str, kinds: &[&
 
 /// One `RepairObserve` turn on the session's socket; the typed answer.
 fn observe(root: &Path, request: ObserveRequest) -> PageVerification {
-    let file: Value =
-        serde_json::from_slice(&std::fs::read(session_dir(root).join("session.json")).unwrap())
-            .unwrap();
-    let socket = PathBuf::from(file["socket"].as_str().unwrap());
-    let response = client::call(
-        &socket,
-        &Request::RepairObserve(request),
-        Duration::from_secs(90),
-    )
-    .unwrap();
-    assert!(response.ok, "{}", response.body);
-    serde_json::from_value(response.body["verification"].clone()).unwrap()
+    repair_observe(root, SESSION, request)
 }
 
 fn exec(root: &Path, statement: &str) {
@@ -115,15 +102,7 @@ fn current_revision(root: &Path) -> u64 {
 }
 
 fn failure_of(v: &PageVerification) -> (String, String) {
-    let f = v.failure.as_ref().expect("a failure");
-    (
-        serde_json::to_value(f.step)
-            .unwrap()
-            .as_str()
-            .unwrap()
-            .to_string(),
-        f.code.clone(),
-    )
+    failure_code(v).expect("a failure")
 }
 
 #[test]
@@ -131,8 +110,7 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let app = AppServer::start(&page());
-    start_session(root, &app.origin, SESSION);
-    let _guard = AbortOnDrop(root, SESSION);
+    let _guard = start_session(root, &app.origin, SESSION);
     app.wait_for_posts(1, Duration::from_secs(30));
     exec(root, r#"wait "state" { text = "Sent: endpoint_failed" }"#);
 

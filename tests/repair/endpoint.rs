@@ -89,15 +89,7 @@ impl Endpoint {
     }
 
     fn post(&self, headers: &[(&str, &str)], body: &str) -> (u16, Value) {
-        let mut req = format!(
-            "POST /__a3s/repairs HTTP/1.1\r\nhost: localhost:5173\r\ncontent-length: {}\r\n",
-            body.len()
-        );
-        for (k, v) in headers {
-            req.push_str(&format!("{k}: {v}\r\n"));
-        }
-        req.push_str("\r\n");
-        req.push_str(body);
+        let req = crate::common::post_request("localhost:5173", "/__a3s/repairs", headers, body);
         self.send(req.as_bytes())
     }
 }
@@ -385,13 +377,25 @@ fn post_actions(ep: &Endpoint, actions: &[Value], status: u16) -> Value {
     body
 }
 
-/// Each action's answer as (outcome, error code or new state), in order.
-fn assert_outcomes(body: &Value, expected: &[(&str, &str)]) {
-    let expected: Vec<(String, String)> = expected
+const INVALID_TRANSITION: &str = "test.session.repair_invalid_transition";
+
+/// POST the actions (id, finding, kind), expect HTTP `status` and each action's answer
+/// (outcome, error code or new state) in order; returns the body.
+/// An action (id, finding, kind) and the answer it must get (outcome, error code or new state).
+type Exchange<'a> = ((&'a str, &'a str, &'a str), (&'a str, &'a str));
+
+fn exchange(ep: &Endpoint, status: u16, items: &[Exchange]) -> Value {
+    let actions: Vec<Value> = items
         .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .map(|((id, finding, kind), _)| action(id, finding, kind))
         .collect();
-    assert_eq!(outcomes(body), expected, "{body}");
+    let body = post_actions(ep, &actions, status);
+    let expected: Vec<(String, String)> = items
+        .iter()
+        .map(|(_, (a, b))| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(outcomes(&body), expected, "{body}");
+    body
 }
 
 fn outcomes(body: &Value) -> Vec<(String, String)> {
@@ -418,36 +422,29 @@ fn actions_get_a_final_answer_each_and_only_ledger_failures_ask_for_a_retry() {
     assert_eq!(status, 200);
     let ledger = ledger_path(dir.path(), "s1");
     // Applied, refused by the state machine, refused for an unknown finding: all final, so 200.
-    let first = [
-        action("a1", "f1", "dismiss"),
-        action("a2", "f2", "accept"),
-        action("a3", "zz", "reopen"),
-    ];
-    let body = post_actions(&ep, &first, 200);
-    assert_outcomes(
-        &body,
+    let body = exchange(
+        &ep,
+        200,
         &[
-            ("applied", "cancelled"),
-            ("refused", "test.session.repair_invalid_transition"),
-            ("refused", "test.session.repair_unknown_finding"),
+            (("a1", "f1", "dismiss"), ("applied", "cancelled")),
+            (("a2", "f2", "accept"), ("refused", INVALID_TRANSITION)),
+            (
+                ("a3", "zz", "reopen"),
+                ("refused", "test.session.repair_unknown_finding"),
+            ),
         ],
     );
     assert!(body.get("error").is_none(), "{body}");
     let after_first = std::fs::read_to_string(&ledger).unwrap();
     // The page resends the dismissal (its answer was lost) with a new action: a duplicate, an
     // applied reopen, and the same refusal as before.
-    let second = [
-        action("a1", "f1", "dismiss"),
-        action("a4", "f1", "reopen"),
-        action("a2", "f2", "accept"),
-    ];
-    let body = post_actions(&ep, &second, 200);
-    assert_outcomes(
-        &body,
+    let body = exchange(
+        &ep,
+        200,
         &[
-            ("duplicate", "cancelled"),
-            ("applied", "reopened"),
-            ("refused", "test.session.repair_invalid_transition"),
+            (("a1", "f1", "dismiss"), ("duplicate", "cancelled")),
+            (("a4", "f1", "reopen"), ("applied", "reopened")),
+            (("a2", "f2", "accept"), ("refused", INVALID_TRANSITION)),
         ],
     );
     assert_eq!(body["actions"][0]["result"]["replayed"], true);
@@ -461,8 +458,11 @@ fn actions_get_a_final_answer_each_and_only_ledger_failures_ask_for_a_retry() {
     // is to be retried.
     std::fs::rename(&ledger, dir.path().join("kept.jsonl")).unwrap();
     std::fs::create_dir(&ledger).unwrap();
-    let body = post_actions(&ep, &[action("a5", "f2", "dismiss")], 500);
-    assert_outcomes(&body, &[("retry", "test.session.repair_io")]);
+    let body = exchange(
+        &ep,
+        500,
+        &[(("a5", "f2", "dismiss"), ("retry", "test.session.repair_io"))],
+    );
     assert_eq!(body["error"]["code"], "test.session.repair_io");
     // A document-level problem is refused as a whole, with no per-item answers.
     let reply = serde_json::json!({

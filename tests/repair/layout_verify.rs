@@ -8,14 +8,10 @@ use crate::page_server::{AppServer, ENDPOINT_PATH};
 use crate::support::*;
 use a3s_test_ledger::record::Rect;
 use a3s_test_ledger::verification::LayoutCheck;
-use a3s_test_runner::session::client;
-use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::repair_page::layout::LayoutRequest;
 use a3s_test_runner::session::repair_page::locate::PageLocator;
 use a3s_test_runner::session::repair_page::{ObserveRequest, PageVerification};
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
 const SESSION: &str = "lay";
 
@@ -56,16 +52,6 @@ fn rect(x: f64, y: f64, width: f64, height: f64) -> Rect {
 }
 
 fn observe(root: &Path, dir: &str, check: LayoutCheck, destination: Rect) -> PageVerification {
-    let file: Value = serde_json::from_slice(
-        &std::fs::read(
-            root.join(".a3s-test/agent-sessions")
-                .join(SESSION)
-                .join("session.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
-    let socket = PathBuf::from(file["socket"].as_str().unwrap());
     let request = ObserveRequest {
         after_revision: None,
         revision_timeout_ms: 10_000,
@@ -82,27 +68,7 @@ fn observe(root: &Path, dir: &str, check: LayoutCheck, destination: Rect) -> Pag
         }),
         dir: format!("artifacts/repairs/finding-layout/{dir}/verify"),
     };
-    let response = client::call(
-        &socket,
-        &Request::RepairObserve(request),
-        Duration::from_secs(90),
-    )
-    .unwrap();
-    assert!(response.ok, "{}", response.body);
-    serde_json::from_value(response.body["verification"].clone()).unwrap()
-}
-
-fn code_of(v: &PageVerification) -> Option<(String, String)> {
-    v.failure.as_ref().map(|f| {
-        (
-            serde_json::to_value(f.step)
-                .unwrap()
-                .as_str()
-                .unwrap()
-                .to_string(),
-            f.code.clone(),
-        )
-    })
+    repair_observe(root, SESSION, request)
 }
 
 #[test]
@@ -110,15 +76,14 @@ fn layout_findings_pass_only_when_the_page_moved_or_placed_something_there() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let app = AppServer::start(&page());
-    start_session(root, &app.origin, SESSION);
-    let _guard = AbortOnDrop(root, SESSION);
+    let _guard = start_session(root, &app.origin, SESSION);
     let destination = rect(300.0, 300.0, 100.0, 40.0);
     let empty = rect(600.0, 20.0, 100.0, 40.0);
 
     // The node still sits at its original region: existing is not proof of a move.
     let stayed = observe(root, "a1", LayoutCheck::Rearrange, destination);
     assert_eq!(
-        code_of(&stayed),
+        failure_code(&stayed),
         Some((
             "criteria".into(),
             "test.session.repair_layout_not_moved".into()
@@ -132,7 +97,7 @@ fn layout_findings_pass_only_when_the_page_moved_or_placed_something_there() {
     // Nothing but the page root is at the placement's destination.
     let unplaced = observe(root, "a2", LayoutCheck::Placement, empty);
     assert_eq!(
-        code_of(&unplaced),
+        failure_code(&unplaced),
         Some((
             "criteria".into(),
             "test.session.repair_layout_unaddressable".into()
@@ -154,7 +119,7 @@ fn layout_findings_pass_only_when_the_page_moved_or_placed_something_there() {
     );
     assert!(!below.layout.as_ref().unwrap().in_viewport, "{below:?}");
     assert_eq!(
-        code_of(&below).unwrap().1,
+        failure_code(&below).unwrap().1,
         "test.session.repair_layout_unaddressable"
     );
 

@@ -109,8 +109,7 @@ fn a_refused_action_leaves_the_page_queue_and_a_ledger_failure_keeps_one() {
     let root = dir.path();
     let ep = Endpoint::start_for(root, SESSION, &app.origin, 10_000);
     app.forward_to(ep.addr());
-    start_session(root, &app.origin, SESSION);
-    let _abort = AbortOnDrop(root, SESSION);
+    let _abort = start_session(root, &app.origin, SESSION);
 
     // The accept is refused (the finding is queued, not review_ready), the dismissal applied:
     // both are final, so neither is left in the page.

@@ -1,6 +1,9 @@
 //! Helpers: run the binary with a deadline in its own process group, finding documents.
 
 use crate::common::output_within;
+use a3s_test_runner::session::client;
+use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::repair_page::{ObserveRequest, PageVerification};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -87,16 +90,39 @@ pub fn import(root: &Path, session: &str, document: &str) -> serde_json::Value {
     ok_json_with(root, &args, Some(document.as_bytes()))
 }
 
-/// `agent start <origin>/ --session <session>`; expects an active session, whose record it
-/// returns.
-pub fn start_session(root: &Path, origin: &str, session: &str) -> serde_json::Value {
+/// `agent start <origin>/ --session <session>`; expects an active session, which the returned
+/// guard aborts when the test ends.
+pub fn start_session<'a>(root: &'a Path, origin: &str, session: &'a str) -> AbortOnDrop<'a> {
     let url = format!("{origin}/");
     let started = ok_json(
         root,
         &["agent", "start", &url, "--session", session, "--json"],
     );
     assert_eq!(started["state"], "active", "{started}");
-    started
+    AbortOnDrop(root, session)
+}
+
+/// One `RepairObserve` turn on the socket of `session`'s supervisor (steps 1–5 of a repair
+/// verification in its live page); the typed answer, which must be an ok one.
+pub fn repair_observe(root: &Path, session: &str, request: ObserveRequest) -> PageVerification {
+    let record = root
+        .join(".a3s-test/agent-sessions")
+        .join(session)
+        .join("session.json");
+    let file: serde_json::Value = serde_json::from_slice(&std::fs::read(record).unwrap()).unwrap();
+    let socket = std::path::PathBuf::from(file["socket"].as_str().unwrap());
+    let request = Request::RepairObserve(request);
+    let response = client::call(&socket, &request, Duration::from_secs(90)).unwrap();
+    assert!(response.ok, "{}", response.body);
+    serde_json::from_value(response.body["verification"].clone()).unwrap()
+}
+
+/// The failed step (as its JSON name) and the code of a page verification, if it failed.
+pub fn failure_code(v: &PageVerification) -> Option<(String, String)> {
+    v.failure.as_ref().map(|f| {
+        let step = serde_json::to_value(f.step).unwrap();
+        (step.as_str().unwrap().to_string(), f.code.clone())
+    })
 }
 
 /// Aborts the session (and so its browser) when the test ends, pass or fail.

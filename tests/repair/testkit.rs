@@ -113,8 +113,7 @@ fn review_session<'a>(
     session: &'a str,
 ) -> (AppServer, AbortOnDrop<'a>, Vec<Value>) {
     let app = AppServer::start(&review_page());
-    start_session(root, &app.origin, session);
-    let guard = AbortOnDrop(root, session);
+    let guard = start_session(root, &app.origin, session);
     let posts = app.wait_for_posts(4, Duration::from_secs(30));
     ok_json(
         root,
@@ -214,12 +213,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     );
     assert_eq!(drained["taken"], json!(ids), "{drained}");
     assert_eq!(drained["refused"], json!([]), "{drained}");
-    let held: Vec<&str> = drained["held"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["finding_id"].as_str().unwrap())
-        .collect();
+    let held = crate::common::each_str(&drained["held"], "finding_id");
     assert_eq!(held, ["finding-layout-expanded", "finding-layout-compact"]);
     assert_nothing_lost(&sent, &stored_findings(root, "xl"));
     assert_eq!(

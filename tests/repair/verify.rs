@@ -60,8 +60,7 @@ impl<'a> Loop<'a> {
             crate::common::write(root, ".a3s-test/project.acl", text);
         }
         let app = VerifyApp::start(root);
-        start_session(root, &app.origin, session);
-        let guard = AbortOnDrop(root, session);
+        let guard = start_session(root, &app.origin, session);
         wait_until_sent(root, session);
         let drained = ok_json(
             root,
@@ -120,15 +119,22 @@ impl<'a> Loop<'a> {
     fn fails_at_its_check(&self, code: &str) -> Value {
         self.app.edit("Pay", "");
         self.complete(&[CHECKOUT]);
-        let (exit, v) = verdict(&self.verify("r-verify", &[CHECKOUT], &[]));
-        assert_eq!(exit, Some(1), "{v}");
-        assert_eq!(failure(&v), ("checks", code), "{v}");
+        let v = self.verify_fails(&[CHECKOUT], &[], "checks", code);
         assert!(
             v["record"]["candidate"].is_null(),
             "no candidate after a failed check"
         );
-        assert_eq!(self.status(), "verification_failed");
         v["record"]["checks"][0].clone()
+    }
+
+    /// `repair-verify` (request `r-verify`) that must fail at `step` with `code`: exit code 1,
+    /// that failure in the record, the finding `verification_failed`. The JSON answer.
+    fn verify_fails(&self, files: &[&str], extra: &[&str], step: &str, code: &str) -> Value {
+        let (exit, v) = verdict(&self.verify("r-verify", files, extra));
+        assert_eq!(exit, Some(1), "{v}");
+        assert_eq!(failure(&v), (step, code), "{v}");
+        assert_eq!(self.status(), "verification_failed");
+        v
     }
 
     /// The finding's status in the ledger.
@@ -316,16 +322,13 @@ fn without_a_newer_revision_the_verification_fails_at_step_one() {
     // The file changes on disk but the page is never told: no newer revision arrives.
     crate::common::write(l.root, CHECKOUT, "export function render() {}\n");
     l.complete(&[CHECKOUT]);
-    let out = l.verify("r-verify", &[CHECKOUT], &["--revision-timeout-ms", "500"]);
-    let (code, v) = verdict(&out);
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(
-        failure(&v),
-        ("revision", "test.session.repair_no_new_revision"),
-        "{v}"
+    let v = l.verify_fails(
+        &[CHECKOUT],
+        &["--revision-timeout-ms", "500"],
+        "revision",
+        "test.session.repair_no_new_revision",
     );
     assert_eq!(v["result"]["to"], "verification_failed");
-    assert_eq!(l.status(), "verification_failed");
 }
 
 #[test]
@@ -334,13 +337,11 @@ fn a_false_criterion_fails_and_is_never_auto_resolved() {
     let l = Loop::start(dir.path(), "vcrit", Some(&catalog(PASSING)));
     l.app.edit("Pay later", "");
     l.complete(&[CHECKOUT]);
-    let out = l.verify("r-verify", &[CHECKOUT], &["--auto-resolve-repairs"]);
-    let (code, v) = verdict(&out);
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(
-        failure(&v),
-        ("criteria", "test.session.repair_criterion_failed"),
-        "{v}"
+    let v = l.verify_fails(
+        &[CHECKOUT],
+        &["--auto-resolve-repairs"],
+        "criteria",
+        "test.session.repair_criterion_failed",
     );
     let criteria = v["record"]["criteria"].as_array().unwrap();
     let text = criteria
@@ -354,7 +355,6 @@ fn a_false_criterion_fails_and_is_never_auto_resolved() {
         .unwrap();
     assert_eq!(prose["verifiable"], false, "{prose}");
     assert!(v["resolution"].is_null());
-    assert_eq!(l.status(), "verification_failed");
 }
 
 #[test]
@@ -366,18 +366,16 @@ fn a_new_uncaught_page_error_fails_the_verification() {
         "queueMicrotask(() => { throw new Error('checkout exploded'); });",
     );
     l.complete(&[CHECKOUT]);
-    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(
-        failure(&v),
-        ("errors", "test.session.repair_new_page_error"),
-        "{v}"
+    let v = l.verify_fails(
+        &[CHECKOUT],
+        &[],
+        "errors",
+        "test.session.repair_new_page_error",
     );
     assert!(
         v["record"]["errors"]["newPageErrors"].as_u64() >= Some(1),
         "{v}"
     );
-    assert_eq!(l.status(), "verification_failed");
 }
 
 #[test]
@@ -418,13 +416,7 @@ fn an_expanded_slice_with_an_empty_catalog_fails_closed() {
     let l = Loop::start(dir.path(), "vempty", None);
     l.app.edit("Pay", "");
     l.complete(&[]);
-    let (code, v) = verdict(&l.verify("r-verify", &[], &[]));
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(
-        failure(&v),
-        ("slice", "test.session.repair_slice_empty"),
-        "{v}"
-    );
+    let v = l.verify_fails(&[], &[], "slice", "test.session.repair_slice_empty");
     let slice = &v["record"]["slice"];
     assert_eq!(slice["scope"], "expanded", "{slice}");
     assert!(slice["expansionReasons"]
@@ -432,7 +424,6 @@ fn an_expanded_slice_with_an_empty_catalog_fails_closed() {
         .unwrap()
         .contains(&Value::from("no_changed_files")));
     assert_eq!(slice["selectedChecks"], serde_json::json!([]));
-    assert_eq!(l.status(), "verification_failed");
 }
 
 #[test]
@@ -490,16 +481,14 @@ fn a_candidate_that_fails_in_a_fresh_browser_keeps_the_finding_from_review_ready
     .unwrap();
     crate::common::write(l.root, CHECKOUT, original);
     l.complete(&[CHECKOUT]);
-    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(
-        failure(&v),
-        ("candidate", "test.session.repair_candidate_failed"),
-        "{v}"
+    let v = l.verify_fails(
+        &[CHECKOUT],
+        &[],
+        "candidate",
+        "test.session.repair_candidate_failed",
     );
     assert_eq!(v["record"]["checks"][0]["outcome"], "passed");
     assert_eq!(v["record"]["candidate"]["proof"]["passed"], false, "{v}");
-    assert_eq!(l.status(), "verification_failed");
 }
 
 /// A catalog whose only check covers `src/` with `command` and `timeout_ms`.

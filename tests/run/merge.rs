@@ -67,12 +67,7 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
     assert_eq!(json["merge"]["total"], 4);
     assert_eq!(json["merge"]["shards"].as_array().unwrap().len(), 4);
     assert_eq!(json["merge"]["missing_shards"], serde_json::json!([]));
-    let mut ids: Vec<&str> = json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap())
-        .collect();
+    let mut ids = crate::common::each_str(&json["scenarios"], "id");
     ids.sort();
     assert_eq!(
         ids,

@@ -77,12 +77,7 @@ fn a_failing_suite_names_the_step_code_and_screenshot_everywhere() {
         "suite.shop.scenario.greets.expect.welcome"
     );
     assert_eq!(failure["location"], "shop.acl:8:9");
-    let evidence: Vec<&str> = failure["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["path"].as_str().unwrap())
-        .collect();
+    let evidence = crate::common::each_str(&failure["evidence"], "path");
     let shot = evidence
         .iter()
         .find(|p| p.ends_with(".png"))

@@ -158,28 +158,33 @@ test.describe('shadow', () => {
   });
 });
 
-async function box(page, id) {
-  return page.getByTestId(id).boundingBox();
+// The bounding boxes of the elements with these test ids, read one after the other.
+async function boxes(page, ...ids) {
+  const found = [];
+  for (const id of ids) {
+    found.push(await page.getByTestId(id).boundingBox());
+  }
+  return found;
 }
 
 test.describe('layout', () => {
   test('header-above-main', async ({ page }) => {
     await page.goto('/layout.html');
-    const [header, main, footer] = [await box(page, 'header'), await box(page, 'main'), await box(page, 'footer')];
+    const [header, main, footer] = await boxes(page, 'header', 'main', 'footer');
     expect(header.y + header.height).toBeLessThanOrEqual(main.y);
     expect(footer.y).toBeGreaterThanOrEqual(main.y + main.height);
     expect(header.width).toBe(footer.width);
   });
   test('columns', async ({ page }) => {
     await page.goto('/layout.html');
-    const [nav, main, aside] = [await box(page, 'nav'), await box(page, 'main'), await box(page, 'aside')];
+    const [nav, main, aside] = await boxes(page, 'nav', 'main', 'aside');
     expect(nav.x + nav.width).toBeLessThanOrEqual(main.x);
     expect(aside.x).toBeGreaterThanOrEqual(main.x + main.width);
     expect(nav.y).toBe(aside.y);
   });
   test('tiles', async ({ page }) => {
     await page.goto('/layout.html');
-    const [a, b, badge, main] = [await box(page, 'tile-a'), await box(page, 'tile-b'), await box(page, 'badge'), await box(page, 'main')];
+    const [a, b, badge, main] = await boxes(page, 'tile-a', 'tile-b', 'badge', 'main');
     expect(a.x + a.width <= b.x || b.x + b.width <= a.x).toBe(true);
     expect(badge.x >= a.x && badge.x + badge.width <= a.x + a.width && badge.y >= a.y && badge.y + badge.height <= a.y + a.height).toBe(true);
     expect([a.width, a.height]).toEqual([b.width, b.height]);

@@ -42,7 +42,7 @@ mod group;
 mod tests;
 
 pub use caller::{
-    parse_caller_results, read_caller_results, unreported, CallerResultsError,
+    caller_reported, parse_caller_results, read_caller_results, unreported, CallerResultsError,
     CHECK_RESULTS_PROTOCOL, MAX_RESULTS_BYTES, MAX_SUMMARY_CHARS,
 };
 pub use files::{sha256, EvidenceDir};

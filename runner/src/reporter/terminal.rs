@@ -99,6 +99,11 @@ impl<W: Write> TerminalReporter<W> {
         }
     }
 
+    /// A status word right-aligned in the 12-column label gutter, in `style`.
+    fn label(&self, style: &str, word: &str) -> String {
+        self.paint(style, &format!("{word:>12}"))
+    }
+
     fn show(&self, path: &Path) -> String {
         match &self.options.base_dir {
             Some(base) => path
@@ -147,7 +152,7 @@ impl<W: Write> TerminalReporter<W> {
                 .chain(std::iter::once('…'))
                 .collect();
         }
-        let line = format!("{} {rest}", self.paint(BOLD, &format!("{:>12}", "Running")));
+        let line = format!("{} {rest}", self.label(BOLD, "Running"));
         write!(self.out, "{line}")?;
         self.out.flush()?;
         self.progress_drawn = true;
@@ -162,7 +167,7 @@ impl<W: Write> TerminalReporter<W> {
             ScenarioStatus::Cancelled => ("CANCEL", MAGENTA),
             ScenarioStatus::Flaky => ("FLAKY", YELLOW),
         };
-        self.paint(style, &format!("{word:>12}"))
+        self.label(style, word)
     }
 
     fn scenario_line(&mut self, result: &ScenarioResult) -> std::io::Result<()> {
@@ -179,22 +184,10 @@ impl<W: Write> TerminalReporter<W> {
             result.id
         )?;
         if let Some(f) = &result.failure {
-            writeln!(
-                self.out,
-                "{:>13}{}: {}",
-                "",
-                self.paint(DIM, f.code.as_str()),
-                f.message
-            )?;
+            self.failure_line(DIM, f)?;
         }
         if let Some(f) = &result.cleanup_failure {
-            writeln!(
-                self.out,
-                "{:>13}{}: {}",
-                "",
-                self.paint(RED, f.code.as_str()),
-                f.message
-            )?;
+            self.failure_line(RED, f)?;
         }
         Ok(())
     }
@@ -210,19 +203,24 @@ impl<W: Write> TerminalReporter<W> {
         writeln!(
             self.out,
             "{} [{secs:>8.3}s] {id} (attempt {} of {max_attempts} failed; running it again)",
-            self.paint(YELLOW, &format!("{:>12}", "RETRY")),
+            self.label(YELLOW, "RETRY"),
             failed.attempt
         )?;
         if let Some(f) = &failed.failure {
-            writeln!(
-                self.out,
-                "{:>13}{}: {}",
-                "",
-                self.paint(DIM, f.code.as_str()),
-                f.message
-            )?;
+            self.failure_line(DIM, f)?;
         }
         Ok(())
+    }
+
+    /// The indented `code: message` line under a scenario or retry line, its code in `style`.
+    fn failure_line(&mut self, style: &str, f: &FailureRecord) -> std::io::Result<()> {
+        writeln!(
+            self.out,
+            "{:>13}{}: {}",
+            "",
+            self.paint(style, f.code.as_str()),
+            f.message
+        )
     }
 
     fn failure_block(&mut self, failure: &FailureRecord) -> std::io::Result<()> {
@@ -309,7 +307,7 @@ impl<W: Write> TerminalReporter<W> {
         writeln!(
             self.out,
             "{} [{secs:>8.3}s] {} {noun}: {}",
-            self.paint(BOLD, &format!("{:>12}", "Summary")),
+            self.label(BOLD, "Summary"),
             c.total,
             parts.join(", ")
         )?;
@@ -343,21 +341,12 @@ impl<W: Write> TerminalReporter<W> {
                 }
             }
             if let Some(failure) = &scenario.cleanup_failure {
-                writeln!(
-                    self.out,
-                    "{} {}",
-                    self.paint(RED, &format!("{:>12}", "CLEANUP")),
-                    scenario.id
-                )?;
+                writeln!(self.out, "{} {}", self.label(RED, "CLEANUP"), scenario.id)?;
                 self.failure_block(failure)?;
             }
         }
         for failure in &result.cleanup_failures {
-            writeln!(
-                self.out,
-                "{} run",
-                self.paint(RED, &format!("{:>12}", "CLEANUP"))
-            )?;
+            writeln!(self.out, "{} run", self.label(RED, "CLEANUP"))?;
             self.failure_block(failure)?;
         }
         writeln!(
@@ -411,7 +400,7 @@ impl<W: Write> Reporter for TerminalReporter<W> {
                 writeln!(
                     self.out,
                     "{} {scenario_count} {noun}{skipped} with {jobs} {jobs_noun}, run {run_id}",
-                    self.paint(BOLD, &format!("{:>12}", "Starting"))
+                    self.label(BOLD, "Starting")
                 )?;
             }
             RunEventKind::DriverStarted { .. } => {}
@@ -437,7 +426,7 @@ impl<W: Write> Reporter for TerminalReporter<W> {
                 writeln!(
                     self.out,
                     "{} {running} running scenario{} (Ctrl+C again kills the browser at once)",
-                    self.paint(YELLOW, &format!("{:>12}", "Cancelling")),
+                    self.label(YELLOW, "Cancelling"),
                     if *running == 1 { "" } else { "s" }
                 )?;
             }
@@ -445,7 +434,7 @@ impl<W: Write> Reporter for TerminalReporter<W> {
                 writeln!(
                     self.out,
                     "{} {}: {}",
-                    self.paint(RED, &format!("{:>12}", "CLEANUP")),
+                    self.label(RED, "CLEANUP"),
                     failure.code,
                     failure.message
                 )?;

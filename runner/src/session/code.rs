@@ -129,9 +129,12 @@ impl SessionError {
         }
     }
 
-    /// Attach detail.
-    pub fn with_detail(mut self, detail: serde_json::Value) -> Self {
-        self.detail = Some(detail);
+    /// Attach detail: any serializable fact (a report, a result, a `json!` object), so a
+    /// caller never has to turn it into JSON first on an error path. A value JSON cannot hold
+    /// (a map with non-string keys; no type of this crate) leaves the error without detail
+    /// instead of panicking.
+    pub fn with_detail(mut self, detail: impl Serialize) -> Self {
+        self.detail = serde_json::to_value(detail).ok();
         self
     }
 

@@ -240,49 +240,40 @@ impl<D: AgentDriver> Engine<D> {
             Request::Inspect { request } => self.inspect(request).await,
             Request::RepairPeek { max } => {
                 let deadline = self.turn_deadline();
-                match self.ctx() {
-                    Ok(ctx) => repair_queue::peek(ctx, max, deadline).await,
-                    Err(e) => Err(e),
-                }
+                async { repair_queue::peek(self.ctx()?, max, deadline).await }.await
             }
             Request::RepairTake { ids } => {
                 let deadline = self.turn_deadline();
-                match self.ctx() {
-                    Ok(ctx) => repair_queue::take(ctx, &ids, deadline).await,
-                    Err(e) => Err(e),
-                }
+                async { repair_queue::take(self.ctx()?, &ids, deadline).await }.await
             }
             Request::RepairBaseline { finding, dir } => {
                 let deadline = self.turn_deadline();
-                match self.ctx() {
-                    Ok(ctx) => repair_page::baseline(ctx, &self.dir, &finding, &dir, deadline)
+                async {
+                    repair_page::baseline(self.ctx()?, &self.dir, &finding, &dir, deadline)
                         .await
-                        .map(|baseline| json!({ "baseline": baseline })),
-                    Err(e) => Err(e),
+                        .map(|baseline| json!({ "baseline": baseline }))
                 }
+                .await
             }
             Request::RepairWait { since, timeout_ms } => {
                 let deadline = self.turn_deadline();
-                match self.ctx() {
-                    Ok(ctx) => repair_watch::wait(ctx, since.as_ref(), timeout_ms, deadline).await,
-                    Err(e) => Err(e),
+                async {
+                    repair_watch::wait(self.ctx()?, since.as_ref(), timeout_ms, deadline).await
                 }
+                .await
             }
             Request::RepairApply { events } => {
                 let deadline = self.turn_deadline();
-                match self.ctx() {
-                    Ok(ctx) => repair_watch::apply(ctx, &events, deadline).await,
-                    Err(e) => Err(e),
-                }
+                async { repair_watch::apply(self.ctx()?, &events, deadline).await }.await
             }
             Request::RepairObserve(observe) => {
                 let deadline = self.repair_deadline();
-                match self.ctx() {
-                    Ok(ctx) => repair_page::observe(ctx, &self.dir, &observe, deadline)
+                async {
+                    repair_page::observe(self.ctx()?, &self.dir, &observe, deadline)
                         .await
-                        .map(|verification| json!({ "verification": verification })),
-                    Err(e) => Err(e),
+                        .map(|verification| json!({ "verification": verification }))
                 }
+                .await
             }
             Request::Exec {
                 observation,
@@ -830,8 +821,7 @@ impl<D: AgentDriver> Engine<D> {
         self.file.save(&self.dir)?;
         if !report.cleanup.problems.is_empty() {
             let message = report.cleanup.problems.join("; ");
-            let detail = serde_json::to_value(&report).expect("reports serialize");
-            return Err(SessionError::new(SessionCode::Cleanup, message).with_detail(detail));
+            return Err(SessionError::new(SessionCode::Cleanup, message).with_detail(&report));
         }
         Ok(json!({ "report": report, "next": next::after_close(&self.file) }))
     }

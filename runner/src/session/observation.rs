@@ -34,16 +34,23 @@ pub fn refs_of(snapshot: &PageSnapshot) -> Vec<RefEntry> {
         .controls
         .iter()
         .enumerate()
-        .map(|(i, c)| RefEntry {
-            reference: format!("@e{}", i + 1),
+        .map(|(i, c)| RefEntry::of(i as u64 + 1, c))
+        .collect()
+}
+
+impl RefEntry {
+    /// Ref `@e<n>` naming control `c`, with its durable targets.
+    pub fn of(n: u64, c: &ControlNode) -> RefEntry {
+        RefEntry {
+            reference: format!("@e{n}"),
             backend_node_id: c.backend_node_id,
             role: c.role.clone(),
             name: c.name.clone(),
             value: c.value.clone(),
             states: c.states.clone(),
             durable: durable_targets(c),
-        })
-        .collect()
+        }
+    }
 }
 
 fn css_string(s: &str) -> String {
@@ -78,28 +85,23 @@ pub fn durable_targets(c: &ControlNode) -> Vec<Target> {
             label: name.clone(),
         });
     }
-    if let Some(label) = c
-        .attributes
-        .get("aria-label")
-        .filter(|s| !s.trim().is_empty())
-    {
-        out.push(Target::Label {
-            label: label.clone(),
-        });
+    // An attribute with more than white space in it.
+    let worded = |attribute: &str| {
+        c.attributes
+            .get(attribute)
+            .filter(|s| !s.trim().is_empty())
+            .cloned()
+    };
+    if let Some(label) = worded("aria-label") {
+        out.push(Target::Label { label });
     }
     if let Some(id) = c.attributes.get("data-testid").filter(|s| !s.is_empty()) {
         out.push(Target::TestId {
             test_id: id.clone(),
         });
     }
-    if let Some(p) = c
-        .attributes
-        .get("placeholder")
-        .filter(|s| !s.trim().is_empty())
-    {
-        out.push(Target::Placeholder {
-            placeholder: p.clone(),
-        });
+    if let Some(placeholder) = worded("placeholder") {
+        out.push(Target::Placeholder { placeholder });
     }
     if !name.is_empty() && matches!(c.role.as_str(), "button" | "link" | "tab" | "menuitem") {
         out.push(Target::Text {

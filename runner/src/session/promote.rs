@@ -169,22 +169,21 @@ mod tests {
         ];
         let suite = suite_source(&file(steps)).unwrap();
         assert!(a3s_test_lang::admit(&suite).is_admitted(), "{suite}");
-        assert!(suite.contains("fill \"turn-2\""), "{suite}");
-        assert!(
-            suite.contains("target = role(\"textbox\", \"Email\")"),
-            "{suite}"
-        );
-        // A string that merely looks like a ref is data and stays as written.
-        assert!(suite.contains("value = \"ref(\\\"@e1\\\")\""), "{suite}");
-        assert!(suite.contains("click \"send\""), "{suite}");
-        assert!(suite.contains("navigate \"start\""), "{suite}");
-        assert!(
-            suite.contains("url = \"http://127.0.0.1:4173/next\""),
-            "{suite}"
-        );
-        // A rebuilt navigate keeps the label the agent chose; an unlabelled one gets its turn's.
-        assert!(suite.contains("navigate \"turn-5\""), "{suite}");
-        assert!(suite.contains("navigate \"back-home\""), "{suite}");
+        for expected in [
+            "fill \"turn-2\"",
+            "target = role(\"textbox\", \"Email\")",
+            // A string that merely looks like a ref is data and stays as written.
+            "value = \"ref(\\\"@e1\\\")\"",
+            "click \"send\"",
+            "navigate \"start\"",
+            "url = \"http://127.0.0.1:4173/next\"",
+            // A rebuilt navigate keeps the label the agent chose; an unlabelled one gets its
+            // turn's.
+            "navigate \"turn-5\"",
+            "navigate \"back-home\"",
+        ] {
+            assert!(suite.contains(expected), "{expected} in {suite}");
+        }
         assert!(!suite.contains("turn-6"), "{suite}");
     }
 

@@ -4,8 +4,10 @@
 //! not report is a failed check, a reported check the slice did not select is ignored.
 
 use a3s_test_lang::ir::VerificationCheck;
-use a3s_test_ledger::verification::{CheckMode, CheckOutcome, CheckResult};
-use a3s_test_runner::repair::checks::{run_checks, select, CheckOptions, EvidenceDir};
+use a3s_test_ledger::verification::{CheckOutcome, CheckResult};
+use a3s_test_runner::repair::checks::{
+    caller_reported, run_checks, select, CheckOptions, EvidenceDir,
+};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use std::path::Path;
 
@@ -14,16 +16,11 @@ pub fn reported(ids: &[String], reported: &[CheckResult]) -> Vec<CheckResult> {
     ids.iter()
         .map(|id| match reported.iter().find(|r| &r.id == id) {
             Some(r) => r.clone(),
-            None => CheckResult {
-                id: id.clone(),
-                mode: CheckMode::CallerReported,
-                outcome: CheckOutcome::Failed,
-                exit_code: None,
-                duration_ms: 0,
-                stdout: None,
-                stderr: None,
-                message: Some("selected by the slice but not in --checks-json".into()),
-            },
+            None => caller_reported(
+                id.clone(),
+                CheckOutcome::Failed,
+                Some("selected by the slice but not in --checks-json".into()),
+            ),
         })
         .collect()
 }
@@ -72,17 +69,12 @@ pub fn execute(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use a3s_test_ledger::verification::CheckMode;
 
     fn result(id: &str, outcome: CheckOutcome) -> CheckResult {
         CheckResult {
-            id: id.into(),
-            mode: CheckMode::CallerReported,
-            outcome,
-            exit_code: None,
             duration_ms: 3,
-            stdout: None,
-            stderr: None,
-            message: None,
+            ..caller_reported(id.into(), outcome, None)
         }
     }
 

@@ -150,22 +150,32 @@ pub fn parse_caller_results(
         if r.summary.as_ref().is_some_and(|s| s.contains('\0')) {
             return Err(CallerResultsError::Nul(r.id));
         }
-        out.push(CheckResult {
-            id: r.id,
-            mode: CheckMode::CallerReported,
-            outcome: if r.passed {
-                CheckOutcome::Passed
-            } else {
-                CheckOutcome::Failed
-            },
-            exit_code: r.exit_code,
-            duration_ms: r.duration_ms.unwrap_or(0),
-            stdout: None,
-            stderr: None,
-            message: r.summary,
-        });
+        let outcome = if r.passed {
+            CheckOutcome::Passed
+        } else {
+            CheckOutcome::Failed
+        };
+        let mut result = caller_reported(r.id, outcome, r.summary);
+        result.exit_code = r.exit_code;
+        result.duration_ms = r.duration_ms.unwrap_or(0);
+        out.push(result);
     }
     Ok(out)
+}
+
+/// A result the caller reported rather than A3S Test ran: no process ran here, so it has no
+/// captured output; no exit code and no time until the report says so.
+pub fn caller_reported(id: String, outcome: CheckOutcome, message: Option<String>) -> CheckResult {
+    CheckResult {
+        id,
+        mode: CheckMode::CallerReported,
+        outcome,
+        exit_code: None,
+        duration_ms: 0,
+        stdout: None,
+        stderr: None,
+        message,
+    }
 }
 
 /// [`parse_caller_results`] on a file, reading at most one byte over [`MAX_RESULTS_BYTES`] (an

@@ -49,6 +49,11 @@ impl Fixture {
             .unwrap()
     }
 
+    /// One check running `sh -c script`, with the default options.
+    async fn sh(&self, id: &str, script: &str, timeout_ms: u64) -> CheckResult {
+        self.one(check(id, &["sh", "-c", script], timeout_ms)).await
+    }
+
     fn read(&self, e: &Option<EvidenceRef>) -> Vec<u8> {
         let e = e.as_ref().expect("evidence kept");
         std::fs::read(self.session.path().join(&e.path)).unwrap()
@@ -76,13 +81,7 @@ fn gone(pid: i32) -> bool {
 #[tokio::test]
 async fn a_passing_check_keeps_both_streams_with_their_digests() {
     let f = Fixture::new();
-    let r = f
-        .one(check(
-            "ok",
-            &["sh", "-c", "echo hello; echo warn >&2"],
-            10_000,
-        ))
-        .await;
+    let r = f.sh("ok", "echo hello; echo warn >&2", 10_000).await;
     assert_eq!(r.outcome, CheckOutcome::Passed, "{r:?}");
     assert_eq!(
         (r.mode, r.exit_code, &r.message),
@@ -105,13 +104,7 @@ async fn a_passing_check_keeps_both_streams_with_their_digests() {
 #[tokio::test]
 async fn a_check_that_exits_1_fails_and_keeps_its_exit_code() {
     let f = Fixture::new();
-    let r = f
-        .one(check(
-            "unit",
-            &["sh", "-c", "echo boom >&2; exit 1"],
-            10_000,
-        ))
-        .await;
+    let r = f.sh("unit", "echo boom >&2; exit 1", 10_000).await;
     assert_eq!((r.outcome, r.exit_code), (CheckOutcome::Failed, Some(1)));
     assert_eq!(f.read(&r.stderr), b"boom\n");
     let failure = first_failure(&[r]).unwrap();
@@ -124,13 +117,7 @@ async fn a_check_that_exits_1_fails_and_keeps_its_exit_code() {
 async fn a_check_past_its_deadline_times_out_and_is_stopped() {
     let f = Fixture::new();
     let started = std::time::Instant::now();
-    let r = f
-        .one(check(
-            "slow",
-            &["sh", "-c", "echo $$ > pid; exec sleep 30"],
-            200,
-        ))
-        .await;
+    let r = f.sh("slow", "echo $$ > pid; exec sleep 30", 200).await;
     assert_eq!(r.outcome, CheckOutcome::TimedOut, "{r:?}");
     assert_eq!(r.exit_code, None);
     assert!(r.duration_ms >= 200, "{r:?}");
@@ -184,11 +171,7 @@ fn selection_follows_the_slice_and_catches_unknown_ids() {
 async fn a_double_forked_child_is_a_surviving_descendant_and_is_killed() {
     let f = Fixture::new();
     let r = f
-        .one(check(
-            "forks",
-            &["sh", "-c", "(sleep 60 & echo $! > pid); exit 0"],
-            10_000,
-        ))
+        .sh("forks", "(sleep 60 & echo $! > pid); exit 0", 10_000)
         .await;
     assert_eq!(r.outcome, CheckOutcome::SurvivingDescendant, "{r:?}");
     assert_eq!(r.exit_code, Some(0), "the main process itself exited 0");
@@ -211,7 +194,7 @@ async fn a_helper_that_left_the_group_but_holds_the_output_is_found_and_killed()
     // it really is outside the group when the check ends.
     let script = r#"setsid sh -c 'echo $$ > pid.tmp; mv pid.tmp pid; exec sleep 60' &
         while [ ! -s pid ]; do :; done; exit 0"#;
-    let r = f.one(check("escapes", &["sh", "-c", script], 10_000)).await;
+    let r = f.sh("escapes", script, 10_000).await;
     let pid = f.written_pid();
     assert_eq!(r.outcome, CheckOutcome::SurvivingDescendant, "{r:?}");
     assert!(gone(pid), "the escaped sleep {pid} must be gone");
@@ -416,25 +399,15 @@ mod caller_results {
             results,
             [
                 CheckResult {
-                    id: "unit".into(),
-                    mode: CheckMode::CallerReported,
-                    outcome: CheckOutcome::Passed,
                     exit_code: Some(0),
                     duration_ms: 812,
-                    stdout: None,
-                    stderr: None,
-                    message: Some("41 passed".into()),
+                    ..caller_reported(
+                        "unit".into(),
+                        CheckOutcome::Passed,
+                        Some("41 passed".into())
+                    )
                 },
-                CheckResult {
-                    id: "e2e".into(),
-                    mode: CheckMode::CallerReported,
-                    outcome: CheckOutcome::Failed,
-                    exit_code: None,
-                    duration_ms: 0,
-                    stdout: None,
-                    stderr: None,
-                    message: None,
-                },
+                caller_reported("e2e".into(), CheckOutcome::Failed, None),
             ]
         );
         let failure = first_failure(&results[1..]).unwrap();

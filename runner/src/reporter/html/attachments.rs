@@ -106,26 +106,18 @@ fn load_scenario(scenario: &ScenarioResult, budget: &mut u64) -> ScenarioAttachm
                 Ok(image) => out.screenshots.push(image),
                 Err(note) => out.notes.push(note),
             },
-            "console" => match read_entries(evidence, "messages") {
-                Ok((entries, more)) => {
-                    out.console = Some(entries.iter().map(console_line).collect());
-                    if more > 0 {
-                        out.notes
-                            .push(format!("{more} more console messages are in the file"));
-                    }
+            "console" => {
+                let notes = &mut out.notes;
+                if let Some(lines) = log_lines(evidence, "messages", "console messages", notes) {
+                    out.console = Some(lines.iter().map(console_line).collect());
                 }
-                Err(note) => out.notes.push(note),
-            },
-            "page_errors" => match read_entries(evidence, "errors") {
-                Ok((entries, more)) => {
-                    out.page_errors = Some(entries.iter().map(page_error_line).collect());
-                    if more > 0 {
-                        out.notes
-                            .push(format!("{more} more page errors are in the file"));
-                    }
+            }
+            "page_errors" => {
+                let notes = &mut out.notes;
+                if let Some(lines) = log_lines(evidence, "errors", "page errors", notes) {
+                    out.page_errors = Some(lines.iter().map(page_error_line).collect());
                 }
-                Err(note) => out.notes.push(note),
-            },
+            }
             _ => {}
         }
     }
@@ -177,6 +169,28 @@ fn inline_png(path: &Path, budget: &mut u64) -> Result<InlineImage, String> {
             base64::engine::general_purpose::STANDARD.encode(&bytes)
         ),
     })
+}
+
+/// The entries of an evidence file's `key` array, noting in `notes` how many more `what` the
+/// file holds than are shown, or why it could not be read (then `None`).
+fn log_lines(
+    evidence: &EvidenceRecord,
+    key: &str,
+    what: &str,
+    notes: &mut Vec<String>,
+) -> Option<Vec<Value>> {
+    match read_entries(evidence, key) {
+        Ok((entries, more)) => {
+            if more > 0 {
+                notes.push(format!("{more} more {what} are in the file"));
+            }
+            Some(entries)
+        }
+        Err(note) => {
+            notes.push(note);
+            None
+        }
+    }
 }
 
 /// The first [`MAX_LOG_ENTRIES`] entries of the array `key`, and how many more there are.
@@ -251,21 +265,8 @@ mod tests {
         let mut failure = FailureRecord::new(FailureCode::TextMismatch, "m");
         failure.evidence = evidence;
         ScenarioResult {
-            id: "s/x".into(),
-            suite: "s".into(),
-            scenario: "x".into(),
-            name: "x".into(),
-            file: "s.acl".into(),
-            tags: vec![],
-            status: ScenarioStatus::Failed,
             failure: Some(failure),
-            cleanup_failure: None,
-            steps: vec![],
-            duration_ms: 0,
-            context_open_us: None,
-            context_close_us: None,
-            artifact_dir: None,
-            earlier_attempts: vec![],
+            ..ScenarioResult::bare("s/x", ScenarioStatus::Failed)
         }
     }
 

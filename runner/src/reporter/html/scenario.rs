@@ -104,6 +104,31 @@ fn failure_block(f: &FailureRecord, title: &str, cleanup: bool) -> Markup {
     }
 }
 
+/// A `details` block of what the page logged at the failure (console messages, page errors):
+/// open when asked and there is something to see, `empty` said when there is nothing.
+fn log_block<T>(
+    open: bool,
+    title: &str,
+    empty: &str,
+    items: &[T],
+    item: impl Fn(&T) -> Markup,
+) -> Markup {
+    html! {
+        details open[open && !items.is_empty()] {
+            summary { (title) " (" (items.len()) ")" }
+            @if items.is_empty() {
+                p class="note" { (empty) }
+            } @else {
+                ul class="log" {
+                    @for i in items {
+                        li { (item(i)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The `<article>` of scenario `index` of the run.
 pub(super) fn scenario(
     index: usize,
@@ -178,43 +203,21 @@ pub(super) fn scenario(
                 }
             }
             @if let Some(console) = &attachments.console {
-                details open[open && !console.is_empty()] {
-                    summary { "Console at the failure (" (console.len()) ")" }
-                    @if console.is_empty() {
-                        p class="note" { "The page logged nothing." }
-                    } @else {
-                        ul class="log" {
-                            @for line in console {
-                                li {
-                                    span class="level" { (line.level) }
-                                    (line.text)
-                                    @if let Some(source) = &line.source {
-                                        " " span class="note" { (source) }
-                                    }
-                                }
-                            }
-                        }
+                (log_block(open, "Console at the failure", "The page logged nothing.", console, |line| html! {
+                    span class="level" { (line.level) }
+                    (line.text)
+                    @if let Some(source) = &line.source {
+                        " " span class="note" { (source) }
                     }
-                }
+                }))
             }
             @if let Some(errors) = &attachments.page_errors {
-                details open[open && !errors.is_empty()] {
-                    summary { "Page errors at the failure (" (errors.len()) ")" }
-                    @if errors.is_empty() {
-                        p class="note" { "No uncaught page error." }
-                    } @else {
-                        ul class="log" {
-                            @for error in errors {
-                                li {
-                                    (error.message)
-                                    @if let Some(source) = &error.source {
-                                        " " span class="note" { (source) }
-                                    }
-                                }
-                            }
-                        }
+                (log_block(open, "Page errors at the failure", "No uncaught page error.", errors, |error| html! {
+                    (error.message)
+                    @if let Some(source) = &error.source {
+                        " " span class="note" { (source) }
                     }
-                }
+                }))
             }
             @for note in &attachments.notes {
                 p class="note" { (note) }

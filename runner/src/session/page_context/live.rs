@@ -32,6 +32,18 @@ pub fn reply_value(
     }
 }
 
+/// Refuse a batch of more than `max` items before anything reaches the page
+/// (`at most {max} {items} per {call}`, invalid input).
+pub fn at_most(len: usize, max: usize, items: &str, call: &str) -> Result<(), SessionError> {
+    if len > max {
+        return Err(SessionError::new(
+            SessionCode::InvalidInput,
+            format!("at most {max} {items} per {call}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Call one bridge method; a driver failure becomes a session error.
 pub async fn call<C: AgentContext>(
     ctx: &C,
@@ -86,13 +98,18 @@ pub async fn revision<C: AgentContext>(ctx: &C, deadline: Instant) -> Result<u64
         call(ctx, PageContextMethod::Probe, Value::Null, deadline).await?,
         "probe",
     )?;
+    positive_revision(&v, "probe")
+}
+
+/// The `revision` of what `method` answered, which must be a positive integer.
+fn positive_revision(v: &Value, method: &str) -> Result<u64, SessionError> {
     v.get("revision")
         .and_then(Value::as_u64)
         .filter(|r| *r >= 1)
         .ok_or_else(|| {
             driver_error(
                 FailureCode::PageContextIncompatible,
-                "probe() answered without a positive integer revision",
+                format!("{method}() answered without a positive integer revision"),
             )
         })
 }
@@ -107,16 +124,7 @@ pub async fn snapshot<C: AgentContext>(
         call(ctx, PageContextMethod::Snapshot, request, deadline).await?,
         "snapshot",
     )?;
-    let rev = v
-        .get("revision")
-        .and_then(Value::as_u64)
-        .filter(|r| *r >= 1)
-        .ok_or_else(|| {
-            driver_error(
-                FailureCode::PageContextIncompatible,
-                "snapshot() answered without a positive integer revision",
-            )
-        })?;
+    let rev = positive_revision(&v, "snapshot")?;
     Ok((rev, v))
 }
 

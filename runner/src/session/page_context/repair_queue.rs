@@ -82,12 +82,7 @@ pub async fn take<C: AgentContext>(
     ids: &[String],
     deadline: Instant,
 ) -> Result<Value, SessionError> {
-    if ids.len() > MAX_BATCH {
-        return Err(SessionError::new(
-            SessionCode::InvalidInput,
-            format!("at most {MAX_BATCH} ids per take"),
-        ));
-    }
+    live::at_most(ids.len(), MAX_BATCH, "ids", "take")?;
     call(
         ctx,
         PageContextMethod::TakeRepairBatch,

@@ -67,12 +67,7 @@ pub async fn apply<C: AgentContext>(
     events: &[Value],
     deadline: Instant,
 ) -> Result<Value, SessionError> {
-    if events.len() > MAX_EVENTS {
-        return Err(SessionError::new(
-            SessionCode::InvalidInput,
-            format!("at most {MAX_EVENTS} events per apply"),
-        ));
-    }
+    live::at_most(events.len(), MAX_EVENTS, "events", "apply")?;
     let mut applied = 0u32;
     for event in events {
         match live::call(

@@ -17,7 +17,7 @@ pub mod outline;
 pub mod text;
 
 use super::code::{SessionCode, SessionError};
-use super::observation::{durable_targets, RefEntry};
+use super::observation::RefEntry;
 use a3s_test_driver::{AgentContext, PageSnapshot, Settled};
 use outline::Line;
 use serde::{Deserialize, Serialize};
@@ -249,15 +249,7 @@ impl Numbering {
                     self.by_node.insert(c.backend_node_id, n);
                     n
                 });
-                RefEntry {
-                    reference: format!("@e{n}"),
-                    backend_node_id: c.backend_node_id,
-                    role: c.role.clone(),
-                    name: c.name.clone(),
-                    value: c.value.clone(),
-                    states: c.states.clone(),
-                    durable: durable_targets(c),
-                }
+                RefEntry::of(n, c)
             })
             .collect()
     }
