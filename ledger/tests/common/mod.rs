@@ -86,6 +86,18 @@ impl Fixture {
         self.op(id, actor, attempt, action)
     }
 
+    /// `repair-inspect` of `id` now, with [`FixedIds`] so generated commands are predictable.
+    pub fn inspect(&self, id: &str) -> Result<LoopRecord, LedgerError> {
+        let state = self.ledger.read().unwrap();
+        inspect(
+            &self.session,
+            &state,
+            &fid(id),
+            self.clock.now_ms(),
+            &FixedIds,
+        )
+    }
+
     /// Walk finding `id` (already queued) into `target`.
     pub fn drive(&self, id: &str, target: RepairStatus) {
         use RepairStatus::*;
@@ -143,6 +155,15 @@ impl Fixture {
                 .unwrap_or_else(|e| panic!("driving {id} to {target}: {e}"));
         }
         assert_eq!(self.status(id), target);
+    }
+}
+
+/// Request ids that are always the same, so generated commands can be compared as text.
+pub struct FixedIds;
+
+impl RequestIdSource for FixedIds {
+    fn fresh(&self) -> RequestId {
+        RequestId::parse("r0000000000000001").unwrap()
     }
 }
 
