@@ -155,7 +155,12 @@ fn cases() -> Vec<Case> {
 fn each_code_is_raised_alone_at_its_path_and_span() {
     for (source, code, path, spanned) in cases() {
         let d = only_diagnostic(&source);
-        assert_eq!(d.code, code, "{source}\n{}", show(&source, &[d.clone()]));
+        assert_eq!(
+            d.code,
+            code,
+            "{source}\n{}",
+            show(&source, std::slice::from_ref(&d))
+        );
         assert_eq!(d.path, path, "{code}");
         assert_eq!(&source[d.span.range()], spanned, "{code}");
         assert!(!d.message.is_empty() && !d.hint.is_empty(), "{code}");

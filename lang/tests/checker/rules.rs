@@ -8,7 +8,12 @@ fn check_rows(rows: &[(&str, Code, &str, &str)]) {
     for (step, code, tail, spanned) in rows {
         let source = in_scenario(step);
         let d = only_diagnostic(&source);
-        assert_eq!(d.code, *code, "{step}\n{}", show(&source, &[d.clone()]));
+        assert_eq!(
+            d.code,
+            *code,
+            "{step}\n{}",
+            show(&source, std::slice::from_ref(&d))
+        );
         let path = if tail.is_empty() {
             "suite.s.scenario.sc".to_string()
         } else {
