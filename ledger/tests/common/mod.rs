@@ -167,6 +167,20 @@ impl RequestIdSource for FixedIds {
     }
 }
 
+/// The wire names of values that serialize as strings (enum variants), for comparing an enum
+/// with the `enum` list of a JSON schema.
+pub fn wire_names<T: serde::Serialize>(
+    values: impl IntoIterator<Item = T>,
+) -> std::collections::BTreeSet<String> {
+    values
+        .into_iter()
+        .map(|v| match serde_json::to_value(v).unwrap() {
+            serde_json::Value::String(s) => s,
+            other => panic!("not a string: {other}"),
+        })
+        .collect()
+}
+
 pub fn fid(id: &str) -> FindingId {
     FindingId::parse(id).unwrap()
 }
