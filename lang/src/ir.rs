@@ -665,13 +665,194 @@ pub enum ExpectCondition {
 }
 
 /// Direction of a viewport coverage bound.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CoverageBound {
     /// `viewport_coverage_at_least`.
     AtLeast,
     /// `viewport_coverage_at_most`.
     AtMost,
+}
+
+impl CoverageBound {
+    /// Both bounds, in documentation order.
+    pub const ALL: &'static [CoverageBound] = &[CoverageBound::AtLeast, CoverageBound::AtMost];
+}
+
+/// The form of an `expect` condition: the attribute that names it (`docs/acl.md` §9), such as
+/// `rendered_text` or `enabled`.
+///
+/// Why: the checker reads an `expect` block by these names and the agent's `expect` verb offers
+/// exactly these names, so the list of forms is written once, here, and a new form reaches both.
+/// Serialized as its attribute name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExpectForm {
+    /// `text = "…"`: visible page text contains it.
+    Text,
+    /// `url = "…"`: the URL equals it.
+    Url,
+    /// `visible = <target>`.
+    Visible,
+    /// `hidden = <target>` (stable).
+    Hidden,
+    /// `in_viewport = <target>` (stable).
+    InViewport,
+    /// `pointer_reachable = <target>` (stable).
+    PointerReachable,
+    /// `rendered_text = "…"` with `target`.
+    RenderedText,
+    /// `rendered_texts = ["…"]` with a stable `target`.
+    RenderedTexts,
+    /// `visible_count = N` with a stable `target`.
+    VisibleCount,
+    /// `value = "…"` with `target`.
+    Value,
+    /// `selected_values = ["…"]` with `target`.
+    SelectedValues,
+    /// `viewport_coverage_at_least` / `viewport_coverage_at_most = P` with `target`.
+    ViewportCoverage(CoverageBound),
+    /// An inline element state: `enabled = <target>`, `checked = <target>`, ….
+    State(ElementState),
+    /// `layout = "<relation>"` with `target`, `relative_to` and `tolerance_px`.
+    Layout,
+}
+
+/// What the attribute of an `expect` form holds, so a caller that builds a statement (the
+/// agent's `expect` verb) writes a value the checker reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormValue {
+    /// One string.
+    Text,
+    /// A list of strings.
+    Texts,
+    /// A whole number.
+    Count,
+    /// A percentage of the viewport, 0–100.
+    Percent,
+    /// A target: the element the form is about.
+    Target,
+    /// A keyword written as a string (`layout = "above"`).
+    Keyword,
+}
+
+impl ExpectForm {
+    /// Every form, in documentation order (the order of `docs/acl.md` §9).
+    pub fn all() -> impl Iterator<Item = ExpectForm> {
+        use ExpectForm as F;
+        [
+            F::Text,
+            F::Url,
+            F::Visible,
+            F::Hidden,
+            F::InViewport,
+            F::PointerReachable,
+            F::RenderedText,
+            F::RenderedTexts,
+            F::VisibleCount,
+            F::Value,
+            F::SelectedValues,
+        ]
+        .into_iter()
+        .chain(CoverageBound::ALL.iter().map(|b| F::ViewportCoverage(*b)))
+        .chain(ElementState::ALL.iter().map(|s| F::State(*s)))
+        .chain([F::Layout])
+    }
+
+    /// The attribute that names the form.
+    pub fn name(self) -> &'static str {
+        use ExpectForm as F;
+        match self {
+            F::Text => "text",
+            F::Url => "url",
+            F::Visible => "visible",
+            F::Hidden => "hidden",
+            F::InViewport => "in_viewport",
+            F::PointerReachable => "pointer_reachable",
+            F::RenderedText => "rendered_text",
+            F::RenderedTexts => "rendered_texts",
+            F::VisibleCount => "visible_count",
+            F::Value => "value",
+            F::SelectedValues => "selected_values",
+            F::ViewportCoverage(CoverageBound::AtLeast) => "viewport_coverage_at_least",
+            F::ViewportCoverage(CoverageBound::AtMost) => "viewport_coverage_at_most",
+            F::State(state) => state.keyword(),
+            F::Layout => "layout",
+        }
+    }
+
+    /// The form named by attribute `name`, if any.
+    pub fn from_name(name: &str) -> Option<ExpectForm> {
+        ExpectForm::all().find(|f| f.name() == name)
+    }
+
+    /// What the form's own attribute holds.
+    pub fn value(self) -> FormValue {
+        use ExpectForm as F;
+        match self {
+            F::Text | F::Url | F::RenderedText | F::Value => FormValue::Text,
+            F::RenderedTexts | F::SelectedValues => FormValue::Texts,
+            F::VisibleCount => FormValue::Count,
+            F::ViewportCoverage(_) => FormValue::Percent,
+            F::Layout => FormValue::Keyword,
+            F::Visible | F::Hidden | F::InViewport | F::PointerReachable | F::State(_) => {
+                FormValue::Target
+            }
+        }
+    }
+
+    /// Whether the form reads the element from a separate `target` attribute (its own value is
+    /// what that element must show).
+    pub fn reads_target(self) -> bool {
+        use ExpectForm as F;
+        matches!(
+            self,
+            F::RenderedText
+                | F::RenderedTexts
+                | F::VisibleCount
+                | F::Value
+                | F::SelectedValues
+                | F::ViewportCoverage(_)
+                | F::Layout
+        )
+    }
+}
+
+impl ExpectCondition {
+    /// The form this condition was written in.
+    pub fn form(&self) -> ExpectForm {
+        use ExpectCondition as C;
+        use ExpectForm as F;
+        match self {
+            C::Text { .. } => F::Text,
+            C::Url { .. } => F::Url,
+            C::Visible { .. } => F::Visible,
+            C::Hidden { .. } => F::Hidden,
+            C::InViewport { .. } => F::InViewport,
+            C::PointerReachable { .. } => F::PointerReachable,
+            C::RenderedText { .. } => F::RenderedText,
+            C::RenderedTexts { .. } => F::RenderedTexts,
+            C::VisibleCount { .. } => F::VisibleCount,
+            C::Value { .. } => F::Value,
+            C::SelectedValues { .. } => F::SelectedValues,
+            C::ViewportCoverage { bound, .. } => F::ViewportCoverage(*bound),
+            C::State { state, .. } => F::State(*state),
+            C::Layout { .. } => F::Layout,
+        }
+    }
+}
+
+impl Serialize for ExpectForm {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for ExpectForm {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        ExpectForm::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("no `expect` form `{name}`")))
+    }
 }
 
 macro_rules! keyword_enum {

@@ -5,6 +5,7 @@
 // This target reads the grammar files; the I/O bans in `lang/clippy.toml` are for the library only.
 #![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
+use a3s_test_lang::checker::{FRAME_FUNCTIONS, TARGET_FUNCTIONS};
 use a3s_test_lang::parser::parse;
 use std::path::{Path, PathBuf};
 
@@ -156,16 +157,7 @@ fn textmate_grammar_is_json_with_the_expected_scopes() {
     let targets = repository["target-function"]["match"]
         .as_str()
         .expect("target-function match");
-    for function in [
-        "role",
-        "label",
-        "placeholder",
-        "text",
-        "testid",
-        "css",
-        "ref",
-        "main",
-    ] {
+    for function in TARGET_FUNCTIONS.iter().chain(FRAME_FUNCTIONS) {
         assert!(
             targets.contains(function),
             "target function {function} not highlighted"

@@ -8,6 +8,10 @@
 //!
 //! Files live under `target/` (a real disk), not a tmpfs, so fsync costs what it costs.
 
+// The tests' verification record (one check, one proven candidate) is the bench's too.
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use a3s_test_ledger::store::{LedgerWriter, StoreLimits};
 use a3s_test_ledger::*;
 use std::path::Path;
@@ -25,11 +29,7 @@ fn finding(id: &str) -> String {
 
 fn doc(ids: impl Iterator<Item = String>) -> Vec<u8> {
     let items: Vec<String> = ids.map(|i| finding(&i)).collect();
-    format!(
-        r#"{{"protocol":"a3s.test.repair/1","repairs":[{}]}}"#,
-        items.join(",")
-    )
-    .into_bytes()
+    common::doc(&items).into_bytes()
 }
 
 struct Seq(u64);
@@ -41,65 +41,6 @@ impl Seq {
 }
 
 /// Write one realistic session ledger through the API; returns its event count.
-/// A passing verification record of realistic size: one check, one proven candidate.
-fn passing_record() -> VerificationRecord {
-    let digest = format!("sha256:{}", "ab".repeat(32));
-    let evidence = |kind, path: &str| EvidenceRef {
-        kind,
-        path: path.into(),
-        sha256: digest.clone(),
-        bytes: 2048,
-    };
-    VerificationRecord {
-        protocol: VERIFICATION_PROTOCOL.into(),
-        revision_before: Some(1),
-        revision_after: Some(2),
-        target: Some(TargetResolution {
-            locator: LocatorKind::RoleName,
-            acl_target: "button \"Pay\"".into(),
-            stable: true,
-        }),
-        criteria: vec![],
-        errors: None,
-        layout: None,
-        evidence: vec![
-            evidence(EvidenceKind::Screenshot, "artifacts/v/screenshot.png"),
-            evidence(EvidenceKind::PageContext, "artifacts/v/page-context.json"),
-        ],
-        slice: Some(SliceDecision {
-            protocol: SLICE_PROTOCOL.into(),
-            scope: Scope::Focused,
-            source_files: vec!["src/a.css".into()],
-            stable_locator: true,
-            prior_acl_proof_passed: None,
-            selected_checks: vec!["unit".into()],
-            expansion_reasons: vec![],
-        }),
-        checks: vec![CheckResult {
-            id: "unit".into(),
-            mode: CheckMode::Executed,
-            outcome: CheckOutcome::Passed,
-            exit_code: Some(0),
-            duration_ms: 40,
-            stdout: Some(evidence(EvidenceKind::CheckStdout, "artifacts/v/unit.out")),
-            stderr: None,
-            message: None,
-        }],
-        candidate: Some(CandidateRecord {
-            path: "artifacts/v/candidate.acl".into(),
-            sha256: digest.clone(),
-            proof: Proof {
-                passed: true,
-                code: None,
-                message: None,
-                duration_ms: 200,
-            },
-        }),
-        passed: true,
-        failure: None,
-    }
-}
-
 fn build_session(ledger: &Ledger) -> usize {
     for chunk in (0..FINDINGS).collect::<Vec<_>>().chunks(100) {
         let findings = parse_document(&doc(chunk.iter().map(|i| format!("f{i}")))).unwrap();
@@ -162,7 +103,7 @@ fn build_session(ledger: &Ledger) -> usize {
                 (
                     Actor::A3sTest,
                     Action::VerifyResult {
-                        record: Box::new(passing_record()),
+                        record: Box::new(common::record(true)),
                         changed_files: files.clone(),
                     },
                 ),

@@ -101,6 +101,25 @@ pub struct Applied {
     pub recovered_tail: Option<TornTail>,
 }
 
+impl Applied {
+    /// The stored result of `prior` answered again (a replayed request id, or a baseline that
+    /// was already taken): nothing is written, so nothing expires.
+    fn replay(prior: &Event, op: Op, recovered_tail: Option<TornTail>) -> Applied {
+        Applied {
+            finding_id: prior.finding_id.clone(),
+            seq: prior.seq,
+            op,
+            from: prior.from.unwrap_or(prior.to),
+            to: prior.to,
+            attempt_id: prior.attempt_id.clone(),
+            lease: prior.lease.as_ref().map(LeaseView::from),
+            replayed: true,
+            expired: Vec::new(),
+            recovered_tail,
+        }
+    }
+}
+
 /// A lease as results show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LeaseView {
@@ -340,18 +359,7 @@ impl Ledger {
                         ),
                     ));
                 }
-                return Ok(Applied {
-                    finding_id: prior.finding_id.clone(),
-                    seq: prior.seq,
-                    op,
-                    from: prior.from.unwrap_or(prior.to),
-                    to: prior.to,
-                    attempt_id: prior.attempt_id.clone(),
-                    lease: prior.lease.as_ref().map(LeaseView::from),
-                    replayed: true,
-                    expired: Vec::new(),
-                    recovered_tail,
-                });
+                return Ok(Applied::replay(prior, op, recovered_tail));
             }
         }
         if let (Action::Baseline { .. }, Actor::A3sTest) = (&req.action, req.actor) {
@@ -362,18 +370,9 @@ impl Ledger {
                 .and_then(|f| f.baseline)
                 .map(|i| &state.events[i])
             {
-                return Ok(Applied {
-                    finding_id: prior.finding_id.clone(),
-                    seq: prior.seq,
-                    op,
-                    from: prior.from.unwrap_or(prior.to),
-                    to: prior.to,
-                    attempt_id: None,
-                    lease: prior.lease.as_ref().map(LeaseView::from),
-                    replayed: true,
-                    expired: Vec::new(),
-                    recovered_tail,
-                });
+                let mut applied = Applied::replay(prior, op, recovered_tail);
+                applied.attempt_id = None;
+                return Ok(applied);
             }
         }
         let now = self.clock.now_ms();

@@ -322,26 +322,11 @@ fn reply_and_answer_make_a_question_loop() {
     fx.drive("f1", NeedsInput);
     fx.act("f1", Actor::Human, answer().1).unwrap();
     assert_eq!(fx.status("f1"), Queued);
-    let state = fx.ledger.read().unwrap();
-    let rec = inspect(
-        &fx.session,
-        &state,
-        &fid("f1"),
-        fx.clock.now_ms(),
-        &RandomRequestIds::default(),
-    )
-    .unwrap();
+    let rec = fx.inspect("f1").unwrap();
     let msgs: Vec<&str> = rec.replies.iter().map(|m| m.message.as_str()).collect();
     assert_eq!(msgs, ["which blue?", "the brand blue"]);
     assert_eq!(rec.attempts.len(), 1);
     assert_eq!(rec.attempts[0].ended_by, Some(Op::Reply));
-}
-
-struct FixedIds;
-impl RequestIdSource for FixedIds {
-    fn fresh(&self) -> RequestId {
-        RequestId::parse("r0000000000000001").unwrap()
-    }
 }
 
 #[test]
@@ -516,15 +501,7 @@ fn inspect_shows_the_whole_loop() {
     let fx = Fixture::new();
     fx.import(&[finding("f1", "")]).unwrap();
     fx.drive("f1", ReviewReady);
-    let state = fx.ledger.read().unwrap();
-    let rec = inspect(
-        &fx.session,
-        &state,
-        &fid("f1"),
-        fx.clock.now_ms(),
-        &FixedIds,
-    )
-    .unwrap();
+    let rec = fx.inspect("f1").unwrap();
     let json = serde_json::to_value(&rec).unwrap();
     assert_eq!(json["protocol"], "a3s.test.repair-loop-record/1");
     assert_eq!(json["status"], "review_ready");
@@ -550,7 +527,7 @@ fn inspect_shows_the_whole_loop() {
     // The verification proved an ACL candidate: promoting it is on offer.
     assert_eq!(json["next_action"]["kind"], "promote");
     assert_eq!(json["lease"]["state"], "none");
-    let err = inspect(&fx.session, &state, &fid("nope"), 0, &FixedIds).unwrap_err();
+    let err = fx.inspect("nope").unwrap_err();
     assert_eq!(err.code, ErrorCode::UnknownFinding);
 }
 

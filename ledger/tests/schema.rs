@@ -3,6 +3,10 @@
 //! exactly what it describes: the same enums, the same fields (required and optional), the same
 //! bounds, and its examples.
 
+mod common;
+
+use common::wire_names;
+
 use a3s_test_ledger::actions::{HumanActionKind, MAX_ACTIONS};
 use a3s_test_ledger::criterion::{TargetState, TypedCriterion, MAX_CRITERIA, MAX_CRITERION_CHARS};
 use a3s_test_ledger::intake::{
@@ -34,19 +38,6 @@ fn strings(v: &Value) -> BTreeSet<String> {
         .collect()
 }
 
-fn names<T: serde::Serialize>(values: impl IntoIterator<Item = T>) -> BTreeSet<String> {
-    values
-        .into_iter()
-        .map(|v| {
-            serde_json::to_value(v)
-                .unwrap()
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect()
-}
-
 fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object().unwrap().keys().cloned().collect()
 }
@@ -57,7 +48,7 @@ fn enums_match_the_serde_types() {
     let repair = &def(&s, "repair")["properties"];
     assert_eq!(
         strings(&repair["intent"]["enum"]),
-        names([
+        wire_names([
             Intent::Fix,
             Intent::Change,
             Intent::Question,
@@ -66,7 +57,7 @@ fn enums_match_the_serde_types() {
     );
     assert_eq!(
         strings(&repair["severity"]["enum"]),
-        names([
+        wire_names([
             Severity::Blocking,
             Severity::Important,
             Severity::Suggestion
@@ -93,10 +84,10 @@ fn enums_match_the_serde_types() {
             .collect()
     );
     let states = &def(&s, "successCriterion")["oneOf"][4]["properties"]["state"]["enum"];
-    assert_eq!(strings(states), names(TargetState::ALL));
+    assert_eq!(strings(states), wire_names(TargetState::ALL));
     assert_eq!(
         strings(&def(&s, "action")["properties"]["kind"]["enum"]),
-        names([
+        wire_names([
             HumanActionKind::Reply,
             HumanActionKind::Accept,
             HumanActionKind::Dismiss,
@@ -226,7 +217,7 @@ fn layouts_and_action_answers_match_the_serde_types() {
         .collect();
     assert_eq!(
         sources,
-        names([ComponentSource::Catalog, ComponentSource::Project])
+        wire_names([ComponentSource::Catalog, ComponentSource::Project])
     );
     for v in &variants[..2] {
         let p = &v["properties"];
@@ -248,7 +239,7 @@ fn layouts_and_action_answers_match_the_serde_types() {
     let outcome = def(&s, "actionOutcome");
     assert_eq!(
         strings(&outcome["properties"]["outcome"]["enum"]),
-        names([
+        wire_names([
             ActionAnswer::Applied,
             ActionAnswer::Duplicate,
             ActionAnswer::Refused,

@@ -8,13 +8,6 @@ use a3s_test_ledger::*;
 use common::*;
 use RepairStatus::*;
 
-struct FixedIds;
-impl RequestIdSource for FixedIds {
-    fn fresh(&self) -> RequestId {
-        RequestId::parse("r0000000000000001").unwrap()
-    }
-}
-
 fn verify_with(record: VerificationRecord) -> Action {
     Action::VerifyResult {
         record: Box::new(record),
@@ -23,11 +16,7 @@ fn verify_with(record: VerificationRecord) -> Action {
 }
 
 fn next_kind(fx: &Fixture, id: &str) -> NextActionKind {
-    let state = fx.ledger.read().unwrap();
-    inspect(&fx.session, &state, &fid(id), fx.clock.now_ms(), &FixedIds)
-        .unwrap()
-        .next_action
-        .kind
+    fx.inspect(id).unwrap().next_action.kind
 }
 
 #[test]
@@ -339,15 +328,8 @@ fn inspect_shows_baseline_verification_candidate_and_promotion() {
     fx.act("f1", Actor::A3sTest, verify_start().1).unwrap();
     fx.act("f1", Actor::A3sTest, verify(true).1).unwrap();
     fx.act("f1", Actor::Human, promote().1).unwrap();
+    let rec = fx.inspect("f1").unwrap();
     let state = fx.ledger.read().unwrap();
-    let rec = inspect(
-        &fx.session,
-        &state,
-        &fid("f1"),
-        fx.clock.now_ms(),
-        &FixedIds,
-    )
-    .unwrap();
     let f = state.finding(&fid("f1")).unwrap();
     assert_eq!(source_files(&state.record(f).unwrap()), vec!["src/App.tsx"]);
     // Through `serde_json` so that the raw page JSON (`source_hints`) renders as JSON.

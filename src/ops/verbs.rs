@@ -14,10 +14,11 @@
 use super::parse_enum;
 use super::session::{self, ExecParams, Executed};
 use super::Context;
+use a3s_test_lang::ir::{ExpectForm, FormValue};
 use a3s_test_runner::session::statement::{acl_string, block, string_list, target_arg};
 use a3s_test_runner::session::{SessionCode, SessionError};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::Deserialize;
 
 /// The session-id pattern of the MCP schemas (the same rule `check_session_id` enforces).
 const SESSION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
@@ -245,21 +246,6 @@ pub struct DragParams {
     pub on: On,
 }
 
-/// What a condition's value is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Arg {
-    /// One text (a string literal).
-    Text,
-    /// A list of texts.
-    Texts,
-    /// A whole number.
-    Count,
-    /// A percentage (0–100, may have decimals).
-    Percent,
-    /// A ref or target.
-    Target,
-}
-
 /// A `wait` condition (docs/acl.md §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -287,10 +273,11 @@ impl WaitCondition {
         }
     }
 
-    fn value(self) -> Arg {
+    fn value(self) -> FormValue {
         match self {
-            WaitCondition::Load | WaitCondition::Text | WaitCondition::Url => Arg::Text,
-            WaitCondition::Visible | WaitCondition::Hidden => Arg::Target,
+            WaitCondition::Load => FormValue::Keyword,
+            WaitCondition::Text | WaitCondition::Url => FormValue::Text,
+            WaitCondition::Visible | WaitCondition::Hidden => FormValue::Target,
         }
     }
 }
@@ -309,66 +296,12 @@ pub struct WaitParams {
     pub on: On,
 }
 
-/// An `expect` condition (docs/acl.md §9): every form the language has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-#[allow(missing_docs)]
-pub enum ExpectCondition {
-    Text,
-    Url,
-    Visible,
-    Hidden,
-    InViewport,
-    PointerReachable,
-    RenderedText,
-    RenderedTexts,
-    VisibleCount,
-    Value,
-    SelectedValues,
-    ViewportCoverageAtLeast,
-    ViewportCoverageAtMost,
-    Enabled,
-    Disabled,
-    Checked,
-    Unchecked,
-    Selected,
-    Unselected,
-    Focused,
-    Unfocused,
-    FocusWithin,
-    FocusOutside,
-    Expanded,
-    Collapsed,
-    Pressed,
-    Unpressed,
-    Readonly,
-    Writable,
-    Required,
-    Optional,
-    Invalid,
-    Valid,
-    Layout,
-}
-
-impl ExpectCondition {
-    /// The ACL attribute (the wire spelling).
-    fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
-    }
-
-    fn value(self) -> Arg {
-        use ExpectCondition as E;
-        match self {
-            E::Text | E::Url | E::RenderedText | E::Value | E::Layout => Arg::Text,
-            E::RenderedTexts | E::SelectedValues => Arg::Texts,
-            E::VisibleCount => Arg::Count,
-            E::ViewportCoverageAtLeast | E::ViewportCoverageAtMost => Arg::Percent,
-            _ => Arg::Target,
-        }
-    }
+/// The input schema of an `expect` condition: the name of one of lang's [`ExpectForm`]s
+/// (docs/acl.md §9). Why: the forms are listed once, in lang, so the tool offers every form the
+/// language admits and no other.
+fn expect_condition_schema(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<&str> = ExpectForm::all().map(ExpectForm::name).collect();
+    json_schema!({ "type": "string", "enum": names })
 }
 
 /// `expect`: check one condition once (or over `--stable-for-ms`).
@@ -380,8 +313,9 @@ pub struct ExpectParams {
     /// selected, unselected, focused, unfocused, focus_within, focus_outside, expanded,
     /// collapsed, pressed, unpressed, readonly, writable, required, optional, invalid, valid)
     /// or layout.
-    #[arg(value_parser = parse_condition::<ExpectCondition>)]
-    pub condition: ExpectCondition,
+    #[arg(value_parser = parse_condition::<ExpectForm>)]
+    #[schemars(schema_with = "expect_condition_schema")]
+    pub condition: ExpectForm,
     /// The expected text(s), count, percent or relation, or the target of a visibility or
     /// state condition.
     #[arg(required = true, num_args = 1..)]
@@ -427,7 +361,7 @@ fn invalid(message: String) -> SessionError {
 }
 
 /// One condition value as ACL.
-fn condition_value(kind: Arg, name: &str, values: &[String]) -> Result<String, SessionError> {
+fn condition_value(kind: FormValue, name: &str, values: &[String]) -> Result<String, SessionError> {
     let one = || match values {
         [v] => Ok(v.as_str()),
         _ => Err(invalid(format!(
@@ -436,15 +370,15 @@ fn condition_value(kind: Arg, name: &str, values: &[String]) -> Result<String, S
         ))),
     };
     match kind {
-        Arg::Text => Ok(acl_string(one()?)),
-        Arg::Texts => Ok(string_list(values)),
-        Arg::Target => target_arg(one()?),
-        Arg::Count => one()?
+        FormValue::Text | FormValue::Keyword => Ok(acl_string(one()?)),
+        FormValue::Texts => Ok(string_list(values)),
+        FormValue::Target => target_arg(one()?),
+        FormValue::Count => one()?
             .trim()
             .parse::<u64>()
             .map(|n| n.to_string())
             .map_err(|_| invalid(format!("`{name}` takes a whole number"))),
-        Arg::Percent => {
+        FormValue::Percent => {
             let p: f64 = one()?
                 .trim()
                 .parse()
@@ -586,8 +520,8 @@ impl ExpectParams {
     /// `expect { <condition> = <value> … }` with the helper attributes given.
     pub fn statement(&self) -> Result<String, SessionError> {
         let name = self.condition.name();
-        let value = condition_value(self.condition.value(), &name, &self.values)?;
-        let mut attributes = vec![(name.as_str(), value)];
+        let value = condition_value(self.condition.value(), name, &self.values)?;
+        let mut attributes = vec![(name, value)];
         if let Some(t) = &self.target {
             attributes.push(("target", target_arg(t)?));
         }
@@ -825,8 +759,8 @@ mod tests {
                 .unwrap(),
             );
         }
-        let all: Vec<ExpectCondition> = serde_json::from_value(
-            schemars::schema_for!(ExpectCondition).as_value()["enum"].clone(),
+        let all: Vec<ExpectForm> = serde_json::from_value(
+            crate::ops::schema_of::<ExpectParams>()["properties"]["condition"]["enum"].clone(),
         )
         .unwrap();
         assert_eq!(all.len(), 34);
@@ -834,19 +768,13 @@ mod tests {
             let stable = "css(\"main\")";
             let (values, target, relative_to): (Vec<&str>, Option<&str>, Option<&str>) =
                 match condition.value() {
-                    Arg::Text if condition == ExpectCondition::Layout => {
-                        (vec!["above"], Some(stable), Some("css(\"footer\")"))
-                    }
-                    Arg::Text
-                        if matches!(condition, ExpectCondition::Text | ExpectCondition::Url) =>
-                    {
-                        (vec!["x"], None, None)
-                    }
-                    Arg::Text => (vec!["x"], Some("@e1"), None),
-                    Arg::Texts => (vec!["a", "b"], Some(stable), None),
-                    Arg::Count => (vec!["2"], Some(stable), None),
-                    Arg::Percent => (vec!["50"], Some("@e1"), None),
-                    Arg::Target => (vec![stable], None, None),
+                    FormValue::Keyword => (vec!["above"], Some(stable), Some("css(\"footer\")")),
+                    FormValue::Text if !condition.reads_target() => (vec!["x"], None, None),
+                    FormValue::Text => (vec!["x"], Some("@e1"), None),
+                    FormValue::Texts => (vec!["a", "b"], Some(stable), None),
+                    FormValue::Count => (vec!["2"], Some(stable), None),
+                    FormValue::Percent => (vec!["50"], Some("@e1"), None),
+                    FormValue::Target => (vec![stable], None, None),
                 };
             let p = ExpectParams {
                 condition,
@@ -873,7 +801,7 @@ mod tests {
             SessionCode::InvalidInput
         );
         let p = ExpectParams {
-            condition: ExpectCondition::VisibleCount,
+            condition: ExpectForm::VisibleCount,
             values: vec!["2 }".into()],
             target: Some("@e1".into()),
             relative_to: None,

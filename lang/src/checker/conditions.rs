@@ -19,55 +19,22 @@ use super::values::{keyword, non_empty, string, string_list, string_list_with, u
 use crate::ast::Attribute;
 use crate::code::Code;
 use crate::ir::{
-    CoverageBound, ElementState, ExpectCondition, Expectation, LayoutRelation, LoadState, Target,
-    WaitCondition,
+    ExpectCondition, ExpectForm, Expectation, LayoutRelation, LoadState, Target, WaitCondition,
 };
+use std::sync::LazyLock;
 
 /// Attributes of `wait`: one condition each.
 pub(super) const WAIT_SCHEMA: &[&str] = &["load", "text", "url", "visible", "hidden"];
 
-/// Attributes of `expect`: every condition, the helper attributes, and stability.
-pub(super) const EXPECT_SCHEMA: &[&str] = &[
-    "text",
-    "url",
-    "visible",
-    "hidden",
-    "in_viewport",
-    "pointer_reachable",
-    "rendered_text",
-    "rendered_texts",
-    "visible_count",
-    "value",
-    "selected_values",
-    "viewport_coverage_at_least",
-    "viewport_coverage_at_most",
-    "enabled",
-    "disabled",
-    "checked",
-    "unchecked",
-    "selected",
-    "unselected",
-    "focused",
-    "unfocused",
-    "focus_within",
-    "focus_outside",
-    "expanded",
-    "collapsed",
-    "pressed",
-    "unpressed",
-    "readonly",
-    "writable",
-    "required",
-    "optional",
-    "invalid",
-    "valid",
-    "layout",
-    "target",
-    "relative_to",
-    "tolerance_px",
-    "stable_for_ms",
-    "sample_interval_ms",
-];
+/// Attributes of `expect`: every form ([`ExpectForm::all`]), the helper attributes, and
+/// stability.
+pub(super) static EXPECT_SCHEMA: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    ExpectForm::all()
+        .map(ExpectForm::name)
+        .chain(HELPERS.iter().copied())
+        .chain(["stable_for_ms", "sample_interval_ms"])
+        .collect()
+});
 
 /// Most items in `rendered_texts`.
 pub(super) const MAX_RENDERED_TEXTS: usize = 256;
@@ -79,62 +46,12 @@ pub(super) const MAX_TOLERANCE_PX: u32 = 1024;
 /// The helper attributes an `expect` form may use.
 const HELPERS: &[&str] = &["target", "relative_to", "tolerance_px"];
 
-/// One `expect` condition form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Form {
-    Text,
-    Url,
-    Visible,
-    Hidden,
-    InViewport,
-    PointerReachable,
-    RenderedText,
-    RenderedTexts,
-    VisibleCount,
-    Value,
-    SelectedValues,
-    Coverage(CoverageBound),
-    State(ElementState),
-    Layout,
-}
-
-impl Form {
-    fn from_name(name: &str) -> Option<Form> {
-        Some(match name {
-            "text" => Form::Text,
-            "url" => Form::Url,
-            "visible" => Form::Visible,
-            "hidden" => Form::Hidden,
-            "in_viewport" => Form::InViewport,
-            "pointer_reachable" => Form::PointerReachable,
-            "rendered_text" => Form::RenderedText,
-            "rendered_texts" => Form::RenderedTexts,
-            "visible_count" => Form::VisibleCount,
-            "value" => Form::Value,
-            "selected_values" => Form::SelectedValues,
-            "viewport_coverage_at_least" => Form::Coverage(CoverageBound::AtLeast),
-            "viewport_coverage_at_most" => Form::Coverage(CoverageBound::AtMost),
-            "layout" => Form::Layout,
-            other => Form::State(ElementState::from_keyword(other)?),
-        })
-    }
-
-    /// Whether this form reads helper attribute `helper`.
-    fn uses(self, helper: &str) -> bool {
-        match helper {
-            "target" => matches!(
-                self,
-                Form::RenderedText
-                    | Form::RenderedTexts
-                    | Form::VisibleCount
-                    | Form::Value
-                    | Form::SelectedValues
-                    | Form::Coverage(_)
-                    | Form::Layout
-            ),
-            "relative_to" | "tolerance_px" => self == Form::Layout,
-            _ => false,
-        }
+/// Whether form `form` reads helper attribute `helper`.
+fn uses(form: ExpectForm, helper: &str) -> bool {
+    match helper {
+        "target" => form.reads_target(),
+        "relative_to" | "tolerance_px" => form == ExpectForm::Layout,
+        _ => false,
     }
 }
 
@@ -226,7 +143,7 @@ fn load_keyword(state: LoadState) -> &'static str {
 
 /// `expect { <condition> [helpers] [stability] }`.
 pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> {
-    let is_condition = |name: &str| Form::from_name(name).is_some();
+    let is_condition = |name: &str| ExpectForm::from_name(name).is_some();
     let stability = stability(ctx, fields);
     let first = single_condition(ctx, fields, is_condition);
     if let Some(first) = first {
@@ -236,8 +153,8 @@ pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> 
             };
             let used = fields
                 .present(is_condition)
-                .filter_map(|c| Form::from_name(&c.name.name))
-                .any(|f| f.uses(helper));
+                .filter_map(|c| ExpectForm::from_name(&c.name.name))
+                .any(|f| uses(f, helper));
             if !used {
                 let form = &first.name.name;
                 ctx.error_in(
@@ -251,7 +168,7 @@ pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> 
         }
     }
     let first = first?;
-    let form = Form::from_name(&first.name.name)?;
+    let form = ExpectForm::from_name(&first.name.name)?;
     let condition = condition(ctx, fields, form, first);
     Some(Expectation {
         condition: condition?,
@@ -294,34 +211,34 @@ fn helper_target(
 fn condition(
     ctx: &mut Ctx,
     fields: &Fields<'_>,
-    form: Form,
+    form: ExpectForm,
     attr: &Attribute,
 ) -> Option<ExpectCondition> {
     let name = attr.name.name.as_str();
     Some(match form {
-        Form::Text => ExpectCondition::Text {
+        ExpectForm::Text => ExpectCondition::Text {
             text: non_empty(ctx, attr)?.to_string(),
         },
-        Form::Url => ExpectCondition::Url {
+        ExpectForm::Url => ExpectCondition::Url {
             url: non_empty(ctx, attr)?.to_string(),
         },
-        Form::Visible => ExpectCondition::Visible {
+        ExpectForm::Visible => ExpectCondition::Visible {
             target: target(ctx, name, &attr.value)?,
         },
-        Form::Hidden => ExpectCondition::Hidden {
+        ExpectForm::Hidden => ExpectCondition::Hidden {
             target: stable_target(ctx, attr, Code::HiddenTargetUnstable, name)?,
         },
-        Form::InViewport => ExpectCondition::InViewport {
+        ExpectForm::InViewport => ExpectCondition::InViewport {
             target: stable_target(ctx, attr, Code::InViewportTargetUnstable, name)?,
         },
-        Form::PointerReachable => ExpectCondition::PointerReachable {
+        ExpectForm::PointerReachable => ExpectCondition::PointerReachable {
             target: stable_target(ctx, attr, Code::PointerReachableTargetUnstable, name)?,
         },
-        Form::State(state) => ExpectCondition::State {
+        ExpectForm::State(state) => ExpectCondition::State {
             target: target(ctx, name, &attr.value)?,
             state,
         },
-        Form::RenderedText => {
+        ExpectForm::RenderedText => {
             let t = helper_target(ctx, fields, name, None);
             let text = string(ctx, attr);
             ExpectCondition::RenderedText {
@@ -329,7 +246,7 @@ fn condition(
                 text: text?.to_string(),
             }
         }
-        Form::Value => {
+        ExpectForm::Value => {
             let t = helper_target(ctx, fields, name, None);
             let value = string(ctx, attr);
             ExpectCondition::Value {
@@ -337,7 +254,7 @@ fn condition(
                 value: value?.to_string(),
             }
         }
-        Form::RenderedTexts => {
+        ExpectForm::RenderedTexts => {
             let t = helper_target(ctx, fields, name, Some(Code::RenderedTextsTargetUnstable));
             let texts = string_list(ctx, attr);
             if let Some(texts) = &texts {
@@ -360,7 +277,7 @@ fn condition(
                 texts: texts?.into_iter().map(str::to_string).collect(),
             }
         }
-        Form::VisibleCount => {
+        ExpectForm::VisibleCount => {
             let t = helper_target(ctx, fields, name, Some(Code::VisibleCountTargetUnstable));
             let count = u32_in(ctx, attr, 0, MAX_VISIBLE_COUNT);
             ExpectCondition::VisibleCount {
@@ -368,7 +285,7 @@ fn condition(
                 count: count?,
             }
         }
-        Form::SelectedValues => {
+        ExpectForm::SelectedValues => {
             let t = helper_target(ctx, fields, name, None);
             let rules = ItemRules {
                 non_empty: false,
@@ -381,7 +298,7 @@ fn condition(
                 values: values?.into_iter().map(str::to_string).collect(),
             }
         }
-        Form::Coverage(bound) => {
+        ExpectForm::ViewportCoverage(bound) => {
             let t = helper_target(ctx, fields, name, None);
             let percent = u32_in(ctx, attr, 0, 100);
             ExpectCondition::ViewportCoverage {
@@ -390,7 +307,7 @@ fn condition(
                 percent: percent?,
             }
         }
-        Form::Layout => layout(ctx, fields, attr)?,
+        ExpectForm::Layout => layout(ctx, fields, attr)?,
     })
 }
 
@@ -425,18 +342,20 @@ fn layout(ctx: &mut Ctx, fields: &Fields<'_>, attr: &Attribute) -> Option<Expect
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::ElementState;
 
     #[test]
     fn expect_schema_names_every_form_and_state() {
         for state in ElementState::ALL {
             assert!(EXPECT_SCHEMA.contains(&state.keyword()), "{state:?}");
         }
-        for name in EXPECT_SCHEMA {
-            let known = Form::from_name(name).is_some()
+        for name in EXPECT_SCHEMA.iter() {
+            let known = ExpectForm::from_name(name).is_some()
                 || HELPERS.contains(name)
                 || matches!(*name, "stable_for_ms" | "sample_interval_ms");
             assert!(known, "{name}");
         }
+        assert_eq!(EXPECT_SCHEMA.len(), 39);
         assert!(EXPECT_SCHEMA.len() <= super::super::fields::MAX_SCHEMA);
     }
 }

@@ -40,6 +40,7 @@ use crate::code::Code;
 use crate::diagnostic::{did_you_mean, Diagnostic};
 use crate::ir::{AdmittedDocument, Step};
 use context::{header, Annotate, Ctx};
+pub use targets::{FRAME_FUNCTIONS, TARGET_FUNCTIONS};
 
 /// Root block kinds.
 const ROOTS: &[&str] = &["suite", "project"];

@@ -47,7 +47,7 @@ fn schema(kind: ActionKind) -> &'static [&'static str] {
         Viewport => &["width", "height", "scale"],
         Snapshot => &["interactive"],
         Wait => WAIT_SCHEMA,
-        Expect => EXPECT_SCHEMA,
+        Expect => &EXPECT_SCHEMA,
         Screenshot => &["path"],
         Accessibility => &["path", "interactive"],
         Console | PageErrors => &["path", "clear"],

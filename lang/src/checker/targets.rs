@@ -16,8 +16,9 @@ use crate::code::Code;
 use crate::diagnostic::did_you_mean;
 use crate::ir::{ElementRef, FrameTarget, Target};
 
-/// Element target functions, for "did you mean" hints.
-const TARGET_FUNCTIONS: &[&str] = &[
+/// Element target functions (`docs/acl.md` §3), for "did you mean" hints; public so the editor
+/// grammar's test can check it highlights every one.
+pub const TARGET_FUNCTIONS: &[&str] = &[
     "role",
     "label",
     "placeholder",
@@ -26,8 +27,8 @@ const TARGET_FUNCTIONS: &[&str] = &[
     "css",
     "ref",
 ];
-/// Frame target functions.
-const FRAME_FUNCTIONS: &[&str] = &["main", "css", "ref"];
+/// Frame target functions (public for the same reason).
+pub const FRAME_FUNCTIONS: &[&str] = &["main", "css", "ref"];
 /// What a target looks like, for type errors.
 const TARGET_EXAMPLE: &str = "a target such as role(\"button\", \"Save\")";
 

@@ -1,7 +1,7 @@
 //! One source per admission code the checker emits: it must produce exactly that code, at the
 //! expected logical path, underlining the expected text.
 
-use crate::{in_scenario, show};
+use crate::{in_scenario, only_diagnostic, show};
 use a3s_test_lang::{admit, Code};
 
 /// `(source, code, path, spanned text)`.
@@ -154,21 +154,18 @@ fn cases() -> Vec<Case> {
 #[test]
 fn each_code_is_raised_alone_at_its_path_and_span() {
     for (source, code, path, spanned) in cases() {
-        let admission = admit(&source);
-        let diagnostics = &admission.diagnostics;
+        let d = only_diagnostic(&source);
         assert_eq!(
-            diagnostics.len(),
-            1,
-            "{code}: expected one diagnostic in\n{source}\n{}",
-            show(&source, diagnostics)
+            d.code,
+            code,
+            "{source}\n{}",
+            show(&source, std::slice::from_ref(&d))
         );
-        let d = &diagnostics[0];
-        assert_eq!(d.code, code, "{source}\n{}", show(&source, diagnostics));
         assert_eq!(d.path, path, "{code}");
         assert_eq!(&source[d.span.range()], spanned, "{code}");
         assert!(!d.message.is_empty() && !d.hint.is_empty(), "{code}");
         assert!(
-            admission.document.is_none(),
+            admit(&source).document.is_none(),
             "{code}: rejected files have no IR"
         );
     }
@@ -236,19 +233,8 @@ fn misspelt_names_get_did_you_mean_hints() {
         ("        click \"c\" {\n target = css(\"a\")\n stable_for_ms = 100\n }", "applies only to `expect`"),
     ];
     for (step, hint) in cases {
-        let source = in_scenario(step);
-        let admission = admit(&source);
-        assert_eq!(
-            admission.diagnostics.len(),
-            1,
-            "{}",
-            show(&source, &admission.diagnostics)
-        );
-        assert!(
-            admission.diagnostics[0].hint.contains(hint),
-            "{step}: {}",
-            admission.diagnostics[0].hint
-        );
+        let d = only_diagnostic(&in_scenario(step));
+        assert!(d.hint.contains(hint), "{step}: {}", d.hint);
     }
     let admission = admit("suit \"a\" {\n}\n");
     assert_eq!(admission.diagnostics[0].hint, "did you mean `suite`?");
@@ -279,15 +265,7 @@ fn type_errors_say_what_was_expected_and_found() {
         ),
     ];
     for (step, message) in cases {
-        let source = in_scenario(step);
-        let admission = admit(&source);
-        assert_eq!(
-            admission.diagnostics.len(),
-            1,
-            "{}",
-            show(&source, &admission.diagnostics)
-        );
-        let d = &admission.diagnostics[0];
+        let d = only_diagnostic(&in_scenario(step));
         assert_eq!(d.code, Code::Type);
         assert_eq!(d.message, message);
     }

@@ -56,6 +56,20 @@ pub fn problems(source: &str) -> Vec<(Code, String, String)> {
         .collect()
 }
 
+/// The one diagnostic `source` is rejected with; panics with every diagnostic when there is not
+/// exactly one.
+pub fn only_diagnostic(source: &str) -> Diagnostic {
+    let admission = admit(source);
+    let mut diagnostics = admission.diagnostics;
+    assert_eq!(
+        diagnostics.len(),
+        1,
+        "expected one diagnostic in\n{source}\n{}",
+        show(source, &diagnostics)
+    );
+    diagnostics.remove(0)
+}
+
 /// A readable dump of diagnostics for failure messages.
 pub fn show(source: &str, diagnostics: &[Diagnostic]) -> String {
     diagnostics

@@ -1,23 +1,26 @@
 //! The finer rules of `docs/acl.md` §2–§10, one mistake per row: the code, the path below the
 //! scenario (`suite.s.scenario.sc.`) and the underlined text.
 
-use crate::{in_scenario, show};
+use crate::{in_scenario, only_diagnostic, show};
 use a3s_test_lang::{admit, Code};
 
 fn check_rows(rows: &[(&str, Code, &str, &str)]) {
     for (step, code, tail, spanned) in rows {
         let source = in_scenario(step);
-        let admission = admit(&source);
-        let d = &admission.diagnostics;
-        assert_eq!(d.len(), 1, "{step}\n{}", show(&source, d));
-        assert_eq!(d[0].code, *code, "{step}\n{}", show(&source, d));
+        let d = only_diagnostic(&source);
+        assert_eq!(
+            d.code,
+            *code,
+            "{step}\n{}",
+            show(&source, std::slice::from_ref(&d))
+        );
         let path = if tail.is_empty() {
             "suite.s.scenario.sc".to_string()
         } else {
             format!("suite.s.scenario.sc.{tail}")
         };
-        assert_eq!(d[0].path, path, "{step}");
-        assert_eq!(&source[d[0].span.range()], *spanned, "{step}");
+        assert_eq!(d.path, path, "{step}");
+        assert_eq!(&source[d.span.range()], *spanned, "{step}");
     }
 }
 

@@ -282,6 +282,39 @@ fn condition(step_body: &str) -> ExpectCondition {
     e.condition
 }
 
+/// Every form lang lists (the list the agent's `expect` verb offers) is one the checker admits,
+/// by that name, to a condition of that form, with the value kind the list gives.
+#[test]
+fn every_listed_expect_form_admits_to_its_own_form() {
+    let forms: Vec<ExpectForm> = ExpectForm::all().collect();
+    assert_eq!(forms.len(), 34);
+    for form in forms {
+        let name = form.name();
+        assert_eq!(ExpectForm::from_name(name), Some(form));
+        let json = serde_json::to_value(form).unwrap();
+        assert_eq!(json, name);
+        assert_eq!(serde_json::from_value::<ExpectForm>(json).unwrap(), form);
+        let value = match form.value() {
+            FormValue::Text => "\"x\"",
+            FormValue::Texts => "[\"a\"]",
+            FormValue::Count => "2",
+            FormValue::Percent => "50",
+            FormValue::Target => "css(\"#t\")",
+            FormValue::Keyword => "\"above\"",
+        };
+        let mut body = format!("{{\n {name} = {value}\n");
+        if form.reads_target() {
+            body.push_str(" target = css(\"#t\")\n");
+        }
+        if form == ExpectForm::Layout {
+            body.push_str(" relative_to = css(\"#u\")\n");
+        }
+        body.push('}');
+        assert_eq!(condition(&body).form(), form, "{body}");
+    }
+    assert_eq!(ExpectForm::from_name("target"), None);
+}
+
 #[test]
 fn every_expect_form_admits() {
     use ExpectCondition as C;

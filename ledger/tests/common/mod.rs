@@ -86,6 +86,18 @@ impl Fixture {
         self.op(id, actor, attempt, action)
     }
 
+    /// `repair-inspect` of `id` now, with [`FixedIds`] so generated commands are predictable.
+    pub fn inspect(&self, id: &str) -> Result<LoopRecord, LedgerError> {
+        let state = self.ledger.read().unwrap();
+        inspect(
+            &self.session,
+            &state,
+            &fid(id),
+            self.clock.now_ms(),
+            &FixedIds,
+        )
+    }
+
     /// Walk finding `id` (already queued) into `target`.
     pub fn drive(&self, id: &str, target: RepairStatus) {
         use RepairStatus::*;
@@ -146,6 +158,29 @@ impl Fixture {
     }
 }
 
+/// Request ids that are always the same, so generated commands can be compared as text.
+pub struct FixedIds;
+
+impl RequestIdSource for FixedIds {
+    fn fresh(&self) -> RequestId {
+        RequestId::parse("r0000000000000001").unwrap()
+    }
+}
+
+/// The wire names of values that serialize as strings (enum variants), for comparing an enum
+/// with the `enum` list of a JSON schema.
+pub fn wire_names<T: serde::Serialize>(
+    values: impl IntoIterator<Item = T>,
+) -> std::collections::BTreeSet<String> {
+    values
+        .into_iter()
+        .map(|v| match serde_json::to_value(v).unwrap() {
+            serde_json::Value::String(s) => s,
+            other => panic!("not a string: {other}"),
+        })
+        .collect()
+}
+
 pub fn fid(id: &str) -> FindingId {
     FindingId::parse(id).unwrap()
 }
@@ -156,60 +191,52 @@ pub fn files() -> Vec<String> {
     FILES.iter().map(|s| s.to_string()).collect()
 }
 
+fn agent(action: Action) -> (Actor, Action) {
+    (Actor::Agent, action)
+}
+fn human(action: Action) -> (Actor, Action) {
+    (Actor::Human, action)
+}
+fn a3s_test(action: Action) -> (Actor, Action) {
+    (Actor::A3sTest, action)
+}
+
 pub fn claim() -> (Actor, Action) {
-    (Actor::Agent, Action::Claim { lease_ms: None })
+    agent(Action::Claim { lease_ms: None })
 }
 pub fn progress() -> (Actor, Action) {
-    (
-        Actor::Agent,
-        Action::Progress {
-            message: Some("editing".into()),
-            lease_ms: None,
-        },
-    )
+    agent(Action::Progress {
+        message: Some("editing".into()),
+        lease_ms: None,
+    })
 }
 pub fn reply() -> (Actor, Action) {
-    (
-        Actor::Agent,
-        Action::Reply {
-            message: "which blue?".into(),
-        },
-    )
+    agent(Action::Reply {
+        message: "which blue?".into(),
+    })
 }
 pub fn complete() -> (Actor, Action) {
-    (
-        Actor::Agent,
-        Action::Complete {
-            summary: Some("done".into()),
-            changed_files: files(),
-            lease_ms: None,
-        },
-    )
+    agent(Action::Complete {
+        summary: Some("done".into()),
+        changed_files: files(),
+        lease_ms: None,
+    })
 }
 pub fn fail() -> (Actor, Action) {
-    (
-        Actor::Agent,
-        Action::Fail {
-            summary: Some("cannot".into()),
-        },
-    )
+    agent(Action::Fail {
+        summary: Some("cannot".into()),
+    })
 }
 pub fn verify_start() -> (Actor, Action) {
-    (
-        Actor::A3sTest,
-        Action::VerifyStart {
-            changed_files: files(),
-        },
-    )
+    a3s_test(Action::VerifyStart {
+        changed_files: files(),
+    })
 }
 pub fn verify(passed: bool) -> (Actor, Action) {
-    (
-        Actor::A3sTest,
-        Action::VerifyResult {
-            record: Box::new(record(passed)),
-            changed_files: files(),
-        },
-    )
+    a3s_test(Action::VerifyResult {
+        record: Box::new(record(passed)),
+        changed_files: files(),
+    })
 }
 
 pub fn digest(byte: &str) -> String {
@@ -316,61 +343,46 @@ pub fn record(passed: bool) -> VerificationRecord {
 
 pub fn baseline() -> (Actor, Action) {
     let dir = "artifacts/repairs/f1/baseline";
-    (
-        Actor::A3sTest,
-        Action::Baseline {
-            baseline: Box::new(Baseline {
-                url: "http://127.0.0.1:4173/checkout".into(),
-                revision: Some(42),
-                console_errors: 1,
-                page_errors: 0,
-                evidence: vec![
-                    evidence(EvidenceKind::Screenshot, &format!("{dir}/screenshot.png")),
-                    evidence(
-                        EvidenceKind::PageContext,
-                        &format!("{dir}/page-context.json"),
-                    ),
-                    evidence(EvidenceKind::Console, &format!("{dir}/console.json")),
-                    evidence(EvidenceKind::PageErrors, &format!("{dir}/page-errors.json")),
-                ],
-            }),
-        },
-    )
+    a3s_test(Action::Baseline {
+        baseline: Box::new(Baseline {
+            url: "http://127.0.0.1:4173/checkout".into(),
+            revision: Some(42),
+            console_errors: 1,
+            page_errors: 0,
+            evidence: vec![
+                evidence(EvidenceKind::Screenshot, &format!("{dir}/screenshot.png")),
+                evidence(
+                    EvidenceKind::PageContext,
+                    &format!("{dir}/page-context.json"),
+                ),
+                evidence(EvidenceKind::Console, &format!("{dir}/console.json")),
+                evidence(EvidenceKind::PageErrors, &format!("{dir}/page-errors.json")),
+            ],
+        }),
+    })
 }
 /// Promote the candidate of `record(true)`.
 pub fn promote() -> (Actor, Action) {
-    (
-        Actor::Human,
-        Action::Promote {
-            path: "suites/regression/f1.acl".into(),
-            sha256: digest("cd"),
-        },
-    )
+    human(Action::Promote {
+        path: "suites/regression/f1.acl".into(),
+        sha256: digest("cd"),
+    })
 }
 pub fn accept() -> (Actor, Action) {
-    (Actor::Human, Action::Accept { message: None })
+    human(Action::Accept { message: None })
 }
 pub fn reject() -> (Actor, Action) {
-    (
-        Actor::Human,
-        Action::Reject {
-            message: Some("not needed".into()),
-        },
-    )
+    human(Action::Reject {
+        message: Some("not needed".into()),
+    })
 }
 pub fn reopen() -> (Actor, Action) {
-    (
-        Actor::Human,
-        Action::Reopen {
-            message: Some("still wrong".into()),
-        },
-    )
+    human(Action::Reopen {
+        message: Some("still wrong".into()),
+    })
 }
 pub fn answer() -> (Actor, Action) {
-    (
-        Actor::Human,
-        Action::Answer {
-            message: "the brand blue".into(),
-        },
-    )
+    human(Action::Answer {
+        message: "the brand blue".into(),
+    })
 }

@@ -11,8 +11,8 @@ use crate::ops::session::{
     PromoteParams, SessionParams, StartParams,
 };
 use crate::ops::verbs::{
-    self, DragParams, ExpectCondition, ExpectParams, NavigateParams, On, PressParams, ScrollParams,
-    SelectParams, TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
+    self, DragParams, ExpectParams, NavigateParams, On, PressParams, ScrollParams, SelectParams,
+    TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
 };
 use crate::ops::Context;
 use a3s_test_runner::session::view::{text, Form, Observation};
@@ -206,7 +206,7 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         C::ExpectText(a) => {
             let p = a.params;
             let params = ExpectParams {
-                condition: ExpectCondition::Text,
+                condition: a3s_test_lang::ir::ExpectForm::Text,
                 values: vec![p.text],
                 target: None,
                 relative_to: None,
