@@ -270,6 +270,17 @@ pub async fn fails(ctx: &mut WebContext, env: &Env, statement: &str, code: Failu
         .expect_err("a failing outcome")
 }
 
+/// The detail of a passing step, which must match `$pattern`: `$value` of its bindings.
+#[allow(unused_macros)]
+macro_rules! detail {
+    ($output:expr, $pattern:pat => $value:expr) => {
+        match $output.detail {
+            Some($pattern) => $value,
+            other => panic!("unexpected step detail {other:?}"),
+        }
+    };
+}
+
 /// `navigate` to a page of `tests/pages/`.
 pub fn goto(name: &str) -> String {
     format!("navigate {{ url = \"/pages/{name}\" }}")

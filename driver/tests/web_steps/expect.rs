@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use crate::LIMIT;
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{FailureCode, StepDetail};
 
 /// `expect` one `layout` relation between two targets.
 fn layout(target: &str, relation: &str, relative_to: &str, tolerance_px: u32) -> String {
@@ -245,7 +245,10 @@ fn stability_samples_keep_the_first_code_and_flag_later_changes() {
         .await;
         page.ok(r#"wait { text = "changed" }"#).await;
         let out = page.ok(&sampled("changed", 100, 25)).await;
-        assert_eq!(out.detail.unwrap()["samples"], 5);
+        assert_eq!(
+            detail!(out, StepDetail::Stable { samples, .. } => samples),
+            5
+        );
         page.close().await;
     });
 }

@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use crate::{log_is, LIMIT};
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{DialogStatus, FailureCode, StepDetail};
 use std::time::Duration;
 
 #[test]
@@ -31,7 +31,7 @@ fn tabs_open_switch_list_and_close() {
         let mut tabs = 0;
         for _ in 0..250 {
             let out = page.ok(list).await;
-            tabs = out.detail.unwrap()["tabs"].as_array().unwrap().len();
+            tabs = detail!(out, StepDetail::Tabs { tabs } => tabs.len());
             if tabs == 3 {
                 break;
             }
@@ -52,7 +52,7 @@ fn tabs_open_switch_list_and_close() {
         page.ok(r#"tab { operation = "close" }"#).await;
         page.fails(back, FailureCode::TabNotFound).await;
         let out = page.ok(list).await;
-        assert_eq!(out.detail.unwrap()["tabs"].as_array().unwrap().len(), 2);
+        assert_eq!(detail!(out, StepDetail::Tabs { tabs } => tabs.len()), 2);
         page.close().await;
     });
 }
@@ -67,14 +67,10 @@ fn dialogs_never_hang_a_step() {
         page.ok(r#"click { target = role("button", "Alert") }"#)
             .await;
         let out = page.ok(r#"dialog { operation = "status" }"#).await;
-        let d = out.detail.unwrap();
+        let d = detail!(out, StepDetail::Dialog(DialogStatus { open: true, dialog: Some(d) }) => d);
         assert_eq!(
-            (
-                d["open"].as_bool(),
-                d["type"].as_str(),
-                d["message"].as_str()
-            ),
-            (Some(true), Some("alert"), Some("Hello there"))
+            (d.kind.as_str(), d.message.as_str()),
+            ("alert", "Hello there")
         );
         // A step that needs the page fails at once while the dialog blocks it.
         page.fails(&expect_text("anything"), FailureCode::DialogBlocking)

@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use crate::{log_is, log_shows, LIMIT};
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{FailureCode, StepDetail};
 use std::time::Duration;
 
 #[test]
@@ -67,10 +67,10 @@ fn check_uncheck_click_only_when_needed_and_verify() {
         page.ok(&goto("actions.html")).await;
         let check = r#"check { target = label("Subscribe") }"#;
         let out = page.ok(check).await;
-        assert_eq!(out.detail.unwrap()["changed"], true);
+        assert!(detail!(out, StepDetail::Checked { changed, .. } => changed));
         page.ok(r#"expect { checked = label("Subscribe") }"#).await;
         let out = page.ok(check).await;
-        assert_eq!(out.detail.unwrap()["changed"], false);
+        assert!(!detail!(out, StepDetail::Checked { changed, .. } => changed));
         page.ok(&log_is(&["cb true"])).await;
         page.ok(r#"uncheck { target = label("Subscribe") }"#).await;
         page.ok(r#"expect { unchecked = label("Subscribe") }"#)

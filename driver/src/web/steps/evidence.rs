@@ -7,7 +7,7 @@ use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::tab::ContextShared;
 use crate::web::{ax, evidence};
 use crate::EvidenceKind;
-use crate::{EvidenceFile, StepEnv, StepFailure, StepOutput};
+use crate::{EvidenceFile, StepDetail, StepEnv, StepFailure, StepOutput};
 use a3s_test_lang::ir::EvidencePath;
 use base64::Engine;
 use serde_json::{json, Value};
@@ -67,7 +67,8 @@ pub(crate) async fn screenshot(
     ctx.tab()?.fail_if_dialog()?;
     let bytes = png(ctx, env.deadline).await?;
     let file = evidence::write(&target, EvidenceKind::Screenshot, &bytes)?;
-    Ok(with_evidence(file, json!({ "bytes": bytes.len() })))
+    let bytes = bytes.len();
+    Ok(with_evidence(file, StepDetail::Screenshot { bytes }))
 }
 
 /// `accessibility { path interactive }`.
@@ -82,10 +83,11 @@ pub(crate) async fn accessibility(
     let doc = ax::to_json(&reply, interactive);
     let file = evidence::write(&target, EvidenceKind::Accessibility, &pretty(&doc))?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
-    Ok(with_evidence(
-        file,
-        json!({ "nodes": nodes, "interactive": interactive_nodes }),
-    ))
+    let facts = StepDetail::Accessibility {
+        nodes,
+        interactive: interactive_nodes,
+    };
+    Ok(with_evidence(file, facts))
 }
 
 /// `snapshot { interactive }`: record the observation's size.
@@ -96,23 +98,18 @@ pub(crate) async fn snapshot(
 ) -> Result<StepOutput, StepFailure> {
     let reply = ax_tree(ctx, env.deadline).await?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
-    Ok(detail(
-        json!({ "nodes": nodes, "interactive_nodes": interactive_nodes, "interactive": interactive }),
-    ))
+    Ok(detail(StepDetail::Snapshot {
+        nodes,
+        interactive_nodes,
+        interactive,
+    }))
 }
 
-/// Make sure every console message and page error the page produced so far has arrived: the
-/// renderer sends events of a session in order, so once a trivial evaluation answers, everything
-/// logged before it (e.g. by the last click's handler) is already recorded.
+/// Make sure every console message and page error the page produced so far (e.g. by the last
+/// click's handler) has arrived; best effort, the logs are written either way.
 async fn flush_page_events(ctx: &WebContext, deadline: Instant) {
     if let Ok(tab) = ctx.tab() {
-        if tab.dialog().is_none() {
-            let params = json!({ "expression": "0", "returnByValue": true });
-            let _ = tab
-                .session
-                .call("Runtime.evaluate", params, COMMAND_BOUND, deadline)
-                .await;
-        }
+        let _ = tab.flush_events(deadline).await;
     }
 }
 
@@ -121,6 +118,7 @@ pub(crate) const CONSOLE: PageLog = PageLog {
     kind: EvidenceKind::Console,
     key: "messages",
     entries: |shared| &shared.console,
+    detail: |messages, cleared| StepDetail::Console { messages, cleared },
 };
 
 /// `page_errors { path clear }`.
@@ -128,15 +126,18 @@ pub(crate) const PAGE_ERRORS: PageLog = PageLog {
     kind: EvidenceKind::PageErrors,
     key: "errors",
     entries: |shared| &shared.page_errors,
+    detail: |errors, cleared| StepDetail::PageErrors { errors, cleared },
 };
 
 /// One of the logs a tab collects from page events (console messages, uncaught errors): the
 /// `console` and `page_errors` steps write it the same way, under their own key.
 pub(crate) struct PageLog {
     kind: EvidenceKind,
-    /// The JSON key of the entries in the file, and of their count in the step's detail.
+    /// The JSON key of the entries in the file.
     key: &'static str,
     entries: fn(&ContextShared) -> &std::sync::Mutex<Vec<Value>>,
+    /// The step's detail: how many entries were written, and whether the log was emptied.
+    detail: fn(usize, bool) -> StepDetail,
 }
 
 impl PageLog {
@@ -160,10 +161,7 @@ impl PageLog {
         };
         let count = entries.len();
         let file = evidence::write(&target, self.kind, &pretty(&json!({ (self.key): entries })))?;
-        Ok(with_evidence(
-            file,
-            json!({ (self.key): count, "cleared": clear }),
-        ))
+        Ok(with_evidence(file, (self.detail)(count, clear)))
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::failure::FailureCode;
 use crate::web::context::{detail, WebContext};
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure, StepOutput};
 use serde_json::{json, Value};
 
 /// Resolve a possibly relative URL against the suite's `base_url`.
@@ -69,7 +69,7 @@ pub(crate) async fn navigate(
         }
     }
     ctx.tab_mut()?.frames.clear();
-    Ok(detail(json!({ "url": url })))
+    Ok(detail(StepDetail::Url { url }))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::web::script;
 use crate::web::steps::navigate::resolve_url;
 use crate::web::tab::{Tab, NETWORK_IDLE};
 use crate::web::target::{describe, refuse_ref};
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure, StepOutput};
 use a3s_test_lang::ir::{ExpectCondition, Expectation, LoadState, Target, WaitCondition};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -114,7 +114,7 @@ pub(crate) async fn expect(
     let condition = condition_json(raw, env.base_url)?;
     let Some(stability) = expectation.stability else {
         let d = observe_once(ctx, &condition, &prefix, env).await?;
-        return Ok(detail(json!({ "observed": d })));
+        return Ok(detail(StepDetail::Observed { observed: d }));
     };
     let samples = stability.planned_samples();
     let interval = Duration::from_millis(stability.sample_interval_ms.max(1) as u64);
@@ -150,9 +150,10 @@ pub(crate) async fn expect(
             }
         }
     }
-    Ok(detail(
-        json!({ "samples": samples, "window_ms": stability.stable_for_ms }),
-    ))
+    Ok(detail(StepDetail::Stable {
+        samples,
+        window_ms: stability.stable_for_ms,
+    }))
 }
 
 /// What a `wait` waits for, in ACL syntax (`text = "Saved"`), for its timeout message.
@@ -235,9 +236,10 @@ pub(crate) async fn wait(
         };
         match verdict(&r, &prefix) {
             Ok(d) => {
-                return Ok(detail(
-                    json!({ "waited_ms": start.elapsed().as_millis() as u64, "observed": d }),
-                ))
+                return Ok(detail(StepDetail::Waited {
+                    waited_ms: start.elapsed().as_millis() as u64,
+                    observed: Some(d),
+                }))
             }
             Err(f) if Instant::now() >= limit => {
                 return Err(deadline_passed(condition, start, &f.message))
@@ -255,15 +257,10 @@ async fn network_idle(
     start: Instant,
 ) -> Result<StepOutput, StepFailure> {
     let mut changes = tab.state.network_changed.subscribe();
-    // Requests the previous action started may not have been reported yet: one round trip to
-    // the renderer delivers every event it sent before, and the quiet period is only counted
-    // from the start of this wait, so an action's own request can never be missed.
-    if tab.dialog().is_none() {
-        let params = json!({ "expression": "0", "returnByValue": true });
-        tab.session
-            .call("Runtime.evaluate", params, COMMAND_BOUND, env.deadline)
-            .await?;
-    }
+    // Requests the previous action started may not have been reported yet: flushing delivers
+    // every event the renderer sent before, and the quiet period is only counted from the start
+    // of this wait, so an action's own request can never be missed.
+    tab.flush_events(env.deadline).await?;
     loop {
         let (idle_since, inflight) = {
             let net = tab.state.network.lock().expect("network lock");
@@ -277,9 +274,10 @@ async fn network_idle(
         let now = Instant::now();
         if let Some(since) = idle_since {
             if now.duration_since(since) >= NETWORK_IDLE {
-                return Ok(detail(
-                    json!({ "waited_ms": start.elapsed().as_millis() as u64 }),
-                ));
+                return Ok(detail(StepDetail::Waited {
+                    waited_ms: start.elapsed().as_millis() as u64,
+                    observed: None,
+                }));
             }
         }
         if now >= env.deadline {
