@@ -18,8 +18,7 @@ fn visible(target: &str) -> String {
 #[test]
 fn strict_resolution_counts_zero_one_many() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("resolve.html")).await;
+        let mut page = Page::at("resolve.html").await;
         page.ok(&visible(r#"role("button", "Save")"#)).await;
         let delete = r#"role("button", "Delete")"#;
         let m = page
@@ -55,8 +54,7 @@ fn strict_resolution_counts_zero_one_many() {
 #[test]
 fn accessible_names_come_from_one_computation() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("resolve.html")).await;
+        let mut page = Page::at("resolve.html").await;
         for target in [
             r#"role("button", "Close dialog")"#, // aria-label wins over content
             r#"role("textbox", "Shipping address")"#, // aria-labelledby, two ids
@@ -99,8 +97,7 @@ fn accessible_names_come_from_one_computation() {
 #[test]
 fn semantic_targets_pierce_open_shadow_roots_only() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("resolve.html")).await;
+        let mut page = Page::at("resolve.html").await;
         for target in [
             r#"role("button", "Shadow action")"#,
             r#"label("Shadow field")"#,
@@ -149,8 +146,7 @@ fn refs_are_refused_in_suites() {
 #[test]
 fn frames_switch_the_document_steps_act_in() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("frames.html")).await;
+        let mut page = Page::at("frames.html").await;
         let frame_button = visible(r#"role("button", "Frame button")"#);
         page.fails(&frame_button, FailureCode::TargetNotFound).await;
         let not_a_frame = r##"frame { target = css("#notframe") }"##;

@@ -321,6 +321,13 @@ impl Page {
         }
     }
 
+    /// A fresh context and environment, navigated to a page of `tests/pages/`.
+    pub async fn at(name: &str) -> Page {
+        let mut page = Page::open().await;
+        page.ok(&goto(name)).await;
+        page
+    }
+
     /// Run one ACL statement that must pass.
     pub async fn ok(&mut self, statement: &str) -> StepOutput {
         ok(&mut self.ctx, &self.env, statement).await

@@ -13,8 +13,7 @@ fn json(env: &Env, rel: &str) -> serde_json::Value {
 #[test]
 fn evidence_files_are_written_confined_and_fresh() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("console.html")).await;
+        let mut page = Page::at("console.html").await;
         page.ok(r#"wait { load = "networkidle" }"#).await;
         let out = page.ok(r#"screenshot { path = "shots/page.png" }"#).await;
         let png = std::fs::read(page.env.artifact("shots/page.png")).unwrap();

@@ -22,8 +22,7 @@ fn of(target: &str, condition: &str) -> String {
 fn expectations_pass_and_fail_with_their_codes() {
     use FailureCode as F;
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("expect.html")).await;
+        let mut page = Page::at("expect.html").await;
         let (a, b, c) = (r##"css("#a")"##, r##"css("#b")"##, r##"css("#c")"##);
         let (outer, inner) = (r##"css("#outer")"##, r##"css("#inner")"##);
         let cases: Vec<(String, Option<FailureCode>)> = vec![
@@ -149,8 +148,7 @@ fn expectations_pass_and_fail_with_their_codes() {
 #[test]
 fn inline_states_are_observed() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("expect.html")).await;
+        let mut page = Page::at("expect.html").await;
         for statement in [
             r#"expect { enabled = label("Value") }"#,
             r#"expect { disabled = label("Disabled") }"#,
@@ -189,8 +187,7 @@ fn inline_states_are_observed() {
 #[test]
 fn a_missing_target_never_proves_a_negative() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("expect.html")).await;
+        let mut page = Page::at("expect.html").await;
         let missing = r#"label("No such control")"#;
         // Every "negative" state would be vacuously true of nothing; each must fail instead.
         let states = [

@@ -14,8 +14,7 @@ fn with_value(verb: &str, target: &str, value: &str) -> String {
 #[test]
 fn keyboard_actions_fill_type_select_press() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("actions.html")).await;
+        let mut page = Page::at("actions.html").await;
         for (verb, target, value, holds) in [
             ("fill", r#"label("Text")"#, "new value", "new value"),
             ("fill", r#"label("Text")"#, "", ""),

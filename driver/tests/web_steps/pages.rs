@@ -9,8 +9,7 @@ use std::time::Duration;
 #[test]
 fn tabs_open_switch_list_and_close() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("network.html")).await;
+        let mut page = Page::at("network.html").await;
         let second = r#"tab {
             operation = "new"
             url = "/pages/expect.html"
@@ -60,8 +59,7 @@ fn tabs_open_switch_list_and_close() {
 #[test]
 fn dialogs_never_hang_a_step() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("dialogs.html")).await;
+        let mut page = Page::at("dialogs.html").await;
         let accept = r#"dialog { operation = "accept" }"#;
         page.fails(accept, FailureCode::NoDialog).await;
         page.ok(r#"click { target = role("button", "Alert") }"#)
@@ -98,8 +96,7 @@ fn dialogs_never_hang_a_step() {
 #[test]
 fn an_evaluation_fails_at_once_when_a_dialog_opens_while_it_waits() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("dialogs.html")).await;
+        let mut page = Page::at("dialogs.html").await;
         // The promise never settles; the alert it schedules blocks the page mid-call.
         let err = page
             .ctx
@@ -125,8 +122,7 @@ fn an_evaluation_fails_at_once_when_a_dialog_opens_while_it_waits() {
 #[test]
 fn viewport_and_navigation_failures() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("expect.html")).await;
+        let mut page = Page::at("expect.html").await;
         let small = "viewport {
             width = 400
             height = 300
@@ -167,8 +163,7 @@ fn contexts_are_isolated_and_counted() {
         let before = driver().await.context_stats().contexts;
         let rounds = 3;
         for _ in 0..rounds {
-            let mut page = Page::open().await;
-            page.ok(&goto("expect.html")).await;
+            let mut page = Page::at("expect.html").await;
             page.ok(&expect_text("first visit")).await;
             page.close().await;
         }

@@ -63,8 +63,7 @@ fn pointer_actions_dispatch_real_events() {
 #[test]
 fn check_uncheck_click_only_when_needed_and_verify() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("actions.html")).await;
+        let mut page = Page::at("actions.html").await;
         let check = r#"check { target = label("Subscribe") }"#;
         let out = page.ok(check).await;
         assert!(detail!(out, StepDetail::Checked { changed, .. } => changed));
@@ -128,8 +127,7 @@ fn actionability_waits_for_visible_enabled_stable_targets() {
 #[test]
 fn a_click_whose_arrival_moves_its_target_still_lands_once() {
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("actions.html")).await;
+        let mut page = Page::at("actions.html").await;
         // The pointer's arrival logs a line above the button, pushing it down: the click
         // re-checks the target, moves once more and presses where the button now is.
         page.ok(r#"click { target = role("button", "Shy") }"#).await;

@@ -1,13 +1,14 @@
 //! Evidence steps (screenshot, accessibility, console, page_errors, snapshot) and the bounded,
 //! best-effort evidence captured after a failure.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::tab::ContextShared;
 use crate::web::{ax, evidence};
 use crate::EvidenceKind;
-use crate::{EvidenceFile, StepDetail, StepEnv, StepFailure, StepOutput};
+use crate::{EvidenceFile, StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::EvidencePath;
 use base64::Engine;
 use serde_json::{json, Value};
@@ -61,7 +62,7 @@ pub(crate) async fn screenshot(
     ctx: &mut WebContext,
     path: &EvidencePath,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let target = evidence::prepare(env.artifact_dir, path.as_str())?;
     // A page blocked in alert() cannot produce a frame.
     ctx.tab()?.fail_if_dialog()?;
@@ -77,7 +78,7 @@ pub(crate) async fn accessibility(
     path: &EvidencePath,
     interactive: bool,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let target = evidence::prepare(env.artifact_dir, path.as_str())?;
     let reply = ax_tree(ctx, env.deadline).await?;
     let doc = ax::to_json(&reply, interactive);
@@ -95,7 +96,7 @@ pub(crate) async fn snapshot(
     ctx: &mut WebContext,
     interactive: bool,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let reply = ax_tree(ctx, env.deadline).await?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
     Ok(detail(StepDetail::Snapshot {
@@ -148,7 +149,7 @@ impl PageLog {
         path: &EvidencePath,
         clear: bool,
         env: &StepEnv<'_>,
-    ) -> Result<StepOutput, StepFailure> {
+    ) -> Outcome {
         let target = evidence::prepare(env.artifact_dir, path.as_str())?;
         flush_page_events(ctx, env.deadline).await;
         let entries = {

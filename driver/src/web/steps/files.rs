@@ -1,13 +1,14 @@
 //! `upload` (files from the working directory into a file input) and `download` (click, wait for
 //! the browser to finish the download, move the file into the artifact folder).
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::cdp::{next_event, Event, COMMAND_BOUND};
 use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::input::{self, Button};
 use crate::web::target::{self, describe, refuse_ref, Needs};
 use crate::web::{evidence, script};
-use crate::{EvidenceFile, EvidenceKind, StepDetail, StepEnv, StepFailure, StepOutput};
+use crate::{EvidenceFile, EvidenceKind, StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{EvidencePath, Target};
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -66,7 +67,7 @@ pub(crate) async fn upload(
     target: &Target,
     paths: &[String],
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     refuse_ref(target)?;
     let files = upload_paths(env.working_dir, paths)?;
     let tab = ctx.tab()?;
@@ -119,7 +120,7 @@ pub(crate) async fn download(
     target: &Target,
     path: &EvidencePath,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     refuse_ref(target)?;
     let destination = evidence::prepare(env.artifact_dir, path.as_str())?;
     if ctx.download_dir.is_none() {

@@ -1,10 +1,11 @@
 //! Keyboard steps: fill (replace), type (append keystrokes), insert_text, select, press.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::context::{detail, WebContext};
 use crate::web::target::{self, describe, Needs};
 use crate::web::{input, keys};
-use crate::{StepDetail, StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{KeyChord, Target};
 use serde_json::{json, Value};
 
@@ -15,7 +16,7 @@ pub(crate) async fn fill(
     target: &Target,
     value: &str,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (_, element) = target::wait_actionable(tab, target, Needs::EDITABLE, env).await?;
     let prepared = target::call_on(tab, "prepare_fill", target, json!({}), env.deadline).await?;
@@ -62,7 +63,7 @@ pub(crate) async fn type_into(
     target: &Target,
     value: &str,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (_, element) = target::wait_actionable(tab, target, Needs::EDITABLE, env).await?;
     target::call_on(tab, "focus_end", target, json!({}), env.deadline).await?;
@@ -74,11 +75,7 @@ pub(crate) async fn type_into(
 }
 
 /// `insert_text`: at the current caret, no target.
-pub(crate) async fn insert_text(
-    ctx: &mut WebContext,
-    value: &str,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn insert_text(ctx: &mut WebContext, value: &str, env: &StepEnv<'_>) -> Outcome {
     let tab = ctx.tab()?;
     input::insert_text(tab, value, env.deadline).await?;
     Ok(detail(StepDetail::Chars {
@@ -92,7 +89,7 @@ pub(crate) async fn select(
     target: &Target,
     values: &[String],
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (_, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
     let args = json!({ "values": values });
@@ -121,7 +118,7 @@ pub(crate) async fn press(
     chord: &KeyChord,
     into: Option<&Target>,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let Some(key) = keys::named_key(&chord.key) else {
         return Err(StepFailure::new(
             FailureCode::Unsupported,

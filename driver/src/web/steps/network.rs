@@ -1,5 +1,6 @@
 //! `network_route`, `network_unroute`, `har` and `trace`.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::cdp::{next_event, Event, COMMAND_BOUND};
 use crate::web::context::{detail, with_evidence, WebContext};
@@ -7,7 +8,7 @@ use crate::web::evidence;
 use crate::web::har::HarRecorder;
 use crate::web::route::{self, Route};
 use crate::EvidenceKind;
-use crate::{StepDetail, StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{CaptureOperation, RouteResponse};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -36,7 +37,7 @@ pub(crate) async fn route(
     pattern: &str,
     response: &RouteResponse,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         routes.retain(|r| r.pattern != pattern);
@@ -54,7 +55,7 @@ pub(crate) async fn unroute(
     ctx: &mut WebContext,
     pattern: Option<&str>,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let removed = {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         let before = routes.len();
@@ -78,11 +79,7 @@ fn not_started(what: &str) -> StepFailure {
 }
 
 /// `har { operation }`.
-pub(crate) async fn har(
-    ctx: &mut WebContext,
-    op: &CaptureOperation,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn har(ctx: &mut WebContext, op: &CaptureOperation, env: &StepEnv<'_>) -> Outcome {
     match op {
         CaptureOperation::Start => {
             *ctx.shared.har.lock().expect("har lock") = Some(HarRecorder::default());
@@ -111,7 +108,7 @@ pub(crate) async fn trace(
     ctx: &mut WebContext,
     op: &CaptureOperation,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     match op {
         CaptureOperation::Start => {
             let tab = ctx.tab()?;

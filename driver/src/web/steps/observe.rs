@@ -9,6 +9,7 @@
 //! Both use the resolver's `observe`, so a wait and an expect on the same condition can never
 //! disagree. An expectation is never retried: a failed observation is the verdict.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, WebContext};
@@ -16,7 +17,7 @@ use crate::web::script;
 use crate::web::steps::navigate::resolve_url;
 use crate::web::tab::{Tab, NETWORK_IDLE};
 use crate::web::target::{describe, refuse_ref};
-use crate::{StepDetail, StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{ExpectCondition, Expectation, LoadState, Target, WaitCondition};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -104,7 +105,7 @@ pub(crate) async fn expect(
     ctx: &mut WebContext,
     expectation: &Expectation,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let targets = expect_targets(&expectation.condition);
     for t in &targets {
         refuse_ref(t)?;
@@ -191,7 +192,7 @@ pub(crate) async fn wait(
     ctx: &mut WebContext,
     condition: &WaitCondition,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let start = Instant::now();
     if let WaitCondition::Load {
         state: LoadState::Networkidle,
@@ -251,11 +252,7 @@ pub(crate) async fn wait(
 
 /// `wait { load = "networkidle" }`: no request of the tab in flight for 500 ms (tracked from
 /// `Network.*` events; the quiet period is the condition itself, not a synchronisation sleep).
-async fn network_idle(
-    tab: &Tab,
-    env: &StepEnv<'_>,
-    start: Instant,
-) -> Result<StepOutput, StepFailure> {
+async fn network_idle(tab: &Tab, env: &StepEnv<'_>, start: Instant) -> Outcome {
     let mut changes = tab.state.network_changed.subscribe();
     // Requests the previous action started may not have been reported yet: flushing delivers
     // every event the renderer sent before, and the quiet period is only counted from the start

@@ -1,11 +1,12 @@
 //! Pointer steps: click, hover, focus, double/context click, check/uncheck, drag, wheel. Each
 //! waits for an actionable target, then dispatches real input exactly once.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::context::{detail, WebContext};
 use crate::web::input::{self, Button, Point};
 use crate::web::target::{self, describe, Needs};
-use crate::{StepDetail, StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{Modifier, Target};
 use serde_json::{json, Value};
 
@@ -16,7 +17,7 @@ pub(crate) async fn click_with(
     button: Button,
     count: i64,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (point, element) = target::point_at(tab, target, Needs::ENABLED, env).await?;
     input::press_release(tab, point, button, count, env.deadline).await?;
@@ -28,11 +29,7 @@ pub(crate) async fn click_with(
 }
 
 /// `hover`.
-pub(crate) async fn hover(
-    ctx: &mut WebContext,
-    target: &Target,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn hover(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Outcome {
     let tab = ctx.tab()?;
     let (point, element) = target::wait_actionable(tab, target, Needs::default(), env).await?;
     input::mouse_move(tab, point, 0, env.deadline).await?;
@@ -40,11 +37,7 @@ pub(crate) async fn hover(
 }
 
 /// `focus`.
-pub(crate) async fn focus(
-    ctx: &mut WebContext,
-    target: &Target,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn focus(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Outcome {
     let element = focus_element(ctx, target, env).await?;
     Ok(detail(StepDetail::element(element)))
 }
@@ -73,7 +66,7 @@ pub(crate) async fn set_checked(
     target: &Target,
     want: bool,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (point, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
     let checked_state = || target::call_on(tab, "checked_state", target, json!({}), env.deadline);
@@ -126,7 +119,7 @@ pub(crate) async fn drag(
     source: &Target,
     destination: &Target,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (from, source_el) = target::wait_actionable(tab, source, Needs::default(), env).await?;
     let (to, target_el) = target::wait_actionable(tab, destination, Needs::default(), env).await?;
@@ -145,7 +138,7 @@ pub(crate) async fn wheel(
     modifiers: &[Modifier],
     target: Option<&Target>,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let point = match target {
         Some(t) => {

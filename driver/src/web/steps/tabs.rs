@@ -1,12 +1,13 @@
 //! Tabs, frames, dialogs and the viewport.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, WebContext};
 use crate::web::script;
 use crate::web::steps::navigate;
 use crate::web::tab::{describe_dialog, Tab};
-use crate::{DialogStatus, OpenDialog, StepDetail, StepEnv, StepFailure, StepOutput, TabEntry};
+use crate::{DialogStatus, OpenDialog, StepDetail, StepEnv, StepFailure, TabEntry};
 use a3s_test_lang::ir::{DialogOperation, FrameTarget, TabOperation, TabRef};
 use serde_json::{json, Value};
 
@@ -75,11 +76,7 @@ async fn tab_list(ctx: &WebContext, env: &StepEnv<'_>) -> Result<StepDetail, Ste
 }
 
 /// `tab { operation … }`.
-pub(crate) async fn tab(
-    ctx: &mut WebContext,
-    op: &TabOperation,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn tab(ctx: &mut WebContext, op: &TabOperation, env: &StepEnv<'_>) -> Outcome {
     match op {
         TabOperation::List => Ok(detail(tab_list(ctx, env).await?)),
         TabOperation::New { url, label } => {
@@ -151,7 +148,7 @@ pub(crate) async fn frame(
     ctx: &mut WebContext,
     target: &FrameTarget,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     match target {
         FrameTarget::Main => {
             ctx.tab_mut()?.frames.clear();
@@ -188,7 +185,7 @@ pub(crate) async fn dialog(
     ctx: &mut WebContext,
     op: &DialogOperation,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let open = tab.dialog();
     let (accept, text) = match op {
@@ -239,7 +236,7 @@ pub(crate) async fn viewport(
     height: u32,
     scale: Option<u32>,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let params = json!({
         "width": width, "height": height, "deviceScaleFactor": scale.unwrap_or(1), "mobile": false,
