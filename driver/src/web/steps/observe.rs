@@ -68,14 +68,8 @@ async fn observe_once(
     env: &StepEnv<'_>,
 ) -> Result<Value, StepFailure> {
     let tab = ctx.tab()?;
-    let r = script::call(
-        tab,
-        "observe",
-        json!({ "condition": condition }),
-        COMMAND_BOUND,
-        env.deadline,
-    )
-    .await?;
+    let args = json!({ "condition": condition });
+    let r = script::call(tab, "observe", args, COMMAND_BOUND, env.deadline).await?;
     verdict(&r, prefix)
 }
 

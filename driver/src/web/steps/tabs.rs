@@ -159,14 +159,8 @@ pub(crate) async fn frame(
         }
         FrameTarget::Css { selector } => {
             let tab = ctx.tab()?;
-            let r = script::call(
-                tab,
-                "frame_check",
-                json!({ "selector": selector }),
-                COMMAND_BOUND,
-                env.deadline,
-            )
-            .await?;
+            let args = json!({ "selector": selector });
+            let r = script::call(tab, "frame_check", args, COMMAND_BOUND, env.deadline).await?;
             ctx.tab_mut()?.frames.push(selector.clone());
             Ok(detail(StepDetail::Frame {
                 frame: selector.clone(),
