@@ -17,8 +17,7 @@ fn visible(target: &str) -> String {
 
 #[test]
 fn strict_resolution_counts_zero_one_many() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("resolve.html").await;
+    on_page(LIMIT, "resolve.html", async |page: &mut Page| {
         page.ok(&visible(r#"role("button", "Save")"#)).await;
         let delete = r#"role("button", "Delete")"#;
         let m = page
@@ -47,14 +46,12 @@ fn strict_resolution_counts_zero_one_many() {
         );
         let bad = visible(r###"css("##bad")"###);
         page.fails(&bad, FailureCode::InvalidSelector).await;
-        page.close().await;
     });
 }
 
 #[test]
 fn accessible_names_come_from_one_computation() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("resolve.html").await;
+    on_page(LIMIT, "resolve.html", async |page: &mut Page| {
         for target in [
             r#"role("button", "Close dialog")"#, // aria-label wins over content
             r#"role("textbox", "Shipping address")"#, // aria-labelledby, two ids
@@ -90,14 +87,12 @@ fn accessible_names_come_from_one_computation() {
             rendered_text = "Welcome to the store"
         }"#;
         page.ok(deepest).await;
-        page.close().await;
     });
 }
 
 #[test]
 fn semantic_targets_pierce_open_shadow_roots_only() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("resolve.html").await;
+    on_page(LIMIT, "resolve.html", async |page: &mut Page| {
         for target in [
             r#"role("button", "Shadow action")"#,
             r#"label("Shadow field")"#,
@@ -126,7 +121,6 @@ fn semantic_targets_pierce_open_shadow_roots_only() {
             visible_count = 2
         }"#;
         page.ok(two).await;
-        page.close().await;
     });
 }
 
@@ -145,8 +139,7 @@ fn refs_are_refused_in_suites() {
 
 #[test]
 fn frames_switch_the_document_steps_act_in() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("frames.html").await;
+    on_page(LIMIT, "frames.html", async |page: &mut Page| {
         let frame_button = visible(r#"role("button", "Frame button")"#);
         page.fails(&frame_button, FailureCode::TargetNotFound).await;
         let not_a_frame = r##"frame { target = css("#notframe") }"##;
@@ -169,6 +162,5 @@ fn frames_switch_the_document_steps_act_in() {
         page.ok(&visible(r#"role("button", "Top button")"#)).await;
         page.fails(&visible(clicked), FailureCode::TargetNotFound)
             .await;
-        page.close().await;
     });
 }

@@ -49,6 +49,16 @@ pub fn block_on<F: Future<Output = ()>>(limit: Duration, f: F) {
     });
 }
 
+/// Run `body` against a fresh page at `tests/pages/<name>`, with an overall deadline, and close
+/// the page cleanly after it: the frame of most web tests, written once.
+pub fn on_page(limit: Duration, name: &str, body: impl AsyncFnOnce(&mut Page)) {
+    block_on(limit, async {
+        let mut page = Page::at(name).await;
+        body(&mut page).await;
+        page.close().await;
+    });
+}
+
 /// The base URL of the loopback page server.
 pub fn base_url() -> &'static str {
     BASE.get().expect("the server starts in block_on")

@@ -12,8 +12,7 @@ fn json(env: &Env, rel: &str) -> serde_json::Value {
 
 #[test]
 fn evidence_files_are_written_confined_and_fresh() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("console.html").await;
+    on_page(LIMIT, "console.html", async |page: &mut Page| {
         page.ok(r#"wait { load = "networkidle" }"#).await;
         let out = page.ok(r#"screenshot { path = "shots/page.png" }"#).await;
         let png = std::fs::read(page.env.artifact("shots/page.png")).unwrap();
@@ -95,6 +94,5 @@ fn evidence_files_are_written_confined_and_fresh() {
             let written = std::fs::metadata(&file.path).unwrap();
             assert!(written.len() > 0, "{} is empty", file.path.display());
         }
-        page.close().await;
     });
 }

@@ -147,8 +147,7 @@ fn expectations_pass_and_fail_with_their_codes() {
 
 #[test]
 fn inline_states_are_observed() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("expect.html").await;
+    on_page(LIMIT, "expect.html", async |page: &mut Page| {
         for statement in [
             r#"expect { enabled = label("Value") }"#,
             r#"expect { disabled = label("Disabled") }"#,
@@ -180,14 +179,12 @@ fn inline_states_are_observed() {
         page.ok(r##"expect { focus_within = css("#focus-wrap") }"##)
             .await;
         page.ok(r#"expect { focused = label("Inside") }"#).await;
-        page.close().await;
     });
 }
 
 #[test]
 fn a_missing_target_never_proves_a_negative() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("expect.html").await;
+    on_page(LIMIT, "expect.html", async |page: &mut Page| {
         let missing = r#"label("No such control")"#;
         // Every "negative" state would be vacuously true of nothing; each must fail instead.
         let states = [
@@ -214,7 +211,6 @@ fn a_missing_target_never_proves_a_negative() {
         for statement in statements {
             page.fails(&statement, FailureCode::TargetNotFound).await;
         }
-        page.close().await;
     });
 }
 

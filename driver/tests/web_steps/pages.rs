@@ -8,8 +8,7 @@ use std::time::Duration;
 
 #[test]
 fn tabs_open_switch_list_and_close() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("network.html").await;
+    on_page(LIMIT, "network.html", async |page: &mut Page| {
         let second = r#"tab {
             operation = "new"
             url = "/pages/expect.html"
@@ -52,14 +51,12 @@ fn tabs_open_switch_list_and_close() {
         page.fails(back, FailureCode::TabNotFound).await;
         let out = page.ok(list).await;
         assert_eq!(detail!(out, StepDetail::Tabs { tabs } => tabs.len()), 2);
-        page.close().await;
     });
 }
 
 #[test]
 fn dialogs_never_hang_a_step() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("dialogs.html").await;
+    on_page(LIMIT, "dialogs.html", async |page: &mut Page| {
         let accept = r#"dialog { operation = "accept" }"#;
         page.fails(accept, FailureCode::NoDialog).await;
         page.ok(r#"click { target = role("button", "Alert") }"#)
@@ -89,14 +86,12 @@ fn dialogs_never_hang_a_step() {
         }"#;
         page.ok(answer).await;
         page.ok(&out_is("name=Ada")).await;
-        page.close().await;
     });
 }
 
 #[test]
 fn an_evaluation_fails_at_once_when_a_dialog_opens_while_it_waits() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("dialogs.html").await;
+    on_page(LIMIT, "dialogs.html", async |page: &mut Page| {
         // The promise never settles; the alert it schedules blocks the page mid-call.
         let err = page
             .ctx
@@ -115,14 +110,12 @@ fn an_evaluation_fails_at_once_when_a_dialog_opens_while_it_waits() {
             .await
             .unwrap();
         assert_eq!(two, serde_json::json!(2));
-        page.close().await;
     });
 }
 
 #[test]
 fn viewport_and_navigation_failures() {
-    block_on(LIMIT, async {
-        let mut page = Page::at("expect.html").await;
+    on_page(LIMIT, "expect.html", async |page: &mut Page| {
         let small = "viewport {
             width = 400
             height = 300
@@ -144,7 +137,6 @@ fn viewport_and_navigation_failures() {
             FailureCode::NavigationFailed,
         )
         .await;
-        page.close().await;
     });
 }
 

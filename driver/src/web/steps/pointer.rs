@@ -87,7 +87,8 @@ pub(crate) async fn set_checked(
             verified: None,
         }));
     }
-    input::click(tab, point, Button::Left, 1, env.deadline).await?;
+    input::mouse_move(tab, point, 0, env.deadline).await?;
+    input::press_release(tab, point, Button::Left, 1, env.deadline).await?;
     if tab.dialog().is_some() {
         return Ok(detail(StepDetail::Checked {
             element,
