@@ -15,6 +15,15 @@ fn visible(target: &str) -> String {
     format!("expect {{ visible = {target} }}")
 }
 
+/// Each of `found` (ACL targets) names a visible element; none of `missing` names any.
+async fn names(page: &mut Page, found: &[&str], missing: &[&str]) {
+    for target in found {
+        page.ok(&visible(target)).await;
+    }
+    let missing: Vec<String> = missing.iter().map(|t| visible(t)).collect();
+    page.all_fail(&missing, FailureCode::TargetNotFound).await;
+}
+
 #[test]
 fn strict_resolution_counts_zero_one_many() {
     on_page(LIMIT, "resolve.html", async |page: &mut Page| {
@@ -52,7 +61,7 @@ fn strict_resolution_counts_zero_one_many() {
 #[test]
 fn accessible_names_come_from_one_computation() {
     on_page(LIMIT, "resolve.html", async |page: &mut Page| {
-        for target in [
+        let found = [
             r#"role("button", "Close dialog")"#, // aria-label wins over content
             r#"role("textbox", "Shipping address")"#, // aria-labelledby, two ids
             r#"role("textbox", "Email")"#,       // <label for>
@@ -72,16 +81,13 @@ fn accessible_names_come_from_one_computation() {
             // element.
             r#"text("to the store")"#,
             r#"text("Welcome to the store", true)"#,
-        ] {
-            page.ok(&visible(target)).await;
-        }
+        ];
         let missing = [
             r#"role("link", "Read the docs")"#,
             r#"label("Search products")"#,
             r#"text("Welcome", true)"#,
         ];
-        let missing = missing.map(visible);
-        page.all_fail(&missing, FailureCode::TargetNotFound).await;
+        names(page, &found, &missing).await;
         let deepest = r#"expect {
             target = text("Welcome")
             rendered_text = "Welcome to the store"
@@ -93,17 +99,15 @@ fn accessible_names_come_from_one_computation() {
 #[test]
 fn semantic_targets_pierce_open_shadow_roots_only() {
     on_page(LIMIT, "resolve.html", async |page: &mut Page| {
-        for target in [
+        let found = [
             r#"role("button", "Shadow action")"#,
             r#"label("Shadow field")"#,
             r#"testid("deep")"#,
             r#"text("deep text")"#,
-        ] {
-            page.ok(&visible(target)).await;
-        }
+        ];
         // A closed shadow root stays closed; css() stays in the light DOM of the document.
-        let missing = [r#"role("button", "Closed action")"#, r##"css("#sf")"##].map(visible);
-        page.all_fail(&missing, FailureCode::TargetNotFound).await;
+        let missing = [r#"role("button", "Closed action")"#, r##"css("#sf")"##];
+        names(page, &found, &missing).await;
         let fill = r#"fill {
             target = label("Shadow field")
             value = "in shadow"
