@@ -3,9 +3,9 @@
 //! JSON back by key, and a step that needs another step's fact (`press` into a target reads the
 //! element `focus` found) gets it as a value.
 //!
-//! Why untagged: the runner records each detail as JSON in results, events and session answers,
-//! and that JSON is a published shape (`docs/results.md`). Each variant serializes to exactly the
-//! object it stands for, without a tag; the tests below pin every shape.
+//! Why untagged: the runner records each detail as JSON in `--json` results, run events and
+//! `agent exec` answers, which tools read. Each variant serializes to exactly the object it
+//! stands for, without a tag; the test below pins every shape.
 
 use a3s_test_lang::ir::Modifier;
 use serde::Serialize;
