@@ -4,6 +4,7 @@
 //! the driver, so unit tests can run the scheduler against a fake driver while end-to-end tests run
 //! the real Web driver, without boxing every CDP call.
 
+pub use crate::detail::{DialogStatus, OpenDialog, StepDetail, TabEntry};
 use crate::failure::FailureCode;
 use a3s_test_lang::ir::{ActionKind, Step, Surface, Target};
 use serde::{Deserialize, Serialize};
@@ -110,8 +111,9 @@ pub struct EvidenceFile {
 pub struct StepOutput {
     /// Evidence the step wrote.
     pub evidence: Vec<EvidenceFile>,
-    /// Step-specific facts worth reporting (tab list, dialog status, sample count …).
-    pub detail: Option<serde_json::Value>,
+    /// Step-specific facts worth reporting (tab list, dialog status, sample count …), typed per
+    /// kind of fact; recorded as JSON by the runner.
+    pub detail: Option<StepDetail>,
 }
 
 /// A step that failed.

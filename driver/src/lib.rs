@@ -9,6 +9,7 @@
 pub mod api;
 pub mod atomic;
 pub mod child;
+pub mod detail;
 pub mod failure;
 pub mod glob;
 pub mod process;

@@ -15,11 +15,18 @@ fn visible(target: &str) -> String {
     format!("expect {{ visible = {target} }}")
 }
 
+/// Each of `found` (ACL targets) names a visible element; none of `missing` names any.
+async fn names(page: &mut Page, found: &[&str], missing: &[&str]) {
+    for target in found {
+        page.ok(&visible(target)).await;
+    }
+    let missing: Vec<String> = missing.iter().map(|t| visible(t)).collect();
+    page.all_fail(&missing, FailureCode::TargetNotFound).await;
+}
+
 #[test]
 fn strict_resolution_counts_zero_one_many() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("resolve.html")).await;
+    on_page(LIMIT, "resolve.html", async |page: &mut Page| {
         page.ok(&visible(r#"role("button", "Save")"#)).await;
         let delete = r#"role("button", "Delete")"#;
         let m = page
@@ -48,16 +55,13 @@ fn strict_resolution_counts_zero_one_many() {
         );
         let bad = visible(r###"css("##bad")"###);
         page.fails(&bad, FailureCode::InvalidSelector).await;
-        page.close().await;
     });
 }
 
 #[test]
 fn accessible_names_come_from_one_computation() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("resolve.html")).await;
-        for target in [
+    on_page(LIMIT, "resolve.html", async |page: &mut Page| {
+        let found = [
             r#"role("button", "Close dialog")"#, // aria-label wins over content
             r#"role("textbox", "Shipping address")"#, // aria-labelledby, two ids
             r#"role("textbox", "Email")"#,       // <label for>
@@ -77,41 +81,33 @@ fn accessible_names_come_from_one_computation() {
             // element.
             r#"text("to the store")"#,
             r#"text("Welcome to the store", true)"#,
-        ] {
-            page.ok(&visible(target)).await;
-        }
+        ];
         let missing = [
             r#"role("link", "Read the docs")"#,
             r#"label("Search products")"#,
             r#"text("Welcome", true)"#,
         ];
-        let missing = missing.map(visible);
-        page.all_fail(&missing, FailureCode::TargetNotFound).await;
+        names(page, &found, &missing).await;
         let deepest = r#"expect {
             target = text("Welcome")
             rendered_text = "Welcome to the store"
         }"#;
         page.ok(deepest).await;
-        page.close().await;
     });
 }
 
 #[test]
 fn semantic_targets_pierce_open_shadow_roots_only() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("resolve.html")).await;
-        for target in [
+    on_page(LIMIT, "resolve.html", async |page: &mut Page| {
+        let found = [
             r#"role("button", "Shadow action")"#,
             r#"label("Shadow field")"#,
             r#"testid("deep")"#,
             r#"text("deep text")"#,
-        ] {
-            page.ok(&visible(target)).await;
-        }
+        ];
         // A closed shadow root stays closed; css() stays in the light DOM of the document.
-        let missing = [r#"role("button", "Closed action")"#, r##"css("#sf")"##].map(visible);
-        page.all_fail(&missing, FailureCode::TargetNotFound).await;
+        let missing = [r#"role("button", "Closed action")"#, r##"css("#sf")"##];
+        names(page, &found, &missing).await;
         let fill = r#"fill {
             target = label("Shadow field")
             value = "in shadow"
@@ -129,7 +125,6 @@ fn semantic_targets_pierce_open_shadow_roots_only() {
             visible_count = 2
         }"#;
         page.ok(two).await;
-        page.close().await;
     });
 }
 
@@ -148,9 +143,7 @@ fn refs_are_refused_in_suites() {
 
 #[test]
 fn frames_switch_the_document_steps_act_in() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("frames.html")).await;
+    on_page(LIMIT, "frames.html", async |page: &mut Page| {
         let frame_button = visible(r#"role("button", "Frame button")"#);
         page.fails(&frame_button, FailureCode::TargetNotFound).await;
         let not_a_frame = r##"frame { target = css("#notframe") }"##;
@@ -173,6 +166,5 @@ fn frames_switch_the_document_steps_act_in() {
         page.ok(&visible(r#"role("button", "Top button")"#)).await;
         page.fails(&visible(clicked), FailureCode::TargetNotFound)
             .await;
-        page.close().await;
     });
 }

@@ -575,7 +575,7 @@ async fn run_scenario<D: SurfaceDriver>(
         let failed = match end.into_result("scenario", scenario.timeout_ms) {
             Ok(output) => {
                 record.evidence = output.evidence.iter().map(EvidenceRecord::from).collect();
-                record.detail = output.detail;
+                record.detail = output.detail.map(Into::into);
                 None
             }
             Err(StepFailed {

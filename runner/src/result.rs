@@ -92,7 +92,8 @@ pub struct StepResult {
     pub duration_ms: u64,
     /// Evidence the step wrote.
     pub evidence: Vec<EvidenceRecord>,
-    /// Step-specific facts from the driver.
+    /// Step-specific facts from the driver: the JSON of its typed `a3s_test_driver::StepDetail`,
+    /// kept as JSON because result files are read back (`merge` of shards).
     pub detail: Option<serde_json::Value>,
     /// The failure, when it failed.
     pub failure: Option<FailureRecord>,

@@ -125,15 +125,7 @@ impl AgentContext for WebContext {
                 .filter_map(|n| {
                     let backend = n.get("backendDOMNodeId").and_then(Value::as_i64)?;
                     let role = str_at(n, "/role/value").unwrap_or_default();
-                    let visible = !n["ignoredReasons"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .any(|r| {
-                            r["name"]
-                                .as_str()
-                                .is_some_and(|k| HIDDEN_REASONS.contains(&k))
-                        });
+                    let visible = !hidden(n);
                     (page.always.contains(&backend)
                         && visible
                         && !OPERABLE_ROLES.contains(&role.as_str()))
@@ -610,6 +602,19 @@ const HIDDEN_REASONS: &[&str] = &[
     "inertSubtree",
 ];
 
+/// True when the accessibility node `n` is ignored for a reason in [`HIDDEN_REASONS`].
+fn hidden(n: &Value) -> bool {
+    n["ignoredReasons"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|r| {
+            r["name"]
+                .as_str()
+                .is_some_and(|k| HIDDEN_REASONS.contains(&k))
+        })
+}
+
 /// Longest text an operable element without a name is named by, in characters.
 const EXTRA_NAME: usize = 120;
 /// Most accessibility nodes read to name one such element.
@@ -658,15 +663,7 @@ fn extras(nodes: &[Value], order: &[&Value], candidates: &Candidates) -> HashMap
         if OPERABLE_ROLES.contains(&role.as_str()) || role == "RootWebArea" {
             continue;
         }
-        let hidden = n["ignoredReasons"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|r| {
-                r["name"]
-                    .as_str()
-                    .is_some_and(|k| HIDDEN_REASONS.contains(&k))
-            });
+        let hidden = hidden(n);
         let id = id_of(n).unwrap_or_default();
         if hidden || (*kind == Operable::Leaf && contains.get(&id).copied().unwrap_or(false)) {
             continue;

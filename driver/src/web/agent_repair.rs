@@ -70,28 +70,9 @@ pub(crate) async fn target_facts(
     target: &Target,
     deadline: Instant,
 ) -> Result<TargetFacts, StepFailure> {
-    if matches!(target, Target::Ref { .. }) {
-        return Err(StepFailure::new(
-            FailureCode::Unsupported,
-            "a ref is bound to one observation and cannot be re-resolved for a repair",
-        ));
-    }
-    let tab = ctx.tab()?;
-    tab.fail_if_dialog()?;
-    let reply = script::call(
-        tab,
-        "target_facts",
-        json!({ "target": target }),
-        COMMAND_BOUND,
-        deadline,
-    )
-    .await?;
-    serde_json::from_value(reply).map_err(|e| {
-        StepFailure::new(
-            FailureCode::Protocol,
-            format!("the page resolver answered target facts in an unexpected shape: {e}"),
-        )
-    })
+    refuse_ref(Some(target))?;
+    let args = json!({ "target": target });
+    read_facts(ctx, "target_facts", args, "target facts", deadline).await
 }
 
 /// The viewport, scroll, the element at `point` and the box of the one element `target` names.
@@ -101,29 +82,41 @@ pub(crate) async fn layout_facts(
     target: Option<&Target>,
     deadline: Instant,
 ) -> Result<LayoutFacts, StepFailure> {
+    refuse_ref(target)?;
+    let point = point
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .map(|(x, y)| json!({ "x": x, "y": y }));
+    let args = json!({ "point": point, "target": target });
+    read_facts(ctx, "layout_facts", args, "layout facts", deadline).await
+}
+
+/// A ref is bound to one observation: a repair's criteria name durable targets only.
+fn refuse_ref(target: Option<&Target>) -> Result<(), StepFailure> {
     if matches!(target, Some(Target::Ref { .. })) {
         return Err(StepFailure::new(
             FailureCode::Unsupported,
             "a ref is bound to one observation and cannot be re-resolved for a repair",
         ));
     }
+    Ok(())
+}
+
+/// Run the read-only resolver operation `op` in the current frame and read its answer as `T`
+/// (`what` names it when the answer has another shape).
+async fn read_facts<T: serde::de::DeserializeOwned>(
+    ctx: &WebContext,
+    op: &str,
+    args: Value,
+    what: &str,
+    deadline: Instant,
+) -> Result<T, StepFailure> {
     let tab = ctx.tab()?;
     tab.fail_if_dialog()?;
-    let point = point
-        .filter(|(x, y)| x.is_finite() && y.is_finite())
-        .map(|(x, y)| json!({ "x": x, "y": y }));
-    let reply = script::call(
-        tab,
-        "layout_facts",
-        json!({ "point": point, "target": target }),
-        COMMAND_BOUND,
-        deadline,
-    )
-    .await?;
+    let reply = script::call(tab, op, args, COMMAND_BOUND, deadline).await?;
     serde_json::from_value(reply).map_err(|e| {
         StepFailure::new(
             FailureCode::Protocol,
-            format!("the page resolver answered layout facts in an unexpected shape: {e}"),
+            format!("the page resolver answered {what} in an unexpected shape: {e}"),
         )
     })
 }

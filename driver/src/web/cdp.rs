@@ -290,6 +290,22 @@ pub(crate) fn crashed(reason: &str) -> StepFailure {
     )
 }
 
+/// The next event of a subscription before `deadline`, for a step that waits on events (a
+/// download, a trace): the connection closing is a crash (`closed` says during what), the
+/// deadline a scenario timeout (`late` says what did not finish).
+pub(crate) async fn next_event(
+    events: &mut mpsc::UnboundedReceiver<Event>,
+    deadline: Instant,
+    closed: &str,
+    late: &str,
+) -> Result<Event, StepFailure> {
+    match tokio::time::timeout_at(deadline, events.recv()).await {
+        Ok(Some(event)) => Ok(event),
+        Ok(None) => Err(crashed(closed)),
+        Err(_) => Err(StepFailure::new(FailureCode::Timeout, late)),
+    }
+}
+
 /// The router: submits outgoing commands, answers callers, fans events out to subscribers.
 async fn route(
     mut conn: Connection<Event>,

@@ -7,10 +7,12 @@ use super::stats::ContextStats;
 use super::steps;
 use super::tab::{ContextShared, Tab};
 use crate::failure::FailureCode;
-use crate::{DriverError, EvidenceFile, StepEnv, StepFailure, StepOutput, SurfaceContext};
+use crate::{
+    DriverError, EvidenceFile, StepDetail, StepEnv, StepFailure, StepOutput, SurfaceContext,
+};
 use a3s_test_lang::ir::{Action, Step};
 use futures_util::FutureExt;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::future::Future;
 use std::path::Path;
 use std::sync::Arc;
@@ -361,18 +363,18 @@ impl SurfaceContext for WebContext {
 }
 
 /// Build a step output with only a detail.
-pub(crate) fn detail(value: Value) -> StepOutput {
+pub(crate) fn detail(detail: StepDetail) -> StepOutput {
     StepOutput {
         evidence: Vec::new(),
-        detail: Some(value),
+        detail: Some(detail),
     }
 }
 
-/// A step's output when it wrote one evidence file (screenshot, HAR, trace, logs …).
-pub(crate) fn with_evidence(file: EvidenceFile, value: Value) -> StepOutput {
+/// A step's output when it wrote one evidence file (screenshot, HAR, trace, logs, download).
+pub(crate) fn with_evidence(file: EvidenceFile, detail: StepDetail) -> StepOutput {
     StepOutput {
         evidence: vec![file],
-        detail: Some(value),
+        detail: Some(detail),
     }
 }
 

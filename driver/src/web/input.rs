@@ -73,18 +73,6 @@ pub(crate) async fn mouse_move(
     dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
 }
 
-/// Move to `p`, then press and release `button` there, `count` times (2 = double click).
-pub(crate) async fn click(
-    tab: &Tab,
-    p: Point,
-    button: Button,
-    count: i64,
-    deadline: Instant,
-) -> Result<(), StepFailure> {
-    mouse_move(tab, p, 0, deadline).await?;
-    press_release(tab, p, button, count, deadline).await
-}
-
 /// Press and release `button` at `p` (where the pointer already is), `count` times.
 pub(crate) async fn press_release(
     tab: &Tab,

@@ -243,6 +243,21 @@ impl Tab {
         self.state.dialog.borrow().clone()
     }
 
+    /// Make sure every event the renderer sent before now has arrived (console messages, page
+    /// errors, requests an action started): it sends one session's events in order, so once a
+    /// trivial evaluation answers, everything before it is recorded. Nothing to do behind an
+    /// open dialog (the page cannot run, so it sends nothing new).
+    pub(crate) async fn flush_events(&self, deadline: Instant) -> Result<(), StepFailure> {
+        if self.dialog().is_some() {
+            return Ok(());
+        }
+        let params = json!({ "expression": "0", "returnByValue": true });
+        self.session
+            .call("Runtime.evaluate", params, COMMAND_BOUND, deadline)
+            .await
+            .map(|_| ())
+    }
+
     /// Wait until the document with `loader_id` fired `load` (or `DOMContentLoaded`).
     pub async fn wait_loaded(
         &self,

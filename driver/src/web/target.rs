@@ -254,3 +254,19 @@ pub(crate) fn name_target(mut failure: StepFailure, target: &Target) -> StepFail
     }
     failure
 }
+
+/// Run resolver operation `op` on the one element `target` names (`args` merged into the
+/// request), its failures named after the target: how every step that reads or changes an
+/// element through the resolver (focus, check state, fill, type, select) calls it.
+pub(crate) async fn call_on(
+    tab: &Tab,
+    op: &str,
+    target: &Target,
+    mut args: Value,
+    deadline: Instant,
+) -> Result<Value, StepFailure> {
+    args["target"] = json!(target);
+    script::call(tab, op, args, COMMAND_BOUND, deadline)
+        .await
+        .map_err(|f| name_target(f, target))
+}

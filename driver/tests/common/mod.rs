@@ -49,6 +49,16 @@ pub fn block_on<F: Future<Output = ()>>(limit: Duration, f: F) {
     });
 }
 
+/// Run `body` against a fresh page at `tests/pages/<name>`, with an overall deadline, and close
+/// the page cleanly after it: the frame of most web tests, written once.
+pub fn on_page(limit: Duration, name: &str, body: impl AsyncFnOnce(&mut Page)) {
+    block_on(limit, async {
+        let mut page = Page::at(name).await;
+        body(&mut page).await;
+        page.close().await;
+    });
+}
+
 /// The base URL of the loopback page server.
 pub fn base_url() -> &'static str {
     BASE.get().expect("the server starts in block_on")
@@ -270,6 +280,17 @@ pub async fn fails(ctx: &mut WebContext, env: &Env, statement: &str, code: Failu
         .expect_err("a failing outcome")
 }
 
+/// The detail of a passing step, which must match `$pattern`: `$value` of its bindings.
+#[allow(unused_macros)]
+macro_rules! detail {
+    ($output:expr, $pattern:pat => $value:expr) => {
+        match $output.detail {
+            Some($pattern) => $value,
+            other => panic!("unexpected step detail {other:?}"),
+        }
+    };
+}
+
 /// `navigate` to a page of `tests/pages/`.
 pub fn goto(name: &str) -> String {
     format!("navigate {{ url = \"/pages/{name}\" }}")
@@ -308,6 +329,13 @@ impl Page {
             ctx: context().await,
             env: Env::new(),
         }
+    }
+
+    /// A fresh context and environment, navigated to a page of `tests/pages/`.
+    pub async fn at(name: &str) -> Page {
+        let mut page = Page::open().await;
+        page.ok(&goto(name)).await;
+        page
     }
 
     /// Run one ACL statement that must pass.

@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use crate::LIMIT;
-use a3s_test_driver::{EvidenceKind, FailureCode, SurfaceContext};
+use a3s_test_driver::{EvidenceKind, FailureCode, StepDetail, SurfaceContext};
 
 /// The JSON file an evidence step wrote.
 fn json(env: &Env, rel: &str) -> serde_json::Value {
@@ -12,16 +12,14 @@ fn json(env: &Env, rel: &str) -> serde_json::Value {
 
 #[test]
 fn evidence_files_are_written_confined_and_fresh() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("console.html")).await;
+    on_page(LIMIT, "console.html", async |page: &mut Page| {
         page.ok(r#"wait { load = "networkidle" }"#).await;
         let out = page.ok(r#"screenshot { path = "shots/page.png" }"#).await;
         let png = std::fs::read(page.env.artifact("shots/page.png")).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         assert_eq!(out.evidence[0].kind, EvidenceKind::Screenshot);
         let out = page.ok(r#"accessibility { path = "ax.json" }"#).await;
-        assert!(out.detail.unwrap()["nodes"].as_u64().unwrap() > 2);
+        assert!(detail!(out, StepDetail::Accessibility { nodes, .. } => nodes) > 2);
         let ax = json(&page.env, "ax.json");
         assert!(ax.to_string().contains("Break"), "{ax}");
         let interactive = r#"accessibility {
@@ -52,7 +50,8 @@ fn evidence_files_are_written_confined_and_fresh() {
             "{texts:?}"
         );
         let out = page.ok(r#"console { path = "console.json" }"#).await;
-        assert_eq!(out.detail.unwrap()["messages"], 0, "cleared");
+        let messages = detail!(out, StepDetail::Console { messages, .. } => messages);
+        assert_eq!(messages, 0, "cleared");
         page.ok(r#"page_errors { path = "errors.json" }"#).await;
         let errors = std::fs::read_to_string(page.env.artifact("errors.json")).unwrap();
         assert!(
@@ -60,7 +59,9 @@ fn evidence_files_are_written_confined_and_fresh() {
             "{errors}"
         );
         let out = page.ok("snapshot { interactive = true }").await;
-        assert!(out.detail.unwrap()["interactive_nodes"].as_u64().unwrap() >= 1);
+        let interactive =
+            detail!(out, StepDetail::Snapshot { interactive_nodes, .. } => interactive_nodes);
+        assert!(interactive >= 1);
         // A symlink out of the artifact folder is refused before anything is written.
         let outside = tempfile::tempdir().unwrap();
         std::os::unix::fs::symlink(outside.path(), page.env.artifact("escape")).unwrap();
@@ -93,6 +94,5 @@ fn evidence_files_are_written_confined_and_fresh() {
             let written = std::fs::metadata(&file.path).unwrap();
             assert!(written.len() > 0, "{} is empty", file.path.display());
         }
-        page.close().await;
     });
 }

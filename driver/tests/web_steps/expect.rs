@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use crate::LIMIT;
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{FailureCode, StepDetail};
 
 /// `expect` one `layout` relation between two targets.
 fn layout(target: &str, relation: &str, relative_to: &str, tolerance_px: u32) -> String {
@@ -22,8 +22,7 @@ fn of(target: &str, condition: &str) -> String {
 fn expectations_pass_and_fail_with_their_codes() {
     use FailureCode as F;
     block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("expect.html")).await;
+        let mut page = Page::at("expect.html").await;
         let (a, b, c) = (r##"css("#a")"##, r##"css("#b")"##, r##"css("#c")"##);
         let (outer, inner) = (r##"css("#outer")"##, r##"css("#inner")"##);
         let cases: Vec<(String, Option<FailureCode>)> = vec![
@@ -148,9 +147,7 @@ fn expectations_pass_and_fail_with_their_codes() {
 
 #[test]
 fn inline_states_are_observed() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("expect.html")).await;
+    on_page(LIMIT, "expect.html", async |page: &mut Page| {
         for statement in [
             r#"expect { enabled = label("Value") }"#,
             r#"expect { disabled = label("Disabled") }"#,
@@ -182,15 +179,12 @@ fn inline_states_are_observed() {
         page.ok(r##"expect { focus_within = css("#focus-wrap") }"##)
             .await;
         page.ok(r#"expect { focused = label("Inside") }"#).await;
-        page.close().await;
     });
 }
 
 #[test]
 fn a_missing_target_never_proves_a_negative() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("expect.html")).await;
+    on_page(LIMIT, "expect.html", async |page: &mut Page| {
         let missing = r#"label("No such control")"#;
         // Every "negative" state would be vacuously true of nothing; each must fail instead.
         let states = [
@@ -217,7 +211,6 @@ fn a_missing_target_never_proves_a_negative() {
         for statement in statements {
             page.fails(&statement, FailureCode::TargetNotFound).await;
         }
-        page.close().await;
     });
 }
 
@@ -245,7 +238,10 @@ fn stability_samples_keep_the_first_code_and_flag_later_changes() {
         .await;
         page.ok(r#"wait { text = "changed" }"#).await;
         let out = page.ok(&sampled("changed", 100, 25)).await;
-        assert_eq!(out.detail.unwrap()["samples"], 5);
+        assert_eq!(
+            detail!(out, StepDetail::Stable { samples, .. } => samples),
+            5
+        );
         page.close().await;
     });
 }

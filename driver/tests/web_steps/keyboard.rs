@@ -13,9 +13,7 @@ fn with_value(verb: &str, target: &str, value: &str) -> String {
 
 #[test]
 fn keyboard_actions_fill_type_select_press() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("actions.html")).await;
+    on_page(LIMIT, "actions.html", async |page: &mut Page| {
         for (verb, target, value, holds) in [
             ("fill", r#"label("Text")"#, "new value", "new value"),
             ("fill", r#"label("Text")"#, "", ""),
@@ -91,6 +89,5 @@ fn keyboard_actions_fill_type_select_press() {
         page.step_outcome(&unknown, "press NoSuchKey", Some(FailureCode::Unsupported))
             .await
             .unwrap_err();
-        page.close().await;
     });
 }

@@ -5,6 +5,7 @@
 //! family of steps; they share one browser (`common`).
 
 #[path = "../common/mod.rs"]
+#[macro_use]
 mod common;
 
 mod evidence;

@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use crate::LIMIT;
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{FailureCode, StepDetail};
 use a3s_test_lang::ir::Action;
 
 /// `upload` `paths` (an ACL list) to the "Attachment" input.
@@ -50,7 +50,9 @@ fn uploads_and_downloads_use_real_files() {
             std::fs::read_to_string(page.env.artifact("downloads/report.txt")).unwrap(),
             "quarterly report\n"
         );
-        assert_eq!(out.detail.unwrap()["suggested_filename"], "report.txt");
+        let name =
+            detail!(out, StepDetail::Download { suggested_filename, .. } => suggested_filename);
+        assert_eq!(name, "report.txt");
         // The same path again replaces the file.
         page.ok(download).await;
         page.close().await;
@@ -88,7 +90,7 @@ fn routes_fulfil_or_abort_and_har_records_traffic() {
             path = "net.har"
         }"#;
         let out = page.ok(stop).await;
-        assert!(out.detail.unwrap()["entries"].as_u64().unwrap() >= 4);
+        assert!(detail!(out, StepDetail::HarWritten { entries } => entries) >= 4);
         let har: serde_json::Value =
             serde_json::from_slice(&std::fs::read(page.env.artifact("net.har")).unwrap()).unwrap();
         assert_eq!(har["log"]["version"], "1.2");
@@ -118,7 +120,7 @@ fn routes_fulfil_or_abort_and_har_records_traffic() {
             path = "trace.json"
         }"#;
         let out = page.ok(stop).await;
-        assert!(out.detail.unwrap()["events"].as_u64().unwrap() > 0);
+        assert!(detail!(out, StepDetail::TraceWritten { events } => events) > 0);
         let trace: serde_json::Value =
             serde_json::from_slice(&std::fs::read(page.env.artifact("trace.json")).unwrap())
                 .unwrap();

@@ -3,14 +3,12 @@
 
 use crate::common::*;
 use crate::{log_is, LIMIT};
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{DialogStatus, FailureCode, StepDetail};
 use std::time::Duration;
 
 #[test]
 fn tabs_open_switch_list_and_close() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("network.html")).await;
+    on_page(LIMIT, "network.html", async |page: &mut Page| {
         let second = r#"tab {
             operation = "new"
             url = "/pages/expect.html"
@@ -31,7 +29,7 @@ fn tabs_open_switch_list_and_close() {
         let mut tabs = 0;
         for _ in 0..250 {
             let out = page.ok(list).await;
-            tabs = out.detail.unwrap()["tabs"].as_array().unwrap().len();
+            tabs = detail!(out, StepDetail::Tabs { tabs } => tabs.len());
             if tabs == 3 {
                 break;
             }
@@ -52,29 +50,22 @@ fn tabs_open_switch_list_and_close() {
         page.ok(r#"tab { operation = "close" }"#).await;
         page.fails(back, FailureCode::TabNotFound).await;
         let out = page.ok(list).await;
-        assert_eq!(out.detail.unwrap()["tabs"].as_array().unwrap().len(), 2);
-        page.close().await;
+        assert_eq!(detail!(out, StepDetail::Tabs { tabs } => tabs.len()), 2);
     });
 }
 
 #[test]
 fn dialogs_never_hang_a_step() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("dialogs.html")).await;
+    on_page(LIMIT, "dialogs.html", async |page: &mut Page| {
         let accept = r#"dialog { operation = "accept" }"#;
         page.fails(accept, FailureCode::NoDialog).await;
         page.ok(r#"click { target = role("button", "Alert") }"#)
             .await;
         let out = page.ok(r#"dialog { operation = "status" }"#).await;
-        let d = out.detail.unwrap();
+        let d = detail!(out, StepDetail::Dialog(DialogStatus { open: true, dialog: Some(d) }) => d);
         assert_eq!(
-            (
-                d["open"].as_bool(),
-                d["type"].as_str(),
-                d["message"].as_str()
-            ),
-            (Some(true), Some("alert"), Some("Hello there"))
+            (d.kind.as_str(), d.message.as_str()),
+            ("alert", "Hello there")
         );
         // A step that needs the page fails at once while the dialog blocks it.
         page.fails(&expect_text("anything"), FailureCode::DialogBlocking)
@@ -95,15 +86,12 @@ fn dialogs_never_hang_a_step() {
         }"#;
         page.ok(answer).await;
         page.ok(&out_is("name=Ada")).await;
-        page.close().await;
     });
 }
 
 #[test]
 fn an_evaluation_fails_at_once_when_a_dialog_opens_while_it_waits() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("dialogs.html")).await;
+    on_page(LIMIT, "dialogs.html", async |page: &mut Page| {
         // The promise never settles; the alert it schedules blocks the page mid-call.
         let err = page
             .ctx
@@ -122,15 +110,12 @@ fn an_evaluation_fails_at_once_when_a_dialog_opens_while_it_waits() {
             .await
             .unwrap();
         assert_eq!(two, serde_json::json!(2));
-        page.close().await;
     });
 }
 
 #[test]
 fn viewport_and_navigation_failures() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("expect.html")).await;
+    on_page(LIMIT, "expect.html", async |page: &mut Page| {
         let small = "viewport {
             width = 400
             height = 300
@@ -152,7 +137,6 @@ fn viewport_and_navigation_failures() {
             FailureCode::NavigationFailed,
         )
         .await;
-        page.close().await;
     });
 }
 
@@ -171,8 +155,7 @@ fn contexts_are_isolated_and_counted() {
         let before = driver().await.context_stats().contexts;
         let rounds = 3;
         for _ in 0..rounds {
-            let mut page = Page::open().await;
-            page.ok(&goto("expect.html")).await;
+            let mut page = Page::at("expect.html").await;
             page.ok(&expect_text("first visit")).await;
             page.close().await;
         }

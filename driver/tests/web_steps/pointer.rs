@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use crate::{log_is, log_shows, LIMIT};
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{FailureCode, StepDetail};
 use std::time::Duration;
 
 #[test]
@@ -35,20 +35,17 @@ fn pointer_actions_dispatch_real_events() {
         page.ok(r#"click { target = role("button", "Far away") }"#)
             .await;
         page.ok(&log_shows("far")).await;
-        // Drag with pointer events: press, several moves, release over the drop zone.
-        let drag = r##"drag {
-            source = css("#src")
-            target = css("#dst")
-        }"##;
-        page.ok(drag).await;
-        page.ok(&log_shows("dropped on dst after moves")).await;
-        // HTML5 drag and drop (draggable=true) carries its data to the drop zone.
-        let drag = r##"drag {
-            source = css("#h5src")
-            target = css("#h5dst")
-        }"##;
-        page.ok(drag).await;
-        page.ok(&log_shows("h5 drop payload")).await;
+        // Drag with pointer events (press, several moves, release over the drop zone), and HTML5
+        // drag and drop (draggable=true), which carries its data to the drop zone.
+        for (source, target, logged) in [
+            ("#src", "#dst", "dropped on dst after moves"),
+            ("#h5src", "#h5dst", "h5 drop payload"),
+        ] {
+            let drag =
+                format!("drag {{\n    source = css({source:?})\n    target = css({target:?})\n}}");
+            page.ok(&drag).await;
+            page.ok(&log_shows(logged)).await;
+        }
         // Wheel over the scroller.
         let wheel = r##"wheel {
             delta_y = 200
@@ -62,15 +59,13 @@ fn pointer_actions_dispatch_real_events() {
 
 #[test]
 fn check_uncheck_click_only_when_needed_and_verify() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("actions.html")).await;
+    on_page(LIMIT, "actions.html", async |page: &mut Page| {
         let check = r#"check { target = label("Subscribe") }"#;
         let out = page.ok(check).await;
-        assert_eq!(out.detail.unwrap()["changed"], true);
+        assert!(detail!(out, StepDetail::Checked { changed, .. } => changed));
         page.ok(r#"expect { checked = label("Subscribe") }"#).await;
         let out = page.ok(check).await;
-        assert_eq!(out.detail.unwrap()["changed"], false);
+        assert!(!detail!(out, StepDetail::Checked { changed, .. } => changed));
         page.ok(&log_is(&["cb true"])).await;
         page.ok(r#"uncheck { target = label("Subscribe") }"#).await;
         page.ok(r#"expect { unchecked = label("Subscribe") }"#)
@@ -84,7 +79,6 @@ fn check_uncheck_click_only_when_needed_and_verify() {
             FailureCode::TargetNotActionable,
         )
         .await;
-        page.close().await;
     });
 }
 
@@ -127,14 +121,11 @@ fn actionability_waits_for_visible_enabled_stable_targets() {
 
 #[test]
 fn a_click_whose_arrival_moves_its_target_still_lands_once() {
-    block_on(LIMIT, async {
-        let mut page = Page::open().await;
-        page.ok(&goto("actions.html")).await;
+    on_page(LIMIT, "actions.html", async |page: &mut Page| {
         // The pointer's arrival logs a line above the button, pushing it down: the click
         // re-checks the target, moves once more and presses where the button now is.
         page.ok(r#"click { target = role("button", "Shy") }"#).await;
         page.ok(&log_shows("shy click")).await;
         page.ok(&log_is(&["shy hover", "shy click"])).await;
-        page.close().await;
     });
 }

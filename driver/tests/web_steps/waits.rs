@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use crate::LIMIT;
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{FailureCode, StepDetail};
 use std::time::Duration;
 
 #[test]
@@ -26,7 +26,7 @@ fn waits_poll_until_true_or_the_deadline() {
         let idle = r#"wait { load = "networkidle" }"#;
         page.ok(slow).await;
         let out = page.ok(idle).await;
-        let waited = out.detail.unwrap()["waited_ms"].as_u64().unwrap();
+        let waited = detail!(out, StepDetail::Waited { waited_ms, .. } => waited_ms);
         assert!(
             waited >= 1200,
             "networkidle = the 800 ms request plus 500 ms quiet, got {waited}"

@@ -730,7 +730,7 @@ impl<D: AgentDriver> Engine<D> {
                 })
                 .collect(),
             evidence: output.evidence,
-            detail: output.detail,
+            detail: output.detail.map(Into::into),
             url: now_url,
             untrusted: true,
             next: Some(next::after_exec(&self.file)),

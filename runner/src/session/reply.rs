@@ -36,8 +36,8 @@ pub struct Executed {
     /// The evidence files the step wrote.
     #[serde(default)]
     pub evidence: Vec<EvidenceFile>,
-    /// The driver's step-specific facts (tab list, dialog status, download …): their shape is
-    /// the step kind's and the driver's (`a3s_test_driver::StepOutput::detail`), carried as is.
+    /// The driver's step-specific facts (tab list, dialog status, download …): the JSON of its
+    /// typed `a3s_test_driver::StepDetail`, kept as JSON because the CLI reads answers back.
     #[serde(default)]
     pub detail: Option<serde_json::Value>,
     /// The page URL after the step.

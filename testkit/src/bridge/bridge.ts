@@ -117,6 +117,13 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
   const live = () => {
     if (disposed) throw new TestKitError("disposed", "this bridge was disposed; call getPageContextBridge() again");
   };
+  /** `f`, refused once the bridge is disposed: how each entry point that only delegates checks. */
+  const guarded =
+    <A extends unknown[], R>(f: (...args: A) => R) =>
+    (...args: A): R => {
+      live();
+      return f(...args);
+    };
 
   const readFacts = (stringBytes: number): Facts => sanitizeFacts(safeCall(options.facts, {}, "facts()"), stringBytes);
   const readReady = (): boolean => (options.ready === undefined ? doc.readyState === "complete" : safeCall(options.ready, false, "ready()") === true);
@@ -350,50 +357,17 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       recordCaches.clear();
       env.onDispose();
     },
-    registerBoundary: (r) => {
-      live();
-      return registry.registerBoundary(r);
-    },
-    registerSource: (r) => {
-      live();
-      return registry.registerSource(r);
-    },
-    registerSourceMap: (r) => {
-      live();
-      return registry.registerSourceMap(r);
-    },
-    submitRepair: (draft) => {
-      live();
-      return repairs.submit(draft);
-    },
-    peekRepairBatch: (o) => {
-      live();
-      return repairs.peekBatch(o);
-    },
-    takeRepairBatch: (o) => {
-      live();
-      return repairs.takeBatch(o);
-    },
-    listRepairs: () => {
-      live();
-      return repairs.list();
-    },
-    applyRepairEvent: (e) => {
-      live();
-      return repairs.applyEvent(e);
-    },
-    submitRepairAction: (a) => {
-      live();
-      return repairs.submitAction(a);
-    },
-    takeRepairActions: () => {
-      live();
-      return repairs.takeActions();
-    },
-    listRepairActions: () => {
-      live();
-      return repairs.listActions();
-    },
+    registerBoundary: guarded((r) => registry.registerBoundary(r)),
+    registerSource: guarded((r) => registry.registerSource(r)),
+    registerSourceMap: guarded((r) => registry.registerSourceMap(r)),
+    submitRepair: guarded((draft) => repairs.submit(draft)),
+    peekRepairBatch: guarded((o) => repairs.peekBatch(o)),
+    takeRepairBatch: guarded((o) => repairs.takeBatch(o)),
+    listRepairs: guarded(() => repairs.list()),
+    applyRepairEvent: guarded((e) => repairs.applyEvent(e)),
+    submitRepairAction: guarded((a) => repairs.submitAction(a)),
+    takeRepairActions: guarded(() => repairs.takeActions()),
+    listRepairActions: guarded(() => repairs.listActions()),
     subscribeRepairs: (listener) => {
       live();
       if (typeof listener !== "function") throw new TestKitError("invalid_request", "listener must be a function");

@@ -1,37 +1,20 @@
 import { act, StrictMode, useState } from "react";
-import { createRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getPageContextBridge, installTestKit } from "@a3s-lab/testkit";
+import { perTestRoot } from "../testing/reactRoot";
 import { A3STestBoundary, A3STestKit } from "./index";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let container: HTMLElement;
-let root: Root;
-
-beforeEach(() => {
-  container = document.createElement("div");
-  document.body.replaceChildren(container);
-  root = createRoot(container);
-});
-afterEach(() => {
-  act(() => root.unmount());
-  getPageContextBridge()?.dispose();
-});
-
-function render(node: React.ReactNode) {
-  act(() => root.render(node));
-}
+const root = perTestRoot();
+const render = root.render;
 
 describe("A3STestKit", () => {
   it("installs on mount and disposes on unmount", () => {
     render(<A3STestKit enabled page={{ id: "app" }}><p>hi</p></A3STestKit>);
     const bridge = getPageContextBridge();
     expect(bridge?.probe().pageId).toBe("app");
-    act(() => root.unmount());
+    root.unmount();
     expect(getPageContextBridge()).toBeNull();
-    root = createRoot(container);
   });
 
   it("installs nothing unless enabled is exactly true", () => {
@@ -53,8 +36,7 @@ describe("A3STestKit", () => {
   it("does not dispose a runtime it did not install", () => {
     const outer = installTestKit({ enabled: true, page: { id: "outer" } });
     render(<A3STestKit enabled page={{ id: "app" }}><p>x</p></A3STestKit>);
-    act(() => root.unmount());
-    root = createRoot(container);
+    root.unmount();
     expect(getPageContextBridge()).toBe(outer);
   });
 
@@ -78,7 +60,7 @@ describe("A3STestKit", () => {
       );
     }
     render(<App />);
-    act(() => container.querySelector("button")?.click());
+    act(() => root.container.querySelector("button")?.click());
     expect(getPageContextBridge()?.snapshot().facts).toEqual({ n: 2 });
   });
 });
@@ -93,7 +75,7 @@ describe("A3STestBoundary", () => {
         </A3STestBoundary>
       </A3STestKit>,
     );
-    expect(container.innerHTML).toBe("<form><button>Sign in</button></form>");
+    expect(root.container.innerHTML).toBe("<form><button>Sign in</button></form>");
     expect(ref.current?.tagName).toBe("FORM");
     const snap = getPageContextBridge()?.snapshot();
     expect(snap?.components).toEqual([expect.objectContaining({ id: "login", name: "LoginForm", source: { file: "src/Login.tsx", line: 4, column: 3 }, facts: { step: 1 } })]);
@@ -113,7 +95,7 @@ describe("A3STestBoundary", () => {
         </A3STestBoundary>
       </A3STestKit>,
     );
-    expect(container.querySelector("a3s-test-boundary")?.getAttribute("style")).toBe("display: contents;");
+    expect(root.container.querySelector("a3s-test-boundary")?.getAttribute("style")).toBe("display: contents;");
     const snap = getPageContextBridge()?.snapshot();
     expect(snap?.nodes.some((n) => n.tag === "a3s-test-boundary")).toBe(false);
     expect(snap?.components.find((c) => c.id === "item-1")?.parentId).toBe("list");

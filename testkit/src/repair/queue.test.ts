@@ -2,23 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RepairQueue } from "./queue";
 import { createRepairStore, storageKeyOf } from "./storage";
 import { resolveSameOriginEndpoint, type TransportAnswer } from "./endpoint";
-import type { RepairAction, RepairActionResult, RepairContext, RepairDraft } from "./types";
+import type { RepairAction, RepairActionResult, RepairDraft } from "./types";
 import { installTestKit } from "../bridge/install";
 import { fakePlatform } from "../testing/fakePlatform";
+import { repairContext } from "../testing/repairContext";
 
-const context = (): RepairContext => ({
-  untrusted: true,
-  contextRevision: 7,
-  page: { id: "p", url: "http://localhost/", route: "/", title: "", ready: true, viewport: { width: 1, height: 1, dpr: 1 }, document: { width: 1, height: 1 }, scroll: { x: 0, y: 0 }, language: "en", theme: "light" },
-  route: "/",
-  viewport: { width: 1, height: 1, dpr: 1 },
-  components: [],
-  sourceHints: [],
-  locators: [],
-  targetNodes: [],
-  nearbyNodes: [],
-  facts: {},
-});
+const context = () => repairContext(7, 1, 1);
 
 const draft = (over: Partial<RepairDraft> = {}): RepairDraft => ({
   target: { kind: "node", nodeIds: ["n1"] },

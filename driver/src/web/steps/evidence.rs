@@ -1,13 +1,14 @@
 //! Evidence steps (screenshot, accessibility, console, page_errors, snapshot) and the bounded,
 //! best-effort evidence captured after a failure.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::tab::ContextShared;
 use crate::web::{ax, evidence};
 use crate::EvidenceKind;
-use crate::{EvidenceFile, StepEnv, StepFailure, StepOutput};
+use crate::{EvidenceFile, StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::EvidencePath;
 use base64::Engine;
 use serde_json::{json, Value};
@@ -61,13 +62,14 @@ pub(crate) async fn screenshot(
     ctx: &mut WebContext,
     path: &EvidencePath,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let target = evidence::prepare(env.artifact_dir, path.as_str())?;
     // A page blocked in alert() cannot produce a frame.
     ctx.tab()?.fail_if_dialog()?;
     let bytes = png(ctx, env.deadline).await?;
     let file = evidence::write(&target, EvidenceKind::Screenshot, &bytes)?;
-    Ok(with_evidence(file, json!({ "bytes": bytes.len() })))
+    let bytes = bytes.len();
+    Ok(with_evidence(file, StepDetail::Screenshot { bytes }))
 }
 
 /// `accessibility { path interactive }`.
@@ -76,16 +78,17 @@ pub(crate) async fn accessibility(
     path: &EvidencePath,
     interactive: bool,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let target = evidence::prepare(env.artifact_dir, path.as_str())?;
     let reply = ax_tree(ctx, env.deadline).await?;
     let doc = ax::to_json(&reply, interactive);
     let file = evidence::write(&target, EvidenceKind::Accessibility, &pretty(&doc))?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
-    Ok(with_evidence(
-        file,
-        json!({ "nodes": nodes, "interactive": interactive_nodes }),
-    ))
+    let facts = StepDetail::Accessibility {
+        nodes,
+        interactive: interactive_nodes,
+    };
+    Ok(with_evidence(file, facts))
 }
 
 /// `snapshot { interactive }`: record the observation's size.
@@ -93,26 +96,21 @@ pub(crate) async fn snapshot(
     ctx: &mut WebContext,
     interactive: bool,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let reply = ax_tree(ctx, env.deadline).await?;
     let (nodes, interactive_nodes) = ax::counts(&reply);
-    Ok(detail(
-        json!({ "nodes": nodes, "interactive_nodes": interactive_nodes, "interactive": interactive }),
-    ))
+    Ok(detail(StepDetail::Snapshot {
+        nodes,
+        interactive_nodes,
+        interactive,
+    }))
 }
 
-/// Make sure every console message and page error the page produced so far has arrived: the
-/// renderer sends events of a session in order, so once a trivial evaluation answers, everything
-/// logged before it (e.g. by the last click's handler) is already recorded.
+/// Make sure every console message and page error the page produced so far (e.g. by the last
+/// click's handler) has arrived; best effort, the logs are written either way.
 async fn flush_page_events(ctx: &WebContext, deadline: Instant) {
     if let Ok(tab) = ctx.tab() {
-        if tab.dialog().is_none() {
-            let params = json!({ "expression": "0", "returnByValue": true });
-            let _ = tab
-                .session
-                .call("Runtime.evaluate", params, COMMAND_BOUND, deadline)
-                .await;
-        }
+        let _ = tab.flush_events(deadline).await;
     }
 }
 
@@ -121,6 +119,7 @@ pub(crate) const CONSOLE: PageLog = PageLog {
     kind: EvidenceKind::Console,
     key: "messages",
     entries: |shared| &shared.console,
+    detail: |messages, cleared| StepDetail::Console { messages, cleared },
 };
 
 /// `page_errors { path clear }`.
@@ -128,15 +127,18 @@ pub(crate) const PAGE_ERRORS: PageLog = PageLog {
     kind: EvidenceKind::PageErrors,
     key: "errors",
     entries: |shared| &shared.page_errors,
+    detail: |errors, cleared| StepDetail::PageErrors { errors, cleared },
 };
 
 /// One of the logs a tab collects from page events (console messages, uncaught errors): the
 /// `console` and `page_errors` steps write it the same way, under their own key.
 pub(crate) struct PageLog {
     kind: EvidenceKind,
-    /// The JSON key of the entries in the file, and of their count in the step's detail.
+    /// The JSON key of the entries in the file.
     key: &'static str,
     entries: fn(&ContextShared) -> &std::sync::Mutex<Vec<Value>>,
+    /// The step's detail: how many entries were written, and whether the log was emptied.
+    detail: fn(usize, bool) -> StepDetail,
 }
 
 impl PageLog {
@@ -147,7 +149,7 @@ impl PageLog {
         path: &EvidencePath,
         clear: bool,
         env: &StepEnv<'_>,
-    ) -> Result<StepOutput, StepFailure> {
+    ) -> Outcome {
         let target = evidence::prepare(env.artifact_dir, path.as_str())?;
         flush_page_events(ctx, env.deadline).await;
         let entries = {
@@ -160,10 +162,7 @@ impl PageLog {
         };
         let count = entries.len();
         let file = evidence::write(&target, self.kind, &pretty(&json!({ (self.key): entries })))?;
-        Ok(with_evidence(
-            file,
-            json!({ (self.key): count, "cleared": clear }),
-        ))
+        Ok(with_evidence(file, (self.detail)(count, clear)))
     }
 }
 

@@ -1,13 +1,14 @@
 //! `upload` (files from the working directory into a file input) and `download` (click, wait for
 //! the browser to finish the download, move the file into the artifact folder).
 
+use super::Outcome;
 use crate::failure::FailureCode;
-use crate::web::cdp::{Event, COMMAND_BOUND};
-use crate::web::context::WebContext;
+use crate::web::cdp::{next_event, Event, COMMAND_BOUND};
+use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::input::{self, Button};
 use crate::web::target::{self, describe, refuse_ref, Needs};
 use crate::web::{evidence, script};
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::{EvidenceFile, EvidenceKind, StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{EvidencePath, Target};
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -66,7 +67,7 @@ pub(crate) async fn upload(
     target: &Target,
     paths: &[String],
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     refuse_ref(target)?;
     let files = upload_paths(env.working_dir, paths)?;
     let tab = ctx.tab()?;
@@ -85,7 +86,7 @@ pub(crate) async fn upload(
         .await;
     script::release_object(tab, &object, env.deadline).await;
     set?;
-    Ok(crate::web::context::detail(json!({ "files": paths.len() })))
+    Ok(detail(StepDetail::Files { files: paths.len() }))
 }
 
 /// Frame ids of the current tab (downloads are matched to the tab that started them).
@@ -119,7 +120,7 @@ pub(crate) async fn download(
     target: &Target,
     path: &EvidencePath,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     refuse_ref(target)?;
     let destination = evidence::prepare(env.artifact_dir, path.as_str())?;
     if ctx.download_dir.is_none() {
@@ -186,13 +187,16 @@ pub(crate) async fn download(
     let bytes = std::fs::metadata(&destination)
         .map(|m| m.len())
         .unwrap_or(0);
-    Ok(StepOutput {
-        evidence: vec![crate::EvidenceFile {
-            kind: crate::EvidenceKind::Download,
-            path: destination,
-        }],
-        detail: Some(json!({ "suggested_filename": suggested, "bytes": bytes, "untrusted": true })),
-    })
+    let file = EvidenceFile {
+        kind: EvidenceKind::Download,
+        path: destination,
+    };
+    let facts = StepDetail::Download {
+        suggested_filename: suggested,
+        bytes,
+        untrusted: true,
+    };
+    Ok(with_evidence(file, facts))
 }
 
 async fn wait_begin(
@@ -221,20 +225,13 @@ async fn wait_complete(
     deadline: Instant,
 ) -> Result<(), StepFailure> {
     loop {
-        let event = match tokio::time::timeout_at(deadline, events.recv()).await {
-            Ok(Some(e)) => e,
-            Ok(None) => {
-                return Err(crate::web::cdp::crashed(
-                    "the connection closed during a download",
-                ))
-            }
-            Err(_) => {
-                return Err(StepFailure::new(
-                    FailureCode::Timeout,
-                    "the download did not finish before the scenario deadline",
-                ))
-            }
-        };
+        let event = next_event(
+            events,
+            deadline,
+            "the connection closed during a download",
+            "the download did not finish before the scenario deadline",
+        )
+        .await?;
         if event.method.as_ref() != "Browser.downloadProgress"
             || event.params["guid"].as_str() != Some(guid)
         {

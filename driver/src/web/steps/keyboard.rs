@@ -1,11 +1,11 @@
 //! Keyboard steps: fill (replace), type (append keystrokes), insert_text, select, press.
 
+use super::Outcome;
 use crate::failure::FailureCode;
-use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, WebContext};
 use crate::web::target::{self, describe, Needs};
-use crate::web::{input, keys, script};
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::web::{input, keys};
+use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{KeyChord, Target};
 use serde_json::{json, Value};
 
@@ -16,25 +16,13 @@ pub(crate) async fn fill(
     target: &Target,
     value: &str,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (_, element) = target::wait_actionable(tab, target, Needs::EDITABLE, env).await?;
-    let named = |f| target::name_target(f, target);
-    let args = json!({ "target": target });
-    let prepared = script::call(
-        tab,
-        "prepare_fill",
-        args.clone(),
-        COMMAND_BOUND,
-        env.deadline,
-    )
-    .await
-    .map_err(named)?;
+    let prepared = target::call_on(tab, "prepare_fill", target, json!({}), env.deadline).await?;
     if prepared.get("mode").and_then(Value::as_str) == Some("set") {
-        let args = json!({ "target": target, "value": value });
-        script::call(tab, "set_value", args, COMMAND_BOUND, env.deadline)
-            .await
-            .map_err(named)?;
+        let args = json!({ "value": value });
+        target::call_on(tab, "set_value", target, args, env.deadline).await?;
     } else if value.is_empty() {
         let delete = keys::named_key("Delete").expect("Delete is a known key");
         input::press(tab, &delete, &[], env.deadline).await?;
@@ -42,11 +30,12 @@ pub(crate) async fn fill(
         input::insert_text(tab, value, env.deadline).await?;
     }
     if tab.dialog().is_some() {
-        return Ok(detail(json!({ "element": element, "verified": false })));
+        return Ok(detail(StepDetail::Element {
+            element,
+            verified: Some(false),
+        }));
     }
-    let read = script::call(tab, "read_value", args, COMMAND_BOUND, env.deadline)
-        .await
-        .map_err(named)?;
+    let read = target::call_on(tab, "read_value", target, json!({}), env.deadline).await?;
     let have = read.get("value").and_then(Value::as_str);
     let secret = read.get("secret") == Some(&Value::Bool(true));
     let normalised = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -65,7 +54,7 @@ pub(crate) async fn fill(
             ),
         ));
     }
-    Ok(detail(json!({ "element": element })))
+    Ok(detail(StepDetail::element(element)))
 }
 
 /// `type`: focus with the caret at the end and send one keystroke per character.
@@ -74,33 +63,24 @@ pub(crate) async fn type_into(
     target: &Target,
     value: &str,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (_, element) = target::wait_actionable(tab, target, Needs::EDITABLE, env).await?;
-    script::call(
-        tab,
-        "focus_end",
-        json!({ "target": target }),
-        COMMAND_BOUND,
-        env.deadline,
-    )
-    .await
-    .map_err(|f| target::name_target(f, target))?;
+    target::call_on(tab, "focus_end", target, json!({}), env.deadline).await?;
     input::type_text(tab, value, env.deadline).await?;
-    Ok(detail(
-        json!({ "element": element, "keys": value.chars().count() }),
-    ))
+    Ok(detail(StepDetail::Typed {
+        element,
+        keys: value.chars().count(),
+    }))
 }
 
 /// `insert_text`: at the current caret, no target.
-pub(crate) async fn insert_text(
-    ctx: &mut WebContext,
-    value: &str,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn insert_text(ctx: &mut WebContext, value: &str, env: &StepEnv<'_>) -> Outcome {
     let tab = ctx.tab()?;
     input::insert_text(tab, value, env.deadline).await?;
-    Ok(detail(json!({ "chars": value.chars().count() })))
+    Ok(detail(StepDetail::Chars {
+        chars: value.chars().count(),
+    }))
 }
 
 /// `select`: choose options by value or label; `input` and `change` are dispatched.
@@ -109,22 +89,25 @@ pub(crate) async fn select(
     target: &Target,
     values: &[String],
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (_, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
-    let args = json!({ "target": target, "values": values });
-    let r = script::call(tab, "select_options", args, COMMAND_BOUND, env.deadline)
-        .await
-        .map_err(|f| target::name_target(f, target))?;
+    let args = json!({ "values": values });
+    let r = target::call_on(tab, "select_options", target, args, env.deadline).await?;
     if let Some(error) = r.get("problem").and_then(Value::as_str) {
         return Err(StepFailure::new(
             FailureCode::SelectionMismatch,
             format!("{}: {error}", describe(target)),
         ));
     }
-    Ok(detail(
-        json!({ "element": element, "selected": r.get("selected").cloned().unwrap_or(Value::Null) }),
-    ))
+    let selected = r
+        .get("selected")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    Ok(detail(StepDetail::Selected { element, selected }))
 }
 
 /// `press`: a key or chord to the focused element or, with a target, to that element: the
@@ -135,7 +118,7 @@ pub(crate) async fn press(
     chord: &KeyChord,
     into: Option<&Target>,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let Some(key) = keys::named_key(&chord.key) else {
         return Err(StepFailure::new(
             FailureCode::Unsupported,
@@ -146,17 +129,14 @@ pub(crate) async fn press(
         ));
     };
     let element = match into {
-        Some(t) => super::pointer::focus(ctx, t, env)
-            .await?
-            .detail
-            .and_then(|d| d.get("element").cloned()),
+        Some(t) => Some(super::pointer::focus_element(ctx, t, env).await?),
         None => None,
     };
     let tab = ctx.tab()?;
     input::press(tab, &key, &chord.modifiers, env.deadline).await?;
-    let mut out = json!({ "key": key.key, "modifiers": chord.modifiers });
-    if let Some(element) = element {
-        out["element"] = element;
-    }
-    Ok(detail(out))
+    Ok(detail(StepDetail::Pressed {
+        key: key.key,
+        modifiers: chord.modifiers.clone(),
+        element,
+    }))
 }

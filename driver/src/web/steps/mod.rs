@@ -1,6 +1,9 @@
 //! One module per family of web steps (`docs/acl.md` §5–§9). Each function runs one admitted step
 //! against the current tab of a [`super::context::WebContext`].
 
+/// What every step returns: its output, or the failure that ended it.
+pub(crate) type Outcome = Result<crate::StepOutput, crate::StepFailure>;
+
 pub(crate) mod evidence;
 pub(crate) mod files;
 pub(crate) mod keyboard;

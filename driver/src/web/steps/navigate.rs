@@ -1,8 +1,9 @@
 //! `navigate`: load a URL in the current tab and wait for its `load` event.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::context::{detail, WebContext};
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure};
 use serde_json::{json, Value};
 
 /// Resolve a possibly relative URL against the suite's `base_url`.
@@ -31,11 +32,7 @@ pub(crate) fn resolve_url(url: &str, base: Option<&str>) -> Result<String, StepF
 }
 
 /// `navigate { url }`.
-pub(crate) async fn navigate(
-    ctx: &mut WebContext,
-    url: &str,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn navigate(ctx: &mut WebContext, url: &str, env: &StepEnv<'_>) -> Outcome {
     let url = resolve_url(url, env.base_url)?;
     let tab = ctx.tab()?;
     tab.fail_if_dialog()?;
@@ -69,7 +66,7 @@ pub(crate) async fn navigate(
         }
     }
     ctx.tab_mut()?.frames.clear();
-    Ok(detail(json!({ "url": url })))
+    Ok(detail(StepDetail::Url { url }))
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
 //! `network_route`, `network_unroute`, `har` and `trace`.
 
+use super::Outcome;
 use crate::failure::FailureCode;
-use crate::web::cdp::{Event, COMMAND_BOUND};
+use crate::web::cdp::{next_event, Event, COMMAND_BOUND};
 use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::evidence;
 use crate::web::har::HarRecorder;
 use crate::web::route::{self, Route};
 use crate::EvidenceKind;
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{CaptureOperation, RouteResponse};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -36,16 +37,17 @@ pub(crate) async fn route(
     pattern: &str,
     response: &RouteResponse,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         routes.retain(|r| r.pattern != pattern);
         routes.push(Route::new(pattern, response.clone()));
     }
     apply_all(ctx, env).await?;
-    Ok(detail(
-        json!({ "pattern": pattern, "routes": ctx.shared.routes.lock().expect("routes lock").len() }),
-    ))
+    Ok(detail(StepDetail::Routed {
+        pattern: pattern.to_string(),
+        routes: ctx.shared.routes.lock().expect("routes lock").len(),
+    }))
 }
 
 /// `network_unroute { pattern }` (all routes when no pattern).
@@ -53,7 +55,7 @@ pub(crate) async fn unroute(
     ctx: &mut WebContext,
     pattern: Option<&str>,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let removed = {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         let before = routes.len();
@@ -64,7 +66,7 @@ pub(crate) async fn unroute(
         before - routes.len()
     };
     apply_all(ctx, env).await?;
-    Ok(detail(json!({ "removed": removed })))
+    Ok(detail(StepDetail::Unrouted { removed }))
 }
 
 fn not_started(what: &str) -> StepFailure {
@@ -77,15 +79,11 @@ fn not_started(what: &str) -> StepFailure {
 }
 
 /// `har { operation }`.
-pub(crate) async fn har(
-    ctx: &mut WebContext,
-    op: &CaptureOperation,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn har(ctx: &mut WebContext, op: &CaptureOperation, env: &StepEnv<'_>) -> Outcome {
     match op {
         CaptureOperation::Start => {
             *ctx.shared.har.lock().expect("har lock") = Some(HarRecorder::default());
-            Ok(detail(json!({ "recording": true })))
+            Ok(detail(StepDetail::HarStarted { recording: true }))
         }
         CaptureOperation::Stop { path } => {
             let target = evidence::prepare(env.artifact_dir, path.as_str())?;
@@ -99,7 +97,8 @@ pub(crate) async fn har(
             let doc = recorder.to_har();
             let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialize");
             let file = evidence::write(&target, EvidenceKind::Har, &bytes)?;
-            Ok(with_evidence(file, json!({ "entries": recorder.len() })))
+            let entries = recorder.len();
+            Ok(with_evidence(file, StepDetail::HarWritten { entries }))
         }
     }
 }
@@ -109,7 +108,7 @@ pub(crate) async fn trace(
     ctx: &mut WebContext,
     op: &CaptureOperation,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     match op {
         CaptureOperation::Start => {
             let tab = ctx.tab()?;
@@ -121,7 +120,7 @@ pub(crate) async fn trace(
                 .call("Tracing.start", params, COMMAND_BOUND, env.deadline)
                 .await?;
             ctx.tracing = true;
-            Ok(detail(json!({ "tracing": true })))
+            Ok(detail(StepDetail::TraceStarted { tracing: true }))
         }
         CaptureOperation::Stop { path } => {
             if !ctx.tracing {
@@ -145,7 +144,10 @@ pub(crate) async fn trace(
                 EvidenceKind::Trace,
                 &serde_json::to_vec(&doc).expect("JSON values serialize"),
             )?;
-            Ok(with_evidence(file, json!({ "events": count })))
+            Ok(with_evidence(
+                file,
+                StepDetail::TraceWritten { events: count },
+            ))
         }
     }
 }
@@ -156,24 +158,18 @@ async fn collect_trace(
 ) -> Result<Vec<Value>, StepFailure> {
     let mut out = Vec::new();
     loop {
-        match tokio::time::timeout_at(deadline, events.recv()).await {
-            Ok(Some(e)) if e.method.as_ref() == "Tracing.tracingComplete" => return Ok(out),
-            Ok(Some(e)) => {
-                if let Some(values) = e.params.get("value").and_then(Value::as_array) {
-                    out.extend(values.iter().cloned());
-                }
-            }
-            Ok(None) => {
-                return Err(crate::web::cdp::crashed(
-                    "the connection closed while tracing",
-                ))
-            }
-            Err(_) => {
-                return Err(StepFailure::new(
-                    FailureCode::Timeout,
-                    "the trace did not complete before the scenario deadline",
-                ))
-            }
+        let e = next_event(
+            events,
+            deadline,
+            "the connection closed while tracing",
+            "the trace did not complete before the scenario deadline",
+        )
+        .await?;
+        if e.method.as_ref() == "Tracing.tracingComplete" {
+            return Ok(out);
+        }
+        if let Some(values) = e.params.get("value").and_then(Value::as_array) {
+            out.extend(values.iter().cloned());
         }
     }
 }

@@ -9,6 +9,7 @@
 //! Both use the resolver's `observe`, so a wait and an expect on the same condition can never
 //! disagree. An expectation is never retried: a failed observation is the verdict.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, WebContext};
@@ -16,7 +17,7 @@ use crate::web::script;
 use crate::web::steps::navigate::resolve_url;
 use crate::web::tab::{Tab, NETWORK_IDLE};
 use crate::web::target::{describe, refuse_ref};
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{ExpectCondition, Expectation, LoadState, Target, WaitCondition};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -67,14 +68,8 @@ async fn observe_once(
     env: &StepEnv<'_>,
 ) -> Result<Value, StepFailure> {
     let tab = ctx.tab()?;
-    let r = script::call(
-        tab,
-        "observe",
-        json!({ "condition": condition }),
-        COMMAND_BOUND,
-        env.deadline,
-    )
-    .await?;
+    let args = json!({ "condition": condition });
+    let r = script::call(tab, "observe", args, COMMAND_BOUND, env.deadline).await?;
     verdict(&r, prefix)
 }
 
@@ -104,7 +99,7 @@ pub(crate) async fn expect(
     ctx: &mut WebContext,
     expectation: &Expectation,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let targets = expect_targets(&expectation.condition);
     for t in &targets {
         refuse_ref(t)?;
@@ -114,7 +109,7 @@ pub(crate) async fn expect(
     let condition = condition_json(raw, env.base_url)?;
     let Some(stability) = expectation.stability else {
         let d = observe_once(ctx, &condition, &prefix, env).await?;
-        return Ok(detail(json!({ "observed": d })));
+        return Ok(detail(StepDetail::Observed { observed: d }));
     };
     let samples = stability.planned_samples();
     let interval = Duration::from_millis(stability.sample_interval_ms.max(1) as u64);
@@ -150,9 +145,10 @@ pub(crate) async fn expect(
             }
         }
     }
-    Ok(detail(
-        json!({ "samples": samples, "window_ms": stability.stable_for_ms }),
-    ))
+    Ok(detail(StepDetail::Stable {
+        samples,
+        window_ms: stability.stable_for_ms,
+    }))
 }
 
 /// What a `wait` waits for, in ACL syntax (`text = "Saved"`), for its timeout message.
@@ -190,7 +186,7 @@ pub(crate) async fn wait(
     ctx: &mut WebContext,
     condition: &WaitCondition,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let start = Instant::now();
     if let WaitCondition::Load {
         state: LoadState::Networkidle,
@@ -235,9 +231,10 @@ pub(crate) async fn wait(
         };
         match verdict(&r, &prefix) {
             Ok(d) => {
-                return Ok(detail(
-                    json!({ "waited_ms": start.elapsed().as_millis() as u64, "observed": d }),
-                ))
+                return Ok(detail(StepDetail::Waited {
+                    waited_ms: start.elapsed().as_millis() as u64,
+                    observed: Some(d),
+                }))
             }
             Err(f) if Instant::now() >= limit => {
                 return Err(deadline_passed(condition, start, &f.message))
@@ -249,21 +246,12 @@ pub(crate) async fn wait(
 
 /// `wait { load = "networkidle" }`: no request of the tab in flight for 500 ms (tracked from
 /// `Network.*` events; the quiet period is the condition itself, not a synchronisation sleep).
-async fn network_idle(
-    tab: &Tab,
-    env: &StepEnv<'_>,
-    start: Instant,
-) -> Result<StepOutput, StepFailure> {
+async fn network_idle(tab: &Tab, env: &StepEnv<'_>, start: Instant) -> Outcome {
     let mut changes = tab.state.network_changed.subscribe();
-    // Requests the previous action started may not have been reported yet: one round trip to
-    // the renderer delivers every event it sent before, and the quiet period is only counted
-    // from the start of this wait, so an action's own request can never be missed.
-    if tab.dialog().is_none() {
-        let params = json!({ "expression": "0", "returnByValue": true });
-        tab.session
-            .call("Runtime.evaluate", params, COMMAND_BOUND, env.deadline)
-            .await?;
-    }
+    // Requests the previous action started may not have been reported yet: flushing delivers
+    // every event the renderer sent before, and the quiet period is only counted from the start
+    // of this wait, so an action's own request can never be missed.
+    tab.flush_events(env.deadline).await?;
     loop {
         let (idle_since, inflight) = {
             let net = tab.state.network.lock().expect("network lock");
@@ -277,9 +265,10 @@ async fn network_idle(
         let now = Instant::now();
         if let Some(since) = idle_since {
             if now.duration_since(since) >= NETWORK_IDLE {
-                return Ok(detail(
-                    json!({ "waited_ms": start.elapsed().as_millis() as u64 }),
-                ));
+                return Ok(detail(StepDetail::Waited {
+                    waited_ms: start.elapsed().as_millis() as u64,
+                    observed: None,
+                }));
             }
         }
         if now >= env.deadline {

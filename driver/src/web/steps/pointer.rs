@@ -1,12 +1,12 @@
 //! Pointer steps: click, hover, focus, double/context click, check/uncheck, drag, wheel. Each
 //! waits for an actionable target, then dispatches real input exactly once.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::context::{detail, WebContext};
 use crate::web::input::{self, Button, Point};
-use crate::web::script;
 use crate::web::target::{self, describe, Needs};
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{Modifier, Target};
 use serde_json::{json, Value};
 
@@ -17,51 +17,47 @@ pub(crate) async fn click_with(
     button: Button,
     count: i64,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (point, element) = target::point_at(tab, target, Needs::ENABLED, env).await?;
     input::press_release(tab, point, button, count, env.deadline).await?;
-    Ok(detail(
-        json!({ "element": element, "x": point.x, "y": point.y }),
-    ))
+    Ok(detail(StepDetail::Clicked {
+        element,
+        x: point.x,
+        y: point.y,
+    }))
 }
 
 /// `hover`.
-pub(crate) async fn hover(
-    ctx: &mut WebContext,
-    target: &Target,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn hover(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Outcome {
     let tab = ctx.tab()?;
     let (point, element) = target::wait_actionable(tab, target, Needs::default(), env).await?;
     input::mouse_move(tab, point, 0, env.deadline).await?;
-    Ok(detail(json!({ "element": element })))
+    Ok(detail(StepDetail::element(element)))
 }
 
 /// `focus`.
-pub(crate) async fn focus(
-    ctx: &mut WebContext,
+pub(crate) async fn focus(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Outcome {
+    let element = focus_element(ctx, target, env).await?;
+    Ok(detail(StepDetail::element(element)))
+}
+
+/// Wait until `target` is actionable and give it focus, as `focus` does; the element, described.
+pub(crate) async fn focus_element(
+    ctx: &WebContext,
     target: &Target,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Result<String, StepFailure> {
     let tab = ctx.tab()?;
     let (_, element) = target::wait_actionable(tab, target, Needs::default(), env).await?;
-    let r = script::call(
-        tab,
-        "focus",
-        json!({ "target": target }),
-        crate::web::cdp::COMMAND_BOUND,
-        env.deadline,
-    )
-    .await
-    .map_err(|f| target::name_target(f, target))?;
+    let r = target::call_on(tab, "focus", target, json!({}), env.deadline).await?;
     if r.get("focused") != Some(&Value::Bool(true)) {
         return Err(StepFailure::new(
             FailureCode::TargetNotActionable,
             format!("{}: {element} did not take focus", describe(target)),
         ));
     }
-    Ok(detail(json!({ "element": element })))
+    Ok(element)
 }
 
 /// `check` / `uncheck`: click only when the state differs, then verify it changed.
@@ -70,20 +66,10 @@ pub(crate) async fn set_checked(
     target: &Target,
     want: bool,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (point, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
-    let checked_state = || async {
-        script::call(
-            tab,
-            "checked_state",
-            json!({ "target": target }),
-            crate::web::cdp::COMMAND_BOUND,
-            env.deadline,
-        )
-        .await
-        .map_err(|f| target::name_target(f, target))
-    };
+    let checked_state = || target::call_on(tab, "checked_state", target, json!({}), env.deadline);
     let state = checked_state().await?;
     if state.get("checkable") != Some(&Value::Bool(true)) {
         return Err(StepFailure::new(
@@ -95,13 +81,20 @@ pub(crate) async fn set_checked(
         ));
     }
     if state.get("checked") == Some(&Value::Bool(want)) {
-        return Ok(detail(json!({ "element": element, "changed": false })));
+        return Ok(detail(StepDetail::Checked {
+            element,
+            changed: false,
+            verified: None,
+        }));
     }
-    input::click(tab, point, Button::Left, 1, env.deadline).await?;
+    input::mouse_move(tab, point, 0, env.deadline).await?;
+    input::press_release(tab, point, Button::Left, 1, env.deadline).await?;
     if tab.dialog().is_some() {
-        return Ok(detail(
-            json!({ "element": element, "changed": true, "verified": false }),
-        ));
+        return Ok(detail(StepDetail::Checked {
+            element,
+            changed: true,
+            verified: Some(false),
+        }));
     }
     let after = checked_state().await?;
     if after.get("checked") != Some(&Value::Bool(want)) {
@@ -114,7 +107,11 @@ pub(crate) async fn set_checked(
             ),
         ));
     }
-    Ok(detail(json!({ "element": element, "changed": true })))
+    Ok(detail(StepDetail::Checked {
+        element,
+        changed: true,
+        verified: None,
+    }))
 }
 
 /// `drag { source target }` with real pointer events.
@@ -123,12 +120,15 @@ pub(crate) async fn drag(
     source: &Target,
     destination: &Target,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let (from, source_el) = target::wait_actionable(tab, source, Needs::default(), env).await?;
     let (to, target_el) = target::wait_actionable(tab, destination, Needs::default(), env).await?;
     input::drag(tab, from, to, env.deadline).await?;
-    Ok(detail(json!({ "source": source_el, "target": target_el })))
+    Ok(detail(StepDetail::Dragged {
+        source: source_el,
+        target: target_el,
+    }))
 }
 
 /// `wheel`: at the target's centre, or the viewport's centre without a target.
@@ -139,7 +139,7 @@ pub(crate) async fn wheel(
     modifiers: &[Modifier],
     target: Option<&Target>,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let point = match target {
         Some(t) => {
@@ -153,7 +153,10 @@ pub(crate) async fn wheel(
         },
     };
     input::wheel(tab, point, delta_x, delta_y, modifiers, env.deadline).await?;
-    Ok(detail(
-        json!({ "x": point.x, "y": point.y, "delta_x": delta_x, "delta_y": delta_y }),
-    ))
+    Ok(detail(StepDetail::Wheeled {
+        x: point.x,
+        y: point.y,
+        delta_x,
+        delta_y,
+    }))
 }

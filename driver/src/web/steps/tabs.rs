@@ -1,37 +1,34 @@
 //! Tabs, frames, dialogs and the viewport.
 
+use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, WebContext};
 use crate::web::script;
 use crate::web::steps::navigate;
 use crate::web::tab::{describe_dialog, Tab};
-use crate::{StepEnv, StepFailure, StepOutput};
+use crate::{DialogStatus, OpenDialog, StepDetail, StepEnv, StepFailure, TabEntry};
 use a3s_test_lang::ir::{DialogOperation, FrameTarget, TabOperation, TabRef};
 use serde_json::{json, Value};
 
 fn find_tab(ctx: &WebContext, tab: &TabRef) -> Result<usize, StepFailure> {
     let found = match tab {
-        TabRef::Index(i) => (*i as usize) < ctx.tabs.len(),
-        TabRef::Label(l) => ctx
-            .tabs
-            .iter()
-            .any(|t| t.label.as_deref() == Some(l.as_str())),
+        TabRef::Index(i) => Some(*i as usize).filter(|i| *i < ctx.tabs.len()),
+        TabRef::Label(l) => labelled(ctx, l),
     };
-    if !found {
-        return Err(StepFailure::new(
+    found.ok_or_else(|| {
+        StepFailure::new(
             FailureCode::TabNotFound,
             format!("no open tab {} ({} open)", tab_name(tab), ctx.tabs.len()),
-        ));
-    }
-    Ok(match tab {
-        TabRef::Index(i) => *i as usize,
-        TabRef::Label(l) => ctx
-            .tabs
-            .iter()
-            .position(|t| t.label.as_deref() == Some(l.as_str()))
-            .expect("found"),
+        )
     })
+}
+
+/// The index of the open tab labelled `label`.
+fn labelled(ctx: &WebContext, label: &str) -> Option<usize> {
+    ctx.tabs
+        .iter()
+        .position(|t| t.label.as_deref() == Some(label))
 }
 
 fn tab_name(tab: &TabRef) -> String {
@@ -41,7 +38,7 @@ fn tab_name(tab: &TabRef) -> String {
     }
 }
 
-async fn tab_list(ctx: &WebContext, env: &StepEnv<'_>) -> Result<Value, StepFailure> {
+async fn tab_list(ctx: &WebContext, env: &StepEnv<'_>) -> Result<StepDetail, StepFailure> {
     let targets = ctx
         .cdp
         .call(
@@ -57,7 +54,7 @@ async fn tab_list(ctx: &WebContext, env: &StepEnv<'_>) -> Result<Value, StepFail
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    let list: Vec<Value> = ctx
+    let tabs = ctx
         .tabs
         .iter()
         .enumerate()
@@ -65,33 +62,26 @@ async fn tab_list(ctx: &WebContext, env: &StepEnv<'_>) -> Result<Value, StepFail
             let info = infos
                 .iter()
                 .find(|x| x["targetId"].as_str() == Some(t.target_id.as_str()));
-            json!({
-                "index": i,
-                "label": t.label,
-                "url": info.map(|x| x["url"].clone()).unwrap_or(Value::Null),
-                "title": info.map(|x| x["title"].clone()).unwrap_or(Value::Null),
-                "current": i == ctx.current,
-            })
+            let field = |key: &str| info.and_then(|x| x[key].as_str()).map(str::to_string);
+            TabEntry {
+                index: i,
+                label: t.label.clone(),
+                url: field("url"),
+                title: field("title"),
+                current: i == ctx.current,
+            }
         })
         .collect();
-    Ok(json!({ "tabs": list }))
+    Ok(StepDetail::Tabs { tabs })
 }
 
 /// `tab { operation … }`.
-pub(crate) async fn tab(
-    ctx: &mut WebContext,
-    op: &TabOperation,
-    env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+pub(crate) async fn tab(ctx: &mut WebContext, op: &TabOperation, env: &StepEnv<'_>) -> Outcome {
     match op {
         TabOperation::List => Ok(detail(tab_list(ctx, env).await?)),
         TabOperation::New { url, label } => {
             if let Some(l) = label {
-                if ctx
-                    .tabs
-                    .iter()
-                    .any(|t| t.label.as_deref() == Some(l.as_str()))
-                {
+                if labelled(ctx, l).is_some() {
                     return Err(StepFailure::new(
                         FailureCode::Unsupported,
                         format!("a tab labelled {l:?} is already open; labels must be unique"),
@@ -112,7 +102,10 @@ pub(crate) async fn tab(
             if let Some(url) = url {
                 navigate::navigate(ctx, url, env).await?;
             }
-            Ok(detail(json!({ "index": ctx.current, "label": label })))
+            Ok(detail(StepDetail::TabOpened {
+                index: ctx.current,
+                label: label.clone(),
+            }))
         }
         TabOperation::Switch { tab } => {
             let i = find_tab(ctx, tab)?;
@@ -121,7 +114,7 @@ pub(crate) async fn tab(
             t.session
                 .call("Page.bringToFront", json!({}), COMMAND_BOUND, env.deadline)
                 .await?;
-            Ok(detail(json!({ "index": i })))
+            Ok(detail(StepDetail::TabSwitched { index: i }))
         }
         TabOperation::Close { tab } => {
             let i = match tab {
@@ -142,7 +135,10 @@ pub(crate) async fn tab(
                 )
                 .await?;
             ctx.forget_tab(&id);
-            Ok(detail(json!({ "closed": i, "open": ctx.tabs.len() })))
+            Ok(detail(StepDetail::TabClosed {
+                closed: i,
+                open: ctx.tabs.len(),
+            }))
         }
     }
 }
@@ -152,26 +148,24 @@ pub(crate) async fn frame(
     ctx: &mut WebContext,
     target: &FrameTarget,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     match target {
         FrameTarget::Main => {
             ctx.tab_mut()?.frames.clear();
-            Ok(detail(json!({ "frame": "main" })))
+            Ok(detail(StepDetail::Frame {
+                frame: "main".to_string(),
+                url: None,
+            }))
         }
         FrameTarget::Css { selector } => {
             let tab = ctx.tab()?;
-            let r = script::call(
-                tab,
-                "frame_check",
-                json!({ "selector": selector }),
-                COMMAND_BOUND,
-                env.deadline,
-            )
-            .await?;
+            let args = json!({ "selector": selector });
+            let r = script::call(tab, "frame_check", args, COMMAND_BOUND, env.deadline).await?;
             ctx.tab_mut()?.frames.push(selector.clone());
-            Ok(detail(
-                json!({ "frame": selector, "url": r.get("url").cloned().unwrap_or(Value::Null) }),
-            ))
+            Ok(detail(StepDetail::Frame {
+                frame: selector.clone(),
+                url: r.get("url").and_then(Value::as_str).map(str::to_string),
+            }))
         }
         FrameTarget::Ref { reference } => Err(StepFailure::new(
             FailureCode::Unsupported,
@@ -185,16 +179,21 @@ pub(crate) async fn dialog(
     ctx: &mut WebContext,
     op: &DialogOperation,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let open = tab.dialog();
     let (accept, text) = match op {
         DialogOperation::Status => {
-            return Ok(detail(match open {
-                Some(d) => json!({ "open": true, "type": d.kind, "message": d.message,
-                                   "default_prompt": d.default_prompt, "untrusted": true }),
-                None => json!({ "open": false }),
-            }))
+            let dialog = open.map(|d| OpenDialog {
+                kind: d.kind,
+                message: d.message,
+                default_prompt: d.default_prompt,
+                untrusted: true,
+            });
+            return Ok(detail(StepDetail::Dialog(DialogStatus {
+                open: dialog.is_some(),
+                dialog,
+            })));
         }
         DialogOperation::Accept { text } => (true, text.clone()),
         DialogOperation::Dismiss => (false, None),
@@ -218,9 +217,10 @@ pub(crate) async fn dialog(
         )
         .await?;
     tab.state.dialog.send_replace(None);
-    Ok(detail(
-        json!({ "handled": describe_dialog(&info), "accepted": accept }),
-    ))
+    Ok(detail(StepDetail::DialogHandled {
+        handled: describe_dialog(&info),
+        accepted: accept,
+    }))
 }
 
 /// `viewport { width height scale }` for the current tab (and tabs opened later).
@@ -230,7 +230,7 @@ pub(crate) async fn viewport(
     height: u32,
     scale: Option<u32>,
     env: &StepEnv<'_>,
-) -> Result<StepOutput, StepFailure> {
+) -> Outcome {
     let tab = ctx.tab()?;
     let params = json!({
         "width": width, "height": height, "deviceScaleFactor": scale.unwrap_or(1), "mobile": false,
@@ -244,7 +244,9 @@ pub(crate) async fn viewport(
         )
         .await?;
     ctx.viewport = (width, height);
-    Ok(detail(
-        json!({ "width": width, "height": height, "scale": scale.unwrap_or(1) }),
-    ))
+    Ok(detail(StepDetail::Viewport {
+        width,
+        height,
+        scale: scale.unwrap_or(1),
+    }))
 }

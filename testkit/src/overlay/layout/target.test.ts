@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { RepairQueue } from "../../repair/queue";
 import { createRepairStore } from "../../repair/storage";
-import type { RepairContext } from "../../repair/types";
+import { repairContext } from "../../testing/repairContext";
 import { buildPlacement, buildRearrange, checkRect, MAX_LAYOUT_TEXT_CHARS, type LayoutResult } from "./target";
 
 const VIEWPORT = { width: 1200, height: 800 };
@@ -103,19 +103,7 @@ describe("buildRearrange", () => {
 });
 
 describe("fit with the repair queue", () => {
-  const context = (): RepairContext => ({
-    untrusted: true,
-    contextRevision: 1,
-    page: { id: "p", url: "http://localhost/", route: "/", title: "", ready: true, viewport: { width: 1200, height: 800, dpr: 1 }, document: { width: 1200, height: 800 }, scroll: { x: 0, y: 0 }, language: "en", theme: "light" },
-    route: "/",
-    viewport: { width: 1200, height: 800, dpr: 1 },
-    components: [],
-    sourceHints: [],
-    locators: [],
-    targetNodes: [],
-    nearbyNodes: [],
-    facts: {},
-  });
+  const context = () => repairContext(1, 1200, 800);
 
   it("queues built targets unchanged, next to an instruction the layout never touches", async () => {
     const queue = new RepairQueue({ store: createRepairStore("memory", undefined, "p"), captureContext: context, now: () => new Date("2026-01-01T00:00:00Z"), newId: () => "r1" });

@@ -1,0 +1,381 @@
+//! The facts a passing step reports ([`crate::StepOutput::detail`]), typed: one variant per kind
+//! of fact, so steps build them with the compiler's help, tests match on them instead of reading
+//! JSON back by key, and a step that needs another step's fact (`press` into a target reads the
+//! element `focus` found) gets it as a value.
+//!
+//! Why untagged: the runner records each detail as JSON in `--json` results, run events and
+//! `agent exec` answers, which tools read. Each variant serializes to exactly the object it
+//! stands for, without a tag; the test below pins every shape.
+
+use a3s_test_lang::ir::Modifier;
+use serde::Serialize;
+use serde_json::Value;
+
+/// What a step that ran to completion found or did, in the shape its JSON record has.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum StepDetail {
+    /// `click`, `double_click`, `context_click`: the element and the viewport point pressed.
+    Clicked {
+        /// The element, described.
+        element: String,
+        /// Viewport x of the press, CSS px.
+        x: f64,
+        /// Viewport y of the press, CSS px.
+        y: f64,
+    },
+    /// `hover`, `focus`, `fill`: the element acted on.
+    Element {
+        /// The element, described.
+        element: String,
+        /// `Some(false)` when a dialog opened before `fill` could read the value back.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        verified: Option<bool>,
+    },
+    /// `check`, `uncheck`: whether the state had to change.
+    Checked {
+        /// The element, described.
+        element: String,
+        /// False when it already was in the wanted state (nothing was clicked).
+        changed: bool,
+        /// `Some(false)` when a dialog opened before the new state could be read back.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        verified: Option<bool>,
+    },
+    /// `type`: how many keystrokes went to the element.
+    Typed {
+        /// The element, described.
+        element: String,
+        /// Keystrokes sent (one per character).
+        keys: usize,
+    },
+    /// `select`: the options now selected.
+    Selected {
+        /// The element, described.
+        element: String,
+        /// The values of the selected options (untrusted page data).
+        selected: Vec<String>,
+    },
+    /// `drag`: from which element to which.
+    Dragged {
+        /// The source element, described.
+        source: String,
+        /// The destination element, described.
+        target: String,
+    },
+    /// `wheel`: where and how far.
+    Wheeled {
+        /// Viewport x of the wheel event, CSS px.
+        x: f64,
+        /// Viewport y of the wheel event, CSS px.
+        y: f64,
+        /// Horizontal delta.
+        delta_x: i64,
+        /// Vertical delta.
+        delta_y: i64,
+    },
+    /// `press`: the key sent, and the element focused first when the step named a target.
+    Pressed {
+        /// `KeyboardEvent.key` of the key.
+        key: String,
+        /// Modifiers held.
+        modifiers: Vec<Modifier>,
+        /// The element focused first, described.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        element: Option<String>,
+    },
+    /// `insert_text`: how many characters went in.
+    Chars {
+        /// Characters inserted.
+        chars: usize,
+    },
+    /// `navigate`: the URL loaded (relative URLs resolved).
+    Url {
+        /// The absolute URL.
+        url: String,
+    },
+    /// `upload`: how many files the input now holds.
+    Files {
+        /// Files set on the input.
+        files: usize,
+    },
+    /// `download`: what the page downloaded.
+    Download {
+        /// The file name the page suggested (untrusted).
+        suggested_filename: String,
+        /// Size of the saved file.
+        bytes: u64,
+        /// Always true: the name is page data.
+        untrusted: bool,
+    },
+    /// `tab { operation = "list" }`: every open tab.
+    Tabs {
+        /// The tabs in opening order.
+        tabs: Vec<TabEntry>,
+    },
+    /// `tab { operation = "new" }`: the tab opened (now the current one).
+    TabOpened {
+        /// Its index.
+        index: usize,
+        /// Its label, `null` when it has none.
+        label: Option<String>,
+    },
+    /// `tab { operation = "switch" }`: the tab now current.
+    TabSwitched {
+        /// Its index.
+        index: usize,
+    },
+    /// `tab { operation = "close" }`: which tab closed and how many stay open.
+    TabClosed {
+        /// The closed tab's index.
+        closed: usize,
+        /// Tabs still open.
+        open: usize,
+    },
+    /// `frame`: the document later steps act in.
+    Frame {
+        /// `main`, or the iframe's CSS selector.
+        frame: String,
+        /// The iframe document's URL (absent for `main`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
+    },
+    /// `dialog { operation = "status" }`.
+    Dialog(DialogStatus),
+    /// `dialog { operation = "accept" | "dismiss" }`: the dialog answered.
+    DialogHandled {
+        /// The dialog, described (type and untrusted message).
+        handled: String,
+        /// True when accepted.
+        accepted: bool,
+    },
+    /// `viewport`: the new size.
+    Viewport {
+        /// Width, CSS px.
+        width: u32,
+        /// Height, CSS px.
+        height: u32,
+        /// Device scale factor.
+        scale: u32,
+    },
+    /// `network_route`: the route set and how many routes there are now.
+    Routed {
+        /// The URL pattern.
+        pattern: String,
+        /// Routes in force.
+        routes: usize,
+    },
+    /// `network_unroute`: how many routes were removed.
+    Unrouted {
+        /// Routes removed.
+        removed: usize,
+    },
+    /// `har { operation = "start" }`.
+    HarStarted {
+        /// Always true.
+        recording: bool,
+    },
+    /// `har { operation = "stop" }`: entries written.
+    HarWritten {
+        /// HAR entries.
+        entries: usize,
+    },
+    /// `trace { operation = "start" }`.
+    TraceStarted {
+        /// Always true.
+        tracing: bool,
+    },
+    /// `trace { operation = "stop" }`: trace events written.
+    TraceWritten {
+        /// Trace events.
+        events: usize,
+    },
+    /// `screenshot`: the PNG's size.
+    Screenshot {
+        /// PNG bytes.
+        bytes: usize,
+    },
+    /// `accessibility`: the size of the tree written.
+    Accessibility {
+        /// Nodes in the tree.
+        nodes: usize,
+        /// Interactive nodes among them.
+        interactive: usize,
+    },
+    /// `snapshot`: the size of the observation.
+    Snapshot {
+        /// Nodes in the tree.
+        nodes: usize,
+        /// Interactive nodes among them.
+        interactive_nodes: usize,
+        /// Whether the step asked for interactive nodes only.
+        interactive: bool,
+    },
+    /// `console`: messages written.
+    Console {
+        /// Console messages in the file.
+        messages: usize,
+        /// Whether the log was emptied.
+        cleared: bool,
+    },
+    /// `page_errors`: errors written.
+    PageErrors {
+        /// Page errors in the file.
+        errors: usize,
+        /// Whether the log was emptied.
+        cleared: bool,
+    },
+    /// `expect` without stability: what the one observation saw.
+    Observed {
+        /// The resolver's observation (untrusted page data; its shape is the condition's).
+        observed: Value,
+    },
+    /// `expect` with stability: every planned sample held.
+    Stable {
+        /// Samples taken.
+        samples: u32,
+        /// The stability window, ms.
+        window_ms: u32,
+    },
+    /// `wait`: how long it took and (except `load = "networkidle"`) what it last saw.
+    Waited {
+        /// Time waited, ms.
+        waited_ms: u64,
+        /// The resolver's observation when the condition held.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        observed: Option<Value>,
+    },
+}
+
+/// One tab of `tab { operation = "list" }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TabEntry {
+    /// Position in opening order.
+    pub index: usize,
+    /// The tab's label, `null` when it has none.
+    pub label: Option<String>,
+    /// The tab's URL (`null` when the browser did not list it).
+    pub url: Option<String>,
+    /// The tab's title (untrusted; `null` when the browser did not list it).
+    pub title: Option<String>,
+    /// True for the current tab.
+    pub current: bool,
+}
+
+/// `dialog { operation = "status" }`: `{"open": false}`, or the open dialog's facts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DialogStatus {
+    /// Whether a dialog is open.
+    pub open: bool,
+    /// The open dialog.
+    #[serde(flatten)]
+    pub dialog: Option<OpenDialog>,
+}
+
+/// A JavaScript dialog that is open.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpenDialog {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The message (untrusted page text).
+    pub message: String,
+    /// The default prompt text.
+    pub default_prompt: Option<String>,
+    /// Always true: the message is page data.
+    pub untrusted: bool,
+}
+
+impl StepDetail {
+    /// The detail of a step that acted on one element and has nothing else to report (`hover`,
+    /// `focus`, a verified `fill`).
+    pub fn element(element: String) -> StepDetail {
+        StepDetail::Element {
+            element,
+            verified: None,
+        }
+    }
+}
+
+impl From<StepDetail> for Value {
+    fn from(detail: StepDetail) -> Value {
+        serde_json::to_value(detail).expect("step details serialize")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `detail => json` pairs (a braced macro, so each case stays one line).
+    macro_rules! shapes {
+        ($($detail:expr => $json:tt;)*) => { vec![$(($detail, json!($json))),*] };
+    }
+
+    /// Every variant against the JSON the runner has always recorded for it.
+    #[test]
+    fn each_detail_serializes_to_its_recorded_shape() {
+        use StepDetail::*;
+        let el = || "button \"Save\"".to_string();
+        let tab = TabEntry {
+            index: 0,
+            label: None,
+            url: Some("about:blank".into()),
+            title: None,
+            current: true,
+        };
+        let prompt = OpenDialog {
+            kind: "prompt".into(),
+            message: "Name?".into(),
+            default_prompt: None,
+            untrusted: true,
+        };
+        let cases: Vec<(StepDetail, Value)> = shapes! {
+            Clicked { element: el(), x: 10.5, y: 20.0 } => { "element": el(), "x": 10.5, "y": 20.0 };
+            Element { element: el(), verified: None } => { "element": el() };
+            Element { element: el(), verified: Some(false) } => { "element": el(), "verified": false };
+            Checked { element: el(), changed: true, verified: Some(false) } => { "element": el(), "changed": true, "verified": false };
+            Checked { element: el(), changed: false, verified: None } => { "element": el(), "changed": false };
+            Typed { element: el(), keys: 3 } => { "element": el(), "keys": 3 };
+            Selected { element: el(), selected: vec!["a".into()] } => { "element": el(), "selected": ["a"] };
+            Dragged { source: el(), target: "div".into() } => { "source": el(), "target": "div" };
+            Wheeled { x: 1.0, y: 2.0, delta_x: 0, delta_y: -120 } => { "x": 1.0, "y": 2.0, "delta_x": 0, "delta_y": -120 };
+            Pressed { key: "Enter".into(), modifiers: vec![Modifier::Shift], element: Some(el()) } => { "key": "Enter", "modifiers": ["shift"], "element": el() };
+            Pressed { key: "a".into(), modifiers: vec![], element: None } => { "key": "a", "modifiers": [] };
+            Chars { chars: 4 } => { "chars": 4 };
+            Url { url: "about:blank".into() } => { "url": "about:blank" };
+            Files { files: 2 } => { "files": 2 };
+            Download { suggested_filename: "r.txt".into(), bytes: 17, untrusted: true } => { "suggested_filename": "r.txt", "bytes": 17, "untrusted": true };
+            Tabs { tabs: vec![tab] } => { "tabs": [{ "index": 0, "label": null, "url": "about:blank", "title": null, "current": true }] };
+            TabOpened { index: 1, label: None } => { "index": 1, "label": null };
+            TabSwitched { index: 0 } => { "index": 0 };
+            TabClosed { closed: 1, open: 1 } => { "closed": 1, "open": 1 };
+            Frame { frame: "main".into(), url: None } => { "frame": "main" };
+            Frame { frame: "#child".into(), url: Some("http://x/".into()) } => { "frame": "#child", "url": "http://x/" };
+            Dialog(DialogStatus { open: false, dialog: None }) => { "open": false };
+            Dialog(DialogStatus { open: true, dialog: Some(prompt) }) => { "open": true, "type": "prompt", "message": "Name?", "default_prompt": null, "untrusted": true };
+            DialogHandled { handled: "alert \"hi\"".into(), accepted: true } => { "handled": "alert \"hi\"", "accepted": true };
+            Viewport { width: 800, height: 600, scale: 1 } => { "width": 800, "height": 600, "scale": 1 };
+            Routed { pattern: "**/api".into(), routes: 1 } => { "pattern": "**/api", "routes": 1 };
+            Unrouted { removed: 2 } => { "removed": 2 };
+            HarStarted { recording: true } => { "recording": true };
+            HarWritten { entries: 4 } => { "entries": 4 };
+            TraceStarted { tracing: true } => { "tracing": true };
+            TraceWritten { events: 9 } => { "events": 9 };
+            Screenshot { bytes: 99 } => { "bytes": 99 };
+            Accessibility { nodes: 5, interactive: 2 } => { "nodes": 5, "interactive": 2 };
+            Snapshot { nodes: 5, interactive_nodes: 2, interactive: false } => { "nodes": 5, "interactive_nodes": 2, "interactive": false };
+            Console { messages: 3, cleared: true } => { "messages": 3, "cleared": true };
+            PageErrors { errors: 0, cleared: false } => { "errors": 0, "cleared": false };
+            Observed { observed: json!({ "count": 1 }) } => { "observed": { "count": 1 } };
+            Stable { samples: 5, window_ms: 400 } => { "samples": 5, "window_ms": 400 };
+            Waited { waited_ms: 12, observed: Some(Value::Null) } => { "waited_ms": 12, "observed": null };
+            Waited { waited_ms: 501, observed: None } => { "waited_ms": 501 };
+        };
+        for (detail, want) in cases {
+            let text = serde_json::to_string(&detail).unwrap();
+            assert_eq!(Value::from(detail), want, "{text}");
+        }
+    }
+}
