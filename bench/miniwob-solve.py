@@ -78,6 +78,8 @@ class Agent:
     def __init__(self, root):
         self.root = root
         self.observation = None
+        # Whether the latest observation is still open (every action ends one).
+        self.open = False
         self.turns, self.bytes, self.observe_ms, self.act_ms = 0, [], [], []
 
     def observe(self, *flags):
@@ -88,9 +90,16 @@ class Agent:
         self.observe_ms.append(dt)
         self.bytes.append(len(out.encode()))
         self.observation = int(re.match(r"observation (\d+)", out).group(1))
+        self.open = True
         return parse(out)
 
     def act(self, *words):
+        """One verb. Refs keep their number within a document, but only the latest
+        observation's refs are accepted and every action ends it: after an action, the next one
+        first observes what changed (`--since`, a few lines) to open a new observation."""
+        if not self.open:
+            self.observe("--since", str(self.observation))
+        self.open = False
         dt, code, out, err = bench.run_turn(self.root, *words, "--session", SESSION)
         self.turns += 1
         self.act_ms.append(dt)
@@ -250,7 +259,14 @@ def drag_items(a, lines):
         to = len(items) - 1
     else:
         to = ORDINAL[m.group(3)] - 1
-    a.act("drag", items[at].ref, items[to].ref)
+    # `drag` releases at the target's centre, and a jQuery UI sortable moves an item below
+    # another only once the pointer is past that item's middle: moving down, drop on the item
+    # after the destination (none after the last one: see docs/benchmarks.md).
+    onto = items[to + 1] if at < to < len(items) - 1 else items[to]
+    a.act("drag", items[at].ref, onto.ref)
+    if os.environ.get("SOLVE_DEBUG"):
+        after = [l.text for l in a.observe() if l.role == "listitem"]
+        print(f"    {m.group(0)} {names} {at}->{to} => {after}", file=sys.stderr)
 
 
 def scroll_text(a, lines):
@@ -311,7 +327,7 @@ def episode(a, solve, url, verbose):
     lines = a.observe()
     done0, _ = reward_of(lines)
     a.act("click", find(lines, name="START").ref)
-    lines = a.observe()
+    lines = first = a.observe()
     outcome = None
     try:
         solve(a, lines)
@@ -333,7 +349,7 @@ def episode(a, solve, url, verbose):
     if reward is None:
         a.act("navigate", url)
     if verbose and outcome != "solved":
-        print(f"    {outcome}", file=sys.stderr)
+        print(f"    {outcome} ({query(first)!r})", file=sys.stderr)
     return outcome, reward, a.turns - turns0, sum(a.bytes[bytes0:])
 
 
