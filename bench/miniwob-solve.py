@@ -106,10 +106,11 @@ class Agent:
         if code != 0:
             raise Failed(f"{' '.join(words)}: exit {code}: {(out + err).strip()}")
 
-    def changes_after(self, since, settle_ms, want):
+    def changes_after(self, since, settle_ms, want, tries=5):
         """Observe `--since` the observation before an action (waiting `--settle-ms` for a page
-        that opens things on a timer) until a line `want` accepts was added, at most 5 times."""
-        for _ in range(5):
+        that opens things on a timer) until a line `want` accepts was added, at most `tries`
+        times."""
+        for _ in range(tries):
             lines = self.observe("--since", str(since), "--settle-ms", str(settle_ms))
             found = [l for l in lines if l.mark == "+" and want(l)]
             if found:
@@ -220,12 +221,12 @@ def click_menu_2(a, lines):
     items = [l for l in lines if l.role == "menuitem"]
     target = next((l for l in items if l.text == label), None)
     if target is None:
-        # Inside a submenu: open each item that has one (`expanded` off) until it shows.
-        for parent in [l for l in items if "expanded" in l.states or l.text == "Playback"]:
+        # Inside a submenu: hover the enabled items in turn until it shows.
+        for parent in [l for l in items if "disabled" not in l.states]:
             since = a.observation
             a.act("hover", parent.ref)
             try:
-                target = a.changes_after(since, 400, lambda l: l.role == "menuitem" and l.text == label)
+                target = a.changes_after(since, 400, lambda l: l.role == "menuitem" and l.text == label, tries=1)
                 break
             except Failed:
                 continue
@@ -264,9 +265,6 @@ def drag_items(a, lines):
     # after the destination (none after the last one: see docs/benchmarks.md).
     onto = items[to + 1] if at < to < len(items) - 1 else items[to]
     a.act("drag", items[at].ref, onto.ref)
-    if os.environ.get("SOLVE_DEBUG"):
-        after = [l.text for l in a.observe() if l.role == "listitem"]
-        print(f"    {m.group(0)} {names} {at}->{to} => {after}", file=sys.stderr)
 
 
 def scroll_text(a, lines):
