@@ -157,24 +157,23 @@ def need(pattern, text):
     return m
 
 
-def login_user(a, lines):
-    m = need(r'username "?\s*(\S+?)\s*"? and the password "?\s*(\S+?)\s*"? into', query(lines))
-    a.act("fill", find(lines, "textbox", after="Username").ref, m.group(1))
-    a.act("fill", find(lines, "textbox", after="Password").ref, m.group(2))
-    a.act("click", find(lines, "button", "Login").ref)
+def form(pattern, fields, button):
+    """A form task: fill the instruction's groups (`pattern`) into the textboxes that follow the
+    texts of `fields` (label text → group number; None: the first textbox), then click
+    `button`."""
+
+    def solve(a, lines):
+        m = need(pattern, query(lines))
+        for label, group in fields:
+            a.act("fill", find(lines, "textbox", after=label).ref, m.group(group))
+        a.act("click", find(lines, "button", button).ref)
+
+    return solve
 
 
-def enter_text(a, lines):
-    m = need(r'Enter "\s*(.+?)\s*" into', query(lines))
-    a.act("fill", find(lines, "textbox").ref, m.group(1))
-    a.act("click", find(lines, "button", "Submit").ref)
-
-
-def enter_password(a, lines):
-    m = need(r'password "\s*(\S+?)\s*" into', query(lines))
-    a.act("fill", find(lines, "textbox", after="Password").ref, m.group(1))
-    a.act("fill", find(lines, "textbox", after="Verify password").ref, m.group(1))
-    a.act("click", find(lines, "button", "Submit").ref)
+login_user = form(r'username "?\s*(\S+?)\s*"? and the password "?\s*(\S+?)\s*"? into', [("Username", 1), ("Password", 2)], "Login")
+enter_text = form(r'Enter "\s*(.+?)\s*" into', [(None, 1)], "Submit")
+enter_password = form(r'password "\s*(\S+?)\s*" into', [("Password", 1), ("Verify password", 1)], "Submit")
 
 
 def choose_list(a, lines):
