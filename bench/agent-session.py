@@ -9,6 +9,9 @@ bytes of the default view (median over pages) and observe p50 per page. Timings 
 the 1-minute load average is printed with them. `A3S_TEST_CDP_TRACE=1` in the environment makes
 each session's supervisor log every CDP command's round trip to `artifacts/supervisor.log`.
 
+Solving the MiniWoB++ tasks by refs is `bench/miniwob-solve.py`, which loads this file for its
+helpers (`run_turn`, `cli`, `serve`, `abort`, `stop`, `median`, `miniwob_html`).
+
 Usage: bench/agent-session.py [path/to/a3s-test] [turns] [--pages-only]
   (default target/release/a3s-test, 50; --pages-only runs the page sweeps alone)
 Starts its own loopback page server (`a3s-test serve`) and sessions; closes both at the end, also
