@@ -9,6 +9,9 @@ bytes of the default view (median over pages) and observe p50 per page. Timings 
 the 1-minute load average is printed with them. `A3S_TEST_CDP_TRACE=1` in the environment makes
 each session's supervisor log every CDP command's round trip to `artifacts/supervisor.log`.
 
+Solving the MiniWoB++ tasks by refs is `bench/miniwob-solve.py`, which loads this file for its
+helpers (`run_turn`, `cli`, `serve`, `abort`, `stop`, `median`, `miniwob_html`).
+
 Usage: bench/agent-session.py [path/to/a3s-test] [turns] [--pages-only]
   (default target/release/a3s-test, 50; --pages-only runs the page sweeps alone)
 Starts its own loopback page server (`a3s-test serve`) and sessions; closes both at the end, also
@@ -39,13 +42,19 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
-def cli(root, *args):
+def run_turn(root, *args):
+    """One `a3s-test agent …` turn: (milliseconds, exit code, stdout, stderr)."""
     t = time.perf_counter()
     out = subprocess.run([BIN, "agent", *args], cwd=root, capture_output=True, text=True, timeout=120)
-    dt = (time.perf_counter() - t) * 1000
-    if out.returncode != 0:
-        raise SystemExit(f"{args}: {out.stdout}{out.stderr}")
-    return dt, out.stdout
+    return (time.perf_counter() - t) * 1000, out.returncode, out.stdout, out.stderr
+
+
+def cli(root, *args):
+    """One turn that must succeed: (milliseconds, stdout)."""
+    dt, code, out, err = run_turn(root, *args)
+    if code != 0:
+        raise SystemExit(f"{args}: {out}{err}")
+    return dt, out
 
 
 def lines(stream):
@@ -144,13 +153,23 @@ def start_episode(root, session):
     subprocess.run([BIN, "agent", "click", 'css("#sync-task-cover")', "--session", session], cwd=root, capture_output=True, timeout=60)
 
 
+def miniwob_html():
+    """The `html` folder of an installed MiniWoB++ (found without importing the package, which
+    would register its gym environments), or None."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("miniwob")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    base = os.path.join(list(spec.submodule_search_locations)[0], "html")
+    return base if os.path.isdir(base) else None
+
+
 def miniwob_pages():
     """(html folder, task pages) of an installed MiniWoB++, or None."""
-    try:
-        import miniwob  # noqa: F401
-    except ImportError:
+    base = miniwob_html()
+    if base is None:
         return None
-    base = os.path.join(os.path.dirname(miniwob.__file__), "html")
     tasks = os.path.join(base, "miniwob")
     if not os.path.isdir(tasks):
         return None

@@ -1,9 +1,19 @@
 //! Issue 16 case 10: a page of 20,000 elements. The first observe used to time out
 //! (`Accessibility.getFullAXTree did not answer within 10000 ms`), `session.json` grew to
-//! 6.75 MB and `--full` printed 1.3 MB. Observations are now bounded in bytes on such a page.
+//! 6.75 MB and `--full` printed 1.3 MB. Observations are now bounded in bytes on such a page,
+//! and elements made operable by a cursor or a listener get refs there as on a small page.
 
 use crate::support::*;
 use a3s_test_runner::session::view::MAX_MAX_BYTES as FULL_BUDGET_BYTES;
+
+/// The card is operable only by its pointer cursor (the click is handled on the document), the
+/// tile only by its own listener, the rows of the ordered list by their list's listener.
+const LISTENERS: &str = "<script>\
+const said = document.getElementById('said');\
+document.addEventListener('click', (e) => { if (e.target.closest('#card')) said.textContent = 'card opened'; });\
+document.getElementById('tile').addEventListener('click', () => { said.textContent = 'tile clicked'; });\
+document.getElementById('sorted').addEventListener('mousedown', (e) => { said.textContent = 'picked ' + e.target.textContent; });\
+</script>";
 
 /// `rows` list items of a button, a link and a text span each (4 elements per row).
 fn big_page(rows: usize) -> String {
@@ -17,7 +27,11 @@ fn big_page(rows: usize) -> String {
         "<!doctype html><html><head><title>Big</title></head><body><h1>Catalogue</h1>\
          <button id=\"first\" type=\"button\">Press me</button>\
          <div id=\"handle\" draggable=\"true\" aria-label=\"Handle\">drag</div>\
-         <ul>{body}</ul></body></html>"
+         <div id=\"card\" style=\"cursor: pointer\">Open <b>card</b></div>\
+         <div id=\"tile\">Listened tile</div>\
+         <ol id=\"sorted\"><li>First row</li><li>Second row</li></ol>\
+         <output id=\"said\">nothing yet</output>\
+         <ul>{body}</ul>{LISTENERS}</body></html>"
     )
 }
 
@@ -52,6 +66,40 @@ fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
         .to_string();
     let hovered = turn(d, "big", &["hover", &handle]);
     assert_eq!(hovered["status"], "passed", "{hovered}");
+
+    // Elements operable only by a pointer cursor, their own listener or their list's listener
+    // have refs on this path too, named by their text, and are acted on by ref.
+    for (name, said) in [
+        ("Open card", "card opened"),
+        ("Listened tile", "tile clicked"),
+        ("Second row", "picked Second row"),
+    ] {
+        let obs = turn(d, "big", &["observe"]);
+        let line = refs(&obs)
+            .into_iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("no ref named {name:?} in {obs}"));
+        assert_eq!(
+            line["role"],
+            if name.ends_with("row") {
+                "listitem"
+            } else {
+                "generic"
+            },
+            "{line}"
+        );
+        let clicked = turn(d, "big", &["click", line["ref"].as_str().unwrap()]);
+        assert_eq!(clicked["status"], "passed", "{clicked}");
+        turn(d, "big", &["expect", "text", said]);
+    }
+    // The list that delegates to its rows is no control of its own.
+    let obs = turn(d, "big", &["observe"]);
+    assert!(
+        !refs(&obs)
+            .iter()
+            .any(|r| r["name"] == "First row Second row"),
+        "{obs}"
+    );
 
     // What the session keeps of an observation is bounded (it was 6.75 MB).
     let kept = std::fs::metadata(d.join(".a3s-test/agent-sessions/big/session.json"))

@@ -6,8 +6,8 @@ use crate::support::*;
 use serde_json::Value;
 
 /// A draggable div, a drop zone with drag listeners, a div with a click listener, a div that
-/// only has a pointer cursor, and a container whose delegated click listener must not make it a
-/// ref (it holds a button).
+/// only has a pointer cursor, a container whose delegated click listener must not make it a
+/// ref (it holds a button), and a list whose listener delegates to its rows (they get refs).
 const OPERABLE: &str = r#"<!doctype html><html><head><style>
 #src, #dst, #card, #tile { width: 120px; height: 40px; margin: 8px; border: 1px solid #888; }
 #tile { cursor: pointer; }
@@ -17,6 +17,7 @@ const OPERABLE: &str = r#"<!doctype html><html><head><style>
 <div id="card">Open card</div>
 <div id="tile" onmousedown="document.getElementById('out').textContent = 'tile pressed'">Tile</div>
 <div id="wrap"><button type="button" id="inner">Inner</button></div>
+<ol id="sorted"><li>First row</li><li>Second row</li></ol>
 <p id="out">nothing yet</p>
 <script>
 const out = document.getElementById('out');
@@ -25,6 +26,7 @@ const dst = document.getElementById('dst');
 dst.addEventListener('dragover', (e) => e.preventDefault());
 dst.addEventListener('drop', (e) => { e.preventDefault(); out.textContent = 'dropped'; });
 document.getElementById('wrap').addEventListener('click', () => {});
+document.getElementById('sorted').addEventListener('mousedown', (e) => { out.textContent = 'picked ' + e.target.textContent; });
 </script>
 </body></html>"#;
 
@@ -56,7 +58,15 @@ fn draggable_and_clickable_divs_get_refs_and_are_acted_on_by_ref() {
     let d = dir.path();
     let obs = turn(d, "ops", &["observe"]);
     let listed = names(&obs);
-    for name in ["Drag me", "Drop here", "Open card", "Tile", "Inner"] {
+    for name in [
+        "Drag me",
+        "Drop here",
+        "Open card",
+        "Tile",
+        "Inner",
+        "First row",
+        "Second row",
+    ] {
         assert!(
             listed.iter().any(|(_, n)| n == name),
             "{name} has no ref: {listed:?}"
@@ -81,6 +91,15 @@ fn draggable_and_clickable_divs_get_refs_and_are_acted_on_by_ref() {
     let tile = ref_named(&obs, "Tile");
     turn(d, "ops", &["click", &tile, "--observation", &n]);
     turn(d, "ops", &["expect", "text", "tile pressed"]);
+
+    let obs = turn(d, "ops", &["observe"]);
+    assert!(
+        !names(&obs).iter().any(|(_, n)| n == "First row Second row"),
+        "the delegating list is no control: {obs}"
+    );
+    let row = ref_named(&obs, "Second row");
+    turn(d, "ops", &["click", &row]);
+    turn(d, "ops", &["expect", "text", "picked Second row"]);
 
     let obs = turn(d, "ops", &["observe"]);
     let (src, dst) = (ref_named(&obs, "Drag me"), ref_named(&obs, "Drop here"));

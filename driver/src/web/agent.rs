@@ -117,8 +117,8 @@ impl AgentContext for WebContext {
                     controls_before: None,
                 })
                 .collect();
-            // Draggable and contenteditable elements are controls whatever their role, named
-            // by their accessible name (their subtree is not read on this path).
+            // Elements operable without an operable role are controls, named by their
+            // accessible name, else by their text (their subtree is not read on this path).
             let extra: HashMap<i64, String> = page
                 .nodes
                 .iter()
@@ -126,10 +126,14 @@ impl AgentContext for WebContext {
                     let backend = n.get("backendDOMNodeId").and_then(Value::as_i64)?;
                     let role = str_at(n, "/role/value").unwrap_or_default();
                     let visible = !hidden(n);
-                    (page.always.contains(&backend)
-                        && visible
-                        && !OPERABLE_ROLES.contains(&role.as_str()))
-                    .then(|| (backend, str_at(n, "/name/value").unwrap_or_default()))
+                    let text = page.extra.get(&backend)?;
+                    let own = str_at(n, "/name/value").unwrap_or_default();
+                    let name = if own.trim().is_empty() {
+                        text.clone()
+                    } else {
+                        own
+                    };
+                    (visible && !OPERABLE_ROLES.contains(&role.as_str())).then_some((backend, name))
                 })
                 .collect();
             collect(page.nodes.iter(), &extra, &mut controls, &mut Vec::new()) || page.truncated

@@ -1,12 +1,13 @@
-//! One DOM-side element query: evaluate a page function whose result is an object such as
-//! `{ elements: [...], kinds: "...", total: N }`, kept as a remote object in an object group;
-//! read its top-level properties; list the remote objects of its element array in document
-//! order; let the caller ask its follow-up questions about them; release the group.
+//! One DOM-side element query: resolve the nodes the page function is handed, call it on the
+//! document with them, keep its result (an object such as `{ elements: [...], kinds: "..." }`)
+//! as a remote object in an object group, read its top-level properties, list the remote objects
+//! of its element array in document order, let the caller ask its follow-up questions about
+//! them, and release the group.
 //!
-//! Why one place: the operable-element query (`operable.rs`) and the bounded observation of a
-//! very large page (`large_page.rs`) both need exactly this sequence, and the part that is easy
-//! to get wrong — releasing the group whatever happened in between, so a long session does not
-//! pin thousands of elements — is then written once.
+//! Why one place: the operable-element query (`operable.rs`), which the bounded observation of a
+//! very large page (`large_page.rs`) uses too, needs exactly this sequence, and the part that is
+//! easy to get wrong — releasing the group whatever happened in between, so a long session does
+//! not pin thousands of elements — is then written once.
 
 use super::cdp::{Session, COMMAND_BOUND};
 use crate::StepFailure;
@@ -30,21 +31,22 @@ impl QueryResult {
             .unwrap_or(&Value::Null)
     }
 
-    /// A whole-number property.
-    pub fn number(&self, name: &str) -> Option<u64> {
-        self.descriptor(name)["value"].as_u64()
+    /// A string property (empty when absent).
+    pub fn string(&self, name: &str) -> &str {
+        self.descriptor(name)["value"].as_str().unwrap_or("")
+    }
+
+    /// A boolean property (false when absent).
+    pub fn flag(&self, name: &str) -> bool {
+        self.descriptor(name)["value"] == Value::Bool(true)
     }
 
     /// A string property, as characters (a query's one-letter-per-element kinds).
     pub fn letters(&self, name: &str) -> Vec<char> {
-        self.descriptor(name)["value"]
-            .as_str()
-            .unwrap_or("")
-            .chars()
-            .collect()
+        self.string(name).chars().collect()
     }
 
-    /// The remote object id of an object property (the element array, the document).
+    /// The remote object id of an object property (the element array).
     pub fn object(&self, name: &str) -> Option<String> {
         self.descriptor(name)["objectId"]
             .as_str()
@@ -52,26 +54,66 @@ impl QueryResult {
     }
 }
 
-/// Evaluate `expression` in object group `group`, give its result to `read`, then release the
-/// group (also when the evaluation or `read` failed). The evaluation's failure is returned
+/// Call `function` (a JavaScript function declaration) with `this` = the top document and the
+/// arguments `values` followed by the DOM nodes `nodes` names (backend node ids, asked of the
+/// document's remote object id; a node that no longer exists is left out), give its result to
+/// `read`, then release `group` (also when a call or `read` failed). A failure is returned
 /// after the release.
-pub(crate) async fn with_query<T, F, Fut>(
+pub(crate) async fn with_query<T, N, NFut, F, Fut>(
     session: &Session,
-    expression: String,
+    function: &str,
+    values: &[Value],
+    nodes: N,
     group: &'static str,
     deadline: Instant,
     read: F,
 ) -> Result<T, StepFailure>
 where
+    N: FnOnce(String) -> NFut,
+    NFut: Future<Output = Vec<i64>>,
     F: FnOnce(QueryResult) -> Fut,
     Fut: Future<Output = Result<T, StepFailure>>,
 {
     let result = async {
-        let found = session
+        let document = session
             .call(
                 "Runtime.evaluate",
+                json!({ "expression": "document", "objectGroup": group }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await?;
+        let Some(document) = document.pointer("/result/objectId").and_then(Value::as_str) else {
+            return read(QueryResult {
+                properties: Vec::new(),
+            })
+            .await;
+        };
+        let nodes = nodes(document.to_owned()).await;
+        // One small request per node, pipelined: the session answers them in order.
+        let resolves = nodes.iter().map(|id| {
+            session.call(
+                "DOM.resolveNode",
+                json!({ "backendNodeId": id, "objectGroup": group }),
+                COMMAND_BOUND,
+                deadline,
+            )
+        });
+        let mut arguments: Vec<Value> = values.iter().map(|v| json!({ "value": v })).collect();
+        arguments.extend(
+            futures_util::future::join_all(resolves)
+                .await
+                .into_iter()
+                .filter_map(|r| r.ok()?.pointer("/object/objectId").cloned())
+                .map(|id| json!({ "objectId": id })),
+        );
+        let found = session
+            .call(
+                "Runtime.callFunctionOn",
                 json!({
-                    "expression": expression,
+                    "functionDeclaration": function,
+                    "objectId": document,
+                    "arguments": arguments,
                     "objectGroup": group,
                     "returnByValue": false,
                 }),

@@ -5,17 +5,24 @@
 //! bound, and when it did, the supervisor held a reply of tens of megabytes per observation. Past
 //! [`LARGE_PAGE_ELEMENTS`] elements the driver asks the page (in document order, stopping at
 //! [`MAX_CANDIDATES`]) for the elements that can be operable at all — links, buttons, form
-//! fields, anything with a `role`, a `tabindex`, `contenteditable` or `draggable` — and then the accessibility
-//! node of each of those alone (`Accessibility.getPartialAXTree` without relatives), so role,
-//! name and states mean the same as on a small page. Page text is collected the same bounded
-//! way (headings, alerts, status regions). What is left out is reported as `truncated`, never
-//! silently dropped. Shadow roots are not searched on this path.
+//! fields, anything with a `role`, and what the small-page path finds through `operable.rs`
+//! (`tabindex`, `contenteditable`, `draggable`, a pointer cursor, a pointer listener, the items
+//! of a list with one): the same query, asked for role-bearing elements too — and then the
+//! accessibility node of each of those alone (`Accessibility.getPartialAXTree` without
+//! relatives), so role, name and states mean the same as on a small page. An element operable
+//! only by a cursor, a listener or a `tabindex` is a control unless a candidate inside it is
+//! operable (the same delegation rule as on a small page, decided over the query's candidates),
+//! and is named by its accessible name, else by its text. Page text is collected the same
+//! bounded way (headings, alerts, status regions). What is left out is reported as
+//! `truncated`, never silently dropped. Shadow roots are not searched on this path.
 
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
-use super::element_query::{elements, with_query, QueryResult};
+use super::element_query::{elements, QueryResult};
+use crate::api::OPERABLE_ROLES;
 use crate::StepFailure;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use tokio::time::Instant;
 
 /// Pages with more elements than this are observed through the bounded query.
@@ -25,27 +32,8 @@ pub const MAX_CANDIDATES: usize = 1_000;
 /// Most page-text entries one bounded observation collects.
 const MAX_TEXTS: usize = 400;
 
-/// Remote objects of one observation, released together.
-const GROUP: &str = "a3s-observe";
-
 /// Counts the elements of the top document (cheap: a live collection's length).
 const COUNT_JS: &str = "document.getElementsByTagName('*').length";
-
-/// The candidate elements, in document order, at most `limit`; `total` says how many there were.
-/// `kinds` has one letter per element: `k` for a draggable or contenteditable element (operable
-/// whatever its role), `-` otherwise.
-const CANDIDATES_JS: &str = r#"((limit) => {
-  const sel = 'a[href],area[href],button,input:not([type="hidden"]),select,textarea,summary,option,[role],[tabindex],[contenteditable]:not([contenteditable="false"]),[draggable="true"]';
-  const always = '[draggable="true"],[contenteditable]:not([contenteditable="false"])';
-  const all = document.querySelectorAll(sel);
-  const out = [];
-  let kinds = '';
-  for (let i = 0; i < all.length && out.length < limit; i++) {
-    out.push(all[i]);
-    kinds += all[i].matches(always) ? 'k' : '-';
-  }
-  return { total: all.length, elements: out, kinds };
-})"#;
 
 /// Headings, alerts and status regions as `[role, text]`, deduplicated, at most `limit`.
 const TEXTS_JS: &str = r#"((limit) => {
@@ -69,8 +57,10 @@ const TEXTS_JS: &str = r#"((limit) => {
 pub(crate) struct LargePage {
     /// The accessibility node of each candidate, in document order.
     pub nodes: Vec<Value>,
-    /// Backend ids of the draggable or contenteditable candidates: controls whatever their role.
-    pub always: std::collections::HashSet<i64>,
+    /// Candidates that are controls whatever their role (draggable, contenteditable, or operable
+    /// by a cursor, a listener or a `tabindex` with no operable candidate inside), by backend
+    /// id, each with its text (its name when the accessibility tree gives it none).
+    pub extra: HashMap<i64, String>,
     /// Page text as (role, text).
     pub texts: Vec<(String, String)>,
     /// True when candidates or texts were left out.
@@ -86,15 +76,11 @@ impl WebContext {
 
     /// The bounded query (see the module doc).
     pub(crate) async fn large_page(&self, deadline: Instant) -> Result<LargePage, StepFailure> {
-        let tab = self.tab()?;
-        let (nodes, always, more_candidates) = with_query(
-            &tab.session,
-            format!("{CANDIDATES_JS}({MAX_CANDIDATES})"),
-            GROUP,
-            deadline,
-            |found| self.candidates(found, deadline),
-        )
-        .await?;
+        let (nodes, extra, more_candidates) = self
+            .operable_query(MAX_CANDIDATES, true, deadline, |found| {
+                self.candidates(found, deadline)
+            })
+            .await?;
         let texts = self
             .evaluate_json(&format!("{TEXTS_JS}({MAX_TEXTS})"), deadline)
             .await?;
@@ -112,23 +98,30 @@ impl WebContext {
             .collect();
         Ok(LargePage {
             nodes,
-            always,
+            extra,
             texts,
             truncated: more_candidates || more_texts,
         })
     }
 
-    /// The accessibility node of each candidate of an evaluated [`CANDIDATES_JS`] result.
+    /// The accessibility node of each candidate of an operable query, and which of them are
+    /// controls whatever their role.
     async fn candidates(
         &self,
         found: QueryResult,
         deadline: Instant,
-    ) -> Result<(Vec<Value>, std::collections::HashSet<i64>, bool), StepFailure> {
+    ) -> Result<(Vec<Value>, HashMap<i64, String>, bool), StepFailure> {
         let tab = self.tab()?;
-        let total = found.number("total").unwrap_or(0) as usize;
+        let more = found.flag("more");
         let kinds = found.letters("kinds");
+        let ends: Vec<usize> = found
+            .string("ends")
+            .split(',')
+            .filter_map(|e| e.parse().ok())
+            .collect();
+        let names: Vec<String> = serde_json::from_str(found.string("names")).unwrap_or_default();
         let Some(list) = found.object("elements") else {
-            return Ok((Vec::new(), Default::default(), false));
+            return Ok((Vec::new(), HashMap::new(), false));
         };
         let elements = elements(&tab.session, &list, deadline).await?;
         // One small request per candidate, pipelined: the session answers them in order.
@@ -141,25 +134,96 @@ impl WebContext {
             )
         });
         let replies = futures_util::future::join_all(queries).await;
-        let mut always = std::collections::HashSet::new();
-        let nodes = replies
-            .into_iter()
-            .zip(&elements)
-            .filter_map(|(reply, (index, _))| {
-                let mut reply = reply.ok()?;
-                let nodes = reply.get_mut("nodes")?.as_array_mut()?;
-                let at = nodes
-                    .iter()
-                    .position(|n| n.get("backendDOMNodeId").is_some())?;
-                let node = nodes.swap_remove(at);
-                if kinds.get(*index) == Some(&'k') {
-                    if let Some(backend) = node["backendDOMNodeId"].as_i64() {
-                        always.insert(backend);
-                    }
-                }
-                Some(node)
+        // The node of each candidate, by its index in the query's answer.
+        let mut by_index: Vec<Option<Value>> = vec![None; kinds.len()];
+        for (reply, (index, _)) in replies.into_iter().zip(&elements) {
+            let Some(mut reply) = reply.ok() else {
+                continue;
+            };
+            let Some(nodes) = reply.get_mut("nodes").and_then(Value::as_array_mut) else {
+                continue;
+            };
+            let Some(at) = nodes
+                .iter()
+                .position(|n| n.get("backendDOMNodeId").is_some())
+            else {
+                continue;
+            };
+            if let Some(slot) = by_index.get_mut(*index) {
+                *slot = Some(nodes.swap_remove(at));
+            }
+        }
+        let extra = extra_controls(&by_index, &kinds, &ends, &names);
+        Ok((by_index.into_iter().flatten().collect(), extra, more))
+    }
+}
+
+/// The candidates that are controls whatever their role (see [`LargePage::extra`]): `k`
+/// always; `c` unless a candidate inside it (indexes up to its end) is operable — a `k` or `c`
+/// candidate, or one with an operable role.
+fn extra_controls(
+    nodes: &[Option<Value>],
+    kinds: &[char],
+    ends: &[usize],
+    names: &[String],
+) -> HashMap<i64, String> {
+    let operable = |i: usize| {
+        matches!(kinds.get(i), Some('k' | 'c'))
+            || nodes.get(i).and_then(Option::as_ref).is_some_and(|n| {
+                n["ignored"] != Value::Bool(true)
+                    && n.pointer("/role/value")
+                        .and_then(Value::as_str)
+                        .is_some_and(|r| OPERABLE_ROLES.contains(&r))
             })
-            .collect();
-        Ok((nodes, always, total > elements.len()))
+    };
+    let mut out = HashMap::new();
+    for (i, node) in nodes.iter().enumerate() {
+        let Some(backend) = node
+            .as_ref()
+            .and_then(|n| n.get("backendDOMNodeId"))
+            .and_then(Value::as_i64)
+        else {
+            continue;
+        };
+        let keep = match kinds.get(i) {
+            Some('k') => true,
+            Some('c') => !(i + 1..=ends.get(i).copied().unwrap_or(i)).any(operable),
+            _ => false,
+        };
+        if keep {
+            out.insert(backend, names.get(i).cloned().unwrap_or_default());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listened_element_is_a_control_unless_an_operable_candidate_is_inside_it() {
+        let node = |id: i64, role: &str| {
+            Some(json!({ "backendDOMNodeId": id, "role": { "value": role } }))
+        };
+        // 0 `c` holding 1 `-` button; 2 `c` holding 3 `-` listitem; 4 `k`; 5 `c` holding 6 `c`.
+        let nodes = [
+            node(10, "generic"),
+            node(11, "button"),
+            node(12, "generic"),
+            node(13, "listitem"),
+            node(14, "generic"),
+            node(15, "list"),
+            node(16, "generic"),
+        ];
+        let kinds: Vec<char> = "c-c-kcc".chars().collect();
+        let ends = [1, 1, 3, 3, 4, 6, 6];
+        let names: Vec<String> = ["a", "", "card", "", "handle", "list", "item"]
+            .map(String::from)
+            .to_vec();
+        let extra = extra_controls(&nodes, &kinds, &ends, &names);
+        let mut got: Vec<(i64, &str)> = extra.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        got.sort_unstable();
+        assert_eq!(got, [(12, "card"), (14, "handle"), (16, "item")]);
     }
 }

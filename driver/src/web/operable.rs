@@ -1,29 +1,34 @@
 //! Elements a page made operable without giving them an operable role: `draggable`, `tabindex`,
 //! `contenteditable`, a `cursor: pointer`, or a click/pointer/drag listener registered on the
-//! element itself.
+//! element itself — and, when that listener is on a list (a `ul`, a `tbody`, a `role="list"`,
+//! …), on each of its items, which is how a page delegates (a sortable list listens on the list
+//! and moves the item under the pointer).
 //!
-//! Why: pages built from plain `div`s (drag handles, clickable cards, custom grids) are common,
-//! and an agent that cannot get a ref for them cannot act on them by ref. The accessibility tree
-//! alone does not say which generic elements respond to input, so the driver asks two more
-//! questions per observation, both bounded:
-//! - one query of the document for elements with one of those attributes or a pointer cursor
-//!   (only the outermost element of a pointer-cursor subtree, since the cursor is inherited), in
-//!   document order, at most [`MAX_CANDIDATES`];
+//! Why: pages built from plain `div`s (drag handles, clickable cards, custom grids, sortable
+//! lists) are common, and an agent that cannot get a ref for them cannot act on them by ref. The
+//! accessibility tree alone does not say which generic elements respond to input, so the driver
+//! asks two more questions per observation, both bounded:
 //! - one `DOMDebugger.getEventListeners` call on the document for its whole subtree, which lists
-//!   each listener with the backend node it is registered on. It reads the listener registry;
-//!   no page code runs.
+//!   each listener with the backend node it is registered on (at most [`MAX_LISTENER_NODES`]
+//!   nodes are taken). It reads the listener registry; no page code runs;
+//! - one query of the document, handed those nodes, for the elements with one of those
+//!   attributes, a pointer cursor (only the outermost element of a pointer-cursor subtree, since
+//!   the cursor is inherited) or a listener, in document order, at most [`MAX_CANDIDATES`].
 //!
 //! Which candidates become controls (a delegating container is not one) is decided against the
-//! accessibility tree in `agent.rs`.
+//! accessibility tree in `agent.rs`. A very large page asks the same query for its role-bearing
+//! elements too (`large_page.rs`), with its own bound.
 
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::element_query::{elements, with_query, QueryResult};
+use crate::StepFailure;
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::future::Future;
 use tokio::time::Instant;
 
-/// Most attribute or cursor candidates one observation looks at.
+/// Most attribute, cursor or listener candidates one observation looks at.
 pub const MAX_CANDIDATES: usize = 300;
 /// Most elements one observation takes from the listener registry.
 pub const MAX_LISTENER_NODES: usize = 300;
@@ -47,30 +52,55 @@ const POINTER_EVENTS: &[&str] = &[
     "drop",
 ];
 
-/// `{ document, elements, kinds }`: candidates in document order, at most `limit`, each with a
-/// kind letter in `kinds` (`k`: draggable or contenteditable, operable whatever it contains;
-/// `c`: tabindex or pointer cursor, operable unless it contains operable elements).
-const CANDIDATES_JS: &str = r#"((limit) => {
-  const elements = [];
-  let kinds = '';
-  const all = document.body ? document.body.getElementsByTagName('*') : [];
-  for (let i = 0; i < all.length && elements.length < limit; i++) {
-    const el = all[i];
-    const drag = el.getAttribute('draggable') === 'true';
-    const edit = el.hasAttribute('contenteditable') && el.getAttribute('contenteditable') !== 'false';
-    let kind = drag || edit ? 'k' : '';
-    if (!kind) {
-      if (el.hasAttribute('tabindex')) kind = 'c';
-      else {
-        const cursor = getComputedStyle(el).cursor;
-        const parent = el.parentElement;
-        if (cursor === 'pointer' && !(parent && getComputedStyle(parent).cursor === 'pointer')) kind = 'c';
-      }
-    }
-    if (kind) { elements.push(el); kinds += kind; }
+/// Called on the document as `(limit, roles, ...listened)`: `{ elements, kinds, more, ends,
+/// names }`, the candidates in document order, at most `limit` (`more` when there were others),
+/// each with a kind letter in `kinds` (`k`: draggable or contenteditable, operable whatever it
+/// contains; `c`: tabindex, pointer cursor or a listener on it or on its list, operable unless
+/// it contains operable elements; `-`: with `roles`, an element that can have an operable role
+/// — link, button, form field, any `role`). With `roles`, `ends` says for each candidate (comma
+/// separated) the index of the last candidate inside it (its own index when none) and `names`
+/// (JSON) the text of each `k`/`c` candidate (at most 120 characters), since the caller reads no
+/// subtree.
+const CANDIDATES_JS: &str = r#"function (limit, roles, ...listened) {
+  const ROLE = 'a[href],area[href],button,input:not([type="hidden"]),select,textarea,summary,option,[role]';
+  const LISTS = 'ul,ol,menu,tbody,thead,[role="list"],[role="listbox"],[role="menu"],[role="grid"],[role="tree"],[role="tablist"]';
+  const marked = new Set(listened);
+  for (const el of listened) {
+    if (el.nodeType === 1 && el.matches(LISTS)) for (const item of el.children) marked.add(item);
   }
-  return { document, elements, kinds };
-})"#;
+  const elements = [];
+  const pointer = new Set();
+  let kinds = '';
+  let more = false;
+  const all = this.body ? this.body.getElementsByTagName('*') : [];
+  for (let i = 0; i < all.length; i++) {
+    const el = all[i];
+    const cursor = getComputedStyle(el).cursor === 'pointer';
+    if (cursor) pointer.add(el);
+    let kind = '';
+    if (el.getAttribute('draggable') === 'true' || (el.hasAttribute('contenteditable') && el.getAttribute('contenteditable') !== 'false')) kind = 'k';
+    else if (el.hasAttribute('tabindex') || marked.has(el) || (cursor && !pointer.has(el.parentElement))) kind = 'c';
+    else if (roles && el.matches(ROLE)) kind = '-';
+    if (!kind) continue;
+    if (elements.length >= limit) { more = true; break; }
+    elements.push(el);
+    kinds += kind;
+  }
+  let ends = '';
+  let names = '[]';
+  if (roles) {
+    const end = elements.map((_, i) => i);
+    const open = [];
+    elements.forEach((el, i) => {
+      while (open.length && !elements[open[open.length - 1]].contains(el)) open.pop();
+      for (const j of open) end[j] = i;
+      open.push(i);
+    });
+    ends = end.join(',');
+    names = JSON.stringify(elements.map((el, i) => kinds[i] === '-' ? '' : (el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 120)));
+  }
+  return { elements, kinds, more, ends, names };
+}"#;
 
 /// Why an element without an operable role is operable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,20 +116,53 @@ pub(crate) enum Operable {
 pub(crate) type Candidates = HashMap<i64, Operable>;
 
 impl WebContext {
+    /// The operable-element query (see the module doc): `limit` candidates at most, with
+    /// `roles` also the elements that can have an operable role; `read` gets the result while
+    /// its remote objects are held.
+    pub(crate) async fn operable_query<T, F, Fut>(
+        &self,
+        limit: usize,
+        roles: bool,
+        deadline: Instant,
+        read: F,
+    ) -> Result<T, StepFailure>
+    where
+        F: FnOnce(QueryResult) -> Fut,
+        Fut: Future<Output = Result<T, StepFailure>>,
+    {
+        let tab = self.tab()?;
+        let session = &tab.session;
+        let listened = |document: String| async move {
+            let reply = session
+                .call(
+                    "DOMDebugger.getEventListeners",
+                    json!({ "objectId": document, "depth": -1, "pierce": false }),
+                    COMMAND_BOUND,
+                    deadline,
+                )
+                .await
+                .ok();
+            listener_nodes(reply.as_ref())
+        };
+        with_query(
+            session,
+            CANDIDATES_JS,
+            &[json!(limit), json!(roles)],
+            listened,
+            GROUP,
+            deadline,
+            read,
+        )
+        .await
+    }
+
     /// The candidates of the current tab's top document (see the module doc). A query that
     /// fails (a page in the middle of navigating) yields none rather than failing the
     /// observation: the accessibility controls are still right.
     pub(crate) async fn operable_candidates(&self, deadline: Instant) -> Candidates {
-        let Ok(tab) = self.tab() else {
-            return Candidates::new();
-        };
-        with_query(
-            &tab.session,
-            format!("{CANDIDATES_JS}({MAX_CANDIDATES})"),
-            GROUP,
-            deadline,
-            |found| async move { Ok(self.read_candidates(found, deadline).await) },
-        )
+        self.operable_query(MAX_CANDIDATES, false, deadline, |found| async move {
+            Ok(self.read_candidates(found, deadline).await)
+        })
         .await
         .unwrap_or_default()
     }
@@ -110,36 +173,12 @@ impl WebContext {
             return out;
         };
         let kinds = found.letters("kinds");
-        let document = found.object("document");
-        let list = found.object("elements");
-        // The listener registry and the element list are independent reads: sent together.
-        let listeners = async {
-            match &document {
-                Some(doc) => tab
-                    .session
-                    .call(
-                        "DOMDebugger.getEventListeners",
-                        json!({ "objectId": doc, "depth": -1, "pierce": false }),
-                        COMMAND_BOUND,
-                        deadline,
-                    )
-                    .await
-                    .ok(),
-                None => None,
-            }
+        let Some(list) = found.object("elements") else {
+            return out;
         };
-        let items = async {
-            match &list {
-                Some(list) => elements(&tab.session, list, deadline)
-                    .await
-                    .unwrap_or_default(),
-                None => Vec::new(),
-            }
-        };
-        let (listeners, elements) = futures_util::future::join(listeners, items).await;
-        for node in listener_nodes(listeners.as_ref()) {
-            out.insert(node, Operable::Leaf);
-        }
+        let elements = elements(&tab.session, &list, deadline)
+            .await
+            .unwrap_or_default();
         // One small request per candidate, pipelined.
         let describes = elements.iter().map(|(_, id)| {
             tab.session.call(
@@ -161,10 +200,7 @@ impl WebContext {
                 Some('k') => Operable::Always,
                 _ => Operable::Leaf,
             };
-            let slot = out.entry(backend).or_insert(kind);
-            if kind == Operable::Always {
-                *slot = Operable::Always;
-            }
+            out.insert(backend, kind);
         }
         out
     }
