@@ -182,14 +182,25 @@ impl Cdp {
         session: Option<&str>,
         methods: &'static [&'static str],
     ) -> mpsc::UnboundedReceiver<Event> {
+        self.subscribe_with_sender(session, methods).1
+    }
+
+    /// Like [`Cdp::subscribe`], also returning a sender into the same channel: what it sends
+    /// arrives after every event the router delivered before, which is how a listener is told
+    /// "you have seen everything up to here" (see `Tab::flush_events`).
+    pub fn subscribe_with_sender(
+        &self,
+        session: Option<&str>,
+        methods: &'static [&'static str],
+    ) -> (mpsc::UnboundedSender<Event>, mpsc::UnboundedReceiver<Event>) {
         let (tx, rx) = mpsc::unbounded_channel();
         let mut subs = self.inner.subscriptions.lock().expect("subscriptions lock");
         subs.push(Subscription {
             session: session.map(str::to_string),
             methods,
-            tx,
+            tx: tx.clone(),
         });
-        rx
+        (tx, rx)
     }
 
     /// Send one command and wait for its answer, bounded by `bound` and `deadline`.

@@ -11,9 +11,10 @@ use super::route::{self, Route};
 use crate::StepFailure;
 use serde_json::{json, Value};
 use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
@@ -97,6 +98,10 @@ pub(crate) struct TabState {
     /// document got its page world: the entries after them (of this tab) are "since the document
     /// loaded", which is what a repair baseline and its verification compare.
     pub document_start: Mutex<(usize, usize)>,
+    /// The last flush marker the listener task has handled (see [`Tab::flush_events`]).
+    pub flushed: watch::Sender<u64>,
+    /// The last flush marker sent.
+    pub flush_sent: AtomicU64,
 }
 
 /// One tab of a context.
@@ -111,6 +116,8 @@ pub(crate) struct Tab {
     pub frames: Vec<String>,
     /// What the listener task recorded.
     pub state: Arc<TabState>,
+    /// A sender into the listener's own event channel, for flush markers.
+    events: mpsc::UnboundedSender<Event>,
     listener: JoinHandle<()>,
 }
 
@@ -167,7 +174,7 @@ impl Tab {
             cdp: cdp.clone(),
             id: str_field(&attached, "sessionId")?,
         };
-        let events = cdp.subscribe(Some(&session.id), TAB_EVENTS);
+        let (events_tx, events) = cdp.subscribe_with_sender(Some(&session.id), TAB_EVENTS);
         let state = Arc::new(TabState {
             dialog: watch::channel(None).0,
             network: Mutex::new(NetworkActivity {
@@ -180,6 +187,8 @@ impl Tab {
             main_world: watch::channel(None).0,
             resolver: Mutex::new(None),
             document_start: Mutex::new((0, 0)),
+            flushed: watch::channel(0).0,
+            flush_sent: AtomicU64::new(0),
         });
         // Enabling is pipelined: the commands are independent.
         let b = COMMAND_BOUND;
@@ -210,6 +219,7 @@ impl Tab {
             label: None,
             frames: Vec::new(),
             state,
+            events: events_tx,
             listener,
         };
         // Routes added before this tab existed apply to it too.
@@ -243,10 +253,13 @@ impl Tab {
         self.state.dialog.borrow().clone()
     }
 
-    /// Make sure every event the renderer sent before now has arrived (console messages, page
-    /// errors, requests an action started): it sends one session's events in order, so once a
-    /// trivial evaluation answers, everything before it is recorded. Nothing to do behind an
-    /// open dialog (the page cannot run, so it sends nothing new).
+    /// Make sure every event the renderer sent before now has been recorded (console messages,
+    /// page errors, requests an action started). The renderer sends one session's events in
+    /// order, so once a trivial evaluation answers, everything before it has reached this tab's
+    /// event channel; a marker sent into that channel after the answer then reaches the listener
+    /// task after all of them, and the wait for it ends once they are recorded (the answer alone
+    /// does not say the listener task has handled them). Nothing to do behind an open dialog
+    /// (the page cannot run, so it sends nothing new).
     pub(crate) async fn flush_events(&self, deadline: Instant) -> Result<(), StepFailure> {
         if self.dialog().is_some() {
             return Ok(());
@@ -254,8 +267,20 @@ impl Tab {
         let params = json!({ "expression": "0", "returnByValue": true });
         self.session
             .call("Runtime.evaluate", params, COMMAND_BOUND, deadline)
-            .await
-            .map(|_| ())
+            .await?;
+        let seq = self.state.flush_sent.fetch_add(1, Ordering::Relaxed) + 1;
+        let marker = Event {
+            method: FLUSH_MARKER.into(),
+            session_id: None,
+            params: json!(seq),
+        };
+        if self.events.send(marker).is_err() {
+            return Ok(());
+        }
+        let mut flushed = self.state.flushed.subscribe();
+        let bound = (Instant::now() + COMMAND_BOUND).min(deadline);
+        let _ = tokio::time::timeout_at(bound, flushed.wait_for(|n| *n >= seq)).await;
+        Ok(())
     }
 
     /// Wait until the document with `loader_id` fired `load` (or `DOMContentLoaded`).
@@ -311,6 +336,9 @@ fn push_recent(tx: &watch::Sender<VecDeque<String>>, id: &str) {
     });
 }
 
+/// The method name of a flush marker: never a CDP event name (CDP's are `Domain.event`).
+const FLUSH_MARKER: &str = "a3s-test:flushed";
+
 /// The listener task: records every event the steps need.
 async fn listen(
     mut events: tokio::sync::mpsc::UnboundedReceiver<Event>,
@@ -322,6 +350,16 @@ async fn listen(
     while let Some(event) = events.recv().await {
         let p = &event.params;
         match event.method.as_ref() {
+            FLUSH_MARKER => {
+                let seq = p.as_u64().unwrap_or_default();
+                state.flushed.send_if_modified(|n| {
+                    let newer = seq > *n;
+                    if newer {
+                        *n = seq;
+                    }
+                    newer
+                });
+            }
             "Runtime.consoleAPICalled" => {
                 let text = p
                     .get("args")
