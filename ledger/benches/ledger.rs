@@ -80,6 +80,7 @@ fn build_session(ledger: &Ledger) -> usize {
             summary: Some("used the brand token".into()),
             changed_files: files.clone(),
             lease_ms: Some(900_000),
+            replacement: None,
         };
         let steps: Vec<(Actor, Action)> = match i % 6 {
             0 => vec![],

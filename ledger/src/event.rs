@@ -78,6 +78,10 @@ pub enum Action {
         changed_files: Vec<String>,
         /// Lease length for the verification window; `None` = the default.
         lease_ms: Option<u64>,
+        /// The ACL target that stands for the original one when the repair removed or renamed
+        /// it, as `lang` admitted and printed it (verification step 2 resolves it alone).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replacement: Option<String>,
     },
     /// Give up on the repair.
     Fail {

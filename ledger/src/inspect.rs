@@ -65,6 +65,9 @@ pub struct AttemptView {
     /// The changed files it completed with.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changed_files: Option<Vec<String>>,
+    /// The replacement target it completed with, if it declared one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replacement: Option<String>,
 }
 
 /// A message in the loop.
@@ -270,6 +273,7 @@ pub fn inspect(
             progress: Vec::new(),
             summary: None,
             changed_files: a.changed_files.clone(),
+            replacement: a.replacement.clone(),
         })
         .collect();
     let mut replies = Vec::new();

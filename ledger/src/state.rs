@@ -29,6 +29,8 @@ pub struct AttemptState {
     pub ended_by: Option<Op>,
     /// The ordered changed files it completed with.
     pub changed_files: Option<Vec<String>>,
+    /// The replacement target it completed with, if it declared one.
+    pub replacement: Option<String>,
     /// The verification result, if one was recorded.
     pub verified: Option<bool>,
     /// Index (in `LedgerState::events`) of its latest verification result, if any.
@@ -241,13 +243,22 @@ impl LedgerState {
                 ended_at_ms: None,
                 ended_by: None,
                 changed_files: None,
+                replacement: None,
                 verified: None,
                 last_verification: None,
             }),
             (Action::Claim { .. }, None) => return corrupt("claim without attempt id".into()),
-            (Action::Complete { changed_files, .. }, Some(attempt)) => {
+            (
+                Action::Complete {
+                    changed_files,
+                    replacement,
+                    ..
+                },
+                Some(attempt),
+            ) => {
                 if let Some(a) = f.attempts.iter_mut().find(|a| &a.id == attempt) {
                     a.changed_files = Some(changed_files.clone());
+                    a.replacement = replacement.clone();
                 }
             }
             (Action::VerifyResult { record, .. }, Some(attempt)) => {

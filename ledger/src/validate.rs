@@ -78,6 +78,22 @@ fn changed_files(files: &[String]) -> Result<(), LedgerError> {
     Ok(())
 }
 
+/// The longest replacement target a completion may declare, in bytes.
+pub const MAX_REPLACEMENT_BYTES: usize = 4096;
+
+/// A declared replacement is one line of 1..=4096 bytes (the front end admitted it as an ACL
+/// target; the ledger only bounds what it stores).
+fn replacement_target(target: Option<&str>) -> Result<(), LedgerError> {
+    match target {
+        Some(t) if t.is_empty() || t.len() > MAX_REPLACEMENT_BYTES || t.contains(['\n', '\r']) => {
+            Err(bad(format!(
+                "the replacement target must be one line of 1..={MAX_REPLACEMENT_BYTES} bytes"
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Check the bounds of `action`'s arguments.
 pub fn validate_action(action: &Action) -> Result<(), LedgerError> {
     match action {
@@ -93,8 +109,10 @@ pub fn validate_action(action: &Action) -> Result<(), LedgerError> {
             summary,
             changed_files: files,
             lease_ms,
+            replacement,
         } => {
             text("summary", summary.as_ref(), false)?;
+            replacement_target(replacement.as_deref())?;
             changed_files(files)?;
             lease_length(*lease_ms).map(drop)
         }

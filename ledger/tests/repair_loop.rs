@@ -206,6 +206,7 @@ fn an_explicit_empty_change_list_is_kept_and_must_be_repeated() {
             summary: None,
             changed_files: vec![],
             lease_ms: None,
+            replacement: None,
         },
     )
     .unwrap();
@@ -219,6 +220,32 @@ fn an_explicit_empty_change_list_is_kept_and_must_be_repeated() {
         },
     )
     .unwrap();
+}
+
+#[test]
+fn a_declared_replacement_is_kept_with_its_attempt_and_bounded() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    fx.drive("f1", Repairing);
+    let complete_with = |replacement: &str| Action::Complete {
+        summary: None,
+        changed_files: files(),
+        lease_ms: None,
+        replacement: Some(replacement.into()),
+    };
+    for bad in ["", "role(\"button\")\ncss(\"x\")", &"x".repeat(4097)] {
+        let err = fx.act("f1", Actor::Agent, complete_with(bad)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidInput, "{bad:?}");
+    }
+    assert_eq!(fx.status("f1"), Repairing, "a refused completion changes nothing");
+    fx.act("f1", Actor::Agent, complete_with(r#"role("button", "Pay")"#))
+        .unwrap();
+    let record = fx.inspect("f1").unwrap();
+    let attempt = record.attempts.last().unwrap();
+    assert_eq!(attempt.replacement.as_deref(), Some(r#"role("button", "Pay")"#));
+    // The ledger line carries it; a completion without one leaves the field out entirely.
+    let text = String::from_utf8(fx.bytes()).unwrap();
+    assert!(text.contains(r#""replacement":"role(\"button\", \"Pay\")""#), "{text}");
 }
 
 #[test]

@@ -264,5 +264,12 @@ mod tests {
             schema("test_finish")["properties"]["status"]["enum"],
             json!(["passed", "failed"])
         );
+        // The replacement target is declared with the completion, never with the request to
+        // verify it.
+        let complete = schema("test_repair_complete");
+        assert_eq!(complete["properties"]["replacement"]["maxLength"], 4096);
+        assert!(schema("test_repair_verify")["properties"]
+            .get("replacement")
+            .is_none());
     }
 }

@@ -5,6 +5,8 @@
 //! tool; a verb can therefore never receive a field it does not take, and no refusal table is
 //! needed.
 
+mod replacement;
+
 use super::Context;
 use a3s_test_ledger::inbox::Inbox;
 use a3s_test_ledger::inbox::DEFAULT_INBOX_LIMIT;
@@ -210,6 +212,12 @@ pub struct CompleteParams {
     #[arg(long)]
     #[schemars(length(max = 8192))]
     pub summary: Option<String>,
+    /// The ACL target that stands for the marked element when the repair removed or renamed it,
+    /// e.g. `role("button", "Pay")` (admitted by the ACL checker; verification resolves it
+    /// instead of the finding's own locators).
+    #[arg(long, value_name = "ACL_TARGET")]
+    #[schemars(length(min = 1, max = 4096))]
+    pub replacement: Option<String>,
 }
 
 /// `repair-fail` / `test_repair_fail`.
@@ -335,8 +343,10 @@ impl Operation {
         Operation::new(Verb::Cancel, p.on.target, p.on.attempt_id, action)
     }
 
-    /// Complete (the changed files are required; an explicit empty list is allowed).
+    /// Complete (the changed files are required; an explicit empty list is allowed; a declared
+    /// replacement must admit as one ACL target).
     pub fn complete(p: CompleteParams) -> Result<Self, LedgerError> {
+        let replacement = p.replacement.as_deref().map(replacement::admit).transpose()?;
         let Completion { on, changed } = p.done;
         let changed_files = changed.into_list().ok_or_else(|| {
             invalid(
@@ -348,6 +358,7 @@ impl Operation {
             summary: p.summary,
             changed_files,
             lease_ms: p.lease_ms,
+            replacement,
         };
         Ok(Operation::new(
             Verb::Complete,

@@ -8,6 +8,12 @@
 //! conflict rules see the batch the reviewer sent; a finding the ledger refuses stays in the page
 //! queue and is reported with its code.
 //!
+//! Findings that reached the ledger some other way while the session runs — posted by the
+//! Review Overlay to `a3s-test repair-endpoint`, which has no browser — get their *before*
+//! baseline from the drain too: every finding that entered after the session started, is still
+//! queued, was never claimed and has no baseline is captured from the live page once per drain
+//! (bounded), so an endpoint-sent finding does not verify as one imported without a page.
+//!
 //! Authority: the findings are recorded as human intake because a person sent them in the page;
 //! the drain itself never creates a finding, so an agent may run it.
 
@@ -16,7 +22,7 @@ use super::Context;
 use a3s_test_ledger::verification::Baseline;
 use a3s_test_ledger::{
     parse_document, Action, Actor, ErrorCode, Finding, FindingId, Ledger, LedgerError,
-    Request as LedgerRequest, SessionId, REPAIR_PROTOCOL,
+    RepairStatus, Request as LedgerRequest, SessionId, REPAIR_PROTOCOL,
 };
 use a3s_test_runner::session::page_context::repair_queue::MAX_BATCH;
 use a3s_test_runner::session::protocol::Request;
@@ -27,6 +33,9 @@ use serde_json::{json, Value};
 
 /// At most this many peek/append/take rounds per drain (each takes up to 100 findings).
 const MAX_ROUNDS: usize = 4;
+
+/// At most this many baselines of findings that entered without the drain, per drain.
+const MAX_LATE_BASELINES: usize = 20;
 
 /// Why a drain stopped (serialized as the error it wraps).
 #[derive(Debug, thiserror::Error, Serialize)]
@@ -218,8 +227,43 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
             break;
         }
     }
+    let late = late_baselines(ctx, session, &ledger, &report)?;
+    report.baselines.extend(late);
     report.session = Some(session_id);
     Ok(report)
+}
+
+/// Baselines for findings that entered the ledger while the session runs but not through this
+/// drain (the repair endpoint): queued, never claimed, no baseline yet, intake after the
+/// session started. At most [`MAX_LATE_BASELINES`], oldest first.
+fn late_baselines(
+    ctx: &Context,
+    session: &str,
+    ledger: &Ledger,
+    report: &Drained,
+) -> Result<Vec<BaselineNote>, DrainError> {
+    let (_, file) = super::session::load(ctx, session)?;
+    let state = ledger.read()?;
+    let due: Vec<FindingId> = state
+        .findings
+        .iter()
+        .filter(|f| {
+            f.baseline.is_none()
+                && f.attempts.is_empty()
+                && f.status == RepairStatus::Queued
+                && !report.accepted.contains(&f.id)
+                && state
+                    .events
+                    .get(f.intake)
+                    .is_some_and(|e| e.at_ms >= file.started_at_ms)
+        })
+        .take(MAX_LATE_BASELINES)
+        .map(|f| f.id.clone())
+        .collect();
+    Ok(due
+        .iter()
+        .map(|finding| record_baseline(ctx, session, ledger, finding))
+        .collect())
 }
 
 struct Round {

@@ -52,11 +52,6 @@ pub struct VerifyParams {
     #[serde(skip)]
     #[schemars(skip)]
     pub checks_json: Option<PathBuf>,
-    /// The ACL target that replaces the original one when the repair removed or renamed it
-    /// (admitted by the ACL checker), e.g. `role("button", "Pay")`.
-    #[arg(long, value_name = "ACL_TARGET")]
-    #[schemars(length(min = 1, max = 4096))]
-    pub replacement: Option<String>,
     /// How long step 1 waits for a newer ready Test Kit revision (default 30000, at most 60000).
     #[arg(long, value_name = "MS")]
     #[schemars(range(min = 1, max = 60000))]
@@ -123,12 +118,11 @@ struct Checked {
     changed_files: Vec<String>,
     catalog: Vec<VerificationCheck>,
     reported: Option<Vec<CheckResult>>,
-    replacement: Option<String>,
     revision_timeout_ms: u64,
 }
 
-/// Step 0: ids, bounds, the project's check catalog, the orchestrator's results and the
-/// replacement target — everything that can be refused without a browser.
+/// Step 0: ids, bounds, the project's check catalog and the orchestrator's results — everything
+/// that can be refused without a browser.
 fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError> {
     let t = &p.done.on.target;
     let attempt = p
@@ -154,11 +148,6 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError>
     if !(1..=most).contains(&revision_timeout_ms) {
         return Err(invalid(format!("--revision-timeout-ms must be 1..={most}")).into());
     }
-    let replacement = p
-        .replacement
-        .as_deref()
-        .map(inputs::admit_target)
-        .transpose()?;
     let catalog = inputs::load_catalog(&ctx.root)?;
     let reported = match &p.checks_json {
         Some(path) => Some(
@@ -176,7 +165,6 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError>
         changed_files,
         catalog,
         reported,
-        replacement,
         revision_timeout_ms,
     })
 }
@@ -316,7 +304,7 @@ pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyErr
         )
     })?;
     let finding = state.record(finding_state)?;
-    let facts = Facts::read(&state, finding_state);
+    let facts = Facts::read(&state, finding_state, &c.attempt_id);
     let mut record = new_record(finding.context_revision);
     let dir = verify_dir(&c);
     let session_dir = a3s_test_ledger::session_dir(&ctx.root, &c.session);

@@ -480,7 +480,8 @@ pub fn start(
     })
 }
 
-fn load(ctx: &Context, session: &str) -> Result<(PathBuf, SessionFile), SessionError> {
+/// The folder and `session.json` of `session` (its id checked first).
+pub(crate) fn load(ctx: &Context, session: &str) -> Result<(PathBuf, SessionFile), SessionError> {
     check_session_id(session)?;
     let dir = session_dir(&ctx.root, session);
     let file = SessionFile::load(&dir)?;

@@ -7,6 +7,7 @@ mod cli;
 #[path = "../common.rs"]
 mod common;
 mod endpoint;
+mod endpoint_baseline;
 mod layout_verify;
 mod mcp;
 #[path = "../mcp_pipe.rs"]

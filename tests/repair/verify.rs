@@ -94,9 +94,15 @@ impl<'a> Loop<'a> {
 
     /// `repair-complete` with `files` (none: `--no-changed-files`).
     fn complete(&self, files: &[&str]) {
-        let files = changed(files);
-        let files: Vec<&str> = files.iter().map(String::as_str).collect();
-        let v = self.agent("repair-complete", "r-complete", &files);
+        self.complete_with(files, &[]);
+    }
+
+    /// `repair-complete` with `files` and `extra` arguments; expects `verifying`.
+    fn complete_with(&self, files: &[&str], extra: &[&str]) {
+        let mut args = changed(files);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let v = self.agent("repair-complete", "r-complete", &args);
         assert_eq!(v["result"]["to"], "verifying", "{v}");
     }
 
@@ -376,6 +382,62 @@ fn a_new_uncaught_page_error_fails_the_verification() {
         v["record"]["errors"]["newPageErrors"].as_u64() >= Some(1),
         "{v}"
     );
+}
+
+#[test]
+fn a_replacement_declared_at_completion_is_admitted_and_resolved_in_place_of_the_locators() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::start(dir.path(), "vreplace", Some(&catalog(PASSING)));
+    // The repair renames the button's test id too: the finding's own locators no longer name it.
+    l.app.edit(
+        "Pay",
+        r#"root.innerHTML = '<button data-testid="pay-now">Pay</button>';"#,
+    );
+    // A replacement that is not one ACL target is refused at completion; nothing is appended.
+    let ledger = std::fs::read(ledger_path(l.root, l.session)).unwrap();
+    let mut refused = on(
+        l.session,
+        "repair-complete",
+        "r-complete",
+        &["--attempt-id", &l.attempt, "--replacement", "@e1"],
+    );
+    refused.extend(changed(&[CHECKOUT]));
+    let refused: Vec<&str> = refused.iter().map(String::as_str).collect();
+    let (code, v) = verdict(&run(l.root, &refused, None));
+    assert_eq!(code, Some(2), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("--replacement"),
+        "{v}"
+    );
+    assert_eq!(
+        std::fs::read(ledger_path(l.root, l.session)).unwrap(),
+        ledger
+    );
+    assert_eq!(l.status(), "repairing");
+    // Declared at completion (in the printer's form), it is what step 2 resolves.
+    l.complete_with(&[CHECKOUT], &["--replacement", r#"testid(  "pay-now" )"#]);
+    let inspect = ok_json(
+        l.root,
+        &["agent", "repair-inspect", FINDING, "--session", l.session, "--json"],
+    );
+    assert_eq!(
+        inspect["attempts"][0]["replacement"], r#"testid("pay-now")"#,
+        "{inspect}"
+    );
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(0), "{v}");
+    let target = &v["record"]["target"];
+    assert_eq!(target["locator"], "replacement", "{target}");
+    assert_eq!(target["aclTarget"], r#"testid("pay-now")"#, "{target}");
+    assert_eq!(target["stable"], true, "{target}");
+    let candidate = &v["record"]["candidate"];
+    assert_eq!(candidate["proof"]["passed"], true, "{candidate}");
+    let text = std::fs::read_to_string(l.folder().join(candidate["path"].as_str().unwrap())).unwrap();
+    assert!(text.contains(r#"testid("pay-now")"#), "{text}");
+    assert_eq!(l.status(), "review_ready");
 }
 
 #[test]

@@ -220,6 +220,7 @@ pub fn complete() -> (Actor, Action) {
         summary: Some("done".into()),
         changed_files: files(),
         lease_ms: None,
+        replacement: None,
     })
 }
 pub fn fail() -> (Actor, Action) {

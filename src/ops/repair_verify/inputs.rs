@@ -1,8 +1,8 @@
-//! What a verification reads before it contacts anything: the project's check catalog and the
-//! declared replacement target. Both are refused here (exit 2) so that a bad input never leaves
-//! a half-done verification behind.
+//! What a verification reads before it contacts anything: the project's check catalog. A
+//! catalog that does not admit is refused here (exit 2) so that a bad input never leaves a
+//! half-done verification behind.
 
-use a3s_test_lang::ir::{Action, AdmittedDocument, VerificationCheck, WaitCondition};
+use a3s_test_lang::ir::{AdmittedDocument, VerificationCheck};
 use a3s_test_ledger::{ErrorCode, LedgerError};
 use std::path::Path;
 
@@ -53,46 +53,9 @@ pub fn load_catalog(root: &Path) -> Result<Vec<VerificationCheck>, LedgerError> 
     }
 }
 
-/// The replacement target as `lang` admits it, printed again from its IR (so the text can carry
-/// one target and nothing else).
-pub fn admit_target(text: &str) -> Result<String, LedgerError> {
-    let statement = format!("wait {{ visible = {text} }}");
-    let refused = |why: String| invalid(format!("--replacement is not one ACL target: {why}"));
-    let step = a3s_test_lang::admit_statement(&statement).map_err(|d| {
-        refused(
-            d.first()
-                .map(|d| format!("{}: {}", d.code.as_str(), d.message))
-                .unwrap_or_default(),
-        )
-    })?;
-    match step.action {
-        Action::Wait {
-            condition: WaitCondition::Visible { target },
-        } => Ok(target.to_string()),
-        _ => Err(refused("it does not read as a target".into())),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_replacement_is_one_target_printed_again() {
-        assert_eq!(
-            admit_target(r#"role("button", "Pay")"#).unwrap(),
-            r#"role("button", "Pay")"#
-        );
-        for bad in [
-            "",
-            "role(",
-            r#"role("button") } click { target = css("x")"#,
-            "42",
-        ] {
-            let e = admit_target(bad).unwrap_err();
-            assert_eq!(e.code, ErrorCode::InvalidInput, "{bad}");
-        }
-    }
 
     #[test]
     fn a_missing_project_file_is_an_empty_catalog_and_a_broken_one_is_refused() {

@@ -32,7 +32,7 @@ pub fn observe(
         after_revision: finding.context_revision,
         revision_timeout_ms: c.revision_timeout_ms,
         locators: locate::locators_of_context(&context),
-        replacement: c.replacement.clone(),
+        replacement: facts.replacement.clone(),
         criteria: finding.criteria().to_vec(),
         baseline: facts.baseline.clone(),
         layout: layout::LayoutRequest::of_target(
