@@ -237,15 +237,29 @@ fn a_declared_replacement_is_kept_with_its_attempt_and_bounded() {
         let err = fx.act("f1", Actor::Agent, complete_with(bad)).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidInput, "{bad:?}");
     }
-    assert_eq!(fx.status("f1"), Repairing, "a refused completion changes nothing");
-    fx.act("f1", Actor::Agent, complete_with(r#"role("button", "Pay")"#))
-        .unwrap();
+    assert_eq!(
+        fx.status("f1"),
+        Repairing,
+        "a refused completion changes nothing"
+    );
+    fx.act(
+        "f1",
+        Actor::Agent,
+        complete_with(r#"role("button", "Pay")"#),
+    )
+    .unwrap();
     let record = fx.inspect("f1").unwrap();
     let attempt = record.attempts.last().unwrap();
-    assert_eq!(attempt.replacement.as_deref(), Some(r#"role("button", "Pay")"#));
+    assert_eq!(
+        attempt.replacement.as_deref(),
+        Some(r#"role("button", "Pay")"#)
+    );
     // The ledger line carries it; a completion without one leaves the field out entirely.
     let text = String::from_utf8(fx.bytes()).unwrap();
-    assert!(text.contains(r#""replacement":"role(\"button\", \"Pay\")""#), "{text}");
+    assert!(
+        text.contains(r#""replacement":"role(\"button\", \"Pay\")""#),
+        "{text}"
+    );
 }
 
 #[test]

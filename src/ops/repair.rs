@@ -346,7 +346,11 @@ impl Operation {
     /// Complete (the changed files are required; an explicit empty list is allowed; a declared
     /// replacement must admit as one ACL target).
     pub fn complete(p: CompleteParams) -> Result<Self, LedgerError> {
-        let replacement = p.replacement.as_deref().map(replacement::admit).transpose()?;
+        let replacement = p
+            .replacement
+            .as_deref()
+            .map(replacement::admit)
+            .transpose()?;
         let Completion { on, changed } = p.done;
         let changed_files = changed.into_list().ok_or_else(|| {
             invalid(

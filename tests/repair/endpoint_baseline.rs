@@ -86,7 +86,14 @@ fn an_endpoint_sent_finding_gets_its_baseline_from_the_next_drain_once() {
     assert_eq!(baselines(root), 1);
     let inspect = ok_json(
         root,
-        &["agent", "repair-inspect", FINDING, "--session", SESSION, "--json"],
+        &[
+            "agent",
+            "repair-inspect",
+            FINDING,
+            "--session",
+            SESSION,
+            "--json",
+        ],
     );
     assert_eq!(inspect["status"], "queued", "{inspect}");
     assert!(

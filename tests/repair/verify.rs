@@ -421,7 +421,14 @@ fn a_replacement_declared_at_completion_is_admitted_and_resolved_in_place_of_the
     l.complete_with(&[CHECKOUT], &["--replacement", r#"testid(  "pay-now" )"#]);
     let inspect = ok_json(
         l.root,
-        &["agent", "repair-inspect", FINDING, "--session", l.session, "--json"],
+        &[
+            "agent",
+            "repair-inspect",
+            FINDING,
+            "--session",
+            l.session,
+            "--json",
+        ],
     );
     assert_eq!(
         inspect["attempts"][0]["replacement"], r#"testid("pay-now")"#,
@@ -435,7 +442,8 @@ fn a_replacement_declared_at_completion_is_admitted_and_resolved_in_place_of_the
     assert_eq!(target["stable"], true, "{target}");
     let candidate = &v["record"]["candidate"];
     assert_eq!(candidate["proof"]["passed"], true, "{candidate}");
-    let text = std::fs::read_to_string(l.folder().join(candidate["path"].as_str().unwrap())).unwrap();
+    let text =
+        std::fs::read_to_string(l.folder().join(candidate["path"].as_str().unwrap())).unwrap();
     assert!(text.contains(r#"testid("pay-now")"#), "{text}");
     assert_eq!(l.status(), "review_ready");
 }
