@@ -425,6 +425,23 @@ impl<'a> Loop<'a> {
                         baseline,
                     });
                 }
+                // A finding the plugin posted over the channel whose baseline this drain took
+                // (the drain records one for every finding that entered while the session runs):
+                // reported here, once, as the channel's.
+                let late = report
+                    .baselines
+                    .iter()
+                    .filter(|b| !report.accepted.contains(&b.finding_id));
+                for note in late {
+                    if self.based.insert(note.finding_id.clone()) {
+                        out.emit(&DevEvent::Finding {
+                            finding_id: note.finding_id.clone(),
+                            source: FindingSource::Channel,
+                            status: status(&note.finding_id),
+                            baseline: note.recorded,
+                        });
+                    }
+                }
                 for held in &report.held {
                     self.based.insert(held.finding_id.clone());
                     out.emit(&DevEvent::Finding {
