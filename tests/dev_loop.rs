@@ -1,7 +1,8 @@
 //! The whole review → repair → verify loop on the example app (`examples/react-vite/`), with real
 //! processes only: `a3s-test dev` starts Vite on a copy of the app; the reviewer marks the pay
-//! button through the real Review Overlay in the session's Chromium, by keys and pointer, and
-//! sends the finding, which the dev loop writes to the ledger; the test, acting as the agent,
+//! button through the real Review Overlay in the session's Chromium, by keys and pointer over a
+//! CDP connection of the test's own (`tests/reviewer`; the session's driver refuses to operate
+//! the overlay), and sends the finding, which the dev loop writes to the ledger; the test, acting as the agent,
 //! claims it, edits the component's source file, lets Vite hot-reload it, completes and asks for
 //! verification (`review_ready`, the example's unit check in the focused slice, a proven
 //! candidate); the candidate is promoted into the copy's `suites/`, `a3s-test run suites/` passes,
@@ -10,9 +11,11 @@
 
 mod common;
 mod dev_support;
+mod reviewer;
 
 use common::*;
 use dev_support::*;
+use reviewer::{overlay, page_button, Reviewer};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,8 +28,6 @@ const EVENT_WITHIN: Duration = Duration::from_secs(30);
 const PAY_BUTTON: &str = "src/checkout/PayButton.tsx";
 /// The text the repair adds, which the finding's success criterion expects.
 const NOTE: &str = "Payments are encrypted";
-/// The pay button's accessible name (the cart of the example costs €43.80).
-const PAY: &str = r#"role("button", "Pay €43.80")"#;
 
 /// The example app's folder in the repository.
 fn example() -> PathBuf {
@@ -105,15 +106,7 @@ impl App {
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"))
     }
 
-    /// One of the session's input verbs (`agent press|click|type|fill|select …`) on `dev`.
-    fn input(&self, verb: &str, args: &[&str]) {
-        let mut all = vec!["agent", verb];
-        all.extend_from_slice(args);
-        all.extend_from_slice(&["--session", "dev"]);
-        self.ok(&all);
-    }
-
-    /// Observe the page (the overlay included) until `holds` is true of the observation, within
+    /// Observe the page (the agent's view: the overlay is never in it) until `holds` is true of the observation, within
     /// `within`; the observation. Each observation is one bounded session turn.
     fn observe_until(&self, within: Duration, holds: impl Fn(&str) -> bool) -> String {
         let mut last = String::new();
@@ -171,41 +164,48 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
     let url = format!("http://127.0.0.1:{port}");
     assert!(ready["url"].as_str().unwrap().starts_with(&url), "{ready}");
 
-    // 3. The reviewer: fills the address (so the pay button is enabled and can be clicked),
-    // focuses the pay button and presses E (element mode), clicks the button, writes the
-    // instruction and an expected text, and presses Send.
-    let page = app.observe_until(EVENT_WITHIN, |o| o.contains("heading \"Review\""));
-    assert!(page.contains("button \"Element\""), "{page}");
+    // 3. The reviewer, with their own mouse and keyboard (a CDP connection of the test's own:
+    // the session's driver refuses to operate the overlay), fills the address so the pay button
+    // is enabled, focuses the pay button and presses E (element mode), clicks the button, writes
+    // the instruction and an expected text, and presses Send.
+    let reviewer = Reviewer::at(
+        &dir.join(".a3s-test/agent-sessions/dev/session.json"),
+        &url,
+    );
+    reviewer.overlay_until(|t| t.contains("Review"));
+    // The agent's observation of the same page shows none of the overlay.
+    let page = app.observe_until(EVENT_WITHIN, |o| o.contains("textbox \"Full name\""));
+    assert!(!page.contains("button \"Element\""), "{page}");
     for (label, value) in [
         ("Full name", "Ada Lovelace"),
         ("Street", "1 Analytical Row"),
         ("City", "London"),
         ("Postcode", "10115"),
     ] {
-        app.input("fill", &[&format!("label(\"{label}\")"), value]);
+        let field = format!(
+            "[...d.querySelectorAll('label')].find((l) => l.textContent.trim() === {label:?})?.control"
+        );
+        reviewer.type_into(&field, value);
     }
-    app.input("press", &["e", PAY]);
-    app.observe_until(EVENT_WITHIN, |o| o.contains("button \"Element\" pressed"));
-    app.input("click", &[PAY]);
-    let editor = app.observe_until(EVENT_WITHIN, |o| o.contains("heading \"Finding\""));
-    assert!(editor.contains("Element: <button> Pay €43.80"), "{editor}");
-    app.input(
-        "type",
-        &[
-            r#"role("textbox", "Instruction")"#,
-            "Say under the button that the payment is secure",
-        ],
+    // The pay button is enabled once the address is complete; the reviewer moves the focus to
+    // it (a click would submit the form: no mode is on yet) and presses E.
+    reviewer.focus(&page_button("Pay"));
+    reviewer.key("e");
+    let pressed = wait_until(EVENT_WITHIN, || {
+        reviewer.overlay_attribute("mode-element", "aria-pressed").as_deref() == Some("true")
+    });
+    assert!(pressed, "element mode is on");
+    reviewer.click(&page_button("Pay"));
+    let editor = reviewer.overlay_until(|t| t.contains("Finding"));
+    assert!(editor.contains("<button> Pay €43.80"), "{editor}");
+    reviewer.type_into(
+        &overlay("instruction"),
+        "Say under the button that the payment is secure",
     );
-    app.input("click", &[r#"role("button", "Add criterion")"#]);
-    app.input(
-        "select",
-        &[
-            r#"role("combobox", "Criterion kind 1")"#,
-            "Page text contains",
-        ],
-    );
-    app.input("type", &[r#"role("textbox", "Criterion value 1")"#, NOTE]);
-    app.input("click", &[r#"role("button", "Send")"#]);
+    reviewer.click(&overlay("criterion-add"));
+    reviewer.choose(&overlay("criterion-kind-0"), "Page text contains");
+    reviewer.type_into(&overlay("criterion-value-0"), NOTE);
+    reviewer.click(&overlay("send"));
 
     // The page posts it to the plugin, the plugin to the session: a finding event, queued.
     let finding = dev.event(EVENT_WITHIN, |e| e["event"] == "finding");
@@ -299,8 +299,8 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
                     .any(|c| c["finding_id"] == id && c["status"] == "resolved")
             })
     });
-    let shown = app.observe_until(EVENT_WITHIN, |o| o.contains("Status: Resolved"));
-    assert!(shown.contains("button \"Reopen\""), "{shown}");
+    let shown = reviewer.overlay_until(|t| t.contains("Status: Resolved"));
+    assert!(shown.contains("Reopen"), "{shown}");
     let inspect = app.json(&["agent", "repair-inspect", id, "--session", "dev"]);
     assert_eq!(inspect["status"], "resolved", "{inspect}");
 

@@ -89,6 +89,9 @@ a3s_test_lang::define_codes! {
         CaptureNotStarted => "test.driver.web.capture_not_started", FailureClass::Specification;
         /// The driver cannot perform this step (capability check).
         Unsupported => "test.driver.web.unsupported", FailureClass::Specification;
+        /// The step would operate the Test Kit Review Overlay (point at it, or type into its
+        /// focused control): the overlay is the reviewer's, never an agent's or a suite's.
+        ReviewOverlay => "test.driver.web.review_overlay", FailureClass::Specification;
         /// An evidence path resolves outside the artifact folder (symlink) or cannot be written.
         EvidencePathEscape => "test.spec.evidence_path", FailureClass::Specification;
         /// An evidence path over the length or depth limits (checked before any folder is made).

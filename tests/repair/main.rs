@@ -12,6 +12,7 @@ mod layout_verify;
 mod mcp;
 #[path = "../mcp_pipe.rs"]
 mod mcp_pipe;
+mod overlay_gate;
 mod page_actions;
 mod page_server;
 mod promote;

@@ -14,6 +14,7 @@ use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::large_page::LARGE_PAGE_ELEMENTS;
 use super::operable::{Candidates, Operable};
+use super::review_overlay;
 use super::script;
 use crate::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, LayoutFacts, NetworkFilter,
@@ -146,12 +147,17 @@ impl AgentContext for WebContext {
                 COMMAND_BOUND,
                 deadline,
             );
-            let (reply, candidates) =
-                futures_util::future::join(tree, self.operable_candidates(deadline)).await;
+            let (reply, candidates, overlay) = futures_util::future::join3(
+                tree,
+                self.operable_candidates(deadline),
+                self.review_overlay_host(deadline),
+            )
+            .await;
             let reply = reply?;
             let empty = Vec::new();
             let all = reply["nodes"].as_array().unwrap_or(&empty);
-            let order = tree_order(all);
+            // The Review Overlay is the reviewer's: none of its controls become refs.
+            let order = review_overlay::without_overlay(tree_order(all), overlay?);
             let extra = extras(all, &order, &candidates);
             collect(order.into_iter(), &extra, &mut controls, &mut texts)
         };

@@ -18,6 +18,7 @@ pub mod http;
 mod input;
 mod keys;
 mod large_page;
+pub mod review_overlay;
 mod operable;
 mod process;
 mod profile;

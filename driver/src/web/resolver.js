@@ -68,10 +68,23 @@
 
   const winOf = (el) => el.ownerDocument.defaultView || window;
 
+  // The Test Kit Review Overlay's host element. What it holds is the reviewer's, never the
+  // page's: no target resolves inside it, no text of it is page text, and the driver refuses to
+  // point or type into it (docs/agent.md "The Review Overlay is the reviewer's").
+  const REVIEW_OVERLAY = 'A3S-REVIEW-OVERLAY';
+
+  function inReviewOverlay(node) {
+    for (let n = node; n; n = parentComposed(n)) {
+      if (n.tagName === REVIEW_OVERLAY) return true;
+    }
+    return false;
+  }
+
   function allElements(root) {
     const out = [];
     const visit = (node) => {
       for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.tagName === REVIEW_OVERLAY) continue;
         out.push(c);
         if (c.shadowRoot) visit(c.shadowRoot);
         visit(c);
@@ -136,7 +149,7 @@
         for (const k of n.childNodes) visit(k, visible);
         return;
       }
-      if (SKIP_TEXT.has(n.tagName)) return;
+      if (SKIP_TEXT.has(n.tagName) || n.tagName === REVIEW_OVERLAY) return;
       const s = styleOf(n);
       if (s.display === 'none') return;
       if (s.display !== 'contents' && typeof n.checkVisibility === 'function' && !n.checkVisibility()) return;
@@ -192,7 +205,7 @@
     switch (target.by) {
       case 'css': {
         try {
-          return Array.from(doc.querySelectorAll(target.selector));
+          return Array.from(doc.querySelectorAll(target.selector)).filter((el) => !inReviewOverlay(el));
         } catch (e) {
           throw new Fail('selector', `invalid CSS selector ${JSON.stringify(target.selector)}`);
         }
@@ -425,7 +438,7 @@
       // The driver moves the pointer here first and proves stability with `still_there`: the
       // renderer answers the move at its next frame, which then serves as the second frame.
       const p = clickPoint(a);
-      return { status: 'ok', x: p.x, y: p.y, rect: a, element: describe(el) };
+      return overlayAt(p, el) || { status: 'ok', x: p.x, y: p.y, rect: a, element: describe(el) };
     }
     await nextFrame();
     if (!el.isConnected) return { status: 'not_actionable', reason: 'it was removed from the page' };
@@ -434,7 +447,19 @@
       return { status: 'not_actionable', reason: `it is still moving (${fmtRect(a)} then ${fmtRect(b)})` };
     }
     const p = clickPoint(b);
-    return { status: 'ok', x: p.x, y: p.y, element: describe(el) };
+    return overlayAt(p, el) || { status: 'ok', x: p.x, y: p.y, element: describe(el) };
+  }
+
+  // A pointer sent to `p` would reach the Review Overlay (it covers the target there): refused,
+  // not retried, so no agent or suite can operate the reviewer's tool by pointing through it.
+  function overlayAt(p, el) {
+    const hit = deepHit(p.x, p.y);
+    if (!hit || !inReviewOverlay(hit)) return null;
+    return {
+      status: 'review_overlay',
+      element: describe(el),
+      reason: `the point (${round(p.x)}, ${round(p.y)}) over ${describe(el)} is covered by the Test Kit Review Overlay`,
+    };
   }
 
   // After `actionable` with `settle: false` and the pointer's move: the same single usable
@@ -883,6 +908,10 @@
       if (!d) throw new Fail('frame', `the iframe css(${JSON.stringify(o.selector)}) is cross-origin or has no document`);
       return { url: d.location.href };
     },
+    // Where keys would go: true when the focus is inside the Review Overlay.
+    focus_in_review_overlay() {
+      return { inside: inReviewOverlay(deepActive()) };
+    },
     page_text() {
       const doc = currentDocument();
       return { text: visibleText(doc.body || doc.documentElement) };
@@ -902,7 +931,9 @@
       };
       if (o.point) {
         const root = doc.documentElement;
-        const hit = doc.elementsFromPoint(o.point.x, o.point.y).find((el) => el !== root && el !== doc.body);
+        const hit = doc
+          .elementsFromPoint(o.point.x, o.point.y)
+          .find((el) => el !== root && el !== doc.body && !inReviewOverlay(el));
         if (hit) out.occupant = clip(describe(hit), 256);
       }
       if (o.target) {

@@ -219,6 +219,13 @@ async fn poll(
         if status_of(&r) == "ok" {
             return Ok(r);
         }
+        if status_of(&r) == "review_overlay" {
+            let reason = r.get("reason").and_then(Value::as_str).unwrap_or("");
+            return Err(super::review_overlay::refusal(&format!(
+                "{}: {reason}",
+                describe(target)
+            )));
+        }
         if Instant::now() >= wait.limit {
             return Err(wait.failure(target, Some(&r)));
         }

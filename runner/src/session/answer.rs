@@ -52,6 +52,17 @@ pub fn step_failed(
     statement: &str,
     resolved: &[(String, Target)],
 ) -> SessionError {
+    // The driver refused before any input reached the page: a gate refusal (exit 2), not a
+    // failed step.
+    if failure.code == a3s_test_driver::FailureCode::ReviewOverlay {
+        let message = format!(
+            "`{}` refused: {}",
+            statement_line(statement),
+            in_ref_terms(&failure.message, resolved)
+        );
+        return SessionError::new(super::code::SessionCode::ReviewOverlay, message)
+            .with_detail(json!({ "statement": statement, "failure": failure }));
+    }
     let detail = json!({
         "failure": failure,
         "class": failure.code.class(),
@@ -116,5 +127,16 @@ mod tests {
         let detail = e.detail.unwrap();
         assert_eq!(detail["refs"][0]["ref"], "@e3");
         assert_eq!(detail["dispatched"], true);
+    }
+
+    #[test]
+    fn the_driver_refusing_the_review_overlay_is_a_gate_refusal_not_a_failed_step() {
+        let failure = StepFailure::new(FailureCode::ReviewOverlay, "covered by the overlay");
+        let e = step_failed(failure, "press \"Enter\"", &[]);
+        assert_eq!(e.code, super::super::code::SessionCode::ReviewOverlay);
+        assert!(e.code.is_gate());
+        assert!(!e.dispatched(), "nothing reached the page");
+        assert_eq!(e.exit(), crate::exit::Exit::InvalidInput);
+        assert!(e.message.contains("refused"), "{}", e.message);
     }
 }

@@ -24,6 +24,10 @@ a3s_test_lang::define_codes! {
         OriginLoss => "test.session.origin_loss";
         /// Gate 6: the action, time or evidence budget is spent.
         Budget => "test.session.budget";
+        /// Gate 7 (in the driver, before any input): the statement would operate the Test Kit
+        /// Review Overlay — point at it or type into its focused control. The overlay is the
+        /// reviewer's: only a person's Send makes a finding.
+        ReviewOverlay => "test.session.review_overlay";
         /// No session with this id exists.
         UnknownSession => "test.session.unknown";
         /// The session exists but its supervisor is not running (finished, aborted, expired).
@@ -102,6 +106,7 @@ impl SessionCode {
                 | SessionCode::Policy
                 | SessionCode::OriginLoss
                 | SessionCode::Budget
+                | SessionCode::ReviewOverlay
         )
     }
 }

@@ -4,7 +4,7 @@ use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::context::{detail, WebContext};
 use crate::web::target::{self, describe, Needs};
-use crate::web::{input, keys};
+use crate::web::{input, keys, review_overlay};
 use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{KeyChord, Target};
 use serde_json::{json, Value};
@@ -77,6 +77,7 @@ pub(crate) async fn type_into(
 /// `insert_text`: at the current caret, no target.
 pub(crate) async fn insert_text(ctx: &mut WebContext, value: &str, env: &StepEnv<'_>) -> Outcome {
     let tab = ctx.tab()?;
+    review_overlay::refuse_focus(tab, "insert_text", env.deadline).await?;
     input::insert_text(tab, value, env.deadline).await?;
     Ok(detail(StepDetail::Chars {
         chars: value.chars().count(),
@@ -133,6 +134,9 @@ pub(crate) async fn press(
         None => None,
     };
     let tab = ctx.tab()?;
+    if element.is_none() {
+        review_overlay::refuse_focus(tab, &format!("press {:?}", chord.key), env.deadline).await?;
+    }
     input::press(tab, &key, &chord.modifiers, env.deadline).await?;
     Ok(detail(StepDetail::Pressed {
         key: key.key,
