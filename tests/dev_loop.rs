@@ -168,10 +168,7 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
     // the session's driver refuses to operate the overlay), fills the address so the pay button
     // is enabled, focuses the pay button and presses E (element mode), clicks the button, writes
     // the instruction and an expected text, and presses Send.
-    let reviewer = Reviewer::at(
-        &dir.join(".a3s-test/agent-sessions/dev/session.json"),
-        &url,
-    );
+    let reviewer = Reviewer::at(&dir.join(".a3s-test/agent-sessions/dev/session.json"), &url);
     reviewer.overlay_until(|t| t.contains("Review"));
     // The agent's observation of the same page shows none of the overlay.
     let page = app.observe_until(EVENT_WITHIN, |o| o.contains("textbox \"Full name\""));
@@ -192,7 +189,10 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
     reviewer.focus(&page_button("Pay"));
     reviewer.key("e");
     let pressed = wait_until(EVENT_WITHIN, || {
-        reviewer.overlay_attribute("mode-element", "aria-pressed").as_deref() == Some("true")
+        reviewer
+            .overlay_attribute("mode-element", "aria-pressed")
+            .as_deref()
+            == Some("true")
     });
     assert!(pressed, "element mode is on");
     reviewer.click(&page_button("Pay"));

@@ -18,6 +18,7 @@ const PAGE: &str = r#"<!doctype html><html><head><title>Gate</title></head><body
 <main><h1>Shop</h1><button id="pay">Pay</button> <button id="focus">Focus the overlay</button>
 <p id="state">Loading</p></main>
 <button id="under" style="position: fixed; z-index: 0">Under the overlay</button>
+<script type="importmap">{ "imports": { "@a3s-lab/testkit": "/kit/index.js" } }</script>
 <script type="module">
 import { installTestKit } from "/kit/index.js";
 import { mountReviewOverlay } from "/kit/overlay.js";
@@ -71,17 +72,19 @@ fn an_agent_neither_sees_nor_operates_the_review_overlay() {
     state_is(root, "Ready");
 
     // Observations: the page's controls, none of the overlay's.
-    let seen = String::from_utf8(
-        run(root, &["agent", "observe", "--session", SESSION], None).stdout,
-    )
-    .unwrap();
+    let seen =
+        String::from_utf8(run(root, &["agent", "observe", "--session", SESSION], None).stdout)
+            .unwrap();
     assert!(seen.contains("button \"Pay\""), "{seen}");
     assert!(seen.contains("button \"Under the overlay\""), "{seen}");
     for theirs in ["heading \"Review\"", "button \"Element\"", "Send"] {
         assert!(!seen.contains(theirs), "{theirs} in {seen}");
     }
     // No target resolves inside it, by role or by its host's tag.
-    for target in [r#"role("button", "Element")"#, r#"css("a3s-review-overlay")"#] {
+    for target in [
+        r#"role("button", "Element")"#,
+        r#"css("a3s-review-overlay")"#,
+    ] {
         let (code, v) = exec(root, &format!("expect {{ hidden = {target} }}"));
         assert_eq!(code, Some(0), "{target}: {v}");
     }
@@ -90,22 +93,29 @@ fn an_agent_neither_sees_nor_operates_the_review_overlay() {
     let observed = ok_json(root, &["agent", "observe", "--session", SESSION, "--json"]);
     let under = ref_named(&observed, "Under the overlay");
     refused_by_the_gate(root, &format!("click {{ target = ref(\"{under}\") }}"));
-    refused_by_the_gate(root, r#"click { target = css("#under") }"#);
+    refused_by_the_gate(root, r##"click { target = css("#under") }"##);
     state_is(root, "Ready");
 
     // With the focus inside the overlay, keys and text are refused; the page sees neither.
-    let (code, v) = exec(root, r#"click { target = role("button", "Focus the overlay") }"#);
+    let (code, v) = exec(
+        root,
+        r#"click { target = role("button", "Focus the overlay") }"#,
+    );
     assert_eq!(code, Some(0), "{v}");
     state_is(root, "Overlay focused");
     refused_by_the_gate(root, r#"press { key = "Enter" }"#);
     refused_by_the_gate(root, r#"insert_text { value = "Send it" }"#);
     state_is(root, "Overlay focused");
     // Keys into a page control still work.
-    let (code, v) = exec(root, "press {\n  key = \"Enter\"\n  target = role(\"button\", \"Pay\")\n}");
+    let (code, v) = exec(
+        root,
+        "press {\n  key = \"Enter\"\n  target = role(\"button\", \"Pay\")\n}",
+    );
     assert_eq!(code, Some(0), "{v}");
     state_is(root, "Key Enter");
 
-    // A suite meets the same gate: its step fails with the driver's code.
+    // A suite meets the same gate: its step fails with the driver's code, a specification
+    // failure (the suite is wrong, not the product), so the run exits 2.
     let suite = root.join("gate.acl");
     std::fs::write(
         &suite,
@@ -123,7 +133,7 @@ fn an_agent_neither_sees_nor_operates_the_review_overlay() {
         DEADLINE,
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(text.contains("test.driver.web.review_overlay"), "{text}");
 }
 

@@ -5,48 +5,48 @@
 //! the reviewer must not go through `agent …`: it goes through this connection, which never
 //! touches the ledger and holds no authority of the tool's.
 //!
-//! chromiumoxide's high-level `Browser` is used here (not the product's router): the test only
-//! needs a handful of commands, and it attaches with no viewport emulation, so the page's
-//! geometry stays the session's.
+//! A blocking WebSocket (`tungstenite`) and raw CDP JSON: the reviewer needs five commands
+//! (`Target.getTargets`, `Target.attachToTarget`, `Runtime.evaluate`, `Input.*`), and a client
+//! that attaches to a page without enabling any domain or emulation leaves the session's page
+//! exactly as its driver set it up.
 
 use crate::common::wait_until;
-use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams,
-    DispatchMouseEventType, InsertTextParams, MouseButton,
-};
-use chromiumoxide::handler::HandlerConfig;
-use chromiumoxide::{Browser, Page};
-use futures_util::StreamExt;
-use serde_json::Value;
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::net::TcpStream;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
 
 /// How long the reviewer waits for something to appear in the page or the overlay.
 const WITHIN: Duration = Duration::from_secs(30);
+/// How long one CDP command may take to answer.
+const COMMAND: Duration = Duration::from_secs(10);
 
 /// One reviewer at the session's page.
 pub struct Reviewer {
-    rt: tokio::runtime::Runtime,
-    page: Page,
-    _browser: Browser,
-}
-
-/// A point in CSS pixels of the viewport.
-#[derive(serde::Deserialize)]
-struct Point {
-    x: f64,
-    y: f64,
+    socket: RefCell<WebSocket<MaybeTlsStream<TcpStream>>>,
+    session: String,
+    next_id: Cell<u64>,
 }
 
 /// The element the `find` expression names (`h` is the overlay's shadow root, `d` the
-/// document), scrolled into view: its centre, or `null` while it is not there.
+/// document), as `{x, y}` of its centre after scrolling it into view, or `null` while it is not
+/// on screen.
 fn centre_of(find: &str) -> String {
+    with_roots(&format!(
+        "const el = {find}; if (!el) return null; el.scrollIntoView({{ block: 'nearest' }}); \
+         const r = el.getBoundingClientRect(); \
+         return r.width > 0 && r.height > 0 ? {{ x: r.left + r.width / 2, y: r.top + r.height / 2 }} : null;"
+    ))
+}
+
+/// `body` as an expression with `h` (the overlay's shadow root, if mounted) and `d` in scope.
+fn with_roots(body: &str) -> String {
     format!(
         "(() => {{ const host = document.querySelector('a3s-review-overlay'); \
-         const h = host && host.shadowRoot; const d = document; \
-         const el = {find}; if (!el) return null; el.scrollIntoView({{ block: 'nearest' }}); \
-         const r = el.getBoundingClientRect(); \
-         return r.width > 0 && r.height > 0 ? {{ x: r.left + r.width / 2, y: r.top + r.height / 2 }} : null; }})()"
+         const h = host && host.shadowRoot; const d = document; {body} }})()"
     )
 }
 
@@ -67,119 +67,121 @@ impl Reviewer {
         let record: Value = serde_json::from_slice(&std::fs::read(session_json).unwrap()).unwrap();
         let endpoint = record["cdp_endpoint"]
             .as_str()
-            .expect("the session records its DevTools endpoint")
-            .to_string();
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        let (browser, page) = rt.block_on(async {
-            let config = HandlerConfig {
-                viewport: None,
-                ..HandlerConfig::default()
-            };
-            let (mut browser, mut handler) = Browser::connect_with_config(endpoint, config)
-                .await
-                .expect("the reviewer connects to the session's browser");
-            tokio::spawn(async move { while handler.next().await.is_some() {} });
-            let until = tokio::time::Instant::now() + WITHIN;
-            loop {
-                let _ = browser.fetch_targets().await;
-                for page in browser.pages().await.unwrap_or_default() {
-                    let at = page.url().await.ok().flatten().unwrap_or_default();
-                    if at.starts_with(url) {
-                        return (browser, page);
-                    }
-                }
-                assert!(
-                    tokio::time::Instant::now() < until,
-                    "no page at {url} in the session's browser"
-                );
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
+            .expect("the session records its DevTools endpoint");
+        let (socket, _) = tungstenite::connect(endpoint).expect("connect to the session's browser");
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream.set_read_timeout(Some(COMMAND)).unwrap();
+        }
+        let mut reviewer = Reviewer {
+            socket: RefCell::new(socket),
+            session: String::new(),
+            next_id: Cell::new(1),
+        };
+        let mut target = None;
+        let seen = wait_until(WITHIN, || {
+            let targets = reviewer.call("Target.getTargets", json!({}));
+            target = targets["targetInfos"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|t| {
+                    t["type"] == "page" && t["url"].as_str().is_some_and(|u| u.starts_with(url))
+                })
+                .and_then(|t| t["targetId"].as_str().map(str::to_string));
+            target.is_some()
         });
-        Reviewer {
-            rt,
-            page,
-            _browser: browser,
+        assert!(seen, "no page at {url} in the session's browser");
+        let attached = reviewer.call(
+            "Target.attachToTarget",
+            json!({ "targetId": target.unwrap(), "flatten": true }),
+        );
+        reviewer.session = attached["sessionId"].as_str().unwrap().to_string();
+        reviewer
+    }
+
+    /// One CDP command (on the page's session once attached); its result. Events are skipped.
+    fn call(&self, method: &str, params: Value) -> Value {
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        let mut message = json!({ "id": id, "method": method, "params": params });
+        if !self.session.is_empty() {
+            message["sessionId"] = json!(self.session);
+        }
+        let mut socket = self.socket.borrow_mut();
+        socket.send(Message::text(message.to_string())).unwrap();
+        let until = Instant::now() + COMMAND;
+        loop {
+            assert!(Instant::now() < until, "{method} did not answer");
+            let Message::Text(text) = socket.read().expect("read from the browser") else {
+                continue;
+            };
+            let reply: Value = serde_json::from_str(text.as_str()).unwrap();
+            if reply["id"] == id {
+                assert!(reply.get("error").is_none(), "{method}: {reply}");
+                return reply["result"].clone();
+            }
         }
     }
 
     fn eval(&self, expression: &str) -> Value {
-        self.rt.block_on(async {
-            self.page
-                .evaluate(expression)
-                .await
-                .map(|r| r.into_value::<Value>().unwrap_or(Value::Null))
-                .unwrap_or(Value::Null)
-        })
+        let reply = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+        );
+        reply["result"]["value"].clone()
     }
 
     /// Wait until the element `find` names is on screen; its centre.
-    fn point(&self, find: &str) -> Point {
+    fn point(&self, find: &str) -> (f64, f64) {
         let expression = centre_of(find);
-        let mut found = None;
+        let mut found = Value::Null;
         let seen = wait_until(WITHIN, || {
-            found = serde_json::from_value::<Point>(self.eval(&expression)).ok();
-            found.is_some()
+            found = self.eval(&expression);
+            found.is_object()
         });
         assert!(seen, "the reviewer never saw {find}");
-        found.unwrap()
-    }
-
-    fn mouse(&self, kind: DispatchMouseEventType, at: &Point) {
-        let mut event = DispatchMouseEventParams::builder()
-            .r#type(kind.clone())
-            .x(at.x)
-            .y(at.y);
-        if kind != DispatchMouseEventType::MouseMoved {
-            event = event.button(MouseButton::Left).click_count(1);
-        }
-        let event = event.build().unwrap();
-        self.rt.block_on(self.page.execute(event)).unwrap();
+        (found["x"].as_f64().unwrap(), found["y"].as_f64().unwrap())
     }
 
     /// Move the mouse onto the element `find` names and click it.
     pub fn click(&self, find: &str) {
-        let at = self.point(find);
-        self.mouse(DispatchMouseEventType::MouseMoved, &at);
-        self.mouse(DispatchMouseEventType::MousePressed, &at);
-        self.mouse(DispatchMouseEventType::MouseReleased, &at);
+        let (x, y) = self.point(find);
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mouseMoved", "x": x, "y": y }),
+        );
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1 }),
+            );
+        }
     }
 
     /// Move the focus to the element `find` names, as the reviewer's Tab key would.
     pub fn focus(&self, find: &str) {
         self.point(find);
-        let expression = format!(
-            "(() => {{ const host = document.querySelector('a3s-review-overlay'); \
-             const h = host && host.shadowRoot; const d = document; const el = {find}; \
-             el.focus(); return true; }})()"
-        );
+        let expression = with_roots(&format!("const el = {find}; el.focus(); return true;"));
         assert_eq!(self.eval(&expression), Value::Bool(true));
     }
 
-    /// Press and release one printable key (`e`) on whatever has the focus.
+    /// Press and release one letter key (`e`) on whatever has the focus.
     pub fn key(&self, key: &str) {
         let code = format!("Key{}", key.to_uppercase());
-        for kind in [DispatchKeyEventType::KeyDown, DispatchKeyEventType::KeyUp] {
-            let mut event = DispatchKeyEventParams::builder()
-                .r#type(kind.clone())
-                .key(key)
-                .code(code.clone());
-            if kind == DispatchKeyEventType::KeyDown {
-                event = event.text(key);
-            }
-            let event = event.build().unwrap();
-            self.rt.block_on(self.page.execute(event)).unwrap();
-        }
+        self.call(
+            "Input.dispatchKeyEvent",
+            json!({ "type": "keyDown", "key": key, "code": code, "text": key }),
+        );
+        self.call(
+            "Input.dispatchKeyEvent",
+            json!({ "type": "keyUp", "key": key, "code": code }),
+        );
     }
 
     /// Click into the field `find` names and type `text` into it.
     pub fn type_into(&self, find: &str, text: &str) {
         self.click(find);
-        let insert = InsertTextParams::new(text);
-        self.rt.block_on(self.page.execute(insert)).unwrap();
+        self.call("Input.insertText", json!({ "text": text }));
     }
 
     /// Choose the option labelled `label` of the `<select>` `find` names. The select's own
@@ -187,25 +189,29 @@ impl Reviewer {
     /// the list makes it (the option selected, then `input` and `change`).
     pub fn choose(&self, find: &str, label: &str) {
         self.click(find);
-        let expression = format!(
-            "(() => {{ const host = document.querySelector('a3s-review-overlay'); \
-             const h = host && host.shadowRoot; const d = document; const s = {find}; \
+        let expression = with_roots(&format!(
+            "const s = {find}; \
              const o = [...s.options].find((o) => o.textContent.trim() === {label:?}); \
              if (!o) return false; s.value = o.value; \
              s.dispatchEvent(new Event('input', {{ bubbles: true }})); \
-             s.dispatchEvent(new Event('change', {{ bubbles: true }})); return true; }})()"
+             s.dispatchEvent(new Event('change', {{ bubbles: true }})); return true;"
+        ));
+        assert_eq!(
+            self.eval(&expression),
+            Value::Bool(true),
+            "no option {label:?}"
         );
-        assert_eq!(self.eval(&expression), Value::Bool(true), "no option {label:?}");
     }
 
     /// Wait until the overlay's rendered text satisfies `holds`; that text.
     pub fn overlay_until(&self, holds: impl Fn(&str) -> bool) -> String {
-        let expression = "(() => { const host = document.querySelector('a3s-review-overlay'); \
-             if (!host) return ''; return [...host.shadowRoot.children] \
-             .map((e) => e.innerText ?? e.textContent ?? '').join('\\n'); })()";
+        let expression = with_roots(
+            "if (!h) return ''; \
+             return [...h.children].map((e) => e.innerText ?? e.textContent ?? '').join('\\n');",
+        );
         let mut text = String::new();
         let seen = wait_until(WITHIN, || {
-            text = self.eval(expression).as_str().unwrap_or("").to_string();
+            text = self.eval(&expression).as_str().unwrap_or("").to_string();
             holds(&text)
         });
         assert!(seen, "the overlay never showed it; it shows:\n{text}");
@@ -215,11 +221,9 @@ impl Reviewer {
     /// The attribute `name` of the overlay's control with `data-focus="focus"`.
     pub fn overlay_attribute(&self, focus: &str, name: &str) -> Option<String> {
         let find = overlay(focus);
-        let expression = format!(
-            "(() => {{ const host = document.querySelector('a3s-review-overlay'); \
-             const h = host && host.shadowRoot; const el = {find}; \
-             return el ? el.getAttribute({name:?}) : null; }})()"
-        );
+        let expression = with_roots(&format!(
+            "const el = {find}; return el ? el.getAttribute({name:?}) : null;"
+        ));
         self.eval(&expression).as_str().map(str::to_string)
     }
 }

@@ -41,7 +41,11 @@ pub(crate) fn refusal(what: &str) -> StepFailure {
 }
 
 /// Refuse a key press or text insertion that would land in the overlay (the focus is inside it).
-pub(crate) async fn refuse_focus(tab: &Tab, what: &str, deadline: Instant) -> Result<(), StepFailure> {
+pub(crate) async fn refuse_focus(
+    tab: &Tab,
+    what: &str,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
     let reply = script::call(
         tab,
         "focus_in_review_overlay",
@@ -124,7 +128,10 @@ mod tests {
                 .collect()
         };
         let order: Vec<&Value> = nodes.iter().collect();
-        assert_eq!(ids(without_overlay(order.clone(), Some(30))), ["1", "2", "6"]);
+        assert_eq!(
+            ids(without_overlay(order.clone(), Some(30))),
+            ["1", "2", "6"]
+        );
         assert_eq!(ids(without_overlay(order.clone(), None)).len(), 6);
         assert_eq!(ids(without_overlay(order, Some(99))).len(), 6);
     }
