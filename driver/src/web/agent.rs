@@ -328,17 +328,7 @@ impl AgentContext for WebContext {
 }})()"#,
             Value::String(node_id.to_string())
         );
-        let reply = self
-            .evaluate_reply(&expression, false, COMMAND_BOUND, deadline)
-            .await?;
-        let Some(object) = reply
-            .pointer("/result/objectId")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-        else {
-            return Ok(None);
-        };
-        script::backend_node_and_release(self.tab()?, &object, deadline).await
+        self.backend_node_of(&expression, deadline).await
     }
 
     /// Console messages of the current tab since its document loaded (bounded).

@@ -37,6 +37,26 @@ impl WebContext {
         script::race_dialog(tab, call).await
     }
 
+    /// The backend node id of the element `expression` evaluates to (`None` for anything else,
+    /// `null` included); the remote object is released in the same round trip.
+    pub(crate) async fn backend_node_of(
+        &self,
+        expression: &str,
+        deadline: Instant,
+    ) -> Result<Option<i64>, StepFailure> {
+        let reply = self
+            .evaluate_reply(expression, false, super::cdp::COMMAND_BOUND, deadline)
+            .await?;
+        let Some(object) = reply
+            .pointer("/result/objectId")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+        else {
+            return Ok(None);
+        };
+        script::backend_node_and_release(self.tab()?, &object, deadline).await
+    }
+
     /// Evaluate `expression` in the current tab's top document, await it if it is a promise, and
     /// return its value serialized to JSON (`undefined` becomes `null`).
     ///

@@ -69,17 +69,7 @@ impl WebContext {
         deadline: Instant,
     ) -> Result<Option<i64>, StepFailure> {
         let expression = format!("document.querySelector({HOST_TAG:?})");
-        let reply = self
-            .evaluate_reply(&expression, false, COMMAND_BOUND, deadline)
-            .await?;
-        let Some(object) = reply
-            .pointer("/result/objectId")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-        else {
-            return Ok(None);
-        };
-        script::backend_node_and_release(self.tab()?, &object, deadline).await
+        self.backend_node_of(&expression, deadline).await
     }
 }
 
