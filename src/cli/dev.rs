@@ -375,8 +375,6 @@ struct Loop<'a> {
     ledger: Ledger,
     /// Ledger events up to this sequence were mirrored into the page.
     pushed: u64,
-    /// The ledger's last event when the session opened: findings after it get a baseline.
-    started_at: u64,
     /// Findings whose baseline was already asked for.
     based: HashSet<FindingId>,
 }
@@ -385,16 +383,11 @@ impl<'a> Loop<'a> {
     fn new(ctx: &'a Context, session: &str) -> Self {
         let id = SessionId::parse(session).expect("validated above");
         let ledger = Ledger::open(&ctx.root, &id, ctx.clock.clone());
-        let last = ledger
-            .read()
-            .map(|s| s.next_seq().saturating_sub(1))
-            .unwrap_or(0);
         Loop {
             ctx,
             session: session.to_string(),
             ledger,
             pushed: 0,
-            started_at: last,
             based: HashSet::new(),
         }
     }
@@ -434,12 +427,7 @@ impl<'a> Loop<'a> {
                     .filter(|b| !report.accepted.contains(&b.finding_id));
                 for note in late {
                     if self.based.insert(note.finding_id.clone()) {
-                        out.emit(&DevEvent::Finding {
-                            finding_id: note.finding_id.clone(),
-                            source: FindingSource::Channel,
-                            status: status(&note.finding_id),
-                            baseline: note.recorded,
-                        });
+                        self.channel_finding(note, out);
                     }
                 }
                 for held in &report.held {
@@ -473,39 +461,49 @@ impl<'a> Loop<'a> {
         }
     }
 
-    /// Record the before baseline of findings the plugin posted over the channel.
+    /// Record the before baseline of findings the plugin posted over the channel (the drain's
+    /// rule, `repair_drain::late_baselines`), each asked for once.
     fn baselines(&mut self, out: &Out) {
-        let Ok(state) = self.ledger.read() else {
-            return;
-        };
-        let fresh: Vec<FindingId> = state
-            .findings
-            .iter()
-            .filter(|f| f.baseline.is_none() && !self.based.contains(&f.id))
-            .filter(|f| {
-                state
-                    .events
-                    .get(f.intake)
-                    .is_some_and(|e| e.seq > self.started_at)
-            })
-            .map(|f| f.id.clone())
-            .collect();
-        for id in fresh {
-            self.based.insert(id.clone());
-            let note = repair_drain::record_baseline(self.ctx, &self.session, &self.ledger, &id);
+        let based = &self.based;
+        let notes =
+            match repair_drain::late_baselines(self.ctx, &self.session, &self.ledger, |id| {
+                based.contains(id)
+            }) {
+                Ok(notes) => notes,
+                Err(e) => {
+                    out.emit(&DevEvent::Warning {
+                        message: format!("no before baseline: {e}"),
+                    });
+                    return;
+                }
+            };
+        for note in &notes {
+            self.based.insert(note.finding_id.clone());
             if let Some(error) = &note.error {
                 out.emit(&DevEvent::Warning {
-                    message: format!("no before baseline for {}: {error}", id.as_str()),
+                    message: format!(
+                        "no before baseline for {}: {error}",
+                        note.finding_id.as_str()
+                    ),
                 });
             }
-            let status = state.finding(&id).map(|f| f.status);
-            out.emit(&DevEvent::Finding {
-                finding_id: id,
-                source: FindingSource::Channel,
-                status,
-                baseline: note.recorded,
-            });
+            self.channel_finding(note, out);
         }
+    }
+
+    /// Report a finding the plugin posted over the channel, with its baseline note.
+    fn channel_finding(&self, note: &repair_drain::BaselineNote, out: &Out) {
+        let status = self
+            .ledger
+            .read()
+            .ok()
+            .and_then(|s| s.finding(&note.finding_id).map(|f| f.status));
+        out.emit(&DevEvent::Finding {
+            finding_id: note.finding_id.clone(),
+            source: FindingSource::Channel,
+            status,
+            baseline: note.recorded,
+        });
     }
 
     /// Mirror ledger status changes since the last push into the page.

@@ -11,8 +11,9 @@
 //! Findings that reached the ledger some other way while the session runs — posted by the
 //! Review Overlay to `a3s-test repair-endpoint`, which has no browser — get their *before*
 //! baseline from the drain too: every finding that entered after the session started, is still
-//! queued, was never claimed and has no baseline is captured from the live page once per drain
-//! (bounded), so an endpoint-sent finding does not verify as one imported without a page.
+//! waiting, was never claimed and has no baseline is captured from the live page once per drain
+//! (bounded; [`late_baselines`]), so an endpoint-sent finding does not verify as one imported
+//! without a page.
 //!
 //! Authority: the findings are recorded as human intake because a person sent them in the page;
 //! the drain itself never creates a finding, so an agent may run it.
@@ -227,20 +228,23 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
             break;
         }
     }
-    let late = late_baselines(ctx, session, &ledger, &report)?;
+    let accepted = report.accepted.clone();
+    let late = late_baselines(ctx, session, &ledger, |id| accepted.contains(id))?;
     report.baselines.extend(late);
     report.session = Some(session_id);
     Ok(report)
 }
 
-/// Baselines for findings that entered the ledger while the session runs but not through this
-/// drain (the repair endpoint): queued, never claimed, no baseline yet, intake after the
-/// session started. At most [`MAX_LATE_BASELINES`], oldest first.
-fn late_baselines(
+/// Baselines for findings that entered the ledger while the session runs without passing the
+/// page queue (the repair endpoint, `a3s-test dev`'s channel): never claimed, still waiting
+/// (queued, or held for a person), no baseline yet, intake after the session started, and not
+/// named by `skip`. At most [`MAX_LATE_BASELINES`] per call, oldest first. The one rule both the
+/// drain and `a3s-test dev` use.
+pub(crate) fn late_baselines(
     ctx: &Context,
     session: &str,
     ledger: &Ledger,
-    report: &Drained,
+    skip: impl Fn(&FindingId) -> bool,
 ) -> Result<Vec<BaselineNote>, DrainError> {
     let (_, file) = super::session::load(ctx, session)?;
     let state = ledger.read()?;
@@ -250,8 +254,8 @@ fn late_baselines(
         .filter(|f| {
             f.baseline.is_none()
                 && f.attempts.is_empty()
-                && f.status == RepairStatus::Queued
-                && !report.accepted.contains(&f.id)
+                && matches!(f.status, RepairStatus::Queued | RepairStatus::NeedsInput)
+                && !skip(&f.id)
                 && state
                     .events
                     .get(f.intake)

@@ -205,7 +205,9 @@
     switch (target.by) {
       case 'css': {
         try {
-          return Array.from(doc.querySelectorAll(target.selector)).filter((el) => !inReviewOverlay(el));
+          // A document query never enters a shadow tree, so only the host (or something a page
+          // put inside it) can match: `closest` is the whole check, natively.
+          return Array.from(doc.querySelectorAll(target.selector)).filter((el) => !el.closest('a3s-review-overlay'));
         } catch (e) {
           throw new Fail('selector', `invalid CSS selector ${JSON.stringify(target.selector)}`);
         }

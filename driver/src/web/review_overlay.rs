@@ -34,8 +34,8 @@ pub(crate) fn refusal(what: &str) -> StepFailure {
     StepFailure::new(
         FailureCode::ReviewOverlay,
         format!(
-            "{what}: the Test Kit Review Overlay is the reviewer's; no agent or suite operates \
-             it (act on the page, or ask the reviewer)"
+            "{what}; it is the reviewer's, and no agent or suite operates it (act on the page, \
+             or ask the reviewer)"
         ),
     )
 }
