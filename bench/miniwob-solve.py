@@ -259,11 +259,12 @@ def drag_items(a, lines):
         to = len(items) - 1
     else:
         to = ORDINAL[m.group(3)] - 1
-    # `drag` releases at the target's centre, and a jQuery UI sortable moves an item below
-    # another only once the pointer is past that item's middle: moving down, drop on the item
-    # after the destination (none after the last one: see docs/benchmarks.md).
-    onto = items[to + 1] if at < to < len(items) - 1 else items[to]
-    a.act("drag", items[at].ref, onto.ref)
+    if to == at:
+        raise NotExpressible("the item is already there")
+    # A jQuery UI sortable moves an item past another only once the pointer crosses that item's
+    # middle: release just inside the destination's far edge (its bottom moving down).
+    edge = "bottom" if to > at else "top"
+    a.act("drag", items[at].ref, items[to].ref, "--edge", edge)
 
 
 def scroll_text(a, lines):

@@ -258,6 +258,10 @@ pub enum Action {
         source: Target,
         /// The element it is dropped on.
         target: Target,
+        /// Release near this edge of the target instead of at its centre (a sortable list moves
+        /// an item below another only once the pointer is past that item's middle).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        edge: Option<DragEdge>,
     },
     /// Press a key or chord, into the focused element or, with a target, into that element
     /// (focused first, in the same step).
@@ -893,6 +897,13 @@ keyword_enum! {
         Readonly => "readonly", Writable => "writable",
         Required => "required", Optional => "optional",
         Invalid => "invalid", Valid => "valid",
+    }
+}
+
+keyword_enum! {
+    /// Where `drag` releases on its target when not at the centre: just inside this edge.
+    DragEdge {
+        Top => "top", Bottom => "bottom", Left => "left", Right => "right",
     }
 }
 

@@ -199,7 +199,8 @@ pub fn all() -> Vec<Tool> {
         "test_wheel" => by_ref(verbs::wheel),
             "Turn the mouse wheel by delta_y/delta_x with optional modifiers (`wheel`).";
         "test_drag" => by_ref(verbs::drag),
-            "Drag `source` onto `target` with real pointer events (`drag`).";
+            "Drag `source` onto `target` with real pointer events (`drag`), released at the \
+             target's centre or just inside its `edge` (top, bottom, left, right).";
         "test_wait" => by_ref(verbs::wait),
             "Wait until a condition holds: load, text, url, visible or hidden (`wait`).";
         "test_expect" => by_ref(verbs::expect),

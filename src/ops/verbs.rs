@@ -182,6 +182,31 @@ pub struct ScrollParams {
     pub on: On,
 }
 
+/// The edge of its target near which `drag` releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    /// The top edge.
+    Top,
+    /// The bottom edge.
+    Bottom,
+    /// The left edge.
+    Left,
+    /// The right edge.
+    Right,
+}
+
+impl Edge {
+    fn acl(self) -> &'static str {
+        match self {
+            Edge::Top => "top",
+            Edge::Bottom => "bottom",
+            Edge::Left => "left",
+            Edge::Right => "right",
+        }
+    }
+}
+
 /// A modifier key held during a wheel turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -241,6 +266,11 @@ pub struct DragParams {
     /// Where it is dropped: a ref @eN or one ACL target.
     #[schemars(length(max = 4096))]
     pub target: String,
+    /// Release just inside this edge of the target instead of at its centre: top | bottom |
+    /// left | right (a sortable list moves an item below the last one only past its middle).
+    #[arg(long, value_parser = parse_enum::<Edge>)]
+    #[serde(default)]
+    pub edge: Option<Edge>,
     #[command(flatten)]
     #[serde(flatten)]
     pub on: On,
@@ -491,15 +521,16 @@ impl WheelParams {
 }
 
 impl DragParams {
-    /// `drag { source target }`.
+    /// `drag { source target edge }`.
     pub fn statement(&self) -> Result<String, SessionError> {
-        Ok(block(
-            "drag",
-            &[
-                ("source", target_arg(&self.source)?),
-                ("target", target_arg(&self.target)?),
-            ],
-        ))
+        let mut attributes = vec![
+            ("source", target_arg(&self.source)?),
+            ("target", target_arg(&self.target)?),
+        ];
+        if let Some(edge) = self.edge {
+            attributes.push(("edge", acl_string(edge.acl())));
+        }
+        Ok(block("drag", &attributes))
     }
 }
 
@@ -733,11 +764,29 @@ mod tests {
             &DragParams {
                 source: "@e1".into(),
                 target: "@e2".into(),
+                edge: None,
                 on: on(),
             }
             .statement()
             .unwrap(),
         );
+        for edge in [Edge::Top, Edge::Bottom, Edge::Left, Edge::Right] {
+            let statement = DragParams {
+                source: "@e1".into(),
+                target: "@e2".into(),
+                edge: Some(edge),
+                on: on(),
+            }
+            .statement()
+            .unwrap();
+            let step = admit_statement(&statement).unwrap();
+            match step.action {
+                a3s_test_lang::ir::Action::Drag { edge: Some(e), .. } => {
+                    assert_eq!(e.keyword(), edge.acl())
+                }
+                other => panic!("{statement}: {other:?}"),
+            }
+        }
     }
 
     #[test]

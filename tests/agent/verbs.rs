@@ -24,7 +24,10 @@ const out = document.getElementById('out');
 document.getElementById('card').addEventListener('click', () => { out.textContent = 'card opened'; });
 const dst = document.getElementById('dst');
 dst.addEventListener('dragover', (e) => e.preventDefault());
-dst.addEventListener('drop', (e) => { e.preventDefault(); out.textContent = 'dropped'; });
+dst.addEventListener('drop', (e) => {
+  e.preventDefault();
+  out.textContent = 'dropped in the ' + (e.offsetY > 30 ? 'bottom' : e.offsetY < 10 ? 'top' : 'middle');
+});
 document.getElementById('wrap').addEventListener('click', () => {});
 document.getElementById('sorted').addEventListener('mousedown', (e) => { out.textContent = 'picked ' + e.target.textContent; });
 </script>
@@ -105,7 +108,12 @@ fn draggable_and_clickable_divs_get_refs_and_are_acted_on_by_ref() {
     let (src, dst) = (ref_named(&obs, "Drag me"), ref_named(&obs, "Drop here"));
     let dragged = turn(d, "ops", &["drag", &src, &dst]);
     assert_eq!(dragged["step"], "drag", "{dragged}");
-    turn(d, "ops", &["wait", "text", "dropped"]);
+    turn(d, "ops", &["wait", "text", "dropped in the middle"]);
+    // `--edge` releases just inside that edge of the target instead.
+    let obs = turn(d, "ops", &["observe"]);
+    let (src, dst) = (ref_named(&obs, "Drag me"), ref_named(&obs, "Drop here"));
+    turn(d, "ops", &["drag", &src, &dst, "--edge", "bottom"]);
+    turn(d, "ops", &["wait", "text", "dropped in the bottom"]);
 
     // The steps promote with targets that name the same nodes.
     turn(d, "ops", &["finish", "--status", "passed"]);
@@ -124,6 +132,8 @@ fn draggable_and_clickable_divs_get_refs_and_are_acted_on_by_ref() {
     );
     let check = a3s(d, &["check", suite.to_str().unwrap()]);
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    let promoted = std::fs::read_to_string(&suite).unwrap();
+    assert!(promoted.contains(r#"edge = "bottom""#), "{promoted}");
     assert_gone(groups);
 }
 

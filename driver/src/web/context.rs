@@ -244,9 +244,11 @@ impl WebContext {
             Action::Uncheck { target } => {
                 steps::pointer::set_checked(self, target, false, env).await
             }
-            Action::Drag { source, target } => {
-                steps::pointer::drag(self, source, target, env).await
-            }
+            Action::Drag {
+                source,
+                target,
+                edge,
+            } => steps::pointer::drag(self, source, target, *edge, env).await,
             Action::Wheel {
                 delta_x,
                 delta_y,

@@ -329,10 +329,26 @@
     }
   }
 
-  function clickPoint(rect) {
+  // How far inside an edge `drag { edge }` releases: a few pixels, never past a quarter of the
+  // box (so a thin target still gets a point on its own side of the middle).
+  const EDGE_INSET_PX = 4;
+
+  // The point an action aims at: the centre of the visible part of `rect`, or with `edge`
+  // ('top', 'bottom', 'left', 'right') just inside that edge of it, at the middle of the edge.
+  function clickPoint(rect, edge) {
     const vis = intersect(rect, viewport());
     const r = vis.width > 0 && vis.height > 0 ? vis : rect;
-    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    const x = r.x + r.width / 2;
+    const y = r.y + r.height / 2;
+    const dy = Math.min(EDGE_INSET_PX, r.height / 4);
+    const dx = Math.min(EDGE_INSET_PX, r.width / 4);
+    switch (edge) {
+      case 'top': return { x, y: r.y + dy };
+      case 'bottom': return { x, y: r.y + r.height - dy };
+      case 'left': return { x: r.x + dx, y };
+      case 'right': return { x: r.x + r.width - dx, y };
+      default: return { x, y };
+    }
   }
 
   function deepActive() {
@@ -439,7 +455,7 @@
     if (o.settle === false) {
       // The driver moves the pointer here first and proves stability with `still_there`: the
       // renderer answers the move at its next frame, which then serves as the second frame.
-      const p = clickPoint(a);
+      const p = clickPoint(a, o.edge);
       return overlayAt(p, el) || { status: 'ok', x: p.x, y: p.y, rect: a, element: describe(el) };
     }
     await nextFrame();
@@ -448,7 +464,7 @@
     if (!sameRect(a, b)) {
       return { status: 'not_actionable', reason: `it is still moving (${fmtRect(a)} then ${fmtRect(b)})` };
     }
-    const p = clickPoint(b);
+    const p = clickPoint(b, o.edge);
     return overlayAt(p, el) || { status: 'ok', x: p.x, y: p.y, element: describe(el) };
   }
 

@@ -12,7 +12,7 @@ use super::script;
 use super::tab::Tab;
 use crate::failure::FailureCode;
 use crate::{StepEnv, StepFailure};
-use a3s_test_lang::ir::Target;
+use a3s_test_lang::ir::{DragEdge, Target};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -71,7 +71,22 @@ pub(crate) async fn wait_actionable(
 ) -> Result<(Point, String), StepFailure> {
     refuse_ref(target)?;
     let wait = Wait::new(env);
-    let r = poll(tab, target, needs, true, &wait, env).await?;
+    let r = poll(tab, target, needs, true, None, &wait, env).await?;
+    Ok((point_of(&r), element_of(&r)))
+}
+
+/// Like [`wait_actionable`], but the returned point lies just inside `edge` of the target's
+/// visible box (its centre for `None`): where `drag` releases. The Review Overlay check is made
+/// at that point, not at the centre.
+pub(crate) async fn wait_actionable_at(
+    tab: &Tab,
+    target: &Target,
+    edge: Option<DragEdge>,
+    env: &StepEnv<'_>,
+) -> Result<(Point, String), StepFailure> {
+    refuse_ref(target)?;
+    let wait = Wait::new(env);
+    let r = poll(tab, target, Needs::default(), true, edge, &wait, env).await?;
     Ok((point_of(&r), element_of(&r)))
 }
 
@@ -90,7 +105,7 @@ pub(crate) async fn point_at(
 ) -> Result<(Point, String), StepFailure> {
     refuse_ref(target)?;
     let wait = Wait::new(env);
-    let r = poll(tab, target, needs, false, &wait, env).await?;
+    let r = poll(tab, target, needs, false, None, &wait, env).await?;
     let point = point_of(&r);
     input::mouse_move(tab, point, 0, env.deadline).await?;
     let args = json!({
@@ -105,7 +120,7 @@ pub(crate) async fn point_at(
     if status_of(&confirmed) == "ok" {
         return Ok((point, element_of(&r)));
     }
-    let settled = poll(tab, target, needs, true, &wait, env).await?;
+    let settled = poll(tab, target, needs, true, None, &wait, env).await?;
     let point = point_of(&settled);
     input::mouse_move(tab, point, 0, env.deadline).await?;
     Ok((point, element_of(&settled)))
@@ -186,12 +201,14 @@ impl Wait {
 }
 
 /// Poll the in-page actionability check until it passes or `wait` runs out; `settle` = prove
-/// stability in the page (one frame) rather than leave it to [`point_at`].
+/// stability in the page (one frame) rather than leave it to [`point_at`]; `edge` = where on the
+/// box the answer's point lies (the centre for `None`).
 async fn poll(
     tab: &Tab,
     target: &Target,
     needs: Needs,
     settle: bool,
+    edge: Option<DragEdge>,
     wait: &Wait,
     env: &StepEnv<'_>,
 ) -> Result<Value, StepFailure> {
@@ -205,6 +222,7 @@ async fn poll(
             "enabled": needs.enabled,
             "editable": needs.editable,
             "settle": settle,
+            "edge": edge.map(DragEdge::keyword),
         });
         let r = match script::call(tab, "actionable", args, slice + COMMAND_BOUND, env.deadline)
             .await

@@ -35,10 +35,19 @@ fn pointer_actions_dispatch_real_events() {
         page.ok(r#"click { target = role("button", "Far away") }"#)
             .await;
         page.ok(&log_shows("far")).await;
+        // `edge` releases just inside that edge of the target, not at its centre.
+        for edge in ["top", "bottom", "left", "right"] {
+            let drag = format!(
+                "drag {{\n    source = css(\"#src\")\n    target = css(\"#dst\")\n    edge = {edge:?}\n}}"
+            );
+            page.ok(&drag).await;
+            page.ok(&log_shows(&format!("dropped on dst after moves at {edge}")))
+                .await;
+        }
         // Drag with pointer events (press, several moves, release over the drop zone), and HTML5
         // drag and drop (draggable=true), which carries its data to the drop zone.
         for (source, target, logged) in [
-            ("#src", "#dst", "dropped on dst after moves"),
+            ("#src", "#dst", "dropped on dst after moves at middle"),
             ("#h5src", "#h5dst", "h5 drop payload"),
         ] {
             let drag =

@@ -17,10 +17,12 @@ use super::network::{self, ROUTE_SCHEMA, UNROUTE_SCHEMA};
 use super::operations::{self, CAPTURE_SCHEMA, DIALOG_SCHEMA, TAB_SCHEMA};
 use super::targets::{frame_target, target};
 use super::urls::{url, UrlRule};
-use super::values::{boolean, integer, optional, string, string_list_with, u32_in, ItemRules};
+use super::values::{
+    boolean, integer, keyword, optional, string, string_list_with, u32_in, ItemRules,
+};
 use crate::ast::Block;
 use crate::code::Code;
-use crate::ir::{Action, ActionKind, Target};
+use crate::ir::{Action, ActionKind, DragEdge, Target};
 
 /// Largest viewport side in CSS pixels.
 pub(super) const MAX_VIEWPORT_PX: u32 = 16_384;
@@ -41,7 +43,7 @@ fn schema(kind: ActionKind) -> &'static [&'static str] {
         Fill | Type => &["target", "value"],
         InsertText => &["value"],
         Select => &["target", "values"],
-        Drag => &["source", "target"],
+        Drag => &["source", "target", "edge"],
         Press => &["key", "target"],
         Wheel => &["delta_x", "delta_y", "modifiers", "target"],
         Viewport => &["width", "height", "scale"],
@@ -143,9 +145,14 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
         Drag => {
             let source = required_target(ctx, f, "source");
             let t = required_target(ctx, f, "target");
+            let edge = f.get("edge").map(|a| {
+                let all: Vec<&'static str> = DragEdge::ALL.iter().map(|e| e.keyword()).collect();
+                keyword(ctx, a, &all, DragEdge::from_keyword)
+            });
             Action::Drag {
                 source: source?,
                 target: t?,
+                edge: optional(edge)?,
             }
         }
         Press => {

@@ -229,6 +229,7 @@ fn misspelt_names_get_did_you_mean_hints() {
         ("        wait \"w\" { load = \"networkidl\" }", "did you mean \"networkidle\"?"),
         ("        press \"p\" { key = \"Esc\" }", "did you mean `Escape`?"),
         ("        frame \"f\" { target = man() }", "did you mean `main()`?"),
+        ("        drag \"d\" {\n source = css(\"a\")\n target = css(\"b\")\n edge = \"botom\"\n }", "did you mean \"bottom\"?"),
         ("        expect \"e\" {\n layout = \"abov\"\n target = css(\"a\")\n relative_to = css(\"b\")\n }", "did you mean \"above\"?"),
         ("        click \"c\" {\n target = css(\"a\")\n stable_for_ms = 100\n }", "applies only to `expect`"),
     ];

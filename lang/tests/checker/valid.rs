@@ -112,7 +112,11 @@ fn every_step_kind_admits_to_its_action() {
         ),
         (
             "drag \"d\" {\n source = css(\"#a\")\n target = ref(\"@c3\")\n }",
-            Action::Drag { source: css("#a"), target: Target::Ref { reference: ElementRef::PageContext(3) } },
+            Action::Drag { source: css("#a"), target: Target::Ref { reference: ElementRef::PageContext(3) }, edge: None },
+        ),
+        (
+            "drag \"d\" {\n source = css(\"#a\")\n target = css(\"#b\")\n edge = \"bottom\"\n }",
+            Action::Drag { source: css("#a"), target: css("#b"), edge: Some(DragEdge::Bottom) },
         ),
         ("press \"p\" { key = \"Enter\" }", Action::Press { key: KeyChord { modifiers: vec![], key: "Enter".into() }, target: None }),
         (

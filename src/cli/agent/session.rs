@@ -66,7 +66,7 @@ pub enum SessionCommand {
     Scroll(Cli<ScrollParams>),
     /// `wheel { delta_y = …  delta_x = …  modifiers = […]  target = … }`.
     Wheel(Cli<WheelParams>),
-    /// `drag { source = SOURCE  target = TARGET }` with real pointer events.
+    /// `drag { source = SOURCE  target = TARGET  edge = EDGE }` with real pointer events.
     Drag(Cli<DragParams>),
     /// `wait { CONDITION = VALUE }`: load, text, url, visible or hidden.
     Wait(Cli<WaitParams>),

@@ -7,7 +7,7 @@ use crate::web::context::{detail, WebContext};
 use crate::web::input::{self, Button, Point};
 use crate::web::target::{self, describe, Needs};
 use crate::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{Modifier, Target};
+use a3s_test_lang::ir::{DragEdge, Modifier, Target};
 use serde_json::{json, Value};
 
 /// `click`, `double_click` (`count` 2) and `context_click` (the right button).
@@ -114,16 +114,18 @@ pub(crate) async fn set_checked(
     }))
 }
 
-/// `drag { source target }` with real pointer events.
+/// `drag { source target edge }` with real pointer events: released at the target's centre, or
+/// just inside `edge` of it.
 pub(crate) async fn drag(
     ctx: &mut WebContext,
     source: &Target,
     destination: &Target,
+    edge: Option<DragEdge>,
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
     let (from, source_el) = target::wait_actionable(tab, source, Needs::default(), env).await?;
-    let (to, target_el) = target::wait_actionable(tab, destination, Needs::default(), env).await?;
+    let (to, target_el) = target::wait_actionable_at(tab, destination, edge, env).await?;
     input::drag(tab, from, to, env.deadline).await?;
     Ok(detail(StepDetail::Dragged {
         source: source_el,
