@@ -506,18 +506,37 @@ pub struct KeyChord {
     pub key: String,
 }
 
-/// A keyboard modifier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Modifier {
-    /// Alt / Option.
-    Alt,
-    /// Control.
-    Control,
-    /// Meta / Command.
-    Meta,
-    /// Shift.
-    Shift,
+macro_rules! keyword_enum {
+    ($(#[doc = $doc:literal])* $name:ident { $( $variant:ident => $kw:literal ),* $(,)? }) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        pub enum $name {
+            $( #[doc = concat!("`", $kw, "`")] #[serde(rename = $kw)] $variant, )*
+        }
+
+        impl $name {
+            /// Every value, in documentation order.
+            pub const ALL: &'static [$name] = &[ $( $name::$variant, )* ];
+
+            /// The ACL keyword.
+            pub fn keyword(self) -> &'static str {
+                match self { $( $name::$variant => $kw, )* }
+            }
+
+            /// Parse the ACL keyword.
+            pub fn from_keyword(s: &str) -> Option<Self> {
+                match s { $( $kw => Some($name::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+keyword_enum! {
+    /// A keyboard modifier (Alt is Option and Meta is Command on macOS).
+    Modifier {
+        Alt => "alt", Control => "control", Meta => "meta", Shift => "shift",
+    }
 }
 
 /// `wait` conditions (`docs/acl.md` §8).
@@ -857,31 +876,6 @@ impl<'de> Deserialize<'de> for ExpectForm {
         ExpectForm::from_name(&name)
             .ok_or_else(|| serde::de::Error::custom(format!("no `expect` form `{name}`")))
     }
-}
-
-macro_rules! keyword_enum {
-    ($(#[doc = $doc:literal])* $name:ident { $( $variant:ident => $kw:literal ),* $(,)? }) => {
-        $(#[doc = $doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum $name {
-            $( #[doc = concat!("`", $kw, "`")] #[serde(rename = $kw)] $variant, )*
-        }
-
-        impl $name {
-            /// Every value, in documentation order.
-            pub const ALL: &'static [$name] = &[ $( $name::$variant, )* ];
-
-            /// The ACL keyword.
-            pub fn keyword(self) -> &'static str {
-                match self { $( $name::$variant => $kw, )* }
-            }
-
-            /// Parse the ACL keyword.
-            pub fn from_keyword(s: &str) -> Option<Self> {
-                match s { $( $kw => Some($name::$variant), )* _ => None }
-            }
-        }
-    };
 }
 
 keyword_enum! {

@@ -31,6 +31,7 @@ pub const KEYWORDS: &[&str] = &[
     "minItems",
     "maxItems",
     "oneOf",
+    "anyOf",
     "description",
     "default",
     "format",
@@ -107,6 +108,12 @@ fn check(schema: &Value, value: &Value, field: &str) -> Result<(), Violation> {
             1 => {}
             0 => return Err(Violation::at(field, "matches none of the allowed forms")),
             _ => return Err(Violation::at(field, "matches more than one allowed form")),
+        }
+    }
+    // An optional enum (`Option<T>`) is derived as `anyOf: [T, null]`.
+    if let Some(Value::Array(choices)) = schema.get("anyOf") {
+        if !choices.iter().any(|c| check(c, value, field).is_ok()) {
+            return Err(Violation::at(field, "matches none of the allowed forms"));
         }
     }
     Ok(())
@@ -273,7 +280,7 @@ pub fn unknown_keywords(schema: &Value) -> Vec<String> {
                 }
             }
             "items" => out.extend(unknown_keywords(sub)),
-            "oneOf" => {
+            "oneOf" | "anyOf" => {
                 for s in sub.as_array().into_iter().flatten() {
                     out.extend(unknown_keywords(s));
                 }
@@ -349,6 +356,19 @@ mod tests {
         assert_eq!(validate(&s, &json!({ "action": "a" })), Ok(()));
         assert!(validate(&s, &json!({ "action": "b" })).is_err());
         assert!(validate(&s, &json!({ "action": "explode" })).is_err());
+    }
+
+    #[test]
+    fn any_of_needs_at_least_one_form() {
+        let s = json!({ "type": "object", "properties": { "edge": { "anyOf": [
+            { "oneOf": [{ "const": "top" }, { "const": "bottom" }] },
+            { "type": "null" },
+        ]}}});
+        assert_eq!(validate(&s, &json!({ "edge": "top" })), Ok(()));
+        assert_eq!(validate(&s, &json!({ "edge": null })), Ok(()));
+        assert_eq!(validate(&s, &json!({})), Ok(()));
+        let err = validate(&s, &json!({ "edge": "middle" })).unwrap_err();
+        assert_eq!(err.field, "/edge");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use super::parse_enum;
 use super::session::{self, ExecParams, Executed};
 use super::Context;
-use a3s_test_lang::ir::{ExpectForm, FormValue};
+use a3s_test_lang::ir::{DragEdge, ExpectForm, FormValue, Modifier};
 use a3s_test_runner::session::statement::{acl_string, block, string_list, target_arg};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -182,56 +182,6 @@ pub struct ScrollParams {
     pub on: On,
 }
 
-/// The edge of its target near which `drag` releases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Edge {
-    /// The top edge.
-    Top,
-    /// The bottom edge.
-    Bottom,
-    /// The left edge.
-    Left,
-    /// The right edge.
-    Right,
-}
-
-impl Edge {
-    fn acl(self) -> &'static str {
-        match self {
-            Edge::Top => "top",
-            Edge::Bottom => "bottom",
-            Edge::Left => "left",
-            Edge::Right => "right",
-        }
-    }
-}
-
-/// A modifier key held during a wheel turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Modifier {
-    /// Alt.
-    Alt,
-    /// Control.
-    Control,
-    /// Meta.
-    Meta,
-    /// Shift.
-    Shift,
-}
-
-impl Modifier {
-    fn acl(self) -> &'static str {
-        match self {
-            Modifier::Alt => "alt",
-            Modifier::Control => "control",
-            Modifier::Meta => "meta",
-            Modifier::Shift => "shift",
-        }
-    }
-}
-
 /// `wheel`: raw wheel deltas (down and right are positive).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct WheelParams {
@@ -268,9 +218,9 @@ pub struct DragParams {
     pub target: String,
     /// Release just inside this edge of the target instead of at its centre: top | bottom |
     /// left | right (a sortable list moves an item below the last one only past its middle).
-    #[arg(long, value_parser = parse_enum::<Edge>)]
+    #[arg(long, value_parser = parse_enum::<DragEdge>)]
     #[serde(default)]
-    pub edge: Option<Edge>,
+    pub edge: Option<DragEdge>,
     #[command(flatten)]
     #[serde(flatten)]
     pub on: On,
@@ -510,7 +460,7 @@ impl WheelParams {
             attributes.push(("delta_x", dx.to_string()));
         }
         if !self.modifiers.is_empty() {
-            let names: Vec<String> = self.modifiers.iter().map(|m| m.acl().into()).collect();
+            let names: Vec<String> = self.modifiers.iter().map(|m| m.keyword().into()).collect();
             attributes.push(("modifiers", string_list(&names)));
         }
         if let Some(t) = &self.target {
@@ -528,7 +478,7 @@ impl DragParams {
             ("target", target_arg(&self.target)?),
         ];
         if let Some(edge) = self.edge {
-            attributes.push(("edge", acl_string(edge.acl())));
+            attributes.push(("edge", acl_string(edge.keyword())));
         }
         Ok(block("drag", &attributes))
     }
@@ -770,7 +720,7 @@ mod tests {
             .statement()
             .unwrap(),
         );
-        for edge in [Edge::Top, Edge::Bottom, Edge::Left, Edge::Right] {
+        for &edge in DragEdge::ALL {
             let statement = DragParams {
                 source: "@e1".into(),
                 target: "@e2".into(),
@@ -781,9 +731,7 @@ mod tests {
             .unwrap();
             let step = admit_statement(&statement).unwrap();
             match step.action {
-                a3s_test_lang::ir::Action::Drag { edge: Some(e), .. } => {
-                    assert_eq!(e.keyword(), edge.acl())
-                }
+                a3s_test_lang::ir::Action::Drag { edge: Some(e), .. } => assert_eq!(e, edge),
                 other => panic!("{statement}: {other:?}"),
             }
         }

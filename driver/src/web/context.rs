@@ -189,28 +189,51 @@ impl WebContext {
     /// Adopt tabs the page opened (popups) and forget tabs that closed, in event order.
     pub(crate) async fn sync_tabs(&mut self, deadline: Instant) -> Result<(), StepFailure> {
         while let Ok(event) = self.targets.try_recv() {
-            let info = &event.params["targetInfo"];
-            match event.method.as_ref() {
-                "Target.targetCreated" => {
-                    let ours =
-                        info["browserContextId"].as_str() == Some(self.browser_context_id.as_str());
-                    let id = info["targetId"].as_str().unwrap_or("");
-                    let known = self.tabs.iter().any(|t| t.target_id == id);
-                    if ours && info["type"] == "page" && !known {
-                        match Tab::attach(&self.cdp, id, &self.shared, deadline).await {
-                            Ok(tab) => self.tabs.push(tab),
-                            // It closed before we could attach: nothing to adopt.
-                            Err(f) if f.code == FailureCode::Protocol => {}
-                            Err(f) => return Err(f),
-                        }
+            self.on_target_event(&event, deadline).await?;
+        }
+        Ok(())
+    }
+
+    /// Wait (until `limit`) for the browser's next target event and apply it; false when none
+    /// came in time (or the connection is gone).
+    pub(crate) async fn next_target_event(
+        &mut self,
+        limit: Instant,
+        deadline: Instant,
+    ) -> Result<bool, StepFailure> {
+        match tokio::time::timeout_at(limit, self.targets.recv()).await {
+            Ok(Some(event)) => self.on_target_event(&event, deadline).await.map(|()| true),
+            Ok(None) | Err(_) => Ok(false),
+        }
+    }
+
+    /// Apply one target event: adopt a page this context's tabs opened, forget a closed one.
+    async fn on_target_event(
+        &mut self,
+        event: &Event,
+        deadline: Instant,
+    ) -> Result<(), StepFailure> {
+        let info = &event.params["targetInfo"];
+        match event.method.as_ref() {
+            "Target.targetCreated" => {
+                let ours =
+                    info["browserContextId"].as_str() == Some(self.browser_context_id.as_str());
+                let id = info["targetId"].as_str().unwrap_or("");
+                let known = self.tabs.iter().any(|t| t.target_id == id);
+                if ours && info["type"] == "page" && !known {
+                    match Tab::attach(&self.cdp, id, &self.shared, deadline).await {
+                        Ok(tab) => self.tabs.push(tab),
+                        // It closed before we could attach: nothing to adopt.
+                        Err(f) if f.code == FailureCode::Protocol => {}
+                        Err(f) => return Err(f),
                     }
                 }
-                "Target.targetDestroyed" => {
-                    let id = event.params["targetId"].as_str().unwrap_or("");
-                    self.forget_tab(id);
-                }
-                _ => {}
             }
+            "Target.targetDestroyed" => {
+                let id = event.params["targetId"].as_str().unwrap_or("");
+                self.forget_tab(id);
+            }
+            _ => {}
         }
         Ok(())
     }

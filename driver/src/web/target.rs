@@ -69,10 +69,7 @@ pub(crate) async fn wait_actionable(
     needs: Needs,
     env: &StepEnv<'_>,
 ) -> Result<(Point, String), StepFailure> {
-    refuse_ref(target)?;
-    let wait = Wait::new(env);
-    let r = poll(tab, target, needs, true, None, &wait, env).await?;
-    Ok((point_of(&r), element_of(&r)))
+    wait_actionable_at(tab, target, needs, None, env).await
 }
 
 /// Like [`wait_actionable`], but the returned point lies just inside `edge` of the target's
@@ -81,12 +78,13 @@ pub(crate) async fn wait_actionable(
 pub(crate) async fn wait_actionable_at(
     tab: &Tab,
     target: &Target,
+    needs: Needs,
     edge: Option<DragEdge>,
     env: &StepEnv<'_>,
 ) -> Result<(Point, String), StepFailure> {
     refuse_ref(target)?;
     let wait = Wait::new(env);
-    let r = poll(tab, target, Needs::default(), true, edge, &wait, env).await?;
+    let r = poll(tab, target, needs, true, edge, &wait, env).await?;
     Ok((point_of(&r), element_of(&r)))
 }
 

@@ -22,25 +22,18 @@ fn tabs_open_switch_list_and_close() {
         }"#;
         page.ok(first).await;
         page.ok(&expect_text("none")).await;
-        // A popup the page opens is adopted as the next tab.
+        // A popup the page opens is adopted as the next tab: switching to it right after the
+        // click waits for the browser to announce it.
         page.ok(r#"click { target = role("button", "Open popup") }"#)
             .await;
-        let list = r#"tab { operation = "list" }"#;
-        let mut tabs = 0;
-        for _ in 0..250 {
-            let out = page.ok(list).await;
-            tabs = detail!(out, StepDetail::Tabs { tabs } => tabs.len());
-            if tabs == 3 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        assert_eq!(tabs, 3);
         let popup = r#"tab {
             operation = "switch"
             tab = 2
         }"#;
         page.ok(popup).await;
+        let list = r#"tab { operation = "list" }"#;
+        let out = page.ok(list).await;
+        assert_eq!(detail!(out, StepDetail::Tabs { tabs } => tabs.len()), 3);
         page.ok(r#"wait { text = "Inside the frame" }"#).await;
         let back = r#"tab {
             operation = "switch"

@@ -125,7 +125,8 @@ pub(crate) async fn drag(
 ) -> Outcome {
     let tab = ctx.tab()?;
     let (from, source_el) = target::wait_actionable(tab, source, Needs::default(), env).await?;
-    let (to, target_el) = target::wait_actionable_at(tab, destination, edge, env).await?;
+    let (to, target_el) =
+        target::wait_actionable_at(tab, destination, Needs::default(), edge, env).await?;
     input::drag(tab, from, to, env.deadline).await?;
     Ok(detail(StepDetail::Dragged {
         source: source_el,

@@ -10,6 +10,7 @@ use crate::web::tab::{describe_dialog, Tab};
 use crate::{DialogStatus, OpenDialog, StepDetail, StepEnv, StepFailure, TabEntry};
 use a3s_test_lang::ir::{DialogOperation, FrameTarget, TabOperation, TabRef};
 use serde_json::{json, Value};
+use tokio::time::Instant;
 
 fn find_tab(ctx: &WebContext, tab: &TabRef) -> Result<usize, StepFailure> {
     let found = match tab {
@@ -22,6 +23,29 @@ fn find_tab(ctx: &WebContext, tab: &TabRef) -> Result<usize, StepFailure> {
             format!("no open tab {} ({} open)", tab_name(tab), ctx.tabs.len()),
         )
     })
+}
+
+/// The index of `tab`, waiting up to the action timeout for a tab the page is still opening: a
+/// popup's creation event may arrive after the click that opened it has returned.
+async fn wait_for_tab(
+    ctx: &mut WebContext,
+    tab: &TabRef,
+    env: &StepEnv<'_>,
+) -> Result<usize, StepFailure> {
+    let start = Instant::now();
+    let limit = (start + env.action_timeout).min(env.deadline);
+    loop {
+        match find_tab(ctx, tab) {
+            Ok(i) => return Ok(i),
+            Err(mut missing) => {
+                if !ctx.next_target_event(limit, env.deadline).await? {
+                    let waited = start.elapsed().as_millis();
+                    missing.message = format!("{} (waited {waited} ms)", missing.message);
+                    return Err(missing);
+                }
+            }
+        }
+    }
 }
 
 /// The index of the open tab labelled `label`.
@@ -108,7 +132,7 @@ pub(crate) async fn tab(ctx: &mut WebContext, op: &TabOperation, env: &StepEnv<'
             }))
         }
         TabOperation::Switch { tab } => {
-            let i = find_tab(ctx, tab)?;
+            let i = wait_for_tab(ctx, tab, env).await?;
             ctx.current = i;
             let t = ctx.tab()?;
             t.session
