@@ -172,6 +172,8 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
 
     let aborted = turn(d, "gates", &["abort"]);
     assert_eq!(aborted["cleanup_verified"], true);
+    // An aborted session's path is not a proven one: no promotion is suggested.
+    assert!(aborted.get("next").is_none(), "{aborted}");
     assert_gone(groups);
     assert_eq!(session_json(d, "gates")["state"], "aborted");
 }

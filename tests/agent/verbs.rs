@@ -116,7 +116,11 @@ fn draggable_and_clickable_divs_get_refs_and_are_acted_on_by_ref() {
     turn(d, "ops", &["wait", "text", "dropped in the bottom"]);
 
     // The steps promote with targets that name the same nodes.
-    turn(d, "ops", &["finish", "--status", "passed"]);
+    let finished = turn(d, "ops", &["finish", "--status", "passed"]);
+    assert_eq!(
+        finished["next"],
+        "a3s-test agent promote --session ops --output suites/ops.acl"
+    );
     let suite = d.join("ops.acl");
     ok(
         d,

@@ -19,12 +19,16 @@ pub fn after_exec(s: &SessionFile) -> String {
     format!("a3s-test agent observe --session {}", s.id)
 }
 
-/// After the session closed: promote its steps.
-pub fn after_close(s: &SessionFile) -> String {
-    format!(
-        "a3s-test agent promote --session {} --output suites/{}.acl",
-        s.id, s.id
-    )
+/// After the session closed: promote its steps — only when it was finished as passed and has
+/// steps to promote (an aborted or failed session's path is not a proven one).
+pub fn after_close(s: &SessionFile) -> Option<String> {
+    let passed = s.closed_reason.as_deref() == Some("passed");
+    (passed && !s.steps.is_empty()).then(|| {
+        format!(
+            "a3s-test agent promote --session {} --output suites/{}.acl",
+            s.id, s.id
+        )
+    })
 }
 
 /// After a refusal or a failure: the command that gets the agent further, or nothing when no
@@ -102,12 +106,17 @@ mod tests {
         for text in [
             after_observe(&s).unwrap_or_default(),
             after_error(&s, SessionCode::Schema).unwrap_or_default(),
-            after_close(&s),
+            after_close(&s).unwrap_or_default(),
         ] {
             assert!(
                 !text.contains("rm -rf") && !text.contains("abort"),
                 "{text}"
             );
+        }
+        // Promotion is suggested only for a session finished as passed with steps to promote.
+        for reason in ["passed", "aborted", "failed"] {
+            s.closed_reason = Some(reason.into());
+            assert_eq!(after_close(&s), None, "{reason} without steps");
         }
     }
 }
