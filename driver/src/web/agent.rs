@@ -103,11 +103,17 @@ impl AgentContext for WebContext {
     async fn snapshot_controls(&self, deadline: Instant) -> Result<PageSnapshot, StepFailure> {
         let tab = self.tab()?;
         tab.fail_if_dialog()?;
-        let (url, loader_id) = self.document_identity(deadline).await?;
+        // Two independent reads of the document: sent together.
+        let (identity, count) = futures_util::future::join(
+            self.document_identity(deadline),
+            self.element_count(deadline),
+        )
+        .await;
+        let (url, loader_id) = identity?;
         let mut controls: Vec<ControlNode> = Vec::new();
         let mut texts: Vec<PageText> = Vec::new();
         // A very large page is read through a bounded query, never as one whole tree.
-        let truncated = if self.element_count(deadline).await? > LARGE_PAGE_ELEMENTS {
+        let truncated = if count? > LARGE_PAGE_ELEMENTS {
             let page = self.large_page(deadline).await?;
             texts = page
                 .texts
