@@ -217,7 +217,8 @@ pub struct DragParams {
     #[schemars(length(max = 4096))]
     pub target: String,
     /// Release just inside this edge of the target instead of at its centre: top | bottom |
-    /// left | right (a sortable list moves an item below the last one only past its middle).
+    /// left | right (a sortable list moves an item past another only once the pointer crosses
+    /// that item's middle: `bottom` drops after it).
     #[arg(long, value_parser = parse_enum::<DragEdge>)]
     #[serde(default)]
     pub edge: Option<DragEdge>,
