@@ -6,6 +6,7 @@
 //! when the shards cannot be merged, warns about missing shards, renders the merged result with
 //! the run's reporters and exits with the merged result's exit code (the rules of `run`).
 
+use super::report_outputs::ReportOutputs;
 use a3s_test_runner::event::{RunEvent, RunEventKind};
 use a3s_test_runner::exit::Exit;
 use a3s_test_runner::merge::{self, MergeCode, MergeError};
@@ -25,15 +26,9 @@ pub struct MergeReportsArgs {
     /// The `--json` result of each shard (`a3s-test run --shard i/n --json > shard-i.json`).
     #[arg(required = true, value_name = "RESULT_JSON")]
     pub results: Vec<PathBuf>,
-    /// Print the merged result as JSON on stdout (the summary moves to stderr).
-    #[arg(long)]
-    pub json: bool,
-    /// Write a JUnit XML report of the merged result to this file.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-    /// Write an HTML report of the merged result to `DIR/index.html`.
-    #[arg(long, value_name = "DIR")]
-    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportOutputs,
 }
 
 fn refuse(error: &MergeError) -> ExitCode {
@@ -96,12 +91,12 @@ fn write_outputs(args: &MergeReportsArgs, result: &RunResult) -> Result<(), Exit
         },
     };
     let cwd = std::env::current_dir().unwrap_or_default();
-    let live: Box<dyn Write> = if args.json {
+    let live: Box<dyn Write> = if args.report.json {
         Box::new(std::io::stderr())
     } else {
         Box::new(std::io::stdout())
     };
-    let tty = if args.json {
+    let tty = if args.report.json {
         std::io::stderr().is_terminal()
     } else {
         std::io::stdout().is_terminal()
@@ -116,24 +111,24 @@ fn write_outputs(args: &MergeReportsArgs, result: &RunResult) -> Result<(), Exit
         },
     );
     let _ = terminal.report(&event);
-    if args.json {
+    if args.report.json {
         let _ = JsonReporter::new(std::io::stdout()).report(&event);
     }
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.report.junit {
         let file = std::fs::File::create(path)
             .map_err(|e| fail(format_args!("failed to create `{}`: {e}", path.display())))?;
         JunitReporter::new(std::io::BufWriter::new(file))
             .finish(result)
             .map_err(|e| fail(format_args!("failed to write the JUnit report: {e}")))?;
     }
-    if let Some(dir) = &args.html {
+    if let Some(dir) = &args.report.html {
         let path = a3s_test_runner::reporter::html::write_report(dir, result).map_err(fail)?;
         let shown = path
             .strip_prefix(&cwd)
             .unwrap_or(&path)
             .display()
             .to_string();
-        if args.json {
+        if args.report.json {
             eprintln!("{:>12} {shown}", "Report");
         } else {
             println!("{:>12} {shown}", "Report");

@@ -11,6 +11,7 @@ mod merge_reports;
 mod output;
 mod read;
 mod repair_endpoint;
+mod report_outputs;
 mod run;
 mod run_list;
 mod serve;

@@ -18,6 +18,7 @@
 //! only with `--fail-on-flaky`.
 
 use super::output::{render_file, FormatArg, Stream};
+use super::report_outputs::ReportOutputs;
 use super::web_launcher::WebLauncher;
 use a3s_test_lang::ir::{AdmittedDocument, ProjectConfig};
 use a3s_test_runner::admit::{admit_files, Rejection};
@@ -71,15 +72,9 @@ pub struct RunArgs {
     /// Scenarios run at once [default: number of CPU cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
-    /// Print the run result as JSON on stdout (the live report moves to stderr).
-    #[arg(long)]
-    pub json: bool,
-    /// Write a JUnit XML report to this file.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-    /// Write a self-contained HTML report to `DIR/index.html`.
-    #[arg(long, value_name = "DIR")]
-    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportOutputs,
     /// The live reporter [default: github when GITHUB_ACTIONS=true, terminal otherwise].
     #[arg(long, value_enum, value_name = "NAME")]
     pub reporter: Option<ReporterArg>,
@@ -210,7 +205,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     }
     if args.list {
         let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
-        return match super::run_list::print(&plan, args.json, &mut out, &mut err) {
+        return match super::run_list::print(&plan, args.report.json, &mut out, &mut err) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(format_args!("failed to print the plan: {e}")),
         };
@@ -248,14 +243,14 @@ pub fn run(args: RunArgs) -> ExitCode {
         Ok(a) => a,
         Err(e) => return fail(e),
     };
-    let junit = match &args.junit {
+    let junit = match &args.report.junit {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Some(JunitReporter::new(std::io::BufWriter::new(f))),
             Err(e) => return fail(format_args!("failed to create `{}`: {e}", path.display())),
         },
         None => None,
     };
-    let mut html = match &args.html {
+    let mut html = match &args.report.html {
         Some(dir) => match a3s_test_runner::reporter::html::prepare_dir(dir) {
             Ok(dir) => Some(HtmlReporter::new(dir)),
             Err(e) => return fail(e),
@@ -263,7 +258,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         None => None,
     };
     let cwd = std::env::current_dir().unwrap_or_default();
-    let live_to_stderr = args.json;
+    let live_to_stderr = args.report.json;
     let tty = if live_to_stderr {
         std::io::stderr().is_terminal()
     } else {
@@ -290,7 +285,10 @@ pub fn run(args: RunArgs) -> ExitCode {
             })),
             ReporterArg::Terminal => None,
         };
-    let mut json = args.json.then(|| JsonReporter::new(std::io::stdout()));
+    let mut json = args
+        .report
+        .json
+        .then(|| JsonReporter::new(std::io::stdout()));
     let mut junit = junit;
 
     let browser = project.as_ref().and_then(|p| p.browser.clone());

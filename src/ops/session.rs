@@ -153,20 +153,29 @@ impl InspectParams {
     }
 }
 
+/// The session a statement runs in, and the observation its refs come from: shared by `exec`,
+/// `test_act` and every verb.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct On {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// The observation the refs come from (must be the latest).
+    #[arg(long)]
+    #[schemars(range(min = 1))]
+    pub observation: Option<u64>,
+}
+
 /// `exec`: one ACL step block.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct ExecParams {
     /// Exactly one ACL step block, e.g. `click { target = ref("@e3") }`.
     #[schemars(length(max = 65536))]
     pub statement: String,
-    /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
-    /// The observation the statement's refs come from (must be the latest).
-    #[arg(long)]
-    #[schemars(range(min = 1))]
-    pub observation: Option<u64>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
 }
 
 /// A typed action: the sugar for one ACL step (`test_act`, and the CLI's `click`, `fill`,
@@ -218,14 +227,10 @@ impl From<Action> for Sugar {
 /// `test_act`: one typed action.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct ActParams {
-    /// The session id.
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
     /// The action.
     pub action: Action,
-    /// The observation the refs come from (must be the latest).
-    #[schemars(range(min = 1))]
-    pub observation: Option<u64>,
+    #[serde(flatten)]
+    pub on: On,
 }
 
 /// `finish`: close with a verdict.
@@ -547,10 +552,10 @@ pub fn inspect(ctx: &Context, p: &InspectParams) -> Result<Observation, SessionE
 /// Admit and run one statement.
 pub fn exec(ctx: &Context, p: &ExecParams) -> Result<Executed, SessionError> {
     let request = Request::Exec {
-        observation: p.observation,
+        observation: p.on.observation,
         statement: p.statement.clone(),
     };
-    typed(turn(ctx, &p.session, request)?)
+    typed(turn(ctx, &p.on.session, request)?)
 }
 
 /// Run a typed action (its sugar statement, with exec's gates).
@@ -560,8 +565,7 @@ pub fn act(ctx: &Context, p: ActParams) -> Result<Executed, SessionError> {
         ctx,
         &ExecParams {
             statement,
-            session: p.session,
-            observation: p.observation,
+            on: p.on,
         },
     )
 }

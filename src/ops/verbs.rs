@@ -12,7 +12,7 @@
 //! tool's arguments and the tool's input schema at once (as in `ops::session`).
 
 use super::parse_enum;
-use super::session::{self, ExecParams, Executed};
+use super::session::{self, ExecParams, Executed, On};
 use super::Context;
 use a3s_test_lang::ir::{DragEdge, ExpectForm, FormValue, Modifier};
 use a3s_test_runner::session::statement::{acl_string, block, string_list, target_arg};
@@ -20,24 +20,8 @@ use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 
-/// The session-id pattern of the MCP schemas (the same rule `check_session_id` enforces).
-const SESSION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
-
 /// Default distance of `scroll`, in CSS pixels.
 pub const SCROLL_PX: u32 = 600;
-
-/// The session a verb runs in, and the observation its refs come from.
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct On {
-    /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
-    /// The observation the refs come from (must be the latest).
-    #[arg(long)]
-    #[schemars(range(min = 1))]
-    pub observation: Option<u64>,
-}
 
 /// Verbs that act on one target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -529,8 +513,7 @@ fn run(ctx: &Context, on: &On, statement: String) -> Result<Executed, SessionErr
         ctx,
         &ExecParams {
             statement,
-            session: on.session.clone(),
-            observation: on.observation,
+            on: on.clone(),
         },
     )
 }

@@ -7,11 +7,11 @@
 use super::render::{next_line, print, Cli};
 use crate::ops::observe::{self as observe_op, ObserveParams};
 use crate::ops::session::{
-    self as ops, AbortParams, Closed, ExecParams, Executed, FinishParams, InspectParams,
+    self as ops, AbortParams, Closed, ExecParams, Executed, FinishParams, InspectParams, On,
     PromoteParams, SessionParams, StartParams,
 };
 use crate::ops::verbs::{
-    self, DragParams, ExpectParams, NavigateParams, On, PressParams, ScrollParams, SelectParams,
+    self, DragParams, ExpectParams, NavigateParams, PressParams, ScrollParams, SelectParams,
     TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
 };
 use crate::ops::Context;
