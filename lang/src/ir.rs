@@ -539,7 +539,44 @@ keyword_enum! {
     }
 }
 
-/// `wait` conditions (`docs/acl.md` §8).
+/// What the page shows: the conditions `wait` and `expect` share (`docs/acl.md` §8, §9), defined
+/// once so a `wait` waits for exactly what the same `expect` checks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "condition", rename_all = "snake_case")]
+pub enum PageCondition {
+    /// Visible page text contains this.
+    Text {
+        /// The text to find.
+        text: String,
+    },
+    /// The URL equals this exactly.
+    Url {
+        /// The URL.
+        url: String,
+    },
+    /// The target is visible.
+    Visible {
+        /// The element that is (or must become) visible.
+        target: Target,
+    },
+    /// No visible match of the (stable) target exists.
+    Hidden {
+        /// The stable target that must have no visible match.
+        target: Target,
+    },
+}
+
+impl PageCondition {
+    /// The element the condition is about, if any.
+    pub fn target(&self) -> Option<&Target> {
+        match self {
+            PageCondition::Text { .. } | PageCondition::Url { .. } => None,
+            PageCondition::Visible { target } | PageCondition::Hidden { target } => Some(target),
+        }
+    }
+}
+
+/// `wait` conditions (`docs/acl.md` §8). Serialized flat, as `{"condition": "text", …}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "condition", rename_all = "snake_case")]
 pub enum WaitCondition {
@@ -548,26 +585,9 @@ pub enum WaitCondition {
         /// The load state.
         state: LoadState,
     },
-    /// Visible page text contains this.
-    Text {
-        /// The text to find.
-        text: String,
-    },
-    /// The URL equals this.
-    Url {
-        /// The URL to reach.
-        url: String,
-    },
-    /// The target is visible.
-    Visible {
-        /// The element that must become visible.
-        target: Target,
-    },
-    /// No visible match of a stable target exists.
-    Hidden {
-        /// The stable target that must have no visible match.
-        target: Target,
-    },
+    /// What the page shows, as `expect` checks it.
+    #[serde(untagged)]
+    Page(PageCondition),
 }
 
 /// Load states a `wait` can wait for.
@@ -593,26 +613,6 @@ pub struct Expectation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "condition", rename_all = "snake_case")]
 pub enum ExpectCondition {
-    /// Visible page text contains this.
-    Text {
-        /// The text to find.
-        text: String,
-    },
-    /// The URL equals this exactly.
-    Url {
-        /// The expected URL.
-        url: String,
-    },
-    /// The target is visible.
-    Visible {
-        /// The element checked.
-        target: Target,
-    },
-    /// No visible match of the (stable) target exists.
-    Hidden {
-        /// The element checked.
-        target: Target,
-    },
     /// The target intersects the viewport.
     InViewport {
         /// The element checked.
@@ -685,6 +685,9 @@ pub enum ExpectCondition {
         /// Allowed deviation in CSS pixels (0–1024).
         tolerance_px: u32,
     },
+    /// What the page shows, as `wait` also waits for it.
+    #[serde(untagged)]
+    Page(PageCondition),
 }
 
 /// Direction of a viewport coverage bound.
@@ -846,10 +849,10 @@ impl ExpectCondition {
         use ExpectCondition as C;
         use ExpectForm as F;
         match self {
-            C::Text { .. } => F::Text,
-            C::Url { .. } => F::Url,
-            C::Visible { .. } => F::Visible,
-            C::Hidden { .. } => F::Hidden,
+            C::Page(PageCondition::Text { .. }) => F::Text,
+            C::Page(PageCondition::Url { .. }) => F::Url,
+            C::Page(PageCondition::Visible { .. }) => F::Visible,
+            C::Page(PageCondition::Hidden { .. }) => F::Hidden,
             C::InViewport { .. } => F::InViewport,
             C::PointerReachable { .. } => F::PointerReachable,
             C::RenderedText { .. } => F::RenderedText,

@@ -19,7 +19,8 @@ use super::values::{keyword, non_empty, string, string_list, string_list_with, u
 use crate::ast::Attribute;
 use crate::code::Code;
 use crate::ir::{
-    ExpectCondition, ExpectForm, Expectation, LayoutRelation, LoadState, Target, WaitCondition,
+    ExpectCondition, ExpectForm, Expectation, LayoutRelation, LoadState, PageCondition, Target,
+    WaitCondition,
 };
 use std::sync::LazyLock;
 
@@ -120,18 +121,19 @@ pub(super) fn wait(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<WaitCondition> 
             let state = keyword(ctx, first, &["domcontentloaded", "networkidle"], |s| {
                 all.into_iter().find(|st| load_keyword(*st) == s)
             })?;
-            Some(WaitCondition::Load { state })
+            return Some(WaitCondition::Load { state });
         }
-        "text" => non_empty(ctx, first).map(|t| WaitCondition::Text {
+        "text" => non_empty(ctx, first).map(|t| PageCondition::Text {
             text: t.to_string(),
         }),
-        "url" => non_empty(ctx, first).map(|u| WaitCondition::Url { url: u.to_string() }),
+        "url" => non_empty(ctx, first).map(|u| PageCondition::Url { url: u.to_string() }),
         "visible" => {
-            target(ctx, "visible", &first.value).map(|target| WaitCondition::Visible { target })
+            target(ctx, "visible", &first.value).map(|target| PageCondition::Visible { target })
         }
         _ => stable_target(ctx, first, Code::HiddenTargetUnstable, "hidden")
-            .map(|target| WaitCondition::Hidden { target }),
+            .map(|target| PageCondition::Hidden { target }),
     }
+    .map(WaitCondition::Page)
 }
 
 fn load_keyword(state: LoadState) -> &'static str {
@@ -216,18 +218,18 @@ fn condition(
 ) -> Option<ExpectCondition> {
     let name = attr.name.name.as_str();
     Some(match form {
-        ExpectForm::Text => ExpectCondition::Text {
+        ExpectForm::Text => ExpectCondition::Page(PageCondition::Text {
             text: non_empty(ctx, attr)?.to_string(),
-        },
-        ExpectForm::Url => ExpectCondition::Url {
+        }),
+        ExpectForm::Url => ExpectCondition::Page(PageCondition::Url {
             url: non_empty(ctx, attr)?.to_string(),
-        },
-        ExpectForm::Visible => ExpectCondition::Visible {
+        }),
+        ExpectForm::Visible => ExpectCondition::Page(PageCondition::Visible {
             target: target(ctx, name, &attr.value)?,
-        },
-        ExpectForm::Hidden => ExpectCondition::Hidden {
+        }),
+        ExpectForm::Hidden => ExpectCondition::Page(PageCondition::Hidden {
             target: stable_target(ctx, attr, Code::HiddenTargetUnstable, name)?,
-        },
+        }),
         ExpectForm::InViewport => ExpectCondition::InViewport {
             target: stable_target(ctx, attr, Code::InViewportTargetUnstable, name)?,
         },

@@ -247,30 +247,65 @@ fn every_wait_form_admits() {
     );
     assert_eq!(
         wait("{ text = \"Saved\" }"),
-        WaitCondition::Text {
+        WaitCondition::Page(PageCondition::Text {
             text: "Saved".into()
-        }
+        })
     );
     assert_eq!(
         wait("{ url = \"http://x.test/done\" }"),
-        WaitCondition::Url {
+        WaitCondition::Page(PageCondition::Url {
             url: "http://x.test/done".into()
-        }
+        })
     );
     assert_eq!(
         wait("{ visible = ref(\"@e2\") }"),
-        WaitCondition::Visible {
+        WaitCondition::Page(PageCondition::Visible {
             target: Target::Ref {
                 reference: ElementRef::Accessibility(2)
             }
-        }
+        })
     );
     assert_eq!(
         wait("{ hidden = css(\".spinner\") }"),
-        WaitCondition::Hidden {
+        WaitCondition::Page(PageCondition::Hidden {
             target: css(".spinner")
+        })
+    );
+}
+
+#[test]
+fn wait_and_expect_share_page_conditions_in_one_flat_json_shape() {
+    // The page resolver reads `{"condition": "text", "text": …}` for both steps.
+    let shared = PageCondition::Text {
+        text: "Saved".into(),
+    };
+    let flat = serde_json::json!({ "condition": "text", "text": "Saved" });
+    for (value, back) in [
+        (
+            serde_json::to_value(WaitCondition::Page(shared.clone())).unwrap(),
+            serde_json::from_value::<WaitCondition>(flat.clone()).unwrap()
+                == WaitCondition::Page(shared.clone()),
+        ),
+        (
+            serde_json::to_value(ExpectCondition::Page(shared.clone())).unwrap(),
+            serde_json::from_value::<ExpectCondition>(flat.clone()).unwrap()
+                == ExpectCondition::Page(shared.clone()),
+        ),
+    ] {
+        assert_eq!(value, flat);
+        assert!(back);
+    }
+    let load = serde_json::json!({ "condition": "load", "state": "networkidle" });
+    assert_eq!(
+        serde_json::from_value::<WaitCondition>(load).unwrap(),
+        WaitCondition::Load {
+            state: LoadState::Networkidle
         }
     );
+    assert!(serde_json::from_value::<WaitCondition>(
+        serde_json::json!({ "condition": "in_viewport" })
+    )
+    .is_err());
 }
 
 fn expect(step_body: &str) -> Expectation {
@@ -322,13 +357,14 @@ fn every_listed_expect_form_admits_to_its_own_form() {
 #[test]
 fn every_expect_form_admits() {
     use ExpectCondition as C;
+    use PageCondition as P;
     let t = || css("#t");
     let cases: Vec<(&str, ExpectCondition)> = vec![
-        ("{ text = \"Thank you\" }", C::Text { text: "Thank you".into() }),
-        ("{ url = \"/done\" }", C::Url { url: "/done".into() }),
-        ("{ visible = role(\"heading\", \"Done\") }", C::Visible { target: role("heading", "Done") }),
-        ("{ visible = ref(\"@e1\") }", C::Visible { target: Target::Ref { reference: ElementRef::Accessibility(1) } }),
-        ("{ hidden = css(\"#t\") }", C::Hidden { target: t() }),
+        ("{ text = \"Thank you\" }", C::Page(P::Text { text: "Thank you".into() })),
+        ("{ url = \"/done\" }", C::Page(P::Url { url: "/done".into() })),
+        ("{ visible = role(\"heading\", \"Done\") }", C::Page(P::Visible { target: role("heading", "Done") })),
+        ("{ visible = ref(\"@e1\") }", C::Page(P::Visible { target: Target::Ref { reference: ElementRef::Accessibility(1) } })),
+        ("{ hidden = css(\"#t\") }", C::Page(P::Hidden { target: t() })),
         ("{ in_viewport = css(\"#t\") }", C::InViewport { target: t() }),
         ("{ pointer_reachable = css(\"#t\") }", C::PointerReachable { target: t() }),
         ("{\n rendered_text = \"Total: 3\"\n target = css(\"#t\")\n }", C::RenderedText { target: t(), text: "Total: 3".into() }),

@@ -13,7 +13,7 @@
 //! than one target cannot smuggle a step in. The whole suite is printed by the canonical printer
 //! and admitted again; a candidate that does not admit is a bug and is returned as an error.
 
-use a3s_test_lang::ir::{Action, Target, WaitCondition};
+use a3s_test_lang::ir::{Action, PageCondition, Target, WaitCondition};
 use a3s_test_lang::printer::{format_source, string_literal};
 use a3s_test_ledger::criterion::{SuccessCriterion, TargetState, TypedCriterion};
 use a3s_test_ledger::verification::{LocatorKind, TargetResolution};
@@ -89,7 +89,7 @@ pub fn stable_target(acl_target: &str) -> Option<String> {
     let statement = format!("wait {{ visible = {acl_target} }}");
     let step = a3s_test_lang::admit_statement(&statement).ok()?;
     let Action::Wait {
-        condition: WaitCondition::Visible { target },
+        condition: WaitCondition::Page(PageCondition::Visible { target }),
     } = step.action
     else {
         return None;

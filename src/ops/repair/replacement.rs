@@ -4,7 +4,7 @@
 //! surfacing later as a failed verification; the ledger stores the admitted target printed again
 //! from its IR, and verification step 2 resolves it instead of the finding's own locators.
 
-use a3s_test_lang::ir::{Action, WaitCondition};
+use a3s_test_lang::ir::{Action, PageCondition, WaitCondition};
 use a3s_test_ledger::{ErrorCode, LedgerError};
 
 /// The declared replacement as `lang` admits it, printed again from its IR (so the stored text is
@@ -29,7 +29,7 @@ pub fn admit(text: &str) -> Result<String, LedgerError> {
     })?;
     match step.action {
         Action::Wait {
-            condition: WaitCondition::Visible { target },
+            condition: WaitCondition::Page(PageCondition::Visible { target }),
         } => Ok(target.to_string()),
         _ => Err(refused("it does not read as a target".into())),
     }

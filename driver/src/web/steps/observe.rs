@@ -18,7 +18,9 @@ use crate::web::steps::navigate::resolve_url;
 use crate::web::tab::{Tab, NETWORK_IDLE};
 use crate::web::target::{describe, refuse_ref};
 use crate::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{ExpectCondition, Expectation, LoadState, Target, WaitCondition};
+use a3s_test_lang::ir::{
+    ExpectCondition, Expectation, LoadState, PageCondition, Target, WaitCondition,
+};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -30,10 +32,8 @@ const WAIT_SLICE: Duration = Duration::from_millis(1000);
 fn expect_targets(c: &ExpectCondition) -> Vec<&Target> {
     use ExpectCondition::*;
     match c {
-        Text { .. } | Url { .. } => vec![],
-        Visible { target }
-        | Hidden { target }
-        | InViewport { target }
+        Page(page) => page.target().into_iter().collect(),
+        InViewport { target }
         | PointerReachable { target }
         | RenderedText { target, .. }
         | RenderedTexts { target, .. }
@@ -162,10 +162,10 @@ fn awaited(condition: &WaitCondition) -> String {
             };
             format!("load = {}", q(state))
         }
-        WaitCondition::Text { text } => format!("text = {}", q(text)),
-        WaitCondition::Url { url } => format!("url = {}", q(url)),
-        WaitCondition::Visible { target } => format!("visible = {target}"),
-        WaitCondition::Hidden { target } => format!("hidden = {target}"),
+        WaitCondition::Page(PageCondition::Text { text }) => format!("text = {}", q(text)),
+        WaitCondition::Page(PageCondition::Url { url }) => format!("url = {}", q(url)),
+        WaitCondition::Page(PageCondition::Visible { target }) => format!("visible = {target}"),
+        WaitCondition::Page(PageCondition::Hidden { target }) => format!("hidden = {target}"),
     }
 }
 
@@ -196,17 +196,19 @@ pub(crate) async fn wait(
     }
     let (condition_value, prefix) = match condition {
         WaitCondition::Load { .. } => (json!({ "condition": "ready" }), String::new()),
-        WaitCondition::Visible { target } | WaitCondition::Hidden { target } => {
-            refuse_ref(target)?;
+        WaitCondition::Page(page) => {
+            let prefix = match page.target() {
+                Some(target) => {
+                    refuse_ref(target)?;
+                    describe(target)
+                }
+                None => String::new(),
+            };
             (
                 serde_json::to_value(condition).expect("conditions serialize"),
-                describe(target),
+                prefix,
             )
         }
-        _ => (
-            serde_json::to_value(condition).expect("conditions serialize"),
-            String::new(),
-        ),
     };
     let condition_value = condition_json(condition_value, env.base_url)?;
     let tab = ctx.tab()?;
