@@ -41,7 +41,21 @@ fn tabs_open_switch_list_and_close() {
         }"#;
         page.ok(back).await;
         page.ok(r#"tab { operation = "close" }"#).await;
-        page.fails(back, FailureCode::TabNotFound).await;
+        let message = page.fails(back, FailureCode::TabNotFound).await;
+        assert!(
+            !message.contains("waited"),
+            "a label is not waited for: {message}"
+        );
+        // An index no tab has is waited for (a popup may be opening), then refused.
+        let never = r#"tab {
+            operation = "switch"
+            tab = 7
+        }"#;
+        let message = page.fails(never, FailureCode::TabNotFound).await;
+        assert!(
+            message.contains("no open tab #7") && message.contains("waited"),
+            "{message}"
+        );
         let out = page.ok(list).await;
         assert_eq!(detail!(out, StepDetail::Tabs { tabs } => tabs.len()), 2);
     });

@@ -25,8 +25,9 @@ fn find_tab(ctx: &WebContext, tab: &TabRef) -> Result<usize, StepFailure> {
     })
 }
 
-/// The index of `tab`, waiting up to the action timeout for a tab the page is still opening: a
-/// popup's creation event may arrive after the click that opened it has returned.
+/// The index of `tab`. An index not open yet is waited for, up to the action timeout: a popup's
+/// creation event may arrive after the click that opened it has returned. A label is not (a
+/// popup never has one).
 async fn wait_for_tab(
     ctx: &mut WebContext,
     tab: &TabRef,
@@ -37,6 +38,7 @@ async fn wait_for_tab(
     loop {
         match find_tab(ctx, tab) {
             Ok(i) => return Ok(i),
+            Err(missing) if matches!(tab, TabRef::Label(_)) => return Err(missing),
             Err(mut missing) => {
                 if !ctx.next_target_event(limit, env.deadline).await? {
                     let waited = start.elapsed().as_millis();
