@@ -81,10 +81,17 @@ impl Context {
 }
 
 /// Parse a CLI value into a serde enum by its wire spelling (`passed`, `forensic`, …), so a
-/// flag accepts exactly the words the JSON protocol does without a second enum.
+/// flag accepts exactly the words the JSON protocol does without a second enum. A wrong word is
+/// answered with serde's list of the right ones ("expected one of `top`, `bottom`, …"), so the
+/// error says what to write instead.
 pub fn parse_enum<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, String> {
-    serde_json::from_value(serde_json::Value::String(s.to_owned()))
-        .map_err(|_| format!("invalid value {s:?}"))
+    serde_json::from_value(serde_json::Value::String(s.to_owned())).map_err(|e| {
+        let e = e.to_string();
+        match e.split_once("expected ") {
+            Some((_, expected)) => format!("expected {expected}"),
+            None => format!("not one of the accepted words: {e}"),
+        }
+    })
 }
 
 /// The JSON Schema of `T` as a tool's input schema: derived from the parameters struct
@@ -107,4 +114,19 @@ pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
         }
     }
     value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_enum;
+    use a3s_test_lang::ir::DragEdge;
+
+    #[test]
+    fn a_wrong_word_is_answered_with_the_accepted_ones() {
+        assert_eq!(parse_enum::<DragEdge>("top"), Ok(DragEdge::Top));
+        assert_eq!(
+            parse_enum::<DragEdge>("middle").unwrap_err(),
+            "expected one of `top`, `bottom`, `left`, `right`"
+        );
+    }
 }
