@@ -519,6 +519,9 @@ macro_rules! keyword_enum {
             /// Every value, in documentation order.
             pub const ALL: &'static [$name] = &[ $( $name::$variant, )* ];
 
+            /// Every ACL keyword, in the order of [`Self::ALL`] (what an error lists).
+            pub const KEYWORDS: &'static [&'static str] = &[ $( $kw, )* ];
+
             /// The ACL keyword.
             pub fn keyword(self) -> &'static str {
                 match self { $( $name::$variant => $kw, )* }

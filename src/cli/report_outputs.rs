@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 /// `--json`, `--junit FILE`, `--html DIR`.
-#[derive(Debug, Clone, Default, clap::Args)]
+#[derive(Debug, clap::Args)]
 pub struct ReportOutputs {
     /// Print the result as JSON on stdout (the live report or the summary moves to stderr).
     #[arg(long)]

@@ -11,6 +11,20 @@ use std::time::{Duration, Instant};
 
 const ORIGIN: &str = "http://localhost:5173";
 
+/// The set-up of a test in which the Test Kit on an app page posts to a real repair endpoint
+/// while an agent session runs: the page server, a fresh project root, and the endpoint of
+/// `session` that the page's posts are forwarded to.
+pub fn app_with_endpoint(
+    page: &str,
+    session: &str,
+) -> (crate::page_server::AppServer, tempfile::TempDir, Endpoint) {
+    let app = crate::page_server::AppServer::start(page);
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start_for(dir.path(), session, &app.origin, 10_000);
+    app.forward_to(ep.addr());
+    (app, dir, ep)
+}
+
 /// A running `a3s-test repair-endpoint` process (killed and reaped on drop).
 pub struct Endpoint {
     child: Child,

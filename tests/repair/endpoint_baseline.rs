@@ -3,8 +3,8 @@
 //! records its *before* baseline from the live page, exactly once, so it verifies like a
 //! finding drained from the page queue and not like one imported without a page.
 
-use crate::endpoint::Endpoint;
-use crate::page_server::{AppServer, ENDPOINT_PATH};
+use crate::endpoint::app_with_endpoint;
+use crate::page_server::ENDPOINT_PATH;
 use crate::support::*;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -54,11 +54,8 @@ fn drain(root: &Path) -> Value {
 
 #[test]
 fn an_endpoint_sent_finding_gets_its_baseline_from_the_next_drain_once() {
-    let app = AppServer::start(&page());
-    let dir = tempfile::tempdir().unwrap();
+    let (app, dir, _ep) = app_with_endpoint(&page(), SESSION);
     let root = dir.path();
-    let ep = Endpoint::start_for(root, SESSION, &app.origin, 10_000);
-    app.forward_to(ep.addr());
     let _abort = start_session(root, &app.origin, SESSION);
     ok_json(
         root,

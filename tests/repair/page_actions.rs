@@ -5,7 +5,7 @@
 //! written) stays queued and goes out with the next POST. A Layout Mode placement of a project
 //! component without a purpose reaches the ledger as sent.
 
-use crate::endpoint::Endpoint;
+use crate::endpoint::app_with_endpoint;
 use crate::page_server::{AppServer, ENDPOINT_PATH};
 use crate::support::*;
 use serde_json::{json, Value};
@@ -104,11 +104,8 @@ fn times_posted(app: &AppServer, request_id: &str) -> usize {
 
 #[test]
 fn a_refused_action_leaves_the_page_queue_and_a_ledger_failure_keeps_one() {
-    let app = AppServer::start(&page());
-    let dir = tempfile::tempdir().unwrap();
+    let (app, dir, ep) = app_with_endpoint(&page(), SESSION);
     let root = dir.path();
-    let ep = Endpoint::start_for(root, SESSION, &app.origin, 10_000);
-    app.forward_to(ep.addr());
     let _abort = start_session(root, &app.origin, SESSION);
 
     // The accept is refused (the finding is queued, not review_ready), the dismissal applied:

@@ -314,8 +314,12 @@ fn condition(
 }
 
 fn layout(ctx: &mut Ctx, fields: &Fields<'_>, attr: &Attribute) -> Option<ExpectCondition> {
-    let keywords: Vec<&'static str> = LayoutRelation::ALL.iter().map(|r| r.keyword()).collect();
-    let relation = keyword(ctx, attr, &keywords, LayoutRelation::from_keyword);
+    let relation = keyword(
+        ctx,
+        attr,
+        LayoutRelation::KEYWORDS,
+        LayoutRelation::from_keyword,
+    );
     let t = helper_target(ctx, fields, "layout", Some(Code::LayoutTargetUnstable));
     let relative_to = match fields.get("relative_to") {
         Some(other) => stable_target(ctx, other, Code::LayoutTargetUnstable, "layout"),

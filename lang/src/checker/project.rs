@@ -173,10 +173,9 @@ fn verification(ctx: &mut Ctx, block: &Block) -> Option<Vec<VerificationCheck>> 
 
 fn check(ctx: &mut Ctx, block: &Block, id: Option<&str>) -> Option<VerificationCheck> {
     let f = Fields::collect_leaf(ctx, block, CHECK_SCHEMA);
-    let tier = f.required(ctx, "tier").and_then(|a| {
-        let names: Vec<&'static str> = CheckTier::ALL.iter().map(|t| t.keyword()).collect();
-        keyword(ctx, a, &names, CheckTier::from_keyword)
-    });
+    let tier = f
+        .required(ctx, "tier")
+        .and_then(|a| keyword(ctx, a, CheckTier::KEYWORDS, CheckTier::from_keyword));
     let argv = f.required(ctx, "command").and_then(|a| command(ctx, a));
     let prefixes = match f.get("file_prefixes") {
         Some(a) => string_list_with(ctx, a, ItemRules::NAME_SET)

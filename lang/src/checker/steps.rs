@@ -145,10 +145,9 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
         Drag => {
             let source = required_target(ctx, f, "source");
             let t = required_target(ctx, f, "target");
-            let edge = f.get("edge").map(|a| {
-                let all: Vec<&'static str> = DragEdge::ALL.iter().map(|e| e.keyword()).collect();
-                keyword(ctx, a, &all, DragEdge::from_keyword)
-            });
+            let edge = f
+                .get("edge")
+                .map(|a| keyword(ctx, a, DragEdge::KEYWORDS, DragEdge::from_keyword));
             Action::Drag {
                 source: source?,
                 target: t?,
