@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Long enough for a cold Chromium launch on a busy two-core machine.
 const READY_WITHIN: Duration = Duration::from_secs(90);
@@ -275,14 +275,14 @@ fn dev_attaches_to_a_running_server_and_leaves_it_running() {
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     let server = Group(spawn_grouped(&mut serve));
-    let until = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < until,
-            "the test's own server did not listen"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    assert!(
+        wait_until(Duration::from_secs(20), || TcpStream::connect((
+            "127.0.0.1",
+            port
+        ))
+        .is_ok()),
+        "the test's own server did not listen"
+    );
     let mut dev = Dev::start(dir);
     let ready = dev.event(READY_WITHIN, |e| e["event"] == "ready");
     assert_eq!(ready["server"], "attached", "{ready}");

@@ -11,7 +11,7 @@ use crate::error::{ErrorCode, LedgerError};
 use crate::event::Action;
 use crate::id::{FindingId, RequestId};
 use crate::ledger::{Applied, Ledger, Request};
-use crate::status::Actor;
+use crate::status::{transition, Actor, Op, RepairStatus};
 use crate::validate::MAX_TEXT_CHARS;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -31,6 +31,37 @@ pub enum HumanActionKind {
     Dismiss,
     /// Reopen a finished finding.
     Reopen,
+}
+
+impl HumanActionKind {
+    /// Every kind, in the order the Review Overlay shows its buttons.
+    pub const ALL: [HumanActionKind; 4] = [
+        HumanActionKind::Accept,
+        HumanActionKind::Reply,
+        HumanActionKind::Dismiss,
+        HumanActionKind::Reopen,
+    ];
+
+    /// The ledger operation this action asks for (see [`HumanAction::request`]).
+    pub fn op(self) -> Op {
+        match self {
+            HumanActionKind::Reply => Op::Answer,
+            HumanActionKind::Accept => Op::Accept,
+            HumanActionKind::Dismiss => Op::Reject,
+            HumanActionKind::Reopen => Op::Reopen,
+        }
+    }
+
+    /// The actions a reviewer can take on a finding in `status`: those with a `human` edge from
+    /// it in the transition table. The overlay must offer exactly these, or a reviewer presses a
+    /// button the ledger refuses; `docs/schema/human-actions-1.json` writes the table down, and
+    /// the ledger's and the Test Kit's tests both check it.
+    pub fn accepted_in(status: RepairStatus) -> Vec<HumanActionKind> {
+        Self::ALL
+            .into_iter()
+            .filter(|k| transition(k.op(), Actor::Human, status).is_some())
+            .collect()
+    }
 }
 
 /// One queued human action, in the Test Kit's `RepairAction` shape.

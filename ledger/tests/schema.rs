@@ -13,7 +13,7 @@ use a3s_test_ledger::intake::{
     MAX_FINDINGS, MAX_INSTRUCTION_CHARS, MAX_NODE_IDS, MAX_PAGE_EVENTS, MAX_RELATIONS,
     MAX_TARGET_TEXT_CHARS,
 };
-use a3s_test_ledger::{parse_submission, Finding, Intent, Severity, Submission};
+use a3s_test_ledger::{parse_submission, Finding, Intent, RepairStatus, Severity, Submission};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -261,4 +261,35 @@ fn layouts_and_action_answers_match_the_serde_types() {
         let answer: ActionAnswer = serde_json::from_value(item["outcome"].clone()).unwrap();
         assert!(answer.is_final(), "the example's answers are all final");
     }
+}
+
+/// `docs/schema/human-actions-1.json` is the ledger's transition table seen from the Review
+/// Overlay: for each status, the human actions with an edge from it. The Test Kit's tests check
+/// its buttons against the same file, so a button the ledger would refuse cannot ship.
+#[test]
+fn the_human_actions_per_status_are_the_transition_tables() {
+    let file = read("human-actions-1.json");
+    let statuses = file["statuses"].as_object().expect("statuses");
+    let mut listed = BTreeSet::new();
+    for status in RepairStatus::ALL {
+        let written: Vec<&str> = file["statuses"][status.as_str()]
+            .as_array()
+            .unwrap_or_else(|| panic!("{status} is not listed"))
+            .iter()
+            .map(|k| k.as_str().expect("a kind"))
+            .collect();
+        let accepted: Vec<String> = HumanActionKind::accepted_in(status)
+            .into_iter()
+            .map(|k| {
+                serde_json::to_value(k)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(written, accepted, "{status}");
+        listed.insert(status.as_str().to_owned());
+    }
+    assert_eq!(keys(&file["statuses"]), listed, "{statuses:?}");
 }

@@ -440,6 +440,9 @@ describe("Review Overlay in Chromium", () => {
     for (const [i, [s, label]] of steps.entries()) {
       await call("applyRepairEvent", { repairId: id, sequence: i + 1, status: s, actor: s === "review_ready" ? "a3s-test" : "agent", at, requestId: `req-${i}` });
       await expect.poll(() => status.textContent(), { timeout: 5_000 }).toContain(label);
+      // Only the actions the ledger accepts in this status are offered: none while an agent works.
+      const buttons = await page.locator(`${O} [data-repair="${id}"] .actions button`).allTextContents();
+      expect(buttons).toEqual(s === "review_ready" ? ["Accept", "Dismiss", "Reopen"] : []);
     }
     await page.locator(`${O} [data-focus="accept-${id}"]`).click();
     await expect.poll(() => server.posts.some((p) => JSON.stringify(p).includes('"kind":"accept"')), { timeout: 5_000 }).toBe(true);

@@ -9,25 +9,29 @@ import type { Translate } from "../i18n";
 import type { Draft } from "../state/types";
 import { h } from "./el";
 
-/** Human actions offered per status. */
+/**
+ * Human actions offered per status: exactly the human edges of the ledger's transition table
+ * (`docs/schema/human-actions-1.json`, checked against the ledger by its tests and against this
+ * table by `lists.test.ts`). A button the ledger would refuse is never shown.
+ */
 export function actionsFor(status: RepairStatus): Array<RepairActionInput["kind"]> {
   switch (status) {
     case "review_ready":
-      return ["accept", "dismiss", "reply"];
+      return ["accept", "dismiss", "reopen"];
     case "needs_input":
-      return ["reply", "dismiss"];
-    case "claimed":
-    case "repairing":
-    case "verifying":
-    case "queued":
+    case "verification_failed":
     case "reopened":
-      return ["reply"];
+      return ["reply", "dismiss"];
+    case "queued":
+      return ["dismiss"];
     case "resolved":
     case "dismissed":
     case "cancelled":
     case "failed":
-    case "verification_failed":
       return ["reopen"];
+    case "claimed":
+    case "repairing":
+    case "verifying":
     case "draft":
       return [];
   }
