@@ -14,8 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The process exit code of every `a3s-test` command, one type for the whole binary so a number
 /// means the same thing after `run`, `check`, `fmt`, `merge-reports`, `serve`, `repair-endpoint`
-/// and `agent`. The table of which command uses which is docs/acl.md §13; the numbers never
-/// change (scripts and CI branch on them).
+/// and `agent`. The table of which command uses which is docs/codes.md ("Exit codes"); the
+/// numbers never change (scripts and CI branch on them).
 #[repr(u8)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Exit {

@@ -13,6 +13,8 @@ mod mcp_pipe;
 #[path = "../owned.rs"]
 mod owned;
 mod repair_prove;
+#[path = "../reviewer/mod.rs"]
+mod reviewer;
 mod safety;
 mod support;
 mod testkit;

@@ -133,6 +133,40 @@ fn a_ref_from_an_older_observation_is_refused_and_the_page_is_untouched() {
 }
 
 #[test]
+fn a_failed_observation_ends_the_one_before_it() {
+    let (server, dir, groups) = session_on(&[("/", CHANGING)], "failed", &[]);
+    let d = dir.path();
+    let first = turn(d, "failed", &["observe"]);
+    let n = first["observation"].as_u64().unwrap().to_string();
+    let delete = ref_of(&first, "button", "Delete");
+    // This page has no Test Kit bridge, so `inspect` fails after its input was admitted: the
+    // agent was replacing observation N, and N's refs no longer stand for what is on the page.
+    refused_turn(d, "failed", &["inspect"], "test.session.capability");
+    let statement = format!("click {{ target = ref(\"{delete}\") }}");
+    refused_turn(
+        d,
+        "failed",
+        &["exec", &statement, "--observation", &n],
+        "test.session.stale_ref",
+    );
+    assert_eq!(server.count("/deleted"), 0);
+    // A refused input is not an observation: it leaves the current one open.
+    let second = turn(d, "failed", &["observe"]);
+    let m = second["observation"].as_u64().unwrap().to_string();
+    refused_turn(
+        d,
+        "failed",
+        &["observe", "--max-bytes", "1"],
+        "test.session.invalid_input",
+    );
+    let delete = ref_of(&second, "button", "Delete");
+    turn(d, "failed", &["click", &delete, "--observation", &m]);
+    assert_eq!(server.count("/deleted"), 1);
+    turn(d, "failed", &["abort"]);
+    assert_gone(groups);
+}
+
+#[test]
 fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
     let other = Server::start(&[("/", "<h1>Elsewhere</h1>")]);
     let page = format!("<a href=\"{}/\">Away</a>", other.origin);

@@ -1,8 +1,9 @@
 //! Agent sessions on a page with the Test Kit bridge: the demo app (`testkit/demo/dist`, built
 //! by `./scripts/setup.sh`) served on loopback. Observations list `@cN` refs with component and
-//! source hints; a `@cN` survives an unrelated change (validated delta) and is refused once its
-//! node changed. A present but incompatible bridge is its own failure code.
+//! source hints; a `@cN` ends with its observation like an `@eN`, and within it survives a change
+//! the page made on its own (a person typing; validated delta) unless its node changed. A present but incompatible bridge is its own failure code.
 
+use crate::reviewer::Reviewer;
 use crate::support::*;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -66,8 +67,8 @@ fn start_demo(session: &str, text: &str) -> (Server, tempfile::TempDir, (u32, u3
 }
 
 #[test]
-fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
-    let (_server, dir, groups) = start_demo("kit", "Sign in");
+fn c_refs_carry_hints_end_with_their_observation_and_survive_only_changes_that_spare_them() {
+    let (server, dir, groups) = start_demo("kit", "Sign in");
     let d = dir.path();
     let obs = observe_with_page_context(d, "kit");
     assert_eq!(obs["page_context"]["sdk_version"], "0.1.0", "{obs}");
@@ -102,12 +103,21 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
         filled["resolved"][0]["target"],
         "role(\"textbox\", \"Email\")"
     );
+    // The fill ended the observation, and its @cN refs with it, even one whose node the fill
+    // left alone: a ref is valid only in the observation that made it.
+    let ended = refused_turn(d, "kit", &["click", &sign_in], "test.session.stale_ref");
+    assert!(error_message(&ended).contains("ended"), "{ended}");
 
-    // The fill changed the email field only: the sign-in ref survives the validated delta.
-    let clicked = turn(d, "kit", &["click", &sign_in]);
-    assert_eq!(clicked["status"], "passed", "{clicked}");
-    turn(d, "kit", &["expect-text", "Signed in as a@b.c"]);
-
+    // Within an open observation the page may still change without the agent: a person types
+    // into the email field. The session checks a validated delta before dispatch.
+    let obs = observe_with_page_context(d, "kit");
+    let revision = obs["page_context"]["revision"].as_u64().unwrap();
+    let sign_in = cref_id(&obs, "button", "Sign in");
+    let email = cref_id(&obs, "textbox", "Email");
+    let record = d.join(".a3s-test/agent-sessions/kit/session.json");
+    let person = Reviewer::at(&record, &server.url());
+    person.type_into("d.querySelector('#email')", "m");
+    person.revision_past(revision);
     // The email field changed since the observation: its ref is refused before dispatch.
     let refused_fill = refused_turn(
         d,
@@ -119,8 +129,10 @@ fn c_refs_carry_hints_survive_unrelated_changes_and_refuse_affected_ones() {
         error_message(&refused_fill).contains(&email),
         "{refused_fill}"
     );
-    // Nothing was typed.
-    turn(d, "kit", &["expect-text", "Signed in as a@b.c"]);
+    // The sign-in button did not change: the delta keeps its ref, and nothing was typed.
+    let clicked = turn(d, "kit", &["click", &sign_in]);
+    assert_eq!(clicked["status"], "passed", "{clicked}");
+    turn(d, "kit", &["expect-text", "Signed in as a@b.cm"]);
 
     // Raw node ids never reach the session file: only 64-hex fingerprints.
     let record = session_json(d, "kit");

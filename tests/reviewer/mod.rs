@@ -9,6 +9,7 @@
 //! (`Target.getTargets`, `Target.attachToTarget`, `Runtime.evaluate`, `Input.*`), and a client
 //! that attaches to a page without enabling any domain or emulation leaves the session's page
 //! exactly as its driver set it up.
+#![allow(dead_code)] // each test binary that includes this module uses part of it
 
 use crate::common::wait_until;
 use serde_json::{json, Value};
@@ -216,6 +217,22 @@ impl Reviewer {
         });
         assert!(seen, "the overlay never showed it; it shows:\n{text}");
         text
+    }
+
+    /// Wait until the page's Test Kit revision (its bridge's `probe()`) is past `revision`: what
+    /// the reviewer did has reached the Page Context.
+    pub fn revision_past(&self, revision: u64) {
+        let expression = "(() => { const b = window[Symbol.for('a3s.test.page-context')]; \
+                          return b ? b.probe().revision : 0; })()";
+        let mut now = 0;
+        let moved = wait_until(WITHIN, || {
+            now = self.eval(expression).as_u64().unwrap_or(0);
+            now > revision
+        });
+        assert!(
+            moved,
+            "the page stayed at revision {now}, not past {revision}"
+        );
     }
 
     /// The attribute `name` of the overlay's control with `data-focus="focus"`.

@@ -400,6 +400,15 @@ impl<D: AgentDriver> Engine<D> {
         self.observe_with(request, None).await
     }
 
+    /// A failed observation invalidates the refs of the one before it: the agent was about to
+    /// replace them, and whatever it meant to look at is now unknown. Every failure of `observe`
+    /// and `inspect` after their input was admitted comes through here.
+    fn observation_failed(&mut self, e: SessionError) -> SessionError {
+        self.end_observation();
+        self.file.page_context = None;
+        e
+    }
+
     /// [`Self::observe`], reusing a bridge this turn already detected (see
     /// [`Self::atomic_snapshot`]).
     async fn observe_with(
@@ -410,22 +419,25 @@ impl<D: AgentDriver> Engine<D> {
         request
             .validate()
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+        match self.observe_admitted(request, detected).await {
+            Ok(view) => Ok(view),
+            Err(e) => Err(self.observation_failed(e)),
+        }
+    }
+
+    /// [`Self::observe_with`] once the request is admitted.
+    async fn observe_admitted(
+        &mut self,
+        request: &ViewRequest,
+        detected: Option<Bridge>,
+    ) -> Result<Value, SessionError> {
         let deadline = self.turn_deadline();
         let settled = match request.settle_ms {
             Some(ms) => Some(super::view::settle(self.ctx()?, ms, deadline).await?),
             None => None,
         };
-        let (snapshot, page_context) = match self.atomic_snapshot(deadline, detected).await {
-            Ok(s) => s,
-            Err(e) => {
-                self.end_observation();
-                self.file.page_context = None;
-                return Err(e);
-            }
-        };
+        let (snapshot, page_context) = self.atomic_snapshot(deadline, detected).await?;
         if let Err(e) = super::policy::check_origin(&self.file.policy, &snapshot.url) {
-            self.end_observation();
-            self.file.page_context = None;
             return Err(SessionError::new(
                 SessionCode::OriginLoss,
                 format!(
@@ -486,6 +498,14 @@ impl<D: AgentDriver> Engine<D> {
         request
             .validate()
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+        match self.inspect_admitted(request).await {
+            Ok(view) => Ok(view),
+            Err(e) => Err(self.observation_failed(e)),
+        }
+    }
+
+    /// [`Self::inspect`] once the request is admitted.
+    async fn inspect_admitted(&mut self, request: InspectRequest) -> Result<Value, SessionError> {
         let deadline = self.turn_deadline();
         let ctx = self.ctx()?;
         let Some(bridge) = live::detect(ctx, deadline).await? else {
@@ -526,7 +546,7 @@ impl<D: AgentDriver> Engine<D> {
         }
         // One handshake per inspect: the observation reuses the bridge found above.
         let mut view = self
-            .observe_with(&ViewRequest::default(), Some(bridge))
+            .observe_admitted(&ViewRequest::default(), Some(bridge))
             .await?;
         view["inspection"] = response;
         view["untrusted"] = json!(true);

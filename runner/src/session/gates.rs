@@ -180,9 +180,26 @@ pub fn ref_binding(
     Ok(())
 }
 
-/// Gate 4 for `@cN` refs: each must be one of the session's surviving Page Context refs (an
-/// observation made them; a validated delta since then kept them).
+/// Gate 4 for `@cN` refs: like an `@eN`, each belongs to the latest observation, which must
+/// still be open (an action ends it); and it must be one of that observation's surviving Page
+/// Context refs (a validated delta since the observation may drop some, never extend them).
 pub fn cref_binding(session: &SessionFile, refs: &[String]) -> Result<(), SessionError> {
+    if refs.is_empty() {
+        return Ok(());
+    }
+    match session.latest.as_ref() {
+        Some(l) if l.open => {}
+        latest => {
+            let when = match latest {
+                Some(l) => format!("observation {} ended (every action ends one)", l.id),
+                None => "there is no observation".to_string(),
+            };
+            return Err(SessionError::new(
+                SessionCode::StaleRef,
+                format!("{} is stale: {when}; observe again", refs.join(", ")),
+            ));
+        }
+    }
     let crefs = session
         .page_context
         .as_ref()
@@ -395,6 +412,12 @@ mod tests {
             cref_binding(&s, &["@c2".into()]).unwrap_err().code,
             SessionCode::StaleRef
         );
+        // An action ended the observation: its @cN refs end with it, surviving or not.
+        s.latest.as_mut().unwrap().open = false;
+        let ended = cref_binding(&s, &["@c1".into()]).unwrap_err();
+        assert_eq!(ended.code, SessionCode::StaleRef);
+        assert!(ended.message.contains("ended"), "{}", ended.message);
+        assert!(cref_binding(&s, &[]).is_ok());
     }
 
     #[test]
