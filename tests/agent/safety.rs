@@ -167,6 +167,30 @@ fn a_failed_observation_ends_the_one_before_it() {
 }
 
 #[test]
+fn a_navigation_the_server_redirects_out_of_the_origins_is_origin_loss() {
+    let other = Server::start(&[("/", "<h1>Elsewhere</h1>")]);
+    let away = format!("redirect:{}/", other.origin);
+    // Requests to the host are allowed (`--allow-domain`), so the browser follows the redirect;
+    // the other port is still not one of the session's origins.
+    let pages = [("/", "<h1>Home</h1>"), ("/away", away.as_str())];
+    let (_server, dir, groups) = session_on(&pages, "redir", &["--allow-domain", "127.0.0.1"]);
+    let d = dir.path();
+    // The URL asked for is inside the origins, so the policy gate lets it through; where the
+    // server sent it is not, and the answer says so instead of reporting a passed step.
+    let v = refused_turn(
+        d,
+        "redir",
+        &["navigate", "/away"],
+        "test.session.origin_loss",
+    );
+    assert!(error_message(&v).contains(&other.origin), "{v}");
+    assert_eq!(other.count("/"), 1);
+    refused_turn(d, "redir", &["observe"], "test.session.origin_loss");
+    turn(d, "redir", &["abort"]);
+    assert_gone(groups);
+}
+
+#[test]
 fn leaving_the_origin_set_is_refused_or_reported_and_allow_origin_widens_it() {
     let other = Server::start(&[("/", "<h1>Elsewhere</h1>")]);
     let page = format!("<a href=\"{}/\">Away</a>", other.origin);

@@ -21,7 +21,8 @@ pub struct Server {
 }
 
 impl Server {
-    /// Serve `pages` (path → HTML) on a free port.
+    /// Serve `pages` (path → HTML) on a free port; a page written `redirect:URL` answers
+    /// `302 Found` to `URL`.
     pub fn start(pages: &[(&str, &str)]) -> Server {
         let (listener, origin) = crate::common::loopback();
         let pages: HashMap<String, String> = pages
@@ -56,6 +57,11 @@ fn serve(stream: TcpStream, pages: &HashMap<String, String>, hits: &Mutex<Vec<St
     };
     let path = request.target;
     hits.lock().unwrap().push(path.clone());
+    if let Some(to) = pages.get(&path).and_then(|b| b.strip_prefix("redirect:")) {
+        let location = format!("Location: {to}\r\n");
+        crate::common::respond(&stream, "302 Found", "text/plain", &location, b"");
+        return;
+    }
     let (status, body) = match pages.get(&path) {
         Some(b) => ("200 OK", b.clone()),
         None if path == "/favicon.ico" => ("404 Not Found", String::new()),

@@ -716,14 +716,13 @@ impl<D: AgentDriver> Engine<D> {
             Ok(output) => output,
             Err(f) => return Err(super::answer::step_failed(f, source, &resolved)),
         };
-        // A page that navigated itself out of the origin set is reported, not followed.
+        // A page that left the origin set is reported, not followed: one that navigated itself
+        // away, and a `navigate` whose URL passed the policy gate but that a server redirected.
         let now_url = match self.ctx()?.document_identity(deadline).await {
             Ok((u, _)) => u,
             Err(_) => url.clone(),
         };
-        if super::policy::check_origin(&self.file.policy, &now_url).is_err()
-            && !matches!(dispatched.action, Action::Navigate { .. })
-        {
+        if super::policy::check_origin(&self.file.policy, &now_url).is_err() {
             return Err(SessionError::new(
                 SessionCode::OriginLoss,
                 format!(
