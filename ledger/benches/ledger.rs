@@ -99,6 +99,7 @@ fn build_session(ledger: &Ledger) -> usize {
                     Actor::A3sTest,
                     Action::VerifyStart {
                         changed_files: files.clone(),
+                        lease_ms: None,
                     },
                 ),
                 (

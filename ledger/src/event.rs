@@ -107,6 +107,11 @@ pub enum Action {
     VerifyStart {
         /// The changed files, exactly as completed.
         changed_files: Vec<String>,
+        /// How long the verification may take: its lease, renewed from now. A3S Test sets it
+        /// to cover every step it may run, so a long project check cannot let the lease lapse
+        /// (and the verdict be refused) while it runs. Absent: the default lease.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lease_ms: Option<u64>,
     },
     /// The verification's result: the full record A3S Test gathered (its `passed` is the
     /// verdict); must repeat `complete`'s changed files. Only A3S Test records it.

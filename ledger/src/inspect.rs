@@ -334,7 +334,7 @@ pub fn inspect(
             | Action::Reject { message: Some(m) }
             | Action::Reopen { message: Some(m) } => replies.push(msg(m)),
             Action::Hold { reason } => hold_reason = Some(reason.clone()),
-            Action::VerifyStart { changed_files } => verifications.push(VerificationView {
+            Action::VerifyStart { changed_files, .. } => verifications.push(VerificationView {
                 attempt_id: e.attempt_id.clone(),
                 started_at: Some(e.at.clone()),
                 finished_at: None,

@@ -16,6 +16,26 @@ pub const MAX_LEASE_MS: u64 = 15 * 60 * 1000;
 /// The shortest lease: 1 second.
 pub const MIN_LEASE_MS: u64 = 1000;
 
+/// The longest verification lease: 7 days. A verification's lease is A3S Test's own estimate of
+/// how long it may take (its page steps, every project check's own timeout, the candidate's
+/// proof), and a project may give one check up to a day; the cap only keeps the number sane.
+pub const MAX_VERIFY_LEASE_MS: u64 = 7 * 24 * 60 * 60 * 1000;
+
+/// Resolve the lease of a `verify_start`: `None` is the default; out of range is rejected.
+pub fn verify_lease_length(requested: Option<u64>) -> Result<u64, LedgerError> {
+    match requested {
+        None => Ok(DEFAULT_LEASE_MS),
+        Some(ms) if (MIN_LEASE_MS..=MAX_VERIFY_LEASE_MS).contains(&ms) => Ok(ms),
+        Some(ms) => Err(LedgerError::new(
+            ErrorCode::InvalidLease,
+            format!(
+                "verification lease of {ms} ms is out of range \
+                 {MIN_LEASE_MS}..={MAX_VERIFY_LEASE_MS} ms"
+            ),
+        )),
+    }
+}
+
 /// Resolve a requested lease length: `None` is the default; out of range is rejected, never
 /// clamped.
 pub fn lease_length(requested: Option<u64>) -> Result<u64, LedgerError> {

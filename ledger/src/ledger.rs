@@ -11,7 +11,7 @@ use crate::conflict::{holds, Candidate};
 use crate::error::{ErrorCode, LedgerError};
 use crate::event::{Action, Event, HoldReason, Lease, RawFinding, LEDGER_FORMAT};
 use crate::id::{AttemptId, FindingId, RequestId, SessionId};
-use crate::lease::{expiry_target, is_expired, lease_length, DEFAULT_LEASE_MS};
+use crate::lease::{expiry_target, is_expired, lease_length, verify_lease_length};
 use crate::record::Finding;
 use crate::state::{FindingState, LedgerState};
 use crate::status::{allowed_from, transition, Actor, Op, RepairStatus};
@@ -529,8 +529,8 @@ impl Ledger {
             }
             debug_assert!(!is_expired(lease, now));
         }
-        if let Action::VerifyStart { changed_files } | Action::VerifyResult { changed_files, .. } =
-            &req.action
+        if let Action::VerifyStart { changed_files, .. }
+        | Action::VerifyResult { changed_files, .. } = &req.action
         {
             let completed = f
                 .active_attempt()
@@ -567,11 +567,10 @@ impl Ledger {
                 let lease = attempt.as_ref().map(|a| new_lease(a, now, ms));
                 (attempt, lease)
             }
-            Action::VerifyStart { .. } => {
+            Action::VerifyStart { lease_ms, .. } => {
+                let ms = verify_lease_length(*lease_ms)?;
                 let attempt = req.attempt_id.clone();
-                let lease = attempt
-                    .as_ref()
-                    .map(|a| new_lease(a, now, DEFAULT_LEASE_MS));
+                let lease = attempt.as_ref().map(|a| new_lease(a, now, ms));
                 (attempt, lease)
             }
             // Evidence events change nothing about the attempt or its lease.

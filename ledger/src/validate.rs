@@ -8,7 +8,7 @@
 
 use crate::error::{ErrorCode, LedgerError};
 use crate::event::Action;
-use crate::lease::lease_length;
+use crate::lease::{lease_length, verify_lease_length};
 use crate::verdict::{validate_baseline, validate_promotion, validate_record};
 
 /// The longest message or summary, in characters.
@@ -123,7 +123,11 @@ pub fn validate_action(action: &Action) -> Result<(), LedgerError> {
         | Action::Reopen { message } => text("message", message.as_ref(), false),
         Action::VerifyStart {
             changed_files: files,
-        } => changed_files(files),
+            lease_ms,
+        } => {
+            changed_files(files)?;
+            verify_lease_length(*lease_ms).map(|_| ())
+        }
         Action::VerifyResult {
             record,
             changed_files: files,
@@ -173,7 +177,19 @@ mod tests {
         })
         .is_err());
         let dup = vec!["a".to_owned(), "a".to_owned()];
-        assert!(validate_action(&Action::VerifyStart { changed_files: dup }).is_err());
+        assert!(validate_action(&Action::VerifyStart {
+            changed_files: dup,
+            lease_ms: None
+        })
+        .is_err());
+        let files = vec!["a".to_owned()];
+        let start = |lease_ms| Action::VerifyStart {
+            changed_files: files.clone(),
+            lease_ms,
+        };
+        assert!(validate_action(&start(Some(24 * 60 * 60 * 1000))).is_ok());
+        assert!(validate_action(&start(Some(0))).is_err());
+        assert!(validate_action(&start(Some(u64::MAX))).is_err());
         assert!(validate_action(&Action::Promote {
             path: "suites/a.acl".into(),
             sha256: "sha256:XYZ".into(),

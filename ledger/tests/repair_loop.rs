@@ -173,6 +173,7 @@ fn verification_must_repeat_the_exact_changed_files() {
                 Actor::A3sTest,
                 Action::VerifyStart {
                     changed_files: wrong,
+                    lease_ms: None,
                 },
             )
             .unwrap_err();
@@ -192,6 +193,49 @@ fn verification_must_repeat_the_exact_changed_files() {
     assert_eq!(err.code, ErrorCode::ChangeMismatch);
     assert_eq!(fx.status("f1"), Verifying);
     fx.act("f1", Actor::A3sTest, verify_start().1).unwrap();
+}
+
+#[test]
+fn a_verification_lease_covers_the_checks_it_runs() {
+    const CHECKS_MS: u64 = 20 * 60 * 1000;
+    let start = |lease_ms| Action::VerifyStart {
+        changed_files: files(),
+        lease_ms,
+    };
+    // A3S Test asks for a lease as long as its checks may take: a verdict recorded 20 minutes
+    // later (past the default lease, and past the longest an agent can ask for) still lands.
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    fx.drive("f1", Verifying);
+    let started = fx
+        .act("f1", Actor::A3sTest, start(Some(CHECKS_MS + 60_000)))
+        .unwrap();
+    let lease = started.lease.expect("a verifying finding holds a lease");
+    assert_eq!(lease.expires_at_ms, fx.clock.now_ms() + CHECKS_MS + 60_000);
+    fx.clock.advance(CHECKS_MS);
+    let done = fx.act("f1", Actor::A3sTest, verify(true).1).unwrap();
+    assert_eq!(done.to, ReviewReady);
+    // With the default lease the same wait lets it lapse: the expiry rule moves the finding on
+    // and the verdict has nothing left to record.
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    fx.drive("f1", Verifying);
+    fx.act("f1", Actor::A3sTest, start(None)).unwrap();
+    fx.clock.advance(CHECKS_MS);
+    assert!(fx.act("f1", Actor::A3sTest, verify(true).1).is_err());
+    assert_eq!(fx.status("f1"), NeedsInput);
+    // The length is bounded like every other lease.
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", "")]).unwrap();
+    fx.drive("f1", Verifying);
+    let err = fx
+        .act(
+            "f1",
+            Actor::A3sTest,
+            start(Some(lease::MAX_VERIFY_LEASE_MS + 1)),
+        )
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidLease);
 }
 
 #[test]
@@ -217,6 +261,7 @@ fn an_explicit_empty_change_list_is_kept_and_must_be_repeated() {
         Actor::A3sTest,
         Action::VerifyStart {
             changed_files: vec![],
+            lease_ms: None,
         },
     )
     .unwrap();

@@ -239,6 +239,34 @@ fn verdict_request(c: &Checked, record: VerificationRecord) -> Request {
     }
 }
 
+/// How long this verification may take, as the lease its `verify_start` asks for: the page
+/// steps (the revision wait and steps 2–5), every check of the catalog run to its own timeout
+/// and cleaned up (the slice selects some of them; none run here when the orchestrator reports
+/// the results), the candidate's proof, and a minute for the ledger and supervisor turns in
+/// between. Never shorter than the default lease. Without it a check longer than the default
+/// lease would let the lease lapse mid-verification, and the verdict would be refused.
+fn verification_window(c: &Checked) -> u64 {
+    use a3s_test_runner::repair::checks::DEFAULT_CLEANUP_TIMEOUT;
+    use a3s_test_runner::repair::proof::{CLEANUP_BOUND, PROOF_BOUND};
+    use a3s_test_runner::session::repair_page::STEPS_BOUND;
+    use std::time::Duration;
+    let page = Duration::from_millis(c.revision_timeout_ms) + STEPS_BOUND;
+    let checks: Duration = match c.reported {
+        Some(_) => Duration::ZERO,
+        None => c
+            .catalog
+            .iter()
+            .map(|check| Duration::from_millis(check.timeout_ms) + DEFAULT_CLEANUP_TIMEOUT)
+            .sum(),
+    };
+    let proof = PROOF_BOUND + CLEANUP_BOUND;
+    let total = page + checks + proof + Duration::from_secs(60);
+    (total.as_millis() as u64).clamp(
+        a3s_test_ledger::lease::DEFAULT_LEASE_MS,
+        a3s_test_ledger::lease::MAX_VERIFY_LEASE_MS,
+    )
+}
+
 /// An empty record, filled in step by step.
 fn new_record(revision_before: Option<u64>) -> VerificationRecord {
     VerificationRecord {
@@ -294,6 +322,7 @@ pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyErr
         attempt_id: Some(c.attempt_id.clone()),
         action: Action::VerifyStart {
             changed_files: c.changed_files.clone(),
+            lease_ms: Some(verification_window(&c)),
         },
     })?;
     let state = ledger.read()?;

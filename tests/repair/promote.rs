@@ -148,6 +148,7 @@ fn verified(root: &Path, id: &str, passed: bool, candidate_text: &str) -> String
     ledger
         .apply(request(Action::VerifyStart {
             changed_files: vec![],
+            lease_ms: None,
         }))
         .unwrap();
     let mut result = request(Action::VerifyResult {

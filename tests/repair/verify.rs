@@ -276,6 +276,25 @@ fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candid
         assert_eq!(e["bytes"].as_u64(), Some(bytes.len() as u64), "{e}");
     }
     assert_eq!(l.status(), "review_ready");
+    // The verification's lease covers every check of the catalog run to its timeout (two at
+    // the default 120 s, one at 20 s), which is longer than the default five-minute lease.
+    let ledger = std::fs::read_to_string(ledger_path(l.root, l.session)).unwrap();
+    let start: Value = ledger
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .find(|e| e["action"].get("verify_start").is_some())
+        .expect("a verify_start event");
+    let lease = &start["lease"];
+    let length =
+        lease["expires_at_ms"].as_u64().unwrap() - lease["renewed_at_ms"].as_u64().unwrap();
+    assert!(
+        length > 300_000 && length >= 2 * 120_000 + 20_000,
+        "{start}"
+    );
+    assert_eq!(
+        start["action"]["verify_start"]["lease_ms"], length,
+        "{start}"
+    );
     // The reviewer promotes the proven candidate; the suite is admitted and passes against the
     // app, in a browser of its own.
     std::fs::create_dir_all(l.root.join("suites")).unwrap();

@@ -231,6 +231,7 @@ pub fn fail() -> (Actor, Action) {
 pub fn verify_start() -> (Actor, Action) {
     a3s_test(Action::VerifyStart {
         changed_files: files(),
+        lease_ms: None,
     })
 }
 pub fn verify(passed: bool) -> (Actor, Action) {
