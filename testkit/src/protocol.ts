@@ -42,7 +42,10 @@ export interface SnapshotRequest {
   sinceRevision?: number;
   /** `nextCursor` of a previous truncated response to the exact same request and revision. */
   cursor?: string;
-  /** Include the UI-understanding record. @default false */
+  /**
+   * Include the UI-understanding record (when the installation has `uiUnderstanding`). Pass
+   * `false` when a request does not need UI evidence. @default true
+   */
   ui?: boolean;
   /** Lower limits for this request. */
   limits?: Partial<Limits>;

@@ -378,7 +378,7 @@ impl<D: AgentDriver> Engine<D> {
                 .map_err(accessibility)?;
             return Ok((snapshot, None));
         };
-        let request = json!({ "detail": "summary", "scope": { "kind": "page" } });
+        let request = json!({ "detail": "summary", "scope": { "kind": "page" }, "ui": false });
         for _attempt in 0..2 {
             let before = live::revision(ctx, deadline).await?;
             let snapshot = ctx

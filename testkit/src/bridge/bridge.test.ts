@@ -168,16 +168,27 @@ describe("snapshot", () => {
     expect(new TextEncoder().encode(JSON.stringify(fitted)).length).toBeLessThanOrEqual(fitted.limits.responseBytes);
   });
 
+  it("includes UI evidence unless a request says ui: false, and never when not installed", () => {
+    expect(bridge.snapshot().ui).toBeDefined();
+    expect(bridge.snapshot({ ui: false }).ui).toBeUndefined();
+    bridge.dispose();
+    const plain = installTestKit({ enabled: true, page: { id: "orders" }, platform: fakePlatform(window).platform, uiUnderstanding: false });
+    if (plain === null) throw new Error("not installed");
+    bridge = plain; // disposed by afterEach
+    expect(plain.snapshot().ui).toBeUndefined();
+    expect(plain.snapshot({ ui: true }).ui).toBeUndefined();
+  });
+
   it("computes the encoded size exactly", () => {
-    const full = bridge.snapshot();
+    const full = bridge.snapshot({ ui: false });
     const bytes = (r: SnapshotResponse) => new TextEncoder().encode(JSON.stringify(r)).length;
     // Find X with size(response whose limits.responseBytes = X) === X (same digit count).
     const exact = bytes({ ...full, limits: { ...full.limits, responseBytes: 5_000 } });
     expect(String(exact)).toHaveLength(4);
-    const fits = bridge.snapshot({ limits: { responseBytes: exact } });
+    const fits = bridge.snapshot({ ui: false, limits: { responseBytes: exact } });
     expect(fits.truncated).toBe(false);
     expect(bytes(fits)).toBe(exact);
-    const cut = bridge.snapshot({ limits: { responseBytes: exact - 1 } });
+    const cut = bridge.snapshot({ ui: false, limits: { responseBytes: exact - 1 } });
     expect(cut.truncated).toBe(true);
     expect(bytes(cut)).toBeLessThanOrEqual(exact - 1);
   });

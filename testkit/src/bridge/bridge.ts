@@ -283,7 +283,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
 
   // Compiled code and filled record caches before the first observation (see warmUp.ts).
   const cancelWarmUp = scheduleWarmUp(win, () => {
-    if (!disposed) snapshot(undefined, false);
+    if (!disposed) snapshot({ ui: false }, false);
   });
 
   const bridge: PageContextBridge = {

@@ -39,13 +39,13 @@ export function captureRepairContext(target: RepairTarget, deps: RepairContextDe
   for (const nodeId of target.nodeIds.slice(0, MAX_TARGETS)) {
     const el = deps.element(nodeId);
     if (el === null || !el.isConnected) continue;
-    const own = deps.read({ detail: "scoped", scope: { kind: "node", nodeId }, limits: { nodes: 1 } });
+    const own = deps.read({ detail: "scoped", scope: { kind: "node", nodeId }, ui: false, limits: { nodes: 1 } });
     const first = own.nodes[0];
     if (first !== undefined) targetNodes.push(first);
     for (const c of own.components) components.set(c.id, c);
     const parent = el.parentElement;
     if (parent !== null && deps.readable(parent)) {
-      addNearby(deps.read({ detail: "summary", scope: { kind: "node", nodeId: deps.idOf(parent) }, limits: { nodes: 9 } }).nodes);
+      addNearby(deps.read({ detail: "summary", scope: { kind: "node", nodeId: deps.idOf(parent) }, ui: false, limits: { nodes: 9 } }).nodes);
     }
   }
   // Region and drawing targets: the nodes under the region are the nearby evidence.

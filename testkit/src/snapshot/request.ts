@@ -65,7 +65,7 @@ export function normalizeRequest(input: SnapshotRequest | undefined, installed: 
   const out: NormalizedRequest = {
     detail,
     scope: normalizeScope(req.scope),
-    ui: req.ui === true,
+    ui: req.ui !== false,
     limits: resolveRequestLimits(installed, req.limits),
   };
   if (req.ui !== undefined && typeof req.ui !== "boolean") throw new TestKitError("invalid_request", "ui must be a boolean");

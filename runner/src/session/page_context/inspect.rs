@@ -150,7 +150,8 @@ impl InspectRequest {
             } => json!({ "kind": "region", "space": "viewport", "x": x, "y": y,
                          "width": width, "height": height }),
         };
-        let mut out = json!({ "scope": scope });
+        // The agent reads the semantic record; UI evidence is not part of what inspect answers.
+        let mut out = json!({ "scope": scope, "ui": false });
         if let Some(c) = &self.cursor {
             out["cursor"] = json!(c);
         }

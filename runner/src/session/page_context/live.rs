@@ -135,8 +135,7 @@ pub async fn delta_since<C: AgentContext>(
     baseline: u64,
     deadline: Instant,
 ) -> Result<Delta, SessionError> {
-    let request =
-        json!({ "detail": "diff", "sinceRevision": baseline, "scope": { "kind": "page" } });
+    let request = json!({ "detail": "diff", "sinceRevision": baseline, "scope": { "kind": "page" }, "ui": false });
     let reply = call(ctx, PageContextMethod::Snapshot, request, deadline).await?;
     let response = reply_value(
         reply,
