@@ -22,6 +22,25 @@ export function onlyKeys(o: object, keys: readonly string[], where: string): voi
   if (extra !== undefined) fail(`${where} has unknown field "${extra}"`);
 }
 
+/**
+ * The length of `s` in characters (Unicode code points), the unit the ledger and the JSON
+ * Schema's `maxLength` count in. `s.length` counts UTF-16 units, so an emoji would count twice
+ * and a text the ledger accepts could be refused here.
+ */
+export function charCount(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
 /** Fails unless `v` is one of `words`; the message lists them. */
 export function oneOf<T extends string>(v: unknown, words: readonly T[], where: string): T {
   if (!words.includes(v as T)) fail(`${where} must be one of ${words.join(", ")}`);

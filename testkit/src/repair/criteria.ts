@@ -1,7 +1,7 @@
 //! Validation of the parts of a finding that other tools act on: typed success criteria (which
 //! the tool evaluates in the browser after a repair) and declared relations (which decide
 //! conflicts). Both are bounded and strict so the page never queues a shape the ledger refuses.
-import { checkFindingId, fail, isObject, oneOf, onlyKeys } from "./check";
+import { charCount, checkFindingId, fail, isObject, oneOf, onlyKeys } from "./check";
 import { SUCCESS_CRITERION_KINDS, TARGET_STATES, type RepairRelation, type SuccessCriterion, type TargetState } from "./types";
 
 export { FINDING_ID_PATTERN } from "./check";
@@ -14,7 +14,7 @@ export const MAX_CRITERION_CHARS = 2048;
 export const MAX_RELATIONS = 16;
 
 function boundedText(v: unknown, where: string, nonEmpty: boolean): string {
-  if (typeof v !== "string" || v.length > MAX_CRITERION_CHARS) fail(`${where} must be a string of at most 2,048 characters`);
+  if (typeof v !== "string" || charCount(v) > MAX_CRITERION_CHARS) fail(`${where} must be a string of at most 2,048 characters`);
   if (nonEmpty && v.trim() === "") fail(`${where} must not be empty`);
   return v;
 }

@@ -3,7 +3,7 @@
 //! kebab-case), a blank page purpose is left out rather than stored as `""`, rectangles have
 //! positive sizes, and unknown fields are refused so nothing is dropped without a word.
 import { TestKitError } from "../errors";
-import { fail, isRect, oneOf, onlyKeys } from "./check";
+import { charCount, fail, isRect, oneOf, onlyKeys } from "./check";
 
 /** Longest component type or page purpose, in characters (the ledger's bound). */
 export const MAX_LAYOUT_FIELD_CHARS = 256;
@@ -18,7 +18,7 @@ function positiveRect(v: unknown, where: string): void {
 }
 
 function text(v: unknown, where: string, max: number): void {
-  if (typeof v !== "string" || v.trim() === "" || v.length > max) fail(`${where} must be 1-${max} characters, not blank`);
+  if (typeof v !== "string" || v.trim() === "" || charCount(v) > max) fail(`${where} must be 1-${max} characters, not blank`);
 }
 
 /** Throws `invalid_repair` unless `layout` can be queued. */

@@ -53,6 +53,9 @@ describe("RepairQueue", () => {
   it("validates drafts", async () => {
     const q = queue();
     await expect(q.submit(draft({ instruction: "x".repeat(8193) }))).rejects.toThrow(/8192/);
+    // Characters, as the ledger counts them: 8,192 emoji (16,384 UTF-16 units) fit, one more does not.
+    await expect(q.submit(draft({ id: "emoji", instruction: "🙂".repeat(8192) }))).resolves.toBeDefined();
+    await expect(q.submit(draft({ instruction: "🙂".repeat(8193) }))).rejects.toThrow(/8192/);
     await expect(q.submit(draft({ intent: "delete" as never }))).rejects.toThrow(/intent/);
     await expect(q.submit(draft({ target: { kind: "region", nodeIds: [] } }))).rejects.toThrow(/region/);
     await expect(q.submit(draft({ target: { kind: "node", nodeIds: [] } }))).rejects.toThrow(/node id/);

@@ -5,7 +5,7 @@
 import { TestKitError } from "../errors";
 import { REPAIR_PROTOCOL } from "../version";
 import { finalOutcomes } from "./answers";
-import { checkFindingId, fail, isRect, oneOf } from "./check";
+import { charCount, checkFindingId, fail, isRect, oneOf } from "./check";
 import { checkCriteria, checkRelations } from "./criteria";
 import { checkLayout } from "./layout";
 import type { RepairTransport } from "./endpoint";
@@ -64,7 +64,7 @@ function checkTarget(t: unknown): RepairTarget {
   if (kind === "node" && target.nodeIds.length === 0) fail("a node target needs at least one node id");
   if ((kind === "region" || kind === "drawing") && !isRect(target.region)) fail(`a ${kind} target needs a region rect`);
   if (target.region !== undefined && (!isRect(target.region) || target.region.width < 0 || target.region.height < 0)) fail("target.region must be a rect with width and height >= 0");
-  if (target.text !== undefined && (typeof target.text !== "string" || target.text.length > MAX_INSTRUCTION_CHARS)) fail(`target.text must be a string of ${TEXT_RULE}`);
+  if (target.text !== undefined && (typeof target.text !== "string" || charCount(target.text) > MAX_INSTRUCTION_CHARS)) fail(`target.text must be a string of ${TEXT_RULE}`);
   if (target.layout !== undefined) checkLayout(target.layout);
   return target;
 }
@@ -73,7 +73,7 @@ function checkDraft(d: unknown): RepairDraft {
   if (typeof d !== "object" || d === null) fail("a draft must be an object");
   const draft = d as RepairDraft;
   if (typeof draft.instruction !== "string" || draft.instruction.trim() === "") fail("instruction must be a non-empty string");
-  if (draft.instruction.length > MAX_INSTRUCTION_CHARS) fail(`instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`);
+  if (charCount(draft.instruction) > MAX_INSTRUCTION_CHARS) fail(`instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`);
   oneOf(draft.intent, ["fix", "change", "question", "approve"], "intent");
   oneOf(draft.severity, ["blocking", "important", "suggestion"], "severity");
   if (draft.id !== undefined) checkFindingId(draft.id, "id");
@@ -235,7 +235,7 @@ export class RepairQueue {
     if (typeof input !== "object" || input === null) fail("action must be an object");
     oneOf(input.kind, ["reply", "accept", "dismiss", "reopen"], "kind");
     if (!this.#state.repairs.some((r) => r.id === input.repairId)) unknownRepair(input.repairId);
-    if (input.message !== undefined && (typeof input.message !== "string" || input.message.length > MAX_INSTRUCTION_CHARS)) fail(`message must be ${TEXT_RULE}`);
+    if (input.message !== undefined && (typeof input.message !== "string" || charCount(input.message) > MAX_INSTRUCTION_CHARS)) fail(`message must be ${TEXT_RULE}`);
     if (input.kind === "reply" && (input.message === undefined || input.message.trim() === "")) fail("a reply needs a message");
     if (input.requestId !== undefined) checkFindingId(input.requestId, "requestId");
     const requestId = input.requestId ?? this.#deps.newId();

@@ -14,6 +14,7 @@
  * @module
  */
 import type { Rect } from "../../protocol";
+import { charCount } from "../../repair/check";
 import type { LayoutPlacement, LayoutRearrange } from "../../repair/types";
 
 /** Sub-pixel slack allowed at the viewport edges. */
@@ -92,7 +93,7 @@ export function checkRect(rect: Rect, viewport: ViewportSize, field: LayoutField
 }
 
 function checkText(text: string, field: LayoutField): LayoutIssue | undefined {
-  if (text.length > MAX_LAYOUT_TEXT_CHARS) return { code: "text_too_long", field, message: `${field} must be at most ${MAX_LAYOUT_TEXT_CHARS} characters` };
+  if (charCount(text) > MAX_LAYOUT_TEXT_CHARS) return { code: "text_too_long", field, message: `${field} must be at most ${MAX_LAYOUT_TEXT_CHARS} characters` };
   return undefined;
 }
 

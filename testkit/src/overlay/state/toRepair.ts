@@ -3,6 +3,7 @@
  * stays a string), the `conflicts_with` relation by finding id, and the stable id and creation
  * time of the draft. Also checks what the editor can check before anything is sent.
  */
+import { charCount } from "../../repair/check";
 import { TARGET_STATES, type RepairDraft, type SuccessCriterion, type TargetState } from "../../repair/types";
 import type { CriterionField, Draft } from "./types";
 
@@ -33,7 +34,7 @@ export function toCriterion(c: CriterionField): string | SuccessCriterion | null
 /** Why a draft cannot be sent, or null. */
 export function draftProblem(d: Pick<Draft, "instruction">): "error.instruction" | "error.instructionTooLong" | null {
   if (d.instruction.trim() === "") return "error.instruction";
-  if (d.instruction.length > MAX_INSTRUCTION) return "error.instructionTooLong";
+  if (charCount(d.instruction) > MAX_INSTRUCTION) return "error.instructionTooLong";
   return null;
 }
 
