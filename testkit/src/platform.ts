@@ -40,6 +40,11 @@ export interface Platform {
   prefersReducedMotion(): boolean;
   /** Number of running animations in the document. */
   runningAnimations(): number;
+  /**
+   * Style sheets of the document whose rules the page may not read (cross-origin without CORS):
+   * they are counted, never read around.
+   */
+  inaccessibleStyleSheets(): number;
   /** Monotonic milliseconds. */
   now(): number;
 }
@@ -118,6 +123,17 @@ export function domPlatform(win: Window): Platform {
     prefersReducedMotion: () => matches("(prefers-reduced-motion: reduce)"),
     runningAnimations: () =>
       typeof doc.getAnimations === "function" ? doc.getAnimations().filter((a) => a.playState === "running").length : 0,
+    inaccessibleStyleSheets: () => {
+      let n = 0;
+      for (const sheet of Array.from(doc.styleSheets)) {
+        try {
+          void sheet.cssRules;
+        } catch {
+          n++;
+        }
+      }
+      return n;
+    },
     now: () => (typeof win.performance !== "undefined" ? win.performance.now() : Date.now()),
   };
 }

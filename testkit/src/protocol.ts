@@ -248,6 +248,12 @@ export interface UiLayoutNode {
   border: Edges;
   padding: Edges;
   overflow: { x: string; y: string };
+  /** `box-sizing`: whether `rect` includes `padding` and `border` (kept apart from them). */
+  boxSizing: string;
+  /** `writing-mode`: which way block and inline run, for reading the edges. */
+  writingMode: string;
+  /** `direction`: `ltr` or `rtl`. */
+  direction: string;
   flex?: { direction: string; wrap: string; justify: string; align: string; gap: string };
   grid?: { columns: string; rows: string; gap: string };
 }
@@ -278,7 +284,8 @@ export interface UiUnderstanding {
     truncated: boolean;
     reasons: Array<"node_limit" | "time_limit">;
   };
-  evidence: { source: "computed_style"; nodeCount: number; untrusted: true };
+  /** Cross-origin style sheets are never read, only counted in `inaccessibleStyleSheets`. */
+  evidence: { source: "computed_style"; nodeCount: number; inaccessibleStyleSheets: number; untrusted: true };
   style: {
     color: StyleToken[];
     spacing: StyleToken[];

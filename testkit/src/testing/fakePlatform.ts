@@ -9,6 +9,8 @@ export interface FakeLayout {
   viewport: { width: number; height: number; dpr: number; scrollX: number; scrollY: number; docWidth: number; docHeight: number };
   hit: ((x: number, y: number) => Element | null) | null;
   now: number;
+  /** What `inaccessibleStyleSheets()` answers (jsdom loads no cross-origin sheet). */
+  inaccessibleStyleSheets: number;
 }
 
 /** A platform over jsdom with a controllable layout; unknown elements are 100×20 at (0,0). */
@@ -18,6 +20,7 @@ export function fakePlatform(win: Window): { platform: Platform; layout: FakeLay
     viewport: { width: 1000, height: 800, dpr: 2, scrollX: 0, scrollY: 0, docWidth: 1000, docHeight: 2000 },
     hit: null,
     now: 0,
+    inaccessibleStyleSheets: 0,
   };
   const rectOf = (el: Element): Rect => {
     const known = layout.rects.get(el);
@@ -40,6 +43,7 @@ export function fakePlatform(win: Window): { platform: Platform; layout: FakeLay
     prefersDark: () => false,
     prefersReducedMotion: () => false,
     runningAnimations: () => 0,
+    inaccessibleStyleSheets: () => layout.inaccessibleStyleSheets,
     now: () => layout.now,
   };
   return { platform, layout };

@@ -26,6 +26,30 @@ describe("UI understanding", () => {
     expect(ui?.components[0]?.nodeIds).toHaveLength(6);
     expect(ui?.style.spacing.some((t) => t.value === "2px")).toBe(true);
   });
+  it("keeps box sizing, writing mode and direction apart from the edges", () => {
+    document.body.innerHTML = `<div dir="rtl" style="box-sizing:border-box;writing-mode:vertical-rl;direction:rtl;padding:3px">Box</div>`;
+    const fake = fakePlatform(window);
+    fake.layout.inaccessibleStyleSheets = 2;
+    bridge = installTestKit({ enabled: true, page: { id: "ui" }, platform: fake.platform });
+    const ui = bridge?.snapshot({ ui: true }).ui;
+    const box = ui?.layout.nodes.find((n) => n.boxSizing === "border-box");
+    expect(box).toMatchObject({ writingMode: "vertical-rl", direction: "rtl", padding: { top: 3, right: 3, bottom: 3, left: 3 } });
+    // Cross-origin sheets are only counted.
+    expect(ui?.evidence.inaccessibleStyleSheets).toBe(2);
+  });
+  it("clusters repeated items by structure, never by class names", () => {
+    // Alike in tag and children: one cluster, whatever their classes. Alike in class only: none.
+    document.body.innerHTML = `<ul>
+      <li class="card"><b>A</b></li><li class="card card--sale"><b>B</b></li><li class="other"><b>C</b></li>
+    </ul><div><p class="same">x</p><span class="same">y</span></div>`;
+    bridge = installTestKit({ enabled: true, page: { id: "ui" }, platform: fakePlatform(window).platform });
+    const r = bridge?.snapshot({ ui: true, detail: "scoped" });
+    const items = (r?.nodes ?? []).filter((n) => n.tag === "li").map((n) => n.id);
+    expect(items).toHaveLength(3);
+    const clusters = r?.ui?.components ?? [];
+    expect(clusters.find((c) => items.every((id) => c.nodeIds.includes(id)))?.signature).toBe("li(b)");
+    for (const c of clusters) expect(c.signature).not.toMatch(/card|same|other/);
+  });
   it("respects its own node budget and reports the cut", () => {
     document.body.innerHTML = Array.from({ length: 10 }, (_, i) => `<p>P${i}</p>`).join("");
     bridge = installTestKit({ enabled: true, page: { id: "ui" }, platform: fakePlatform(window).platform });

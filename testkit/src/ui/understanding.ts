@@ -49,9 +49,19 @@ function top(map: Map<string, number>, n = 12): StyleToken[] {
     .slice(0, n);
 }
 
+/** An element's part of a signature: its tag and explicit role (bounded; page text). */
+function shapeOf(el: Element): string {
+  const role = el.getAttribute("role");
+  return role === null || role === "" ? el.localName : `${el.localName}[role=${role.slice(0, 32)}]`;
+}
+
+/**
+ * The shape repeated items share: tag, explicit role and their children's. Class names are left
+ * out on purpose: they are styling, not component truth (items styled alike are not thereby one
+ * component, and one component's items may differ by a modifier class).
+ */
 function signatureOf(el: Element): string {
-  const children = Array.from(el.children, (c) => c.localName).join(",");
-  return `${el.localName}.${Array.from(el.classList).sort().join(".")}[${children}]`;
+  return `${shapeOf(el)}(${Array.from(el.children, shapeOf).join(",")})`;
 }
 
 /** Builds the record, or returns undefined when no node fits the budget. */
@@ -88,6 +98,9 @@ export function understand(input: UnderstandingInput): UiUnderstanding | undefin
       border: edgesOf(s, "border", "-width"),
       padding: edgesOf(s, "padding"),
       overflow: { x: s.getPropertyValue("overflow-x") || "visible", y: s.getPropertyValue("overflow-y") || "visible" },
+      boxSizing: s.getPropertyValue("box-sizing") || "content-box",
+      writingMode: s.getPropertyValue("writing-mode") || "horizontal-tb",
+      direction: s.getPropertyValue("direction") || "ltr",
     };
     if (display.endsWith("flex")) {
       node.flex = {
@@ -171,7 +184,7 @@ export function understand(input: UnderstandingInput): UiUnderstanding | undefin
       truncated: reasons.length > 0,
       reasons,
     },
-    evidence: { source: "computed_style", nodeCount: nodes.length, untrusted: true },
+    evidence: { source: "computed_style", nodeCount: nodes.length, inaccessibleStyleSheets: platform.inaccessibleStyleSheets(), untrusted: true },
     style: { color: top(colors), spacing: top(spacing), radius: top(radius), shadow: top(shadow), typography: top(typography) },
     layout: { nodes, edges },
     components,
