@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { fileURLToPath } from "node:url";
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium, rendererCpuMs, serveStatic } from "./harness";
@@ -240,6 +240,46 @@ describe("Test Kit in Chromium", () => {
     expect(dom).not.toMatch(/data-a3s|a3s-node-id/);
   });
 
+  it("adds UI understanding unless asked not to, reading no cross-origin sheet", async () => {
+    // A style sheet from another origin (no CORS): the page may not read its rules.
+    const dir = await mkdtemp(join(tmpdir(), "a3s-sheet-"));
+    await writeFile(join(dir, "index.html"), "");
+    await writeFile(join(dir, "x.css"), ".from-elsewhere { color: red }");
+    const other = await serveStatic(dir);
+    try {
+      await page.evaluate(async (href) => {
+        const link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = href;
+        const loaded = new Promise((done, failed) => {
+          link.onload = done;
+          link.onerror = failed;
+        });
+        document.head.append(link);
+        await loaded;
+        const box = document.createElement("div");
+        box.dataset.testid = "rtl-box";
+        box.dir = "rtl";
+        box.textContent = "صندوق";
+        box.style.cssText = "box-sizing: border-box; writing-mode: vertical-rl; padding: 3px; width: 80px";
+        document.body.append(box);
+      }, `${other.url}x.css`);
+      const r = await snapshot();
+      expect(r.ui?.protocol).toBe("a3s.test.ui-understanding/1");
+      expect(r.ui?.evidence.inaccessibleStyleSheets).toBe(1);
+      const box = byTestId(r, "rtl-box");
+      const layout = r.ui?.layout.nodes.find((n) => n.nodeId === box.id);
+      expect(layout).toMatchObject({ boxSizing: "border-box", writingMode: "vertical-rl", direction: "rtl", padding: { top: 3, right: 3, bottom: 3, left: 3 } });
+      expect((await snapshot({ ui: false })).ui).toBeUndefined();
+    } finally {
+      await page.evaluate((href) => {
+        document.querySelector('[data-testid="rtl-box"]')?.remove();
+        for (const l of document.querySelectorAll("link")) if (l.href === href) l.remove();
+      }, `${other.url}x.css`);
+      await other.close();
+    }
+  });
+
   it("reuses only records that a full rebuild would reproduce", async () => {
     // Scoped records are reused between projections; forensic ones (computed styles) never are.
     // Both walk every element, so after each change the scoped records must equal the forensic
@@ -360,11 +400,11 @@ describe("Test Kit in Chromium", () => {
         const times: number[] = [];
         let ids = 0;
         for (let i = -5; i < 21; i++) {
-          const base = bridge.snapshot({});
+          const base = bridge.snapshot({ ui: false });
           const span = document.querySelector(`#bench .row:nth-child(${i + 6}) span`);
           if (span !== null) span.textContent = `Changed ${Math.random()}`;
           const t = performance.now();
-          const d = bridge.snapshot({ detail: "diff", sinceRevision: base.revision });
+          const d = bridge.snapshot({ detail: "diff", sinceRevision: base.revision, ui: false });
           if (i >= 0) times.push(performance.now() - t);
           ids = d.delta?.invalidated.nodeIds.length ?? -1;
         }
@@ -407,7 +447,7 @@ describe("Test Kit in Chromium", () => {
             const bridge = host[Symbol.for("a3s.test.page-context")];
             if (bridge === undefined) throw new Error("no bridge");
             const t = performance.now();
-            bridge.snapshot({});
+            bridge.snapshot({ ui: false });
             return performance.now() - t;
           }),
         );
@@ -416,11 +456,11 @@ describe("Test Kit in Chromium", () => {
       const r2 = (x: number | undefined) => Math.round((x ?? 0) * 100) / 100;
       return { medianMs: r2(times[Math.floor(times.length / 2)]), minMs: r2(times[0]), loads };
     };
-    const demo = { elements: await pageElements(), summary: await timing({}) };
+    const demo = { elements: await pageElements(), summary: await timing({ ui: false }) };
     await addRows(0, 100);
-    const five00 = { elements: await pageElements(), summary: await timing({}), coldSummary: await timing({}, 21, true), oneNodeDiff: await diffTiming() };
+    const five00 = { elements: await pageElements(), summary: await timing({ ui: false }), coldSummary: await timing({ ui: false }, 21, true), oneNodeDiff: await diffTiming() };
     await addRows(100, 1000);
-    const big = { elements: await pageElements(), summary: await timing({}), coldSummary: await timing({}, 21, true), forensic: await timing({ detail: "forensic" }), oneNodeDiff: await diffTiming() };
+    const big = { elements: await pageElements(), summary: await timing({ ui: false }), coldSummary: await timing({ ui: false }, 21, true), forensic: await timing({ detail: "forensic", ui: false }), oneNodeDiff: await diffTiming() };
     const firstSummary = await firstAfterLoad();
     const results = { loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100, demo, page500: { ...five00, firstSummary }, page5000: big };
     console.log(`testkit benchmark: ${JSON.stringify(results)}`);
