@@ -7,7 +7,7 @@
 
 use a3s_test_runner::process_tree::{all_processes, ProcessInfo};
 use std::collections::BTreeSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The environment variable carrying the tag.
 pub const TAG_VAR: &str = "A3S_TEST_OWNERSHIP_TAG";
@@ -83,9 +83,15 @@ impl Tracker {
 
     /// Poll until nothing of the tag is alive, up to `within`; returns what still lives.
     pub fn wait_none(&mut self, within: Duration) -> Vec<ProcessInfo> {
-        // These processes are not our children: /proc is the only thing to watch.
-        crate::common::wait_until(within, || self.live().is_empty());
-        self.live()
+        let until = Instant::now() + within;
+        loop {
+            let live = self.live();
+            if live.is_empty() || Instant::now() >= until {
+                return live;
+            }
+            // These processes are not our children: /proc is the only thing to watch.
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     /// [`Tracker::wait_none`], then kill what still lives (a failed test must not leave a
