@@ -505,6 +505,19 @@ impl Ledger {
                 ),
             )
         })?;
+        // Rejecting a result A3S Test verified says why (the reviewer's reason is what the next
+        // attempt works from); withdrawing a finding not yet repaired need not.
+        if let (Action::Reject { message }, RepairStatus::ReviewReady) = (&req.action, f.status) {
+            if message.as_deref().is_none_or(|m| m.trim().is_empty()) {
+                return Err(LedgerError::new(
+                    ErrorCode::InvalidInput,
+                    format!(
+                        "dismissing the verified repair of finding {} needs a reason (a message)",
+                        f.id
+                    ),
+                ));
+            }
+        }
         if op.needs_attempt(req.actor) {
             let given = req.attempt_id.as_ref().ok_or_else(|| {
                 LedgerError::new(

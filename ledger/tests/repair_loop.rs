@@ -308,6 +308,32 @@ fn a_declared_replacement_is_kept_with_its_attempt_and_bounded() {
 }
 
 #[test]
+fn rejecting_a_verified_repair_needs_a_reason_and_cancelling_does_not() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f1", ""), finding("f2", "")]).unwrap();
+    fx.drive("f1", ReviewReady);
+    let before = fx.bytes();
+    for message in [None, Some("  ".to_string())] {
+        let err = fx
+            .act("f1", Actor::Human, Action::Reject { message })
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidInput);
+        assert!(err.message.contains("reason"), "{}", err.message);
+        assert_eq!(fx.bytes(), before);
+    }
+    let reason = Some("the button is still too small".to_string());
+    let dismissed = fx
+        .act("f1", Actor::Human, Action::Reject { message: reason })
+        .unwrap();
+    assert_eq!(dismissed.to, Dismissed);
+    // Withdrawing a finding nobody repaired yet needs no reason.
+    let cancelled = fx
+        .act("f2", Actor::Human, Action::Reject { message: None })
+        .unwrap();
+    assert_eq!(cancelled.to, Cancelled);
+}
+
+#[test]
 fn declared_conflicts_hold_both_queued_findings() {
     let fx = Fixture::new();
     let r = fx

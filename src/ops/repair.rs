@@ -240,7 +240,8 @@ pub struct ReviewerParams {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub target: Target,
-    /// A note for the record (for answer: the answer or new guidance, required).
+    /// A note for the record. Required for answer (the answer or new guidance) and for a
+    /// reject of a verified repair (the reason); optional otherwise.
     #[arg(long)]
     pub message: Option<String>,
 }

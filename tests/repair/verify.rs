@@ -294,6 +294,17 @@ fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candid
         start["action"]["verify_start"]["lease_ms"], length,
         "{start}"
     );
+    // Dismissing a verified repair needs the reviewer's reason; without one nothing changes.
+    let reject_args = on(l.session, "repair-reject", "r-reject", &[]);
+    let reject_args: Vec<&str> = reject_args.iter().map(String::as_str).collect();
+    let reject = run(l.root, &reject_args, None);
+    let (code, refusal) = verdict(&reject);
+    assert_eq!(code, Some(2), "{refusal}");
+    assert_eq!(
+        refusal["error"]["code"],
+        "test.session.repair_invalid_input"
+    );
+    assert_eq!(l.status(), "review_ready");
     // The reviewer promotes the proven candidate; the suite is admitted and passes against the
     // app, in a browser of its own.
     std::fs::create_dir_all(l.root.join("suites")).unwrap();

@@ -104,6 +104,16 @@ describe("RepairQueue", () => {
     expect(() => q.applyEvent({ ...ev, status: "bogus" as never, sequence: 9, requestId: "q9" })).toThrow(/status/);
     expect(() => q.applyEvent({ ...ev, repairId: "zz" })).toThrow(/unknown_repair/);
   });
+  it("asks for a reason before dismissing a verified repair", async () => {
+    const q = queue();
+    await q.submit([draft({ id: "a" }), draft({ id: "b" })]);
+    q.applyEvent({ repairId: "a", sequence: 1, status: "review_ready", actor: "a3s-test", at: "2026-01-01T00:00:00Z", requestId: "s1" });
+    await expect(q.submitAction({ repairId: "a", kind: "dismiss" })).rejects.toThrow(/reason/);
+    await expect(q.submitAction({ repairId: "a", kind: "dismiss", message: " " })).rejects.toThrow(/reason/);
+    await expect(q.submitAction({ repairId: "a", kind: "dismiss", message: "Still too small" })).resolves.toMatchObject({ kind: "dismiss" });
+    // Cancelling a queued finding needs none.
+    await expect(q.submitAction({ repairId: "b", kind: "dismiss" })).resolves.toMatchObject({ kind: "dismiss" });
+  });
   it("queues human actions", async () => {
     const q = queue();
     await q.submit(draft({ id: "a" }));
