@@ -23,28 +23,23 @@ pub const MAX_VERIFY_LEASE_MS: u64 = 7 * 24 * 60 * 60 * 1000;
 
 /// Resolve the lease of a `verify_start`: `None` is the default; out of range is rejected.
 pub fn verify_lease_length(requested: Option<u64>) -> Result<u64, LedgerError> {
-    match requested {
-        None => Ok(DEFAULT_LEASE_MS),
-        Some(ms) if (MIN_LEASE_MS..=MAX_VERIFY_LEASE_MS).contains(&ms) => Ok(ms),
-        Some(ms) => Err(LedgerError::new(
-            ErrorCode::InvalidLease,
-            format!(
-                "verification lease of {ms} ms is out of range \
-                 {MIN_LEASE_MS}..={MAX_VERIFY_LEASE_MS} ms"
-            ),
-        )),
-    }
+    bounded(requested, MAX_VERIFY_LEASE_MS, "verification lease")
 }
 
 /// Resolve a requested lease length: `None` is the default; out of range is rejected, never
 /// clamped.
 pub fn lease_length(requested: Option<u64>) -> Result<u64, LedgerError> {
+    bounded(requested, MAX_LEASE_MS, "lease")
+}
+
+/// `requested` if it is within `MIN_LEASE_MS..=max`, the default lease if absent.
+fn bounded(requested: Option<u64>, max: u64, what: &str) -> Result<u64, LedgerError> {
     match requested {
         None => Ok(DEFAULT_LEASE_MS),
-        Some(ms) if (MIN_LEASE_MS..=MAX_LEASE_MS).contains(&ms) => Ok(ms),
+        Some(ms) if (MIN_LEASE_MS..=max).contains(&ms) => Ok(ms),
         Some(ms) => Err(LedgerError::new(
             ErrorCode::InvalidLease,
-            format!("lease of {ms} ms is out of range {MIN_LEASE_MS}..={MAX_LEASE_MS} ms"),
+            format!("{what} of {ms} ms is out of range {MIN_LEASE_MS}..={max} ms"),
         )),
     }
 }

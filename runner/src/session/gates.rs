@@ -6,7 +6,7 @@
 //! here and end to end in `tests/agent_session.rs`.
 
 use super::code::{SessionCode, SessionError};
-use super::file::{folder_bytes, now_ms, SessionFile};
+use super::file::{folder_bytes, now_ms, ObservationRecord, SessionFile};
 use super::policy;
 use super::statement::refs_in;
 use a3s_test_driver::Capabilities;
@@ -155,16 +155,7 @@ pub fn ref_binding(
             format!("{r} was never issued on this page; {hint}"),
         ));
     }
-    let Some(latest) = latest.filter(|l| l.open) else {
-        let when = match latest {
-            Some(l) => format!("observation {} ended (every action ends one)", l.id),
-            None => "there is no observation".to_string(),
-        };
-        return Err(SessionError::new(
-            SessionCode::StaleRef,
-            format!("{} is stale: {when}; observe again", refs.join(", ")),
-        ));
-    };
+    let latest = open_observation(session, refs)?;
     for r in refs {
         if !session.refs.iter().any(|e| &e.reference == r) {
             return Err(SessionError::new(
@@ -180,6 +171,27 @@ pub fn ref_binding(
     Ok(())
 }
 
+/// The latest observation, when it is still open; otherwise `refs` are stale, and the refusal
+/// says whether an action ended it or there never was one.
+fn open_observation<'a>(
+    session: &'a SessionFile,
+    refs: &[String],
+) -> Result<&'a ObservationRecord, SessionError> {
+    match session.latest.as_ref() {
+        Some(l) if l.open => Ok(l),
+        latest => {
+            let when = match latest {
+                Some(l) => format!("observation {} ended (every action ends one)", l.id),
+                None => "there is no observation".to_string(),
+            };
+            Err(SessionError::new(
+                SessionCode::StaleRef,
+                format!("{} is stale: {when}; observe again", refs.join(", ")),
+            ))
+        }
+    }
+}
+
 /// Gate 4 for `@cN` refs: like an `@eN`, each belongs to the latest observation, which must
 /// still be open (an action ends it); and it must be one of that observation's surviving Page
 /// Context refs (a validated delta since the observation may drop some, never extend them).
@@ -187,19 +199,7 @@ pub fn cref_binding(session: &SessionFile, refs: &[String]) -> Result<(), Sessio
     if refs.is_empty() {
         return Ok(());
     }
-    match session.latest.as_ref() {
-        Some(l) if l.open => {}
-        latest => {
-            let when = match latest {
-                Some(l) => format!("observation {} ended (every action ends one)", l.id),
-                None => "there is no observation".to_string(),
-            };
-            return Err(SessionError::new(
-                SessionCode::StaleRef,
-                format!("{} is stale: {when}; observe again", refs.join(", ")),
-            ));
-        }
-    }
+    open_observation(session, refs)?;
     let crefs = session
         .page_context
         .as_ref()
