@@ -377,7 +377,8 @@ pub struct VerificationFailure {
 pub struct VerificationRecord {
     /// Always [`VERIFICATION_PROTOCOL`].
     pub protocol: String,
-    /// The finding's context revision the wait started from.
+    /// The revision the wait started from: the later of the finding's context revision and the
+    /// revision of A3S Test's baseline.
     pub revision_before: Option<u64>,
     /// The newer ready revision observed, if one arrived.
     pub revision_after: Option<u64>,

@@ -334,7 +334,7 @@ pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyErr
     })?;
     let finding = state.record(finding_state)?;
     let facts = Facts::read(&state, finding_state, &c.attempt_id);
-    let mut record = new_record(finding.context_revision);
+    let mut record = new_record(facts.reference_revision(&finding));
     let dir = verify_dir(&c);
     let session_dir = a3s_test_ledger::session_dir(&ctx.root, &c.session);
     run_steps(ctx, &c, &finding, &facts, &dir, &session_dir, &mut record)?;

@@ -4,7 +4,7 @@
 //! agent declared when it completed the attempt under verification.
 
 use a3s_test_ledger::verification::Baseline;
-use a3s_test_ledger::{AttemptId, FindingState, LedgerState};
+use a3s_test_ledger::{AttemptId, Finding, FindingState, LedgerState};
 
 /// The ledger's facts about one finding.
 #[derive(Debug, Default)]
@@ -20,6 +20,15 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// The revision step 1 must see a newer ready one than: the later of the finding's context
+    /// revision (when the reviewer marked it) and the revision A3S Test's own baseline saw when
+    /// the finding was drained from the live page. Edits start after both, so a page that only
+    /// changed between the mark and the drain does not pass for a repaired one.
+    pub fn reference_revision(&self, finding: &Finding) -> Option<u64> {
+        let baseline = self.baseline.as_ref().and_then(|b| b.revision);
+        finding.context_revision.max(baseline)
+    }
+
     /// Read the facts of `finding` from the folded `state`, before this verification appends
     /// anything of its own.
     pub fn read(state: &LedgerState, finding: &FindingState, attempt: &AttemptId) -> Facts {
@@ -32,5 +41,57 @@ impl Facts {
                 .find(|a| &a.id == attempt)
                 .and_then(|a| a.replacement.clone()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(context_revision: Option<u64>) -> Finding {
+        let revision =
+            context_revision.map_or(String::new(), |r| format!(r#","contextRevision":{r}"#));
+        let doc = format!(
+            r#"{{"protocol":"a3s.test.repair/1","repairs":[{{"id":"f1","createdAt":"2026-01-01T00:00:00Z",
+            "target":{{"kind":"node","nodeIds":["n1"]}},"instruction":"Make it blue","intent":"fix",
+            "severity":"important","status":"queued","context":{{"untrusted":true}}{revision}}}]}}"#
+        );
+        a3s_test_ledger::parse_document(doc.as_bytes())
+            .unwrap()
+            .remove(0)
+    }
+
+    fn baseline(revision: Option<u64>) -> Facts {
+        Facts {
+            baseline: Some(Baseline {
+                url: "http://127.0.0.1:1/".into(),
+                revision,
+                console_errors: 0,
+                page_errors: 0,
+                evidence: Vec::new(),
+            }),
+            ..Facts::default()
+        }
+    }
+
+    #[test]
+    fn the_reference_is_the_later_of_the_mark_and_the_baseline() {
+        assert_eq!(
+            baseline(Some(9)).reference_revision(&finding(Some(4))),
+            Some(9)
+        );
+        assert_eq!(
+            baseline(Some(4)).reference_revision(&finding(Some(9))),
+            Some(9)
+        );
+        assert_eq!(
+            baseline(None).reference_revision(&finding(Some(4))),
+            Some(4)
+        );
+        assert_eq!(
+            baseline(Some(7)).reference_revision(&finding(None)),
+            Some(7)
+        );
+        assert_eq!(Facts::default().reference_revision(&finding(None)), None);
     }
 }

@@ -29,7 +29,7 @@ pub fn observe(
         .and_then(|raw| serde_json::from_str(raw.get()).ok())
         .unwrap_or(serde_json::Value::Null);
     let request = Request::RepairObserve(ObserveRequest {
-        after_revision: finding.context_revision,
+        after_revision: facts.reference_revision(finding),
         revision_timeout_ms: c.revision_timeout_ms,
         locators: locate::locators_of_context(&context),
         replacement: facts.replacement.clone(),
