@@ -56,12 +56,24 @@ impl<'a> Loop<'a> {
     /// Serve the app under `root` (with `project` as `.a3s-test/project.acl`, if any), start a
     /// session on it, wait until the page sent its finding, drain it and claim it.
     fn start(root: &'a Path, session: &'a str, project: Option<&str>) -> Loop<'a> {
+        Self::start_with(root, session, project, |_| {})
+    }
+
+    /// [`Loop::start`], running `before_drain` on the app once the page has sent its finding
+    /// and before A3S Test drains it (and records its baseline).
+    fn start_with(
+        root: &'a Path,
+        session: &'a str,
+        project: Option<&str>,
+        before_drain: impl FnOnce(&VerifyApp),
+    ) -> Loop<'a> {
         if let Some(text) = project {
             crate::common::write(root, ".a3s-test/project.acl", text);
         }
         let app = VerifyApp::start(root);
         let guard = start_session(root, &app.origin, session);
         wait_until_sent(root, session);
+        before_drain(&app);
         let drained = ok_json(
             root,
             &["agent", "repair-drain", "--session", session, "--json"],
@@ -364,6 +376,34 @@ fn without_a_newer_revision_the_verification_fails_at_step_one() {
         "test.session.repair_no_new_revision",
     );
     assert_eq!(v["result"]["to"], "verification_failed");
+}
+
+#[test]
+fn a_page_that_changed_only_before_the_drain_does_not_pass_for_a_repaired_one() {
+    let dir = tempfile::tempdir().unwrap();
+    // After the reviewer sent the finding, and before any repair, the page re-renders: its
+    // revision is now past the finding's. The baseline A3S Test takes at the drain sees that.
+    let l = Loop::start_with(dir.path(), "vearly", Some(&catalog(PASSING)), |app| {
+        app.edit("Pay now", "");
+        wait_for(
+            dir.path(),
+            "vearly",
+            r#"wait { visible = text("Pay now") }"#,
+        );
+    });
+    // The agent completes without a render after its claim: step 1 has nothing newer to see.
+    l.complete(&[CHECKOUT]);
+    let v = l.verify_fails(
+        &[CHECKOUT],
+        &["--revision-timeout-ms", "500"],
+        "revision",
+        "test.session.repair_no_new_revision",
+    );
+    let record = &v["record"];
+    assert!(
+        record["revisionBefore"].as_u64() > Some(1),
+        "the wait starts from the baseline's revision: {record}"
+    );
 }
 
 #[test]
