@@ -59,6 +59,15 @@ impl<'a> Loop<'a> {
         Self::start_with(root, session, project, |_| {})
     }
 
+    /// [`Loop::start`] with the passing catalog, then the agent's repair: the component
+    /// rewritten with a button labelled `label`, hot-reloaded, and completed.
+    fn repaired(root: &'a Path, session: &'a str, label: &str) -> Loop<'a> {
+        let l = Self::start(root, session, Some(&catalog(PASSING)));
+        l.app.edit(label, "");
+        l.complete(&[CHECKOUT]);
+        l
+    }
+
     /// [`Loop::start`], running `before_drain` on the app once the page has sent its finding
     /// and before A3S Test drains it (and records its baseline).
     fn start_with(
@@ -147,6 +156,18 @@ impl<'a> Loop<'a> {
 
     /// `repair-verify` (request `r-verify`) that must fail at `step` with `code`: exit code 1,
     /// that failure in the record, the finding `verification_failed`. The JSON answer.
+    /// Complete with no render since the claim, and verify with a short revision wait: the
+    /// verification fails at step 1.
+    fn completed_without_a_render(&self) -> Value {
+        self.complete(&[CHECKOUT]);
+        self.verify_fails(
+            &[CHECKOUT],
+            &["--revision-timeout-ms", "500"],
+            "revision",
+            "test.session.repair_no_new_revision",
+        )
+    }
+
     fn verify_fails(&self, files: &[&str], extra: &[&str], step: &str, code: &str) -> Value {
         let (exit, v) = verdict(&self.verify("r-verify", files, extra));
         assert_eq!(exit, Some(1), "{v}");
@@ -248,9 +269,7 @@ fn failure(v: &Value) -> (&str, &str) {
 #[test]
 fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candidate() {
     let dir = tempfile::tempdir().unwrap();
-    let l = Loop::start(dir.path(), "vhappy", Some(&catalog(PASSING)));
-    l.app.edit("Pay", "");
-    l.complete(&[CHECKOUT]);
+    let l = Loop::repaired(dir.path(), "vhappy", "Pay");
     let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
     assert_eq!(code, Some(0), "{v}");
     assert_eq!(v["passed"], true, "{v}");
@@ -368,13 +387,7 @@ fn without_a_newer_revision_the_verification_fails_at_step_one() {
     let l = Loop::start(dir.path(), "vstale", Some(&catalog(PASSING)));
     // The file changes on disk but the page is never told: no newer revision arrives.
     crate::common::write(l.root, CHECKOUT, "export function render() {}\n");
-    l.complete(&[CHECKOUT]);
-    let v = l.verify_fails(
-        &[CHECKOUT],
-        &["--revision-timeout-ms", "500"],
-        "revision",
-        "test.session.repair_no_new_revision",
-    );
+    let v = l.completed_without_a_render();
     assert_eq!(v["result"]["to"], "verification_failed");
 }
 
@@ -392,13 +405,7 @@ fn a_page_that_changed_only_before_the_drain_does_not_pass_for_a_repaired_one() 
         );
     });
     // The agent completes without a render after its claim: step 1 has nothing newer to see.
-    l.complete(&[CHECKOUT]);
-    let v = l.verify_fails(
-        &[CHECKOUT],
-        &["--revision-timeout-ms", "500"],
-        "revision",
-        "test.session.repair_no_new_revision",
-    );
+    let v = l.completed_without_a_render();
     let record = &v["record"];
     assert!(
         record["revisionBefore"].as_u64() > Some(1),
@@ -409,9 +416,7 @@ fn a_page_that_changed_only_before_the_drain_does_not_pass_for_a_repaired_one() 
 #[test]
 fn a_false_criterion_fails_and_is_never_auto_resolved() {
     let dir = tempfile::tempdir().unwrap();
-    let l = Loop::start(dir.path(), "vcrit", Some(&catalog(PASSING)));
-    l.app.edit("Pay later", "");
-    l.complete(&[CHECKOUT]);
+    let l = Loop::repaired(dir.path(), "vcrit", "Pay later");
     let v = l.verify_fails(
         &[CHECKOUT],
         &["--auto-resolve-repairs"],
@@ -520,9 +525,7 @@ fn a_replacement_declared_at_completion_is_admitted_and_resolved_in_place_of_the
 #[test]
 fn a_changed_file_mismatch_is_refused_before_the_browser_is_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let l = Loop::start(dir.path(), "vmismatch", Some(&catalog(PASSING)));
-    l.app.edit("Pay", "");
-    l.complete(&[CHECKOUT]);
+    let l = Loop::repaired(dir.path(), "vmismatch", "Pay");
     let events = std::fs::read(l.folder().join("events.jsonl")).unwrap();
     let ledger = std::fs::read(ledger_path(l.root, l.session)).unwrap();
     let (code, v) = verdict(&l.verify("r-verify", &["src/Other.js"], &[]));
@@ -568,9 +571,7 @@ fn an_expanded_slice_with_an_empty_catalog_fails_closed() {
 #[test]
 fn auto_resolve_resolves_only_after_the_persisted_pass() {
     let dir = tempfile::tempdir().unwrap();
-    let l = Loop::start(dir.path(), "vauto", Some(&catalog(PASSING)));
-    l.app.edit("Pay", "");
-    l.complete(&[CHECKOUT]);
+    let l = Loop::repaired(dir.path(), "vauto", "Pay");
     let out = l.verify("r-verify", &[CHECKOUT], &["--auto-resolve-repairs"]);
     let (code, v) = verdict(&out);
     assert_eq!(code, Some(0), "{v}");
