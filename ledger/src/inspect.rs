@@ -368,6 +368,7 @@ pub fn inspect(
                 v.passed = Some(record.passed);
                 digests.extend(
                     record
+                        .page
                         .evidence
                         .iter()
                         .chain(

@@ -53,7 +53,7 @@ pub use status::{Actor, Op, RepairStatus};
 pub use store::StoreLimits;
 pub use verification::{
     Baseline, CandidateRecord, CheckMode, CheckOutcome, CheckResult, CriterionOutcome, ErrorDelta,
-    EvidenceKind, EvidenceRef, ExpansionReason, LocatorKind, Proof, Scope, SliceDecision,
-    SliceInput, TargetResolution, VerificationFailure, VerificationRecord, VerifyStep,
-    SLICE_PROTOCOL, VERIFICATION_PROTOCOL,
+    EvidenceKind, EvidenceRef, ExpansionReason, LocatorKind, PageResult, Proof, Scope,
+    SliceDecision, SliceInput, TargetResolution, VerificationFailure, VerificationRecord,
+    VerifyStep, SLICE_PROTOCOL, VERIFICATION_PROTOCOL,
 };

@@ -99,22 +99,22 @@ pub fn validate_record(r: &VerificationRecord) -> Result<(), LedgerError> {
             "a verification record's protocol must be {VERIFICATION_PROTOCOL}"
         )));
     }
-    if let Some(t) = &r.target {
+    if let Some(t) = &r.page.target {
         short("target", &t.acl_target, MAX_SHORT_CHARS)?;
     }
-    if r.criteria.len() > MAX_CRITERIA {
+    if r.page.criteria.len() > MAX_CRITERIA {
         return Err(bad(format!("more than {MAX_CRITERIA} criteria")));
     }
-    for c in &r.criteria {
+    for c in &r.page.criteria {
         c.criterion.check().map_err(bad)?;
         if let Some(o) = &c.observed {
             short("observed text", o, MAX_SHORT_CHARS)?;
         }
     }
-    if let Some(o) = r.layout.as_ref().and_then(|l| l.occupant.as_ref()) {
+    if let Some(o) = r.page.layout.as_ref().and_then(|l| l.occupant.as_ref()) {
         short("layout occupant", o, MAX_SHORT_CHARS)?;
     }
-    evidence(&r.evidence, &PAGE_EVIDENCE)?;
+    evidence(&r.page.evidence, &PAGE_EVIDENCE)?;
     if let Some(s) = &r.slice {
         if s.protocol != SLICE_PROTOCOL {
             return Err(bad(format!("a slice's protocol must be {SLICE_PROTOCOL}")));
@@ -167,16 +167,21 @@ fn verdict(r: &VerificationRecord) -> Result<(), String> {
         return Err("it passed but names a failure".into());
     }
     if let Some(c) = r
+        .page
         .criteria
         .iter()
         .find(|c| c.verifiable && c.passed != Some(true))
     {
         return Err(format!("it passed but criterion {} did not", c.index));
     }
-    if r.layout.as_ref().is_some_and(|l| !l.passed) {
+    if r.page.layout.as_ref().is_some_and(|l| !l.passed) {
         return Err("it passed but its layout check did not".into());
     }
-    if r.errors.as_ref().is_some_and(|e| e.new_page_errors > 0) {
+    if r.page
+        .errors
+        .as_ref()
+        .is_some_and(|e| e.new_page_errors > 0)
+    {
         return Err("it passed with a new page error".into());
     }
     let slice = r.slice.as_ref().ok_or("it passed without a slice")?;

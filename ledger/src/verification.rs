@@ -371,6 +371,25 @@ pub struct VerificationFailure {
     pub message: String,
 }
 
+/// What the session's browser found on the page in steps 2–5 of a verification. The supervisor
+/// answers it and the record keeps it, so it is written once: the record flattens it, and its
+/// JSON keeps these fields at the top level.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageResult {
+    /// How the target was found again (step 2).
+    pub target: Option<TargetResolution>,
+    /// Every success criterion, evaluated or marked not verifiable (step 3).
+    pub criteria: Vec<CriterionOutcome>,
+    /// Browser errors relative to the baseline (step 4).
+    pub errors: Option<ErrorDelta>,
+    /// The Layout Mode check (step 3), for placement and rearrange findings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<LayoutOutcome>,
+    /// After-evidence: screenshot, Page Context, console and page-error files (step 5).
+    pub evidence: Vec<EvidenceRef>,
+}
+
 /// Everything one verification found (`a3s.test.repair-verification/1`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -382,17 +401,9 @@ pub struct VerificationRecord {
     pub revision_before: Option<u64>,
     /// The newer ready revision observed, if one arrived.
     pub revision_after: Option<u64>,
-    /// How the target was found again.
-    pub target: Option<TargetResolution>,
-    /// Every success criterion, evaluated or marked not verifiable.
-    pub criteria: Vec<CriterionOutcome>,
-    /// Browser errors relative to the baseline.
-    pub errors: Option<ErrorDelta>,
-    /// The Layout Mode check, for placement and rearrange findings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub layout: Option<LayoutOutcome>,
-    /// After-evidence (screenshot, Page Context, console, page errors).
-    pub evidence: Vec<EvidenceRef>,
+    /// What the page showed (steps 2–5), as the session's browser answered it.
+    #[serde(flatten)]
+    pub page: PageResult,
     /// The slice decision, once planned.
     pub slice: Option<SliceDecision>,
     /// The selected checks' results, in slice order.

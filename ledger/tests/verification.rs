@@ -51,13 +51,17 @@ fn a_verdict_must_agree_with_its_facts() {
         }),
         ("a missing check result", |r| r.checks.clear()),
         ("no slice", |r| r.slice = None),
-        ("a false criterion", |r| r.criteria[1].passed = Some(false)),
-        ("an unevaluated criterion", |r| r.criteria[1].passed = None),
+        ("a false criterion", |r| {
+            r.page.criteria[1].passed = Some(false)
+        }),
+        ("an unevaluated criterion", |r| {
+            r.page.criteria[1].passed = None
+        }),
         ("a new page error", |r| {
-            r.errors.as_mut().unwrap().new_page_errors = 1;
+            r.page.errors.as_mut().unwrap().new_page_errors = 1;
         }),
         ("a failed layout check", |r| {
-            r.layout = Some(verification::LayoutOutcome {
+            r.page.layout = Some(verification::LayoutOutcome {
                 check: verification::LayoutCheck::Rearrange,
                 in_viewport: true,
                 occupant: None,
@@ -73,10 +77,10 @@ fn a_verdict_must_agree_with_its_facts() {
         }),
         ("a wrong protocol", |r| r.protocol = "x/1".into()),
         ("an escaping evidence path", |r| {
-            r.evidence[0].path = "../../etc/passwd".into();
+            r.page.evidence[0].path = "../../etc/passwd".into();
         }),
         ("a bad digest", |r| {
-            r.evidence[0].sha256 = "sha256:XY".into()
+            r.page.evidence[0].sha256 = "sha256:XY".into()
         }),
     ];
     for (name, break_it) in cases {
@@ -100,7 +104,7 @@ fn a_verdict_must_agree_with_its_facts() {
     assert!(err.message.contains("failing step"), "{err}");
     // A console error alone does not contradict a pass (it only expands the slice).
     let mut r = record(true);
-    r.errors.as_mut().unwrap().new_console_errors = 2;
+    r.page.errors.as_mut().unwrap().new_console_errors = 2;
     assert_eq!(
         fx.act("f1", Actor::A3sTest, verify_with(r)).unwrap().to,
         ReviewReady

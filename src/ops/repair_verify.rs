@@ -22,8 +22,8 @@ use super::repair::Completion;
 use super::Context;
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{
-    CheckResult, ErrorDelta, SliceInput, VerificationFailure, VerificationRecord, VerifyStep,
-    VERIFICATION_PROTOCOL,
+    CheckResult, ErrorDelta, PageResult, SliceInput, VerificationFailure, VerificationRecord,
+    VerifyStep, VERIFICATION_PROTOCOL,
 };
 use a3s_test_ledger::{
     inspect, Action, Actor, Applied, AttemptId, ErrorCode, FindingId, Ledger, LedgerError,
@@ -273,11 +273,7 @@ fn new_record(revision_before: Option<u64>) -> VerificationRecord {
         protocol: VERIFICATION_PROTOCOL.into(),
         revision_before,
         revision_after: None,
-        target: None,
-        criteria: Vec::new(),
-        errors: None,
-        layout: None,
-        evidence: Vec::new(),
+        page: PageResult::default(),
         slice: None,
         checks: Vec::new(),
         candidate: None,
@@ -362,18 +358,14 @@ fn run_steps(
     // Steps 1–5 in the session's browser.
     let page = page::observe(ctx, c, finding, facts, dir)?;
     record.revision_after = page.revision;
-    record.target = page.target.clone();
-    record.criteria = page.criteria.clone();
-    record.errors = page.errors.clone();
-    record.layout = page.layout.clone();
-    record.evidence = page.evidence.clone();
+    record.page = page.page;
     if let Some(f) = page.failure {
         record.passed = false;
         record.failure = Some(f);
         return Ok(());
     }
     // Step 6: the slice.
-    let errors = record.errors.clone().unwrap_or(ErrorDelta {
+    let errors = record.page.errors.clone().unwrap_or(ErrorDelta {
         new_console_errors: 0,
         new_page_errors: 0,
         baseline: facts.baseline.is_some(),
@@ -381,7 +373,7 @@ fn run_steps(
     let input = SliceInput {
         source_files: a3s_test_ledger::source_files(finding),
         changed_files: c.changed_files.clone(),
-        stable_locator: record.target.as_ref().is_some_and(|t| t.stable),
+        stable_locator: record.page.target.as_ref().is_some_and(|t| t.stable),
         new_console_errors: errors.new_console_errors > 0,
         new_page_errors: errors.new_page_errors > 0,
         prior_acl_proof_passed: facts.prior_acl_proof_passed,

@@ -204,16 +204,18 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     let passed = observe(root, request("a1", criteria));
     assert_eq!(passed.failure, None, "{passed:?}");
     assert!(passed.revision.unwrap() > context_revision);
-    let target = passed.target.as_ref().unwrap();
+    let target = passed.page.target.as_ref().unwrap();
     assert_eq!(target.acl_target, r#"role("button", "Pay now")"#);
     assert!(target.stable);
-    assert_eq!(passed.criteria.len(), 6);
-    assert!(!passed.criteria[0].verifiable);
+    assert_eq!(passed.page.criteria.len(), 6);
+    assert!(!passed.page.criteria[0].verifiable);
     assert!(
-        passed.criteria[1..].iter().all(|c| c.passed == Some(true)),
+        passed.page.criteria[1..]
+            .iter()
+            .all(|c| c.passed == Some(true)),
         "{passed:?}"
     );
-    let errors = passed.errors.as_ref().unwrap();
+    let errors = passed.page.errors.as_ref().unwrap();
     assert_eq!(
         (
             errors.new_console_errors,
@@ -223,7 +225,7 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
         (0, 0, true)
     );
     let verify_dir = format!("artifacts/repairs/{FINDING}/a1/verify/");
-    assert_pinned(root, &passed.evidence, &verify_dir, &all);
+    assert_pinned(root, &passed.page.evidence, &verify_dir, &all);
 
     // 3. A criterion that does not hold.
     let wrong = observe(
@@ -240,9 +242,9 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
             "test.session.repair_criterion_failed".into()
         )
     );
-    assert_eq!(wrong.criteria[0].observed.as_deref(), Some("Pay now"));
+    assert_eq!(wrong.page.criteria[0].observed.as_deref(), Some("Pay now"));
     assert_eq!(
-        wrong.evidence.len(),
+        wrong.page.evidence.len(),
         4,
         "evidence is captured for a failed verification too"
     );
@@ -296,7 +298,7 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     );
     assert_eq!(replaced.failure, None, "{replaced:?}");
     assert_eq!(
-        serde_json::to_value(replaced.target.unwrap().locator).unwrap(),
+        serde_json::to_value(replaced.page.target.unwrap().locator).unwrap(),
         "replacement"
     );
 
@@ -307,8 +309,9 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
         failure_of(&broken),
         ("errors".into(), "test.session.repair_new_page_error".into())
     );
-    assert_eq!(broken.errors.unwrap().new_page_errors, 1);
+    assert_eq!(broken.page.errors.unwrap().new_page_errors, 1);
     let page_errors = broken
+        .page
         .evidence
         .iter()
         .find(|e| e.path.ends_with("page-errors.json"))

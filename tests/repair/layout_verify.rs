@@ -90,9 +90,9 @@ fn layout_findings_pass_only_when_the_page_moved_or_placed_something_there() {
         )),
         "{stayed:?}"
     );
-    let layout = stayed.layout.as_ref().unwrap();
+    let layout = stayed.page.layout.as_ref().unwrap();
     assert_eq!((layout.passed, layout.overlap_px), (false, Some(0)));
-    assert_eq!(stayed.evidence.len(), 4, "evidence is captured anyway");
+    assert_eq!(stayed.page.evidence.len(), 4, "evidence is captured anyway");
 
     // Nothing but the page root is at the placement's destination.
     let unplaced = observe(root, "a2", LayoutCheck::Placement, empty);
@@ -104,7 +104,7 @@ fn layout_findings_pass_only_when_the_page_moved_or_placed_something_there() {
         )),
         "{unplaced:?}"
     );
-    let layout = unplaced.layout.as_ref().unwrap();
+    let layout = unplaced.page.layout.as_ref().unwrap();
     assert!(
         layout.in_viewport && layout.occupant.is_none(),
         "{layout:?}"
@@ -117,7 +117,10 @@ fn layout_findings_pass_only_when_the_page_moved_or_placed_something_there() {
         LayoutCheck::Placement,
         rect(0.0, 50_000.0, 10.0, 10.0),
     );
-    assert!(!below.layout.as_ref().unwrap().in_viewport, "{below:?}");
+    assert!(
+        !below.page.layout.as_ref().unwrap().in_viewport,
+        "{below:?}"
+    );
     assert_eq!(
         failure_code(&below).unwrap().1,
         "test.session.repair_layout_unaddressable"
@@ -137,12 +140,19 @@ fn layout_findings_pass_only_when_the_page_moved_or_placed_something_there() {
     );
     let moved = observe(root, "a4", LayoutCheck::Rearrange, destination);
     assert_eq!(moved.failure, None, "{moved:?}");
-    let layout = moved.layout.as_ref().unwrap();
+    let layout = moved.page.layout.as_ref().unwrap();
     assert!(layout.passed && layout.in_viewport, "{layout:?}");
     assert_eq!(layout.overlap_px, Some(4000));
     let placed = observe(root, "a5", LayoutCheck::Placement, empty);
     assert_eq!(placed.failure, None, "{placed:?}");
-    let occupant = placed.layout.as_ref().unwrap().occupant.clone().unwrap();
+    let occupant = placed
+        .page
+        .layout
+        .as_ref()
+        .unwrap()
+        .occupant
+        .clone()
+        .unwrap();
     assert!(
         occupant.contains("picker") || occupant.contains("Date") || occupant.contains("div"),
         "{occupant}"

@@ -6,7 +6,7 @@
 
 use crate::support::{doc, finding, import, json, ok_json, run};
 use a3s_test_ledger::verification::{
-    CandidateRecord, CheckMode, CheckOutcome, CheckResult, LocatorKind, Proof, Scope,
+    CandidateRecord, CheckMode, CheckOutcome, CheckResult, LocatorKind, PageResult, Proof, Scope,
     SliceDecision, TargetResolution, VerificationFailure, VerificationRecord, VerifyStep,
     SLICE_PROTOCOL, VERIFICATION_PROTOCOL,
 };
@@ -97,15 +97,14 @@ fn verified(root: &Path, id: &str, passed: bool, candidate_text: &str) -> String
         protocol: VERIFICATION_PROTOCOL.into(),
         revision_before: Some(1),
         revision_after: Some(2),
-        target: Some(TargetResolution {
-            locator: LocatorKind::RoleName,
-            acl_target: r#"role("button", "Pay now")"#.into(),
-            stable: true,
-        }),
-        criteria: vec![],
-        errors: None,
-        layout: None,
-        evidence: vec![],
+        page: PageResult {
+            target: Some(TargetResolution {
+                locator: LocatorKind::RoleName,
+                acl_target: r#"role("button", "Pay now")"#.into(),
+                stable: true,
+            }),
+            ..PageResult::default()
+        },
         slice: Some(SliceDecision {
             protocol: SLICE_PROTOCOL.into(),
             scope: Scope::Focused,

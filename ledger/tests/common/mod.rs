@@ -262,42 +262,44 @@ pub fn record(passed: bool) -> VerificationRecord {
         protocol: VERIFICATION_PROTOCOL.into(),
         revision_before: Some(42),
         revision_after: Some(43),
-        target: Some(TargetResolution {
-            locator: LocatorKind::RoleName,
-            acl_target: "button \"Pay\"".into(),
-            stable: true,
-        }),
-        criteria: vec![
-            CriterionOutcome {
-                index: 0,
-                criterion: SuccessCriterion::Prose("the button is blue".into()),
-                verifiable: false,
-                passed: None,
-                observed: None,
-            },
-            CriterionOutcome {
-                index: 1,
-                criterion: SuccessCriterion::Typed(TypedCriterion::TargetText {
-                    equals: "Pay".into(),
-                }),
-                verifiable: true,
-                passed: Some(true),
-                observed: Some("Pay".into()),
-            },
-        ],
-        errors: Some(ErrorDelta {
-            new_console_errors: 0,
-            new_page_errors: 0,
-            baseline: true,
-        }),
-        layout: None,
-        evidence: vec![
-            evidence(EvidenceKind::Screenshot, &format!("{dir}/screenshot.png")),
-            evidence(
-                EvidenceKind::PageContext,
-                &format!("{dir}/page-context.json"),
-            ),
-        ],
+        page: PageResult {
+            target: Some(TargetResolution {
+                locator: LocatorKind::RoleName,
+                acl_target: "button \"Pay\"".into(),
+                stable: true,
+            }),
+            criteria: vec![
+                CriterionOutcome {
+                    index: 0,
+                    criterion: SuccessCriterion::Prose("the button is blue".into()),
+                    verifiable: false,
+                    passed: None,
+                    observed: None,
+                },
+                CriterionOutcome {
+                    index: 1,
+                    criterion: SuccessCriterion::Typed(TypedCriterion::TargetText {
+                        equals: "Pay".into(),
+                    }),
+                    verifiable: true,
+                    passed: Some(true),
+                    observed: Some("Pay".into()),
+                },
+            ],
+            errors: Some(ErrorDelta {
+                new_console_errors: 0,
+                new_page_errors: 0,
+                baseline: true,
+            }),
+            layout: None,
+            evidence: vec![
+                evidence(EvidenceKind::Screenshot, &format!("{dir}/screenshot.png")),
+                evidence(
+                    EvidenceKind::PageContext,
+                    &format!("{dir}/page-context.json"),
+                ),
+            ],
+        },
         slice: Some(SliceDecision {
             protocol: SLICE_PROTOCOL.into(),
             scope: Scope::Focused,

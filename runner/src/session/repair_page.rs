@@ -28,8 +28,8 @@ use super::code::{SessionCode, SessionError};
 use super::page_context::live;
 use a3s_test_driver::{AgentContext, StepFailure};
 use a3s_test_ledger::verification::{
-    Baseline, CriterionOutcome, ErrorDelta, EvidenceKind, EvidenceRef, LayoutOutcome, LocatorKind,
-    TargetResolution, VerificationFailure, VerifyStep,
+    Baseline, ErrorDelta, EvidenceKind, EvidenceRef, LocatorKind, PageResult, VerificationFailure,
+    VerifyStep,
 };
 use a3s_test_ledger::{FindingId, SuccessCriterion};
 use criteria::TargetView;
@@ -89,17 +89,9 @@ pub struct ObserveRequest {
 pub struct PageVerification {
     /// The revision accepted in step 1 (or the last one seen when none was).
     pub revision: Option<u64>,
-    /// How the target was found again (step 2).
-    pub target: Option<TargetResolution>,
-    /// Each success criterion's outcome (step 3).
-    pub criteria: Vec<CriterionOutcome>,
-    /// Browser errors compared with the baseline (step 4).
-    pub errors: Option<ErrorDelta>,
-    /// The Layout Mode check (step 3), for placement and rearrange findings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub layout: Option<LayoutOutcome>,
-    /// Screenshot, Page Context, console and page-error files (step 5).
-    pub evidence: Vec<EvidenceRef>,
+    /// What steps 2–5 found, in the shape the verification record keeps.
+    #[serde(flatten)]
+    pub page: PageResult,
     /// The first failing step, if any.
     pub failure: Option<VerificationFailure>,
 }
@@ -257,11 +249,7 @@ pub async fn observe<C: AgentContext>(
     let folder = EvidenceDir::create(session, &req.dir)?;
     let mut out = PageVerification {
         revision: None,
-        target: None,
-        criteria: Vec::new(),
-        errors: None,
-        layout: None,
-        evidence: Vec::new(),
+        page: PageResult::default(),
         failure: None,
     };
 
@@ -302,7 +290,7 @@ pub async fn observe<C: AgentContext>(
         let located = locate::resolve(ctx, &candidates, deadline).await;
         let view = match &located {
             Located::One(resolution, _, facts) => {
-                out.target = Some(resolution.clone());
+                out.page.target = Some(resolution.clone());
                 TargetView::Found(facts)
             }
             Located::Missing if criteria::only_hidden_wanted(&req.criteria) => TargetView::Gone,
@@ -334,9 +322,9 @@ pub async fn observe<C: AgentContext>(
         } else {
             None
         };
-        out.criteria = criteria::evaluate(&req.criteria, view, page_text.as_deref());
+        out.page.criteria = criteria::evaluate(&req.criteria, view, page_text.as_deref());
         if out.failure.is_none() {
-            if let Some(message) = criteria::first_failure(&out.criteria) {
+            if let Some(message) = criteria::first_failure(&out.page.criteria) {
                 out.failure = Some(failure(
                     VerifyStep::Criteria,
                     SessionCode::RepairCriterionFailed,
@@ -354,7 +342,7 @@ pub async fn observe<C: AgentContext>(
                 _ => None,
             };
             let (outcome, failed) = layout::check(ctx, want, node, deadline).await;
-            out.layout = Some(outcome);
+            out.page.layout = Some(outcome);
             if let (None, Some((code, message))) = (&out.failure, failed) {
                 out.failure = Some(failure(VerifyStep::Criteria, code, message));
             }
@@ -388,11 +376,11 @@ pub async fn observe<C: AgentContext>(
             ),
         ));
     }
-    out.errors = Some(delta);
+    out.page.errors = Some(delta);
 
     // 5. Fresh evidence, hashed.
     match capture(ctx, &folder, &logs, deadline).await {
-        Ok((refs, _)) => out.evidence = refs,
+        Ok((refs, _)) => out.page.evidence = refs,
         Err(e) if out.failure.is_none() => {
             out.failure = Some(VerificationFailure {
                 step: VerifyStep::Capture,
@@ -442,11 +430,10 @@ mod tests {
     fn a_page_verification_has_the_camel_case_wire_shape() {
         let v = PageVerification {
             revision: Some(4),
-            target: None,
-            criteria: Vec::new(),
-            errors: Some(error_delta(0, 0, None)),
-            layout: None,
-            evidence: Vec::new(),
+            page: PageResult {
+                errors: Some(error_delta(0, 0, None)),
+                ..PageResult::default()
+            },
             failure: Some(failure(
                 VerifyStep::Revision,
                 SessionCode::RepairNoNewRevision,

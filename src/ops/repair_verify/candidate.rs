@@ -35,7 +35,7 @@ pub fn prove(
     record: &VerificationRecord,
     dir: &str,
 ) -> Result<Step8, SessionError> {
-    let Some(target) = &record.target else {
+    let Some(target) = &record.page.target else {
         return Ok(Step8::NotDue);
     };
     let Some(url) = facts.baseline.as_ref().map(|b| b.url.clone()) else {
