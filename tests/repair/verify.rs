@@ -154,8 +154,6 @@ impl<'a> Loop<'a> {
         v["record"]["checks"][0].clone()
     }
 
-    /// `repair-verify` (request `r-verify`) that must fail at `step` with `code`: exit code 1,
-    /// that failure in the record, the finding `verification_failed`. The JSON answer.
     /// Complete with no render since the claim, and verify with a short revision wait: the
     /// verification fails at step 1.
     fn completed_without_a_render(&self) -> Value {
@@ -168,6 +166,8 @@ impl<'a> Loop<'a> {
         )
     }
 
+    /// `repair-verify` (request `r-verify`) that must fail at `step` with `code`: exit code 1,
+    /// that failure in the record, the finding `verification_failed`. The JSON answer.
     fn verify_fails(&self, files: &[&str], extra: &[&str], step: &str, code: &str) -> Value {
         let (exit, v) = verdict(&self.verify("r-verify", files, extra));
         assert_eq!(exit, Some(1), "{v}");
@@ -397,20 +397,37 @@ fn a_page_that_changed_only_before_the_drain_does_not_pass_for_a_repaired_one() 
     // After the reviewer sent the finding, and before any repair, the page re-renders: its
     // revision is now past the finding's. The baseline A3S Test takes at the drain sees that.
     let l = Loop::start_with(dir.path(), "vearly", Some(&catalog(PASSING)), |app| {
-        app.edit("Pay now", "");
+        app.edit("Pay soon", "");
         wait_for(
             dir.path(),
             "vearly",
-            r#"wait { visible = text("Pay now") }"#,
+            r#"wait { visible = text("Pay soon") }"#,
         );
     });
     // The agent completes without a render after its claim: step 1 has nothing newer to see.
     let v = l.completed_without_a_render();
-    let record = &v["record"];
-    assert!(
-        record["revisionBefore"].as_u64() > Some(1),
-        "the wait starts from the baseline's revision: {record}"
+    // The wait started from the baseline's revision, which is past the finding's own.
+    let ledger = std::fs::read_to_string(ledger_path(l.root, l.session)).unwrap();
+    let marked = ledger
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .find_map(|e| e["finding"]["contextRevision"].as_u64())
+        .expect("the sent finding has a context revision");
+    let inspected = ok_json(
+        l.root,
+        &[
+            "agent",
+            "repair-inspect",
+            FINDING,
+            "--session",
+            l.session,
+            "--json",
+        ],
     );
+    let baseline = inspected["baseline"]["baseline"]["revision"].as_u64();
+    let before = v["record"]["revisionBefore"].as_u64();
+    assert!(baseline > Some(marked), "{inspected}");
+    assert_eq!(before, baseline, "{}", v["record"]);
 }
 
 #[test]
