@@ -8,6 +8,7 @@ import type { Translate } from "../i18n";
 import type { Editing } from "../state/machine";
 import { CRITERION_KINDS, VALUELESS_CRITERIA, type CriterionField, type CriterionKind, type FindingFields } from "../state/types";
 import { MAX_INSTRUCTION } from "../state/toRepair";
+import { charCount } from "../../repair/check";
 import { TARGET_STATES } from "../../repair/types";
 import { h } from "./el";
 
@@ -43,11 +44,13 @@ export function buildEditor(doc: Document, t: Translate, editing: Editing, targe
   const fields = editing.fields;
   let criteria: CriterionField[] = fields.criteria.map((c) => ({ ...c }));
 
-  const count = h(doc, "p", { class: "count", id: "instruction-count" }, t("editor.instructionCount", { count: fields.instruction.length, max: MAX_INSTRUCTION }));
-  const instruction = h(doc, "textarea", { id: "instruction", rows: 4, maxlength: MAX_INSTRUCTION, "aria-describedby": "instruction-count", "data-focus": "instruction" }) as HTMLTextAreaElement;
+  const count = h(doc, "p", { class: "count", id: "instruction-count" }, t("editor.instructionCount", { count: charCount(fields.instruction), max: MAX_INSTRUCTION }));
+  // The limit is in characters (as the ledger counts); `maxlength` counts UTF-16 units, so the
+  // field allows twice the limit and saving checks the characters.
+  const instruction = h(doc, "textarea", { id: "instruction", rows: 4, maxlength: 2 * MAX_INSTRUCTION, "aria-describedby": "instruction-count", "data-focus": "instruction" }) as HTMLTextAreaElement;
   instruction.value = fields.instruction;
   instruction.addEventListener("input", () => {
-    count.textContent = t("editor.instructionCount", { count: instruction.value.length, max: MAX_INSTRUCTION });
+    count.textContent = t("editor.instructionCount", { count: charCount(instruction.value), max: MAX_INSTRUCTION });
     on.fields({ instruction: instruction.value });
   });
 

@@ -128,7 +128,8 @@ export function mountLayoutEditor(container: HTMLElement, opts: LayoutEditorOpti
     state.choice = c;
     update();
   } });
-  combo.input.maxLength = MAX_LAYOUT_TEXT_CHARS;
+  // Characters are checked on save; `maxLength` counts UTF-16 units (see MAX_LAYOUT_TEXT_CHARS).
+  combo.input.maxLength = 2 * MAX_LAYOUT_TEXT_CHARS;
   const typeError = paragraph(doc, `${id}-type-error`, "a3s-layout-error");
   combo.input.setAttribute("aria-describedby", `${combo.describedBy} ${typeError.id}`);
   combo.root.append(typeError);
@@ -144,7 +145,7 @@ export function mountLayoutEditor(container: HTMLElement, opts: LayoutEditorOpti
   const purpose = doc.createElement("input");
   purpose.id = `${id}-purpose`;
   purpose.type = "text";
-  purpose.maxLength = MAX_LAYOUT_TEXT_CHARS;
+  purpose.maxLength = 2 * MAX_LAYOUT_TEXT_CHARS;
   const purposeError = paragraph(doc, `${id}-purpose-error`, "a3s-layout-error");
   purpose.setAttribute("aria-describedby", purposeError.id);
   purposeWrap.append(purposeLabel, purpose, purposeError);

@@ -83,5 +83,8 @@ describe("toRepairDraft", () => {
     expect(draftProblem({ instruction: "  " })).toBe("error.instruction");
     expect(draftProblem({ instruction: "x".repeat(8193) })).toBe("error.instructionTooLong");
     expect(draftProblem({ instruction: "x".repeat(8192) })).toBeNull();
+    // Characters, not UTF-16 units: 8,192 emoji fit, as they do in the ledger.
+    expect(draftProblem({ instruction: "🙂".repeat(8192) })).toBeNull();
+    expect(draftProblem({ instruction: "🙂".repeat(8193) })).toBe("error.instructionTooLong");
   });
 });
