@@ -74,7 +74,7 @@ pub struct HumanAction {
     pub repair_id: FindingId,
     /// What to do.
     pub kind: HumanActionKind,
-    /// The reviewer's words (required for `reply`).
+    /// The reviewer's words (required for `reply`, and for a `dismiss` of a verified repair).
     #[serde(default)]
     pub message: Option<String>,
     /// Makes the action idempotent.

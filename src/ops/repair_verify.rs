@@ -256,7 +256,9 @@ fn verification_window(c: &Checked) -> u64 {
         None => c
             .catalog
             .iter()
-            .map(|check| Duration::from_millis(check.timeout_ms) + DEFAULT_CLEANUP_TIMEOUT)
+            // A check that runs out of time is stopped, awaited, swept and its pipes closed,
+            // each step bounded by the cleanup timeout: six of them at the most.
+            .map(|check| Duration::from_millis(check.timeout_ms) + 6 * DEFAULT_CLEANUP_TIMEOUT)
             .sum(),
     };
     let proof = PROOF_BOUND + CLEANUP_BOUND;

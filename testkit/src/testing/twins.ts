@@ -43,7 +43,7 @@ export function allElements(root: ParentNode, out: Element[] = []): Element[] {
 export function createTwin(reuse: boolean, platform: Platform, redact: readonly string[] = []): Twin {
   const options = resolveOptions({ enabled: true, page: { id: "twin" }, redact, limits: { nodes: 2000 } });
   const bridge = createBridge({ win: window, options, platform, onDispose: () => {}, reuseRecords: reuse });
-  return { bridge, previous: new Map(), revision: bridge.snapshot().revision };
+  return { bridge, previous: new Map(), revision: bridge.snapshot({ ui: false }).revision };
 }
 
 function keyOf(el: Element | undefined, index: Map<Element, number>): string {
@@ -69,7 +69,7 @@ function normalize(twin: Twin, r: SnapshotResponse, index: Map<Element, number>)
 
 /** The node id `twin` gives `el` in a scoped snapshot, if any. */
 export function nodeIdOf(twin: Twin, el: Element): string | undefined {
-  return twin.bridge.snapshot({ detail: "scoped" }).nodes.find((n) => twin.bridge.resolve(n.id) === el)?.id;
+  return twin.bridge.snapshot({ detail: "scoped", ui: false }).nodes.find((n) => twin.bridge.resolve(n.id) === el)?.id;
 }
 
 /** Normalized nodes of `r` (ids replaced by element keys). */
@@ -84,10 +84,10 @@ export function elementIndex(): Map<Element, number> {
 
 /** A diff since the twin's last step, then a full snapshot that becomes the next baseline. */
 export function twinStep(twin: Twin, request: SnapshotRequest = {}, index: Map<Element, number> = elementIndex()): TwinStep {
-  const diff = twin.bridge.snapshot({ ...request, detail: "diff", sinceRevision: twin.revision });
+  const diff = twin.bridge.snapshot({ ui: false, ...request, detail: "diff", sinceRevision: twin.revision });
   const removed = diff.removedNodeIds.map((id) => keyOf(twin.previous.get(id), index)).sort();
   const changedNormalized = normalize(twin, diff, index);
-  const full = twin.bridge.snapshot(request);
+  const full = twin.bridge.snapshot({ ui: false, ...request });
   const normalized = normalize(twin, full, index);
   twin.previous = normalized.elements;
   twin.revision = full.revision;
