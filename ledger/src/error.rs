@@ -27,7 +27,7 @@ a3s_test_lang::define_codes! {
         InvalidLease => "test.session.repair_invalid_lease";
         /// A session, finding, request or attempt id that is not 1–64 of `[A-Za-z0-9_-]`.
         InvalidId => "test.session.repair_invalid_id";
-        /// A bounded text, list or path argument that is out of range.
+        /// A bounded text, list or path argument that is out of range, or a reject of a verified repair (`review_ready`) without a reason.
         InvalidInput => "test.session.repair_invalid_input";
         /// The body is not JSON (or not UTF-8).
         MalformedDocument => "test.session.repair_malformed_document";

@@ -178,6 +178,11 @@ impl<'a> Loop<'a> {
 
     /// The finding's status in the ledger.
     fn status(&self) -> Value {
+        self.inspect()["status"].clone()
+    }
+
+    /// `repair-inspect` of the finding: its loop record.
+    fn inspect(&self) -> Value {
         let args = [
             "agent",
             "repair-inspect",
@@ -186,7 +191,16 @@ impl<'a> Loop<'a> {
             self.session,
             "--json",
         ];
-        ok_json(self.root, &args)["status"].clone()
+        ok_json(self.root, &args)
+    }
+
+    /// Every event of the session's ledger, in order.
+    fn events(&self) -> Vec<Value> {
+        std::fs::read_to_string(ledger_path(self.root, self.session))
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
     }
 
     /// The session folder.
@@ -310,10 +324,9 @@ fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candid
     // The verification's lease covers every check of the catalog run to its timeout (two at
     // the default 120 s, one at 20 s) and the page steps (the default 30 s revision wait, 20 s
     // of steps): longer than the default five-minute lease.
-    let ledger = std::fs::read_to_string(ledger_path(l.root, l.session)).unwrap();
-    let start: Value = ledger
-        .lines()
-        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+    let start = l
+        .events()
+        .into_iter()
         .find(|e| e["action"].get("verify_start").is_some())
         .expect("a verify_start event");
     let lease = &start["lease"];
@@ -407,23 +420,12 @@ fn a_page_that_changed_only_before_the_drain_does_not_pass_for_a_repaired_one() 
     // The agent completes without a render after its claim: step 1 has nothing newer to see.
     let v = l.completed_without_a_render();
     // The wait started from the baseline's revision, which is past the finding's own.
-    let ledger = std::fs::read_to_string(ledger_path(l.root, l.session)).unwrap();
-    let marked = ledger
-        .lines()
-        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+    let marked = l
+        .events()
+        .iter()
         .find_map(|e| e["finding"]["contextRevision"].as_u64())
         .expect("the sent finding has a context revision");
-    let inspected = ok_json(
-        l.root,
-        &[
-            "agent",
-            "repair-inspect",
-            FINDING,
-            "--session",
-            l.session,
-            "--json",
-        ],
-    );
+    let inspected = l.inspect();
     let baseline = inspected["baseline"]["baseline"]["revision"].as_u64();
     let before = v["record"]["revisionBefore"].as_u64();
     assert!(baseline > Some(marked), "{inspected}");
@@ -510,17 +512,7 @@ fn a_replacement_declared_at_completion_is_admitted_and_resolved_in_place_of_the
     assert_eq!(l.status(), "repairing");
     // Declared at completion (in the printer's form), it is what step 2 resolves.
     l.complete_with(&[CHECKOUT], &["--replacement", r#"testid(  "pay-now" )"#]);
-    let inspect = ok_json(
-        l.root,
-        &[
-            "agent",
-            "repair-inspect",
-            FINDING,
-            "--session",
-            l.session,
-            "--json",
-        ],
-    );
+    let inspect = l.inspect();
     assert_eq!(
         inspect["attempts"][0]["replacement"], r#"testid("pay-now")"#,
         "{inspect}"

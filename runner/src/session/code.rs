@@ -20,7 +20,7 @@ a3s_test_lang::define_codes! {
         UnknownRef => "test.session.unknown_ref";
         /// Gate 5: a URL, origin, file or evidence path outside the session's policy.
         Policy => "test.session.policy";
-        /// The page left the session's exact-origin set by itself.
+        /// The page left the session's exact-origin set by itself, or a server redirected a `navigate` out of it.
         OriginLoss => "test.session.origin_loss";
         /// Gate 6: the action, time or evidence budget is spent.
         Budget => "test.session.budget";
