@@ -444,6 +444,10 @@ describe("Review Overlay in Chromium", () => {
       const buttons = await page.locator(`${O} [data-repair="${id}"] .actions button`).allTextContents();
       expect(buttons).toEqual(s === "review_ready" ? ["Accept", "Dismiss", "Reopen"] : []);
     }
+    // Dismissing a verified repair asks for the reason first; nothing is sent without one.
+    await page.locator(`${O} [data-focus="dismiss-${id}"]`).click();
+    await expect.poll(() => part("announcer").textContent()).toContain("why you dismiss");
+    expect(server.posts.some((p) => JSON.stringify(p).includes('"kind":"dismiss"'))).toBe(false);
     await page.locator(`${O} [data-focus="accept-${id}"]`).click();
     await expect.poll(() => server.posts.some((p) => JSON.stringify(p).includes('"kind":"accept"')), { timeout: 5_000 }).toBe(true);
     // The endpoint's answer shows next to the finding, and the action left the page queue.

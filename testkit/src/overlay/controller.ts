@@ -9,6 +9,7 @@
 import type { PageContextBridge } from "../bridge/api";
 import type { Rect } from "../protocol";
 import type { RepairActionList, RepairRecord, RepairStorageKind, RepairTarget } from "../repair/types";
+import { missingWords } from "../repair/check";
 import { translator, type OverlayLocale, type StringKey } from "./i18n";
 import { mountLayoutEditor, type LayoutEditor, type LayoutTarget } from "./layout/index";
 import { createAnnouncer } from "./dom/announcer";
@@ -283,6 +284,12 @@ export function startController(input: ControllerInput): () => void {
 
   async function act(repairId: string, kind: "reply" | "accept" | "dismiss" | "reopen", message: string): Promise<void> {
     try {
+      const status = bridge.listRepairs().find((r) => r.id === repairId)?.status;
+      const missing = missingWords(kind, status, message);
+      if (missing !== undefined) {
+        announcer.say(t(missing === "reply" ? "error.replyNeedsMessage" : "error.dismissNeedsReason"), "assertive");
+        return;
+      }
       await bridge.submitRepairAction({ repairId, kind, ...(message.trim() !== "" ? { message } : {}) });
       messages.delete(repairId);
       announcer.say(t("announce.actionSent", { action: t(`action.${kind}`) }));

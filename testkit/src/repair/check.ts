@@ -41,6 +41,18 @@ export function charCount(s: string): number {
   return n;
 }
 
+/**
+ * Which words a human action is missing, if any: a reply says something, and dismissing a
+ * verified repair (`review_ready`) says why, as the ledger requires. The queue refuses such an
+ * action; the overlay asks for the words first, in the reviewer's language.
+ */
+export function missingWords(kind: string, status: string | undefined, message: string | undefined): "reply" | "reason" | undefined {
+  if (message !== undefined && message.trim() !== "") return undefined;
+  if (kind === "reply") return "reply";
+  if (kind === "dismiss" && status === "review_ready") return "reason";
+  return undefined;
+}
+
 /** Fails unless `v` is one of `words`; the message lists them. */
 export function oneOf<T extends string>(v: unknown, words: readonly T[], where: string): T {
   if (!words.includes(v as T)) fail(`${where} must be one of ${words.join(", ")}`);

@@ -5,7 +5,7 @@
 import { TestKitError } from "../errors";
 import { REPAIR_PROTOCOL } from "../version";
 import { finalOutcomes } from "./answers";
-import { charCount, checkFindingId, fail, isRect, oneOf } from "./check";
+import { charCount, checkFindingId, fail, isRect, missingWords, oneOf } from "./check";
 import { checkCriteria, checkRelations } from "./criteria";
 import { checkLayout } from "./layout";
 import type { RepairTransport } from "./endpoint";
@@ -236,11 +236,10 @@ export class RepairQueue {
     oneOf(input.kind, ["reply", "accept", "dismiss", "reopen"], "kind");
     if (!this.#state.repairs.some((r) => r.id === input.repairId)) unknownRepair(input.repairId);
     if (input.message !== undefined && (typeof input.message !== "string" || charCount(input.message) > MAX_INSTRUCTION_CHARS)) fail(`message must be ${TEXT_RULE}`);
-    const said = input.message !== undefined && input.message.trim() !== "";
-    if (input.kind === "reply" && !said) fail("a reply needs a message");
-    // Rejecting a verified result says why, as the ledger requires; cancelling a queued one need not.
     const status = this.#state.repairs.find((r) => r.id === input.repairId)?.status;
-    if (input.kind === "dismiss" && status === "review_ready" && !said) fail("dismissing a verified repair needs a reason");
+    const missing = missingWords(input.kind, status, input.message);
+    if (missing === "reply") fail("a reply needs a message");
+    if (missing === "reason") fail("dismissing a verified repair needs a reason");
     if (input.requestId !== undefined) checkFindingId(input.requestId, "requestId");
     const requestId = input.requestId ?? this.#deps.newId();
     const existing = this.#state.actions.find((a) => a.requestId === requestId);

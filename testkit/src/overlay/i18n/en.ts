@@ -179,6 +179,8 @@ export const en = {
   "error.instructionTooLong": "The instruction is longer than {max} characters.",
   "error.nothing": "Nothing was found there to mark.",
   "error.send": "Not sent: {message}",
+  "error.replyNeedsMessage": "Write your reply in the message field first.",
+  "error.dismissNeedsReason": "Write in the message field why you dismiss this repair.",
 } as const;
 
 /** A key of the overlay's string tables. */

@@ -181,4 +181,6 @@ export const zhCN: Record<StringKey, string> = {
   "error.instructionTooLong": "修改说明超过 {max} 个字符。",
   "error.nothing": "这里没有可标记的内容。",
   "error.send": "未发送：{message}",
+  "error.replyNeedsMessage": "请先在消息框中填写回复。",
+  "error.dismissNeedsReason": "请在消息框中说明拒绝此修复的原因。",
 };
