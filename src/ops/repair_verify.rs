@@ -246,20 +246,14 @@ fn verdict_request(c: &Checked, record: VerificationRecord) -> Request {
 /// between. Never shorter than the default lease. Without it a check longer than the default
 /// lease would let the lease lapse mid-verification, and the verdict would be refused.
 fn verification_window(c: &Checked) -> u64 {
-    use a3s_test_runner::repair::checks::DEFAULT_CLEANUP_TIMEOUT;
+    use a3s_test_runner::repair::checks::longest_run;
     use a3s_test_runner::repair::proof::{CLEANUP_BOUND, PROOF_BOUND};
     use a3s_test_runner::session::repair_page::STEPS_BOUND;
     use std::time::Duration;
     let page = Duration::from_millis(c.revision_timeout_ms) + STEPS_BOUND;
     let checks: Duration = match c.reported {
         Some(_) => Duration::ZERO,
-        None => c
-            .catalog
-            .iter()
-            // A check that runs out of time is stopped, awaited, swept and its pipes closed,
-            // each step bounded by the cleanup timeout: six of them at the most.
-            .map(|check| Duration::from_millis(check.timeout_ms) + 6 * DEFAULT_CLEANUP_TIMEOUT)
-            .sum(),
+        None => c.catalog.iter().map(longest_run).sum(),
     };
     let proof = PROOF_BOUND + CLEANUP_BOUND;
     let total = page + checks + proof + Duration::from_secs(60);

@@ -66,6 +66,14 @@ use tokio::time::Instant;
 
 /// Default bound between SIGTERM and SIGKILL of a check's group, and for the group to be gone.
 pub const DEFAULT_CLEANUP_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The longest `check` can take with the default options: its own timeout, then the cleanup of
+/// a check that ran out of time (stop the group, await the exit, sweep the survivors, close the
+/// two pipes: at most six cleanup bounds) and two settle waits. A verification's lease is sized
+/// from it, so the bound lives beside the cleanup it adds up.
+pub fn longest_run(check: &VerificationCheck) -> Duration {
+    Duration::from_millis(check.timeout_ms) + 6 * DEFAULT_CLEANUP_TIMEOUT + 2 * DEFAULT_SETTLE
+}
 /// Default number of bytes kept from the end of each output stream.
 pub const DEFAULT_OUTPUT_LIMIT: usize = 64 * 1024;
 /// Default time a check's group gets to empty after its main process exited before what is

@@ -28,16 +28,9 @@ export function onlyKeys(o: object, keys: readonly string[], where: string): voi
  * and a text the ledger accepts could be refused here.
  */
 export function charCount(s: string): number {
+  // The string iterator yields code points (a lone surrogate as one), without an array.
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const unit = s.charCodeAt(i);
-    // A high surrogate followed by a low one is one character.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    n++;
-  }
+  for (const _ of s) n++;
   return n;
 }
 
