@@ -6,7 +6,7 @@
 
 pub use crate::detail::{DialogStatus, OpenDialog, StepDetail, TabEntry};
 use crate::failure::FailureCode;
-use a3s_test_lang::ir::{ActionKind, Step, Surface, Target};
+use a3s_test_lang::ir::{ActionKind, ExpectCondition, Step, Surface, Target};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,6 +48,9 @@ pub struct StepEnv<'a> {
     pub base_url: Option<&'a str>,
     /// How long an action waits for an actionable target.
     pub action_timeout: std::time::Duration,
+    /// How long an `expect` waits for its condition to hold when the step does not say
+    /// (`timeout_ms`); always capped by `deadline`.
+    pub expect_timeout: std::time::Duration,
     /// The scenario deadline; nothing may outlive it.
     pub deadline: Instant,
     /// The scenario's artifact folder (`.a3s-test/runs/<run>/<scenario>/`), already created.
@@ -125,6 +128,10 @@ pub struct StepFailure {
     pub message: String,
     /// Evidence the step wrote before failing.
     pub evidence: Vec<EvidenceFile>,
+    /// For a step that waited for a condition (`expect`, `wait`): how long, and what it saw
+    /// last, so a report can show both apart from the message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waited: Option<Waited>,
 }
 
 impl StepFailure {
@@ -134,8 +141,36 @@ impl StepFailure {
             code,
             message: message.into(),
             evidence: Vec::new(),
+            waited: None,
         }
     }
+}
+
+/// How long a step waited for its condition, and the last reading it got: what a failed
+/// `expect` or `wait` reports besides its message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Waited {
+    /// From the step's start to its verdict, ms.
+    pub waited_ms: u64,
+    /// What the last reading saw instead (untrusted page data, already clipped by the driver).
+    pub last_seen: String,
+}
+
+/// One reading of an `expect` or `wait` condition. The driver only reads; the runner's retry
+/// loop (`runner/src/expect.rs`) decides whether to read again, for how long, and what a
+/// reading that never held means — one rule for every surface.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConditionSample {
+    /// The condition holds; what the surface showed (untrusted data, shaped by the condition).
+    Holds(Value),
+    /// It does not hold (yet): the code a failure would carry, and what was seen instead.
+    Fails {
+        /// The failure code if this were the last reading (`test.assert.*`, or a target that
+        /// was not found or was ambiguous).
+        code: FailureCode,
+        /// What the surface showed instead, as one sentence.
+        seen: String,
+    },
 }
 
 /// A driver-level error (launch, crash, close).
@@ -178,12 +213,26 @@ pub trait SurfaceDriver: Send + Sync + 'static {
 
 /// One isolated scenario context.
 pub trait SurfaceContext: Send + 'static {
-    /// Execute one admitted step; the action is dispatched at most once.
+    /// Execute one admitted step; the action is dispatched at most once. `expect` steps and the
+    /// page conditions of `wait` never come here: the runner evaluates them through
+    /// [`SurfaceContext::check`].
     fn execute(
         &mut self,
         step: &Step,
         env: &StepEnv<'_>,
     ) -> impl Future<Output = Result<StepOutput, StepFailure>> + Send;
+
+    /// Read `condition` once. When it does not hold and `watch` is given, answer only once the
+    /// surface may have changed since that reading, or when `watch` has passed: the watch starts
+    /// with the reading, so a change between the two cannot be missed. An `Err` is a reading
+    /// that could not be made (an invalid selector, a dialog in the way, a crash) and ends the
+    /// step; a reading that does not hold is `Ok(ConditionSample::Fails)`.
+    fn check(
+        &mut self,
+        condition: &ExpectCondition,
+        watch: Option<std::time::Duration>,
+        env: &StepEnv<'_>,
+    ) -> impl Future<Output = Result<ConditionSample, StepFailure>> + Send;
 
     /// After a failure: screenshot, accessibility tree, console and page errors into `dir`.
     fn capture_failure_evidence(

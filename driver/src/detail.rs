@@ -15,10 +15,14 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum StepDetail {
-    /// `click`, `double_click`, `context_click`: the element and the viewport point pressed.
+    /// `click`, `double_click`, `context_click`: the element, the viewport point pressed and
+    /// the element the hit test found there (the target or something inside it).
     Clicked {
         /// The element, described.
         element: String,
+        /// The topmost element at the point just before the press: the target itself, a
+        /// descendant of it, or a label that forwards to it.
+        hit: String,
         /// Viewport x of the press, CSS px.
         x: f64,
         /// Viewport y of the press, CSS px.
@@ -225,17 +229,22 @@ pub enum StepDetail {
         /// Whether the log was emptied.
         cleared: bool,
     },
-    /// `expect` without stability: what the one observation saw.
+    /// `expect` without stability: what the reading that held saw, and how long the step
+    /// waited for it (0 when it held at once).
     Observed {
         /// The resolver's observation (untrusted page data; its shape is the condition's).
         observed: Value,
+        /// From the step's start to the reading that held, ms.
+        waited_ms: u64,
     },
-    /// `expect` with stability: every planned sample held.
+    /// `expect` with stability: the condition held, then every planned sample held.
     Stable {
         /// Samples taken.
         samples: u32,
         /// The stability window, ms.
         window_ms: u32,
+        /// From the step's start to the first reading that held (where the window starts), ms.
+        waited_ms: u64,
     },
     /// `wait`: how long it took and (except `load = "networkidle"`) what it last saw.
     Waited {
@@ -332,7 +341,7 @@ mod tests {
             untrusted: true,
         };
         let cases: Vec<(StepDetail, Value)> = shapes! {
-            Clicked { element: el(), x: 10.5, y: 20.0 } => { "element": el(), "x": 10.5, "y": 20.0 };
+            Clicked { element: el(), hit: "<span> \"Save\"".into(), x: 10.5, y: 20.0 } => { "element": el(), "hit": "<span> \"Save\"", "x": 10.5, "y": 20.0 };
             Element { element: el(), verified: None } => { "element": el() };
             Element { element: el(), verified: Some(false) } => { "element": el(), "verified": false };
             Checked { element: el(), changed: true, verified: Some(false) } => { "element": el(), "changed": true, "verified": false };
@@ -368,8 +377,8 @@ mod tests {
             Snapshot { nodes: 5, interactive_nodes: 2, interactive: false } => { "nodes": 5, "interactive_nodes": 2, "interactive": false };
             Console { messages: 3, cleared: true } => { "messages": 3, "cleared": true };
             PageErrors { errors: 0, cleared: false } => { "errors": 0, "cleared": false };
-            Observed { observed: json!({ "count": 1 }) } => { "observed": { "count": 1 } };
-            Stable { samples: 5, window_ms: 400 } => { "samples": 5, "window_ms": 400 };
+            Observed { observed: json!({ "count": 1 }), waited_ms: 0 } => { "observed": { "count": 1 }, "waited_ms": 0 };
+            Stable { samples: 5, window_ms: 400, waited_ms: 620 } => { "samples": 5, "window_ms": 400, "waited_ms": 620 };
             Waited { waited_ms: 12, observed: Some(Value::Null) } => { "waited_ms": 12, "observed": null };
             Waited { waited_ms: 501, observed: None } => { "waited_ms": 501 };
         };

@@ -58,6 +58,9 @@ a3s_test_lang::define_codes! {
         TargetAmbiguous => "test.driver.web.target_ambiguous", FailureClass::Product;
         /// One match, but never visible, enabled and stable in time.
         TargetNotActionable => "test.driver.web.target_not_actionable", FailureClass::Product;
+        /// One visible, enabled, stable match, but another element stayed on top of it at the
+        /// action point (or the point lies in a cross-origin frame): the pointer would not reach it.
+        TargetCovered => "test.driver.web.target_covered", FailureClass::Product;
         /// A navigation failed (DNS, refused, HTTP error page is not a failure).
         NavigationFailed => "test.driver.web.navigation_failed", FailureClass::Product;
         /// No dialog was open for a dialog operation.

@@ -116,19 +116,25 @@ fn a_browser_killed_mid_step_fails_fast_with_browser_crashed() {
             unsafe { libc::killpg(ids.pgid as i32, libc::SIGKILL) };
         });
         let started = std::time::Instant::now();
-        let wait = acl(r#"wait { text = "never appears" }"#);
-        let err = ctx.execute(&wait, &env.step_env()).await.unwrap_err();
+        // A reading that watches for a change for 30 s: the page never gives one.
+        let never =
+            a3s_test_lang::ir::ExpectCondition::Page(a3s_test_lang::ir::PageCondition::Text {
+                text: "never appears".into(),
+            });
+        let err = ctx
+            .check(&never, Some(Duration::from_secs(30)), &env.step_env())
+            .await
+            .unwrap_err();
         killer.await.unwrap();
         assert_eq!(err.code, FailureCode::BrowserCrashed, "{}", err.message);
-        // A bound on a hang, not a speed check: without crash detection the wait would run on to
-        // its 30 s deadline.
+        // A bound on a hang, not a speed check: without crash detection the reading would watch
+        // on for its 30 s.
         assert!(
             started.elapsed() < Duration::from_secs(3),
             "noticed in {:?}",
             started.elapsed()
         );
-        let err = ctx
-            .execute(&acl(&expect_text("x")), &env.step_env())
+        let err = dispatch(&mut ctx, &acl(&expect_text("x")), &env.step_env())
             .await
             .unwrap_err();
         assert_eq!(err.code, FailureCode::BrowserCrashed);
@@ -155,8 +161,7 @@ fn a_wedged_browser_times_out_instead_of_hanging() {
         unsafe { libc::killpg(ids.pgid as i32, libc::SIGSTOP) };
         env.deadline = tokio::time::Instant::now() + Duration::from_millis(800);
         let started = std::time::Instant::now();
-        let err = ctx
-            .execute(&acl(&expect_text("Status")), &env.step_env())
+        let err = dispatch(&mut ctx, &acl(&expect_text("Status")), &env.step_env())
             .await
             .unwrap_err();
         unsafe { libc::killpg(ids.pgid as i32, libc::SIGCONT) };

@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_SCENARIO_TIMEOUT_MS: u64 = 60_000;
 /// Default action-target wait (`docs/acl.md` §4).
 pub const DEFAULT_ACTION_TIMEOUT_MS: u64 = 5_000;
+/// Default time an `expect` waits for its condition to hold (`docs/acl.md` §9), when neither the
+/// step, the scenario, the suite, the run nor the project sets one.
+pub const DEFAULT_EXPECT_TIMEOUT_MS: u64 = 5_000;
 /// Default dev-server startup deadline (`docs/acl.md` §11).
 pub const DEFAULT_STARTUP_TIMEOUT_MS: u64 = 60_000;
 /// Default verification check deadline.
@@ -159,6 +162,11 @@ pub struct Scenario {
     pub timeout_ms: u64,
     /// How long an action waits for its target (suite value, overridden by the scenario).
     pub action_timeout_ms: u64,
+    /// How long an `expect` waits for its condition (scenario value, else the suite's); `None`
+    /// leaves it to the run (`--expect-timeout-ms`, the project file, else
+    /// [`DEFAULT_EXPECT_TIMEOUT_MS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_timeout_ms: Option<u64>,
     /// Tags for `--tag`.
     pub tags: Vec<String>,
     /// Steps in source order.
@@ -191,15 +199,21 @@ pub enum Action {
         /// The URL as written; a relative one resolves against the suite's `base_url`.
         url: String,
     },
-    /// Single left click.
+    /// Single click (left unless `button` says otherwise).
     Click {
         /// The element acted on.
         target: Target,
+        /// The button, the modifiers held and the point on the target.
+        #[serde(default, skip_serializing_if = "PointerOptions::is_default")]
+        pointer: PointerOptions,
     },
     /// Move the pointer over the target.
     Hover {
         /// The element acted on.
         target: Target,
+        /// The button, the modifiers held and the point on the target.
+        #[serde(default, skip_serializing_if = "PointerOptions::is_default")]
+        pointer: PointerOptions,
     },
     /// Focus the target.
     Focus {
@@ -210,11 +224,17 @@ pub enum Action {
     DoubleClick {
         /// The element acted on.
         target: Target,
+        /// The button, the modifiers held and the point on the target.
+        #[serde(default, skip_serializing_if = "PointerOptions::is_default")]
+        pointer: PointerOptions,
     },
     /// Right click.
     ContextClick {
         /// The element acted on.
         target: Target,
+        /// The button, the modifiers held and the point on the target.
+        #[serde(default, skip_serializing_if = "PointerOptions::is_default")]
+        pointer: PointerOptions,
     },
     /// Make a checkbox/radio/switch checked.
     Check {
@@ -603,13 +623,20 @@ pub enum LoadState {
     Networkidle,
 }
 
-/// An `expect`: one condition, optionally held over a sampled window.
+/// An `expect`: one condition, waited for until it holds (web-first), optionally held over a
+/// sampled window once it does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Expectation {
     /// What must hold.
     pub condition: ExpectCondition,
     /// Sampling window, when `stable_for_ms` is set.
     pub stability: Option<Stability>,
+    /// The step's own expect timeout (`timeout_ms`), overriding the scenario's and the run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// `immediate = true`: one observation, no waiting for the condition to hold.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub immediate: bool,
 }
 
 /// `expect` conditions (`docs/acl.md` §9).
@@ -870,6 +897,60 @@ impl ExpectCondition {
     }
 }
 
+impl std::fmt::Display for ExpectCondition {
+    /// The condition as its `expect` attributes read in ACL (`text = "Saved"`,
+    /// `rendered_text = "3 items" with target = css("#cart")`): what a failure says was expected.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::printer::string_literal as q;
+        use ExpectCondition as C;
+        let name = self.form().name();
+        let list = |items: &[String]| {
+            let items: Vec<String> = items.iter().map(|s| q(s)).collect();
+            format!("[{}]", items.join(", "))
+        };
+        match self {
+            C::Page(PageCondition::Text { text }) => write!(f, "{name} = {}", q(text)),
+            C::Page(PageCondition::Url { url }) => write!(f, "{name} = {}", q(url)),
+            C::Page(PageCondition::Visible { target } | PageCondition::Hidden { target })
+            | C::InViewport { target }
+            | C::PointerReachable { target }
+            | C::State { target, .. } => write!(f, "{name} = {target}"),
+            C::RenderedText { target, text } => {
+                write!(f, "{name} = {} with target = {target}", q(text))
+            }
+            C::Value { target, value } => write!(f, "{name} = {} with target = {target}", q(value)),
+            C::RenderedTexts { target, texts } => {
+                write!(f, "{name} = {} with target = {target}", list(texts))
+            }
+            C::SelectedValues { target, values } => {
+                write!(f, "{name} = {} with target = {target}", list(values))
+            }
+            C::VisibleCount { target, count } => {
+                write!(f, "{name} = {count} with target = {target}")
+            }
+            C::ViewportCoverage {
+                target, percent, ..
+            } => write!(f, "{name} = {percent} with target = {target}"),
+            C::Layout {
+                target,
+                relation,
+                relative_to,
+                tolerance_px,
+            } => {
+                write!(
+                    f,
+                    "{name} = {} with target = {target}, relative_to = {relative_to}",
+                    q(relation.keyword())
+                )?;
+                if *tolerance_px > 0 {
+                    write!(f, ", tolerance_px = {tolerance_px}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 impl Serialize for ExpectForm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())
@@ -898,6 +979,48 @@ keyword_enum! {
         Required => "required", Optional => "optional",
         Invalid => "invalid", Valid => "valid",
     }
+}
+
+keyword_enum! {
+    /// The mouse button a `click` or `double_click` presses.
+    MouseButton {
+        Left => "left", Right => "right", Middle => "middle",
+    }
+}
+
+/// How a pointer action presses: the button, the modifiers held while it does, and the point on
+/// the target. Every field is optional so that a plain `click { target }` stays the same IR (and
+/// JSON) it always was.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointerOptions {
+    /// The button (`click`, `double_click`); `None` = the step's own (left, or right for
+    /// `context_click`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button: Option<MouseButton>,
+    /// Modifiers held down while the pointer acts (unique, in the order written).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<Modifier>,
+    /// The point, relative to the top-left corner of the target's padding box (inside its
+    /// border, as Playwright and `MouseEvent.offsetX/Y` count); `None` = the centre of its
+    /// visible part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<Position>,
+}
+
+impl PointerOptions {
+    /// True when nothing differs from a plain action (serialization leaves it out).
+    pub fn is_default(&self) -> bool {
+        self == &PointerOptions::default()
+    }
+}
+
+/// A point relative to the top-left corner of an element's padding box, in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    /// Pixels right of the box's left edge.
+    pub x: u32,
+    /// Pixels below the box's top edge.
+    pub y: u32,
 }
 
 keyword_enum! {
@@ -1041,6 +1164,10 @@ pub struct ProjectConfig {
     pub dev_server: Option<DevServer>,
     /// Browser settings.
     pub browser: Option<BrowserSettings>,
+    /// How long an `expect` waits for its condition when the suite does not say
+    /// (`expect_timeout_ms`); `None` = [`DEFAULT_EXPECT_TIMEOUT_MS`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_timeout_ms: Option<u64>,
     /// Trusted verification checks, in source order.
     pub checks: Vec<VerificationCheck>,
     /// Span of the whole block.

@@ -87,6 +87,9 @@ pub struct ExecutorConfig {
     pub cleanup_bound: Duration,
     /// How many more times a failed scenario may run (`--retries`; 0 = once only).
     pub retries: u32,
+    /// How long an `expect` waits when neither its step nor its scenario (or suite) says:
+    /// `--expect-timeout-ms`, else the project's `expect_timeout_ms`, else 5,000 ms.
+    pub expect_timeout: Duration,
 }
 
 /// What the executor hands back: scenario results in plan order and run-level cleanup failures.
@@ -553,6 +556,10 @@ async fn run_scenario<D: SurfaceDriver>(
         let env = StepEnv {
             base_url,
             action_timeout: Duration::from_millis(scenario.action_timeout_ms),
+            expect_timeout: scenario
+                .expect_timeout_ms
+                .map(Duration::from_millis)
+                .unwrap_or(shared.config.expect_timeout),
             deadline,
             artifact_dir: &dir,
             working_dir: &shared.config.working_dir,
@@ -593,6 +600,7 @@ async fn run_scenario<D: SurfaceDriver>(
                     step_path: Some(step.path.clone()),
                     location: Some(location.clone()),
                     evidence,
+                    waited: f.waited,
                 };
                 Some((status_for(f.code), failure, capture))
             }

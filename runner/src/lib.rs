@@ -23,6 +23,7 @@ pub mod event;
 pub mod evidence;
 pub mod executor;
 pub mod exit;
+pub mod expect;
 pub mod filter;
 pub mod last_run;
 pub mod merge;

@@ -215,6 +215,7 @@ mod tests {
             surface: Surface::Web,
             timeout_ms: 1000,
             action_timeout_ms: 500,
+            expect_timeout_ms: None,
             tags: tags.iter().map(|t| t.to_string()).collect(),
             steps: vec![Step {
                 label: Some("open".into()),

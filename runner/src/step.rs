@@ -8,10 +8,11 @@
 //! its own, without the cut-off or the evidence (docs/agent.md).
 
 use crate::cancel::CancelToken;
+use crate::expect;
 use a3s_test_driver::{
     EvidenceFile, FailureCode, StepEnv, StepFailure, StepOutput, SurfaceContext,
 };
-use a3s_test_lang::ir::Step;
+use a3s_test_lang::ir::{Action, Step, WaitCondition};
 use std::path::Path;
 use std::time::Duration;
 
@@ -68,17 +69,28 @@ impl StepEnd {
 }
 
 /// Dispatch `step` once in `ctx`, cut off [`DRIVER_GRACE`] after `env.deadline` and abandoned
-/// when `cancel` fires.
+/// when `cancel` fires. `expect` and the page conditions of `wait` are read through the
+/// driver's `check` by the retry loop of [`crate::expect`]; every other step is the driver's
+/// `execute`.
 pub async fn run_step<C: SurfaceContext>(
     ctx: &mut C,
     step: &Step,
     env: &StepEnv<'_>,
     cancel: &CancelToken,
 ) -> StepEnd {
+    let run = async {
+        match &step.action {
+            Action::Expect { expectation } => expect::expect(ctx, expectation, env).await,
+            Action::Wait {
+                condition: WaitCondition::Page(condition),
+            } => expect::wait(ctx, condition, env).await,
+            _ => ctx.execute(step, env).await,
+        }
+    };
     tokio::select! {
         biased;
         _ = cancel.cancelled() => StepEnd::Cancelled,
-        r = tokio::time::timeout_at(env.deadline + DRIVER_GRACE, ctx.execute(step, env)) => match r {
+        r = tokio::time::timeout_at(env.deadline + DRIVER_GRACE, run) => match r {
             Ok(Ok(output)) => StepEnd::Passed(output),
             Ok(Err(failure)) => StepEnd::Failed(failure),
             Err(_) => StepEnd::TimedOut,

@@ -8,10 +8,10 @@
 //! the end-to-end tests of the binary.
 
 use a3s_test_driver::{
-    Capabilities, ContextOptions, DriverError, EvidenceFile, FailureClass, FailureCode, StepEnv,
-    StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
+    Capabilities, ConditionSample, ContextOptions, DriverError, EvidenceFile, FailureClass,
+    FailureCode, StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
 };
-use a3s_test_lang::ir::{Action, ActionKind, Scenario, Step, Surface};
+use a3s_test_lang::ir::{Action, ActionKind, ExpectCondition, Scenario, Step, Surface};
 use a3s_test_lang::Span;
 use a3s_test_runner::admit::{AdmittedFile, SourceFile};
 use a3s_test_runner::cancel::CancelToken;
@@ -160,6 +160,14 @@ impl SurfaceContext for FakeContext {
             _ => Ok(StepOutput::default()),
         }
     }
+    async fn check(
+        &mut self,
+        _condition: &ExpectCondition,
+        _watch: Option<Duration>,
+        _env: &StepEnv<'_>,
+    ) -> Result<ConditionSample, StepFailure> {
+        Ok(ConditionSample::Holds(serde_json::Value::Null))
+    }
     async fn capture_failure_evidence(&mut self, dir: &Path) -> Vec<EvidenceFile> {
         self.counters.captured.fetch_add(1, Ordering::SeqCst);
         let path = dir.join("screenshot.png");
@@ -188,6 +196,7 @@ fn scenario(id: &str, surface: Surface, timeout_ms: u64, steps: &[(&str, Action)
         surface,
         timeout_ms,
         action_timeout_ms: 100,
+        expect_timeout_ms: None,
         tags: vec![],
         steps: steps
             .iter()
@@ -289,6 +298,7 @@ async fn run_full(
         launch_timeout: Duration::from_secs(5),
         cleanup_bound: Duration::from_secs(2),
         retries,
+        expect_timeout: Duration::from_millis(100),
     };
     let (events, mut rx) = EventSender::channel();
     let launcher = FakeLauncher {

@@ -104,6 +104,11 @@ pub struct RunArgs {
     /// A flaky scenario (passed only on a retry) fails the run (exit 1).
     #[arg(long)]
     pub fail_on_flaky: bool,
+    /// How long an `expect` waits for its condition when its step, scenario and suite do not
+    /// say [default: the project's `expect_timeout_ms`, else 5000]; always capped by the
+    /// scenario deadline.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub expect_timeout_ms: Option<u64>,
     /// Print the planned scenarios (after every selection flag) and run nothing.
     #[arg(long)]
     pub list: bool,
@@ -291,6 +296,11 @@ pub fn run(args: RunArgs) -> ExitCode {
         .then(|| JsonReporter::new(std::io::stdout()));
     let mut junit = junit;
 
+    let expect_timeout = Duration::from_millis(
+        args.expect_timeout_ms
+            .or_else(|| project.as_ref().and_then(|p| p.expect_timeout_ms))
+            .unwrap_or(a3s_test_lang::ir::DEFAULT_EXPECT_TIMEOUT_MS),
+    );
     let browser = project.as_ref().and_then(|p| p.browser.clone());
     let executable = args
         .browser
@@ -327,6 +337,7 @@ pub fn run(args: RunArgs) -> ExitCode {
             launch_timeout: LAUNCH_TIMEOUT,
             cleanup_bound: CLEANUP_BOUND,
             retries: args.retries,
+            expect_timeout,
         },
         dev_server: project.and_then(|p| p.dev_server),
         sweep_processes: true,

@@ -269,7 +269,8 @@ fn expect_condition_schema(_: &mut SchemaGenerator) -> Schema {
     json_schema!({ "type": "string", "enum": names })
 }
 
-/// `expect`: check one condition once (or over `--stable-for-ms`).
+/// `expect`: wait (up to `--timeout-ms`, default 2,000 ms) until one condition holds, then,
+/// with `--stable-for-ms`, that it keeps holding.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct ExpectParams {
     /// The condition: text, url, visible, hidden, in_viewport, pointer_reachable,
@@ -311,6 +312,16 @@ pub struct ExpectParams {
     #[serde(default)]
     #[schemars(range(min = 1, max = 60000))]
     pub sample_interval_ms: Option<u32>,
+    /// How long to wait for the condition to hold [default: 2000]; capped by the turn's
+    /// deadline.
+    #[arg(long, value_name = "MS", conflicts_with = "immediate")]
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 3600000))]
+    pub timeout_ms: Option<u64>,
+    /// Check once, without waiting for the condition to hold.
+    #[arg(long)]
+    #[serde(default)]
+    pub immediate: bool,
     #[command(flatten)]
     #[serde(flatten)]
     pub on: On,
@@ -502,6 +513,12 @@ impl ExpectParams {
         }
         if let Some(ms) = self.sample_interval_ms {
             attributes.push(("sample_interval_ms", ms.to_string()));
+        }
+        if let Some(ms) = self.timeout_ms {
+            attributes.push(("timeout_ms", ms.to_string()));
+        }
+        if self.immediate {
+            attributes.push(("immediate", "true".to_string()));
         }
         Ok(block("expect", &attributes))
     }
@@ -765,6 +782,8 @@ mod tests {
                 tolerance_px: None,
                 stable_for_ms: None,
                 sample_interval_ms: None,
+                timeout_ms: None,
+                immediate: false,
                 on: on(),
             };
             admitted(&p.statement().unwrap());
@@ -789,6 +808,8 @@ mod tests {
             tolerance_px: None,
             stable_for_ms: None,
             sample_interval_ms: None,
+            timeout_ms: None,
+            immediate: false,
             on: on(),
         };
         assert_eq!(p.statement().unwrap_err().code, SessionCode::InvalidInput);

@@ -350,3 +350,81 @@ fn exit_codes_tell_refused_from_ran_and_failed_and_errors_name_the_ref() {
     turn(d, "errs", &["abort"]);
     assert_gone(groups);
 }
+
+/// A button whose click shows a text 400 ms later, and a button under a layer that never goes.
+const LATE: &str = r#"<!doctype html><html><head><style>
+.row { position: relative; margin: 1rem; }
+#lid { position: absolute; inset: -4px; background: rgba(0, 0, 0, .2); }
+</style></head><body>
+<button id="go" onclick="setTimeout(() => { document.getElementById('out').textContent = 'Arrived'; }, 400)">Go</button>
+<div class="row"><button id="under" onclick="document.getElementById('out').textContent = 'reached'">Under the lid</button><div id="lid"></div></div>
+<p id="out">nothing yet</p>
+</body></html>"#;
+
+#[test]
+fn agent_expect_waits_for_its_condition_and_a_covered_click_is_refused() {
+    let (_server, dir, groups) = session_on(&[("/", LATE)], "late", &[]);
+    let d = dir.path();
+    let obs = turn(d, "late", &["observe"]);
+    let go = ref_of(&obs, "button", "Go");
+
+    // The text arrives 400 ms after the click: `expect` waits for it and says for how long.
+    turn(d, "late", &["click", &go]);
+    let passed = turn(d, "late", &["expect", "text", "Arrived"]);
+    let waited = passed["detail"]["waited_ms"].as_u64().unwrap();
+    assert!(waited > 0, "it waited for the text: {passed}");
+    let out = a3s(
+        d,
+        &["agent", "expect", "text", "Arrived", "--session", "late"],
+    );
+    assert!(
+        out.stdout.starts_with("passed: expect (turn") && out.stdout.contains(", waited "),
+        "{}",
+        out.stdout
+    );
+
+    // Its own timeout, then the condition's code and the last text seen; `--immediate` reads once.
+    let failed = refused_turn(
+        d,
+        "late",
+        &["expect", "text", "Never shown", "--timeout-ms", "300"],
+        "test.session.step_failed",
+    );
+    let m = error_message(&failed);
+    assert!(
+        m.contains("test.assert.text_mismatch")
+            && m.contains("did not hold within 300 ms")
+            && m.contains("it reads"),
+        "{m}"
+    );
+    let once = refused_turn(
+        d,
+        "late",
+        &["expect", "text", "Never shown", "--immediate"],
+        "test.session.step_failed",
+    );
+    assert!(error_message(&once).contains("immediate = true"), "{once}");
+
+    // The click on the covered button: refused by the hit test, naming the layer, page untouched.
+    let obs = turn(d, "late", &["observe"]);
+    let under_now = ref_of(&obs, "button", "Under the lid");
+    let covered = refused_turn(
+        d,
+        "late",
+        &["click", &under_now],
+        "test.session.step_failed",
+    );
+    let m = error_message(&covered);
+    assert!(
+        m.contains("test.driver.web.target_covered") && m.contains("<div#lid>"),
+        "{m}"
+    );
+    refused_turn(
+        d,
+        "late",
+        &["expect", "text", "reached", "--immediate"],
+        "test.session.step_failed",
+    );
+    turn(d, "late", &["abort"]);
+    assert_gone(groups);
+}

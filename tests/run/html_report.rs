@@ -40,6 +40,7 @@ impl Browser {
         let env = StepEnv {
             base_url: None,
             action_timeout: Duration::from_secs(5),
+            expect_timeout: Duration::from_secs(5),
             deadline: Instant::now() + STEP_BOUND,
             artifact_dir: &self.artifacts,
             working_dir: &self.artifacts,
@@ -206,13 +207,13 @@ fn a_failing_run_writes_a_report_that_chromium_opens_reads_and_filters() {
 
             // Filters, through real input: a click on a status, typing, a tag choice.
             assert_eq!(b.shown().await, json!(["s-1", "s-2"]));
-            b.act(Action::Click { target: role("button", "passed (1)") }).await;
+            b.act(Action::Click { target: role("button", "passed (1)"), pointer: Default::default() }).await;
             assert_eq!(b.shown().await, json!(["s-2"]));
             assert_eq!(
                 b.eval("document.getElementById('shown').textContent").await,
                 "Showing 1 of 2 scenarios"
             );
-            b.act(Action::Click { target: role("button", "All (2)") }).await;
+            b.act(Action::Click { target: role("button", "All (2)"), pointer: Default::default() }).await;
             b.act(Action::Fill {
                 target: Target::Label { label: "Text".into() },
                 value: "MISMATCH".into(),

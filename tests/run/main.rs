@@ -20,3 +20,4 @@ mod reliability;
 mod retries;
 mod selection;
 mod suites;
+mod web_first;

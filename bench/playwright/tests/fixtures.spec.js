@@ -354,3 +354,60 @@ test.describe('home', () => {
     require('fs').writeFileSync(testInfo.outputPath('index-a11y.txt'), tree);
   });
 });
+
+test.describe('late', () => {
+  test('arrives', async ({ page }) => {
+    await page.goto('/late.html');
+    await expect(page.locator('body')).toContainText('Report ready');
+    await expect(page.locator('#items li')).toHaveCount(3);
+    await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
+    await expect(page.getByRole('dialog', { name: 'Loading' })).toBeHidden();
+    await expect(page.getByLabel('City')).toHaveValue('Lisbon');
+    await expect(page).toHaveURL(/\/late\.html\?step=done$/);
+    await expect(page.getByLabel('I agree')).toBeChecked();
+    await expect(page.locator('body')).toContainText('All done');
+  });
+  test('negative', async ({ page }) => {
+    await page.goto('/late.html');
+    await expect(page.getByRole('dialog', { name: 'Loading' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'Loading' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
+  });
+});
+
+test.describe('pointer', () => {
+  test('cover-goes', async ({ page }) => {
+    await page.goto('/covered.html');
+    await page.getByRole('button', { name: 'Under' }).click();
+    await expect(page.locator('body')).toContainText('under clicked');
+    await expect(page.getByText('cover clicked')).toHaveCount(0);
+  });
+  test('new-tab', async ({ page, context }) => {
+    await page.goto('/covered.html');
+    const opened = context.waitForEvent('page');
+    await page.getByRole('link', { name: 'Open the next page' }).click({ modifiers: ['Control'] });
+    await expect(page.getByRole('heading', { name: 'Covered controls' })).toBeVisible();
+    const next = await opened;
+    await expect(next.locator('body')).toContainText('Quarterly report');
+  });
+  test('buttons-and-modifiers', async ({ page }) => {
+    await page.goto('/covered.html');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.click({ button: 'right' });
+    await expect(page.locator('body')).toContainText('menu contextmenu (none)');
+    await menu.click({ button: 'middle', modifiers: ['Shift'] });
+    await expect(page.locator('body')).toContainText('menu auxclick button 1 (shift)');
+    await menu.click({ modifiers: ['Control', 'Alt'] });
+    await expect(page.locator('body')).toContainText('menu click (ctrl+alt)');
+  });
+  test('position', async ({ page }) => {
+    await page.goto('/covered.html');
+    await page.getByRole('button', { name: 'Wide' }).click({ position: { x: 10, y: 5 } });
+    await expect(page.locator('body')).toContainText('wide click at 10,5');
+  });
+  test('label-forwards', async ({ page }) => {
+    await page.goto('/covered.html');
+    await page.getByLabel('Terms').check();
+    await expect(page.locator('body')).toContainText('terms checked');
+  });
+});

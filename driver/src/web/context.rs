@@ -8,9 +8,10 @@ use super::steps;
 use super::tab::{ContextShared, Tab};
 use crate::failure::FailureCode;
 use crate::{
-    DriverError, EvidenceFile, StepDetail, StepEnv, StepFailure, StepOutput, SurfaceContext,
+    ConditionSample, DriverError, EvidenceFile, StepDetail, StepEnv, StepFailure, StepOutput,
+    SurfaceContext,
 };
-use a3s_test_lang::ir::{Action, Step};
+use a3s_test_lang::ir::{Action, ExpectCondition, Step, WaitCondition};
 use futures_util::FutureExt;
 use serde_json::json;
 use std::future::Future;
@@ -252,16 +253,18 @@ impl WebContext {
         self.sync_tabs(env.deadline).await?;
         match &step.action {
             Action::Navigate { url } => steps::navigate::navigate(self, url, env).await,
-            Action::Click { target } => {
-                steps::pointer::click_with(self, target, Button::Left, 1, env).await
+            Action::Click { target, pointer } => {
+                steps::pointer::click_with(self, target, pointer, Button::Left, 1, env).await
             }
-            Action::Hover { target } => steps::pointer::hover(self, target, env).await,
+            Action::Hover { target, pointer } => {
+                steps::pointer::hover(self, target, pointer, env).await
+            }
             Action::Focus { target } => steps::pointer::focus(self, target, env).await,
-            Action::DoubleClick { target } => {
-                steps::pointer::click_with(self, target, Button::Left, 2, env).await
+            Action::DoubleClick { target, pointer } => {
+                steps::pointer::click_with(self, target, pointer, Button::Left, 2, env).await
             }
-            Action::ContextClick { target } => {
-                steps::pointer::click_with(self, target, Button::Right, 1, env).await
+            Action::ContextClick { target, pointer } => {
+                steps::pointer::click_with(self, target, pointer, Button::Right, 1, env).await
             }
             Action::Check { target } => steps::pointer::set_checked(self, target, true, env).await,
             Action::Uncheck { target } => {
@@ -300,8 +303,14 @@ impl WebContext {
             Action::Snapshot { interactive } => {
                 steps::evidence::snapshot(self, *interactive, env).await
             }
-            Action::Wait { condition } => steps::observe::wait(self, condition, env).await,
-            Action::Expect { expectation } => steps::observe::expect(self, expectation, env).await,
+            Action::Wait {
+                condition: WaitCondition::Load { state },
+            } => steps::observe::wait_load(self, *state, env).await,
+            // Conditions are read through `check`; the runner's retry loop owns these steps.
+            Action::Wait { .. } | Action::Expect { .. } => Err(StepFailure::new(
+                FailureCode::Unsupported,
+                "expect and wait conditions are evaluated by the runner through check()",
+            )),
             Action::Screenshot { path } => steps::evidence::screenshot(self, path, env).await,
             Action::Accessibility { path, interactive } => {
                 steps::evidence::accessibility(self, path, *interactive, env).await
@@ -346,6 +355,16 @@ impl SurfaceContext for WebContext {
             ));
         }
         self.run(step, env).await
+    }
+
+    async fn check(
+        &mut self,
+        condition: &ExpectCondition,
+        watch: Option<Duration>,
+        env: &StepEnv<'_>,
+    ) -> Result<ConditionSample, StepFailure> {
+        self.sync_tabs(env.deadline).await?;
+        steps::observe::check(self, condition, watch, env).await
     }
 
     async fn capture_failure_evidence(&mut self, dir: &Path) -> Vec<EvidenceFile> {

@@ -9,7 +9,7 @@ use super::cdp::COMMAND_BOUND;
 use super::keys::{self, KeyDef};
 use super::tab::Tab;
 use crate::StepFailure;
-use a3s_test_lang::ir::Modifier;
+use a3s_test_lang::ir::{Modifier, MouseButton};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
@@ -29,6 +29,8 @@ pub(crate) enum Button {
     Left,
     /// Secondary (context menu).
     Right,
+    /// The wheel button (auxiliary click; opens a link in a new tab).
+    Middle,
 }
 
 impl Button {
@@ -36,13 +38,26 @@ impl Button {
         match self {
             Button::Left => "left",
             Button::Right => "right",
+            Button::Middle => "middle",
         }
     }
 
+    /// The `buttons` bit of this button while it is down (`MouseEvent.buttons`).
     fn mask(self) -> i64 {
         match self {
             Button::Left => 1,
             Button::Right => 2,
+            Button::Middle => 4,
+        }
+    }
+}
+
+impl From<MouseButton> for Button {
+    fn from(b: MouseButton) -> Button {
+        match b {
+            MouseButton::Left => Button::Left,
+            MouseButton::Right => Button::Right,
+            MouseButton::Middle => Button::Middle,
         }
     }
 }
@@ -69,25 +84,70 @@ pub(crate) async fn mouse_move(
     buttons: i64,
     deadline: Instant,
 ) -> Result<(), StepFailure> {
-    let params = json!({ "type": "mouseMoved", "x": p.x, "y": p.y, "buttons": buttons, "button": if buttons == 1 { "left" } else { "none" } });
+    mouse_move_with(tab, p, buttons, 0, deadline).await
+}
+
+/// Move the pointer with CDP modifier bits `modifiers` held (`hover { modifiers }`).
+pub(crate) async fn mouse_move_with(
+    tab: &Tab,
+    p: Point,
+    buttons: i64,
+    modifiers: i64,
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    let params = json!({ "type": "mouseMoved", "x": p.x, "y": p.y, "buttons": buttons, "button": if buttons == 1 { "left" } else { "none" }, "modifiers": modifiers });
     dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
 }
 
-/// Press and release `button` at `p` (where the pointer already is), `count` times.
+/// Press and release `button` at `p` (where the pointer already is), `count` times, with
+/// `modifiers` held: each modifier key goes down first and up last, as a person's would, and
+/// every mouse event carries them (`ctrlKey`, …), so a page and the browser (Control+click
+/// opens a link in a new tab) both see the chord.
 pub(crate) async fn press_release(
     tab: &Tab,
     p: Point,
     button: Button,
     count: i64,
+    modifiers: &[Modifier],
     deadline: Instant,
 ) -> Result<(), StepFailure> {
+    let bits = hold_modifiers(tab, modifiers, deadline).await?;
     for n in 1..=count {
         for kind in ["mousePressed", "mouseReleased"] {
-            mouse_button(tab, kind, p, button, n, deadline).await?;
+            mouse_button(tab, kind, p, button, n, bits, deadline).await?;
             if tab.dialog().is_some() {
                 return Ok(());
             }
         }
+    }
+    release_modifiers(tab, modifiers, deadline).await
+}
+
+/// Put `modifiers` down in order; their CDP modifier bits.
+pub(crate) async fn hold_modifiers(
+    tab: &Tab,
+    modifiers: &[Modifier],
+    deadline: Instant,
+) -> Result<i64, StepFailure> {
+    let mut bits = 0;
+    for m in modifiers {
+        bits |= keys::modifier_bit(*m);
+        let key = keys::modifier_key(*m);
+        key_event(tab, "rawKeyDown", &key, bits, None, deadline).await?;
+    }
+    Ok(bits)
+}
+
+/// Release `modifiers` (held by [`hold_modifiers`]) in reverse order.
+pub(crate) async fn release_modifiers(
+    tab: &Tab,
+    modifiers: &[Modifier],
+    deadline: Instant,
+) -> Result<(), StepFailure> {
+    let mut bits: i64 = modifiers.iter().map(|m| keys::modifier_bit(*m)).sum();
+    for m in modifiers.iter().rev() {
+        bits &= !keys::modifier_bit(*m);
+        key_event(tab, "keyUp", &keys::modifier_key(*m), bits, None, deadline).await?;
     }
     Ok(())
 }
@@ -99,6 +159,7 @@ async fn mouse_button(
     p: Point,
     button: Button,
     count: i64,
+    modifiers: i64,
     deadline: Instant,
 ) -> Result<(), StepFailure> {
     let buttons = if kind == "mousePressed" {
@@ -108,7 +169,7 @@ async fn mouse_button(
     };
     let params = json!({
         "type": kind, "x": p.x, "y": p.y, "button": button.name(),
-        "buttons": buttons, "clickCount": count,
+        "buttons": buttons, "clickCount": count, "modifiers": modifiers,
     });
     dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
 }
@@ -185,19 +246,7 @@ pub(crate) async fn press(
     modifiers: &[Modifier],
     deadline: Instant,
 ) -> Result<(), StepFailure> {
-    let mut bits = 0;
-    for m in modifiers {
-        bits |= keys::modifier_bit(*m);
-        key_event(
-            tab,
-            "rawKeyDown",
-            &keys::modifier_key(*m),
-            bits,
-            None,
-            deadline,
-        )
-        .await?;
-    }
+    let bits = hold_modifiers(tab, modifiers, deadline).await?;
     let shift = bits & 8 != 0;
     let command = bits & (1 | 2 | 4) != 0;
     let mut key = key.clone();
@@ -217,11 +266,7 @@ pub(crate) async fn press(
         return Ok(());
     }
     key_event(tab, "keyUp", &key, bits, None, deadline).await?;
-    for m in modifiers.iter().rev() {
-        bits &= !keys::modifier_bit(*m);
-        key_event(tab, "keyUp", &keys::modifier_key(*m), bits, None, deadline).await?;
-    }
-    Ok(())
+    release_modifiers(tab, modifiers, deadline).await
 }
 
 /// Type `text` one keystroke per character.

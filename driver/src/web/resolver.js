@@ -28,6 +28,7 @@
     layout: 'test.assert.layout_mismatch',
     coverage: 'test.assert.coverage_mismatch',
     notFound: 'test.driver.web.target_not_found',
+    frame: 'test.driver.web.frame_unavailable',
     ambiguous: 'test.driver.web.target_ambiguous',
   };
 
@@ -444,6 +445,81 @@
 
   const sameRect = (a, b) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
+  // The point an action aims at: `position` from the top-left corner of the padding box (inside
+  // the border, as `MouseEvent.offsetX/Y` count) when the step gives one, else the centre of the
+  // visible part (or just inside `edge`).
+  function actionPoint(rect, o, el) {
+    if (o.position) {
+      return { x: rect.x + el.clientLeft + o.position.x, y: rect.y + el.clientTop + o.position.y };
+    }
+    return clickPoint(rect, o.edge);
+  }
+
+  // A `position` outside the target's box would press something else by construction.
+  function positionOutside(o, rect, el) {
+    if (!o.position) return null;
+    const x = el.clientLeft + o.position.x;
+    const y = el.clientTop + o.position.y;
+    if (x <= rect.width && y <= rect.height) return null;
+    return {
+      status: 'not_actionable',
+      reason: `the position (${o.position.x}, ${o.position.y}) lies outside ${describe(el)}, whose box is ${round(rect.width)}×${round(rect.height)}`,
+    };
+  }
+
+  // A frame element whose document the page cannot read (cross-origin, or not loaded).
+  function opaqueFrame(el) {
+    if (el.tagName !== 'IFRAME' && el.tagName !== 'FRAME') return false;
+    try {
+      return !el.contentDocument;
+    } catch (e) {
+      return true;
+    }
+  }
+
+  // A pointer event at `p` is delivered to the topmost element there (`deepHit`); the action
+  // reaches `el` only when that element is `el` or inside it in the composed tree — or is a
+  // label (or inside one) whose control is `el`, which forwards the click. A point inside a
+  // cross-origin frame never counts: the event goes to another document, which does not bubble
+  // into this one, and its content cannot be looked at. A point over the Review Overlay is
+  // refused outright, for every action (`pointer` false: one that does not press here, such as
+  // `fill`, is only checked for that). Returns `{ hit }` (the element hit, described; null when
+  // not checked) or a failed status naming what is at the point.
+  function hitCheck(p, el, pointer) {
+    const at = `(${round(p.x)}, ${round(p.y)})`;
+    const hit = deepHit(p.x, p.y);
+    if (hit && inReviewOverlay(hit)) {
+      return {
+        status: 'review_overlay',
+        element: describe(el),
+        reason: `the point ${at} over ${describe(el)} is covered by the Test Kit Review Overlay`,
+      };
+    }
+    if (!pointer) return { hit: null };
+    if (!hit) {
+      return { status: 'covered', covering: null, reason: `the point ${at} of ${describe(el)} is outside the viewport` };
+    }
+    if (hit !== el && opaqueFrame(hit)) {
+      return {
+        status: 'covered',
+        covering: describe(hit),
+        reason: `the point ${at} of ${describe(el)} lies in the cross-origin frame ${describe(hit)} ${fmtRect(topRect(hit))}, whose content cannot be checked (the event would go to that frame's document)`,
+      };
+    }
+    if (containsComposed(el, hit)) return { hit: describe(hit) };
+    for (let n = hit; n; n = parentComposed(n)) {
+      if (n.tagName === 'LABEL' && n.control === el) return { hit: describe(hit) };
+    }
+    // `elementFromPoint` stops at a shadow host whose root is closed: say so, so the message does
+    // not pretend to know which element inside it would take the event.
+    const closed = hit.localName.includes('-') && !hit.shadowRoot;
+    return {
+      status: 'covered',
+      covering: describe(hit),
+      reason: `${describe(hit)} ${fmtRect(topRect(hit))} is on top of ${describe(el)} at the point ${at} and would receive the pointer${closed ? ' (a custom element whose shadow root, if closed, cannot be looked into)' : ''}`,
+    };
+  }
+
   async function actionableOnce(o) {
     const u = usable(o);
     if (!u.el) return u;
@@ -452,11 +528,15 @@
     // Stable = the same box in two consecutive frames: this one (layout is current once the
     // rect is read) and the next.
     const a = topRect(el);
+    const outside = positionOutside(o, a, el);
+    if (outside) return outside;
     if (o.settle === false) {
       // The driver moves the pointer here first and proves stability with `still_there`: the
       // renderer answers the move at its next frame, which then serves as the second frame.
-      const p = clickPoint(a, o.edge);
-      return overlayAt(p, el) || { status: 'ok', x: p.x, y: p.y, rect: a, element: describe(el) };
+      const p = actionPoint(a, o, el);
+      const h = hitCheck(p, el, o.pointer);
+      if (h.status) return h;
+      return { status: 'ok', x: p.x, y: p.y, rect: a, element: describe(el), hit: h.hit };
     }
     await nextFrame();
     if (!el.isConnected) return { status: 'not_actionable', reason: 'it was removed from the page' };
@@ -464,25 +544,17 @@
     if (!sameRect(a, b)) {
       return { status: 'not_actionable', reason: `it is still moving (${fmtRect(a)} then ${fmtRect(b)})` };
     }
-    const p = clickPoint(b, o.edge);
-    return overlayAt(p, el) || { status: 'ok', x: p.x, y: p.y, element: describe(el) };
-  }
-
-  // A pointer sent to `p` would reach the Review Overlay (it covers the target there): refused,
-  // not retried, so no agent or suite can operate the reviewer's tool by pointing through it.
-  function overlayAt(p, el) {
-    const hit = deepHit(p.x, p.y);
-    if (!hit || !inReviewOverlay(hit)) return null;
-    return {
-      status: 'review_overlay',
-      element: describe(el),
-      reason: `the point (${round(p.x)}, ${round(p.y)}) over ${describe(el)} is covered by the Test Kit Review Overlay`,
-    };
+    const p = actionPoint(b, o, el);
+    const h = hitCheck(p, el, o.pointer);
+    if (h.status) return h;
+    return { status: 'ok', x: p.x, y: p.y, element: describe(el), hit: h.hit };
   }
 
   // After `actionable` with `settle: false` and the pointer's move: the same single usable
-  // match with the same box one frame later. The move is delivered at the start of that frame,
-  // before animation-frame callbacks, so whatever the pointer's arrival changed is seen here.
+  // match with the same box one frame later, still the element that receives the pointer at the
+  // point (the pointer's arrival may have opened something over it). The move is delivered at
+  // the start of that frame, before animation-frame callbacks, so whatever the pointer's
+  // arrival changed is seen here.
   async function stillThere(o) {
     await nextFrame();
     const u = usable(o);
@@ -492,7 +564,9 @@
     if (!sameRect(o.rect, b)) {
       return { status: 'not_actionable', reason: `it is still moving (${fmtRect(o.rect)} then ${fmtRect(b)})` };
     }
-    return { status: 'ok' };
+    const h = hitCheck(actionPoint(b, o, u.el), u.el, o.pointer);
+    if (h.status) return h;
+    return { status: 'ok', hit: h.hit };
   }
 
   async function actionable(o) {
@@ -674,11 +748,14 @@
         const have = visibleText(doc.body || doc.documentElement);
         return have.includes(want)
           ? pass()
-          : fail(C.text, `the visible page text does not contain ${JSON.stringify(want)}`);
+          : fail(C.text, `the visible page text does not contain ${JSON.stringify(want)}; it reads ${JSON.stringify(clip(have, 200))}`);
       }
       case 'url': {
         const have = window.location.href;
-        return have === c.url ? pass() : fail(C.url, `the URL is ${have}, expected ${c.url}`);
+        if (have !== c.url) return fail(C.url, `the URL is ${have}, expected ${c.url}`);
+        // The URL changes before the new document exists: the step after a URL condition must
+        // see the new page, so it holds once the document is parsed.
+        return document.readyState === 'loading' ? fail(C.url, 'the URL matches but the document is still loading') : pass();
       }
       case 'visible': {
         const r = one(c.target);
@@ -778,24 +855,58 @@
     }
   }
 
-  async function waitFor(o) {
-    const start = performance.now();
-    for (;;) {
-      let last;
-      try {
-        last = observe(o.condition);
-        // A `wait url` holds once the new document is parsed, not merely committed: the URL
-        // changes before the DOM exists, and the step after the wait must see the new page.
-        if (last.pass && o.condition.condition === 'url' && document.readyState === 'loading') {
-          last = fail(C.url, 'the URL matches but the document is still loading');
-        }
-      } catch (e) {
-        if (!(e instanceof Fail) || e.kind !== 'frame') throw e;
-        last = fail(C.notFound, e.message);
-      }
-      if (last.pass || performance.now() - start >= o.budget_ms) return last;
-      await nextFrame();
+  // Resolves once the page may have changed in a way a condition could see, or after `ms`:
+  // a DOM mutation of the top or current document, a same-document navigation (pushState,
+  // popstate, hash), user-visible input, focus, scroll or resize. A change no signal reports
+  // (a script setting `input.value`, a change inside a shadow root) is caught by the caller's
+  // next timed check. Everything is removed again before it resolves: nothing stays in the page.
+  function watchChange(ms) {
+    if (!(ms > 0)) return Promise.resolve('timeout');
+    let doc = document;
+    try {
+      doc = currentDocument();
+    } catch (e) {
+      /* a missing frame: the top document still reports the change that brings it back */
     }
+    const docs = doc === document ? [document] : [document, doc];
+    const wins = docs.map((d) => d.defaultView).filter(Boolean);
+    const EVENTS = ['input', 'change', 'focusin', 'focusout', 'scroll', 'resize', 'popstate', 'hashchange', 'transitionend', 'animationend'];
+    return new Promise((resolve) => {
+      let done = false;
+      const nav = window.navigation;
+      const finish = (why) => {
+        if (done) return;
+        done = true;
+        observer.disconnect();
+        clearTimeout(timer);
+        for (const w of wins) for (const e of EVENTS) w.removeEventListener(e, onEvent, true);
+        if (nav) nav.removeEventListener('currententrychange', onEvent);
+        resolve(why);
+      };
+      const onEvent = () => finish('event');
+      const observer = new MutationObserver(() => finish('mutation'));
+      for (const d of docs) observer.observe(d, { subtree: true, childList: true, attributes: true, characterData: true });
+      for (const w of wins) for (const e of EVENTS) w.addEventListener(e, onEvent, true);
+      if (nav) nav.addEventListener('currententrychange', onEvent);
+      const timer = setTimeout(() => finish('timeout'), ms);
+    });
+  }
+
+  // One reading of a condition (`expect` and `wait`, docs/acl.md §8–§9). When it does not hold
+  // and `watch_ms` is given, the answer comes only once the page may have changed (or
+  // `watch_ms` passed): the watch starts in the same task as the reading, so no change between
+  // the two can be missed. A frame that is not there (yet) is a reading that does not hold.
+  async function check(o) {
+    let r;
+    try {
+      r = observe(o.condition);
+    } catch (e) {
+      if (!(e instanceof Fail) || e.kind !== 'frame') throw e;
+      r = fail(C.frame, e.message);
+    }
+    if (r.pass || !(o.watch_ms > 0)) return r;
+    await watchChange(o.watch_ms);
+    return r;
   }
 
   // ---------------------------------------------------------------- control operations
@@ -817,8 +928,7 @@
   const ops = {
     actionable,
     still_there: stillThere,
-    observe: (o) => observe(o.condition),
-    wait_for: waitFor,
+    check,
     // Focus the control and select its content so inserted text replaces it.
     prepare_fill(o) {
       const el = one(o.target);

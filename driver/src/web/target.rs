@@ -1,6 +1,12 @@
 //! Targets: how they are named in messages, refusing refs outside agent sessions, and the
 //! actionability wait that runs before every action (`docs/acl.md` §4).
 //!
+//! A pointer action also needs its target to *receive* the pointer: the resolver hit-tests the
+//! action point, and the element on top there must be the target, inside it, or a label that
+//! forwards to it. While something else covers the point the wait goes on like any other
+//! actionability check; at its end the step fails with `test.driver.web.target_covered`, naming
+//! the covering element, and nothing has been dispatched.
+//!
 //! The wait is bounded by the action timeout or the scenario deadline, whichever comes first.
 //! When the action timeout ends it, the target's own code says what was wrong
 //! (`target_not_found`, …, a product failure). When the scenario deadline ends it, the scenario
@@ -12,7 +18,7 @@ use super::script;
 use super::tab::Tab;
 use crate::failure::FailureCode;
 use crate::{StepEnv, StepFailure};
-use a3s_test_lang::ir::{DragEdge, Target};
+use a3s_test_lang::ir::{DragEdge, Position, Target};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -47,45 +53,99 @@ pub(crate) struct Needs {
     pub enabled: bool,
     /// An editable text control.
     pub editable: bool,
+    /// The pointer presses or rests at the action point: the target must be what is on top
+    /// there (hit test).
+    pub pointer: bool,
 }
 
 impl Needs {
-    /// A control that must not be disabled (click, check, select, upload).
+    /// A control that must not be disabled, acted on without the pointer (select).
     pub(crate) const ENABLED: Needs = Needs {
         enabled: true,
         editable: false,
+        pointer: false,
     };
     /// An enabled text control (fill, type).
     pub(crate) const EDITABLE: Needs = Needs {
         enabled: true,
         editable: true,
+        pointer: false,
+    };
+    /// An enabled control the pointer presses (click, check, download).
+    pub(crate) const PRESS: Needs = Needs {
+        enabled: true,
+        editable: false,
+        pointer: true,
+    };
+    /// An element the pointer moves onto without pressing it (hover, either end of a drag).
+    pub(crate) const POINT: Needs = Needs {
+        enabled: false,
+        editable: false,
+        pointer: true,
     };
 }
 
-/// Wait until exactly one visible, enabled (if needed), stable match exists; return its centre.
+/// Where on its target an action aims: the centre of its visible box, just inside one edge
+/// (`drag { edge }`), or a position from the box's top-left corner (`position { x y }`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Aim {
+    /// Just inside this edge.
+    pub edge: Option<DragEdge>,
+    /// At this point of the box.
+    pub position: Option<Position>,
+}
+
+/// A target that is ready: the viewport point the action aims at, the target described, and
+/// the element the hit test found on top at that point (empty when not hit-tested).
+#[derive(Debug, Clone)]
+pub(crate) struct Reached {
+    /// The action point, CSS px of the top-level viewport.
+    pub point: Point,
+    /// The target, described.
+    pub element: String,
+    /// What is on top at the point: the target, something inside it, or a label of it.
+    pub hit: String,
+}
+
+impl Reached {
+    fn of(r: &Value) -> Reached {
+        let text = |key: &str| r.get(key).and_then(Value::as_str).unwrap_or("").to_string();
+        Reached {
+            point: Point {
+                x: r.get("x").and_then(Value::as_f64).unwrap_or(0.0),
+                y: r.get("y").and_then(Value::as_f64).unwrap_or(0.0),
+            },
+            element: text("element"),
+            hit: text("hit"),
+        }
+    }
+}
+
+/// Wait until exactly one visible, enabled (if needed), stable match exists (on top at its
+/// centre, for a pointer action); return it.
 pub(crate) async fn wait_actionable(
     tab: &Tab,
     target: &Target,
     needs: Needs,
     env: &StepEnv<'_>,
-) -> Result<(Point, String), StepFailure> {
-    wait_actionable_at(tab, target, needs, None, env).await
+) -> Result<Reached, StepFailure> {
+    wait_actionable_at(tab, target, needs, Aim::default(), env).await
 }
 
-/// Like [`wait_actionable`], but the returned point lies just inside `edge` of the target's
-/// visible box (its centre for `None`): where `drag` releases. The Review Overlay check is made
-/// at that point, not at the centre.
+/// Like [`wait_actionable`], aimed at another point of the target (`drag` releases just
+/// inside an edge; `hover` may give a position). The Review Overlay check and the hit test are
+/// made at that point, not at the centre.
 pub(crate) async fn wait_actionable_at(
     tab: &Tab,
     target: &Target,
     needs: Needs,
-    edge: Option<DragEdge>,
+    aim: Aim,
     env: &StepEnv<'_>,
-) -> Result<(Point, String), StepFailure> {
+) -> Result<Reached, StepFailure> {
     refuse_ref(target)?;
     let wait = Wait::new(env);
-    let r = poll(tab, target, needs, true, edge, &wait, env).await?;
-    Ok((point_of(&r), element_of(&r)))
+    let r = poll(tab, target, needs, true, aim, &wait, env).await?;
+    Ok(Reached::of(&r))
 }
 
 /// Like [`wait_actionable`], but the pointer is moved onto the target while its stability is
@@ -93,35 +153,49 @@ pub(crate) async fn wait_actionable_at(
 /// second of the two frames the box must hold in (instead of waiting one frame for the check and
 /// another for the move). If the box changed meanwhile (the page moved it, or the
 /// pointer's arrival did), the check is made the settled way and the pointer moves once more —
-/// never more than twice, so a page that shifts on hover cannot keep the step moving. On
-/// success the pointer rests on the returned point; nothing else has been dispatched.
+/// never more than twice, so a page that shifts on hover cannot keep the step moving. The
+/// hit test is made before the move and again after it (the pointer's arrival may open
+/// something over the target). On success the pointer rests on the returned point; nothing else
+/// has been dispatched.
 pub(crate) async fn point_at(
     tab: &Tab,
     target: &Target,
     needs: Needs,
+    position: Option<Position>,
     env: &StepEnv<'_>,
-) -> Result<(Point, String), StepFailure> {
+) -> Result<Reached, StepFailure> {
     refuse_ref(target)?;
     let wait = Wait::new(env);
-    let r = poll(tab, target, needs, false, None, &wait, env).await?;
-    let point = point_of(&r);
-    input::mouse_move(tab, point, 0, env.deadline).await?;
+    let aim = Aim {
+        edge: None,
+        position,
+    };
+    let r = poll(tab, target, needs, false, aim, &wait, env).await?;
+    let mut reached = Reached::of(&r);
+    input::mouse_move(tab, reached.point, 0, env.deadline).await?;
     let args = json!({
         "target": target,
         "enabled": needs.enabled,
         "editable": needs.editable,
+        "pointer": needs.pointer,
+        "position": position,
         "rect": r.get("rect").cloned().unwrap_or(Value::Null),
     });
     let confirmed = script::call(tab, "still_there", args, COMMAND_BOUND, env.deadline)
         .await
         .map_err(|f| name_target(f, target))?;
     if status_of(&confirmed) == "ok" {
-        return Ok((point, element_of(&r)));
+        if let Some(hit) = confirmed.get("hit").and_then(Value::as_str) {
+            reached.hit = hit.to_string();
+        }
+        return Ok(reached);
     }
-    let settled = poll(tab, target, needs, true, None, &wait, env).await?;
-    let point = point_of(&settled);
-    input::mouse_move(tab, point, 0, env.deadline).await?;
-    Ok((point, element_of(&settled)))
+    if status_of(&confirmed) == "review_overlay" {
+        return Err(review_overlay(target, &confirmed));
+    }
+    let settled = Reached::of(&poll(tab, target, needs, true, aim, &wait, env).await?);
+    input::mouse_move(tab, settled.point, 0, env.deadline).await?;
+    Ok(settled)
 }
 
 /// The action timeout of one step, started.
@@ -187,6 +261,13 @@ impl Wait {
                     format!("{what}: {count} elements match ({some}) (waited {waited} ms)"),
                 )
             }
+            "covered" => {
+                let reason = r.get("reason").and_then(Value::as_str).unwrap_or("unknown");
+                StepFailure::new(
+                    FailureCode::TargetCovered,
+                    format!("{what}: {reason}; nothing was dispatched (waited {waited} ms)"),
+                )
+            }
             _ => {
                 let reason = r.get("reason").and_then(Value::as_str).unwrap_or("unknown");
                 StepFailure::new(
@@ -199,14 +280,14 @@ impl Wait {
 }
 
 /// Poll the in-page actionability check until it passes or `wait` runs out; `settle` = prove
-/// stability in the page (one frame) rather than leave it to [`point_at`]; `edge` = where on the
-/// box the answer's point lies (the centre for `None`).
+/// stability in the page (one frame) rather than leave it to [`point_at`]; `aim` = where on the
+/// box the answer's point lies.
 async fn poll(
     tab: &Tab,
     target: &Target,
     needs: Needs,
     settle: bool,
-    edge: Option<DragEdge>,
+    aim: Aim,
     wait: &Wait,
     env: &StepEnv<'_>,
 ) -> Result<Value, StepFailure> {
@@ -219,8 +300,10 @@ async fn poll(
             "budget_ms": slice.as_millis() as u64,
             "enabled": needs.enabled,
             "editable": needs.editable,
+            "pointer": needs.pointer,
             "settle": settle,
-            "edge": edge.map(DragEdge::keyword),
+            "edge": aim.edge.map(DragEdge::keyword),
+            "position": aim.position,
         });
         let r = match script::call(tab, "actionable", args, slice + COMMAND_BOUND, env.deadline)
             .await
@@ -236,11 +319,7 @@ async fn poll(
             return Ok(r);
         }
         if status_of(&r) == "review_overlay" {
-            let reason = r.get("reason").and_then(Value::as_str).unwrap_or("");
-            return Err(super::review_overlay::refusal(&format!(
-                "{}: {reason}",
-                describe(target)
-            )));
+            return Err(review_overlay(target, &r));
         }
         if Instant::now() >= wait.limit {
             return Err(wait.failure(target, Some(&r)));
@@ -253,18 +332,10 @@ fn status_of(r: &Value) -> &str {
     r.get("status").and_then(Value::as_str).unwrap_or("")
 }
 
-fn point_of(r: &Value) -> Point {
-    Point {
-        x: r.get("x").and_then(Value::as_f64).unwrap_or(0.0),
-        y: r.get("y").and_then(Value::as_f64).unwrap_or(0.0),
-    }
-}
-
-fn element_of(r: &Value) -> String {
-    r.get("element")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string()
+/// The refusal of an action whose point the Review Overlay covers (never waited out).
+fn review_overlay(target: &Target, r: &Value) -> StepFailure {
+    let reason = r.get("reason").and_then(Value::as_str).unwrap_or("");
+    super::review_overlay::refusal(&format!("{}: {reason}", describe(target)))
 }
 
 /// Prefix a resolver failure with the target it concerns.

@@ -5,10 +5,10 @@
 
 use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{
-    ContextOptions, FailureCode, StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
-    WebContext,
+    ConditionSample, ContextOptions, FailureCode, StepDetail, StepEnv, StepFailure, StepOutput,
+    SurfaceContext, SurfaceDriver, WebContext,
 };
-use a3s_test_lang::ir::{Action, Step};
+use a3s_test_lang::ir::{Action, ExpectCondition, Step, WaitCondition};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -191,6 +191,7 @@ impl Env {
         StepEnv {
             base_url: Some(base_url()),
             action_timeout: self.action_timeout,
+            expect_timeout: Duration::from_millis(1500),
             deadline: self.deadline,
             artifact_dir: self.artifacts.path(),
             working_dir: self.work.path(),
@@ -217,7 +218,62 @@ pub async fn run(
     env: &Env,
     statement: &str,
 ) -> Result<StepOutput, StepFailure> {
-    ctx.execute(&acl(statement), &env.step_env()).await
+    dispatch(ctx, &acl(statement), &env.step_env()).await
+}
+
+/// Run one step as far as the driver owns it: `execute`, except for conditions, which the
+/// driver only reads (`check`). An `expect` is one reading here — waiting for it to hold, and
+/// stability windows, are the runner's (runner/src/expect.rs, tests/run/web_first.rs); a `wait`
+/// on what the page shows reads, watching for changes, until it holds or the deadline passes,
+/// so a test can wait for the effect of the step it checks.
+pub async fn dispatch(
+    ctx: &mut WebContext,
+    step: &Step,
+    env: &StepEnv<'_>,
+) -> Result<StepOutput, StepFailure> {
+    if let Action::Wait {
+        condition: WaitCondition::Page(page),
+    } = &step.action
+    {
+        let condition = ExpectCondition::Page(page.clone());
+        let started = Instant::now();
+        loop {
+            let left = env.deadline.saturating_duration_since(Instant::now());
+            let watch = left.min(Duration::from_millis(250));
+            match ctx.check(&condition, Some(watch), env).await? {
+                ConditionSample::Holds(observed) => {
+                    return Ok(StepOutput {
+                        evidence: Vec::new(),
+                        detail: Some(StepDetail::Waited {
+                            waited_ms: started.elapsed().as_millis() as u64,
+                            observed: Some(observed),
+                        }),
+                    })
+                }
+                ConditionSample::Fails { seen, .. } if left.is_zero() => {
+                    return Err(StepFailure::new(FailureCode::Timeout, seen))
+                }
+                ConditionSample::Fails { .. } => {}
+            }
+        }
+    }
+    let Action::Expect { expectation } = &step.action else {
+        return ctx.execute(step, env).await;
+    };
+    assert!(
+        expectation.stability.is_none(),
+        "stability windows are the runner's"
+    );
+    match ctx.check(&expectation.condition, None, env).await? {
+        ConditionSample::Holds(observed) => Ok(StepOutput {
+            evidence: Vec::new(),
+            detail: Some(StepDetail::Observed {
+                observed,
+                waited_ms: 0,
+            }),
+        }),
+        ConditionSample::Fails { code, seen } => Err(StepFailure::new(code, seen)),
+    }
 }
 
 /// Run one ACL statement and check its outcome: `None` means it must pass.
@@ -239,7 +295,7 @@ pub async fn step_outcome(
     what: &str,
     want: Option<FailureCode>,
 ) -> Result<StepOutput, String> {
-    match (ctx.execute(step, &env.step_env()).await, want) {
+    match (dispatch(ctx, step, &env.step_env()).await, want) {
         (Ok(out), None) => Ok(out),
         (Err(f), Some(code)) => {
             assert_eq!(f.code, code, "{what}: {}", f.message);

@@ -14,8 +14,12 @@
 use super::context::{header, Annotate, Ctx};
 use super::fields::Fields;
 use super::stability::stability;
+use super::suite::MAX_TIMEOUT_MS;
 use super::targets::target;
-use super::values::{keyword, non_empty, string, string_list, string_list_with, u32_in, ItemRules};
+use super::values::{
+    boolean, keyword, non_empty, optional, string, string_list, string_list_with, u32_in, u64_in,
+    ItemRules,
+};
 use crate::ast::Attribute;
 use crate::code::Code;
 use crate::ir::{
@@ -34,6 +38,7 @@ pub(super) static EXPECT_SCHEMA: LazyLock<Vec<&'static str>> = LazyLock::new(|| 
         .map(ExpectForm::name)
         .chain(HELPERS.iter().copied())
         .chain(["stable_for_ms", "sample_interval_ms"])
+        .chain(WAITING)
         .collect()
 });
 
@@ -43,6 +48,10 @@ pub(super) const MAX_RENDERED_TEXTS: usize = 256;
 pub(super) const MAX_VISIBLE_COUNT: u32 = 1_000_000;
 /// Largest `tolerance_px`.
 pub(super) const MAX_TOLERANCE_PX: u32 = 1024;
+
+/// How long an `expect` waits for its condition: `timeout_ms` (its own expect timeout) or
+/// `immediate = true` (one observation).
+const WAITING: [&str; 2] = ["timeout_ms", "immediate"];
 
 /// The helper attributes an `expect` form may use.
 const HELPERS: &[&str] = &["target", "relative_to", "tolerance_px"];
@@ -169,13 +178,42 @@ pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> 
             }
         }
     }
+    let waiting = waiting(ctx, fields);
     let first = first?;
     let form = ExpectForm::from_name(&first.name.name)?;
     let condition = condition(ctx, fields, form, first);
+    let (timeout_ms, immediate) = waiting?;
     Some(Expectation {
         condition: condition?,
         stability: stability.ok()?,
+        timeout_ms,
+        immediate,
     })
+}
+
+/// `timeout_ms` (1–3,600,000 ms) and `immediate`; both at once is a contradiction.
+fn waiting(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<(Option<u64>, bool)> {
+    let timeout = fields
+        .get("timeout_ms")
+        .map(|a| u64_in(ctx, a, 1, MAX_TIMEOUT_MS));
+    let immediate = match fields.get("immediate") {
+        Some(a) => boolean(ctx, a),
+        None => Some(false),
+    };
+    let (timeout, immediate) = (optional(timeout)?, immediate?);
+    if let (true, Some(_), Some(attr)) = (immediate, timeout, fields.get("timeout_ms")) {
+        ctx.error_in(
+            Code::InvalidValue,
+            "timeout_ms",
+            attr.name.span,
+            "`timeout_ms` has no effect on an `expect` with `immediate = true`",
+        )
+        .hint(
+            "remove `immediate` to wait up to `timeout_ms`, or remove `timeout_ms` to check once",
+        );
+        return None;
+    }
+    Some((timeout, immediate))
 }
 
 fn helper_hint(helper: &str, form: &str) -> String {
@@ -358,10 +396,11 @@ mod tests {
         for name in EXPECT_SCHEMA.iter() {
             let known = ExpectForm::from_name(name).is_some()
                 || HELPERS.contains(name)
-                || matches!(*name, "stable_for_ms" | "sample_interval_ms");
+                || matches!(*name, "stable_for_ms" | "sample_interval_ms")
+                || WAITING.contains(name);
             assert!(known, "{name}");
         }
-        assert_eq!(EXPECT_SCHEMA.len(), 39);
+        assert_eq!(EXPECT_SCHEMA.len(), 41);
         assert!(EXPECT_SCHEMA.len() <= super::super::fields::MAX_SCHEMA);
     }
 }

@@ -4,8 +4,9 @@
 //! at most once); the key is one printable character or a named key from [`NAMED_KEYS`]. `+` itself
 //! is written `+` or `Control++`. Common aliases (`Ctrl`, `Cmd`, `Option`, `Esc`, `Return`, …) are
 //! rejected with a hint naming the canonical spelling, so every chord has one form in the canonical
-//! printer and in the ledger. `wheel` modifiers are the lowercase names `alt`, `control`, `meta`,
-//! `shift`, unique.
+//! printer and in the ledger. A `modifiers` list (`wheel`, `click`, `double_click`,
+//! `context_click`, `hover`) names each modifier once, lowercase (`"control"`) or as in a chord
+//! (`"Control"`, the spelling Playwright users write); aliases get the same hints as in a chord.
 
 use super::context::{Annotate, Ctx};
 use super::values::{list, string, unreadable};
@@ -53,8 +54,8 @@ pub(super) const NAMED_KEYS: &[&str] = &[
 
 /// Modifier names in a chord.
 const MODIFIERS: &[&str] = &["Alt", "Control", "Meta", "Shift"];
-/// Modifier names in `wheel { modifiers = [...] }`.
-const WHEEL_MODIFIERS: &[&str] = &["alt", "control", "meta", "shift"];
+/// Modifier names in a `modifiers` list, as the hints spell them.
+const LIST_MODIFIERS: &[&str] = &["alt", "control", "meta", "shift"];
 
 /// Why a chord was rejected: the message and the hint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,8 +205,8 @@ pub(super) fn key_chord(ctx: &mut Ctx, attr: &Attribute) -> Option<KeyChord> {
     }
 }
 
-/// `wheel { modifiers = [...] }`: unique lowercase modifier names.
-pub(super) fn wheel_modifiers(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<Modifier>> {
+/// `modifiers = [...]` of `wheel` and the pointer steps: unique modifier names.
+pub(super) fn modifier_list(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<Modifier>> {
     let items = list(ctx, attr)?;
     let mut out = Some(Vec::with_capacity(items.len()));
     for item in items {
@@ -231,17 +232,17 @@ pub(super) fn wheel_modifiers(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<Mod
             }
         };
         let parsed = match name {
-            "alt" => Some(Modifier::Alt),
-            "control" => Some(Modifier::Control),
-            "meta" => Some(Modifier::Meta),
-            "shift" => Some(Modifier::Shift),
+            "alt" | "Alt" => Some(Modifier::Alt),
+            "control" | "Control" => Some(Modifier::Control),
+            "meta" | "Meta" => Some(Modifier::Meta),
+            "shift" | "Shift" => Some(Modifier::Shift),
             _ => None,
         };
         let Some(m) = parsed else {
             let lower = alias(name, MODIFIERS).map(str::to_ascii_lowercase);
             let hint = match lower
                 .as_deref()
-                .or_else(|| did_you_mean(name, WHEEL_MODIFIERS.iter().copied()))
+                .or_else(|| did_you_mean(name, LIST_MODIFIERS.iter().copied()))
             {
                 Some(canon) => format!("did you mean \"{canon}\"?"),
                 None => "modifiers are \"alt\", \"control\", \"meta\" and \"shift\"".to_string(),
@@ -250,7 +251,7 @@ pub(super) fn wheel_modifiers(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<Mod
                 Code::InvalidValue,
                 "modifiers",
                 item.span,
-                format!("\"{name}\" is not a wheel modifier"),
+                format!("\"{name}\" is not a modifier"),
             )
             .hint(hint);
             out = None;
@@ -262,7 +263,7 @@ pub(super) fn wheel_modifiers(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<Mod
                     Code::InvalidValue,
                     "modifiers",
                     item.span,
-                    format!("\"{name}\" appears twice in `modifiers`"),
+                    format!("\"{}\" appears twice in `modifiers`", m.keyword()),
                 )
                 .hint(format!("list \"{name}\" once"));
                 out = None;

@@ -25,6 +25,7 @@ mod ids;
 mod keys;
 mod network;
 mod operations;
+mod pointer;
 mod project;
 mod seen;
 mod stability;

@@ -1,6 +1,6 @@
 //! `project` roots (`docs/acl.md` §11): `.a3s-test/project.acl`.
 //!
-//! `project "id" { version dev_server{…} browser{…} verification{ check "id"{…}… } }`. The three
+//! `project "id" { version expect_timeout_ms dev_server{…} browser{…} verification{ check "id"{…}… } }`. The three
 //! sections take no label and appear at most once (a second one is `test.spec.duplicate_attribute`,
 //! pointing at the first). Commands are non-empty argument vectors of non-empty strings because
 //! they run without a shell. Bounds chosen here: `startup_timeout_ms` 1–3,600,000 ms (default
@@ -12,7 +12,7 @@ use super::fields::Fields;
 use super::ids::{forbid_label, required_label, IdSet};
 use super::suite::{timeout, version, MAX_TIMEOUT_MS};
 use super::urls::{url, UrlRule};
-use super::values::{boolean, keyword, non_empty, optional, string_list_with, ItemRules};
+use super::values::{boolean, keyword, non_empty, optional, string_list_with, u64_in, ItemRules};
 use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
@@ -24,7 +24,7 @@ use crate::ir::{
 /// Longest verification check deadline: one day.
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
-const PROJECT_SCHEMA: &[&str] = &["version"];
+const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms"];
 const SECTIONS: &[&str] = &["dev_server", "browser", "verification"];
 const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms"];
 const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
@@ -37,6 +37,11 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
     let id = required_label(ctx, block);
     let fields = Fields::collect(ctx, block, PROJECT_SCHEMA);
     let version = version(ctx, fields.get("version"));
+    let expect_timeout = optional(
+        fields
+            .get("expect_timeout_ms")
+            .map(|a| u64_in(ctx, a, 1, MAX_TIMEOUT_MS)),
+    );
 
     let mut dev_server: Option<Option<DevServer>> = Some(None);
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
@@ -86,6 +91,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         version: version?,
         dev_server: dev_server?,
         browser: browser?,
+        expect_timeout_ms: expect_timeout?,
         checks: checks?,
         span: block.span,
     })

@@ -12,9 +12,10 @@ use super::conditions::{self, EXPECT_SCHEMA, WAIT_SCHEMA};
 use super::context::{Annotate, Ctx};
 use super::evidence::{evidence_path, upload_paths};
 use super::fields::Fields;
-use super::keys::{key_chord, wheel_modifiers};
+use super::keys::{key_chord, modifier_list};
 use super::network::{self, ROUTE_SCHEMA, UNROUTE_SCHEMA};
 use super::operations::{self, CAPTURE_SCHEMA, DIALOG_SCHEMA, TAB_SCHEMA};
+use super::pointer::{pointer_options, takes_pointer_options};
 use super::targets::{frame_target, target};
 use super::urls::{url, UrlRule};
 use super::values::{
@@ -39,7 +40,9 @@ fn schema(kind: ActionKind) -> &'static [&'static str] {
     use ActionKind::*;
     match kind {
         Navigate => &["url"],
-        Click | Hover | Focus | DoubleClick | ContextClick | Check | Uncheck | Frame => &["target"],
+        Click | DoubleClick => &["target", "button", "modifiers"],
+        ContextClick | Hover => &["target", "modifiers"],
+        Focus | Check | Uncheck | Frame => &["target"],
         Fill | Type => &["target", "value"],
         InsertText => &["value"],
         Select => &["target", "values"],
@@ -86,7 +89,12 @@ fn flag(ctx: &mut Ctx, fields: &Fields<'_>, name: &str, default: bool) -> Option
 /// Check step `block`, of kind `kind`, at the current path and build its action.
 pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> {
     use ActionKind::*;
-    let f = Fields::collect_leaf(ctx, block, schema(kind));
+    // Pointer steps may hold a `position` block, which `pointer_options` judges.
+    let f = if takes_pointer_options(kind) {
+        Fields::collect(ctx, block, schema(kind))
+    } else {
+        Fields::collect_leaf(ctx, block, schema(kind))
+    };
     let f = &f;
     Some(match kind {
         Navigate => {
@@ -97,14 +105,21 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
                 url: u?.to_string(),
             }
         }
-        Click | Hover | Focus | DoubleClick | ContextClick | Check | Uncheck => {
+        Click | Hover | DoubleClick | ContextClick => {
+            let target = required_target(ctx, f, "target");
+            let pointer = pointer_options(ctx, f, kind);
+            let (target, pointer) = (target?, pointer?);
+            match kind {
+                Click => Action::Click { target, pointer },
+                Hover => Action::Hover { target, pointer },
+                DoubleClick => Action::DoubleClick { target, pointer },
+                _ => Action::ContextClick { target, pointer },
+            }
+        }
+        Focus | Check | Uncheck => {
             let target = required_target(ctx, f, "target")?;
             match kind {
-                Click => Action::Click { target },
-                Hover => Action::Hover { target },
                 Focus => Action::Focus { target },
-                DoubleClick => Action::DoubleClick { target },
-                ContextClick => Action::ContextClick { target },
                 Check => Action::Check { target },
                 _ => Action::Uncheck { target },
             }
@@ -268,7 +283,7 @@ fn wheel(ctx: &mut Ctx, f: &Fields<'_>) -> Option<Action> {
         None => Some(0),
     };
     let modifiers = match f.get("modifiers") {
-        Some(a) => wheel_modifiers(ctx, a),
+        Some(a) => modifier_list(ctx, a),
         None => Some(Vec::new()),
     };
     let t = f.get("target").map(|a| target(ctx, "target", &a.value));

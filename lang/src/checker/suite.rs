@@ -2,7 +2,7 @@
 //!
 //! A suite holds its settings and at least one scenario; a scenario holds its settings and at least
 //! one step. Scenario ids and step labels are unique within their parent. Bounds (`docs/acl.md`
-//! §2): `timeout_ms` and `action_timeout_ms` are 1–3,600,000 ms (one
+//! §2): `timeout_ms`, `action_timeout_ms` and `expect_timeout_ms` are 1–3,600,000 ms (one
 //! hour — a longer scenario is a job, not a test), and `version` must be 1, the only version this
 //! toolchain reads (a later version is reported, not misread).
 
@@ -25,8 +25,20 @@ pub(super) const MAX_TIMEOUT_MS: u64 = 3_600_000;
 /// The ACL version this toolchain reads.
 pub(super) const SUPPORTED_VERSION: u32 = 1;
 
-const SUITE_SCHEMA: &[&str] = &["version", "base_url", "action_timeout_ms"];
-const SCENARIO_SCHEMA: &[&str] = &["name", "surface", "timeout_ms", "action_timeout_ms", "tags"];
+const SUITE_SCHEMA: &[&str] = &[
+    "version",
+    "base_url",
+    "action_timeout_ms",
+    "expect_timeout_ms",
+];
+const SCENARIO_SCHEMA: &[&str] = &[
+    "name",
+    "surface",
+    "timeout_ms",
+    "action_timeout_ms",
+    "expect_timeout_ms",
+    "tags",
+];
 
 /// `version = 1` on a suite or project.
 pub(super) fn version(ctx: &mut Ctx, attr: Option<&Attribute>) -> Option<u32> {
@@ -77,6 +89,11 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
         DEFAULT_ACTION_TIMEOUT_MS,
         MAX_TIMEOUT_MS,
     );
+    let expect_timeout = optional(
+        fields
+            .get("expect_timeout_ms")
+            .map(|a| u64_in(ctx, a, 1, MAX_TIMEOUT_MS)),
+    );
 
     let mut scenarios = Some(Vec::with_capacity(block.items.len()));
     let mut ids = IdSet::with_capacity(block.items.len());
@@ -89,12 +106,11 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
             scenarios = None;
             continue;
         }
-        let scenario = scenario(
-            ctx,
-            nested,
-            &mut ids,
-            action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS),
-        );
+        let inherited = Inherited {
+            action_timeout_ms: action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS),
+            expect_timeout_ms: expect_timeout.flatten(),
+        };
+        let scenario = scenario(ctx, nested, &mut ids, inherited);
         match (scenario, &mut scenarios) {
             (Some(s), Some(list)) => list.push(s),
             _ => scenarios = None,
@@ -105,6 +121,7 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
             .hint("add `scenario \"id\" { surface = \"web\" … }`");
     }
     ctx.leave(mark);
+    expect_timeout?;
     Some(Suite {
         id: id?.to_string(),
         version: version?,
@@ -132,13 +149,22 @@ fn unknown_suite_block(ctx: &mut Ctx, nested: &Block) {
     .hint(hint);
 }
 
-/// Check `scenario "id" { … }` (its id unique in `ids`); `suite_action_timeout` is the suite's
-/// (or the default) action wait.
+/// What a scenario takes from its suite unless it sets its own.
+#[derive(Clone, Copy)]
+struct Inherited {
+    /// The suite's (or the default) action wait.
+    action_timeout_ms: u64,
+    /// The suite's expect timeout, if it sets one.
+    expect_timeout_ms: Option<u64>,
+}
+
+/// Check `scenario "id" { … }` (its id unique in `ids`), with the settings it inherits from
+/// its suite.
 fn scenario<'a>(
     ctx: &mut Ctx,
     block: &'a Block,
     ids: &mut IdSet<'a>,
-    suite_action_timeout: u64,
+    suite: Inherited,
 ) -> Option<Scenario> {
     let mark = ctx.enter_block(block);
     let id = required_label(ctx, block);
@@ -165,9 +191,13 @@ fn scenario<'a>(
     let action_timeout_ms = timeout(
         ctx,
         fields.get("action_timeout_ms"),
-        suite_action_timeout,
+        suite.action_timeout_ms,
         MAX_TIMEOUT_MS,
     );
+    let expect_timeout_ms = match fields.get("expect_timeout_ms") {
+        Some(a) => u64_in(ctx, a, 1, MAX_TIMEOUT_MS).map(Some),
+        None => Some(suite.expect_timeout_ms),
+    };
     let tags = match fields.get("tags") {
         Some(a) => string_list_with(ctx, a, ItemRules::NAME_SET),
         None => Some(Vec::new()),
@@ -208,6 +238,7 @@ fn scenario<'a>(
         surface: surface?,
         timeout_ms: timeout_ms?,
         action_timeout_ms: action_timeout_ms?,
+        expect_timeout_ms: expect_timeout_ms?,
         tags: tags?.into_iter().map(str::to_string).collect(),
         steps: steps?,
         path,

@@ -63,6 +63,54 @@ fn scenario_and_suite_rules() {
             "nested",
         ),
         (
+            "        click \"c\" {\n target = css(\"a\")\n button = \"back\"\n }",
+            InvalidValue,
+            "click.c.button",
+            "\"back\"",
+        ),
+        (
+            "        context_click \"c\" {\n target = css(\"a\")\n button = \"left\"\n }",
+            UnknownAttribute,
+            "context_click.c.button",
+            "button",
+        ),
+        (
+            "        click \"c\" {\n target = css(\"a\")\n modifiers = [\"Ctrl\"]\n }",
+            InvalidValue,
+            "click.c.modifiers",
+            "\"Ctrl\"",
+        ),
+        (
+            "        click \"c\" {\n target = css(\"a\")\n modifiers = [\"shift\", \"Shift\"]\n }",
+            InvalidValue,
+            "click.c.modifiers",
+            "\"Shift\"",
+        ),
+        (
+            "        click \"c\" {\n target = css(\"a\")\n position { x = 1 }\n }",
+            MissingAttribute,
+            "click.c.position.y",
+            "position",
+        ),
+        (
+            "        hover \"c\" {\n target = css(\"a\")\n position { x = 1\n y = -2 }\n }",
+            InvalidValue,
+            "hover.c.position.y",
+            "-2",
+        ),
+        (
+            "        click \"c\" {\n target = css(\"a\")\n position { x = 1\n y = 2 }\n position { x = 3\n y = 4 }\n }",
+            DuplicateAttribute,
+            "click.c.position",
+            "position",
+        ),
+        (
+            "        focus \"c\" {\n target = css(\"a\")\n position { x = 1\n y = 2 }\n }",
+            UnknownBlock,
+            "focus.c.position",
+            "position",
+        ),
+        (
             "        click = css(\"a\")",
             UnknownAttribute,
             "click",
@@ -355,10 +403,10 @@ fn step_rules() {
             "\"shift\"",
         ),
         (
-            "        wheel \"w\" {\n delta_y = 5\n modifiers = [\"Shift\"]\n }",
+            "        wheel \"w\" {\n delta_y = 5\n modifiers = [\"Option\"]\n }",
             InvalidValue,
             "wheel.w.modifiers",
-            "\"Shift\"",
+            "\"Option\"",
         ),
         (
             "        wheel \"w\" {\n delta_y = 5\n target = ref(\"@u1\")\n }",
@@ -600,6 +648,11 @@ fn condition_rules() {
         ("        expect \"e\" {\n text = \"a\"\n stable_for_ms = 2000\n sample_interval_ms = 1\n }", StabilityLimit, "expect.e.sample_interval_ms", "1"),
         ("        expect \"e\" {\n text = \"a\"\n sample_interval_ms = 10\n }", StabilityLimit, "expect.e.sample_interval_ms", "sample_interval_ms"),
         ("        expect \"e\" {\n text = \"a\"\n stable_for_ms = 100.5\n }", Type, "expect.e.stable_for_ms", "100.5"),
+        ("        expect \"e\" {\n text = \"a\"\n timeout_ms = 0\n }", InvalidValue, "expect.e.timeout_ms", "0"),
+        ("        expect \"e\" {\n text = \"a\"\n timeout_ms = 3600001\n }", InvalidValue, "expect.e.timeout_ms", "3600001"),
+        ("        expect \"e\" {\n text = \"a\"\n immediate = \"yes\"\n }", Type, "expect.e.immediate", "\"yes\""),
+        ("        expect \"e\" {\n text = \"a\"\n immediate = true\n timeout_ms = 100\n }", InvalidValue, "expect.e.timeout_ms", "timeout_ms"),
+        ("        expect \"e\" {\n text = \"a\"\n timout_ms = 100\n }", UnknownAttribute, "expect.e.timout_ms", "timout_ms"),
     ]);
 
     let items: Vec<String> = (0..257).map(|i| format!("\"{i}\"")).collect();

@@ -23,7 +23,8 @@ fn an_unlabelled_statement_is_admitted() {
         Action::Click {
             target: Target::Ref {
                 reference: ElementRef::Accessibility(3)
-            }
+            },
+            pointer: Default::default(),
         }
     );
 }

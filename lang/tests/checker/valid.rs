@@ -89,11 +89,29 @@ fn every_step_kind_admits_to_its_action() {
     let cases: Vec<(&str, Action)> = vec![
         ("navigate \"n\" { url = \"/cart\" }", Action::Navigate { url: "/cart".into() }),
         ("navigate \"n\" { url = \"https://example.com/a?b#c\" }", Action::Navigate { url: "https://example.com/a?b#c".into() }),
-        ("click \"c\" { target = role(\"button\", \"Pay\") }", Action::Click { target: role("button", "Pay") }),
-        ("hover \"c\" { target = label(\"Email\") }", Action::Hover { target: Target::Label { label: "Email".into() } }),
+        ("click \"c\" { target = role(\"button\", \"Pay\") }", Action::Click { target: role("button", "Pay"), pointer: PointerOptions::default() }),
+        (
+            "click \"c\" {\n target = css(\"a\")\n button = \"middle\"\n modifiers = [\"Control\", \"shift\"]\n position { x = 4\n y = 0 }\n }",
+            Action::Click {
+                target: css("a"),
+                pointer: PointerOptions {
+                    button: Some(MouseButton::Middle),
+                    modifiers: vec![Modifier::Control, Modifier::Shift],
+                    position: Some(Position { x: 4, y: 0 }),
+                },
+            },
+        ),
+        (
+            "context_click \"c\" {\n target = css(\"a\")\n modifiers = [\"alt\"]\n }",
+            Action::ContextClick {
+                target: css("a"),
+                pointer: PointerOptions { modifiers: vec![Modifier::Alt], ..PointerOptions::default() },
+            },
+        ),
+        ("hover \"c\" { target = label(\"Email\") }", Action::Hover { target: Target::Label { label: "Email".into() }, pointer: PointerOptions::default() }),
         ("focus \"c\" { target = placeholder(\"Search\") }", Action::Focus { target: Target::Placeholder { placeholder: "Search".into() } }),
-        ("double_click \"c\" { target = text(\"Row 1\") }", Action::DoubleClick { target: Target::Text { text: "Row 1".into(), exact: false } }),
-        ("context_click \"c\" { target = text(\"Row 1\", true) }", Action::ContextClick { target: Target::Text { text: "Row 1".into(), exact: true } }),
+        ("double_click \"c\" { target = text(\"Row 1\") }", Action::DoubleClick { target: Target::Text { text: "Row 1".into(), exact: false }, pointer: PointerOptions::default() }),
+        ("context_click \"c\" { target = text(\"Row 1\", true) }", Action::ContextClick { target: Target::Text { text: "Row 1".into(), exact: true }, pointer: PointerOptions::default() }),
         ("check \"c\" { target = testid(\"terms\") }", Action::Check { target: Target::TestId { test_id: "terms".into() } }),
         ("uncheck \"c\" { target = css(\"#news\") }", Action::Uncheck { target: css("#news") }),
         (
@@ -471,4 +489,31 @@ fn inline_state_and_collection_forms_accept_stable_and_ref_targets_as_documented
         condition("{\n selected_values = []\n target = ref(\"@e3\")\n }"),
         ExpectCondition::SelectedValues { .. }
     ));
+}
+
+#[test]
+fn an_expect_waits_by_default_and_says_otherwise_with_timeout_ms_or_immediate() {
+    let e = expect("{ text = \"a\" }");
+    assert_eq!((e.timeout_ms, e.immediate), (None, false));
+    let e = expect("{\n text = \"a\"\n timeout_ms = 200\n }");
+    assert_eq!((e.timeout_ms, e.immediate), (Some(200), false));
+    let e = expect("{\n hidden = css(\"#spinner\")\n immediate = true\n }");
+    assert_eq!((e.timeout_ms, e.immediate), (None, true));
+    let e = expect("{\n text = \"a\"\n immediate = true\n stable_for_ms = 100\n }");
+    assert!(e.immediate && e.stability.is_some());
+}
+
+#[test]
+fn expect_timeouts_come_from_the_scenario_else_the_suite() {
+    let suite = admitted_suite(
+        "suite \"s\" {\n expect_timeout_ms = 900\n scenario \"a\" {\n surface = \"web\"\n navigate \"n\" { url = \"/\" }\n }\n scenario \"b\" {\n surface = \"web\"\n expect_timeout_ms = 50\n navigate \"n\" { url = \"/\" }\n }\n }",
+    );
+    let timeouts: Vec<_> = suite
+        .scenarios
+        .iter()
+        .map(|s| s.expect_timeout_ms)
+        .collect();
+    assert_eq!(timeouts, vec![Some(900), Some(50)]);
+    let plain = only_scenario(&in_scenario("        navigate \"n\" { url = \"/\" }"));
+    assert_eq!(plain.expect_timeout_ms, None);
 }

@@ -97,6 +97,7 @@ pub async fn prove<D: AgentDriver>(
         launch_timeout: CLEANUP_BOUND,
         cleanup_bound: CLEANUP_BOUND,
         retries: 0,
+        expect_timeout: Duration::from_millis(a3s_test_lang::ir::DEFAULT_EXPECT_TIMEOUT_MS),
     };
     let launcher = SessionBrowser {
         driver,

@@ -3,8 +3,8 @@
 //! One `<testsuite>` per ACL suite, one `<testcase>` per scenario (`classname` = suite id,
 //! `file` = the suite file). A product failure is a `<failure>`; a specification, infrastructure,
 //! timeout or cancel verdict is an `<error>` (the product was not judged). Either carries the code
-//! as `type`, the message, and in its body the class, step path, source location and every
-//! evidence path. A cleanup failure of a passing scenario goes to `system-err`; run-level cleanup
+//! as `type`, the message, and in its body the class, step path, source location, for a
+//! condition that was waited for how long and what was seen last, and every evidence path. A cleanup failure of a passing scenario goes to `system-err`; run-level cleanup
 //! failures get their own `a3s-test.cleanup` suite so CI shows them as errors.
 //!
 //! Retries (`--retries`): JUnit has no standard flaky verdict, and junit-report writes only the
@@ -66,6 +66,12 @@ fn details(failure: &FailureRecord) -> String {
     }
     if let Some(location) = &failure.location {
         text.push_str(&format!("at: {location}\n"));
+    }
+    if let Some(w) = &failure.waited {
+        text.push_str(&format!(
+            "waited: {} ms\nlast seen: {}\n",
+            w.waited_ms, w.last_seen
+        ));
     }
     for evidence in &failure.evidence {
         text.push_str(&format!(

@@ -46,6 +46,10 @@ mod repair_prove;
 pub const TURN_BOUND: Duration = Duration::from_secs(60);
 /// How long an action waits for its target.
 pub const ACTION_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long an `expect` waits for its condition unless the statement says (`timeout_ms`,
+/// `agent expect --timeout-ms`): shorter than a suite's, because an agent observes between
+/// turns and a turn that waits is a turn the agent cannot use.
+pub const EXPECT_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long the browser may take to start.
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 /// Bound on capturing failure evidence after a failed step (as the executor's cleanup bound).
@@ -196,6 +200,7 @@ impl<D: AgentDriver> Engine<D> {
         let env = StepEnv {
             base_url,
             action_timeout: ACTION_TIMEOUT,
+            expect_timeout: EXPECT_TIMEOUT,
             deadline,
             artifact_dir: &artifacts,
             working_dir: &self.root,

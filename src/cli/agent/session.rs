@@ -123,7 +123,15 @@ pub struct SuperviseArgs {
 }
 
 fn exec_human(v: &Executed) -> String {
-    let mut out = format!("passed: {} (turn {})\n", v.step, v.turn);
+    // An `expect` or `wait` says how long it waited for its condition.
+    let waited = v
+        .detail
+        .as_ref()
+        .and_then(|d| d.get("waited_ms"))
+        .and_then(serde_json::Value::as_u64)
+        .map(|ms| format!(", waited {ms} ms"))
+        .unwrap_or_default();
+    let mut out = format!("passed: {} (turn {}{waited})\n", v.step, v.turn);
     for r in &v.resolved {
         out.push_str(&format!("{} → {}\n", r.reference, r.target));
     }
@@ -213,6 +221,8 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 tolerance_px: None,
                 stable_for_ms: None,
                 sample_interval_ms: None,
+                timeout_ms: None,
+                immediate: false,
                 on: p.on,
             };
             print(a.json, verbs::expect(ctx, &params), exec_human)

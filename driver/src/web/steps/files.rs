@@ -153,8 +153,9 @@ pub(crate) async fn download(
     let frames = frame_ids(ctx, env.deadline).await?;
     let mut events = ctx.cdp.subscribe(None, DOWNLOAD_EVENTS);
     let tab = ctx.tab()?;
-    let (point, element) = target::point_at(tab, target, Needs::ENABLED, env).await?;
-    input::press_release(tab, point, Button::Left, 1, env.deadline).await?;
+    let target::Reached { point, element, .. } =
+        target::point_at(tab, target, Needs::PRESS, None, env).await?;
+    input::press_release(tab, point, Button::Left, 1, &[], env.deadline).await?;
     let begin_by = (Instant::now() + env.action_timeout).min(env.deadline);
     let (guid, suggested) = wait_begin(&mut events, &frames, begin_by)
         .await

@@ -18,7 +18,9 @@ pub(crate) async fn fill(
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
-    let (_, element) = target::wait_actionable(tab, target, Needs::EDITABLE, env).await?;
+    let element = target::wait_actionable(tab, target, Needs::EDITABLE, env)
+        .await?
+        .element;
     let prepared = target::call_on(tab, "prepare_fill", target, json!({}), env.deadline).await?;
     if prepared.get("mode").and_then(Value::as_str) == Some("set") {
         let args = json!({ "value": value });
@@ -65,7 +67,9 @@ pub(crate) async fn type_into(
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
-    let (_, element) = target::wait_actionable(tab, target, Needs::EDITABLE, env).await?;
+    let element = target::wait_actionable(tab, target, Needs::EDITABLE, env)
+        .await?
+        .element;
     target::call_on(tab, "focus_end", target, json!({}), env.deadline).await?;
     input::type_text(tab, value, env.deadline).await?;
     Ok(detail(StepDetail::Typed {
@@ -92,7 +96,9 @@ pub(crate) async fn select(
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
-    let (_, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
+    let element = target::wait_actionable(tab, target, Needs::ENABLED, env)
+        .await?
+        .element;
     let args = json!({ "values": values });
     let r = target::call_on(tab, "select_options", target, args, env.deadline).await?;
     if let Some(error) = r.get("problem").and_then(Value::as_str) {

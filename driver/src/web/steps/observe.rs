@@ -1,13 +1,14 @@
-//! `wait` (poll until true or the scenario deadline, `docs/acl.md` §8) and `expect` (one
-//! observation, or planned samples over a stability window, `docs/acl.md` §9, §7).
+//! Reading `expect` and `wait` conditions (`docs/acl.md` §8, §9), and `wait { load = … }`.
 //!
-//! A wait has no bound of its own: when its condition never holds it runs into the scenario
-//! deadline, and that is a scenario timeout (`test.run.timeout`, exit 124) whose message names what
-//! was awaited and the last observation — not a product assertion. The product was never judged
-//! wrong; the scenario ran out of time.
+//! A condition is read by the resolver's `check` (one reading, and on request a watch for the
+//! next change of the page), so a `wait` and an `expect` on the same condition can never
+//! disagree. Whether to read again, for how long, and what a reading that never held means is
+//! not decided here: the runner's retry loop (`runner/src/expect.rs`) owns that for every
+//! surface. Only the load states, which are not page conditions, are waited for here.
 //!
-//! Both use the resolver's `observe`, so a wait and an expect on the same condition can never
-//! disagree. An expectation is never retried: a failed observation is the verdict.
+//! A load wait has no bound of its own: when it never completes it runs into the scenario
+//! deadline, and that is a scenario timeout (`test.run.timeout`, exit 124) whose message names
+//! what was awaited and the last observation — not a product assertion.
 
 use super::Outcome;
 use crate::failure::FailureCode;
@@ -17,19 +18,18 @@ use crate::web::script;
 use crate::web::steps::navigate::resolve_url;
 use crate::web::tab::{Tab, NETWORK_IDLE};
 use crate::web::target::{describe, refuse_ref};
-use crate::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{
-    ExpectCondition, Expectation, LoadState, PageCondition, Target, WaitCondition,
-};
+use crate::{ConditionSample, StepDetail, StepEnv, StepFailure};
+use a3s_test_lang::ir::{ExpectCondition, LoadState, Target};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// Longest single in-page poll of a `wait` before control returns to the driver.
-const WAIT_SLICE: Duration = Duration::from_millis(1000);
+/// The longest one watch for a page change may run inside a `load` wait before the document's
+/// state is read again.
+const LOAD_WATCH: Duration = Duration::from_millis(100);
 
-/// The targets an expectation names, for ref refusal and message prefixes.
-fn expect_targets(c: &ExpectCondition) -> Vec<&Target> {
+/// The targets a condition names, for ref refusal and message prefixes.
+fn condition_targets(c: &ExpectCondition) -> Vec<&Target> {
     use ExpectCondition::*;
     match c {
         Page(page) => page.target().into_iter().collect(),
@@ -51,199 +51,117 @@ fn expect_targets(c: &ExpectCondition) -> Vec<&Target> {
 }
 
 /// The condition as the resolver reads it (relative URLs resolved first).
-fn condition_json(value: Value, base_url: Option<&str>) -> Result<Value, StepFailure> {
-    let mut value = value;
+fn condition_json(condition: &ExpectCondition, base_url: Option<&str>) -> Value {
+    let mut value = serde_json::to_value(condition).expect("conditions serialize");
     if value["condition"] == "url" {
         let url = value["url"].as_str().unwrap_or("").to_string();
         value["url"] = json!(resolve_url(&url, base_url).unwrap_or(url));
     }
-    Ok(value)
+    value
 }
 
-/// One observation: `Ok(detail)` when it holds, the failure otherwise.
-async fn observe_once(
+/// One reading of `condition`; with `watch`, answered once the page may have changed (or when
+/// `watch` passed) if it does not hold.
+pub(crate) async fn check(
     ctx: &WebContext,
-    condition: &Value,
-    prefix: &str,
+    condition: &ExpectCondition,
+    watch: Option<Duration>,
     env: &StepEnv<'_>,
-) -> Result<Value, StepFailure> {
-    let tab = ctx.tab()?;
-    let args = json!({ "condition": condition });
-    let r = script::call(tab, "observe", args, COMMAND_BOUND, env.deadline).await?;
-    verdict(&r, prefix)
-}
-
-fn verdict(r: &Value, prefix: &str) -> Result<Value, StepFailure> {
-    if r.get("pass") == Some(&Value::Bool(true)) {
-        return Ok(r.get("detail").cloned().unwrap_or(Value::Null));
-    }
-    let code = r
-        .get("code")
-        .and_then(Value::as_str)
-        .and_then(FailureCode::from_name)
-        .unwrap_or(FailureCode::Protocol);
-    let message = r
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("the condition does not hold");
-    let message = if prefix.is_empty() {
-        message.to_string()
-    } else {
-        format!("{prefix}: {message}")
-    };
-    Err(StepFailure::new(code, message))
-}
-
-/// `expect`: one observation, or a sampled stability window.
-pub(crate) async fn expect(
-    ctx: &mut WebContext,
-    expectation: &Expectation,
-    env: &StepEnv<'_>,
-) -> Outcome {
-    let targets = expect_targets(&expectation.condition);
+) -> Result<ConditionSample, StepFailure> {
+    let targets = condition_targets(condition);
     for t in &targets {
         refuse_ref(t)?;
     }
     let prefix = targets.first().map(|t| describe(t)).unwrap_or_default();
-    let raw = serde_json::to_value(&expectation.condition).expect("conditions serialize");
-    let condition = condition_json(raw, env.base_url)?;
-    let Some(stability) = expectation.stability else {
-        let d = observe_once(ctx, &condition, &prefix, env).await?;
-        return Ok(detail(StepDetail::Observed { observed: d }));
-    };
-    let samples = stability.planned_samples();
-    let interval = Duration::from_millis(stability.sample_interval_ms.max(1) as u64);
-    let start = Instant::now();
-    for i in 0..samples {
-        let at = start + interval * i;
-        if at > env.deadline {
-            return Err(StepFailure::new(
-                FailureCode::Timeout,
-                format!(
-                    "the scenario deadline passes before sample {} of {samples}",
-                    i + 1
-                ),
-            ));
-        }
-        // The sampling schedule itself (`docs/acl.md` §7), not a synchronisation sleep.
-        tokio::time::sleep_until(at).await;
-        match observe_once(ctx, &condition, &prefix, env).await {
-            Ok(_) => {}
-            Err(f) if i == 0 => return Err(f),
-            Err(f) if f.code.class() != crate::FailureClass::Product => return Err(f),
-            Err(f) => {
-                return Err(StepFailure::new(
-                    FailureCode::Unstable,
-                    format!(
-                        "sample {} of {samples} (at +{} ms) failed: {} [{}]",
-                        i + 1,
-                        start.elapsed().as_millis(),
-                        f.message,
-                        f.code
-                    ),
-                ))
-            }
-        }
-    }
-    Ok(detail(StepDetail::Stable {
-        samples,
-        window_ms: stability.stable_for_ms,
-    }))
-}
-
-/// What a `wait` waits for, in ACL syntax (`text = "Saved"`), for its timeout message.
-fn awaited(condition: &WaitCondition) -> String {
-    use a3s_test_lang::printer::string_literal as q;
-    match condition {
-        WaitCondition::Load { state } => {
-            let state = match state {
-                LoadState::Domcontentloaded => "domcontentloaded",
-                LoadState::Networkidle => "networkidle",
-            };
-            format!("load = {}", q(state))
-        }
-        WaitCondition::Page(PageCondition::Text { text }) => format!("text = {}", q(text)),
-        WaitCondition::Page(PageCondition::Url { url }) => format!("url = {}", q(url)),
-        WaitCondition::Page(PageCondition::Visible { target }) => format!("visible = {target}"),
-        WaitCondition::Page(PageCondition::Hidden { target }) => format!("hidden = {target}"),
-    }
-}
-
-/// The scenario timeout of a wait whose condition never held.
-fn deadline_passed(condition: &WaitCondition, start: Instant, last: &str) -> StepFailure {
-    StepFailure::new(
-        FailureCode::Timeout,
-        format!(
-            "the scenario deadline passed while waiting for {} (waited {} ms; last observation: {last})",
-            awaited(condition),
-            start.elapsed().as_millis()
-        ),
-    )
-}
-
-/// `wait`: poll until the condition holds or the scenario deadline passes.
-pub(crate) async fn wait(
-    ctx: &mut WebContext,
-    condition: &WaitCondition,
-    env: &StepEnv<'_>,
-) -> Outcome {
-    let start = Instant::now();
-    if let WaitCondition::Load {
-        state: LoadState::Networkidle,
-    } = condition
-    {
-        return network_idle(ctx.tab()?, env, start).await;
-    }
-    let (condition_value, prefix) = match condition {
-        WaitCondition::Load { .. } => (json!({ "condition": "ready" }), String::new()),
-        WaitCondition::Page(page) => {
-            let prefix = match page.target() {
-                Some(target) => {
-                    refuse_ref(target)?;
-                    describe(target)
-                }
-                None => String::new(),
-            };
-            (
-                serde_json::to_value(condition).expect("conditions serialize"),
-                prefix,
-            )
-        }
-    };
-    let condition_value = condition_json(condition_value, env.base_url)?;
+    let watch = watch.unwrap_or_default();
+    let args = json!({
+        "condition": condition_json(condition, env.base_url),
+        "watch_ms": watch.as_millis() as u64,
+    });
     let tab = ctx.tab()?;
-    // Leave the last slice a little room so the wait reports its own verdict at the deadline.
-    let limit = env
-        .deadline
-        .checked_sub(Duration::from_millis(50))
-        .unwrap_or(env.deadline);
+    let r = script::call(tab, "check", args, watch + COMMAND_BOUND, env.deadline).await?;
+    sample(&r, &prefix)
+}
+
+/// The resolver's answer as a sample: `{pass, detail}` or `{pass: false, code, message}`.
+fn sample(r: &Value, prefix: &str) -> Result<ConditionSample, StepFailure> {
+    if r.get("pass") == Some(&Value::Bool(true)) {
+        return Ok(ConditionSample::Holds(
+            r.get("detail").cloned().unwrap_or(Value::Null),
+        ));
+    }
+    let Some(code) = r
+        .get("code")
+        .and_then(Value::as_str)
+        .and_then(FailureCode::from_name)
+    else {
+        return Err(StepFailure::new(
+            FailureCode::Protocol,
+            format!("the page resolver answered a condition with {r}"),
+        ));
+    };
+    let message = r
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("the condition does not hold");
+    let seen = if prefix.is_empty() {
+        message.to_string()
+    } else {
+        format!("{prefix}: {message}")
+    };
+    Ok(ConditionSample::Fails { code, seen })
+}
+
+/// `wait { load = … }`: until the document is parsed, or the network of the tab is idle.
+pub(crate) async fn wait_load(ctx: &WebContext, state: LoadState, env: &StepEnv<'_>) -> Outcome {
+    let start = Instant::now();
+    let tab = ctx.tab()?;
+    if state == LoadState::Networkidle {
+        return network_idle(tab, env, start).await;
+    }
     let mut last = "none yet".to_string();
     loop {
-        let remaining = limit.saturating_duration_since(Instant::now());
-        let slice = remaining.min(WAIT_SLICE);
-        let args = json!({ "condition": condition_value, "budget_ms": slice.as_millis() as u64 });
-        let r = match script::call(tab, "wait_for", args, slice + COMMAND_BOUND, env.deadline).await
-        {
+        let watch = env
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .min(LOAD_WATCH);
+        let args =
+            json!({ "condition": { "condition": "ready" }, "watch_ms": watch.as_millis() as u64 });
+        let r = match script::call(tab, "check", args, watch + COMMAND_BOUND, env.deadline).await {
             Ok(r) => r,
-            // The deadline passed while the page was still being polled: say what was awaited.
             Err(f) if f.code == FailureCode::Timeout => {
-                return Err(deadline_passed(condition, start, &last))
+                return Err(deadline_passed(state, start, &last))
             }
             Err(f) => return Err(f),
         };
-        match verdict(&r, &prefix) {
-            Ok(d) => {
+        match sample(&r, "")? {
+            ConditionSample::Holds(observed) => {
                 return Ok(detail(StepDetail::Waited {
                     waited_ms: start.elapsed().as_millis() as u64,
-                    observed: Some(d),
+                    observed: Some(observed),
                 }))
             }
-            Err(f) if Instant::now() >= limit => {
-                return Err(deadline_passed(condition, start, &f.message))
+            ConditionSample::Fails { seen, .. } if Instant::now() >= env.deadline => {
+                return Err(deadline_passed(state, start, &seen))
             }
-            Err(f) => last = f.message,
+            ConditionSample::Fails { seen, .. } => last = seen,
         }
     }
+}
+
+/// The scenario timeout of a load wait that never completed.
+fn deadline_passed(state: LoadState, start: Instant, last: &str) -> StepFailure {
+    let state = match state {
+        LoadState::Domcontentloaded => "domcontentloaded",
+        LoadState::Networkidle => "networkidle",
+    };
+    StepFailure::new(
+        FailureCode::Timeout,
+        format!(
+            "the scenario deadline passed while waiting for load = \"{state}\" (waited {} ms; last observation: {last})",
+            start.elapsed().as_millis()
+        ),
+    )
 }
 
 /// `wait { load = "networkidle" }`: no request of the tab in flight for 500 ms (tracked from
@@ -275,10 +193,7 @@ async fn network_idle(tab: &Tab, env: &StepEnv<'_>, start: Instant) -> Outcome {
         }
         if now >= env.deadline {
             let last = format!("{inflight} request(s) in flight");
-            let condition = WaitCondition::Load {
-                state: LoadState::Networkidle,
-            };
-            return Err(deadline_passed(&condition, start, &last));
+            return Err(deadline_passed(LoadState::Networkidle, start, &last));
         }
         let quiet_at = idle_since
             .map(|s| s + NETWORK_IDLE)

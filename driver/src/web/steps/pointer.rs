@@ -1,39 +1,61 @@
 //! Pointer steps: click, hover, focus, double/context click, check/uncheck, drag, wheel. Each
-//! waits for an actionable target, then dispatches real input exactly once.
+//! waits for an actionable target — for those that press or rest the pointer on it, one that
+//! is on top at the action point (`target.rs`) — then dispatches real input exactly once.
 
 use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::context::{detail, WebContext};
 use crate::web::input::{self, Button, Point};
-use crate::web::target::{self, describe, Needs};
+use crate::web::keys;
+use crate::web::target::{self, describe, Aim, Needs};
 use crate::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{DragEdge, Modifier, Target};
+use a3s_test_lang::ir::{DragEdge, Modifier, PointerOptions, Target};
 use serde_json::{json, Value};
 
-/// `click`, `double_click` (`count` 2) and `context_click` (the right button).
+/// `click`, `double_click` (`count` 2) and `context_click` (the right button); `pointer` may
+/// choose another button, hold modifiers and press at a position of the target.
 pub(crate) async fn click_with(
     ctx: &mut WebContext,
     target: &Target,
+    pointer: &PointerOptions,
     button: Button,
     count: i64,
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
-    let (point, element) = target::point_at(tab, target, Needs::ENABLED, env).await?;
-    input::press_release(tab, point, button, count, env.deadline).await?;
+    let reached = target::point_at(tab, target, Needs::PRESS, pointer.position, env).await?;
+    let button = pointer.button.map(Button::from).unwrap_or(button);
+    let point = reached.point;
+    input::press_release(tab, point, button, count, &pointer.modifiers, env.deadline).await?;
     Ok(detail(StepDetail::Clicked {
-        element,
+        element: reached.element,
+        hit: reached.hit,
         x: point.x,
         y: point.y,
     }))
 }
 
-/// `hover`.
-pub(crate) async fn hover(ctx: &mut WebContext, target: &Target, env: &StepEnv<'_>) -> Outcome {
+/// `hover`, at the centre of the target or at its `position`, with `modifiers` held during
+/// the move.
+pub(crate) async fn hover(
+    ctx: &mut WebContext,
+    target: &Target,
+    pointer: &PointerOptions,
+    env: &StepEnv<'_>,
+) -> Outcome {
     let tab = ctx.tab()?;
-    let (point, element) = target::wait_actionable(tab, target, Needs::default(), env).await?;
-    input::mouse_move(tab, point, 0, env.deadline).await?;
-    Ok(detail(StepDetail::element(element)))
+    let aim = Aim {
+        edge: None,
+        position: pointer.position,
+    };
+    let reached = target::wait_actionable_at(tab, target, Needs::POINT, aim, env).await?;
+    let bits: i64 = pointer
+        .modifiers
+        .iter()
+        .map(|m| keys::modifier_bit(*m))
+        .sum();
+    input::mouse_move_with(tab, reached.point, 0, bits, env.deadline).await?;
+    Ok(detail(StepDetail::element(reached.element)))
 }
 
 /// `focus`.
@@ -49,7 +71,9 @@ pub(crate) async fn focus_element(
     env: &StepEnv<'_>,
 ) -> Result<String, StepFailure> {
     let tab = ctx.tab()?;
-    let (_, element) = target::wait_actionable(tab, target, Needs::default(), env).await?;
+    let element = target::wait_actionable(tab, target, Needs::default(), env)
+        .await?
+        .element;
     let r = target::call_on(tab, "focus", target, json!({}), env.deadline).await?;
     if r.get("focused") != Some(&Value::Bool(true)) {
         return Err(StepFailure::new(
@@ -68,7 +92,8 @@ pub(crate) async fn set_checked(
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
-    let (point, element) = target::wait_actionable(tab, target, Needs::ENABLED, env).await?;
+    let target::Reached { point, element, .. } =
+        target::wait_actionable(tab, target, Needs::PRESS, env).await?;
     let checked_state = || target::call_on(tab, "checked_state", target, json!({}), env.deadline);
     let state = checked_state().await?;
     if state.get("checkable") != Some(&Value::Bool(true)) {
@@ -88,7 +113,7 @@ pub(crate) async fn set_checked(
         }));
     }
     input::mouse_move(tab, point, 0, env.deadline).await?;
-    input::press_release(tab, point, Button::Left, 1, env.deadline).await?;
+    input::press_release(tab, point, Button::Left, 1, &[], env.deadline).await?;
     if tab.dialog().is_some() {
         return Ok(detail(StepDetail::Checked {
             element,
@@ -124,13 +149,16 @@ pub(crate) async fn drag(
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
-    let (from, source_el) = target::wait_actionable(tab, source, Needs::default(), env).await?;
-    let (to, target_el) =
-        target::wait_actionable_at(tab, destination, Needs::default(), edge, env).await?;
-    input::drag(tab, from, to, env.deadline).await?;
+    let from = target::wait_actionable(tab, source, Needs::POINT, env).await?;
+    let aim = Aim {
+        edge,
+        position: None,
+    };
+    let to = target::wait_actionable_at(tab, destination, Needs::POINT, aim, env).await?;
+    input::drag(tab, from.point, to.point, env.deadline).await?;
     Ok(detail(StepDetail::Dragged {
-        source: source_el,
-        target: target_el,
+        source: from.element,
+        target: to.element,
     }))
 }
 
@@ -148,7 +176,7 @@ pub(crate) async fn wheel(
         Some(t) => {
             target::wait_actionable(tab, t, Needs::default(), env)
                 .await?
-                .0
+                .point
         }
         None => Point {
             x: ctx.viewport.0 as f64 / 2.0,

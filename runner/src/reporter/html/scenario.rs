@@ -91,6 +91,12 @@ fn failure_block(f: &FailureRecord, title: &str, cleanup: bool) -> Markup {
                 dd { code { (f.code) } " (" (class_name(f.failure_class)) ")" }
                 dt { "Message" }
                 dd class="message" { (f.message) }
+                @if let Some(w) = &f.waited {
+                    dt { "Waited" }
+                    dd { (w.waited_ms) " ms" }
+                    dt { "Last seen" }
+                    dd class="message" { (w.last_seen) }
+                }
                 @if let Some(path) = &f.step_path {
                     dt { "Step" }
                     dd { code { (path) } }
