@@ -10,14 +10,16 @@
 # its arrival the `expect` that waits for it passed (each step's start is the sum of the earlier
 # steps' durations, counted from the end of `navigate`). Budget: the scenario ends within 100 ms
 # of the last arrival. For Playwright it prints the test's duration. Both use Debian's Chromium
-# headless shell and one loopback static server (`a3s-test serve`).
+# headless shell and one loopback static server (`a3s-test serve`). It also runs
+# bench/web-first-seven.acl (one scenario per late condition, no `wait`) and prints how many pass
+# (`BIN=path/to/an/older/a3s-test BUILD=0` compares an older build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROUNDS=${ROUNDS:-5}
 PORT=${PORT:-4176}
 BROWSER=${BROWSER:-/usr/lib/chromium/chromium-headless-shell}
-BIN=target/release/a3s-test
+BIN=${BIN:-target/release/a3s-test}
 if [ "${BUILD:-1}" = 1 ]; then cargo build --release -q -p a3s-test; fi
 if [ ! -d bench/playwright/node_modules/@playwright/test ]; then
     (cd bench/playwright && npm ci --no-audit --no-fund --loglevel=error)
@@ -41,6 +43,10 @@ for round in $(seq 1 "$ROUNDS"); do
         >"$out/pw-$round.json" 2>"$out/pw-$round.log") \
         || { echo "playwright failed (round $round)"; tail -20 "$out/pw-$round.log"; exit 1; }
 done
+# One scenario per late condition, each an `expect` right after `navigate`: how many pass.
+"$BIN" run bench/web-first-seven.acl --jobs 2 --browser "$BROWSER" --project bench/project.acl \
+    --base-url "http://127.0.0.1:$PORT" --output-dir "$out/a3s" --json >"$out/seven.json" 2>/dev/null || true
+node -e 'const r = require(process.argv[1]); console.log(`late conditions passed without a wait: ${r.counts.passed} of ${r.counts.total}`)' "$out/seven.json"
 
 node - "$out" "$ROUNDS" <<'EOF'
 const fs = require('fs');

@@ -117,6 +117,10 @@ fn fixture(tmp: &Path) -> RunResult {
         "welcome",
     );
     mismatch.evidence = common::failure_evidence(&failure_dir);
+    mismatch.waited = Some(a3s_test_driver::Waited {
+        waited_ms: 5003,
+        last_seen: "the page shows \"<b>Welcome</b>, guest\"".into(),
+    });
     let timeout = located(
         FailureCode::Timeout,
         "the scenario deadline (1000 ms) passed during this step,\nwhile waiting for: button \"Pay\"",

@@ -81,14 +81,19 @@ fn open_form() -> ScenarioResult {
 }
 
 fn fixture() -> RunResult {
+    let seen = "the visible page text does not contain \"Welcome, Ada\"; it reads \"Welcome, guest\"";
     let mut mismatch = located(
         FailureCode::TextMismatch,
-        "expected visible text to contain \"Welcome, Ada\"; the page shows \"Welcome, guest\"",
+        &format!("text = \"Welcome, Ada\" did not hold within 5000 ms; last seen: {seen} (waited 5003 ms)"),
         "greets-user",
         "expect",
         "greeting",
         12,
     );
+    mismatch.waited = Some(a3s_test_driver::Waited {
+        waited_ms: 5003,
+        last_seen: seen.into(),
+    });
     mismatch.evidence =
         common::failure_evidence(&Path::new(ROOT).join("forms/greets-user/failure"));
     let timeout = located(
