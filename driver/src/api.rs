@@ -253,6 +253,25 @@ pub trait SurfaceContext: Send + 'static {
 // supervisor process starts and the session stays generic (docs/agent.md).
 // ---------------------------------------------------------------------------------------------
 
+/// What proving an observation's ref against the live page found ([`AgentContext::target_naming`]).
+/// Why a ref is refused is said truthfully from it: the node is gone, or it changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefProof {
+    /// This locator names exactly the node, and nothing else, now.
+    Named(Target),
+    /// The node is no longer in the document (removed, or the document was replaced).
+    Gone,
+    /// The node is there, but its role or accessible name is not the observed one any more.
+    Changed {
+        /// Its role now.
+        role: String,
+        /// Its accessible name now (untrusted page text).
+        name: String,
+    },
+    /// Nothing names it alone (no candidate did, and there was no node to write one for).
+    Unnamed,
+}
+
 /// Decides whether the page may request a URL (agent sessions' network policy). A closure, so the
 /// policy stays in the runner and the driver only enforces it.
 #[derive(Clone)]
@@ -464,16 +483,17 @@ pub trait AgentContext: SurfaceContext + Sync {
     /// URLs the network filter blocked so far, oldest first (untrusted: the page chose them).
     fn blocked_requests(&self) -> Vec<String>;
 
-    /// The first of `candidates` that names exactly one element which is the node `expected`
-    /// (any one element when `None`); with `structural_fallback`, a structural path to
-    /// `expected` when no candidate does. `None`: nothing names that node — the ref is stale.
+    /// A locator that names exactly node `expected` (any one element when `None`): the first of
+    /// `candidates` that does, else one the page writes for that node (within an anchoring
+    /// ancestor, or by position). When `observed` gives the role and accessible name the node
+    /// had when it was observed, a node that now has others is [`RefProof::Changed`].
     fn target_naming(
         &self,
         expected: Option<i64>,
         candidates: &[Target],
-        structural_fallback: bool,
+        observed: Option<(&str, &str)>,
         deadline: Instant,
-    ) -> impl Future<Output = Result<Option<Target>, StepFailure>> + Send;
+    ) -> impl Future<Output = Result<RefProof, StepFailure>> + Send;
 
     /// Call one Test Kit bridge method in the current tab's top document.
     fn page_context_call(

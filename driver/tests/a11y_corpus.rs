@@ -142,16 +142,16 @@ return out;
                     case.case
                 ));
             }
-            // The driver resolves role(r, name) to exactly this one element.
+            // The driver resolves role(r, name, exact = true) to exactly this one element.
             if let (Some(role), false) = (&case.role, case.name.is_empty()) {
                 let name = &case.name;
                 let statement = format!(
-                    "expect {{\n    target = role({role:?}, {name:?})\n    visible_count = 1\n}}"
+                    "expect {{\n    target = role({role:?}, {name:?}, exact = true)\n    visible_count = 1\n}}"
                 );
                 let counted = run(&mut ctx, &env, &statement).await;
                 if let Err(f) = counted {
                     problems.push(format!(
-                        "{}: the driver's role({role:?}, {:?}): {}",
+                        "{}: the driver's role({role:?}, {:?}, exact = true): {}",
                         case.case, case.name, f.message
                     ));
                 }

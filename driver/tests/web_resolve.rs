@@ -97,16 +97,23 @@ fn accessible_names_come_from_one_computation() {
 }
 
 #[test]
-fn semantic_targets_pierce_open_shadow_roots_only() {
+fn targets_pierce_open_shadow_roots_only() {
     on_page(LIMIT, "resolve.html", async |page: &mut Page| {
         let found = [
             r#"role("button", "Shadow action")"#,
             r#"label("Shadow field")"#,
             r#"testid("deep")"#,
             r#"text("deep text")"#,
+            // css() searches every open shadow root too (a selector matches within one tree).
+            r##"css("#sf")"##,
+            r##"css("span[data-testid=deep]")"##,
         ];
-        // A closed shadow root stays closed; css() stays in the light DOM of the document.
-        let missing = [r#"role("button", "Closed action")"#, r##"css("#sf")"##];
+        // A closed shadow root stays closed to every locator.
+        let missing = [
+            r#"role("button", "Closed action")"#,
+            r##"css("#closed-host button")"##,
+            r#"text("Closed action")"#,
+        ];
         names(page, &found, &missing).await;
         let fill = r#"fill {
             target = label("Shadow field")

@@ -115,8 +115,23 @@ pub enum ValueKind {
     Call {
         /// The function name.
         name: Ident,
-        /// The arguments in order.
+        /// The arguments in order (positional ones, then [`ValueKind::Named`] ones).
         args: Vec<Value>,
+    },
+    /// `name = value` as a call argument only (`role("button", "Save", exact = true)`): the
+    /// grammar admits it nowhere else.
+    Named {
+        /// The argument's name.
+        name: Ident,
+        /// Its value.
+        value: Box<Value>,
+    },
+    /// `/pattern/flags`: a regular expression, as written (`\/` stays in `pattern`).
+    Regex {
+        /// The body between the slashes.
+        pattern: String,
+        /// The flag letters after the closing slash.
+        flags: String,
     },
     /// A value the parser could not read; a syntax diagnostic has already been reported for it.
     Error,
@@ -133,6 +148,8 @@ impl ValueKind {
             ValueKind::Null => "null",
             ValueKind::List(_) => "a list",
             ValueKind::Call { .. } => "a function call",
+            ValueKind::Named { .. } => "a named argument",
+            ValueKind::Regex { .. } => "a regular expression",
             ValueKind::Error => "an unreadable value",
         }
     }

@@ -166,6 +166,10 @@ define_codes! {
         InvalidToken => "test.spec.invalid_token", "remove the character, or quote it inside a string";
         /// A string literal runs to the end of its line or file without a closing quote.
         UnterminatedString => "test.spec.unterminated_string", "close the string with the same quote it opened with";
+        /// A regular expression literal runs to the end of its line without a closing `/`.
+        UnterminatedRegex => "test.spec.unterminated_regex", "close it with `/`, and write a slash inside it as `\\/`";
+        /// A regular expression that cannot be used: empty, or with a flag other than `i`, `m`, `s`, `u` (or one twice).
+        InvalidRegex => "test.spec.invalid_regex", "write `/pattern/` with at most the flags `i`, `m`, `s` and `u`, each once";
         /// An unknown escape sequence inside a string.
         InvalidEscape => "test.spec.invalid_escape", "use one of \\\" \\\\ \\n \\r \\t \\u{XXXX}";
         /// An integer literal that does not fit in 64 bits.

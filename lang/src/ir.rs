@@ -407,39 +407,40 @@ pub enum Action {
 }
 
 /// How an element is found (`docs/acl.md` §3).
+///
+/// Simple locators find elements by one property; `within`, `nth` and the filters combine
+/// locators (nestable). Every form but `ref` can be resolved again later ([`Target::is_stable`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum Target {
-    /// Accessible role, and accessible name when given (exact after whitespace normalisation).
+    /// Accessible role, and accessible name when given.
     Role {
         /// The ARIA role (`button`, `link`, …).
         role: String,
         /// The accessible name, when given.
-        name: Option<String>,
+        name: Option<TextMatch>,
     },
     /// Form control by its label.
     Label {
         /// The label text.
-        label: String,
+        label: TextMatch,
     },
     /// Input by placeholder.
     Placeholder {
         /// The placeholder text.
-        placeholder: String,
+        placeholder: TextMatch,
     },
-    /// Element by visible text; `exact` = whole-text match instead of substring.
+    /// Element by visible text (the deepest elements whose text matches).
     Text {
         /// The visible text.
-        text: String,
-        /// Match the whole text instead of a substring.
-        exact: bool,
+        text: TextMatch,
     },
-    /// `data-testid`.
+    /// `data-testid` (exact), in the document and its open shadow roots.
     TestId {
         /// The `data-testid` value.
         test_id: String,
     },
-    /// CSS selector in the current document.
+    /// CSS selector, in the current document and its open shadow roots.
     Css {
         /// The CSS selector.
         selector: String,
@@ -449,12 +450,154 @@ pub enum Target {
         /// The observation-bound ref.
         reference: ElementRef,
     },
+    /// `within(outer, inner)`: matches of `inner` inside any match of `outer`.
+    Within {
+        /// Where to look.
+        outer: Box<Target>,
+        /// What to look for there.
+        inner: Box<Target>,
+    },
+    /// `nth(target, i)` (`first`, `last`): one match of `target` by position in document order;
+    /// a negative index counts from the end (`-1` is the last).
+    Nth {
+        /// The locator whose matches are counted.
+        target: Box<Target>,
+        /// 0-based position; negative from the end.
+        index: i32,
+    },
+    /// `has_text(target, …)`, `has(target, inner)` and their negations: the matches of `target`
+    /// that pass `filter`.
+    Filter {
+        /// The locator whose matches are filtered.
+        target: Box<Target>,
+        /// What each match must (not) contain.
+        filter: TargetFilter,
+    },
+}
+
+/// How a locator compares a text with a page's (an accessible name, a label, a placeholder, an
+/// element's visible text). Both sides are whitespace-normalised first.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "match", rename_all = "snake_case")]
+pub enum TextMatch {
+    /// Case-insensitive substring: the default, as in Playwright.
+    Contains {
+        /// The text looked for.
+        value: String,
+    },
+    /// The whole text, case included (`exact = true`).
+    Exact {
+        /// The text.
+        value: String,
+    },
+    /// A regular expression in JavaScript syntax, `/pattern/flags`.
+    Regex {
+        /// The body between the slashes, as written.
+        pattern: String,
+        /// The flags (`i`, `m`, `s`, `u`).
+        flags: String,
+    },
+}
+
+impl TextMatch {
+    /// The default match: case-insensitive substring.
+    pub fn contains(value: impl Into<String>) -> TextMatch {
+        TextMatch::Contains {
+            value: value.into(),
+        }
+    }
+
+    /// The exact match (`exact = true`).
+    pub fn exact(value: impl Into<String>) -> TextMatch {
+        TextMatch::Exact {
+            value: value.into(),
+        }
+    }
+
+    /// The text looked for (the pattern of a regular expression).
+    pub fn text(&self) -> &str {
+        match self {
+            TextMatch::Contains { value } | TextMatch::Exact { value } => value,
+            TextMatch::Regex { pattern, .. } => pattern,
+        }
+    }
+
+    /// The argument(s) as ACL: `"Save"`, `"Save", exact = true` or `/save/i`.
+    fn write_args(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::printer::string_literal as q;
+        match self {
+            TextMatch::Contains { value } => f.write_str(&q(value)),
+            TextMatch::Exact { value } => write!(f, "{}, exact = true", q(value)),
+            TextMatch::Regex { pattern, flags } => write!(f, "/{pattern}/{flags}"),
+        }
+    }
+}
+
+/// What a [`Target::Filter`] keeps of its target's matches.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "filter", rename_all = "snake_case")]
+pub enum TargetFilter {
+    /// `has_text`: its visible text matches.
+    HasText {
+        /// The text.
+        text: TextMatch,
+    },
+    /// `has_not_text`: its visible text does not match.
+    HasNotText {
+        /// The text.
+        text: TextMatch,
+    },
+    /// `has`: an element inside it matches `inner`.
+    Has {
+        /// The locator searched inside each match.
+        inner: Box<Target>,
+    },
+    /// `has_not`: no element inside it matches `inner`.
+    HasNot {
+        /// The locator searched inside each match.
+        inner: Box<Target>,
+    },
+}
+
+impl TargetFilter {
+    /// The ACL function that writes this filter.
+    pub fn function(&self) -> &'static str {
+        match self {
+            TargetFilter::HasText { .. } => "has_text",
+            TargetFilter::HasNotText { .. } => "has_not_text",
+            TargetFilter::Has { .. } => "has",
+            TargetFilter::HasNot { .. } => "has_not",
+        }
+    }
 }
 
 impl Target {
-    /// True for targets that can be re-resolved later (everything but refs).
+    /// True for targets that can be re-resolved later (everything but refs, and compound
+    /// locators made only of such).
     pub fn is_stable(&self) -> bool {
-        !matches!(self, Target::Ref { .. })
+        match self {
+            Target::Ref { .. } => false,
+            Target::Within { outer, inner } => outer.is_stable() && inner.is_stable(),
+            Target::Nth { target, .. } => target.is_stable(),
+            Target::Filter { target, filter } => {
+                target.is_stable()
+                    && match filter {
+                        TargetFilter::Has { inner } | TargetFilter::HasNot { inner } => {
+                            inner.is_stable()
+                        }
+                        _ => true,
+                    }
+            }
+            _ => true,
+        }
+    }
+
+    /// `role(role, name)` with the exact name: what a durable locator read off a page writes.
+    pub fn role_named(role: impl Into<String>, name: impl Into<String>) -> Target {
+        Target::Role {
+            role: role.into(),
+            name: Some(TextMatch::exact(name)),
+        }
     }
 }
 
@@ -467,15 +610,46 @@ impl std::fmt::Display for Target {
             Target::Role {
                 role,
                 name: Some(name),
-            } => write!(f, "role({}, {})", q(role), q(name)),
+            } => {
+                write!(f, "role({}, ", q(role))?;
+                name.write_args(f)?;
+                f.write_str(")")
+            }
             Target::Role { role, name: None } => write!(f, "role({})", q(role)),
-            Target::Label { label } => write!(f, "label({})", q(label)),
-            Target::Placeholder { placeholder } => write!(f, "placeholder({})", q(placeholder)),
-            Target::Text { text, exact: true } => write!(f, "text({}, true)", q(text)),
-            Target::Text { text, exact: false } => write!(f, "text({})", q(text)),
+            Target::Label { label } => {
+                f.write_str("label(")?;
+                label.write_args(f)?;
+                f.write_str(")")
+            }
+            Target::Placeholder { placeholder } => {
+                f.write_str("placeholder(")?;
+                placeholder.write_args(f)?;
+                f.write_str(")")
+            }
+            Target::Text { text } => {
+                f.write_str("text(")?;
+                text.write_args(f)?;
+                f.write_str(")")
+            }
             Target::TestId { test_id } => write!(f, "testid({})", q(test_id)),
             Target::Css { selector } => write!(f, "css({})", q(selector)),
             Target::Ref { reference } => write!(f, "ref(\"{reference}\")"),
+            Target::Within { outer, inner } => write!(f, "within({outer}, {inner})"),
+            Target::Nth { target, index: 0 } => write!(f, "first({target})"),
+            Target::Nth { target, index: -1 } => write!(f, "last({target})"),
+            Target::Nth { target, index } => write!(f, "nth({target}, {index})"),
+            Target::Filter { target, filter } => {
+                write!(f, "{}({target}, ", filter.function())?;
+                match filter {
+                    TargetFilter::HasText { text } | TargetFilter::HasNotText { text } => {
+                        text.write_args(f)?
+                    }
+                    TargetFilter::Has { inner } | TargetFilter::HasNot { inner } => {
+                        write!(f, "{inner}")?
+                    }
+                }
+                f.write_str(")")
+            }
         }
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! Built on logos. The token vocabulary is `docs/acl.md` §1: identifiers, strings (double or single
 //! quoted, with `\" \' \\ \n \r \t \u{XXXX}` escapes), integers with an optional leading `-`,
-//! decimals, `true` `false` `null`, the punctuation `{ } [ ] ( ) = ,`, and comments (`# …`, `// …`
-//! to end of line). Whitespace and newlines are skipped: the grammar is newline-insensitive, so
+//! decimals, `true` `false` `null`, regular expressions (`/^save/i`: a slash, a body with `\/` for a
+//! slash, a slash, then flag letters — never empty, so `//` always starts a comment), the
+//! punctuation `{ } [ ] ( ) = ,`, and comments (`# …`, `// …` to end of line). Whitespace and newlines are skipped: the grammar is newline-insensitive, so
 //! `dev_server { command = ["npm"]  url = "…" }` (`docs/acl.md` §11) is valid.
 //!
 //! Why comments are tokens here but not in the parser's stream: the formatter needs them back
@@ -32,6 +33,8 @@ pub enum LexError {
     UnterminatedString,
     /// A number that does not fit (an integer beyond `i64`, a decimal beyond `f64`).
     NumberTooLarge,
+    /// A regular expression with no closing `/` before the end of its line.
+    UnterminatedRegex,
 }
 
 /// One ACL token. `Copy`, borrowing from the source: the parser clones tokens freely.
@@ -53,6 +56,10 @@ pub enum Token<'src> {
     /// A decimal literal.
     #[regex(r"-?[0-9]+\.[0-9]+", parse_float, allow_greedy = true)]
     Float(f64),
+    /// A regular expression literal, raw: `/body/flags` as written. Split with [`split_regex`].
+    /// (`//…` is longer as a comment, which logos prefers, so a regex never starts with `//`.)
+    #[token("/", scan_regex)]
+    Regex(&'src str),
     /// `true`.
     #[token("true")]
     True,
@@ -110,6 +117,7 @@ impl Token<'_> {
             }
             Token::Int(v) => format!("number `{v}`"),
             Token::Float(v) => format!("number `{v}`"),
+            Token::Regex(raw) => format!("regular expression {raw}"),
             Token::Bad => "an unreadable token".to_string(),
             other => format!("`{other}`"),
         }
@@ -119,7 +127,7 @@ impl Token<'_> {
 impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Token::Ident(s) | Token::Str(s) => f.write_str(s),
+            Token::Ident(s) | Token::Str(s) | Token::Regex(s) => f.write_str(s),
             Token::Int(v) => write!(f, "{v}"),
             Token::Float(v) => write!(f, "{v}"),
             Token::True => f.write_str("true"),
@@ -143,6 +151,48 @@ fn parse_float<'src>(lex: &mut logos::Lexer<'src, Token<'src>>) -> Result<f64, L
     match lex.slice().parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
         _ => Err(LexError::NumberTooLarge),
+    }
+}
+
+/// Scan a regular expression after its opening `/`: the body up to an unescaped `/` on the same
+/// line (a backslash escapes the next character, so `\/` is a slash in the body), then any ASCII
+/// letters as flags (which flags are allowed is the checker's rule).
+fn scan_regex<'src>(lex: &mut logos::Lexer<'src, Token<'src>>) -> Result<&'src str, LexError> {
+    let rest = lex.remainder();
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' => {
+                let flags = bytes[i + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphabetic())
+                    .count();
+                lex.bump(i + 1 + flags);
+                return Ok(lex.slice());
+            }
+            b'\n' | b'\r' => break,
+            b'\\' => match rest[i + 1..].chars().next() {
+                None | Some('\n') | Some('\r') => {
+                    i += 1;
+                    break;
+                }
+                Some(c) => i += 1 + c.len_utf8(),
+            },
+            _ => i += 1,
+        }
+    }
+    lex.bump(i.min(bytes.len()));
+    Err(LexError::UnterminatedRegex)
+}
+
+/// The body and flags of a raw regular expression token (`/a\/b/i` → (`a\/b`, `i`)). The body
+/// is kept as written: `\/` stays, as a JavaScript `RegExp` source would have it.
+pub fn split_regex(raw: &str) -> (&str, &str) {
+    let inner = raw.strip_prefix('/').unwrap_or(raw);
+    match inner.rfind('/') {
+        Some(end) => (&inner[..end], &inner[end + 1..]),
+        None => (inner, ""),
     }
 }
 
@@ -239,6 +289,15 @@ pub fn lex(source: &str) -> Lexed<'_> {
                     "",
                     span,
                     "string is not closed before the end of its line",
+                ));
+                out.tokens.push((Token::Bad, span));
+            }
+            Err(LexError::UnterminatedRegex) => {
+                out.diagnostics.push(Diagnostic::error(
+                    Code::UnterminatedRegex,
+                    "",
+                    span,
+                    "regular expression is not closed with `/` before the end of its line",
                 ));
                 out.tokens.push((Token::Bad, span));
             }

@@ -208,6 +208,7 @@ impl Expect {
             | Token::True
             | Token::False
             | Token::Null
+            | Token::Regex(_)
             | Token::Bad => Expect::Value,
             Token::LBracket => Expect::Value,
             Token::LBrace => Expect::LBrace,
@@ -556,6 +557,15 @@ where
     })
 }
 
+/// The value of a raw regular expression token.
+pub(crate) fn regex_value(raw: &str) -> ValueKind {
+    let (pattern, flags) = crate::lexer::split_regex(raw);
+    ValueKind::Regex {
+        pattern: pattern.to_string(),
+        flags: flags.to_string(),
+    }
+}
+
 fn ident(name: &str, span: Span) -> Ident {
     Ident {
         name: name.to_string(),
@@ -583,6 +593,23 @@ where
                     },
                 )));
         let elements = element
+            .clone()
+            .separated_by(just(Token::Comma))
+            .allow_trailing()
+            .collect::<Vec<Value>>();
+        // A call's arguments may also be named (`exact = true`); a list's items may not.
+        let named = name
+            .then_ignore(just(Token::Eq))
+            .then(element.clone())
+            .map_with(|(name, value), e| Value {
+                kind: ValueKind::Named {
+                    name,
+                    value: Box::new(value),
+                },
+                span: e.span(),
+            });
+        let arguments = named
+            .or(element)
             .separated_by(just(Token::Comma))
             .allow_trailing()
             .collect::<Vec<Value>>();
@@ -593,14 +620,14 @@ where
             Token::True => ValueKind::Bool(true),
             Token::False => ValueKind::Bool(false),
             Token::Null => ValueKind::Null,
+            Token::Regex(raw) => regex_value(raw),
             Token::Bad => ValueKind::Error,
         };
         let list = elements
-            .clone()
             .delimited_by(just(Token::LBracket), just(Token::RBracket))
             .map(ValueKind::List);
         let call = name
-            .then(elements.delimited_by(just(Token::LParen), just(Token::RParen)))
+            .then(arguments.delimited_by(just(Token::LParen), just(Token::RParen)))
             .map(|(name, args)| ValueKind::Call { name, args });
         choice((scalar, list, call))
             .map_with(|kind, e| Value {

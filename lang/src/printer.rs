@@ -395,6 +395,17 @@ fn flat_into(out: &mut String, value: &Value) {
             flat_items(out, args);
             out.push(')');
         }
+        ValueKind::Named { name, value } => {
+            out.push_str(&name.name);
+            out.push_str(" = ");
+            flat_into(out, value);
+        }
+        ValueKind::Regex { pattern, flags } => {
+            out.push('/');
+            out.push_str(pattern);
+            out.push('/');
+            out.push_str(flags);
+        }
         // Never printed: a document with an unreadable value has a syntax error.
         ValueKind::Error => out.push_str("null"),
     }
@@ -422,6 +433,13 @@ fn write_value(out: &mut String, value: &Value, level: usize, used: usize) {
         ValueKind::List(items) if !items.is_empty() => ("[".to_string(), ']', items),
         ValueKind::Call { name, args } if !args.is_empty() => {
             (format!("{}(", name.name), ')', args)
+        }
+        ValueKind::Named { name, value } => {
+            out.push_str(&name.name);
+            out.push_str(" = ");
+            let used = used + name.name.chars().count() + 3;
+            write_value(out, value, level, used);
+            return;
         }
         _ => {
             // A scalar (or empty list/call) never breaks; write it even if the line is long.

@@ -112,6 +112,10 @@ enum GenValue {
     Null,
     List(Vec<GenValue>),
     Call(&'static str, Vec<GenValue>),
+    /// `name = value`, only ever generated as a call argument.
+    Named(String, Box<GenValue>),
+    /// `/body/flags`: a non-empty body (`/` escaped) and flag letters.
+    Regex(String, String),
 }
 
 #[derive(Debug, Clone)]
@@ -155,6 +159,15 @@ fn string_value() -> impl Strategy<Value = String> {
     .prop_map(|chars| chars.into_iter().collect())
 }
 
+/// A regular expression body: never empty, never starting with `/`, slashes escaped.
+fn regex_body() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec!["a", "Z", " ", "\\/", "\\d", "^", "$", "[0-9]", "é", "\"", "#", "("]),
+        1..6,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
 fn value() -> impl Strategy<Value = GenValue> {
     let leaf = prop_oneof![
         string_value().prop_map(GenValue::Str),
@@ -162,13 +175,19 @@ fn value() -> impl Strategy<Value = GenValue> {
         (any::<i32>(), any::<u16>()).prop_map(|(w, f)| GenValue::Float(w, f)),
         any::<bool>().prop_map(GenValue::Bool),
         Just(GenValue::Null),
+        (regex_body(), prop::sample::select(vec!["", "i", "ms", "Zq"]))
+            .prop_map(|(body, flags)| GenValue::Regex(body, flags.to_string())),
     ];
     leaf.prop_recursive(3, 24, 5, |inner| {
+        let argument = prop_oneof![
+            3 => inner.clone(),
+            1 => (ident(), inner.clone()).prop_map(|(n, v)| GenValue::Named(n, Box::new(v))),
+        ];
         prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(GenValue::List),
+            prop::collection::vec(inner, 0..5).prop_map(GenValue::List),
             (
-                prop::sample::select(vec!["role", "css", "text", "main", "ref"]),
-                prop::collection::vec(inner, 0..3)
+                prop::sample::select(vec!["role", "css", "text", "main", "ref", "within"]),
+                prop::collection::vec(argument, 0..3)
             )
                 .prop_map(|(name, args)| GenValue::Call(name, args)),
         ]
@@ -285,6 +304,19 @@ impl Render {
                 self.out.push('(');
                 self.elements(args);
                 self.out.push(')');
+            }
+            GenValue::Named(name, value) => {
+                self.out.push_str(name);
+                self.space();
+                self.out.push('=');
+                self.space();
+                self.value(value);
+            }
+            GenValue::Regex(body, flags) => {
+                self.out.push('/');
+                self.out.push_str(body);
+                self.out.push('/');
+                self.out.push_str(flags);
             }
         }
     }

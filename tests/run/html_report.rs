@@ -90,7 +90,7 @@ impl Browser {
 fn role(role: &str, name: &str) -> Target {
     Target::Role {
         role: role.into(),
-        name: Some(name.into()),
+        name: Some(a3s_test_lang::ir::TextMatch::exact(name)),
     }
 }
 
@@ -215,18 +215,18 @@ fn a_failing_run_writes_a_report_that_chromium_opens_reads_and_filters() {
             );
             b.act(Action::Click { target: role("button", "All (2)"), pointer: Default::default() }).await;
             b.act(Action::Fill {
-                target: Target::Label { label: "Text".into() },
+                target: Target::Label { label: a3s_test_lang::ir::TextMatch::exact("Text") },
                 value: "MISMATCH".into(),
             })
             .await;
             assert_eq!(b.shown().await, json!(["s-1"]));
             b.act(Action::Fill {
-                target: Target::Label { label: "Text".into() },
+                target: Target::Label { label: a3s_test_lang::ir::TextMatch::exact("Text") },
                 value: String::new(),
             })
             .await;
             b.act(Action::Select {
-                target: Target::Label { label: "Tag".into() },
+                target: Target::Label { label: a3s_test_lang::ir::TextMatch::exact("Tag") },
                 values: vec!["forms".into()],
             })
             .await;

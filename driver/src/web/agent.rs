@@ -21,35 +21,12 @@ use crate::api::{
     PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled, TargetFacts,
     MAX_CONTROLS, OPERABLE_ROLES,
 };
-use crate::StepFailure;
+use crate::{RefProof, StepFailure};
 use a3s_test_lang::ir::Target;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 use tokio::time::Instant;
-
-/// Computes a CSS path for `this` (an element of the top document), stopping at a unique id.
-const CSS_PATH_JS: &str = r#"function () {
-  const doc = this.ownerDocument;
-  if (!doc || doc !== document || !this.isConnected) return null;
-  const parts = [];
-  let el = this;
-  while (el && el.nodeType === 1 && el !== doc.documentElement) {
-    if (el.id && doc.querySelectorAll('#' + CSS.escape(el.id)).length === 1) {
-      parts.unshift('#' + CSS.escape(el.id));
-      return parts.join(' > ');
-    }
-    let i = 1;
-    for (let s = el.previousElementSibling; s; s = s.previousElementSibling) {
-      if (s.localName === el.localName) i++;
-    }
-    parts.unshift(CSS.escape(el.localName) + ':nth-of-type(' + i + ')');
-    el = el.parentElement;
-  }
-  if (el !== doc.documentElement) return null;
-  parts.unshift('html');
-  return parts.join(' > ');
-}"#;
 
 /// Roles whose name is page text worth showing in a full observation.
 const TEXT_ROLES: &[&str] = &[
@@ -254,25 +231,45 @@ impl AgentContext for WebContext {
         &self,
         expected: Option<i64>,
         candidates: &[Target],
-        structural_fallback: bool,
+        observed: Option<(&str, &str)>,
         deadline: Instant,
-    ) -> Result<Option<Target>, StepFailure> {
+    ) -> Result<RefProof, StepFailure> {
         for candidate in candidates {
             if self.names(expected, candidate, deadline).await {
-                return Ok(Some(candidate.clone()));
+                return Ok(RefProof::Named(candidate.clone()));
             }
         }
-        let Some(node) = expected.filter(|_| structural_fallback) else {
-            return Ok(None);
+        let Some(node) = expected else {
+            return Ok(RefProof::Unnamed);
         };
-        let Some(selector) = self.css_path_of(node, deadline).await? else {
-            return Ok(None);
+        let tab = self.tab()?;
+        let Some(found) = script::call_on_node(tab, "locate_node", json!({}), node, deadline).await?
+        else {
+            return Ok(RefProof::Gone);
         };
-        let candidate = Target::Css { selector };
-        Ok(self
-            .names(expected, &candidate, deadline)
-            .await
-            .then_some(candidate))
+        if found.get("connected") != Some(&Value::Bool(true)) {
+            return Ok(RefProof::Gone);
+        }
+        let text = |key: &str| found.get(key).and_then(Value::as_str).unwrap_or("");
+        let (role, name) = (text("role"), text("name"));
+        if let Some((was_role, was_name)) = observed {
+            let same_name = name == was_name.split_whitespace().collect::<Vec<_>>().join(" ");
+            if role != was_role || !same_name {
+                return Ok(RefProof::Changed {
+                    role: role.to_string(),
+                    name: name.to_string(),
+                });
+            }
+        }
+        Ok(
+            match found
+                .get("locator")
+                .and_then(|l| serde_json::from_value::<Target>(l.clone()).ok())
+            {
+                Some(locator) => RefProof::Named(locator),
+                None => RefProof::Unnamed,
+            },
+        )
     }
 
     /// Call a Test Kit bridge method in the current tab's top document.
@@ -378,50 +375,6 @@ impl AgentContext for WebContext {
 }
 
 impl WebContext {
-    /// A structural CSS path (`html > body:nth-of-type(1) > …`, or from the nearest unique id)
-    /// to the node with `backend_node_id` in the top document; `None` when the node is gone,
-    /// detached or inside a shadow root.
-    pub async fn css_path_of(
-        &self,
-        backend_node_id: i64,
-        deadline: Instant,
-    ) -> Result<Option<String>, StepFailure> {
-        let tab = self.tab()?;
-        let resolved = tab
-            .session
-            .call(
-                "DOM.resolveNode",
-                json!({ "backendNodeId": backend_node_id }),
-                COMMAND_BOUND,
-                deadline,
-            )
-            .await;
-        let Some(object) = resolved.ok().and_then(|r| {
-            r.pointer("/object/objectId")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        }) else {
-            return Ok(None);
-        };
-        // The release is sent right behind the call: the session runs them in order.
-        let call = tab.session.call(
-            "Runtime.callFunctionOn",
-            json!({
-                "objectId": object,
-                "functionDeclaration": CSS_PATH_JS,
-                "returnByValue": true,
-            }),
-            COMMAND_BOUND,
-            deadline,
-        );
-        let (reply, ()) =
-            futures_util::future::join(call, script::release_object(tab, &object, deadline)).await;
-        Ok(reply?
-            .pointer("/result/value")
-            .and_then(Value::as_str)
-            .map(str::to_string))
-    }
-
     /// True when `target` names exactly one element and (when given) it is node `expected`.
     async fn names(&self, expected: Option<i64>, target: &Target, deadline: Instant) -> bool {
         let Ok(tab) = self.tab() else {

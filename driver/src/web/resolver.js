@@ -8,7 +8,7 @@
 // (a11y.generated.js, defining `A3S_A11Y`) the driver places ahead of this function (script.rs).
 //
 // Page content is untrusted: it is only ever read and reported back as data.
-(function (req) {
+(function (req, element) {
   'use strict';
 
   const { accName, childNodesComposed, hiddenFromA11y, inputType, norm, parentComposed, rendered, roleOf, styleOf } = A3S_A11Y;
@@ -174,27 +174,52 @@
 
   // ---------------------------------------------------------------- resolution
 
-  function byText(all, root, text, exact) {
+  // A predicate on page text for a locator's text match (`TextMatch`): both sides
+  // whitespace-normalised; `contains` case-insensitive, `exact` whole and case-sensitive,
+  // `regex` a JavaScript RegExp tested against the normalised text.
+  function textMatcher(m) {
+    switch (m.match) {
+      case 'exact': {
+        const want = norm(m.value);
+        return (s) => norm(s) === want;
+      }
+      case 'contains': {
+        const want = norm(m.value).toLowerCase();
+        return (s) => norm(s).toLowerCase().includes(want);
+      }
+      case 'regex': {
+        let re;
+        try {
+          re = new RegExp(m.pattern, m.flags);
+        } catch (e) {
+          throw new Fail('selector', `invalid regular expression /${m.pattern}/${m.flags}: ${e.message}`);
+        }
+        return (s) => re.test(norm(s));
+      }
+      default:
+        throw new Fail('unsupported', `unknown text match ${m.match}`);
+    }
+  }
+
+  function byText(all, root, matches) {
     const index = new Map();
     textOf(root, index);
-    const needle = norm(text);
-    const matches = [];
+    const found = [];
     for (const el of all) {
       if (SKIP_TEXT.has(el.tagName) || el.tagName === 'HTML' || el.tagName === 'BODY') continue;
       const t = index.get(el);
       if (t === undefined) continue;
-      const n = norm(t);
-      if (exact ? n === needle : n.includes(needle)) matches.push(el);
+      if (matches(t)) found.push(el);
     }
     // Keep the deepest matches: an ancestor of a match is not itself a match.
     const hasMatchBelow = new Set();
-    for (const el of matches) {
+    for (const el of found) {
       for (let p = parentComposed(el); p; p = parentComposed(p)) {
         if (hasMatchBelow.has(p)) break;
         hasMatchBelow.add(p);
       }
     }
-    return matches.filter((el) => !hasMatchBelow.has(el) && !hiddenFromA11y(el));
+    return found.filter((el) => !hasMatchBelow.has(el) && !hiddenFromA11y(el));
   }
 
   const LABELABLE_ROLES = new Set([
@@ -202,29 +227,72 @@
     'spinbutton',
   ]);
 
-  function resolveIn(doc, target) {
-    switch (target.by) {
-      case 'css': {
-        try {
-          // A document query never enters a shadow tree, so only the host (or something a page
-          // put inside it) can match: `closest` is the whole check, natively.
-          return Array.from(doc.querySelectorAll(target.selector)).filter((el) => !el.closest('a3s-review-overlay'));
-        } catch (e) {
-          throw new Fail('selector', `invalid CSS selector ${JSON.stringify(target.selector)}`);
+  // The open shadow roots under `root`, nested ones included (closed roots are invisible to
+  // page script, so `css()` cannot enter them either).
+  function openShadowRoots(root) {
+    const out = [];
+    const doc = root.ownerDocument || root;
+    const visit = (node) => {
+      const walker = doc.createTreeWalker(node, NodeFilter.SHOW_ELEMENT);
+      for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+        if (el.shadowRoot && el.tagName !== REVIEW_OVERLAY) {
+          out.push(el.shadowRoot);
+          visit(el.shadowRoot);
         }
       }
+    };
+    if (root.shadowRoot && root.tagName !== REVIEW_OVERLAY) {
+      out.push(root.shadowRoot);
+      visit(root.shadowRoot);
+    }
+    visit(root);
+    return out;
+  }
+
+  // `css()`: the selector in `scope` and in every open shadow root under it, in document order.
+  function byCss(scope, selector) {
+    const roots = [scope, ...openShadowRoots(scope)];
+    const found = [];
+    try {
+      for (const r of roots) for (const el of r.querySelectorAll(selector)) found.push(el);
+    } catch (e) {
+      throw new Fail('selector', `invalid CSS selector ${JSON.stringify(selector)}`);
+    }
+    const kept = found.filter((el) => !inReviewOverlay(el));
+    if (roots.length === 1 || kept.length < 2) return kept;
+    // Matches from several trees: put them in the composed tree's order.
+    const set = new Set(kept);
+    return allElements(scope).filter((el) => set.has(el));
+  }
+
+  // Among `els`, the ones no other of them contains (so a search inside each finds each element
+  // once, in document order).
+  function outermost(els) {
+    const set = new Set(els);
+    return els.filter((el) => {
+      for (let p = parentComposed(el); p; p = parentComposed(p)) if (set.has(p)) return false;
+      return true;
+    });
+  }
+
+  // The elements `target` names inside `scope` (a document, or an element whose descendants
+  // are searched), in document order.
+  function resolveIn(scope, target) {
+    switch (target.by) {
+      case 'css':
+        return byCss(scope, target.selector);
       case 'test_id':
-        return allElements(doc).filter((el) => el.getAttribute('data-testid') === target.test_id);
+        return allElements(scope).filter((el) => el.getAttribute('data-testid') === target.test_id);
       case 'role': {
         const role = String(target.role).toLowerCase();
-        const name = target.name == null ? null : norm(target.name);
-        return allElements(doc).filter(
-          (el) => roleOf(el) === role && !hiddenFromA11y(el) && (name === null || accName(el).name === name),
+        const named = target.name == null ? null : textMatcher(target.name);
+        return allElements(scope).filter(
+          (el) => roleOf(el) === role && !hiddenFromA11y(el) && (named === null || named(accName(el).name)),
         );
       }
       case 'label': {
-        const want = norm(target.label);
-        return allElements(doc).filter((el) => {
+        const named = textMatcher(target.label);
+        return allElements(scope).filter((el) => {
           const labelable =
             ['INPUT', 'SELECT', 'TEXTAREA', 'METER', 'PROGRESS', 'OUTPUT'].includes(el.tagName) ||
             LABELABLE_ROLES.has(roleOf(el)) ||
@@ -232,20 +300,54 @@
           if (!labelable || (el.tagName === 'INPUT' && inputType(el) === 'hidden')) return false;
           if (hiddenFromA11y(el)) return false;
           const n = accName(el);
-          return ['labelledby', 'aria-label', 'label'].includes(n.source) && n.name === want;
+          return ['labelledby', 'aria-label', 'label'].includes(n.source) && named(n.name);
         });
       }
       case 'placeholder': {
-        const want = norm(target.placeholder);
-        return allElements(doc).filter(
+        const named = textMatcher(target.placeholder);
+        return allElements(scope).filter(
           (el) =>
             (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') &&
-            norm(el.getAttribute('placeholder')) === want &&
+            el.hasAttribute('placeholder') &&
+            named(el.getAttribute('placeholder')) &&
             !hiddenFromA11y(el),
         );
       }
-      case 'text':
-        return byText(allElements(doc), doc.documentElement || doc, target.text, !!target.exact);
+      case 'text': {
+        const root = scope.nodeType === 9 ? scope.documentElement || scope : scope;
+        return byText(allElements(scope), root, textMatcher(target.text));
+      }
+      case 'within': {
+        const out = [];
+        for (const outer of outermost(resolveIn(scope, target.outer))) {
+          for (const el of resolveIn(outer, target.inner)) out.push(el);
+        }
+        return out;
+      }
+      case 'nth': {
+        const m = resolveIn(scope, target.target);
+        const i = target.index < 0 ? m.length + target.index : target.index;
+        return i >= 0 && i < m.length ? [m[i]] : [];
+      }
+      case 'filter': {
+        const m = resolveIn(scope, target.target);
+        const f = target.filter;
+        switch (f.filter) {
+          case 'has_text':
+          case 'has_not_text': {
+            const matches = textMatcher(f.text);
+            const want = f.filter === 'has_text';
+            return m.filter((el) => matches(visibleText(el)) === want);
+          }
+          case 'has':
+          case 'has_not': {
+            const want = f.filter === 'has';
+            return m.filter((el) => (resolveIn(el, f.inner).length > 0) === want);
+          }
+          default:
+            throw new Fail('unsupported', `unknown filter ${f.filter}`);
+        }
+      }
       default:
         throw new Fail('unsupported', `target kind ${target.by} cannot be resolved in the page`);
     }
@@ -267,9 +369,109 @@
     if (m.length === 0) return { fail: { code: C.notFound, message: 'no element matches' } };
     if (m.length > 1) {
       const some = m.slice(0, 3).map(describe).join(', ');
-      return { fail: { code: C.ambiguous, message: `${m.length} elements match (${some}${m.length > 3 ? ', …' : ''})` } };
+      const picks = m.length <= 20 ? picksFor(m) : [];
+      return { fail: { code: C.ambiguous, message: `${m.length} elements match (${some}${m.length > 3 ? ', …' : ''})`, picks } };
     }
     return { el: m[0] };
+  }
+
+  // ---------------------------------------------------------------- a locator for one element
+
+  // Simple locators that may name `el` alone, most readable first (as Target values).
+  function ownLocators(el) {
+    const out = [];
+    const testid = el.getAttribute('data-testid');
+    if (testid) out.push({ by: 'test_id', test_id: testid });
+    const role = roleOf(el);
+    const n = role ? accName(el) : { name: '', source: '' };
+    const name = norm(n.name);
+    if (role && name) {
+      out.push({ by: 'role', role, name: { match: 'contains', value: name } });
+      out.push({ by: 'role', role, name: { match: 'exact', value: name } });
+      if (['labelledby', 'aria-label', 'label'].includes(n.source)) {
+        out.push({ by: 'label', label: { match: 'exact', value: name } });
+      }
+    }
+    const placeholder = norm(el.getAttribute('placeholder'));
+    if (placeholder && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA')) {
+      out.push({ by: 'placeholder', placeholder: { match: 'exact', value: placeholder } });
+    }
+    const text = visibleText(el);
+    if (!name && text && text.length <= 80) out.push({ by: 'text', text: { match: 'exact', value: text } });
+    if (role && !name) out.push({ by: 'role', role, name: null });
+    return out;
+  }
+
+  // Locators that may name an ancestor `a` of `el`: its test id, its role and name, or its
+  // role (or tag) narrowed by the text it shows besides `el`'s (the row text next to a button).
+  function anchorsOf(a, el) {
+    const out = [];
+    const testid = a.getAttribute('data-testid');
+    if (testid) out.push({ by: 'test_id', test_id: testid });
+    const role = roleOf(a);
+    const name = role ? norm(accName(a).name) : '';
+    if (role && name) out.push({ by: 'role', role, name: { match: 'exact', value: name } });
+    const own = visibleText(el);
+    let rest = visibleText(a);
+    if (own) rest = norm(rest.split(own).join(' '));
+    if (rest) {
+      const words = rest.split(' ');
+      let text = '';
+      for (const w of words) {
+        if ((text + ' ' + w).trim().length > 40) break;
+        text = (text + ' ' + w).trim();
+      }
+      if (!text) text = clip(rest, 40);
+      const base = role ? { by: 'role', role, name: null } : { by: 'css', selector: a.localName };
+      out.push({ by: 'filter', target: base, filter: { filter: 'has_text', text: { match: 'contains', value: text } } });
+    }
+    return out;
+  }
+
+  // The shortest locator that names exactly `el` here and now (a Target value), or null when
+  // `el` is no longer in the document. Tried in order: `el`'s own simple locators; the same
+  // inside the nearest ancestor an anchor locator finds (`within`), nearest first; then `nth`.
+  // Every candidate is checked by resolving it, so what comes back is unique by construction.
+  function locatorFor(el) {
+    if (!el || !el.isConnected) return null;
+    const names = (t) => {
+      try {
+        const m = resolve(t);
+        return m.length === 1 && m[0] === el;
+      } catch (e) {
+        return false;
+      }
+    };
+    const own = ownLocators(el);
+    for (const t of own) if (names(t)) return t;
+    const inner = own.length ? own.slice(0, 3) : [{ by: 'css', selector: el.localName }];
+    let depth = 0;
+    for (let a = parentComposed(el); a && a.nodeType === 1 && depth < 8; a = parentComposed(a), depth += 1) {
+      if (a.tagName === 'BODY' || a.tagName === 'HTML') break;
+      for (const anchor of anchorsOf(a, el)) {
+        for (const i of inner) {
+          const t = { by: 'within', outer: anchor, inner: i };
+          if (names(t)) return t;
+        }
+      }
+    }
+    for (const base of [...inner, { by: 'css', selector: el.localName }]) {
+      let m;
+      try {
+        m = resolve(base);
+      } catch (e) {
+        continue;
+      }
+      const i = m.indexOf(el);
+      if (i >= 0) return { by: 'nth', target: base, index: i };
+    }
+    return null;
+  }
+
+  // For an ambiguous target: a locator for each of its first matches, so the message can show
+  // how to pick one.
+  function picksFor(matches) {
+    return matches.slice(0, 3).map(locatorFor).filter(Boolean);
   }
 
   // ---------------------------------------------------------------- geometry
@@ -759,7 +961,7 @@
       }
       case 'visible': {
         const r = one(c.target);
-        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.fail) return { pass: false, ...r.fail };
         return isVisible(r.el) ? pass(describe(r.el)) : fail(C.notVisible, `${describe(r.el)} is not visible`);
       }
       case 'hidden': {
@@ -770,7 +972,7 @@
       }
       case 'in_viewport': {
         const r = one(c.target);
-        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.fail) return { pass: false, ...r.fail };
         const rect = topRect(r.el);
         const i = intersect(rect, viewport());
         const ok = isVisible(r.el) && i.width > 0 && i.height > 0;
@@ -778,7 +980,7 @@
       }
       case 'pointer_reachable': {
         const r = one(c.target);
-        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.fail) return { pass: false, ...r.fail };
         if (!isVisible(r.el)) return fail(C.notReachable, `${describe(r.el)} is not visible`);
         const p = clickPoint(topRect(r.el));
         const hit = deepHit(p.x, p.y);
@@ -787,7 +989,7 @@
       }
       case 'rendered_text': {
         const r = one(c.target);
-        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.fail) return { pass: false, ...r.fail };
         const have = visibleText(r.el);
         const want = norm(c.text);
         return have === want ? pass() : fail(C.rendered, `rendered text is ${JSON.stringify(clip(have, 200))}, expected ${JSON.stringify(want)}`);
@@ -805,7 +1007,7 @@
       }
       case 'value': {
         const r = one(c.target);
-        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.fail) return { pass: false, ...r.fail };
         const v = valueOf(r.el);
         if (v === null) return fail(C.value, `${describe(r.el)} has no value`);
         if (v === c.value) return pass();
@@ -814,7 +1016,7 @@
       }
       case 'selected_values': {
         const r = one(c.target);
-        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.fail) return { pass: false, ...r.fail };
         if (r.el.tagName !== 'SELECT') return fail(C.selection, `${describe(r.el)} is not a <select>`);
         const have = Array.from(r.el.selectedOptions).map((o) => o.value);
         const hs = new Set(have);
@@ -824,7 +1026,7 @@
       }
       case 'viewport_coverage': {
         const r = one(c.target);
-        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.fail) return { pass: false, ...r.fail };
         const v = viewport();
         const i = isVisible(r.el) ? intersect(topRect(r.el), v) : { width: 0, height: 0 };
         const pct = ((i.width * i.height) / Math.max(1, v.width * v.height)) * 100;
@@ -834,7 +1036,7 @@
       }
       case 'state': {
         const r = one(c.target);
-        if (r.fail) return fail(r.fail.code, r.fail.message);
+        if (r.fail) return { pass: false, ...r.fail };
         const [holds, what] = stateOf(r.el, c.state);
         return holds ? pass() : fail(C.state, `${describe(r.el)} is ${what}, expected ${c.state.replace('_', ' ')}`);
       }
@@ -929,6 +1131,15 @@
     actionable,
     still_there: stillThere,
     check,
+    // A locator for each of the first matches of an ambiguous target (for its failure message).
+    picks: (o) => ({ picks: picksFor(resolve(o.target)) }),
+    // The shortest locator naming `element` (a node the driver resolved by backend id), with the
+    // role and name it has now; `connected: false` when it left the document.
+    locate_node: (o, element) => {
+      if (!element || !element.isConnected) return { connected: false };
+      const role = roleOf(element);
+      return { connected: true, role, name: role ? norm(accName(element).name) : '', locator: locatorFor(element) };
+    },
     // Focus the control and select its content so inserted text replaces it.
     prepare_fill(o) {
       const el = one(o.target);
@@ -1099,7 +1310,7 @@
       ? { error: { kind: e.kind, message: e.message } }
       : { error: { kind: 'script', message: String((e && e.message) || e) } };
   try {
-    const out = ops[req.op](req);
+    const out = ops[req.op](req, element);
     if (out && typeof out.then === 'function') return out.catch(wrap);
     return out;
   } catch (e) {

@@ -67,6 +67,62 @@ pub(crate) async fn call(
     Ok(value)
 }
 
+/// Run resolver operation `op` on the element that is DOM node `backend_node_id` (passed to the
+/// resolver as its second argument). `Ok(None)` when the node is not in any document any more
+/// (`DOM.resolveNode` finds nothing); the node's document must be the current one, whose page
+/// world the resolver runs in. The remote object is released right behind the call.
+pub(crate) async fn call_on_node(
+    tab: &Tab,
+    op: &str,
+    mut args: Value,
+    backend_node_id: i64,
+    deadline: Instant,
+) -> Result<Option<Value>, StepFailure> {
+    // The element must live in the resolver's world (the top document's page world).
+    let Some(world) = *tab.state.main_world.borrow() else {
+        return Ok(None);
+    };
+    let resolved = tab
+        .session
+        .call(
+            "DOM.resolveNode",
+            json!({ "backendNodeId": backend_node_id, "executionContextId": world }),
+            COMMAND_BOUND,
+            deadline,
+        )
+        .await;
+    let Some(object) = resolved.ok().and_then(|r| {
+        r.pointer("/object/objectId")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    }) else {
+        return Ok(None);
+    };
+    let request = args.as_object_mut().expect("resolver args are an object");
+    request.insert("op".into(), json!(op));
+    request.insert("frames".into(), json!(tab.frames));
+    let world = Some(world);
+    let call = invoke_once(
+        tab,
+        world,
+        &args,
+        Some(&object),
+        true,
+        COMMAND_BOUND,
+        deadline,
+    );
+    let (reply, ()) = futures_util::future::join(call, release_object(tab, &object, deadline)).await;
+    match reply {
+        Ok(value) => {
+            check_error(&value)?;
+            Ok(Some(value))
+        }
+        // The document went away under the call: the node with it.
+        Err(EvalError::ContextGone) => Ok(None),
+        Err(EvalError::Failed(f)) => Err(f),
+    }
+}
+
 /// Evaluate the resolver's `element` operation and return a remote object id for the element
 /// (released by the caller). Used only where CDP needs a node (`DOM.setFileInputFiles`).
 pub(crate) async fn element_object(
@@ -162,7 +218,7 @@ async fn invoke(
     let give_up = (Instant::now() + CONTEXT_GRACE).min(deadline);
     loop {
         let world = *tab.state.main_world.borrow();
-        match invoke_once(tab, world, request, by_value, bound, deadline).await {
+        match invoke_once(tab, world, request, None, by_value, bound, deadline).await {
             Ok(value) => return Ok(value),
             Err(EvalError::Failed(f)) => return Err(f),
             Err(EvalError::ContextGone) => {
@@ -230,6 +286,7 @@ async fn invoke_once(
     tab: &Tab,
     world: Option<i64>,
     request: &Value,
+    element: Option<&str>,
     by_value: bool,
     bound: Duration,
     deadline: Instant,
@@ -237,10 +294,14 @@ async fn invoke_once(
     tab.fail_if_dialog().map_err(EvalError::Failed)?;
     let world = world.ok_or(EvalError::ContextGone)?;
     let function = resolver_in(tab, world, bound, deadline).await?;
+    let mut arguments = vec![json!({ "value": request })];
+    if let Some(object) = element {
+        arguments.push(json!({ "objectId": object }));
+    }
     let params = json!({
-        "functionDeclaration": "function (request) { return this(request); }",
+        "functionDeclaration": "function (request, element) { return this(request, element); }",
         "objectId": function,
-        "arguments": [{ "value": request }],
+        "arguments": arguments,
         "returnByValue": by_value,
         "awaitPromise": true,
         "userGesture": true,

@@ -322,7 +322,14 @@ async fn poll(
             return Err(review_overlay(target, &r));
         }
         if Instant::now() >= wait.limit {
-            return Err(wait.failure(target, Some(&r)));
+            let mut failure = wait.failure(target, Some(&r));
+            if failure.code == FailureCode::TargetAmbiguous {
+                // Said once, at the end: which locators would pick each of the matches.
+                if let Ok(p) = script::call(tab, "picks", json!({ "target": target }), COMMAND_BOUND, env.deadline).await {
+                    failure.message.push_str(&picks_hint(p.get("picks")));
+                }
+            }
+            return Err(failure);
         }
         last = Some(r);
     }
@@ -336,6 +343,23 @@ fn status_of(r: &Value) -> &str {
 fn review_overlay(target: &Target, r: &Value) -> StepFailure {
     let reason = r.get("reason").and_then(Value::as_str).unwrap_or("");
     super::review_overlay::refusal(&format!("{}: {reason}", describe(target)))
+}
+
+/// What to write instead of an ambiguous target, from the locators the resolver wrote for its
+/// first matches (`picks`): "; to pick one, write within(…) or nth(…)". Empty without any.
+pub(crate) fn picks_hint(picks: Option<&Value>) -> String {
+    let picks: Vec<String> = picks
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| serde_json::from_value::<Target>(p.clone()).ok())
+        .map(|t| t.to_string())
+        .collect();
+    match picks.as_slice() {
+        [] => String::new(),
+        [one] => format!("; to pick the first, write {one}"),
+        many => format!("; to pick one, write {}", many.join(" or ")),
+    }
 }
 
 /// Prefix a resolver failure with the target it concerns.

@@ -19,6 +19,7 @@ pub(super) fn unreadable(value: &Value) -> bool {
         ValueKind::Error => true,
         ValueKind::List(items) => items.iter().any(unreadable),
         ValueKind::Call { args, .. } => args.iter().any(unreadable),
+        ValueKind::Named { value, .. } => unreadable(value),
         _ => false,
     }
 }

@@ -159,6 +159,7 @@ impl<'src> Reader<'src> {
         let (token, span) = self.next()?;
         let kind = match token {
             Token::Str(raw) => ValueKind::String(decode_valid_string(raw)?),
+            Token::Regex(raw) => super::regex_value(raw),
             Token::Int(v) => ValueKind::Integer(v),
             Token::Float(v) => ValueKind::Float(v),
             Token::True => ValueKind::Bool(true),
@@ -177,7 +178,7 @@ impl<'src> Reader<'src> {
                     span,
                 };
                 self.expect(Token::LParen)?;
-                let (args, close) = self.elements(Token::RParen)?;
+                let (args, close) = self.arguments()?;
                 return Some(Value {
                     kind: ValueKind::Call { name, args },
                     span: span.join(close),
@@ -186,6 +187,63 @@ impl<'src> Reader<'src> {
             _ => return None,
         };
         Some(Value { kind, span })
+    }
+
+    /// A call's arguments after its `(`: values and `name = value`s, up to `)`.
+    fn arguments(&mut self) -> Option<(Vec<Value>, Span)> {
+        self.enter()?;
+        let mut items = Vec::new();
+        let end = loop {
+            if let Some((Token::RParen, span)) = self.peek()? {
+                self.peeked = None;
+                break span;
+            }
+            if items.len() == MAX_LIST_ITEMS {
+                return None;
+            }
+            items.push(self.argument()?);
+            match self.next()? {
+                (Token::Comma, _) => {}
+                (Token::RParen, span) => break span,
+                _ => return None,
+            }
+        };
+        self.depth -= 1;
+        Some((items, end))
+    }
+
+    /// One call argument: `name = value`, or a value (an identifier there starts a call).
+    fn argument(&mut self) -> Option<Value> {
+        let Some((Token::Ident(name), span)) = self.peek()? else {
+            return self.value();
+        };
+        self.peeked = None;
+        let name = Ident {
+            name: name.to_string(),
+            span,
+        };
+        match self.next()? {
+            (Token::Eq, _) => {
+                let value = self.value()?;
+                let span = name.span.join(value.span);
+                Some(Value {
+                    kind: ValueKind::Named {
+                        name,
+                        value: Box::new(value),
+                    },
+                    span,
+                })
+            }
+            (Token::LParen, _) => {
+                let (args, close) = self.arguments()?;
+                let span = name.span.join(close);
+                Some(Value {
+                    kind: ValueKind::Call { name, args },
+                    span,
+                })
+            }
+            _ => None,
+        }
     }
 
     /// `( value ( "," value )* ","? )? close`, after the opening bracket.

@@ -204,6 +204,7 @@ pub(crate) fn check_list_lengths(document: &mut Document, diagnostics: &mut Vec<
             ValueKind::List(items) | ValueKind::Call { args: items, .. } => {
                 values.extend(items.iter_mut())
             }
+            ValueKind::Named { value, .. } => values.push(value),
             _ => {}
         }
     }

@@ -75,6 +75,7 @@ fn cases() -> Vec<Case> {
         // Targets (`docs/acl.md` §3).
         step(UnknownTarget, "click.c.target", "rol", "        click \"c\" { target = rol(\"button\") }"),
         step(TargetArguments, "click.c.target", "role()", "        click \"c\" { target = role() }"),
+        step(InvalidRegex, "click.c.target", "/save/g", "        click \"c\" { target = role(\"button\", /save/g) }"),
         step(InvalidRef, "click.c.target", "\"e3\"", "        click \"c\" { target = ref(\"e3\") }"),
         step(TargetObservationOnly, "click.c.target", "\"@u3\"", "        click \"c\" { target = ref(\"@u3\") }"),
         step(MainOutsideFrame, "click.c.target", "main()", "        click \"c\" { target = main() }"),
@@ -182,6 +183,7 @@ const NOT_CHECKER: &[Code] = &[
     Code::NoSuiteFiles,
     Code::InvalidToken,
     Code::UnterminatedString,
+    Code::UnterminatedRegex,
     Code::InvalidEscape,
     Code::NumberTooLarge,
     Code::Syntax,

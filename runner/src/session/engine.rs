@@ -30,8 +30,8 @@ use crate::executor::DriverLauncher;
 use crate::step::{self, StepFailed};
 use a3s_test_driver::{
     live_group_members, AgentContext, AgentDriver, BrowserProcess, ContextOptions, FailureCode,
-    NetworkFilter, PageContextMethod, PageSnapshot, StepEnv, StepFailure, StepOutput,
-    SurfaceContext, OPERABLE_ROLES,
+    NetworkFilter, PageContextMethod, PageSnapshot, RefProof, StepEnv, StepFailure, StepOutput,
+    SurfaceContext,
 };
 use a3s_test_lang::ir::{Action, Step, Target};
 use serde_json::{json, Value};
@@ -54,6 +54,36 @@ pub const EXPECT_TIMEOUT: Duration = Duration::from_secs(2);
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 /// Bound on capturing failure evidence after a failed step (as the executor's cleanup bound).
 pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
+
+/// The target a `@eN` ref is dispatched through, or the true reason it cannot be: its node left
+/// the page, its node is now something else, or nothing names it alone (or the browser could
+/// not be asked).
+fn proof_target(
+    r: &str,
+    observation: u64,
+    entry: &RefEntry,
+    proof: Option<RefProof>,
+) -> Result<Target, SessionError> {
+    let why = match proof {
+        Some(RefProof::Named(target)) => return Ok(target),
+        Some(RefProof::Gone) => format!(
+            "{r} of observation {observation} is gone: its element is no longer in the page \
+             (removed, or re-rendered as a new element)"
+        ),
+        Some(RefProof::Changed { role, name }) => format!(
+            "{r} of observation {observation} changed: it was {} {:?} and is now {role} {name:?}",
+            entry.role, entry.name
+        ),
+        Some(RefProof::Unnamed) | None => format!(
+            "{r} of observation {observation} could not be proven: no locator names its element \
+             alone now"
+        ),
+    };
+    Err(SessionError::new(
+        SessionCode::StaleRef,
+        format!("{why}; observe again"),
+    ))
+}
 
 /// A running session, generic over the driver that owns its browser.
 pub struct Engine<D: AgentDriver> {
@@ -594,22 +624,17 @@ impl<D: AgentDriver> Engine<D> {
             let proofs = async {
                 let mut found = Vec::with_capacity(e_entries.len());
                 for entry in &e_entries {
-                    // A nameless control (an icon button) has no semantic target: the agent
-                    // picked it by position, so a structural path to the same node is what the
-                    // ref means.
-                    // So is an element with no operable role (a draggable or clickable
-                    // `div`): no semantic target names it, its text is not a role's name.
-                    let nameless = entry.name.trim().is_empty()
-                        || !OPERABLE_ROLES.contains(&entry.role.as_str());
+                    // The node as observed: a node whose role or name changed since is not
+                    // what the agent chose, whatever locator could still find it.
                     let proof = ctx
                         .target_naming(
                             Some(entry.backend_node_id),
                             &entry.durable,
-                            nameless,
+                            Some((entry.role.as_str(), entry.name.as_str())),
                             deadline,
                         )
                         .await;
-                    found.push(proof.ok().flatten());
+                    found.push(proof.ok());
                 }
                 found
             };
@@ -672,11 +697,10 @@ impl<D: AgentDriver> Engine<D> {
                 };
                 let found = self
                     .ctx()?
-                    .target_naming(expected, &entry.durable, false, deadline)
+                    .target_naming(expected, &entry.durable, None, deadline)
                     .await
-                    .ok()
-                    .flatten();
-                let Some(target) = found else {
+                    .ok();
+                let Some(RefProof::Named(target)) = found else {
                     return Err(SessionError::new(
                         SessionCode::StaleRef,
                         format!(
@@ -688,16 +712,8 @@ impl<D: AgentDriver> Engine<D> {
                 durable.insert(r.clone(), target);
             }
             for (i, r) in e_refs.iter().enumerate() {
-                let Some(target) = e_targets.get(i).cloned().flatten() else {
-                    return Err(SessionError::new(
-                        SessionCode::StaleRef,
-                        format!(
-                            "{r} of observation {} no longer names one node by a durable target \
-                             (the page changed); observe again",
-                            latest.id
-                        ),
-                    ));
-                };
+                let proof = e_targets.get(i).cloned().flatten();
+                let target = proof_target(r, latest.id, &e_entries[i], proof)?;
                 durable.insert(r.clone(), target);
             }
         }

@@ -3,7 +3,7 @@
 //! of an observation is [`super::view`].
 
 use a3s_test_driver::{ControlNode, PageSnapshot};
-use a3s_test_lang::ir::Target;
+use a3s_test_lang::ir::{Target, TextMatch};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -69,20 +69,24 @@ fn css_string(s: &str) -> String {
     out
 }
 
-/// Durable targets for one control, most readable first. Which of them still names the same
-/// node is decided at dispatch time, by the browser.
+/// Durable targets for one control, most readable first: each text form as the default,
+/// case-insensitive substring match (what a person writes) before its exact form (which a longer
+/// name containing this one cannot also match). Which of them still names the same node alone
+/// is decided at dispatch time, by the browser; when none does, the page writes one
+/// (`RefProof`).
 pub fn durable_targets(c: &ControlNode) -> Vec<Target> {
     let mut out = Vec::new();
     let name = c.name.split_whitespace().collect::<Vec<_>>().join(" ");
     if !name.is_empty() {
         out.push(Target::Role {
             role: c.role.clone(),
-            name: Some(name.clone()),
+            name: Some(TextMatch::contains(&name)),
         });
+        out.push(Target::role_named(&c.role, &name));
     }
     if c.named_by_label && !name.is_empty() {
         out.push(Target::Label {
-            label: name.clone(),
+            label: TextMatch::exact(&name),
         });
     }
     // An attribute with more than white space in it.
@@ -93,7 +97,9 @@ pub fn durable_targets(c: &ControlNode) -> Vec<Target> {
             .cloned()
     };
     if let Some(label) = worded("aria-label") {
-        out.push(Target::Label { label });
+        out.push(Target::Label {
+            label: TextMatch::exact(label),
+        });
     }
     if let Some(id) = c.attributes.get("data-testid").filter(|s| !s.is_empty()) {
         out.push(Target::TestId {
@@ -101,12 +107,13 @@ pub fn durable_targets(c: &ControlNode) -> Vec<Target> {
         });
     }
     if let Some(placeholder) = worded("placeholder") {
-        out.push(Target::Placeholder { placeholder });
+        out.push(Target::Placeholder {
+            placeholder: TextMatch::exact(placeholder),
+        });
     }
     if !name.is_empty() && matches!(c.role.as_str(), "button" | "link" | "tab" | "menuitem") {
         out.push(Target::Text {
-            text: name,
-            exact: true,
+            text: TextMatch::exact(name),
         });
     }
     let tag = if c
@@ -167,23 +174,24 @@ mod tests {
             d[0],
             Target::Role {
                 role: "textbox".into(),
-                name: Some("Email address".into())
+                name: Some(TextMatch::contains("Email address"))
             }
         );
+        assert_eq!(d[1], Target::role_named("textbox", "Email address"));
         assert_eq!(
-            d[1],
+            d[2],
             Target::TestId {
                 test_id: "email".into()
             }
         );
         assert_eq!(
-            d[2],
+            d[3],
             Target::Placeholder {
-                placeholder: "you@x".into()
+                placeholder: TextMatch::exact("you@x")
             }
         );
         assert_eq!(
-            d[3],
+            d[4],
             Target::Css {
                 selector: "input[id=\"e\\\"1\"]".into()
             }

@@ -138,7 +138,7 @@ mod tests {
                     "@e1".into(),
                     Target::Role {
                         role: "textbox".into(),
-                        name: Some("Email".into()),
+                        name: Some(a3s_test_lang::ir::TextMatch::contains("Email")),
                     },
                 )],
                 navigated: None,

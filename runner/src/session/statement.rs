@@ -285,7 +285,7 @@ mod tests {
         durable.insert(
             "@e2".to_string(),
             Target::Label {
-                label: "Email".into(),
+                label: a3s_test_lang::ir::TextMatch::contains("Email"),
             },
         );
         let replaced = replace_refs(&step, &durable).unwrap();

@@ -104,10 +104,11 @@ fn sample(r: &Value, prefix: &str) -> Result<ConditionSample, StepFailure> {
         .get("message")
         .and_then(Value::as_str)
         .unwrap_or("the condition does not hold");
+    let picks = crate::web::target::picks_hint(r.get("picks"));
     let seen = if prefix.is_empty() {
-        message.to_string()
+        format!("{message}{picks}")
     } else {
-        format!("{prefix}: {message}")
+        format!("{prefix}: {message}{picks}")
     };
     Ok(ConditionSample::Fails { code, seen })
 }

@@ -8,7 +8,7 @@ use super::diff::Delta;
 use super::fingerprint::{fingerprint, fingerprints};
 // Roles a `@cN` ref may name: the same operable roles `@eN` observations list.
 use a3s_test_driver::OPERABLE_ROLES as ACTIONABLE_ROLES;
-use a3s_test_lang::ir::Target;
+use a3s_test_lang::ir::{Target, TextMatch};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -57,21 +57,20 @@ pub fn targets_of(locators: &Value) -> Vec<Target> {
                 let name = l.get("name").and_then(Value::as_str).unwrap_or("");
                 (!role.is_empty()).then(|| Target::Role {
                     role: role.into(),
-                    name: (!name.is_empty()).then(|| name.into()),
+                    name: (!name.is_empty()).then(|| TextMatch::exact(name)),
                 })
             }
             Some("label") if !value.is_empty() => Some(Target::Label {
-                label: value.into(),
+                label: TextMatch::exact(value),
             }),
             Some("testId") if !value.is_empty() => Some(Target::TestId {
                 test_id: value.into(),
             }),
             Some("placeholder") if !value.is_empty() => Some(Target::Placeholder {
-                placeholder: value.into(),
+                placeholder: TextMatch::exact(value),
             }),
             Some("text") if !value.is_empty() => Some(Target::Text {
-                text: value.into(),
-                exact: true,
+                text: TextMatch::exact(value),
             }),
             Some("css") if !value.is_empty() && l.get("shadowHosts").is_none() => {
                 Some(Target::Css {

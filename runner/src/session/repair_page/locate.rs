@@ -9,7 +9,7 @@
 //! ACL target value (never text that is run).
 
 use a3s_test_driver::{AgentContext, TargetFacts};
-use a3s_test_lang::ir::{Action, Target};
+use a3s_test_lang::ir::{Action, Target, TextMatch};
 use a3s_test_ledger::verification::{LocatorKind, TargetResolution};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -75,26 +75,25 @@ impl PageLocator {
     }
 
     /// The ACL target this locator means; `None` when it cannot be one (an empty value, a
-    /// selector inside a shadow tree, which ACL's `css()` does not pierce).
+    /// selector written relative to a shadow root, which `css()` — searching the document and
+    /// every open shadow root — could match elsewhere too).
     pub fn target(&self) -> Option<Target> {
         let keep = |s: &str| !s.trim().is_empty() && s.chars().count() <= MAX_LOCATOR_CHARS;
         match self {
-            PageLocator::Role { role, name } if keep(role) && keep(name) => Some(Target::Role {
-                role: role.clone(),
-                name: Some(name.clone()),
-            }),
+            PageLocator::Role { role, name } if keep(role) && keep(name) => {
+                Some(Target::role_named(role, name))
+            }
             PageLocator::Label { value } if keep(value) => Some(Target::Label {
-                label: value.clone(),
+                label: TextMatch::exact(value),
             }),
             PageLocator::TestId { value } if keep(value) => Some(Target::TestId {
                 test_id: value.clone(),
             }),
             PageLocator::Placeholder { value } if keep(value) => Some(Target::Placeholder {
-                placeholder: value.clone(),
+                placeholder: TextMatch::exact(value),
             }),
             PageLocator::Text { value } if keep(value) => Some(Target::Text {
-                text: value.clone(),
-                exact: true,
+                text: TextMatch::exact(value),
             }),
             PageLocator::Css {
                 value,
