@@ -53,6 +53,8 @@ pub struct StepEnv<'a> {
     pub expect_timeout: std::time::Duration,
     /// The scenario deadline; nothing may outlive it.
     pub deadline: Instant,
+    /// What `deadline` is, as messages name it: `scenario` in a run, `turn` in an agent session.
+    pub deadline_name: &'static str,
     /// The scenario's artifact folder (`.a3s-test/runs/<run>/<scenario>/`), already created.
     pub artifact_dir: &'a Path,
     /// Upload paths are relative to it.
@@ -254,20 +256,13 @@ pub trait SurfaceContext: Send + 'static {
 // ---------------------------------------------------------------------------------------------
 
 /// What proving an observation's ref against the live page found ([`AgentContext::target_naming`]).
-/// Why a ref is refused is said truthfully from it: the node is gone, or it changed.
+/// Why a ref is refused is said truthfully from it: the node is gone, or nothing names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RefProof {
     /// This locator names exactly the node, and nothing else, now.
     Named(Target),
     /// The node is no longer in the document (removed, or the document was replaced).
     Gone,
-    /// The node is there, but its role or accessible name is not the observed one any more.
-    Changed {
-        /// Its role now.
-        role: String,
-        /// Its accessible name now (untrusted page text).
-        name: String,
-    },
     /// Nothing names it alone (no candidate did, and there was no node to write one for).
     Unnamed,
 }
@@ -485,13 +480,11 @@ pub trait AgentContext: SurfaceContext + Sync {
 
     /// A locator that names exactly node `expected` (any one element when `None`): the first of
     /// `candidates` that does, else one the page writes for that node (within an anchoring
-    /// ancestor, or by position). When `observed` gives the role and accessible name the node
-    /// had when it was observed, a node that now has others is [`RefProof::Changed`].
+    /// ancestor, or by position) — proof by node identity, never by an ambiguous locator.
     fn target_naming(
         &self,
         expected: Option<i64>,
         candidates: &[Target],
-        observed: Option<(&str, &str)>,
         deadline: Instant,
     ) -> impl Future<Output = Result<RefProof, StepFailure>> + Send;
 

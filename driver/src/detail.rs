@@ -35,6 +35,10 @@ pub enum StepDetail {
         /// `Some(false)` when a dialog opened before `fill` could read the value back.
         #[serde(skip_serializing_if = "Option::is_none")]
         verified: Option<bool>,
+        /// `hover`: the topmost element at the point the pointer rests on (the target or inside
+        /// it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hit: Option<String>,
     },
     /// `check`, `uncheck`: whether the state had to change.
     Checked {
@@ -45,6 +49,10 @@ pub enum StepDetail {
         /// `Some(false)` when a dialog opened before the new state could be read back.
         #[serde(skip_serializing_if = "Option::is_none")]
         verified: Option<bool>,
+        /// When it was clicked: the topmost element at the point pressed (the control, inside
+        /// it, or a label of it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hit: Option<String>,
     },
     /// `type`: how many keystrokes went to the element.
     Typed {
@@ -60,12 +68,16 @@ pub enum StepDetail {
         /// The values of the selected options (untrusted page data).
         selected: Vec<String>,
     },
-    /// `drag`: from which element to which.
+    /// `drag`: from which element to which, and what was on top at either end.
     Dragged {
         /// The source element, described.
         source: String,
         /// The destination element, described.
         target: String,
+        /// The topmost element where the drag pressed (the source or inside it).
+        source_hit: String,
+        /// The topmost element where it released, checked before the drag began.
+        target_hit: String,
     },
     /// `wheel`: where and how far.
     Wheeled {
@@ -302,6 +314,7 @@ impl StepDetail {
         StepDetail::Element {
             element,
             verified: None,
+            hit: None,
         }
     }
 }
@@ -342,13 +355,14 @@ mod tests {
         };
         let cases: Vec<(StepDetail, Value)> = shapes! {
             Clicked { element: el(), hit: "<span> \"Save\"".into(), x: 10.5, y: 20.0 } => { "element": el(), "hit": "<span> \"Save\"", "x": 10.5, "y": 20.0 };
-            Element { element: el(), verified: None } => { "element": el() };
-            Element { element: el(), verified: Some(false) } => { "element": el(), "verified": false };
-            Checked { element: el(), changed: true, verified: Some(false) } => { "element": el(), "changed": true, "verified": false };
-            Checked { element: el(), changed: false, verified: None } => { "element": el(), "changed": false };
+            Element { element: el(), verified: None, hit: None } => { "element": el() };
+            Element { element: el(), verified: Some(false), hit: None } => { "element": el(), "verified": false };
+            Element { element: el(), verified: None, hit: Some(el()) } => { "element": el(), "hit": el() };
+            Checked { element: el(), changed: true, verified: Some(false), hit: Some(el()) } => { "element": el(), "changed": true, "verified": false, "hit": el() };
+            Checked { element: el(), changed: false, verified: None, hit: None } => { "element": el(), "changed": false };
             Typed { element: el(), keys: 3 } => { "element": el(), "keys": 3 };
             Selected { element: el(), selected: vec!["a".into()] } => { "element": el(), "selected": ["a"] };
-            Dragged { source: el(), target: "div".into() } => { "source": el(), "target": "div" };
+            Dragged { source: el(), target: "div".into(), source_hit: el(), target_hit: "div".into() } => { "source": el(), "target": "div", "source_hit": el(), "target_hit": "div" };
             Wheeled { x: 1.0, y: 2.0, delta_x: 0, delta_y: -120 } => { "x": 1.0, "y": 2.0, "delta_x": 0, "delta_y": -120 };
             Pressed { key: "Enter".into(), modifiers: vec![Modifier::Shift], element: Some(el()) } => { "key": "Enter", "modifiers": ["shift"], "element": el() };
             Pressed { key: "a".into(), modifiers: vec![], element: None } => { "key": "a", "modifiers": [] };

@@ -103,8 +103,8 @@ a3s_test_lang::define_codes! {
         UploadPath => "test.driver.web.upload_path", FailureClass::Specification;
         /// Writing evidence to disk failed.
         EvidenceWrite => "test.run.evidence_write", FailureClass::Infrastructure;
-        /// The scenario deadline passed: a step, a `wait` or an action waiting for its target ran
-        /// into it (the message says what was awaited).
+        /// The scenario deadline passed: a step, a `wait`, an `expect` or an action waiting for its
+        /// target ran into it (the message says what was awaited).
         Timeout => "test.run.timeout", FailureClass::Infrastructure;
         /// The run was cancelled (Ctrl+C).
         Cancelled => "test.run.cancelled", FailureClass::Infrastructure;

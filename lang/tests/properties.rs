@@ -162,7 +162,9 @@ fn string_value() -> impl Strategy<Value = String> {
 /// A regular expression body: never empty, never starting with `/`, slashes escaped.
 fn regex_body() -> impl Strategy<Value = String> {
     prop::collection::vec(
-        prop::sample::select(vec!["a", "Z", " ", "\\/", "\\d", "^", "$", "[0-9]", "é", "\"", "#", "("]),
+        prop::sample::select(vec![
+            "a", "Z", " ", "\\/", "\\d", "^", "$", "[0-9]", "é", "\"", "#", "(",
+        ]),
         1..6,
     )
     .prop_map(|parts| parts.concat())
@@ -175,7 +177,10 @@ fn value() -> impl Strategy<Value = GenValue> {
         (any::<i32>(), any::<u16>()).prop_map(|(w, f)| GenValue::Float(w, f)),
         any::<bool>().prop_map(GenValue::Bool),
         Just(GenValue::Null),
-        (regex_body(), prop::sample::select(vec!["", "i", "ms", "Zq"]))
+        (
+            regex_body(),
+            prop::sample::select(vec!["", "i", "ms", "Zq"])
+        )
             .prop_map(|(body, flags)| GenValue::Regex(body, flags.to_string())),
     ];
     leaf.prop_recursive(3, 24, 5, |inner| {

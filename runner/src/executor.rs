@@ -561,6 +561,7 @@ async fn run_scenario<D: SurfaceDriver>(
                 .map(Duration::from_millis)
                 .unwrap_or(shared.config.expect_timeout),
             deadline,
+            deadline_name: "scenario",
             artifact_dir: &dir,
             working_dir: &shared.config.working_dir,
         };

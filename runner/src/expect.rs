@@ -65,7 +65,7 @@ pub async fn expect<C: SurfaceContext>(
         .await
         .map_err(|miss| match miss {
             Miss::Deadline { waited, last } => {
-                deadline_failure("expecting", condition, waited, last)
+                deadline_failure(env.deadline_name, "expecting", condition, waited, last)
             }
             Miss::Ended(failure) => failure,
             Miss::Timeout { waited, last } => expect_failure(condition, patience, waited, last),
@@ -84,8 +84,10 @@ pub async fn expect<C: SurfaceContext>(
             return Err(StepFailure::new(
                 FailureCode::Timeout,
                 format!(
-                    "the scenario deadline passes before sample {} of {samples} of {condition}",
-                    i + 1
+                    "the {} deadline passes before sample {} of {samples} of {}",
+                    env.deadline_name,
+                    i + 1,
+                    subject(condition)
                 ),
             ));
         }
@@ -131,10 +133,16 @@ pub async fn wait<C: SurfaceContext>(
             observed: Some(held.observed),
         })),
         Err(Miss::Ended(failure)) => Err(failure),
-        Err(Miss::Deadline { waited, last }) => {
-            Err(deadline_failure("waiting for", &condition, waited, last))
-        }
+        // A wait's only limit is the deadline, so whichever way it ran out, the deadline did.
+        Err(Miss::Deadline { waited, last }) => Err(deadline_failure(
+            env.deadline_name,
+            "waiting for",
+            &condition,
+            waited,
+            last,
+        )),
         Err(Miss::Timeout { waited, last }) => Err(deadline_failure(
+            env.deadline_name,
             "waiting for",
             &condition,
             waited,
@@ -276,6 +284,7 @@ fn expect_failure(
 
 /// The scenario timeout of a condition still not holding at the scenario deadline.
 fn deadline_failure(
+    deadline_name: &str,
     doing: &str,
     condition: &ExpectCondition,
     waited: Duration,
@@ -285,7 +294,8 @@ fn deadline_failure(
     let mut failure = StepFailure::new(
         FailureCode::Timeout,
         format!(
-            "the scenario deadline passed while {doing} {} (waited {} ms; last observation: {})",
+            "the {} deadline passed while {doing} {} (waited {} ms; last observation: {})",
+            deadline_name,
             subject(condition),
             waited.as_millis(),
             seen.as_deref().unwrap_or("none yet")

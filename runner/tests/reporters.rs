@@ -81,7 +81,8 @@ fn open_form() -> ScenarioResult {
 }
 
 fn fixture() -> RunResult {
-    let seen = "the visible page text does not contain \"Welcome, Ada\"; it reads \"Welcome, guest\"";
+    let seen =
+        "the visible page text does not contain \"Welcome, Ada\"; it reads \"Welcome, guest\"";
     let mut mismatch = located(
         FailureCode::TextMismatch,
         &format!("text = \"Welcome, Ada\" did not hold within 5000 ms; last seen: {seen} (waited 5003 ms)"),

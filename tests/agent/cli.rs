@@ -46,11 +46,15 @@ fn a_session_observes_acts_promotes_and_finishes_without_leftovers() {
     assert!(entry["backend_node_id"].as_i64().unwrap() > 0);
     assert_eq!(
         entry["durable"][0],
-        serde_json::json!({ "by": "role", "role": "textbox", "name": "Email" })
+        serde_json::json!({ "by": "role", "role": "textbox", "name": { "match": "contains", "value": "Email" } })
     );
     assert_eq!(
         entry["durable"][1],
-        serde_json::json!({ "by": "label", "label": "Email" })
+        serde_json::json!({ "by": "role", "role": "textbox", "name": { "match": "exact", "value": "Email" } })
+    );
+    assert_eq!(
+        entry["durable"][2],
+        serde_json::json!({ "by": "label", "label": { "match": "exact", "value": "Email" } })
     );
     assert_eq!(record["latest"]["id"], 2);
     assert!(record["cdp_endpoint"]
@@ -314,7 +318,7 @@ fn a_terminated_supervisor_closes_the_browser_first() {
 }
 
 #[test]
-fn a_nameless_control_is_reached_and_promoted_through_a_structural_path() {
+fn a_nameless_control_is_reached_and_promoted_through_the_locator_the_page_writes() {
     let page = r#"<!doctype html><body><div><button onclick="out.textContent = 'icon clicked'"><svg width="10" height="10"></svg></button></div><p id="out"></p></body>"#;
     let (_server, dir, groups) = session_on(&[("/", page)], "icon", &[]);
     let d = dir.path();
@@ -325,7 +329,7 @@ fn a_nameless_control_is_reached_and_promoted_through_a_structural_path() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(target.starts_with("css(\"html > body"), "{target}");
+    assert_eq!(target, r#"role("button")"#, "the one button of the page");
     turn(d, "icon", &["expect-text", "icon clicked"]);
     turn(d, "icon", &["promote", "--output", "icon.acl"]);
     turn(d, "icon", &["finish", "--status", "passed"]);

@@ -13,6 +13,7 @@ mod mcp_pipe;
 #[path = "../owned.rs"]
 mod owned;
 mod repair_prove;
+mod repeated;
 #[path = "../reviewer/mod.rs"]
 mod reviewer;
 mod safety;

@@ -96,12 +96,13 @@ fn c_refs_carry_hints_end_with_their_observation_and_survive_only_changes_that_s
     let sign_in = cref_id(&obs, "button", "Sign in");
     let email = cref_id(&obs, "textbox", "Email");
 
-    // Acting through @cN dispatches its best locator.
+    // Acting through @cN dispatches its best locator (the Test Kit's, exact: a Page Context
+    // node's locator must not find another element whose name merely contains it).
     let filled = turn(d, "kit", &["fill", &email, "a@b.c"]);
     assert_eq!(filled["status"], "passed", "{filled}");
     assert_eq!(
         filled["resolved"][0]["target"],
-        "role(\"textbox\", \"Email\")"
+        "role(\"textbox\", \"Email\", exact = true)"
     );
     // The fill ended the observation, and its @cN refs with it, even one whose node the fill
     // left alone: a ref is valid only in the observation that made it.

@@ -351,12 +351,12 @@ fn exit_codes_tell_refused_from_ran_and_failed_and_errors_name_the_ref() {
     assert_gone(groups);
 }
 
-/// A button whose click shows a text 400 ms later, and a button under a layer that never goes.
+/// A button whose click shows a text 1.5 s later, and a button under a layer that never goes.
 const LATE: &str = r#"<!doctype html><html><head><style>
 .row { position: relative; margin: 1rem; }
 #lid { position: absolute; inset: -4px; background: rgba(0, 0, 0, .2); }
 </style></head><body>
-<button id="go" onclick="setTimeout(() => { document.getElementById('out').textContent = 'Arrived'; }, 400)">Go</button>
+<button id="go" onclick="setTimeout(() => { document.getElementById('out').textContent = 'Arrived'; }, 1500)">Go</button>
 <div class="row"><button id="under" onclick="document.getElementById('out').textContent = 'reached'">Under the lid</button><div id="lid"></div></div>
 <p id="out">nothing yet</p>
 </body></html>"#;
@@ -368,9 +368,13 @@ fn agent_expect_waits_for_its_condition_and_a_covered_click_is_refused() {
     let obs = turn(d, "late", &["observe"]);
     let go = ref_of(&obs, "button", "Go");
 
-    // The text arrives 400 ms after the click: `expect` waits for it and says for how long.
+    // The text arrives 1.5 s after the click: `expect` waits for it and says for how long.
     turn(d, "late", &["click", &go]);
-    let passed = turn(d, "late", &["expect", "text", "Arrived"]);
+    let passed = turn(
+        d,
+        "late",
+        &["expect", "text", "Arrived", "--timeout-ms", "10000"],
+    );
     let waited = passed["detail"]["waited_ms"].as_u64().unwrap();
     assert!(waited > 0, "it waited for the text: {passed}");
     let out = a3s(

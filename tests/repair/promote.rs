@@ -25,7 +25,7 @@ fn candidate_at(origin: &str) -> String {
     scenario "regression" {{
         surface = "web"
         navigate "open" {{ url = "{origin}/" }}
-        wait "target" {{ visible = role("button", "Pay now") }}
+        expect "target" {{ visible = role("button", "Pay now") }}
         expect "criterion-1" {{ text = "Total" }}
     }}
 }}

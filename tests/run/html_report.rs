@@ -42,6 +42,7 @@ impl Browser {
             action_timeout: Duration::from_secs(5),
             expect_timeout: Duration::from_secs(5),
             deadline: Instant::now() + STEP_BOUND,
+            deadline_name: "scenario",
             artifact_dir: &self.artifacts,
             working_dir: &self.artifacts,
         };

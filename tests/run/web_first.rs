@@ -59,6 +59,10 @@ fn late_conditions_and_pointer_actions_pass_as_a_person_sees_them() {
     let under = &scenario(&json, "pointer/cover-goes")["steps"][1]["detail"];
     assert_eq!(under["element"], "<button#under> \"Under\"", "{under}");
     assert_eq!(under["hit"], "<button#under> \"Under\"", "{under}");
+    // A checkbox under its styled box is checked through its label: the box was hit.
+    let terms = &scenario(&json, "pointer/label-forwards")["steps"][1]["detail"];
+    assert_eq!(terms["element"], "<input#terms> \"Terms\"", "{terms}");
+    assert_eq!(terms["hit"], "<span#terms-box>", "{terms}");
 }
 
 #[test]
@@ -89,7 +93,7 @@ fn a_wrong_page_fails_with_what_was_expected_what_was_seen_and_how_long() {
         m.starts_with("text = \"Never shown\" did not hold within 1500 ms; last seen: the visible page text does not contain \"Never shown\"; it reads \"Late content"),
         "{m}"
     );
-    assert!(waited_ms(never) >= 1500, "{never}");
+    assert!((1500..6000).contains(&waited_ms(never)), "{never}");
     let last = never["failure"]["waited"]["last_seen"].as_str().unwrap();
     assert!(
         last.contains("Report ready"),
@@ -112,7 +116,7 @@ fn a_wrong_page_fails_with_what_was_expected_what_was_seen_and_how_long() {
         "{deadline}"
     );
 
-    // "Saved" shows at 300 ms and goes at 700 ms: the window starts when it holds, then breaks.
+    // "Saved" shows at 0.9 s and goes at 2.1 s: the window starts when it holds, then breaks.
     let flips = scenario(&json, "web-first/flips-back");
     assert_eq!(flips["failure"]["code"], "test.assert.unstable", "{flips}");
     assert!(

@@ -102,7 +102,8 @@ pub(crate) async fn mouse_move_with(
 /// Press and release `button` at `p` (where the pointer already is), `count` times, with
 /// `modifiers` held: each modifier key goes down first and up last, as a person's would, and
 /// every mouse event carries them (`ctrlKey`, …), so a page and the browser (Control+click
-/// opens a link in a new tab) both see the chord.
+/// opens a link in a new tab) both see the chord. The keys come up again however the press
+/// ends (see [`release_modifiers`]).
 pub(crate) async fn press_release(
     tab: &Tab,
     p: Point,
@@ -112,42 +113,66 @@ pub(crate) async fn press_release(
     deadline: Instant,
 ) -> Result<(), StepFailure> {
     let bits = hold_modifiers(tab, modifiers, deadline).await?;
-    for n in 1..=count {
-        for kind in ["mousePressed", "mouseReleased"] {
-            mouse_button(tab, kind, p, button, n, bits, deadline).await?;
-            if tab.dialog().is_some() {
-                return Ok(());
+    let pressed = async {
+        for n in 1..=count {
+            for kind in ["mousePressed", "mouseReleased"] {
+                mouse_button(tab, kind, p, button, n, bits, deadline).await?;
+                if tab.dialog().is_some() {
+                    return Ok(());
+                }
             }
         }
+        Ok(())
     }
-    release_modifiers(tab, modifiers, deadline).await
+    .await;
+    let released = release_modifiers(tab, deadline).await;
+    pressed.and(released)
 }
 
-/// Put `modifiers` down in order; their CDP modifier bits.
+/// Put `modifiers` down in order (after releasing any still held from an earlier step); their
+/// CDP modifier bits. They stay recorded as held until [`release_modifiers`] lets them up.
 pub(crate) async fn hold_modifiers(
     tab: &Tab,
     modifiers: &[Modifier],
     deadline: Instant,
 ) -> Result<i64, StepFailure> {
+    release_modifiers(tab, deadline).await?;
     let mut bits = 0;
     for m in modifiers {
         bits |= keys::modifier_bit(*m);
+        tab.state
+            .held_modifiers
+            .lock()
+            .expect("held modifiers lock")
+            .push(*m);
         let key = keys::modifier_key(*m);
         key_event(tab, "rawKeyDown", &key, bits, None, deadline).await?;
     }
     Ok(bits)
 }
 
-/// Release `modifiers` (held by [`hold_modifiers`]) in reverse order.
-pub(crate) async fn release_modifiers(
-    tab: &Tab,
-    modifiers: &[Modifier],
-    deadline: Instant,
-) -> Result<(), StepFailure> {
-    let mut bits: i64 = modifiers.iter().map(|m| keys::modifier_bit(*m)).sum();
-    for m in modifiers.iter().rev() {
+/// Let every held modifier up, in reverse order. While a JavaScript dialog is open no key can
+/// reach the page: the keys stay recorded as held and come up before the next input, or when a
+/// `dialog` step has handled the dialog.
+pub(crate) async fn release_modifiers(tab: &Tab, deadline: Instant) -> Result<(), StepFailure> {
+    if tab.dialog().is_some() {
+        return Ok(());
+    }
+    let held: Vec<Modifier> = tab
+        .state
+        .held_modifiers
+        .lock()
+        .expect("held modifiers lock")
+        .clone();
+    let mut bits: i64 = held.iter().map(|m| keys::modifier_bit(*m)).sum();
+    for m in held.iter().rev() {
         bits &= !keys::modifier_bit(*m);
         key_event(tab, "keyUp", &keys::modifier_key(*m), bits, None, deadline).await?;
+        tab.state
+            .held_modifiers
+            .lock()
+            .expect("held modifiers lock")
+            .pop();
     }
     Ok(())
 }
@@ -266,7 +291,7 @@ pub(crate) async fn press(
         return Ok(());
     }
     key_event(tab, "keyUp", &key, bits, None, deadline).await?;
-    release_modifiers(tab, modifiers, deadline).await
+    release_modifiers(tab, deadline).await
 }
 
 /// Type `text` one keystroke per character.

@@ -657,15 +657,16 @@
     return clickPoint(rect, o.edge);
   }
 
-  // A `position` outside the target's box would press something else by construction.
+  // A `position` outside the target's padding box would press something else by construction.
+  // (An inline element has no client box: its border box counts.)
   function positionOutside(o, rect, el) {
     if (!o.position) return null;
-    const x = el.clientLeft + o.position.x;
-    const y = el.clientTop + o.position.y;
-    if (x <= rect.width && y <= rect.height) return null;
+    const w = el.clientWidth || rect.width;
+    const h = el.clientHeight || rect.height;
+    if (o.position.x < w && o.position.y < h) return null;
     return {
       status: 'not_actionable',
-      reason: `the position (${o.position.x}, ${o.position.y}) lies outside ${describe(el)}, whose box is ${round(rect.width)}×${round(rect.height)}`,
+      reason: `the position (${o.position.x}, ${o.position.y}) lies outside ${describe(el)}, whose padding box is ${round(w)}×${round(h)}`,
     };
   }
 
@@ -699,7 +700,7 @@
     }
     if (!pointer) return { hit: null };
     if (!hit) {
-      return { status: 'covered', covering: null, reason: `the point ${at} of ${describe(el)} is outside the viewport` };
+      return { status: 'not_actionable', reason: `its point ${at} is outside the viewport` };
     }
     if (hit !== el && opaqueFrame(hit)) {
       return {
@@ -707,6 +708,20 @@
         covering: describe(hit),
         reason: `the point ${at} of ${describe(el)} lies in the cross-origin frame ${describe(hit)} ${fmtRect(topRect(hit))}, whose content cannot be checked (the event would go to that frame's document)`,
       };
+    }
+    // A point in a frame inside the target: the event goes to the frame's document and does not
+    // bubble out of it, so the target never sees it (unless the target is that frame).
+    if (hit.ownerDocument !== el.ownerDocument) {
+      let frame = winOf(hit).frameElement;
+      while (frame && frame.ownerDocument !== el.ownerDocument) frame = winOf(frame).frameElement;
+      if (frame !== el) {
+        return {
+          status: 'covered',
+          covering: describe(hit),
+          reason: `the point ${at} of ${describe(el)} lies in the frame ${frame ? describe(frame) : 'of another document'}, whose document would receive the pointer (${describe(hit)})`,
+        };
+      }
+      return { hit: describe(hit) };
     }
     if (containsComposed(el, hit)) return { hit: describe(hit) };
     for (let n = hit; n; n = parentComposed(n)) {
@@ -982,10 +997,10 @@
         const r = one(c.target);
         if (r.fail) return { pass: false, ...r.fail };
         if (!isVisible(r.el)) return fail(C.notReachable, `${describe(r.el)} is not visible`);
-        const p = clickPoint(topRect(r.el));
-        const hit = deepHit(p.x, p.y);
-        if (hit && containsComposed(r.el, hit)) return pass();
-        return fail(C.notReachable, `the point (${round(p.x)}, ${round(p.y)}) hits ${hit ? describe(hit) : 'nothing'}, not ${describe(r.el)}`);
+        // The same rule as a click's: what is on top at the point must be the target, inside it,
+        // or a label of it.
+        const h = hitCheck(clickPoint(topRect(r.el)), r.el, true);
+        return h.status ? fail(C.notReachable, h.reason) : pass(h.hit);
       }
       case 'rendered_text': {
         const r = one(c.target);
@@ -1057,12 +1072,23 @@
     }
   }
 
+  // Conditions read from element properties or geometry, which a script can change without any
+  // DOM mutation or event (`input.value = …`, `checked = …`, a transform): while watching, these
+  // are read again in the page about once a frame, so a change is seen within a frame or two.
+  const POLLED_FORMS = new Set([
+    'value', 'selected_values', 'state', 'url', 'layout', 'viewport_coverage', 'in_viewport', 'pointer_reachable',
+  ]);
+
+  // The Test Kit's bridge, when the page has one: its revision changes with the page.
+  const BRIDGE = Symbol.for('a3s.test.page-context');
+
   // Resolves once the page may have changed in a way a condition could see, or after `ms`:
   // a DOM mutation of the top or current document, a same-document navigation (pushState,
-  // popstate, hash), user-visible input, focus, scroll or resize. A change no signal reports
-  // (a script setting `input.value`, a change inside a shadow root) is caught by the caller's
-  // next timed check. Everything is removed again before it resolves: nothing stays in the page.
-  function watchChange(ms) {
+  // popstate, hash), user-visible input, focus, scroll or resize, a new Test Kit revision, or
+  // — with `recheck` — the condition holding when read again (see POLLED_FORMS). A change no
+  // signal reports (inside a shadow root, say) is caught by the caller's next timed reading.
+  // Everything is removed again before it resolves: nothing stays in the page.
+  function watchChange(ms, recheck) {
     if (!(ms > 0)) return Promise.resolve('timeout');
     let doc = document;
     try {
@@ -1075,14 +1101,24 @@
     const EVENTS = ['input', 'change', 'focusin', 'focusout', 'scroll', 'resize', 'popstate', 'hashchange', 'transitionend', 'animationend'];
     return new Promise((resolve) => {
       let done = false;
+      let poller = 0;
+      let unsubscribe = null;
       const nav = window.navigation;
       const finish = (why) => {
         if (done) return;
         done = true;
         observer.disconnect();
         clearTimeout(timer);
+        clearTimeout(poller);
         for (const w of wins) for (const e of EVENTS) w.removeEventListener(e, onEvent, true);
         if (nav) nav.removeEventListener('currententrychange', onEvent);
+        if (unsubscribe) {
+          try {
+            unsubscribe();
+          } catch (e) {
+            /* the page's own bridge; nothing of ours to clean up */
+          }
+        }
         resolve(why);
       };
       const onEvent = () => finish('event');
@@ -1090,7 +1126,34 @@
       for (const d of docs) observer.observe(d, { subtree: true, childList: true, attributes: true, characterData: true });
       for (const w of wins) for (const e of EVENTS) w.addEventListener(e, onEvent, true);
       if (nav) nav.addEventListener('currententrychange', onEvent);
+      try {
+        const bridge = window[BRIDGE];
+        if (bridge && typeof bridge.subscribe === 'function') {
+          const u = bridge.subscribe(() => finish('revision'));
+          if (typeof u === 'function') unsubscribe = u;
+        }
+      } catch (e) {
+        /* a bridge that refuses is no signal */
+      }
       const timer = setTimeout(() => finish('timeout'), ms);
+      if (recheck) {
+        // About once a frame; a reading that costs more than 4 ms is spaced out so that polling
+        // takes at most a fifth of the page's time.
+        const poll = () => {
+          if (done) return;
+          const t0 = performance.now();
+          let holds = false;
+          try {
+            holds = recheck();
+          } catch (e) {
+            holds = true; // let the caller's reading say what went wrong
+          }
+          if (holds) return finish('holds');
+          const cost = performance.now() - t0;
+          poller = setTimeout(poll, cost > 4 ? cost * 4 : 16);
+        };
+        poller = setTimeout(poll, 16);
+      }
     });
   }
 
@@ -1099,15 +1162,18 @@
   // `watch_ms` passed): the watch starts in the same task as the reading, so no change between
   // the two can be missed. A frame that is not there (yet) is a reading that does not hold.
   async function check(o) {
-    let r;
-    try {
-      r = observe(o.condition);
-    } catch (e) {
-      if (!(e instanceof Fail) || e.kind !== 'frame') throw e;
-      r = fail(C.frame, e.message);
-    }
+    const read = () => {
+      try {
+        return observe(o.condition);
+      } catch (e) {
+        if (!(e instanceof Fail) || e.kind !== 'frame') throw e;
+        return fail(C.frame, e.message);
+      }
+    };
+    const r = read();
     if (r.pass || !(o.watch_ms > 0)) return r;
-    await watchChange(o.watch_ms);
+    const recheck = POLLED_FORMS.has(o.condition.condition) ? () => read().pass : null;
+    await watchChange(o.watch_ms, recheck);
     return r;
   }
 
@@ -1133,12 +1199,11 @@
     check,
     // A locator for each of the first matches of an ambiguous target (for its failure message).
     picks: (o) => ({ picks: picksFor(resolve(o.target)) }),
-    // The shortest locator naming `element` (a node the driver resolved by backend id), with the
-    // role and name it has now; `connected: false` when it left the document.
+    // The shortest locator naming `element` (a node the driver resolved by backend id);
+    // `connected: false` when it left the document.
     locate_node: (o, element) => {
       if (!element || !element.isConnected) return { connected: false };
-      const role = roleOf(element);
-      return { connected: true, role, name: role ? norm(accName(element).name) : '', locator: locatorFor(element) };
+      return { connected: true, locator: locatorFor(element) };
     },
     // Focus the control and select its content so inserted text replaces it.
     prepare_fill(o) {

@@ -68,9 +68,11 @@ pub(crate) async fn call(
 }
 
 /// Run resolver operation `op` on the element that is DOM node `backend_node_id` (passed to the
-/// resolver as its second argument). `Ok(None)` when the node is not in any document any more
-/// (`DOM.resolveNode` finds nothing); the node's document must be the current one, whose page
-/// world the resolver runs in. The remote object is released right behind the call.
+/// resolver as its second argument). `Ok(None)` when the node is not in the current document
+/// any more (`DOM.resolveNode` finds nothing, or the document went away). The node is resolved
+/// into the resolver's own world (the top document's page world) and its remote object released
+/// after the call. A resolver function that is no longer valid (released with an object
+/// group, say) is compiled again once, as [`call`] does.
 pub(crate) async fn call_on_node(
     tab: &Tab,
     op: &str,
@@ -78,49 +80,52 @@ pub(crate) async fn call_on_node(
     backend_node_id: i64,
     deadline: Instant,
 ) -> Result<Option<Value>, StepFailure> {
-    // The element must live in the resolver's world (the top document's page world).
-    let Some(world) = *tab.state.main_world.borrow() else {
-        return Ok(None);
-    };
-    let resolved = tab
-        .session
-        .call(
-            "DOM.resolveNode",
-            json!({ "backendNodeId": backend_node_id, "executionContextId": world }),
+    let request = args.as_object_mut().expect("resolver args are an object");
+    request.insert("op".into(), json!(op));
+    request.insert("frames".into(), json!(tab.frames));
+    for _attempt in 0..2 {
+        let Some(world) = *tab.state.main_world.borrow() else {
+            return Ok(None);
+        };
+        let resolved = tab
+            .session
+            .call(
+                "DOM.resolveNode",
+                json!({ "backendNodeId": backend_node_id, "executionContextId": world }),
+                COMMAND_BOUND,
+                deadline,
+            )
+            .await;
+        let Some(object) = resolved.ok().and_then(|r| {
+            r.pointer("/object/objectId")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        }) else {
+            return Ok(None);
+        };
+        // Released after the call, not beside it: the call may first compile the resolver, and a
+        // release sent meanwhile would free the element before the call reads it.
+        let reply = invoke_once(
+            tab,
+            Some(world),
+            &args,
+            Some(&object),
+            true,
             COMMAND_BOUND,
             deadline,
         )
         .await;
-    let Some(object) = resolved.ok().and_then(|r| {
-        r.pointer("/object/objectId")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    }) else {
-        return Ok(None);
-    };
-    let request = args.as_object_mut().expect("resolver args are an object");
-    request.insert("op".into(), json!(op));
-    request.insert("frames".into(), json!(tab.frames));
-    let world = Some(world);
-    let call = invoke_once(
-        tab,
-        world,
-        &args,
-        Some(&object),
-        true,
-        COMMAND_BOUND,
-        deadline,
-    );
-    let (reply, ()) = futures_util::future::join(call, release_object(tab, &object, deadline)).await;
-    match reply {
-        Ok(value) => {
-            check_error(&value)?;
-            Ok(Some(value))
+        release_object(tab, &object, deadline).await;
+        match reply {
+            Ok(value) => {
+                check_error(&value)?;
+                return Ok(Some(value));
+            }
+            Err(EvalError::ContextGone) => forget_resolver(tab, Some(world)),
+            Err(EvalError::Failed(f)) => return Err(f),
         }
-        // The document went away under the call: the node with it.
-        Err(EvalError::ContextGone) => Ok(None),
-        Err(EvalError::Failed(f)) => Err(f),
     }
+    Ok(None)
 }
 
 /// Evaluate the resolver's `element` operation and return a remote object id for the element

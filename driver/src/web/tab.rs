@@ -102,6 +102,9 @@ pub(crate) struct TabState {
     pub flushed: watch::Sender<u64>,
     /// The last flush marker sent.
     pub flush_sent: AtomicU64,
+    /// Modifier keys a pointer action or a chord put down and could not release yet (a dialog
+    /// opened during the press): released before the next input, or once the dialog is handled.
+    pub held_modifiers: Mutex<Vec<a3s_test_lang::ir::Modifier>>,
 }
 
 /// One tab of a context.
@@ -189,6 +192,7 @@ impl Tab {
             document_start: Mutex::new((0, 0)),
             flushed: watch::channel(0).0,
             flush_sent: AtomicU64::new(0),
+            held_modifiers: Mutex::new(Vec::new()),
         });
         // Enabling is pipelined: the commands are independent.
         let b = COMMAND_BOUND;

@@ -204,6 +204,8 @@ struct Wait {
     limit: Instant,
     /// The scenario deadline comes before the action timeout: running out is a scenario timeout.
     deadline_bound: bool,
+    /// What the deadline is called in messages (`scenario`, `turn`).
+    deadline_name: &'static str,
 }
 
 impl Wait {
@@ -214,6 +216,7 @@ impl Wait {
             start,
             limit: by_action.min(env.deadline),
             deadline_bound: env.deadline < by_action,
+            deadline_name: env.deadline_name,
         }
     }
 
@@ -228,7 +231,9 @@ impl Wait {
         StepFailure::new(
             FailureCode::Timeout,
             format!(
-                "the scenario deadline passed while waiting for {} to be actionable                  (waited {} ms; last observation: {last})",
+                "the {} deadline passed while waiting for {} to be actionable (waited {} ms; \
+                 last observation: {last})",
+                self.deadline_name,
                 describe(target),
                 self.start.elapsed().as_millis()
             ),
@@ -325,7 +330,15 @@ async fn poll(
             let mut failure = wait.failure(target, Some(&r));
             if failure.code == FailureCode::TargetAmbiguous {
                 // Said once, at the end: which locators would pick each of the matches.
-                if let Ok(p) = script::call(tab, "picks", json!({ "target": target }), COMMAND_BOUND, env.deadline).await {
+                if let Ok(p) = script::call(
+                    tab,
+                    "picks",
+                    json!({ "target": target }),
+                    COMMAND_BOUND,
+                    env.deadline,
+                )
+                .await
+                {
                     failure.message.push_str(&picks_hint(p.get("picks")));
                 }
             }

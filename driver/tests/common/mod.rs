@@ -193,6 +193,7 @@ impl Env {
             action_timeout: self.action_timeout,
             expect_timeout: Duration::from_millis(1500),
             deadline: self.deadline,
+            deadline_name: "scenario",
             artifact_dir: self.artifacts.path(),
             working_dir: self.work.path(),
         }

@@ -105,7 +105,9 @@ pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target>
         "placeholder" => call
             .single_match(ctx, "placeholder")
             .map(|placeholder| Target::Placeholder { placeholder }),
-        "text" => call.single_match(ctx, "text").map(|text| Target::Text { text }),
+        "text" => call
+            .single_match(ctx, "text")
+            .map(|text| Target::Text { text }),
         "testid" => call
             .single_text(ctx, "test id")
             .map(|test_id| Target::TestId { test_id }),
@@ -432,7 +434,9 @@ impl<'a> Call<'a> {
                 arg.span,
                 format!("`exact` needs a name to match in `{fname}()`"),
             )
-            .hint(format!("write `{fname}(\"button\", \"Save\", exact = true)`"));
+            .hint(format!(
+                "write `{fname}(\"button\", \"Save\", exact = true)`"
+            ));
             return None;
         }
         Some(())
@@ -542,7 +546,9 @@ impl<'a> Call<'a> {
                         other.describe()
                     ),
                 )
-                .hint(format!("write `{fname}(\"…\", exact = true)` for an exact match"));
+                .hint(format!(
+                    "write `{fname}(\"…\", exact = true)` for an exact match"
+                ));
                 None
             }
         }

@@ -128,6 +128,7 @@ macro_rules! step_env {
             action_timeout: Duration::from_millis(5000),
             expect_timeout: $timeout,
             deadline: $deadline,
+            deadline_name: "scenario",
             artifact_dir: $dir.path(),
             working_dir: $dir.path(),
         }

@@ -109,17 +109,20 @@ fn page(url: &str) -> Option<String> {
     matches!(parsed.scheme(), "http" | "https").then(|| parsed.to_string())
 }
 
-/// The unformatted suite text: navigate, wait for the target, one `expect` per typed criterion.
+/// The unformatted suite text: navigate, expect the target visible (unless a criterion wants it
+/// hidden, which says so itself), then one `expect` per typed criterion. Each `expect` waits for
+/// its own condition (web-first), so no `wait` comes first.
 fn suite_source(id: &str, target: &str, page_url: &str, typed: &[&TypedCriterion]) -> String {
     let hidden = typed
         .iter()
         .any(|t| matches!(t, TypedCriterion::TargetHidden {}));
-    // A target that must be gone cannot be waited for as visible; wait for it to be hidden.
-    let wait = if hidden { "hidden" } else { "visible" };
     let mut body = format!(
-        "navigate \"open\" {{ url = {} }}\nwait \"target\" {{ {wait} = {target} }}\n",
+        "navigate \"open\" {{ url = {} }}\n",
         string_literal(page_url)
     );
+    if !hidden {
+        body.push_str(&format!("expect \"target\" {{ visible = {target} }}\n"));
+    }
     for (n, criterion) in typed.iter().enumerate() {
         let label = format!("criterion-{}", n + 1);
         let expect = match criterion {

@@ -56,12 +56,10 @@ pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
 
 /// The target a `@eN` ref is dispatched through, or the true reason it cannot be: its node left
-/// the page, its node is now something else, or nothing names it alone (or the browser could
-/// not be asked).
+/// the page, or nothing names it alone (or the browser could not be asked).
 fn proof_target(
     r: &str,
     observation: u64,
-    entry: &RefEntry,
     proof: Option<RefProof>,
 ) -> Result<Target, SessionError> {
     let why = match proof {
@@ -69,10 +67,6 @@ fn proof_target(
         Some(RefProof::Gone) => format!(
             "{r} of observation {observation} is gone: its element is no longer in the page \
              (removed, or re-rendered as a new element)"
-        ),
-        Some(RefProof::Changed { role, name }) => format!(
-            "{r} of observation {observation} changed: it was {} {:?} and is now {role} {name:?}",
-            entry.role, entry.name
         ),
         Some(RefProof::Unnamed) | None => format!(
             "{r} of observation {observation} could not be proven: no locator names its element \
@@ -232,6 +226,7 @@ impl<D: AgentDriver> Engine<D> {
             action_timeout: ACTION_TIMEOUT,
             expect_timeout: EXPECT_TIMEOUT,
             deadline,
+            deadline_name: "turn",
             artifact_dir: &artifacts,
             working_dir: &self.root,
         };
@@ -624,15 +619,8 @@ impl<D: AgentDriver> Engine<D> {
             let proofs = async {
                 let mut found = Vec::with_capacity(e_entries.len());
                 for entry in &e_entries {
-                    // The node as observed: a node whose role or name changed since is not
-                    // what the agent chose, whatever locator could still find it.
                     let proof = ctx
-                        .target_naming(
-                            Some(entry.backend_node_id),
-                            &entry.durable,
-                            Some((entry.role.as_str(), entry.name.as_str())),
-                            deadline,
-                        )
+                        .target_naming(Some(entry.backend_node_id), &entry.durable, deadline)
                         .await;
                     found.push(proof.ok());
                 }
@@ -697,7 +685,7 @@ impl<D: AgentDriver> Engine<D> {
                 };
                 let found = self
                     .ctx()?
-                    .target_naming(expected, &entry.durable, None, deadline)
+                    .target_naming(expected, &entry.durable, deadline)
                     .await
                     .ok();
                 let Some(RefProof::Named(target)) = found else {
@@ -713,7 +701,7 @@ impl<D: AgentDriver> Engine<D> {
             }
             for (i, r) in e_refs.iter().enumerate() {
                 let proof = e_targets.get(i).cloned().flatten();
-                let target = proof_target(r, latest.id, &e_entries[i], proof)?;
+                let target = proof_target(r, latest.id, proof)?;
                 durable.insert(r.clone(), target);
             }
         }

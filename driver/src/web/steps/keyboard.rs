@@ -35,6 +35,7 @@ pub(crate) async fn fill(
         return Ok(detail(StepDetail::Element {
             element,
             verified: Some(false),
+            hit: None,
         }));
     }
     let read = target::call_on(tab, "read_value", target, json!({}), env.deadline).await?;

@@ -28,6 +28,10 @@ use tokio::time::Instant;
 /// state is read again.
 const LOAD_WATCH: Duration = Duration::from_millis(100);
 
+/// The least time between two readings of the document's state in a `load` wait: a parsing
+/// document changes all the time, and each change would otherwise wake the next reading at once.
+const LOAD_GAP: Duration = Duration::from_millis(10);
+
 /// The targets a condition names, for ref refusal and message prefixes.
 fn condition_targets(c: &ExpectCondition) -> Vec<&Target> {
     use ExpectCondition::*;
@@ -122,6 +126,7 @@ pub(crate) async fn wait_load(ctx: &WebContext, state: LoadState, env: &StepEnv<
     }
     let mut last = "none yet".to_string();
     loop {
+        let began = Instant::now();
         let watch = env
             .deadline
             .saturating_duration_since(Instant::now())
@@ -131,7 +136,7 @@ pub(crate) async fn wait_load(ctx: &WebContext, state: LoadState, env: &StepEnv<
         let r = match script::call(tab, "check", args, watch + COMMAND_BOUND, env.deadline).await {
             Ok(r) => r,
             Err(f) if f.code == FailureCode::Timeout => {
-                return Err(deadline_passed(state, start, &last))
+                return Err(deadline_passed(env, state, start, &last))
             }
             Err(f) => return Err(f),
         };
@@ -143,15 +148,17 @@ pub(crate) async fn wait_load(ctx: &WebContext, state: LoadState, env: &StepEnv<
                 }))
             }
             ConditionSample::Fails { seen, .. } if Instant::now() >= env.deadline => {
-                return Err(deadline_passed(state, start, &seen))
+                return Err(deadline_passed(env, state, start, &seen))
             }
             ConditionSample::Fails { seen, .. } => last = seen,
         }
+        // A rate limit on readings, not a synchronisation sleep.
+        tokio::time::sleep_until((began + LOAD_GAP).min(env.deadline)).await;
     }
 }
 
 /// The scenario timeout of a load wait that never completed.
-fn deadline_passed(state: LoadState, start: Instant, last: &str) -> StepFailure {
+fn deadline_passed(env: &StepEnv<'_>, state: LoadState, start: Instant, last: &str) -> StepFailure {
     let state = match state {
         LoadState::Domcontentloaded => "domcontentloaded",
         LoadState::Networkidle => "networkidle",
@@ -159,7 +166,8 @@ fn deadline_passed(state: LoadState, start: Instant, last: &str) -> StepFailure 
     StepFailure::new(
         FailureCode::Timeout,
         format!(
-            "the scenario deadline passed while waiting for load = \"{state}\" (waited {} ms; last observation: {last})",
+            "the {} deadline passed while waiting for load = \"{state}\" (waited {} ms; last observation: {last})",
+            env.deadline_name,
             start.elapsed().as_millis()
         ),
     )
@@ -194,7 +202,7 @@ async fn network_idle(tab: &Tab, env: &StepEnv<'_>, start: Instant) -> Outcome {
         }
         if now >= env.deadline {
             let last = format!("{inflight} request(s) in flight");
-            return Err(deadline_passed(LoadState::Networkidle, start, &last));
+            return Err(deadline_passed(env, LoadState::Networkidle, start, &last));
         }
         let quiet_at = idle_since
             .map(|s| s + NETWORK_IDLE)

@@ -6,7 +6,6 @@ use super::Outcome;
 use crate::failure::FailureCode;
 use crate::web::context::{detail, WebContext};
 use crate::web::input::{self, Button, Point};
-use crate::web::keys;
 use crate::web::target::{self, describe, Aim, Needs};
 use crate::{StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{DragEdge, Modifier, PointerOptions, Target};
@@ -49,13 +48,16 @@ pub(crate) async fn hover(
         position: pointer.position,
     };
     let reached = target::wait_actionable_at(tab, target, Needs::POINT, aim, env).await?;
-    let bits: i64 = pointer
-        .modifiers
-        .iter()
-        .map(|m| keys::modifier_bit(*m))
-        .sum();
-    input::mouse_move_with(tab, reached.point, 0, bits, env.deadline).await?;
-    Ok(detail(StepDetail::element(reached.element)))
+    // The modifier keys go down before the move and up after it, as for a click.
+    let bits = input::hold_modifiers(tab, &pointer.modifiers, env.deadline).await?;
+    let moved = input::mouse_move_with(tab, reached.point, 0, bits, env.deadline).await;
+    let released = input::release_modifiers(tab, env.deadline).await;
+    moved.and(released)?;
+    Ok(detail(StepDetail::Element {
+        element: reached.element,
+        verified: None,
+        hit: Some(reached.hit),
+    }))
 }
 
 /// `focus`.
@@ -92,8 +94,9 @@ pub(crate) async fn set_checked(
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
-    let target::Reached { point, element, .. } =
-        target::wait_actionable(tab, target, Needs::PRESS, env).await?;
+    let element = target::wait_actionable(tab, target, Needs::PRESS, env)
+        .await?
+        .element;
     let checked_state = || target::call_on(tab, "checked_state", target, json!({}), env.deadline);
     let state = checked_state().await?;
     if state.get("checkable") != Some(&Value::Bool(true)) {
@@ -110,15 +113,19 @@ pub(crate) async fn set_checked(
             element,
             changed: false,
             verified: None,
+            hit: None,
         }));
     }
-    input::mouse_move(tab, point, 0, env.deadline).await?;
-    input::press_release(tab, point, Button::Left, 1, &[], env.deadline).await?;
+    // The pointer moves onto it and the hit test is made again after the move, as for a click.
+    let reached = target::point_at(tab, target, Needs::PRESS, None, env).await?;
+    let hit = Some(reached.hit);
+    input::press_release(tab, reached.point, Button::Left, 1, &[], env.deadline).await?;
     if tab.dialog().is_some() {
         return Ok(detail(StepDetail::Checked {
             element,
             changed: true,
             verified: Some(false),
+            hit,
         }));
     }
     let after = checked_state().await?;
@@ -136,6 +143,7 @@ pub(crate) async fn set_checked(
         element,
         changed: true,
         verified: None,
+        hit,
     }))
 }
 
@@ -159,6 +167,8 @@ pub(crate) async fn drag(
     Ok(detail(StepDetail::Dragged {
         source: from.element,
         target: to.element,
+        source_hit: from.hit,
+        target_hit: to.hit,
     }))
 }
 

@@ -243,6 +243,8 @@ pub(crate) async fn dialog(
         )
         .await?;
     tab.state.dialog.send_replace(None);
+    // Keys a press put down before the dialog opened come up now that input reaches the page.
+    crate::web::input::release_modifiers(tab, env.deadline).await?;
     Ok(detail(StepDetail::DialogHandled {
         handled: describe_dialog(&info),
         accepted: accept,

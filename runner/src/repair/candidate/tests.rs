@@ -41,7 +41,7 @@ fn every_typed_criterion_becomes_one_expect_on_the_target() {
 }
 
 #[test]
-fn a_hidden_target_is_waited_for_as_hidden() {
+fn a_hidden_target_is_expected_hidden() {
     let f = finding(
         r#"[{"kind":"page_text","contains":"Saved"},{"kind":"target_hidden"},
             {"kind":"target_state","state":"collapsed"}]"#,
@@ -170,6 +170,6 @@ proptest! {
         let Some(a3s_test_lang::ir::AdmittedDocument::Suite(suite)) = admission.document else {
             panic!("not a suite");
         };
-        prop_assert_eq!(suite.scenarios[0].steps.len(), criteria.len() + 2);
+        prop_assert_eq!(suite.scenarios[0].steps.len(), criteria.len() + 2, "{}", candidate);
     }
 }

@@ -104,6 +104,37 @@ impl PageLocator {
             _ => None,
         }
     }
+
+    /// The targets to try for this locator, shortest first: a name, label or placeholder as
+    /// the default (case-insensitive substring) match, then exactly — the default form reads
+    /// as a person writes it and still names the element when it alone matches; the exact form
+    /// holds where a longer name contains this one.
+    pub fn targets(&self) -> Vec<Target> {
+        let Some(exact) = self.target() else {
+            return Vec::new();
+        };
+        let short = match &exact {
+            Target::Role {
+                role,
+                name: Some(TextMatch::Exact { value }),
+            } => Some(Target::Role {
+                role: role.clone(),
+                name: Some(TextMatch::contains(value)),
+            }),
+            Target::Label {
+                label: TextMatch::Exact { value },
+            } => Some(Target::Label {
+                label: TextMatch::contains(value),
+            }),
+            Target::Placeholder {
+                placeholder: TextMatch::Exact { value },
+            } => Some(Target::Placeholder {
+                placeholder: TextMatch::contains(value),
+            }),
+            _ => None,
+        };
+        short.into_iter().chain([exact]).collect()
+    }
 }
 
 /// The locators of the first marked node in a finding's context that has any, skipping entries
@@ -157,7 +188,7 @@ pub fn candidates(
     let mut out: Vec<(LocatorKind, Target)> = locators
         .iter()
         .take(MAX_LOCATORS)
-        .filter_map(|l| l.target().map(|t| (l.kind(), t)))
+        .flat_map(|l| l.targets().into_iter().map(move |t| (l.kind(), t)))
         .collect();
     out.sort_by_key(|(k, _)| *k);
     out
@@ -236,15 +267,23 @@ mod tests {
         ]}]});
         let found = locators_of_context(&context);
         assert_eq!(found.len(), 4, "the unknown kind is skipped");
-        let order: Vec<LocatorKind> = candidates(&found, None).iter().map(|c| c.0).collect();
+        let tried = candidates(&found, None);
+        let order: Vec<LocatorKind> = tried.iter().map(|c| c.0).collect();
         assert_eq!(
             order,
             [
+                LocatorKind::RoleName,
                 LocatorKind::RoleName,
                 LocatorKind::TestId,
                 LocatorKind::Text,
                 LocatorKind::Css
             ]
+        );
+        // A name is tried as a person writes it first, then exactly.
+        assert_eq!(tried[0].1.to_string(), r#"role("button", "Pay now")"#);
+        assert_eq!(
+            tried[1].1.to_string(),
+            r#"role("button", "Pay now", exact = true)"#
         );
     }
 
