@@ -33,6 +33,18 @@ fn strict_resolution_counts_zero_one_many() {
             .fails(&visible(delete), FailureCode::TargetAmbiguous)
             .await;
         assert!(m.contains("2 elements match"), "{m}");
+        // The message shows, for each match, a locator that picks it alone, and each does.
+        let picks: Vec<&str> = m
+            .split_once("; to pick one, write ")
+            .unwrap_or_else(|| panic!("no picks in {m}"))
+            .1
+            .split(" or ")
+            .collect();
+        assert_eq!(picks.len(), 2, "{m}");
+        assert_ne!(picks[0], picks[1], "{m}");
+        for pick in picks {
+            page.ok(&visible(pick)).await;
+        }
         let nope = visible(r#"role("button", "Nope")"#);
         let m = page.fails(&nope, FailureCode::TargetNotFound).await;
         assert!(m.starts_with("role(\"button\", \"Nope\")"), "{m}");
@@ -46,7 +58,7 @@ fn strict_resolution_counts_zero_one_many() {
         // Actions wait, then name the target and the time waited.
         let click = format!("click {{ target = {delete} }}");
         let m = page.fails(&click, FailureCode::TargetAmbiguous).await;
-        assert!(m.contains("waited"), "{m}");
+        assert!(m.contains("waited") && m.contains("; to pick one, write "), "{m}");
         let nothing = r##"click { target = css("#nothing") }"##;
         let m = page.fails(nothing, FailureCode::TargetNotFound).await;
         assert!(
