@@ -58,7 +58,10 @@ fn strict_resolution_counts_zero_one_many() {
         // Actions wait, then name the target and the time waited.
         let click = format!("click {{ target = {delete} }}");
         let m = page.fails(&click, FailureCode::TargetAmbiguous).await;
-        assert!(m.contains("waited") && m.contains("; to pick one, write "), "{m}");
+        assert!(
+            m.contains("waited") && m.contains("; to pick one, write "),
+            "{m}"
+        );
         let nothing = r##"click { target = css("#nothing") }"##;
         let m = page.fails(nothing, FailureCode::TargetNotFound).await;
         assert!(

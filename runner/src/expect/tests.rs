@@ -111,28 +111,27 @@ fn expectation(timeout_ms: Option<u64>, immediate: bool) -> Expectation {
     }
 }
 
-/// A step environment with a 5 s expect timeout and the given scenario time left.
-fn limits(deadline_ms: u64) -> (tempfile::TempDir, Instant, Duration) {
+/// Run `e` on `surface` with a 5 s expect timeout and `deadline_ms` of scenario time left.
+async fn run(
+    surface: &mut Scripted,
+    e: &Expectation,
+    deadline_ms: u64,
+) -> Result<StepOutput, StepFailure> {
     let dir = tempfile::tempdir().unwrap();
-    (
-        dir,
-        Instant::now() + Duration::from_millis(deadline_ms),
-        Duration::from_millis(5000),
-    )
+    expect(surface, e, &step_env(&dir, deadline_ms)).await
 }
 
-macro_rules! step_env {
-    ($dir:expr, $deadline:expr, $timeout:expr) => {
-        StepEnv {
-            base_url: None,
-            action_timeout: Duration::from_millis(5000),
-            expect_timeout: $timeout,
-            deadline: $deadline,
-            deadline_name: "scenario",
-            artifact_dir: $dir.path(),
-            working_dir: $dir.path(),
-        }
-    };
+/// A scenario's step environment: 5 s expect timeout, `deadline_ms` left.
+fn step_env(dir: &tempfile::TempDir, deadline_ms: u64) -> StepEnv<'_> {
+    StepEnv {
+        base_url: None,
+        action_timeout: Duration::from_millis(5000),
+        expect_timeout: Duration::from_millis(5000),
+        deadline: Instant::now() + Duration::from_millis(deadline_ms),
+        deadline_name: "scenario",
+        artifact_dir: dir.path(),
+        working_dir: dir.path(),
+    }
 }
 
 fn waited(out: &StepOutput) -> u64 {
@@ -146,30 +145,20 @@ fn waited(out: &StepOutput) -> u64 {
 
 #[tokio::test(start_paused = true)]
 async fn a_condition_that_holds_costs_one_reading() {
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(Some(0), Signals::Never);
-    let out = expect(
-        &mut surface,
-        &expectation(None, false),
-        &step_env!(dir, deadline, timeout),
-    )
-    .await
-    .unwrap();
+    let out = run(&mut surface, &expectation(None, false), 60_000)
+        .await
+        .unwrap();
     assert_eq!(waited(&out), 0);
     assert_eq!(surface.readings, vec![Duration::ZERO]);
 }
 
 #[tokio::test(start_paused = true)]
 async fn a_late_condition_is_read_again_when_the_surface_changes() {
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(Some(600), Signals::OnChange);
-    let out = expect(
-        &mut surface,
-        &expectation(None, false),
-        &step_env!(dir, deadline, timeout),
-    )
-    .await
-    .unwrap();
+    let out = run(&mut surface, &expectation(None, false), 60_000)
+        .await
+        .unwrap();
     assert_eq!(
         waited(&out),
         600,
@@ -179,10 +168,8 @@ async fn a_late_condition_is_read_again_when_the_surface_changes() {
 
 #[tokio::test(start_paused = true)]
 async fn without_change_signals_the_readings_follow_the_backoff() {
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(None, Signals::Never);
-    let e = expectation(Some(2000), false);
-    let failure = expect(&mut surface, &e, &step_env!(dir, deadline, timeout))
+    let failure = run(&mut surface, &expectation(Some(2000), false), 60_000)
         .await
         .unwrap_err();
     let at: Vec<u128> = surface.readings.iter().map(|d| d.as_millis()).collect();
@@ -192,10 +179,8 @@ async fn without_change_signals_the_readings_follow_the_backoff() {
 
 #[tokio::test(start_paused = true)]
 async fn a_surface_that_always_changes_is_not_read_in_a_busy_loop() {
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(None, Signals::Always);
-    let e = expectation(Some(100), false);
-    expect(&mut surface, &e, &step_env!(dir, deadline, timeout))
+    run(&mut surface, &expectation(Some(100), false), 60_000)
         .await
         .unwrap_err();
     for pair in surface.readings.windows(2) {
@@ -206,15 +191,10 @@ async fn a_surface_that_always_changes_is_not_read_in_a_busy_loop() {
 
 #[tokio::test(start_paused = true)]
 async fn a_condition_that_never_holds_fails_at_the_expect_timeout_naming_the_last_reading() {
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(None, Signals::OnChange);
-    let failure = expect(
-        &mut surface,
-        &expectation(None, false),
-        &step_env!(dir, deadline, timeout),
-    )
-    .await
-    .unwrap_err();
+    let failure = run(&mut surface, &expectation(None, false), 60_000)
+        .await
+        .unwrap_err();
     assert_eq!(failure.code, FailureCode::TextMismatch);
     assert_eq!(
         failure.message,
@@ -231,29 +211,19 @@ async fn a_condition_that_never_holds_fails_at_the_expect_timeout_naming_the_las
 
 #[tokio::test(start_paused = true)]
 async fn a_step_timeout_beats_the_scenario_and_run_timeouts() {
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(Some(300), Signals::OnChange);
-    let failure = expect(
-        &mut surface,
-        &expectation(Some(200), false),
-        &step_env!(dir, deadline, timeout),
-    )
-    .await
-    .unwrap_err();
+    let failure = run(&mut surface, &expectation(Some(200), false), 60_000)
+        .await
+        .unwrap_err();
     assert_eq!(failure.waited.unwrap().waited_ms, 200);
 }
 
 #[tokio::test(start_paused = true)]
 async fn the_scenario_deadline_first_is_a_scenario_timeout() {
-    let (dir, deadline, timeout) = limits(1500);
     let mut surface = Scripted::new(None, Signals::OnChange);
-    let failure = expect(
-        &mut surface,
-        &expectation(None, false),
-        &step_env!(dir, deadline, timeout),
-    )
-    .await
-    .unwrap_err();
+    let failure = run(&mut surface, &expectation(None, false), 1500)
+        .await
+        .unwrap_err();
     assert_eq!(failure.code, FailureCode::Timeout);
     assert!(
         failure
@@ -266,15 +236,10 @@ async fn the_scenario_deadline_first_is_a_scenario_timeout() {
 
 #[tokio::test(start_paused = true)]
 async fn immediate_reads_once() {
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(Some(10), Signals::OnChange);
-    let failure = expect(
-        &mut surface,
-        &expectation(None, true),
-        &step_env!(dir, deadline, timeout),
-    )
-    .await
-    .unwrap_err();
+    let failure = run(&mut surface, &expectation(None, true), 60_000)
+        .await
+        .unwrap_err();
     assert_eq!(surface.readings, vec![Duration::ZERO]);
     assert!(
         failure.message.contains("immediate = true"),
@@ -285,23 +250,17 @@ async fn immediate_reads_once() {
 
 #[tokio::test(start_paused = true)]
 async fn a_reading_that_cannot_be_made_ends_the_step_at_once() {
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(None, Signals::Never);
     surface.broken = Some(FailureCode::InvalidSelector);
-    let failure = expect(
-        &mut surface,
-        &expectation(None, false),
-        &step_env!(dir, deadline, timeout),
-    )
-    .await
-    .unwrap_err();
+    let failure = run(&mut surface, &expectation(None, false), 60_000)
+        .await
+        .unwrap_err();
     assert_eq!(failure.code, FailureCode::InvalidSelector);
     assert_eq!(surface.readings.len(), 1);
 }
 
 #[tokio::test(start_paused = true)]
 async fn a_stability_window_starts_at_the_first_reading_that_holds() {
-    let (dir, deadline, timeout) = limits(60_000);
     let window = Stability {
         stable_for_ms: 400,
         sample_interval_ms: 100,
@@ -310,20 +269,15 @@ async fn a_stability_window_starts_at_the_first_reading_that_holds() {
     let mut surface = Scripted::new(Some(300), Signals::OnChange);
     let mut e = expectation(None, false);
     e.stability = Some(window);
-    let out = expect(&mut surface, &e, &step_env!(dir, deadline, timeout))
-        .await
-        .unwrap();
+    let out = run(&mut surface, &e, 60_000).await.unwrap();
     assert_eq!(waited(&out), 300);
     let last = surface.readings.last().unwrap().as_millis();
     assert_eq!(last, 700);
 
     // Holds from 300 ms to 450 ms: the sample at 500 ms is a change.
-    let (dir, deadline, timeout) = limits(60_000);
     let mut surface = Scripted::new(Some(300), Signals::OnChange);
     surface.leaves = Some(Duration::from_millis(450));
-    let failure = expect(&mut surface, &e, &step_env!(dir, deadline, timeout))
-        .await
-        .unwrap_err();
+    let failure = run(&mut surface, &e, 60_000).await.unwrap_err();
     assert_eq!(failure.code, FailureCode::Unstable);
     assert!(
         failure.message.contains("sample 3 of 5 (at +200 ms)"),
@@ -334,15 +288,16 @@ async fn a_stability_window_starts_at_the_first_reading_that_holds() {
 
 #[tokio::test(start_paused = true)]
 async fn a_wait_has_only_the_scenario_deadline() {
-    let (dir, deadline, _) = limits(8000);
+    let dir = tempfile::tempdir().unwrap();
     let condition = PageCondition::Visible {
         target: Target::Css {
             selector: "#late".into(),
         },
     };
     let mut surface = Scripted::new(Some(6000), Signals::OnChange);
-    let env = step_env!(dir, deadline, Duration::from_millis(100));
-    let out = wait(&mut surface, &condition, &env).await.unwrap();
+    let out = wait(&mut surface, &condition, &step_env(&dir, 8000))
+        .await
+        .unwrap();
     assert!(matches!(
         out.detail,
         Some(StepDetail::Waited {
@@ -351,9 +306,9 @@ async fn a_wait_has_only_the_scenario_deadline() {
         })
     ));
     let mut surface = Scripted::new(None, Signals::OnChange);
-    let (dir, deadline, _) = limits(500);
-    let env = step_env!(dir, deadline, Duration::from_millis(100));
-    let failure = wait(&mut surface, &condition, &env).await.unwrap_err();
+    let failure = wait(&mut surface, &condition, &step_env(&dir, 500))
+        .await
+        .unwrap_err();
     assert_eq!(failure.code, FailureCode::Timeout);
 }
 
@@ -375,10 +330,9 @@ proptest! {
             .build()
             .unwrap();
         let passed = rt.block_on(async {
-            let (dir, deadline, default) = limits(60_000);
             let mut surface = Scripted::new(Some(t), signals);
             let e = expectation(Some(timeout), false);
-            expect(&mut surface, &e, &step_env!(dir, deadline, default)).await.is_ok()
+            run(&mut surface, &e, 60_000).await.is_ok()
         });
         let tolerance = match signals {
             Signals::OnChange => MIN_GAP.as_millis() as u64,
