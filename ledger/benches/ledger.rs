@@ -70,6 +70,7 @@ fn build_session(ledger: &Ledger) -> usize {
             }
         };
         let claim = Action::Claim {
+            pinned: None,
             lease_ms: Some(900_000),
         };
         let progress = Action::Progress {
@@ -107,6 +108,7 @@ fn build_session(ledger: &Ledger) -> usize {
                     Action::VerifyResult {
                         record: Box::new(common::record(true)),
                         changed_files: files.clone(),
+                        auto_resolve: None,
                     },
                 ),
                 (Actor::Human, Action::Accept { message: None }),

@@ -49,6 +49,9 @@ a3s_test_lang::define_codes! {
         NotVerified => "test.session.repair_not_verified";
         /// The verification slice expanded and the project declares no checks (fails closed).
         SliceEmpty => "test.session.repair_slice_empty";
+        /// The project file's verification checks changed since the finding was claimed, and the
+        /// change was not among the declared changed files (the trusted checks are pinned at claim).
+        ChecksChanged => "test.session.repair_checks_changed";
         /// Promotion asked for a finding whose latest verification has no passing candidate proof.
         NotProven => "test.session.repair_not_proven";
         /// Promotion's output file exists and `--force` was not given (it is never replaced silently).

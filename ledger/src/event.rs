@@ -57,6 +57,11 @@ pub enum Action {
     Claim {
         /// Requested lease length; `None` = the default.
         lease_ms: Option<u64>,
+        /// The trusted checks as the project file had them when the finding was claimed: what
+        /// verification runs, whatever the workspace holds by then (the agent edits it). Absent
+        /// in ledgers written before checks were pinned.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pinned: Option<PinnedChecks>,
     },
     /// Report work; renews the lease.
     Progress {
@@ -120,6 +125,10 @@ pub enum Action {
         record: Box<VerificationRecord>,
         /// The changed files, exactly as completed.
         changed_files: Vec<String>,
+        /// Who asked to resolve a passing result without a reviewer, if anyone did: part of
+        /// the request, so a replay of its request id that asks otherwise is a conflict.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        auto_resolve: Option<AutoResolveReason>,
     },
     /// The *before* evidence A3S Test captured when the finding entered from a live page. No
     /// status change; the first one wins (a later one is a no-op).
@@ -159,6 +168,24 @@ pub enum Action {
         /// The answer or new guidance.
         message: String,
     },
+}
+
+/// Why a passing verification may be resolved without a reviewer: only a person's decision,
+/// made outside any agent-facing tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AutoResolveReason {
+    /// `repair-verify --auto-resolve-repairs` on the command line.
+    CommandLine,
+}
+
+/// The verification checks of the project file, fixed when a finding is claimed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinnedChecks {
+    /// `sha256:<hex>` of `.a3s-test/project.acl` as it was read; `None` when there was none.
+    pub project_sha256: Option<String>,
+    /// Its `verification` checks, in source order.
+    pub checks: Vec<a3s_test_lang::ir::VerificationCheck>,
 }
 
 impl Action {

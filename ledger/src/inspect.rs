@@ -345,6 +345,7 @@ pub fn inspect(
             Action::VerifyResult {
                 record,
                 changed_files,
+                ..
             } => {
                 let open = verifications
                     .iter_mut()

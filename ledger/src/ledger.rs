@@ -410,21 +410,28 @@ impl Ledger {
         Ok(applied)
     }
 
-    /// Record a verification result (`req.action` must be `VerifyResult`). With `auto_resolve`
-    /// (`--auto-resolve-repairs`), a passing result is resolved by A3S Test only after the
-    /// `review_ready` event has been appended and synced, in a second append; a failed
-    /// verification never auto-resolves. Returns the result and the resolution, if any.
+    /// Record a verification result (`req.action` must be `VerifyResult`). When it carries an
+    /// auto-resolve reason (`--auto-resolve-repairs`), a passing result is resolved by A3S Test
+    /// only after the `review_ready` event has been appended and synced, in a second append; a
+    /// failed verification never auto-resolves. A replay of the request id must ask the same
+    /// (reason included), else it is an idempotency conflict and appends nothing. Returns the
+    /// result and the resolution, if any.
     pub fn record_verification(
         &self,
         req: Request,
-        auto_resolve: bool,
     ) -> Result<(Applied, Option<Applied>), LedgerError> {
-        let Action::VerifyResult { record, .. } = &req.action else {
+        let Action::VerifyResult {
+            record,
+            auto_resolve,
+            ..
+        } = &req.action
+        else {
             return Err(LedgerError::new(
                 ErrorCode::InvalidInput,
                 "record_verification takes a verification result",
             ));
         };
+        let auto_resolve = auto_resolve.is_some();
         let passed = record.passed;
         let finding_id = req.finding_id.clone();
         let result = self.apply(req)?;
@@ -569,7 +576,7 @@ impl Ledger {
         }
         let seq = state.next_seq();
         let (attempt_id, lease) = match &req.action {
-            Action::Claim { lease_ms } => {
+            Action::Claim { lease_ms, .. } => {
                 let attempt = AttemptId::parse(&format!("att{}-{seq}", f.attempts.len() + 1))?;
                 let lease = new_lease(&attempt, now, lease_length(*lease_ms)?);
                 (Some(attempt), Some(lease))

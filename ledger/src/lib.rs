@@ -38,7 +38,7 @@ pub use actions::{ActionAnswer, ActionOutcome, ActionsResponse, HumanAction, Hum
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use criterion::{SuccessCriterion, TargetState, TypedCriterion};
 pub use error::{EndpointCode, ErrorCode, LedgerError, WarningCode};
-pub use event::{Action, Event, HoldReason, Lease, LEDGER_FORMAT};
+pub use event::{Action, AutoResolveReason, Event, HoldReason, Lease, PinnedChecks, LEDGER_FORMAT};
 pub use id::{AttemptId, BatchId, FindingId, RequestId, SessionId};
 pub use inbox::{build_inbox, read_sessions, Inbox, InboxGroup, InboxOptions};
 pub use inspect::{inspect, LoopRecord};
@@ -53,7 +53,7 @@ pub use status::{Actor, Op, RepairStatus};
 pub use store::StoreLimits;
 pub use verification::{
     Baseline, CandidateRecord, CheckMode, CheckOutcome, CheckResult, CriterionOutcome, ErrorDelta,
-    EvidenceKind, EvidenceRef, ExpansionReason, LocatorKind, PageResult, Proof, Scope,
-    SliceDecision, SliceInput, TargetResolution, VerificationFailure, VerificationRecord,
+    EvidenceKind, EvidenceRef, ExpansionReason, LocatorKind, PageResult, PinnedChecksChange, Proof,
+    Scope, SliceDecision, SliceInput, TargetResolution, VerificationFailure, VerificationRecord,
     VerifyStep, SLICE_PROTOCOL, VERIFICATION_PROTOCOL,
 };

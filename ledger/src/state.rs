@@ -35,6 +35,8 @@ pub struct AttemptState {
     pub verified: Option<bool>,
     /// Index (in `LedgerState::events`) of its latest verification result, if any.
     pub last_verification: Option<usize>,
+    /// The verification checks pinned when it claimed (`None` in older ledgers).
+    pub pinned: Option<crate::event::PinnedChecks>,
 }
 
 /// The current state of one finding.
@@ -236,7 +238,7 @@ impl LedgerState {
         }
         let at = event.at_ms;
         match (&event.action, &event.attempt_id) {
-            (Action::Claim { .. }, Some(attempt)) => f.attempts.push(AttemptState {
+            (Action::Claim { pinned, .. }, Some(attempt)) => f.attempts.push(AttemptState {
                 id: attempt.clone(),
                 number: f.attempts.len() as u32 + 1,
                 claimed_at_ms: at,
@@ -246,6 +248,7 @@ impl LedgerState {
                 replacement: None,
                 verified: None,
                 last_verification: None,
+                pinned: pinned.clone(),
             }),
             (Action::Claim { .. }, None) => return corrupt("claim without attempt id".into()),
             (

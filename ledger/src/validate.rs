@@ -97,7 +97,7 @@ fn replacement_target(target: Option<&str>) -> Result<(), LedgerError> {
 /// Check the bounds of `action`'s arguments.
 pub fn validate_action(action: &Action) -> Result<(), LedgerError> {
     match action {
-        Action::Claim { lease_ms } => lease_length(*lease_ms).map(drop),
+        Action::Claim { lease_ms, .. } => lease_length(*lease_ms).map(drop),
         Action::Progress { message, lease_ms } => {
             text("message", message.as_ref(), false)?;
             lease_length(*lease_ms).map(drop)
@@ -131,6 +131,7 @@ pub fn validate_action(action: &Action) -> Result<(), LedgerError> {
         Action::VerifyResult {
             record,
             changed_files: files,
+            ..
         } => {
             changed_files(files)?;
             validate_record(record)

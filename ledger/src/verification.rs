@@ -414,6 +414,26 @@ pub struct VerificationRecord {
     pub passed: bool,
     /// The failing step, when it failed.
     pub failure: Option<VerificationFailure>,
+    /// When the project file's checks differ from the ones pinned at claim: what changed (the
+    /// pinned checks ran, or the verification failed because the change was not declared).
+    /// `null` when nothing changed; absent in records written before checks were pinned.
+    #[serde(default)]
+    pub pinned_checks: Option<PinnedChecksChange>,
+}
+
+/// How the project file's verification checks changed between the claim and the verification.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PinnedChecksChange {
+    /// `sha256:<hex>` of the project file at claim (`null`: there was none).
+    pub project_sha256_at_claim: Option<String>,
+    /// `sha256:<hex>` of the project file now (`null`: there is none).
+    pub project_sha256_now: Option<String>,
+    /// The checks added, removed or changed (`` `unit` changed ``), in that order.
+    pub changes: Vec<String>,
+    /// Whether the repair declared `.a3s-test/project.acl` among its changed files (then the
+    /// pinned checks ran; otherwise the verification failed).
+    pub declared: bool,
 }
 
 impl VerificationRecord {

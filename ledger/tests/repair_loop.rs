@@ -18,7 +18,10 @@ fn a_repeated_request_id_is_idempotent_when_identical() {
         actor: Actor::Agent,
         request_id: Some(rid.clone()),
         attempt_id: None,
-        action: Action::Claim { lease_ms: None },
+        action: Action::Claim {
+            lease_ms: None,
+            pinned: None,
+        },
     };
     let first = fx.ledger.apply(req.clone()).unwrap();
     let bytes = fx.bytes();
@@ -33,6 +36,7 @@ fn a_repeated_request_id_is_idempotent_when_identical() {
         Request {
             action: Action::Claim {
                 lease_ms: Some(60_000),
+                pinned: None,
             },
             ..req.clone()
         },
@@ -79,6 +83,7 @@ fn a_lease_that_expires_before_editing_returns_the_finding_to_the_queue() {
             Actor::Agent,
             Action::Claim {
                 lease_ms: Some(60_000),
+                pinned: None,
             },
         )
         .unwrap();
@@ -187,6 +192,7 @@ fn verification_must_repeat_the_exact_changed_files() {
             Action::VerifyResult {
                 record: Box::new(record(true)),
                 changed_files: vec![],
+                auto_resolve: None,
             },
         )
         .unwrap_err();
@@ -459,6 +465,7 @@ fn inbox_orders_by_urgency_and_hides_terminal_by_default() {
         Actor::Agent,
         Action::Claim {
             lease_ms: Some(1000),
+            pinned: None,
         },
     )
     .unwrap();
@@ -653,16 +660,13 @@ fn record_verification_auto_resolves_only_a_persisted_pass() {
         fx.act(id, Actor::A3sTest, verify_start().1).unwrap();
         let (result, resolved) = fx
             .ledger
-            .record_verification(
-                Request {
-                    finding_id: fid(id),
-                    actor: Actor::A3sTest,
-                    request_id: None,
-                    attempt_id: fx.active_attempt(id),
-                    action: verify(passed).1,
-                },
-                true,
-            )
+            .record_verification(Request {
+                finding_id: fid(id),
+                actor: Actor::A3sTest,
+                request_id: None,
+                attempt_id: fx.active_attempt(id),
+                action: verify_auto_resolved(passed).1,
+            })
             .unwrap();
         if passed {
             assert_eq!(result.to, ReviewReady);
@@ -695,24 +699,51 @@ fn a_replayed_verification_resolves_at_most_once() {
         actor: Actor::A3sTest,
         request_id: Some(RequestId::parse("verify-1").unwrap()),
         attempt_id: fx.active_attempt("f"),
-        action: verify(true).1,
+        action: verify_auto_resolved(true).1,
     };
-    let first = request();
-    // As if the process died after persisting the pass: recorded without auto-resolve.
-    let (result, resolved) = fx.ledger.record_verification(first, false).unwrap();
+    // As if the process died after persisting the pass: the first append only.
+    let result = fx.ledger.apply(request()).unwrap();
     assert_eq!(result.to, ReviewReady);
-    assert!(resolved.is_none());
     let mut retry = request();
     retry.attempt_id = result.attempt_id.clone();
-    let (again, resolved) = fx.ledger.record_verification(retry.clone(), true).unwrap();
+    let (again, resolved) = fx.ledger.record_verification(retry.clone()).unwrap();
     assert!(again.replayed);
     assert_eq!(resolved.expect("the retry finishes the job").to, Resolved);
     let before = fx.bytes();
-    let (third, resolved) = fx.ledger.record_verification(retry, true).unwrap();
+    let (third, resolved) = fx.ledger.record_verification(retry).unwrap();
     assert!(third.replayed);
     assert!(resolved.is_none(), "resolved once only");
     assert_eq!(fx.bytes(), before, "nothing appended");
     assert_eq!(fx.status("f"), Resolved);
+}
+
+/// A person ran the verification without auto-resolve; replaying its request id with the flag
+/// flipped is another request under a used id, refused before anything is appended.
+#[test]
+fn a_replay_that_asks_to_auto_resolve_is_a_conflict() {
+    let fx = Fixture::new();
+    fx.import(&[finding("f", "")]).unwrap();
+    fx.drive("f", Verifying);
+    let request = |action: Action| Request {
+        finding_id: fid("f"),
+        actor: Actor::A3sTest,
+        request_id: Some(RequestId::parse("verify-1").unwrap()),
+        attempt_id: fx.active_attempt("f"),
+        action,
+    };
+    let (result, resolved) = fx
+        .ledger
+        .record_verification(request(verify(true).1))
+        .unwrap();
+    assert_eq!(result.to, ReviewReady);
+    assert!(resolved.is_none());
+    let before = fx.bytes();
+    let mut flipped = request(verify_auto_resolved(true).1);
+    flipped.attempt_id = result.attempt_id.clone();
+    let err = fx.ledger.record_verification(flipped).unwrap_err();
+    assert_eq!(err.code, ErrorCode::IdempotencyConflict);
+    assert_eq!(fx.bytes(), before, "nothing appended");
+    assert_eq!(fx.status("f"), ReviewReady, "the reviewer still decides");
 }
 
 fn actions_of(body: &str) -> Vec<HumanAction> {

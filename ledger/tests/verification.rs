@@ -12,6 +12,7 @@ fn verify_with(record: VerificationRecord) -> Action {
     Action::VerifyResult {
         record: Box::new(record),
         changed_files: files(),
+        auto_resolve: None,
     }
 }
 

@@ -63,6 +63,7 @@ fn every_object_matches_the_types() {
     same_shape(&s, "candidateRecord", &pass["candidate"]);
     same_shape(&s, "proof", &pass["candidate"]["proof"]);
     same_shape(&s, "verificationFailure", &fail["failure"]);
+    same_shape(&s, "pinnedChecksChange", &pass["pinnedChecks"]);
     let Action::Baseline { baseline } = baseline().1 else {
         unreachable!()
     };

@@ -310,8 +310,10 @@ impl Operation {
 
     /// Claim.
     pub fn claim(p: ClaimParams) -> Self {
+        // The checks are pinned when the claim is applied (`act`), where the project is known.
         let action = Action::Claim {
             lease_ms: p.lease_ms,
+            pinned: None,
         };
         Operation::new(Verb::Claim, p.target, None, action)
     }
@@ -427,12 +429,18 @@ pub fn act(ctx: &Context, op: Operation) -> Result<Acted, LedgerError> {
     let request_id = RequestId::parse(&op.target.request_id)?;
     let attempt_id = op.attempt_id.as_deref().map(AttemptId::parse).transpose()?;
     let ledger = ledger(ctx, &session);
+    let mut action = op.action;
+    // A claim fixes the trusted checks verification will run: the project file as it is now,
+    // before the agent edits the workspace.
+    if let Action::Claim { pinned, .. } = &mut action {
+        *pinned = Some(super::repair_verify::inputs::read_checks(&ctx.root)?);
+    }
     let result = ledger.apply(Request {
         finding_id: finding.clone(),
         actor: op.verb.actor(),
         request_id: Some(request_id),
         attempt_id,
-        action: op.action,
+        action,
     })?;
     let state = ledger.read()?;
     let record = inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)?;

@@ -15,15 +15,16 @@
 mod candidate;
 mod checks;
 mod facts;
-mod inputs;
+pub(crate) mod inputs;
 mod page;
 
 use super::repair::Completion;
 use super::Context;
 use a3s_test_lang::ir::VerificationCheck;
+use a3s_test_ledger::event::{AutoResolveReason, PinnedChecks};
 use a3s_test_ledger::verification::{
-    CheckResult, ErrorDelta, PageResult, SliceInput, VerificationFailure, VerificationRecord,
-    VerifyStep, VERIFICATION_PROTOCOL,
+    CheckResult, ErrorDelta, PageResult, PinnedChecksChange, SliceInput, VerificationFailure,
+    VerificationRecord, VerifyStep, VERIFICATION_PROTOCOL,
 };
 use a3s_test_ledger::{
     inspect, Action, Actor, Applied, AttemptId, ErrorCode, FindingId, Ledger, LedgerError,
@@ -57,9 +58,11 @@ pub struct VerifyParams {
     #[schemars(range(min = 1, max = 60000))]
     pub revision_timeout_ms: Option<u64>,
     /// Resolve a passing verification once its `review_ready` event is persisted (no reviewer
-    /// step); a failed one is never resolved.
+    /// step); a failed one is never resolved. Command line only: a review is a person's
+    /// decision, so no MCP tool takes it (an agent that passes it gets −32602).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(skip)]
+    #[schemars(skip)]
     pub auto_resolve_repairs: bool,
 }
 
@@ -116,9 +119,14 @@ struct Checked {
     request_id: RequestId,
     attempt_id: AttemptId,
     changed_files: Vec<String>,
+    /// The checks to run: the project file's now, until [`pin`] puts the ones pinned at claim.
     catalog: Vec<VerificationCheck>,
+    /// The project file as it is now.
+    current: PinnedChecks,
     reported: Option<Vec<CheckResult>>,
     revision_timeout_ms: u64,
+    /// A person's `--auto-resolve-repairs`, recorded with the verdict.
+    auto_resolve: Option<AutoResolveReason>,
 }
 
 /// Step 0: ids, bounds, the project's check catalog and the orchestrator's results — everything
@@ -148,7 +156,8 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError>
     if !(1..=most).contains(&revision_timeout_ms) {
         return Err(invalid(format!("--revision-timeout-ms must be 1..={most}")).into());
     }
-    let catalog = inputs::load_catalog(&ctx.root)?;
+    let current = inputs::read_checks(&ctx.root)?;
+    let catalog = current.checks.clone();
     let reported = match &p.checks_json {
         Some(path) => Some(
             a3s_test_runner::repair::checks::read_caller_results(path, &catalog)
@@ -164,8 +173,12 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError>
         attempt_id,
         changed_files,
         catalog,
+        current,
         reported,
         revision_timeout_ms,
+        auto_resolve: p
+            .auto_resolve_repairs
+            .then_some(AutoResolveReason::CommandLine),
     })
 }
 
@@ -175,7 +188,6 @@ fn replayed(
     ctx: &Context,
     c: &Checked,
     ledger: &Ledger,
-    auto_resolve: bool,
 ) -> Result<Option<Verification>, LedgerError> {
     let state = ledger.read()?;
     let Some(prior) = state.request(&c.request_id) else {
@@ -193,8 +205,26 @@ fn replayed(
         ));
     };
     // The same request again: the ledger answers with the stored event, and finishes an
-    // auto-resolution a crash interrupted.
-    record_verdict(ctx, c, ledger, (**record).clone(), auto_resolve).map(Some)
+    // auto-resolution a crash interrupted. A replay that asks anything else (another attempt,
+    // other changed files, auto-resolution where the original did not ask for it, other
+    // orchestrator results) is an idempotency conflict: the ledger compares the whole request.
+    if let Some(reported) = &c.reported {
+        let selected = record
+            .slice
+            .as_ref()
+            .map(|s| s.selected_checks.clone())
+            .unwrap_or_default();
+        if checks::reported(&selected, reported) != record.checks {
+            return Err(LedgerError::new(
+                ErrorCode::IdempotencyConflict,
+                format!(
+                    "request id {} recorded other check results; use a new request id",
+                    c.request_id
+                ),
+            ));
+        }
+    }
+    record_verdict(ctx, c, ledger, (**record).clone()).map(Some)
 }
 
 /// Record `record` as the verdict of `c` (or, for a repeated request, get the stored one back)
@@ -204,10 +234,8 @@ fn record_verdict(
     c: &Checked,
     ledger: &Ledger,
     record: VerificationRecord,
-    auto_resolve: bool,
 ) -> Result<Verification, LedgerError> {
-    let (result, resolution) =
-        ledger.record_verification(verdict_request(c, record.clone()), auto_resolve)?;
+    let (result, resolution) = ledger.record_verification(verdict_request(c, record.clone()))?;
     let next_action = inspect(
         &c.session,
         &ledger.read()?,
@@ -235,6 +263,7 @@ fn verdict_request(c: &Checked, record: VerificationRecord) -> Request {
         action: Action::VerifyResult {
             record: Box::new(record),
             changed_files: c.changed_files.clone(),
+            auto_resolve: c.auto_resolve,
         },
     }
 }
@@ -275,6 +304,7 @@ fn new_record(revision_before: Option<u64>) -> VerificationRecord {
         candidate: None,
         passed: false,
         failure: None,
+        pinned_checks: None,
     }
 }
 
@@ -302,7 +332,7 @@ fn verify_dir(c: &Checked) -> String {
 pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyError> {
     let c = check_inputs(ctx, p)?;
     let ledger = Ledger::open(&ctx.root, &c.session, ctx.clock.clone());
-    if let Some(done) = replayed(ctx, &c, &ledger, p.auto_resolve_repairs)? {
+    if let Some(done) = replayed(ctx, &c, &ledger)? {
         return Ok(done);
     }
     // The ledger checks the attempt and the changed files against the completion here, before
@@ -327,16 +357,71 @@ pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyErr
     let finding = state.record(finding_state)?;
     let facts = Facts::read(&state, finding_state, &c.attempt_id);
     let mut record = new_record(facts.reference_revision(&finding));
-    let dir = verify_dir(&c);
-    let session_dir = a3s_test_ledger::session_dir(&ctx.root, &c.session);
-    run_steps(ctx, &c, &finding, &facts, &dir, &session_dir, &mut record)?;
-    Ok(record_verdict(
-        ctx,
-        &c,
-        &ledger,
+    let pinned = finding_state
+        .attempts
+        .iter()
+        .find(|a| a.id == c.attempt_id)
+        .and_then(|a| a.pinned.clone());
+    let mut c = c;
+    let run = pin(&mut c, pinned, &mut record);
+    if let (true, Some(path)) = (run, &p.checks_json) {
+        // The orchestrator reports on the pinned checks, which are the ones that run.
+        c.reported = Some(
+            a3s_test_runner::repair::checks::read_caller_results(path, &c.catalog)
+                .map_err(|e| SessionError::new(e.code(), e.to_string()))?,
+        );
+    }
+    if run {
+        let dir = verify_dir(&c);
+        let session_dir = a3s_test_ledger::session_dir(&ctx.root, &c.session);
+        run_steps(ctx, &c, &finding, &facts, &dir, &session_dir, &mut record)?;
+    }
+    Ok(record_verdict(ctx, &c, &ledger, record)?)
+}
+
+/// Run the checks pinned when the attempt claimed (`pinned`), not whatever the project file
+/// holds now: the agent edits the workspace, and the checks that judge its work must be the ones
+/// a person configured. When the file's checks changed since and the change to the project file
+/// is among the declared changed files, the pinned checks run and the record says what changed;
+/// an undeclared change fails the verification (`test.session.repair_checks_changed`, at the
+/// slice step, before any browser request). False when the verification is already decided.
+/// An attempt claimed before checks were pinned runs the current checks.
+fn pin(c: &mut Checked, pinned: Option<PinnedChecks>, record: &mut VerificationRecord) -> bool {
+    let Some(pinned) = pinned else {
+        return true;
+    };
+    if pinned.project_sha256 == c.current.project_sha256 {
+        c.catalog = pinned.checks;
+        return true;
+    }
+    let declared = c.changed_files.iter().any(|f| f == inputs::PROJECT_FILE);
+    let changes = inputs::changed_checks(&pinned.checks, &c.current.checks);
+    record.pinned_checks = Some(PinnedChecksChange {
+        project_sha256_at_claim: pinned.project_sha256.clone(),
+        project_sha256_now: c.current.project_sha256.clone(),
+        changes: changes.clone(),
+        declared,
+    });
+    c.catalog = pinned.checks;
+    if declared {
+        return true;
+    }
+    let what = if changes.is_empty() {
+        "its text changed (the checks read the same)".to_string()
+    } else {
+        changes.join(", ")
+    };
+    fail(
         record,
-        p.auto_resolve_repairs,
-    )?)
+        VerifyStep::Slice,
+        ErrorCode::ChecksChanged,
+        format!(
+            "{} changed since the claim — {what} — and is not among the declared changed files; \
+             the checks that verify a repair are the ones pinned when it was claimed",
+            inputs::PROJECT_FILE
+        ),
+    );
+    false
 }
 
 /// Steps 1–8 into `record`; the first failing step ends the run. An `Err` is an infrastructure

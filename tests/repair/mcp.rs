@@ -121,7 +121,13 @@ fn mcp_tools_answer_the_official_client() {
         .find(|t| t["name"] == "test_repair_verify")
         .unwrap();
     let props = verify["inputSchema"]["properties"].as_object().unwrap();
-    for absent in ["passed", "failed", "checks_json", "evidence_digests"] {
+    for absent in [
+        "passed",
+        "failed",
+        "checks_json",
+        "evidence_digests",
+        "auto_resolve_repairs",
+    ] {
         assert!(!props.contains_key(absent), "{absent} in {props:?}");
     }
     let (refused, is_error) = mcp.result(
@@ -245,6 +251,13 @@ fn mcp_answers_schema_violations_as_invalid_params_naming_the_field() {
             "test_abort",
             json!({"session": "s", "shell": "id"}),
             "/shell",
+        ),
+        // A review is a person's decision: an agent cannot ask verification to resolve.
+        (
+            "test_repair_verify",
+            json!({"session": "s1", "finding": "f1", "request_id": "r", "attempt_id": "a",
+                   "changed_files": [], "auto_resolve_repairs": true}),
+            "/auto_resolve_repairs",
         ),
     ];
     for (tool, arguments, field) in cases {

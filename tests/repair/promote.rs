@@ -94,6 +94,7 @@ fn verified(root: &Path, id: &str, passed: bool, candidate_text: &str) -> String
     };
     // A record whose verdict agrees with its facts (the ledger checks that).
     let record = VerificationRecord {
+        pinned_checks: None,
         protocol: VERIFICATION_PROTOCOL.into(),
         revision_before: Some(1),
         revision_after: Some(2),
@@ -153,9 +154,10 @@ fn verified(root: &Path, id: &str, passed: bool, candidate_text: &str) -> String
     let mut result = request(Action::VerifyResult {
         record: Box::new(record),
         changed_files: vec![],
+        auto_resolve: None,
     });
     result.request_id = Some(RequestId::parse(&format!("vr-{id}")).unwrap());
-    ledger.record_verification(result, false).unwrap();
+    ledger.record_verification(result).unwrap();
     path
 }
 

@@ -689,3 +689,97 @@ fn a_check_that_leaves_a_double_forked_child_fails_and_nothing_is_left_running()
         "the double-forked sleep {pid} is still running"
     );
 }
+
+#[test]
+fn a_replayed_request_id_cannot_change_what_was_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = Loop::repaired(dir.path(), "vreplay", "Pay");
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["result"]["to"], "review_ready");
+    let before = std::fs::read(ledger_path(l.root, l.session)).unwrap();
+    // The request id of the person's verification, replayed with auto-resolution asked for:
+    // refused, nothing appended, the finding still waits for a reviewer.
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &["--auto-resolve-repairs"]));
+    assert_eq!(code, Some(2), "{v}");
+    assert_eq!(
+        v["error"]["code"], "test.session.repair_idempotency_conflict",
+        "{v}"
+    );
+    assert_eq!(
+        std::fs::read(ledger_path(l.root, l.session)).unwrap(),
+        before
+    );
+    assert_eq!(l.status(), "review_ready");
+    // The very same request again is answered from the ledger.
+    let (code, v) = verdict(&l.verify("r-verify", &[CHECKOUT], &[]));
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["result"]["replayed"], true, "{v}");
+    assert_eq!(
+        std::fs::read(ledger_path(l.root, l.session)).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn the_checks_that_verify_a_repair_are_the_ones_pinned_at_claim() {
+    let dir = tempfile::tempdir().unwrap();
+    // The person's catalog: the check covering `src/` fails.
+    let l = Loop::start(dir.path(), "vpinned", Some(&catalog(r#"["false"]"#)));
+    let claim = l
+        .events()
+        .into_iter()
+        .find(|e| e["action"]["claim"].is_object())
+        .expect("a claim event");
+    assert_eq!(
+        claim["action"]["claim"]["pinned"]["checks"][1]["command"],
+        serde_json::json!(["false"]),
+        "{claim}"
+    );
+    // The agent rewrites the catalog so its check passes, without declaring it.
+    crate::common::write(l.root, ".a3s-test/project.acl", catalog(r#"["true"]"#));
+    l.app.edit("Pay", "");
+    l.complete(&[CHECKOUT]);
+    let v = l.verify_fails(
+        &[CHECKOUT],
+        &[],
+        "slice",
+        "test.session.repair_checks_changed",
+    );
+    let message = v["record"]["failure"]["message"].as_str().unwrap();
+    assert!(message.contains("`checkout` changed"), "{message}");
+    assert_eq!(v["record"]["pinnedChecks"]["declared"], false, "{v}");
+    assert!(
+        v["record"]["checks"].as_array().unwrap().is_empty(),
+        "no check ran"
+    );
+}
+
+#[test]
+fn a_declared_change_to_the_checks_still_runs_the_pinned_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    // Declaring the project file widens the slice to the regression check, which fails as the
+    // person configured it; the agent's edit would make it pass.
+    let regression = |command: &str| {
+        catalog(r#"["true"]"#).replace(
+            "tier = \"regression\"\n            command = [\"true\"]",
+            &format!("tier = \"regression\"\n            command = {command}"),
+        )
+    };
+    let l = Loop::start(dir.path(), "vdeclared", Some(&regression(r#"["false"]"#)));
+    crate::common::write(l.root, ".a3s-test/project.acl", regression(r#"["true"]"#));
+    l.app.edit("Pay", "");
+    let files = [CHECKOUT, ".a3s-test/project.acl"];
+    l.complete(&files);
+    // The pinned `["false"]` ran, not the edited `["true"]`.
+    let v = l.verify_fails(&files, &[], "checks", "test.session.repair_check_failed");
+    assert_eq!(
+        v["record"]["slice"]["selectedChecks"],
+        serde_json::json!(["suite"])
+    );
+    assert_eq!(v["record"]["pinnedChecks"]["declared"], true, "{v}");
+    assert_eq!(
+        v["record"]["pinnedChecks"]["changes"],
+        serde_json::json!(["`suite` changed"])
+    );
+}

@@ -202,7 +202,10 @@ fn a3s_test(action: Action) -> (Actor, Action) {
 }
 
 pub fn claim() -> (Actor, Action) {
-    agent(Action::Claim { lease_ms: None })
+    agent(Action::Claim {
+        lease_ms: None,
+        pinned: None,
+    })
 }
 pub fn progress() -> (Actor, Action) {
     agent(Action::Progress {
@@ -238,6 +241,16 @@ pub fn verify(passed: bool) -> (Actor, Action) {
     a3s_test(Action::VerifyResult {
         record: Box::new(record(passed)),
         changed_files: files(),
+        auto_resolve: None,
+    })
+}
+
+/// [`verify`] as asked with `--auto-resolve-repairs`.
+pub fn verify_auto_resolved(passed: bool) -> (Actor, Action) {
+    a3s_test(Action::VerifyResult {
+        record: Box::new(record(passed)),
+        changed_files: files(),
+        auto_resolve: Some(AutoResolveReason::CommandLine),
     })
 }
 
@@ -341,6 +354,12 @@ pub fn record(passed: bool) -> VerificationRecord {
             step: VerifyStep::Checks,
             code: "test.session.repair_check_failed".into(),
             message: "check app exited with status 1".into(),
+        }),
+        pinned_checks: Some(PinnedChecksChange {
+            project_sha256_at_claim: Some(digest("ab")),
+            project_sha256_now: Some(digest("ef")),
+            changes: vec!["`app` changed".into()],
+            declared: true,
         }),
     }
 }

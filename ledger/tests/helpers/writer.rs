@@ -40,7 +40,10 @@ fn main() {
                 actor: Actor::Agent,
                 request_id: Some(RequestId::parse(&format!("{prefix}-claim-{i}")).unwrap()),
                 attempt_id: None,
-                action: Action::Claim { lease_ms: None },
+                action: Action::Claim {
+                    lease_ms: None,
+                    pinned: None,
+                },
             });
             match r {
                 Ok(a) => writeln!(out, "claimed {target} {}", a.attempt_id.unwrap()).unwrap(),

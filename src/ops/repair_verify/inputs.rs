@@ -1,8 +1,10 @@
-//! What a verification reads before it contacts anything: the project's check catalog. A
-//! catalog that does not admit is refused here (exit 2) so that a bad input never leaves a
-//! half-done verification behind.
+//! What a verification reads before it contacts anything: the project's check catalog — and
+//! what a claim pins of it. A catalog that does not admit is refused here (exit 2) so that a bad
+//! input never leaves a half-done verification behind.
 
 use a3s_test_lang::ir::{AdmittedDocument, VerificationCheck};
+use a3s_test_ledger::event::PinnedChecks;
+use a3s_test_ledger::ledger::sha256_digest;
 use a3s_test_ledger::{ErrorCode, LedgerError};
 use std::path::Path;
 
@@ -16,15 +18,21 @@ fn invalid(message: String) -> LedgerError {
     LedgerError::new(ErrorCode::InvalidInput, message)
 }
 
-/// The trusted checks of the project under `root`, in configuration order; none when the project
-/// has no project file. A project file that does not admit is refused: verifying against a
-/// catalog the tool cannot read would let a broken file pass for an empty one.
-pub fn load_catalog(root: &Path) -> Result<Vec<VerificationCheck>, LedgerError> {
+/// The trusted checks of the project under `root`, in configuration order (none when the project
+/// has no project file), with the file's digest: what a claim pins, and what a verification
+/// compares with the pinned ones. A project file that does not admit is refused: verifying
+/// against a catalog the tool cannot read would let a broken file pass for an empty one.
+pub fn read_checks(root: &Path) -> Result<PinnedChecks, LedgerError> {
     use std::io::Read;
     let path = root.join(PROJECT_FILE);
     let file = match std::fs::File::open(&path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(PinnedChecks {
+                project_sha256: None,
+                checks: Vec::new(),
+            })
+        }
         Err(e) => return Err(invalid(format!("failed to read {PROJECT_FILE}: {e}"))),
     };
     let mut bytes = Vec::new();
@@ -36,7 +44,10 @@ pub fn load_catalog(root: &Path) -> Result<Vec<VerificationCheck>, LedgerError> 
     }
     let admission = a3s_test_lang::admit_bytes(&bytes);
     match admission.document {
-        Some(AdmittedDocument::Project(project)) => Ok(project.checks),
+        Some(AdmittedDocument::Project(project)) => Ok(PinnedChecks {
+            project_sha256: Some(sha256_digest(&bytes)),
+            checks: project.checks,
+        }),
         Some(AdmittedDocument::Suite(_)) => Err(invalid(format!(
             "{PROJECT_FILE} is a suite, not a project configuration"
         ))),
@@ -53,6 +64,25 @@ pub fn load_catalog(root: &Path) -> Result<Vec<VerificationCheck>, LedgerError> 
     }
 }
 
+/// What differs between the checks pinned at claim and the ones the project file holds now:
+/// the ids of checks added, removed or changed, in that order (empty: the same checks).
+pub fn changed_checks(pinned: &[VerificationCheck], now: &[VerificationCheck]) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in now {
+        match pinned.iter().find(|p| p.id == c.id) {
+            None => out.push(format!("`{}` added", c.id)),
+            Some(p) if p != c => out.push(format!("`{}` changed", c.id)),
+            Some(_) => {}
+        }
+    }
+    for p in pinned {
+        if !now.iter().any(|c| c.id == p.id) {
+            out.push(format!("`{}` removed", p.id));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,7 +90,7 @@ mod tests {
     #[test]
     fn a_missing_project_file_is_an_empty_catalog_and_a_broken_one_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(load_catalog(dir.path()).unwrap().is_empty());
+        assert!(read_checks(dir.path()).unwrap().checks.is_empty());
         std::fs::create_dir_all(dir.path().join(".a3s-test")).unwrap();
         std::fs::write(
             dir.path().join(PROJECT_FILE),
@@ -68,7 +98,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            load_catalog(dir.path()).unwrap_err().code,
+            read_checks(dir.path()).unwrap_err().code,
             ErrorCode::InvalidInput
         );
         std::fs::write(
@@ -76,7 +106,7 @@ mod tests {
             "project \"p\" {\n  verification {\n    check \"unit\" {\n      tier = \"focused\"\n      command = [\"true\"]\n      file_prefixes = [\"src/\"]\n    }\n  }\n}\n",
         )
         .unwrap();
-        let catalog = load_catalog(dir.path()).unwrap();
+        let catalog = read_checks(dir.path()).unwrap().checks;
         assert_eq!(catalog.len(), 1);
         assert_eq!(catalog[0].id, "unit");
     }
