@@ -165,7 +165,7 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
     assert!(ready["url"].as_str().unwrap().starts_with(&url), "{ready}");
 
     // 3. The reviewer, with their own mouse and keyboard (a CDP connection of the test's own:
-    // the session's driver refuses to operate the overlay), fills the address so the pay button
+    // the session's driver refuses to operate the overlay), fills the address and the card so the pay button
     // is enabled, focuses the pay button and presses E (element mode), clicks the button, writes
     // the instruction and an expected text, and presses Send.
     let reviewer = Reviewer::at(&dir.join(".a3s-test/agent-sessions/dev/session.json"), &url);
@@ -178,13 +178,16 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
         ("Street", "1 Analytical Row"),
         ("City", "London"),
         ("Postcode", "10115"),
+        ("Card number", "4242 4242 4242 4242"),
+        ("Expiry (MM/YY)", "12/30"),
+        ("Security code", "123"),
     ] {
         let field = format!(
             "[...d.querySelectorAll('label')].find((l) => l.textContent.trim() === {label:?})?.control"
         );
         reviewer.type_into(&field, value);
     }
-    // The pay button is enabled once the address is complete; the reviewer moves the focus to
+    // The pay button is enabled once the address and the card are complete; the reviewer moves the focus to
     // it (a click would submit the form: no mode is on yet) and presses E.
     reviewer.focus(&page_button("Pay"));
     reviewer.key("e");

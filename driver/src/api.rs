@@ -539,11 +539,31 @@ pub trait AgentContext: SurfaceContext + Sync {
     ) -> impl Future<Output = Result<LayoutFacts, StepFailure>> + Send;
 
     /// The visible text of the current frame's document, whitespace collapsed (what `page_text`
-    /// criteria are checked against).
+    /// criteria are checked against); a redacted region reads as `crate::privacy::REDACTED`.
     fn page_text(
         &self,
         deadline: Instant,
     ) -> impl Future<Output = Result<String, StepFailure>> + Send;
+
+    /// Whether what goes into the one element `target` names — without a target, the focused
+    /// element — is private (`crate::privacy`), so a session can keep a value typed there out
+    /// of its files and answers. Never acts on the page.
+    fn target_privacy(
+        &self,
+        target: Option<&Target>,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<TargetPrivacy, StepFailure>> + Send;
+}
+
+/// What may be reported of an element a value goes into, and the words to name it by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct TargetPrivacy {
+    /// How much of it may be reported.
+    pub level: crate::privacy::PrivacyLevel,
+    /// Its accessible name (empty inside a redacted region).
+    pub name: String,
+    /// Its `autocomplete` attribute, whitespace collapsed.
+    pub autocomplete: String,
 }
 
 /// What a repair verification needs to know about the element one target names, read in one

@@ -12,6 +12,7 @@ pub mod child;
 pub mod detail;
 pub mod failure;
 pub mod glob;
+pub mod privacy;
 pub mod process;
 pub mod web;
 

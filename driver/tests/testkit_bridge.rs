@@ -519,3 +519,130 @@ fn a_typed_password_never_appears_in_any_output() {
         demo.close().await;
     });
 }
+
+/// A card number typed into a field the page never marked private: A3S Test's own rule
+/// (`autocomplete="cc-number"`) keeps it out.
+const CARD: &str = "4111 1111 1111 1111";
+
+#[test]
+fn the_driver_reports_nothing_private_in_observations_messages_evidence_or_screenshots() {
+    use a3s_test_driver::privacy::{PrivacyLevel, REDACTED};
+    use a3s_test_driver::{AgentContext, FailureCode};
+    block_on(LIMIT, async {
+        let mut demo = Demo::open().await;
+        demo.eval(
+            r#"document.querySelector('form').insertAdjacentHTML('beforeend',
+  '<label for="card">Card number</label><input id="card" data-testid="card" autocomplete="cc-number">')"#,
+        )
+        .await;
+        demo.step(&fill("password", PASSWORD)).await;
+        demo.step(&fill("card", CARD)).await;
+        let deadline = Instant::now() + CALL_BOUND;
+        let mut outputs = Vec::new();
+
+        // The observation: names kept, values and the region's text replaced.
+        let snapshot = demo
+            .ctx
+            .snapshot_controls(deadline)
+            .await
+            .expect("snapshot");
+        let observed = serde_json::to_string(&snapshot).unwrap();
+        let card = snapshot
+            .controls
+            .iter()
+            .find(|c| c.name == "Card number")
+            .unwrap_or_else(|| panic!("no card field in {observed}"));
+        assert_eq!(card.value.as_deref(), Some(REDACTED), "{observed}");
+        assert!(
+            snapshot.texts.iter().any(|t| t.text.contains(REDACTED)),
+            "the private notes are shown as redacted: {observed}"
+        );
+        outputs.push(observed);
+
+        // What the session asks before it records a typed value.
+        for (target, level) in [
+            ("password", PrivacyLevel::Value),
+            ("card", PrivacyLevel::Value),
+            ("private-notes", PrivacyLevel::Hidden),
+            ("email", PrivacyLevel::Open),
+        ] {
+            let t = a3s_test_lang::ir::Target::TestId {
+                test_id: target.into(),
+            };
+            let p = demo.ctx.target_privacy(Some(&t), deadline).await.unwrap();
+            assert_eq!(p.level, level, "{target}: {p:?}");
+            outputs.push(serde_json::to_string(&p).unwrap());
+        }
+
+        // Failure messages: a value assertion, a page-text assertion, a rendered-text one.
+        for (statement, code) in [
+            (
+                r#"expect "card" {
+    target = testid("card")
+    value = "4111"
+    immediate = true
+}"#,
+                FailureCode::ValueMismatch,
+            ),
+            (
+                r#"expect "text" {
+    text = "nowhere on this page"
+    immediate = true
+}"#,
+                FailureCode::TextMismatch,
+            ),
+            (
+                r#"expect "notes" {
+    target = testid("private-notes")
+    rendered_text = "nothing"
+    immediate = true
+}"#,
+                FailureCode::RenderedTextMismatch,
+            ),
+        ] {
+            outputs.push(common::fails(&mut demo.ctx, &demo.env, statement, code).await);
+        }
+
+        // Evidence: the accessibility dump and a screenshot with the private boxes painted over.
+        demo.step(r#"accessibility { path = "private/a11y.json" }"#)
+            .await;
+        demo.step(r#"screenshot { path = "private/shot.png" }"#)
+            .await;
+        outputs.push(std::fs::read_to_string(demo.env.artifact("private/a11y.json")).unwrap());
+        let shot = std::fs::read(demo.env.artifact("private/shot.png")).unwrap();
+        let notes = demo
+            .eval(
+                r#"(() => { const r = document.querySelector('[data-testid="private-notes"]').getBoundingClientRect();
+  return [r.x + r.width / 2, r.y + r.height / 2, devicePixelRatio]; })()"#,
+            )
+            .await;
+        let (x, y, scale) = (
+            notes[0].as_f64().unwrap(),
+            notes[1].as_f64().unwrap(),
+            notes[2].as_f64().unwrap(),
+        );
+        assert_eq!(
+            pixel(&shot, x * scale, y * scale),
+            [0x33, 0x33, 0x33],
+            "the redacted region is masked in the screenshot"
+        );
+
+        let all = outputs.join("\n");
+        for secret in [PASSWORD, CARD, RECOVERY] {
+            assert!(!all.contains(secret), "{secret} was reported:\n{all}");
+        }
+        demo.close().await;
+    });
+}
+
+/// The RGB of one pixel of a PNG.
+fn pixel(png_bytes: &[u8], x: f64, y: f64) -> [u8; 3] {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.line_size / info.width as usize;
+    let i = (y as usize) * info.line_size + (x as usize) * channels;
+    [buf[i], buf[i + 1], buf[i + 2]]
+}

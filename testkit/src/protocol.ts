@@ -312,6 +312,11 @@ export interface Handshake {
    * so the Review Overlay keeps drafts alongside it. Optional: older runtimes do not send it.
    */
   repairStorage?: "memory" | "session" | "local";
+  /**
+   * The `redact` selectors this page declared: A3S Test keeps what they match out of every
+   * observation, message, evidence file and report it writes. Optional: older runtimes omit it.
+   */
+  redact?: string[];
 }
 
 /** Cheap liveness record. */

@@ -19,12 +19,13 @@ use super::script;
 use crate::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, LayoutFacts, NetworkFilter,
     PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled, TargetFacts,
-    MAX_CONTROLS, OPERABLE_ROLES,
+    TargetPrivacy, MAX_CONTROLS, OPERABLE_ROLES,
 };
+use crate::privacy;
 use crate::{RefProof, StepFailure};
 use a3s_test_lang::ir::Target;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -53,6 +54,10 @@ const ATTRIBUTES: &[&str] = &[
     "type",
     "aria-label",
 ];
+
+/// Of [`ATTRIBUTES`], those whose words could repeat a redacted region's text: not recorded
+/// for a node inside one.
+const WORDED_ATTRIBUTES: &[&str] = &["placeholder", "name", "aria-label"];
 
 fn str_at(v: &Value, pointer: &str) -> Option<String> {
     v.pointer(pointer).and_then(|x| match x {
@@ -89,9 +94,12 @@ impl AgentContext for WebContext {
         let (url, loader_id) = identity?;
         let mut controls: Vec<ControlNode> = Vec::new();
         let mut texts: Vec<PageText> = Vec::new();
+        // Nodes nothing of which may be reported beyond their role (inside a redacted region).
+        let hidden_nodes: HashSet<i64>;
         // A very large page is read through a bounded query, never as one whole tree.
         let truncated = if count? > LARGE_PAGE_ELEMENTS {
             let page = self.large_page(deadline).await?;
+            hidden_nodes = page.hidden.clone();
             texts = page
                 .texts
                 .into_iter()
@@ -130,15 +138,19 @@ impl AgentContext for WebContext {
                 COMMAND_BOUND,
                 deadline,
             );
-            let (reply, candidates, overlay) = futures_util::future::join3(
+            let (reply, candidates, overlay, private) = futures_util::future::join4(
                 tree,
                 self.operable_candidates(deadline),
                 self.review_overlay_host(deadline),
+                self.private_nodes(deadline),
             )
             .await;
-            let reply = reply?;
-            let empty = Vec::new();
-            let all = reply["nodes"].as_array().unwrap_or(&empty);
+            let mut reply = reply?;
+            let mut empty = Vec::new();
+            let all = reply["nodes"].as_array_mut().unwrap_or(&mut empty);
+            // Private values and regions never reach a control, a text or a name.
+            hidden_nodes = privacy::redact_ax(all, &private?).hidden;
+            let all = &*all;
             // The Review Overlay is the reviewer's: none of its controls become refs.
             let order = review_overlay::without_overlay(tree_order(all), overlay?);
             let extra = extras(all, &order, &candidates);
@@ -159,18 +171,16 @@ impl AgentContext for WebContext {
             let node = &reply["node"];
             control.tag = node["nodeName"].as_str().unwrap_or("").to_lowercase();
             let flat = node["attributes"].as_array().cloned().unwrap_or_default();
+            // Inside a redacted region only what names no content is kept.
+            let hidden = hidden_nodes.contains(&control.backend_node_id);
             for pair in flat.chunks(2) {
                 if let [Value::String(k), Value::String(v)] = pair {
-                    if ATTRIBUTES.contains(&k.as_str()) {
+                    if ATTRIBUTES.contains(&k.as_str())
+                        && !(hidden && WORDED_ATTRIBUTES.contains(&k.as_str()))
+                    {
                         control.attributes.insert(k.clone(), v.clone());
                     }
                 }
-            }
-            let hidden_value = control.attributes.get("type").map(String::as_str)
-                == Some("password")
-                || control.attributes.get("type").map(String::as_str) == Some("hidden");
-            if hidden_value {
-                control.value = None;
             }
         }
         // A listener or cursor on the page's root elements is delegation, not a control.
@@ -360,6 +370,14 @@ impl AgentContext for WebContext {
     /// The visible text of the current frame's document.
     async fn page_text(&self, deadline: Instant) -> Result<String, StepFailure> {
         agent_repair::page_text(self, deadline).await
+    }
+
+    async fn target_privacy(
+        &self,
+        target: Option<&Target>,
+        deadline: Instant,
+    ) -> Result<TargetPrivacy, StepFailure> {
+        agent_repair::target_privacy(self, target, deadline).await
     }
 }
 

@@ -8,7 +8,7 @@
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::script;
-use crate::api::{LayoutFacts, TargetFacts, MAX_LOG_ENTRIES};
+use crate::api::{LayoutFacts, TargetFacts, TargetPrivacy, MAX_LOG_ENTRIES};
 use crate::failure::FailureCode;
 use crate::StepFailure;
 use a3s_test_lang::ir::Target;
@@ -119,6 +119,17 @@ async fn read_facts<T: serde::de::DeserializeOwned>(
             format!("the page resolver answered {what} in an unexpected shape: {e}"),
         )
     })
+}
+
+/// Whether a value going into `target` (or the focused element) is private.
+pub(crate) async fn target_privacy(
+    ctx: &WebContext,
+    target: Option<&Target>,
+    deadline: Instant,
+) -> Result<TargetPrivacy, StepFailure> {
+    refuse_ref(target)?;
+    let args = json!({ "target": target });
+    read_facts(ctx, "privacy", args, "privacy", deadline).await
 }
 
 /// The visible text of the current frame's document.

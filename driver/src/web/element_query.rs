@@ -36,6 +36,11 @@ impl QueryResult {
         self.descriptor(name)["value"].as_str().unwrap_or("")
     }
 
+    /// A number property (`None` when absent).
+    pub fn number(&self, name: &str) -> Option<f64> {
+        self.descriptor(name)["value"].as_f64()
+    }
+
     /// A boolean property (false when absent).
     pub fn flag(&self, name: &str) -> bool {
         self.descriptor(name)["value"] == Value::Bool(true)

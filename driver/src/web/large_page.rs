@@ -19,10 +19,13 @@
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::element_query::{elements, QueryResult};
+use super::script::PRIVACY_JS;
 use crate::api::OPERABLE_ROLES;
+use crate::privacy::{self, PrivateNodes, RULE};
 use crate::StepFailure;
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 use tokio::time::Instant;
 
 /// Pages with more elements than this are observed through the bounded query.
@@ -35,8 +38,17 @@ const MAX_TEXTS: usize = 400;
 /// Counts the elements of the top document (cheap: a live collection's length).
 const COUNT_JS: &str = "document.getElementsByTagName('*').length";
 
-/// Headings, alerts and status regions as `[role, text]`, deduplicated, at most `limit`.
-const TEXTS_JS: &str = r#"((limit) => {
+/// Headings, alerts and status regions as `[role, text]`, deduplicated, at most `limit`; a
+/// redacted region's text reads as the marker (`privacy.js`).
+static TEXTS_JS: LazyLock<String> = LazyLock::new(|| {
+    TEXTS_TEMPLATE
+        .replace("__PRIVACY__", PRIVACY_JS)
+        .replace("__RULE__", &RULE.to_json())
+});
+
+/// [`TEXTS_JS`] before the privacy predicates are placed in it.
+const TEXTS_TEMPLATE: &str = r#"((limit) => {
+  const P = (__PRIVACY__)(__RULE__);
   const sel = 'h1,h2,h3,h4,h5,h6,[role="heading"],[role="alert"],[role="status"],output';
   const out = [];
   const seen = new Set();
@@ -44,7 +56,7 @@ const TEXTS_JS: &str = r#"((limit) => {
   for (const el of document.querySelectorAll(sel)) {
     const r = el.getAttribute('role');
     const role = r === 'alert' || r === 'status' ? r : (el.localName === 'output' ? 'status' : 'heading');
-    const text = (el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 500);
+    const text = P.shownText(el).replace(/\s+/g, ' ').trim().slice(0, 500);
     if (!text || seen.has(text)) continue;
     if (out.length >= limit) { more = true; break; }
     seen.add(text);
@@ -63,6 +75,8 @@ pub(crate) struct LargePage {
     pub extra: HashMap<i64, String>,
     /// Page text as (role, text).
     pub texts: Vec<(String, String)>,
+    /// Backend ids of the candidates inside a redacted region (see `crate::privacy`).
+    pub hidden: HashSet<i64>,
     /// True when candidates or texts were left out.
     pub truncated: bool,
 }
@@ -76,13 +90,13 @@ impl WebContext {
 
     /// The bounded query (see the module doc).
     pub(crate) async fn large_page(&self, deadline: Instant) -> Result<LargePage, StepFailure> {
-        let (nodes, extra, more_candidates) = self
+        let (nodes, extra, more_candidates, hidden) = self
             .operable_query(MAX_CANDIDATES, true, deadline, |found| {
                 self.candidates(found, deadline)
             })
             .await?;
         let texts = self
-            .evaluate_json(&format!("{TEXTS_JS}({MAX_TEXTS})"), deadline)
+            .evaluate_json(&format!("{}({MAX_TEXTS})", *TEXTS_JS), deadline)
             .await?;
         let more_texts = texts["more"] == Value::Bool(true);
         let texts = texts["texts"]
@@ -100,17 +114,19 @@ impl WebContext {
             nodes,
             extra,
             texts,
+            hidden,
             truncated: more_candidates || more_texts,
         })
     }
 
-    /// The accessibility node of each candidate of an operable query, and which of them are
-    /// controls whatever their role.
+    /// The accessibility node of each candidate of an operable query (redacted as its privacy
+    /// level says), which of them are controls whatever their role, whether there were more,
+    /// and which are inside a redacted region.
     async fn candidates(
         &self,
         found: QueryResult,
         deadline: Instant,
-    ) -> Result<(Vec<Value>, HashMap<i64, String>, bool), StepFailure> {
+    ) -> Result<Candidates, StepFailure> {
         let tab = self.tab()?;
         let more = found.flag("more");
         let kinds = found.letters("kinds");
@@ -120,8 +136,9 @@ impl WebContext {
             .filter_map(|e| e.parse().ok())
             .collect();
         let names: Vec<String> = serde_json::from_str(found.string("names")).unwrap_or_default();
+        let levels = found.letters("levels");
         let Some(list) = found.object("elements") else {
-            return Ok((Vec::new(), HashMap::new(), false));
+            return Ok((Vec::new(), HashMap::new(), false, HashSet::new()));
         };
         let elements = elements(&tab.session, &list, deadline).await?;
         // One small request per candidate, pipelined: the session answers them in order.
@@ -154,8 +171,36 @@ impl WebContext {
             }
         }
         let extra = extra_controls(&by_index, &kinds, &ends, &names);
-        Ok((by_index.into_iter().flatten().collect(), extra, more))
+        let private = private_of(&by_index, &levels);
+        let mut nodes: Vec<Value> = by_index.into_iter().flatten().collect();
+        let hidden = privacy::redact_ax(&mut nodes, &private).hidden;
+        Ok((nodes, extra, more, hidden))
     }
+}
+
+/// What one bounded query found: the candidates' accessibility nodes, the controls among them
+/// whatever their role, whether there were more, and which are inside a redacted region.
+type Candidates = (Vec<Value>, HashMap<i64, String>, bool, HashSet<i64>);
+
+/// The private candidates by the query's levels (`v`: value only, `h`: hidden), each node its
+/// own region root (the bounded path reads no subtrees); `nodes` is by query index.
+fn private_of(nodes: &[Option<Value>], levels: &[char]) -> PrivateNodes {
+    let mut out = PrivateNodes::default();
+    for (node, level) in nodes.iter().zip(levels) {
+        let Some(backend) = node
+            .as_ref()
+            .and_then(|n| n.get("backendDOMNodeId"))
+            .and_then(Value::as_i64)
+        else {
+            continue;
+        };
+        match level {
+            'v' => out.value_only.insert(backend),
+            'h' => out.regions.insert(backend),
+            _ => false,
+        };
+    }
+    out
 }
 
 /// The candidates that are controls whatever their role (see [`LargePage::extra`]): `k`

@@ -19,6 +19,7 @@ mod input;
 mod keys;
 mod large_page;
 mod operable;
+mod private;
 mod process;
 mod profile;
 pub mod review_overlay;

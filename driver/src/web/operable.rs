@@ -22,10 +22,13 @@
 use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use super::element_query::{elements, with_query, QueryResult};
+use super::script::PRIVACY_JS;
+use crate::privacy::RULE;
 use crate::StepFailure;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::LazyLock;
 use tokio::time::Instant;
 
 /// Most attribute, cursor or listener candidates one observation looks at.
@@ -59,9 +62,18 @@ const POINTER_EVENTS: &[&str] = &[
 /// it contains operable elements; `-`: with `roles`, an element that can have an operable role
 /// — link, button, form field, any `role`). With `roles`, `ends` says for each candidate (comma
 /// separated) the index of the last candidate inside it (its own index when none) and `names`
-/// (JSON) the text of each `k`/`c` candidate (at most 120 characters), since the caller reads no
-/// subtree.
-const CANDIDATES_JS: &str = r#"function (limit, roles, ...listened) {
+/// (JSON) the text of each `k`/`c` candidate (at most 120 characters, a redacted region's text
+/// replaced by the marker), since the caller reads no subtree, and `levels` how much of each may
+/// be reported (`o` open, `v` not its value, `h` nothing: `privacy.js`).
+static CANDIDATES_JS: LazyLock<String> = LazyLock::new(|| {
+    CANDIDATES_TEMPLATE
+        .replace("__PRIVACY__", PRIVACY_JS)
+        .replace("__RULE__", &RULE.to_json())
+});
+
+/// [`CANDIDATES_JS`] before the privacy predicates are placed in it.
+const CANDIDATES_TEMPLATE: &str = r#"function (limit, roles, ...listened) {
+  const P = (__PRIVACY__)(__RULE__);
   const ROLE = 'a[href],area[href],button,input:not([type="hidden"]),select,textarea,summary,option,[role]';
   const LISTS = 'ul,ol,menu,tbody,thead,[role="list"],[role="listbox"],[role="menu"],[role="grid"],[role="tree"],[role="tablist"]';
   const marked = new Set(listened);
@@ -88,6 +100,7 @@ const CANDIDATES_JS: &str = r#"function (limit, roles, ...listened) {
   }
   let ends = '';
   let names = '[]';
+  let levels = '';
   if (roles) {
     const end = elements.map((_, i) => i);
     const open = [];
@@ -97,9 +110,10 @@ const CANDIDATES_JS: &str = r#"function (limit, roles, ...listened) {
       open.push(i);
     });
     ends = end.join(',');
-    names = JSON.stringify(elements.map((el, i) => kinds[i] === '-' ? '' : (el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 120)));
+    names = JSON.stringify(elements.map((el, i) => kinds[i] === '-' ? '' : P.shownText(el).replace(/\s+/g, ' ').trim().slice(0, 120)));
+    levels = elements.map((el) => P.level(el)[0]).join('');
   }
-  return { elements, kinds, more, ends, names };
+  return { elements, kinds, more, ends, names, levels };
 }"#;
 
 /// Why an element without an operable role is operable.
@@ -146,7 +160,7 @@ impl WebContext {
         };
         with_query(
             session,
-            CANDIDATES_JS,
+            &CANDIDATES_JS,
             &[json!(limit), json!(roles)],
             listened,
             GROUP,

@@ -7,11 +7,16 @@
 // not written here: they live in the Test Kit (testkit/src/a11y, TypeScript), whose bundle
 // (a11y.generated.js, defining `A3S_A11Y`) the driver places ahead of this function (script.rs).
 //
-// Page content is untrusted: it is only ever read and reported back as data.
+// Page content is untrusted: it is only ever read and reported back as data. What it reports is
+// private-aware (privacy.js, `A3S_PRIVATE`, also placed ahead by the driver): resolution and
+// assertions read every value and text, but a message, a locator or a text this function returns
+// never carries the value of a private control or the text of a redacted region.
 (function (req, element) {
   'use strict';
 
   const { accName, childNodesComposed, hiddenFromA11y, inputType, norm, parentComposed, rendered, roleOf, styleOf } = A3S_A11Y;
+  const P = A3S_PRIVATE;
+  const REDACTED = P.marker;
   const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
   const C = {
     text: 'test.assert.text_mismatch',
@@ -139,7 +144,8 @@
   const SKIP_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'HEAD', 'TITLE']);
 
   // Visible text of the composed subtree; when `index` is given, records each element's text.
-  function textOf(node, index) {
+  // With `redact`, a redacted region reads as the marker (what may be reported).
+  function textOf(node, index, redact) {
     let out = '';
     const visit = (n, visible) => {
       if (n.nodeType === 3) {
@@ -151,6 +157,10 @@
         return;
       }
       if (SKIP_TEXT.has(n.tagName) || n.tagName === REVIEW_OVERLAY) return;
+      if (redact && P.matchesRegion(n)) {
+        if (visible) out += ` ${REDACTED} `;
+        return;
+      }
       const s = styleOf(n);
       if (s.display === 'none') return;
       if (s.display !== 'contents' && typeof n.checkVisibility === 'function' && !n.checkVisibility()) return;
@@ -170,7 +180,18 @@
     return out;
   }
 
-  const visibleText = (el) => norm(textOf(el, null));
+  const visibleText = (el) => norm(textOf(el, null, false));
+
+  // The visible text of `el` as it may be reported: a redacted region's text is the marker.
+  const shownText = (el) => (P.region(el) ? REDACTED : norm(textOf(el, null, true)));
+
+  // The accessible name of `el` as it may be reported: the marker for an element inside a
+  // redacted region, or one whose name could come from a region inside it.
+  function shownName(el) {
+    const name = accName(el).name;
+    if (!name) return '';
+    return P.level(el) === 'hidden' || P.holdsRegion(el) ? REDACTED : name;
+  }
 
   // ---------------------------------------------------------------- resolution
 
@@ -359,7 +380,7 @@
     let s = '<' + el.tagName.toLowerCase();
     if (el.id) s += '#' + el.id;
     s += '>';
-    const n = accName(el).name || visibleText(el);
+    const n = shownName(el) || shownText(el);
     if (n) s += ' ' + JSON.stringify(clip(n, 40));
     return s;
   }
@@ -378,12 +399,15 @@
   // ---------------------------------------------------------------- a locator for one element
 
   // Simple locators that may name `el` alone, most readable first (as Target values).
+  // Nothing of a redacted region's text goes into one: a locator is kept in session files and
+  // promoted suites.
   function ownLocators(el) {
     const out = [];
     const testid = el.getAttribute('data-testid');
     if (testid) out.push({ by: 'test_id', test_id: testid });
     const role = roleOf(el);
-    const n = role ? accName(el) : { name: '', source: '' };
+    const hidden = P.level(el) === 'hidden';
+    const n = role && !hidden && !P.holdsRegion(el) ? accName(el) : { name: '', source: '' };
     const name = norm(n.name);
     if (role && name) {
       out.push({ by: 'role', role, name: { match: 'contains', value: name } });
@@ -392,12 +416,14 @@
         out.push({ by: 'label', label: { match: 'exact', value: name } });
       }
     }
-    const placeholder = norm(el.getAttribute('placeholder'));
+    const placeholder = hidden ? '' : norm(el.getAttribute('placeholder'));
     if (placeholder && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA')) {
       out.push({ by: 'placeholder', placeholder: { match: 'exact', value: placeholder } });
     }
-    const text = visibleText(el);
-    if (!name && text && text.length <= 80) out.push({ by: 'text', text: { match: 'exact', value: text } });
+    const text = shownText(el);
+    if (!name && text && text.length <= 80 && !text.includes(REDACTED)) {
+      out.push({ by: 'text', text: { match: 'exact', value: text } });
+    }
     if (role && !name) out.push({ by: 'role', role, name: null });
     return out;
   }
@@ -409,10 +435,11 @@
     const testid = a.getAttribute('data-testid');
     if (testid) out.push({ by: 'test_id', test_id: testid });
     const role = roleOf(a);
-    const name = role ? norm(accName(a).name) : '';
+    const private_ = P.level(a) === 'hidden' || P.holdsRegion(a);
+    const name = role && !private_ ? norm(accName(a).name) : '';
     if (role && name) out.push({ by: 'role', role, name: { match: 'exact', value: name } });
     const own = visibleText(el);
-    let rest = visibleText(a);
+    let rest = private_ ? '' : visibleText(a);
     if (own) rest = norm(rest.split(own).join(' '));
     if (rest) {
       const words = rest.split(' ');
@@ -900,7 +927,8 @@
     return null;
   }
 
-  const secret = (el) => el.tagName === 'INPUT' && ['password', 'hidden'].includes(inputType(el));
+  // A control whose value is never reported (privacy.js).
+  const secret = (el) => P.level(el) !== 'open';
 
   function layoutHolds(rel, a, b, t) {
     const ar = a.x + a.width;
@@ -962,10 +990,10 @@
       case 'text': {
         const doc = currentDocument();
         const want = norm(c.text);
-        const have = visibleText(doc.body || doc.documentElement);
-        return have.includes(want)
+        const body = doc.body || doc.documentElement;
+        return visibleText(body).includes(want)
           ? pass()
-          : fail(C.text, `the visible page text does not contain ${JSON.stringify(want)}; it reads ${JSON.stringify(clip(have, 200))}`);
+          : fail(C.text, `the visible page text does not contain ${JSON.stringify(want)}; it reads ${JSON.stringify(clip(shownText(body), 200))}`);
       }
       case 'url': {
         const have = window.location.href;
@@ -1005,15 +1033,18 @@
       case 'rendered_text': {
         const r = one(c.target);
         if (r.fail) return { pass: false, ...r.fail };
-        const have = visibleText(r.el);
         const want = norm(c.text);
-        return have === want ? pass() : fail(C.rendered, `rendered text is ${JSON.stringify(clip(have, 200))}, expected ${JSON.stringify(want)}`);
+        return visibleText(r.el) === want
+          ? pass()
+          : fail(C.rendered, `rendered text is ${JSON.stringify(clip(shownText(r.el), 200))}, expected ${JSON.stringify(want)}`);
       }
       case 'rendered_texts': {
-        const have = resolve(c.target).filter(isVisible).map(visibleText);
+        const shown = resolve(c.target).filter(isVisible);
+        const have = shown.map(visibleText);
         const want = c.texts.map(norm);
         const same = have.length === want.length && have.every((t, i) => t === want[i]);
-        return same ? pass() : fail(C.rendered, `rendered texts are ${JSON.stringify(have.slice(0, 20).map((t) => clip(t, 60)))}, expected ${JSON.stringify(want.slice(0, 20))}`);
+        const reported = shown.slice(0, 20).map((el) => clip(shownText(el), 60));
+        return same ? pass() : fail(C.rendered, `rendered texts are ${JSON.stringify(reported)}, expected ${JSON.stringify(want.slice(0, 20))}`);
       }
       case 'visible_count': {
         const m = resolve(c.target);
@@ -1026,8 +1057,10 @@
         const v = valueOf(r.el);
         if (v === null) return fail(C.value, `${describe(r.el)} has no value`);
         if (v === c.value) return pass();
-        const shown = secret(r.el) ? '(a secret value, not shown)' : JSON.stringify(clip(v, 200));
-        return fail(C.value, `value is ${shown}, expected ${secret(r.el) ? 'another value' : JSON.stringify(c.value)}`);
+        // A private control's value, or a value the suite reads from the environment, is never
+        // quoted: not the one found, not the one expected.
+        if (secret(r.el) || c.conceal) return fail(C.value, `${describe(r.el)} holds another value (private, not shown)`);
+        return fail(C.value, `value is ${JSON.stringify(clip(v, 200))}, expected ${JSON.stringify(c.value)}`);
       }
       case 'selected_values': {
         const r = one(c.target);
@@ -1037,7 +1070,9 @@
         const hs = new Set(have);
         const ws = new Set(c.values);
         const same = hs.size === ws.size && [...ws].every((v) => hs.has(v));
-        return same ? pass() : fail(C.selection, `selected values are ${JSON.stringify(have)}, expected ${JSON.stringify(c.values)}`);
+        if (same) return pass();
+        if (secret(r.el)) return fail(C.selection, `${describe(r.el)} has other options selected (private, not shown)`);
+        return fail(C.selection, `selected values are ${JSON.stringify(have)}, expected ${JSON.stringify(c.values)}`);
       }
       case 'viewport_coverage': {
         const r = one(c.target);
@@ -1257,6 +1292,15 @@
       const v = valueOf(el);
       return { value: v, secret: secret(el) };
     },
+    // Whether what goes into the target (or, without one, the focused element) is private, and
+    // the words to name it by (its accessible name; its autocomplete token) — never its value.
+    privacy(o) {
+      const el = o.target ? one(o.target) : deepActive();
+      if (!el || el.nodeType !== 1) return { level: 'open', name: '', autocomplete: '' };
+      const level = P.level(el);
+      const name = level === 'hidden' ? '' : norm(accName(el).name);
+      return { level, name, autocomplete: norm(el.getAttribute('autocomplete') || '') };
+    },
     checked_state(o) {
       return checkable(one(o.target));
     },
@@ -1276,7 +1320,8 @@
       for (const x of options) x.selected = chosen.has(x);
       el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
       el.dispatchEvent(new Event('change', { bubbles: true }));
-      return { selected: Array.from(el.selectedOptions).map((x) => x.value) };
+      // A private select's choice is not reported back.
+      return { selected: secret(el) ? [] : Array.from(el.selectedOptions).map((x) => x.value) };
     },
     // The element itself (evaluated without returnByValue) for DOM.setFileInputFiles.
     element(o) {
@@ -1318,7 +1363,7 @@
     },
     page_text() {
       const doc = currentDocument();
-      return { text: visibleText(doc.body || doc.documentElement) };
+      return { text: shownText(doc.body || doc.documentElement) };
     },
     // Read-only geometry for a Layout Mode repair check: viewport, scroll, the topmost element
     // at a point other than the page root, and the box of the one element a target names.
@@ -1361,7 +1406,7 @@
       const [open, what] = stateOf(el, 'expanded');
       return {
         matches: 1,
-        text: clip(visibleText(el), 2048),
+        text: clip(shownText(el), 2048),
         visible: isVisible(el),
         disabled: isDisabled(el),
         checked: c.checkable ? c.checked : null,

@@ -21,19 +21,28 @@ use super::tab::Tab;
 use crate::failure::FailureCode;
 use crate::StepFailure;
 use serde_json::{json, Value};
+use std::sync::LazyLock;
 use std::time::Duration;
 use tokio::time::Instant;
 
 /// The resolver source: an expression whose value is the resolver function, compiled once per
-/// document. The shared role/name bundle comes first, local to the wrapper.
-pub(crate) const RESOLVER_JS: &str = concat!(
-    "(() => {\n",
-    include_str!("a11y.generated.js"),
-    // `resolver.js` opens with a comment: the parenthesis keeps `return` from ending at it.
-    "\nreturn (\n",
-    include_str!("resolver.js"),
-    "\n);\n})()"
-);
+/// document. The shared role/name bundle and the privacy predicates (built from the one rule,
+/// `privacy::RULE`) come first, local to the wrapper.
+pub(crate) static RESOLVER_JS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "(() => {{\n{a11y}\nconst A3S_PRIVATE = ({privacy})({rule});\n\
+         // `resolver.js` opens with a comment: the parenthesis keeps `return` from ending at it.\n\
+         return (\n{resolver}\n);\n}})()",
+        a11y = include_str!("a11y.generated.js"),
+        privacy = PRIVACY_JS,
+        rule = crate::privacy::RULE.to_json(),
+        resolver = include_str!("resolver.js"),
+    )
+});
+
+/// The page-side privacy predicates (`privacy.js`): an expression whose value, called with the
+/// rule, builds them.
+pub(crate) const PRIVACY_JS: &str = include_str!("privacy.js");
 
 /// How long a call waits for a fresh execution context after a navigation.
 const CONTEXT_GRACE: Duration = Duration::from_secs(5);
@@ -267,7 +276,7 @@ async fn resolver_in(
         }
     }
     let params = json!({
-        "expression": RESOLVER_JS,
+        "expression": RESOLVER_JS.as_str(),
         "contextId": world,
         "returnByValue": false,
     });

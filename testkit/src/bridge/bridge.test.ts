@@ -69,6 +69,8 @@ describe("install", () => {
     expect(h.pageContextProtocol).toBe("a3s.test.page-context/1");
     expect(h.capabilities).toContain("snapshot.diff");
     expect(h.limits.max.nodes).toBe(5000);
+    // A3S Test reads the page's private regions here.
+    expect(h.redact).toEqual([".private"]);
     expect(bridge.probe()).toMatchObject({ revision: 1, pageId: "orders", disposed: false });
   });
 

@@ -295,6 +295,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       capabilities: options.uiUnderstanding ? [...CAPABILITIES] : CAPABILITIES.filter((c) => c !== "ui-understanding"),
       limits: { defaults: { ...DEFAULT_LIMITS }, max: { ...MAX_LIMITS }, installed: { ...options.limits } },
       repairStorage: repairStore.kind ?? options.repairStorage,
+      redact: [...options.redact],
     }),
     probe: () => ({
       protocol: PAGE_CONTEXT_PROTOCOL,

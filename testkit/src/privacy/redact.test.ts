@@ -38,6 +38,13 @@ describe("privacy", () => {
     expect(isSecretControl(make('<input autocomplete="one-time-code">'))).toBe(true);
     expect(isSecretControl(make('<input name="api_token">'))).toBe(true);
     expect(isSecretControl(make('<input type="email">'))).toBe(false);
+    // Every payment-card field and one-time code, as A3S Test's own rule (driver/src/privacy.rs).
+    for (const token of ["cc-number", "cc-csc", "cc-exp", "cc-exp-month", "cc-name", "CC-NUMBER", "billing cc-number", "current-password", "new-password"]) {
+      expect(isSecretControl(make(`<input autocomplete="${token}">`)), token).toBe(true);
+    }
+    expect(isSecretControl(make('<select autocomplete="cc-exp-year"><option>30</option></select>'))).toBe(true);
+    expect(isSecretControl(make('<input autocomplete="name">'))).toBe(false);
+    expect(isSecretControl(make('<input autocomplete="acc-number">'))).toBe(false);
   });
   it("matches redact selectors across shadow roots", () => {
     document.body.innerHTML = `<div class="secret"><span id="inner">x</span></div><x-host></x-host>`;

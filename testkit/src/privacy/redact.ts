@@ -25,14 +25,16 @@ export function scrubSecrets(value: string): string {
   return value.replace(JWT, REDACTED).replace(BEARER, REDACTED).replace(PREFIXED_KEY, REDACTED);
 }
 
+// The same controls A3S Test itself never reports (driver/src/privacy.rs): these input types,
+// and the autocomplete tokens for passwords, one-time codes and every payment-card field (`cc-*`).
 const SECRET_INPUT_TYPES = new Set(["password", "hidden"]);
-const SECRET_AUTOCOMPLETE = /(^|\s)(current-password|new-password|one-time-code|cc-number|cc-csc|cc-exp)/;
+const SECRET_AUTOCOMPLETE = /(^|\s)(current-password|new-password|one-time-code|cc-[a-z-]*)(\s|$)/i;
 
 /** True when a form control's value must never be serialized. */
 export function isSecretControl(el: Element): boolean {
   const tag = el.localName;
-  if (tag !== "input" && tag !== "textarea") return false;
-  const type = (el.getAttribute("type") ?? "").toLowerCase();
+  if (tag !== "input" && tag !== "textarea" && tag !== "select") return false;
+  const type = (el.getAttribute("type") ?? "").trim().toLowerCase();
   if (tag === "input" && SECRET_INPUT_TYPES.has(type)) return true;
   const ac = el.getAttribute("autocomplete");
   if (ac !== null && SECRET_AUTOCOMPLETE.test(ac)) return true;

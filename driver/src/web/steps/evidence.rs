@@ -3,6 +3,7 @@
 
 use super::Outcome;
 use crate::failure::FailureCode;
+use crate::privacy;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::tab::ContextShared;
@@ -19,38 +20,50 @@ use tokio::time::Instant;
 /// Deadline of each failure-evidence capture.
 const FAILURE_CAPTURE: Duration = Duration::from_secs(3);
 
+/// A PNG of the viewport with every private element painted over (`crate::privacy`): the
+/// private elements are listed alongside the capture, and a screenshot that cannot be masked is
+/// not returned.
 pub(crate) async fn png(ctx: &WebContext, deadline: Instant) -> Result<Vec<u8>, StepFailure> {
     let tab = ctx.tab()?;
-    let reply = tab
-        .session
-        .call(
-            "Page.captureScreenshot",
-            json!({ "format": "png" }),
-            COMMAND_BOUND,
-            deadline,
-        )
-        .await?;
+    let capture = tab.session.call(
+        "Page.captureScreenshot",
+        json!({ "format": "png" }),
+        COMMAND_BOUND,
+        deadline,
+    );
+    let (reply, private) = futures_util::future::join(capture, ctx.private_nodes(deadline)).await;
+    let (reply, private) = (reply?, private?);
     let data = reply.get("data").and_then(Value::as_str).unwrap_or("");
-    base64::engine::general_purpose::STANDARD
+    let bytes = base64::engine::general_purpose::STANDARD
         .decode(data)
         .map_err(|e| {
             StepFailure::new(
                 FailureCode::Protocol,
                 format!("the screenshot was not valid base64: {e}"),
             )
-        })
+        })?;
+    if private.rects.is_empty() {
+        return Ok(bytes);
+    }
+    privacy::mask_png(&bytes, &private.rects, private.scale)
+        .map_err(|e| StepFailure::new(FailureCode::Protocol, e.to_string()))
 }
 
+/// The accessibility tree with private values and redacted regions replaced (`crate::privacy`).
 async fn ax_tree(ctx: &WebContext, deadline: Instant) -> Result<Value, StepFailure> {
     let tab = ctx.tab()?;
-    tab.session
-        .call(
-            "Accessibility.getFullAXTree",
-            json!({}),
-            COMMAND_BOUND,
-            deadline,
-        )
-        .await
+    let tree = tab.session.call(
+        "Accessibility.getFullAXTree",
+        json!({}),
+        COMMAND_BOUND,
+        deadline,
+    );
+    let (reply, private) = futures_util::future::join(tree, ctx.private_nodes(deadline)).await;
+    let (mut reply, private) = (reply?, private?);
+    if let Some(nodes) = reply.get_mut("nodes").and_then(Value::as_array_mut) {
+        privacy::redact_ax(nodes, &private);
+    }
+    Ok(reply)
 }
 
 fn pretty(value: &Value) -> Vec<u8> {

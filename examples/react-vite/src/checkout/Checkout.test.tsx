@@ -13,6 +13,12 @@ async function fillAddress(user: ReturnType<typeof userEvent.setup>, postcode = 
   await user.type(screen.getByLabelText("Postcode"), postcode);
 }
 
+async function fillCard(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText("Card number"), "4242 4242 4242 4242");
+  await user.type(screen.getByLabelText("Expiry (MM/YY)"), "12/30");
+  await user.type(screen.getByLabelText("Security code"), "123");
+}
+
 describe("CartSummary", () => {
   it("lists each line and the total with shipping", () => {
     render(<CartSummary lines={SAMPLE_CART} />);
@@ -40,12 +46,14 @@ describe("PayButton", () => {
 });
 
 describe("Checkout", () => {
-  it("enables paying once the address can ship, then confirms the order", async () => {
+  it("enables paying once the address can ship and the card is complete, then confirms the order", async () => {
     const user = userEvent.setup();
     render(<Checkout lines={SAMPLE_CART} />);
     const pay = screen.getByRole("button", { name: "Pay €43.80" }) as HTMLButtonElement;
     expect(pay.disabled).toBe(true);
     await fillAddress(user);
+    expect(pay.disabled).toBe(true);
+    await fillCard(user);
     expect(pay.disabled).toBe(false);
     await user.click(pay);
     expect(screen.getByRole("status").textContent).toBe("Thanks, Ada Lovelace! Your order is on its way.");

@@ -1,10 +1,12 @@
-// The checkout: cart, address and pay button; after paying, a confirmation replaces the form.
+// The checkout: cart, address, payment card and pay button; after paying, a confirmation replaces the form.
 import { useState, type FormEvent } from "react";
 import { A3STestBoundary } from "@a3s-lab/testkit/react";
 import { CartSummary } from "./CartSummary";
 import { PayButton } from "./PayButton";
+import { PaymentForm } from "./PaymentForm";
 import { ShippingForm } from "./ShippingForm";
 import { totalCents, type CartLine } from "./cart";
+import { EMPTY_PAYMENT, isPayable, type PaymentDetails } from "./payment";
 import { EMPTY_ADDRESS, isShippable, type ShippingAddress } from "./shipping";
 
 export interface CheckoutProps {
@@ -13,10 +15,12 @@ export interface CheckoutProps {
 
 export function Checkout({ lines }: CheckoutProps) {
   const [address, setAddress] = useState<ShippingAddress>(EMPTY_ADDRESS);
+  const [payment, setPayment] = useState<PaymentDetails>(EMPTY_PAYMENT);
   const [paidBy, setPaidBy] = useState<string | null>(null);
+  const ready = isShippable(address) && isPayable(payment);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (isShippable(address)) setPaidBy(address.name.trim());
+    if (ready) setPaidBy(address.name.trim());
   };
   return (
     <A3STestBoundary id="checkout" name="Checkout" source={{ file: "src/checkout/Checkout.tsx" }} facts={{ paid: paidBy !== null }}>
@@ -25,7 +29,8 @@ export function Checkout({ lines }: CheckoutProps) {
         {paidBy === null ? (
           <form className="pay-form" onSubmit={submit} noValidate>
             <ShippingForm value={address} onChange={setAddress} />
-            <PayButton totalCents={totalCents(lines)} disabled={!isShippable(address)} />
+            <PaymentForm value={payment} onChange={setPayment} />
+            <PayButton totalCents={totalCents(lines)} disabled={!ready} />
           </form>
         ) : (
           <p className="card confirmation" role="status">

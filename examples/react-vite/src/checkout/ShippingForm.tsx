@@ -1,4 +1,5 @@
-// The shipping address fields. Errors show once a field has been left, not while typing.
+// The shipping address fields. Errors show once a field has been left, not while typing. The
+// values are private (the `address-field` class the page's Test Kit `redact` names).
 import { useState } from "react";
 import { A3STestBoundary } from "@a3s-lab/testkit/react";
 import { validateAddress, type ShippingAddress } from "./shipping";
@@ -30,6 +31,7 @@ export function ShippingForm({ value, onChange }: ShippingFormProps) {
               <label htmlFor={id}>{label}</label>
               <input
                 id={id}
+                className="address-field"
                 name={key}
                 autoComplete={autoComplete}
                 value={value[key]}
