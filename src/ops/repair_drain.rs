@@ -321,7 +321,7 @@ fn round(ledger: &Ledger, records: &[Value], report: &mut Drained) -> Round {
     }
     for (_, findings) in groups {
         let ids: Vec<String> = findings.iter().map(|f| f.id.as_str().to_owned()).collect();
-        match ledger.intake(findings, Actor::Human) {
+        match ledger.intake(findings, Actor::PageScript) {
             Ok(r) => {
                 report.accepted.extend(r.accepted);
                 report.duplicates.extend(r.duplicates);
