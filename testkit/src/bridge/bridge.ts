@@ -9,6 +9,7 @@ import type { Facts, Geometry, NodeRecord, SnapshotRequest, SnapshotResponse, Tr
 import { RedactionRules, sanitizeFacts } from "../privacy/redact";
 import { endpointTransport, resolveSameOriginEndpoint } from "../repair/endpoint";
 import { RepairNotifier } from "../repair/notify";
+import { gestureCheck } from "../repair/gesture";
 import { RepairQueue } from "../repair/queue";
 import { createRepairStore } from "../repair/storage";
 import type { RepairContext, RepairTarget } from "../repair/types";
@@ -273,6 +274,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
   const repairs = new RepairQueue({
     store: repairStore,
     onChange: (kind) => repairNotifier.changed(kind),
+    isHumanGesture: gestureCheck(win),
     ...(options.repairEndpoint !== undefined && typeof win.fetch === "function"
       ? { transport: endpointTransport(resolveSameOriginEndpoint(options.repairEndpoint, win.location.href), win.fetch.bind(win)) }
       : {}),
@@ -360,13 +362,14 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     registerBoundary: guarded((r) => registry.registerBoundary(r)),
     registerSource: guarded((r) => registry.registerSource(r)),
     registerSourceMap: guarded((r) => registry.registerSourceMap(r)),
-    submitRepair: guarded((draft) => repairs.submit(draft)),
+    submitRepair: guarded((draft, sendOptions) => repairs.submit(draft, sendOptions)),
     peekRepairBatch: guarded((o) => repairs.peekBatch(o)),
     takeRepairBatch: guarded((o) => repairs.takeBatch(o)),
     listRepairs: guarded(() => repairs.list()),
     applyRepairEvent: guarded((e) => repairs.applyEvent(e)),
-    submitRepairAction: guarded((a) => repairs.submitAction(a)),
-    takeRepairActions: guarded(() => repairs.takeActions()),
+    submitRepairAction: guarded((a, sendOptions) => repairs.submitAction(a, sendOptions)),
+    peekRepairActions: guarded((o) => repairs.peekActions(o)),
+    takeRepairActions: guarded((o) => repairs.takeActions(o)),
     listRepairActions: guarded(() => repairs.listActions()),
     subscribeRepairs: (listener) => {
       live();
