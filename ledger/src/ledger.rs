@@ -331,18 +331,6 @@ impl Ledger {
                 format!("{op} is recorded by A3S Test itself, not requested"),
             ));
         }
-        if req.actor == Actor::PageScript {
-            // Page code is code an agent edits: what it queues may enter a finding, never
-            // decide one.
-            return Err(LedgerError::new(
-                ErrorCode::InvalidTransition,
-                format!(
-                    "cannot {op} finding {}: the page's script queued this action, not a \
-                     person's gesture in the Review Overlay; only a person may {op}",
-                    req.finding_id
-                ),
-            ));
-        }
         if req.actor != Actor::A3sTest && req.request_id.is_none() {
             return Err(LedgerError::new(
                 ErrorCode::InvalidInput,
@@ -501,6 +489,19 @@ impl Ledger {
         }
         if let (Action::Promote { sha256, .. }, Actor::Human) = (&req.action, req.actor) {
             proven(state, f, sha256)?;
+        }
+        if req.actor == Actor::PageScript {
+            // Page code is code an agent edits: what it queues may enter a finding, never
+            // decide one. Judged here, under the lock like every refusal, so a ledger that
+            // cannot be read answers `retry` first.
+            return Err(LedgerError::new(
+                ErrorCode::InvalidTransition,
+                format!(
+                    "cannot {op} finding {}: the page's script queued this action, not a \
+                     person's gesture in the Review Overlay; only a person may {op}",
+                    f.id
+                ),
+            ));
         }
         let edge = transition(op, req.actor, f.status).ok_or_else(|| {
             let from: Vec<&str> = allowed_from(op, req.actor)

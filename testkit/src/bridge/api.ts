@@ -116,5 +116,6 @@ export const CAPABILITIES: readonly string[] = [
   "ui-understanding",
   "repair-queue",
   "repair-notify",
+  "repair-actions-drain",
   "node-id-of",
 ];
