@@ -312,6 +312,11 @@ export interface Handshake {
    * so the Review Overlay keeps drafts alongside it. Optional: older runtimes do not send it.
    */
   repairStorage?: "memory" | "session" | "local";
+  /**
+   * Present only in a production build that keeps the runtime: the reason the app stated
+   * (`keepInProduction.reason`).
+   */
+  keptInProduction?: string;
 }
 
 /** Cheap liveness record. */

@@ -55,6 +55,8 @@ interface BridgeEnv {
   onDispose: () => void;
   /** Reuse unchanged node records between projections (default true; tests compare both). */
   reuseRecords?: boolean;
+  /** The reason a production build keeps the runtime (reported in the handshake). */
+  keptInProduction?: string;
 }
 
 let idCounter = 0;
@@ -297,6 +299,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       capabilities: options.uiUnderstanding ? [...CAPABILITIES] : CAPABILITIES.filter((c) => c !== "ui-understanding"),
       limits: { defaults: { ...DEFAULT_LIMITS }, max: { ...MAX_LIMITS }, installed: { ...options.limits } },
       repairStorage: repairStore.kind ?? options.repairStorage,
+      ...(env.keptInProduction !== undefined ? { keptInProduction: env.keptInProduction } : {}),
     }),
     probe: () => ({
       protocol: PAGE_CONTEXT_PROTOCOL,
