@@ -183,7 +183,13 @@ fn the_deployment_checklist_names_files_that_exist() {
         })
         .collect();
     assert_eq!(rows.len(), 8, "one row per checklist control");
-    let prefixes = ["tests/", "testkit/src/", "driver/tests/", "ledger/tests/", "examples/"];
+    let prefixes = [
+        "tests/",
+        "testkit/src/",
+        "driver/tests/",
+        "ledger/tests/",
+        "examples/",
+    ];
     let mut named = 0;
     for row in rows {
         for path in row.split('`').skip(1).step_by(2) {
