@@ -191,6 +191,8 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
     });
     assert_eq!(finding["source"], "page", "{finding}");
     assert_eq!(finding["status"], "queued", "{finding}");
+    // The page's own button called `submitRepair`: page code sent it, however real the click.
+    assert_eq!(finding["sent_by"], "page_script", "{finding}");
     assert!(ledger_has(dir, "finding-late"));
 
     // An agent claims it: the ledger's new status is mirrored into the page.
@@ -234,9 +236,11 @@ fn dev_starts_the_server_drains_live_guards_the_channel_and_stops_what_it_starte
     assert_eq!(status, 200, "{body}");
     let answer: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(answer["accepted"], json!(["finding-posted"]), "{answer}");
-    dev.event(EVENT_WITHIN, |e| {
+    let posted = dev.event(EVENT_WITHIN, |e| {
         e["event"] == "finding" && e["finding_id"] == "finding-posted"
     });
+    // A document that does not say who sent it is page code's.
+    assert_eq!(posted["sent_by"], "page_script", "{posted}");
 
     // SIGINT: everything it started goes, and nothing is left of the channel.
     assert!(owned.iter().all(|p| alive(*p)), "{owned:?}");

@@ -218,6 +218,9 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
     let id = id.as_str();
     let inbox = app.json(&["agent", "repair-inbox", "--session", "dev"]);
     assert_eq!(inbox["items"][0]["finding_id"], id, "{inbox}");
+    // The reviewer's click on the overlay's Send sent it: a person's intake, and shown as such.
+    assert_eq!(finding["sent_by"], "human", "{finding}");
+    assert_eq!(inbox["items"][0]["sent_by"], "human", "{inbox}");
 
     // 4. The agent claims it, edits the component, and waits for Vite's hot reload in the page.
     let on = |verb: &str, rid: &str, extra: &[&str]| -> Value {

@@ -164,3 +164,45 @@ fn the_report_docs_list_every_merge_code() {
         );
     }
 }
+
+/// `docs/deployment.md` keeps one row per control of the deployment checklist (eight), and every
+/// test or source file it names as covering a control exists, so a renamed test cannot leave a
+/// control pointing at nothing.
+#[test]
+fn the_deployment_checklist_names_files_that_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/deployment.md")).expect("deployment.md");
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("| ")
+                && l[2..]
+                    .split(' ')
+                    .next()
+                    .is_some_and(|n| n.parse::<u32>().is_ok())
+        })
+        .collect();
+    assert_eq!(rows.len(), 8, "one row per checklist control");
+    let prefixes = [
+        "tests/",
+        "testkit/src/",
+        "driver/tests/",
+        "ledger/tests/",
+        "examples/",
+    ];
+    let mut named = 0;
+    for row in rows {
+        for path in row.split('`').skip(1).step_by(2) {
+            if !prefixes.iter().any(|p| path.starts_with(p)) {
+                continue;
+            }
+            named += 1;
+            if let Some(dir) = path.strip_suffix("*.test.ts") {
+                assert!(root.join(dir).is_dir(), "{path} names no folder");
+            } else {
+                assert!(root.join(path).is_file(), "{path} does not exist");
+            }
+        }
+    }
+    assert!(named >= 15, "the checklist names its tests ({named})");
+}

@@ -396,6 +396,11 @@ pub enum PageContextMethod {
     /// `applyRepairEvent(event)`: mirror one ledger status change in the page (the overlay shows
     /// it); `a3s-test dev` pushes the ledger's changes this way.
     ApplyRepairEvent,
+    /// `peekRepairActions({max})`: the reviewer's queued actions, not removed.
+    PeekRepairActions,
+    /// `takeRepairActions({answers})`: remove exactly the actions the ledger answered finally,
+    /// keeping their outcomes in the page (a drain's equivalent of the endpoint's answer).
+    TakeRepairActions,
     /// Wait for the page's repair queue to change (`subscribeRepairs`), with `{since, timeoutMs}`:
     /// answers `{epoch, count}` of a change counter the wait keeps on the page, at once when it
     /// moved past `since` (or the page was reloaded), so `a3s-test dev` drains as soon as the page
@@ -414,6 +419,8 @@ impl PageContextMethod {
             PageContextMethod::PeekRepairBatch => "peekRepairBatch",
             PageContextMethod::TakeRepairBatch => "takeRepairBatch",
             PageContextMethod::ApplyRepairEvent => "applyRepairEvent",
+            PageContextMethod::PeekRepairActions => "peekRepairActions",
+            PageContextMethod::TakeRepairActions => "takeRepairActions",
             PageContextMethod::WaitForRepairChange => "subscribeRepairs",
         }
     }

@@ -1,8 +1,10 @@
 //! Human actions from the Review Overlay (`{"protocol":"a3s.test.repair/1","actions":[…]}`):
 //! reply, accept, dismiss and reopen, exactly as the Test Kit queues them.
 //!
-//! Each action becomes one ledger request by the `human` actor, checked against the same
-//! transition table as every other write. A document of actions is not a transaction: each item
+//! Each action becomes one ledger request, checked against the same transition table as every
+//! other write: by the `human` actor when the Test Kit marked it as sent from a trusted gesture in
+//! the Review Overlay (`sentBy: "human"`), else by `page_script`, which the ledger refuses (page
+//! code cannot decide a review). A document of actions is not a transaction: each item
 //! is applied or refused on its own and reported in order. The request id makes a resent action
 //! a no-op, so a page may retry a document whose answer it never saw. Refusals are final (see
 //! [`ActionAnswer`]); only ledger-level failures ask the page to send an action again.
@@ -11,6 +13,7 @@ use crate::error::{ErrorCode, LedgerError};
 use crate::event::Action;
 use crate::id::{FindingId, RequestId};
 use crate::ledger::{Applied, Ledger, Request};
+use crate::record::SentBy;
 use crate::status::{transition, Actor, Op, RepairStatus};
 use crate::validate::MAX_TEXT_CHARS;
 use serde::{Deserialize, Serialize};
@@ -82,6 +85,10 @@ pub struct HumanAction {
     /// When the reviewer acted (the page's clock; informational).
     #[serde(default)]
     pub created_at: Option<String>,
+    /// Who queued it: a person's trusted gesture in the Review Overlay, or page code. Only the
+    /// first is a reviewer's decision; an action that does not say is page code's.
+    #[serde(default)]
+    pub sent_by: Option<SentBy>,
 }
 
 impl HumanAction {
@@ -98,7 +105,7 @@ impl HumanAction {
         };
         Request {
             finding_id: self.repair_id.clone(),
-            actor: Actor::Human,
+            actor: SentBy::actor(self.sent_by, Actor::PageScript),
             request_id: Some(self.request_id.clone()),
             attempt_id: None,
             action,

@@ -36,10 +36,19 @@ pub enum HoldReason {
         /// The other finding.
         other: FindingId,
     },
-    /// The two were sent in one batch and their targets overlap.
+    /// The two findings' targets overlap (a shared node id, or regions sharing an area), and
+    /// both are open: two workers would edit one thing.
     TargetOverlap {
         /// The other finding.
         other: FindingId,
+    },
+    /// The two findings' source hints name the same file (and, when both name lines, line
+    /// ranges that overlap), and both are open: two workers would edit one scope.
+    SharedSource {
+        /// The other finding.
+        other: FindingId,
+        /// The file both hints name (workspace-relative, validated).
+        file: String,
     },
 }
 

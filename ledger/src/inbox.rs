@@ -15,7 +15,7 @@ use crate::ledger::{sessions_dir, LEDGER_FILE};
 use crate::next_action::{next_action_of, NextAction, RequestIdSource};
 use crate::record::{Intent, Severity, TargetKind};
 use crate::state::{FindingState, LedgerState};
-use crate::status::{Op, RepairStatus};
+use crate::status::{Actor, Op, RepairStatus};
 use crate::store::{read_ledger_for_view, StoreLimits, TornTail};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -74,6 +74,10 @@ pub struct InboxItem {
     pub severity: Severity,
     /// What was marked.
     pub target_kind: TargetKind,
+    /// Who sent it (the intake event's actor): `human` for a person's gesture in the Review
+    /// Overlay (or a reviewer's import), `page_script` for something page code queued — which
+    /// is not a person's request, whatever its instruction says.
+    pub sent_by: Actor,
     /// The lease at the time of the view.
     pub lease: LeaseState,
     /// How many attempts it has had.
@@ -252,6 +256,7 @@ fn item(
         intent: record.intent,
         severity: record.severity,
         target_kind: record.target.kind,
+        sent_by: state.events[f.intake].actor,
         lease,
         attempts: f.attempts.len(),
         hold_reason: hold_reason(state, f),

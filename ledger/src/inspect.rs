@@ -201,6 +201,8 @@ pub struct LoopRecord {
     pub intent: Intent,
     /// How much it matters.
     pub severity: Severity,
+    /// Who sent it (the intake event's actor): `human` or `page_script` (see the inbox item).
+    pub sent_by: Actor,
     /// Declared conflicts.
     pub conflicts_with: Vec<FindingId>,
     /// Why A3S Test held it, if the last event was a hold.
@@ -418,6 +420,7 @@ pub fn inspect(
         status: f.status,
         intent: record.intent,
         severity: record.severity,
+        sent_by: state.events[f.intake].actor,
         hold_reason,
         untrusted: UntrustedContent {
             untrusted: true,

@@ -7,7 +7,7 @@
 //! the new event with one fsync. A refused operation appends nothing of its own.
 
 use crate::clock::{rfc3339, Clock};
-use crate::conflict::{holds, Candidate};
+use crate::conflict::{holds, is_open, Candidate};
 use crate::error::{ErrorCode, LedgerError};
 use crate::event::{Action, Event, HoldReason, Lease, RawFinding, LEDGER_FORMAT};
 use crate::id::{AttemptId, FindingId, RequestId, SessionId};
@@ -223,11 +223,13 @@ impl Ledger {
 
     /// Append `findings` (already validated by `intake::parse_document`) as one batch: new
     /// findings enter `queued`, identical re-sends are no-ops, a changed re-send refuses the whole
-    /// batch, and declared conflicts or overlapping targets hold both findings.
+    /// batch, and conflicts with open findings (`conflict.rs`) hold the new finding and every
+    /// queued one it conflicts with. Each intake event's actor is who the finding says sent it
+    /// (`sentBy`), or `unmarked` when it does not say (the channel decides what silence means).
     pub fn intake(
         &self,
         findings: Vec<Finding>,
-        actor: Actor,
+        unmarked: Actor,
     ) -> Result<IntakeReport, LedgerError> {
         let (mut writer, mut state) = self.open_writer()?;
         let mut report = IntakeReport {
@@ -257,10 +259,11 @@ impl Ledger {
                     }
                 }
             }
-            fresh.push((finding.id, raw, digest));
+            let actor = crate::record::SentBy::actor(finding.sent_by, unmarked);
+            fresh.push((finding.id, raw, digest, actor));
         }
         let first = state.events.len();
-        for (id, raw, digest) in fresh {
+        for (id, raw, digest, actor) in fresh {
             report.accepted.push(id.clone());
             let event = Event {
                 finding: Some(raw),
@@ -277,19 +280,19 @@ impl Ledger {
             state.push(event)?;
         }
         let batch: Vec<FindingId> = report.accepted.clone();
-        // Only queued findings can be held, so only they are parsed.
-        let queued: Vec<(Finding, bool)> = state
+        // Only open findings can conflict with a new one, so only they are parsed.
+        let open: Vec<(Finding, RepairStatus, bool)> = state
             .findings
             .iter()
-            .filter(|f| f.status == RepairStatus::Queued)
-            .map(|f| Ok((state.record(f)?, batch.contains(&f.id))))
+            .filter(|f| is_open(f.status))
+            .map(|f| Ok((state.record(f)?, f.status, batch.contains(&f.id))))
             .collect::<Result<_, LedgerError>>()?;
         let held = {
-            let candidates: Vec<Candidate<'_>> = queued
+            let candidates: Vec<Candidate<'_>> = open
                 .iter()
-                .map(|(finding, in_batch)| Candidate {
+                .map(|(finding, status, in_batch)| Candidate {
                     finding,
-                    status: RepairStatus::Queued,
+                    status: *status,
                     in_batch: *in_batch,
                 })
                 .collect();
@@ -493,6 +496,19 @@ impl Ledger {
         }
         if let (Action::Promote { sha256, .. }, Actor::Human) = (&req.action, req.actor) {
             proven(state, f, sha256)?;
+        }
+        if req.actor == Actor::PageScript {
+            // Page code is code an agent edits: what it queues may enter a finding, never
+            // decide one. Judged here, under the lock like every refusal, so a ledger that
+            // cannot be read answers `retry` first.
+            return Err(LedgerError::new(
+                ErrorCode::InvalidTransition,
+                format!(
+                    "cannot {op} finding {}: the page's script queued this action, not a \
+                     person's gesture in the Review Overlay; only a person may {op}",
+                    f.id
+                ),
+            ));
         }
         let edge = transition(op, req.actor, f.status).ok_or_else(|| {
             let from: Vec<&str> = allowed_from(op, req.actor)

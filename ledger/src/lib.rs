@@ -45,7 +45,7 @@ pub use inspect::{inspect, LoopRecord};
 pub use intake::{parse_document, parse_submission, Submission};
 pub use ledger::{session_dir, sessions_dir, Applied, IntakeReport, Ledger, Request, LEDGER_FILE};
 pub use next_action::{NextAction, NextActionKind, RandomRequestIds, RequestIdSource};
-pub use record::{Finding, Intent, Relation, Severity, REPAIR_PROTOCOL};
+pub use record::{Finding, Intent, Relation, SentBy, Severity, REPAIR_PROTOCOL};
 pub use slice::{plan_slice, SliceError};
 pub use source::source_files;
 pub use state::{FindingState, LedgerState};

@@ -8,7 +8,7 @@
 
 use crate::criterion::SuccessCriterion;
 use crate::id::{BatchId, FindingId};
-use crate::status::RepairStatus;
+use crate::status::{Actor, RepairStatus};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -151,6 +151,31 @@ pub enum Delivery {
     Endpoint,
 }
 
+/// Who queued a finding or an action in the page, as the Test Kit marked it (`sentBy`): a
+/// person's trusted pointer or keyboard gesture in the Review Overlay, or page code (a script
+/// calling the queue, the overlay API driven without a trusted gesture). Page bookkeeping: it
+/// becomes the actor of the ledger event and is not stored in the finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SentBy {
+    /// A trusted gesture in the Review Overlay sent it.
+    Human,
+    /// Page code queued it.
+    PageScript,
+}
+
+impl SentBy {
+    /// The ledger actor of something marked `mark`; `unmarked` when the document says nothing
+    /// (an older Test Kit, a hand-written file): each channel decides what silence means.
+    pub fn actor(mark: Option<SentBy>, unmarked: Actor) -> Actor {
+        match mark {
+            Some(SentBy::Human) => Actor::Human,
+            Some(SentBy::PageScript) => Actor::PageScript,
+            None => unmarked,
+        }
+    }
+}
+
 /// One sent finding as stored in the ledger: every field the Test Kit sends except the page's
 /// bookkeeping of its own copy (`protocol`, `status`, `sequence`, `events`, `delivery`), which is
 /// checked at intake and not stored — the ledger's events are the truth about the finding's
@@ -203,6 +228,10 @@ pub struct Finding {
     /// Page bookkeeping: where the page copy went. Not stored.
     #[serde(default, skip_serializing)]
     pub delivery: Option<Delivery>,
+    /// Who queued it in the page (see [`SentBy`]): the actor of its intake event. Not stored in
+    /// the finding, so a re-send through another channel stays identical.
+    #[serde(default, skip_serializing)]
+    pub sent_by: Option<SentBy>,
 }
 
 impl Finding {
@@ -288,12 +317,15 @@ mod tests {
             "{err}"
         );
         let page = format!(
-            r#"{{{BASE},"protocol":"a3s.test.repair/1","status":"queued","sequence":0,"events":[],"delivery":"taken"}}"#
+            r#"{{{BASE},"protocol":"a3s.test.repair/1","status":"queued","sequence":0,"events":[],"delivery":"taken","sentBy":"page_script"}}"#
         );
         let f: Finding = serde_json::from_str(&page).unwrap();
         assert_eq!(f.delivery, Some(Delivery::Taken));
+        assert_eq!(f.sent_by, Some(SentBy::PageScript));
         let stored = serde_json::to_value(&f).unwrap();
-        for key in ["protocol", "status", "sequence", "events", "delivery"] {
+        for key in [
+            "protocol", "status", "sequence", "events", "delivery", "sentBy",
+        ] {
             assert!(stored.get(key).is_none(), "{key} is stored");
         }
     }

@@ -47,6 +47,9 @@ pub struct SourceMapping {
     /// The 1-based line, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// The last line of the span, when the hint names one (conflict holds compare ranges).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u32>,
     /// The Test Kit's confidence, 0..=1.
     pub confidence: f64,
     /// Where the mapping came from.
@@ -59,6 +62,8 @@ pub struct SourceMapping {
 struct Span {
     file: String,
     line: Option<u32>,
+    #[serde(rename = "endLine")]
+    end_line: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -91,6 +96,7 @@ pub fn source_mappings(context: Option<&RawValue>) -> Vec<SourceMapping> {
             Some(SourceMapping {
                 file: file.to_owned(),
                 line: h.span.line,
+                end_line: h.span.end_line,
                 confidence: h.confidence,
                 origin: h.origin,
                 relation: h.relation,

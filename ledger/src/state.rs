@@ -9,7 +9,7 @@ use crate::error::{ErrorCode, LedgerError};
 use crate::event::{Action, Event, Lease};
 use crate::id::{AttemptId, FindingId, RequestId};
 use crate::record::{Finding, Intent};
-use crate::status::{transition, Op, RepairStatus};
+use crate::status::{transition, Actor, Op, RepairStatus};
 use crate::store::TornTail;
 use crate::verification::{Baseline, VerificationRecord};
 use std::collections::HashMap;
@@ -200,6 +200,12 @@ impl LedgerState {
             }
             if event.from.is_some() || event.to != RepairStatus::Queued {
                 return corrupt("intake must enter as queued".into());
+            }
+            if !matches!(event.actor, Actor::Human | Actor::PageScript) {
+                return corrupt(format!(
+                    "intake by {} (only a sender may enter a finding)",
+                    event.actor
+                ));
             }
             self.by_id
                 .insert(event.finding_id.clone(), self.findings.len());

@@ -1,4 +1,4 @@
-//! The repair state machine: the 13 statuses, the three actors, the operations and the one
+//! The repair state machine: the 13 statuses, the four actors, the operations and the one
 //! transition table every write is checked against.
 //!
 //! The table is the whole state machine of `docs/repair.md` ("States") plus self-loops that
@@ -119,15 +119,22 @@ pub enum Actor {
     Agent,
     /// A3S Test itself: intake checks, lease expiry, verification.
     A3sTest,
+    /// Code running in the reviewed page: a finding or action the Test Kit queued without a
+    /// person's trusted gesture in the Review Overlay (a page script calling `submitRepair`, the
+    /// overlay API driven by script). It may only enter findings (`intake`): the page is code an
+    /// agent edits, so nothing it queues may decide a review.
+    #[serde(rename = "page_script")]
+    PageScript,
 }
 
 impl Actor {
-    /// The JSON name (`human`, `agent`, `a3s-test`).
+    /// The JSON name (`human`, `agent`, `a3s-test`, `page_script`).
     pub fn as_str(self) -> &'static str {
         match self {
             Actor::Human => "human",
             Actor::Agent => "agent",
             Actor::A3sTest => "a3s-test",
+            Actor::PageScript => "page_script",
         }
     }
 }
@@ -217,7 +224,7 @@ impl Op {
         match actor {
             Actor::Agent => self != Op::Claim,
             Actor::A3sTest => matches!(self, Op::VerifyStart | Op::VerifyPass | Op::VerifyFail),
-            Actor::Human => false,
+            Actor::Human | Actor::PageScript => false,
         }
     }
 }

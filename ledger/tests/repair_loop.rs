@@ -408,9 +408,82 @@ fn overlapping_targets_in_one_batch_hold_both() {
         assert_eq!(fx.status(id), NeedsInput, "{id}");
     }
     assert_eq!(fx.status("e"), Queued);
-    // The same target in a later batch is not an overlap "in one batch".
-    fx.import(&[region("f", 200)]).unwrap();
-    assert_eq!(fx.status("f"), Queued);
+    // The same target in a later batch holds both too, each naming the other.
+    let r = fx.import(&[region("f", 200)]).unwrap();
+    assert_eq!(fx.status("f"), NeedsInput);
+    assert_eq!(fx.status("e"), NeedsInput);
+    let named: Vec<(String, HoldReason)> = r
+        .held
+        .iter()
+        .map(|h| (h.finding_id.as_str().to_owned(), h.reason.clone()))
+        .collect();
+    let other = |id: &str| HoldReason::TargetOverlap {
+        other: a3s_test_ledger::FindingId::parse(id).unwrap(),
+    };
+    assert_eq!(
+        named,
+        [("f".to_owned(), other("e")), ("e".to_owned(), other("f"))]
+    );
+}
+
+#[test]
+fn findings_sharing_a_source_file_across_batches_are_held_naming_each_other() {
+    let fx = Fixture::new();
+    let hinted = |id: &str, file: &str, lines: &str| {
+        finding(id, "").replace(
+            r#""sourceHints":[{"span":"src/App.tsx:10:4","confidence":0.9}]"#,
+            &format!(
+                "\"sourceHints\":[{{\"span\":{{\"file\":\"{file}\"{lines}}},\"confidence\":0.9,\"origin\":\"boundary_hint\",\"relation\":\"ancestor\",\"registrationId\":\"r\"}}]"
+            ),
+        )
+    };
+    fx.import(&[hinted(
+        "a",
+        "src/Checkout.tsx",
+        ",\"line\":10,\"endLine\":20",
+    )])
+    .unwrap();
+    // Another file, and the same file on lines that do not overlap: nothing held.
+    fx.import(&[hinted("b", "src/Cart.tsx", "")]).unwrap();
+    fx.import(&[hinted(
+        "c",
+        "src/Checkout.tsx",
+        ",\"line\":21,\"endLine\":30",
+    )])
+    .unwrap();
+    for id in ["a", "b", "c"] {
+        assert_eq!(fx.status(id), Queued, "{id}");
+    }
+    // Overlapping lines in a later batch: both held, each naming the other and the file.
+    let r = fx
+        .import(&[hinted(
+            "d",
+            "src/Checkout.tsx",
+            ",\"line\":18,\"endLine\":19",
+        )])
+        .unwrap();
+    let shared = |other: &str| HoldReason::SharedSource {
+        other: a3s_test_ledger::FindingId::parse(other).unwrap(),
+        file: "src/Checkout.tsx".into(),
+    };
+    let named: Vec<(String, HoldReason)> = r
+        .held
+        .iter()
+        .map(|h| (h.finding_id.as_str().to_owned(), h.reason.clone()))
+        .collect();
+    assert_eq!(
+        named,
+        [("d".to_owned(), shared("a")), ("a".to_owned(), shared("d"))]
+    );
+    // A hint without lines shares the whole file with every open finding; the ones that are not
+    // queued (held, or repaired by an agent) are named but not moved.
+    fx.drive("c", Repairing);
+    fx.import(&[hinted("e", "src/Checkout.tsx", "")]).unwrap();
+    assert_eq!(fx.status("e"), NeedsInput);
+    assert_eq!(fx.status("c"), Repairing);
+    let record = serde_json::to_value(fx.inspect("e").unwrap()).unwrap();
+    assert_eq!(record["hold_reason"]["kind"], "shared_source", "{record}");
+    assert_eq!(record["hold_reason"]["other"], "a", "{record}");
 }
 
 #[test]
@@ -762,7 +835,7 @@ fn the_reviewers_actions_follow_the_state_machine_and_are_idempotent() {
     let before = fx.bytes();
     // Accepting a queued finding is refused: coded error, nothing appended.
     let refused = fx.ledger.apply_human_actions(&actions_of(
-        r#"{"id":"a0","repairId":"f2","kind":"accept","requestId":"h0"}"#,
+        r#"{"id":"a0","repairId":"f2","kind":"accept","sentBy":"human","requestId":"h0"}"#,
     ));
     assert_eq!(
         refused[0].error.as_ref().unwrap().code,
@@ -773,11 +846,11 @@ fn the_reviewers_actions_follow_the_state_machine_and_are_idempotent() {
     assert_eq!(fx.status("f2"), Queued);
     // One refusal does not undo the others; each is a human event.
     let batch = actions_of(
-        r#"{"id":"a1","repairId":"f1","kind":"accept","message":"good","requestId":"h1"},
-           {"id":"a2","repairId":"zz","kind":"dismiss","requestId":"h2"},
-           {"id":"a3","repairId":"f1","kind":"reopen","message":"once more","requestId":"h3"},
-           {"id":"a4","repairId":"f1","kind":"reply","message":"smaller","requestId":"h4"},
-           {"id":"a5","repairId":"f2","kind":"dismiss","requestId":"h5"}"#,
+        r#"{"id":"a1","repairId":"f1","kind":"accept","message":"good","sentBy":"human","requestId":"h1"},
+           {"id":"a2","repairId":"zz","kind":"dismiss","sentBy":"human","requestId":"h2"},
+           {"id":"a3","repairId":"f1","kind":"reopen","message":"once more","sentBy":"human","requestId":"h3"},
+           {"id":"a4","repairId":"f1","kind":"reply","message":"smaller","sentBy":"human","requestId":"h4"},
+           {"id":"a5","repairId":"f2","kind":"dismiss","sentBy":"human","requestId":"h5"}"#,
     );
     let out = fx.ledger.apply_human_actions(&batch);
     let to: Vec<Option<RepairStatus>> = out
@@ -839,10 +912,72 @@ fn an_action_the_ledger_cannot_judge_is_to_be_retried() {
     std::fs::remove_file(&path).unwrap();
     std::fs::create_dir(&path).unwrap();
     let out = fx.ledger.apply_human_actions(&actions_of(
-        r#"{"id":"a1","repairId":"f1","kind":"dismiss","requestId":"h1"}"#,
+        r#"{"id":"a1","repairId":"f1","kind":"dismiss","sentBy":"human","requestId":"h1"}"#,
     ));
     assert_eq!(out[0].outcome, ActionAnswer::Retry, "{:?}", out[0].error);
     assert!(out[0].is_transient());
     let response = a3s_test_ledger::ActionsResponse::new(out);
     assert_eq!(response.error.unwrap().code, ErrorCode::Io);
+}
+
+#[test]
+fn page_script_intake_is_recorded_as_such_and_page_script_actions_decide_nothing() {
+    let fx = Fixture::new();
+    let docs = |items: &[String]| parse_document(doc(items).as_bytes()).unwrap();
+    // A channel that cannot prove a person sent it records an unmarked finding as page code's;
+    // a finding marked by the Test Kit keeps its mark whatever the channel.
+    fx.ledger
+        .intake(
+            docs(&[
+                finding("p1", ""),
+                finding("h1", r#","sentBy":"human""#),
+                finding("p2", r#","sentBy":"page_script""#),
+            ]),
+            Actor::PageScript,
+        )
+        .unwrap();
+    let state = fx.ledger.read().unwrap();
+    let sender = |id: &str| state.events[state.finding(&fid(id)).unwrap().intake].actor;
+    assert_eq!(sender("p1"), Actor::PageScript);
+    assert_eq!(sender("h1"), Actor::Human);
+    assert_eq!(sender("p2"), Actor::PageScript);
+    let line = String::from_utf8(fx.bytes()).unwrap();
+    assert!(
+        line.lines()
+            .next()
+            .unwrap()
+            .contains(r#""actor":"page_script""#),
+        "{line}"
+    );
+    // The mark is not part of the stored finding: the same finding re-sent is a duplicate.
+    let again = fx
+        .ledger
+        .intake(docs(&[finding("p1", r#","sentBy":"human""#)]), Actor::Human)
+        .unwrap();
+    assert_eq!(again.duplicates.len(), 1);
+    // inspect and the inbox say who sent it.
+    let record = serde_json::to_value(fx.inspect("p1").unwrap()).unwrap();
+    assert_eq!(record["sent_by"], "page_script", "{record}");
+    let record = serde_json::to_value(fx.inspect("h1").unwrap()).unwrap();
+    assert_eq!(record["sent_by"], "human", "{record}");
+    // Page code's accept, reply, dismiss or reopen is refused, coded, and appends nothing;
+    // an action that does not say who sent it is page code's.
+    fx.drive("h1", ReviewReady);
+    let before = fx.bytes();
+    for mark in [r#","sentBy":"page_script""#, ""] {
+        let out = fx.ledger.apply_human_actions(&actions_of(&format!(
+            r#"{{"id":"a1","repairId":"h1","kind":"accept","requestId":"x1"{mark}}}"#
+        )));
+        assert_eq!(out[0].outcome, ActionAnswer::Refused, "{mark}");
+        let e = out[0].error.as_ref().unwrap();
+        assert_eq!(e.code, ErrorCode::InvalidTransition);
+        assert!(e.message.contains("page's script"), "{e}");
+    }
+    assert_eq!(fx.bytes(), before);
+    assert_eq!(fx.status("h1"), ReviewReady);
+    let out = fx.ledger.apply_human_actions(&actions_of(
+        r#"{"id":"a1","repairId":"h1","kind":"accept","requestId":"x1","sentBy":"human"}"#,
+    ));
+    assert_eq!(out[0].outcome, ActionAnswer::Applied);
+    assert_eq!(fx.status("h1"), Resolved);
 }

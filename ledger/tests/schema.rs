@@ -13,7 +13,9 @@ use a3s_test_ledger::intake::{
     MAX_FINDINGS, MAX_INSTRUCTION_CHARS, MAX_NODE_IDS, MAX_PAGE_EVENTS, MAX_RELATIONS,
     MAX_TARGET_TEXT_CHARS,
 };
-use a3s_test_ledger::{parse_submission, Finding, Intent, RepairStatus, Severity, Submission};
+use a3s_test_ledger::{
+    parse_submission, Finding, Intent, RepairStatus, SentBy, Severity, Submission,
+};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -83,6 +85,17 @@ fn enums_match_the_serde_types() {
             .map(|k| k.to_string())
             .collect()
     );
+    assert_eq!(
+        strings(&def(&s, "sentBy")["enum"]),
+        wire_names([SentBy::Human, SentBy::PageScript])
+    );
+    for item in ["repair", "action"] {
+        assert_eq!(
+            def(&s, item)["properties"]["sentBy"]["$ref"],
+            "#/$defs/sentBy",
+            "{item}"
+        );
+    }
     let states = &def(&s, "successCriterion")["oneOf"][4]["properties"]["state"]["enum"];
     assert_eq!(strings(states), wire_names(TargetState::ALL));
     assert_eq!(
@@ -156,9 +169,11 @@ fn the_finding_fields_are_the_schemas() {
     );
     // Everything but the page's bookkeeping is stored, under the schema's names.
     let stored = serde_json::to_value(parse_one(&full).unwrap()).unwrap();
-    let bookkeeping: BTreeSet<String> = ["protocol", "status", "sequence", "events", "delivery"]
-        .map(String::from)
-        .into();
+    let bookkeeping: BTreeSet<String> = [
+        "protocol", "status", "sequence", "events", "delivery", "sentBy",
+    ]
+    .map(String::from)
+    .into();
     let expected: BTreeSet<String> = keys(&repair["properties"])
         .difference(&bookkeeping)
         .cloned()

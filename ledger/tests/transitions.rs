@@ -95,7 +95,12 @@ fn every_op_actor_and_status_is_valid_exactly_when_the_table_says() {
         baseline(),
         promote(),
     ];
-    let actors = [Actor::Human, Actor::Agent, Actor::A3sTest];
+    let actors = [
+        Actor::Human,
+        Actor::Agent,
+        Actor::A3sTest,
+        Actor::PageScript,
+    ];
     let mut checked = 0;
     for status in &statuses {
         let fx = Fixture::new();

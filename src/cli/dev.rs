@@ -399,12 +399,10 @@ impl<'a> Loop<'a> {
         };
         match repair_drain::drain(self.ctx, &params) {
             Ok(report) => {
-                let status = |id: &FindingId| {
-                    self.ledger
-                        .read()
-                        .ok()
-                        .and_then(|s| s.finding(id).map(|f| f.status))
-                };
+                let state = self.ledger.read().ok();
+                let status =
+                    |id: &FindingId| state.as_ref().and_then(|s| s.finding(id).map(|f| f.status));
+                let sent_by = |id: &FindingId| state.as_ref().and_then(|s| sender(s, id));
                 for id in &report.accepted {
                     self.based.insert(id.clone());
                     let baseline = report
@@ -416,6 +414,7 @@ impl<'a> Loop<'a> {
                         source: FindingSource::Page,
                         status: status(id),
                         baseline,
+                        sent_by: sent_by(id),
                     });
                 }
                 // A finding the plugin posted over the channel whose baseline this drain took
@@ -437,12 +436,31 @@ impl<'a> Loop<'a> {
                         source: FindingSource::Page,
                         status: status(&held.finding_id),
                         baseline: false,
+                        sent_by: sent_by(&held.finding_id),
                     });
                 }
                 for refused in &report.refused {
                     out.emit(&DevEvent::Refused {
                         finding_id: refused.finding_id.clone(),
                         code: refused.error.code.as_str().to_string(),
+                    });
+                }
+                for a in &report.actions {
+                    let text = |k: &str| {
+                        let v = a.get(k).and_then(Value::as_str).unwrap_or("");
+                        v.chars().take(80).collect::<String>()
+                    };
+                    out.emit(&DevEvent::Action {
+                        finding_id: text("findingId"),
+                        request_id: text("requestId"),
+                        outcome: text("outcome"),
+                        status: a
+                            .pointer("/result/to")
+                            .and_then(|v| serde_json::from_value(v.clone()).ok()),
+                        code: a
+                            .pointer("/error/code")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
                     });
                 }
                 for note in report.baselines.iter().filter(|b| !b.recorded) {
@@ -493,16 +511,16 @@ impl<'a> Loop<'a> {
 
     /// Report a finding the plugin posted over the channel, with its baseline note.
     fn channel_finding(&self, note: &repair_drain::BaselineNote, out: &Out) {
-        let status = self
-            .ledger
-            .read()
-            .ok()
+        let state = self.ledger.read().ok();
+        let status = state
+            .as_ref()
             .and_then(|s| s.finding(&note.finding_id).map(|f| f.status));
         out.emit(&DevEvent::Finding {
             finding_id: note.finding_id.clone(),
             source: FindingSource::Channel,
             status,
             baseline: note.recorded,
+            sent_by: state.as_ref().and_then(|s| sender(s, &note.finding_id)),
         });
     }
 
@@ -556,6 +574,12 @@ impl<'a> Loop<'a> {
             });
         }
     }
+}
+
+/// Who sent finding `id` (its intake event's actor).
+fn sender(state: &a3s_test_ledger::LedgerState, id: &FindingId) -> Option<a3s_test_ledger::Actor> {
+    let f = state.finding(id)?;
+    state.events.get(f.intake).map(|e| e.actor)
 }
 
 /// A ledger event as the Test Kit's `RepairEvent` (`applyRepairEvent`): the ledger's sequence

@@ -5,7 +5,7 @@
 //! Why events rather than one result: the command runs until it is stopped; what matters is
 //! each moment (ready, a finding arrived, a status went back to the page, stopped).
 
-use a3s_test_ledger::{FindingId, RepairStatus};
+use a3s_test_ledger::{Actor, FindingId, RepairStatus};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -92,6 +92,22 @@ pub enum DevEvent {
         status: Option<RepairStatus>,
         /// Its before baseline was recorded.
         baseline: bool,
+        /// Who sent it, as the ledger recorded it (`page_script`: page code queued it, no
+        /// person's gesture in the Review Overlay did).
+        sent_by: Option<Actor>,
+    },
+    /// A reviewer's action queued in the page was drained: the ledger's answer.
+    Action {
+        /// The finding it acts on (as the page sent it; untrusted, clipped).
+        finding_id: String,
+        /// The action's request id (as the page sent it; untrusted, clipped).
+        request_id: String,
+        /// `applied`, `duplicate`, `refused` or `retry` (still queued in the page).
+        outcome: String,
+        /// The finding's status after it, when applied or a duplicate.
+        status: Option<RepairStatus>,
+        /// Why it was refused or must be retried.
+        code: Option<String>,
     },
     /// A finding from the page the ledger refused (it stays in the page queue).
     Refused {

@@ -484,8 +484,8 @@ pub fn inspect_finding(ctx: &Context, p: &FindingParams) -> Result<LoopRecord, L
     inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)
 }
 
-/// Append an `a3s.test.repair/1` document to a session's ledger (actor: the reviewer who sent
-/// it). Returns the intake report.
+/// Append an `a3s.test.repair/1` document to a session's ledger (actor: the reviewer who runs
+/// the command, unless a finding says page code sent it). Returns the intake report.
 pub fn import(ctx: &Context, session: &str, document: &[u8]) -> Result<Imported, LedgerError> {
     let session = SessionId::parse(session)?;
     let findings = parse_document(document)?;

@@ -15,15 +15,24 @@
 //! (bounded; [`late_baselines`]), so an endpoint-sent finding does not verify as one imported
 //! without a page.
 //!
-//! Authority: the findings are recorded as human intake because a person sent them in the page;
-//! the drain itself never creates a finding, so an agent may run it.
+//! The reviewer's actions queued in the page (Accept, Reply, Dismiss, Reopen — the overlay's
+//! `submitRepairAction`) are drained the same way: peek, apply each to the ledger on its own with
+//! the repair endpoint's per-item answers, then hand the answers back (`takeRepairActions`), so
+//! exactly the actions with a final answer leave the page and one the ledger could not judge
+//! (`retry`) stays queued for the next drain.
+//!
+//! Authority: each finding's intake and each action is recorded as who queued it in the page —
+//! `human` only when the Test Kit saw a person's trusted gesture in the Review Overlay send it,
+//! `page_script` otherwise (and for anything that does not say). A `page_script` action is refused:
+//! page code, which an agent edits, cannot decide a review. The drain itself never creates a
+//! finding or decides anything, so an agent may run it.
 
 use super::session::{turn, typed};
 use super::Context;
 use a3s_test_ledger::verification::Baseline;
 use a3s_test_ledger::{
-    parse_document, Action, Actor, ErrorCode, Finding, FindingId, Ledger, LedgerError,
-    RepairStatus, Request as LedgerRequest, SessionId, REPAIR_PROTOCOL,
+    parse_document, parse_submission, Action, Actor, ErrorCode, Finding, FindingId, Ledger,
+    LedgerError, RepairStatus, Request as LedgerRequest, SessionId, Submission, REPAIR_PROTOCOL,
 };
 use a3s_test_runner::session::page_context::repair_queue::MAX_BATCH;
 use a3s_test_runner::session::protocol::Request;
@@ -98,6 +107,13 @@ pub struct Drained {
     /// The before baseline of each accepted finding: recorded, or why not (the finding stays
     /// in the ledger either way; one without a baseline verifies with an expanded slice).
     pub baselines: Vec<BaselineNote>,
+    /// The reviewer's actions drained from the page: the ledger's answer to each, in the repair
+    /// endpoint's shape (`applied`, `duplicate`, `refused` with its error, `retry`).
+    pub actions: Vec<Value>,
+    /// Why the page's actions could not be read (an older Test Kit without
+    /// `peekRepairActions`); the findings were drained all the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actions_unread: Option<String>,
     /// The session.
     pub session: Option<SessionId>,
 }
@@ -231,8 +247,81 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
     let accepted = report.accepted.clone();
     let late = late_baselines(ctx, session, &ledger, |id| accepted.contains(id))?;
     report.baselines.extend(late);
+    drain_actions(ctx, session, &ledger, &mut report)?;
     report.session = Some(session_id);
     Ok(report)
+}
+
+/// The page queue's answer to an actions peek.
+#[derive(Debug, Deserialize)]
+struct PeekedActions {
+    #[serde(default)]
+    batch: Option<ActionBatch>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ActionBatch {
+    #[serde(default)]
+    actions: Vec<Value>,
+}
+
+/// Apply the reviewer's queued actions (after the findings, so an action on a finding sent in the
+/// same moment finds it) and hand the answers back to the page.
+fn drain_actions(
+    ctx: &Context,
+    session: &str,
+    ledger: &Ledger,
+    report: &mut Drained,
+) -> Result<(), DrainError> {
+    for _ in 0..MAX_ROUNDS {
+        let request = Request::RepairActionsPeek {
+            max: MAX_BATCH as u32,
+        };
+        let peeked: PeekedActions = match turn(ctx, session, request) {
+            Ok(body) => typed(body)?,
+            Err(e) if e.code == a3s_test_runner::session::SessionCode::Capability => {
+                report.actions_unread = Some(e.message);
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let items = peeked.batch.map(|b| b.actions).unwrap_or_default();
+        if items.is_empty() {
+            break;
+        }
+        let answers: Vec<Value> = items.iter().map(|item| answer(ledger, item)).collect();
+        let finals = answers
+            .iter()
+            .filter(|a| a.get("outcome").and_then(Value::as_str) != Some("retry"))
+            .count();
+        report.actions.extend(answers.iter().cloned());
+        turn(ctx, session, Request::RepairActionsTake { answers })?;
+        if items.len() < MAX_BATCH || finals == 0 {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The ledger's answer to one queued action, in the endpoint's per-item shape. An action that
+/// does not validate is refused with its error, echoing the page's ids so the page can match it.
+fn answer(ledger: &Ledger, item: &Value) -> Value {
+    let doc = json!({ "protocol": REPAIR_PROTOCOL, "actions": [item] });
+    let bytes = serde_json::to_vec(&doc).expect("JSON values serialize");
+    match parse_submission(&bytes) {
+        Ok(Submission::Actions(actions)) => {
+            let outcome = ledger.apply_human_actions(&actions).remove(0);
+            serde_json::to_value(outcome).expect("outcomes serialize")
+        }
+        Ok(Submission::Repairs(_)) => unreachable!("an actions document reads as actions"),
+        Err(error) => json!({
+            "id": item.get("id"),
+            "findingId": item.get("repairId"),
+            "requestId": item.get("requestId"),
+            "outcome": "refused",
+            "error": error,
+        }),
+    }
 }
 
 /// Baselines for findings that entered the ledger while the session runs without passing the
@@ -321,7 +410,7 @@ fn round(ledger: &Ledger, records: &[Value], report: &mut Drained) -> Round {
     }
     for (_, findings) in groups {
         let ids: Vec<String> = findings.iter().map(|f| f.id.as_str().to_owned()).collect();
-        match ledger.intake(findings, Actor::Human) {
+        match ledger.intake(findings, Actor::PageScript) {
             Ok(r) => {
                 report.accepted.extend(r.accepted);
                 report.duplicates.extend(r.duplicates);

@@ -465,6 +465,46 @@ describe("Review Overlay in Chromium", () => {
     await expect.poll(() => part("announcer").textContent()).toContain("refused");
   });
 
+  it("marks what a person's click sends as human, and what page code queues as page_script", async () => {
+    await open();
+    server.setFailing(true);
+    // A script keeps a trusted click it saw on the page, to pass it off later as its gesture.
+    await page.evaluate(() => {
+      document.addEventListener("click", (e) => ((window as unknown as { kept?: Event }).kept = e), { capture: true, once: true });
+    });
+    await clickOn("help");
+    await page.keyboard.press("e");
+    await clickOn("pay");
+    await instruction().fill("Sent by a person");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await expect.poll(async () => (await call<RepairBatch>("peekRepairBatch")).repairs.length, { timeout: 5_000 }).toBe(1);
+    const region = { x: 0, y: 0, width: 10, height: 10 };
+    const draft = (id: string) => ({ id, target: { kind: "region", nodeIds: [], region }, instruction: id, intent: "fix", severity: "suggestion" });
+    await call("submitRepair", draft("by-script"));
+    await page.evaluate(async (d) => {
+      const w = window as unknown as Record<symbol, { submitRepair(d: unknown, o: unknown): Promise<unknown> }> & { kept?: Event };
+      await w[Symbol.for("a3s.test.page-context")]?.submitRepair(d, { gesture: w.kept });
+    }, draft("replayed-click"));
+    const sent = await call<RepairBatch>("peekRepairBatch");
+    expect(sent.repairs.map((r) => [r.instruction, r.sentBy])).toEqual([
+      ["Sent by a person", "human"],
+      ["by-script", "page_script"],
+      ["replayed-click", "page_script"],
+    ]);
+    // The reviewer sees which findings page code sent.
+    await expect.poll(() => page.locator(`${O} [data-part="sender"]`).count()).toBe(2);
+    // The same rule for actions: the overlay's Accept is the person's, a script's is page code's.
+    const id = sent.repairs[0]?.id ?? "";
+    await call("applyRepairEvent", { repairId: id, sequence: 1, status: "review_ready", actor: "a3s-test", at: new Date().toISOString(), requestId: "req-ready" });
+    await page.locator(`${O} [data-focus="accept-${id}"]`).click();
+    await call("submitRepairAction", { repairId: id, kind: "accept", requestId: "script-accept" });
+    const pending = await call<{ actions: Array<{ kind: string; requestId: string; sentBy: string }> }>("peekRepairActions");
+    expect(pending.actions.map((a) => [a.kind, a.requestId === "script-accept" ? "script" : "overlay", a.sentBy])).toEqual([
+      ["accept", "overlay", "human"],
+      ["accept", "script", "page_script"],
+    ]);
+  });
+
   it("updates statuses from bridge notifications with no timer", async () => {
     // Record every interval the page registers from the start, before the overlay mounts.
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });

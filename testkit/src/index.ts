@@ -3,6 +3,7 @@ export { installTestKit, getPageContextBridge } from "./bridge/install";
 export type { PageContextBridge, WaitForDiffRequest } from "./bridge/bridge";
 export { CAPABILITIES } from "./bridge/bridge";
 export type { TestKitOptions } from "./bridge/options";
+export { isProductionBuild, productionGate, MAX_REASON_CHARS, type KeepInProduction } from "./bridge/production";
 export type { BoundaryRegistration, SourceRegistration, SourceMapRegistration, Unregister } from "./bridge/registry";
 export { TestKitError, type TestKitErrorCode } from "./errors";
 export { DEFAULT_LIMITS, MAX_LIMITS, MIN_LIMITS } from "./limits";

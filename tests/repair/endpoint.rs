@@ -380,8 +380,9 @@ fn actions_doc(items: &[Value]) -> String {
     serde_json::json!({ "protocol": "a3s.test.repair/1", "actions": items }).to_string()
 }
 
+/// An action as the Review Overlay queues it after a person's click (`sentBy: "human"`).
 fn action(id: &str, finding: &str, kind: &str) -> Value {
-    serde_json::json!({ "id": id, "repairId": finding, "kind": kind, "requestId": format!("req-{id}") })
+    serde_json::json!({ "id": id, "repairId": finding, "kind": kind, "requestId": format!("req-{id}"), "sentBy": "human" })
 }
 
 /// POST `actions` to the endpoint, expect HTTP `status`, and return the body.

@@ -1,9 +1,12 @@
-//! The reviewer's actions from real Chromium through the real `repair-endpoint` process: the page's
-//! Test Kit POSTs them (the app server forwards, as a dev server's proxy does) and reads the
-//! per-item answers. A refused action gets a final answer and leaves the page queue — it is
-//! posted once, never again — while an action the ledger could not judge (its file cannot be
-//! written) stays queued and goes out with the next POST. A Layout Mode placement of a project
-//! component without a purpose reaches the ledger as sent.
+//! Actions queued by page code from real Chromium through the real `repair-endpoint` process: the
+//! page's Test Kit POSTs them (the app server forwards, as a dev server's proxy does) and reads
+//! the per-item answers. No person's gesture in the Review Overlay sent them (a page script
+//! called `submitRepairAction`), so the Test Kit marks them `page_script` and the ledger refuses
+//! each — an accept, a dismissal, a reopen alike: page code cannot decide a review. A refused
+//! action gets a final answer and leaves the page queue — it is posted once, never again — while
+//! an action the ledger could not judge (its file cannot be written) stays queued and goes out
+//! with the next POST. The findings the script sent are recorded as `page_script` intake, and a
+//! Layout Mode placement of a project component without a purpose reaches the ledger as sent.
 
 use crate::endpoint::app_with_endpoint;
 use crate::page_server::{AppServer, ENDPOINT_PATH};
@@ -108,12 +111,12 @@ fn a_refused_action_leaves_the_page_queue_and_a_ledger_failure_keeps_one() {
     let root = dir.path();
     let _abort = start_session(root, &app.origin, SESSION);
 
-    // The accept is refused (the finding is queued, not review_ready), the dismissal applied:
-    // both are final, so neither is left in the page.
+    // Both are page code's, so both are refused; both answers are final, so neither is left in
+    // the page.
     expect_text(
         root,
         &format!(
-            "Sent endpoint | pending: none | answers: act-accept=refused:{INVALID},act-dismiss=applied:cancelled"
+            "Sent endpoint | pending: none | answers: act-accept=refused:{INVALID},act-dismiss=refused:{INVALID}"
         ),
     );
     // The placement reached the ledger exactly as the page sent it: a project component named
@@ -126,6 +129,13 @@ fn a_refused_action_leaves_the_page_queue_and_a_ledger_failure_keeps_one() {
         .filter_map(|e| e.get("finding").cloned())
         .collect();
     let place = stored.iter().find(|f| f["id"] == "finding-place").unwrap();
+    // The script sent the findings: page code's intake, and no event of the reviewer's.
+    let actors: Vec<String> = std::fs::read_to_string(&ledger)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["actor"].to_string())
+        .collect();
+    assert_eq!(actors, ["\"page_script\"", "\"page_script\""], "{actors:?}");
     assert_eq!(
         place["target"]["layout"],
         json!({"mode": "placement", "componentType": "button", "componentSource": "project",
@@ -144,12 +154,12 @@ fn a_refused_action_leaves_the_page_queue_and_a_ledger_failure_keeps_one() {
     std::fs::remove_dir(&ledger).unwrap();
     std::fs::rename(&kept, &ledger).unwrap();
 
-    // The next POST carries the kept reopen with the new action; both are applied.
+    // The next POST carries the kept reopen with the new action; both are judged, and refused.
     click(root, "Dismiss again");
     expect_text(
         root,
         &format!(
-            "Dismiss sent | pending: none | answers: act-accept=refused:{INVALID},act-dismiss=applied:cancelled,act-reopen=applied:reopened,act-dismiss-2=applied:cancelled"
+            "Dismiss sent | pending: none | answers: act-accept=refused:{INVALID},act-dismiss=refused:{INVALID},act-reopen=refused:{INVALID},act-dismiss-2=refused:{INVALID}"
         ),
     );
     assert_eq!(
@@ -175,6 +185,6 @@ fn a_refused_action_leaves_the_page_queue_and_a_ledger_failure_keeps_one() {
         ],
     )["status"]
         .clone();
-    assert_eq!(status, "cancelled");
+    assert_eq!(status, "queued", "page code decided nothing");
     drop(ep);
 }

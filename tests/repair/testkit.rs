@@ -4,10 +4,13 @@
 //! answers 503), so the page keeps its queue; `agent repair-drain` moves the batch into the
 //! session's ledger through `peekRepairBatch`/`takeRepairBatch`. Every field the page sent is in
 //! the ledger (the page's own bookkeeping excepted), the declared pair waits for a person, a
-//! failed append keeps the page queue, and a second drain appends nothing. The same bodies then
-//! go through the real `repair-endpoint` process: the batch is appended, the actions become
-//! human events, an invalid one is refused with its code (a final answer, so 200) and a resend
-//! changes nothing.
+//! failed append keeps the page queue, and a second drain appends nothing. The page's script sent
+//! all of it (no person's gesture in the Review Overlay), so the findings are `page_script`
+//! intake and the drained actions are refused and leave the page. The same bodies then go through
+//! the real `repair-endpoint` process: the batch is appended as `page_script` intake and the
+//! page's own actions are refused; marked as sent by a person (`sentBy: "human"`, what the overlay
+//! sends after a trusted click), they become human events, an invalid one is refused with its
+//! code (a final answer, so 200) and a resend changes nothing.
 
 use crate::endpoint::Endpoint;
 use crate::mcp_pipe::McpClient;
@@ -18,7 +21,9 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The page's bookkeeping of its own copy: checked at intake, never stored.
-const BOOKKEEPING: [&str; 5] = ["protocol", "status", "sequence", "events", "delivery"];
+const BOOKKEEPING: [&str; 6] = [
+    "protocol", "status", "sequence", "events", "delivery", "sentBy",
+];
 
 /// A review page: a boundary with a source hint, then one batch of three findings and three
 /// actions sent through the bridge exactly as the Review Overlay sends them.
@@ -174,6 +179,11 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
         "{hints:?}"
     );
     assert!(sent.iter().all(|r| r["batchId"] == compact["batchId"]));
+    // A page script called `submitRepair`: the Test Kit says so.
+    assert!(
+        sent.iter().all(|r| r["sentBy"] == "page_script"),
+        "{sent:?}"
+    );
 
     // A failed append keeps the page queue: the ledger file cannot be opened.
     let ledger = ledger_path(root, "xl");
@@ -213,8 +223,42 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     );
     assert_eq!(drained["taken"], json!(ids), "{drained}");
     assert_eq!(drained["refused"], json!([]), "{drained}");
+    // The page's three actions were drained too: each refused (page code's), each a final
+    // answer, so each left the page.
+    let drained_actions = drained["actions"].as_array().unwrap();
+    assert_eq!(drained_actions.len(), 3, "{drained}");
+    for a in drained_actions {
+        assert_eq!(a["outcome"], "refused", "{a}");
+        assert_eq!(a["error"]["code"], "test.session.repair_invalid_transition");
+    }
+    let intakes: Vec<Value> = std::fs::read_to_string(&ledger)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e.get("finding").is_some())
+        .collect();
+    // All three are the page's: the one imported by the CLI keeps the mark the page gave it.
+    let actors: Vec<&str> = intakes
+        .iter()
+        .map(|e| e["actor"].as_str().unwrap())
+        .collect();
+    assert_eq!(actors, ["page_script", "page_script", "page_script"]);
     let held = crate::common::each_str(&drained["held"], "finding_id");
-    assert_eq!(held, ["finding-layout-expanded", "finding-layout-compact"]);
+    // The declared pair, and the note: its source hint names the file the compact finding's
+    // does (the checkout boundary's `src/Checkout.tsx`), and both are open.
+    assert_eq!(
+        held,
+        [
+            "finding-layout-expanded",
+            "finding-layout-compact",
+            "finding-note"
+        ]
+    );
+    assert_eq!(
+        drained["held"][2]["reason"],
+        json!({"kind": "shared_source", "other": "finding-layout-compact", "file": "src/Checkout.tsx"}),
+        "{drained}"
+    );
     assert_nothing_lost(&sent, &stored_findings(root, "xl"));
     assert_eq!(
         status_of(root, "xl", "finding-layout-compact"),
@@ -224,7 +268,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
         status_of(root, "xl", "finding-layout-expanded"),
         "needs_input"
     );
-    assert_eq!(status_of(root, "xl", "finding-note"), "queued");
+    assert_eq!(status_of(root, "xl", "finding-note"), "needs_input");
     let record = ok_json(
         root,
         &[
@@ -253,6 +297,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
         &["agent", "repair-drain", "--session", "xl", "--json"],
     );
     assert_eq!(again["taken"], json!([]), "{again}");
+    assert_eq!(again["actions"], json!([]), "{again}");
     assert_eq!(
         std::fs::read_to_string(&ledger).unwrap().lines().count(),
         lines
@@ -275,7 +320,34 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     assert_nothing_lost(&sent, &stored_findings(root, "ep"));
     let actions = posts[3]["actions"].as_array().unwrap().clone();
     assert_eq!(actions.len(), 3);
-    let document = json!({"protocol": "a3s.test.repair/1", "actions": actions}).to_string();
+    // As the page's script queued them: refused, every one, and nothing appended.
+    let before = std::fs::read_to_string(ledger_path(root, "ep")).unwrap();
+    let as_queued = json!({"protocol": "a3s.test.repair/1", "actions": actions}).to_string();
+    let (status, body) = ep.post_json(&as_queued);
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["outcome"] == "refused"),
+        "{body}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ledger_path(root, "ep")).unwrap(),
+        before
+    );
+    // As the overlay queues them after a person's click.
+    let by_person: Vec<Value> = actions
+        .iter()
+        .map(|a| {
+            let mut a = a.clone();
+            a["sentBy"] = json!("human");
+            a["requestId"] = json!(format!("{}-person", a["requestId"].as_str().unwrap()));
+            a
+        })
+        .collect();
+    let document = json!({"protocol": "a3s.test.repair/1", "actions": by_person}).to_string();
     let (status, body) = ep.post_json(&document);
     // The reply re-queues, the dismissal cancels; accepting an unverified finding is refused.
     // Every item got a final answer, so the answer is 200 and the page may drop all three.
@@ -304,7 +376,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
         status_of(root, "ep", "finding-layout-expanded"),
         "cancelled"
     );
-    assert_eq!(status_of(root, "ep", "finding-note"), "queued");
+    assert_eq!(status_of(root, "ep", "finding-note"), "needs_input");
     let events = std::fs::read_to_string(ledger_path(root, "ep")).unwrap();
     let humans = events
         .lines()
@@ -323,11 +395,12 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
         std::fs::read_to_string(ledger_path(root, "ep")).unwrap(),
         events
     );
-    assert_eq!(
-        humans,
-        3 + 2,
-        "three intakes and two actions by the reviewer"
-    );
+    assert_eq!(humans, 2, "two actions by the reviewer");
+    let page = events
+        .lines()
+        .filter(|l| l.contains("\"actor\":\"page_script\""))
+        .count();
+    assert_eq!(page, 3, "three intakes by the page's script");
 }
 
 #[test]
@@ -340,7 +413,8 @@ fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
     let (report, refused) = mcp.result("test_repair_drain", json!({"session": "mx"}));
     assert!(!refused, "{report}");
     assert_eq!(report["accepted"].as_array().unwrap().len(), 3, "{report}");
-    // The intake is the reviewer's (they sent it in the page), never the MCP client's.
+    // The page's script sent them (no person's gesture in the overlay): page code's intake,
+    // never the MCP client's and never a person's.
     let ledger = std::fs::read_to_string(ledger_path(root, "mx")).unwrap();
     let intakes: Vec<Value> = ledger
         .lines()
@@ -348,7 +422,16 @@ fn an_mcp_client_drains_what_the_reviewer_sent_and_nothing_else() {
         .filter(|e| e.get("finding").is_some())
         .collect();
     assert_eq!(intakes.len(), 3);
-    assert!(intakes.iter().all(|e| e["actor"] == "human"), "{intakes:?}");
+    assert!(
+        intakes.iter().all(|e| e["actor"] == "page_script"),
+        "{intakes:?}"
+    );
+    let inbox = ok_json(
+        root,
+        &["agent", "repair-inbox", "--session", "mx", "--json"],
+    );
+    let senders = crate::common::each_str(&inbox["items"], "sent_by");
+    assert!(senders.iter().all(|s| *s == "page_script"), "{inbox}");
     // A second drain finds nothing: the page queue was emptied only of what the ledger holds.
     let (again, _) = mcp.result("test_repair_drain", json!({"session": "mx"}));
     assert_eq!(again["taken"], json!([]), "{again}");

@@ -276,6 +276,14 @@ impl<D: AgentDriver> Engine<D> {
                 let deadline = self.turn_deadline();
                 async { repair_queue::take(self.ctx()?, &ids, deadline).await }.await
             }
+            Request::RepairActionsPeek { max } => {
+                let deadline = self.turn_deadline();
+                async { repair_queue::peek_actions(self.ctx()?, max, deadline).await }.await
+            }
+            Request::RepairActionsTake { answers } => {
+                let deadline = self.turn_deadline();
+                async { repair_queue::take_actions(self.ctx()?, &answers, deadline).await }.await
+            }
             Request::RepairBaseline { finding, dir } => {
                 let deadline = self.turn_deadline();
                 async {

@@ -105,6 +105,10 @@ pub enum SessionEvent {
     RepairPeek(TurnRecord),
     /// A `repair_take` turn.
     RepairTake(TurnRecord),
+    /// A `repair_actions_peek` turn (the reviewer's queued actions read by a drain).
+    RepairActionsPeek(TurnRecord),
+    /// A `repair_actions_take` turn (the ledger's answers handed back to the page).
+    RepairActionsTake(TurnRecord),
     /// A `repair_prove` turn (a candidate proven in a fresh context).
     RepairProve(TurnRecord),
     /// A `repair_baseline` turn.
@@ -131,6 +135,8 @@ impl SessionEvent {
             Request::Inspect { .. } => SessionEvent::Inspect(record),
             Request::RepairPeek { .. } => SessionEvent::RepairPeek(record),
             Request::RepairTake { .. } => SessionEvent::RepairTake(record),
+            Request::RepairActionsPeek { .. } => SessionEvent::RepairActionsPeek(record),
+            Request::RepairActionsTake { .. } => SessionEvent::RepairActionsTake(record),
             Request::RepairProve { .. } => SessionEvent::RepairProve(record),
             Request::RepairBaseline { .. } => SessionEvent::RepairBaseline(record),
             Request::RepairObserve(_) => SessionEvent::RepairObserve(record),

@@ -49,6 +49,18 @@ pub enum Request {
         /// The finding ids (at most 100).
         ids: Vec<String>,
     },
+    /// Read the reviewer's queued actions without removing them (`peekRepairActions`).
+    RepairActionsPeek {
+        /// At most this many actions (1..=100).
+        max: u32,
+    },
+    /// Hand the page the ledger's per-item answers to the actions a drain peeked
+    /// (`takeRepairActions({answers})`): those with a final answer leave the page's queue, the
+    /// others stay for the next drain or POST.
+    RepairActionsTake {
+        /// The answers, in the repair endpoint's `actions` answer shape (at most 100).
+        answers: Vec<serde_json::Value>,
+    },
     /// Write a repair candidate under `dir` and run it with the suite executor in a fresh
     /// context of the session's browser, under the session's origin and network policy; answers
     /// the candidate record (path, digest, proof).

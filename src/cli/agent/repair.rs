@@ -15,7 +15,7 @@ use crate::ops::repair_promote::{promote, PromoteParams, Promoted, Refused};
 use crate::ops::repair_verify::{verify, Verification, VerifyParams};
 use crate::ops::Context;
 use a3s_test_ledger::lease::LeaseState;
-use a3s_test_ledger::{Applied, ErrorCode, Inbox, LedgerError, LoopRecord, NextAction};
+use a3s_test_ledger::{Actor, Applied, ErrorCode, Inbox, LedgerError, LoopRecord, NextAction};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -182,6 +182,15 @@ fn human_promoted(v: &Promoted) -> String {
     )
 }
 
+/// How a finding's sender reads in a text line: nothing for a person's, a warning for page code's
+/// (it is not a reviewer's request, whatever its instruction says).
+fn sender(actor: Actor) -> &'static str {
+    match actor {
+        Actor::PageScript => "  [sent by page code, not a person]",
+        _ => "",
+    }
+}
+
 fn human_inbox(v: &Inbox) -> String {
     let mut out = String::new();
     if v.items.is_empty() {
@@ -190,13 +199,14 @@ fn human_inbox(v: &Inbox) -> String {
     for it in &v.items {
         let _ = writeln!(
             out,
-            "{:<14} {}/{}  {}  {} {}\n    next ({}): {}",
+            "{:<14} {}/{}  {}  {} {}{}\n    next ({}): {}",
             word(&it.group),
             it.session.as_str(),
             it.finding_id.as_str(),
             word(&it.status),
             word(&it.severity),
             word(&it.intent),
+            sender(it.sent_by),
             word(&it.next_action.actor),
             it.next_action.command,
         );
@@ -214,13 +224,14 @@ fn human_record(v: &LoopRecord) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}/{}: {} ({} {}, lease {})",
+        "{}/{}: {} ({} {}, lease {}){}",
         v.session.as_str(),
         v.finding_id.as_str(),
         word(&v.status),
         word(&v.severity),
         word(&v.intent),
         lease_state(&v.lease),
+        sender(v.sent_by),
     );
     let _ = writeln!(out, "instruction (untrusted): {}", v.untrusted.instruction);
     for h in &v.history {
@@ -279,6 +290,18 @@ fn human_drain(v: &Drained) -> String {
     );
     for r in &v.refused {
         let _ = writeln!(out, "  {}: {}", r.finding_id.escape_default(), r.error.code);
+    }
+    for a in &v.actions {
+        let text = |k: &str| a.get(k).and_then(|v| v.as_str()).unwrap_or("?");
+        let code = a.pointer("/error/code").and_then(|v| v.as_str());
+        let _ = writeln!(
+            out,
+            "  action {} on {}: {}{}",
+            text("requestId").escape_default(),
+            text("findingId").escape_default(),
+            text("outcome"),
+            code.map(|c| format!(" ({c})")).unwrap_or_default()
+        );
     }
     if v.more {
         out.push_str("more findings may be waiting: run repair-drain again\n");

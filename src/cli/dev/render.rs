@@ -1,6 +1,7 @@
 //! The human line of each [`DevEvent`]: short, one per moment, ids and statuses verbatim.
 
 use crate::ops::dev::{DevEvent, FindingSource, ServerOrigin};
+use a3s_test_ledger::Actor;
 
 /// One line (the ready event spans a few, so the next commands stand out).
 pub fn line(event: &DevEvent) -> String {
@@ -34,6 +35,7 @@ pub fn line(event: &DevEvent) -> String {
             source,
             status,
             baseline,
+            sent_by,
         } => {
             let via = match source {
                 FindingSource::Page => "page",
@@ -45,9 +47,28 @@ pub fn line(event: &DevEvent) -> String {
             } else {
                 "no baseline"
             };
+            let sender = match sent_by {
+                Some(Actor::PageScript) => ", sent by page code (not a person)",
+                _ => "",
+            };
             format!(
-                "finding {} from the {via}: {status}, {baseline}",
+                "finding {} from the {via}: {status}, {baseline}{sender}",
                 finding_id.as_str()
+            )
+        }
+        DevEvent::Action {
+            finding_id,
+            request_id,
+            outcome,
+            status,
+            code,
+        } => {
+            let status = status.map(|s| format!(", now {}", s.as_str()));
+            let code = code.as_ref().map(|c| format!(" ({c})"));
+            format!(
+                "reviewer action {request_id:?} on {finding_id:?}: {outcome}{}{}",
+                status.unwrap_or_default(),
+                code.unwrap_or_default()
             )
         }
         DevEvent::Refused { finding_id, code } => {
@@ -87,7 +108,7 @@ pub fn line(event: &DevEvent) -> String {
 mod tests {
     use super::line;
     use crate::ops::dev::{next_commands, DevEvent, FindingSource, ServerOrigin, StatusChange};
-    use a3s_test_ledger::{FindingId, RepairStatus};
+    use a3s_test_ledger::{Actor, FindingId, RepairStatus};
 
     #[test]
     fn every_event_renders_as_its_line() {
@@ -122,12 +143,28 @@ mod tests {
                 source: FindingSource::Page,
                 status: Some(RepairStatus::Queued),
                 baseline: true,
+                sent_by: Some(Actor::Human),
             },
             DevEvent::Finding {
                 finding_id: id.clone(),
                 source: FindingSource::Channel,
                 status: Some(RepairStatus::NeedsInput),
                 baseline: false,
+                sent_by: Some(Actor::PageScript),
+            },
+            DevEvent::Action {
+                finding_id: "f-1".into(),
+                request_id: "r-1".into(),
+                outcome: "applied".into(),
+                status: Some(RepairStatus::Resolved),
+                code: None,
+            },
+            DevEvent::Action {
+                finding_id: "f-1".into(),
+                request_id: "r-2".into(),
+                outcome: "refused".into(),
+                status: None,
+                code: Some("test.session.repair_invalid_transition".into()),
             },
             DevEvent::Refused {
                 finding_id: "bad id".into(),

@@ -242,7 +242,7 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 fn intake(config: &Config, findings: Vec<Finding>) -> (u16, Vec<u8>) {
-    match config.ledger.intake(findings, Actor::Human) {
+    match config.ledger.intake(findings, Actor::PageScript) {
         Ok(report) => {
             if let Some(hook) = config
                 .on_intake

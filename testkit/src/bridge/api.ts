@@ -6,11 +6,13 @@ import type {
   RepairActionBatch,
   RepairActionInput,
   RepairActionList,
+  RepairActionTakeOptions,
   RepairBatch,
   RepairChange,
   RepairDraft,
   RepairEvent,
   RepairRecord,
+  RepairSendOptions,
   RepairTakeOptions,
   SubmitRepairResult,
 } from "../repair/types";
@@ -53,8 +55,13 @@ export interface PageContextBridge {
   registerSource(registration: SourceRegistration): Unregister;
   /** Registers a flat Source Map v3 for a generated file (never fetched). */
   registerSourceMap(registration: SourceMapRegistration): Unregister;
-  /** Queues one finding or a batch (visible order kept); POSTs to `repairEndpoint` when set. */
-  submitRepair(draft: RepairDraft | readonly RepairDraft[]): Promise<SubmitRepairResult>;
+  /**
+   * Queues one finding or a batch (visible order kept); POSTs to `repairEndpoint` when set. The
+   * findings are marked `sentBy: "human"` only when `options.gesture` is the trusted event of a
+   * person's click or key press the browser is dispatching to the Review Overlay; otherwise
+   * `page_script`, which the ledger records as page code's intake.
+   */
+  submitRepair(draft: RepairDraft | readonly RepairDraft[], options?: RepairSendOptions): Promise<SubmitRepairResult>;
   /** The next pending findings, not removed. */
   peekRepairBatch(options?: { max?: number }): RepairBatch;
   /** Removes and returns the next pending findings (only the listed `ids`, when given). */
@@ -63,10 +70,19 @@ export interface PageContextBridge {
   listRepairs(): RepairRecord[];
   /** Mirrors a lifecycle event from the ledger (idempotent). */
   applyRepairEvent(event: RepairEvent): RepairRecord;
-  /** Queues a human action on a finding. */
-  submitRepairAction(action: RepairActionInput): Promise<RepairAction>;
-  /** Removes and returns the queued human actions. */
-  takeRepairActions(): RepairActionBatch;
+  /**
+   * Queues a human action on a finding, marked like `submitRepair` (`sentBy`); the ledger refuses
+   * an action page code queued.
+   */
+  submitRepairAction(action: RepairActionInput, options?: RepairSendOptions): Promise<RepairAction>;
+  /** The first `max` (1–100) queued human actions, not removed (a session drains them). */
+  peekRepairActions(options?: { max?: number }): RepairActionBatch;
+  /**
+   * Removes queued human actions and returns them: all of them without options; with `answers`
+   * (the ledger's per-item answers to the peeked actions) exactly those with a final answer,
+   * keeping their outcomes as after a POST, while `retry` or unanswered ones stay queued.
+   */
+  takeRepairActions(options?: RepairActionTakeOptions): RepairActionBatch;
   /** Human actions still queued, and the endpoint's final answers (applied, duplicate, refused) to those that left. */
   listRepairActions(): RepairActionList;
   /**
@@ -100,5 +116,6 @@ export const CAPABILITIES: readonly string[] = [
   "ui-understanding",
   "repair-queue",
   "repair-notify",
+  "repair-actions-drain",
   "node-id-of",
 ];

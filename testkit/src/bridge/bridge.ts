@@ -9,6 +9,7 @@ import type { Facts, Geometry, NodeRecord, SnapshotRequest, SnapshotResponse, Tr
 import { RedactionRules, sanitizeFacts } from "../privacy/redact";
 import { endpointTransport, resolveSameOriginEndpoint } from "../repair/endpoint";
 import { RepairNotifier } from "../repair/notify";
+import { gestureCheck } from "../repair/gesture";
 import { RepairQueue } from "../repair/queue";
 import { createRepairStore } from "../repair/storage";
 import type { RepairContext, RepairTarget } from "../repair/types";
@@ -54,6 +55,8 @@ interface BridgeEnv {
   onDispose: () => void;
   /** Reuse unchanged node records between projections (default true; tests compare both). */
   reuseRecords?: boolean;
+  /** The reason a production build keeps the runtime (reported in the handshake). */
+  keptInProduction?: string;
 }
 
 let idCounter = 0;
@@ -273,6 +276,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
   const repairs = new RepairQueue({
     store: repairStore,
     onChange: (kind) => repairNotifier.changed(kind),
+    isHumanGesture: gestureCheck(win),
     ...(options.repairEndpoint !== undefined && typeof win.fetch === "function"
       ? { transport: endpointTransport(resolveSameOriginEndpoint(options.repairEndpoint, win.location.href), win.fetch.bind(win)) }
       : {}),
@@ -296,6 +300,7 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       limits: { defaults: { ...DEFAULT_LIMITS }, max: { ...MAX_LIMITS }, installed: { ...options.limits } },
       repairStorage: repairStore.kind ?? options.repairStorage,
       redact: [...options.redact],
+      ...(env.keptInProduction !== undefined ? { keptInProduction: env.keptInProduction } : {}),
     }),
     probe: () => ({
       protocol: PAGE_CONTEXT_PROTOCOL,
@@ -361,13 +366,14 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     registerBoundary: guarded((r) => registry.registerBoundary(r)),
     registerSource: guarded((r) => registry.registerSource(r)),
     registerSourceMap: guarded((r) => registry.registerSourceMap(r)),
-    submitRepair: guarded((draft) => repairs.submit(draft)),
+    submitRepair: guarded((draft, sendOptions) => repairs.submit(draft, sendOptions)),
     peekRepairBatch: guarded((o) => repairs.peekBatch(o)),
     takeRepairBatch: guarded((o) => repairs.takeBatch(o)),
     listRepairs: guarded(() => repairs.list()),
     applyRepairEvent: guarded((e) => repairs.applyEvent(e)),
-    submitRepairAction: guarded((a) => repairs.submitAction(a)),
-    takeRepairActions: guarded(() => repairs.takeActions()),
+    submitRepairAction: guarded((a, sendOptions) => repairs.submitAction(a, sendOptions)),
+    peekRepairActions: guarded((o) => repairs.peekActions(o)),
+    takeRepairActions: guarded((o) => repairs.takeActions(o)),
     listRepairActions: guarded(() => repairs.listActions()),
     subscribeRepairs: (listener) => {
       live();

@@ -1,9 +1,11 @@
 //! Installing and finding the bridge: one runtime per page, as a non-enumerable property
-//! `window[Symbol.for("a3s.test.page-context")]`. Anything but `enabled === true` installs nothing.
+//! `window[Symbol.for("a3s.test.page-context")]`. Anything but `enabled === true` installs nothing,
+//! and neither does a production build without a stated reason (`production.ts`).
 import { devWarn } from "../errors";
 import { BRIDGE_SYMBOL } from "../version";
 import { createBridge, type PageContextBridge } from "./bridge";
 import { resolveOptions, type TestKitOptions } from "./options";
+import { productionGate } from "./production";
 
 type BridgeHost = Window & { [BRIDGE_SYMBOL]?: PageContextBridge };
 
@@ -19,6 +21,8 @@ export function installTestKit(options: TestKitOptions): PageContextBridge | nul
   if (options === null || typeof options !== "object" || options.enabled !== true) return null;
   const win = options.window ?? defaultWindow();
   if (win === undefined) return null;
+  const gate = productionGate("the Context Runtime", options.keepInProduction, devWarn);
+  if (!gate.allowed) return null;
   const host = win as BridgeHost;
   const existing = host[BRIDGE_SYMBOL];
   if (existing !== undefined && !existing.probe().disposed) {
@@ -29,6 +33,7 @@ export function installTestKit(options: TestKitOptions): PageContextBridge | nul
   const bridge = createBridge({
     win,
     options: resolved,
+    ...(gate.reason !== undefined ? { keptInProduction: gate.reason } : {}),
     ...(options.platform !== undefined ? { platform: options.platform } : {}),
     onDispose: () => {
       if (host[BRIDGE_SYMBOL] === bridge) delete host[BRIDGE_SYMBOL];

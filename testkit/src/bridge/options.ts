@@ -4,11 +4,18 @@ import { resolveInstallLimits } from "../limits";
 import type { Facts, Limits } from "../protocol";
 import type { Platform } from "../platform";
 import type { RepairStorageKind } from "../repair/types";
+import type { KeepInProduction } from "./production";
 
 /** Options of {@link installTestKit}. */
 export interface TestKitOptions {
   /** Must be exactly `true` to install; keep it false in production builds. @default false */
   enabled: boolean;
+  /**
+   * In a production build (`process.env.NODE_ENV === "production"` as the bundler wrote it),
+   * nothing installs without this: why the build keeps the Context Runtime (1–200 characters,
+   * reported in the handshake). Ignored in development builds. @default undefined
+   */
+  keepInProduction?: KeepInProduction;
   /** Identity of this page (stable across reloads of the same app page). */
   page: { id: string };
   /** Installed limits (each below its hard maximum). @default DEFAULT_LIMITS */

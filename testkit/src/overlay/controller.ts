@@ -229,7 +229,7 @@ export function startController(input: ControllerInput): () => void {
     return false;
   }
 
-  function saveEditing(): void {
+  function saveEditing(gesture?: Event): void {
     const d = currentDraft();
     if (d === null || !checkDraft(d)) return;
     drafts.save(d);
@@ -238,18 +238,24 @@ export function startController(input: ControllerInput): () => void {
     if (range !== undefined) ranges.set(d.id, range);
     announcer.say(t("announce.saved"));
     focusKey(`edit-${d.id}`);
-    if (state.autoSend) void send([d.id]);
+    if (state.autoSend) void send([d.id], gesture);
   }
 
-  function sendEditing(): void {
+  function sendEditing(gesture?: Event): void {
     const d = currentDraft();
     if (d === null || !checkDraft(d)) return;
     drafts.save(d);
     dispatch({ type: "saved" });
-    void send([d.id]);
+    void send([d.id], gesture);
   }
 
-  async function send(ids: readonly string[]): Promise<void> {
+  /**
+   * Sends drafts. `gesture` is the person's click that asked: the queue marks the findings
+   * `human` only for a trusted gesture it sees while the browser dispatches it, so the first
+   * submit happens before anything here awaits.
+   */
+  async function send(ids: readonly string[], gesture?: Event): Promise<void> {
+    const how = gesture !== undefined ? { gesture } : {};
     const batch = ids.map((id) => drafts.get(id)).filter((d): d is Draft => d !== undefined);
     const ready = batch.filter((d) => draftProblem(d) === null);
     for (const d of batch) if (!ready.includes(d)) drafts.markFailed(d.id, t(draftProblem(d) ?? "error.instruction", { max: MAX_INSTRUCTION }));
@@ -257,14 +263,14 @@ export function startController(input: ControllerInput): () => void {
     let sent: string[] = [];
     let endpointFailed = false;
     try {
-      const result = await bridge.submitRepair(ready.map(toRepairDraft));
+      const result = await bridge.submitRepair(ready.map(toRepairDraft), how);
       sent = ready.map((d) => d.id);
       endpointFailed = result.delivery === "endpoint_failed";
     } catch {
       // One bad item must not hide the others: send them one by one, in the same order.
       for (const d of ready) {
         try {
-          const result = await bridge.submitRepair(toRepairDraft(d));
+          const result = await bridge.submitRepair(toRepairDraft(d), how);
           sent.push(d.id);
           endpointFailed ||= result.delivery === "endpoint_failed";
         } catch (e) {
@@ -282,7 +288,7 @@ export function startController(input: ControllerInput): () => void {
     render();
   }
 
-  async function act(repairId: string, kind: "reply" | "accept" | "dismiss" | "reopen", message: string): Promise<void> {
+  async function act(repairId: string, kind: "reply" | "accept" | "dismiss" | "reopen", message: string, gesture?: Event): Promise<void> {
     try {
       const status = bridge.listRepairs().find((r) => r.id === repairId)?.status;
       const missing = missingWords(kind, status, message);
@@ -290,7 +296,7 @@ export function startController(input: ControllerInput): () => void {
         announcer.say(t(missing === "reply" ? "error.replyNeedsMessage" : "error.dismissNeedsReason"), "assertive");
         return;
       }
-      await bridge.submitRepairAction({ repairId, kind, ...(message.trim() !== "" ? { message } : {}) });
+      await bridge.submitRepairAction({ repairId, kind, ...(message.trim() !== "" ? { message } : {}) }, gesture !== undefined ? { gesture } : {});
       messages.delete(repairId);
       announcer.say(t("announce.actionSent", { action: t(`action.${kind}`) }));
       refreshStatuses();
@@ -462,11 +468,11 @@ export function startController(input: ControllerInput): () => void {
           render(true);
           focusKey(`${by < 0 ? "up" : "down"}-${id}`);
         },
-        sendAll: () => void send(drafts.list().map((d) => d.id)),
+        sendAll: (gesture) => void send(drafts.list().map((d) => d.id), gesture),
         autoSend: (on) => dispatch({ type: "set_auto_send", on }),
       }),
       buildSentList(doc, t, records, actions, messages, {
-        action: (id, kind, message) => void act(id, kind, message),
+        action: (id, kind, message, gesture) => void act(id, kind, message, gesture),
         message: (id, value) => void messages.set(id, value),
       }),
     );

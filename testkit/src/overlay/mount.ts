@@ -1,10 +1,11 @@
 /**
- * `mountReviewOverlay`: checks that it may mount (exactly `enabled === true`, a live bridge
+ * `mountReviewOverlay`: checks that it may mount (exactly `enabled === true`, in a production
+ * build a stated `keepInProduction.reason`, a live bridge
  * whose handshake matches this package and offers the repair queue, no other overlay on the
  * page), creates the `a3s-review-overlay` host with an open shadow root, and hands it to the
  * controller. Returns the unmount function; a refusal returns a no-op and says why once.
  */
-import { getPageContextBridge, PACKAGE_NAME, PAGE_CONTEXT_PROTOCOL, OVERLAY_HOST_TAG } from "@a3s-lab/testkit";
+import { getPageContextBridge, PACKAGE_NAME, PAGE_CONTEXT_PROTOCOL, OVERLAY_HOST_TAG, productionGate, type KeepInProduction } from "@a3s-lab/testkit";
 import type { PageContextBridge } from "../bridge/api";
 import type { RepairStorageKind } from "../repair/types";
 import { startController } from "./controller";
@@ -24,6 +25,11 @@ export interface ReviewOverlayOptions {
   open?: boolean;
   /** The window to mount in. @default window */
   window?: Window;
+  /**
+   * In a production build the overlay mounts only with this: why the build keeps the reviewer's
+   * surface (1–200 characters). Ignored in development builds. @default undefined
+   */
+  keepInProduction?: KeepInProduction;
 }
 
 function warn(message: string): void {
@@ -51,6 +57,7 @@ export function bridgeProblem(bridge: PageContextBridge | null): string | null {
 export function mountReviewOverlay(options: ReviewOverlayOptions): () => void {
   const noop = () => undefined;
   if (options === null || typeof options !== "object" || options.enabled !== true) return noop;
+  if (!productionGate("the Review Overlay", options.keepInProduction, warn).allowed) return noop;
   const win = options.window ?? (typeof window === "undefined" ? undefined : window);
   if (win === undefined) return noop;
   const bridge = options.bridge ?? getPageContextBridge(win);

@@ -2,7 +2,7 @@
 //! mount it waits for a live compatible bridge (the enclosing `A3STestKit` installs it in an
 //! effect, which runs after this one) and mounts the overlay into its own shadow-root host.
 import { useEffect } from "react";
-import type { RepairStorageKind } from "@a3s-lab/testkit";
+import type { KeepInProduction, RepairStorageKind } from "@a3s-lab/testkit";
 import { getPageContextBridge } from "@a3s-lab/testkit";
 import { mountReviewOverlay, type OverlayLocaleOption } from "@a3s-lab/testkit/overlay";
 
@@ -16,6 +16,8 @@ export interface A3SReviewOverlayProps {
   repairStorage?: RepairStorageKind;
   /** Whether the panel starts open. @default true */
   defaultOpen?: boolean;
+  /** Why a production build keeps the overlay; without it a production build mounts nothing. @default undefined */
+  keepInProduction?: KeepInProduction;
 }
 
 /** Most animation frames to wait for the bridge before giving up with a warning. */
@@ -23,7 +25,8 @@ const MAX_WAIT_FRAMES = 120;
 
 /** Mounts the Review Overlay while rendered with `enabled` exactly `true`. */
 export function A3SReviewOverlay(props: A3SReviewOverlayProps): null {
-  const { enabled, locale, repairStorage, defaultOpen } = props;
+  const { enabled, locale, repairStorage, defaultOpen, keepInProduction } = props;
+  const reason = keepInProduction?.reason;
   useEffect(() => {
     if (enabled !== true || typeof window === "undefined") return undefined;
     let unmount: (() => void) | null = null;
@@ -36,7 +39,7 @@ export function A3SReviewOverlay(props: A3SReviewOverlayProps): null {
         frame = window.requestAnimationFrame(tryMount);
         return;
       }
-      unmount = mountReviewOverlay({ enabled: true, bridge, locale: locale ?? "auto", ...(repairStorage !== undefined ? { repairStorage } : {}), open: defaultOpen !== false });
+      unmount = mountReviewOverlay({ enabled: true, bridge, locale: locale ?? "auto", ...(repairStorage !== undefined ? { repairStorage } : {}), open: defaultOpen !== false, ...(reason !== undefined ? { keepInProduction: { reason } } : {}) });
     };
     // The provider installs the runtime in its own effect, after this child's effect.
     frame = window.requestAnimationFrame(tryMount);
@@ -44,6 +47,6 @@ export function A3SReviewOverlay(props: A3SReviewOverlayProps): null {
       window.cancelAnimationFrame(frame);
       unmount?.();
     };
-  }, [enabled, locale, repairStorage, defaultOpen]);
+  }, [enabled, locale, repairStorage, defaultOpen, reason]);
   return null;
 }

@@ -1,7 +1,7 @@
 //! `<A3STestKit>`: installs the Page Context runtime on mount and disposes it on unmount (only
 //! if it installed it). SSR-safe: nothing touches `window` during render.
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { getPageContextBridge, installTestKit, type Facts, type Limits, type PageContextBridge, type RepairStorageKind } from "@a3s-lab/testkit";
+import { getPageContextBridge, installTestKit, type Facts, type KeepInProduction, type Limits, type PageContextBridge, type RepairStorageKind } from "@a3s-lab/testkit";
 import { BoundaryRegistrar, TestKitContext } from "./context";
 
 /** Props of {@link A3STestKit}. */
@@ -24,6 +24,8 @@ export interface A3STestKitProps {
   repairStorage?: RepairStorageKind;
   /** Same-origin URL that receives sent findings by POST. @default undefined */
   repairEndpoint?: string;
+  /** Why a production build keeps the runtime; without it a production build installs nothing. @default undefined */
+  keepInProduction?: KeepInProduction;
   /** The application. */
   children?: ReactNode;
 }
@@ -35,8 +37,8 @@ export function A3STestKit(props: A3STestKitProps): ReactNode {
   const readyRef = useRef(props.ready);
   factsRef.current = props.facts;
   readyRef.current = props.ready;
-  const { enabled, page, redact, limits, uiUnderstanding, repairStorage, repairEndpoint } = props;
-  const key = JSON.stringify([enabled === true, page.id, redact ?? [], limits ?? {}, uiUnderstanding !== false, repairStorage ?? "memory", repairEndpoint ?? null]);
+  const { enabled, page, redact, limits, uiUnderstanding, repairStorage, repairEndpoint, keepInProduction } = props;
+  const key = JSON.stringify([enabled === true, page.id, redact ?? [], limits ?? {}, uiUnderstanding !== false, repairStorage ?? "memory", repairEndpoint ?? null, keepInProduction ?? null]);
 
   useEffect(() => {
     if (enabled !== true) return undefined;
@@ -51,6 +53,7 @@ export function A3STestKit(props: A3STestKitProps): ReactNode {
         ...(uiUnderstanding !== undefined ? { uiUnderstanding } : {}),
         ...(repairStorage !== undefined ? { repairStorage } : {}),
         ...(repairEndpoint !== undefined ? { repairEndpoint } : {}),
+        ...(keepInProduction !== undefined ? { keepInProduction } : {}),
         facts: () => factsRef.current?.() ?? {},
         ready: () => (readyRef.current !== undefined ? readyRef.current() : document.readyState === "complete"),
       });

@@ -218,6 +218,79 @@ describe("RepairQueue", () => {
     const q2 = new RepairQueue({ ...deps, store: createRepairStore("session", window, "p") });
     expect(q2.peekBatch().repairs.map((r) => r.id)).toEqual(["a"]);
   });
+  it("marks a send human only when the gesture check accepts its gesture", async () => {
+    let n = 0;
+    const person = new Event("click");
+    const q = new RepairQueue({
+      store: createRepairStore("memory", undefined, "p"),
+      captureContext: context,
+      now: () => new Date("2026-01-01T00:00:00Z"),
+      newId: () => `id${++n}`,
+      isHumanGesture: (g) => g === person,
+    });
+    await q.submit(draft({ id: "by-person" }), { gesture: person });
+    await q.submit(draft({ id: "by-script" }));
+    await q.submit(draft({ id: "other-event" }), { gesture: new Event("click") });
+    expect(q.list().map((r) => [r.id, r.sentBy])).toEqual([
+      ["by-person", "human"],
+      ["by-script", "page_script"],
+      ["other-event", "page_script"],
+    ]);
+    const a = await q.submitAction({ repairId: "by-person", kind: "dismiss" }, { gesture: person });
+    const b = await q.submitAction({ repairId: "by-person", kind: "dismiss" });
+    expect([a.sentBy, b.sentBy]).toEqual(["human", "page_script"]);
+    // A page script cannot pass a mark through the draft or the action either.
+    await q.submit({ ...draft({ id: "claims" }), sentBy: "human" } as RepairDraft);
+    expect(q.list().find((r) => r.id === "claims")?.sentBy).toBe("page_script");
+  });
+  it("hands out copies, so a caller cannot rewrite what is queued", async () => {
+    const q = queue();
+    await q.submit(draft({ id: "a" }));
+    await q.submitAction({ repairId: "a", kind: "dismiss", requestId: "d1" });
+    for (const r of [...q.list(), ...q.peekBatch().repairs]) r.sentBy = "human";
+    for (const act of [...q.listActions().pending, ...q.peekActions().actions]) act.sentBy = "human";
+    expect(q.peekBatch().repairs[0]?.sentBy).toBe("page_script");
+    expect(q.peekActions().actions[0]?.sentBy).toBe("page_script");
+  });
+  it("counts what it recovers from storage, still to be delivered, as page code's", async () => {
+    let n = 0;
+    const deps = { captureContext: context, now: () => new Date(), newId: () => `id${++n}`, isHumanGesture: () => true };
+    const q1 = new RepairQueue({ ...deps, store: createRepairStore("session", window, "p") });
+    await q1.submit(draft({ id: "a" }), { gesture: new Event("click") });
+    await q1.submitAction({ repairId: "a", kind: "dismiss" }, { gesture: new Event("click") });
+    expect(q1.peekBatch().repairs[0]?.sentBy).toBe("human");
+    // Storage is page-writable: a reload reads back what any script could have written there.
+    const q2 = new RepairQueue({ ...deps, store: createRepairStore("session", window, "p") });
+    expect(q2.peekBatch().repairs[0]?.sentBy).toBe("page_script");
+    expect(q2.peekActions().actions[0]?.sentBy).toBe("page_script");
+  });
+  it("lets a drain peek actions and take exactly those its ledger answered finally", async () => {
+    const q = queue();
+    await q.submit(draft({ id: "a" }));
+    for (const [kind, requestId] of [["reply", "r1"], ["dismiss", "r2"], ["reopen", "r3"], ["accept", "r4"]] as const) {
+      await q.submitAction({ repairId: "a", kind, requestId, ...(kind === "reply" ? { message: "ok" } : {}) });
+    }
+    expect(q.peekActions({ max: 2 }).actions.map((a) => a.requestId)).toEqual(["r1", "r2"]);
+    expect(() => q.peekActions({ max: 0 })).toThrow(/max/);
+    const [r1, r2, r3] = q.peekActions().actions;
+    if (r1 === undefined || r2 === undefined || r3 === undefined) throw new Error("peeked too few");
+    const base = (a: RepairAction) => ({ id: a.id, findingId: a.repairId, requestId: a.requestId });
+    const taken = q.takeActions({
+      answers: [
+        { ...base(r1), outcome: "applied", result: { to: "queued" } },
+        { ...base(r2), outcome: "refused", error: { code: "test.session.repair_invalid_transition", message: "no" } },
+        { ...base(r3), outcome: "retry", error: { code: "test.session.repair_ledger_busy", message: "busy" } },
+      ],
+    });
+    expect(taken.actions.map((a) => a.requestId)).toEqual(["r1", "r2"]);
+    // Retry and unanswered stay queued; final answers are kept for the overlay, as after a POST.
+    expect(q.listActions().pending.map((a) => a.requestId)).toEqual(["r3", "r4"]);
+    expect(q.listActions().outcomes.map((o) => [o.requestId, o.outcome, o.status ?? o.error?.code])).toEqual([
+      ["r1", "applied", "queued"],
+      ["r2", "refused", "test.session.repair_invalid_transition"],
+    ]);
+    expect(() => q.takeActions({ answers: "all" as never })).toThrow(/answers/);
+  });
   it("accepts only same-origin endpoints", () => {
     expect(resolveSameOriginEndpoint("/api/repairs", "http://localhost:3000/app")).toBe("http://localhost:3000/api/repairs");
     expect(() => resolveSameOriginEndpoint("http://evil.test/x", "http://localhost:3000/")).toThrow(/same-origin/);

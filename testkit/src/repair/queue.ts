@@ -2,6 +2,9 @@
 //! keeps the visible order, persists through a store, optionally POSTs to a same-origin
 //! endpoint, mirrors lifecycle events (monotonic sequences, idempotent by request id) and queues
 //! human actions until each has a final answer, reporting each change through `onChange`. It authorizes nothing: a session decides what happens to a finding.
+//! Each finding and action records who queued it (`sentBy`): `human` only when the send came
+//! with a person's trusted gesture in the Review Overlay (`gesture.ts`), else `page_script`.
+//! What it hands out are copies, so page code cannot rewrite a queued record through them.
 import { TestKitError } from "../errors";
 import { REPAIR_PROTOCOL } from "../version";
 import { finalOutcomes } from "./answers";
@@ -9,6 +12,7 @@ import { charCount, checkFindingId, fail, isRect, missingWords, oneOf } from "./
 import { checkCriteria, checkRelations } from "./criteria";
 import { checkLayout } from "./layout";
 import type { RepairTransport } from "./endpoint";
+import type { GestureCheck } from "./gesture";
 import type { RepairQueueState, RepairStore } from "./storage";
 import {
   REPAIR_STATUSES,
@@ -16,12 +20,15 @@ import {
   type RepairActionBatch,
   type RepairActionInput,
   type RepairActionList,
+  type RepairActionTakeOptions,
   type RepairBatch,
   type RepairChangeKind,
   type RepairContext,
   type RepairDraft,
   type RepairEvent,
   type RepairRecord,
+  type RepairSendOptions,
+  type RepairSender,
   type RepairStatus,
   type RepairTakeOptions,
   type RepairTarget,
@@ -49,6 +56,8 @@ export interface RepairQueueDeps {
   newId: () => string;
   /** Told about every change the queue makes (the bridge coalesces them for `subscribeRepairs`). */
   onChange?: (kind: RepairChangeKind) => void;
+  /** Whether a send's gesture is a person's in the Review Overlay; none: every send is page code's. */
+  isHumanGesture?: GestureCheck;
 }
 
 /** The one text bound of findings and actions, as people read it. */
@@ -84,6 +93,11 @@ function checkDraft(d: unknown): RepairDraft {
   return draft;
 }
 
+/** A deep copy of queue data (plain JSON values), so a caller cannot change the queue through it. */
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
 function unknownRepair(id: unknown): never {
   throw new TestKitError("unknown_repair", `no repair "${String(id)}" on this page`);
 }
@@ -98,7 +112,17 @@ export class RepairQueue {
     this.#deps = deps;
     this.#state = deps.store.load();
     const s = this.#state;
+    // Storage is writable by page code: what comes back from it was not seen being sent by a
+    // person, so whatever still waits to be delivered counts as page code's.
+    const pending = new Set(s.pending);
+    for (const r of s.repairs) if (pending.has(r.id) || r.sentBy !== "human") r.sentBy = "page_script";
+    for (const a of s.actions) a.sentBy = "page_script";
     if (s.repairs.length > 0 || s.actions.length > 0 || s.outcomes.length > 0) this.#changed("recovered");
+  }
+
+  #sender(options: RepairSendOptions | undefined): RepairSender {
+    const gesture = typeof options === "object" && options !== null ? options.gesture : undefined;
+    return this.#deps.isHumanGesture?.(gesture) === true ? "human" : "page_script";
   }
 
   #changed(kind: RepairChangeKind): void {
@@ -116,7 +140,9 @@ export class RepairQueue {
   }
 
   /** Queues one finding or a batch (visible order kept); POSTs when an endpoint is set. */
-  async submit(input: RepairDraft | readonly RepairDraft[]): Promise<SubmitRepairResult> {
+  async submit(input: RepairDraft | readonly RepairDraft[], options?: RepairSendOptions): Promise<SubmitRepairResult> {
+    // Read while the gesture is still being dispatched: nothing before this line awaits.
+    const sentBy = this.#sender(options);
     const drafts = (Array.isArray(input) ? input : [input]).map(checkDraft);
     if (drafts.length === 0) fail("nothing to submit");
     const fresh: RepairRecord[] = [];
@@ -126,7 +152,7 @@ export class RepairQueue {
       const existing = draft.id !== undefined ? this.#state.repairs.find((r) => r.id === draft.id) : undefined;
       if (existing !== undefined) {
         // Sending the same stable id again is idempotent.
-        out.push(existing);
+        out.push(copy(existing));
         continue;
       }
       const context = this.#deps.captureContext(draft.target);
@@ -147,6 +173,7 @@ export class RepairQueue {
         sequence: 0,
         events: [],
         delivery: "page_queue",
+        sentBy,
       };
       fresh.push(record);
       out.push(record);
@@ -155,15 +182,15 @@ export class RepairQueue {
     }
     this.#persist();
     if (fresh.length > 0) this.#changed("queued");
-    if (this.#deps.transport === undefined || fresh.length === 0) return { repairs: out, delivery: "page_queue" };
+    if (this.#deps.transport === undefined || fresh.length === 0) return { repairs: out.map(copy), delivery: "page_queue" };
     const { ok } = await this.#deps.transport({ protocol: REPAIR_PROTOCOL, repairs: fresh });
-    if (!ok) return { repairs: out, delivery: "endpoint_failed" };
+    if (!ok) return { repairs: out.map(copy), delivery: "endpoint_failed" };
     const posted = new Set(fresh.map((r) => r.id));
     this.#state.pending = this.#state.pending.filter((id) => !posted.has(id));
     for (const r of fresh) r.delivery = "endpoint";
     this.#persist();
     this.#changed("delivered");
-    return { repairs: out, delivery: "endpoint" };
+    return { repairs: out.map(copy), delivery: "endpoint" };
   }
 
   #pendingRecords(max: number | undefined): RepairRecord[] {
@@ -181,7 +208,7 @@ export class RepairQueue {
 
   /** The next pending findings without removing them. */
   peekBatch(options?: { max?: number }): RepairBatch {
-    return { protocol: REPAIR_PROTOCOL, repairs: this.#pendingRecords(options?.max) };
+    return { protocol: REPAIR_PROTOCOL, repairs: copy(this.#pendingRecords(options?.max)) };
   }
 
   /**
@@ -201,12 +228,12 @@ export class RepairQueue {
     for (const r of repairs) r.delivery = "taken";
     this.#persist();
     if (repairs.length > 0) this.#changed("taken");
-    return { protocol: REPAIR_PROTOCOL, repairs };
+    return { protocol: REPAIR_PROTOCOL, repairs: copy(repairs) };
   }
 
   /** Every finding this page knows, oldest first. */
   list(): RepairRecord[] {
-    return [...this.#state.repairs];
+    return copy(this.#state.repairs);
   }
 
   /** Mirrors a ledger event; older or repeated sequences are ignored (idempotent). */
@@ -216,10 +243,10 @@ export class RepairQueue {
     if (record === undefined) unknownRepair(input.repairId);
     if (!Number.isInteger(input.sequence) || input.sequence < 1) fail("sequence must be a positive integer");
     oneOf(input.status, REPAIR_STATUSES, "status");
-    oneOf(input.actor, ["human", "agent", "a3s-test"], "actor");
     if (typeof input.requestId !== "string" || input.requestId === "") fail("requestId must be a non-empty string");
     if (typeof input.at !== "string" || Number.isNaN(Date.parse(input.at))) fail("at must be an ISO timestamp");
-    if (input.sequence <= record.sequence || record.events.some((e) => e.requestId === input.requestId)) return record;
+    oneOf(input.actor, ["human", "agent", "a3s-test", "page_script"], "actor");
+    if (input.sequence <= record.sequence || record.events.some((e) => e.requestId === input.requestId)) return copy(record);
     const { repairId: _id, ...event } = input;
     record.status = input.status as RepairStatus;
     record.sequence = input.sequence;
@@ -227,11 +254,13 @@ export class RepairQueue {
     if (record.events.length > MAX_EVENTS_PER_REPAIR) record.events.splice(0, record.events.length - MAX_EVENTS_PER_REPAIR);
     this.#persist();
     this.#changed("status");
-    return record;
+    return copy(record);
   }
 
   /** Queues a human action (reply/accept/dismiss/reopen); POSTs when an endpoint is set. */
-  async submitAction(input: RepairActionInput): Promise<RepairAction> {
+  async submitAction(input: RepairActionInput, options?: RepairSendOptions): Promise<RepairAction> {
+    // Read while the gesture is still being dispatched: nothing before this line awaits.
+    const sentBy = this.#sender(options);
     if (typeof input !== "object" || input === null) fail("action must be an object");
     oneOf(input.kind, ["reply", "accept", "dismiss", "reopen"], "kind");
     if (!this.#state.repairs.some((r) => r.id === input.repairId)) unknownRepair(input.repairId);
@@ -243,7 +272,7 @@ export class RepairQueue {
     if (input.requestId !== undefined) checkFindingId(input.requestId, "requestId");
     const requestId = input.requestId ?? this.#deps.newId();
     const existing = this.#state.actions.find((a) => a.requestId === requestId);
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) return copy(existing);
     const action: RepairAction = {
       id: this.#deps.newId(),
       repairId: input.repairId,
@@ -251,12 +280,13 @@ export class RepairQueue {
       requestId,
       createdAt: this.#deps.now().toISOString(),
       ...(input.message !== undefined ? { message: input.message } : {}),
+      sentBy,
     };
     this.#state.actions.push(action);
     this.#persist();
     this.#changed("action");
     await this.#postActions();
-    return action;
+    return copy(action);
   }
 
   /**
@@ -269,26 +299,58 @@ export class RepairQueue {
     if (this.#deps.transport === undefined || this.#state.actions.length === 0) return;
     const sent = this.#state.actions.slice(0, MAX_ACTIONS_PER_POST);
     const answer = await this.#deps.transport({ protocol: REPAIR_PROTOCOL, actions: sent });
-    const answered = finalOutcomes(answer.body, sent, this.#deps.now().toISOString());
-    if (answered.size === 0) return;
+    this.#answered(answer.body, sent);
+  }
+
+  /**
+   * Keeps the final answers in `body` (the endpoint's `actions` answer shape) for the actions in
+   * `sent`: those leave the queue with their outcome kept; the rest stay queued. Returns the
+   * actions that left.
+   */
+  #answered(body: unknown, sent: readonly RepairAction[]): RepairAction[] {
+    const answered = finalOutcomes(body, sent, this.#deps.now().toISOString());
+    if (answered.size === 0) return [];
+    const left = this.#state.actions.filter((a) => answered.has(a.requestId));
     this.#state.actions = this.#state.actions.filter((a) => !answered.has(a.requestId));
     this.#state.outcomes = [...this.#state.outcomes.filter((o) => !answered.has(o.requestId)), ...answered.values()];
     if (this.#state.outcomes.length > MAX_KEPT_OUTCOMES) this.#state.outcomes.splice(0, this.#state.outcomes.length - MAX_KEPT_OUTCOMES);
     this.#persist();
     this.#changed("answered");
+    return left;
   }
 
-  /** Removes and returns every queued human action. */
-  takeActions(): RepairActionBatch {
+  /** The first `max` (1–100, default 100) queued human actions, not removed. */
+  peekActions(options?: { max?: number }): RepairActionBatch {
+    const max = options?.max ?? MAX_ACTIONS_PER_POST;
+    if (!Number.isInteger(max) || max < 1 || max > MAX_ACTIONS_PER_POST) fail(`max must be an integer in 1..=${MAX_ACTIONS_PER_POST}`);
+    return { protocol: REPAIR_PROTOCOL, actions: copy(this.#state.actions.slice(0, max)) };
+  }
+
+  /**
+   * Removes queued human actions and returns them. Without options, every one (the caller
+   * becomes responsible for them). With `answers` — the per-item answers a session's ledger gave
+   * the actions it peeked, in the endpoint's answer shape — exactly the actions with a final
+   * answer leave, their outcomes kept as after a POST; an action answered `retry`, or not
+   * answered, stays queued.
+   */
+  takeActions(options?: RepairActionTakeOptions): RepairActionBatch {
+    if (options !== undefined) {
+      if (typeof options !== "object" || options === null || !Array.isArray(options.answers) || options.answers.length > MAX_ACTIONS_PER_POST) {
+        fail(`answers must be an array of at most ${MAX_ACTIONS_PER_POST} action answers`);
+      }
+      const left = this.#answered({ actions: options.answers }, this.#state.actions);
+      if (left.length > 0) this.#changed("actions_taken");
+      return { protocol: REPAIR_PROTOCOL, actions: copy(left) };
+    }
     const actions = this.#state.actions;
     this.#state.actions = [];
     this.#persist();
     if (actions.length > 0) this.#changed("actions_taken");
-    return { protocol: REPAIR_PROTOCOL, actions };
+    return { protocol: REPAIR_PROTOCOL, actions: copy(actions) };
   }
 
   /** Actions still queued, and the final answers of those that left (oldest first). */
   listActions(): RepairActionList {
-    return { pending: [...this.#state.actions], outcomes: [...this.#state.outcomes] };
+    return { pending: copy(this.#state.actions), outcomes: copy(this.#state.outcomes) };
   }
 }

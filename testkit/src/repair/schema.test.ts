@@ -7,7 +7,7 @@ import { fakePlatform } from "../testing/fakePlatform";
 import { validate, type Schema } from "./jsonSchema.testing";
 import { MAX_CRITERIA, MAX_CRITERION_CHARS, MAX_RELATIONS } from "./criteria";
 import { MAX_INSTRUCTION_CHARS } from "./queue";
-import { REPAIR_ACTION_ANSWERS, SUCCESS_CRITERION_KINDS, TARGET_STATES, type RepairAction } from "./types";
+import { REPAIR_ACTION_ANSWERS, SUCCESS_CRITERION_KINDS, TARGET_STATES, type RepairAction, type RepairSender } from "./types";
 import { finalOutcomes } from "./answers";
 import { CATALOG_ID_PATTERN, layoutProblem, MAX_LAYOUT_FIELD_CHARS } from "./layout";
 import { buildPlacement, buildRearrange } from "../overlay/layout/target";
@@ -72,7 +72,7 @@ describe("a3s.test.repair/1 schema (docs/schema/repair-1.schema.json)", () => {
     const response = read("examples/actions-response.json") as { actions: Array<{ id: string; findingId: string; requestId: string }> };
     expect(validate({ $ref: "#/$defs/actionsResponse" }, response, schema)).toEqual([]);
     expect(defs.actionOutcome?.properties.outcome?.enum).toEqual([...REPAIR_ACTION_ANSWERS]);
-    const sent: RepairAction[] = response.actions.map((a) => ({ id: a.id, repairId: a.findingId, requestId: a.requestId, kind: "dismiss", createdAt: "2026-01-01T00:00:00Z" }));
+    const sent: RepairAction[] = response.actions.map((a) => ({ id: a.id, repairId: a.findingId, requestId: a.requestId, kind: "dismiss", createdAt: "2026-01-01T00:00:00Z", sentBy: "human" }));
     const answers = finalOutcomes(response, sent, "2026-01-01T00:00:01Z");
     expect([...answers.values()].map((o) => [o.outcome, o.status ?? o.error?.code])).toEqual([
       ["applied", "queued"],
@@ -102,6 +102,26 @@ describe("a3s.test.repair/1 schema (docs/schema/repair-1.schema.json)", () => {
     const [catalog, project] = (defs.layout?.oneOf ?? []) as Array<{ properties: Record<string, Schema> }>;
     expect(catalog?.properties.componentType?.pattern).toBe(CATALOG_ID_PATTERN.source);
     expect(project?.properties.purpose?.maxLength).toBe(MAX_LAYOUT_FIELD_CHARS);
+  });
+  it("describes who sent a finding or an action, as the queue marks it", async () => {
+    const senders: RepairSender[] = ["human", "page_script"];
+    expect(defs.sentBy?.enum).toEqual(senders);
+    expect(defs.repair?.properties.sentBy?.$ref).toBe("#/$defs/sentBy");
+    expect(defs.action?.properties.sentBy?.$ref).toBe("#/$defs/sentBy");
+    // A call without a person's gesture is page code's, on the wire too.
+    const bridge = installTestKit({ enabled: true, page: { id: "schema-sender" }, platform: fakePlatform(window).platform });
+    if (bridge === null) throw new Error("not installed");
+    try {
+      const region = { x: 0, y: 0, width: 10, height: 10 };
+      const { repairs } = await bridge.submitRepair({ id: "by-script", target: { kind: "region", nodeIds: [], region }, instruction: "x", intent: "fix", severity: "suggestion" });
+      expect(repairs[0]?.sentBy).toBe("page_script");
+      expect(validate(schema, JSON.parse(JSON.stringify(bridge.peekRepairBatch())))).toEqual([]);
+      const action = await bridge.submitRepairAction({ repairId: "by-script", kind: "dismiss" });
+      expect(action.sentBy).toBe("page_script");
+      expect(validate(schema, { protocol: "a3s.test.repair/1", actions: [action] })).toEqual([]);
+    } finally {
+      bridge.dispose();
+    }
   });
   it("states the queue's enums and bounds", () => {
     const crit = defs.successCriterion?.oneOf as Array<{ properties?: Record<string, { const?: string; enum?: string[] }>; maxLength?: number }>;

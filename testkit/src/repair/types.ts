@@ -26,8 +26,29 @@ export type RepairStatus = (typeof REPAIR_STATUSES)[number];
 export type RepairIntent = "fix" | "change" | "question" | "approve";
 /** How much it matters. */
 export type RepairSeverity = "blocking" | "important" | "suggestion";
-/** Who caused an event. */
-export type RepairActor = "human" | "agent" | "a3s-test";
+/**
+ * Who caused an event. `page_script` enters findings that page code queued (no trusted gesture
+ * in the Review Overlay); it can decide nothing.
+ */
+export type RepairActor = "human" | "agent" | "a3s-test" | "page_script";
+
+/**
+ * Who queued a finding or an action in the page: `human` when a person's trusted pointer or
+ * keyboard gesture in the Review Overlay sent it, `page_script` for anything page code queued
+ * (a script calling the queue, the overlay's API called without such a gesture). The ledger
+ * records a `page_script` finding as page code's intake and refuses a `page_script` action.
+ */
+export type RepairSender = "human" | "page_script";
+
+/** How a finding or an action is being sent. */
+export interface RepairSendOptions {
+  /**
+   * The event of the person's gesture that sent it. Only a trusted `click`, key or pointer event
+   * the browser is dispatching to the Review Overlay right now marks the send as `human`; any
+   * other value (or none) marks it `page_script`.
+   */
+  gesture?: Event;
+}
 
 /** Layout Mode: place a new component. Rects in viewport CSS px. */
 export interface LayoutPlacement {
@@ -154,6 +175,8 @@ export interface RepairRecord {
   events: Array<Omit<RepairEvent, "repairId">>;
   /** Where the record went: still in the page queue, taken by a session, or posted. */
   delivery: "page_queue" | "taken" | "endpoint";
+  /** Who queued it (see {@link RepairSender}); absent on the wire means `page_script`. */
+  sentBy: RepairSender;
 }
 
 /** `{"protocol":"a3s.test.repair/1","repairs":[…]}` */
@@ -185,6 +208,17 @@ export interface RepairAction {
   message?: string;
   requestId: string;
   createdAt: string;
+  /** Who queued it; only a `human` action can change a finding. Absent on the wire means `page_script`. */
+  sentBy: RepairSender;
+}
+
+/**
+ * `takeRepairActions` with the answers a session got from its ledger: exactly the actions with a
+ * final answer leave the queue (their outcome is kept, as after a POST); the others stay.
+ */
+export interface RepairActionTakeOptions {
+  /** The per-item answers, in the endpoint's `actions` answer shape (`RepairActionResult`). */
+  answers: readonly RepairActionResult[];
 }
 
 /** `{"protocol":"a3s.test.repair/1","actions":[…]}` */

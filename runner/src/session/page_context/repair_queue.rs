@@ -1,6 +1,6 @@
 //! The page's repair queue, read by a session for `agent repair-drain`: `peekRepairBatch` and
-//! `takeRepairBatch` through the fixed bridge lookup, nothing else of the queue (a session never
-//! submits a finding or an action). What comes back is untrusted page data: it is checked for
+//! `takeRepairBatch`, `peekRepairActions` and `takeRepairActions` through the fixed bridge lookup,
+//! nothing else of the queue (a session never submits a finding or an action). What comes back is untrusted page data: it is checked for
 //! its envelope here and validated in full by the ledger before anything is appended.
 
 use super::live::{self, detect};
@@ -25,31 +25,41 @@ async fn call<C: AgentContext>(
     arg: Value,
     deadline: Instant,
 ) -> Result<Value, SessionError> {
+    envelope(call_raw(ctx, method, arg, deadline).await?, "repairs")
+}
+
+async fn call_raw<C: AgentContext>(
+    ctx: &C,
+    method: PageContextMethod,
+    arg: Value,
+    deadline: Instant,
+) -> Result<Value, SessionError> {
     if detect(ctx, deadline).await?.is_none() {
         return Err(no_bridge());
     }
     let reply = live::call(ctx, method, arg, deadline).await?;
-    let batch = live::reply_value(reply, no_bridge, |m| {
+    live::reply_value(reply, no_bridge, |m| {
         SessionError::new(
             SessionCode::Capability,
             format!("the Test Kit repair queue refused the call: {m}"),
         )
-    })?;
-    envelope(batch)
+    })
 }
 
-/// The batch must be `{"protocol":"a3s.test.repair/1","repairs":[…]}` with at most
-/// [`MAX_BATCH`] items; anything else is refused before it reaches the caller.
-fn envelope(v: Value) -> Result<Value, SessionError> {
+/// The batch must be `{"protocol":"a3s.test.repair/1","<items>":[…]}` (`repairs` or `actions`)
+/// with at most [`MAX_BATCH`] items; anything else is refused before it reaches the caller.
+fn envelope(v: Value, items: &str) -> Result<Value, SessionError> {
     let ok = v.get("protocol").and_then(Value::as_str) == Some("a3s.test.repair/1")
-        && v.get("repairs")
+        && v.get(items)
             .and_then(Value::as_array)
             .is_some_and(|r| r.len() <= MAX_BATCH);
     if !ok {
         return Err(SessionError::new(
             SessionCode::Capability,
-            "the Test Kit answered the repair queue with something that is not an \
-             a3s.test.repair/1 batch of at most 100 findings",
+            format!(
+                "the Test Kit answered the repair queue with something that is not an \
+                 a3s.test.repair/1 batch of at most 100 {items}"
+            ),
         ));
     }
     Ok(json!({ "batch": v, "untrusted": true }))
@@ -90,4 +100,34 @@ pub async fn take<C: AgentContext>(
         deadline,
     )
     .await
+}
+
+/// The first `max` queued reviewer actions, left in the queue.
+pub async fn peek_actions<C: AgentContext>(
+    ctx: &C,
+    max: u32,
+    deadline: Instant,
+) -> Result<Value, SessionError> {
+    if max == 0 || max as usize > MAX_BATCH {
+        return Err(SessionError::new(
+            SessionCode::InvalidInput,
+            format!("max must be in 1..={MAX_BATCH}"),
+        ));
+    }
+    let arg = json!({ "max": max });
+    let batch = call_raw(ctx, PageContextMethod::PeekRepairActions, arg, deadline).await?;
+    envelope(batch, "actions")
+}
+
+/// Hand the page the ledger's per-item answers; it removes the actions answered finally and
+/// returns them.
+pub async fn take_actions<C: AgentContext>(
+    ctx: &C,
+    answers: &[Value],
+    deadline: Instant,
+) -> Result<Value, SessionError> {
+    live::at_most(answers.len(), MAX_BATCH, "answers", "take")?;
+    let arg = json!({ "answers": answers });
+    let batch = call_raw(ctx, PageContextMethod::TakeRepairActions, arg, deadline).await?;
+    envelope(batch, "actions")
 }

@@ -15,8 +15,10 @@ import { h } from "./el";
 /** What the editor asks the controller to do. */
 export interface EditorHandlers {
   fields(patch: Partial<FindingFields>): void;
-  save(): void;
-  send(): void;
+  /** Save; `gesture` is the click that asked (it may auto-send). */
+  save(gesture: Event): void;
+  /** Send this finding; `gesture` is the click that asked. */
+  send(gesture: Event): void;
   cancel(): void;
   remove(): void;
 }
@@ -112,8 +114,8 @@ export function buildEditor(doc: Document, t: Translate, editing: Editing, targe
       doc,
       "div",
       { class: "row buttons" },
-      h(doc, "button", { type: "button", class: "primary", "data-focus": "save", onclick: () => on.save() }, t("editor.save")),
-      h(doc, "button", { type: "button", "data-focus": "send", onclick: () => on.send() }, t("editor.send")),
+      h(doc, "button", { type: "button", class: "primary", "data-focus": "save", onclick: (e: Event) => on.save(e) }, t("editor.save")),
+      h(doc, "button", { type: "button", "data-focus": "send", onclick: (e: Event) => on.send(e) }, t("editor.send")),
       h(doc, "button", { type: "button", class: "ghost", "data-focus": "cancel", onclick: () => on.cancel() }, t("editor.cancel")),
       editing.saved ? h(doc, "button", { type: "button", class: "ghost danger", "data-focus": "delete", onclick: () => on.remove() }, t("editor.delete")) : null,
     ),

@@ -62,7 +62,8 @@ function excerpt(s: string): string {
 export interface DraftListHandlers {
   edit(id: string): void;
   move(id: string, by: -1 | 1): void;
-  sendAll(): void;
+  /** Send every draft; `gesture` is the click that asked. */
+  sendAll(gesture: Event): void;
   autoSend(on: boolean): void;
 }
 
@@ -92,14 +93,15 @@ export function buildDraftList(doc: Document, t: Translate, drafts: readonly Dra
     { class: "list drafts", "aria-labelledby": "drafts-heading", "data-part": "drafts" },
     h(doc, "h3", { id: "drafts-heading" }, `${t("list.drafts")} (${drafts.length})`),
     drafts.length === 0 ? h(doc, "p", { class: "empty" }, t("list.empty")) : h(doc, "ol", {}, ...items),
-    h(doc, "div", { class: "row" }, h(doc, "button", { type: "button", class: "primary", "data-focus": "send-all", disabled: drafts.length === 0, onclick: () => on.sendAll() }, t("list.sendAll"))),
+    h(doc, "div", { class: "row" }, h(doc, "button", { type: "button", class: "primary", "data-focus": "send-all", disabled: drafts.length === 0, onclick: (e: Event) => on.sendAll(e) }, t("list.sendAll"))),
     h(doc, "p", { class: "check" }, auto, h(doc, "label", { for: "auto-send" }, t("list.autoSend"))),
   );
 }
 
 /** What the sent list asks for. */
 export interface SentListHandlers {
-  action(repairId: string, kind: RepairActionInput["kind"], message: string): void;
+  /** Queue the reviewer's action; `gesture` is the click that asked. */
+  action(repairId: string, kind: RepairActionInput["kind"], message: string, gesture: Event): void;
   message(repairId: string, value: string): void;
 }
 
@@ -138,7 +140,11 @@ export function buildSentList(doc: Document, t: Translate, records: readonly Rep
         "div",
         { class: "body" },
         h(doc, "p", { class: "what" }, excerpt(r.instruction)),
-        h(doc, "p", { class: "meta" }, h(doc, "span", { class: `status s-${r.status}`, "data-part": "status" }, `${t("status.label")}: ${t(`status.${r.status}`)}`), ` · ${t(r.delivery === "taken" ? "delivery.taken" : r.delivery === "endpoint" ? "delivery.endpoint" : "delivery.page_queue")}`),
+        h(doc, "p", { class: "meta" }, h(doc, "span", { class: `status s-${r.status}`, "data-part": "status" }, `${t("status.label")}: ${t(`status.${r.status}`)}`),
+          ` · ${t(r.delivery === "taken" ? "delivery.taken" : r.delivery === "endpoint" ? "delivery.endpoint" : "delivery.page_queue")}`,
+          // Page code can queue findings too; the reviewer must be able to tell them from their own.
+          r.sentBy !== "human" ? h(doc, "span", { class: "sender", "data-part": "sender" }, ` · ${t("sender.page_script")}`) : null,
+        ),
         last?.message !== undefined ? h(doc, "p", { class: "message" }, excerpt(last.message)) : null,
         lines.length > 0
           ? h(doc, "ul", { class: "outcomes", "data-part": "outcomes", "aria-label": t("outcome.label") }, ...lines.map((l) => h(doc, "li", { class: `outcome o-${l.state}`, "data-outcome": l.state, "data-request": l.requestId }, l.text)))
@@ -150,7 +156,7 @@ export function buildSentList(doc: Document, t: Translate, records: readonly Rep
             "div",
             { class: "row actions" },
             input,
-            ...kinds.map((k) => h(doc, "button", { type: "button", "data-focus": `${k}-${r.id}`, onclick: () => on.action(r.id, k, input.value) }, t(`action.${k}`))),
+            ...kinds.map((k) => h(doc, "button", { type: "button", "data-focus": `${k}-${r.id}`, onclick: (e: Event) => on.action(r.id, k, input.value, e) }, t(`action.${k}`))),
           )
         : null,
     );

@@ -123,6 +123,7 @@ export const en = {
   "delivery.endpoint": "Delivered to the endpoint",
   "delivery.endpoint_failed": "Endpoint failed; kept in the page queue",
   "delivery.taken": "Taken by the session",
+  "sender.page_script": "Sent by page code, not from this panel",
 
   "announce.mode": "{mode} marking",
   "announce.cancelled": "Marking cancelled",

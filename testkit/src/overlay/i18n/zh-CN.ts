@@ -125,6 +125,7 @@ export const zhCN: Record<StringKey, string> = {
   "delivery.endpoint": "已送达端点",
   "delivery.endpoint_failed": "端点失败，仍保留在页面队列中",
   "delivery.taken": "已被会话提取",
+  "sender.page_script": "由页面代码发送，并非来自本面板",
 
   "announce.mode": "{mode}标记",
   "announce.cancelled": "已取消标记",
