@@ -317,6 +317,7 @@ export interface Handshake {
    * observation, message, evidence file and report it writes. Optional: older runtimes omit it.
    */
   redact?: string[];
+  /**
    * Present only in a production build that keeps the runtime: the reason the app stated
    * (`keepInProduction.reason`).
    */
