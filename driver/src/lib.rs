@@ -13,6 +13,7 @@ pub mod detail;
 pub mod failure;
 pub mod glob;
 pub mod process;
+pub mod vars;
 pub mod web;
 
 pub use api::*;
@@ -20,4 +21,5 @@ pub use failure::{FailureClass, FailureCode};
 /// Live members of a process group: not a Web-driver matter, so callers that must stay generic
 /// over the driver (agent sessions) reach it here.
 pub use process::live_group_members;
+pub use vars::{MapVars, ProcessVars, VarSource};
 pub use web::{LaunchOptions, WebContext, WebDriver};

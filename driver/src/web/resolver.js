@@ -1026,6 +1026,9 @@
         const v = valueOf(r.el);
         if (v === null) return fail(C.value, `${describe(r.el)} has no value`);
         if (v === c.value) return pass();
+        // An expected value read from the environment (`env("NAME")`) may be a secret, and so
+        // may what the control holds instead: neither is quoted.
+        if (c.conceal) return fail(C.value, 'value differs from the expected one (neither is shown)');
         const shown = secret(r.el) ? '(a secret value, not shown)' : JSON.stringify(clip(v, 200));
         return fail(C.value, `value is ${shown}, expected ${secret(r.el) ? 'another value' : JSON.stringify(c.value)}`);
       }
