@@ -59,6 +59,9 @@ pub struct StepEnv<'a> {
     pub artifact_dir: &'a Path,
     /// Upload paths are relative to it.
     pub working_dir: &'a Path,
+    /// Where `env("NAME")` texts are read from when the step runs ([`crate::vars`]): the
+    /// process environment in a run and an agent session, a map in tests.
+    pub vars: &'a dyn crate::vars::VarSource,
 }
 
 /// What an evidence file holds. Serialized (and displayed) in snake case: `page_errors`, …

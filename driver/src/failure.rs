@@ -1,8 +1,9 @@
 //! Runtime failure codes (`test.assert.*`, `test.driver.web.*`, `test.run.*`) and their classes.
 //!
-//! Admission codes (`test.spec.*`) live in `a3s-test-lang`; the one spec-class code here,
-//! [`FailureCode::EvidencePathEscape`], is the runtime half of the evidence-path rule (a symlink
-//! can only be detected on disk). Codes are a typed enum so every result and reporter agrees on
+//! Admission codes (`test.spec.*`) live in `a3s-test-lang`; the spec-class codes here are their
+//! runtime halves: [`FailureCode::EvidencePathEscape`] of the evidence-path rule (a symlink can
+//! only be detected on disk) and [`FailureCode::EnvUnset`] of `env("NAME")` (a variable is read
+//! only when its step runs). Codes are a typed enum so every result and reporter agrees on
 //! the spelling, and so the failure class is derived, never guessed from a string.
 
 use serde::{Deserialize, Serialize};
@@ -99,6 +100,9 @@ a3s_test_lang::define_codes! {
         EvidencePathEscape => "test.spec.evidence_path", FailureClass::Specification;
         /// An evidence path over the length or depth limits (checked before any folder is made).
         EvidencePathLimit => "test.spec.evidence_path_limit", FailureClass::Specification;
+        /// An `env("NAME")` text whose variable is not set (or not UTF-8) when the step runs: the
+        /// message names the variable and how to set it, never a value.
+        EnvUnset => "test.spec.env_unset", FailureClass::Specification;
         /// An upload path does not exist or escapes the working directory.
         UploadPath => "test.driver.web.upload_path", FailureClass::Specification;
         /// Writing evidence to disk failed.

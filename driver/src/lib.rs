@@ -14,6 +14,7 @@ pub mod failure;
 pub mod glob;
 pub mod privacy;
 pub mod process;
+pub mod vars;
 pub mod web;
 
 pub use api::*;
@@ -21,4 +22,5 @@ pub use failure::{FailureClass, FailureCode};
 /// Live members of a process group: not a Web-driver matter, so callers that must stay generic
 /// over the driver (agent sessions) reach it here.
 pub use process::live_group_members;
+pub use vars::{MapVars, ProcessVars, VarSource};
 pub use web::{LaunchOptions, WebContext, WebDriver};

@@ -244,6 +244,8 @@ define_codes! {
         EvidencePath => "test.spec.evidence_path", "use a relative path inside the scenario's artifact folder, without `..`";
         /// An evidence path longer than 1,024 bytes, deeper than 32 names, or with a name over 255 bytes.
         EvidencePathLimit => "test.spec.evidence_path_limit", "keep evidence paths within 1,024 bytes, 32 names deep and 255 bytes per name";
+        /// `env("NAME")` whose name is not an environment variable name: ASCII letters, digits and `_`, not starting with a digit, at most 128 characters.
+        InvalidEnvName => "test.spec.invalid_env_name", "name the variable with letters, digits and `_`, not starting with a digit, at most 128 characters: env(\"API_TOKEN\")";
         /// A key chord `press` cannot send.
         InvalidKey => "test.spec.invalid_key", "use a key name such as Enter, Tab, a, or a chord such as Control+a";
         /// A `network_route` with neither or both of `body` and `abort`.

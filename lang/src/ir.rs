@@ -10,6 +10,9 @@
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
+mod text_value;
+pub use text_value::{EnvVar, EnvVarError, TextValue, MAX_ENV_NAME_BYTES};
+
 /// Default scenario deadline (`docs/acl.md` §2).
 pub const DEFAULT_SCENARIO_TIMEOUT_MS: u64 = 60_000;
 /// Default action-target wait (`docs/acl.md` §4).
@@ -250,20 +253,20 @@ pub enum Action {
     Fill {
         /// The element acted on.
         target: Target,
-        /// The value that replaces the control's current value.
-        value: String,
+        /// The value that replaces the control's current value (a literal or `env("NAME")`).
+        value: TextValue,
     },
     /// Append keystrokes to the control.
     Type {
         /// The element acted on.
         target: Target,
-        /// The text typed as keystrokes after the current value.
-        value: String,
+        /// The text typed as keystrokes after the current value (a literal or `env("NAME")`).
+        value: TextValue,
     },
     /// Insert text at the current caret.
     InsertText {
-        /// The text inserted at the caret.
-        value: String,
+        /// The text inserted at the caret (a literal or `env("NAME")`).
+        value: TextValue,
     },
     /// Select options by value or label.
     Select {
@@ -852,8 +855,8 @@ pub enum ExpectCondition {
     Value {
         /// The element checked.
         target: Target,
-        /// The expected value.
-        value: String,
+        /// The expected value (a literal or `env("NAME")`, whose value is never shown).
+        value: TextValue,
     },
     /// The selected option values equal this set.
     SelectedValues {
@@ -1092,7 +1095,7 @@ impl std::fmt::Display for ExpectCondition {
             C::RenderedText { target, text } => {
                 write!(f, "{name} = {} with target = {target}", q(text))
             }
-            C::Value { target, value } => write!(f, "{name} = {} with target = {target}", q(value)),
+            C::Value { target, value } => write!(f, "{name} = {value} with target = {target}"),
             C::RenderedTexts { target, texts } => {
                 write!(f, "{name} = {} with target = {target}", list(texts))
             }

@@ -5,7 +5,7 @@
 // This target reads the grammar files; the I/O bans in `lang/clippy.toml` are for the library only.
 #![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
-use a3s_test_lang::checker::{FRAME_FUNCTIONS, TARGET_FUNCTIONS};
+use a3s_test_lang::checker::{ENV_FUNCTION, FRAME_FUNCTIONS, TARGET_FUNCTIONS};
 use a3s_test_lang::parser::parse;
 use std::path::{Path, PathBuf};
 
@@ -148,6 +148,7 @@ fn textmate_grammar_is_json_with_the_expected_scopes() {
         "entity.name.type.block.acl",
         "variable.other.property.attribute.acl",
         "support.function.target.acl",
+        "support.function.value.acl",
     ] {
         assert!(
             scopes.iter().any(|s| s == expected),
@@ -163,6 +164,10 @@ fn textmate_grammar_is_json_with_the_expected_scopes() {
             "target function {function} not highlighted"
         );
     }
+    let values = repository["value-function"]["match"]
+        .as_str()
+        .expect("value-function match");
+    assert!(values.contains(ENV_FUNCTION), "env() not highlighted");
     let keywords = repository["keywords"]["match"]
         .as_str()
         .expect("keywords match");

@@ -1,7 +1,9 @@
 //! Property tests of the front end: it never panics or hangs on any input, admission (file and
 //! statement mode) always answers (a document or at least one diagnostic), and formatting valid suites is idempotent
-//! and keeps their meaning.
+//! and keeps their meaning, and `env("NAME")` texts round-trip through print → parse → check
+//! while every name outside the variable alphabet is refused at the name.
 
+use a3s_test_lang::ir::{Action, AdmittedDocument, EnvVar, ExpectCondition, Target, TextValue};
 use a3s_test_lang::parser::{parse, parse_recovering};
 use a3s_test_lang::printer::format_source;
 use proptest::prelude::*;
@@ -191,7 +193,7 @@ fn value() -> impl Strategy<Value = GenValue> {
         prop_oneof![
             prop::collection::vec(inner, 0..5).prop_map(GenValue::List),
             (
-                prop::sample::select(vec!["role", "css", "text", "main", "ref", "within"]),
+                prop::sample::select(vec!["role", "css", "text", "main", "ref", "within", "env"]),
                 prop::collection::vec(argument, 0..3)
             )
                 .prop_map(|(name, args)| GenValue::Call(name, args)),
@@ -387,6 +389,194 @@ fn valid_document() -> impl Strategy<Value = String> {
             }
             r.out
         })
+}
+
+// ---- text values that read the environment ------------------------------------------------
+
+/// A text value as a suite writes it: a literal, or `env("NAME")`.
+#[derive(Debug, Clone)]
+enum GenText {
+    Literal(String),
+    Env(String),
+}
+
+impl GenText {
+    fn value(&self) -> GenValue {
+        match self {
+            GenText::Literal(s) => GenValue::Str(s.clone()),
+            GenText::Env(name) => GenValue::Call("env", vec![GenValue::Str(name.clone())]),
+        }
+    }
+
+    fn expected(&self) -> TextValue {
+        match self {
+            GenText::Literal(s) => TextValue::literal(s.as_str()),
+            GenText::Env(name) => {
+                TextValue::Env(EnvVar::new(name.as_str()).expect("generated valid"))
+            }
+        }
+    }
+}
+
+/// A valid variable name, up to the 128-byte limit.
+fn env_name() -> impl Strategy<Value = String> {
+    "[A-Za-z_][A-Za-z0-9_]{0,127}"
+}
+
+fn gen_text() -> impl Strategy<Value = GenText> {
+    prop_oneof![
+        string_value().prop_map(GenText::Literal),
+        env_name().prop_map(GenText::Env),
+    ]
+}
+
+/// One step that takes a text value: `fill`, `type`, `insert_text` or `expect { value }`.
+fn text_step(index: usize, kind: u8, text: &GenText) -> GenBlock {
+    let attribute = |name: &str, value: GenValue| GenItem::Attribute(name.to_string(), value);
+    let target = || {
+        attribute(
+            "target",
+            GenValue::Call("css", vec![GenValue::Str("#f".into())]),
+        )
+    };
+    let (kind, items) = match kind % 4 {
+        0 => ("fill", vec![target(), attribute("value", text.value())]),
+        1 => ("type", vec![attribute("value", text.value()), target()]),
+        // `insert_text` refuses an empty literal, so a literal gets a visible character.
+        2 => (
+            "insert_text",
+            vec![attribute(
+                "value",
+                match text {
+                    GenText::Literal(s) => GenValue::Str(format!("x{s}")),
+                    GenText::Env(_) => text.value(),
+                },
+            )],
+        ),
+        _ => ("expect", vec![attribute("value", text.value()), target()]),
+    };
+    GenBlock {
+        kind: kind.to_string(),
+        label: Some(format!("s{index}")),
+        items,
+    }
+}
+
+/// A suite whose steps type and compare generated texts, and the text each step must admit to.
+fn text_suite() -> impl Strategy<Value = (String, Vec<TextValue>)> {
+    (
+        prop::collection::vec((any::<u8>(), gen_text()), 1..6),
+        prop::collection::vec(any::<u8>(), 1..64),
+    )
+        .prop_map(|(steps, entropy)| {
+            let mut items = vec![GenItem::Attribute(
+                "surface".into(),
+                GenValue::Str("web".into()),
+            )];
+            let mut expected = Vec::new();
+            for (i, (kind, text)) in steps.iter().enumerate() {
+                items.push(GenItem::Block(text_step(i, *kind, text)));
+                expected.push(match (kind % 4, text) {
+                    (2, GenText::Literal(s)) => TextValue::literal(format!("x{s}")),
+                    _ => text.expected(),
+                });
+            }
+            let suite = GenBlock {
+                kind: "suite".into(),
+                label: Some("env".into()),
+                items: vec![GenItem::Block(GenBlock {
+                    kind: "scenario".into(),
+                    label: Some("sc".into()),
+                    items,
+                })],
+            };
+            let mut r = Render {
+                entropy,
+                at: 0,
+                out: String::new(),
+                comments: 0,
+            };
+            r.block(&suite);
+            (r.out, expected)
+        })
+}
+
+/// The text value of each step of an admitted suite, in order.
+fn admitted_texts(source: &str) -> Vec<TextValue> {
+    let admission = a3s_test_lang::admit(source);
+    let Some(AdmittedDocument::Suite(suite)) = admission.document else {
+        panic!(
+            "not admitted: {:#?}
+{source}",
+            admission.diagnostics
+        );
+    };
+    suite.scenarios[0]
+        .steps
+        .iter()
+        .map(|step| match &step.action {
+            Action::Fill { value, .. }
+            | Action::Type { value, .. }
+            | Action::InsertText { value } => value.clone(),
+            Action::Expect { expectation } => match &expectation.condition {
+                ExpectCondition::Value { value, .. } => value.clone(),
+                other => panic!("unexpected condition {other:?}"),
+            },
+            other => panic!("unexpected step {other:?}"),
+        })
+        .collect()
+}
+
+/// A name `env()` must refuse: drawn from characters around the valid alphabet, kept only when
+/// it breaks a rule.
+fn bad_env_name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::vec(
+            prop::sample::select(vec![
+                'A', 'z', '_', '0', '9', '-', ' ', '.', '$', 'é', '"', '\\', '\n'
+            ]),
+            0..10,
+        )
+        .prop_map(|c| c.into_iter().collect::<String>()),
+        (129usize..300).prop_map(|n| "A".repeat(n)),
+    ]
+    .prop_filter("an invalid name", |name| {
+        EnvVar::new(name.as_str()).is_err()
+    })
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn env_values_round_trip_through_print_parse_and_check((source, expected) in text_suite()) {
+        // Admitted as written, with each text where it was written.
+        prop_assert_eq!(admitted_texts(&source), expected.clone(), "source:\n{}", source);
+        // Formatted, the same texts again.
+        let formatted = format_source(&source).expect("a valid suite formats");
+        prop_assert_eq!(admitted_texts(&formatted), expected.clone(), "formatted:\n{}", formatted);
+        // Each text printed from the IR (`TextValue`'s ACL form) reads back as itself.
+        for text in &expected {
+            let statement = format!("fill {{\n target = css(\"#f\")\n value = {text}\n}}");
+            let step = a3s_test_lang::admit_statement(&statement).expect("a printed text admits");
+            prop_assert_eq!(
+                step.action,
+                Action::Fill { target: Target::Css { selector: "#f".into() }, value: text.clone() }
+            );
+        }
+    }
+
+    #[test]
+    fn invalid_env_names_are_refused_at_the_name(name in bad_env_name()) {
+        let literal = a3s_test_lang::printer::string_literal(&name);
+        let source = format!(
+            "suite \"s\" {{\n scenario \"sc\" {{\n surface = \"web\"\n insert_text \"i\" {{ value = env({literal}) }}\n }}\n}}\n"
+        );
+        let diagnostics = a3s_test_lang::admit(&source).diagnostics;
+        prop_assert_eq!(diagnostics.len(), 1, "{:#?}", diagnostics);
+        prop_assert_eq!(diagnostics[0].code, a3s_test_lang::Code::InvalidEnvName);
+        prop_assert_eq!(&source[diagnostics[0].span.range()], literal.as_str());
+    }
 }
 
 proptest! {

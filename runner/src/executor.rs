@@ -40,8 +40,8 @@ use crate::result::{
 };
 use crate::step::{self, StepFailed};
 use a3s_test_driver::{
-    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, StepEnv, SurfaceContext,
-    SurfaceDriver,
+    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, ProcessVars, StepEnv,
+    SurfaceContext, SurfaceDriver,
 };
 use a3s_test_lang::ir::Scenario;
 use std::future::Future;
@@ -564,6 +564,7 @@ async fn run_scenario<D: SurfaceDriver>(
             deadline_name: "scenario",
             artifact_dir: &dir,
             working_dir: &shared.config.working_dir,
+            vars: &ProcessVars::RUN,
         };
         let step_started = Instant::now();
         let end = step::run_step(&mut ctx, step, &env, &shared.cancel).await;

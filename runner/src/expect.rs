@@ -308,11 +308,14 @@ fn deadline_failure(
     failure
 }
 
-/// What was expected, as ACL. A `value` leaves its expected text out: the field may hold a
-/// secret, and the driver's reading already says what it can show.
+/// What was expected, as ACL. A literal `value` leaves its expected text out: the field may hold
+/// a secret, and the driver's reading already says what it can show. An `env("NAME")` value is
+/// named as written (the name is not the secret; its value is never in the IR).
 fn subject(condition: &ExpectCondition) -> String {
     match condition {
-        ExpectCondition::Value { target, .. } => format!("value with target = {target}"),
+        ExpectCondition::Value { target, value } if !value.is_concealed() => {
+            format!("value with target = {target}")
+        }
         other => other.to_string(),
     }
 }

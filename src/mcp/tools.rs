@@ -273,4 +273,40 @@ mod tests {
             .get("replacement")
             .is_none());
     }
+
+    #[test]
+    fn texts_take_a_string_or_an_env_variable() {
+        use super::super::schema::validate;
+        let tools = all();
+        let schema = |name: &str| {
+            tools
+                .iter()
+                .find(|t| t.name == name)
+                .map(|t| t.input_schema.clone())
+                .unwrap()
+        };
+        let act = |text: Value| json!({ "session": "s", "action": { "action": "fill", "target": "@e1", "text": text } });
+        let fill = |text: Value| json!({ "session": "s", "target": "@e1", "text": text });
+        for (name, call) in [
+            ("test_act", &act as &dyn Fn(Value) -> Value),
+            ("test_fill", &fill),
+            ("test_type", &fill),
+        ] {
+            let s = schema(name);
+            for good in [json!("a@b.c"), json!(""), json!({ "env": "A3S_PASSWORD" })] {
+                assert_eq!(validate(&s, &call(good.clone())), Ok(()), "{name} {good}");
+            }
+            for bad in [
+                json!({ "env": "9LIVES" }),
+                json!({ "env": "A", "other": 1 }),
+                json!({}),
+                json!(3),
+            ] {
+                assert!(validate(&s, &call(bad.clone())).is_err(), "{name} {bad}");
+            }
+        }
+        // The text bound still applies to a literal.
+        let long = json!("x".repeat(65_537));
+        assert!(validate(&schema("test_fill"), &fill(long)).is_err());
+    }
 }

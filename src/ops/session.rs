@@ -9,6 +9,7 @@
 //! `a3s_test_runner::session`.
 
 use super::{parse_enum, Context};
+use a3s_test_lang::ir::TextValue;
 use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
@@ -192,8 +193,9 @@ pub enum Action {
     Fill {
         /// A ref @eN of the latest observation, or an ACL target.
         target: String,
-        /// The text.
-        text: String,
+        /// The text, or `{"env": "NAME"}`: `value = env("NAME")`, the value of that variable in
+        /// the session's environment (inherited from `agent start`), never shown or recorded.
+        text: TextValue,
     },
     /// `press { key = … }`.
     Press {

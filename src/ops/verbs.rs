@@ -14,7 +14,7 @@
 use super::parse_enum;
 use super::session::{self, ExecParams, Executed, On};
 use super::Context;
-use a3s_test_lang::ir::{DragEdge, ExpectForm, FormValue, Modifier};
+use a3s_test_lang::ir::{DragEdge, ExpectForm, FormValue, Modifier, TextValue};
 use a3s_test_runner::session::statement::{acl_string, block, string_list, target_arg};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -83,12 +83,34 @@ pub struct TextParams {
     /// A ref @eN or one ACL target.
     #[schemars(length(max = 4096))]
     pub target: String,
-    /// The text.
-    #[schemars(length(max = 65536))]
-    pub text: String,
+    /// The text. Over MCP also `{"env": "NAME"}`: `value = env("NAME")`, the value of that
+    /// variable in the session's environment (inherited from `agent start`), never shown or
+    /// recorded. On the command line the text is always literal (write `agent exec` with
+    /// `env("NAME")` instead).
+    #[arg(value_parser = literal_text)]
+    #[schemars(schema_with = "text_schema")]
+    pub text: TextValue,
     #[command(flatten)]
     #[serde(flatten)]
     pub on: On,
+}
+
+/// The schema of a verb's text: [`TextValue`]'s, with a literal bounded like a statement.
+fn text_schema(generator: &mut SchemaGenerator) -> Schema {
+    let mut schema = TextValue::json_schema(generator);
+    if let Some(literal) = schema
+        .pointer_mut("/anyOf/0")
+        .and_then(|s| s.as_object_mut())
+    {
+        literal.insert("maxLength".into(), 65536.into());
+    }
+    schema
+}
+
+/// A command-line text: always the literal text typed (a shell argument never names a
+/// variable; `env("NAME")` is written in `agent exec`).
+fn literal_text(s: &str) -> Result<TextValue, String> {
+    Ok(TextValue::literal(s))
 }
 
 /// `select`: options of a `<select>` by value or label.
@@ -388,7 +410,7 @@ impl TextParams {
             kind,
             &[
                 ("target", target_arg(&self.target)?),
-                ("value", acl_string(&self.text)),
+                ("value", self.text.to_string()),
             ],
         ))
     }

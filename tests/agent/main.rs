@@ -17,6 +17,7 @@ mod repeated;
 #[path = "../reviewer/mod.rs"]
 mod reviewer;
 mod safety;
+mod secrets;
 mod support;
 mod testkit;
 mod verbs;

@@ -45,6 +45,7 @@ impl Browser {
             deadline_name: "scenario",
             artifact_dir: &self.artifacts,
             working_dir: &self.artifacts,
+            vars: &a3s_test_driver::ProcessVars::RUN,
         };
         if let Err(f) = self.ctx.execute(&step(action), &env).await {
             panic!("{what} failed: {} {}", f.code, f.message);
@@ -223,7 +224,7 @@ fn a_failing_run_writes_a_report_that_chromium_opens_reads_and_filters() {
             assert_eq!(b.shown().await, json!(["s-1"]));
             b.act(Action::Fill {
                 target: Target::Label { label: a3s_test_lang::ir::TextMatch::exact("Text") },
-                value: String::new(),
+                value: "".into(),
             })
             .await;
             b.act(Action::Select {

@@ -18,6 +18,7 @@ mod merge;
 mod negative;
 mod reliability;
 mod retries;
+mod secrets;
 mod selection;
 mod suites;
 mod web_first;

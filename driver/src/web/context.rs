@@ -7,6 +7,7 @@ use super::stats::ContextStats;
 use super::steps;
 use super::tab::{ContextShared, Tab};
 use crate::failure::FailureCode;
+use crate::vars;
 use crate::{
     ConditionSample, DriverError, EvidenceFile, StepDetail, StepEnv, StepFailure, StepOutput,
     SurfaceContext,
@@ -284,11 +285,20 @@ impl WebContext {
                 steps::pointer::wheel(self, *delta_x, *delta_y, modifiers, target.as_ref(), env)
                     .await
             }
-            Action::Fill { target, value } => steps::keyboard::fill(self, target, value, env).await,
-            Action::Type { target, value } => {
-                steps::keyboard::type_into(self, target, value, env).await
+            // A text is resolved here, as its step runs (an `env("NAME")` is read now, never
+            // kept), and before anything is sent to the page.
+            Action::Fill { target, value } => {
+                let text = vars::resolve(value, env.vars)?;
+                steps::keyboard::fill(self, target, &text, env).await
             }
-            Action::InsertText { value } => steps::keyboard::insert_text(self, value, env).await,
+            Action::Type { target, value } => {
+                let text = vars::resolve(value, env.vars)?;
+                steps::keyboard::type_into(self, target, &text, env).await
+            }
+            Action::InsertText { value } => {
+                let text = vars::resolve(value, env.vars)?;
+                steps::keyboard::insert_text(self, &text, env).await
+            }
             Action::Select { target, values } => {
                 steps::keyboard::select(self, target, values, env).await
             }

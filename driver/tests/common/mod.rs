@@ -5,8 +5,8 @@
 
 use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{
-    ConditionSample, ContextOptions, FailureCode, StepDetail, StepEnv, StepFailure, StepOutput,
-    SurfaceContext, SurfaceDriver, WebContext,
+    ConditionSample, ContextOptions, FailureCode, MapVars, StepDetail, StepEnv, StepFailure,
+    StepOutput, SurfaceContext, SurfaceDriver, WebContext,
 };
 use a3s_test_lang::ir::{Action, ExpectCondition, Step, WaitCondition};
 use std::future::Future;
@@ -175,6 +175,8 @@ pub struct Env {
     pub work: tempfile::TempDir,
     pub deadline: Instant,
     pub action_timeout: Duration,
+    /// The variables `env("NAME")` texts read (none unless a test sets some).
+    pub vars: MapVars,
 }
 
 impl Env {
@@ -184,6 +186,7 @@ impl Env {
             work: tempfile::tempdir().unwrap(),
             deadline: Instant::now() + Duration::from_secs(30),
             action_timeout: Duration::from_millis(1500),
+            vars: MapVars::default(),
         }
     }
 
@@ -196,6 +199,7 @@ impl Env {
             deadline_name: "scenario",
             artifact_dir: self.artifacts.path(),
             working_dir: self.work.path(),
+            vars: &self.vars,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use crate::{log_shows, value_is, LIMIT};
-use a3s_test_driver::FailureCode;
+use a3s_test_driver::{FailureCode, MapVars, StepDetail};
 use a3s_test_lang::ir::Action;
 
 /// A `fill` or `type` step putting `value` into `target`.
@@ -89,5 +89,64 @@ fn keyboard_actions_fill_type_select_press() {
         page.step_outcome(&unknown, "press NoSuchKey", Some(FailureCode::Unsupported))
             .await
             .unwrap_err();
+    });
+}
+
+#[test]
+fn env_texts_are_typed_and_compared_but_never_shown() {
+    const SECRET: &str = "s3cr3t-Value-71";
+    on_page(LIMIT, "actions.html", async |page: &mut Page| {
+        page.env.vars = MapVars::new([("A3S_TEST_SECRET", SECRET)]);
+        let secret = r#"env("A3S_TEST_SECRET")"#;
+        let shows_secret = |s: &str| s.to_lowercase().contains(&SECRET.to_lowercase());
+        // Typed into the page, and compared there.
+        let fill = format!("fill {{\n    target = label(\"Text\")\n    value = {secret}\n}}");
+        let out = page.ok(&fill).await;
+        assert!(
+            matches!(out.detail, Some(StepDetail::Element { .. })),
+            "{out:?}"
+        );
+        page.ok(&value_is(r#"label("Text")"#, SECRET)).await;
+        let expect = format!("expect {{\n    target = label(\"Text\")\n    value = {secret}\n}}");
+        page.ok(&expect).await;
+        // `type` and `insert_text` do not count the characters of a secret.
+        let typed = format!("type {{\n    target = label(\"Typed\")\n    value = {secret}\n}}");
+        let out = page.ok(&typed).await;
+        assert!(
+            matches!(out.detail, Some(StepDetail::Element { .. })),
+            "{out:?}"
+        );
+        page.ok(&value_is(r#"label("Typed")"#, &format!("ab{SECRET}")))
+            .await;
+        page.ok(r#"focus { target = label("Area") }"#).await;
+        let out = page
+            .ok(&format!("insert_text {{ value = {secret} }}"))
+            .await;
+        assert!(out.detail.is_none(), "{out:?}");
+        page.ok(&value_is(r#"label("Area")"#, SECRET)).await;
+        // A mismatch quotes neither side: not the secret, not what the control holds instead.
+        let upper = format!("fill {{\n    target = label(\"Upper\")\n    value = {secret}\n}}");
+        let m = page.fails(&upper, FailureCode::ValueMismatch).await;
+        assert!(
+            m.contains("a different value than env(\"A3S_TEST_SECRET\")"),
+            "{m}"
+        );
+        assert!(!shows_secret(&m), "{m}");
+        page.ok(&with_value("fill", r#"label("Text")"#, "other"))
+            .await;
+        let m = page.fails(&expect, FailureCode::ValueMismatch).await;
+        assert!(m.contains("private, not shown"), "{m}");
+        assert!(!shows_secret(&m) && !m.contains("other"), "{m}");
+        // A variable that is not set fails before anything reaches the page, naming it.
+        for statement in [
+            "fill {\n    target = label(\"Text\")\n    value = env(\"A3S_TEST_UNSET\")\n}",
+            "type {\n    target = label(\"Text\")\n    value = env(\"A3S_TEST_UNSET\")\n}",
+            "insert_text { value = env(\"A3S_TEST_UNSET\") }",
+            "expect {\n    target = label(\"Text\")\n    value = env(\"A3S_TEST_UNSET\")\n}",
+        ] {
+            let m = page.fails(statement, FailureCode::EnvUnset).await;
+            assert!(m.contains("the variable A3S_TEST_UNSET is not set"), "{m}");
+        }
+        page.ok(&value_is(r#"label("Text")"#, "other")).await;
     });
 }

@@ -16,6 +16,7 @@ use super::fields::Fields;
 use super::stability::stability;
 use super::suite::MAX_TIMEOUT_MS;
 use super::targets::target;
+use super::text::text_value;
 use super::values::{
     boolean, keyword, non_empty, optional, string, string_list, string_list_with, u32_in, u64_in,
     ItemRules,
@@ -288,10 +289,10 @@ fn condition(
         }
         ExpectForm::Value => {
             let t = helper_target(ctx, fields, name, None);
-            let value = string(ctx, attr);
+            let value = text_value(ctx, attr, false);
             ExpectCondition::Value {
                 target: t?,
-                value: value?.to_string(),
+                value: value?,
             }
         }
         ExpectForm::RenderedTexts => {

@@ -9,7 +9,7 @@
 //! - [`values`]: typed readers (string, integer ranges, boolean, keyword, lists).
 //! - [`ids`]: labels, the id alphabet, uniqueness; [`seen`]: the duplicate-check set.
 //! - [`targets`], [`urls`], [`keys`], [`evidence`]: value grammars of targets/refs, URLs, key
-//!   chords and evidence paths.
+//!   chords and evidence paths; [`text`]: texts that may read a variable (`env("NAME")`).
 //! - [`steps`]: the web steps of §5; [`conditions`] (`wait`/`expect`, §8–§9); [`stability`] (§7);
 //!   [`operations`] (`tab`, `dialog`, `har`, `trace`); [`network`] (routes).
 //! - [`suite`], [`project`], [`statement`]: the three kinds of document.
@@ -33,6 +33,7 @@ mod statement;
 mod steps;
 mod suite;
 mod targets;
+mod text;
 mod urls;
 mod values;
 
@@ -42,6 +43,7 @@ use crate::diagnostic::{did_you_mean, Diagnostic};
 use crate::ir::{AdmittedDocument, Step};
 use context::{header, Annotate, Ctx};
 pub use targets::{FRAME_FUNCTIONS, TARGET_FUNCTIONS};
+pub use text::ENV_FUNCTION;
 
 /// Root block kinds.
 const ROOTS: &[&str] = &["suite", "project"];

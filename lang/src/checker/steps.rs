@@ -17,10 +17,9 @@ use super::network::{self, ROUTE_SCHEMA, UNROUTE_SCHEMA};
 use super::operations::{self, CAPTURE_SCHEMA, DIALOG_SCHEMA, TAB_SCHEMA};
 use super::pointer::{pointer_options, takes_pointer_options};
 use super::targets::{frame_target, target};
+use super::text::text_value;
 use super::urls::{url, UrlRule};
-use super::values::{
-    boolean, integer, keyword, optional, string, string_list_with, u32_in, ItemRules,
-};
+use super::values::{boolean, integer, keyword, optional, string_list_with, u32_in, ItemRules};
 use crate::ast::Block;
 use crate::code::Code;
 use crate::ir::{Action, ActionKind, DragEdge, Target};
@@ -72,12 +71,6 @@ fn required_target(ctx: &mut Ctx, fields: &Fields<'_>, name: &str) -> Option<Tar
     target(ctx, name, &attr.value)
 }
 
-/// A required string attribute.
-fn required_string(ctx: &mut Ctx, fields: &Fields<'_>, name: &str) -> Option<String> {
-    let attr = fields.required(ctx, name)?;
-    string(ctx, attr).map(str::to_string)
-}
-
 /// An optional boolean with a default.
 fn flag(ctx: &mut Ctx, fields: &Fields<'_>, name: &str, default: bool) -> Option<bool> {
     match fields.get(name) {
@@ -126,7 +119,9 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
         }
         Fill | Type => {
             let t = required_target(ctx, f, "target");
-            let value = required_string(ctx, f, "value");
+            let value = f
+                .required(ctx, "value")
+                .and_then(|a| text_value(ctx, a, false));
             let (target, value) = (t?, value?);
             if kind == Fill {
                 Action::Fill { target, value }
@@ -137,10 +132,8 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
         InsertText => {
             let value = f
                 .required(ctx, "value")
-                .and_then(|a| super::values::non_empty(ctx, a));
-            Action::InsertText {
-                value: value?.to_string(),
-            }
+                .and_then(|a| text_value(ctx, a, true));
+            Action::InsertText { value: value? }
         }
         Select => {
             let t = required_target(ctx, f, "target");

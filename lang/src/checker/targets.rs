@@ -229,6 +229,11 @@ pub(super) fn frame_target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<F
 /// The call written as attribute `attr`, or a type error for any other value.
 fn call_or_type_error<'a>(ctx: &mut Ctx, attr: &'a str, value: &'a Value) -> Option<Call<'a>> {
     match &value.kind {
+        // `env()` is a text, never an element: the type error says where it belongs.
+        ValueKind::Call { .. } if super::text::is_env_call(value) => {
+            type_error(ctx, attr, value, TARGET_EXAMPLE);
+            None
+        }
         ValueKind::Call { name, args } => Some(Call::new(attr, name, args, value)),
         ValueKind::String(s) => {
             let hint = if s.starts_with('@') {
@@ -395,6 +400,18 @@ impl<'a> Call<'a> {
             }
             ValueKind::String(s) => Some(s),
             _ if unreadable(arg) => None,
+            _ if super::text::is_env_call(arg) => {
+                ctx.error_in(
+                    Code::TargetArguments,
+                    self.attr,
+                    arg.span,
+                    format!(
+                        "the {what} of `{fname}()` must be a string; it cannot read an environment variable"
+                    ),
+                )
+                .hint(super::text::ENV_ALLOWED);
+                None
+            }
             other => {
                 ctx.error_in(
                     Code::TargetArguments,

@@ -35,6 +35,17 @@ pub(super) fn type_error<'c>(
     if unreadable(value) {
         return None;
     }
+    if super::text::is_env_call(value) {
+        // Not "found a function call": say where a variable may be read instead.
+        let d = ctx.error_in(
+            Code::Type,
+            name,
+            value.span,
+            format!("`{name}` must be {expected}; it cannot read an environment variable"),
+        );
+        d.hint(super::text::ENV_ALLOWED);
+        return Some(d);
+    }
     let found = value.kind.describe();
     let d = ctx.error_in(
         Code::Type,
@@ -208,6 +219,18 @@ pub(super) fn string_list<'a>(ctx: &mut Ctx, attr: &'a Attribute) -> Option<Vec<
                 }
             }
             _ if unreadable(item) => out = None,
+            _ if super::text::is_env_call(item) => {
+                ctx.error_in(
+                    Code::Type,
+                    name,
+                    item.span,
+                    format!(
+                        "`{name}` items must be strings; they cannot read an environment variable"
+                    ),
+                )
+                .hint(super::text::ENV_ALLOWED);
+                out = None;
+            }
             other => {
                 ctx.error_in(
                     Code::Type,

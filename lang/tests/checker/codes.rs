@@ -135,6 +135,12 @@ fn cases() -> Vec<Case> {
         // Step-specific rules (`docs/acl.md` §5).
         step(EvidencePath, "screenshot.s.path", "\"../x.png\"", "        screenshot \"s\" { path = \"../x.png\" }"),
         step(EvidencePathLimit, "console.c.path", "\"d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/c.json\"", "        console \"c\" { path = \"d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/c.json\" }"),
+        step(
+            InvalidEnvName,
+            "fill.f.value",
+            "\"API-KEY\"",
+            "        fill \"f\" {\n target = css(\"#pw\")\n value = env(\"API-KEY\")\n }",
+        ),
         step(InvalidKey, "press.p.key", "\"Ctrl+a\"", "        press \"p\" { key = \"Ctrl+a\" }"),
         step(
             RouteResponse,

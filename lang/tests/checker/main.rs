@@ -3,6 +3,7 @@
 //! statement mode.
 
 mod codes;
+mod env;
 mod mixed;
 mod project;
 mod rules;

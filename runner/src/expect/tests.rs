@@ -3,7 +3,7 @@
 //! `t < T`.
 
 use super::*;
-use a3s_test_driver::{DriverError, EvidenceFile, StepFailure, StepOutput};
+use a3s_test_driver::{DriverError, EvidenceFile, MapVars, StepFailure, StepOutput};
 use a3s_test_lang::ir::{Stability, Step, Target};
 use proptest::prelude::*;
 use std::path::Path;
@@ -131,8 +131,12 @@ fn step_env(dir: &tempfile::TempDir, deadline_ms: u64) -> StepEnv<'_> {
         deadline_name: "scenario",
         artifact_dir: dir.path(),
         working_dir: dir.path(),
+        vars: &NO_VARS,
     }
 }
+
+/// No variables: these surfaces never read one.
+static NO_VARS: MapVars = MapVars(std::collections::BTreeMap::new());
 
 fn waited(out: &StepOutput) -> u64 {
     match out.detail {
@@ -207,6 +211,36 @@ async fn a_condition_that_never_holds_fails_at_the_expect_timeout_naming_the_las
             last_seen: "nothing at +5000 ms".into()
         })
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_value_failure_names_env_but_never_quotes_a_literal_value() {
+    let target = Target::Css {
+        selector: "#pw".into(),
+    };
+    let var = a3s_test_lang::ir::EnvVar::new("A3S_PASSWORD").unwrap();
+    for (value, says) in [
+        (
+            a3s_test_lang::ir::TextValue::Env(var),
+            "value = env(\"A3S_PASSWORD\") with target = css(\"#pw\") did not hold",
+        ),
+        (
+            "hunter2".into(),
+            "value with target = css(\"#pw\") did not hold",
+        ),
+    ] {
+        let e = Expectation {
+            condition: ExpectCondition::Value {
+                target: target.clone(),
+                value,
+            },
+            ..expectation(None, false)
+        };
+        let mut surface = Scripted::new(None, Signals::Never);
+        let failure = run(&mut surface, &e, 60_000).await.unwrap_err();
+        assert!(failure.message.starts_with(says), "{}", failure.message);
+        assert!(!failure.message.contains("hunter2"), "{}", failure.message);
+    }
 }
 
 #[tokio::test(start_paused = true)]

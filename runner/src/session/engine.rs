@@ -30,8 +30,8 @@ use crate::executor::DriverLauncher;
 use crate::step::{self, StepFailed};
 use a3s_test_driver::{
     live_group_members, AgentContext, AgentDriver, BrowserProcess, ContextOptions, FailureCode,
-    NetworkFilter, PageContextMethod, PageSnapshot, RefProof, StepEnv, StepFailure, StepOutput,
-    SurfaceContext,
+    NetworkFilter, PageContextMethod, PageSnapshot, ProcessVars, RefProof, StepEnv, StepFailure,
+    StepOutput, SurfaceContext,
 };
 use a3s_test_lang::ir::{Action, Step, Target};
 use serde_json::{json, Value};
@@ -229,6 +229,7 @@ impl<D: AgentDriver> Engine<D> {
             deadline_name: "turn",
             artifact_dir: &artifacts,
             working_dir: &self.root,
+            vars: &ProcessVars::SESSION,
         };
         let length = deadline
             .saturating_duration_since(Instant::now())

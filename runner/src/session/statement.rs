@@ -4,7 +4,7 @@
 //! promotion, via the lexer so a `ref(` inside a string literal is never touched).
 
 use super::code::{SessionCode, SessionError};
-use a3s_test_lang::ir::{Step, Target};
+use a3s_test_lang::ir::{Step, Target, TextValue};
 use a3s_test_lang::lexer::{lex, Token};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -68,8 +68,8 @@ pub fn target_arg(arg: &str) -> Result<String, SessionError> {
 pub enum Sugar {
     /// `click <target>`.
     Click(String),
-    /// `fill <target> <text>`.
-    Fill(String, String),
+    /// `fill <target> <text>` (a literal, or `env("NAME")`).
+    Fill(String, TextValue),
     /// `press <key>`.
     Press(String),
     /// `navigate <url>`.
@@ -85,9 +85,8 @@ impl Sugar {
         Ok(match self {
             Sugar::Click(t) => format!("click {{ target = {} }}", target_arg(t)?),
             Sugar::Fill(t, v) => format!(
-                "fill {{\n    target = {}\n    value = {}\n}}",
-                target_arg(t)?,
-                acl_string(v)
+                "fill {{\n    target = {}\n    value = {v}\n}}",
+                target_arg(t)?
             ),
             Sugar::Press(k) => format!("press {{ key = {} }}", acl_string(k)),
             Sugar::Navigate(u) => format!("navigate {{ url = {} }}", acl_string(u)),

@@ -2,6 +2,7 @@
 
 use super::Outcome;
 use crate::failure::FailureCode;
+use crate::vars::Text;
 use crate::web::context::{detail, WebContext};
 use crate::web::target::{self, describe, Needs};
 use crate::web::{input, keys, review_overlay};
@@ -10,13 +11,15 @@ use a3s_test_lang::ir::{KeyChord, Target};
 use serde_json::{json, Value};
 
 /// `fill`: focus, select everything, insert the value (or set it for date/colour/range inputs),
-/// then verify the control holds it.
+/// then verify the control holds it. A concealed text (`env("NAME")`) is never quoted, and
+/// neither is what the control holds instead (it may be part of the secret).
 pub(crate) async fn fill(
     ctx: &mut WebContext,
     target: &Target,
-    value: &str,
+    text: &Text<'_>,
     env: &StepEnv<'_>,
 ) -> Outcome {
+    let value = text.as_str();
     let tab = ctx.tab()?;
     let element = target::wait_actionable(tab, target, Needs::EDITABLE, env)
         .await?
@@ -44,7 +47,9 @@ pub(crate) async fn fill(
     let normalised = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let matches = have == Some(value) || have.map(normalised) == Some(normalised(value));
     if !matches {
-        let shown = if secret {
+        let shown = if text.is_concealed() {
+            format!("a different value than {} (not shown)", text.shown())
+        } else if secret {
             "a different (secret) value".to_string()
         } else {
             format!("{:?}", have.unwrap_or(""))
@@ -60,11 +65,12 @@ pub(crate) async fn fill(
     Ok(detail(StepDetail::element(element)))
 }
 
-/// `type`: focus with the caret at the end and send one keystroke per character.
+/// `type`: focus with the caret at the end and send one keystroke per character. The detail
+/// counts the keystrokes, except for a concealed text, whose length is not shown either.
 pub(crate) async fn type_into(
     ctx: &mut WebContext,
     target: &Target,
-    value: &str,
+    text: &Text<'_>,
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
@@ -72,20 +78,31 @@ pub(crate) async fn type_into(
         .await?
         .element;
     target::call_on(tab, "focus_end", target, json!({}), env.deadline).await?;
-    input::type_text(tab, value, env.deadline).await?;
+    input::type_text(tab, text.as_str(), env.deadline).await?;
+    if text.is_concealed() {
+        return Ok(detail(StepDetail::element(element)));
+    }
     Ok(detail(StepDetail::Typed {
         element,
-        keys: value.chars().count(),
+        keys: text.as_str().chars().count(),
     }))
 }
 
-/// `insert_text`: at the current caret, no target.
-pub(crate) async fn insert_text(ctx: &mut WebContext, value: &str, env: &StepEnv<'_>) -> Outcome {
+/// `insert_text`: at the current caret, no target. The detail counts the characters, except for
+/// a concealed text (no detail: its length is not shown either).
+pub(crate) async fn insert_text(
+    ctx: &mut WebContext,
+    text: &Text<'_>,
+    env: &StepEnv<'_>,
+) -> Outcome {
     let tab = ctx.tab()?;
     review_overlay::refuse_focus(tab, "insert_text", env.deadline).await?;
-    input::insert_text(tab, value, env.deadline).await?;
+    input::insert_text(tab, text.as_str(), env.deadline).await?;
+    if text.is_concealed() {
+        return Ok(crate::StepOutput::default());
+    }
     Ok(detail(StepDetail::Chars {
-        chars: value.chars().count(),
+        chars: text.as_str().chars().count(),
     }))
 }
 

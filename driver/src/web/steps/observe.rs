@@ -12,6 +12,7 @@
 
 use super::Outcome;
 use crate::failure::FailureCode;
+use crate::vars;
 use crate::web::cdp::COMMAND_BOUND;
 use crate::web::context::{detail, WebContext};
 use crate::web::script;
@@ -54,14 +55,20 @@ fn condition_targets(c: &ExpectCondition) -> Vec<&Target> {
     }
 }
 
-/// The condition as the resolver reads it (relative URLs resolved first).
-fn condition_json(condition: &ExpectCondition, base_url: Option<&str>) -> Value {
+/// The condition as the resolver reads it: relative URLs resolved, and an `env("NAME")` value
+/// read now (this reading only) and marked `conceal`, so the resolver quotes neither side.
+fn condition_json(condition: &ExpectCondition, env: &StepEnv<'_>) -> Result<Value, StepFailure> {
     let mut value = serde_json::to_value(condition).expect("conditions serialize");
     if value["condition"] == "url" {
         let url = value["url"].as_str().unwrap_or("").to_string();
-        value["url"] = json!(resolve_url(&url, base_url).unwrap_or(url));
+        value["url"] = json!(resolve_url(&url, env.base_url).unwrap_or(url));
     }
-    value
+    if let ExpectCondition::Value { value: text, .. } = condition {
+        let text = vars::resolve(text, env.vars)?;
+        value["value"] = json!(text.as_str());
+        value["conceal"] = json!(text.is_concealed());
+    }
+    Ok(value)
 }
 
 /// One reading of `condition`; with `watch`, answered once the page may have changed (or when
@@ -79,7 +86,7 @@ pub(crate) async fn check(
     let prefix = targets.first().map(|t| describe(t)).unwrap_or_default();
     let watch = watch.unwrap_or_default();
     let args = json!({
-        "condition": condition_json(condition, env.base_url),
+        "condition": condition_json(condition, env)?,
         "watch_ms": watch.as_millis() as u64,
     });
     let tab = ctx.tab()?;
