@@ -421,6 +421,9 @@ pub struct Promoted {
     pub output: PathBuf,
     /// Its steps (the navigation plus every successful step).
     pub steps: usize,
+    /// Environment variables the suite reads in place of values typed into private fields: set
+    /// them where it runs.
+    pub env: Vec<String>,
     /// The command to run next.
     pub next: String,
 }
@@ -708,6 +711,7 @@ pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionErro
     let (_, file) = load(ctx, &p.session)?;
     let output: &Path = &p.output;
     let source = promote::suite_source(&file)?;
+    let env = promote::private_vars(&file);
     let io = |what: &str, path: &Path, e: std::io::Error| {
         SessionError::new(
             SessionCode::Io,
@@ -722,6 +726,7 @@ pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionErro
         session: file.id,
         output: output.to_path_buf(),
         steps: file.steps.len() + 1,
+        env,
         next: format!("a3s-test run {}", output.display()),
     })
 }

@@ -12,6 +12,7 @@ mod mcp;
 mod mcp_pipe;
 #[path = "../owned.rs"]
 mod owned;
+mod private;
 mod repair_prove;
 mod repeated;
 #[path = "../reviewer/mod.rs"]

@@ -20,6 +20,7 @@ use super::page_context::handshake::Bridge;
 use super::page_context::inspect::InspectRequest;
 use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
 use super::page_context::{diff, live, repair_queue, repair_watch};
+use super::private_input;
 use super::protocol::{FinishStatus, Request, Response};
 use super::repair_page;
 use super::reply::{CleanupReport, Executed, Resolved, SessionReport};
@@ -97,6 +98,12 @@ pub struct Engine<D: AgentDriver> {
     node_ids: BTreeMap<String, String>,
     /// Ref numbering and the observations `--since` diffs against (memory only).
     views: ViewState,
+    /// The statement of the turn being served as the session records it, when that differs
+    /// from what the agent sent: a value typed into a private field written as `env("NAME")`
+    /// ([`private_input`]). Set by `exec`, taken by `handle` for the log and the answer.
+    recorded: Option<String>,
+    /// The `NAME` of that `env("NAME")`.
+    recorded_var: Option<String>,
 }
 
 impl<D: AgentDriver> Engine<D> {
@@ -167,6 +174,8 @@ impl<D: AgentDriver> Engine<D> {
             blocked_reported: 0,
             node_ids: BTreeMap::new(),
             views: ViewState::default(),
+            recorded: None,
+            recorded_var: None,
         };
         let start = format!(
             "navigate {{ url = {} }}",
@@ -317,10 +326,11 @@ impl<D: AgentDriver> Engine<D> {
             Request::Exec {
                 observation,
                 statement,
-            } => self
-                .exec(turn, observation, &statement)
-                .await
-                .map_err(|e| super::answer::refused(e, &statement)),
+            } => {
+                let result = self.exec(turn, observation, &statement).await;
+                let recorded = self.recorded.clone().unwrap_or(statement);
+                result.map_err(|e| super::answer::refused(e, &recorded))
+            }
             Request::RepairProve { candidate, dir } => self.repair_prove(&candidate, &dir).await,
             Request::Finish { status, summary } => {
                 let status = match status {
@@ -336,6 +346,15 @@ impl<D: AgentDriver> Engine<D> {
             Ok(v) => TurnOutcome::passed(v.get("observation").and_then(Value::as_u64)),
             Err(e) => TurnOutcome::failed(e),
         };
+        // A private value the agent typed is logged as `env("NAME")`, never as itself.
+        let request = match (request, self.recorded.take()) {
+            (Request::Exec { observation, .. }, Some(statement)) => Request::Exec {
+                observation,
+                statement,
+            },
+            (request, _) => request,
+        };
+        self.recorded_var = None;
         let event = SessionEvent::turn(TurnRecord {
             turn,
             request,
@@ -725,6 +744,10 @@ impl<D: AgentDriver> Engine<D> {
             *target = absolute.clone();
             navigated = Some(absolute);
         }
+        // Before anything reaches the page: a value going into a private field is recorded as
+        // `env("NAME")` from here on.
+        let source = self.recorded_source(source, &dispatched, deadline).await?;
+        let source = source.as_str();
         // Any action ends the observation, whatever its outcome.
         self.end_observation();
         self.file.actions += 1;
@@ -754,6 +777,7 @@ impl<D: AgentDriver> Engine<D> {
             statement: source.to_string(),
             resolved: resolved.clone(),
             navigated,
+            private: self.recorded_var.clone(),
         });
         let executed = Executed {
             turn,
@@ -774,6 +798,40 @@ impl<D: AgentDriver> Engine<D> {
             blocked_requests: Vec::new(),
         };
         Ok(serde_json::to_value(executed).expect("answers serialize"))
+    }
+
+    /// `source` as the session records it (see [`private_input`]): when `step` types a value
+    /// the agent wrote into a field the page says is private, or compares one with it, the
+    /// value becomes `env("NAME")` and [`Self::recorded`] holds the result. A private value
+    /// that cannot be rewritten refuses the statement before it runs, rather than be recorded.
+    async fn recorded_source(
+        &mut self,
+        source: &str,
+        step: &Step,
+        deadline: Instant,
+    ) -> Result<String, SessionError> {
+        let Some(typed) = private_input::typed_value(step) else {
+            return Ok(source.to_string());
+        };
+        let field = match self.ctx()?.target_privacy(typed.target, deadline).await {
+            Ok(field) if private_input::is_private(&field) => field,
+            // Open, or a target that does not resolve (then nothing is typed either).
+            _ => return Ok(source.to_string()),
+        };
+        let var = private_input::env_name(&field);
+        let Some(recorded) = private_input::redact_source(source, typed.value, &var) else {
+            return Err(SessionError::new(
+                SessionCode::InvalidInput,
+                format!(
+                    "the value goes into a private field and could not be kept out of the \
+                     session's records; write it as env(\"{var}\") and set {var} where the \
+                     session was started"
+                ),
+            ));
+        };
+        self.recorded = Some(recorded.clone());
+        self.recorded_var = Some(var);
+        Ok(recorded)
     }
 
     /// Bring the `@cN` refs up to the page's current revision: a validated complete delta keeps

@@ -143,13 +143,18 @@ pub struct ObservationRecord {
 pub struct StepRecord {
     /// The turn number.
     pub turn: u64,
-    /// The statement as the agent sent it.
+    /// The statement as the agent sent it — except a value typed into a private field, which
+    /// is written as `env("NAME")` (`private`).
     pub statement: String,
     /// Each ref it used and the durable target it was dispatched through.
     pub resolved: Vec<(String, Target)>,
     /// For `navigate`: the absolute URL it loaded (a relative URL resolves against the page).
     #[serde(default)]
     pub navigated: Option<String>,
+    /// The environment variable the session wrote in place of a value the agent typed into a
+    /// private field (`super::private_input`); a promoted suite reads it from the environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private: Option<String>,
 }
 
 /// `session.json`.

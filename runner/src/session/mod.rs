@@ -32,6 +32,7 @@ pub mod next;
 pub mod observation;
 pub mod page_context;
 pub mod policy;
+pub mod private_input;
 pub mod promote;
 pub mod protocol;
 pub mod repair_page;

@@ -10,7 +10,7 @@
 
 use a3s_test_driver::privacy::PrivacyLevel;
 use a3s_test_driver::TargetPrivacy;
-use a3s_test_lang::ir::{Action, Expectation, Step, Target};
+use a3s_test_lang::ir::{Action, ExpectCondition, Step, Target};
 use a3s_test_lang::lexer::{decode_string, lex, Token};
 
 /// Longest environment variable name derived from a field, in characters.
@@ -31,8 +31,8 @@ pub fn typed_value(step: &Step) -> Option<TypedValue<'_>> {
     let (value, target) = match &step.action {
         Action::Fill { target, value } | Action::Type { target, value } => (value, Some(target)),
         Action::InsertText { value } => (value, None),
-        Action::Expect { expectation } => match expectation {
-            Expectation::Value { target, value, .. } => (value, Some(target)),
+        Action::Expect { expectation } => match &expectation.condition {
+            ExpectCondition::Value { target, value } => (value, Some(target)),
             _ => return None,
         },
         _ => return None,
@@ -81,12 +81,15 @@ pub fn redact_source(source: &str, value: &str, var: &str) -> Option<String> {
         [(Token::Ident("value"), _), (Token::Eq, _), (Token::Str(raw), span)]
             if decode_string(raw) == value =>
         {
-            Some(span.clone())
+            Some(*span)
         }
         _ => None,
     })?;
     let mut out = source.to_string();
-    out.replace_range(at, &format!("env({})", super::statement::acl_string(var)));
+    out.replace_range(
+        at.start..at.end,
+        &format!("env({})", super::statement::acl_string(var)),
+    );
     Some(out)
 }
 

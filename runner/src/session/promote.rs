@@ -8,6 +8,19 @@ use super::file::SessionFile;
 use super::statement::{acl_string, replace_refs_in_source, with_label};
 use std::collections::BTreeMap;
 
+/// The environment variables a promoted suite of `file` reads for values the agent typed into
+/// private fields, sorted, each once.
+pub fn private_vars(file: &SessionFile) -> Vec<String> {
+    let mut vars: Vec<String> = file
+        .steps
+        .iter()
+        .filter_map(|s| s.private.clone())
+        .collect();
+    vars.sort();
+    vars.dedup();
+    vars
+}
+
 /// The promoted suite's source text (canonical layout).
 pub fn suite_source(file: &SessionFile) -> Result<String, SessionError> {
     if file.steps.is_empty() {
@@ -23,6 +36,13 @@ pub fn suite_source(file: &SessionFile) -> Result<String, SessionError> {
     ));
     let mut used = vec!["start".to_string()];
     for record in &file.steps {
+        if let Some(var) = &record.private {
+            body.push_str(&format!(
+                "# {var}: turn {} typed a value into a private field; it was not kept. Set {var} \
+                 in the environment that runs this suite.\n",
+                record.turn
+            ));
+        }
         let durable: BTreeMap<_, _> = record.resolved.iter().cloned().collect();
         let label = format!("turn-{}", record.turn);
         let labelled = match &record.navigated {
@@ -142,6 +162,7 @@ mod tests {
                     },
                 )],
                 navigated: None,
+                private: None,
             },
             StepRecord {
                 turn: 4,
@@ -153,18 +174,21 @@ mod tests {
                     },
                 )],
                 navigated: None,
+                private: None,
             },
             StepRecord {
                 turn: 5,
                 statement: "navigate { url = \"next\" }".into(),
                 resolved: vec![],
                 navigated: Some("http://127.0.0.1:4173/next".into()),
+                private: None,
             },
             StepRecord {
                 turn: 6,
                 statement: "navigate \"back-home\" { url = \"/\" }".into(),
                 resolved: vec![],
                 navigated: Some("http://127.0.0.1:4173/".into()),
+                private: None,
             },
         ];
         let suite = suite_source(&file(steps)).unwrap();
@@ -185,6 +209,27 @@ mod tests {
             assert!(suite.contains(expected), "{expected} in {suite}");
         }
         assert!(!suite.contains("turn-6"), "{suite}");
+    }
+
+    #[test]
+    fn a_private_value_is_promoted_as_env_with_a_note() {
+        let steps = vec![StepRecord {
+            turn: 3,
+            statement: "fill { target = label(\"Card number\") value = env(\"CARD_NUMBER\") }"
+                .into(),
+            resolved: vec![],
+            navigated: None,
+            private: Some("CARD_NUMBER".into()),
+        }];
+        let f = file(steps);
+        let suite = suite_source(&f).unwrap();
+        assert!(a3s_test_lang::admit(&suite).is_admitted(), "{suite}");
+        assert!(suite.contains("value = env(\"CARD_NUMBER\")"), "{suite}");
+        assert!(
+            suite.contains("# CARD_NUMBER: turn 3 typed a value into a private field"),
+            "{suite}"
+        );
+        assert_eq!(private_vars(&f), vec!["CARD_NUMBER".to_string()]);
     }
 
     #[test]

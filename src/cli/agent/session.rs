@@ -247,8 +247,16 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         }),
         C::Schema(_) => print::<_, SessionError>(true, Ok(ops::schema()), |_| String::new()),
         C::Promote(a) => print(a.json, ops::promote(ctx, &a.params), |v| {
+            let env = if v.env.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "values typed into private fields were not kept: set {} where it runs\n",
+                    v.env.join(", ")
+                )
+            };
             format!(
-                "wrote {} ({} steps)\n{}",
+                "wrote {} ({} steps)\n{env}{}",
                 v.output.display(),
                 v.steps,
                 next_line(Some(&v.next))
