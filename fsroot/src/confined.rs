@@ -39,6 +39,13 @@ impl ConfinedPath {
         }
     }
 
+    /// The location of the folder holding this one, and this one's name; `None` at the anchor.
+    pub fn split(&self) -> Option<(ConfinedPath, &std::ffi::OsStr)> {
+        let name = self.rel.file_name()?;
+        let parent = self.rel.parent().unwrap_or(Path::new(""));
+        Some((ConfinedPath::new(self.anchor.clone(), parent), name))
+    }
+
     /// The anchor folder.
     pub fn anchor(&self) -> &Path {
         &self.anchor

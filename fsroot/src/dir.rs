@@ -4,6 +4,7 @@
 
 use crate::error::{FsError, InvalidReason};
 use crate::rel::components;
+use crate::tree::EntryKind;
 use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, CWD};
 use rustix::io::Errno;
 use std::ffi::OsStr;
@@ -80,15 +81,16 @@ impl Dir {
         parent.child_dir(name, false)
     }
 
-    /// The kind of `rel` without following a link, or `None` when it does not exist.
-    pub fn kind_of(&self, rel: impl AsRef<Path>) -> Result<Option<FileType>, FsError> {
+    /// The kind of `rel` without following a link, or `None` when it (or a folder on the way)
+    /// does not exist.
+    pub fn kind_of(&self, rel: impl AsRef<Path>) -> Result<Option<EntryKind>, FsError> {
         let (parent, name, path) = match self.parent_of(rel.as_ref()) {
             Ok(found) => found,
             Err(e) if e.is_not_found() => return Ok(None),
             Err(e) => return Err(e),
         };
         match statat(parent.fd(), name, AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(st) => Ok(Some(FileType::from_raw_mode(st.st_mode))),
+            Ok(st) => Ok(Some(EntryKind::of(FileType::from_raw_mode(st.st_mode)))),
             Err(Errno::NOENT) => Ok(None),
             Err(e) => Err(FsError::io("inspect", path, e)),
         }

@@ -25,6 +25,17 @@ pub enum EntryKind {
     Other,
 }
 
+impl EntryKind {
+    pub(crate) fn of(kind: FileType) -> EntryKind {
+        match kind {
+            FileType::Directory => EntryKind::Dir,
+            FileType::RegularFile => EntryKind::File,
+            FileType::Symlink => EntryKind::Symlink,
+            _ => EntryKind::Other,
+        }
+    }
+}
+
 /// One entry of a listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -54,15 +65,9 @@ impl Dir {
             let Ok(st) = statat(self.fd(), entry.file_name(), AtFlags::SYMLINK_NOFOLLOW) else {
                 continue;
             };
-            let kind = match FileType::from_raw_mode(st.st_mode) {
-                FileType::Directory => EntryKind::Dir,
-                FileType::RegularFile => EntryKind::File,
-                FileType::Symlink => EntryKind::Symlink,
-                _ => EntryKind::Other,
-            };
             entries.push(Entry {
                 name,
-                kind,
+                kind: EntryKind::of(FileType::from_raw_mode(st.st_mode)),
                 len: st.st_size as u64,
             });
         }
