@@ -29,11 +29,12 @@ pub struct EvidenceError {
 }
 
 impl EvidenceError {
-    /// The run code of the failure: `test.spec.evidence_path` for a refused path,
+    /// The run code of the failure: `test.run.unsafe_path` for a refused path (the folders are
+    /// the runner's own, so a link there is the workspace's doing, never the suite's),
     /// `test.run.evidence_write` for anything the file system refused.
     pub fn code(&self) -> FailureCode {
         if self.source.is_refusal() {
-            FailureCode::EvidencePathEscape
+            FailureCode::UnsafePath
         } else {
             FailureCode::EvidenceWrite
         }
@@ -200,7 +201,7 @@ mod tests {
             .scenario_dir(&ScenarioId::new("forms", "submit"))
             .unwrap_err();
         assert!(matches!(err.fs(), FsError::Symlink { .. }), "{err}");
-        assert_eq!(err.code(), FailureCode::EvidencePathEscape);
+        assert_eq!(err.code(), FailureCode::UnsafePath);
         // The artifact root's own folders: `runs/` and `.a3s-test` itself.
         for linked in [".a3s-test/runs", ".a3s-test"] {
             let project = tempfile::tempdir().unwrap();

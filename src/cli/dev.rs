@@ -126,6 +126,15 @@ pub fn run(p: DevParams) -> ExitCode {
     });
     let channel = match channel::Channel::open(ledger, &channel_folder, on_intake) {
         Ok(c) => c,
+        // A link on the way to `.a3s-test/dev/<session>/`: the session's own refusal code.
+        Err(channel::ChannelError::File(e)) if e.is_refusal() => {
+            let e = SessionError::fs(&e);
+            eprintln!(
+                "error[{}]: failed to open the dev channel: {}",
+                e.code, e.message
+            );
+            return ExitCode::from(Exit::InvalidInput);
+        }
         Err(e) => return fail(format_args!("failed to open the dev channel: {e}")),
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -20,6 +20,7 @@
 use super::output::{render_file, FormatArg, Stream};
 use super::report_outputs::ReportOutputs;
 use super::web_launcher::WebLauncher;
+use a3s_test_driver::failure::FailureCode;
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::{AdmittedDocument, ProjectConfig};
 use a3s_test_runner::admit::{admit_files, Rejection};
@@ -249,8 +250,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     let run_id = a3s_test_runner::run_id::new_run_id(started_at);
     let artifacts = match ArtifactRoot::create(&output, &run_id) {
         Ok(a) => a,
-        // Coded like the evidence a scenario could not write: a link on the way to the artifact
-        // folder is the evidence-path rule's refusal.
+        // A link on the way to the artifact folder: `test.run.unsafe_path`, before any browser.
         Err(e) => {
             eprintln!("error[{}]: {e}", e.code());
             return ExitCode::from(Exit::InvalidInput);
@@ -468,8 +468,10 @@ pub(super) fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConf
     let path = explicit.unwrap_or(Path::new(DEFAULT_PROJECT)).to_path_buf();
     let bytes = match read_project_file(&path) {
         Ok(bytes) => bytes,
-        Err(e) if explicit.is_none() && e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(None)
+        Err(e) if explicit.is_none() && e.is_not_found() => return Ok(None),
+        Err(ProjectReadError::Confined(e)) if e.is_refusal() => {
+            eprintln!("error[{}]: {e}", FailureCode::UnsafePath);
+            return Err(ExitCode::from(Exit::InvalidInput));
         }
         Err(e) => {
             return Err(fail(format_args!(
@@ -499,13 +501,33 @@ pub(super) fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConf
     }
 }
 
+/// Why the project file could not be read.
+#[derive(Debug, thiserror::Error)]
+enum ProjectReadError {
+    /// A file in the project's `.a3s-test`, refused or unreadable.
+    #[error("{0}")]
+    Confined(#[from] a3s_test_fsroot::FsError),
+    /// A file named elsewhere.
+    #[error("{0}")]
+    Plain(#[from] std::io::Error),
+}
+
+impl ProjectReadError {
+    fn is_not_found(&self) -> bool {
+        match self {
+            ProjectReadError::Confined(e) => e.is_not_found(),
+            ProjectReadError::Plain(e) => e.kind() == std::io::ErrorKind::NotFound,
+        }
+    }
+}
+
 /// The project file's bytes: one in the project's `.a3s-test` (the default) is read without
 /// following a link from the working folder down; one named elsewhere is read as given.
-fn read_project_file(path: &Path) -> std::io::Result<Vec<u8>> {
+fn read_project_file(path: &Path) -> Result<Vec<u8>, ProjectReadError> {
     let project = std::env::current_dir()?;
     match under_state_dir(&project, path) {
         Some(confined) => Ok(confined.read(a3s_test_lang::MAX_FILE_BYTES as u64)?),
-        None => std::fs::read(path),
+        None => Ok(std::fs::read(path)?),
     }
 }
 

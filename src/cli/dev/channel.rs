@@ -19,6 +19,17 @@ use std::time::Duration;
 /// How long the plugin may take to send one request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Why the channel could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum ChannelError {
+    /// Its folder or file: refused (a link on the way) or not writable.
+    #[error("{0}")]
+    File(#[from] a3s_test_fsroot::FsError),
+    /// The listener or its thread.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
 /// The channel file's name in its folder.
 pub const CHANNEL_FILE: &str = "channel.json";
 
@@ -47,7 +58,7 @@ impl Channel {
         ledger: Ledger,
         folder: &ConfinedPath,
         on_intake: Box<dyn Fn() + Send + Sync>,
-    ) -> std::io::Result<Channel> {
+    ) -> Result<Channel, ChannelError> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let port = listener.local_addr()?.port();
         let url = format!("http://127.0.0.1:{port}/repairs");

@@ -388,7 +388,7 @@ fn evidence_dirs_are_confined() {
     let err = EvidenceDir::create(&folder, "artifacts/repairs").unwrap_err();
     assert_eq!(
         err.code(),
-        a3s_test_driver::failure::FailureCode::EvidencePathEscape
+        a3s_test_driver::failure::FailureCode::UnsafePath
     );
     assert!(std::fs::read_dir(elsewhere.path())
         .unwrap()
