@@ -99,7 +99,17 @@ impl Dir {
     pub(crate) fn fd(&self) -> BorrowedFd<'_> {
         self.fd.as_fd()
     }
+}
 
+/// The open folder's descriptor, for the one call that has no `*at` form: binding a Unix socket
+/// in it (through `/proc/self/fd/<fd>/…`).
+impl AsFd for Dir {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.fd.as_fd()
+    }
+}
+
+impl Dir {
     /// Walk `rel` component by component from here.
     fn walk(&self, rel: &Path, create: bool) -> Result<Dir, FsError> {
         let parts = components(rel).map_err(|reason| FsError::InvalidPath {

@@ -94,7 +94,7 @@ where
     };
     let socket = engine.file.socket.clone();
     remove_socket(engine.dir(), &socket);
-    let listener = match UnixListener::bind(&socket) {
+    let listener = match UnixListener::bind(bind_path(engine.dir(), &socket)) {
         Ok(l) => l,
         Err(e) => {
             let err = SessionError::new(
@@ -202,6 +202,21 @@ where
     drop(listener);
     remove_socket(engine.dir(), &socket);
     Exit::Success
+}
+
+/// Where to bind the socket: a socket in the session folder is bound through the folder the
+/// supervisor holds open (`/proc/self/fd/<fd>/supervisor.sock`, Linux's name for that very
+/// folder), so it is created there even if a folder on its plain path was swapped for a link
+/// (`bind` takes a path only; there is no `bindat`). Elsewhere, or without `/proc`, the plain path.
+fn bind_path(dir: &a3s_test_fsroot::Dir, socket: &std::path::Path) -> std::path::PathBuf {
+    use std::os::fd::{AsFd, AsRawFd};
+    let through = std::path::PathBuf::from(format!("/proc/self/fd/{}", dir.as_fd().as_raw_fd()));
+    let in_folder = socket.file_name() == Some(std::ffi::OsStr::new(spawn::SOCKET_FILE));
+    if in_folder && through.is_dir() {
+        through.join(spawn::SOCKET_FILE)
+    } else {
+        socket.to_path_buf()
+    }
 }
 
 /// Remove the socket file: through the open session folder when it lives there (a link swapped
