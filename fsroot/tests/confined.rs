@@ -357,3 +357,37 @@ fn a_file_in_place_of_a_folder_is_refused() {
         "{e:?}"
     );
 }
+
+#[test]
+fn a_confined_path_names_its_parts_and_walks_again_on_each_use() {
+    let f = Fixture::new();
+    let ledger = ConfinedPath::new(f.root(), ".a3s-test/agent-sessions").join("s1/repairs.jsonl");
+    assert_eq!(ledger.anchor(), f.root());
+    assert_eq!(
+        ledger.path(),
+        f.root().join(".a3s-test/agent-sessions/s1/repairs.jsonl")
+    );
+    let (folder, name) = ledger.split().unwrap();
+    assert_eq!(name, "repairs.jsonl");
+    assert_eq!(folder.relative(), Path::new(".a3s-test/agent-sessions/s1"));
+    assert!(ConfinedPath::anchor_only(f.root()).split().is_none());
+    folder.create_dir_all().unwrap();
+    ledger.write_atomic(b"one\n", PRIVATE).unwrap();
+    assert_eq!(ledger.read(100).unwrap(), b"one\n");
+    // A link planted after one use is refused by the next.
+    std::fs::rename(
+        f.root().join(".a3s-test/agent-sessions/s1"),
+        f.root().join(".a3s-test/agent-sessions/s1.old"),
+    )
+    .unwrap();
+    symlink(
+        f.outside.path(),
+        f.root().join(".a3s-test/agent-sessions/s1"),
+    )
+    .unwrap();
+    let e = ledger.read(100).unwrap_err();
+    assert!(matches!(e, FsError::Symlink { .. }), "{e:?}");
+    let e = ledger.open_file(Access::Append, PRIVATE).unwrap_err();
+    assert!(matches!(e, FsError::Symlink { .. }), "{e:?}");
+    f.assert_outside_untouched();
+}
