@@ -301,3 +301,34 @@ fn dev_attaches_to_a_running_server_and_leaves_it_running() {
     assert!(alive(server.0.id()), "the server it attached to still runs");
     assert!(TcpStream::connect(("127.0.0.1", port)).is_ok());
 }
+
+#[test]
+fn a_linked_dev_folder_refuses_the_channel_before_anything_starts() {
+    // Issue 27 item 4: the channel's token is never written through a link, and no server or
+    // browser starts. The project's dev server would be `false`; it is never run.
+    let dir = workdir(&[(
+        ".a3s-test/project.acl",
+        "project \"p\" {\n    dev_server {\n        command = [\"false\"]\n        url = \"http://127.0.0.1:9/\"\n    }\n}\n",
+    )]);
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("keep.txt"), b"kept").unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join(".a3s-test/dev")).unwrap();
+    let out = run_in(dir.path(), &["dev", "--session", "d1", "--json"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("error[test.session.unsafe_path]: failed to open the dev channel")
+            && out.stderr.contains(".a3s-test/dev`: it is a symbolic link"),
+        "{}",
+        out.stderr
+    );
+    let names: Vec<_> = std::fs::read_dir(outside.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["keep.txt"]);
+    assert_eq!(
+        std::fs::read(outside.path().join("keep.txt")).unwrap(),
+        b"kept"
+    );
+}

@@ -53,7 +53,7 @@ fn main() {
             ok(&mut ctx, &env, &expect_text("first visit")).await;
             let started = Instant::now();
             let files = ctx
-                .capture_failure_evidence(&env.artifact(&format!("failure-{round}")))
+                .capture_failure_evidence(&env.artifact_dir(&format!("failure-{round}")))
                 .await;
             evidence.push(started.elapsed());
             assert_eq!(files.len(), 4, "failure evidence holds four files");

@@ -55,8 +55,10 @@ pub struct StepEnv<'a> {
     pub deadline: Instant,
     /// What `deadline` is, as messages name it: `scenario` in a run, `turn` in an agent session.
     pub deadline_name: &'static str,
-    /// The scenario's artifact folder (`.a3s-test/runs/<run>/<scenario>/`), already created.
-    pub artifact_dir: &'a Path,
+    /// The scenario's artifact folder (`.a3s-test/runs/<run>/<scenario>/`), already created and
+    /// opened by the runner without following links from the project folder down; evidence is
+    /// written relative to this open folder, never through a link below it.
+    pub artifact_dir: &'a a3s_test_fsroot::Dir,
     /// Upload paths are relative to it.
     pub working_dir: &'a Path,
     /// Where `env("NAME")` texts are read from when the step runs ([`crate::vars`]): the
@@ -239,10 +241,11 @@ pub trait SurfaceContext: Send + 'static {
         env: &StepEnv<'_>,
     ) -> impl Future<Output = Result<ConditionSample, StepFailure>> + Send;
 
-    /// After a failure: screenshot, accessibility tree, console and page errors into `dir`.
+    /// After a failure: screenshot, accessibility tree, console and page errors into `dir` (an
+    /// open, verified folder the runner created fresh).
     fn capture_failure_evidence(
         &mut self,
-        dir: &Path,
+        dir: &a3s_test_fsroot::Dir,
     ) -> impl Future<Output = Vec<EvidenceFile>> + Send;
 
     /// Close the context.

@@ -1,6 +1,8 @@
-//! Replacing a file atomically: the one helper every writer of the workspace uses (`fmt`'s
-//! rewrites, `last-run.json`, the HTML report, an agent session's `session.json` and
-//! `report.json`, the browser profile's owner marker).
+//! Replacing a file atomically at a path the person named, or in a folder the tool owns outside
+//! the project: `fmt`'s rewrites, the HTML report, `repair-promote`'s output, the browser
+//! profile's owner marker. Files under the project's `.a3s-test/` (session records, the ledger,
+//! run records, evidence) are replaced through `a3s_test_fsroot::Dir::write_atomic` instead,
+//! which never follows a link on the way.
 //!
 //! Why `tempfile`: it creates the temporary file in the target's own folder (same file system,
 //! so the final rename is atomic) under a fresh random name (concurrent writers never rename each

@@ -107,6 +107,10 @@ a3s_test_lang::define_codes! {
         UploadPath => "test.driver.web.upload_path", FailureClass::Specification;
         /// Writing evidence to disk failed.
         EvidenceWrite => "test.run.evidence_write", FailureClass::Infrastructure;
+        /// A folder or file the run itself reads or writes under the project's `.a3s-test` (the
+        /// project file, the artifact folders, `last-run.json`) is a symbolic link or not a real
+        /// folder or regular file: nothing was read or written through it.
+        UnsafePath => "test.run.unsafe_path", FailureClass::Infrastructure;
         /// The scenario deadline passed: a step, a `wait`, an `expect` or an action waiting for its
         /// target ran into it (the message says what was awaited).
         Timeout => "test.run.timeout", FailureClass::Infrastructure;

@@ -139,7 +139,7 @@ fn a_browser_killed_mid_step_fails_fast_with_browser_crashed() {
             .unwrap_err();
         assert_eq!(err.code, FailureCode::BrowserCrashed);
         assert!(
-            ctx.capture_failure_evidence(&env.artifact("failure"))
+            ctx.capture_failure_evidence(&env.artifact_dir("failure"))
                 .await
                 .len()
                 <= 2

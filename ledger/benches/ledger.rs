@@ -178,7 +178,7 @@ fn main() {
     let source = ledger.path().to_owned();
     for i in 1..SESSIONS {
         let s = SessionId::parse(&format!("s{i:03}")).unwrap();
-        let path = session_dir(root, &s).join(LEDGER_FILE);
+        let path = session_dir(root, &s).join(LEDGER_FILE).path();
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::copy(&source, &path).unwrap();
     }
@@ -245,8 +245,10 @@ fn main() {
         .collect();
 
     // Raw appends: one event per write + fdatasync.
-    let raw_path = root.join("raw").join(LEDGER_FILE);
-    let raw_ledger = Ledger::at_path(raw_path.clone(), clock.clone());
+    let raw_ledger = Ledger::at_path(
+        a3s_test_fsroot::ConfinedPath::new(root, std::path::Path::new("raw").join(LEDGER_FILE)),
+        clock.clone(),
+    );
     raw_ledger
         .intake(
             parse_document(&doc(std::iter::once("f0".to_owned()))).unwrap(),
@@ -256,7 +258,7 @@ fn main() {
     let state = raw_ledger.read().unwrap();
     let template = serde_json::to_string(&state.events[0]).unwrap();
     drop(state);
-    let (mut writer, events) = LedgerWriter::open(&raw_path, limits).unwrap();
+    let (mut writer, events) = LedgerWriter::open(raw_ledger.location(), limits).unwrap();
     let first = events.len() as u64 + 1;
     const RAW: usize = 500;
     let t = Instant::now();
@@ -300,7 +302,10 @@ fn main() {
     let op_time = t.elapsed();
 
     // Batch intakes: 100 findings per append.
-    let batch_ledger = Ledger::at_path(root.join("batch").join(LEDGER_FILE), clock.clone());
+    let batch_ledger = Ledger::at_path(
+        a3s_test_fsroot::ConfinedPath::new(root, std::path::Path::new("batch").join(LEDGER_FILE)),
+        clock.clone(),
+    );
     const BATCHES: usize = 20;
     let t = Instant::now();
     for b in 0..BATCHES {

@@ -193,6 +193,7 @@ impl ActionAnswer {
         match code {
             ErrorCode::LedgerBusy
             | ErrorCode::Io
+            | ErrorCode::UnsafePath
             | ErrorCode::LedgerFull
             | ErrorCode::LedgerCorrupt
             | ErrorCode::LedgerFormat => ActionAnswer::Retry,

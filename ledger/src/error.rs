@@ -45,6 +45,10 @@ a3s_test_lang::define_codes! {
         LedgerBusy => "test.session.repair_ledger_busy";
         /// The file system refused a read, write, lock or sync.
         Io => "test.session.repair_io";
+        /// A path to the ledger (`.a3s-test`, `agent-sessions`, the session folder,
+        /// `repairs.jsonl` or its `.torn` file) is a symbolic link, not a real folder or regular
+        /// file, or a ledger file with other hard links: nothing was read, written or moved.
+        UnsafePath => "test.session.repair_unsafe_path";
         /// Auto-resolve was asked for a finding without a persisted passing verification.
         NotVerified => "test.session.repair_not_verified";
         /// The verification slice expanded and the project declares no checks (fails closed).
@@ -117,6 +121,17 @@ impl LedgerError {
     /// An I/O failure while doing `what` on the ledger.
     pub fn io(what: &str, err: &std::io::Error) -> Self {
         LedgerError::new(ErrorCode::Io, format!("failed to {what}: {err}"))
+    }
+
+    /// A confined file operation that failed: a refused path (a link, a FIFO, a hard-linked
+    /// ledger) is `repair_unsafe_path`, anything else `repair_io`; the message names the path.
+    pub fn fs(err: &a3s_test_fsroot::FsError) -> Self {
+        let code = if err.is_refusal() {
+            ErrorCode::UnsafePath
+        } else {
+            ErrorCode::Io
+        };
+        LedgerError::new(code, err.to_string())
     }
 }
 

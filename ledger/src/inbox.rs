@@ -166,17 +166,23 @@ pub fn read_sessions(
     let ids: Vec<SessionId> = match session {
         Some(s) => vec![s.clone()],
         None => {
-            let entries = match std::fs::read_dir(&dir) {
-                Ok(e) => e,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-                Err(e) => return Err(LedgerError::io("list the sessions", &e)),
+            let folder = match dir.open_dir() {
+                Ok(folder) => folder,
+                Err(e) if e.is_not_found() => return Ok(Vec::new()),
+                Err(e) => return Err(LedgerError::fs(&e)),
             };
+            let entries = folder.list().map_err(|e| LedgerError::fs(&e))?;
             let mut ids: Vec<SessionId> = entries
-                .filter_map(Result::ok)
+                .into_iter()
                 .filter_map(|e| {
-                    let name = e.file_name().into_string().ok()?;
+                    let name = e.name.into_string().ok()?;
                     validate_id("session id", &name).ok()?;
-                    e.path().join(LEDGER_FILE).is_file().then_some(())?;
+                    // A session whose folder or ledger is a link is listed, so its refusal
+                    // (`repair_unsafe_path`) shows instead of the session silently missing.
+                    let present = folder
+                        .kind_of(Path::new(&name).join(LEDGER_FILE))
+                        .map_or(true, |kind| kind.is_some());
+                    present.then_some(())?;
                     SessionId::parse(&name).ok()
                 })
                 .collect();

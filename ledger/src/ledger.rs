@@ -17,6 +17,7 @@ use crate::state::{FindingState, LedgerState};
 use crate::status::{allowed_from, transition, Actor, Op, RepairStatus};
 use crate::store::{read_ledger, LedgerWriter, StoreLimits, TornTail};
 use crate::validate::validate_action;
+use a3s_test_fsroot::ConfinedPath;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -25,13 +26,14 @@ use std::sync::Arc;
 /// The ledger's file name inside a session folder.
 pub const LEDGER_FILE: &str = "repairs.jsonl";
 
-/// The folder holding every agent session under a project root.
-pub fn sessions_dir(root: &Path) -> PathBuf {
-    root.join(".a3s-test").join("agent-sessions")
+/// The folder holding every agent session under a project root: anchored at the root, walked
+/// from `.a3s-test` down without following links.
+pub fn sessions_dir(root: &Path) -> ConfinedPath {
+    ConfinedPath::new(root, Path::new(".a3s-test").join("agent-sessions"))
 }
 
 /// The folder of session `session` under a project root.
-pub fn session_dir(root: &Path, session: &SessionId) -> PathBuf {
+pub fn session_dir(root: &Path, session: &SessionId) -> ConfinedPath {
     sessions_dir(root).join(session.as_str())
 }
 
@@ -96,7 +98,7 @@ pub struct Applied {
     /// Leases the expiry rule applied during this write.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub expired: Vec<Expired>,
-    /// A torn tail cut off when the ledger was opened.
+    /// A torn tail this operation cut off before it appended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovered_tail: Option<TornTail>,
 }
@@ -104,7 +106,7 @@ pub struct Applied {
 impl Applied {
     /// The stored result of `prior` answered again (a replayed request id, or a baseline that
     /// was already taken): nothing is written, so nothing expires.
-    fn replay(prior: &Event, op: Op, recovered_tail: Option<TornTail>) -> Applied {
+    fn replay(prior: &Event, op: Op) -> Applied {
         Applied {
             finding_id: prior.finding_id.clone(),
             seq: prior.seq,
@@ -115,7 +117,7 @@ impl Applied {
             lease: prior.lease.as_ref().map(LeaseView::from),
             replayed: true,
             expired: Vec::new(),
-            recovered_tail,
+            recovered_tail: None,
         }
     }
 }
@@ -159,7 +161,7 @@ pub struct IntakeReport {
     pub duplicates: Vec<FindingId>,
     /// Findings held for a person (conflict or overlapping target).
     pub held: Vec<Held>,
-    /// A torn tail cut off when the ledger was opened.
+    /// A torn tail this intake cut off before it appended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovered_tail: Option<TornTail>,
 }
@@ -167,7 +169,7 @@ pub struct IntakeReport {
 /// The repair ledger of one session.
 #[derive(Clone)]
 pub struct Ledger {
-    path: PathBuf,
+    path: ConfinedPath,
     clock: Arc<dyn Clock>,
     limits: StoreLimits,
 }
@@ -184,8 +186,9 @@ impl Ledger {
         Ledger::at_path(session_dir(root, session).join(LEDGER_FILE), clock)
     }
 
-    /// The ledger in file `path`.
-    pub fn at_path(path: PathBuf, clock: Arc<dyn Clock>) -> Self {
+    /// The ledger in file `path` (anchored where the caller says; the part below the anchor is
+    /// never reached through a link).
+    pub fn at_path(path: ConfinedPath, clock: Arc<dyn Clock>) -> Self {
         Ledger {
             path,
             clock,
@@ -199,9 +202,31 @@ impl Ledger {
         self
     }
 
-    /// The ledger file.
-    pub fn path(&self) -> &Path {
+    /// The ledger file, for messages (opening it by this path would follow links).
+    pub fn path(&self) -> PathBuf {
+        self.path.path()
+    }
+
+    /// Where the ledger file is: the project root and the path below it.
+    pub fn location(&self) -> &ConfinedPath {
         &self.path
+    }
+
+    /// True when the ledger file exists (a link in its place, or on the way to it, is
+    /// `repair_unsafe_path`).
+    pub fn exists(&self) -> Result<bool, LedgerError> {
+        let Some((folder, name)) = self.path.split() else {
+            return Ok(false);
+        };
+        let dir = match folder.open_dir() {
+            Ok(dir) => dir,
+            Err(e) if e.is_not_found() => return Ok(false),
+            Err(e) => return Err(LedgerError::fs(&e)),
+        };
+        match dir.kind_of(name) {
+            Ok(kind) => Ok(kind.is_some()),
+            Err(e) => Err(LedgerError::fs(&e)),
+        }
     }
 
     /// The ledger's clock.
@@ -232,10 +257,7 @@ impl Ledger {
         unmarked: Actor,
     ) -> Result<IntakeReport, LedgerError> {
         let (mut writer, mut state) = self.open_writer()?;
-        let mut report = IntakeReport {
-            recovered_tail: writer.recovered_tail().cloned(),
-            ..IntakeReport::default()
-        };
+        let mut report = IntakeReport::default();
         let now = self.clock.now_ms();
         let mut fresh = Vec::new();
         for finding in findings {
@@ -318,6 +340,7 @@ impl Ledger {
         }
         let new_events: Vec<Event> = state.events.drain(first..).collect();
         writer.append(new_events)?;
+        report.recovered_tail = writer.recovered_tail().cloned();
         Ok(report)
     }
 
@@ -344,7 +367,6 @@ impl Ledger {
             ));
         }
         let (mut writer, mut state) = self.open_writer()?;
-        let recovered_tail = writer.recovered_tail().cloned();
         if let Some(rid) = &req.request_id {
             if let Some(prior) = state.request(rid) {
                 let same = prior.finding_id == req.finding_id
@@ -362,7 +384,7 @@ impl Ledger {
                         ),
                     ));
                 }
-                return Ok(Applied::replay(prior, op, recovered_tail));
+                return Ok(Applied::replay(prior, op));
             }
         }
         if let (Action::Baseline { .. }, Actor::A3sTest) = (&req.action, req.actor) {
@@ -373,7 +395,7 @@ impl Ledger {
                 .and_then(|f| f.baseline)
                 .map(|i| &state.events[i])
             {
-                let mut applied = Applied::replay(prior, op, recovered_tail);
+                let mut applied = Applied::replay(prior, op);
                 applied.attempt_id = None;
                 return Ok(applied);
             }
@@ -405,12 +427,15 @@ impl Ledger {
             lease: event.lease.as_ref().map(LeaseView::from),
             replayed: false,
             expired,
-            recovered_tail,
+            recovered_tail: None,
         };
         state.push(event)?;
         let new_events: Vec<Event> = state.events.drain(first_new..).collect();
         writer.append(new_events)?;
-        Ok(applied)
+        Ok(Applied {
+            recovered_tail: writer.recovered_tail().cloned(),
+            ..applied
+        })
     }
 
     /// Record a verification result (`req.action` must be `VerifyResult`). When it carries an

@@ -9,18 +9,28 @@
 //!
 //! Crash safety: an append is one `write` of complete lines followed by `fdatasync`; only after
 //! that does the caller acknowledge. A crash can leave at most a torn last line (no newline).
-//! Readers report and skip it; the next writer moves its bytes to `repairs.jsonl.torn` and cuts
-//! the file back to the last complete line before appending. A complete line (one ending in a
-//! newline) is never dropped: if one does not parse, the ledger is reported corrupt instead.
+//! Readers report and skip it; the next writer that appends moves its bytes to
+//! `repairs.jsonl.torn` and cuts the file back to the last complete line before appending (a
+//! writer that appends nothing — a refused or replayed request — leaves the file as it is). A
+//! complete line (one ending in a newline) is never dropped: if one does not parse, the ledger is
+//! reported corrupt instead.
+//!
+//! Confinement: the ledger lives in the workspace a coding agent edits, so every path to it is
+//! opened through `a3s_test_fsroot` — from the project folder down, `.a3s-test`,
+//! `agent-sessions`, the session folder, `repairs.jsonl` and `repairs.jsonl.torn` are opened
+//! without following links, and the ledger must be a regular file with a single link before the
+//! writer reads, cuts or appends a byte. A link anywhere is `repair_unsafe_path`, refused before
+//! anything is read or written; torn-tail recovery therefore only ever cuts a regular file in the
+//! session folder, and only after its tail was appended to a `.torn` file checked the same way.
 
 use crate::error::{ErrorCode, LedgerError};
 use crate::event::{Event, RawFinding, LEDGER_FORMAT};
+use a3s_test_fsroot::{Access, ConfinedPath, Dir, PRIVATE};
 use serde::Serialize;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The default size ceiling of one ledger file (64 MiB).
@@ -67,25 +77,28 @@ pub struct ReadReport {
 
 /// Read the ledger at `path` under a shared lock for a read-only view (intake payloads are
 /// checked when used, see `parse_ledger_for_view`). A missing file is an empty ledger.
-pub fn read_ledger_for_view(path: &Path, limits: &StoreLimits) -> Result<ReadReport, LedgerError> {
+pub fn read_ledger_for_view(
+    path: &ConfinedPath,
+    limits: &StoreLimits,
+) -> Result<ReadReport, LedgerError> {
     read_with(path, limits, parse_ledger_for_view)
 }
 
 /// Read the ledger at `path` under a shared lock, checking every line in full. A missing file
 /// is an empty ledger.
-pub fn read_ledger(path: &Path, limits: &StoreLimits) -> Result<ReadReport, LedgerError> {
+pub fn read_ledger(path: &ConfinedPath, limits: &StoreLimits) -> Result<ReadReport, LedgerError> {
     read_with(path, limits, parse_ledger)
 }
 
 fn read_with(
-    path: &Path,
+    path: &ConfinedPath,
     limits: &StoreLimits,
     parse: fn(&[u8]) -> Result<ReadReport, LedgerError>,
 ) -> Result<ReadReport, LedgerError> {
-    let mut file = match File::open(path) {
+    let mut file = match path.open_file(Access::Read, 0) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ReadReport::default()),
-        Err(e) => return Err(LedgerError::io("open the ledger", &e)),
+        Err(e) if e.is_not_found() => return Ok(ReadReport::default()),
+        Err(e) => return Err(LedgerError::fs(&e)),
     };
     lock(&file, libc::LOCK_SH, limits.lock_timeout)?;
     let bytes = read_all(&mut file, limits)?;
@@ -96,53 +109,66 @@ fn read_with(
 #[derive(Debug)]
 pub struct LedgerWriter {
     file: File,
+    /// The session folder, opened without following links (the `.torn` file goes beside).
+    dir: Dir,
+    torn_name: std::ffi::OsString,
     path: PathBuf,
     limits: StoreLimits,
     len: u64,
     count: u64,
+    /// A torn tail found at open, cut by the first append (a writer that appends nothing — a
+    /// refused or replayed request — leaves the file as it found it).
+    torn: Option<(TornTail, Vec<u8>)>,
     recovered: Option<TornTail>,
 }
 
+/// The name of the file beside the ledger that keeps cut-off torn tails.
+fn torn_name(ledger: &std::ffi::OsStr) -> std::ffi::OsString {
+    let mut name = ledger.to_owned();
+    name.push(".torn");
+    name
+}
+
 impl LedgerWriter {
-    /// Create the folder and file if needed, take the exclusive lock, read every event and cut
-    /// off a torn tail (keeping its bytes in `<path>.torn`). Returns the writer and the events.
-    pub fn open(path: &Path, limits: StoreLimits) -> Result<(Self, Vec<Event>), LedgerError> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| LedgerError::io("create the session folder", &e))?;
-        }
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .mode(0o600)
-            .open(path)
-            .map_err(|e| LedgerError::io("open the ledger for writing", &e))?;
+    /// Create the folder and file if needed (neither may be reached through a link, and the file
+    /// must be a regular file with one link), take the exclusive lock and read every event.
+    /// A torn tail is noted, not yet cut: the first [`LedgerWriter::append`] keeps its bytes in
+    /// `<path>.torn` and cuts it. Returns the writer and the events.
+    pub fn open(
+        path: &ConfinedPath,
+        limits: StoreLimits,
+    ) -> Result<(Self, Vec<Event>), LedgerError> {
+        let Some((folder, name)) = path.split() else {
+            return Err(LedgerError::new(
+                ErrorCode::InvalidInput,
+                format!("{} names no ledger file", path.path().display()),
+            ));
+        };
+        let dir = folder.create_dir_all().map_err(|e| LedgerError::fs(&e))?;
+        let mut file = dir
+            .open_file(name, Access::Append, PRIVATE)
+            .map_err(|e| LedgerError::fs(&e))?;
         lock(&file, libc::LOCK_EX, limits.lock_timeout)?;
         let bytes = read_all(&mut file, &limits)?;
         let report = parse_ledger(&bytes)?;
-        let mut len = bytes.len() as u64;
-        let recovered = report.torn_tail.clone();
-        if let Some(torn) = &recovered {
-            quarantine(path, &bytes[torn.offset as usize..])?;
-            file.set_len(torn.offset)
-                .map_err(|e| LedgerError::io("cut the torn tail", &e))?;
-            file.sync_all()
-                .map_err(|e| LedgerError::io("sync the ledger", &e))?;
-            len = torn.offset;
-        }
+        let torn = report
+            .torn_tail
+            .map(|t| (t.clone(), bytes[t.offset as usize..].to_vec()));
         let writer = LedgerWriter {
             file,
-            path: path.to_owned(),
+            dir,
+            torn_name: torn_name(name),
+            path: path.path(),
             limits,
-            len,
+            len: bytes.len() as u64,
             count: report.events.len() as u64,
-            recovered,
+            torn,
+            recovered: None,
         };
         Ok((writer, report.events))
     }
 
-    /// The torn tail this writer cut off when it opened, if any.
+    /// The torn tail this writer cut off before its append, if any.
     pub fn recovered_tail(&self) -> Option<&TornTail> {
         self.recovered.as_ref()
     }
@@ -152,13 +178,14 @@ impl LedgerWriter {
         self.count + 1
     }
 
-    /// The ledger's path.
-    pub fn path(&self) -> &Path {
+    /// The ledger's path (for messages).
+    pub fn path(&self) -> &std::path::Path {
         &self.path
     }
 
     /// Append `events` as one write and sync it. Nothing is written if the ceiling would be
-    /// passed; the events are durable when this returns `Ok`.
+    /// passed; the events are durable when this returns `Ok`. A torn tail found at open is kept
+    /// aside and cut first.
     pub fn append(&mut self, events: Vec<Event>) -> Result<(), LedgerError> {
         if events.is_empty() {
             return Ok(());
@@ -171,7 +198,8 @@ impl LedgerWriter {
             })?;
             buf.push(b'\n');
         }
-        let new_len = self.len + buf.len() as u64;
+        let base = self.torn.as_ref().map_or(self.len, |(t, _)| t.offset);
+        let new_len = base + buf.len() as u64;
         if new_len > self.limits.max_bytes {
             return Err(LedgerError::new(
                 ErrorCode::LedgerFull,
@@ -183,6 +211,7 @@ impl LedgerWriter {
                 ),
             ));
         }
+        self.cut_torn_tail()?;
         if let Err(e) = self.file.write_all(&buf) {
             // A short write leaves a torn tail; cut it now so this writer's state stays true.
             let _ = self.file.set_len(self.len);
@@ -195,17 +224,36 @@ impl LedgerWriter {
         self.count += events.len() as u64;
         Ok(())
     }
+
+    /// Keep the torn tail's bytes in the `.torn` file, then cut the ledger back to its last
+    /// complete line. Only a regular, singly linked file in the session folder reaches here.
+    fn cut_torn_tail(&mut self) -> Result<(), LedgerError> {
+        let Some((torn, fragment)) = self.torn.take() else {
+            return Ok(());
+        };
+        if let Err(e) = quarantine(&self.dir, &self.torn_name, &fragment) {
+            self.torn = Some((torn, fragment));
+            return Err(e);
+        }
+        self.file
+            .set_len(torn.offset)
+            .map_err(|e| LedgerError::io("cut the torn tail", &e))?;
+        self.file
+            .sync_all()
+            .map_err(|e| LedgerError::io("sync the ledger", &e))?;
+        self.len = torn.offset;
+        self.recovered = Some(torn);
+        Ok(())
+    }
 }
 
-fn quarantine(path: &Path, fragment: &[u8]) -> Result<(), LedgerError> {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".torn");
-    let mut f = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(0o600)
-        .open(PathBuf::from(name))
-        .map_err(|e| LedgerError::io("keep the torn tail", &e))?;
+/// Append a cut-off torn tail to `name` in the session folder: created when missing, appended to
+/// otherwise, never through a link and never to a file with other hard links — a refusal here
+/// stops the recovery before the ledger is cut.
+fn quarantine(dir: &Dir, name: &std::ffi::OsStr, fragment: &[u8]) -> Result<(), LedgerError> {
+    let mut f = dir
+        .open_file(name, Access::Append, PRIVATE)
+        .map_err(|e| LedgerError::fs(&e))?;
     f.write_all(fragment)
         .and_then(|_| f.write_all(b"\n"))
         .and_then(|_| f.sync_data())

@@ -8,6 +8,7 @@
 
 mod common;
 
+use a3s_test_fsroot::ConfinedPath;
 use a3s_test_ledger::*;
 use common::*;
 use std::collections::{HashMap, HashSet};
@@ -102,7 +103,10 @@ fn a_writer_killed_mid_stream_loses_no_acknowledged_event() {
             acked.push(id.to_owned());
         }
     }
-    let ledger = Ledger::at_path(path.clone(), Arc::new(SystemClock));
+    let ledger = Ledger::at_path(
+        ConfinedPath::new(dir.path(), "repairs.jsonl"),
+        Arc::new(SystemClock),
+    );
     let state = ledger.read().expect("the ledger still reads after SIGKILL");
     let present: HashSet<&str> = state.findings.iter().map(|f| f.id.as_str()).collect();
     for id in &acked {
@@ -124,7 +128,10 @@ fn a_writer_killed_mid_stream_loses_no_acknowledged_event() {
 fn two_writer_processes_never_interleave_lose_events_or_share_a_claim() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("repairs.jsonl");
-    let ledger = Ledger::at_path(path.clone(), Arc::new(SystemClock));
+    let ledger = Ledger::at_path(
+        ConfinedPath::new(dir.path(), "repairs.jsonl"),
+        Arc::new(SystemClock),
+    );
     let seeds: Vec<String> = (0..50).map(|i| finding(&format!("c{i}"), "")).collect();
     ledger
         .intake(

@@ -907,7 +907,7 @@ fn the_reviewers_actions_follow_the_state_machine_and_are_idempotent() {
 fn an_action_the_ledger_cannot_judge_is_to_be_retried() {
     let fx = Fixture::new();
     fx.import(&[finding("f1", "")]).unwrap();
-    // The ledger file turns into a directory: the write fails at the file system.
+    // The ledger file turns into a directory: the ledger refuses the path before judging.
     let path = fx.ledger.path().to_owned();
     std::fs::remove_file(&path).unwrap();
     std::fs::create_dir(&path).unwrap();
@@ -917,7 +917,7 @@ fn an_action_the_ledger_cannot_judge_is_to_be_retried() {
     assert_eq!(out[0].outcome, ActionAnswer::Retry, "{:?}", out[0].error);
     assert!(out[0].is_transient());
     let response = a3s_test_ledger::ActionsResponse::new(out);
-    assert_eq!(response.error.unwrap().code, ErrorCode::Io);
+    assert_eq!(response.error.unwrap().code, ErrorCode::UnsafePath);
 }
 
 #[test]

@@ -25,7 +25,7 @@ fn a_torn_last_line_is_reported_skipped_and_cut_by_the_next_writer() {
     fx.import(&[finding("f1", ""), finding("f2", "")]).unwrap();
     let complete = fx.bytes();
     append_raw(&fx, br#"{"format":1,"seq":3,"at":"2026-01-"#);
-    let report = read_ledger(fx.ledger.path(), &StoreLimits::default()).unwrap();
+    let report = read_ledger(fx.ledger.location(), &StoreLimits::default()).unwrap();
     assert_eq!(report.events.len(), 2, "every complete record is kept");
     let torn = report.torn_tail.unwrap();
     assert_eq!(torn.offset, complete.len() as u64);

@@ -16,7 +16,7 @@
 use a3s_test_driver::child::{self, ExitWatch, Group, GroupWatchdog, OnOwnerDeath};
 use a3s_test_driver::process;
 use a3s_test_driver::web::http;
-use std::path::Path;
+use a3s_test_fsroot::{Access, Dir, SHARED};
 use std::process::Command;
 use std::process::Stdio;
 use std::time::Duration;
@@ -87,15 +87,15 @@ fn parse_http_url(url: &str) -> Option<url::Url> {
 
 impl DevServer {
     /// Start `command` and wait until `url` answers, the child exits, the deadline passes or
-    /// `cancel` resolves.
+    /// `cancel` resolves. Its output is appended to the file `log.1` in the folder `log.0`.
     pub async fn start(
         command: &[String],
         url: &str,
         startup_timeout: Duration,
-        log_file: &Path,
+        log: (&Dir, &str),
         cancel: impl std::future::Future<Output = ()>,
     ) -> Result<DevServer, DevServerError> {
-        Self::start_with_env(command, &[], url, startup_timeout, log_file, cancel).await
+        Self::start_with_env(command, &[], url, startup_timeout, log, cancel).await
     }
 
     /// [`DevServer::start`] with extra environment variables for the server (`a3s-test dev`
@@ -105,7 +105,7 @@ impl DevServer {
         env: &[(&str, &std::ffi::OsStr)],
         url: &str,
         startup_timeout: Duration,
-        log_file: &Path,
+        (log_dir, log_name): (&Dir, &str),
         cancel: impl std::future::Future<Output = ()>,
     ) -> Result<DevServer, DevServerError> {
         let (program, args) = command.split_first().ok_or(DevServerError::EmptyCommand)?;
@@ -123,11 +123,11 @@ impl DevServer {
             program: program.clone(),
             source,
         };
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log_file)
-            .map_err(spawn_err)?;
+        // The log lives under `.a3s-test/`: opened in its verified folder, never through a link.
+        let log = log_dir
+            .open_file(log_name, Access::Append, SHARED)
+            .map_err(|e| spawn_err(e.into()))?;
+        let log_file = log_dir.path().join(log_name);
         let log_err = log.try_clone().map_err(spawn_err)?;
         let mut command = Command::new(exe);
         command
@@ -261,14 +261,20 @@ mod tests {
         // A port that accepts connections (the kernel's backlog) but never answers.
         let silent_port = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}/", silent_port.local_addr().unwrap());
-        let fails = |command: &[&str], ready_timeout: Duration, log: &str| {
+        let fails = |command: &[&str], ready_timeout: Duration, log: &'static str| {
             let command: Vec<String> = command.iter().map(|s| s.to_string()).collect();
-            let log = dir.path().join(log);
+            let folder = Dir::open_anchor(dir.path()).unwrap();
             let url = url.clone();
             async move {
-                DevServer::start(&command, &url, ready_timeout, &log, std::future::pending())
-                    .await
-                    .unwrap_err()
+                DevServer::start(
+                    &command,
+                    &url,
+                    ready_timeout,
+                    (&folder, log),
+                    std::future::pending(),
+                )
+                .await
+                .unwrap_err()
             }
         };
         let err = fails(&["false"], Duration::from_secs(20), "a").await;

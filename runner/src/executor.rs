@@ -45,7 +45,7 @@ use a3s_test_driver::{
 };
 use a3s_test_lang::ir::Scenario;
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -428,13 +428,7 @@ pub fn not_run(
 }
 
 fn evidence_failure(e: EvidenceError) -> FailureRecord {
-    let code = match e {
-        EvidenceError::Symlink { .. } | EvidenceError::NotRelative { .. } => {
-            FailureCode::EvidencePathEscape
-        }
-        EvidenceError::Io { .. } => FailureCode::EvidenceWrite,
-    };
-    FailureRecord::new(code, e.to_string())
+    FailureRecord::new(e.code(), e.to_string())
 }
 
 /// Run a scenario, and again after a retryable failure while `--retries` allow; the result is the
@@ -513,7 +507,7 @@ async fn run_scenario<D: SurfaceDriver>(
             return finish(result);
         }
     };
-    result.artifact_dir = Some(dir.clone());
+    result.artifact_dir = Some(dir.path().to_path_buf());
 
     // Open the context under the scenario deadline.
     let driver = &shared.driver;
@@ -679,7 +673,7 @@ fn note_browser_loss<D>(shared: &Shared<D>, code: FailureCode, message: &str) {
 async fn capture_evidence<D: SurfaceDriver>(
     shared: &Shared<D>,
     ctx: &mut D::Context,
-    dir: &Path,
+    dir: &a3s_test_fsroot::Dir,
 ) -> Vec<EvidenceRecord> {
     let Ok(failure_dir) = shared.config.artifacts.failure_dir(dir) else {
         return Vec::new();

@@ -10,12 +10,16 @@
 //! `--last-failed` then keeps only those scenarios, after filter, tag and shard. When there is no
 //! record (or it cannot be read, or has another format version) the run says so and selects
 //! everything, as Playwright does; a record of a run where everything passed selects nothing.
+//!
+//! The record is read and written through `a3s_test_fsroot` below the output folder's anchor:
+//! with the default output folder, `.a3s-test` itself and `last-run.json` are never reached
+//! through a link (a link, a FIFO or a second hard link in their place is refused).
 
 use crate::result::{RunResult, ScenarioStatus};
-use a3s_test_driver::atomic::Permissions;
+use a3s_test_fsroot::{ConfinedPath, FsError, PRIVATE};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// File name of the record inside the output folder.
 pub const LAST_RUN_FILE: &str = "last-run.json";
@@ -51,15 +55,13 @@ pub struct LastRun {
 /// Why the record could not be written or used.
 #[derive(Debug, thiserror::Error)]
 pub enum LastRunError {
-    /// Reading or writing the file failed.
-    #[error("failed to {action} `{}`: {source}", path.display())]
+    /// Reading or writing the file failed, or its path was refused (a link, a FIFO).
+    #[error("failed to {action} the last-run record: {source}")]
     Io {
         /// `read` or `write`.
         action: &'static str,
-        /// The record.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
+        /// Why (the message names the path).
+        source: FsError,
     },
     /// The file is not a record this version understands.
     #[error("`{}` is not a last-run record of format version {LAST_RUN_FORMAT_VERSION}: {reason}", path.display())]
@@ -95,41 +97,36 @@ impl LastRun {
         self.not_passed.iter().map(|s| s.id.clone()).collect()
     }
 
-    /// Where the record of `output_dir` lives.
-    pub fn path(output_dir: &Path) -> PathBuf {
-        output_dir.join(LAST_RUN_FILE)
+    /// Where the record of `output` lives.
+    pub fn path(output: &ConfinedPath) -> PathBuf {
+        output.join(LAST_RUN_FILE).path()
     }
 
-    /// Read the record of `output_dir`; `Ok(None)` when there is none.
-    pub fn read(output_dir: &Path) -> Result<Option<LastRun>, LastRunError> {
-        use std::io::Read;
-        let path = Self::path(output_dir);
-        let io = |source| LastRunError::Io {
-            action: "read",
-            path: path.clone(),
-            source,
+    /// Read the record of `output`; `Ok(None)` when there is none.
+    pub fn read(output: &ConfinedPath) -> Result<Option<LastRun>, LastRunError> {
+        let path = Self::path(output);
+        let bytes = match output.join(LAST_RUN_FILE).read(MAX_RECORD_BYTES) {
+            Ok(bytes) => bytes,
+            Err(e) if e.is_not_found() => return Ok(None),
+            Err(FsError::TooLarge { .. }) => {
+                return Err(LastRunError::Invalid {
+                    path,
+                    reason: format!("larger than {MAX_RECORD_BYTES} bytes"),
+                })
+            }
+            Err(FsError::NotRegular { .. }) => {
+                return Err(LastRunError::Invalid {
+                    path,
+                    reason: "not a regular file".into(),
+                })
+            }
+            Err(source) => {
+                return Err(LastRunError::Io {
+                    action: "read",
+                    source,
+                })
+            }
         };
-        let file = match std::fs::File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io(e)),
-        };
-        if !file.metadata().map_err(io)?.is_file() {
-            return Err(LastRunError::Invalid {
-                path,
-                reason: "not a regular file".into(),
-            });
-        }
-        let mut bytes = Vec::new();
-        file.take(MAX_RECORD_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
-        if bytes.len() as u64 > MAX_RECORD_BYTES {
-            return Err(LastRunError::Invalid {
-                path,
-                reason: format!("larger than {MAX_RECORD_BYTES} bytes"),
-            });
-        }
         let record: LastRun =
             serde_json::from_slice(&bytes).map_err(|e| LastRunError::Invalid {
                 path: path.clone(),
@@ -144,19 +141,18 @@ impl LastRun {
         Ok(Some(record))
     }
 
-    /// Replace the record of `output_dir` atomically.
-    pub fn write(&self, output_dir: &Path) -> Result<(), LastRunError> {
-        let path = Self::path(output_dir);
+    /// Replace the record of `output` atomically (creating the output folder when missing).
+    pub fn write(&self, output: &ConfinedPath) -> Result<(), LastRunError> {
         let io = |source| LastRunError::Io {
             action: "write",
-            path: path.clone(),
             source,
         };
         let mut bytes = serde_json::to_vec_pretty(self).expect("a record serializes");
         bytes.push(b'\n');
-        a3s_test_driver::atomic::write_atomic(&path, &bytes, ".last-run-", Permissions::Private)
-            .map_err(io)?;
-        Ok(())
+        output
+            .create_dir_all()
+            .and_then(|dir| dir.write_atomic(LAST_RUN_FILE, &bytes, PRIVATE))
+            .map_err(io)
     }
 }
 
@@ -182,17 +178,18 @@ mod tests {
     #[test]
     fn written_records_read_back_and_replace_the_old_one() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(LastRun::read(dir.path()).unwrap().is_none());
-        record(&[("a/x", "failed")]).write(dir.path()).unwrap();
+        let output = ConfinedPath::new(dir.path(), ".a3s-test");
+        assert!(LastRun::read(&output).unwrap().is_none());
+        record(&[("a/x", "failed")]).write(&output).unwrap();
         let second = record(&[("a/y", "flaky"), ("b/z", "timed_out")]);
-        second.write(dir.path()).unwrap();
-        let back = LastRun::read(dir.path()).unwrap().unwrap();
+        second.write(&output).unwrap();
+        let back = LastRun::read(&output).unwrap().unwrap();
         assert_eq!(back, second);
         assert_eq!(
             back.ids().into_iter().collect::<Vec<_>>(),
             vec!["a/y", "b/z"]
         );
-        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        let leftovers: Vec<_> = std::fs::read_dir(output.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
@@ -202,14 +199,47 @@ mod tests {
     #[test]
     fn other_versions_and_garbage_are_refused_with_a_reason() {
         let dir = tempfile::tempdir().unwrap();
-        let path = LastRun::path(dir.path());
+        let output = ConfinedPath::anchor_only(dir.path());
+        let path = LastRun::path(&output);
         std::fs::write(&path, "{ not json").unwrap();
-        let e = LastRun::read(dir.path()).unwrap_err().to_string();
+        let e = LastRun::read(&output).unwrap_err().to_string();
         assert!(e.contains("is not a last-run record"), "{e}");
         let mut future = serde_json::to_value(record(&[])).unwrap();
         future["format_version"] = 2.into();
         std::fs::write(&path, future.to_string()).unwrap();
-        let e = LastRun::read(dir.path()).unwrap_err().to_string();
+        let e = LastRun::read(&output).unwrap_err().to_string();
         assert!(e.contains("format version 2"), "{e}");
+    }
+
+    #[test]
+    fn a_linked_record_or_state_folder_is_neither_read_nor_replaced() {
+        let project = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("record.json");
+        let mut bytes = serde_json::to_vec(&record(&[("a/x", "failed")])).unwrap();
+        bytes.extend_from_slice(b" ");
+        std::fs::write(&target, &bytes).unwrap();
+        let output = ConfinedPath::new(project.path(), ".a3s-test");
+        std::fs::create_dir(project.path().join(".a3s-test")).unwrap();
+        std::os::unix::fs::symlink(&target, project.path().join(".a3s-test/last-run.json"))
+            .unwrap();
+        let e = LastRun::read(&output).unwrap_err();
+        assert!(
+            matches!(&e, LastRunError::Io { source, .. } if source.is_refusal()),
+            "{e}"
+        );
+        let e = record(&[]).write(&output).unwrap_err();
+        assert!(
+            matches!(&e, LastRunError::Io { source, .. } if source.is_refusal()),
+            "{e}"
+        );
+        assert_eq!(std::fs::read(&target).unwrap(), bytes);
+        // `.a3s-test` itself a link.
+        std::fs::remove_dir_all(project.path().join(".a3s-test")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), project.path().join(".a3s-test")).unwrap();
+        assert!(LastRun::read(&output).is_err());
+        assert!(record(&[]).write(&output).is_err());
+        assert_eq!(std::fs::read(&target).unwrap(), bytes);
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
     }
 }

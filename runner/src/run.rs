@@ -70,13 +70,13 @@ pub async fn run<L: DriverLauncher>(
     let mut server = None;
     let mut execution = None;
     if let (Some(settings), false) = (&config.dev_server, plan.scenarios.is_empty()) {
-        let log = config.artifacts().path().join(DEV_SERVER_LOG);
+        let log = (config.artifacts().dir(), DEV_SERVER_LOG);
         let timeout = Duration::from_millis(settings.startup_timeout_ms);
         match DevServer::start(
             &settings.command,
             &settings.url,
             timeout,
-            &log,
+            log,
             cancel.cancelled(),
         )
         .await

@@ -13,7 +13,6 @@ use a3s_test_driver::{
     EvidenceFile, FailureCode, StepEnv, StepFailure, StepOutput, SurfaceContext,
 };
 use a3s_test_lang::ir::{Action, Step, WaitCondition};
-use std::path::Path;
 use std::time::Duration;
 
 /// How long past the deadline a step may take to report its own failure before the runner cuts
@@ -98,11 +97,11 @@ pub async fn run_step<C: SurfaceContext>(
     }
 }
 
-/// After a failure: the driver's evidence into `dir` (already created), bounded by `bound` so a
-/// wedged browser delays the caller by a known amount and never hangs it.
+/// After a failure: the driver's evidence into `dir` (already created and verified), bounded by
+/// `bound` so a wedged browser delays the caller by a known amount and never hangs it.
 pub async fn capture_failure_evidence<C: SurfaceContext>(
     ctx: &mut C,
-    dir: &Path,
+    dir: &a3s_test_fsroot::Dir,
     bound: Duration,
 ) -> Vec<EvidenceFile> {
     tokio::time::timeout(bound, ctx.capture_failure_evidence(dir))

@@ -20,7 +20,6 @@ use a3s_test_runner::evidence::ArtifactRoot;
 use a3s_test_runner::executor::{execute, DriverLauncher, Execution, ExecutorConfig};
 use a3s_test_runner::plan::{plan, PlanOptions};
 use a3s_test_runner::result::ScenarioStatus;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -168,10 +167,10 @@ impl SurfaceContext for FakeContext {
     ) -> Result<ConditionSample, StepFailure> {
         Ok(ConditionSample::Holds(serde_json::Value::Null))
     }
-    async fn capture_failure_evidence(&mut self, dir: &Path) -> Vec<EvidenceFile> {
+    async fn capture_failure_evidence(&mut self, dir: &a3s_test_fsroot::Dir) -> Vec<EvidenceFile> {
         self.counters.captured.fetch_add(1, Ordering::SeqCst);
-        let path = dir.join("screenshot.png");
-        std::fs::write(&path, b"png").unwrap();
+        let path = dir.path().join("screenshot.png");
+        dir.write_atomic("screenshot.png", b"png", 0o644).unwrap();
         vec![EvidenceFile {
             kind: a3s_test_driver::EvidenceKind::Screenshot,
             path,
@@ -292,7 +291,11 @@ async fn run_full(
     let plan = plan(&[file], &PlanOptions::default()).unwrap();
     let config = ExecutorConfig {
         jobs,
-        artifacts: ArtifactRoot::create(out.path(), "run").unwrap(),
+        artifacts: ArtifactRoot::create(
+            &a3s_test_fsroot::ConfinedPath::anchor_only(out.path()),
+            "run",
+        )
+        .unwrap(),
         working_dir: out.path().to_path_buf(),
         base_url: None,
         launch_timeout: Duration::from_secs(5),

@@ -86,7 +86,7 @@ async fn body() {
             origins: vec![base.clone()],
             domains: vec![],
         },
-        artifacts: out.path().to_path_buf(),
+        artifacts: a3s_test_fsroot::Dir::open_anchor(out.path()).unwrap(),
         working_dir: out.path().to_path_buf(),
         bound: proof::PROOF_BOUND,
     };

@@ -25,6 +25,7 @@ use crate::ops::repair_drain::{self, DrainParams};
 use crate::ops::session::{abort, turn, AbortParams};
 use crate::ops::Context;
 use a3s_test_driver::web::http;
+use a3s_test_fsroot::ConfinedPath;
 use a3s_test_ledger::{Event, FindingId, Ledger, SessionId};
 use a3s_test_runner::cancel::CancelToken;
 use a3s_test_runner::devserver::DevServer;
@@ -34,6 +35,7 @@ use a3s_test_runner::session::spawn::{self, StartRequest};
 use a3s_test_runner::session::{policy, SessionError};
 use serde_json::{json, Value};
 use std::collections::HashSet;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::mpsc::{channel as wake_channel, Sender};
 use std::sync::Mutex;
@@ -41,6 +43,8 @@ use std::time::Duration;
 
 /// How long one readiness probe of an already running server may take.
 const ATTACH_PROBE: Duration = Duration::from_millis(500);
+/// The owned dev server's log, beside `channel.json`.
+const DEV_SERVER_LOG: &str = "dev-server.log";
 /// A dev session lives as long as the command: its lifetime bound is only a backstop.
 const DEV_SESSION_MS: u64 = 7 * 24 * 60 * 60 * 1000;
 /// The session's idle bound, a backstop only: the page watcher's waits are turns, so it never
@@ -113,19 +117,24 @@ pub fn run(p: DevParams) -> ExitCode {
         eprintln!("warning: failed to install the Ctrl+C handler: {e}");
     }
     let ledger = Ledger::open(&ctx.root, &session_id, ctx.clock.clone());
-    let channel_file = ctx
-        .root
-        .join(".a3s-test/dev")
-        .join(&p.session)
-        .join("channel.json");
+    let channel_folder = ConfinedPath::new(&ctx.root, Path::new(".a3s-test/dev").join(&p.session));
     let intake_tx = Mutex::new(tx.clone());
     let on_intake = Box::new(move || {
         if let Ok(tx) = intake_tx.lock() {
             let _ = tx.send(Wake::Intake);
         }
     });
-    let channel = match channel::Channel::open(ledger, &channel_file, on_intake) {
+    let channel = match channel::Channel::open(ledger, &channel_folder, on_intake) {
         Ok(c) => c,
+        // A link on the way to `.a3s-test/dev/<session>/`: the session's own refusal code.
+        Err(channel::ChannelError::File(e)) if e.is_refusal() => {
+            let e = SessionError::fs(&e);
+            eprintln!(
+                "error[{}]: failed to open the dev channel: {}",
+                e.code, e.message
+            );
+            return ExitCode::from(Exit::InvalidInput);
+        }
         Err(e) => return fail(format_args!("failed to open the dev channel: {e}")),
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -141,13 +150,13 @@ pub fn run(p: DevParams) -> ExitCode {
         parse_url(&server.url).is_some_and(|u| runtime.block_on(http::answers(&u, ATTACH_PROBE)));
     let mut owned: Option<DevServer> = None;
     if !answering {
-        let log = channel_file.with_file_name("dev-server.log");
+        let log = (&channel.dir, DEV_SERVER_LOG);
         let started = runtime.block_on(DevServer::start_with_env(
             &server.command,
             &[(CHANNEL_ENV, channel.file.as_os_str())],
             &server.url,
             Duration::from_millis(server.startup_timeout_ms),
-            &log,
+            log,
             cancel.cancelled(),
         ));
         match started {
@@ -267,7 +276,9 @@ fn stopped_early(out: &Out) -> ExitCode {
 /// `test.session.exists`. The supervisor is proven gone by pid *and* start time; a live one (a
 /// second `a3s-test dev`, an `agent start` with this id) is left alone for the start to refuse.
 fn settle_stale(ctx: &Context, session: &str) {
-    let dir = a3s_test_runner::session::file::session_dir(&ctx.root, session);
+    let Ok(dir) = a3s_test_runner::session::file::open_session_dir(&ctx.root, session) else {
+        return;
+    };
     let Ok(file) = SessionFile::load(&dir) else {
         return;
     };

@@ -20,11 +20,13 @@
 use super::output::{render_file, FormatArg, Stream};
 use super::report_outputs::ReportOutputs;
 use super::web_launcher::WebLauncher;
+use a3s_test_driver::failure::FailureCode;
+use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::{AdmittedDocument, ProjectConfig};
 use a3s_test_runner::admit::{admit_files, Rejection};
 use a3s_test_runner::cancel::CancelToken;
 use a3s_test_runner::event::EventSender;
-use a3s_test_runner::evidence::ArtifactRoot;
+use a3s_test_runner::evidence::{output_location, under_state_dir, ArtifactRoot};
 use a3s_test_runner::executor::ExecutorConfig;
 use a3s_test_runner::exit::Exit;
 use a3s_test_runner::filter::Glob;
@@ -205,8 +207,10 @@ pub fn run(args: RunArgs) -> ExitCode {
         Ok(plan) => plan,
         Err(e) => return fail(e),
     };
+    let project_dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let output = output_location(&project_dir, &args.output_dir);
     if args.last_failed {
-        keep_last_failed(&mut plan, &args.output_dir);
+        keep_last_failed(&mut plan, &output);
     }
     if args.list {
         let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
@@ -244,9 +248,13 @@ pub fn run(args: RunArgs) -> ExitCode {
     // 4. Run folder and reporters.
     let started_at = time::OffsetDateTime::now_utc();
     let run_id = a3s_test_runner::run_id::new_run_id(started_at);
-    let artifacts = match ArtifactRoot::create(&args.output_dir, &run_id) {
+    let artifacts = match ArtifactRoot::create(&output, &run_id) {
         Ok(a) => a,
-        Err(e) => return fail(e),
+        // A link on the way to the artifact folder: `test.run.unsafe_path`, before any browser.
+        Err(e) => {
+            eprintln!("error[{}]: {e}", e.code());
+            return ExitCode::from(Exit::InvalidInput);
+        }
     };
     let junit = match &args.report.junit {
         Some(path) => match std::fs::File::create(path) {
@@ -344,7 +352,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         fail_on_flaky: args.fail_on_flaky,
         shard,
     };
-    let output_dir = args.output_dir.clone();
+    let output_dir = output.clone();
 
     // 5. Execute, rendering events as they come.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -422,7 +430,7 @@ pub fn run(args: RunArgs) -> ExitCode {
 
 /// `--last-failed`: keep the scenarios the previous run's record names; without a usable record,
 /// say so and keep them all (as Playwright does).
-fn keep_last_failed(plan: &mut Plan, output_dir: &Path) {
+fn keep_last_failed(plan: &mut Plan, output_dir: &ConfinedPath) {
     match LastRun::read(output_dir) {
         Ok(Some(record)) => {
             let ids = record.ids();
@@ -457,17 +465,21 @@ fn plan_ids(
 
 /// Read and admit the project configuration: `--project`, or the default path when it exists.
 pub(super) fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConfig>, ExitCode> {
-    let path = match explicit {
-        Some(p) => p.to_path_buf(),
-        None if Path::new(DEFAULT_PROJECT).is_file() => PathBuf::from(DEFAULT_PROJECT),
-        None => return Ok(None),
+    let path = explicit.unwrap_or(Path::new(DEFAULT_PROJECT)).to_path_buf();
+    let bytes = match read_project_file(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if explicit.is_none() && e.is_not_found() => return Ok(None),
+        Err(ProjectReadError::Confined(e)) if e.is_refusal() => {
+            eprintln!("error[{}]: {e}", FailureCode::UnsafePath);
+            return Err(ExitCode::from(Exit::InvalidInput));
+        }
+        Err(e) => {
+            return Err(fail(format_args!(
+                "failed to read project `{}`: {e}",
+                path.display()
+            )))
+        }
     };
-    let bytes = std::fs::read(&path).map_err(|e| {
-        fail(format_args!(
-            "failed to read project `{}`: {e}",
-            path.display()
-        ))
-    })?;
     let admission = a3s_test_lang::admit_bytes(&bytes);
     let text = String::from_utf8_lossy(&bytes);
     let name = path.display().to_string();
@@ -486,6 +498,36 @@ pub(super) fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConf
             "`{name}` is a suite, not a project configuration"
         ))),
         None => Err(ExitCode::from(Exit::InvalidInput)),
+    }
+}
+
+/// Why the project file could not be read.
+#[derive(Debug, thiserror::Error)]
+enum ProjectReadError {
+    /// A file in the project's `.a3s-test`, refused or unreadable.
+    #[error("{0}")]
+    Confined(#[from] a3s_test_fsroot::FsError),
+    /// A file named elsewhere.
+    #[error("{0}")]
+    Plain(#[from] std::io::Error),
+}
+
+impl ProjectReadError {
+    fn is_not_found(&self) -> bool {
+        match self {
+            ProjectReadError::Confined(e) => e.is_not_found(),
+            ProjectReadError::Plain(e) => e.kind() == std::io::ErrorKind::NotFound,
+        }
+    }
+}
+
+/// The project file's bytes: one in the project's `.a3s-test` (the default) is read without
+/// following a link from the working folder down; one named elsewhere is read as given.
+fn read_project_file(path: &Path) -> Result<Vec<u8>, ProjectReadError> {
+    let project = std::env::current_dir()?;
+    match under_state_dir(&project, path) {
+        Some(confined) => Ok(confined.read(a3s_test_lang::MAX_FILE_BYTES as u64)?),
+        None => Ok(std::fs::read(path)?),
     }
 }
 

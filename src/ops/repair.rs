@@ -466,7 +466,7 @@ pub fn inbox(ctx: &Context, p: &InboxParams) -> Result<Inbox, LedgerError> {
             let mut ledgers = Vec::new();
             for id in owned {
                 let id = SessionId::parse(&id)?;
-                if ledger(ctx, &id).path().is_file() {
+                if ledger(ctx, &id).exists()? {
                     ledgers.extend(read_sessions(&ctx.root, Some(&id), &limits)?);
                 }
             }

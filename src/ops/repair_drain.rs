@@ -188,7 +188,11 @@ struct PeekedBatch {
 fn transient(code: ErrorCode) -> bool {
     matches!(
         code,
-        ErrorCode::LedgerBusy | ErrorCode::Io | ErrorCode::LedgerFull | ErrorCode::LedgerCorrupt
+        ErrorCode::LedgerBusy
+            | ErrorCode::Io
+            | ErrorCode::UnsafePath
+            | ErrorCode::LedgerFull
+            | ErrorCode::LedgerCorrupt
     )
 }
 

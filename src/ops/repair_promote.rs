@@ -15,6 +15,7 @@
 
 use super::Context;
 use a3s_test_driver::atomic::{write_atomic, Permissions};
+use a3s_test_fsroot::{ConfinedPath, FsError};
 use a3s_test_ledger::ledger::{sha256_digest, Applied};
 use a3s_test_ledger::verification::CandidateRecord;
 use a3s_test_ledger::{
@@ -192,16 +193,28 @@ fn proven_candidate(
     Ok(candidate.clone())
 }
 
-/// The candidate file's bytes, confined to the session folder and with the proven digest.
-fn read_candidate(folder: &Path, candidate: &CandidateRecord) -> Result<Vec<u8>, LedgerError> {
-    let rel = Path::new(&candidate.path);
-    let path = a3s_test_runner::evidence::confined_join(folder, rel).map_err(|e| {
-        refused(
-            ErrorCode::NotProven,
-            format!("the candidate path is not usable: {e}"),
-        )
-    })?;
-    let bytes = read_bounded(&path)?;
+/// The candidate file's bytes, confined to the session folder (read without following a link
+/// from the project folder down) and with the proven digest.
+fn read_candidate(
+    folder: &ConfinedPath,
+    candidate: &CandidateRecord,
+) -> Result<Vec<u8>, LedgerError> {
+    let bytes = match folder.join(&candidate.path).read(MAX_CANDIDATE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(FsError::TooLarge { path, .. }) => {
+            return Err(refused(
+                ErrorCode::InvalidInput,
+                format!("{} is larger than 1 MiB", path.display()),
+            ))
+        }
+        Err(e @ FsError::InvalidPath { .. }) => {
+            return Err(refused(
+                ErrorCode::NotProven,
+                format!("the candidate path is not usable: {e}"),
+            ))
+        }
+        Err(e) => return Err(LedgerError::fs(&e)),
+    };
     if sha256_digest(&bytes) != candidate.sha256 {
         return Err(refused(
             ErrorCode::NotProven,

@@ -20,6 +20,7 @@ mod page;
 
 use super::repair::Completion;
 use super::Context;
+use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::event::{AutoResolveReason, PinnedChecks};
 use a3s_test_ledger::verification::{
@@ -34,7 +35,7 @@ use a3s_test_runner::session::SessionError;
 use facts::Facts;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The default bound of step 1 (waiting for a newer ready Test Kit revision).
 pub const DEFAULT_REVISION_TIMEOUT_MS: u64 = 30_000;
@@ -433,7 +434,7 @@ fn run_steps(
     finding: &a3s_test_ledger::Finding,
     facts: &Facts,
     dir: &str,
-    session_dir: &Path,
+    session_dir: &ConfinedPath,
     record: &mut VerificationRecord,
 ) -> Result<(), VerifyError> {
     // Steps 1–5 in the session's browser.

@@ -10,10 +10,12 @@
 
 use super::{parse_enum, Context};
 use a3s_test_lang::ir::TextValue;
+use a3s_test_fsroot::{Dir, EntryKind};
 use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
-    check_session_id, session_dir, sessions_root, Budgets, SessionFile, SessionState,
+    check_session_id, open_session_dir, session_dir, sessions_root, Budgets, SessionFile,
+    SessionState,
 };
 use a3s_test_runner::session::page_context::inspect::{
     parse_region, Detail, InspectRequest, Scope,
@@ -30,6 +32,9 @@ use std::path::{Path, PathBuf};
 
 /// The session-id pattern of the MCP schemas (the same rule `check_session_id` enforces).
 pub(crate) const SESSION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
+
+/// Largest `report.json` `show` reads back.
+const MAX_REPORT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// `start`: a browser on `url`, owned by a supervisor that outlives the call.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
@@ -478,7 +483,7 @@ pub fn start(
         interrupted,
     )?;
     Ok(Started {
-        folder: session_dir(&ctx.root, &file.id),
+        folder: session_dir(&ctx.root, &file.id).path(),
         next: format!("a3s-test agent observe --session {}", file.id),
         state: file.state,
         url: file.start_url,
@@ -490,10 +495,10 @@ pub fn start(
     })
 }
 
-/// The folder and `session.json` of `session` (its id checked first).
-pub(crate) fn load(ctx: &Context, session: &str) -> Result<(PathBuf, SessionFile), SessionError> {
-    check_session_id(session)?;
-    let dir = session_dir(&ctx.root, session);
+/// The folder (open, reached without following links) and `session.json` of `session` (its id
+/// checked first).
+pub(crate) fn load(ctx: &Context, session: &str) -> Result<(Dir, SessionFile), SessionError> {
+    let dir = open_session_dir(&ctx.root, session)?;
     let file = SessionFile::load(&dir)?;
     Ok((dir, file))
 }
@@ -674,24 +679,34 @@ pub fn abort(ctx: &Context, p: &AbortParams) -> Result<Closed, SessionError> {
 /// The session record (and the report, once closed).
 pub fn show(ctx: &Context, p: &SessionParams) -> Result<Shown, SessionError> {
     let (dir, file) = load(ctx, &p.session)?;
-    let report = std::fs::read(dir.join("report.json"))
+    let report = dir
+        .read("report.json", MAX_REPORT_BYTES)
         .ok()
         .and_then(|b| serde_json::from_slice::<SessionReport>(&b).ok());
     Ok(Shown {
         session: file,
         report,
-        folder: dir,
+        folder: dir.path().to_path_buf(),
         untrusted: true,
     })
 }
 
-/// Every session under the root, newest first.
+/// Every session under the root, newest first. A link in place of `.a3s-test` or
+/// `agent-sessions` is `test.session.unsafe_path`; a session folder that is a link is skipped.
 pub fn list(ctx: &Context) -> Result<Sessions, SessionError> {
-    let root = sessions_root(&ctx.root);
+    let root = match sessions_root(&ctx.root).open_dir() {
+        Ok(root) => Some(root),
+        Err(e) if e.is_not_found() => None,
+        Err(e) => return Err(SessionError::fs(&e)),
+    };
     let mut sessions = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(&root) {
-        for entry in entries.flatten() {
-            if let Ok(file) = SessionFile::load(&entry.path()) {
+    if let Some(root) = root {
+        let entries = root.list().map_err(|e| SessionError::fs(&e))?;
+        for entry in entries.into_iter().filter(|e| e.kind == EntryKind::Dir) {
+            let Ok(dir) = root.open_dir(&entry.name) else {
+                continue;
+            };
+            if let Ok(file) = SessionFile::load(&dir) {
                 sessions.push(Listed {
                     session: file.id,
                     state: file.state,

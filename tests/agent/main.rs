@@ -5,6 +5,7 @@
 mod cli;
 #[path = "../common.rs"]
 mod common;
+mod confinement;
 mod large_page;
 mod lifecycle;
 mod mcp;

@@ -469,16 +469,19 @@ fn actions_get_a_final_answer_each_and_only_ledger_failures_ask_for_a_retry() {
         after_first.lines().count() + 1,
         "only the reopen was appended"
     );
-    // The ledger cannot be written: nothing was judged, so the answer is not 2xx and every item
-    // is to be retried.
+    // The ledger cannot be written (a folder in its place is refused before anything is read):
+    // nothing was judged, so the answer is not 2xx and every item is to be retried.
     std::fs::rename(&ledger, dir.path().join("kept.jsonl")).unwrap();
     std::fs::create_dir(&ledger).unwrap();
     let body = exchange(
         &ep,
         500,
-        &[(("a5", "f2", "dismiss"), ("retry", "test.session.repair_io"))],
+        &[(
+            ("a5", "f2", "dismiss"),
+            ("retry", "test.session.repair_unsafe_path"),
+        )],
     );
-    assert_eq!(body["error"]["code"], "test.session.repair_io");
+    assert_eq!(body["error"]["code"], "test.session.repair_unsafe_path");
     // A document-level problem is refused as a whole, with no per-item answers.
     let reply = serde_json::json!({
         "id": "a6", "repairId": "f2", "kind": "reply", "requestId": "req-a6"

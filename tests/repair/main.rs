@@ -6,6 +6,7 @@ mod baseline_observe;
 mod cli;
 #[path = "../common.rs"]
 mod common;
+mod confinement;
 mod endpoint;
 mod endpoint_baseline;
 mod layout_verify;

@@ -185,7 +185,8 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
         "{sent:?}"
     );
 
-    // A failed append keeps the page queue: the ledger file cannot be opened.
+    // A failed append keeps the page queue: the ledger file is a folder, refused before a byte
+    // is appended (`repair_unsafe_path`, like a link would be).
     let ledger = ledger_path(root, "xl");
     std::fs::create_dir_all(&ledger).unwrap();
     let failed = run(
@@ -199,7 +200,10 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
         "{}",
         String::from_utf8_lossy(&failed.stdout)
     );
-    assert_eq!(json(&failed)["error"]["code"], "test.session.repair_io");
+    assert_eq!(
+        json(&failed)["error"]["code"],
+        "test.session.repair_unsafe_path"
+    );
     std::fs::remove_dir(&ledger).unwrap();
 
     // A drain that stopped after its append (and before its take) is finished, not repeated:

@@ -32,6 +32,7 @@ fn step(action: Action) -> Step {
 struct Browser {
     ctx: WebContext,
     artifacts: PathBuf,
+    artifact_dir: a3s_test_fsroot::Dir,
 }
 
 impl Browser {
@@ -43,7 +44,7 @@ impl Browser {
             expect_timeout: Duration::from_secs(5),
             deadline: Instant::now() + STEP_BOUND,
             deadline_name: "scenario",
-            artifact_dir: &self.artifacts,
+            artifact_dir: &self.artifact_dir,
             working_dir: &self.artifacts,
             vars: &a3s_test_driver::ProcessVars::RUN,
         };
@@ -160,6 +161,7 @@ fn a_failing_run_writes_a_report_that_chromium_opens_reads_and_filters() {
             let mut b = Browser {
                 ctx,
                 artifacts: artifacts.path().to_path_buf(),
+                artifact_dir: a3s_test_fsroot::Dir::open_anchor(artifacts.path()).unwrap(),
             };
             b.act(Action::Navigate { url: url.clone() }).await;
 

@@ -7,6 +7,7 @@
 
 #[path = "../common.rs"]
 mod common;
+mod confinement;
 mod deadlines;
 mod devserver;
 mod drag;

@@ -16,7 +16,6 @@ use a3s_test_lang::ir::{Action, ExpectCondition, Step, WaitCondition};
 use futures_util::FutureExt;
 use serde_json::json;
 use std::future::Future;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -377,7 +376,7 @@ impl SurfaceContext for WebContext {
         steps::observe::check(self, condition, watch, env).await
     }
 
-    async fn capture_failure_evidence(&mut self, dir: &Path) -> Vec<EvidenceFile> {
+    async fn capture_failure_evidence(&mut self, dir: &a3s_test_fsroot::Dir) -> Vec<EvidenceFile> {
         steps::evidence::failure_evidence(self, dir).await
     }
 

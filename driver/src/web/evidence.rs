@@ -1,17 +1,33 @@
 //! Evidence paths: confine every written file to the scenario's artifact folder.
 //!
-//! The checker already refused absolute paths and `..`; a symlink can only be seen on disk, so each
-//! existing component under the artifact folder is checked with `symlink_metadata` before anything
-//! is created or written, and stale output is removed first (`docs/acl.md` §10). The length and
-//! depth limits of `a3s_test_lang::limits` are checked on the whole path first.
+//! The checker already refused absolute paths and `..`; a link can only be seen on disk. The
+//! artifact folder reaches the driver as an open [`Dir`] the runner verified from the project
+//! folder down, and every component below it is opened through `a3s_test_fsroot` without
+//! following links (missing folders created), so a link planted anywhere — the artifact folder's
+//! own parents included — is refused instead of followed. Stale output is removed first
+//! (`docs/acl.md` §10). The length and depth limits of `a3s_test_lang::limits` are checked on the
+//! whole path first.
 
 use crate::failure::FailureCode;
 use crate::{EvidenceFile, EvidenceKind, StepFailure};
-use std::io::ErrorKind;
+use a3s_test_fsroot::{Access, Dir, EntryKind, FsError, SHARED};
+use std::ffi::OsString;
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
+/// A place for one evidence file: its folder (open, verified) and its name there.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// The folder the file goes in.
+    pub(crate) dir: Dir,
+    /// The file's name in it.
+    pub(crate) name: OsString,
+    /// The whole path, for reports.
+    pub(crate) path: PathBuf,
+}
+
 /// Resolve `relative` under `artifact_dir`, create missing folders, remove a stale file.
-pub(crate) fn prepare(artifact_dir: &Path, relative: &str) -> Result<PathBuf, StepFailure> {
+pub(crate) fn prepare(artifact_dir: &Dir, relative: &str) -> Result<Prepared, StepFailure> {
     let escape = |why: String| {
         StepFailure::new(
             FailureCode::EvidencePathEscape,
@@ -42,76 +58,68 @@ pub(crate) fn prepare(artifact_dir: &Path, relative: &str) -> Result<PathBuf, St
             _ => return Err(escape("must be relative and must not contain `..`".into())),
         }
     }
-    let Some(file) = parts.pop() else {
+    let Some(name) = parts.pop() else {
         return Err(escape("names no file".into()));
     };
-    let mut current = artifact_dir.to_path_buf();
-    for part in parts {
-        current.push(part);
-        match std::fs::symlink_metadata(&current) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(escape(format!(
-                    "passes through the symlink {}",
-                    current.display()
-                )))
-            }
-            Ok(meta) if meta.is_dir() => {}
-            Ok(_) => {
-                return Err(write_error(
-                    &current,
-                    "is a file where a folder is needed".into(),
-                ))
-            }
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                std::fs::create_dir(&current)
-                    .map_err(|e| write_error(&current, format!("cannot be created: {e}")))?;
-            }
-            Err(e) => return Err(write_error(&current, format!("cannot be inspected: {e}"))),
+    let folder: PathBuf = parts.iter().collect();
+    let dir = artifact_dir
+        .create_dir_all(&folder)
+        .map_err(|e| fs_failure(relative, e))?;
+    let path = dir.path().join(&name);
+    match dir.kind_of(&name).map_err(|e| fs_failure(relative, e))? {
+        None => {}
+        Some(EntryKind::Symlink) => {
+            return Err(escape(format!("is a symlink ({})", path.display())))
         }
+        Some(_) => dir
+            .remove_file(&name)
+            .map_err(|e| write_error(&path, format!("stale output cannot be removed: {e}")))?,
     }
-    current.push(file);
-    match std::fs::symlink_metadata(&current) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            Err(escape(format!("is a symlink ({})", current.display())))
-        }
-        Ok(meta) if meta.is_dir() => Err(write_error(&current, "is a folder".into())),
-        Ok(_) => {
-            std::fs::remove_file(&current).map_err(|e| {
-                write_error(&current, format!("stale output cannot be removed: {e}"))
-            })?;
-            Ok(current)
-        }
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(current),
-        Err(e) => Err(write_error(&current, format!("cannot be inspected: {e}"))),
+    Ok(Prepared { dir, name, path })
+}
+
+/// A refused path is the evidence-path rule's failure; anything else could not be written.
+fn fs_failure(relative: &str, e: FsError) -> StepFailure {
+    if e.is_refusal() {
+        StepFailure::new(
+            FailureCode::EvidencePathEscape,
+            format!("evidence path {relative:?} {e}"),
+        )
+    } else {
+        StepFailure::new(FailureCode::EvidenceWrite, e.to_string())
     }
 }
 
-/// Write `bytes` to an already prepared path.
+/// Write `bytes` to an already prepared place.
 pub(crate) fn write(
-    path: &Path,
+    target: &Prepared,
     kind: EvidenceKind,
     bytes: &[u8],
 ) -> Result<EvidenceFile, StepFailure> {
-    std::fs::write(path, bytes)
-        .map_err(|e| write_error(path, format!("cannot be written: {e}")))?;
+    let written = target
+        .dir
+        .open_file(&target.name, Access::CreateNew, SHARED)
+        .map_err(|e| fs_failure(&target.path.display().to_string(), e))?
+        .write_all(bytes);
+    written.map_err(|e| write_error(&target.path, format!("cannot be written: {e}")))?;
     Ok(EvidenceFile {
         kind,
-        path: path.to_path_buf(),
+        path: target.path.clone(),
     })
 }
 
 /// Prepare and write in one go.
 pub(crate) fn save(
-    artifact_dir: &Path,
+    artifact_dir: &Dir,
     relative: &str,
     kind: EvidenceKind,
     bytes: &[u8],
 ) -> Result<EvidenceFile, StepFailure> {
-    let path = prepare(artifact_dir, relative)?;
-    write(&path, kind, bytes)
+    let target = prepare(artifact_dir, relative)?;
+    write(&target, kind, bytes)
 }
 
-fn write_error(path: &Path, why: String) -> StepFailure {
+pub(crate) fn write_error(path: &Path, why: String) -> StepFailure {
     StepFailure::new(
         FailureCode::EvidenceWrite,
         format!("{} {why}", path.display()),
@@ -122,16 +130,20 @@ fn write_error(path: &Path, why: String) -> StepFailure {
 mod tests {
     use super::*;
 
+    fn anchor(dir: &tempfile::TempDir) -> Dir {
+        Dir::open_anchor(dir.path()).unwrap()
+    }
+
     #[test]
     fn an_over_long_path_is_refused_before_any_folder_is_made() {
         // Issue 16 case 9: 2,013 nested folders were created before the write failed.
         let dir = tempfile::tempdir().unwrap();
         let deep = vec!["d"; 2013].join("/") + "/log.json";
-        let err = prepare(dir.path(), &deep).unwrap_err();
+        let err = prepare(&anchor(&dir), &deep).unwrap_err();
         assert_eq!(err.code, FailureCode::EvidencePathLimit);
         let long = "n".repeat(300) + "/log.json";
         assert_eq!(
-            prepare(dir.path(), &long).unwrap_err().code,
+            prepare(&anchor(&dir), &long).unwrap_err().code,
             FailureCode::EvidencePathLimit
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
@@ -141,29 +153,31 @@ mod tests {
     fn confines_paths_and_removes_stale_output() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let path = prepare(root, "shots/a.png").unwrap();
-        assert_eq!(path, root.join("shots/a.png"));
-        std::fs::write(&path, b"old").unwrap();
-        let again = prepare(root, "shots/a.png").unwrap();
-        assert!(!again.exists(), "stale output is removed");
+        let artifacts = anchor(&dir);
+        let target = prepare(&artifacts, "shots/a.png").unwrap();
+        assert_eq!(target.path, root.join("shots/a.png"));
+        write(&target, EvidenceKind::Screenshot, b"old").unwrap();
+        let again = prepare(&artifacts, "shots/a.png").unwrap();
+        assert!(!again.path.exists(), "stale output is removed");
         assert_eq!(
-            prepare(root, "../x.png").unwrap_err().code,
+            prepare(&artifacts, "../x.png").unwrap_err().code,
             FailureCode::EvidencePathEscape
         );
         assert_eq!(
-            prepare(root, "/x.png").unwrap_err().code,
+            prepare(&artifacts, "/x.png").unwrap_err().code,
             FailureCode::EvidencePathEscape
         );
         let outside = tempfile::tempdir().unwrap();
         std::os::unix::fs::symlink(outside.path(), root.join("link")).unwrap();
         assert_eq!(
-            prepare(root, "link/x.png").unwrap_err().code,
+            prepare(&artifacts, "link/x.png").unwrap_err().code,
             FailureCode::EvidencePathEscape
         );
         std::os::unix::fs::symlink(outside.path().join("f"), root.join("f.png")).unwrap();
         assert_eq!(
-            prepare(root, "f.png").unwrap_err().code,
+            prepare(&artifacts, "f.png").unwrap_err().code,
             FailureCode::EvidencePathEscape
         );
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
     }
 }

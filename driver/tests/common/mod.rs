@@ -172,6 +172,8 @@ pub fn acl(source: &str) -> Step {
 /// A scenario environment with its own artifact folder.
 pub struct Env {
     pub artifacts: tempfile::TempDir,
+    /// The artifact folder, opened as the runner hands it over.
+    pub artifact_root: a3s_test_fsroot::Dir,
     pub work: tempfile::TempDir,
     pub deadline: Instant,
     pub action_timeout: Duration,
@@ -181,8 +183,10 @@ pub struct Env {
 
 impl Env {
     pub fn new() -> Env {
+        let artifacts = tempfile::tempdir().unwrap();
         Env {
-            artifacts: tempfile::tempdir().unwrap(),
+            artifact_root: a3s_test_fsroot::Dir::open_anchor(artifacts.path()).unwrap(),
+            artifacts,
             work: tempfile::tempdir().unwrap(),
             deadline: Instant::now() + Duration::from_secs(30),
             action_timeout: Duration::from_millis(1500),
@@ -197,7 +201,7 @@ impl Env {
             expect_timeout: Duration::from_millis(1500),
             deadline: self.deadline,
             deadline_name: "scenario",
-            artifact_dir: self.artifacts.path(),
+            artifact_dir: &self.artifact_root,
             working_dir: self.work.path(),
             vars: &self.vars,
         }
@@ -205,6 +209,11 @@ impl Env {
 
     pub fn artifact(&self, rel: &str) -> PathBuf {
         self.artifacts.path().join(rel)
+    }
+
+    /// The folder `rel` of the artifact folder, created and opened (a failure capture's).
+    pub fn artifact_dir(&self, rel: &str) -> a3s_test_fsroot::Dir {
+        self.artifact_root.create_dir_all(rel).unwrap()
     }
 }
 

@@ -75,7 +75,7 @@ fn evidence_files_are_written_confined_and_fresh() {
         // takes is measured by the `contexts` benchmark, docs/benchmarks.md.)
         let files = page
             .ctx
-            .capture_failure_evidence(&page.env.artifact("failure"))
+            .capture_failure_evidence(&page.env.artifact_dir("failure"))
             .await;
         let names: Vec<String> = files
             .iter()

@@ -24,7 +24,13 @@ fn main() {
     let mode = var("A3S_LEDGER_CHILD");
     let prefix = var("A3S_LEDGER_PREFIX");
     let count: usize = var("A3S_LEDGER_COUNT").parse().expect("a count");
-    let ledger = Ledger::at_path(var("A3S_LEDGER_PATH").into(), Arc::new(SystemClock));
+    let path = std::path::PathBuf::from(var("A3S_LEDGER_PATH"));
+    let (dir, name) = (
+        path.parent().expect("a folder"),
+        path.file_name().expect("a file"),
+    );
+    let location = a3s_test_fsroot::ConfinedPath::new(dir, name);
+    let ledger = Ledger::at_path(location, Arc::new(SystemClock));
     let out = std::io::stdout();
     let mut out = out.lock();
     for i in 0..count {

@@ -6,7 +6,6 @@ use super::*;
 use a3s_test_driver::{DriverError, EvidenceFile, MapVars, StepFailure, StepOutput};
 use a3s_test_lang::ir::{Stability, Step, Target};
 use proptest::prelude::*;
-use std::path::Path;
 
 /// How the scripted surface answers a watch.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,7 +86,7 @@ impl SurfaceContext for Scripted {
         })
     }
 
-    async fn capture_failure_evidence(&mut self, _: &Path) -> Vec<EvidenceFile> {
+    async fn capture_failure_evidence(&mut self, _: &a3s_test_fsroot::Dir) -> Vec<EvidenceFile> {
         Vec::new()
     }
 
@@ -117,20 +116,34 @@ async fn run(
     e: &Expectation,
     deadline_ms: u64,
 ) -> Result<StepOutput, StepFailure> {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Folder::new();
     expect(surface, e, &step_env(&dir, deadline_ms)).await
 }
 
+/// A temporary folder and its open handle (the artifact folder a step gets).
+struct Folder {
+    temp: tempfile::TempDir,
+    dir: a3s_test_fsroot::Dir,
+}
+
+impl Folder {
+    fn new() -> Folder {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = a3s_test_fsroot::Dir::open_anchor(temp.path()).unwrap();
+        Folder { temp, dir }
+    }
+}
+
 /// A scenario's step environment: 5 s expect timeout, `deadline_ms` left.
-fn step_env(dir: &tempfile::TempDir, deadline_ms: u64) -> StepEnv<'_> {
+fn step_env(dir: &Folder, deadline_ms: u64) -> StepEnv<'_> {
     StepEnv {
         base_url: None,
         action_timeout: Duration::from_millis(5000),
         expect_timeout: Duration::from_millis(5000),
         deadline: Instant::now() + Duration::from_millis(deadline_ms),
         deadline_name: "scenario",
-        artifact_dir: dir.path(),
-        working_dir: dir.path(),
+        artifact_dir: &dir.dir,
+        working_dir: dir.temp.path(),
         vars: &NO_VARS,
     }
 }
@@ -322,7 +335,7 @@ async fn a_stability_window_starts_at_the_first_reading_that_holds() {
 
 #[tokio::test(start_paused = true)]
 async fn a_wait_has_only_the_scenario_deadline() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Folder::new();
     let condition = PageCondition::Visible {
         target: Target::Css {
             selector: "#late".into(),

@@ -28,7 +28,7 @@ use a3s_test_driver::{
 };
 use a3s_test_lang::ir::{Action, AdmittedDocument, Suite};
 use a3s_test_ledger::verification::Proof;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -48,8 +48,9 @@ pub const CLEANUP_BOUND: Duration = Duration::from_secs(5);
 pub struct ProofSettings {
     /// The session's origin and network policy.
     pub policy: Policy,
-    /// Where the run's artifacts go (`<verify dir>/runs/proof/…`); created when missing.
-    pub artifacts: PathBuf,
+    /// The verification folder, open and verified; the run's artifacts go to
+    /// `<it>/runs/proof/…`, created when missing.
+    pub artifacts: a3s_test_fsroot::Dir,
     /// Upload paths would be relative to it (the project root).
     pub working_dir: PathBuf,
     /// The overall bound.
@@ -85,9 +86,9 @@ pub async fn prove<D: AgentDriver>(
         Ok(p) => p,
         Err(e) => return failed(SessionCode::Schema.as_str(), e.to_string()),
     };
-    let artifacts = match ArtifactRoot::create(&settings.artifacts, "proof") {
+    let artifacts = match ArtifactRoot::within(&settings.artifacts, "proof") {
         Ok(a) => a,
-        Err(e) => return failed(FailureCode::EvidenceWrite.as_str(), e.to_string()),
+        Err(e) => return failed(e.code().as_str(), e.to_string()),
     };
     let config = ExecutorConfig {
         jobs: 1,
@@ -186,28 +187,32 @@ pub fn digest(bytes: &[u8]) -> String {
     a3s_test_ledger::ledger::sha256_digest(bytes)
 }
 
-/// Write `candidate` as `<dir>/candidate.acl` (atomically, `dir` created) and return its digest.
-pub fn write_candidate(dir: &Path, candidate: &str) -> std::io::Result<String> {
-    std::fs::create_dir_all(dir)?;
-    a3s_test_driver::atomic::write_atomic(
-        &dir.join(CANDIDATE_FILE),
+/// Write `candidate` as `<dir>/candidate.acl` (atomically, in the open, verified folder) and
+/// return its digest.
+pub fn write_candidate(
+    dir: &a3s_test_fsroot::Dir,
+    candidate: &str,
+) -> Result<String, a3s_test_fsroot::FsError> {
+    dir.write_atomic(
+        CANDIDATE_FILE,
         candidate.as_bytes(),
-        ".candidate-",
-        a3s_test_driver::atomic::Permissions::Mode(0o644),
+        a3s_test_fsroot::SHARED,
     )?;
     Ok(digest(candidate.as_bytes()))
 }
 
 /// Write the proof result as `<dir>/proof.json` (atomically).
-pub fn write_proof(dir: &Path, proof: &Proof) -> std::io::Result<()> {
-    let mut bytes = serde_json::to_vec_pretty(proof).map_err(std::io::Error::other)?;
+pub fn write_proof(
+    dir: &a3s_test_fsroot::Dir,
+    proof: &Proof,
+) -> Result<(), a3s_test_fsroot::FsError> {
+    let mut bytes = serde_json::to_vec_pretty(proof).map_err(|e| a3s_test_fsroot::FsError::Io {
+        action: "encode",
+        path: dir.path().join(PROOF_FILE),
+        source: std::io::Error::other(e),
+    })?;
     bytes.push(b'\n');
-    a3s_test_driver::atomic::write_atomic(
-        &dir.join(PROOF_FILE),
-        &bytes,
-        ".proof-",
-        a3s_test_driver::atomic::Permissions::Mode(0o644),
-    )
+    dir.write_atomic(PROOF_FILE, &bytes, a3s_test_fsroot::SHARED)
 }
 
 /// The session's browser, handed to the executor as if it were launched: every context it opens

@@ -9,7 +9,7 @@ use super::file::{SessionFile, SessionState};
 use super::spawn::EXIT_TIMEOUT;
 use crate::process_tree::{all_processes, ProcessInfo};
 use a3s_test_driver::process::kill_group;
-use std::path::Path;
+use a3s_test_fsroot::Dir;
 use std::time::{Duration, Instant};
 
 /// One recorded process group: its leader's pid and start time (0 = not recorded).
@@ -97,7 +97,7 @@ pub fn stop_recorded(file: &SessionFile, grace: Duration) -> Vec<u32> {
 /// Record the outcome of a cleanup: `done` when nothing survived, else
 /// [`SessionState::CleanupFailed`] (turns refused; the next `finish`/`abort` retries).
 pub fn settle(
-    dir: &Path,
+    dir: &Dir,
     file: &mut SessionFile,
     done: SessionState,
     survivors: &[u32],
@@ -117,7 +117,7 @@ pub fn settle(
 /// Close a session whose supervisor does not answer (or a session in cleanup): stop both recorded
 /// groups at once and settle the state.
 pub fn force_close(
-    dir: &Path,
+    dir: &Dir,
     done: SessionState,
     reason: &str,
 ) -> Result<(SessionFile, Vec<u32>), SessionError> {

@@ -40,6 +40,10 @@ a3s_test_lang::define_codes! {
         Supervisor => "test.session.supervisor";
         /// Reading or writing the session folder failed.
         Io => "test.session.io";
+        /// A path to a session file (`.a3s-test`, `agent-sessions`, the session folder, or a
+        /// file or folder in it) is a symbolic link, not a real folder or regular file, or a
+        /// written file with other hard links: nothing was read or written through it.
+        UnsafePath => "test.session.unsafe_path";
         /// The statement was dispatched and the product or the browser failed it.
         StepFailed => "test.session.step_failed";
         /// The session could not verify that every owned process is gone.
@@ -132,6 +136,18 @@ impl SessionError {
             message: message.into(),
             detail: None,
         }
+    }
+
+    /// A confined file operation on the session folder that failed: a refused path (a link, a
+    /// FIFO, a hard-linked file) is `test.session.unsafe_path`, anything else `test.session.io`;
+    /// the message names the path.
+    pub fn fs(err: &a3s_test_fsroot::FsError) -> Self {
+        let code = if err.is_refusal() {
+            SessionCode::UnsafePath
+        } else {
+            SessionCode::Io
+        };
+        SessionError::new(code, err.to_string())
     }
 
     /// Attach detail: any serializable fact (a report, a result, a `json!` object), so a

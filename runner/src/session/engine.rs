@@ -34,10 +34,11 @@ use a3s_test_driver::{
     NetworkFilter, PageContextMethod, PageSnapshot, ProcessVars, RefProof, StepEnv, StepFailure,
     StepOutput, SurfaceContext,
 };
+use a3s_test_fsroot::Dir;
 use a3s_test_lang::ir::{Action, Step, Target};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -82,7 +83,10 @@ fn proof_target(
 
 /// A running session, generic over the driver that owns its browser.
 pub struct Engine<D: AgentDriver> {
-    dir: PathBuf,
+    /// The session folder, opened without following links and held open.
+    dir: Dir,
+    /// Its `artifacts/` folder, where steps write evidence.
+    artifacts: Dir,
     root: PathBuf,
     /// The session record (saved after every turn).
     pub file: SessionFile,
@@ -111,11 +115,14 @@ impl<D: AgentDriver> Engine<D> {
     /// mark the session active. The record in `dir` is the one the CLI wrote (state `starting`).
     pub async fn start<L: DriverLauncher<Driver = D>>(
         launcher: L,
-        dir: PathBuf,
+        dir: Dir,
         root: PathBuf,
         token: String,
     ) -> Result<Self, SessionError> {
         let mut file = SessionFile::load(&dir)?;
+        let artifacts = dir
+            .create_dir_all("artifacts")
+            .map_err(|e| SessionError::fs(&e))?;
         let driver = launcher.launch(LAUNCH_TIMEOUT).await.map_err(|e| {
             SessionError::new(
                 SessionCode::Supervisor,
@@ -166,6 +173,7 @@ impl<D: AgentDriver> Engine<D> {
         };
         let mut engine = Engine {
             dir,
+            artifacts,
             root,
             file,
             driver: std::sync::Arc::new(driver),
@@ -229,14 +237,13 @@ impl<D: AgentDriver> Engine<D> {
         base_url: Option<&str>,
         deadline: Instant,
     ) -> Result<StepOutput, StepFailure> {
-        let artifacts = self.dir.join("artifacts");
         let env = StepEnv {
             base_url,
             action_timeout: ACTION_TIMEOUT,
             expect_timeout: EXPECT_TIMEOUT,
             deadline,
             deadline_name: "turn",
-            artifact_dir: &artifacts,
+            artifact_dir: &self.artifacts,
             working_dir: &self.root,
             vars: &ProcessVars::SESSION,
         };
@@ -253,8 +260,10 @@ impl<D: AgentDriver> Engine<D> {
             Err(failed) => failed,
         };
         if capture {
-            let dir = artifacts.join(format!("turn-{turn}")).join("failure");
-            if std::fs::create_dir_all(&dir).is_ok() {
+            let failure_dir = self
+                .artifacts
+                .create_dir_all(format!("turn-{turn}/failure"));
+            if let Ok(dir) = failure_dir {
                 failure
                     .evidence
                     .extend(step::capture_failure_evidence(ctx, &dir, EVIDENCE_BOUND).await);
@@ -734,8 +743,7 @@ impl<D: AgentDriver> Engine<D> {
             }
         }
         gates::policy(&self.file, &step, &url)?;
-        let artifacts = self.dir.join("artifacts");
-        gates::budgets(&self.file, &artifacts)?;
+        gates::budgets(&self.file, &self.artifacts)?;
         let mut dispatched = replace_refs(&step, &durable)?;
         // A relative URL resolves against the current page, and the step records where it went.
         let mut navigated = None;
@@ -912,7 +920,7 @@ impl<D: AgentDriver> Engine<D> {
                 problems,
             },
         };
-        write_json_atomic(&self.dir.join("report.json"), &report)?;
+        write_json_atomic(&self.dir, "report.json", &report)?;
         self.file.save(&self.dir)?;
         if !report.cleanup.problems.is_empty() {
             let message = report.cleanup.problems.join("; ");
@@ -921,8 +929,8 @@ impl<D: AgentDriver> Engine<D> {
         Ok(json!({ "report": report, "next": next::after_close(&self.file) }))
     }
 
-    /// The folder of this session.
-    pub fn dir(&self) -> &Path {
+    /// The folder of this session (open, verified).
+    pub fn dir(&self) -> &Dir {
         &self.dir
     }
 }

@@ -4,9 +4,16 @@
 //!
 //! `session.json` is replaced atomically (write a sibling, then rename) so a reader never sees
 //! half a file; only the supervisor writes it while the session runs.
+//!
+//! The folder is in the workspace a coding agent edits, so it is never reached through a link:
+//! from the project folder down, `.a3s-test`, `agent-sessions`, the session folder and every
+//! file in it are opened through `a3s_test_fsroot` (one component at a time, no link followed,
+//! regular files only), and the session code holds the open folder ([`Dir`]), not a path to
+//! walk again. A link anywhere is `test.session.unsafe_path`, before anything is read or written.
 
 use super::code::{SessionCode, SessionError};
 use super::observation::RefEntry;
+use a3s_test_fsroot::{Access, ConfinedPath, Dir, PRIVATE};
 use a3s_test_lang::ir::Target;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -15,14 +22,35 @@ use std::path::{Path, PathBuf};
 /// Format version of `session.json` and `events.jsonl` lines.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// Where sessions live under the project root.
-pub fn sessions_root(root: &Path) -> PathBuf {
-    root.join(".a3s-test").join("agent-sessions")
+/// Largest `session.json` read back (its ref table and steps are bounded far below this).
+const MAX_SESSION_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Where sessions live under the project root: anchored at the root, walked from `.a3s-test`
+/// down without following links.
+pub fn sessions_root(root: &Path) -> ConfinedPath {
+    ConfinedPath::new(root, Path::new(".a3s-test").join("agent-sessions"))
 }
 
 /// The folder of one session.
-pub fn session_dir(root: &Path, id: &str) -> PathBuf {
+pub fn session_dir(root: &Path, id: &str) -> ConfinedPath {
     sessions_root(root).join(id)
+}
+
+/// Open the folder of session `id` (which must exist): a missing folder is
+/// `test.session.unknown`, a link on the way `test.session.unsafe_path`.
+pub fn open_session_dir(root: &Path, id: &str) -> Result<Dir, SessionError> {
+    check_session_id(id)?;
+    let location = session_dir(root, id);
+    location.open_dir().map_err(|e| {
+        if e.is_not_found() {
+            SessionError::new(
+                SessionCode::UnknownSession,
+                format!("no session at {}", location.path().display()),
+            )
+        } else {
+            SessionError::fs(&e)
+        }
+    })
 }
 
 /// Session ids are 1–64 chars of `[A-Za-z0-9_-]` (they become a folder and a suite id).
@@ -222,19 +250,20 @@ fn io(what: &str, path: &Path, e: impl std::fmt::Display) -> SessionError {
 
 impl SessionFile {
     /// Read `session.json` of the session in `dir`.
-    pub fn load(dir: &Path) -> Result<SessionFile, SessionError> {
-        let path = dir.join("session.json");
-        let bytes = std::fs::read(&path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                SessionError::new(
-                    SessionCode::UnknownSession,
-                    format!("no session at {}", dir.display()),
-                )
-            } else {
-                io("read", &path, e)
-            }
-        })?;
-        serde_json::from_slice(&bytes).map_err(|e| io("parse", &path, e))
+    pub fn load(dir: &Dir) -> Result<SessionFile, SessionError> {
+        let bytes = dir
+            .read("session.json", MAX_SESSION_FILE_BYTES)
+            .map_err(|e| {
+                if e.is_not_found() {
+                    SessionError::new(
+                        SessionCode::UnknownSession,
+                        format!("no session at {}", dir.path().display()),
+                    )
+                } else {
+                    SessionError::fs(&e)
+                }
+            })?;
+        serde_json::from_slice(&bytes).map_err(|e| io("parse", &dir.path().join("session.json"), e))
     }
 
     /// Unix ms of the session deadline (`started_at_ms` + the `session_ms` budget, saturating).
@@ -243,30 +272,26 @@ impl SessionFile {
     }
 
     /// Replace `session.json` atomically.
-    pub fn save(&self, dir: &Path) -> Result<(), SessionError> {
-        write_json_atomic(&dir.join("session.json"), self)
+    pub fn save(&self, dir: &Dir) -> Result<(), SessionError> {
+        write_json_atomic(dir, "session.json", self)
     }
 }
 
-/// Write a JSON document atomically ([`a3s_test_driver::atomic::write_atomic`]: a sibling
-/// temporary file of its own per writer, fsync, rename).
+/// Write a JSON document `name` in `dir` atomically (a temporary file of its own per writer,
+/// fsync, rename; owner-only).
 pub fn write_json_atomic<T: Serialize + ?Sized>(
-    path: &Path,
+    dir: &Dir,
+    name: &str,
     value: &T,
 ) -> Result<(), SessionError> {
-    let text = serde_json::to_vec_pretty(value).expect("session documents serialize");
-    a3s_test_driver::atomic::write_atomic(
-        path,
-        &text,
-        ".session-",
-        a3s_test_driver::atomic::Permissions::Private,
-    )
-    .map_err(|e| io("replace", path, e))
+    let text =
+        serde_json::to_vec_pretty(value).map_err(|e| io("encode", &dir.path().join(name), e))?;
+    dir.write_atomic(name, &text, PRIVATE)
+        .map_err(|e| SessionError::fs(&e))
 }
 
 /// Append one event line to `events.jsonl` (the format version and the time are added here).
-pub fn append_event(dir: &Path, event: &super::event::SessionEvent) -> Result<(), SessionError> {
-    let path = dir.join("events.jsonl");
+pub fn append_event(dir: &Dir, event: &super::event::SessionEvent) -> Result<(), SessionError> {
     let mut event = serde_json::to_value(event).expect("session events serialize");
     if let Some(map) = event.as_object_mut() {
         map.insert("format_version".into(), FORMAT_VERSION.into());
@@ -274,31 +299,16 @@ pub fn append_event(dir: &Path, event: &super::event::SessionEvent) -> Result<()
     }
     let mut line = serde_json::to_vec(&event).expect("JSON values serialize");
     line.push(b'\n');
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(|e| io("open", &path, e))?;
-    file.write_all(&line).map_err(|e| io("append to", &path, e))
+    let mut file = dir
+        .open_file("events.jsonl", Access::Append, PRIVATE)
+        .map_err(|e| SessionError::fs(&e))?;
+    file.write_all(&line)
+        .map_err(|e| io("append to", &dir.path().join("events.jsonl"), e))
 }
 
-/// Total size of regular files under `dir`, recursively (symlinks are not followed).
-pub fn folder_bytes(dir: &Path) -> u64 {
-    let mut total = 0;
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    for entry in entries.flatten() {
-        let Ok(meta) = entry.path().symlink_metadata() else {
-            continue;
-        };
-        if meta.is_dir() {
-            total += folder_bytes(&entry.path());
-        } else if meta.is_file() {
-            total += meta.len();
-        }
-    }
-    total
+/// Total size of regular files under `dir`, recursively (links are not followed).
+pub fn folder_bytes(dir: &Dir) -> u64 {
+    dir.tree_bytes()
 }
 
 /// A fresh random hex token (16 bytes from the OS's random source, through `getrandom`).

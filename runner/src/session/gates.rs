@@ -13,7 +13,6 @@ use a3s_test_driver::Capabilities;
 use a3s_test_lang::code::Code;
 use a3s_test_lang::ir::{Action, Step, TabOperation};
 use serde_json::json;
-use std::path::Path;
 
 /// Gate 1 (schema): exactly one admitted step. `@uN` targets are refused by the front end; that
 /// diagnostic is reported as the target-type gate, since the statement is well formed.
@@ -261,7 +260,10 @@ pub fn policy(session: &SessionFile, step: &Step, current_url: &str) -> Result<(
 }
 
 /// Gate 6 (budgets): actions, the session deadline and evidence bytes.
-pub fn budgets(session: &SessionFile, artifacts: &Path) -> Result<(), SessionError> {
+pub fn budgets(
+    session: &SessionFile,
+    artifacts: &a3s_test_fsroot::Dir,
+) -> Result<(), SessionError> {
     let b = session.budgets;
     if session.actions >= b.max_actions {
         return Err(SessionError::new(
@@ -491,26 +493,18 @@ mod tests {
 
     #[test]
     fn budget_gate() {
-        let dir = tempfile::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = a3s_test_fsroot::Dir::open_anchor(tmp.path()).unwrap();
         let mut s = session();
-        assert!(budgets(&s, dir.path()).is_ok());
+        assert!(budgets(&s, &dir).is_ok());
         s.actions = s.budgets.max_actions;
-        assert_eq!(
-            budgets(&s, dir.path()).unwrap_err().code,
-            SessionCode::Budget
-        );
+        assert_eq!(budgets(&s, &dir).unwrap_err().code, SessionCode::Budget);
         let mut s = session();
         s.started_at_ms = 0;
-        assert_eq!(
-            budgets(&s, dir.path()).unwrap_err().code,
-            SessionCode::Budget
-        );
+        assert_eq!(budgets(&s, &dir).unwrap_err().code, SessionCode::Budget);
         let mut s = session();
         s.budgets.evidence_bytes = 3;
-        std::fs::write(dir.path().join("x.png"), b"1234").unwrap();
-        assert_eq!(
-            budgets(&s, dir.path()).unwrap_err().code,
-            SessionCode::Budget
-        );
+        std::fs::write(tmp.path().join("x.png"), b"1234").unwrap();
+        assert_eq!(budgets(&s, &dir).unwrap_err().code, SessionCode::Budget);
     }
 }

@@ -39,7 +39,6 @@ use locate::{Located, PageLocator};
 use revision::NoRevision;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::path::Path;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -195,7 +194,7 @@ async fn capture<C: AgentContext>(
 /// `artifacts/repairs/<finding>/`, still empty: the first baseline is the one that counts).
 pub async fn baseline<C: AgentContext>(
     ctx: &C,
-    session: &Path,
+    session: &a3s_test_fsroot::Dir,
     finding: &str,
     dir: &str,
     deadline: Instant,
@@ -230,7 +229,7 @@ pub async fn baseline<C: AgentContext>(
 /// Steps 1–5 of one verification. Never retries and never acts on the page.
 pub async fn observe<C: AgentContext>(
     ctx: &C,
-    session: &Path,
+    session: &a3s_test_fsroot::Dir,
     req: &ObserveRequest,
     session_deadline: Instant,
 ) -> Result<PageVerification, SessionError> {

@@ -4,11 +4,12 @@
 
 use super::code::{SessionCode, SessionError};
 use super::file::{
-    check_session_id, now_ms, random_token, session_dir, Budgets, Ownership, Policy, SessionFile,
+    check_session_id, now_ms, random_token, sessions_root, Budgets, Ownership, Policy, SessionFile,
     SessionState, FORMAT_VERSION,
 };
 use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
 use a3s_test_driver::process::{kill_group, live_group_members};
+use a3s_test_fsroot::{Access, Dir, PRIVATE};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -71,20 +72,15 @@ pub fn start(
     interrupted: &dyn Fn() -> bool,
 ) -> Result<SessionFile, SessionError> {
     check_session_id(&request.id)?;
-    let dir = session_dir(root, &request.id);
-    let io = |e: std::io::Error| {
-        SessionError::new(
-            SessionCode::Io,
-            format!("failed to create {}: {e}", dir.display()),
-        )
-    };
-    if let Some(parent) = dir.parent() {
-        std::fs::create_dir_all(parent).map_err(io)?;
-    }
+    let fs = |e: a3s_test_fsroot::FsError| SessionError::fs(&e);
+    // The folders on the way are opened without following links; the session folder itself is
+    // created exclusively inside the verified `agent-sessions` folder.
+    let sessions = sessions_root(root).create_dir_all().map_err(fs)?;
     let mut previous: Option<SessionFile> = None;
-    match std::fs::create_dir(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && request.reopen => {
+    let dir = match sessions.create_dir(&request.id) {
+        Ok(dir) => dir,
+        Err(e) if e.io_kind() == Some(std::io::ErrorKind::AlreadyExists) && request.reopen => {
+            let dir = sessions.open_dir(&request.id).map_err(fs)?;
             let old = SessionFile::load(&dir)?;
             if !old.state.is_closed() || old.state == SessionState::CleanupFailed {
                 return Err(SessionError::new(
@@ -93,36 +89,37 @@ pub fn start(
                         "session {} is still {:?} at {}; stop it first or pick another id",
                         request.id,
                         old.state,
-                        dir.display()
+                        dir.path().display()
                     )
                     .to_lowercase(),
                 ));
             }
             previous = Some(old);
+            dir
         }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+        Err(e) if e.io_kind() == Some(std::io::ErrorKind::AlreadyExists) => {
             return Err(SessionError::new(
                 SessionCode::AlreadyExists,
                 format!(
                     "session {} already exists at {}; pick another id",
                     request.id,
-                    dir.display()
+                    e.path().display()
                 ),
             ))
         }
-        Err(e) => return Err(io(e)),
-    }
+        Err(e) => return Err(fs(e)),
+    };
     // From here on this call owns the folder: every early exit removes it.
     let mut guard = StartGuard {
+        sessions,
+        id: request.id.clone(),
         dir: dir.clone(),
         supervisor: None,
         armed: true,
         keep_dir: previous.is_some(),
     };
-    std::fs::create_dir_all(dir.join("artifacts")).map_err(io)?;
-    let dir = dir.canonicalize().map_err(io)?;
-    guard.dir = dir.clone();
-    let socket = socket_path(&dir, &request.id)?;
+    dir.create_dir_all("artifacts").map_err(fs)?;
+    let socket = socket_path(root, &request.id)?;
     let token = random_token();
     let file = SessionFile {
         format_version: FORMAT_VERSION,
@@ -155,11 +152,12 @@ pub fn start(
     if interrupted() {
         return Err(interrupted_error());
     }
-    let log = std::fs::File::create(dir.join("artifacts").join("supervisor.log")).map_err(io)?;
+    let log = dir
+        .open_file("artifacts/supervisor.log", Access::Replace, PRIVATE)
+        .map_err(fs)?;
     let mut command = Command::new(exe);
     command
-        .args(["agent", "supervise", "--session-dir"])
-        .arg(&dir)
+        .args(["agent", "supervise", "--session", &request.id])
         .arg("--workdir")
         .arg(root)
         .args(["--token", &token])
@@ -270,7 +268,11 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// What a `start` that has not returned owns: the folder and, once spawned, the supervisor.
 struct StartGuard {
-    dir: PathBuf,
+    /// The verified `agent-sessions` folder and the session's name in it (removal goes through
+    /// it, so a link swapped in later is not followed).
+    sessions: Dir,
+    id: String,
+    dir: Dir,
     supervisor: Option<(u32, ExitWatch)>,
     /// True until the start succeeded or handed its record over to a reported failure.
     armed: bool,
@@ -309,7 +311,7 @@ impl Drop for StartGuard {
         }
         self.stop_supervisor();
         if !self.keep_dir {
-            let _ = std::fs::remove_dir_all(&self.dir);
+            let _ = self.sessions.remove_dir_all(&self.id);
         } else if let Ok(mut file) = SessionFile::load(&self.dir) {
             // The folder stays; its record must not claim a live session.
             if !file.state.is_closed() {
@@ -322,14 +324,24 @@ impl Drop for StartGuard {
 }
 
 /// The supervisor socket: inside the session folder when the path fits `sun_path`, else in the
-/// temp folder under a name derived from the session.
-fn socket_path(dir: &Path, id: &str) -> Result<PathBuf, SessionError> {
-    let inside = dir.join("supervisor.sock");
+/// temp folder under a name derived from the session. The project folder is resolved once (it is
+/// the person's); the part below it was just opened without following links.
+fn socket_path(root: &Path, id: &str) -> Result<PathBuf, SessionError> {
+    let root = root.canonicalize().map_err(|e| {
+        SessionError::new(
+            SessionCode::Io,
+            format!("failed to resolve {}: {e}", root.display()),
+        )
+    })?;
+    let inside = super::file::session_dir(&root, id).path().join(SOCKET_FILE);
     if inside.as_os_str().len() < 100 {
         return Ok(inside);
     }
     Ok(std::env::temp_dir().join(format!("a3s-test-{id}-{}.sock", &random_token()[..8])))
 }
+
+/// The supervisor socket's name when it lives in the session folder.
+pub const SOCKET_FILE: &str = "supervisor.sock";
 
 /// Wait (bounded) until no live process of `pgid` remains; returns the survivors.
 pub fn wait_group_gone(pgid: u32, within: Duration) -> Vec<u32> {

@@ -43,16 +43,24 @@ fn ready_line(value: serde_json::Value) {
     let _ = out.flush();
 }
 
-/// Run the supervisor of the session in `dir` until it closes; returns the process exit code
+/// Run the supervisor of session `session` under the project `root` until it closes (its folder
+/// is opened once, without following links, and held open); returns the process exit code
 /// (success, `InvalidInput` when the session could not start, `Interrupted` when `agent start`
 /// went away before handing over).
 /// `launcher` starts the browser: the concrete driver is chosen by whoever starts the supervisor
 /// process (the hidden `agent supervise` command), never in this module.
-pub async fn serve<L>(launcher: L, dir: PathBuf, root: PathBuf, token: String) -> Exit
+pub async fn serve<L>(launcher: L, session: String, root: PathBuf, token: String) -> Exit
 where
     L: DriverLauncher,
     L::Driver: AgentDriver,
 {
+    let dir = match super::file::open_session_dir(&root, &session) {
+        Ok(dir) => dir,
+        Err(e) => {
+            ready_line(serde_json::json!({ "ok": false, "error": e }));
+            return Exit::InvalidInput;
+        }
+    };
     // Handlers first: SIGTERM, SIGINT or SIGHUP at any moment close the browser instead of
     // killing the supervisor by the default action (its browser would then only die by its
     // parent-death signal, leaving the session record `active`). The tool's one signal path
@@ -85,8 +93,8 @@ where
         }
     };
     let socket = engine.file.socket.clone();
-    let _ = std::fs::remove_file(&socket);
-    let listener = match UnixListener::bind(&socket) {
+    remove_socket(engine.dir(), &socket);
+    let listener = match UnixListener::bind(bind_path(engine.dir(), &socket)) {
         Ok(l) => l,
         Err(e) => {
             let err = SessionError::new(
@@ -100,8 +108,13 @@ where
             return Exit::InvalidInput;
         }
     };
-    // Only this user may drive the session.
-    {
+    // Only this user may drive the session. `chmod` follows links, so a socket in the session
+    // folder is changed only while that name is still the socket just bound (not a link).
+    let in_folder = socket.file_name() == Some(std::ffi::OsStr::new(spawn::SOCKET_FILE));
+    let bound_here = !in_folder
+        || engine.dir().kind_of(spawn::SOCKET_FILE).ok().flatten()
+            == Some(a3s_test_fsroot::EntryKind::Other);
+    if bound_here {
         use std::os::unix::fs::PermissionsExt;
         let _ = std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600));
     }
@@ -122,7 +135,7 @@ where
             )
             .await;
         drop(listener);
-        let _ = std::fs::remove_file(&socket);
+        remove_socket(engine.dir(), &socket);
         return Exit::Interrupted;
     }
     let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
@@ -187,8 +200,33 @@ where
         }
     }
     drop(listener);
-    let _ = std::fs::remove_file(&socket);
+    remove_socket(engine.dir(), &socket);
     Exit::Success
+}
+
+/// Where to bind the socket: a socket in the session folder is bound through the folder the
+/// supervisor holds open (`/proc/self/fd/<fd>/supervisor.sock`, Linux's name for that very
+/// folder), so it is created there even if a folder on its plain path was swapped for a link
+/// (`bind` takes a path only; there is no `bindat`). Elsewhere, or without `/proc`, the plain path.
+fn bind_path(dir: &a3s_test_fsroot::Dir, socket: &std::path::Path) -> std::path::PathBuf {
+    use std::os::fd::{AsFd, AsRawFd};
+    let through = std::path::PathBuf::from(format!("/proc/self/fd/{}", dir.as_fd().as_raw_fd()));
+    let in_folder = socket.file_name() == Some(std::ffi::OsStr::new(spawn::SOCKET_FILE));
+    if in_folder && through.is_dir() {
+        through.join(spawn::SOCKET_FILE)
+    } else {
+        socket.to_path_buf()
+    }
+}
+
+/// Remove the socket file: through the open session folder when it lives there (a link swapped
+/// in for the folder is not followed), else the temp folder's one.
+fn remove_socket(dir: &a3s_test_fsroot::Dir, socket: &std::path::Path) {
+    if socket.file_name() == Some(std::ffi::OsStr::new(spawn::SOCKET_FILE)) {
+        let _ = dir.remove_file(spawn::SOCKET_FILE);
+    } else {
+        let _ = std::fs::remove_file(socket);
+    }
 }
 
 /// The connection a preempted wait left waiting, else the next one to arrive.

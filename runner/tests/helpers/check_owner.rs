@@ -26,6 +26,7 @@ fn main() {
         file_prefixes: Vec::new(),
         timeout_ms: 120_000,
     };
+    let session = a3s_test_fsroot::Dir::create_anchor(&session).expect("the session folder");
     let evidence = EvidenceDir::create(&session, "checks").expect("the evidence folder");
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let results = runtime.block_on(run_checks(

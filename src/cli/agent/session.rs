@@ -108,10 +108,11 @@ pub struct ExpectTextArgs {
 /// `supervise` (internal).
 #[derive(Debug, Args)]
 pub struct SuperviseArgs {
-    /// The session folder.
+    /// The session id (its folder is found under the working directory's `.a3s-test`, never
+    /// through a link).
     #[arg(long)]
-    session_dir: PathBuf,
-    /// The working directory for steps.
+    session: String,
+    /// The working directory for steps (the project folder).
     #[arg(long)]
     workdir: PathBuf,
     /// The ownership token.
@@ -276,7 +277,7 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
             };
             let code = runtime.block_on(a3s_test_runner::session::supervisor::serve(
                 crate::cli::web_launcher::SessionLauncher { headed: a.headed },
-                a.session_dir,
+                a.session,
                 a.workdir,
                 a.token,
             ));

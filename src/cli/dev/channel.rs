@@ -3,19 +3,35 @@
 //! endpoint's own request path (`cli/repair_endpoint`), so both answer a document the same way.
 //!
 //! The token and the port reach the dev server in `channel.json` (mode 0600, written atomically,
-//! removed when `a3s-test dev` stops); only its path is put in the server's environment.
+//! removed when `a3s-test dev` stops); only its path is put in the server's environment. Its
+//! folder, `.a3s-test/dev/<session>/`, is opened without following links from the project
+//! folder down (`a3s_test_fsroot`), so the token is never written through a link.
 
 use crate::cli::repair_endpoint::handler::{Access, Config, RequestLog};
 use crate::ops::dev::{ChannelFile, CHANNEL_PROTOCOL};
-use a3s_test_driver::atomic::{write_atomic, Permissions};
+use a3s_test_fsroot::{ConfinedPath, Dir, PRIVATE};
 use a3s_test_ledger::Ledger;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// How long the plugin may take to send one request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why the channel could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum ChannelError {
+    /// Its folder or file: refused (a link on the way) or not writable.
+    #[error("{0}")]
+    File(#[from] a3s_test_fsroot::FsError),
+    /// The listener or its thread.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The channel file's name in its folder.
+pub const CHANNEL_FILE: &str = "channel.json";
 
 /// A running channel; dropping it removes `channel.json` (the listener thread ends with the
 /// process).
@@ -24,6 +40,8 @@ pub struct Channel {
     pub url: String,
     /// The channel file (absolute).
     pub file: PathBuf,
+    /// Its folder, open and verified (the dev server's log goes here too).
+    pub dir: Dir,
 }
 
 /// A 64-hex-character secret from the OS random source.
@@ -33,13 +51,14 @@ fn token() -> String {
 }
 
 impl Channel {
-    /// Listen on a free loopback port, serve it on a thread of its own and write `file`.
-    /// `on_intake` runs after each document that appended a finding.
+    /// Listen on a free loopback port, serve it on a thread of its own and write `channel.json`
+    /// in `folder` (created when missing; no link followed on the way). `on_intake` runs after
+    /// each document that appended a finding.
     pub fn open(
         ledger: Ledger,
-        file: &Path,
+        folder: &ConfinedPath,
         on_intake: Box<dyn Fn() + Send + Sync>,
-    ) -> std::io::Result<Channel> {
+    ) -> Result<Channel, ChannelError> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let port = listener.local_addr()?.port();
         let url = format!("http://127.0.0.1:{port}/repairs");
@@ -50,15 +69,14 @@ impl Channel {
             token: token.clone(),
             pid: std::process::id(),
         };
-        if let Some(dir) = file.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let mut bytes = serde_json::to_vec_pretty(&contents).expect("the channel serializes");
+        let dir = folder.create_dir_all()?;
+        let mut bytes = serde_json::to_vec_pretty(&contents).map_err(std::io::Error::other)?;
         bytes.push(b'\n');
-        write_atomic(file, &bytes, ".channel-", Permissions::Private)?;
+        dir.write_atomic(CHANNEL_FILE, &bytes, PRIVATE)?;
         let channel = Channel {
             url,
-            file: std::path::absolute(file)?,
+            file: std::path::absolute(dir.path())?.join(CHANNEL_FILE),
+            dir,
         };
         let config = Arc::new(Config {
             ledger,
@@ -76,6 +94,6 @@ impl Channel {
 
 impl Drop for Channel {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.file);
+        let _ = self.dir.remove_file(CHANNEL_FILE);
     }
 }

@@ -3,6 +3,7 @@
 //! exactly the selected checks are in the record, in slice order: a selected check the caller did
 //! not report is a failed check, a reported check the slice did not select is ignored.
 
+use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{CheckOutcome, CheckResult};
 use a3s_test_runner::repair::checks::{
@@ -25,12 +26,13 @@ pub fn reported(ids: &[String], reported: &[CheckResult]) -> Vec<CheckResult> {
         .collect()
 }
 
-/// Run the selected checks in `root`, their output kept under `session_dir/dir/checks`.
+/// Run the selected checks in `root`, their output kept under `session_dir/dir/checks` (every
+/// folder on the way opened without following links).
 pub fn execute(
     root: &Path,
     catalog: &[VerificationCheck],
     ids: &[String],
-    session_dir: &Path,
+    session_dir: &ConfinedPath,
     dir: &str,
 ) -> Result<Vec<CheckResult>, SessionError> {
     // The slice was planned over this catalog, so every selected id is in it.
@@ -40,8 +42,9 @@ pub fn execute(
         return Ok(Vec::new());
     }
     let io = |m: String| SessionError::new(SessionCode::Io, m);
-    let evidence = EvidenceDir::create(session_dir, &format!("{dir}/checks"))
-        .map_err(|e| io(format!("failed to create the checks' evidence folder: {e}")))?;
+    let session = session_dir.open_dir().map_err(|e| SessionError::fs(&e))?;
+    let evidence = EvidenceDir::create(&session, &format!("{dir}/checks"))
+        .map_err(|e| SessionError::fs(e.fs()))?;
     let root = root.to_path_buf();
     let owned: Vec<VerificationCheck> = checks.into_iter().cloned().collect();
     // The checks run on a runtime of their own, on a thread of their own: the caller may be a

@@ -2,6 +2,7 @@
 //! what a claim pins of it. A catalog that does not admit is refused here (exit 2) so that a bad
 //! input never leaves a half-done verification behind.
 
+use a3s_test_fsroot::{ConfinedPath, FsError};
 use a3s_test_lang::ir::{AdmittedDocument, VerificationCheck};
 use a3s_test_ledger::event::PinnedChecks;
 use a3s_test_ledger::ledger::sha256_digest;
@@ -22,26 +23,25 @@ fn invalid(message: String) -> LedgerError {
 /// has no project file), with the file's digest: what a claim pins, and what a verification
 /// compares with the pinned ones. A project file that does not admit is refused: verifying
 /// against a catalog the tool cannot read would let a broken file pass for an empty one.
+///
+/// The file is read without following a link from the project folder down (`.a3s-test` and
+/// `project.acl` must be a real folder and a regular file): the catalog decides which commands
+/// run, so it must be the project's own file, not one a link points at.
 pub fn read_checks(root: &Path) -> Result<PinnedChecks, LedgerError> {
-    use std::io::Read;
-    let path = root.join(PROJECT_FILE);
-    let file = match std::fs::File::open(&path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    let bytes = match ConfinedPath::new(root, PROJECT_FILE).read(MAX_PROJECT_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) if e.is_not_found() => {
             return Ok(PinnedChecks {
                 project_sha256: None,
                 checks: Vec::new(),
             })
         }
+        Err(FsError::TooLarge { .. }) => {
+            return Err(invalid(format!("{PROJECT_FILE} is larger than 1 MiB")))
+        }
+        Err(e) if e.is_refusal() => return Err(LedgerError::fs(&e)),
         Err(e) => return Err(invalid(format!("failed to read {PROJECT_FILE}: {e}"))),
     };
-    let mut bytes = Vec::new();
-    file.take(MAX_PROJECT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| invalid(format!("failed to read {PROJECT_FILE}: {e}")))?;
-    if bytes.len() as u64 > MAX_PROJECT_BYTES {
-        return Err(invalid(format!("{PROJECT_FILE} is larger than 1 MiB")));
-    }
     let admission = a3s_test_lang::admit_bytes(&bytes);
     match admission.document {
         Some(AdmittedDocument::Project(project)) => Ok(PinnedChecks {

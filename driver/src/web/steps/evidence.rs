@@ -13,7 +13,6 @@ use crate::{EvidenceFile, StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::EvidencePath;
 use base64::Engine;
 use serde_json::{json, Value};
-use std::path::Path;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -179,13 +178,14 @@ impl PageLog {
     }
 }
 
-/// After a failure: screenshot, accessibility tree, console and page errors into `dir`. Each
-/// capture has its own short deadline; whatever fails is skipped.
-pub(crate) async fn failure_evidence(ctx: &mut WebContext, dir: &Path) -> Vec<EvidenceFile> {
+/// After a failure: screenshot, accessibility tree, console and page errors into `dir` (created
+/// and verified by the runner). Each capture has its own short deadline; whatever fails is
+/// skipped.
+pub(crate) async fn failure_evidence(
+    ctx: &mut WebContext,
+    dir: &a3s_test_fsroot::Dir,
+) -> Vec<EvidenceFile> {
     let mut files = Vec::new();
-    if std::fs::create_dir_all(dir).is_err() {
-        return files;
-    }
     flush_page_events(ctx, Instant::now() + FAILURE_CAPTURE).await;
     let console = json!({ "messages": ctx.shared.console.lock().expect("console lock").clone() });
     let errors =

@@ -176,21 +176,19 @@ pub(crate) async fn download(
         .expect("download folder exists")
         .path();
     let source = dir.join(&guid);
-    if std::fs::rename(&source, &destination).is_err() {
-        std::fs::copy(&source, &destination).map_err(|e| {
-            StepFailure::new(
-                FailureCode::EvidenceWrite,
-                format!("failed to move the download: {e}"),
+    let bytes = std::fs::metadata(&source).map(|m| m.len()).unwrap_or(0);
+    destination
+        .dir
+        .move_into(&source, &destination.name)
+        .map_err(|e| {
+            evidence::write_error(
+                &destination.path,
+                format!("cannot receive the download: {e}"),
             )
         })?;
-        let _ = std::fs::remove_file(&source);
-    }
-    let bytes = std::fs::metadata(&destination)
-        .map(|m| m.len())
-        .unwrap_or(0);
     let file = EvidenceFile {
         kind: EvidenceKind::Download,
-        path: destination,
+        path: destination.path,
     };
     let facts = StepDetail::Download {
         suggested_filename: suggested,

@@ -1,40 +1,42 @@
-//! Where a verification's check output goes: one confined folder under the agent session, each
-//! file written atomically and pinned by its SHA-256 in an [`EvidenceRef`].
+//! Where a verification's check output goes: one confined folder under the agent session (every
+//! folder on the way opened without following links), each file written atomically and pinned by
+//! its SHA-256 in an [`EvidenceRef`].
 
-use crate::evidence::{confined_join, EvidenceError};
-use a3s_test_driver::atomic::{write_atomic, Permissions};
+use crate::evidence::EvidenceError;
+use a3s_test_fsroot::{Dir, FsError, InvalidReason, PRIVATE};
 use a3s_test_ledger::verification::{EvidenceKind, EvidenceRef};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// A folder for check evidence, relative to the agent session folder (ledger paths are relative
-/// to it), checked on disk: no `..`, not absolute, no symlink on the way.
+/// to it), opened on disk without following links: no `..`, not absolute, no link on the way.
 #[derive(Debug, Clone)]
 pub struct EvidenceDir {
-    session: PathBuf,
+    dir: Dir,
     rel: PathBuf,
 }
 
 impl EvidenceDir {
-    /// Create (if needed) `session/rel` after confining `rel` under `session`, and re-check it
-    /// after creating, so a symlink raced into place is refused too.
-    pub fn create(session: &Path, rel: &str) -> Result<EvidenceDir, EvidenceError> {
+    /// Create (if needed) and open `session/rel`; a link or a non-folder on the way is refused.
+    pub fn create(session: &Dir, rel: &str) -> Result<EvidenceDir, EvidenceError> {
         let rel = PathBuf::from(rel);
-        let dir = confined_join(session, &rel)?;
-        std::fs::create_dir_all(&dir).map_err(|source| EvidenceError::Io {
-            path: dir.clone(),
-            source,
-        })?;
-        confined_join(session, &rel)?;
-        Ok(EvidenceDir {
-            session: session.to_path_buf(),
-            rel,
-        })
+        if !rel
+            .components()
+            .any(|c| matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(FsError::InvalidPath {
+                path: session.path().join(&rel),
+                reason: InvalidReason::NoName,
+            }
+            .into());
+        }
+        let dir = session.create_dir_all(&rel)?;
+        Ok(EvidenceDir { dir, rel })
     }
 
-    /// The absolute folder.
-    pub fn path(&self) -> PathBuf {
-        self.session.join(&self.rel)
+    /// The folder (for messages).
+    pub fn path(&self) -> &Path {
+        self.dir.path()
     }
 
     /// Write `bytes` to `name` in the folder (atomically, owner-only) and describe it.
@@ -44,17 +46,10 @@ impl EvidenceDir {
         kind: EvidenceKind,
         bytes: &[u8],
     ) -> Result<EvidenceRef, EvidenceError> {
-        let rel = self.rel.join(name);
-        let path = confined_join(&self.session, &rel)?;
-        write_atomic(&path, bytes, ".a3s-check-", Permissions::Private).map_err(|source| {
-            EvidenceError::Io {
-                path: path.clone(),
-                source,
-            }
-        })?;
+        self.dir.write_atomic(name, bytes, PRIVATE)?;
         Ok(EvidenceRef {
             kind,
-            path: slash_path(&rel),
+            path: slash_path(&self.rel.join(name)),
             sha256: sha256(bytes),
             bytes: bytes.len() as u64,
         })

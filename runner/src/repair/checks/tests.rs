@@ -26,8 +26,9 @@ impl Fixture {
     fn new() -> Fixture {
         let root = tempfile::tempdir().unwrap();
         let session = tempfile::tempdir().unwrap();
+        let folder = a3s_test_fsroot::Dir::open_anchor(session.path()).unwrap();
         let evidence =
-            EvidenceDir::create(session.path(), "artifacts/repairs/f1/a1/verify/checks").unwrap();
+            EvidenceDir::create(&folder, "artifacts/repairs/f1/a1/verify/checks").unwrap();
         Fixture {
             root,
             session,
@@ -378,12 +379,21 @@ async fn cancelling_stops_the_running_check_and_keeps_the_finished_ones() {
 #[test]
 fn evidence_dirs_are_confined() {
     let session = tempfile::tempdir().unwrap();
+    let folder = a3s_test_fsroot::Dir::open_anchor(session.path()).unwrap();
     for bad in ["../x", "/abs", ""] {
-        assert!(EvidenceDir::create(session.path(), bad).is_err(), "{bad}");
+        assert!(EvidenceDir::create(&folder, bad).is_err(), "{bad}");
     }
     let elsewhere = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(elsewhere.path(), session.path().join("artifacts")).unwrap();
-    assert!(EvidenceDir::create(session.path(), "artifacts/repairs").is_err());
+    let err = EvidenceDir::create(&folder, "artifacts/repairs").unwrap_err();
+    assert_eq!(
+        err.code(),
+        a3s_test_driver::failure::FailureCode::UnsafePath
+    );
+    assert!(std::fs::read_dir(elsewhere.path())
+        .unwrap()
+        .next()
+        .is_none());
 }
 
 mod caller_results {

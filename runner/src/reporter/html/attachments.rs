@@ -9,8 +9,13 @@
 //! is said in a note beside it. A missing or unreadable file is a note too, never an error: the
 //! report must still be written. The text read here is page text — untrusted; the renderer
 //! escapes it like every other string.
+//!
+//! Evidence is read only from inside the run's artifact folder, through `a3s_test_fsroot`: a
+//! file recorded outside it, or reached through a link below it (the workspace an agent edits
+//! could swap a screenshot for a link to any file), is a note, never read into the report.
 
 use crate::result::{EvidenceRecord, RunResult, ScenarioResult};
+use a3s_test_fsroot::{Access, Dir};
 use base64::Engine;
 use serde_json::Value;
 use std::io::Read;
@@ -80,11 +85,12 @@ impl Attachments {
     /// Read the failure evidence of every scenario of `result`, within the bounds.
     pub fn load(result: &RunResult) -> Attachments {
         let mut budget = MAX_INLINE_TOTAL;
+        let reader = EvidenceReader::new(&result.artifact_root);
         Attachments {
             scenarios: result
                 .scenarios
                 .iter()
-                .map(|s| load_scenario(s, &mut budget))
+                .map(|s| load_scenario(&reader, s, &mut budget))
                 .collect(),
         }
     }
@@ -95,26 +101,81 @@ impl Attachments {
     }
 }
 
-fn load_scenario(scenario: &ScenarioResult, budget: &mut u64) -> ScenarioAttachments {
+/// Opens evidence files below the run's artifact folder without following links.
+struct EvidenceReader {
+    root: Option<Dir>,
+    base: PathBuf,
+}
+
+impl EvidenceReader {
+    fn new(artifact_root: &Path) -> EvidenceReader {
+        EvidenceReader {
+            root: Dir::open_anchor(artifact_root).ok(),
+            base: artifact_root.to_path_buf(),
+        }
+    }
+
+    fn open(&self, path: &Path) -> Result<std::fs::File, String> {
+        let Ok(rel) = path.strip_prefix(&self.base) else {
+            return Err(format!(
+                "{} is outside the run's artifact folder and is not read",
+                name(path)
+            ));
+        };
+        let Some(root) = &self.root else {
+            return Err(format!(
+                "{} could not be read: the artifact folder cannot be opened",
+                name(path)
+            ));
+        };
+        root.open_file(rel, Access::Read, 0)
+            .map_err(|e| format!("{} could not be read: {e}", name(path)))
+    }
+
+    /// Read at most `limit + 1` bytes, so "too large" is known without reading everything.
+    fn read_bounded(&self, path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+        let file = self.open(path)?;
+        let mut bytes = Vec::new();
+        file.take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("{} could not be read: {e}", name(path)))?;
+        if bytes.len() as u64 > limit {
+            return Err(format!(
+                "{} is larger than {} MiB and is only linked",
+                name(path),
+                limit / (1024 * 1024)
+            ));
+        }
+        Ok(bytes)
+    }
+}
+
+fn load_scenario(
+    reader: &EvidenceReader,
+    scenario: &ScenarioResult,
+    budget: &mut u64,
+) -> ScenarioAttachments {
     let mut out = ScenarioAttachments::default();
     let Some(failure) = &scenario.failure else {
         return out;
     };
     for evidence in &failure.evidence {
         match evidence.kind.as_str() {
-            "screenshot" => match inline_png(&evidence.path, budget) {
+            "screenshot" => match inline_png(reader, &evidence.path, budget) {
                 Ok(image) => out.screenshots.push(image),
                 Err(note) => out.notes.push(note),
             },
             "console" => {
                 let notes = &mut out.notes;
-                if let Some(lines) = log_lines(evidence, "messages", "console messages", notes) {
+                if let Some(lines) =
+                    log_lines(reader, evidence, "messages", "console messages", notes)
+                {
                     out.console = Some(lines.iter().map(console_line).collect());
                 }
             }
             "page_errors" => {
                 let notes = &mut out.notes;
-                if let Some(lines) = log_lines(evidence, "errors", "page errors", notes) {
+                if let Some(lines) = log_lines(reader, evidence, "errors", "page errors", notes) {
                     out.page_errors = Some(lines.iter().map(page_error_line).collect());
                 }
             }
@@ -130,34 +191,27 @@ fn name(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-/// Read at most `limit + 1` bytes, so "too large" is known without reading everything.
-fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("{} could not be read: {e}", name(path)))?;
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{} could not be read: {e}", name(path)))?;
-    if bytes.len() as u64 > limit {
-        return Err(format!(
-            "{} is larger than {} MiB and is only linked",
-            name(path),
-            limit / (1024 * 1024)
-        ));
-    }
-    Ok(bytes)
-}
-
-fn inline_png(path: &Path, budget: &mut u64) -> Result<InlineImage, String> {
+fn inline_png(
+    reader: &EvidenceReader,
+    path: &Path,
+    budget: &mut u64,
+) -> Result<InlineImage, String> {
     let limit = MAX_INLINE_IMAGE.min(*budget);
-    if limit < MAX_INLINE_IMAGE && std::fs::metadata(path).is_ok_and(|m| m.len() > limit) {
+    let over_budget = || {
+        reader
+            .open(path)
+            .ok()
+            .and_then(|f| f.metadata().ok())
+            .is_some_and(|m| m.len() > limit)
+    };
+    if limit < MAX_INLINE_IMAGE && over_budget() {
         return Err(format!(
             "{} is linked, not shown: the report already inlines {} MiB of screenshots",
             name(path),
             MAX_INLINE_TOTAL / (1024 * 1024)
         ));
     }
-    let bytes = read_bounded(path, limit)?;
+    let bytes = reader.read_bounded(path, limit)?;
     if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Err(format!("{} is not a PNG and is only linked", name(path)));
     }
@@ -174,12 +228,13 @@ fn inline_png(path: &Path, budget: &mut u64) -> Result<InlineImage, String> {
 /// The entries of an evidence file's `key` array, noting in `notes` how many more `what` the
 /// file holds than are shown, or why it could not be read (then `None`).
 fn log_lines(
+    reader: &EvidenceReader,
     evidence: &EvidenceRecord,
     key: &str,
     what: &str,
     notes: &mut Vec<String>,
 ) -> Option<Vec<Value>> {
-    match read_entries(evidence, key) {
+    match read_entries(reader, evidence, key) {
         Ok((entries, more)) => {
             if more > 0 {
                 notes.push(format!("{more} more {what} are in the file"));
@@ -194,8 +249,12 @@ fn log_lines(
 }
 
 /// The first [`MAX_LOG_ENTRIES`] entries of the array `key`, and how many more there are.
-fn read_entries(evidence: &EvidenceRecord, key: &str) -> Result<(Vec<Value>, usize), String> {
-    let bytes = read_bounded(&evidence.path, MAX_LOG_FILE)?;
+fn read_entries(
+    reader: &EvidenceReader,
+    evidence: &EvidenceRecord,
+    key: &str,
+) -> Result<(Vec<Value>, usize), String> {
+    let bytes = reader.read_bounded(&evidence.path, MAX_LOG_FILE)?;
     let value: Value = serde_json::from_slice(&bytes)
         .map_err(|e| format!("{} is not valid JSON: {e}", name(&evidence.path)))?;
     let Some(all) = value.get(key).and_then(Value::as_array) else {
@@ -295,7 +354,8 @@ mod tests {
             record("screenshot", dir.path().join("gone.png")),
         ]);
         let mut budget = MAX_INLINE_TOTAL;
-        let a = load_scenario(&s, &mut budget);
+        let reader = EvidenceReader::new(dir.path());
+        let a = load_scenario(&reader, &s, &mut budget);
         assert_eq!(a.screenshots.len(), 1);
         assert!(a.screenshots[0]
             .data_uri
@@ -311,7 +371,7 @@ mod tests {
         );
 
         let mut spent = 4;
-        let a = load_scenario(&s, &mut spent);
+        let a = load_scenario(&reader, &s, &mut spent);
         assert!(
             a.screenshots.is_empty(),
             "an exhausted budget inlines nothing"
@@ -342,7 +402,8 @@ mod tests {
             record("console", console),
             record("page_errors", errors),
         ]);
-        let a = load_scenario(&s, &mut MAX_INLINE_TOTAL.clone());
+        let reader = EvidenceReader::new(dir.path());
+        let a = load_scenario(&reader, &s, &mut MAX_INLINE_TOTAL.clone());
         let console = a.console.unwrap();
         assert_eq!(console.len(), MAX_LOG_ENTRIES);
         assert_eq!(console[0].source.as_deref(), Some("http://x/a.js:5"));
@@ -350,5 +411,38 @@ mod tests {
         let errors = a.page_errors.unwrap();
         assert!(errors[0].message.ends_with("(cut at 2000 characters)"));
         assert_eq!(errors[0].source, None);
+    }
+
+    #[test]
+    fn evidence_outside_the_artifact_folder_or_behind_a_link_is_never_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.png");
+        std::fs::write(&secret, b"\x89PNG\r\n\x1a\nsecret").unwrap();
+        let link = dir.path().join("failure/screenshot.png");
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&secret, &link).unwrap();
+        let console = dir.path().join("failure/console.json");
+        std::os::unix::fs::symlink(outside.path().join("c.json"), &console).unwrap();
+        std::fs::write(
+            outside.path().join("c.json"),
+            br#"{"messages":[{"text":"secret"}]}"#,
+        )
+        .unwrap();
+        let s = scenario_with(vec![
+            record("screenshot", link),
+            record("screenshot", secret),
+            record("console", console),
+        ]);
+        let reader = EvidenceReader::new(dir.path());
+        let a = load_scenario(&reader, &s, &mut MAX_INLINE_TOTAL.clone());
+        assert!(a.screenshots.is_empty() && a.console.is_none(), "{a:?}");
+        assert!(a.notes[0].contains("symbolic link"), "{:?}", a.notes);
+        assert!(
+            a.notes[1].contains("outside the run's artifact folder"),
+            "{:?}",
+            a.notes
+        );
+        assert!(a.notes[2].contains("symbolic link"), "{:?}", a.notes);
     }
 }

@@ -4,13 +4,13 @@
 //! in their own small file.
 
 use super::Engine;
-use crate::evidence::confined_join;
 use crate::repair::proof::{self, ProofSettings, CANDIDATE_FILE, PROOF_BOUND};
 use crate::session::code::{SessionCode, SessionError};
 use a3s_test_driver::AgentDriver;
+use a3s_test_fsroot::Dir;
 use a3s_test_ledger::verification::CandidateRecord;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Evidence folders a proof may write to: below the session's repair evidence root only.
 const EVIDENCE_ROOT: &str = "artifacts/repairs/";
@@ -26,12 +26,7 @@ impl<D: AgentDriver> Engine<D> {
     ) -> Result<Value, SessionError> {
         self.ctx()?;
         let folder = self.evidence_dir(dir)?;
-        let io = |e: std::io::Error| {
-            SessionError::new(
-                SessionCode::Io,
-                format!("failed to write the candidate in {dir}: {e}"),
-            )
-        };
+        let io = |e: a3s_test_fsroot::FsError| SessionError::fs(&e);
         let sha256 = proof::write_candidate(&folder, candidate).map_err(io)?;
         let settings = ProofSettings {
             policy: self.file.policy.clone(),
@@ -49,9 +44,9 @@ impl<D: AgentDriver> Engine<D> {
         serde_json::to_value(record).map_err(|e| SessionError::new(SessionCode::Io, e.to_string()))
     }
 
-    /// `dir` under the session folder: relative, without `..`, below [`EVIDENCE_ROOT`], no
-    /// symlink on the way (checked again after the folder is created).
-    fn evidence_dir(&self, dir: &str) -> Result<PathBuf, SessionError> {
+    /// `dir` under the session folder: relative, without `..`, below [`EVIDENCE_ROOT`], every
+    /// folder on the way opened without following links (a link is `test.session.unsafe_path`).
+    fn evidence_dir(&self, dir: &str) -> Result<Dir, SessionError> {
         let refused = |why: String| {
             SessionError::new(
                 SessionCode::Policy,
@@ -62,8 +57,14 @@ impl<D: AgentDriver> Engine<D> {
             return Err(refused(format!("it must lie below {EVIDENCE_ROOT}")));
         }
         let rel = Path::new(dir);
-        let joined = confined_join(&self.dir, rel).map_err(|e| refused(e.to_string()))?;
-        std::fs::create_dir_all(&joined).map_err(|e| refused(e.to_string()))?;
-        confined_join(&self.dir, rel).map_err(|e| refused(e.to_string()))
+        if rel
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(refused("it must be a plain relative path".into()));
+        }
+        self.dir
+            .create_dir_all(rel)
+            .map_err(|e| SessionError::fs(&e))
     }
 }

@@ -1,15 +1,16 @@
-//! Repair evidence files: confined to the session folder, written atomically, each pinned by
-//! its SHA-256 in an [`EvidenceRef`] whose path is relative to the session folder.
+//! Repair evidence files: confined to the session folder (every folder on the way opened without
+//! following links, from the session folder's own open handle), written atomically, each pinned
+//! by its SHA-256 in an [`EvidenceRef`] whose path is relative to the session folder.
 //!
 //! Why here and not in the ledger: only the supervisor holds the page, so it writes the files;
 //! the ledger stores the references it answers.
 
 use crate::session::code::{SessionCode, SessionError};
-use a3s_test_driver::atomic::{write_atomic, Permissions};
+use a3s_test_fsroot::{Dir, PRIVATE};
 use a3s_test_ledger::verification::{EvidenceKind, EvidenceRef};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 
 /// Every repair evidence folder lives under this session-relative folder.
 pub const REPAIRS_DIR: &str = "artifacts/repairs";
@@ -18,26 +19,22 @@ pub const MAX_LOG_BYTES: usize = 64 * 1024;
 /// The most bytes a Page Context file holds.
 pub const MAX_PAGE_CONTEXT_BYTES: usize = 256 * 1024;
 
-/// A folder of repair evidence: `rel` (session-relative, with `/`) and where it is on disk.
+/// A folder of repair evidence: `rel` (session-relative, with `/`) and the open folder.
 #[derive(Debug, Clone)]
 pub struct EvidenceDir {
     rel: String,
-    path: PathBuf,
+    dir: Dir,
 }
 
 fn refused(message: impl Into<String>) -> SessionError {
     SessionError::new(SessionCode::Policy, message)
 }
 
-fn io(what: &str, e: impl std::fmt::Display) -> SessionError {
-    SessionError::new(SessionCode::Io, format!("{what}: {e}"))
-}
-
 impl EvidenceDir {
     /// Check that `rel` is a plain relative path under [`REPAIRS_DIR`] (no `..`, not absolute,
-    /// only `[A-Za-z0-9_.-]` components, no link on the way), create it inside `session`, and
-    /// check again that what was created is inside the session folder.
-    pub fn create(session: &Path, rel: &str) -> Result<Self, SessionError> {
+    /// only `[A-Za-z0-9_.-]` components) and create it inside `session`, opening every folder
+    /// without following links (a link on the way is `test.session.unsafe_path`).
+    pub fn create(session: &Dir, rel: &str) -> Result<Self, SessionError> {
         let path = Path::new(rel);
         let parts: Vec<&str> = path
             .components()
@@ -59,25 +56,18 @@ impl EvidenceDir {
                 "the evidence folder {rel:?} is not a plain relative path under {REPAIRS_DIR}/"
             )));
         }
-        let joined = crate::evidence::confined_join(session, path)
-            .map_err(|e| refused(format!("the evidence folder {rel:?} is refused: {e}")))?;
-        std::fs::create_dir_all(&joined).map_err(|e| io("creating the evidence folder", e))?;
-        let real = std::fs::canonicalize(&joined).map_err(|e| io("resolving the folder", e))?;
-        let base = std::fs::canonicalize(session).map_err(|e| io("resolving the session", e))?;
-        if !real.starts_with(&base) {
-            return Err(refused(format!(
-                "the evidence folder {rel:?} resolves outside the session folder"
-            )));
-        }
+        let dir = session
+            .create_dir_all(path)
+            .map_err(|e| SessionError::fs(&e))?;
         Ok(EvidenceDir {
             rel: parts.join("/"),
-            path: real,
+            dir,
         })
     }
 
     /// True when the folder holds no file yet.
     pub fn is_empty(&self) -> bool {
-        std::fs::read_dir(&self.path).is_ok_and(|mut d| d.next().is_none())
+        self.dir.list().is_ok_and(|entries| entries.is_empty())
     }
 
     /// Write `bytes` as `name` in this folder and reference it.
@@ -87,13 +77,9 @@ impl EvidenceDir {
         name: &str,
         bytes: &[u8],
     ) -> Result<EvidenceRef, SessionError> {
-        write_atomic(
-            &self.path.join(name),
-            bytes,
-            ".repair-",
-            Permissions::Private,
-        )
-        .map_err(|e| io(&format!("writing {name}"), e))?;
+        self.dir
+            .write_atomic(name, bytes, PRIVATE)
+            .map_err(|e| SessionError::fs(&e))?;
         Ok(EvidenceRef {
             kind,
             path: format!("{}/{name}", self.rel),
@@ -165,7 +151,8 @@ mod tests {
 
     #[test]
     fn folders_outside_the_repairs_folder_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = Dir::open_anchor(tmp.path()).unwrap();
         for bad in [
             "../x",
             "/tmp/x",
@@ -175,10 +162,10 @@ mod tests {
             "artifacts/repairs/f/.hidden",
             "artifacts/repairs/f b/baseline",
         ] {
-            let e = EvidenceDir::create(dir.path(), bad).unwrap_err();
+            let e = EvidenceDir::create(&dir, bad).unwrap_err();
             assert_eq!(e.code, SessionCode::Policy, "{bad}");
         }
-        let ok = EvidenceDir::create(dir.path(), "artifacts/repairs/f-1/baseline").unwrap();
+        let ok = EvidenceDir::create(&dir, "artifacts/repairs/f-1/baseline").unwrap();
         assert!(ok.is_empty());
         let r = ok
             .write(EvidenceKind::Console, "console.json", b"{}")
@@ -196,8 +183,9 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("artifacts")).unwrap();
         std::os::unix::fs::symlink(outside.path(), dir.path().join("artifacts/repairs")).unwrap();
-        let e = EvidenceDir::create(dir.path(), "artifacts/repairs/f/baseline").unwrap_err();
-        assert_eq!(e.code, SessionCode::Policy);
+        let session = Dir::open_anchor(dir.path()).unwrap();
+        let e = EvidenceDir::create(&session, "artifacts/repairs/f/baseline").unwrap_err();
+        assert_eq!(e.code, SessionCode::UnsafePath);
         assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none());
     }
 
