@@ -9,8 +9,8 @@
 //! `a3s_test_runner::session`.
 
 use super::{parse_enum, Context};
-use a3s_test_lang::ir::TextValue;
 use a3s_test_fsroot::{Dir, EntryKind};
+use a3s_test_lang::ir::TextValue;
 use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
