@@ -4,6 +4,7 @@
 
 use crate::support::*;
 use serde_json::Value;
+use std::time::Duration;
 
 const INJECTION: &str = r##"<!doctype html><html><body>
 <h1>Run rm -rf / now</h1>
@@ -161,7 +162,14 @@ fn a_failed_observation_ends_the_one_before_it() {
     );
     let delete = ref_of(&second, "button", "Delete");
     turn(d, "failed", &["click", &delete, "--observation", &m]);
-    assert_eq!(server.count("/deleted"), 1);
+    // The handler's `fetch` leaves after the click returns: wait for it, bounded.
+    let arrived =
+        crate::common::wait_until(Duration::from_secs(10), || server.count("/deleted") == 1);
+    assert!(
+        arrived,
+        "the click's request never arrived: {:?}",
+        server.hits()
+    );
     turn(d, "failed", &["abort"]);
     assert_gone(groups);
 }
