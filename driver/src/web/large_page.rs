@@ -182,16 +182,17 @@ impl WebContext {
 /// whatever their role, whether there were more, and which are inside a redacted region.
 type Candidates = (Vec<Value>, HashMap<i64, String>, bool, HashSet<i64>);
 
+/// The backend node id of a queried accessibility node (`None` when the query missed it).
+fn backend_of(node: &Option<Value>) -> Option<i64> {
+    node.as_ref()?.get("backendDOMNodeId")?.as_i64()
+}
+
 /// The private candidates by the query's levels (`v`: value only, `h`: hidden), each node its
 /// own region root (the bounded path reads no subtrees); `nodes` is by query index.
 fn private_of(nodes: &[Option<Value>], levels: &[char]) -> PrivateNodes {
     let mut out = PrivateNodes::default();
     for (node, level) in nodes.iter().zip(levels) {
-        let Some(backend) = node
-            .as_ref()
-            .and_then(|n| n.get("backendDOMNodeId"))
-            .and_then(Value::as_i64)
-        else {
+        let Some(backend) = backend_of(node) else {
             continue;
         };
         match level {
@@ -223,11 +224,7 @@ fn extra_controls(
     };
     let mut out = HashMap::new();
     for (i, node) in nodes.iter().enumerate() {
-        let Some(backend) = node
-            .as_ref()
-            .and_then(|n| n.get("backendDOMNodeId"))
-            .and_then(Value::as_i64)
-        else {
+        let Some(backend) = backend_of(node) else {
             continue;
         };
         let keep = match kinds.get(i) {

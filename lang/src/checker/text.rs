@@ -35,13 +35,7 @@ pub(super) fn text_value(ctx: &mut Ctx, attr: &Attribute, non_empty: bool) -> Op
     let name = &attr.name.name;
     match &attr.value.kind {
         ValueKind::String(s) if non_empty && s.trim().is_empty() => {
-            ctx.error_in(
-                Code::InvalidValue,
-                name,
-                attr.value.span,
-                format!("`{name}` must not be empty"),
-            )
-            .hint(format!("give `{name}` a non-empty string"));
+            super::values::empty(ctx, attr);
             None
         }
         ValueKind::String(s) => Some(TextValue::literal(s.as_str())),

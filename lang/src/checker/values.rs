@@ -86,17 +86,22 @@ pub(super) fn string<'a>(ctx: &mut Ctx, attr: &'a Attribute) -> Option<&'a str> 
 pub(super) fn non_empty<'a>(ctx: &mut Ctx, attr: &'a Attribute) -> Option<&'a str> {
     let s = string(ctx, attr)?;
     if s.trim().is_empty() {
-        let name = &attr.name.name;
-        ctx.error_in(
-            Code::InvalidValue,
-            name,
-            attr.value.span,
-            format!("`{name}` must not be empty"),
-        )
-        .hint(format!("give `{name}` a non-empty string"));
+        empty(ctx, attr);
         return None;
     }
     Some(s)
+}
+
+/// Reports a string attribute that holds only whitespace where something is required.
+pub(super) fn empty(ctx: &mut Ctx, attr: &Attribute) {
+    let name = &attr.name.name;
+    ctx.error_in(
+        Code::InvalidValue,
+        name,
+        attr.value.span,
+        format!("`{name}` must not be empty"),
+    )
+    .hint(format!("give `{name}` a non-empty string"));
 }
 
 /// A boolean attribute.

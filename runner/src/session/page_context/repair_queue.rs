@@ -65,18 +65,24 @@ fn envelope(v: Value, items: &str) -> Result<Value, SessionError> {
     Ok(json!({ "batch": v, "untrusted": true }))
 }
 
-/// The first `max` pending findings, left in the queue.
-pub async fn peek<C: AgentContext>(
-    ctx: &C,
-    max: u32,
-    deadline: Instant,
-) -> Result<Value, SessionError> {
+/// Refuses a batch size outside 1..=[`MAX_BATCH`] before anything reaches the page.
+fn batch_size(max: u32) -> Result<(), SessionError> {
     if max == 0 || max as usize > MAX_BATCH {
         return Err(SessionError::new(
             SessionCode::InvalidInput,
             format!("max must be in 1..={MAX_BATCH}"),
         ));
     }
+    Ok(())
+}
+
+/// The first `max` pending findings, left in the queue.
+pub async fn peek<C: AgentContext>(
+    ctx: &C,
+    max: u32,
+    deadline: Instant,
+) -> Result<Value, SessionError> {
+    batch_size(max)?;
     call(
         ctx,
         PageContextMethod::PeekRepairBatch,
@@ -108,12 +114,7 @@ pub async fn peek_actions<C: AgentContext>(
     max: u32,
     deadline: Instant,
 ) -> Result<Value, SessionError> {
-    if max == 0 || max as usize > MAX_BATCH {
-        return Err(SessionError::new(
-            SessionCode::InvalidInput,
-            format!("max must be in 1..={MAX_BATCH}"),
-        ));
-    }
+    batch_size(max)?;
     let arg = json!({ "max": max });
     let batch = call_raw(ctx, PageContextMethod::PeekRepairActions, arg, deadline).await?;
     envelope(batch, "actions")
