@@ -30,10 +30,11 @@ use a3s_test_ledger::{Event, FindingId, Ledger, SessionId};
 use a3s_test_runner::cancel::CancelToken;
 use a3s_test_runner::devserver::DevServer;
 use a3s_test_runner::session::file::{Budgets, SessionFile};
-use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::page_context::repair_watch::PageRepairEvent;
+use a3s_test_runner::session::protocol::RepairApply;
 use a3s_test_runner::session::spawn::{self, StartRequest};
 use a3s_test_runner::session::{policy, SessionError};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::ExitCode;
@@ -545,7 +546,8 @@ impl<'a> Loop<'a> {
             .iter()
             .filter(|e| e.seq > self.pushed && e.from != Some(e.to))
             .collect();
-        let events: Vec<Value> = changed.iter().map(|e| page_event(e)).collect();
+        let events: Vec<PageRepairEvent> =
+            changed.iter().map(|e| PageRepairEvent::from(*e)).collect();
         let Some(last) = state.events.last().map(|e| e.seq) else {
             return;
         };
@@ -556,11 +558,11 @@ impl<'a> Loop<'a> {
         let mut applied = 0;
         for chunk in events.chunks(a3s_test_runner::session::page_context::repair_watch::MAX_EVENTS)
         {
-            let request = Request::RepairApply {
+            let request = RepairApply {
                 events: chunk.to_vec(),
             };
             match turn(self.ctx, &self.session, request) {
-                Ok(body) => applied += body.get("applied").and_then(Value::as_u64).unwrap_or(0),
+                Ok(n) => applied += u64::from(n),
                 Err(e) => {
                     out.emit(&DevEvent::Warning {
                         message: format!("status push failed: {}", e.message),
@@ -591,21 +593,4 @@ impl<'a> Loop<'a> {
 fn sender(state: &a3s_test_ledger::LedgerState, id: &FindingId) -> Option<a3s_test_ledger::Actor> {
     let f = state.finding(id)?;
     state.events.get(f.intake).map(|e| e.actor)
-}
-
-/// A ledger event as the Test Kit's `RepairEvent` (`applyRepairEvent`): the ledger's sequence
-/// orders them, and a request id per sequence keeps a repeated push idempotent.
-fn page_event(e: &Event) -> Value {
-    let mut event = json!({
-        "repairId": e.finding_id,
-        "sequence": e.seq,
-        "status": e.to,
-        "actor": e.actor,
-        "at": e.at,
-        "requestId": format!("ledger-{}", e.seq),
-    });
-    if let Some(attempt) = &e.attempt_id {
-        event["attemptId"] = json!(attempt);
-    }
-    event
 }

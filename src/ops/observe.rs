@@ -3,9 +3,8 @@
 //! the page settled. One parameters struct for the CLI and the MCP tool (`test_observe`); the
 //! view itself is built in `a3s_test_runner::session::view`.
 
-use super::session::{turn, typed, SESSION_ID};
+use super::session::{turn, SESSION_ID};
 use super::Context;
-use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::view::{Form, Observation, ViewRequest};
 use a3s_test_runner::session::SessionError;
 use schemars::JsonSchema;
@@ -62,5 +61,5 @@ pub fn observe(ctx: &Context, p: &ObserveParams, form: Form) -> Result<Observati
     let view = p.request(form);
     view.validate()
         .map_err(|m| SessionError::new(a3s_test_runner::session::SessionCode::InvalidInput, m))?;
-    typed(turn(ctx, &p.session, Request::Observe { view })?)
+    turn(ctx, &p.session, view)
 }

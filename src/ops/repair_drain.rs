@@ -27,7 +27,7 @@
 //! page code, which an agent edits, cannot decide a review. The drain itself never creates a
 //! finding or decides anything, so an agent may run it.
 
-use super::session::{turn, typed};
+use super::session::turn;
 use super::Context;
 use a3s_test_ledger::verification::Baseline;
 use a3s_test_ledger::{
@@ -35,7 +35,9 @@ use a3s_test_ledger::{
     LedgerError, RepairStatus, Request as LedgerRequest, SessionId, Submission, REPAIR_PROTOCOL,
 };
 use a3s_test_runner::session::page_context::repair_queue::MAX_BATCH;
-use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::protocol::{
+    RepairActionsPeek, RepairActionsTake, RepairBaseline, RepairPeek, RepairTake,
+};
 use a3s_test_runner::session::SessionError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -130,12 +132,6 @@ pub struct BaselineNote {
     pub error: Option<String>,
 }
 
-/// The supervisor's answer to `RepairBaseline`.
-#[derive(Debug, Deserialize)]
-struct BaselineAnswer {
-    baseline: Baseline,
-}
-
 /// Record the before baseline of `finding` (just appended from the live page) as A3S Test: the
 /// supervisor writes the evidence under `artifacts/repairs/<finding>/baseline/`, the ledger
 /// keeps the references and digests.
@@ -145,14 +141,13 @@ pub(crate) fn record_baseline(
     ledger: &Ledger,
     finding: &FindingId,
 ) -> BaselineNote {
-    let request = Request::RepairBaseline {
+    let request = RepairBaseline {
         finding: finding.as_str().to_owned(),
         dir: format!("artifacts/repairs/{}/baseline", finding.as_str()),
     };
     let recorded = turn(ctx, session, request)
-        .and_then(typed::<BaselineAnswer>)
         .map_err(|e| format!("{}: {}", e.code, e.message))
-        .and_then(|answer| {
+        .and_then(|baseline: Baseline| {
             ledger
                 .apply(LedgerRequest {
                     finding_id: finding.clone(),
@@ -160,7 +155,7 @@ pub(crate) fn record_baseline(
                     request_id: None,
                     attempt_id: None,
                     action: Action::Baseline {
-                        baseline: Box::new(answer.baseline),
+                        baseline: Box::new(baseline),
                     },
                 })
                 .map_err(|e| e.to_string())
@@ -170,19 +165,6 @@ pub(crate) fn record_baseline(
         recorded: recorded.is_ok(),
         error: recorded.err(),
     }
-}
-
-/// The page queue's answer to a peek.
-#[derive(Debug, Deserialize)]
-struct Peeked {
-    #[serde(default)]
-    batch: Option<PeekedBatch>,
-}
-
-#[derive(Debug, Deserialize)]
-struct PeekedBatch {
-    #[serde(default)]
-    repairs: Vec<Value>,
 }
 
 fn transient(code: ErrorCode) -> bool {
@@ -215,11 +197,10 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
     let ledger = Ledger::open(&ctx.root, &session_id, ctx.clock.clone());
     let mut report = Drained::default();
     for _ in 0..MAX_ROUNDS {
-        let request = Request::RepairPeek {
+        let request = RepairPeek {
             max: MAX_BATCH as u32,
         };
-        let peeked: Peeked = typed(turn(ctx, session, request)?)?;
-        let records = peeked.batch.map(|b| b.repairs).unwrap_or_default();
+        let records = turn(ctx, session, request)?.repairs;
         report.more = records.len() >= MAX_BATCH;
         if records.is_empty() {
             break;
@@ -235,7 +216,7 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
             turn(
                 ctx,
                 session,
-                Request::RepairTake {
+                RepairTake {
                     ids: taken.ids.clone(),
                 },
             )?;
@@ -256,19 +237,6 @@ pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
     Ok(report)
 }
 
-/// The page queue's answer to an actions peek.
-#[derive(Debug, Deserialize)]
-struct PeekedActions {
-    #[serde(default)]
-    batch: Option<ActionBatch>,
-}
-
-#[derive(Debug, Deserialize)]
-struct ActionBatch {
-    #[serde(default)]
-    actions: Vec<Value>,
-}
-
 /// Apply the reviewer's queued actions (after the findings, so an action on a finding sent in the
 /// same moment finds it) and hand the answers back to the page.
 fn drain_actions(
@@ -278,18 +246,17 @@ fn drain_actions(
     report: &mut Drained,
 ) -> Result<(), DrainError> {
     for _ in 0..MAX_ROUNDS {
-        let request = Request::RepairActionsPeek {
+        let request = RepairActionsPeek {
             max: MAX_BATCH as u32,
         };
-        let peeked: PeekedActions = match turn(ctx, session, request) {
-            Ok(body) => typed(body)?,
+        let items = match turn(ctx, session, request) {
+            Ok(batch) => batch.actions,
             Err(e) if e.code == a3s_test_runner::session::SessionCode::Capability => {
                 report.actions_unread = Some(e.message);
                 break;
             }
             Err(e) => return Err(e.into()),
         };
-        let items = peeked.batch.map(|b| b.actions).unwrap_or_default();
         if items.is_empty() {
             break;
         }
@@ -299,7 +266,7 @@ fn drain_actions(
             .filter(|a| a.get("outcome").and_then(Value::as_str) != Some("retry"))
             .count();
         report.actions.extend(answers.iter().cloned());
-        turn(ctx, session, Request::RepairActionsTake { answers })?;
+        turn(ctx, session, RepairActionsTake { answers })?;
         if items.len() < MAX_BATCH || finals == 0 {
             break;
         }

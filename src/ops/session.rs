@@ -20,13 +20,13 @@ use a3s_test_runner::session::file::{
 use a3s_test_runner::session::page_context::inspect::{
     parse_region, Detail, InspectRequest, Scope,
 };
-use a3s_test_runner::session::protocol::{FinishStatus, Request};
+use a3s_test_runner::session::protocol::{self, Call, FinishStatus};
 use a3s_test_runner::session::spawn::{self, StartRequest, EXIT_TIMEOUT};
 use a3s_test_runner::session::statement::Sugar;
 use a3s_test_runner::session::view::Observation;
 use a3s_test_runner::session::{policy, promote, SessionCode, SessionError};
 use schemars::JsonSchema;
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -318,7 +318,7 @@ pub struct Started {
     pub next: String,
 }
 
-pub use a3s_test_runner::session::reply::{Executed, SessionReport};
+pub use a3s_test_runner::session::reply::{Closing, Executed, SessionReport};
 
 /// What `finish` and `abort` report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -503,9 +503,15 @@ pub(crate) fn load(ctx: &Context, session: &str) -> Result<(Dir, SessionFile), S
     Ok((dir, file))
 }
 
-/// One turn of a running session's supervisor (refused when the session is closed): the JSON
-/// body of its answer.
-pub(crate) fn turn(ctx: &Context, session: &str, request: Request) -> Result<Value, SessionError> {
+/// One turn of a running session's supervisor (refused when the session is closed): the
+/// request's typed reply, the one place a supervisor's answer becomes a result (an answer that
+/// does not fit the request's reply is a supervisor fault, `test.session.supervisor`, never a
+/// half-read value).
+pub(crate) fn turn<R: Call>(
+    ctx: &Context,
+    session: &str,
+    request: R,
+) -> Result<R::Reply, SessionError> {
     let (_, file) = load(ctx, session)?;
     if file.state == SessionState::CleanupFailed {
         return Err(SessionError::new(
@@ -522,50 +528,23 @@ pub(crate) fn turn(ctx: &Context, session: &str, request: Request) -> Result<Val
             format!("session {session} is {:?}; start a new one", file.state).to_lowercase(),
         ));
     }
-    let response = client::call(&file.socket, &request, TURN_TIMEOUT)?;
-    if response.ok {
-        Ok(response.body)
-    } else {
-        let e: SessionError = serde_json::from_value(response.body.clone()).unwrap_or_else(|_| {
-            SessionError::new(SessionCode::Supervisor, response.body.to_string())
-        });
-        let next = response.body.get("next").cloned();
-        Err(match next {
-            Some(n) => {
-                let mut detail = e.detail.clone().unwrap_or_else(|| json!({}));
-                detail["next"] = n;
-                e.with_detail(detail)
-            }
-            None => e,
-        })
-    }
-}
-
-/// The one place a supervisor's answer becomes a typed result: a body that does not fit `T`
-/// is a supervisor fault (`test.session.supervisor`), never a half-read value.
-pub(crate) fn typed<T: DeserializeOwned>(body: Value) -> Result<T, SessionError> {
-    serde_json::from_value(body).map_err(|e| {
-        SessionError::new(
-            SessionCode::Supervisor,
-            format!("the supervisor's answer does not fit its protocol: {e}"),
-        )
-    })
+    client::call(&file.socket, request, TURN_TIMEOUT)
 }
 
 /// Inspect the Test Kit Page Context (a new observation view with the bridge's answer under
 /// `inspection`).
 pub fn inspect(ctx: &Context, p: &InspectParams) -> Result<Observation, SessionError> {
     let request = p.request()?;
-    typed(turn(ctx, &p.session, Request::Inspect { request })?)
+    turn(ctx, &p.session, protocol::Inspect { request })
 }
 
 /// Admit and run one statement.
 pub fn exec(ctx: &Context, p: &ExecParams) -> Result<Executed, SessionError> {
-    let request = Request::Exec {
+    let request = protocol::Exec {
         observation: p.on.observation,
         statement: p.statement.clone(),
     };
-    typed(turn(ctx, &p.on.session, request)?)
+    turn(ctx, &p.on.session, request)
 }
 
 /// Run a typed action (its sugar statement, with exec's gates).
@@ -586,9 +565,15 @@ fn with_cleanup(
     ctx: &Context,
     session: &str,
     done: SessionState,
-    body: Value,
+    closing: Closing,
 ) -> Result<Closed, SessionError> {
-    let mut closed: Closed = typed(body)?;
+    let mut closed = Closed {
+        report: ClosedReport::Supervisor(closing.report),
+        next: closing.next,
+        cleanup_verified: false,
+        survivors: Vec::new(),
+        blocked_requests: closing.blocked_requests,
+    };
     let (dir, mut file) = load(ctx, session)?;
     let survivors = cleanup::stop_recorded(&file, EXIT_TIMEOUT);
     cleanup::settle(&dir, &mut file, done, &survivors)?;
@@ -636,12 +621,12 @@ pub fn finish(ctx: &Context, p: &FinishParams) -> Result<Closed, SessionError> {
     if file.state == SessionState::CleanupFailed {
         return forced(ctx, session, SessionState::Finished, "finished", None);
     }
-    let request = Request::Finish {
+    let request = protocol::Finish {
         status: p.status,
         summary: p.summary.clone(),
     };
     match turn(ctx, session, request) {
-        Ok(body) => with_cleanup(ctx, session, SessionState::Finished, body),
+        Ok(closing) => with_cleanup(ctx, session, SessionState::Finished, closing),
         // The supervisor stopped before it answered: what it recorded is stopped here.
         Err(e) if e.code == SessionCode::Cleanup => {
             forced(ctx, session, SessionState::Finished, "finished", Some(e))
@@ -659,11 +644,11 @@ pub fn abort(ctx: &Context, p: &AbortParams) -> Result<Closed, SessionError> {
     if file.state == SessionState::CleanupFailed {
         return forced(ctx, session, SessionState::Aborted, reason_text, None);
     }
-    let request = Request::Abort {
+    let request = protocol::Abort {
         reason: p.reason.clone(),
     };
     match turn(ctx, session, request) {
-        Ok(body) => with_cleanup(ctx, session, SessionState::Aborted, body),
+        Ok(closing) => with_cleanup(ctx, session, SessionState::Aborted, closing),
         Err(e)
             if matches!(
                 e.code,
@@ -772,6 +757,7 @@ pub fn schema() -> Value {
 mod tests {
     use super::*;
     use a3s_test_runner::session::reply::CleanupReport;
+    use serde::de::DeserializeOwned;
 
     /// Printed `v` is the same text as `v` printed through a `Value` (sorted keys), which is how
     /// the reports printed before they were typed; and it reads back as the same value.

@@ -8,7 +8,7 @@ use a3s_test_ledger::verification::{CandidateRecord, LocatorKind, TargetResoluti
 use a3s_test_ledger::Finding;
 use a3s_test_runner::repair::candidate;
 use a3s_test_runner::session::client;
-use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::protocol::RepairProve;
 use std::path::Path;
 use std::time::Duration;
 
@@ -36,12 +36,14 @@ fn prove(dir: &Path, candidate: &str, folder: &str) -> serde_json::Value {
         .as_str()
         .unwrap()
         .to_string();
-    let request = Request::RepairProve {
+    let request = RepairProve {
         candidate: candidate.into(),
         dir: folder.into(),
     };
-    let response = client::call(Path::new(&socket), &request, Duration::from_secs(60)).unwrap();
-    serde_json::json!({ "ok": response.ok, "body": response.body })
+    match client::call(Path::new(&socket), request, Duration::from_secs(60)) {
+        Ok(record) => serde_json::json!({ "ok": true, "body": record }),
+        Err(error) => serde_json::json!({ "ok": false, "body": error }),
+    }
 }
 
 #[test]

@@ -2,7 +2,6 @@
 
 use crate::common::output_within;
 use a3s_test_runner::session::client;
-use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::repair_page::{ObserveRequest, PageVerification};
 use std::path::Path;
 use std::process::{Command, Output};
@@ -111,10 +110,7 @@ pub fn repair_observe(root: &Path, session: &str, request: ObserveRequest) -> Pa
         .join("session.json");
     let file: serde_json::Value = serde_json::from_slice(&std::fs::read(record).unwrap()).unwrap();
     let socket = std::path::PathBuf::from(file["socket"].as_str().unwrap());
-    let request = Request::RepairObserve(request);
-    let response = client::call(&socket, &request, Duration::from_secs(90)).unwrap();
-    assert!(response.ok, "{}", response.body);
-    serde_json::from_value(response.body["verification"].clone()).unwrap()
+    client::call(&socket, request, Duration::from_secs(90)).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 /// The failed step (as its JSON name) and the code of a page verification, if it failed.

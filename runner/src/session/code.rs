@@ -123,7 +123,9 @@ pub struct SessionError {
     pub code: SessionCode,
     /// One plain sentence.
     pub message: String,
-    /// Extra facts (admission diagnostics, the driver failure code, …).
+    /// Extra facts (admission diagnostics, the driver failure code, a report, the next command,
+    /// …): free-form JSON printed as it is, because each code's facts differ and some are the
+    /// page's or the driver's own (a driver failure, a Page Context rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<serde_json::Value>,
 }
@@ -169,6 +171,26 @@ impl SessionError {
         }
         self.detail = Some(detail);
         self
+    }
+
+    /// Name the command that gets the agent further (`"next"` in the detail, where the CLI
+    /// prints it and reads it back with [`Self::next`]); the supervisor sends it as the typed
+    /// `next` of its answer and the client puts it here.
+    pub fn with_next(mut self, next: String) -> Self {
+        let mut detail = self.detail.take().unwrap_or_else(|| serde_json::json!({}));
+        if let Some(map) = detail.as_object_mut() {
+            map.insert("next".into(), serde_json::Value::String(next));
+        }
+        self.detail = Some(detail);
+        self
+    }
+
+    /// The command this error names to run next ([`Self::with_next`]).
+    pub fn next(&self) -> Option<&str> {
+        self.detail
+            .as_ref()
+            .and_then(|d| d.get("next"))
+            .and_then(serde_json::Value::as_str)
     }
 
     /// True when the statement reached the browser before this error (a step failure, or the

@@ -18,13 +18,16 @@ use super::observation::RefEntry;
 use super::page_context::fingerprint::fingerprint;
 use super::page_context::handshake::Bridge;
 use super::page_context::inspect::InspectRequest;
-use super::page_context::refs::{apply_delta, crefs_of, to_json as crefs_json, PageContextState};
+use super::page_context::refs::{apply_delta, crefs_of, PageContextState, PageContextView};
 use super::page_context::{diff, live, repair_queue, repair_watch};
 use super::private_input;
-use super::protocol::{FinishStatus, Request, Response};
+use super::protocol::{
+    self, Call, Envelope, Exec, Finish, FinishStatus, Inspect, Replied, Request,
+};
 use super::repair_page;
-use super::reply::{CleanupReport, Executed, Resolved, SessionReport};
+use super::reply::{CleanupReport, Closing, Executed, Resolved, SessionReport};
 use super::statement::replace_refs;
+use super::view::Observation;
 use super::view::{ViewRequest, ViewState};
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
@@ -279,88 +282,109 @@ impl<D: AgentDriver> Engine<D> {
     }
 
     /// Serve one request; returns the answer (with `closing` set when the session ended).
-    pub async fn handle(&mut self, request: Request) -> Response {
+    pub async fn handle(&mut self, request: Request) -> Envelope<Replied> {
         let turn = self.file.next_turn;
         self.file.next_turn += 1;
         self.file.last_turn_at_ms = now_ms();
-        let closing = matches!(request, Request::Finish { .. } | Request::Abort { .. });
+        let closing = matches!(request, Request::Finish(_) | Request::Abort(_));
         let result = match request.clone() {
-            Request::Observe { view } => self.observe(&view).await,
-            Request::Inspect { request } => self.inspect(request).await,
-            Request::RepairPeek { max } => {
+            Request::Observe(view) => ViewRequest::answered(self.observe(&view).await),
+            Request::Inspect(Inspect { request }) => Inspect::answered(self.inspect(request).await),
+            Request::RepairPeek(peek) => {
                 let deadline = self.turn_deadline();
-                async { repair_queue::peek(self.ctx()?, max, deadline).await }.await
+                let ctx = self.ctx();
+                protocol::RepairPeek::answered(
+                    async { repair_queue::peek(ctx?, peek.max, deadline).await }.await,
+                )
             }
-            Request::RepairTake { ids } => {
+            Request::RepairTake(take) => {
                 let deadline = self.turn_deadline();
-                async { repair_queue::take(self.ctx()?, &ids, deadline).await }.await
+                let ctx = self.ctx();
+                protocol::RepairTake::answered(
+                    async { repair_queue::take(ctx?, &take.ids, deadline).await }.await,
+                )
             }
-            Request::RepairActionsPeek { max } => {
+            Request::RepairActionsPeek(peek) => {
                 let deadline = self.turn_deadline();
-                async { repair_queue::peek_actions(self.ctx()?, max, deadline).await }.await
+                let ctx = self.ctx();
+                protocol::RepairActionsPeek::answered(
+                    async { repair_queue::peek_actions(ctx?, peek.max, deadline).await }.await,
+                )
             }
-            Request::RepairActionsTake { answers } => {
+            Request::RepairActionsTake(take) => {
                 let deadline = self.turn_deadline();
-                async { repair_queue::take_actions(self.ctx()?, &answers, deadline).await }.await
+                let ctx = self.ctx();
+                protocol::RepairActionsTake::answered(
+                    async { repair_queue::take_actions(ctx?, &take.answers, deadline).await }.await,
+                )
             }
-            Request::RepairBaseline { finding, dir } => {
+            Request::RepairBaseline(baseline) => {
                 let deadline = self.turn_deadline();
-                async {
-                    repair_page::baseline(self.ctx()?, &self.dir, &finding, &dir, deadline)
-                        .await
-                        .map(|baseline| json!({ "baseline": baseline }))
-                }
-                .await
+                let (ctx, dir) = (self.ctx(), &self.dir);
+                protocol::RepairBaseline::answered(
+                    async {
+                        let (finding, folder) = (&baseline.finding, &baseline.dir);
+                        repair_page::baseline(ctx?, dir, finding, folder, deadline).await
+                    }
+                    .await,
+                )
             }
-            Request::RepairWait { since, timeout_ms } => {
+            Request::RepairWait(wait) => {
                 let deadline = self.turn_deadline();
-                async {
-                    repair_watch::wait(self.ctx()?, since.as_ref(), timeout_ms, deadline).await
-                }
-                .await
+                let ctx = self.ctx();
+                protocol::RepairWait::answered(
+                    async {
+                        repair_watch::wait(ctx?, wait.since.as_ref(), wait.timeout_ms, deadline)
+                            .await
+                            .map(repair_watch::Waited::Mark)
+                    }
+                    .await,
+                )
             }
-            Request::RepairApply { events } => {
+            Request::RepairApply(apply) => {
                 let deadline = self.turn_deadline();
-                async { repair_watch::apply(self.ctx()?, &events, deadline).await }.await
+                let ctx = self.ctx();
+                protocol::RepairApply::answered(
+                    async { repair_watch::apply(ctx?, &apply.events, deadline).await }.await,
+                )
             }
             Request::RepairObserve(observe) => {
                 let deadline = self.repair_deadline();
-                async {
-                    repair_page::observe(self.ctx()?, &self.dir, &observe, deadline)
-                        .await
-                        .map(|verification| json!({ "verification": verification }))
-                }
-                .await
+                let (ctx, dir) = (self.ctx(), &self.dir);
+                repair_page::ObserveRequest::answered(
+                    async { repair_page::observe(ctx?, dir, &observe, deadline).await }.await,
+                )
             }
-            Request::Exec {
-                observation,
-                statement,
-            } => {
-                let result = self.exec(turn, observation, &statement).await;
-                let recorded = self.recorded.clone().unwrap_or(statement);
-                result.map_err(|e| super::answer::refused(e, &recorded))
+            Request::Exec(exec) => {
+                let result = self.exec(turn, exec.observation, &exec.statement).await;
+                let recorded = self.recorded.clone().unwrap_or(exec.statement);
+                Exec::answered(result.map_err(|e| super::answer::refused(e, &recorded)))
             }
-            Request::RepairProve { candidate, dir } => self.repair_prove(&candidate, &dir).await,
-            Request::Finish { status, summary } => {
+            Request::RepairProve(prove) => protocol::RepairProve::answered(
+                self.repair_prove(&prove.candidate, &prove.dir).await,
+            ),
+            Request::Finish(Finish { status, summary }) => {
                 let status = match status {
                     FinishStatus::Passed => "passed",
                     FinishStatus::Failed => "failed",
                 };
-                self.close(SessionState::Finished, status, Some(summary))
-                    .await
+                Finish::answered(
+                    self.close(SessionState::Finished, status, Some(summary))
+                        .await,
+                )
             }
-            Request::Abort { reason } => self.close(SessionState::Aborted, "aborted", reason).await,
+            Request::Abort(abort) => protocol::Abort::answered(
+                self.close(SessionState::Aborted, "aborted", abort.reason)
+                    .await,
+            ),
         };
         let outcome = match &result {
-            Ok(v) => TurnOutcome::passed(v.get("observation").and_then(Value::as_u64)),
+            Ok(reply) => TurnOutcome::passed(reply.observation()),
             Err(e) => TurnOutcome::failed(e),
         };
         // A private value the agent typed is logged as `env("NAME")`, never as itself.
         let request = match (request, self.recorded.take()) {
-            (Request::Exec { observation, .. }, Some(statement)) => Request::Exec {
-                observation,
-                statement,
-            },
+            (Request::Exec(exec), Some(statement)) => Request::Exec(Exec { statement, ..exec }),
             (request, _) => request,
         };
         self.recorded_var = None;
@@ -371,29 +395,23 @@ impl<D: AgentDriver> Engine<D> {
         });
         if !closing {
             if let Err(e) = self.file.save(&self.dir) {
-                return Response::error(&e);
+                return Envelope::error(e, None);
             }
         }
         let _ = append_event(&self.dir, &event);
-        let mut response = match result {
-            Ok(mut v) => {
-                let blocked = self.new_blocked();
-                if !blocked.is_empty() && v.is_object() {
-                    v["blocked_requests"] = json!(blocked);
-                    v["untrusted"] = json!(true);
-                }
-                Response::ok(v)
+        let mut answer = match result {
+            Ok(reply) => {
+                let mut answer = Envelope::reply(reply);
+                answer.blocked_requests = self.new_blocked();
+                answer
             }
             Err(e) => {
-                let mut r = Response::error(&e);
-                if let Some(n) = next::after_error(&self.file, e.code) {
-                    r.body["next"] = json!(n);
-                }
-                r
+                let next = next::after_error(&self.file, e.code);
+                Envelope::error(e, next)
             }
         };
-        response.closing = closing || self.file.state.is_closed();
-        response
+        answer.closing = closing || self.file.state.is_closed();
+        answer
     }
 
     /// Requests the network policy blocked since the last answer.
@@ -463,7 +481,7 @@ impl<D: AgentDriver> Engine<D> {
         ))
     }
 
-    async fn observe(&mut self, request: &ViewRequest) -> Result<Value, SessionError> {
+    async fn observe(&mut self, request: &ViewRequest) -> Result<Observation, SessionError> {
         self.observe_with(request, None).await
     }
 
@@ -482,7 +500,7 @@ impl<D: AgentDriver> Engine<D> {
         &mut self,
         request: &ViewRequest,
         detected: Option<Bridge>,
-    ) -> Result<Value, SessionError> {
+    ) -> Result<Observation, SessionError> {
         request
             .validate()
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
@@ -497,7 +515,7 @@ impl<D: AgentDriver> Engine<D> {
         &mut self,
         request: &ViewRequest,
         detected: Option<Bridge>,
-    ) -> Result<Value, SessionError> {
+    ) -> Result<Observation, SessionError> {
         let deadline = self.turn_deadline();
         let settled = match request.settle_ms {
             Some(ms) => Some(super::view::settle(self.ctx()?, ms, deadline).await?),
@@ -518,7 +536,6 @@ impl<D: AgentDriver> Engine<D> {
         let refs = self.views.numbering.refs(&snapshot);
         let mut observation = self.views.view(id, &snapshot, &refs, request);
         observation.settle = settled;
-        let mut view = serde_json::to_value(&observation).expect("views serialize");
         self.file.latest = Some(ObservationRecord {
             id,
             url: snapshot.url.clone(),
@@ -545,23 +562,14 @@ impl<D: AgentDriver> Engine<D> {
                 baseline: revision,
                 crefs: crefs_of(&response, &self.file.ownership.token),
             });
-        if let Some(pc) = &self.file.page_context {
-            view["page_context"] = json!({
-                "sdk_version": pc.sdk_version,
-                "revision": pc.baseline,
-                "refs": crefs_json(&pc.crefs),
-                "ref_count": pc.crefs.len(),
-            });
-        }
-        if let Some(n) = next::after_observe(&self.file) {
-            view["next"] = json!(n);
-        }
-        Ok(view)
+        observation.page_context = self.file.page_context.as_ref().map(PageContextView::from);
+        observation.next = next::after_observe(&self.file);
+        Ok(observation)
     }
 
     /// Read the Page Context as asked (a `diff` is validated like any delta), then take a new
     /// observation so the answer comes with fresh `@eN`/`@cN` refs.
-    async fn inspect(&mut self, request: InspectRequest) -> Result<Value, SessionError> {
+    async fn inspect(&mut self, request: InspectRequest) -> Result<Observation, SessionError> {
         request
             .validate()
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
@@ -572,7 +580,10 @@ impl<D: AgentDriver> Engine<D> {
     }
 
     /// [`Self::inspect`] once the request is admitted.
-    async fn inspect_admitted(&mut self, request: InspectRequest) -> Result<Value, SessionError> {
+    async fn inspect_admitted(
+        &mut self,
+        request: InspectRequest,
+    ) -> Result<Observation, SessionError> {
         let deadline = self.turn_deadline();
         let ctx = self.ctx()?;
         let Some(bridge) = live::detect(ctx, deadline).await? else {
@@ -615,8 +626,8 @@ impl<D: AgentDriver> Engine<D> {
         let mut view = self
             .observe_admitted(&ViewRequest::default(), Some(bridge))
             .await?;
-        view["inspection"] = response;
-        view["untrusted"] = json!(true);
+        view.inspection = Some(response);
+        view.untrusted = true;
         Ok(view)
     }
 
@@ -625,7 +636,7 @@ impl<D: AgentDriver> Engine<D> {
         turn: u64,
         observation: Option<u64>,
         source: &str,
-    ) -> Result<Value, SessionError> {
+    ) -> Result<Executed, SessionError> {
         // Gates 1–4 need no browser.
         let step = gates::schema(source)?;
         gates::capability(&step, self.driver.capabilities())?;
@@ -805,7 +816,7 @@ impl<D: AgentDriver> Engine<D> {
             next: Some(next::after_exec(&self.file)),
             blocked_requests: Vec::new(),
         };
-        Ok(serde_json::to_value(executed).expect("answers serialize"))
+        Ok(executed)
     }
 
     /// `source` as the session records it (see [`private_input`]): when `step` types a value
@@ -891,7 +902,7 @@ impl<D: AgentDriver> Engine<D> {
         state: SessionState,
         status: &str,
         summary: Option<String>,
-    ) -> Result<Value, SessionError> {
+    ) -> Result<Closing, SessionError> {
         let problems = self.shutdown().await;
         // A cleanup that could not be verified keeps the session in cleanup (turns refused) for
         // a later finish/abort to retry.
@@ -926,7 +937,11 @@ impl<D: AgentDriver> Engine<D> {
             let message = report.cleanup.problems.join("; ");
             return Err(SessionError::new(SessionCode::Cleanup, message).with_detail(&report));
         }
-        Ok(json!({ "report": report, "next": next::after_close(&self.file) }))
+        Ok(Closing {
+            report,
+            next: next::after_close(&self.file),
+            blocked_requests: Vec::new(),
+        })
     }
 
     /// The folder of this session (open, verified).

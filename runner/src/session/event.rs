@@ -131,20 +131,20 @@ impl SessionEvent {
     /// The event logging `record`, of the kind its request names.
     pub fn turn(record: TurnRecord) -> Self {
         match &record.request {
-            Request::Observe { .. } => SessionEvent::Observe(record),
-            Request::Inspect { .. } => SessionEvent::Inspect(record),
-            Request::RepairPeek { .. } => SessionEvent::RepairPeek(record),
-            Request::RepairTake { .. } => SessionEvent::RepairTake(record),
-            Request::RepairActionsPeek { .. } => SessionEvent::RepairActionsPeek(record),
-            Request::RepairActionsTake { .. } => SessionEvent::RepairActionsTake(record),
-            Request::RepairProve { .. } => SessionEvent::RepairProve(record),
-            Request::RepairBaseline { .. } => SessionEvent::RepairBaseline(record),
+            Request::Observe(_) => SessionEvent::Observe(record),
+            Request::Inspect(_) => SessionEvent::Inspect(record),
+            Request::RepairPeek(_) => SessionEvent::RepairPeek(record),
+            Request::RepairTake(_) => SessionEvent::RepairTake(record),
+            Request::RepairActionsPeek(_) => SessionEvent::RepairActionsPeek(record),
+            Request::RepairActionsTake(_) => SessionEvent::RepairActionsTake(record),
+            Request::RepairProve(_) => SessionEvent::RepairProve(record),
+            Request::RepairBaseline(_) => SessionEvent::RepairBaseline(record),
             Request::RepairObserve(_) => SessionEvent::RepairObserve(record),
-            Request::RepairWait { .. } => SessionEvent::RepairWait(record),
-            Request::RepairApply { .. } => SessionEvent::RepairApply(record),
-            Request::Exec { .. } => SessionEvent::Exec(record),
-            Request::Finish { .. } => SessionEvent::Finish(record),
-            Request::Abort { .. } => SessionEvent::Abort(record),
+            Request::RepairWait(_) => SessionEvent::RepairWait(record),
+            Request::RepairApply(_) => SessionEvent::RepairApply(record),
+            Request::Exec(_) => SessionEvent::Exec(record),
+            Request::Finish(_) => SessionEvent::Finish(record),
+            Request::Abort(_) => SessionEvent::Abort(record),
         }
     }
 }
@@ -176,9 +176,7 @@ mod tests {
         );
         let observed = SessionEvent::turn(TurnRecord {
             turn: 3,
-            request: Request::Observe {
-                view: Default::default(),
-            },
+            request: Request::Observe(Default::default()),
             outcome: TurnOutcome::passed(Some(2)),
         });
         assert_eq!(
@@ -188,7 +186,7 @@ mod tests {
         );
         let refused = SessionEvent::turn(TurnRecord {
             turn: 4,
-            request: Request::Abort { reason: None },
+            request: Request::Abort(crate::session::protocol::Abort { reason: None }),
             outcome: TurnOutcome::failed(&SessionError::new(SessionCode::NotRunning, "closed")),
         });
         let v = serde_json::to_value(&refused).unwrap();

@@ -1,9 +1,44 @@
-//! The supervisor's wire protocol: one JSON request line, one JSON response line, per
-//! connection, over the session's Unix socket.
+//! The supervisor's wire protocol: one JSON request line, one JSON answer line, per connection,
+//! over the session's Unix socket.
+//!
+//! Why typed end to end: each request is its own struct implementing [`Call`], whose
+//! [`Call::Reply`] is the one type the supervisor answers it with. The supervisor builds that
+//! typed reply and serializes it once (as [`Replied`], untagged, so the JSON is exactly the
+//! reply's); the client ([`super::client::call`]) reads it back as `R::Reply`. Fields every
+//! answer may carry — the requests the network policy blocked, the command to run after an error,
+//! whether the supervisor exits — are typed fields of one [`Envelope`], never keys patched into a
+//! body by name.
+//!
+//! Why versioned: a session outlives the CLI turn that started it, so a supervisor started by one
+//! build of `a3s-test` may be asked by another. Both lines carry [`PROTOCOL_VERSION`]; a line of
+//! another version (or one without a version: the unversioned protocol, [`UNVERSIONED`]) is
+//! answered, or read, as a `test.session.supervisor` error naming both versions, never half-read.
+//!
+//! `serde_json::Value` appears only where a page's own JSON passes through untouched (each place
+//! says so): the Test Kit's repair queue items and the ledger's answers handed back to it, the
+//! bridge's inspection, an error's free-form detail and a step's driver detail.
 
-use super::code::SessionError;
+use super::code::{SessionCode, SessionError};
+use super::page_context::inspect::InspectRequest;
+use super::page_context::repair_queue::{ActionBatch, FindingBatch};
+use super::page_context::repair_watch::{PageRepairEvent, RepairMark, Waited};
+use super::repair_page::{ObserveRequest, PageVerification};
+use super::reply::{Closing, Executed};
+use super::view::{Observation, ViewRequest};
+use a3s_test_ledger::verification::{Baseline, CandidateRecord};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// The protocol this build speaks. 2: the typed, versioned envelope of this module.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The version a line without a `version` field speaks: the untyped `{ok, body, closing}`
+/// protocol of builds before versioning.
+pub const UNVERSIONED: u32 = 1;
+
+/// The one-line hint every version mismatch ends with.
+const RESTART_HINT: &str = "restart the session with this a3s-test (agent abort, then agent start)";
 
 /// How a session ended, as the agent reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -15,131 +50,515 @@ pub enum FinishStatus {
     Failed,
 }
 
-/// One turn.
+/// A request with its one reply type: what [`super::client::call`] sends and what it reads back.
+pub trait Call: Into<Request> {
+    /// What the supervisor answers this request with when it succeeds.
+    type Reply: Reply + Into<Replied>;
+
+    /// The supervisor's typed result of this request as the answer it sends: ties each request
+    /// the engine serves to its own reply type at compile time.
+    fn answered(result: Result<Self::Reply, SessionError>) -> Result<Replied, SessionError> {
+        result.map(Into::into)
+    }
+}
+
+/// A reply body: serialized once by the supervisor, read back as itself by the client.
+pub trait Reply: Serialize + DeserializeOwned {
+    /// Take the envelope's blocked requests (untrusted URLs), for the replies that show them to
+    /// the agent; the others drop them (nothing prints them).
+    fn take_blocked(&mut self, _blocked: Vec<String>) {}
+}
+
+/// `inspect`: the Test Kit Page Context, plus a new observation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Inspect {
+    /// What to read.
+    pub request: InspectRequest,
+}
+
+/// `exec`: admit and run one statement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Exec {
+    /// The observation the statement's refs come from (must be the latest).
+    pub observation: Option<u64>,
+    /// One ACL step block.
+    pub statement: String,
+}
+
+/// Read the page's repair queue without removing anything (`peekRepairBatch`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairPeek {
+    /// At most this many findings (1..=100).
+    pub max: u32,
+}
+
+/// Remove exactly these findings from the page's repair queue (`takeRepairBatch`), after the
+/// caller appended them to the ledger; answers the removed findings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairTake {
+    /// The finding ids (at most 100).
+    pub ids: Vec<String>,
+}
+
+/// Read the reviewer's queued actions without removing them (`peekRepairActions`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairActionsPeek {
+    /// At most this many actions (1..=100).
+    pub max: u32,
+}
+
+/// Hand the page the ledger's per-item answers to the actions a drain peeked
+/// (`takeRepairActions({answers})`): those with a final answer leave the page's queue, the others
+/// stay for the next drain or POST.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairActionsTake {
+    /// The answers, in the repair endpoint's `actions` answer shape (at most 100). JSON, passed
+    /// to the page untouched: an answer to an action that did not validate echoes the page's own
+    /// ids as the page sent them (they have no ledger type), and the Test Kit matches on them.
+    pub answers: Vec<Value>,
+}
+
+/// Write a repair candidate under `dir` and run it with the suite executor in a fresh context of
+/// the session's browser, under the session's origin and network policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairProve {
+    /// The admitted candidate suite (ACL source).
+    pub candidate: String,
+    /// Its verification folder, relative to the session folder, below `artifacts/repairs/`.
+    pub dir: String,
+}
+
+/// Record a finding's before baseline (console and page errors since the document loaded,
+/// screenshot, bounded Page Context) into `dir`. `agent repair-drain` asks for it for every
+/// finding it appended from the page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairBaseline {
+    /// The finding the baseline belongs to.
+    pub finding: String,
+    /// Session-relative folder, `artifacts/repairs/<finding>/baseline`.
+    pub dir: String,
+}
+
+/// Wait (at most `timeout_ms`, ≤ 60 s) until the page's repair queue changed after `since`
+/// (`subscribeRepairs`). Without `since` it answers at once with the current mark. `a3s-test
+/// dev` drains after each change instead of polling. Any other client preempts the wait.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairWait {
+    /// The mark of the last answer (`None`: answer at once).
+    pub since: Option<RepairMark>,
+    /// The longest wait in ms.
+    pub timeout_ms: u64,
+}
+
+/// Mirror ledger status changes in the page (`applyRepairEvent`, one call per event); answers
+/// how many the page applied. Events the page does not know (other pages' findings) are skipped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairApply {
+    /// The events, as the Test Kit takes them (at most 100).
+    pub events: Vec<PageRepairEvent>,
+}
+
+/// Close the session with a verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finish {
+    /// Passed or failed.
+    pub status: FinishStatus,
+    /// What happened, in the agent's words (stored as untrusted text).
+    pub summary: String,
+}
+
+/// Close the session without a verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Abort {
+    /// Why.
+    pub reason: Option<String>,
+}
+
+/// One turn: every request, tagged by `op` (the shape `events.jsonl` logs it in).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
     /// Observe the page: the outline within a byte budget, or a diff, optionally after the
     /// page settled.
-    Observe {
-        /// What view to answer with.
-        #[serde(flatten)]
-        view: super::view::ViewRequest,
-    },
-    /// Inspect the Test Kit Page Context: the bridge's answer plus a new observation.
-    Inspect {
-        /// What to read.
-        request: super::page_context::inspect::InspectRequest,
-    },
-    /// Admit and run one statement.
-    Exec {
-        /// The observation the statement's refs come from (must be the latest).
-        observation: Option<u64>,
-        /// One ACL step block.
-        statement: String,
-    },
-    /// Read the page's repair queue without removing anything (`peekRepairBatch`).
-    RepairPeek {
-        /// At most this many findings (1..=100).
-        max: u32,
-    },
-    /// Remove exactly these findings from the page's repair queue (`takeRepairBatch`), after
-    /// the caller appended them to the ledger.
-    RepairTake {
-        /// The finding ids (at most 100).
-        ids: Vec<String>,
-    },
-    /// Read the reviewer's queued actions without removing them (`peekRepairActions`).
-    RepairActionsPeek {
-        /// At most this many actions (1..=100).
-        max: u32,
-    },
-    /// Hand the page the ledger's per-item answers to the actions a drain peeked
-    /// (`takeRepairActions({answers})`): those with a final answer leave the page's queue, the
-    /// others stay for the next drain or POST.
-    RepairActionsTake {
-        /// The answers, in the repair endpoint's `actions` answer shape (at most 100).
-        answers: Vec<serde_json::Value>,
-    },
-    /// Write a repair candidate under `dir` and run it with the suite executor in a fresh
-    /// context of the session's browser, under the session's origin and network policy; answers
-    /// the candidate record (path, digest, proof).
-    RepairProve {
-        /// The admitted candidate suite (ACL source).
-        candidate: String,
-        /// Its verification folder, relative to the session folder, below `artifacts/repairs/`.
-        dir: String,
-    },
-    /// Record a finding's before baseline (console and page errors since the document loaded,
-    /// screenshot, bounded Page Context) into `dir`; answers `{"baseline": Baseline}` (a
-    /// wrapper, because any answer may also carry `blocked_requests`). `agent repair-drain` asks
-    /// for it for every finding it appended from the page.
-    RepairBaseline {
-        /// The finding the baseline belongs to.
-        finding: String,
-        /// Session-relative folder, `artifacts/repairs/<finding>/baseline`.
-        dir: String,
-    },
-    /// Wait (at most `timeout_ms`, ≤ 60 s) until the page's repair queue changed after `since`
-    /// (`subscribeRepairs`); answers `{"mark": RepairMark}`. Without `since` it answers at once
-    /// with the current mark. `a3s-test dev` drains after each change instead of polling.
-    RepairWait {
-        /// The mark of the last answer (`None`: answer at once).
-        since: Option<super::page_context::repair_watch::RepairMark>,
-        /// The longest wait in ms.
-        timeout_ms: u64,
-    },
-    /// Mirror ledger status changes in the page (`applyRepairEvent`, one call per event);
-    /// answers `{"applied": n}`. Events the page does not know (other pages' findings) are
-    /// skipped.
-    RepairApply {
-        /// `RepairEvent`s as the Test Kit takes them (at most 100).
-        events: Vec<serde_json::Value>,
-    },
-    /// Steps 1–5 of a repair verification in this page; answers
-    /// `{"verification": PageVerification}`.
-    RepairObserve(super::repair_page::ObserveRequest),
-    /// Close the session with a verdict.
-    Finish {
-        /// Passed or failed.
-        status: FinishStatus,
-        /// What happened, in the agent's words (stored as untrusted text).
-        summary: String,
-    },
-    /// Close the session without a verdict.
-    Abort {
-        /// Why.
-        reason: Option<String>,
-    },
+    Observe(ViewRequest),
+    /// See [`Inspect`].
+    Inspect(Inspect),
+    /// See [`Exec`].
+    Exec(Exec),
+    /// See [`RepairPeek`].
+    RepairPeek(RepairPeek),
+    /// See [`RepairTake`].
+    RepairTake(RepairTake),
+    /// See [`RepairActionsPeek`].
+    RepairActionsPeek(RepairActionsPeek),
+    /// See [`RepairActionsTake`].
+    RepairActionsTake(RepairActionsTake),
+    /// See [`RepairProve`].
+    RepairProve(RepairProve),
+    /// See [`RepairBaseline`].
+    RepairBaseline(RepairBaseline),
+    /// See [`RepairWait`].
+    RepairWait(RepairWait),
+    /// See [`RepairApply`].
+    RepairApply(RepairApply),
+    /// Steps 1–5 of a repair verification in this page.
+    RepairObserve(ObserveRequest),
+    /// See [`Finish`].
+    Finish(Finish),
+    /// See [`Abort`].
+    Abort(Abort),
 }
 
-/// The answer to one turn.
+/// Each request struct: its variant of [`Request`] and its reply type.
+macro_rules! calls {
+    ($($call:ty => $variant:ident, $reply:ty;)*) => {$(
+        impl From<$call> for Request {
+            fn from(call: $call) -> Request {
+                Request::$variant(call)
+            }
+        }
+        impl Call for $call {
+            type Reply = $reply;
+        }
+    )*};
+}
+
+calls! {
+    ViewRequest => Observe, Observation;
+    Inspect => Inspect, Observation;
+    Exec => Exec, Executed;
+    RepairPeek => RepairPeek, FindingBatch;
+    RepairTake => RepairTake, FindingBatch;
+    RepairActionsPeek => RepairActionsPeek, ActionBatch;
+    RepairActionsTake => RepairActionsTake, ActionBatch;
+    RepairProve => RepairProve, CandidateRecord;
+    RepairBaseline => RepairBaseline, Baseline;
+    RepairWait => RepairWait, Waited;
+    RepairApply => RepairApply, u32;
+    ObserveRequest => RepairObserve, PageVerification;
+    Finish => Finish, Closing;
+    Abort => Abort, Closing;
+}
+
+/// Any reply, as the supervisor serializes it: untagged, so each is exactly its own JSON and the
+/// client, which knows what it asked, reads it as that request's [`Call::Reply`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Replied {
+    /// `observe`, `inspect`.
+    Observation(Box<Observation>),
+    /// `exec`.
+    Executed(Box<Executed>),
+    /// `repair_peek`, `repair_take`.
+    Findings(FindingBatch),
+    /// `repair_actions_peek`, `repair_actions_take`.
+    Actions(ActionBatch),
+    /// `repair_prove`.
+    Candidate(Box<CandidateRecord>),
+    /// `repair_baseline`.
+    Baseline(Box<Baseline>),
+    /// `repair_wait`.
+    Waited(Waited),
+    /// `repair_apply`: how many events the page applied.
+    Applied(u32),
+    /// `repair_observe`.
+    Verification(Box<PageVerification>),
+    /// `finish`, `abort`.
+    Closing(Box<Closing>),
+}
+
+impl Replied {
+    /// The observation the turn took, when it took one (for the turn log).
+    pub fn observation(&self) -> Option<u64> {
+        match self {
+            Replied::Observation(o) => Some(o.observation),
+            _ => None,
+        }
+    }
+}
+
+/// Each reply type: its variant of [`Replied`] (boxed when large) and whether it shows the
+/// blocked requests.
+macro_rules! replies {
+    ($($reply:ty => $variant:ident $(, $boxed:ident)?;)*) => {$(
+        impl From<$reply> for Replied {
+            fn from(reply: $reply) -> Replied {
+                Replied::$variant($($boxed::new)?(reply))
+            }
+        }
+    )*};
+}
+
+replies! {
+    Observation => Observation, Box;
+    Executed => Executed, Box;
+    FindingBatch => Findings;
+    ActionBatch => Actions;
+    CandidateRecord => Candidate, Box;
+    Baseline => Baseline, Box;
+    Waited => Waited;
+    u32 => Applied;
+    PageVerification => Verification, Box;
+    Closing => Closing, Box;
+}
+
+impl Reply for Observation {
+    fn take_blocked(&mut self, blocked: Vec<String>) {
+        self.blocked_requests = blocked;
+    }
+}
+
+impl Reply for Executed {
+    fn take_blocked(&mut self, blocked: Vec<String>) {
+        self.blocked_requests = blocked;
+    }
+}
+
+impl Reply for Closing {
+    fn take_blocked(&mut self, blocked: Vec<String>) {
+        self.blocked_requests = blocked;
+    }
+}
+
+impl Reply for FindingBatch {}
+impl Reply for ActionBatch {}
+impl Reply for CandidateRecord {}
+impl Reply for Baseline {}
+impl Reply for Waited {}
+impl Reply for u32 {}
+impl Reply for PageVerification {}
+
+/// A request line: the version the client speaks and what it asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Response {
-    /// True when the turn succeeded.
-    pub ok: bool,
-    /// The result (ok) or the error (not ok).
-    pub body: Value,
+pub struct RequestLine {
+    /// [`PROTOCOL_VERSION`] of the client.
+    pub version: u32,
+    /// The request.
+    pub request: Request,
+}
+
+impl RequestLine {
+    /// `request` in this build's protocol.
+    pub fn new(request: Request) -> Self {
+        RequestLine {
+            version: PROTOCOL_VERSION,
+            request,
+        }
+    }
+
+    /// Read a request line (the supervisor's side). A line of another version is
+    /// `test.session.supervisor` naming both versions; one that is not a request of this version
+    /// is `test.session.schema`.
+    pub fn read(line: &str) -> Result<Request, SessionError> {
+        let invalid = |e: serde_json::Error| {
+            SessionError::new(SessionCode::Schema, format!("invalid request: {e}"))
+        };
+        let theirs = serde_json::from_str::<Probe>(line)
+            .map_err(invalid)?
+            .version();
+        if theirs != PROTOCOL_VERSION {
+            return Err(SessionError::new(
+                SessionCode::Supervisor,
+                format!(
+                    "this a3s-test speaks session protocol version {theirs} but the session's \
+                     supervisor speaks version {PROTOCOL_VERSION}; {RESTART_HINT}"
+                ),
+            ));
+        }
+        serde_json::from_str::<RequestLine>(line)
+            .map(|l| l.request)
+            .map_err(invalid)
+    }
+}
+
+/// Just the version of a line, whatever else it holds.
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(default)]
+    version: Option<u32>,
+}
+
+impl Probe {
+    fn version(&self) -> u32 {
+        self.version.unwrap_or(UNVERSIONED)
+    }
+}
+
+/// A refused or failed turn: the error and the command that gets the agent further.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// The error.
+    pub error: SessionError,
+    /// The command to run next, when one would help (`super::next::after_error`).
+    pub next: Option<String>,
+}
+
+/// An answer line: the reply (or the refusal) and the fields any answer carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Envelope<T> {
+    /// [`PROTOCOL_VERSION`] of the supervisor.
+    pub version: u32,
+    /// The reply, or why there is none.
+    pub outcome: Result<T, Refusal>,
     /// True when the supervisor exits after this answer.
     pub closing: bool,
+    /// Requests the network policy blocked since the last answer (untrusted URLs).
+    pub blocked_requests: Vec<String>,
 }
 
-impl Response {
+impl<T> Envelope<T> {
     /// A successful answer.
-    pub fn ok(body: Value) -> Self {
-        Response {
-            ok: true,
-            body,
+    pub fn reply(reply: T) -> Self {
+        Envelope {
+            version: PROTOCOL_VERSION,
+            outcome: Ok(reply),
             closing: false,
+            blocked_requests: Vec::new(),
         }
     }
 
     /// A refusal or failure.
-    pub fn error(e: &SessionError) -> Self {
-        Response {
-            ok: false,
-            body: serde_json::to_value(e).expect("errors serialize"),
+    pub fn error(error: SessionError, next: Option<String>) -> Self {
+        Envelope {
+            version: PROTOCOL_VERSION,
+            outcome: Err(Refusal { error, next }),
             closing: false,
+            blocked_requests: Vec::new(),
         }
     }
 }
+
+impl<T: Reply> Envelope<T> {
+    /// Read an answer line (the client's side). A line of another version (or without one) is
+    /// `test.session.supervisor` naming both versions with a hint; so is a line that is not an
+    /// answer of this version at all.
+    pub fn read(line: &str) -> Result<Self, SessionError> {
+        let supervisor = |m: String| SessionError::new(SessionCode::Supervisor, m);
+        let probe = serde_json::from_str::<Probe>(line).map_err(|e| {
+            supervisor(format!(
+                "unreadable supervisor answer (session protocol version {PROTOCOL_VERSION} \
+                 expected): {e}; {RESTART_HINT}"
+            ))
+        })?;
+        let theirs = probe.version();
+        if theirs != PROTOCOL_VERSION {
+            return Err(supervisor(format!(
+                "the session's supervisor speaks session protocol version {theirs} and this \
+                 a3s-test speaks version {PROTOCOL_VERSION}; {RESTART_HINT}"
+            )));
+        }
+        let wire: Wire<T> = serde_json::from_str(line).map_err(|e| {
+            supervisor(format!(
+                "the supervisor's answer does not fit session protocol version \
+                 {PROTOCOL_VERSION}: {e}"
+            ))
+        })?;
+        let outcome = match (wire.reply, wire.error) {
+            (Some(reply), None) => Ok(reply),
+            (None, Some(error)) => Err(Refusal {
+                error,
+                next: wire.next,
+            }),
+            _ => {
+                return Err(supervisor(
+                    "the supervisor's answer carries neither exactly one reply nor one error"
+                        .into(),
+                ))
+            }
+        };
+        Ok(Envelope {
+            version: wire.version,
+            outcome,
+            closing: wire.closing,
+            blocked_requests: wire.blocked_requests,
+        })
+    }
+
+    /// The reply with the blocked requests it shows, or the error with its next command (in the
+    /// detail, where the CLI prints it).
+    pub fn into_result(self) -> Result<T, SessionError> {
+        match self.outcome {
+            Ok(mut reply) => {
+                reply.take_blocked(self.blocked_requests);
+                Ok(reply)
+            }
+            Err(Refusal { error, next }) => Err(match next {
+                Some(next) => error.with_next(next),
+                None => error,
+            }),
+        }
+    }
+}
+
+impl<T: Serialize> Envelope<T> {
+    /// The answer as one line (without the newline).
+    pub fn to_line(&self) -> Vec<u8> {
+        let (reply, error, next) = match &self.outcome {
+            Ok(reply) => (Some(reply), None, None),
+            Err(r) => (None, Some(&r.error), r.next.as_deref()),
+        };
+        let wire = WireOut {
+            version: self.version,
+            reply,
+            error,
+            next,
+            closing: self.closing,
+            blocked_requests: &self.blocked_requests,
+        };
+        serde_json::to_vec(&wire).expect("answers serialize")
+    }
+}
+
+/// The answer to a request of another protocol version: this version's error envelope, plus the
+/// `ok`/`body` fields an unversioned client reads, so it too shows the error instead of a parse
+/// failure.
+pub fn foreign_answer(error: &SessionError) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct Foreign<'a> {
+        version: u32,
+        error: &'a SessionError,
+        closing: bool,
+        ok: bool,
+        body: &'a SessionError,
+    }
+    let answer = Foreign {
+        version: PROTOCOL_VERSION,
+        error,
+        closing: false,
+        ok: false,
+        body: error,
+    };
+    serde_json::to_vec(&answer).expect("errors serialize")
+}
+
+/// An answer as it is read: exactly one of `reply` and `error` (checked in [`Envelope::read`]).
+#[derive(Deserialize)]
+struct Wire<T> {
+    version: u32,
+    reply: Option<T>,
+    #[serde(default)]
+    error: Option<SessionError>,
+    #[serde(default)]
+    next: Option<String>,
+    closing: bool,
+    #[serde(default)]
+    blocked_requests: Vec<String>,
+}
+
+/// An answer as it is written.
+#[derive(Serialize)]
+struct WireOut<'a, T> {
+    version: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reply: Option<&'a T>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a SessionError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next: Option<&'a str>,
+    closing: bool,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    blocked_requests: &'a [String],
+}
+
+#[cfg(test)]
+mod tests;

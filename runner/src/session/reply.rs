@@ -1,6 +1,6 @@
 //! The typed bodies of the supervisor's answers that the CLI and the MCP tools hand on as they
-//! are: an exec turn's [`Executed`] and a close's [`SessionReport`] (which is also
-//! `report.json`). The engine builds them and `crate::ops` of the binary reads them back as the
+//! are: an exec turn's [`Executed`] and a close's [`Closing`] with its [`SessionReport`] (which
+//! is also `report.json`). The engine builds them and `crate::ops` of the binary reads them back as the
 //! same types, so neither side writes or reads them by string key.
 //!
 //! [`SessionReport`] declares its fields in alphabetical order on purpose: the report used to be
@@ -37,7 +37,9 @@ pub struct Executed {
     #[serde(default)]
     pub evidence: Vec<EvidenceFile>,
     /// The driver's step-specific facts (tab list, dialog status, download …): the JSON of its
-    /// typed `a3s_test_driver::StepDetail`, kept as JSON because the CLI reads answers back.
+    /// typed `a3s_test_driver::StepDetail`, kept as JSON on the wire because that type is
+    /// untagged and serialize-only (several variants share a shape, so it cannot be read back
+    /// unambiguously) and the CLI prints it as it is.
     #[serde(default)]
     pub detail: Option<serde_json::Value>,
     /// The page URL after the step.
@@ -93,4 +95,17 @@ pub struct SessionReport {
     pub summary: Option<String>,
     /// The summary is untrusted data.
     pub summary_untrusted: bool,
+}
+
+/// The supervisor's answer to `finish` and `abort`: the report it wrote and what to run next.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Closing {
+    /// The session report (also `report.json`).
+    pub report: SessionReport,
+    /// The command to run next (promote, after a passed session with steps).
+    #[serde(default)]
+    pub next: Option<String>,
+    /// Requests the network policy blocked since the last answer (untrusted URLs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_requests: Vec<String>,
 }

@@ -18,7 +18,8 @@ use super::code::{SessionCode, SessionError};
 use super::engine::Engine;
 use super::event::{ExpiryReason, SessionEvent};
 use super::file::{append_event, SessionFile, SessionState};
-use super::protocol::{Request, Response};
+use super::page_context::repair_watch::Waited;
+use super::protocol::{self, Envelope, Replied, Request, RequestLine};
 use super::spawn;
 use crate::executor::DriverLauncher;
 use crate::exit::Exit;
@@ -173,29 +174,33 @@ where
         let mut line = String::new();
         let mut reader = BufReader::new(read);
         let got = tokio::time::timeout(REQUEST_READ, reader.read_line(&mut line)).await;
-        let response = match got {
-            Ok(Ok(n)) if n > 0 => match serde_json::from_str::<Request>(&line) {
+        let answer = match got {
+            Ok(Ok(n)) if n > 0 => match RequestLine::read(&line) {
                 // A wait gives way to any other client: the newcomer is served next and the
-                // waiter is told to ask again (`{"preempted": true}`).
-                Ok(request @ Request::RepairWait { .. }) => tokio::select! {
+                // waiter is told to ask again.
+                Ok(request @ Request::RepairWait(_)) => tokio::select! {
                     r = engine.handle(request) => r,
                     a = listener.accept() => {
                         preempted_by = a.ok().map(|(s, _)| s);
-                        Response::ok(serde_json::json!({ "preempted": true }))
+                        Envelope::reply(Replied::Waited(Waited::Preempted))
                     }
                 },
                 Ok(request) => engine.handle(request).await,
-                Err(e) => Response::error(&SessionError::new(
-                    SessionCode::Schema,
-                    format!("invalid request: {e}"),
-                )),
+                // Another protocol version: told in a form its client reads too.
+                Err(e) if e.code == SessionCode::Supervisor => {
+                    let mut text = protocol::foreign_answer(&e);
+                    text.push(b'\n');
+                    let _ = tokio::time::timeout(REQUEST_READ, write.write_all(&text)).await;
+                    continue;
+                }
+                Err(e) => Envelope::error(e, None),
             },
             _ => continue,
         };
-        let mut text = serde_json::to_vec(&response).expect("responses serialize");
+        let mut text = answer.to_line();
         text.push(b'\n');
         let _ = tokio::time::timeout(REQUEST_READ, write.write_all(&text)).await;
-        if response.closing {
+        if answer.closing {
             break;
         }
     }

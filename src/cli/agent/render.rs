@@ -7,7 +7,6 @@ use a3s_test_ledger::LedgerError;
 use a3s_test_runner::session::{SessionCode, SessionError};
 use clap::Args;
 use serde::Serialize;
-use serde_json::Value;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -66,10 +65,7 @@ impl Failure for SessionError {
         ExitCode::from(SessionError::exit(self))
     }
     fn next(&self) -> Option<&str> {
-        self.detail
-            .as_ref()
-            .and_then(|d| d.get("next"))
-            .and_then(Value::as_str)
+        SessionError::next(self)
     }
 }
 

@@ -7,10 +7,9 @@
 use super::Wake;
 use crate::ops::session::turn;
 use crate::ops::Context;
-use a3s_test_runner::session::page_context::repair_watch::RepairMark;
-use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::page_context::repair_watch::{RepairMark, Waited};
+use a3s_test_runner::session::protocol::RepairWait;
 use a3s_test_runner::session::SessionCode;
-use serde::Deserialize;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
@@ -48,32 +47,26 @@ impl Patience {
     }
 }
 
-#[derive(Debug, Deserialize)]
-struct Answer {
-    #[serde(default)]
-    mark: Option<RepairMark>,
-}
-
 /// Wait for changes of `session`'s page until the main loop hangs up or the session ends.
 pub fn run(root: std::path::PathBuf, session: String, wake: Sender<Wake>) {
     let ctx = Context::new(Some(root));
     let mut since: Option<RepairMark> = None;
     let mut patience = Patience::default();
     loop {
-        let request = Request::RepairWait {
+        let request = RepairWait {
             since: since.clone(),
             timeout_ms: WAIT_MS,
         };
         let message = match turn(&ctx, &session, request) {
-            Ok(body) => {
+            Ok(waited) => {
                 patience.ok();
-                let answer: Answer = serde_json::from_value(body).unwrap_or(Answer { mark: None });
-                match answer.mark {
-                    Some(mark) if Some(&mark) != since.as_ref() => {
+                match waited {
+                    Waited::Mark(mark) if Some(&mark) != since.as_ref() => {
                         since = Some(mark);
                         Wake::Changed
                     }
-                    _ => Wake::Tick,
+                    // The same mark, or another client preempted the wait: ask again.
+                    Waited::Mark(_) | Waited::Preempted => Wake::Tick,
                 }
             }
             Err(e)

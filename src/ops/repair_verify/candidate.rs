@@ -5,12 +5,12 @@
 //! never written into the application's files.
 
 use super::{Checked, Facts};
-use crate::ops::session::{turn, typed};
+use crate::ops::session::turn;
 use crate::ops::Context;
 use a3s_test_ledger::verification::{CandidateRecord, VerificationRecord};
 use a3s_test_ledger::Finding;
 use a3s_test_runner::repair::candidate::generate;
-use a3s_test_runner::session::protocol::Request;
+use a3s_test_runner::session::protocol::RepairProve;
 use a3s_test_runner::session::{SessionCode, SessionError};
 
 /// The code of a failed proof that names none of its own.
@@ -46,9 +46,9 @@ pub fn prove(
         Ok(None) => return Ok(Step8::NotDue),
         Err(e) => return Ok(Step8::NotAdmitted(e.to_string())),
     };
-    let request = Request::RepairProve {
+    let request = RepairProve {
         candidate: source,
         dir: dir.to_owned(),
     };
-    typed(turn(ctx, c.session.as_str(), request)?).map(Step8::Proven)
+    turn(ctx, c.session.as_str(), request).map(Step8::Proven)
 }

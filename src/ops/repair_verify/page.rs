@@ -5,10 +5,9 @@
 //! ledger's facts and types the answer.
 
 use super::{Checked, Facts};
-use crate::ops::session::{turn, typed};
+use crate::ops::session::turn;
 use crate::ops::Context;
 use a3s_test_ledger::Finding;
-use a3s_test_runner::session::protocol::Request;
 use a3s_test_runner::session::repair_page::{layout, locate, ObserveRequest, PageVerification};
 use a3s_test_runner::session::SessionError;
 
@@ -28,7 +27,7 @@ pub fn observe(
         .as_ref()
         .and_then(|raw| serde_json::from_str(raw.get()).ok())
         .unwrap_or(serde_json::Value::Null);
-    let request = Request::RepairObserve(ObserveRequest {
+    let request = ObserveRequest {
         after_revision: facts.reference_revision(finding),
         revision_timeout_ms: c.revision_timeout_ms,
         locators: locate::locators_of_context(&context),
@@ -40,14 +39,6 @@ pub fn observe(
             finding.target.region_scroll.as_ref().map(|s| s.get()),
         ),
         dir: dir.to_owned(),
-    });
-    let answer: Answer = typed(turn(ctx, c.session.as_str(), request)?)?;
-    Ok(answer.verification)
-}
-
-/// The supervisor's answer to `RepairObserve`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Answer {
-    verification: PageVerification,
+    };
+    turn(ctx, c.session.as_str(), request)
 }

@@ -9,7 +9,6 @@ use crate::session::code::{SessionCode, SessionError};
 use a3s_test_driver::AgentDriver;
 use a3s_test_fsroot::Dir;
 use a3s_test_ledger::verification::CandidateRecord;
-use serde_json::Value;
 use std::path::Path;
 
 /// Evidence folders a proof may write to: below the session's repair evidence root only.
@@ -23,7 +22,7 @@ impl<D: AgentDriver> Engine<D> {
         &mut self,
         candidate: &str,
         dir: &str,
-    ) -> Result<Value, SessionError> {
+    ) -> Result<CandidateRecord, SessionError> {
         self.ctx()?;
         let folder = self.evidence_dir(dir)?;
         let io = |e: a3s_test_fsroot::FsError| SessionError::fs(&e);
@@ -36,12 +35,11 @@ impl<D: AgentDriver> Engine<D> {
         };
         let result = proof::prove(self.driver.clone(), candidate, &settings).await;
         proof::write_proof(&folder, &result).map_err(io)?;
-        let record = CandidateRecord {
+        Ok(CandidateRecord {
             path: format!("{}/{CANDIDATE_FILE}", dir.trim_end_matches('/')),
             sha256,
             proof: result,
-        };
-        serde_json::to_value(record).map_err(|e| SessionError::new(SessionCode::Io, e.to_string()))
+        })
     }
 
     /// `dir` under the session folder: relative, without `..`, below [`EVIDENCE_ROOT`], every

@@ -10,7 +10,7 @@ use super::fingerprint::{fingerprint, fingerprints};
 use a3s_test_driver::OPERABLE_ROLES as ACTIONABLE_ROLES;
 use a3s_test_lang::ir::{Target, TextMatch};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Tags that are actionable without a role.
 const ACTIONABLE_TAGS: &[&str] = &["button", "a", "input", "select", "textarea", "summary"];
@@ -178,10 +178,90 @@ pub fn apply_delta(state: &mut PageContextState, delta: &Delta, token: &str) {
     }
 }
 
-/// The JSON view of `@cN` refs (names, components and sources are untrusted page data).
-pub fn to_json(crefs: &[CRefEntry]) -> Value {
-    Value::Array(
-        crefs
+/// One `@cN` ref as an observation shows it (role, name, component and source are untrusted page
+/// data). Fields in alphabetical order: the view used to be built as a JSON object (whose keys
+/// print sorted), and answers print the same.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CRefView {
+    /// The component boundary's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<String>,
+    /// Accessible name.
+    pub name: String,
+    /// `@cN`.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// Role.
+    pub role: String,
+    /// The component's source hint `file:line:column`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// The Page Context part of an observation on a page with the Test Kit bridge (fields
+/// alphabetical, as [`CRefView`]'s).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageContextView {
+    /// How many `@cN` refs the observation has.
+    pub ref_count: usize,
+    /// The refs.
+    pub refs: Vec<CRefView>,
+    /// The Page Context revision they are bound to.
+    pub revision: u64,
+    /// The bridge's SDK version.
+    pub sdk_version: String,
+}
+
+impl From<&PageContextState> for PageContextView {
+    fn from(state: &PageContextState) -> Self {
+        PageContextView {
+            ref_count: state.crefs.len(),
+            refs: state
+                .crefs
+                .iter()
+                .map(|r| CRefView {
+                    component: r.component.clone(),
+                    name: r.name.clone(),
+                    reference: r.reference.clone(),
+                    role: r.role.clone(),
+                    source: r.source.clone(),
+                })
+                .collect(),
+            revision: state.baseline,
+            sdk_version: state.sdk_version.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::collections::BTreeSet;
+
+    /// The typed view prints the very text the JSON object it replaced printed (sorted keys,
+    /// absent component and source left out).
+    #[test]
+    fn the_page_context_view_prints_as_its_json_did() {
+        let entry = |n: u32, component: Option<&str>, source: Option<&str>| CRefEntry {
+            reference: format!("@c{n}"),
+            fingerprint: format!("f{n}"),
+            role: "button".into(),
+            name: format!("Save {n}"),
+            component: component.map(str::to_string),
+            source: source.map(str::to_string),
+            durable: Vec::new(),
+        };
+        let state = PageContextState {
+            sdk_version: "1.2.0".into(),
+            baseline: 7,
+            crefs: vec![
+                entry(1, Some("Form"), Some("src/a.tsx:1:2")),
+                entry(2, None, None),
+            ],
+        };
+        let refs: Vec<Value> = state
+            .crefs
             .iter()
             .map(|r| {
                 let mut v = json!({ "ref": r.reference, "role": r.role, "name": r.name });
@@ -193,14 +273,21 @@ pub fn to_json(crefs: &[CRefEntry]) -> Value {
                 }
                 v
             })
-            .collect(),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::BTreeSet;
+            .collect();
+        let before = json!({
+            "sdk_version": state.sdk_version,
+            "revision": state.baseline,
+            "refs": refs,
+            "ref_count": state.crefs.len(),
+        });
+        let view = PageContextView::from(&state);
+        assert_eq!(
+            serde_json::to_string(&view).unwrap(),
+            serde_json::to_string(&before).unwrap()
+        );
+        let back: PageContextView = serde_json::from_value(before).unwrap();
+        assert_eq!(back, view);
+    }
 
     fn response() -> Value {
         json!({

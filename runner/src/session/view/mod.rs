@@ -170,8 +170,10 @@ pub struct Observation {
     pub settle: Option<Settled>,
     /// Test Kit Page Context refs (`@cN`), on pages with the bridge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page_context: Option<Value>,
-    /// The bridge's answer (`inspect` only; untrusted).
+    pub page_context: Option<crate::session::page_context::refs::PageContextView>,
+    /// The bridge's answer (`inspect` only; untrusted): the page's own JSON, passed through
+    /// untouched because its shape is the Test Kit's Page Context protocol, not ours (the diff
+    /// validator checks a delta before it is answered).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inspection: Option<Value>,
     /// Requests the network policy blocked since the last answer (untrusted URLs).

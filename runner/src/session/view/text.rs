@@ -99,22 +99,18 @@ pub fn render(v: &Observation) -> String {
         out.push_str(&format!("… {why}\n"));
     }
     // Test Kit Page Context refs: component names and source hints are untrusted page data too.
-    let crefs = v
-        .page_context
-        .as_ref()
-        .and_then(|p| p.get("refs"))
-        .and_then(Value::as_array);
+    let crefs = v.page_context.as_ref().map(|p| p.refs.as_slice());
     for r in crefs.into_iter().flatten() {
-        out.push_str(r["ref"].as_str().unwrap_or(""));
+        out.push_str(&r.reference);
         out.push(' ');
-        out.push_str(r["role"].as_str().unwrap_or(""));
+        out.push_str(&r.role);
         out.push(' ');
-        out.push_str(&quoted(r["name"].as_str().unwrap_or("")));
-        if let Some(c) = r["component"].as_str() {
+        out.push_str(&quoted(&r.name));
+        if let Some(c) = &r.component {
             out.push_str(" component=");
             out.push_str(&quoted(c));
         }
-        if let Some(src) = r["source"].as_str() {
+        if let Some(src) = &r.source {
             out.push_str(" source=");
             out.push_str(&quoted(src));
         }

@@ -1,0 +1,335 @@
+//! The envelope round trip (every reply reads back as itself, with the shared fields), and the
+//! clear errors of a foreign-version or malformed line — never a panic.
+
+use super::*;
+use crate::session::reply::{CleanupReport, Resolved, SessionReport};
+use a3s_test_lang::ir::ActionKind;
+use a3s_test_ledger::verification::{PageResult, Proof};
+use a3s_test_ledger::{Actor, FindingId, RepairStatus};
+use proptest::prelude::*;
+use serde_json::json;
+use std::fmt::Debug;
+
+/// `reply` sent as the supervisor sends it (as [`Replied`]) reads back as `R::Reply`, equal to
+/// itself, with the blocked requests and `closing` of the envelope; and the reply's JSON on the
+/// wire is exactly the reply's own JSON (the untagged [`Replied`] adds nothing).
+fn round_trip<R: Call>(reply: R::Reply, blocked: Vec<String>)
+where
+    R::Reply: Clone + PartialEq + Debug,
+{
+    let mut sent = Envelope::<Replied>::reply(reply.clone().into());
+    sent.blocked_requests = blocked.clone();
+    sent.closing = true;
+    let line = String::from_utf8(sent.to_line()).unwrap();
+    let wire: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(wire["version"], PROTOCOL_VERSION);
+    assert_eq!(wire["reply"], serde_json::to_value(&reply).unwrap());
+    let read = Envelope::<R::Reply>::read(&line).unwrap();
+    assert_eq!(read.version, PROTOCOL_VERSION);
+    assert!(read.closing);
+    assert_eq!(read.blocked_requests, blocked);
+    assert_eq!(read.outcome, Ok(reply.clone()));
+    let mut expected = reply;
+    expected.take_blocked(blocked);
+    assert_eq!(read.into_result().unwrap(), expected);
+}
+
+fn observation() -> Observation {
+    let mut o: Observation = serde_json::from_value(json!({
+        "observation": 3, "url": "http://127.0.0.1:1/", "untrusted": true, "ref_count": 0,
+        "next": "a3s-test agent observe --session s"
+    }))
+    .unwrap();
+    o.inspection = Some(json!({ "revision": 4, "nodes": [{ "id": "n1" }] }));
+    o
+}
+
+fn executed() -> Executed {
+    Executed {
+        turn: 2,
+        step: ActionKind::Click,
+        status: "passed".into(),
+        resolved: vec![Resolved {
+            reference: "@e1".into(),
+            target: "role(\"button\", \"Save\")".into(),
+        }],
+        evidence: Vec::new(),
+        detail: Some(json!({ "element": "<button>", "hit": "<button>", "x": 1.5, "y": 2.0 })),
+        url: "http://127.0.0.1:1/".into(),
+        untrusted: true,
+        next: Some("a3s-test agent observe --session s".into()),
+        blocked_requests: Vec::new(),
+    }
+}
+
+fn closing() -> Closing {
+    Closing {
+        report: SessionReport {
+            actions: 1,
+            cleanup: CleanupReport {
+                browser_pgid: 9,
+                problems: Vec::new(),
+            },
+            closed_at_ms: 5,
+            format_version: 1,
+            goal: None,
+            session: "s".into(),
+            start_url: "http://127.0.0.1:1/".into(),
+            started_at_ms: 1,
+            status: "passed".into(),
+            steps_passed: 1,
+            success: Vec::new(),
+            summary: Some("done".into()),
+            summary_untrusted: true,
+        },
+        next: None,
+        blocked_requests: Vec::new(),
+    }
+}
+
+#[test]
+fn every_reply_reads_back_as_itself() {
+    for blocked in [Vec::new(), vec!["http://evil.test/x".to_string()]] {
+        round_trip::<ViewRequest>(observation(), blocked.clone());
+        round_trip::<Inspect>(observation(), blocked.clone());
+        round_trip::<Exec>(executed(), blocked.clone());
+        let findings = FindingBatch {
+            protocol: "a3s.test.repair/1".into(),
+            repairs: vec![json!({ "id": "f1", "instruction": "x" })],
+        };
+        round_trip::<RepairPeek>(findings.clone(), blocked.clone());
+        round_trip::<RepairTake>(findings, blocked.clone());
+        let actions = ActionBatch {
+            protocol: "a3s.test.repair/1".into(),
+            actions: vec![json!({ "id": "a1", "repairId": "f1" })],
+        };
+        round_trip::<RepairActionsPeek>(actions.clone(), blocked.clone());
+        round_trip::<RepairActionsTake>(actions, blocked.clone());
+        let candidate = CandidateRecord {
+            path: "artifacts/repairs/f1/a1/verify/candidate.acl".into(),
+            sha256: "sha256:00".into(),
+            proof: Proof {
+                passed: false,
+                code: Some("test.assert.text_mismatch".into()),
+                message: Some("no".into()),
+                duration_ms: 12,
+            },
+        };
+        round_trip::<RepairProve>(candidate, blocked.clone());
+        let baseline = Baseline {
+            url: "http://127.0.0.1:1/".into(),
+            revision: Some(2),
+            console_errors: 1,
+            page_errors: 0,
+            evidence: Vec::new(),
+        };
+        round_trip::<RepairBaseline>(baseline, blocked.clone());
+        let mark = RepairMark {
+            epoch: "e".into(),
+            count: 4,
+        };
+        round_trip::<RepairWait>(Waited::Mark(mark), blocked.clone());
+        round_trip::<RepairWait>(Waited::Preempted, blocked.clone());
+        round_trip::<RepairApply>(7, blocked.clone());
+        let verification = PageVerification {
+            revision: Some(5),
+            page: PageResult::default(),
+            failure: None,
+        };
+        round_trip::<ObserveRequest>(verification, blocked.clone());
+        round_trip::<Finish>(closing(), blocked.clone());
+        round_trip::<Abort>(closing(), blocked);
+    }
+}
+
+#[test]
+fn only_the_replies_that_show_blocked_requests_take_them() {
+    let blocked = vec!["http://evil.test/x".to_string()];
+    let mut o = observation();
+    o.take_blocked(blocked.clone());
+    assert_eq!(o.blocked_requests, blocked);
+    let mut e = executed();
+    e.take_blocked(blocked.clone());
+    assert_eq!(e.blocked_requests, blocked);
+    let mut c = closing();
+    c.take_blocked(blocked.clone());
+    assert_eq!(c.blocked_requests, blocked);
+}
+
+#[test]
+fn an_error_reads_back_with_its_next_command_in_the_detail() {
+    let error = SessionError::new(SessionCode::StaleRef, "@e2 is stale")
+        .with_detail(json!({ "statement": "click { target = ref(\"@e2\") }" }));
+    let next = "a3s-test agent observe --session s".to_string();
+    let line = Envelope::<Replied>::error(error.clone(), Some(next.clone())).to_line();
+    let wire: Value = serde_json::from_slice(&line).unwrap();
+    assert_eq!(wire["next"], next.as_str());
+    assert_eq!(wire["error"]["code"], "test.session.stale_ref");
+    assert!(wire.get("reply").is_none() && wire.get("blocked_requests").is_none());
+    let read = Envelope::<Executed>::read(std::str::from_utf8(&line).unwrap()).unwrap();
+    assert_eq!(
+        read.outcome,
+        Err(Refusal {
+            error: error.clone(),
+            next: Some(next.clone())
+        })
+    );
+    let e = read.into_result().unwrap_err();
+    assert_eq!(e.next(), Some(next.as_str()));
+    assert_eq!(
+        e.detail,
+        Some(json!({ "statement": "click { target = ref(\"@e2\") }", "next": next }))
+    );
+    // Without a next command the error is the supervisor's, untouched.
+    let line = Envelope::<Replied>::error(error.clone(), None).to_line();
+    let read = Envelope::<Executed>::read(std::str::from_utf8(&line).unwrap()).unwrap();
+    assert_eq!(read.into_result().unwrap_err(), error);
+}
+
+/// The error a line read as an answer gives, which must be `test.session.supervisor`.
+fn answer_error(line: &str) -> String {
+    let e = Envelope::<Executed>::read(line).unwrap_err();
+    assert_eq!(e.code, SessionCode::Supervisor, "{line}: {e}");
+    e.message
+}
+
+#[test]
+fn an_answer_of_another_version_names_both_versions_and_the_way_out() {
+    // The unversioned protocol: no `version` field.
+    let old = r#"{"ok":true,"body":{"turn":1},"closing":false}"#;
+    let m = answer_error(old);
+    assert!(
+        m.contains("speaks session protocol version 1 and this a3s-test speaks version 2"),
+        "{m}"
+    );
+    assert!(m.contains("restart the session with this a3s-test"), "{m}");
+    let newer = r#"{"version":3,"reply":{"anything":true},"closing":false}"#;
+    let m = answer_error(newer);
+    assert!(m.contains("version 3") && m.contains("version 2"), "{m}");
+}
+
+#[test]
+fn a_malformed_answer_is_a_supervisor_error_not_a_panic() {
+    for line in [
+        "",
+        "not json",
+        "[1,2]",
+        r#"{"version":"two"}"#,
+        r#"{"version":2}"#,
+        r#"{"version":2,"closing":false}"#,
+        r#"{"version":2,"closing":false,"reply":{"turn":"one"}}"#,
+    ] {
+        answer_error(line);
+    }
+    let both = serde_json::to_string(&json!({
+        "version": 2, "closing": false, "reply": executed(),
+        "error": SessionError::new(SessionCode::Io, "x"),
+    }))
+    .unwrap();
+    assert!(answer_error(&both).contains("neither exactly one reply nor one error"));
+}
+
+#[test]
+fn requests_carry_the_version_and_log_in_their_old_shape() {
+    let exec = Exec {
+        observation: Some(2),
+        statement: "press \"Enter\"".into(),
+    };
+    let line = serde_json::to_string(&RequestLine::new(exec.clone().into())).unwrap();
+    let wire: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(
+        wire,
+        json!({ "version": 2, "request": {
+            "op": "exec", "observation": 2, "statement": "press \"Enter\"" } })
+    );
+    assert_eq!(RequestLine::read(&line).unwrap(), Request::Exec(exec));
+    let observe = Request::from(ViewRequest::default());
+    assert_eq!(
+        serde_json::to_value(&observe).unwrap(),
+        json!({ "op": "observe", "full": false, "form": "text" })
+    );
+    let apply = RepairApply {
+        events: vec![PageRepairEvent {
+            actor: Actor::A3sTest,
+            at: "2026-01-01T00:00:00Z".into(),
+            attempt_id: None,
+            repair_id: FindingId::parse("f1").unwrap(),
+            request_id: "ledger-3".into(),
+            sequence: 3,
+            status: RepairStatus::Queued,
+        }],
+    };
+    let line = serde_json::to_string(&RequestLine::new(apply.clone().into())).unwrap();
+    assert_eq!(
+        RequestLine::read(&line).unwrap(),
+        Request::RepairApply(apply)
+    );
+    // The event prints as the JSON object it replaced (keys sorted).
+    let event = serde_json::to_string(&json!({
+        "repairId": "f1", "sequence": 3, "status": "queued", "actor": "a3s-test",
+        "at": "2026-01-01T00:00:00Z", "requestId": "ledger-3",
+    }))
+    .unwrap();
+    assert!(line.contains(&event), "{line}");
+}
+
+#[test]
+fn a_request_of_another_version_is_refused_in_a_form_both_clients_read() {
+    for (line, theirs) in [
+        (r#"{"op":"observe","full":false}"#, 1),
+        (r#"{"version":3,"request":{"op":"observe"}}"#, 3),
+    ] {
+        let e = RequestLine::read(line).unwrap_err();
+        assert_eq!(e.code, SessionCode::Supervisor);
+        assert!(
+            e.message.contains(&format!(
+                "speaks session protocol version {theirs} but the session's supervisor speaks \
+                 version 2"
+            )),
+            "{}",
+            e.message
+        );
+        let answer = foreign_answer(&e);
+        // An unversioned client reads `ok` and `body`.
+        let old: Value = serde_json::from_slice(&answer).unwrap();
+        assert_eq!(old["ok"], false);
+        assert_eq!(old["closing"], false);
+        let body: SessionError = serde_json::from_value(old["body"].clone()).unwrap();
+        assert_eq!(body, e);
+        // This version reads the error.
+        let read = Envelope::<Observation>::read(std::str::from_utf8(&answer).unwrap()).unwrap();
+        assert_eq!(read.into_result().unwrap_err(), e);
+    }
+    for line in ["", "nope", r#"{"version":2,"request":{"op":"fly"}}"#] {
+        let e = RequestLine::read(line).unwrap_err();
+        assert_eq!(e.code, SessionCode::Schema, "{line}");
+    }
+}
+
+proptest! {
+    /// Any text where an answer line is expected gives a reply or an error, never a panic.
+    #[test]
+    fn any_answer_line_reads_without_panicking(line in ".{0,200}") {
+        let _ = Envelope::<Executed>::read(&line);
+        let _ = Envelope::<Waited>::read(&line);
+        let _ = RequestLine::read(&line);
+    }
+
+    /// The shared fields and free text survive the envelope whatever they hold.
+    #[test]
+    fn envelopes_round_trip_any_text(
+        blocked in proptest::collection::vec(".{0,40}", 0..4),
+        message in ".{0,80}",
+        next in proptest::option::of(".{0,40}"),
+        applied in any::<u32>(),
+        epoch in "[a-z0-9]{0,32}",
+        count in any::<u64>(),
+    ) {
+        round_trip::<RepairApply>(applied, blocked.clone());
+        round_trip::<RepairWait>(Waited::Mark(RepairMark { epoch, count }), blocked);
+        let error = SessionError::new(SessionCode::Policy, message);
+        let line = Envelope::<Replied>::error(error.clone(), next.clone()).to_line();
+        let read = Envelope::<u32>::read(std::str::from_utf8(&line).unwrap()).unwrap();
+        prop_assert_eq!(read.outcome, Err(Refusal { error, next }));
+    }
+}
