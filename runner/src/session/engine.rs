@@ -25,7 +25,7 @@ use super::protocol::{FinishStatus, Request, Response};
 use super::repair_page;
 use super::reply::{CleanupReport, Executed, Resolved, SessionReport};
 use super::statement::replace_refs;
-use super::view::{ViewRequest, ViewState};
+use super::view::{Observation, ViewRequest, ViewState};
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
 use crate::step::{self, StepFailed};
@@ -56,6 +56,29 @@ pub const EXPECT_TIMEOUT: Duration = Duration::from_secs(2);
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 /// Bound on capturing failure evidence after a failed step (as the executor's cleanup bound).
 pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
+
+/// The least time the observation that follows an action gets (`then_observe`), even after a
+/// step that waited out the turn: with [`TURN_BOUND`] it stays well inside the client's
+/// [`super::client::TURN_TIMEOUT`].
+pub const AFTER_ACTION_OBSERVE: Duration = Duration::from_secs(15);
+
+/// True when the step of `e` reached the page (the step runner's failure, marked so by
+/// [`super::answer::step_failed`]), as opposed to the same code raised before dispatch.
+fn dispatched_here(e: &SessionError) -> bool {
+    e.detail
+        .as_ref()
+        .and_then(|d| d.get("dispatched"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// The observation id in a turn's answer: an `observe` answer's `observation` number, or the
+/// `observation` object an exec answered with (`then_observe`).
+fn observation_id(v: Option<&Value>) -> Option<u64> {
+    let v = v?;
+    v.as_u64()
+        .or_else(|| v.get("observation").and_then(Value::as_u64))
+}
 
 /// The target a `@eN` ref is dispatched through, or the true reason it cannot be: its node left
 /// the page, or nothing names it alone (or the browser could not be asked).
@@ -335,8 +358,11 @@ impl<D: AgentDriver> Engine<D> {
             Request::Exec {
                 observation,
                 statement,
+                then_observe,
             } => {
-                let result = self.exec(turn, observation, &statement).await;
+                let result = self
+                    .exec_then_observe(turn, observation, &statement, then_observe.as_ref())
+                    .await;
                 let recorded = self.recorded.clone().unwrap_or(statement);
                 result.map_err(|e| super::answer::refused(e, &recorded))
             }
@@ -352,14 +378,25 @@ impl<D: AgentDriver> Engine<D> {
             Request::Abort { reason } => self.close(SessionState::Aborted, "aborted", reason).await,
         };
         let outcome = match &result {
-            Ok(v) => TurnOutcome::passed(v.get("observation").and_then(Value::as_u64)),
-            Err(e) => TurnOutcome::failed(e),
+            Ok(v) => TurnOutcome::passed(observation_id(v.get("observation"))),
+            Err(e) => TurnOutcome {
+                observation: observation_id(e.detail.as_ref().and_then(|d| d.get("observation"))),
+                ..TurnOutcome::failed(e)
+            },
         };
         // A private value the agent typed is logged as `env("NAME")`, never as itself.
         let request = match (request, self.recorded.take()) {
-            (Request::Exec { observation, .. }, Some(statement)) => Request::Exec {
+            (
+                Request::Exec {
+                    observation,
+                    then_observe,
+                    ..
+                },
+                Some(statement),
+            ) => Request::Exec {
                 observation,
                 statement,
+                then_observe,
             },
             (request, _) => request,
         };
@@ -386,7 +423,18 @@ impl<D: AgentDriver> Engine<D> {
             }
             Err(e) => {
                 let mut r = Response::error(&e);
-                if let Some(n) = next::after_error(&self.file, e.code) {
+                // A failed step answered with the page after it needs no "observe" hint: what
+                // follows an observation is the agent's choice.
+                let observed = e
+                    .detail
+                    .as_ref()
+                    .is_some_and(|d| d.get("observation").is_some());
+                let n = if observed {
+                    next::after_observe(&self.file)
+                } else {
+                    next::after_error(&self.file, e.code)
+                };
+                if let Some(n) = n {
                     r.body["next"] = json!(n);
                 }
                 r
@@ -464,7 +512,9 @@ impl<D: AgentDriver> Engine<D> {
     }
 
     async fn observe(&mut self, request: &ViewRequest) -> Result<Value, SessionError> {
-        self.observe_with(request, None).await
+        let deadline = self.turn_deadline();
+        let view = self.observe_with(request, None, deadline).await?;
+        Ok(serde_json::to_value(view).expect("views serialize"))
     }
 
     /// A failed observation invalidates the refs of the one before it: the agent was about to
@@ -482,11 +532,12 @@ impl<D: AgentDriver> Engine<D> {
         &mut self,
         request: &ViewRequest,
         detected: Option<Bridge>,
-    ) -> Result<Value, SessionError> {
+        deadline: Instant,
+    ) -> Result<Observation, SessionError> {
         request
             .validate()
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
-        match self.observe_admitted(request, detected).await {
+        match self.observe_admitted(request, detected, deadline).await {
             Ok(view) => Ok(view),
             Err(e) => Err(self.observation_failed(e)),
         }
@@ -497,8 +548,8 @@ impl<D: AgentDriver> Engine<D> {
         &mut self,
         request: &ViewRequest,
         detected: Option<Bridge>,
-    ) -> Result<Value, SessionError> {
-        let deadline = self.turn_deadline();
+        deadline: Instant,
+    ) -> Result<Observation, SessionError> {
         let settled = match request.settle_ms {
             Some(ms) => Some(super::view::settle(self.ctx()?, ms, deadline).await?),
             None => None,
@@ -518,7 +569,6 @@ impl<D: AgentDriver> Engine<D> {
         let refs = self.views.numbering.refs(&snapshot);
         let mut observation = self.views.view(id, &snapshot, &refs, request);
         observation.settle = settled;
-        let mut view = serde_json::to_value(&observation).expect("views serialize");
         self.file.latest = Some(ObservationRecord {
             id,
             url: snapshot.url.clone(),
@@ -546,17 +596,15 @@ impl<D: AgentDriver> Engine<D> {
                 crefs: crefs_of(&response, &self.file.ownership.token),
             });
         if let Some(pc) = &self.file.page_context {
-            view["page_context"] = json!({
+            observation.page_context = Some(json!({
                 "sdk_version": pc.sdk_version,
                 "revision": pc.baseline,
                 "refs": crefs_json(&pc.crefs),
                 "ref_count": pc.crefs.len(),
-            });
+            }));
         }
-        if let Some(n) = next::after_observe(&self.file) {
-            view["next"] = json!(n);
-        }
-        Ok(view)
+        observation.next = next::after_observe(&self.file);
+        Ok(observation)
     }
 
     /// Read the Page Context as asked (a `diff` is validated like any delta), then take a new
@@ -613,11 +661,11 @@ impl<D: AgentDriver> Engine<D> {
         }
         // One handshake per inspect: the observation reuses the bridge found above.
         let mut view = self
-            .observe_admitted(&ViewRequest::default(), Some(bridge))
+            .observe_admitted(&ViewRequest::default(), Some(bridge), deadline)
             .await?;
-        view["inspection"] = response;
-        view["untrusted"] = json!(true);
-        Ok(view)
+        view.inspection = Some(response);
+        view.untrusted = true;
+        Ok(serde_json::to_value(view).expect("views serialize"))
     }
 
     async fn exec(
@@ -625,7 +673,7 @@ impl<D: AgentDriver> Engine<D> {
         turn: u64,
         observation: Option<u64>,
         source: &str,
-    ) -> Result<Value, SessionError> {
+    ) -> Result<Executed, SessionError> {
         // Gates 1–4 need no browser.
         let step = gates::schema(source)?;
         gates::capability(&step, self.driver.capabilities())?;
@@ -804,8 +852,74 @@ impl<D: AgentDriver> Engine<D> {
             untrusted: true,
             next: Some(next::after_exec(&self.file)),
             blocked_requests: Vec::new(),
+            observation: None,
+            observation_error: None,
         };
-        Ok(serde_json::to_value(executed).expect("answers serialize"))
+        Ok(executed)
+    }
+
+    /// An exec turn, answered with the observation that follows the step when `then_observe`
+    /// asks for one (an agent turn in one call): the step runs exactly as [`Self::exec`] runs
+    /// it, then the page is observed through the code path an `Observe` turn takes, so the
+    /// answer's observation is the latest one and its refs are the ones the next statement
+    /// binds to.
+    ///
+    /// Which outcomes observe: a step that passed, and a step that was dispatched and failed
+    /// in the page (the page may have changed, and the agent should see where it stands; the
+    /// observation goes in the error's `detail.observation`). A refusal before dispatch does
+    /// not: nothing happened, and the observation the statement was bound to is still the
+    /// latest and still open. Nor does a page that left the session's origins (it cannot be
+    /// observed). An observation that fails is reported beside the step's own outcome
+    /// (`observation_error`), never in its place: the step stands as it ran.
+    async fn exec_then_observe(
+        &mut self,
+        turn: u64,
+        observation: Option<u64>,
+        source: &str,
+        then_observe: Option<&ViewRequest>,
+    ) -> Result<Value, SessionError> {
+        let answer =
+            |executed: Executed| serde_json::to_value(executed).expect("answers serialize");
+        let Some(view) = then_observe else {
+            return self.exec(turn, observation, source).await.map(answer);
+        };
+        // A view the session cannot give refuses the statement before it runs.
+        view.validate()
+            .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+        let result = self.exec(turn, observation, source).await;
+        match result {
+            Ok(mut executed) => {
+                let deadline = self.after_action_deadline();
+                match self.observe_with(view, None, deadline).await {
+                    Ok(seen) => {
+                        executed.next = seen.next.clone();
+                        executed.observation = Some(seen);
+                    }
+                    Err(e) => executed.observation_error = Some(e),
+                }
+                Ok(answer(executed))
+            }
+            Err(e) if e.code == SessionCode::StepFailed && dispatched_here(&e) => {
+                let deadline = self.after_action_deadline();
+                let seen = self.observe_with(view, None, deadline).await;
+                let mut detail = e.detail.clone().unwrap_or_else(|| json!({}));
+                match seen {
+                    Ok(seen) => detail["observation"] = json!(seen),
+                    Err(oe) => detail["observation_error"] = json!(oe),
+                }
+                Err(e.with_detail(detail))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The deadline of the observation that follows an action: what is left of the turn, but
+    /// never less than [`AFTER_ACTION_OBSERVE`] (a step that waited out the turn still gets its
+    /// page seen), within the session's deadline.
+    fn after_action_deadline(&self) -> Instant {
+        let left = self.file.deadline_at_ms().saturating_sub(now_ms());
+        let least = AFTER_ACTION_OBSERVE.min(Duration::from_millis(left.max(1)));
+        self.turn_deadline().max(Instant::now() + least)
     }
 
     /// `source` as the session records it (see [`private_input`]): when `step` types a value

@@ -37,6 +37,12 @@ pub enum Request {
         observation: Option<u64>,
         /// One ACL step block.
         statement: String,
+        /// Answer with the observation that follows the step, taken in the same turn through
+        /// the code path `Observe` uses (an agent turn in one call). Absent: the answer is the
+        /// step's alone, as before this field existed, and the line a client without it sends
+        /// is read the same.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        then_observe: Option<super::view::ViewRequest>,
     },
     /// Read the page's repair queue without removing anything (`peekRepairBatch`).
     RepairPeek {
@@ -141,5 +147,41 @@ impl Response {
             body: serde_json::to_value(e).expect("errors serialize"),
             closing: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::view::{Form, ViewRequest};
+
+    #[test]
+    fn an_exec_without_a_view_request_reads_and_prints_as_before() {
+        let old = r#"{"op":"exec","observation":3,"statement":"click { target = ref(\"@e1\") }"}"#;
+        let request: Request = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            request,
+            Request::Exec {
+                observation: Some(3),
+                statement: "click { target = ref(\"@e1\") }".into(),
+                then_observe: None,
+            }
+        );
+        assert_eq!(serde_json::to_string(&request).unwrap(), old);
+        let with = Request::Exec {
+            observation: None,
+            statement: "press { key = \"Enter\" }".into(),
+            then_observe: Some(ViewRequest {
+                since: Some(2),
+                form: Form::Json,
+                ..ViewRequest::default()
+            }),
+        };
+        let line = serde_json::to_string(&with).unwrap();
+        assert!(
+            line.contains(r#""then_observe":{"full":false,"since":2,"form":"json"}"#),
+            "{line}"
+        );
+        assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), with);
     }
 }
