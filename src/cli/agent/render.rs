@@ -236,8 +236,5 @@ pub fn observation_human(v: &Observation) -> String {
 
 /// The line that says the observation an action asked for could not be taken.
 pub fn observation_error_line(e: &SessionError) -> String {
-    format!(
-        "no observation: error[{}]: {}\nnext: observe again\n",
-        e.code, e.message
-    )
+    format!("no observation: error[{}]: {}\n", e.code, e.message)
 }

@@ -139,7 +139,7 @@ fn exec_human(v: &Executed) -> String {
     // With `--observe`: the page after the step, as `observe` prints it (its own `next`).
     match (&v.observation, &v.observation_error) {
         (Some(seen), _) => out + &observation_human(seen),
-        (None, Some(e)) => out + &observation_error_line(e),
+        (None, Some(e)) => out + &observation_error_line(e) + &next_line(v.next.as_deref()),
         (None, None) => out + &next_line(v.next.as_deref()),
     }
 }
