@@ -152,12 +152,13 @@ class Agent:
     def changes_after(self, since, settle_ms, want, tries=5, seen=None):
         """Observe `--since` the observation before an action (waiting `--settle-ms` for a page
         that opens things on a timer) until a line `want` accepts was added, at most `tries`
-        times. `seen`: the diff the action itself answered with (one-call mode), looked at
-        first."""
+        times. `seen`: the diff the action itself answered with (one-call mode, after the same
+        settle), looked at first and counted as one of the tries."""
         if seen is not None:
             found = [l for l in seen if l.mark == "+" and want(l)]
             if found:
                 return found[0]
+            tries -= 1
         for _ in range(tries):
             lines = self.observe("--since", str(since), "--settle-ms", str(settle_ms))
             found = [l for l in lines if l.mark == "+" and want(l)]

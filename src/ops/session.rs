@@ -832,6 +832,38 @@ mod tests {
     }
 
     #[test]
+    fn an_action_observes_by_default_over_mcp_and_view_options_need_observe() {
+        let params = |v: Value| -> ExecParams { serde_json::from_value(v).unwrap() };
+        let default = params(json!({ "session": "s", "statement": "press { key = \"Tab\" }" }));
+        assert!(default.on.observe);
+        assert_eq!(
+            default.on.then_observe().unwrap(),
+            Some(ViewRequest {
+                form: Form::Json,
+                ..ViewRequest::default()
+            })
+        );
+        let diff =
+            params(json!({ "session": "s", "statement": "x", "since": 3, "max_bytes": 512 }));
+        let view = diff.on.then_observe().unwrap().unwrap();
+        assert_eq!((view.since, view.max_bytes), (Some(3), Some(512)));
+        let off = params(json!({ "session": "s", "statement": "x", "observe": false }));
+        assert_eq!(off.on.then_observe().unwrap(), None);
+        // A view option without the observation it shapes is refused, not ignored.
+        let stray =
+            params(json!({ "session": "s", "statement": "x", "observe": false, "since": 2 }));
+        assert_eq!(
+            stray.on.then_observe().unwrap_err().code,
+            SessionCode::InvalidInput
+        );
+        let small = params(json!({ "session": "s", "statement": "x", "max_bytes": 10 }));
+        assert_eq!(
+            small.on.then_observe().unwrap_err().code,
+            SessionCode::InvalidInput
+        );
+    }
+
+    #[test]
     fn typed_reports_print_as_their_values_did() {
         let report = SessionReport {
             actions: 2,
