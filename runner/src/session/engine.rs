@@ -660,6 +660,7 @@ impl<D: AgentDriver> Engine<D> {
             })?;
         }
         // One handshake per inspect: the observation reuses the bridge found above.
+        let deadline = self.turn_deadline();
         let mut view = self
             .observe_admitted(&ViewRequest::default(), Some(bridge), deadline)
             .await?;
