@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Agent-session turn latency: p50/p95 of `agent start` (STARTS fresh sessions), `observe`,
-`click` and `press KEY @ref` on a 20-control form, as CLI
+`click` and `press KEY @ref` on a 20-control form, and of an agent turn in one call (a click
+that answers with the observation that follows it: `click @ref --observe`, and `test_act`,
+whose default that is, each acting on a ref of the observation the previous call answered), as CLI
 turns (one `a3s-test agent …` process per turn) and as MCP calls (one `a3s-test mcp` process,
 one JSON-RPC line per call), plus bytes per observation — on the form, and then on every page
 of tests/fixtures/web and, when the `miniwob` package (MiniWoB++ 1.1.0, `pip install
@@ -226,6 +228,16 @@ def main():
             ref = next(r["ref"] for r in json.loads(out)["lines"] if r.get("role") == "textbox" and "ref" in r)
             dt, _ = cli(root, "press", "Tab", ref, "--session", "bench")
             press_ms.append(dt)
+        # One call per turn: each click answers with the next observation (JSON), whose
+        # checkbox ref the next click takes.
+        _, out = cli(root, "observe", "--session", "bench", "--json")
+        seen = json.loads(out)
+        turn_ms = []
+        for _ in range(TURNS):
+            ref = next(r["ref"] for r in seen["lines"] if r.get("role") == "checkbox" and "ref" in r)
+            dt, out = cli(root, "click", ref, "--session", "bench", "--observation", str(seen["observation"]), "--observe", "--json")
+            turn_ms.append(dt)
+            seen = json.loads(out)["observation"]
         cli(root, "finish", "--session", "bench", "--status", "passed")
 
         mcp = subprocess.Popen([BIN, "mcp"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -252,18 +264,32 @@ def main():
             s = r["result"]["structuredContent"]
             mbytes.append(len(json.dumps(s).encode()))
             ref = next(x["ref"] for x in s["lines"] if x.get("role") == "checkbox" and "ref" in x)
-            dt, r = tool("test_act", {"session": "bench-mcp", "action": {"action": "click", "target": ref}})
+            # The action alone (`observe: false`), as before actions answered with a view.
+            dt, r = tool("test_act", {"session": "bench-mcp", "observe": False, "action": {"action": "click", "target": ref}})
             assert not r["result"]["isError"], r
             mclick.append(dt)
+        # One call per turn (the default): the click and the observation that follows it; the
+        # next click takes its ref from that observation.
+        _, r = tool("test_observe", {"session": "bench-mcp"})
+        seen = r["result"]["structuredContent"]
+        mturn, mturn_bytes = [], []
+        for _ in range(TURNS):
+            ref = next(x["ref"] for x in seen["lines"] if x.get("role") == "checkbox" and "ref" in x)
+            dt, r = tool("test_act", {"session": "bench-mcp", "observation": seen["observation"], "action": {"action": "click", "target": ref}})
+            assert not r["result"]["isError"], r
+            mturn.append(dt)
+            answer = r["result"]["structuredContent"]
+            mturn_bytes.append(len(json.dumps(answer).encode()))
+            seen = answer["observation"]
         tool("test_finish", {"session": "bench-mcp", "status": "passed"})
         mcp.stdin.close()
         mcp.wait(timeout=30)
         print(f"turns per measure: {TURNS}; controls on the page: 20; load average (1 min) {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
         print("| measure | p50 ms | p95 ms |")
         print("|---|---|---|")
-        for name, xs in [("CLI agent start", start_ms), ("CLI observe", obs_ms), ("CLI click @ref", click_ms), ("CLI press Tab @ref", press_ms), ("MCP test_observe", mobs), ("MCP test_act click", mclick)]:
+        for name, xs in [("CLI agent start", start_ms), ("CLI observe", obs_ms), ("CLI click @ref", click_ms), ("CLI press Tab @ref", press_ms), ("CLI click @ref --observe (one call)", turn_ms), ("MCP test_observe", mobs), ("MCP test_act click (observe: false)", mclick), ("MCP test_act click + observation (one call)", mturn)]:
             print(f"| {name} | {pct(xs, 50):.1f} | {pct(xs, 95):.1f} |")
-        print(f"observation bytes: text {pct(text_bytes, 50)}, --json {pct(json_bytes, 50)}, MCP structuredContent {pct(mbytes, 50)}")
+        print(f"observation bytes: text {pct(text_bytes, 50)}, --json {pct(json_bytes, 50)}, MCP structuredContent {pct(mbytes, 50)}; one-call MCP answer {pct(mturn_bytes, 50)}")
         sweeps(root)
         print(f"session folders (events.jsonl, artifacts/supervisor.log): {root}/.a3s-test/agent-sessions")
     finally:

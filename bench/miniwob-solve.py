@@ -5,13 +5,20 @@ and acts only through the verbs with `@eN` refs — never a CSS selector, never 
 starts each episode by clicking the task's own START cover by ref and reads the episode's reward
 from the page's reward display ("Last reward:") in the observation.
 
-Per task it prints: solved/episodes (an episode is solved when the page's reward is > 0), turns
-(CLI processes) per episode, bytes per observation (median) and per solved task (all
-observations of the solved episodes / solved episodes), and the p50 time per turn (observe and
-act). The 1-minute load average is printed with the timings (a shared machine is noisy).
+Two ways of taking a turn are measured on the same tasks:
+  two-call: act, then `observe` (a `--since` diff) before the next action — every action ends
+            the observation, so the agent observes again to get refs it may use;
+  one-call: act with `--observe`: the action's answer carries the observation that follows it
+            (the whole view, where the reward shows too), whose refs the next action takes.
 
-Usage: bench/miniwob-solve.py [path/to/a3s-test] [episodes] [task…]
-  (default target/release/a3s-test, 5 episodes, every task below; needs `pip install
+Per task and mode it prints: solved/episodes (an episode is solved when the page's reward is
+> 0), calls (CLI processes) per episode and per solved episode, wall time per solved episode
+(p50), bytes per observation (median) and per solved episode, and the p50 time per call
+(observe, act). The 1-minute load average is printed with the timings (a shared machine is
+noisy).
+
+Usage: bench/miniwob-solve.py [path/to/a3s-test] [episodes] [task…] [--one-call | --two-call]
+  (default target/release/a3s-test, 5 episodes, every task below, both modes; needs `pip install
   miniwob==1.1.0`, whose `html/` folder is served on loopback with `a3s-test serve`)
 """
 import importlib.util
@@ -28,6 +35,8 @@ _spec.loader.exec_module(bench)
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 bench.BIN = os.path.abspath(ARGS[0] if ARGS else "target/release/a3s-test")
 EPISODES = int(ARGS[1]) if len(ARGS) > 1 else 5
+FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
+MODES = [m for m in ("two-call", "one-call") if f"--{m}" in FLAGS] or ["two-call", "one-call"]
 SESSION = "bench-solve"
 # Observations after the last action that may show the reward (it shows at once: one is enough).
 REWARD_POLLS = 3
@@ -72,15 +81,38 @@ def parse(out):
     return rows
 
 
-class Agent:
-    """The turns of one session, with what each cost."""
+def observation_part(out):
+    """The observation an action's answer carries (`--observe`): from its `observation N` header
+    on (the lines before it are the step's result)."""
+    at = re.search(r"^observation \d+ ", out, re.M)
+    return out[at.start():] if at else None
 
-    def __init__(self, root):
+
+class Agent:
+    """The turns of one session, with what each cost. `one_call`: every action answers with the
+    observation that follows it (`--observe`)."""
+
+    def __init__(self, root, one_call):
         self.root = root
+        self.one_call = one_call
         self.observation = None
-        # Whether the latest observation is still open (every action ends one).
+        # Whether the latest observation is still open (every action ends one; an action with
+        # `--observe` opens the next).
         self.open = False
+        # The lines of the latest observation (an action's, in one-call mode).
+        self.last = None
+        self.reset()
+
+    def reset(self):
         self.turns, self.bytes, self.observe_ms, self.act_ms = 0, [], [], []
+
+    def seen(self, out):
+        """Record the text observation `out`: its id, bytes and lines."""
+        self.bytes.append(len(out.encode()))
+        self.observation = int(re.match(r"observation (\d+)", out).group(1))
+        self.open = True
+        self.last = parse(out)
+        return self.last
 
     def observe(self, *flags):
         dt, code, out, err = bench.run_turn(self.root, "observe", "--session", SESSION, *flags)
@@ -88,28 +120,45 @@ class Agent:
             raise Failed(f"observe {' '.join(flags)}: exit {code}: {out}{err}")
         self.turns += 1
         self.observe_ms.append(dt)
-        self.bytes.append(len(out.encode()))
-        self.observation = int(re.match(r"observation (\d+)", out).group(1))
-        self.open = True
-        return parse(out)
+        return self.seen(out)
 
-    def act(self, *words):
+    def act(self, *words, view=()):
         """One verb. Refs keep their number within a document, but only the latest
-        observation's refs are accepted and every action ends it: after an action, the next one
-        first observes what changed (`--since`, a few lines) to open a new observation."""
-        if not self.open:
+        observation's refs are accepted and every action ends it. Two-call mode: after an
+        action, the next one first observes what changed (`--since`, a few lines) to open a new
+        observation; returns None. One-call mode: the action answers with the observation that
+        follows it (the whole view, shaped by `view` when given); returns its lines."""
+        if not self.one_call and not self.open:
             self.observe("--since", str(self.observation))
         self.open = False
-        dt, code, out, err = bench.run_turn(self.root, *words, "--session", SESSION)
+        self.last = None
+        extra = ("--observe", *view) if self.one_call else ()
+        dt, code, out, err = bench.run_turn(self.root, *words, "--session", SESSION, *extra)
         self.turns += 1
         self.act_ms.append(dt)
         if code != 0:
             raise Failed(f"{' '.join(words)}: exit {code}: {(out + err).strip()}")
+        if not self.one_call:
+            return None
+        part = observation_part(out)
+        if part is None:
+            raise Failed(f"{' '.join(words)} --observe answered no observation: {out.strip()}")
+        return self.seen(part)
 
-    def changes_after(self, since, settle_ms, want, tries=5):
+    def current(self):
+        """The lines of an open observation: the latest one when it is open, else a new one."""
+        return self.last if self.open and self.last is not None else self.observe()
+
+    def changes_after(self, since, settle_ms, want, tries=5, seen=None):
         """Observe `--since` the observation before an action (waiting `--settle-ms` for a page
         that opens things on a timer) until a line `want` accepts was added, at most `tries`
-        times."""
+        times. `seen`: the diff the action itself answered with (one-call mode, after the same
+        settle), looked at first and counted as one of the tries."""
+        if seen is not None:
+            found = [l for l in seen if l.mark == "+" and want(l)]
+            if found:
+                return found[0]
+            tries -= 1
         for _ in range(tries):
             lines = self.observe("--since", str(since), "--settle-ms", str(settle_ms))
             found = [l for l in lines if l.mark == "+" and want(l)]
@@ -202,8 +251,8 @@ def click_menu(a, lines):
     for name in path[1:]:
         since = a.observation
         # A submenu opens on hover after the menu's own delay: settle, then read what appeared.
-        a.act("hover", item.ref)
-        item = a.changes_after(since, 400, lambda l: l.role == "menuitem" and l.text == name)
+        seen = a.act("hover", item.ref, view=("--since", str(since), "--settle-ms", "400"))
+        item = a.changes_after(since, 400, lambda l: l.role == "menuitem" and l.text == name, seen=seen)
     a.act("click", item.ref)
 
 
@@ -214,18 +263,21 @@ def click_menu_2(a, lines):
         raise NotExpressible("the item is named by an icon (a CSS background image with no text or accessible name)")
     label = m.group(1)
     since = a.observation
-    a.act("click", find(lines, "button", "Menu").ref)
-    a.changes_after(since, 50, lambda l: l.role == "menuitem")
-    lines = a.observe()
+    seen = a.act("click", find(lines, "button", "Menu").ref, view=("--settle-ms", "50"))
+    if seen is None or not any(l.role == "menuitem" for l in seen):
+        a.changes_after(since, 50, lambda l: l.role == "menuitem")
+        seen = None
+    lines = seen if seen is not None else a.observe()
     items = [l for l in lines if l.role == "menuitem"]
     target = next((l for l in items if l.text == label), None)
     if target is None:
         # Inside a submenu: hover the enabled items in turn until it shows.
         for parent in [l for l in items if "disabled" not in l.states]:
             since = a.observation
-            a.act("hover", parent.ref)
+            seen = a.act("hover", parent.ref, view=("--since", str(since), "--settle-ms", "400"))
             try:
-                target = a.changes_after(since, 400, lambda l: l.role == "menuitem" and l.text == label, tries=1)
+                want = lambda l: l.role == "menuitem" and l.text == label
+                target = a.changes_after(since, 400, want, tries=1, seen=seen)
                 break
             except Failed:
                 continue
@@ -319,13 +371,20 @@ def reward_of(lines):
 
 def episode(a, solve, url, verbose):
     """One episode: START by ref, the task's turns, then its reward from the page. Returns
-    (outcome, reward, turns, bytes): outcome `solved`, `failed: …` or `not expressible: …`. An
-    episode the page did not reward is ended by loading the task again (`navigate`)."""
+    (outcome, reward, calls, bytes, ms): outcome `solved`, `failed: …` or `not expressible: …`.
+    An episode the page did not reward is ended by loading the task again (`navigate`). In
+    one-call mode the observation the last action answered with is the one read: for START,
+    and for the reward."""
     turns0, bytes0 = a.turns, len(a.bytes)
-    lines = a.observe()
+    t0 = bench.time.perf_counter()
+    # One-call mode reads the START cover in the view the last action answered with (the page
+    # covers itself again when an episode ends); two-call mode observes, as an agent must.
+    lines = a.current() if a.one_call else a.observe()
+    if not any(l.ref and l.text == "START" for l in lines):
+        lines = a.observe()
     done0, _ = reward_of(lines)
-    a.act("click", find(lines, name="START").ref)
-    lines = first = a.observe()
+    first = a.act("click", find(lines, name="START").ref)
+    lines = first = first if first is not None else a.observe()
     outcome = None
     try:
         solve(a, lines)
@@ -336,19 +395,50 @@ def episode(a, solve, url, verbose):
     reward = None
     if outcome is None:
         for _ in range(REWARD_POLLS):
-            done, last = reward_of(a.observe())
+            done, last = reward_of(a.current())
             if done is not None and done0 is not None and done > done0:
                 reward = last
                 break
+            a.open = False
         if reward is None:
             outcome = "failed: no reward shown"
         else:
             outcome = "solved" if reward > 0 else f"failed: reward {reward}"
     if reward is None:
         a.act("navigate", url)
+    ms = (bench.time.perf_counter() - t0) * 1000
     if verbose and outcome != "solved":
         print(f"    {outcome} ({query(first)!r})", file=sys.stderr)
-    return outcome, reward, a.turns - turns0, sum(a.bytes[bytes0:])
+    return outcome, reward, a.turns - turns0, sum(a.bytes[bytes0:]), ms
+
+
+def run_mode(root, origin, tasks, one_call):
+    """Every task in one mode: one row per task."""
+    rows = []
+    a = Agent(root, one_call)
+    mode = "one-call" if one_call else "two-call"
+    for kind, task, solve in tasks:
+        url = f"{origin}/miniwob/{task}.html"
+        bench.cli(root, "navigate", url, "--session", SESSION)
+        a.reset()
+        a.open, a.last = False, None
+        results = [episode(a, solve, url, True) for _ in range(EPISODES)]
+        solved = [r for r in results if r[0] == "solved"]
+        inexpressible = [r for r in results if r[0].startswith("not expressible")]
+        rows.append({
+            "mode": mode, "kind": kind, "task": task, "episodes": len(results), "solved": len(solved),
+            "not_expressible": len(inexpressible),
+            "why": sorted({r[0] for r in results if r[0] != "solved"}),
+            "turns": bench.median([r[2] for r in results]),
+            "calls_per_solved": bench.median([r[2] for r in solved]) if solved else None,
+            "ms_per_solved": bench.median([r[4] for r in solved]) if solved else None,
+            "bytes_per_observation": bench.median(a.bytes),
+            "bytes_per_solved": (sum(r[3] for r in solved) // len(solved)) if solved else None,
+            "observe_p50": bench.median(a.observe_ms), "act_p50": bench.median(a.act_ms),
+            "turn_p50": bench.median(a.observe_ms + a.act_ms),
+        })
+        print(f"  {mode} {task}: {len(solved)}/{len(results)}", file=sys.stderr)
+    return rows
 
 
 def main():
@@ -361,41 +451,33 @@ def main():
     server, origin = bench.serve(root, base)
     load_before = bench.os.getloadavg()[0]
     rows = []
-    a = Agent(root)
     try:
         bench.cli(root, "start", f"{origin}/miniwob/{tasks[0][1]}.html", "--session", SESSION, "--max-actions", "100000")
-        for kind, task, solve in tasks:
-            url = f"{origin}/miniwob/{task}.html"
-            bench.cli(root, "navigate", url, "--session", SESSION)
-            a.turns, a.bytes, a.observe_ms, a.act_ms = 0, [], [], []
-            results = [episode(a, solve, url, True) for _ in range(EPISODES)]
-            solved = [r for r in results if r[0] == "solved"]
-            inexpressible = [r for r in results if r[0].startswith("not expressible")]
-            rows.append({
-                "kind": kind, "task": task, "episodes": len(results), "solved": len(solved),
-                "not_expressible": len(inexpressible),
-                "why": sorted({r[0] for r in results if r[0] != "solved"}),
-                "turns": bench.median([r[2] for r in results]),
-                "bytes_per_observation": bench.median(a.bytes),
-                "bytes_per_solved": (sum(r[3] for r in solved) // len(solved)) if solved else None,
-                "observe_p50": bench.median(a.observe_ms), "act_p50": bench.median(a.act_ms),
-                "turn_p50": bench.median(a.observe_ms + a.act_ms),
-            })
-            print(f"  {task}: {len(solved)}/{len(results)}", file=sys.stderr)
+        for mode in MODES:
+            rows += run_mode(root, origin, tasks, mode == "one-call")
         bench.cli(root, "finish", "--session", SESSION, "--status", "passed")
     finally:
         bench.abort(root, SESSION)
         bench.stop(server, group=True)
     print(f"MiniWoB++ 1.1.0 solved by refs ({bench.BIN}); {EPISODES} episodes per task; load average (1 min) {load_before:.2f} before, {bench.os.getloadavg()[0]:.2f} after")
-    print("| kind | task | solved | turns/episode | B/observation (median) | B/solved task | turn p50 ms | observe p50 ms | act p50 ms |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| mode | kind | task | solved | calls/episode | calls/solved | ms/solved (p50) | B/observation (median) | B/solved | call p50 ms | observe p50 ms | act p50 ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    dash = lambda v, f="{}": f.format(v) if v is not None else "–"
     for r in rows:
         solved = f"{r['solved']}/{r['episodes']}" + (f" ({r['not_expressible']} not expressible)" if r["not_expressible"] else "")
-        per = r["bytes_per_solved"] if r["bytes_per_solved"] is not None else "–"
-        print(f"| {r['kind']} | {r['task']} | {solved} | {r['turns']} | {r['bytes_per_observation']} | {per} | {r['turn_p50']:.0f} | {r['observe_p50']:.0f} | {r['act_p50']:.0f} |")
+        print(f"| {r['mode']} | {r['kind']} | {r['task']} | {solved} | {r['turns']} | {dash(r['calls_per_solved'])} | {dash(r['ms_per_solved'], '{:.0f}')} | {r['bytes_per_observation']} | {dash(r['bytes_per_solved'])} | {r['turn_p50']:.0f} | {r['observe_p50']:.0f} | {r['act_p50']:.0f} |")
+    # Per mode, over the solved episodes of every task: the medians of the per-task figures.
+    print("\n| mode | tasks solved (any episode) | calls/solved (median of tasks) | ms/solved (median of tasks) | call p50 ms (median of tasks) |")
+    print("|---|---|---|---|---|")
+    for mode in MODES:
+        mine = [r for r in rows if r["mode"] == mode]
+        solved = [r for r in mine if r["calls_per_solved"] is not None]
+        calls = bench.median([r["calls_per_solved"] for r in solved]) if solved else None
+        ms = bench.median([r["ms_per_solved"] for r in solved]) if solved else None
+        print(f"| {mode} | {len(solved)}/{len(mine)} | {dash(calls)} | {dash(ms, '{:.0f}')} | {bench.median([r['turn_p50'] for r in mine]):.0f} |")
     for r in rows:
         for why in r["why"]:
-            print(f"{r['task']}: {why}")
+            print(f"{r['mode']} {r['task']}: {why}")
 
 
 if __name__ == "__main__":

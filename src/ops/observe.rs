@@ -6,17 +6,16 @@
 use super::session::{turn, SESSION_ID};
 use super::Context;
 use a3s_test_runner::session::view::{Form, Observation, ViewRequest};
-use a3s_test_runner::session::SessionError;
+use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-/// `observe`: the page as an outline with refs.
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct ObserveParams {
-    /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+/// The options of a view: how `observe` shapes the page it answers, and how an action shapes
+/// the observation it answers with (`--observe`). Defined once and flattened into both
+/// parameter structs, so a flag, its field and its bounds are the same wherever a view is
+/// asked for.
+#[derive(Debug, Clone, Default, PartialEq, clap::Args, Deserialize, JsonSchema)]
+pub struct ViewOptions {
     /// No byte budget (up to 262144 bytes) and longer lines.
     #[arg(long)]
     #[serde(default)]
@@ -42,24 +41,44 @@ pub struct ObserveParams {
     pub scope: Option<String>,
 }
 
-impl ObserveParams {
-    /// The supervisor's request, the budget counted in `form`.
-    pub fn request(&self, form: Form) -> ViewRequest {
-        ViewRequest {
+impl ViewOptions {
+    /// The supervisor's request, the budget counted in `form`, its bounds checked (the CLI
+    /// and the MCP schema state them too).
+    pub fn request(&self, form: Form) -> Result<ViewRequest, SessionError> {
+        let view = ViewRequest {
             full: self.full,
             since: self.since,
             settle_ms: self.settle_ms,
             max_bytes: self.max_bytes,
             scope: self.scope.clone(),
             form,
-        }
+        };
+        view.validate()
+            .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+        Ok(view)
     }
+
+    /// True when no option was given (the default view).
+    pub fn is_default(&self) -> bool {
+        *self == ViewOptions::default()
+    }
+}
+
+/// `observe`: the page as an outline with refs.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct ObserveParams {
+    /// The session id.
+    #[arg(long)]
+    #[schemars(regex(pattern = SESSION_ID))]
+    pub session: String,
+    /// How the view is shaped.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub view: ViewOptions,
 }
 
 /// Observe the page; `form` is how the answer will be printed (the budget counts its bytes).
 pub fn observe(ctx: &Context, p: &ObserveParams, form: Form) -> Result<Observation, SessionError> {
-    let view = p.request(form);
-    view.validate()
-        .map_err(|m| SessionError::new(a3s_test_runner::session::SessionCode::InvalidInput, m))?;
+    let view = p.view.request(form)?;
     turn(ctx, &p.session, view)
 }

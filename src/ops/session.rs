@@ -8,6 +8,7 @@
 //! typed result (`Serialize`) or a coded [`SessionError`]; the engine and the gates live in
 //! `a3s_test_runner::session`.
 
+use super::observe::ViewOptions;
 use super::{parse_enum, Context};
 use a3s_test_fsroot::{Dir, EntryKind};
 use a3s_test_lang::ir::TextValue;
@@ -23,7 +24,7 @@ use a3s_test_runner::session::page_context::inspect::{
 use a3s_test_runner::session::protocol::{self, Call, FinishStatus};
 use a3s_test_runner::session::spawn::{self, StartRequest, EXIT_TIMEOUT};
 use a3s_test_runner::session::statement::Sugar;
-use a3s_test_runner::session::view::Observation;
+use a3s_test_runner::session::view::{Form, Observation, ViewRequest};
 use a3s_test_runner::session::{policy, promote, SessionCode, SessionError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -159,8 +160,8 @@ impl InspectParams {
     }
 }
 
-/// The session a statement runs in, and the observation its refs come from: shared by `exec`,
-/// `test_act` and every verb.
+/// The session a statement runs in, the observation its refs come from, and whether the answer
+/// carries the observation that follows: shared by `exec`, `test_act` and every verb.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct On {
     /// The session id.
@@ -171,6 +172,52 @@ pub struct On {
     #[arg(long)]
     #[schemars(range(min = 1))]
     pub observation: Option<u64>,
+    /// Answer with the observation that follows the action, in the same turn (its refs are
+    /// the ones the next action uses). Off unless given on the command line; on by default
+    /// over MCP (`observe: false` answers with the action's result alone).
+    #[arg(long)]
+    #[serde(default = "observe_by_default")]
+    pub observe: bool,
+    /// The view of that observation (the options of `observe`; `since` answers a diff).
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub view: ViewOptions,
+    /// How the answer is printed, which the view's byte budget counts: JSON over MCP, the
+    /// CLI's choice there (set from `--json`).
+    #[arg(skip)]
+    #[serde(skip_deserializing, default = "json_form")]
+    #[schemars(skip)]
+    pub form: Form,
+}
+
+/// Over MCP an action answers with the next observation unless told not to (as Playwright MCP
+/// answers an action with the page that follows): one call per agent turn.
+fn observe_by_default() -> bool {
+    true
+}
+
+/// Tool results are JSON.
+fn json_form() -> Form {
+    Form::Json
+}
+
+impl On {
+    /// The view the action's answer carries, when asked (checked before the statement runs):
+    /// view options without `--observe` are refused rather than ignored.
+    pub fn then_observe(&self) -> Result<Option<ViewRequest>, SessionError> {
+        if !self.observe {
+            if self.view.is_default() {
+                return Ok(None);
+            }
+            return Err(SessionError::new(
+                SessionCode::InvalidInput,
+                "the view options (--full, --since, --settle-ms, --max-bytes, --scope) shape the \
+                 observation an action answers with: add --observe (over MCP, leave observe \
+                 true)",
+            ));
+        }
+        self.view.request(self.form).map(Some)
+    }
 }
 
 /// `exec`: one ACL step block.
@@ -543,6 +590,7 @@ pub fn exec(ctx: &Context, p: &ExecParams) -> Result<Executed, SessionError> {
     let request = protocol::Exec {
         observation: p.on.observation,
         statement: p.statement.clone(),
+        then_observe: p.on.then_observe()?,
     };
     turn(ctx, &p.on.session, request)
 }
@@ -767,6 +815,38 @@ mod tests {
         assert_eq!(direct, via_value);
         let back: T = serde_json::from_str(&direct).unwrap();
         assert_eq!(serde_json::to_string(&back).unwrap(), direct);
+    }
+
+    #[test]
+    fn an_action_observes_by_default_over_mcp_and_view_options_need_observe() {
+        let params = |v: Value| -> ExecParams { serde_json::from_value(v).unwrap() };
+        let default = params(json!({ "session": "s", "statement": "press { key = \"Tab\" }" }));
+        assert!(default.on.observe);
+        assert_eq!(
+            default.on.then_observe().unwrap(),
+            Some(ViewRequest {
+                form: Form::Json,
+                ..ViewRequest::default()
+            })
+        );
+        let diff =
+            params(json!({ "session": "s", "statement": "x", "since": 3, "max_bytes": 512 }));
+        let view = diff.on.then_observe().unwrap().unwrap();
+        assert_eq!((view.since, view.max_bytes), (Some(3), Some(512)));
+        let off = params(json!({ "session": "s", "statement": "x", "observe": false }));
+        assert_eq!(off.on.then_observe().unwrap(), None);
+        // A view option without the observation it shapes is refused, not ignored.
+        let stray =
+            params(json!({ "session": "s", "statement": "x", "observe": false, "since": 2 }));
+        assert_eq!(
+            stray.on.then_observe().unwrap_err().code,
+            SessionCode::InvalidInput
+        );
+        let small = params(json!({ "session": "s", "statement": "x", "max_bytes": 10 }));
+        assert_eq!(
+            small.on.then_observe().unwrap_err().code,
+            SessionCode::InvalidInput
+        );
     }
 
     #[test]

@@ -620,6 +620,9 @@ mod tests {
         On {
             session: "s".into(),
             observation: None,
+            observe: false,
+            view: Default::default(),
+            form: Default::default(),
         }
     }
 

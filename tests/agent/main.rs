@@ -22,5 +22,6 @@ mod safety;
 mod secrets;
 mod support;
 mod testkit;
+mod turn;
 mod verbs;
 mod view;

@@ -27,8 +27,7 @@ use super::protocol::{
 use super::repair_page;
 use super::reply::{CleanupReport, Closing, Executed, Resolved, SessionReport};
 use super::statement::replace_refs;
-use super::view::Observation;
-use super::view::{ViewRequest, ViewState};
+use super::view::{Observation, ViewRequest, ViewState};
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
 use crate::step::{self, StepFailed};
@@ -59,6 +58,29 @@ pub const EXPECT_TIMEOUT: Duration = Duration::from_secs(2);
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 /// Bound on capturing failure evidence after a failed step (as the executor's cleanup bound).
 pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
+
+/// The least time the observation that follows an action gets (`then_observe`), even after a
+/// step that waited out the turn: with [`TURN_BOUND`] it stays well inside the client's
+/// [`super::client::TURN_TIMEOUT`].
+pub const AFTER_ACTION_OBSERVE: Duration = Duration::from_secs(15);
+
+/// True when the step of `e` reached the page (the step runner's failure, marked so by
+/// [`super::answer::step_failed`]), as opposed to the same code raised before dispatch.
+fn dispatched_here(e: &SessionError) -> bool {
+    e.detail
+        .as_ref()
+        .and_then(|d| d.get("dispatched"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// The observation id in a turn's answer: an `observe` answer's `observation` number, or the
+/// `observation` object an exec answered with (`then_observe`).
+fn observation_id(v: Option<&Value>) -> Option<u64> {
+    let v = v?;
+    v.as_u64()
+        .or_else(|| v.get("observation").and_then(Value::as_u64))
+}
 
 /// The target a `@eN` ref is dispatched through, or the true reason it cannot be: its node left
 /// the page, or nothing names it alone (or the browser could not be asked).
@@ -356,7 +378,14 @@ impl<D: AgentDriver> Engine<D> {
                 )
             }
             Request::Exec(exec) => {
-                let result = self.exec(turn, exec.observation, &exec.statement).await;
+                let result = self
+                    .exec_then_observe(
+                        turn,
+                        exec.observation,
+                        &exec.statement,
+                        exec.then_observe.as_ref(),
+                    )
+                    .await;
                 let recorded = self.recorded.clone().unwrap_or(exec.statement);
                 Exec::answered(result.map_err(|e| super::answer::refused(e, &recorded)))
             }
@@ -380,7 +409,10 @@ impl<D: AgentDriver> Engine<D> {
         };
         let outcome = match &result {
             Ok(reply) => TurnOutcome::passed(reply.observation()),
-            Err(e) => TurnOutcome::failed(e),
+            Err(e) => TurnOutcome {
+                observation: observation_id(e.detail.as_ref().and_then(|d| d.get("observation"))),
+                ..TurnOutcome::failed(e)
+            },
         };
         // A private value the agent typed is logged as `env("NAME")`, never as itself.
         let request = match (request, self.recorded.take()) {
@@ -406,7 +438,17 @@ impl<D: AgentDriver> Engine<D> {
                 answer
             }
             Err(e) => {
-                let next = next::after_error(&self.file, e.code);
+                // A failed step answered with the page after it needs no "observe" hint: what
+                // follows an observation is the agent's choice.
+                let observed = e
+                    .detail
+                    .as_ref()
+                    .is_some_and(|d| d.get("observation").is_some());
+                let next = if observed {
+                    next::after_observe(&self.file)
+                } else {
+                    next::after_error(&self.file, e.code)
+                };
                 Envelope::error(e, next)
             }
         };
@@ -482,7 +524,8 @@ impl<D: AgentDriver> Engine<D> {
     }
 
     async fn observe(&mut self, request: &ViewRequest) -> Result<Observation, SessionError> {
-        self.observe_with(request, None).await
+        let deadline = self.turn_deadline();
+        self.observe_with(request, None, deadline).await
     }
 
     /// A failed observation invalidates the refs of the one before it: the agent was about to
@@ -500,11 +543,12 @@ impl<D: AgentDriver> Engine<D> {
         &mut self,
         request: &ViewRequest,
         detected: Option<Bridge>,
+        deadline: Instant,
     ) -> Result<Observation, SessionError> {
         request
             .validate()
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
-        match self.observe_admitted(request, detected).await {
+        match self.observe_admitted(request, detected, deadline).await {
             Ok(view) => Ok(view),
             Err(e) => Err(self.observation_failed(e)),
         }
@@ -515,8 +559,8 @@ impl<D: AgentDriver> Engine<D> {
         &mut self,
         request: &ViewRequest,
         detected: Option<Bridge>,
+        deadline: Instant,
     ) -> Result<Observation, SessionError> {
-        let deadline = self.turn_deadline();
         let settled = match request.settle_ms {
             Some(ms) => Some(super::view::settle(self.ctx()?, ms, deadline).await?),
             None => None,
@@ -623,8 +667,9 @@ impl<D: AgentDriver> Engine<D> {
             })?;
         }
         // One handshake per inspect: the observation reuses the bridge found above.
+        let deadline = self.turn_deadline();
         let mut view = self
-            .observe_admitted(&ViewRequest::default(), Some(bridge))
+            .observe_admitted(&ViewRequest::default(), Some(bridge), deadline)
             .await?;
         view.inspection = Some(response);
         view.untrusted = true;
@@ -815,8 +860,72 @@ impl<D: AgentDriver> Engine<D> {
             untrusted: true,
             next: Some(next::after_exec(&self.file)),
             blocked_requests: Vec::new(),
+            observation: None,
+            observation_error: None,
         };
         Ok(executed)
+    }
+
+    /// An exec turn, answered with the observation that follows the step when `then_observe`
+    /// asks for one (an agent turn in one call): the step runs exactly as [`Self::exec`] runs
+    /// it, then the page is observed through the code path an `Observe` turn takes, so the
+    /// answer's observation is the latest one and its refs are the ones the next statement
+    /// binds to.
+    ///
+    /// Which outcomes observe: a step that passed, and a step that was dispatched and failed
+    /// in the page (the page may have changed, and the agent should see where it stands; the
+    /// observation goes in the error's `detail.observation`). A refusal before dispatch does
+    /// not: nothing happened, and the observation the statement was bound to is still the
+    /// latest and still open. Nor does a page that left the session's origins (it cannot be
+    /// observed). An observation that fails is reported beside the step's own outcome
+    /// (`observation_error`), never in its place: the step stands as it ran.
+    async fn exec_then_observe(
+        &mut self,
+        turn: u64,
+        observation: Option<u64>,
+        source: &str,
+        then_observe: Option<&ViewRequest>,
+    ) -> Result<Executed, SessionError> {
+        let Some(view) = then_observe else {
+            return self.exec(turn, observation, source).await;
+        };
+        // A view the session cannot give refuses the statement before it runs.
+        view.validate()
+            .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+        let result = self.exec(turn, observation, source).await;
+        match result {
+            Ok(mut executed) => {
+                let deadline = self.after_action_deadline();
+                match self.observe_with(view, None, deadline).await {
+                    Ok(seen) => {
+                        executed.next = seen.next.clone();
+                        executed.observation = Some(seen);
+                    }
+                    Err(e) => executed.observation_error = Some(e),
+                }
+                Ok(executed)
+            }
+            Err(e) if e.code == SessionCode::StepFailed && dispatched_here(&e) => {
+                let deadline = self.after_action_deadline();
+                let seen = self.observe_with(view, None, deadline).await;
+                let mut detail = e.detail.clone().unwrap_or_else(|| json!({}));
+                match seen {
+                    Ok(seen) => detail["observation"] = json!(seen),
+                    Err(oe) => detail["observation_error"] = json!(oe),
+                }
+                Err(e.with_detail(detail))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The deadline of the observation that follows an action: what is left of the turn, but
+    /// never less than [`AFTER_ACTION_OBSERVE`] (a step that waited out the turn still gets its
+    /// page seen), within the session's deadline.
+    fn after_action_deadline(&self) -> Instant {
+        let left = self.file.deadline_at_ms().saturating_sub(now_ms());
+        let least = AFTER_ACTION_OBSERVE.min(Duration::from_millis(left.max(1)));
+        self.turn_deadline().max(Instant::now() + least)
     }
 
     /// `source` as the session records it (see [`private_input`]): when `step` types a value

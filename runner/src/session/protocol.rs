@@ -83,6 +83,11 @@ pub struct Exec {
     pub observation: Option<u64>,
     /// One ACL step block.
     pub statement: String,
+    /// Answer with the observation that follows the step, taken in the same turn through the
+    /// code path `Observe` uses (an agent turn in one call). Absent: the answer is the step's
+    /// alone, and a line without it reads the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then_observe: Option<ViewRequest>,
 }
 
 /// Read the page's repair queue without removing anything (`peekRepairBatch`).
@@ -272,6 +277,7 @@ impl Replied {
     pub fn observation(&self) -> Option<u64> {
         match self {
             Replied::Observation(o) => Some(o.observation),
+            Replied::Executed(e) => e.observation.as_ref().map(|o| o.observation),
             _ => None,
         }
     }

@@ -7,6 +7,8 @@
 //! built as a `serde_json::Value` (whose keys print sorted), and printing the struct must stay
 //! byte-identical to that.
 
+use super::code::SessionError;
+use super::view::Observation;
 use a3s_test_driver::EvidenceFile;
 use a3s_test_lang::ir::ActionKind;
 use serde::{Deserialize, Serialize};
@@ -54,6 +56,15 @@ pub struct Executed {
     /// Requests the network policy blocked since the last answer (untrusted URLs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocked_requests: Vec<String>,
+    /// The observation taken right after the step, in the same turn, when the request asked
+    /// for one (`then_observe`): the latest observation, whose refs the next statement binds
+    /// to. Absent when not asked, so an answer without it is the answer it always was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observation: Option<Observation>,
+    /// Why the observation asked for could not be taken after a step that passed (the step
+    /// stands and is recorded; observe again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observation_error: Option<SessionError>,
 }
 
 /// How the browser's cleanup went at close.

@@ -23,7 +23,8 @@ pub const EXIT_INVALID_INPUT: Exit = Exit::InvalidInput;
 #[derive(Debug, Args)]
 #[command(
     after_help = "Session turns: observe, then act on its refs (@eN) with a verb or exec; \
-every action ends the observation. Exit: 0 done; 1 the statement ran and failed (the page may \
+every action ends the observation (with --observe it answers with the next one, whose refs \
+the next action takes). Exit: 0 done; 1 the statement ran and failed (the page may \
 have changed: observe); 2 refused before dispatch, nothing happened (fix the statement or \
 follow `next`); 130 `start` interrupted."
 )]

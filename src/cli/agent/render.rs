@@ -4,6 +4,7 @@
 
 use super::{EXIT_INVALID_INPUT, EXIT_OK, EXIT_REFUSED};
 use a3s_test_ledger::LedgerError;
+use a3s_test_runner::session::view::{text, Observation};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use clap::Args;
 use serde::Serialize;
@@ -31,6 +32,11 @@ pub trait Failure: Serialize {
     fn exit(&self) -> ExitCode;
     /// A command to run next, when the error names one.
     fn next(&self) -> Option<&str> {
+        None
+    }
+    /// What the error carries besides itself, as human text for stdout (a failed step's
+    /// observation of the page after it).
+    fn carried(&self) -> Option<String> {
         None
     }
 }
@@ -66,6 +72,18 @@ impl Failure for SessionError {
     }
     fn next(&self) -> Option<&str> {
         SessionError::next(self)
+    }
+    /// The page after a failed step, when the action asked for it (`--observe`), printed as
+    /// `observe` prints it.
+    fn carried(&self) -> Option<String> {
+        let detail = self.detail.as_ref()?;
+        if let Some(seen) = detail.get("observation") {
+            let seen: Observation = serde_json::from_value(seen.clone()).ok()?;
+            return Some(observation_human(&seen));
+        }
+        let failed: SessionError =
+            serde_json::from_value(detail.get("observation_error")?.clone()).ok()?;
+        Some(observation_error_line(&failed))
     }
 }
 
@@ -185,6 +203,9 @@ pub fn print<T: Serialize, E: Failure>(
                 if let Some(next) = e.next() {
                     eprintln!("next: {next}");
                 }
+                if let Some(text) = e.carried() {
+                    write_stdout(&text);
+                }
             }
             e.exit()
         }
@@ -194,4 +215,22 @@ pub fn print<T: Serialize, E: Failure>(
 /// `next: <command>` as a closing line ("" when there is none).
 pub fn next_line(next: Option<&str>) -> String {
     next.map(|n| format!("next: {n}\n")).unwrap_or_default()
+}
+
+/// An observation as `agent observe` prints it: the text view, a Test Kit inspection's answer,
+/// then the `next` line.
+pub fn observation_human(v: &Observation) -> String {
+    let mut out = text::render(v);
+    if let Some(i) = &v.inspection {
+        out.push_str(&format!(
+            "inspection (untrusted page data): {}\n",
+            serde_json::to_string(i).unwrap_or_default()
+        ));
+    }
+    out + &next_line(v.next.as_deref())
+}
+
+/// The line that says the observation an action asked for could not be taken.
+pub fn observation_error_line(e: &SessionError) -> String {
+    format!("no observation: error[{}]: {}\n", e.code, e.message)
 }

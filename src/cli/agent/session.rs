@@ -4,7 +4,7 @@
 //! expect, …), `crate::ops::verbs` (the MCP tools deserialize the same structs) plus `--json`;
 //! `supervise` is the hidden process `start` leaves running.
 
-use super::render::{next_line, print, Cli};
+use super::render::{next_line, observation_error_line, observation_human, print, Cli};
 use crate::ops::observe::{self as observe_op, ObserveParams};
 use crate::ops::session::{
     self as ops, AbortParams, Closed, ExecParams, Executed, FinishParams, InspectParams, On,
@@ -15,7 +15,7 @@ use crate::ops::verbs::{
     TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
 };
 use crate::ops::Context;
-use a3s_test_runner::session::view::{text, Form, Observation};
+use a3s_test_runner::session::view::{Form, Observation};
 use a3s_test_runner::session::SessionError;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -136,10 +136,36 @@ fn exec_human(v: &Executed) -> String {
     for r in &v.resolved {
         out.push_str(&format!("{} → {}\n", r.reference, r.target));
     }
-    out + &next_line(v.next.as_deref())
+    // With `--observe`: the page after the step, as `observe` prints it (its own `next`).
+    match (&v.observation, &v.observation_error) {
+        (Some(seen), _) => out + &observation_human(seen),
+        (None, Some(e)) => out + &observation_error_line(e) + &next_line(v.next.as_deref()),
+        (None, None) => out + &next_line(v.next.as_deref()),
+    }
+}
+
+/// How the answer of a command prints, which the byte budget of an observation it carries
+/// counts.
+fn form(json: bool) -> Form {
+    if json {
+        Form::Json
+    } else {
+        Form::Text
+    }
+}
+
+/// An acting command's arguments with their `On` told how the answer prints (`--json` or
+/// text), so the observation an action answers with (`--observe`) fits its budget as printed.
+macro_rules! acting {
+    ($a:expr) => {{
+        let mut a = $a;
+        a.params.on.form = form(a.json);
+        a
+    }};
 }
 
 fn target(ctx: &Context, a: Cli<TargetParams>, verb: TargetVerb) -> ExitCode {
+    let a = acting!(a);
     print(a.json, verbs::on_target(ctx, verb, &a.params), exec_human)
 }
 
@@ -149,14 +175,7 @@ fn closed_human(v: &Closed) -> String {
 }
 
 fn view_human(v: &Observation) -> String {
-    let mut out = text::render(v);
-    if let Some(i) = &v.inspection {
-        out.push_str(&format!(
-            "inspection (untrusted page data): {}\n",
-            serde_json::to_string(i).unwrap_or_default()
-        ));
-    }
-    out + &next_line(v.next.as_deref())
+    observation_human(v)
 }
 
 /// Run a session command.
@@ -186,7 +205,10 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
             )
         }
         C::Inspect(a) => print(a.json, ops::inspect(ctx, &a.params), view_human),
-        C::Exec(a) => print(a.json, ops::exec(ctx, &a.params), exec_human),
+        C::Exec(a) => {
+            let a = acting!(a);
+            print(a.json, ops::exec(ctx, &a.params), exec_human)
+        }
         C::Click(a) => target(ctx, a, TargetVerb::Click),
         C::DoubleClick(a) => target(ctx, a, TargetVerb::DoubleClick),
         C::ContextClick(a) => target(ctx, a, TargetVerb::ContextClick),
@@ -194,25 +216,56 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         C::Focus(a) => target(ctx, a, TargetVerb::Focus),
         C::Check(a) => target(ctx, a, TargetVerb::Check),
         C::Uncheck(a) => target(ctx, a, TargetVerb::Uncheck),
-        C::Fill(a) => print(
-            a.json,
-            verbs::text(ctx, TextVerb::Fill, &a.params),
-            exec_human,
-        ),
-        C::Type(a) => print(
-            a.json,
-            verbs::text(ctx, TextVerb::Type, &a.params),
-            exec_human,
-        ),
-        C::Select(a) => print(a.json, verbs::select(ctx, &a.params), exec_human),
-        C::Press(a) => print(a.json, verbs::press(ctx, &a.params), exec_human),
-        C::Navigate(a) => print(a.json, verbs::navigate(ctx, &a.params), exec_human),
-        C::Scroll(a) => print(a.json, verbs::scroll(ctx, &a.params), exec_human),
-        C::Wheel(a) => print(a.json, verbs::wheel(ctx, &a.params), exec_human),
-        C::Drag(a) => print(a.json, verbs::drag(ctx, &a.params), exec_human),
-        C::Wait(a) => print(a.json, verbs::wait(ctx, &a.params), exec_human),
-        C::Expect(a) => print(a.json, verbs::expect(ctx, &a.params), exec_human),
+        C::Fill(a) => {
+            let a = acting!(a);
+            print(
+                a.json,
+                verbs::text(ctx, TextVerb::Fill, &a.params),
+                exec_human,
+            )
+        }
+        C::Type(a) => {
+            let a = acting!(a);
+            print(
+                a.json,
+                verbs::text(ctx, TextVerb::Type, &a.params),
+                exec_human,
+            )
+        }
+        C::Select(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::select(ctx, &a.params), exec_human)
+        }
+        C::Press(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::press(ctx, &a.params), exec_human)
+        }
+        C::Navigate(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::navigate(ctx, &a.params), exec_human)
+        }
+        C::Scroll(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::scroll(ctx, &a.params), exec_human)
+        }
+        C::Wheel(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::wheel(ctx, &a.params), exec_human)
+        }
+        C::Drag(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::drag(ctx, &a.params), exec_human)
+        }
+        C::Wait(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::wait(ctx, &a.params), exec_human)
+        }
+        C::Expect(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::expect(ctx, &a.params), exec_human)
+        }
         C::ExpectText(a) => {
+            let a = acting!(a);
             let p = a.params;
             let params = ExpectParams {
                 condition: a3s_test_lang::ir::ExpectForm::Text,

@@ -59,6 +59,8 @@ fn executed() -> Executed {
         untrusted: true,
         next: Some("a3s-test agent observe --session s".into()),
         blocked_requests: Vec::new(),
+        observation: Some(observation()),
+        observation_error: None,
     }
 }
 
@@ -234,6 +236,7 @@ fn requests_carry_the_version_and_log_in_their_old_shape() {
     let exec = Exec {
         observation: Some(2),
         statement: "press \"Enter\"".into(),
+        then_observe: None,
     };
     let line = serde_json::to_string(&RequestLine::new(exec.clone().into())).unwrap();
     let wire: Value = serde_json::from_str(&line).unwrap();
@@ -271,6 +274,25 @@ fn requests_carry_the_version_and_log_in_their_old_shape() {
     }))
     .unwrap();
     assert!(line.contains(&event), "{line}");
+}
+
+#[test]
+fn an_exec_asks_for_the_following_observation_only_when_told_to() {
+    let with = Exec {
+        observation: None,
+        statement: "press { key = \"Enter\" }".into(),
+        then_observe: Some(ViewRequest {
+            since: Some(2),
+            form: crate::session::view::Form::Json,
+            ..ViewRequest::default()
+        }),
+    };
+    let line = serde_json::to_string(&RequestLine::new(with.clone().into())).unwrap();
+    assert!(
+        line.contains(r#""then_observe":{"full":false,"since":2,"form":"json"}"#),
+        "{line}"
+    );
+    assert_eq!(RequestLine::read(&line).unwrap(), Request::Exec(with));
 }
 
 #[test]
