@@ -1,15 +1,13 @@
-//! Step 7: the slice's checks, run by A3S Test (`a3s_test_runner::repair::checks`) or, in
+//! Step 7: the slice's checks, run by A3S Test (`crate::repair::checks`) or, in
 //! orchestrator mode (`--checks-json`), read from the results the caller reported. In both modes
 //! exactly the selected checks are in the record, in slice order: a selected check the caller did
 //! not report is a failed check, a reported check the slice did not select is ignored.
 
+use crate::repair::checks::{caller_reported, run_checks, select, CheckOptions, EvidenceDir};
+use crate::session::{SessionCode, SessionError};
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{CheckOutcome, CheckResult};
-use a3s_test_runner::repair::checks::{
-    caller_reported, run_checks, select, CheckOptions, EvidenceDir,
-};
-use a3s_test_runner::session::{SessionCode, SessionError};
 use std::path::Path;
 
 /// The orchestrator's results for exactly the selected checks, in slice order.
