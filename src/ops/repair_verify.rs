@@ -12,22 +12,30 @@
 use super::repair::Completion;
 use super::session::turn;
 use super::Context;
+use a3s_test_lang::ir::Target;
 use a3s_test_ledger::event::AutoResolveReason;
+use a3s_test_ledger::verification::LocatorKind;
 use a3s_test_ledger::verification::{CandidateRecord, VerificationRecord};
 use a3s_test_ledger::{
     inspect, Applied, AttemptId, ErrorCode, FindingId, Ledger, LedgerError, NextAction, Request,
     RequestId, SessionId,
 };
 use a3s_test_runner::repair::verify::facts::Facts;
+use a3s_test_runner::repair::verify::ObservePage;
 use a3s_test_runner::repair::verify::{
     self as pipeline, inputs, Ask, Claim, Prior, Recorded, VerifyLedger, VerifyPage,
 };
-use a3s_test_runner::session::protocol::RepairProve;
-use a3s_test_runner::session::repair_page::{ObserveRequest, PageVerification};
-use a3s_test_runner::session::SessionError;
+use a3s_test_runner::session::protocol::{
+    CaptureEvidence, LocateTarget, MeasureLayout, ReadPageText, RepairProve, WaitRevision,
+};
+use a3s_test_runner::session::repair_page::layout::LayoutRequest;
+use a3s_test_runner::session::repair_page::locate::Located;
+use a3s_test_runner::session::repair_page::{Captured, LayoutReading, PageText, RevisionSeen};
+use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use tokio::time::Instant;
 
 pub use a3s_test_runner::repair::verify::VerifyError;
 
@@ -138,19 +146,83 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<(SessionId, Ask), Ver
     Ok((session, ask))
 }
 
-/// The session's live page: each page operation is one turn of its supervisor.
+/// The session's live page: each page operation is one turn of its supervisor (a blocking
+/// socket exchange; the pipeline runs on a thread and runtime of its own, see [`verify`]).
 struct SessionPage<'a> {
     ctx: &'a Context,
     session: &'a SessionId,
 }
 
-impl VerifyPage for SessionPage<'_> {
-    fn observe(&mut self, request: ObserveRequest) -> Result<PageVerification, SessionError> {
+/// The time left until `deadline`, in ms (at least 1), as a page operation is given it.
+fn left_ms(deadline: Instant) -> u64 {
+    (deadline
+        .saturating_duration_since(Instant::now())
+        .as_millis() as u64)
+        .max(1)
+}
+
+impl SessionPage<'_> {
+    fn turn<R: a3s_test_runner::session::protocol::Call>(
+        &self,
+        request: R,
+    ) -> Result<R::Reply, SessionError> {
         turn(self.ctx, self.session.as_str(), request)
     }
+}
 
-    fn prove(&mut self, request: RepairProve) -> Result<CandidateRecord, SessionError> {
-        turn(self.ctx, self.session.as_str(), request)
+impl ObservePage for SessionPage<'_> {
+    async fn wait_revision(
+        &mut self,
+        after: Option<u64>,
+        until: Instant,
+    ) -> Result<RevisionSeen, SessionError> {
+        self.turn(WaitRevision {
+            after,
+            timeout_ms: left_ms(until),
+        })
+    }
+
+    async fn locate(
+        &mut self,
+        candidates: &[(LocatorKind, Target)],
+        deadline: Instant,
+    ) -> Result<Located, SessionError> {
+        self.turn(LocateTarget {
+            candidates: candidates.to_vec(),
+            within_ms: left_ms(deadline),
+        })
+    }
+
+    async fn page_text(&mut self, deadline: Instant) -> Result<PageText, SessionError> {
+        self.turn(ReadPageText {
+            within_ms: left_ms(deadline),
+        })
+    }
+
+    async fn measure_layout(
+        &mut self,
+        want: &LayoutRequest,
+        node: Option<&Target>,
+        deadline: Instant,
+    ) -> Result<LayoutReading, SessionError> {
+        self.turn(MeasureLayout {
+            layout: want.clone(),
+            node: node.cloned(),
+            within_ms: left_ms(deadline),
+        })
+    }
+
+    async fn capture(&mut self, dir: &str, deadline: Instant) -> Result<Captured, SessionError> {
+        self.turn(CaptureEvidence {
+            dir: dir.to_owned(),
+            within_ms: left_ms(deadline),
+        })
+    }
+}
+
+impl VerifyPage for SessionPage<'_> {
+    async fn prove(&mut self, request: RepairProve) -> Result<CandidateRecord, SessionError> {
+        self.turn(request)
     }
 }
 
@@ -218,7 +290,27 @@ pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyErr
         session: &session,
         ledger: Ledger::open(&ctx.root, &session, ctx.clock.clone()),
     };
-    let verdict = pipeline::verify(&mut page, &mut ledger, ask)?;
+    // The pipeline runs on a runtime of its own, on a thread of its own: the caller may be a
+    // blocking task of the MCP server's runtime, where a second runtime cannot be entered.
+    let verdict = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| {
+                        SessionError::new(
+                            SessionCode::Io,
+                            format!("failed to start a runtime for the verification: {e}"),
+                        )
+                    })?;
+                runtime.block_on(pipeline::verify(&mut page, &mut ledger, ask))
+            })
+            .join()
+            .unwrap_or_else(|_| {
+                Err(SessionError::new(SessionCode::Io, "the verification's thread panicked").into())
+            })
+    })?;
     let Recorded {
         result,
         resolution,

@@ -3,15 +3,16 @@
 //!
 //! Why one module: a repair's verdict must come from facts A3S Test gathered itself, in the fixed
 //! order of docs/repair.md ("Verification"), and a reader must be able to check that order in one
-//! place. [`verify`] calls one function per step, in order; the first failing step ends the run
-//! and its code is in the record. The pipeline talks to the two things it does not own through
-//! two small traits:
+//! place. [`verify`] calls one function per step, in order ([`observe_page`] runs steps 1–5 the
+//! same way); the first failing step ends the run and its code is in the record. The pipeline
+//! talks to the two things it does not own through two small traits:
 //!
-//! - [`VerifyPage`]: the session's live page, behind its supervisor. Two typed page operations:
-//!   observe the repaired page (steps 1–5, answered by `session::repair_page::observe`, which
-//!   never acts on the page) and prove a candidate in a fresh context of the session's browser
-//!   (step 8, `session::engine::repair_prove`). The supervisor has no verification protocol of
-//!   its own: it answers these two page operations and nothing here depends on how.
+//! - [`VerifyPage`] (with [`ObservePage`], the reads steps 1–5 need): the session's live page,
+//!   behind its supervisor. Each method is one typed page operation — wait for a newer revision,
+//!   resolve the target's locators, read the page text, measure a layout, capture evidence, prove
+//!   a candidate — that reads the page (or, for the proof, a fresh context of its browser) and
+//!   decides nothing. The supervisor answers them (`session::repair_page::LivePage`,
+//!   `session::engine::repair_prove`); it has no verification protocol of its own.
 //! - [`VerifyLedger`]: the finding's ledger. It reads the claim (finding, the ledger's facts, the
 //!   checks pinned at claim), appends `verify_start`, and records the verdict. The ledger's own
 //!   rules (slice planning, a verdict consistent with its facts) stay in `a3s_test_ledger` and
@@ -28,14 +29,22 @@ mod tests;
 
 use crate::repair::candidate::generate;
 use crate::session::protocol::RepairProve;
-use crate::session::repair_page::{self, layout, locate, ObserveRequest, PageVerification};
+use crate::session::repair_page::criteria::{self, TargetView};
+use crate::session::repair_page::layout::{self, LayoutRequest};
+use crate::session::repair_page::locate::{self, Located};
+use crate::session::repair_page::revision::NoRevision;
+use crate::session::repair_page::{
+    Captured, LayoutReading, ObserveRequest, PageText, PageVerification, RevisionSeen,
+    MAX_REVISION_TIMEOUT_MS, STEPS_BOUND,
+};
 use crate::session::{SessionCode, SessionError};
 use a3s_test_fsroot::ConfinedPath;
-use a3s_test_lang::ir::VerificationCheck;
+use a3s_test_lang::ir::{Target, VerificationCheck};
 use a3s_test_ledger::event::{AutoResolveReason, PinnedChecks};
 use a3s_test_ledger::verification::{
-    CandidateRecord, CheckResult, ErrorDelta, PageResult, PinnedChecksChange, SliceInput,
-    VerificationFailure, VerificationRecord, VerifyStep, VERIFICATION_PROTOCOL,
+    Baseline, CandidateRecord, CheckResult, ErrorDelta, LocatorKind, PageResult,
+    PinnedChecksChange, SliceInput, VerificationFailure, VerificationRecord, VerifyStep,
+    VERIFICATION_PROTOCOL,
 };
 use a3s_test_ledger::{
     Action, Actor, Applied, AttemptId, ErrorCode, Event, Finding, FindingId, LedgerError,
@@ -45,22 +54,57 @@ use facts::Facts;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// The code of a failed proof that names none of its own.
 pub const PROOF_FAILED: &str = SessionCode::RepairCandidateFailed.as_str();
 
-/// The session's live page, as a verification uses it: typed page operations the supervisor
-/// answers. A trait so the pipeline's order can be tested without a browser, and so the pipeline
-/// does not know whether the page is behind a socket.
-pub trait VerifyPage {
-    /// Steps 1–5 in the page: wait for a newer ready revision, find the target again, evaluate
-    /// the criteria (and a layout finding's check), compare errors with the baseline, capture the
-    /// after-evidence. The answer names the first failing page step; nothing acts on the page.
-    fn observe(&mut self, request: ObserveRequest) -> Result<PageVerification, SessionError>;
+/// The reads steps 1–5 make of the session's live page: typed page operations the supervisor
+/// answers, each reading the page and deciding nothing. A trait so the steps' order and
+/// decisions can be tested without a browser, and so they are the same whether the page is in
+/// this process (the supervisor's `RepairObserve`) or behind its socket (`repair-verify`). Every
+/// `deadline` is the latest the answer may take; the page also cuts it at its session's.
+#[allow(async_fn_in_trait)] // Static dispatch only: each caller names its page type.
+pub trait ObservePage {
+    /// Step 1's wait: the first ready Test Kit revision newer than `after` (any ready one when
+    /// `None`) until `until`, or why there was none.
+    async fn wait_revision(
+        &mut self,
+        after: Option<u64>,
+        until: Instant,
+    ) -> Result<RevisionSeen, SessionError>;
 
+    /// Step 2's read: try `candidates` in order; the first naming exactly one element wins.
+    async fn locate(
+        &mut self,
+        candidates: &[(LocatorKind, Target)],
+        deadline: Instant,
+    ) -> Result<Located, SessionError>;
+
+    /// Step 3's read for page criteria: the page's visible text.
+    async fn page_text(&mut self, deadline: Instant) -> Result<PageText, SessionError>;
+
+    /// Step 3's read for a layout finding: the destination (and `node`, the element found again)
+    /// measured in the page.
+    async fn measure_layout(
+        &mut self,
+        want: &LayoutRequest,
+        node: Option<&Target>,
+        deadline: Instant,
+    ) -> Result<LayoutReading, SessionError>;
+
+    /// Steps 4–5's read: the error counts since the document loaded and, at the same moment, the
+    /// after-evidence written under `dir` (session-relative, below `artifacts/repairs/`).
+    async fn capture(&mut self, dir: &str, deadline: Instant) -> Result<Captured, SessionError>;
+}
+
+/// The session's live page as a whole verification uses it: the reads of steps 1–5 and step 8's
+/// proof.
+#[allow(async_fn_in_trait)] // Static dispatch only: each caller names its page type.
+pub trait VerifyPage: ObservePage {
     /// Step 8's proof: write the candidate under its evidence folder and run it in a fresh
     /// context of the session's browser, under the session's policy.
-    fn prove(&mut self, request: RepairProve) -> Result<CandidateRecord, SessionError>;
+    async fn prove(&mut self, request: RepairProve) -> Result<CandidateRecord, SessionError>;
 }
 
 /// The finding's ledger, as a verification uses it. A trait so the pipeline's order (start
@@ -230,7 +274,7 @@ impl Run {
 /// function below, called in order; the first failing one ends the run. An `Err` is a refusal or
 /// an infrastructure failure: nothing is recorded, and when the page failed mid-way the finding
 /// stays `verifying`, so the verification can be asked for again.
-pub fn verify<P: VerifyPage, L: VerifyLedger>(
+pub async fn verify<P: VerifyPage, L: VerifyLedger>(
     page: &mut P,
     ledger: &mut L,
     ask: Ask,
@@ -240,16 +284,21 @@ pub fn verify<P: VerifyPage, L: VerifyLedger>(
     }
     let mut run = start(ledger, ask)?;
     if run.open() {
-        observe_page(page, &mut run)?;
+        let seen = observe_page(page, &observe_request(&run)).await?;
+        run.record.revision_after = seen.revision;
+        run.record.page = seen.page;
+        if let Some(failure) = seen.failure {
+            run.fail_with(failure);
+        }
     }
     if run.open() {
         plan_slice(&mut run);
     }
     if run.open() {
-        run_checks(&mut run)?;
+        run_checks(&mut run).await?;
     }
     if run.open() {
-        prove_candidate(page, &mut run)?;
+        prove_candidate(page, &mut run).await?;
     }
     run.record.passed = run.open();
     Ok(record_verdict(ledger, &run.ask, run.record)?)
@@ -382,13 +431,11 @@ fn pin(run: &mut Run) {
     );
 }
 
-/// Steps 1–5: one page operation. The page waits for a ready revision newer than the later of
-/// the finding's mark and the baseline, finds the target again (its locators, or the declared
-/// replacement), evaluates the typed criteria (and a layout finding's check), compares errors
-/// with the baseline and captures the after-evidence; its answer names the first failing page
-/// step. Only the locators the page recorded for the marked node are read from the untrusted
-/// context, and the page checks each again.
-fn observe_page<P: VerifyPage>(page: &mut P, run: &mut Run) -> Result<(), SessionError> {
+/// What steps 1–5 are asked: only the locators the page recorded for the marked node are read
+/// from the untrusted context (and admitted as targets again in step 2), the reference revision
+/// is the later of the finding's mark and the baseline, and the evidence goes to this
+/// verification's folder.
+fn observe_request(run: &Run) -> ObserveRequest {
     let finding = &run.claim.finding;
     let facts = &run.claim.facts;
     let context: serde_json::Value = finding
@@ -396,7 +443,7 @@ fn observe_page<P: VerifyPage>(page: &mut P, run: &mut Run) -> Result<(), Sessio
         .as_ref()
         .and_then(|raw| serde_json::from_str(raw.get()).ok())
         .unwrap_or(serde_json::Value::Null);
-    let request = ObserveRequest {
+    ObserveRequest {
         after_revision: facts.reference_revision(finding),
         revision_timeout_ms: run.ask.revision_timeout_ms,
         locators: locate::locators_of_context(&context),
@@ -408,14 +455,238 @@ fn observe_page<P: VerifyPage>(page: &mut P, run: &mut Run) -> Result<(), Sessio
             finding.target.region_scroll.as_ref().map(|s| s.get()),
         ),
         dir: run.dir.clone(),
+    }
+}
+
+/// Steps 1–5 against the page, in order: the answer names the first failing step and its code.
+/// Never retries and never acts on the page; the evidence is captured also when an earlier step
+/// failed, so the reviewer sees the page the verdict was given on. Only refused input (bounds,
+/// an inadmissible replacement, a bad evidence folder) or a page that is gone is an `Err`.
+pub async fn observe_page<P: ObservePage>(
+    page: &mut P,
+    req: &ObserveRequest,
+) -> Result<PageVerification, SessionError> {
+    let invalid = |m: String| SessionError::new(SessionCode::InvalidInput, m);
+    if req.revision_timeout_ms > MAX_REVISION_TIMEOUT_MS {
+        return Err(invalid(format!(
+            "revision_timeout_ms must be at most {MAX_REVISION_TIMEOUT_MS}"
+        )));
+    }
+    if req.criteria.len() > a3s_test_ledger::criterion::MAX_CRITERIA {
+        return Err(invalid("too many success criteria".into()));
+    }
+    let replacement = match &req.replacement {
+        Some(source) => Some(locate::admit_replacement(source).map_err(invalid)?),
+        None => None,
     };
-    let seen = page.observe(request)?;
-    run.record.revision_after = seen.revision;
-    run.record.page = seen.page;
-    if let Some(failure) = seen.failure {
-        run.fail_with(failure);
+    let mut out = PageVerification {
+        revision: None,
+        page: PageResult::default(),
+        failure: None,
+    };
+    wait_for_revision(page, req, &mut out).await?;
+    let deadline = Instant::now() + STEPS_BOUND;
+    if out.failure.is_none() {
+        let located = find_target(page, req, replacement.as_ref(), deadline, &mut out).await?;
+        check_criteria(page, req, &located, deadline, &mut out).await?;
+    }
+    let captured = page.capture(&req.dir, deadline).await?;
+    compare_errors(&captured, req.baseline.as_ref(), &mut out);
+    keep_evidence(captured, &mut out);
+    Ok(out)
+}
+
+/// A page step's failure with its code.
+fn page_failure(step: VerifyStep, code: SessionCode, message: String) -> VerificationFailure {
+    VerificationFailure {
+        step,
+        code: code.as_str().to_string(),
+        message,
+    }
+}
+
+/// Step 1: a ready revision newer than the finding's, within the revision timeout — waiting in
+/// the page for its next change, not polling on a timer.
+async fn wait_for_revision<P: ObservePage>(
+    page: &mut P,
+    req: &ObserveRequest,
+    out: &mut PageVerification,
+) -> Result<(), SessionError> {
+    let until = Instant::now() + Duration::from_millis(req.revision_timeout_ms);
+    let no = match page
+        .wait_revision(req.after_revision, until)
+        .await?
+        .accepted
+    {
+        Ok(revision) => {
+            out.revision = Some(revision);
+            return Ok(());
+        }
+        Err(no) => no,
+    };
+    let message = match no {
+        NoRevision::NoBridge => {
+            "the page has no Test Kit bridge, so it has no revision to wait for".to_string()
+        }
+        NoRevision::TimedOut { last, ready } => {
+            out.revision = last;
+            format!(
+                "no ready Test Kit revision newer than {} within {} ms (last seen: {}, \
+                 ready: {ready})",
+                req.after_revision
+                    .map_or_else(|| "none".into(), |r| r.to_string()),
+                req.revision_timeout_ms,
+                last.map_or_else(|| "none".into(), |r| r.to_string()),
+            )
+        }
+    };
+    out.failure = Some(page_failure(
+        VerifyStep::Revision,
+        SessionCode::RepairNoNewRevision,
+        message,
+    ));
+    Ok(())
+}
+
+/// Step 2: the target found again through its locators in order (role+name, label, test id,
+/// placeholder, text, css), or through the declared replacement alone. None fails (unless the
+/// only target criterion is `target_hidden`, which a removed element satisfies); several fail.
+async fn find_target<P: ObservePage>(
+    page: &mut P,
+    req: &ObserveRequest,
+    replacement: Option<&Target>,
+    deadline: Instant,
+    out: &mut PageVerification,
+) -> Result<Located, SessionError> {
+    let candidates = locate::candidates(&req.locators, replacement);
+    if candidates.is_empty() {
+        return Ok(Located::Nothing);
+    }
+    let located = page.locate(&candidates, deadline).await?;
+    match &located {
+        Located::One(resolution, _, _) => out.page.target = Some(resolution.clone()),
+        Located::Missing if criteria::only_hidden_wanted(&req.criteria) => {}
+        Located::Missing => {
+            out.failure = Some(page_failure(
+                VerifyStep::Target,
+                SessionCode::RepairTargetMissing,
+                format!(
+                    "none of the {} locator(s) names an element on the repaired page",
+                    candidates.len()
+                ),
+            ))
+        }
+        Located::Ambiguous(n) => {
+            out.failure = Some(page_failure(
+                VerifyStep::Target,
+                SessionCode::RepairTargetAmbiguous,
+                format!("no locator names exactly one element (one names {n})"),
+            ))
+        }
+        Located::Nothing => {}
+    }
+    Ok(located)
+}
+
+/// Step 3: the typed success criteria against the element step 2 found and the page (prose
+/// criteria are kept for the reviewer as not verifiable), then a layout finding's check: a
+/// placement's destination must be addressable, a rearranged node (or a stable replacement) must
+/// overlap its destination.
+async fn check_criteria<P: ObservePage>(
+    page: &mut P,
+    req: &ObserveRequest,
+    located: &Located,
+    deadline: Instant,
+    out: &mut PageVerification,
+) -> Result<(), SessionError> {
+    let view = match located {
+        Located::One(_, _, facts) => TargetView::Found(facts),
+        Located::Missing => TargetView::Gone,
+        Located::Ambiguous(_) => TargetView::Unresolved,
+        Located::Nothing => TargetView::NoTarget,
+    };
+    let page_text = if criteria::needs_page_text(&req.criteria) {
+        page.page_text(deadline).await?.text
+    } else {
+        None
+    };
+    out.page.criteria = criteria::evaluate(&req.criteria, view, page_text.as_deref());
+    if out.failure.is_none() {
+        if let Some(message) = criteria::first_failure(&out.page.criteria) {
+            out.failure = Some(page_failure(
+                VerifyStep::Criteria,
+                SessionCode::RepairCriterionFailed,
+                message,
+            ));
+        }
+    }
+    let Some(want) = &req.layout else {
+        return Ok(());
+    };
+    let node = match located {
+        Located::Ambiguous(_) => return Ok(()),
+        // A replacement stands in for the moved node only when it is stable.
+        Located::One(r, _, _) if r.locator == LocatorKind::Replacement && !r.stable => None,
+        Located::One(_, target, _) => Some(target),
+        _ => None,
+    };
+    let reading = page.measure_layout(want, node, deadline).await?;
+    out.page.layout = Some(reading.outcome);
+    if let (None, Some(missed)) = (&out.failure, reading.missed) {
+        out.failure = Some(VerificationFailure {
+            step: VerifyStep::Criteria,
+            code: missed.code,
+            message: missed.message,
+        });
     }
     Ok(())
+}
+
+/// Step 4: the errors since the document loaded against the baseline's counts. Any new page
+/// error fails; new console errors are reported (and widen the slice in step 6).
+fn compare_errors(captured: &Captured, baseline: Option<&Baseline>, out: &mut PageVerification) {
+    let delta = error_delta(captured.console_errors, captured.page_errors, baseline);
+    if out.failure.is_none() && delta.new_page_errors > 0 {
+        let last = captured.last_page_error.as_deref().unwrap_or("");
+        out.failure = Some(page_failure(
+            VerifyStep::Errors,
+            SessionCode::RepairNewPageError,
+            format!(
+                "{} new uncaught page error(s) since the baseline (last: {last:?})",
+                delta.new_page_errors
+            ),
+        ));
+    }
+    out.page.errors = Some(delta);
+}
+
+/// Errors now compared with the baseline's counts. Counts, not messages: within one document
+/// the logs only grow, and a reloaded document that logs the same errors at load counts the same.
+/// Without a baseline every error counts as new (nothing proves it was there before).
+fn error_delta(console_now: u32, page_now: u32, baseline: Option<&Baseline>) -> ErrorDelta {
+    let (console_before, page_before) =
+        baseline.map_or((0, 0), |b| (b.console_errors, b.page_errors));
+    ErrorDelta {
+        new_console_errors: console_now.saturating_sub(console_before),
+        new_page_errors: page_now.saturating_sub(page_before),
+        baseline: baseline.is_some(),
+    }
+}
+
+/// Step 5: the fresh evidence (screenshot, Page Context, console, page errors) with its digests;
+/// a capture that failed fails the step when nothing failed before.
+fn keep_evidence(captured: Captured, out: &mut PageVerification) {
+    match captured.failed {
+        None => out.page.evidence = captured.evidence,
+        Some(e) if out.failure.is_none() => {
+            out.failure = Some(VerificationFailure {
+                step: VerifyStep::Capture,
+                code: e.code.as_str().to_string(),
+                message: e.message,
+            });
+        }
+        Some(_) => {}
+    }
 }
 
 /// Step 6: the slice, planned by the ledger's rule (`a3s_test_ledger::plan_slice`) from what the
@@ -448,7 +719,7 @@ fn plan_slice(run: &mut Run) {
 
 /// Step 7: the slice's trusted checks, run by A3S Test, or the orchestrator's results for
 /// exactly those checks. Any check that did not pass fails the step with its own code.
-fn run_checks(run: &mut Run) -> Result<(), SessionError> {
+async fn run_checks(run: &mut Run) -> Result<(), SessionError> {
     let selected = run
         .record
         .slice
@@ -457,13 +728,16 @@ fn run_checks(run: &mut Run) -> Result<(), SessionError> {
         .unwrap_or_default();
     run.record.checks = match &run.ask.reported {
         Some(reported) => checks::reported(&selected, reported),
-        None => checks::execute(
-            &run.ask.root,
-            &run.catalog,
-            &selected,
-            &run.ask.session_dir,
-            &run.dir,
-        )?,
+        None => {
+            checks::execute(
+                &run.ask.root,
+                &run.catalog,
+                &selected,
+                &run.ask.session_dir,
+                &run.dir,
+            )
+            .await?
+        }
     };
     if let Some(failure) = crate::repair::checks::first_failure(&run.record.checks) {
         run.fail_with(failure);
@@ -476,7 +750,7 @@ fn run_checks(run: &mut Run) -> Result<(), SessionError> {
 /// proven by the page in a fresh browser context. Nothing due is a pass; a candidate that does
 /// not admit (a generator bug) or fails its proof fails the step. It is never written into the
 /// application's files.
-fn prove_candidate<P: VerifyPage>(page: &mut P, run: &mut Run) -> Result<(), SessionError> {
+async fn prove_candidate<P: VerifyPage>(page: &mut P, run: &mut Run) -> Result<(), SessionError> {
     let Some(target) = &run.record.page.target else {
         return Ok(());
     };
@@ -491,10 +765,12 @@ fn prove_candidate<P: VerifyPage>(page: &mut P, run: &mut Run) -> Result<(), Ses
             return Ok(());
         }
     };
-    let made = page.prove(RepairProve {
-        candidate: source,
-        dir: run.dir.clone(),
-    })?;
+    let made = page
+        .prove(RepairProve {
+            candidate: source,
+            dir: run.dir.clone(),
+        })
+        .await?;
     let proof = made.proof.clone();
     run.record.candidate = Some(made);
     if !proof.passed {
@@ -542,7 +818,7 @@ fn record_verdict<L: VerifyLedger>(
 fn verification_window(ask: &Ask) -> u64 {
     use crate::repair::checks::longest_run;
     use crate::repair::proof::{CLEANUP_BOUND, PROOF_BOUND};
-    let page = Duration::from_millis(ask.revision_timeout_ms) + repair_page::STEPS_BOUND;
+    let page = Duration::from_millis(ask.revision_timeout_ms) + STEPS_BOUND;
     let checks: Duration = match ask.reported {
         Some(_) => Duration::ZERO,
         None => ask.current.checks.iter().map(longest_run).sum(),

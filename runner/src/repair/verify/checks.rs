@@ -26,7 +26,7 @@ pub fn reported(ids: &[String], reported: &[CheckResult]) -> Vec<CheckResult> {
 
 /// Run the selected checks in `root`, their output kept under `session_dir/dir/checks` (every
 /// folder on the way opened without following links).
-pub fn execute(
+pub async fn execute(
     root: &Path,
     catalog: &[VerificationCheck],
     ids: &[String],
@@ -39,32 +39,12 @@ pub fn execute(
     if checks.is_empty() {
         return Ok(Vec::new());
     }
-    let io = |m: String| SessionError::new(SessionCode::Io, m);
     let session = session_dir.open_dir().map_err(|e| SessionError::fs(&e))?;
     let evidence = EvidenceDir::create(&session, &format!("{dir}/checks"))
         .map_err(|e| SessionError::fs(e.fs()))?;
-    let root = root.to_path_buf();
-    let owned: Vec<VerificationCheck> = checks.into_iter().cloned().collect();
-    // The checks run on a runtime of their own, on a thread of their own: the caller may be a
-    // blocking task of the MCP server's runtime, where a second runtime cannot be entered.
-    let worker = std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| io(format!("failed to start a runtime for the checks: {e}")))?;
-        let refs: Vec<&VerificationCheck> = owned.iter().collect();
-        runtime
-            .block_on(run_checks(
-                &root,
-                &refs,
-                &evidence,
-                &CheckOptions::default(),
-            ))
-            .map_err(|e| SessionError::new(e.code(), e.to_string()))
-    });
-    worker
-        .join()
-        .unwrap_or_else(|_| Err(io("the checks' thread panicked".into())))
+    run_checks(root, &checks, &evidence, &CheckOptions::default())
+        .await
+        .map_err(|e| SessionError::new(e.code(), e.to_string()))
 }
 
 #[cfg(test)]
