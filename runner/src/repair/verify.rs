@@ -284,6 +284,7 @@ pub async fn verify<P: VerifyPage, L: VerifyLedger>(
     }
     let mut run = start(ledger, ask)?;
     if run.open() {
+        open_evidence(&run)?;
         let seen = observe_page(page, &observe_request(&run)).await?;
         run.record.revision_after = seen.revision;
         run.record.page = seen.page;
@@ -429,6 +430,18 @@ fn pin(run: &mut Run) {
             inputs::PROJECT_FILE
         ),
     );
+}
+
+/// The verification's evidence folder, created (every folder on the way opened without following
+/// links) before the page is asked anything, so a folder that cannot be written is refused before
+/// step 1 waits.
+fn open_evidence(run: &Run) -> Result<(), SessionError> {
+    let session = run
+        .ask
+        .session_dir
+        .open_dir()
+        .map_err(|e| SessionError::fs(&e))?;
+    crate::session::repair_page::evidence::EvidenceDir::create(&session, &run.dir).map(drop)
 }
 
 /// What steps 1–5 are asked: only the locators the page recorded for the marked node are read

@@ -53,7 +53,9 @@ const PAGE_CONTEXT: &str = "page-context.json";
 const CONSOLE: &str = "console.json";
 const PAGE_ERRORS: &str = "page-errors.json";
 
-/// What `RepairObserve` asks for: steps 1–5 of one verification.
+/// What steps 1–5 of one verification are asked (the pipeline's
+/// [`crate::repair::verify::observe_page`]; also the `RepairObserve` request, which runs them
+/// here in one turn).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ObserveRequest {

@@ -268,6 +268,7 @@ fn setup(unit_passed: bool) -> Setup {
         ),
     )
     .unwrap();
+    std::fs::create_dir(dir.path().join("session")).unwrap();
     let calls = Calls::default();
     let current = PinnedChecks {
         project_sha256: Some(format!("sha256:{}", "a".repeat(64))),
@@ -505,6 +506,19 @@ fn a_page_that_fails_mid_way_leaves_the_verdict_unrecorded() {
         ["prior", "start", "claim", "wait_revision"]
     );
     assert!(s.ledger.verdicts.is_empty(), "the finding stays verifying");
+}
+
+#[test]
+fn an_evidence_folder_through_a_link_is_refused_before_the_page_is_asked() {
+    let mut s = setup(true);
+    let outside = tempfile::tempdir().unwrap();
+    let session = s._dir.path().join("session");
+    std::os::unix::fs::symlink(outside.path(), session.join("artifacts")).unwrap();
+    let err = run(&mut s).unwrap_err();
+    assert!(matches!(err, VerifyError::Session(_)), "{err:?}");
+    assert_eq!(*s.calls.borrow(), ["prior", "start", "claim"]);
+    assert!(s.ledger.verdicts.is_empty());
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
 }
 
 #[test]
