@@ -433,7 +433,9 @@ pub fn act(ctx: &Context, op: Operation) -> Result<Acted, LedgerError> {
     // A claim fixes the trusted checks verification will run: the project file as it is now,
     // before the agent edits the workspace.
     if let Action::Claim { pinned, .. } = &mut action {
-        *pinned = Some(super::repair_verify::inputs::read_checks(&ctx.root)?);
+        *pinned = Some(a3s_test_runner::repair::verify::inputs::read_checks(
+            &ctx.root,
+        )?);
     }
     let result = ledger.apply(Request {
         finding_id: finding.clone(),

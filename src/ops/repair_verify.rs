@@ -1,41 +1,43 @@
 //! `agent repair-verify` / `test_repair_verify`: A3S Test verifies a completed repair itself and
 //! records the verdict. The caller (a coding agent, an orchestrator) may only ASK; every fact in
-//! the verdict is gathered here, so the executor of a repair can never certify it.
+//! the verdict is gathered by the pipeline (`a3s_test_runner::repair::verify`), so the executor
+//! of a repair can never certify it.
 //!
-//! Order (docs/repair.md "Verification"): every input is validated and the changed files must
-//! equal the completion's before anything else happens — a mismatch is refused before any browser
-//! is contacted. Then `verify_start` is appended, the session's browser observes the page again
-//! (steps 1–5, the supervisor's `RepairObserve`), the slice is planned (step 6), the selected
-//! trusted checks run or the orchestrator's results are read (step 7), an ACL regression
-//! candidate is generated and proven in a fresh browser context when the finding allows one
-//! (step 8), and one `verify_result` event with the full record is appended. The first failing
-//! step ends the verification; its code is in the record. `--auto-resolve-repairs` resolves only
-//! after the passing result is on disk (`Ledger::record_verification`).
-
-mod candidate;
-mod checks;
-mod facts;
-pub(crate) mod inputs;
-mod page;
+//! This operation is thin: it validates the inputs (step 0's refusals, before anything is
+//! appended or any browser contacted), gives the pipeline the session's page (its supervisor's
+//! typed page operations over the socket) and the session's ledger, and reports the verdict the
+//! pipeline recorded. `--auto-resolve-repairs` resolves only after the passing result is on disk
+//! (`Ledger::record_verification`).
 
 use super::repair::Completion;
+use super::session::turn;
 use super::Context;
-use a3s_test_fsroot::ConfinedPath;
-use a3s_test_lang::ir::VerificationCheck;
-use a3s_test_ledger::event::{AutoResolveReason, PinnedChecks};
-use a3s_test_ledger::verification::{
-    CheckResult, ErrorDelta, PageResult, PinnedChecksChange, SliceInput, VerificationFailure,
-    VerificationRecord, VerifyStep, VERIFICATION_PROTOCOL,
-};
+use a3s_test_lang::ir::Target;
+use a3s_test_ledger::event::AutoResolveReason;
+use a3s_test_ledger::verification::LocatorKind;
+use a3s_test_ledger::verification::{CandidateRecord, VerificationRecord};
 use a3s_test_ledger::{
-    inspect, Action, Actor, Applied, AttemptId, ErrorCode, FindingId, Ledger, LedgerError,
-    NextAction, Request, RequestId, SessionId,
+    inspect, Applied, AttemptId, ErrorCode, FindingId, Ledger, LedgerError, NextAction, Request,
+    RequestId, SessionId,
 };
-use a3s_test_runner::session::SessionError;
-use facts::Facts;
+use a3s_test_runner::repair::verify::facts::Facts;
+use a3s_test_runner::repair::verify::ObservePage;
+use a3s_test_runner::repair::verify::{
+    self as pipeline, inputs, Ask, Claim, Prior, Recorded, VerifyLedger, VerifyPage,
+};
+use a3s_test_runner::session::protocol::{
+    CaptureEvidence, LocateTarget, MeasureLayout, ReadPageText, RepairProve, WaitRevision,
+};
+use a3s_test_runner::session::repair_page::layout::LayoutRequest;
+use a3s_test_runner::session::repair_page::locate::Located;
+use a3s_test_runner::session::repair_page::{Captured, LayoutReading, PageText, RevisionSeen};
+use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use tokio::time::Instant;
+
+pub use a3s_test_runner::repair::verify::VerifyError;
 
 /// The default bound of step 1 (waiting for a newer ready Test Kit revision).
 pub const DEFAULT_REVISION_TIMEOUT_MS: u64 = 30_000;
@@ -84,55 +86,14 @@ pub struct Verification {
     pub next_action: NextAction,
 }
 
-/// Why a verification was refused or could not finish (nothing was decided).
-#[derive(Debug, thiserror::Error, Serialize)]
-#[serde(untagged)]
-pub enum VerifyError {
-    /// The ledger refused (unknown finding, wrong attempt, changed-file mismatch, …) or the
-    /// input is invalid.
-    #[error("{0}")]
-    Ledger(LedgerError),
-    /// The session (its supervisor or browser) refused or failed.
-    #[error("{0:?}")]
-    Session(SessionError),
-}
-
-impl From<LedgerError> for VerifyError {
-    fn from(e: LedgerError) -> Self {
-        VerifyError::Ledger(e)
-    }
-}
-
-impl From<SessionError> for VerifyError {
-    fn from(e: SessionError) -> Self {
-        VerifyError::Session(e)
-    }
-}
-
 fn invalid(message: impl Into<String>) -> LedgerError {
     LedgerError::new(ErrorCode::InvalidInput, message)
 }
 
-/// The validated inputs of one verification.
-struct Checked {
-    session: SessionId,
-    finding: FindingId,
-    request_id: RequestId,
-    attempt_id: AttemptId,
-    changed_files: Vec<String>,
-    /// The checks to run: the project file's now, until [`pin`] puts the ones pinned at claim.
-    catalog: Vec<VerificationCheck>,
-    /// The project file as it is now.
-    current: PinnedChecks,
-    reported: Option<Vec<CheckResult>>,
-    revision_timeout_ms: u64,
-    /// A person's `--auto-resolve-repairs`, recorded with the verdict.
-    auto_resolve: Option<AutoResolveReason>,
-}
-
-/// Step 0: ids, bounds, the project's check catalog and the orchestrator's results — everything
-/// that can be refused without a browser.
-fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError> {
+/// Step 0's refusals: ids, bounds, the project's check catalog and the orchestrator's results —
+/// everything that can be refused without a browser. Returns the session and what the pipeline
+/// is asked to verify.
+fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<(SessionId, Ask), VerifyError> {
     let t = &p.done.on.target;
     let attempt = p
         .done
@@ -158,358 +119,209 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<Checked, VerifyError>
         return Err(invalid(format!("--revision-timeout-ms must be 1..={most}")).into());
     }
     let current = inputs::read_checks(&ctx.root)?;
-    let catalog = current.checks.clone();
     let reported = match &p.checks_json {
         Some(path) => Some(
-            a3s_test_runner::repair::checks::read_caller_results(path, &catalog)
+            a3s_test_runner::repair::checks::read_caller_results(path, &current.checks)
                 .map_err(|e| SessionError::new(e.code(), e.to_string()))?,
         ),
         None => None,
     };
     let (session, finding, request_id, attempt_id) = ids;
-    Ok(Checked {
-        session,
+    let session_dir = a3s_test_ledger::session_dir(&ctx.root, &session);
+    let ask = Ask {
         finding,
         request_id,
         attempt_id,
         changed_files,
-        catalog,
         current,
+        checks_json: p.checks_json.clone(),
         reported,
         revision_timeout_ms,
         auto_resolve: p
             .auto_resolve_repairs
             .then_some(AutoResolveReason::CommandLine),
-    })
-}
-
-/// The verdict already recorded under this request id, if the caller repeats a finished
-/// verification: it is returned as it was, nothing is verified twice.
-fn replayed(
-    ctx: &Context,
-    c: &Checked,
-    ledger: &Ledger,
-) -> Result<Option<Verification>, LedgerError> {
-    let state = ledger.read()?;
-    let Some(prior) = state.request(&c.request_id) else {
-        return Ok(None);
+        root: ctx.root.clone(),
+        session_dir,
     };
-    let Action::VerifyResult { record, .. } = &prior.action else {
-        return Err(LedgerError::new(
-            ErrorCode::IdempotencyConflict,
-            format!(
-                "request id {} was already used for {} on finding {}; use a new request id",
-                c.request_id,
-                prior.op(),
-                prior.finding_id
-            ),
-        ));
-    };
-    // The same request again: the ledger answers with the stored event, and finishes an
-    // auto-resolution a crash interrupted. A replay that asks anything else (another attempt,
-    // other changed files, auto-resolution where the original did not ask for it, other
-    // orchestrator results) is an idempotency conflict: the ledger compares the whole request.
-    if let Some(reported) = &c.reported {
-        let selected = record
-            .slice
-            .as_ref()
-            .map(|s| s.selected_checks.clone())
-            .unwrap_or_default();
-        if checks::reported(&selected, reported) != record.checks {
-            return Err(LedgerError::new(
-                ErrorCode::IdempotencyConflict,
-                format!(
-                    "request id {} recorded other check results; use a new request id",
-                    c.request_id
-                ),
-            ));
-        }
-    }
-    record_verdict(ctx, c, ledger, (**record).clone()).map(Some)
+    Ok((session, ask))
 }
 
-/// Record `record` as the verdict of `c` (or, for a repeated request, get the stored one back)
-/// and report it with what to do next.
-fn record_verdict(
-    ctx: &Context,
-    c: &Checked,
-    ledger: &Ledger,
-    record: VerificationRecord,
-) -> Result<Verification, LedgerError> {
-    let (result, resolution) = ledger.record_verification(verdict_request(c, record.clone()))?;
-    let next_action = inspect(
-        &c.session,
-        &ledger.read()?,
-        &c.finding,
-        ctx.clock.now_ms(),
-        &ctx.ids,
-    )?
-    .next_action;
-    Ok(Verification {
-        session: c.session.clone(),
-        passed: record.passed,
-        record,
-        result,
-        resolution,
-        next_action,
-    })
+/// The session's live page: each page operation is one turn of its supervisor (a blocking
+/// socket exchange; the pipeline runs on a thread and runtime of its own, see [`verify`]).
+struct SessionPage<'a> {
+    ctx: &'a Context,
+    session: &'a SessionId,
 }
 
-fn verdict_request(c: &Checked, record: VerificationRecord) -> Request {
-    Request {
-        finding_id: c.finding.clone(),
-        actor: Actor::A3sTest,
-        request_id: Some(c.request_id.clone()),
-        attempt_id: Some(c.attempt_id.clone()),
-        action: Action::VerifyResult {
-            record: Box::new(record),
-            changed_files: c.changed_files.clone(),
-            auto_resolve: c.auto_resolve,
-        },
+/// The time left until `deadline`, in ms (at least 1), as a page operation is given it.
+fn left_ms(deadline: Instant) -> u64 {
+    (deadline
+        .saturating_duration_since(Instant::now())
+        .as_millis() as u64)
+        .max(1)
+}
+
+impl SessionPage<'_> {
+    fn turn<R: a3s_test_runner::session::protocol::Call>(
+        &self,
+        request: R,
+    ) -> Result<R::Reply, SessionError> {
+        turn(self.ctx, self.session.as_str(), request)
     }
 }
 
-/// How long this verification may take, as the lease its `verify_start` asks for: the page
-/// steps (the revision wait and steps 2–5), every check of the catalog run to its own timeout
-/// and cleaned up (the slice selects some of them; none run here when the orchestrator reports
-/// the results), the candidate's proof, and a minute for the ledger and supervisor turns in
-/// between. Never shorter than the default lease. Without it a check longer than the default
-/// lease would let the lease lapse mid-verification, and the verdict would be refused.
-fn verification_window(c: &Checked) -> u64 {
-    use a3s_test_runner::repair::checks::longest_run;
-    use a3s_test_runner::repair::proof::{CLEANUP_BOUND, PROOF_BOUND};
-    use a3s_test_runner::session::repair_page::STEPS_BOUND;
-    use std::time::Duration;
-    let page = Duration::from_millis(c.revision_timeout_ms) + STEPS_BOUND;
-    let checks: Duration = match c.reported {
-        Some(_) => Duration::ZERO,
-        None => c.catalog.iter().map(longest_run).sum(),
-    };
-    let proof = PROOF_BOUND + CLEANUP_BOUND;
-    let total = page + checks + proof + Duration::from_secs(60);
-    (total.as_millis() as u64).clamp(
-        a3s_test_ledger::lease::DEFAULT_LEASE_MS,
-        a3s_test_ledger::lease::MAX_VERIFY_LEASE_MS,
-    )
-}
+impl ObservePage for SessionPage<'_> {
+    async fn wait_revision(
+        &mut self,
+        after: Option<u64>,
+        until: Instant,
+    ) -> Result<RevisionSeen, SessionError> {
+        self.turn(WaitRevision {
+            after,
+            timeout_ms: left_ms(until),
+        })
+    }
 
-/// An empty record, filled in step by step.
-fn new_record(revision_before: Option<u64>) -> VerificationRecord {
-    VerificationRecord {
-        protocol: VERIFICATION_PROTOCOL.into(),
-        revision_before,
-        revision_after: None,
-        page: PageResult::default(),
-        slice: None,
-        checks: Vec::new(),
-        candidate: None,
-        passed: false,
-        failure: None,
-        pinned_checks: None,
+    async fn locate(
+        &mut self,
+        candidates: &[(LocatorKind, Target)],
+        deadline: Instant,
+    ) -> Result<Located, SessionError> {
+        self.turn(LocateTarget {
+            candidates: candidates.to_vec(),
+            within_ms: left_ms(deadline),
+        })
+    }
+
+    async fn page_text(&mut self, deadline: Instant) -> Result<PageText, SessionError> {
+        self.turn(ReadPageText {
+            within_ms: left_ms(deadline),
+        })
+    }
+
+    async fn measure_layout(
+        &mut self,
+        want: &LayoutRequest,
+        node: Option<&Target>,
+        deadline: Instant,
+    ) -> Result<LayoutReading, SessionError> {
+        self.turn(MeasureLayout {
+            layout: want.clone(),
+            node: node.cloned(),
+            within_ms: left_ms(deadline),
+        })
+    }
+
+    async fn capture(&mut self, dir: &str, deadline: Instant) -> Result<Captured, SessionError> {
+        self.turn(CaptureEvidence {
+            dir: dir.to_owned(),
+            within_ms: left_ms(deadline),
+        })
     }
 }
 
-/// Mark `record` failed at `step` with `code`.
-fn fail(record: &mut VerificationRecord, step: VerifyStep, code: impl ToString, message: String) {
-    record.passed = false;
-    record.failure = Some(VerificationFailure {
-        step,
-        code: code.to_string(),
-        message,
-    });
+impl VerifyPage for SessionPage<'_> {
+    async fn prove(&mut self, request: RepairProve) -> Result<CandidateRecord, SessionError> {
+        self.turn(request)
+    }
 }
 
-/// The evidence folder of this verification, relative to the session folder.
-fn verify_dir(c: &Checked) -> String {
-    format!(
-        "artifacts/repairs/{}/{}/verify",
-        c.finding.as_str(),
-        c.attempt_id.as_str()
-    )
+/// The session's ledger file.
+struct SessionLedger<'a> {
+    ctx: &'a Context,
+    session: &'a SessionId,
+    ledger: Ledger,
+}
+
+impl VerifyLedger for SessionLedger<'_> {
+    fn prior(&self, request_id: &RequestId) -> Result<Option<Prior>, LedgerError> {
+        Ok(self.ledger.read()?.request(request_id).map(Prior::of))
+    }
+
+    fn start(&mut self, request: Request) -> Result<(), LedgerError> {
+        self.ledger.apply(request).map(drop)
+    }
+
+    fn claim(&self, finding: &FindingId, attempt: &AttemptId) -> Result<Claim, LedgerError> {
+        let state = self.ledger.read()?;
+        let finding_state = state.finding(finding).ok_or_else(|| {
+            LedgerError::new(ErrorCode::UnknownFinding, format!("no finding {finding}"))
+        })?;
+        Ok(Claim {
+            finding: state.record(finding_state)?,
+            facts: Facts::read(&state, finding_state, attempt),
+            pinned: finding_state
+                .attempts
+                .iter()
+                .find(|a| &a.id == attempt)
+                .and_then(|a| a.pinned.clone()),
+        })
+    }
+
+    fn record(&mut self, request: Request) -> Result<Recorded, LedgerError> {
+        let finding = request.finding_id.clone();
+        let (result, resolution) = self.ledger.record_verification(request)?;
+        let next_action = inspect(
+            self.session,
+            &self.ledger.read()?,
+            &finding,
+            self.ctx.clock.now_ms(),
+            &self.ctx.ids,
+        )?
+        .next_action;
+        Ok(Recorded {
+            result,
+            resolution,
+            next_action,
+        })
+    }
 }
 
 /// Verify the completed attempt of a finding in its live session and record the verdict as
 /// A3S Test. Returns the verdict and its record; a refusal (exit 2) changes nothing.
 pub fn verify(ctx: &Context, p: &VerifyParams) -> Result<Verification, VerifyError> {
-    let c = check_inputs(ctx, p)?;
-    let ledger = Ledger::open(&ctx.root, &c.session, ctx.clock.clone());
-    if let Some(done) = replayed(ctx, &c, &ledger)? {
-        return Ok(done);
-    }
-    // The ledger checks the attempt and the changed files against the completion here, before
-    // any supervisor request: a mismatch appends nothing and contacts no browser.
-    ledger.apply(Request {
-        finding_id: c.finding.clone(),
-        actor: Actor::A3sTest,
-        request_id: None,
-        attempt_id: Some(c.attempt_id.clone()),
-        action: Action::VerifyStart {
-            changed_files: c.changed_files.clone(),
-            lease_ms: Some(verification_window(&c)),
-        },
-    })?;
-    let state = ledger.read()?;
-    let finding_state = state.finding(&c.finding).ok_or_else(|| {
-        LedgerError::new(
-            ErrorCode::UnknownFinding,
-            format!("no finding {}", c.finding),
-        )
-    })?;
-    let finding = state.record(finding_state)?;
-    let facts = Facts::read(&state, finding_state, &c.attempt_id);
-    let mut record = new_record(facts.reference_revision(&finding));
-    let pinned = finding_state
-        .attempts
-        .iter()
-        .find(|a| a.id == c.attempt_id)
-        .and_then(|a| a.pinned.clone());
-    let mut c = c;
-    let run = pin(&mut c, pinned, &mut record);
-    if let (true, Some(path)) = (run, &p.checks_json) {
-        // The orchestrator reports on the pinned checks, which are the ones that run.
-        c.reported = Some(
-            a3s_test_runner::repair::checks::read_caller_results(path, &c.catalog)
-                .map_err(|e| SessionError::new(e.code(), e.to_string()))?,
-        );
-    }
-    if run {
-        let dir = verify_dir(&c);
-        let session_dir = a3s_test_ledger::session_dir(&ctx.root, &c.session);
-        run_steps(ctx, &c, &finding, &facts, &dir, &session_dir, &mut record)?;
-    }
-    Ok(record_verdict(ctx, &c, &ledger, record)?)
-}
-
-/// Run the checks pinned when the attempt claimed (`pinned`), not whatever the project file
-/// holds now: the agent edits the workspace, and the checks that judge its work must be the ones
-/// a person configured. When the file's checks changed since and the change to the project file
-/// is among the declared changed files, the pinned checks run and the record says what changed;
-/// an undeclared change fails the verification (`test.session.repair_checks_changed`, at the
-/// slice step, before any browser request). False when the verification is already decided.
-/// An attempt claimed before checks were pinned runs the current checks.
-fn pin(c: &mut Checked, pinned: Option<PinnedChecks>, record: &mut VerificationRecord) -> bool {
-    let Some(pinned) = pinned else {
-        return true;
+    let (session, ask) = check_inputs(ctx, p)?;
+    let mut page = SessionPage {
+        ctx,
+        session: &session,
     };
-    if pinned.project_sha256 == c.current.project_sha256 {
-        c.catalog = pinned.checks;
-        return true;
-    }
-    let declared = c.changed_files.iter().any(|f| f == inputs::PROJECT_FILE);
-    let changes = inputs::changed_checks(&pinned.checks, &c.current.checks);
-    record.pinned_checks = Some(PinnedChecksChange {
-        project_sha256_at_claim: pinned.project_sha256.clone(),
-        project_sha256_now: c.current.project_sha256.clone(),
-        changes: changes.clone(),
-        declared,
-    });
-    c.catalog = pinned.checks;
-    if declared {
-        return true;
-    }
-    let what = if changes.is_empty() {
-        "its text changed (the checks read the same)".to_string()
-    } else {
-        changes.join(", ")
+    let mut ledger = SessionLedger {
+        ctx,
+        session: &session,
+        ledger: Ledger::open(&ctx.root, &session, ctx.clock.clone()),
     };
-    fail(
-        record,
-        VerifyStep::Slice,
-        ErrorCode::ChecksChanged,
-        format!(
-            "{} changed since the claim — {what} — and is not among the declared changed files; \
-             the checks that verify a repair are the ones pinned when it was claimed",
-            inputs::PROJECT_FILE
-        ),
-    );
-    false
-}
-
-/// Steps 1–8 into `record`; the first failing step ends the run. An `Err` is an infrastructure
-/// failure (the supervisor or the browser is gone): nothing is recorded and the finding stays
-/// `verifying`, so the verification can be asked for again.
-fn run_steps(
-    ctx: &Context,
-    c: &Checked,
-    finding: &a3s_test_ledger::Finding,
-    facts: &Facts,
-    dir: &str,
-    session_dir: &ConfinedPath,
-    record: &mut VerificationRecord,
-) -> Result<(), VerifyError> {
-    // Steps 1–5 in the session's browser.
-    let page = page::observe(ctx, c, finding, facts, dir)?;
-    record.revision_after = page.revision;
-    record.page = page.page;
-    if let Some(f) = page.failure {
-        record.passed = false;
-        record.failure = Some(f);
-        return Ok(());
-    }
-    // Step 6: the slice.
-    let errors = record.page.errors.clone().unwrap_or(ErrorDelta {
-        new_console_errors: 0,
-        new_page_errors: 0,
-        baseline: facts.baseline.is_some(),
-    });
-    let input = SliceInput {
-        source_files: a3s_test_ledger::source_files(finding),
-        changed_files: c.changed_files.clone(),
-        stable_locator: record.page.target.as_ref().is_some_and(|t| t.stable),
-        new_console_errors: errors.new_console_errors > 0,
-        new_page_errors: errors.new_page_errors > 0,
-        prior_acl_proof_passed: facts.prior_acl_proof_passed,
-        has_baseline: facts.baseline.is_some(),
-    };
-    match a3s_test_ledger::plan_slice(&input, &c.catalog) {
-        Ok(decision) => record.slice = Some(decision),
-        Err(e) => {
-            let a3s_test_ledger::SliceError::EmptyCatalog { decision, .. } = &e;
-            record.slice = Some((**decision).clone());
-            fail(record, VerifyStep::Slice, e.code(), e.to_string());
-            return Ok(());
-        }
-    }
-    // Step 7: the trusted checks (or the orchestrator's results for exactly those checks).
-    let selected = record
-        .slice
-        .as_ref()
-        .map(|s| s.selected_checks.clone())
-        .unwrap_or_default();
-    record.checks = match &c.reported {
-        Some(reported) => checks::reported(&selected, reported),
-        None => checks::execute(&ctx.root, &c.catalog, &selected, session_dir, dir)?,
-    };
-    if let Some(f) = a3s_test_runner::repair::checks::first_failure(&record.checks) {
-        record.passed = false;
-        record.failure = Some(f);
-        return Ok(());
-    }
-    // Step 8: the ACL regression candidate, when the finding allows one.
-    let refused = match candidate::prove(ctx, c, finding, facts, record, dir)? {
-        candidate::Step8::NotDue => None,
-        candidate::Step8::NotAdmitted(message) => Some(message),
-        candidate::Step8::Proven(made) => {
-            let proof = made.proof.clone();
-            record.candidate = Some(made);
-            // The step fails with its own code; the proof keeps the failing step's code.
-            (!proof.passed).then(|| {
-                format!(
-                    "the ACL candidate failed in a fresh browser context: {} {}",
-                    proof.code.as_deref().unwrap_or(""),
-                    proof.message.as_deref().unwrap_or("")
-                )
+    // The pipeline runs on a runtime of its own, on a thread of its own: the caller may be a
+    // blocking task of the MCP server's runtime, where a second runtime cannot be entered.
+    let verdict = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| {
+                        SessionError::new(
+                            SessionCode::Io,
+                            format!("failed to start a runtime for the verification: {e}"),
+                        )
+                    })?;
+                runtime.block_on(pipeline::verify(&mut page, &mut ledger, ask))
             })
-        }
-    };
-    match refused {
-        Some(message) => fail(
-            record,
-            VerifyStep::Candidate,
-            candidate::PROOF_FAILED,
-            message,
-        ),
-        None => record.passed = true,
-    }
-    Ok(())
+            .join()
+            .unwrap_or_else(|_| {
+                Err(SessionError::new(SessionCode::Io, "the verification's thread panicked").into())
+            })
+    })?;
+    let Recorded {
+        result,
+        resolution,
+        next_action,
+    } = verdict.recorded;
+    Ok(Verification {
+        session,
+        passed: verdict.record.passed,
+        record: verdict.record,
+        result,
+        resolution,
+        next_action,
+    })
 }

@@ -44,6 +44,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tokio::time::Instant;
 
+mod page_ops;
 mod repair_prove;
 
 /// The most one turn may take.
@@ -388,6 +389,21 @@ impl<D: AgentDriver> Engine<D> {
                     .await;
                 let recorded = self.recorded.clone().unwrap_or(exec.statement);
                 Exec::answered(result.map_err(|e| super::answer::refused(e, &recorded)))
+            }
+            Request::WaitRevision(w) => {
+                protocol::WaitRevision::answered(self.wait_revision(&w).await)
+            }
+            Request::LocateTarget(l) => {
+                protocol::LocateTarget::answered(self.locate_target(&l).await)
+            }
+            Request::ReadPageText(r) => {
+                protocol::ReadPageText::answered(self.read_page_text(&r).await)
+            }
+            Request::MeasureLayout(m) => {
+                protocol::MeasureLayout::answered(self.measure_layout(&m).await)
+            }
+            Request::CaptureEvidence(c) => {
+                protocol::CaptureEvidence::answered(self.capture_evidence(&c).await)
             }
             Request::RepairProve(prove) => protocol::RepairProve::answered(
                 self.repair_prove(&prove.candidate, &prove.dir).await,

@@ -115,6 +115,16 @@ pub enum SessionEvent {
     RepairBaseline(TurnRecord),
     /// A `repair_observe` turn.
     RepairObserve(TurnRecord),
+    /// A `wait_revision` turn (a verification's step 1 read).
+    WaitRevision(TurnRecord),
+    /// A `locate_target` turn (a verification's step 2 read).
+    LocateTarget(TurnRecord),
+    /// A `read_page_text` turn (a verification's step 3 read).
+    ReadPageText(TurnRecord),
+    /// A `measure_layout` turn (a layout finding's step 3 read).
+    MeasureLayout(TurnRecord),
+    /// A `capture_evidence` turn (a verification's steps 4–5 read).
+    CaptureEvidence(TurnRecord),
     /// A `repair_wait` turn (`a3s-test dev` waiting for the page's queue to change).
     RepairWait(TurnRecord),
     /// A `repair_apply` turn (ledger status changes mirrored in the page).
@@ -140,6 +150,11 @@ impl SessionEvent {
             Request::RepairProve(_) => SessionEvent::RepairProve(record),
             Request::RepairBaseline(_) => SessionEvent::RepairBaseline(record),
             Request::RepairObserve(_) => SessionEvent::RepairObserve(record),
+            Request::WaitRevision(_) => SessionEvent::WaitRevision(record),
+            Request::LocateTarget(_) => SessionEvent::LocateTarget(record),
+            Request::ReadPageText(_) => SessionEvent::ReadPageText(record),
+            Request::MeasureLayout(_) => SessionEvent::MeasureLayout(record),
+            Request::CaptureEvidence(_) => SessionEvent::CaptureEvidence(record),
             Request::RepairWait(_) => SessionEvent::RepairWait(record),
             Request::RepairApply(_) => SessionEvent::RepairApply(record),
             Request::Exec(_) => SessionEvent::Exec(record),

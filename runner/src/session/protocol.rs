@@ -22,10 +22,15 @@ use super::code::{SessionCode, SessionError};
 use super::page_context::inspect::InspectRequest;
 use super::page_context::repair_queue::{ActionBatch, FindingBatch};
 use super::page_context::repair_watch::{PageRepairEvent, RepairMark, Waited};
-use super::repair_page::{ObserveRequest, PageVerification};
+use super::repair_page::layout::LayoutRequest;
+use super::repair_page::locate::Located;
+use super::repair_page::{
+    Captured, LayoutReading, ObserveRequest, PageText, PageVerification, RevisionSeen,
+};
 use super::reply::{Closing, Executed};
 use super::view::{Observation, ViewRequest};
-use a3s_test_ledger::verification::{Baseline, CandidateRecord};
+use a3s_test_lang::ir::Target;
+use a3s_test_ledger::verification::{Baseline, CandidateRecord, LocatorKind};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -133,6 +138,57 @@ pub struct RepairProve {
     pub dir: String,
 }
 
+/// Wait (at most `timeout_ms`, ≤ 60 s) for a ready Test Kit revision newer than `after` (any
+/// ready one when `None`): the read of a verification's step 1. Answers the revision, or why
+/// there was none; decides nothing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitRevision {
+    /// The revision the page must pass.
+    pub after: Option<u64>,
+    /// The longest wait in ms.
+    pub timeout_ms: u64,
+}
+
+/// Resolve `candidates` in order in the page, the first naming exactly one element winning:
+/// the read of a verification's step 2 (locators only, never a ref; at most 64).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LocateTarget {
+    /// Each candidate with the kind of locator it came from.
+    pub candidates: Vec<(LocatorKind, Target)>,
+    /// How long the read may take, in ms (at most 20 s).
+    pub within_ms: u64,
+}
+
+/// Read the page's visible text: the read of a verification's step 3 for page criteria.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadPageText {
+    /// How long the read may take, in ms (at most 20 s).
+    pub within_ms: u64,
+}
+
+/// Measure a layout finding's destination (and `node`, the element step 2 found again) in the
+/// page: the read of a verification's step 3 for layout findings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeasureLayout {
+    /// The check and its destination.
+    pub layout: LayoutRequest,
+    /// The element found again, when a stable locator names it.
+    pub node: Option<Target>,
+    /// How long the read may take, in ms (at most 20 s).
+    pub within_ms: u64,
+}
+
+/// Read the error counts since the document loaded and write the after-evidence (screenshot,
+/// bounded Page Context, console, page errors) into `dir` at the same moment: the read of a
+/// verification's steps 4–5.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaptureEvidence {
+    /// Session-relative folder below `artifacts/repairs/`.
+    pub dir: String,
+    /// How long the read may take, in ms (at most 20 s).
+    pub within_ms: u64,
+}
+
 /// Record a finding's before baseline (console and page errors since the document loaded,
 /// screenshot, bounded Page Context) into `dir`. `agent repair-drain` asks for it for every
 /// finding it appended from the page.
@@ -206,8 +262,19 @@ pub enum Request {
     RepairWait(RepairWait),
     /// See [`RepairApply`].
     RepairApply(RepairApply),
-    /// Steps 1–5 of a repair verification in this page.
+    /// Steps 1–5 of a repair verification against this page in one turn (the pipeline's
+    /// `observe_page` over the in-process page).
     RepairObserve(ObserveRequest),
+    /// See [`WaitRevision`].
+    WaitRevision(WaitRevision),
+    /// See [`LocateTarget`].
+    LocateTarget(LocateTarget),
+    /// See [`ReadPageText`].
+    ReadPageText(ReadPageText),
+    /// See [`MeasureLayout`].
+    MeasureLayout(MeasureLayout),
+    /// See [`CaptureEvidence`].
+    CaptureEvidence(CaptureEvidence),
     /// See [`Finish`].
     Finish(Finish),
     /// See [`Abort`].
@@ -241,6 +308,11 @@ calls! {
     RepairWait => RepairWait, Waited;
     RepairApply => RepairApply, u32;
     ObserveRequest => RepairObserve, PageVerification;
+    WaitRevision => WaitRevision, RevisionSeen;
+    LocateTarget => LocateTarget, Located;
+    ReadPageText => ReadPageText, PageText;
+    MeasureLayout => MeasureLayout, LayoutReading;
+    CaptureEvidence => CaptureEvidence, Captured;
     Finish => Finish, Closing;
     Abort => Abort, Closing;
 }
@@ -268,6 +340,16 @@ pub enum Replied {
     Applied(u32),
     /// `repair_observe`.
     Verification(Box<PageVerification>),
+    /// `wait_revision`.
+    Revision(RevisionSeen),
+    /// `locate_target`.
+    Located(Box<Located>),
+    /// `read_page_text`.
+    PageText(PageText),
+    /// `measure_layout`.
+    Layout(Box<LayoutReading>),
+    /// `capture_evidence`.
+    Captured(Box<Captured>),
     /// `finish`, `abort`.
     Closing(Box<Closing>),
 }
@@ -305,6 +387,11 @@ replies! {
     Waited => Waited;
     u32 => Applied;
     PageVerification => Verification, Box;
+    RevisionSeen => Revision;
+    Located => Located, Box;
+    PageText => PageText;
+    LayoutReading => Layout, Box;
+    Captured => Captured, Box;
     Closing => Closing, Box;
 }
 
@@ -333,6 +420,11 @@ impl Reply for Baseline {}
 impl Reply for Waited {}
 impl Reply for u32 {}
 impl Reply for PageVerification {}
+impl Reply for RevisionSeen {}
+impl Reply for Located {}
+impl Reply for PageText {}
+impl Reply for LayoutReading {}
+impl Reply for Captured {}
 
 /// A request line: the version the client speaks and what it asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,21 +1,20 @@
 //! The browser half of repair verification, run inside the supervisor (which holds the page):
-//! the *before* baseline recorded when a finding enters the ledger from a live page, and steps
-//! 1–5 of a verification — wait for a newer ready Test Kit revision, find the target again,
-//! check the typed success criteria, compare browser errors with the baseline, and capture a
-//! fresh screenshot and bounded Page Context.
+//! the *before* baseline recorded when a finding enters the ledger from a live page, and the
+//! typed page operations steps 1–5 of a verification read through ([`LivePage`], the
+//! supervisor's implementation of [`ObservePage`]) — wait for a newer ready Test Kit revision,
+//! resolve the target's locators, read the page's text, measure a layout finding's geometry, and
+//! read the error counts while capturing a fresh screenshot and bounded Page Context.
 //!
-//! Why the supervisor does this and not the agent: the verdict must come from facts the tool
-//! gathered itself. Every answer is a typed value ([`a3s_test_ledger::verification::Baseline`],
-//! [`PageVerification`]) whose evidence files are confined to the session folder and pinned by
-//! their SHA-256. A verification that fails is still an answer (with the failing step and its
-//! code); only refused input (a folder outside `artifacts/repairs/`, an inadmissible
-//! replacement) is an error.
+//! Why the supervisor reads and the pipeline decides: the verdict must come from facts the tool
+//! gathered itself, in one order a reader can follow in one place
+//! ([`crate::repair::verify`]). The page side only reads; every answer is a typed value whose
+//! evidence files are confined to the session folder and pinned by their SHA-256. Only refused
+//! input (a folder outside `artifacts/repairs/`, an inadmissible replacement) is an error.
 //!
 //! Layout findings (placement, rearrange) also get a Layout Mode check in step 3
 //! ([`layout`]): a placement's destination must be inside the viewport with an element other
 //! than the page root there, and a rearranged node (found again in step 2, or its declared
-//! stable replacement) must overlap its destination. A failed layout check fails the
-//! verification like a failed criterion, with its own code.
+//! stable replacement) must overlap its destination.
 
 pub mod criteria;
 pub mod evidence;
@@ -26,13 +25,14 @@ pub mod revision;
 
 use super::code::{SessionCode, SessionError};
 use super::page_context::live;
+use crate::repair::verify::ObservePage;
 use a3s_test_driver::{AgentContext, StepFailure};
+use a3s_test_lang::ir::Target;
 use a3s_test_ledger::verification::{
-    Baseline, ErrorDelta, EvidenceKind, EvidenceRef, LocatorKind, PageResult, VerificationFailure,
-    VerifyStep,
+    Baseline, EvidenceKind, EvidenceRef, LayoutOutcome, LocatorKind, PageResult,
+    VerificationFailure,
 };
 use a3s_test_ledger::{FindingId, SuccessCriterion};
-use criteria::TargetView;
 use evidence::EvidenceDir;
 use layout::LayoutRequest;
 use locate::{Located, PageLocator};
@@ -53,7 +53,9 @@ const PAGE_CONTEXT: &str = "page-context.json";
 const CONSOLE: &str = "console.json";
 const PAGE_ERRORS: &str = "page-errors.json";
 
-/// What `RepairObserve` asks for: steps 1–5 of one verification.
+/// What steps 1–5 of one verification are asked (the pipeline's
+/// [`crate::repair::verify::observe_page`]; also the `RepairObserve` request, which runs them
+/// here in one turn).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ObserveRequest {
@@ -95,17 +97,66 @@ pub struct PageVerification {
     pub failure: Option<VerificationFailure>,
 }
 
-fn failure(step: VerifyStep, code: SessionCode, message: impl Into<String>) -> VerificationFailure {
-    VerificationFailure {
-        step,
-        code: code.as_str().to_string(),
-        message: message.into(),
-    }
-}
-
 fn invalid(message: impl Into<String>) -> SessionError {
     SessionError::new(SessionCode::InvalidInput, message)
 }
+
+/// What the `wait_revision` page operation saw: the accepted ready revision, or why none was.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RevisionSeen {
+    /// The first ready revision newer than the one asked about, or why there was none in time.
+    pub accepted: Result<u64, NoRevision>,
+}
+
+/// What the `read_page_text` page operation read: the page's visible text (`None` when it
+/// could not be read).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageText {
+    /// The text, untrusted.
+    pub text: Option<String>,
+}
+
+/// What the `measure_layout` page operation found for a layout finding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutReading {
+    /// The outcome kept in the record.
+    pub outcome: LayoutOutcome,
+    /// Why the destination is not addressable or the node did not move there, if so.
+    pub missed: Option<LayoutMiss>,
+}
+
+/// A layout check that did not hold: its code and message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutMiss {
+    /// `test.session.repair_layout_unaddressable` or `test.session.repair_layout_not_moved`.
+    pub code: String,
+    /// What was measured.
+    pub message: String,
+}
+
+/// What the `capture_evidence` page operation read and wrote at one moment: the error counts
+/// since the document loaded and the after-evidence, hashed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Captured {
+    /// Console errors (`error` and `assert` messages) since the document loaded.
+    pub console_errors: u32,
+    /// Uncaught page errors since the document loaded.
+    pub page_errors: u32,
+    /// The last page error's message (untrusted, at most 200 characters).
+    pub last_page_error: Option<String>,
+    /// The evidence files written (none when the capture failed).
+    pub evidence: Vec<EvidenceRef>,
+    /// Why the capture failed, if it did (the counts above still hold).
+    pub failed: Option<SessionError>,
+}
+
+/// The longest page-error message a capture reports.
+const LAST_ERROR_CHARS: usize = 200;
 
 /// Console errors among `entries` (the console's `error` and `assert` messages).
 fn console_errors(entries: &[Value]) -> u32 {
@@ -118,19 +169,6 @@ fn console_errors(entries: &[Value]) -> u32 {
             )
         })
         .count() as u32
-}
-
-/// Errors now compared with the baseline's counts. Counts, not messages: within one document
-/// the logs only grow, and a reloaded document that logs the same errors at load counts the same.
-/// Without a baseline every error counts as new (nothing proves it was there before).
-fn error_delta(console_now: u32, page_now: u32, baseline: Option<&Baseline>) -> ErrorDelta {
-    let (console_before, page_before) =
-        baseline.map_or((0, 0), |b| (b.console_errors, b.page_errors));
-    ErrorDelta {
-        new_console_errors: console_now.saturating_sub(console_before),
-        new_page_errors: page_now.saturating_sub(page_before),
-        baseline: baseline.is_some(),
-    }
 }
 
 /// The page's logs as read at one moment.
@@ -226,170 +264,109 @@ pub async fn baseline<C: AgentContext>(
     })
 }
 
-/// Steps 1–5 of one verification. Never retries and never acts on the page.
+/// The `RepairObserve` page operation: steps 1–5 of one verification against this page, all in
+/// one turn. The steps and their decisions are the pipeline's
+/// ([`crate::repair::verify::observe_page`]); this only runs them on the in-process page. The
+/// evidence folder is checked and created first, so a bad folder is refused before any wait.
 pub async fn observe<C: AgentContext>(
     ctx: &C,
     session: &a3s_test_fsroot::Dir,
     req: &ObserveRequest,
     session_deadline: Instant,
 ) -> Result<PageVerification, SessionError> {
-    if req.revision_timeout_ms > MAX_REVISION_TIMEOUT_MS {
-        return Err(invalid(format!(
-            "revision_timeout_ms must be at most {MAX_REVISION_TIMEOUT_MS}"
-        )));
-    }
-    if req.criteria.len() > a3s_test_ledger::criterion::MAX_CRITERIA {
-        return Err(invalid("too many success criteria"));
-    }
-    let replacement = match &req.replacement {
-        Some(source) => Some(locate::admit_replacement(source).map_err(invalid)?),
-        None => None,
-    };
-    let folder = EvidenceDir::create(session, &req.dir)?;
-    let mut out = PageVerification {
-        revision: None,
-        page: PageResult::default(),
-        failure: None,
-    };
+    EvidenceDir::create(session, &req.dir)?;
+    let mut page = LivePage::new(ctx, session, session_deadline);
+    crate::repair::verify::observe_page(&mut page, req).await
+}
 
-    // 1. A ready revision newer than the finding's.
-    let until =
-        session_deadline.min(Instant::now() + Duration::from_millis(req.revision_timeout_ms));
-    match revision::wait_ready_newer(ctx, req.after_revision, until).await? {
-        Ok(rev) => out.revision = Some(rev),
-        Err(no) => {
-            let message = match no {
-                NoRevision::NoBridge => "the page has no Test Kit bridge, so it has no revision \
-                                         to wait for"
-                    .to_string(),
-                NoRevision::TimedOut { last, ready } => {
-                    out.revision = last;
-                    format!(
-                        "no ready Test Kit revision newer than {} within {} ms (last seen: {}, \
-                         ready: {ready})",
-                        req.after_revision
-                            .map_or_else(|| "none".into(), |r| r.to_string()),
-                        req.revision_timeout_ms,
-                        last.map_or_else(|| "none".into(), |r| r.to_string()),
-                    )
-                }
-            };
-            out.failure = Some(failure(
-                VerifyStep::Revision,
-                SessionCode::RepairNoNewRevision,
+/// The session's page as the verification pipeline reads it, in the supervisor: each method is
+/// one typed page operation (the socket's `wait_revision`, `locate_target`, `read_page_text`,
+/// `measure_layout`, `capture_evidence` answer through it too). Reads only; nothing acts on the
+/// page. Every deadline is also cut at the session's.
+pub struct LivePage<'a, C> {
+    ctx: &'a C,
+    session: &'a a3s_test_fsroot::Dir,
+    session_deadline: Instant,
+}
+
+impl<'a, C: AgentContext> LivePage<'a, C> {
+    /// The page of `ctx`, its evidence under `session`, nothing past `session_deadline`.
+    pub fn new(ctx: &'a C, session: &'a a3s_test_fsroot::Dir, session_deadline: Instant) -> Self {
+        LivePage {
+            ctx,
+            session,
+            session_deadline,
+        }
+    }
+}
+
+impl<C: AgentContext> ObservePage for LivePage<'_, C> {
+    async fn wait_revision(
+        &mut self,
+        after: Option<u64>,
+        until: Instant,
+    ) -> Result<RevisionSeen, SessionError> {
+        let until = until.min(self.session_deadline);
+        let accepted = revision::wait_ready_newer(self.ctx, after, until).await?;
+        Ok(RevisionSeen { accepted })
+    }
+
+    async fn locate(
+        &mut self,
+        candidates: &[(LocatorKind, Target)],
+        deadline: Instant,
+    ) -> Result<Located, SessionError> {
+        let deadline = deadline.min(self.session_deadline);
+        Ok(locate::resolve(self.ctx, candidates, deadline).await)
+    }
+
+    async fn page_text(&mut self, deadline: Instant) -> Result<PageText, SessionError> {
+        let deadline = deadline.min(self.session_deadline);
+        Ok(PageText {
+            text: self.ctx.page_text(deadline).await.ok(),
+        })
+    }
+
+    async fn measure_layout(
+        &mut self,
+        want: &LayoutRequest,
+        node: Option<&Target>,
+        deadline: Instant,
+    ) -> Result<LayoutReading, SessionError> {
+        let deadline = deadline.min(self.session_deadline);
+        let (outcome, missed) = layout::check(self.ctx, want, node, deadline).await;
+        Ok(LayoutReading {
+            outcome,
+            missed: missed.map(|(code, message)| LayoutMiss {
+                code: code.as_str().to_string(),
                 message,
-            ));
-        }
-    }
-    let deadline = session_deadline.min(Instant::now() + STEPS_BOUND);
-
-    if out.failure.is_none() {
-        // 2. The target, found again through its locators (or the declared replacement).
-        let candidates = locate::candidates(&req.locators, replacement.as_ref());
-        let located = locate::resolve(ctx, &candidates, deadline).await;
-        let view = match &located {
-            Located::One(resolution, _, facts) => {
-                out.page.target = Some(resolution.clone());
-                TargetView::Found(facts)
-            }
-            Located::Missing if criteria::only_hidden_wanted(&req.criteria) => TargetView::Gone,
-            Located::Missing => {
-                out.failure = Some(failure(
-                    VerifyStep::Target,
-                    SessionCode::RepairTargetMissing,
-                    format!(
-                        "none of the {} locator(s) names an element on the repaired page",
-                        candidates.len()
-                    ),
-                ));
-                TargetView::Gone
-            }
-            Located::Ambiguous(n) => {
-                out.failure = Some(failure(
-                    VerifyStep::Target,
-                    SessionCode::RepairTargetAmbiguous,
-                    format!("no locator names exactly one element (one names {n})"),
-                ));
-                TargetView::Unresolved
-            }
-            Located::Nothing => TargetView::NoTarget,
-        };
-
-        // 3. The typed success criteria against that element and the page.
-        let page_text = if criteria::needs_page_text(&req.criteria) {
-            ctx.page_text(deadline).await.ok()
-        } else {
-            None
-        };
-        out.page.criteria = criteria::evaluate(&req.criteria, view, page_text.as_deref());
-        if out.failure.is_none() {
-            if let Some(message) = criteria::first_failure(&out.page.criteria) {
-                out.failure = Some(failure(
-                    VerifyStep::Criteria,
-                    SessionCode::RepairCriterionFailed,
-                    message,
-                ));
-            }
-        }
-
-        // 3 (layout findings). The destination is addressable / the node moved there.
-        if let (Some(want), false) = (&req.layout, matches!(located, Located::Ambiguous(_))) {
-            let node = match &located {
-                // A replacement stands in for the moved node only when it is stable.
-                Located::One(r, _, _) if r.locator == LocatorKind::Replacement && !r.stable => None,
-                Located::One(_, target, _) => Some(target),
-                _ => None,
-            };
-            let (outcome, failed) = layout::check(ctx, want, node, deadline).await;
-            out.page.layout = Some(outcome);
-            if let (None, Some((code, message))) = (&out.failure, failed) {
-                out.failure = Some(failure(VerifyStep::Criteria, code, message));
-            }
-        }
+            }),
+        })
     }
 
-    // 4. Browser errors against the baseline (without one, every error counts as new).
-    let logs = Logs::read(ctx);
-    let delta = error_delta(
-        logs.console_errors(),
-        logs.page_errors(),
-        req.baseline.as_ref(),
-    );
-    if out.failure.is_none() && delta.new_page_errors > 0 {
-        let last = logs
+    async fn capture(&mut self, dir: &str, deadline: Instant) -> Result<Captured, SessionError> {
+        let deadline = deadline.min(self.session_deadline);
+        let folder = EvidenceDir::create(self.session, dir)?;
+        let logs = Logs::read(self.ctx);
+        let last_page_error = logs
             .page_errors
             .0
             .last()
             .and_then(|e| e.get("message"))
             .and_then(Value::as_str)
-            .unwrap_or("")
-            .chars()
-            .take(200)
-            .collect::<String>();
-        out.failure = Some(failure(
-            VerifyStep::Errors,
-            SessionCode::RepairNewPageError,
-            format!(
-                "{} new uncaught page error(s) since the baseline (last: {last:?})",
-                delta.new_page_errors
-            ),
-        ));
+            .map(|m| m.chars().take(LAST_ERROR_CHARS).collect());
+        let (evidence, failed) = match capture(self.ctx, &folder, &logs, deadline).await {
+            Ok((refs, _)) => (refs, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        Ok(Captured {
+            console_errors: logs.console_errors(),
+            page_errors: logs.page_errors(),
+            last_page_error,
+            evidence,
+            failed,
+        })
     }
-    out.page.errors = Some(delta);
-
-    // 5. Fresh evidence, hashed.
-    match capture(ctx, &folder, &logs, deadline).await {
-        Ok((refs, _)) => out.page.evidence = refs,
-        Err(e) if out.failure.is_none() => {
-            out.failure = Some(VerificationFailure {
-                step: VerifyStep::Capture,
-                code: e.code.as_str().to_string(),
-                message: e.message,
-            });
-        }
-        Err(_) => {}
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -397,32 +374,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn errors_are_new_only_beyond_the_baseline() {
+    fn console_errors_are_the_error_and_assert_messages() {
         let entries = vec![
             json!({ "type": "error", "text": "a" }),
             json!({ "type": "log", "text": "b" }),
             json!({ "type": "assert", "text": "c" }),
         ];
         assert_eq!(console_errors(&entries), 2);
-        let baseline = Baseline {
-            url: "http://127.0.0.1:1/".into(),
-            revision: Some(3),
-            console_errors: 2,
-            page_errors: 1,
-            evidence: Vec::new(),
-        };
-        let d = error_delta(3, 1, Some(&baseline));
-        assert_eq!(
-            (d.new_console_errors, d.new_page_errors, d.baseline),
-            (1, 0, true)
-        );
-        let d = error_delta(0, 0, Some(&baseline));
-        assert_eq!((d.new_console_errors, d.new_page_errors), (0, 0));
-        let d = error_delta(2, 1, None);
-        assert_eq!(
-            (d.new_console_errors, d.new_page_errors, d.baseline),
-            (2, 1, false)
-        );
     }
 
     #[test]
@@ -430,14 +388,18 @@ mod tests {
         let v = PageVerification {
             revision: Some(4),
             page: PageResult {
-                errors: Some(error_delta(0, 0, None)),
+                errors: Some(a3s_test_ledger::verification::ErrorDelta {
+                    new_console_errors: 0,
+                    new_page_errors: 0,
+                    baseline: false,
+                }),
                 ..PageResult::default()
             },
-            failure: Some(failure(
-                VerifyStep::Revision,
-                SessionCode::RepairNoNewRevision,
-                "none",
-            )),
+            failure: Some(VerificationFailure {
+                step: a3s_test_ledger::verification::VerifyStep::Revision,
+                code: SessionCode::RepairNoNewRevision.as_str().into(),
+                message: "none".into(),
+            }),
         };
         let wire = serde_json::to_value(&v).unwrap();
         assert_eq!(

@@ -139,6 +139,50 @@ fn every_reply_reads_back_as_itself() {
             failure: None,
         };
         round_trip::<ObserveRequest>(verification, blocked.clone());
+        // The page operations a verification's steps 1–5 read through.
+        use crate::session::repair_page::revision::NoRevision;
+        use crate::session::repair_page::{Captured, LayoutMiss, LayoutReading, PageText};
+        use a3s_test_ledger::verification::{LayoutCheck, LayoutOutcome};
+        round_trip::<WaitRevision>(RevisionSeen { accepted: Ok(6) }, blocked.clone());
+        let timed_out = NoRevision::TimedOut {
+            last: Some(5),
+            ready: false,
+        };
+        round_trip::<WaitRevision>(
+            RevisionSeen {
+                accepted: Err(timed_out),
+            },
+            blocked.clone(),
+        );
+        round_trip::<LocateTarget>(Located::Ambiguous(3), blocked.clone());
+        round_trip::<LocateTarget>(Located::Missing, blocked.clone());
+        let text = PageText {
+            text: Some("Card saved".into()),
+        };
+        round_trip::<ReadPageText>(text, blocked.clone());
+        round_trip::<ReadPageText>(PageText { text: None }, blocked.clone());
+        let layout = LayoutReading {
+            outcome: LayoutOutcome {
+                check: LayoutCheck::Rearrange,
+                in_viewport: true,
+                occupant: None,
+                overlap_px: Some(0),
+                passed: false,
+            },
+            missed: Some(LayoutMiss {
+                code: "test.session.repair_layout_not_moved".into(),
+                message: "no overlap".into(),
+            }),
+        };
+        round_trip::<MeasureLayout>(layout, blocked.clone());
+        let captured = Captured {
+            console_errors: 1,
+            page_errors: 0,
+            last_page_error: None,
+            evidence: Vec::new(),
+            failed: Some(SessionError::new(SessionCode::Io, "no screenshot")),
+        };
+        round_trip::<CaptureEvidence>(captured, blocked.clone());
         round_trip::<Finish>(closing(), blocked.clone());
         round_trip::<Abort>(closing(), blocked);
     }

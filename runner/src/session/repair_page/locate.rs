@@ -207,7 +207,8 @@ fn stable(kind: LocatorKind, target: &Target) -> bool {
 }
 
 /// What resolving the target found.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Located {
     /// Exactly one element, through this locator; with its facts.
     One(TargetResolution, Target, TargetFacts),

@@ -21,7 +21,8 @@ const READY_SLICE: Duration = Duration::from_millis(100);
 const CALL_SLACK: Duration = Duration::from_secs(5);
 
 /// Why no revision was accepted.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum NoRevision {
     /// The page has no Test Kit bridge.
     NoBridge,

@@ -7,7 +7,7 @@ use a3s_test_ledger::verification::Baseline;
 use a3s_test_ledger::{AttemptId, Finding, FindingState, LedgerState};
 
 /// The ledger's facts about one finding.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Facts {
     /// The baseline recorded for the finding, if any (a finding imported without a live page has
     /// none).

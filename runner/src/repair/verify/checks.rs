@@ -1,15 +1,13 @@
-//! Step 7: the slice's checks, run by A3S Test (`a3s_test_runner::repair::checks`) or, in
+//! Step 7: the slice's checks, run by A3S Test (`crate::repair::checks`) or, in
 //! orchestrator mode (`--checks-json`), read from the results the caller reported. In both modes
 //! exactly the selected checks are in the record, in slice order: a selected check the caller did
 //! not report is a failed check, a reported check the slice did not select is ignored.
 
+use crate::repair::checks::{caller_reported, run_checks, select, CheckOptions, EvidenceDir};
+use crate::session::{SessionCode, SessionError};
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::VerificationCheck;
 use a3s_test_ledger::verification::{CheckOutcome, CheckResult};
-use a3s_test_runner::repair::checks::{
-    caller_reported, run_checks, select, CheckOptions, EvidenceDir,
-};
-use a3s_test_runner::session::{SessionCode, SessionError};
 use std::path::Path;
 
 /// The orchestrator's results for exactly the selected checks, in slice order.
@@ -28,7 +26,7 @@ pub fn reported(ids: &[String], reported: &[CheckResult]) -> Vec<CheckResult> {
 
 /// Run the selected checks in `root`, their output kept under `session_dir/dir/checks` (every
 /// folder on the way opened without following links).
-pub fn execute(
+pub async fn execute(
     root: &Path,
     catalog: &[VerificationCheck],
     ids: &[String],
@@ -41,32 +39,12 @@ pub fn execute(
     if checks.is_empty() {
         return Ok(Vec::new());
     }
-    let io = |m: String| SessionError::new(SessionCode::Io, m);
     let session = session_dir.open_dir().map_err(|e| SessionError::fs(&e))?;
     let evidence = EvidenceDir::create(&session, &format!("{dir}/checks"))
         .map_err(|e| SessionError::fs(e.fs()))?;
-    let root = root.to_path_buf();
-    let owned: Vec<VerificationCheck> = checks.into_iter().cloned().collect();
-    // The checks run on a runtime of their own, on a thread of their own: the caller may be a
-    // blocking task of the MCP server's runtime, where a second runtime cannot be entered.
-    let worker = std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| io(format!("failed to start a runtime for the checks: {e}")))?;
-        let refs: Vec<&VerificationCheck> = owned.iter().collect();
-        runtime
-            .block_on(run_checks(
-                &root,
-                &refs,
-                &evidence,
-                &CheckOptions::default(),
-            ))
-            .map_err(|e| SessionError::new(e.code(), e.to_string()))
-    });
-    worker
-        .join()
-        .unwrap_or_else(|_| Err(io("the checks' thread panicked".into())))
+    run_checks(root, &checks, &evidence, &CheckOptions::default())
+        .await
+        .map_err(|e| SessionError::new(e.code(), e.to_string()))
 }
 
 #[cfg(test)]
