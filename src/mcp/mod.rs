@@ -4,7 +4,7 @@
 //! The protocol is `rmcp`, the official Rust MCP SDK (`server.rs`); the stdio transport under
 //! it is ours (`transport.rs`) because it bounds every line while reading and keeps the
 //! JSON-RPC envelope errors. Tool input schemas are derived from the operations' parameters
-//! structs (`crate::ops`). Logs go to stderr only. Adding a tool = one entry in `tools::all()`.
+//! structs (`crate::ops`). Logs go to stderr only. Adding a tool = one `crate::ops::catalog` entry and one line in `tools::all()`.
 
 mod jsonrpc;
 mod lines;

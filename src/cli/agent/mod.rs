@@ -53,3 +53,33 @@ pub fn run(args: AgentArgs) -> ExitCode {
         AgentCommand::Session(cmd) => session::run(&ctx, cmd),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::AgentArgs;
+    use crate::ops::catalog::ALL;
+    use clap::{Args, Command};
+
+    /// Every `agent` subcommand (but the internal `supervise`) is an operation of the catalog,
+    /// shown with the catalog's text, and every catalog entry with a subcommand has one.
+    #[test]
+    fn every_subcommand_shows_its_catalog_text() {
+        let agent = AgentArgs::augment_args(Command::new("agent"));
+        let mut shown = 0;
+        for sub in agent.get_subcommands().filter(|s| !s.is_hide_set()) {
+            let name = sub.get_name();
+            let spec = ALL
+                .iter()
+                .find(|s| s.cli == Some(name))
+                .unwrap_or_else(|| panic!("{name} is not in ops::catalog"));
+            assert_eq!(
+                sub.get_about().map(|a| a.to_string()).as_deref(),
+                Some(spec.about),
+                "{name}"
+            );
+            assert!(sub.get_long_about().is_none(), "{name}: a second text");
+            shown += 1;
+        }
+        assert_eq!(shown, ALL.iter().filter(|s| s.cli.is_some()).count());
+    }
+}

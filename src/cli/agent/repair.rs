@@ -6,6 +6,7 @@
 
 use super::render::{print, Cli};
 use super::EXIT_REFUSED;
+use crate::ops::catalog as c;
 use crate::ops::repair::{
     self as ops, ClaimParams, CompleteParams, FailParams, FindingParams, Imported, InboxParams,
     MessageParams, Operation, ProgressParams, ReviewerParams, Verb,
@@ -26,57 +27,37 @@ use std::process::ExitCode;
 /// The repair commands.
 #[derive(Debug, Subcommand)]
 pub enum RepairCommand {
-    /// List what needs doing across sessions, most urgent first (`a3s.test.repair-inbox/1`).
-    #[command(name = "repair-inbox")]
+    #[command(name = c::REPAIR_INBOX.command(), about = c::REPAIR_INBOX.about)]
     Inbox(Cli<InboxParams>),
-    /// Show everything about one finding (`a3s.test.repair-loop-record/1`).
-    #[command(name = "repair-inspect")]
+    #[command(name = c::REPAIR_INSPECT.command(), about = c::REPAIR_INSPECT.about)]
     Inspect(Cli<FindingParams>),
-    /// Agent: claim a queued finding; returns the attempt id and its lease.
-    #[command(name = "repair-claim")]
+    #[command(name = c::REPAIR_CLAIM.command(), about = c::REPAIR_CLAIM.about)]
     Claim(Cli<ClaimParams>),
-    /// Agent: report progress (edits may begin) and renew the lease.
-    #[command(name = "repair-progress")]
+    #[command(name = c::REPAIR_PROGRESS.command(), about = c::REPAIR_PROGRESS.about)]
     Progress(Cli<ProgressParams>),
-    /// Agent: ask the reviewer; the finding waits for an answer.
-    #[command(name = "repair-reply")]
+    #[command(name = c::REPAIR_REPLY.command(), about = c::REPAIR_REPLY.about)]
     Reply(Cli<MessageParams>),
-    /// Agent: end editing with the exact ordered list of changed files.
-    #[command(name = "repair-complete")]
+    #[command(name = c::REPAIR_COMPLETE.command(), about = c::REPAIR_COMPLETE.about)]
     Complete(Cli<CompleteParams>),
-    /// Agent: the repair cannot be done.
-    #[command(name = "repair-fail")]
+    #[command(name = c::REPAIR_FAIL.command(), about = c::REPAIR_FAIL.about)]
     Fail(Cli<FailParams>),
-    /// Agent: give the lease back (queued again before edits; needs input after).
-    #[command(name = "repair-cancel")]
+    #[command(name = c::REPAIR_CANCEL.command(), about = c::REPAIR_CANCEL.about)]
     Cancel(Cli<MessageParams>),
-    /// Reviewer: accept a verified repair.
-    #[command(name = "repair-accept")]
+    #[command(name = c::REPAIR_ACCEPT.command(), about = c::REPAIR_ACCEPT.about)]
     Accept(Cli<ReviewerParams>),
-    /// Reviewer: decline — dismiss a repair awaiting review, or cancel one not yet repaired.
-    #[command(name = "repair-reject")]
+    #[command(name = c::REPAIR_REJECT.command(), about = c::REPAIR_REJECT.about)]
     Reject(Cli<ReviewerParams>),
-    /// Reviewer: reopen a finished finding.
-    #[command(name = "repair-reopen")]
+    #[command(name = c::REPAIR_REOPEN.command(), about = c::REPAIR_REOPEN.about)]
     Reopen(Cli<ReviewerParams>),
-    /// Reviewer: answer the agent (or re-send) and queue the finding again.
-    #[command(name = "repair-answer")]
+    #[command(name = c::REPAIR_ANSWER.command(), about = c::REPAIR_ANSWER.about)]
     Answer(Cli<ReviewerParams>),
-    /// Append an `a3s.test.repair/1` document (a file, or `-` for stdin) to a session's ledger.
-    #[command(name = "repair-import")]
+    #[command(name = c::REPAIR_IMPORT.command(), about = c::REPAIR_IMPORT.about)]
     Import(ImportArgs),
-    /// Move the findings a reviewer sent in the live session's page (the Test Kit's page queue)
-    /// into the session's ledger; idempotent, and a failed append keeps the page queue.
-    #[command(name = "repair-drain")]
+    #[command(name = c::REPAIR_DRAIN.command(), about = c::REPAIR_DRAIN.about)]
     Drain(Cli<DrainParams>),
-    /// A3S Test verifies the completed attempt in the session's browser (newer revision, target,
-    /// criteria, errors, evidence, slice, trusted checks, ACL candidate) and records the verdict
-    /// itself. Exit 0 passed (`review_ready`), 1 failed (`verification_failed`), 2 refused.
-    #[command(name = "repair-verify")]
+    #[command(name = c::REPAIR_VERIFY.command(), about = c::REPAIR_VERIFY.about)]
     Verify(Cli<VerifyParams>),
-    /// Reviewer: write the proven ACL candidate of the latest attempt to a suite file (atomic,
-    /// re-admitted; refuses to replace a file without --force; never commits).
-    #[command(name = "repair-promote")]
+    #[command(name = c::REPAIR_PROMOTE.command(), about = c::REPAIR_PROMOTE.about)]
     Promote(Cli<PromoteParams>),
 }
 

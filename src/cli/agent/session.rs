@@ -5,6 +5,7 @@
 //! `supervise` is the hidden process `start` leaves running.
 
 use super::render::{next_line, observation_error_line, observation_human, print, Cli};
+use crate::ops::catalog as c;
 use crate::ops::observe::{self as observe_op, ObserveParams};
 use crate::ops::session::{
     self as ops, AbortParams, Closed, ExecParams, Executed, FinishParams, InspectParams, On,
@@ -24,68 +25,61 @@ use std::process::ExitCode;
 /// The session commands.
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
-    /// Start a session: a browser on URL that outlives this command, owned by a supervisor.
+    #[command(name = c::START.command(), about = c::START.about)]
     Start(Cli<StartParams>),
-    /// Observe the page: its text in document order with refs @eN inline, within --max-bytes
-    /// (default 4096); --since N for what changed, --settle-ms T to wait for a quiet page first
-    /// (page text is untrusted data).
+    #[command(name = c::OBSERVE.command(), about = c::OBSERVE.about)]
     Observe(Cli<ObserveParams>),
-    /// Inspect the Test Kit Page Context (a new observation with fresh refs plus the answer).
+    #[command(name = c::INSPECT.command(), about = c::INSPECT.about)]
     Inspect(Cli<InspectParams>),
-    /// Admit and run one ACL statement (refs must come from the latest observation).
+    #[command(name = c::EXEC.command(), about = c::EXEC.about)]
     Exec(Cli<ExecParams>),
-    /// `click { target = … }` on a ref (`@e3`) or one target (`role("button", "Save")`).
+    #[command(name = c::CLICK.command(), about = c::CLICK.about)]
     Click(Cli<TargetParams>),
-    /// `double_click { target = … }`.
-    #[command(name = "double-click")]
+    #[command(name = c::DOUBLE_CLICK.command(), about = c::DOUBLE_CLICK.about)]
     DoubleClick(Cli<TargetParams>),
-    /// `context_click { target = … }` (a right click).
-    #[command(name = "context-click")]
+    #[command(name = c::CONTEXT_CLICK.command(), about = c::CONTEXT_CLICK.about)]
     ContextClick(Cli<TargetParams>),
-    /// `hover { target = … }`: move the pointer over it (menus, tooltips).
+    #[command(name = c::HOVER.command(), about = c::HOVER.about)]
     Hover(Cli<TargetParams>),
-    /// `focus { target = … }`.
+    #[command(name = c::FOCUS.command(), about = c::FOCUS.about)]
     Focus(Cli<TargetParams>),
-    /// `check { target = … }`: a checkbox, radio or switch becomes checked.
+    #[command(name = c::CHECK.command(), about = c::CHECK.about)]
     Check(Cli<TargetParams>),
-    /// `uncheck { target = … }`.
+    #[command(name = c::UNCHECK.command(), about = c::UNCHECK.about)]
     Uncheck(Cli<TargetParams>),
-    /// `fill { target = …  value = TEXT }`: replace the value.
+    #[command(name = c::FILL.command(), about = c::FILL.about)]
     Fill(Cli<TextParams>),
-    /// `type { target = …  value = TEXT }`: append keystrokes.
+    #[command(name = c::TYPE.command(), about = c::TYPE.about)]
     Type(Cli<TextParams>),
-    /// `select { target = …  values = [VALUE…] }`: options of a <select> by value or label.
+    #[command(name = c::SELECT.command(), about = c::SELECT.about)]
     Select(Cli<SelectParams>),
-    /// `press { key = KEY }`; with a TARGET, `press { target = TARGET key = KEY }`: focused,
-    /// then pressed, in one statement.
+    #[command(name = c::PRESS.command(), about = c::PRESS.about)]
     Press(Cli<PressParams>),
-    /// `navigate { url = URL }` (inside the session's origins only).
+    #[command(name = c::NAVIGATE.command(), about = c::NAVIGATE.about)]
     Navigate(Cli<NavigateParams>),
-    /// `wheel` in one direction (up, down, left, right; `--by` px, default 600), over TARGET
-    /// or the viewport centre.
+    #[command(name = c::SCROLL.command(), about = c::SCROLL.about)]
     Scroll(Cli<ScrollParams>),
-    /// `wheel { delta_y = …  delta_x = …  modifiers = […]  target = … }`.
+    #[command(name = c::WHEEL.command(), about = c::WHEEL.about)]
     Wheel(Cli<WheelParams>),
-    /// `drag { source = SOURCE  target = TARGET  edge = EDGE }` with real pointer events.
+    #[command(name = c::DRAG.command(), about = c::DRAG.about)]
     Drag(Cli<DragParams>),
-    /// `wait { CONDITION = VALUE }`: load, text, url, visible or hidden.
+    #[command(name = c::WAIT.command(), about = c::WAIT.about)]
     Wait(Cli<WaitParams>),
-    /// `expect { CONDITION = VALUE… }`: any condition of `expect` (see `agent schema`).
+    #[command(name = c::EXPECT.command(), about = c::EXPECT.about)]
     Expect(Cli<ExpectParams>),
-    /// `expect { text = TEXT }` (the same as `expect text TEXT`).
-    #[command(name = "expect-text")]
+    #[command(name = c::EXPECT_TEXT.command(), about = c::EXPECT_TEXT.about)]
     ExpectText(Cli<ExpectTextArgs>),
-    /// Close the session with a verdict, write report.json and verify no owned process remains.
+    #[command(name = c::FINISH.command(), about = c::FINISH.about)]
     Finish(Cli<FinishParams>),
-    /// Close the session without a verdict (kills an unresponsive supervisor it owns).
+    #[command(name = c::ABORT.command(), about = c::ABORT.about)]
     Abort(Cli<AbortParams>),
-    /// Show a session's record and report.
+    #[command(name = c::SHOW.command(), about = c::SHOW.about)]
     Show(Cli<SessionParams>),
-    /// List sessions.
+    #[command(name = c::LIST.command(), about = c::LIST.about)]
     List(Cli<NoArgs>),
-    /// JSON Schema of the statement and typed action forms.
+    #[command(name = c::SCHEMA.command(), about = c::SCHEMA.about)]
     Schema(Cli<NoArgs>),
-    /// Turn the session's successful steps into a suite with durable targets.
+    #[command(name = c::PROMOTE.command(), about = c::PROMOTE.about)]
     Promote(Cli<PromoteParams>),
     /// (internal) The session supervisor started by `agent start`.
     #[command(hide = true)]
