@@ -137,7 +137,7 @@ pub fn all() -> Vec<Tool> {
         c::OBSERVE => |c, p| observe::observe(c, &p, Form::Json);
         c::INSPECT => by_ref(session::inspect);
         c::EXEC => by_ref(session::exec);
-        c::ACT => session::act;
+        c::ACT => by_ref(session::act);
         c::CLICK => on_target(TargetVerb::Click);
         c::DOUBLE_CLICK => on_target(TargetVerb::DoubleClick);
         c::CONTEXT_CLICK => on_target(TargetVerb::ContextClick);

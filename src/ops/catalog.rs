@@ -188,8 +188,10 @@ pub const EXEC: Spec = spec!(
 pub const ACT: Spec = spec!(
     -,
     "test_act",
-    "Run one typed action (click, fill, press, navigate, expect_text); see test_schema for the \
-     forms. Same gates and answer (with the next observation) as test_exec."
+    "Run one typed action: `{\"action\": VERB, …}` with the arguments of that verb's tool \
+     (click, double_click, context_click, hover, focus, check, uncheck, fill, type, select, \
+     press, navigate, scroll, wheel, drag, wait, expect) or expect_text with `text`; see \
+     test_schema for the forms. Same gates and answer (with the next observation) as test_exec."
 );
 /// `click` / `test_click`.
 pub const CLICK: Spec = spec!(

@@ -9,9 +9,9 @@
 //! `a3s_test_runner::session`.
 
 use super::observe::ViewOptions;
+use super::verbs::Action;
 use super::{parse_enum, Context};
 use a3s_test_fsroot::{Dir, EntryKind};
-use a3s_test_lang::ir::TextValue;
 use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
@@ -23,7 +23,6 @@ use a3s_test_runner::session::page_context::inspect::{
 };
 use a3s_test_runner::session::protocol::{self, Call, FinishStatus};
 use a3s_test_runner::session::spawn::{self, StartRequest, EXIT_TIMEOUT};
-use a3s_test_runner::session::statement::Sugar;
 use a3s_test_runner::session::view::{Form, Observation, ViewRequest};
 use a3s_test_runner::session::{policy, promote, SessionCode, SessionError};
 use schemars::JsonSchema;
@@ -231,57 +230,10 @@ pub struct ExecParams {
     pub on: On,
 }
 
-/// A typed action: the sugar for one ACL step (`test_act`, and the CLI's `click`, `fill`,
-/// `press`, `navigate` and `expect-text`).
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Action {
-    /// `click { target = … }`.
-    Click {
-        /// A ref @eN of the latest observation, or an ACL target such as role("button", "Save").
-        target: String,
-    },
-    /// `fill { target = …  value = … }`.
-    Fill {
-        /// A ref @eN of the latest observation, or an ACL target.
-        target: String,
-        /// The text, or `{"env": "NAME"}`: `value = env("NAME")`, the value of that variable in
-        /// the session's environment (inherited from `agent start`), never shown or recorded.
-        text: TextValue,
-    },
-    /// `press { key = … }`.
-    Press {
-        /// A key or chord (`Enter`, `Control+a`).
-        key: String,
-    },
-    /// `navigate { url = … }` (inside the session's origins only).
-    Navigate {
-        /// The URL (relative to the current page).
-        url: String,
-    },
-    /// `expect { text = … }`.
-    ExpectText {
-        /// Text the page must show.
-        text: String,
-    },
-}
-
-impl From<Action> for Sugar {
-    fn from(a: Action) -> Sugar {
-        match a {
-            Action::Click { target } => Sugar::Click(target),
-            Action::Fill { target, text } => Sugar::Fill(target, text),
-            Action::Press { key } => Sugar::Press(key),
-            Action::Navigate { url } => Sugar::Navigate(url),
-            Action::ExpectText { text } => Sugar::ExpectText(text),
-        }
-    }
-}
-
-/// `test_act`: one typed action.
+/// `test_act`: one typed action, in the session turn given beside it.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct ActParams {
-    /// The action.
+    /// The action: `{"action": VERB, …}` with that verb's arguments.
     pub action: Action,
     #[serde(flatten)]
     pub on: On,
@@ -595,16 +547,9 @@ pub fn exec(ctx: &Context, p: &ExecParams) -> Result<Executed, SessionError> {
     turn(ctx, &p.on.session, request)
 }
 
-/// Run a typed action (its sugar statement, with exec's gates).
-pub fn act(ctx: &Context, p: ActParams) -> Result<Executed, SessionError> {
-    let statement = Sugar::from(p.action).statement()?;
-    exec(
-        ctx,
-        &ExecParams {
-            statement,
-            on: p.on,
-        },
-    )
+/// Run a typed action: its verb's statement, with exec's gates.
+pub fn act(ctx: &Context, p: &ActParams) -> Result<Executed, SessionError> {
+    super::verbs::run(ctx, &p.on, p.action.statement()?)
 }
 
 /// After the supervisor answered a close: stop whatever of the recorded groups is left and

@@ -59,13 +59,11 @@ impl TargetVerb {
 
 /// `click`, `hover`, `focus`, `check`, … : one target.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct TargetParams {
+#[serde(deny_unknown_fields)]
+pub struct TargetArgs {
     /// A ref @eN of the latest observation, or one ACL target such as role("button", "Save").
     #[schemars(length(max = 4096))]
     pub target: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// Text verbs: `fill` replaces the value, `type` appends keystrokes.
@@ -79,7 +77,8 @@ pub enum TextVerb {
 
 /// `fill` / `type`: a target and a text.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct TextParams {
+#[serde(deny_unknown_fields)]
+pub struct TextArgs {
     /// A ref @eN or one ACL target.
     #[schemars(length(max = 4096))]
     pub target: String,
@@ -90,9 +89,6 @@ pub struct TextParams {
     #[arg(value_parser = literal_text)]
     #[schemars(schema_with = "text_schema")]
     pub text: TextValue,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// The schema of a verb's text: [`TextValue`]'s, with a literal bounded like a statement.
@@ -115,7 +111,8 @@ fn literal_text(s: &str) -> Result<TextValue, String> {
 
 /// `select`: options of a `<select>` by value or label.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct SelectParams {
+#[serde(deny_unknown_fields)]
+pub struct SelectArgs {
     /// A ref @eN or one ACL target.
     #[schemars(length(max = 4096))]
     pub target: String,
@@ -123,14 +120,12 @@ pub struct SelectParams {
     #[arg(required = true, num_args = 1..)]
     #[schemars(length(min = 1, max = 256))]
     pub values: Vec<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// `press`: a key or chord, optionally into a target (focused first, in the same statement).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct PressParams {
+#[serde(deny_unknown_fields)]
+pub struct PressArgs {
     /// A key or chord: `Enter`, `Tab`, `Control+a`.
     #[schemars(length(max = 256))]
     pub key: String,
@@ -138,20 +133,15 @@ pub struct PressParams {
     #[serde(default)]
     #[schemars(length(max = 4096))]
     pub target: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// `navigate`: a URL inside the session's origins.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct NavigateParams {
+#[serde(deny_unknown_fields)]
+pub struct NavigateArgs {
     /// The URL (relative to the current page).
     #[schemars(length(max = 8192))]
     pub url: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// A scroll direction.
@@ -170,7 +160,8 @@ pub enum Direction {
 
 /// `scroll`: a wheel turn in one direction, over a target or the viewport centre.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct ScrollParams {
+#[serde(deny_unknown_fields)]
+pub struct ScrollArgs {
     /// up | down | left | right.
     #[arg(value_parser = parse_enum::<Direction>)]
     pub direction: Direction,
@@ -183,14 +174,12 @@ pub struct ScrollParams {
     #[serde(default)]
     #[schemars(range(min = 1, max = 100000))]
     pub by: Option<u32>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// `wheel`: raw wheel deltas (down and right are positive).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct WheelParams {
+#[serde(deny_unknown_fields)]
+pub struct WheelArgs {
     /// Vertical delta in CSS pixels.
     #[arg(long = "dy", value_name = "PX", allow_hyphen_values = true)]
     #[schemars(range(min = -100000, max = 100000))]
@@ -208,14 +197,12 @@ pub struct WheelParams {
     #[serde(default)]
     #[schemars(length(max = 4096))]
     pub target: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// `drag`: `source` onto `target` with real pointer events.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct DragParams {
+#[serde(deny_unknown_fields)]
+pub struct DragArgs {
     /// What is dragged: a ref @eN or one ACL target.
     #[schemars(length(max = 4096))]
     pub source: String,
@@ -228,9 +215,6 @@ pub struct DragParams {
     #[arg(long, value_parser = parse_enum::<DragEdge>)]
     #[serde(default)]
     pub edge: Option<DragEdge>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// A `wait` condition (docs/acl.md §8).
@@ -271,16 +255,14 @@ impl WaitCondition {
 
 /// `wait`: poll until one condition holds (bounded by the turn's deadline).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct WaitParams {
+#[serde(deny_unknown_fields)]
+pub struct WaitArgs {
     /// load | text | url | visible | hidden.
     #[arg(value_parser = parse_condition::<WaitCondition>)]
     pub condition: WaitCondition,
     /// The load state, text, URL, or target.
     #[schemars(length(max = 65536))]
     pub value: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// The input schema of an `expect` condition: the name of one of lang's [`ExpectForm`]s
@@ -294,7 +276,8 @@ fn expect_condition_schema(_: &mut SchemaGenerator) -> Schema {
 /// `expect`: wait (up to `--timeout-ms`, default 2,000 ms) until one condition holds, then,
 /// with `--stable-for-ms`, that it keeps holding.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-pub struct ExpectParams {
+#[serde(deny_unknown_fields)]
+pub struct ExpectArgs {
     /// The condition: text, url, visible, hidden, in_viewport, pointer_reachable,
     /// rendered_text, rendered_texts, visible_count, value, selected_values,
     /// viewport_coverage_at_least|at_most, a state (enabled, disabled, checked, unchecked,
@@ -344,9 +327,6 @@ pub struct ExpectParams {
     #[arg(long)]
     #[serde(default)]
     pub immediate: bool,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: On,
 }
 
 /// A condition word on the command line: the wire spelling, `-` accepted for `_`.
@@ -392,14 +372,14 @@ fn condition_value(kind: FormValue, name: &str, values: &[String]) -> Result<Str
     }
 }
 
-impl TargetParams {
+impl TargetArgs {
     /// The statement of `verb` on this target.
     pub fn statement(&self, verb: TargetVerb) -> Result<String, SessionError> {
         Ok(block(verb.kind(), &[("target", target_arg(&self.target)?)]))
     }
 }
 
-impl TextParams {
+impl TextArgs {
     /// `fill` or `type` of this text into this target.
     pub fn statement(&self, verb: TextVerb) -> Result<String, SessionError> {
         let kind = match verb {
@@ -416,7 +396,7 @@ impl TextParams {
     }
 }
 
-impl SelectParams {
+impl SelectArgs {
     /// `select { target values }`.
     pub fn statement(&self) -> Result<String, SessionError> {
         Ok(block(
@@ -429,7 +409,7 @@ impl SelectParams {
     }
 }
 
-impl PressParams {
+impl PressArgs {
     /// `press { target key }`: with a target, one statement that focuses it and then presses,
     /// so the ref is checked once, before anything is dispatched, and the turn is one step.
     pub fn statement(&self) -> Result<String, SessionError> {
@@ -442,14 +422,14 @@ impl PressParams {
     }
 }
 
-impl NavigateParams {
+impl NavigateArgs {
     /// `navigate { url }`.
     pub fn statement(&self) -> String {
         block("navigate", &[("url", acl_string(&self.url))])
     }
 }
 
-impl ScrollParams {
+impl ScrollArgs {
     /// The `wheel` statement of this scroll.
     pub fn statement(&self) -> Result<String, SessionError> {
         let by = i64::from(self.by.unwrap_or(SCROLL_PX).max(1));
@@ -470,7 +450,7 @@ impl ScrollParams {
     }
 }
 
-impl WheelParams {
+impl WheelArgs {
     /// `wheel { delta_y delta_x modifiers target }`.
     pub fn statement(&self) -> Result<String, SessionError> {
         let mut attributes = vec![("delta_y", self.delta_y.to_string())];
@@ -488,7 +468,7 @@ impl WheelParams {
     }
 }
 
-impl DragParams {
+impl DragArgs {
     /// `drag { source target edge }`.
     pub fn statement(&self) -> Result<String, SessionError> {
         let mut attributes = vec![
@@ -502,7 +482,7 @@ impl DragParams {
     }
 }
 
-impl WaitParams {
+impl WaitArgs {
     /// `wait { <condition> = <value> }`.
     pub fn statement(&self) -> Result<String, SessionError> {
         let name = self.condition.name();
@@ -515,7 +495,7 @@ impl WaitParams {
     }
 }
 
-impl ExpectParams {
+impl ExpectArgs {
     /// `expect { <condition> = <value> … }` with the helper attributes given.
     pub fn statement(&self) -> Result<String, SessionError> {
         let name = self.condition.name();
@@ -546,8 +526,144 @@ impl ExpectParams {
     }
 }
 
+/// `expect-text TEXT` and `test_act`'s `expect_text`: `expect { text = … }`, the one
+/// condition common enough to have its own short form.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectTextArgs {
+    /// Text the page must show.
+    #[schemars(length(max = 65536))]
+    pub text: String,
+}
+
+impl ExpectTextArgs {
+    /// The `expect` it is short for.
+    pub fn expect(&self) -> ExpectArgs {
+        ExpectArgs {
+            condition: ExpectForm::Text,
+            values: vec![self.text.clone()],
+            target: None,
+            relative_to: None,
+            tolerance_px: None,
+            stable_for_ms: None,
+            sample_interval_ms: None,
+            timeout_ms: None,
+            immediate: false,
+        }
+    }
+}
+
+/// A verb's own arguments `A` and the session turn it runs in: the parameters of every verb
+/// subcommand and tool. Why apart: the same `A` is a variant of [`Action`] (`test_act`), where
+/// the turn is given once beside the action, so a verb's arguments and statement are written
+/// once for both.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+pub struct Acting<A: clap::Args> {
+    /// The verb's arguments.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub args: A,
+    /// The session, the observation and the answer's view.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: On,
+}
+
+/// `click`, `hover`, `focus`, `check`, … (and their tools).
+pub type TargetParams = Acting<TargetArgs>;
+/// `fill` / `type`.
+pub type TextParams = Acting<TextArgs>;
+/// `select`.
+pub type SelectParams = Acting<SelectArgs>;
+/// `press`.
+pub type PressParams = Acting<PressArgs>;
+/// `navigate`.
+pub type NavigateParams = Acting<NavigateArgs>;
+/// `scroll`.
+pub type ScrollParams = Acting<ScrollArgs>;
+/// `wheel`.
+pub type WheelParams = Acting<WheelArgs>;
+/// `drag`.
+pub type DragParams = Acting<DragArgs>;
+/// `wait`.
+pub type WaitParams = Acting<WaitArgs>;
+/// `expect`.
+pub type ExpectParams = Acting<ExpectArgs>;
+/// `expect-text`.
+pub type ExpectTextParams = Acting<ExpectTextArgs>;
+
+/// One typed action of `test_act`: `{"action": VERB, …}` with exactly the arguments of that
+/// verb (its own args struct, so its statement is built by the same method as the verb's).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    /// `click`.
+    Click(TargetArgs),
+    /// `double_click`.
+    DoubleClick(TargetArgs),
+    /// `context_click`.
+    ContextClick(TargetArgs),
+    /// `hover`.
+    Hover(TargetArgs),
+    /// `focus`.
+    Focus(TargetArgs),
+    /// `check`.
+    Check(TargetArgs),
+    /// `uncheck`.
+    Uncheck(TargetArgs),
+    /// `fill`.
+    Fill(TextArgs),
+    /// `type`.
+    Type(TextArgs),
+    /// `select`.
+    Select(SelectArgs),
+    /// `press`.
+    Press(PressArgs),
+    /// `navigate`.
+    Navigate(NavigateArgs),
+    /// `scroll`.
+    Scroll(ScrollArgs),
+    /// `wheel`.
+    Wheel(WheelArgs),
+    /// `drag`.
+    Drag(DragArgs),
+    /// `wait`.
+    Wait(WaitArgs),
+    /// `expect`.
+    Expect(ExpectArgs),
+    /// `expect { text = … }`.
+    ExpectText(ExpectTextArgs),
+}
+
+impl Action {
+    /// The one statement this action stands for, built by its verb.
+    pub fn statement(&self) -> Result<String, SessionError> {
+        use TargetVerb as T;
+        match self {
+            Action::Click(a) => a.statement(T::Click),
+            Action::DoubleClick(a) => a.statement(T::DoubleClick),
+            Action::ContextClick(a) => a.statement(T::ContextClick),
+            Action::Hover(a) => a.statement(T::Hover),
+            Action::Focus(a) => a.statement(T::Focus),
+            Action::Check(a) => a.statement(T::Check),
+            Action::Uncheck(a) => a.statement(T::Uncheck),
+            Action::Fill(a) => a.statement(TextVerb::Fill),
+            Action::Type(a) => a.statement(TextVerb::Type),
+            Action::Select(a) => a.statement(),
+            Action::Press(a) => a.statement(),
+            Action::Navigate(a) => Ok(a.statement()),
+            Action::Scroll(a) => a.statement(),
+            Action::Wheel(a) => a.statement(),
+            Action::Drag(a) => a.statement(),
+            Action::Wait(a) => a.statement(),
+            Action::Expect(a) => a.statement(),
+            Action::ExpectText(a) => a.expect().statement(),
+        }
+    }
+}
+
 /// Run one built statement through `exec`.
-fn run(ctx: &Context, on: &On, statement: String) -> Result<Executed, SessionError> {
+pub fn run(ctx: &Context, on: &On, statement: String) -> Result<Executed, SessionError> {
     session::exec(
         ctx,
         &ExecParams {
@@ -563,52 +679,57 @@ pub fn on_target(
     verb: TargetVerb,
     p: &TargetParams,
 ) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement(verb)?)
+    run(ctx, &p.on, p.args.statement(verb)?)
 }
 
 /// `fill` or `type`.
 pub fn text(ctx: &Context, verb: TextVerb, p: &TextParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement(verb)?)
+    run(ctx, &p.on, p.args.statement(verb)?)
 }
 
 /// `select`.
 pub fn select(ctx: &Context, p: &SelectParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement()?)
+    run(ctx, &p.on, p.args.statement()?)
 }
 
 /// `press`, into the target when one is given (one statement, one turn).
 pub fn press(ctx: &Context, p: &PressParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement()?)
+    run(ctx, &p.on, p.args.statement()?)
 }
 
 /// `navigate`.
 pub fn navigate(ctx: &Context, p: &NavigateParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement())
+    run(ctx, &p.on, p.args.statement())
 }
 
 /// `scroll`.
 pub fn scroll(ctx: &Context, p: &ScrollParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement()?)
+    run(ctx, &p.on, p.args.statement()?)
 }
 
 /// `wheel`.
 pub fn wheel(ctx: &Context, p: &WheelParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement()?)
+    run(ctx, &p.on, p.args.statement()?)
 }
 
 /// `drag`.
 pub fn drag(ctx: &Context, p: &DragParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement()?)
+    run(ctx, &p.on, p.args.statement()?)
 }
 
 /// `wait`.
 pub fn wait(ctx: &Context, p: &WaitParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement()?)
+    run(ctx, &p.on, p.args.statement()?)
 }
 
 /// `expect`.
 pub fn expect(ctx: &Context, p: &ExpectParams) -> Result<Executed, SessionError> {
-    run(ctx, &p.on, p.statement()?)
+    run(ctx, &p.on, p.args.statement()?)
+}
+
+/// `expect-text`.
+pub fn expect_text(ctx: &Context, p: &ExpectTextParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.args.expect().statement()?)
 }
 
 #[cfg(test)]
@@ -616,25 +737,14 @@ mod tests {
     use super::*;
     use a3s_test_lang::admit_statement;
 
-    fn on() -> On {
-        On {
-            session: "s".into(),
-            observation: None,
-            observe: false,
-            view: Default::default(),
-            form: Default::default(),
-        }
-    }
-
     fn admitted(statement: &str) {
         admit_statement(statement).unwrap_or_else(|d| panic!("{statement}: {d:?}"));
     }
 
     #[test]
     fn every_verb_builds_an_admitted_statement() {
-        let t = |target: &str| TargetParams {
+        let t = |target: &str| TargetArgs {
             target: target.into(),
-            on: on(),
         };
         for verb in [
             TargetVerb::Click,
@@ -648,10 +758,9 @@ mod tests {
             admitted(&t("@e1").statement(verb).unwrap());
             admitted(&t("role(\"button\", \"Go\")").statement(verb).unwrap());
         }
-        let text = TextParams {
+        let text = TextArgs {
             target: "@e2".into(),
             text: "a\"b\n} click { target = css(\"x\") }".into(),
-            on: on(),
         };
         for verb in [TextVerb::Fill, TextVerb::Type] {
             let s = text.statement(verb).unwrap();
@@ -667,18 +776,16 @@ mod tests {
             );
         }
         admitted(
-            &SelectParams {
+            &SelectArgs {
                 target: "@e3".into(),
                 values: vec!["m".into(), "l".into()],
-                on: on(),
             }
             .statement()
             .unwrap(),
         );
-        let press = PressParams {
+        let press = PressArgs {
             key: "Enter".into(),
             target: Some("@e4".into()),
-            on: on(),
         };
         let one = press.statement().unwrap();
         admitted(&one);
@@ -694,7 +801,7 @@ mod tests {
             "{one}"
         );
         admitted(
-            &PressParams {
+            &PressArgs {
                 target: None,
                 ..press
             }
@@ -702,9 +809,8 @@ mod tests {
             .unwrap(),
         );
         admitted(
-            &NavigateParams {
+            &NavigateArgs {
                 url: "/next".into(),
-                on: on(),
             }
             .statement(),
         );
@@ -715,43 +821,39 @@ mod tests {
             Direction::Right,
         ] {
             admitted(
-                &ScrollParams {
+                &ScrollArgs {
                     direction,
                     target: Some("@e1".into()),
                     by: None,
-                    on: on(),
                 }
                 .statement()
                 .unwrap(),
             );
         }
         admitted(
-            &WheelParams {
+            &WheelArgs {
                 delta_y: -300,
                 delta_x: Some(5),
                 modifiers: vec![Modifier::Shift],
                 target: None,
-                on: on(),
             }
             .statement()
             .unwrap(),
         );
         admitted(
-            &DragParams {
+            &DragArgs {
                 source: "@e1".into(),
                 target: "@e2".into(),
                 edge: None,
-                on: on(),
             }
             .statement()
             .unwrap(),
         );
         for &edge in DragEdge::ALL {
-            let statement = DragParams {
+            let statement = DragArgs {
                 source: "@e1".into(),
                 target: "@e2".into(),
                 edge: Some(edge),
-                on: on(),
             }
             .statement()
             .unwrap();
@@ -773,17 +875,16 @@ mod tests {
             (WaitCondition::Hidden, "testid(\"spinner\")"),
         ] {
             admitted(
-                &WaitParams {
+                &WaitArgs {
                     condition,
                     value: value.into(),
-                    on: on(),
                 }
                 .statement()
                 .unwrap(),
             );
         }
         let all: Vec<ExpectForm> = serde_json::from_value(
-            crate::ops::schema_of::<ExpectParams>()["properties"]["condition"]["enum"].clone(),
+            crate::ops::schema_of::<ExpectArgs>()["properties"]["condition"]["enum"].clone(),
         )
         .unwrap();
         assert_eq!(all.len(), 34);
@@ -799,7 +900,7 @@ mod tests {
                     FormValue::Percent => (vec!["50"], Some("@e1"), None),
                     FormValue::Target => (vec![stable], None, None),
                 };
-            let p = ExpectParams {
+            let p = ExpectArgs {
                 condition,
                 values: values.iter().map(|v| v.to_string()).collect(),
                 target: target.map(str::to_owned),
@@ -809,7 +910,6 @@ mod tests {
                 sample_interval_ms: None,
                 timeout_ms: None,
                 immediate: false,
-                on: on(),
             };
             admitted(&p.statement().unwrap());
         }
@@ -817,15 +917,14 @@ mod tests {
 
     #[test]
     fn caller_values_never_become_syntax() {
-        let injected = TargetParams {
+        let injected = TargetArgs {
             target: "css(\"a\") }\nnavigate { url = \"http://evil/\"".into(),
-            on: on(),
         };
         assert_eq!(
             injected.statement(TargetVerb::Click).unwrap_err().code,
             SessionCode::InvalidInput
         );
-        let p = ExpectParams {
+        let p = ExpectArgs {
             condition: ExpectForm::VisibleCount,
             values: vec!["2 }".into()],
             target: Some("@e1".into()),
@@ -835,8 +934,46 @@ mod tests {
             sample_interval_ms: None,
             timeout_ms: None,
             immediate: false,
-            on: on(),
         };
         assert_eq!(p.statement().unwrap_err().code, SessionCode::InvalidInput);
+    }
+
+    /// `test_act` reads the same JSON as before the verbs took it over, and every action's
+    /// statement is its verb's.
+    #[test]
+    fn an_action_is_its_verbs_statement() {
+        use serde_json::json;
+        let action = |v: serde_json::Value| -> Action { serde_json::from_value(v).unwrap() };
+        let click = action(json!({ "action": "click", "target": "@e3" }));
+        let verb = TargetArgs {
+            target: "@e3".into(),
+        };
+        assert_eq!(
+            click.statement().unwrap(),
+            verb.statement(TargetVerb::Click).unwrap()
+        );
+        let fill = action(json!({ "action": "fill", "target": "@e1", "text": { "env": "PW" } }));
+        admitted(&fill.statement().unwrap());
+        for v in [
+            json!({ "action": "press", "key": "Enter" }),
+            json!({ "action": "navigate", "url": "/next" }),
+            json!({ "action": "expect_text", "text": "Done" }),
+            json!({ "action": "scroll", "direction": "down" }),
+            json!({ "action": "drag", "source": "@e1", "target": "@e2", "edge": "bottom" }),
+            json!({ "action": "expect", "condition": "checked", "values": ["@e2"] }),
+        ] {
+            admitted(&action(v).statement().unwrap());
+        }
+        assert_eq!(
+            action(json!({ "action": "expect_text", "text": "Done" }))
+                .statement()
+                .unwrap(),
+            "expect { text = \"Done\" }"
+        );
+        // An argument another verb takes is not this verb's.
+        assert!(serde_json::from_value::<Action>(
+            json!({ "action": "click", "target": "@e1", "key": "Enter" })
+        )
+        .is_err());
     }
 }

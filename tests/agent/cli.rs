@@ -279,7 +279,16 @@ fn show_list_schema_and_input_errors() {
     assert_eq!(show["session"]["policy"]["origins"][0], server.origin);
     let schema = ok(d, &["agent", "schema"]);
     assert_eq!(schema["statement"]["type"], "string");
-    assert_eq!(schema["action"]["oneOf"].as_array().unwrap().len(), 5);
+    // One action form per verb (its own arguments) and `expect_text`.
+    let forms = schema["action"]["oneOf"].as_array().unwrap();
+    assert_eq!(forms.len(), 18);
+    assert!(
+        forms
+            .iter()
+            .any(|f| f["properties"]["action"]["const"] == "double_click"
+                && f["properties"]["target"]["maxLength"] == 4096),
+        "{schema}"
+    );
     refused_turn(
         d,
         "shown",

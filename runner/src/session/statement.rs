@@ -4,7 +4,7 @@
 //! promotion, via the lexer so a `ref(` inside a string literal is never touched).
 
 use super::code::{SessionCode, SessionError};
-use a3s_test_lang::ir::{Step, Target, TextValue};
+use a3s_test_lang::ir::{Step, Target};
 use a3s_test_lang::lexer::{lex, Token};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -61,38 +61,6 @@ pub fn target_arg(arg: &str) -> Result<String, SessionError> {
         ));
     }
     Ok(arg.to_string())
-}
-
-/// The typed sugar forms of the MCP `test_act` tool.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Sugar {
-    /// `click <target>`.
-    Click(String),
-    /// `fill <target> <text>` (a literal, or `env("NAME")`).
-    Fill(String, TextValue),
-    /// `press <key>`.
-    Press(String),
-    /// `navigate <url>`.
-    Navigate(String),
-    /// `expect-text <text>`.
-    ExpectText(String),
-}
-
-impl Sugar {
-    /// The one ACL statement this sugar stands for (refused when a target argument is not one
-    /// target).
-    pub fn statement(&self) -> Result<String, SessionError> {
-        Ok(match self {
-            Sugar::Click(t) => format!("click {{ target = {} }}", target_arg(t)?),
-            Sugar::Fill(t, v) => format!(
-                "fill {{\n    target = {}\n    value = {v}\n}}",
-                target_arg(t)?
-            ),
-            Sugar::Press(k) => format!("press {{ key = {} }}", acl_string(k)),
-            Sugar::Navigate(u) => format!("navigate {{ url = {} }}", acl_string(u)),
-            Sugar::ExpectText(t) => format!("expect {{ text = {} }}", acl_string(t)),
-        })
-    }
 }
 
 /// A step block `kind { name = value … }` from attribute pairs whose values are already ACL
@@ -216,27 +184,15 @@ mod tests {
     #[test]
     fn strings_escape_like_acl() {
         assert_eq!(acl_string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u{1}\"");
-        let step = admit_statement(
-            &Sugar::Fill("@e2".into(), "x\"\n\u{7}y".into())
-                .statement()
-                .unwrap(),
-        )
+        let step = admit_statement(&block(
+            "fill",
+            &[
+                ("target", target_arg("@e2").unwrap()),
+                ("value", acl_string("x\"\n\u{7}y")),
+            ],
+        ))
         .unwrap();
         assert_eq!(refs_in(&step), ["@e2"]);
-    }
-
-    #[test]
-    fn sugar_forms_are_admitted() {
-        for s in [
-            Sugar::Click("@e3".into()),
-            Sugar::Click("role(\"button\", \"Go\")".into()),
-            Sugar::Fill("@e1".into(), "hello".into()),
-            Sugar::Press("Enter".into()),
-            Sugar::Navigate("/next".into()),
-            Sugar::ExpectText("Done".into()),
-        ] {
-            admit_statement(&s.statement().unwrap()).unwrap_or_else(|d| panic!("{s:?}: {d:?}"));
-        }
     }
 
     #[test]

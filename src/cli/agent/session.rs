@@ -8,12 +8,12 @@ use super::render::{next_line, observation_error_line, observation_human, print,
 use crate::ops::catalog as c;
 use crate::ops::observe::{self as observe_op, ObserveParams};
 use crate::ops::session::{
-    self as ops, AbortParams, Closed, ExecParams, Executed, FinishParams, InspectParams, On,
+    self as ops, AbortParams, Closed, ExecParams, Executed, FinishParams, InspectParams,
     PromoteParams, SessionParams, StartParams,
 };
 use crate::ops::verbs::{
-    self, DragParams, ExpectParams, NavigateParams, PressParams, ScrollParams, SelectParams,
-    TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
+    self, DragParams, ExpectParams, ExpectTextParams, NavigateParams, PressParams, ScrollParams,
+    SelectParams, TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
 };
 use crate::ops::Context;
 use a3s_test_runner::session::view::{Form, Observation};
@@ -68,7 +68,7 @@ pub enum SessionCommand {
     #[command(name = c::EXPECT.command(), about = c::EXPECT.about)]
     Expect(Cli<ExpectParams>),
     #[command(name = c::EXPECT_TEXT.command(), about = c::EXPECT_TEXT.about)]
-    ExpectText(Cli<ExpectTextArgs>),
+    ExpectText(Cli<ExpectTextParams>),
     #[command(name = c::FINISH.command(), about = c::FINISH.about)]
     Finish(Cli<FinishParams>),
     #[command(name = c::ABORT.command(), about = c::ABORT.about)]
@@ -89,15 +89,6 @@ pub enum SessionCommand {
 /// No arguments besides `--json`.
 #[derive(Debug, Args)]
 pub struct NoArgs {}
-
-/// `expect-text TEXT`.
-#[derive(Debug, Args)]
-pub struct ExpectTextArgs {
-    /// The text the page must show.
-    text: String,
-    #[command(flatten)]
-    on: On,
-}
 
 /// `supervise` (internal).
 #[derive(Debug, Args)]
@@ -260,20 +251,7 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
         }
         C::ExpectText(a) => {
             let a = acting!(a);
-            let p = a.params;
-            let params = ExpectParams {
-                condition: a3s_test_lang::ir::ExpectForm::Text,
-                values: vec![p.text],
-                target: None,
-                relative_to: None,
-                tolerance_px: None,
-                stable_for_ms: None,
-                sample_interval_ms: None,
-                timeout_ms: None,
-                immediate: false,
-                on: p.on,
-            };
-            print(a.json, verbs::expect(ctx, &params), exec_human)
+            print(a.json, verbs::expect_text(ctx, &a.params), exec_human)
         }
         C::Finish(a) => print(a.json, ops::finish(ctx, &a.params), closed_human),
         C::Abort(a) => print(a.json, ops::abort(ctx, &a.params), closed_human),
