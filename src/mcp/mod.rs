@@ -6,9 +6,9 @@
 //! JSON-RPC envelope errors. Tool input schemas are derived from the operations' parameters
 //! structs (`crate::ops`). Logs go to stderr only. Adding a tool = one `crate::ops::catalog` entry and one line in `tools::all()`.
 
+mod args;
 mod jsonrpc;
 mod lines;
-mod schema;
 mod server;
 mod tools;
 mod transport;

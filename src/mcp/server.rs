@@ -1,9 +1,8 @@
 //! The MCP service on `rmcp`: lifecycle (version negotiation), `tools/list` and `tools/call`.
-//! Arguments are checked against the called tool's derived schema (`super::schema`) before the
-//! tool runs; a violation is invalid params (−32602) naming the field, a refusal is a tool
-//! result with `isError: true`.
+//! Arguments are read into the called tool's parameters struct (`super::args`) before the
+//! operation runs; arguments that do not fit are invalid params (−32602) naming the field, a
+//! refusal of the operation is a tool result with `isError: true`.
 
-use super::schema;
 use super::tools::{self, Tool, ToolError};
 use crate::ops::Context;
 use rmcp::model::{
@@ -131,12 +130,6 @@ impl ServerHandler for Server {
             .arguments
             .map(Value::Object)
             .unwrap_or_else(|| json!({}));
-        // The derived schema is the contract: a violation is invalid params naming the field,
-        // and the tool never runs.
-        if let Err(v) = schema::validate(&self.shared.tools[index].input_schema, &args) {
-            let data = json!({ "field": v.field, "reason": v.reason });
-            return Err(invalid_params(format!("{name}: {v}"), Some(data)));
-        }
         // Operations are synchronous (ledger writes, supervisor turns, a browser start).
         let shared = self.shared.clone();
         let outcome =
@@ -145,8 +138,11 @@ impl ServerHandler for Server {
                 .map_err(|e| ErrorData::internal_error(format!("{name}: {e}"), None))?;
         match outcome {
             Ok(value) => Ok(tool_result(value, false)),
-            Err(ToolError::InvalidArguments(m)) => {
-                Err(invalid_params(format!("{name}: {m}"), None))
+            // Arguments the parameters struct refuses: invalid params naming the field; the
+            // operation never ran.
+            Err(ToolError::InvalidArguments(r)) => {
+                let data = json!({ "field": r.field, "reason": r.reason });
+                Err(invalid_params(format!("{name}: {r}"), Some(data)))
             }
             Err(ToolError::Refused(value)) => Ok(tool_result(value, true)),
         }

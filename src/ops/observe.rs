@@ -3,6 +3,7 @@
 //! the page settled. One parameters struct for the CLI and the MCP tool (`test_observe`); the
 //! view itself is built in `a3s_test_runner::session::view`.
 
+use super::bounded::{Bounded, Text, UNBOUNDED};
 use super::session::{turn, SESSION_ID};
 use super::Context;
 use a3s_test_runner::session::view::{Form, Observation, ViewRequest};
@@ -23,22 +24,18 @@ pub struct ViewOptions {
     /// Only what changed since observation N (added, removed, changed lines); when that
     /// cannot be told, the answer says why and carries the whole view.
     #[arg(long, value_name = "N")]
-    #[schemars(range(min = 1))]
-    pub since: Option<u64>,
+    pub since: Option<Bounded<u64, 1, UNBOUNDED>>,
     /// First wait until the page made no DOM change and no network request for T ms (at most
     /// 5000; the whole wait is capped at 4×T, within 2–10 s, and the answer says whether it
     /// settled).
     #[arg(long, value_name = "T")]
-    #[schemars(range(min = 1, max = 5000))]
-    pub settle_ms: Option<u64>,
+    pub settle_ms: Option<Bounded<u64, 1, 5000>>,
     /// The view's byte budget (default 4096); past it the view says what was cut.
     #[arg(long, value_name = "BYTES")]
-    #[schemars(range(min = 256, max = 262144))]
-    pub max_bytes: Option<usize>,
+    pub max_bytes: Option<Bounded<usize, 256, 262144>>,
     /// Start the view at this ref (`@e21`) or outline line number, as a cut view suggests.
     #[arg(long, value_name = "REF|LINE")]
-    #[schemars(length(max = 16))]
-    pub scope: Option<String>,
+    pub scope: Option<Text<0, 16>>,
 }
 
 impl ViewOptions {
@@ -47,10 +44,10 @@ impl ViewOptions {
     pub fn request(&self, form: Form) -> Result<ViewRequest, SessionError> {
         let view = ViewRequest {
             full: self.full,
-            since: self.since,
-            settle_ms: self.settle_ms,
-            max_bytes: self.max_bytes,
-            scope: self.scope.clone(),
+            since: self.since.map(Into::into),
+            settle_ms: self.settle_ms.map(Into::into),
+            max_bytes: self.max_bytes.map(Into::into),
+            scope: self.scope.clone().map(Into::into),
             form,
         };
         view.validate()

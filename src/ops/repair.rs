@@ -7,6 +7,7 @@
 
 mod replacement;
 
+use super::bounded::{items_schema, present, some_items, Bounded, Text};
 use super::Context;
 use a3s_test_ledger::inbox::Inbox;
 use a3s_test_ledger::inbox::DEFAULT_INBOX_LIMIT;
@@ -105,6 +106,7 @@ pub struct Attempt {
     #[allow(missing_docs)]
     pub target: Target,
     /// The active attempt id (from claim).
+    #[serde(deserialize_with = "present")]
     #[arg(long)]
     #[schemars(required, regex(pattern = ID))]
     pub attempt_id: Option<String>,
@@ -119,8 +121,7 @@ pub struct ClaimParams {
     pub target: Target,
     /// Lease length in ms (default 300000, max 900000).
     #[arg(long)]
-    #[schemars(range(min = 1000, max = 900000))]
-    pub lease_ms: Option<u64>,
+    pub lease_ms: Option<Bounded<u64, 1000, 900000>>,
 }
 
 /// `repair-progress` / `test_repair_progress`.
@@ -132,12 +133,10 @@ pub struct ProgressParams {
     pub on: Attempt,
     /// New lease length in ms from now (default 300000, max 900000).
     #[arg(long)]
-    #[schemars(range(min = 1000, max = 900000))]
-    pub lease_ms: Option<u64>,
+    pub lease_ms: Option<Bounded<u64, 1000, 900000>>,
     /// What you did.
     #[arg(long)]
-    #[schemars(length(max = 8192))]
-    pub message: Option<String>,
+    pub message: Option<Text<0, 8192>>,
 }
 
 /// `repair-reply` / `test_repair_reply` (the message is required), and `repair-cancel` /
@@ -150,8 +149,7 @@ pub struct MessageParams {
     pub on: Attempt,
     /// The question for the reviewer (reply), or why the lease is given back (cancel).
     #[arg(long)]
-    #[schemars(length(max = 8192))]
-    pub message: Option<String>,
+    pub message: Option<Text<0, 8192>>,
 }
 
 /// The changed files of an attempt: what `repair-complete` records and `repair-verify` must
@@ -162,8 +160,9 @@ pub struct ChangedFiles {
     /// The exact ordered workspace-relative changed files (may be empty; verification repeats
     /// the completion's list); on the command line one --changed-file per file, in order.
     #[arg(long = "changed-file", value_name = "FILE")]
-    #[schemars(required, length(max = 1000), inner(length(min = 1, max = 1024)))]
-    pub changed_files: Option<Vec<String>>,
+    #[serde(deserialize_with = "some_items::<_, _, 0, 1000>")]
+    #[schemars(schema_with = "items_schema::<Text<1, 1024>, 0, 1000>")]
+    pub changed_files: Option<Vec<Text<1, 1024>>>,
     /// An explicit empty list of changed files.
     #[arg(long, conflicts_with = "changed_files")]
     #[serde(skip)]
@@ -179,6 +178,7 @@ impl ChangedFiles {
             Some(Vec::new())
         } else {
             self.changed_files
+                .map(|files| files.into_iter().map(Into::into).collect())
         }
     }
 }
@@ -206,18 +206,15 @@ pub struct CompleteParams {
     pub done: Completion,
     /// Lease length in ms for the verification window (default 300000, max 900000).
     #[arg(long)]
-    #[schemars(range(min = 1000, max = 900000))]
-    pub lease_ms: Option<u64>,
+    pub lease_ms: Option<Bounded<u64, 1000, 900000>>,
     /// What changed.
     #[arg(long)]
-    #[schemars(length(max = 8192))]
-    pub summary: Option<String>,
+    pub summary: Option<Text<0, 8192>>,
     /// The ACL target that stands for the marked element when the repair removed or renamed it,
     /// e.g. `role("button", "Pay")` (admitted by the ACL checker; verification resolves it
     /// instead of the finding's own locators).
     #[arg(long, value_name = "ACL_TARGET")]
-    #[schemars(length(min = 1, max = 4096))]
-    pub replacement: Option<String>,
+    pub replacement: Option<Text<1, 4096>>,
 }
 
 /// `repair-fail` / `test_repair_fail`.
@@ -229,8 +226,7 @@ pub struct FailParams {
     pub on: Attempt,
     /// Why it cannot be done.
     #[arg(long)]
-    #[schemars(length(max = 8192))]
-    pub summary: Option<String>,
+    pub summary: Option<Text<0, 8192>>,
 }
 
 /// `repair-accept`, `repair-reject`, `repair-reopen`, `repair-answer` (reviewer commands; never
@@ -256,8 +252,7 @@ pub struct InboxParams {
     pub session: Option<String>,
     /// At most this many items (1..=100).
     #[arg(long)]
-    #[schemars(range(min = 1, max = 100))]
-    pub limit: Option<usize>,
+    pub limit: Option<Bounded<usize, 1, 100>>,
     /// Also list resolved, dismissed, cancelled and failed findings.
     #[arg(long)]
     #[serde(default)]
@@ -312,7 +307,7 @@ impl Operation {
     pub fn claim(p: ClaimParams) -> Self {
         // The checks are pinned when the claim is applied (`act`), where the project is known.
         let action = Action::Claim {
-            lease_ms: p.lease_ms,
+            lease_ms: p.lease_ms.map(Into::into),
             pinned: None,
         };
         Operation::new(Verb::Claim, p.target, None, action)
@@ -321,8 +316,8 @@ impl Operation {
     /// Progress.
     pub fn progress(p: ProgressParams) -> Self {
         let action = Action::Progress {
-            message: p.message,
-            lease_ms: p.lease_ms,
+            message: p.message.map(Into::into),
+            lease_ms: p.lease_ms.map(Into::into),
         };
         Operation::new(Verb::Progress, p.on.target, p.on.attempt_id, action)
     }
@@ -330,7 +325,7 @@ impl Operation {
     /// Reply (a message is required).
     pub fn reply(p: MessageParams) -> Result<Self, LedgerError> {
         let action = Action::Reply {
-            message: needs_message(Verb::Reply, p.message)?,
+            message: needs_message(Verb::Reply, p.message.map(Into::into))?,
         };
         Ok(Operation::new(
             Verb::Reply,
@@ -342,7 +337,9 @@ impl Operation {
 
     /// Cancel: give the lease back.
     pub fn cancel(p: MessageParams) -> Self {
-        let action = Action::Release { message: p.message };
+        let action = Action::Release {
+            message: p.message.map(Into::into),
+        };
         Operation::new(Verb::Cancel, p.on.target, p.on.attempt_id, action)
     }
 
@@ -362,9 +359,9 @@ impl Operation {
             )
         })?;
         let action = Action::Complete {
-            summary: p.summary,
+            summary: p.summary.map(Into::into),
             changed_files,
-            lease_ms: p.lease_ms,
+            lease_ms: p.lease_ms.map(Into::into),
             replacement,
         };
         Ok(Operation::new(
@@ -377,7 +374,9 @@ impl Operation {
 
     /// Fail.
     pub fn fail(p: FailParams) -> Self {
-        let action = Action::Fail { summary: p.summary };
+        let action = Action::Fail {
+            summary: p.summary.map(Into::into),
+        };
         Operation::new(Verb::Fail, p.on.target, p.on.attempt_id, action)
     }
 
@@ -456,7 +455,7 @@ pub fn act(ctx: &Context, op: Operation) -> Result<Acted, LedgerError> {
 /// The inbox of one session or all sessions (`a3s.test.repair-inbox/1`).
 pub fn inbox(ctx: &Context, p: &InboxParams) -> Result<Inbox, LedgerError> {
     let session = p.session.as_deref().map(SessionId::parse).transpose()?;
-    let limit = p.limit.unwrap_or(DEFAULT_INBOX_LIMIT);
+    let limit = p.limit.map_or(DEFAULT_INBOX_LIMIT, Into::into);
     let options = InboxOptions::new(limit, p.include_terminal)?;
     let limits = StoreLimits::default();
     let ledgers = match (session, ctx.visible_sessions()) {

@@ -9,6 +9,7 @@
 //! pipeline recorded. `--auto-resolve-repairs` resolves only after the passing result is on disk
 //! (`Ledger::record_verification`).
 
+use super::bounded::Bounded;
 use super::repair::Completion;
 use super::session::turn;
 use super::Context;
@@ -58,8 +59,7 @@ pub struct VerifyParams {
     pub checks_json: Option<PathBuf>,
     /// How long step 1 waits for a newer ready Test Kit revision (default 30000, at most 60000).
     #[arg(long, value_name = "MS")]
-    #[schemars(range(min = 1, max = 60000))]
-    pub revision_timeout_ms: Option<u64>,
+    pub revision_timeout_ms: Option<Bounded<u64, 1, 60000>>,
     /// Resolve a passing verification once its `review_ready` event is persisted (no reviewer
     /// step); a failed one is never resolved. Command line only: a review is a person's
     /// decision, so no MCP tool takes it (an agent that passes it gets −32602).
@@ -113,7 +113,9 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<(SessionId, Ask), Ver
              per file in order, or --no-changed-files",
         )
     })?;
-    let revision_timeout_ms = p.revision_timeout_ms.unwrap_or(DEFAULT_REVISION_TIMEOUT_MS);
+    let revision_timeout_ms = p
+        .revision_timeout_ms
+        .map_or(DEFAULT_REVISION_TIMEOUT_MS, Into::into);
     let most = a3s_test_runner::session::repair_page::MAX_REVISION_TIMEOUT_MS;
     if !(1..=most).contains(&revision_timeout_ms) {
         return Err(invalid(format!("--revision-timeout-ms must be 1..={most}")).into());

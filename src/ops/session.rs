@@ -8,6 +8,7 @@
 //! typed result (`Serialize`) or a coded [`SessionError`]; the engine and the gates live in
 //! `a3s_test_runner::session`.
 
+use super::bounded::{Bounded, Text, UNBOUNDED};
 use super::observe::ViewOptions;
 use super::verbs::Action;
 use super::{parse_enum, Context};
@@ -62,16 +63,14 @@ pub struct StartParams {
     pub success: Vec<String>,
     /// Close the session after this long without a turn (default 300000).
     #[arg(long, value_name = "MS")]
-    #[schemars(range(min = 1))]
-    pub idle_timeout_ms: Option<u64>,
+    pub idle_timeout_ms: Option<Bounded<u64, 1, UNBOUNDED>>,
     /// Most statements the session may dispatch (default 200).
     #[arg(long, value_name = "N")]
     pub max_actions: Option<u32>,
     /// The session's whole lifetime: turns are refused and the supervisor closes after this
     /// long (default 1800000, 30 min).
     #[arg(long, value_name = "MS")]
-    #[schemars(range(min = 1))]
-    pub deadline_ms: Option<u64>,
+    pub deadline_ms: Option<Bounded<u64, 1, UNBOUNDED>>,
     /// Most bytes of evidence under the session's artifacts/ (default 67108864, 64 MiB).
     #[arg(long, value_name = "BYTES")]
     pub max_evidence_bytes: Option<u64>,
@@ -112,16 +111,13 @@ pub struct InspectParams {
     pub region: Option<String>,
     /// Diff baseline revision (with detail diff).
     #[arg(long, value_name = "N")]
-    #[schemars(range(min = 1))]
-    pub since_revision: Option<u64>,
+    pub since_revision: Option<Bounded<u64, 1, UNBOUNDED>>,
     /// Wait up to this many ms for a change after the baseline.
     #[arg(long, value_name = "T")]
-    #[schemars(range(min = 0, max = 30000))]
-    pub wait_timeout_ms: Option<u64>,
+    pub wait_timeout_ms: Option<Bounded<u64, 0, 30000>>,
     /// Continue a truncated answer.
     #[arg(long, value_name = "C")]
-    #[schemars(length(max = 4096))]
-    pub cursor: Option<String>,
+    pub cursor: Option<Text<0, 4096>>,
 }
 
 fn detail_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -150,9 +146,9 @@ impl InspectParams {
         let request = InspectRequest {
             detail: self.detail,
             scope,
-            since_revision: self.since_revision,
-            wait_timeout_ms: self.wait_timeout_ms,
-            cursor: self.cursor.clone(),
+            since_revision: self.since_revision.map(Into::into),
+            wait_timeout_ms: self.wait_timeout_ms.map(Into::into),
+            cursor: self.cursor.clone().map(Into::into),
         };
         request.validate().map_err(invalid)?;
         Ok(request)
@@ -169,8 +165,7 @@ pub struct On {
     pub session: String,
     /// The observation the refs come from (must be the latest).
     #[arg(long)]
-    #[schemars(range(min = 1))]
-    pub observation: Option<u64>,
+    pub observation: Option<Bounded<u64, 1, UNBOUNDED>>,
     /// Answer with the observation that follows the action, in the same turn (its refs are
     /// the ones the next action uses). Off unless given on the command line; on by default
     /// over MCP (`observe: false` answers with the action's result alone).
@@ -223,8 +218,7 @@ impl On {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct ExecParams {
     /// Exactly one ACL step block, e.g. `click { target = ref("@e3") }`.
-    #[schemars(length(max = 65536))]
-    pub statement: String,
+    pub statement: Text<0, 65536>,
     #[command(flatten)]
     #[serde(flatten)]
     pub on: On,
@@ -253,8 +247,7 @@ pub struct FinishParams {
     /// What happened.
     #[arg(long, default_value = "")]
     #[serde(default)]
-    #[schemars(length(max = 8192))]
-    pub summary: String,
+    pub summary: Text<0, 8192>,
 }
 
 fn status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -454,13 +447,13 @@ pub fn start(
         .map_err(|e| SessionError::new(SessionCode::InvalidInput, e.message))?;
     let mut budgets = Budgets::default();
     if let Some(ms) = p.idle_timeout_ms {
-        budgets.idle_ms = ms.max(1);
+        budgets.idle_ms = ms.into();
     }
     if let Some(n) = p.max_actions {
         budgets.max_actions = n;
     }
     if let Some(ms) = p.deadline_ms {
-        budgets.session_ms = ms.max(1);
+        budgets.session_ms = ms.into();
     }
     if let Some(n) = p.max_evidence_bytes {
         budgets.evidence_bytes = n;
@@ -539,17 +532,24 @@ pub fn inspect(ctx: &Context, p: &InspectParams) -> Result<Observation, SessionE
 
 /// Admit and run one statement.
 pub fn exec(ctx: &Context, p: &ExecParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.statement.to_string())
+}
+
+/// Admit and run `statement` in the turn `on` names: `exec`'s, and every verb's with the
+/// statement it built (which its own bounded values may make longer than a caller's
+/// statement may be).
+pub fn run(ctx: &Context, on: &On, statement: String) -> Result<Executed, SessionError> {
     let request = protocol::Exec {
-        observation: p.on.observation,
-        statement: p.statement.clone(),
-        then_observe: p.on.then_observe()?,
+        observation: on.observation.map(Into::into),
+        statement,
+        then_observe: on.then_observe()?,
     };
-    turn(ctx, &p.on.session, request)
+    turn(ctx, &on.session, request)
 }
 
 /// Run a typed action: its verb's statement, with exec's gates.
 pub fn act(ctx: &Context, p: &ActParams) -> Result<Executed, SessionError> {
-    super::verbs::run(ctx, &p.on, p.action.statement()?)
+    run(ctx, &p.on, p.action.statement()?)
 }
 
 /// After the supervisor answered a close: stop whatever of the recorded groups is left and
@@ -616,7 +616,7 @@ pub fn finish(ctx: &Context, p: &FinishParams) -> Result<Closed, SessionError> {
     }
     let request = protocol::Finish {
         status: p.status,
-        summary: p.summary.clone(),
+        summary: p.summary.to_string(),
     };
     match turn(ctx, session, request) {
         Ok(closing) => with_cleanup(ctx, session, SessionState::Finished, closing),
@@ -787,11 +787,9 @@ mod tests {
             stray.on.then_observe().unwrap_err().code,
             SessionCode::InvalidInput
         );
-        let small = params(json!({ "session": "s", "statement": "x", "max_bytes": 10 }));
-        assert_eq!(
-            small.on.then_observe().unwrap_err().code,
-            SessionCode::InvalidInput
-        );
+        // A budget below the least is refused by its type, before any turn.
+        let small = json!({ "session": "s", "statement": "x", "max_bytes": 10 });
+        assert!(serde_json::from_value::<ExecParams>(small).is_err());
     }
 
     #[test]

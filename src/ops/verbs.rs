@@ -4,15 +4,16 @@
 //!
 //! Why: an agent should not have to write ACL for a routine action, yet an action must mean
 //! exactly what its statement means. So each verb only BUILDS the one ACL statement it stands
-//! for and runs it through [`session::exec`] — the same gates, the same step runner, the same
+//! for and runs it through [`super::session::run`] (as `agent exec` does) — the same gates, the same step runner, the same
 //! record for `promote` as `agent exec`. Values the caller gives (text, keys, URLs, option
 //! values) go into the statement as ACL string literals, numbers are printed from typed fields,
 //! and a target argument must be a ref or one target call ([`target_arg`]), so no value can add
 //! syntax to the statement. Each parameters struct is the CLI subcommand's arguments, the MCP
 //! tool's arguments and the tool's input schema at once (as in `ops::session`).
 
+use super::bounded::{items, items_schema, Bounded, Text};
 use super::parse_enum;
-use super::session::{self, ExecParams, Executed, On};
+use super::session::{run, Executed, On};
 use super::Context;
 use a3s_test_lang::ir::{DragEdge, ExpectForm, FormValue, Modifier, TextValue};
 use a3s_test_runner::session::statement::{acl_string, block, string_list, target_arg};
@@ -62,8 +63,7 @@ impl TargetVerb {
 #[serde(deny_unknown_fields)]
 pub struct TargetArgs {
     /// A ref @eN of the latest observation, or one ACL target such as role("button", "Save").
-    #[schemars(length(max = 4096))]
-    pub target: String,
+    pub target: Text<0, 4096>,
 }
 
 /// Text verbs: `fill` replaces the value, `type` appends keystrokes.
@@ -80,27 +80,40 @@ pub enum TextVerb {
 #[serde(deny_unknown_fields)]
 pub struct TextArgs {
     /// A ref @eN or one ACL target.
-    #[schemars(length(max = 4096))]
-    pub target: String,
+    pub target: Text<0, 4096>,
     /// The text. Over MCP also `{"env": "NAME"}`: `value = env("NAME")`, the value of that
     /// variable in the session's environment (inherited from `agent start`), never shown or
     /// recorded. On the command line the text is always literal (write `agent exec` with
     /// `env("NAME")` instead).
     #[arg(value_parser = literal_text)]
+    #[serde(deserialize_with = "bounded_text")]
     #[schemars(schema_with = "text_schema")]
     pub text: TextValue,
 }
 
-/// The schema of a verb's text: [`TextValue`]'s, with a literal bounded like a statement.
+/// The most characters of a literal text (a statement's bound).
+const MAX_TEXT: usize = 65536;
+
+/// The schema of a verb's text: [`TextValue`]'s, with a literal of at most [`MAX_TEXT`]
+/// characters, as [`bounded_text`] reads it.
 fn text_schema(generator: &mut SchemaGenerator) -> Schema {
     let mut schema = TextValue::json_schema(generator);
     if let Some(literal) = schema
         .pointer_mut("/anyOf/0")
         .and_then(|s| s.as_object_mut())
     {
-        literal.insert("maxLength".into(), 65536.into());
+        literal.insert("maxLength".into(), MAX_TEXT.into());
     }
     schema
+}
+
+/// A verb's text, a literal refused past [`MAX_TEXT`] characters (what [`text_schema`] states).
+fn bounded_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<TextValue, D::Error> {
+    let text = TextValue::deserialize(d)?;
+    if let TextValue::Literal(literal) = &text {
+        Text::<0, MAX_TEXT>::new(literal.clone()).map_err(serde::de::Error::custom)?;
+    }
+    Ok(text)
 }
 
 /// A command-line text: always the literal text typed (a shell argument never names a
@@ -114,11 +127,11 @@ fn literal_text(s: &str) -> Result<TextValue, String> {
 #[serde(deny_unknown_fields)]
 pub struct SelectArgs {
     /// A ref @eN or one ACL target.
-    #[schemars(length(max = 4096))]
-    pub target: String,
+    pub target: Text<0, 4096>,
     /// Option values or labels (at least one).
     #[arg(required = true, num_args = 1..)]
-    #[schemars(length(min = 1, max = 256))]
+    #[serde(deserialize_with = "items::<_, _, 1, 256>")]
+    #[schemars(schema_with = "items_schema::<String, 1, 256>")]
     pub values: Vec<String>,
 }
 
@@ -127,12 +140,10 @@ pub struct SelectArgs {
 #[serde(deny_unknown_fields)]
 pub struct PressArgs {
     /// A key or chord: `Enter`, `Tab`, `Control+a`.
-    #[schemars(length(max = 256))]
-    pub key: String,
+    pub key: Text<0, 256>,
     /// Focus this ref or target first (in the same step).
     #[serde(default)]
-    #[schemars(length(max = 4096))]
-    pub target: Option<String>,
+    pub target: Option<Text<0, 4096>>,
 }
 
 /// `navigate`: a URL inside the session's origins.
@@ -140,8 +151,7 @@ pub struct PressArgs {
 #[serde(deny_unknown_fields)]
 pub struct NavigateArgs {
     /// The URL (relative to the current page).
-    #[schemars(length(max = 8192))]
-    pub url: String,
+    pub url: Text<0, 8192>,
 }
 
 /// A scroll direction.
@@ -167,13 +177,11 @@ pub struct ScrollArgs {
     pub direction: Direction,
     /// Scroll over this ref or target (default: the viewport centre).
     #[serde(default)]
-    #[schemars(length(max = 4096))]
-    pub target: Option<String>,
+    pub target: Option<Text<0, 4096>>,
     /// How far, in CSS pixels (default 600).
     #[arg(long, value_name = "PX")]
     #[serde(default)]
-    #[schemars(range(min = 1, max = 100000))]
-    pub by: Option<u32>,
+    pub by: Option<Bounded<u32, 1, 100000>>,
 }
 
 /// `wheel`: raw wheel deltas (down and right are positive).
@@ -182,21 +190,18 @@ pub struct ScrollArgs {
 pub struct WheelArgs {
     /// Vertical delta in CSS pixels.
     #[arg(long = "dy", value_name = "PX", allow_hyphen_values = true)]
-    #[schemars(range(min = -100000, max = 100000))]
-    pub delta_y: i64,
+    pub delta_y: Bounded<i64, -100000, 100000>,
     /// Horizontal delta in CSS pixels (default 0).
     #[arg(long = "dx", value_name = "PX", allow_hyphen_values = true)]
     #[serde(default)]
-    #[schemars(range(min = -100000, max = 100000))]
-    pub delta_x: Option<i64>,
+    pub delta_x: Option<Bounded<i64, -100000, 100000>>,
     /// A modifier held during the turn (repeatable): alt | control | meta | shift.
     #[arg(long = "modifier", value_parser = parse_enum::<Modifier>)]
     #[serde(default)]
     pub modifiers: Vec<Modifier>,
     /// Turn the wheel over this ref or target (default: the viewport centre).
     #[serde(default)]
-    #[schemars(length(max = 4096))]
-    pub target: Option<String>,
+    pub target: Option<Text<0, 4096>>,
 }
 
 /// `drag`: `source` onto `target` with real pointer events.
@@ -204,11 +209,9 @@ pub struct WheelArgs {
 #[serde(deny_unknown_fields)]
 pub struct DragArgs {
     /// What is dragged: a ref @eN or one ACL target.
-    #[schemars(length(max = 4096))]
-    pub source: String,
+    pub source: Text<0, 4096>,
     /// Where it is dropped: a ref @eN or one ACL target.
-    #[schemars(length(max = 4096))]
-    pub target: String,
+    pub target: Text<0, 4096>,
     /// Release just inside this edge of the target instead of at its centre: top | bottom |
     /// left | right (a sortable list moves an item past another only once the pointer crosses
     /// that item's middle: `bottom` drops after it).
@@ -261,8 +264,7 @@ pub struct WaitArgs {
     #[arg(value_parser = parse_condition::<WaitCondition>)]
     pub condition: WaitCondition,
     /// The load state, text, URL, or target.
-    #[schemars(length(max = 65536))]
-    pub value: String,
+    pub value: Text<0, 65536>,
 }
 
 /// The input schema of an `expect` condition: the name of one of lang's [`ExpectForm`]s
@@ -290,39 +292,34 @@ pub struct ExpectArgs {
     /// The expected text(s), count, percent or relation, or the target of a visibility or
     /// state condition.
     #[arg(required = true, num_args = 1..)]
-    #[schemars(length(min = 1, max = 256))]
+    #[serde(deserialize_with = "items::<_, _, 1, 256>")]
+    #[schemars(schema_with = "items_schema::<String, 1, 256>")]
     pub values: Vec<String>,
     /// The element the value is about (rendered_text, value, visible_count, layout, …).
     #[arg(long)]
     #[serde(default)]
-    #[schemars(length(max = 4096))]
-    pub target: Option<String>,
+    pub target: Option<Text<0, 4096>>,
     /// Layout: the element the target is compared with.
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
-    #[schemars(length(max = 4096))]
-    pub relative_to: Option<String>,
+    pub relative_to: Option<Text<0, 4096>>,
     /// Layout: tolerance in CSS px (0–1024).
     #[arg(long, value_name = "PX")]
     #[serde(default)]
-    #[schemars(range(max = 1024))]
-    pub tolerance_px: Option<u32>,
+    pub tolerance_px: Option<Bounded<u32, 0, 1024>>,
     /// Hold for this long (10–60000 ms), sampled.
     #[arg(long, value_name = "MS")]
     #[serde(default)]
-    #[schemars(range(min = 10, max = 60000))]
-    pub stable_for_ms: Option<u32>,
+    pub stable_for_ms: Option<Bounded<u32, 10, 60000>>,
     /// With `stable_for_ms`: the sampling interval.
     #[arg(long, value_name = "MS")]
     #[serde(default)]
-    #[schemars(range(min = 1, max = 60000))]
-    pub sample_interval_ms: Option<u32>,
+    pub sample_interval_ms: Option<Bounded<u32, 1, 60000>>,
     /// How long to wait for the condition to hold [default: 2000]; capped by the turn's
     /// deadline.
     #[arg(long, value_name = "MS", conflicts_with = "immediate")]
     #[serde(default)]
-    #[schemars(range(min = 1, max = 3600000))]
-    pub timeout_ms: Option<u64>,
+    pub timeout_ms: Option<Bounded<u64, 1, 3600000>>,
     /// Check once, without waiting for the condition to hold.
     #[arg(long)]
     #[serde(default)]
@@ -432,7 +429,7 @@ impl NavigateArgs {
 impl ScrollArgs {
     /// The `wheel` statement of this scroll.
     pub fn statement(&self) -> Result<String, SessionError> {
-        let by = i64::from(self.by.unwrap_or(SCROLL_PX).max(1));
+        let by = i64::from(self.by.map_or(SCROLL_PX, Into::into));
         let (dx, dy) = match self.direction {
             Direction::Up => (0, -by),
             Direction::Down => (0, by),
@@ -486,11 +483,7 @@ impl WaitArgs {
     /// `wait { <condition> = <value> }`.
     pub fn statement(&self) -> Result<String, SessionError> {
         let name = self.condition.name();
-        let value = condition_value(
-            self.condition.value(),
-            name,
-            std::slice::from_ref(&self.value),
-        )?;
+        let value = condition_value(self.condition.value(), name, &[self.value.to_string()])?;
         Ok(block("wait", &[(name, value)]))
     }
 }
@@ -532,8 +525,7 @@ impl ExpectArgs {
 #[serde(deny_unknown_fields)]
 pub struct ExpectTextArgs {
     /// Text the page must show.
-    #[schemars(length(max = 65536))]
-    pub text: String,
+    pub text: Text<0, 65536>,
 }
 
 impl ExpectTextArgs {
@@ -541,7 +533,7 @@ impl ExpectTextArgs {
     pub fn expect(&self) -> ExpectArgs {
         ExpectArgs {
             condition: ExpectForm::Text,
-            values: vec![self.text.clone()],
+            values: vec![self.text.to_string()],
             target: None,
             relative_to: None,
             tolerance_px: None,
@@ -662,17 +654,6 @@ impl Action {
     }
 }
 
-/// Run one built statement through `exec`.
-pub fn run(ctx: &Context, on: &On, statement: String) -> Result<Executed, SessionError> {
-    session::exec(
-        ctx,
-        &ExecParams {
-            statement,
-            on: on.clone(),
-        },
-    )
-}
-
 /// `click`, `hover`, `focus`, `check`, … on one target.
 pub fn on_target(
     ctx: &Context,
@@ -744,7 +725,7 @@ mod tests {
     #[test]
     fn every_verb_builds_an_admitted_statement() {
         let t = |target: &str| TargetArgs {
-            target: target.into(),
+            target: target.parse().unwrap(),
         };
         for verb in [
             TargetVerb::Click,
@@ -759,7 +740,7 @@ mod tests {
             admitted(&t("role(\"button\", \"Go\")").statement(verb).unwrap());
         }
         let text = TextArgs {
-            target: "@e2".into(),
+            target: "@e2".parse().unwrap(),
             text: "a\"b\n} click { target = css(\"x\") }".into(),
         };
         for verb in [TextVerb::Fill, TextVerb::Type] {
@@ -777,15 +758,15 @@ mod tests {
         }
         admitted(
             &SelectArgs {
-                target: "@e3".into(),
+                target: "@e3".parse().unwrap(),
                 values: vec!["m".into(), "l".into()],
             }
             .statement()
             .unwrap(),
         );
         let press = PressArgs {
-            key: "Enter".into(),
-            target: Some("@e4".into()),
+            key: "Enter".parse().unwrap(),
+            target: Some("@e4".parse().unwrap()),
         };
         let one = press.statement().unwrap();
         admitted(&one);
@@ -810,7 +791,7 @@ mod tests {
         );
         admitted(
             &NavigateArgs {
-                url: "/next".into(),
+                url: "/next".parse().unwrap(),
             }
             .statement(),
         );
@@ -823,7 +804,7 @@ mod tests {
             admitted(
                 &ScrollArgs {
                     direction,
-                    target: Some("@e1".into()),
+                    target: Some("@e1".parse().unwrap()),
                     by: None,
                 }
                 .statement()
@@ -832,8 +813,8 @@ mod tests {
         }
         admitted(
             &WheelArgs {
-                delta_y: -300,
-                delta_x: Some(5),
+                delta_y: Bounded::new(-300).unwrap(),
+                delta_x: Some(Bounded::new(5).unwrap()),
                 modifiers: vec![Modifier::Shift],
                 target: None,
             }
@@ -842,8 +823,8 @@ mod tests {
         );
         admitted(
             &DragArgs {
-                source: "@e1".into(),
-                target: "@e2".into(),
+                source: "@e1".parse().unwrap(),
+                target: "@e2".parse().unwrap(),
                 edge: None,
             }
             .statement()
@@ -851,8 +832,8 @@ mod tests {
         );
         for &edge in DragEdge::ALL {
             let statement = DragArgs {
-                source: "@e1".into(),
-                target: "@e2".into(),
+                source: "@e1".parse().unwrap(),
+                target: "@e2".parse().unwrap(),
                 edge: Some(edge),
             }
             .statement()
@@ -877,7 +858,7 @@ mod tests {
             admitted(
                 &WaitArgs {
                     condition,
-                    value: value.into(),
+                    value: value.parse().unwrap(),
                 }
                 .statement()
                 .unwrap(),
@@ -903,8 +884,8 @@ mod tests {
             let p = ExpectArgs {
                 condition,
                 values: values.iter().map(|v| v.to_string()).collect(),
-                target: target.map(str::to_owned),
-                relative_to: relative_to.map(str::to_owned),
+                target: target.map(|t| t.parse().unwrap()),
+                relative_to: relative_to.map(|t| t.parse().unwrap()),
                 tolerance_px: None,
                 stable_for_ms: None,
                 sample_interval_ms: None,
@@ -918,7 +899,9 @@ mod tests {
     #[test]
     fn caller_values_never_become_syntax() {
         let injected = TargetArgs {
-            target: "css(\"a\") }\nnavigate { url = \"http://evil/\"".into(),
+            target: "css(\"a\") }\nnavigate { url = \"http://evil/\""
+                .parse()
+                .unwrap(),
         };
         assert_eq!(
             injected.statement(TargetVerb::Click).unwrap_err().code,
@@ -927,7 +910,7 @@ mod tests {
         let p = ExpectArgs {
             condition: ExpectForm::VisibleCount,
             values: vec!["2 }".into()],
-            target: Some("@e1".into()),
+            target: Some("@e1".parse().unwrap()),
             relative_to: None,
             tolerance_px: None,
             stable_for_ms: None,
@@ -946,7 +929,7 @@ mod tests {
         let action = |v: serde_json::Value| -> Action { serde_json::from_value(v).unwrap() };
         let click = action(json!({ "action": "click", "target": "@e3" }));
         let verb = TargetArgs {
-            target: "@e3".into(),
+            target: "@e3".parse().unwrap(),
         };
         assert_eq!(
             click.statement().unwrap(),

@@ -109,7 +109,7 @@ fn session_tools_run_the_same_gates_over_stdio() {
         "test_act",
         json!({ "session": "m", "action": { "action": "explode" } }),
     );
-    assert_eq!(explode["data"]["field"], "/action", "{explode}");
+    assert_eq!(explode["data"]["field"], "/action/action", "{explode}");
     // No Test Kit on this page: inspect is refused, observe keeps working on @eN alone.
     mcp.refused(
         "test_inspect",

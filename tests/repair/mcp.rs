@@ -245,7 +245,7 @@ fn mcp_answers_schema_violations_as_invalid_params_naming_the_field() {
         (
             "test_act",
             json!({"session": "s", "action": {"action": "explode"}}),
-            "/action",
+            "/action/action",
         ),
         (
             "test_abort",
