@@ -187,6 +187,12 @@ mod tests {
     #[test]
     fn every_schema_is_a_closed_object() {
         for tool in all() {
+            // What the tool does is its description, said once.
+            assert!(
+                tool.input_schema.get("description").is_none(),
+                "{}",
+                tool.name
+            );
             assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
             assert_eq!(
                 tool.input_schema["additionalProperties"], false,

@@ -97,8 +97,9 @@ pub fn parse_enum<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, String> 
 }
 
 /// The JSON Schema of `T` as a tool's input schema: derived from the parameters struct
-/// (draft 2020-12, subschemas inlined so the validator needs no references), with unknown
-/// top-level fields refused.
+/// (draft 2020-12, subschemas inlined so a client needs no references), with unknown top-level
+/// fields refused. The struct's own doc comment is left out: what the tool does is said once,
+/// by its `catalog` entry.
 pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
     let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
         s.inline_subschemas = true;
@@ -108,6 +109,7 @@ pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
     let mut value = serde_json::to_value(schema).expect("schemas serialize");
     if let Some(map) = value.as_object_mut() {
         map.remove("title");
+        map.remove("description");
         if map.get("type").and_then(|t| t.as_str()) == Some("object") {
             map.insert(
                 "additionalProperties".into(),

@@ -4,12 +4,14 @@
 //!
 //! Why: an agent should not have to write ACL for a routine action, yet an action must mean
 //! exactly what its statement means. So each verb only BUILDS the one ACL statement it stands
-//! for and runs it through [`super::session::run`] (as `agent exec` does) — the same gates, the same step runner, the same
-//! record for `promote` as `agent exec`. Values the caller gives (text, keys, URLs, option
-//! values) go into the statement as ACL string literals, numbers are printed from typed fields,
-//! and a target argument must be a ref or one target call ([`target_arg`]), so no value can add
-//! syntax to the statement. Each parameters struct is the CLI subcommand's arguments, the MCP
-//! tool's arguments and the tool's input schema at once (as in `ops::session`).
+//! for and runs it through [`super::session::run`], as `agent exec` does — the same gates, the
+//! same step runner, the same record for `promote`. Values the caller gives (text, keys, URLs,
+//! option values) go into the statement as ACL string literals, numbers are printed from typed
+//! fields, and a target argument must be a ref or one target call ([`target_arg`]), so no value
+//! can add syntax to the statement. Each verb's arguments are one struct (`TargetArgs`,
+//! `TextArgs`, …) with the method that builds its statement: flattened with the turn
+//! ([`Acting`]) it is the CLI subcommand's arguments, the MCP tool's arguments and the tool's
+//! input schema at once; as a variant of [`Action`] it is a `test_act` action.
 
 use super::bounded::{items, items_schema, Bounded, Text};
 use super::parse_enum;
