@@ -76,25 +76,19 @@ impl Verb {
     }
 }
 
-/// The repair-id pattern of the MCP schemas (the rule the ledger's id types enforce).
-const ID: &str = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$";
-
 /// What every operation on one finding names: the finding, its session and the caller's
 /// request id.
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct Target {
     /// The finding id.
-    #[schemars(regex(pattern = ID))]
-    pub finding: String,
+    pub finding: FindingId,
     /// The agent session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// Your request id: repeating it with the same arguments is a no-op that returns the first
     /// result; reusing it for anything else is refused.
     #[arg(long)]
-    #[schemars(regex(pattern = ID))]
-    pub request_id: String,
+    pub request_id: RequestId,
 }
 
 /// What every agent operation after a claim names: the target and the active attempt.
@@ -106,8 +100,8 @@ pub struct Attempt {
     pub target: Target,
     /// The active attempt id (from claim).
     #[arg(long)]
-    #[schemars(required, regex(pattern = ID))]
-    pub attempt_id: Option<String>,
+    #[schemars(required)]
+    pub attempt_id: Option<AttemptId>,
 }
 
 /// `repair-claim` / `test_repair_claim`.
@@ -251,9 +245,8 @@ pub struct ReviewerParams {
 pub struct InboxParams {
     /// Only this session (default: every session under the root; over MCP, the sessions this
     /// server started).
-    #[arg(long)]
-    #[schemars(regex(pattern = ID))]
-    pub session: Option<String>,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: Option<SessionId>,
     /// At most this many items (1..=100).
     #[arg(long)]
     #[schemars(range(min = 1, max = 100))]
@@ -268,12 +261,10 @@ pub struct InboxParams {
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct FindingParams {
     /// The finding id.
-    #[schemars(regex(pattern = ID))]
-    pub finding: String,
+    pub finding: FindingId,
     /// The agent session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
 }
 
 /// One agent or reviewer operation on a finding: its target, the attempt it names and the
@@ -285,7 +276,7 @@ pub struct Operation {
     /// The finding, session and request id.
     pub target: Target,
     /// The active attempt, for agent verbs.
-    pub attempt_id: Option<String>,
+    pub attempt_id: Option<AttemptId>,
     /// The ledger action.
     pub action: Action,
 }
@@ -299,7 +290,7 @@ fn needs_message(verb: Verb, message: Option<String>) -> Result<String, LedgerEr
 }
 
 impl Operation {
-    fn new(verb: Verb, target: Target, attempt_id: Option<String>, action: Action) -> Self {
+    fn new(verb: Verb, target: Target, attempt_id: Option<AttemptId>, action: Action) -> Self {
         Operation {
             verb,
             target,
@@ -424,10 +415,12 @@ fn ledger(ctx: &Context, session: &SessionId) -> Ledger {
 
 /// Perform an operation on a finding, as the actor its verb implies.
 pub fn act(ctx: &Context, op: Operation) -> Result<Acted, LedgerError> {
-    let session = SessionId::parse(&op.target.session)?;
-    let finding = FindingId::parse(&op.target.finding)?;
-    let request_id = RequestId::parse(&op.target.request_id)?;
-    let attempt_id = op.attempt_id.as_deref().map(AttemptId::parse).transpose()?;
+    let Target {
+        finding,
+        session,
+        request_id,
+    } = op.target;
+    let attempt_id = op.attempt_id;
     let ledger = ledger(ctx, &session);
     let mut action = op.action;
     // A claim fixes the trusted checks verification will run: the project file as it is now,

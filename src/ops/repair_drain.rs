@@ -75,9 +75,8 @@ impl From<LedgerError> for DrainError {
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct DrainParams {
     /// The running agent session whose page queue is drained.
-    #[arg(long)]
-    #[schemars(regex(pattern = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$"))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
 }
 
 /// A finding the ledger refused; it stays in the page queue.

@@ -35,8 +35,8 @@ pub struct PromoteParams {
     /// The finding whose proven candidate is promoted.
     pub finding: String,
     /// The agent session id.
-    #[arg(long)]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// Where the suite goes (a `.acl` file, relative to the working directory or absolute).
     #[arg(long)]
     pub output: PathBuf,

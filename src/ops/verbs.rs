@@ -618,7 +618,7 @@ mod tests {
 
     fn on() -> On {
         On {
-            session: "s".into(),
+            session: "s".parse().unwrap(),
             observation: None,
         }
     }
