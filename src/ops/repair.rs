@@ -13,6 +13,7 @@ use a3s_test_ledger::inbox::DEFAULT_INBOX_LIMIT;
 use a3s_test_ledger::inspect::LoopRecord;
 use a3s_test_ledger::ledger::{Applied, IntakeReport};
 use a3s_test_ledger::next_action::NextAction;
+use a3s_test_ledger::validate::{MAX_REPLACEMENT_BYTES, MAX_TEXT_CHARS};
 use a3s_test_ledger::{
     build_inbox, inspect, parse_document, read_sessions, Action, Actor, AttemptId, ErrorCode,
     FindingId, InboxOptions, Ledger, LedgerError, Request, RequestId, SessionId, StoreLimits,
@@ -130,7 +131,7 @@ pub struct ProgressParams {
     pub lease_ms: Option<u64>,
     /// What you did.
     #[arg(long)]
-    #[schemars(length(max = 8192))]
+    #[schemars(length(max = MAX_TEXT_CHARS))]
     pub message: Option<String>,
 }
 
@@ -144,7 +145,7 @@ pub struct MessageParams {
     pub on: Attempt,
     /// The question for the reviewer (reply), or why the lease is given back (cancel).
     #[arg(long)]
-    #[schemars(length(max = 8192))]
+    #[schemars(length(max = MAX_TEXT_CHARS))]
     pub message: Option<String>,
 }
 
@@ -204,13 +205,13 @@ pub struct CompleteParams {
     pub lease_ms: Option<u64>,
     /// What changed.
     #[arg(long)]
-    #[schemars(length(max = 8192))]
+    #[schemars(length(max = MAX_TEXT_CHARS))]
     pub summary: Option<String>,
     /// The ACL target that stands for the marked element when the repair removed or renamed it,
     /// e.g. `role("button", "Pay")` (admitted by the ACL checker; verification resolves it
     /// instead of the finding's own locators).
     #[arg(long, value_name = "ACL_TARGET")]
-    #[schemars(length(min = 1, max = 4096))]
+    #[schemars(length(min = 1, max = MAX_REPLACEMENT_BYTES))]
     pub replacement: Option<String>,
 }
 
@@ -223,7 +224,7 @@ pub struct FailParams {
     pub on: Attempt,
     /// Why it cannot be done.
     #[arg(long)]
-    #[schemars(length(max = 8192))]
+    #[schemars(length(max = MAX_TEXT_CHARS))]
     pub summary: Option<String>,
 }
 
@@ -471,16 +472,18 @@ pub fn inbox(ctx: &Context, p: &InboxParams) -> Result<Inbox, LedgerError> {
 
 /// The repair-loop record of one finding (`a3s.test.repair-loop-record/1`).
 pub fn inspect_finding(ctx: &Context, p: &FindingParams) -> Result<LoopRecord, LedgerError> {
-    let session = SessionId::parse(&p.session)?;
-    let finding = FindingId::parse(&p.finding)?;
-    let state = ledger(ctx, &session).read()?;
-    inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)
+    let state = ledger(ctx, &p.session).read()?;
+    inspect(&p.session, &state, &p.finding, ctx.clock.now_ms(), &ctx.ids)
 }
 
 /// Append an `a3s.test.repair/1` document to a session's ledger (actor: the reviewer who runs
 /// the command, unless a finding says page code sent it). Returns the intake report.
-pub fn import(ctx: &Context, session: &str, document: &[u8]) -> Result<Imported, LedgerError> {
-    let session = SessionId::parse(session)?;
+pub fn import(
+    ctx: &Context,
+    session: &SessionId,
+    document: &[u8],
+) -> Result<Imported, LedgerError> {
+    let session = session.clone();
     let findings = parse_document(document)?;
     let report = ledger(ctx, &session).intake(findings, Actor::Human)?;
     Ok(Imported { report, session })

@@ -210,7 +210,7 @@ fn parse_one(record: &Value) -> Result<Finding, LedgerError> {
 /// Drain the page queue of `session` into its ledger. Returns the drain report.
 pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
     let session = p.session.as_str();
-    let session_id = SessionId::parse(session)?;
+    let session_id = p.session.clone();
     let ledger = Ledger::open(&ctx.root, &session_id, ctx.clock.clone());
     let mut report = Drained::default();
     for _ in 0..MAX_ROUNDS {

@@ -16,10 +16,10 @@ use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
     open_session_dir, parse_session_id, session_dir, sessions_dir, Budgets, SessionFile,
-    SessionState,
+    SessionState, MAX_SUMMARY_CHARS,
 };
 use a3s_test_runner::session::page_context::inspect::{
-    parse_region, Detail, InspectRequest, Scope,
+    parse_region, Detail, InspectRequest, Scope, MAX_CURSOR_BYTES,
 };
 use a3s_test_runner::session::protocol::{FinishStatus, Request};
 use a3s_test_runner::session::spawn::{self, StartRequest, EXIT_TIMEOUT};
@@ -116,7 +116,7 @@ pub struct InspectParams {
     pub wait_timeout_ms: Option<u64>,
     /// Continue a truncated answer.
     #[arg(long, value_name = "C")]
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_CURSOR_BYTES))]
     pub cursor: Option<String>,
 }
 
@@ -248,7 +248,7 @@ pub struct FinishParams {
     /// What happened.
     #[arg(long, default_value = "")]
     #[serde(default)]
-    #[schemars(length(max = 8192))]
+    #[schemars(length(max = MAX_SUMMARY_CHARS))]
     pub summary: String,
 }
 

@@ -20,6 +20,10 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The longest `finish` summary, in characters: a person's few sentences, kept in `report.json`
+/// and shown by `show`; the MCP schema states it.
+pub const MAX_SUMMARY_CHARS: usize = 8192;
+
 /// Format version of `session.json` and `events.jsonl` lines.
 pub const FORMAT_VERSION: u32 = 1;
 
