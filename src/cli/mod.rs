@@ -55,7 +55,10 @@ enum Command {
 
 /// Parse arguments and run the chosen command; the return value is the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refused(e),
+    };
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
@@ -66,5 +69,17 @@ pub fn main() -> ExitCode {
         Command::RepairEndpoint(args) => repair_endpoint::run(args),
         Command::Run(args) => run::run(args),
         Command::Serve(args) => serve::run(args),
+    }
+}
+
+/// A command line clap refused: an id the id parser refused in an `agent` command is that
+/// command's coded refusal ([`agent::refuse_id`]); anything else is clap's usage error (exit 2).
+fn refused(e: clap::Error) -> ExitCode {
+    let id = std::error::Error::source(&e)
+        .and_then(|source| source.downcast_ref::<a3s_test_ledger::IdError>());
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match id.and_then(|id| agent::refuse_id(id, &args)) {
+        Some(code) => code,
+        None => e.exit(),
     }
 }

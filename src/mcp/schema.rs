@@ -33,6 +33,7 @@ pub const KEYWORDS: &[&str] = &[
     "oneOf",
     "anyOf",
     "description",
+    "title",
     "default",
     "format",
 ];
@@ -142,10 +143,25 @@ fn string(schema: &Map<String, Value>, s: &str, field: &str) -> Result<(), Viola
         let matches = Regex::new(pattern).map(|re| re.is_match(s));
         // A pattern that does not compile is our bug; refuse rather than let the value through.
         if !matches.unwrap_or(false) {
-            return Err(Violation::at(field, format!("must match {pattern}")));
+            return Err(Violation::at(field, pattern_reason(schema, pattern, s)));
         }
     }
     Ok(())
+}
+
+/// Why `s` breaks `pattern`. An id field (its schema is the ledger's id rule, `title` naming the
+/// id) is refused in the id parser's own words, so the tool and the CLI flag say the same.
+fn pattern_reason(schema: &Map<String, Value>, pattern: &str, s: &str) -> String {
+    let title = schema.get("title").and_then(Value::as_str);
+    match title {
+        Some(what) if pattern == a3s_test_ledger::ID_PATTERN => {
+            match a3s_test_ledger::id::check_id(what, s) {
+                Err(e) => e.to_string(),
+                Ok(()) => format!("must match {pattern}"),
+            }
+        }
+        _ => format!("must match {pattern}"),
+    }
 }
 
 fn number(schema: &Map<String, Value>, value: &Value, field: &str) -> Result<(), Violation> {
@@ -343,6 +359,31 @@ mod tests {
         );
         assert_eq!(field(json!({ "session": "a", "shell": "id" })), "/shell");
         assert_eq!(field(json!([])), "");
+    }
+
+    #[test]
+    fn the_id_schema_is_the_id_parser() {
+        use a3s_test_ledger::SessionId;
+        #[derive(schemars::JsonSchema)]
+        #[allow(dead_code)]
+        struct Params {
+            /// A session.
+            session: SessionId,
+        }
+        let params = crate::ops::schema_of::<Params>();
+        let long = "x".repeat(65);
+        let max = "x".repeat(64);
+        for value in [
+            "a", "S1", "_x", "rf_01-x", "x-", &max, "", "-x", "--json", "a b", "a/b", "..", "é",
+            "$(id)", &long,
+        ] {
+            let parsed = value.parse::<SessionId>();
+            let checked = validate(&params, &json!({ "session": value }));
+            assert_eq!(parsed.is_ok(), checked.is_ok(), "{value:?}");
+            if let (Err(by_parser), Err(by_schema)) = (parsed, checked) {
+                assert_eq!(by_schema.reason, by_parser.to_string(), "{value:?}");
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,9 @@ use super::parse_enum;
 use super::session::{self, ExecParams, Executed, On};
 use super::Context;
 use a3s_test_lang::ir::{DragEdge, ExpectForm, FormValue, Modifier, TextValue};
-use a3s_test_runner::session::statement::{acl_string, block, string_list, target_arg};
+use a3s_test_runner::session::statement::{
+    acl_string, block, string_list, target_arg, MAX_TARGET_CHARS, MAX_URL_CHARS,
+};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
@@ -61,7 +63,7 @@ impl TargetVerb {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct TargetParams {
     /// A ref @eN of the latest observation, or one ACL target such as role("button", "Save").
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub target: String,
     #[command(flatten)]
     #[serde(flatten)]
@@ -81,7 +83,7 @@ pub enum TextVerb {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct TextParams {
     /// A ref @eN or one ACL target.
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub target: String,
     /// The text. Over MCP also `{"env": "NAME"}`: `value = env("NAME")`, the value of that
     /// variable in the session's environment (inherited from `agent start`), never shown or
@@ -117,7 +119,7 @@ fn literal_text(s: &str) -> Result<TextValue, String> {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct SelectParams {
     /// A ref @eN or one ACL target.
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub target: String,
     /// Option values or labels (at least one).
     #[arg(required = true, num_args = 1..)]
@@ -136,7 +138,7 @@ pub struct PressParams {
     pub key: String,
     /// Focus this ref or target first (in the same step).
     #[serde(default)]
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub target: Option<String>,
     #[command(flatten)]
     #[serde(flatten)]
@@ -147,7 +149,7 @@ pub struct PressParams {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct NavigateParams {
     /// The URL (relative to the current page).
-    #[schemars(length(max = 8192))]
+    #[schemars(length(max = MAX_URL_CHARS))]
     pub url: String,
     #[command(flatten)]
     #[serde(flatten)]
@@ -176,7 +178,7 @@ pub struct ScrollParams {
     pub direction: Direction,
     /// Scroll over this ref or target (default: the viewport centre).
     #[serde(default)]
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub target: Option<String>,
     /// How far, in CSS pixels (default 600).
     #[arg(long, value_name = "PX")]
@@ -206,7 +208,7 @@ pub struct WheelParams {
     pub modifiers: Vec<Modifier>,
     /// Turn the wheel over this ref or target (default: the viewport centre).
     #[serde(default)]
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub target: Option<String>,
     #[command(flatten)]
     #[serde(flatten)]
@@ -217,10 +219,10 @@ pub struct WheelParams {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct DragParams {
     /// What is dragged: a ref @eN or one ACL target.
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub source: String,
     /// Where it is dropped: a ref @eN or one ACL target.
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub target: String,
     /// Release just inside this edge of the target instead of at its centre: top | bottom |
     /// left | right (a sortable list moves an item past another only once the pointer crosses
@@ -312,12 +314,12 @@ pub struct ExpectParams {
     /// The element the value is about (rendered_text, value, visible_count, layout, …).
     #[arg(long)]
     #[serde(default)]
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub target: Option<String>,
     /// Layout: the element the target is compared with.
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
-    #[schemars(length(max = 4096))]
+    #[schemars(length(max = MAX_TARGET_CHARS))]
     pub relative_to: Option<String>,
     /// Layout: tolerance in CSS px (0–1024).
     #[arg(long, value_name = "PX")]
@@ -618,7 +620,7 @@ mod tests {
 
     fn on() -> On {
         On {
-            session: "s".into(),
+            session: "s".parse().unwrap(),
             observation: None,
             observe: false,
             view: Default::default(),

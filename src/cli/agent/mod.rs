@@ -8,7 +8,10 @@ mod repair;
 mod session;
 
 use crate::cli::exit::Exit;
+use a3s_test_ledger::{IdError, LedgerError};
+use a3s_test_runner::session::SessionError;
 use clap::{Args, Subcommand};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -52,4 +55,30 @@ pub fn run(args: AgentArgs) -> ExitCode {
         AgentCommand::Repair(cmd) => repair::run(&ctx, cmd),
         AgentCommand::Session(cmd) => session::run(&ctx, cmd),
     }
+}
+
+/// An id that the one id parser (the ledger's id types, behind the id flags' `FromStr`) refused
+/// while clap read the command line of `a3s-test agent …`: answered like the command's other
+/// refusals — its code (`test.session.repair_invalid_id` for the repair commands,
+/// `test.session.invalid_input` for the session commands), JSON on stdout with `--json`, exit 2 —
+/// so what an agent branches on does not depend on which layer refused. `None` when `args` is
+/// not an agent command line (the caller prints clap's own error).
+pub fn refuse_id(error: &IdError, args: &[OsString]) -> Option<ExitCode> {
+    if args.get(1).is_none_or(|a| a != "agent") {
+        return None;
+    }
+    let repair = clap::Command::new("agent");
+    let repair = <repair::RepairCommand as Subcommand>::augment_subcommands(repair);
+    let is_repair = args[2..].iter().any(|a| {
+        repair
+            .get_subcommands()
+            .any(|c| a.to_str() == Some(c.get_name()))
+    });
+    let json = args[2..].iter().any(|a| a == "--json");
+    let none = |_: &()| String::new();
+    Some(if is_repair {
+        render::print(json, Err(LedgerError::from(error.clone())), none)
+    } else {
+        render::print(json, Err(SessionError::from(error.clone())), none)
+    })
 }
