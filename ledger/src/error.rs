@@ -25,7 +25,7 @@ a3s_test_lang::define_codes! {
         LeaseExpired => "test.session.repair_lease_expired";
         /// A lease duration outside 1,000..=900,000 ms (rejected, never clamped).
         InvalidLease => "test.session.repair_invalid_lease";
-        /// A session, finding, request or attempt id that is not 1–64 of `[A-Za-z0-9_-]`.
+        /// A session, finding, request or attempt id that is not 1–64 of `[A-Za-z0-9_-]` or starts with `-`.
         InvalidId => "test.session.repair_invalid_id";
         /// A bounded text, list or path argument that is out of range, or a reject of a verified repair (`review_ready`) without a reason.
         InvalidInput => "test.session.repair_invalid_input";

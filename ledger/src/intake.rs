@@ -18,14 +18,16 @@ use std::collections::HashSet;
 pub const MAX_DOCUMENT_BYTES: usize = 1024 * 1024;
 /// The most findings in one document.
 pub const MAX_FINDINGS: usize = 100;
-/// The longest instruction, in characters.
+/// The longest instruction, in characters: a reviewer's request is a few sentences; the bound
+/// keeps one finding (and every inbox listing that carries it) small.
 pub const MAX_INSTRUCTION_CHARS: usize = 8192;
 pub use crate::criterion::{MAX_CRITERIA, MAX_CRITERION_CHARS};
 /// The most node ids in a target.
 pub const MAX_NODE_IDS: usize = 64;
 /// The longest node id, in bytes.
 pub const MAX_NODE_ID_BYTES: usize = 128;
-/// The longest selected text of a text target, in characters.
+/// The longest selected text of a text target, in characters: what a person selected to point
+/// at, bounded like an instruction so a finding stays small.
 pub const MAX_TARGET_TEXT_CHARS: usize = 8192;
 /// The most declared relations.
 pub const MAX_RELATIONS: usize = 16;

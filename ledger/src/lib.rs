@@ -39,7 +39,7 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use criterion::{SuccessCriterion, TargetState, TypedCriterion};
 pub use error::{EndpointCode, ErrorCode, LedgerError, WarningCode};
 pub use event::{Action, AutoResolveReason, Event, HoldReason, Lease, PinnedChecks, LEDGER_FORMAT};
-pub use id::{AttemptId, BatchId, FindingId, RequestId, SessionId};
+pub use id::{AttemptId, BatchId, FindingId, IdError, RequestId, SessionId, ID_PATTERN};
 pub use inbox::{build_inbox, read_sessions, Inbox, InboxGroup, InboxOptions};
 pub use inspect::{inspect, LoopRecord};
 pub use intake::{parse_document, parse_submission, Submission};

@@ -11,7 +11,8 @@ use crate::event::Action;
 use crate::lease::{lease_length, verify_lease_length};
 use crate::verdict::{validate_baseline, validate_promotion, validate_record};
 
-/// The longest message or summary, in characters.
+/// The longest message or summary of an agent or reviewer action, in characters: a few
+/// sentences for a person; the bound keeps each ledger event small. The MCP tool schemas state it.
 pub const MAX_TEXT_CHARS: usize = 8192;
 /// The most changed files in one completion.
 pub const MAX_CHANGED_FILES: usize = 1000;
@@ -78,10 +79,11 @@ fn changed_files(files: &[String]) -> Result<(), LedgerError> {
     Ok(())
 }
 
-/// The longest replacement target a completion may declare, in bytes.
+/// The longest replacement target a completion may declare, in bytes: one ACL target call, far
+/// above any real locator; the MCP tool schema states it.
 pub const MAX_REPLACEMENT_BYTES: usize = 4096;
 
-/// A declared replacement is one line of 1..=4096 bytes (the front end admitted it as an ACL
+/// A declared replacement is one line of 1..=[`MAX_REPLACEMENT_BYTES`] bytes (the front end admitted it as an ACL
 /// target; the ledger only bounds what it stores).
 fn replacement_target(target: Option<&str>) -> Result<(), LedgerError> {
     match target {

@@ -19,7 +19,8 @@ use crate::verification::{
 pub const MAX_EVIDENCE: usize = 16;
 /// The most check results in one verification record.
 pub const MAX_CHECKS: usize = 64;
-/// The longest short text of a record (URL, ACL target, code, observed text), in characters.
+/// The longest short text of a record (URL, ACL target, code, observed text), in characters:
+/// each is one value, never a document; the bound keeps a verification record small.
 pub const MAX_SHORT_CHARS: usize = 4096;
 
 fn bad(msg: impl Into<String>) -> LedgerError {

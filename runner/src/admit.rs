@@ -5,11 +5,16 @@
 //! diagnostics (exit 2), because running the rest would report a green run that silently skipped
 //! a suite. A `project` document passed as a suite is rejected too — it configures a run (see
 //! `--project`), it is not one.
+//!
+//! [`admit_each`] is the one admission loop of the binary: `run` ([`admit_files`]) and `check`
+//! both read and admit their files through it, each keeping what it needs of every outcome
+//! (`check` renders diagnostics its own way and keeps the IR only for `--json`).
 
+use crate::read::{read_suite_file, ReadError};
 use a3s_test_lang::ir::{AdmittedDocument, Suite};
-use a3s_test_lang::Diagnostic;
+use a3s_test_lang::{Admission, Diagnostic};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// One file's text, shared by the plan (for `file:line:col` locations) and the diagnostics.
@@ -81,12 +86,39 @@ impl AdmissionReport {
     }
 }
 
+/// One file read (bounded, regular files only) and admitted by the front end.
+#[derive(Debug)]
+pub struct ReadAdmission {
+    /// The file's bytes as read.
+    pub bytes: Vec<u8>,
+    /// What `lang` admitted of them, with every diagnostic.
+    pub admission: Admission,
+}
+
+/// Read `path` with the bounded suite reader and admit it: the one admission of a suite file.
+pub fn admit_path(path: &Path) -> Result<ReadAdmission, ReadError> {
+    let bytes = read_suite_file(path)?;
+    let admission = a3s_test_lang::admit_bytes(&bytes);
+    Ok(ReadAdmission { bytes, admission })
+}
+
+/// Read and admit every file in parallel (rayon), turning each outcome into a `T` with `keep`
+/// on the worker thread that admitted it (so what is not kept is freed there, while that
+/// thread's memory is warm); the order of `files` is kept.
+pub fn admit_each<T, F>(files: &[PathBuf], keep: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(&Path, Result<ReadAdmission, ReadError>) -> T + Sync,
+{
+    files
+        .par_iter()
+        .map(|path| keep(path, admit_path(path)))
+        .collect()
+}
+
 /// Read and admit every file in parallel; the order of `files` is kept.
 pub fn admit_files(files: &[PathBuf]) -> AdmissionReport {
-    let outcomes: Vec<Result<AdmittedFile, RejectedFile>> = files
-        .par_iter()
-        .map(|path| admit_file(path.clone()))
-        .collect();
+    let outcomes = admit_each(files, |path, outcome| suite_of(path.to_path_buf(), outcome));
     let mut report = AdmissionReport::default();
     for outcome in outcomes {
         match outcome {
@@ -97,24 +129,27 @@ pub fn admit_files(files: &[PathBuf]) -> AdmissionReport {
     report
 }
 
-fn admit_file(path: PathBuf) -> Result<AdmittedFile, RejectedFile> {
-    let bytes = match crate::read::read_suite_file(&path) {
-        Ok(bytes) => bytes,
+/// What `run` keeps of one file: its suite, or why it is not one.
+fn suite_of(
+    path: PathBuf,
+    outcome: Result<ReadAdmission, ReadError>,
+) -> Result<AdmittedFile, RejectedFile> {
+    let ReadAdmission { bytes, admission } = match outcome {
+        Ok(read) => read,
         Err(e) => {
             let source = Arc::new(SourceFile {
                 path,
                 text: Arc::from(""),
             });
             let rejection = match e {
-                crate::read::ReadError::Io(e) => Rejection::Unreadable(e.to_string()),
-                crate::read::ReadError::TooLarge { size } => {
-                    Rejection::Diagnostics(vec![crate::read::ReadError::too_large_diagnostic(size)])
+                ReadError::Io(e) => Rejection::Unreadable(e.to_string()),
+                ReadError::TooLarge { size } => {
+                    Rejection::Diagnostics(vec![ReadError::too_large_diagnostic(size)])
                 }
             };
             return Err(RejectedFile { source, rejection });
         }
     };
-    let admission = a3s_test_lang::admit_bytes(&bytes);
     let text: Arc<str> = Arc::from(std::str::from_utf8(&bytes).unwrap_or(""));
     let source = Arc::new(SourceFile { path, text });
     match admission.document {

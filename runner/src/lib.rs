@@ -17,6 +17,7 @@
 
 pub mod admit;
 pub mod cancel;
+pub mod colour;
 pub mod devserver;
 pub mod discover;
 pub mod event;

@@ -1,7 +1,7 @@
 //! `a3s-test check`: admit suite files and report every diagnostic.
 //!
-//! Files are discovered (see [`super::discover`]), read and admitted in parallel with rayon, and
-//! reported in path order so the output is the same on every run and every machine. Diagnostics
+//! Files are discovered (see [`super::discover`]), read and admitted in parallel by the runner's
+//! admission loop (`a3s_test_runner::admit::admit_each`, the one `run` uses too), and reported in path order so the output is the same on every run and every machine. Diagnostics
 //! go to stdout in the chosen `--format`; with `--json` stdout carries the admitted IR instead and
 //! diagnostics move to stderr. The summary line (`N files, M scenarios, K errors`) always goes to
 //! stderr. Exit 0 when every file was admitted, 2 otherwise.
@@ -9,13 +9,14 @@
 use super::discover::discover;
 use super::exit::Exit;
 use super::output::{plural, write_file, Counts, FormatArg, Stream};
-use super::read::{display_text, read_bounded};
+use super::read::{display_text, read_diagnostic};
 use a3s_test_lang::diagnostic::Omitted;
 use a3s_test_lang::ir::AdmittedDocument;
-use a3s_test_lang::{admit_bytes, Diagnostic};
-use rayon::prelude::*;
+use a3s_test_lang::Diagnostic;
+use a3s_test_runner::admit::{admit_each, ReadAdmission};
+use a3s_test_runner::read::ReadError;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `a3s-test check`.
@@ -80,11 +81,9 @@ struct Checked {
 /// Run `check`.
 pub fn run(args: CheckArgs) -> ExitCode {
     let discovery = discover(&args.paths);
-    let mut results: Vec<Checked> = discovery
-        .files
-        .par_iter()
-        .map(|path| check_file(path, args.json))
-        .collect();
+    let mut results: Vec<Checked> = admit_each(&discovery.files, |path, outcome| {
+        checked(path, outcome, args.json)
+    });
     for problem in discovery.problems {
         results.push(Checked {
             file: problem.path.display().to_string(),
@@ -162,13 +161,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
     })
 }
 
-/// Read and admit one file. Without `keep_ir` the admitted document is dropped here, on the
-/// worker thread, as soon as it is counted: the next file that thread admits then reuses memory
-/// that is already mapped instead of faulting in fresh pages (in a short-lived process, page
-/// faults are most of what a file costs beyond the in-process admission).
-fn check_file(path: &std::path::Path, keep_ir: bool) -> Checked {
+/// What `check` keeps of one file the shared admission read and admitted. Without `keep_ir`
+/// the admitted document is dropped here, on the worker thread, as soon as it is counted: the
+/// next file that thread admits then reuses memory that is already mapped instead of faulting in
+/// fresh pages (in a short-lived process, page faults are most of what a file costs beyond the
+/// in-process admission).
+fn checked(path: &Path, outcome: Result<ReadAdmission, ReadError>, keep_ir: bool) -> Checked {
     let file = path.display().to_string();
-    match read_bounded(path) {
+    match outcome.map_err(|e| read_diagnostic(path, e)) {
         Err(diagnostic) => Checked {
             path: path.to_path_buf(),
             file,
@@ -180,8 +180,7 @@ fn check_file(path: &std::path::Path, keep_ir: bool) -> Checked {
             diagnostics: vec![diagnostic],
             omitted: Omitted::default(),
         },
-        Ok(bytes) => {
-            let admission = admit_bytes(&bytes);
+        Ok(ReadAdmission { bytes, admission }) => {
             // The text is kept only when there is something to point at.
             let source = if admission.diagnostics.is_empty() {
                 String::new()

@@ -95,10 +95,7 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 
 /// Run `a3s-test dev` until it is stopped.
 pub fn run(p: DevParams) -> ExitCode {
-    let Ok(session_id) = SessionId::parse(&p.session) else {
-        eprintln!("error: --session must be 1-64 characters of A-Z a-z 0-9 _ -");
-        return ExitCode::from(Exit::InvalidInput);
-    };
+    let session_id = p.session.clone();
     let project = match super::run::load_project(Some(&p.project)) {
         Ok(Some(project)) => project,
         Ok(None) => return fail(format_args!("no project at {}", p.project.display())),
@@ -182,7 +179,7 @@ pub fn run(p: DevParams) -> ExitCode {
     };
     out.emit(&DevEvent::Ready {
         url: server.url.clone(),
-        session: p.session.clone(),
+        session: p.session.to_string(),
         server: if owned.is_some() {
             ServerOrigin::Started
         } else {
@@ -197,7 +194,7 @@ pub fn run(p: DevParams) -> ExitCode {
         next: next_commands(&p.session),
     });
     {
-        let (root, session, tx) = (ctx.root.clone(), p.session.clone(), tx.clone());
+        let (root, session, tx) = (ctx.root.clone(), p.session.to_string(), tx.clone());
         let spawned = std::thread::Builder::new()
             .name("a3s-test-dev-watch".into())
             .spawn(move || watch::run(root, session, tx));
@@ -276,7 +273,7 @@ fn stopped_early(out: &Out) -> ExitCode {
 /// closed first, so running the command again reopens the session instead of being refused with
 /// `test.session.exists`. The supervisor is proven gone by pid *and* start time; a live one (a
 /// second `a3s-test dev`, an `agent start` with this id) is left alone for the start to refuse.
-fn settle_stale(ctx: &Context, session: &str) {
+fn settle_stale(ctx: &Context, session: &SessionId) {
     let Ok(dir) = a3s_test_runner::session::file::open_session_dir(&ctx.root, session) else {
         return;
     };
@@ -291,7 +288,7 @@ fn settle_stale(ctx: &Context, session: &str) {
     let settled = abort(
         ctx,
         &AbortParams {
-            session: session.to_string(),
+            session: session.clone(),
             reason: Some("its a3s-test dev was killed".into()),
         },
     );
@@ -341,7 +338,7 @@ fn stop_server(runtime: &tokio::runtime::Runtime, server: Option<&mut DevServer>
 /// Open the agent session on `url` (interrupted by a stop signal).
 fn start_session(
     ctx: &Context,
-    session: &str,
+    session: &SessionId,
     url: &str,
     headed: bool,
     cancel: &CancelToken,
@@ -364,7 +361,7 @@ fn start_session(
         &exe,
         &ctx.root,
         StartRequest {
-            id: session.to_string(),
+            id: session.clone(),
             url: url.to_string(),
             policy,
             goal: None,
@@ -383,7 +380,7 @@ fn start_session(
 /// What the main loop keeps between wakes.
 struct Loop<'a> {
     ctx: &'a Context,
-    session: String,
+    session: SessionId,
     ledger: Ledger,
     /// Ledger events up to this sequence were mirrored into the page.
     pushed: u64,
@@ -392,12 +389,11 @@ struct Loop<'a> {
 }
 
 impl<'a> Loop<'a> {
-    fn new(ctx: &'a Context, session: &str) -> Self {
-        let id = SessionId::parse(session).expect("validated above");
-        let ledger = Ledger::open(&ctx.root, &id, ctx.clock.clone());
+    fn new(ctx: &'a Context, session: &SessionId) -> Self {
+        let ledger = Ledger::open(&ctx.root, session, ctx.clock.clone());
         Loop {
             ctx,
-            session: session.to_string(),
+            session: session.clone(),
             ledger,
             pushed: 0,
             based: HashSet::new(),

@@ -10,12 +10,8 @@ use super::report_outputs::ReportOutputs;
 use a3s_test_runner::event::{RunEvent, RunEventKind};
 use a3s_test_runner::exit::Exit;
 use a3s_test_runner::merge::{self, MergeCode, MergeError};
-use a3s_test_runner::reporter::json::JsonReporter;
-use a3s_test_runner::reporter::junit::JunitReporter;
-use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
-use a3s_test_runner::reporter::{Reporter, ResultReporter};
+use a3s_test_runner::reporter::set::Reporters;
 use a3s_test_runner::result::RunResult;
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -77,7 +73,7 @@ pub fn run(args: MergeReportsArgs) -> ExitCode {
     ExitCode::from(result.exit_code)
 }
 
-/// Summary, JSON, JUnit and HTML of the merged result, through the run's own reporters.
+/// Summary, JSON, JUnit and HTML of the merged result, through the run's own reporter set.
 fn write_outputs(args: &MergeReportsArgs, result: &RunResult) -> Result<(), ExitCode> {
     let event = RunEvent {
         timestamp: time::OffsetDateTime::parse(
@@ -91,48 +87,10 @@ fn write_outputs(args: &MergeReportsArgs, result: &RunResult) -> Result<(), Exit
         },
     };
     let cwd = std::env::current_dir().unwrap_or_default();
-    let live: Box<dyn Write> = if args.report.json {
-        Box::new(std::io::stderr())
-    } else {
-        Box::new(std::io::stdout())
-    };
-    let tty = if args.report.json {
-        std::io::stderr().is_terminal()
-    } else {
-        std::io::stdout().is_terminal()
-    };
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let mut terminal = TerminalReporter::new(
-        live,
-        TerminalOptions {
-            colour: tty && !no_color,
-            progress: false,
-            base_dir: Some(cwd.clone()),
-        },
-    );
-    let _ = terminal.report(&event);
-    if args.report.json {
-        let _ = JsonReporter::new(std::io::stdout()).report(&event);
+    let mut reporters =
+        Reporters::from_options(&args.report.options(false, false, &cwd)).map_err(fail)?;
+    match reporters.report(&event).into_iter().next() {
+        Some(failure) => Err(fail(failure)),
+        None => Ok(()),
     }
-    if let Some(path) = &args.report.junit {
-        let file = std::fs::File::create(path)
-            .map_err(|e| fail(format_args!("failed to create `{}`: {e}", path.display())))?;
-        JunitReporter::new(std::io::BufWriter::new(file))
-            .finish(result)
-            .map_err(|e| fail(format_args!("failed to write the JUnit report: {e}")))?;
-    }
-    if let Some(dir) = &args.report.html {
-        let path = a3s_test_runner::reporter::html::write_report(dir, result).map_err(fail)?;
-        let shown = path
-            .strip_prefix(&cwd)
-            .unwrap_or(&path)
-            .display()
-            .to_string();
-        if args.report.json {
-            eprintln!("{:>12} {shown}", "Report");
-        } else {
-            println!("{:>12} {shown}", "Report");
-        }
-    }
-    Ok(())
 }

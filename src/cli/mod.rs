@@ -55,7 +55,10 @@ enum Command {
 
 /// Parse arguments and run the chosen command; the return value is the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refused(e),
+    };
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
@@ -66,5 +69,29 @@ pub fn main() -> ExitCode {
         Command::RepairEndpoint(args) => repair_endpoint::run(args),
         Command::Run(args) => run::run(args),
         Command::Serve(args) => serve::run(args),
+    }
+}
+
+/// A command line clap refused: an id the id parser refused or a value outside its bounds, in
+/// an `agent` command, is that command's coded refusal ([`agent::refuse`]); anything else is
+/// clap's usage error (exit 2).
+fn refused(e: clap::Error) -> ExitCode {
+    let source = std::error::Error::source(&e);
+    let flag = match e.get(clap::error::ContextKind::InvalidArg) {
+        Some(clap::error::ContextValue::String(flag)) => flag.clone(),
+        _ => "a value".to_owned(),
+    };
+    let refusal =
+        if let Some(id) = source.and_then(|s| s.downcast_ref::<a3s_test_ledger::IdError>()) {
+            Some(agent::Refused::Id(id))
+        } else {
+            source
+                .and_then(|s| s.downcast_ref::<crate::ops::bounded::OutOfBounds>())
+                .map(|error| agent::Refused::Bound { flag, error })
+        };
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match refusal.and_then(|r| agent::refuse(r, &args)) {
+        Some(code) => code,
+        None => e.exit(),
     }
 }

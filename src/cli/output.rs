@@ -1,13 +1,13 @@
 //! Output shared by `check` and `fmt`: the `--format` flag, the colour decision, rendering one
 //! file's diagnostics, and the summary line.
 //!
-//! Colour is decided here and only here: the human format is coloured when the stream it goes to
-//! is a terminal and `NO_COLOR` is unset or empty (https://no-color.org); renderers stay pure.
+//! Colour is not decided here: [`Stream::colour`] asks the binary's one colour rule
+//! (`a3s_test_runner::colour`, which the run reporters use too); renderers stay pure.
 
 use a3s_test_lang::diagnostic::Omitted;
 use a3s_test_lang::render::{self, Colour, Format};
 use a3s_test_lang::{Code, Diagnostic, Severity};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 /// The `--format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -43,11 +43,19 @@ pub enum Stream {
 impl Stream {
     /// Colour for the human format on this stream.
     pub fn colour(self) -> Colour {
-        let terminal = match self {
-            Stream::Stdout => std::io::stdout().is_terminal(),
-            Stream::Stderr => std::io::stderr().is_terminal(),
-        };
-        decide_colour(terminal, std::env::var_os("NO_COLOR").as_deref())
+        if self.stream().colour() {
+            Colour::Always
+        } else {
+            Colour::Never
+        }
+    }
+
+    /// The same stream as the colour rule names it.
+    fn stream(self) -> a3s_test_runner::colour::Stream {
+        match self {
+            Stream::Stdout => a3s_test_runner::colour::Stream::Stdout,
+            Stream::Stderr => a3s_test_runner::colour::Stream::Stderr,
+        }
     }
 
     /// Write `text` and flush. A closed pipe (`| head`) is not an error worth a panic; the exit
@@ -66,17 +74,6 @@ impl Stream {
                 out.write_all(text.as_bytes()).and_then(|()| out.flush())
             }
         };
-    }
-}
-
-/// Colour only on a terminal, and never when `NO_COLOR` is set to a non-empty value
-/// (https://no-color.org: an empty value counts as unset).
-pub fn decide_colour(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> Colour {
-    let no_color = no_color.is_some_and(|v| !v.is_empty());
-    if terminal && !no_color {
-        Colour::Always
-    } else {
-        Colour::Never
     }
 }
 
@@ -169,16 +166,6 @@ pub fn plural(n: usize, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ffi::OsStr;
-
-    #[test]
-    fn colour_needs_a_terminal_and_no_no_color() {
-        assert_eq!(decide_colour(true, None), Colour::Always);
-        assert_eq!(decide_colour(true, Some(OsStr::new(""))), Colour::Always);
-        assert_eq!(decide_colour(true, Some(OsStr::new("1"))), Colour::Never);
-        assert_eq!(decide_colour(false, None), Colour::Never);
-        assert_eq!(decide_colour(false, Some(OsStr::new("1"))), Colour::Never);
-    }
 
     #[test]
     fn counts_and_plurals() {

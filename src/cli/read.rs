@@ -10,10 +10,15 @@ use std::path::Path;
 
 /// Read `path`, or return the diagnostic that explains why it cannot be admitted.
 pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    read_suite_file(path).map_err(|e| match e {
+    read_suite_file(path).map_err(|e| read_diagnostic(path, e))
+}
+
+/// The diagnostic that explains why `path` could not be read.
+pub fn read_diagnostic(path: &Path, error: ReadError) -> Diagnostic {
+    match error {
         ReadError::Io(e) => unreadable(path, &e, true).diagnostic,
         ReadError::TooLarge { size } => ReadError::too_large_diagnostic(size),
-    })
+    }
 }
 
 /// The text to show in diagnostics for `bytes`: exact for UTF-8, and for invalid UTF-8 a lossy

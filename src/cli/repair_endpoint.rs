@@ -45,7 +45,7 @@ pub struct RepairEndpointArgs {
     listen: SocketAddr,
     /// The session whose ledger receives findings.
     #[arg(long)]
-    session: String,
+    session: SessionId,
     /// The app's origin (`http://localhost:5173`): requests must carry exactly this `Origin`.
     #[arg(long, value_name = "ORIGIN")]
     app_origin: String,
@@ -64,10 +64,7 @@ fn usage_error(msg: &str) -> ExitCode {
 
 /// Run the endpoint until the process is stopped.
 pub fn run(args: RepairEndpointArgs) -> ExitCode {
-    let session = match SessionId::parse(&args.session) {
-        Ok(s) => s,
-        Err(e) => return usage_error(&e.message),
-    };
+    let session = args.session;
     let origin = match origin::normalize(&args.app_origin) {
         Ok(o) => o,
         Err(e) => return usage_error(&e),

@@ -23,7 +23,7 @@ use super::web_launcher::WebLauncher;
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::{AdmittedDocument, ProjectConfig};
-use a3s_test_runner::admit::{admit_files, Rejection};
+use a3s_test_runner::admit::{admit_files, AdmittedFile, Rejection};
 use a3s_test_runner::cancel::CancelToken;
 use a3s_test_runner::event::EventSender;
 use a3s_test_runner::evidence::{output_location, under_state_dir, ArtifactRoot};
@@ -32,15 +32,9 @@ use a3s_test_runner::exit::Exit;
 use a3s_test_runner::filter::Glob;
 use a3s_test_runner::last_run::LastRun;
 use a3s_test_runner::plan::{plan, Plan, PlanOptions, Shard};
-use a3s_test_runner::reporter::github::GithubReporter;
-use a3s_test_runner::reporter::html::HtmlReporter;
-use a3s_test_runner::reporter::json::JsonReporter;
-use a3s_test_runner::reporter::junit::JunitReporter;
-use a3s_test_runner::reporter::terminal::{TerminalOptions, TerminalReporter};
-use a3s_test_runner::reporter::Reporter;
+use a3s_test_runner::reporter::set::Reporters;
 use a3s_test_runner::result::ShardRecord;
 use a3s_test_runner::run::{run as run_plan, RunConfig};
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -147,18 +141,47 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(Exit::InvalidInput)
 }
 
-/// Run `run`.
+/// Run `run`: admit, select, read the project, prepare the outputs, execute — each a named step
+/// below that either hands its product to the next or ends the command with its exit code.
 pub fn run(args: RunArgs) -> ExitCode {
-    // Orphaned browser helpers must stay in our subtree so the final sweep can find them.
+    match run_steps(args) {
+        Ok(code) | Err(code) => code,
+    }
+}
+
+fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
+    become_subreaper();
+    let admitted = admit(&args.paths)?;
+    let project_dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let output = output_location(&project_dir, &args.output_dir);
+    let selection = select(&args, &admitted, &output)?;
+    if args.list {
+        return Ok(list(&selection.plan, args.report.json));
+    }
+    let project = load_project(args.project.as_deref())?;
+    let config = run_config(
+        &args,
+        project.as_ref(),
+        &output,
+        &project_dir,
+        selection.shard,
+    )?;
+    let reporters = reporters(&args, &project_dir)?;
+    let launcher = launcher(&args, project.as_ref());
+    Ok(execute(selection.plan, launcher, config, reporters, output))
+}
+
+/// Orphaned browser helpers must stay in our subtree so the final sweep can find them.
+fn become_subreaper() {
     if let Err(e) = a3s_test_runner::process_tree::become_subreaper() {
         eprintln!("warning: failed to become a child subreaper ({e}); leftover processes may go unnoticed");
     }
+}
 
-    // 1. Discover and admit everything before anything opens.
-    let files = match a3s_test_runner::discover::discover(&args.paths) {
-        Ok(files) => files,
-        Err(e) => return fail(e),
-    };
+/// Step 1: discover and admit every suite before anything opens; print warnings, and stop with
+/// exit 2 (every rejected file's diagnostics printed) unless all were admitted.
+fn admit(paths: &[PathBuf]) -> Result<Vec<AdmittedFile>, ExitCode> {
+    let files = a3s_test_runner::discover::discover(paths).map_err(fail)?;
     let admission = admit_files(&files);
     let colour = Stream::Stderr.colour();
     for file in &admission.admitted {
@@ -172,144 +195,138 @@ pub fn run(args: RunArgs) -> ExitCode {
             ));
         }
     }
-    if !admission.is_clean() {
-        for rejected in &admission.rejected {
-            let name = rejected.source.display();
-            match &rejected.rejection {
-                Rejection::Diagnostics(diagnostics) => Stream::Stderr.write(&render_file(
-                    FormatArg::Human,
-                    colour,
-                    &name,
-                    &rejected.source.text,
-                    diagnostics,
-                )),
-                Rejection::Unreadable(e) => eprintln!("error: failed to read `{name}`: {e}"),
-                Rejection::NotASuite => {
-                    eprintln!("error: `{name}` is a project configuration, not a suite; pass it with --project")
-                }
+    if admission.is_clean() {
+        return Ok(admission.admitted);
+    }
+    for rejected in &admission.rejected {
+        let name = rejected.source.display();
+        match &rejected.rejection {
+            Rejection::Diagnostics(diagnostics) => Stream::Stderr.write(&render_file(
+                FormatArg::Human,
+                colour,
+                &name,
+                &rejected.source.text,
+                diagnostics,
+            )),
+            Rejection::Unreadable(e) => eprintln!("error: failed to read `{name}`: {e}"),
+            Rejection::NotASuite => {
+                eprintln!("error: `{name}` is a project configuration, not a suite; pass it with --project")
             }
         }
-        let n = admission.rejected.len();
-        eprintln!(
-            "error: {n} file{} not admitted; nothing was run",
-            if n == 1 { " was" } else { "s were" }
-        );
-        return ExitCode::from(Exit::InvalidInput);
     }
+    let n = admission.rejected.len();
+    eprintln!(
+        "error: {n} file{} not admitted; nothing was run",
+        if n == 1 { " was" } else { "s were" }
+    );
+    Err(ExitCode::from(Exit::InvalidInput))
+}
 
-    // 2. Plan (and `--list`, which needs nothing else).
+/// What step 2 selected: the plan to run, and (for `--shard`) what the whole run selected.
+struct Selection {
+    plan: Plan,
+    shard: Option<ShardRecord>,
+}
+
+/// Step 2: plan with `--filter`/`--tag`/`--shard`, then `--last-failed`; a shard records what
+/// the whole run selected, so `merge-reports` can check its shards belong together.
+fn select(
+    args: &RunArgs,
+    admitted: &[AdmittedFile],
+    output: &ConfinedPath,
+) -> Result<Selection, ExitCode> {
     let options = PlanOptions {
         filters: args.filter.clone(),
         tags: args.tag.clone(),
         shard: args.shard,
     };
-    let mut plan = match plan(&admission.admitted, &options) {
-        Ok(plan) => plan,
-        Err(e) => return fail(e),
-    };
-    let project_dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let output = output_location(&project_dir, &args.output_dir);
+    let mut plan = plan(admitted, &options).map_err(fail)?;
     if args.last_failed {
-        keep_last_failed(&mut plan, &output);
+        keep_last_failed(&mut plan, output);
     }
-    if args.list {
-        let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
-        return match super::run_list::print(&plan, args.report.json, &mut out, &mut err) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(format_args!("failed to print the plan: {e}")),
-        };
-    }
-
-    // A shard records what the whole run selected, so `merge-reports` can check its shards.
     let shard = match args.shard {
         Some(shard) => {
             let unsharded = PlanOptions {
                 shard: None,
-                ..options.clone()
+                ..options
             };
-            match plan_ids(&admission.admitted, &unsharded) {
-                Ok(ids) => Some(ShardRecord::new(
-                    shard.index,
-                    shard.count,
-                    ids.iter().map(String::as_str),
-                )),
-                Err(e) => return fail(e),
-            }
+            let ids = plan_ids(admitted, &unsharded).map_err(fail)?;
+            Some(ShardRecord::new(
+                shard.index,
+                shard.count,
+                ids.iter().map(String::as_str),
+            ))
         }
         None => None,
     };
+    Ok(Selection { plan, shard })
+}
 
-    // 3. Project configuration.
-    let project = match load_project(args.project.as_deref()) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
+/// `--list`: print the plan instead of running it.
+fn list(plan: &Plan, json: bool) -> ExitCode {
+    let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+    match super::run_list::print(plan, json, &mut out, &mut err) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(format_args!("failed to print the plan: {e}")),
+    }
+}
 
-    // 4. Run folder and reporters.
+/// Step 4: the reporters the output flags ask for, files opened before any browser starts.
+fn reporters(args: &RunArgs, cwd: &Path) -> Result<Reporters, ExitCode> {
+    let github = ReporterArg::choose(args.reporter, std::env::var_os("GITHUB_ACTIONS").as_deref())
+        == ReporterArg::Github;
+    let options = args.report.options(github, true, cwd);
+    Reporters::from_options(&options).map_err(fail)
+}
+
+/// Step 3: the run's id, its artifact folder (`test.run.unsafe_path` for a link on the way,
+/// before any browser) and the executor's settings.
+fn run_config(
+    args: &RunArgs,
+    project: Option<&ProjectConfig>,
+    output: &ConfinedPath,
+    cwd: &Path,
+    shard: Option<ShardRecord>,
+) -> Result<RunConfig, ExitCode> {
     let started_at = time::OffsetDateTime::now_utc();
     let run_id = a3s_test_runner::run_id::new_run_id(started_at);
-    let artifacts = match ArtifactRoot::create(&output, &run_id) {
-        Ok(a) => a,
-        // A link on the way to the artifact folder: `test.run.unsafe_path`, before any browser.
-        Err(e) => {
-            eprintln!("error[{}]: {e}", e.code());
-            return ExitCode::from(Exit::InvalidInput);
-        }
-    };
-    let junit = match &args.report.junit {
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Some(JunitReporter::new(std::io::BufWriter::new(f))),
-            Err(e) => return fail(format_args!("failed to create `{}`: {e}", path.display())),
-        },
-        None => None,
-    };
-    let mut html = match &args.report.html {
-        Some(dir) => match a3s_test_runner::reporter::html::prepare_dir(dir) {
-            Ok(dir) => Some(HtmlReporter::new(dir)),
-            Err(e) => return fail(e),
-        },
-        None => None,
-    };
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let live_to_stderr = args.report.json;
-    let tty = if live_to_stderr {
-        std::io::stderr().is_terminal()
-    } else {
-        std::io::stdout().is_terminal()
-    };
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let terminal_options = TerminalOptions {
-        colour: tty && !no_color,
-        progress: tty,
-        base_dir: Some(cwd.clone()),
-    };
-    let live: Box<dyn Write + Send> = if live_to_stderr {
-        Box::new(std::io::stderr())
-    } else {
-        Box::new(std::io::stdout())
-    };
-    let mut terminal = TerminalReporter::new(live, terminal_options);
-    let mut github =
-        match ReporterArg::choose(args.reporter, std::env::var_os("GITHUB_ACTIONS").as_deref()) {
-            ReporterArg::Github => Some(GithubReporter::new(if live_to_stderr {
-                Box::new(std::io::stderr()) as Box<dyn Write + Send>
-            } else {
-                Box::new(std::io::stdout())
-            })),
-            ReporterArg::Terminal => None,
-        };
-    let mut json = args
-        .report
-        .json
-        .then(|| JsonReporter::new(std::io::stdout()));
-    let mut junit = junit;
-
+    let artifacts = ArtifactRoot::create(output, &run_id).map_err(|e| {
+        eprintln!("error[{}]: {e}", e.code());
+        ExitCode::from(Exit::InvalidInput)
+    })?;
     let expect_timeout = Duration::from_millis(
         args.expect_timeout_ms
-            .or_else(|| project.as_ref().and_then(|p| p.expect_timeout_ms))
+            .or_else(|| project.and_then(|p| p.expect_timeout_ms))
             .unwrap_or(a3s_test_lang::ir::DEFAULT_EXPECT_TIMEOUT_MS),
     );
-    let browser = project.as_ref().and_then(|p| p.browser.clone());
+    let jobs = args.jobs.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    Ok(RunConfig {
+        run_id,
+        started_at,
+        executor: ExecutorConfig {
+            jobs,
+            artifacts,
+            working_dir: cwd.to_path_buf(),
+            base_url: args.base_url.clone(),
+            launch_timeout: LAUNCH_TIMEOUT,
+            cleanup_bound: CLEANUP_BOUND,
+            retries: args.retries,
+            expect_timeout,
+        },
+        dev_server: project.and_then(|p| p.dev_server.clone()),
+        sweep_processes: true,
+        fail_on_flaky: args.fail_on_flaky,
+        shard,
+    })
+}
+
+/// The browser: `--browser`, else `A3S_TEST_BROWSER`, else the project's `browser.executable`.
+fn launcher(args: &RunArgs, project: Option<&ProjectConfig>) -> WebLauncher {
+    let browser = project.and_then(|p| p.browser.as_ref());
     let executable = args
         .browser
         .clone()
@@ -320,41 +337,25 @@ pub fn run(args: RunArgs) -> ExitCode {
         })
         .or_else(|| {
             browser
-                .as_ref()
                 .and_then(|b| b.executable.clone())
                 .map(PathBuf::from)
         });
-    let launcher = WebLauncher {
+    WebLauncher {
         executable,
-        headed: args.headed || browser.as_ref().is_some_and(|b| b.headed),
+        headed: args.headed || browser.is_some_and(|b| b.headed),
         endpoint: args.browser_endpoint.clone(),
-    };
-    let jobs = args.jobs.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let config = RunConfig {
-        run_id,
-        started_at,
-        executor: ExecutorConfig {
-            jobs,
-            artifacts,
-            working_dir: cwd.clone(),
-            base_url: args.base_url.clone(),
-            launch_timeout: LAUNCH_TIMEOUT,
-            cleanup_bound: CLEANUP_BOUND,
-            retries: args.retries,
-            expect_timeout,
-        },
-        dev_server: project.and_then(|p| p.dev_server),
-        sweep_processes: true,
-        fail_on_flaky: args.fail_on_flaky,
-        shard,
-    };
-    let output_dir = output.clone();
+    }
+}
 
-    // 5. Execute, rendering events as they come.
+/// Step 5: execute the plan, feeding every event to the reporters as it comes (and the progress
+/// line on a timer); record the run for `--last-failed`; the result's exit code.
+fn execute(
+    plan: Plan,
+    launcher: WebLauncher,
+    config: RunConfig,
+    mut reporters: Reporters,
+    output_dir: ConfinedPath,
+) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -376,38 +377,11 @@ pub fn run(args: RunArgs) -> ExitCode {
             tokio::select! {
                 event = rx.recv() => {
                     let Some(event) = event else { break };
-                    let _ = terminal.report(&event);
-                    if let Some(github) = github.as_mut() {
-                        let _ = github.report(&event);
-                    }
-                    if let Some(html) = html.as_mut() {
-                        match html.report(&event) {
-                            Ok(()) => {
-                                if let Some(path) = html.written() {
-                                    let shown = path.strip_prefix(&cwd).unwrap_or(path);
-                                    let line = format!("{:>12} {}", "Report", shown.display());
-                                    if live_to_stderr {
-                                        eprintln!("{line}");
-                                    } else {
-                                        println!("{line}");
-                                    }
-                                }
-                            }
-                            Err(e) => eprintln!("error: failed to write the HTML report: {e}"),
-                        }
-                    }
-                    if let Some(json) = json.as_mut() {
-                        let _ = json.report(&event);
-                    }
-                    if let Some(junit) = junit.as_mut() {
-                        if let Err(e) = junit.report(&event) {
-                            eprintln!("error: failed to write the JUnit report: {e}");
-                        }
+                    for failure in reporters.report(&event) {
+                        eprintln!("error: {failure}");
                     }
                 }
-                _ = ticker.tick() => {
-                    let _ = terminal.tick(start.elapsed());
-                }
+                _ = ticker.tick() => reporters.tick(start.elapsed()),
             }
         }
         match runner.await {
@@ -453,7 +427,7 @@ fn keep_last_failed(plan: &mut Plan, output_dir: &ConfinedPath) {
 
 /// The ids a plan with `options` selects, in plan order.
 fn plan_ids(
-    files: &[a3s_test_runner::admit::AdmittedFile],
+    files: &[AdmittedFile],
     options: &PlanOptions,
 ) -> Result<Vec<String>, a3s_test_runner::plan::PlanError> {
     Ok(plan(files, options)?

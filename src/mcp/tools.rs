@@ -236,7 +236,10 @@ mod tests {
         // The replacement target is declared with the completion, never with the request to
         // verify it.
         let complete = schema("test_repair_complete");
-        assert_eq!(complete["properties"]["replacement"]["maxLength"], 4096);
+        assert_eq!(
+            complete["properties"]["replacement"]["maxLength"],
+            a3s_test_ledger::validate::MAX_REPLACEMENT_BYTES
+        );
         assert!(schema("test_repair_verify")["properties"]
             .get("replacement")
             .is_none());

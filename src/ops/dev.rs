@@ -5,6 +5,7 @@
 //! Why events rather than one result: the command runs until it is stopped; what matters is
 //! each moment (ready, a finding arrived, a status went back to the page, stopped).
 
+use a3s_test_ledger::SessionId;
 use a3s_test_ledger::{Actor, FindingId, RepairStatus};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -23,8 +24,7 @@ pub struct DevParams {
     pub project: PathBuf,
     /// The agent session (and ledger) the findings go to.
     #[arg(long, default_value = "dev")]
-    #[schemars(regex(pattern = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$"))]
-    pub session: String,
+    pub session: SessionId,
     /// Show the browser window even without a detected display.
     #[arg(long)]
     pub headed: bool,

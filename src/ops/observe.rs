@@ -4,8 +4,9 @@
 //! view itself is built in `a3s_test_runner::session::view`.
 
 use super::bounded::{Bounded, Text, UNBOUNDED};
-use super::session::{turn, SESSION_ID};
+use super::session::turn;
 use super::Context;
+use a3s_test_ledger::SessionId;
 use a3s_test_runner::session::view::{Form, Observation, ViewRequest};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::JsonSchema;
@@ -65,9 +66,8 @@ impl ViewOptions {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct ObserveParams {
     /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// How the view is shaped.
     #[command(flatten)]
     #[serde(flatten)]

@@ -14,6 +14,7 @@ use a3s_test_ledger::inbox::DEFAULT_INBOX_LIMIT;
 use a3s_test_ledger::inspect::LoopRecord;
 use a3s_test_ledger::ledger::{Applied, IntakeReport};
 use a3s_test_ledger::next_action::NextAction;
+use a3s_test_ledger::validate::{MAX_REPLACEMENT_BYTES, MAX_TEXT_CHARS};
 use a3s_test_ledger::{
     build_inbox, inspect, parse_document, read_sessions, Action, Actor, AttemptId, ErrorCode,
     FindingId, InboxOptions, Ledger, LedgerError, Request, RequestId, SessionId, StoreLimits,
@@ -77,25 +78,19 @@ impl Verb {
     }
 }
 
-/// The repair-id pattern of the MCP schemas (the rule the ledger's id types enforce).
-const ID: &str = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$";
-
 /// What every operation on one finding names: the finding, its session and the caller's
 /// request id.
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct Target {
     /// The finding id.
-    #[schemars(regex(pattern = ID))]
-    pub finding: String,
+    pub finding: FindingId,
     /// The agent session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// Your request id: repeating it with the same arguments is a no-op that returns the first
     /// result; reusing it for anything else is refused.
     #[arg(long)]
-    #[schemars(regex(pattern = ID))]
-    pub request_id: String,
+    pub request_id: RequestId,
 }
 
 /// What every agent operation after a claim names: the target and the active attempt.
@@ -108,8 +103,8 @@ pub struct Attempt {
     /// The active attempt id (from claim).
     #[serde(deserialize_with = "present")]
     #[arg(long)]
-    #[schemars(required, regex(pattern = ID))]
-    pub attempt_id: Option<String>,
+    #[schemars(required)]
+    pub attempt_id: Option<AttemptId>,
 }
 
 /// `repair-claim` / `test_repair_claim`.
@@ -136,7 +131,7 @@ pub struct ProgressParams {
     pub lease_ms: Option<Bounded<u64, 1000, 900000>>,
     /// What you did.
     #[arg(long)]
-    pub message: Option<Text<0, 8192>>,
+    pub message: Option<Text<0, { MAX_TEXT_CHARS }>>,
 }
 
 /// `repair-reply` / `test_repair_reply` (the message is required), and `repair-cancel` /
@@ -149,7 +144,7 @@ pub struct MessageParams {
     pub on: Attempt,
     /// The question for the reviewer (reply), or why the lease is given back (cancel).
     #[arg(long)]
-    pub message: Option<Text<0, 8192>>,
+    pub message: Option<Text<0, { MAX_TEXT_CHARS }>>,
 }
 
 /// The changed files of an attempt: what `repair-complete` records and `repair-verify` must
@@ -209,12 +204,12 @@ pub struct CompleteParams {
     pub lease_ms: Option<Bounded<u64, 1000, 900000>>,
     /// What changed.
     #[arg(long)]
-    pub summary: Option<Text<0, 8192>>,
+    pub summary: Option<Text<0, { MAX_TEXT_CHARS }>>,
     /// The ACL target that stands for the marked element when the repair removed or renamed it,
     /// e.g. `role("button", "Pay")` (admitted by the ACL checker; verification resolves it
     /// instead of the finding's own locators).
     #[arg(long, value_name = "ACL_TARGET")]
-    pub replacement: Option<Text<1, 4096>>,
+    pub replacement: Option<Text<1, { MAX_REPLACEMENT_BYTES }>>,
 }
 
 /// `repair-fail` / `test_repair_fail`.
@@ -226,7 +221,7 @@ pub struct FailParams {
     pub on: Attempt,
     /// Why it cannot be done.
     #[arg(long)]
-    pub summary: Option<Text<0, 8192>>,
+    pub summary: Option<Text<0, { MAX_TEXT_CHARS }>>,
 }
 
 /// `repair-accept`, `repair-reject`, `repair-reopen`, `repair-answer` (reviewer commands; never
@@ -247,9 +242,8 @@ pub struct ReviewerParams {
 pub struct InboxParams {
     /// Only this session (default: every session under the root; over MCP, the sessions this
     /// server started).
-    #[arg(long)]
-    #[schemars(regex(pattern = ID))]
-    pub session: Option<String>,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: Option<SessionId>,
     /// At most this many items (1..=100).
     #[arg(long)]
     pub limit: Option<Bounded<usize, 1, 100>>,
@@ -263,12 +257,10 @@ pub struct InboxParams {
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct FindingParams {
     /// The finding id.
-    #[schemars(regex(pattern = ID))]
-    pub finding: String,
+    pub finding: FindingId,
     /// The agent session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
 }
 
 /// One agent or reviewer operation on a finding: its target, the attempt it names and the
@@ -280,7 +272,7 @@ pub struct Operation {
     /// The finding, session and request id.
     pub target: Target,
     /// The active attempt, for agent verbs.
-    pub attempt_id: Option<String>,
+    pub attempt_id: Option<AttemptId>,
     /// The ledger action.
     pub action: Action,
 }
@@ -294,7 +286,7 @@ fn needs_message(verb: Verb, message: Option<String>) -> Result<String, LedgerEr
 }
 
 impl Operation {
-    fn new(verb: Verb, target: Target, attempt_id: Option<String>, action: Action) -> Self {
+    fn new(verb: Verb, target: Target, attempt_id: Option<AttemptId>, action: Action) -> Self {
         Operation {
             verb,
             target,
@@ -423,10 +415,12 @@ fn ledger(ctx: &Context, session: &SessionId) -> Ledger {
 
 /// Perform an operation on a finding, as the actor its verb implies.
 pub fn act(ctx: &Context, op: Operation) -> Result<Acted, LedgerError> {
-    let session = SessionId::parse(&op.target.session)?;
-    let finding = FindingId::parse(&op.target.finding)?;
-    let request_id = RequestId::parse(&op.target.request_id)?;
-    let attempt_id = op.attempt_id.as_deref().map(AttemptId::parse).transpose()?;
+    let Target {
+        finding,
+        session,
+        request_id,
+    } = op.target;
+    let attempt_id = op.attempt_id;
     let ledger = ledger(ctx, &session);
     let mut action = op.action;
     // A claim fixes the trusted checks verification will run: the project file as it is now,
@@ -479,16 +473,18 @@ pub fn inbox(ctx: &Context, p: &InboxParams) -> Result<Inbox, LedgerError> {
 
 /// The repair-loop record of one finding (`a3s.test.repair-loop-record/1`).
 pub fn inspect_finding(ctx: &Context, p: &FindingParams) -> Result<LoopRecord, LedgerError> {
-    let session = SessionId::parse(&p.session)?;
-    let finding = FindingId::parse(&p.finding)?;
-    let state = ledger(ctx, &session).read()?;
-    inspect(&session, &state, &finding, ctx.clock.now_ms(), &ctx.ids)
+    let state = ledger(ctx, &p.session).read()?;
+    inspect(&p.session, &state, &p.finding, ctx.clock.now_ms(), &ctx.ids)
 }
 
 /// Append an `a3s.test.repair/1` document to a session's ledger (actor: the reviewer who runs
 /// the command, unless a finding says page code sent it). Returns the intake report.
-pub fn import(ctx: &Context, session: &str, document: &[u8]) -> Result<Imported, LedgerError> {
-    let session = SessionId::parse(session)?;
+pub fn import(
+    ctx: &Context,
+    session: &SessionId,
+    document: &[u8],
+) -> Result<Imported, LedgerError> {
+    let session = session.clone();
     let findings = parse_document(document)?;
     let report = ledger(ctx, &session).intake(findings, Actor::Human)?;
     Ok(Imported { report, session })

@@ -77,9 +77,8 @@ impl From<LedgerError> for DrainError {
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct DrainParams {
     /// The running agent session whose page queue is drained.
-    #[arg(long)]
-    #[schemars(regex(pattern = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$"))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
 }
 
 /// A finding the ledger refused; it stays in the page queue.
@@ -193,7 +192,7 @@ fn parse_one(record: &Value) -> Result<Finding, LedgerError> {
 /// Drain the page queue of `session` into its ledger. Returns the drain report.
 pub fn drain(ctx: &Context, p: &DrainParams) -> Result<Drained, DrainError> {
     let session = p.session.as_str();
-    let session_id = SessionId::parse(session)?;
+    let session_id = p.session.clone();
     let ledger = Ledger::open(&ctx.root, &session_id, ctx.clock.clone());
     let mut report = Drained::default();
     for _ in 0..MAX_ROUNDS {

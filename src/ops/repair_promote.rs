@@ -33,10 +33,10 @@ const MAX_CANDIDATE_BYTES: u64 = 1024 * 1024;
 #[derive(Clone, Debug, clap::Args, Deserialize, JsonSchema)]
 pub struct PromoteParams {
     /// The finding whose proven candidate is promoted.
-    pub finding: String,
+    pub finding: FindingId,
     /// The agent session id.
-    #[arg(long)]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// Where the suite goes (a `.acl` file, relative to the working directory or absolute).
     #[arg(long)]
     pub output: PathBuf,
@@ -46,7 +46,7 @@ pub struct PromoteParams {
     pub force: bool,
     /// Your request id (one is generated when omitted); repeating it is a no-op in the ledger.
     #[arg(long)]
-    pub request_id: Option<String>,
+    pub request_id: Option<RequestId>,
 }
 
 /// What a promotion reports.
@@ -80,10 +80,10 @@ fn refused(code: ErrorCode, message: impl Into<String>) -> LedgerError {
 
 /// Promote the latest attempt's proven candidate of a finding to `params.output`.
 pub fn promote(ctx: &Context, params: &PromoteParams) -> Result<Promoted, LedgerError> {
-    let session = SessionId::parse(&params.session)?;
-    let finding = FindingId::parse(&params.finding)?;
+    let session = params.session.clone();
+    let finding = params.finding.clone();
     let request_id = match &params.request_id {
-        Some(r) => RequestId::parse(r)?,
+        Some(r) => r.clone(),
         None => ctx.ids.fresh(),
     };
     if params.output.extension().and_then(|e| e.to_str()) != Some("acl") {

@@ -99,13 +99,13 @@ fn check_inputs(ctx: &Context, p: &VerifyParams) -> Result<(SessionId, Ask), Ver
         .done
         .on
         .attempt_id
-        .as_deref()
+        .clone()
         .ok_or_else(|| invalid("repair-verify needs the attempt id (from claim)"))?;
     let ids = (
-        SessionId::parse(&t.session)?,
-        FindingId::parse(&t.finding)?,
-        RequestId::parse(&t.request_id)?,
-        AttemptId::parse(attempt)?,
+        t.session.clone(),
+        t.finding.clone(),
+        t.request_id.clone(),
+        attempt,
     );
     let changed_files = p.done.changed.clone().into_list().ok_or_else(|| {
         invalid(

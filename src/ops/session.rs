@@ -13,14 +13,15 @@ use super::observe::ViewOptions;
 use super::verbs::Action;
 use super::{parse_enum, Context};
 use a3s_test_fsroot::{Dir, EntryKind};
+use a3s_test_ledger::SessionId;
 use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
-    check_session_id, open_session_dir, session_dir, sessions_root, Budgets, SessionFile,
-    SessionState,
+    open_session_dir, parse_session_id, session_dir, sessions_dir, Budgets, SessionFile,
+    SessionState, MAX_SUMMARY_CHARS,
 };
 use a3s_test_runner::session::page_context::inspect::{
-    parse_region, Detail, InspectRequest, Scope,
+    parse_region, Detail, InspectRequest, Scope, MAX_CURSOR_BYTES,
 };
 use a3s_test_runner::session::protocol::{self, Call, FinishStatus};
 use a3s_test_runner::session::spawn::{self, StartRequest, EXIT_TIMEOUT};
@@ -31,9 +32,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-/// The session-id pattern of the MCP schemas (the same rule `check_session_id` enforces).
-pub(crate) const SESSION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
-
 /// Largest `report.json` `show` reads back.
 const MAX_REPORT_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -43,9 +41,8 @@ pub struct StartParams {
     /// The start URL (its origin is the first allowed origin).
     pub url: String,
     /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// Another exact origin the session may navigate to, act and observe on (repeatable).
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     #[serde(default)]
@@ -81,9 +78,8 @@ pub struct StartParams {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct InspectParams {
     /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// summary | scoped | diff | forensic.
     #[arg(long, default_value = "summary", value_parser = parse_enum::<Detail>)]
     #[schemars(schema_with = "detail_schema")]
@@ -117,7 +113,7 @@ pub struct InspectParams {
     pub wait_timeout_ms: Option<Bounded<u64, 0, 30000>>,
     /// Continue a truncated answer.
     #[arg(long, value_name = "C")]
-    pub cursor: Option<Text<0, 4096>>,
+    pub cursor: Option<Text<0, { MAX_CURSOR_BYTES }>>,
 }
 
 fn detail_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -160,9 +156,8 @@ impl InspectParams {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct On {
     /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// The observation the refs come from (must be the latest).
     #[arg(long)]
     pub observation: Option<Bounded<u64, 1, UNBOUNDED>>,
@@ -237,9 +232,8 @@ pub struct ActParams {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct FinishParams {
     /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// The verdict: passed | failed.
     #[arg(long, value_parser = parse_enum::<FinishStatus>)]
     #[schemars(schema_with = "status_schema")]
@@ -247,7 +241,7 @@ pub struct FinishParams {
     /// What happened.
     #[arg(long, default_value = "")]
     #[serde(default)]
-    pub summary: Text<0, 8192>,
+    pub summary: Text<0, { MAX_SUMMARY_CHARS }>,
 }
 
 fn status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -258,9 +252,8 @@ fn status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct AbortParams {
     /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// Why.
     #[arg(long)]
     pub reason: Option<String>,
@@ -270,18 +263,16 @@ pub struct AbortParams {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct SessionParams {
     /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
 }
 
 /// `promote`: the session's successful steps as a suite.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct PromoteParams {
     /// The session id.
-    #[arg(long)]
-    #[schemars(regex(pattern = SESSION_ID))]
-    pub session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub session: SessionId,
     /// Where to write the suite.
     #[arg(long)]
     pub output: PathBuf,
@@ -291,7 +282,7 @@ pub struct PromoteParams {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Started {
     /// The session id.
-    pub session: String,
+    pub session: SessionId,
     /// Its state (running).
     pub state: SessionState,
     /// The start URL.
@@ -362,7 +353,7 @@ pub struct ForcedReport {
     /// Always true.
     pub forced: bool,
     /// The session id.
-    pub session: String,
+    pub session: SessionId,
     /// Its state after the close.
     pub state: SessionState,
 }
@@ -391,7 +382,7 @@ pub struct Shown {
 #[derive(Debug, Clone, Serialize)]
 pub struct Listed {
     /// The session id.
-    pub session: String,
+    pub session: SessionId,
     /// Its state.
     pub state: SessionState,
     /// The start URL.
@@ -413,7 +404,7 @@ pub struct Sessions {
 #[derive(Debug, Clone, Serialize)]
 pub struct Promoted {
     /// The session id.
-    pub session: String,
+    pub session: SessionId,
     /// The suite written.
     pub output: PathBuf,
     /// Its steps (the navigation plus every successful step).
@@ -442,7 +433,6 @@ pub fn start(
     p: StartParams,
     interrupted: &dyn Fn() -> bool,
 ) -> Result<Started, SessionError> {
-    check_session_id(&p.session)?;
     let policy = policy::build(&p.url, &p.allow_origins, &p.allow_domains)
         .map_err(|e| SessionError::new(SessionCode::InvalidInput, e.message))?;
     let mut budgets = Budgets::default();
@@ -488,9 +478,9 @@ pub fn start(
 }
 
 /// The folder (open, reached without following links) and `session.json` of `session` (its id
-/// checked first).
+/// checked first, by the one id parser).
 pub(crate) fn load(ctx: &Context, session: &str) -> Result<(Dir, SessionFile), SessionError> {
-    let dir = open_session_dir(&ctx.root, session)?;
+    let dir = open_session_dir(&ctx.root, &parse_session_id(session)?)?;
     let file = SessionFile::load(&dir)?;
     Ok((dir, file))
 }
@@ -672,7 +662,7 @@ pub fn show(ctx: &Context, p: &SessionParams) -> Result<Shown, SessionError> {
 /// Every session under the root, newest first. A link in place of `.a3s-test` or
 /// `agent-sessions` is `test.session.unsafe_path`; a session folder that is a link is skipped.
 pub fn list(ctx: &Context) -> Result<Sessions, SessionError> {
-    let root = match sessions_root(&ctx.root).open_dir() {
+    let root = match sessions_dir(&ctx.root).open_dir() {
         Ok(root) => Some(root),
         Err(e) if e.is_not_found() => None,
         Err(e) => return Err(SessionError::fs(&e)),
@@ -819,7 +809,7 @@ mod tests {
             prints_as_value(&ClosedReport::Forced(ForcedReport {
                 cause,
                 forced: true,
-                session: "s".into(),
+                session: "s".parse().unwrap(),
                 state: SessionState::Aborted,
             }));
         }

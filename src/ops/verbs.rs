@@ -18,7 +18,9 @@ use super::parse_enum;
 use super::session::{run, Executed, On};
 use super::Context;
 use a3s_test_lang::ir::{DragEdge, ExpectForm, FormValue, Modifier, TextValue};
-use a3s_test_runner::session::statement::{acl_string, block, string_list, target_arg};
+use a3s_test_runner::session::statement::{
+    acl_string, block, string_list, target_arg, MAX_TARGET_CHARS, MAX_URL_CHARS,
+};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
@@ -65,7 +67,7 @@ impl TargetVerb {
 #[serde(deny_unknown_fields)]
 pub struct TargetArgs {
     /// A ref @eN of the latest observation, or one ACL target such as role("button", "Save").
-    pub target: Text<0, 4096>,
+    pub target: Text<0, { MAX_TARGET_CHARS }>,
 }
 
 /// Text verbs: `fill` replaces the value, `type` appends keystrokes.
@@ -82,7 +84,7 @@ pub enum TextVerb {
 #[serde(deny_unknown_fields)]
 pub struct TextArgs {
     /// A ref @eN or one ACL target.
-    pub target: Text<0, 4096>,
+    pub target: Text<0, { MAX_TARGET_CHARS }>,
     /// The text. Over MCP also `{"env": "NAME"}`: `value = env("NAME")`, the value of that
     /// variable in the session's environment (inherited from `agent start`), never shown or
     /// recorded. On the command line the text is always literal (write `agent exec` with
@@ -129,7 +131,7 @@ fn literal_text(s: &str) -> Result<TextValue, String> {
 #[serde(deny_unknown_fields)]
 pub struct SelectArgs {
     /// A ref @eN or one ACL target.
-    pub target: Text<0, 4096>,
+    pub target: Text<0, { MAX_TARGET_CHARS }>,
     /// Option values or labels (at least one).
     #[arg(required = true, num_args = 1..)]
     #[serde(deserialize_with = "items::<_, _, 1, 256>")]
@@ -145,7 +147,7 @@ pub struct PressArgs {
     pub key: Text<0, 256>,
     /// Focus this ref or target first (in the same step).
     #[serde(default)]
-    pub target: Option<Text<0, 4096>>,
+    pub target: Option<Text<0, { MAX_TARGET_CHARS }>>,
 }
 
 /// `navigate`: a URL inside the session's origins.
@@ -153,7 +155,7 @@ pub struct PressArgs {
 #[serde(deny_unknown_fields)]
 pub struct NavigateArgs {
     /// The URL (relative to the current page).
-    pub url: Text<0, 8192>,
+    pub url: Text<0, { MAX_URL_CHARS }>,
 }
 
 /// A scroll direction.
@@ -179,7 +181,7 @@ pub struct ScrollArgs {
     pub direction: Direction,
     /// Scroll over this ref or target (default: the viewport centre).
     #[serde(default)]
-    pub target: Option<Text<0, 4096>>,
+    pub target: Option<Text<0, { MAX_TARGET_CHARS }>>,
     /// How far, in CSS pixels (default 600).
     #[arg(long, value_name = "PX")]
     #[serde(default)]
@@ -203,7 +205,7 @@ pub struct WheelArgs {
     pub modifiers: Vec<Modifier>,
     /// Turn the wheel over this ref or target (default: the viewport centre).
     #[serde(default)]
-    pub target: Option<Text<0, 4096>>,
+    pub target: Option<Text<0, { MAX_TARGET_CHARS }>>,
 }
 
 /// `drag`: `source` onto `target` with real pointer events.
@@ -211,9 +213,9 @@ pub struct WheelArgs {
 #[serde(deny_unknown_fields)]
 pub struct DragArgs {
     /// What is dragged: a ref @eN or one ACL target.
-    pub source: Text<0, 4096>,
+    pub source: Text<0, { MAX_TARGET_CHARS }>,
     /// Where it is dropped: a ref @eN or one ACL target.
-    pub target: Text<0, 4096>,
+    pub target: Text<0, { MAX_TARGET_CHARS }>,
     /// Release just inside this edge of the target instead of at its centre: top | bottom |
     /// left | right (a sortable list moves an item past another only once the pointer crosses
     /// that item's middle: `bottom` drops after it).
@@ -300,11 +302,11 @@ pub struct ExpectArgs {
     /// The element the value is about (rendered_text, value, visible_count, layout, …).
     #[arg(long)]
     #[serde(default)]
-    pub target: Option<Text<0, 4096>>,
+    pub target: Option<Text<0, { MAX_TARGET_CHARS }>>,
     /// Layout: the element the target is compared with.
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
-    pub relative_to: Option<Text<0, 4096>>,
+    pub relative_to: Option<Text<0, { MAX_TARGET_CHARS }>>,
     /// Layout: tolerance in CSS px (0–1024).
     #[arg(long, value_name = "PX")]
     #[serde(default)]

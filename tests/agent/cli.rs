@@ -263,6 +263,13 @@ fn show_list_schema_and_input_errors() {
     let (server, dir, url) = page_and_project("<button>Go</button>");
     let d = dir.path();
     refused_turn(d, "bad id", &["start", &url], "test.session.invalid_input");
+    // A leading dash is refused by the same rule as the ledger's (that session could not have
+    // used its own ledger), with the ledger's message.
+    let dash = refused_turn(d, "-x", &["start", &url], "test.session.invalid_input");
+    assert!(
+        error_message(&dash).starts_with("invalid session id \"-x\""),
+        "{dash}"
+    );
     refused_turn(
         d,
         "x",
@@ -272,6 +279,12 @@ fn show_list_schema_and_input_errors() {
     refused_turn(d, "missing", &["observe"], "test.session.unknown");
     let groups = start(d, "shown", &url, &[]);
     refused_turn(d, "shown", &["start", &url], "test.session.exists");
+    // The id `agent start` accepted names a ledger the repair verbs use.
+    let inbox = ok(
+        d,
+        &["agent", "repair-inbox", "--session", "shown", "--json"],
+    );
+    assert_eq!(inbox["items"], serde_json::json!([]), "{inbox}");
     let list = ok(d, &["agent", "list", "--json"]);
     assert_eq!(list["sessions"][0]["session"], "shown");
     let show = turn(d, "shown", &["show"]);

@@ -154,24 +154,12 @@ fn a_failed_observation_ends_the_one_before_it() {
     // A refused input is not an observation: it leaves the current one open.
     let second = turn(d, "failed", &["observe"]);
     let m = second["observation"].as_u64().unwrap().to_string();
-    // A budget below the least is refused by the flag's type (a usage error, exit 2).
-    let small = a3s(
+    // A budget below the least is refused by the flag's type, as the command's coded refusal.
+    refused_turn(
         d,
-        &[
-            "agent",
-            "observe",
-            "--session",
-            "failed",
-            "--max-bytes",
-            "1",
-            "--json",
-        ],
-    );
-    assert_eq!(small.code, 2, "{small:?}");
-    assert!(
-        small.stderr.contains("must be at least 256"),
-        "{}",
-        small.stderr
+        "failed",
+        &["observe", "--max-bytes", "1"],
+        "test.session.invalid_input",
     );
     let delete = ref_of(&second, "button", "Delete");
     turn(d, "failed", &["click", &delete, "--observation", &m]);

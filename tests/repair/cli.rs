@@ -133,6 +133,19 @@ fn refusals_are_coded_and_exit_non_zero() {
         None,
     );
     assert_eq!(out.status.code(), Some(2));
+    // A bound refused by the flag's type is the command's coded refusal, as any other.
+    assert_eq!(
+        json(&out)["error"]["code"],
+        "test.session.repair_invalid_input"
+    );
+    assert!(
+        json(&out)["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--limit <LIMIT> must be at most 100 (got 101)"),
+        "{}",
+        json(&out)
+    );
     // Human output goes to stderr with the code.
     let out = run(root, &other[..7], None);
     assert!(String::from_utf8_lossy(&out.stderr)
@@ -171,4 +184,64 @@ fn hostile_instruction_text_stays_data() {
         .as_str()
         .unwrap()
         .contains("rm"));
+}
+
+#[test]
+fn sessions_and_their_ledgers_share_one_id_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let message =
+        "invalid session id \"-x\": use 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)";
+    // A session verb refuses a leading dash however it is spelled, before anything starts…
+    for args in [
+        vec![
+            "agent",
+            "start",
+            "http://127.0.0.1:9/",
+            "--session",
+            "-x",
+            "--json",
+        ],
+        vec![
+            "agent",
+            "start",
+            "http://127.0.0.1:9/",
+            "--session=-x",
+            "--json",
+        ],
+        vec!["agent", "observe", "--session", "-x", "--json"],
+    ] {
+        let out = run(root, &args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let refusal = json(&out);
+        assert_eq!(refusal["error"]["code"], "test.session.invalid_input");
+        assert_eq!(refusal["error"]["message"], message, "{args:?}");
+    }
+    assert!(!root.join(".a3s-test").exists(), "nothing was created");
+    // … and the repair verbs refuse it with the same message, in their own code family.
+    let out = run(
+        root,
+        &["agent", "repair-inbox", "--session=-x", "--json"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let refusal = json(&out);
+    assert_eq!(refusal["error"]["code"], "test.session.repair_invalid_id");
+    assert_eq!(refusal["error"]["message"], message);
+
+    // An id at the edge of the rule is one the session verbs accept (no such session yet)…
+    let id = "_x-";
+    let out = run(root, &["agent", "observe", "--session", id, "--json"], None);
+    assert_eq!(json(&out)["error"]["code"], "test.session.unknown");
+    // … and its ledger takes findings, lists them and lets them be claimed.
+    let imported = import(root, id, &doc(&[finding("f1", "Make the button blue")]));
+    assert_eq!(imported["accepted"], serde_json::json!(["f1"]));
+    let inbox = json(&run(
+        root,
+        &["agent", "repair-inbox", "--session", id, "--json"],
+        None,
+    ));
+    assert_eq!(inbox["items"].as_array().unwrap().len(), 1, "{inbox}");
+    let claimed = json(&run(root, &turn("repair-claim", "f1", id, "c1"), None));
+    assert_eq!(claimed["result"]["to"], "claimed", "{claimed}");
 }

@@ -170,6 +170,25 @@ fn mcp_tools_answer_the_official_client() {
         -32602
     );
     assert_eq!(code("test_repair_inbox", json!({"limit": "ten"})), -32602);
+
+    // A session id is refused by the one id rule, in the words `agent start --session=-x` uses
+    // (tests/repair/cli.rs), by the session tools and the repair tools alike.
+    let message =
+        "invalid session id \"-x\": use 1-64 characters of A-Z a-z 0-9 _ - (not starting with -)";
+    for (tool, args) in [
+        (
+            "test_session_start",
+            json!({"session": "-x", "url": "http://127.0.0.1:9/"}),
+        ),
+        ("test_observe", json!({"session": "-x"})),
+        ("test_repair_inbox", json!({"session": "-x"})),
+    ] {
+        let e = mcp.call(tool, args).unwrap_err();
+        assert_eq!(e["code"], -32602, "{tool}: {e}");
+        assert_eq!(e["data"]["field"], "/session", "{tool}: {e}");
+        assert_eq!(e["data"]["reason"], message, "{tool}: {e}");
+        assert!(e["message"].as_str().unwrap().contains(message), "{e}");
+    }
 }
 
 /// Start and initialize a server.

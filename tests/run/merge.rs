@@ -50,7 +50,8 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
         "shard-3.json",
         "shard-4.json",
     ];
-    let mut args = vec!["--json", "--junit", "merged.xml", "--html", "merged"];
+    // The JUnit file's folders do not exist yet: a user-named path gets them created.
+    let mut args = vec!["--json", "--junit", "out/ci/merged.xml", "--html", "merged"];
     args.extend(all);
     let done = merge_reports(&args, work.path());
     assert_eq!(
@@ -80,7 +81,7 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
             "matrix/widgets"
         ]
     );
-    let (counts, xml) = read_junit(&work.path().join("merged.xml"));
+    let (counts, xml) = read_junit(&work.path().join("out/ci/merged.xml"));
     assert_eq!(
         (counts.cases, counts.failures, counts.errors),
         (6, 1, 0),

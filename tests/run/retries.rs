@@ -39,7 +39,8 @@ fn a_scenario_that_passes_on_a_retry_is_flaky_in_every_output() {
             "1",
             "--json",
             "--junit",
-            "report.xml",
+            // A user-named path whose folders do not exist yet: they are created.
+            "reports/ci/report.xml",
         ],
     );
     assert_eq!(
@@ -92,7 +93,7 @@ fn a_scenario_that_passes_on_a_retry_is_flaky_in_every_output() {
         "{live}"
     );
 
-    let (counts, xml) = read_junit(&work.path().join("report.xml"));
+    let (counts, xml) = read_junit(&work.path().join("reports/ci/report.xml"));
     assert_eq!(
         (counts.cases, counts.failures, counts.errors),
         (2, 0, 0),

@@ -12,12 +12,14 @@
 //! event kind does not compile until it decides what to do with it. The reporters that render
 //! only the finished run (JSON, JUnit, HTML, GitHub) implement [`ResultReporter`], whose one
 //! exhaustive match lives here. None of them is called from inside the executor: the executor
-//! only sends events, and the CLI feeds them to the reporters.
+//! only sends events, and the CLI feeds them to the reporters — always through
+//! [`set::Reporters`], the one place the reporters of a run are built from its output options.
 
 pub mod github;
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod set;
 pub mod terminal;
 
 use crate::event::{RunEvent, RunEventKind};

@@ -19,7 +19,7 @@
 //! Lines are printed as scenarios *end* (parallel scenarios finish in any order). On an
 //! interactive terminal a progress line (`Running [ 3/12] 2 running: …`) sits below them and is
 //! redrawn on every event and on [`TerminalReporter::tick`]; it is never written to a pipe or file.
-//! Colour is a choice of the caller (TTY and `NO_COLOR`), so snapshots are plain text. Paths under
+//! Colour is a choice of the caller (`crate::colour`, the one rule), so snapshots are plain text. Paths under
 //! the working directory are shown relative to it.
 
 use super::junit::class_name;

@@ -222,6 +222,13 @@ impl SessionError {
 
 /// A driver step failure reported through the session: `test.session.step_failed`, its message
 /// naming the driver's code (`test.driver.*: …`).
+/// An id refused by the one id parser is invalid input of the session verbs.
+impl From<a3s_test_ledger::IdError> for SessionError {
+    fn from(e: a3s_test_ledger::IdError) -> Self {
+        SessionError::new(SessionCode::InvalidInput, e.to_string())
+    }
+}
+
 impl From<a3s_test_driver::StepFailure> for SessionError {
     fn from(f: a3s_test_driver::StepFailure) -> Self {
         SessionError::new(

@@ -1040,7 +1040,7 @@ impl<D: AgentDriver> Engine<D> {
         self.end_observation();
         let report = SessionReport {
             format_version: FORMAT_VERSION,
-            session: self.file.id.clone(),
+            session: self.file.id.to_string(),
             status: status.to_string(),
             summary,
             summary_untrusted: true,

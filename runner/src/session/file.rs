@@ -13,11 +13,16 @@
 
 use super::code::{SessionCode, SessionError};
 use super::observation::RefEntry;
-use a3s_test_fsroot::{Access, ConfinedPath, Dir, PRIVATE};
+use a3s_test_fsroot::{Access, Dir, PRIVATE};
 use a3s_test_lang::ir::Target;
+use a3s_test_ledger::SessionId;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// The longest `finish` summary, in characters: a person's few sentences, kept in `report.json`
+/// and shown by `show`; the MCP schema states it.
+pub const MAX_SUMMARY_CHARS: usize = 8192;
 
 /// Format version of `session.json` and `events.jsonl` lines.
 pub const FORMAT_VERSION: u32 = 1;
@@ -25,21 +30,14 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Largest `session.json` read back (its ref table and steps are bounded far below this).
 const MAX_SESSION_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Where sessions live under the project root: anchored at the root, walked from `.a3s-test`
-/// down without following links.
-pub fn sessions_root(root: &Path) -> ConfinedPath {
-    ConfinedPath::new(root, Path::new(".a3s-test").join("agent-sessions"))
-}
-
-/// The folder of one session.
-pub fn session_dir(root: &Path, id: &str) -> ConfinedPath {
-    sessions_root(root).join(id)
-}
+/// Where sessions live, and the folder of one: the ledger's one definition (the ledger file is
+/// in the same folder), anchored at the project root and walked from `.a3s-test` down without
+/// following links.
+pub use a3s_test_ledger::{session_dir, sessions_dir};
 
 /// Open the folder of session `id` (which must exist): a missing folder is
 /// `test.session.unknown`, a link on the way `test.session.unsafe_path`.
-pub fn open_session_dir(root: &Path, id: &str) -> Result<Dir, SessionError> {
-    check_session_id(id)?;
+pub fn open_session_dir(root: &Path, id: &SessionId) -> Result<Dir, SessionError> {
     let location = session_dir(root, id);
     location.open_dir().map_err(|e| {
         if e.is_not_found() {
@@ -53,21 +51,10 @@ pub fn open_session_dir(root: &Path, id: &str) -> Result<Dir, SessionError> {
     })
 }
 
-/// Session ids are 1–64 chars of `[A-Za-z0-9_-]` (they become a folder and a suite id).
-pub fn check_session_id(id: &str) -> Result<(), SessionError> {
-    let ok = !id.is_empty()
-        && id.len() <= 64
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if ok {
-        Ok(())
-    } else {
-        Err(SessionError::new(
-            SessionCode::InvalidInput,
-            format!("invalid session id {id:?}: use 1-64 characters of [A-Za-z0-9_-]"),
-        ))
-    }
+/// Parse a session id read from anywhere but a typed parameter (a file, a folder name) with the
+/// ledger's one parser ([`SessionId`]); a refusal is `test.session.invalid_input`.
+pub fn parse_session_id(id: &str) -> Result<SessionId, SessionError> {
+    Ok(SessionId::new(id.to_owned())?)
 }
 
 /// The lifecycle of a session.
@@ -191,7 +178,7 @@ pub struct SessionFile {
     /// [`FORMAT_VERSION`].
     pub format_version: u32,
     /// The session id.
-    pub id: String,
+    pub id: SessionId,
     /// Lifecycle state.
     pub state: SessionState,
     /// The URL the session started on.

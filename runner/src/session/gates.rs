@@ -308,7 +308,7 @@ mod tests {
     fn session() -> SessionFile {
         SessionFile {
             format_version: FORMAT_VERSION,
-            id: "s".into(),
+            id: "s".parse().unwrap(),
             state: SessionState::Active,
             start_url: "http://127.0.0.1:4173/".into(),
             goal: None,

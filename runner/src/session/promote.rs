@@ -124,7 +124,7 @@ mod tests {
     fn file(steps: Vec<StepRecord>) -> SessionFile {
         SessionFile {
             format_version: FORMAT_VERSION,
-            id: "signup".into(),
+            id: "signup".parse().unwrap(),
             state: SessionState::Finished,
             start_url: "http://127.0.0.1:4173/form".into(),
             goal: None,

@@ -4,12 +4,13 @@
 
 use super::code::{SessionCode, SessionError};
 use super::file::{
-    check_session_id, now_ms, random_token, sessions_root, Budgets, Ownership, Policy, SessionFile,
-    SessionState, FORMAT_VERSION,
+    now_ms, random_token, sessions_dir, Budgets, Ownership, Policy, SessionFile, SessionState,
+    FORMAT_VERSION,
 };
 use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
 use a3s_test_driver::process::{kill_group, live_group_members};
 use a3s_test_fsroot::{Access, Dir, PRIVATE};
+use a3s_test_ledger::SessionId;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -23,8 +24,8 @@ pub const EXIT_TIMEOUT: Duration = Duration::from_secs(10);
 /// What `agent start` was asked for.
 #[derive(Debug, Clone)]
 pub struct StartRequest {
-    /// The session id.
-    pub id: String,
+    /// The session id (parsed by the ledger's one id parser, so the session can use its ledger).
+    pub id: SessionId,
     /// The start URL.
     pub url: String,
     /// The policy built from the URL and the allow lists.
@@ -71,11 +72,10 @@ pub fn start(
     request: StartRequest,
     interrupted: &dyn Fn() -> bool,
 ) -> Result<SessionFile, SessionError> {
-    check_session_id(&request.id)?;
     let fs = |e: a3s_test_fsroot::FsError| SessionError::fs(&e);
     // The folders on the way are opened without following links; the session folder itself is
     // created exclusively inside the verified `agent-sessions` folder.
-    let sessions = sessions_root(root).create_dir_all().map_err(fs)?;
+    let sessions = sessions_dir(root).create_dir_all().map_err(fs)?;
     let mut previous: Option<SessionFile> = None;
     let dir = match sessions.create_dir(&request.id) {
         Ok(dir) => dir,
@@ -271,7 +271,7 @@ struct StartGuard {
     /// The verified `agent-sessions` folder and the session's name in it (removal goes through
     /// it, so a link swapped in later is not followed).
     sessions: Dir,
-    id: String,
+    id: SessionId,
     dir: Dir,
     supervisor: Option<(u32, ExitWatch)>,
     /// True until the start succeeded or handed its record over to a reported failure.
@@ -326,7 +326,7 @@ impl Drop for StartGuard {
 /// The supervisor socket: inside the session folder when the path fits `sun_path`, else in the
 /// temp folder under a name derived from the session. The project folder is resolved once (it is
 /// the person's); the part below it was just opened without following links.
-fn socket_path(root: &Path, id: &str) -> Result<PathBuf, SessionError> {
+fn socket_path(root: &Path, id: &SessionId) -> Result<PathBuf, SessionError> {
     let root = root.canonicalize().map_err(|e| {
         SessionError::new(
             SessionCode::Io,

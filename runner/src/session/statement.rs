@@ -9,6 +9,15 @@ use a3s_test_lang::lexer::{lex, Token};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// The longest target argument a verb takes, in characters: a ref `@eN` or ONE target call such
+/// as `role("button", "Save")` — far above any real locator, low enough that a caller cannot
+/// make a statement (and the session record that keeps it) large. The MCP tool schemas state it.
+pub const MAX_TARGET_CHARS: usize = 4096;
+
+/// The longest URL `navigate` takes, in characters: longer than any real address (browsers and
+/// servers cut far below), and a bound on what goes into the statement. The MCP schema states it.
+pub const MAX_URL_CHARS: usize = 8192;
+
 /// An ACL string literal for `s` (the printer's canonical quoting).
 pub fn acl_string(s: &str) -> String {
     a3s_test_lang::printer::string_literal(s)

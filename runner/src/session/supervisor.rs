@@ -24,6 +24,7 @@ use super::spawn;
 use crate::executor::DriverLauncher;
 use crate::exit::Exit;
 use a3s_test_driver::AgentDriver;
+use a3s_test_ledger::SessionId;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,7 +51,7 @@ fn ready_line(value: serde_json::Value) {
 /// went away before handing over).
 /// `launcher` starts the browser: the concrete driver is chosen by whoever starts the supervisor
 /// process (the hidden `agent supervise` command), never in this module.
-pub async fn serve<L>(launcher: L, session: String, root: PathBuf, token: String) -> Exit
+pub async fn serve<L>(launcher: L, session: SessionId, root: PathBuf, token: String) -> Exit
 where
     L: DriverLauncher,
     L::Driver: AgentDriver,

@@ -8,7 +8,11 @@ mod repair;
 mod session;
 
 use crate::cli::exit::Exit;
+use crate::ops::bounded::OutOfBounds;
+use a3s_test_ledger::{ErrorCode as LedgerCode, IdError, LedgerError};
+use a3s_test_runner::session::{SessionCode, SessionError};
 use clap::{Args, Subcommand};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -52,6 +56,61 @@ pub fn run(args: AgentArgs) -> ExitCode {
         AgentCommand::Repair(cmd) => repair::run(&ctx, cmd),
         AgentCommand::Session(cmd) => session::run(&ctx, cmd),
     }
+}
+
+/// What the value parsers of an `agent` command line refused: an id (the ledger's id types)
+/// or a bound (`crate::ops::bounded`).
+pub enum Refused<'a> {
+    /// An id the one id parser refused.
+    Id(&'a IdError),
+    /// A number, text or list outside its bounds, with the flag it was given to.
+    Bound {
+        /// The flag, as clap names it (`--limit <LIMIT>`).
+        flag: String,
+        /// Why.
+        error: &'a OutOfBounds,
+    },
+}
+
+/// A value that a parser refused while clap read the command line of `a3s-test agent …`:
+/// answered like the command's other refusals — its code (`test.session.repair_invalid_id` or
+/// `test.session.repair_invalid_input` for the repair commands, `test.session.invalid_input`
+/// for the session commands), JSON on stdout with `--json`, exit 2 — so what an agent branches
+/// on does not depend on which layer refused. `None` when `args` is not an agent command line
+/// (the caller prints clap's own error).
+pub fn refuse(refused: Refused<'_>, args: &[OsString]) -> Option<ExitCode> {
+    if args.get(1).is_none_or(|a| a != "agent") {
+        return None;
+    }
+    let repair = clap::Command::new("agent");
+    let repair = <repair::RepairCommand as Subcommand>::augment_subcommands(repair);
+    let is_repair = args[2..].iter().any(|a| {
+        repair
+            .get_subcommands()
+            .any(|c| a.to_str() == Some(c.get_name()))
+    });
+    let json = args[2..].iter().any(|a| a == "--json");
+    let none = |_: &()| String::new();
+    Some(match (refused, is_repair) {
+        (Refused::Id(e), true) => render::print(json, Err(LedgerError::from(e.clone())), none),
+        (Refused::Id(e), false) => render::print(json, Err(SessionError::from(e.clone())), none),
+        (Refused::Bound { flag, error }, true) => render::print(
+            json,
+            Err(LedgerError::new(
+                LedgerCode::InvalidInput,
+                format!("{flag} {error}"),
+            )),
+            none,
+        ),
+        (Refused::Bound { flag, error }, false) => render::print(
+            json,
+            Err(SessionError::new(
+                SessionCode::InvalidInput,
+                format!("{flag} {error}"),
+            )),
+            none,
+        ),
+    })
 }
 
 #[cfg(test)]

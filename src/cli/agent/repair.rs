@@ -67,8 +67,8 @@ pub struct ImportArgs {
     /// The document (`-` reads standard input).
     file: PathBuf,
     /// The session whose ledger receives it (created if needed).
-    #[arg(long)]
-    session: String,
+    #[arg(long, allow_hyphen_values = true)]
+    session: a3s_test_ledger::SessionId,
     /// Print JSON.
     #[arg(long)]
     json: bool,

@@ -96,7 +96,7 @@ pub struct SuperviseArgs {
     /// The session id (its folder is found under the working directory's `.a3s-test`, never
     /// through a link).
     #[arg(long)]
-    session: String,
+    session: a3s_test_ledger::SessionId,
     /// The working directory for steps (the project folder).
     #[arg(long)]
     workdir: PathBuf,

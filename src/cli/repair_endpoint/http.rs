@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 pub const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// The most header lines.
 pub const MAX_HEADERS: usize = 64;
+/// Bytes read from the socket at a time (a buffer size, not a limit: the limits are the head and
+/// body bounds).
+const CHUNK: usize = 8192;
 
 /// Why a request could not be read.
 #[derive(Debug, PartialEq, Eq)]
@@ -85,8 +88,8 @@ impl Conn {
         self.stream
             .set_read_timeout(Some(left))
             .map_err(|_| ReadError::Closed)?;
-        let room = max_total.saturating_sub(self.buf.len()).clamp(1, 8192);
-        let mut chunk = [0u8; 8192];
+        let room = max_total.saturating_sub(self.buf.len()).clamp(1, CHUNK);
+        let mut chunk = [0u8; CHUNK];
         match self.stream.read(&mut chunk[..room]) {
             Ok(0) => Err(ReadError::Closed),
             Ok(n) => {
@@ -172,7 +175,7 @@ impl Conn {
         }
         let _ = self.stream.shutdown(Shutdown::Write);
         let linger = Instant::now() + Duration::from_millis(250);
-        let mut sink = [0u8; 8192];
+        let mut sink = [0u8; CHUNK];
         let mut drained = 0usize;
         while drained < 2 * 1024 * 1024 {
             let left = linger.saturating_duration_since(Instant::now());

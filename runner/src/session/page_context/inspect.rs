@@ -8,6 +8,12 @@ use serde_json::{json, Value};
 /// The longest `--wait-timeout-ms` a session turn allows (a turn is bounded at 60 s; the
 /// protocol's own ceiling is 300,000 ms).
 pub const MAX_WAIT_MS: u64 = 30_000;
+/// The longest `--cursor`, in bytes: a cursor is the Test Kit's opaque continuation token
+/// (a few dozen bytes); the bound keeps a forged one from growing the bridge request.
+pub const MAX_CURSOR_BYTES: usize = 4096;
+/// The longest node or component id of a scope, in bytes: the Test Kit's ids are short; the
+/// bound keeps a forged one from growing the bridge request.
+pub const MAX_SCOPE_ID_BYTES: usize = 256;
 
 /// How much a snapshot reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,16 +128,18 @@ impl InspectRequest {
             }
         }
         if let Scope::Node { id } | Scope::Component { id } = &self.scope {
-            if id.is_empty() || id.len() > 256 {
-                return Err("a node or component id must be 1–256 bytes".into());
+            if id.is_empty() || id.len() > MAX_SCOPE_ID_BYTES {
+                return Err(format!(
+                    "a node or component id must be 1–{MAX_SCOPE_ID_BYTES} bytes"
+                ));
             }
         }
         if self
             .cursor
             .as_deref()
-            .is_some_and(|c| c.is_empty() || c.len() > 4096)
+            .is_some_and(|c| c.is_empty() || c.len() > MAX_CURSOR_BYTES)
         {
-            return Err("--cursor must be 1–4096 bytes".into());
+            return Err(format!("--cursor must be 1–{MAX_CURSOR_BYTES} bytes"));
         }
         Ok(())
     }
