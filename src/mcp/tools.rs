@@ -168,6 +168,15 @@ pub fn all() -> Vec<Tool> {
 mod tests {
     use super::*;
 
+    /// The derived input schema of the tool `name`.
+    fn schema(name: &str) -> Value {
+        all()
+            .into_iter()
+            .find(|t| t.name == name)
+            .map(|t| t.input_schema)
+            .unwrap_or_else(|| panic!("no tool {name}"))
+    }
+
     /// Every tool is an operation of the catalog, described by its text, and every catalog
     /// entry with a tool is offered.
     #[test]
@@ -204,14 +213,6 @@ mod tests {
 
     #[test]
     fn derived_schemas_carry_the_bounds() {
-        let tools = all();
-        let schema = |name: &str| {
-            tools
-                .iter()
-                .find(|t| t.name == name)
-                .map(|t| t.input_schema.clone())
-                .unwrap()
-        };
         let inbox = schema("test_repair_inbox");
         assert_eq!(inbox["properties"]["limit"]["maximum"], 100);
         let claim = schema("test_repair_claim");
@@ -296,14 +297,6 @@ mod tests {
     fn texts_take_a_string_or_an_env_variable() {
         use crate::ops::session::ActParams;
         use crate::ops::verbs::TextParams;
-        let tools = all();
-        let schema = |name: &str| {
-            tools
-                .iter()
-                .find(|t| t.name == name)
-                .map(|t| t.input_schema.clone())
-                .unwrap()
-        };
         let act = |text: Value| json!({ "session": "s", "action": { "action": "fill", "target": "@e1", "text": text } });
         let fill = |text: Value| json!({ "session": "s", "target": "@e1", "text": text });
         for (name, call) in [

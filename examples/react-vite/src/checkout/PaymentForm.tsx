@@ -3,6 +3,7 @@
 // written by A3S Test — not in an observation, a failure message, a report or a screenshot.
 import { useState } from "react";
 import { A3STestBoundary } from "@a3s-lab/testkit/react";
+import { TextField } from "./TextField";
 import { validatePayment, type PaymentDetails } from "./payment";
 
 export interface PaymentFormProps {
@@ -27,26 +28,19 @@ export function PaymentForm({ value, onChange }: PaymentFormProps) {
           const error = touched.has(key) ? errors[key] : undefined;
           const id = `payment-${key}`;
           return (
-            <div className="field" key={key}>
-              <label htmlFor={id}>{label}</label>
-              <input
-                id={id}
-                className="card-field"
-                inputMode="numeric"
-                autoComplete={autoComplete}
-                placeholder={placeholder}
-                value={value[key]}
-                aria-invalid={error !== undefined}
-                aria-describedby={error !== undefined ? `${id}-error` : undefined}
-                onChange={(e) => onChange({ ...value, [key]: e.target.value })}
-                onBlur={() => setTouched((prev) => new Set(prev).add(key))}
-              />
-              {error !== undefined && (
-                <p className="error" id={`${id}-error`}>
-                  {error}
-                </p>
-              )}
-            </div>
+            <TextField
+              key={key}
+              id={id}
+              label={label}
+              className="card-field"
+              inputMode="numeric"
+              autoComplete={autoComplete}
+              placeholder={placeholder}
+              value={value[key]}
+              error={error}
+              onChange={(text) => onChange({ ...value, [key]: text })}
+              onBlur={() => setTouched((prev) => new Set(prev).add(key))}
+            />
           );
         })}
       </fieldset>

@@ -2,6 +2,7 @@
 // values are private (the `address-field` class the page's Test Kit `redact` names).
 import { useState } from "react";
 import { A3STestBoundary } from "@a3s-lab/testkit/react";
+import { TextField } from "./TextField";
 import { validateAddress, type ShippingAddress } from "./shipping";
 
 export interface ShippingFormProps {
@@ -27,25 +28,18 @@ export function ShippingForm({ value, onChange }: ShippingFormProps) {
           const error = touched.has(key) ? errors[key] : undefined;
           const id = `shipping-${key}`;
           return (
-            <div className="field" key={key}>
-              <label htmlFor={id}>{label}</label>
-              <input
-                id={id}
-                className="address-field"
-                name={key}
-                autoComplete={autoComplete}
-                value={value[key]}
-                aria-invalid={error !== undefined}
-                aria-describedby={error !== undefined ? `${id}-error` : undefined}
-                onChange={(e) => onChange({ ...value, [key]: e.target.value })}
-                onBlur={() => setTouched((prev) => new Set(prev).add(key))}
-              />
-              {error !== undefined && (
-                <p className="error" id={`${id}-error`}>
-                  {error}
-                </p>
-              )}
-            </div>
+            <TextField
+              key={key}
+              id={id}
+              label={label}
+              className="address-field"
+              name={key}
+              autoComplete={autoComplete}
+              value={value[key]}
+              error={error}
+              onChange={(text) => onChange({ ...value, [key]: text })}
+              onBlur={() => setTouched((prev) => new Set(prev).add(key))}
+            />
           );
         })}
       </fieldset>
