@@ -127,13 +127,14 @@ pub struct StepOutput {
 }
 
 /// A step that failed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepFailure {
     /// The stable code; its class says who is to blame.
     pub code: FailureCode,
     /// One plain sentence: what was expected, what was found.
     pub message: String,
     /// Evidence the step wrote before failing.
+    #[serde(default)]
     pub evidence: Vec<EvidenceFile>,
     /// For a step that waited for a condition (`expect`, `wait`): how long, and what it saw
     /// last, so a report can show both apart from the message.

@@ -6,13 +6,21 @@
 //! Why untagged: the runner records each detail as JSON in `--json` results, run events and
 //! `agent exec` answers, which tools read. Each variant serializes to exactly the object it
 //! stands for, without a tag; the test below pins every shape.
+//!
+//! It reads back untagged too (an `agent exec` answer crosses the supervisor socket typed):
+//! serde takes the first variant whose required fields are all present, so the variants are
+//! ordered from the most to the least specific (`Clicked` before `Element`, `Download` before
+//! `Screenshot`, `TabOpened` — whose `label` is required on reading — before `TabSwitched`).
+//! Two variants can print the same object (`Observed` and a `Waited` that saw something); the
+//! one read back then prints the same object, which is all a reader of the JSON can tell — the
+//! test below reads every shape back and prints it again.
 
 use a3s_test_lang::ir::Modifier;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// What a step that ran to completion found or did, in the shape its JSON record has.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum StepDetail {
     /// `click`, `double_click`, `context_click`: the element, the viewport point pressed and
@@ -27,18 +35,6 @@ pub enum StepDetail {
         x: f64,
         /// Viewport y of the press, CSS px.
         y: f64,
-    },
-    /// `hover`, `focus`, `fill`: the element acted on.
-    Element {
-        /// The element, described.
-        element: String,
-        /// `Some(false)` when a dialog opened before `fill` could read the value back.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        verified: Option<bool>,
-        /// `hover`: the topmost element at the point the pointer rests on (the target or inside
-        /// it).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        hit: Option<String>,
     },
     /// `check`, `uncheck`: whether the state had to change.
     Checked {
@@ -68,6 +64,28 @@ pub enum StepDetail {
         /// The values of the selected options (untrusted page data).
         selected: Vec<String>,
     },
+    /// `press`: the key sent, and the element focused first when the step named a target.
+    Pressed {
+        /// `KeyboardEvent.key` of the key.
+        key: String,
+        /// Modifiers held.
+        modifiers: Vec<Modifier>,
+        /// The element focused first, described.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        element: Option<String>,
+    },
+    /// `hover`, `focus`, `fill`: the element acted on.
+    Element {
+        /// The element, described.
+        element: String,
+        /// `Some(false)` when a dialog opened before `fill` could read the value back.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        verified: Option<bool>,
+        /// `hover`: the topmost element at the point the pointer rests on (the target or inside
+        /// it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hit: Option<String>,
+    },
     /// `drag`: from which element to which, and what was on top at either end.
     Dragged {
         /// The source element, described.
@@ -90,20 +108,32 @@ pub enum StepDetail {
         /// Vertical delta.
         delta_y: i64,
     },
-    /// `press`: the key sent, and the element focused first when the step named a target.
-    Pressed {
-        /// `KeyboardEvent.key` of the key.
-        key: String,
-        /// Modifiers held.
-        modifiers: Vec<Modifier>,
-        /// The element focused first, described.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        element: Option<String>,
+    /// `download`: what the page downloaded.
+    Download {
+        /// The file name the page suggested (untrusted).
+        suggested_filename: String,
+        /// Size of the saved file.
+        bytes: u64,
+        /// Always true: the name is page data.
+        untrusted: bool,
+    },
+    /// `screenshot`: the PNG's size.
+    Screenshot {
+        /// PNG bytes.
+        bytes: usize,
     },
     /// `insert_text`: how many characters went in.
     Chars {
         /// Characters inserted.
         chars: usize,
+    },
+    /// `frame`: the document later steps act in.
+    Frame {
+        /// `main`, or the iframe's CSS selector.
+        frame: String,
+        /// The iframe document's URL (absent for `main`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
     },
     /// `navigate`: the URL loaded (relative URLs resolved).
     Url {
@@ -115,15 +145,6 @@ pub enum StepDetail {
         /// Files set on the input.
         files: usize,
     },
-    /// `download`: what the page downloaded.
-    Download {
-        /// The file name the page suggested (untrusted).
-        suggested_filename: String,
-        /// Size of the saved file.
-        bytes: u64,
-        /// Always true: the name is page data.
-        untrusted: bool,
-    },
     /// `tab { operation = "list" }`: every open tab.
     Tabs {
         /// The tabs in opening order.
@@ -133,7 +154,9 @@ pub enum StepDetail {
     TabOpened {
         /// Its index.
         index: usize,
-        /// Its label, `null` when it has none.
+        /// Its label, `null` when it has none (always written, and required on reading, so a
+        /// `TabSwitched` is not read as this).
+        #[serde(deserialize_with = "Option::deserialize")]
         label: Option<String>,
     },
     /// `tab { operation = "switch" }`: the tab now current.
@@ -147,14 +170,6 @@ pub enum StepDetail {
         closed: usize,
         /// Tabs still open.
         open: usize,
-    },
-    /// `frame`: the document later steps act in.
-    Frame {
-        /// `main`, or the iframe's CSS selector.
-        frame: String,
-        /// The iframe document's URL (absent for `main`).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        url: Option<String>,
     },
     /// `dialog { operation = "status" }`.
     Dialog(DialogStatus),
@@ -206,18 +221,6 @@ pub enum StepDetail {
         /// Trace events.
         events: usize,
     },
-    /// `screenshot`: the PNG's size.
-    Screenshot {
-        /// PNG bytes.
-        bytes: usize,
-    },
-    /// `accessibility`: the size of the tree written.
-    Accessibility {
-        /// Nodes in the tree.
-        nodes: usize,
-        /// Interactive nodes among them.
-        interactive: usize,
-    },
     /// `snapshot`: the size of the observation.
     Snapshot {
         /// Nodes in the tree.
@@ -226,6 +229,13 @@ pub enum StepDetail {
         interactive_nodes: usize,
         /// Whether the step asked for interactive nodes only.
         interactive: bool,
+    },
+    /// `accessibility`: the size of the tree written.
+    Accessibility {
+        /// Nodes in the tree.
+        nodes: usize,
+        /// Interactive nodes among them.
+        interactive: usize,
     },
     /// `console`: messages written.
     Console {
@@ -241,14 +251,6 @@ pub enum StepDetail {
         /// Whether the log was emptied.
         cleared: bool,
     },
-    /// `expect` without stability: what the reading that held saw, and how long the step
-    /// waited for it (0 when it held at once).
-    Observed {
-        /// The resolver's observation (untrusted page data; its shape is the condition's).
-        observed: Value,
-        /// From the step's start to the reading that held, ms.
-        waited_ms: u64,
-    },
     /// `expect` with stability: the condition held, then every planned sample held.
     Stable {
         /// Samples taken.
@@ -256,6 +258,14 @@ pub enum StepDetail {
         /// The stability window, ms.
         window_ms: u32,
         /// From the step's start to the first reading that held (where the window starts), ms.
+        waited_ms: u64,
+    },
+    /// `expect` without stability: what the reading that held saw, and how long the step
+    /// waited for it (0 when it held at once).
+    Observed {
+        /// The resolver's observation (untrusted page data; its shape is the condition's).
+        observed: Value,
+        /// From the step's start to the reading that held, ms.
         waited_ms: u64,
     },
     /// `wait`: how long it took and (except `load = "networkidle"`) what it last saw.
@@ -269,7 +279,7 @@ pub enum StepDetail {
 }
 
 /// One tab of `tab { operation = "list" }`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TabEntry {
     /// Position in opening order.
     pub index: usize,
@@ -284,7 +294,7 @@ pub struct TabEntry {
 }
 
 /// `dialog { operation = "status" }`: `{"open": false}`, or the open dialog's facts.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DialogStatus {
     /// Whether a dialog is open.
     pub open: bool,
@@ -294,7 +304,7 @@ pub struct DialogStatus {
 }
 
 /// A JavaScript dialog that is open.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OpenDialog {
     /// `alert`, `confirm`, `prompt` or `beforeunload`.
     #[serde(rename = "type")]
@@ -392,12 +402,20 @@ mod tests {
             Console { messages: 3, cleared: true } => { "messages": 3, "cleared": true };
             PageErrors { errors: 0, cleared: false } => { "errors": 0, "cleared": false };
             Observed { observed: json!({ "count": 1 }), waited_ms: 0 } => { "observed": { "count": 1 }, "waited_ms": 0 };
+            Observed { observed: Value::Null, waited_ms: 3 } => { "observed": null, "waited_ms": 3 };
             Stable { samples: 5, window_ms: 400, waited_ms: 620 } => { "samples": 5, "window_ms": 400, "waited_ms": 620 };
             Waited { waited_ms: 12, observed: Some(Value::Null) } => { "waited_ms": 12, "observed": null };
             Waited { waited_ms: 501, observed: None } => { "waited_ms": 501 };
         };
         for (detail, want) in cases {
             let text = serde_json::to_string(&detail).unwrap();
+            // Read back, it prints the same object (the variant it reads as may print alike).
+            let back: StepDetail = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                Value::from(back.clone()),
+                want,
+                "{text} read back as {back:?}"
+            );
             assert_eq!(Value::from(detail), want, "{text}");
         }
     }

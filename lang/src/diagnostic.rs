@@ -7,10 +7,10 @@
 
 use crate::code::Code;
 use crate::span::Span;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How serious a diagnostic is. Admission errors block a file; warnings do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The file is not admitted.
@@ -20,7 +20,7 @@ pub enum Severity {
 }
 
 /// A secondary location that explains the primary one (e.g. "first defined here").
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SecondaryLabel {
     /// Where.
     pub span: Span,
@@ -29,7 +29,7 @@ pub struct SecondaryLabel {
 }
 
 /// A problem found while admitting one file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// The stable code.
     pub code: Code,

@@ -578,7 +578,7 @@ async fn run_scenario<D: SurfaceDriver>(
         let failed = match end.into_result("scenario", scenario.timeout_ms) {
             Ok(output) => {
                 record.evidence = output.evidence.iter().map(EvidenceRecord::from).collect();
-                record.detail = output.detail.map(Into::into);
+                record.detail = output.detail;
                 None
             }
             Err(StepFailed {

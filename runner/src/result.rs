@@ -96,9 +96,9 @@ pub struct StepResult {
     pub duration_ms: u64,
     /// Evidence the step wrote.
     pub evidence: Vec<EvidenceRecord>,
-    /// Step-specific facts from the driver: the JSON of its typed `a3s_test_driver::StepDetail`,
-    /// kept as JSON because result files are read back (`merge` of shards).
-    pub detail: Option<serde_json::Value>,
+    /// Step-specific facts from the driver, typed (result files are read back by `merge` of
+    /// shards: [`a3s_test_driver::StepDetail`] reads its own JSON back).
+    pub detail: Option<a3s_test_driver::StepDetail>,
     /// The failure, when it failed.
     pub failure: Option<FailureRecord>,
 }

@@ -301,69 +301,9 @@ pub struct Started {
     pub next: String,
 }
 
-pub use a3s_test_runner::session::reply::{Closing, Executed, SessionReport};
-
-/// What `finish` and `abort` report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Closed {
-    /// The session report (the supervisor's, or a forced close's).
-    pub report: ClosedReport,
-    /// The command to run next.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next: Option<String>,
-    /// No owned process remains.
-    #[serde(default)]
-    pub cleanup_verified: bool,
-    /// Pids of owned processes that survived.
-    #[serde(default)]
-    pub survivors: Vec<u32>,
-    /// Requests the network policy blocked since the last answer (untrusted URLs).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub blocked_requests: Vec<String>,
-}
-
-/// The report of a close: the supervisor's, or the CLI's own when it had to stop the recorded
-/// processes without one.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum ClosedReport {
-    /// The supervisor closed the session (also `report.json`).
-    Supervisor(SessionReport),
-    /// No supervisor answered; the recorded process groups were stopped here.
-    Forced(ForcedReport),
-}
-
-impl ClosedReport {
-    /// How the session ended (`passed`, `aborted` …); `None` for a forced close.
-    pub fn status(&self) -> Option<&str> {
-        match self {
-            ClosedReport::Supervisor(r) => Some(&r.status),
-            ClosedReport::Forced(_) => None,
-        }
-    }
-}
-
-/// A forced close's report (fields alphabetical: it printed through a sorted `Value` before it
-/// was typed, and prints the same).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ForcedReport {
-    /// Why the supervisor could not close it (none when the session was in cleanup).
-    #[serde(serialize_with = "sorted")]
-    pub cause: Option<SessionError>,
-    /// Always true.
-    pub forced: bool,
-    /// The session id.
-    pub session: SessionId,
-    /// Its state after the close.
-    pub state: SessionState,
-}
-
-/// `value` printed with its keys sorted, as a `serde_json::Value` prints.
-fn sorted<T: Serialize, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-    serde_json::to_value(value)
-        .map_err(serde::ser::Error::custom)?
-        .serialize(s)
-}
+pub use a3s_test_runner::session::reply::{
+    Closed, ClosedReport, Closing, Executed, ForcedReport, SessionReport,
+};
 
 /// What `show` reports.
 #[derive(Debug, Serialize)]
@@ -563,7 +503,9 @@ fn with_cleanup(
     closed.cleanup_verified = survivors.is_empty();
     closed.survivors = survivors;
     if !closed.survivors.is_empty() {
-        return Err(cleanup::failed(session, &closed.survivors).with_detail(&closed));
+        return Err(
+            cleanup::failed(session, &closed.survivors).with(|d| d.closed = Some(Box::new(closed)))
+        );
     }
     Ok(closed)
 }
@@ -578,22 +520,23 @@ fn forced(
 ) -> Result<Closed, SessionError> {
     let (dir, _) = load(ctx, session)?;
     let (file, survivors) = cleanup::force_close(&dir, done, reason)?;
-    let report = ForcedReport {
-        cause,
-        forced: true,
-        session: file.id,
-        state: file.state,
+    let closed = Closed {
+        report: ClosedReport::Forced(ForcedReport {
+            cause,
+            forced: true,
+            session: file.id,
+            state: file.state,
+        }),
+        next: None,
+        cleanup_verified: survivors.is_empty(),
+        survivors,
+        blocked_requests: Vec::new(),
     };
-    if survivors.is_empty() {
-        Ok(Closed {
-            report: ClosedReport::Forced(report),
-            next: None,
-            cleanup_verified: true,
-            survivors,
-            blocked_requests: Vec::new(),
-        })
+    if closed.cleanup_verified {
+        Ok(closed)
     } else {
-        Err(cleanup::failed(session, &survivors).with_detail(&report))
+        let failed = cleanup::failed(session, &closed.survivors);
+        Err(failed.with(|d| d.closed = Some(Box::new(closed))))
     }
 }
 
@@ -804,7 +747,7 @@ mod tests {
         };
         prints_as_value(&report);
         prints_as_value(&ClosedReport::Supervisor(report));
-        let cause = SessionError::new(SessionCode::Cleanup, "gone").with_detail(json!({"b": 1}));
+        let cause = SessionError::new(SessionCode::Cleanup, "gone").with_next("finish".into());
         for cause in [None, Some(cause)] {
             prints_as_value(&ClosedReport::Forced(ForcedReport {
                 cause,

@@ -3,10 +3,10 @@
 //! those refs to (a structural CSS path means nothing to the agent that sent `@e3`).
 
 use super::code::SessionError;
+use super::reply::Resolved;
 use super::statement::print_target;
 use a3s_test_driver::StepFailure;
 use a3s_test_lang::ir::Target;
-use serde_json::json;
 
 /// Longest statement quoted in a one-line message, in characters.
 const STATEMENT_CLIP: usize = 160;
@@ -60,18 +60,11 @@ pub fn step_failed(
             statement_line(statement),
             in_ref_terms(&failure.message, resolved)
         );
-        return SessionError::new(super::code::SessionCode::ReviewOverlay, message)
-            .with_detail(json!({ "statement": statement, "failure": failure }));
+        return SessionError::new(super::code::SessionCode::ReviewOverlay, message).with(|d| {
+            d.statement = Some(statement.to_string());
+            d.failure = Some(failure);
+        });
     }
-    let detail = json!({
-        "failure": failure,
-        "class": failure.code.class(),
-        "statement": statement,
-        "refs": resolved
-            .iter()
-            .map(|(r, t)| json!({ "ref": r, "target": print_target(t) }))
-            .collect::<Vec<_>>(),
-    });
     let message = format!(
         "`{}` ran and failed: {}: {}",
         statement_line(statement),
@@ -79,18 +72,25 @@ pub fn step_failed(
         in_ref_terms(&failure.message, resolved)
     );
     SessionError::new(super::code::SessionCode::StepFailed, message)
-        .with_detail(detail)
+        .with(|d| {
+            d.class = Some(failure.code.class());
+            d.failure = Some(failure);
+            d.statement = Some(statement.to_string());
+            d.refs = resolved
+                .iter()
+                .map(|(r, t)| Resolved {
+                    reference: r.clone(),
+                    target: print_target(t),
+                })
+                .collect();
+        })
         .after_dispatch()
 }
 
 /// A refusal before dispatch, with the statement it refused in the detail (the message already
 /// names the ref or the rule).
 pub fn refused(error: SessionError, statement: &str) -> SessionError {
-    let mut detail = error.detail.clone().unwrap_or_else(|| json!({}));
-    if let Some(map) = detail.as_object_mut() {
-        map.insert("statement".into(), json!(statement));
-    }
-    error.with_detail(detail)
+    error.with(|d| d.statement = Some(statement.to_string()))
 }
 
 #[cfg(test)]
@@ -125,8 +125,8 @@ mod tests {
             .message
             .ends_with("@e3 is covered by <div#overlay>; also @e3"));
         let detail = e.detail.unwrap();
-        assert_eq!(detail["refs"][0]["ref"], "@e3");
-        assert_eq!(detail["dispatched"], true);
+        assert_eq!(detail.refs[0].reference, "@e3");
+        assert!(detail.dispatched);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! lifecycle failures. Each gate refuses with its own code so an agent (and a test) can tell
 //! which check stopped a statement before anything was dispatched.
 
+use super::error_detail::ErrorDetail;
 use serde::{Deserialize, Serialize};
 
 a3s_test_lang::define_codes! {
@@ -123,11 +124,11 @@ pub struct SessionError {
     pub code: SessionCode,
     /// One plain sentence.
     pub message: String,
-    /// Extra facts (admission diagnostics, the driver failure code, a report, the next command,
-    /// …): free-form JSON printed as it is, because each code's facts differ and some are the
-    /// page's or the driver's own (a driver failure, a Page Context rule).
+    /// The facts beyond the sentence (admission diagnostics, the driver's failure, the page
+    /// after a failed step, a cleanup report, the next command …), typed; absent when there
+    /// are none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<serde_json::Value>,
+    pub detail: Option<Box<ErrorDetail>>,
 }
 
 impl SessionError {
@@ -152,57 +153,39 @@ impl SessionError {
         SessionError::new(code, err.to_string())
     }
 
-    /// Attach detail: any serializable fact (a report, a result, a `json!` object), so a
-    /// caller never has to turn it into JSON first on an error path. A value JSON cannot hold
-    /// (a map with non-string keys; no type of this crate) leaves the error without detail
-    /// instead of panicking.
-    pub fn with_detail(mut self, detail: impl Serialize) -> Self {
-        self.detail = serde_json::to_value(detail).ok();
+    /// The detail, created empty when the error had none, for a caller to add its facts.
+    pub fn detail_mut(&mut self) -> &mut ErrorDetail {
+        self.detail.get_or_insert_with(Default::default)
+    }
+
+    /// Add facts: `add` fills in the fields it knows, on the detail the error already has.
+    pub fn with(mut self, add: impl FnOnce(&mut ErrorDetail)) -> Self {
+        add(self.detail_mut());
         self
     }
 
-    /// Mark an error raised after the statement was dispatched (`"dispatched": true` in the
-    /// detail), so it is told apart from the same code raised by a gate: the page may have
-    /// changed.
-    pub fn after_dispatch(mut self) -> Self {
-        let mut detail = self.detail.take().unwrap_or_else(|| serde_json::json!({}));
-        if let Some(map) = detail.as_object_mut() {
-            map.insert("dispatched".into(), serde_json::Value::Bool(true));
-        }
-        self.detail = Some(detail);
-        self
+    /// Mark an error raised after the statement was dispatched, so it is told apart from the
+    /// same code raised by a gate: the page may have changed.
+    pub fn after_dispatch(self) -> Self {
+        self.with(|d| d.dispatched = true)
     }
 
-    /// Name the command that gets the agent further (`"next"` in the detail, where the CLI
+    /// Name the command that gets the agent further (`next` in the detail, where the CLI
     /// prints it and reads it back with [`Self::next`]); the supervisor sends it as the typed
     /// `next` of its answer and the client puts it here.
-    pub fn with_next(mut self, next: String) -> Self {
-        let mut detail = self.detail.take().unwrap_or_else(|| serde_json::json!({}));
-        if let Some(map) = detail.as_object_mut() {
-            map.insert("next".into(), serde_json::Value::String(next));
-        }
-        self.detail = Some(detail);
-        self
+    pub fn with_next(self, next: String) -> Self {
+        self.with(|d| d.next = Some(next))
     }
 
     /// The command this error names to run next ([`Self::with_next`]).
     pub fn next(&self) -> Option<&str> {
-        self.detail
-            .as_ref()
-            .and_then(|d| d.get("next"))
-            .and_then(serde_json::Value::as_str)
+        self.detail.as_ref()?.next.as_deref()
     }
 
     /// True when the statement reached the browser before this error (a step failure, or the
     /// page leaving the origins after the step ran).
     pub fn dispatched(&self) -> bool {
-        self.code == SessionCode::StepFailed
-            || self
-                .detail
-                .as_ref()
-                .and_then(|d| d.get("dispatched"))
-                .and_then(serde_json::Value::as_bool)
-                .unwrap_or(false)
+        self.code == SessionCode::StepFailed || self.detail.as_ref().is_some_and(|d| d.dispatched)
     }
 
     /// The exit code of the command that ended with this error: 1 when the statement ran and

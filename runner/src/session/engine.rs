@@ -25,7 +25,9 @@ use super::protocol::{
     self, Call, Envelope, Exec, Finish, FinishStatus, Inspect, Replied, Request,
 };
 use super::repair_page;
-use super::reply::{CleanupReport, Closing, Executed, Resolved, SessionReport};
+use super::reply::{
+    CleanupReport, Closed, ClosedReport, Closing, Executed, Resolved, SessionReport,
+};
 use super::statement::replace_refs;
 use super::view::{Observation, ViewRequest, ViewState};
 use crate::cancel::CancelToken;
@@ -64,24 +66,6 @@ pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
 /// step that waited out the turn: with [`TURN_BOUND`] it stays well inside the client's
 /// [`super::client::TURN_TIMEOUT`].
 pub const AFTER_ACTION_OBSERVE: Duration = Duration::from_secs(15);
-
-/// True when the step of `e` reached the page (the step runner's failure, marked so by
-/// [`super::answer::step_failed`]), as opposed to the same code raised before dispatch.
-fn dispatched_here(e: &SessionError) -> bool {
-    e.detail
-        .as_ref()
-        .and_then(|d| d.get("dispatched"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
-}
-
-/// The observation id in a turn's answer: an `observe` answer's `observation` number, or the
-/// `observation` object an exec answered with (`then_observe`).
-fn observation_id(v: Option<&Value>) -> Option<u64> {
-    let v = v?;
-    v.as_u64()
-        .or_else(|| v.get("observation").and_then(Value::as_u64))
-}
 
 /// The target a `@eN` ref is dispatched through, or the true reason it cannot be: its node left
 /// the page, or nothing names it alone (or the browser could not be asked).
@@ -426,7 +410,11 @@ impl<D: AgentDriver> Engine<D> {
         let outcome = match &result {
             Ok(reply) => TurnOutcome::passed(reply.observation()),
             Err(e) => TurnOutcome {
-                observation: observation_id(e.detail.as_ref().and_then(|d| d.get("observation"))),
+                observation: e
+                    .detail
+                    .as_ref()
+                    .and_then(|d| d.observation.as_ref())
+                    .map(|seen| seen.observation),
                 ..TurnOutcome::failed(e)
             },
         };
@@ -456,10 +444,7 @@ impl<D: AgentDriver> Engine<D> {
             Err(e) => {
                 // A failed step answered with the page after it needs no "observe" hint: what
                 // follows an observation is the agent's choice.
-                let observed = e
-                    .detail
-                    .as_ref()
-                    .is_some_and(|d| d.get("observation").is_some());
+                let observed = e.detail.as_ref().is_some_and(|d| d.observation.is_some());
                 let next = if observed {
                     next::after_observe(&self.file)
                 } else {
@@ -679,7 +664,7 @@ impl<D: AgentDriver> Engine<D> {
                     SessionCode::StepFailed,
                     format!("the Page Context delta was rejected: {e}"),
                 )
-                .with_detail(json!({ "page_context_code": e.rule.as_str() }))
+                .with(|d| d.page_context_code = Some(e.rule))
             })?;
         }
         // One handshake per inspect: the observation reuses the bridge found above.
@@ -871,7 +856,7 @@ impl<D: AgentDriver> Engine<D> {
                 })
                 .collect(),
             evidence: output.evidence,
-            detail: output.detail.map(Into::into),
+            detail: output.detail,
             url: now_url,
             untrusted: true,
             next: Some(next::after_exec(&self.file)),
@@ -921,15 +906,18 @@ impl<D: AgentDriver> Engine<D> {
                 }
                 Ok(executed)
             }
-            Err(e) if e.code == SessionCode::StepFailed && dispatched_here(&e) => {
+            // The step ran (the step runner's failure, marked so by `answer::step_failed`), as
+            // opposed to the same code raised before dispatch: answer with the page after it.
+            Err(e)
+                if e.code == SessionCode::StepFailed
+                    && e.detail.as_ref().is_some_and(|d| d.dispatched) =>
+            {
                 let deadline = self.after_action_deadline();
                 let seen = self.observe_with(view, None, deadline).await;
-                let mut detail = e.detail.clone().unwrap_or_else(|| json!({}));
-                match seen {
-                    Ok(seen) => detail["observation"] = json!(seen),
-                    Err(oe) => detail["observation_error"] = json!(oe),
-                }
-                Err(e.with_detail(detail))
+                Err(e.with(|d| match seen {
+                    Ok(seen) => d.observation = Some(Box::new(seen)),
+                    Err(oe) => d.observation_error = Some(Box::new(oe)),
+                }))
             }
             Err(e) => Err(e),
         }
@@ -1060,7 +1048,15 @@ impl<D: AgentDriver> Engine<D> {
         self.file.save(&self.dir)?;
         if !report.cleanup.problems.is_empty() {
             let message = report.cleanup.problems.join("; ");
-            return Err(SessionError::new(SessionCode::Cleanup, message).with_detail(&report));
+            let closed = Closed {
+                report: ClosedReport::Supervisor(report),
+                next: None,
+                cleanup_verified: false,
+                survivors: Vec::new(),
+                blocked_requests: Vec::new(),
+            };
+            return Err(SessionError::new(SessionCode::Cleanup, message)
+                .with(|d| d.closed = Some(Box::new(closed))));
         }
         Ok(Closing {
             report,

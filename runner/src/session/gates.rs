@@ -12,7 +12,6 @@ use super::statement::refs_in;
 use a3s_test_driver::Capabilities;
 use a3s_test_lang::code::Code;
 use a3s_test_lang::ir::{Action, Step, TabOperation};
-use serde_json::json;
 
 /// Gate 1 (schema): exactly one admitted step. `@uN` targets are refused by the front end; that
 /// diagnostic is reported as the target-type gate, since the statement is well formed.
@@ -35,7 +34,7 @@ pub fn schema(source: &str) -> Result<Step, SessionError> {
             })
             .unwrap_or_else(|| "the statement was not admitted".into());
         SessionError::new(code, format!("the statement was not admitted: {first}"))
-            .with_detail(json!({ "diagnostics": diagnostics }))
+            .with(|d| d.diagnostics = diagnostics)
     })
 }
 

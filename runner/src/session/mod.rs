@@ -25,6 +25,7 @@ pub mod cleanup;
 pub mod client;
 pub mod code;
 pub mod engine;
+pub mod error_detail;
 pub mod event;
 pub mod file;
 pub mod gates;

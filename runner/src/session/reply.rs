@@ -8,9 +8,11 @@
 //! byte-identical to that.
 
 use super::code::SessionError;
+use super::file::SessionState;
 use super::view::Observation;
-use a3s_test_driver::EvidenceFile;
+use a3s_test_driver::{EvidenceFile, StepDetail};
 use a3s_test_lang::ir::ActionKind;
+use a3s_test_ledger::SessionId;
 use serde::{Deserialize, Serialize};
 
 /// One ref a step resolved.
@@ -38,12 +40,10 @@ pub struct Executed {
     /// The evidence files the step wrote.
     #[serde(default)]
     pub evidence: Vec<EvidenceFile>,
-    /// The driver's step-specific facts (tab list, dialog status, download …): the JSON of its
-    /// typed `a3s_test_driver::StepDetail`, kept as JSON on the wire because that type is
-    /// untagged and serialize-only (several variants share a shape, so it cannot be read back
-    /// unambiguously) and the CLI prints it as it is.
+    /// The driver's step-specific facts (tab list, dialog status, download, how long an
+    /// `expect` waited …), typed; printed in the shape a suite's results record them.
     #[serde(default)]
-    pub detail: Option<serde_json::Value>,
+    pub detail: Option<StepDetail>,
     /// The page URL after the step.
     #[serde(default)]
     pub url: String,
@@ -119,4 +119,66 @@ pub struct Closing {
     /// Requests the network policy blocked since the last answer (untrusted URLs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocked_requests: Vec<String>,
+}
+
+/// What `finish` and `abort` report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Closed {
+    /// The session report (the supervisor's, or a forced close's).
+    pub report: ClosedReport,
+    /// The command to run next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    /// No owned process remains.
+    #[serde(default)]
+    pub cleanup_verified: bool,
+    /// Pids of owned processes that survived.
+    #[serde(default)]
+    pub survivors: Vec<u32>,
+    /// Requests the network policy blocked since the last answer (untrusted URLs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_requests: Vec<String>,
+}
+
+/// The report of a close: the supervisor's, or the CLI's own when it had to stop the recorded
+/// processes without one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ClosedReport {
+    /// The supervisor closed the session (also `report.json`).
+    Supervisor(SessionReport),
+    /// No supervisor answered; the recorded process groups were stopped here.
+    Forced(ForcedReport),
+}
+
+impl ClosedReport {
+    /// How the session ended (`passed`, `aborted` …); `None` for a forced close.
+    pub fn status(&self) -> Option<&str> {
+        match self {
+            ClosedReport::Supervisor(r) => Some(&r.status),
+            ClosedReport::Forced(_) => None,
+        }
+    }
+}
+
+/// A forced close's report (fields alphabetical: it printed through a sorted `Value` before it
+/// was typed, and prints the same).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForcedReport {
+    /// Why the supervisor could not close it (none when the session was in cleanup).
+    #[serde(serialize_with = "sorted")]
+    pub cause: Option<SessionError>,
+    /// Always true.
+    pub forced: bool,
+    /// The session id.
+    pub session: SessionId,
+    /// Its state after the close.
+    pub state: SessionState,
+}
+
+/// `value` printed with its keys sorted, as a `serde_json::Value` prints.
+fn sorted<T: Serialize, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(value)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
 }

@@ -77,13 +77,10 @@ impl Failure for SessionError {
     /// `observe` prints it.
     fn carried(&self) -> Option<String> {
         let detail = self.detail.as_ref()?;
-        if let Some(seen) = detail.get("observation") {
-            let seen: Observation = serde_json::from_value(seen.clone()).ok()?;
-            return Some(observation_human(&seen));
+        if let Some(seen) = &detail.observation {
+            return Some(observation_human(seen));
         }
-        let failed: SessionError =
-            serde_json::from_value(detail.get("observation_error")?.clone()).ok()?;
-        Some(observation_error_line(&failed))
+        Some(observation_error_line(detail.observation_error.as_deref()?))
     }
 }
 

@@ -16,6 +16,7 @@ use crate::ops::verbs::{
     SelectParams, TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
 };
 use crate::ops::Context;
+use a3s_test_driver::StepDetail;
 use a3s_test_runner::session::view::{Form, Observation};
 use a3s_test_runner::session::SessionError;
 use clap::{Args, Subcommand};
@@ -110,13 +111,14 @@ pub struct SuperviseArgs {
 
 fn exec_human(v: &Executed) -> String {
     // An `expect` or `wait` says how long it waited for its condition.
-    let waited = v
-        .detail
-        .as_ref()
-        .and_then(|d| d.get("waited_ms"))
-        .and_then(serde_json::Value::as_u64)
-        .map(|ms| format!(", waited {ms} ms"))
-        .unwrap_or_default();
+    let waited = match &v.detail {
+        Some(
+            StepDetail::Observed { waited_ms, .. }
+            | StepDetail::Stable { waited_ms, .. }
+            | StepDetail::Waited { waited_ms, .. },
+        ) => format!(", waited {waited_ms} ms"),
+        _ => String::new(),
+    };
     let mut out = format!("passed: {} (turn {}{waited})\n", v.step, v.turn);
     for r in &v.resolved {
         out.push_str(&format!("{} → {}\n", r.reference, r.target));

@@ -6,16 +6,17 @@ use super::diff::{self, Delta};
 use super::handshake::{self, Bridge};
 use crate::session::code::{SessionCode, SessionError};
 use a3s_test_driver::failure::FailureCode;
-use a3s_test_driver::{AgentContext, PageContextMethod, PageContextReply};
+use a3s_test_driver::{AgentContext, PageContextMethod, PageContextReply, StepFailure};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
 /// A driver-coded failure (`test.driver.web.*`) reported through the session.
 pub fn driver_error(code: FailureCode, message: impl Into<String>) -> SessionError {
     let message = message.into();
-    SessionError::new(SessionCode::StepFailed, format!("{code}: {message}")).with_detail(
-        json!({ "failure": { "code": code.as_str(), "message": message }, "class": code.class() }),
-    )
+    SessionError::new(SessionCode::StepFailed, format!("{code}: {message}")).with(|d| {
+        d.failure = Some(StepFailure::new(code, message));
+        d.class = Some(code.class());
+    })
 }
 
 /// The value a bridge call answered, or the caller's error for an absent bridge or a method that
@@ -157,6 +158,6 @@ pub async fn delta_since<C: AgentContext>(
             SessionCode::StaleRef,
             format!("the Page Context delta was rejected: {e}; observe again"),
         )
-        .with_detail(json!({ "page_context_code": e.rule.as_str() }))
+        .with(|d| d.page_context_code = Some(e.rule))
     })
 }

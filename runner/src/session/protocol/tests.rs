@@ -54,7 +54,12 @@ fn executed() -> Executed {
             target: "role(\"button\", \"Save\")".into(),
         }],
         evidence: Vec::new(),
-        detail: Some(json!({ "element": "<button>", "hit": "<button>", "x": 1.5, "y": 2.0 })),
+        detail: Some(a3s_test_driver::StepDetail::Clicked {
+            element: "<button>".into(),
+            hit: "<button>".into(),
+            x: 1.5,
+            y: 2.0,
+        }),
         url: "http://127.0.0.1:1/".into(),
         untrusted: true,
         next: Some("a3s-test agent observe --session s".into()),
@@ -205,7 +210,7 @@ fn only_the_replies_that_show_blocked_requests_take_them() {
 #[test]
 fn an_error_reads_back_with_its_next_command_in_the_detail() {
     let error = SessionError::new(SessionCode::StaleRef, "@e2 is stale")
-        .with_detail(json!({ "statement": "click { target = ref(\"@e2\") }" }));
+        .with(|d| d.statement = Some("click { target = ref(\"@e2\") }".into()));
     let next = "a3s-test agent observe --session s".to_string();
     let line = Envelope::<Replied>::error(error.clone(), Some(next.clone())).to_line();
     let wire: Value = serde_json::from_slice(&line).unwrap();
@@ -223,8 +228,8 @@ fn an_error_reads_back_with_its_next_command_in_the_detail() {
     let e = read.into_result().unwrap_err();
     assert_eq!(e.next(), Some(next.as_str()));
     assert_eq!(
-        e.detail,
-        Some(json!({ "statement": "click { target = ref(\"@e2\") }", "next": next }))
+        serde_json::to_value(&e.detail).unwrap(),
+        json!({ "statement": "click { target = ref(\"@e2\") }", "next": next })
     );
     // Without a next command the error is the supervisor's, untouched.
     let line = Envelope::<Replied>::error(error.clone(), None).to_line();
