@@ -1360,6 +1360,19 @@ pub struct DevServer {
     pub url: String,
     /// How long to wait for `url`.
     pub startup_timeout_ms: u64,
+    /// `reuse_existing`: when `url` already answers before launch, use that server and start
+    /// nothing. `None` leaves it to the run: reuse, except in CI (`CI` set), where a server
+    /// nobody started is more likely a leftover than the one meant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse_existing: Option<bool>,
+}
+
+impl DevServer {
+    /// Whether a server already answering at `url` is used instead of starting one: the
+    /// project's `reuse_existing`, else yes outside CI and no in CI.
+    pub fn reuses(&self, in_ci: bool) -> bool {
+        self.reuse_existing.unwrap_or(!in_ci)
+    }
 }
 
 /// `browser { … }`.

@@ -45,14 +45,34 @@ pub enum DevServerError {
         source: std::io::Error,
     },
     /// It exited before answering.
-    #[error("the dev server exited before answering at {url} ({status}); see {log}")]
+    #[error(
+        "the dev server exited before answering at {url} ({status}){}; see {log}",
+        taken_port.map(|p| format!(": port {p} is taken by another process")).unwrap_or_default()
+    )]
     Exited {
         /// The URL polled.
         url: String,
         /// Its exit status.
         status: String,
+        /// The port of `url` when something else accepts connections on it: most likely why
+        /// the server died.
+        taken_port: Option<u16>,
         /// The log file.
         log: String,
+    },
+    /// Something already answers at the URL and reuse is off: starting the server would die on
+    /// the taken port, or worse, the run would test whatever answers there.
+    #[error(
+        "{url} already answers before the dev server was started, and reuse is off ({why}): stop \
+         whatever listens on port {port}, or set `reuse_existing = true` in `dev_server`"
+    )]
+    AlreadyAnswering {
+        /// The URL.
+        url: String,
+        /// Its port.
+        port: u16,
+        /// Why reuse is off: `CI` is set, or the project said `reuse_existing = false`.
+        why: &'static str,
     },
     /// No answer before the deadline.
     #[error("the dev server did not answer at {url} within {timeout_ms} ms; see {log}")]
@@ -76,6 +96,53 @@ pub struct DevServer {
     pgid: i32,
     /// Stops the group if this process dies without [`DevServer::stop`].
     watchdog: Option<GroupWatchdog>,
+}
+
+/// The port of `url` when something accepts TCP connections on it (bounded by [`PROBE_BOUND`]).
+async fn taken_port(url: &url::Url) -> Option<u16> {
+    let (host, port) = (url.host_str()?, url.port_or_known_default()?);
+    let connect = tokio::net::TcpStream::connect((host, port));
+    match tokio::time::timeout(PROBE_BOUND, connect).await {
+        Ok(Ok(_)) => Some(port),
+        _ => None,
+    }
+}
+
+/// How a run got its dev server.
+#[derive(Debug)]
+pub enum DevServerUse {
+    /// Started here, owned by the run, stopped at its end.
+    Started(DevServer),
+    /// Already answering at the URL before launch, and reuse was on: nothing was started.
+    Reused,
+}
+
+/// Use the project's dev server: when `url` already answers and `reuse` is on, use it as it is;
+/// when it answers and reuse is off, refuse ([`DevServerError::AlreadyAnswering`]); otherwise
+/// [`DevServer::start`] it. `reuse_off_because` words why reuse is off, for that refusal.
+pub async fn prepare(
+    settings: &a3s_test_lang::ir::DevServer,
+    reuse: bool,
+    reuse_off_because: &'static str,
+    log: (&Dir, &str),
+    cancel: impl std::future::Future<Output = ()>,
+) -> Result<DevServerUse, DevServerError> {
+    let url = &settings.url;
+    let probe_url = parse_http_url(url).ok_or_else(|| DevServerError::BadUrl(url.clone()))?;
+    if http::answers(&probe_url, PROBE_BOUND).await {
+        if reuse {
+            return Ok(DevServerUse::Reused);
+        }
+        return Err(DevServerError::AlreadyAnswering {
+            url: url.clone(),
+            port: probe_url.port_or_known_default().unwrap_or(80),
+            why: reuse_off_because,
+        });
+    }
+    let timeout = Duration::from_millis(settings.startup_timeout_ms);
+    DevServer::start(&settings.command, url, timeout, log, cancel)
+        .await
+        .map(DevServerUse::Started)
 }
 
 /// The URL the readiness probe asks: `http://host[:port][/path]` only.
@@ -171,6 +238,7 @@ impl DevServer {
                 return Err(DevServerError::Exited {
                     url: url.to_string(),
                     status: status.to_string(),
+                    taken_port: taken_port(&probe_url).await,
                     log,
                 });
             }

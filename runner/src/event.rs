@@ -47,6 +47,12 @@ pub enum RunEventKind {
         /// `.a3s-test/runs/<run-id>/`.
         artifact_root: PathBuf,
     },
+    /// The project's dev server already answered at its URL, so the run uses it and started
+    /// nothing (outside CI, or `reuse_existing = true`).
+    DevServerReused {
+        /// The URL that answered.
+        url: String,
+    },
     /// The driver (browser) is up.
     DriverStarted {
         /// How long the launch took.

@@ -7,7 +7,7 @@
 //! reported as a cleanup failure) → finalize the result and emit `RunFinished`.
 
 use crate::cancel::CancelToken;
-use crate::devserver::DevServer;
+use crate::devserver::{self, DevServerUse};
 use crate::event::{EventSender, RunEventKind};
 use crate::evidence::ArtifactRoot;
 use crate::executor::{execute, DriverLauncher, Execution, ExecutorConfig};
@@ -35,6 +35,9 @@ pub struct RunConfig {
     pub executor: ExecutorConfig,
     /// The project's dev server, if it has one.
     pub dev_server: Option<a3s_test_lang::ir::DevServer>,
+    /// The run is in CI (`CI` set): a dev server already answering is not reused unless the
+    /// project says `reuse_existing = true`.
+    pub in_ci: bool,
     /// Sweep this process's subtree at the end (the CLI: yes; in-process tests: no, the test
     /// harness's own children live in the same subtree).
     pub sweep_processes: bool,
@@ -71,17 +74,16 @@ pub async fn run<L: DriverLauncher>(
     let mut execution = None;
     if let (Some(settings), false) = (&config.dev_server, plan.scenarios.is_empty()) {
         let log = (config.artifacts().dir(), DEV_SERVER_LOG);
-        let timeout = Duration::from_millis(settings.startup_timeout_ms);
-        match DevServer::start(
-            &settings.command,
-            &settings.url,
-            timeout,
-            log,
-            cancel.cancelled(),
-        )
-        .await
-        {
-            Ok(s) => server = Some(s),
+        let why = match settings.reuse_existing {
+            Some(false) => "`reuse_existing = false`",
+            _ => "`CI` is set",
+        };
+        let reuse = settings.reuses(config.in_ci);
+        match devserver::prepare(settings, reuse, why, log, cancel.cancelled()).await {
+            Ok(DevServerUse::Started(s)) => server = Some(s),
+            Ok(DevServerUse::Reused) => events.send(RunEventKind::DevServerReused {
+                url: settings.url.clone(),
+            }),
             Err(e) => {
                 let (status, code) = match e {
                     crate::devserver::DevServerError::Cancelled => {

@@ -143,9 +143,17 @@ pub fn run(p: DevParams) -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return fail(format_args!("failed to start a runtime: {e}")),
     };
-    // The dev server: attached when something already answers, else started (and owned).
+    // The dev server: attached when something already answers (unless reuse is off: in CI, or
+    // `reuse_existing = false`), else started (and owned).
     let answering =
         parse_url(&server.url).is_some_and(|u| runtime.block_on(http::answers(&u, ATTACH_PROBE)));
+    if answering && !server.reuses(crate::cli::in_ci()) {
+        return fail(format_args!(
+            "{} already answers and reuse is off (`CI` is set or `reuse_existing = false`): stop \
+             whatever listens there, or set `reuse_existing = true` in `dev_server`",
+            server.url
+        ));
+    }
     let mut owned: Option<DevServer> = None;
     if !answering {
         let log = (&channel.dir, DEV_SERVER_LOG);

@@ -53,6 +53,12 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
+/// True when this process runs in CI: `CI` is set to anything but empty, `0` or `false` (the
+/// convention CI services follow). It turns off reusing a dev server nobody started.
+pub fn in_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
 /// Parse arguments and run the chosen command; the return value is the process exit code.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -318,6 +318,7 @@ fn run_config(
             expect_timeout,
         },
         dev_server: project.and_then(|p| p.dev_server.clone()),
+        in_ci: crate::cli::in_ci(),
         sweep_processes: true,
         fail_on_flaky: args.fail_on_flaky,
         shard,

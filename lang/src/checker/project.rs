@@ -26,7 +26,7 @@ pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
 const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms"];
 const SECTIONS: &[&str] = &["dev_server", "browser", "verification"];
-const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms"];
+const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms", "reuse_existing"];
 const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
 const VERIFICATION_SCHEMA: &[&str] = &[];
 const CHECK_SCHEMA: &[&str] = &["tier", "command", "file_prefixes", "timeout_ms"];
@@ -119,10 +119,12 @@ fn check_dev_server(ctx: &mut Ctx, block: &Block) -> Option<DevServer> {
         DEFAULT_STARTUP_TIMEOUT_MS,
         MAX_TIMEOUT_MS,
     );
+    let reuse_existing = f.get("reuse_existing").map(|a| boolean(ctx, a));
     Some(DevServer {
         command: argv?,
         url: ready_url?.to_string(),
         startup_timeout_ms: startup?,
+        reuse_existing: optional(reuse_existing)?,
     })
 }
 

@@ -10,6 +10,7 @@ const PROJECT: &str = r#"project "shop" {
         command = ["npm", "run", "dev"]
         url = "http://127.0.0.1:5173"
         startup_timeout_ms = 90000
+        reuse_existing = false
     }
     browser {
         executable = "/usr/bin/chromium"
@@ -44,6 +45,7 @@ fn project_admits_to_its_configuration() {
             command: vec!["npm".into(), "run".into(), "dev".into()],
             url: "http://127.0.0.1:5173".into(),
             startup_timeout_ms: 90_000,
+            reuse_existing: Some(false),
         })
     );
     assert_eq!(

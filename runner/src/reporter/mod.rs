@@ -43,6 +43,7 @@ impl<R: ResultReporter> Reporter for R {
         match &event.kind {
             RunEventKind::RunFinished { result } => self.finish(result),
             RunEventKind::RunStarted { .. }
+            | RunEventKind::DevServerReused { .. }
             | RunEventKind::DriverStarted { .. }
             | RunEventKind::ScenarioStarted { .. }
             | RunEventKind::StepFinished { .. }

@@ -403,6 +403,14 @@ impl<W: Write> Reporter for TerminalReporter<W> {
                     self.label(BOLD, "Starting")
                 )?;
             }
+            RunEventKind::DevServerReused { url } => {
+                writeln!(
+                    self.out,
+                    "{} the dev server already answering at {url} (started nothing; \
+                     `reuse_existing = false` starts your own)",
+                    self.label(BOLD, "Reusing")
+                )?;
+            }
             RunEventKind::DriverStarted { .. } => {}
             RunEventKind::ScenarioStarted { id, .. } => {
                 self.running.insert(id.to_string());
