@@ -150,6 +150,12 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
+    // First of all, so a Ctrl+C at any moment of the run (even while suites are admitted) ends
+    // it with 130 instead of killing it by the signal.
+    let cancel = CancelToken::new();
+    if let Err(e) = a3s_test_runner::signals::install(cancel.clone()) {
+        eprintln!("warning: failed to install the Ctrl+C handler: {e}");
+    }
     become_subreaper();
     let admitted = admit(&args.paths)?;
     let project_dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -168,7 +174,18 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
     )?;
     let reporters = reporters(&args, &project_dir)?;
     let launcher = launcher(&args, project.as_ref());
-    Ok(execute(selection.plan, launcher, config, reporters, output))
+    if cancel.is_cancelled() {
+        eprintln!("a3s-test: interrupted before the run began; nothing was started");
+        return Err(ExitCode::from(Exit::Interrupted));
+    }
+    Ok(execute(
+        selection.plan,
+        launcher,
+        config,
+        reporters,
+        output,
+        cancel,
+    ))
 }
 
 /// Orphaned browser helpers must stay in our subtree so the final sweep can find them.
@@ -356,6 +373,7 @@ fn execute(
     config: RunConfig,
     mut reporters: Reporters,
     output_dir: ConfinedPath,
+    cancel: CancelToken,
 ) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -365,10 +383,6 @@ fn execute(
         Err(e) => return fail(format_args!("failed to start the async runtime: {e}")),
     };
     let code = runtime.block_on(async move {
-        let cancel = CancelToken::new();
-        if let Err(e) = a3s_test_runner::signals::install(cancel.clone()) {
-            eprintln!("warning: failed to install the Ctrl+C handler: {e}");
-        }
         let (events, mut rx) = EventSender::channel();
         let start = events.start();
         let runner =

@@ -87,7 +87,13 @@ pub fn parse(value: Value) -> Result<Incoming, Response> {
         ));
     };
     let id = obj.remove("id");
-    let id_ok = matches!(id, None | Some(Value::String(_)) | Some(Value::Number(_)));
+    // A number id must be an integer that fits 64 bits (what rmcp keeps): a larger one or a
+    // fraction cannot be echoed as it was sent, so it is refused with a null id.
+    let id_ok = match &id {
+        None | Some(Value::String(_)) => true,
+        Some(Value::Number(n)) => n.is_i64(),
+        Some(_) => false,
+    };
     let reply_id = id.clone().filter(|_| id_ok).unwrap_or(Value::Null);
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(Response::error(
@@ -100,7 +106,7 @@ pub fn parse(value: Value) -> Result<Incoming, Response> {
         return Err(Response::error(
             Value::Null,
             INVALID_REQUEST,
-            "id must be a string or a number",
+            "id must be a string or an integer from -2^63 to 2^63-1",
         ));
     }
     let Some(Value::String(method)) = obj.remove("method") else {

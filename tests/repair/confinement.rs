@@ -155,3 +155,28 @@ fn a_linked_state_or_sessions_folder_takes_no_ledger_outside() {
         );
     }
 }
+
+#[test]
+fn importing_from_a_fifo_is_refused_at_once_not_waited_on() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    let fifo = root.join("findings.json");
+    let path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    let file = fifo.display().to_string();
+    let out = run(
+        root,
+        &["agent", "repair-import", &file, "--session", "s1", "--json"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let error = &json(&out)["error"];
+    assert_eq!(
+        error["code"], "test.session.repair_invalid_input",
+        "{error}"
+    );
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("not a regular file"), "{message}");
+    assert!(!root.join(".a3s-test").exists(), "nothing was written");
+}

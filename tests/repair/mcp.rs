@@ -38,6 +38,15 @@ fn mcp_lifecycle_and_envelope_errors_over_raw_lines() {
     assert_eq!(mcp.recv()["error"]["code"], -32600);
     mcp.send_raw(r#"{"jsonrpc":"1.0","id":17,"method":"ping"}"#);
     assert_eq!(mcp.recv()["error"]["code"], -32600);
+    // An id no 64-bit integer holds (or a fraction) cannot be echoed as sent: refused, id null.
+    for id in ["99999999999999999999", "1.5"] {
+        mcp.send_raw(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
+        let refused = mcp.recv();
+        assert_eq!(refused["error"]["code"], -32600, "{refused}");
+        assert!(refused["id"].is_null(), "{refused}");
+    }
+    let largest = mcp.request(i64::MAX as u64, "ping", json!({}));
+    assert_eq!(largest["id"], i64::MAX, "{largest}");
     assert_eq!(mcp.request(18, "ping", json!({}))["result"], json!({}));
 }
 

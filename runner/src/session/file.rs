@@ -79,6 +79,19 @@ pub enum SessionState {
 }
 
 impl SessionState {
+    /// The state as its JSON spells it (`aborted`, `cleanup_failed` …), for human lines.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionState::Starting => "starting",
+            SessionState::Active => "active",
+            SessionState::Finished => "finished",
+            SessionState::Aborted => "aborted",
+            SessionState::Expired => "expired",
+            SessionState::Failed => "failed",
+            SessionState::CleanupFailed => "cleanup_failed",
+        }
+    }
+
     /// True once the session can serve no more turns.
     pub fn is_closed(self) -> bool {
         !matches!(self, SessionState::Starting | SessionState::Active)

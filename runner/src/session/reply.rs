@@ -152,11 +152,12 @@ pub enum ClosedReport {
 }
 
 impl ClosedReport {
-    /// How the session ended (`passed`, `aborted` …); `None` for a forced close.
-    pub fn status(&self) -> Option<&str> {
+    /// How the session ended: the supervisor's status (`passed`, `aborted` …), or the state a
+    /// forced close recorded (`aborted`, `finished`), so a line never says less than the record.
+    pub fn status(&self) -> &str {
         match self {
-            ClosedReport::Supervisor(r) => Some(&r.status),
-            ClosedReport::Forced(_) => None,
+            ClosedReport::Supervisor(r) => &r.status,
+            ClosedReport::Forced(r) => r.state.as_str(),
         }
     }
 }

@@ -21,6 +21,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -118,20 +119,39 @@ pub fn run(ctx: &Context, cmd: RepairCommand) -> ExitCode {
 fn read_document(path: &PathBuf) -> Result<Vec<u8>, LedgerError> {
     let limit = a3s_test_ledger::intake::MAX_DOCUMENT_BYTES as u64;
     let mut bytes = Vec::new();
-    let read = if path.as_os_str() == "-" {
+    let refused = |why: String| {
+        LedgerError::new(
+            ErrorCode::InvalidInput,
+            format!("failed to read {}: {why}", path.display()),
+        )
+    };
+    if path.as_os_str() == "-" {
         std::io::stdin()
             .lock()
             .take(limit + 1)
             .read_to_end(&mut bytes)
-    } else {
-        std::fs::File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
-    };
-    read.map_err(|e| {
-        LedgerError::new(
-            ErrorCode::InvalidInput,
-            format!("failed to read {}: {e}", path.display()),
-        )
-    })?;
+            .map_err(|e| refused(e.to_string()))?;
+        return Ok(bytes);
+    }
+    // Opened without blocking, so a FIFO (or a device) nobody writes to is refused at once
+    // instead of waiting forever; only a regular file is read (stdin is `-`).
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| refused(e.to_string()))?;
+    let kind = file
+        .metadata()
+        .map_err(|e| refused(e.to_string()))?
+        .file_type();
+    if !kind.is_file() {
+        return Err(refused(
+            "not a regular file (pass `-` to read the document from stdin)".into(),
+        ));
+    }
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| refused(e.to_string()))?;
     Ok(bytes)
 }
 

@@ -157,7 +157,7 @@ fn target(ctx: &Context, a: Cli<TargetParams>, verb: TargetVerb) -> ExitCode {
 }
 
 fn closed_human(v: &Closed) -> String {
-    let status = v.report.status().unwrap_or("closed");
+    let status = v.report.status();
     format!("session closed: {status}; no owned process remains\n") + &next_line(v.next.as_deref())
 }
 
@@ -311,5 +311,33 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
             runtime.shutdown_timeout(std::time::Duration::from_secs(2));
             ExitCode::from(code)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::session::{ClosedReport, ForcedReport};
+    use a3s_test_runner::session::file::SessionState;
+
+    #[test]
+    fn a_forced_close_says_the_state_it_recorded() {
+        let closed = Closed {
+            report: ClosedReport::Forced(ForcedReport {
+                cause: None,
+                forced: true,
+                session: "s".parse().unwrap(),
+                state: SessionState::Aborted,
+            }),
+            next: None,
+            cleanup_verified: true,
+            survivors: Vec::new(),
+            blocked_requests: Vec::new(),
+        };
+        assert!(
+            closed_human(&closed).starts_with("session closed: aborted;"),
+            "{}",
+            closed_human(&closed)
+        );
     }
 }
