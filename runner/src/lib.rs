@@ -26,6 +26,7 @@ pub mod executor;
 pub mod exit;
 pub mod expect;
 pub mod filter;
+pub mod jobs;
 pub mod last_run;
 pub mod merge;
 pub mod plan;

@@ -30,6 +30,7 @@ use a3s_test_runner::evidence::{output_location, under_state_dir, ArtifactRoot};
 use a3s_test_runner::executor::ExecutorConfig;
 use a3s_test_runner::exit::Exit;
 use a3s_test_runner::filter::Glob;
+use a3s_test_runner::jobs::JobsCap;
 use a3s_test_runner::last_run::LastRun;
 use a3s_test_runner::plan::{plan, Plan, PlanOptions, Shard};
 use a3s_test_runner::reporter::set::Reporters;
@@ -65,7 +66,8 @@ pub struct RunArgs {
     /// Run shard `i` of `n` (1-based), chosen by a stable hash of each scenario id.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
-    /// Scenarios run at once [default: number of CPU cores].
+    /// Scenarios run at once [default: number of CPU cores; at most 8 per core and one per
+    /// 128 MiB of available memory].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     #[command(flatten)]
@@ -321,6 +323,11 @@ fn run_config(
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    // More jobs than the machine holds only turn load into failures: run at the cap, say so.
+    let (jobs, capped) = JobsCap::of_this_machine().apply(jobs);
+    if let Some(line) = capped {
+        eprintln!("warning: {line}");
+    }
     Ok(RunConfig {
         run_id,
         started_at,

@@ -87,3 +87,23 @@ fn last_failed_reruns_only_what_failed_and_everything_without_a_record() {
     assert!(ids(&none.json()).is_empty());
     assert_eq!(none.json()["skipped"], 3);
 }
+
+#[test]
+fn more_jobs_than_the_machine_holds_run_at_the_cap_and_say_so() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("pick.acl", SUITE)]);
+    let done = run_served(
+        &server,
+        work.path(),
+        &["pick.acl", "--json", "--jobs", "65535"],
+    );
+    // `pick/fails` fails on purpose; the run itself is whole.
+    assert_eq!(done.code, 1, "{}", done.stderr);
+    assert!(
+        done.stderr
+            .contains("warning: --jobs 65535 is more than this machine runs at once; running "),
+        "{}",
+        done.stderr
+    );
+    assert_eq!(ids(&done.json()).len(), 3);
+}

@@ -415,6 +415,29 @@ impl WebDriver {
     }
 }
 
+/// A failure while preparing a context. Preparation has its own bound ([`COMMAND_BOUND`] from
+/// its start), so a command that overruns it is the browser being overloaded (too many contexts
+/// at once for the machine), an infrastructure failure naming the command —
+/// `test.driver.web.command_timeout` — never the scenario's `test.run.timeout`.
+fn context_error(f: crate::StepFailure) -> DriverError {
+    if f.code != FailureCode::Timeout {
+        return DriverError::new(f.code, f.message);
+    }
+    let command = f
+        .message
+        .rsplit("waiting for ")
+        .next()
+        .unwrap_or("a browser command");
+    DriverError::new(
+        FailureCode::CommandTimeout,
+        format!(
+            "the browser context was not ready within {} ms (still waiting for {command}): the \
+             browser is overloaded; fewer --jobs give each context more of the machine",
+            COMMAND_BOUND.as_millis()
+        ),
+    )
+}
+
 /// Create a browser context with one tab on `about:blank`, listeners attached.
 async fn prepare(
     cdp: Cdp,
@@ -424,7 +447,7 @@ async fn prepare(
 ) -> Result<WebContext, DriverError> {
     let started = Instant::now();
     let deadline = started + COMMAND_BOUND;
-    let to_driver = |f: crate::StepFailure| DriverError::new(f.code, f.message);
+    let to_driver = context_error;
     let created = cdp
         .call(
             None,
@@ -444,7 +467,8 @@ async fn prepare(
     let tab = match Tab::create(&cdp, &id, viewport, &shared, deadline).await {
         Ok(tab) => tab,
         Err(f) => {
-            let _ = dispose_context(&cdp, &id, deadline).await;
+            // Its own bound, since the preparation's may be what just passed.
+            let _ = dispose_context(&cdp, &id, Instant::now() + COMMAND_BOUND).await;
             return Err(to_driver(f));
         }
     };
@@ -500,4 +524,27 @@ async fn version_endpoint(endpoint: &str) -> Result<String, DriverError> {
                 "{endpoint}/json/version has no webSocketDebuggerUrl"
             ))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_context_that_misses_its_own_bound_is_a_command_timeout_naming_the_command() {
+        let overrun = crate::StepFailure::new(
+            FailureCode::Timeout,
+            "the scenario deadline passed while waiting for Fetch.disable",
+        );
+        let e = context_error(overrun);
+        assert_eq!(e.code, FailureCode::CommandTimeout);
+        assert!(
+            e.message.contains("still waiting for Fetch.disable"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("scenario deadline"), "{}", e.message);
+        let other = crate::StepFailure::new(FailureCode::Protocol, "Target.createTarget failed");
+        assert_eq!(context_error(other).code, FailureCode::Protocol);
+    }
 }
