@@ -126,6 +126,25 @@ pub struct StepOutput {
     pub detail: Option<StepDetail>,
 }
 
+/// Failure evidence that could not be captured, and why: a report lists it, so less evidence is
+/// never shown as if it were all there was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MissingEvidence {
+    /// What is missing.
+    pub kind: EvidenceKind,
+    /// Why (the browser did not answer in time, a dialog blocks the page, a write failed …).
+    pub reason: String,
+}
+
+/// What a failure capture produced: the files written and the evidence it could not get.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FailureEvidence {
+    /// Files written into the failure folder.
+    pub files: Vec<EvidenceFile>,
+    /// Evidence not captured, each with its reason.
+    pub missing: Vec<MissingEvidence>,
+}
+
 /// A step that failed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepFailure {
@@ -136,6 +155,9 @@ pub struct StepFailure {
     /// Evidence the step wrote before failing.
     #[serde(default)]
     pub evidence: Vec<EvidenceFile>,
+    /// Failure evidence the capture after the step could not get, with the reasons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_evidence: Vec<MissingEvidence>,
     /// For a step that waited for a condition (`expect`, `wait`): how long, and what it saw
     /// last, so a report can show both apart from the message.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -149,6 +171,7 @@ impl StepFailure {
             code,
             message: message.into(),
             evidence: Vec::new(),
+            missing_evidence: Vec::new(),
             waited: None,
         }
     }
@@ -243,11 +266,13 @@ pub trait SurfaceContext: Send + 'static {
     ) -> impl Future<Output = Result<ConditionSample, StepFailure>> + Send;
 
     /// After a failure: screenshot, accessibility tree, console and page errors into `dir` (an
-    /// open, verified folder the runner created fresh).
+    /// open, verified folder the runner created fresh), each finished by `deadline`; what could
+    /// not be captured by then (or at all) is listed as missing with the reason.
     fn capture_failure_evidence(
         &mut self,
         dir: &a3s_test_fsroot::Dir,
-    ) -> impl Future<Output = Vec<EvidenceFile>> + Send;
+        deadline: tokio::time::Instant,
+    ) -> impl Future<Output = FailureEvidence> + Send;
 
     /// Close the context.
     fn close(self) -> impl Future<Output = Result<(), DriverError>> + Send;

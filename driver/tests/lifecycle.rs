@@ -4,7 +4,7 @@
 mod common;
 
 use a3s_test_driver::web::{live_group_members, LaunchOptions, WebDriver};
-use a3s_test_driver::{ContextOptions, FailureCode, SurfaceContext, SurfaceDriver};
+use a3s_test_driver::{ContextOptions, EvidenceKind, FailureCode, SurfaceContext, SurfaceDriver};
 use common::*;
 use std::time::Duration;
 
@@ -138,12 +138,19 @@ fn a_browser_killed_mid_step_fails_fast_with_browser_crashed() {
             .await
             .unwrap_err();
         assert_eq!(err.code, FailureCode::BrowserCrashed);
-        assert!(
-            ctx.capture_failure_evidence(&env.artifact_dir("failure"))
-                .await
-                .len()
-                <= 2
+        // The logs are written; the page's evidence is listed missing with the reason.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        let captured = ctx
+            .capture_failure_evidence(&env.artifact_dir("failure"), deadline)
+            .await;
+        assert!(captured.files.len() <= 2, "{captured:?}");
+        let missing: Vec<_> = captured.missing.iter().map(|m| m.kind).collect();
+        assert_eq!(
+            missing,
+            [EvidenceKind::Screenshot, EvidenceKind::Accessibility],
+            "{captured:?}"
         );
+        assert!(captured.missing[0].reason.contains("the browser is gone"));
         assert!(ctx.close().await.is_err());
         driver.shutdown().await.unwrap();
         assert!(group_gone(ids.pgid).await);

@@ -40,8 +40,8 @@ use crate::result::{
 };
 use crate::step::{self, StepFailed};
 use a3s_test_driver::{
-    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, ProcessVars, StepEnv,
-    SurfaceContext, SurfaceDriver,
+    Capabilities, ContextOptions, DriverError, EvidenceKind, FailureClass, FailureCode,
+    MissingEvidence, ProcessVars, StepEnv, SurfaceContext, SurfaceDriver,
 };
 use a3s_test_lang::ir::Scenario;
 use std::future::Future;
@@ -596,6 +596,7 @@ async fn run_scenario<D: SurfaceDriver>(
                     step_path: Some(step.path.clone()),
                     location: Some(location.clone()),
                     evidence,
+                    missing_evidence: f.missing_evidence,
                     waited: f.waited,
                 };
                 Some((status_for(f.code), failure, capture))
@@ -618,9 +619,9 @@ async fn run_scenario<D: SurfaceDriver>(
 
     if let Some((status, mut failure, capture)) = verdict {
         if capture {
-            failure
-                .evidence
-                .extend(capture_evidence(shared, &mut ctx, &dir).await);
+            let (files, missing) = capture_evidence(shared, &mut ctx, &dir).await;
+            failure.evidence.extend(files);
+            failure.missing_evidence.extend(missing);
         }
         result.status = status;
         result.failure = Some(failure);
@@ -674,13 +675,29 @@ async fn capture_evidence<D: SurfaceDriver>(
     shared: &Shared<D>,
     ctx: &mut D::Context,
     dir: &a3s_test_fsroot::Dir,
-) -> Vec<EvidenceRecord> {
-    let Ok(failure_dir) = shared.config.artifacts.failure_dir(dir) else {
-        return Vec::new();
+) -> (Vec<EvidenceRecord>, Vec<MissingEvidence>) {
+    let failure_dir = match shared.config.artifacts.failure_dir(dir) {
+        Ok(dir) => dir,
+        Err(e) => {
+            let reason = format!("the failure folder could not be created: {e}");
+            let kinds = [
+                EvidenceKind::Screenshot,
+                EvidenceKind::Accessibility,
+                EvidenceKind::Console,
+                EvidenceKind::PageErrors,
+            ];
+            let missing = kinds
+                .into_iter()
+                .map(|kind| MissingEvidence {
+                    kind,
+                    reason: reason.clone(),
+                })
+                .collect();
+            return (Vec::new(), missing);
+        }
     };
-    step::capture_failure_evidence(ctx, &failure_dir, shared.config.cleanup_bound)
-        .await
-        .iter()
-        .map(EvidenceRecord::from)
-        .collect()
+    let captured =
+        step::capture_failure_evidence(ctx, &failure_dir, shared.config.cleanup_bound).await;
+    let files = captured.files.iter().map(EvidenceRecord::from).collect();
+    (files, captured.missing)
 }

@@ -7,7 +7,7 @@
 //! ([`RESULT_FORMAT_VERSION`]); fields are only ever added within a version.
 
 use crate::exit::{self, Exit};
-use a3s_test_driver::{EvidenceFile, FailureClass, FailureCode, Waited};
+use a3s_test_driver::{EvidenceFile, FailureClass, FailureCode, MissingEvidence, Waited};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -47,6 +47,9 @@ pub struct FailureRecord {
     pub location: Option<String>,
     /// Evidence (the step's own and the automatic failure capture).
     pub evidence: Vec<EvidenceRecord>,
+    /// Failure evidence that could not be captured, each with its reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_evidence: Vec<MissingEvidence>,
     /// For an `expect` or `wait` that waited: how long, and the last reading it got.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waited: Option<Waited>,
@@ -62,6 +65,7 @@ impl FailureRecord {
             step_path: None,
             location: None,
             evidence: Vec::new(),
+            missing_evidence: Vec::new(),
             waited: None,
         }
     }

@@ -10,7 +10,8 @@
 use crate::cancel::CancelToken;
 use crate::expect;
 use a3s_test_driver::{
-    EvidenceFile, FailureCode, StepEnv, StepFailure, StepOutput, SurfaceContext,
+    EvidenceKind, FailureCode, FailureEvidence, MissingEvidence, StepEnv, StepFailure, StepOutput,
+    SurfaceContext,
 };
 use a3s_test_lang::ir::{Action, Step, WaitCondition};
 use std::time::Duration;
@@ -97,14 +98,33 @@ pub async fn run_step<C: SurfaceContext>(
     }
 }
 
-/// After a failure: the driver's evidence into `dir` (already created and verified), bounded by
-/// `bound` so a wedged browser delays the caller by a known amount and never hangs it.
+/// After a failure: the driver's evidence into `dir` (already created and verified), finished
+/// within `bound` so a wedged browser delays the caller by a known amount and never hangs it.
+/// The driver lists what it could not capture; should it overrun the bound itself, the
+/// evidence is reported missing as a whole.
 pub async fn capture_failure_evidence<C: SurfaceContext>(
     ctx: &mut C,
     dir: &a3s_test_fsroot::Dir,
     bound: Duration,
-) -> Vec<EvidenceFile> {
-    tokio::time::timeout(bound, ctx.capture_failure_evidence(dir))
-        .await
-        .unwrap_or_default()
+) -> FailureEvidence {
+    let deadline = tokio::time::Instant::now() + bound;
+    match tokio::time::timeout(
+        bound + DRIVER_GRACE,
+        ctx.capture_failure_evidence(dir, deadline),
+    )
+    .await
+    {
+        Ok(evidence) => evidence,
+        Err(_) => FailureEvidence {
+            files: Vec::new(),
+            missing: vec![MissingEvidence {
+                kind: EvidenceKind::Screenshot,
+                reason: format!(
+                    "the failure capture did not finish within {} ms; the failure folder may \
+                     hold part of it",
+                    bound.as_millis()
+                ),
+            }],
+        },
+    }
 }

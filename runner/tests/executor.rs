@@ -167,14 +167,21 @@ impl SurfaceContext for FakeContext {
     ) -> Result<ConditionSample, StepFailure> {
         Ok(ConditionSample::Holds(serde_json::Value::Null))
     }
-    async fn capture_failure_evidence(&mut self, dir: &a3s_test_fsroot::Dir) -> Vec<EvidenceFile> {
+    async fn capture_failure_evidence(
+        &mut self,
+        dir: &a3s_test_fsroot::Dir,
+        _: tokio::time::Instant,
+    ) -> a3s_test_driver::FailureEvidence {
         self.counters.captured.fetch_add(1, Ordering::SeqCst);
         let path = dir.path().join("screenshot.png");
         dir.write_atomic("screenshot.png", b"png", 0o644).unwrap();
-        vec![EvidenceFile {
-            kind: a3s_test_driver::EvidenceKind::Screenshot,
-            path,
-        }]
+        a3s_test_driver::FailureEvidence {
+            files: vec![EvidenceFile {
+                kind: a3s_test_driver::EvidenceKind::Screenshot,
+                path,
+            }],
+            missing: Vec::new(),
+        }
     }
     async fn close(self) -> Result<(), DriverError> {
         self.counters.open.fetch_sub(1, Ordering::SeqCst);

@@ -61,3 +61,38 @@ fn a_wait_or_an_action_that_runs_into_the_scenario_deadline_is_a_scenario_timeou
         done.stderr
     );
 }
+
+/// A navigation whose server never answers ends at the scenario deadline, and its failure
+/// evidence is complete: every kind is either a file or listed missing with the reason.
+#[test]
+fn a_hung_navigation_ends_at_the_deadline_and_accounts_for_all_its_evidence() {
+    let suite = r#"suite "hung" {
+    scenario "navigation" {
+        surface = "web"
+        timeout_ms = 2000
+        navigate "hang" { url = "/hang" }
+    }
+}
+"#;
+    let (done, _work) = run_once(&[("hung.acl", suite)], &["hung.acl", "--json"]);
+    assert_eq!(done.code, 124, "{}", done.stderr);
+    let json = done.json();
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], "test.run.timeout", "{failure}");
+    let mut kinds: Vec<&str> = failure["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(failure["missing_evidence"].as_array().into_iter().flatten())
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    kinds.sort_unstable();
+    assert_eq!(
+        kinds,
+        ["accessibility", "console", "page_errors", "screenshot"],
+        "{failure}"
+    );
+    for missing in failure["missing_evidence"].as_array().into_iter().flatten() {
+        assert!(!missing["reason"].as_str().unwrap().is_empty(), "{missing}");
+    }
+}

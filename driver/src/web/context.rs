@@ -376,8 +376,12 @@ impl SurfaceContext for WebContext {
         steps::observe::check(self, condition, watch, env).await
     }
 
-    async fn capture_failure_evidence(&mut self, dir: &a3s_test_fsroot::Dir) -> Vec<EvidenceFile> {
-        steps::evidence::failure_evidence(self, dir).await
+    async fn capture_failure_evidence(
+        &mut self,
+        dir: &a3s_test_fsroot::Dir,
+        deadline: Instant,
+    ) -> crate::FailureEvidence {
+        steps::evidence::failure_evidence(self, dir, deadline).await
     }
 
     async fn close(mut self) -> Result<(), DriverError> {

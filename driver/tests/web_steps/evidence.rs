@@ -73,10 +73,13 @@ fn evidence_files_are_written_confined_and_fresh() {
         assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none());
         // Failure evidence: all four files, each written and non-empty. (How long the capture
         // takes is measured by the `contexts` benchmark, docs/benchmarks.md.)
-        let files = page
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+        let captured = page
             .ctx
-            .capture_failure_evidence(&page.env.artifact_dir("failure"))
+            .capture_failure_evidence(&page.env.artifact_dir("failure"), deadline)
             .await;
+        assert_eq!(captured.missing, []);
+        let files = captured.files;
         let names: Vec<String> = files
             .iter()
             .map(|f| f.path.file_name().unwrap().to_string_lossy().into_owned())

@@ -3,7 +3,7 @@
 //! `t < T`.
 
 use super::*;
-use a3s_test_driver::{DriverError, EvidenceFile, MapVars, StepFailure, StepOutput};
+use a3s_test_driver::{DriverError, MapVars, StepFailure, StepOutput};
 use a3s_test_lang::ir::{Stability, Step, Target};
 use proptest::prelude::*;
 
@@ -86,8 +86,12 @@ impl SurfaceContext for Scripted {
         })
     }
 
-    async fn capture_failure_evidence(&mut self, _: &a3s_test_fsroot::Dir) -> Vec<EvidenceFile> {
-        Vec::new()
+    async fn capture_failure_evidence(
+        &mut self,
+        _: &a3s_test_fsroot::Dir,
+        _: tokio::time::Instant,
+    ) -> a3s_test_driver::FailureEvidence {
+        a3s_test_driver::FailureEvidence::default()
     }
 
     async fn close(self) -> Result<(), DriverError> {

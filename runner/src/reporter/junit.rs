@@ -80,6 +80,13 @@ fn details(failure: &FailureRecord) -> String {
             evidence.path.display()
         ));
     }
+    for missing in &failure.missing_evidence {
+        text.push_str(&format!(
+            "evidence missing ({}): {}\n",
+            missing.kind.as_str(),
+            missing.reason
+        ));
+    }
     text
 }
 

@@ -242,6 +242,15 @@ impl<W: Write> TerminalReporter<W> {
             let label = if i == 0 { "evidence" } else { "" };
             writeln!(self.out, "{pad}{label:<9} {}", self.show(&evidence.path))?;
         }
+        for (i, missing) in failure.missing_evidence.iter().enumerate() {
+            let label = if i == 0 { "missing" } else { "" };
+            writeln!(
+                self.out,
+                "{pad}{label:<9} {}: {}",
+                missing.kind.as_str(),
+                missing.reason
+            )?;
+        }
         Ok(())
     }
 

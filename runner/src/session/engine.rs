@@ -274,9 +274,9 @@ impl<D: AgentDriver> Engine<D> {
                 .artifacts
                 .create_dir_all(format!("turn-{turn}/failure"));
             if let Ok(dir) = failure_dir {
-                failure
-                    .evidence
-                    .extend(step::capture_failure_evidence(ctx, &dir, EVIDENCE_BOUND).await);
+                let captured = step::capture_failure_evidence(ctx, &dir, EVIDENCE_BOUND).await;
+                failure.evidence.extend(captured.files);
+                failure.missing_evidence.extend(captured.missing);
             }
         }
         Err(failure)

@@ -9,7 +9,7 @@ use crate::web::context::{detail, with_evidence, WebContext};
 use crate::web::tab::ContextShared;
 use crate::web::{ax, evidence};
 use crate::EvidenceKind;
-use crate::{EvidenceFile, StepDetail, StepEnv, StepFailure};
+use crate::{EvidenceFile, FailureEvidence, MissingEvidence, StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::EvidencePath;
 use base64::Engine;
 use serde_json::{json, Value};
@@ -18,6 +18,9 @@ use tokio::time::Instant;
 
 /// Deadline of each failure-evidence capture.
 const FAILURE_CAPTURE: Duration = Duration::from_secs(3);
+
+/// How long the failure capture waits for page events still in flight (console, errors).
+const FLUSH_BOUND: Duration = Duration::from_secs(1);
 
 /// A PNG of the viewport with every private element painted over (`crate::privacy`): the
 /// private elements are listed alongside the capture, and a screenshot that cannot be masked is
@@ -178,56 +181,123 @@ impl PageLog {
     }
 }
 
-/// After a failure: screenshot, accessibility tree, console and page errors into `dir` (created
-/// and verified by the runner). Each capture has its own short deadline; whatever fails is
-/// skipped.
+/// The failure evidence of a context: console messages and page errors first (they are in
+/// memory and need no page), then the screenshot and the accessibility tree, each finished by
+/// `deadline` (and at most [`FAILURE_CAPTURE`] apiece). What cannot be had — the browser is gone,
+/// a dialog blocks the page, a command did not answer in time, a write failed — is listed as
+/// missing with the reason. Files are listed screenshot, accessibility, console, page errors.
 pub(crate) async fn failure_evidence(
     ctx: &mut WebContext,
     dir: &a3s_test_fsroot::Dir,
-) -> Vec<EvidenceFile> {
-    let mut files = Vec::new();
-    flush_page_events(ctx, Instant::now() + FAILURE_CAPTURE).await;
+    deadline: Instant,
+) -> FailureEvidence {
+    let by = |cap: Duration| deadline.min(Instant::now() + cap);
+    let mut missing = Vec::new();
+    // Late console messages and errors reach the logs through the event stream: a short flush.
+    flush_page_events(ctx, by(FLUSH_BOUND)).await;
     let console = json!({ "messages": ctx.shared.console.lock().expect("console lock").clone() });
     let errors =
         json!({ "errors": ctx.shared.page_errors.lock().expect("page errors lock").clone() });
-    let dead = ctx.cdp.live().dead_reason().is_some();
-    let blocked = ctx.tab().map(|t| t.dialog().is_some()).unwrap_or(true);
-    if !dead && !blocked {
-        if let Ok(bytes) = png(ctx, Instant::now() + FAILURE_CAPTURE).await {
-            files.extend(
-                evidence::save(dir, "screenshot.png", EvidenceKind::Screenshot, &bytes).ok(),
-            );
+    let console = save(
+        dir,
+        "console.json",
+        EvidenceKind::Console,
+        &pretty(&console),
+        &mut missing,
+    );
+    let errors = save(
+        dir,
+        "page-errors.json",
+        EvidenceKind::PageErrors,
+        &pretty(&errors),
+        &mut missing,
+    );
+    let page_gone = match (ctx.cdp.live().dead_reason(), ctx.tab()) {
+        (Some(reason), _) => Some(format!("the browser is gone ({reason})")),
+        (None, Err(f)) => Some(f.message),
+        (None, Ok(tab)) if tab.dialog().is_some() => {
+            Some("a JavaScript dialog blocks the page".to_string())
         }
-        if let Ok(reply) = ax_tree(ctx, Instant::now() + FAILURE_CAPTURE).await {
-            let doc = ax::to_json(&reply, false);
-            files.extend(
-                evidence::save(
-                    dir,
-                    "accessibility.json",
-                    EvidenceKind::Accessibility,
-                    &pretty(&doc),
-                )
-                .ok(),
-            );
+        (None, Ok(_)) => None,
+    };
+    let (mut screenshot, mut tree) = (None, None);
+    match page_gone {
+        Some(reason) => {
+            for kind in [EvidenceKind::Screenshot, EvidenceKind::Accessibility] {
+                missing.push(MissingEvidence {
+                    kind,
+                    reason: reason.clone(),
+                });
+            }
+        }
+        None => {
+            match png(ctx, by(FAILURE_CAPTURE)).await {
+                Ok(bytes) => screenshot = Some(bytes),
+                Err(f) => missing.push(not_captured(EvidenceKind::Screenshot, f)),
+            }
+            match ax_tree(ctx, by(FAILURE_CAPTURE)).await {
+                Ok(reply) => tree = Some(pretty(&ax::to_json(&reply, false))),
+                Err(f) => missing.push(not_captured(EvidenceKind::Accessibility, f)),
+            }
         }
     }
-    files.extend(
-        evidence::save(
+    let screenshot = screenshot.and_then(|b| {
+        save(
             dir,
-            "console.json",
+            "screenshot.png",
+            EvidenceKind::Screenshot,
+            &b,
+            &mut missing,
+        )
+    });
+    let tree = tree.and_then(|b| {
+        save(
+            dir,
+            "accessibility.json",
+            EvidenceKind::Accessibility,
+            &b,
+            &mut missing,
+        )
+    });
+    let files = [screenshot, tree, console, errors]
+        .into_iter()
+        .flatten()
+        .collect();
+    // Missing evidence in the same order as the files.
+    missing.sort_by_key(|m| {
+        [
+            EvidenceKind::Screenshot,
+            EvidenceKind::Accessibility,
             EvidenceKind::Console,
-            &pretty(&console),
-        )
-        .ok(),
-    );
-    files.extend(
-        evidence::save(
-            dir,
-            "page-errors.json",
             EvidenceKind::PageErrors,
-            &pretty(&errors),
-        )
-        .ok(),
-    );
-    files
+        ]
+        .iter()
+        .position(|k| *k == m.kind)
+    });
+    FailureEvidence { files, missing }
+}
+
+/// Write one evidence file, or note it missing with the reason the write failed.
+fn save(
+    dir: &a3s_test_fsroot::Dir,
+    name: &str,
+    kind: EvidenceKind,
+    bytes: &[u8],
+    missing: &mut Vec<MissingEvidence>,
+) -> Option<EvidenceFile> {
+    evidence::save(dir, name, kind, bytes)
+        .map_err(|f| missing.push(not_captured(kind, f)))
+        .ok()
+}
+
+/// Why `kind` was not captured: a command that ran out of time says so in the capture's own
+/// terms (its deadline is the evidence bound, not the scenario's).
+fn not_captured(kind: EvidenceKind, failure: StepFailure) -> MissingEvidence {
+    let reason = match failure.code {
+        FailureCode::Timeout | FailureCode::CommandTimeout => {
+            "the browser did not answer within the evidence bound".to_string()
+        }
+        _ => failure.message,
+    };
+    MissingEvidence { kind, reason }
 }

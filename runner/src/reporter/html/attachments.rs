@@ -182,6 +182,13 @@ fn load_scenario(
             _ => {}
         }
     }
+    for missing in &failure.missing_evidence {
+        out.notes.push(format!(
+            "{} was not captured: {}",
+            missing.kind.as_str(),
+            missing.reason
+        ));
+    }
     out
 }
 
