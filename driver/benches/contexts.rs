@@ -52,11 +52,12 @@ fn main() {
             ok(&mut ctx, &env, &goto("expect.html")).await;
             ok(&mut ctx, &env, &expect_text("first visit")).await;
             let started = Instant::now();
-            let files = ctx
-                .capture_failure_evidence(&env.artifact_dir(&format!("failure-{round}")))
+            let bound = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+            let captured = ctx
+                .capture_failure_evidence(&env.artifact_dir(&format!("failure-{round}")), bound)
                 .await;
             evidence.push(started.elapsed());
-            assert_eq!(files.len(), 4, "failure evidence holds four files");
+            assert_eq!(captured.files.len(), 4, "failure evidence holds four files");
             let started = Instant::now();
             ctx.close().await.unwrap();
             close.push(started.elapsed());
