@@ -85,6 +85,17 @@ impl Ctx {
         self.push(Diagnostic::error(code, path, span, message))
     }
 
+    /// Report an error at a path recorded earlier (a call expanded away from where it is written).
+    pub(super) fn error_at(
+        &mut self,
+        code: Code,
+        path: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.push(Diagnostic::error(code, path.to_string(), span, message))
+    }
+
     fn push(&mut self, diagnostic: Diagnostic) -> &mut Diagnostic {
         self.diagnostics.push(diagnostic);
         self.diagnostics

@@ -4,6 +4,7 @@
 
 mod codes;
 mod env;
+mod groups;
 mod mixed;
 mod project;
 mod rules;
