@@ -118,6 +118,8 @@ enum GenValue {
     Named(String, Box<GenValue>),
     /// `/body/flags`: a non-empty body (`/` escaped) and flag letters.
     Regex(String, String),
+    /// `{ name = value, … }`: an object (a row of `each`).
+    Object(Vec<(String, GenValue)>),
 }
 
 #[derive(Debug, Clone)]
@@ -191,6 +193,7 @@ fn value() -> impl Strategy<Value = GenValue> {
             1 => (ident(), inner.clone()).prop_map(|(n, v)| GenValue::Named(n, Box::new(v))),
         ];
         prop_oneof![
+            prop::collection::vec((ident(), inner.clone()), 0..4).prop_map(GenValue::Object),
             prop::collection::vec(inner, 0..5).prop_map(GenValue::List),
             (
                 prop::sample::select(vec!["role", "css", "text", "main", "ref", "within", "env"]),
@@ -324,6 +327,23 @@ impl Render {
                 self.out.push_str(body);
                 self.out.push('/');
                 self.out.push_str(flags);
+            }
+            GenValue::Object(entries) => {
+                self.out.push('{');
+                for (i, (name, value)) in entries.iter().enumerate() {
+                    self.space();
+                    self.out.push_str(name);
+                    self.space();
+                    self.out.push('=');
+                    self.space();
+                    self.value(value);
+                    if i + 1 < entries.len() || self.pick(2) == 0 {
+                        self.out.push(',');
+                        self.maybe_comment();
+                    }
+                }
+                self.space();
+                self.out.push('}');
             }
         }
     }

@@ -103,6 +103,28 @@ impl Ctx {
             .expect("a diagnostic was just pushed")
     }
 
+    /// A context at the same path with no diagnostics: one instance of a parameterized scenario
+    /// is checked in it, then [`Ctx::absorb`]ed.
+    pub(super) fn fork(&self) -> Ctx {
+        Ctx {
+            path: self.path.clone(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Take `other`'s diagnostics, except those already reported (every instance of a
+    /// parameterized scenario is checked, but a mistake they share is said once).
+    pub(super) fn absorb(&mut self, other: Ctx) {
+        for d in other.diagnostics {
+            let seen = self.diagnostics.iter().any(|s| {
+                s.code == d.code && s.span == d.span && s.message == d.message && s.path == d.path
+            });
+            if !seen {
+                self.diagnostics.push(d);
+            }
+        }
+    }
+
     /// True when any error has been reported.
     pub(super) fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)

@@ -28,6 +28,7 @@ mod keys;
 mod library;
 mod network;
 mod operations;
+mod params;
 mod pointer;
 mod project;
 mod seen;

@@ -11,6 +11,7 @@ use super::expand::Groups;
 use super::fields::Fields;
 use super::groups::step_items;
 use super::ids::{required_label, IdSet};
+use super::params;
 use super::shared::{Ready, Shared, SHARED_BLOCKS};
 use super::steps::{action, is_step_kind, unknown_step};
 use super::urls::{url, UrlRule};
@@ -41,6 +42,7 @@ const SCENARIO_SCHEMA: &[&str] = &[
     "action_timeout_ms",
     "expect_timeout_ms",
     "tags",
+    params::EACH,
 ];
 
 /// `version = 1` on a suite or project.
@@ -132,9 +134,22 @@ pub(super) fn suite(
             action_timeout_ms: action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS),
             expect_timeout_ms: expect_timeout.flatten(),
         };
-        let scenario = scenario(ctx, nested, &mut ids, inherited, &shared, &mut groups);
-        match (scenario, &mut scenarios) {
-            (Some(s), Some(list)) => list.push(s),
+        let made = match params::each(nested) {
+            None => {
+                scenario(ctx, nested, &mut ids, inherited, &shared, &mut groups).map(|s| vec![s])
+            }
+            Some(each) => {
+                if let Some(label) = &nested.label {
+                    ids.insert(ctx, "scenario id", label);
+                }
+                params::instances(ctx, nested, each, &mut |ctx, instance| {
+                    let mut own = IdSet::with_capacity(0);
+                    scenario(ctx, instance, &mut own, inherited, &shared, &mut groups)
+                })
+            }
+        };
+        match (made, &mut scenarios) {
+            (Some(s), Some(list)) => list.extend(s),
             _ => scenarios = None,
         }
     }
