@@ -635,7 +635,10 @@ async fn run_scenario<D: SurfaceDriver>(
             }
         };
         if let Some((status, mut failure, capture)) = failed {
-            // Evidence is taken now, before `after_each` (or the next step) changes the page.
+            // The step keeps its own evidence; the automatic capture goes with the verdict's
+            // copy, taken now, before `after_each` (or the next step) changes the page.
+            record.status = StepStatus::Failed;
+            record.failure = Some(failure.clone());
             if capture {
                 let name = if after_each {
                     FailureDir::Hook
@@ -648,8 +651,6 @@ async fn run_scenario<D: SurfaceDriver>(
                     .evidence
                     .extend(capture_evidence(shared, &mut ctx, &dir, name).await);
             }
-            record.status = StepStatus::Failed;
-            record.failure = Some(failure.clone());
             if after_each {
                 failures.hook = Some(failure);
             } else if soft && failure.failure_class == FailureClass::Product {
