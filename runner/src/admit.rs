@@ -62,6 +62,13 @@ pub enum Rejection {
     NotASuite,
     /// A file the project file includes is not a `library` document.
     NotALibrary,
+    /// An included library defines a group another included library already defines.
+    DuplicateGroup {
+        /// The group name.
+        name: String,
+        /// The file that defined it first.
+        first: String,
+    },
 }
 
 /// A file that did not pass admission.

@@ -6,7 +6,8 @@
 //! crossing `/`, `**` any depth) against the `.acl` files under its literal leading folder,
 //! relative to the project folder; the files are admitted in path order, each must be a
 //! `library`, and a pattern that matches nothing is an error — an include that silently finds
-//! nothing would turn into "no group is named …" far from its cause.
+//! nothing would turn into "no group is named …" far from its cause. Two included files that
+//! define the same group are refused too: which one a `use` got would depend on file names.
 
 use crate::admit::{admit_path, RejectedFile, Rejection, SourceFile};
 use a3s_test_lang::ir::{AdmittedDocument, Library};
@@ -58,6 +59,10 @@ pub fn include(root: &Path, patterns: &[String]) -> Result<Libraries, Vec<Reject
                 });
                 match read.admission.document {
                     Some(AdmittedDocument::Library(library)) => {
+                        if let Some(rejection) = duplicate(&libraries, &library) {
+                            rejected.push(RejectedFile { source, rejection });
+                            continue;
+                        }
                         libraries.push((source.display(), library))
                     }
                     Some(_) => rejected.push(RejectedFile {
@@ -77,6 +82,23 @@ pub fn include(root: &Path, patterns: &[String]) -> Result<Libraries, Vec<Reject
     } else {
         Err(rejected)
     }
+}
+
+/// A group of `library` that an earlier included file already defines: which one would win
+/// depends on file names, so the run is refused instead.
+fn duplicate(libraries: &Libraries, library: &Library) -> Option<Rejection> {
+    library.groups.iter().find_map(|group| {
+        libraries.iter().find_map(|(file, earlier)| {
+            earlier
+                .groups
+                .iter()
+                .any(|g| g.name == group.name)
+                .then(|| Rejection::DuplicateGroup {
+                    name: group.name.clone(),
+                    first: file.clone(),
+                })
+        })
+    })
 }
 
 fn problem(pattern: &str, message: String) -> RejectedFile {

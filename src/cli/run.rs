@@ -243,6 +243,9 @@ fn print_rejected(rejected: &[RejectedFile]) {
             Rejection::NotASuite => {
                 eprintln!("error: `{name}` is a project configuration, not a suite; pass it with --project")
             }
+            Rejection::DuplicateGroup { name: group, first } => eprintln!(
+                "error: `{name}` defines the group \"{group}\" that `{first}` already defines; rename one of them"
+            ),
             Rejection::NotALibrary => eprintln!(
                 "error: `{name}` is included by the project file but is not a `library \"id\" {{ … }}`"
             ),

@@ -279,6 +279,19 @@ fn a_group_from_an_included_library_runs_as_one_nested_step() {
         text.contains("test.spec.unknown_group") && text.contains("did you mean \"open-form\"?"),
         "{text}"
     );
+    // Two included files defining one group: which one `use` got would depend on file names.
+    crate::common::write(
+        work.path(),
+        "shared/more.acl",
+        library.replace("\"shared\"", "\"more\""),
+    );
+    let done = run_served(&server, work.path(), &["suites/uses.acl"]);
+    assert_eq!(done.code, 2, "{}", done.stderr);
+    assert!(
+        done.stderr.contains("`shared/more.acl` defines the group \"open-form\" that `shared/forms.acl` already defines"),
+        "{}",
+        done.stderr
+    );
     // An include that finds nothing stops the run before any browser.
     crate::common::write(
         work.path(),
