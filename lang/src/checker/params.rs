@@ -91,7 +91,16 @@ fn row<'a>(
         match &entry.value.kind {
             ValueKind::String(s) => values.push((key.to_string(), s.clone())),
             _ => {
-                type_error(ctx, EACH, &entry.value, "a string");
+                if !super::values::unreadable(&entry.value) {
+                    let found = entry.value.kind.describe();
+                    ctx.error_in(
+                        Code::Type,
+                        EACH,
+                        entry.value.span,
+                        format!("`{key}` in a row of `each` must be a string, found {found}"),
+                    )
+                    .hint(format!("quote it: `{key} = \"…\"`"));
+                }
                 ok = false;
             }
         }
