@@ -126,6 +126,9 @@ pub enum ValueKind {
         /// Its value.
         value: Box<Value>,
     },
+    /// `{ name = value, … }`: an object, the row of a scenario's `each` (`docs/acl.md` §2.3);
+    /// entries are separated by commas.
+    Object(Vec<Attribute>),
     /// `/pattern/flags`: a regular expression, as written (`\/` stays in `pattern`).
     Regex {
         /// The body between the slashes.
@@ -149,6 +152,7 @@ impl ValueKind {
             ValueKind::List(_) => "a list",
             ValueKind::Call { .. } => "a function call",
             ValueKind::Named { .. } => "a named argument",
+            ValueKind::Object(_) => "an object",
             ValueKind::Regex { .. } => "a regular expression",
             ValueKind::Error => "an unreadable value",
         }

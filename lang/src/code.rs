@@ -183,7 +183,7 @@ define_codes! {
         /// More than one root block in one file.
         MultipleRoots => "test.spec.multiple_roots", "put each suite in its own file";
         /// A root block other than `suite` or `project`.
-        UnknownRoot => "test.spec.unknown_root", "a file's root block is `suite` or `project`";
+        UnknownRoot => "test.spec.unknown_root", "a file's root block is `suite`, `project` or `library`";
         /// A nested block kind that is not allowed where it stands.
         UnknownBlock => "test.spec.unknown_block", "use one of the blocks listed for this parent in docs/acl.md";
         /// An attribute the block does not define.
@@ -208,6 +208,18 @@ define_codes! {
         EmptySuite => "test.spec.empty_suite", "add at least one `scenario \"id\" { … }` block";
         /// A scenario with no step.
         EmptyScenario => "test.spec.empty_scenario", "add at least one step such as `navigate \"open\" { url = \"/\" }`";
+        /// A `steps` group or a suite hook holds no step.
+        EmptyGroup => "test.spec.empty_group", "add at least one step to the group, or delete it";
+        /// `use` names a group neither the suite nor an included library defines.
+        UnknownGroup => "test.spec.unknown_group", "define `steps \"name\" { … }` in the suite, or include the library that holds it in the project file";
+        /// A group uses itself, directly or through other groups.
+        GroupCycle => "test.spec.group_cycle", "break the cycle: a group cannot use itself, directly or through another group";
+        /// Groups nest deeper than 8 `use` levels.
+        GroupDepth => "test.spec.group_depth", "flatten the groups: `use` nests at most 8 levels";
+        /// `${name}` names no key of the scenario's `each` rows.
+        UnknownParam => "test.spec.unknown_param", "use a key of the scenario's `each` rows, or write `$${` for a literal `${`";
+        /// The `each` rows of a scenario are not a non-empty list of objects with the same keys.
+        ParamRows => "test.spec.param_rows", "give every row of `each` the same keys: `each = [{ user = \"alice\" }, { user = \"bob\" }]`";
         /// A call to a function that is not a target form.
         UnknownTarget => "test.spec.unknown_target", "targets are role(), label(), placeholder(), text(), testid(), css() or ref()";
         /// A target function called with the wrong number or kind of arguments.

@@ -10,7 +10,9 @@
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
+mod groups;
 mod text_value;
+pub use groups::{GroupCall, GroupDef, GroupItem, GroupKind, Hook, Library, StepGroup};
 pub use text_value::{EnvVar, EnvVarError, TextValue, MAX_ENV_NAME_BYTES};
 
 /// Default scenario deadline (`docs/acl.md` §2).
@@ -122,6 +124,8 @@ pub enum AdmittedDocument {
     Suite(Suite),
     /// Workspace configuration (`.a3s-test/project.acl`).
     Project(ProjectConfig),
+    /// Shared step groups, included through the project file.
+    Library(Library),
 }
 
 /// `suite "id" { … }`.
@@ -172,8 +176,11 @@ pub struct Scenario {
     pub expect_timeout_ms: Option<u64>,
     /// Tags for `--tag`.
     pub tags: Vec<String>,
-    /// Steps in source order.
+    /// Steps in run order, hooks and `use` groups expanded: `before_each`, its own, `after_each`.
     pub steps: Vec<Step>,
+    /// The hooks and `use` groups its steps came from (`Step::group` indexes it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<StepGroup>,
     /// `suite.<id>.scenario.<id>`.
     pub path: String,
     /// Span of the whole block.
@@ -187,10 +194,16 @@ pub struct Step {
     pub label: Option<String>,
     /// Logical path, e.g. `suite.checkout.scenario.guest.click.pay`.
     pub path: String,
-    /// Span of the whole step block.
+    /// Span of the whole step block (of the `use` step, for a step of an included group).
     pub span: Span,
     /// What to do.
     pub action: Action,
+    /// The innermost hook or `use` group it came from (index into `Scenario::groups`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<usize>,
+    /// The hook it came from, so the executor knows an `after_each` step without the tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<Hook>,
 }
 
 /// Every web step of `docs/acl.md` §5.
@@ -814,6 +827,9 @@ pub struct Expectation {
     /// `immediate = true`: one observation, no waiting for the condition to hold.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub immediate: bool,
+    /// `soft = true`: a failure is recorded and the scenario goes on; it fails at its end.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub soft: bool,
 }
 
 /// `expect` conditions (`docs/acl.md` §9).
@@ -1347,6 +1363,10 @@ pub struct ProjectConfig {
     pub expect_timeout_ms: Option<u64>,
     /// Trusted verification checks, in source order.
     pub checks: Vec<VerificationCheck>,
+    /// `include`: glob patterns (relative to the project folder) of the `library` files whose
+    /// `steps` groups every suite may `use`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub include: Vec<String>,
     /// Span of the whole block.
     pub span: Span,
 }

@@ -60,8 +60,13 @@ impl Admission {
 
 /// Admit raw file bytes: enforces the size and UTF-8 rules before lexing.
 pub fn admit_bytes(bytes: &[u8]) -> Admission {
+    admit_bytes_with(bytes, &[])
+}
+
+/// [`admit_bytes`] with included libraries (see [`admit_with`]).
+pub fn admit_bytes_with(bytes: &[u8], libraries: &[(String, ir::Library)]) -> Admission {
     match decode_source(bytes) {
-        Ok(source) => admit(source),
+        Ok(source) => admit_with(source, libraries),
         Err(diagnostic) => Admission::rejected(vec![*diagnostic]),
     }
 }
@@ -93,6 +98,13 @@ pub fn decode_source(bytes: &[u8]) -> Result<&str, Box<Diagnostic>> {
 
 /// Admit one file's text: parse, check, and collect every diagnostic.
 pub fn admit(source: &str) -> Admission {
+    admit_with(source, &[])
+}
+
+/// [`admit`] a suite whose `use` steps may call the groups of `libraries`: the admitted
+/// `library` files the project file includes, each with its path as shown to people. The runner
+/// reads those files; this crate only takes their admitted groups.
+pub fn admit_with(source: &str, libraries: &[(String, ir::Library)]) -> Admission {
     if source.len() > MAX_FILE_BYTES {
         return admit_bytes(source.as_bytes());
     }
@@ -106,7 +118,7 @@ pub fn admit(source: &str) -> Admission {
             "file holds no block",
         )]);
     }
-    let (admitted, check_diagnostics) = checker::check_document(&document);
+    let (admitted, check_diagnostics) = checker::check_document_with(&document, libraries);
     diagnostics.extend(check_diagnostics);
     diagnostic::sort_diagnostics(&mut diagnostics);
     let document = if diagnostics.iter().any(Diagnostic::is_error) {

@@ -609,7 +609,7 @@ where
                 span: e.span(),
             });
         let arguments = named
-            .or(element)
+            .or(element.clone())
             .separated_by(just(Token::Comma))
             .allow_trailing()
             .collect::<Vec<Value>>();
@@ -626,10 +626,25 @@ where
         let list = elements
             .delimited_by(just(Token::LBracket), just(Token::RBracket))
             .map(ValueKind::List);
+        // `{ name = value, … }`: the rows of a scenario's `each`.
+        let entry = name
+            .then_ignore(just(Token::Eq))
+            .then(element.clone())
+            .map_with(|(name, value), e| Attribute {
+                name,
+                value,
+                span: e.span(),
+            });
+        let object = entry
+            .separated_by(just(Token::Comma))
+            .allow_trailing()
+            .collect::<Vec<Attribute>>()
+            .delimited_by(just(Token::LBrace), just(Token::RBrace))
+            .map(ValueKind::Object);
         let call = name
             .then(arguments.delimited_by(just(Token::LParen), just(Token::RParen)))
             .map(|(name, args)| ValueKind::Call { name, args });
-        choice((scalar, list, call))
+        choice((scalar, list, call, object))
             .map_with(|kind, e| Value {
                 kind,
                 span: e.span(),

@@ -400,6 +400,19 @@ fn flat_into(out: &mut String, value: &Value) {
             out.push_str(" = ");
             flat_into(out, value);
         }
+        ValueKind::Object(entries) if entries.is_empty() => out.push_str("{}"),
+        ValueKind::Object(entries) => {
+            out.push_str("{ ");
+            for (i, entry) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&entry.name.name);
+                out.push_str(" = ");
+                flat_into(out, &entry.value);
+            }
+            out.push_str(" }");
+        }
         ValueKind::Regex { pattern, flags } => {
             out.push('/');
             out.push_str(pattern);

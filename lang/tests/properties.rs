@@ -1,7 +1,8 @@
 //! Property tests of the front end: it never panics or hangs on any input, admission (file and
 //! statement mode) always answers (a document or at least one diagnostic), and formatting valid suites is idempotent
 //! and keeps their meaning, and `env("NAME")` texts round-trip through print → parse → check
-//! while every name outside the variable alphabet is refused at the name.
+//! while every name outside the variable alphabet is refused at the name; the rows of `each`
+//! (object literals) substitute their own values into each instance, through formatting too.
 
 use a3s_test_lang::ir::{Action, AdmittedDocument, EnvVar, ExpectCondition, Target, TextValue};
 use a3s_test_lang::parser::{parse, parse_recovering};
@@ -118,6 +119,8 @@ enum GenValue {
     Named(String, Box<GenValue>),
     /// `/body/flags`: a non-empty body (`/` escaped) and flag letters.
     Regex(String, String),
+    /// `{ name = value, … }`: an object (a row of `each`).
+    Object(Vec<(String, GenValue)>),
 }
 
 #[derive(Debug, Clone)]
@@ -191,6 +194,7 @@ fn value() -> impl Strategy<Value = GenValue> {
             1 => (ident(), inner.clone()).prop_map(|(n, v)| GenValue::Named(n, Box::new(v))),
         ];
         prop_oneof![
+            prop::collection::vec((ident(), inner.clone()), 0..4).prop_map(GenValue::Object),
             prop::collection::vec(inner, 0..5).prop_map(GenValue::List),
             (
                 prop::sample::select(vec!["role", "css", "text", "main", "ref", "within", "env"]),
@@ -324,6 +328,23 @@ impl Render {
                 self.out.push_str(body);
                 self.out.push('/');
                 self.out.push_str(flags);
+            }
+            GenValue::Object(entries) => {
+                self.out.push('{');
+                for (i, (name, value)) in entries.iter().enumerate() {
+                    self.space();
+                    self.out.push_str(name);
+                    self.space();
+                    self.out.push('=');
+                    self.space();
+                    self.value(value);
+                    if i + 1 < entries.len() || self.pick(2) == 0 {
+                        self.out.push(',');
+                        self.maybe_comment();
+                    }
+                }
+                self.space();
+                self.out.push('}');
             }
         }
     }
@@ -641,5 +662,43 @@ proptest! {
                 diagnostics.len()
             );
         }
+    }
+
+    #[test]
+    fn each_row_substitutes_its_own_values_and_keeps_escapes(
+        rows in prop::collection::vec(("[a-z][a-z0-9_-]{0,8}", "[A-Za-z0-9._~-]{0,12}"), 1..5)
+    ) {
+        // Unique instance ids: the first key's values.
+        let mut seen = std::collections::HashSet::new();
+        prop_assume!(rows.iter().all(|(id, _)| seen.insert(id.clone())));
+        let literal = a3s_test_lang::printer::string_literal;
+        let each: Vec<String> = rows
+            .iter()
+            .map(|(id, note)| format!("{{ who = {}, note = {} }}", literal(id), literal(note)))
+            .collect();
+        let source = format!(
+            "suite \"s\" {{\n scenario \"c\" {{\n surface = \"web\"\n each = [{}]\n navigate \"n\" {{ url = \"/${{who}}?n=${{note}}&k=$${{who}}\" }}\n }}\n}}\n",
+            each.join(", ")
+        );
+        let Some(AdmittedDocument::Suite(suite)) = a3s_test_lang::admit(&source).document else {
+            return Err(TestCaseError::fail(format!("not admitted:\n{source}")));
+        };
+        prop_assert_eq!(suite.scenarios.len(), rows.len());
+        for ((id, note), scenario) in rows.iter().zip(&suite.scenarios) {
+            prop_assert_eq!(&scenario.id, &format!("c[{id}]"));
+            prop_assert_eq!(
+                &scenario.steps[0].action,
+                &Action::Navigate { url: format!("/{id}?n={note}&k=${{who}}") }
+            );
+        }
+        // Formatting keeps every instance as it was.
+        let formatted = format_source(&source).expect("a valid suite formats");
+        let Some(AdmittedDocument::Suite(again)) = a3s_test_lang::admit(&formatted).document else {
+            return Err(TestCaseError::fail(format!("formatted is not admitted:\n{formatted}")));
+        };
+        let shape = |s: &a3s_test_lang::ir::Suite| -> Vec<(String, Action)> {
+            s.scenarios.iter().map(|c| (c.id.clone(), c.steps[0].action.clone())).collect()
+        };
+        prop_assert_eq!(shape(&again), shape(&suite));
     }
 }

@@ -10,8 +10,9 @@
 //! both read and admit their files through it, each keeping what it needs of every outcome
 //! (`check` renders diagnostics its own way and keeps the IR only for `--json`).
 
+use crate::include::Libraries;
 use crate::read::{read_suite_file, ReadError};
-use a3s_test_lang::ir::{AdmittedDocument, Suite};
+use a3s_test_lang::ir::{AdmittedDocument, Library, Suite};
 use a3s_test_lang::{Admission, Diagnostic};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -59,6 +60,15 @@ pub enum Rejection {
     Diagnostics(Vec<Diagnostic>),
     /// It is a `project` document, not a suite.
     NotASuite,
+    /// A file the project file includes is not a `library` document.
+    NotALibrary,
+    /// An included library defines a group another included library already defines.
+    DuplicateGroup {
+        /// The group name.
+        name: String,
+        /// The file that defined it first.
+        first: String,
+    },
 }
 
 /// A file that did not pass admission.
@@ -97,32 +107,44 @@ pub struct ReadAdmission {
 
 /// Read `path` with the bounded suite reader and admit it: the one admission of a suite file.
 pub fn admit_path(path: &Path) -> Result<ReadAdmission, ReadError> {
+    admit_path_with(path, &[])
+}
+
+/// [`admit_path`] with the libraries the project file includes (`crate::include`).
+pub fn admit_path_with(
+    path: &Path,
+    libraries: &[(String, Library)],
+) -> Result<ReadAdmission, ReadError> {
     let bytes = read_suite_file(path)?;
-    let admission = a3s_test_lang::admit_bytes(&bytes);
+    let admission = a3s_test_lang::admit_bytes_with(&bytes, libraries);
     Ok(ReadAdmission { bytes, admission })
 }
 
 /// Read and admit every file in parallel (rayon), turning each outcome into a `T` with `keep`
 /// on the worker thread that admitted it (so what is not kept is freed there, while that
 /// thread's memory is warm); the order of `files` is kept.
-pub fn admit_each<T, F>(files: &[PathBuf], keep: F) -> Vec<T>
+pub fn admit_each<T, F>(files: &[PathBuf], libraries: &Libraries, keep: F) -> Vec<T>
 where
     T: Send,
     F: Fn(&Path, Result<ReadAdmission, ReadError>) -> T + Sync,
 {
     files
         .par_iter()
-        .map(|path| keep(path, admit_path(path)))
+        .map(|path| keep(path, admit_path_with(path, libraries)))
         .collect()
 }
 
-/// Read and admit every file in parallel; the order of `files` is kept.
-pub fn admit_files(files: &[PathBuf]) -> AdmissionReport {
-    let outcomes = admit_each(files, |path, outcome| suite_of(path.to_path_buf(), outcome));
+/// Read and admit every file in parallel; the order of `files` is kept. A `library` file among
+/// them runs nothing and is left out (it is admitted again through the project's `include`).
+pub fn admit_files(files: &[PathBuf], libraries: &Libraries) -> AdmissionReport {
+    let outcomes = admit_each(files, libraries, |path, outcome| {
+        suite_of(path.to_path_buf(), outcome)
+    });
     let mut report = AdmissionReport::default();
     for outcome in outcomes {
         match outcome {
-            Ok(file) => report.admitted.push(file),
+            Ok(Some(file)) => report.admitted.push(file),
+            Ok(None) => {}
             Err(file) => report.rejected.push(file),
         }
     }
@@ -133,7 +155,7 @@ pub fn admit_files(files: &[PathBuf]) -> AdmissionReport {
 fn suite_of(
     path: PathBuf,
     outcome: Result<ReadAdmission, ReadError>,
-) -> Result<AdmittedFile, RejectedFile> {
+) -> Result<Option<AdmittedFile>, RejectedFile> {
     let ReadAdmission { bytes, admission } = match outcome {
         Ok(read) => read,
         Err(e) => {
@@ -153,11 +175,12 @@ fn suite_of(
     let text: Arc<str> = Arc::from(std::str::from_utf8(&bytes).unwrap_or(""));
     let source = Arc::new(SourceFile { path, text });
     match admission.document {
-        Some(AdmittedDocument::Suite(suite)) => Ok(AdmittedFile {
+        Some(AdmittedDocument::Suite(suite)) => Ok(Some(AdmittedFile {
             source,
             suite,
             warnings: admission.diagnostics,
-        }),
+        })),
+        Some(AdmittedDocument::Library(_)) => Ok(None),
         Some(AdmittedDocument::Project(_)) => Err(RejectedFile {
             source,
             rejection: Rejection::NotASuite,

@@ -110,6 +110,12 @@ impl ArtifactRoot {
     pub fn failure_dir(&self, scenario_dir: &Dir) -> Result<Dir, EvidenceError> {
         fresh_dir(scenario_dir, Path::new(FAILURE_DIR))
     }
+
+    /// A fresh `<scenario_dir>/<name>/` for a capture beside the scenario's own failure (a soft
+    /// expect's, the `after_each` hook's), so no capture overwrites another.
+    pub fn named_failure_dir(&self, scenario_dir: &Dir, name: &str) -> Result<Dir, EvidenceError> {
+        fresh_dir(scenario_dir, Path::new(name))
+    }
 }
 
 /// The project's state folder, the one part of an output path that is always confined.

@@ -39,11 +39,12 @@ use crate::result::{
     StepStatus,
 };
 use crate::step::{self, StepFailed};
+use crate::verdict::{self, Failures};
 use a3s_test_driver::{
     Capabilities, ContextOptions, DriverError, EvidenceKind, FailureClass, FailureCode,
     MissingEvidence, ProcessVars, StepEnv, SurfaceContext, SurfaceDriver,
 };
-use a3s_test_lang::ir::Scenario;
+use a3s_test_lang::ir::{Action, Hook, Scenario};
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -418,6 +419,9 @@ pub fn not_run(
         status,
         failure: Some(failure),
         cleanup_failure: None,
+        hook_failure: None,
+        soft_failures: Vec::new(),
+        groups: Vec::new(),
         steps: Vec::new(),
         duration_ms: 0,
         context_open_us: None,
@@ -545,8 +549,34 @@ async fn run_scenario<D: SurfaceDriver>(
         .base_url
         .as_deref()
         .or(planned.suite.base_url.as_deref());
-    let mut verdict: Option<(ScenarioStatus, FailureRecord, bool)> = None;
+    let mut failures = Failures::default();
+    result.groups = scenario.groups.clone();
     for (index, step) in scenario.steps.iter().enumerate() {
+        let after_each = step.hook == Some(Hook::AfterEach);
+        // After a hard failure only `after_each` runs; it stops at its own first failure, and
+        // not at all once the run is cancelled or the browser is gone.
+        let skip = if after_each {
+            failures.hook.is_some()
+                || shared.cancel.is_cancelled()
+                || shared.browser_lost.load(Ordering::SeqCst)
+        } else {
+            failures.own.is_some()
+        };
+        if skip {
+            continue;
+        }
+        // `after_each` has its own bound: each of its steps gets the action timeout from when
+        // it starts, whether or not the scenario deadline has passed.
+        let (step_deadline, deadline_name, deadline_ms) = if after_each {
+            let ms = scenario.action_timeout_ms;
+            (
+                Instant::now() + Duration::from_millis(ms),
+                "after_each step",
+                ms,
+            )
+        } else {
+            (deadline, "scenario", scenario.timeout_ms)
+        };
         let env = StepEnv {
             base_url,
             action_timeout: Duration::from_millis(scenario.action_timeout_ms),
@@ -554,8 +584,8 @@ async fn run_scenario<D: SurfaceDriver>(
                 .expect_timeout_ms
                 .map(Duration::from_millis)
                 .unwrap_or(shared.config.expect_timeout),
-            deadline,
-            deadline_name: "scenario",
+            deadline: step_deadline,
+            deadline_name,
             artifact_dir: &dir,
             working_dir: &shared.config.working_dir,
             vars: &ProcessVars::RUN,
@@ -563,6 +593,7 @@ async fn run_scenario<D: SurfaceDriver>(
         let step_started = Instant::now();
         let end = step::run_step(&mut ctx, step, &env, &shared.cancel).await;
         let location = source.location(step.span.start);
+        let soft = is_soft(step);
         let mut record = StepResult {
             index,
             label: step.label.clone(),
@@ -574,8 +605,10 @@ async fn run_scenario<D: SurfaceDriver>(
             evidence: Vec::new(),
             detail: None,
             failure: None,
+            group: step.group,
+            soft,
         };
-        let failed = match end.into_result("scenario", scenario.timeout_ms) {
+        let failed = match end.into_result(deadline_name, deadline_ms) {
             Ok(output) => {
                 record.evidence = output.evidence.iter().map(EvidenceRecord::from).collect();
                 record.detail = output.detail;
@@ -602,30 +635,42 @@ async fn run_scenario<D: SurfaceDriver>(
                 Some((status_for(f.code), failure, capture))
             }
         };
-        if let Some((_, failure, _)) = &failed {
+        if let Some((status, mut failure, capture)) = failed {
+            // The step keeps its own evidence; the automatic capture goes with the verdict's
+            // copy, taken now, before `after_each` (or the next step) changes the page.
             record.status = StepStatus::Failed;
             record.failure = Some(failure.clone());
+            if capture {
+                let name = if after_each {
+                    FailureDir::Hook
+                } else if soft && failure.failure_class == FailureClass::Product {
+                    FailureDir::Soft(failures.soft.len() + 1)
+                } else {
+                    FailureDir::Own
+                };
+                let (files, missing) = capture_evidence(shared, &mut ctx, &dir, name).await;
+                failure.evidence.extend(files);
+                failure.missing_evidence.extend(missing);
+            }
+            if after_each {
+                failures.hook = Some(failure);
+            } else if soft && failure.failure_class == FailureClass::Product {
+                failures.soft.push(failure);
+            } else {
+                failures.own = Some((status, failure));
+            }
         }
         shared.events.send(RunEventKind::StepFinished {
             id: planned.id.clone(),
             step: Arc::new(record.clone()),
         });
         result.steps.push(record);
-        if failed.is_some() {
-            verdict = failed;
-            break;
-        }
     }
-
-    if let Some((status, mut failure, capture)) = verdict {
-        if capture {
-            let (files, missing) = capture_evidence(shared, &mut ctx, &dir).await;
-            failure.evidence.extend(files);
-            failure.missing_evidence.extend(missing);
-        }
-        result.status = status;
-        result.failure = Some(failure);
-    }
+    let (status, failure) = verdict::decide(&failures);
+    result.status = status;
+    result.failure = failure;
+    result.soft_failures = failures.soft;
+    result.hook_failure = failures.hook;
 
     let bound = shared.config.cleanup_bound;
     let close_started = Instant::now();
@@ -671,12 +716,34 @@ fn note_browser_loss<D>(shared: &Shared<D>, code: FailureCode, message: &str) {
     }
 }
 
+/// Which failure an automatic capture is for: each gets its own folder.
+enum FailureDir {
+    /// The scenario's own failure: `failure/`.
+    Own,
+    /// The n-th failed soft expect: `soft-failure-<n>/`.
+    Soft(usize),
+    /// The `after_each` failure: `after-each-failure/`.
+    Hook,
+}
+
+/// True for a `soft = true` expect (its product failure does not stop the scenario).
+fn is_soft(step: &a3s_test_lang::ir::Step) -> bool {
+    matches!(&step.action, Action::Expect { expectation } if expectation.soft)
+}
+
 async fn capture_evidence<D: SurfaceDriver>(
     shared: &Shared<D>,
     ctx: &mut D::Context,
     dir: &a3s_test_fsroot::Dir,
+    which: FailureDir,
 ) -> (Vec<EvidenceRecord>, Vec<MissingEvidence>) {
-    let failure_dir = match shared.config.artifacts.failure_dir(dir) {
+    let artifacts = &shared.config.artifacts;
+    let made = match which {
+        FailureDir::Own => artifacts.failure_dir(dir),
+        FailureDir::Soft(n) => artifacts.named_failure_dir(dir, &format!("soft-failure-{n}")),
+        FailureDir::Hook => artifacts.named_failure_dir(dir, "after-each-failure"),
+    };
+    let failure_dir = match made {
         Ok(dir) => dir,
         Err(e) => {
             let reason = format!("the failure folder could not be created: {e}");

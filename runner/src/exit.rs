@@ -157,6 +157,9 @@ mod tests {
         ScenarioResult {
             failure: code.map(|c| FailureRecord::new(c, "m")),
             cleanup_failure: cleanup.then(|| FailureRecord::new(FailureCode::CleanupFailed, "m")),
+            hook_failure: None,
+            soft_failures: Vec::new(),
+            groups: Vec::new(),
             ..ScenarioResult::bare("s/x", status)
         }
     }

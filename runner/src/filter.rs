@@ -4,7 +4,8 @@
 //! [`a3s_test_driver::glob::Dialect::Filter`] (`*`, `?`, `[…]` classes, `\` escapes, through
 //! `globset`). `*` crosses the `/` between suite and scenario on purpose: `--filter '*checkout*'`
 //! should find a scenario in any suite. A pattern with an unclosed `[` is rejected when parsed,
-//! never at match time.
+//! never at match time. The id of a parameterized instance (`checkout[alice]`) is also selected
+//! by a pattern that is that id exactly, with or without its suite.
 
 use a3s_test_driver::glob::{Dialect, Wildcard};
 use std::fmt;
@@ -39,9 +40,20 @@ impl Glob {
         self.0.as_str()
     }
 
-    /// True when the whole of `text` matches.
+    /// True when the whole of `text` matches — or, for the id of a parameterized instance
+    /// (`checkout[alice]`, whose `[` would otherwise open a class), when the pattern is that id
+    /// exactly, with or without its suite (`docs/acl.md` §2.3).
     pub fn matches(&self, text: &str) -> bool {
-        self.0.matches(text)
+        self.0.matches(text) || self.names_instance(text)
+    }
+
+    fn names_instance(&self, text: &str) -> bool {
+        let pattern = self.as_str();
+        pattern.ends_with(']')
+            && (text == pattern
+                || text
+                    .strip_suffix(pattern)
+                    .is_some_and(|suite| suite.ends_with('/')))
     }
 }
 
@@ -85,6 +97,10 @@ mod tests {
             ("a\\*", "ab", false),
             ("[a-]", "-", true),
             ("***a", "bba", true),
+            ("checkout[alice]", "shop/checkout[alice]", true),
+            ("shop/checkout[alice]", "shop/checkout[alice]", true),
+            ("checkout[alice]", "shop/checkout[bob]", false),
+            ("checkout[alice]", "shop/xcheckout[alice]", false),
         ];
         for (pattern, text, expected) in cases {
             assert_eq!(

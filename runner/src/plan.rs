@@ -222,7 +222,10 @@ mod tests {
                 path: format!("suite.s.scenario.{id}.navigate.open"),
                 span: Span::new(0, 0),
                 action: Action::Navigate { url: "/".into() },
+                group: None,
+                hook: None,
             }],
+            groups: vec![],
             path: format!("suite.s.scenario.{id}"),
             span: Span::new(0, 0),
         }

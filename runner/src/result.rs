@@ -8,6 +8,7 @@
 
 use crate::exit::{self, Exit};
 use a3s_test_driver::{EvidenceFile, FailureClass, FailureCode, MissingEvidence, Waited};
+use a3s_test_lang::ir::StepGroup;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -105,6 +106,12 @@ pub struct StepResult {
     pub detail: Option<a3s_test_driver::StepDetail>,
     /// The failure, when it failed.
     pub failure: Option<FailureRecord>,
+    /// The hook or `use` group it came from (index into `ScenarioResult::groups`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<usize>,
+    /// A `soft = true` expect: its failure did not stop the scenario.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub soft: bool,
 }
 
 /// How a scenario ended.
@@ -158,6 +165,16 @@ pub struct ScenarioResult {
     pub failure: Option<FailureRecord>,
     /// A failure while tearing down, kept apart from the verdict.
     pub cleanup_failure: Option<FailureRecord>,
+    /// The `after_each` hook's failure, kept apart from the scenario's own (`failure` repeats
+    /// it only when the scenario's own steps passed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook_failure: Option<FailureRecord>,
+    /// Every failed `soft = true` expect, in order; the scenario fails at its end because of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub soft_failures: Vec<FailureRecord>,
+    /// The hooks and `use` groups its steps came from, so reports nest them (`StepResult::group`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<StepGroup>,
     /// Steps that ran, in order.
     pub steps: Vec<StepResult>,
     /// Wall time, context open to close.
@@ -221,6 +238,9 @@ impl ScenarioResult {
             status,
             failure: None,
             cleanup_failure: None,
+            hook_failure: None,
+            soft_failures: vec![],
+            groups: vec![],
             steps: vec![],
             duration_ms: 0,
             context_open_us: None,

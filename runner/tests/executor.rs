@@ -212,8 +212,11 @@ fn scenario(id: &str, surface: Surface, timeout_ms: u64, steps: &[(&str, Action)
                 path: format!("suite.s.scenario.{id}.step{i}.{label}"),
                 span: Span::new(0, 0),
                 action: action.clone(),
+                group: None,
+                hook: None,
             })
             .collect(),
+        groups: vec![],
         path: format!("suite.s.scenario.{id}"),
         span: Span::new(0, 0),
     }

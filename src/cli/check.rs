@@ -81,7 +81,15 @@ struct Checked {
 /// Run `check`.
 pub fn run(args: CheckArgs) -> ExitCode {
     let discovery = discover(&args.paths);
-    let mut results: Vec<Checked> = admit_each(&discovery.files, |path, outcome| {
+    // A suite may `use` the groups of the libraries the project file includes.
+    let project_dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    // A project file that is not admitted is `run`'s to refuse; here it only has no includes.
+    let project = super::run::load_project(None).ok().flatten();
+    let libraries = match super::run::included(&project_dir, project.as_ref()) {
+        Ok(libraries) => libraries,
+        Err(code) => return code,
+    };
+    let mut results: Vec<Checked> = admit_each(&discovery.files, &libraries, |path, outcome| {
         checked(path, outcome, args.json)
     });
     for problem in discovery.problems {

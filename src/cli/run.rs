@@ -23,13 +23,14 @@ use super::web_launcher::WebLauncher;
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::{AdmittedDocument, ProjectConfig};
-use a3s_test_runner::admit::{admit_files, AdmittedFile, Rejection};
+use a3s_test_runner::admit::{admit_files, AdmittedFile, RejectedFile, Rejection};
 use a3s_test_runner::cancel::CancelToken;
 use a3s_test_runner::event::EventSender;
 use a3s_test_runner::evidence::{output_location, under_state_dir, ArtifactRoot};
 use a3s_test_runner::executor::ExecutorConfig;
 use a3s_test_runner::exit::Exit;
 use a3s_test_runner::filter::Glob;
+use a3s_test_runner::include::Libraries;
 use a3s_test_runner::jobs::JobsCap;
 use a3s_test_runner::last_run::LastRun;
 use a3s_test_runner::plan::{plan, Plan, PlanOptions, Shard};
@@ -159,14 +160,15 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
         eprintln!("warning: failed to install the Ctrl+C handler: {e}");
     }
     become_subreaper();
-    let admitted = admit(&args.paths)?;
+    let project = load_project(args.project.as_deref())?;
     let project_dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let libraries = included(&project_dir, project.as_ref())?;
+    let admitted = admit(&args.paths, &libraries)?;
     let output = output_location(&project_dir, &args.output_dir);
     let selection = select(&args, &admitted, &output)?;
     if args.list {
         return Ok(list(&selection.plan, args.report.json));
     }
-    let project = load_project(args.project.as_deref())?;
     let config = run_config(
         &args,
         project.as_ref(),
@@ -199,9 +201,9 @@ fn become_subreaper() {
 
 /// Step 1: discover and admit every suite before anything opens; print warnings, and stop with
 /// exit 2 (every rejected file's diagnostics printed) unless all were admitted.
-fn admit(paths: &[PathBuf]) -> Result<Vec<AdmittedFile>, ExitCode> {
+fn admit(paths: &[PathBuf], libraries: &Libraries) -> Result<Vec<AdmittedFile>, ExitCode> {
     let files = a3s_test_runner::discover::discover(paths).map_err(fail)?;
-    let admission = admit_files(&files);
+    let admission = admit_files(&files, libraries);
     let colour = Stream::Stderr.colour();
     for file in &admission.admitted {
         if !file.warnings.is_empty() {
@@ -217,7 +219,36 @@ fn admit(paths: &[PathBuf]) -> Result<Vec<AdmittedFile>, ExitCode> {
     if admission.is_clean() {
         return Ok(admission.admitted);
     }
-    for rejected in &admission.rejected {
+    print_rejected(&admission.rejected);
+    let n = admission.rejected.len();
+    eprintln!(
+        "error: {n} file{} not admitted; nothing was run",
+        if n == 1 { " was" } else { "s were" }
+    );
+    Err(ExitCode::from(Exit::InvalidInput))
+}
+
+/// The libraries the project file's `include` names, admitted before any suite (a suite's
+/// `use` may call their groups); every problem printed, then exit 2.
+pub(super) fn included(
+    project_dir: &Path,
+    project: Option<&ProjectConfig>,
+) -> Result<Libraries, ExitCode> {
+    let patterns = project.map(|p| p.include.as_slice()).unwrap_or_default();
+    if patterns.is_empty() {
+        return Ok(Libraries::new());
+    }
+    a3s_test_runner::include::include(project_dir, patterns).map_err(|rejected| {
+        print_rejected(&rejected);
+        eprintln!("error: the project's `include` did not admit; nothing was run");
+        ExitCode::from(Exit::InvalidInput)
+    })
+}
+
+/// Every rejected file's diagnostics or reason, on stderr.
+fn print_rejected(rejected: &[RejectedFile]) {
+    let colour = Stream::Stderr.colour();
+    for rejected in rejected {
         let name = rejected.source.display();
         match &rejected.rejection {
             Rejection::Diagnostics(diagnostics) => Stream::Stderr.write(&render_file(
@@ -231,14 +262,14 @@ fn admit(paths: &[PathBuf]) -> Result<Vec<AdmittedFile>, ExitCode> {
             Rejection::NotASuite => {
                 eprintln!("error: `{name}` is a project configuration, not a suite; pass it with --project")
             }
+            Rejection::DuplicateGroup { name: group, first } => eprintln!(
+                "error: `{name}` defines the group \"{group}\" that `{first}` already defines; rename one of them"
+            ),
+            Rejection::NotALibrary => eprintln!(
+                "error: `{name}` is included by the project file but is not a `library \"id\" {{ … }}`"
+            ),
         }
     }
-    let n = admission.rejected.len();
-    eprintln!(
-        "error: {n} file{} not admitted; nothing was run",
-        if n == 1 { " was" } else { "s were" }
-    );
-    Err(ExitCode::from(Exit::InvalidInput))
 }
 
 /// What step 2 selected: the plan to run, and (for `--shard`) what the whole run selected.
@@ -490,8 +521,8 @@ pub(super) fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConf
     }
     match admission.document {
         Some(AdmittedDocument::Project(project)) => Ok(Some(project)),
-        Some(AdmittedDocument::Suite(_)) => Err(fail(format_args!(
-            "`{name}` is a suite, not a project configuration"
+        Some(AdmittedDocument::Suite(_) | AdmittedDocument::Library(_)) => Err(fail(format_args!(
+            "`{name}` is a suite or library, not a project configuration"
         ))),
         None => Err(ExitCode::from(Exit::InvalidInput)),
     }

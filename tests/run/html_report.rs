@@ -26,6 +26,8 @@ fn step(action: Action) -> Step {
         path: "suite.report.scenario.check.step".into(),
         span: Default::default(),
         action,
+        group: None,
+        hook: None,
     }
 }
 

@@ -17,6 +17,7 @@ mod harness;
 mod html_report;
 mod merge;
 mod negative;
+mod organisation;
 mod reliability;
 mod retries;
 mod secrets;

@@ -40,6 +40,7 @@ pub(super) static EXPECT_SCHEMA: LazyLock<Vec<&'static str>> = LazyLock::new(|| 
         .chain(HELPERS.iter().copied())
         .chain(["stable_for_ms", "sample_interval_ms"])
         .chain(WAITING)
+        .chain(["soft"])
         .collect()
 });
 
@@ -183,12 +184,17 @@ pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> 
     let first = first?;
     let form = ExpectForm::from_name(&first.name.name)?;
     let condition = condition(ctx, fields, form, first);
+    let soft = match fields.get("soft") {
+        Some(attr) => boolean(ctx, attr),
+        None => Some(false),
+    };
     let (timeout_ms, immediate) = waiting?;
     Some(Expectation {
         condition: condition?,
         stability: stability.ok()?,
         timeout_ms,
         immediate,
+        soft: soft?,
     })
 }
 
@@ -398,10 +404,11 @@ mod tests {
             let known = ExpectForm::from_name(name).is_some()
                 || HELPERS.contains(name)
                 || matches!(*name, "stable_for_ms" | "sample_interval_ms")
-                || WAITING.contains(name);
+                || WAITING.contains(name)
+                || *name == "soft";
             assert!(known, "{name}");
         }
-        assert_eq!(EXPECT_SCHEMA.len(), 41);
+        assert_eq!(EXPECT_SCHEMA.len(), 42);
         assert!(EXPECT_SCHEMA.len() <= super::super::fields::MAX_SCHEMA);
     }
 }

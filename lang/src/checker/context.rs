@@ -85,11 +85,44 @@ impl Ctx {
         self.push(Diagnostic::error(code, path, span, message))
     }
 
+    /// Report an error at a path recorded earlier (a call expanded away from where it is written).
+    pub(super) fn error_at(
+        &mut self,
+        code: Code,
+        path: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.push(Diagnostic::error(code, path.to_string(), span, message))
+    }
+
     fn push(&mut self, diagnostic: Diagnostic) -> &mut Diagnostic {
         self.diagnostics.push(diagnostic);
         self.diagnostics
             .last_mut()
             .expect("a diagnostic was just pushed")
+    }
+
+    /// A context at the same path with no diagnostics: one instance of a parameterized scenario
+    /// is checked in it, then [`Ctx::absorb`]ed.
+    pub(super) fn fork(&self) -> Ctx {
+        Ctx {
+            path: self.path.clone(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Take `other`'s diagnostics, except those already reported (every instance of a
+    /// parameterized scenario is checked, but a mistake they share is said once).
+    pub(super) fn absorb(&mut self, other: Ctx) {
+        for d in other.diagnostics {
+            let seen = self.diagnostics.iter().any(|s| {
+                s.code == d.code && s.span == d.span && s.message == d.message && s.path == d.path
+            });
+            if !seen {
+                self.diagnostics.push(d);
+            }
+        }
     }
 
     /// True when any error has been reported.

@@ -20,14 +20,19 @@
 mod conditions;
 mod context;
 mod evidence;
+mod expand;
 mod fields;
+mod groups;
 mod ids;
 mod keys;
+mod library;
 mod network;
 mod operations;
+mod params;
 mod pointer;
 mod project;
 mod seen;
+mod shared;
 mod stability;
 mod statement;
 mod steps;
@@ -40,13 +45,14 @@ mod values;
 use crate::ast::{Block, Document};
 use crate::code::Code;
 use crate::diagnostic::{did_you_mean, Diagnostic};
-use crate::ir::{AdmittedDocument, Step};
+use crate::ir::{AdmittedDocument, Library, Step};
 use context::{header, Annotate, Ctx};
+pub use expand::MAX_GROUP_DEPTH;
 pub use targets::{FRAME_FUNCTIONS, TARGET_FUNCTIONS};
 pub use text::ENV_FUNCTION;
 
 /// Root block kinds.
-const ROOTS: &[&str] = &["suite", "project"];
+const ROOTS: &[&str] = &["suite", "project", "library"];
 
 /// Check a parsed file against every rule of `docs/acl.md` and build the IR.
 ///
@@ -54,6 +60,15 @@ const ROOTS: &[&str] = &["suite", "project"];
 /// without blocks yields nothing: the caller reports an empty file, or the parser already reported
 /// why nothing could be read.
 pub fn check_document(document: &Document) -> (Option<AdmittedDocument>, Vec<Diagnostic>) {
+    check_document_with(document, &[])
+}
+
+/// [`check_document`] for a suite whose `use` steps may call the groups of `libraries` (each
+/// with the path of its file, as the project file's `include` found them).
+pub fn check_document_with(
+    document: &Document,
+    libraries: &[(String, Library)],
+) -> (Option<AdmittedDocument>, Vec<Diagnostic>) {
     let mut ctx = Ctx::new();
     let Some((root, extra)) = document.blocks.split_first() else {
         return (None, Vec::new());
@@ -70,14 +85,19 @@ pub fn check_document(document: &Document) -> (Option<AdmittedDocument>, Vec<Dia
         .hint("put each suite in its own file");
         ctx.leave(mark);
     }
-    let admitted = check_root(&mut ctx, root);
+    let admitted = check_root(&mut ctx, root, libraries);
     finish(ctx, admitted)
 }
 
-fn check_root(ctx: &mut Ctx, root: &Block) -> Option<AdmittedDocument> {
+fn check_root(
+    ctx: &mut Ctx,
+    root: &Block,
+    libraries: &[(String, Library)],
+) -> Option<AdmittedDocument> {
     let kind = root.kind.name.as_str();
     match kind {
-        "suite" => suite::suite(ctx, root).map(AdmittedDocument::Suite),
+        "suite" => suite::suite(ctx, root, libraries).map(AdmittedDocument::Suite),
+        "library" => library::library(ctx, root).map(AdmittedDocument::Library),
         "project" => project::project(ctx, root).map(AdmittedDocument::Project),
         _ => {
             let hint = if let Some(s) = did_you_mean(kind, ROOTS.iter().copied()) {

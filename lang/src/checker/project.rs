@@ -24,7 +24,7 @@ use crate::ir::{
 /// Longest verification check deadline: one day.
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
-const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms"];
+const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms", "include"];
 const SECTIONS: &[&str] = &["dev_server", "browser", "verification"];
 const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms", "reuse_existing"];
 const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
@@ -42,6 +42,10 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
             .get("expect_timeout_ms")
             .map(|a| u64_in(ctx, a, 1, MAX_TIMEOUT_MS)),
     );
+    let include = match fields.get("include") {
+        Some(a) => string_list_with(ctx, a, ItemRules::NAME_SET),
+        None => Some(Vec::new()),
+    };
 
     let mut dev_server: Option<Option<DevServer>> = Some(None);
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
@@ -93,6 +97,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         browser: browser?,
         expect_timeout_ms: expect_timeout?,
         checks: checks?,
+        include: include?.into_iter().map(str::to_string).collect(),
         span: block.span,
     })
 }

@@ -69,11 +69,32 @@ fn one(ctx: &mut Ctx, block: &Block) -> Option<Step> {
     };
     let path = ctx.path().to_string();
     let action = action(ctx, block, step_kind);
+    refuse_soft(ctx, block);
     ctx.leave(mark);
     Some(Step {
         label: label?,
         path,
         span: block.span,
         action: action?,
+        group: None,
+        hook: None,
     })
+}
+
+/// `soft = true` belongs to suites: a soft failure is settled at the scenario's end, and an agent
+/// turn has no end to settle it at — its `expect` is decided in the turn, so `soft` is refused.
+fn refuse_soft(ctx: &mut Ctx, block: &Block) {
+    let soft = block.items.iter().find_map(|item| match item {
+        crate::ast::Item::Attribute(a) if a.name.name == "soft" => Some(a),
+        _ => None,
+    });
+    if let Some(attr) = soft {
+        ctx.error_in(
+            Code::InvalidValue,
+            "soft",
+            attr.span,
+            "`soft` has no meaning in an agent statement: its `expect` is decided in this turn",
+        )
+        .hint("remove `soft`; soft expects exist in suite scenarios only");
+    }
 }

@@ -7,15 +7,19 @@
 //! toolchain reads (a later version is reported, not misread).
 
 use super::context::{header, Annotate, Ctx};
+use super::expand::Groups;
 use super::fields::Fields;
+use super::groups::step_items;
 use super::ids::{required_label, IdSet};
+use super::params;
+use super::shared::{Ready, Shared, SHARED_BLOCKS};
 use super::steps::{action, is_step_kind, unknown_step};
 use super::urls::{url, UrlRule};
 use super::values::{integer, keyword, non_empty, optional, string_list_with, u64_in, ItemRules};
 use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
-use crate::ir::ActionKind;
+use crate::ir::{ActionKind, Library};
 use crate::ir::{
     Scenario, Step, Suite, Surface, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_SCENARIO_TIMEOUT_MS,
 };
@@ -38,6 +42,7 @@ const SCENARIO_SCHEMA: &[&str] = &[
     "action_timeout_ms",
     "expect_timeout_ms",
     "tags",
+    params::EACH,
 ];
 
 /// `version = 1` on a suite or project.
@@ -76,8 +81,13 @@ pub(super) fn timeout(
     }
 }
 
-/// Check `suite "id" { … }` at the document root.
-pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
+/// Check `suite "id" { … }` at the document root; `use` steps may call the groups of
+/// `libraries` (each with the path of its file).
+pub(super) fn suite(
+    ctx: &mut Ctx,
+    block: &Block,
+    libraries: &[(String, Library)],
+) -> Option<Suite> {
     let mark = ctx.enter_block(block);
     let id = required_label(ctx, block);
     let fields = Fields::collect(ctx, block, SUITE_SCHEMA);
@@ -98,21 +108,48 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
     let mut scenarios = Some(Vec::with_capacity(block.items.len()));
     let mut ids = IdSet::with_capacity(block.items.len());
     let mut any_block = false;
+    let mut shared = Shared::new();
+    let mut scenario_blocks = Vec::with_capacity(block.items.len());
     for item in &block.items {
         let Item::Block(nested) = item else { continue };
+        if SHARED_BLOCKS.contains(&nested.kind.name.as_str()) {
+            shared.add(ctx, nested);
+            continue;
+        }
         any_block = true;
         if nested.kind.name != "scenario" {
             unknown_suite_block(ctx, nested);
             scenarios = None;
             continue;
         }
+        scenario_blocks.push(nested);
+    }
+    let shared = shared.finish(libraries);
+    let mut groups = shared.resolver();
+    if !shared.check(ctx, &mut groups) {
+        scenarios = None;
+    }
+    for nested in scenario_blocks {
         let inherited = Inherited {
             action_timeout_ms: action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS),
             expect_timeout_ms: expect_timeout.flatten(),
         };
-        let scenario = scenario(ctx, nested, &mut ids, inherited);
-        match (scenario, &mut scenarios) {
-            (Some(s), Some(list)) => list.push(s),
+        let made = match params::each(nested) {
+            None => {
+                scenario(ctx, nested, &mut ids, inherited, &shared, &mut groups).map(|s| vec![s])
+            }
+            Some(each) => {
+                if let Some(label) = &nested.label {
+                    ids.insert(ctx, "scenario id", label);
+                }
+                params::instances(ctx, nested, each, &mut |ctx, instance| {
+                    let mut own = IdSet::with_capacity(0);
+                    scenario(ctx, instance, &mut own, inherited, &shared, &mut groups)
+                })
+            }
+        };
+        match (made, &mut scenarios) {
+            (Some(s), Some(list)) => list.extend(s),
             _ => scenarios = None,
         }
     }
@@ -137,8 +174,10 @@ fn unknown_suite_block(ctx: &mut Ctx, nested: &Block) {
         format!("steps live inside a scenario: `scenario \"id\" {{ {kind} … }}`")
     } else if did_you_mean(kind, ["scenario"]).is_some() {
         "did you mean `scenario`?".to_string()
+    } else if let Some(s) = did_you_mean(kind, SHARED_BLOCKS.iter().copied()) {
+        format!("did you mean `{s}`?")
     } else {
-        "a suite holds `scenario \"id\" { … }` blocks".to_string()
+        "a suite holds `scenario \"id\" { … }`, `before_each`, `after_each` and `steps \"name\" { … }` blocks".to_string()
     };
     ctx.error_in(
         Code::UnknownBlock,
@@ -165,6 +204,8 @@ fn scenario<'a>(
     block: &'a Block,
     ids: &mut IdSet<'a>,
     suite: Inherited,
+    shared: &Ready<'_>,
+    groups: &mut Groups<'_>,
 ) -> Option<Scenario> {
     let mark = ctx.enter_block(block);
     let id = required_label(ctx, block);
@@ -203,21 +244,9 @@ fn scenario<'a>(
         None => Some(Vec::new()),
     };
 
-    let mut steps = Some(Vec::with_capacity(block.items.len()));
-    let mut labels = IdSet::with_capacity(block.items.len());
-    let mut any_block = false;
-    for item in &block.items {
-        let Item::Block(nested) = item else { continue };
-        any_block = true;
-        match step(ctx, nested, &mut labels) {
-            Some(s) => {
-                if let Some(list) = &mut steps {
-                    list.push(s);
-                }
-            }
-            None => steps = None,
-        }
-    }
+    let own = step_items(ctx, block);
+    let any_block = block.items.iter().any(|i| matches!(i, Item::Block(_)));
+    let expanded = own.and_then(|own| shared.expand(ctx, groups, &own, &path));
     if !any_block {
         ctx.error(
             Code::EmptyScenario,
@@ -227,6 +256,7 @@ fn scenario<'a>(
         .hint("add at least one step such as `navigate \"open\" { url = \"/\" }`");
     }
     ctx.leave(mark);
+    let expanded = expanded?;
     let id = id?;
     let name = match name {
         Some(n) => n?.to_string(),
@@ -240,14 +270,15 @@ fn scenario<'a>(
         action_timeout_ms: action_timeout_ms?,
         expect_timeout_ms: expect_timeout_ms?,
         tags: tags?.into_iter().map(str::to_string).collect(),
-        steps: steps?,
+        steps: expanded.steps,
+        groups: expanded.groups,
         path,
         span: block.span,
     })
 }
 
-/// Check one step of a scenario (label required and unique).
-fn step<'a>(ctx: &mut Ctx, block: &'a Block, labels: &mut IdSet<'a>) -> Option<Step> {
+/// Check one step of a scenario, hook or group (label required and unique).
+pub(super) fn step<'a>(ctx: &mut Ctx, block: &'a Block, labels: &mut IdSet<'a>) -> Option<Step> {
     let kind = &block.kind.name;
     let Some(step_kind) = ActionKind::from_name(kind) else {
         let otherwise = if kind == "scenario" {
@@ -271,5 +302,7 @@ fn step<'a>(ctx: &mut Ctx, block: &'a Block, labels: &mut IdSet<'a>) -> Option<S
         path,
         span: block.span,
         action: action?,
+        group: None,
+        hook: None,
     })
 }

@@ -20,6 +20,7 @@ pub(super) fn unreadable(value: &Value) -> bool {
         ValueKind::List(items) => items.iter().any(unreadable),
         ValueKind::Call { args, .. } => args.iter().any(unreadable),
         ValueKind::Named { value, .. } => unreadable(value),
+        ValueKind::Object(entries) => entries.iter().any(|e| unreadable(&e.value)),
         _ => false,
     }
 }

@@ -172,6 +172,13 @@ impl<'src> Reader<'src> {
                     span: span.join(close),
                 });
             }
+            Token::LBrace => {
+                let (entries, close) = self.entries()?;
+                return Some(Value {
+                    kind: ValueKind::Object(entries),
+                    span: span.join(close),
+                });
+            }
             Token::Ident(name) => {
                 let name = Ident {
                     name: name.to_string(),
@@ -187,6 +194,39 @@ impl<'src> Reader<'src> {
             _ => return None,
         };
         Some(Value { kind, span })
+    }
+
+    /// An object's entries after its `{`: `name = value`s separated by commas, up to `}`.
+    fn entries(&mut self) -> Option<(Vec<Attribute>, Span)> {
+        self.enter()?;
+        let mut entries = Vec::new();
+        let end = loop {
+            if let Some((Token::RBrace, span)) = self.peek()? {
+                self.peeked = None;
+                break span;
+            }
+            if entries.len() == MAX_LIST_ITEMS {
+                return None;
+            }
+            let (Token::Ident(name), span) = self.next()? else {
+                return None;
+            };
+            let name = Ident {
+                name: name.to_string(),
+                span,
+            };
+            self.expect(Token::Eq)?;
+            let value = self.value()?;
+            let span = name.span.join(value.span);
+            entries.push(Attribute { name, value, span });
+            match self.next()? {
+                (Token::Comma, _) => {}
+                (Token::RBrace, span) => break span,
+                _ => return None,
+            }
+        };
+        self.depth -= 1;
+        Some((entries, end))
     }
 
     /// A call's arguments after its `(`: values and `name = value`s, up to `)`.

@@ -205,6 +205,7 @@ pub(crate) fn check_list_lengths(document: &mut Document, diagnostics: &mut Vec<
                 values.extend(items.iter_mut())
             }
             ValueKind::Named { value, .. } => values.push(value),
+            ValueKind::Object(entries) => values.extend(entries.iter_mut().map(|e| &mut e.value)),
             _ => {}
         }
     }

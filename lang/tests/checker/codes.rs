@@ -72,6 +72,50 @@ fn cases() -> Vec<Case> {
             "scenario \"sc\"",
             "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n }\n}",
         ),
+        // Hooks, groups and parameters (`docs/acl.md` §2.1–§2.3).
+        file(
+            EmptyGroup,
+            "suite.s.steps.g",
+            "steps \"g\"",
+            "suite \"s\" {\n steps \"g\" {\n }\n scenario \"sc\" {\n surface = \"web\"\n navigate \"n\" { url = \"/\" }\n }\n}",
+        ),
+        file(
+            UnknownGroup,
+            "suite.s.scenario.sc.use.g",
+            "\"g\"",
+            "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n use \"g\" {}\n }\n}",
+        ),
+        file(
+            GroupCycle,
+            "suite.s.steps.g.use.g",
+            "use \"g\" {}",
+            "suite \"s\" {\n steps \"g\" {\n use \"g\" {}\n }\n scenario \"sc\" {\n surface = \"web\"\n use \"g\" {}\n }\n}",
+        ),
+        (
+            {
+                let mut s = String::from("suite \"s\" {\n");
+                for i in 0..9 {
+                    s.push_str(&format!(" steps \"g{i}\" {{\n use \"g{}\" {{}}\n }}\n", i + 1));
+                }
+                s.push_str(" steps \"g9\" {\n navigate \"n\" { url = \"/\" }\n }\n scenario \"sc\" {\n surface = \"web\"\n use \"g0\" {}\n }\n}");
+                s
+            },
+            GroupDepth,
+            "suite.s.steps.g7.use.g8",
+            "use \"g8\" {}",
+        ),
+        file(
+            UnknownParam,
+            "suite.s.scenario.sc",
+            "${usr}",
+            "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n each = [{ user = \"a\" }]\n navigate \"n\" { url = \"/${usr}\" }\n }\n}",
+        ),
+        file(
+            ParamRows,
+            "suite.s.scenario.sc.each",
+            "[]",
+            "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n each = []\n navigate \"n\" { url = \"/\" }\n }\n}",
+        ),
         // Targets (`docs/acl.md` §3).
         step(UnknownTarget, "click.c.target", "rol", "        click \"c\" { target = rol(\"button\") }"),
         step(TargetArguments, "click.c.target", "role()", "        click \"c\" { target = role() }"),

@@ -4,7 +4,9 @@
 
 mod codes;
 mod env;
+mod groups;
 mod mixed;
+mod params;
 mod project;
 mod rules;
 mod statement;

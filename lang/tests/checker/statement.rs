@@ -1,4 +1,5 @@
-//! Statement mode (`docs/acl.md` §12): one step block, label optional, paths under `statement`.
+//! Statement mode (`docs/acl.md` §12): one step block, label optional, paths under `statement`;
+//! `soft` is refused (§9.1).
 
 use a3s_test_lang::ir::{Action, ElementRef, Target};
 use a3s_test_lang::{admit_statement, Code};
@@ -98,4 +99,22 @@ fn an_unknown_statement_kind_suggests_a_step() {
     let diagnostics = admit_statement("clik { target = css(\"a\") }").expect_err("rejected");
     assert_eq!(diagnostics[0].code, Code::UnknownBlock);
     assert_eq!(diagnostics[0].hint, "did you mean `click`?");
+}
+
+#[test]
+fn an_agent_statement_refuses_a_soft_expect() {
+    assert_eq!(
+        rejected("expect {\n  text = \"Saved\"\n  soft = true\n}"),
+        [(
+            Code::InvalidValue,
+            "statement.expect.soft".to_string(),
+            "soft = true".to_string()
+        )]
+    );
+    // `soft = false` says nothing an agent turn could not do, but it is refused the same way:
+    // soft expects belong to suites.
+    assert_eq!(
+        rejected("expect {\n  text = \"Saved\"\n  soft = false\n}").len(),
+        1
+    );
 }

@@ -111,6 +111,7 @@ fn expectation(timeout_ms: Option<u64>, immediate: bool) -> Expectation {
         stability: None,
         timeout_ms,
         immediate,
+        soft: false,
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! `::error file=suites/shop.acl,line=8,col=9,title=test.assert.text_mismatch::expected …`
 //!
-//! One annotation per failed step, on the step's own line; a scenario that failed before any step
+//! One annotation per failed step (each failed soft expect and an `after_each` step included),
+//! on the step's own line, naming the hooks and groups around it (`within:`); a scenario that failed before any step
 //! (a dev server that never answered, an unsupported surface) gets one at the failure's location;
 //! a cleanup failure gets one at the scenario's file, a run-level cleanup failure one without a
 //! file. The message names the scenario and the step path on extra lines. Escaping follows the
@@ -10,6 +11,7 @@
 //! message, and also `:` and `,` in properties. The commands are written when the run finishes,
 //! in plan order, after the terminal summary (the CLI keeps the terminal output as the log).
 
+use super::tree;
 use super::ResultReporter;
 use crate::merge::MergeCode;
 use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus, StepStatus};
@@ -107,7 +109,13 @@ fn scenario_annotations(s: &ScenarioResult, out: &mut Vec<String>) {
                 StepStatus::Passed => {}
                 StepStatus::Failed => {
                     if let Some(f) = step.failure.as_ref().or(s.failure.as_ref()) {
-                        let context = format!("\nscenario: {}\nstep: {}", s.id, step.path);
+                        let mut context = format!("\nscenario: {}\nstep: {}", s.id, step.path);
+                        if let Some(groups) = tree::within(s, step.group) {
+                            context.push_str(&format!("\nwithin: {groups}"));
+                        }
+                        if step.soft {
+                            context.push_str("\nsoft expect: the scenario went on");
+                        }
                         out.push(command(Some(&step.location), Some(&s.file), f, &context));
                         stepped = true;
                     }

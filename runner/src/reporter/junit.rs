@@ -7,6 +7,11 @@
 //! condition that was waited for how long and what was seen last, and every evidence path. A cleanup failure of a passing scenario goes to `system-err`; run-level cleanup
 //! failures get their own `a3s-test.cleanup` suite so CI shows them as errors.
 //!
+//! Hooks and `use` groups: a scenario that has them lists its step tree in `<system-out>`
+//! (`steps:`, one indented line per group and step with its status). Every failed soft expect,
+//! and an `after_each` failure that is not the verdict, is written with its details to
+//! `<system-err>`.
+//!
 //! Retries (`--retries`): JUnit has no standard flaky verdict, and junit-report writes only the
 //! standard elements, so a flaky scenario is a passing `<testcase>` whose `<system-out>` starts
 //! with `flaky: passed on attempt N of N` followed by each failed attempt (code, message, step,
@@ -14,8 +19,9 @@
 //! shows it red. A scenario that failed on every attempt keeps its last failure as usual and
 //! lists the earlier attempts the same way in `<system-out>`.
 
+use super::tree;
 use super::ResultReporter;
-use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus};
+use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus, StepStatus};
 use a3s_test_driver::FailureClass;
 use junit_report::{Report, TestCase, TestResult, TestSuite};
 use std::io::Write;
@@ -118,6 +124,61 @@ fn attempts_text(scenario: &ScenarioResult) -> Option<String> {
     Some(text)
 }
 
+/// The step tree of a scenario with hooks or `use` groups (`steps:` then one indented line per
+/// group and step); `None` for a scenario without groups, whose JUnit stays as it was.
+fn steps_text(scenario: &ScenarioResult) -> Option<String> {
+    if scenario.groups.is_empty() {
+        return None;
+    }
+    let mut text = String::from("steps:\n");
+    for row in tree::rows(scenario) {
+        let pad = "  ".repeat(row.depth + 1);
+        match row.node {
+            tree::Node::Group { group, failed } => {
+                let word = if failed { "failed" } else { "passed" };
+                text.push_str(&format!("{pad}{} ({word})\n", tree::title(group)));
+            }
+            tree::Node::Step(step) => {
+                let word = match (step.status, step.soft) {
+                    (StepStatus::Passed, _) => "passed",
+                    (StepStatus::Failed, true) => "failed (soft)",
+                    (StepStatus::Failed, false) => "failed",
+                };
+                let label = step.label.as_deref().unwrap_or(&step.kind);
+                text.push_str(&format!("{pad}{} \"{label}\" ({word})\n", step.kind));
+            }
+        }
+    }
+    Some(text)
+}
+
+/// Every failed soft expect and an `after_each` failure that is not the verdict, for
+/// `<system-err>`: the verdict names them, this keeps each one's details.
+fn apart_text(scenario: &ScenarioResult) -> String {
+    let mut text = String::new();
+    for (i, soft) in scenario.soft_failures.iter().enumerate() {
+        text.push_str(&format!(
+            "soft expect {}: {}: {}\n{}",
+            i + 1,
+            soft.code,
+            soft.message,
+            details(soft)
+        ));
+    }
+    if let Some(hook) = &scenario.hook_failure {
+        let verdict = scenario.failure.as_ref().and_then(|f| f.step_path.as_ref());
+        if hook.step_path.as_ref() != verdict {
+            text.push_str(&format!(
+                "after_each: {}: {}\n{}",
+                hook.code,
+                hook.message,
+                details(hook)
+            ));
+        }
+    }
+    text
+}
+
 /// The lowercase class name used in reports.
 pub fn class_name(class: FailureClass) -> &'static str {
     match class {
@@ -180,16 +241,25 @@ pub fn build(result: &RunResult, timestamp: OffsetDateTime) -> Report {
         };
         case.set_classname(&scenario.suite);
         case.set_filepath(&scenario.file);
-        if let Some(text) = attempts_text(scenario) {
-            case.set_system_out(&text);
+        let out: String = [attempts_text(scenario), steps_text(scenario)]
+            .into_iter()
+            .flatten()
+            .collect();
+        if !out.is_empty() {
+            case.set_system_out(&out);
         }
+        let mut err = String::new();
         if let Some(cleanup) = &scenario.cleanup_failure {
-            case.set_system_err(&format!(
+            err.push_str(&format!(
                 "{}: {}\n{}",
                 cleanup.code,
                 cleanup.message,
                 details(cleanup)
             ));
+        }
+        err.push_str(&apart_text(scenario));
+        if !err.is_empty() {
+            case.set_system_err(&err);
         }
         suites[index].add_testcase(case);
     }

@@ -8,6 +8,9 @@
 //! - [`html::HtmlReporter`]: one self-contained HTML page (`--html <dir>`) a person opens.
 //! - [`github::GithubReporter`]: GitHub Actions annotations (`--reporter github`).
 //!
+//! Each draws hooks and `use` groups as one nested step ([`tree`]), lists every failed soft
+//! expect and keeps an `after_each` failure apart from the scenario's own.
+//!
 //! The live reporter (terminal) matches every [`crate::event::RunEventKind`] explicitly: a new
 //! event kind does not compile until it decides what to do with it. The reporters that render
 //! only the finished run (JSON, JUnit, HTML, GitHub) implement [`ResultReporter`], whose one
@@ -21,6 +24,7 @@ pub mod json;
 pub mod junit;
 pub mod set;
 pub mod terminal;
+pub mod tree;
 
 use crate::event::{RunEvent, RunEventKind};
 use crate::result::RunResult;

@@ -23,6 +23,7 @@
 //! the working directory are shown relative to it.
 
 use super::junit::class_name;
+use super::tree;
 use super::Reporter;
 use crate::event::{RunEvent, RunEventKind};
 use crate::result::{
@@ -254,6 +255,41 @@ impl<W: Write> TerminalReporter<W> {
         Ok(())
     }
 
+    /// `within    before_each › use "sign-in"` under a failure inside a hook or group.
+    fn within(&mut self, s: &ScenarioResult, failure: &FailureRecord) -> std::io::Result<()> {
+        let step = tree::step_at(s, failure.step_path.as_deref());
+        match step.and_then(|step| tree::within(s, step.group)) {
+            Some(groups) => writeln!(self.out, "{:>13}within    {groups}", ""),
+            None => Ok(()),
+        }
+    }
+
+    /// Every failed soft expect (when there is more than the verdict names), and an
+    /// `after_each` failure that is not the verdict, each as its own block.
+    fn soft_and_hook(
+        &mut self,
+        s: &ScenarioResult,
+        verdict: &FailureRecord,
+    ) -> std::io::Result<()> {
+        for (i, soft) in s.soft_failures.iter().enumerate() {
+            writeln!(
+                self.out,
+                "{:>13}{}",
+                "",
+                self.label(YELLOW, &format!("soft expect {}", i + 1))
+            )?;
+            self.failure_block(soft)?;
+            self.within(s, soft)?;
+        }
+        if let Some(hook) = &s.hook_failure {
+            if hook.step_path != verdict.step_path {
+                writeln!(self.out, "{} {}", self.label(RED, "AFTER_EACH"), s.id)?;
+                self.failure_block(hook)?;
+            }
+        }
+        Ok(())
+    }
+
     fn summary(&mut self, result: &RunResult) -> std::io::Result<()> {
         let c = result.counts;
         let mut parts = vec![format!("{} passed", c.passed)];
@@ -329,6 +365,8 @@ impl<W: Write> TerminalReporter<W> {
                     scenario.id
                 )?;
                 self.failure_block(failure)?;
+                self.within(scenario, failure)?;
+                self.soft_and_hook(scenario, failure)?;
                 if !scenario.earlier_attempts.is_empty() {
                     let n = scenario.attempt_count();
                     writeln!(self.out, "{:>13}attempts  {n}, each failed", "")?;

@@ -53,6 +53,8 @@ pub fn step(
         evidence: vec![],
         detail: None,
         failure,
+        group: None,
+        soft: false,
     }
 }
 
@@ -89,6 +91,9 @@ pub fn scenario(
         status,
         failure,
         cleanup_failure: None,
+        hook_failure: None,
+        soft_failures: Vec::new(),
+        groups: Vec::new(),
         steps,
         duration_ms: 955,
         context_open_us: Some(4200),

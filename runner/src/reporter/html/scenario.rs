@@ -4,6 +4,7 @@
 use super::attachments::ScenarioAttachments;
 use super::links::relative_href;
 use crate::reporter::junit::class_name;
+use crate::reporter::tree;
 use crate::result::{FailureRecord, ScenarioResult, ScenarioStatus, StepStatus};
 use maud::{html, Markup};
 use std::path::{Path, PathBuf};
@@ -173,6 +174,12 @@ pub(super) fn scenario(
                     }
                 }
             }
+            @for (i, f) in s.soft_failures.iter().enumerate() {
+                (failure_block(f, &format!("Soft expect {} failed", i + 1), true))
+            }
+            @if let Some(f) = s.hook_failure.as_ref().filter(|h| s.failure.as_ref().map(|v| &v.step_path) != Some(&h.step_path)) {
+                (failure_block(f, "after_each failed (the verdict above stands)", true))
+            }
             @if let Some(f) = &s.cleanup_failure {
                 (failure_block(f, "Cleanup failure (the verdict above stands)", true))
             }
@@ -193,15 +200,37 @@ pub(super) fn scenario(
                             }
                         }
                         tbody {
-                            @for step in &s.steps {
-                                @let (step_status, step_class) = step_word(step.status);
-                                tr class=[(step.status == StepStatus::Failed).then_some("step-failed")] {
-                                    td class="num" { (step.index + 1) }
-                                    td { (step.label.as_deref().unwrap_or(&step.kind)) }
-                                    td { code { (step.kind) } }
-                                    td { code { (step.location) } }
-                                    td { span class={ "badge " (step_class) } { (step_status) } }
-                                    td class="num" { (duration(step.duration_ms)) }
+                            @for row in tree::rows(s) {
+                                @let depth = depth_class(row.depth);
+                                @match row.node {
+                                    tree::Node::Group { group, failed } => {
+                                        @let status = if failed { StepStatus::Failed } else { StepStatus::Passed };
+                                        @let (group_status, group_class) = step_word(status);
+                                        tr class={ "group-row" (depth.as_deref().map(|d| format!(" {d}")).unwrap_or_default()) } {
+                                            td class="num" {}
+                                            td class="step-name" { (tree::title(group)) }
+                                            td { code { "group" } }
+                                            td {}
+                                            td { span class={ "badge " (group_class) } { (group_status) } }
+                                            td class="num" {}
+                                        }
+                                    }
+                                    tree::Node::Step(step) => {
+                                        @let (step_status, step_class) = step_word(step.status);
+                                        @let failed = (step.status == StepStatus::Failed).then_some("step-failed");
+                                        @let classes = [depth.as_deref(), failed].into_iter().flatten().collect::<Vec<_>>().join(" ");
+                                        tr class=[(!classes.is_empty()).then_some(classes)] {
+                                            td class="num" { (step.index + 1) }
+                                            td class=[depth.is_some().then_some("step-name")] {
+                                                (step.label.as_deref().unwrap_or(&step.kind))
+                                                @if step.soft { " " span class="note" { "(soft)" } }
+                                            }
+                                            td { code { (step.kind) } }
+                                            td { code { (step.location) } }
+                                            td { span class={ "badge " (step_class) } { (step_status) } }
+                                            td class="num" { (duration(step.duration_ms)) }
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -245,4 +274,10 @@ pub(super) fn scenario(
             }
         }
     }
+}
+
+/// The class that indents a step-table row `depth` levels (hooks and `use` groups, §2.2): a class
+/// because the page's Content-Security-Policy allows no inline style.
+fn depth_class(depth: usize) -> Option<String> {
+    (depth > 0).then(|| format!("depth-{}", depth.min(9)))
 }
