@@ -115,17 +115,21 @@ fn a_closed_terminal_sighup_gets_the_same_cleanup_as_ctrl_c() {
     run.ends_with(130);
 }
 
-/// A project whose "dev server" ignores SIGTERM: stopping it takes the runner's whole grace period
+/// A project whose dev server ignores SIGTERM: stopping it takes the runner's whole grace period
 /// (`devserver::STOP_GRACE`), so after the first Ctrl+C the run is provably still cleaning up when
-/// the second one arrives. Its URL is the test's fixture server, so it is "ready" at once.
-fn stubborn_project(url: &str) -> String {
-    dev_server_project(url, &["sh", "-c", "trap '' TERM; exec sleep 600"])
+/// the second one arrives. It is Python's HTTP server on a free port (an ignored signal stays
+/// ignored across `exec`, and Python leaves SIGTERM as it found it), so the run starts it and
+/// waits for it rather than reusing something already answering.
+fn stubborn_project() -> String {
+    let port = crate::harness::free_port();
+    let serve = format!("trap '' TERM; exec python3 -m http.server {port} --bind 127.0.0.1");
+    dev_server_project(&format!("http://127.0.0.1:{port}"), &["sh", "-c", &serve])
 }
 
 #[test]
 fn a_second_ctrl_c_during_cleanup_kills_the_owned_tree_at_once() {
     let server = FixtureServer::start();
-    let project = stubborn_project(&server.base_url);
+    let project = stubborn_project();
     let Busy {
         mut child,
         tree,
