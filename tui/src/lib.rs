@@ -27,3 +27,20 @@ pub use screen::{Cell, Colour, Cursor, Modes, Screen, Style};
 pub use size::{TerminalSize, MAX_COLUMNS, MAX_ROWS};
 pub use terminal::{Terminal, TerminalOptions};
 pub use wait::Condition;
+
+#[cfg(test)]
+mod tests {
+    /// A terminal is shared by a driver's async steps: it and its waits must cross threads.
+    #[test]
+    fn a_terminal_and_its_waits_are_send_and_sync() {
+        fn send_sync<T: Send + Sync>() {}
+        fn send<T: Send>(_: &T) {}
+        send_sync::<crate::Terminal>();
+        send_sync::<crate::Screen>();
+        let wait = |t: &'static crate::Terminal| {
+            let future = t.wait_for(&crate::Condition::Exited, std::time::Instant::now());
+            send(&future);
+        };
+        let _ = wait;
+    }
+}

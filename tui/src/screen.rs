@@ -135,21 +135,13 @@ impl Screen {
         let Some(cells) = self.rows.get(row) else {
             return String::new();
         };
-        let text: String = cells.iter().map(|c| c.text.as_str()).collect();
-        let trimmed = text.trim_end();
-        if usize::from(self.cursor.row) != row {
-            return trimmed.to_string();
+        let cursor =
+            (usize::from(self.cursor.row) == row).then_some(usize::from(self.cursor.column));
+        let mut text = RowText::new(cursor);
+        for cell in cells {
+            text.cell().push_str(&cell.text);
         }
-        let before_cursor: String = cells
-            .iter()
-            .take(usize::from(self.cursor.column))
-            .map(|c| c.text.as_str())
-            .collect();
-        if before_cursor.len() > trimmed.len() {
-            before_cursor
-        } else {
-            trimmed.to_string()
-        }
+        text.finish()
     }
 
     /// The visible screen as plain text: one line per row, trailing blanks removed.
@@ -163,6 +155,41 @@ impl Screen {
     /// Whether the visible screen contains `needle` (rows joined by newlines).
     pub fn contains(&self, needle: &str) -> bool {
         self.text().contains(needle)
+    }
+}
+
+/// Builds one row's text with [`Screen::row_text`]'s rule, for a [`Screen`] and for the
+/// emulator's own grid alike (so a wait can test text without copying every cell's style).
+struct RowText {
+    text: String,
+    cursor: Option<usize>,
+    cells: usize,
+    keep: usize,
+}
+
+impl RowText {
+    fn new(cursor: Option<usize>) -> RowText {
+        RowText {
+            text: String::new(),
+            cursor,
+            cells: 0,
+            keep: 0,
+        }
+    }
+
+    /// The string the next cell's text is pushed onto.
+    fn cell(&mut self) -> &mut String {
+        if self.cursor == Some(self.cells) {
+            self.keep = self.text.len();
+        }
+        self.cells += 1;
+        &mut self.text
+    }
+
+    fn finish(mut self) -> String {
+        let trimmed = self.text.trim_end().len();
+        self.text.truncate(trimmed.max(self.keep));
+        self.text
     }
 }
 
@@ -261,6 +288,30 @@ impl Emulator {
             application_cursor: mode.contains(TermMode::APP_CURSOR),
             alternate_screen: mode.contains(TermMode::ALT_SCREEN),
         }
+    }
+
+    /// The visible screen's text, as [`Screen::text`] gives it, without copying the cells.
+    pub(crate) fn text(&self) -> String {
+        let grid = self.term.grid();
+        let point = grid.cursor.point;
+        let columns = usize::from(self.size.columns());
+        let mut rows = Vec::with_capacity(usize::from(self.size.rows()));
+        for r in 0..i32::from(self.size.rows()) {
+            let row = &grid[Line(r)];
+            let mut text = RowText::new((point.line.0 == r).then_some(point.column.0));
+            for c in 0..columns {
+                let cell = &row[Column(c)];
+                let out = text.cell();
+                if !cell.flags.contains(Flags::WIDE_CHAR_SPACER) {
+                    out.push(cell.c);
+                    if let Some(marks) = cell.zerowidth() {
+                        out.extend(marks);
+                    }
+                }
+            }
+            rows.push(text.finish());
+        }
+        rows.join("\n")
     }
 
     /// A copy of the screen, stamped with `revision`.

@@ -71,6 +71,13 @@ pub(crate) struct State {
     pub(crate) output: Output,
 }
 
+impl State {
+    /// The visible screen's text now.
+    pub(crate) fn text(&self) -> String {
+        self.emulator.text()
+    }
+}
+
 /// What the reader thread and the handle share.
 pub(crate) struct Shared {
     state: Mutex<State>,
@@ -164,11 +171,6 @@ impl Terminal {
     /// A copy of the screen now.
     pub fn screen(&self) -> Screen {
         let state = self.shared.lock();
-        state.emulator.snapshot(state.revision)
-    }
-
-    /// The screen under a lock already held.
-    pub(crate) fn screen_of(&self, state: &State) -> Screen {
         state.emulator.snapshot(state.revision)
     }
 

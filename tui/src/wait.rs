@@ -2,7 +2,7 @@
 //! revision bump on a `tokio::sync::watch`) and by the program's exit, never by a timer loop;
 //! the deadline is the only timer.
 //!
-//! A condition is tested against the visible screen after every change. A wait ends with the
+//! A condition is tested against the visible screen's text after every change. A wait ends with the
 //! screen that satisfied it, or with a coded error carrying the screen that did not: the
 //! program ended (and its output was read to the end) — `exited_early`; the output budget was
 //! exceeded — `output_budget`; the deadline passed — `wait_timeout`.
@@ -21,7 +21,8 @@ pub enum Condition {
     NotText(String),
     /// The regular expression matches the visible screen's text.
     Regex(regex::Regex),
-    /// The program has ended and its output has been read to the end.
+    /// The program has ended and its output has been read to the end (a background process
+    /// it left holding the terminal keeps the output open, and the wait then times out).
     Exited,
 }
 
@@ -36,11 +37,12 @@ impl Condition {
         }
     }
 
-    fn holds(&self, screen: &Screen, ended: bool) -> bool {
+    /// Whether it holds for a screen whose text is `text`.
+    fn holds(&self, text: &str, ended: bool) -> bool {
         match self {
-            Condition::Text(text) => screen.contains(text),
-            Condition::NotText(text) => !screen.contains(text),
-            Condition::Regex(regex) => regex.is_match(&screen.text()),
+            Condition::Text(needle) => text.contains(needle.as_str()),
+            Condition::NotText(needle) => !text.contains(needle.as_str()),
+            Condition::Regex(regex) => regex.is_match(text),
             Condition::Exited => ended,
         }
     }
@@ -59,9 +61,11 @@ impl Terminal {
         loop {
             changes.borrow_and_update();
             let exit = self.exit_status();
-            let (screen, output) = {
+            // Only the text is tested; the full screen (every cell's style) is copied once, for
+            // the answer.
+            let (text, output) = {
                 let state = self.shared.lock();
-                (self.screen_of(&state), state.output)
+                (state.text(), state.output)
             };
             if output == Output::OverBudget {
                 return Err(TuiError::OutputBudget {
@@ -75,11 +79,11 @@ impl Terminal {
                 });
             }
             let ended = exit.is_some() && output == Output::Ended;
-            if condition.holds(&screen, ended) {
-                return Ok(screen);
+            if condition.holds(&text, ended) {
+                return Ok(self.screen());
             }
             if let (true, Some(exit)) = (ended, exit) {
-                return Err(exited_early(exit, condition, screen));
+                return Err(exited_early(exit, condition, self.screen()));
             }
             let exit_pending = exit.is_none();
             tokio::select! {
