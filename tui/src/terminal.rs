@@ -145,6 +145,7 @@ impl Terminal {
             stop: stop_reader,
             budget: options.max_output_bytes,
             pgid: pid,
+            exit: exit.clone(),
             input_timeout: options.input_timeout,
         };
         let started = std::thread::Builder::new()
@@ -290,6 +291,7 @@ struct Reader {
     stop: std::io::PipeReader,
     budget: u64,
     pgid: u32,
+    exit: ExitWatch,
     input_timeout: Duration,
 }
 
@@ -314,6 +316,9 @@ impl Reader {
                 Ok(n) => {
                     if !self.take(&buffer[..n]) {
                         process::kill_group(self.pgid);
+                        // Reaped before the budget is reported, so whoever reads the error
+                        // also reads how the program ended.
+                        let _ = self.exit.wait_blocking(Duration::from_secs(5));
                         break Output::OverBudget;
                     }
                 }
