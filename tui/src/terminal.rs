@@ -69,6 +69,9 @@ pub(crate) struct State {
     revision: u64,
     output_bytes: u64,
     pub(crate) output: Output,
+    /// Answers to queries the reader could not send while an input write held the terminal;
+    /// that write sends them when it is done.
+    pending_answers: Vec<u8>,
 }
 
 impl State {
@@ -134,6 +137,7 @@ impl Terminal {
                 revision: 0,
                 output_bytes: 0,
                 output: Output::Open,
+                pending_answers: Vec::new(),
             }),
             changed: watch::channel(0).0,
             write_lock: Mutex::new(()),
@@ -203,17 +207,32 @@ impl Terminal {
         if let Some(exit) = self.exit_status() {
             return Err(TuiError::NotRunning { exit });
         }
-        let _one_writer = self
-            .shared
-            .write_lock
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        pty::write_all(&self.master, bytes, self.options.input_timeout).map_err(|e| {
-            match (self.exit_status(), &e) {
-                (Some(exit), TuiError::Io { .. }) => TuiError::NotRunning { exit },
-                _ => e,
-            }
+        let written = {
+            let _one_writer = self
+                .shared
+                .write_lock
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            pty::write_all(&self.master, bytes, self.options.input_timeout)
+        };
+        self.flush_pending_answers();
+        written.map_err(|e| match (self.exit_status(), &e) {
+            (Some(exit), TuiError::Io { .. }) => TuiError::NotRunning { exit },
+            _ => e,
         })
+    }
+
+    /// Send the answers the reader left while an input write held the terminal. Only the reader
+    /// leaves answers, and only while a write holds the lock; every write calls this after
+    /// releasing it, so none is left behind (if another write holds the lock now, it sends them).
+    fn flush_pending_answers(&self) {
+        while let Ok(_one_writer) = self.shared.write_lock.try_lock() {
+            let pending = std::mem::take(&mut self.shared.lock().pending_answers);
+            if pending.is_empty() {
+                return;
+            }
+            let _ = pty::write_all(&self.master, &pending, self.options.input_timeout);
+        }
     }
 
     /// Type text: its UTF-8 bytes as they are (a newline is sent as a newline).
@@ -341,19 +360,28 @@ impl Reader {
         state.output_bytes += bytes.len() as u64;
         state.emulator.advance(&bytes[..kept]);
         state.recording.output(&bytes[..kept]);
-        let answers = state.emulator.take_answers();
-        self.shared.bump(state);
+        let mut answers = std::mem::take(&mut state.pending_answers);
+        answers.extend(state.emulator.take_answers());
         if kept < bytes.len() {
+            self.shared.bump(state);
             return false;
         }
-        if !answers.is_empty() {
-            let _one_writer = self
-                .shared
-                .write_lock
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            // A program that asks and then stops reading loses its answer, nothing more.
-            let _ = pty::write_all(&self.master, &answers, self.input_timeout);
+        if answers.is_empty() {
+            self.shared.bump(state);
+            return true;
+        }
+        // Never wait behind an input write (it may wait for the program, which may wait for
+        // this thread to read its output): leave the answers to that write instead.
+        match self.shared.write_lock.try_lock() {
+            Ok(_one_writer) => {
+                self.shared.bump(state);
+                // A program that asks and then stops reading loses its answer, nothing more.
+                let _ = pty::write_all(&self.master, &answers, self.input_timeout);
+            }
+            Err(_) => {
+                state.pending_answers = answers;
+                self.shared.bump(state);
+            }
         }
         true
     }

@@ -50,6 +50,7 @@ impl Condition {
 
 impl Terminal {
     /// Wait until `condition` holds or `deadline` passes; returns the screen that satisfied it.
+    /// Runs on a tokio runtime with time enabled (the deadline is its one timer).
     pub async fn wait_for(
         &self,
         condition: &Condition,

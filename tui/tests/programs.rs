@@ -125,6 +125,10 @@ async fn less_finds_a_searched_line() {
         screen.styled_text()
     );
     t.press(key("q")).unwrap();
+    // Leaving less restores the screen it found.
+    t.wait_for(&Condition::NotText("the needle".into()), within(20))
+        .await
+        .unwrap();
     assert_eq!(t.wait_exit(within(20)).await.unwrap(), ProgramExit::Code(0));
 }
 
