@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# One-time set-up for a fresh machine: Chromium (Debian packages), the Test Kit's npm packages,
-# the React + Vite example app, axe-core for one accessibility test, and a build of the a3s-test
-# binary. Safe to run again: each step is skipped when already done.
+# One-time set-up for a fresh machine: Chromium and the terminal programs tests drive (Debian
+# packages), the Test Kit's npm packages, the React + Vite example app, axe-core for one
+# accessibility test, and a build of the a3s-test binary. Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 [ -x /usr/lib/chromium/chromium-headless-shell ] || need_apt+=(chromium-headless-shell)
 [ -x /usr/lib/chromium/chromium ] || need_apt+=(chromium)
+# Real terminal programs the terminal engine's tests drive (tui/tests).
+for program in bc less vim dialog; do
+    command -v "$program" >/dev/null || need_apt+=("$program")
+done
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "setup: installing ${need_apt[*]} (apt)"
     sudo_cmd=""

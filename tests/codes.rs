@@ -285,7 +285,17 @@ fn the_code_tables_equal_the_registries() {
     use a3s_test_driver::failure::{DiffRule, FailureCode, MergeCode};
     use a3s_test_ledger::{EndpointCode, ErrorCode, WarningCode};
     use a3s_test_runner::session::SessionCode;
+    use a3s_test_tui::TuiCode;
     let page = codes_page();
+    let tui_class = |c: TuiCode| {
+        Some(
+            serde_json::to_value(c.class())
+                .expect("class")
+                .as_str()
+                .expect("a string")
+                .to_string(),
+        )
+    };
     let class = |c: FailureCode| {
         Some(
             serde_json::to_value(c.class())
@@ -297,6 +307,7 @@ fn the_code_tables_equal_the_registries() {
     };
     let families: Vec<(&str, Vec<String>)> = vec![
         ("Runtime failures", rows(class)),
+        ("Terminal driver", rows::<TuiCode>(tui_class)),
         ("Page Context deltas", rows::<DiffRule>(|_| None)),
         ("Merging shard results", rows::<MergeCode>(|_| None)),
         ("Agent sessions", rows::<SessionCode>(|_| None)),

@@ -44,6 +44,11 @@ pub enum Group {
     NewSession,
     /// Join the group a [`GroupWatchdog`] leads: the dev server.
     Join(u32),
+    /// Lead a new session and process group whose controlling terminal is the child's standard
+    /// input (`setsid`, then `TIOCSCTTY` on fd 0): a program on a pseudoterminal (`a3s-test-tui`)
+    /// whose slave the caller passed as stdin/stdout/stderr. Job control, `SIGWINCH` on resize
+    /// and the terminal's `SIGHUP` then reach the program's group, as in a real terminal.
+    NewSessionWithTerminal,
 }
 
 /// Which signal the child receives when its owner dies.
@@ -84,12 +89,20 @@ pub fn spawn(mut command: Command, group: Group, on_death: OnOwnerDeath) -> io::
         OnOwnerDeath::Terminate => rustix::process::Signal::TERM,
     };
     // SAFETY: the closure runs in the forked child before exec and only makes raw syscalls
-    // (setsid/setpgid, prctl, getppid) through rustix: no allocation, no locks.
+    // (setsid/setpgid, ioctl, prctl, getppid) through rustix: no allocation, no locks.
     unsafe {
         command.pre_exec(move || {
             match group {
                 Group::NewSession => {
                     rustix::process::setsid()?;
+                }
+                Group::NewSessionWithTerminal => {
+                    rustix::process::setsid()?;
+                    // std has already moved the slave onto fd 0 (stdio is set up before
+                    // `pre_exec` runs); it becomes the new session's controlling terminal.
+                    // fd 0 stays open for the rest of this (pre-exec) child: borrowing it is sound.
+                    let stdin = std::os::fd::BorrowedFd::borrow_raw(0);
+                    rustix::process::ioctl_tiocsctty(stdin)?;
                 }
                 Group::NewGroup => rustix::process::setpgid(None, None)?,
                 Group::Join(pgid) => {
