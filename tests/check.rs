@@ -377,3 +377,34 @@ fn one_long_bad_line_gives_a_bounded_capped_report_in_every_format() {
     assert_eq!(lines[100]["code"], "test.spec.too_many_diagnostics");
     assert_eq!(lines[100]["line"], 2);
 }
+
+#[test]
+fn a_folder_larger_than_a_chunk_is_reported_in_path_order_with_one_summary() {
+    // More files than one admission chunk holds on any machine this runs on (4 per thread),
+    // valid and invalid ones interleaved, plus a folder without suites among them.
+    let names: Vec<String> = (0..40).map(|i| format!("suites/f{i:02}.acl")).collect();
+    let files: Vec<(&str, &str)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), if i % 3 == 0 { INVALID } else { VALID }))
+        .collect();
+    let dir = workdir(&files);
+    fs::create_dir(dir.path().join("empty")).unwrap();
+    let run = run_in(
+        dir.path(),
+        &["check", "suites", "empty", "--format", "json"],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    let reported: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .map(|d| d["file"].as_str().unwrap().to_string())
+        .collect();
+    let mut sorted = reported.clone();
+    sorted.sort();
+    assert_eq!(reported, sorted, "reported in path order");
+    assert_eq!(reported.len(), 14 + 1, "{reported:?}");
+    assert_eq!(reported[0], "empty");
+    assert_eq!(run.stderr, "40 files, 52 scenarios, 15 errors\n");
+}

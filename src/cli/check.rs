@@ -6,7 +6,7 @@
 //! diagnostics move to stderr. The summary line (`N files, M scenarios, K errors`) always goes to
 //! stderr. Exit 0 when every file was admitted, 2 otherwise.
 
-use super::discover::discover;
+use super::discover::{discover, InputProblem};
 use super::exit::Exit;
 use super::output::{plural, write_file, Counts, FormatArg, Stream};
 use super::read::{display_text, read_diagnostic};
@@ -14,6 +14,7 @@ use a3s_test_lang::diagnostic::Omitted;
 use a3s_test_lang::ir::AdmittedDocument;
 use a3s_test_lang::Diagnostic;
 use a3s_test_runner::admit::{admit_each, ReadAdmission};
+use a3s_test_runner::include::Libraries;
 use a3s_test_runner::read::ReadError;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -58,8 +59,6 @@ pub const ADMITTED_PROTOCOL: &str = "a3s.test.admitted-ir/1";
 
 /// The outcome for one path.
 struct Checked {
-    /// The path, for ordering.
-    path: PathBuf,
     /// The path as shown to the user.
     file: String,
     /// True for a file (read or not); false for a directory problem such as `no_suite_files`.
@@ -89,23 +88,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
         Ok(libraries) => libraries,
         Err(code) => return code,
     };
-    let mut results: Vec<Checked> = admit_each(&discovery.files, &libraries, |path, outcome| {
-        checked(path, outcome, args.json)
-    });
-    for problem in discovery.problems {
-        results.push(Checked {
-            file: problem.path.display().to_string(),
-            path: problem.path,
-            is_file: problem.is_file,
-            source: String::new(),
-            admitted: false,
-            scenarios: 0,
-            document: None,
-            diagnostics: vec![problem.diagnostic],
-            omitted: Omitted::default(),
-        });
-    }
-    results.sort_by(|a, b| a.path.cmp(&b.path));
+    // Every path in the order it is reported; files are admitted a chunk at a time and each
+    // chunk is printed and dropped before the next, so memory holds one chunk's texts and
+    // diagnostics, not the whole folder's.
+    let mut pending: Vec<Pending> = discovery
+        .files
+        .into_iter()
+        .map(Pending::File)
+        .chain(discovery.problems.into_iter().map(Pending::Problem))
+        .collect();
+    pending.sort_by(|a, b| a.path().cmp(b.path()));
 
     let stream = if args.json {
         Stream::Stderr
@@ -114,28 +106,38 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     let colour = stream.colour();
     let mut counts = Counts::default();
-    for r in &results {
-        counts.add(&r.diagnostics);
-        counts.add_omitted(r.omitted);
-        write_file(
-            stream,
-            args.format,
-            colour,
-            &r.file,
-            &r.source,
-            &r.diagnostics,
-        );
+    let mut tally = Tally::default();
+    let mut documents: Vec<(String, Option<AdmittedDocument>)> = Vec::new();
+    let chunk = rayon::current_num_threads().max(1) * CHUNK_PER_THREAD;
+    let mut pending = pending.into_iter().peekable();
+    while pending.peek().is_some() {
+        let group: Vec<Pending> = pending.by_ref().take(chunk).collect();
+        for r in check_chunk(group, &libraries, args.json) {
+            counts.add(&r.diagnostics);
+            counts.add_omitted(r.omitted);
+            write_file(
+                stream,
+                args.format,
+                colour,
+                &r.file,
+                &r.source,
+                &r.diagnostics,
+            );
+            tally.add(&r);
+            if args.json && r.is_file {
+                documents.push((r.file, r.document));
+            }
+        }
     }
 
     if args.json {
         let doc = AdmittedFiles {
             protocol: ADMITTED_PROTOCOL,
-            files: results
+            files: documents
                 .iter()
-                .filter(|r| r.is_file)
-                .map(|r| AdmittedFile {
-                    file: &r.file,
-                    document: r.document.as_ref(),
+                .map(|(file, document)| AdmittedFile {
+                    file,
+                    document: document.as_ref(),
                 })
                 .collect(),
         };
@@ -150,23 +152,99 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
-    let files = results.iter().filter(|r| r.is_file).count();
-    let scenarios: usize = results.iter().map(|r| r.scenarios).sum();
     Stream::Stderr.write(&format!(
         "{}, {}, {}\n",
-        plural(files, "file"),
-        plural(scenarios, "scenario"),
+        plural(tally.files, "file"),
+        plural(tally.scenarios, "scenario"),
         counts.describe()
     ));
-    let all_admitted = results.iter().all(|r| r.admitted);
     // The process exits next: freeing the IRs kept for `--json` one allocation at a time costs
     // milliseconds per 1 MB file, and the operating system takes the whole heap back at once.
-    std::mem::forget(results);
-    ExitCode::from(if all_admitted {
+    std::mem::forget(documents);
+    ExitCode::from(if tally.all_admitted {
         Exit::Success
     } else {
         Exit::InvalidInput
     })
+}
+
+/// Files admitted at once per admission thread: enough to keep every thread busy while one file
+/// of a chunk is slow, few enough that a folder of large bad files never holds more than a
+/// chunk's texts and diagnostics.
+const CHUNK_PER_THREAD: usize = 4;
+
+/// A path still to report: a file to admit, or a problem discovery already found.
+enum Pending {
+    /// A suite file.
+    File(PathBuf),
+    /// A path that is not a readable suite (e.g. a folder without `*.acl` files).
+    Problem(InputProblem),
+}
+
+impl Pending {
+    fn path(&self) -> &Path {
+        match self {
+            Pending::File(path) => path,
+            Pending::Problem(problem) => &problem.path,
+        }
+    }
+}
+
+/// The totals of the summary line, added up as each file is reported.
+struct Tally {
+    files: usize,
+    scenarios: usize,
+    all_admitted: bool,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            files: 0,
+            scenarios: 0,
+            all_admitted: true,
+        }
+    }
+}
+
+impl Tally {
+    fn add(&mut self, r: &Checked) {
+        self.files += usize::from(r.is_file);
+        self.scenarios += r.scenarios;
+        self.all_admitted &= r.admitted;
+    }
+}
+
+/// Admit the files of one chunk in parallel (the runner's admission loop) and give back every
+/// entry of the chunk, in its order.
+fn check_chunk(group: Vec<Pending>, libraries: &Libraries, keep_ir: bool) -> Vec<Checked> {
+    let files: Vec<PathBuf> = group
+        .iter()
+        .filter_map(|p| match p {
+            Pending::File(path) => Some(path.clone()),
+            Pending::Problem(_) => None,
+        })
+        .collect();
+    let mut admitted = admit_each(&files, libraries, |path, outcome| {
+        checked(path, outcome, keep_ir)
+    })
+    .into_iter();
+    group
+        .into_iter()
+        .filter_map(|p| match p {
+            Pending::File(_) => admitted.next(),
+            Pending::Problem(problem) => Some(Checked {
+                file: problem.path.display().to_string(),
+                is_file: problem.is_file,
+                source: String::new(),
+                admitted: false,
+                scenarios: 0,
+                document: None,
+                diagnostics: vec![problem.diagnostic],
+                omitted: Omitted::default(),
+            }),
+        })
+        .collect()
 }
 
 /// What `check` keeps of one file the shared admission read and admitted. Without `keep_ir`
@@ -178,7 +256,6 @@ fn checked(path: &Path, outcome: Result<ReadAdmission, ReadError>, keep_ir: bool
     let file = path.display().to_string();
     match outcome.map_err(|e| read_diagnostic(path, e)) {
         Err(diagnostic) => Checked {
-            path: path.to_path_buf(),
             file,
             is_file: true,
             source: String::new(),
@@ -201,7 +278,6 @@ fn checked(path: &Path, outcome: Result<ReadAdmission, ReadError>, keep_ir: bool
             };
             let admitted = admission.document.is_some();
             Checked {
-                path: path.to_path_buf(),
                 file,
                 is_file: true,
                 source,
