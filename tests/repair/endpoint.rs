@@ -316,6 +316,45 @@ fn idle_connections_do_not_starve_a_real_request() {
 }
 
 #[test]
+fn clients_trickling_their_bodies_do_not_hold_every_slot() {
+    // Issue 28: 32 clients that send a whole head and then trickle the body held every slot
+    // for the whole request deadline (30 s here), so real POSTs got 503. A body that takes longer
+    // than the grace gives its slot up to a newcomer: the real POST is served well before the
+    // tricklers' deadline (retried while they are still inside their grace).
+    let dir = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(dir.path(), 30_000);
+    // `expect: 100-continue` makes the endpoint say when it has read each head, so every
+    // trickler is known to be in its body before the real request is sent.
+    let head = format!(
+        "POST /__a3s/repairs HTTP/1.1\r\norigin: {ORIGIN}\r\ncontent-type: application/json\r\n\
+         expect: 100-continue\r\ncontent-length: 100\r\n\r\n"
+    );
+    let tricklers: Vec<TcpStream> = (0..32)
+        .map(|_| {
+            let mut s = TcpStream::connect(ep.addr).unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+            s.write_all(head.as_bytes()).unwrap();
+            let mut answer = [0u8; 25];
+            s.read_exact(&mut answer).unwrap();
+            assert_eq!(&answer, b"HTTP/1.1 100 Continue\r\n\r\n");
+            s.write_all(b"{\"pro").unwrap();
+            s
+        })
+        .collect();
+    let good = doc(&[finding("f1", "blue")]);
+    let give_up = std::time::Instant::now() + Duration::from_secs(10);
+    let (status, body) = loop {
+        let (status, body) = ep.post(&GOOD, &good);
+        if status != 503 || std::time::Instant::now() > give_up {
+            break (status, body);
+        }
+    };
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["accepted"], serde_json::json!(["f1"]));
+    drop(tricklers);
+}
+
+#[test]
 fn bare_line_feeds_get_a_prompt_bad_request() {
     // Issue 16 case 8: LF-only line ends never make the CRLF blank line, so the request used
     // to wait for its whole deadline and get 408. The client here gives up long before the

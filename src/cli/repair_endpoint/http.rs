@@ -144,6 +144,7 @@ impl Conn {
             self.fill(len)?;
         }
         self.buf.truncate(len);
+        super::slots::body_read();
         Ok(std::mem::take(&mut self.buf))
     }
 
