@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 
 mod text_value;
 pub use text_value::{EnvVar, EnvVarError, TextValue, MAX_ENV_NAME_BYTES};
+mod organise;
+pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
 /// Default scenario deadline (`docs/acl.md` §2).
 pub const DEFAULT_SCENARIO_TIMEOUT_MS: u64 = 60_000;
@@ -106,6 +108,7 @@ action_kinds! {
     NetworkUnroute => "network_unroute",
     Har => "har",
     Trace => "trace",
+    SaveStorageState => "save_storage_state",
 }
 
 impl std::fmt::Display for ActionKind {
@@ -137,6 +140,9 @@ pub struct Suite {
     pub scenarios: Vec<Scenario>,
     /// Span of the whole block.
     pub span: Span,
+    /// `storage_state`: loaded into every scenario's context unless the scenario names its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_state: Option<StatePath>,
 }
 
 /// The surface a scenario drives. Only `web` runs today; the others are admitted and reported
@@ -178,6 +184,9 @@ pub struct Scenario {
     pub path: String,
     /// Span of the whole block.
     pub span: Span,
+    /// Dependencies, storage state and annotations ([`Organisation`]).
+    #[serde(default, skip_serializing_if = "Organisation::is_default")]
+    pub organisation: Organisation,
 }
 
 /// One step: an action plus where it came from.
@@ -406,6 +415,12 @@ pub enum Action {
     Trace {
         /// Start or stop recording.
         operation: CaptureOperation,
+    },
+    /// Write the context's cookies and per-origin localStorage as JSON (mode 0600), for
+    /// `storage_state` to load into later contexts: sign in once.
+    SaveStorageState {
+        /// Where the state goes, relative to the project root.
+        path: StatePath,
     },
 }
 
@@ -1349,6 +1364,9 @@ pub struct ProjectConfig {
     pub checks: Vec<VerificationCheck>,
     /// Span of the whole block.
     pub span: Span,
+    /// `storage_state`: loaded into every scenario whose suite and scenario name none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_state: Option<StatePath>,
 }
 
 /// `dev_server { … }`.

@@ -38,4 +38,5 @@ pub mod run;
 pub mod run_id;
 pub mod session;
 pub mod signals;
+pub mod skip;
 pub mod step;

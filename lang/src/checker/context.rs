@@ -85,6 +85,18 @@ impl Ctx {
         self.push(Diagnostic::error(code, path, span, message))
     }
 
+    /// Report an error at an explicit logical `path` (a check made after its block was left,
+    /// such as the suite-wide dependency graph).
+    pub(super) fn error_at(
+        &mut self,
+        code: Code,
+        path: String,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.push(Diagnostic::error(code, path, span, message))
+    }
+
     fn push(&mut self, diagnostic: Diagnostic) -> &mut Diagnostic {
         self.diagnostics.push(diagnostic);
         self.diagnostics

@@ -7,9 +7,12 @@
 //! toolchain reads (a later version is reported, not misread).
 
 use super::context::{header, Annotate, Ctx};
+use super::dependencies::DependencyGraph;
 use super::fields::Fields;
 use super::ids::{required_label, IdSet};
+use super::organisation::organisation;
 use super::steps::{action, is_step_kind, unknown_step};
+use super::storage::state_path;
 use super::urls::{url, UrlRule};
 use super::values::{integer, keyword, non_empty, optional, string_list_with, u64_in, ItemRules};
 use crate::ast::{Attribute, Block, Item};
@@ -30,6 +33,7 @@ const SUITE_SCHEMA: &[&str] = &[
     "base_url",
     "action_timeout_ms",
     "expect_timeout_ms",
+    "storage_state",
 ];
 const SCENARIO_SCHEMA: &[&str] = &[
     "name",
@@ -38,6 +42,13 @@ const SCENARIO_SCHEMA: &[&str] = &[
     "action_timeout_ms",
     "expect_timeout_ms",
     "tags",
+    // read by checker/organisation.rs
+    "depends_on",
+    "storage_state",
+    "skip",
+    "fixme",
+    "slow",
+    "only",
 ];
 
 /// `version = 1` on a suite or project.
@@ -95,6 +106,9 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
             .map(|a| u64_in(ctx, a, 1, MAX_TIMEOUT_MS)),
     );
 
+    let storage_state = optional(fields.get("storage_state").map(|a| state_path(ctx, a)));
+    let mut graph = DependencyGraph::default();
+
     let mut scenarios = Some(Vec::with_capacity(block.items.len()));
     let mut ids = IdSet::with_capacity(block.items.len());
     let mut any_block = false;
@@ -110,11 +124,14 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
             action_timeout_ms: action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS),
             expect_timeout_ms: expect_timeout.flatten(),
         };
-        let scenario = scenario(ctx, nested, &mut ids, inherited);
+        let scenario = scenario(ctx, nested, &mut ids, inherited, id, &mut graph);
         match (scenario, &mut scenarios) {
             (Some(s), Some(list)) => list.push(s),
             _ => scenarios = None,
         }
+    }
+    if !graph.check(ctx) {
+        scenarios = None;
     }
     if !any_block {
         ctx.error(Code::EmptySuite, header(block), "the suite has no scenario")
@@ -128,6 +145,7 @@ pub(super) fn suite(ctx: &mut Ctx, block: &Block) -> Option<Suite> {
         base_url: optional(base_url)?.map(str::to_string),
         scenarios: scenarios?,
         span: block.span,
+        storage_state: storage_state?,
     })
 }
 
@@ -165,11 +183,14 @@ fn scenario<'a>(
     block: &'a Block,
     ids: &mut IdSet<'a>,
     suite: Inherited,
+    suite_id: Option<&str>,
+    graph: &mut DependencyGraph,
 ) -> Option<Scenario> {
     let mark = ctx.enter_block(block);
     let id = required_label(ctx, block);
     if let Some(label) = &block.label {
         ids.insert(ctx, "scenario id", label);
+        graph.scenario(&label.value);
     }
     let path = ctx.path().to_string();
     let fields = Fields::collect(ctx, block, SCENARIO_SCHEMA);
@@ -202,6 +223,7 @@ fn scenario<'a>(
         Some(a) => string_list_with(ctx, a, ItemRules::NAME_SET),
         None => Some(Vec::new()),
     };
+    let organisation = organisation(ctx, &fields, suite_id, id, graph);
 
     let mut steps = Some(Vec::with_capacity(block.items.len()));
     let mut labels = IdSet::with_capacity(block.items.len());
@@ -243,6 +265,7 @@ fn scenario<'a>(
         steps: steps?,
         path,
         span: block.span,
+        organisation: organisation?,
     })
 }
 

@@ -5,6 +5,7 @@
 mod codes;
 mod env;
 mod mixed;
+mod organisation;
 mod project;
 mod rules;
 mod statement;
