@@ -13,7 +13,7 @@ mod select;
 
 use crate::admit::{AdmittedFile, SourceFile};
 use crate::filter::Glob;
-use a3s_test_lang::ir::{Scenario, StatePath};
+use a3s_test_lang::ir::{Action, Scenario, StatePath};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -153,7 +153,7 @@ pub struct PlannedScenario {
     /// True when no selection flag chose it: a chosen scenario depends on it.
     pub dependency_only: bool,
     /// The storage state its context starts from: the scenario's, else its suite's, else the
-    /// project's.
+    /// project's — an inherited one except in the scenario that saves it.
     pub storage_state: Option<StatePath>,
 }
 
@@ -165,12 +165,19 @@ impl PlannedScenario {
         scenario: &Scenario,
         project_state: Option<&StatePath>,
     ) -> PlannedScenario {
-        let storage_state = scenario
-            .organisation
-            .storage_state
-            .clone()
-            .or_else(|| suite.storage_state.clone())
-            .or_else(|| project_state.cloned());
+        // An inherited state is not loaded into the scenario that saves it: that one signs in.
+        let saves = |path: &StatePath| {
+            scenario.steps.iter().any(
+                |step| matches!(&step.action, Action::SaveStorageState { path: p } if p == path),
+            )
+        };
+        let storage_state = scenario.organisation.storage_state.clone().or_else(|| {
+            suite
+                .storage_state
+                .clone()
+                .or_else(|| project_state.cloned())
+                .filter(|path| !saves(path))
+        });
         PlannedScenario {
             needs: dependencies::needs(&id.suite, scenario),
             id,
