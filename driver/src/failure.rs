@@ -176,6 +176,10 @@ a3s_test_lang::define_codes! {
         ForbidOnly => "test.run.forbid_only";
         /// `--grep` or `--grep-invert` is not a valid regular expression.
         InvalidGrep => "test.run.invalid_grep";
+        /// A `depends_on` entry names another suite's scenario that no suite of the run defines.
+        UnknownDependency => "test.run.unknown_dependency";
+        /// `depends_on` entries across suites form a cycle.
+        DependencyCycle => "test.run.dependency_cycle";
     }
 }
 

@@ -219,6 +219,34 @@ pub enum PlanError {
         /// Second definition.
         second: String,
     },
+    /// A `depends_on` entry naming another suite's scenario that no admitted file has.
+    #[error("{scenario} (at {at}) depends on `{dependency}`, which no suite of this run defines; pass its file too, or correct the name")]
+    UnknownDependency {
+        /// The dependant.
+        scenario: String,
+        /// The entry as a full id.
+        dependency: String,
+        /// Where the dependant is (`file:line:col`).
+        at: String,
+    },
+    /// `depends_on` entries across suites that form a cycle.
+    #[error("dependency cycle across suites: {cycle}; remove one `depends_on` entry of it")]
+    DependencyCycle {
+        /// The cycle, `a/x → b/y → a/x`.
+        cycle: String,
+    },
+}
+
+impl PlanError {
+    /// The stable code of the refusal, when it has one.
+    pub fn code(&self) -> Option<a3s_test_driver::failure::SelectionCode> {
+        use a3s_test_driver::failure::SelectionCode;
+        match self {
+            PlanError::DuplicateScenario { .. } => None,
+            PlanError::UnknownDependency { .. } => Some(SelectionCode::UnknownDependency),
+            PlanError::DependencyCycle { .. } => Some(SelectionCode::DependencyCycle),
+        }
+    }
 }
 
 /// Select the scenarios to run.
@@ -244,6 +272,7 @@ pub fn plan(files: &[AdmittedFile], options: &PlanOptions) -> Result<Plan, PlanE
             }
         }
     }
+    dependencies::check(files)?;
     if chosen.iter().any(|(_, _, s)| select::is_only(s)) {
         chosen.retain(|(_, _, s)| select::is_only(s));
     }
@@ -613,5 +642,90 @@ mod organisation_tests {
                 .as_str(),
             "project.json"
         );
+    }
+}
+
+#[cfg(test)]
+mod across_suites_tests {
+    //! `depends_on = ["auth/sign-in"]`: checked by the planner, pulled in across files.
+    use super::*;
+    use a3s_test_lang::ir::{Dependency, Organisation, Suite, Surface};
+    use a3s_test_lang::Span;
+    use std::path::PathBuf;
+
+    fn scenario(id: &str, deps: &[(&str, &str)]) -> Scenario {
+        Scenario {
+            id: id.into(),
+            name: id.into(),
+            surface: Surface::Web,
+            timeout_ms: 1000,
+            action_timeout_ms: 500,
+            expect_timeout_ms: None,
+            tags: vec![],
+            steps: vec![],
+            path: String::new(),
+            span: Span::new(0, 0),
+            organisation: Organisation {
+                depends_on: deps
+                    .iter()
+                    .map(|(s, d)| Dependency {
+                        suite: Some(s.to_string()),
+                        scenario: d.to_string(),
+                    })
+                    .collect(),
+                ..Default::default()
+            },
+        }
+    }
+
+    fn file(suite: &str, scenarios: Vec<Scenario>) -> AdmittedFile {
+        AdmittedFile {
+            source: Arc::new(SourceFile {
+                path: PathBuf::from(format!("{suite}.acl")),
+                text: Arc::from(""),
+            }),
+            suite: Suite {
+                id: suite.into(),
+                version: 1,
+                base_url: None,
+                scenarios,
+                span: Span::new(0, 0),
+                storage_state: None,
+            },
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn another_suites_scenario_is_pulled_in_checked_and_cycles_are_refused() {
+        let files = vec![
+            file("auth", vec![scenario("sign-in", &[])]),
+            file("shop", vec![scenario("cart", &[("auth", "sign-in")])]),
+        ];
+        let options = PlanOptions {
+            filters: vec![Glob::new("shop/*").unwrap()],
+            ..Default::default()
+        };
+        let planned = plan(&files, &options).unwrap();
+        let ids: Vec<String> = planned.scenarios.iter().map(|s| s.id.to_string()).collect();
+        assert_eq!(ids, ["auth/sign-in", "shop/cart"]);
+        assert!(planned.scenarios[0].dependency_only);
+
+        let missing = vec![file("shop", vec![scenario("cart", &[("auth", "sign-in")])])];
+        let e = plan(&missing, &PlanOptions::default()).unwrap_err();
+        assert!(matches!(e, PlanError::UnknownDependency { .. }), "{e}");
+        assert_eq!(e.code().unwrap().as_str(), "test.run.unknown_dependency");
+
+        let cycle = vec![
+            file("auth", vec![scenario("sign-in", &[("shop", "cart")])]),
+            file("shop", vec![scenario("cart", &[("auth", "sign-in")])]),
+        ];
+        let e = plan(&cycle, &PlanOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "dependency cycle across suites: auth/sign-in → shop/cart → auth/sign-in; remove one \
+             `depends_on` entry of it"
+        );
+        assert_eq!(e.code().unwrap().as_str(), "test.run.dependency_cycle");
     }
 }

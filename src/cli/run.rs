@@ -251,7 +251,7 @@ fn select(
         grep_invert: refine.grep_invert,
         storage_state,
     };
-    let mut plan = plan(admitted, &options).map_err(fail)?;
+    let mut plan = plan(admitted, &options).map_err(refuse_plan)?;
     if args.last_failed {
         keep_last_failed(&mut plan, output);
         let state = options.storage_state.as_ref();
@@ -263,7 +263,7 @@ fn select(
                 shard: None,
                 ..options
             };
-            let ids = plan_ids(admitted, &unsharded).map_err(fail)?;
+            let ids = plan_ids(admitted, &unsharded).map_err(refuse_plan)?;
             Some(ShardRecord::new(
                 shard.index,
                 shard.count,
@@ -273,6 +273,17 @@ fn select(
         None => None,
     };
     Ok(Selection { plan, shard })
+}
+
+/// A plan that cannot be made: its code when it has one, exit 2.
+fn refuse_plan(e: a3s_test_runner::plan::PlanError) -> ExitCode {
+    match e.code() {
+        Some(code) => {
+            eprintln!("error[{code}]: {e}");
+            ExitCode::from(Exit::InvalidInput)
+        }
+        None => fail(e),
+    }
 }
 
 /// `--list`: print the plan instead of running it.

@@ -158,3 +158,27 @@ fn skip_and_fixme_are_reported_with_their_reason_apart_from_not_selected() {
     );
     assert!(junit.contains("type=\"fixme\""), "{junit}");
 }
+
+#[test]
+fn a_dependency_in_another_file_is_pulled_in_or_refused_before_any_browser() {
+    let auth = "suite \"auth\" {\n    scenario \"sign-in\" {\n        surface = \"web\"\n        navigate \"open\" { url = \"/\" }\n    }\n}\n";
+    let shop = "suite \"shop\" {\n    scenario \"cart\" {\n        surface = \"web\"\n        depends_on = [\"auth/sign-in\"]\n        navigate \"open\" { url = \"/\" }\n    }\n}\n";
+    let work = workdir(&[("auth.acl", auth), ("shop.acl", shop)]);
+    let listed = |paths: &[&str]| {
+        let mut args = paths.to_vec();
+        args.extend(["--list", "--json", "--filter", "shop/*"]);
+        finish(command("run", &args, work.path()).spawn().unwrap(), QUICK)
+    };
+    let both = listed(&["auth.acl", "shop.acl"]);
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    assert_eq!(scenario_ids(&both.json()), ["auth/sign-in", "shop/cart"]);
+    let alone = listed(&["shop.acl"]);
+    assert_eq!(alone.code, 2, "{}", alone.stderr);
+    assert!(
+        alone
+            .stderr
+            .starts_with("error[test.run.unknown_dependency]: shop/cart (at shop.acl:2:5) depends on `auth/sign-in`"),
+        "{}",
+        alone.stderr
+    );
+}

@@ -1,7 +1,9 @@
 //! A loopback app with a real cookie login, for the sign-in-once tests: `POST /login` (form
 //! field `user`) counts the login and sets an HttpOnly session cookie whose value is unique to
-//! this app; `GET /` shows `signed in as <user>` or `anonymous`, and the page's localStorage
-//! `theme` (`/?remember` stores one, also unique to this app).
+//! this app; `GET /` shows `signed in as <user>` or `anonymous`, and `theme: remembered` when
+//! the page's localStorage holds the `theme` that `/?remember` stores (a value unique to this
+//! app, never shown). Signed in, `/?late` sends its page's body 300 ms after its head, the way a
+//! slow server does, so a check can meet the new document before it has any element.
 
 use crate::common::{loopback, read_request, respond, serve_each};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,12 +33,17 @@ impl LoginApp {
             let Some(request) = read_request(&stream) else {
                 return;
             };
-            if request.method == "POST" && request.target == "/login" {
+            if request.method == "POST" && request.target.starts_with("/login") {
                 count.fetch_add(1, Ordering::SeqCst);
                 let body = String::from_utf8_lossy(&request.body).into_owned();
                 let user = body.strip_prefix("user=").unwrap_or("someone");
+                let next = if request.target.ends_with("?late") {
+                    "/?late"
+                } else {
+                    "/"
+                };
                 let extra = format!(
-                    "Set-Cookie: session={cookie}.{user}; Path=/; HttpOnly; SameSite=Lax\r\nLocation: /\r\n"
+                    "Set-Cookie: session={cookie}.{user}; Path=/; HttpOnly; SameSite=Lax\r\nLocation: {next}\r\n"
                 );
                 respond(&stream, "303 See Other", "text/plain", &extra, b"");
                 return;
@@ -53,13 +60,22 @@ impl LoginApp {
             } else {
                 String::new()
             };
+            let action = if request.target.ends_with("?late") {
+                "/login?late"
+            } else {
+                "/login"
+            };
             let page = format!(
                 "<!doctype html><title>Login app</title><p>{who}</p><p id=\"theme\"></p>\
-                 <form method=\"post\" action=\"/login\"><label>User <input name=\"user\"></label>\
+                 <form method=\"post\" action=\"{action}\"><label>User <input name=\"user\"></label>\
                  <button>Sign in</button></form><script>{remember}\
                  document.getElementById('theme').textContent = 'theme: ' + \
                  (localStorage.getItem('theme') === '{stored}' ? 'remembered' : 'none');</script>"
             );
+            if request.target.ends_with("?late") && who != "anonymous" {
+                late(&stream, page.as_bytes());
+                return;
+            }
             respond(
                 &stream,
                 "200 OK",
@@ -80,4 +96,20 @@ impl LoginApp {
     pub fn logins(&self) -> usize {
         self.logins.load(Ordering::SeqCst)
     }
+}
+
+/// Answer `body` as HTML, the head at once and the body 300 ms later.
+fn late(stream: &std::net::TcpStream, body: &[u8]) {
+    use std::io::Write;
+    let mut stream = stream;
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream
+        .write_all(head.as_bytes())
+        .and_then(|_| stream.flush());
+    // A slow server, not synchronisation: the browser must see a document with no element yet.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _ = stream.write_all(body);
 }

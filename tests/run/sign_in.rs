@@ -338,3 +338,15 @@ fn a_state_path_through_a_link_is_refused_and_nothing_is_written_there() {
         "nothing was written through the link"
     );
 }
+
+#[test]
+fn an_expect_after_a_form_redirect_waits_for_a_document_with_content() {
+    // The redirect's page arrives 300 ms after its head: until then the new document has no
+    // element, and `expect` must read that as "not yet", not fail the resolver.
+    let app = LoginApp::start();
+    let source =
+        suite(&app, "signed in as alice").replace("url = \"/?remember\"", "url = \"/?late\"");
+    let work = workdir(&[("shop.acl", &source)]);
+    let done = run(work.path(), &["--filter", "auth-setup"]);
+    assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+}

@@ -5,10 +5,13 @@
 //! judged once the whole suite is read, because a scenario may name one written after it:
 //! an unknown id is `test.spec.unknown_dependency` at the entry, a cycle
 //! `test.spec.dependency_cycle` at the entry that closes it (a scenario naming itself included),
-//! each cycle reported once. Scenarios of other suites are refused for now: admission reads one
-//! file at a time, and a name it cannot check would fail only at run time.
+//! each cycle reported once. An entry naming another suite (`"auth/sign-in"`) is admitted when
+//! both halves are valid ids (`test.spec.invalid_id` otherwise): admission reads one file at a
+//! time, so the run's planner checks that it exists and closes no cycle across files
+//! (`test.run.unknown_dependency`, `test.run.dependency_cycle`, before any browser starts).
 
 use super::context::{Annotate, Ctx};
+use super::ids::id_problem;
 use super::values::{list, string_list_with, ItemRules};
 use crate::ast::Attribute;
 use crate::code::Code;
@@ -54,19 +57,27 @@ impl DependencyGraph {
         let items = list(ctx, attr)?;
         let mut ok = true;
         let mut edges = Vec::with_capacity(names.len());
+        let mut elsewhere = Vec::new();
         for (name, item) in names.iter().zip(items) {
             let scenario = match name.split_once('/') {
                 None => *name,
                 Some((s, scenario)) if Some(s) == suite => scenario,
-                Some((s, _)) => {
-                    ctx.error_in(
-                        Code::UnknownDependency,
-                        "depends_on",
-                        item.span,
-                        format!("\"{name}\" names a scenario of suite `{s}`, not of this suite"),
-                    )
-                    .hint("depend on scenarios of the same suite; move the set-up scenario here");
-                    ok = false;
+                Some((s, scenario)) => {
+                    let problem = id_problem(s).or_else(|| id_problem(scenario));
+                    if let Some(problem) = problem {
+                        ctx.error_in(
+                            Code::InvalidId,
+                            "depends_on",
+                            item.span,
+                            format!("\"{name}\" is not `suite-id/scenario-id`: {problem}"),
+                        );
+                        ok = false;
+                    } else {
+                        elsewhere.push(Dependency {
+                            suite: Some(s.to_string()),
+                            scenario: scenario.to_string(),
+                        });
+                    }
                     continue;
                 }
             };
@@ -75,13 +86,14 @@ impl DependencyGraph {
                 span: item.span,
             });
         }
-        let deps = edges
+        let mut deps: Vec<Dependency> = edges
             .iter()
             .map(|e| Dependency {
                 suite: None,
                 scenario: e.scenario.clone(),
             })
             .collect();
+        deps.extend(elsewhere);
         if let Some(id) = id {
             let path = format!("{}.depends_on", ctx.path());
             self.nodes.insert(id.to_string(), Node { path, edges });

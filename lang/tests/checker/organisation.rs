@@ -128,7 +128,7 @@ const MISTAKES: &str = r#"suite "shop" {
     }
     scenario "checkout" {
         surface = "web"
-        depends_on = ["setup", "stup", "other/setup"]
+        depends_on = ["setup", "stup", "other/setup", "bad suite/x"]
         storage_state = "../../home/auth.json"
         skip = ""
         fixme = "later"
@@ -171,4 +171,29 @@ fn a_dependency_may_come_later_in_the_file() {
             "\n    scenario \"later\" {\n        surface = \"web\"\n        navigate \"n\" { url = \"/\" }\n    }\n}\n",
         );
     assert_eq!(admitted_suite(&source).scenarios.len(), 2);
+}
+
+#[test]
+fn another_suites_scenario_is_admitted_for_the_planner_to_check() {
+    let source = in_scenario(
+        "        depends_on = [\"auth/sign-in\", \"s/later\"]\n        navigate \"n\" { url = \"/\" }",
+    )
+    .replace(
+        "\n}\n",
+        "\n    scenario \"later\" {\n        surface = \"web\"\n        navigate \"n\" { url = \"/\" }\n    }\n}\n",
+    );
+    let suite = admitted_suite(&source);
+    assert_eq!(
+        suite.scenarios[0].organisation.depends_on,
+        [
+            Dependency {
+                suite: None,
+                scenario: "later".into()
+            },
+            Dependency {
+                suite: Some("auth".into()),
+                scenario: "sign-in".into()
+            },
+        ]
+    );
 }

@@ -23,6 +23,54 @@ pub(super) fn needs(suite: &str, scenario: &a3s_test_lang::ir::Scenario) -> Vec<
         .collect()
 }
 
+/// Check the dependencies admission could not: entries naming another suite's scenario must name
+/// one of this run, and the whole graph (across files) must have no cycle.
+pub(super) fn check(files: &[AdmittedFile]) -> Result<(), super::PlanError> {
+    let mut graph: BTreeMap<ScenarioId, (Vec<ScenarioId>, String)> = BTreeMap::new();
+    for file in files {
+        for scenario in &file.suite.scenarios {
+            let id = ScenarioId::new(&file.suite.id, &scenario.id);
+            let at = file.source.location(scenario.span.start);
+            graph.insert(id, (needs(&file.suite.id, scenario), at));
+        }
+    }
+    for (id, (deps, at)) in &graph {
+        if let Some(missing) = deps.iter().find(|d| !graph.contains_key(d)) {
+            return Err(super::PlanError::UnknownDependency {
+                scenario: id.to_string(),
+                dependency: missing.to_string(),
+                at: at.clone(),
+            });
+        }
+    }
+    // Depth-first from every scenario; an edge into one still on the path closes a cycle.
+    let mut done: BTreeSet<&ScenarioId> = BTreeSet::new();
+    for start in graph.keys() {
+        let mut path: Vec<(&ScenarioId, usize)> = vec![(start, 0)];
+        while let Some((id, next)) = path.last().copied() {
+            let deps = &graph[id].0;
+            let Some(dep) = deps.get(next) else {
+                done.insert(id);
+                path.pop();
+                continue;
+            };
+            path.last_mut().expect("a path").1 += 1;
+            if let Some(from) = path.iter().position(|(s, _)| *s == dep) {
+                let mut cycle: Vec<String> =
+                    path[from..].iter().map(|(s, _)| s.to_string()).collect();
+                cycle.push(dep.to_string());
+                return Err(super::PlanError::DependencyCycle {
+                    cycle: cycle.join(" → "),
+                });
+            }
+            if !done.contains(dep) {
+                path.push((dep, 0));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Add to `planned` every scenario its members need, transitively, in source order.
 pub fn pull_in(
     planned: &mut Vec<PlannedScenario>,
