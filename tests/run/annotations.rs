@@ -182,3 +182,24 @@ fn a_dependency_in_another_file_is_pulled_in_or_refused_before_any_browser() {
         alone.stderr
     );
 }
+
+#[test]
+fn slow_triples_the_scenario_deadline_and_the_expect_timeout() {
+    // "All done" appears 3.2 s after load: past a 1.5 s deadline and a 2 s expect timeout,
+    // within 4.5 s and 6 s.
+    let suite = |slow: &str| {
+        format!(
+            "suite \"late\" {{\n    scenario \"waits\" {{\n        surface = \"web\"\n        timeout_ms = 1500\n        expect_timeout_ms = 2000\n{slow}        navigate \"open\" {{ url = \"/late.html\" }}\n        expect \"done\" {{ text = \"All done\" }}\n    }}\n}}\n"
+        )
+    };
+    let server = FixtureServer::start();
+    for (slow, code, status) in [
+        ("", 124, "timed_out"),
+        ("        slow = true\n", 0, "passed"),
+    ] {
+        let work = workdir(&[("late.acl", &suite(slow))]);
+        let done = run_served(&server, work.path(), &["late.acl", "--json"]);
+        assert_eq!(done.code, code, "slow {slow:?}: {}", done.stderr);
+        assert_eq!(done.json()["scenarios"][0]["status"], status);
+    }
+}
