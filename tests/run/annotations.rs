@@ -172,6 +172,7 @@ fn a_dependency_in_another_file_is_pulled_in_or_refused_before_any_browser() {
     let both = listed(&["auth.acl", "shop.acl"]);
     assert_eq!(both.code, 0, "{}", both.stderr);
     assert_eq!(scenario_ids(&both.json()), ["auth/sign-in", "shop/cart"]);
+    assert_eq!(both.json()["scenarios"][0]["dependency_only"], true);
     let alone = listed(&["shop.acl"]);
     assert_eq!(alone.code, 2, "{}", alone.stderr);
     assert!(
