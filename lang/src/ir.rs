@@ -1419,7 +1419,7 @@ mod tests {
 
     #[test]
     fn action_kinds_serialize_as_their_block_names() {
-        assert_eq!(ActionKind::ALL.len(), 32);
+        assert_eq!(ActionKind::ALL.len(), 33);
         for kind in ActionKind::ALL {
             let json = serde_json::to_value(kind).unwrap();
             assert_eq!(json, serde_json::json!(kind.name()));
