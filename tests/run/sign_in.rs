@@ -4,7 +4,8 @@
 //! login) with `--jobs 4`; the state file is 0600 and neither its cookie nor its localStorage
 //! value appears in anything the run prints or writes. A failing set-up skips its dependants
 //! with the reason in every report; `--shard` and `--filter` pull the set-up in, and the shards
-//! merge; a missing state file fails its scenario with `test.run.storage_state_missing`.
+//! merge; a missing state file fails its scenario with `test.run.storage_state_missing`. The
+//! runs use `--reporter github` too, so its output is checked with the terminal's.
 
 use crate::harness::{command, finish, workdir, Finished, RUN_BOUND};
 use crate::login_app::LoginApp;
@@ -106,7 +107,7 @@ fn by_id(json: &Value) -> std::collections::BTreeMap<String, Value> {
 fn a_setup_signs_in_once_and_ten_dependants_start_signed_in_and_no_report_holds_the_secrets() {
     let app = LoginApp::start();
     let work = workdir(&[("shop.acl", &suite(&app, "signed in as alice"))]);
-    let done = run(work.path(), &["--jobs", "4"]);
+    let done = run(work.path(), &["--jobs", "4", "--reporter", "github"]);
     assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
     assert_eq!(app.logins(), 1, "one sign-in for eleven scenarios");
     let json = done.json();
@@ -158,7 +159,7 @@ fn a_setup_signs_in_once_and_ten_dependants_start_signed_in_and_no_report_holds_
 fn a_failing_setup_skips_its_dependants_with_the_reason_in_every_report() {
     let app = LoginApp::start();
     let work = workdir(&[("shop.acl", &suite(&app, "signed in as bob"))]);
-    let done = run(work.path(), &["--jobs", "4"]);
+    let done = run(work.path(), &["--jobs", "4", "--reporter", "github"]);
     assert_eq!(done.code, 1, "{}\n{}", done.stdout, done.stderr);
     let json = done.json();
     let scenarios = by_id(&json);
@@ -181,7 +182,11 @@ fn a_failing_setup_skips_its_dependants_with_the_reason_in_every_report() {
         "nothing was saved"
     );
 
-    // Terminal (stderr beside --json), JUnit and HTML name the reason.
+    // Terminal and GitHub (stderr beside --json), JUnit and HTML name the reason.
+    assert!(
+        done.stderr.contains("::error "),
+        "the set-up's failure is annotated"
+    );
     assert!(
         done.stderr.contains("SKIP") && done.stderr.contains("dependency auth-setup failed"),
         "{}",
