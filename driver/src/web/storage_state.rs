@@ -198,11 +198,12 @@ impl WebContext {
         for origin in origins {
             self.load_origin(origin, deadline).await?;
         }
-        let env_blank = json!({ "url": "about:blank" });
+        // Back to a blank page: the scenario's first step starts where a fresh context does.
         let tab = self.tab()?;
+        let blank = json!({ "url": "about:blank" });
         let reply = tab
             .session
-            .call("Page.navigate", env_blank, COMMAND_BOUND, deadline)
+            .call("Page.navigate", blank, COMMAND_BOUND, deadline)
             .await?;
         if let Some(loader) = reply.get("loaderId").and_then(Value::as_str) {
             let _ = tab.wait_loaded(loader, false, deadline).await;
