@@ -355,3 +355,23 @@ fn an_expect_after_a_form_redirect_waits_for_a_document_with_content() {
     let done = run(work.path(), &["--filter", "auth-setup"]);
     assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
 }
+
+#[test]
+fn the_project_file_names_the_state_every_suite_starts_from() {
+    let app = LoginApp::start();
+    let source = suite(&app, "signed in as alice")
+        .replace("    storage_state = \".a3s-test/auth.json\"\n", "");
+    assert!(
+        !source.contains("storage_state ="),
+        "only the project names it"
+    );
+    let project = "project \"shop\" {\n    storage_state = \".a3s-test/auth.json\"\n}\n";
+    let work = workdir(&[("shop.acl", &source), (".a3s-test/project.acl", project)]);
+    let done = run(work.path(), &["--filter", "page-1"]);
+    assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+    assert_eq!(app.logins(), 1);
+    assert_eq!(
+        crate::harness::scenario_ids(&done.json()),
+        ["shop/auth-setup", "shop/page-1"]
+    );
+}
