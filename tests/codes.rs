@@ -282,7 +282,7 @@ fn table_rows(page: &str, heading: &str) -> Vec<String> {
 
 #[test]
 fn the_code_tables_equal_the_registries() {
-    use a3s_test_driver::failure::{DiffRule, FailureCode, MergeCode};
+    use a3s_test_driver::failure::{DiffRule, FailureCode, MergeCode, SelectionCode};
     use a3s_test_ledger::{EndpointCode, ErrorCode, WarningCode};
     use a3s_test_runner::session::SessionCode;
     use a3s_test_tui::TuiCode;
@@ -310,6 +310,7 @@ fn the_code_tables_equal_the_registries() {
         ("Terminal driver", rows::<TuiCode>(tui_class)),
         ("Page Context deltas", rows::<DiffRule>(|_| None)),
         ("Merging shard results", rows::<MergeCode>(|_| None)),
+        ("Run selection", rows::<SelectionCode>(|_| None)),
         ("Agent sessions", rows::<SessionCode>(|_| None)),
         ("Repair ledger", rows::<ErrorCode>(|_| None)),
         ("Repair inbox warnings", rows::<WarningCode>(|_| None)),

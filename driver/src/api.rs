@@ -274,6 +274,20 @@ pub trait SurfaceContext: Send + 'static {
         deadline: tokio::time::Instant,
     ) -> impl Future<Output = FailureEvidence> + Send;
 
+    /// Load a saved sign-in state (`storage_state`) into this fresh context, before its first
+    /// step. A driver without cookies or storage refuses it (`test.driver.web.unsupported`).
+    fn load_storage_state(
+        &mut self,
+        state: &crate::storage_state::StorageState,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<(), StepFailure>> + Send {
+        let _ = (state, deadline);
+        std::future::ready(Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "this driver cannot load a storage state",
+        )))
+    }
+
     /// Close the context.
     fn close(self) -> impl Future<Output = Result<(), DriverError>> + Send;
 }

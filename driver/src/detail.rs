@@ -211,6 +211,15 @@ pub enum StepDetail {
         /// HAR entries.
         entries: usize,
     },
+    /// `save_storage_state`: where the state went and how much of it (never its values).
+    StorageStateSaved {
+        /// The path as written (relative to the project root).
+        storage_state: String,
+        /// Cookies saved.
+        cookies: usize,
+        /// Origins whose localStorage was saved.
+        origins: usize,
+    },
     /// `trace { operation = "start" }`.
     TraceStarted {
         /// Always true.
@@ -378,6 +387,7 @@ mod tests {
             Pressed { key: "a".into(), modifiers: vec![], element: None } => { "key": "a", "modifiers": [] };
             Chars { chars: 4 } => { "chars": 4 };
             Url { url: "about:blank".into() } => { "url": "about:blank" };
+            StorageStateSaved { storage_state: ".a3s-test/auth.json".into(), cookies: 2, origins: 1 } => { "storage_state": ".a3s-test/auth.json", "cookies": 2, "origins": 1 };
             Files { files: 2 } => { "files": 2 };
             Download { suggested_filename: "r.txt".into(), bytes: 17, untrusted: true } => { "suggested_filename": "r.txt", "bytes": 17, "untrusted": true };
             Tabs { tabs: vec![tab] } => { "tabs": [{ "index": 0, "label": null, "url": "about:blank", "title": null, "current": true }] };

@@ -122,6 +122,14 @@ a3s_test_lang::define_codes! {
         DevServer => "test.run.dev_server", FailureClass::Infrastructure;
         /// Closing a context, browser or server failed or left a process behind.
         CleanupFailed => "test.run.cleanup_failed", FailureClass::Cleanup;
+        /// The scenario's `storage_state` file does not exist when its context opens: the
+        /// scenario that saves it did not run first (name it in `depends_on`).
+        StorageStateMissing => "test.run.storage_state_missing", FailureClass::Specification;
+        /// The `storage_state` file is not a storage state this toolchain reads, or could not be
+        /// loaded into the context.
+        StorageStateInvalid => "test.run.storage_state_invalid", FailureClass::Specification;
+        /// `save_storage_state` could not write its file.
+        StorageStateWrite => "test.run.storage_state_write", FailureClass::Infrastructure;
     }
 }
 
@@ -157,6 +165,21 @@ a3s_test_lang::define_codes! {
         Ui => "test.driver.web.page_context_diff.ui_not_invalidated";
         /// `reset_required` without every flag set, or with ids; or `complete` with `all` set.
         ResetShape => "test.driver.web.page_context_diff.reset_shape";
+    }
+}
+
+// The `test.run.*` refusals of `run`'s selection flags, before anything is launched (exit 2).
+a3s_test_lang::define_codes! {
+    /// The stable codes of a run refused for its selection.
+    pub enum SelectionCode {
+        /// `--forbid-only` (on by default when `CI` is set) and a scenario is annotated `only = true`.
+        ForbidOnly => "test.run.forbid_only";
+        /// `--grep` or `--grep-invert` is not a valid regular expression.
+        InvalidGrep => "test.run.invalid_grep";
+        /// A `depends_on` entry names another suite's scenario that no suite of the run defines.
+        UnknownDependency => "test.run.unknown_dependency";
+        /// `depends_on` entries across suites form a cycle.
+        DependencyCycle => "test.run.dependency_cycle";
     }
 }
 

@@ -14,6 +14,7 @@ pub mod failure;
 pub mod glob;
 pub mod privacy;
 pub mod process;
+pub mod storage_state;
 pub mod vars;
 pub mod web;
 

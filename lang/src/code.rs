@@ -266,6 +266,16 @@ define_codes! {
         WheelDelta => "test.spec.wheel_delta", "set delta_y or delta_x to a non-zero number of pixels";
         /// A `tab` or `dialog` attribute that its `operation` does not take.
         OperationAttribute => "test.spec.operation_attribute", "remove the attribute or change the operation";
+        /// A `storage_state` or `save_storage_state` path that could leave the project or is not a file path.
+        StatePath => "test.spec.state_path", "use a relative path inside the project, without `..`, e.g. \".a3s-test/auth.json\"";
+        /// `indexed_db = true` on `save_storage_state`: IndexedDB is not saved yet.
+        IndexedDbUnsupported => "test.spec.indexed_db_unsupported", "remove `indexed_db`: only cookies and localStorage are saved";
+        /// A `depends_on` entry naming no scenario of the suite.
+        UnknownDependency => "test.spec.unknown_dependency", "name a scenario of the same suite by its id";
+        /// `depends_on` entries that form a cycle (a scenario needing itself, directly or not).
+        DependencyCycle => "test.spec.dependency_cycle", "remove one `depends_on` entry of the cycle";
+        /// Both `skip` and `fixme` on one scenario.
+        ConflictingAnnotations => "test.spec.conflicting_annotations", "keep one of `skip` and `fixme`";
         /// More than 100 diagnostics in one file: the rest are counted, not listed.
         TooManyDiagnostics => "test.spec.too_many_diagnostics", "fix the problems listed above and run `a3s-test check` again to see the rest";
         /// Statement mode received zero or several step blocks.

@@ -14,6 +14,8 @@ mod groups;
 mod text_value;
 pub use groups::{GroupCall, GroupDef, GroupItem, GroupKind, Hook, Library, StepGroup};
 pub use text_value::{EnvVar, EnvVarError, TextValue, MAX_ENV_NAME_BYTES};
+mod organise;
+pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
 /// Default scenario deadline (`docs/acl.md` §2).
 pub const DEFAULT_SCENARIO_TIMEOUT_MS: u64 = 60_000;
@@ -108,6 +110,7 @@ action_kinds! {
     NetworkUnroute => "network_unroute",
     Har => "har",
     Trace => "trace",
+    SaveStorageState => "save_storage_state",
 }
 
 impl std::fmt::Display for ActionKind {
@@ -141,6 +144,9 @@ pub struct Suite {
     pub scenarios: Vec<Scenario>,
     /// Span of the whole block.
     pub span: Span,
+    /// `storage_state`: loaded into every scenario's context unless the scenario names its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_state: Option<StatePath>,
 }
 
 /// The surface a scenario drives. Only `web` runs today; the others are admitted and reported
@@ -185,6 +191,9 @@ pub struct Scenario {
     pub path: String,
     /// Span of the whole block.
     pub span: Span,
+    /// Dependencies, storage state and annotations ([`Organisation`]).
+    #[serde(default, skip_serializing_if = "Organisation::is_default")]
+    pub organisation: Organisation,
 }
 
 /// One step: an action plus where it came from.
@@ -419,6 +428,12 @@ pub enum Action {
     Trace {
         /// Start or stop recording.
         operation: CaptureOperation,
+    },
+    /// Write the context's cookies and per-origin localStorage as JSON (mode 0600), for
+    /// `storage_state` to load into later contexts: sign in once.
+    SaveStorageState {
+        /// Where the state goes, relative to the project root.
+        path: StatePath,
     },
 }
 
@@ -1369,6 +1384,9 @@ pub struct ProjectConfig {
     pub include: Vec<String>,
     /// Span of the whole block.
     pub span: Span,
+    /// `storage_state`: loaded into every scenario whose suite and scenario name none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_state: Option<StatePath>,
 }
 
 /// `dev_server { … }`.
@@ -1434,7 +1452,7 @@ mod tests {
 
     #[test]
     fn action_kinds_serialize_as_their_block_names() {
-        assert_eq!(ActionKind::ALL.len(), 32);
+        assert_eq!(ActionKind::ALL.len(), 33);
         for kind in ActionKind::ALL {
             let json = serde_json::to_value(kind).unwrap();
             assert_eq!(json, serde_json::json!(kind.name()));

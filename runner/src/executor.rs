@@ -28,7 +28,17 @@
 //! - A browser that crashed is not relaunched: scenarios that had not opened yet fail at once with
 //!   the crash, instead of each waiting for its own timeout.
 //!
+//! - **Dependencies** (`depends_on`, [`dependencies`]): a dependant waits, before taking a slot,
+//!   until its dependencies finished; it runs when they passed and is skipped with the reason
+//!   (`dependency auth-setup failed`) otherwise. **Annotations**: a `skip`/`fixme` scenario is
+//!   reported skipped without opening anything; a `slow` one gets every deadline ×3.
+//! - **Storage state** ([`storage_state`]): a scenario with one loads it into its fresh context
+//!   before the first step, under the scenario deadline.
+//!
 //! The executor never prints; it emits [`RunEventKind`]s and returns the scenario results.
+
+mod dependencies;
+mod storage_state;
 
 use crate::cancel::CancelToken;
 use crate::event::{CancelReason, EventSender, RunEventKind};
@@ -38,6 +48,7 @@ use crate::result::{
     AttemptResult, EvidenceRecord, FailureRecord, ScenarioResult, ScenarioStatus, StepResult,
     StepStatus,
 };
+use crate::skip::SkipRecord;
 use crate::step::{self, StepFailed};
 use crate::verdict::{self, Failures};
 use a3s_test_driver::{
@@ -45,6 +56,7 @@ use a3s_test_driver::{
     MissingEvidence, ProcessVars, StepEnv, SurfaceContext, SurfaceDriver,
 };
 use a3s_test_lang::ir::{Action, Hook, Scenario};
+use dependencies::Outcomes;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -141,15 +153,26 @@ pub async fn execute<L: DriverLauncher>(
         *slot = Some(result);
     };
 
-    // 1. Capability gate: no browser for a scenario that cannot run.
+    // 1. Annotations and the capability gate: no browser for a scenario that is skipped or
+    //    cannot run.
+    let outcomes = Arc::new(Outcomes::new(plan));
     let mut runnable = Vec::new();
     for (index, planned) in plan.scenarios.iter().enumerate() {
+        if let Some(annotation) = &planned.scenario.organisation.annotations.skip {
+            outcomes.finished(index, ScenarioStatus::Skipped);
+            let result = skipped(planned, SkipRecord::annotated(annotation));
+            finish(result, &mut results[index], 0);
+            continue;
+        }
         match capability_failure(&capabilities, &planned.scenario) {
-            Some(failure) => finish(
-                not_run(planned, ScenarioStatus::Failed, failure),
-                &mut results[index],
-                0,
-            ),
+            Some(failure) => {
+                outcomes.finished(index, ScenarioStatus::Failed);
+                finish(
+                    not_run(planned, ScenarioStatus::Failed, failure),
+                    &mut results[index],
+                    0,
+                )
+            }
             None => runnable.push(index),
         }
     }
@@ -197,6 +220,7 @@ pub async fn execute<L: DriverLauncher>(
                     ),
                 };
                 for index in runnable.drain(..) {
+                    outcomes.finished(index, status);
                     finish(
                         not_run(&plan.scenarios[index], status, failure.clone()),
                         &mut results[index],
@@ -226,28 +250,43 @@ pub async fn execute<L: DriverLauncher>(
         let mut tasks = tokio::task::JoinSet::new();
         let mut task_index = std::collections::HashMap::new();
         for index in runnable {
-            let (shared, slots, planned, running) = (
+            let (shared, slots, planned, running, outcomes) = (
                 shared.clone(),
                 slots.clone(),
                 plan.scenarios[index].clone(),
                 running.clone(),
+                outcomes.clone(),
             );
             let handle = tasks.spawn(async move {
-                let permit = tokio::select! {
-                    biased;
-                    _ = shared.cancel.cancelled() => None,
-                    p = slots.acquire_owned() => p.ok(),
+                // Dependencies first, without holding a slot.
+                let blocked = if outcomes.independent(index) {
+                    None
+                } else {
+                    tokio::select! {
+                        biased;
+                        _ = shared.cancel.cancelled() => None,
+                        skip = outcomes.wait(index) => skip,
+                    }
+                };
+                let permit = match blocked {
+                    Some(_) => None,
+                    None => tokio::select! {
+                        biased;
+                        _ = shared.cancel.cancelled() => None,
+                        p = slots.acquire_owned() => p.ok(),
+                    },
                 };
                 // This scenario no longer waits for a slot, whether it runs or not: count it out
                 // exactly once, whichever path it takes next.
                 shared.waiting.fetch_sub(1, Ordering::SeqCst);
-                let result = match permit {
-                    None => not_run(
+                let result = match (blocked, permit) {
+                    (Some(skip), _) => skipped(&planned, skip),
+                    (None, None) => not_run(
                         &planned,
                         ScenarioStatus::Cancelled,
                         cancelled_failure("before it started"),
                     ),
-                    Some(_permit) => {
+                    (None, Some(_permit)) => {
                         running.fetch_add(1, Ordering::SeqCst);
                         let now = shared.running.fetch_add(1, Ordering::SeqCst) + 1;
                         shared.events.send(RunEventKind::ScenarioStarted {
@@ -260,6 +299,7 @@ pub async fn execute<L: DriverLauncher>(
                         r
                     }
                 };
+                outcomes.finished(index, result.status);
                 let done = shared.finished.fetch_add(1, Ordering::SeqCst) + 1;
                 shared.events.send(RunEventKind::ScenarioFinished {
                     result: Arc::new(result.clone()),
@@ -284,6 +324,7 @@ pub async fn execute<L: DriverLauncher>(
                         );
                         let result =
                             not_run(&plan.scenarios[index], ScenarioStatus::Failed, failure);
+                        outcomes.finished(index, ScenarioStatus::Failed);
                         finish_internal(&shared.events, result.clone(), total, &shared.finished);
                         results[index] = Some(result);
                     }
@@ -428,7 +469,22 @@ pub fn not_run(
         context_close_us: None,
         artifact_dir: None,
         earlier_attempts: Vec::new(),
+        skip: None,
+        dependency_only: planned.dependency_only,
     }
+}
+
+/// The result of a selected scenario that is not run: annotated `skip`/`fixme`, or a dependency
+/// did not pass.
+pub fn skipped(planned: &PlannedScenario, skip: SkipRecord) -> ScenarioResult {
+    let mut result = not_run(
+        planned,
+        ScenarioStatus::Skipped,
+        FailureRecord::new(FailureCode::Protocol, ""),
+    );
+    result.failure = None;
+    result.skip = Some(skip);
+    result
 }
 
 fn evidence_failure(e: EvidenceError) -> FailureRecord {
@@ -485,7 +541,9 @@ async fn run_scenario<D: SurfaceDriver>(
     let scenario = &planned.scenario;
     let source = &planned.suite.source;
     let started = Instant::now();
-    let deadline = started + Duration::from_millis(scenario.timeout_ms);
+    let annotations = &scenario.organisation.annotations;
+    let timeout_ms = annotations.stretch(scenario.timeout_ms);
+    let deadline = started + Duration::from_millis(timeout_ms);
     let mut result = not_run(
         planned,
         ScenarioStatus::Passed,
@@ -527,7 +585,7 @@ async fn run_scenario<D: SurfaceDriver>(
             }
             Err(_) => Err((ScenarioStatus::TimedOut, FailureRecord::new(
                 FailureCode::Timeout,
-                format!("the scenario deadline ({} ms) passed while opening its browser context", scenario.timeout_ms),
+                format!("the scenario deadline ({timeout_ms} ms) passed while opening its browser context"),
             ))),
         },
     };
@@ -551,6 +609,26 @@ async fn run_scenario<D: SurfaceDriver>(
         .or(planned.suite.base_url.as_deref());
     let mut failures = Failures::default();
     result.groups = scenario.groups.clone();
+    // The signed-in state the scenario starts from, loaded before its first step; a state that
+    // cannot be loaded is the scenario's failure and its own steps do not run.
+    if let Some(path) = &planned.storage_state {
+        let project = &shared.config.working_dir;
+        if let Err(mut failure) = storage_state::load(&mut ctx, project, path, deadline).await {
+            note_browser_loss(shared, failure.code, &failure.message);
+            failure.location = Some(source.location(scenario.span.start));
+            failures.own = Some((status_for(failure.code), failure));
+        }
+    }
+    let expect_timeout = scenario
+        .expect_timeout_ms
+        .map(Duration::from_millis)
+        .unwrap_or(shared.config.expect_timeout);
+    let expect_timeout = if annotations.slow {
+        expect_timeout.saturating_mul(a3s_test_lang::ir::SLOW_FACTOR as u32)
+    } else {
+        expect_timeout
+    };
+    let action_timeout_ms = annotations.stretch(scenario.action_timeout_ms);
     for (index, step) in scenario.steps.iter().enumerate() {
         let after_each = step.hook == Some(Hook::AfterEach);
         // After a hard failure only `after_each` runs; it stops at its own first failure, and
@@ -568,22 +646,18 @@ async fn run_scenario<D: SurfaceDriver>(
         // `after_each` has its own bound: each of its steps gets the action timeout from when
         // it starts, whether or not the scenario deadline has passed.
         let (step_deadline, deadline_name, deadline_ms) = if after_each {
-            let ms = scenario.action_timeout_ms;
             (
-                Instant::now() + Duration::from_millis(ms),
+                Instant::now() + Duration::from_millis(action_timeout_ms),
                 "after_each step",
-                ms,
+                action_timeout_ms,
             )
         } else {
-            (deadline, "scenario", scenario.timeout_ms)
+            (deadline, "scenario", timeout_ms)
         };
         let env = StepEnv {
             base_url,
-            action_timeout: Duration::from_millis(scenario.action_timeout_ms),
-            expect_timeout: scenario
-                .expect_timeout_ms
-                .map(Duration::from_millis)
-                .unwrap_or(shared.config.expect_timeout),
+            action_timeout: Duration::from_millis(action_timeout_ms),
+            expect_timeout,
             deadline: step_deadline,
             deadline_name,
             artifact_dir: &dir,

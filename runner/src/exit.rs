@@ -134,7 +134,7 @@ pub fn exit_code(result: &RunResult) -> Exit {
         return Exit::TimedOut;
     }
     let failed = |s: &&crate::result::ScenarioResult| match s.status {
-        ScenarioStatus::Passed => false,
+        ScenarioStatus::Passed | ScenarioStatus::Skipped => false,
         ScenarioStatus::Flaky => result.fail_on_flaky,
         ScenarioStatus::Failed | ScenarioStatus::TimedOut | ScenarioStatus::Cancelled => true,
     };

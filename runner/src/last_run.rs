@@ -73,6 +73,14 @@ pub enum LastRunError {
     },
 }
 
+/// A `skip`/`fixme` scenario did not pass, but running it again would skip it again: it is not
+/// recorded. One skipped because a dependency did not pass is (it never ran).
+fn annotated_skip(s: &crate::result::ScenarioResult) -> bool {
+    s.skip
+        .as_ref()
+        .is_some_and(|k| k.kind != crate::skip::SkipKind::Dependency)
+}
+
 impl LastRun {
     /// The record of a finished run.
     pub fn of(result: &RunResult) -> LastRun {
@@ -83,7 +91,7 @@ impl LastRun {
             not_passed: result
                 .scenarios
                 .iter()
-                .filter(|s| s.status != ScenarioStatus::Passed)
+                .filter(|s| s.status != ScenarioStatus::Passed && !annotated_skip(s))
                 .map(|s| NotPassed {
                     id: s.id.clone(),
                     status: s.status.as_str().to_string(),

@@ -40,5 +40,6 @@ pub mod run;
 pub mod run_id;
 pub mod session;
 pub mod signals;
+pub mod skip;
 pub mod step;
 pub mod verdict;

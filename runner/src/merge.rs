@@ -237,13 +237,24 @@ pub fn merge(inputs: Vec<ShardInput>, run_id: &str) -> Result<RunResult, MergeEr
         }
     }
 
-    let mut scenarios = Vec::new();
+    let mut scenarios: Vec<crate::result::ScenarioResult> = Vec::new();
     let mut seen: BTreeMap<String, u32> = BTreeMap::new();
     let mut cleanup_failures = Vec::new();
     let mut shards = Vec::new();
     for (&index, input) in &by_index {
         let r = &input.result;
         for s in &r.scenarios {
+            // A dependency runs in every shard whose scenarios need it (`depends_on`): keep the
+            // run of the shard that selected it, else the first.
+            if let Some(at) = scenarios.iter().position(|m| m.id == s.id) {
+                if s.dependency_only || scenarios[at].dependency_only {
+                    if scenarios[at].dependency_only && !s.dependency_only {
+                        scenarios[at] = s.clone();
+                        seen.insert(s.id.clone(), index);
+                    }
+                    continue;
+                }
+            }
             if let Some(other) = seen.insert(s.id.clone(), index) {
                 return Err(MergeError::Mismatch {
                     file: input.file.clone(),
@@ -254,8 +265,8 @@ pub fn merge(inputs: Vec<ShardInput>, run_id: &str) -> Result<RunResult, MergeEr
                     ),
                 });
             }
+            scenarios.push(s.clone());
         }
-        scenarios.extend(r.scenarios.iter().cloned());
         for f in &r.cleanup_failures {
             let mut f = f.clone();
             f.message = format!("shard {index}/{}: {}", reference.total, f.message);
@@ -271,14 +282,14 @@ pub fn merge(inputs: Vec<ShardInput>, run_id: &str) -> Result<RunResult, MergeEr
     let missing_shards: Vec<u32> = (1..=reference.total)
         .filter(|i| !by_index.contains_key(i))
         .collect();
-    if missing_shards.is_empty() && scenarios.len() != reference.selected {
+    let selected = scenarios.iter().filter(|s| !s.dependency_only).count();
+    if missing_shards.is_empty() && selected != reference.selected {
         return Err(MergeError::Mismatch {
             file: first_file.clone(),
             first: first_file,
             what: format!(
                 "the shards hold {} scenarios, their run selected {}",
-                scenarios.len(),
-                reference.selected
+                selected, reference.selected
             ),
         });
     }

@@ -1,15 +1,19 @@
 //! Planning: which admitted scenarios this run executes, in which order.
 //!
 //! Selection is `--filter <glob>` (any of them matches the full id `suite/scenario` or the bare
-//! scenario id), `--tag <t>` (the scenario carries any of the tags) and `--shard i/n` (applied last,
-//! to the selected set). Sharding hashes the full id with FNV-1a, a fixed function that does not
+//! scenario id), `--tag <t>` (the scenario carries any of the tags), `--exclude-tag`, `--grep` /
+//! `--grep-invert` and `only = true` ([`select`]), then `--shard i/n` (applied to the selected
+//! set); last, the selected scenarios' dependencies join the plan ([`dependencies`]). Sharding hashes the full id with FNV-1a, a fixed function that does not
 //! change across Rust versions or machines, so `--shard 2/3` picks the same scenarios on every CI
 //! worker and adding one scenario never reshuffles the others. The plan keeps source order
 //! (files sorted by path, scenarios as written), so reports read like the suites.
 
+pub mod dependencies;
+mod select;
+
 use crate::admit::{AdmittedFile, SourceFile};
 use crate::filter::Glob;
-use a3s_test_lang::ir::Scenario;
+use a3s_test_lang::ir::{Action, Scenario, StatePath};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -100,6 +104,14 @@ pub struct PlanOptions {
     pub tags: Vec<String>,
     /// Keep only this shard.
     pub shard: Option<Shard>,
+    /// Drop scenarios carrying any of these tags (`--exclude-tag`).
+    pub exclude_tags: Vec<String>,
+    /// Keep scenarios whose id, name or suite id this matches (`--grep`).
+    pub grep: Option<regex::Regex>,
+    /// Drop scenarios whose id, name or suite id this matches (`--grep-invert`).
+    pub grep_invert: Option<regex::Regex>,
+    /// The project's `storage_state`, for scenarios whose suite and scenario name none.
+    pub storage_state: Option<StatePath>,
 }
 
 /// The suite a planned scenario belongs to.
@@ -111,6 +123,20 @@ pub struct SuiteInfo {
     pub base_url: Option<String>,
     /// The file it came from.
     pub source: Arc<SourceFile>,
+    /// The suite's `storage_state`.
+    pub storage_state: Option<StatePath>,
+}
+
+impl SuiteInfo {
+    /// The suite of an admitted file.
+    pub fn of(file: &AdmittedFile) -> SuiteInfo {
+        SuiteInfo {
+            id: file.suite.id.clone(),
+            base_url: file.suite.base_url.clone(),
+            source: file.source.clone(),
+            storage_state: file.suite.storage_state.clone(),
+        }
+    }
 }
 
 /// One scenario the run will execute.
@@ -122,6 +148,45 @@ pub struct PlannedScenario {
     pub suite: Arc<SuiteInfo>,
     /// The admitted scenario.
     pub scenario: Arc<Scenario>,
+    /// The scenarios that must finish first (`depends_on`), all in the plan.
+    pub needs: Vec<ScenarioId>,
+    /// True when no selection flag chose it: a chosen scenario depends on it.
+    pub dependency_only: bool,
+    /// The storage state its context starts from: the scenario's, else its suite's, else the
+    /// project's — an inherited one except in the scenario that saves it.
+    pub storage_state: Option<StatePath>,
+}
+
+impl PlannedScenario {
+    /// Plan `scenario` of `suite`.
+    pub fn of(
+        id: ScenarioId,
+        suite: Arc<SuiteInfo>,
+        scenario: &Scenario,
+        project_state: Option<&StatePath>,
+    ) -> PlannedScenario {
+        // An inherited state is not loaded into the scenario that saves it: that one signs in.
+        let saves = |path: &StatePath| {
+            scenario.steps.iter().any(
+                |step| matches!(&step.action, Action::SaveStorageState { path: p } if p == path),
+            )
+        };
+        let storage_state = scenario.organisation.storage_state.clone().or_else(|| {
+            suite
+                .storage_state
+                .clone()
+                .or_else(|| project_state.cloned())
+                .filter(|path| !saves(path))
+        });
+        PlannedScenario {
+            needs: dependencies::needs(&id.suite, scenario),
+            id,
+            suite,
+            scenario: Arc::new(scenario.clone()),
+            dependency_only: false,
+            storage_state,
+        }
+    }
 }
 
 /// What the run will execute.
@@ -154,18 +219,43 @@ pub enum PlanError {
         /// Second definition.
         second: String,
     },
+    /// A `depends_on` entry naming another suite's scenario that no admitted file has.
+    #[error("{scenario} (at {at}) depends on `{dependency}`, which no suite of this run defines; pass its file too, or correct the name")]
+    UnknownDependency {
+        /// The dependant.
+        scenario: String,
+        /// The entry as a full id.
+        dependency: String,
+        /// Where the dependant is (`file:line:col`).
+        at: String,
+    },
+    /// `depends_on` entries across suites that form a cycle.
+    #[error("dependency cycle across suites: {cycle}; remove one `depends_on` entry of it")]
+    DependencyCycle {
+        /// The cycle, `a/x → b/y → a/x`.
+        cycle: String,
+    },
+}
+
+impl PlanError {
+    /// The stable code of the refusal, when it has one.
+    pub fn code(&self) -> Option<a3s_test_driver::failure::SelectionCode> {
+        use a3s_test_driver::failure::SelectionCode;
+        match self {
+            PlanError::DuplicateScenario { .. } => None,
+            PlanError::UnknownDependency { .. } => Some(SelectionCode::UnknownDependency),
+            PlanError::DependencyCycle { .. } => Some(SelectionCode::DependencyCycle),
+        }
+    }
 }
 
 /// Select the scenarios to run.
 pub fn plan(files: &[AdmittedFile], options: &PlanOptions) -> Result<Plan, PlanError> {
     let mut seen: BTreeMap<ScenarioId, String> = BTreeMap::new();
     let mut plan = Plan::default();
+    let mut chosen = Vec::new();
     for file in files {
-        let suite = Arc::new(SuiteInfo {
-            id: file.suite.id.clone(),
-            base_url: file.suite.base_url.clone(),
-            source: file.source.clone(),
-        });
+        let suite = Arc::new(SuiteInfo::of(file));
         for scenario in &file.suite.scenarios {
             let id = ScenarioId::new(&file.suite.id, &scenario.id);
             let here = file.source.location(scenario.span.start);
@@ -177,28 +267,37 @@ pub fn plan(files: &[AdmittedFile], options: &PlanOptions) -> Result<Plan, PlanE
                 });
             }
             plan.admitted += 1;
-            if selected(&id, scenario, options) {
-                plan.scenarios.push(PlannedScenario {
-                    id,
-                    suite: suite.clone(),
-                    scenario: Arc::new(scenario.clone()),
-                });
+            if select::chosen(&id, scenario, options) {
+                chosen.push((id, suite.clone(), scenario));
             }
         }
     }
+    dependencies::check(files)?;
+    if chosen.iter().any(|(_, _, s)| select::is_only(s)) {
+        chosen.retain(|(_, _, s)| select::is_only(s));
+    }
+    let project_state = options.storage_state.as_ref();
+    plan.scenarios = chosen
+        .into_iter()
+        .filter(|(id, _, _)| options.shard.is_none_or(|s| s.owns(id)))
+        .map(|(id, suite, scenario)| PlannedScenario::of(id, suite, scenario, project_state))
+        .collect();
+    dependencies::pull_in(&mut plan.scenarios, files, project_state);
     Ok(plan)
 }
 
-fn selected(id: &ScenarioId, scenario: &Scenario, options: &PlanOptions) -> bool {
-    let full = id.to_string();
-    let by_filter = options.filters.is_empty()
-        || options
-            .filters
-            .iter()
-            .any(|g| g.matches(&full) || g.matches(&id.scenario));
-    let by_tag = options.tags.is_empty() || scenario.tags.iter().any(|t| options.tags.contains(t));
-    let by_shard = options.shard.is_none_or(|s| s.owns(id));
-    by_filter && by_tag && by_shard
+/// The scenarios annotated `only = true` among those the flags choose (for `--forbid-only`).
+pub fn only_annotated(files: &[AdmittedFile]) -> Vec<ScenarioId> {
+    files
+        .iter()
+        .flat_map(|f| {
+            f.suite
+                .scenarios
+                .iter()
+                .filter(|s| select::is_only(s))
+                .map(|s| ScenarioId::new(&f.suite.id, &s.id))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -228,6 +327,7 @@ mod tests {
             groups: vec![],
             path: format!("suite.s.scenario.{id}"),
             span: Span::new(0, 0),
+            organisation: Default::default(),
         }
     }
 
@@ -243,6 +343,7 @@ mod tests {
                 base_url: None,
                 scenarios,
                 span: Span::new(0, 0),
+                storage_state: None,
             },
             warnings: vec![],
         }
@@ -295,7 +396,7 @@ mod tests {
             let options = PlanOptions {
                 filters: filters.iter().map(|f| Glob::new(f).unwrap()).collect(),
                 tags: tags.iter().map(|t| t.to_string()).collect(),
-                shard: None,
+                ..Default::default()
             };
             let plan = plan(&files(), &options).unwrap();
             assert_eq!(ids(&plan), *expected, "filters {filters:?} tags {tags:?}");
@@ -342,5 +443,296 @@ mod tests {
             plan(&files, &PlanOptions::default()),
             Err(PlanError::DuplicateScenario { .. })
         ));
+    }
+}
+
+#[cfg(test)]
+mod organisation_tests {
+    //! Selection by `--grep`/`--grep-invert`/`--exclude-tag`, `only`, and dependencies pulled in.
+    use super::*;
+    use a3s_test_lang::ir::{Action, Dependency, Step, Suite, Surface};
+    use a3s_test_lang::Span;
+    use std::path::PathBuf;
+
+    fn scenario(id: &str, tags: &[&str], deps: &[&str], only: bool) -> Scenario {
+        let organisation = a3s_test_lang::ir::Organisation {
+            depends_on: deps
+                .iter()
+                .map(|d| Dependency {
+                    suite: None,
+                    scenario: d.to_string(),
+                })
+                .collect(),
+            annotations: a3s_test_lang::ir::Annotations {
+                only,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        Scenario {
+            id: id.into(),
+            name: format!("{id} name"),
+            surface: Surface::Web,
+            timeout_ms: 1000,
+            action_timeout_ms: 500,
+            expect_timeout_ms: None,
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+            steps: vec![Step {
+                label: Some("open".into()),
+                path: String::new(),
+                span: Span::new(0, 0),
+                action: Action::Navigate { url: "/".into() },
+                group: None,
+                hook: None,
+            }],
+            groups: Vec::new(),
+            path: String::new(),
+            span: Span::new(0, 0),
+            organisation,
+        }
+    }
+
+    fn files(only: bool) -> Vec<AdmittedFile> {
+        let scenarios = vec![
+            scenario("auth-setup", &[], &[], false),
+            scenario("cart", &["smoke"], &["auth-setup"], only),
+            scenario("checkout", &["slow"], &["cart"], false),
+            scenario("about", &["smoke"], &[], false),
+        ];
+        vec![AdmittedFile {
+            source: Arc::new(SourceFile {
+                path: PathBuf::from("shop.acl"),
+                text: Arc::from(""),
+            }),
+            suite: Suite {
+                id: "shop".into(),
+                version: 1,
+                base_url: None,
+                scenarios,
+                span: Span::new(0, 0),
+                storage_state: Some(StatePath(".a3s-test/auth.json".into())),
+            },
+            warnings: vec![],
+        }]
+    }
+
+    /// `id` (with `+` when pulled in as a dependency), in plan order.
+    fn shown(plan: &Plan) -> Vec<String> {
+        plan.scenarios
+            .iter()
+            .map(|s| {
+                let mark = if s.dependency_only { "+" } else { "" };
+                format!("{}{mark}", s.id.scenario)
+            })
+            .collect()
+    }
+
+    fn with(options: PlanOptions, only: bool) -> Vec<String> {
+        shown(&plan(&files(only), &options).unwrap())
+    }
+
+    fn re(s: &str) -> Option<regex::Regex> {
+        Some(regex::Regex::new(s).unwrap())
+    }
+
+    #[test]
+    fn refinements_choose_and_dependencies_join_in_source_order() {
+        let all = |o: PlanOptions| with(o, false);
+        assert_eq!(
+            all(PlanOptions::default()),
+            ["auth-setup", "cart", "checkout", "about"]
+        );
+        let grep = PlanOptions {
+            grep: re("^check"),
+            ..Default::default()
+        };
+        assert_eq!(all(grep), ["auth-setup+", "cart+", "checkout"]);
+        // The name and the suite id are matched too.
+        let by_name = PlanOptions {
+            grep: re("about name"),
+            ..Default::default()
+        };
+        assert_eq!(all(by_name), ["about"]);
+        let by_suite = PlanOptions {
+            grep: re("^shop$"),
+            grep_invert: re("setup|check"),
+            ..Default::default()
+        };
+        assert_eq!(all(by_suite), ["auth-setup+", "cart", "about"]);
+        let exclude = PlanOptions {
+            tags: vec!["smoke".into()],
+            exclude_tags: vec!["smoke".into()],
+            ..Default::default()
+        };
+        assert!(all(exclude).is_empty());
+        let filter = PlanOptions {
+            filters: vec![Glob::new("cart").unwrap()],
+            ..Default::default()
+        };
+        assert_eq!(all(filter), ["auth-setup+", "cart"]);
+    }
+
+    #[test]
+    fn only_keeps_the_annotated_scenarios_and_their_dependencies() {
+        assert_eq!(with(PlanOptions::default(), true), ["auth-setup+", "cart"]);
+        assert_eq!(only_annotated(&files(true)).len(), 1);
+        assert!(only_annotated(&files(false)).is_empty());
+    }
+
+    #[test]
+    fn every_shard_pulls_in_the_dependencies_of_its_scenarios() {
+        let mut owned = Vec::new();
+        for index in 1..=3 {
+            let options = PlanOptions {
+                shard: Some(Shard { index, count: 3 }),
+                ..Default::default()
+            };
+            let plan = plan(&files(false), &options).unwrap();
+            for s in &plan.scenarios {
+                for need in &s.needs {
+                    assert!(
+                        plan.scenarios.iter().any(|p| &p.id == need),
+                        "shard {index}: {} needs {need}, which is not in the plan",
+                        s.id
+                    );
+                }
+                if !s.dependency_only {
+                    owned.push(s.id.to_string());
+                }
+            }
+        }
+        owned.sort();
+        assert_eq!(
+            owned,
+            [
+                "shop/about",
+                "shop/auth-setup",
+                "shop/cart",
+                "shop/checkout"
+            ],
+            "each scenario is owned by exactly one shard"
+        );
+    }
+
+    #[test]
+    fn the_storage_state_comes_from_the_scenario_else_the_suite_else_the_project() {
+        let mut files = files(false);
+        files[0].suite.scenarios[1].organisation.storage_state =
+            Some(StatePath("mine.json".into()));
+        let options = PlanOptions {
+            storage_state: Some(StatePath("project.json".into())),
+            ..Default::default()
+        };
+        let plan = plan(&files, &options).unwrap();
+        let states: Vec<&str> = plan
+            .scenarios
+            .iter()
+            .map(|s| s.storage_state.as_ref().map_or("", |p| p.as_str()))
+            .collect();
+        assert_eq!(
+            states,
+            [
+                ".a3s-test/auth.json",
+                "mine.json",
+                ".a3s-test/auth.json",
+                ".a3s-test/auth.json"
+            ]
+        );
+        files[0].suite.storage_state = None;
+        let fallback = super::plan(&files, &options).unwrap();
+        assert_eq!(
+            fallback.scenarios[0]
+                .storage_state
+                .as_ref()
+                .unwrap()
+                .as_str(),
+            "project.json"
+        );
+    }
+}
+
+#[cfg(test)]
+mod across_suites_tests {
+    //! `depends_on = ["auth/sign-in"]`: checked by the planner, pulled in across files.
+    use super::*;
+    use a3s_test_lang::ir::{Dependency, Organisation, Suite, Surface};
+    use a3s_test_lang::Span;
+    use std::path::PathBuf;
+
+    fn scenario(id: &str, deps: &[(&str, &str)]) -> Scenario {
+        Scenario {
+            id: id.into(),
+            name: id.into(),
+            surface: Surface::Web,
+            timeout_ms: 1000,
+            action_timeout_ms: 500,
+            expect_timeout_ms: None,
+            tags: vec![],
+            steps: vec![],
+            groups: Vec::new(),
+            path: String::new(),
+            span: Span::new(0, 0),
+            organisation: Organisation {
+                depends_on: deps
+                    .iter()
+                    .map(|(s, d)| Dependency {
+                        suite: Some(s.to_string()),
+                        scenario: d.to_string(),
+                    })
+                    .collect(),
+                ..Default::default()
+            },
+        }
+    }
+
+    fn file(suite: &str, scenarios: Vec<Scenario>) -> AdmittedFile {
+        AdmittedFile {
+            source: Arc::new(SourceFile {
+                path: PathBuf::from(format!("{suite}.acl")),
+                text: Arc::from(""),
+            }),
+            suite: Suite {
+                id: suite.into(),
+                version: 1,
+                base_url: None,
+                scenarios,
+                span: Span::new(0, 0),
+                storage_state: None,
+            },
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn another_suites_scenario_is_pulled_in_checked_and_cycles_are_refused() {
+        let files = vec![
+            file("auth", vec![scenario("sign-in", &[])]),
+            file("shop", vec![scenario("cart", &[("auth", "sign-in")])]),
+        ];
+        let options = PlanOptions {
+            filters: vec![Glob::new("shop/*").unwrap()],
+            ..Default::default()
+        };
+        let planned = plan(&files, &options).unwrap();
+        let ids: Vec<String> = planned.scenarios.iter().map(|s| s.id.to_string()).collect();
+        assert_eq!(ids, ["auth/sign-in", "shop/cart"]);
+        assert!(planned.scenarios[0].dependency_only);
+
+        let missing = vec![file("shop", vec![scenario("cart", &[("auth", "sign-in")])])];
+        let e = plan(&missing, &PlanOptions::default()).unwrap_err();
+        assert!(matches!(e, PlanError::UnknownDependency { .. }), "{e}");
+        assert_eq!(e.code().unwrap().as_str(), "test.run.unknown_dependency");
+
+        let cycle = vec![
+            file("auth", vec![scenario("sign-in", &[("shop", "cart")])]),
+            file("shop", vec![scenario("cart", &[("auth", "sign-in")])]),
+        ];
+        let e = plan(&cycle, &PlanOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "dependency cycle across suites: auth/sign-in → shop/cart → auth/sign-in; remove one \
+             `depends_on` entry of it"
+        );
+        assert_eq!(e.code().unwrap().as_str(), "test.run.dependency_cycle");
     }
 }

@@ -129,6 +129,9 @@ pub enum ScenarioStatus {
     /// An earlier attempt failed and a retry (`--retries`) passed: the product may be unreliable.
     /// Never counted as a plain pass; `--fail-on-flaky` fails the run with it.
     Flaky,
+    /// Selected but not run: annotated `skip`/`fixme`, or a dependency did not pass
+    /// ([`ScenarioResult::skip`] says which). Neither a pass nor a failure.
+    Skipped,
 }
 
 impl ScenarioStatus {
@@ -140,6 +143,7 @@ impl ScenarioStatus {
             ScenarioStatus::TimedOut => "timed_out",
             ScenarioStatus::Cancelled => "cancelled",
             ScenarioStatus::Flaky => "flaky",
+            ScenarioStatus::Skipped => "skipped",
         }
     }
 }
@@ -189,6 +193,12 @@ pub struct ScenarioResult {
     /// above describe the last attempt. Omitted from JSON when the first attempt decided.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier_attempts: Vec<AttemptResult>,
+    /// Why it was not run, when its status is `skipped`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip: Option<crate::skip::SkipRecord>,
+    /// True when no selection flag chose it: it runs because a selected scenario depends on it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dependency_only: bool,
 }
 
 /// One attempt of a scenario that failed and was run again, with its own evidence folder.
@@ -247,6 +257,8 @@ impl ScenarioResult {
             context_close_us: None,
             artifact_dir: None,
             earlier_attempts: vec![],
+            skip: None,
+            dependency_only: false,
         }
     }
 
@@ -292,6 +304,10 @@ pub struct Counts {
     pub cancelled: usize,
     /// Passed only on a retry (not counted in `passed`).
     pub flaky: usize,
+    /// Selected but not run: `skip`/`fixme` annotations, or a dependency that did not pass
+    /// (scenarios no selection flag chose are `RunResult::skipped`, not here).
+    #[serde(default)]
+    pub skipped: usize,
     /// Failures by class: product.
     pub product: usize,
     /// Failures by class: specification.
@@ -412,6 +428,7 @@ impl RunResult {
                 ScenarioStatus::TimedOut => counts.timed_out += 1,
                 ScenarioStatus::Cancelled => counts.cancelled += 1,
                 ScenarioStatus::Flaky => counts.flaky += 1,
+                ScenarioStatus::Skipped => counts.skipped += 1,
             }
             match s.failure_class() {
                 Some(FailureClass::Product) => counts.product += 1,

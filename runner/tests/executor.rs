@@ -219,6 +219,7 @@ fn scenario(id: &str, surface: Surface, timeout_ms: u64, steps: &[(&str, Action)
         groups: vec![],
         path: format!("suite.s.scenario.{id}"),
         span: Span::new(0, 0),
+        organisation: Default::default(),
     }
 }
 
@@ -295,6 +296,7 @@ async fn run_full(
             base_url: None,
             scenarios,
             span: Span::new(0, 0),
+            storage_state: None,
         },
         warnings: vec![],
     };
@@ -654,4 +656,140 @@ async fn without_retries_a_failure_is_final() {
         .events
         .iter()
         .any(|e| matches!(e.kind, RunEventKind::ScenarioRetrying { .. })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dependencies and annotations (issue 41).
+// ---------------------------------------------------------------------------------------------
+
+/// `scenario` depending on `deps` (same suite).
+fn needing(mut scenario: Scenario, deps: &[&str]) -> Scenario {
+    scenario.organisation.depends_on = deps
+        .iter()
+        .map(|d| a3s_test_lang::ir::Dependency {
+            suite: None,
+            scenario: d.to_string(),
+        })
+        .collect();
+    scenario
+}
+
+/// The position of `id`'s first event matching `kind` (`started` or `finished`).
+fn event_at(o: &Outcome, id: &str, started: bool) -> usize {
+    o.events
+        .iter()
+        .position(|e| match &e.kind {
+            RunEventKind::ScenarioStarted { id: i, .. } => started && i.to_string() == id,
+            RunEventKind::ScenarioFinished { result, .. } => !started && result.id == id,
+            _ => false,
+        })
+        .unwrap_or_else(|| panic!("no event for {id}"))
+}
+
+#[tokio::test]
+async fn a_dependency_runs_once_and_finishes_before_its_dependants_start_at_any_jobs() {
+    for jobs in [1, 4] {
+        // The dependants come first in the plan: they must still wait, without holding the
+        // only slot (jobs = 1) their dependency needs.
+        let mut scenarios: Vec<Scenario> = (0..6)
+            .map(|i| needing(web(&format!("d{i}"), 5000, &[("ok", nav())]), &["setup"]))
+            .collect();
+        scenarios.push(web("setup", 5000, &[("slow50", nav())]));
+        let o = run(scenarios, jobs, false, CancelToken::new()).await;
+        assert_eq!(statuses(&o), vec![ScenarioStatus::Passed; 7], "jobs {jobs}");
+        assert_eq!(
+            o.counters.opened.load(Ordering::SeqCst),
+            7,
+            "setup ran once"
+        );
+        let setup_done = event_at(&o, "s/setup", false);
+        for i in 0..6 {
+            assert!(
+                event_at(&o, &format!("s/d{i}"), true) > setup_done,
+                "jobs {jobs}: d{i} started before its dependency finished"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_failed_dependency_skips_its_dependants_with_the_reason_and_fails_nothing_else() {
+    let scenarios = vec![
+        web("setup", 5000, &[("fail", nav())]),
+        needing(web("first", 5000, &[("ok", nav())]), &["setup"]),
+        needing(web("second", 5000, &[("ok", nav())]), &["first"]),
+        web("free", 5000, &[("ok", nav())]),
+    ];
+    let o = run(scenarios, 2, false, CancelToken::new()).await;
+    assert_eq!(
+        statuses(&o),
+        vec![
+            ScenarioStatus::Failed,
+            ScenarioStatus::Skipped,
+            ScenarioStatus::Skipped,
+            ScenarioStatus::Passed
+        ]
+    );
+    let reasons: Vec<Option<String>> = o
+        .execution
+        .scenarios
+        .iter()
+        .map(|s| s.skip.as_ref().map(|k| k.line()))
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            None,
+            Some("dependency setup failed".to_string()),
+            Some("dependency first was skipped".to_string()),
+            None
+        ]
+    );
+    for s in &o.execution.scenarios[1..3] {
+        assert!(s.failure.is_none(), "a skipped dependant has no failure");
+    }
+    assert_eq!(
+        o.counters.opened.load(Ordering::SeqCst),
+        2,
+        "no context for a skip"
+    );
+}
+
+#[tokio::test]
+async fn skip_and_fixme_are_reported_without_a_browser_and_slow_triples_the_deadline() {
+    use a3s_test_lang::ir::SkipAnnotation;
+    let mut skipped = web("skipped", 5000, &[("ok", nav())]);
+    skipped.organisation.annotations.skip = Some(SkipAnnotation::Skip("not on CI".into()));
+    let mut fixme = web("fixme", 5000, &[("ok", nav())]);
+    fixme.organisation.annotations.skip = Some(SkipAnnotation::Fixme("bug 12".into()));
+    let o = run(
+        vec![skipped.clone(), fixme.clone()],
+        1,
+        false,
+        CancelToken::new(),
+    )
+    .await;
+    assert_eq!(statuses(&o), vec![ScenarioStatus::Skipped; 2]);
+    assert!(
+        !o.counters.shut_down.load(Ordering::SeqCst),
+        "nothing to run: no browser was launched"
+    );
+    let lines: Vec<String> = o
+        .execution
+        .scenarios
+        .iter()
+        .map(|s| s.skip.as_ref().unwrap().line())
+        .collect();
+    assert_eq!(lines, ["skip: not on CI", "fixme: bug 12"]);
+
+    // A second of work in a 400 ms deadline (cut off 250 ms later): times out, unless the
+    // scenario is slow (1,200 ms).
+    let quick = web("quick", 400, &[("slow1000", nav())]);
+    let mut slow = web("slow", 400, &[("slow1000", nav())]);
+    slow.organisation.annotations.slow = true;
+    let o = run(vec![quick, slow], 2, false, CancelToken::new()).await;
+    assert_eq!(
+        statuses(&o),
+        vec![ScenarioStatus::TimedOut, ScenarioStatus::Passed]
+    );
 }

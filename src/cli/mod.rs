@@ -14,6 +14,7 @@ mod repair_endpoint;
 mod report_outputs;
 mod run;
 mod run_list;
+mod run_selection;
 mod serve;
 mod web_launcher;
 mod write;

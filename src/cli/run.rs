@@ -64,6 +64,9 @@ pub struct RunArgs {
     /// Run only scenarios carrying this tag; repeatable (any tag selects).
     #[arg(long, value_name = "TAG")]
     pub tag: Vec<String>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub selection: super::run_selection::SelectionArgs,
     /// Run shard `i` of `n` (1-based), chosen by a stable hash of each scenario id.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
@@ -164,8 +167,10 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
     let project_dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let libraries = included(&project_dir, project.as_ref())?;
     let admitted = admit(&args.paths, &libraries)?;
+    let refine = args.selection.refine(&admitted)?;
     let output = output_location(&project_dir, &args.output_dir);
-    let selection = select(&args, &admitted, &output)?;
+    let state = project.as_ref().and_then(|p| p.storage_state.clone());
+    let selection = select(&args, &admitted, &output, refine, state)?;
     if args.list {
         return Ok(list(&selection.plan, args.report.json));
     }
@@ -284,15 +289,23 @@ fn select(
     args: &RunArgs,
     admitted: &[AdmittedFile],
     output: &ConfinedPath,
+    refine: super::run_selection::Refinement,
+    storage_state: Option<a3s_test_lang::ir::StatePath>,
 ) -> Result<Selection, ExitCode> {
     let options = PlanOptions {
         filters: args.filter.clone(),
         tags: args.tag.clone(),
         shard: args.shard,
+        exclude_tags: refine.exclude_tags,
+        grep: refine.grep,
+        grep_invert: refine.grep_invert,
+        storage_state,
     };
-    let mut plan = plan(admitted, &options).map_err(fail)?;
+    let mut plan = plan(admitted, &options).map_err(refuse_plan)?;
     if args.last_failed {
         keep_last_failed(&mut plan, output);
+        let state = options.storage_state.as_ref();
+        a3s_test_runner::plan::dependencies::pull_in(&mut plan.scenarios, admitted, state);
     }
     let shard = match args.shard {
         Some(shard) => {
@@ -300,7 +313,7 @@ fn select(
                 shard: None,
                 ..options
             };
-            let ids = plan_ids(admitted, &unsharded).map_err(fail)?;
+            let ids = plan_ids(admitted, &unsharded).map_err(refuse_plan)?;
             Some(ShardRecord::new(
                 shard.index,
                 shard.count,
@@ -310,6 +323,17 @@ fn select(
         None => None,
     };
     Ok(Selection { plan, shard })
+}
+
+/// A plan that cannot be made: its code when it has one, exit 2.
+fn refuse_plan(e: a3s_test_runner::plan::PlanError) -> ExitCode {
+    match e.code() {
+        Some(code) => {
+            eprintln!("error[{code}]: {e}");
+            ExitCode::from(Exit::InvalidInput)
+        }
+        None => fail(e),
+    }
 }
 
 /// `--list`: print the plan instead of running it.
@@ -486,6 +510,7 @@ fn plan_ids(
     Ok(plan(files, options)?
         .scenarios
         .iter()
+        .filter(|p| !p.dependency_only)
         .map(|p| p.id.to_string())
         .collect())
 }

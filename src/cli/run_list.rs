@@ -2,7 +2,8 @@
 //! `--last-failed`), printed instead of run.
 //!
 //! Nothing is started: no dev server, no browser, no run folder, no last-run record. Human output
-//! is one line per scenario on stdout (`suite/scenario  file:line:col  [tags]`, easy to pipe into
+//! is one line per scenario on stdout (`suite/scenario  file:line:col  [tags]`, and
+//! `(dependency)` for one only a dependant's `depends_on` brought in; easy to pipe into
 //! `wc -l` or `grep`) and a count on stderr; `--json` prints one document on stdout instead.
 
 use a3s_test_runner::plan::Plan;
@@ -22,6 +23,9 @@ struct Listed<'a> {
     file: String,
     location: String,
     tags: &'a [String],
+    /// True when no selection flag chose it: a chosen scenario depends on it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    dependency_only: bool,
 }
 
 /// The `--list --json` document.
@@ -47,6 +51,7 @@ fn listing(plan: &Plan) -> Listing<'_> {
                 file: p.suite.source.display(),
                 location: p.suite.source.location(p.scenario.span.start),
                 tags: &p.scenario.tags,
+                dependency_only: p.dependency_only,
             })
             .collect(),
         admitted: plan.admitted,
@@ -79,7 +84,12 @@ pub fn print(
         } else {
             format!("  [{}]", s.tags.join(", "))
         };
-        writeln!(out, "{:<width$}  {}{tags}", s.id, s.location)?;
+        let pulled = if s.dependency_only {
+            "  (dependency)"
+        } else {
+            ""
+        };
+        writeln!(out, "{:<width$}  {}{tags}{pulled}", s.id, s.location)?;
     }
     out.flush()?;
     let n = listing.scenarios.len();

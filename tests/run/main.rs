@@ -5,6 +5,7 @@
 //! for "the browser asked for this page" instead of sleeping). Every child runs in its own process
 //! group with a deadline; after each reliability test no process the run started is left.
 
+mod annotations;
 #[path = "../common.rs"]
 mod common;
 mod confinement;
@@ -15,6 +16,7 @@ mod endpoint;
 mod github;
 mod harness;
 mod html_report;
+mod login_app;
 mod merge;
 mod negative;
 mod organisation;
@@ -22,5 +24,6 @@ mod reliability;
 mod retries;
 mod secrets;
 mod selection;
+mod sign_in;
 mod suites;
 mod web_first;

@@ -351,6 +351,7 @@ impl WebContext {
             }
             Action::Har { operation } => steps::network::har(self, operation, env).await,
             Action::Trace { operation } => steps::network::trace(self, operation, env).await,
+            Action::SaveStorageState { path } => super::storage_state::save(self, path, env).await,
         }
     }
 }
@@ -382,6 +383,14 @@ impl SurfaceContext for WebContext {
         deadline: Instant,
     ) -> crate::FailureEvidence {
         steps::evidence::failure_evidence(self, dir, deadline).await
+    }
+
+    async fn load_storage_state(
+        &mut self,
+        state: &crate::storage_state::StorageState,
+        deadline: Instant,
+    ) -> Result<(), StepFailure> {
+        self.load_state(state, deadline).await
     }
 
     async fn close(mut self) -> Result<(), DriverError> {

@@ -28,6 +28,7 @@ mod script;
 mod settle;
 mod stats;
 mod steps;
+mod storage_state;
 mod tab;
 mod target;
 

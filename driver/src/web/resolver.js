@@ -991,6 +991,8 @@
         const doc = currentDocument();
         const want = norm(c.text);
         const body = doc.body || doc.documentElement;
+        // A document just committed by a navigation (a form's redirect) may have no element yet.
+        if (!body) return fail(C.text, 'the document has no content yet');
         return visibleText(body).includes(want)
           ? pass()
           : fail(C.text, `the visible page text does not contain ${JSON.stringify(want)}; it reads ${JSON.stringify(clip(shownText(body), 200))}`);
@@ -1363,7 +1365,8 @@
     },
     page_text() {
       const doc = currentDocument();
-      return { text: shownText(doc.body || doc.documentElement) };
+      const root = doc.body || doc.documentElement;
+      return { text: root ? shownText(root) : '' };
     },
     // Read-only geometry for a Layout Mode repair check: viewport, scroll, the topmost element
     // at a point other than the page root, and the box of the one element a target names.

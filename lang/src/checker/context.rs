@@ -85,15 +85,16 @@ impl Ctx {
         self.push(Diagnostic::error(code, path, span, message))
     }
 
-    /// Report an error at a path recorded earlier (a call expanded away from where it is written).
+    /// Report an error at an explicit logical `path`: a call expanded away from where it is
+    /// written, or a check made after its block was left (the suite-wide dependency graph).
     pub(super) fn error_at(
         &mut self,
         code: Code,
-        path: &str,
+        path: impl Into<String>,
         span: Span,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        self.push(Diagnostic::error(code, path.to_string(), span, message))
+        self.push(Diagnostic::error(code, path.into(), span, message))
     }
 
     fn push(&mut self, diagnostic: Diagnostic) -> &mut Diagnostic {

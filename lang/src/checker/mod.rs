@@ -13,12 +13,17 @@
 //! - [`steps`]: the web steps of §5; [`conditions`] (`wait`/`expect`, §8–§9); [`stability`] (§7);
 //!   [`operations`] (`tab`, `dialog`, `har`, `trace`); [`network`] (routes).
 //! - [`suite`], [`project`], [`statement`]: the three kinds of document.
+//! - [`organisation`]: a scenario's place in a run — [`dependencies`] (`depends_on`, the
+//!   suite-wide graph), [`storage`] (`storage_state` paths and `save_storage_state`),
+//!   [`annotations`] (`skip`, `fixme`, `slow`, `only`).
 //!
 //! Logical paths: every block adds its kind and, when it has one, its label; an attribute adds its
 //! name. A block whose label is missing contributes only its kind (`statement.click.target`).
 
+mod annotations;
 mod conditions;
 mod context;
+mod dependencies;
 mod evidence;
 mod expand;
 mod fields;
@@ -28,6 +33,7 @@ mod keys;
 mod library;
 mod network;
 mod operations;
+mod organisation;
 mod params;
 mod pointer;
 mod project;
@@ -36,6 +42,7 @@ mod shared;
 mod stability;
 mod statement;
 mod steps;
+mod storage;
 mod suite;
 mod targets;
 mod text;

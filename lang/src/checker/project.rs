@@ -10,6 +10,7 @@
 use super::context::{header, Annotate, Ctx};
 use super::fields::Fields;
 use super::ids::{forbid_label, required_label, IdSet};
+use super::storage::state_path;
 use super::suite::{timeout, version, MAX_TIMEOUT_MS};
 use super::urls::{url, UrlRule};
 use super::values::{boolean, keyword, non_empty, optional, string_list_with, u64_in, ItemRules};
@@ -24,7 +25,7 @@ use crate::ir::{
 /// Longest verification check deadline: one day.
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
-const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms", "include"];
+const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms", "include", "storage_state"];
 const SECTIONS: &[&str] = &["dev_server", "browser", "verification"];
 const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms", "reuse_existing"];
 const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
@@ -46,6 +47,8 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         Some(a) => string_list_with(ctx, a, ItemRules::NAME_SET),
         None => Some(Vec::new()),
     };
+
+    let storage_state = optional(fields.get("storage_state").map(|a| state_path(ctx, a)));
 
     let mut dev_server: Option<Option<DevServer>> = Some(None);
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
@@ -99,6 +102,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         checks: checks?,
         include: include?.into_iter().map(str::to_string).collect(),
         span: block.span,
+        storage_state: storage_state?,
     })
 }
 

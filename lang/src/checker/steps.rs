@@ -16,6 +16,7 @@ use super::keys::{key_chord, modifier_list};
 use super::network::{self, ROUTE_SCHEMA, UNROUTE_SCHEMA};
 use super::operations::{self, CAPTURE_SCHEMA, DIALOG_SCHEMA, TAB_SCHEMA};
 use super::pointer::{pointer_options, takes_pointer_options};
+use super::storage;
 use super::targets::{frame_target, target};
 use super::text::text_value;
 use super::urls::{url, UrlRule};
@@ -62,6 +63,7 @@ fn schema(kind: ActionKind) -> &'static [&'static str] {
         NetworkRoute => ROUTE_SCHEMA,
         NetworkUnroute => UNROUTE_SCHEMA,
         Har | Trace => CAPTURE_SCHEMA,
+        SaveStorageState => storage::SAVE_SCHEMA,
     }
 }
 
@@ -265,6 +267,7 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
         Trace => Action::Trace {
             operation: operations::capture(ctx, f)?,
         },
+        SaveStorageState => storage::save(ctx, f)?,
     })
 }
 

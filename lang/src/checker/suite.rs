@@ -7,13 +7,16 @@
 //! toolchain reads (a later version is reported, not misread).
 
 use super::context::{header, Annotate, Ctx};
+use super::dependencies::DependencyGraph;
 use super::expand::Groups;
 use super::fields::Fields;
 use super::groups::step_items;
 use super::ids::{required_label, IdSet};
+use super::organisation::organisation;
 use super::params;
 use super::shared::{Ready, Shared, SHARED_BLOCKS};
 use super::steps::{action, is_step_kind, unknown_step};
+use super::storage::state_path;
 use super::urls::{url, UrlRule};
 use super::values::{integer, keyword, non_empty, optional, string_list_with, u64_in, ItemRules};
 use crate::ast::{Attribute, Block, Item};
@@ -34,6 +37,7 @@ const SUITE_SCHEMA: &[&str] = &[
     "base_url",
     "action_timeout_ms",
     "expect_timeout_ms",
+    "storage_state",
 ];
 const SCENARIO_SCHEMA: &[&str] = &[
     "name",
@@ -43,6 +47,13 @@ const SCENARIO_SCHEMA: &[&str] = &[
     "expect_timeout_ms",
     "tags",
     params::EACH,
+    // read by checker/organisation.rs
+    "depends_on",
+    "storage_state",
+    "skip",
+    "fixme",
+    "slow",
+    "only",
 ];
 
 /// `version = 1` on a suite or project.
@@ -105,6 +116,9 @@ pub(super) fn suite(
             .map(|a| u64_in(ctx, a, 1, MAX_TIMEOUT_MS)),
     );
 
+    let storage_state = optional(fields.get("storage_state").map(|a| state_path(ctx, a)));
+    let mut graph = DependencyGraph::default();
+
     let mut scenarios = Some(Vec::with_capacity(block.items.len()));
     let mut ids = IdSet::with_capacity(block.items.len());
     let mut any_block = false;
@@ -129,22 +143,26 @@ pub(super) fn suite(
     if !shared.check(ctx, &mut groups) {
         scenarios = None;
     }
+    let mut scope = SuiteScope {
+        shared: &shared,
+        groups: &mut groups,
+        suite_id: id,
+        graph: &mut graph,
+    };
     for nested in scenario_blocks {
         let inherited = Inherited {
             action_timeout_ms: action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS),
             expect_timeout_ms: expect_timeout.flatten(),
         };
         let made = match params::each(nested) {
-            None => {
-                scenario(ctx, nested, &mut ids, inherited, &shared, &mut groups).map(|s| vec![s])
-            }
+            None => scenario(ctx, nested, &mut ids, inherited, &mut scope).map(|s| vec![s]),
             Some(each) => {
                 if let Some(label) = &nested.label {
                     ids.insert(ctx, "scenario id", label);
                 }
                 params::instances(ctx, nested, each, &mut |ctx, instance| {
                     let mut own = IdSet::with_capacity(0);
-                    scenario(ctx, instance, &mut own, inherited, &shared, &mut groups)
+                    scenario(ctx, instance, &mut own, inherited, &mut scope)
                 })
             }
         };
@@ -152,6 +170,9 @@ pub(super) fn suite(
             (Some(s), Some(list)) => list.extend(s),
             _ => scenarios = None,
         }
+    }
+    if !graph.check(ctx) {
+        scenarios = None;
     }
     if !any_block {
         ctx.error(Code::EmptySuite, header(block), "the suite has no scenario")
@@ -165,6 +186,7 @@ pub(super) fn suite(
         base_url: optional(base_url)?.map(str::to_string),
         scenarios: scenarios?,
         span: block.span,
+        storage_state: storage_state?,
     })
 }
 
@@ -197,6 +219,15 @@ struct Inherited {
     expect_timeout_ms: Option<u64>,
 }
 
+/// What every scenario of a suite is checked against: the suite's groups (and the resolver of
+/// their `use` calls), its id, and the dependency graph the scenarios add to.
+struct SuiteScope<'s, 'g, 'r> {
+    shared: &'s Ready<'r>,
+    groups: &'g mut Groups<'r>,
+    suite_id: Option<&'s str>,
+    graph: &'g mut DependencyGraph,
+}
+
 /// Check `scenario "id" { … }` (its id unique in `ids`), with the settings it inherits from
 /// its suite.
 fn scenario<'a>(
@@ -204,13 +235,13 @@ fn scenario<'a>(
     block: &'a Block,
     ids: &mut IdSet<'a>,
     suite: Inherited,
-    shared: &Ready<'_>,
-    groups: &mut Groups<'_>,
+    scope: &mut SuiteScope<'_, '_, '_>,
 ) -> Option<Scenario> {
     let mark = ctx.enter_block(block);
     let id = required_label(ctx, block);
     if let Some(label) = &block.label {
         ids.insert(ctx, "scenario id", label);
+        scope.graph.scenario(&label.value);
     }
     let path = ctx.path().to_string();
     let fields = Fields::collect(ctx, block, SCENARIO_SCHEMA);
@@ -243,10 +274,11 @@ fn scenario<'a>(
         Some(a) => string_list_with(ctx, a, ItemRules::NAME_SET),
         None => Some(Vec::new()),
     };
+    let organisation = organisation(ctx, &fields, scope.suite_id, id, scope.graph);
 
     let own = step_items(ctx, block);
     let any_block = block.items.iter().any(|i| matches!(i, Item::Block(_)));
-    let expanded = own.and_then(|own| shared.expand(ctx, groups, &own, &path));
+    let expanded = own.and_then(|own| scope.shared.expand(ctx, scope.groups, &own, &path));
     if !any_block {
         ctx.error(
             Code::EmptyScenario,
@@ -274,6 +306,7 @@ fn scenario<'a>(
         groups: expanded.groups,
         path,
         span: block.span,
+        organisation: organisation?,
     })
 }
 

@@ -199,6 +199,37 @@ fn cases() -> Vec<Case> {
             "url",
             "        tab \"t\" {\n operation = \"list\"\n url = \"/x\"\n }",
         ),
+        // Sign in once, dependencies and annotations (`docs/acl.md` §2, §5).
+        step(
+            StatePath,
+            "save_storage_state.s.path",
+            "\"../auth.json\"",
+            "        save_storage_state \"s\" { path = \"../auth.json\" }",
+        ),
+        step(
+            IndexedDbUnsupported,
+            "save_storage_state.s.indexed_db",
+            "true",
+            "        save_storage_state \"s\" {\n path = \"a.json\"\n indexed_db = true\n }",
+        ),
+        step(
+            UnknownDependency,
+            "depends_on",
+            "\"setpu\"",
+            "        depends_on = [\"setpu\"]\n        navigate \"n\" { url = \"/\" }",
+        ),
+        step(
+            DependencyCycle,
+            "depends_on",
+            "\"sc\"",
+            "        depends_on = [\"sc\"]\n        navigate \"n\" { url = \"/\" }",
+        ),
+        step(
+            ConflictingAnnotations,
+            "fixme",
+            "fixme = \"bug 7\"",
+            "        skip = \"not here\"\n        fixme = \"bug 7\"\n        navigate \"n\" { url = \"/\" }",
+        ),
     ]
 }
 

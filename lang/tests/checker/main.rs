@@ -6,6 +6,7 @@ mod codes;
 mod env;
 mod groups;
 mod mixed;
+mod organisation;
 mod params;
 mod project;
 mod rules;

@@ -223,6 +223,10 @@ fn every_step_kind_admits_to_its_action() {
         ),
         ("trace \"t\" { operation = \"start\" }", Action::Trace { operation: CaptureOperation::Start }),
         (
+            "save_storage_state \"s\" {\n path = \".a3s-test/auth.json\"\n indexed_db = false\n }",
+            Action::SaveStorageState { path: StatePath(".a3s-test/auth.json".into()) },
+        ),
+        (
             "trace \"t\" {\n operation = \"stop\"\n path = \"trace.zip\"\n }",
             Action::Trace { operation: CaptureOperation::Stop { path: EvidencePath("trace.zip".into()) } },
         ),

@@ -99,7 +99,7 @@ fn command(
 fn scenario_annotations(s: &ScenarioResult, out: &mut Vec<String>) {
     let failed = match s.status {
         // A flaky scenario passed on its last attempt: no failed step to annotate.
-        ScenarioStatus::Passed | ScenarioStatus::Flaky => false,
+        ScenarioStatus::Passed | ScenarioStatus::Flaky | ScenarioStatus::Skipped => false,
         ScenarioStatus::Failed | ScenarioStatus::TimedOut | ScenarioStatus::Cancelled => true,
     };
     if failed {

@@ -216,6 +216,18 @@ pub fn build(result: &RunResult, timestamp: OffsetDateTime) -> Report {
                 };
                 case
             }
+            (None, ScenarioStatus::Skipped) => {
+                let mut case = TestCase::success(&scenario.scenario, time);
+                let skip = scenario.skip.as_ref();
+                case.result = TestResult::SkippedWithCause {
+                    type_: skip.map_or("skipped".to_string(), |s| {
+                        format!("{:?}", s.kind).to_lowercase()
+                    }),
+                    message: skip.map(|s| s.line()).unwrap_or_default(),
+                    cause: None,
+                };
+                case
+            }
             (None, _) | (_, ScenarioStatus::Passed) => TestCase::success(&scenario.scenario, time),
             (Some(f), status) => {
                 let (type_, message, cause) =

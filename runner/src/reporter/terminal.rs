@@ -167,6 +167,7 @@ impl<W: Write> TerminalReporter<W> {
             ScenarioStatus::TimedOut => ("TIMEOUT", YELLOW),
             ScenarioStatus::Cancelled => ("CANCEL", MAGENTA),
             ScenarioStatus::Flaky => ("FLAKY", YELLOW),
+            ScenarioStatus::Skipped => ("SKIP", DIM),
         };
         self.label(style, word)
     }
@@ -184,6 +185,12 @@ impl<W: Write> TerminalReporter<W> {
             self.status_word(result.status),
             result.id
         )?;
+        if let Some(skip) = &result.skip {
+            writeln!(self.out, "{:>9} {}", "", skip.line())?;
+        }
+        if result.dependency_only {
+            writeln!(self.out, "{:>9} run as a dependency", "")?;
+        }
         if let Some(f) = &result.failure {
             self.failure_line(DIM, f)?;
         }
@@ -339,8 +346,11 @@ impl<W: Write> TerminalReporter<W> {
                 if c.cleanup == 1 { "" } else { "s" }
             ));
         }
+        if c.skipped > 0 {
+            parts.push(format!("{} skipped", c.skipped));
+        }
         if result.skipped > 0 {
-            parts.push(format!("{} skipped", result.skipped));
+            parts.push(format!("{} not selected", result.skipped));
         }
         let secs = Duration::from_millis(result.duration_ms).as_secs_f64();
         writeln!(self.out, "{}", "─".repeat(12))?;

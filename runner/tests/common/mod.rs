@@ -100,6 +100,8 @@ pub fn scenario(
         context_close_us: Some(1800),
         artifact_dir: Some(root.join(format!("{suite}/{id}"))),
         earlier_attempts: vec![],
+        skip: None,
+        dependency_only: false,
     }
 }
 

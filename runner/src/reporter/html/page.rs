@@ -17,12 +17,13 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Every scenario status, in the order the summary and the filter buttons show them.
-const STATUSES: [ScenarioStatus; 5] = [
+const STATUSES: [ScenarioStatus; 6] = [
     ScenarioStatus::Passed,
     ScenarioStatus::Flaky,
     ScenarioStatus::Failed,
     ScenarioStatus::TimedOut,
     ScenarioStatus::Cancelled,
+    ScenarioStatus::Skipped,
 ];
 
 /// The whole report for `result`; artifact links are relative to `report_dir` (absolute).
@@ -160,7 +161,7 @@ fn summary(result: &RunResult) -> Markup {
                 @for status in STATUSES {
                     li { strong { (count_of(result, status)) } (status_word(status).0) }
                 }
-                li { strong { (result.skipped) } "skipped (not selected)" }
+                li { strong { (result.skipped) } "not selected" }
             }
             h3 { "Failures by class" }
             ul class="counts" {

@@ -17,6 +17,7 @@ pub(super) fn status_word(status: ScenarioStatus) -> (&'static str, &'static str
         ScenarioStatus::TimedOut => ("timed out", "timed_out"),
         ScenarioStatus::Cancelled => ("cancelled", "cancelled"),
         ScenarioStatus::Flaky => ("flaky", "flaky"),
+        ScenarioStatus::Skipped => ("skipped", "skipped"),
     }
 }
 
@@ -162,6 +163,12 @@ pub(super) fn scenario(
                 @if !s.tags.is_empty() {
                     span { "tags " (s.tags.join(", ")) }
                 }
+            }
+            @if let Some(skip) = &s.skip {
+                p class="meta" { "Not run — " (skip.line()) }
+            }
+            @if s.dependency_only {
+                p class="meta" { "Run as a dependency of a selected scenario" }
             }
             @if let Some(f) = &s.failure {
                 (failure_block(f, "Failure", false))

@@ -1,0 +1,191 @@
+//! A browser context's saved sign-in state: cookies and localStorage per origin, as the JSON
+//! file `save_storage_state` writes and `storage_state` loads (`docs/acl.md` §5, "Sign in once").
+//!
+//! Why a typed file and not CDP's raw objects: the file outlives the browser version that wrote
+//! it and is read before any browser starts (a malformed file fails its scenario with
+//! `test.run.storage_state_invalid` before a context opens). Its values are secrets: `Debug`
+//! prints names and counts only, and nothing here is ever part of a step detail, a report or
+//! evidence — the step reports how many cookies and origins it saved, never what.
+
+use serde::{Deserialize, Serialize};
+
+/// The file format version written in `version`.
+pub const STORAGE_STATE_VERSION: u32 = 1;
+/// The largest state file read back: 16 MiB (localStorage is at most ~10 MiB per origin in
+/// Chromium, and a sign-in state is usually a few kilobytes).
+pub const MAX_STORAGE_STATE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Cookies and localStorage of one browser context.
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StorageState {
+    /// [`STORAGE_STATE_VERSION`].
+    pub version: u32,
+    /// Every cookie of the context.
+    pub cookies: Vec<Cookie>,
+    /// localStorage of every origin the context's tabs showed when it was saved.
+    pub origins: Vec<OriginStorage>,
+}
+
+/// One cookie, with the fields `Storage.setCookies` takes back.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cookie {
+    /// Cookie name.
+    pub name: String,
+    /// Cookie value (a secret).
+    pub value: String,
+    /// The domain it belongs to (a leading `.` for domain cookies).
+    pub domain: String,
+    /// Its path.
+    pub path: String,
+    /// Expiry in seconds since the epoch; negative for a session cookie.
+    pub expires: f64,
+    /// `HttpOnly`.
+    pub http_only: bool,
+    /// `Secure`.
+    pub secure: bool,
+    /// `Strict`, `Lax` or `None`, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_site: Option<String>,
+}
+
+/// The localStorage of one origin.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OriginStorage {
+    /// `scheme://host:port`.
+    pub origin: String,
+    /// Its items, in the order the page listed them.
+    pub local_storage: Vec<StorageItem>,
+}
+
+/// One localStorage item.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct StorageItem {
+    /// The key.
+    pub name: String,
+    /// The value (a secret).
+    pub value: String,
+}
+
+impl std::fmt::Debug for StorageState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageState")
+            .field("version", &self.version)
+            .field("cookies", &self.cookies.len())
+            .field("origins", &self.origins.len())
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for Cookie {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cookie")
+            .field("name", &self.name)
+            .field("domain", &self.domain)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for OriginStorage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OriginStorage")
+            .field("origin", &self.origin)
+            .field("items", &self.local_storage.len())
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for StorageItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StorageItem")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a state file could not be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageStateError {
+    /// Not JSON of this shape; the message names the line and column, never a value.
+    #[error("is not a storage state file (line {line}, column {column})")]
+    Malformed {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
+    /// Another format version.
+    #[error("has version {0}; this toolchain reads version {STORAGE_STATE_VERSION}")]
+    Version(u32),
+}
+
+impl StorageState {
+    /// Read a state file's bytes.
+    pub fn from_json(bytes: &[u8]) -> Result<StorageState, StorageStateError> {
+        let state: StorageState =
+            serde_json::from_slice(bytes).map_err(|e| StorageStateError::Malformed {
+                line: e.line(),
+                column: e.column(),
+            })?;
+        if state.version != STORAGE_STATE_VERSION {
+            return Err(StorageStateError::Version(state.version));
+        }
+        Ok(state)
+    }
+
+    /// The file's bytes (pretty JSON, so a person can see which cookies a state holds).
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec_pretty(self).unwrap_or_default();
+        bytes.push(b'\n');
+        bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_debug_hides_values() {
+        let state = StorageState {
+            version: STORAGE_STATE_VERSION,
+            cookies: vec![Cookie {
+                name: "session".into(),
+                value: "s3cr3t".into(),
+                domain: "127.0.0.1".into(),
+                path: "/".into(),
+                expires: -1.0,
+                http_only: true,
+                secure: false,
+                same_site: Some("Lax".into()),
+            }],
+            origins: vec![OriginStorage {
+                origin: "http://127.0.0.1:1".into(),
+                local_storage: vec![StorageItem {
+                    name: "token".into(),
+                    value: "t0k3n".into(),
+                }],
+            }],
+        };
+        let back = StorageState::from_json(&state.to_json()).unwrap();
+        assert!(back == state);
+        let shown = format!(
+            "{state:?} {:?} {:?}",
+            state.cookies, state.origins[0].local_storage
+        );
+        assert!(
+            !shown.contains("s3cr3t") && !shown.contains("t0k3n"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn malformed_and_other_versions_are_refused_without_quoting() {
+        let e = StorageState::from_json(b"{\"version\": 1, \"cookies\": \"s3cr3t\"}").unwrap_err();
+        assert!(!e.to_string().contains("s3cr3t"), "{e}");
+        let e = StorageState::from_json(b"{\"version\": 2, \"cookies\": [], \"origins\": []}")
+            .unwrap_err();
+        assert!(matches!(e, StorageStateError::Version(2)));
+    }
+}
