@@ -60,7 +60,8 @@ use tab::{ContextShared, Tab};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-/// Every ACL web step this driver executes: all of `docs/acl.md` §5.
+/// Every ACL step kind; the driver executes all of `docs/acl.md` §5 (the terminal-only kinds of
+/// §5.1 are left out of [`capabilities`]).
 pub const WEB_STEPS: &[ActionKind] = ActionKind::ALL;
 
 /// Default viewport of a new context, in CSS px.
@@ -150,7 +151,11 @@ impl std::fmt::Debug for WebDriver {
 pub fn capabilities() -> Capabilities {
     Capabilities {
         surface: Surface::Web,
-        steps: WEB_STEPS.iter().copied().collect(),
+        steps: WEB_STEPS
+            .iter()
+            .copied()
+            .filter(|k| !a3s_test_lang::ir::TERMINAL_ONLY_STEPS.contains(k))
+            .collect(),
     }
 }
 

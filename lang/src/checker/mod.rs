@@ -38,6 +38,8 @@ mod statement;
 mod steps;
 mod suite;
 mod targets;
+mod terminal;
+mod terminal_project;
 mod text;
 mod urls;
 mod values;

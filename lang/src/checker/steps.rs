@@ -35,7 +35,7 @@ pub(super) fn is_step_kind(kind: &str) -> bool {
 }
 
 /// The attributes step `kind` accepts.
-fn schema(kind: ActionKind) -> &'static [&'static str] {
+pub(super) fn schema(kind: ActionKind) -> &'static [&'static str] {
     use ActionKind::*;
     match kind {
         Navigate => &["url"],
@@ -62,6 +62,8 @@ fn schema(kind: ActionKind) -> &'static [&'static str] {
         NetworkRoute => ROUTE_SCHEMA,
         NetworkUnroute => UNROUTE_SCHEMA,
         Har | Trace => CAPTURE_SCHEMA,
+        // Judged by `terminal.rs`, which `action` hands them to first.
+        TerminalPaste | TerminalResize | TerminalRecording => &[],
     }
 }
 
@@ -82,6 +84,9 @@ fn flag(ctx: &mut Ctx, fields: &Fields<'_>, name: &str, default: bool) -> Option
 /// Check step `block`, of kind `kind`, at the current path and build its action.
 pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> {
     use ActionKind::*;
+    if super::terminal::applies(ctx, block, kind) {
+        return super::terminal::action(ctx, block, kind);
+    }
     // Pointer steps may hold a `position` block, which `pointer_options` judges.
     let f = if takes_pointer_options(kind) {
         Fields::collect(ctx, block, schema(kind))
@@ -265,6 +270,8 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
         Trace => Action::Trace {
             operation: operations::capture(ctx, f)?,
         },
+        // `terminal::applies` holds for every terminal-only kind, so none arrives here.
+        TerminalPaste | TerminalResize | TerminalRecording => return None,
     })
 }
 

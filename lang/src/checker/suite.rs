@@ -244,7 +244,9 @@ fn scenario<'a>(
         None => Some(Vec::new()),
     };
 
+    let outer = ctx.set_surface(surface.filter(|s| *s == Surface::Tui));
     let own = step_items(ctx, block);
+    ctx.set_surface(outer);
     let any_block = block.items.iter().any(|i| matches!(i, Item::Block(_)));
     let expanded = own.and_then(|own| shared.expand(ctx, groups, &own, &path));
     if !any_block {
@@ -257,6 +259,11 @@ fn scenario<'a>(
     }
     ctx.leave(mark);
     let expanded = expanded?;
+    if let Some(surface) = surface {
+        if !super::terminal::check_surface(ctx, surface, &expanded.steps) {
+            return None;
+        }
+    }
     let id = id?;
     let name = match name {
         Some(n) => n?.to_string(),
