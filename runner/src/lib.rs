@@ -41,4 +41,5 @@ pub mod run_id;
 pub mod session;
 pub mod signals;
 pub mod step;
+pub mod surfaces;
 pub mod verdict;

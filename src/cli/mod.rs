@@ -15,6 +15,7 @@ mod report_outputs;
 mod run;
 mod run_list;
 mod serve;
+mod surfaces;
 mod web_launcher;
 mod write;
 

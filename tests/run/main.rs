@@ -23,4 +23,5 @@ mod retries;
 mod secrets;
 mod selection;
 mod suites;
+mod tui;
 mod web_first;

@@ -13,6 +13,9 @@ mod context;
 mod element_query;
 mod evaluate;
 mod evidence;
+/// Write one evidence file confined to the scenario's artifact folder (no link followed, stale
+/// output removed): shared with the terminal driver so both surfaces write evidence one way.
+pub use evidence::save as save_evidence;
 mod har;
 pub mod http;
 mod input;
