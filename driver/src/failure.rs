@@ -53,12 +53,12 @@ a3s_test_lang::define_codes! {
         CoverageMismatch => "test.assert.coverage_mismatch", FailureClass::Product;
         /// A later sample of a stability window was false.
         Unstable => "test.assert.unstable", FailureClass::Product;
-        /// No element matched the target.
-        TargetNotFound => "test.driver.web.target_not_found", FailureClass::Product;
         /// A terminal's cursor was not at the expected cell.
         CursorMismatch => "test.assert.cursor_mismatch", FailureClass::Product;
         /// A terminal program did not end with the expected exit code (or had not ended).
         ExitCodeMismatch => "test.assert.exit_code_mismatch", FailureClass::Product;
+        /// No element matched the target.
+        TargetNotFound => "test.driver.web.target_not_found", FailureClass::Product;
         /// Several elements matched the target.
         TargetAmbiguous => "test.driver.web.target_ambiguous", FailureClass::Product;
         /// One match, but never visible, enabled and stable in time.

@@ -62,7 +62,7 @@ impl From<TuiCode> for FailureCode {
 fn failure(error: TuiError, started: Instant) -> StepFailure {
     let seen = match &error {
         TuiError::ExitedEarly { screen, .. } | TuiError::WaitTimeout { screen, .. } => {
-            Some(clip(&screen.text()))
+            Some(last_seen(screen))
         }
         _ => None,
     };
@@ -302,12 +302,14 @@ impl TuiContext {
                     Ok(crate::ProgramExit::Code(c)) if c == *code => {
                         (FailureCode::ExitCodeMismatch, Ok(()))
                     }
-                    Ok(other) => return Err(StepFailure::new(
-                        FailureCode::ExitCodeMismatch,
-                        format!(
+                    Ok(other) => {
+                        return Err(StepFailure::new(
+                            FailureCode::ExitCodeMismatch,
+                            format!(
                             "expected the program to exit with code {code}; it ended with {other}"
                         ),
-                    )),
+                        ))
+                    }
                     Err(e) => (FailureCode::ExitCodeMismatch, Err(e)),
                 }
             }
@@ -326,6 +328,22 @@ impl TuiContext {
                         "expected {awaited} within {} ms; it did not happen",
                         timeout.as_millis()
                     ),
+                );
+                f.waited = Some(Waited {
+                    waited_ms: started.elapsed().as_millis() as u64,
+                    last_seen: last_seen(&screen),
+                });
+                Err(f)
+            }
+            // The screen of an ended program no longer changes: the expectation failed.
+            Err(TuiError::ExitedEarly {
+                exit,
+                awaited,
+                screen,
+            }) => {
+                let mut f = StepFailure::new(
+                    code,
+                    format!("expected {awaited}; the program ended ({exit}) without it"),
                 );
                 f.waited = Some(Waited {
                     waited_ms: started.elapsed().as_millis() as u64,
@@ -373,7 +391,7 @@ impl TuiContext {
 fn last_seen(screen: &Screen) -> String {
     clip(&format!(
         "{}\n(cursor at row {}, column {})",
-        screen.text(),
+        screen.text().trim_end_matches('\n'),
         screen.cursor.row + 1,
         screen.cursor.column + 1
     ))
