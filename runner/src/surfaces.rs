@@ -196,3 +196,51 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a3s_test_lang::ir::{ActionKind, AdmittedDocument, TERMINAL_STEPS};
+
+    fn scenario(surface: &str, step: &str) -> Scenario {
+        let source = format!(
+            "suite \"s\" {{\n scenario \"sc\" {{\n surface = \"{surface}\"\n {step}\n }}\n}}\n"
+        );
+        match a3s_test_lang::admit(&source).document {
+            Some(AdmittedDocument::Suite(mut s)) => s.scenarios.remove(0),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn caps(surface: Surface, steps: &[ActionKind]) -> Capabilities {
+        Capabilities {
+            surface,
+            steps: steps.iter().copied().collect(),
+        }
+    }
+
+    #[test]
+    fn each_scenario_is_gated_by_the_driver_of_its_own_surface() {
+        let web = caps(Surface::Web, &[ActionKind::Navigate, ActionKind::Wait]);
+        let tui = caps(Surface::Tui, TERMINAL_STEPS);
+        let terminal = scenario("tui", "wait \"w\" { text = \"ready\" }");
+        let page = scenario("web", "navigate \"n\" { url = \"/\" }");
+        assert_eq!(gate(&[web.clone(), tui.clone()], &terminal), None);
+        assert_eq!(gate(&[web.clone(), tui.clone()], &page), None);
+        let refused = gate(std::slice::from_ref(&web), &terminal).expect("no tui driver");
+        assert_eq!(refused.code, FailureCode::UnsupportedSurface);
+        assert!(
+            refused.message.contains("it drives web"),
+            "{}",
+            refused.message
+        );
+        let refused = gate(&[], &page).expect("no driver at all");
+        assert!(
+            refused.message.contains("it drives nothing"),
+            "{}",
+            refused.message
+        );
+        let unsupported = gate(&[tui], &scenario("tui", "snapshot \"s\" {}"));
+        assert_eq!(unsupported, None);
+    }
+}

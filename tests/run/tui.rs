@@ -261,3 +261,45 @@ fn tui_a_browser_step_in_a_terminal_scenario_is_refused_at_admission() {
     assert!(all.contains("test.spec.surface_step"), "{all}");
     assert!(all.contains("suite.mixed.scenario.calc.click.pay"), "{all}");
 }
+
+#[test]
+fn tui_ctrl_c_exits_130_and_stops_the_program() {
+    // The program connects to this listener once it runs, then reads its terminal forever; the
+    // connection's end is the proof it is gone (no polling of process tables).
+    let (listener, origin) = crate::common::loopback();
+    let port = origin.rsplit(':').next().unwrap().to_string();
+    let script = format!(
+        "import socket, sys\ns = socket.create_connection(('127.0.0.1', {port}))\nsys.stdin.read()\n"
+    );
+    let source = suite("    wait \"never\" { text = \"this never shows\" }", 60_000);
+    let work = workdir(&[("calc.acl", &source)]);
+    let child = command(
+        "run",
+        &[
+            "--json",
+            "--tui-executable",
+            "python3",
+            "--tui-arg=-c",
+            &format!("--tui-arg={script}"),
+            "calc.acl",
+        ],
+        work.path(),
+    )
+    .spawn()
+    .unwrap();
+    listener.set_nonblocking(false).unwrap();
+    let (mut connection, _) = listener.accept().expect("the program connects");
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let done = finish(child, RUN_BOUND);
+    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
+    connection
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let read = std::io::Read::read_to_end(&mut connection, &mut rest);
+    assert!(
+        read.is_ok(),
+        "the program's connection stayed open: {read:?}"
+    );
+    assert_eq!(failure(&done.json())["code"], "test.run.cancelled");
+}
