@@ -116,6 +116,8 @@ fn tui_a_failing_expect_exits_1_with_the_screen_svg_and_recording() {
     assert!(page.contains("test.assert.text_mismatch"));
     // The SVG screenshot is shown inline.
     assert!(page.contains("data:image/svg+xml;base64,"), "no inline SVG");
+    // The recording is linked.
+    assert!(page.contains("recording.cast"), "no link to the recording");
 }
 
 #[test]
@@ -262,17 +264,15 @@ fn tui_a_browser_step_in_a_terminal_scenario_is_refused_at_admission() {
     assert!(all.contains("suite.mixed.scenario.calc.click.pay"), "{all}");
 }
 
-#[test]
-fn tui_ctrl_c_exits_130_and_stops_the_program() {
-    // The program connects to this listener once it runs, then reads its terminal forever; the
-    // connection's end is the proof it is gone (no polling of process tables).
+/// Start a run whose terminal program connects to a loopback listener once it runs and then
+/// reads its terminal forever; returns the run and the program's connection, whose end is the
+/// proof the program is gone (no polling of process tables).
+fn run_with_a_connected_program(work: &Path) -> (std::process::Child, std::net::TcpStream) {
     let (listener, origin) = crate::common::loopback();
     let port = origin.rsplit(':').next().unwrap().to_string();
     let script = format!(
         "import socket, sys\ns = socket.create_connection(('127.0.0.1', {port}))\nsys.stdin.read()\n"
     );
-    let source = suite("    wait \"never\" { text = \"this never shows\" }", 60_000);
-    let work = workdir(&[("calc.acl", &source)]);
     let child = command(
         "run",
         &[
@@ -283,23 +283,45 @@ fn tui_ctrl_c_exits_130_and_stops_the_program() {
             &format!("--tui-arg={script}"),
             "calc.acl",
         ],
-        work.path(),
+        work,
     )
     .spawn()
     .unwrap();
-    listener.set_nonblocking(false).unwrap();
-    let (mut connection, _) = listener.accept().expect("the program connects");
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let done = finish(child, RUN_BOUND);
-    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
+    let (connection, _) = listener.accept().expect("the program connects");
     connection
         .set_read_timeout(Some(std::time::Duration::from_secs(10)))
         .unwrap();
+    (child, connection)
+}
+
+/// The program at the other end of `connection` has ended (its socket closed).
+fn assert_ended(mut connection: std::net::TcpStream) {
     let mut rest = Vec::new();
     let read = std::io::Read::read_to_end(&mut connection, &mut rest);
     assert!(
         read.is_ok(),
         "the program's connection stayed open: {read:?}"
     );
+}
+
+#[test]
+fn tui_ctrl_c_exits_130_and_stops_the_program() {
+    let source = suite("    wait \"never\" { text = \"this never shows\" }", 60_000);
+    let work = workdir(&[("calc.acl", &source)]);
+    let (child, connection) = run_with_a_connected_program(work.path());
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let done = finish(child, RUN_BOUND);
+    assert_eq!(done.code, 130, "{}\n{}", done.stdout, done.stderr);
+    assert_ended(connection);
     assert_eq!(failure(&done.json())["code"], "test.run.cancelled");
+}
+
+#[test]
+fn tui_a_sigkilled_run_takes_its_terminal_program_along() {
+    let source = suite("    wait \"never\" { text = \"this never shows\" }", 60_000);
+    let work = workdir(&[("calc.acl", &source)]);
+    let (mut child, connection) = run_with_a_connected_program(work.path());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_ended(connection);
 }
