@@ -110,6 +110,8 @@ pub(super) fn suite(
     let mut any_block = false;
     let mut shared = Shared::new();
     let mut scenario_blocks = Vec::with_capacity(block.items.len());
+    // Hooks and groups follow the suite's one surface when every scenario shares it.
+    let outer = ctx.set_surface(super::terminal::suite_surface(block));
     for item in &block.items {
         let Item::Block(nested) = item else { continue };
         if SHARED_BLOCKS.contains(&nested.kind.name.as_str()) {
@@ -124,6 +126,7 @@ pub(super) fn suite(
         }
         scenario_blocks.push(nested);
     }
+    ctx.set_surface(outer);
     let shared = shared.finish(libraries);
     let mut groups = shared.resolver();
     if !shared.check(ctx, &mut groups) {

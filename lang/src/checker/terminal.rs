@@ -6,8 +6,9 @@
 //! written the same on both surfaces but mean different things (a terminal has no targets, no
 //! URL, no load states), so the scenario's surface (carried by the checker context while its
 //! own steps are checked) picks the builder. Hooks and `steps` groups are checked once where they
-//! are written, by the web rules; [`check_surface`] then refuses, per scenario, an expanded step
-//! that is not of the scenario's surface.
+//! are written — by the terminal rules when every scenario of the suite is a terminal one
+//! ([`suite_surface`]), else by the web rules; [`check_surface`] then refuses, per scenario, an
+//! expanded step that is not of the scenario's surface.
 
 use super::conditions::EXPECT_SCHEMA;
 use super::context::{header, Annotate, Ctx};
@@ -371,6 +372,22 @@ fn key(ctx: &mut Ctx, attr: &Attribute) -> Option<Key> {
     }
 }
 
+/// `Some(Tui)` when the suite's scenarios are all `surface = "tui"` (read as written, before
+/// they are checked): its hooks and `steps` groups then hold terminal steps.
+pub(super) fn suite_surface(suite: &Block) -> Option<Surface> {
+    let mut scenarios = suite.items.iter().filter_map(|i| match i {
+        Item::Block(b) if b.kind.name == "scenario" => Some(b),
+        _ => None,
+    });
+    let is_tui = |b: &Block| {
+        attributes(b).any(|a| {
+            a.name.name == "surface" && matches!(&a.value.kind, ValueKind::String(s) if s == "tui")
+        })
+    };
+    let first = scenarios.next()?;
+    (is_tui(first) && scenarios.all(is_tui)).then_some(Surface::Tui)
+}
+
 /// After hooks and groups are expanded into a scenario: refuse every step that is not of the
 /// scenario's surface (a web step a hook or group brought into a terminal scenario).
 pub(super) fn check_surface(ctx: &mut Ctx, surface: Surface, steps: &[Step]) -> bool {
@@ -395,7 +412,7 @@ pub(super) fn check_surface(ctx: &mut Ctx, surface: Surface, steps: &[Step]) -> 
                 step.span,
                 format!("this `{kind}` is a {what} step; the scenario's surface is {scenario}"),
             )
-            .hint("hooks and `steps` groups hold web steps; write terminal steps in the scenario itself");
+            .hint("hooks and `steps` groups hold terminal steps only when every scenario of the suite is a tui one; otherwise write the step in the scenario itself");
         }
     }
     ok

@@ -191,9 +191,14 @@ fn terminal_steps_and_conditions_in_a_web_scenario_are_refused() {
 
 #[test]
 fn a_web_step_a_hook_brings_into_a_tui_scenario_is_refused() {
-    let source = r##"suite "s" {
+    // A mixed suite: the hook holds web steps, so the terminal scenario refuses it.
+    let mixed = r##"suite "s" {
   before_each {
     navigate "open" { url = "https://example.com/" }
+  }
+  scenario "page" {
+    surface = "web"
+    click "c" { target = css("a") }
   }
   scenario "sc" {
     surface = "tui"
@@ -201,10 +206,19 @@ fn a_web_step_a_hook_brings_into_a_tui_scenario_is_refused() {
   }
 }
 "##;
-    let found = problems(source);
+    let found = problems(mixed);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].0, Code::SurfaceStep);
     assert_eq!(found[0].1, "suite.s.scenario.sc.before_each.navigate.open");
+    // An all-terminal suite: the hook is checked by the terminal rules where it is written.
+    let terminal = mixed.replace(
+        "  scenario \"page\" {\n    surface = \"web\"\n    click \"c\" { target = css(\"a\") }\n  }\n",
+        "",
+    );
+    let found = problems(&terminal);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, Code::SurfaceStep);
+    assert_eq!(found[0].1, "suite.s.before_each.navigate.open");
 }
 
 #[test]
@@ -249,4 +263,38 @@ fn the_project_tui_block_is_admitted_and_checked() {
 }
 "##;
     insta::assert_snapshot!(rendered(bad));
+}
+
+#[test]
+fn hooks_and_groups_of_an_all_terminal_suite_hold_terminal_steps() {
+    let source = r##"suite "s" {
+  before_each {
+    wait "ready" { text = ">>> " }
+  }
+  steps "answer" {
+    press "enter" { key = "Enter" }
+  }
+  scenario "a" {
+    surface = "tui"
+    type "t" { value = "6*7" }
+    use "answer" {}
+  }
+  scenario "b" {
+    surface = "tui"
+    expect "e" { not_text = "error" }
+  }
+}
+"##;
+    let suite = admitted_suite(source);
+    for scenario in &suite.scenarios {
+        assert!(
+            scenario
+                .steps
+                .iter()
+                .all(|s| matches!(s.action, Action::Terminal(_))),
+            "{:?}",
+            scenario.steps
+        );
+    }
+    assert_eq!(suite.scenarios[0].steps.len(), 3);
 }
