@@ -325,3 +325,41 @@ fn tui_a_sigkilled_run_takes_its_terminal_program_along() {
     child.wait().unwrap();
     assert_ended(connection);
 }
+
+#[test]
+fn tui_vim_from_the_project_block_writes_the_file_in_its_working_directory() {
+    let project = r#"project "p" {
+  tui {
+    command = ["vim", "-u", "NONE", "-i", "NONE", "-N", "note.txt"]
+    cwd = "notes"
+    env = { LC_ALL = "C.UTF-8" }
+    columns = 100
+    rows = 30
+  }
+}
+"#;
+    let source = r#"suite "editor" {
+  scenario "write" {
+    surface = "tui"
+    timeout_ms = 30000
+    wait "open" { text = "note.txt" }
+    expect "size" { cursor_at = [1, 1] }
+    press "insert" { key = "i" }
+    type "text" { value = "hello from a3s" }
+    press "normal" { key = "Escape" }
+    type "command" { value = ":wq" }
+    press "run" { key = "Enter" }
+    expect "saved" { exit_code = 0 timeout_ms = 10000 }
+  }
+}
+"#;
+    let work = workdir(&[
+        (".a3s-test/project.acl", project),
+        ("editor.acl", source),
+        ("notes/.keep", ""),
+    ]);
+    let done = run(&["--json", "editor.acl"], work.path(), RUN_BOUND);
+    assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+    let note = std::fs::read_to_string(work.path().join("notes/note.txt")).unwrap();
+    assert_eq!(note, "hello from a3s\n");
+}
