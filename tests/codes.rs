@@ -282,7 +282,7 @@ fn table_rows(page: &str, heading: &str) -> Vec<String> {
 
 #[test]
 fn the_code_tables_equal_the_registries() {
-    use a3s_test_driver::failure::{DiffRule, FailureCode, MergeCode, SelectionCode};
+    use a3s_test_driver::failure::{DiffRule, FailureClass, FailureCode, MergeCode, SelectionCode};
     use a3s_test_ledger::{EndpointCode, ErrorCode, WarningCode};
     use a3s_test_runner::session::SessionCode;
     use a3s_test_tui::TuiCode;
@@ -305,8 +305,30 @@ fn the_code_tables_equal_the_registries() {
                 .to_string(),
         )
     };
+    // The runtime registry holds the `test.driver.tui.*` family too (a step failure carries a
+    // `FailureCode`); they are listed once, under "Terminal driver", and must be the engine's.
+    let tui = |c: &FailureCode| c.as_str().starts_with("test.driver.tui.");
+    let runtime: Vec<String> = rows(class)
+        .into_iter()
+        .zip(FailureCode::ALL)
+        .filter(|(_, c)| !tui(c))
+        .map(|(row, _)| row)
+        .collect();
+    let mirrored: Vec<(&str, FailureClass)> = FailureCode::ALL
+        .iter()
+        .filter(|c| tui(c))
+        .map(|c| (c.as_str(), c.class()))
+        .collect();
+    let engine: Vec<(&str, FailureClass)> = TuiCode::ALL
+        .iter()
+        .map(|c| (c.as_str(), c.class()))
+        .collect();
+    assert_eq!(
+        mirrored, engine,
+        "FailureCode's test.driver.tui.* codes are TuiCode's"
+    );
     let families: Vec<(&str, Vec<String>)> = vec![
-        ("Runtime failures", rows(class)),
+        ("Runtime failures", runtime),
         ("Terminal driver", rows::<TuiCode>(tui_class)),
         ("Page Context deltas", rows::<DiffRule>(|_| None)),
         ("Merging shard results", rows::<MergeCode>(|_| None)),

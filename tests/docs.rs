@@ -6,6 +6,7 @@
 #[path = "../lang/tests/common/mod.rs"]
 mod lang_common;
 
+use a3s_test_lang::ir::AdmittedDocument;
 use a3s_test_lang::{admit, admit_statement, printer::format_source, Code};
 use lang_common::strip_spans;
 use serde_json::Value;
@@ -91,7 +92,8 @@ fn every_example_admits_and_round_trips() {
 #[test]
 fn every_step_block_has_an_example() {
     let text = docs();
-    let kinds: Vec<String> = examples(&text)
+    let examples = examples(&text);
+    let kinds: Vec<String> = examples
         .iter()
         .filter_map(|(info, source, _)| {
             if info != "acl statement" {
@@ -102,9 +104,25 @@ fn every_step_block_has_an_example() {
                 .map(|step| step.action.kind().name().to_string())
         })
         .collect();
+    // Terminal-only steps are not statements (agent sessions drive the web): a suite example
+    // of §5.1 shows them.
+    let suites: Vec<String> = examples
+        .iter()
+        .filter(|(info, _, _)| info == "acl")
+        .filter_map(|(_, source, _)| match admit(source).document {
+            Some(AdmittedDocument::Suite(suite)) => Some(suite),
+            _ => None,
+        })
+        .flat_map(|suite| suite.scenarios)
+        .flat_map(|scenario| scenario.steps)
+        .map(|step| step.action.kind().name().to_string())
+        .collect();
     for kind in a3s_test_lang::ir::ActionKind::ALL.iter().map(|k| k.name()) {
+        let terminal_only = a3s_test_lang::ir::TERMINAL_ONLY_STEPS
+            .iter()
+            .any(|k| k.name() == kind);
         assert!(
-            kinds.iter().any(|k| k == kind),
+            kinds.iter().any(|k| k == kind) || (terminal_only && suites.iter().any(|k| k == kind)),
             "docs/acl.md has no ```acl statement example of `{kind}`"
         );
     }

@@ -39,6 +39,9 @@ pub struct ContextOptions {
     /// at most one per job). A driver that can prepare contexts ahead keeps this many ready, so
     /// no scenario waits for a browser process to start; 0 prepares nothing.
     pub ready_ahead: usize,
+    /// The surface the scenario drives, so a driver of several surfaces (the runner's
+    /// `surfaces::Drivers`) opens the context on the right one; `None` = the driver's own.
+    pub surface: Option<Surface>,
 }
 
 /// Everything a step needs from its scenario, passed on every call (no hidden state).
@@ -84,6 +87,12 @@ pub enum EvidenceKind {
     Har,
     /// A performance trace.
     Trace,
+    /// A terminal's screen as text with styles (`docs/tui.md`).
+    Screen,
+    /// A terminal session's asciicast v2 recording.
+    Recording,
+    /// How a terminal program ended (its exit status), as text.
+    ExitStatus,
 }
 
 impl EvidenceKind {
@@ -97,6 +106,9 @@ impl EvidenceKind {
             EvidenceKind::Download => "download",
             EvidenceKind::Har => "har",
             EvidenceKind::Trace => "trace",
+            EvidenceKind::Screen => "screen",
+            EvidenceKind::Recording => "recording",
+            EvidenceKind::ExitStatus => "exit_status",
         }
     }
 }

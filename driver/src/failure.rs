@@ -53,6 +53,10 @@ a3s_test_lang::define_codes! {
         CoverageMismatch => "test.assert.coverage_mismatch", FailureClass::Product;
         /// A later sample of a stability window was false.
         Unstable => "test.assert.unstable", FailureClass::Product;
+        /// A terminal's cursor was not at the expected cell.
+        CursorMismatch => "test.assert.cursor_mismatch", FailureClass::Product;
+        /// A terminal program did not end with the expected exit code (or had not ended).
+        ExitCodeMismatch => "test.assert.exit_code_mismatch", FailureClass::Product;
         /// No element matched the target.
         TargetNotFound => "test.driver.web.target_not_found", FailureClass::Product;
         /// Several elements matched the target.
@@ -105,6 +109,28 @@ a3s_test_lang::define_codes! {
         EnvUnset => "test.spec.env_unset", FailureClass::Specification;
         /// An upload path does not exist or escapes the working directory.
         UploadPath => "test.driver.web.upload_path", FailureClass::Specification;
+        /// See `TuiCode::ProgramNotFound` (`a3s-test-tui`, the registry of `test.driver.tui.*`).
+        TuiProgramNotFound => "test.driver.tui.program_not_found", FailureClass::Specification;
+        /// See `TuiCode::WorkingDirectory`.
+        TuiWorkingDirectory => "test.driver.tui.working_directory", FailureClass::Specification;
+        /// See `TuiCode::SpawnFailed`.
+        TuiSpawnFailed => "test.driver.tui.spawn_failed", FailureClass::Infrastructure;
+        /// See `TuiCode::ExitedEarly`.
+        TuiExitedEarly => "test.driver.tui.exited_early", FailureClass::Product;
+        /// See `TuiCode::OutputBudget`.
+        TuiOutputBudget => "test.driver.tui.output_budget", FailureClass::Product;
+        /// See `TuiCode::WaitTimeout`.
+        TuiWaitTimeout => "test.driver.tui.wait_timeout", FailureClass::Product;
+        /// See `TuiCode::BadKey`.
+        TuiBadKey => "test.driver.tui.bad_key", FailureClass::Specification;
+        /// See `TuiCode::BadSize`.
+        TuiBadSize => "test.driver.tui.bad_size", FailureClass::Specification;
+        /// See `TuiCode::NotRunning`.
+        TuiNotRunning => "test.driver.tui.not_running", FailureClass::Product;
+        /// See `TuiCode::InputBlocked`.
+        TuiInputBlocked => "test.driver.tui.input_blocked", FailureClass::Product;
+        /// See `TuiCode::Io`.
+        TuiIo => "test.driver.tui.io", FailureClass::Infrastructure;
         /// Writing evidence to disk failed.
         EvidenceWrite => "test.run.evidence_write", FailureClass::Infrastructure;
         /// A folder or file the run itself reads or writes under the project's `.a3s-test` (the
@@ -116,7 +142,8 @@ a3s_test_lang::define_codes! {
         Timeout => "test.run.timeout", FailureClass::Infrastructure;
         /// The run was cancelled (Ctrl+C).
         Cancelled => "test.run.cancelled", FailureClass::Infrastructure;
-        /// The scenario's surface has no driver (gui/tui today).
+        /// The scenario's surface has no driver in this run (gui today, or a surface the run was
+        /// not given a driver for).
         UnsupportedSurface => "test.run.unsupported_surface", FailureClass::Specification;
         /// The dev server did not start or answer in time.
         DevServer => "test.run.dev_server", FailureClass::Infrastructure;

@@ -264,6 +264,9 @@ define_codes! {
         RouteResponse => "test.spec.route_response", "give exactly one of `body = \"…\"` or `abort = true`";
         /// A `wheel` step whose deltas are both zero.
         WheelDelta => "test.spec.wheel_delta", "set delta_y or delta_x to a non-zero number of pixels";
+        /// A step or condition of another surface: a browser step or page condition in a
+        /// `surface = "tui"` scenario, or a terminal step or screen condition in a web one.
+        SurfaceStep => "test.spec.surface_step", "use the steps of the scenario's surface (docs/acl.md §5 for web, §5.1 for tui)";
         /// A `tab` or `dialog` attribute that its `operation` does not take.
         OperationAttribute => "test.spec.operation_attribute", "remove the attribute or change the operation";
         /// A `storage_state` or `save_storage_state` path that could leave the project or is not a file path.

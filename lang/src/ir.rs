@@ -11,8 +11,13 @@ use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
 mod groups;
+mod terminal;
+pub mod terminal_key;
 mod text_value;
 pub use groups::{GroupCall, GroupDef, GroupItem, GroupKind, Hook, Library, StepGroup};
+pub use terminal::{
+    ScreenMatch, TerminalCondition, TerminalStep, TuiProgram, TERMINAL_ONLY_STEPS, TERMINAL_STEPS,
+};
 pub use text_value::{EnvVar, EnvVarError, TextValue, MAX_ENV_NAME_BYTES};
 mod organise;
 pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
@@ -32,7 +37,7 @@ pub const DEFAULT_CHECK_TIMEOUT_MS: u64 = 120_000;
 /// Defines [`ActionKind`] and [`Action::kind`] from one list, so the enum, its block names and
 /// the mapping from actions can never drift apart.
 macro_rules! action_kinds {
-    ($( $variant:ident => $name:literal ),* $(,)?) => {
+    ($( $variant:ident => $name:literal ),* $(,)? ; terminal: $( $tvariant:ident => $tname:literal ),* $(,)?) => {
         /// The kind of a step: one ACL step block (`docs/acl.md` §5). Typed, so a driver's
         /// capabilities and the capability gates match exhaustively; serialized as the block name.
         #[derive(
@@ -44,16 +49,21 @@ macro_rules! action_kinds {
                 #[doc = concat!("`", $name, "`")]
                 $variant,
             )*
+            $(
+                #[doc = concat!("`", $tname, "` (terminal scenarios only)")]
+                $tvariant,
+            )*
         }
 
         impl ActionKind {
             /// Every kind, in documentation order.
-            pub const ALL: &'static [ActionKind] = &[ $( ActionKind::$variant, )* ];
+            pub const ALL: &'static [ActionKind] = &[ $( ActionKind::$variant, )* $( ActionKind::$tvariant, )* ];
 
             /// The ACL block name (`click`, `network_route`, …).
             pub fn name(self) -> &'static str {
                 match self {
                     $( ActionKind::$variant => $name, )*
+                    $( ActionKind::$tvariant => $tname, )*
                 }
             }
 
@@ -61,6 +71,7 @@ macro_rules! action_kinds {
             pub fn from_name(name: &str) -> Option<ActionKind> {
                 match name {
                     $( $name => Some(ActionKind::$variant), )*
+                    $( $tname => Some(ActionKind::$tvariant), )*
                     _ => None,
                 }
             }
@@ -71,6 +82,7 @@ macro_rules! action_kinds {
             pub fn kind(&self) -> ActionKind {
                 match self {
                     $( Action::$variant { .. } => ActionKind::$variant, )*
+                    Action::Terminal(step) => step.kind(),
                 }
             }
         }
@@ -111,6 +123,11 @@ action_kinds! {
     Har => "har",
     Trace => "trace",
     SaveStorageState => "save_storage_state",
+    ;
+    terminal:
+    TerminalPaste => "terminal_paste",
+    TerminalResize => "terminal_resize",
+    TerminalRecording => "terminal_recording",
 }
 
 impl std::fmt::Display for ActionKind {
@@ -435,6 +452,9 @@ pub enum Action {
         /// Where the state goes, relative to the project root.
         path: StatePath,
     },
+    /// A step of a `surface = "tui"` scenario (`docs/acl.md` §5.1); its block name is
+    /// [`TerminalStep::kind`].
+    Terminal(TerminalStep),
 }
 
 /// How an element is found (`docs/acl.md` §3).
@@ -1382,6 +1402,9 @@ pub struct ProjectConfig {
     /// `steps` groups every suite may `use`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub include: Vec<String>,
+    /// The program terminal scenarios run (`tui { … }`), when the project names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tui: Option<TuiProgram>,
     /// Span of the whole block.
     pub span: Span,
     /// `storage_state`: loaded into every scenario whose suite and scenario name none.
@@ -1452,7 +1475,7 @@ mod tests {
 
     #[test]
     fn action_kinds_serialize_as_their_block_names() {
-        assert_eq!(ActionKind::ALL.len(), 33);
+        assert_eq!(ActionKind::ALL.len(), 36);
         for kind in ActionKind::ALL {
             let json = serde_json::to_value(kind).unwrap();
             assert_eq!(json, serde_json::json!(kind.name()));

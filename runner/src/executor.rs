@@ -76,6 +76,12 @@ pub trait DriverLauncher: Send + 'static {
     /// What the driver will be able to do.
     fn capabilities(&self) -> Capabilities;
 
+    /// What it will be able to do on each surface it drives (one, unless it combines several:
+    /// [`crate::surfaces::Surfaces`]).
+    fn surfaces(&self) -> Vec<Capabilities> {
+        vec![self.capabilities()]
+    }
+
     /// Launch (or attach to) the browser within `timeout`.
     fn launch(
         self,
@@ -139,7 +145,7 @@ pub async fn execute<L: DriverLauncher>(
     cancel: CancelToken,
 ) -> Execution {
     let total = plan.scenarios.len();
-    let capabilities = launcher.capabilities();
+    let surfaces = launcher.surfaces();
     let mut results: Vec<Option<ScenarioResult>> = vec![None; total];
     let finished = AtomicUsize::new(0);
     let finish = |result: ScenarioResult, slot: &mut Option<ScenarioResult>, running: usize| {
@@ -164,7 +170,7 @@ pub async fn execute<L: DriverLauncher>(
             finish(result, &mut results[index], 0);
             continue;
         }
-        match capability_failure(&capabilities, &planned.scenario) {
+        match crate::surfaces::gate(&surfaces, &planned.scenario) {
             Some(failure) => {
                 outcomes.finished(index, ScenarioStatus::Failed);
                 finish(
@@ -421,7 +427,7 @@ pub fn capability_failure(
     Some(f)
 }
 
-fn surface_name(surface: a3s_test_lang::ir::Surface) -> &'static str {
+pub(crate) fn surface_name(surface: a3s_test_lang::ir::Surface) -> &'static str {
     match surface {
         a3s_test_lang::ir::Surface::Web => "web",
         a3s_test_lang::ir::Surface::Gui => "gui",
@@ -577,7 +583,7 @@ async fn run_scenario<D: SurfaceDriver>(
     let opened = tokio::select! {
         biased;
         _ = shared.cancel.cancelled() => Err((ScenarioStatus::Cancelled, cancelled_failure("while opening its context"))),
-        r = tokio::time::timeout_at(deadline, driver.new_context(context_options(shared))) => match r {
+        r = tokio::time::timeout_at(deadline, driver.new_context(context_options(shared, scenario.surface))) => match r {
             Ok(Ok(ctx)) => Ok(ctx),
             Ok(Err(e)) => {
                 note_browser_loss(shared, e.code, &e.message);
@@ -772,10 +778,11 @@ async fn run_scenario<D: SurfaceDriver>(
 
 /// Options for the next scenario's context: the driver may prepare one context ahead for each
 /// job, but never more than the scenarios still waiting.
-fn context_options<D>(shared: &Shared<D>) -> ContextOptions {
+fn context_options<D>(shared: &Shared<D>, surface: a3s_test_lang::ir::Surface) -> ContextOptions {
     let waiting = shared.waiting.load(Ordering::SeqCst);
     ContextOptions {
         ready_ahead: waiting.min(shared.config.jobs.max(1)),
+        surface: Some(surface),
         ..ContextOptions::default()
     }
 }

@@ -42,4 +42,5 @@ pub mod session;
 pub mod signals;
 pub mod skip;
 pub mod step;
+pub mod surfaces;
 pub mod verdict;

@@ -16,6 +16,7 @@ mod run;
 mod run_list;
 mod run_selection;
 mod serve;
+mod surfaces;
 mod web_launcher;
 mod write;
 

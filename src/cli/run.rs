@@ -90,6 +90,9 @@ pub struct RunArgs {
     /// Show the browser window.
     #[arg(long)]
     pub headed: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub tui: super::surfaces::TuiArgs,
     /// Project configuration [default: .a3s-test/project.acl when it exists].
     #[arg(long, value_name = "FILE")]
     pub project: Option<PathBuf>,
@@ -182,7 +185,15 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
         selection.shard,
     )?;
     let reporters = reporters(&args, &project_dir)?;
-    let launcher = launcher(&args, project.as_ref());
+    let web = launcher(&args, project.as_ref());
+    let launcher = super::surfaces::launchers(
+        &selection.plan,
+        web,
+        &args.tui,
+        project.as_ref(),
+        &project_dir,
+    )
+    .map_err(fail)?;
     if cancel.is_cancelled() {
         eprintln!("a3s-test: interrupted before the run began; nothing was started");
         return Err(ExitCode::from(Exit::Interrupted));
@@ -431,7 +442,7 @@ fn launcher(args: &RunArgs, project: Option<&ProjectConfig>) -> WebLauncher {
 /// line on a timer); record the run for `--last-failed`; the result's exit code.
 fn execute(
     plan: Plan,
-    launcher: WebLauncher,
+    launcher: super::surfaces::RunLauncher,
     config: RunConfig,
     mut reporters: Reporters,
     output_dir: ConfinedPath,

@@ -662,6 +662,7 @@ pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionErro
 pub fn schema() -> Value {
     let step_kinds: Vec<&str> = a3s_test_driver::web::WEB_STEPS
         .iter()
+        .filter(|k| !a3s_test_lang::ir::TERMINAL_ONLY_STEPS.contains(k))
         .map(|k| k.name())
         .collect();
     json!({

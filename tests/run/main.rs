@@ -26,4 +26,5 @@ mod secrets;
 mod selection;
 mod sign_in;
 mod suites;
+mod tui;
 mod web_first;

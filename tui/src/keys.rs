@@ -1,184 +1,12 @@
-//! Key names and the bytes a key sends: the one parser of key names (`press { key }`, an agent's
-//! `press`) and the one encoder, so every caller agrees on what `Control+c` or `Up` means.
+//! The bytes a key sends: the one encoder of terminal keys. The key-name grammar itself is
+//! `a3s_test_lang::ir::terminal_key` (pure, so admission refuses a bad name with its span); it is
+//! re-exported here so engine callers keep one import.
 //!
 //! Encodings are xterm's (the `TERM=xterm-256color` programs are told they run on): arrows and
 //! Home/End send `ESC O x` in application-cursor mode (vim, less set it) and `ESC [ x` otherwise;
 //! Enter sends CR as a real terminal does (the line discipline turns it into a newline).
 
-use std::fmt;
-use std::str::FromStr;
-
-/// A key without modifiers that has a name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum NamedKey {
-    /// Return (CR).
-    Enter,
-    /// Horizontal tab.
-    Tab,
-    /// Backspace (DEL, as xterm sends it).
-    Backspace,
-    /// Escape.
-    Escape,
-    /// Cursor up.
-    Up,
-    /// Cursor down.
-    Down,
-    /// Cursor left.
-    Left,
-    /// Cursor right.
-    Right,
-    /// Home.
-    Home,
-    /// End.
-    End,
-    /// Page up.
-    PageUp,
-    /// Page down.
-    PageDown,
-    /// Forward delete.
-    Delete,
-    /// Insert.
-    Insert,
-    /// Space (also reachable as the character ` `; named because a blank is hard to read).
-    Space,
-    /// A function key, F1–F12.
-    F(u8),
-}
-
-/// A key to press: what `press { key = "…" }` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Key {
-    /// One character, sent as its UTF-8 bytes.
-    Char(char),
-    /// A named key.
-    Named(NamedKey),
-    /// `Control+<letter>`: the letter's control code (Control+c is ETX, 0x03).
-    Control(char),
-    /// `Alt+<char>`: ESC followed by the character (xterm's meta-sends-escape).
-    Alt(char),
-}
-
-/// A key name the parser does not accept (code `test.driver.tui.bad_key`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{name}` is not a key: {reason}; use one character, a named key (Enter, Tab, Backspace, Escape, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, Space, F1–F12), Control+<letter> or Alt+<char>")]
-pub struct KeyError {
-    /// The name as given.
-    pub name: String,
-    /// Why it was refused.
-    pub reason: KeyErrorReason,
-}
-
-/// Why a key name was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum KeyErrorReason {
-    /// The name is empty.
-    #[error("the name is empty")]
-    Empty,
-    /// A word that names no key.
-    #[error("no key has this name")]
-    UnknownName,
-    /// `Control+` followed by something other than one ASCII letter.
-    #[error("Control+ takes one letter")]
-    ControlNeedsLetter,
-    /// `Alt+` followed by something other than one character.
-    #[error("Alt+ takes one character")]
-    AltNeedsChar,
-    /// A modifier this terminal does not encode (Shift+, Meta+, …) or two modifiers.
-    #[error("only one Control+ or Alt+ modifier is supported")]
-    UnsupportedModifier,
-}
-
-const NAMED: [(&str, NamedKey); 15] = [
-    ("Enter", NamedKey::Enter),
-    ("Tab", NamedKey::Tab),
-    ("Backspace", NamedKey::Backspace),
-    ("Escape", NamedKey::Escape),
-    ("Up", NamedKey::Up),
-    ("Down", NamedKey::Down),
-    ("Left", NamedKey::Left),
-    ("Right", NamedKey::Right),
-    ("Home", NamedKey::Home),
-    ("End", NamedKey::End),
-    ("PageUp", NamedKey::PageUp),
-    ("PageDown", NamedKey::PageDown),
-    ("Delete", NamedKey::Delete),
-    ("Insert", NamedKey::Insert),
-    ("Space", NamedKey::Space),
-];
-
-fn single_char(text: &str) -> Option<char> {
-    let mut chars = text.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => Some(c),
-        _ => None,
-    }
-}
-
-fn named(word: &str) -> Option<NamedKey> {
-    if let Some((_, key)) = NAMED.iter().find(|(name, _)| *name == word) {
-        return Some(*key);
-    }
-    let n: u8 = word.strip_prefix('F')?.parse().ok()?;
-    // "F01" parses as 1 too: only the canonical spelling names a key.
-    ((1..=12).contains(&n) && word == format!("F{n}")).then_some(NamedKey::F(n))
-}
-
-impl FromStr for Key {
-    type Err = KeyError;
-
-    fn from_str(name: &str) -> Result<Key, KeyError> {
-        let refuse = |reason| KeyError {
-            name: name.to_string(),
-            reason,
-        };
-        if name.is_empty() {
-            return Err(refuse(KeyErrorReason::Empty));
-        }
-        // One character is always that character, `+` included.
-        if let Some(c) = single_char(name) {
-            return Ok(Key::Char(c));
-        }
-        if let Some(key) = named(name) {
-            return Ok(Key::Named(key));
-        }
-        if let Some(rest) = name.strip_prefix("Control+") {
-            return match single_char(rest) {
-                Some(c) if c.is_ascii_alphabetic() => Ok(Key::Control(c.to_ascii_lowercase())),
-                _ => Err(refuse(KeyErrorReason::ControlNeedsLetter)),
-            };
-        }
-        if let Some(rest) = name.strip_prefix("Alt+") {
-            return match single_char(rest) {
-                Some(c) => Ok(Key::Alt(c)),
-                None => Err(refuse(KeyErrorReason::AltNeedsChar)),
-            };
-        }
-        if name.contains('+') {
-            return Err(refuse(KeyErrorReason::UnsupportedModifier));
-        }
-        Err(refuse(KeyErrorReason::UnknownName))
-    }
-}
-
-impl fmt::Display for Key {
-    /// The canonical name, which parses back to the same key.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Key::Char(c) => write!(f, "{c}"),
-            Key::Named(NamedKey::F(n)) => write!(f, "F{n}"),
-            Key::Named(key) => {
-                let name = NAMED
-                    .iter()
-                    .find(|(_, k)| k == key)
-                    .map(|(name, _)| *name)
-                    .unwrap_or("?");
-                f.write_str(name)
-            }
-            Key::Control(c) => write!(f, "Control+{c}"),
-            Key::Alt(c) => write!(f, "Alt+{c}"),
-        }
-    }
-}
+pub use a3s_test_lang::ir::terminal_key::{Key, KeyError, KeyErrorReason, NamedKey};
 
 /// The terminal modes that change what a key sends.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -187,9 +15,14 @@ pub struct KeyModes {
     pub application_cursor: bool,
 }
 
-impl Key {
+/// The encoder, as a trait because [`Key`] is defined in the front end.
+pub trait Encode {
     /// The bytes this key sends to the program in `modes`.
-    pub fn encode(self, modes: KeyModes) -> Vec<u8> {
+    fn encode(self, modes: KeyModes) -> Vec<u8>;
+}
+
+impl Encode for Key {
+    fn encode(self, modes: KeyModes) -> Vec<u8> {
         let cursor = |letter: char| {
             let lead = if modes.application_cursor { 'O' } else { '[' };
             format!("\x1b{lead}{letter}").into_bytes()

@@ -3,13 +3,15 @@
 //! program's output, and the evidence a person wants (text with styles, an SVG screenshot, an
 //! asciicast recording, the exit status).
 //!
-//! It knows nothing of ACL, the runner or agent sessions: a terminal `SurfaceDriver` and an agent
-//! session sit on top of [`Terminal`] (spawn, [`Terminal::screen`] with its revision,
+//! The engine knows nothing of ACL or the runner; [`driver`] puts it behind the driver contract
+//! ([`TuiDriver`], [`TuiContext`]) so `surface = "tui"` scenarios run on it, and an agent session
+//! can sit on top of [`Terminal`] (spawn, [`Terminal::screen`] with its revision,
 //! [`Terminal::type_text`], [`Terminal::press`], [`Terminal::paste`], [`Terminal::resize`],
 //! [`Terminal::wait_for`], [`Terminal::exit_status`], [`Terminal::recording`],
 //! [`Terminal::svg`]). Every error has a stable `test.driver.tui.*` code ([`TuiCode`]).
 
 pub mod cast;
+pub mod driver;
 pub mod error;
 pub mod keys;
 pub mod pty;
@@ -20,6 +22,7 @@ pub mod svg;
 pub mod terminal;
 pub mod wait;
 
+pub use driver::{TuiContext, TuiDriver};
 pub use error::{ProgramExit, TuiCode, TuiError};
 pub use keys::{Key, KeyError, NamedKey};
 pub use pty::ProgramSpec;

@@ -10,7 +10,7 @@
 
 use crate::cast::Recording;
 use crate::error::{ProgramExit, TuiError};
-use crate::keys::{Key, KeyModes};
+use crate::keys::{Encode, Key, KeyModes};
 use crate::pty::{self, ProgramSpec};
 use crate::screen::{Emulator, Screen};
 use crate::size::TerminalSize;

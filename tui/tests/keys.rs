@@ -2,7 +2,7 @@
 //! or is refused with a reason (never a panic), and the names of the public terminal surface
 //! mean what they say.
 
-use a3s_test_tui::keys::{KeyErrorReason, KeyModes};
+use a3s_test_tui::keys::{Encode, KeyErrorReason, KeyModes};
 use a3s_test_tui::{Key, NamedKey, TuiCode, TuiError};
 use proptest::prelude::*;
 

@@ -320,6 +320,11 @@ impl WebContext {
                 FailureCode::Unsupported,
                 "expect and wait conditions are evaluated by the runner through check()",
             )),
+            // Admission keeps terminal steps out of web scenarios; the capability gate too.
+            Action::Terminal(_) => Err(StepFailure::new(
+                FailureCode::Unsupported,
+                "a terminal step cannot run in a browser",
+            )),
             Action::Screenshot { path } => steps::evidence::screenshot(self, path, env).await,
             Action::Accessibility { path, interactive } => {
                 steps::evidence::accessibility(self, path, *interactive, env).await

@@ -108,8 +108,9 @@ pub(crate) fn write(
     })
 }
 
-/// Prepare and write in one go.
-pub(crate) fn save(
+/// Prepare and write in one go: the one confined evidence write every surface's driver uses
+/// (re-exported as `web::save_evidence`).
+pub fn save(
     artifact_dir: &Dir,
     relative: &str,
     kind: EvidenceKind,

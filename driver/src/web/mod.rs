@@ -13,6 +13,9 @@ mod context;
 mod element_query;
 mod evaluate;
 mod evidence;
+/// Write one evidence file confined to the scenario's artifact folder (no link followed, stale
+/// output removed): shared with the terminal driver so both surfaces write evidence one way.
+pub use evidence::save as save_evidence;
 mod har;
 pub mod http;
 mod input;
@@ -61,7 +64,8 @@ use tab::{ContextShared, Tab};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-/// Every ACL web step this driver executes: all of `docs/acl.md` §5.
+/// Every ACL step kind; the driver executes all of `docs/acl.md` §5 (the terminal-only kinds of
+/// §5.1 are left out of [`capabilities`]).
 pub const WEB_STEPS: &[ActionKind] = ActionKind::ALL;
 
 /// Default viewport of a new context, in CSS px.
@@ -151,7 +155,11 @@ impl std::fmt::Debug for WebDriver {
 pub fn capabilities() -> Capabilities {
     Capabilities {
         surface: Surface::Web,
-        steps: WEB_STEPS.iter().copied().collect(),
+        steps: WEB_STEPS
+            .iter()
+            .copied()
+            .filter(|k| !a3s_test_lang::ir::TERMINAL_ONLY_STEPS.contains(k))
+            .collect(),
     }
 }
 

@@ -20,6 +20,9 @@ pub(super) struct Mark(usize);
 pub(super) struct Ctx {
     path: String,
     diagnostics: Vec<Diagnostic>,
+    /// The surface of the scenario whose own steps are being checked; `None` (web rules) for
+    /// hooks, groups and statements, which `checker/terminal.rs` re-checks per scenario.
+    surface: Option<crate::ir::Surface>,
 }
 
 impl Ctx {
@@ -50,6 +53,19 @@ impl Ctx {
             self.enter(&label.value);
         }
         mark
+    }
+
+    /// The surface whose step rules apply now (`None` = web).
+    pub(super) fn surface(&self) -> Option<crate::ir::Surface> {
+        self.surface
+    }
+
+    /// Check the next steps by the rules of `surface`; returns the previous one to restore.
+    pub(super) fn set_surface(
+        &mut self,
+        surface: Option<crate::ir::Surface>,
+    ) -> Option<crate::ir::Surface> {
+        std::mem::replace(&mut self.surface, surface)
     }
 
     /// Drop every segment entered since `mark`.
@@ -110,6 +126,7 @@ impl Ctx {
         Ctx {
             path: self.path.clone(),
             diagnostics: Vec::new(),
+            surface: self.surface,
         }
     }
 

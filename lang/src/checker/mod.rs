@@ -45,6 +45,8 @@ mod steps;
 mod storage;
 mod suite;
 mod targets;
+mod terminal;
+mod terminal_project;
 mod text;
 mod urls;
 mod values;

@@ -26,7 +26,7 @@ use crate::ir::{
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
 const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms", "include", "storage_state"];
-const SECTIONS: &[&str] = &["dev_server", "browser", "verification"];
+const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
 const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms", "reuse_existing"];
 const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
 const VERIFICATION_SCHEMA: &[&str] = &[];
@@ -53,14 +53,17 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
     let mut dev_server: Option<Option<DevServer>> = Some(None);
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
     let mut checks: Option<Vec<VerificationCheck>> = Some(Vec::new());
-    let mut first_seen: [Option<&Block>; 3] = [None; 3];
+    let mut tui = Some(None);
+    let mut first_seen: [Option<&Block>; 4] = [None; 4];
     for item in &block.items {
         let Item::Block(section) = item else { continue };
         let kind = section.kind.name.as_str();
         let Some(index) = SECTIONS.iter().position(|s| *s == kind) else {
             let hint = match did_you_mean(kind, SECTIONS.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => "a project holds `dev_server`, `browser` and `verification`".to_string(),
+                None => {
+                    "a project holds `dev_server`, `browser`, `verification` and `tui`".to_string()
+                }
             };
             ctx.error_in(
                 Code::UnknownBlock,
@@ -88,6 +91,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         match kind {
             "dev_server" => dev_server = check_dev_server(ctx, section).map(Some),
             "browser" => browser = check_browser(ctx, section).map(Some),
+            "tui" => tui = super::terminal_project::tui(ctx, section).map(Some),
             _ => checks = verification(ctx, section),
         }
         ctx.leave(inner);
@@ -101,13 +105,14 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         expect_timeout_ms: expect_timeout?,
         checks: checks?,
         include: include?.into_iter().map(str::to_string).collect(),
+        tui: tui?,
         span: block.span,
         storage_state: storage_state?,
     })
 }
 
 /// A command: a non-empty argument vector of non-empty strings.
-fn command(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<String>> {
+pub(super) fn command(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<String>> {
     let rules = ItemRules {
         non_empty: true,
         unique: false,

@@ -36,7 +36,7 @@ pub(super) fn is_step_kind(kind: &str) -> bool {
 }
 
 /// The attributes step `kind` accepts.
-fn schema(kind: ActionKind) -> &'static [&'static str] {
+pub(super) fn schema(kind: ActionKind) -> &'static [&'static str] {
     use ActionKind::*;
     match kind {
         Navigate => &["url"],
@@ -64,6 +64,8 @@ fn schema(kind: ActionKind) -> &'static [&'static str] {
         NetworkUnroute => UNROUTE_SCHEMA,
         Har | Trace => CAPTURE_SCHEMA,
         SaveStorageState => storage::SAVE_SCHEMA,
+        // Judged by `terminal.rs`, which `action` hands them to first.
+        TerminalPaste | TerminalResize | TerminalRecording => &[],
     }
 }
 
@@ -84,6 +86,9 @@ fn flag(ctx: &mut Ctx, fields: &Fields<'_>, name: &str, default: bool) -> Option
 /// Check step `block`, of kind `kind`, at the current path and build its action.
 pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> {
     use ActionKind::*;
+    if super::terminal::applies(ctx, block, kind) {
+        return super::terminal::action(ctx, block, kind);
+    }
     // Pointer steps may hold a `position` block, which `pointer_options` judges.
     let f = if takes_pointer_options(kind) {
         Fields::collect(ctx, block, schema(kind))
@@ -268,6 +273,8 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
             operation: operations::capture(ctx, f)?,
         },
         SaveStorageState => storage::save(ctx, f)?,
+        // `terminal::applies` holds for every terminal-only kind, so none arrives here.
+        TerminalPaste | TerminalResize | TerminalRecording => return None,
     })
 }
 

@@ -124,6 +124,8 @@ pub(super) fn suite(
     let mut any_block = false;
     let mut shared = Shared::new();
     let mut scenario_blocks = Vec::with_capacity(block.items.len());
+    // Hooks and groups follow the suite's one surface when every scenario shares it.
+    let outer = ctx.set_surface(super::terminal::suite_surface(block));
     for item in &block.items {
         let Item::Block(nested) = item else { continue };
         if SHARED_BLOCKS.contains(&nested.kind.name.as_str()) {
@@ -138,6 +140,7 @@ pub(super) fn suite(
         }
         scenario_blocks.push(nested);
     }
+    ctx.set_surface(outer);
     let shared = shared.finish(libraries);
     let mut groups = shared.resolver();
     if !shared.check(ctx, &mut groups) {
@@ -276,7 +279,9 @@ fn scenario<'a>(
     };
     let organisation = organisation(ctx, &fields, scope.suite_id, id, scope.graph);
 
+    let outer = ctx.set_surface(surface.filter(|s| *s == Surface::Tui));
     let own = step_items(ctx, block);
+    ctx.set_surface(outer);
     let any_block = block.items.iter().any(|i| matches!(i, Item::Block(_)));
     let expanded = own.and_then(|own| scope.shared.expand(ctx, scope.groups, &own, &path));
     if !any_block {
@@ -289,6 +294,11 @@ fn scenario<'a>(
     }
     ctx.leave(mark);
     let expanded = expanded?;
+    if let Some(surface) = surface {
+        if !super::terminal::check_surface(ctx, surface, &expanded.steps) {
+            return None;
+        }
+    }
     let id = id?;
     let name = match name {
         Some(n) => n?.to_string(),

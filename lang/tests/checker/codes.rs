@@ -194,6 +194,12 @@ fn cases() -> Vec<Case> {
         ),
         step(WheelDelta, "wheel.w.delta_y", "0", "        wheel \"w\" { delta_y = 0 }"),
         step(
+            SurfaceStep,
+            "terminal_resize.r",
+            "terminal_resize",
+            "        terminal_resize \"r\" { columns = 80 rows = 24 }",
+        ),
+        step(
             OperationAttribute,
             "tab.t.url",
             "url",

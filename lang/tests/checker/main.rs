@@ -11,6 +11,7 @@ mod params;
 mod project;
 mod rules;
 mod statement;
+mod terminal;
 mod valid;
 
 use a3s_test_lang::ir::{Action, AdmittedDocument, Scenario, Suite};

@@ -219,14 +219,20 @@ fn inline_png(
         ));
     }
     let bytes = reader.read_bounded(path, limit)?;
-    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+    // A terminal's screenshot is an SVG the driver wrote (no scripts, text escaped); shown
+    // through `<img>`, which never runs anything an SVG holds.
+    let mime = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        "image/png"
+    } else if path.extension().is_some_and(|e| e == "svg") && bytes.starts_with(b"<svg") {
+        "image/svg+xml"
+    } else {
         return Err(format!("{} is not a PNG and is only linked", name(path)));
-    }
+    };
     *budget -= bytes.len() as u64;
     Ok(InlineImage {
         path: path.to_path_buf(),
         data_uri: format!(
-            "data:image/png;base64,{}",
+            "data:{mime};base64,{}",
             base64::engine::general_purpose::STANDARD.encode(&bytes)
         ),
     })

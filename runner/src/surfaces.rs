@@ -1,0 +1,246 @@
+//! A run over several surfaces: the executor runs against ONE [`SurfaceDriver`]; [`Surfaces`]
+//! combines a web and a terminal launcher into one, so a plan whose scenarios drive web, tui or
+//! both runs through the same executor, and each scenario's context opens on its own surface
+//! ([`ContextOptions::surface`]).
+//!
+//! Why generic (not an enum of concrete drivers): the runner must not name a driver type. The
+//! binary decides which drivers a plan needs and passes `None` for a surface no planned scenario
+//! uses — so a terminal-only plan never starts Chromium, and a web-only plan never looks for a
+//! terminal program. A slot is keyed by the IR's [`Surface`], the one thing the runner knows.
+
+use crate::executor::{capability_failure, surface_name, DriverLauncher};
+use crate::result::FailureRecord;
+use a3s_test_driver::{
+    Capabilities, ConditionSample, ContextOptions, DriverError, FailureCode, FailureEvidence,
+    StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
+};
+use a3s_test_lang::ir::{ExpectCondition, Scenario, Step, Surface};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The capability gate over every surface a run drives: the scenario's surface must have a
+/// driver, and that driver must execute each of its steps.
+pub fn gate(surfaces: &[Capabilities], scenario: &Scenario) -> Option<FailureRecord> {
+    match surfaces.iter().find(|c| c.surface == scenario.surface) {
+        Some(capabilities) => capability_failure(capabilities, scenario),
+        None => {
+            let driven: Vec<&str> = surfaces.iter().map(|c| surface_name(c.surface)).collect();
+            let mut f = FailureRecord::new(
+                FailureCode::UnsupportedSurface,
+                format!(
+                    "no driver for surface `{}` in this run; it drives {}",
+                    surface_name(scenario.surface),
+                    if driven.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        driven.join(", ")
+                    }
+                ),
+            );
+            f.step_path = Some(scenario.path.clone());
+            Some(f)
+        }
+    }
+}
+
+/// A web launcher and a terminal launcher, either absent when the plan does not need it.
+#[derive(Debug)]
+pub struct Surfaces<W, T> {
+    /// Starts the driver of `surface = "web"` scenarios.
+    pub web: Option<W>,
+    /// Starts the driver of `surface = "tui"` scenarios.
+    pub tui: Option<T>,
+}
+
+impl<W: DriverLauncher, T: DriverLauncher> DriverLauncher for Surfaces<W, T> {
+    type Driver = Drivers<W::Driver, T::Driver>;
+
+    fn capabilities(&self) -> Capabilities {
+        self.surfaces()
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Capabilities {
+                surface: Surface::Web,
+                steps: Default::default(),
+            })
+    }
+
+    fn surfaces(&self) -> Vec<Capabilities> {
+        let web = self.web.as_ref().map(DriverLauncher::capabilities);
+        let tui = self.tui.as_ref().map(DriverLauncher::capabilities);
+        web.into_iter().chain(tui).collect()
+    }
+
+    async fn launch(self, timeout: Duration) -> Result<Self::Driver, DriverError> {
+        let tui = match self.tui {
+            Some(l) => Some(l.launch(timeout).await?),
+            None => None,
+        };
+        let web = match self.web {
+            Some(l) => Some(l.launch(timeout).await?),
+            None => None,
+        };
+        Ok(Drivers { web, tui })
+    }
+}
+
+/// The launched drivers of a run, one per surface it drives.
+#[derive(Debug)]
+pub struct Drivers<W, T> {
+    web: Option<W>,
+    tui: Option<T>,
+}
+
+fn absent(surface: Surface) -> DriverError {
+    DriverError::new(
+        FailureCode::UnsupportedSurface,
+        format!(
+            "no driver for surface `{}` in this run",
+            surface_name(surface)
+        ),
+    )
+}
+
+impl<W: SurfaceDriver, T: SurfaceDriver> SurfaceDriver for Drivers<W, T> {
+    type Context = Contexts<W::Context, T::Context>;
+
+    fn capabilities(&self) -> &Capabilities {
+        match (&self.web, &self.tui) {
+            (Some(w), _) => w.capabilities(),
+            (None, Some(t)) => t.capabilities(),
+            (None, None) => unreachable_capabilities(),
+        }
+    }
+
+    async fn new_context(&self, options: ContextOptions) -> Result<Self::Context, DriverError> {
+        match options.surface {
+            Some(Surface::Tui) => match &self.tui {
+                Some(t) => Ok(Contexts::Tui(t.new_context(options).await?)),
+                None => Err(absent(Surface::Tui)),
+            },
+            Some(Surface::Gui) => Err(absent(Surface::Gui)),
+            Some(Surface::Web) | None => match &self.web {
+                Some(w) => Ok(Contexts::Web(w.new_context(options).await?)),
+                None => Err(absent(Surface::Web)),
+            },
+        }
+    }
+
+    async fn shutdown(&self) -> Result<(), DriverError> {
+        let web = match &self.web {
+            Some(w) => w.shutdown().await,
+            None => Ok(()),
+        };
+        let tui = match &self.tui {
+            Some(t) => t.shutdown().await,
+            None => Ok(()),
+        };
+        web.and(tui)
+    }
+}
+
+/// Capabilities of a run with no driver at all (never launched: the gate refuses every scenario
+/// first).
+fn unreachable_capabilities() -> &'static Capabilities {
+    static NONE: std::sync::OnceLock<Capabilities> = std::sync::OnceLock::new();
+    NONE.get_or_init(|| Capabilities {
+        surface: Surface::Web,
+        steps: Default::default(),
+    })
+}
+
+/// One scenario's context, on its surface.
+#[derive(Debug)]
+pub enum Contexts<W, T> {
+    /// A browser context.
+    Web(W),
+    /// A program on a terminal.
+    Tui(T),
+}
+
+impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
+    async fn execute(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+        match self {
+            Contexts::Web(c) => c.execute(step, env).await,
+            Contexts::Tui(c) => c.execute(step, env).await,
+        }
+    }
+
+    async fn check(
+        &mut self,
+        condition: &ExpectCondition,
+        watch: Option<Duration>,
+        env: &StepEnv<'_>,
+    ) -> Result<ConditionSample, StepFailure> {
+        match self {
+            Contexts::Web(c) => c.check(condition, watch, env).await,
+            Contexts::Tui(c) => c.check(condition, watch, env).await,
+        }
+    }
+
+    async fn capture_failure_evidence(
+        &mut self,
+        dir: &a3s_test_fsroot::Dir,
+        deadline: Instant,
+    ) -> FailureEvidence {
+        match self {
+            Contexts::Web(c) => c.capture_failure_evidence(dir, deadline).await,
+            Contexts::Tui(c) => c.capture_failure_evidence(dir, deadline).await,
+        }
+    }
+
+    async fn close(self) -> Result<(), DriverError> {
+        match self {
+            Contexts::Web(c) => c.close().await,
+            Contexts::Tui(c) => c.close().await,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a3s_test_lang::ir::{ActionKind, AdmittedDocument, TERMINAL_STEPS};
+
+    fn scenario(surface: &str, step: &str) -> Scenario {
+        let source = format!(
+            "suite \"s\" {{\n scenario \"sc\" {{\n surface = \"{surface}\"\n {step}\n }}\n}}\n"
+        );
+        match a3s_test_lang::admit(&source).document {
+            Some(AdmittedDocument::Suite(mut s)) => s.scenarios.remove(0),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn caps(surface: Surface, steps: &[ActionKind]) -> Capabilities {
+        Capabilities {
+            surface,
+            steps: steps.iter().copied().collect(),
+        }
+    }
+
+    #[test]
+    fn each_scenario_is_gated_by_the_driver_of_its_own_surface() {
+        let web = caps(Surface::Web, &[ActionKind::Navigate, ActionKind::Wait]);
+        let tui = caps(Surface::Tui, TERMINAL_STEPS);
+        let terminal = scenario("tui", "wait \"w\" { text = \"ready\" }");
+        let page = scenario("web", "navigate \"n\" { url = \"/\" }");
+        assert_eq!(gate(&[web.clone(), tui.clone()], &terminal), None);
+        assert_eq!(gate(&[web.clone(), tui.clone()], &page), None);
+        let refused = gate(std::slice::from_ref(&web), &terminal).expect("no tui driver");
+        assert_eq!(refused.code, FailureCode::UnsupportedSurface);
+        assert!(
+            refused.message.contains("it drives web"),
+            "{}",
+            refused.message
+        );
+        let refused = gate(&[], &page).expect("no driver at all");
+        assert!(
+            refused.message.contains("it drives nothing"),
+            "{}",
+            refused.message
+        );
+        let unsupported = gate(&[tui], &scenario("tui", "snapshot \"s\" {}"));
+        assert_eq!(unsupported, None);
+    }
+}
