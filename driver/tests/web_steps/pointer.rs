@@ -66,6 +66,23 @@ fn pointer_actions_dispatch_real_events() {
     });
 }
 
+/// A target a viewport below its source: the press lands on the source even though reaching the
+/// target scrolls it away, and the release on the target, each end measured when the pointer
+/// gets there (`steps/drag.rs`).
+#[test]
+fn drag_presses_on_the_source_and_releases_on_a_target_out_of_view() {
+    on_page(LIMIT, "drop-far.html", async |page: &mut Page| {
+        let out = page
+            .ok("drag {\n    source = css(\"#source\")\n    target = css(\"#target\")\n}")
+            .await;
+        let (source_hit, target_hit) = detail!(out, StepDetail::Dragged { source_hit, target_hit, .. } => (source_hit, target_hit));
+        assert!(source_hit.contains("source"), "{source_hit}");
+        assert!(target_hit.contains("target"), "{target_hit}");
+        page.ok(&expect_text("log: pointerdown@source pointerup@target"))
+            .await;
+    });
+}
+
 #[test]
 fn check_uncheck_click_only_when_needed_and_verify() {
     on_page(LIMIT, "actions.html", async |page: &mut Page| {
