@@ -4,6 +4,7 @@
 
 use super::outline::Line;
 use super::{text, Change, Form, ViewRequest};
+use a3s_test_driver::{Cut, PageSnapshot, MAX_CONTROLS};
 use serde::Serialize;
 
 /// Bytes kept back for the header, the marker and the `next` hint, besides the URL: the JSON
@@ -144,4 +145,32 @@ impl<T> Fit<T> {
             self.cut, self.cut_refs, self.budget,
         ))
     }
+}
+
+/// What the cut marker says of a snapshot that holds less than the page has, one note per true
+/// reason (`Cut`): the ref cap, or controls that could not be read within the command bound. A
+/// snapshot marked truncated without a reason is said to be at the cap.
+pub(super) fn cut_notes(snapshot: &PageSnapshot) -> Vec<String> {
+    let cap = || {
+        format!(
+            "the page has more controls or text than one observation holds (at most \
+             {MAX_CONTROLS} refs); act through semantic targets such as role(\"button\", \"Save\") \
+             for the rest"
+        )
+    };
+    let mut notes: Vec<String> = snapshot
+        .cut
+        .iter()
+        .map(|cut| match cut {
+            Cut::Cap => cap(),
+            Cut::TimeBound { unread } => format!(
+                "{unread} controls found on the page could not be read within the command bound \
+                 and are not listed; observe again, or act through semantic targets"
+            ),
+        })
+        .collect();
+    if notes.is_empty() && snapshot.truncated {
+        notes.push(cap());
+    }
+    notes
 }
