@@ -71,7 +71,7 @@ fn pointer_actions_dispatch_real_events() {
 /// gets there (`steps/drag.rs`).
 #[test]
 fn drag_presses_on_the_source_and_releases_on_a_target_out_of_view() {
-    on_page(LIMIT, "drop-far.html", async |page: &mut Page| {
+    on_page(LIMIT, "drops.html", async |page: &mut Page| {
         let out = page
             .ok("drag {\n    source = css(\"#source\")\n    target = css(\"#target\")\n}")
             .await;
@@ -79,6 +79,21 @@ fn drag_presses_on_the_source_and_releases_on_a_target_out_of_view() {
         assert!(source_hit.contains("source"), "{source_hit}");
         assert!(target_hit.contains("target"), "{target_hit}");
         page.ok(&expect_text("log: pointerdown@source pointerup@target"))
+            .await;
+    });
+}
+
+/// A box lying over the middle of the well it is dropped into (MiniWoB's `drag-box`): the box
+/// on top of the well's point is what the pointer carries, not something covering the well.
+#[test]
+fn drag_onto_a_target_the_source_lies_over_is_not_covered_by_it() {
+    on_page(LIMIT, "drops.html", async |page: &mut Page| {
+        let out = page
+            .ok("drag {\n    source = css(\"#box\")\n    target = css(\"#well\")\n}")
+            .await;
+        let target_hit = detail!(out, StepDetail::Dragged { target_hit, .. } => target_hit);
+        assert!(target_hit.contains("box"), "{target_hit}");
+        page.ok(&expect_text("log: pointerdown@box pointerup@box"))
             .await;
     });
 }

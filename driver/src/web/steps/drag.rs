@@ -20,7 +20,9 @@
 //!    source last, so it is in view and its point current);
 //! 2. the pointer moves onto the source's point and presses;
 //! 3. with the button held, the target is measured again — scrolled into view if the press or
-//!    the source's scroll moved it away, hit-tested at its release point;
+//!    the source's scroll moved it away, hit-tested at its release point (where the source
+//!    itself may be on top: it is what the pointer carries, as when a box already overlaps the
+//!    one it is dropped into — MiniWoB's `drag-box`);
 //! 4. the pointer moves there in [`STEPS`] moves with `buttons = 1` (the last one onto the
 //!    release point) and releases.
 //!
@@ -49,9 +51,11 @@ pub(crate) async fn drag(
     env: &StepEnv<'_>,
 ) -> Outcome {
     let tab = ctx.tab()?;
+    // The source on top of the target's point does not cover it: it is what the pointer carries.
     let aim = Aim {
         edge,
         position: None,
+        carried: Some(source),
     };
     target::wait_actionable_at(tab, destination, Needs::POINT, aim, env).await?;
     let from = target::wait_actionable(tab, source, Needs::POINT, env).await?;

@@ -45,8 +45,8 @@ pub(crate) async fn hover(
 ) -> Outcome {
     let tab = ctx.tab()?;
     let aim = Aim {
-        edge: None,
         position: pointer.position,
+        ..Aim::default()
     };
     let reached = target::wait_actionable_at(tab, target, Needs::POINT, aim, env).await?;
     // The modifier keys go down before the move and up after it, as for a click.
