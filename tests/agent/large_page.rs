@@ -32,6 +32,7 @@ fn big_page(rows: usize) -> String {
          <div id=\"tile\">Listened tile</div>\
          <ol id=\"sorted\"><li>First row</li><li>Second row</li></ol>\
          <output id=\"said\">nothing yet</output>\
+         <label>PIN <input type=\"password\" id=\"pin\" value=\"s3cret-pin-value\"></label>\
          <ul>{body}</ul>{LISTENERS}</body></html>"
     )
 }
@@ -54,6 +55,13 @@ fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
         .as_str()
         .unwrap()
         .contains("semantic targets"));
+    // A private value never leaves the page on this path either.
+    assert!(!obs.to_string().contains("s3cret-pin-value"), "{obs}");
+    let pin = refs(&obs)
+        .into_iter()
+        .find(|r| r["name"] == "PIN")
+        .unwrap_or_else(|| panic!("no PIN field in {obs}"));
+    assert_eq!(pin["value"], "[redacted]", "{pin}");
     // The controls before the cut are listed, in document order.
     ref_of(&obs, "button", "Press me");
     ref_of(&obs, "link", "Details 0");
