@@ -174,3 +174,35 @@ pub(super) fn cut_notes(snapshot: &PageSnapshot) -> Vec<String> {
     }
     notes
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot(cut: Vec<Cut>) -> PageSnapshot {
+        PageSnapshot {
+            url: "u".into(),
+            loader_id: "L".into(),
+            controls: Vec::new(),
+            texts: Vec::new(),
+            truncated: !cut.is_empty(),
+            cut,
+        }
+    }
+
+    #[test]
+    fn the_cut_marker_names_the_true_reason() {
+        let cap = cut_notes(&snapshot(vec![Cut::Cap]));
+        assert_eq!(cap.len(), 1);
+        assert!(cap[0].contains("at most 500 refs"), "{cap:?}");
+        // Controls that missed the command bound are not blamed on the cap.
+        let late = cut_notes(&snapshot(vec![Cut::TimeBound { unread: 173 }]));
+        assert_eq!(late.len(), 1);
+        assert!(late[0].starts_with("173 controls"), "{late:?}");
+        assert!(late[0].contains("command bound"), "{late:?}");
+        assert!(!late[0].contains("at most"), "{late:?}");
+        let both = cut_notes(&snapshot(vec![Cut::Cap, Cut::TimeBound { unread: 2 }]));
+        assert_eq!(both.len(), 2);
+        assert!(cut_notes(&snapshot(Vec::new())).is_empty());
+    }
+}
