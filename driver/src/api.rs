@@ -405,6 +405,22 @@ pub struct PageSnapshot {
     /// True when the page had more controls (or text) than one snapshot returns
     /// ([`MAX_CONTROLS`], or a bounded query of a very large page).
     pub truncated: bool,
+    /// Why it is truncated (empty when it is not): the cut marker names the true reason.
+    pub cut: Vec<Cut>,
+}
+
+/// Why a snapshot holds less than the page has. Why a type: a view of 327 refs once blamed the
+/// 500-ref cap for controls that had in fact missed a command bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "reason")]
+pub enum Cut {
+    /// The page has more controls than [`MAX_CONTROLS`] (or more text than a snapshot keeps).
+    Cap,
+    /// `unread` controls were found but could not be read within the command bound.
+    TimeBound {
+        /// How many.
+        unread: usize,
+    },
 }
 
 /// One run of page text, placed among the controls so a view can show the page in document

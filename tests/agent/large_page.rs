@@ -5,6 +5,7 @@
 
 use crate::support::*;
 use a3s_test_runner::session::view::MAX_MAX_BYTES as FULL_BUDGET_BYTES;
+use serde_json::Value;
 
 /// The card is operable only by its pointer cursor (the click is handled on the document), the
 /// tile only by its own listener, the rows of the ordered list by their list's listener.
@@ -31,6 +32,7 @@ fn big_page(rows: usize) -> String {
          <div id=\"tile\">Listened tile</div>\
          <ol id=\"sorted\"><li>First row</li><li>Second row</li></ol>\
          <output id=\"said\">nothing yet</output>\
+         <label>PIN <input type=\"password\" id=\"pin\" value=\"s3cret-pin-value\"></label>\
          <ul>{body}</ul>{LISTENERS}</body></html>"
     )
 }
@@ -53,6 +55,13 @@ fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
         .as_str()
         .unwrap()
         .contains("semantic targets"));
+    // A private value never leaves the page on this path either.
+    assert!(!obs.to_string().contains("s3cret-pin-value"), "{obs}");
+    let pin = refs(&obs)
+        .into_iter()
+        .find(|r| r["name"] == "PIN")
+        .unwrap_or_else(|| panic!("no PIN field in {obs}"));
+    assert_eq!(pin["value"], "[redacted]", "{pin}");
     // The controls before the cut are listed, in document order.
     ref_of(&obs, "button", "Press me");
     ref_of(&obs, "link", "Details 0");
@@ -125,5 +134,50 @@ fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
     assert!(text.stdout.contains("\n… "), "{}", text.stdout);
 
     turn(d, "big", &["abort"]);
+    assert_gone(groups);
+}
+
+/// Issue 28: an unchanged page of 20,000 elements (15,000 buttons, built by its own script) gave
+/// 431, 456, 327 and 450 refs in four observations, `--since` listed controls that had been there
+/// all along as added, and the cut marker blamed the cap for a 327-ref view. Now every
+/// observation is the same complete view: the first 500 controls in document order with the same
+/// refs, no change since the one before, and a marker that names the cap.
+#[test]
+fn an_unchanged_page_of_twenty_thousand_elements_gives_the_same_view_every_time() {
+    let page = include_str!("../fixtures/web/large.html");
+    let (_server, dir, groups) = session_on(&[("/", page)], "large", &[]);
+    let d = dir.path();
+    let mut views: Vec<Value> = Vec::new();
+    for _ in 0..4 {
+        let obs = turn(d, "large", &["observe", "--full"]);
+        assert_eq!(
+            obs["ref_count"].as_u64(),
+            Some(a3s_test_driver::web::MAX_CONTROLS as u64),
+            "{obs}"
+        );
+        let marker = obs["truncation"].as_str().unwrap_or_default().to_string();
+        assert!(marker.contains("at most 500 refs"), "{marker}");
+        assert!(!marker.contains("command bound"), "{marker}");
+        views.push(obs);
+    }
+    let listed = |obs: &Value| -> Vec<(String, String)> {
+        refs(obs)
+            .iter()
+            .map(|r| (r["ref"].to_string(), r["name"].to_string()))
+            .collect()
+    };
+    let first = listed(&views[0]);
+    assert_eq!(first.first().map(|r| r.1.as_str()), Some("\"Open 0\""));
+    for view in &views[1..] {
+        assert_eq!(listed(view), first);
+    }
+    // In document order: row i's three buttons, row after row.
+    assert_eq!(ref_of(&views[0], "button", "Delete 0"), "@e3");
+    // Nothing changed, so a diff lists nothing.
+    let last = views[3]["observation"].as_u64().unwrap().to_string();
+    let diff = turn(d, "large", &["observe", "--since", &last]);
+    let changes = diff["changes"].as_array().cloned().unwrap_or_default();
+    assert!(changes.is_empty(), "{diff}");
+    turn(d, "large", &["abort"]);
     assert_gone(groups);
 }

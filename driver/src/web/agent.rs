@@ -17,7 +17,7 @@ use super::operable::{Candidates, Operable};
 use super::review_overlay;
 use super::script;
 use crate::api::{
-    AgentContext, AgentDriver, BrowserProcess, ControlNode, LayoutFacts, NetworkFilter,
+    AgentContext, AgentDriver, BrowserProcess, ControlNode, Cut, LayoutFacts, NetworkFilter,
     PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled, TargetFacts,
     TargetPrivacy, MAX_CONTROLS, OPERABLE_ROLES,
 };
@@ -92,44 +92,24 @@ impl AgentContext for WebContext {
         )
         .await;
         let (url, loader_id) = identity?;
+        // A very large page is read through one bounded query, never as one whole tree; it
+        // answers tags and attributes too.
+        if count? > LARGE_PAGE_ELEMENTS {
+            let page = self.large_page(deadline).await?;
+            return Ok(PageSnapshot {
+                url,
+                loader_id,
+                controls: page.controls,
+                texts: page.texts,
+                truncated: !page.cut.is_empty(),
+                cut: page.cut,
+            });
+        }
         let mut controls: Vec<ControlNode> = Vec::new();
         let mut texts: Vec<PageText> = Vec::new();
         // Nodes nothing of which may be reported beyond their role (inside a redacted region).
         let hidden_nodes: HashSet<i64>;
-        // A very large page is read through a bounded query, never as one whole tree.
-        let truncated = if count? > LARGE_PAGE_ELEMENTS {
-            let page = self.large_page(deadline).await?;
-            hidden_nodes = page.hidden.clone();
-            texts = page
-                .texts
-                .into_iter()
-                .map(|(role, text)| PageText {
-                    role,
-                    text,
-                    controls_before: None,
-                })
-                .collect();
-            // Elements operable without an operable role are controls, named by their
-            // accessible name, else by their text (their subtree is not read on this path).
-            let extra: HashMap<i64, String> = page
-                .nodes
-                .iter()
-                .filter_map(|n| {
-                    let backend = n.get("backendDOMNodeId").and_then(Value::as_i64)?;
-                    let role = str_at(n, "/role/value").unwrap_or_default();
-                    let visible = !hidden(n);
-                    let text = page.extra.get(&backend)?;
-                    let own = str_at(n, "/name/value").unwrap_or_default();
-                    let name = if own.trim().is_empty() {
-                        text.clone()
-                    } else {
-                        own
-                    };
-                    (visible && !OPERABLE_ROLES.contains(&role.as_str())).then_some((backend, name))
-                })
-                .collect();
-            collect(page.nodes.iter(), &extra, &mut controls, &mut Vec::new()) || page.truncated
-        } else {
+        let truncated = {
             // The accessibility tree and the operable-element query are independent reads of
             // the same document: sent together.
             let tree = tab.session.call(
@@ -193,6 +173,11 @@ impl AgentContext for WebContext {
             controls,
             texts,
             truncated,
+            cut: if truncated {
+                vec![Cut::Cap]
+            } else {
+                Vec::new()
+            },
         })
     }
 

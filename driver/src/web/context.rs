@@ -274,7 +274,7 @@ impl WebContext {
                 source,
                 target,
                 edge,
-            } => steps::pointer::drag(self, source, target, *edge, env).await,
+            } => steps::drag::drag(self, source, target, *edge, env).await,
             Action::Wheel {
                 delta_x,
                 delta_y,

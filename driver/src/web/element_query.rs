@@ -4,8 +4,8 @@
 //! of its element array in document order, let the caller ask its follow-up questions about
 //! them, and release the group.
 //!
-//! Why one place: the operable-element query (`operable.rs`), which the bounded observation of a
-//! very large page (`large_page.rs`) uses too, needs exactly this sequence, and the part that is
+//! Why one place: the operable-element query (`operable.rs`) and the bounded observation of a
+//! very large page (`large_page.rs`) both need exactly this sequence, and the part that is
 //! easy to get wrong — releasing the group whatever happened in between, so a long session does
 //! not pin thousands of elements — is then written once.
 

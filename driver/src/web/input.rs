@@ -199,27 +199,15 @@ async fn mouse_button(
     dispatch(tab, "Input.dispatchMouseEvent", params, deadline).await
 }
 
-/// Drag with real pointer events: press at `from`, move in steps, release at `to`.
-pub(crate) async fn drag(
+/// Press (`mousePressed`) or release (`mouseReleased`) the left button at `p`, once: the two
+/// ends of a drag (`steps/drag.rs`), which moves in between with the button held.
+pub(crate) async fn left_button(
     tab: &Tab,
-    from: Point,
-    to: Point,
+    kind: &'static str,
+    p: Point,
     deadline: Instant,
 ) -> Result<(), StepFailure> {
-    const STEPS: i64 = 8;
-    mouse_move(tab, from, 0, deadline).await?;
-    let press = json!({ "type": "mousePressed", "x": from.x, "y": from.y, "button": "left", "buttons": 1, "clickCount": 1 });
-    dispatch(tab, "Input.dispatchMouseEvent", press, deadline).await?;
-    for i in 1..=STEPS {
-        let t = i as f64 / STEPS as f64;
-        let p = Point {
-            x: from.x + (to.x - from.x) * t,
-            y: from.y + (to.y - from.y) * t,
-        };
-        mouse_move(tab, p, 1, deadline).await?;
-    }
-    let release = json!({ "type": "mouseReleased", "x": to.x, "y": to.y, "button": "left", "buttons": 0, "clickCount": 1 });
-    dispatch(tab, "Input.dispatchMouseEvent", release, deadline).await
+    mouse_button(tab, kind, p, Button::Left, 1, 0, deadline).await
 }
 
 /// A mouse wheel event at `p`.

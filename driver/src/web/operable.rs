@@ -16,19 +16,16 @@
 //!   the cursor is inherited) or a listener, in document order, at most [`MAX_CANDIDATES`].
 //!
 //! Which candidates become controls (a delegating container is not one) is decided against the
-//! accessibility tree in `agent.rs`. A very large page asks the same query for its role-bearing
-//! elements too (`large_page.rs`), with its own bound.
+//! accessibility tree in `agent.rs`. A very large page is read by one pass that applies the
+//! same rule (`large_page.js`) and asks this module's listener nodes.
 
-use super::cdp::COMMAND_BOUND;
+use super::cdp::{Session, COMMAND_BOUND};
 use super::context::WebContext;
 use super::element_query::{elements, with_query, QueryResult};
-use super::script::PRIVACY_JS;
-use crate::privacy::RULE;
 use crate::StepFailure;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::LazyLock;
 use tokio::time::Instant;
 
 /// Most attribute, cursor or listener candidates one observation looks at.
@@ -55,26 +52,12 @@ const POINTER_EVENTS: &[&str] = &[
     "drop",
 ];
 
-/// Called on the document as `(limit, roles, ...listened)`: `{ elements, kinds, more, ends,
-/// names }`, the candidates in document order, at most `limit` (`more` when there were others),
-/// each with a kind letter in `kinds` (`k`: draggable or contenteditable, operable whatever it
-/// contains; `c`: tabindex, pointer cursor or a listener on it or on its list, operable unless
-/// it contains operable elements; `-`: with `roles`, an element that can have an operable role
-/// — link, button, form field, any `role`). With `roles`, `ends` says for each candidate (comma
-/// separated) the index of the last candidate inside it (its own index when none) and `names`
-/// (JSON) the text of each `k`/`c` candidate (at most 120 characters, a redacted region's text
-/// replaced by the marker), since the caller reads no subtree, and `levels` how much of each may
-/// be reported (`o` open, `v` not its value, `h` nothing: `privacy.js`).
-static CANDIDATES_JS: LazyLock<String> = LazyLock::new(|| {
-    CANDIDATES_TEMPLATE
-        .replace("__PRIVACY__", PRIVACY_JS)
-        .replace("__RULE__", &RULE.to_json())
-});
-
-/// [`CANDIDATES_JS`] before the privacy predicates are placed in it.
-const CANDIDATES_TEMPLATE: &str = r#"function (limit, roles, ...listened) {
-  const P = (__PRIVACY__)(__RULE__);
-  const ROLE = 'a[href],area[href],button,input:not([type="hidden"]),select,textarea,summary,option,[role]';
+/// Called on the document as `(limit, ...listened)`: `{ elements, kinds, more }`, the candidates
+/// in document order, at most `limit` (`more` when there were others), each with a kind letter
+/// in `kinds` (`k`: draggable or contenteditable, operable whatever it contains; `c`: tabindex,
+/// pointer cursor or a listener on it or on its list, operable unless it contains operable
+/// elements). `large_page.js` applies the same rule in its one pass over a very large page.
+const CANDIDATES_JS: &str = r#"function (limit, ...listened) {
   const LISTS = 'ul,ol,menu,tbody,thead,[role="list"],[role="listbox"],[role="menu"],[role="grid"],[role="tree"],[role="tablist"]';
   const marked = new Set(listened);
   for (const el of listened) {
@@ -92,28 +75,12 @@ const CANDIDATES_TEMPLATE: &str = r#"function (limit, roles, ...listened) {
     let kind = '';
     if (el.getAttribute('draggable') === 'true' || (el.hasAttribute('contenteditable') && el.getAttribute('contenteditable') !== 'false')) kind = 'k';
     else if (el.hasAttribute('tabindex') || marked.has(el) || (cursor && !pointer.has(el.parentElement))) kind = 'c';
-    else if (roles && el.matches(ROLE)) kind = '-';
     if (!kind) continue;
     if (elements.length >= limit) { more = true; break; }
     elements.push(el);
     kinds += kind;
   }
-  let ends = '';
-  let names = '[]';
-  let levels = '';
-  if (roles) {
-    const end = elements.map((_, i) => i);
-    const open = [];
-    elements.forEach((el, i) => {
-      while (open.length && !elements[open[open.length - 1]].contains(el)) open.pop();
-      for (const j of open) end[j] = i;
-      open.push(i);
-    });
-    ends = end.join(',');
-    names = JSON.stringify(elements.map((el, i) => kinds[i] === '-' ? '' : P.shownText(el).replace(/\s+/g, ' ').trim().slice(0, 120)));
-    levels = elements.map((el) => P.level(el)[0]).join('');
-  }
-  return { elements, kinds, more, ends, names, levels };
+  return { elements, kinds, more };
 }"#;
 
 /// Why an element without an operable role is operable.
@@ -130,13 +97,11 @@ pub(crate) enum Operable {
 pub(crate) type Candidates = HashMap<i64, Operable>;
 
 impl WebContext {
-    /// The operable-element query (see the module doc): `limit` candidates at most, with
-    /// `roles` also the elements that can have an operable role; `read` gets the result while
-    /// its remote objects are held.
+    /// The operable-element query (see the module doc): `limit` candidates at most; `read`
+    /// gets the result while its remote objects are held.
     pub(crate) async fn operable_query<T, F, Fut>(
         &self,
         limit: usize,
-        roles: bool,
         deadline: Instant,
         read: F,
     ) -> Result<T, StepFailure>
@@ -146,22 +111,11 @@ impl WebContext {
     {
         let tab = self.tab()?;
         let session = &tab.session;
-        let listened = |document: String| async move {
-            let reply = session
-                .call(
-                    "DOMDebugger.getEventListeners",
-                    json!({ "objectId": document, "depth": -1, "pierce": false }),
-                    COMMAND_BOUND,
-                    deadline,
-                )
-                .await
-                .ok();
-            listener_nodes(reply.as_ref())
-        };
+        let listened = |document: String| listened_nodes(session, document, deadline);
         with_query(
             session,
-            &CANDIDATES_JS,
-            &[json!(limit), json!(roles)],
+            CANDIDATES_JS,
+            &[json!(limit)],
             listened,
             GROUP,
             deadline,
@@ -174,7 +128,7 @@ impl WebContext {
     /// fails (a page in the middle of navigating) yields none rather than failing the
     /// observation: the accessibility controls are still right.
     pub(crate) async fn operable_candidates(&self, deadline: Instant) -> Candidates {
-        self.operable_query(MAX_CANDIDATES, false, deadline, |found| async move {
+        self.operable_query(MAX_CANDIDATES, deadline, |found| async move {
             Ok(self.read_candidates(found, deadline).await)
         })
         .await
@@ -218,6 +172,26 @@ impl WebContext {
         }
         out
     }
+}
+
+/// The nodes of the document (remote object id `document`) with a pointer listener registered
+/// on them: one `DOMDebugger.getEventListeners` over the whole subtree (no page code runs), at
+/// most [`MAX_LISTENER_NODES`]; none when the call fails.
+pub(crate) async fn listened_nodes(
+    session: &Session,
+    document: String,
+    deadline: Instant,
+) -> Vec<i64> {
+    let reply = session
+        .call(
+            "DOMDebugger.getEventListeners",
+            json!({ "objectId": document, "depth": -1, "pierce": false }),
+            COMMAND_BOUND,
+            deadline,
+        )
+        .await
+        .ok();
+    listener_nodes(reply.as_ref())
 }
 
 /// The backend nodes of a `getEventListeners` reply that have a pointer listener, at most

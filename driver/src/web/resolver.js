@@ -715,7 +715,7 @@
   // refused outright, for every action (`pointer` false: one that does not press here, such as
   // `fill`, is only checked for that). Returns `{ hit }` (the element hit, described; null when
   // not checked) or a failed status naming what is at the point.
-  function hitCheck(p, el, pointer) {
+  function hitCheck(p, el, pointer, carried) {
     const at = `(${round(p.x)}, ${round(p.y)})`;
     const hit = deepHit(p.x, p.y);
     if (hit && inReviewOverlay(hit)) {
@@ -751,6 +751,7 @@
       return { hit: describe(hit) };
     }
     if (containsComposed(el, hit)) return { hit: describe(hit) };
+    if (carried && containsComposed(carried, hit)) return { hit: describe(hit) };
     for (let n = hit; n; n = parentComposed(n)) {
       if (n.tagName === 'LABEL' && n.control === el) return { hit: describe(hit) };
     }
@@ -762,6 +763,14 @@
       covering: describe(hit),
       reason: `${describe(hit)} ${fmtRect(topRect(hit))} is on top of ${describe(el)} at the point ${at} and would receive the pointer${closed ? ' (a custom element whose shadow root, if closed, cannot be looked into)' : ''}`,
     };
+  }
+
+  // The one element `o.carried` names (the source of a drag, which the pointer carries onto
+  // the target), or null.
+  function carriedBy(o) {
+    if (!o.carried) return null;
+    const m = resolve(o.carried);
+    return m.length === 1 ? m[0] : null;
   }
 
   async function actionableOnce(o) {
@@ -778,7 +787,7 @@
       // The driver moves the pointer here first and proves stability with `still_there`: the
       // renderer answers the move at its next frame, which then serves as the second frame.
       const p = actionPoint(a, o, el);
-      const h = hitCheck(p, el, o.pointer);
+      const h = hitCheck(p, el, o.pointer, carriedBy(o));
       if (h.status) return h;
       return { status: 'ok', x: p.x, y: p.y, rect: a, element: describe(el), hit: h.hit };
     }
@@ -789,7 +798,7 @@
       return { status: 'not_actionable', reason: `it is still moving (${fmtRect(a)} then ${fmtRect(b)})` };
     }
     const p = actionPoint(b, o, el);
-    const h = hitCheck(p, el, o.pointer);
+    const h = hitCheck(p, el, o.pointer, carriedBy(o));
     if (h.status) return h;
     return { status: 'ok', x: p.x, y: p.y, element: describe(el), hit: h.hit };
   }

@@ -88,11 +88,14 @@ impl Needs {
 /// Where on its target an action aims: the centre of its visible box, just inside one edge
 /// (`drag { edge }`), or a position from the box's top-left corner (`position { x y }`).
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Aim {
+pub(crate) struct Aim<'a> {
     /// Just inside this edge.
     pub edge: Option<DragEdge>,
     /// At this point of the box.
     pub position: Option<Position>,
+    /// The element a drag carries: on top at the point, it does not cover the target (a
+    /// person drops what they carry onto what is under it; a page may move it with the pointer).
+    pub carried: Option<&'a Target>,
 }
 
 /// A target that is ready: the viewport point the action aims at, the target described, and
@@ -139,7 +142,7 @@ pub(crate) async fn wait_actionable_at(
     tab: &Tab,
     target: &Target,
     needs: Needs,
-    aim: Aim,
+    aim: Aim<'_>,
     env: &StepEnv<'_>,
 ) -> Result<Reached, StepFailure> {
     refuse_ref(target)?;
@@ -167,8 +170,8 @@ pub(crate) async fn point_at(
     refuse_ref(target)?;
     let wait = Wait::new(env);
     let aim = Aim {
-        edge: None,
         position,
+        ..Aim::default()
     };
     let r = poll(tab, target, needs, false, aim, &wait, env).await?;
     let mut reached = Reached::of(&r);
@@ -292,7 +295,7 @@ async fn poll(
     target: &Target,
     needs: Needs,
     settle: bool,
-    aim: Aim,
+    aim: Aim<'_>,
     wait: &Wait,
     env: &StepEnv<'_>,
 ) -> Result<Value, StepFailure> {
@@ -308,6 +311,7 @@ async fn poll(
             "pointer": needs.pointer,
             "settle": settle,
             "edge": aim.edge.map(DragEdge::keyword),
+            "carried": aim.carried,
             "position": aim.position,
         });
         let r = match script::call(tab, "actionable", args, slice + COMMAND_BOUND, env.deadline)

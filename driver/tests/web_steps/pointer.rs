@@ -66,6 +66,38 @@ fn pointer_actions_dispatch_real_events() {
     });
 }
 
+/// A target a viewport below its source: the press lands on the source even though reaching the
+/// target scrolls it away, and the release on the target, each end measured when the pointer
+/// gets there (`steps/drag.rs`).
+#[test]
+fn drag_presses_on_the_source_and_releases_on_a_target_out_of_view() {
+    on_page(LIMIT, "drops.html", async |page: &mut Page| {
+        let out = page
+            .ok("drag {\n    source = css(\"#source\")\n    target = css(\"#target\")\n}")
+            .await;
+        let (source_hit, target_hit) = detail!(out, StepDetail::Dragged { source_hit, target_hit, .. } => (source_hit, target_hit));
+        assert!(source_hit.contains("source"), "{source_hit}");
+        assert!(target_hit.contains("target"), "{target_hit}");
+        page.ok(&expect_text("log: pointerdown@source pointerup@target"))
+            .await;
+    });
+}
+
+/// A box lying over the middle of the well it is dropped into (MiniWoB's `drag-box`): the box
+/// on top of the well's point is what the pointer carries, not something covering the well.
+#[test]
+fn drag_onto_a_target_the_source_lies_over_is_not_covered_by_it() {
+    on_page(LIMIT, "drops.html", async |page: &mut Page| {
+        let out = page
+            .ok("drag {\n    source = css(\"#box\")\n    target = css(\"#well\")\n}")
+            .await;
+        let target_hit = detail!(out, StepDetail::Dragged { target_hit, .. } => target_hit);
+        assert!(target_hit.contains("box"), "{target_hit}");
+        page.ok(&expect_text("log: pointerdown@box pointerup@box"))
+            .await;
+    });
+}
+
 #[test]
 fn check_uncheck_click_only_when_needed_and_verify() {
     on_page(LIMIT, "actions.html", async |page: &mut Page| {

@@ -4,6 +4,7 @@
 /// What every step returns: its output, or the failure that ended it.
 pub(crate) type Outcome = Result<crate::StepOutput, crate::StepFailure>;
 
+pub(crate) mod drag;
 pub(crate) mod evidence;
 pub(crate) mod files;
 pub(crate) mod keyboard;

@@ -1,4 +1,5 @@
-//! Pointer steps: click, hover, focus, double/context click, check/uncheck, drag, wheel. Each
+//! Pointer steps: click, hover, focus, double/context click, check/uncheck, wheel (drag is
+//! `drag.rs`). Each
 //! waits for an actionable target — for those that press or rest the pointer on it, one that
 //! is on top at the action point (`target.rs`) — then dispatches real input exactly once.
 
@@ -8,7 +9,7 @@ use crate::web::context::{detail, WebContext};
 use crate::web::input::{self, Button, Point};
 use crate::web::target::{self, describe, Aim, Needs};
 use crate::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{DragEdge, Modifier, PointerOptions, Target};
+use a3s_test_lang::ir::{Modifier, PointerOptions, Target};
 use serde_json::{json, Value};
 
 /// `click`, `double_click` (`count` 2) and `context_click` (the right button); `pointer` may
@@ -44,8 +45,8 @@ pub(crate) async fn hover(
 ) -> Outcome {
     let tab = ctx.tab()?;
     let aim = Aim {
-        edge: None,
         position: pointer.position,
+        ..Aim::default()
     };
     let reached = target::wait_actionable_at(tab, target, Needs::POINT, aim, env).await?;
     // The modifier keys go down before the move and up after it, as for a click.
@@ -144,31 +145,6 @@ pub(crate) async fn set_checked(
         changed: true,
         verified: None,
         hit,
-    }))
-}
-
-/// `drag { source target edge }` with real pointer events: released at the target's centre, or
-/// just inside `edge` of it.
-pub(crate) async fn drag(
-    ctx: &mut WebContext,
-    source: &Target,
-    destination: &Target,
-    edge: Option<DragEdge>,
-    env: &StepEnv<'_>,
-) -> Outcome {
-    let tab = ctx.tab()?;
-    let from = target::wait_actionable(tab, source, Needs::POINT, env).await?;
-    let aim = Aim {
-        edge,
-        position: None,
-    };
-    let to = target::wait_actionable_at(tab, destination, Needs::POINT, aim, env).await?;
-    input::drag(tab, from.point, to.point, env.deadline).await?;
-    Ok(detail(StepDetail::Dragged {
-        source: from.element,
-        target: to.element,
-        source_hit: from.hit,
-        target_hit: to.hit,
     }))
 }
 

@@ -4,6 +4,7 @@
 
 use super::outline::Line;
 use super::{text, Change, Form, ViewRequest};
+use a3s_test_driver::{Cut, PageSnapshot, MAX_CONTROLS};
 use serde::Serialize;
 
 /// Bytes kept back for the header, the marker and the `next` hint, besides the URL: the JSON
@@ -143,5 +144,65 @@ impl<T> Fit<T> {
              --max-bytes or --full (Test Kit pages: inspect)",
             self.cut, self.cut_refs, self.budget,
         ))
+    }
+}
+
+/// What the cut marker says of a snapshot that holds less than the page has, one note per true
+/// reason (`Cut`): the ref cap, or controls that could not be read within the command bound. A
+/// snapshot marked truncated without a reason is said to be at the cap.
+pub(super) fn cut_notes(snapshot: &PageSnapshot) -> Vec<String> {
+    let cap = || {
+        format!(
+            "the page has more controls or text than one observation holds (at most \
+             {MAX_CONTROLS} refs); act through semantic targets such as role(\"button\", \"Save\") \
+             for the rest"
+        )
+    };
+    let mut notes: Vec<String> = snapshot
+        .cut
+        .iter()
+        .map(|cut| match cut {
+            Cut::Cap => cap(),
+            Cut::TimeBound { unread } => format!(
+                "{unread} controls found on the page could not be read within the command bound \
+                 and are not listed; observe again, or act through semantic targets"
+            ),
+        })
+        .collect();
+    if notes.is_empty() && snapshot.truncated {
+        notes.push(cap());
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot(cut: Vec<Cut>) -> PageSnapshot {
+        PageSnapshot {
+            url: "u".into(),
+            loader_id: "L".into(),
+            controls: Vec::new(),
+            texts: Vec::new(),
+            truncated: !cut.is_empty(),
+            cut,
+        }
+    }
+
+    #[test]
+    fn the_cut_marker_names_the_true_reason() {
+        let cap = cut_notes(&snapshot(vec![Cut::Cap]));
+        assert_eq!(cap.len(), 1);
+        assert!(cap[0].contains("at most 500 refs"), "{cap:?}");
+        // Controls that missed the command bound are not blamed on the cap.
+        let late = cut_notes(&snapshot(vec![Cut::TimeBound { unread: 173 }]));
+        assert_eq!(late.len(), 1);
+        assert!(late[0].starts_with("173 controls"), "{late:?}");
+        assert!(late[0].contains("command bound"), "{late:?}");
+        assert!(!late[0].contains("at most"), "{late:?}");
+        let both = cut_notes(&snapshot(vec![Cut::Cap, Cut::TimeBound { unread: 2 }]));
+        assert_eq!(both.len(), 2);
+        assert!(cut_notes(&snapshot(Vec::new())).is_empty());
     }
 }

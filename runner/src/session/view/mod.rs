@@ -346,13 +346,7 @@ impl ViewState {
                 view.lines = fit.items;
             }
         }
-        if snapshot.truncated {
-            notes.push(format!(
-                "the page has more controls or text than one observation holds (at most {} \
-                 refs); act through semantic targets such as role(\"button\", \"Save\") for the rest",
-                a3s_test_driver::MAX_CONTROLS
-            ));
-        }
+        notes.extend(budget::cut_notes(snapshot));
         if !notes.is_empty() {
             view.truncated = true;
             view.truncation = Some(notes.join("; "));
@@ -426,6 +420,7 @@ mod tests {
             controls,
             texts,
             truncated: false,
+            cut: Vec::new(),
         }
     }
 

@@ -212,6 +212,7 @@ mod tests {
                 text("after", 2),
             ],
             truncated: false,
+            cut: Vec::new(),
         };
         let refs = super::super::super::observation::refs_of(&snapshot);
         let lines = build(&snapshot, &refs);
