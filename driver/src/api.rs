@@ -288,17 +288,13 @@ pub trait SurfaceContext: Send + 'static {
 
     /// Load a saved sign-in state (`storage_state`) into this fresh context, before its first
     /// step. A driver without cookies or storage refuses it (`test.driver.web.unsupported`).
+    /// Required, not defaulted: a context that wraps others (one per surface) must pass it on,
+    /// and a default would let it refuse silently instead.
     fn load_storage_state(
         &mut self,
         state: &crate::storage_state::StorageState,
         deadline: Instant,
-    ) -> impl Future<Output = Result<(), StepFailure>> + Send {
-        let _ = (state, deadline);
-        std::future::ready(Err(StepFailure::new(
-            FailureCode::Unsupported,
-            "this driver cannot load a storage state",
-        )))
-    }
+    ) -> impl Future<Output = Result<(), StepFailure>> + Send;
 
     /// Close the context.
     fn close(self) -> impl Future<Output = Result<(), DriverError>> + Send;

@@ -10,6 +10,7 @@
 
 use crate::executor::{capability_failure, surface_name, DriverLauncher};
 use crate::result::FailureRecord;
+use a3s_test_driver::storage_state::StorageState;
 use a3s_test_driver::{
     Capabilities, ConditionSample, ContextOptions, DriverError, FailureCode, FailureEvidence,
     StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
@@ -186,6 +187,17 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.capture_failure_evidence(dir, deadline).await,
             Contexts::Tui(c) => c.capture_failure_evidence(dir, deadline).await,
+        }
+    }
+
+    async fn load_storage_state(
+        &mut self,
+        state: &StorageState,
+        deadline: Instant,
+    ) -> Result<(), StepFailure> {
+        match self {
+            Contexts::Web(c) => c.load_storage_state(state, deadline).await,
+            Contexts::Tui(c) => c.load_storage_state(state, deadline).await,
         }
     }
 

@@ -183,6 +183,16 @@ impl SurfaceContext for FakeContext {
             missing: Vec::new(),
         }
     }
+    async fn load_storage_state(
+        &mut self,
+        _: &a3s_test_driver::storage_state::StorageState,
+        _: tokio::time::Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            a3s_test_driver::FailureCode::Unsupported,
+            "the fake has no storage",
+        ))
+    }
     async fn close(self) -> Result<(), DriverError> {
         self.counters.open.fetch_sub(1, Ordering::SeqCst);
         self.counters.closed.fetch_add(1, Ordering::SeqCst);

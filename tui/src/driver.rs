@@ -497,6 +497,19 @@ impl SurfaceContext for TuiContext {
         evidence
     }
 
+    /// A terminal has no cookies or storage: a `storage_state` on a terminal scenario is
+    /// refused, never ignored.
+    async fn load_storage_state(
+        &mut self,
+        _state: &a3s_test_driver::storage_state::StorageState,
+        _deadline: tokio::time::Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            a3s_test_driver::FailureCode::Unsupported,
+            "a terminal has no cookies or storage to load a storage state into",
+        ))
+    }
+
     async fn close(self) -> Result<(), DriverError> {
         let terminal = self.terminal;
         tokio::task::spawn_blocking(move || terminal.kill())

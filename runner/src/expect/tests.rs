@@ -94,6 +94,16 @@ impl SurfaceContext for Scripted {
         a3s_test_driver::FailureEvidence::default()
     }
 
+    async fn load_storage_state(
+        &mut self,
+        _: &a3s_test_driver::storage_state::StorageState,
+        _: tokio::time::Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            a3s_test_driver::FailureCode::Unsupported,
+            "the fake has no storage",
+        ))
+    }
     async fn close(self) -> Result<(), DriverError> {
         Ok(())
     }
