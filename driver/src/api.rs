@@ -157,6 +157,31 @@ pub struct FailureEvidence {
     pub missing: Vec<MissingEvidence>,
 }
 
+impl FailureEvidence {
+    /// The kinds a failure capture takes, in the order files and missing entries are listed.
+    pub const KINDS: [EvidenceKind; 4] = [
+        EvidenceKind::Screenshot,
+        EvidenceKind::Accessibility,
+        EvidenceKind::Console,
+        EvidenceKind::PageErrors,
+    ];
+
+    /// A capture that got nothing, every kind missing for one `reason` (the failure folder could
+    /// not be made, the capture overran its bound).
+    pub fn all_missing(reason: &str) -> FailureEvidence {
+        FailureEvidence {
+            files: Vec::new(),
+            missing: Self::KINDS
+                .into_iter()
+                .map(|kind| MissingEvidence {
+                    kind,
+                    reason: reason.to_string(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A step that failed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepFailure {

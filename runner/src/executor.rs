@@ -52,7 +52,7 @@ use crate::skip::SkipRecord;
 use crate::step::{self, StepFailed};
 use crate::verdict::{self, Failures};
 use a3s_test_driver::{
-    Capabilities, ContextOptions, DriverError, EvidenceKind, FailureClass, FailureCode,
+    Capabilities, ContextOptions, DriverError, FailureClass, FailureCode, FailureEvidence,
     MissingEvidence, ProcessVars, StepEnv, SurfaceContext, SurfaceDriver,
 };
 use a3s_test_lang::ir::{Action, Hook, Scenario};
@@ -824,28 +824,12 @@ async fn capture_evidence<D: SurfaceDriver>(
         FailureDir::Soft(n) => artifacts.named_failure_dir(dir, &format!("soft-failure-{n}")),
         FailureDir::Hook => artifacts.named_failure_dir(dir, "after-each-failure"),
     };
-    let failure_dir = match made {
-        Ok(dir) => dir,
+    let captured = match made {
+        Ok(dir) => step::capture_failure_evidence(ctx, &dir, shared.config.cleanup_bound).await,
         Err(e) => {
-            let reason = format!("the failure folder could not be created: {e}");
-            let kinds = [
-                EvidenceKind::Screenshot,
-                EvidenceKind::Accessibility,
-                EvidenceKind::Console,
-                EvidenceKind::PageErrors,
-            ];
-            let missing = kinds
-                .into_iter()
-                .map(|kind| MissingEvidence {
-                    kind,
-                    reason: reason.clone(),
-                })
-                .collect();
-            return (Vec::new(), missing);
+            FailureEvidence::all_missing(&format!("the failure folder could not be created: {e}"))
         }
     };
-    let captured =
-        step::capture_failure_evidence(ctx, &failure_dir, shared.config.cleanup_bound).await;
     let files = captured.files.iter().map(EvidenceRecord::from).collect();
     (files, captured.missing)
 }

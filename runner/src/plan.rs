@@ -331,7 +331,8 @@ mod tests {
         }
     }
 
-    fn file(suite: &str, scenarios: Vec<Scenario>) -> AdmittedFile {
+    /// One admitted suite file of `scenarios` (the other test modules build theirs with it).
+    pub(super) fn file(suite: &str, scenarios: Vec<Scenario>) -> AdmittedFile {
         AdmittedFile {
             source: Arc::new(SourceFile {
                 path: PathBuf::from(format!("{suite}.acl")),
@@ -450,9 +451,8 @@ mod tests {
 mod organisation_tests {
     //! Selection by `--grep`/`--grep-invert`/`--exclude-tag`, `only`, and dependencies pulled in.
     use super::*;
-    use a3s_test_lang::ir::{Action, Dependency, Step, Suite, Surface};
+    use a3s_test_lang::ir::{Action, Dependency, Step, Surface};
     use a3s_test_lang::Span;
-    use std::path::PathBuf;
 
     fn scenario(id: &str, tags: &[&str], deps: &[&str], only: bool) -> Scenario {
         let organisation = a3s_test_lang::ir::Organisation {
@@ -499,21 +499,9 @@ mod organisation_tests {
             scenario("checkout", &["slow"], &["cart"], false),
             scenario("about", &["smoke"], &[], false),
         ];
-        vec![AdmittedFile {
-            source: Arc::new(SourceFile {
-                path: PathBuf::from("shop.acl"),
-                text: Arc::from(""),
-            }),
-            suite: Suite {
-                id: "shop".into(),
-                version: 1,
-                base_url: None,
-                scenarios,
-                span: Span::new(0, 0),
-                storage_state: Some(StatePath(".a3s-test/auth.json".into())),
-            },
-            warnings: vec![],
-        }]
+        let mut shop = super::tests::file("shop", scenarios);
+        shop.suite.storage_state = Some(StatePath(".a3s-test/auth.json".into()));
+        vec![shop]
     }
 
     /// `id` (with `+` when pulled in as a dependency), in plan order.
@@ -654,10 +642,10 @@ mod organisation_tests {
 #[cfg(test)]
 mod across_suites_tests {
     //! `depends_on = ["auth/sign-in"]`: checked by the planner, pulled in across files.
+    use super::tests::file;
     use super::*;
-    use a3s_test_lang::ir::{Dependency, Organisation, Suite, Surface};
+    use a3s_test_lang::ir::{Dependency, Organisation, Surface};
     use a3s_test_lang::Span;
-    use std::path::PathBuf;
 
     fn scenario(id: &str, deps: &[(&str, &str)]) -> Scenario {
         Scenario {
@@ -682,24 +670,6 @@ mod across_suites_tests {
                     .collect(),
                 ..Default::default()
             },
-        }
-    }
-
-    fn file(suite: &str, scenarios: Vec<Scenario>) -> AdmittedFile {
-        AdmittedFile {
-            source: Arc::new(SourceFile {
-                path: PathBuf::from(format!("{suite}.acl")),
-                text: Arc::from(""),
-            }),
-            suite: Suite {
-                id: suite.into(),
-                version: 1,
-                base_url: None,
-                scenarios,
-                span: Span::new(0, 0),
-                storage_state: None,
-            },
-            warnings: vec![],
         }
     }
 

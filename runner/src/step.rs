@@ -10,8 +10,7 @@
 use crate::cancel::CancelToken;
 use crate::expect;
 use a3s_test_driver::{
-    EvidenceKind, FailureCode, FailureEvidence, MissingEvidence, StepEnv, StepFailure, StepOutput,
-    SurfaceContext,
+    FailureCode, FailureEvidence, StepEnv, StepFailure, StepOutput, SurfaceContext,
 };
 use a3s_test_lang::ir::{Action, Step, WaitCondition};
 use std::time::Duration;
@@ -115,16 +114,10 @@ pub async fn capture_failure_evidence<C: SurfaceContext>(
     .await
     {
         Ok(evidence) => evidence,
-        Err(_) => FailureEvidence {
-            files: Vec::new(),
-            missing: vec![MissingEvidence {
-                kind: EvidenceKind::Screenshot,
-                reason: format!(
-                    "the failure capture did not finish within {} ms; the failure folder may \
-                     hold part of it",
-                    bound.as_millis()
-                ),
-            }],
-        },
+        Err(_) => FailureEvidence::all_missing(&format!(
+            "the failure capture did not finish within {} ms; the failure folder may hold part \
+             of it",
+            bound.as_millis()
+        )),
     }
 }

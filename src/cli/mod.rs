@@ -56,9 +56,15 @@ enum Command {
 }
 
 /// True when this process runs in CI: `CI` is set to anything but empty, `0` or `false` (the
-/// convention CI services follow). It turns off reusing a dev server nobody started.
+/// convention CI services follow). It forbids `only = true` and turns off reusing a dev server
+/// nobody started.
 pub fn in_ci() -> bool {
-    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+    is_ci(std::env::var_os("CI").as_deref())
+}
+
+/// The one reading of a `CI` value (see [`in_ci`]).
+pub fn is_ci(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
 
 /// Parse arguments and run the chosen command; the return value is the process exit code.

@@ -67,15 +67,15 @@ fn compile(flag: &str, pattern: Option<&str>) -> Result<Option<regex::Regex>, Ex
 impl SelectionArgs {
     /// True when `only = true` is refused: `--forbid-only`, or `CI` set without
     /// `--no-forbid-only`.
-    fn forbids_only(&self, ci: Option<&std::ffi::OsStr>) -> bool {
-        self.forbid_only || (!self.no_forbid_only && ci.is_some_and(|v| !v.is_empty()))
+    fn forbids_only(&self, in_ci: bool) -> bool {
+        self.forbid_only || (!self.no_forbid_only && in_ci)
     }
 
     /// Compile the expressions and apply the `only` guard to the admitted suites.
     pub fn refine(&self, admitted: &[AdmittedFile]) -> Result<Refinement, ExitCode> {
         let grep = compile("--grep", self.grep.as_deref())?;
         let grep_invert = compile("--grep-invert", self.grep_invert.as_deref())?;
-        if self.forbids_only(std::env::var_os("CI").as_deref()) {
+        if self.forbids_only(crate::cli::in_ci()) {
             let only = a3s_test_runner::plan::only_annotated(admitted);
             if !only.is_empty() {
                 let ids: Vec<String> = only.iter().map(ToString::to_string).collect();
@@ -112,7 +112,7 @@ mod tests {
                 no_forbid_only,
                 ..Default::default()
             }
-            .forbids_only(ci.map(OsStr::new))
+            .forbids_only(crate::cli::is_ci(ci.map(OsStr::new)))
         };
         assert!(!on(false, false, None));
         assert!(on(false, false, Some("true")));

@@ -70,6 +70,21 @@ pub struct Cell {
     pub style: Style,
 }
 
+/// The runs of one row: each a range of cells that share one style, in order. Every rendering
+/// of styles (the SVG screenshot, the styled text) walks a row this way.
+pub fn style_runs(cells: &[Cell]) -> impl Iterator<Item = (std::ops::Range<usize>, Style)> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        let style = cells.get(start)?.style;
+        let end = (start..cells.len())
+            .find(|&i| cells[i].style != style)
+            .unwrap_or(cells.len());
+        let run = start..end;
+        start = end;
+        Some((run, style))
+    })
+}
+
 /// The cursor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Cursor {

@@ -5,7 +5,7 @@
 //! per run of cells whose style is not plain, `row:first-last attributes "text"` (columns from 1,
 //! the text quoted with Rust's escapes).
 
-use crate::screen::{Colour, Screen, Style};
+use crate::screen::{style_runs, Colour, Screen, Style};
 use std::fmt::Write as _;
 
 fn colour(name: &str, colour: Colour) -> Option<String> {
@@ -66,12 +66,8 @@ impl Screen {
         }
         let mut runs = String::new();
         for (r, cells) in self.rows.iter().enumerate() {
-            let mut start = 0;
-            while start < cells.len() {
-                let style = cells[start].style;
-                let end = (start..cells.len())
-                    .find(|&i| cells[i].style != style)
-                    .unwrap_or(cells.len());
+            for (run, style) in style_runs(cells) {
+                let (start, end) = (run.start, run.end);
                 if style != Style::PLAIN {
                     let text: String = cells[start..end].iter().map(|c| c.text.as_str()).collect();
                     let _ = writeln!(
@@ -84,7 +80,6 @@ impl Screen {
                         text
                     );
                 }
-                start = end;
             }
         }
         if !runs.is_empty() {

@@ -4,7 +4,7 @@
 //! as escaped character data (`&`, `<`, `>`, quotes escaped; control and non-XML characters
 //! replaced), so a program's output can never inject markup into a report that shows it inline.
 
-use crate::screen::{Colour, Screen, Style};
+use crate::screen::{style_runs, Colour, Screen, Style};
 use alacritty_terminal::vte::ansi::Rgb;
 use std::fmt::Write as _;
 
@@ -117,12 +117,8 @@ pub fn render(screen: &Screen) -> String {
     for (r, cells) in screen.rows.iter().enumerate() {
         let y = r as u32 * CELL_HEIGHT;
         // Runs of cells with one style: one background rectangle and one text element each.
-        let mut start = 0;
-        while start < cells.len() {
-            let style = cells[start].style;
-            let end = (start..cells.len())
-                .find(|&i| cells[i].style != style)
-                .unwrap_or(cells.len());
+        for (run, style) in style_runs(cells) {
+            let (start, end) = (run.start, run.end);
             let (fg, bg) = drawn(&style);
             let x = start as u32 * CELL_WIDTH;
             let run_width = (end - start) as u32 * CELL_WIDTH;
@@ -162,7 +158,6 @@ pub fn render(screen: &Screen) -> String {
                 escape_into(&mut out, &text);
                 out.push_str("</text>\n");
             }
-            start = end;
         }
     }
     let cursor = screen.cursor;

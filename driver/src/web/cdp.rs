@@ -246,7 +246,7 @@ impl Cdp {
                 }))),
                 Err(_) if scenario_limited => Err(StepFailure::new(
                     FailureCode::Timeout,
-                    format!("the scenario deadline passed while waiting for {method}"),
+                    format!("{DEADLINE_PASSED}{method}"),
                 )),
                 Err(_) => Err(StepFailure::new(
                     FailureCode::CommandTimeout,
@@ -265,6 +265,20 @@ impl Cdp {
         }
         result
     }
+}
+
+/// How a command whose caller's deadline passed before its own bound fails (with the method
+/// after it); [`waited_for`] reads the method back.
+const DEADLINE_PASSED: &str = "the scenario deadline passed while waiting for ";
+
+/// The CDP method a failure was still waiting for when its caller's deadline passed, for a
+/// caller whose deadline is not the scenario's (a context's preparation bound) to say so in its
+/// own terms.
+pub(crate) fn waited_for(failure: &StepFailure) -> Option<&str> {
+    if failure.code != FailureCode::Timeout {
+        return None;
+    }
+    failure.message.strip_prefix(DEADLINE_PASSED)
 }
 
 /// The environment variable that makes every CDP command print its round-trip time to stderr

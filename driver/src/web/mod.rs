@@ -432,11 +432,7 @@ fn context_error(f: crate::StepFailure) -> DriverError {
     if f.code != FailureCode::Timeout {
         return DriverError::new(f.code, f.message);
     }
-    let command = f
-        .message
-        .rsplit("waiting for ")
-        .next()
-        .unwrap_or("a browser command");
+    let command = cdp::waited_for(&f).unwrap_or("a browser command");
     DriverError::new(
         FailureCode::CommandTimeout,
         format!(

@@ -264,16 +264,7 @@ pub(crate) async fn failure_evidence(
         .flatten()
         .collect();
     // Missing evidence in the same order as the files.
-    missing.sort_by_key(|m| {
-        [
-            EvidenceKind::Screenshot,
-            EvidenceKind::Accessibility,
-            EvidenceKind::Console,
-            EvidenceKind::PageErrors,
-        ]
-        .iter()
-        .position(|k| *k == m.kind)
-    });
+    missing.sort_by_key(|m| FailureEvidence::KINDS.iter().position(|k| *k == m.kind));
     FailureEvidence { files, missing }
 }
 
