@@ -86,9 +86,10 @@ struct App {
 }
 
 impl App {
-    /// `a3s-test args…` in the app's folder; the raw run.
+    /// `a3s-test args…` in the app's folder; the raw run. It runs as on the developer's machine
+    /// beside `dev` (`CI` off): the regression run reuses the dev server `dev` started.
     fn run(&self, args: &[&str]) -> Run {
-        run_with_env(&self.dir, args, &[("PATH", &self.path)])
+        run_with_env(&self.dir, args, &[("PATH", &self.path), ("CI", "false")])
     }
 
     /// `a3s-test args…`, which must exit 0; its stdout.

@@ -28,9 +28,13 @@ enum Moment {
 }
 
 /// A project whose dev server ignores SIGTERM and has a worker of its own (a grandchild of the
-/// run); it is "ready" at once: the fixture server answers its URL.
-fn project(url: &str) -> String {
-    dev_server_project(url, &["sh", "-c", "trap '' TERM; sleep 600 & wait"])
+/// run): Python's HTTP server on a free port of its own, so every run starts it and waits for it
+/// (a URL that already answers would be reused, and nothing of the dev server would be owned).
+fn project() -> String {
+    let port = crate::harness::free_port();
+    let serve =
+        format!("trap '' TERM; sleep 600 & exec python3 -m http.server {port} --bind 127.0.0.1");
+    dev_server_project(&format!("http://127.0.0.1:{port}"), &["sh", "-c", &serve])
 }
 
 #[test]
@@ -39,7 +43,7 @@ fn kill_9_of_run_at_any_moment_leaves_nothing_and_the_next_start_removes_the_pro
     let work = workdir(&[
         ("hold.acl", HOLD),
         ("quick.acl", QUICK),
-        (".a3s-test/project.acl", &project(&server.base_url)),
+        (".a3s-test/project.acl", &project()),
     ]);
     let moments = [Moment::AtOnce, Moment::BrowserStarting, Moment::MidScenario];
     let mut profiles = Vec::new();
