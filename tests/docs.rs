@@ -204,7 +204,7 @@ fn the_deployment_checklist_names_files_that_exist() {
     let prefixes = [
         "tests/",
         "testkit/src/",
-        "driver/tests/",
+        "web/tests/",
         "ledger/tests/",
         "examples/",
     ];

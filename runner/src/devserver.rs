@@ -4,7 +4,7 @@
 //! owns (led by a small watchdog, see below), with stdin closed and its output appended to
 //! `dev-server.log` in the run's artifact root. Readiness is an HTTP answer (any status) from
 //! `url`, polled until the startup deadline; each probe is one hyper request bounded by
-//! [`PROBE_BOUND`] (`a3s_test_driver::web::http`). A server that exits before answering fails
+//! [`PROBE_BOUND`] (`a3s_test_driver::http`). A server that exits before answering fails
 //! at once with its exit status. Stopping sends SIGTERM to the whole group, waits a bounded time
 //! for the leader, then SIGKILLs the group (stragglers included) and reaps the leader. If this
 //! process dies first (even by SIGKILL), the leader gets SIGTERM and a watchdog in the group
@@ -14,8 +14,8 @@
 //! use `a3s-test serve …` without the binary being on `PATH`.
 
 use a3s_test_driver::child::{self, ExitWatch, Group, GroupWatchdog, OnOwnerDeath};
+use a3s_test_driver::http;
 use a3s_test_driver::process;
-use a3s_test_driver::web::http;
 use a3s_test_fsroot::{Access, Dir, SHARED};
 use std::process::Command;
 use std::process::Stdio;

@@ -2,12 +2,12 @@
 //! the candidate whose criteria hold passes, the one whose finding text is absent fails with the
 //! assertion's code, and the browser the proof borrowed is still usable afterwards.
 
-use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{ContextOptions, SurfaceContext, SurfaceDriver};
 use a3s_test_ledger::verification::{LocatorKind, TargetResolution};
 use a3s_test_ledger::Finding;
 use a3s_test_runner::repair::{candidate, proof};
 use a3s_test_runner::session::file::Policy;
+use a3s_test_web::{LaunchOptions, WebDriver};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

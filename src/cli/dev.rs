@@ -24,7 +24,7 @@ use crate::ops::dev::{
 use crate::ops::repair_drain::{self, DrainParams};
 use crate::ops::session::{abort, turn, AbortParams};
 use crate::ops::Context;
-use a3s_test_driver::web::http;
+use a3s_test_driver::http;
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_ledger::{Event, FindingId, Ledger, SessionId};
 use a3s_test_runner::cancel::CancelToken;

@@ -422,7 +422,7 @@ fn launcher(args: &RunArgs, project: Option<&ProjectConfig>) -> WebLauncher {
         .browser
         .clone()
         .or_else(|| {
-            std::env::var_os(a3s_test_driver::web::BROWSER_ENV)
+            std::env::var_os(a3s_test_web::BROWSER_ENV)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         })

@@ -285,7 +285,7 @@ mod tests {
         let get = |path: &str| {
             let url = url::Url::parse(&format!("http://{addr}{path}")).unwrap();
             async move {
-                a3s_test_driver::web::http::get(&url, Duration::from_secs(10), 1024)
+                a3s_test_driver::http::get(&url, Duration::from_secs(10), 1024)
                     .await
                     .unwrap()
             }
@@ -354,7 +354,7 @@ mod tests {
         tokio::time::sleep(LIMIT * 4).await;
 
         let url = url::Url::parse(&format!("http://{addr}/")).unwrap();
-        let other = a3s_test_driver::web::http::get(&url, Duration::from_secs(10), 1024)
+        let other = a3s_test_driver::http::get(&url, Duration::from_secs(10), 1024)
             .await
             .unwrap();
         assert_eq!(other.status, 200, "other clients are still served");

@@ -3,9 +3,9 @@
 //! Capabilities come from the driver's static list (`web::capabilities`), so the runner's capability gate works
 //! before (and without) a browser.
 
-use a3s_test_driver::web::{LaunchOptions, WebDriver};
 use a3s_test_driver::{Capabilities, DriverError};
 use a3s_test_runner::executor::DriverLauncher;
+use a3s_test_web::{LaunchOptions, WebDriver};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -24,7 +24,7 @@ impl DriverLauncher for WebLauncher {
     type Driver = WebDriver;
 
     fn capabilities(&self) -> Capabilities {
-        a3s_test_driver::web::capabilities()
+        a3s_test_web::capabilities()
     }
 
     async fn launch(self, timeout: Duration) -> Result<WebDriver, DriverError> {
@@ -57,7 +57,7 @@ impl DriverLauncher for SessionLauncher {
     type Driver = WebDriver;
 
     fn capabilities(&self) -> Capabilities {
-        a3s_test_driver::web::capabilities()
+        a3s_test_web::capabilities()
     }
 
     async fn launch(self, timeout: Duration) -> Result<WebDriver, DriverError> {

@@ -660,7 +660,7 @@ pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionErro
 /// JSON Schema of the statement and typed-action forms (the action's schema is derived from
 /// [`Action`], the type `test_act` deserializes).
 pub fn schema() -> Value {
-    let step_kinds: Vec<&str> = a3s_test_driver::web::WEB_STEPS
+    let step_kinds: Vec<&str> = a3s_test_web::WEB_STEPS
         .iter()
         .filter(|k| !a3s_test_lang::ir::TERMINAL_ONLY_STEPS.contains(k))
         .map(|k| k.name())

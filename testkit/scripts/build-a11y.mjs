@@ -1,4 +1,4 @@
-// Writes driver/src/web/a11y.generated.js from src/a11y (run after changing the module).
+// Writes web/src/a11y.generated.js from src/a11y (run after changing the module).
 import { writeFile } from "node:fs/promises";
 import { bundleA11y, GENERATED_PATH } from "./a11y-bundle.mjs";
 

@@ -329,7 +329,7 @@ fn a_terminated_supervisor_closes_the_browser_first() {
         crate::common::wait_until(Duration::from_secs(20), || !supervisor.is_alive()),
         "the supervisor {pid} outlived SIGTERM"
     );
-    let browser = a3s_test_driver::web::live_group_members(groups.1);
+    let browser = a3s_test_web::live_group_members(groups.1);
     assert!(
         browser.is_empty(),
         "browser processes {browser:?} of group {} outlived their supervisor",

@@ -46,10 +46,7 @@ fn a_page_of_twenty_thousand_elements_is_observed_within_bounds() {
 
     let obs = turn(d, "big", &["observe"]);
     let count = obs["ref_count"].as_u64().unwrap() as usize;
-    assert!(
-        count > 0 && count <= a3s_test_driver::web::MAX_CONTROLS,
-        "{count}"
-    );
+    assert!(count > 0 && count <= a3s_test_web::MAX_CONTROLS, "{count}");
     assert_eq!(obs["truncated"], true, "{}", obs["truncation"]);
     assert!(obs["truncation"]
         .as_str()
@@ -152,7 +149,7 @@ fn an_unchanged_page_of_twenty_thousand_elements_gives_the_same_view_every_time(
         let obs = turn(d, "large", &["observe", "--full"]);
         assert_eq!(
             obs["ref_count"].as_u64(),
-            Some(a3s_test_driver::web::MAX_CONTROLS as u64),
+            Some(a3s_test_web::MAX_CONTROLS as u64),
             "{obs}"
         );
         let marker = obs["truncation"].as_str().unwrap_or_default().to_string();

@@ -175,11 +175,11 @@ pub fn groups(dir: &Path, id: &str) -> (u32, u32) {
 /// Assert both groups have live members (the session is up).
 pub fn assert_alive(groups: (u32, u32)) {
     assert!(
-        !a3s_test_driver::web::live_group_members(groups.0).is_empty(),
+        !a3s_test_web::live_group_members(groups.0).is_empty(),
         "supervisor group"
     );
     assert!(
-        !a3s_test_driver::web::live_group_members(groups.1).is_empty(),
+        !a3s_test_web::live_group_members(groups.1).is_empty(),
         "browser group"
     );
 }
@@ -187,7 +187,7 @@ pub fn assert_alive(groups: (u32, u32)) {
 /// Assert no process of either group is alive (immediately: finish/abort already verified it).
 pub fn assert_gone(groups: (u32, u32)) {
     for g in [groups.0, groups.1] {
-        let alive = a3s_test_driver::web::live_group_members(g);
+        let alive = a3s_test_web::live_group_members(g);
         assert!(
             alive.is_empty(),
             "processes {alive:?} of group {g} survived"
@@ -200,7 +200,7 @@ pub fn wait_gone(groups: (u32, u32), within: Duration) {
     let alive = || -> Vec<u32> {
         [groups.0, groups.1]
             .iter()
-            .flat_map(|g| a3s_test_driver::web::live_group_members(*g))
+            .flat_map(|g| a3s_test_web::live_group_members(*g))
             .collect()
     };
     // The supervisor is not our child: /proc is the only thing to watch.

@@ -309,7 +309,7 @@ fn a_batch_sent_in_chromium_reaches_the_ledger_and_the_endpoint_with_nothing_los
     let groups = session.groups();
     drop(session);
     for g in groups {
-        let alive = a3s_test_driver::web::live_group_members(g);
+        let alive = a3s_test_web::live_group_members(g);
         assert!(
             alive.is_empty(),
             "processes {alive:?} of group {g} survived the abort"

@@ -6,8 +6,8 @@
 //! browser's stderr (with a deadline), and kills that group by its pgid when done.
 
 use crate::harness::{free_port, run, run_served, workdir, FixtureServer, RUN_BOUND};
-use a3s_test_driver::web::{BASE_FLAGS, DEFAULT_BROWSER};
 use a3s_test_runner::process_tree::{descendants, ProcessInfo};
+use a3s_test_web::{BASE_FLAGS, DEFAULT_BROWSER};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;

@@ -7,9 +7,9 @@
 //! the screenshot is kept at `$CARGO_TARGET_TMPDIR/html-report.png` for a person to look at.
 
 use crate::harness::{repo, run_once};
-use a3s_test_driver::web::{LaunchOptions, WebDriver};
-use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver, WebContext};
+use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver};
 use a3s_test_lang::ir::{Action, EvidencePath, KeyChord, Step, Target};
+use a3s_test_web::{LaunchOptions, WebContext, WebDriver};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -23,7 +23,7 @@ use crate::size::TerminalSize;
 use crate::terminal::{Terminal, TerminalOptions};
 use crate::wait::Condition;
 use crate::ProgramSpec;
-use a3s_test_driver::web::save_evidence;
+use a3s_test_driver::save_evidence;
 use a3s_test_driver::{
     Capabilities, ConditionSample, ContextOptions, DriverError, EvidenceKind, FailureCode,
     FailureEvidence, MissingEvidence, StepEnv, StepFailure, StepOutput, SurfaceContext,

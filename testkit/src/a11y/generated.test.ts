@@ -1,5 +1,5 @@
 // @vitest-environment node
-//! Fails when `driver/src/web/a11y.generated.js` (committed, included by the Rust driver) is not
+//! Fails when `web/src/a11y.generated.js` (committed, included by the Rust driver) is not
 //! the bundle of this module as it is now: run `npm run build:a11y` and commit the result.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ describe("the driver's a11y bundle", () => {
   it("is the committed file, byte for byte (else run `npm run build:a11y`)", async () => {
     const fresh = await bundleA11y();
     const committed = await readFile(GENERATED_PATH, "utf8");
-    expect(committed === fresh, "driver/src/web/a11y.generated.js is stale: run `npm run build:a11y` in testkit/").toBe(true);
+    expect(committed === fresh, "web/src/a11y.generated.js is stale: run `npm run build:a11y` in testkit/").toBe(true);
   });
   it("defines the functions the resolver destructures, as one local and nothing else", async () => {
     const code = await bundleA11y();

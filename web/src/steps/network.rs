@@ -1,0 +1,175 @@
+//! `network_route`, `network_unroute`, `har` and `trace`.
+
+use super::Outcome;
+use crate::cdp::{next_event, Event, COMMAND_BOUND};
+use crate::context::{detail, with_evidence, WebContext};
+use crate::har::HarRecorder;
+use crate::route::{self, Route};
+use a3s_test_driver::evidence;
+use a3s_test_driver::failure::FailureCode;
+use a3s_test_driver::EvidenceKind;
+use a3s_test_driver::{StepDetail, StepEnv, StepFailure};
+use a3s_test_lang::ir::{CaptureOperation, RouteResponse};
+use serde_json::{json, Value};
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::time::Instant;
+
+/// Trace categories: page timeline, scripting, loading and user timing.
+const TRACE_CATEGORIES: &[&str] = &[
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "v8.execute",
+    "blink.user_timing",
+    "loading",
+    "latencyInfo",
+];
+
+async fn apply_all(ctx: &WebContext, env: &StepEnv<'_>) -> Result<(), StepFailure> {
+    for tab in &ctx.tabs {
+        route::apply_patterns(tab, &ctx.shared, env.deadline).await?;
+    }
+    Ok(())
+}
+
+/// `network_route { pattern body|abort status content_type }`.
+pub(crate) async fn route(
+    ctx: &mut WebContext,
+    pattern: &str,
+    response: &RouteResponse,
+    env: &StepEnv<'_>,
+) -> Outcome {
+    {
+        let mut routes = ctx.shared.routes.lock().expect("routes lock");
+        routes.retain(|r| r.pattern != pattern);
+        routes.push(Route::new(pattern, response.clone()));
+    }
+    apply_all(ctx, env).await?;
+    Ok(detail(StepDetail::Routed {
+        pattern: pattern.to_string(),
+        routes: ctx.shared.routes.lock().expect("routes lock").len(),
+    }))
+}
+
+/// `network_unroute { pattern }` (all routes when no pattern).
+pub(crate) async fn unroute(
+    ctx: &mut WebContext,
+    pattern: Option<&str>,
+    env: &StepEnv<'_>,
+) -> Outcome {
+    let removed = {
+        let mut routes = ctx.shared.routes.lock().expect("routes lock");
+        let before = routes.len();
+        match pattern {
+            Some(p) => routes.retain(|r| r.pattern != p),
+            None => routes.clear(),
+        }
+        before - routes.len()
+    };
+    apply_all(ctx, env).await?;
+    Ok(detail(StepDetail::Unrouted { removed }))
+}
+
+fn not_started(what: &str) -> StepFailure {
+    StepFailure::new(
+        FailureCode::CaptureNotStarted,
+        format!(
+            "no {what} recording is running; start one with `{what} {{ operation = \"start\" }}`"
+        ),
+    )
+}
+
+/// `har { operation }`.
+pub(crate) async fn har(ctx: &mut WebContext, op: &CaptureOperation, env: &StepEnv<'_>) -> Outcome {
+    match op {
+        CaptureOperation::Start => {
+            *ctx.shared.har.lock().expect("har lock") = Some(HarRecorder::default());
+            Ok(detail(StepDetail::HarStarted { recording: true }))
+        }
+        CaptureOperation::Stop { path } => {
+            let target = evidence::prepare(env.artifact_dir, path.as_str())?;
+            let recorder = ctx
+                .shared
+                .har
+                .lock()
+                .expect("har lock")
+                .take()
+                .ok_or_else(|| not_started("har"))?;
+            let doc = recorder.to_har();
+            let bytes = serde_json::to_vec_pretty(&doc).expect("JSON values serialize");
+            let file = evidence::write(&target, EvidenceKind::Har, &bytes)?;
+            let entries = recorder.len();
+            Ok(with_evidence(file, StepDetail::HarWritten { entries }))
+        }
+    }
+}
+
+/// `trace { operation }`: the Tracing domain of the current tab, written as a JSON trace.
+pub(crate) async fn trace(
+    ctx: &mut WebContext,
+    op: &CaptureOperation,
+    env: &StepEnv<'_>,
+) -> Outcome {
+    match op {
+        CaptureOperation::Start => {
+            let tab = ctx.tab()?;
+            let params = json!({
+                "transferMode": "ReportEvents",
+                "traceConfig": { "includedCategories": TRACE_CATEGORIES },
+            });
+            tab.session
+                .call("Tracing.start", params, COMMAND_BOUND, env.deadline)
+                .await?;
+            ctx.tracing = true;
+            Ok(detail(StepDetail::TraceStarted { tracing: true }))
+        }
+        CaptureOperation::Stop { path } => {
+            if !ctx.tracing {
+                return Err(not_started("trace"));
+            }
+            let target = evidence::prepare(env.artifact_dir, path.as_str())?;
+            let tab = ctx.tab()?;
+            let mut events = ctx.cdp.subscribe(
+                Some(&tab.session.id),
+                &["Tracing.dataCollected", "Tracing.tracingComplete"],
+            );
+            tab.session
+                .call("Tracing.end", json!({}), COMMAND_BOUND, env.deadline)
+                .await?;
+            ctx.tracing = false;
+            let trace_events = collect_trace(&mut events, env.deadline).await?;
+            let count = trace_events.len();
+            let doc = json!({ "traceEvents": trace_events });
+            let file = evidence::write(
+                &target,
+                EvidenceKind::Trace,
+                &serde_json::to_vec(&doc).expect("JSON values serialize"),
+            )?;
+            Ok(with_evidence(
+                file,
+                StepDetail::TraceWritten { events: count },
+            ))
+        }
+    }
+}
+
+async fn collect_trace(
+    events: &mut UnboundedReceiver<Event>,
+    deadline: Instant,
+) -> Result<Vec<Value>, StepFailure> {
+    let mut out = Vec::new();
+    loop {
+        let e = next_event(
+            events,
+            deadline,
+            "the connection closed while tracing",
+            "the trace did not complete before the scenario deadline",
+        )
+        .await?;
+        if e.method.as_ref() == "Tracing.tracingComplete" {
+            return Ok(out);
+        }
+        if let Some(values) = e.params.get("value").and_then(Value::as_array) {
+            out.extend(values.iter().cloned());
+        }
+    }
+}
