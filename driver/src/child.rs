@@ -20,7 +20,10 @@
 //! own within ~0.1 s of the browser dying (measured on these machines), so the browser's death
 //! takes its whole group with it. A dev server is arbitrary: its leader gets SIGTERM on owner
 //! death (so it can stop its own workers), and a [`GroupWatchdog`] in its group stops the whole
-//! group even when the leader ignores SIGTERM or its workers are grandchildren.
+//! group even when the leader ignores SIGTERM or its workers are grandchildren. A program on a
+//! pseudoterminal leads a session of its own, so it cannot join a watchdog's group; a
+//! [`GroupGuard`] started before it is told the group once it exists and kills that group when
+//! the owner dies, unless the owner released it after stopping the group itself.
 //!
 //! Processes are identified by pid *and* start time ([`start_time`], from [`crate::process`]),
 //! never by name, so a recycled pid is never mistaken for one of ours.
@@ -180,6 +183,76 @@ impl GroupWatchdog {
     /// The watchdog's exit (it ends with its group).
     pub fn exit(&self) -> &ExitWatch {
         &self.exit
+    }
+}
+
+/// Ties a process group that leads its own session (a program on a pseudoterminal, which cannot
+/// join a [`GroupWatchdog`]'s group) to its owner. A `sh` started *before* the program blocks on a
+/// pipe only the owner holds: [`GroupGuard::arm`] writes the group's id, and when the owner dies
+/// however it dies the read returns and the guard sends SIGKILL to that group — the program's
+/// workers included, which the parent-death signal (sent to the program alone) never reaches and
+/// which may ignore the terminal's hang-up. The owner's normal stop kills the group itself and
+/// then [`GroupGuard::release`]s the guard, which exits without signalling anything.
+///
+/// A group id is not reused while any member of the group lives (the kernel keeps it), so the
+/// guard's kill reaches the program's group or nothing.
+#[derive(Debug)]
+pub struct GroupGuard {
+    owner_end: Option<std::io::PipeWriter>,
+    exit: ExitWatch,
+}
+
+/// The guard's script: read the group, then wait for the owner's word or its death; a group
+/// that is not a number is never signalled (the owner died before arming it).
+const GUARD: &str = "trap '' INT TERM HUP; read group || exit 0; \
+case $group in ''|*[!0-9]*) exit 0;; esac; read word; \
+[ \"$word\" = released ] || kill -KILL -\"$group\" 2>/dev/null; exit 0";
+
+impl GroupGuard {
+    /// Start a guard in a process group of its own (so a terminal's Ctrl+C to the tool's group
+    /// does not reach it), before the program it will guard.
+    pub fn start() -> io::Result<GroupGuard> {
+        let (reader, writer) = std::io::pipe()?;
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", GUARD])
+            .stdin(reader)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0);
+        // No parent-death signal: it must outlive the owner to do its job.
+        let child = fork_on_spawner(command)?;
+        Ok(GroupGuard {
+            owner_end: Some(writer),
+            exit: ExitWatch::new(child),
+        })
+    }
+
+    /// Name the group to kill if the owner dies.
+    pub fn arm(&mut self, pgid: u32) -> io::Result<()> {
+        use std::io::Write;
+        match &mut self.owner_end {
+            Some(end) => writeln!(end, "{pgid}"),
+            None => Err(io::Error::other("the guard was already released")),
+        }
+    }
+
+    /// The owner stopped the group itself: let the guard exit without signalling, and reap it
+    /// (bounded by `within`).
+    pub fn release(&mut self, within: std::time::Duration) {
+        use std::io::Write;
+        if let Some(mut end) = self.owner_end.take() {
+            let _ = writeln!(end, "released");
+        }
+        let _ = self.exit.wait_blocking(within);
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        // Dropped without a release (the owner's own unwinding): the guard kills the group, as
+        // on the owner's death.
+        self.owner_end.take();
     }
 }
 

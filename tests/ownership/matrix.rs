@@ -1,6 +1,6 @@
 //! The signal × command × trial matrix: each stop signal (SIGKILL, SIGINT, SIGTERM, SIGHUP) sent
 //! at a randomised moment to each long-lived command (`run` on a suite that waits on a page that
-//! never answers, `agent start`, the live supervisor `agent start` leaves behind, and `dev` with
+//! never answers, `run` of a terminal scenario whose program ignores every stop signal, `agent start`, the live supervisor `agent start` leaves behind, and `dev` with
 //! the dev server it starts). After every trial no process of that trial remains within 2 s
 //! (after `agent abort` where the supervisor died), and the command ends the documented way: 130
 //! for a handled stop signal (0 for `dev`, whose normal end is a stop), death by the signal for
@@ -18,8 +18,8 @@
 //!
 //! Trials per cell: `A3S_TEST_MATRIX_TRIALS` for every row; by default the 20 for `run`,
 //! `agent start` and the supervisor (240 trials, each launching a Chromium: about 2.5 minutes on
-//! a 2-core machine with [`CONCURRENCY`] trials at a time) and [`DEV_TRIALS`] for `dev`, whose
-//! trials are the slowest. A lower count gives a quicker, weaker run; `A3S_TEST_MATRIX_ONLY=<name>`
+//! a 2-core machine with [`CONCURRENCY`] trials at a time), 20 for `run tui` (80 quick trials on
+//! a pseudoterminal) and [`DEV_TRIALS`] for `dev`, whose trials are the slowest. A lower count gives a quicker, weaker run; `A3S_TEST_MATRIX_ONLY=<name>`
 //! runs one row (e.g. `dev`) to replay it.
 //!
 //! Adding a command is one line in [`COMMANDS`] and one trial function.
@@ -70,6 +70,11 @@ const COMMANDS: &[Subject] = &[
     Subject {
         name: "run",
         trial: run_trial,
+        trials: 20,
+    },
+    Subject {
+        name: "run tui",
+        trial: run_tui_trial,
         trials: 20,
     },
     Subject {
@@ -271,6 +276,30 @@ fn run_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
     let (status, out) = signalled(run, &tag, trial, Duration::from_secs(3), "run")?;
     let exit = expect_exit(trial, status, &out);
     none_left(&mut tracker, "the signalled run")?;
+    exit
+}
+
+/// A terminal program that ignores every stop signal and has a worker of its own: only the
+/// owner's group kill ends it.
+const STUBBORN_TUI_PROJECT: &str = "project \"p\" {\n  tui {\n    command = [\"sh\", \"-c\", \"trap '' INT TERM HUP; sleep 600 & wait\"]\n  }\n}\n";
+
+/// A terminal scenario that waits a minute for text the program never prints.
+const TUI_HOLD: &str = "suite \"hold\" {\n  scenario \"never\" {\n    surface = \"tui\"\n    timeout_ms = 60000\n    wait \"never\" { text = \"never printed\" }\n  }\n}\n";
+
+/// `run` of a terminal scenario on a stubborn program on its own pseudoterminal, signalled within
+/// the first 2 s (while the program starts, while the scenario waits): the `tui` row of the
+/// ownership matrix.
+fn run_tui_trial(_setup: &Setup, trial: &Trial) -> Result<(), String> {
+    let work = workdir(&[
+        (".a3s-test/project.acl", STUBBORN_TUI_PROJECT),
+        ("hold.acl", TUI_HOLD),
+    ]);
+    let tag = new_tag("matrix-tui");
+    let mut tracker = Tracker::new(&tag);
+    let run = command("run", &["hold.acl"], work.path());
+    let (status, out) = signalled(run, &tag, trial, Duration::from_secs(2), "run tui")?;
+    let exit = expect_exit(trial, status, &out);
+    none_left(&mut tracker, "the signalled terminal run")?;
     exit
 }
 

@@ -9,8 +9,8 @@
 //! [`Group::NewSessionWithTerminal`]: a new session and process group whose controlling terminal
 //! is the slave, given as stdin, stdout and stderr. The parent keeps only the master (close-on-
 //! exec, so no other child inherits it); when the owner dies the program gets SIGKILL from the
-//! kernel, and as the session leader's death hangs up the terminal, its foreground group gets
-//! SIGHUP too.
+//! kernel, and the terminal's `GroupGuard` (`crate::terminal`) kills the rest of its group —
+//! workers that ignore the hang-up included.
 //!
 //! The master is non-blocking: the reader waits for it with `poll`, and input is written with a
 //! deadline, so a program that stops reading its input cannot block the engine forever.

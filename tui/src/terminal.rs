@@ -14,7 +14,7 @@ use crate::keys::{Encode, Key, KeyModes};
 use crate::pty::{self, ProgramSpec};
 use crate::screen::{Emulator, Screen};
 use crate::size::TerminalSize;
-use a3s_test_driver::child::ExitWatch;
+use a3s_test_driver::child::{ExitWatch, GroupGuard};
 use a3s_test_driver::process;
 use rustix::event::{PollFd, PollFlags};
 use std::os::fd::OwnedFd;
@@ -105,7 +105,8 @@ impl Shared {
 /// A program running on a pseudoterminal the engine owns.
 ///
 /// Dropping it stops the program's whole process group and reaps it; so does the owner's death
-/// (the parent-death signal armed in `a3s_test_driver::child`).
+/// (the parent-death signal armed in `a3s_test_driver::child` for the program, and a
+/// [`GroupGuard`] for the rest of its group).
 pub struct Terminal {
     pub(crate) shared: Arc<Shared>,
     master: Arc<OwnedFd>,
@@ -114,6 +115,9 @@ pub struct Terminal {
     options: TerminalOptions,
     /// Dropping this ends the reader thread (its poll sees the pipe close).
     _stop_reader: std::io::PipeWriter,
+    /// Kills the program's whole group if this process dies (the parent-death signal reaches
+    /// the program alone, not its workers); released once [`Terminal`]'s drop stopped it.
+    guard: GroupGuard,
 }
 
 impl std::fmt::Debug for Terminal {
@@ -126,8 +130,11 @@ impl Terminal {
     /// Open a pseudoterminal of `options.size` and start `spec` on it, owned (own session and
     /// group, parent-death signal), with a reader thread feeding the screen.
     pub fn spawn(spec: &ProgramSpec, options: TerminalOptions) -> Result<Terminal, TuiError> {
+        let mut guard = GroupGuard::start().map_err(TuiError::SpawnFailed)?;
         let (master, child) = pty::spawn(spec, options.size)?;
         let pid = child.id();
+        // If arming fails the guard is gone: the program still has its parent-death signal.
+        let _ = guard.arm(pid);
         let exit = ExitWatch::new(child);
         let master = Arc::new(master);
         let shared = Arc::new(Shared {
@@ -162,6 +169,7 @@ impl Terminal {
             pid,
             options,
             _stop_reader: stop_writer,
+            guard,
         };
         // On failure the terminal is dropped here, which stops the program.
         started.map_err(TuiError::SpawnFailed)?;
@@ -288,11 +296,11 @@ impl Terminal {
         crate::svg::render(&self.screen())
     }
 
-    /// Stop the program's whole process group now and wait (bounded) until it is reaped.
+    /// Stop the program's whole process group now — its workers too, even once the program
+    /// itself has exited (the group lives on while any member does) — and wait (bounded) until
+    /// the program is reaped.
     pub fn kill(&self) {
-        if self.exit.status().is_none() {
-            process::kill_group(self.pid);
-        }
+        process::kill_group(self.pid);
         let _ = self.exit.wait_blocking(Duration::from_secs(5));
     }
 }
@@ -300,6 +308,7 @@ impl Terminal {
 impl Drop for Terminal {
     fn drop(&mut self) {
         self.kill();
+        self.guard.release(Duration::from_secs(5));
     }
 }
 
