@@ -12,6 +12,8 @@ need_apt=()
 for program in bc less vim dialog; do
     command -v "$program" >/dev/null || need_apt+=("$program")
 done
+# Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).
+command -v nvim >/dev/null || need_apt+=(neovim)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "setup: installing ${need_apt[*]} (apt)"
     sudo_cmd=""
