@@ -31,6 +31,11 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
+if command -v tree-sitter >/dev/null; then
+    echo "== tree-sitter grammar (CLI): generated parser up to date, corpus, suites"
+    ./scripts/tree-sitter.sh
+fi
+
 echo "== cargo test"
 logged "$logs/cargo-test.log" 2400 cargo test --workspace --quiet
 rust_summary=$(grep -E '^test result:' "$logs/cargo-test.log" | awk '{p+=$4; f+=$6} END {print p+0, f+0}')
