@@ -39,6 +39,11 @@ if [ -f tests/fixtures/axe/package-lock.json ]; then
     (cd tests/fixtures/axe && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+if [ -f editors/vscode/package-lock.json ]; then
+    echo "setup: npm ci (editors/vscode: the VS Code extension's client and vsce)"
+    (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 echo "setup: cargo build"
 cargo build --workspace --quiet
 echo "setup: done — try: cargo run -- run suites/"

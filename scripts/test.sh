@@ -54,5 +54,10 @@ if [ -f examples/react-vite/package.json ]; then
     js_passed=$((js_passed + $(grep -Eo 'Tests +[0-9]+ passed' "$logs/example-test.log" | awk '{s+=$2} END {print s+0}')))
 fi
 
+if [ -f editors/vscode/package.json ]; then
+    echo "== editors/vscode: the extension's client typechecks (strict) and packages into a .vsix"
+    logged "$logs/vscode-test.log" 300 bash -c 'cd editors/vscode && npm run --silent typecheck && npm run --silent package </dev/null'
+fi
+
 read -r rust_passed rust_failed <<<"$rust_summary"
 echo "tests: $((rust_passed + js_passed)) passed, $rust_failed failed"

@@ -2,7 +2,8 @@
 //! admission benchmark's file (1,200 scenarios × 8 steps, ~0.9 MB, ~47k lines), the path a
 //! keystroke takes once the debounce fires — the incremental change applied to the stored text,
 //! then `textDocument/publishDiagnostics` built (admission + conversion to protocol values).
-//! Completion and semantic tokens on the same file are measured beside it.
+//! Completion and semantic tokens on the same file are measured beside it, and the resident
+//! memory of 100 open documents of ~1,000 lines each (read from `/proc/self/status`).
 //!
 //! `cargo bench -p a3s-test-lsp --bench rediagnose` (release profile). Plain `std::time`, as the
 //! `lang` benchmark: a warm-up, then `ITERATIONS` runs on one thread; median and 95th percentile.
@@ -26,6 +27,8 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(ITERATIONS);
+    // First, while the heap is fresh, so freed memory is not reused and the growth is real.
+    memory_of_open_documents();
     let source = suite_gen::suite("bench-1", suite_gen::BENCH_SCENARIOS);
     let lines = source.lines().count();
     println!(
@@ -74,6 +77,38 @@ fn main() {
             black_box(tokens::tokens(text));
         }),
     );
+}
+
+/// Resident memory of this process in KiB (`VmRSS`), 0 where `/proc` does not say.
+fn resident_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// 100 documents of ~1,000 lines opened and diagnosed, as a server does on `didOpen`.
+fn memory_of_open_documents() {
+    let text = suite_gen::suite("mem", 25);
+    let lines = text.lines().count();
+    let before = resident_kib();
+    let mut store = Store::default();
+    for i in 0..100 {
+        let uri = format!("file:///bench/suites/{i}.acl");
+        store.open(&uri, text.clone(), 1);
+        black_box(publish_diagnostics(&store, &uri));
+    }
+    let after = resident_kib();
+    println!(
+        "100 open documents of {lines} lines ({} bytes each): resident memory +{:.1} MiB",
+        text.len(),
+        after.saturating_sub(before) as f64 / 1024.0
+    );
+    drop(store);
 }
 
 fn measure(iterations: usize, mut run: impl FnMut()) -> Vec<Duration> {
