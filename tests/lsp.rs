@@ -108,7 +108,10 @@ fn handshake() -> Vec<u8> {
 }
 
 fn serve(input: &[u8]) -> std::process::Output {
-    let dir = workdir(&[]);
+    serve_in(&workdir(&[]), input)
+}
+
+fn serve_in(dir: &tempfile::TempDir, input: &[u8]) -> std::process::Output {
     output_within(
         Command::new(env!("CARGO_BIN_EXE_a3s-test"))
             .arg("lsp")
@@ -155,4 +158,52 @@ fn a_stream_that_is_not_utf8_or_that_ends_early_stops_the_server_with_a_reason()
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("without `exit`"), "{stderr}");
+}
+
+#[test]
+fn a_suite_may_use_the_groups_of_the_libraries_the_project_includes() {
+    let suite = "suite \"s\" {\n    scenario \"a\" {\n        surface = \"web\"\n        use \"sign-in\" {}\n    }\n}\n";
+    let dir = workdir(&[
+        (".a3s-test/project.acl", "project \"p\" {\n    include = [\"shared/*.acl\"]\n}\n"),
+        ("shared/auth.acl", "library \"auth\" {\n    steps \"sign-in\" {\n        navigate \"login\" { url = \"http://127.0.0.1:4173/login\" }\n    }\n}\n"),
+        ("suites/s.acl", suite),
+    ]);
+    let check = run_in(dir.path(), &["check", "suites/s.acl"]);
+    assert_eq!(check.code, Some(0), "{}{}", check.stdout, check.stderr);
+    let mut input = handshake();
+    input.extend(json_frame(serde_json::json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": "file:///project/suites/s.acl", "languageId": "acl", "version": 1, "text": suite } }
+    })));
+    input.extend(json_frame(serde_json::json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": "file:///project/suites/t.acl", "languageId": "acl", "version": 1, "text": suite.replace("sign-in", "sign-out") } }
+    })));
+    input.extend(json_frame(
+        serde_json::json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }),
+    ));
+    input.extend(json_frame(
+        serde_json::json!({ "jsonrpc": "2.0", "method": "exit" }),
+    ));
+    let output = serve_in(&dir, &input);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let published: Vec<Value> = stdout
+        .split("Content-Length")
+        .filter_map(|m| {
+            m.find('{')
+                .and_then(|at| serde_json::from_str::<Value>(&m[at..]).ok())
+        })
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .collect();
+    assert_eq!(published.len(), 2, "{stdout}");
+    assert_eq!(
+        published[0]["params"]["diagnostics"],
+        serde_json::json!([]),
+        "{stdout}"
+    );
+    assert_eq!(
+        published[1]["params"]["diagnostics"][0]["code"], "test.spec.unknown_group",
+        "{stdout}"
+    );
 }

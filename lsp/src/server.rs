@@ -3,13 +3,14 @@
 //! Requests are answered in the order they arrive, on this thread, from the core. Before a
 //! request is answered, every message already waiting is read, so a `$/cancelRequest` sent
 //! behind it is seen and the request answered `RequestCancelled` instead. Diagnostics are
-//! debounced: an edit marks its document due [`DEBOUNCE`] later, and a burst of keystrokes is
-//! checked once. Requests before `initialize` get `ServerNotInitialized` (from `lsp-server`),
+//! published at once when a document opens; an edit marks it due [`DEBOUNCE`] later, so a burst
+//! of keystrokes is checked once. Requests before `initialize` get `ServerNotInitialized` (from `lsp-server`),
 //! unknown methods `MethodNotFound`, requests after `shutdown` `InvalidRequest`; `exit` ends the
 //! loop (status 0 after `shutdown`, 1 without, as the protocol says).
 
 use crate::core::store::Store;
 use crate::protocol::{self, DocEvent, Refusal};
+use a3s_test_lang::ir::Library;
 use crossbeam_channel::RecvTimeoutError;
 use lsp_server::{
     Connection, ErrorCode, Message, Notification, ProtocolError, Request, RequestId, Response,
@@ -45,10 +46,11 @@ pub struct Exit {
     pub after_shutdown: bool,
 }
 
-/// Serve on standard input and output until `exit`.
-pub fn serve_stdio() -> Result<Exit, ServeError> {
+/// Serve on standard input and output until `exit`; documents may `use` the groups of
+/// `libraries` (the project's included `library` files, read by the caller).
+pub fn serve_stdio(libraries: Vec<(String, Library)>) -> Result<Exit, ServeError> {
     let (connection, io_threads) = Connection::stdio();
-    let served = serve(&connection);
+    let served = serve(&connection, libraries);
     drop(connection);
     let joined = io_threads.join();
     let exit = served?;
@@ -57,13 +59,16 @@ pub fn serve_stdio() -> Result<Exit, ServeError> {
 }
 
 /// Serve one connection: the handshake, then the loop until `exit`.
-pub fn serve(connection: &Connection) -> Result<Exit, ServeError> {
+pub fn serve(
+    connection: &Connection,
+    libraries: Vec<(String, Library)>,
+) -> Result<Exit, ServeError> {
     let (id, _client) = connection.initialize_start()?;
     connection.initialize_finish(id, protocol::initialize_result())?;
     Loop {
         connection,
         pending: VecDeque::new(),
-        store: Store::default(),
+        store: Store::with_libraries(libraries),
         due: BTreeMap::new(),
         cancelled: HashSet::new(),
         shut_down: false,
@@ -227,6 +232,10 @@ impl Loop<'_> {
             return self.note_cancel(&n);
         }
         match protocol::handle_notification(&mut self.store, &n.method, n.params) {
+            Ok(DocEvent::Opened(uri)) => {
+                self.due.remove(&uri);
+                self.publish(&uri);
+            }
             Ok(DocEvent::Edited(uri)) => {
                 self.due.insert(uri, Instant::now() + DEBOUNCE);
             }

@@ -18,7 +18,7 @@ fn at(text: &str, needle: &str, shift: isize) -> usize {
 
 #[test]
 fn diagnostics_are_the_check_diagnostics() {
-    let found = diagnostics::diagnose(BROKEN);
+    let found = diagnostics::diagnose(BROKEN, &[]);
     let brief: Vec<String> = found
         .iter()
         .map(|d| {
@@ -33,7 +33,7 @@ fn diagnostics_are_the_check_diagnostics() {
 
 #[test]
 fn fixes_follow_the_hints_and_the_whole_file_then_admits() {
-    let found = diagnostics::diagnose(BROKEN);
+    let found = diagnostics::diagnose(BROKEN, &[]);
     let all = fixes::fixes(BROKEN, &found, 0, BROKEN.len());
     insta::assert_yaml_snapshot!(all);
     let preferred: Vec<_> = all
@@ -42,14 +42,14 @@ fn fixes_follow_the_hints_and_the_whole_file_then_admits() {
         .flat_map(|f| f.edits.clone())
         .collect();
     let fixed = apply(BROKEN, &preferred);
-    let left = diagnostics::diagnose(&fixed);
+    let left = diagnostics::diagnose(&fixed, &[]);
     assert!(left.is_empty(), "{left:#?}\n{fixed}");
 }
 
 #[test]
 fn a_missing_attribute_is_inserted_in_a_one_line_and_a_multi_line_block() {
     let text = "suite \"s\" {\n    scenario \"a\" {\n        surface = \"web\"\n        navigate \"open\" {}\n        fill \"name\" {\n            target = label(\"Name\")\n        }\n    }\n}\n";
-    let found = diagnostics::diagnose(text);
+    let found = diagnostics::diagnose(text, &[]);
     let all = fixes::fixes(text, &found, 0, text.len());
     let edits: Vec<_> = all.iter().flat_map(|f| f.edits.clone()).collect();
     insta::assert_snapshot!(apply(text, &edits));
@@ -58,7 +58,7 @@ fn a_missing_attribute_is_inserted_in_a_one_line_and_a_multi_line_block() {
 #[test]
 fn an_unknown_step_offers_the_nearest_kinds() {
     let text = "suite \"s\" {\n    scenario \"a\" {\n        surface = \"web\"\n        chek \"x\" { target = label(\"A\") }\n    }\n}\n";
-    let found = diagnostics::diagnose(text);
+    let found = diagnostics::diagnose(text, &[]);
     let titles: Vec<String> = fixes::fixes(text, &found, 0, text.len())
         .into_iter()
         .map(|f| f.title)
@@ -82,7 +82,7 @@ fn formatting_is_fmt_as_line_edits_and_a_range_keeps_its_own() {
 
 #[test]
 fn hover_shows_the_reference_rows_and_codes() {
-    let found = diagnostics::diagnose(BROKEN);
+    let found = diagnostics::diagnose(BROKEN, &[]);
     let show = |needle: &str, shift: isize| {
         hover::hover(BROKEN, &found, at(BROKEN, needle, shift)).map(|h| h.markdown)
     };
@@ -184,7 +184,7 @@ fn names_link_definitions_and_references_and_rename_them() {
 #[test]
 fn hostile_text_gets_answers_not_panics() {
     let big = format!("suite \"s\" {{\n# {}\n}}\n", "x".repeat(1024 * 1024));
-    let found = diagnostics::diagnose(&big);
+    let found = diagnostics::diagnose(&big, &[]);
     assert_eq!(found[0].code.as_str(), "test.spec.file_too_large");
     assert!(format::format(&big).is_none());
     assert!(symbols::symbols(&big).is_empty());
@@ -196,7 +196,7 @@ fn hostile_text_gets_answers_not_panics() {
         "suite \"s\" { scenario",
         "\u{feff}é😀 = = =",
     ] {
-        let _ = diagnostics::diagnose(text);
+        let _ = diagnostics::diagnose(text, &[]);
         for offset in 0..=text.len() {
             let _ = completion::complete(text, offset);
             let _ = hover::hover(text, &[], offset);

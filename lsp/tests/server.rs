@@ -18,7 +18,7 @@ struct Client {
 impl Client {
     fn start() -> Self {
         let (server_side, client_side) = Connection::memory();
-        let server = std::thread::spawn(move || serve(&server_side));
+        let server = std::thread::spawn(move || serve(&server_side, Vec::new()));
         Client {
             conn: client_side,
             server: Some(server),

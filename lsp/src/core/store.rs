@@ -5,6 +5,7 @@
 //! logs it; a notification has no answer), never guessed at.
 
 use super::text::{Lines, Pos};
+use a3s_test_lang::ir::Library;
 use std::collections::HashMap;
 
 /// One open document.
@@ -64,13 +65,28 @@ pub enum StoreError {
     NotOpen(String),
 }
 
-/// Every open document by URI.
+/// Every open document by URI, and the libraries their `use` steps may call.
 #[derive(Debug, Default)]
 pub struct Store {
     docs: HashMap<String, Doc>,
+    libraries: Vec<(String, Library)>,
 }
 
 impl Store {
+    /// A store whose documents may `use` the groups of `libraries`: the admitted `library` files
+    /// the project file includes, each with its path (read by the caller; the core reads no file).
+    pub fn with_libraries(libraries: Vec<(String, Library)>) -> Self {
+        Store {
+            docs: HashMap::new(),
+            libraries,
+        }
+    }
+
+    /// The included libraries.
+    pub fn libraries(&self) -> &[(String, Library)] {
+        &self.libraries
+    }
+
     /// Open (or reopen) `uri` with `text`.
     pub fn open(&mut self, uri: &str, text: String, version: i32) {
         self.docs.insert(uri.to_string(), Doc::new(text, version));

@@ -18,7 +18,9 @@ use std::str::FromStr;
 /// What a notification did to the documents.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DocEvent {
-    /// The document at this URI was opened or changed: its diagnostics are due.
+    /// The document at this URI was opened: its diagnostics are due now.
+    Opened(String),
+    /// The document at this URI was changed: its diagnostics are due once the edits pause.
     Edited(String),
     /// The document was closed: clear its diagnostics.
     Closed(String),
@@ -37,7 +39,7 @@ pub fn handle_notification(
             let p: DidOpenTextDocumentParams = params(method, value)?;
             let uri = p.text_document.uri.as_str().to_string();
             store.open(&uri, p.text_document.text, p.text_document.version);
-            Ok(DocEvent::Edited(uri))
+            Ok(DocEvent::Opened(uri))
         }
         DidChangeTextDocument::METHOD => {
             let p: DidChangeTextDocumentParams = params(method, value)?;
@@ -79,7 +81,7 @@ pub fn publish_diagnostics(store: &Store, uri: &str) -> Option<(&'static str, se
     let parsed = Uri::from_str(uri).ok()?;
     let (diagnostics, version) = match store.get(uri) {
         Some(doc) => (
-            diagnose(&doc.text)
+            diagnose(&doc.text, store.libraries())
                 .iter()
                 .map(|d| convert::diagnostic(&parsed, doc.lines(), d))
                 .collect(),

@@ -59,7 +59,7 @@ fn hover_at(store: &Store, p: HoverParams) -> Result<Value, Refusal> {
     let doc = doc(store, &at.text_document)?;
     let found = hover::hover(
         &doc.text,
-        &diagnostics::diagnose(&doc.text),
+        &diagnostics::diagnose(&doc.text, store.libraries()),
         offset(doc.lines(), at.position),
     );
     json(found.map(|h| lsp_types::Hover {
@@ -132,7 +132,7 @@ fn code_actions(store: &Store, p: CodeActionParams) -> Result<Value, Refusal> {
         offset(doc.lines(), p.range.start),
         offset(doc.lines(), p.range.end),
     );
-    let found = diagnostics::diagnose(&doc.text);
+    let found = diagnostics::diagnose(&doc.text, store.libraries());
     let actions: Vec<CodeActionOrCommand> = fixes::fixes(&doc.text, &found, start, end)
         .into_iter()
         .map(|fix| {
