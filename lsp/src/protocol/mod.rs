@@ -6,7 +6,9 @@
 
 mod capabilities;
 mod convert;
+mod names;
 mod notifications;
+mod outline;
 mod requests;
 
 pub use capabilities::initialize_result;
