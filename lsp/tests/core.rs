@@ -138,6 +138,8 @@ fn completion_offers_what_fits_the_place() {
     insta::assert_yaml_snapshot!("completion_depends_on", labels(BROKEN, depends));
     let group = at(BROKEN, "steps = \"", 0);
     assert_eq!(labels(BROKEN, group), ["sign-in => sign-in"]);
+    let call = at(BROKEN, "use \"", 0);
+    assert_eq!(labels(BROKEN, call), ["sign-in => sign-in"]);
 }
 
 #[test]

@@ -47,6 +47,9 @@ pub struct Completion {
 
 static VALUE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"([a-z_][a-z0-9_]*)\s*=\s*([^=]*)$"#).expect("a valid pattern"));
+/// Inside the label of a `use` step, which names the group it calls when it has no `steps`.
+static USE_LABEL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?:^|[\s{])use\s+"[A-Za-z0-9_-]*$"#).expect("a valid pattern"));
 static ITEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|[{}]|\s)\s*[a-z_]*$").expect("a valid pattern"));
 
@@ -64,6 +67,9 @@ pub fn complete(text: &str, offset: usize) -> Vec<Completion> {
         if still_writing(written) {
             return values::values(&document, &chain, attribute, written);
         }
+    }
+    if USE_LABEL.is_match(before) {
+        return values::group_calls(&document, &chain);
     }
     if ITEM.is_match(before) && in_code(before) {
         return items::items(&chain, &kinds);

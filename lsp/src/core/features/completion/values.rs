@@ -164,6 +164,21 @@ fn scenario_ids(document: &Document, chain: &[&Block]) -> Vec<String> {
         .collect()
 }
 
+/// The groups a `use "…"` label may call.
+pub(super) fn group_calls(document: &Document, chain: &[&Block]) -> Vec<Completion> {
+    group_names(document, chain)
+        .into_iter()
+        .map(|name| Completion {
+            label: name.clone(),
+            kind: CompletionKind::Reference,
+            detail: "step group".to_string(),
+            insert: name,
+            snippet: false,
+            sort: "0".to_string(),
+        })
+        .collect()
+}
+
 /// The step group names of the file around the cursor.
 fn group_names(document: &Document, chain: &[&Block]) -> Vec<String> {
     labels_in(document, chain, "steps")
