@@ -39,13 +39,23 @@ impl Doc {
         match change.range {
             None => self.text = change.text.clone(),
             Some((start, end)) => {
-                let start = self.lines.offset(start);
-                let end = self.lines.offset(end).max(start);
+                // A column inside a surrogate pair names no byte: take the character's start.
+                let start = floor_boundary(&self.text, self.lines.offset(start));
+                let end = floor_boundary(&self.text, self.lines.offset(end)).max(start);
                 self.text.replace_range(start..end, &change.text);
             }
         }
         self.lines = Lines::new(&self.text);
     }
+}
+
+/// `offset`, or the start of the character it falls inside.
+fn floor_boundary(text: &str, mut offset: usize) -> usize {
+    offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
 }
 
 /// One content change as the client sends it.
