@@ -159,6 +159,17 @@ mod tests {
     }
 
     #[test]
+    fn a_column_inside_a_surrogate_pair_lands_on_the_character() {
+        let mut doc = Doc::new("a😀b".into(), 1);
+        let inside = Pos::new(0, 2);
+        doc.apply(&Change {
+            range: Some((inside, inside)),
+            text: "X".into(),
+        });
+        assert_eq!(doc.text, "aX😀b");
+    }
+
+    #[test]
     fn a_change_for_an_unopened_document_is_refused() {
         let mut store = Store::default();
         let err = store.change("file:///b.acl", 1, &[]).unwrap_err();
