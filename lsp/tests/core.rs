@@ -181,6 +181,13 @@ fn names_link_definitions_and_references_and_rename_them() {
     insta::assert_snapshot!("renamed_group", apply(BROKEN, &edits));
     assert!(names::rename(BROKEN, at(BROKEN, "steps \"sig", 0), "not an id").is_err());
     assert!(names::rename(BROKEN, 0, "x").is_err());
+
+    let tabs = "suite \"s\" {\n    scenario \"a\" {\n        surface = \"web\"\n        tab \"open\" { operation = \"new\" label = \"report\" }\n        tab \"back\" { operation = \"switch\" tab = 0 }\n        tab \"again\" { operation = \"switch\" tab = \"report\" }\n    }\n}\n";
+    assert!(diagnostics::diagnose(tabs, &[]).is_empty());
+    let edits = names::rename(tabs, at(tabs, "tab = \"rep", 0), "summary").unwrap();
+    let renamed = apply(tabs, &edits);
+    assert_eq!(renamed.matches("\"summary\"").count(), 2, "{renamed}");
+    assert!(diagnostics::diagnose(&renamed, &[]).is_empty());
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Names that refer to each other inside one file: scenario ids (defined by a scenario's label,
-//! referred to by `depends_on` entries — `"id"` or `"this-suite/id"`) and step groups (defined by
-//! `steps "name"`, called by `use "label" { steps = "name" }` or `use "name" {}`).
+//! referred to by `depends_on` entries — `"id"` or `"this-suite/id"`), step groups (defined by
+//! `steps "name"`, called by `use "label" { steps = "name" }` or `use "name" {}`) and tab labels
+//! (given by a `tab` step's `label`, switched to or closed by another's `tab = "label"`).
 //!
 //! Go to definition, find references and rename all read one list of [`Occurrence`]s.
 
@@ -17,6 +18,8 @@ pub enum NameKind {
     Scenario,
     /// A step group.
     Group,
+    /// A tab's label.
+    Tab,
 }
 
 /// One place a name is written.
@@ -65,6 +68,13 @@ fn collect(root: &Block, out: &mut Vec<Occurrence>) {
                 ("use", "steps", ValueKind::String(value)) => {
                     calls_named_group = true;
                     out.push(refer(NameKind::Group, value, a.value.span));
+                }
+                ("tab", "label", ValueKind::String(value)) => out.push(Occurrence {
+                    definition: true,
+                    ..refer(NameKind::Tab, value, a.value.span)
+                }),
+                ("tab", "tab", ValueKind::String(value)) => {
+                    out.push(refer(NameKind::Tab, value, a.value.span))
                 }
                 _ => {}
             }
@@ -133,7 +143,7 @@ pub fn same<'a>(occurrences: &'a [Occurrence], of: &Occurrence) -> Vec<&'a Occur
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RenameError {
     /// Nothing renamable under the cursor.
-    #[error("no scenario id or step group name here")]
+    #[error("no scenario id, step group or tab label here")]
     Nothing,
     /// The new name is not an id.
     #[error("{0}")]
