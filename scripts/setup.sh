@@ -12,6 +12,8 @@ need_apt=()
 for program in bc less vim dialog; do
     command -v "$program" >/dev/null || need_apt+=("$program")
 done
+# Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).
+command -v nvim >/dev/null || need_apt+=(neovim)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "setup: installing ${need_apt[*]} (apt)"
     sudo_cmd=""
@@ -35,6 +37,11 @@ fi
 if [ -f tests/fixtures/axe/package-lock.json ]; then
     echo "setup: npm ci (tests/fixtures/axe: axe-core for the HTML report's accessibility test)"
     (cd tests/fixtures/axe && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+if [ -f editors/vscode/package-lock.json ]; then
+    echo "setup: npm ci (editors/vscode: the VS Code extension's client and vsce)"
+    (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 echo "setup: cargo build"

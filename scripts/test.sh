@@ -31,6 +31,11 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
+if command -v tree-sitter >/dev/null; then
+    echo "== tree-sitter grammar (CLI): generated parser up to date, corpus, suites"
+    ./scripts/tree-sitter.sh
+fi
+
 echo "== cargo test"
 logged "$logs/cargo-test.log" 2400 cargo test --workspace --quiet
 rust_summary=$(grep -E '^test result:' "$logs/cargo-test.log" | awk '{p+=$4; f+=$6} END {print p+0, f+0}')
@@ -47,6 +52,11 @@ if [ -f examples/react-vite/package.json ]; then
     echo "== examples/react-vite: typecheck and unit tests (the example's focused verification check)"
     logged "$logs/example-test.log" 300 bash -c 'cd examples/react-vite && export NO_COLOR=1 && npx tsc --noEmit && npm test --silent'
     js_passed=$((js_passed + $(grep -Eo 'Tests +[0-9]+ passed' "$logs/example-test.log" | awk '{s+=$2} END {print s+0}')))
+fi
+
+if [ -f editors/vscode/package.json ]; then
+    echo "== editors/vscode: the extension's client typechecks (strict) and packages into a .vsix"
+    logged "$logs/vscode-test.log" 300 bash -c 'cd editors/vscode && npm run --silent typecheck && npm run --silent package </dev/null'
 fi
 
 read -r rust_passed rust_failed <<<"$rust_summary"

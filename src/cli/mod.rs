@@ -7,6 +7,7 @@ mod discover;
 mod exit;
 mod fmt;
 mod interrupt;
+mod lsp;
 mod merge_reports;
 mod output;
 mod read;
@@ -37,6 +38,9 @@ enum Command {
     Check(check::CheckArgs),
     /// Rewrite ACL files in the canonical layout (`--check`: only report; exit 1 if any would change).
     Fmt(fmt::FmtArgs),
+    /// Serve the ACL language server over stdio, for editors (diagnostics, fixes, formatting,
+    /// hover, completion, outline, rename).
+    Lsp(lsp::LspArgs),
     /// Agent sessions and the repair loop (`agent repair-inbox`, `agent repair-claim`, …).
     Agent(agent::AgentArgs),
     /// Serve the agent operations as MCP tools over stdio (newline-delimited JSON-RPC 2.0).
@@ -76,6 +80,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Agent(args) => agent::run(args),
         Command::Dev(args) => dev::run(args),
         Command::Mcp(args) => crate::mcp::run(args),

@@ -123,13 +123,16 @@ fn stable_target(ctx: &mut Ctx, attr: &Attribute, code: Code, form: &str) -> Opt
     Some(t)
 }
 
+/// The values of a `wait`'s `load`.
+pub(super) const LOAD_STATES: &[&str] = &["domcontentloaded", "networkidle"];
+
 /// `wait { <condition> }`.
 pub(super) fn wait(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<WaitCondition> {
     let first = single_condition(ctx, fields, |_| true)?;
     match first.name.name.as_str() {
         "load" => {
             let all = [LoadState::Domcontentloaded, LoadState::Networkidle];
-            let state = keyword(ctx, first, &["domcontentloaded", "networkidle"], |s| {
+            let state = keyword(ctx, first, LOAD_STATES, |s| {
                 all.into_iter().find(|st| load_keyword(*st) == s)
             })?;
             return Some(WaitCondition::Load { state });

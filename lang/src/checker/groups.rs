@@ -18,7 +18,7 @@ use crate::ir::{GroupCall, GroupDef, GroupItem};
 pub(super) const USE: &str = "use";
 /// The block that defines a group.
 pub(super) const STEPS: &str = "steps";
-const USE_SCHEMA: &[&str] = &["steps"];
+pub(super) const USE_SCHEMA: &[&str] = &["steps"];
 
 /// Check the step blocks of `block` (a scenario, hook or group; its path already entered) into
 /// items whose paths are relative to `block`. `None` when any of them is in error; `Some(empty)`

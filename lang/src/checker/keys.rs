@@ -55,7 +55,7 @@ pub(super) const NAMED_KEYS: &[&str] = &[
 /// Modifier names in a chord.
 const MODIFIERS: &[&str] = &["Alt", "Control", "Meta", "Shift"];
 /// Modifier names in a `modifiers` list, as the hints spell them.
-const LIST_MODIFIERS: &[&str] = &["alt", "control", "meta", "shift"];
+pub(super) const LIST_MODIFIERS: &[&str] = &["alt", "control", "meta", "shift"];
 
 /// Why a chord was rejected: the message and the hint.
 #[derive(Debug, Clone, PartialEq, Eq)]

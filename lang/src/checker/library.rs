@@ -15,7 +15,7 @@ use crate::ast::{Block, Item};
 use crate::code::Code;
 use crate::ir::Library;
 
-const LIBRARY_SCHEMA: &[&str] = &["version"];
+pub(super) const LIBRARY_SCHEMA: &[&str] = &["version"];
 
 /// Check `library "id" { … }` at the document root.
 pub(super) fn library(ctx: &mut Ctx, block: &Block) -> Option<Library> {

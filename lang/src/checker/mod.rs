@@ -21,6 +21,7 @@
 //! name. A block whose label is missing contributes only its kind (`statement.click.target`).
 
 mod annotations;
+pub mod catalog;
 mod conditions;
 mod context;
 mod dependencies;

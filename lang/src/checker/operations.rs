@@ -23,17 +23,17 @@ pub(super) const DIALOG_SCHEMA: &[&str] = &["operation", "text"];
 pub(super) const CAPTURE_SCHEMA: &[&str] = &["operation", "path"];
 
 /// Which operations take which attributes: `(operation, attributes)`.
-type OperationTable = &'static [(&'static str, &'static [&'static str])];
+pub(super) type OperationTable = &'static [(&'static str, &'static [&'static str])];
 
-const TAB_OPERATIONS: OperationTable = &[
+pub(super) const TAB_OPERATIONS: OperationTable = &[
     ("list", &[]),
     ("new", &["url", "label"]),
     ("switch", &["tab"]),
     ("close", &["tab"]),
 ];
-const DIALOG_OPERATIONS: OperationTable =
+pub(super) const DIALOG_OPERATIONS: OperationTable =
     &[("status", &[]), ("accept", &["text"]), ("dismiss", &[])];
-const CAPTURE_OPERATIONS: OperationTable = &[("start", &[]), ("stop", &["path"])];
+pub(super) const CAPTURE_OPERATIONS: OperationTable = &[("start", &[]), ("stop", &["path"])];
 
 /// An operation and the attributes it takes.
 type Operation = (&'static str, &'static [&'static str]);

@@ -21,7 +21,7 @@ use crate::ir::{ActionKind, MouseButton, PointerOptions, Position};
 pub(super) const MAX_POSITION_PX: u32 = super::steps::MAX_VIEWPORT_PX;
 
 /// The attributes of `position { … }`.
-const POSITION_SCHEMA: &[&str] = &["x", "y"];
+pub(super) const POSITION_SCHEMA: &[&str] = &["x", "y"];
 
 /// Whether step `kind` takes pointer options (and so may hold a `position` block).
 pub(super) fn takes_pointer_options(kind: ActionKind) -> bool {

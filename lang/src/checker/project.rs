@@ -25,12 +25,14 @@ use crate::ir::{
 /// Longest verification check deadline: one day.
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
-const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms", "include", "storage_state"];
-const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
-const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms", "reuse_existing"];
-const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
+pub(super) const PROJECT_SCHEMA: &[&str] =
+    &["version", "expect_timeout_ms", "include", "storage_state"];
+pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
+pub(super) const DEV_SERVER_SCHEMA: &[&str] =
+    &["command", "url", "startup_timeout_ms", "reuse_existing"];
+pub(super) const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
 const VERIFICATION_SCHEMA: &[&str] = &[];
-const CHECK_SCHEMA: &[&str] = &["tier", "command", "file_prefixes", "timeout_ms"];
+pub(super) const CHECK_SCHEMA: &[&str] = &["tier", "command", "file_prefixes", "timeout_ms"];
 
 /// Check `project "id" { … }` at the document root.
 pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {

@@ -32,14 +32,16 @@ pub(super) const MAX_TIMEOUT_MS: u64 = 3_600_000;
 /// The ACL version this toolchain reads.
 pub(super) const SUPPORTED_VERSION: u32 = 1;
 
-const SUITE_SCHEMA: &[&str] = &[
+pub(super) const SUITE_SCHEMA: &[&str] = &[
     "version",
     "base_url",
     "action_timeout_ms",
     "expect_timeout_ms",
     "storage_state",
 ];
-const SCENARIO_SCHEMA: &[&str] = &[
+/// The values of a scenario's `surface`.
+pub(super) const SURFACES: &[&str] = &["web", "gui", "tui"];
+pub(super) const SCENARIO_SCHEMA: &[&str] = &[
     "name",
     "surface",
     "timeout_ms",
@@ -250,7 +252,7 @@ fn scenario<'a>(
     let fields = Fields::collect(ctx, block, SCENARIO_SCHEMA);
     let name = fields.get("name").map(|a| non_empty(ctx, a));
     let surface = fields.required(ctx, "surface").and_then(|a| {
-        keyword(ctx, a, &["web", "gui", "tui"], |s| match s {
+        keyword(ctx, a, SURFACES, |s| match s {
             "web" => Some(Surface::Web),
             "gui" => Some(Surface::Gui),
             "tui" => Some(Surface::Tui),

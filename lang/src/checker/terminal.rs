@@ -42,6 +42,19 @@ pub(super) const MAX_COLUMNS: u32 = 1000;
 /// See [`MAX_COLUMNS`].
 pub(super) const MAX_ROWS: u32 = 500;
 
+/// The attributes terminal step `kind` accepts (a terminal scenario's steps).
+pub(super) fn step_schema(kind: ActionKind) -> &'static [&'static str] {
+    match kind {
+        ActionKind::Wait => WAIT_SCHEMA,
+        ActionKind::Expect => EXPECT_TERMINAL,
+        ActionKind::Press => &["key"],
+        ActionKind::Type => &["value"],
+        ActionKind::TerminalPaste => &["text"],
+        ActionKind::TerminalResize => &["columns", "rows"],
+        _ => &["path"],
+    }
+}
+
 /// The terminal steps as a list for hints.
 fn terminal_step_names() -> String {
     TERMINAL_STEPS
@@ -87,15 +100,7 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
         ));
         return None;
     }
-    let terminal_schema: &'static [&'static str] = match kind {
-        ActionKind::Wait => WAIT_SCHEMA,
-        ActionKind::Expect => EXPECT_TERMINAL,
-        ActionKind::Press => &["key"],
-        ActionKind::Type => &["value"],
-        ActionKind::TerminalPaste => &["text"],
-        ActionKind::TerminalResize => &["columns", "rows"],
-        _ => &["path"],
-    };
+    let terminal_schema = step_schema(kind);
     if refuse_browser_attributes(ctx, block, kind, terminal_schema) {
         return None;
     }

@@ -14,7 +14,7 @@ use crate::ast::{Block, ValueKind};
 use crate::code::Code;
 use crate::ir::TuiProgram;
 
-const TUI_SCHEMA: &[&str] = &["command", "cwd", "env", "columns", "rows"];
+pub(super) const TUI_SCHEMA: &[&str] = &["command", "cwd", "env", "columns", "rows"];
 
 /// Check `tui { … }` (path entered, label already refused).
 pub(super) fn tui(ctx: &mut Ctx, block: &Block) -> Option<TuiProgram> {

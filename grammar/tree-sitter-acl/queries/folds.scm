@@ -1,0 +1,4 @@
+; Blocks, lists and objects fold.
+(body) @fold
+(list) @fold
+(object) @fold
