@@ -7,6 +7,11 @@
 //! binary decides which drivers a plan needs and passes `None` for a surface no planned scenario
 //! uses — so a terminal-only plan never starts Chromium, and a web-only plan never looks for a
 //! terminal program. A slot is keyed by the IR's [`Surface`], the one thing the runner knows.
+//!
+//! A surface whose driver fails to launch fails only its own scenarios: the launch error is kept
+//! in that surface's [`Slot`] and answered to each of its contexts (so a web scenario reports
+//! `test.driver.web.browser_launch` as before), while the other surface's scenarios run. Only a
+//! run where every needed driver failed fails the launch as a whole.
 
 use crate::executor::{capability_failure, surface_name, DriverLauncher};
 use crate::result::FailureRecord;
@@ -73,23 +78,66 @@ impl<W: DriverLauncher, T: DriverLauncher> DriverLauncher for Surfaces<W, T> {
     }
 
     async fn launch(self, timeout: Duration) -> Result<Self::Driver, DriverError> {
-        let tui = match self.tui {
-            Some(l) => Some(l.launch(timeout).await?),
-            None => None,
-        };
-        let web = match self.web {
-            Some(l) => Some(l.launch(timeout).await?),
-            None => None,
-        };
+        // Both at once: a terminal driver starts nothing yet, a browser takes its time.
+        let (web, tui) = tokio::join!(
+            Slot::launch(self.web, timeout),
+            Slot::launch(self.tui, timeout)
+        );
+        if let (Slot::Failed(e), Slot::Failed(_) | Slot::Absent) | (Slot::Absent, Slot::Failed(e)) =
+            (&web, &tui)
+        {
+            // Nothing to run on: the launch fails as a whole, as a one-surface run's does.
+            return Err(e.clone());
+        }
         Ok(Drivers { web, tui })
+    }
+}
+
+/// One surface's driver in a run: not needed, launched, or failed to launch (kept, so each of
+/// that surface's scenarios reports the launch error while the other surface runs).
+#[derive(Debug)]
+pub enum Slot<D> {
+    /// No planned scenario uses the surface.
+    Absent,
+    /// The driver runs.
+    Launched(D),
+    /// The driver did not start; the error each of its scenarios gets.
+    Failed(DriverError),
+}
+
+impl<D> Slot<D> {
+    async fn launch<L: DriverLauncher<Driver = D>>(launcher: Option<L>, timeout: Duration) -> Self {
+        match launcher {
+            None => Slot::Absent,
+            Some(l) => match l.launch(timeout).await {
+                Ok(driver) => Slot::Launched(driver),
+                Err(e) => Slot::Failed(e),
+            },
+        }
+    }
+
+    /// The driver, or why this surface has none.
+    fn driver(&self, surface: Surface) -> Result<&D, DriverError> {
+        match self {
+            Slot::Launched(d) => Ok(d),
+            Slot::Failed(e) => Err(e.clone()),
+            Slot::Absent => Err(absent(surface)),
+        }
+    }
+
+    fn launched(&self) -> Option<&D> {
+        match self {
+            Slot::Launched(d) => Some(d),
+            _ => None,
+        }
     }
 }
 
 /// The launched drivers of a run, one per surface it drives.
 #[derive(Debug)]
 pub struct Drivers<W, T> {
-    web: Option<W>,
-    tui: Option<T>,
+    web: Slot<W>,
+    tui: Slot<T>,
 }
 
 fn absent(surface: Surface) -> DriverError {
@@ -106,7 +154,7 @@ impl<W: SurfaceDriver, T: SurfaceDriver> SurfaceDriver for Drivers<W, T> {
     type Context = Contexts<W::Context, T::Context>;
 
     fn capabilities(&self) -> &Capabilities {
-        match (&self.web, &self.tui) {
+        match (self.web.launched(), self.tui.launched()) {
             (Some(w), _) => w.capabilities(),
             (None, Some(t)) => t.capabilities(),
             (None, None) => unreachable_capabilities(),
@@ -115,24 +163,24 @@ impl<W: SurfaceDriver, T: SurfaceDriver> SurfaceDriver for Drivers<W, T> {
 
     async fn new_context(&self, options: ContextOptions) -> Result<Self::Context, DriverError> {
         match options.surface {
-            Some(Surface::Tui) => match &self.tui {
-                Some(t) => Ok(Contexts::Tui(t.new_context(options).await?)),
-                None => Err(absent(Surface::Tui)),
-            },
+            Some(Surface::Tui) => {
+                let t = self.tui.driver(Surface::Tui)?;
+                Ok(Contexts::Tui(t.new_context(options).await?))
+            }
             Some(Surface::Gui) => Err(absent(Surface::Gui)),
-            Some(Surface::Web) | None => match &self.web {
-                Some(w) => Ok(Contexts::Web(w.new_context(options).await?)),
-                None => Err(absent(Surface::Web)),
-            },
+            Some(Surface::Web) | None => {
+                let w = self.web.driver(Surface::Web)?;
+                Ok(Contexts::Web(w.new_context(options).await?))
+            }
         }
     }
 
     async fn shutdown(&self) -> Result<(), DriverError> {
-        let web = match &self.web {
+        let web = match self.web.launched() {
             Some(w) => w.shutdown().await,
             None => Ok(()),
         };
-        let tui = match &self.tui {
+        let tui = match self.tui.launched() {
             Some(t) => t.shutdown().await,
             None => Ok(()),
         };

@@ -1,6 +1,7 @@
 //! Terminal scenarios end to end: the real binary runs real Debian programs (bc, python3) on
 //! owned pseudoterminals — passing, failing with the terminal evidence, timing out (124), the
-//! public 1.0 suite shape with the `--tui-*` flags, a mixed web + tui suite, and a browser step
+//! public 1.0 suite shape with the `--tui-*` flags, a mixed web + tui suite (whose terminal scenarios
+//! still run when the browser cannot start), and a browser step
 //! in a terminal scenario refused at admission. No test sleeps: each waits on the run's exit.
 
 use crate::common::workdir;
@@ -238,6 +239,63 @@ fn tui_a_mixed_suite_runs_each_scenario_on_its_surface() {
         .map(|s| s["status"].as_str().unwrap())
         .collect();
     assert_eq!(statuses, ["passed", "passed"]);
+}
+
+/// The status and failure code of each scenario of a `--json` result, by id.
+fn outcomes(json: &Value) -> Vec<(String, String, String)> {
+    json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap_or_default().to_string(),
+                s["status"].as_str().unwrap().to_string(),
+                s["failure"]["code"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn tui_a_browser_that_cannot_start_fails_only_the_web_scenarios_of_a_mixed_plan() {
+    let source = r#"suite "mixed" {
+  scenario "page" {
+    surface = "web"
+    navigate "open" { url = "about:blank" }
+  }
+  scenario "calc" {
+    surface = "tui"
+    timeout_ms = 20000
+    type "expr" { value = "6*7\n" }
+    wait "answer" { text = "42" }
+  }
+}
+"#;
+    let work = workdir(&[(".a3s-test/project.acl", BC_PROJECT), ("mixed.acl", source)]);
+    let done = run(
+        &["--json", "--browser", "/nonexistent/chromium", "mixed.acl"],
+        work.path(),
+        RUN_BOUND,
+    );
+    // An infrastructure failure of one surface: exit 2, and the terminal scenario still ran.
+    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    let mut got = outcomes(&done.json());
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("mixed/calc".into(), "passed".into(), String::new()),
+            (
+                "mixed/page".into(),
+                "failed".into(),
+                "test.driver.web.browser_launch".into()
+            ),
+        ]
+    );
 }
 
 #[test]
