@@ -1,7 +1,8 @@
 //! Terminal scenarios end to end: the real binary runs real Debian programs (bc, python3) on
 //! owned pseudoterminals — passing, failing with the terminal evidence, timing out (124), the
 //! public 1.0 suite shape with the `--tui-*` flags, a mixed web + tui suite (whose terminal scenarios
-//! still run when the browser cannot start), and a browser step
+//! still run when the browser cannot start), terminal groups shared from a `library`, and a
+//! browser step
 //! in a terminal scenario refused at admission. No test sleeps: each waits on the run's exit.
 
 use crate::common::workdir;
@@ -296,6 +297,32 @@ fn tui_a_browser_that_cannot_start_fails_only_the_web_scenarios_of_a_mixed_plan(
             ),
         ]
     );
+}
+
+#[test]
+fn tui_a_terminal_library_shares_steps_between_terminal_suites() {
+    let project = "project \"p\" {\n  include = [\"shared/*.acl\"]\n  tui {\n    command = [\"bc\", \"-q\"]\n  }\n}\n";
+    let library = r#"library "calc" {
+    surface = "tui"
+    steps "multiply" {
+        type "expr" { value = "6*7" }
+        press "enter" { key = "Enter" }
+    }
+}
+"#;
+    let source = suite(
+        "    use \"multiply\" {}\n    expect \"answer\" { regex = \"(?m)^42$\" }",
+        20_000,
+    );
+    let work = workdir(&[
+        (".a3s-test/project.acl", project),
+        ("shared/calc.acl", library),
+        ("calc.acl", &source),
+    ]);
+    let done = run(&["--json", "calc.acl"], work.path(), RUN_BOUND);
+    assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+    let json = done.json();
+    assert_eq!(json["scenarios"][0]["status"], "passed");
 }
 
 #[test]

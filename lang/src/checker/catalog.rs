@@ -108,7 +108,7 @@ fn step_attributes(kind: ActionKind) -> Vec<&'static str> {
 pub fn keyword_values(kind: &str, attribute: &str) -> Vec<&'static str> {
     let names = |t: operations::OperationTable| t.iter().map(|(n, _)| *n).collect();
     let table: &'static [&'static str] = match (kind, attribute) {
-        ("scenario", "surface") => suite::SURFACES,
+        ("scenario" | "library", "surface") => suite::SURFACES,
         ("wait", "load") => conditions::LOAD_STATES,
         ("drag", "edge") => DragEdge::KEYWORDS,
         ("check", "tier") => CheckTier::KEYWORDS,

@@ -129,6 +129,58 @@ fn an_included_group_expands_with_its_steps_pointing_at_the_use() {
     assert!(!admit(source).is_admitted());
 }
 
+/// A library of terminal groups (`surface = "tui"`).
+const TERMINAL_SHARED: &str = r#"library "keys" {
+    surface = "tui"
+    steps "multiply" {
+        type "expr" { value = "6*7" }
+        press "enter" { key = "Enter" }
+    }
+}
+"#;
+
+#[test]
+fn a_terminal_library_s_groups_run_in_terminal_scenarios_and_are_refused_in_web_ones() {
+    let libraries = vec![("shared/keys.acl".to_string(), library(TERMINAL_SHARED))];
+    let terminal = "suite \"s\" {\n    scenario \"a\" {\n        surface = \"tui\"\n        use \"multiply\" {}\n        expect \"answer\" { regex = \"(?m)^42$\" }\n    }\n}\n";
+    let admission = admit_with(terminal, &libraries);
+    let Some(AdmittedDocument::Suite(suite)) = admission.document else {
+        panic!("{:?}", admission.diagnostics)
+    };
+    let kinds: Vec<String> = suite.scenarios[0]
+        .steps
+        .iter()
+        .map(|s| s.path.clone())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "suite.s.scenario.a.use.multiply.type.expr",
+            "suite.s.scenario.a.use.multiply.press.enter",
+            "suite.s.scenario.a.expect.answer",
+        ]
+    );
+    // The same group in a web scenario: a terminal `type` is not a browser step.
+    let web = terminal.replace("\"tui\"", "\"web\"").replace(
+        "expect \"answer\" { regex = \"(?m)^42$\" }",
+        "expect \"answer\" { text = \"42\" }",
+    );
+    let refused = admit_with(&web, &libraries);
+    let codes: Vec<&str> = refused
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
+    assert!(codes.contains(&"test.spec.surface_step"), "{codes:?}");
+    // Without `surface = "tui"` the library's own check refuses the terminal `press`.
+    let untyped = TERMINAL_SHARED.replace("    surface = \"tui\"\n", "");
+    let admission = admit(&untyped);
+    assert!(
+        !admission.is_admitted(),
+        "a web library admitted a terminal key press"
+    );
+}
+
 /// Every admission error of the new forms, rendered (human, no colour).
 fn rendered(name: &str, source: &str, libraries: &[(String, Library)]) -> String {
     let admission = admit_with(source, libraries);
