@@ -89,15 +89,81 @@ impl Diagnostic {
 
 /// Sort diagnostics by position, then code, so every renderer is deterministic and reads top-down.
 pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| {
-        (a.span.start, a.span.end, a.code, &a.path, &a.message).cmp(&(
-            b.span.start,
-            b.span.end,
-            b.code,
-            &b.path,
-            &b.message,
-        ))
-    });
+    diagnostics.sort_by(|a, b| order_key(a).cmp(&order_key(b)));
+}
+
+/// The order diagnostics are reported in: position, then code, path and message (so equal
+/// positions still sort the same way every time).
+fn order_key(d: &Diagnostic) -> (usize, usize, Code, &str, &str) {
+    (d.span.start, d.span.end, d.code, &d.path, &d.message)
+}
+
+/// The first `limit` diagnostics (in report order) of a stream that may be far longer, and a
+/// count by severity of the rest — so a file with a problem every few bytes never holds more
+/// than `limit` diagnostics at once while it is admitted (the cap then reports the first
+/// [`MAX_DIAGNOSTICS`] and counts the rest, exactly as if all had been kept).
+#[derive(Debug)]
+pub struct FirstDiagnostics {
+    limit: usize,
+    heap: std::collections::BinaryHeap<InOrder>,
+    omitted: Omitted,
+}
+
+/// A diagnostic ordered by [`order_key`], for the heap of [`FirstDiagnostics`].
+#[derive(Debug)]
+struct InOrder(Diagnostic);
+
+impl PartialEq for InOrder {
+    fn eq(&self, other: &Self) -> bool {
+        order_key(&self.0) == order_key(&other.0)
+    }
+}
+impl Eq for InOrder {}
+impl PartialOrd for InOrder {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for InOrder {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        order_key(&self.0).cmp(&order_key(&other.0))
+    }
+}
+
+impl FirstDiagnostics {
+    /// Keep at most `limit` (`None`: keep everything).
+    pub fn new(limit: Option<usize>) -> Self {
+        FirstDiagnostics {
+            limit: limit.unwrap_or(usize::MAX),
+            heap: std::collections::BinaryHeap::new(),
+            omitted: Omitted::default(),
+        }
+    }
+
+    /// Take one; past the limit the last in report order is dropped and counted.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.heap.push(InOrder(diagnostic));
+        if self.heap.len() > self.limit {
+            if let Some(InOrder(dropped)) = self.heap.pop() {
+                if dropped.is_error() {
+                    self.omitted.errors += 1;
+                } else {
+                    self.omitted.warnings += 1;
+                }
+            }
+        }
+    }
+
+    /// The kept diagnostics in report order, and what was dropped.
+    pub fn finish(self) -> (Vec<Diagnostic>, Omitted) {
+        let kept = self
+            .heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|d| d.0)
+            .collect();
+        (kept, self.omitted)
+    }
 }
 
 /// Most diagnostics reported for one file (or one statement); the rest are counted in one summary.
@@ -126,14 +192,21 @@ impl Omitted {
 /// Keep the first [`MAX_DIAGNOSTICS`] of `diagnostics` (already sorted) and, when more were found,
 /// append one `test.spec.too_many_diagnostics` summary at the first one left out.
 pub fn cap(diagnostics: &mut Vec<Diagnostic>) -> Omitted {
+    cap_after(diagnostics, Omitted::default())
+}
+
+/// [`cap`] when `earlier` were already dropped past the end of `diagnostics` (by a
+/// [`FirstDiagnostics`] that kept more than [`MAX_DIAGNOSTICS`] of them): the summary counts both.
+pub fn cap_after(diagnostics: &mut Vec<Diagnostic>, earlier: Omitted) -> Omitted {
     if diagnostics.len() <= MAX_DIAGNOSTICS {
-        return Omitted::default();
+        debug_assert_eq!(earlier, Omitted::default(), "dropped ones follow kept ones");
+        return earlier;
     }
     let rest = diagnostics.split_off(MAX_DIAGNOSTICS);
     let errors = rest.iter().filter(|d| d.is_error()).count();
     let omitted = Omitted {
-        errors,
-        warnings: rest.len() - errors,
+        errors: errors + earlier.errors,
+        warnings: rest.len() - errors + earlier.warnings,
     };
     let at = rest[0].span.start;
     let noun = if omitted.total() == 1 {

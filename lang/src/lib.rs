@@ -108,7 +108,9 @@ pub fn admit_with(source: &str, libraries: &[(String, ir::Library)]) -> Admissio
     if source.len() > MAX_FILE_BYTES {
         return admit_bytes(source.as_bytes());
     }
-    let (document, mut diagnostics) = parser::parse(source);
+    // One more than the cap is kept, so the cap still knows where the first left-out one is.
+    let (document, mut diagnostics, dropped) =
+        parser::parse_keeping(source, diagnostic::MAX_DIAGNOSTICS + 1);
     if document.blocks.is_empty() && diagnostics.is_empty() {
         let end = source.len();
         return Admission::rejected(vec![Diagnostic::error(
@@ -126,7 +128,7 @@ pub fn admit_with(source: &str, libraries: &[(String, ir::Library)]) -> Admissio
     } else {
         admitted
     };
-    let omitted = diagnostic::cap(&mut diagnostics);
+    let omitted = diagnostic::cap_after(&mut diagnostics, dropped);
     Admission {
         document,
         diagnostics,

@@ -74,20 +74,35 @@ impl chumsky::span::Span for Span {
 /// Never panics and always terminates in time linear in the input; a document is returned even
 /// when there are errors (with recovered nodes), so the checker can report what it can.
 pub fn parse(source: &str) -> (Document, Vec<Diagnostic>) {
-    parse_with(source, true)
+    let (document, diagnostics, _) = parse_with(source, true, None);
+    (document, diagnostics)
+}
+
+/// [`parse`] for admission: at most `keep` diagnostics are held (the first in report order), the
+/// rest only counted — a 1 MB file of mistakes holds a hundred, not a hundred thousand.
+pub(crate) fn parse_keeping(
+    source: &str,
+    keep: usize,
+) -> (Document, Vec<Diagnostic>, crate::diagnostic::Omitted) {
+    parse_with(source, true, Some(keep))
 }
 
 /// [`parse`] without the fast path: always the recovering chumsky parser. The result is the same
 /// as [`parse`]'s for every input (the property tests check it); this entry point exists so that
 /// they can.
 pub fn parse_recovering(source: &str) -> (Document, Vec<Diagnostic>) {
-    parse_with(source, false)
+    let (document, diagnostics, _) = parse_with(source, false, None);
+    (document, diagnostics)
 }
 
-fn parse_with(source: &str, fast_path: bool) -> (Document, Vec<Diagnostic>) {
+fn parse_with(
+    source: &str,
+    fast_path: bool,
+    keep: Option<usize>,
+) -> (Document, Vec<Diagnostic>, crate::diagnostic::Omitted) {
     if fast_path {
         if let Some(document) = fast::parse_valid(source) {
-            return (document, Vec::new());
+            return (document, Vec::new(), Default::default());
         }
     }
     let lexed = lexer::lex(source);
@@ -105,13 +120,19 @@ fn parse_with(source: &str, fast_path: bool) -> (Document, Vec<Diagnostic>) {
         limits::check_list_lengths(&mut document, &mut diagnostics);
     }
 
-    let mut syntax: Vec<Diagnostic> = Vec::with_capacity(errors.len());
     // A lexical or limit diagnostic already explains its token: a syntax error at the same place
     // (e.g. an unterminated string where a label was expected) would only repeat it.
     let mut seen: std::collections::HashSet<(usize, usize)> = diagnostics
         .iter()
         .map(|d| (d.span.start, d.span.end))
         .collect();
+    let mut first = crate::diagnostic::FirstDiagnostics::new(keep);
+    for mut d in diagnostics {
+        if d.path.is_empty() {
+            d.path = ast::logical_path(&document, d.span);
+        }
+        first.push(d);
+    }
     for error in errors {
         let diagnostic = if error.found.is_none() && error.expected.has(Expect::RBrace) {
             limits::unclosed_block(source, tokens, &document)
@@ -121,15 +142,11 @@ fn parse_with(source: &str, fast_path: bool) -> (Document, Vec<Diagnostic>) {
         };
         // Two errors at one place say the same thing (e.g. nested blocks all unclosed at EOF).
         if seen.insert((diagnostic.span.start, diagnostic.span.end)) {
-            syntax.push(diagnostic);
+            first.push(diagnostic);
         }
     }
-    for d in diagnostics.iter_mut().filter(|d| d.path.is_empty()) {
-        d.path = ast::logical_path(&document, d.span);
-    }
-    diagnostics.extend(syntax);
-    crate::diagnostic::sort_diagnostics(&mut diagnostics);
-    (document, diagnostics)
+    let (diagnostics, omitted) = first.finish();
+    (document, diagnostics, omitted)
 }
 
 /// What the parser expected at the place it stopped; a bit per kind, so merging is free.
