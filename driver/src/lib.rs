@@ -15,6 +15,7 @@ pub mod glob;
 pub mod privacy;
 pub mod process;
 pub mod storage_state;
+pub mod terminal_agent;
 pub mod vars;
 pub mod web;
 
@@ -23,5 +24,9 @@ pub use failure::{FailureClass, FailureCode};
 /// Live members of a process group: not a Web-driver matter, so callers that must stay generic
 /// over the driver (agent sessions) reach it here.
 pub use process::live_group_members;
+pub use terminal_agent::{
+    ScreenCursor, ScreenModes, ScreenSettled, TerminalAgentContext, TerminalAgentDriver,
+    TerminalScreen,
+};
 pub use vars::{MapVars, ProcessVars, VarSource};
 pub use web::{LaunchOptions, WebContext, WebDriver};

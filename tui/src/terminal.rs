@@ -75,6 +75,11 @@ pub(crate) struct State {
 }
 
 impl State {
+    /// The change count now.
+    pub(crate) fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// The visible screen's text now.
     pub(crate) fn text(&self) -> String {
         self.emulator.text()
@@ -87,6 +92,12 @@ pub(crate) struct Shared {
     pub(crate) changed: watch::Sender<u64>,
     /// One writer at a time: input and the emulator's answers never interleave.
     write_lock: Mutex<()>,
+    /// True while the reader holds output it read but has not put on the screen yet (set before
+    /// each read, cleared once the chunk is processed): with the bytes still unread on the
+    /// master, what [`Terminal::drained`] waits for.
+    pub(crate) busy: std::sync::atomic::AtomicBool,
+    /// Bumped after every read pass, once `busy` is cleared: wakes a [`Terminal::drained`] wait.
+    pub(crate) passes: watch::Sender<u64>,
 }
 
 impl Shared {
@@ -108,7 +119,7 @@ impl Shared {
 /// (the parent-death signal armed in `a3s_test_driver::child`).
 pub struct Terminal {
     pub(crate) shared: Arc<Shared>,
-    master: Arc<OwnedFd>,
+    pub(crate) master: Arc<OwnedFd>,
     pub(crate) exit: ExitWatch,
     pid: u32,
     options: TerminalOptions,
@@ -141,6 +152,8 @@ impl Terminal {
             }),
             changed: watch::channel(0).0,
             write_lock: Mutex::new(()),
+            busy: std::sync::atomic::AtomicBool::new(false),
+            passes: watch::channel(0).0,
         });
         let (stop_reader, stop_writer) = std::io::pipe().map_err(TuiError::SpawnFailed)?;
         let reader = Reader {
@@ -303,6 +316,19 @@ impl Drop for Terminal {
     }
 }
 
+/// Ends one read pass when dropped: the chunk is on the screen (or there was none), so a
+/// [`Terminal::drained`] wait may look again.
+struct PassDone<'a>(&'a Shared);
+
+impl Drop for PassDone<'_> {
+    fn drop(&mut self) {
+        self.0
+            .busy
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+        self.0.passes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
+
 /// The reader thread's state.
 struct Reader {
     shared: Arc<Shared>,
@@ -330,7 +356,12 @@ impl Reader {
                 // The handle is gone; it stops the program itself.
                 return;
             }
-            match rustix::io::read(&*self.master, &mut buffer) {
+            self.shared
+                .busy
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            let read = rustix::io::read(&*self.master, &mut buffer);
+            let _pass = PassDone(&self.shared);
+            match read {
                 Ok(0) | Err(rustix::io::Errno::IO) => break Output::Ended,
                 Ok(n) => {
                     if !self.take(&buffer[..n]) {

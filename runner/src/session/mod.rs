@@ -41,6 +41,7 @@ pub mod reply;
 pub mod spawn;
 pub mod statement;
 pub mod supervisor;
+pub mod terminal;
 pub mod view;
 
 pub use code::{SessionCode, SessionError};
