@@ -337,3 +337,34 @@ fn the_terminal_verbs_over_mcp_are_the_same_operations() {
     assert_eq!(closed["cleanup_verified"], true, "{closed}");
     assert_gone(g);
 }
+
+#[test]
+fn the_program_dies_with_its_supervisor() {
+    let dir = project();
+    let d = dir.path();
+    ok(
+        d,
+        &[
+            "agent",
+            "start",
+            "--session",
+            "owned",
+            "--json",
+            "--tui",
+            "--",
+            "bc",
+            "-q",
+        ],
+    );
+    let g = groups(d, "owned");
+    assert_alive(g);
+    let supervisor = session_json(d, "owned")["ownership"]["supervisor_pid"]
+        .as_u64()
+        .unwrap() as i32;
+    // SIGKILL: no handler runs; the program goes by its parent-death signal alone.
+    assert_eq!(unsafe { libc::kill(supervisor, libc::SIGKILL) }, 0);
+    wait_gone(g, std::time::Duration::from_secs(10));
+    // The record still says active: abort settles it without a supervisor.
+    let closed = ok(d, &["agent", "abort", "--session", "owned", "--json"]);
+    assert_eq!(closed["cleanup_verified"], true, "{closed}");
+}
