@@ -368,3 +368,92 @@ fn the_program_dies_with_its_supervisor() {
     let closed = ok(d, &["agent", "abort", "--session", "owned", "--json"]);
     assert_eq!(closed["cleanup_verified"], true, "{closed}");
 }
+
+#[test]
+fn a_terminal_session_without_a_runnable_program_is_refused_with_its_code() {
+    let dir = project();
+    let d = dir.path();
+    // No program after `--` and no `tui` block in the project.
+    let none = refused(
+        d,
+        &["agent", "start", "--session", "none", "--json", "--tui"],
+        "test.session.invalid_input",
+    );
+    assert!(
+        none["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no program"),
+        "{none}"
+    );
+    // A program that does not exist: the driver's code in the supervisor's refusal, and no
+    // process of the attempt left.
+    let missing = refused(
+        d,
+        &[
+            "agent",
+            "start",
+            "--session",
+            "missing",
+            "--json",
+            "--tui",
+            "--",
+            "no-such-program-a3s",
+        ],
+        "test.session.supervisor",
+    );
+    let message = missing["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("test.driver.tui.program_not_found"),
+        "{missing}"
+    );
+    assert_eq!(session_json(d, "missing")["state"], "failed");
+    // The project's block gives the program when none follows `--`, and a program that ends at
+    // once is observed with how it ended; input to it fails in the driver.
+    crate::common::write(
+        d,
+        ".a3s-test/project.acl",
+        "project \"p\" {\n  tui { command = [\"sh\", \"-c\", \"echo bye\"] }\n}\n",
+    );
+    ok(
+        d,
+        &["agent", "start", "--session", "short", "--json", "--tui"],
+    );
+    let g = groups(d, "short");
+    let mut seen = Value::Null;
+    let ended = crate::common::wait_until(std::time::Duration::from_secs(20), || {
+        seen = ok(d, &["agent", "observe", "--session", "short", "--json"]);
+        seen["screen"]["exit"].is_string()
+    });
+    assert!(ended, "{seen}");
+    assert_eq!(seen["screen"]["exit"], "exit code 0", "{seen}");
+    assert_eq!(rows(&seen)[0], "bye", "{seen}");
+    let out = a3s(
+        d,
+        &[
+            "agent",
+            "type",
+            "--session",
+            "short",
+            "--observation",
+            &number(&seen),
+            "--json",
+            "x",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    let failed = out.json();
+    assert_eq!(
+        failed["error"]["code"], "test.session.step_failed",
+        "{failed}"
+    );
+    assert!(
+        failed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("test.driver.tui.not_running"),
+        "{failed}"
+    );
+    ok(d, &["agent", "abort", "--session", "short", "--json"]);
+    assert_gone(g);
+}
