@@ -67,7 +67,9 @@ impl Terminal {
                 }
                 tokio::select! {
                     _ = changes.changed() => {}
-                    _ = tokio::time::sleep_until(until) => return done(false),
+                    // No reaction at all (a program that does not echo): the screen has been
+                    // quiet since before the input, longer than any quiet period.
+                    _ = tokio::time::sleep_until(until) => return done(true),
                 }
             }
         }
