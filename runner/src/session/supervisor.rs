@@ -13,6 +13,10 @@
 //! (dialogs, console, network activity), the domain interception and the browser context (created
 //! `disposeOnDetach`) all live on one CDP connection; a per-turn attach would drop them between
 //! turns. The CDP endpoint is still recorded in `session.json` for diagnostics.
+//!
+//! A terminal session (`agent start --tui`) is served by the same loop ([`serve_terminal`]):
+//! what the supervisor owns is then the program's process group on its pseudoterminal, with the
+//! same guarantees (the parent-death signal, stop signals closing it like `abort`).
 
 use super::code::{SessionCode, SessionError};
 use super::engine::Engine;
