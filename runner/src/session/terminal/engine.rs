@@ -495,3 +495,6 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;
