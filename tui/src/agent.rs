@@ -39,7 +39,8 @@ impl Terminal {
     }
 
     /// Wait until the screen's revision passed `after` (when given; the program's output ending
-    /// counts too), then until it made no change for `quiet`; at most until `cap` from now and
+    /// counts too), then until it has made no change for `quiet` (counted from its last change,
+    /// so a screen already quiet that long is settled at once); at most until `cap` from now and
     /// never past `deadline`.
     pub async fn settle(
         &self,
@@ -73,11 +74,17 @@ impl Terminal {
                 }
             }
         }
+        // Quiet counts from the last change, not from this call: a screen that has not changed
+        // for the period is settled at once.
         loop {
             changes.borrow_and_update();
+            let quiet_for = self.shared.lock().quiet_for();
+            let Some(left) = quiet.checked_sub(quiet_for).filter(|l| !l.is_zero()) else {
+                return done(true);
+            };
             tokio::select! {
                 changed = changes.changed() => if changed.is_err() { return done(true) },
-                _ = tokio::time::sleep(quiet) => return done(true),
+                _ = tokio::time::sleep(left) => {}
                 _ = tokio::time::sleep_until(until) => return done(false),
             }
         }

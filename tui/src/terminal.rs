@@ -67,6 +67,8 @@ pub(crate) struct State {
     emulator: Emulator,
     recording: Recording,
     revision: u64,
+    /// When `revision` last changed (a quiet-screen wait counts from here).
+    changed_at: std::time::Instant,
     output_bytes: u64,
     pub(crate) output: Output,
     /// Answers to queries the reader could not send while an input write held the terminal;
@@ -78,6 +80,11 @@ impl State {
     /// The change count now.
     pub(crate) fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// How long the screen has not changed.
+    pub(crate) fn quiet_for(&self) -> Duration {
+        self.changed_at.elapsed()
     }
 
     /// The visible screen's text now.
@@ -107,6 +114,7 @@ impl Shared {
 
     fn bump(&self, mut state: MutexGuard<'_, State>) {
         state.revision += 1;
+        state.changed_at = std::time::Instant::now();
         let revision = state.revision;
         drop(state);
         self.changed.send_replace(revision);
@@ -146,6 +154,7 @@ impl Terminal {
                 emulator: Emulator::new(options.size, options.scrollback_rows),
                 recording: Recording::new(options.size, options.max_recording_bytes),
                 revision: 0,
+                changed_at: std::time::Instant::now(),
                 output_bytes: 0,
                 output: Output::Open,
                 pending_answers: Vec::new(),
