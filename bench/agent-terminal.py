@@ -8,6 +8,8 @@ previous call answered with, as an agent does. The 1-minute load average is prin
 figures (the machine is shared).
 
 Usage: bench/agent-terminal.py [path/to/a3s-test] [turns]   (default target/release/a3s-test, 50)
+  SETTLE_MS=T in the environment passes `settle_ms` T to the MCP actions (default: the
+  session's quiet period, 15 ms), to see what the quiet period costs.
 Loads bench/agent-session.py for its helpers; aborts its sessions and stops the MCP process at
 the end, also when it fails.
 """
@@ -28,6 +30,7 @@ ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 bench.BIN = os.path.abspath(ARGS[0] if ARGS else "target/release/a3s-test")
 TURNS = int(ARGS[1]) if len(ARGS) > 1 else 50
 SESSIONS = ("bench-tui", "bench-tui-mcp")
+SETTLE = {"settle_ms": int(os.environ["SETTLE_MS"])} if os.environ.get("SETTLE_MS") else {}
 
 
 def row(name, xs):
@@ -78,10 +81,10 @@ def main():
         for i in range(TURNS):
             dt, seen = tool("test_observe", {"session": "bench-tui-mcp"})
             mobserve.append(dt)
-            dt, done = tool("test_type", {"session": "bench-tui-mcp", "observation": seen["observation"], "text": f"{i}+1"})
+            dt, done = tool("test_type", {"session": "bench-tui-mcp", "observation": seen["observation"], "text": f"{i}+1", **SETTLE})
             mtype.append(dt)
             mbytes.append(len(json.dumps(done).encode()))
-            dt, _ = tool("test_press", {"session": "bench-tui-mcp", "observation": done["observation"]["observation"], "key": "Enter"})
+            dt, _ = tool("test_press", {"session": "bench-tui-mcp", "observation": done["observation"]["observation"], "key": "Enter", **SETTLE})
             mpress.append(dt)
         tool("test_finish", {"session": "bench-tui-mcp", "status": "passed", "summary": "bench"})
 
