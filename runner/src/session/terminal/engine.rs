@@ -55,6 +55,22 @@ pub const MAX_SETTLE_CAP: Duration = Duration::from_secs(10);
 /// The most an observation waits for every byte already written to reach the screen.
 pub const DRAIN_BOUND: Duration = Duration::from_secs(2);
 
+/// The view options a terminal observation can honour: the bounds every view has, and no
+/// `scope` (a screen has no refs or outline lines to start at).
+fn admit_view(request: &ViewRequest) -> Result<(), SessionError> {
+    request
+        .validate()
+        .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+    if request.scope.is_some() {
+        return Err(SessionError::new(
+            SessionCode::InvalidInput,
+            "a terminal observation has no refs or outline lines to start at: leave out scope \
+             (since N for the rows that changed, max_bytes or full for more)",
+        ));
+    }
+    Ok(())
+}
+
 /// A running terminal session.
 pub struct TerminalEngine<D: TerminalAgentDriver> {
     dir: Dir,
@@ -159,17 +175,7 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
         after: Option<u64>,
         deadline: Instant,
     ) -> Result<Observation, SessionError> {
-        if let Err(m) = request.validate() {
-            return Err(SessionError::new(SessionCode::InvalidInput, m));
-        }
-        if request.scope.is_some() {
-            self.end_observation();
-            return Err(SessionError::new(
-                SessionCode::InvalidInput,
-                "a terminal observation has no refs or outline lines to start at: leave out \
-                 scope (use since for the rows that changed, max_bytes or full for more)",
-            ));
-        }
+        admit_view(request)?;
         let quiet = request
             .settle_ms
             .map_or(DEFAULT_QUIET, Duration::from_millis);
@@ -273,9 +279,9 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
     /// Admit, gate and run one statement; with `then_observe`, answer with the screen after it
     /// (taken once the program reacted and went quiet).
     async fn exec(&mut self, turn: u64, exec: &Exec) -> Result<Executed, SessionError> {
+        // A view the session cannot give refuses the statement before it runs.
         if let Some(view) = &exec.then_observe {
-            view.validate()
-                .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+            admit_view(view)?;
         }
         let source = exec.statement.as_str();
         let step = a3s_test_lang::admit_statement_on(source, Surface::Tui)
@@ -393,8 +399,16 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
         let result = match &request {
             Request::Observe(view) => {
                 let deadline = self.turn_deadline();
-                let seen = self.observe(view, None, deadline).await;
-                if seen.is_err() {
+                // A view refused as asked changes nothing; a failed observation ends the one
+                // before it (what the agent meant to look at is unknown).
+                let seen = match admit_view(view) {
+                    Ok(()) => self.observe(view, None, deadline).await,
+                    Err(e) => Err(e),
+                };
+                if seen
+                    .as_ref()
+                    .is_err_and(|e| e.code != SessionCode::InvalidInput)
+                {
                     self.end_observation();
                 }
                 ViewRequest::answered(seen)

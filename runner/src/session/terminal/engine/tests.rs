@@ -185,6 +185,13 @@ async fn input_reaches_the_program_only_against_the_screen_observed() {
         .handle(Request::Observe(ViewRequest::default()))
         .await;
     assert!(observed.outcome.is_ok());
+    // A view a screen cannot give is refused and changes nothing (no number taken).
+    let scoped = ViewRequest {
+        scope: Some("@e1".into()),
+        ..ViewRequest::default()
+    };
+    let refused = engine.handle(Request::Observe(scoped)).await;
+    assert_eq!(code(&refused), Some(SessionCode::InvalidInput));
     // No observation named, an unknown one, a browser step: refused, nothing sent.
     let stale = Some(SessionCode::StaleScreen);
     let typed = |o| exec(o, "type { value = \"a\" }");
