@@ -70,7 +70,14 @@ fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_pass
         .as_u64()
         .unwrap() as i32;
 
-    let first = ok(d, &["agent", "observe", "--session", "calc", "--json"]);
+    // bc is ready once its line editor asked for bracketed paste (typed before that, the
+    // terminal and then the editor would each echo the text).
+    let mut first = Value::Null;
+    let ready = crate::common::wait_until(std::time::Duration::from_secs(30), || {
+        first = ok(d, &["agent", "observe", "--session", "calc", "--json"]);
+        first["screen"]["modes"]["bracketed_paste"] == true
+    });
+    assert!(ready, "{first}");
     assert_eq!(first["screen"]["columns"], 80, "{first}");
     assert_eq!(first["screen"]["rows"], 24, "{first}");
     assert_eq!(first["screen"]["cursor"]["row"], 1, "{first}");

@@ -3,8 +3,9 @@
 //! through the contract alone (the session names no driver type).
 //!
 //! Two waits make its gate exact. [`Terminal::drained`]: output the program wrote before the
-//! call is on the screen when it returns — bytes still unread on the master (`FIONREAD`) or read
-//! but not yet processed (the reader's busy flag) are waited for, woken by the reader's pass
+//! call is on the screen when it returns — bytes still in the kernel's flip buffer (moved by a
+//! zero-timeout poll), unread on the master (`FIONREAD`) or read but not yet processed (the
+//! reader's busy flag) are waited for, woken by the reader's pass
 //! notification, never by a timer loop — so a screen read for a gate sees every change already
 //! on its way. [`Terminal::settle`]: after input, until the program reacted (the revision moved)
 //! and then went quiet for a period, so the observation that follows an action shows the answer.
@@ -14,6 +15,7 @@ use crate::terminal::{Output, Terminal};
 use a3s_test_driver::{
     BrowserProcess, ScreenCursor, ScreenModes, ScreenSettled, TerminalAgentContext, TerminalScreen,
 };
+use rustix::event::{PollFd, PollFlags, Timespec};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -25,6 +27,12 @@ impl Terminal {
         let mut passes = self.shared.passes.subscribe();
         loop {
             passes.borrow_and_update();
+            // Output another process wrote to the terminal sits in the kernel's flip buffer
+            // until a worker moves it to the master's read queue; a poll of the master runs that
+            // move first (the line discipline flushes pending buffers when it finds nothing to
+            // read), so `FIONREAD` then counts every byte written before this call.
+            let mut fds = [PollFd::new(&*self.master, PollFlags::IN)];
+            let _ = rustix::event::poll(&mut fds, Some(&Timespec::default()));
             let unread = rustix::io::ioctl_fionread(&*self.master).unwrap_or(0);
             let busy = self.shared.busy.load(Ordering::SeqCst);
             let open = self.shared.lock().output == Output::Open;

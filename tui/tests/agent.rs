@@ -39,3 +39,35 @@ async fn input_a_program_does_not_answer_settles_at_the_cap_as_quiet() {
     assert!(settled.waited_ms >= 300, "{settled:?}");
     assert_eq!(t.revision(), before, "nothing was echoed");
 }
+
+/// What another process writes to the program's terminal is on the screen once `drained`
+/// returns — with no wait for the text: the gate that refuses input after a change relies on
+/// exactly this. Repeated, since a miss would be a race with the kernel's buffer worker.
+#[tokio::test]
+async fn output_written_before_drained_is_on_the_screen_after_it() {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let t = start(&["sh", "-c", "stty -echo; printf ready; cat >/dev/null"]);
+    t.wait_for(&a3s_test_tui::Condition::Text("ready".into()), within(20))
+        .await
+        .unwrap();
+    let tty = std::fs::read_link(format!("/proc/{}/fd/0", t.pid())).unwrap();
+    let mut terminal = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(rustix::fs::OFlags::NOCTTY.bits() as i32)
+        .open(&tty)
+        .unwrap();
+    for i in 0..200 {
+        let before = t.revision();
+        write!(terminal, "\r\nline {i}").unwrap();
+        t.drained(tokio::time::Instant::now() + Duration::from_secs(10))
+            .await;
+        let screen = t.agent_screen();
+        assert!(screen.revision > before, "write {i} not seen");
+        assert!(
+            screen.rows.iter().any(|r| r == &format!("line {i}")),
+            "write {i}: {:?}",
+            screen.rows
+        );
+    }
+}
