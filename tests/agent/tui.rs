@@ -337,6 +337,27 @@ fn the_terminal_verbs_over_mcp_are_the_same_operations() {
         "{resized}"
     );
     assert_eq!(resized["observation"]["screen"]["rows"], 30, "{resized}");
+    // A paste is a terminal's paste (bracketed when the program asked for it).
+    let pasted = call(
+        "test_paste",
+        json!({ "session": "py", "observation": resized["observation"]["observation"], "text": "7*6", "settle_ms": 100 }),
+    );
+    assert!(
+        rows(&pasted["observation"])
+            .iter()
+            .any(|r| r.ends_with("7*6")),
+        "{pasted}"
+    );
+    let entered = call(
+        "test_press",
+        json!({ "session": "py", "observation": pasted["observation"]["observation"], "key": "Enter", "settle_ms": 100 }),
+    );
+    let answers = rows(&entered["observation"]);
+    assert_eq!(
+        answers.iter().filter(|r| *r == "42").count(),
+        2,
+        "{answers:?}"
+    );
     let closed = call(
         "test_finish",
         json!({ "session": "py", "status": "passed", "summary": "42" }),
