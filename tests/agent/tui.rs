@@ -281,9 +281,10 @@ fn the_terminal_verbs_over_mcp_are_the_same_operations() {
         assert!(!err, "{name}: {v}");
         v
     };
+    // The basic REPL (python 3.13 would otherwise draw its own line editor).
     let started = call(
         "test_session_start",
-        json!({ "session": "py", "tui": true, "program": ["python3", "-q"], "columns": 60, "rows": 12 }),
+        json!({ "session": "py", "tui": true, "program": ["env", "PYTHON_BASIC_REPL=1", "python3", "-q"], "columns": 60, "rows": 12 }),
     );
     assert_eq!(started["state"], "active", "{started}");
     let g = groups(d, "py");
