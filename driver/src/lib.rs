@@ -21,6 +21,7 @@ pub mod http;
 pub mod privacy;
 pub mod process;
 pub mod storage_state;
+pub mod terminal_agent;
 pub mod vars;
 
 pub use api::*;
@@ -31,4 +32,8 @@ pub use failure::{FailureClass, FailureCode};
 /// Live members of a process group: not a Web-driver matter, so callers that must stay generic
 /// over the driver (agent sessions) reach it here.
 pub use process::live_group_members;
+pub use terminal_agent::{
+    ScreenCursor, ScreenModes, ScreenSettled, TerminalAgentContext, TerminalAgentDriver,
+    TerminalScreen,
+};
 pub use vars::{MapVars, ProcessVars, VarSource};

@@ -141,11 +141,18 @@ pub fn admit_with(source: &str, libraries: &[(String, ir::Library)]) -> Admissio
 /// This is the single door through which agent statements reach the executor, so it runs the same
 /// lexer, parser and checker as a suite. Logical paths start at `statement`.
 pub fn admit_statement(source: &str) -> Result<ir::Step, Vec<Diagnostic>> {
+    admit_statement_on(source, ir::Surface::Web)
+}
+
+/// [`admit_statement`] for an agent session on `surface`: a terminal session's statement is
+/// checked by the rules of a `surface = "tui"` scenario (its `type`, `press`, `wait` and
+/// `expect` are the terminal steps; a browser step is `test.spec.surface_step`).
+pub fn admit_statement_on(source: &str, surface: ir::Surface) -> Result<ir::Step, Vec<Diagnostic>> {
     if let Err(d) = decode_source(source.as_bytes()) {
         return Err(vec![*d]);
     }
     let (document, mut diagnostics) = parser::parse(source);
-    let (step, check_diagnostics) = checker::check_statement(&document, source.len());
+    let (step, check_diagnostics) = checker::check_statement_on(&document, source.len(), surface);
     diagnostics.extend(check_diagnostics);
     diagnostic::sort_diagnostics(&mut diagnostics);
     diagnostic::cap(&mut diagnostics);

@@ -380,6 +380,7 @@ fn start_session(
             // The session lives as long as this command: `kill -9` of it takes the supervisor
             // and the browser along (the dev server goes by its own watchdog).
             tied: true,
+            terminal: None,
         },
         &interrupted,
     )

@@ -53,6 +53,38 @@ pub struct TuiLauncher {
     program: Result<(ProgramSpec, TerminalOptions), String>,
 }
 
+impl TuiLauncher {
+    /// The launcher of a terminal agent session's supervisor: the program `agent start --tui`
+    /// recorded, on a terminal of its size (the rest of the terminal's bounds are the defaults).
+    pub fn session(program: &a3s_test_runner::session::file::TerminalProgram) -> TuiLauncher {
+        let launcher = || -> Result<(ProgramSpec, TerminalOptions), String> {
+            let (first, rest) = program
+                .command
+                .split_first()
+                .ok_or("the session records no program")?;
+            let mut spec = ProgramSpec::new(first, rest);
+            spec.cwd = Some(program.cwd.clone());
+            spec.env = program
+                .env
+                .iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect();
+            let size = TerminalSize::new(u32::from(program.columns), u32::from(program.rows))
+                .map_err(|e| e.to_string())?;
+            Ok((
+                spec,
+                TerminalOptions {
+                    size,
+                    ..TerminalOptions::default()
+                },
+            ))
+        };
+        TuiLauncher {
+            program: launcher(),
+        }
+    }
+}
+
 impl DriverLauncher for TuiLauncher {
     type Driver = TuiDriver;
 

@@ -150,6 +150,8 @@ pub fn all() -> Vec<Tool> {
         c::UNCHECK => on_target(TargetVerb::Uncheck);
         c::FILL => text(TextVerb::Fill);
         c::TYPE => text(TextVerb::Type);
+        c::PASTE => by_ref(verbs::paste);
+        c::RESIZE => by_ref(verbs::resize);
         c::SELECT => by_ref(verbs::select);
         c::PRESS => by_ref(verbs::press);
         c::NAVIGATE => by_ref(verbs::navigate);
@@ -260,6 +262,8 @@ mod tests {
             "test_uncheck",
             "test_fill",
             "test_type",
+            "test_paste",
+            "test_resize",
             "test_select",
             "test_press",
             "test_navigate",

@@ -17,7 +17,7 @@ use a3s_test_ledger::SessionId;
 use a3s_test_runner::session::cleanup;
 use a3s_test_runner::session::client::{self, TURN_TIMEOUT};
 use a3s_test_runner::session::file::{
-    open_session_dir, parse_session_id, session_dir, sessions_dir, Budgets, SessionFile,
+    open_session_dir, parse_session_id, session_dir, sessions_dir, Budgets, Policy, SessionFile,
     SessionState, MAX_SUMMARY_CHARS,
 };
 use a3s_test_runner::session::page_context::inspect::{
@@ -35,11 +35,29 @@ use std::path::{Path, PathBuf};
 /// Largest `report.json` `show` reads back.
 const MAX_REPORT_BYTES: u64 = 16 * 1024 * 1024;
 
-/// `start`: a browser on `url`, owned by a supervisor that outlives the call.
+/// `start`: a browser on `url` — or, with `tui`, a program on a terminal — owned by a supervisor
+/// that outlives the call.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct StartParams {
-    /// The start URL (its origin is the first allowed origin).
-    pub url: String,
+    /// The start URL (its origin is the first allowed origin); none for a terminal session.
+    #[arg(required_unless_present = "tui")]
+    #[serde(default)]
+    pub url: Option<String>,
+    /// A terminal session: the program after `--` (`agent start --tui -- bc -q`), else the
+    /// project's `tui { command = [..] }` block, on its own pseudoterminal.
+    #[arg(long, conflicts_with_all = ["url", "allow_origins", "allow_domains"])]
+    #[serde(default)]
+    pub tui: bool,
+    /// The terminal program and its arguments (an argument vector, no shell).
+    #[arg(last = true, value_name = "PROGRAM", requires = "tui")]
+    #[serde(default)]
+    pub program: Vec<String>,
+    /// Terminal columns (default: the project's `tui.columns`, else 80).
+    #[arg(long, value_name = "N", requires = "tui")]
+    pub columns: Option<Bounded<u32, 1, 1000>>,
+    /// Terminal rows (default: the project's `tui.rows`, else 24).
+    #[arg(long, value_name = "N", requires = "tui")]
+    pub rows: Option<Bounded<u32, 1, 500>>,
     /// The session id.
     #[arg(long, allow_hyphen_values = true)]
     pub session: SessionId,
@@ -347,7 +365,7 @@ pub struct Promoted {
     pub session: SessionId,
     /// The suite written.
     pub output: PathBuf,
-    /// Its steps (the navigation plus every successful step).
+    /// Its steps (every successful step, plus the navigation of a browser session).
     pub steps: usize,
     /// Environment variables the suite reads in place of values typed into private fields: set
     /// them where it runs.
@@ -373,8 +391,34 @@ pub fn start(
     p: StartParams,
     interrupted: &dyn Fn() -> bool,
 ) -> Result<Started, SessionError> {
-    let policy = policy::build(&p.url, &p.allow_origins, &p.allow_domains)
-        .map_err(|e| SessionError::new(SessionCode::InvalidInput, e.message))?;
+    let invalid = |m: String| SessionError::new(SessionCode::InvalidInput, m);
+    let (url, policy, terminal) = match (&p.url, p.tui) {
+        (Some(url), false) => {
+            let policy = policy::build(url, &p.allow_origins, &p.allow_domains)
+                .map_err(|e| invalid(e.message))?;
+            (url.clone(), policy, None)
+        }
+        (None, true) => {
+            if !p.allow_origins.is_empty() || !p.allow_domains.is_empty() {
+                return Err(invalid(
+                    "allow_origins and allow_domains are a browser's; a terminal session has none"
+                        .into(),
+                ));
+            }
+            let program = super::terminal::program(ctx, &p)?;
+            (program.display(), Policy::default(), Some(program))
+        }
+        (Some(_), true) => {
+            return Err(invalid(
+                "a session drives a URL or, with tui, a terminal program: not both".into(),
+            ))
+        }
+        (None, false) => {
+            return Err(invalid(
+                "give the start URL, or tui (with the program) for a terminal session".into(),
+            ))
+        }
+    };
     let mut budgets = Budgets::default();
     if let Some(ms) = p.idle_timeout_ms {
         budgets.idle_ms = ms.into();
@@ -393,7 +437,7 @@ pub fn start(
         &ctx.root,
         StartRequest {
             id: p.session.clone(),
-            url: p.url,
+            url,
             policy,
             goal: p.goal,
             success: p.success,
@@ -401,6 +445,7 @@ pub fn start(
             headed: false,
             reopen: false,
             tied: false,
+            terminal,
         },
         interrupted,
     )?;
@@ -636,7 +681,18 @@ pub fn list(ctx: &Context) -> Result<Sessions, SessionError> {
 pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionError> {
     let (_, file) = load(ctx, &p.session)?;
     let output: &Path = &p.output;
-    let source = promote::suite_source(&file)?;
+    // A terminal session's turns become a `surface = "tui"` scenario, run on its program.
+    let (source, next, steps) = match &file.terminal {
+        Some(program) => {
+            let (source, next) = super::terminal::promote(&file, program, output)?;
+            (source, next, file.steps.len())
+        }
+        None => (
+            promote::suite_source(&file)?,
+            format!("a3s-test run {}", output.display()),
+            file.steps.len() + 1,
+        ),
+    };
     let env = promote::private_vars(&file);
     let io = |what: &str, path: &Path, e: std::io::Error| {
         SessionError::new(
@@ -651,9 +707,9 @@ pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionErro
     Ok(Promoted {
         session: file.id,
         output: output.to_path_buf(),
-        steps: file.steps.len() + 1,
+        steps,
         env,
-        next: format!("a3s-test run {}", output.display()),
+        next,
     })
 }
 

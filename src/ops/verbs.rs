@@ -79,20 +79,29 @@ pub enum TextVerb {
     Type,
 }
 
-/// `fill` / `type`: a target and a text.
+/// `fill` / `type`: a target and a text — on a terminal session, `type` takes the text alone
+/// (it goes to the program).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TextArgs {
-    /// A ref @eN or one ACL target.
-    pub target: Text<0, { MAX_TARGET_CHARS }>,
+    /// A ref @eN or one ACL target; left out on a terminal session. (On the command line, a
+    /// single argument is the text: `agent type --session S --observation N "6*7"`.)
+    #[serde(default)]
+    pub target: Option<Text<0, { MAX_TARGET_CHARS }>>,
     /// The text. Over MCP also `{"env": "NAME"}`: `value = env("NAME")`, the value of that
     /// variable in the session's environment (inherited from `agent start`), never shown or
     /// recorded. On the command line the text is always literal (write `agent exec` with
     /// `env("NAME")` instead).
     #[arg(value_parser = literal_text)]
-    #[serde(deserialize_with = "bounded_text")]
-    #[schemars(schema_with = "text_schema")]
-    pub text: TextValue,
+    #[serde(deserialize_with = "required_text")]
+    #[schemars(schema_with = "text_schema", required)]
+    pub text: Option<TextValue>,
+}
+
+/// A verb's required text, read as [`bounded_text`] reads it (an `Option` only because the
+/// command line may give the text as the one argument).
+fn required_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<TextValue>, D::Error> {
+    bounded_text(d).map(Some)
 }
 
 /// The most characters of a literal text (a statement's bound).
@@ -381,19 +390,66 @@ impl TargetArgs {
 }
 
 impl TextArgs {
-    /// `fill` or `type` of this text into this target.
+    /// `fill` or `type` of this text into this target; without a target (a terminal session),
+    /// `type { value }`. On the command line one argument is the text (clap fills the target
+    /// first).
     pub fn statement(&self, verb: TextVerb) -> Result<String, SessionError> {
         let kind = match verb {
             TextVerb::Fill => "fill",
             TextVerb::Type => "type",
         };
-        Ok(block(
-            kind,
+        let (target, text) = match (&self.target, &self.text) {
+            (Some(target), Some(text)) => (Some(target_arg(target)?), text.to_string()),
+            (None, Some(text)) => (None, text.to_string()),
+            (Some(only), None) => (None, TextValue::literal(only.to_string()).to_string()),
+            (None, None) => return Err(invalid("the text to type is missing".into())),
+        };
+        let mut attributes = Vec::new();
+        if let Some(target) = target {
+            attributes.push(("target", target));
+        }
+        attributes.push(("value", text));
+        Ok(block(kind, &attributes))
+    }
+}
+
+/// `paste`: text pasted into a terminal program as a terminal pastes it (`terminal_paste`:
+/// newlines as carriage returns, wrapped in bracketed-paste markers when the program asked).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PasteArgs {
+    /// The text.
+    pub text: Text<0, 65536>,
+}
+
+impl PasteArgs {
+    /// `terminal_paste { text }`.
+    pub fn statement(&self) -> String {
+        block("terminal_paste", &[("text", acl_string(&self.text))])
+    }
+}
+
+/// `resize`: a new size for a terminal session's terminal (`terminal_resize`; the program is
+/// told by `SIGWINCH`).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResizeArgs {
+    /// Columns (1–1000).
+    pub columns: Bounded<u32, 1, 1000>,
+    /// Rows (1–500).
+    pub rows: Bounded<u32, 1, 500>,
+}
+
+impl ResizeArgs {
+    /// `terminal_resize { columns rows }`.
+    pub fn statement(&self) -> String {
+        block(
+            "terminal_resize",
             &[
-                ("target", target_arg(&self.target)?),
-                ("value", self.text.to_string()),
+                ("columns", self.columns.to_string()),
+                ("rows", self.rows.to_string()),
             ],
-        ))
+        )
     }
 }
 
@@ -587,6 +643,10 @@ pub type WaitParams = Acting<WaitArgs>;
 pub type ExpectParams = Acting<ExpectArgs>;
 /// `expect-text`.
 pub type ExpectTextParams = Acting<ExpectTextArgs>;
+/// `paste`.
+pub type PasteParams = Acting<PasteArgs>;
+/// `resize`.
+pub type ResizeParams = Acting<ResizeArgs>;
 
 /// One typed action of `test_act`: `{"action": VERB, …}` with exactly the arguments of that
 /// verb (its own args struct, so its statement is built by the same method as the verb's).
@@ -629,6 +689,10 @@ pub enum Action {
     Expect(ExpectArgs),
     /// `expect { text = … }`.
     ExpectText(ExpectTextArgs),
+    /// `terminal_paste` (terminal sessions).
+    Paste(PasteArgs),
+    /// `terminal_resize` (terminal sessions).
+    Resize(ResizeArgs),
 }
 
 impl Action {
@@ -654,6 +718,8 @@ impl Action {
             Action::Wait(a) => a.statement(),
             Action::Expect(a) => a.statement(),
             Action::ExpectText(a) => a.expect().statement(),
+            Action::Paste(a) => Ok(a.statement()),
+            Action::Resize(a) => Ok(a.statement()),
         }
     }
 }
@@ -712,6 +778,16 @@ pub fn expect(ctx: &Context, p: &ExpectParams) -> Result<Executed, SessionError>
     run(ctx, &p.on, p.args.statement()?)
 }
 
+/// `paste` (terminal sessions).
+pub fn paste(ctx: &Context, p: &PasteParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.args.statement())
+}
+
+/// `resize` (terminal sessions).
+pub fn resize(ctx: &Context, p: &ResizeParams) -> Result<Executed, SessionError> {
+    run(ctx, &p.on, p.args.statement())
+}
+
 /// `expect-text`.
 pub fn expect_text(ctx: &Context, p: &ExpectTextParams) -> Result<Executed, SessionError> {
     run(ctx, &p.on, p.args.expect().statement()?)
@@ -744,8 +820,8 @@ mod tests {
             admitted(&t("role(\"button\", \"Go\")").statement(verb).unwrap());
         }
         let text = TextArgs {
-            target: "@e2".parse().unwrap(),
-            text: "a\"b\n} click { target = css(\"x\") }".into(),
+            target: Some("@e2".parse().unwrap()),
+            text: Some("a\"b\n} click { target = css(\"x\") }".into()),
         };
         for verb in [TextVerb::Fill, TextVerb::Type] {
             let s = text.statement(verb).unwrap();

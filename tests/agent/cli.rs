@@ -292,9 +292,10 @@ fn show_list_schema_and_input_errors() {
     assert_eq!(show["session"]["policy"]["origins"][0], server.origin);
     let schema = ok(d, &["agent", "schema"]);
     assert_eq!(schema["statement"]["type"], "string");
-    // One action form per verb (its own arguments) and `expect_text`.
+    // One action form per verb (its own arguments, the terminal `paste` and `resize` too) and
+    // `expect_text`.
     let forms = schema["action"]["oneOf"].as_array().unwrap();
-    assert_eq!(forms.len(), 18);
+    assert_eq!(forms.len(), 20);
     assert!(
         forms
             .iter()

@@ -22,6 +22,7 @@ mod safety;
 mod secrets;
 mod support;
 mod testkit;
+mod tui;
 mod turn;
 mod verbs;
 mod view;

@@ -1,6 +1,8 @@
 //! The signal × command × trial matrix: each stop signal (SIGKILL, SIGINT, SIGTERM, SIGHUP) sent
 //! at a randomised moment to each long-lived command (`run` on a suite that waits on a page that
-//! never answers, `run` of a terminal scenario whose program ignores every stop signal, `agent start`, the live supervisor `agent start` leaves behind, and `dev` with
+//! never answers, `run` of a terminal scenario whose program ignores every stop signal, `agent
+//! start`, the live supervisor `agent start` leaves behind — of a browser session and of a
+//! terminal one (`--tui -- bc -q`) —, and `dev` with
 //! the dev server it starts). After every trial no process of that trial remains within 2 s
 //! (after `agent abort` where the supervisor died), and the command ends the documented way: 130
 //! for a handled stop signal (0 for `dev`, whose normal end is a stop), death by the signal for
@@ -85,6 +87,11 @@ const COMMANDS: &[Subject] = &[
     Subject {
         name: "agent supervise",
         trial: supervisor_trial,
+        trials: 20,
+    },
+    Subject {
+        name: "agent supervise --tui",
+        trial: tui_supervisor_trial,
         trials: 20,
     },
     Subject {
@@ -347,13 +354,28 @@ fn start_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
 /// The supervisor of a started session, signalled within a second of the start: a handled
 /// signal closes the session by itself; after SIGKILL `agent abort` stops what it recorded.
 fn supervisor_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
+    let url = format!("{}/", setup.server.base_url);
+    supervised(trial, "sup", &[&url], &[])
+}
+
+/// The supervisor of a terminal session (`agent start --tui -- bc -q`), as
+/// [`supervisor_trial`]: what it owns is the program's group on its pseudoterminal.
+fn tui_supervisor_trial(_setup: &Setup, trial: &Trial) -> Result<(), String> {
+    supervised(trial, "tui", &["--tui"], &["--", "bc", "-q"])
+}
+
+/// A supervisor trial on the session `agent start BEFORE… --session ID --json AFTER…` starts.
+fn supervised(trial: &Trial, prefix: &str, before: &[&str], after: &[&str]) -> Result<(), String> {
     let dir = workdir(&[]);
     let d = dir.path();
     let tag = new_tag("matrix-supervisor");
     let mut tracker = Tracker::new(&tag);
-    let id = format!("sup{}", trial.index);
-    let url = format!("{}/", setup.server.base_url);
-    let (code, out) = agent(d, &tag, &["start", &url, "--session", &id, "--json"])?;
+    let id = format!("{prefix}{}", trial.index);
+    let mut args = vec!["start"];
+    args.extend_from_slice(before);
+    args.extend_from_slice(&["--session", &id, "--json"]);
+    args.extend_from_slice(after);
+    let (code, out) = agent(d, &tag, &args)?;
     if code != 0 {
         tracker.kill_all();
         return Err(format!("agent start exited {code}: {out}"));

@@ -10,6 +10,7 @@
 //! [`Terminal::wait_for`], [`Terminal::exit_status`], [`Terminal::recording`],
 //! [`Terminal::svg`]). Every error has a stable `test.driver.tui.*` code ([`TuiCode`]).
 
+pub mod agent;
 pub mod cast;
 pub mod driver;
 pub mod error;

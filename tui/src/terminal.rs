@@ -67,6 +67,8 @@ pub(crate) struct State {
     emulator: Emulator,
     recording: Recording,
     revision: u64,
+    /// When `revision` last changed (a quiet-screen wait counts from here).
+    changed_at: std::time::Instant,
     output_bytes: u64,
     pub(crate) output: Output,
     /// Answers to queries the reader could not send while an input write held the terminal;
@@ -75,6 +77,16 @@ pub(crate) struct State {
 }
 
 impl State {
+    /// The change count now.
+    pub(crate) fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// How long the screen has not changed.
+    pub(crate) fn quiet_for(&self) -> Duration {
+        self.changed_at.elapsed()
+    }
+
     /// The visible screen's text now.
     pub(crate) fn text(&self) -> String {
         self.emulator.text()
@@ -87,6 +99,12 @@ pub(crate) struct Shared {
     pub(crate) changed: watch::Sender<u64>,
     /// One writer at a time: input and the emulator's answers never interleave.
     write_lock: Mutex<()>,
+    /// True while the reader holds output it read but has not put on the screen yet (set before
+    /// each read, cleared once the chunk is processed): with the bytes still unread on the
+    /// master, what [`Terminal::drained`] waits for.
+    pub(crate) busy: std::sync::atomic::AtomicBool,
+    /// Bumped after every read pass, once `busy` is cleared: wakes a [`Terminal::drained`] wait.
+    pub(crate) passes: watch::Sender<u64>,
 }
 
 impl Shared {
@@ -96,6 +114,7 @@ impl Shared {
 
     fn bump(&self, mut state: MutexGuard<'_, State>) {
         state.revision += 1;
+        state.changed_at = std::time::Instant::now();
         let revision = state.revision;
         drop(state);
         self.changed.send_replace(revision);
@@ -109,7 +128,7 @@ impl Shared {
 /// [`GroupGuard`] for the rest of its group).
 pub struct Terminal {
     pub(crate) shared: Arc<Shared>,
-    master: Arc<OwnedFd>,
+    pub(crate) master: Arc<OwnedFd>,
     pub(crate) exit: ExitWatch,
     pid: u32,
     options: TerminalOptions,
@@ -142,12 +161,15 @@ impl Terminal {
                 emulator: Emulator::new(options.size, options.scrollback_rows),
                 recording: Recording::new(options.size, options.max_recording_bytes),
                 revision: 0,
+                changed_at: std::time::Instant::now(),
                 output_bytes: 0,
                 output: Output::Open,
                 pending_answers: Vec::new(),
             }),
             changed: watch::channel(0).0,
             write_lock: Mutex::new(()),
+            busy: std::sync::atomic::AtomicBool::new(false),
+            passes: watch::channel(0).0,
         });
         let (stop_reader, stop_writer) = std::io::pipe().map_err(TuiError::SpawnFailed)?;
         let reader = Reader {
@@ -312,6 +334,19 @@ impl Drop for Terminal {
     }
 }
 
+/// Ends one read pass when dropped: the chunk is on the screen (or there was none), so a
+/// [`Terminal::drained`] wait may look again.
+struct PassDone<'a>(&'a Shared);
+
+impl Drop for PassDone<'_> {
+    fn drop(&mut self) {
+        self.0
+            .busy
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+        self.0.passes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
+
 /// The reader thread's state.
 struct Reader {
     shared: Arc<Shared>,
@@ -339,7 +374,12 @@ impl Reader {
                 // The handle is gone; it stops the program itself.
                 return;
             }
-            match rustix::io::read(&*self.master, &mut buffer) {
+            self.shared
+                .busy
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            let read = rustix::io::read(&*self.master, &mut buffer);
+            let _pass = PassDone(&self.shared);
+            match read {
                 Ok(0) | Err(rustix::io::Errno::IO) => break Output::Ended,
                 Ok(n) => {
                     if !self.take(&buffer[..n]) {

@@ -137,7 +137,19 @@ fn check_root(
 /// Paths start at `statement`. Zero blocks, several blocks, or a suite/project/scenario are
 /// `test.spec.statement_count`.
 pub fn check_statement(document: &Document, source_len: usize) -> (Option<Step>, Vec<Diagnostic>) {
+    check_statement_on(document, source_len, crate::ir::Surface::Web)
+}
+
+/// [`check_statement`] for a session on `surface`: a terminal session's statement is judged by
+/// the terminal rules (`type { value }` types into the program), as a step of a `surface =
+/// "tui"` scenario is, and a browser step is `test.spec.surface_step`.
+pub fn check_statement_on(
+    document: &Document,
+    source_len: usize,
+    surface: crate::ir::Surface,
+) -> (Option<Step>, Vec<Diagnostic>) {
     let mut ctx = Ctx::new();
+    ctx.set_surface(Some(surface).filter(|s| *s == crate::ir::Surface::Tui));
     let step = statement::statement(&mut ctx, document, source_len);
     finish(ctx, step)
 }

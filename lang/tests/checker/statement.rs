@@ -118,3 +118,28 @@ fn an_agent_statement_refuses_a_soft_expect() {
         1
     );
 }
+
+/// A terminal session's statements are judged by the terminal rules: `type { value }` (no
+/// target) and `press { key }` are terminal steps, a browser step is `surface_step` at its span,
+/// and the same `type` without a target is still a web error in a web session.
+#[test]
+fn a_terminal_statement_is_admitted_by_the_terminal_rules() {
+    use a3s_test_lang::admit_statement_on;
+    use a3s_test_lang::ir::{Surface, TerminalStep};
+    let step = admit_statement_on("type { value = \"6*7\" }", Surface::Tui).expect("admitted");
+    assert!(
+        matches!(step.action, Action::Terminal(TerminalStep::Type { .. })),
+        "{step:?}"
+    );
+    let press = admit_statement_on("press \"go\" { key = \"Enter\" }", Surface::Tui).unwrap();
+    assert_eq!(press.label.as_deref(), Some("go"));
+    assert!(matches!(
+        press.action,
+        Action::Terminal(TerminalStep::Press { .. })
+    ));
+    let source = "click { target = css(\"a\") }";
+    let refused = admit_statement_on(source, Surface::Tui).unwrap_err();
+    assert_eq!(refused[0].code, Code::SurfaceStep, "{refused:?}");
+    assert_eq!(&source[refused[0].span.range()], "click");
+    assert!(admit_statement("type { value = \"6*7\" }").is_err());
+}

@@ -16,6 +16,9 @@ a3s_test_lang::define_codes! {
         TargetType => "test.session.target_type";
         /// Gate 4: a ref does not belong to the latest open observation (or its node changed).
         StaleRef => "test.session.stale_ref";
+        /// Gate 4 on a terminal: the input names no observation, one that is not the latest, or
+        /// one whose screen changed since (the program wrote to it); nothing was sent.
+        StaleScreen => "test.session.stale_screen";
         /// Gate 4: a ref never issued on the current page (no observation of this document had
         /// it): a typo, or a ref of another session.
         UnknownRef => "test.session.unknown_ref";
@@ -107,6 +110,7 @@ impl SessionCode {
                 | SessionCode::Capability
                 | SessionCode::TargetType
                 | SessionCode::StaleRef
+                | SessionCode::StaleScreen
                 | SessionCode::UnknownRef
                 | SessionCode::Policy
                 | SessionCode::OriginLoss

@@ -10,7 +10,7 @@ use super::code::{SessionCode, SessionError};
 use super::event::{SessionEvent, TurnOutcome, TurnRecord};
 use super::file::{
     append_event, now_ms, write_json_atomic, ObservationRecord, Ownership, SessionFile,
-    SessionState, StepRecord, FORMAT_VERSION,
+    SessionState, StepRecord,
 };
 use super::gates;
 use super::next;
@@ -25,9 +25,7 @@ use super::protocol::{
     self, Call, Envelope, Exec, Finish, FinishStatus, Inspect, Replied, Request,
 };
 use super::repair_page;
-use super::reply::{
-    CleanupReport, Closed, ClosedReport, Closing, Executed, Resolved, SessionReport,
-};
+use super::reply::{Closed, ClosedReport, Closing, Executed, Resolved, SessionReport};
 use super::statement::replace_refs;
 use super::view::{Observation, ViewRequest, ViewState};
 use crate::cancel::CancelToken;
@@ -1026,24 +1024,7 @@ impl<D: AgentDriver> Engine<D> {
         };
         self.file.closed_reason = Some(status.to_string());
         self.end_observation();
-        let report = SessionReport {
-            format_version: FORMAT_VERSION,
-            session: self.file.id.to_string(),
-            status: status.to_string(),
-            summary,
-            summary_untrusted: true,
-            goal: self.file.goal.clone(),
-            success: self.file.success.clone(),
-            start_url: self.file.start_url.clone(),
-            actions: self.file.actions,
-            steps_passed: self.file.steps.len(),
-            started_at_ms: self.file.started_at_ms,
-            closed_at_ms: now_ms(),
-            cleanup: CleanupReport {
-                browser_pgid: self.file.ownership.browser_pgid,
-                problems,
-            },
-        };
+        let report = SessionReport::of(&self.file, status, summary, problems);
         write_json_atomic(&self.dir, "report.json", &report)?;
         self.file.save(&self.dir)?;
         if !report.cleanup.problems.is_empty() {

@@ -231,6 +231,39 @@ pub struct SessionFile {
     /// Test Kit Page Context state (`@cN` refs as fingerprints), when the page has a bridge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_context: Option<super::page_context::refs::PageContextState>,
+    /// The program of a terminal session (`agent start --tui`); absent for a browser session.
+    /// Its presence is what makes the session a terminal one ([`SessionFile::surface`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal: Option<TerminalProgram>,
+    /// The screen revision of the latest terminal observation (the terminal gate compares the
+    /// screen with it before any input is sent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen_revision: Option<u64>,
+}
+
+/// The program a terminal session runs on its own pseudoterminal, as `agent start --tui --
+/// PROGRAM ARGS…` or the project's `tui { … }` block gave it (an argument vector: no shell).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerminalProgram {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// Its working directory (absolute).
+    pub cwd: PathBuf,
+    /// Variables set for it on top of the session's environment.
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
+    /// Columns at start.
+    pub columns: u16,
+    /// Rows at start.
+    pub rows: u16,
+}
+
+impl TerminalProgram {
+    /// The command line as a person reads it (`bc -q`), for `list`, messages and the promoted
+    /// suite's comment.
+    pub fn display(&self) -> String {
+        self.command.join(" ")
+    }
 }
 
 /// Milliseconds since the Unix epoch.
@@ -264,6 +297,14 @@ impl SessionFile {
                 }
             })?;
         serde_json::from_slice(&bytes).map_err(|e| io("parse", &dir.path().join("session.json"), e))
+    }
+
+    /// The surface the session drives: a terminal when it records a program, else the Web.
+    pub fn surface(&self) -> a3s_test_lang::ir::Surface {
+        match self.terminal {
+            Some(_) => a3s_test_lang::ir::Surface::Tui,
+            None => a3s_test_lang::ir::Surface::Web,
+        }
     }
 
     /// Unix ms of the session deadline (`started_at_ms` + the `session_ms` budget, saturating).

@@ -16,26 +16,30 @@ use a3s_test_lang::ir::{Action, Step, TabOperation};
 /// Gate 1 (schema): exactly one admitted step. `@uN` targets are refused by the front end; that
 /// diagnostic is reported as the target-type gate, since the statement is well formed.
 pub fn schema(source: &str) -> Result<Step, SessionError> {
-    a3s_test_lang::admit_statement(source).map_err(|diagnostics| {
-        let code = if diagnostics
-            .iter()
-            .any(|d| d.code == Code::TargetObservationOnly)
-        {
-            SessionCode::TargetType
-        } else {
-            SessionCode::Schema
-        };
-        // The hint ("did you mean …") belongs on the line a person or an agent reads first.
-        let first = diagnostics
-            .first()
-            .map(|d| match d.hint.trim() {
-                "" => format!("{}: {}", d.code.as_str(), d.message),
-                hint => format!("{}: {}; {hint}", d.code.as_str(), d.message),
-            })
-            .unwrap_or_else(|| "the statement was not admitted".into());
-        SessionError::new(code, format!("the statement was not admitted: {first}"))
-            .with(|d| d.diagnostics = diagnostics)
-    })
+    a3s_test_lang::admit_statement(source).map_err(refused_statement)
+}
+
+/// Gate 1's refusal of a statement `lang` did not admit (on any surface): `test.session.schema`
+/// with the first diagnostic and its hint in the message and every diagnostic in the detail.
+pub fn refused_statement(diagnostics: Vec<a3s_test_lang::Diagnostic>) -> SessionError {
+    let code = if diagnostics
+        .iter()
+        .any(|d| d.code == Code::TargetObservationOnly)
+    {
+        SessionCode::TargetType
+    } else {
+        SessionCode::Schema
+    };
+    // The hint ("did you mean …") belongs on the line a person or an agent reads first.
+    let first = diagnostics
+        .first()
+        .map(|d| match d.hint.trim() {
+            "" => format!("{}: {}", d.code.as_str(), d.message),
+            hint => format!("{}: {}; {hint}", d.code.as_str(), d.message),
+        })
+        .unwrap_or_else(|| "the statement was not admitted".into());
+    SessionError::new(code, format!("the statement was not admitted: {first}"))
+        .with(|d| d.diagnostics = diagnostics)
 }
 
 /// Gate 2 (capability): the driver executes this step kind and the session allows it.
@@ -44,7 +48,10 @@ pub fn capability(step: &Step, capabilities: &Capabilities) -> Result<(), Sessio
     if !capabilities.supports(step) {
         return Err(SessionError::new(
             SessionCode::Capability,
-            format!("the web driver cannot execute `{kind}`"),
+            format!(
+                "the {} driver cannot execute `{kind}`",
+                crate::executor::surface_name(capabilities.surface)
+            ),
         ));
     }
     // Sessions keep one tab and the top document, so a ref always names a node of the page the
@@ -340,6 +347,8 @@ mod tests {
             steps: vec![],
             closed_reason: None,
             page_context: None,
+            terminal: None,
+            screen_revision: None,
         }
     }
 

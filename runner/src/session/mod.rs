@@ -17,6 +17,10 @@
 //! What an observation shows, and how it fits a model's context window (outline, budget,
 //! diffs, settling), is [`view`].
 //!
+//! A session may drive a terminal program instead of a browser (`agent start --tui`): the same
+//! supervisor, protocol, files and step runner, with the screen as the observation and input
+//! bound to it ([`terminal`]), generic over `a3s_test_driver::TerminalAgentDriver`.
+//!
 //! Page text is untrusted data everywhere: it is quoted in views, flagged `untrusted: true`, and
 //! never part of a suggested command ([`next`]).
 
@@ -41,6 +45,7 @@ pub mod reply;
 pub mod spawn;
 pub mod statement;
 pub mod supervisor;
+pub mod terminal;
 pub mod view;
 
 pub use code::{SessionCode, SessionError};

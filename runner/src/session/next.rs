@@ -61,6 +61,7 @@ pub fn after_error(s: &SessionFile, code: SessionCode) -> Option<String> {
         SessionCode::Schema => Some("a3s-test agent schema".to_string()),
         // New refs, or the page after a failed step.
         SessionCode::StaleRef
+        | SessionCode::StaleScreen
         | SessionCode::UnknownRef
         | SessionCode::TargetType
         | SessionCode::StepFailed => observe(),

@@ -144,6 +144,8 @@ mod tests {
             steps,
             closed_reason: None,
             page_context: None,
+            terminal: None,
+            screen_revision: None,
         }
     }
 

@@ -281,6 +281,16 @@ pub enum Request {
     Abort(Abort),
 }
 
+impl Request {
+    /// The request's `op` as the protocol and the turn log name it (`observe`, `repair_peek` …).
+    pub fn op(&self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.get("op").and_then(Value::as_str).map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
 /// Each request struct: its variant of [`Request`] and its reply type.
 macro_rules! calls {
     ($($call:ty => $variant:ident, $reply:ty;)*) => {$(

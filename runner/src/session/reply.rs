@@ -108,6 +108,36 @@ pub struct SessionReport {
     pub summary_untrusted: bool,
 }
 
+impl SessionReport {
+    /// The report of `file` closing with `status` (`problems`: what of its owned processes
+    /// could not be verified gone), whatever the session drove.
+    pub fn of(
+        file: &super::file::SessionFile,
+        status: &str,
+        summary: Option<String>,
+        problems: Vec<String>,
+    ) -> SessionReport {
+        SessionReport {
+            format_version: super::file::FORMAT_VERSION,
+            session: file.id.to_string(),
+            status: status.to_string(),
+            summary,
+            summary_untrusted: true,
+            goal: file.goal.clone(),
+            success: file.success.clone(),
+            start_url: file.start_url.clone(),
+            actions: file.actions,
+            steps_passed: file.steps.len(),
+            started_at_ms: file.started_at_ms,
+            closed_at_ms: super::file::now_ms(),
+            cleanup: CleanupReport {
+                browser_pgid: file.ownership.browser_pgid,
+                problems,
+            },
+        }
+    }
+}
+
 /// The supervisor's answer to `finish` and `abort`: the report it wrote and what to run next.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Closing {

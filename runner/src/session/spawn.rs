@@ -47,6 +47,9 @@ pub struct StartRequest {
     /// [`HANDOVER_TIED`], so a `kill -9` of the command takes the supervisor, and through it the
     /// browser, along instead of leaving them to the idle timeout.
     pub tied: bool,
+    /// A terminal session's program (`agent start --tui`): the supervisor then owns it on a
+    /// pseudoterminal instead of a browser.
+    pub terminal: Option<super::file::TerminalProgram>,
 }
 
 /// The line `agent start` writes to the supervisor's stdin once it has read the ready line: the
@@ -147,6 +150,8 @@ pub fn start(
         steps: Vec::new(),
         closed_reason: None,
         page_context: None,
+        terminal: request.terminal,
+        screen_revision: None,
     };
     file.save(&dir)?;
     if interrupted() {

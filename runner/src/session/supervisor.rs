@@ -13,6 +13,10 @@
 //! (dialogs, console, network activity), the domain interception and the browser context (created
 //! `disposeOnDetach`) all live on one CDP connection; a per-turn attach would drop them between
 //! turns. The CDP endpoint is still recorded in `session.json` for diagnostics.
+//!
+//! A terminal session (`agent start --tui`) is served by the same loop ([`serve_terminal`]):
+//! what the supervisor owns is then the program's process group on its pseudoterminal, with the
+//! same guarantees (the parent-death signal, stop signals closing it like `abort`).
 
 use super::code::{SessionCode, SessionError};
 use super::engine::Engine;
@@ -23,7 +27,7 @@ use super::protocol::{self, Envelope, Replied, Request, RequestLine};
 use super::spawn;
 use crate::executor::DriverLauncher;
 use crate::exit::Exit;
-use a3s_test_driver::AgentDriver;
+use a3s_test_driver::{AgentDriver, TerminalAgentDriver};
 use a3s_test_ledger::SessionId;
 use std::io::Write;
 use std::path::PathBuf;
@@ -45,16 +49,98 @@ fn ready_line(value: serde_json::Value) {
     let _ = out.flush();
 }
 
-/// Run the supervisor of session `session` under the project `root` until it closes (its folder
-/// is opened once, without following links, and held open); returns the process exit code
-/// (success, `InvalidInput` when the session could not start, `Interrupted` when `agent start`
-/// went away before handing over).
+/// What a supervisor serves: a started session engine — a browser's ([`Engine`]) or a terminal
+/// program's ([`super::terminal::TerminalEngine`]). The serving loop (socket, hand-over,
+/// signals, idle timeout and deadline) is the same for both, so it is written once, here.
+pub trait Served {
+    /// The session record.
+    fn file(&self) -> &SessionFile;
+
+    /// The session folder (open, verified).
+    fn dir(&self) -> &a3s_test_fsroot::Dir;
+
+    /// Serve one request; the answer has `closing` set when the session ended.
+    fn handle(&mut self, request: Request) -> impl std::future::Future<Output = Envelope<Replied>>;
+
+    /// Close the session: stop every owned process, verify it is gone, write `report.json`.
+    fn close(
+        &mut self,
+        state: SessionState,
+        status: &str,
+        summary: Option<String>,
+    ) -> impl std::future::Future<Output = Result<super::reply::Closing, SessionError>>;
+}
+
+impl<D: AgentDriver> Served for Engine<D> {
+    fn file(&self) -> &SessionFile {
+        &self.file
+    }
+
+    fn dir(&self) -> &a3s_test_fsroot::Dir {
+        Engine::dir(self)
+    }
+
+    async fn handle(&mut self, request: Request) -> Envelope<Replied> {
+        Engine::handle(self, request).await
+    }
+
+    async fn close(
+        &mut self,
+        state: SessionState,
+        status: &str,
+        summary: Option<String>,
+    ) -> Result<super::reply::Closing, SessionError> {
+        Engine::close(self, state, status, summary).await
+    }
+}
+
+/// Run the supervisor of a browser session `session` under the project `root` until it closes
+/// (its folder is opened once, without following links, and held open); returns the process
+/// exit code (success, `InvalidInput` when the session could not start, `Interrupted` when
+/// `agent start` went away before handing over).
 /// `launcher` starts the browser: the concrete driver is chosen by whoever starts the supervisor
 /// process (the hidden `agent supervise` command), never in this module.
 pub async fn serve<L>(launcher: L, session: SessionId, root: PathBuf, token: String) -> Exit
 where
     L: DriverLauncher,
     L::Driver: AgentDriver,
+{
+    serve_with(
+        |dir, root, token| Engine::start(launcher, dir, root, token),
+        session,
+        root,
+        token,
+    )
+    .await
+}
+
+/// [`serve`] for a terminal session: `launcher` starts the terminal driver, whose context runs
+/// the session's program on its own pseudoterminal ([`super::terminal::TerminalEngine`]).
+pub async fn serve_terminal<L>(
+    launcher: L,
+    session: SessionId,
+    root: PathBuf,
+    token: String,
+) -> Exit
+where
+    L: DriverLauncher,
+    L::Driver: TerminalAgentDriver,
+{
+    serve_with(
+        |dir, root, token| super::terminal::TerminalEngine::start(launcher, dir, root, token),
+        session,
+        root,
+        token,
+    )
+    .await
+}
+
+/// The serving loop of any engine `start` makes (see [`serve`]).
+async fn serve_with<E, F, S>(start: F, session: SessionId, root: PathBuf, token: String) -> Exit
+where
+    E: Served,
+    F: FnOnce(a3s_test_fsroot::Dir, PathBuf, String) -> S,
+    S: std::future::Future<Output = Result<E, SessionError>>,
 {
     let dir = match super::file::open_session_dir(&root, &session) {
         Ok(dir) => dir,
@@ -75,7 +161,7 @@ where
     };
     let terminate = installed.then_some(terminate);
     let started = tokio::select! {
-        started = Engine::start(launcher, dir.clone(), root, token) => started,
+        started = start(dir.clone(), root, token) => started,
         _ = next_signal(&terminate) => Err(SessionError::new(
             // Dropping the half-started engine kills the browser's group.
             SessionCode::Interrupted,
@@ -94,7 +180,7 @@ where
             return Exit::InvalidInput;
         }
     };
-    let socket = engine.file.socket.clone();
+    let socket = engine.file().socket.clone();
     remove_socket(engine.dir(), &socket);
     let listener = match UnixListener::bind(bind_path(engine.dir(), &socket)) {
         Ok(l) => l,
@@ -120,7 +206,7 @@ where
         use std::os::unix::fs::PermissionsExt;
         let _ = std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600));
     }
-    ready_line(serde_json::json!({ "ok": true, "session": engine.file }));
+    ready_line(serde_json::json!({ "ok": true, "session": engine.file() }));
     // Until `agent start` hands the session over, this process dies with it (SIGKILL included);
     // a start that goes away without handing over (interrupted, killed) takes the session along.
     let handed = tokio::select! {
@@ -140,12 +226,12 @@ where
         remove_socket(engine.dir(), &socket);
         return Exit::Interrupted;
     }
-    let idle = Duration::from_millis(engine.file.budgets.idle_ms.max(1));
+    let idle = Duration::from_millis(engine.file().budgets.idle_ms.max(1));
     // A connection that arrived while a `repair_wait` was in progress: served next.
     let mut preempted_by: Option<tokio::net::UnixStream> = None;
     loop {
         let left = engine
-            .file
+            .file()
             .deadline_at_ms()
             .saturating_sub(super::file::now_ms());
         let wait = idle.min(Duration::from_millis(left.max(1)));

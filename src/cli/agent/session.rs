@@ -12,8 +12,9 @@ use crate::ops::session::{
     PromoteParams, SessionParams, StartParams,
 };
 use crate::ops::verbs::{
-    self, DragParams, ExpectParams, ExpectTextParams, NavigateParams, PressParams, ScrollParams,
-    SelectParams, TargetParams, TargetVerb, TextParams, TextVerb, WaitParams, WheelParams,
+    self, DragParams, ExpectParams, ExpectTextParams, NavigateParams, PasteParams, PressParams,
+    ResizeParams, ScrollParams, SelectParams, TargetParams, TargetVerb, TextParams, TextVerb,
+    WaitParams, WheelParams,
 };
 use crate::ops::Context;
 use a3s_test_driver::StepDetail;
@@ -52,6 +53,10 @@ pub enum SessionCommand {
     Fill(Cli<TextParams>),
     #[command(name = c::TYPE.command(), about = c::TYPE.about)]
     Type(Cli<TextParams>),
+    #[command(name = c::PASTE.command(), about = c::PASTE.about)]
+    Paste(Cli<PasteParams>),
+    #[command(name = c::RESIZE.command(), about = c::RESIZE.about)]
+    Resize(Cli<ResizeParams>),
     #[command(name = c::SELECT.command(), about = c::SELECT.about)]
     Select(Cli<SelectParams>),
     #[command(name = c::PRESS.command(), about = c::PRESS.about)]
@@ -219,6 +224,14 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                 exec_human,
             )
         }
+        C::Paste(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::paste(ctx, &a.params), exec_human)
+        }
+        C::Resize(a) => {
+            let a = acting!(a);
+            print(a.json, verbs::resize(ctx, &a.params), exec_human)
+        }
         C::Select(a) => {
             let a = acting!(a);
             print(a.json, verbs::select(ctx, &a.params), exec_human)
@@ -302,14 +315,30 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                     return ExitCode::from(crate::cli::exit::Exit::InvalidInput);
                 }
             };
-            let code = runtime.block_on(a3s_test_runner::session::supervisor::serve(
-                crate::cli::web_launcher::SessionLauncher { headed: a.headed },
-                a.session,
-                a.workdir,
-                a.token,
-            ));
+            let code = runtime.block_on(supervise(a));
             runtime.shutdown_timeout(std::time::Duration::from_secs(2));
             ExitCode::from(code)
+        }
+    }
+}
+
+/// The supervisor of the session `a` names, with the driver its record asks for: the terminal
+/// driver on the recorded program for a terminal session, else the browser. The one place the
+/// session's concrete driver is chosen.
+async fn supervise(a: SuperviseArgs) -> crate::cli::exit::Exit {
+    use a3s_test_runner::session::{file, supervisor};
+    let terminal = file::open_session_dir(&a.workdir, &a.session)
+        .and_then(|dir| file::SessionFile::load(&dir))
+        .ok()
+        .and_then(|f| f.terminal);
+    match terminal {
+        Some(program) => {
+            let launcher = crate::cli::surfaces::TuiLauncher::session(&program);
+            supervisor::serve_terminal(launcher, a.session, a.workdir, a.token).await
+        }
+        None => {
+            let launcher = crate::cli::web_launcher::SessionLauncher { headed: a.headed };
+            supervisor::serve(launcher, a.session, a.workdir, a.token).await
         }
     }
 }

@@ -179,6 +179,11 @@ pub struct Observation {
     /// Requests the network policy blocked since the last answer (untrusted URLs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocked_requests: Vec<String>,
+    /// A terminal session's screen (`agent start --tui`): its rows with numbers, the cursor and
+    /// the modes, or the rows changed since `since` ([`crate::session::terminal::view`]). A
+    /// terminal observation has no outline and no refs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<crate::session::terminal::view::ScreenView>,
     /// The command to run next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
@@ -300,6 +305,7 @@ impl ViewState {
             page_context: None,
             inspection: None,
             blocked_requests: Vec::new(),
+            screen: None,
             next: None,
         };
         let mut notes = Vec::new();

@@ -53,6 +53,9 @@ pub fn change(c: &Change) -> String {
 
 /// The whole text view (without the `next:` line the CLI adds).
 pub fn render(v: &Observation) -> String {
+    if let Some(screen) = &v.screen {
+        return crate::session::terminal::view::render_text(v, screen);
+    }
     let mut out = format!("observation {}", v.observation);
     match (v.since, &v.cannot_diff) {
         (Some(since), None) => out.push_str(&format!(

@@ -1,0 +1,514 @@
+//! The terminal session engine inside the supervisor: one program on its own pseudoterminal,
+//! driven one statement at a time through the same step runner as suites ([`crate::step`]),
+//! generic over the terminal agent contract ([`TerminalAgentDriver`]) — the concrete driver comes
+//! from the launcher the supervisor process was started with.
+//!
+//! A turn is an observation (the screen, numbered, [`super::view`]) or one statement admitted by
+//! `lang` as a terminal step (`admit_statement_on(…, Surface::Tui)`), passed through the gates
+//! in order — schema → capability → the screen binding ([`super::gate`]) → budgets — and only
+//! then sent. Requests that need a page (inspect, repair reads) are refused with
+//! `test.session.capability`.
+
+use super::gate;
+use super::view::ScreenHistory;
+use crate::cancel::CancelToken;
+use crate::executor::DriverLauncher;
+use crate::session::code::{SessionCode, SessionError};
+use crate::session::event::{SessionEvent, TurnOutcome, TurnRecord};
+use crate::session::file::{
+    append_event, now_ms, write_json_atomic, ObservationRecord, Ownership, SessionFile,
+    SessionState, StepRecord,
+};
+use crate::session::protocol::{
+    self, Call, Envelope, Exec, Finish, FinishStatus, Replied, Request,
+};
+use crate::session::reply::{Closed, ClosedReport, Closing, Executed, SessionReport};
+use crate::session::supervisor::Served;
+use crate::session::view::{Observation, ViewRequest};
+use crate::session::{answer, gates};
+use crate::step::{self, StepFailed};
+use a3s_test_driver::{
+    live_group_members, ContextOptions, ProcessVars, StepEnv, StepFailure, StepOutput,
+    SurfaceContext, TerminalAgentContext, TerminalAgentDriver,
+};
+use a3s_test_fsroot::Dir;
+use a3s_test_lang::ir::{Step, Surface};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The most one turn may take.
+pub const TURN_BOUND: Duration = Duration::from_secs(60);
+/// How long an `expect` waits unless the statement says (as on the Web).
+pub const EXPECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long the program may take to start.
+pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
+/// Bound on capturing failure evidence after a failed step.
+pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
+/// The quiet period an observation waits for unless `--settle-ms` says: long enough for a
+/// program's answer to a key to arrive in one piece, short enough for a turn to stay quick.
+pub const DEFAULT_QUIET: Duration = Duration::from_millis(15);
+/// The least an observation's settle wait may take in all (four quiet periods, at least this).
+pub const MIN_SETTLE_CAP: Duration = Duration::from_millis(250);
+/// The most an observation's settle wait may take in all.
+pub const MAX_SETTLE_CAP: Duration = Duration::from_secs(10);
+/// The most an observation waits for every byte already written to reach the screen.
+pub const DRAIN_BOUND: Duration = Duration::from_secs(2);
+
+/// The view options a terminal observation can honour: the bounds every view has, and no
+/// `scope` (a screen has no refs or outline lines to start at).
+fn admit_view(request: &ViewRequest) -> Result<(), SessionError> {
+    request
+        .validate()
+        .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+    if request.scope.is_some() {
+        return Err(SessionError::new(
+            SessionCode::InvalidInput,
+            "a terminal observation has no refs or outline lines to start at: leave out scope \
+             (since N for the rows that changed, max_bytes or full for more)",
+        ));
+    }
+    Ok(())
+}
+
+/// A running terminal session.
+pub struct TerminalEngine<D: TerminalAgentDriver> {
+    dir: Dir,
+    artifacts: Dir,
+    root: PathBuf,
+    /// The session record (saved after every turn).
+    pub file: SessionFile,
+    driver: D,
+    ctx: Option<D::Context>,
+    /// Never fired: a turn is bounded by its deadline.
+    cancel: CancelToken,
+    history: ScreenHistory,
+}
+
+impl<D: TerminalAgentDriver> TerminalEngine<D> {
+    /// Launch the driver through `launcher`, start the program on its terminal and mark the
+    /// session active. The record in `dir` is the one the CLI wrote (state `starting`).
+    pub async fn start<L: DriverLauncher<Driver = D>>(
+        launcher: L,
+        dir: Dir,
+        root: PathBuf,
+        token: String,
+    ) -> Result<Self, SessionError> {
+        let mut file = SessionFile::load(&dir)?;
+        let artifacts = dir
+            .create_dir_all("artifacts")
+            .map_err(|e| SessionError::fs(&e))?;
+        let program = file
+            .terminal
+            .as_ref()
+            .map(|t| t.display())
+            .unwrap_or_default();
+        let failed = |what: &str, e: a3s_test_driver::DriverError| {
+            SessionError::new(
+                SessionCode::Supervisor,
+                format!("failed to {what} `{program}`: {}: {}", e.code, e.message),
+            )
+        };
+        let driver = launcher
+            .launch(LAUNCH_TIMEOUT)
+            .await
+            .map_err(|e| failed("set up the terminal of", e))?;
+        let options = ContextOptions {
+            surface: Some(Surface::Tui),
+            ..ContextOptions::default()
+        };
+        let ctx = driver
+            .new_context(options)
+            .await
+            .map_err(|e| failed("start", e))?;
+        let process = ctx.program_process();
+        let start_of = |pid: u32| a3s_test_driver::process::start_time(pid).unwrap_or(0);
+        file.ownership = Ownership {
+            supervisor_pid: std::process::id(),
+            supervisor_pgid: a3s_test_driver::process::own_pgid(),
+            browser_pid: process.pid,
+            browser_pgid: process.pgid,
+            supervisor_start: start_of(std::process::id()),
+            browser_start: start_of(process.pid),
+            token,
+        };
+        file.state = SessionState::Active;
+        file.last_turn_at_ms = now_ms();
+        file.save(&dir)?;
+        append_event(&dir, &SessionEvent::Started { url: program })?;
+        Ok(TerminalEngine {
+            dir,
+            artifacts,
+            root,
+            file,
+            driver,
+            ctx: Some(ctx),
+            cancel: CancelToken::new(),
+            history: ScreenHistory::default(),
+        })
+    }
+
+    fn turn_deadline(&self) -> Instant {
+        let left = self.file.deadline_at_ms().saturating_sub(now_ms());
+        Instant::now() + TURN_BOUND.min(Duration::from_millis(left.max(1)))
+    }
+
+    fn ctx(&self) -> Result<&D::Context, SessionError> {
+        self.ctx
+            .as_ref()
+            .ok_or_else(|| SessionError::new(SessionCode::NotRunning, "the session is closed"))
+    }
+
+    /// End the latest observation (after any action or a failed observation).
+    fn end_observation(&mut self) {
+        if let Some(latest) = self.file.latest.as_mut() {
+            latest.open = false;
+        }
+    }
+
+    /// Observe the screen: wait for it to go quiet (after input: first for the program to
+    /// react to `after`, the revision before it), read it with every byte already written on
+    /// it, number the observation and shape the view.
+    async fn observe(
+        &mut self,
+        request: &ViewRequest,
+        after: Option<u64>,
+        deadline: Instant,
+    ) -> Result<Observation, SessionError> {
+        admit_view(request)?;
+        let quiet = request
+            .settle_ms
+            .map_or(DEFAULT_QUIET, Duration::from_millis);
+        let cap = (quiet * 4).clamp(MIN_SETTLE_CAP, MAX_SETTLE_CAP);
+        let ctx = self.ctx()?;
+        let settled = ctx.settle(after, quiet, cap, deadline).await;
+        let screen = ctx.screen(deadline.min(Instant::now() + DRAIN_BOUND)).await;
+        let id = self.file.next_observation;
+        self.file.next_observation += 1;
+        let mut observation = Observation {
+            observation: id,
+            url: String::new(),
+            untrusted: true,
+            ref_count: 0,
+            since: None,
+            cannot_diff: None,
+            scope: None,
+            lines: Vec::new(),
+            changes: Vec::new(),
+            truncated: false,
+            truncation: None,
+            settle: None,
+            page_context: None,
+            inspection: None,
+            blocked_requests: Vec::new(),
+            screen: None,
+            next: None,
+        };
+        let shown = request.settle_ms.is_some() || !settled.settled;
+        let view = self.history.view(
+            id,
+            &screen,
+            shown.then_some(settled),
+            request,
+            &mut observation,
+        );
+        observation.screen = Some(view);
+        self.file.latest = Some(ObservationRecord {
+            id,
+            url: String::new(),
+            loader_id: String::new(),
+            open: true,
+        });
+        self.file.screen_revision = Some(screen.revision);
+        observation.next = Some(match screen.exit {
+            Some(_) => format!(
+                "a3s-test agent finish --session {} --status passed --summary '…'",
+                self.file.id
+            ),
+            None => format!(
+                "a3s-test agent type --session {} --observation {id} TEXT",
+                self.file.id
+            ),
+        });
+        Ok(observation)
+    }
+
+    /// Run one admitted step through the shared step runner; on a failure after dispatch, the
+    /// driver's evidence goes to `artifacts/turn-<turn>/failure/`.
+    async fn run_step(
+        &mut self,
+        turn: u64,
+        step: &Step,
+        deadline: Instant,
+    ) -> Result<StepOutput, StepFailure> {
+        let env = StepEnv {
+            base_url: None,
+            action_timeout: Duration::from_secs(5),
+            expect_timeout: EXPECT_TIMEOUT,
+            deadline,
+            deadline_name: "turn",
+            artifact_dir: &self.artifacts,
+            working_dir: &self.root,
+            vars: &ProcessVars::SESSION,
+        };
+        let length = deadline
+            .saturating_duration_since(Instant::now())
+            .as_millis() as u64;
+        let ctx = self.ctx.as_mut().expect("context is open");
+        let end = step::run_step(ctx, step, &env, &self.cancel).await;
+        let StepFailed {
+            mut failure,
+            capture,
+        } = match end.into_result("turn", length) {
+            Ok(output) => return Ok(output),
+            Err(failed) => failed,
+        };
+        if capture {
+            if let Ok(dir) = self
+                .artifacts
+                .create_dir_all(format!("turn-{turn}/failure"))
+            {
+                let captured = step::capture_failure_evidence(ctx, &dir, EVIDENCE_BOUND).await;
+                failure.evidence.extend(captured.files);
+                failure.missing_evidence.extend(captured.missing);
+            }
+        }
+        Err(failure)
+    }
+
+    /// Admit, gate and run one statement; with `then_observe`, answer with the screen after it
+    /// (taken once the program reacted and went quiet).
+    async fn exec(&mut self, turn: u64, exec: &Exec) -> Result<Executed, SessionError> {
+        // A view the session cannot give refuses the statement before it runs.
+        if let Some(view) = &exec.then_observe {
+            admit_view(view)?;
+        }
+        let source = exec.statement.as_str();
+        let step = a3s_test_lang::admit_statement_on(source, Surface::Tui)
+            .map_err(gates::refused_statement)?;
+        gates::capability(&step, self.driver.capabilities())?;
+        let deadline = self.turn_deadline();
+        let input = gate::is_input(&step);
+        // The screen now, with every byte already written on it: the binding compares it with
+        // the observation the statement names, before anything is sent.
+        let before = self
+            .ctx()?
+            .screen(deadline.min(Instant::now() + DRAIN_BOUND))
+            .await;
+        gate::screen_binding(&self.file, exec.observation, input, before.revision)?;
+        gates::budgets(&self.file, &self.artifacts)?;
+        self.end_observation();
+        self.file.actions += 1;
+        let outcome = self.run_step(turn, &step, deadline).await;
+        let view = exec.then_observe.as_ref();
+        let after = input.then_some(before.revision);
+        let output = match outcome {
+            Ok(output) => output,
+            Err(f) => {
+                let e = answer::step_failed(f, source, &[]);
+                let seen = self.observe_after(view, after).await;
+                return Err(e.with(|d| match seen {
+                    Some(Ok(seen)) => d.observation = Some(Box::new(seen)),
+                    Some(Err(oe)) => d.observation_error = Some(Box::new(oe)),
+                    None => {}
+                }));
+            }
+        };
+        self.file.steps.push(StepRecord {
+            turn,
+            statement: source.to_string(),
+            resolved: Vec::new(),
+            navigated: None,
+            private: None,
+        });
+        let mut executed = Executed {
+            turn,
+            step: step.action.kind(),
+            status: "passed".into(),
+            resolved: Vec::new(),
+            evidence: output.evidence,
+            detail: output.detail,
+            url: String::new(),
+            untrusted: true,
+            next: Some(format!("a3s-test agent observe --session {}", self.file.id)),
+            blocked_requests: Vec::new(),
+            observation: None,
+            observation_error: None,
+        };
+        match self.observe_after(view, after).await {
+            Some(Ok(seen)) => {
+                executed.next = seen.next.clone();
+                executed.observation = Some(seen);
+            }
+            Some(Err(e)) => executed.observation_error = Some(e),
+            None => {}
+        }
+        Ok(executed)
+    }
+
+    /// The observation an action answers with, when asked (`after`: the revision before the
+    /// input, so the program's reaction is waited for).
+    async fn observe_after(
+        &mut self,
+        view: Option<&ViewRequest>,
+        after: Option<u64>,
+    ) -> Option<Result<Observation, SessionError>> {
+        let view = view?;
+        let deadline = self.turn_deadline();
+        Some(self.observe(view, after, deadline).await)
+    }
+
+    /// Stop the program's group and verify it is gone.
+    async fn shutdown(&mut self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if let Some(ctx) = self.ctx.take() {
+            if let Err(e) = ctx.close().await {
+                problems.push(e.to_string());
+            }
+        }
+        if let Err(e) = self.driver.shutdown().await {
+            problems.push(e.to_string());
+        }
+        let pgid = self.file.ownership.browser_pgid;
+        if pgid > 1 {
+            let alive = live_group_members(pgid);
+            if !alive.is_empty() {
+                problems.push(format!(
+                    "program processes {alive:?} of group {pgid} survived"
+                ));
+            }
+        }
+        problems
+    }
+}
+
+impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
+    fn file(&self) -> &SessionFile {
+        &self.file
+    }
+
+    fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    async fn handle(&mut self, request: Request) -> Envelope<Replied> {
+        let turn = self.file.next_turn;
+        self.file.next_turn += 1;
+        self.file.last_turn_at_ms = now_ms();
+        let closing = matches!(request, Request::Finish(_) | Request::Abort(_));
+        let result = match &request {
+            Request::Observe(view) => {
+                let deadline = self.turn_deadline();
+                // A view refused as asked changes nothing; a failed observation ends the one
+                // before it (what the agent meant to look at is unknown).
+                let seen = match admit_view(view) {
+                    Ok(()) => self.observe(view, None, deadline).await,
+                    Err(e) => Err(e),
+                };
+                if seen
+                    .as_ref()
+                    .is_err_and(|e| e.code != SessionCode::InvalidInput)
+                {
+                    self.end_observation();
+                }
+                ViewRequest::answered(seen)
+            }
+            Request::Exec(exec) => {
+                let result = self.exec(turn, exec).await;
+                Exec::answered(result.map_err(|e| answer::refused(e, &exec.statement)))
+            }
+            Request::Finish(Finish { status, summary }) => {
+                let status = match status {
+                    FinishStatus::Passed => "passed",
+                    FinishStatus::Failed => "failed",
+                };
+                Finish::answered(
+                    self.close(SessionState::Finished, status, Some(summary.clone()))
+                        .await,
+                )
+            }
+            Request::Abort(abort) => protocol::Abort::answered(
+                self.close(SessionState::Aborted, "aborted", abort.reason.clone())
+                    .await,
+            ),
+            other => Err(SessionError::new(
+                SessionCode::Capability,
+                format!(
+                    "`{}` needs a page; this session drives a terminal program (observe, exec \
+                     and the terminal verbs type, press, paste and resize)",
+                    other.op()
+                ),
+            )),
+        };
+        let outcome = match &result {
+            Ok(reply) => TurnOutcome::passed(reply.observation()),
+            Err(e) => TurnOutcome {
+                observation: e
+                    .detail
+                    .as_ref()
+                    .and_then(|d| d.observation.as_ref())
+                    .map(|seen| seen.observation),
+                ..TurnOutcome::failed(e)
+            },
+        };
+        let event = SessionEvent::turn(TurnRecord {
+            turn,
+            request,
+            outcome,
+        });
+        if !closing {
+            if let Err(e) = self.file.save(&self.dir) {
+                return Envelope::error(e, None);
+            }
+        }
+        let _ = append_event(&self.dir, &event);
+        let mut answer = match result {
+            Ok(reply) => Envelope::reply(reply),
+            Err(e) => {
+                let next = crate::session::next::after_error(&self.file, e.code);
+                Envelope::error(e, next)
+            }
+        };
+        answer.closing = closing || self.file.state.is_closed();
+        answer
+    }
+
+    async fn close(
+        &mut self,
+        state: SessionState,
+        status: &str,
+        summary: Option<String>,
+    ) -> Result<Closing, SessionError> {
+        let problems = self.shutdown().await;
+        self.file.state = if problems.is_empty() {
+            state
+        } else {
+            SessionState::CleanupFailed
+        };
+        self.file.closed_reason = Some(status.to_string());
+        self.end_observation();
+        let report = SessionReport::of(&self.file, status, summary, problems);
+        write_json_atomic(&self.dir, "report.json", &report)?;
+        self.file.save(&self.dir)?;
+        if !report.cleanup.problems.is_empty() {
+            let message = report.cleanup.problems.join("; ");
+            let closed = Closed {
+                report: ClosedReport::Supervisor(report),
+                next: None,
+                cleanup_verified: false,
+                survivors: Vec::new(),
+                blocked_requests: Vec::new(),
+            };
+            return Err(SessionError::new(SessionCode::Cleanup, message)
+                .with(|d| d.closed = Some(Box::new(closed))));
+        }
+        Ok(Closing {
+            report,
+            next: crate::session::next::after_close(&self.file),
+            blocked_requests: Vec::new(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
