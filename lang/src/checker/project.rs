@@ -25,7 +25,27 @@ use crate::ir::{
 /// Longest verification check deadline: one day.
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
-const PROJECT_SCHEMA: &[&str] = &["version", "expect_timeout_ms", "include", "storage_state"];
+const PROJECT_SCHEMA: &[&str] = &[
+    "version",
+    "expect_timeout_ms",
+    "include",
+    "storage_state",
+    // context options, read by checker/browser_context.rs
+    "locale",
+    "timezone_id",
+    "color_scheme",
+    "reduced_motion",
+    "forced_colors",
+    "geolocation",
+    "permissions",
+    "offline",
+    "extra_http_headers",
+    "http_credentials",
+    "user_agent",
+    "viewport",
+    "device",
+    "clock",
+];
 const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
 const DEV_SERVER_SCHEMA: &[&str] = &["command", "url", "startup_timeout_ms", "reuse_existing"];
 const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
@@ -49,6 +69,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
     };
 
     let storage_state = optional(fields.get("storage_state").map(|a| state_path(ctx, a)));
+    let context = super::browser_context::settings(ctx, &fields);
 
     let mut dev_server: Option<Option<DevServer>> = Some(None);
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
@@ -108,6 +129,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         tui: tui?,
         span: block.span,
         storage_state: storage_state?,
+        context: context?,
     })
 }
 
