@@ -620,7 +620,11 @@ async fn run_scenario<D: SurfaceDriver>(
     result.groups = scenario.groups.clone();
     // The context options (project, then suite and scenario), applied before anything loads a
     // page; options that cannot be applied are the scenario's failure and its steps do not run.
-    let settings = shared.config.context.then(&scenario.context);
+    // A terminal has no browser context: the project's options are for web scenarios.
+    let settings = match scenario.surface {
+        a3s_test_lang::ir::Surface::Web => shared.config.context.then(&scenario.context),
+        _ => scenario.context.clone(),
+    };
     if !settings.is_empty() {
         if let Err(f) = ctx
             .apply_context(&settings, &ProcessVars::RUN, deadline)

@@ -59,10 +59,49 @@ pub(super) fn settings(ctx: &mut Ctx, f: &Fields<'_>) -> Option<ContextSettings>
     Some(settings)
 }
 
+/// Refuse the context options written on a terminal scenario (`test.spec.surface_step`), each
+/// at its name: a terminal has no browser context to apply them to.
+pub(super) fn refuse_in_terminal(ctx: &mut Ctx, f: &Fields<'_>) {
+    for attr in f.present(|name| CONTEXT_OPTIONS.contains(&name)) {
+        let name = &attr.name.name;
+        ctx.error_in(
+            Code::SurfaceStep,
+            name,
+            attr.name.span,
+            format!("`{name}` is a browser context option; this scenario's surface is tui"),
+        )
+        .hint("remove it, or set `surface = \"web\"`");
+    }
+}
+
+/// The context options a project, suite or scenario may set.
+const CONTEXT_OPTIONS: &[&str] = &[
+    "locale",
+    "timezone_id",
+    "color_scheme",
+    "reduced_motion",
+    "forced_colors",
+    "geolocation",
+    "permissions",
+    "offline",
+    "extra_http_headers",
+    "http_credentials",
+    "user_agent",
+    "viewport",
+    "device",
+    "clock",
+];
+
 /// `context "label" { offline = true … }`: at least one emulated option.
 pub(super) fn step(ctx: &mut Ctx, f: &Fields<'_>) -> Option<Action> {
     if !CONTEXT_STEP_SCHEMA.iter().any(|name| f.get(name).is_some()) {
-        if !f.misspelt_any(|name| CONTEXT_STEP_SCHEMA.contains(&name)) {
+        // An attribute outside the schema is reported already; one mistake, one diagnostic.
+        let written = f
+            .block()
+            .items
+            .iter()
+            .any(|i| matches!(i, crate::ast::Item::Attribute(_)));
+        if !written {
             ctx.error(
                 Code::MissingAttribute,
                 header(f.block()),

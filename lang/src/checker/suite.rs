@@ -315,6 +315,9 @@ fn scenario<'a>(
     };
     let organisation = organisation(ctx, &fields, scope.suite_id, id, scope.graph);
     let own_context = browser_context::settings(ctx, &fields);
+    if surface == Some(Surface::Tui) {
+        browser_context::refuse_in_terminal(ctx, &fields);
+    }
 
     let outer = ctx.set_surface(surface.filter(|s| *s == Surface::Tui));
     let own = step_items(ctx, block);
@@ -354,7 +357,11 @@ fn scenario<'a>(
         path,
         span: block.span,
         organisation: organisation?,
-        context: suite.context?.then(&own_context?),
+        // A terminal has no browser context: it takes no options from its suite.
+        context: match surface? {
+            Surface::Tui => ContextSettings::default(),
+            _ => suite.context?.then(&own_context?),
+        },
     })
 }
 
