@@ -72,3 +72,32 @@ fn an_unset_header_variable_fails_before_the_first_step_naming_it() {
         "{json}"
     );
 }
+
+#[test]
+fn refused_credentials_fail_the_expectation_without_writing_the_password() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("context.acl", SUITE)]);
+    let args = [
+        "context.acl",
+        "--json",
+        "--filter",
+        "context/credentials",
+        "--base-url",
+        server.base_url.as_str(),
+    ];
+    let wrong = "not-the-password-3f9a";
+    let mut run = command("run", &args, work.path());
+    run.env("A3S_TEST_PASSWORD", wrong)
+        .env("A3S_TEST_HEADER", HEADER);
+    let done = finish(run.spawn().unwrap(), RUN_BOUND);
+    let json = done.json();
+    let scenario = &json["scenarios"][0];
+    assert_eq!(done.code, 1, "{json}");
+    assert_eq!(
+        scenario["failure"]["code"], "test.assert.text_mismatch",
+        "the server answered 401: {json}"
+    );
+    for output in [&done.stdout, &done.stderr] {
+        assert!(!output.contains(wrong), "the password was written out");
+    }
+}

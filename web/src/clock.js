@@ -55,11 +55,12 @@
     return best;
   };
   const fire = (id, t) => {
+    const at = t.at;
     if (t.every !== null) t.at += Math.max(1, t.every);
     else timers.delete(id);
-    firing = Math.max(firing === null ? t.at : firing, t.at);
+    firing = Math.max(firing === null ? at : firing, at);
     try {
-      if (t.frame) t.fn(perfBase + (t.at - installedAt));
+      if (t.frame) t.fn(perfBase + (at - installedAt));
       else if (typeof t.fn === 'function') t.fn(...t.args);
       else (0, eval)(String(t.fn));
     } catch (e) {

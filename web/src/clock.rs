@@ -109,20 +109,21 @@ pub(crate) async fn register_remembered(
     Ok(())
 }
 
-/// Install the clock at `at_ms` (flowing from there) in every tab: for the next documents, and
-/// in the current one.
-pub(crate) async fn install(
-    ctx: &mut WebContext,
-    at_ms: i64,
-    deadline: Instant,
-) -> Result<(), StepFailure> {
-    let config = ClockConfig {
+/// The clock at `at_ms`, flowing from now on.
+pub(crate) fn starting_at(at_ms: i64) -> ClockConfig {
+    ClockConfig {
         now: at_ms as f64,
         paused: false,
         fixed: None,
         anchor: wall_ms(),
-    };
-    save(ctx, config, deadline).await?;
+    }
+}
+
+/// Install the clock at `at_ms` (flowing from there) in every tab: for the next documents, and
+/// in the current one (a clock step in a scenario that set no `clock`).
+async fn install(ctx: &mut WebContext, at_ms: i64, deadline: Instant) -> Result<(), StepFailure> {
+    let config = starting_at(at_ms);
+    save(&ctx.tabs, &ctx.shared, config, deadline).await?;
     for tab in &ctx.tabs {
         let params = json!({ "expression": source(&config), "returnByValue": true });
         tab.session
@@ -132,26 +133,26 @@ pub(crate) async fn install(
     Ok(())
 }
 
-/// Remember `config` and register it in every tab for the next documents.
-async fn save(
-    ctx: &mut WebContext,
+/// Remember `config` and register it in every tab of a context for the next documents.
+pub(crate) async fn save(
+    tabs: &[super::tab::Tab],
+    shared: &ContextShared,
     config: ClockConfig,
     deadline: Instant,
 ) -> Result<(), StepFailure> {
-    let mut scripts = ctx
-        .shared
+    let mut scripts = shared
         .clock
         .lock()
         .expect("clock lock")
         .take()
         .map(|c| c.scripts)
         .unwrap_or_default();
-    for tab in &ctx.tabs {
+    for tab in tabs {
         let previous = scripts.get(&tab.target_id).cloned();
         let id = register(&tab.session, previous.as_deref(), &config, deadline).await?;
         scripts.insert(tab.target_id.clone(), id);
     }
-    *ctx.shared.clock.lock().expect("clock lock") = Some(ClockState { config, scripts });
+    *shared.clock.lock().expect("clock lock") = Some(ClockState { config, scripts });
     Ok(())
 }
 
@@ -216,7 +217,7 @@ pub(crate) async fn operate(ctx: &mut WebContext, op: ClockOp, deadline: Instant
                 format!("the page's clock answered something else: {e}"),
             )
         })?;
-    save(ctx, config, deadline).await?;
+    save(&ctx.tabs, &ctx.shared, config, deadline).await?;
     Ok(StepOutput::default())
 }
 

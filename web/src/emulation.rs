@@ -260,23 +260,41 @@ impl WebContext {
         let ua = user_agent_params(self, settings, deadline).await?;
         *self.shared.emulation.lock().expect("emulation lock") =
             Some(Arc::new((resolved.clone(), ua.clone())));
-        self.grant(settings, deadline).await?;
         if let Some(c) = &resolved.0.http_credentials {
             *self.shared.credentials.lock().expect("credentials lock") = Some(Credentials {
                 username: literal(&c.username).to_string(),
                 password: literal(&c.password).to_string(),
             });
         }
-        for tab in &self.tabs {
-            apply_to_tab(&tab.session, &resolved, ua.as_ref(), deadline).await?;
-            if resolved.0.http_credentials.is_some() {
-                super::route::apply_patterns(tab, &self.shared, deadline).await?;
+        // Every part is independent, so all go at once: the cost is about one round trip. A
+        // fresh context has granted nothing, so nothing is reset first.
+        let tabs = async {
+            for tab in &self.tabs {
+                apply_to_tab(&tab.session, &resolved, ua.as_ref(), deadline).await?;
+                if resolved.0.http_credentials.is_some() {
+                    super::route::apply_patterns(tab, &self.shared, deadline).await?;
+                }
             }
-        }
-        if let Some(clock) = &settings.clock {
-            super::clock::install(self, clock.install_at.unix_ms, deadline).await?;
-        }
-        Ok(())
+            Ok::<(), StepFailure>(())
+        };
+        let grant = async {
+            match &settings.permissions {
+                Some(p) => self.grant_only(p, deadline).await,
+                None => Ok(()),
+            }
+        };
+        // Registered for the next documents only: the first step has not navigated yet.
+        let clock = async {
+            match &settings.clock {
+                Some(c) => {
+                    let config = super::clock::starting_at(c.install_at.unix_ms);
+                    super::clock::save(&self.tabs, &self.shared, config, deadline).await
+                }
+                None => Ok(()),
+            }
+        };
+        let (tabs, grant, clock) = tokio::join!(tabs, grant, clock);
+        tabs.and(grant).and(clock)
     }
 
     /// `context { … }`: change the emulated options of every tab; what the step does not name
@@ -332,9 +350,19 @@ impl WebContext {
                 deadline,
             )
             .await?;
+        self.grant_only(permissions, deadline).await
+    }
+
+    /// Grant `permissions` to every origin of this browser context (adding to what it has).
+    async fn grant_only(
+        &self,
+        permissions: &[Permission],
+        deadline: Instant,
+    ) -> Result<(), StepFailure> {
         if permissions.is_empty() {
             return Ok(());
         }
+        let id = &self.browser_context_id;
         let names: Vec<&str> = permissions
             .iter()
             .flat_map(|p| permission_type(*p).iter().copied())

@@ -8,6 +8,7 @@
 #[macro_use]
 mod common;
 
+mod clock;
 mod evidence;
 mod expect;
 mod keyboard;
