@@ -321,6 +321,19 @@ pub trait SurfaceContext: Send + 'static {
         deadline: Instant,
     ) -> impl Future<Output = Result<(), StepFailure>> + Send;
 
+    /// Apply the scenario's context options (`docs/acl.md` §2.4: locale, time zone, media
+    /// features, geolocation, permissions, network, headers, credentials, user agent, viewport,
+    /// device, clock) to this fresh context before its first step; variables in headers and
+    /// credentials are read from `vars` now and never kept beyond the context. A surface without
+    /// a browser refuses options that are set (`test.driver.web.unsupported`). Required for the
+    /// reason [`SurfaceContext::load_storage_state`] is.
+    fn apply_context(
+        &mut self,
+        settings: &a3s_test_lang::ir::ContextSettings,
+        vars: &dyn crate::vars::VarSource,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<(), StepFailure>> + Send;
+
     /// Close the context.
     fn close(self) -> impl Future<Output = Result<(), DriverError>> + Send;
 }

@@ -279,6 +279,12 @@ define_codes! {
         DependencyCycle => "test.spec.dependency_cycle", "remove one `depends_on` entry of the cycle";
         /// Both `skip` and `fixme` on one scenario.
         ConflictingAnnotations => "test.spec.conflicting_annotations", "keep one of `skip` and `fixme`";
+        /// `device = "…"` naming no row of the built-in device table.
+        UnknownDevice => "test.spec.unknown_device", "name a device of the built-in table (docs/acl.md §2.4), e.g. \"Pixel 7\" or \"iPhone 13\"";
+        /// `timezone_id` that is no IANA time zone name.
+        InvalidTimezone => "test.spec.invalid_timezone", "use an IANA time zone name such as \"Europe/Berlin\", \"Asia/Tokyo\" or \"UTC\"";
+        /// A clock instant that is not an RFC 3339 date and time.
+        InvalidTime => "test.spec.invalid_time", "write an RFC 3339 instant with its offset, e.g. \"2020-01-01T00:00:00Z\"";
         /// More than 100 diagnostics in one file: the rest are counted, not listed.
         TooManyDiagnostics => "test.spec.too_many_diagnostics", "fix the problems listed above and run `a3s-test check` again to see the rest";
         /// Statement mode received zero or several step blocks.

@@ -123,6 +123,11 @@ action_kinds! {
     Har => "har",
     Trace => "trace",
     SaveStorageState => "save_storage_state",
+    Context => "context",
+    ClockFastForward => "clock_fast_forward",
+    ClockPauseAt => "clock_pause_at",
+    ClockResume => "clock_resume",
+    ClockSetFixedTime => "clock_set_fixed_time",
     ;
     terminal:
     TerminalPaste => "terminal_paste",
@@ -164,6 +169,9 @@ pub struct Suite {
     /// `storage_state`: loaded into every scenario's context unless the scenario names its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub storage_state: Option<StatePath>,
+    /// The suite's own context options (already folded into each scenario's `context`).
+    #[serde(default, skip_serializing_if = "ContextSettings::is_empty")]
+    pub context: ContextSettings,
 }
 
 /// The surface a scenario drives. Only `web` runs today; the others are admitted and reported
@@ -211,6 +219,10 @@ pub struct Scenario {
     /// Dependencies, storage state and annotations ([`Organisation`]).
     #[serde(default, skip_serializing_if = "Organisation::is_default")]
     pub organisation: Organisation,
+    /// Context options: the suite's with the scenario's own written over them (the runner puts
+    /// the project's underneath).
+    #[serde(default, skip_serializing_if = "ContextSettings::is_empty")]
+    pub context: ContextSettings,
 }
 
 /// One step: an action plus where it came from.
@@ -451,6 +463,30 @@ pub enum Action {
     SaveStorageState {
         /// Where the state goes, relative to the project root.
         path: StatePath,
+    },
+    /// Change the emulated context options mid-scenario (`offline`, `geolocation`, media
+    /// features, headers, permissions); what it does not name stays as it was.
+    Context {
+        /// The options to change (only the emulated ones are admitted); boxed, since most steps
+        /// are far smaller.
+        settings: Box<ContextSettings>,
+    },
+    /// Move the page's clock forward, firing every timer due on the way.
+    ClockFastForward {
+        /// How far, in ms.
+        ms: u64,
+    },
+    /// Move the page's clock to `time` (firing the timers due on the way) and stop it there.
+    ClockPauseAt {
+        /// Where the clock stops.
+        time: ClockTime,
+    },
+    /// Let a paused clock flow with real time again.
+    ClockResume,
+    /// Make `Date` answer `time` from now on, whatever the timers do.
+    ClockSetFixedTime {
+        /// What `Date.now()` answers.
+        time: ClockTime,
     },
     /// A step of a `surface = "tui"` scenario (`docs/acl.md` §5.1); its block name is
     /// [`TerminalStep::kind`].
@@ -779,6 +815,13 @@ macro_rules! keyword_enum {
         }
     };
 }
+
+mod browser_context;
+pub mod devices;
+pub use browser_context::{
+    ClockInstall, ClockTime, ColorScheme, ContextSettings, ForcedColors, Geolocation,
+    HttpCredentials, HttpHeader, Permission, ReducedMotion, ViewportSize,
+};
 
 keyword_enum! {
     /// A keyboard modifier (Alt is Option and Meta is Command on macOS).
@@ -1410,6 +1453,9 @@ pub struct ProjectConfig {
     /// `storage_state`: loaded into every scenario whose suite and scenario name none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub storage_state: Option<StatePath>,
+    /// Context options every scenario starts from (its suite's and its own win).
+    #[serde(default, skip_serializing_if = "ContextSettings::is_empty")]
+    pub context: ContextSettings,
 }
 
 /// `dev_server { … }`.
@@ -1475,7 +1521,7 @@ mod tests {
 
     #[test]
     fn action_kinds_serialize_as_their_block_names() {
-        assert_eq!(ActionKind::ALL.len(), 36);
+        assert_eq!(ActionKind::ALL.len(), 41);
         for kind in ActionKind::ALL {
             let json = serde_json::to_value(kind).unwrap();
             assert_eq!(json, serde_json::json!(kind.name()));

@@ -643,8 +643,13 @@ where
         let list = elements
             .delimited_by(just(Token::LBracket), just(Token::RBracket))
             .map(ValueKind::List);
-        // `{ name = value, … }`: the rows of a scenario's `each`.
-        let entry = name
+        // `{ name = value, … }`: the rows of a scenario's `each`, and maps such as
+        // `extra_http_headers`, whose keys may be strings (`"X-Request-Id" = "7"`): a header
+        // name is no identifier.
+        let key = name.or(select! {
+            Token::Str(raw) = e => ident(&decode_string(raw), e.span())
+        });
+        let entry = key
             .then_ignore(just(Token::Eq))
             .then(element.clone())
             .map_with(|(name, value), e| Attribute {

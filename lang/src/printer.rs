@@ -335,6 +335,18 @@ impl<'d> Printer<'_, 'd> {
     }
 }
 
+/// True when `name` lexes as one identifier (`[A-Za-z_][A-Za-z0-9_]*`, not `true`, `false` or
+/// `null`): an object key that is not one is printed as a string.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    let starts = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    starts
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !matches!(name, "true" | "false" | "null")
+}
+
 /// `value` as a canonical ACL string literal (double quotes, minimal escapes) — the one quoting
 /// rule shared by `fmt`, target display and generated statements.
 pub fn string_literal(value: &str) -> String {
@@ -407,7 +419,11 @@ fn flat_into(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(&entry.name.name);
+                if is_identifier(&entry.name.name) {
+                    out.push_str(&entry.name.name);
+                } else {
+                    out.push_str(&string_literal(&entry.name.name));
+                }
                 out.push_str(" = ");
                 flat_into(out, &entry.value);
             }

@@ -109,6 +109,9 @@ pub struct ExecutorConfig {
     /// How long an `expect` waits when neither its step nor its scenario (or suite) says:
     /// `--expect-timeout-ms`, else the project's `expect_timeout_ms`, else 5,000 ms.
     pub expect_timeout: Duration,
+    /// The project's context options (`docs/acl.md` §2.4): what every scenario's own (its
+    /// suite's, then its own) are written over.
+    pub context: a3s_test_lang::ir::ContextSettings,
 }
 
 /// What the executor hands back: scenario results in plan order and run-level cleanup failures.
@@ -615,9 +618,34 @@ async fn run_scenario<D: SurfaceDriver>(
         .or(planned.suite.base_url.as_deref());
     let mut failures = Failures::default();
     result.groups = scenario.groups.clone();
+    // The context options (project, then suite and scenario), applied before anything loads a
+    // page; options that cannot be applied are the scenario's failure and its steps do not run.
+    // A terminal has no browser context: the project's options are for web scenarios.
+    let settings = match scenario.surface {
+        a3s_test_lang::ir::Surface::Web => shared.config.context.then(&scenario.context),
+        _ => scenario.context.clone(),
+    };
+    if !settings.is_empty() {
+        if let Err(f) = ctx
+            .apply_context(&settings, &ProcessVars::RUN, deadline)
+            .await
+        {
+            note_browser_loss(shared, f.code, &f.message);
+            let mut failure = FailureRecord::new(
+                f.code,
+                format!("failed to apply the context options: {}", f.message),
+            );
+            failure.location = Some(source.location(scenario.span.start));
+            failures.own = Some((status_for(f.code), failure));
+        }
+    }
     // The signed-in state the scenario starts from, loaded before its first step; a state that
     // cannot be loaded is the scenario's failure and its own steps do not run.
-    if let Some(path) = &planned.storage_state {
+    if let Some(path) = &planned
+        .storage_state
+        .as_ref()
+        .filter(|_| failures.own.is_none())
+    {
         let project = &shared.config.working_dir;
         if let Err(mut failure) = storage_state::load(&mut ctx, project, path, deadline).await {
             note_browser_loss(shared, failure.code, &failure.message);

@@ -325,6 +325,7 @@ mod tests {
                 hook: None,
             }],
             groups: vec![],
+            context: Default::default(),
             path: format!("suite.s.scenario.{id}"),
             span: Span::new(0, 0),
             organisation: Default::default(),
@@ -345,6 +346,7 @@ mod tests {
                 scenarios,
                 span: Span::new(0, 0),
                 storage_state: None,
+                context: Default::default(),
             },
             warnings: vec![],
         }
@@ -486,6 +488,7 @@ mod organisation_tests {
                 hook: None,
             }],
             groups: Vec::new(),
+            context: Default::default(),
             path: String::new(),
             span: Span::new(0, 0),
             organisation,
@@ -658,6 +661,7 @@ mod across_suites_tests {
             tags: vec![],
             steps: vec![],
             groups: Vec::new(),
+            context: Default::default(),
             path: String::new(),
             span: Span::new(0, 0),
             organisation: Organisation {

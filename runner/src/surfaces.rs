@@ -249,6 +249,18 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         }
     }
 
+    async fn apply_context(
+        &mut self,
+        settings: &a3s_test_lang::ir::ContextSettings,
+        vars: &dyn a3s_test_driver::vars::VarSource,
+        deadline: Instant,
+    ) -> Result<(), StepFailure> {
+        match self {
+            Contexts::Web(c) => c.apply_context(settings, vars, deadline).await,
+            Contexts::Tui(c) => c.apply_context(settings, vars, deadline).await,
+        }
+    }
+
     async fn close(self) -> Result<(), DriverError> {
         match self {
             Contexts::Web(c) => c.close().await,

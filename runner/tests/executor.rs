@@ -183,6 +183,17 @@ impl SurfaceContext for FakeContext {
             missing: Vec::new(),
         }
     }
+    async fn apply_context(
+        &mut self,
+        _: &a3s_test_lang::ir::ContextSettings,
+        _: &dyn a3s_test_driver::vars::VarSource,
+        _: tokio::time::Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            a3s_test_driver::FailureCode::Unsupported,
+            "the fake has no browser context",
+        ))
+    }
     async fn load_storage_state(
         &mut self,
         _: &a3s_test_driver::storage_state::StorageState,
@@ -227,6 +238,7 @@ fn scenario(id: &str, surface: Surface, timeout_ms: u64, steps: &[(&str, Action)
             })
             .collect(),
         groups: vec![],
+        context: Default::default(),
         path: format!("suite.s.scenario.{id}"),
         span: Span::new(0, 0),
         organisation: Default::default(),
@@ -307,6 +319,7 @@ async fn run_full(
             scenarios,
             span: Span::new(0, 0),
             storage_state: None,
+            context: Default::default(),
         },
         warnings: vec![],
     };
@@ -324,6 +337,7 @@ async fn run_full(
         cleanup_bound: Duration::from_secs(2),
         retries,
         expect_timeout: Duration::from_millis(100),
+        context: Default::default(),
     };
     let (events, mut rx) = EventSender::channel();
     let launcher = FakeLauncher {

@@ -406,6 +406,7 @@ fn run_config(
             cleanup_bound: CLEANUP_BOUND,
             retries: args.retries,
             expect_timeout,
+            context: project.map(|p| p.context.clone()).unwrap_or_default(),
         },
         dev_server: project.and_then(|p| p.dev_server.clone()),
         in_ci: crate::cli::in_ci(),

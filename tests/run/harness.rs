@@ -3,7 +3,9 @@
 //!
 //! Besides the fixture files the server answers `/hang` (never) and `/counter?key=K` (how many
 //! times `K` was asked for, this request included, as text), so a page can behave differently on
-//! a scenario's second attempt (`flaky.html`).
+//! a scenario's second attempt (`flaky.html`), `/headers` (the request's headers as
+//! `name: value` lines, names in lower case) and `/basic-auth` (200 for the Basic credentials
+//! `ada` / `open-sesame`, else 401 with a challenge).
 
 use a3s_test_runner::process_tree::{descendants, ProcessInfo};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -71,10 +73,14 @@ fn serve(
         if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
             return;
         }
+        let mut headers = Vec::new();
         loop {
             let mut line = String::new();
             if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" || line == "\n" {
                 break;
+            }
+            if let Some((name, value)) = line.trim_end().split_once(':') {
+                headers.push((name.to_ascii_lowercase(), value.trim().to_string()));
             }
         }
         let target = request_line
@@ -91,6 +97,31 @@ fn serve(
             let mut sink = [0u8; 64];
             let _ = reader.get_mut().read(&mut sink);
             return;
+        }
+        if path == "/headers" || path == "/basic-auth" {
+            let (status, body) = if path == "/headers" {
+                let lines: Vec<String> = headers.iter().map(|(n, v)| format!("{n}: {v}")).collect();
+                ("200 OK", lines.join("\n"))
+            } else if headers
+                .iter()
+                .any(|(n, v)| n == "authorization" && v == "Basic YWRhOm9wZW4tc2VzYW1l")
+            {
+                ("200 OK", "signed in as ada".to_string())
+            } else {
+                ("401 Unauthorized", "who are you?".to_string())
+            };
+            let head = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nCache-Control: no-store\r\nWWW-Authenticate: Basic realm=\"a3s\"\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            );
+            if writer
+                .write_all(head.as_bytes())
+                .and_then(|_| writer.write_all(body.as_bytes()))
+                .is_err()
+            {
+                return;
+            }
+            continue;
         }
         if path == "/counter" {
             let key = target

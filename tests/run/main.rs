@@ -9,6 +9,7 @@ mod annotations;
 #[path = "../common.rs"]
 mod common;
 mod confinement;
+mod context;
 mod deadlines;
 mod devserver;
 mod drag;

@@ -510,6 +510,20 @@ impl SurfaceContext for TuiContext {
         ))
     }
 
+    /// A terminal has no browser context: context options on a terminal scenario are refused,
+    /// never ignored.
+    async fn apply_context(
+        &mut self,
+        _settings: &a3s_test_lang::ir::ContextSettings,
+        _vars: &dyn a3s_test_driver::vars::VarSource,
+        _deadline: tokio::time::Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            a3s_test_driver::FailureCode::Unsupported,
+            "a terminal has no browser context to apply context options (locale, device, clock …) to",
+        ))
+    }
+
     async fn close(self) -> Result<(), DriverError> {
         let terminal = self.terminal;
         tokio::task::spawn_blocking(move || terminal.kill())

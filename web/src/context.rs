@@ -2,6 +2,7 @@
 //! its listeners collected. `execute` dispatches each admitted step to its module under `steps/`.
 
 use super::cdp::{Cdp, Event, COMMAND_BOUND};
+use super::clock::ClockOp;
 use super::input::Button;
 use super::stats::ContextStats;
 use super::steps;
@@ -357,6 +358,20 @@ impl WebContext {
             Action::Har { operation } => steps::network::har(self, operation, env).await,
             Action::Trace { operation } => steps::network::trace(self, operation, env).await,
             Action::SaveStorageState { path } => super::storage_state::save(self, path, env).await,
+            Action::Context { settings } => {
+                self.change_settings(settings, env.vars, env.deadline).await
+            }
+            Action::ClockFastForward { ms } => {
+                super::clock::operate(self, ClockOp::FastForward(*ms), env.deadline).await
+            }
+            Action::ClockPauseAt { time } => {
+                super::clock::operate(self, ClockOp::PauseAt(time.unix_ms), env.deadline).await
+            }
+            Action::ClockResume => super::clock::operate(self, ClockOp::Resume, env.deadline).await,
+            Action::ClockSetFixedTime { time } => {
+                let op = ClockOp::SetFixedTime(time.unix_ms);
+                super::clock::operate(self, op, env.deadline).await
+            }
         }
     }
 }
@@ -396,6 +411,15 @@ impl SurfaceContext for WebContext {
         deadline: Instant,
     ) -> Result<(), StepFailure> {
         self.load_state(state, deadline).await
+    }
+
+    async fn apply_context(
+        &mut self,
+        settings: &a3s_test_lang::ir::ContextSettings,
+        vars: &dyn vars::VarSource,
+        deadline: Instant,
+    ) -> Result<(), StepFailure> {
+        self.apply_settings(settings, vars, deadline).await
     }
 
     async fn close(mut self) -> Result<(), DriverError> {

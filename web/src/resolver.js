@@ -13,6 +13,15 @@
 // never carries the value of a private control or the text of a redacted region.
 (function (req, element) {
   'use strict';
+  // A suite's `clock` replaces the page's timers (clock.js); the driver's own waits keep the
+  // real ones, which it leaves under this symbol, so a paused clock never stalls a step.
+  const REAL = globalThis[Symbol.for('a3s-test.real-timers')];
+  const setTimeout = REAL ? REAL.setTimeout : globalThis.setTimeout.bind(globalThis);
+  const clearTimeout = REAL ? REAL.clearTimeout : globalThis.clearTimeout.bind(globalThis);
+  const requestAnimationFrame = REAL
+    ? REAL.requestAnimationFrame
+    : globalThis.requestAnimationFrame.bind(globalThis);
+  const perfNow = REAL ? REAL.now : () => performance.now();
 
   const { accName, childNodesComposed, hiddenFromA11y, inputType, norm, parentComposed, rendered, roleOf, styleOf } = A3S_A11Y;
   const P = A3S_PRIVATE;
@@ -823,10 +832,10 @@
   }
 
   async function actionable(o) {
-    const start = performance.now();
+    const start = perfNow();
     for (;;) {
       const last = await actionableOnce(o);
-      if (last.status === 'ok' || performance.now() - start >= o.budget_ms) return last;
+      if (last.status === 'ok' || perfNow() - start >= o.budget_ms) return last;
       await nextFrame();
     }
   }
@@ -1187,7 +1196,7 @@
         // takes at most a fifth of the page's time.
         const poll = () => {
           if (done) return;
-          const t0 = performance.now();
+          const t0 = perfNow();
           let holds = false;
           try {
             holds = recheck();
@@ -1195,7 +1204,7 @@
             holds = true; // let the caller's reading say what went wrong
           }
           if (holds) return finish('holds');
-          const cost = performance.now() - t0;
+          const cost = perfNow() - t0;
           poller = setTimeout(poll, cost > 4 ? cost * 4 : 16);
         };
         poller = setTimeout(poll, 16);

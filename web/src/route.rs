@@ -60,7 +60,14 @@ pub(crate) async fn apply_patterns(
         .lock()
         .expect("network filter lock")
         .is_some();
-    let patterns: Vec<Value> = if filtered {
+    let credentials = shared
+        .credentials
+        .lock()
+        .expect("credentials lock")
+        .is_some();
+    let patterns: Vec<Value> = if filtered || credentials {
+        // Authentication challenges are reported only for requests the tab intercepts, so
+        // `http_credentials` intercepts them all (unrouted ones continue at once).
         // A session's network policy sees every request; routes are still matched per request.
         vec![json!({ "urlPattern": "*", "requestStage": "Request" })]
     } else {
@@ -78,7 +85,7 @@ pub(crate) async fn apply_patterns(
         tab.session
             .call(
                 "Fetch.enable",
-                json!({ "patterns": patterns }),
+                json!({ "patterns": patterns, "handleAuthRequests": credentials }),
                 COMMAND_BOUND,
                 deadline,
             )
@@ -150,6 +157,34 @@ pub(crate) async fn handle_paused(session: &Session, shared: &ContextShared, par
     };
     // Best effort: a tab that closed meanwhile has nothing left to answer.
     let _ = session.call(method, params, COMMAND_BOUND, deadline).await;
+}
+
+/// Answer one authentication challenge with `http_credentials` (a tab intercepts challenges only
+/// when the context has them). The first challenge of a request gets the credentials; a second
+/// one for the same request means they were refused, and is cancelled so the page sees the 401
+/// instead of a loop.
+pub(crate) async fn handle_auth(session: &Session, shared: &ContextShared, params: &Value) {
+    let Some(request_id) = params.get("requestId").and_then(Value::as_str) else {
+        return;
+    };
+    let response = {
+        let credentials = shared.credentials.lock().expect("credentials lock");
+        let mut answered = shared.auth_answered.lock().expect("auth answered lock");
+        match credentials.as_ref() {
+            Some(c) if answered.insert(request_id.to_string()) => json!({
+                "response": "ProvideCredentials",
+                "username": c.username,
+                "password": c.password,
+            }),
+            _ => json!({ "response": "CancelAuth" }),
+        }
+    };
+    let params = json!({ "requestId": request_id, "authChallengeResponse": response });
+    let deadline = Instant::now() + COMMAND_BOUND;
+    // Best effort, as for a paused request: a closed tab has nothing left to answer.
+    let _ = session
+        .call("Fetch.continueWithAuth", params, COMMAND_BOUND, deadline)
+        .await;
 }
 
 #[cfg(test)]

@@ -17,7 +17,11 @@ use tokio::time::Instant;
 
 /// Resolves once the document had no mutation for `quiet` ms, or after `cap` ms:
 /// `{ quiet, mutations }`. The observer is disconnected before the promise resolves.
+/// A suite's page clock (`clock.rs`) replaces the page's timers; this wait keeps the real ones.
 const DOM_QUIET_JS: &str = r#"((quiet, cap) => new Promise((resolve) => {
+  const real = globalThis[Symbol.for('a3s-test.real-timers')];
+  const setTimeout = real ? real.setTimeout : globalThis.setTimeout.bind(globalThis);
+  const performance = real ? { now: real.now } : globalThis.performance;
   const t0 = performance.now();
   let last = t0, mutations = 0;
   const mo = new MutationObserver((records) => { mutations += records.length; last = performance.now(); });

@@ -30,6 +30,7 @@ const TAB_EVENTS: &[&str] = &[
     "Network.loadingFinished",
     "Network.loadingFailed",
     "Fetch.requestPaused",
+    "Fetch.authRequired",
     "Runtime.executionContextCreated",
     "Runtime.executionContextDestroyed",
     "Runtime.executionContextsCleared",
@@ -64,6 +65,14 @@ pub(crate) struct ContextShared {
     pub network_filter: Mutex<Option<a3s_test_driver::api::NetworkFilter>>,
     /// URLs the network filter blocked, in order.
     pub blocked: Mutex<Vec<String>>,
+    /// The context options applied, for tabs adopted later (`emulation.rs`).
+    pub emulation: Mutex<Option<Arc<super::emulation::Remembered>>>,
+    /// `http_credentials`: answers authentication challenges (`Fetch.authRequired`).
+    pub credentials: Mutex<Option<super::emulation::Credentials>>,
+    /// Requests whose authentication challenge was answered once (a second challenge cancels).
+    pub auth_answered: Mutex<HashSet<String>>,
+    /// The clock script registered for new documents, and its identifier (`clock.rs`).
+    pub clock: Mutex<Option<super::clock::ClockState>>,
 }
 
 /// Network activity of one tab, for `wait { load = "networkidle" }`.
@@ -226,8 +235,11 @@ impl Tab {
             events: events_tx,
             listener,
         };
-        // Routes added before this tab existed apply to it too.
+        // Routes added before this tab existed apply to it too, and so do the context options
+        // and the clock.
         route::apply_patterns(&tab, shared, deadline).await?;
+        super::emulation::apply_remembered(&tab.session, shared, deadline).await?;
+        super::clock::register_remembered(&tab.session, shared, deadline).await?;
         Ok(tab)
     }
 
@@ -481,6 +493,12 @@ async fn listen(
                     format!("{} {}", event.method.as_ref(), url.unwrap_or(""))
                 });
                 network_event(&event, &state, &shared, &target_id);
+            }
+            "Fetch.authRequired" => {
+                let session = session.clone();
+                let shared = shared.clone();
+                let params = p.clone();
+                tokio::spawn(async move { route::handle_auth(&session, &shared, &params).await });
             }
             "Fetch.requestPaused" => {
                 let session = session.clone();

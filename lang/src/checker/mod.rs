@@ -13,6 +13,8 @@
 //! - [`steps`]: the web steps of §5; [`conditions`] (`wait`/`expect`, §8–§9); [`stability`] (§7);
 //!   [`operations`] (`tab`, `dialog`, `har`, `trace`); [`network`] (routes).
 //! - [`suite`], [`project`], [`statement`]: the three kinds of document.
+//! - [`browser_context`]: context options (project, suite, scenario) and the `context` step;
+//!   [`clock`]: the clock steps and RFC 3339 instants.
 //! - [`organisation`]: a scenario's place in a run — [`dependencies`] (`depends_on`, the
 //!   suite-wide graph), [`storage`] (`storage_state` paths and `save_storage_state`),
 //!   [`annotations`] (`skip`, `fixme`, `slow`, `only`).
@@ -21,7 +23,9 @@
 //! name. A block whose label is missing contributes only its kind (`statement.click.target`).
 
 mod annotations;
+mod browser_context;
 pub mod catalog;
+mod clock;
 mod conditions;
 mod context;
 mod dependencies;

@@ -25,8 +25,27 @@ use crate::ir::{
 /// Longest verification check deadline: one day.
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
-pub(super) const PROJECT_SCHEMA: &[&str] =
-    &["version", "expect_timeout_ms", "include", "storage_state"];
+pub(super) const PROJECT_SCHEMA: &[&str] = &[
+    "version",
+    "expect_timeout_ms",
+    "include",
+    "storage_state",
+    // context options, read by checker/browser_context.rs
+    "locale",
+    "timezone_id",
+    "color_scheme",
+    "reduced_motion",
+    "forced_colors",
+    "geolocation",
+    "permissions",
+    "offline",
+    "extra_http_headers",
+    "http_credentials",
+    "user_agent",
+    "viewport",
+    "device",
+    "clock",
+];
 pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
 pub(super) const DEV_SERVER_SCHEMA: &[&str] =
     &["command", "url", "startup_timeout_ms", "reuse_existing"];
@@ -51,6 +70,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
     };
 
     let storage_state = optional(fields.get("storage_state").map(|a| state_path(ctx, a)));
+    let context = super::browser_context::settings(ctx, &fields);
 
     let mut dev_server: Option<Option<DevServer>> = Some(None);
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
@@ -110,6 +130,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         tui: tui?,
         span: block.span,
         storage_state: storage_state?,
+        context: context?,
     })
 }
 

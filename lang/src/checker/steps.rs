@@ -8,6 +8,8 @@
 //! Bounds (`docs/acl.md` §5, "Page setup and observation"): viewport `width`/`height` 1–16,384 px
 //! (the largest surface Chromium's compositor allocates), `scale` 1–10.
 
+use super::browser_context::{self, CONTEXT_STEP_SCHEMA};
+use super::clock;
 use super::conditions::{self, EXPECT_SCHEMA, WAIT_SCHEMA};
 use super::context::{Annotate, Ctx};
 use super::evidence::{evidence_path, upload_paths};
@@ -64,6 +66,8 @@ pub(super) fn schema(kind: ActionKind) -> &'static [&'static str] {
         NetworkUnroute => UNROUTE_SCHEMA,
         Har | Trace => CAPTURE_SCHEMA,
         SaveStorageState => storage::SAVE_SCHEMA,
+        Context => CONTEXT_STEP_SCHEMA,
+        ClockFastForward | ClockPauseAt | ClockResume | ClockSetFixedTime => clock::schema(kind),
         // Judged by `terminal.rs`, which `action` hands them to first.
         TerminalPaste | TerminalResize | TerminalRecording => &[],
     }
@@ -273,6 +277,10 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
             operation: operations::capture(ctx, f)?,
         },
         SaveStorageState => storage::save(ctx, f)?,
+        Context => browser_context::step(ctx, f)?,
+        ClockFastForward | ClockPauseAt | ClockResume | ClockSetFixedTime => {
+            clock::step(ctx, f, kind)?
+        }
         // `terminal::applies` holds for every terminal-only kind, so none arrives here.
         TerminalPaste | TerminalResize | TerminalRecording => return None,
     })

@@ -6,6 +6,7 @@
 //! hour — a longer scenario is a job, not a test), and `version` must be 1, the only version this
 //! toolchain reads (a later version is reported, not misread).
 
+use super::browser_context;
 use super::context::{header, Annotate, Ctx};
 use super::dependencies::DependencyGraph;
 use super::expand::Groups;
@@ -22,7 +23,7 @@ use super::values::{integer, keyword, non_empty, optional, string_list_with, u64
 use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
-use crate::ir::{ActionKind, Library};
+use crate::ir::{ActionKind, ContextSettings, Library};
 use crate::ir::{
     Scenario, Step, Suite, Surface, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_SCENARIO_TIMEOUT_MS,
 };
@@ -38,6 +39,21 @@ pub(super) const SUITE_SCHEMA: &[&str] = &[
     "action_timeout_ms",
     "expect_timeout_ms",
     "storage_state",
+    // context options, read by checker/browser_context.rs
+    "locale",
+    "timezone_id",
+    "color_scheme",
+    "reduced_motion",
+    "forced_colors",
+    "geolocation",
+    "permissions",
+    "offline",
+    "extra_http_headers",
+    "http_credentials",
+    "user_agent",
+    "viewport",
+    "device",
+    "clock",
 ];
 /// The values of a scenario's `surface`.
 pub(super) const SURFACES: &[&str] = &["web", "gui", "tui"];
@@ -56,6 +72,21 @@ pub(super) const SCENARIO_SCHEMA: &[&str] = &[
     "fixme",
     "slow",
     "only",
+    // context options, read by checker/browser_context.rs
+    "locale",
+    "timezone_id",
+    "color_scheme",
+    "reduced_motion",
+    "forced_colors",
+    "geolocation",
+    "permissions",
+    "offline",
+    "extra_http_headers",
+    "http_credentials",
+    "user_agent",
+    "viewport",
+    "device",
+    "clock",
 ];
 
 /// `version = 1` on a suite or project.
@@ -119,6 +150,7 @@ pub(super) fn suite(
     );
 
     let storage_state = optional(fields.get("storage_state").map(|a| state_path(ctx, a)));
+    let context = browser_context::settings(ctx, &fields);
     let mut graph = DependencyGraph::default();
 
     let mut scenarios = Some(Vec::with_capacity(block.items.len()));
@@ -158,6 +190,7 @@ pub(super) fn suite(
         let inherited = Inherited {
             action_timeout_ms: action_timeout.unwrap_or(DEFAULT_ACTION_TIMEOUT_MS),
             expect_timeout_ms: expect_timeout.flatten(),
+            context: context.as_ref(),
         };
         let made = match params::each(nested) {
             None => scenario(ctx, nested, &mut ids, inherited, &mut scope).map(|s| vec![s]),
@@ -192,6 +225,7 @@ pub(super) fn suite(
         scenarios: scenarios?,
         span: block.span,
         storage_state: storage_state?,
+        context: context?,
     })
 }
 
@@ -217,11 +251,13 @@ fn unknown_suite_block(ctx: &mut Ctx, nested: &Block) {
 
 /// What a scenario takes from its suite unless it sets its own.
 #[derive(Clone, Copy)]
-struct Inherited {
+struct Inherited<'s> {
     /// The suite's (or the default) action wait.
     action_timeout_ms: u64,
     /// The suite's expect timeout, if it sets one.
     expect_timeout_ms: Option<u64>,
+    /// The suite's context options (`None` when they were refused).
+    context: Option<&'s ContextSettings>,
 }
 
 /// What every scenario of a suite is checked against: the suite's groups (and the resolver of
@@ -239,7 +275,7 @@ fn scenario<'a>(
     ctx: &mut Ctx,
     block: &'a Block,
     ids: &mut IdSet<'a>,
-    suite: Inherited,
+    suite: Inherited<'_>,
     scope: &mut SuiteScope<'_, '_, '_>,
 ) -> Option<Scenario> {
     let mark = ctx.enter_block(block);
@@ -280,6 +316,10 @@ fn scenario<'a>(
         None => Some(Vec::new()),
     };
     let organisation = organisation(ctx, &fields, scope.suite_id, id, scope.graph);
+    let own_context = browser_context::settings(ctx, &fields);
+    if surface == Some(Surface::Tui) {
+        browser_context::refuse_in_terminal(ctx, &fields);
+    }
 
     let outer = ctx.set_surface(surface.filter(|s| *s == Surface::Tui));
     let own = step_items(ctx, block);
@@ -319,6 +359,11 @@ fn scenario<'a>(
         path,
         span: block.span,
         organisation: organisation?,
+        // A terminal has no browser context: it takes no options from its suite.
+        context: match surface? {
+            Surface::Tui => ContextSettings::default(),
+            _ => suite.context?.then(&own_context?),
+        },
     })
 }
 

@@ -2,7 +2,8 @@
 //! literal, or `env("NAME")`.
 //!
 //! `env("NAME")` is admitted only where a step types or compares a control's text — the `value`
-//! of `fill`, `type` and `insert_text` and `expect { value = … }` — because only there does the
+//! of `fill`, `type` and `insert_text` and `expect { value = … }` — and in the header values and
+//! credentials of the context options (`checker/browser_context.rs`), because only there does the
 //! runner keep the text out of every message and report. Anywhere else the type error says where
 //! `env()` belongs (`values::type_error`, list items, target arguments). The name is checked here
 //! (`test.spec.invalid_env_name`); the variable itself is read by the runner when the step runs,
@@ -18,7 +19,7 @@ use crate::ir::{EnvVar, TextValue};
 pub const ENV_FUNCTION: &str = "env";
 
 /// Where `env()` is allowed, for every diagnostic that refuses it elsewhere.
-pub(super) const ENV_ALLOWED: &str = "env(\"NAME\") is allowed only as the `value` of `fill`, `type` and `insert_text`, and in `expect { value = … }`";
+pub(super) const ENV_ALLOWED: &str = "env(\"NAME\") is allowed only as the `value` of `fill`, `type` and `insert_text`, in `expect { value = … }`, and in `extra_http_headers` and `http_credentials`";
 
 /// What a text attribute takes, for type errors.
 const TEXT_EXPECTED: &str = "a string or env(\"NAME\")";

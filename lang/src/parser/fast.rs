@@ -208,12 +208,17 @@ impl<'src> Reader<'src> {
             if entries.len() == MAX_LIST_ITEMS {
                 return None;
             }
-            let (Token::Ident(name), span) = self.next()? else {
-                return None;
-            };
-            let name = Ident {
-                name: name.to_string(),
-                span,
+            let name = match self.next()? {
+                (Token::Ident(name), span) => Ident {
+                    name: name.to_string(),
+                    span,
+                },
+                // A string key (`"X-Request-Id" = "7"`), as the full parser reads it.
+                (Token::Str(raw), span) => Ident {
+                    name: decode_valid_string(raw)?,
+                    span,
+                },
+                _ => return None,
             };
             self.expect(Token::Eq)?;
             let value = self.value()?;

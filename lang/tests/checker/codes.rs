@@ -194,6 +194,24 @@ fn cases() -> Vec<Case> {
         ),
         step(WheelDelta, "wheel.w.delta_y", "0", "        wheel \"w\" { delta_y = 0 }"),
         step(
+            UnknownDevice,
+            "device",
+            "\"Pixel 8\"",
+            "        device = \"Pixel 8\"\n        navigate \"n\" { url = \"/\" }",
+        ),
+        step(
+            InvalidTimezone,
+            "timezone_id",
+            "\"Mars/Olympus\"",
+            "        timezone_id = \"Mars/Olympus\"\n        navigate \"n\" { url = \"/\" }",
+        ),
+        step(
+            InvalidTime,
+            "clock_pause_at.p.time",
+            "\"noon\"",
+            "        clock_pause_at \"p\" { time = \"noon\" }",
+        ),
+        step(
             SurfaceStep,
             "terminal_resize.r",
             "terminal_resize",

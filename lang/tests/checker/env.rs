@@ -118,7 +118,7 @@ fn check(rows: &[Row<'_>]) {
 #[test]
 fn env_anywhere_else_says_where_it_is_allowed() {
     use Code::*;
-    const ALLOWED: &str = "allowed only as the `value` of `fill`, `type` and `insert_text`, and in `expect { value = … }`";
+    const ALLOWED: &str = "allowed only as the `value` of `fill`, `type` and `insert_text`, in `expect { value = … }`, and in `extra_http_headers` and `http_credentials`";
     check(&[
         (
             "        navigate \"n\" { url = env(\"URL\") }",

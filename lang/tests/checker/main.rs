@@ -3,6 +3,7 @@
 //! statement mode.
 
 mod codes;
+mod context_options;
 mod env;
 mod groups;
 mod mixed;

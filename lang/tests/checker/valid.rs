@@ -227,6 +227,32 @@ fn every_step_kind_admits_to_its_action() {
             Action::SaveStorageState { path: StatePath(".a3s-test/auth.json".into()) },
         ),
         (
+            "context \"c\" { offline = true }",
+            Action::Context {
+                settings: Box::new(a3s_test_lang::ir::ContextSettings {
+                    offline: Some(true),
+                    ..Default::default()
+                }),
+            },
+        ),
+        (
+            "clock_fast_forward \"f\" { ms = 1000 }",
+            Action::ClockFastForward { ms: 1000 },
+        ),
+        (
+            "clock_pause_at \"p\" { time = \"1970-01-01T00:00:01Z\" }",
+            Action::ClockPauseAt {
+                time: a3s_test_lang::ir::ClockTime { unix_ms: 1000, text: "1970-01-01T00:00:01Z".into() },
+            },
+        ),
+        ("clock_resume \"r\" {}", Action::ClockResume),
+        (
+            "clock_set_fixed_time \"s\" { time = \"1970-01-01T00:00:02Z\" }",
+            Action::ClockSetFixedTime {
+                time: a3s_test_lang::ir::ClockTime { unix_ms: 2000, text: "1970-01-01T00:00:02Z".into() },
+            },
+        ),
+        (
             "trace \"t\" {\n operation = \"stop\"\n path = \"trace.zip\"\n }",
             Action::Trace { operation: CaptureOperation::Stop { path: EvidencePath("trace.zip".into()) } },
         ),

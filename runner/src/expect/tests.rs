@@ -94,6 +94,17 @@ impl SurfaceContext for Scripted {
         a3s_test_driver::FailureEvidence::default()
     }
 
+    async fn apply_context(
+        &mut self,
+        _: &a3s_test_lang::ir::ContextSettings,
+        _: &dyn a3s_test_driver::vars::VarSource,
+        _: tokio::time::Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            a3s_test_driver::FailureCode::Unsupported,
+            "the fake has no browser context",
+        ))
+    }
     async fn load_storage_state(
         &mut self,
         _: &a3s_test_driver::storage_state::StorageState,

@@ -1,13 +1,15 @@
 //! Every web step against real Chromium, each written as the ACL statement an author or agent
 //! would send (docs/acl.md §5, §12): actions and their actionability waits, `wait` conditions and
 //! their deadline, `expect` conditions with their pass and failure codes, stability sampling,
-//! evidence files, tabs, dialogs, uploads, downloads, routes, HAR and traces. Each file holds one
-//! family of steps; they share one browser (`common`).
+//! evidence files, tabs, dialogs, uploads, downloads, routes, HAR and traces, context options and
+//! the page clock. Each file holds one family of steps; they share one browser (`common`).
 
 #[path = "../common/mod.rs"]
 #[macro_use]
 mod common;
 
+mod clock;
+mod context_options;
 mod evidence;
 mod expect;
 mod keyboard;

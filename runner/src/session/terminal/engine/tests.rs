@@ -61,6 +61,18 @@ impl a3s_test_driver::SurfaceDriver for FakeDriver {
 }
 
 impl SurfaceContext for FakeContext {
+    async fn apply_context(
+        &mut self,
+        _: &a3s_test_lang::ir::ContextSettings,
+        _: &dyn a3s_test_driver::vars::VarSource,
+        _: tokio::time::Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            a3s_test_driver::FailureCode::Unsupported,
+            "a terminal has no browser context",
+        ))
+    }
+
     /// A step's kind goes to `sent`, and the program answers it (a new revision).
     async fn execute(&mut self, step: &Step, _: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
         let mut program = self.0.lock().unwrap();
