@@ -19,6 +19,11 @@ pub use terminal::{
     ScreenMatch, TerminalCondition, TerminalStep, TuiProgram, TERMINAL_ONLY_STEPS, TERMINAL_STEPS,
 };
 pub use text_value::{EnvVar, EnvVarError, TextValue, MAX_ENV_NAME_BYTES};
+mod snapshot;
+pub use snapshot::{
+    Animations, AriaExpectation, DiffBudget, SnapshotName, VisualExpectation, DEFAULT_THRESHOLD,
+    MAX_MASKS, MAX_SNAPSHOT_NAME_BYTES,
+};
 mod organise;
 pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
@@ -943,6 +948,10 @@ pub enum ExpectCondition {
         /// Allowed deviation in CSS pixels (0–1024).
         tolerance_px: u32,
     },
+    /// The page looks like its baseline image (`screenshot = "cart.png"`).
+    Screenshot(VisualExpectation),
+    /// The accessibility tree matches a written outline (`aria_snapshot = """…"""`).
+    AriaSnapshot(AriaExpectation),
     /// What the page shows, as `wait` also waits for it.
     #[serde(untagged)]
     Page(PageCondition),
@@ -999,6 +1008,10 @@ pub enum ExpectForm {
     State(ElementState),
     /// `layout = "<relation>"` with `target`, `relative_to` and `tolerance_px`.
     Layout,
+    /// `screenshot = "name.png"` with the visual options (`max_diff_pixels`, `mask`, …).
+    Screenshot,
+    /// `aria_snapshot = """…"""`, optionally with `target`.
+    AriaSnapshot,
 }
 
 /// What the attribute of an `expect` form holds, so a caller that builds a statement (the
@@ -1039,7 +1052,7 @@ impl ExpectForm {
         .into_iter()
         .chain(CoverageBound::ALL.iter().map(|b| F::ViewportCoverage(*b)))
         .chain(ElementState::ALL.iter().map(|s| F::State(*s)))
-        .chain([F::Layout])
+        .chain([F::Layout, F::Screenshot, F::AriaSnapshot])
     }
 
     /// The attribute that names the form.
@@ -1061,6 +1074,8 @@ impl ExpectForm {
             F::ViewportCoverage(CoverageBound::AtMost) => "viewport_coverage_at_most",
             F::State(state) => state.keyword(),
             F::Layout => "layout",
+            F::Screenshot => "screenshot",
+            F::AriaSnapshot => "aria_snapshot",
         }
     }
 
@@ -1073,7 +1088,9 @@ impl ExpectForm {
     pub fn value(self) -> FormValue {
         use ExpectForm as F;
         match self {
-            F::Text | F::Url | F::RenderedText | F::Value => FormValue::Text,
+            F::Text | F::Url | F::RenderedText | F::Value | F::Screenshot | F::AriaSnapshot => {
+                FormValue::Text
+            }
             F::RenderedTexts | F::SelectedValues => FormValue::Texts,
             F::VisibleCount => FormValue::Count,
             F::ViewportCoverage(_) => FormValue::Percent,
@@ -1097,6 +1114,7 @@ impl ExpectForm {
                 | F::SelectedValues
                 | F::ViewportCoverage(_)
                 | F::Layout
+                | F::AriaSnapshot
         )
     }
 }
@@ -1121,6 +1139,8 @@ impl ExpectCondition {
             C::ViewportCoverage { bound, .. } => F::ViewportCoverage(*bound),
             C::State { state, .. } => F::State(*state),
             C::Layout { .. } => F::Layout,
+            C::Screenshot(_) => F::Screenshot,
+            C::AriaSnapshot(_) => F::AriaSnapshot,
         }
     }
 }
@@ -1172,6 +1192,14 @@ impl std::fmt::Display for ExpectCondition {
                 )?;
                 if *tolerance_px > 0 {
                     write!(f, ", tolerance_px = {tolerance_px}")?;
+                }
+                Ok(())
+            }
+            C::Screenshot(v) => write!(f, "{name} = {}", q(v.name.as_str())),
+            C::AriaSnapshot(a) => {
+                write!(f, "{name} ({} lines)", a.snapshot.lines().count())?;
+                if let Some(target) = &a.target {
+                    write!(f, " with target = {target}")?;
                 }
                 Ok(())
             }

@@ -109,6 +109,8 @@ pub struct ExecutorConfig {
     /// How long an `expect` waits when neither its step nor its scenario (or suite) says:
     /// `--expect-timeout-ms`, else the project's `expect_timeout_ms`, else 5,000 ms.
     pub expect_timeout: Duration,
+    /// Which snapshot baselines the run writes (`--update-snapshots`).
+    pub update_snapshots: a3s_test_driver::snapshot::UpdateSnapshots,
 }
 
 /// What the executor hands back: scenario results in plan order and run-level cleanup failures.
@@ -635,6 +637,10 @@ async fn run_scenario<D: SurfaceDriver>(
         expect_timeout
     };
     let action_timeout_ms = annotations.stretch(scenario.action_timeout_ms);
+    let snapshots = a3s_test_driver::snapshot::SnapshotSettings::for_suite(
+        shared.config.working_dir.join(&source.path),
+        shared.config.update_snapshots,
+    );
     for (index, step) in scenario.steps.iter().enumerate() {
         let after_each = step.hook == Some(Hook::AfterEach);
         // After a hard failure only `after_each` runs; it stops at its own first failure, and
@@ -669,6 +675,7 @@ async fn run_scenario<D: SurfaceDriver>(
             artifact_dir: &dir,
             working_dir: &shared.config.working_dir,
             vars: &ProcessVars::RUN,
+            snapshots: Some(&snapshots),
         };
         let step_started = Instant::now();
         let end = step::run_step(&mut ctx, step, &env, &shared.cancel).await;

@@ -34,7 +34,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 /// The waits between readings that did not hold, in order; the last repeats.
-const BACKOFF: [Duration; 5] = [
+pub(crate) const BACKOFF: [Duration; 5] = [
     Duration::from_millis(20),
     Duration::from_millis(50),
     Duration::from_millis(100),
@@ -61,6 +61,10 @@ pub async fn expect<C: SurfaceContext>(
     } else {
         Patience::For(timeout)
     };
+    if let ExpectCondition::Screenshot(visual) = condition {
+        let patience = (!expectation.immediate).then_some(timeout);
+        return crate::snapshot::visual::expect(ctx, visual, patience, env).await;
+    }
     let held = until_holds(ctx, condition, patience, env)
         .await
         .map_err(|miss| match miss {

@@ -27,4 +27,5 @@ mod selection;
 mod sign_in;
 mod suites;
 mod tui;
+mod visual;
 mod web_first;

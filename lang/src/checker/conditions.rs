@@ -56,13 +56,24 @@ pub(super) const MAX_TOLERANCE_PX: u32 = 1024;
 const WAITING: [&str; 2] = ["timeout_ms", "immediate"];
 
 /// The helper attributes an `expect` form may use.
-const HELPERS: &[&str] = &["target", "relative_to", "tolerance_px"];
+const HELPERS: &[&str] = &[
+    "target",
+    "relative_to",
+    "tolerance_px",
+    "max_diff_pixels",
+    "max_diff_ratio",
+    "threshold",
+    "mask",
+    "full_page",
+    "animations",
+];
 
 /// Whether form `form` reads helper attribute `helper`.
 fn uses(form: ExpectForm, helper: &str) -> bool {
     match helper {
         "target" => form.reads_target(),
         "relative_to" | "tolerance_px" => form == ExpectForm::Layout,
+        h if super::snapshot::VISUAL_HELPERS.contains(&h) => form == ExpectForm::Screenshot,
         _ => false,
     }
 }
@@ -229,6 +240,9 @@ fn helper_hint(helper: &str, form: &str) -> String {
             format!("`{form}` checks the whole page; remove `target`")
         }
         "target" => format!("`{form}` carries its own target (`{form} = css(…)`); remove `target`"),
+        h if super::snapshot::VISUAL_HELPERS.contains(&h) => {
+            format!("`{helper}` is only used by `screenshot`; remove it")
+        }
         _ => format!("`{helper}` is only used by `layout`; remove it"),
     }
 }
@@ -355,6 +369,8 @@ fn condition(
             }
         }
         ExpectForm::Layout => layout(ctx, fields, attr)?,
+        ExpectForm::Screenshot => super::snapshot::screenshot(ctx, fields, attr)?,
+        ExpectForm::AriaSnapshot => super::snapshot::aria(ctx, fields, attr)?,
     })
 }
 
@@ -408,7 +424,7 @@ mod tests {
                 || *name == "soft";
             assert!(known, "{name}");
         }
-        assert_eq!(EXPECT_SCHEMA.len(), 42);
+        assert_eq!(EXPECT_SCHEMA.len(), 50);
         assert!(EXPECT_SCHEMA.len() <= super::super::fields::MAX_SCHEMA);
     }
 }

@@ -39,6 +39,7 @@ mod pointer;
 mod project;
 mod seen;
 mod shared;
+mod snapshot;
 mod stability;
 mod statement;
 mod steps;

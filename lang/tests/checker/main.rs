@@ -10,6 +10,7 @@ mod organisation;
 mod params;
 mod project;
 mod rules;
+mod snapshot;
 mod statement;
 mod terminal;
 mod valid;

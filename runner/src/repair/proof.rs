@@ -99,6 +99,7 @@ pub async fn prove<D: AgentDriver>(
         cleanup_bound: CLEANUP_BOUND,
         retries: 0,
         expect_timeout: Duration::from_millis(a3s_test_lang::ir::DEFAULT_EXPECT_TIMEOUT_MS),
+        update_snapshots: a3s_test_driver::snapshot::UpdateSnapshots::None,
     };
     let launcher = SessionBrowser {
         driver,
