@@ -9,7 +9,9 @@
 
 use a3s_test_lang::ir::{Target, VisualExpectation};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// The colour masked elements are painted in a visual comparison (magenta, as Playwright's
 /// default), in both the baseline and the actual image.
@@ -63,11 +65,29 @@ pub struct SnapshotSettings {
     pub platform: &'static str,
     /// Whether this run writes baselines.
     pub update: UpdateSnapshots,
+    /// The suite-file rewrites of this run so far (shared by every scenario of the run).
+    pub edits: Arc<SuiteEdits>,
+}
+
+/// The `aria_snapshot` rewrites a run made in its suite files: for each file, where each edit
+/// began in the file as admitted and how many bytes it added, so a later edit of the same file
+/// finds its span in the file as it is now.
+///
+/// Why a record and not a re-read: spans come from the admitted text, and several scenarios of
+/// one suite may each rewrite their outline, in any order, while the run goes on.
+#[derive(Debug, Default)]
+pub struct SuiteEdits {
+    /// Per file: (start in the admitted text, bytes added — negative when removed).
+    pub applied: Mutex<HashMap<PathBuf, Vec<(usize, isize)>>>,
 }
 
 impl SnapshotSettings {
     /// The settings of the suite at `suite_file`, for this machine's platform.
-    pub fn for_suite(suite_file: PathBuf, update: UpdateSnapshots) -> SnapshotSettings {
+    pub fn for_suite(
+        suite_file: PathBuf,
+        update: UpdateSnapshots,
+        edits: Arc<SuiteEdits>,
+    ) -> SnapshotSettings {
         let stem = suite_file
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -78,6 +98,7 @@ impl SnapshotSettings {
             dir,
             platform: platform(),
             update,
+            edits,
         }
     }
 }

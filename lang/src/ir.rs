@@ -19,6 +19,8 @@ pub use terminal::{
     ScreenMatch, TerminalCondition, TerminalStep, TuiProgram, TERMINAL_ONLY_STEPS, TERMINAL_STEPS,
 };
 pub use text_value::{EnvVar, EnvVarError, TextValue, MAX_ENV_NAME_BYTES};
+mod aria;
+pub use aria::{parse_aria, AriaTemplate, AriaTemplateError, AriaText};
 mod snapshot;
 pub use snapshot::{
     Animations, AriaExpectation, DiffBudget, SnapshotName, VisualExpectation, DEFAULT_THRESHOLD,

@@ -343,6 +343,39 @@ pub fn string_literal(value: &str) -> String {
     out
 }
 
+/// `text` as a block string (`"""` on their own lines, each line indented `level` times),
+/// when it has several lines and reads back the same (`lexer::dedent_block`): no `"""`, no
+/// control character but tabs, no line break at its end, and a line that starts at the margin.
+pub fn block_string(text: &str, level: usize) -> Option<String> {
+    let fits = text.contains('\n')
+        && !text.contains(crate::lexer::BLOCK_QUOTE)
+        && !text.ends_with('\n')
+        && !text
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+        && text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .any(|l| !l.starts_with([' ', '\t']))
+        && text.lines().all(|l| !l.trim().is_empty() || l.is_empty());
+    if !fits {
+        return None;
+    }
+    let pad = INDENT.repeat(level);
+    let mut out = String::from(crate::lexer::BLOCK_QUOTE);
+    out.push('\n');
+    for line in text.split('\n') {
+        if !line.is_empty() {
+            out.push_str(&pad);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.push_str(&pad);
+    out.push_str(crate::lexer::BLOCK_QUOTE);
+    Some(out)
+}
+
 /// Write a string literal with the minimal escapes.
 fn write_string(out: &mut String, value: &str) {
     out.push('"');
@@ -436,6 +469,12 @@ fn flat_items(out: &mut String, items: &[Value]) {
 /// Write `value` starting at column `used` of a line indented `level` times: flat when it fits
 /// in [`MAX_WIDTH`], else (lists and calls) one element per line.
 fn write_value(out: &mut String, value: &Value, level: usize, used: usize) {
+    if let ValueKind::String(text) = &value.kind {
+        if let Some(block) = block_string(text, level + 1) {
+            out.push_str(&block);
+            return;
+        }
+    }
     let budget = MAX_WIDTH.saturating_sub(used);
     let flat = flat_value(value);
     if flat.chars().count() <= budget {

@@ -136,6 +136,8 @@ struct Shared<D> {
     /// Runnable scenarios still waiting for a slot (decremented once per scenario when its permit
     /// is obtained or refused).
     waiting: AtomicUsize,
+    /// The `aria_snapshot` rewrites of this run's suite files (`--update-snapshots`).
+    suite_edits: Arc<a3s_test_driver::snapshot::SuiteEdits>,
 }
 
 /// Run every planned scenario; emits every event except `RunStarted` and `RunFinished`.
@@ -253,6 +255,7 @@ pub async fn execute<L: DriverLauncher>(
             browser_lost: AtomicBool::new(false),
             lost_reason: std::sync::Mutex::new(None),
             waiting: AtomicUsize::new(runnable.len()),
+            suite_edits: Arc::default(),
         });
         let slots = Arc::new(Semaphore::new(config.jobs.max(1)));
         let mut tasks = tokio::task::JoinSet::new();
@@ -640,6 +643,7 @@ async fn run_scenario<D: SurfaceDriver>(
     let snapshots = a3s_test_driver::snapshot::SnapshotSettings::for_suite(
         shared.config.working_dir.join(&source.path),
         shared.config.update_snapshots,
+        shared.suite_edits.clone(),
     );
     for (index, step) in scenario.steps.iter().enumerate() {
         let after_each = step.hook == Some(Hook::AfterEach);

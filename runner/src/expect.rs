@@ -61,9 +61,15 @@ pub async fn expect<C: SurfaceContext>(
     } else {
         Patience::For(timeout)
     };
-    if let ExpectCondition::Screenshot(visual) = condition {
-        let patience = (!expectation.immediate).then_some(timeout);
-        return crate::snapshot::visual::expect(ctx, visual, patience, env).await;
+    let snapshot_patience = (!expectation.immediate).then_some(timeout);
+    match condition {
+        ExpectCondition::Screenshot(visual) => {
+            return crate::snapshot::visual::expect(ctx, visual, snapshot_patience, env).await;
+        }
+        ExpectCondition::AriaSnapshot(aria) => {
+            return crate::snapshot::aria::expect(ctx, aria, snapshot_patience, env).await;
+        }
+        _ => {}
     }
     let held = until_holds(ctx, condition, patience, env)
         .await

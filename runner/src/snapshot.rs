@@ -6,6 +6,7 @@
 //! the baseline, the update mode and the read-again loop are one rule for every surface, as
 //! every other `expect` is ([`crate::expect`]).
 
+pub mod aria;
 pub mod baseline;
 pub mod pixels;
 pub mod visual;

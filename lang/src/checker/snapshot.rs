@@ -158,7 +158,19 @@ pub(super) fn aria(
     fields: &Fields<'_>,
     attr: &Attribute,
 ) -> Option<ExpectCondition> {
-    let snapshot = string(ctx, attr);
+    let snapshot = string(ctx, attr).and_then(|s| match crate::ir::parse_aria(s) {
+        Ok(_) => Some(s),
+        Err(e) => {
+            ctx.error_in(
+                Code::InvalidValue,
+                "aria_snapshot",
+                attr.value.span,
+                format!("`aria_snapshot` outline, {e}"),
+            )
+            .hint("write one node per line: `- role \"name\" [attr]`, children indented deeper");
+            None
+        }
+    });
     let scope = optional(
         fields
             .get("target")

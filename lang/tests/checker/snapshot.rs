@@ -122,3 +122,38 @@ fn an_aria_snapshot_keeps_its_outline_and_where_it_is_written() {
         "\"- heading \\\"Cart\\\" [level=1]\""
     );
 }
+
+#[test]
+fn a_block_string_outline_is_admitted_dedented_and_formatted_back_as_a_block() {
+    let source = "suite \"s\" {\n  scenario \"sc\" {\n    surface = \"web\"\n    expect \"e\" {\n      aria_snapshot = \"\"\"\n        - heading \"Cart\" [level=1]\n        - list:\n          - listitem: /\\d+ apples/\n      \"\"\"\n    }\n  }\n}\n";
+    let scenario = crate::only_scenario(source);
+    let Action::Expect { expectation } = &scenario.steps[0].action else {
+        panic!()
+    };
+    let ExpectCondition::AriaSnapshot(a) = &expectation.condition else {
+        panic!()
+    };
+    assert_eq!(
+        a.snapshot,
+        "- heading \"Cart\" [level=1]\n- list:\n  - listitem: /\\d+ apples/"
+    );
+    let formatted = a3s_test_lang::printer::format_source(source).unwrap();
+    assert!(
+        formatted.contains(
+            "aria_snapshot = \"\"\"\n                - heading \"Cart\" [level=1]\n                - list:\n                  - listitem: /\\d+ apples/\n                \"\"\"\n"
+        ),
+        "{formatted}"
+    );
+    assert_eq!(
+        a3s_test_lang::printer::format_source(&formatted).unwrap(),
+        formatted
+    );
+    let again = crate::only_scenario(&formatted);
+    let Action::Expect { expectation } = &again.steps[0].action else {
+        panic!()
+    };
+    let ExpectCondition::AriaSnapshot(b) = &expectation.condition else {
+        panic!()
+    };
+    assert_eq!(b.snapshot, a.snapshot);
+}

@@ -359,6 +359,7 @@ fn every_listed_expect_form_admits_to_its_own_form() {
         assert_eq!(serde_json::from_value::<ExpectForm>(json).unwrap(), form);
         let value = match form.value() {
             FormValue::Text if form == ExpectForm::Screenshot => "\"x.png\"",
+            FormValue::Text if form == ExpectForm::AriaSnapshot => "\"- x\"",
             FormValue::Text => "\"x\"",
             FormValue::Texts => "[\"a\"]",
             FormValue::Count => "2",
