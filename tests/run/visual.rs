@@ -66,8 +66,15 @@ fn a_red_box_turned_blue_fails_with_a_diff_until_the_baseline_is_updated() {
 
     // The box turns blue: 10,000 pixels differ, the three images are kept, the baseline stays.
     std::fs::write(work.path().join("visual.acl"), suite("blue")).unwrap();
-    let (code, json, _) = run(&server, work.path(), &[]);
+    let (code, json, _) = run(&server, work.path(), &["--html", "report"]);
     assert_eq!(code, 1, "{json}");
+    // The HTML report shows the three images side by side and the first two under a slider.
+    let html = std::fs::read_to_string(work.path().join("report/index.html")).unwrap();
+    assert!(html.contains("Visual comparison") && html.contains("compare-slider"));
+    assert_eq!(
+        html.matches("src=\"data:image/png;base64,").count(),
+        3 + 2 + 1
+    );
     let f = failure(&json);
     assert_eq!(f["code"], "test.assert.screenshot_mismatch", "{json}");
     let message = f["message"].as_str().unwrap();
