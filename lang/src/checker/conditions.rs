@@ -194,6 +194,20 @@ pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> 
     let waiting = waiting(ctx, fields);
     let first = first?;
     let form = ExpectForm::from_name(&first.name.name)?;
+    if matches!(form, ExpectForm::Screenshot | ExpectForm::AriaSnapshot) {
+        // A snapshot expectation waits until it matches; a window after that means nothing.
+        for name in ["stable_for_ms", "sample_interval_ms"] {
+            if let Some(attr) = fields.get(name) {
+                ctx.error_in(
+                    Code::ConditionAttribute,
+                    name,
+                    attr.name.span,
+                    format!("`{name}` does not belong to an `expect` on `{}`", form.name()),
+                )
+                .hint("a snapshot expectation already waits for the page to hold still; remove it");
+            }
+        }
+    }
     let condition = condition(ctx, fields, form, first);
     let soft = match fields.get("soft") {
         Some(attr) => boolean(ctx, attr),
