@@ -202,7 +202,10 @@ pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> 
                     Code::ConditionAttribute,
                     name,
                     attr.name.span,
-                    format!("`{name}` does not belong to an `expect` on `{}`", form.name()),
+                    format!(
+                        "`{name}` does not belong to an `expect` on `{}`",
+                        form.name()
+                    ),
                 )
                 .hint("a snapshot expectation already waits for the page to hold still; remove it");
             }
