@@ -1103,6 +1103,13 @@ impl ExpectForm {
         }
     }
 
+    /// Whether the form compares with something kept beside a suite file (a baseline image, an
+    /// outline `--update-snapshots` rewrites): refused in agent statements, and left out of the
+    /// agent's `expect` verb.
+    pub fn needs_suite(self) -> bool {
+        matches!(self, ExpectForm::Screenshot | ExpectForm::AriaSnapshot)
+    }
+
     /// Whether the form reads the element from a separate `target` attribute (its own value is
     /// what that element must show).
     pub fn reads_target(self) -> bool {

@@ -157,3 +157,17 @@ fn a_block_string_outline_is_admitted_dedented_and_formatted_back_as_a_block() {
     };
     assert_eq!(b.snapshot, a.snapshot);
 }
+
+#[test]
+fn an_agent_statement_refuses_snapshot_expectations() {
+    for body in ["screenshot = \"a.png\"", "aria_snapshot = \"- button\""] {
+        let errors =
+            a3s_test_lang::admit_statement(&format!("expect \"e\" {{ {body} }}")).expect_err(body);
+        assert!(
+            errors
+                .iter()
+                .any(|d| d.code == Code::InvalidValue && d.message.contains("beside a suite file")),
+            "{body}: {errors:?}"
+        );
+    }
+}
