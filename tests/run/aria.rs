@@ -91,3 +91,30 @@ fn update_snapshots_writes_the_page_outline_into_the_suite() {
         assert_eq!(code, 0, "the written outline matches: {out}\n{written}");
     }
 }
+
+#[test]
+fn a_target_scopes_the_outline_to_its_subtree() {
+    let server = FixtureServer::start();
+    let scoped = |outline: &str| {
+        format!(
+            "suite \"aria\" {{\n    scenario \"items\" {{\n        surface = \"web\"\n        \
+             navigate \"open\" {{ url = \"/aria.html\" }}\n        expect \"list\" {{\n            \
+             aria_snapshot = \"{outline}\"\n            target = css(\"ul\")\n            \
+             timeout_ms = 1000\n        }}\n    }}\n}}\n"
+        )
+    };
+    // Inside the list: its items. The heading before it is not in its subtree.
+    let work = crate::common::workdir(&[(
+        "aria.acl",
+        &scoped("- list \\\"Items\\\":\\n  - listitem: 3 apples\\n  - listitem: 2 pears"),
+    )]);
+    let (code, out, err) = run(&server, work.path(), &["--json"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let work = crate::common::workdir(&[("aria.acl", &scoped("- heading \\\"Cart\\\""))]);
+    let (code, out, _) = run(&server, work.path(), &["--json"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        json(&out)["scenarios"][0]["failure"]["code"],
+        "test.assert.aria_snapshot_mismatch"
+    );
+}

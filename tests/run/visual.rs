@@ -154,3 +154,22 @@ fn a_baseline_that_is_not_a_png_is_a_coded_error_and_is_left_as_it_is() {
     assert!(f["message"].as_str().unwrap().contains("not a PNG"), "{f}");
     assert_eq!(std::fs::read(&path).unwrap(), b"GIF89a, not a PNG");
 }
+
+#[test]
+fn full_page_captures_the_whole_scrollable_page() {
+    let server = FixtureServer::start();
+    let tall = suite("red").replace("box=red", "box=red&tall=1").replace(
+        "timeout_ms = 3000",
+        "timeout_ms = 3000\n            full_page = true",
+    );
+    let work = crate::common::workdir(&[("visual.acl", &tall)]);
+    let (code, json, _) = run(&server, work.path(), &["--update-snapshots"]);
+    assert_eq!(code, 0, "{json}");
+    let image = std::fs::read(baseline(work.path())).unwrap();
+    let image = a3s_test_runner::snapshot::pixels::decode_png(&image).unwrap();
+    // The content's width: the viewport's 1280 pixels less a scrollbar where the browser draws one.
+    assert_eq!(image.height, 2000);
+    assert!((1265..=1280).contains(&image.width), "{}", image.width);
+    let (code, json, _) = run(&server, work.path(), &[]);
+    assert_eq!(code, 0, "{json}");
+}
