@@ -49,11 +49,13 @@ pub async fn expect<C: SurfaceContext>(
     };
     let mut previous: Option<Rgba> = None;
     let mut last: Option<(Rgba, Comparison)> = None;
+    let mut held_still = false;
     let mut attempt = 0usize;
     loop {
         let began = Instant::now();
         let actual = capture(ctx, visual, env).await?;
         let stable = previous.as_ref().is_some_and(|p| *p == actual);
+        held_still |= stable;
         match &expected {
             Some(expected) if attempt == 0 || stable => {
                 let found = compare(expected, &actual, visual.threshold);
@@ -87,7 +89,7 @@ pub async fn expect<C: SurfaceContext>(
     let waited = start.elapsed();
     let deadline_first = patience.is_some_and(|t| env.deadline < start + t);
     match (expected, last) {
-        (Some(expected), Some((actual, found))) => Err(mismatch(
+        (Some(expected), Some((actual, found))) if held_still => Err(mismatch(
             visual,
             &baseline,
             &expected,
@@ -101,7 +103,7 @@ pub async fn expect<C: SurfaceContext>(
             let actual = previous.expect("at least one capture was taken");
             missing(settings, &baseline, visual, &actual, start, env)
         }
-        (Some(_), None) => {
+        (Some(expected), first) => {
             let mut failure = StepFailure::new(
                 if deadline_first {
                     FailureCode::Timeout
@@ -119,6 +121,10 @@ pub async fn expect<C: SurfaceContext>(
                 waited_ms: waited.as_millis() as u64,
                 last_seen: "a page that changed between every two captures".into(),
             });
+            // The first capture, compared at once, is what the page looked like.
+            if let Some((actual, found)) = first {
+                failure.evidence = evidence(visual, &expected, &actual, &found.diff, env);
+            }
             Err(failure)
         }
     }
@@ -313,3 +319,6 @@ fn stem(visual: &VisualExpectation) -> &str {
     let name = visual.name.as_str();
     name.strip_suffix(".png").unwrap_or(name)
 }
+
+#[cfg(test)]
+mod tests;
