@@ -82,23 +82,23 @@ pub async fn expect<C: SurfaceContext>(
         let next = (began + gap).min(limit);
         // The capture schedule (as `expect`'s backoff), not a synchronisation sleep.
         tokio::time::sleep_until(next).await;
-        if Instant::now() >= env.deadline && limit == env.deadline && patience.is_some() {
-            break;
-        }
     }
     let waited = start.elapsed();
     let deadline_first = patience.is_some_and(|t| env.deadline < start + t);
     match (expected, last) {
-        (Some(expected), Some((actual, found))) if held_still => Err(mismatch(
-            visual,
-            &baseline,
-            &expected,
-            &actual,
-            &found,
-            waited,
-            deadline_first,
-            env,
-        )),
+        // One capture (`immediate = true`) is compared as it is.
+        (Some(expected), Some((actual, found))) if held_still || patience.is_none() => {
+            Err(mismatch(
+                visual,
+                &baseline,
+                &expected,
+                &actual,
+                &found,
+                waited,
+                deadline_first,
+                env,
+            ))
+        }
         (None, _) => {
             let actual = previous.expect("at least one capture was taken");
             missing(settings, &baseline, visual, &actual, start, env)

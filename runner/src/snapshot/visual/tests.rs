@@ -283,3 +283,19 @@ async fn update_modes_write_what_they_say() {
         assert_eq!(suite.baseline().is_some(), written, "{update:?}");
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn immediate_compares_its_one_capture() {
+    let suite = Suite::new(UpdateSnapshots::None, Some(&solid(10)));
+    let mut page = Frames::new(vec![solid(250)]);
+    let failure = expect(&mut page, &visual(), None, &suite.env())
+        .await
+        .unwrap_err();
+    assert_eq!(failure.code, FailureCode::ScreenshotMismatch);
+    assert!(
+        failure.message.contains("16 pixels differ"),
+        "{}",
+        failure.message
+    );
+    assert_eq!(page.captures, 1);
+}
