@@ -67,9 +67,10 @@ export BENCH_BASE_URL="$base" BENCH_BROWSER="$BROWSER" BENCH_SNAPSHOTS="$out/pw-
 (cd bench/playwright && npx playwright test -c visual.config.js --update-snapshots >/dev/null)
 pw_ms() {
     python3 -c "
-import json,sys
+import json,re,sys
 r=json.load(sys.stdin)['suites'][0]['specs'][0]['tests'][0]['results'][0]
-print(next(s['duration'] for s in r['steps'] if 'toHaveScreenshot' in s['title']))"
+out=''.join(x.get('text','') for x in r['stdout'])
+print(re.search(r'toHaveScreenshot_ms=([0-9.]+)', out).group(1))"
 }
 for round in $(seq 1 "$ROUNDS"); do
     (cd bench/playwright && npx playwright test -c visual.config.js 2>/dev/null) | pw_ms

@@ -60,11 +60,11 @@ pub async fn expect<C: SurfaceContext>(
             Some(expected) if attempt == 0 || stable => {
                 let found = compare(expected, &actual, visual.threshold);
                 if within(&found, visual.budget) {
-                    return Ok(passed(&baseline, &found, start, false));
+                    return Ok(passed(&baseline, &found, start, attempt + 1, false));
                 }
                 if stable && settings.update == UpdateSnapshots::All {
                     baseline.write(&encode_png(&actual))?;
-                    return Ok(passed(&baseline, &found, start, true));
+                    return Ok(passed(&baseline, &found, start, attempt + 1, true));
                 }
                 last = Some((actual.clone(), found));
             }
@@ -171,7 +171,13 @@ fn allowed(budget: DiffBudget, total: u64) -> String {
     }
 }
 
-fn passed(baseline: &Baseline, found: &Comparison, start: Instant, updated: bool) -> StepOutput {
+fn passed(
+    baseline: &Baseline,
+    found: &Comparison,
+    start: Instant,
+    captures: usize,
+    updated: bool,
+) -> StepOutput {
     StepOutput {
         evidence: Vec::new(),
         detail: Some(StepDetail::Observed {
@@ -179,6 +185,7 @@ fn passed(baseline: &Baseline, found: &Comparison, start: Instant, updated: bool
                 "baseline": baseline.file,
                 "diff_pixels": found.diff_pixels,
                 "anti_aliased": found.anti_aliased,
+                "captures": captures,
                 "updated": updated,
             }),
             waited_ms: start.elapsed().as_millis() as u64,
