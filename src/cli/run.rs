@@ -110,11 +110,17 @@ pub struct RunArgs {
     /// A flaky scenario (passed only on a retry) fails the run (exit 1).
     #[arg(long)]
     pub fail_on_flaky: bool,
-    /// Write snapshot baselines: `all` (the flag alone) writes missing ones and rewrites those
+    /// Write snapshot baselines (`--update-snapshots[=MODE]`): `all` (the flag alone) writes missing ones and rewrites those
     /// that differ (screenshots in `<suite>.snapshots/`, `aria_snapshot` outlines in the suite
     /// file); `missing` writes only missing ones; `none` writes nothing. Without the flag a
     /// missing baseline is written (and still fails) except in CI, where nothing is.
-    #[arg(long, value_name = "MODE", num_args = 0..=1, default_missing_value = "all")]
+    #[arg(
+        long,
+        value_name = "MODE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all"
+    )]
     pub update_snapshots: Option<UpdateSnapshotsArg>,
     /// How long an `expect` waits for its condition when its step, scenario and suite do not
     /// say [default: the project's `expect_timeout_ms`, else 5000]; always capped by the
@@ -629,6 +635,21 @@ fn read_project_file(path: &Path) -> Result<Vec<u8>, ProjectReadError> {
 mod tests {
     use super::ReporterArg;
     use std::ffi::OsStr;
+
+    #[test]
+    fn snapshots_are_written_as_the_flag_says_and_without_it_never_in_ci() {
+        use super::{update_snapshots, UpdateSnapshots, UpdateSnapshotsArg as A};
+        for ci in [false, true] {
+            assert_eq!(update_snapshots(Some(A::All), ci), UpdateSnapshots::All);
+            assert_eq!(
+                update_snapshots(Some(A::Missing), ci),
+                UpdateSnapshots::Missing
+            );
+            assert_eq!(update_snapshots(Some(A::None), ci), UpdateSnapshots::None);
+        }
+        assert_eq!(update_snapshots(None, false), UpdateSnapshots::MissingFails);
+        assert_eq!(update_snapshots(None, true), UpdateSnapshots::None);
+    }
 
     #[test]
     fn github_is_the_default_inside_github_actions_unless_another_reporter_is_chosen() {
