@@ -236,7 +236,18 @@ impl<'d> Printer<'_, 'd> {
         self.out.push_str(&a.name.name);
         self.out.push_str(" = ");
         let used = level * INDENT.len() + a.name.name.chars().count() + 3;
-        write_value(&mut self.out, &a.value, level, used);
+        // An outline is written as it reads: a block string (every other text keeps its
+        // escapes, so generated code and page values print as they always did).
+        let block = match &a.value.kind {
+            ValueKind::String(text) if a.name.name == BLOCK_ATTRIBUTE => {
+                block_string(text, level + 1)
+            }
+            _ => None,
+        };
+        match block {
+            Some(block) => self.out.push_str(&block),
+            None => write_value(&mut self.out, &a.value, level, used),
+        }
         self.out.push('\n');
     }
 
@@ -342,6 +353,9 @@ pub fn string_literal(value: &str) -> String {
     write_string(&mut out, value);
     out
 }
+
+/// The attribute whose multi-line text `fmt` writes as a block string.
+const BLOCK_ATTRIBUTE: &str = "aria_snapshot";
 
 /// `text` as a block string (`"""` on their own lines, each line indented `level` times),
 /// when it has several lines and reads back the same (`lexer::dedent_block`): no `"""`, no
@@ -469,12 +483,6 @@ fn flat_items(out: &mut String, items: &[Value]) {
 /// Write `value` starting at column `used` of a line indented `level` times: flat when it fits
 /// in [`MAX_WIDTH`], else (lists and calls) one element per line.
 fn write_value(out: &mut String, value: &Value, level: usize, used: usize) {
-    if let ValueKind::String(text) = &value.kind {
-        if let Some(block) = block_string(text, level + 1) {
-            out.push_str(&block);
-            return;
-        }
-    }
     let budget = MAX_WIDTH.saturating_sub(used);
     let flat = flat_value(value);
     if flat.chars().count() <= budget {
