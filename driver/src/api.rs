@@ -64,6 +64,9 @@ pub struct StepEnv<'a> {
     pub artifact_dir: &'a a3s_test_fsroot::Dir,
     /// Upload paths are relative to it.
     pub working_dir: &'a Path,
+    /// Where snapshot expectations find their baselines (`None` where there is no suite file,
+    /// as in an agent session: a snapshot expectation is then refused).
+    pub snapshots: Option<&'a crate::snapshot::SnapshotSettings>,
     /// Where `env("NAME")` texts are read from when the step runs ([`crate::vars`]): the
     /// process environment in a run and an agent session, a map in tests.
     pub vars: &'a dyn crate::vars::VarSource,
@@ -93,6 +96,12 @@ pub enum EvidenceKind {
     Recording,
     /// How a terminal program ended (its exit status), as text.
     ExitStatus,
+    /// The baseline image of a failed visual comparison.
+    SnapshotExpected,
+    /// The image a failed visual comparison captured.
+    SnapshotActual,
+    /// The difference of the two: changed pixels red, anti-aliasing yellow.
+    SnapshotDiff,
 }
 
 impl EvidenceKind {
@@ -109,6 +118,9 @@ impl EvidenceKind {
             EvidenceKind::Screen => "screen",
             EvidenceKind::Recording => "recording",
             EvidenceKind::ExitStatus => "exit_status",
+            EvidenceKind::SnapshotExpected => "snapshot_expected",
+            EvidenceKind::SnapshotActual => "snapshot_actual",
+            EvidenceKind::SnapshotDiff => "snapshot_diff",
         }
     }
 }
@@ -301,6 +313,15 @@ pub trait SurfaceContext: Send + 'static {
         watch: Option<std::time::Duration>,
         env: &StepEnv<'_>,
     ) -> impl Future<Output = Result<ConditionSample, StepFailure>> + Send;
+
+    /// Capture what a snapshot expectation compares (`expect { screenshot }` /
+    /// `expect { aria_snapshot }`): the runner compares it with the baseline and decides. A
+    /// surface that cannot capture it refuses with its `unsupported` code.
+    fn capture(
+        &mut self,
+        request: crate::snapshot::CaptureRequest<'_>,
+        env: &StepEnv<'_>,
+    ) -> impl Future<Output = Result<crate::snapshot::Captured, StepFailure>> + Send;
 
     /// After a failure: screenshot, accessibility tree, console and page errors into `dir` (an
     /// open, verified folder the runner created fresh), each finished by `deadline`; what could

@@ -57,6 +57,13 @@ a3s_test_lang::define_codes! {
         CursorMismatch => "test.assert.cursor_mismatch", FailureClass::Product;
         /// A terminal program did not end with the expected exit code (or had not ended).
         ExitCodeMismatch => "test.assert.exit_code_mismatch", FailureClass::Product;
+        /// The page did not look like its baseline image within the expect timeout: more pixels
+        /// differ than `max_diff_pixels` / `max_diff_ratio` allow (expected, actual and diff
+        /// images are kept).
+        ScreenshotMismatch => "test.assert.screenshot_mismatch", FailureClass::Product;
+        /// The accessibility tree did not match the written `aria_snapshot` outline within the
+        /// expect timeout.
+        AriaSnapshotMismatch => "test.assert.aria_snapshot_mismatch", FailureClass::Product;
         /// No element matched the target.
         TargetNotFound => "test.driver.web.target_not_found", FailureClass::Product;
         /// Several elements matched the target.
@@ -157,6 +164,14 @@ a3s_test_lang::define_codes! {
         StorageStateInvalid => "test.run.storage_state_invalid", FailureClass::Specification;
         /// `save_storage_state` could not write its file.
         StorageStateWrite => "test.run.storage_state_write", FailureClass::Infrastructure;
+        /// A `screenshot` expectation has no baseline yet: the actual image is kept (and written
+        /// as the baseline outside CI); run again, or with `--update-snapshots`.
+        SnapshotMissing => "test.run.snapshot_missing", FailureClass::Specification;
+        /// A baseline is not a PNG this toolchain reads (or is a link, or too large): nothing
+        /// was compared, and it is never overwritten.
+        SnapshotInvalid => "test.run.snapshot_invalid", FailureClass::Specification;
+        /// A baseline, or the suite file an `aria_snapshot` update rewrites, could not be written.
+        SnapshotWrite => "test.run.snapshot_write", FailureClass::Infrastructure;
     }
 }
 

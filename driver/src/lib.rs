@@ -20,6 +20,7 @@ pub mod glob;
 pub mod http;
 pub mod privacy;
 pub mod process;
+pub mod snapshot;
 pub mod storage_state;
 pub mod terminal_agent;
 pub mod vars;

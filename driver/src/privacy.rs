@@ -301,6 +301,18 @@ const MASK: [u8; 4] = [0x33, 0x33, 0x33, 0xff];
 /// Paint each of `rects` (CSS pixels; `scale` device pixels per CSS pixel) opaque over a PNG
 /// screenshot. The bytes come back untouched when no rectangle covers a pixel of it.
 pub fn mask_png(png_bytes: &[u8], rects: &[CssRect], scale: f64) -> Result<Vec<u8>, MaskError> {
+    paint_png(png_bytes, rects, scale, MASK)
+}
+
+/// Paint each of `rects` (CSS pixels; `scale` device pixels per CSS pixel) in `colour` (RGBA)
+/// over a PNG: the privacy mask, and the `mask` targets of a visual comparison.
+pub fn paint_png(
+    png_bytes: &[u8],
+    rects: &[CssRect],
+    scale: f64,
+    colour: [u8; 4],
+) -> Result<Vec<u8>, MaskError> {
+    let mask = colour;
     let scale = if scale.is_finite() && scale > 0.0 {
         scale
     } else {
@@ -343,10 +355,10 @@ pub fn mask_png(png_bytes: &[u8], rects: &[CssRect], scale: f64) -> Result<Vec<u
             let row = &mut pixels[y * stride..y * stride + width * channels];
             for px in row[x0 * channels..x1 * channels].chunks_exact_mut(channels) {
                 match channels {
-                    4 => px.copy_from_slice(&MASK),
-                    3 => px.copy_from_slice(&MASK[..3]),
-                    2 => px.copy_from_slice(&[MASK[0], MASK[3]]),
-                    _ => px[0] = MASK[0],
+                    4 => px.copy_from_slice(&mask),
+                    3 => px.copy_from_slice(&mask[..3]),
+                    2 => px.copy_from_slice(&[mask[0], mask[3]]),
+                    _ => px[0] = mask[0],
                 }
             }
         }

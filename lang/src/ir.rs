@@ -19,6 +19,13 @@ pub use terminal::{
     ScreenMatch, TerminalCondition, TerminalStep, TuiProgram, TERMINAL_ONLY_STEPS, TERMINAL_STEPS,
 };
 pub use text_value::{EnvVar, EnvVarError, TextValue, MAX_ENV_NAME_BYTES};
+mod aria;
+pub use aria::{parse_aria, AriaTemplate, AriaTemplateError, AriaText};
+mod snapshot;
+pub use snapshot::{
+    Animations, AriaExpectation, DiffBudget, SnapshotName, VisualExpectation, DEFAULT_THRESHOLD,
+    MAX_MASKS, MAX_SNAPSHOT_NAME_BYTES,
+};
 mod organise;
 pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
@@ -986,6 +993,10 @@ pub enum ExpectCondition {
         /// Allowed deviation in CSS pixels (0–1024).
         tolerance_px: u32,
     },
+    /// The page looks like its baseline image (`screenshot = "cart.png"`).
+    Screenshot(VisualExpectation),
+    /// The accessibility tree matches a written outline (`aria_snapshot = """…"""`).
+    AriaSnapshot(AriaExpectation),
     /// What the page shows, as `wait` also waits for it.
     #[serde(untagged)]
     Page(PageCondition),
@@ -1042,6 +1053,10 @@ pub enum ExpectForm {
     State(ElementState),
     /// `layout = "<relation>"` with `target`, `relative_to` and `tolerance_px`.
     Layout,
+    /// `screenshot = "name.png"` with the visual options (`max_diff_pixels`, `mask`, …).
+    Screenshot,
+    /// `aria_snapshot = """…"""`, optionally with `target`.
+    AriaSnapshot,
 }
 
 /// What the attribute of an `expect` form holds, so a caller that builds a statement (the
@@ -1082,7 +1097,7 @@ impl ExpectForm {
         .into_iter()
         .chain(CoverageBound::ALL.iter().map(|b| F::ViewportCoverage(*b)))
         .chain(ElementState::ALL.iter().map(|s| F::State(*s)))
-        .chain([F::Layout])
+        .chain([F::Layout, F::Screenshot, F::AriaSnapshot])
     }
 
     /// The attribute that names the form.
@@ -1104,6 +1119,8 @@ impl ExpectForm {
             F::ViewportCoverage(CoverageBound::AtMost) => "viewport_coverage_at_most",
             F::State(state) => state.keyword(),
             F::Layout => "layout",
+            F::Screenshot => "screenshot",
+            F::AriaSnapshot => "aria_snapshot",
         }
     }
 
@@ -1116,7 +1133,9 @@ impl ExpectForm {
     pub fn value(self) -> FormValue {
         use ExpectForm as F;
         match self {
-            F::Text | F::Url | F::RenderedText | F::Value => FormValue::Text,
+            F::Text | F::Url | F::RenderedText | F::Value | F::Screenshot | F::AriaSnapshot => {
+                FormValue::Text
+            }
             F::RenderedTexts | F::SelectedValues => FormValue::Texts,
             F::VisibleCount => FormValue::Count,
             F::ViewportCoverage(_) => FormValue::Percent,
@@ -1125,6 +1144,13 @@ impl ExpectForm {
                 FormValue::Target
             }
         }
+    }
+
+    /// Whether the form compares with something kept beside a suite file (a baseline image, an
+    /// outline `--update-snapshots` rewrites): refused in agent statements, and left out of the
+    /// agent's `expect` verb.
+    pub fn needs_suite(self) -> bool {
+        matches!(self, ExpectForm::Screenshot | ExpectForm::AriaSnapshot)
     }
 
     /// Whether the form reads the element from a separate `target` attribute (its own value is
@@ -1140,6 +1166,7 @@ impl ExpectForm {
                 | F::SelectedValues
                 | F::ViewportCoverage(_)
                 | F::Layout
+                | F::AriaSnapshot
         )
     }
 }
@@ -1164,6 +1191,8 @@ impl ExpectCondition {
             C::ViewportCoverage { bound, .. } => F::ViewportCoverage(*bound),
             C::State { state, .. } => F::State(*state),
             C::Layout { .. } => F::Layout,
+            C::Screenshot(_) => F::Screenshot,
+            C::AriaSnapshot(_) => F::AriaSnapshot,
         }
     }
 }
@@ -1215,6 +1244,14 @@ impl std::fmt::Display for ExpectCondition {
                 )?;
                 if *tolerance_px > 0 {
                     write!(f, ", tolerance_px = {tolerance_px}")?;
+                }
+                Ok(())
+            }
+            C::Screenshot(v) => write!(f, "{name} = {}", q(v.name.as_str())),
+            C::AriaSnapshot(a) => {
+                write!(f, "{name} ({} lines)", a.snapshot.lines().count())?;
+                if let Some(target) = &a.target {
+                    write!(f, " with target = {target}")?;
                 }
                 Ok(())
             }

@@ -47,6 +47,8 @@ pub enum Token<'src> {
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", |lex| lex.slice(), allow_greedy = true)]
     Ident(&'src str),
     /// A string literal, raw: quotes and escapes as written. Decode with [`decode_string`].
+    /// A block string `"""…"""` may span lines; it has no escapes (see [`dedent_block`]).
+    #[token("\"\"\"", scan_block)]
     #[token("\"", |lex| scan_string(lex, b'"'))]
     #[token("'", |lex| scan_string(lex, b'\''))]
     Str(&'src str),
@@ -196,6 +198,63 @@ pub fn split_regex(raw: &str) -> (&str, &str) {
     }
 }
 
+/// Scan a block string after its opening `"""`: everything up to the next `"""`, newlines
+/// included; unterminated at the end of the file.
+fn scan_block<'src>(lex: &mut logos::Lexer<'src, Token<'src>>) -> Result<&'src str, LexError> {
+    match lex.remainder().find(BLOCK_QUOTE) {
+        Some(end) => {
+            lex.bump(end + BLOCK_QUOTE.len());
+            Ok(lex.slice())
+        }
+        None => {
+            lex.bump(lex.remainder().len());
+            Err(LexError::UnterminatedString)
+        }
+    }
+}
+
+/// The delimiter of a block string.
+pub const BLOCK_QUOTE: &str = "\"\"\"";
+
+/// The value of a block string's body (between its `"""`s), as written for multi-line text
+/// such as an `aria_snapshot` outline: a line break right after the opening quotes is dropped, so
+/// is a last line of only spaces before the closing ones, and the indentation all non-blank
+/// lines share is removed. Backslashes are kept as written (a regular expression inside reads
+/// as it would in JavaScript).
+///
+/// Why no escapes: the text is usually an outline full of `"` and `\d`; escaping them would make
+/// it unreadable, and `"""` is the one sequence it cannot hold.
+pub fn dedent_block(body: &str) -> String {
+    let body = body
+        .strip_prefix("\r\n")
+        .or_else(|| body.strip_prefix('\n'))
+        .unwrap_or(body);
+    let mut lines: Vec<&str> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    if lines.len() > 1 && lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    let kept: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            if l.trim().is_empty() {
+                ""
+            } else {
+                &l[indent..]
+            }
+        })
+        .collect();
+    kept.join("\n")
+}
+
 /// Scan a string body after its opening `quote`; the closing quote must sit on the same line.
 fn scan_string<'src>(
     lex: &mut logos::Lexer<'src, Token<'src>>,
@@ -279,16 +338,23 @@ pub fn lex(source: &str) -> Lexed<'_> {
             }
             Ok(token) => {
                 if let Token::Str(raw) = token {
-                    check_escapes(raw, span.start, &mut out.diagnostics);
+                    if !raw.starts_with(BLOCK_QUOTE) {
+                        check_escapes(raw, span.start, &mut out.diagnostics);
+                    }
                 }
                 out.tokens.push((token, span));
             }
             Err(LexError::UnterminatedString) => {
+                let message = if source[span.range()].starts_with(BLOCK_QUOTE) {
+                    "block string is not closed with `\"\"\"` before the end of the file"
+                } else {
+                    "string is not closed before the end of its line"
+                };
                 out.diagnostics.push(Diagnostic::error(
                     Code::UnterminatedString,
                     "",
                     span,
-                    "string is not closed before the end of its line",
+                    message,
                 ));
                 out.tokens.push((Token::Bad, span));
             }
@@ -430,6 +496,12 @@ pub fn decode_string(raw: &str) -> String {
 /// The one decoding loop: an invalid escape is kept as written (`keep_invalid`) or ends decoding
 /// with `None`.
 fn decode(raw: &str, keep_invalid: bool) -> Option<String> {
+    if let Some(body) = raw
+        .strip_prefix(BLOCK_QUOTE)
+        .and_then(|r| r.strip_suffix(BLOCK_QUOTE))
+    {
+        return Some(dedent_block(body));
+    }
     let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
     if !body.contains('\\') {
         return Some(body.to_string());
@@ -462,6 +534,33 @@ mod tests {
 
     fn kinds(src: &str) -> Vec<Token<'_>> {
         lex(src).tokens.into_iter().map(|(t, _)| t).collect()
+    }
+
+    #[test]
+    fn a_block_string_spans_lines_keeps_backslashes_and_is_dedented() {
+        let src = "x = \"\"\"\n      - heading \"Cart\" [level=1]\n        - text /\\d+ items/\n\n      - button\n    \"\"\"\ny = 1";
+        let lexed = lex(src);
+        assert!(lexed.diagnostics.is_empty(), "{:?}", lexed.diagnostics);
+        let Token::Str(raw) = lexed.tokens[2].0 else {
+            panic!("{:?}", lexed.tokens)
+        };
+        assert_eq!(
+            decode_string(raw),
+            "- heading \"Cart\" [level=1]\n  - text /\\d+ items/\n\n- button"
+        );
+        assert_eq!(lexed.tokens[3].0, Token::Ident("y"));
+        assert_eq!(decode_string("\"\"\"\"\"\""), "");
+        assert_eq!(decode_string("\"\"\"one line\"\"\""), "one line");
+    }
+
+    #[test]
+    fn an_unclosed_block_string_runs_to_the_end_of_the_file() {
+        let src = "x = \"\"\"\n - a\n";
+        let lexed = lex(src);
+        assert_eq!(lexed.diagnostics.len(), 1);
+        assert_eq!(lexed.diagnostics[0].code, Code::UnterminatedString);
+        assert!(lexed.diagnostics[0].message.contains("end of the file"));
+        assert_eq!(lexed.diagnostics[0].span, Span::new(4, src.len()));
     }
 
     #[test]

@@ -236,7 +236,18 @@ impl<'d> Printer<'_, 'd> {
         self.out.push_str(&a.name.name);
         self.out.push_str(" = ");
         let used = level * INDENT.len() + a.name.name.chars().count() + 3;
-        write_value(&mut self.out, &a.value, level, used);
+        // An outline is written as it reads: a block string (every other text keeps its
+        // escapes, so generated code and page values print as they always did).
+        let block = match &a.value.kind {
+            ValueKind::String(text) if a.name.name == BLOCK_ATTRIBUTE => {
+                block_string(text, level + 1)
+            }
+            _ => None,
+        };
+        match block {
+            Some(block) => self.out.push_str(&block),
+            None => write_value(&mut self.out, &a.value, level, used),
+        }
         self.out.push('\n');
     }
 
@@ -353,6 +364,42 @@ pub fn string_literal(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     write_string(&mut out, value);
     out
+}
+
+/// The attribute whose multi-line text `fmt` writes as a block string.
+const BLOCK_ATTRIBUTE: &str = "aria_snapshot";
+
+/// `text` as a block string (`"""` on their own lines, each line indented `level` times),
+/// when it has several lines and reads back the same (`lexer::dedent_block`): no `"""`, no
+/// control character but tabs, no line break at its end, and a line that starts at the margin.
+pub fn block_string(text: &str, level: usize) -> Option<String> {
+    let fits = text.contains('\n')
+        && !text.contains(crate::lexer::BLOCK_QUOTE)
+        && !text.ends_with('\n')
+        && !text
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+        && text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .any(|l| !l.starts_with([' ', '\t']))
+        && text.lines().all(|l| !l.trim().is_empty() || l.is_empty());
+    if !fits {
+        return None;
+    }
+    let pad = INDENT.repeat(level);
+    let mut out = String::from(crate::lexer::BLOCK_QUOTE);
+    out.push('\n');
+    for line in text.split('\n') {
+        if !line.is_empty() {
+            out.push_str(&pad);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.push_str(&pad);
+    out.push_str(crate::lexer::BLOCK_QUOTE);
+    Some(out)
 }
 
 /// Write a string literal with the minimal escapes.

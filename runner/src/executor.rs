@@ -112,6 +112,8 @@ pub struct ExecutorConfig {
     /// The project's context options (`docs/acl.md` §2.4): what every scenario's own (its
     /// suite's, then its own) are written over.
     pub context: a3s_test_lang::ir::ContextSettings,
+    /// Which snapshot baselines the run writes (`--update-snapshots`).
+    pub update_snapshots: a3s_test_driver::snapshot::UpdateSnapshots,
 }
 
 /// What the executor hands back: scenario results in plan order and run-level cleanup failures.
@@ -137,6 +139,8 @@ struct Shared<D> {
     /// Runnable scenarios still waiting for a slot (decremented once per scenario when its permit
     /// is obtained or refused).
     waiting: AtomicUsize,
+    /// The `aria_snapshot` rewrites of this run's suite files (`--update-snapshots`).
+    suite_edits: Arc<a3s_test_driver::snapshot::SuiteEdits>,
 }
 
 /// Run every planned scenario; emits every event except `RunStarted` and `RunFinished`.
@@ -254,6 +258,7 @@ pub async fn execute<L: DriverLauncher>(
             browser_lost: AtomicBool::new(false),
             lost_reason: std::sync::Mutex::new(None),
             waiting: AtomicUsize::new(runnable.len()),
+            suite_edits: Arc::default(),
         });
         let slots = Arc::new(Semaphore::new(config.jobs.max(1)));
         let mut tasks = tokio::task::JoinSet::new();
@@ -663,6 +668,11 @@ async fn run_scenario<D: SurfaceDriver>(
         expect_timeout
     };
     let action_timeout_ms = annotations.stretch(scenario.action_timeout_ms);
+    let snapshots = a3s_test_driver::snapshot::SnapshotSettings::for_suite(
+        shared.config.working_dir.join(&source.path),
+        shared.config.update_snapshots,
+        shared.suite_edits.clone(),
+    );
     for (index, step) in scenario.steps.iter().enumerate() {
         let after_each = step.hook == Some(Hook::AfterEach);
         // After a hard failure only `after_each` runs; it stops at its own first failure, and
@@ -697,6 +707,7 @@ async fn run_scenario<D: SurfaceDriver>(
             artifact_dir: &dir,
             working_dir: &shared.config.working_dir,
             vars: &ProcessVars::RUN,
+            snapshots: Some(&snapshots),
         };
         let step_started = Instant::now();
         let end = step::run_step(&mut ctx, step, &env, &shared.cancel).await;

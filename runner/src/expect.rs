@@ -34,7 +34,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 /// The waits between readings that did not hold, in order; the last repeats.
-const BACKOFF: [Duration; 5] = [
+pub(crate) const BACKOFF: [Duration; 5] = [
     Duration::from_millis(20),
     Duration::from_millis(50),
     Duration::from_millis(100),
@@ -61,6 +61,16 @@ pub async fn expect<C: SurfaceContext>(
     } else {
         Patience::For(timeout)
     };
+    let snapshot_patience = (!expectation.immediate).then_some(timeout);
+    match condition {
+        ExpectCondition::Screenshot(visual) => {
+            return crate::snapshot::visual::expect(ctx, visual, snapshot_patience, env).await;
+        }
+        ExpectCondition::AriaSnapshot(aria) => {
+            return crate::snapshot::aria::expect(ctx, aria, snapshot_patience, env).await;
+        }
+        _ => {}
+    }
     let held = until_holds(ctx, condition, patience, env)
         .await
         .map_err(|miss| match miss {

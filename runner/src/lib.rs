@@ -41,6 +41,7 @@ pub mod run_id;
 pub mod session;
 pub mod signals;
 pub mod skip;
+pub mod snapshot;
 pub mod step;
 pub mod surfaces;
 pub mod verdict;

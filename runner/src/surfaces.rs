@@ -15,6 +15,7 @@
 
 use crate::executor::{capability_failure, surface_name, DriverLauncher};
 use crate::result::FailureRecord;
+use a3s_test_driver::snapshot::{CaptureRequest, Captured};
 use a3s_test_driver::storage_state::StorageState;
 use a3s_test_driver::{
     Capabilities, ConditionSample, ContextOptions, DriverError, FailureCode, FailureEvidence,
@@ -224,6 +225,17 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.check(condition, watch, env).await,
             Contexts::Tui(c) => c.check(condition, watch, env).await,
+        }
+    }
+
+    async fn capture(
+        &mut self,
+        request: CaptureRequest<'_>,
+        env: &StepEnv<'_>,
+    ) -> Result<Captured, StepFailure> {
+        match self {
+            Contexts::Web(c) => c.capture(request, env).await,
+            Contexts::Tui(c) => c.capture(request, env).await,
         }
     }
 

@@ -167,6 +167,16 @@ impl SurfaceContext for FakeContext {
     ) -> Result<ConditionSample, StepFailure> {
         Ok(ConditionSample::Holds(serde_json::Value::Null))
     }
+    async fn capture(
+        &mut self,
+        _request: a3s_test_driver::snapshot::CaptureRequest<'_>,
+        _env: &StepEnv<'_>,
+    ) -> Result<a3s_test_driver::snapshot::Captured, StepFailure> {
+        Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "no captures here",
+        ))
+    }
     async fn capture_failure_evidence(
         &mut self,
         dir: &a3s_test_fsroot::Dir,
@@ -338,6 +348,7 @@ async fn run_full(
         retries,
         expect_timeout: Duration::from_millis(100),
         context: Default::default(),
+        update_snapshots: a3s_test_driver::snapshot::UpdateSnapshots::None,
     };
     let (events, mut rx) = EventSender::channel();
     let launcher = FakeLauncher {

@@ -21,6 +21,7 @@ use super::output::{render_file, FormatArg, Stream};
 use super::report_outputs::ReportOutputs;
 use super::web_launcher::WebLauncher;
 use a3s_test_driver::failure::FailureCode;
+use a3s_test_driver::snapshot::UpdateSnapshots;
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::{AdmittedDocument, ProjectConfig};
 use a3s_test_runner::admit::{admit_files, AdmittedFile, RejectedFile, Rejection};
@@ -109,6 +110,18 @@ pub struct RunArgs {
     /// A flaky scenario (passed only on a retry) fails the run (exit 1).
     #[arg(long)]
     pub fail_on_flaky: bool,
+    /// Write snapshot baselines (`--update-snapshots[=MODE]`): `all` (the flag alone) writes missing ones and rewrites those
+    /// that differ (screenshots in `<suite>.snapshots/`, `aria_snapshot` outlines in the suite
+    /// file); `missing` writes only missing ones; `none` writes nothing. Without the flag a
+    /// missing baseline is written (and still fails) except in CI, where nothing is.
+    #[arg(
+        long,
+        value_name = "MODE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all"
+    )]
+    pub update_snapshots: Option<UpdateSnapshotsArg>,
     /// How long an `expect` waits for its condition when its step, scenario and suite do not
     /// say [default: the project's `expect_timeout_ms`, else 5000]; always capped by the
     /// scenario deadline.
@@ -407,6 +420,7 @@ fn run_config(
             retries: args.retries,
             expect_timeout,
             context: project.map(|p| p.context.clone()).unwrap_or_default(),
+            update_snapshots: update_snapshots(args.update_snapshots, crate::cli::in_ci()),
         },
         dev_server: project.and_then(|p| p.dev_server.clone()),
         in_ci: crate::cli::in_ci(),
@@ -414,6 +428,29 @@ fn run_config(
         fail_on_flaky: args.fail_on_flaky,
         shard,
     })
+}
+
+/// `--update-snapshots [MODE]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UpdateSnapshotsArg {
+    /// Write missing baselines and rewrite those that differ.
+    All,
+    /// Write only missing baselines.
+    Missing,
+    /// Write nothing.
+    None,
+}
+
+/// What the run writes: the flag as given; without it, missing baselines outside CI (as
+/// Playwright does) and nothing in CI.
+fn update_snapshots(arg: Option<UpdateSnapshotsArg>, in_ci: bool) -> UpdateSnapshots {
+    match arg {
+        Some(UpdateSnapshotsArg::All) => UpdateSnapshots::All,
+        Some(UpdateSnapshotsArg::Missing) => UpdateSnapshots::Missing,
+        Some(UpdateSnapshotsArg::None) => UpdateSnapshots::None,
+        None if in_ci => UpdateSnapshots::None,
+        None => UpdateSnapshots::MissingFails,
+    }
 }
 
 /// The browser: `--browser`, else `A3S_TEST_BROWSER`, else the project's `browser.executable`.
@@ -599,6 +636,21 @@ fn read_project_file(path: &Path) -> Result<Vec<u8>, ProjectReadError> {
 mod tests {
     use super::ReporterArg;
     use std::ffi::OsStr;
+
+    #[test]
+    fn snapshots_are_written_as_the_flag_says_and_without_it_never_in_ci() {
+        use super::{update_snapshots, UpdateSnapshots, UpdateSnapshotsArg as A};
+        for ci in [false, true] {
+            assert_eq!(update_snapshots(Some(A::All), ci), UpdateSnapshots::All);
+            assert_eq!(
+                update_snapshots(Some(A::Missing), ci),
+                UpdateSnapshots::Missing
+            );
+            assert_eq!(update_snapshots(Some(A::None), ci), UpdateSnapshots::None);
+        }
+        assert_eq!(update_snapshots(None, false), UpdateSnapshots::MissingFails);
+        assert_eq!(update_snapshots(None, true), UpdateSnapshots::None);
+    }
 
     #[test]
     fn github_is_the_default_inside_github_actions_unless_another_reporter_is_chosen() {

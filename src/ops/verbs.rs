@@ -284,7 +284,10 @@ pub struct WaitArgs {
 /// (docs/acl.md §9). Why: the forms are listed once, in lang, so the tool offers every form the
 /// language admits and no other.
 fn expect_condition_schema(_: &mut SchemaGenerator) -> Schema {
-    let names: Vec<&str> = ExpectForm::all().map(ExpectForm::name).collect();
+    let names: Vec<&str> = ExpectForm::all()
+        .filter(|f| !f.needs_suite())
+        .map(ExpectForm::name)
+        .collect();
     json_schema!({ "type": "string", "enum": names })
 }
 

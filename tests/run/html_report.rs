@@ -48,6 +48,7 @@ impl Browser {
             deadline_name: "scenario",
             artifact_dir: &self.artifact_dir,
             working_dir: &self.artifacts,
+            snapshots: None,
             vars: &a3s_test_driver::ProcessVars::RUN,
         };
         if let Err(f) = self.ctx.execute(&step(action), &env).await {

@@ -6,6 +6,7 @@
 //! group with a deadline; after each reliability test no process the run started is left.
 
 mod annotations;
+mod aria;
 #[path = "../common.rs"]
 mod common;
 mod confinement;
@@ -28,4 +29,5 @@ mod selection;
 mod sign_in;
 mod suites;
 mod tui;
+mod visual;
 mod web_first;

@@ -460,6 +460,19 @@ impl SurfaceContext for TuiContext {
         ))
     }
 
+    /// A terminal has no page to capture: snapshot expectations are web-only (admission refuses
+    /// them in terminal scenarios; this answers any that reach a terminal anyway).
+    async fn capture(
+        &mut self,
+        _request: a3s_test_driver::snapshot::CaptureRequest<'_>,
+        _env: &StepEnv<'_>,
+    ) -> Result<a3s_test_driver::snapshot::Captured, StepFailure> {
+        Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "a terminal has no page to capture for a snapshot expectation",
+        ))
+    }
+
     async fn capture_failure_evidence(
         &mut self,
         dir: &a3s_test_fsroot::Dir,

@@ -48,6 +48,7 @@ async fn run(
         deadline_name: "scenario",
         artifact_dir: dir,
         working_dir: std::path::Path::new("."),
+        snapshots: None,
         vars: &ProcessVars::RUN,
     };
     ctx.execute(step, &env).await

@@ -52,6 +52,17 @@ pub(crate) fn counts(reply: &Value) -> (usize, usize) {
 
 /// Turn a `getFullAXTree` reply into the evidence document.
 pub(crate) fn to_json(reply: &Value, interactive_only: bool) -> Value {
+    tree(reply, interactive_only, None)
+}
+
+/// The whole tree in the evidence shape, rooted at the node of DOM element `root_backend` when
+/// given (an `aria_snapshot` with a `target`; no nodes when that element has no accessibility
+/// node).
+pub(crate) fn tree_json(reply: &Value, root_backend: Option<i64>) -> Value {
+    tree(reply, false, root_backend)
+}
+
+fn tree(reply: &Value, interactive_only: bool, root_backend: Option<i64>) -> Value {
     let nodes = reply
         .get("nodes")
         .and_then(Value::as_array)
@@ -132,10 +143,15 @@ pub(crate) fn to_json(reply: &Value, interactive_only: bool) -> Value {
             None => children,
         }
     }
-    let root = nodes
-        .iter()
-        .find(|n| n.get("parentId").is_none())
-        .or(nodes.first());
+    let root = match root_backend {
+        Some(id) => nodes
+            .iter()
+            .find(|n| n.get("backendDOMNodeId").and_then(Value::as_i64) == Some(id)),
+        None => nodes
+            .iter()
+            .find(|n| n.get("parentId").is_none())
+            .or(nodes.first()),
+    };
     let tree = root
         .map(|r| build(r, &by_id, &describe, 0))
         .unwrap_or_default();

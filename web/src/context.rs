@@ -397,6 +397,15 @@ impl SurfaceContext for WebContext {
         steps::observe::check(self, condition, watch, env).await
     }
 
+    async fn capture(
+        &mut self,
+        request: a3s_test_driver::snapshot::CaptureRequest<'_>,
+        env: &StepEnv<'_>,
+    ) -> Result<a3s_test_driver::snapshot::Captured, StepFailure> {
+        self.sync_tabs(env.deadline).await?;
+        steps::snapshot::capture(self, request, env).await
+    }
+
     async fn capture_failure_evidence(
         &mut self,
         dir: &a3s_test_fsroot::Dir,

@@ -1415,6 +1415,20 @@
       }
       return out;
     },
+    // The rectangles of every match of each target, for `expect { screenshot mask }`: CSS
+    // pixels of the viewport, or of the document when `page` is set (a full-page capture).
+    mask_rects(o) {
+      const rects = [];
+      const dx = o.page ? window.scrollX : 0;
+      const dy = o.page ? window.scrollY : 0;
+      for (const t of o.targets) {
+        for (const el of resolve(t)) {
+          const r = el.getBoundingClientRect();
+          if (r.width > 0 && r.height > 0) rects.push([r.x + dx, r.y + dy, r.width, r.height]);
+        }
+      }
+      return { rects, scale: window.devicePixelRatio || 1 };
+    },
     // Read-only facts of the one element a target names (repair verification); how many match
     // otherwise.
     target_facts(o) {

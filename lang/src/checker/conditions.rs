@@ -56,13 +56,24 @@ pub(super) const MAX_TOLERANCE_PX: u32 = 1024;
 const WAITING: [&str; 2] = ["timeout_ms", "immediate"];
 
 /// The helper attributes an `expect` form may use.
-const HELPERS: &[&str] = &["target", "relative_to", "tolerance_px"];
+const HELPERS: &[&str] = &[
+    "target",
+    "relative_to",
+    "tolerance_px",
+    "max_diff_pixels",
+    "max_diff_ratio",
+    "threshold",
+    "mask",
+    "full_page",
+    "animations",
+];
 
 /// Whether form `form` reads helper attribute `helper`.
 fn uses(form: ExpectForm, helper: &str) -> bool {
     match helper {
         "target" => form.reads_target(),
         "relative_to" | "tolerance_px" => form == ExpectForm::Layout,
+        h if super::snapshot::VISUAL_HELPERS.contains(&h) => form == ExpectForm::Screenshot,
         _ => false,
     }
 }
@@ -186,6 +197,23 @@ pub(super) fn expect(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Expectation> 
     let waiting = waiting(ctx, fields);
     let first = first?;
     let form = ExpectForm::from_name(&first.name.name)?;
+    if matches!(form, ExpectForm::Screenshot | ExpectForm::AriaSnapshot) {
+        // A snapshot expectation waits until it matches; a window after that means nothing.
+        for name in ["stable_for_ms", "sample_interval_ms"] {
+            if let Some(attr) = fields.get(name) {
+                ctx.error_in(
+                    Code::ConditionAttribute,
+                    name,
+                    attr.name.span,
+                    format!(
+                        "`{name}` does not belong to an `expect` on `{}`",
+                        form.name()
+                    ),
+                )
+                .hint("a snapshot expectation already waits for the page to hold still; remove it");
+            }
+        }
+    }
     let condition = condition(ctx, fields, form, first);
     let soft = match fields.get("soft") {
         Some(attr) => boolean(ctx, attr),
@@ -232,6 +260,9 @@ fn helper_hint(helper: &str, form: &str) -> String {
             format!("`{form}` checks the whole page; remove `target`")
         }
         "target" => format!("`{form}` carries its own target (`{form} = css(…)`); remove `target`"),
+        h if super::snapshot::VISUAL_HELPERS.contains(&h) => {
+            format!("`{helper}` is only used by `screenshot`; remove it")
+        }
         _ => format!("`{helper}` is only used by `layout`; remove it"),
     }
 }
@@ -358,6 +389,8 @@ fn condition(
             }
         }
         ExpectForm::Layout => layout(ctx, fields, attr)?,
+        ExpectForm::Screenshot => super::snapshot::screenshot(ctx, fields, attr)?,
+        ExpectForm::AriaSnapshot => super::snapshot::aria(ctx, fields, attr)?,
     })
 }
 
@@ -411,7 +444,7 @@ mod tests {
                 || *name == "soft";
             assert!(known, "{name}");
         }
-        assert_eq!(EXPECT_SCHEMA.len(), 42);
+        assert_eq!(EXPECT_SCHEMA.len(), 50);
         assert!(EXPECT_SCHEMA.len() <= super::super::fields::MAX_SCHEMA);
     }
 }

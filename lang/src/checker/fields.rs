@@ -12,8 +12,8 @@ use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
 
-/// The largest schema of any block (`expect` has 41 names).
-pub(super) const MAX_SCHEMA: usize = 48;
+/// The largest schema of any block (`expect` has 50 names).
+pub(super) const MAX_SCHEMA: usize = 56;
 
 /// The first assignment of each schema attribute of one block.
 pub(super) struct Fields<'a> {

@@ -44,6 +44,7 @@ mod pointer;
 mod project;
 mod seen;
 mod shared;
+mod snapshot;
 mod stability;
 mod statement;
 mod steps;

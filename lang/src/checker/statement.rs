@@ -70,6 +70,7 @@ fn one(ctx: &mut Ctx, block: &Block) -> Option<Step> {
     let path = ctx.path().to_string();
     let action = action(ctx, block, step_kind);
     refuse_soft(ctx, block);
+    refuse_snapshots(ctx, block);
     ctx.leave(mark);
     Some(Step {
         label: label?,
@@ -79,6 +80,32 @@ fn one(ctx: &mut Ctx, block: &Block) -> Option<Step> {
         group: None,
         hook: None,
     })
+}
+
+/// `screenshot` and `aria_snapshot` compare with what is kept beside a suite file (a baseline
+/// image, an outline `--update-snapshots` rewrites); an agent statement has no suite file.
+fn refuse_snapshots(ctx: &mut Ctx, block: &Block) {
+    if block.kind.name != "expect" {
+        return;
+    }
+    for item in &block.items {
+        let crate::ast::Item::Attribute(a) = item else {
+            continue;
+        };
+        let form = crate::ir::ExpectForm::from_name(&a.name.name);
+        if form.is_some_and(crate::ir::ExpectForm::needs_suite) {
+            ctx.error_in(
+                Code::InvalidValue,
+                &a.name.name,
+                a.name.span,
+                format!(
+                    "`{}` compares with what is kept beside a suite file; an agent statement has none",
+                    a.name.name
+                ),
+            )
+            .hint("check the page with another `expect` form, or write it in a suite scenario");
+        }
+    }
 }
 
 /// `soft = true` belongs to suites: a soft failure is settled at the scenario's end, and an agent

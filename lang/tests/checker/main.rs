@@ -11,6 +11,7 @@ mod organisation;
 mod params;
 mod project;
 mod rules;
+mod snapshot;
 mod statement;
 mod terminal;
 mod valid;

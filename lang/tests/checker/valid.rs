@@ -376,7 +376,7 @@ fn condition(step_body: &str) -> ExpectCondition {
 #[test]
 fn every_listed_expect_form_admits_to_its_own_form() {
     let forms: Vec<ExpectForm> = ExpectForm::all().collect();
-    assert_eq!(forms.len(), 34);
+    assert_eq!(forms.len(), 36);
     for form in forms {
         let name = form.name();
         assert_eq!(ExpectForm::from_name(name), Some(form));
@@ -384,6 +384,8 @@ fn every_listed_expect_form_admits_to_its_own_form() {
         assert_eq!(json, name);
         assert_eq!(serde_json::from_value::<ExpectForm>(json).unwrap(), form);
         let value = match form.value() {
+            FormValue::Text if form == ExpectForm::Screenshot => "\"x.png\"",
+            FormValue::Text if form == ExpectForm::AriaSnapshot => "\"- x\"",
             FormValue::Text => "\"x\"",
             FormValue::Texts => "[\"a\"]",
             FormValue::Count => "2",

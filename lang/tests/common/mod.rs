@@ -6,12 +6,12 @@ use a3s_test_lang::ast::Document;
 use a3s_test_lang::parser::parse;
 use serde_json::Value;
 
-/// Remove every `span` field from a serialised tree (AST or IR), since layout moves bytes but not
-/// meaning. Shared with the root crate's `tests/docs.rs`.
+/// Remove every `span` (and `…_span`) field from a serialised tree (AST or IR), since layout
+/// moves bytes but not meaning. Shared with the root crate's `tests/docs.rs`.
 pub fn strip_spans(value: &mut Value) {
     match value {
         Value::Object(map) => {
-            map.remove("span");
+            map.retain(|k, _| k != "span" && !k.ends_with("_span"));
             map.values_mut().for_each(strip_spans);
         }
         Value::Array(items) => items.iter_mut().for_each(strip_spans),

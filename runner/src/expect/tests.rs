@@ -53,6 +53,17 @@ impl SurfaceContext for Scripted {
         unreachable!("conditions are read through check")
     }
 
+    async fn capture(
+        &mut self,
+        _request: a3s_test_driver::snapshot::CaptureRequest<'_>,
+        _env: &StepEnv<'_>,
+    ) -> Result<a3s_test_driver::snapshot::Captured, StepFailure> {
+        Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "no captures here",
+        ))
+    }
+
     async fn check(
         &mut self,
         _condition: &ExpectCondition,
@@ -170,6 +181,7 @@ fn step_env(dir: &Folder, deadline_ms: u64) -> StepEnv<'_> {
         deadline_name: "scenario",
         artifact_dir: &dir.dir,
         working_dir: dir.temp.path(),
+        snapshots: None,
         vars: &NO_VARS,
     }
 }

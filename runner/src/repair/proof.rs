@@ -100,6 +100,7 @@ pub async fn prove<D: AgentDriver>(
         retries: 0,
         expect_timeout: Duration::from_millis(a3s_test_lang::ir::DEFAULT_EXPECT_TIMEOUT_MS),
         context: Default::default(),
+        update_snapshots: a3s_test_driver::snapshot::UpdateSnapshots::None,
     };
     let launcher = SessionBrowser {
         driver,

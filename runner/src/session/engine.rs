@@ -253,6 +253,7 @@ impl<D: AgentDriver> Engine<D> {
             deadline_name: "turn",
             artifact_dir: &self.artifacts,
             working_dir: &self.root,
+            snapshots: None,
             vars: &ProcessVars::SESSION,
         };
         let length = deadline

@@ -55,6 +55,13 @@ pub(crate) async fn png(ctx: &WebContext, deadline: Instant) -> Result<Vec<u8>, 
 }
 
 /// The accessibility tree with private values and redacted regions replaced (`a3s_test_driver::privacy`).
+pub(crate) async fn redacted_ax_tree(
+    ctx: &WebContext,
+    deadline: Instant,
+) -> Result<Value, StepFailure> {
+    ax_tree(ctx, deadline).await
+}
+
 async fn ax_tree(ctx: &WebContext, deadline: Instant) -> Result<Value, StepFailure> {
     let tab = ctx.tab()?;
     let tree = tab.session.call(

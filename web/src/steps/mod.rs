@@ -12,4 +12,5 @@ pub(crate) mod navigate;
 pub(crate) mod network;
 pub(crate) mod observe;
 pub(crate) mod pointer;
+pub(crate) mod snapshot;
 pub(crate) mod tabs;

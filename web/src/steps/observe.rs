@@ -52,6 +52,8 @@ fn condition_targets(c: &ExpectCondition) -> Vec<&Target> {
             relative_to,
             ..
         } => vec![target, relative_to],
+        Screenshot(visual) => visual.mask.iter().collect(),
+        AriaSnapshot(aria) => aria.target.iter().collect(),
     }
 }
 
@@ -79,6 +81,16 @@ pub(crate) async fn check(
     watch: Option<Duration>,
     env: &StepEnv<'_>,
 ) -> Result<ConditionSample, StepFailure> {
+    if matches!(
+        condition,
+        ExpectCondition::Screenshot(_) | ExpectCondition::AriaSnapshot(_)
+    ) {
+        // The runner decides snapshot expectations from `capture`; a reading means nothing.
+        return Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "a snapshot expectation is compared by the runner, not read as a condition",
+        ));
+    }
     let targets = condition_targets(condition);
     for t in &targets {
         refuse_ref(t)?;

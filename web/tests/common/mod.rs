@@ -203,6 +203,7 @@ impl Env {
             deadline_name: "scenario",
             artifact_dir: &self.artifact_root,
             working_dir: self.work.path(),
+            snapshots: None,
             vars: &self.vars,
         }
     }

@@ -61,11 +61,25 @@ pub struct PageErrorLine {
     pub source: Option<String>,
 }
 
+/// The three images of a failed visual comparison (`expect { screenshot }`), each inlined when
+/// it could be: shown side by side, the first two also under one slider.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VisualComparison {
+    /// The baseline.
+    pub expected: Option<InlineImage>,
+    /// What the page showed.
+    pub actual: Option<InlineImage>,
+    /// Changed pixels red, anti-aliasing yellow.
+    pub diff: Option<InlineImage>,
+}
+
 /// What one scenario's failure left on disk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScenarioAttachments {
     /// Failure screenshots inlined.
     pub screenshots: Vec<InlineImage>,
+    /// The images of a failed visual comparison, when the failure is one.
+    pub visual: Option<VisualComparison>,
     /// Console messages at the failure (`None`: no console capture).
     pub console: Option<Vec<ConsoleLine>>,
     /// Page errors at the failure (`None`: no page-error capture).
@@ -165,6 +179,20 @@ fn load_scenario(
                 Ok(image) => out.screenshots.push(image),
                 Err(note) => out.notes.push(note),
             },
+            kind @ ("snapshot_expected" | "snapshot_actual" | "snapshot_diff") => {
+                match inline_png(reader, &evidence.path, budget) {
+                    Ok(image) => {
+                        let visual = out.visual.get_or_insert_with(VisualComparison::default);
+                        let slot = match kind {
+                            "snapshot_expected" => &mut visual.expected,
+                            "snapshot_actual" => &mut visual.actual,
+                            _ => &mut visual.diff,
+                        };
+                        *slot = Some(image);
+                    }
+                    Err(note) => out.notes.push(note),
+                }
+            }
             "console" => {
                 let notes = &mut out.notes;
                 if let Some(lines) =

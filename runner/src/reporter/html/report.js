@@ -45,6 +45,13 @@
     }
   }
   window.addEventListener("hashchange", reveal);
+  // A visual comparison's slider wipes from the expected image (left) to the actual one.
+  Array.prototype.slice.call(document.querySelectorAll("input.compare-slider")).forEach(function (slider) {
+    var compare = slider.parentNode.previousElementSibling;
+    slider.addEventListener("input", function () {
+      compare.style.setProperty("--pos", slider.value + "%");
+    });
+  });
   apply();
   reveal();
 })();

@@ -138,6 +138,43 @@ fn log_block<T>(
 }
 
 /// The `<article>` of scenario `index` of the run.
+/// A failed visual comparison: expected and actual under one slider (drag to wipe from one to
+/// the other), then the three images side by side.
+fn visual_block(v: &super::attachments::VisualComparison, report_dir: &Path) -> Markup {
+    let shown = [
+        ("Expected (baseline)", &v.expected),
+        ("Actual", &v.actual),
+        ("Difference", &v.diff),
+    ];
+    html! {
+        section class="visual" aria-label="Visual comparison" {
+            h4 { "Visual comparison" }
+            @if let (Some(expected), Some(actual)) = (&v.expected, &v.actual) {
+                div class="compare" {
+                    img class="compare-expected" src=(expected.data_uri) alt="Expected (baseline)";
+                    img class="compare-actual" src=(actual.data_uri) alt="Actual";
+                }
+                label class="compare-label" {
+                    "Expected ◀ "
+                    input type="range" class="compare-slider" min="0" max="100" value="50"
+                        aria-label="Expected on the left, actual on the right";
+                    " ▶ Actual"
+                }
+            }
+            div class="side-by-side" {
+                @for (caption, image) in shown {
+                    @if let Some(image) = image {
+                        figure {
+                            img src=(image.data_uri) alt=(caption);
+                            figcaption { (caption) " (" (link(report_dir, &image.path, &file_name(&image.path))) ")" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 pub(super) fn scenario(
     index: usize,
     s: &ScenarioResult,
@@ -180,6 +217,9 @@ pub(super) fn scenario(
                         "The page at the failure (" (link(report_dir, &image.path, &file_name(&image.path))) ")"
                     }
                 }
+            }
+            @if let Some(visual) = &attachments.visual {
+                (visual_block(visual, report_dir))
             }
             @for (i, f) in s.soft_failures.iter().enumerate() {
                 (failure_block(f, &format!("Soft expect {} failed", i + 1), true))

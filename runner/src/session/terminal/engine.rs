@@ -250,6 +250,7 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
             artifact_dir: &self.artifacts,
             working_dir: &self.root,
             vars: &ProcessVars::SESSION,
+            snapshots: None,
         };
         let length = deadline
             .saturating_duration_since(Instant::now())

@@ -61,6 +61,17 @@ impl a3s_test_driver::SurfaceDriver for FakeDriver {
 }
 
 impl SurfaceContext for FakeContext {
+    async fn capture(
+        &mut self,
+        _: a3s_test_driver::snapshot::CaptureRequest<'_>,
+        _: &StepEnv<'_>,
+    ) -> Result<a3s_test_driver::snapshot::Captured, StepFailure> {
+        Err(StepFailure::new(
+            a3s_test_driver::FailureCode::Unsupported,
+            "a terminal session captures no snapshot here",
+        ))
+    }
+
     async fn apply_context(
         &mut self,
         _: &a3s_test_lang::ir::ContextSettings,
