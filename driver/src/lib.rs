@@ -21,6 +21,7 @@ pub mod http;
 pub mod privacy;
 pub mod process;
 pub mod storage_state;
+pub mod trace;
 pub mod vars;
 
 pub use api::*;

@@ -109,6 +109,8 @@ pub struct ExecutorConfig {
     /// How long an `expect` waits when neither its step nor its scenario (or suite) says:
     /// `--expect-timeout-ms`, else the project's `expect_timeout_ms`, else 5,000 ms.
     pub expect_timeout: Duration,
+    /// Step traces: which attempts, which are kept, the last-green store (`run --trace`).
+    pub trace: crate::trace::TraceConfig,
 }
 
 /// What the executor hands back: scenario results in plan order and run-level cleanup failures.
@@ -477,6 +479,7 @@ pub fn not_run(
         earlier_attempts: Vec::new(),
         skip: None,
         dependency_only: planned.dependency_only,
+        trace: None,
     }
 }
 
@@ -608,6 +611,10 @@ async fn run_scenario<D: SurfaceDriver>(
         }
     };
 
+    let mut recorder = crate::trace::Recorder::new(planned, attempt, shared.config.trace.mode);
+    if let Some(recorder) = &mut recorder {
+        recorder.begin(&mut ctx).await;
+    }
     let base_url = shared
         .config
         .base_url
@@ -670,6 +677,7 @@ async fn run_scenario<D: SurfaceDriver>(
             working_dir: &shared.config.working_dir,
             vars: &ProcessVars::RUN,
         };
+        let mark = recorder.as_ref().map(|r| r.mark(&ctx));
         let step_started = Instant::now();
         let end = step::run_step(&mut ctx, step, &env, &shared.cancel).await;
         let location = source.location(step.span.start);
@@ -740,6 +748,18 @@ async fn run_scenario<D: SurfaceDriver>(
                 failures.own = Some((status, failure));
             }
         }
+        if let (Some(recorder), Some(mark)) = (&mut recorder, mark) {
+            let capturable =
+                !shared.cancel.is_cancelled() && !shared.browser_lost.load(Ordering::SeqCst);
+            let line = a3s_test_lang::span::line_col(&source.text, step.span.start).0;
+            if capturable {
+                recorder
+                    .step(&mut ctx, mark, (step, line), &record, env.vars)
+                    .await;
+            } else {
+                recorder.step_without_page(line, &record);
+            }
+        }
         shared.events.send(RunEventKind::StepFinished {
             id: planned.id.clone(),
             step: Arc::new(record.clone()),
@@ -751,6 +771,10 @@ async fn run_scenario<D: SurfaceDriver>(
     result.failure = failure;
     result.soft_failures = failures.soft;
     result.hook_failure = failures.hook;
+    if let Some(recorder) = recorder {
+        let store = shared.config.trace.last_green.as_ref();
+        result.trace = recorder.finish(&dir, result.status, store);
+    }
 
     let bound = shared.config.cleanup_bound;
     let close_started = Instant::now();

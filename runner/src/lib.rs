@@ -43,4 +43,5 @@ pub mod signals;
 pub mod skip;
 pub mod step;
 pub mod surfaces;
+pub mod trace;
 pub mod verdict;

@@ -199,6 +199,10 @@ pub struct ScenarioResult {
     /// True when no selection flag chose it: it runs because a selected scenario depends on it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dependency_only: bool,
+    /// The step trace of this attempt, when one was kept (`run --trace`), and what changed
+    /// since the scenario last passed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<crate::trace::TraceSummary>,
 }
 
 /// One attempt of a scenario that failed and was run again, with its own evidence folder.
@@ -259,6 +263,7 @@ impl ScenarioResult {
             earlier_attempts: vec![],
             skip: None,
             dependency_only: false,
+            trace: None,
         }
     }
 

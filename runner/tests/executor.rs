@@ -324,6 +324,7 @@ async fn run_full(
         cleanup_bound: Duration::from_secs(2),
         retries,
         expect_timeout: Duration::from_millis(100),
+        trace: a3s_test_runner::trace::TraceConfig::default(),
     };
     let (events, mut rx) = EventSender::channel();
     let launcher = FakeLauncher {

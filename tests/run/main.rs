@@ -26,5 +26,6 @@ mod secrets;
 mod selection;
 mod sign_in;
 mod suites;
+mod trace;
 mod tui;
 mod web_first;

@@ -39,6 +39,10 @@ struct Entry {
 pub(crate) struct HarRecorder {
     entries: Vec<Entry>,
     open: HashMap<(String, String), usize>,
+    /// Most entries kept (0 = no cap, a HAR step's recording); later requests are counted only.
+    limit: usize,
+    /// Requests not kept past `limit`.
+    dropped: usize,
 }
 
 impl HarRecorder {
@@ -67,6 +71,10 @@ impl HarRecorder {
                     size: -1,
                     ..Entry::default()
                 };
+                if self.limit > 0 && self.entries.len() >= self.limit {
+                    self.dropped += 1;
+                    return;
+                }
                 self.entries.push(entry);
                 self.open.insert(key, self.entries.len() - 1);
             }
@@ -94,6 +102,40 @@ impl HarRecorder {
     /// Number of recorded requests.
     pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// A recorder that keeps at most `limit` requests (a step trace's: it runs for a whole
+    /// scenario, whatever the page fetches).
+    pub fn bounded(limit: usize) -> HarRecorder {
+        HarRecorder {
+            limit,
+            ..HarRecorder::default()
+        }
+    }
+
+    /// Requests started since the first `from` were recorded (at most `max`, the first kept),
+    /// as a step trace lists them, and how many more there were (past `max` or the cap).
+    pub fn trace_requests(
+        &self,
+        from: usize,
+        max: usize,
+    ) -> (Vec<a3s_test_driver::trace::TraceRequest>, usize) {
+        use a3s_test_driver::trace::{clip_chars, TraceRequest, MAX_URL_CHARS};
+        let later = self.entries.get(from..).unwrap_or_default();
+        let requests = later
+            .iter()
+            .take(max)
+            .map(|e| TraceRequest {
+                method: e.method.clone(),
+                url: clip_chars(&e.url, MAX_URL_CHARS),
+                status: (e.status > 0).then(|| u16::try_from(e.status).unwrap_or(0)),
+                failed: e.error.clone(),
+                resource_type: e.resource_type.clone(),
+                duration_ms: e.end.map(|end| ((end - e.start) * 1000.0).max(0.0) as u64),
+                received_bytes: (e.size >= 0).then_some(e.size as u64),
+            })
+            .collect();
+        (requests, later.len().saturating_sub(max) + self.dropped)
     }
 
     /// The HAR 1.2 document.

@@ -18,15 +18,20 @@ use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
 use crate::ir::{
-    BrowserSettings, CheckTier, DevServer, ProjectConfig, VerificationCheck,
+    BrowserSettings, CheckTier, DevServer, ProjectConfig, TraceSetting, VerificationCheck,
     DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS,
 };
 
 /// Longest verification check deadline: one day.
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
-pub(super) const PROJECT_SCHEMA: &[&str] =
-    &["version", "expect_timeout_ms", "include", "storage_state"];
+pub(super) const PROJECT_SCHEMA: &[&str] = &[
+    "version",
+    "expect_timeout_ms",
+    "include",
+    "storage_state",
+    "trace",
+];
 pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
 pub(super) const DEV_SERVER_SCHEMA: &[&str] =
     &["command", "url", "startup_timeout_ms", "reuse_existing"];
@@ -51,6 +56,12 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
     };
 
     let storage_state = optional(fields.get("storage_state").map(|a| state_path(ctx, a)));
+    let trace_names = TraceSetting::NAMES.map(|(n, _)| n);
+    let trace = optional(
+        fields
+            .get("trace")
+            .map(|a| keyword(ctx, a, &trace_names, TraceSetting::from_name)),
+    );
 
     let mut dev_server: Option<Option<DevServer>> = Some(None);
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
@@ -110,6 +121,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         tui: tui?,
         span: block.span,
         storage_state: storage_state?,
+        trace: trace?,
     })
 }
 

@@ -99,6 +99,7 @@ pub async fn prove<D: AgentDriver>(
         cleanup_bound: CLEANUP_BOUND,
         retries: 0,
         expect_timeout: Duration::from_millis(a3s_test_lang::ir::DEFAULT_EXPECT_TIMEOUT_MS),
+        trace: crate::trace::TraceConfig::default(),
     };
     let launcher = SessionBrowser {
         driver,
