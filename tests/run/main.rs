@@ -27,5 +27,6 @@ mod selection;
 mod sign_in;
 mod suites;
 mod trace;
+mod trace_report;
 mod tui;
 mod web_first;

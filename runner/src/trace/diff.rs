@@ -167,7 +167,7 @@ fn step_change(at: StepAt, then: &TraceStep, now: &TraceStep) -> StepChange {
 }
 
 /// An outline line without its leading `@eN` ref.
-fn without_ref(line: &str) -> String {
+pub(crate) fn without_ref(line: &str) -> String {
     match line.strip_prefix("@e") {
         Some(rest) => {
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
@@ -181,7 +181,7 @@ fn without_ref(line: &str) -> String {
 }
 
 /// The items of `a` not matched one for one in `b`, in `a`'s order.
-fn multiset_minus(a: &[String], b: &[String]) -> Vec<String> {
+pub(crate) fn multiset_minus(a: &[String], b: &[String]) -> Vec<String> {
     let mut left: HashMap<&str, usize> = HashMap::new();
     for l in b {
         *left.entry(l).or_default() += 1;
