@@ -613,7 +613,7 @@ async fn run_scenario<D: SurfaceDriver>(
 
     let mut recorder = crate::trace::Recorder::new(planned, attempt, shared.config.trace.mode);
     if let Some(recorder) = &mut recorder {
-        recorder.begin(&mut ctx).await;
+        recorder.begin(&mut ctx);
     }
     let base_url = shared
         .config

@@ -38,7 +38,11 @@ fn a_failing_scenario_traces_each_step_page_console_and_network() {
     // The first visit would pass: spend it, so this run fails.
     let spent = run_served(&server, work.path(), &["trace.acl", "--trace", "off"]);
     assert_eq!(spent.code, 0, "{}\n{}", spent.stdout, spent.stderr);
-    let done = run_served(&server, work.path(), &["trace.acl", "--json"]);
+    let done = run_served(
+        &server,
+        work.path(),
+        &["trace.acl", "--json", "--trace", "on"],
+    );
     assert_eq!(done.code, 1, "{}\n{}", done.stdout, done.stderr);
     let (path, trace) = trace_of(work.path(), &done.json());
     assert_eq!(trace["schema"], "a3s.test.trace/1");
@@ -148,6 +152,20 @@ fn a_scenario_that_passed_then_fails_names_what_changed_since_it_was_green() {
     let red = run_served(&server, work.path(), &["trace.acl", "--json"]);
     assert_eq!(red.code, 1, "{}\n{}", red.stdout, red.stderr);
     let result = red.json();
+    // `retain-on-failure` photographs only the step that failed; every step has its outline.
+    let (_, trace) = trace_of(work.path(), &result);
+    let shots: Vec<bool> = trace["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.get("screenshot").is_some())
+        .collect();
+    assert_eq!(shots, [false, false, true]);
+    assert!(trace["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| !s["outline"].as_array().unwrap().is_empty()));
     let diff = &result["scenarios"][0]["trace"]["since_last_green"];
     assert_eq!(diff["first_difference"]["index"], 1, "{diff:#}");
     assert_eq!(diff["first_difference"]["line"], 6);

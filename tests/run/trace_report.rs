@@ -87,7 +87,11 @@ fn the_report_shows_the_trace_offline_and_its_timeline_works_by_keyboard() {
     let work = workdir(&[("trace.acl", &SUITE.replace("KEY", "report"))]);
     let green = run_served(&server, work.path(), &["trace.acl"]);
     assert_eq!(green.code, 0, "{}\n{}", green.stdout, green.stderr);
-    let red = run_served(&server, work.path(), &["trace.acl", "--html", "out/report"]);
+    let red = run_served(
+        &server,
+        work.path(),
+        &["trace.acl", "--html", "out/report", "--trace", "on"],
+    );
     assert_eq!(red.code, 1, "{}\n{}", red.stdout, red.stderr);
     let index = work.path().join("out/report/index.html");
     let size = std::fs::metadata(&index).unwrap().len();

@@ -186,6 +186,8 @@ impl WebContext {
         });
         if format == ImageFormat::Jpeg {
             params["quality"] = json!(JPEG_QUALITY);
+            // Chromium's faster encoder: a trace screenshot is evidence, not a golden image.
+            params["optimizeForSpeed"] = json!(true);
         }
         let reply = tab
             .session

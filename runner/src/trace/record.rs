@@ -25,10 +25,6 @@ pub struct Trace {
     pub status: ScenarioStatus,
     /// The scenario's ACL source, so a report can show each step's line in place.
     pub source: TraceSource,
-    /// The page's outline before the first step (each step's "before" is the step before's
-    /// "after"), one text line per outline line as an agent observation shows it.
-    #[serde(default)]
-    pub initial_outline: Vec<String>,
     /// One entry per step that ran, in order.
     pub steps: Vec<TraceStep>,
     /// Screenshot bytes kept (the scenario's budget is [`super::SCREENSHOT_BUDGET`]).
@@ -79,7 +75,9 @@ pub struct TraceStep {
     /// The page after the step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screenshot: Option<TraceShot>,
-    /// The outline after the step (empty when it could not be read: see `missing`).
+    /// The outline after the step, one text line per outline line as an agent observation shows
+    /// it (empty when it could not be read: see `missing`). The outline before a step is the
+    /// one after the step before it; before the first step a fresh context shows a blank page.
     #[serde(default)]
     pub outline: Vec<String>,
     /// Console messages during the step.

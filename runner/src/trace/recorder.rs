@@ -11,7 +11,7 @@ use super::{
     SCREENSHOT_WIDTH,
 };
 use crate::plan::PlannedScenario;
-use crate::result::{ScenarioStatus, StepResult};
+use crate::result::{ScenarioStatus, StepResult, StepStatus};
 use crate::session::view::{outline, text, Numbering};
 use crate::step::DRIVER_GRACE;
 use a3s_test_driver::trace::{StepCapture, TraceMark, TraceWant};
@@ -57,7 +57,6 @@ impl Recorder {
                 attempt,
                 status: ScenarioStatus::Passed,
                 source: source_of(&planned.suite.source.text, planned.scenario.span),
-                initial_outline: Vec::new(),
                 steps: Vec::new(),
                 screenshot_bytes: 0,
                 cuts: Vec::new(),
@@ -71,14 +70,10 @@ impl Recorder {
         })
     }
 
-    /// Start the driver's recording and read the page before the first step.
-    pub async fn begin<C: SurfaceContext>(&mut self, ctx: &mut C) {
+    /// Start the driver's recording. Nothing is read before the first step: a fresh context
+    /// shows a blank page, and reading it cost a tenth of a second per scenario.
+    pub fn begin<C: SurfaceContext>(&mut self, ctx: &mut C) {
         self.trace.traced = ctx.trace_start();
-        if self.trace.traced {
-            let mark = ctx.trace_mark();
-            let first = capture(ctx, mark, None).await;
-            self.trace.initial_outline = self.outline_of(&first);
-        }
     }
 
     /// Where the page's logs stand before a step.
@@ -104,8 +99,12 @@ impl Recorder {
             return;
         }
         let budget_left = SCREENSHOT_BUDGET.saturating_sub(self.trace.screenshot_bytes);
-        let want = (budget_left > 0).then_some(SCREENSHOT_WIDTH);
-        if want.is_none() {
+        // A screenshot is most of a capture's cost: `retain-on-failure`, which pays it on every
+        // passing run, takes one only after a step that failed (the outline, logs and requests
+        // of every step are still recorded, and they are what the last-green comparison reads).
+        let wanted = self.mode != TraceMode::RetainOnFailure || record.status == StepStatus::Failed;
+        let want = (wanted && budget_left > 0).then_some(SCREENSHOT_WIDTH);
+        if wanted && want.is_none() {
             self.over_budget += 1;
         }
         let captured = capture(ctx, mark, want).await;

@@ -99,7 +99,7 @@ fn timeline(anchor: &str, trace: &Trace, view: &TraceView, diff: Option<&TraceDi
             }
             div class="panels" {
                 @for (i, step) in trace.steps.iter().enumerate() {
-                    @let before = if i == 0 { &trace.initial_outline } else { &trace.steps[i - 1].outline };
+                    @let before: &[String] = if i == 0 { &[] } else { &trace.steps[i - 1].outline };
                     @let change = diff.and_then(|d| d.steps.iter().find(|c| c.at.index == step.index));
                     div role="tabpanel" id={ (anchor) "-p" (i) } aria-labelledby={ (anchor) "-t" (i) }
                         tabindex="0" hidden[i != selected] {

@@ -46,7 +46,6 @@ fn trace(steps: Vec<TraceStep>) -> Trace {
             first_line: 1,
             lines: Vec::new(),
         },
-        initial_outline: Vec::new(),
         steps,
         screenshot_bytes: 0,
         cuts: Vec::new(),

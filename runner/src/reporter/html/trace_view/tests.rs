@@ -72,7 +72,6 @@ fn written(steps: usize, shot_bytes: u64) -> (tempfile::TempDir, TraceSummary) {
             first_line: 1,
             lines: vec!["suite \"t\" {".into(), "  scenario \"s\" {".into()],
         },
-        initial_outline: Vec::new(),
         screenshot_bytes: shot_bytes * steps as u64,
         steps: list,
         cuts: Vec::new(),
