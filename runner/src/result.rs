@@ -220,6 +220,9 @@ pub struct AttemptResult {
     pub duration_ms: u64,
     /// The attempt's own artifact folder.
     pub artifact_dir: Option<PathBuf>,
+    /// The attempt's step trace, when one was kept: a flaky scenario's failed attempt keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<crate::trace::TraceSummary>,
 }
 
 impl AttemptResult {
@@ -232,6 +235,7 @@ impl AttemptResult {
             steps: result.steps,
             duration_ms: result.duration_ms,
             artifact_dir: result.artifact_dir,
+            trace: result.trace,
         }
     }
 }
