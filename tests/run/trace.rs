@@ -151,6 +151,15 @@ fn a_scenario_that_passed_then_fails_names_what_changed_since_it_was_green() {
 
     let red = run_served(&server, work.path(), &["trace.acl", "--json"]);
     assert_eq!(red.code, 1, "{}\n{}", red.stdout, red.stderr);
+    // The summary (on stderr beside `--json`) names the trace and the first differing step.
+    assert!(
+        red.stderr.contains("/trace/buy/trace.json")
+            && red
+                .stderr
+                .contains("differs   from the last green run after step 2 (line 6)"),
+        "{}",
+        red.stderr
+    );
     let result = red.json();
     // `retain-on-failure` photographs only the step that failed; every step has its outline.
     let (_, trace) = trace_of(work.path(), &result);
