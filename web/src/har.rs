@@ -114,7 +114,7 @@ impl HarRecorder {
     }
 
     /// Requests started since the first `from` were recorded (at most `max`, the first kept),
-    /// as a step trace lists them, and how many more there were (past `max` or the cap).
+    /// as a step trace lists them, and how many more there were past `max`.
     pub fn trace_requests(
         &self,
         from: usize,
@@ -127,7 +127,7 @@ impl HarRecorder {
             .take(max)
             .map(|e| TraceRequest {
                 method: e.method.clone(),
-                url: clip_chars(&e.url, MAX_URL_CHARS),
+                url: clip_chars(&without_credentials(&e.url), MAX_URL_CHARS),
                 status: (e.status > 0).then(|| u16::try_from(e.status).unwrap_or(0)),
                 failed: e.error.clone(),
                 resource_type: e.resource_type.clone(),
@@ -135,7 +135,12 @@ impl HarRecorder {
                 received_bytes: (e.size >= 0).then_some(e.size as u64),
             })
             .collect();
-        (requests, later.len().saturating_sub(max) + self.dropped)
+        (requests, later.len().saturating_sub(max))
+    }
+
+    /// Requests not kept past the cap of a bounded recorder, since it started.
+    pub fn dropped(&self) -> usize {
+        self.dropped
     }
 
     /// The HAR 1.2 document.
@@ -149,6 +154,19 @@ impl HarRecorder {
                 "entries": entries,
             }
         })
+    }
+}
+
+/// `url` without a user name or password in it (`https://user:secret@host/` → `https://host/`):
+/// a trace names requests, never the credentials a page put in one.
+fn without_credentials(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if !parsed.username().is_empty() || parsed.password().is_some() => {
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.to_string()
+        }
+        _ => url.to_string(),
     }
 }
 
@@ -266,6 +284,28 @@ mod tests {
         ] {
             assert_eq!(rfc3339(wall_time), text, "{wall_time}");
         }
+    }
+
+    #[test]
+    fn a_trace_names_requests_without_their_credentials() {
+        let mut trace = HarRecorder::bounded(1);
+        for (id, url) in [
+            ("1", "https://ada:s3cret@h.test/a?q=1"),
+            ("2", "https://h.test/b"),
+        ] {
+            trace.record(
+                "Network.requestWillBeSent",
+                "t",
+                &json!({"requestId": id, "request": {"url": url, "method": "GET"},
+                        "timestamp": 1.0, "wallTime": 1_700_000_000.0, "type": "Fetch"}),
+            );
+        }
+        let (requests, more) = trace.trace_requests(0, 10);
+        assert_eq!(requests.len(), 1, "the cap keeps the first");
+        assert_eq!((more, trace.dropped()), (0, 1), "and counts the rest");
+        assert_eq!(requests[0].url, "https://h.test/a?q=1");
+        assert_eq!(requests[0].status, None);
+        assert_eq!(trace.trace_requests(1, 10).0, vec![]);
     }
 
     #[test]

@@ -141,6 +141,11 @@ impl WebContext {
             let (requests, more) = trace.trace_requests(since.requests, MAX_STEP_ENTRIES);
             capture.network = requests;
             capture.dropped += more;
+            if trace.dropped() > 0 {
+                capture.missing.push(format!(
+                    "requests past the scenario's first {MAX_TRACE_REQUESTS} are not recorded"
+                ));
+            }
         }
     }
 
