@@ -41,6 +41,9 @@ pub struct TraceWant {
     /// Take a screenshot at most this wide (CSS px scaled down, never up); `None` = none (the
     /// scenario's screenshot budget is spent).
     pub screenshot_width: Option<u32>,
+    /// Read the page (the outline, and the screenshot when asked); `false` answers only the
+    /// logs and requests since the mark, which cost no browser command.
+    pub page: bool,
 }
 
 /// An image of the page after a step.

@@ -144,10 +144,13 @@ fn a_scenario_that_passed_then_fails_names_what_changed_since_it_was_green() {
         green.json()["scenarios"][0].get("trace").is_none(),
         "retain-on-failure keeps no trace of a pass"
     );
-    assert!(work
-        .path()
-        .join(".a3s-test/last-green/trace/buy.json")
-        .is_file());
+    let record = work.path().join(".a3s-test/last-green/trace/buy.json");
+    let record: Value = serde_json::from_slice(&std::fs::read(record).unwrap()).unwrap();
+    // The passing `expect` did not read the page again: it carries the click's outline.
+    let steps = record["steps"].as_array().unwrap();
+    assert_eq!(steps[2]["outline_carried"], true, "{record:#}");
+    assert_eq!(steps[2]["outline"], steps[1]["outline"]);
+    assert!(steps[1].get("outline_carried").is_none());
 
     let red = run_served(&server, work.path(), &["trace.acl", "--json"]);
     assert_eq!(red.code, 1, "{}\n{}", red.stdout, red.stderr);

@@ -77,6 +77,9 @@ impl WebContext {
                 .await;
         }
         self.logs_since(since, &mut capture);
+        if !want.page {
+            return capture;
+        }
         let blocked = match (self.cdp.live().dead_reason(), self.tab()) {
             (Some(reason), _) => Some(format!("the browser is gone ({reason})")),
             (None, Err(f)) => Some(f.message),

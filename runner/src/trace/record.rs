@@ -80,6 +80,10 @@ pub struct TraceStep {
     /// one after the step before it; before the first step a fresh context shows a blank page.
     #[serde(default)]
     pub outline: Vec<String>,
+    /// True when the page was not read after this step (a passing `expect` or `wait` under
+    /// `retain-on-failure`: it does not act on the page); `outline` is then the one before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outline_carried: bool,
     /// Console messages during the step.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub console: Vec<TraceConsole>,

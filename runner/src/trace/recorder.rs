@@ -102,13 +102,28 @@ impl Recorder {
         // A screenshot is most of a capture's cost: `retain-on-failure`, which pays it on every
         // passing run, takes one only after a step that failed (the outline, logs and requests
         // of every step are still recorded, and they are what the last-green comparison reads).
-        let wanted = self.mode != TraceMode::RetainOnFailure || record.status == StepStatus::Failed;
+        let failed = record.status == StepStatus::Failed;
+        let wanted = self.mode != TraceMode::RetainOnFailure || failed;
         let want = (wanted && budget_left > 0).then_some(SCREENSHOT_WIDTH);
         if wanted && want.is_none() {
             self.over_budget += 1;
         }
-        let captured = capture(ctx, mark, want).await;
-        traced.outline = self.outline_of(&captured);
+        // The outline is the rest of the cost: under `retain-on-failure` a passing `expect` or
+        // `wait`, which does not act on the page, carries the outline before it instead.
+        let read_only = matches!(step.action, Action::Expect { .. } | Action::Wait { .. });
+        let page = !(self.mode == TraceMode::RetainOnFailure && read_only && !failed);
+        let captured = capture(ctx, mark, want, page).await;
+        if page {
+            traced.outline = self.outline_of(&captured);
+        } else {
+            traced.outline = self
+                .trace
+                .steps
+                .last()
+                .map(|s| s.outline.clone())
+                .unwrap_or_default();
+            traced.outline_carried = true;
+        }
         if let Some(image) = captured.screenshot {
             let size = image.bytes.len() as u64;
             if size <= budget_left {
@@ -304,6 +319,7 @@ fn step_of(line: usize, record: &StepResult) -> TraceStep {
         }),
         screenshot: None,
         outline: Vec::new(),
+        outline_carried: false,
         console: Vec::new(),
         page_errors: Vec::new(),
         network: Vec::new(),
@@ -316,8 +332,12 @@ async fn capture<C: SurfaceContext>(
     ctx: &mut C,
     mark: TraceMark,
     screenshot_width: Option<u32>,
+    page: bool,
 ) -> StepCapture {
-    let want = TraceWant { screenshot_width };
+    let want = TraceWant {
+        screenshot_width,
+        page,
+    };
     let deadline = Instant::now() + CAPTURE_BOUND;
     match tokio::time::timeout(
         CAPTURE_BOUND + DRIVER_GRACE,

@@ -186,6 +186,9 @@ fn panel(
                     @for l in &added { li class="added" { span class="mark" { "+ added " } code { (l) } } }
                 }
             }
+            @if step.outline_carried {
+                p class="note" { "The page was not read after this step (it only checks the page); the outline is the one before it." }
+            }
             details {
                 summary { "Outline after the step (" (step.outline.len()) " lines)" }
                 pre class="outline" tabindex="0" { @for l in &step.outline { (l) "\n" } }

@@ -28,6 +28,7 @@ fn step(index: usize, kind: &str, outline: &[&str], network: Vec<TraceRequest>) 
         failure: None,
         screenshot: None,
         outline: outline.iter().map(|l| l.to_string()).collect(),
+        outline_carried: false,
         console: Vec::new(),
         page_errors: Vec::new(),
         network,

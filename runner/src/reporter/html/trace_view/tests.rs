@@ -27,6 +27,7 @@ fn step(index: usize, shot_bytes: u64) -> TraceStep {
             "heading \"Shop\"".into(),
             format!("@e1 button \"Buy {index}\""),
         ],
+        outline_carried: false,
         console: vec![TraceConsole {
             level: "log".into(),
             text: format!("step {index} <b>logged</b>"),
