@@ -6,6 +6,7 @@
 
 pub use crate::detail::{DialogStatus, OpenDialog, StepDetail, TabEntry};
 use crate::failure::FailureCode;
+use crate::trace::{StepCapture, TraceMark, TraceWant};
 use a3s_test_lang::ir::{ActionKind, ExpectCondition, Step, Surface, Target};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -357,6 +358,31 @@ pub trait SurfaceContext: Send + 'static {
 
     /// Close the context.
     fn close(self) -> impl Future<Output = Result<(), DriverError>> + Send;
+
+    /// Start recording what a step trace needs (`run --trace`): the page's requests from now
+    /// on. `false` when this surface records no traces; its captures are then
+    /// [`StepCapture::not_traced`].
+    fn trace_start(&mut self) -> bool {
+        false
+    }
+
+    /// Where the page's logs stand now; the next [`SurfaceContext::trace_capture`] reports what
+    /// came after.
+    fn trace_mark(&self) -> TraceMark {
+        TraceMark::default()
+    }
+
+    /// The page after a step and what it did since `since` (see [`crate::trace`]), finished by
+    /// `deadline`; what could not be captured is listed in [`StepCapture::missing`].
+    fn trace_capture(
+        &mut self,
+        since: TraceMark,
+        want: TraceWant,
+        deadline: Instant,
+    ) -> impl Future<Output = StepCapture> + Send {
+        let _ = (since, want, deadline);
+        async { StepCapture::not_traced() }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

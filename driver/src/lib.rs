@@ -23,6 +23,7 @@ pub mod process;
 pub mod snapshot;
 pub mod storage_state;
 pub mod terminal_agent;
+pub mod trace;
 pub mod vars;
 
 pub use api::*;

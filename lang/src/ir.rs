@@ -1493,6 +1493,42 @@ pub struct ProjectConfig {
     /// Context options every scenario starts from (its suite's and its own win).
     #[serde(default, skip_serializing_if = "ContextSettings::is_empty")]
     pub context: ContextSettings,
+    /// `trace`: which `run` attempts record a step trace when `--trace` does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceSetting>,
+}
+
+/// The project file's `trace` (`run --trace`): which scenario attempts record a step trace and
+/// which traces are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TraceSetting {
+    /// No trace.
+    Off,
+    /// Every attempt, every trace kept.
+    On,
+    /// Every attempt; the traces of attempts that did not pass kept.
+    RetainOnFailure,
+    /// The first retry only.
+    OnFirstRetry,
+}
+
+impl TraceSetting {
+    /// Every value by its name, as written in the project file.
+    pub const NAMES: [(&'static str, TraceSetting); 4] = [
+        ("off", TraceSetting::Off),
+        ("on", TraceSetting::On),
+        ("retain-on-failure", TraceSetting::RetainOnFailure),
+        ("on-first-retry", TraceSetting::OnFirstRetry),
+    ];
+
+    /// The value a name stands for.
+    pub fn from_name(name: &str) -> Option<TraceSetting> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+    }
 }
 
 /// `dev_server { … }`.

@@ -114,6 +114,8 @@ pub struct ExecutorConfig {
     pub context: a3s_test_lang::ir::ContextSettings,
     /// Which snapshot baselines the run writes (`--update-snapshots`).
     pub update_snapshots: a3s_test_driver::snapshot::UpdateSnapshots,
+    /// Step traces: which attempts, which are kept, the last-green store (`run --trace`).
+    pub trace: crate::trace::TraceConfig,
 }
 
 /// What the executor hands back: scenario results in plan order and run-level cleanup failures.
@@ -485,6 +487,7 @@ pub fn not_run(
         earlier_attempts: Vec::new(),
         skip: None,
         dependency_only: planned.dependency_only,
+        trace: None,
     }
 }
 
@@ -616,6 +619,10 @@ async fn run_scenario<D: SurfaceDriver>(
         }
     };
 
+    let mut recorder = crate::trace::Recorder::new(planned, attempt, shared.config.trace.mode);
+    if let Some(recorder) = &mut recorder {
+        recorder.begin(&mut ctx);
+    }
     let base_url = shared
         .config
         .base_url
@@ -709,6 +716,7 @@ async fn run_scenario<D: SurfaceDriver>(
             vars: &ProcessVars::RUN,
             snapshots: Some(&snapshots),
         };
+        let mark = recorder.as_ref().map(|r| r.mark(&ctx));
         let step_started = Instant::now();
         let end = step::run_step(&mut ctx, step, &env, &shared.cancel).await;
         let location = source.location(step.span.start);
@@ -779,6 +787,18 @@ async fn run_scenario<D: SurfaceDriver>(
                 failures.own = Some((status, failure));
             }
         }
+        if let (Some(recorder), Some(mark)) = (&mut recorder, mark) {
+            let capturable =
+                !shared.cancel.is_cancelled() && !shared.browser_lost.load(Ordering::SeqCst);
+            let line = a3s_test_lang::span::line_col(&source.text, step.span.start).0;
+            if capturable {
+                recorder
+                    .step(&mut ctx, mark, (step, line), &record, env.vars)
+                    .await;
+            } else {
+                recorder.step_without_page(line, &record);
+            }
+        }
         shared.events.send(RunEventKind::StepFinished {
             id: planned.id.clone(),
             step: Arc::new(record.clone()),
@@ -790,6 +810,10 @@ async fn run_scenario<D: SurfaceDriver>(
     result.failure = failure;
     result.soft_failures = failures.soft;
     result.hook_failure = failures.hook;
+    if let Some(recorder) = recorder {
+        let store = shared.config.trace.last_green.as_ref();
+        result.trace = recorder.finish(&dir, result.status, store);
+    }
 
     let bound = shared.config.cleanup_bound;
     let close_started = Instant::now();

@@ -44,4 +44,5 @@ pub mod skip;
 pub mod snapshot;
 pub mod step;
 pub mod surfaces;
+pub mod trace;
 pub mod verdict;

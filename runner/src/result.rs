@@ -199,6 +199,10 @@ pub struct ScenarioResult {
     /// True when no selection flag chose it: it runs because a selected scenario depends on it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dependency_only: bool,
+    /// The step trace of this attempt, when one was kept (`run --trace`), and what changed
+    /// since the scenario last passed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<crate::trace::TraceSummary>,
 }
 
 /// One attempt of a scenario that failed and was run again, with its own evidence folder.
@@ -216,6 +220,9 @@ pub struct AttemptResult {
     pub duration_ms: u64,
     /// The attempt's own artifact folder.
     pub artifact_dir: Option<PathBuf>,
+    /// The attempt's step trace, when one was kept: a flaky scenario's failed attempt keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<crate::trace::TraceSummary>,
 }
 
 impl AttemptResult {
@@ -228,6 +235,7 @@ impl AttemptResult {
             steps: result.steps,
             duration_ms: result.duration_ms,
             artifact_dir: result.artifact_dir,
+            trace: result.trace,
         }
     }
 }
@@ -259,6 +267,7 @@ impl ScenarioResult {
             earlier_attempts: vec![],
             skip: None,
             dependency_only: false,
+            trace: None,
         }
     }
 

@@ -17,6 +17,7 @@ use crate::executor::{capability_failure, surface_name, DriverLauncher};
 use crate::result::FailureRecord;
 use a3s_test_driver::snapshot::{CaptureRequest, Captured};
 use a3s_test_driver::storage_state::StorageState;
+use a3s_test_driver::trace::{StepCapture, TraceMark, TraceWant};
 use a3s_test_driver::{
     Capabilities, ConditionSample, ContextOptions, DriverError, FailureCode, FailureEvidence,
     StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
@@ -277,6 +278,32 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.close().await,
             Contexts::Tui(c) => c.close().await,
+        }
+    }
+
+    fn trace_start(&mut self) -> bool {
+        match self {
+            Contexts::Web(c) => c.trace_start(),
+            Contexts::Tui(c) => c.trace_start(),
+        }
+    }
+
+    fn trace_mark(&self) -> TraceMark {
+        match self {
+            Contexts::Web(c) => c.trace_mark(),
+            Contexts::Tui(c) => c.trace_mark(),
+        }
+    }
+
+    async fn trace_capture(
+        &mut self,
+        since: TraceMark,
+        want: TraceWant,
+        deadline: Instant,
+    ) -> StepCapture {
+        match self {
+            Contexts::Web(c) => c.trace_capture(since, want, deadline).await,
+            Contexts::Tui(c) => c.trace_capture(since, want, deadline).await,
         }
     }
 }

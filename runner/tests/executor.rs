@@ -349,6 +349,7 @@ async fn run_full(
         expect_timeout: Duration::from_millis(100),
         context: Default::default(),
         update_snapshots: a3s_test_driver::snapshot::UpdateSnapshots::None,
+        trace: a3s_test_runner::trace::TraceConfig::default(),
     };
     let (events, mut rx) = EventSender::channel();
     let launcher = FakeLauncher {

@@ -330,6 +330,7 @@ fn retried_fixture(fail_on_flaky: bool) -> RunResult {
             steps: vec![step(0, "expect", "saved", scenario, Some(failure))],
             duration_ms: 300,
             artifact_dir: Some(PathBuf::from(format!("{ROOT}/forms/{folder}"))),
+            trace: None,
         }
     };
     let mut flaky = scenario(

@@ -16,6 +16,7 @@ mod report_outputs;
 mod run;
 mod run_list;
 mod run_selection;
+mod run_trace;
 mod serve;
 mod surfaces;
 mod web_launcher;
@@ -54,7 +55,7 @@ enum Command {
     RepairEndpoint(repair_endpoint::RepairEndpointArgs),
     /// Run ACL suites in real Chromium (exit 0 passed, 1 failed, 2 invalid/infrastructure,
     /// 124 timed out, 130 cancelled).
-    Run(run::RunArgs),
+    Run(Box<run::RunArgs>),
     /// Serve a folder of static files on 127.0.0.1 (fixture pages, simple dev servers).
     Serve(serve::ServeArgs),
 }
@@ -86,7 +87,7 @@ pub fn main() -> ExitCode {
         Command::Mcp(args) => crate::mcp::run(args),
         Command::MergeReports(args) => merge_reports::run(args),
         Command::RepairEndpoint(args) => repair_endpoint::run(args),
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(*args),
         Command::Serve(args) => serve::run(args),
     }
 }

@@ -134,6 +134,9 @@ pub struct RunArgs {
     /// folder (failed, timed out, cancelled or flaky); every scenario when there is no record.
     #[arg(long)]
     pub last_failed: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub trace: super::run_trace::TraceArgs,
 }
 
 /// Most retries `--retries` accepts (a scenario runs at most this + 1 times).
@@ -402,6 +405,7 @@ fn run_config(
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    let trace = args.trace.config(project, output, cwd)?;
     // More jobs than the machine holds only turn load into failures: run at the cap, say so.
     let (jobs, capped) = JobsCap::of_this_machine().apply(jobs);
     if let Some(line) = capped {
@@ -421,6 +425,7 @@ fn run_config(
             expect_timeout,
             context: project.map(|p| p.context.clone()).unwrap_or_default(),
             update_snapshots: update_snapshots(args.update_snapshots, crate::cli::in_ci()),
+            trace,
         },
         dev_server: project.and_then(|p| p.dev_server.clone()),
         in_ci: crate::cli::in_ci(),

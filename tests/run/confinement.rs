@@ -97,3 +97,40 @@ fn a_linked_last_run_record_is_neither_read_nor_replaced() {
         .is_symlink());
     assert_eq!(snapshot(outside.path()), before);
 }
+
+#[test]
+fn a_linked_last_green_folder_refuses_the_run_before_any_browser() {
+    let work = workdir(&[("pick.acl", SUITE)]);
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("keep.txt"), b"kept").unwrap();
+    let before = snapshot(outside.path());
+    std::fs::create_dir(work.path().join(".a3s-test")).unwrap();
+    symlink(outside.path(), work.path().join(".a3s-test/last-green")).unwrap();
+    let args = ["pick.acl", "--json", "--browser", "/nonexistent/chromium"];
+    let done = run(&args, work.path(), QUICK);
+    assert_eq!(done.code, 2, "{}", done.stderr);
+    assert!(
+        done.stderr.contains("error[test.run.unsafe_path]") && done.stderr.contains("last-green"),
+        "{}",
+        done.stderr
+    );
+    assert_eq!(snapshot(outside.path()), before);
+    // With traces off no last-green record is kept, so the folder is not opened: the run gets
+    // as far as launching the (missing) browser.
+    let off = [
+        "pick.acl",
+        "--json",
+        "--trace",
+        "off",
+        "--browser",
+        "/nonexistent/chromium",
+    ];
+    let done = run(&off, work.path(), QUICK);
+    assert!(!done.stderr.contains("last-green"), "{}", done.stderr);
+    assert!(
+        done.stdout.contains("/nonexistent/chromium"),
+        "{}",
+        done.stdout
+    );
+    assert_eq!(snapshot(outside.path()), before);
+}

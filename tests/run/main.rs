@@ -28,6 +28,8 @@ mod secrets;
 mod selection;
 mod sign_in;
 mod suites;
+mod trace;
+mod trace_report;
 mod tui;
 mod visual;
 mod web_first;

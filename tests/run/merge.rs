@@ -94,6 +94,21 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
         page.contains("data:image/png;base64,"),
         "the failure screenshot is inline"
     );
+    // The failing scenario's step trace (kept by the default `retain-on-failure`) survives the
+    // merge: its result names it and the merged report shows its timeline and screenshots.
+    let greets = json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "matrix/greets")
+        .unwrap();
+    let trace = greets["trace"]["path"].as_str().expect("a trace");
+    assert!(work.path().join(trace).is_file(), "{trace}");
+    assert_eq!(page.matches("role=\"tablist\"").count(), 1, "one timeline");
+    assert!(
+        page.contains("data:image/jpeg;base64,"),
+        "trace screenshots inline"
+    );
 
     // The shard holding the failure is missing: its scenarios are unknown, the merge exits 2.
     let failing_shard = (1..=4)

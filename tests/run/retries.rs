@@ -3,6 +3,7 @@
 //! attempt and passes on the retry, in real Chromium.
 
 use crate::harness::{read_junit, run_once, run_served, workdir, FixtureServer};
+use std::path::Path;
 
 /// A suite whose `flaky` scenario needs two visits of `flaky.html?key=<key>`, beside one that
 /// always passes.
@@ -78,6 +79,16 @@ fn a_scenario_that_passes_on_a_retry_is_flaky_in_every_output() {
     let last_dir = flaky["artifact_dir"].as_str().unwrap();
     assert!(first_dir.ends_with("/retry/flaky"), "{first_dir}");
     assert!(last_dir.ends_with("/retry/flaky.retry-1"), "{last_dir}");
+    // The failed attempt keeps its step trace (the default `retain-on-failure`); the passing
+    // retry keeps none.
+    let trace = first["trace"]["path"]
+        .as_str()
+        .expect("the failed attempt's trace");
+    assert!(
+        trace.starts_with(first_dir) && Path::new(trace).is_file(),
+        "{trace}"
+    );
+    assert!(flaky.get("trace").is_none(), "{flaky}");
     let shot = std::path::Path::new(first_dir).join("failure/screenshot.png");
     assert!(std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"));
     assert!(std::path::Path::new(last_dir).is_dir());

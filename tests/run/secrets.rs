@@ -28,6 +28,9 @@ fn run(server: &FixtureServer, work: &Path, secret: Option<&str>) -> Finished {
         "out/report",
         "--base-url",
         server.base_url.as_str(),
+        // Every step traced and kept: outlines show field values back, and must not show this.
+        "--trace",
+        "on",
     ];
     let mut run = command("run", &args, work);
     run.env_remove(VAR);

@@ -431,6 +431,23 @@ impl SurfaceContext for WebContext {
         self.apply_settings(settings, vars, deadline).await
     }
 
+    fn trace_start(&mut self) -> bool {
+        self.start_trace()
+    }
+
+    fn trace_mark(&self) -> a3s_test_driver::trace::TraceMark {
+        self.mark_trace()
+    }
+
+    async fn trace_capture(
+        &mut self,
+        since: a3s_test_driver::trace::TraceMark,
+        want: a3s_test_driver::trace::TraceWant,
+        deadline: Instant,
+    ) -> a3s_test_driver::trace::StepCapture {
+        self.capture_trace(since, want, deadline).await
+    }
+
     async fn close(mut self) -> Result<(), DriverError> {
         let started = Instant::now();
         let deadline = started + Duration::from_secs(5);

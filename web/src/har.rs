@@ -39,6 +39,10 @@ struct Entry {
 pub(crate) struct HarRecorder {
     entries: Vec<Entry>,
     open: HashMap<(String, String), usize>,
+    /// Most entries kept (0 = no cap, a HAR step's recording); later requests are counted only.
+    limit: usize,
+    /// Requests not kept past `limit`.
+    dropped: usize,
 }
 
 impl HarRecorder {
@@ -67,6 +71,10 @@ impl HarRecorder {
                     size: -1,
                     ..Entry::default()
                 };
+                if self.limit > 0 && self.entries.len() >= self.limit {
+                    self.dropped += 1;
+                    return;
+                }
                 self.entries.push(entry);
                 self.open.insert(key, self.entries.len() - 1);
             }
@@ -96,6 +104,45 @@ impl HarRecorder {
         self.entries.len()
     }
 
+    /// A recorder that keeps at most `limit` requests (a step trace's: it runs for a whole
+    /// scenario, whatever the page fetches).
+    pub fn bounded(limit: usize) -> HarRecorder {
+        HarRecorder {
+            limit,
+            ..HarRecorder::default()
+        }
+    }
+
+    /// Requests started since the first `from` were recorded (at most `max`, the first kept),
+    /// as a step trace lists them, and how many more there were past `max`.
+    pub fn trace_requests(
+        &self,
+        from: usize,
+        max: usize,
+    ) -> (Vec<a3s_test_driver::trace::TraceRequest>, usize) {
+        use a3s_test_driver::trace::{clip_chars, TraceRequest, MAX_URL_CHARS};
+        let later = self.entries.get(from..).unwrap_or_default();
+        let requests = later
+            .iter()
+            .take(max)
+            .map(|e| TraceRequest {
+                method: e.method.clone(),
+                url: clip_chars(&without_credentials(&e.url), MAX_URL_CHARS),
+                status: (e.status > 0).then(|| u16::try_from(e.status).unwrap_or(0)),
+                failed: e.error.clone(),
+                resource_type: e.resource_type.clone(),
+                duration_ms: e.end.map(|end| ((end - e.start) * 1000.0).max(0.0) as u64),
+                received_bytes: (e.size >= 0).then_some(e.size as u64),
+            })
+            .collect();
+        (requests, later.len().saturating_sub(max))
+    }
+
+    /// Requests not kept past the cap of a bounded recorder, since it started.
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+
     /// The HAR 1.2 document.
     pub fn to_har(&self) -> Value {
         let entries: Vec<Value> = self.entries.iter().map(entry_json).collect();
@@ -107,6 +154,19 @@ impl HarRecorder {
                 "entries": entries,
             }
         })
+    }
+}
+
+/// `url` without a user name or password in it (`https://user:secret@host/` → `https://host/`):
+/// a trace names requests, never the credentials a page put in one.
+fn without_credentials(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if !parsed.username().is_empty() || parsed.password().is_some() => {
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.to_string()
+        }
+        _ => url.to_string(),
     }
 }
 
@@ -224,6 +284,28 @@ mod tests {
         ] {
             assert_eq!(rfc3339(wall_time), text, "{wall_time}");
         }
+    }
+
+    #[test]
+    fn a_trace_names_requests_without_their_credentials() {
+        let mut trace = HarRecorder::bounded(1);
+        for (id, url) in [
+            ("1", "https://ada:s3cret@h.test/a?q=1"),
+            ("2", "https://h.test/b"),
+        ] {
+            trace.record(
+                "Network.requestWillBeSent",
+                "t",
+                &json!({"requestId": id, "request": {"url": url, "method": "GET"},
+                        "timestamp": 1.0, "wallTime": 1_700_000_000.0, "type": "Fetch"}),
+            );
+        }
+        let (requests, more) = trace.trace_requests(0, 10);
+        assert_eq!(requests.len(), 1, "the cap keeps the first");
+        assert_eq!((more, trace.dropped()), (0, 1), "and counts the rest");
+        assert_eq!(requests[0].url, "https://h.test/a?q=1");
+        assert_eq!(requests[0].status, None);
+        assert_eq!(trace.trace_requests(1, 10).0, vec![]);
     }
 
     #[test]

@@ -31,6 +31,7 @@ mod steps;
 mod storage_state;
 mod tab;
 mod target;
+mod trace;
 
 // The agent surface's types live in the driver contract (`a3s_test_driver::api`); re-exported here for
 // callers that name them through the Web driver.

@@ -61,6 +61,8 @@ pub(crate) struct ContextShared {
     pub routes: Mutex<Vec<Route>>,
     /// The HAR recording, while one is running.
     pub har: Mutex<Option<HarRecorder>>,
+    /// The requests of a step trace (`run --trace`), once the runner started one.
+    pub trace: Mutex<Option<HarRecorder>>,
     /// Agent sessions: requests whose URL this refuses are failed in the browser (all tabs).
     pub network_filter: Mutex<Option<a3s_test_driver::api::NetworkFilter>>,
     /// URLs the network filter blocked, in order.
@@ -533,6 +535,9 @@ fn network_event(event: &Event, state: &TabState, shared: &ContextShared, target
     }
     if let Some(har) = shared.har.lock().expect("har lock").as_mut() {
         har.record(event.method.as_ref(), target_id, p);
+    }
+    if let Some(trace) = shared.trace.lock().expect("trace lock").as_mut() {
+        trace.record(event.method.as_ref(), target_id, p);
     }
 }
 

@@ -18,7 +18,7 @@ use crate::ast::{Attribute, Block, Item};
 use crate::code::Code;
 use crate::diagnostic::did_you_mean;
 use crate::ir::{
-    BrowserSettings, CheckTier, DevServer, ProjectConfig, VerificationCheck,
+    BrowserSettings, CheckTier, DevServer, ProjectConfig, TraceSetting, VerificationCheck,
     DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS,
 };
 
@@ -45,6 +45,7 @@ pub(super) const PROJECT_SCHEMA: &[&str] = &[
     "viewport",
     "device",
     "clock",
+    "trace",
 ];
 pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
 pub(super) const DEV_SERVER_SCHEMA: &[&str] =
@@ -71,6 +72,12 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
 
     let storage_state = optional(fields.get("storage_state").map(|a| state_path(ctx, a)));
     let context = super::browser_context::settings(ctx, &fields);
+    let trace_names = TraceSetting::NAMES.map(|(n, _)| n);
+    let trace = optional(
+        fields
+            .get("trace")
+            .map(|a| keyword(ctx, a, &trace_names, TraceSetting::from_name)),
+    );
 
     let mut dev_server: Option<Option<DevServer>> = Some(None);
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
@@ -131,6 +138,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         span: block.span,
         storage_state: storage_state?,
         context: context?,
+        trace: trace?,
     })
 }
 

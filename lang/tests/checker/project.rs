@@ -162,3 +162,29 @@ fn dev_server_requires_command_and_url() {
         ]
     );
 }
+
+#[test]
+fn project_trace_names_one_of_the_run_modes() {
+    for (name, setting) in TraceSetting::NAMES {
+        let source = format!("project \"p\" {{\n    trace = \"{name}\"\n}}\n");
+        let admission = admit(&source);
+        let Some(AdmittedDocument::Project(project)) = admission.document else {
+            panic!("{}", show(&source, &admission.diagnostics));
+        };
+        assert_eq!(project.trace, Some(setting), "{name}");
+    }
+    let source = "project \"p\" {\n    trace = \"retain-on-fail\"\n}\n";
+    assert_eq!(
+        problems(source),
+        vec![(
+            Code::InvalidValue,
+            "project.p.trace".to_string(),
+            "\"retain-on-fail\"".to_string()
+        )]
+    );
+    let hint = crate::only_diagnostic(source).hint;
+    assert!(
+        hint.contains("did you mean \"retain-on-failure\"?"),
+        "{hint}"
+    );
+}

@@ -101,6 +101,7 @@ pub async fn prove<D: AgentDriver>(
         expect_timeout: Duration::from_millis(a3s_test_lang::ir::DEFAULT_EXPECT_TIMEOUT_MS),
         context: Default::default(),
         update_snapshots: a3s_test_driver::snapshot::UpdateSnapshots::None,
+        trace: crate::trace::TraceConfig::default(),
     };
     let launcher = SessionBrowser {
         driver,

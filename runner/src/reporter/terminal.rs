@@ -262,6 +262,30 @@ impl<W: Write> TerminalReporter<W> {
         Ok(())
     }
 
+    /// `trace     <path>` and, when the scenario passed before, the first step whose page
+    /// differs from that last green run (`run --trace`).
+    fn trace_lines(&mut self, s: &ScenarioResult) -> std::io::Result<()> {
+        let Some(trace) = &s.trace else { return Ok(()) };
+        let pad = " ".repeat(13);
+        match &trace.not_written {
+            Some(why) => writeln!(self.out, "{pad}trace     not written: {why}")?,
+            None => writeln!(self.out, "{pad}trace     {}", self.show(&trace.path))?,
+        }
+        if let Some(at) = trace
+            .since_last_green
+            .as_ref()
+            .and_then(|d| d.first_difference.as_ref())
+        {
+            writeln!(
+                self.out,
+                "{pad}differs   from the last green run after step {} (line {})",
+                at.index + 1,
+                at.line
+            )?;
+        }
+        Ok(())
+    }
+
     /// `within    before_each › use "sign-in"` under a failure inside a hook or group.
     fn within(&mut self, s: &ScenarioResult, failure: &FailureRecord) -> std::io::Result<()> {
         let step = tree::step_at(s, failure.step_path.as_deref());
@@ -377,6 +401,7 @@ impl<W: Write> TerminalReporter<W> {
                 self.failure_block(failure)?;
                 self.within(scenario, failure)?;
                 self.soft_and_hook(scenario, failure)?;
+                self.trace_lines(scenario)?;
                 if !scenario.earlier_attempts.is_empty() {
                     let n = scenario.attempt_count();
                     writeln!(self.out, "{:>13}attempts  {n}, each failed", "")?;

@@ -102,6 +102,7 @@ pub fn scenario(
         earlier_attempts: vec![],
         skip: None,
         dependency_only: false,
+        trace: None,
     }
 }
 

@@ -74,7 +74,7 @@ pub struct VisualComparison {
 }
 
 /// What one scenario's failure left on disk.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScenarioAttachments {
     /// Failure screenshots inlined.
     pub screenshots: Vec<InlineImage>,
@@ -86,10 +86,12 @@ pub struct ScenarioAttachments {
     pub page_errors: Option<Vec<PageErrorLine>>,
     /// What was left out or could not be read, in plain words.
     pub notes: Vec<String>,
+    /// The scenario's step trace, read within the report's budget (`run --trace`).
+    pub trace: Option<super::trace_view::TraceView>,
 }
 
 /// Attachments of every scenario, in the result's order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Attachments {
     /// One per `result.scenarios` entry.
     pub scenarios: Vec<ScenarioAttachments>,
@@ -116,20 +118,20 @@ impl Attachments {
 }
 
 /// Opens evidence files below the run's artifact folder without following links.
-struct EvidenceReader {
+pub(super) struct EvidenceReader {
     root: Option<Dir>,
     base: PathBuf,
 }
 
 impl EvidenceReader {
-    fn new(artifact_root: &Path) -> EvidenceReader {
+    pub(super) fn new(artifact_root: &Path) -> EvidenceReader {
         EvidenceReader {
             root: Dir::open_anchor(artifact_root).ok(),
             base: artifact_root.to_path_buf(),
         }
     }
 
-    fn open(&self, path: &Path) -> Result<std::fs::File, String> {
+    pub(super) fn open(&self, path: &Path) -> Result<std::fs::File, String> {
         let Ok(rel) = path.strip_prefix(&self.base) else {
             return Err(format!(
                 "{} is outside the run's artifact folder and is not read",
@@ -147,7 +149,7 @@ impl EvidenceReader {
     }
 
     /// Read at most `limit + 1` bytes, so "too large" is known without reading everything.
-    fn read_bounded(&self, path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    pub(super) fn read_bounded(&self, path: &Path, limit: u64) -> Result<Vec<u8>, String> {
         let file = self.open(path)?;
         let mut bytes = Vec::new();
         file.take(limit + 1)
@@ -169,7 +171,13 @@ fn load_scenario(
     scenario: &ScenarioResult,
     budget: &mut u64,
 ) -> ScenarioAttachments {
-    let mut out = ScenarioAttachments::default();
+    let mut out = ScenarioAttachments {
+        trace: scenario
+            .trace
+            .as_ref()
+            .map(|t| super::trace_view::TraceView::load(reader, t)),
+        ..ScenarioAttachments::default()
+    };
     let Some(failure) = &scenario.failure else {
         return out;
     };

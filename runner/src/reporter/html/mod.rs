@@ -12,6 +12,8 @@ pub mod attachments;
 pub mod links;
 mod page;
 mod scenario;
+mod trace;
+pub mod trace_view;
 
 use super::ResultReporter;
 use crate::result::RunResult;

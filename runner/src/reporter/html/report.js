@@ -55,3 +55,45 @@
   apply();
   reveal();
 })();
+// Step traces: each timeline is a vertical tab list. Arrow keys, Home and End move through the
+// steps; the selected step's panel is shown and its ACL line highlighted in the source.
+(function () {
+  "use strict";
+  Array.prototype.forEach.call(document.querySelectorAll(".timeline[role=tablist]"), function (list) {
+    var tabs = Array.prototype.slice.call(list.querySelectorAll("[role=tab]"));
+    var source = document.getElementById(list.getAttribute("data-source"));
+    function select(tab, focus) {
+      tabs.forEach(function (t) {
+        var on = t === tab;
+        t.setAttribute("aria-selected", String(on));
+        t.tabIndex = on ? 0 : -1;
+        document.getElementById(t.getAttribute("aria-controls")).hidden = !on;
+      });
+      if (source) {
+        Array.prototype.forEach.call(source.querySelectorAll(".src-line"), function (line) {
+          line.classList.toggle("current", line.getAttribute("data-line") === tab.getAttribute("data-line"));
+        });
+      }
+      if (focus) { tab.focus(); }
+    }
+    tabs.forEach(function (tab, i) {
+      tab.addEventListener("click", function () { select(tab, false); });
+      tab.addEventListener("keydown", function (event) {
+        var next = null;
+        if (event.key === "ArrowDown" || event.key === "ArrowRight") {
+          next = tabs[(i + 1) % tabs.length];
+        } else if (event.key === "ArrowUp" || event.key === "ArrowLeft") {
+          next = tabs[(i - 1 + tabs.length) % tabs.length];
+        } else if (event.key === "Home") {
+          next = tabs[0];
+        } else if (event.key === "End") {
+          next = tabs[tabs.length - 1];
+        }
+        if (next) {
+          event.preventDefault();
+          select(next, true);
+        }
+      });
+    });
+  });
+})();

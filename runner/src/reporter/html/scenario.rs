@@ -304,6 +304,9 @@ pub(super) fn scenario(
             @for note in &attachments.notes {
                 p class="note" { (note) }
             }
+            @if let Some(view) = &attachments.trace {
+                (super::trace::section(&anchor, view, s.trace.as_ref().and_then(|t| t.since_last_green.as_ref())))
+            }
             @if !files.is_empty() {
                 details {
                     summary { "Artifacts (" (files.len()) ")" }

@@ -1,0 +1,255 @@
+//! A scenario's step trace in the report: a timeline of steps (a vertical tab list: arrow keys,
+//! Home and End move through it, the report's own script switches the panel), and per step the
+//! screenshot after it (an inline SVG, so the point a pointer step pressed is marked without any
+//! inline style), what the step changed in the outline, the outline after it, its console
+//! messages, page errors and requests, and what changed there since the last green run; beside
+//! it the scenario's ACL source with the selected step's line highlighted.
+//!
+//! Without the script the first panel (the failed step's, when one failed) is shown and the
+//! others stay hidden; every panel is still in the document for assistive technology that
+//! reads it as a whole.
+
+use super::scenario::duration;
+use super::trace_view::TraceView;
+use crate::result::StepStatus;
+use crate::trace::diff::{multiset_minus, without_ref, StepChange, TraceDiff};
+use crate::trace::record::{Trace, TraceStep};
+use maud::{html, Markup};
+
+/// The trace section of scenario `anchor` (its element id prefix).
+pub(super) fn section(anchor: &str, view: &TraceView, diff: Option<&TraceDiff>) -> Markup {
+    let heading = format!("{anchor}-trace-h");
+    html! {
+        section class="trace" aria-labelledby=(heading) {
+            h4 id=(heading) { "Trace" }
+            @for note in &view.notes {
+                p class="note cut" { (note) }
+            }
+            @if let Some(diff) = diff {
+                (diff_summary(diff, view.trace.as_ref()))
+            }
+            @if let Some(trace) = &view.trace {
+                (timeline(anchor, trace, view, diff))
+            }
+        }
+    }
+}
+
+fn diff_summary(diff: &TraceDiff, trace: Option<&Trace>) -> Markup {
+    let kind = |index: usize| {
+        trace
+            .and_then(|t| t.steps.iter().find(|s| s.index == index))
+            .map(|s| s.kind.clone())
+            .unwrap_or_default()
+    };
+    html! {
+        @match &diff.first_difference {
+            Some(at) => p class="diff-first" {
+                strong { "Since the last green run: " }
+                "the page first differs after step " (at.index + 1) " ("
+                code { (kind(at.index)) } ", line " (at.line) ")."
+            },
+            None => p class="diff-first" {
+                strong { "Since the last green run: " }
+                "the page is the same after every step compared."
+            },
+        }
+    }
+}
+
+/// The step selected first: the first failed step, else the first.
+fn first_selected(trace: &Trace) -> usize {
+    trace
+        .steps
+        .iter()
+        .position(|s| s.status == StepStatus::Failed)
+        .unwrap_or(0)
+}
+
+fn timeline(anchor: &str, trace: &Trace, view: &TraceView, diff: Option<&TraceDiff>) -> Markup {
+    if trace.steps.is_empty() {
+        return html! { p class="note" { "No step ran." } };
+    }
+    let selected = first_selected(trace);
+    let source_id = format!("{anchor}-src");
+    let selected_line = trace.steps[selected].line;
+    let differs = diff
+        .and_then(|d| d.first_difference.as_ref())
+        .map(|a| a.index);
+    html! {
+        @if !trace.traced {
+            p class="note" { "This surface records no page captures: the steps are listed without pages." }
+        }
+        div class="trace-view" {
+            div class="timeline" role="tablist" aria-orientation="vertical"
+                aria-label={ "Steps of " (trace.scenario) } data-source=(source_id) {
+                @for (i, step) in trace.steps.iter().enumerate() {
+                    @let on = i == selected;
+                    button type="button" role="tab" id={ (anchor) "-t" (i) }
+                        aria-controls={ (anchor) "-p" (i) } aria-selected=(on)
+                        tabindex=(if on { "0" } else { "-1" }) data-line=(step.line)
+                        class=(if step.status == StepStatus::Failed { "failed-step" } else { "" }) {
+                        span class="n" { (i + 1) "." }
+                        " " code { (step.kind) }
+                        @if let Some(label) = &step.label { " " (label) }
+                        @if step.status == StepStatus::Failed { " " span class="badge failed" { "failed" } }
+                        @if differs == Some(step.index) { " " span class="badge differs" { "page differs" } }
+                    }
+                }
+            }
+            div class="panels" {
+                @for (i, step) in trace.steps.iter().enumerate() {
+                    @let before: &[String] = if i == 0 { &[] } else { &trace.steps[i - 1].outline };
+                    @let change = diff.and_then(|d| d.steps.iter().find(|c| c.at.index == step.index));
+                    div role="tabpanel" id={ (anchor) "-p" (i) } aria-labelledby={ (anchor) "-t" (i) }
+                        tabindex="0" hidden[i != selected] {
+                        (panel(trace, step, before, view.images.get(i).cloned().flatten(),
+                            view.text_cut.get(i).copied().unwrap_or(false), change))
+                    }
+                }
+            }
+        }
+        details class="source-block" open {
+            summary { "ACL source (" (trace.file) ")" }
+            pre class="source" id=(source_id) tabindex="0" aria-label={ "ACL source of " (trace.scenario) } {
+                @for (k, line) in trace.source.lines.iter().enumerate() {
+                    @let n = trace.source.first_line + k;
+                    span class=(if n == selected_line { "src-line current" } else { "src-line" }) data-line=(n) {
+                        span class="ln" aria-hidden="true" { (n) }
+                        (line) "\n"
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn panel(
+    trace: &Trace,
+    step: &TraceStep,
+    before: &[String],
+    image: Option<String>,
+    text_cut: bool,
+    change: Option<&StepChange>,
+) -> Markup {
+    let stripped = |l: &[String]| l.iter().map(|x| without_ref(x)).collect::<Vec<_>>();
+    let (was, now) = (stripped(before), stripped(&step.outline));
+    let added = multiset_minus(&now, &was);
+    let removed = multiset_minus(&was, &now);
+    html! {
+        h5 { "Step " (step.index + 1) ": " code { (step.kind) } @if let Some(l) = &step.label { " " (l) } }
+        dl class="facts" {
+            dt { "At" }
+            dd { code { (trace.file) ":" (step.line) } }
+            dt { "Result" }
+            dd {
+                @if step.status == StepStatus::Failed { "failed" } @else { "passed" }
+                " in " (duration(step.duration_ms))
+            }
+            @if let Some(r) = &step.resolved {
+                dt { "Acted on" }
+                dd { (r) }
+            }
+            @if let Some(f) = &step.failure {
+                dt { "Failure" }
+                dd class="message" { code { (f.code) } " " (f.message) }
+            }
+        }
+        @for m in &step.missing {
+            p class="note" { (m) }
+        }
+        @if let (Some(uri), Some(shot)) = (&image, &step.screenshot) {
+            figure {
+                svg viewBox={ "0 0 " (shot.width) " " (shot.height) } role="img"
+                    aria-label={ "The page after step " (step.index + 1) } class="shot" {
+                    image href=(uri) x="0" y="0" width=(shot.width) height=(shot.height) {}
+                    @if let Some((x, y)) = shot.point {
+                        circle class="point" cx=(format!("{x:.1}")) cy=(format!("{y:.1}")) r="9" {}
+                    }
+                }
+                figcaption {
+                    "The page after the step"
+                    @if shot.point.is_some() { "; the ring marks where it pressed" }
+                }
+            }
+        }
+        @if let Some(change) = change {
+            (since_green(change))
+        }
+        @if text_cut {
+            p class="note cut" { "The outline and logs of this step are left out of the report (see the note above)." }
+        } @else {
+            @if !added.is_empty() || !removed.is_empty() {
+                h6 { "What the step changed on the page" }
+                ul class="changes" {
+                    @for l in &removed { li class="removed" { span class="mark" { "− removed " } code { (l) } } }
+                    @for l in &added { li class="added" { span class="mark" { "+ added " } code { (l) } } }
+                }
+            }
+            @if step.outline_carried {
+                p class="note" { "The page was not read after this step (it only checks the page); the outline is the one before it." }
+            }
+            details {
+                summary { "Outline after the step (" (step.outline.len()) " lines)" }
+                pre class="outline" tabindex="0" { @for l in &step.outline { (l) "\n" } }
+            }
+            @if !step.console.is_empty() {
+                h6 { "Console (" (step.console.len()) ")" }
+                ul class="log" {
+                    @for c in &step.console { li { span class="level" { (c.level) } (c.text) } }
+                }
+            }
+            @if !step.page_errors.is_empty() {
+                h6 { "Page errors (" (step.page_errors.len()) ")" }
+                ul class="log" {
+                    @for e in &step.page_errors { li { (e.message) } }
+                }
+            }
+            @if !step.network.is_empty() {
+                h6 { "Network (" (step.network.len()) ")" }
+                table class="network" {
+                    thead { tr {
+                        th scope="col" { "Method" } th scope="col" { "URL" } th scope="col" { "Status" }
+                        th scope="col" class="num" { "Time" } th scope="col" class="num" { "Bytes" }
+                    } }
+                    tbody {
+                        @for r in &step.network {
+                            tr {
+                                td { (r.method) }
+                                td { code { (r.url) } }
+                                td {
+                                    @match (&r.failed, r.status) {
+                                        (Some(why), _) => { "failed: " (why) },
+                                        (None, Some(s)) => { (s) },
+                                        (None, None) => { "pending" },
+                                    }
+                                }
+                                td class="num" { @if let Some(ms) = r.duration_ms { (ms) " ms" } }
+                                td class="num" { @if let Some(b) = r.received_bytes { (b) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn since_green(change: &StepChange) -> Markup {
+    html! {
+        div class="since-green" {
+            h6 { "Since the last green run" }
+            @if change.not_in_last_green {
+                p class="note" { "The last green run had no such step here." }
+            }
+            ul class="changes" {
+                @for l in &change.outline_removed { li class="removed" { span class="mark" { "− gone " } code { (l) } } }
+                @for l in &change.outline_added { li class="added" { span class="mark" { "+ new " } code { (l) } } }
+                @for r in &change.requests_new { li class="added" { span class="mark" { "+ new request " } code { (r.method) " " (r.url) } " → " (r.outcome) } }
+                @for r in &change.requests_gone { li class="removed" { span class="mark" { "− request gone " } code { (r.method) " " (r.url) } " (was " (r.outcome) ")" } }
+                @for r in &change.requests_changed { li class="changed" { span class="mark" { "~ request " } code { (r.method) " " (r.url) } " " (r.was) " → " (r.now) } }
+                @for e in &change.errors_new { li class="added" { span class="mark" { "+ new error " } (e) } }
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+use super::*;
+use crate::result::{ScenarioStatus, StepStatus};
+use crate::trace::diff::{StepAt, StepChange, TraceDiff};
+use crate::trace::record::{TraceFailure, TraceShot, TraceSource, TraceStep};
+use a3s_test_driver::trace::{ImageFormat, TraceConsole, TraceRequest};
+
+fn step(index: usize, shot_bytes: u64) -> TraceStep {
+    TraceStep {
+        index,
+        kind: if index == 0 { "navigate" } else { "click" }.into(),
+        label: Some(format!("s{index}")),
+        path: format!("suite.t.scenario.s.step{index}"),
+        line: 3 + index,
+        resolved: (index > 0).then(|| "<button#buy> \"Buy\"".to_string()),
+        status: StepStatus::Passed,
+        duration_ms: 12,
+        failure: None,
+        screenshot: Some(TraceShot {
+            file: format!("trace/step-{:03}.jpeg", index + 1),
+            format: ImageFormat::Jpeg,
+            width: 640,
+            height: 360,
+            bytes: shot_bytes,
+            point: (index > 0).then_some((20.5, 31.0)),
+        }),
+        outline: vec![
+            "heading \"Shop\"".into(),
+            format!("@e1 button \"Buy {index}\""),
+        ],
+        outline_carried: false,
+        console: vec![TraceConsole {
+            level: "log".into(),
+            text: format!("step {index} <b>logged</b>"),
+        }],
+        page_errors: Vec::new(),
+        network: vec![TraceRequest {
+            method: "GET".into(),
+            url: format!("http://127.0.0.1/api/{index}"),
+            status: Some(200),
+            failed: None,
+            resource_type: "Fetch".into(),
+            duration_ms: Some(4),
+            received_bytes: Some(99),
+        }],
+        missing: Vec::new(),
+    }
+}
+
+/// A trace folder with `steps` steps whose screenshots are `shot_bytes` each.
+fn written(steps: usize, shot_bytes: u64) -> (tempfile::TempDir, TraceSummary) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("trace")).unwrap();
+    let mut list: Vec<TraceStep> = (0..steps).map(|i| step(i, shot_bytes)).collect();
+    if let Some(last) = list.last_mut() {
+        last.status = StepStatus::Failed;
+        last.failure = Some(TraceFailure {
+            code: "test.assert.text_mismatch".into(),
+            message: "text = \"Added\" did not hold".into(),
+        });
+    }
+    for s in &list {
+        let mut bytes = vec![0xFF, 0xD8, 0xFF];
+        bytes.resize(shot_bytes as usize, 0x11);
+        std::fs::write(dir.path().join(&s.screenshot.as_ref().unwrap().file), bytes).unwrap();
+    }
+    let trace = Trace {
+        schema: TRACE_SCHEMA.into(),
+        scenario: "t/s".into(),
+        file: "t.acl".into(),
+        attempt: 1,
+        status: ScenarioStatus::Failed,
+        source: TraceSource {
+            first_line: 1,
+            lines: vec!["suite \"t\" {".into(), "  scenario \"s\" {".into()],
+        },
+        screenshot_bytes: shot_bytes * steps as u64,
+        steps: list,
+        cuts: Vec::new(),
+        traced: true,
+    };
+    let path = dir.path().join("trace.json");
+    std::fs::write(&path, serde_json::to_vec(&trace).unwrap()).unwrap();
+    let summary = TraceSummary {
+        path: path.canonicalize().unwrap(),
+        steps,
+        screenshot_bytes: trace.screenshot_bytes,
+        since_last_green: None,
+        not_written: None,
+    };
+    (dir, summary)
+}
+
+fn view_of(dir: &tempfile::TempDir, summary: &TraceSummary) -> TraceView {
+    let reader = EvidenceReader::new(&dir.path().canonicalize().unwrap());
+    TraceView::load(&reader, summary)
+}
+
+#[test]
+fn a_twenty_step_failing_trace_stays_within_the_report_budget_and_says_what_it_cut() {
+    // 20 screenshots of 100 KB: more than the report inlines.
+    let (dir, summary) = written(20, 100_000);
+    let view = view_of(&dir, &summary);
+    let shown = view.images.iter().filter(|i| i.is_some()).count();
+    assert!(shown > 0 && shown < 20, "{shown} shown");
+    assert!(
+        view.notes
+            .iter()
+            .any(|n| n.contains("screenshot(s) are not shown")),
+        "{:?}",
+        view.notes
+    );
+    let section = super::super::trace::section("s-1", &view, None).into_string();
+    assert!(
+        section.len() < 2_000_000,
+        "the trace section is {} bytes",
+        section.len()
+    );
+    assert!(
+        section.contains("screenshot(s) are not shown"),
+        "the cut is visible"
+    );
+}
+
+#[test]
+fn a_small_trace_renders_its_timeline_panels_and_source() {
+    let (dir, summary) = written(2, 12);
+    let view = view_of(&dir, &summary);
+    assert!(view.notes.is_empty(), "{:?}", view.notes);
+    let diff = TraceDiff {
+        first_difference: Some(StepAt {
+            index: 1,
+            path: "suite.t.scenario.s.step1".into(),
+            line: 4,
+        }),
+        steps: vec![StepChange {
+            outline_added: vec!["\"Out of stock\"".into()],
+            errors_new: vec!["console.error: cart failed: 404".into()],
+            ..serde_json::from_value(serde_json::json!({
+                "index": 1, "path": "suite.t.scenario.s.step1", "line": 4
+            }))
+            .unwrap()
+        }],
+    };
+    let html = super::super::trace::section("s-1", &view, Some(&diff)).into_string();
+    // One tag per line, so the snapshot reads (and diffs) as a tree.
+    let pretty = html.replace("><", ">\n<");
+    insta::assert_snapshot!(pretty);
+}

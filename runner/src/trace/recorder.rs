@@ -1,0 +1,404 @@
+//! Building one scenario attempt's trace while it runs: a capture before the first step and
+//! after each step (through the driver contract), the screenshot budget, and at the end the
+//! one write — or none, when the mode keeps no trace of a pass — plus the last-green record and
+//! the comparison with it.
+
+use super::diff;
+use super::last_green;
+use super::record::{Trace, TraceFailure, TraceShot, TraceSource, TraceStep, TRACE_SCHEMA};
+use super::{
+    TraceMode, TraceSummary, CAPTURE_BOUND, MAX_OUTLINE_LINES, MAX_SOURCE_LINES, SCREENSHOT_BUDGET,
+    SCREENSHOT_WIDTH,
+};
+use crate::plan::PlannedScenario;
+use crate::result::{ScenarioStatus, StepResult, StepStatus};
+use crate::session::view::{outline, text, Numbering};
+use crate::step::DRIVER_GRACE;
+use a3s_test_driver::trace::{StepCapture, TraceMark, TraceWant};
+use a3s_test_driver::{EvidenceKind, StepDetail, SurfaceContext, VarSource};
+use a3s_test_fsroot::Dir;
+use a3s_test_lang::ir::{Action, Step, TextValue};
+use tokio::time::Instant;
+
+/// Longest outline line kept, in characters.
+const OUTLINE_LINE_CHARS: usize = 300;
+
+/// The trace file's name in the scenario folder.
+pub const TRACE_FILE: &str = "trace.json";
+
+/// One attempt's trace in the making (screenshots held in memory, within the budget, until
+/// the attempt ends and the mode decides whether they are written).
+#[derive(Debug)]
+pub struct Recorder {
+    mode: TraceMode,
+    trace: Trace,
+    shots: Vec<(String, Vec<u8>)>,
+    numbering: Numbering,
+    dropped: usize,
+    over_budget: usize,
+    /// Values of the `env("NAME")` texts the steps so far typed, longest first, with the words
+    /// that replace them: the page shows them back (a field's value in the outline, a URL),
+    /// and they must reach nothing but the page.
+    secrets: Vec<(String, String)>,
+}
+
+impl Recorder {
+    /// A recorder for attempt `attempt` of `planned`, when `mode` records it.
+    pub fn new(planned: &PlannedScenario, attempt: u32, mode: TraceMode) -> Option<Recorder> {
+        if !mode.records(attempt) {
+            return None;
+        }
+        Some(Recorder {
+            mode,
+            trace: Trace {
+                schema: TRACE_SCHEMA.to_string(),
+                scenario: planned.id.to_string(),
+                file: planned.suite.source.display(),
+                attempt,
+                status: ScenarioStatus::Passed,
+                source: source_of(&planned.suite.source.text, planned.scenario.span),
+                steps: Vec::new(),
+                screenshot_bytes: 0,
+                cuts: Vec::new(),
+                traced: false,
+            },
+            shots: Vec::new(),
+            numbering: Numbering::default(),
+            dropped: 0,
+            over_budget: 0,
+            secrets: Vec::new(),
+        })
+    }
+
+    /// Start the driver's recording. Nothing is read before the first step: a fresh context
+    /// shows a blank page, and reading it cost a tenth of a second per scenario.
+    pub fn begin<C: SurfaceContext>(&mut self, ctx: &mut C) {
+        self.trace.traced = ctx.trace_start();
+    }
+
+    /// Where the page's logs stand before a step.
+    pub fn mark<C: SurfaceContext>(&self, ctx: &C) -> TraceMark {
+        ctx.trace_mark()
+    }
+
+    /// Record `step` (its result `record`, at ACL line `line`) and the page after it; the
+    /// `env("NAME")` values it typed (read from `vars`) are replaced wherever the trace would
+    /// show them.
+    pub async fn step<C: SurfaceContext>(
+        &mut self,
+        ctx: &mut C,
+        mark: TraceMark,
+        (step, line): (&Step, usize),
+        record: &StepResult,
+        vars: &dyn VarSource,
+    ) {
+        self.note_secrets(step, vars);
+        let mut traced = step_of(line, record);
+        if !self.trace.traced {
+            self.trace.steps.push(traced);
+            return;
+        }
+        let budget_left = SCREENSHOT_BUDGET.saturating_sub(self.trace.screenshot_bytes);
+        // A screenshot is most of a capture's cost: `retain-on-failure`, which pays it on every
+        // passing run, takes one only after a step that failed (the outline, logs and requests
+        // of every step are still recorded, and they are what the last-green comparison reads).
+        let failed = record.status == StepStatus::Failed;
+        let wanted = self.mode != TraceMode::RetainOnFailure || failed;
+        let want = (wanted && budget_left > 0).then_some(SCREENSHOT_WIDTH);
+        if wanted && want.is_none() {
+            self.over_budget += 1;
+        }
+        // The outline is the rest of the cost: under `retain-on-failure` a passing `expect` or
+        // `wait`, which does not act on the page, carries the outline before it instead.
+        let read_only = matches!(step.action, Action::Expect { .. } | Action::Wait { .. });
+        let page = !(self.mode == TraceMode::RetainOnFailure && read_only && !failed);
+        let captured = capture(ctx, mark, want, page).await;
+        if page {
+            traced.outline = self.outline_of(&captured);
+        } else {
+            traced.outline = self
+                .trace
+                .steps
+                .last()
+                .map(|s| s.outline.clone())
+                .unwrap_or_default();
+            traced.outline_carried = true;
+        }
+        if let Some(image) = captured.screenshot {
+            let size = image.bytes.len() as u64;
+            if size <= budget_left {
+                let file = format!(
+                    "trace/step-{:03}.{}",
+                    record.index + 1,
+                    image.format.extension()
+                );
+                let point = record
+                    .detail
+                    .as_ref()
+                    .and_then(point_of)
+                    .map(|(x, y)| (x * image.scale, y * image.scale));
+                traced.screenshot = Some(TraceShot {
+                    file: file.clone(),
+                    format: image.format,
+                    width: image.width,
+                    height: image.height,
+                    bytes: size,
+                    point,
+                });
+                self.trace.screenshot_bytes += size;
+                self.shots.push((file, image.bytes));
+            } else {
+                self.over_budget += 1;
+            }
+        }
+        traced.console = captured.console;
+        traced.page_errors = captured.page_errors;
+        traced.network = captured.network;
+        traced.missing = captured.missing;
+        self.scrub(&mut traced);
+        self.dropped += captured.dropped;
+        self.trace.steps.push(traced);
+    }
+
+    /// Record a step after which the page cannot be read (the run is cancelled, the browser
+    /// is gone): the step, and why there is no page.
+    pub fn step_without_page(&mut self, line: usize, record: &StepResult) {
+        let mut traced = step_of(line, record);
+        if self.trace.traced {
+            traced
+                .missing
+                .push("no page capture: the run was cancelled or the browser is gone".into());
+        }
+        self.trace.steps.push(traced);
+    }
+
+    /// The attempt ended with `status`: write the trace into `dir` when the mode keeps it,
+    /// refresh the last-green record of a pass, compare a failure with it. `None` when the
+    /// mode keeps no trace of this attempt; a write that failed is named in the summary.
+    pub fn finish(
+        mut self,
+        dir: &Dir,
+        status: ScenarioStatus,
+        last_green: Option<&Dir>,
+    ) -> Option<TraceSummary> {
+        self.trace.status = status;
+        if self.over_budget > 0 {
+            self.trace.cuts.push(format!(
+                "{} screenshot(s) left out: the scenario's {} KB screenshot budget was spent",
+                self.over_budget,
+                SCREENSHOT_BUDGET / 1000
+            ));
+        }
+        if self.dropped > 0 {
+            self.trace.cuts.push(format!(
+                "{} console, error or network entries left out past the per-step cap of {}",
+                self.dropped,
+                a3s_test_driver::trace::MAX_STEP_ENTRIES
+            ));
+        }
+        let passed = status == ScenarioStatus::Passed;
+        let comparison = match (last_green, passed, self.trace.traced) {
+            (Some(store), true, true) => {
+                // A failure to keep the record only loses a later comparison: not the run's.
+                let _ = last_green::store(store, &self.trace);
+                None
+            }
+            (Some(store), false, true) => last_green::load(store, &self.trace.scenario)
+                .map(|green| diff::compare(&green, &self.trace)),
+            _ => None,
+        };
+        if !self.mode.keeps(passed) {
+            return None;
+        }
+        Some(TraceSummary {
+            path: dir.path().join(TRACE_FILE),
+            steps: self.trace.steps.len(),
+            screenshot_bytes: self.trace.screenshot_bytes,
+            since_last_green: comparison,
+            not_written: self.write(dir).err(),
+        })
+    }
+
+    /// The screenshots, then `trace.json` (atomically: a reader never sees half of it).
+    fn write(&self, dir: &Dir) -> Result<(), String> {
+        for (file, bytes) in &self.shots {
+            a3s_test_driver::save_evidence(dir, file, EvidenceKind::Screenshot, bytes)
+                .map_err(|f| f.message)?;
+        }
+        let json = serde_json::to_vec(&self.trace).map_err(|e| e.to_string())?;
+        dir.write_atomic(TRACE_FILE, &json, a3s_test_fsroot::SHARED)
+            .map_err(|e| format!("failed to write `{TRACE_FILE}`: {e}"))
+    }
+
+    /// Remember the value of each `env("NAME")` text `step` typed.
+    fn note_secrets(&mut self, step: &Step, vars: &dyn VarSource) {
+        let value = match &step.action {
+            Action::Fill { value, .. }
+            | Action::Type { value, .. }
+            | Action::InsertText { value } => value,
+            _ => return,
+        };
+        let TextValue::Env(name) = value else { return };
+        let Some(secret) = vars.var(name).and_then(|v| v.into_string().ok()) else {
+            return;
+        };
+        if secret.is_empty() || self.secrets.iter().any(|(s, _)| *s == secret) {
+            return;
+        }
+        self.secrets.push((secret, format!("env(\"{name}\")")));
+        self.secrets.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
+    }
+
+    /// Replace every remembered secret in what the page showed during `step`.
+    fn scrub(&self, step: &mut TraceStep) {
+        if self.secrets.is_empty() {
+            return;
+        }
+        let clean = |text: &mut String| {
+            for (secret, name) in &self.secrets {
+                if text.contains(secret.as_str()) {
+                    *text = text.replace(secret.as_str(), name);
+                }
+            }
+        };
+        step.console.iter_mut().for_each(|c| clean(&mut c.text));
+        step.page_errors
+            .iter_mut()
+            .for_each(|e| clean(&mut e.message));
+        step.network.iter_mut().for_each(|r| clean(&mut r.url));
+        step.missing.iter_mut().for_each(clean);
+    }
+
+    /// Outline lines of a capture as an agent observation shows them (refs numbered stably
+    /// within the document), at most [`MAX_OUTLINE_LINES`].
+    fn outline_of(&mut self, captured: &StepCapture) -> Vec<String> {
+        let Some(snapshot) = &captured.snapshot else {
+            return Vec::new();
+        };
+        let refs = self.numbering.refs(snapshot);
+        let lines = outline::build(snapshot, &refs);
+        // Secrets are replaced in the whole line, before it is clipped: a clipped secret
+        // would no longer be found.
+        let mut out: Vec<String> = lines
+            .iter()
+            .take(MAX_OUTLINE_LINES)
+            .map(|l| {
+                let mut line = text::line(l);
+                for (secret, name) in &self.secrets {
+                    if line.contains(secret.as_str()) {
+                        line = line.replace(secret.as_str(), name);
+                    }
+                }
+                outline::clip(&line, OUTLINE_LINE_CHARS)
+            })
+            .collect();
+        if lines.len() > MAX_OUTLINE_LINES {
+            out.push(format!(
+                "… {} more lines",
+                lines.len().saturating_sub(MAX_OUTLINE_LINES)
+            ));
+        }
+        out
+    }
+}
+
+/// A step's own facts, before any page capture.
+fn step_of(line: usize, record: &StepResult) -> TraceStep {
+    TraceStep {
+        index: record.index,
+        kind: record.kind.clone(),
+        label: record.label.clone(),
+        path: record.path.clone(),
+        line,
+        resolved: record.detail.as_ref().and_then(resolved),
+        status: record.status,
+        duration_ms: record.duration_ms,
+        failure: record.failure.as_ref().map(|f| TraceFailure {
+            code: f.code.to_string(),
+            message: f.message.clone(),
+        }),
+        screenshot: None,
+        outline: Vec::new(),
+        outline_carried: false,
+        console: Vec::new(),
+        page_errors: Vec::new(),
+        network: Vec::new(),
+        missing: Vec::new(),
+    }
+}
+
+/// One bounded capture; a driver that overruns the bound gets the step listed as missing.
+async fn capture<C: SurfaceContext>(
+    ctx: &mut C,
+    mark: TraceMark,
+    screenshot_width: Option<u32>,
+    page: bool,
+) -> StepCapture {
+    let want = TraceWant {
+        screenshot_width,
+        page,
+    };
+    let deadline = Instant::now() + CAPTURE_BOUND;
+    match tokio::time::timeout(
+        CAPTURE_BOUND + DRIVER_GRACE,
+        ctx.trace_capture(mark, want, deadline),
+    )
+    .await
+    {
+        Ok(captured) => captured,
+        Err(_) => StepCapture {
+            traced: true,
+            missing: vec![format!(
+                "the capture did not finish within {} ms",
+                CAPTURE_BOUND.as_millis()
+            )],
+            ..StepCapture::default()
+        },
+    }
+}
+
+/// The element a step acted on, from its detail.
+fn resolved(detail: &StepDetail) -> Option<String> {
+    match detail {
+        StepDetail::Clicked { element, hit, .. } => Some(format!("{element} (on top: {hit})")),
+        StepDetail::Checked { element, .. }
+        | StepDetail::Typed { element, .. }
+        | StepDetail::Selected { element, .. } => Some(element.clone()),
+        StepDetail::Element { element, hit, .. } => Some(match hit {
+            Some(hit) => format!("{element} (on top: {hit})"),
+            None => element.clone(),
+        }),
+        StepDetail::Pressed { element, .. } => element.clone(),
+        StepDetail::Dragged { source, target, .. } => Some(format!("{source} → {target}")),
+        _ => None,
+    }
+}
+
+/// The viewport point a pointer step pressed, CSS px.
+fn point_of(detail: &StepDetail) -> Option<(f64, f64)> {
+    match detail {
+        StepDetail::Clicked { x, y, .. } | StepDetail::Wheeled { x, y, .. } => Some((*x, *y)),
+        _ => None,
+    }
+}
+
+/// The ACL a trace shows: the whole file when it is short, else the scenario's own lines.
+fn source_of(text: &str, span: a3s_test_lang::span::Span) -> TraceSource {
+    let all: Vec<&str> = text.lines().collect();
+    let (first, last) = if all.len() <= MAX_SOURCE_LINES {
+        (1, all.len())
+    } else {
+        let (start, _) = a3s_test_lang::span::line_col(text, span.start);
+        let (end, _) = a3s_test_lang::span::line_col(text, span.end);
+        (start, end.min(start + MAX_SOURCE_LINES - 1))
+    };
+    TraceSource {
+        first_line: first,
+        lines: all
+            .get(first.saturating_sub(1)..last)
+            .unwrap_or_default()
+            .iter()
+            .map(|l| l.to_string())
+            .collect(),
+    }
+}

@@ -1,0 +1,233 @@
+//! `run --trace`: the real binary, real Chromium, a loopback page that logs, fetches and fails on
+//! purpose (`tests/fixtures/web/trace.html`: its second visit per `key` fails). The trace's
+//! steps, screenshots, console, page errors and requests match what the page did; a scenario that
+//! passed once and then fails names exactly the outline lines and the requests that changed.
+
+use crate::common::workdir;
+use crate::harness::{run_served, FixtureServer};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const SUITE: &str = include_str!("../fixtures/suites/trace.acl");
+
+/// The trace suite with the page's visit counter keyed by `key`.
+fn suite(key: &str) -> String {
+    SUITE.replace("KEY", key)
+}
+
+fn trace_of(work: &Path, result: &Value) -> (PathBuf, Value) {
+    let path = result["scenarios"][0]["trace"]["path"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no trace in the result: {result:#}"));
+    let path = work.join(path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    (path, serde_json::from_str(&text).unwrap())
+}
+
+fn texts<'a>(step: &'a Value, list: &str, field: &str) -> Vec<&'a str> {
+    step[list]
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e[field].as_str()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_failing_scenario_traces_each_step_page_console_and_network() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("trace.acl", &suite("fails-at-once"))]);
+    // The first visit would pass: spend it, so this run fails.
+    let spent = run_served(&server, work.path(), &["trace.acl", "--trace", "off"]);
+    assert_eq!(spent.code, 0, "{}\n{}", spent.stdout, spent.stderr);
+    let done = run_served(
+        &server,
+        work.path(),
+        &["trace.acl", "--json", "--trace", "on"],
+    );
+    assert_eq!(done.code, 1, "{}\n{}", done.stdout, done.stderr);
+    let (path, trace) = trace_of(work.path(), &done.json());
+    assert_eq!(trace["schema"], "a3s.test.trace/1");
+    assert_eq!(trace["scenario"], "trace/buy");
+    let steps = trace["steps"].as_array().unwrap();
+    let kinds: Vec<&str> = steps.iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["navigate", "click", "expect"]);
+    let lines: Vec<u64> = steps.iter().map(|s| s["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [5, 6, 7], "each step's ACL line");
+
+    let (open, click, expect) = (&steps[0], &steps[1], &steps[2]);
+    assert_eq!(texts(open, "console", "text"), ["shop ready"]);
+    let document = &open["network"][0];
+    assert_eq!(document["method"], "GET");
+    assert!(document["url"]
+        .as_str()
+        .unwrap()
+        .ends_with("/trace.html?key=fails-at-once"));
+    assert_eq!(document["status"], 200);
+    assert_eq!(document["resource_type"], "Document");
+    assert!(document["received_bytes"].as_u64().unwrap() > 0);
+
+    assert_eq!(
+        texts(click, "console", "text"),
+        ["buy clicked", "cart failed: 404"]
+    );
+    assert_eq!(texts(click, "console", "level"), ["info", "error"]);
+    let errors = texts(click, "page_errors", "message");
+    assert!(
+        errors.len() == 1 && errors[0].contains("cart exploded"),
+        "{errors:?}"
+    );
+    let requests: Vec<(String, Value)> = click["network"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let url = r["url"].as_str().unwrap();
+            let path = url.split_once("://").unwrap().1;
+            let path = &path[path.find('/').unwrap()..];
+            (
+                format!("{} {path}", r["method"].as_str().unwrap()),
+                r["status"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        requests,
+        [
+            (
+                "GET /counter?key=fails-at-once".to_string(),
+                Value::from(200)
+            ),
+            ("GET /api/sold-out.json".to_string(), Value::from(404)),
+        ]
+    );
+    assert!(
+        click["resolved"].as_str().unwrap().contains("button#buy"),
+        "{click:#}"
+    );
+    let point = click["screenshot"]["point"]
+        .as_array()
+        .expect("the click point");
+    assert!(point[0].as_f64().unwrap() > 0.0 && point[1].as_f64().unwrap() > 0.0);
+    assert!(
+        click["outline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("Out of stock")),
+        "{click:#}"
+    );
+
+    assert_eq!(expect["status"], "failed");
+    assert_eq!(expect["failure"]["code"], "test.assert.text_mismatch");
+    assert!(expect.get("screenshot").is_some());
+
+    // Every screenshot is a JPEG within the scenario's budget, beside the trace.
+    let folder = path.parent().unwrap();
+    let mut total = 0;
+    for step in steps {
+        let shot = &step["screenshot"];
+        let bytes = std::fs::read(folder.join(shot["file"].as_str().unwrap())).unwrap();
+        assert_eq!(&bytes[..3], &[0xFF, 0xD8, 0xFF], "a JPEG");
+        assert_eq!(bytes.len() as u64, shot["bytes"].as_u64().unwrap());
+        assert!(shot["width"].as_u64().unwrap() <= 640);
+        total += bytes.len() as u64;
+    }
+    assert_eq!(trace["screenshot_bytes"].as_u64().unwrap(), total);
+}
+
+#[test]
+fn a_scenario_that_passed_then_fails_names_what_changed_since_it_was_green() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("trace.acl", &suite("green-then-red"))]);
+    let green = run_served(&server, work.path(), &["trace.acl", "--json"]);
+    assert_eq!(green.code, 0, "{}\n{}", green.stdout, green.stderr);
+    assert!(
+        green.json()["scenarios"][0].get("trace").is_none(),
+        "retain-on-failure keeps no trace of a pass"
+    );
+    let record = work.path().join(".a3s-test/last-green/trace/buy.json");
+    let record: Value = serde_json::from_slice(&std::fs::read(record).unwrap()).unwrap();
+    // The passing `expect` did not read the page again: it carries the click's outline.
+    let steps = record["steps"].as_array().unwrap();
+    assert_eq!(steps[2]["outline_carried"], true, "{record:#}");
+    assert_eq!(steps[2]["outline"], steps[1]["outline"]);
+    assert!(steps[1].get("outline_carried").is_none());
+
+    let red = run_served(&server, work.path(), &["trace.acl", "--json"]);
+    assert_eq!(red.code, 1, "{}\n{}", red.stdout, red.stderr);
+    // The summary (on stderr beside `--json`) names the trace and the first differing step.
+    assert!(
+        red.stderr.contains("/trace/buy/trace.json")
+            && red
+                .stderr
+                .contains("differs   from the last green run after step 2 (line 6)"),
+        "{}",
+        red.stderr
+    );
+    let result = red.json();
+    // `retain-on-failure` photographs only the step that failed; every step has its outline.
+    let (_, trace) = trace_of(work.path(), &result);
+    let shots: Vec<bool> = trace["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.get("screenshot").is_some())
+        .collect();
+    assert_eq!(shots, [false, false, true]);
+    assert!(trace["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| !s["outline"].as_array().unwrap().is_empty()));
+    let diff = &result["scenarios"][0]["trace"]["since_last_green"];
+    assert_eq!(diff["first_difference"]["index"], 1, "{diff:#}");
+    assert_eq!(diff["first_difference"]["line"], 6);
+    let click = diff["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["index"] == 1)
+        .unwrap_or_else(|| panic!("{diff:#}"));
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| a.iter().map(|s| s.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        strings(&click["outline_added"]),
+        ["\"Out of stock\""],
+        "{click:#}"
+    );
+    assert_eq!(
+        strings(&click["outline_removed"]),
+        ["\"Added to cart\""],
+        "{click:#}"
+    );
+    let url = |r: &Value| {
+        r["url"]
+            .as_str()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let new: Vec<(String, String)> = click["requests_new"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (url(r), r["outcome"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(new, [("sold-out.json".to_string(), "404".to_string())]);
+    let gone: Vec<String> = click["requests_gone"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(url)
+        .collect();
+    assert_eq!(gone, ["users.json"]);
+    assert!(click.get("requests_changed").is_none(), "{click:#}");
+    let errors = strings(&click["errors_new"]);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert_eq!(errors[0], "console.error: cart failed: 404");
+    assert!(errors[1].starts_with("page error: Error: cart exploded"));
+}

@@ -1,0 +1,236 @@
+//! The Web surface's half of a step trace (`run --trace`, `a3s_test_driver::trace`): the page
+//! after a step — a scaled JPEG of the viewport (a masked PNG when the page shows private
+//! elements), the operable-control snapshot an agent observation is built from — and the
+//! console messages, page errors and requests recorded since the step's mark.
+//!
+//! Requests come from the same `Network.*` events every tab already listens to (a bounded
+//! [`HarRecorder`] started by [`WebContext::start_trace`]), so tracing adds no CDP domain and no
+//! command while a step runs; the capture after it costs a screenshot and a snapshot.
+
+use crate::cdp::COMMAND_BOUND;
+use crate::context::WebContext;
+use crate::har::HarRecorder;
+use a3s_test_driver::privacy;
+use a3s_test_driver::trace::{
+    clip_chars, ImageFormat, StepCapture, TraceConsole, TraceImage, TraceMark, TracePageError,
+    TraceWant, MAX_ENTRY_CHARS, MAX_STEP_ENTRIES,
+};
+use a3s_test_driver::{AgentContext, StepFailure};
+use base64::Engine;
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// Most requests one scenario's trace records.
+const MAX_TRACE_REQUESTS: usize = 2_000;
+
+/// JPEG quality of a trace screenshot: text stays legible at half the bytes of 80.
+const JPEG_QUALITY: u32 = 55;
+
+/// How long the capture waits for page events still in flight (the step's last console line).
+const FLUSH_BOUND: Duration = Duration::from_millis(300);
+
+impl WebContext {
+    /// Start recording requests for a trace (idempotent).
+    pub(crate) fn start_trace(&mut self) -> bool {
+        let mut trace = self.shared.trace.lock().expect("trace lock");
+        if trace.is_none() {
+            *trace = Some(HarRecorder::bounded(MAX_TRACE_REQUESTS));
+        }
+        true
+    }
+
+    /// Where the logs stand now.
+    pub(crate) fn mark_trace(&self) -> TraceMark {
+        TraceMark {
+            console: self.shared.console.lock().expect("console lock").len(),
+            page_errors: self
+                .shared
+                .page_errors
+                .lock()
+                .expect("page errors lock")
+                .len(),
+            requests: self
+                .shared
+                .trace
+                .lock()
+                .expect("trace lock")
+                .as_ref()
+                .map_or(0, HarRecorder::len),
+        }
+    }
+
+    /// The capture after a step.
+    pub(crate) async fn capture_trace(
+        &mut self,
+        since: TraceMark,
+        want: TraceWant,
+        deadline: Instant,
+    ) -> StepCapture {
+        let mut capture = StepCapture {
+            traced: true,
+            ..StepCapture::default()
+        };
+        if let Ok(tab) = self.tab() {
+            let _ = tab
+                .flush_events(deadline.min(Instant::now() + FLUSH_BOUND))
+                .await;
+        }
+        self.logs_since(since, &mut capture);
+        if !want.page {
+            return capture;
+        }
+        let blocked = match (self.cdp.live().dead_reason(), self.tab()) {
+            (Some(reason), _) => Some(format!("the browser is gone ({reason})")),
+            (None, Err(f)) => Some(f.message),
+            (None, Ok(tab)) if tab.dialog().is_some() => {
+                Some("a JavaScript dialog blocks the page".to_string())
+            }
+            (None, Ok(_)) => None,
+        };
+        if let Some(reason) = blocked {
+            capture.missing.push(format!("no page capture: {reason}"));
+            return capture;
+        }
+        // One after the other: both query the page through object groups the other's release
+        // would invalidate (Chromium answered `Could not find object with given id`).
+        let shot = match want.screenshot_width {
+            Some(width) => Some(self.trace_screenshot(width, deadline).await),
+            None => None,
+        };
+        let snapshot = self.snapshot_controls(deadline).await;
+        match shot {
+            Some(Ok(image)) => capture.screenshot = Some(image),
+            Some(Err(f)) => capture
+                .missing
+                .push(format!("no screenshot: {}", f.message)),
+            None => {}
+        }
+        match snapshot {
+            Ok(s) => capture.snapshot = Some(s),
+            Err(f) => capture.missing.push(format!("no outline: {}", f.message)),
+        }
+        capture
+    }
+
+    /// Console messages, page errors and requests after `since` (a log cleared by a step
+    /// starts over at 0).
+    fn logs_since(&self, since: TraceMark, capture: &mut StepCapture) {
+        let from = |mark: usize, len: usize| if mark > len { 0 } else { mark };
+        let console = self.shared.console.lock().expect("console lock");
+        let later = &console[from(since.console, console.len())..];
+        capture.dropped += later.len().saturating_sub(MAX_STEP_ENTRIES);
+        capture.console = later
+            .iter()
+            .take(MAX_STEP_ENTRIES)
+            .map(|m| TraceConsole {
+                level: text_of(m, "type"),
+                text: clip_chars(&text_of(m, "text"), MAX_ENTRY_CHARS),
+            })
+            .collect();
+        drop(console);
+        let errors = self.shared.page_errors.lock().expect("page errors lock");
+        let later = &errors[from(since.page_errors, errors.len())..];
+        capture.dropped += later.len().saturating_sub(MAX_STEP_ENTRIES);
+        capture.page_errors = later
+            .iter()
+            .take(MAX_STEP_ENTRIES)
+            .map(|e| TracePageError {
+                message: clip_chars(&text_of(e, "message"), MAX_ENTRY_CHARS),
+            })
+            .collect();
+        drop(errors);
+        if let Some(trace) = self.shared.trace.lock().expect("trace lock").as_ref() {
+            let (requests, more) = trace.trace_requests(since.requests, MAX_STEP_ENTRIES);
+            capture.network = requests;
+            capture.dropped += more;
+            if trace.dropped() > 0 {
+                capture.missing.push(format!(
+                    "requests past the scenario's first {MAX_TRACE_REQUESTS} are not recorded"
+                ));
+            }
+        }
+    }
+
+    /// The viewport scaled to at most `width` px wide: JPEG, or a PNG with every private element
+    /// painted over (`a3s_test_driver::privacy`) — a screenshot that cannot be masked is not
+    /// returned.
+    async fn trace_screenshot(
+        &self,
+        width: u32,
+        deadline: Instant,
+    ) -> Result<TraceImage, StepFailure> {
+        let tab = self.tab()?;
+        let metrics = tab
+            .session
+            .call("Page.getLayoutMetrics", json!({}), COMMAND_BOUND, deadline)
+            .await?;
+        let view = metrics.get("cssVisualViewport").unwrap_or(&Value::Null);
+        let num = |k: &str| view.get(k).and_then(Value::as_f64);
+        let (vw, vh) = (
+            num("clientWidth")
+                .unwrap_or(self.viewport.0 as f64)
+                .max(1.0),
+            num("clientHeight")
+                .unwrap_or(self.viewport.1 as f64)
+                .max(1.0),
+        );
+        let scale = (width as f64 / vw).min(1.0);
+        let private = self.private_nodes(deadline).await?;
+        let format = if private.rects.is_empty() {
+            ImageFormat::Jpeg
+        } else {
+            ImageFormat::Png
+        };
+        let mut params = json!({
+            "format": format.extension(),
+            "clip": {
+                "x": num("pageX").unwrap_or(0.0),
+                "y": num("pageY").unwrap_or(0.0),
+                "width": vw,
+                "height": vh,
+                "scale": scale,
+            },
+        });
+        if format == ImageFormat::Jpeg {
+            params["quality"] = json!(JPEG_QUALITY);
+            // Chromium's faster encoder: a trace screenshot is evidence, not a golden image.
+            params["optimizeForSpeed"] = json!(true);
+        }
+        let reply = tab
+            .session
+            .call("Page.captureScreenshot", params, COMMAND_BOUND, deadline)
+            .await?;
+        let data = reply.get("data").and_then(Value::as_str).unwrap_or("");
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|e| {
+                StepFailure::new(
+                    a3s_test_driver::FailureCode::Protocol,
+                    format!("the screenshot was not valid base64: {e}"),
+                )
+            })?;
+        let bytes = if private.rects.is_empty() {
+            bytes
+        } else {
+            privacy::mask_png(&bytes, &private.rects, private.scale * scale).map_err(|e| {
+                StepFailure::new(a3s_test_driver::FailureCode::Protocol, e.to_string())
+            })?
+        };
+        let pixels = private.scale.max(1.0) * scale;
+        Ok(TraceImage {
+            format,
+            bytes,
+            width: (vw * pixels).round() as u32,
+            height: (vh * pixels).round() as u32,
+            scale: pixels,
+        })
+    }
+}
+
+fn text_of(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
