@@ -45,7 +45,9 @@ module.exports = grammar({
 
     object: ($) => seq('{', optional(commaSep1($.entry)), '}'),
 
-    entry: ($) => seq(field('name', $.identifier), '=', field('value', $._value)),
+    // A key is a name or, for names that are not identifiers (HTTP header names), a string.
+    entry: ($) =>
+      seq(field('name', choice($.identifier, $.string)), '=', field('value', $._value)),
 
     call: ($) =>
       seq(
@@ -70,6 +72,8 @@ module.exports = grammar({
     string: (_) =>
       token(
         choice(
+          // A block string: up to the next `"""`, newlines included, no escapes.
+          /"""([^"]|"[^"]|""[^"])*"""/,
           seq(
             '"',
             repeat(choice(/[^"\\\r\n]/, /\\["'\\nrt]/, /\\u\{[0-9A-Fa-f]{1,6}\}/)),

@@ -386,21 +386,21 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(26);
+      if (eof) ADVANCE(30);
       ADVANCE_MAP(
         '"', 1,
-        '#', 40,
-        '\'', 2,
-        '(', 33,
-        ')', 34,
-        ',', 31,
-        '-', 21,
-        '/', 3,
-        '=', 29,
-        '[', 30,
-        ']', 32,
-        '{', 27,
-        '}', 28,
+        '#', 45,
+        '\'', 6,
+        '(', 37,
+        ')', 38,
+        ',', 35,
+        '-', 25,
+        '/', 7,
+        '=', 33,
+        '[', 34,
+        ']', 36,
+        '{', 31,
+        '}', 32,
       );
       if (lookahead == '\t' ||
           lookahead == '\n' ||
@@ -408,50 +408,60 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == '\r' ||
           lookahead == ' ' ||
           lookahead == 0xfeff) SKIP(0);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(36);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(40);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(35);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(39);
       END_STATE();
     case 1:
-      if (lookahead == '"') ADVANCE(38);
-      if (lookahead == '\\') ADVANCE(5);
+      if (lookahead == '"') ADVANCE(43);
+      if (lookahead == '\\') ADVANCE(9);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(1);
+          lookahead != '\r') ADVANCE(2);
       END_STATE();
     case 2:
-      if (lookahead == '\'') ADVANCE(38);
-      if (lookahead == '\\') ADVANCE(6);
+      if (lookahead == '"') ADVANCE(42);
+      if (lookahead == '\\') ADVANCE(9);
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '\r') ADVANCE(2);
       END_STATE();
     case 3:
-      if (lookahead == '/') ADVANCE(40);
-      if (lookahead == '\\') ADVANCE(25);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(4);
+      if (lookahead == '"') ADVANCE(42);
+      if (lookahead != 0) ADVANCE(5);
       END_STATE();
     case 4:
-      if (lookahead == '/') ADVANCE(39);
-      if (lookahead == '\\') ADVANCE(25);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(4);
+      if (lookahead == '"') ADVANCE(3);
+      if (lookahead != 0) ADVANCE(5);
       END_STATE();
     case 5:
-      if (lookahead == 'u') ADVANCE(7);
-      if (lookahead == '"' ||
-          lookahead == '\'' ||
-          lookahead == '\\' ||
-          lookahead == 'n' ||
-          lookahead == 'r' ||
-          lookahead == 't') ADVANCE(1);
+      if (lookahead == '"') ADVANCE(4);
+      if (lookahead != 0) ADVANCE(5);
       END_STATE();
     case 6:
-      if (lookahead == 'u') ADVANCE(8);
+      if (lookahead == '\'') ADVANCE(42);
+      if (lookahead == '\\') ADVANCE(10);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(6);
+      END_STATE();
+    case 7:
+      if (lookahead == '/') ADVANCE(45);
+      if (lookahead == '\\') ADVANCE(29);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(8);
+      END_STATE();
+    case 8:
+      if (lookahead == '/') ADVANCE(44);
+      if (lookahead == '\\') ADVANCE(29);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(8);
+      END_STATE();
+    case 9:
+      if (lookahead == 'u') ADVANCE(11);
       if (lookahead == '"' ||
           lookahead == '\'' ||
           lookahead == '\\' ||
@@ -459,71 +469,56 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'r' ||
           lookahead == 't') ADVANCE(2);
       END_STATE();
-    case 7:
-      if (lookahead == '{') ADVANCE(23);
-      END_STATE();
-    case 8:
-      if (lookahead == '{') ADVANCE(24);
-      END_STATE();
-    case 9:
-      if (lookahead == '}') ADVANCE(1);
-      END_STATE();
     case 10:
-      if (lookahead == '}') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'F') ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(9);
+      if (lookahead == 'u') ADVANCE(12);
+      if (lookahead == '"' ||
+          lookahead == '\'' ||
+          lookahead == '\\' ||
+          lookahead == 'n' ||
+          lookahead == 'r' ||
+          lookahead == 't') ADVANCE(6);
       END_STATE();
     case 11:
-      if (lookahead == '}') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'F') ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(10);
+      if (lookahead == '{') ADVANCE(27);
       END_STATE();
     case 12:
-      if (lookahead == '}') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'F') ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(11);
+      if (lookahead == '{') ADVANCE(28);
       END_STATE();
     case 13:
-      if (lookahead == '}') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'F') ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(12);
+      if (lookahead == '}') ADVANCE(6);
       END_STATE();
     case 14:
-      if (lookahead == '}') ADVANCE(1);
+      if (lookahead == '}') ADVANCE(6);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'F') ||
           ('a' <= lookahead && lookahead <= 'f')) ADVANCE(13);
       END_STATE();
     case 15:
-      if (lookahead == '}') ADVANCE(2);
+      if (lookahead == '}') ADVANCE(6);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'F') ||
+          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(14);
       END_STATE();
     case 16:
-      if (lookahead == '}') ADVANCE(2);
+      if (lookahead == '}') ADVANCE(6);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'F') ||
           ('a' <= lookahead && lookahead <= 'f')) ADVANCE(15);
       END_STATE();
     case 17:
-      if (lookahead == '}') ADVANCE(2);
+      if (lookahead == '}') ADVANCE(6);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'F') ||
           ('a' <= lookahead && lookahead <= 'f')) ADVANCE(16);
       END_STATE();
     case 18:
-      if (lookahead == '}') ADVANCE(2);
+      if (lookahead == '}') ADVANCE(6);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'F') ||
           ('a' <= lookahead && lookahead <= 'f')) ADVANCE(17);
       END_STATE();
     case 19:
       if (lookahead == '}') ADVANCE(2);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'F') ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(18);
       END_STATE();
     case 20:
       if (lookahead == '}') ADVANCE(2);
@@ -532,82 +527,110 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'f')) ADVANCE(19);
       END_STATE();
     case 21:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(36);
-      END_STATE();
-    case 22:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(37);
-      END_STATE();
-    case 23:
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'F') ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(14);
-      END_STATE();
-    case 24:
+      if (lookahead == '}') ADVANCE(2);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'F') ||
           ('a' <= lookahead && lookahead <= 'f')) ADVANCE(20);
       END_STATE();
+    case 22:
+      if (lookahead == '}') ADVANCE(2);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'F') ||
+          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(21);
+      END_STATE();
+    case 23:
+      if (lookahead == '}') ADVANCE(2);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'F') ||
+          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(22);
+      END_STATE();
+    case 24:
+      if (lookahead == '}') ADVANCE(2);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'F') ||
+          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(23);
+      END_STATE();
     case 25:
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(4);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(40);
       END_STATE();
     case 26:
-      ACCEPT_TOKEN(ts_builtin_sym_end);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(41);
       END_STATE();
     case 27:
-      ACCEPT_TOKEN(anon_sym_LBRACE);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'F') ||
+          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(24);
       END_STATE();
     case 28:
-      ACCEPT_TOKEN(anon_sym_RBRACE);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'F') ||
+          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(18);
       END_STATE();
     case 29:
-      ACCEPT_TOKEN(anon_sym_EQ);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(8);
       END_STATE();
     case 30:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
+      ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
     case 31:
-      ACCEPT_TOKEN(anon_sym_COMMA);
+      ACCEPT_TOKEN(anon_sym_LBRACE);
       END_STATE();
     case 32:
-      ACCEPT_TOKEN(anon_sym_RBRACK);
+      ACCEPT_TOKEN(anon_sym_RBRACE);
       END_STATE();
     case 33:
-      ACCEPT_TOKEN(anon_sym_LPAREN);
+      ACCEPT_TOKEN(anon_sym_EQ);
       END_STATE();
     case 34:
-      ACCEPT_TOKEN(anon_sym_RPAREN);
+      ACCEPT_TOKEN(anon_sym_LBRACK);
       END_STATE();
     case 35:
+      ACCEPT_TOKEN(anon_sym_COMMA);
+      END_STATE();
+    case 36:
+      ACCEPT_TOKEN(anon_sym_RBRACK);
+      END_STATE();
+    case 37:
+      ACCEPT_TOKEN(anon_sym_LPAREN);
+      END_STATE();
+    case 38:
+      ACCEPT_TOKEN(anon_sym_RPAREN);
+      END_STATE();
+    case 39:
       ACCEPT_TOKEN(sym_identifier);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(35);
-      END_STATE();
-    case 36:
-      ACCEPT_TOKEN(sym_integer);
-      if (lookahead == '.') ADVANCE(22);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(36);
-      END_STATE();
-    case 37:
-      ACCEPT_TOKEN(sym_decimal);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(37);
-      END_STATE();
-    case 38:
-      ACCEPT_TOKEN(sym_string);
-      END_STATE();
-    case 39:
-      ACCEPT_TOKEN(sym_regex);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(39);
       END_STATE();
     case 40:
+      ACCEPT_TOKEN(sym_integer);
+      if (lookahead == '.') ADVANCE(26);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(40);
+      END_STATE();
+    case 41:
+      ACCEPT_TOKEN(sym_decimal);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(41);
+      END_STATE();
+    case 42:
+      ACCEPT_TOKEN(sym_string);
+      END_STATE();
+    case 43:
+      ACCEPT_TOKEN(sym_string);
+      if (lookahead == '"') ADVANCE(5);
+      END_STATE();
+    case 44:
+      ACCEPT_TOKEN(sym_regex);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(44);
+      END_STATE();
+    case 45:
       ACCEPT_TOKEN(sym_comment);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(40);
+          lookahead != '\r') ADVANCE(45);
       END_STATE();
     default:
       return false;
@@ -759,20 +782,20 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym_comment] = ACTIONS(3),
   },
   [STATE(1)] = {
-    [sym_document] = STATE(60),
-    [sym_block] = STATE(29),
-    [aux_sym_document_repeat1] = STATE(29),
+    [sym_document] = STATE(58),
+    [sym_block] = STATE(30),
+    [aux_sym_document_repeat1] = STATE(30),
     [ts_builtin_sym_end] = ACTIONS(5),
     [sym_identifier] = ACTIONS(7),
     [sym_comment] = ACTIONS(3),
   },
   [STATE(2)] = {
-    [sym__value] = STATE(56),
-    [sym_list] = STATE(56),
-    [sym_object] = STATE(56),
-    [sym_call] = STATE(56),
-    [sym_named_argument] = STATE(56),
-    [sym_boolean] = STATE(56),
+    [sym__value] = STATE(55),
+    [sym_list] = STATE(55),
+    [sym_object] = STATE(55),
+    [sym_call] = STATE(55),
+    [sym_named_argument] = STATE(55),
+    [sym_boolean] = STATE(55),
     [sym_identifier] = ACTIONS(9),
     [anon_sym_LBRACE] = ACTIONS(11),
     [anon_sym_LBRACK] = ACTIONS(13),
@@ -807,12 +830,12 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym_comment] = ACTIONS(3),
   },
   [STATE(4)] = {
-    [sym__value] = STATE(56),
-    [sym_list] = STATE(56),
-    [sym_object] = STATE(56),
-    [sym_call] = STATE(56),
-    [sym_named_argument] = STATE(56),
-    [sym_boolean] = STATE(56),
+    [sym__value] = STATE(55),
+    [sym_list] = STATE(55),
+    [sym_object] = STATE(55),
+    [sym_call] = STATE(55),
+    [sym_named_argument] = STATE(55),
+    [sym_boolean] = STATE(55),
     [sym_identifier] = ACTIONS(9),
     [anon_sym_LBRACE] = ACTIONS(11),
     [anon_sym_LBRACK] = ACTIONS(13),
@@ -850,7 +873,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_decimal,
       sym_string,
       sym_regex,
-    STATE(49), 5,
+    STATE(54), 5,
       sym__value,
       sym_list,
       sym_object,
@@ -877,7 +900,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_decimal,
       sym_string,
       sym_regex,
-    STATE(37), 5,
+    STATE(38), 5,
       sym__value,
       sym_list,
       sym_object,
@@ -904,7 +927,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_decimal,
       sym_string,
       sym_regex,
-    STATE(49), 5,
+    STATE(54), 5,
       sym__value,
       sym_list,
       sym_object,
@@ -929,7 +952,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_decimal,
       sym_string,
       sym_regex,
-    STATE(56), 6,
+    STATE(55), 6,
       sym__value,
       sym_list,
       sym_object,
@@ -955,7 +978,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_decimal,
       sym_string,
       sym_regex,
-    STATE(57), 5,
+    STATE(52), 5,
       sym__value,
       sym_list,
       sym_object,
@@ -980,7 +1003,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_decimal,
       sym_string,
       sym_regex,
-    STATE(49), 5,
+    STATE(54), 5,
       sym__value,
       sym_list,
       sym_object,
@@ -1005,7 +1028,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_decimal,
       sym_string,
       sym_regex,
-    STATE(55), 5,
+    STATE(57), 5,
       sym__value,
       sym_list,
       sym_object,
@@ -1074,35 +1097,35 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
       anon_sym_RPAREN,
       sym_identifier,
-  [322] = 2,
+  [322] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(70), 5,
-      anon_sym_RBRACE,
-      anon_sym_COMMA,
-      anon_sym_RBRACK,
-      anon_sym_RPAREN,
+    ACTIONS(70), 1,
       sym_identifier,
-  [333] = 2,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(72), 5,
+    ACTIONS(72), 1,
       anon_sym_RBRACE,
-      anon_sym_COMMA,
-      anon_sym_RBRACK,
-      anon_sym_RPAREN,
-      sym_identifier,
-  [344] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(74), 1,
-      sym_identifier,
-    ACTIONS(76), 1,
-      anon_sym_RBRACE,
-    STATE(27), 3,
+    STATE(25), 3,
       sym_block,
       sym_attribute,
       aux_sym_body_repeat1,
+  [337] = 2,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(74), 5,
+      anon_sym_RBRACE,
+      anon_sym_COMMA,
+      anon_sym_RBRACK,
+      anon_sym_RPAREN,
+      sym_identifier,
+  [348] = 2,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(76), 5,
+      anon_sym_RBRACE,
+      anon_sym_COMMA,
+      anon_sym_RBRACK,
+      anon_sym_RPAREN,
+      sym_identifier,
   [359] = 2,
     ACTIONS(3), 1,
       sym_comment,
@@ -1148,16 +1171,18 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
       anon_sym_RPAREN,
       sym_identifier,
-  [414] = 2,
+  [414] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(88), 5,
-      anon_sym_RBRACE,
-      anon_sym_COMMA,
-      anon_sym_RBRACK,
-      anon_sym_RPAREN,
+    ACTIONS(70), 1,
       sym_identifier,
-  [425] = 2,
+    ACTIONS(88), 1,
+      anon_sym_RBRACE,
+    STATE(14), 3,
+      sym_block,
+      sym_attribute,
+      aux_sym_body_repeat1,
+  [429] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(90), 5,
@@ -1166,17 +1191,15 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACK,
       anon_sym_RPAREN,
       sym_identifier,
-  [436] = 4,
+  [440] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(74), 1,
-      sym_identifier,
-    ACTIONS(92), 1,
+    ACTIONS(92), 5,
       anon_sym_RBRACE,
-    STATE(14), 3,
-      sym_block,
-      sym_attribute,
-      aux_sym_body_repeat1,
+      anon_sym_COMMA,
+      anon_sym_RBRACK,
+      anon_sym_RPAREN,
+      sym_identifier,
   [451] = 2,
     ACTIONS(3), 1,
       sym_comment,
@@ -1189,251 +1212,255 @@ static const uint16_t ts_small_parse_table[] = {
   [462] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(7), 1,
+    ACTIONS(98), 1,
+      anon_sym_RBRACE,
+    STATE(45), 1,
+      sym_entry,
+    ACTIONS(96), 2,
       sym_identifier,
-    ACTIONS(96), 1,
-      ts_builtin_sym_end,
-    STATE(31), 2,
-      sym_block,
-      aux_sym_document_repeat1,
-  [476] = 5,
+      sym_string,
+  [476] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(98), 1,
-      anon_sym_LBRACE,
+    ACTIONS(7), 1,
+      sym_identifier,
     ACTIONS(100), 1,
-      anon_sym_EQ,
+      ts_builtin_sym_end,
+    STATE(32), 2,
+      sym_block,
+      aux_sym_document_repeat1,
+  [490] = 4,
+    ACTIONS(3), 1,
+      sym_comment,
     ACTIONS(102), 1,
+      anon_sym_RBRACE,
+    STATE(50), 1,
+      sym_entry,
+    ACTIONS(96), 2,
+      sym_identifier,
       sym_string,
-    STATE(46), 1,
-      sym_body,
-  [492] = 4,
+  [504] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(104), 1,
       ts_builtin_sym_end,
     ACTIONS(106), 1,
       sym_identifier,
-    STATE(31), 2,
+    STATE(32), 2,
       sym_block,
       aux_sym_document_repeat1,
-  [506] = 4,
+  [518] = 4,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(109), 1,
+      anon_sym_RBRACE,
+    STATE(50), 1,
+      sym_entry,
+    ACTIONS(96), 2,
+      sym_identifier,
+      sym_string,
+  [532] = 5,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(111), 1,
+      anon_sym_LBRACE,
+    ACTIONS(113), 1,
+      anon_sym_EQ,
+    ACTIONS(115), 1,
+      sym_string,
+    STATE(43), 1,
+      sym_body,
+  [548] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(15), 1,
       anon_sym_RPAREN,
-    ACTIONS(109), 1,
+    ACTIONS(117), 1,
       anon_sym_COMMA,
-    STATE(42), 1,
+    STATE(49), 1,
       aux_sym_call_repeat1,
-  [519] = 4,
+  [561] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(33), 1,
-      anon_sym_RBRACK,
-    ACTIONS(111), 1,
+    ACTIONS(119), 1,
       anon_sym_COMMA,
-    STATE(39), 1,
-      aux_sym_list_repeat1,
-  [532] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(113), 1,
-      anon_sym_RBRACE,
-    ACTIONS(115), 1,
-      anon_sym_COMMA,
-    STATE(34), 1,
-      aux_sym_object_repeat1,
-  [545] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(118), 1,
-      sym_identifier,
-    ACTIONS(120), 1,
-      anon_sym_RBRACE,
-    STATE(38), 1,
-      sym_entry,
-  [558] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(122), 1,
-      anon_sym_COMMA,
-    ACTIONS(124), 1,
+    ACTIONS(121), 1,
       anon_sym_RPAREN,
-    STATE(32), 1,
+    STATE(35), 1,
       aux_sym_call_repeat1,
-  [571] = 4,
+  [574] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(126), 1,
-      anon_sym_COMMA,
-    ACTIONS(128), 1,
-      anon_sym_RBRACK,
-    STATE(33), 1,
-      aux_sym_list_repeat1,
-  [584] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(130), 1,
+    ACTIONS(123), 1,
       anon_sym_RBRACE,
+    ACTIONS(125), 1,
+      anon_sym_COMMA,
+    STATE(37), 1,
+      aux_sym_object_repeat1,
+  [587] = 4,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(128), 1,
+      anon_sym_COMMA,
+    ACTIONS(130), 1,
+      anon_sym_RBRACK,
+    STATE(46), 1,
+      aux_sym_list_repeat1,
+  [600] = 4,
+    ACTIONS(3), 1,
+      sym_comment,
     ACTIONS(132), 1,
       anon_sym_COMMA,
-    STATE(45), 1,
-      aux_sym_object_repeat1,
-  [597] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(134), 1,
-      anon_sym_COMMA,
-    ACTIONS(137), 1,
+    ACTIONS(135), 1,
       anon_sym_RBRACK,
     STATE(39), 1,
       aux_sym_list_repeat1,
-  [610] = 4,
+  [613] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(118), 1,
-      sym_identifier,
-    ACTIONS(139), 1,
+    ACTIONS(137), 3,
+      ts_builtin_sym_end,
       anon_sym_RBRACE,
-    STATE(52), 1,
-      sym_entry,
-  [623] = 2,
+      sym_identifier,
+  [622] = 4,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(102), 1,
+      anon_sym_RBRACE,
+    ACTIONS(139), 1,
+      anon_sym_COMMA,
+    STATE(37), 1,
+      aux_sym_object_repeat1,
+  [635] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(141), 3,
       ts_builtin_sym_end,
       anon_sym_RBRACE,
       sym_identifier,
-  [632] = 4,
+  [644] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(143), 1,
-      anon_sym_COMMA,
-    ACTIONS(146), 1,
-      anon_sym_RPAREN,
-    STATE(42), 1,
-      aux_sym_call_repeat1,
-  [645] = 2,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(148), 3,
+    ACTIONS(143), 3,
       ts_builtin_sym_end,
       anon_sym_RBRACE,
       sym_identifier,
-  [654] = 2,
+  [653] = 3,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(150), 3,
-      ts_builtin_sym_end,
-      anon_sym_RBRACE,
-      sym_identifier,
-  [663] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(152), 1,
-      anon_sym_RBRACE,
-    ACTIONS(154), 1,
-      anon_sym_COMMA,
-    STATE(34), 1,
-      aux_sym_object_repeat1,
-  [676] = 2,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(156), 3,
-      ts_builtin_sym_end,
-      anon_sym_RBRACE,
-      sym_identifier,
-  [685] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(118), 1,
-      sym_identifier,
-    ACTIONS(152), 1,
-      anon_sym_RBRACE,
-    STATE(52), 1,
+    STATE(50), 1,
       sym_entry,
-  [698] = 4,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(98), 1,
-      anon_sym_LBRACE,
-    ACTIONS(102), 1,
+    ACTIONS(96), 2,
+      sym_identifier,
       sym_string,
-    STATE(46), 1,
-      sym_body,
-  [711] = 2,
+  [664] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(137), 2,
+    ACTIONS(145), 1,
+      anon_sym_RBRACE,
+    ACTIONS(147), 1,
       anon_sym_COMMA,
+    STATE(41), 1,
+      aux_sym_object_repeat1,
+  [677] = 4,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(33), 1,
       anon_sym_RBRACK,
-  [719] = 3,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(158), 1,
-      anon_sym_EQ,
-    ACTIONS(160), 1,
-      anon_sym_LPAREN,
-  [729] = 2,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(162), 2,
-      anon_sym_RBRACE,
+    ACTIONS(149), 1,
       anon_sym_COMMA,
-  [737] = 2,
+    STATE(39), 1,
+      aux_sym_list_repeat1,
+  [690] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(113), 2,
-      anon_sym_RBRACE,
-      anon_sym_COMMA,
-  [745] = 3,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(118), 1,
-      sym_identifier,
-    STATE(52), 1,
-      sym_entry,
-  [755] = 3,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(98), 1,
+    ACTIONS(111), 1,
       anon_sym_LBRACE,
+    ACTIONS(115), 1,
+      sym_string,
     STATE(43), 1,
       sym_body,
-  [765] = 2,
+  [703] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(164), 2,
-      anon_sym_COMMA,
-      anon_sym_RPAREN,
-  [773] = 2,
+    ACTIONS(151), 3,
+      ts_builtin_sym_end,
+      anon_sym_RBRACE,
+      sym_identifier,
+  [712] = 4,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(146), 2,
+    ACTIONS(153), 1,
+      anon_sym_COMMA,
+    ACTIONS(156), 1,
+      anon_sym_RPAREN,
+    STATE(49), 1,
+      aux_sym_call_repeat1,
+  [725] = 2,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(123), 2,
+      anon_sym_RBRACE,
+      anon_sym_COMMA,
+  [733] = 2,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(158), 2,
+      anon_sym_RBRACE,
+      anon_sym_COMMA,
+  [741] = 2,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(160), 2,
+      anon_sym_RBRACE,
+      sym_identifier,
+  [749] = 3,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(111), 1,
+      anon_sym_LBRACE,
+    STATE(48), 1,
+      sym_body,
+  [759] = 2,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(135), 2,
+      anon_sym_COMMA,
+      anon_sym_RBRACK,
+  [767] = 2,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(156), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [781] = 2,
+  [775] = 3,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(162), 1,
+      anon_sym_EQ,
+    ACTIONS(164), 1,
+      anon_sym_LPAREN,
+  [785] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(166), 2,
-      anon_sym_RBRACE,
-      sym_identifier,
-  [789] = 2,
+      anon_sym_COMMA,
+      anon_sym_RPAREN,
+  [793] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(168), 1,
-      anon_sym_EQ,
-  [796] = 2,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(160), 1,
-      anon_sym_LPAREN,
-  [803] = 2,
+      ts_builtin_sym_end,
+  [800] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(170), 1,
-      ts_builtin_sym_end,
+      anon_sym_EQ,
+  [807] = 2,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(164), 1,
+      anon_sym_LPAREN,
 };
 
 static const uint32_t ts_small_parse_table_map[] = {
@@ -1450,49 +1477,49 @@ static const uint32_t ts_small_parse_table_map[] = {
   [SMALL_STATE(15)] = 300,
   [SMALL_STATE(16)] = 311,
   [SMALL_STATE(17)] = 322,
-  [SMALL_STATE(18)] = 333,
-  [SMALL_STATE(19)] = 344,
+  [SMALL_STATE(18)] = 337,
+  [SMALL_STATE(19)] = 348,
   [SMALL_STATE(20)] = 359,
   [SMALL_STATE(21)] = 370,
   [SMALL_STATE(22)] = 381,
   [SMALL_STATE(23)] = 392,
   [SMALL_STATE(24)] = 403,
   [SMALL_STATE(25)] = 414,
-  [SMALL_STATE(26)] = 425,
-  [SMALL_STATE(27)] = 436,
+  [SMALL_STATE(26)] = 429,
+  [SMALL_STATE(27)] = 440,
   [SMALL_STATE(28)] = 451,
   [SMALL_STATE(29)] = 462,
   [SMALL_STATE(30)] = 476,
-  [SMALL_STATE(31)] = 492,
-  [SMALL_STATE(32)] = 506,
-  [SMALL_STATE(33)] = 519,
+  [SMALL_STATE(31)] = 490,
+  [SMALL_STATE(32)] = 504,
+  [SMALL_STATE(33)] = 518,
   [SMALL_STATE(34)] = 532,
-  [SMALL_STATE(35)] = 545,
-  [SMALL_STATE(36)] = 558,
-  [SMALL_STATE(37)] = 571,
-  [SMALL_STATE(38)] = 584,
-  [SMALL_STATE(39)] = 597,
-  [SMALL_STATE(40)] = 610,
-  [SMALL_STATE(41)] = 623,
-  [SMALL_STATE(42)] = 632,
-  [SMALL_STATE(43)] = 645,
-  [SMALL_STATE(44)] = 654,
-  [SMALL_STATE(45)] = 663,
-  [SMALL_STATE(46)] = 676,
-  [SMALL_STATE(47)] = 685,
-  [SMALL_STATE(48)] = 698,
-  [SMALL_STATE(49)] = 711,
-  [SMALL_STATE(50)] = 719,
-  [SMALL_STATE(51)] = 729,
-  [SMALL_STATE(52)] = 737,
-  [SMALL_STATE(53)] = 745,
-  [SMALL_STATE(54)] = 755,
-  [SMALL_STATE(55)] = 765,
-  [SMALL_STATE(56)] = 773,
-  [SMALL_STATE(57)] = 781,
-  [SMALL_STATE(58)] = 789,
-  [SMALL_STATE(59)] = 796,
-  [SMALL_STATE(60)] = 803,
+  [SMALL_STATE(35)] = 548,
+  [SMALL_STATE(36)] = 561,
+  [SMALL_STATE(37)] = 574,
+  [SMALL_STATE(38)] = 587,
+  [SMALL_STATE(39)] = 600,
+  [SMALL_STATE(40)] = 613,
+  [SMALL_STATE(41)] = 622,
+  [SMALL_STATE(42)] = 635,
+  [SMALL_STATE(43)] = 644,
+  [SMALL_STATE(44)] = 653,
+  [SMALL_STATE(45)] = 664,
+  [SMALL_STATE(46)] = 677,
+  [SMALL_STATE(47)] = 690,
+  [SMALL_STATE(48)] = 703,
+  [SMALL_STATE(49)] = 712,
+  [SMALL_STATE(50)] = 725,
+  [SMALL_STATE(51)] = 733,
+  [SMALL_STATE(52)] = 741,
+  [SMALL_STATE(53)] = 749,
+  [SMALL_STATE(54)] = 759,
+  [SMALL_STATE(55)] = 767,
+  [SMALL_STATE(56)] = 775,
+  [SMALL_STATE(57)] = 785,
+  [SMALL_STATE(58)] = 793,
+  [SMALL_STATE(59)] = 800,
+  [SMALL_STATE(60)] = 807,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {
@@ -1500,86 +1527,86 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [1] = {.entry = {.count = 1, .reusable = false}}, RECOVER(),
   [3] = {.entry = {.count = 1, .reusable = true}}, SHIFT_EXTRA(),
   [5] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 0, 0, 0),
-  [7] = {.entry = {.count = 1, .reusable = true}}, SHIFT(48),
-  [9] = {.entry = {.count = 1, .reusable = false}}, SHIFT(50),
-  [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(35),
+  [7] = {.entry = {.count = 1, .reusable = true}}, SHIFT(47),
+  [9] = {.entry = {.count = 1, .reusable = false}}, SHIFT(56),
+  [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(29),
   [13] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
-  [15] = {.entry = {.count = 1, .reusable = true}}, SHIFT(23),
-  [17] = {.entry = {.count = 1, .reusable = false}}, SHIFT(15),
-  [19] = {.entry = {.count = 1, .reusable = false}}, SHIFT(56),
-  [21] = {.entry = {.count = 1, .reusable = true}}, SHIFT(56),
-  [23] = {.entry = {.count = 1, .reusable = true}}, SHIFT(21),
+  [15] = {.entry = {.count = 1, .reusable = true}}, SHIFT(27),
+  [17] = {.entry = {.count = 1, .reusable = false}}, SHIFT(16),
+  [19] = {.entry = {.count = 1, .reusable = false}}, SHIFT(55),
+  [21] = {.entry = {.count = 1, .reusable = true}}, SHIFT(55),
+  [23] = {.entry = {.count = 1, .reusable = true}}, SHIFT(20),
   [25] = {.entry = {.count = 1, .reusable = false}}, SHIFT(36),
   [27] = {.entry = {.count = 1, .reusable = true}}, SHIFT(36),
   [29] = {.entry = {.count = 1, .reusable = true}}, SHIFT(28),
-  [31] = {.entry = {.count = 1, .reusable = false}}, SHIFT(59),
-  [33] = {.entry = {.count = 1, .reusable = true}}, SHIFT(22),
-  [35] = {.entry = {.count = 1, .reusable = false}}, SHIFT(49),
-  [37] = {.entry = {.count = 1, .reusable = true}}, SHIFT(49),
-  [39] = {.entry = {.count = 1, .reusable = true}}, SHIFT(17),
-  [41] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
-  [43] = {.entry = {.count = 1, .reusable = true}}, SHIFT(37),
-  [45] = {.entry = {.count = 1, .reusable = true}}, SHIFT(24),
-  [47] = {.entry = {.count = 1, .reusable = false}}, SHIFT(57),
-  [49] = {.entry = {.count = 1, .reusable = true}}, SHIFT(57),
-  [51] = {.entry = {.count = 1, .reusable = false}}, SHIFT(55),
-  [53] = {.entry = {.count = 1, .reusable = true}}, SHIFT(55),
+  [31] = {.entry = {.count = 1, .reusable = false}}, SHIFT(60),
+  [33] = {.entry = {.count = 1, .reusable = true}}, SHIFT(23),
+  [35] = {.entry = {.count = 1, .reusable = false}}, SHIFT(54),
+  [37] = {.entry = {.count = 1, .reusable = true}}, SHIFT(54),
+  [39] = {.entry = {.count = 1, .reusable = true}}, SHIFT(18),
+  [41] = {.entry = {.count = 1, .reusable = false}}, SHIFT(38),
+  [43] = {.entry = {.count = 1, .reusable = true}}, SHIFT(38),
+  [45] = {.entry = {.count = 1, .reusable = true}}, SHIFT(22),
+  [47] = {.entry = {.count = 1, .reusable = false}}, SHIFT(52),
+  [49] = {.entry = {.count = 1, .reusable = true}}, SHIFT(52),
+  [51] = {.entry = {.count = 1, .reusable = false}}, SHIFT(57),
+  [53] = {.entry = {.count = 1, .reusable = true}}, SHIFT(57),
   [55] = {.entry = {.count = 1, .reusable = false}}, SHIFT(51),
   [57] = {.entry = {.count = 1, .reusable = true}}, SHIFT(51),
   [59] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_object, 3, 0, 0),
-  [61] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_body_repeat1, 2, 0, 0), SHIFT_REPEAT(30),
+  [61] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_body_repeat1, 2, 0, 0), SHIFT_REPEAT(34),
   [64] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_body_repeat1, 2, 0, 0),
-  [66] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_boolean, 1, 0, 0),
-  [68] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_object, 2, 0, 0),
-  [70] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_list, 2, 0, 0),
-  [72] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_object, 4, 0, 0),
-  [74] = {.entry = {.count = 1, .reusable = true}}, SHIFT(30),
-  [76] = {.entry = {.count = 1, .reusable = true}}, SHIFT(41),
-  [78] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_list, 3, 0, 0),
-  [80] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_call, 3, 0, 4),
-  [82] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_list, 4, 0, 0),
-  [84] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_call, 5, 0, 4),
-  [86] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_list, 5, 0, 0),
-  [88] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_call, 4, 0, 4),
-  [90] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_object, 5, 0, 0),
-  [92] = {.entry = {.count = 1, .reusable = true}}, SHIFT(44),
+  [66] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_object, 2, 0, 0),
+  [68] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_boolean, 1, 0, 0),
+  [70] = {.entry = {.count = 1, .reusable = true}}, SHIFT(34),
+  [72] = {.entry = {.count = 1, .reusable = true}}, SHIFT(40),
+  [74] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_list, 2, 0, 0),
+  [76] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_list, 3, 0, 0),
+  [78] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_call, 3, 0, 4),
+  [80] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_object, 4, 0, 0),
+  [82] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_list, 5, 0, 0),
+  [84] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_list, 4, 0, 0),
+  [86] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_object, 5, 0, 0),
+  [88] = {.entry = {.count = 1, .reusable = true}}, SHIFT(42),
+  [90] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_call, 4, 0, 4),
+  [92] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_call, 5, 0, 4),
   [94] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_call, 6, 0, 4),
-  [96] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 1, 0, 0),
-  [98] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
-  [100] = {.entry = {.count = 1, .reusable = true}}, SHIFT(9),
-  [102] = {.entry = {.count = 1, .reusable = true}}, SHIFT(54),
+  [96] = {.entry = {.count = 1, .reusable = true}}, SHIFT(59),
+  [98] = {.entry = {.count = 1, .reusable = true}}, SHIFT(15),
+  [100] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 1, 0, 0),
+  [102] = {.entry = {.count = 1, .reusable = true}}, SHIFT(21),
   [104] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0),
-  [106] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(48),
-  [109] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
-  [111] = {.entry = {.count = 1, .reusable = true}}, SHIFT(7),
-  [113] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_object_repeat1, 2, 0, 0),
-  [115] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_object_repeat1, 2, 0, 0), SHIFT_REPEAT(53),
-  [118] = {.entry = {.count = 1, .reusable = true}}, SHIFT(58),
-  [120] = {.entry = {.count = 1, .reusable = true}}, SHIFT(16),
-  [122] = {.entry = {.count = 1, .reusable = true}}, SHIFT(2),
-  [124] = {.entry = {.count = 1, .reusable = true}}, SHIFT(25),
-  [126] = {.entry = {.count = 1, .reusable = true}}, SHIFT(5),
-  [128] = {.entry = {.count = 1, .reusable = true}}, SHIFT(20),
-  [130] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
-  [132] = {.entry = {.count = 1, .reusable = true}}, SHIFT(47),
-  [134] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_list_repeat1, 2, 0, 0), SHIFT_REPEAT(10),
-  [137] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_list_repeat1, 2, 0, 0),
-  [139] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
-  [141] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_body, 2, 0, 0),
-  [143] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_call_repeat1, 2, 0, 0), SHIFT_REPEAT(8),
-  [146] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_call_repeat1, 2, 0, 0),
-  [148] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_block, 3, 0, 2),
-  [150] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_body, 3, 0, 0),
-  [152] = {.entry = {.count = 1, .reusable = true}}, SHIFT(18),
-  [154] = {.entry = {.count = 1, .reusable = true}}, SHIFT(40),
-  [156] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_block, 2, 0, 1),
-  [158] = {.entry = {.count = 1, .reusable = true}}, SHIFT(11),
-  [160] = {.entry = {.count = 1, .reusable = true}}, SHIFT(3),
-  [162] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_entry, 3, 0, 3),
-  [164] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_named_argument, 3, 0, 3),
-  [166] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_attribute, 3, 0, 3),
-  [168] = {.entry = {.count = 1, .reusable = true}}, SHIFT(12),
-  [170] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
+  [106] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(47),
+  [109] = {.entry = {.count = 1, .reusable = true}}, SHIFT(24),
+  [111] = {.entry = {.count = 1, .reusable = true}}, SHIFT(17),
+  [113] = {.entry = {.count = 1, .reusable = true}}, SHIFT(9),
+  [115] = {.entry = {.count = 1, .reusable = true}}, SHIFT(53),
+  [117] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
+  [119] = {.entry = {.count = 1, .reusable = true}}, SHIFT(2),
+  [121] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
+  [123] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_object_repeat1, 2, 0, 0),
+  [125] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_object_repeat1, 2, 0, 0), SHIFT_REPEAT(44),
+  [128] = {.entry = {.count = 1, .reusable = true}}, SHIFT(5),
+  [130] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
+  [132] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_list_repeat1, 2, 0, 0), SHIFT_REPEAT(10),
+  [135] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_list_repeat1, 2, 0, 0),
+  [137] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_body, 2, 0, 0),
+  [139] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
+  [141] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_body, 3, 0, 0),
+  [143] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_block, 2, 0, 1),
+  [145] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
+  [147] = {.entry = {.count = 1, .reusable = true}}, SHIFT(31),
+  [149] = {.entry = {.count = 1, .reusable = true}}, SHIFT(7),
+  [151] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_block, 3, 0, 2),
+  [153] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_call_repeat1, 2, 0, 0), SHIFT_REPEAT(8),
+  [156] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_call_repeat1, 2, 0, 0),
+  [158] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_entry, 3, 0, 3),
+  [160] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_attribute, 3, 0, 3),
+  [162] = {.entry = {.count = 1, .reusable = true}}, SHIFT(11),
+  [164] = {.entry = {.count = 1, .reusable = true}}, SHIFT(3),
+  [166] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_named_argument, 3, 0, 3),
+  [168] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
+  [170] = {.entry = {.count = 1, .reusable = true}}, SHIFT(12),
 };
 
 #ifdef __cplusplus
