@@ -74,8 +74,9 @@ pub(super) fn refuse_in_terminal(ctx: &mut Ctx, f: &Fields<'_>) {
     }
 }
 
-/// The context options a project, suite or scenario may set.
-const CONTEXT_OPTIONS: &[&str] = &[
+/// The context options a project, suite or scenario may set: the one list their schemas are
+/// joined with ([`with_context_options`]).
+pub(super) const CONTEXT_OPTIONS: [&str; 14] = [
     "locale",
     "timezone_id",
     "color_scheme",
@@ -91,6 +92,26 @@ const CONTEXT_OPTIONS: &[&str] = &[
     "device",
     "clock",
 ];
+
+/// `own` followed by [`CONTEXT_OPTIONS`], at compile time: the schema of a block that takes the
+/// context options (`N` is the sum of both lengths; a wrong `N` fails to compile).
+pub(super) const fn with_context_options<const A: usize, const N: usize>(
+    own: [&'static str; A],
+) -> [&'static str; N] {
+    assert!(A + CONTEXT_OPTIONS.len() == N, "N must be A + 14");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = own[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < CONTEXT_OPTIONS.len() {
+        out[A + j] = CONTEXT_OPTIONS[j];
+        j += 1;
+    }
+    out
+}
 
 /// `context "label" { offline = true … }`: at least one emulated option.
 pub(super) fn step(ctx: &mut Ctx, f: &Fields<'_>) -> Option<Action> {

@@ -7,6 +7,7 @@
 //! 60,000); a check's `timeout_ms` 1–86,400,000 ms (one day; default 120,000) because a full
 //! regression tier can legitimately run for hours.
 
+use super::browser_context::with_context_options;
 use super::context::{header, Annotate, Ctx};
 use super::fields::Fields;
 use super::ids::{forbid_label, required_label, IdSet};
@@ -25,28 +26,15 @@ use crate::ir::{
 /// Longest verification check deadline: one day.
 pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
-pub(super) const PROJECT_SCHEMA: &[&str] = &[
+/// The project's own attributes, then the context options (read by
+/// `checker/browser_context.rs`).
+pub(super) const PROJECT_SCHEMA: &[&str] = &with_context_options::<5, 19>([
     "version",
     "expect_timeout_ms",
     "include",
     "storage_state",
-    // context options, read by checker/browser_context.rs
-    "locale",
-    "timezone_id",
-    "color_scheme",
-    "reduced_motion",
-    "forced_colors",
-    "geolocation",
-    "permissions",
-    "offline",
-    "extra_http_headers",
-    "http_credentials",
-    "user_agent",
-    "viewport",
-    "device",
-    "clock",
     "trace",
-];
+]);
 pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
 pub(super) const DEV_SERVER_SCHEMA: &[&str] =
     &["command", "url", "startup_timeout_ms", "reuse_existing"];

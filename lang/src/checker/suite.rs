@@ -7,6 +7,7 @@
 //! toolchain reads (a later version is reported, not misread).
 
 use super::browser_context;
+use super::browser_context::with_context_options;
 use super::context::{header, Annotate, Ctx};
 use super::dependencies::DependencyGraph;
 use super::expand::Groups;
@@ -33,31 +34,18 @@ pub(super) const MAX_TIMEOUT_MS: u64 = 3_600_000;
 /// The ACL version this toolchain reads.
 pub(super) const SUPPORTED_VERSION: u32 = 1;
 
-pub(super) const SUITE_SCHEMA: &[&str] = &[
+/// A suite's own attributes, then the context options (read by `checker/browser_context.rs`).
+pub(super) const SUITE_SCHEMA: &[&str] = &with_context_options::<5, 19>([
     "version",
     "base_url",
     "action_timeout_ms",
     "expect_timeout_ms",
     "storage_state",
-    // context options, read by checker/browser_context.rs
-    "locale",
-    "timezone_id",
-    "color_scheme",
-    "reduced_motion",
-    "forced_colors",
-    "geolocation",
-    "permissions",
-    "offline",
-    "extra_http_headers",
-    "http_credentials",
-    "user_agent",
-    "viewport",
-    "device",
-    "clock",
-];
+]);
 /// The values of a scenario's `surface`.
 pub(super) const SURFACES: &[&str] = &["web", "gui", "tui"];
-pub(super) const SCENARIO_SCHEMA: &[&str] = &[
+/// A scenario's own attributes, then the context options (read by `checker/browser_context.rs`).
+pub(super) const SCENARIO_SCHEMA: &[&str] = &with_context_options::<13, 27>([
     "name",
     "surface",
     "timeout_ms",
@@ -72,22 +60,7 @@ pub(super) const SCENARIO_SCHEMA: &[&str] = &[
     "fixme",
     "slow",
     "only",
-    // context options, read by checker/browser_context.rs
-    "locale",
-    "timezone_id",
-    "color_scheme",
-    "reduced_motion",
-    "forced_colors",
-    "geolocation",
-    "permissions",
-    "offline",
-    "extra_http_headers",
-    "http_credentials",
-    "user_agent",
-    "viewport",
-    "device",
-    "clock",
-];
+]);
 
 /// `version = 1` on a suite or project.
 pub(super) fn version(ctx: &mut Ctx, attr: Option<&Attribute>) -> Option<u32> {
