@@ -1016,39 +1016,55 @@ impl<D: AgentDriver> Engine<D> {
         summary: Option<String>,
     ) -> Result<Closing, SessionError> {
         let problems = self.shutdown().await;
-        // A cleanup that could not be verified keeps the session in cleanup (turns refused) for
-        // a later finish/abort to retry.
-        self.file.state = if problems.is_empty() {
-            state
-        } else {
-            SessionState::CleanupFailed
-        };
-        self.file.closed_reason = Some(status.to_string());
-        self.end_observation();
-        let report = SessionReport::of(&self.file, status, summary, problems);
-        write_json_atomic(&self.dir, "report.json", &report)?;
-        self.file.save(&self.dir)?;
-        if !report.cleanup.problems.is_empty() {
-            let message = report.cleanup.problems.join("; ");
-            let closed = Closed {
-                report: ClosedReport::Supervisor(report),
-                next: None,
-                cleanup_verified: false,
-                survivors: Vec::new(),
-                blocked_requests: Vec::new(),
-            };
-            return Err(SessionError::new(SessionCode::Cleanup, message)
-                .with(|d| d.closed = Some(Box::new(closed))));
-        }
-        Ok(Closing {
-            report,
-            next: next::after_close(&self.file),
-            blocked_requests: Vec::new(),
-        })
+        record_close(&mut self.file, &self.dir, state, status, summary, problems)
     }
 
     /// The folder of this session (open, verified).
     pub fn dir(&self) -> &Dir {
         &self.dir
     }
+}
+
+/// Record a session's end once its surface was shut down (`problems`: what the cleanup could not
+/// verify): the state, the reason, the last observation closed, `report.json` and the session
+/// file. A cleanup that could not be verified keeps the session in cleanup (turns refused) for a
+/// later finish/abort to retry, and is answered as a `test.session.cleanup` error carrying the
+/// report. One rule for browser and terminal sessions alike.
+pub(crate) fn record_close(
+    file: &mut SessionFile,
+    dir: &Dir,
+    state: SessionState,
+    status: &str,
+    summary: Option<String>,
+    problems: Vec<String>,
+) -> Result<Closing, SessionError> {
+    file.state = if problems.is_empty() {
+        state
+    } else {
+        SessionState::CleanupFailed
+    };
+    file.closed_reason = Some(status.to_string());
+    if let Some(latest) = file.latest.as_mut() {
+        latest.open = false;
+    }
+    let report = SessionReport::of(file, status, summary, problems);
+    write_json_atomic(dir, "report.json", &report)?;
+    file.save(dir)?;
+    if !report.cleanup.problems.is_empty() {
+        let message = report.cleanup.problems.join("; ");
+        let closed = Closed {
+            report: ClosedReport::Supervisor(report),
+            next: None,
+            cleanup_verified: false,
+            survivors: Vec::new(),
+            blocked_requests: Vec::new(),
+        };
+        return Err(SessionError::new(SessionCode::Cleanup, message)
+            .with(|d| d.closed = Some(Box::new(closed))));
+    }
+    Ok(Closing {
+        report,
+        next: next::after_close(file),
+        blocked_requests: Vec::new(),
+    })
 }

@@ -16,13 +16,12 @@ use crate::executor::DriverLauncher;
 use crate::session::code::{SessionCode, SessionError};
 use crate::session::event::{SessionEvent, TurnOutcome, TurnRecord};
 use crate::session::file::{
-    append_event, now_ms, write_json_atomic, ObservationRecord, Ownership, SessionFile,
-    SessionState, StepRecord,
+    append_event, now_ms, ObservationRecord, Ownership, SessionFile, SessionState, StepRecord,
 };
 use crate::session::protocol::{
     self, Call, Envelope, Exec, Finish, FinishStatus, Replied, Request,
 };
-use crate::session::reply::{Closed, ClosedReport, Closing, Executed, SessionReport};
+use crate::session::reply::{Closing, Executed};
 use crate::session::supervisor::Served;
 use crate::session::view::{Observation, ViewRequest};
 use crate::session::{answer, gates};
@@ -481,33 +480,14 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
         summary: Option<String>,
     ) -> Result<Closing, SessionError> {
         let problems = self.shutdown().await;
-        self.file.state = if problems.is_empty() {
-            state
-        } else {
-            SessionState::CleanupFailed
-        };
-        self.file.closed_reason = Some(status.to_string());
-        self.end_observation();
-        let report = SessionReport::of(&self.file, status, summary, problems);
-        write_json_atomic(&self.dir, "report.json", &report)?;
-        self.file.save(&self.dir)?;
-        if !report.cleanup.problems.is_empty() {
-            let message = report.cleanup.problems.join("; ");
-            let closed = Closed {
-                report: ClosedReport::Supervisor(report),
-                next: None,
-                cleanup_verified: false,
-                survivors: Vec::new(),
-                blocked_requests: Vec::new(),
-            };
-            return Err(SessionError::new(SessionCode::Cleanup, message)
-                .with(|d| d.closed = Some(Box::new(closed))));
-        }
-        Ok(Closing {
-            report,
-            next: crate::session::next::after_close(&self.file),
-            blocked_requests: Vec::new(),
-        })
+        crate::session::engine::record_close(
+            &mut self.file,
+            &self.dir,
+            state,
+            status,
+            summary,
+            problems,
+        )
     }
 }
 
