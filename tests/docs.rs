@@ -224,3 +224,31 @@ fn the_deployment_checklist_names_files_that_exist() {
     }
     assert!(named >= 15, "the checklist names its tests ({named})");
 }
+
+/// `ARCHITECTURE.md` is the one-page map for the next engineer: it stays short, and every path it
+/// names (a back-quoted word with a `/` in it) exists, so a moved or deleted module shows up here
+/// instead of misleading a reader.
+#[test]
+fn the_architecture_map_is_one_page_and_names_only_paths_that_exist() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    assert!(
+        text.lines().count() <= 120,
+        "ARCHITECTURE.md has {} lines; keep it a one-page map and move detail into module docs",
+        text.lines().count()
+    );
+    let mut named = 0;
+    let missing: Vec<&str> = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|word| word.contains('/') && !word.contains(' ') && !word.starts_with('@'))
+        .inspect(|_| named += 1)
+        .filter(|path| !std::path::Path::new(root).join(path).exists())
+        .collect();
+    assert!(named >= 40, "the map names only {named} paths");
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names paths that do not exist: {missing:?}"
+    );
+}
