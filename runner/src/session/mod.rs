@@ -42,6 +42,7 @@ pub mod promote;
 pub mod protocol;
 pub mod repair_page;
 pub mod reply;
+mod sorted;
 pub mod spawn;
 pub mod statement;
 pub mod supervisor;
