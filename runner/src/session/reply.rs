@@ -7,7 +7,7 @@
 //! [`SessionReport`] declares its fields in alphabetical order on purpose: the report used to be
 //! built as a `serde_json::Value` (whose keys print sorted), and printing the struct must stay
 //! byte-identical to that. Facts typed later print through a sorted value instead
-//! ([`super::sorted`]).
+//! (`session::sorted`).
 //!
 //! An exec answer's step detail has two forms ([`Executed`] is generic over it): on the socket
 //! it is [`Tagged`], so the client reads back the very variant the driver reported
