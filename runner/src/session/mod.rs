@@ -40,6 +40,7 @@ pub mod policy;
 pub mod private_input;
 pub mod promote;
 pub mod protocol;
+pub mod ready;
 pub mod repair_page;
 pub mod reply;
 mod sorted;
