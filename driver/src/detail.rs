@@ -7,21 +7,65 @@
 //! `agent exec` answers, which tools read. Each variant serializes to exactly the object it
 //! stands for, without a tag; the test below pins every shape.
 //!
-//! It reads back untagged too (an `agent exec` answer crosses the supervisor socket typed):
-//! serde takes the first variant whose required fields are all present, so the variants are
-//! ordered from the most to the least specific (`Clicked` before `Element`, `Download` before
-//! `Screenshot`, `TabOpened` — whose `label` is required on reading — before `TabSwitched`).
-//! Two variants can print the same object (`Observed` and a `Waited` that saw something); the
-//! one read back then prints the same object, which is all a reader of the JSON can tell — the
-//! test below reads every shape back and prints it again.
+//! It reads back untagged too (`merge-reports` reads a shard's results): serde takes the first
+//! variant whose required fields are all present, so the variants are ordered from the most to
+//! the least specific (`Clicked` before `Element`, `Download` before `Screenshot`, `TabOpened` —
+//! whose `label` is required on reading — before `TabSwitched`). Two variants can print the same
+//! object (`Observed` and a `Waited` that saw something); the one read back then prints the same
+//! object, which is all a reader of the JSON can tell — the test below reads every shape back and
+//! prints it again.
+//!
+//! Why a second, tagged form ([`Tagged`]): a reader that must get the very variant back — an
+//! `agent exec` answer crossing the supervisor socket — cannot rely on the untagged guess. The
+//! tagged form names the variant (`{"kind": "waited", "facts": {…}}`) and is generated from the
+//! same declaration by the `step_details!` macro, so the two forms cannot drift apart.
 
 use a3s_test_lang::ir::Modifier;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// Declares [`StepDetail`] once and derives both of its JSON forms from that one declaration:
+/// the enum itself, untagged (results, run events, printed answers), and `TaggedForm`, serde's
+/// remote mirror of it with an adjacent `kind` tag ([`Tagged`], the supervisor socket). The
+/// compiler checks the mirror against the enum, and both are written by this macro from the same
+/// tokens.
+macro_rules! step_details {
+    (
+        $(#[$meta:meta])*
+        pub enum StepDetail {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident
+                $({ $($(#[$fmeta:meta])* $field:ident: $fty:ty),* $(,)? })?
+                $(($inner:ty))?
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(untagged)]
+        pub enum StepDetail {
+            $(
+                $(#[$vmeta])*
+                $variant $({ $($(#[$fmeta])* $field: $fty),* })? $(($inner))?
+            ),*
+        }
+
+        /// [`StepDetail`] with its variant named: serde's remote mirror, never built itself.
+        #[derive(Serialize, Deserialize)]
+        #[serde(remote = "StepDetail", tag = "kind", content = "facts", rename_all = "snake_case")]
+        #[allow(dead_code)]
+        enum TaggedForm {
+            $(
+                $(#[$vmeta])*
+                $variant $({ $($(#[$fmeta])* $field: $fty),* })? $(($inner))?
+            ),*
+        }
+    };
+}
+
+step_details! {
 /// What a step that ran to completion found or did, in the shape its JSON record has.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
 pub enum StepDetail {
     /// `click`, `double_click`, `context_click`: the element, the viewport point pressed and
     /// the element the hit test found there (the target or something inside it).
@@ -273,6 +317,8 @@ pub enum StepDetail {
     /// waited for it (0 when it held at once).
     Observed {
         /// The resolver's observation (untrusted page data; its shape is the condition's).
+        /// JSON on purpose: the surface's reading (`ConditionSample::Holds`) passed on untouched,
+        /// shaped by the condition and the page, never read by the runner.
         observed: Value,
         /// From the step's start to the reading that held, ms.
         waited_ms: u64,
@@ -281,11 +327,20 @@ pub enum StepDetail {
     Waited {
         /// Time waited, ms.
         waited_ms: u64,
-        /// The resolver's observation when the condition held.
+        /// The resolver's observation when the condition held (JSON for the reason
+        /// [`StepDetail::Observed`]'s is).
         #[serde(skip_serializing_if = "Option::is_none")]
         observed: Option<Value>,
     },
 }
+}
+
+/// A [`StepDetail`] that names its variant on the wire (`{"kind": "tab_opened", "facts":
+/// {"index": 1, "label": null}}`), so it reads back as exactly the variant written: the form an
+/// `agent exec` answer carries across the supervisor socket, where the untagged guess could turn
+/// a `wait` into an `expect`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tagged(#[serde(with = "TaggedForm")] pub StepDetail);
 
 /// One tab of `tab { operation = "list" }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -343,6 +398,9 @@ impl From<StepDetail> for Value {
         serde_json::to_value(detail).expect("step details serialize")
     }
 }
+
+#[cfg(test)]
+mod tagged_tests;
 
 #[cfg(test)]
 mod tests {

@@ -222,4 +222,27 @@ mod tests {
             "/files/1"
         );
     }
+
+    /// A property outside the derived schema is refused before anything is read, named as a
+    /// JSON Pointer (escaped), with the one reason; the fields of a flattened struct are the
+    /// tool's own and pass.
+    #[test]
+    fn an_unknown_field_is_refused_by_name() {
+        let schema = crate::ops::schema_of::<Params>();
+        let known = json!({ "session": "a", "full": true, "attempt": "a", "changed": [] });
+        assert!(read::<Params>(&schema, &known).is_ok());
+        for (name, pointer) in [("shell", "/shell"), ("a/b", "/a~1b"), ("x~y", "/x~0y")] {
+            let mut args = known.clone();
+            args[name] = json!("id");
+            let refusal = read::<Params>(&schema, &args).unwrap_err();
+            assert_eq!(
+                refusal,
+                Refusal::at(pointer, "is not an argument of this tool"),
+                "{name}"
+            );
+        }
+        // Refused even where the rest would not read (the unknown field is named first).
+        let refusal = read::<Params>(&schema, &json!({ "shell": "id" })).unwrap_err();
+        assert_eq!(refusal.field, "/shell");
+    }
 }

@@ -7,9 +7,22 @@
 //! which is `--max-bytes` on the command line). Tests check that every subcommand and every tool
 //! is an entry of [`ALL`] and shows its text.
 
+/// Which ledger of codes an operation answers in: a command line refused before the operation
+/// ran (a bad id, a value out of bounds) is refused in its family's words, so what an agent
+/// branches on does not depend on which layer refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// The repair loop (`repair-*`): refusals are the ledger's (`test.session.repair_*`).
+    Repair,
+    /// Agent sessions: refusals are `test.session.*`.
+    Session,
+}
+
 /// One operation as its front ends name and describe it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spec {
+    /// The family whose codes its refusals carry.
+    pub family: Family,
     /// The `a3s-test agent` subcommand, when the command line offers it.
     pub cli: Option<&'static str>,
     /// The MCP tool, when the server offers it (reviewer decisions never are).
@@ -38,17 +51,23 @@ impl Spec {
     }
 }
 
-/// `spec!(cli, mcp, about)` — `-` for a front end that does not offer the operation.
+/// `spec!(family, cli, mcp, about)` — `-` for a front end that does not offer the operation.
 macro_rules! spec {
     (@name -) => { None };
     (@name $n:literal) => { Some($n) };
-    ($cli:tt, $mcp:tt, $about:expr) => {
-        Spec { cli: spec!(@name $cli), mcp: spec!(@name $mcp), about: $about }
+    ($family:ident, $cli:tt, $mcp:tt, $about:expr) => {
+        Spec {
+            family: Family::$family,
+            cli: spec!(@name $cli),
+            mcp: spec!(@name $mcp),
+            about: $about,
+        }
     };
 }
 
 /// `repair-inbox` / `test_repair_inbox`.
 pub const REPAIR_INBOX: Spec = spec!(
+    Repair,
     "repair-inbox",
     "test_repair_inbox",
     "List the findings that need doing, most urgent first (a3s.test.repair-inbox/1): expired \
@@ -56,6 +75,7 @@ pub const REPAIR_INBOX: Spec = spec!(
 );
 /// `repair-inspect` / `test_repair_inspect`.
 pub const REPAIR_INSPECT: Spec = spec!(
+    Repair,
     "repair-inspect",
     "test_repair_inspect",
     "Everything about one finding (a3s.test.repair-loop-record/1): instruction and criteria \
@@ -64,64 +84,76 @@ pub const REPAIR_INSPECT: Spec = spec!(
 );
 /// `repair-claim` / `test_repair_claim`.
 pub const REPAIR_CLAIM: Spec = spec!(
+    Repair,
     "repair-claim",
     "test_repair_claim",
     "Agent: claim a queued finding; returns the attempt id and a lease (default 5 min, max 15)."
 );
 /// `repair-progress` / `test_repair_progress`.
 pub const REPAIR_PROGRESS: Spec = spec!(
+    Repair,
     "repair-progress",
     "test_repair_progress",
     "Agent: report progress on the claimed finding (edits may begin) and renew the lease."
 );
 /// `repair-reply` / `test_repair_reply`.
 pub const REPAIR_REPLY: Spec = spec!(
+    Repair,
     "repair-reply",
     "test_repair_reply",
     "Agent: ask the reviewer a question; the finding waits for their answer."
 );
 /// `repair-complete` / `test_repair_complete`.
 pub const REPAIR_COMPLETE: Spec = spec!(
+    Repair,
     "repair-complete",
     "test_repair_complete",
     "Agent: end editing with the exact ordered list of changed files; A3S Test then verifies."
 );
 /// `repair-fail` / `test_repair_fail`.
 pub const REPAIR_FAIL: Spec = spec!(
+    Repair,
     "repair-fail",
     "test_repair_fail",
     "Agent: the repair cannot be done."
 );
 /// `repair-cancel` / `test_repair_cancel`.
 pub const REPAIR_CANCEL: Spec = spec!(
+    Repair,
     "repair-cancel",
     "test_repair_cancel",
     "Agent: give the lease back (queued again before edits; needs input after)."
 );
 /// `repair-accept` (a reviewer's decision: no tool).
-pub const REPAIR_ACCEPT: Spec = spec!("repair-accept", -, "Reviewer: accept a verified repair.");
+pub const REPAIR_ACCEPT: Spec =
+    spec!(Repair, "repair-accept", -, "Reviewer: accept a verified repair.");
 /// `repair-reject` (a reviewer's decision: no tool).
 pub const REPAIR_REJECT: Spec = spec!(
+    Repair,
     "repair-reject",
     -,
     "Reviewer: decline — dismiss a repair awaiting review, or cancel one not yet repaired."
 );
 /// `repair-reopen` (a reviewer's decision: no tool).
-pub const REPAIR_REOPEN: Spec = spec!("repair-reopen", -, "Reviewer: reopen a finished finding.");
+pub const REPAIR_REOPEN: Spec =
+    spec!(Repair, "repair-reopen", -, "Reviewer: reopen a finished finding.");
 /// `repair-answer` (a reviewer's decision: no tool).
 pub const REPAIR_ANSWER: Spec = spec!(
+    Repair,
     "repair-answer",
     -,
     "Reviewer: answer the agent (or re-send) and queue the finding again."
 );
 /// `repair-import` (a reviewer's document: no tool).
 pub const REPAIR_IMPORT: Spec = spec!(
+    Repair,
     "repair-import",
     -,
     "Append an `a3s.test.repair/1` document (a file, or `-` for stdin) to a session's ledger."
 );
 /// `repair-drain` / `test_repair_drain`.
 pub const REPAIR_DRAIN: Spec = spec!(
+    Repair,
     "repair-drain",
     "test_repair_drain",
     "Move the findings a reviewer sent in the live session's page (the Test Kit's page queue) \
@@ -130,6 +162,7 @@ pub const REPAIR_DRAIN: Spec = spec!(
 );
 /// `repair-verify` / `test_repair_verify`.
 pub const REPAIR_VERIFY: Spec = spec!(
+    Repair,
     "repair-verify",
     "test_repair_verify",
     "A3S Test verifies the completed attempt in the session's browser: it waits for a newer \
@@ -141,6 +174,7 @@ pub const REPAIR_VERIFY: Spec = spec!(
 );
 /// `repair-promote` (a reviewer's decision: no tool).
 pub const REPAIR_PROMOTE: Spec = spec!(
+    Repair,
     "repair-promote",
     -,
     "Reviewer: write the proven ACL candidate of the latest attempt to a suite file (atomic, \
@@ -149,6 +183,7 @@ pub const REPAIR_PROMOTE: Spec = spec!(
 
 /// `start` / `test_session_start`.
 pub const START: Spec = spec!(
+    Session,
     "start",
     "test_session_start",
     "Start an agent session: a browser on URL owned by a supervisor that outlives the call. The \
@@ -159,6 +194,7 @@ pub const START: Spec = spec!(
 );
 /// `observe` / `test_observe`.
 pub const OBSERVE: Spec = spec!(
+    Session,
     "observe",
     "test_observe",
     "Observe the page: its text in document order with refs @eN inline (role, name, value, \
@@ -170,6 +206,7 @@ pub const OBSERVE: Spec = spec!(
 );
 /// `inspect` / `test_inspect`.
 pub const INSPECT: Spec = spec!(
+    Session,
     "inspect",
     "test_inspect",
     "Inspect the Test Kit Page Context (pages with @a3s-lab/testkit): the bridge's answer under \
@@ -178,6 +215,7 @@ pub const INSPECT: Spec = spec!(
 );
 /// `exec` / `test_exec`.
 pub const EXEC: Spec = spec!(
+    Session,
     "exec",
     "test_exec",
     "Admit and run exactly one ACL step block, e.g. `click { target = ref(\"@e3\") }`. Refs \
@@ -189,6 +227,7 @@ pub const EXEC: Spec = spec!(
 );
 /// `test_act` (the command line has a subcommand per action instead).
 pub const ACT: Spec = spec!(
+    Session,
     -,
     "test_act",
     "Run one typed action: `{\"action\": VERB, …}` with the arguments of that verb's tool \
@@ -198,6 +237,7 @@ pub const ACT: Spec = spec!(
 );
 /// `click` / `test_click`.
 pub const CLICK: Spec = spec!(
+    Session,
     "click",
     "test_click",
     "`click { target = … }` on a ref (@eN of the latest observation) or one ACL target \
@@ -205,18 +245,21 @@ pub const CLICK: Spec = spec!(
 );
 /// `double-click` / `test_double_click`.
 pub const DOUBLE_CLICK: Spec = spec!(
+    Session,
     "double-click",
     "test_double_click",
     "`double_click { target = … }` on a ref or target."
 );
 /// `context-click` / `test_context_click`.
 pub const CONTEXT_CLICK: Spec = spec!(
+    Session,
     "context-click",
     "test_context_click",
     "`context_click { target = … }`: a right click on a ref or target."
 );
 /// `hover` / `test_hover`.
 pub const HOVER: Spec = spec!(
+    Session,
     "hover",
     "test_hover",
     "`hover { target = … }`: move the pointer over a ref or target (opens hover menus and \
@@ -224,30 +267,35 @@ pub const HOVER: Spec = spec!(
 );
 /// `focus` / `test_focus`.
 pub const FOCUS: Spec = spec!(
+    Session,
     "focus",
     "test_focus",
     "`focus { target = … }` on a ref or target."
 );
 /// `check` / `test_check`.
 pub const CHECK: Spec = spec!(
+    Session,
     "check",
     "test_check",
     "`check { target = … }`: a checkbox, radio or switch becomes checked."
 );
 /// `uncheck` / `test_uncheck`.
 pub const UNCHECK: Spec = spec!(
+    Session,
     "uncheck",
     "test_uncheck",
     "`uncheck { target = … }`: a checkbox or switch becomes unchecked."
 );
 /// `fill` / `test_fill`.
 pub const FILL: Spec = spec!(
+    Session,
     "fill",
     "test_fill",
     "`fill { target = …  value = TEXT }`: replace a field's value with the text."
 );
 /// `type` / `test_type`.
 pub const TYPE: Spec = spec!(
+    Session,
     "type",
     "test_type",
     "`type { target = …  value = TEXT }`: append the text to a field as keystrokes; on a \
@@ -255,6 +303,7 @@ pub const TYPE: Spec = spec!(
 );
 /// `paste` / `test_paste`.
 pub const PASTE: Spec = spec!(
+    Session,
     "paste",
     "test_paste",
     "Terminal sessions: `terminal_paste { text = TEXT }`: paste the text as a terminal does \
@@ -262,6 +311,7 @@ pub const PASTE: Spec = spec!(
 );
 /// `resize` / `test_resize`.
 pub const RESIZE: Spec = spec!(
+    Session,
     "resize",
     "test_resize",
     "Terminal sessions: `terminal_resize { columns = N  rows = N }`: resize the terminal (the \
@@ -269,12 +319,14 @@ pub const RESIZE: Spec = spec!(
 );
 /// `select` / `test_select`.
 pub const SELECT: Spec = spec!(
+    Session,
     "select",
     "test_select",
     "`select { target = …  values = [VALUE…] }`: options of a <select> by value or label."
 );
 /// `press` / `test_press`.
 pub const PRESS: Spec = spec!(
+    Session,
     "press",
     "test_press",
     "`press { key = KEY }`: a key or chord; with a target, `press { target = …  key = KEY }`: \
@@ -282,12 +334,14 @@ pub const PRESS: Spec = spec!(
 );
 /// `navigate` / `test_navigate`.
 pub const NAVIGATE: Spec = spec!(
+    Session,
     "navigate",
     "test_navigate",
     "`navigate { url = URL }`: load a URL inside the session's origins."
 );
 /// `scroll` / `test_scroll`.
 pub const SCROLL: Spec = spec!(
+    Session,
     "scroll",
     "test_scroll",
     "Scroll up, down, left or right (by px, default 600) over a target or the viewport centre \
@@ -295,12 +349,14 @@ pub const SCROLL: Spec = spec!(
 );
 /// `wheel` / `test_wheel`.
 pub const WHEEL: Spec = spec!(
+    Session,
     "wheel",
     "test_wheel",
     "`wheel { delta_y = …  delta_x = …  modifiers = […]  target = … }`: turn the mouse wheel."
 );
 /// `drag` / `test_drag`.
 pub const DRAG: Spec = spec!(
+    Session,
     "drag",
     "test_drag",
     "`drag { source = …  target = …  edge = … }`: drag the source onto the target with real \
@@ -309,6 +365,7 @@ pub const DRAG: Spec = spec!(
 );
 /// `wait` / `test_wait`.
 pub const WAIT: Spec = spec!(
+    Session,
     "wait",
     "test_wait",
     "`wait { CONDITION = VALUE }`: wait until a condition holds: load, text, url, visible or \
@@ -316,6 +373,7 @@ pub const WAIT: Spec = spec!(
 );
 /// `expect` / `test_expect`.
 pub const EXPECT: Spec = spec!(
+    Session,
     "expect",
     "test_expect",
     "`expect { CONDITION = VALUE… }`: check one condition of `expect` (text, url, visible, a \
@@ -324,12 +382,14 @@ pub const EXPECT: Spec = spec!(
 );
 /// `expect-text` (over MCP, `test_act`'s `expect_text` or `test_expect`).
 pub const EXPECT_TEXT: Spec = spec!(
+    Session,
     "expect-text",
     -,
     "`expect { text = TEXT }` (the same as `expect text TEXT`)."
 );
 /// `finish` / `test_finish`.
 pub const FINISH: Spec = spec!(
+    Session,
     "finish",
     "test_finish",
     "Close the session with a verdict, write report.json and verify no process the session \
@@ -337,31 +397,41 @@ pub const FINISH: Spec = spec!(
 );
 /// `abort` / `test_abort`.
 pub const ABORT: Spec = spec!(
+    Session,
     "abort",
     "test_abort",
     "Close the session without a verdict and verify cleanup (an unresponsive supervisor it owns \
      is killed)."
 );
 /// `show` (reads files a front end with the root can read itself: no tool).
-pub const SHOW: Spec = spec!("show", -, "Show a session's record and report.");
+pub const SHOW: Spec = spec!(Session, "show", -, "Show a session's record and report.");
 /// `list` (no tool: an MCP agent knows the sessions it started).
-pub const LIST: Spec = spec!("list", -, "List sessions.");
+pub const LIST: Spec = spec!(Session, "list", -, "List sessions.");
 /// `schema` / `test_schema`.
 pub const SCHEMA: Spec = spec!(
+    Session,
     "schema",
     "test_schema",
     "JSON Schema of the statement and typed action forms."
 );
 /// `promote` (writes a suite into the project: a person's step, no tool).
 pub const PROMOTE: Spec = spec!(
+    Session,
     "promote",
     -,
     "Turn the session's successful steps into a suite with durable targets."
 );
 
+/// The family of the `a3s-test agent` subcommand `name` (`None`: no operation has that
+/// subcommand).
+pub fn command_family(name: &str) -> Option<Family> {
+    ALL.iter()
+        .find(|spec| spec.cli == Some(name))
+        .map(|spec| spec.family)
+}
+
 /// Every operation, in the order `tools/list` gives the tools: what the tests walk to check
-/// that both front ends show exactly these.
-#[cfg(test)]
+/// that both front ends show exactly these, and where a subcommand's family is looked up.
 pub const ALL: &[Spec] = &[
     REPAIR_INBOX,
     REPAIR_INSPECT,

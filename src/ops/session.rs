@@ -519,7 +519,7 @@ pub fn run(ctx: &Context, on: &On, statement: String) -> Result<Executed, Sessio
         statement,
         then_observe: on.then_observe()?,
     };
-    turn(ctx, &on.session, request)
+    turn(ctx, &on.session, request).map(Into::into)
 }
 
 /// Run a typed action: its verb's statement, with exec's gates.

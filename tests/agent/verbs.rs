@@ -221,7 +221,15 @@ fn each_verb_family_runs_its_statement() {
     );
     assert_eq!(pressed["resolved"][0]["ref"], name.as_str(), "{pressed}");
     assert_eq!(pressed["resolved"].as_array().map(Vec::len), Some(1));
-    passed(&["wait", "text", "enter in name"], "wait");
+    let wait = a3s(d, &turn_args("verbs", &["wait", "text", "enter in name"]));
+    assert_eq!(wait.code, 0, "{}{}", wait.stdout, wait.stderr);
+    assert!(
+        wait.stdout.contains(r#""step":"wait","status":"passed""#)
+            && wait.stdout.contains(r#""detail":{"observed":"#)
+            && !wait.stdout.contains(r#""facts":"#),
+        "{}",
+        wait.stdout
+    );
     // Observation N has ended: the same ref is refused as stale, nothing is dispatched.
     let waited = session_json(d, "verbs");
     refused_turn(
@@ -240,7 +248,28 @@ fn each_verb_family_runs_its_statement() {
     let tos = ref_of(&obs, "checkbox", "Accept terms");
     passed(&["check", &tos], "check");
     passed(&["expect", "checked", "label(\"Accept terms\")"], "expect");
-    passed(&["uncheck", "label(\"Accept terms\")"], "uncheck");
+    // A step's detail prints as the object a suite's results record, keys sorted (it crossed
+    // the supervisor socket tagged, which the printed answer does not show).
+    let unchecked = a3s(
+        d,
+        &turn_args("verbs", &["uncheck", "label(\"Accept terms\")"]),
+    );
+    assert_eq!(
+        unchecked.code, 0,
+        "{}{}",
+        unchecked.stdout, unchecked.stderr
+    );
+    assert!(
+        unchecked
+            .stdout
+            .contains(r#""step":"uncheck","status":"passed""#)
+            && unchecked
+                .stdout
+                .contains(r#""detail":{"changed":true,"element":"#)
+            && !unchecked.stdout.contains(r#""kind":"#),
+        "{}",
+        unchecked.stdout
+    );
     passed(
         &["expect", "unchecked", "label(\"Accept terms\")"],
         "expect",

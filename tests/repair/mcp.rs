@@ -171,12 +171,17 @@ fn mcp_tools_answer_the_official_client() {
     let code = |name: &str, args: Value| mcp.call(name, args).unwrap_err()["code"].clone();
     assert_eq!(code("test_nope", json!({})), -32602);
     assert_eq!(code("test_repair_claim", json!({"session": "s1"})), -32602);
-    assert_eq!(
-        code(
+    let unknown = mcp
+        .call(
             "test_repair_claim",
-            json!({"session": "s1", "finding": "f1", "request_id": "r", "shell": "id"})
-        ),
-        -32602
+            json!({"session": "s1", "finding": "f1", "request_id": "r", "shell": "id"}),
+        )
+        .unwrap_err();
+    assert_eq!(unknown["code"], -32602, "{unknown}");
+    assert_eq!(unknown["data"]["field"], "/shell", "{unknown}");
+    assert_eq!(
+        unknown["data"]["reason"], "is not an argument of this tool",
+        "{unknown}"
     );
     assert_eq!(code("test_repair_inbox", json!({"limit": "ten"})), -32602);
 

@@ -130,8 +130,13 @@ pub struct SessionError {
     pub message: String,
     /// The facts beyond the sentence (admission diagnostics, the driver's failure, the page
     /// after a failed step, a cleanup report, the next command …), typed; absent when there
-    /// are none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// are none. Printed with its keys sorted at every level, as the JSON object it was before
+    /// it was typed.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::sorted::sorted"
+    )]
     pub detail: Option<Box<ErrorDetail>>,
 }
 

@@ -371,7 +371,11 @@ impl<D: AgentDriver> Engine<D> {
                     )
                     .await;
                 let recorded = self.recorded.clone().unwrap_or(exec.statement);
-                Exec::answered(result.map_err(|e| super::answer::refused(e, &recorded)))
+                Exec::answered(
+                    result
+                        .map(Into::into)
+                        .map_err(|e| super::answer::refused(e, &recorded)),
+                )
             }
             Request::WaitRevision(w) => {
                 protocol::WaitRevision::answered(self.wait_revision(&w).await)

@@ -54,3 +54,6 @@ pub struct ErrorDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
 }
+
+#[cfg(test)]
+mod tests;

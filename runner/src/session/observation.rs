@@ -21,7 +21,8 @@ pub struct RefEntry {
     pub name: String,
     /// Current value (untrusted; never a password).
     pub value: Option<String>,
-    /// Accessibility states.
+    /// Accessibility states, JSON on purpose: the values the browser's accessibility tree
+    /// reported for the page's controls (strings, booleans, numbers), passed on untouched.
     pub states: BTreeMap<String, Value>,
     /// Durable targets in preference order (role+name, label, testid, placeholder, text, css).
     pub durable: Vec<Target>,

@@ -16,7 +16,10 @@
 //!
 //! `serde_json::Value` appears only where a page's own JSON passes through untouched (each place
 //! says so): the Test Kit's repair queue items and the ledger's answers handed back to it, the
-//! bridge's inspection, an error's free-form detail and a step's driver detail.
+//! bridge's inspection, the page's control states in an observation, and what an `expect` or
+//! `wait` saw (the surface's reading inside a step detail). An error's facts are the typed
+//! `ErrorDetail`; an exec's step detail crosses tagged (`a3s_test_driver::detail::Tagged`), so it
+//! reads back as the variant the driver reported, not as the first variant its JSON fits.
 
 use super::code::{SessionCode, SessionError};
 use super::page_context::inspect::InspectRequest;
@@ -27,7 +30,7 @@ use super::repair_page::locate::Located;
 use super::repair_page::{
     Captured, LayoutReading, ObserveRequest, PageText, PageVerification, RevisionSeen,
 };
-use super::reply::{Closing, Executed};
+use super::reply::{Closing, ExecutedOnWire};
 use super::view::{Observation, ViewRequest};
 use a3s_test_lang::ir::Target;
 use a3s_test_ledger::verification::{Baseline, CandidateRecord, LocatorKind};
@@ -35,8 +38,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The protocol this build speaks. 2: the typed, versioned envelope of this module.
-pub const PROTOCOL_VERSION: u32 = 2;
+/// The protocol this build speaks. 2: the typed, versioned envelope of this module. 3: an exec
+/// answer's step detail is tagged (`{"kind": …, "facts": …}`) instead of the untagged object.
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The version a line without a `version` field speaks: the untyped `{ok, body, closing}`
 /// protocol of builds before versioning.
@@ -308,7 +312,7 @@ macro_rules! calls {
 calls! {
     ViewRequest => Observe, Observation;
     Inspect => Inspect, Observation;
-    Exec => Exec, Executed;
+    Exec => Exec, ExecutedOnWire;
     RepairPeek => RepairPeek, FindingBatch;
     RepairTake => RepairTake, FindingBatch;
     RepairActionsPeek => RepairActionsPeek, ActionBatch;
@@ -335,7 +339,7 @@ pub enum Replied {
     /// `observe`, `inspect`.
     Observation(Box<Observation>),
     /// `exec`.
-    Executed(Box<Executed>),
+    Executed(Box<ExecutedOnWire>),
     /// `repair_peek`, `repair_take`.
     Findings(FindingBatch),
     /// `repair_actions_peek`, `repair_actions_take`.
@@ -389,7 +393,7 @@ macro_rules! replies {
 
 replies! {
     Observation => Observation, Box;
-    Executed => Executed, Box;
+    ExecutedOnWire => Executed, Box;
     FindingBatch => Findings;
     ActionBatch => Actions;
     CandidateRecord => Candidate, Box;
@@ -411,7 +415,7 @@ impl Reply for Observation {
     }
 }
 
-impl Reply for Executed {
+impl Reply for ExecutedOnWire {
     fn take_blocked(&mut self, blocked: Vec<String>) {
         self.blocked_requests = blocked;
     }

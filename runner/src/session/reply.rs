@@ -1,15 +1,23 @@
 //! The typed bodies of the supervisor's answers that the CLI and the MCP tools hand on as they
 //! are: an exec turn's [`Executed`] and a close's [`Closing`] with its [`SessionReport`] (which
-//! is also `report.json`). The engine builds them and `crate::ops` of the binary reads them back as the
+//! is also `report.json`), and what `finish`/`abort` report after the CLI's own cleanup
+//! ([`Closed`]). The engine builds them and `crate::ops` of the binary reads them back as the
 //! same types, so neither side writes or reads them by string key.
 //!
 //! [`SessionReport`] declares its fields in alphabetical order on purpose: the report used to be
 //! built as a `serde_json::Value` (whose keys print sorted), and printing the struct must stay
-//! byte-identical to that.
+//! byte-identical to that. Facts typed later print through a sorted value instead
+//! (`session::sorted`).
+//!
+//! An exec answer's step detail has two forms ([`Executed`] is generic over it): on the socket
+//! it is [`Tagged`], so the client reads back the very variant the driver reported
+//! ([`ExecutedOnWire`]); printed, it is the untagged object a suite's results record.
 
 use super::code::SessionError;
 use super::file::SessionState;
+use super::sorted::sorted;
 use super::view::Observation;
+use a3s_test_driver::detail::Tagged;
 use a3s_test_driver::{EvidenceFile, StepDetail};
 use a3s_test_lang::ir::ActionKind;
 use a3s_test_ledger::SessionId;
@@ -25,9 +33,12 @@ pub struct Resolved {
     pub target: String,
 }
 
-/// What a statement (or a typed action) reports: the supervisor's answer to an exec turn.
+/// What a statement (or a typed action) reports: the supervisor's answer to an exec turn, with
+/// its step detail as `D` — [`StepDetail`] where it is printed, [`Tagged`] on the socket
+/// ([`ExecutedOnWire`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Executed {
+#[serde(bound(serialize = "D: Serialize", deserialize = "D: Deserialize<'de>"))]
+pub struct Executed<D = StepDetail> {
     /// The turn number.
     pub turn: u64,
     /// The step kind.
@@ -41,9 +52,10 @@ pub struct Executed {
     #[serde(default)]
     pub evidence: Vec<EvidenceFile>,
     /// The driver's step-specific facts (tab list, dialog status, download, how long an
-    /// `expect` waited …), typed; printed in the shape a suite's results record them.
-    #[serde(default)]
-    pub detail: Option<StepDetail>,
+    /// `expect` waited …), typed; printed in the shape a suite's results record them, keys
+    /// sorted (as the JSON object it was before it was typed).
+    #[serde(default, serialize_with = "sorted")]
+    pub detail: Option<D>,
     /// The page URL after the step.
     #[serde(default)]
     pub url: String,
@@ -65,6 +77,56 @@ pub struct Executed {
     /// stands and is recorded; observe again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observation_error: Option<SessionError>,
+}
+
+/// An exec answer as it crosses the supervisor socket: its step detail tagged, so it reads back
+/// as the variant the driver reported.
+pub type ExecutedOnWire = Executed<Tagged>;
+
+impl<D> Executed<D> {
+    /// The same answer with its step detail in another form (every other field moved as it is).
+    fn with_detail<E>(self, form: impl FnOnce(D) -> E) -> Executed<E> {
+        let Executed {
+            turn,
+            step,
+            status,
+            resolved,
+            evidence,
+            detail,
+            url,
+            untrusted,
+            next,
+            blocked_requests,
+            observation,
+            observation_error,
+        } = self;
+        Executed {
+            turn,
+            step,
+            status,
+            resolved,
+            evidence,
+            detail: detail.map(form),
+            url,
+            untrusted,
+            next,
+            blocked_requests,
+            observation,
+            observation_error,
+        }
+    }
+}
+
+impl From<Executed> for ExecutedOnWire {
+    fn from(executed: Executed) -> ExecutedOnWire {
+        executed.with_detail(Tagged)
+    }
+}
+
+impl From<ExecutedOnWire> for Executed {
+    fn from(executed: ExecutedOnWire) -> Executed {
+        executed.with_detail(|tagged| tagged.0)
+    }
 }
 
 /// How the browser's cleanup went at close.
@@ -205,11 +267,4 @@ pub struct ForcedReport {
     pub session: SessionId,
     /// Its state after the close.
     pub state: SessionState,
-}
-
-/// `value` printed with its keys sorted, as a `serde_json::Value` prints.
-fn sorted<T: Serialize, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-    serde_json::to_value(value)
-        .map_err(serde::ser::Error::custom)?
-        .serialize(s)
 }

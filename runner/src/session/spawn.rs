@@ -195,20 +195,11 @@ pub fn start(
     });
     let until = Instant::now() + START_TIMEOUT;
     let line = next_line(&rx, until, interrupted)?;
-    let ready: serde_json::Value = serde_json::from_str(&line).unwrap_or(serde_json::Value::Null);
-    if ready["ok"] != serde_json::json!(true) {
+    if let Err(e) = super::ready::Ready::read(&line) {
         // It reported a failure (or died): its record says why; nothing of its tree may stay.
         guard.stop_supervisor();
         guard.armed = false;
-        let err = serde_json::from_value::<serde_json::Value>(ready["error"].clone()).ok();
-        let message = err
-            .as_ref()
-            .and_then(|e| e["message"].as_str())
-            .map(str::to_string)
-            .unwrap_or_else(|| {
-                "the supervisor exited before it was ready (see artifacts/supervisor.log)".into()
-            });
-        return Err(SessionError::new(SessionCode::Supervisor, message));
+        return Err(e);
     }
     let handover = if request.tied {
         HANDOVER_TIED

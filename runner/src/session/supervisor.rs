@@ -24,6 +24,7 @@ use super::event::{ExpiryReason, SessionEvent};
 use super::file::{append_event, SessionFile, SessionState};
 use super::page_context::repair_watch::Waited;
 use super::protocol::{self, Envelope, Replied, Request, RequestLine};
+use super::ready::Ready;
 use super::spawn;
 use crate::executor::DriverLauncher;
 use crate::exit::Exit;
@@ -42,10 +43,10 @@ const REQUEST_READ: Duration = Duration::from_secs(10);
 /// How long `agent start` may take to hand the session over after the ready line.
 const HANDOVER_READ: Duration = Duration::from_secs(30);
 
-/// The first (and only) line the supervisor prints on stdout: ready or not.
-fn ready_line(value: serde_json::Value) {
+/// The first line the supervisor prints on stdout: ready or not.
+fn ready_line(ready: Ready) {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{value}");
+    let _ = writeln!(out, "{}", ready.line());
     let _ = out.flush();
 }
 
@@ -145,7 +146,7 @@ where
     let dir = match super::file::open_session_dir(&root, &session) {
         Ok(dir) => dir,
         Err(e) => {
-            ready_line(serde_json::json!({ "ok": false, "error": e }));
+            ready_line(Ready::Failed { error: e });
             return Exit::InvalidInput;
         }
     };
@@ -176,7 +177,7 @@ where
                 file.closed_reason = Some(e.message.clone());
                 let _ = file.save(&dir);
             }
-            ready_line(serde_json::json!({ "ok": false, "error": e }));
+            ready_line(Ready::Failed { error: e });
             return Exit::InvalidInput;
         }
     };
@@ -192,7 +193,7 @@ where
             let _ = engine
                 .close(SessionState::Failed, "failed", Some(err.message.clone()))
                 .await;
-            ready_line(serde_json::json!({ "ok": false, "error": err }));
+            ready_line(Ready::Failed { error: err });
             return Exit::InvalidInput;
         }
     };
@@ -206,7 +207,9 @@ where
         use std::os::unix::fs::PermissionsExt;
         let _ = std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600));
     }
-    ready_line(serde_json::json!({ "ok": true, "session": engine.file() }));
+    ready_line(Ready::Started {
+        session: engine.file().id.clone(),
+    });
     // Until `agent start` hands the session over, this process dies with it (SIGKILL included);
     // a start that goes away without handing over (interrupted, killed) takes the session along.
     let handed = tokio::select! {

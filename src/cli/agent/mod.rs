@@ -9,6 +9,7 @@ mod session;
 
 use crate::cli::exit::Exit;
 use crate::ops::bounded::OutOfBounds;
+use crate::ops::catalog::{self, Family};
 use a3s_test_ledger::{ErrorCode as LedgerCode, IdError, LedgerError};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use clap::{Args, Subcommand};
@@ -75,20 +76,19 @@ pub enum Refused<'a> {
 /// A value that a parser refused while clap read the command line of `a3s-test agent …`:
 /// answered like the command's other refusals — its code (`test.session.repair_invalid_id` or
 /// `test.session.repair_invalid_input` for the repair commands, `test.session.invalid_input`
-/// for the session commands), JSON on stdout with `--json`, exit 2 — so what an agent branches
-/// on does not depend on which layer refused. `None` when `args` is not an agent command line
+/// for the session commands: the operation catalog's [`Family`] of the subcommand), JSON on
+/// stdout with `--json`, exit 2 — so what an agent branches on does not depend on which layer
+/// refused. `None` when `args` is not an agent command line
 /// (the caller prints clap's own error).
 pub fn refuse(refused: Refused<'_>, args: &[OsString]) -> Option<ExitCode> {
     if args.get(1).is_none_or(|a| a != "agent") {
         return None;
     }
-    let repair = clap::Command::new("agent");
-    let repair = <repair::RepairCommand as Subcommand>::augment_subcommands(repair);
-    let is_repair = args[2..].iter().any(|a| {
-        repair
-            .get_subcommands()
-            .any(|c| a.to_str() == Some(c.get_name()))
-    });
+    // The subcommand is the first word after `agent` that names an operation.
+    let family = args[2..]
+        .iter()
+        .find_map(|a| a.to_str().and_then(catalog::command_family));
+    let is_repair = family == Some(Family::Repair);
     let json = args[2..].iter().any(|a| a == "--json");
     let none = |_: &()| String::new();
     Some(match (refused, is_repair) {
@@ -116,8 +116,8 @@ pub fn refuse(refused: Refused<'_>, args: &[OsString]) -> Option<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::AgentArgs;
-    use crate::ops::catalog::ALL;
-    use clap::{Args, Command};
+    use crate::ops::catalog::{command_family, Family, ALL};
+    use clap::{Args, Command, Subcommand};
 
     /// Every `agent` subcommand (but the internal `supervise`) is an operation of the catalog,
     /// shown with the catalog's text, and every catalog entry with a subcommand has one.
@@ -140,5 +140,27 @@ mod tests {
             shown += 1;
         }
         assert_eq!(shown, ALL.iter().filter(|s| s.cli.is_some()).count());
+    }
+
+    /// The catalog's family of each subcommand is the enum it is declared in: the repair
+    /// commands' are `Repair` (their refusals are the ledger's), every other's `Session`.
+    #[test]
+    fn each_subcommand_is_of_the_family_it_is_declared_in() {
+        let repair =
+            <super::repair::RepairCommand as Subcommand>::augment_subcommands(Command::new("r"));
+        let repairs: Vec<&str> = repair.get_subcommands().map(|c| c.get_name()).collect();
+        assert!(!repairs.is_empty());
+        let agent = AgentArgs::augment_args(Command::new("agent"));
+        for sub in agent.get_subcommands().filter(|s| !s.is_hide_set()) {
+            let name = sub.get_name();
+            let declared = if repairs.contains(&name) {
+                Family::Repair
+            } else {
+                Family::Session
+            };
+            assert_eq!(command_family(name), Some(declared), "{name}");
+        }
+        assert_eq!(command_family("supervise"), None);
+        assert_eq!(command_family("nope"), None);
     }
 }

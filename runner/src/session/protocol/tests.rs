@@ -2,7 +2,7 @@
 //! clear errors of a foreign-version or malformed line — never a panic.
 
 use super::*;
-use crate::session::reply::{CleanupReport, Resolved, SessionReport};
+use crate::session::reply::{CleanupReport, Executed, ExecutedOnWire, Resolved, SessionReport};
 use a3s_test_lang::ir::ActionKind;
 use a3s_test_ledger::verification::{PageResult, Proof};
 use a3s_test_ledger::{Actor, FindingId, RepairStatus};
@@ -44,7 +44,11 @@ fn observation() -> Observation {
     o
 }
 
-fn executed() -> Executed {
+fn executed() -> ExecutedOnWire {
+    printed_executed().into()
+}
+
+fn printed_executed() -> Executed {
     Executed {
         turn: 2,
         step: ActionKind::Click,
@@ -217,7 +221,7 @@ fn an_error_reads_back_with_its_next_command_in_the_detail() {
     assert_eq!(wire["next"], next.as_str());
     assert_eq!(wire["error"]["code"], "test.session.stale_ref");
     assert!(wire.get("reply").is_none() && wire.get("blocked_requests").is_none());
-    let read = Envelope::<Executed>::read(std::str::from_utf8(&line).unwrap()).unwrap();
+    let read = Envelope::<ExecutedOnWire>::read(std::str::from_utf8(&line).unwrap()).unwrap();
     assert_eq!(
         read.outcome,
         Err(Refusal {
@@ -233,13 +237,13 @@ fn an_error_reads_back_with_its_next_command_in_the_detail() {
     );
     // Without a next command the error is the supervisor's, untouched.
     let line = Envelope::<Replied>::error(error.clone(), None).to_line();
-    let read = Envelope::<Executed>::read(std::str::from_utf8(&line).unwrap()).unwrap();
+    let read = Envelope::<ExecutedOnWire>::read(std::str::from_utf8(&line).unwrap()).unwrap();
     assert_eq!(read.into_result().unwrap_err(), error);
 }
 
 /// The error a line read as an answer gives, which must be `test.session.supervisor`.
 fn answer_error(line: &str) -> String {
-    let e = Envelope::<Executed>::read(line).unwrap_err();
+    let e = Envelope::<ExecutedOnWire>::read(line).unwrap_err();
     assert_eq!(e.code, SessionCode::Supervisor, "{line}: {e}");
     e.message
 }
@@ -249,31 +253,46 @@ fn an_answer_of_another_version_names_both_versions_and_the_way_out() {
     // The unversioned protocol: no `version` field.
     let old = r#"{"ok":true,"body":{"turn":1},"closing":false}"#;
     let m = answer_error(old);
+    let ours = format!("this a3s-test speaks version {PROTOCOL_VERSION}");
     assert!(
-        m.contains("speaks session protocol version 1 and this a3s-test speaks version 2"),
+        m.contains(&format!("speaks session protocol version 1 and {ours}")),
         "{m}"
     );
     assert!(m.contains("restart the session with this a3s-test"), "{m}");
-    let newer = r#"{"version":3,"reply":{"anything":true},"closing":false}"#;
-    let m = answer_error(newer);
-    assert!(m.contains("version 3") && m.contains("version 2"), "{m}");
+    // Version 2: the typed envelope whose exec answers carried an untagged step detail.
+    let two = r#"{"version":2,"reply":{"turn":1,"step":"click","status":"passed","detail":{"index":0}},"closing":false}"#;
+    let m = answer_error(two);
+    assert!(
+        m.contains(&format!("speaks session protocol version 2 and {ours}")),
+        "{m}"
+    );
+    let newer = format!(
+        r#"{{"version":{},"reply":{{"anything":true}},"closing":false}}"#,
+        PROTOCOL_VERSION + 1
+    );
+    let m = answer_error(&newer);
+    assert!(
+        m.contains(&format!("version {}", PROTOCOL_VERSION + 1)) && m.contains(&ours),
+        "{m}"
+    );
 }
 
 #[test]
 fn a_malformed_answer_is_a_supervisor_error_not_a_panic() {
+    let v = PROTOCOL_VERSION;
     for line in [
-        "",
-        "not json",
-        "[1,2]",
-        r#"{"version":"two"}"#,
-        r#"{"version":2}"#,
-        r#"{"version":2,"closing":false}"#,
-        r#"{"version":2,"closing":false,"reply":{"turn":"one"}}"#,
+        String::new(),
+        "not json".into(),
+        "[1,2]".into(),
+        r#"{"version":"two"}"#.into(),
+        format!(r#"{{"version":{v}}}"#),
+        format!(r#"{{"version":{v},"closing":false}}"#),
+        format!(r#"{{"version":{v},"closing":false,"reply":{{"turn":"one"}}}}"#),
     ] {
-        answer_error(line);
+        answer_error(&line);
     }
     let both = serde_json::to_string(&json!({
-        "version": 2, "closing": false, "reply": executed(),
+        "version": v, "closing": false, "reply": executed(),
         "error": SessionError::new(SessionCode::Io, "x"),
     }))
     .unwrap();
@@ -291,7 +310,7 @@ fn requests_carry_the_version_and_log_in_their_old_shape() {
     let wire: Value = serde_json::from_str(&line).unwrap();
     assert_eq!(
         wire,
-        json!({ "version": 2, "request": {
+        json!({ "version": PROTOCOL_VERSION, "request": {
             "op": "exec", "observation": 2, "statement": "press \"Enter\"" } })
     );
     assert_eq!(RequestLine::read(&line).unwrap(), Request::Exec(exec));
@@ -346,16 +365,24 @@ fn an_exec_asks_for_the_following_observation_only_when_told_to() {
 
 #[test]
 fn a_request_of_another_version_is_refused_in_a_form_both_clients_read() {
+    let newer = format!(
+        r#"{{"version":{},"request":{{"op":"observe"}}}}"#,
+        PROTOCOL_VERSION + 1
+    );
     for (line, theirs) in [
         (r#"{"op":"observe","full":false}"#, 1),
-        (r#"{"version":3,"request":{"op":"observe"}}"#, 3),
+        (
+            r#"{"version":2,"request":{"op":"observe","full":false}}"#,
+            2,
+        ),
+        (newer.as_str(), PROTOCOL_VERSION + 1),
     ] {
         let e = RequestLine::read(line).unwrap_err();
         assert_eq!(e.code, SessionCode::Supervisor);
         assert!(
             e.message.contains(&format!(
                 "speaks session protocol version {theirs} but the session's supervisor speaks \
-                 version 2"
+                 version {PROTOCOL_VERSION}"
             )),
             "{}",
             e.message
@@ -371,7 +398,8 @@ fn a_request_of_another_version_is_refused_in_a_form_both_clients_read() {
         let read = Envelope::<Observation>::read(std::str::from_utf8(&answer).unwrap()).unwrap();
         assert_eq!(read.into_result().unwrap_err(), e);
     }
-    for line in ["", "nope", r#"{"version":2,"request":{"op":"fly"}}"#] {
+    let fly = format!(r#"{{"version":{PROTOCOL_VERSION},"request":{{"op":"fly"}}}}"#);
+    for line in ["", "nope", fly.as_str()] {
         let e = RequestLine::read(line).unwrap_err();
         assert_eq!(e.code, SessionCode::Schema, "{line}");
     }
@@ -381,7 +409,7 @@ proptest! {
     /// Any text where an answer line is expected gives a reply or an error, never a panic.
     #[test]
     fn any_answer_line_reads_without_panicking(line in ".{0,200}") {
-        let _ = Envelope::<Executed>::read(&line);
+        let _ = Envelope::<ExecutedOnWire>::read(&line);
         let _ = Envelope::<Waited>::read(&line);
         let _ = RequestLine::read(&line);
     }
@@ -402,5 +430,53 @@ proptest! {
         let line = Envelope::<Replied>::error(error.clone(), next.clone()).to_line();
         let read = Envelope::<u32>::read(std::str::from_utf8(&line).unwrap()).unwrap();
         prop_assert_eq!(read.outcome, Err(Refusal { error, next }));
+    }
+}
+
+/// An exec answer's step detail crosses the socket tagged and reads back as the variant the
+/// driver reported (a `wait` that saw something prints like an `expect`'s, and stays a `wait`);
+/// printed, it is the untagged object with its keys sorted, as it printed when it was JSON.
+#[test]
+fn an_exec_answer_carries_its_step_detail_tagged_and_prints_it_untagged() {
+    use a3s_test_driver::StepDetail;
+    let waited = StepDetail::Waited {
+        waited_ms: 40,
+        observed: Some(json!({ "text": "Saved" })),
+    };
+    let checked = StepDetail::Checked {
+        element: "checkbox \"Terms\"".into(),
+        changed: true,
+        verified: None,
+        hit: Some("<label>".into()),
+    };
+    for (detail, printed) in [
+        (
+            waited,
+            r#""detail":{"observed":{"text":"Saved"},"waited_ms":40}"#,
+        ),
+        (
+            checked,
+            r#""detail":{"changed":true,"element":"checkbox \"Terms\"","hit":"<label>"}"#,
+        ),
+    ] {
+        let executed = Executed {
+            detail: Some(detail.clone()),
+            ..printed_executed()
+        };
+        let sent = Envelope::<Replied>::reply(ExecutedOnWire::from(executed.clone()).into());
+        let line = String::from_utf8(sent.to_line()).unwrap();
+        let wire: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            wire["reply"]["detail"]["facts"],
+            Value::from(detail.clone()),
+            "{line}"
+        );
+        assert!(wire["reply"]["detail"]["kind"].is_string(), "{line}");
+        let read = Envelope::<ExecutedOnWire>::read(&line).unwrap();
+        let back = Executed::from(read.into_result().unwrap());
+        assert_eq!(back.detail, Some(detail));
+        assert_eq!(back, executed);
+        let text = serde_json::to_string(&back).unwrap();
+        assert!(text.contains(printed), "{text}");
     }
 }

@@ -415,7 +415,11 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
             }
             Request::Exec(exec) => {
                 let result = self.exec(turn, exec).await;
-                Exec::answered(result.map_err(|e| answer::refused(e, &exec.statement)))
+                Exec::answered(
+                    result
+                        .map(Into::into)
+                        .map_err(|e| answer::refused(e, &exec.statement)),
+                )
             }
             Request::Finish(Finish { status, summary }) => {
                 let status = match status {

@@ -42,6 +42,9 @@ pub struct RefLine {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// States: `true`/`false` for on/off states, a string only for a third value (`"mixed"`).
+    /// JSON on purpose: besides on/off, each value is the page's own as the browser's
+    /// accessibility tree reported it (`typed_state` only turns `"true"`/`"false"` into
+    /// booleans).
     #[serde(flatten)]
     pub states: BTreeMap<String, Value>,
     /// The backend node (what a diff matches controls by; not sent).
