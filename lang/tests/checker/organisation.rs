@@ -123,7 +123,7 @@ const MISTAKES: &str = r#"suite "shop" {
         navigate "open" { url = "/login" }
         save_storage_state "save" {
             path = ".a3s-test/"
-            indexed_db = true
+            indexed_db = "yes"
         }
     }
     scenario "checkout" {
@@ -154,7 +154,6 @@ fn every_new_refusal_is_rendered_at_its_span() {
     let codes: Vec<Code> = diagnostics.iter().map(|d| d.code).collect();
     for code in [
         Code::StatePath,
-        Code::IndexedDbUnsupported,
         Code::UnknownDependency,
         Code::DependencyCycle,
         Code::ConflictingAnnotations,
