@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod indexed_db;
+mod layout;
 pub use indexed_db::{Database, DatabaseProblem};
 
 /// The file format version written in `version`: 2 added each origin's `indexedDB`.
@@ -161,9 +162,15 @@ impl StorageState {
         Ok(state)
     }
 
-    /// The file's bytes (pretty JSON, so a person can see which cookies a state holds).
+    /// The file's bytes: indented JSON, so a person can see which cookies, origins and
+    /// databases a state holds, with each IndexedDB record on one line ([`layout`]).
     pub fn to_json(&self) -> Vec<u8> {
-        let mut bytes = serde_json::to_vec_pretty(self).unwrap_or_default();
+        let mut bytes = Vec::new();
+        let mut writer =
+            serde_json::Serializer::with_formatter(&mut bytes, layout::StateLayout::default());
+        if self.serialize(&mut writer).is_err() {
+            bytes.clear();
+        }
         bytes.push(b'\n');
         bytes
     }

@@ -321,3 +321,24 @@ fn a_saved_date_and_typed_array_have_the_documented_shape() {
     );
     assert!(compact.contains(r#""indexedDB":[{"name":"app","version":1,"objectStores""#));
 }
+
+#[test]
+fn the_file_is_indented_down_to_the_records_and_each_record_is_one_line() {
+    let state = with_value(StoredValue::Object {
+        entries: vec![Property {
+            name: "when".into(),
+            value: StoredValue::Date { value: Some(0.0) },
+        }],
+    });
+    let text = String::from_utf8(state.to_json()).unwrap();
+    assert!(text.contains("\n  \"origins\": [\n    {\n"), "{text}");
+    let record = text
+        .lines()
+        .find(|l| l.contains("\"key\""))
+        .expect("a record line");
+    assert_eq!(
+        record.trim(),
+        r#"{"key":{"type":"number","value":1.0},"value":{"type":"object","entries":[{"name":"when","value":{"type":"date","value":0.0}}]}}"#
+    );
+    assert!(text.ends_with("}\n"), "{text}");
+}

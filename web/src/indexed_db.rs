@@ -6,11 +6,10 @@
 //! object previews (truncated, with no way back to a `Date`, a typed array or a `Blob`) and has
 //! no way to create a database, a store or an index. Page script sees the structured-clone values
 //! themselves and can open a database at its saved version. `indexed_db.js` does both halves in
-//! one expression each, awaited within the step's deadline (and the command bound); a value it
+//! one expression each, awaited within the step's deadline (and [`INDEXED_DB_BOUND`]); a value it
 //! cannot encode is refused with its database, store and kind — never its contents — and
 //! nothing is written.
 
-use super::cdp::COMMAND_BOUND;
 use super::script;
 use super::tab::Tab;
 use a3s_test_driver::failure::FailureCode;
@@ -19,7 +18,13 @@ use a3s_test_driver::storage_state::{Database, MAX_STORAGE_STATE_BYTES};
 use a3s_test_driver::StepFailure;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::time::Duration;
 use tokio::time::Instant;
+
+/// How long one read or restore of an origin's databases may take (the step's or scenario's
+/// deadline cuts it shorter): far above the 10 s of a plain command, since 10,000 small records
+/// take about 4 s each way on a busy machine (`docs/benchmarks.md`) and a state may hold 16 MiB.
+const INDEXED_DB_BOUND: Duration = Duration::from_secs(120);
 
 /// The page half: `save(maxDepth, maxBytes)` and `load(databases)`.
 const INDEXED_DB_JS: &str = include_str!("indexed_db.js");
@@ -82,7 +87,7 @@ async fn evaluate<T: for<'de> Deserialize<'de>>(
     let params = json!({ "expression": expression, "returnByValue": true, "awaitPromise": true });
     let call = tab
         .session
-        .call("Runtime.evaluate", params, COMMAND_BOUND, deadline);
+        .call("Runtime.evaluate", params, INDEXED_DB_BOUND, deadline);
     let reply = script::race_dialog(tab, call).await?;
     let value = reply
         .pointer("/result/value")
