@@ -5,7 +5,8 @@
 //! loads it and its page, reading on load, shows every value back as it was written. Saved
 //! without `indexed_db`, the dependant sees no database. A value the state cannot hold fails
 //! the save with `test.run.storage_state_unencodable`, naming the store and the kind, not the
-//! value, and writes no file.
+//! value, and writes no file; a saved database the browser refuses to restore fails the scenario
+//! loading it with `test.run.storage_state_invalid`, naming the store.
 
 use crate::harness::{command, finish, workdir, Finished, FixtureServer, RUN_BOUND};
 use serde_json::{json, Value};
@@ -132,4 +133,52 @@ fn a_value_the_state_cannot_hold_fails_the_save_naming_its_store_and_writes_noth
     for out in [&done.stdout, &done.stderr] {
         assert!(!out.contains("boxed-secret"), "the value was printed");
     }
+}
+
+#[test]
+fn a_saved_database_the_browser_refuses_fails_the_scenario_loading_it_naming_its_store() {
+    // A record without the `id` its store's key path names: IndexedDB refuses to put it.
+    let server = FixtureServer::start();
+    let state = json!({
+        "version": 2,
+        "cookies": [],
+        "origins": [{
+            "origin": server.base_url,
+            "localStorage": [],
+            "indexedDB": [{
+                "name": "notes", "version": 3,
+                "objectStores": [{
+                    "name": "items", "keyPath": "id", "autoIncrement": false, "indexes": [],
+                    "records": [{
+                        "key": { "type": "number", "value": 1.0 },
+                        "value": { "type": "object", "entries": [
+                            { "name": "title", "value": { "type": "string", "value": "kept-secret" } }
+                        ] }
+                    }]
+                }]
+            }]
+        }]
+    });
+    let source = r#"suite "notes" {
+    scenario "reader" {
+        surface = "web"
+        storage_state = ".a3s-test/notes.json"
+        navigate "open" { url = "/indexed-db-read.html" }
+    }
+}
+"#;
+    let work = workdir(&[
+        ("notes.acl", source),
+        (".a3s-test/notes.json", &state.to_string()),
+    ]);
+    let done = run(&server, work.path());
+    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    let failure = &done.json()["scenarios"][0]["failure"];
+    assert_eq!(
+        failure["code"], "test.run.storage_state_invalid",
+        "{failure}"
+    );
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("\"notes\"/\"items\""), "{message}");
+    assert!(!done.stdout.contains("kept-secret") && !done.stderr.contains("kept-secret"));
 }
