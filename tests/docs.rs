@@ -251,4 +251,27 @@ fn the_architecture_map_is_one_page_and_names_only_paths_that_exist() {
         missing.is_empty(),
         "ARCHITECTURE.md names paths that do not exist: {missing:?}"
     );
+#[test]
+fn the_state_file_example_is_a_state_file_this_toolchain_reads() {
+    use a3s_test_driver::storage_state::indexed_db::StoredValue;
+    use a3s_test_driver::storage_state::{StorageState, STORAGE_STATE_VERSION};
+    let text = docs();
+    let section = text
+        .split_once("**The state file**")
+        .expect("docs/acl.md documents the state file")
+        .1;
+    let example = section
+        .split_once("```json\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("a ```json example")
+        .0;
+    let state = StorageState::from_json(example.as_bytes()).expect("the example reads");
+    assert_eq!(state.version, STORAGE_STATE_VERSION);
+    let store = &state.origins[0].indexed_db[0].object_stores[0];
+    let StoredValue::Object { entries } = &store.records[0].value else {
+        panic!("the example's record is an object");
+    };
+    assert!(entries
+        .iter()
+        .any(|p| matches!(p.value, StoredValue::Date { value: Some(_) })));
 }

@@ -263,6 +263,9 @@ pub enum StepDetail {
         cookies: usize,
         /// Origins whose localStorage was saved.
         origins: usize,
+        /// IndexedDB databases saved (`indexed_db = true`); absent when none.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        databases: usize,
     },
     /// `trace { operation = "start" }`.
     TraceStarted {
@@ -381,6 +384,11 @@ pub struct OpenDialog {
     pub untrusted: bool,
 }
 
+/// A count worth writing only when it is not zero.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 impl StepDetail {
     /// The detail of a step that acted on one element and has nothing else to report (`hover`,
     /// `focus`, a verified `fill`).
@@ -445,7 +453,8 @@ mod tests {
             Pressed { key: "a".into(), modifiers: vec![], element: None } => { "key": "a", "modifiers": [] };
             Chars { chars: 4 } => { "chars": 4 };
             Url { url: "about:blank".into() } => { "url": "about:blank" };
-            StorageStateSaved { storage_state: ".a3s-test/auth.json".into(), cookies: 2, origins: 1 } => { "storage_state": ".a3s-test/auth.json", "cookies": 2, "origins": 1 };
+            StorageStateSaved { storage_state: ".a3s-test/auth.json".into(), cookies: 2, origins: 1, databases: 0 } => { "storage_state": ".a3s-test/auth.json", "cookies": 2, "origins": 1 };
+            StorageStateSaved { storage_state: ".a3s-test/auth.json".into(), cookies: 2, origins: 1, databases: 3 } => { "storage_state": ".a3s-test/auth.json", "cookies": 2, "origins": 1, "databases": 3 };
             Files { files: 2 } => { "files": 2 };
             Download { suggested_filename: "r.txt".into(), bytes: 17, untrusted: true } => { "suggested_filename": "r.txt", "bytes": 17, "untrusted": true };
             Tabs { tabs: vec![tab] } => { "tabs": [{ "index": 0, "label": null, "url": "about:blank", "title": null, "current": true }] };

@@ -162,8 +162,12 @@ a3s_test_lang::define_codes! {
         /// The `storage_state` file is not a storage state this toolchain reads, or could not be
         /// loaded into the context.
         StorageStateInvalid => "test.run.storage_state_invalid", FailureClass::Specification;
-        /// `save_storage_state` could not write its file.
+        /// `save_storage_state` could not read the context's storage or write its file.
         StorageStateWrite => "test.run.storage_state_write", FailureClass::Infrastructure;
+        /// `save_storage_state { indexed_db = true }` met an IndexedDB value the state file cannot
+        /// hold (the message names its database, store and kind), or the databases would not fit
+        /// in a state file: nothing was written.
+        StorageStateUnencodable => "test.run.storage_state_unencodable", FailureClass::Specification;
         /// A `screenshot` expectation has no baseline yet: the actual image is kept (and written
         /// as the baseline outside CI); run again, or with `--update-snapshots`.
         SnapshotMissing => "test.run.snapshot_missing", FailureClass::Specification;

@@ -1,5 +1,6 @@
-//! A browser context's saved sign-in state: cookies and localStorage per origin, as the JSON
-//! file `save_storage_state` writes and `storage_state` loads (`docs/acl.md` §5, "Sign in once").
+//! A browser context's saved sign-in state: cookies, and localStorage and (opted in) IndexedDB
+//! per origin, as the JSON file `save_storage_state` writes and `storage_state` loads
+//! (`docs/acl.md` §5, "Sign in once"; the format is in `docs/acl.md`, "The state file").
 //!
 //! Why a typed file and not CDP's raw objects: the file outlives the browser version that wrote
 //! it and is read before any browser starts (a malformed file fails its scenario with
@@ -9,20 +10,26 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The file format version written in `version`.
-pub const STORAGE_STATE_VERSION: u32 = 1;
+pub mod indexed_db;
+mod layout;
+pub use indexed_db::{Database, DatabaseProblem};
+
+/// The file format version written in `version`: 2 added each origin's `indexedDB`.
+pub const STORAGE_STATE_VERSION: u32 = 2;
+/// The oldest version still read (a version 1 file is a version 2 file without IndexedDB).
+pub const OLDEST_STORAGE_STATE_VERSION: u32 = 1;
 /// The largest state file read back: 16 MiB (localStorage is at most ~10 MiB per origin in
 /// Chromium, and a sign-in state is usually a few kilobytes).
 pub const MAX_STORAGE_STATE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Cookies and localStorage of one browser context.
+/// Cookies, localStorage and IndexedDB of one browser context.
 #[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StorageState {
     /// [`STORAGE_STATE_VERSION`].
     pub version: u32,
     /// Every cookie of the context.
     pub cookies: Vec<Cookie>,
-    /// localStorage of every origin the context's tabs showed when it was saved.
+    /// localStorage (and IndexedDB) of every origin the context's tabs showed when it was saved.
     pub origins: Vec<OriginStorage>,
 }
 
@@ -49,7 +56,7 @@ pub struct Cookie {
     pub same_site: Option<String>,
 }
 
-/// The localStorage of one origin.
+/// The localStorage and IndexedDB of one origin.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OriginStorage {
@@ -57,6 +64,17 @@ pub struct OriginStorage {
     pub origin: String,
     /// Its items, in the order the page listed them.
     pub local_storage: Vec<StorageItem>,
+    /// Its IndexedDB databases, when the state was saved with `indexed_db = true` (absent
+    /// otherwise, and in version 1 files).
+    #[serde(rename = "indexedDB", default, skip_serializing_if = "Vec::is_empty")]
+    pub indexed_db: Vec<Database>,
+}
+
+impl OriginStorage {
+    /// Whether loading it has anything to put into a page of the origin.
+    pub fn has_page_storage(&self) -> bool {
+        !self.local_storage.is_empty() || !self.indexed_db.is_empty()
+    }
 }
 
 /// One localStorage item.
@@ -92,6 +110,7 @@ impl std::fmt::Debug for OriginStorage {
         f.debug_struct("OriginStorage")
             .field("origin", &self.origin)
             .field("items", &self.local_storage.len())
+            .field("indexed_db", &self.indexed_db)
             .finish()
     }
 }
@@ -116,8 +135,13 @@ pub enum StorageStateError {
         column: usize,
     },
     /// Another format version.
-    #[error("has version {0}; this toolchain reads version {STORAGE_STATE_VERSION}")]
+    #[error(
+        "has version {0}; this toolchain reads versions {OLDEST_STORAGE_STATE_VERSION} to {STORAGE_STATE_VERSION}"
+    )]
     Version(u32),
+    /// A saved IndexedDB database that could not be restored as written.
+    #[error("{0}")]
+    Database(#[from] DatabaseProblem),
 }
 
 impl StorageState {
@@ -128,15 +152,25 @@ impl StorageState {
                 line: e.line(),
                 column: e.column(),
             })?;
-        if state.version != STORAGE_STATE_VERSION {
+        if !(OLDEST_STORAGE_STATE_VERSION..=STORAGE_STATE_VERSION).contains(&state.version) {
             return Err(StorageStateError::Version(state.version));
+        }
+        let databases = state.origins.iter().flat_map(|o| &o.indexed_db);
+        if let Some(problem) = databases.filter_map(Database::problem).next() {
+            return Err(problem.into());
         }
         Ok(state)
     }
 
-    /// The file's bytes (pretty JSON, so a person can see which cookies a state holds).
+    /// The file's bytes: indented JSON, so a person can see which cookies, origins and
+    /// databases a state holds, with each IndexedDB record on one line ([`layout`]).
     pub fn to_json(&self) -> Vec<u8> {
-        let mut bytes = serde_json::to_vec_pretty(self).unwrap_or_default();
+        let mut bytes = Vec::new();
+        let mut writer =
+            serde_json::Serializer::with_formatter(&mut bytes, layout::StateLayout::default());
+        if self.serialize(&mut writer).is_err() {
+            bytes.clear();
+        }
         bytes.push(b'\n');
         bytes
     }
@@ -166,6 +200,7 @@ mod tests {
                     name: "token".into(),
                     value: "t0k3n".into(),
                 }],
+                indexed_db: Vec::new(),
             }],
         };
         let back = StorageState::from_json(&state.to_json()).unwrap();
@@ -184,8 +219,12 @@ mod tests {
     fn malformed_and_other_versions_are_refused_without_quoting() {
         let e = StorageState::from_json(b"{\"version\": 1, \"cookies\": \"s3cr3t\"}").unwrap_err();
         assert!(!e.to_string().contains("s3cr3t"), "{e}");
-        let e = StorageState::from_json(b"{\"version\": 2, \"cookies\": [], \"origins\": []}")
+        let e = StorageState::from_json(b"{\"version\": 3, \"cookies\": [], \"origins\": []}")
             .unwrap_err();
-        assert!(matches!(e, StorageStateError::Version(2)));
+        assert!(matches!(e, StorageStateError::Version(3)));
+        let v1 = b"{\"version\": 1, \"cookies\": [], \"origins\": [{\"origin\": \"http://a\", \"localStorage\": []}]}";
+        assert!(StorageState::from_json(v1).unwrap().origins[0]
+            .indexed_db
+            .is_empty());
     }
 }

@@ -271,8 +271,6 @@ define_codes! {
         OperationAttribute => "test.spec.operation_attribute", "remove the attribute or change the operation";
         /// A `storage_state` or `save_storage_state` path that could leave the project or is not a file path.
         StatePath => "test.spec.state_path", "use a relative path inside the project, without `..`, e.g. \".a3s-test/auth.json\"";
-        /// `indexed_db = true` on `save_storage_state`: IndexedDB is not saved yet.
-        IndexedDbUnsupported => "test.spec.indexed_db_unsupported", "remove `indexed_db`: only cookies and localStorage are saved";
         /// A `depends_on` entry naming no scenario of the suite.
         UnknownDependency => "test.spec.unknown_dependency", "name a scenario of the same suite by its id";
         /// `depends_on` entries that form a cycle (a scenario needing itself, directly or not).

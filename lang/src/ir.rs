@@ -465,11 +465,15 @@ pub enum Action {
         /// Start or stop recording.
         operation: CaptureOperation,
     },
-    /// Write the context's cookies and per-origin localStorage as JSON (mode 0600), for
-    /// `storage_state` to load into later contexts: sign in once.
+    /// Write the context's cookies and per-origin localStorage (and, opted in, IndexedDB) as
+    /// JSON (mode 0600), for `storage_state` to load into later contexts: sign in once.
     SaveStorageState {
         /// Where the state goes, relative to the project root.
         path: StatePath,
+        /// Save every IndexedDB database of each origin too (`indexed_db = true`): opt-in, since
+        /// an app's databases can be large and hold more than a sign-in.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        indexed_db: bool,
     },
     /// Change the emulated context options mid-scenario (`offline`, `geolocation`, media
     /// features, headers, permissions); what it does not name stays as it was.

@@ -38,7 +38,7 @@
 //! The executor never prints; it emits [`RunEventKind`]s and returns the scenario results.
 
 mod dependencies;
-mod storage_state;
+pub(crate) mod storage_state;
 
 use crate::cancel::CancelToken;
 use crate::event::{CancelReason, EventSender, RunEventKind};

@@ -168,7 +168,7 @@ impl PlannedScenario {
         // An inherited state is not loaded into the scenario that saves it: that one signs in.
         let saves = |path: &StatePath| {
             scenario.steps.iter().any(
-                |step| matches!(&step.action, Action::SaveStorageState { path: p } if p == path),
+                |step| matches!(&step.action, Action::SaveStorageState { path: p, .. } if p == path),
             )
         };
         let storage_state = scenario.organisation.storage_state.clone().or_else(|| {

@@ -26,6 +26,7 @@ use crate::ops::session::{abort, turn, AbortParams};
 use crate::ops::Context;
 use a3s_test_driver::http;
 use a3s_test_fsroot::ConfinedPath;
+use a3s_test_lang::ir::{ContextSettings, StatePath};
 use a3s_test_ledger::{Event, FindingId, Ledger, SessionId};
 use a3s_test_runner::cancel::CancelToken;
 use a3s_test_runner::devserver::DevServer;
@@ -173,7 +174,8 @@ pub fn run(p: DevParams) -> ExitCode {
     }
     let headed = p.headed || has_display();
     settle_stale(&ctx, &p.session);
-    let file = match start_session(&ctx, &p.session, &server.url, headed, &cancel) {
+    let prepared = (project.context.clone(), project.storage_state.clone());
+    let file = match start_session(&ctx, &p.session, &server.url, headed, prepared, &cancel) {
         Ok(file) => file,
         Err(_) if cancel.is_cancelled() => {
             stop_server(&runtime, owned.as_mut());
@@ -343,12 +345,14 @@ fn stop_server(runtime: &tokio::runtime::Runtime, server: Option<&mut DevServer>
     }
 }
 
-/// Open the agent session on `url` (interrupted by a stop signal).
+/// Open the agent session on `url` (interrupted by a stop signal), its context prepared with the
+/// project's context options and storage state.
 fn start_session(
     ctx: &Context,
     session: &SessionId,
     url: &str,
     headed: bool,
+    (context, storage_state): (ContextSettings, Option<StatePath>),
     cancel: &CancelToken,
 ) -> Result<SessionFile, SessionError> {
     let exe = std::env::current_exe().map_err(|e| {
@@ -381,6 +385,8 @@ fn start_session(
             // and the browser along (the dev server goes by its own watchdog).
             tied: true,
             terminal: None,
+            context,
+            storage_state,
         },
         &interrupted,
     )

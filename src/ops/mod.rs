@@ -8,6 +8,7 @@ pub mod bounded;
 pub mod catalog;
 pub mod dev;
 pub mod observe;
+pub mod project;
 pub mod repair;
 pub mod repair_drain;
 pub mod repair_promote;

@@ -419,6 +419,14 @@ pub fn start(
             ))
         }
     };
+    // A browser session's context starts the way `run` opens a web scenario's: with the
+    // project's context options and signed-in state (a terminal has no browser context).
+    let (context, storage_state) = match &terminal {
+        None => super::project::read(&ctx.root)?
+            .map(|project| (project.context, project.storage_state))
+            .unwrap_or_default(),
+        Some(_) => Default::default(),
+    };
     let mut budgets = Budgets::default();
     if let Some(ms) = p.idle_timeout_ms {
         budgets.idle_ms = ms.into();
@@ -446,6 +454,8 @@ pub fn start(
             reopen: false,
             tied: false,
             terminal,
+            context,
+            storage_state,
         },
         interrupted,
     )?;

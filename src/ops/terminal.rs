@@ -6,36 +6,18 @@
 
 use super::session::StartParams;
 use super::Context;
-use a3s_test_lang::ir::{AdmittedDocument, TuiProgram};
-use a3s_test_runner::evidence::under_state_dir;
+use a3s_test_lang::ir::TuiProgram;
 use a3s_test_runner::session::file::{SessionFile, TerminalProgram};
 use a3s_test_runner::session::{SessionCode, SessionError};
 use std::path::{Path, PathBuf};
-
-/// The project file a terminal session's defaults come from, under the project root.
-const PROJECT_FILE: &str = ".a3s-test/project.acl";
 
 fn invalid(message: String) -> SessionError {
     SessionError::new(SessionCode::InvalidInput, message)
 }
 
-/// The project's `tui { … }` block, when the project file exists and has one (read without
-/// following a link from the root down; a file that does not admit is refused).
+/// The project's `tui { … }` block, when the project file exists and has one.
 fn project_block(root: &Path) -> Result<Option<TuiProgram>, SessionError> {
-    let Some(location) = under_state_dir(root, &root.join(PROJECT_FILE)) else {
-        return Ok(None);
-    };
-    let bytes = match location.read(a3s_test_lang::MAX_FILE_BYTES as u64) {
-        Ok(bytes) => bytes,
-        Err(e) if e.is_not_found() => return Ok(None),
-        Err(e) => return Err(SessionError::fs(&e)),
-    };
-    match a3s_test_lang::admit_bytes(&bytes).document {
-        Some(AdmittedDocument::Project(project)) => Ok(project.tui),
-        _ => Err(invalid(format!(
-            "{PROJECT_FILE} is not an admitted project file (run `a3s-test check {PROJECT_FILE}`)"
-        ))),
-    }
+    Ok(super::project::read(root)?.and_then(|project| project.tui))
 }
 
 /// The program of `agent start --tui`: the command after `--` (else the project's

@@ -14,6 +14,7 @@ mod mcp_pipe;
 #[path = "../owned.rs"]
 mod owned;
 mod private;
+mod project_context;
 mod repair_prove;
 mod repeated;
 #[path = "../reviewer/mod.rs"]

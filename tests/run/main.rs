@@ -18,6 +18,7 @@ mod endpoint;
 mod github;
 mod harness;
 mod html_report;
+mod indexed_db;
 mod login_app;
 mod merge;
 mod negative;

@@ -2,7 +2,7 @@
 //! loopback app with a real cookie login ([`LoginApp`]): a set-up scenario signs in through the
 //! form and saves the storage state; ten dependants start signed in from it (the app counts one
 //! login) with `--jobs 4`; the state file is 0600 and neither its cookie nor its localStorage
-//! value appears in anything the run prints or writes. A failing set-up skips its dependants
+//! value appears in anything the run prints or writes, step traces (`--trace on`) included. A failing set-up skips its dependants
 //! with the reason in every report; `--shard` and `--filter` pull the set-up in, and the shards
 //! merge; a missing state file fails its scenario with `test.run.storage_state_missing`. The
 //! runs use `--reporter github` too, so its output is checked with the terminal's.
@@ -107,7 +107,8 @@ fn by_id(json: &Value) -> std::collections::BTreeMap<String, Value> {
 fn a_setup_signs_in_once_and_ten_dependants_start_signed_in_and_no_report_holds_the_secrets() {
     let app = LoginApp::start();
     let work = workdir(&[("shop.acl", &suite(&app, "signed in as alice"))]);
-    let done = run(work.path(), &["--jobs", "4", "--reporter", "github"]);
+    let args = ["--jobs", "4", "--reporter", "github", "--trace", "on"];
+    let done = run(work.path(), &args);
     assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
     assert_eq!(app.logins(), 1, "one sign-in for eleven scenarios");
     let json = done.json();
@@ -143,6 +144,11 @@ fn a_setup_signs_in_once_and_ten_dependants_start_signed_in_and_no_report_holds_
         written.len() > 20,
         "evidence of every scenario: {written:?}"
     );
+    let traces = written
+        .iter()
+        .filter(|f| f.file_name().is_some_and(|n| n == "trace.json"))
+        .count();
+    assert_eq!(traces, DEPENDANTS + 1, "a step trace of every scenario");
     for file in &written {
         let bytes = std::fs::read(file).unwrap();
         for secret in [&app.session, &app.theme] {

@@ -357,7 +357,9 @@ impl WebContext {
             }
             Action::Har { operation } => steps::network::har(self, operation, env).await,
             Action::Trace { operation } => steps::network::trace(self, operation, env).await,
-            Action::SaveStorageState { path } => super::storage_state::save(self, path, env).await,
+            Action::SaveStorageState { path, indexed_db } => {
+                super::storage_state::save(self, path, *indexed_db, env).await
+            }
             Action::Context { settings } => {
                 self.change_settings(settings, env.vars, env.deadline).await
             }

@@ -3,14 +3,18 @@
 //! - **Save** (`save_storage_state`): cookies from `Storage.getCookies` for the context's
 //!   `browserContextId` (every cookie of the context, HttpOnly ones included, which page script
 //!   cannot read), and the localStorage of the top document of every tab, read by
-//!   `Runtime.evaluate`. The file is written under the project root through `fsroot` (a link on
-//!   the way is refused), atomically, mode 0600.
+//!   `Runtime.evaluate`, and with `indexed_db = true` every IndexedDB database of that document's
+//!   origin ([`super::indexed_db`]). The file is written under the project root through `fsroot`
+//!   (a link on the way is refused), atomically, mode 0600, and only once everything was read:
+//!   a value that cannot be saved leaves no file behind.
 //! - **Load** (a fresh context, before its first step): cookies with `Storage.setCookies` on the
 //!   context. localStorage has no CDP setter that works for an origin no document of the context
 //!   has loaded (`DOMStorage.setDOMStorageItem` needs a frame of that origin), so for each saved
 //!   origin the first tab navigates to `<origin>/.a3s-test-storage-state`, a request the driver
 //!   answers itself through `Fetch` interception with an empty page (the app's server never sees
-//!   it), sets the items there, then returns to `about:blank`. Why not
+//!   it), sets the items and creates the saved IndexedDB databases there (closing its
+//!   connections, so the app's own `open` at a later version is not blocked), then returns to
+//!   `about:blank`. Why not
 //!   `Page.addScriptToEvaluateOnNewDocument`: the script would run on every later document of the
 //!   origin too and overwrite what the scenario's own steps stored, unless it kept a marker the
 //!   app could see; a one-time pre-navigation leaves nothing behind.
@@ -20,7 +24,8 @@ use super::context::{detail, WebContext};
 use super::route::{self, Route};
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::storage_state::{
-    Cookie, OriginStorage, StorageItem, StorageState, STORAGE_STATE_VERSION,
+    Cookie, OriginStorage, StorageItem, StorageState, MAX_STORAGE_STATE_BYTES,
+    STORAGE_STATE_VERSION,
 };
 use a3s_test_driver::{StepDetail, StepEnv, StepFailure, StepOutput};
 use a3s_test_fsroot::{ConfinedPath, PRIVATE};
@@ -41,21 +46,31 @@ fn failure(code: FailureCode, message: impl Into<String>) -> StepFailure {
     StepFailure::new(code, message)
 }
 
-/// `save_storage_state { path }`.
+/// `save_storage_state { path indexed_db }`.
 pub(crate) async fn save(
     ctx: &mut WebContext,
     path: &StatePath,
+    indexed_db: bool,
     env: &StepEnv<'_>,
 ) -> Result<StepOutput, StepFailure> {
-    let state = read_state(ctx, env.deadline).await?;
+    let state = read_state(ctx, indexed_db, env.deadline).await?;
+    let bytes = state.to_json();
+    if bytes.len() as u64 > MAX_STORAGE_STATE_BYTES {
+        return Err(failure(
+            FailureCode::StorageStateUnencodable,
+            format!(
+                "the storage state would be {} bytes, more than the {} MiB a state file may hold;                  nothing was saved",
+                bytes.len(),
+                MAX_STORAGE_STATE_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
     let file = ConfinedPath::new(env.working_dir, path.as_str());
     let write = || -> Result<(), a3s_test_fsroot::FsError> {
         if let Some((parent, name)) = file.split() {
-            parent
-                .create_dir_all()?
-                .write_atomic(name, &state.to_json(), PRIVATE)
+            parent.create_dir_all()?.write_atomic(name, &bytes, PRIVATE)
         } else {
-            file.write_atomic(&state.to_json(), PRIVATE)
+            file.write_atomic(&bytes, PRIVATE)
         }
     };
     write().map_err(|e| {
@@ -70,11 +85,17 @@ pub(crate) async fn save(
         storage_state: path.as_str().to_string(),
         cookies: state.cookies.len(),
         origins: state.origins.len(),
+        databases: state.origins.iter().map(|o| o.indexed_db.len()).sum(),
     }))
 }
 
-/// The context's cookies and the localStorage of each tab's top document.
-async fn read_state(ctx: &WebContext, deadline: Instant) -> Result<StorageState, StepFailure> {
+/// The context's cookies and the localStorage (and, asked, IndexedDB) of each tab's top
+/// document.
+async fn read_state(
+    ctx: &WebContext,
+    indexed_db: bool,
+    deadline: Instant,
+) -> Result<StorageState, StepFailure> {
     let reply = ctx
         .cdp
         .call(
@@ -118,9 +139,15 @@ async fn read_state(ctx: &WebContext, deadline: Instant) -> Result<StorageState,
                 })
             })
             .collect();
+        let indexed_db = if indexed_db {
+            super::indexed_db::read(tab, origin, deadline).await?
+        } else {
+            Vec::new()
+        };
         origins.push(OriginStorage {
             origin: origin.to_string(),
             local_storage,
+            indexed_db,
         });
     }
     Ok(StorageState {
@@ -190,7 +217,7 @@ impl WebContext {
         let origins: Vec<&OriginStorage> = state
             .origins
             .iter()
-            .filter(|o| !o.local_storage.is_empty())
+            .filter(|o| o.has_page_storage())
             .collect();
         if origins.is_empty() {
             return Ok(());
@@ -211,7 +238,7 @@ impl WebContext {
         Ok(())
     }
 
-    /// Open `origin`'s answered-here page in the first tab and set its items there.
+    /// Open `origin`'s answered-here page in the first tab and set its items and databases there.
     async fn load_origin(
         &mut self,
         origin: &OriginStorage,
@@ -304,6 +331,9 @@ impl WebContext {
                 "could not set the localStorage of {}",
                 origin.origin
             )));
+        }
+        if !origin.indexed_db.is_empty() {
+            super::indexed_db::restore(tab, &origin.origin, &origin.indexed_db, deadline).await?;
         }
         Ok(())
     }

@@ -5,10 +5,9 @@
 //! evidence paths (no absolute path, `..`, backslash, control character or folder name), reported
 //! as `test.spec.state_path` because the file holds secrets and lives beside the suites, not in an
 //! artifact folder. Links cannot be seen here; the runner re-checks each component with `fsroot`.
-//! `indexed_db = true` is refused (`test.spec.indexed_db_unsupported`) rather than accepted and
-//! silently not saved.
+//! `indexed_db = true` opts in to saving each origin's IndexedDB databases as well.
 
-use super::context::{Annotate, Ctx};
+use super::context::Ctx;
 use super::evidence::path_problem;
 use super::fields::Fields;
 use super::values::{boolean, string};
@@ -37,27 +36,17 @@ pub(super) fn state_path(ctx: &mut Ctx, attr: &Attribute) -> Option<StatePath> {
     Some(StatePath(path.to_string()))
 }
 
-/// `save_storage_state "label" { path = "…" indexed_db = false }`.
+/// `save_storage_state "label" { path = "…" indexed_db = true }`.
 pub(super) fn save(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<Action> {
     let path = fields
         .required(ctx, "path")
         .and_then(|a| state_path(ctx, a));
     let indexed_db = match fields.get("indexed_db") {
-        Some(attr) => match boolean(ctx, attr) {
-            Some(true) => {
-                ctx.error_in(
-                    Code::IndexedDbUnsupported,
-                    "indexed_db",
-                    attr.value.span,
-                    "saving IndexedDB is not supported yet",
-                )
-                .hint("remove `indexed_db`: cookies and localStorage are saved");
-                None
-            }
-            other => other,
-        },
+        Some(attr) => boolean(ctx, attr),
         None => Some(false),
     };
-    indexed_db?;
-    Some(Action::SaveStorageState { path: path? })
+    Some(Action::SaveStorageState {
+        path: path?,
+        indexed_db: indexed_db?,
+    })
 }

@@ -231,12 +231,6 @@ fn cases() -> Vec<Case> {
             "        save_storage_state \"s\" { path = \"../auth.json\" }",
         ),
         step(
-            IndexedDbUnsupported,
-            "save_storage_state.s.indexed_db",
-            "true",
-            "        save_storage_state \"s\" {\n path = \"a.json\"\n indexed_db = true\n }",
-        ),
-        step(
             UnknownDependency,
             "depends_on",
             "\"setpu\"",

@@ -123,7 +123,7 @@ const MISTAKES: &str = r#"suite "shop" {
         navigate "open" { url = "/login" }
         save_storage_state "save" {
             path = ".a3s-test/"
-            indexed_db = true
+            indexed_db = "yes"
         }
     }
     scenario "checkout" {
@@ -154,7 +154,6 @@ fn every_new_refusal_is_rendered_at_its_span() {
     let codes: Vec<Code> = diagnostics.iter().map(|d| d.code).collect();
     for code in [
         Code::StatePath,
-        Code::IndexedDbUnsupported,
         Code::UnknownDependency,
         Code::DependencyCycle,
         Code::ConflictingAnnotations,
@@ -196,4 +195,60 @@ fn another_suites_scenario_is_admitted_for_the_planner_to_check() {
             },
         ]
     );
+}
+
+/// The other new forms' refusals: `only` and `soft` of the wrong type, `soft` on a `wait`, the
+/// project's `include` and `storage_state`, and `soft` in an agent statement.
+const MORE_MISTAKES: &str = r#"suite "shop" {
+    scenario "cart" {
+        surface = "web"
+        only = "yes"
+        depends_on = "auth-setup"
+        navigate "open" { url = "/cart" }
+        expect "total" {
+            text = "25 EUR"
+            soft = 1
+        }
+        wait "ready" {
+            text = "Cart"
+            soft = true
+        }
+    }
+}
+"#;
+
+const PROJECT_MISTAKES: &str = r#"project "shop" {
+    include = "shared/*.acl"
+    storage_state = "/home/ci/auth.json"
+}
+"#;
+
+const STATEMENT_MISTAKE: &str = "expect {\n  text = \"Saved\"\n  soft = true\n}\n";
+
+#[test]
+fn the_other_new_forms_are_refused_at_their_spans() {
+    let mut out = String::new();
+    for (file, source) in [
+        ("shop.acl", MORE_MISTAKES),
+        ("project.acl", PROJECT_MISTAKES),
+    ] {
+        let diagnostics = admit(source).diagnostics;
+        assert!(!diagnostics.is_empty(), "{file} was admitted");
+        out.push_str(&render(
+            Format::Human,
+            Colour::Never,
+            file,
+            source,
+            &diagnostics,
+        ));
+    }
+    let statement = a3s_test_lang::admit_statement(STATEMENT_MISTAKE).unwrap_err();
+    out.push_str(&render(
+        Format::Human,
+        Colour::Never,
+        "statement",
+        STATEMENT_MISTAKE,
+        &statement,
+    ));
+    insta::assert_snapshot!("other_new_form_refusals", out);
 }

@@ -224,7 +224,11 @@ fn every_step_kind_admits_to_its_action() {
         ("trace \"t\" { operation = \"start\" }", Action::Trace { operation: CaptureOperation::Start }),
         (
             "save_storage_state \"s\" {\n path = \".a3s-test/auth.json\"\n indexed_db = false\n }",
-            Action::SaveStorageState { path: StatePath(".a3s-test/auth.json".into()) },
+            Action::SaveStorageState { path: StatePath(".a3s-test/auth.json".into()), indexed_db: false },
+        ),
+        (
+            "save_storage_state \"s\" {\n path = \".a3s-test/auth.json\"\n indexed_db = true\n }",
+            Action::SaveStorageState { path: StatePath(".a3s-test/auth.json".into()), indexed_db: true },
         ),
         (
             "context \"c\" { offline = true }",

@@ -1,4 +1,5 @@
-//! Loading a scenario's `storage_state` into its fresh context before the first step.
+//! Loading a scenario's `storage_state` into its fresh context before the first step (and the
+//! project's into an agent session's context before its start URL, `session/engine.rs`).
 //!
 //! The file is read when the scenario starts (after its dependencies, one of which usually
 //! wrote it), relative to the project root and through `fsroot`, so a link on the way is
@@ -15,7 +16,7 @@ use std::path::Path;
 use tokio::time::Instant;
 
 /// Read `path` (relative to `project`) and load it into `ctx`.
-pub(super) async fn load<C: SurfaceContext>(
+pub(crate) async fn load<C: SurfaceContext>(
     ctx: &mut C,
     project: &Path,
     path: &StatePath,

@@ -118,6 +118,36 @@ pub struct Engine<D: AgentDriver> {
     recorded_var: Option<String>,
 }
 
+/// The project's context options and signed-in state, put into the session's fresh context
+/// before the start URL opens, the way `run` prepares a web scenario's: options first (an
+/// `env("NAME")` in a header or credential is read from the supervisor's environment, inherited
+/// from `agent start`), then the state file. Loading the state comes before the network filter:
+/// the driver answers its per-origin page itself, so nothing reaches the network either way.
+async fn prepare_context<C: SurfaceContext>(
+    ctx: &mut C,
+    file: &SessionFile,
+    root: &std::path::Path,
+) -> Result<(), SessionError> {
+    let failed = |what: &str, code: FailureCode, message: &str| {
+        SessionError::new(
+            SessionCode::Supervisor,
+            format!("failed to {what}: {code}: {message}"),
+        )
+    };
+    let deadline = Instant::now() + TURN_BOUND;
+    if !file.context.is_empty() {
+        ctx.apply_context(&file.context, &ProcessVars::SESSION, deadline)
+            .await
+            .map_err(|f| failed("apply the project's context options", f.code, &f.message))?;
+    }
+    if let Some(path) = &file.storage_state {
+        crate::executor::storage_state::load(ctx, root, path, deadline)
+            .await
+            .map_err(|f| failed("load the project's storage state", f.code, &f.message))?;
+    }
+    Ok(())
+}
+
 impl<D: AgentDriver> Engine<D> {
     /// Launch the browser through `launcher`, open the context, navigate to the start URL and
     /// mark the session active. The record in `dir` is the one the CLI wrote (state `starting`).
@@ -147,6 +177,10 @@ impl<D: AgentDriver> Engine<D> {
                 )
             })?;
         let mut ctx = ctx;
+        if let Err(e) = prepare_context(&mut ctx, &file, &root).await {
+            let _ = driver.shutdown().await;
+            return Err(e);
+        }
         let policy = file.policy.clone();
         let filter = NetworkFilter(std::sync::Arc::new(move |url: &str| {
             super::policy::network_allowed(&policy, url)

@@ -239,6 +239,17 @@ pub struct SessionFile {
     /// screen with it before any input is sent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screen_revision: Option<u64>,
+    /// The project's browser context options (locale, time zone, media features, viewport,
+    /// device, …) the session's context was opened with, as `run` applies them to every web
+    /// scenario: what an agent explores is what the suites it promotes will see.
+    #[serde(
+        default,
+        skip_serializing_if = "a3s_test_lang::ir::ContextSettings::is_empty"
+    )]
+    pub context: a3s_test_lang::ir::ContextSettings,
+    /// The project's `storage_state`, loaded into the context before the start URL opens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_state: Option<a3s_test_lang::ir::StatePath>,
 }
 
 /// The program a terminal session runs on its own pseudoterminal, as `agent start --tui --

@@ -146,6 +146,8 @@ mod tests {
             page_context: None,
             terminal: None,
             screen_revision: None,
+            context: Default::default(),
+            storage_state: None,
         }
     }
 

@@ -50,6 +50,11 @@ pub struct StartRequest {
     /// A terminal session's program (`agent start --tui`): the supervisor then owns it on a
     /// pseudoterminal instead of a browser.
     pub terminal: Option<super::file::TerminalProgram>,
+    /// The project's browser context options, applied to the session's context before the start
+    /// URL opens (empty for a terminal session).
+    pub context: a3s_test_lang::ir::ContextSettings,
+    /// The project's `storage_state`, loaded into the context before the start URL opens.
+    pub storage_state: Option<a3s_test_lang::ir::StatePath>,
 }
 
 /// The line `agent start` writes to the supervisor's stdin once it has read the ready line: the
@@ -152,6 +157,8 @@ pub fn start(
         page_context: None,
         terminal: request.terminal,
         screen_revision: None,
+        context: request.context,
+        storage_state: request.storage_state,
     };
     file.save(&dir)?;
     if interrupted() {
