@@ -251,6 +251,8 @@ fn the_architecture_map_is_one_page_and_names_only_paths_that_exist() {
         missing.is_empty(),
         "ARCHITECTURE.md names paths that do not exist: {missing:?}"
     );
+}
+
 #[test]
 fn the_state_file_example_is_a_state_file_this_toolchain_reads() {
     use a3s_test_driver::storage_state::indexed_db::StoredValue;

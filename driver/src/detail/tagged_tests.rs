@@ -155,13 +155,14 @@ fn detail() -> impl Strategy<Value = StepDetail> {
         any::<usize>().prop_map(|removed| Unrouted { removed }),
         any::<bool>().prop_map(|recording| HarStarted { recording }),
         any::<usize>().prop_map(|entries| HarWritten { entries }),
-        (text(), any::<usize>(), any::<usize>()).prop_map(|(storage_state, cookies, origins)| {
-            StorageStateSaved {
+        (text(), any::<usize>(), any::<usize>(), any::<usize>()).prop_map(
+            |(storage_state, cookies, origins, databases)| StorageStateSaved {
                 storage_state,
                 cookies,
                 origins,
+                databases,
             }
-        }),
+        ),
         any::<bool>().prop_map(|tracing| TraceStarted { tracing }),
         any::<usize>().prop_map(|events| TraceWritten { events }),
         (any::<usize>(), any::<usize>(), any::<bool>()).prop_map(
