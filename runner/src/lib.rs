@@ -31,6 +31,7 @@ pub mod jobs;
 pub mod last_run;
 pub mod merge;
 pub mod plan;
+pub mod pool;
 pub mod process_tree;
 pub mod read;
 pub mod repair;

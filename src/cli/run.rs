@@ -93,6 +93,9 @@ pub struct RunArgs {
     pub headed: bool,
     #[command(flatten)]
     #[allow(missing_docs)]
+    pub grid: super::grid::GridArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
     pub tui: super::surfaces::TuiArgs,
     /// Project configuration [default: .a3s-test/project.acl when it exists].
     #[arg(long, value_name = "FILE")]
@@ -200,28 +203,69 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
         &project_dir,
         selection.shard,
     )?;
+    let grid = grid_settings(&args, config.executor.jobs)?;
     let reporters = reporters(&args, &project_dir)?;
-    let web = launcher(&args, project.as_ref());
-    let launcher = super::surfaces::launchers(
-        &selection.plan,
-        web,
-        &args.tui,
-        project.as_ref(),
-        &project_dir,
-    )
-    .map_err(fail)?;
+    let (plan, tui, project_ref) = (&selection.plan, &args.tui, project.as_ref());
+    let (web, grid) = match grid {
+        Some(grid) => {
+            let (web, sessions) = grid.launcher().map_err(fail)?;
+            let surfaces = super::surfaces::launchers(plan, web, tui, project_ref, &project_dir);
+            (WebEngine::Grid(surfaces.map_err(fail)?), Some(sessions))
+        }
+        None => {
+            let web = launcher(&args, project_ref);
+            let surfaces = super::surfaces::launchers(plan, web, tui, project_ref, &project_dir);
+            (WebEngine::Local(surfaces.map_err(fail)?), None)
+        }
+    };
     if cancel.is_cancelled() {
         eprintln!("a3s-test: interrupted before the run began; nothing was started");
         return Err(ExitCode::from(Exit::Interrupted));
     }
-    Ok(execute(
-        selection.plan,
-        launcher,
+    let run = Execution {
+        plan: selection.plan,
         config,
         reporters,
-        output,
+        output_dir: output,
         cancel,
-    ))
+        grid,
+    };
+    Ok(match web {
+        WebEngine::Local(launcher) => execute(run, launcher),
+        WebEngine::Grid(launcher) => execute(run, launcher),
+    })
+}
+
+/// Where web scenarios run: a browser of this machine (launched or attached), or a Grid.
+enum WebEngine {
+    Local(super::surfaces::RunLauncher),
+    Grid(
+        a3s_test_runner::surfaces::Surfaces<
+            super::grid::GridLauncher,
+            super::surfaces::TuiLauncher,
+        >,
+    ),
+}
+
+/// `--grid` (or `A3S_TEST_GRID` when no local browser was asked for); exit 2 for an unusable one.
+fn grid_settings(
+    args: &RunArgs,
+    jobs: usize,
+) -> Result<Option<super::grid::GridSettings>, ExitCode> {
+    let env = std::env::var(super::grid::GRID_ENV).ok();
+    let local = args.browser.is_some() || args.browser_endpoint.is_some();
+    super::grid::settings(&args.grid, env, local, jobs).map_err(fail)
+}
+
+/// What step 5 runs, besides the launcher.
+struct Execution {
+    plan: Plan,
+    config: RunConfig,
+    reporters: Reporters,
+    output_dir: ConfinedPath,
+    cancel: CancelToken,
+    /// The run's Grid sessions, released after the run whatever its end.
+    grid: Option<super::grid::Sessions>,
 }
 
 /// Orphaned browser helpers must stay in our subtree so the final sweep can find them.
@@ -483,14 +527,15 @@ fn launcher(args: &RunArgs, project: Option<&ProjectConfig>) -> WebLauncher {
 
 /// Step 5: execute the plan, feeding every event to the reporters as it comes (and the progress
 /// line on a timer); record the run for `--last-failed`; the result's exit code.
-fn execute(
-    plan: Plan,
-    launcher: super::surfaces::RunLauncher,
-    config: RunConfig,
-    mut reporters: Reporters,
-    output_dir: ConfinedPath,
-    cancel: CancelToken,
-) -> ExitCode {
+fn execute<L: a3s_test_runner::executor::DriverLauncher>(run: Execution, launcher: L) -> ExitCode {
+    let Execution {
+        plan,
+        config,
+        mut reporters,
+        output_dir,
+        cancel,
+        grid,
+    } = run;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -515,7 +560,7 @@ fn execute(
                 _ = ticker.tick() => reporters.tick(start.elapsed()),
             }
         }
-        match runner.await {
+        let code = match runner.await {
             Ok(result) => {
                 if let Err(e) = LastRun::of(&result).write(&output_dir) {
                     eprintln!("warning: {e}; the next --last-failed cannot use this run");
@@ -526,11 +571,30 @@ fn execute(
                 eprintln!("error: the run failed internally: {e}");
                 Exit::InvalidInput
             }
+        };
+        match grid {
+            Some(sessions) => release_grid(&sessions, code).await,
+            None => code,
         }
     });
     // Don't wait for stray blocking tasks (a wedged CDP read) at exit: everything owned is reaped.
     runtime.shutdown_timeout(Duration::from_millis(100));
     ExitCode::from(code)
+}
+
+/// After any run on a Grid: every session it still holds deleted (those its drivers did not
+/// delete, and those answered after a Ctrl+C gave up waiting). A session left behind is a
+/// cleanup failure: exit 2 unless the run was interrupted.
+async fn release_grid(sessions: &super::grid::Sessions, code: Exit) -> Exit {
+    let failures = sessions.release_all(CLEANUP_BOUND).await;
+    for failure in &failures {
+        eprintln!("error[{}]: {}", FailureCode::CleanupFailed, failure.0);
+    }
+    match code {
+        Exit::Interrupted => code,
+        _ if failures.is_empty() => code,
+        _ => Exit::InvalidInput,
+    }
 }
 
 /// `--last-failed`: keep the scenarios the previous run's record names; without a usable record,

@@ -16,6 +16,8 @@ mod devserver;
 mod drag;
 mod endpoint;
 mod github;
+mod grid;
+mod grid_server;
 mod harness;
 mod html_report;
 mod login_app;
