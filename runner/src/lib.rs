@@ -20,6 +20,7 @@ pub mod cancel;
 pub mod colour;
 pub mod devserver;
 pub mod discover;
+pub mod durations;
 pub mod event;
 pub mod evidence;
 pub mod executor;

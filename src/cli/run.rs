@@ -68,9 +68,15 @@ pub struct RunArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub selection: super::run_selection::SelectionArgs,
-    /// Run shard `i` of `n` (1-based), chosen by a stable hash of each scenario id.
+    /// Run shard `i` of `n` (1-based): shards of equal expected time by the recorded durations
+    /// (--durations, else the output folder's history), a stable hash of each scenario id for
+    /// scenarios without one.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// The durations --shard balances by: a `durations.json` or a run's --json result (e.g.
+    /// the merged result of the last CI run) [default: <output-dir>/durations.json].
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub durations: Option<PathBuf>,
     /// Scenarios run at once [default: number of CPU cores; at most 8 per core and one per
     /// 128 MiB of available memory].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -363,6 +369,10 @@ fn select(
     refine: super::run_selection::Refinement,
     storage_state: Option<a3s_test_lang::ir::StatePath>,
 ) -> Result<Selection, ExitCode> {
+    let durations = match args.shard {
+        Some(_) => shard_durations(args.durations.as_deref(), output)?,
+        None => None,
+    };
     let options = PlanOptions {
         filters: args.filter.clone(),
         tags: args.tag.clone(),
@@ -371,6 +381,7 @@ fn select(
         grep: refine.grep,
         grep_invert: refine.grep_invert,
         storage_state,
+        durations,
     };
     let mut plan = plan(admitted, &options).map_err(refuse_plan)?;
     if args.last_failed {
@@ -380,11 +391,15 @@ fn select(
     }
     let shard = match args.shard {
         Some(shard) => {
+            let durations = options.durations.clone();
             let unsharded = PlanOptions {
                 shard: None,
                 ..options
             };
             let ids = plan_ids(admitted, &unsharded).map_err(refuse_plan)?;
+            if let Some(durations) = &durations {
+                note_balance(shard, &ids, durations);
+            }
             Some(ShardRecord::new(
                 shard.index,
                 shard.count,
@@ -394,6 +409,45 @@ fn select(
         None => None,
     };
     Ok(Selection { plan, shard })
+}
+
+/// The durations `--shard` balances by: `--durations FILE` (unreadable: exit 2), else the output
+/// folder's history (unreadable: a warning, and the hash alone); `None` when there are none.
+fn shard_durations(
+    file: Option<&Path>,
+    output: &ConfinedPath,
+) -> Result<Option<std::sync::Arc<a3s_test_runner::plan::balance::DurationMap>>, ExitCode> {
+    use a3s_test_runner::durations;
+    let map = match file {
+        Some(file) => Some(durations::read_file(file).map_err(fail)?),
+        None => durations::read_history(output).unwrap_or_else(|e| {
+            eprintln!("warning: {e}; --shard falls back to the hash of each scenario id");
+            None
+        }),
+    };
+    Ok(map.filter(|m| !m.is_empty()).map(std::sync::Arc::new))
+}
+
+/// What a duration-balanced shard expects: how many selected scenarios have a recorded
+/// duration, and each shard's expected time (stderr, so `--list --json` stays clean).
+fn note_balance(
+    shard: Shard,
+    ids: &[String],
+    durations: &a3s_test_runner::plan::balance::DurationMap,
+) {
+    use a3s_test_runner::plan::balance;
+    let shards = balance::partition(ids, shard.count, durations);
+    let loads = balance::expected_loads(ids, &shards, shard.count, durations);
+    let known = ids.iter().filter(|id| durations.contains_key(*id)).count();
+    let seconds: Vec<String> = loads
+        .iter()
+        .map(|ms| format!("{:.1}s", *ms as f64 / 1000.0))
+        .collect();
+    eprintln!(
+        "note: --shard {shard} balanced by recorded durations ({known} of {} scenarios known);          expected time per shard: {}",
+        ids.len(),
+        seconds.join(", ")
+    );
 }
 
 /// A plan that cannot be made: its code when it has one, exit 2.
@@ -536,6 +590,7 @@ fn execute<L: a3s_test_runner::executor::DriverLauncher>(run: Execution, launche
         cancel,
         grid,
     } = run;
+    let sharded = config.shard.is_some();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -564,6 +619,13 @@ fn execute<L: a3s_test_runner::executor::DriverLauncher>(run: Execution, launche
             Ok(result) => {
                 if let Err(e) = LastRun::of(&result).write(&output_dir) {
                     eprintln!("warning: {e}; the next --last-failed cannot use this run");
+                }
+                // A shard's run leaves the history alone: every shard of a matrix run one after
+                // another in this folder must read the same durations to agree on the partition.
+                if !sharded {
+                    if let Err(e) = a3s_test_runner::durations::record(&output_dir, &result) {
+                        eprintln!("warning: {e}; the next --shard cannot balance by this run");
+                    }
                 }
                 result.exit_code
             }

@@ -28,6 +28,7 @@ mod reliability;
 mod retries;
 mod secrets;
 mod selection;
+mod shards;
 mod sign_in;
 mod suites;
 mod trace;
