@@ -27,7 +27,7 @@ pub const DEFAULT_QUEUE_TIMEOUT_MS: u64 = 60_000;
 /// The Grid flags of `run`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct GridArgs {
-    /// Run the scenarios on a Selenium Grid 4 (`http(s)://host:port`), one session per job
+    /// Run the scenarios on a Selenium Grid 4 (`http://host:port`), one session per job
     /// [default: `A3S_TEST_GRID` unless --browser or --browser-endpoint is given].
     #[arg(long, value_name = "URL", conflicts_with_all = ["browser", "browser_endpoint"])]
     pub grid: Option<String>,

@@ -179,7 +179,7 @@ fn an_unreachable_grid_is_an_infrastructure_failure_that_never_shows_its_passwor
     );
     assert_eq!(done.code, 2, "{}", done.stderr);
     assert!(
-        done.stderr.contains("must start with http:// or https://"),
+        done.stderr.contains("must start with http://, not ftp://"),
         "{}",
         done.stderr
     );
