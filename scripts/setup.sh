@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One-time set-up for a fresh machine: Chromium and the terminal programs tests drive (Debian
 # packages), the Test Kit's npm packages, the React + Vite example app, axe-core for one
-# accessibility test, and a build of the a3s-test binary. Safe to run again: each step is skipped when already done.
+# accessibility test, the Selenium Grid server jar (with Java and ChromeDriver) for the Grid tests, and a build of the a3s-test binary. Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,10 @@ for program in bc less vim dialog; do
 done
 # Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).
 command -v nvim >/dev/null || need_apt+=(neovim)
+# A real Selenium Grid 4 for `run --grid` (tests/run/grid.rs): Java for the server jar, and the
+# ChromeDriver matching Debian's Chromium.
+command -v java >/dev/null || need_apt+=(openjdk-17-jre-headless)
+command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "setup: installing ${need_apt[*]} (apt)"
     sudo_cmd=""
@@ -37,6 +41,11 @@ fi
 if [ -f tests/fixtures/axe/package-lock.json ]; then
     echo "setup: npm ci (tests/fixtures/axe: axe-core for the HTML report's accessibility test)"
     (cd tests/fixtures/axe && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+if [ -f tests/fixtures/selenium/package-lock.json ]; then
+    echo "setup: npm ci (tests/fixtures/selenium: the Selenium Grid server jar for the --grid tests)"
+    (cd tests/fixtures/selenium && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 if [ -f editors/vscode/package-lock.json ]; then

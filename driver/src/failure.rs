@@ -94,6 +94,16 @@ a3s_test_lang::define_codes! {
         BrowserLaunch => "test.driver.web.browser_launch", FailureClass::Infrastructure;
         /// The browser process died or the CDP connection dropped.
         BrowserCrashed => "test.driver.web.browser_crashed", FailureClass::Infrastructure;
+        /// The Selenium Grid (`run --grid`) did not answer its status within the bound, was not
+        /// ready, or refused every new session, so no scenario could run on it.
+        GridUnavailable => "test.driver.web.grid_unavailable", FailureClass::Infrastructure;
+        /// A new Grid session waited in the Grid's queue past the run's queue bound
+        /// (`--grid-queue-timeout-ms`): every slot stayed busy.
+        GridQueueTimeout => "test.driver.web.grid_queue_timeout", FailureClass::Infrastructure;
+        /// The Grid session this scenario ran on was lost (its node died, or the Grid ended it)
+        /// while the run's other sessions remained; retried on another session when
+        /// `--retries` allows.
+        GridSessionLost => "test.driver.web.grid_session_lost", FailureClass::Infrastructure;
         /// A CDP command did not answer within its deadline.
         CommandTimeout => "test.driver.web.command_timeout", FailureClass::Infrastructure;
         /// A CDP command answered with an error the driver did not expect.

@@ -18,7 +18,9 @@
 //!   [`ScenarioStatus::Flaky`]. Specification failures are deterministic and never retried;
 //!   infrastructure failures (a crashed browser, a failed evidence write) and an attempt whose
 //!   context could not be closed are not retried either: they put the run in doubt, and a retry
-//!   would hide that behind a "flaky" pass. Cancellation stops retrying.
+//!   would hide that behind a "flaky" pass — except a lost Grid session
+//!   (`test.driver.web.grid_session_lost`), whose retry runs on another session ([`crate::pool`]).
+//!   Cancellation stops retrying.
 //! - After a failure the driver captures screenshot, accessibility tree, console and page errors
 //!   into `<scenario>/failure/`; capture and close each get [`ExecutorConfig::cleanup_bound`], so a
 //!   wedged browser can delay a scenario by a known amount but never hang the run.
@@ -541,12 +543,15 @@ async fn run_attempts<D: SurfaceDriver>(
     }
 }
 
-/// Whether a finished attempt may be run again: it failed on the product or ran out of time, and
-/// its context was closed cleanly (see the module doc for why nothing else is).
+/// Whether a finished attempt may be run again: it failed on the product, ran out of time, or
+/// lost its Grid session (the retry opens on another; `crate::pool`), and its context was closed
+/// cleanly (see the module doc for why nothing else is).
 pub fn retryable(result: &ScenarioResult) -> bool {
     result.cleanup_failure.is_none()
         && result.failure.as_ref().is_some_and(|f| {
-            f.failure_class == FailureClass::Product || f.code == FailureCode::Timeout
+            f.failure_class == FailureClass::Product
+                || f.code == FailureCode::Timeout
+                || f.code == FailureCode::GridSessionLost
         })
 }
 

@@ -3,11 +3,14 @@
 //! Selection is `--filter <glob>` (any of them matches the full id `suite/scenario` or the bare
 //! scenario id), `--tag <t>` (the scenario carries any of the tags), `--exclude-tag`, `--grep` /
 //! `--grep-invert` and `only = true` ([`select`]), then `--shard i/n` (applied to the selected
-//! set); last, the selected scenarios' dependencies join the plan ([`dependencies`]). Sharding hashes the full id with FNV-1a, a fixed function that does not
+//! set); last, the selected scenarios' dependencies join the plan ([`dependencies`]). With
+//! recorded durations a shard balances expected time ([`balance`]); otherwise, and for a
+//! scenario without a recorded duration, sharding hashes the full id with FNV-1a, a fixed function that does not
 //! change across Rust versions or machines, so `--shard 2/3` picks the same scenarios on every CI
 //! worker and adding one scenario never reshuffles the others. The plan keeps source order
 //! (files sorted by path, scenarios as written), so reports read like the suites.
 
+pub mod balance;
 pub mod dependencies;
 mod select;
 
@@ -112,6 +115,9 @@ pub struct PlanOptions {
     pub grep_invert: Option<regex::Regex>,
     /// The project's `storage_state`, for scenarios whose suite and scenario name none.
     pub storage_state: Option<StatePath>,
+    /// Recorded durations: `shard` then balances expected time ([`balance`]) instead of
+    /// hashing alone.
+    pub durations: Option<Arc<balance::DurationMap>>,
 }
 
 /// The suite a planned scenario belongs to.
@@ -277,10 +283,22 @@ pub fn plan(files: &[AdmittedFile], options: &PlanOptions) -> Result<Plan, PlanE
         chosen.retain(|(_, _, s)| select::is_only(s));
     }
     let project_state = options.storage_state.as_ref();
+    let owned: Vec<bool> = match (options.shard, &options.durations) {
+        (None, _) => vec![true; chosen.len()],
+        (Some(shard), Some(durations)) if !durations.is_empty() => {
+            let ids: Vec<String> = chosen.iter().map(|(id, _, _)| id.to_string()).collect();
+            balance::partition(&ids, shard.count, durations)
+                .into_iter()
+                .map(|s| s == shard.index - 1)
+                .collect()
+        }
+        (Some(shard), _) => chosen.iter().map(|(id, _, _)| shard.owns(id)).collect(),
+    };
     plan.scenarios = chosen
         .into_iter()
-        .filter(|(id, _, _)| options.shard.is_none_or(|s| s.owns(id)))
-        .map(|(id, suite, scenario)| PlannedScenario::of(id, suite, scenario, project_state))
+        .zip(owned)
+        .filter(|(_, owned)| *owned)
+        .map(|((id, suite, scenario), _)| PlannedScenario::of(id, suite, scenario, project_state))
         .collect();
     dependencies::pull_in(&mut plan.scenarios, files, project_state);
     Ok(plan)

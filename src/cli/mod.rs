@@ -6,6 +6,7 @@ mod dev;
 mod discover;
 mod exit;
 mod fmt;
+mod grid;
 mod interrupt;
 mod lsp;
 mod merge_reports;

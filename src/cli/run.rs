@@ -68,9 +68,15 @@ pub struct RunArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub selection: super::run_selection::SelectionArgs,
-    /// Run shard `i` of `n` (1-based), chosen by a stable hash of each scenario id.
+    /// Run shard `i` of `n` (1-based): shards of equal expected time by the recorded durations
+    /// (--durations, else the output folder's history), a stable hash of each scenario id for
+    /// scenarios without one.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// The durations --shard balances by: a `durations.json` or a run's --json result (e.g.
+    /// the merged result of the last CI run) [default: <output-dir>/durations.json].
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub durations: Option<PathBuf>,
     /// Scenarios run at once [default: number of CPU cores; at most 8 per core and one per
     /// 128 MiB of available memory].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -91,6 +97,9 @@ pub struct RunArgs {
     /// Show the browser window.
     #[arg(long)]
     pub headed: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub grid: super::grid::GridArgs,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub tui: super::surfaces::TuiArgs,
@@ -200,28 +209,69 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
         &project_dir,
         selection.shard,
     )?;
+    let grid = grid_settings(&args, config.executor.jobs)?;
     let reporters = reporters(&args, &project_dir)?;
-    let web = launcher(&args, project.as_ref());
-    let launcher = super::surfaces::launchers(
-        &selection.plan,
-        web,
-        &args.tui,
-        project.as_ref(),
-        &project_dir,
-    )
-    .map_err(fail)?;
+    let (plan, tui, project_ref) = (&selection.plan, &args.tui, project.as_ref());
+    let (web, grid) = match grid {
+        Some(grid) => {
+            let (web, sessions) = grid.launcher().map_err(fail)?;
+            let surfaces = super::surfaces::launchers(plan, web, tui, project_ref, &project_dir);
+            (WebEngine::Grid(surfaces.map_err(fail)?), Some(sessions))
+        }
+        None => {
+            let web = launcher(&args, project_ref);
+            let surfaces = super::surfaces::launchers(plan, web, tui, project_ref, &project_dir);
+            (WebEngine::Local(surfaces.map_err(fail)?), None)
+        }
+    };
     if cancel.is_cancelled() {
         eprintln!("a3s-test: interrupted before the run began; nothing was started");
         return Err(ExitCode::from(Exit::Interrupted));
     }
-    Ok(execute(
-        selection.plan,
-        launcher,
+    let run = Execution {
+        plan: selection.plan,
         config,
         reporters,
-        output,
+        output_dir: output,
         cancel,
-    ))
+        grid,
+    };
+    Ok(match web {
+        WebEngine::Local(launcher) => execute(run, launcher),
+        WebEngine::Grid(launcher) => execute(run, launcher),
+    })
+}
+
+/// Where web scenarios run: a browser of this machine (launched or attached), or a Grid.
+enum WebEngine {
+    Local(super::surfaces::RunLauncher),
+    Grid(
+        a3s_test_runner::surfaces::Surfaces<
+            super::grid::GridLauncher,
+            super::surfaces::TuiLauncher,
+        >,
+    ),
+}
+
+/// `--grid` (or `A3S_TEST_GRID` when no local browser was asked for); exit 2 for an unusable one.
+fn grid_settings(
+    args: &RunArgs,
+    jobs: usize,
+) -> Result<Option<super::grid::GridSettings>, ExitCode> {
+    let env = std::env::var(super::grid::GRID_ENV).ok();
+    let local = args.browser.is_some() || args.browser_endpoint.is_some();
+    super::grid::settings(&args.grid, env, local, jobs).map_err(fail)
+}
+
+/// What step 5 runs, besides the launcher.
+struct Execution {
+    plan: Plan,
+    config: RunConfig,
+    reporters: Reporters,
+    output_dir: ConfinedPath,
+    cancel: CancelToken,
+    /// The run's Grid sessions, released after the run whatever its end.
+    grid: Option<super::grid::Sessions>,
 }
 
 /// Orphaned browser helpers must stay in our subtree so the final sweep can find them.
@@ -319,6 +369,10 @@ fn select(
     refine: super::run_selection::Refinement,
     storage_state: Option<a3s_test_lang::ir::StatePath>,
 ) -> Result<Selection, ExitCode> {
+    let durations = match args.shard {
+        Some(_) => shard_durations(args.durations.as_deref(), output)?,
+        None => None,
+    };
     let options = PlanOptions {
         filters: args.filter.clone(),
         tags: args.tag.clone(),
@@ -327,6 +381,7 @@ fn select(
         grep: refine.grep,
         grep_invert: refine.grep_invert,
         storage_state,
+        durations,
     };
     let mut plan = plan(admitted, &options).map_err(refuse_plan)?;
     if args.last_failed {
@@ -336,11 +391,15 @@ fn select(
     }
     let shard = match args.shard {
         Some(shard) => {
+            let durations = options.durations.clone();
             let unsharded = PlanOptions {
                 shard: None,
                 ..options
             };
             let ids = plan_ids(admitted, &unsharded).map_err(refuse_plan)?;
+            if let Some(durations) = &durations {
+                note_balance(shard, &ids, durations);
+            }
             Some(ShardRecord::new(
                 shard.index,
                 shard.count,
@@ -350,6 +409,45 @@ fn select(
         None => None,
     };
     Ok(Selection { plan, shard })
+}
+
+/// The durations `--shard` balances by: `--durations FILE` (unreadable: exit 2), else the output
+/// folder's history (unreadable: a warning, and the hash alone); `None` when there are none.
+fn shard_durations(
+    file: Option<&Path>,
+    output: &ConfinedPath,
+) -> Result<Option<std::sync::Arc<a3s_test_runner::plan::balance::DurationMap>>, ExitCode> {
+    use a3s_test_runner::durations;
+    let map = match file {
+        Some(file) => Some(durations::read_file(file).map_err(fail)?),
+        None => durations::read_history(output).unwrap_or_else(|e| {
+            eprintln!("warning: {e}; --shard falls back to the hash of each scenario id");
+            None
+        }),
+    };
+    Ok(map.filter(|m| !m.is_empty()).map(std::sync::Arc::new))
+}
+
+/// What a duration-balanced shard expects: how many selected scenarios have a recorded
+/// duration, and each shard's expected time (stderr, so `--list --json` stays clean).
+fn note_balance(
+    shard: Shard,
+    ids: &[String],
+    durations: &a3s_test_runner::plan::balance::DurationMap,
+) {
+    use a3s_test_runner::plan::balance;
+    let shards = balance::partition(ids, shard.count, durations);
+    let loads = balance::expected_loads(ids, &shards, shard.count, durations);
+    let known = ids.iter().filter(|id| durations.contains_key(*id)).count();
+    let seconds: Vec<String> = loads
+        .iter()
+        .map(|ms| format!("{:.1}s", *ms as f64 / 1000.0))
+        .collect();
+    eprintln!(
+        "note: --shard {shard} balanced by recorded durations ({known} of {} scenarios known);          expected time per shard: {}",
+        ids.len(),
+        seconds.join(", ")
+    );
 }
 
 /// A plan that cannot be made: its code when it has one, exit 2.
@@ -483,14 +581,16 @@ fn launcher(args: &RunArgs, project: Option<&ProjectConfig>) -> WebLauncher {
 
 /// Step 5: execute the plan, feeding every event to the reporters as it comes (and the progress
 /// line on a timer); record the run for `--last-failed`; the result's exit code.
-fn execute(
-    plan: Plan,
-    launcher: super::surfaces::RunLauncher,
-    config: RunConfig,
-    mut reporters: Reporters,
-    output_dir: ConfinedPath,
-    cancel: CancelToken,
-) -> ExitCode {
+fn execute<L: a3s_test_runner::executor::DriverLauncher>(run: Execution, launcher: L) -> ExitCode {
+    let Execution {
+        plan,
+        config,
+        mut reporters,
+        output_dir,
+        cancel,
+        grid,
+    } = run;
+    let sharded = config.shard.is_some();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -515,10 +615,17 @@ fn execute(
                 _ = ticker.tick() => reporters.tick(start.elapsed()),
             }
         }
-        match runner.await {
+        let code = match runner.await {
             Ok(result) => {
                 if let Err(e) = LastRun::of(&result).write(&output_dir) {
                     eprintln!("warning: {e}; the next --last-failed cannot use this run");
+                }
+                // A shard's run leaves the history alone: every shard of a matrix run one after
+                // another in this folder must read the same durations to agree on the partition.
+                if !sharded {
+                    if let Err(e) = a3s_test_runner::durations::record(&output_dir, &result) {
+                        eprintln!("warning: {e}; the next --shard cannot balance by this run");
+                    }
                 }
                 result.exit_code
             }
@@ -526,11 +633,30 @@ fn execute(
                 eprintln!("error: the run failed internally: {e}");
                 Exit::InvalidInput
             }
+        };
+        match grid {
+            Some(sessions) => release_grid(&sessions, code).await,
+            None => code,
         }
     });
     // Don't wait for stray blocking tasks (a wedged CDP read) at exit: everything owned is reaped.
     runtime.shutdown_timeout(Duration::from_millis(100));
     ExitCode::from(code)
+}
+
+/// After any run on a Grid: every session it still holds deleted (those its drivers did not
+/// delete, and those answered after a Ctrl+C gave up waiting). A session left behind is a
+/// cleanup failure: exit 2 unless the run was interrupted.
+async fn release_grid(sessions: &super::grid::Sessions, code: Exit) -> Exit {
+    let failures = sessions.release_all(CLEANUP_BOUND).await;
+    for failure in &failures {
+        eprintln!("error[{}]: {}", FailureCode::CleanupFailed, failure.0);
+    }
+    match code {
+        Exit::Interrupted => code,
+        _ if failures.is_empty() => code,
+        _ => Exit::InvalidInput,
+    }
 }
 
 /// `--last-failed`: keep the scenarios the previous run's record names; without a usable record,

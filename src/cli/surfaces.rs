@@ -100,15 +100,15 @@ impl DriverLauncher for TuiLauncher {
     }
 }
 
-/// The launchers `plan` needs: `web` only when a scenario drives the web, the terminal driver
+/// The launchers `plan` needs: `web` (a local or attached browser, or a Grid) only when a scenario drives the web, the terminal driver
 /// only when one drives a terminal. Refuses (exit 2) a relative `--tui-working-directory`.
-pub fn launchers(
+pub fn launchers<W: DriverLauncher>(
     plan: &Plan,
-    web: WebLauncher,
+    web: W,
     args: &TuiArgs,
     project: Option<&ProjectConfig>,
     project_dir: &Path,
-) -> Result<RunLauncher, String> {
+) -> Result<Surfaces<W, TuiLauncher>, String> {
     let uses = |surface: Surface| plan.scenarios.iter().any(|p| p.scenario.surface == surface);
     if let Some(dir) = &args.tui_working_directory {
         if !dir.is_absolute() {

@@ -274,6 +274,14 @@ impl WebDriver {
         self.inner.spares.lock().expect("spares lock").len()
     }
 
+    /// Declare the browser gone (`reason` says why): every command waiting on it fails at once
+    /// with `test.driver.web.browser_crashed`, as when its connection drops. For a remote browser
+    /// whose connection stays open after the browser went away — a Selenium Grid keeps the CDP
+    /// proxy of a session whose node died — the owner of the session finds out by other means.
+    pub fn mark_lost(&self, reason: impl Into<String>) {
+        self.inner.setter.mark_dead(reason);
+    }
+
     /// Why the browser is unusable, if it is (crashed, killed, connection lost, shut down).
     pub fn dead_reason(&self) -> Option<String> {
         self.inner.cdp.live().dead_reason()
