@@ -1500,6 +1500,31 @@ pub struct ProjectConfig {
     /// `trace`: which `run` attempts record a step trace when `--trace` does not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<TraceSetting>,
+    /// `grid { … }`: the Selenium Grid web scenarios run on when neither `--grid` nor
+    /// `A3S_TEST_GRID` names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridConfig>,
+}
+
+/// Most Grid sessions one run may open (`sessions`, `--grid-sessions`).
+pub const MAX_GRID_SESSIONS: u16 = 256;
+
+/// The project file's `grid` block (`docs/scale.md`): where the Grid is and what each session
+/// asks it for. The flags and `A3S_TEST_GRID` win over it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GridConfig {
+    /// The Grid's `http(s)` address, without credentials (admission refuses them here).
+    pub url: String,
+    /// Sessions to open; `None` = the run's job count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<u16>,
+    /// Capabilities written over the defaults key by key. JSON because they are the Grid's own
+    /// vocabulary, passed to it untouched and never read by the tool.
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub capabilities: serde_json::Map<String, serde_json::Value>,
+    /// How long a new session may wait in the Grid's queue; `None` = the flag's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_timeout_ms: Option<u64>,
 }
 
 /// The project file's `trace` (`run --trace`): which scenario attempts record a step trace and

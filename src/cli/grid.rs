@@ -19,6 +19,8 @@ pub use url::GridUrl;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a3s_test_lang::ir::GridConfig;
+
 /// The environment variable that names a Grid when `--grid` is not given.
 pub const GRID_ENV: &str = "A3S_TEST_GRID";
 /// How long a new session may wait in the Grid's queue by default.
@@ -38,10 +40,10 @@ pub struct GridArgs {
     /// (`browserName` chrome, `goog:chromeOptions` with `--headless=new --no-sandbox`).
     #[arg(long, value_name = "JSON")]
     pub grid_capabilities: Option<String>,
-    /// How long a new Grid session may wait in the Grid's queue for a free slot.
-    #[arg(long, value_name = "MS", default_value_t = DEFAULT_QUEUE_TIMEOUT_MS,
-          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    pub grid_queue_timeout_ms: u64,
+    /// How long a new Grid session may wait in the Grid's queue for a free slot
+    /// [default: the project's `grid.queue_timeout_ms`, else 60000].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub grid_queue_timeout_ms: Option<u64>,
 }
 
 /// A run's Grid, as the flags and environment say.
@@ -85,18 +87,23 @@ fn default_capabilities() -> serde_json::Map<String, serde_json::Value> {
     }
 }
 
-/// The Grid of this run, if any: `--grid`, else `A3S_TEST_GRID` when no local browser was asked
-/// for. `jobs` is the run's job count (the default session count). An unusable address or
-/// capabilities object is refused with one sentence (exit 2), never repeating the address.
+/// The Grid of this run, if any: `--grid`, else `A3S_TEST_GRID`, else the project's `grid`
+/// block — the last two only when no local browser was asked for. `jobs` is the run's job count
+/// (the default session count). Flags win over the project's values; capabilities are written
+/// over the defaults, then the project's, then `--grid-capabilities`, key by key. An unusable
+/// address or capabilities object is refused with one sentence (exit 2), never repeating the
+/// address.
 pub fn settings(
     args: &GridArgs,
     env: Option<String>,
     local_browser: bool,
     jobs: usize,
+    project: Option<&GridConfig>,
 ) -> Result<Option<GridSettings>, String> {
-    let text = match (&args.grid, env.filter(|v| !v.trim().is_empty())) {
-        (Some(flag), _) => flag.clone(),
-        (None, Some(env)) if !local_browser => env,
+    let text = match (&args.grid, env.filter(|v| !v.trim().is_empty()), project) {
+        (Some(flag), _, _) => flag.clone(),
+        (None, Some(env), _) if !local_browser => env,
+        (None, None, Some(grid)) if !local_browser => grid.url.clone(),
         _ => {
             if args.grid_sessions.is_some() || args.grid_capabilities.is_some() {
                 return Err(
@@ -109,6 +116,9 @@ pub fn settings(
     };
     let url: GridUrl = text.parse().map_err(|e| format!("--grid: {e}"))?;
     let mut capabilities = default_capabilities();
+    if let Some(grid) = project {
+        capabilities.extend(grid.capabilities.clone());
+    }
     if let Some(json) = &args.grid_capabilities {
         let given: serde_json::Map<String, serde_json::Value> = serde_json::from_str(json)
             .map_err(|e| format!("--grid-capabilities must be a JSON object: {e}"))?;
@@ -116,9 +126,18 @@ pub fn settings(
     }
     Ok(Some(GridSettings {
         url,
-        sessions: args.grid_sessions.map(usize::from).unwrap_or(jobs).max(1),
+        sessions: args
+            .grid_sessions
+            .or(project.and_then(|g| g.sessions))
+            .map(usize::from)
+            .unwrap_or(jobs)
+            .max(1),
         capabilities,
-        queue_timeout: Duration::from_millis(args.grid_queue_timeout_ms),
+        queue_timeout: Duration::from_millis(
+            args.grid_queue_timeout_ms
+                .or(project.and_then(|g| g.queue_timeout_ms))
+                .unwrap_or(DEFAULT_QUEUE_TIMEOUT_MS),
+        ),
     }))
 }
 
@@ -129,7 +148,6 @@ mod tests {
     fn args(grid: Option<&str>) -> GridArgs {
         GridArgs {
             grid: grid.map(str::to_string),
-            grid_queue_timeout_ms: DEFAULT_QUEUE_TIMEOUT_MS,
             ..GridArgs::default()
         }
     }
@@ -146,14 +164,18 @@ mod tests {
         .unwrap();
         assert_eq!(flag.url.to_string(), "http://a:1/");
         assert_eq!(flag.sessions, 3);
-        let env = settings(&args(None), Some("http://b:2".into()), false, 2)
+        let env = settings(&args(None), Some("http://b:2".into()), false, 2, None)
             .unwrap()
             .unwrap();
         assert_eq!(env.url.to_string(), "http://b:2/");
-        assert!(settings(&args(None), Some("http://b:2".into()), true, 2)
+        assert!(
+            settings(&args(None), Some("http://b:2".into()), true, 2, None)
+                .unwrap()
+                .is_none()
+        );
+        assert!(settings(&args(None), None, false, 2, None)
             .unwrap()
             .is_none());
-        assert!(settings(&args(None), None, false, 2).unwrap().is_none());
     }
 
     #[test]
@@ -161,7 +183,7 @@ mod tests {
         let mut given = args(Some("http://a:1"));
         given.grid_capabilities =
             Some(r#"{"goog:chromeOptions":{"args":[]},"se:name":"ci"}"#.into());
-        let s = settings(&given, None, false, 1).unwrap().unwrap();
+        let s = settings(&given, None, false, 1, None).unwrap().unwrap();
         assert_eq!(s.capabilities["browserName"], "chrome");
         assert_eq!(
             s.capabilities["goog:chromeOptions"]["args"],
@@ -169,14 +191,50 @@ mod tests {
         );
         assert_eq!(s.capabilities["se:name"], "ci");
         given.grid_capabilities = Some("[1]".into());
-        assert!(settings(&given, None, false, 1)
+        assert!(settings(&given, None, false, 1, None)
             .unwrap_err()
             .contains("JSON object"));
     }
 
     #[test]
+    fn the_project_block_comes_after_the_flags_and_the_environment() {
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert("se:name".into(), "nightly".into());
+        let grid = GridConfig {
+            url: "http://project:4444".into(),
+            sessions: Some(5),
+            capabilities,
+            queue_timeout_ms: Some(9_000),
+        };
+        let s = settings(&args(None), None, false, 2, Some(&grid))
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.url.to_string(), "http://project:4444/");
+        assert_eq!(s.sessions, 5);
+        assert_eq!(s.capabilities["se:name"], "nightly");
+        assert_eq!(s.capabilities["browserName"], "chrome");
+        assert_eq!(s.queue_timeout, Duration::from_millis(9_000));
+        let mut flags = args(None);
+        flags.grid_sessions = Some(1);
+        flags.grid_queue_timeout_ms = Some(100);
+        flags.grid_capabilities = Some(r#"{"se:name":"flag"}"#.into());
+        let s = settings(&flags, Some("http://env:1".into()), false, 2, Some(&grid))
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.url.to_string(), "http://env:1/");
+        assert_eq!(
+            (s.sessions, s.queue_timeout),
+            (1, Duration::from_millis(100))
+        );
+        assert_eq!(s.capabilities["se:name"], "flag");
+        assert!(settings(&args(None), None, true, 2, Some(&grid))
+            .unwrap()
+            .is_none());
+    }
+
+    #[test]
     fn a_refused_address_does_not_repeat_its_password() {
-        let e = settings(&args(Some("ftp://u:hunter22@grid:1")), None, false, 1).unwrap_err();
+        let e = settings(&args(Some("ftp://u:hunter22@grid:1")), None, false, 1, None).unwrap_err();
         assert!(e.contains("http://") && !e.contains("hunter22"), "{e}");
     }
 }

@@ -209,7 +209,11 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
         &project_dir,
         selection.shard,
     )?;
-    let grid = grid_settings(&args, config.executor.jobs)?;
+    let grid = grid_settings(
+        &args,
+        config.executor.jobs,
+        project.as_ref().and_then(|p| p.grid.as_ref()),
+    )?;
     let reporters = reporters(&args, &project_dir)?;
     let (plan, tui, project_ref) = (&selection.plan, &args.tui, project.as_ref());
     let (web, grid) = match grid {
@@ -253,14 +257,16 @@ enum WebEngine {
     ),
 }
 
-/// `--grid` (or `A3S_TEST_GRID` when no local browser was asked for); exit 2 for an unusable one.
+/// `--grid`, `A3S_TEST_GRID` or the project's `grid` block (the last two only when no local browser
+/// was asked for); exit 2 for an unusable one.
 fn grid_settings(
     args: &RunArgs,
     jobs: usize,
+    project: Option<&a3s_test_lang::ir::GridConfig>,
 ) -> Result<Option<super::grid::GridSettings>, ExitCode> {
     let env = std::env::var(super::grid::GRID_ENV).ok();
     let local = args.browser.is_some() || args.browser_endpoint.is_some();
-    super::grid::settings(&args.grid, env, local, jobs).map_err(fail)
+    super::grid::settings(&args.grid, env, local, jobs, project).map_err(fail)
 }
 
 /// What step 5 runs, besides the launcher.

@@ -138,6 +138,56 @@ fn a_grid_that_refuses_sessions_fails_the_run_as_infrastructure_and_keeps_nothin
 }
 
 #[test]
+fn the_project_files_grid_block_is_used_when_no_flag_names_a_grid() {
+    let _turn = turn();
+    let grid = grid_server::shared();
+    // The project's capabilities reach the Grid: a Chromium path that does not exist makes every
+    // session refused, which only a run that asked this Grid with these capabilities can see.
+    let project = format!(
+        "project \"p\" {{\n    grid {{\n        url = \"{}\"\n        sessions = 1\n        capabilities = {{ \"goog:chromeOptions\" = {{ binary = \"/nonexistent/chromium\", args = [\"--headless=new\"] }} }}\n    }}\n}}\n",
+        grid.url
+    );
+    let work = workdir(&[
+        ("spread.acl", &suite(2)),
+        (".a3s-test/project.acl", &project),
+    ]);
+    let done = run(
+        &["spread.acl", "--json", "--base-url", "http://127.0.0.1:9/"],
+        work.path(),
+        RUN_BOUND,
+    );
+    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    let json = done.json();
+    for scenario in json["scenarios"].as_array().unwrap() {
+        assert_eq!(
+            scenario["failure"]["code"], "test.driver.web.grid_unavailable",
+            "{json}"
+        );
+    }
+    assert_eq!(grid.sessions(), 0);
+    // A local browser flag turns the project's Grid off for that run.
+    let local = run(
+        &[
+            "spread.acl",
+            "--json",
+            "--browser",
+            "/usr/bin/chromium",
+            "--base-url",
+            "http://127.0.0.1:9/",
+        ],
+        work.path(),
+        RUN_BOUND,
+    );
+    let json = local.json();
+    for scenario in json["scenarios"].as_array().unwrap() {
+        assert_ne!(
+            scenario["failure"]["code"], "test.driver.web.grid_unavailable",
+            "{json}"
+        );
+    }
+}
+
+#[test]
 fn an_unreachable_grid_is_an_infrastructure_failure_that_never_shows_its_password() {
     let port = free_port();
     let work = workdir(&[("spread.acl", &suite(1))]);

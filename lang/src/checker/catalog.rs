@@ -7,7 +7,7 @@
 //! "scenario", "click"]`); the surface of a scenario is not known here, so a step's attributes are
 //! its web ones plus its terminal ones.
 
-use super::{conditions, terminal, terminal_project, ROOTS};
+use super::{conditions, grid_project, terminal, terminal_project, ROOTS};
 use super::{groups, ids, keys, library, operations, pointer, project, shared, steps, suite};
 use crate::ir::{ActionKind, CheckTier, DragEdge, MouseButton, TERMINAL_ONLY_STEPS};
 
@@ -74,6 +74,7 @@ pub fn attributes(chain: &[&str]) -> Vec<&'static str> {
         ["project", "dev_server"] => project::DEV_SERVER_SCHEMA,
         ["project", "browser"] => project::BROWSER_SCHEMA,
         ["project", "tui"] => terminal_project::TUI_SCHEMA,
+        ["project", "grid"] => grid_project::GRID_SCHEMA,
         ["project", "verification", "check"] => project::CHECK_SCHEMA,
         [.., "position"] => pointer::POSITION_SCHEMA,
         [.., kind] if *kind == groups::USE => groups::USE_SCHEMA,

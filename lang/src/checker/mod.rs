@@ -32,6 +32,7 @@ mod dependencies;
 mod evidence;
 mod expand;
 mod fields;
+mod grid_project;
 mod groups;
 mod ids;
 mod keys;

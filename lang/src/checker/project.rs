@@ -1,6 +1,6 @@
 //! `project` roots (`docs/acl.md` §11): `.a3s-test/project.acl`.
 //!
-//! `project "id" { version expect_timeout_ms dev_server{…} browser{…} verification{ check "id"{…}… } }`. The three
+//! `project "id" { version expect_timeout_ms dev_server{…} browser{…} tui{…} grid{…} verification{ check "id"{…}… } }`. The
 //! sections take no label and appear at most once (a second one is `test.spec.duplicate_attribute`,
 //! pointing at the first). Commands are non-empty argument vectors of non-empty strings because
 //! they run without a shell. Bounds chosen here: `startup_timeout_ms` 1–3,600,000 ms (default
@@ -35,7 +35,7 @@ pub(super) const PROJECT_SCHEMA: &[&str] = &with_context_options::<5, 19>([
     "storage_state",
     "trace",
 ]);
-pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui"];
+pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui", "grid"];
 pub(super) const DEV_SERVER_SCHEMA: &[&str] =
     &["command", "url", "startup_timeout_ms", "reuse_existing"];
 pub(super) const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
@@ -71,16 +71,16 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
     let mut browser: Option<Option<BrowserSettings>> = Some(None);
     let mut checks: Option<Vec<VerificationCheck>> = Some(Vec::new());
     let mut tui = Some(None);
-    let mut first_seen: [Option<&Block>; 4] = [None; 4];
+    let mut grid = Some(None);
+    let mut first_seen: [Option<&Block>; 5] = [None; 5];
     for item in &block.items {
         let Item::Block(section) = item else { continue };
         let kind = section.kind.name.as_str();
         let Some(index) = SECTIONS.iter().position(|s| *s == kind) else {
             let hint = match did_you_mean(kind, SECTIONS.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => {
-                    "a project holds `dev_server`, `browser`, `verification` and `tui`".to_string()
-                }
+                None => "a project holds `dev_server`, `browser`, `verification`, `tui` and `grid`"
+                    .to_string(),
             };
             ctx.error_in(
                 Code::UnknownBlock,
@@ -109,6 +109,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
             "dev_server" => dev_server = check_dev_server(ctx, section).map(Some),
             "browser" => browser = check_browser(ctx, section).map(Some),
             "tui" => tui = super::terminal_project::tui(ctx, section).map(Some),
+            "grid" => grid = super::grid_project::grid(ctx, section).map(Some),
             _ => checks = verification(ctx, section),
         }
         ctx.leave(inner);
@@ -127,6 +128,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         storage_state: storage_state?,
         context: context?,
         trace: trace?,
+        grid: grid?,
     })
 }
 

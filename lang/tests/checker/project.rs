@@ -188,3 +188,85 @@ fn project_trace_names_one_of_the_run_modes() {
         "{hint}"
     );
 }
+
+#[test]
+fn project_grid_admits_its_address_sessions_and_capabilities_as_json() {
+    let source = r#"project "p" {
+    grid {
+        url = "http://grid.internal:4444"
+        sessions = 8
+        queue_timeout_ms = 30000
+        capabilities = { "se:name" = "nightly", "goog:chromeOptions" = { args = ["--headless=new"] }, "se:recordVideo" = false, retries = 2, ratio = 0.5, nothing = null }
+    }
+}
+"#;
+    let admission = admit(source);
+    let Some(AdmittedDocument::Project(project)) = admission.document else {
+        panic!("{}", show(source, &admission.diagnostics));
+    };
+    let grid = project.grid.expect("the grid block");
+    assert_eq!(grid.url, "http://grid.internal:4444");
+    assert_eq!(grid.sessions, Some(8));
+    assert_eq!(grid.queue_timeout_ms, Some(30_000));
+    assert_eq!(
+        serde_json::Value::Object(grid.capabilities),
+        serde_json::json!({
+            "se:name": "nightly",
+            "goog:chromeOptions": { "args": ["--headless=new"] },
+            "se:recordVideo": false,
+            "retries": 2,
+            "ratio": 0.5,
+            "nothing": null
+        })
+    );
+}
+
+#[test]
+fn project_grid_mistakes_name_their_attribute() {
+    let source = r#"project "p" {
+    grid {
+        url = "http://ci:hunter22@grid:4444"
+        sessions = 0
+        capabilities = { target = role("button", "x"), list = [1, /re/] }
+    }
+}
+"#;
+    assert_eq!(
+        problems(source),
+        vec![
+            (
+                Code::InvalidValue,
+                "project.p.grid.url".to_string(),
+                "\"http://ci:hunter22@grid:4444\"".to_string()
+            ),
+            (
+                Code::InvalidValue,
+                "project.p.grid.sessions".to_string(),
+                "0".to_string()
+            ),
+            (
+                Code::Type,
+                "project.p.grid.capabilities".to_string(),
+                "role(\"button\", \"x\")".to_string()
+            ),
+            (
+                Code::Type,
+                "project.p.grid.capabilities".to_string(),
+                "/re/".to_string()
+            ),
+        ]
+    );
+    let hint = crate::only_diagnostic(
+        "project \"p\" {\n    grid {\n        url = \"https://u:p@g\"\n    }\n}\n",
+    )
+    .hint;
+    assert!(hint.contains("A3S_TEST_GRID"), "{hint}");
+    assert_eq!(
+        problems("project \"p\" {\n    grid {\n    }\n}\n"),
+        vec![(
+            Code::MissingAttribute,
+            "project.p.grid.url".to_string(),
+            "grid".to_string()
+        )]
+    );
+}
