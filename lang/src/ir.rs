@@ -1503,7 +1503,7 @@ pub struct ProjectConfig {
     /// `grid { … }`: the Selenium Grid web scenarios run on when neither `--grid` nor
     /// `A3S_TEST_GRID` names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grid: Option<GridConfig>,
+    pub grid: Option<Box<GridConfig>>,
 }
 
 /// Most Grid sessions one run may open (`sessions`, `--grid-sessions`).

@@ -159,6 +159,7 @@ mod tests {
             Some("http://b:2".into()),
             false,
             3,
+            None,
         )
         .unwrap()
         .unwrap();

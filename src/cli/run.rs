@@ -212,7 +212,7 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
     let grid = grid_settings(
         &args,
         config.executor.jobs,
-        project.as_ref().and_then(|p| p.grid.as_ref()),
+        project.as_ref().and_then(|p| p.grid.as_deref()),
     )?;
     let reporters = reporters(&args, &project_dir)?;
     let (plan, tui, project_ref) = (&selection.plan, &args.tui, project.as_ref());

@@ -109,7 +109,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
             "dev_server" => dev_server = check_dev_server(ctx, section).map(Some),
             "browser" => browser = check_browser(ctx, section).map(Some),
             "tui" => tui = super::terminal_project::tui(ctx, section).map(Some),
-            "grid" => grid = super::grid_project::grid(ctx, section).map(Some),
+            "grid" => grid = super::grid_project::grid(ctx, section).map(|g| Some(Box::new(g))),
             _ => checks = verification(ctx, section),
         }
         ctx.leave(inner);
