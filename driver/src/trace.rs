@@ -62,7 +62,8 @@ pub struct PageFingerprint(pub u64);
 impl PageFingerprint {
     /// Read from its 16 hex digits.
     pub fn from_hex(s: &str) -> Option<PageFingerprint> {
-        (s.len() == 16)
+        // `from_str_radix` alone would take a leading `+`.
+        (s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit()))
             .then(|| u64::from_str_radix(s, 16).ok())
             .flatten()
             .map(PageFingerprint)
