@@ -1,5 +1,5 @@
 // Playwright Test configuration for the side-by-side benchmark: Debian's Chromium (no downloaded
-// browser), the same worker count and base URL as the a3s-test run, no retries, no traces,
+// browser), the same worker count and base URL as the a3s-test run, no retries, no traces (unless BENCH_TRACE says),
 // no screenshots unless a test fails (like a3s-test).
 const { defineConfig } = require('@playwright/test');
 
@@ -15,7 +15,8 @@ module.exports = defineConfig({
     headless: true,
     viewport: { width: 1280, height: 720 },
     screenshot: 'only-on-failure',
-    trace: 'off',
+    // BENCH_TRACE=on for bench/trace-vs-playwright.sh (step traces side by side).
+    trace: process.env.BENCH_TRACE || 'off',
     video: 'off',
     actionTimeout: 5_000,
     launchOptions: {

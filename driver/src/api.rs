@@ -383,6 +383,19 @@ pub trait SurfaceContext: Send + 'static {
         let _ = (since, want, deadline);
         async { StepCapture::not_traced() }
     }
+
+    /// For the trace of a step that failed on its target (not found, ambiguous, not
+    /// actionable): the candidates the resolver sees now for each target of `action`, and why
+    /// each is not actionable. Empty for a step without a target and for a surface that has no
+    /// resolver (the default).
+    fn trace_candidates(
+        &mut self,
+        action: &a3s_test_lang::ir::Action,
+        deadline: Instant,
+    ) -> impl Future<Output = Vec<crate::trace::TargetCandidates>> + Send {
+        let _ = (action, deadline);
+        async { Vec::new() }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -44,6 +44,50 @@ pub struct TraceWant {
     /// Read the page (the outline, and the screenshot when asked); `false` answers only the
     /// logs and requests since the mark, which cost no browser command.
     pub page: bool,
+    /// Fingerprint the page ([`PageFingerprint`]) before reading its outline: `false` when the
+    /// scenario typed an `env("NAME")` value, which must not reach even a hash.
+    pub fingerprint: bool,
+    /// The fingerprint of a page whose outline the runner already has (the last green run's
+    /// after the same step): when the page's equals it, the outline is not read again.
+    pub known_page: Option<PageFingerprint>,
+}
+
+/// A fingerprint of what the page's outline is read from (the URL, the composed tree's
+/// elements, attributes, rendering, text, form state and focus — private values left out),
+/// taken in one in-page pass: reading the outline itself (the accessibility tree, the operable
+/// controls) costs ten times more, and an unchanged page needs no second reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PageFingerprint(pub u64);
+
+impl PageFingerprint {
+    /// Read from its 16 hex digits.
+    pub fn from_hex(s: &str) -> Option<PageFingerprint> {
+        // `from_str_radix` alone would take a leading `+`.
+        (s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u64::from_str_radix(s, 16).ok())
+            .flatten()
+            .map(PageFingerprint)
+    }
+}
+
+impl std::fmt::Display for PageFingerprint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl Serialize for PageFingerprint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PageFingerprint {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        PageFingerprint::from_hex(&s)
+            .ok_or_else(|| serde::de::Error::custom("a page fingerprint is 16 hex digits"))
+    }
 }
 
 /// An image of the page after a step.
@@ -142,6 +186,11 @@ pub struct StepCapture {
     /// What could not be captured, one sentence each (the screenshot timed out, a dialog blocks
     /// the page …).
     pub missing: Vec<String>,
+    /// The page's fingerprint, when one was asked for and could be taken.
+    pub fingerprint: Option<PageFingerprint>,
+    /// True when the outline was not read because the page's fingerprint equals
+    /// [`TraceWant::known_page`] (`snapshot` is then `None`).
+    pub same_as_known: bool,
 }
 
 impl StepCapture {
@@ -160,3 +209,74 @@ pub fn clip_chars(s: &str, max: usize) -> String {
     out.push('…');
     out
 }
+
+/// Why the resolver did not take one candidate of a failed step's target (the trace of a failed
+/// step lists them, so a person sees what was there instead of only "not found").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CandidateReason {
+    /// One of several matches: the target names more than one element.
+    Ambiguous,
+    /// It left the document.
+    Removed,
+    /// It is not visible (no box, `display: none`, `visibility: hidden`, …).
+    Hidden,
+    /// It is disabled and the step needs an enabled control.
+    Disabled,
+    /// The step types into it and it is not an editable text control.
+    NotEditable,
+    /// The pointer cannot reach it without scrolling (a step scrolls first; the page may not).
+    OutsideViewport,
+    /// Another element is on top at its action point and would receive the pointer.
+    Covered,
+    /// Another reason the pointer cannot act on it (the detail says which).
+    NotActionable,
+    /// A near miss: hidden from the accessibility tree, so a role or label locator skips it.
+    HiddenFromAccessibility,
+    /// A near miss: the right kind of element under another name, label, placeholder or test id.
+    OtherName,
+    /// A near miss: it matches the inner locator of a `within` but lies outside its scope.
+    OutsideScope,
+    /// A near miss: a match of the locator inside `nth`, at another index.
+    OtherIndex,
+    /// A near miss: a match of the locator a filter (`has_text`, `has`, …) left out.
+    FilteredOut,
+}
+
+/// One reason, with the resolver's sentence for it (untrusted page text quoted inside).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CandidateWhy {
+    /// The kind of reason.
+    pub reason: CandidateReason,
+    /// The sentence (`its name is "Buy now"`, `<div#cover> … is on top of …`).
+    pub detail: String,
+}
+
+/// One element the resolver saw for a failed step's target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceCandidate {
+    /// The element as messages describe it (`<button#buy> "Buy"`, private names masked).
+    pub element: String,
+    /// Every reason it was not acted on now; empty when it is actionable at the time of the
+    /// capture (the page changed after the step gave up).
+    #[serde(default)]
+    pub reasons: Vec<CandidateWhy>,
+}
+
+/// The candidates of one target of a failed step: its matches with why each is not
+/// actionable, or, when nothing matches, the near misses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetCandidates {
+    /// The target as ACL writes it (`role("button", name = "Buy")`).
+    pub target: String,
+    /// How many elements the target names now.
+    pub matches: usize,
+    /// How many candidates were seen (matches, else near misses); at most
+    /// [`MAX_CANDIDATES`] are listed.
+    pub total: usize,
+    /// The first [`MAX_CANDIDATES`] of them, in document order.
+    pub candidates: Vec<TraceCandidate>,
+}
+
+/// Most candidates listed per target (the resolver's own cap, `resolver.js`).
+pub const MAX_CANDIDATES: usize = 10;

@@ -626,7 +626,7 @@ async fn run_scenario<D: SurfaceDriver>(
 
     let mut recorder = crate::trace::Recorder::new(planned, attempt, shared.config.trace.mode);
     if let Some(recorder) = &mut recorder {
-        recorder.begin(&mut ctx);
+        recorder.begin(&mut ctx, shared.config.trace.last_green.as_ref());
     }
     let base_url = shared
         .config

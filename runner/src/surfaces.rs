@@ -306,6 +306,17 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
             Contexts::Tui(c) => c.trace_capture(since, want, deadline).await,
         }
     }
+
+    async fn trace_candidates(
+        &mut self,
+        action: &a3s_test_lang::ir::Action,
+        deadline: Instant,
+    ) -> Vec<a3s_test_driver::trace::TargetCandidates> {
+        match self {
+            Contexts::Web(c) => c.trace_candidates(action, deadline).await,
+            Contexts::Tui(c) => c.trace_candidates(action, deadline).await,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 //! The fake's page is a counter: every capture shows `"visit <n>"` for the run it belongs to,
 //! and the step labelled `fail` fails.
 
-use a3s_test_driver::trace::{ImageFormat, StepCapture, TraceImage, TraceMark, TraceWant};
+use a3s_test_driver::trace::{
+    ImageFormat, PageFingerprint, StepCapture, TraceImage, TraceMark, TraceWant,
+};
 use a3s_test_driver::{
     Capabilities, ConditionSample, ContextOptions, ControlNode, DriverError, FailureCode,
     PageSnapshot, PageText, StepEnv, StepFailure, StepOutput, SurfaceContext, SurfaceDriver,
@@ -133,7 +135,23 @@ impl SurfaceContext for Context {
     ) -> StepCapture {
         let mut bytes = vec![0xFF, 0xD8, 0xFF];
         bytes.resize(self.0.shot_bytes, 0);
+        // The page's fingerprint is its text's; an equal known one means the outline is not read.
+        let fingerprint = want.fingerprint.then(|| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.0.text.hash(&mut h);
+            PageFingerprint(h.finish())
+        });
+        if fingerprint.is_some() && fingerprint == want.known_page {
+            return StepCapture {
+                traced: true,
+                fingerprint,
+                same_as_known: true,
+                ..StepCapture::default()
+            };
+        }
         StepCapture {
+            fingerprint,
             traced: true,
             screenshot: want.screenshot_width.map(|_| TraceImage {
                 format: ImageFormat::Jpeg,
@@ -337,4 +355,30 @@ async fn a_surface_without_traces_lists_its_steps_without_pages_and_off_records_
     .await;
     assert!(off.scenarios[0].trace.is_none());
     assert!(!out.path().join("last-green/s/buy.json").exists());
+}
+
+#[tokio::test]
+async fn an_unchanged_page_reuses_the_last_green_outline_and_a_changed_one_is_read() {
+    let out = tempfile::tempdir().unwrap();
+    let labels = ["a", "b"];
+    let first = run(out.path(), &labels, page("visit 1", 100), TraceMode::On).await;
+    let first = trace_of(&first);
+    assert!(first
+        .steps
+        .iter()
+        .all(|s| s.page.is_some() && !s.outline_from_last_green));
+
+    // The same page again: both outlines come from the last green run, unread.
+    let again = run(out.path(), &labels, page("visit 1", 100), TraceMode::On).await;
+    let again = trace_of(&again);
+    assert!(again.steps.iter().all(|s| s.outline_from_last_green));
+    assert_eq!(again.steps[0].outline, first.steps[0].outline);
+    assert_eq!(again.steps[0].page, first.steps[0].page);
+
+    // Another page: read, and compared as before.
+    let changed = run(out.path(), &labels, page("visit 2", 100), TraceMode::On).await;
+    let changed = trace_of(&changed);
+    assert!(changed.steps.iter().all(|s| !s.outline_from_last_green));
+    assert_eq!(changed.steps[0].outline[0], "\"visit 2\"");
+    assert_ne!(changed.steps[0].page, first.steps[0].page);
 }

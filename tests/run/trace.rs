@@ -151,6 +151,15 @@ fn a_scenario_that_passed_then_fails_names_what_changed_since_it_was_green() {
     assert_eq!(steps[2]["outline_carried"], true, "{record:#}");
     assert_eq!(steps[2]["outline"], steps[1]["outline"]);
     assert!(steps[1].get("outline_carried").is_none());
+    // Each page read has its fingerprint, which the next run compares before reading again.
+    assert!(
+        steps[0]["page"].as_str().is_some_and(|h| h.len() == 16),
+        "{record:#}"
+    );
+    assert_ne!(
+        steps[0]["page"], steps[1]["page"],
+        "the click changed the page"
+    );
 
     let red = run_served(&server, work.path(), &["trace.acl", "--json"]);
     assert_eq!(red.code, 1, "{}\n{}", red.stdout, red.stderr);
@@ -178,6 +187,13 @@ fn a_scenario_that_passed_then_fails_names_what_changed_since_it_was_green() {
         .unwrap()
         .iter()
         .all(|s| !s["outline"].as_array().unwrap().is_empty()));
+    // The page after `navigate` is the green run's (same fingerprint): its outline is reused,
+    // not read again; after the click the page differs and is read.
+    let red_steps = trace["steps"].as_array().unwrap();
+    assert_eq!(red_steps[0]["outline_from_last_green"], true, "{trace:#}");
+    assert_eq!(red_steps[0]["outline"], steps[0]["outline"]);
+    assert!(red_steps[1].get("outline_from_last_green").is_none());
+    assert_ne!(red_steps[1]["page"], steps[1]["page"]);
     let diff = &result["scenarios"][0]["trace"]["since_last_green"];
     assert_eq!(diff["first_difference"]["index"], 1, "{diff:#}");
     assert_eq!(diff["first_difference"]["line"], 6);
@@ -230,4 +246,124 @@ fn a_scenario_that_passed_then_fails_names_what_changed_since_it_was_green() {
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert_eq!(errors[0], "console.error: cart failed: 404");
     assert!(errors[1].starts_with("page error: Error: cart exploded"));
+}
+
+/// The trace of scenario `id` in a run's JSON result.
+fn trace_named(work: &Path, result: &Value, id: &str) -> Value {
+    let scenario = result["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("no scenario {id}: {result:#}"));
+    let path = scenario["trace"]["path"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no trace for {id}: {scenario:#}"));
+    serde_json::from_slice(&std::fs::read(work.join(path)).unwrap()).unwrap()
+}
+
+/// (element, reasons) of each candidate the trace lists for the failed step's target.
+fn candidates(trace: &Value) -> (Value, Vec<(String, Vec<String>)>) {
+    let failed = trace["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["status"] == "failed")
+        .unwrap_or_else(|| panic!("no failed step: {trace:#}"));
+    let target = &failed["candidates"][0];
+    let listed = target["candidates"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no candidates: {failed:#}"))
+        .iter()
+        .map(|c| {
+            let reasons = c["reasons"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["reason"].as_str().unwrap().to_string())
+                .collect();
+            (c["element"].as_str().unwrap().to_string(), reasons)
+        })
+        .collect();
+    (target.clone(), listed)
+}
+
+#[test]
+fn a_step_that_fails_on_its_target_lists_the_candidates_and_why_each_was_not_taken() {
+    let (done, work) = crate::harness::run_once(
+        &[(
+            "candidates.acl",
+            include_str!("../fixtures/suites/candidates.acl"),
+        )],
+        &["candidates.acl", "--json", "--html", "report"],
+    );
+    assert_eq!(done.code, 1, "{}\n{}", done.stdout, done.stderr);
+    let result = done.json();
+
+    // Two visible "Pay" buttons: each is one of two matches, one is disabled, the other is
+    // under a layer; the hidden third one is not a match of a role locator.
+    let trace = trace_named(work.path(), &result, "candidates/ambiguous");
+    let (target, listed) = candidates(&trace);
+    assert_eq!(target["target"], "role(\"button\", \"Pay\")", "{target:#}");
+    assert_eq!(target["matches"], 2, "{target:#}");
+    assert_eq!(
+        listed,
+        [
+            (
+                "<button#pay-off> \"Pay\"".to_string(),
+                vec!["ambiguous".to_string(), "disabled".to_string()]
+            ),
+            (
+                "<button#pay-under> \"Pay\"".to_string(),
+                vec!["ambiguous".to_string(), "covered".to_string()]
+            ),
+        ],
+        "{target:#}"
+    );
+    let covered = &target["candidates"][1]["reasons"][1]["detail"];
+    assert!(
+        covered.as_str().unwrap().contains("<div#lid>"),
+        "the layer on top is named: {covered}"
+    );
+
+    // Nothing is called "Confirm": the near misses are the page's buttons under their names,
+    // and the hidden one is said to be hidden from the accessibility tree.
+    let trace = trace_named(work.path(), &result, "candidates/missing");
+    let (target, listed) = candidates(&trace);
+    assert_eq!(target["matches"], 0, "{target:#}");
+    let names: Vec<&str> = listed.iter().map(|(e, _)| e.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "<button#pay-off> \"Pay\"",
+            "<button#pay-under> \"Pay\"",
+            "<button#pay-hidden>",
+            "<button#back> \"Back\"",
+            "<button#cancel> \"Cancel order\""
+        ],
+        "{target:#}"
+    );
+    let reasons: Vec<&str> = listed.iter().map(|(_, r)| r[0].as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "other_name",
+            "other_name",
+            "hidden_from_accessibility",
+            "other_name",
+            "other_name"
+        ]
+    );
+    assert_eq!(
+        target["candidates"][3]["reasons"][0]["detail"],
+        "its name is \"Back\""
+    );
+
+    // The report's step view lists them too.
+    let html = std::fs::read_to_string(work.path().join("report/index.html")).unwrap();
+    assert!(
+        html.contains("Candidates for <code>role(&quot;button&quot;, &quot;Pay&quot;)</code>"),
+        "the report names the target's candidates"
+    );
+    assert!(html.contains("its name is &quot;Cancel order&quot;"));
 }

@@ -450,6 +450,14 @@ impl SurfaceContext for WebContext {
         self.capture_trace(since, want, deadline).await
     }
 
+    async fn trace_candidates(
+        &mut self,
+        action: &a3s_test_lang::ir::Action,
+        deadline: Instant,
+    ) -> Vec<a3s_test_driver::trace::TargetCandidates> {
+        self.candidates_of(action, deadline).await
+    }
+
     async fn close(mut self) -> Result<(), DriverError> {
         let started = Instant::now();
         let deadline = started + Duration::from_secs(5);

@@ -33,6 +33,7 @@ mod storage_state;
 mod tab;
 mod target;
 mod trace;
+mod trace_candidates;
 
 // The agent surface's types live in the driver contract (`a3s_test_driver::api`); re-exported here for
 // callers that name them through the Web driver.

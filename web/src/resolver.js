@@ -840,6 +840,177 @@
     }
   }
 
+  // ---------------------------------------------------------------- candidates of a failed target
+
+  // What the resolver saw for a target a step could not act on (the trace of a failed step):
+  // each match with every reason it is not actionable now, or — when nothing matches — the near
+  // misses (the same role under another name, the matches a `within`, `nth` or filter left out)
+  // and why each was not taken. Read-only: nothing is scrolled, focused or dispatched. Names are
+  // the private-aware ones (`describe`, `shownName`).
+  const MAX_CANDIDATES = 10;
+
+  const why = (reason, detail) => ({ reason, detail });
+
+  function whyNot(el, o, count) {
+    const out = [];
+    if (count > 1) out.push(why('ambiguous', `one of ${count} matches`));
+    if (!el.isConnected) return out.concat(why('removed', 'it was removed from the page'));
+    if (!isVisible(el)) return out.concat(why('hidden', 'it is not visible'));
+    if (o.enabled && isDisabled(el)) out.push(why('disabled', 'it is disabled'));
+    if (o.editable && !isEditable(el)) {
+      out.push(why('not_editable', 'it is not an editable text control (or it is read-only)'));
+    }
+    if (o.pointer) {
+      const r = topRect(el);
+      const seen = intersect(r, viewport());
+      if (seen.width <= 0 || seen.height <= 0) {
+        out.push(why('outside_viewport', `it lies outside the viewport at ${fmtRect(r)}`));
+      } else {
+        const h = hitCheck(clickPoint(r), el, true, null);
+        if (h.status) out.push(why(h.status === 'covered' ? 'covered' : 'not_actionable', h.reason));
+      }
+    }
+    return out;
+  }
+
+  const quotedName = (el) => JSON.stringify(clip(shownName(el), 60));
+
+  // Elements close to `target` that it does not name, with why not.
+  function nearMisses(target) {
+    const all = () => allElements(currentDocument());
+    switch (target.by) {
+      case 'role': {
+        const role = String(target.role).toLowerCase();
+        const named = target.name == null ? null : textMatcher(target.name);
+        return all()
+          .filter((el) => roleOf(el) === role)
+          .map((el) =>
+            hiddenFromA11y(el)
+              ? [el, why('hidden_from_accessibility', 'it is hidden from the accessibility tree')]
+              : [el, why('other_name', named ? `its name is ${quotedName(el)}` : 'it was not taken')],
+          );
+      }
+      case 'label':
+      case 'placeholder': {
+        const attr = target.by === 'placeholder';
+        return all()
+          .filter((el) => (attr ? el.hasAttribute('placeholder') : ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)))
+          .filter((el) => !(el.tagName === 'INPUT' && inputType(el) === 'hidden'))
+          .map((el) => [
+            el,
+            attr && P.level(el) !== 'hidden'
+              ? why('other_name', `its placeholder is ${JSON.stringify(clip(el.getAttribute('placeholder'), 60))}`)
+              : why('other_name', `its label is ${quotedName(el)}`),
+          ]);
+      }
+      case 'test_id':
+        return all()
+          .filter((el) => el.hasAttribute('data-testid'))
+          .map((el) => [el, why('other_name', `its test id is ${JSON.stringify(clip(el.getAttribute('data-testid'), 60))}`)]);
+      case 'within': {
+        const outer = resolve(target.outer);
+        if (outer.length === 0) return nearMisses(target.outer);
+        return resolve(target.inner).map((el) => [el, why('outside_scope', `it is not inside ${describe(outer[0])}`)]);
+      }
+      case 'nth': {
+        const m = resolve(target.target);
+        return m.map((el, i) => [el, why('other_index', `it is match ${i} of ${m.length}; index ${target.index} was asked`)]);
+      }
+      case 'filter': {
+        const m = resolve(target.target);
+        return m.map((el) => [el, why('filtered_out', `the ${target.filter.filter} filter left it out`)]);
+      }
+      default:
+        return [];
+    }
+  }
+
+  function candidates(o) {
+    const m = resolve(o.target);
+    const seen = m.length > 0 ? m.map((el) => [el, whyNot(el, o, m.length)]) : nearMisses(o.target).map(([el, w]) => [el, [w]]);
+    return {
+      matches: m.length,
+      total: seen.length,
+      candidates: seen.slice(0, MAX_CANDIDATES).map(([el, reasons]) => ({ element: describe(el), reasons })),
+    };
+  }
+
+  // ---------------------------------------------------------------- page fingerprint
+
+  // A fingerprint of what the page's outline is read from (the step trace, `web/src/trace.rs`):
+  // the URL and title, every element of the composed tree (open shadow roots, same-origin
+  // frames) with its attributes and whether it renders, text, form state and the focused
+  // element. Two equal fingerprints mean the outline would read the same, so the trace can
+  // reuse an outline instead of reading the accessibility tree again. Nothing private goes in:
+  // a sensitive control's value and a redacted region's content are left out (the outline
+  // shows the marker for them too), so the hash cannot be searched for a secret.
+  function pageHash() {
+    let a = 0x811c9dc5 | 0;
+    let b = 0x9747b28c | 0;
+    const feed = (str) => {
+      const t = String(str);
+      for (let i = 0; i < t.length; i++) {
+        const c = t.charCodeAt(i);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul(b ^ c, 0x5bd1e995);
+      }
+      a = Math.imul(a ^ 0x1f, 0x01000193);
+      b = Math.imul(b ^ (b >>> 15), 0x5bd1e995);
+    };
+    const focused = deepActive();
+    const renders = (el) =>
+      typeof el.checkVisibility === 'function'
+        ? el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })
+        : el.getClientRects().length > 0;
+    const visit = (parent) => {
+      for (let n = parent.firstChild; n; n = n.nextSibling) {
+        if (n.nodeType === 3) {
+          feed(n.data);
+          continue;
+        }
+        if (n.nodeType !== 1) continue;
+        feed('<' + n.localName);
+        if (P.matchesRegion(n)) {
+          feed(REDACTED);
+          continue;
+        }
+        for (const attr of n.attributes) {
+          if (attr.name === 'value' && P.sensitive(n)) continue;
+          feed(attr.name + '=' + attr.value);
+        }
+        feed(renders(n) ? 'r' : 'h');
+        if (n === focused) feed('focus');
+        if (n.localName === 'input' || n.localName === 'textarea' || n.localName === 'select') {
+          feed(P.sensitive(n) ? REDACTED : n.value);
+          feed(n.checked ? 'c' : '-');
+          feed(n.disabled ? 'd' : '-');
+          if (n.localName === 'select') feed(Array.from(n.options, (o) => (o.selected ? '1' : '0')).join(''));
+        }
+        if (n.open === true) feed('open');
+        if (n.shadowRoot) visit(n.shadowRoot);
+        if (n.localName === 'iframe' || n.localName === 'frame') {
+          let d = null;
+          try {
+            d = n.contentDocument;
+          } catch (e) {
+            d = null;
+          }
+          if (d) {
+            feed(d.URL);
+            visit(d);
+          }
+        }
+        visit(n);
+        feed('>');
+      }
+    };
+    feed(document.URL);
+    feed(document.title);
+    visit(document);
+    const hex = (x) => (x >>> 0).toString(16).padStart(8, '0');
+    return hex(a) + hex(b);
+  }
+
   // ---------------------------------------------------------------- observations (§8, §9)
 
   const pass = (detail) => ({ pass: true, detail: detail || '' });
@@ -1355,6 +1526,12 @@
         }
       }
       return el;
+    },
+    candidates(o) {
+      return candidates(o);
+    },
+    page_hash() {
+      return { hash: pageHash() };
     },
     frame_check(o) {
       const doc = currentDocument();

@@ -10,10 +10,11 @@
 use crate::cdp::COMMAND_BOUND;
 use crate::context::WebContext;
 use crate::har::HarRecorder;
+use crate::script;
 use a3s_test_driver::privacy;
 use a3s_test_driver::trace::{
-    clip_chars, ImageFormat, StepCapture, TraceConsole, TraceImage, TraceMark, TracePageError,
-    TraceWant, MAX_ENTRY_CHARS, MAX_STEP_ENTRIES,
+    clip_chars, ImageFormat, PageFingerprint, StepCapture, TraceConsole, TraceImage, TraceMark,
+    TracePageError, TraceWant, MAX_ENTRY_CHARS, MAX_STEP_ENTRIES,
 };
 use a3s_test_driver::{AgentContext, StepFailure};
 use base64::Engine;
@@ -98,7 +99,18 @@ impl WebContext {
             Some(width) => Some(self.trace_screenshot(width, deadline).await),
             None => None,
         };
-        let snapshot = self.snapshot_controls(deadline).await;
+        let fingerprint = match want.fingerprint {
+            true => self.page_fingerprint(deadline).await,
+            false => None,
+        };
+        capture.fingerprint = fingerprint;
+        let snapshot = match (fingerprint, want.known_page) {
+            (Some(now), Some(known)) if now == known => {
+                capture.same_as_known = true;
+                None
+            }
+            _ => Some(self.snapshot_controls(deadline).await),
+        };
         match shot {
             Some(Ok(image)) => capture.screenshot = Some(image),
             Some(Err(f)) => capture
@@ -107,10 +119,21 @@ impl WebContext {
             None => {}
         }
         match snapshot {
-            Ok(s) => capture.snapshot = Some(s),
-            Err(f) => capture.missing.push(format!("no outline: {}", f.message)),
+            Some(Ok(s)) => capture.snapshot = Some(s),
+            Some(Err(f)) => capture.missing.push(format!("no outline: {}", f.message)),
+            None => {}
         }
         capture
+    }
+
+    /// The page's fingerprint (`resolver.js`, `page_hash`: one call); `None` when the page
+    /// could not be read — the outline is then read as usual.
+    async fn page_fingerprint(&self, deadline: Instant) -> Option<PageFingerprint> {
+        let tab = self.tab().ok()?;
+        let reply = script::call(tab, "page_hash", json!({}), COMMAND_BOUND, deadline)
+            .await
+            .ok()?;
+        PageFingerprint::from_hex(reply.get("hash")?.as_str()?)
     }
 
     /// Console messages, page errors and requests after `since` (a log cleared by a step

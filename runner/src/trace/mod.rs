@@ -154,4 +154,24 @@ mod tests {
         }
         assert_eq!(TraceMode::from_name("sometimes"), None);
     }
+
+    use a3s_test_driver::trace::PageFingerprint;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A page fingerprint is written as 16 hex digits and read back as the same value.
+        #[test]
+        fn a_page_fingerprint_reads_back_as_written(x in any::<u64>()) {
+            let json = serde_json::to_string(&PageFingerprint(x)).unwrap();
+            prop_assert_eq!(json.len(), 18);
+            prop_assert_eq!(serde_json::from_str::<PageFingerprint>(&json).unwrap(), PageFingerprint(x));
+        }
+
+        /// Any other text is refused (a record that holds one is no comparison), never a panic.
+        #[test]
+        fn anything_else_is_not_a_page_fingerprint(s in "\\PC{0,20}") {
+            let hex = s.len() == 16 && s.chars().all(|c| c.is_ascii_hexdigit());
+            prop_assert_eq!(PageFingerprint::from_hex(&s).is_some(), hex);
+        }
+    }
 }

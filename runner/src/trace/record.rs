@@ -7,7 +7,9 @@
 
 use crate::result::{ScenarioStatus, StepStatus};
 pub use a3s_test_driver::trace::TRACE_SCHEMA;
-use a3s_test_driver::trace::{ImageFormat, TraceConsole, TracePageError, TraceRequest};
+use a3s_test_driver::trace::{
+    ImageFormat, PageFingerprint, TargetCandidates, TraceConsole, TracePageError, TraceRequest,
+};
 use serde::{Deserialize, Serialize};
 
 /// One scenario's trace.
@@ -72,6 +74,11 @@ pub struct TraceStep {
     /// The failure's code and message, for a failed step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<TraceFailure>,
+    /// For a step that failed on its target (not found, ambiguous, not actionable, or timed
+    /// out waiting for it): per target, the elements the resolver saw right after the failure
+    /// and why each was not acted on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<TargetCandidates>,
     /// The page after the step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screenshot: Option<TraceShot>,
@@ -84,6 +91,14 @@ pub struct TraceStep {
     /// `retain-on-failure`: it does not act on the page); `outline` is then the one before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub outline_carried: bool,
+    /// True when `outline` is the last green run's after the same step: the page's fingerprint
+    /// (`page`) equalled that run's, so the outline was not read again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outline_from_last_green: bool,
+    /// The page's fingerprint after the step (see [`PageFingerprint`]); absent when it was not
+    /// taken (a terminal, a page not read, a scenario that typed an `env("NAME")` value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageFingerprint>,
     /// Console messages during the step.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub console: Vec<TraceConsole>,

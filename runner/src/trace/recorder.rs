@@ -40,6 +40,9 @@ pub struct Recorder {
     /// that replace them: the page shows them back (a field's value in the outline, a URL),
     /// and they must reach nothing but the page.
     secrets: Vec<(String, String)>,
+    /// The scenario's last green trace, read once at the start: what a failure is compared with,
+    /// and the outlines an unchanged page reuses.
+    green: Option<Trace>,
 }
 
 impl Recorder {
@@ -67,13 +70,18 @@ impl Recorder {
             dropped: 0,
             over_budget: 0,
             secrets: Vec::new(),
+            green: None,
         })
     }
 
     /// Start the driver's recording. Nothing is read before the first step: a fresh context
     /// shows a blank page, and reading it cost a tenth of a second per scenario.
-    pub fn begin<C: SurfaceContext>(&mut self, ctx: &mut C) {
+    /// The scenario's last green trace is read from `last_green` here, once.
+    pub fn begin<C: SurfaceContext>(&mut self, ctx: &mut C, last_green: Option<&Dir>) {
         self.trace.traced = ctx.trace_start();
+        if self.trace.traced {
+            self.green = last_green.and_then(|store| last_green::load(store, &self.trace.scenario));
+        }
     }
 
     /// Where the page's logs stand before a step.
@@ -112,8 +120,27 @@ impl Recorder {
         // `wait`, which does not act on the page, carries the outline before it instead.
         let read_only = matches!(step.action, Action::Expect { .. } | Action::Wait { .. });
         let page = !(self.mode == TraceMode::RetainOnFailure && read_only && !failed);
-        let captured = capture(ctx, mark, want, page).await;
-        if page {
+        // An `env("NAME")` value typed so far could be in the page: no fingerprint then.
+        let fingerprint = page && self.secrets.is_empty();
+        let want = TraceWant {
+            screenshot_width: want,
+            page,
+            fingerprint,
+            known_page: self.green_step(record).and_then(|g| g.page),
+        };
+        let captured = capture(ctx, mark, want).await;
+        if failed && on_target(record) {
+            traced.candidates = candidates(ctx, &step.action).await;
+        }
+        traced.page = captured.fingerprint;
+        let reused = captured
+            .same_as_known
+            .then(|| self.green_step(record).map(|g| g.outline.clone()))
+            .flatten();
+        if let Some(outline) = reused {
+            traced.outline = outline;
+            traced.outline_from_last_green = true;
+        } else if page {
             traced.outline = self.outline_of(&captured);
         } else {
             traced.outline = self
@@ -160,6 +187,15 @@ impl Recorder {
         self.trace.steps.push(traced);
     }
 
+    /// The last green run's record of the step at `record`'s place, when it is the same step
+    /// and its page was read.
+    fn green_step(&self, record: &StepResult) -> Option<&TraceStep> {
+        self.green
+            .as_ref()
+            .and_then(|g| g.steps.get(record.index))
+            .filter(|g| g.path == record.path && g.kind == record.kind && !g.outline_carried)
+    }
+
     /// Record a step after which the page cannot be read (the run is cancelled, the browser
     /// is gone): the step, and why there is no page.
     pub fn step_without_page(&mut self, line: usize, record: &StepResult) {
@@ -203,8 +239,10 @@ impl Recorder {
                 let _ = last_green::store(store, &self.trace);
                 None
             }
-            (Some(store), false, true) => last_green::load(store, &self.trace.scenario)
-                .map(|green| diff::compare(&green, &self.trace)),
+            (Some(_), false, true) => self
+                .green
+                .as_ref()
+                .map(|green| diff::compare(green, &self.trace)),
             _ => None,
         };
         if !self.mode.keeps(passed) {
@@ -317,9 +355,12 @@ fn step_of(line: usize, record: &StepResult) -> TraceStep {
             code: f.code.to_string(),
             message: f.message.clone(),
         }),
+        candidates: Vec::new(),
         screenshot: None,
         outline: Vec::new(),
         outline_carried: false,
+        outline_from_last_green: false,
+        page: None,
         console: Vec::new(),
         page_errors: Vec::new(),
         network: Vec::new(),
@@ -328,16 +369,7 @@ fn step_of(line: usize, record: &StepResult) -> TraceStep {
 }
 
 /// One bounded capture; a driver that overruns the bound gets the step listed as missing.
-async fn capture<C: SurfaceContext>(
-    ctx: &mut C,
-    mark: TraceMark,
-    screenshot_width: Option<u32>,
-    page: bool,
-) -> StepCapture {
-    let want = TraceWant {
-        screenshot_width,
-        page,
-    };
+async fn capture<C: SurfaceContext>(ctx: &mut C, mark: TraceMark, want: TraceWant) -> StepCapture {
     let deadline = Instant::now() + CAPTURE_BOUND;
     match tokio::time::timeout(
         CAPTURE_BOUND + DRIVER_GRACE,
@@ -355,6 +387,36 @@ async fn capture<C: SurfaceContext>(
             ..StepCapture::default()
         },
     }
+}
+
+/// Whether `record` failed on its target (the resolver's candidates explain it); a timeout
+/// counts — a step waiting for its target to become actionable ends as one.
+fn on_target(record: &StepResult) -> bool {
+    use a3s_test_driver::FailureCode as C;
+    record.failure.as_ref().is_some_and(|f| {
+        matches!(
+            f.code,
+            C::TargetNotFound
+                | C::TargetAmbiguous
+                | C::TargetNotActionable
+                | C::TargetCovered
+                | C::Timeout
+        )
+    })
+}
+
+/// The resolver's candidates for the targets of a failed step, within the capture bound.
+async fn candidates<C: SurfaceContext>(
+    ctx: &mut C,
+    action: &Action,
+) -> Vec<a3s_test_driver::trace::TargetCandidates> {
+    let deadline = Instant::now() + CAPTURE_BOUND;
+    tokio::time::timeout(
+        CAPTURE_BOUND + DRIVER_GRACE,
+        ctx.trace_candidates(action, deadline),
+    )
+    .await
+    .unwrap_or_default()
 }
 
 /// The element a step acted on, from its detail.

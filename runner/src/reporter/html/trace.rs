@@ -14,6 +14,7 @@ use super::trace_view::TraceView;
 use crate::result::StepStatus;
 use crate::trace::diff::{multiset_minus, without_ref, StepChange, TraceDiff};
 use crate::trace::record::{Trace, TraceStep};
+use a3s_test_driver::trace::{CandidateReason, TargetCandidates};
 use maud::{html, Markup};
 
 /// The trace section of scenario `anchor` (its element id prefix).
@@ -155,6 +156,9 @@ fn panel(
                 dd class="message" { code { (f.code) } " " (f.message) }
             }
         }
+        @for c in &step.candidates {
+            (candidates(c))
+        }
         @for m in &step.missing {
             p class="note" { (m) }
         }
@@ -185,6 +189,9 @@ fn panel(
                     @for l in &removed { li class="removed" { span class="mark" { "− removed " } code { (l) } } }
                     @for l in &added { li class="added" { span class="mark" { "+ added " } code { (l) } } }
                 }
+            }
+            @if step.outline_from_last_green {
+                p class="note" { "The page's fingerprint after this step equals the last green run's: the outline shown is that run's (not read again)." }
             }
             @if step.outline_carried {
                 p class="note" { "The page was not read after this step (it only checks the page); the outline is the one before it." }
@@ -232,6 +239,62 @@ fn panel(
                 }
             }
         }
+    }
+}
+
+/// What the resolver saw for one target of a failed step, and why each element was not acted
+/// on.
+fn candidates(c: &TargetCandidates) -> Markup {
+    let what = if c.matches > 0 {
+        format!("{} element(s) match", c.matches)
+    } else {
+        "nothing matches; near misses".to_string()
+    };
+    html! {
+        div class="candidates" {
+            h6 { "Candidates for " code { (c.target) } " (" (what) ")" }
+            @if c.candidates.is_empty() {
+                p class="note" { "The resolver saw no element close to this target." }
+            } @else {
+                ul class="log" {
+                    @for e in &c.candidates {
+                        li {
+                            code { (e.element) } " — "
+                            @if e.reasons.is_empty() {
+                                "actionable when the trace read the page"
+                            } @else {
+                                @for (k, r) in e.reasons.iter().enumerate() {
+                                    @if k > 0 { "; " }
+                                    span class="level" { (reason_name(r.reason)) } (r.detail)
+                                }
+                            }
+                        }
+                    }
+                }
+                @if c.total > c.candidates.len() {
+                    p class="note cut" { (c.total - c.candidates.len()) " more not listed." }
+                }
+            }
+        }
+    }
+}
+
+/// The short word a candidate's reason is shown under.
+fn reason_name(r: CandidateReason) -> &'static str {
+    match r {
+        CandidateReason::Ambiguous => "ambiguous",
+        CandidateReason::Removed => "removed",
+        CandidateReason::Hidden => "hidden",
+        CandidateReason::Disabled => "disabled",
+        CandidateReason::NotEditable => "not editable",
+        CandidateReason::OutsideViewport => "outside the viewport",
+        CandidateReason::Covered => "covered",
+        CandidateReason::NotActionable => "not actionable",
+        CandidateReason::HiddenFromAccessibility => "hidden from accessibility",
+        CandidateReason::OtherName => "other name",
+        CandidateReason::OutsideScope => "outside the scope",
+        CandidateReason::OtherIndex => "other index",
+        CandidateReason::FilteredOut => "filtered out",
     }
 }
 

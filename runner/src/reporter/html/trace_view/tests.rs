@@ -2,7 +2,10 @@ use super::*;
 use crate::result::{ScenarioStatus, StepStatus};
 use crate::trace::diff::{StepAt, StepChange, TraceDiff};
 use crate::trace::record::{TraceFailure, TraceShot, TraceSource, TraceStep};
-use a3s_test_driver::trace::{ImageFormat, TraceConsole, TraceRequest};
+use a3s_test_driver::trace::{
+    CandidateReason, CandidateWhy, ImageFormat, TargetCandidates, TraceCandidate, TraceConsole,
+    TraceRequest,
+};
 
 fn step(index: usize, shot_bytes: u64) -> TraceStep {
     TraceStep {
@@ -15,6 +18,7 @@ fn step(index: usize, shot_bytes: u64) -> TraceStep {
         status: StepStatus::Passed,
         duration_ms: 12,
         failure: None,
+        candidates: Vec::new(),
         screenshot: Some(TraceShot {
             file: format!("trace/step-{:03}.jpeg", index + 1),
             format: ImageFormat::Jpeg,
@@ -28,6 +32,8 @@ fn step(index: usize, shot_bytes: u64) -> TraceStep {
             format!("@e1 button \"Buy {index}\""),
         ],
         outline_carried: false,
+        outline_from_last_green: false,
+        page: None,
         console: vec![TraceConsole {
             level: "log".into(),
             text: format!("step {index} <b>logged</b>"),
@@ -57,6 +63,24 @@ fn written(steps: usize, shot_bytes: u64) -> (tempfile::TempDir, TraceSummary) {
             code: "test.assert.text_mismatch".into(),
             message: "text = \"Added\" did not hold".into(),
         });
+        last.candidates = vec![TargetCandidates {
+            target: "role(\"button\", \"Pay\")".into(),
+            matches: 2,
+            total: 12,
+            candidates: vec![TraceCandidate {
+                element: "<button#pay> \"Pay\"".into(),
+                reasons: vec![
+                    CandidateWhy {
+                        reason: CandidateReason::Ambiguous,
+                        detail: "one of 2 matches".into(),
+                    },
+                    CandidateWhy {
+                        reason: CandidateReason::Covered,
+                        detail: "<div#lid> is on top".into(),
+                    },
+                ],
+            }],
+        }];
     }
     for s in &list {
         let mut bytes = vec![0xFF, 0xD8, 0xFF];
