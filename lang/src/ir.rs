@@ -26,7 +26,9 @@ pub use snapshot::{
     Animations, AriaExpectation, DiffBudget, SnapshotName, VisualExpectation, DEFAULT_THRESHOLD,
     MAX_MASKS, MAX_SNAPSHOT_NAME_BYTES,
 };
+mod network;
 mod organise;
+pub use network::{ContinueOverrides, RouteResponse, UrlPattern};
 pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
 /// Default scenario deadline (`docs/acl.md` §2).
@@ -445,15 +447,19 @@ pub enum Action {
     },
     /// Fulfil or abort matching requests.
     NetworkRoute {
-        /// URL glob of the requests to intercept (`**/api/users`).
-        pattern: String,
+        /// The requests to intercept: a URL glob (`**/api/users`) or a regular expression.
+        pattern: UrlPattern,
         /// How matching requests are answered.
         response: RouteResponse,
+        /// `times = N`: the route answers N requests, then is gone and later ones fall through
+        /// to older routes or the network; `None` = every request.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        times: Option<u32>,
     },
     /// Remove one route (or all when `pattern` is `None`).
     NetworkUnroute {
-        /// The route's URL glob; `None` removes every route.
-        pattern: Option<String>,
+        /// The route's pattern as it was set; `None` removes every route.
+        pattern: Option<UrlPattern>,
     },
     /// Record network traffic as HAR.
     Har {
@@ -1429,23 +1435,6 @@ pub enum DialogOperation {
     },
     /// Dismiss the dialog.
     Dismiss,
-}
-
-/// How a routed request is answered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum RouteResponse {
-    /// Fulfil with this body.
-    Fulfill {
-        /// The response body.
-        body: String,
-        /// The HTTP status (default 200).
-        status: u16,
-        /// The `content-type` header, when given.
-        content_type: Option<String>,
-    },
-    /// Fail the request.
-    Abort,
 }
 
 /// `har` / `trace` operations.

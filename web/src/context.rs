@@ -349,11 +349,13 @@ impl WebContext {
             Action::Download { target, path } => {
                 steps::files::download(self, target, path, env).await
             }
-            Action::NetworkRoute { pattern, response } => {
-                steps::network::route(self, pattern, response, env).await
-            }
+            Action::NetworkRoute {
+                pattern,
+                response,
+                times,
+            } => steps::network::route(self, pattern, response, *times, env).await,
             Action::NetworkUnroute { pattern } => {
-                steps::network::unroute(self, pattern.as_deref(), env).await
+                steps::network::unroute(self, pattern.as_ref(), env).await
             }
             Action::Har { operation } => steps::network::har(self, operation, env).await,
             Action::Trace { operation } => steps::network::trace(self, operation, env).await,

@@ -264,8 +264,16 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
             }
         }
         NetworkRoute => {
-            let (pattern, response) = network::route(ctx, f)?;
-            Action::NetworkRoute { pattern, response }
+            let network::Route {
+                pattern,
+                response,
+                times,
+            } = network::route(ctx, f)?;
+            Action::NetworkRoute {
+                pattern,
+                response,
+                times,
+            }
         }
         NetworkUnroute => Action::NetworkUnroute {
             pattern: network::unroute(ctx, f)?,

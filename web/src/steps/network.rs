@@ -4,12 +4,12 @@ use super::Outcome;
 use crate::cdp::{next_event, Event, COMMAND_BOUND};
 use crate::context::{detail, with_evidence, WebContext};
 use crate::har::HarRecorder;
-use crate::route::{self, Route};
+use crate::route::{self, Answer, Route};
 use a3s_test_driver::evidence;
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::EvidenceKind;
 use a3s_test_driver::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{CaptureOperation, RouteResponse};
+use a3s_test_lang::ir::{CaptureOperation, RouteResponse, UrlPattern};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::Instant;
@@ -31,17 +31,23 @@ async fn apply_all(ctx: &WebContext, env: &StepEnv<'_>) -> Result<(), StepFailur
     Ok(())
 }
 
-/// `network_route { pattern body|abort status content_type }`.
+/// `network_route { pattern body|abort|continue … times }`. A route without `times` replaces
+/// one set earlier with the same pattern; one with `times` goes on top of it, so once used up the
+/// requests fall through to it again.
 pub(crate) async fn route(
     ctx: &mut WebContext,
-    pattern: &str,
+    pattern: &UrlPattern,
     response: &RouteResponse,
+    times: Option<u32>,
     env: &StepEnv<'_>,
 ) -> Outcome {
+    let answer = Answer::resolve(response, env.vars)?;
     {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
-        routes.retain(|r| r.pattern != pattern);
-        routes.push(Route::new(pattern, response.clone()));
+        if times.is_none() {
+            routes.retain(|r| &r.pattern != pattern);
+        }
+        routes.push(Route::new(pattern.clone(), answer, times));
     }
     apply_all(ctx, env).await?;
     Ok(detail(StepDetail::Routed {
@@ -53,14 +59,14 @@ pub(crate) async fn route(
 /// `network_unroute { pattern }` (all routes when no pattern).
 pub(crate) async fn unroute(
     ctx: &mut WebContext,
-    pattern: Option<&str>,
+    pattern: Option<&UrlPattern>,
     env: &StepEnv<'_>,
 ) -> Outcome {
     let removed = {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         let before = routes.len();
         match pattern {
-            Some(p) => routes.retain(|r| r.pattern != p),
+            Some(p) => routes.retain(|r| &r.pattern != p),
             None => routes.clear(),
         }
         before - routes.len()

@@ -16,6 +16,7 @@ mod keyboard;
 mod network;
 mod pages;
 mod pointer;
+mod routes;
 mod waits;
 
 use std::time::Duration;

@@ -1,0 +1,102 @@
+//! Network IR (`docs/acl.md` §7, "Routes"): which requests a route takes ([`UrlPattern`]) and how
+//! it answers them ([`RouteResponse`]).
+//!
+//! Why a URL pattern is a glob or a regular expression and nothing else: the glob is the form
+//! most routes need (`**/api/cart`) and the one Chromium's `Fetch` domain filters on itself; a
+//! regular expression is written as every other ACL regular expression (`/…/flags`) for the cases
+//! a glob cannot say (an optional query, one of several paths). The checker compiles it once so a
+//! pattern the driver could not use is refused at its span, not at run time.
+
+use super::browser_context::HttpHeader;
+use serde::{Deserialize, Serialize};
+
+/// The requests a route (or a network wait) takes, by their full URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum UrlPattern {
+    /// A glob: `*` any run of characters, `?` one character, `\` escapes (`**/api/cart`). The
+    /// whole URL must match.
+    Glob(String),
+    /// A regular expression found anywhere in the URL (`/\/api\/cart(\?.*)?$/`).
+    Regex {
+        /// The expression between the slashes.
+        regex: String,
+        /// Its flags (`i`, `m`, `s`, `u`).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        flags: String,
+    },
+}
+
+impl std::fmt::Display for UrlPattern {
+    /// As written in ACL: `"**/api"` shows as `**/api`, a regular expression as `/…/flags`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UrlPattern::Glob(glob) => f.write_str(glob),
+            UrlPattern::Regex { regex, flags } => write!(f, "/{regex}/{flags}"),
+        }
+    }
+}
+
+impl From<&str> for UrlPattern {
+    /// A glob.
+    fn from(glob: &str) -> UrlPattern {
+        UrlPattern::Glob(glob.to_string())
+    }
+}
+
+impl UrlPattern {
+    /// The expression the Rust `regex` crate compiles for a `Regex` pattern: the flags as inline
+    /// flags (`u` is always on there), `\/` kept (an escaped slash is a slash).
+    pub fn regex_source(regex: &str, flags: &str) -> String {
+        let inline: String = flags
+            .chars()
+            .filter(|f| matches!(f, 'i' | 'm' | 's'))
+            .collect();
+        if inline.is_empty() {
+            regex.to_string()
+        } else {
+            format!("(?{inline}){regex}")
+        }
+    }
+}
+
+/// How a routed request is answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RouteResponse {
+    /// Fulfil with this body.
+    Fulfill {
+        /// The response body.
+        body: String,
+        /// The HTTP status (default 200).
+        status: u16,
+        /// The `content-type` header, when given.
+        content_type: Option<String>,
+        /// Further response headers (`headers = { "X-Total" = "3" }`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        headers: Vec<HttpHeader>,
+    },
+    /// Fail the request.
+    Abort,
+    /// Let the request go on to the network, with what is given replaced.
+    Continue(ContinueOverrides),
+}
+
+/// What `continue = true` replaces in the request before it goes on (all optional: none sends it
+/// unchanged, which a route with `times` uses to let a request through).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContinueOverrides {
+    /// Another URL, same scheme (Chromium refuses a scheme change).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Another method (`POST`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Headers set on the request (added, or replacing one of the same name); values may be
+    /// `env("NAME")`, read when the route is set and never written out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<HttpHeader>,
+    /// Another request body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_data: Option<String>,
+}

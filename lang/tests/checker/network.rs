@@ -1,0 +1,170 @@
+//! `network_route` forms (`headers`, `continue`, `times`, glob and regular-expression patterns):
+//! each refusal with its code, path and span, rendered as a user reads it.
+
+use crate::problems;
+use a3s_test_lang::render::{render, Colour, Format};
+use a3s_test_lang::{admit, Code};
+
+const REFUSED: &str = r#"suite "s" {
+    scenario "sc" {
+        surface = "web"
+        network_route "two-ways" {
+            pattern = "**/api/cart"
+            body = "[]"
+            continue = true
+        }
+        network_route "abort-headers" {
+            pattern = "**/ads/**"
+            abort = true
+            headers = { "X-A" = "1" }
+        }
+        network_route "fulfil-url" {
+            pattern = "**/api/cart"
+            body = "[]"
+            url = "http://127.0.0.1:1/other"
+        }
+        network_route "continue-status" {
+            pattern = "**/api/cart"
+            continue = true
+            status = 500
+        }
+        network_route "relative-url" {
+            pattern = "**/api/cart"
+            continue = true
+            url = "/v2/cart"
+        }
+        network_route "bad-method" {
+            pattern = "**/api/cart"
+            continue = true
+            method = "PO ST"
+        }
+        network_route "zero-times" {
+            pattern = "**/api/cart"
+            body = "[]"
+            times = 0
+        }
+        network_route "lookahead" {
+            pattern = /\/api\/(?!admin)/
+            abort = true
+        }
+        network_route "flag" {
+            pattern = /cart/g
+            abort = true
+        }
+        network_route "number" {
+            pattern = 3
+            abort = true
+        }
+        network_route "header-name" {
+            pattern = "**/api/cart"
+            body = "[]"
+            headers = { "X A" = "1" }
+        }
+        network_unroute "regex-typo" { pattern = /(/ }
+    }
+}
+"#;
+
+#[test]
+fn route_refusals() {
+    let diagnostics = admit(REFUSED).diagnostics;
+    let found: Vec<(Code, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.code, d.path.as_str()))
+        .collect();
+    for (code, path) in [
+        (
+            Code::RouteResponse,
+            "suite.s.scenario.sc.network_route.two-ways.continue",
+        ),
+        (
+            Code::RouteResponse,
+            "suite.s.scenario.sc.network_route.abort-headers.headers",
+        ),
+        (
+            Code::RouteResponse,
+            "suite.s.scenario.sc.network_route.fulfil-url.url",
+        ),
+        (
+            Code::RouteResponse,
+            "suite.s.scenario.sc.network_route.continue-status.status",
+        ),
+        (
+            Code::InvalidValue,
+            "suite.s.scenario.sc.network_route.relative-url.url",
+        ),
+        (
+            Code::InvalidValue,
+            "suite.s.scenario.sc.network_route.bad-method.method",
+        ),
+        (
+            Code::InvalidValue,
+            "suite.s.scenario.sc.network_route.zero-times.times",
+        ),
+        (
+            Code::InvalidRegex,
+            "suite.s.scenario.sc.network_route.lookahead.pattern",
+        ),
+        (
+            Code::InvalidRegex,
+            "suite.s.scenario.sc.network_route.flag.pattern",
+        ),
+        (
+            Code::Type,
+            "suite.s.scenario.sc.network_route.number.pattern",
+        ),
+        (
+            Code::InvalidValue,
+            "suite.s.scenario.sc.network_route.header-name.headers.X A",
+        ),
+        (
+            Code::InvalidRegex,
+            "suite.s.scenario.sc.network_unroute.regex-typo.pattern",
+        ),
+    ] {
+        assert!(
+            found.contains(&(code, path)),
+            "{code} at {path} missing: {found:#?}"
+        );
+    }
+    assert_eq!(diagnostics.len(), 12, "{found:#?}");
+    insta::assert_snapshot!(
+        "route_refusals",
+        render(
+            Format::Human,
+            Colour::Never,
+            "routes.acl",
+            REFUSED,
+            &diagnostics
+        )
+    );
+}
+
+#[test]
+fn a_false_continue_is_no_way_of_answering() {
+    let source = crate::in_scenario(
+        "        network_route \"r\" {\n pattern = \"**\"\n continue = false\n }",
+    );
+    assert_eq!(
+        problems(&source),
+        vec![(
+            Code::RouteResponse,
+            "suite.s.scenario.sc.network_route.r".to_string(),
+            "network_route \"r\"".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_route_prints_and_reads_back_with_its_regex() {
+    let source = crate::in_scenario(
+        "        network_route \"r\" {\n pattern = /\\/api\\/cart$/i\n continue = true\n headers = { \"X-Test\" = \"1\" }\n times = 2\n }",
+    );
+    assert!(problems(&source).is_empty(), "{:?}", problems(&source));
+    let printed = a3s_test_lang::printer::format_source(&source).expect("formats");
+    assert!(printed.contains("pattern = /\\/api\\/cart$/i"), "{printed}");
+    let steps = |suite: &str| crate::only_scenario(suite).steps;
+    let (printed, written) = (steps(&printed), steps(&source));
+    assert_eq!(printed.len(), 1);
+    assert_eq!(printed[0].action, written[0].action);
+}
