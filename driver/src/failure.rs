@@ -64,6 +64,9 @@ a3s_test_lang::define_codes! {
         /// The accessibility tree did not match the written `aria_snapshot` outline within the
         /// expect timeout.
         AriaSnapshotMismatch => "test.assert.aria_snapshot_mismatch", FailureClass::Product;
+        /// No request or response matching a network `wait` (URL, and status when given) came
+        /// since the action before it began, within the expect timeout.
+        NetworkNotSeen => "test.assert.network_not_seen", FailureClass::Product;
         /// No element matched the target.
         TargetNotFound => "test.driver.web.target_not_found", FailureClass::Product;
         /// Several elements matched the target.

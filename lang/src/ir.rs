@@ -28,7 +28,7 @@ pub use snapshot::{
 };
 mod network;
 mod organise;
-pub use network::{ContinueOverrides, RouteResponse, UrlPattern};
+pub use network::{ContinueOverrides, NetworkEvent, NetworkWait, RouteResponse, UrlPattern};
 pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
 /// Default scenario deadline (`docs/acl.md` §2).
@@ -888,6 +888,12 @@ pub enum WaitCondition {
     Load {
         /// The load state.
         state: LoadState,
+    },
+    /// A request or response since the preceding action began.
+    Network {
+        /// Which one, and its URL.
+        #[serde(flatten)]
+        wait: NetworkWait,
     },
     /// What the page shows, as `expect` checks it.
     #[serde(untagged)]

@@ -316,6 +316,9 @@ impl WebContext {
             Action::Wait {
                 condition: WaitCondition::Load { state },
             } => steps::observe::wait_load(self, *state, env).await,
+            Action::Wait {
+                condition: WaitCondition::Network { wait },
+            } => steps::network::wait_network(self, wait, env).await,
             // Conditions are read through `check`; the runner's retry loop owns these steps.
             Action::Wait { .. } | Action::Expect { .. } => Err(StepFailure::new(
                 FailureCode::Unsupported,
@@ -385,6 +388,20 @@ impl SurfaceContext for WebContext {
                 FailureCode::Timeout,
                 "the scenario deadline passed before the step started",
             ));
+        }
+        let network_wait = matches!(
+            step.action,
+            Action::Wait {
+                condition: WaitCondition::Network { .. }
+            }
+        );
+        if !network_wait {
+            // Network waits look from where the action before them began (`network_log.rs`).
+            self.shared
+                .network_log
+                .lock()
+                .expect("network log lock")
+                .arm();
         }
         self.run(step, env).await
     }

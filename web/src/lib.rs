@@ -18,6 +18,7 @@ mod har;
 mod input;
 mod keys;
 mod large_page;
+mod network_log;
 mod operable;
 mod private;
 mod process;

@@ -130,13 +130,32 @@ enum Matcher {
     Regex(Option<regex::Regex>),
 }
 
+/// A [`UrlPattern`] compiled once, for routes and network waits alike.
+#[derive(Debug, Clone)]
+pub(crate) struct UrlMatcher(Matcher);
+
+impl UrlMatcher {
+    /// `pattern` compiled.
+    pub(crate) fn new(pattern: &UrlPattern) -> UrlMatcher {
+        UrlMatcher(compile(pattern))
+    }
+
+    /// True when `url` matches.
+    pub(crate) fn matches(&self, url: &str) -> bool {
+        match &self.0 {
+            Matcher::Glob(w) => w.as_ref().is_some_and(|w| w.matches(url)),
+            Matcher::Regex(r) => r.as_ref().is_some_and(|r| r.is_match(url)),
+        }
+    }
+}
+
 /// One active route. Its pattern is compiled once, when the route is added: every paused request
 /// is matched against every route, so compiling there would repeat the work per request.
 #[derive(Debug, Clone)]
 pub(crate) struct Route {
     /// The pattern as written.
     pub pattern: UrlPattern,
-    matcher: Matcher,
+    matcher: UrlMatcher,
     /// How matching requests are answered.
     pub answer: Answer,
     /// Requests it still answers (`times`); `None` = every one.
@@ -147,7 +166,7 @@ impl Route {
     /// A route answering requests that match `pattern` with `answer`, `times` of them at most.
     pub(crate) fn new(pattern: UrlPattern, answer: Answer, times: Option<u32>) -> Route {
         Route {
-            matcher: compile(&pattern),
+            matcher: UrlMatcher::new(&pattern),
             pattern,
             answer,
             remaining: times,
@@ -156,10 +175,7 @@ impl Route {
 
     /// True when `url` matches this route's pattern.
     fn matches(&self, url: &str) -> bool {
-        match &self.matcher {
-            Matcher::Glob(w) => w.as_ref().is_some_and(|w| w.matches(url)),
-            Matcher::Regex(r) => r.as_ref().is_some_and(|r| r.is_match(url)),
-        }
+        self.matcher.matches(url)
     }
 
     /// The `Fetch.enable` URL pattern that lets this route see its requests.

@@ -100,3 +100,56 @@ pub struct ContinueOverrides {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub post_data: Option<String>,
 }
+
+/// `wait { request = … }` / `wait { response = … status = … }`: a request sent, or a response
+/// received, whose URL matches — counted from the start of the action before the wait.
+///
+/// Why armed at the preceding action and not at the wait: the request a click starts may be
+/// answered before the click step returns, so a listener set up by the wait would miss it. Each
+/// action marks where the context's network log stands when it begins; a network wait looks at
+/// everything logged since that mark (and waits for more), so the natural order — the click,
+/// then the wait — never misses a response that arrived during the click.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkWait {
+    /// A request, or a response.
+    pub event: NetworkEvent,
+    /// Its URL.
+    pub pattern: UrlPattern,
+    /// A response's status, when one is required.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+}
+
+/// What a network wait waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NetworkEvent {
+    /// A request the page sent (`Network.requestWillBeSent`).
+    Request,
+    /// A response the page received (`Network.responseReceived`), routed ones included.
+    Response,
+}
+
+impl NetworkEvent {
+    /// The attribute name (`request`, `response`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NetworkEvent::Request => "request",
+            NetworkEvent::Response => "response",
+        }
+    }
+}
+
+impl std::fmt::Display for NetworkWait {
+    /// `response "**/api/cart" with status 200`, as failure messages name it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.pattern {
+            UrlPattern::Glob(g) => write!(f, "{} {g:?}", self.event.as_str())?,
+            p @ UrlPattern::Regex { .. } => write!(f, "{} {p}", self.event.as_str())?,
+        }
+        if let Some(status) = self.status {
+            write!(f, " with status {status}")?;
+        }
+        Ok(())
+    }
+}

@@ -168,3 +168,103 @@ fn a_route_prints_and_reads_back_with_its_regex() {
     assert_eq!(printed.len(), 1);
     assert_eq!(printed[0].action, written[0].action);
 }
+
+#[test]
+fn network_waits_admit_a_glob_or_regex_and_an_optional_status() {
+    use a3s_test_lang::ir::{Action, NetworkEvent, NetworkWait, UrlPattern, WaitCondition};
+    let wait = |step: &str| match crate::action(step) {
+        Action::Wait {
+            condition: WaitCondition::Network { wait },
+        } => wait,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        wait("        wait \"w\" {\n response = \"**/api/cart\"\n status = 200\n }"),
+        NetworkWait {
+            event: NetworkEvent::Response,
+            pattern: "**/api/cart".into(),
+            status: Some(200),
+        }
+    );
+    assert_eq!(
+        wait("        wait \"w\" { request = /\\/api\\/cart$/i }"),
+        NetworkWait {
+            event: NetworkEvent::Request,
+            pattern: UrlPattern::Regex {
+                regex: "\\/api\\/cart$".into(),
+                flags: "i".into()
+            },
+            status: None,
+        }
+    );
+}
+
+const WAIT_REFUSED: &str = r#"suite "s" {
+    scenario "sc" {
+        surface = "web"
+        wait "status-on-text" {
+            text = "Saved"
+            status = 200
+        }
+        wait "status-on-request" {
+            request = "**/api/cart"
+            status = 200
+        }
+        wait "bad-status" {
+            response = "**/api/cart"
+            status = 99
+        }
+        wait "two" {
+            response = "**/api/cart"
+            text = "Saved"
+        }
+        wait "number" { response = 3 }
+        wait "status-only" { status = 200 }
+    }
+}
+"#;
+
+#[test]
+fn network_wait_refusals() {
+    let diagnostics = admit(WAIT_REFUSED).diagnostics;
+    let found: Vec<(Code, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.code, d.path.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (
+                Code::ConditionAttribute,
+                "suite.s.scenario.sc.wait.status-on-text.status"
+            ),
+            (
+                Code::ConditionAttribute,
+                "suite.s.scenario.sc.wait.status-on-request.status"
+            ),
+            (
+                Code::InvalidValue,
+                "suite.s.scenario.sc.wait.bad-status.status"
+            ),
+            (
+                Code::ConflictingConditions,
+                "suite.s.scenario.sc.wait.two.text"
+            ),
+            (Code::Type, "suite.s.scenario.sc.wait.number.response"),
+            (
+                Code::MissingCondition,
+                "suite.s.scenario.sc.wait.status-only"
+            ),
+        ]
+    );
+    insta::assert_snapshot!(
+        "network_wait_refusals",
+        render(
+            Format::Human,
+            Colour::Never,
+            "waits.acl",
+            WAIT_REFUSED,
+            &diagnostics
+        )
+    );
+}

@@ -4,12 +4,13 @@ use super::Outcome;
 use crate::cdp::{next_event, Event, COMMAND_BOUND};
 use crate::context::{detail, with_evidence, WebContext};
 use crate::har::HarRecorder;
-use crate::route::{self, Answer, Route};
+use crate::network_log::{NetEntry, Search};
+use crate::route::{self, Answer, Route, UrlMatcher};
 use a3s_test_driver::evidence;
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::EvidenceKind;
 use a3s_test_driver::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{CaptureOperation, RouteResponse, UrlPattern};
+use a3s_test_lang::ir::{CaptureOperation, NetworkWait, RouteResponse, UrlPattern};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::Instant;
@@ -73,6 +74,83 @@ pub(crate) async fn unroute(
     };
     apply_all(ctx, env).await?;
     Ok(detail(StepDetail::Unrouted { removed }))
+}
+
+/// `wait { request = … }` / `wait { response = … status = … }`: the first matching entry of the
+/// network log since the preceding action began, waiting for one up to the expect timeout.
+pub(crate) async fn wait_network(
+    ctx: &mut WebContext,
+    wait: &NetworkWait,
+    env: &StepEnv<'_>,
+) -> Outcome {
+    let started = Instant::now();
+    let until = (started + env.expect_timeout).min(env.deadline);
+    let matcher = UrlMatcher::new(&wait.pattern);
+    let mut changed = ctx
+        .shared
+        .network_log
+        .lock()
+        .expect("network log lock")
+        .subscribe();
+    loop {
+        // Subscribed before searching: an entry pushed after the search wakes the loop.
+        let search = ctx
+            .shared
+            .network_log
+            .lock()
+            .expect("network log lock")
+            .search(wait, &matcher);
+        let near = match search {
+            Search::Found(entry) => {
+                let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                let observed = json!({ "url": entry.url, "status": entry.status });
+                return Ok(detail(StepDetail::Waited {
+                    waited_ms,
+                    observed: Some(observed),
+                }));
+            }
+            Search::Missing(near) => near,
+        };
+        let woke = tokio::time::timeout_at(until, changed.changed()).await;
+        if !matches!(woke, Ok(Ok(()))) {
+            return Err(not_seen(wait, started, until == env.deadline, &near));
+        }
+    }
+}
+
+/// The failure of a network wait: what it waited for, for how long, and what came instead.
+fn not_seen(
+    wait: &NetworkWait,
+    started: Instant,
+    deadline: bool,
+    near: &[NetEntry],
+) -> StepFailure {
+    let ms = started.elapsed().as_millis();
+    let bound = if deadline {
+        "the scenario deadline"
+    } else {
+        "the expect timeout"
+    };
+    let mut message =
+        format!("no {wait} since the previous action began, after waiting {ms} ms ({bound})");
+    if let Some(last) = near.last() {
+        let statuses: Vec<String> = near
+            .iter()
+            .filter_map(|e| e.status.map(|s| s.to_string()))
+            .collect();
+        message.push_str(&format!(
+            "; {} matching response(s) came with status {} (last: {})",
+            near.len(),
+            statuses.join(", "),
+            last.url
+        ));
+    }
+    let code = if deadline {
+        FailureCode::Timeout
+    } else {
+        FailureCode::NetworkNotSeen
+    };
+    StepFailure::new(code, message)
 }
 
 fn not_started(what: &str) -> StepFailure {

@@ -14,6 +14,7 @@ mod evidence;
 mod expect;
 mod keyboard;
 mod network;
+mod network_waits;
 mod pages;
 mod pointer;
 mod routes;
