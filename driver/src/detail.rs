@@ -206,6 +206,13 @@ pub enum StepDetail {
         /// Always true.
         recording: bool,
     },
+    /// `request`: the answer's status and size (never its body or the headers sent).
+    ApiAnswered {
+        /// The HTTP status.
+        api_status: u16,
+        /// Bytes of the body read.
+        body_bytes: usize,
+    },
     /// `har { operation = "stop" }`: entries written.
     HarWritten {
         /// HAR entries.
@@ -404,6 +411,7 @@ mod tests {
             Unrouted { removed: 2 } => { "removed": 2 };
             HarStarted { recording: true } => { "recording": true };
             HarWritten { entries: 4 } => { "entries": 4 };
+            ApiAnswered { api_status: 200, body_bytes: 17 } => { "api_status": 200, "body_bytes": 17 };
             TraceStarted { tracing: true } => { "tracing": true };
             TraceWritten { events: 9 } => { "events": 9 };
             Screenshot { bytes: 99 } => { "bytes": 99 };

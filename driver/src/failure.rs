@@ -67,6 +67,12 @@ a3s_test_lang::define_codes! {
         /// No request or response matching a network `wait` (URL, and status when given) came
         /// since the action before it began, within the expect timeout.
         NetworkNotSeen => "test.assert.network_not_seen", FailureClass::Product;
+        /// A `request` step's answer had another status than expected (any 2xx when none is
+        /// written), was not JSON, or did not hold the expected value at its `json_path`.
+        ApiMismatch => "test.assert.api_mismatch", FailureClass::Product;
+        /// A `request` step got no answer: the server was not reached, broke HTTP, answered more
+        /// than the body bound or too late, or the URL is not one the driver sends to.
+        RequestFailed => "test.driver.web.request_failed", FailureClass::Product;
         /// No element matched the target.
         TargetNotFound => "test.driver.web.target_not_found", FailureClass::Product;
         /// Several elements matched the target.

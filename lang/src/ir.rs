@@ -26,9 +26,13 @@ pub use snapshot::{
     Animations, AriaExpectation, DiffBudget, SnapshotName, VisualExpectation, DEFAULT_THRESHOLD,
     MAX_MASKS, MAX_SNAPSHOT_NAME_BYTES,
 };
+mod json_path;
 mod network;
+pub use json_path::{JsonPath, JsonPathError, JsonScalar, PathSegment, MAX_JSON_PATH};
 mod organise;
-pub use network::{ContinueOverrides, NetworkEvent, NetworkWait, RouteResponse, UrlPattern};
+pub use network::{
+    ApiRequest, ContinueOverrides, JsonCheck, NetworkEvent, NetworkWait, RouteResponse, UrlPattern,
+};
 pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
 /// Default scenario deadline (`docs/acl.md` §2).
@@ -129,6 +133,7 @@ action_kinds! {
     Download => "download",
     NetworkRoute => "network_route",
     NetworkUnroute => "network_unroute",
+    Request => "request",
     Har => "har",
     Trace => "trace",
     SaveStorageState => "save_storage_state",
@@ -460,6 +465,11 @@ pub enum Action {
     NetworkUnroute {
         /// The route's pattern as it was set; `None` removes every route.
         pattern: Option<UrlPattern>,
+    },
+    /// An API call with the context's cookies, and the answer it must get.
+    Request {
+        /// The call and its expectation.
+        request: ApiRequest,
     },
     /// Record network traffic as HAR.
     Har {

@@ -357,6 +357,7 @@ impl WebContext {
                 response,
                 times,
             } => steps::network::route(self, pattern, response, *times, env).await,
+            Action::Request { request } => steps::request::request(self, request, env).await,
             Action::NetworkUnroute { pattern } => {
                 steps::network::unroute(self, pattern.as_ref(), env).await
             }

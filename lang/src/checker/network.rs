@@ -242,7 +242,7 @@ fn absolute_url<'a>(ctx: &mut Ctx, attr: &'a Attribute) -> Option<&'a str> {
 }
 
 /// `method = "POST"`: an HTTP token, kept in upper case.
-fn method(ctx: &mut Ctx, attr: &Attribute) -> Option<String> {
+pub(super) fn method(ctx: &mut Ctx, attr: &Attribute) -> Option<String> {
     let method = non_empty(ctx, attr)?;
     if method.bytes().all(|b| b.is_ascii_alphabetic()) {
         return Some(method.to_ascii_uppercase());

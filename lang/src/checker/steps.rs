@@ -18,6 +18,7 @@ use super::keys::{key_chord, modifier_list};
 use super::network::{self, ROUTE_SCHEMA, UNROUTE_SCHEMA};
 use super::operations::{self, CAPTURE_SCHEMA, DIALOG_SCHEMA, TAB_SCHEMA};
 use super::pointer::{pointer_options, takes_pointer_options};
+use super::request;
 use super::storage;
 use super::targets::{frame_target, target};
 use super::text::text_value;
@@ -64,6 +65,7 @@ pub(super) fn schema(kind: ActionKind) -> &'static [&'static str] {
         Download => &["target", "path"],
         NetworkRoute => ROUTE_SCHEMA,
         NetworkUnroute => UNROUTE_SCHEMA,
+        Request => request::SCHEMA,
         Har | Trace => CAPTURE_SCHEMA,
         SaveStorageState => storage::SAVE_SCHEMA,
         Context => CONTEXT_STEP_SCHEMA,
@@ -275,6 +277,7 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
                 times,
             }
         }
+        Request => request::request(ctx, f)?,
         NetworkUnroute => Action::NetworkUnroute {
             pattern: network::unroute(ctx, f)?,
         },

@@ -153,3 +153,39 @@ impl std::fmt::Display for NetworkWait {
         Ok(())
     }
 }
+
+/// `request { method url headers body status json_path equals }`: an API call made with the
+/// browser context's cookies, and what its answer must be.
+///
+/// Why in the browser context's name: an API check usually follows a sign-in through the UI, and
+/// the request must be the signed-in user's. The driver sends it with the cookies the context
+/// holds for its URL (as a page's `fetch` with credentials would), not from the page, so no
+/// page, origin or CORS rule is involved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiRequest {
+    /// `GET` unless written.
+    pub method: String,
+    /// Absolute, or relative to the suite's `base_url`.
+    pub url: String,
+    /// Request headers; values may be `env("NAME")` (never written out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<HttpHeader>,
+    /// The request body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// The status the answer must have; `None` = any 2xx.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// A value the JSON answer must hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<JsonCheck>,
+}
+
+/// `json_path = "$.user.name" equals = "Ada"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonCheck {
+    /// Where the value is.
+    pub json_path: super::JsonPath,
+    /// What it must equal.
+    pub equals: super::JsonScalar,
+}

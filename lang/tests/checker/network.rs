@@ -268,3 +268,114 @@ fn network_wait_refusals() {
         )
     );
 }
+
+#[test]
+fn a_request_step_takes_its_call_and_expectation() {
+    use a3s_test_lang::ir::{
+        Action, ApiRequest, EnvVar, HttpHeader, JsonCheck, JsonPath, JsonScalar, TextValue,
+    };
+    let step = "        request \"me\" {\n method = \"post\"\n url = \"/api/me\"\n headers = { Authorization = env(\"TOKEN\") }\n body = \"{}\"\n status = 201\n json_path = \"$.user.roles[0]\"\n equals = \"admin\"\n }";
+    assert_eq!(
+        crate::action(step),
+        Action::Request {
+            request: ApiRequest {
+                method: "POST".into(),
+                url: "/api/me".into(),
+                headers: vec![HttpHeader {
+                    name: "Authorization".into(),
+                    value: TextValue::Env(EnvVar::new("TOKEN").unwrap()),
+                }],
+                body: Some("{}".into()),
+                status: Some(201),
+                json: Some(JsonCheck {
+                    json_path: JsonPath::parse("$.user.roles[0]").unwrap(),
+                    equals: JsonScalar::String("admin".into()),
+                }),
+            },
+        }
+    );
+    let plain = crate::action("        request \"me\" { url = \"http://127.0.0.1:1/x\" }");
+    assert!(
+        matches!(plain, Action::Request { request } if request.method == "GET" && request.status.is_none() && request.json.is_none())
+    );
+}
+
+const REQUEST_REFUSED: &str = r#"suite "s" {
+    scenario "sc" {
+        surface = "web"
+        request "no-url" { method = "GET" }
+        request "relative" { url = "api/me" }
+        request "path-alone" {
+            url = "/api/me"
+            json_path = "$.user"
+        }
+        request "equals-alone" {
+            url = "/api/me"
+            equals = 3
+        }
+        request "bad-path" {
+            url = "/api/me"
+            json_path = "user.name"
+            equals = "Ada"
+        }
+        request "list" {
+            url = "/api/me"
+            json_path = "$.roles"
+            equals = ["admin"]
+        }
+        request "status" {
+            url = "/api/me"
+            status = 700
+        }
+    }
+}
+"#;
+
+#[test]
+fn request_refusals() {
+    let diagnostics = admit(REQUEST_REFUSED).diagnostics;
+    let found: Vec<(Code, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.code, d.path.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (
+                Code::MissingAttribute,
+                "suite.s.scenario.sc.request.no-url.url"
+            ),
+            (
+                Code::InvalidValue,
+                "suite.s.scenario.sc.request.relative.url"
+            ),
+            (
+                Code::MissingAttribute,
+                "suite.s.scenario.sc.request.path-alone.equals"
+            ),
+            (
+                Code::MissingAttribute,
+                "suite.s.scenario.sc.request.equals-alone.json_path"
+            ),
+            (
+                Code::InvalidValue,
+                "suite.s.scenario.sc.request.bad-path.json_path"
+            ),
+            (Code::Type, "suite.s.scenario.sc.request.list.equals"),
+            (
+                Code::InvalidValue,
+                "suite.s.scenario.sc.request.status.status"
+            ),
+        ]
+    );
+    insta::assert_snapshot!(
+        "request_refusals",
+        render(
+            Format::Human,
+            Colour::Never,
+            "requests.acl",
+            REQUEST_REFUSED,
+            &diagnostics
+        )
+    );
+}

@@ -247,6 +247,12 @@ fn every_step_kind_admits_to_its_action() {
             Action::NetworkRoute { pattern: "**/track".into(), response: RouteResponse::Abort, times: None },
         ),
         ("network_unroute \"u\" {}", Action::NetworkUnroute { pattern: None }),
+        (
+            "request \"r\" { url = \"/api/me\" }",
+            Action::Request {
+                request: ApiRequest { method: "GET".into(), url: "/api/me".into(), headers: vec![], body: None, status: None, json: None },
+            },
+        ),
         ("network_unroute \"u\" { pattern = \"**/track\" }", Action::NetworkUnroute { pattern: Some("**/track".into()) }),
         ("har \"h\" { operation = \"start\" }", Action::Har { operation: CaptureOperation::Start }),
         (

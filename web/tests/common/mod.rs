@@ -198,8 +198,37 @@ async fn respond_to(request: Request) -> Reply {
             echo.to_string().into_bytes(),
         );
     }
-    respond(&request.path).await
+    match route {
+        // A sign-in through the UI: the form's GET sets the session cookie.
+        "/login" => (
+            "200 OK",
+            "text/html; charset=utf-8",
+            format!("Set-Cookie: session={SESSION}; Path=/; HttpOnly\r\n"),
+            b"<!doctype html><title>home</title><p>Signed in</p>".to_vec(),
+        ),
+        "/api/me" => {
+            let signed_in = request
+                .header("cookie")
+                .is_some_and(|c| c.split("; ").any(|p| p == format!("session={SESSION}")));
+            if signed_in {
+                let me = br#"{"user":{"name":"Ada","roles":["admin"]}}"#;
+                ("200 OK", "application/json", String::new(), me.to_vec())
+            } else {
+                let out = br#"{"error":"signed out"}"#;
+                (
+                    "401 Unauthorized",
+                    "application/json",
+                    String::new(),
+                    out.to_vec(),
+                )
+            }
+        }
+        _ => respond(&request.path).await,
+    }
 }
+
+/// The session cookie `/login` sets and `/api/me` asks for.
+pub const SESSION: &str = "s3ss10n-ada-7b1";
 
 async fn respond(path: &str) -> Reply {
     let (route, query) = path.split_once('?').unwrap_or((path, ""));

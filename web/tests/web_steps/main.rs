@@ -8,6 +8,7 @@
 #[macro_use]
 mod common;
 
+mod api_requests;
 mod clock;
 mod context_options;
 mod evidence;
