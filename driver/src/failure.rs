@@ -171,6 +171,9 @@ a3s_test_lang::define_codes! {
         /// The `storage_state` file is not a storage state this toolchain reads, or could not be
         /// loaded into the context.
         StorageStateInvalid => "test.run.storage_state_invalid", FailureClass::Specification;
+        /// The `route_from_har` file is missing, unreadable, too large, not JSON or not a HAR;
+        /// no route was set and nothing was written.
+        HarInvalid => "test.run.har_invalid", FailureClass::Specification;
         /// `save_storage_state` could not write its file.
         StorageStateWrite => "test.run.storage_state_write", FailureClass::Infrastructure;
         /// A `screenshot` expectation has no baseline yet: the actual image is kept (and written

@@ -31,7 +31,8 @@ mod network;
 pub use json_path::{JsonPath, JsonPathError, JsonScalar, PathSegment, MAX_JSON_PATH};
 mod organise;
 pub use network::{
-    ApiRequest, ContinueOverrides, JsonCheck, NetworkEvent, NetworkWait, RouteResponse, UrlPattern,
+    ApiRequest, ContinueOverrides, HarNotFound, HarReplay, JsonCheck, NetworkEvent, NetworkWait,
+    RouteResponse, UrlPattern,
 };
 pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
@@ -134,6 +135,7 @@ action_kinds! {
     NetworkRoute => "network_route",
     NetworkUnroute => "network_unroute",
     Request => "request",
+    RouteFromHar => "route_from_har",
     Har => "har",
     Trace => "trace",
     SaveStorageState => "save_storage_state",
@@ -470,6 +472,11 @@ pub enum Action {
     Request {
         /// The call and its expectation.
         request: ApiRequest,
+    },
+    /// Answer requests from a recorded HAR.
+    RouteFromHar {
+        /// The file and what an unknown request gets.
+        replay: HarReplay,
     },
     /// Record network traffic as HAR.
     Har {

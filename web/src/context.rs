@@ -358,6 +358,9 @@ impl WebContext {
                 times,
             } => steps::network::route(self, pattern, response, *times, env).await,
             Action::Request { request } => steps::request::request(self, request, env).await,
+            Action::RouteFromHar { replay } => {
+                steps::network::route_from_har(self, replay, env).await
+            }
             Action::NetworkUnroute { pattern } => {
                 steps::network::unroute(self, pattern.as_ref(), env).await
             }

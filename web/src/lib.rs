@@ -15,6 +15,7 @@ mod element_query;
 mod emulation;
 mod evaluate;
 mod har;
+mod har_replay;
 mod input;
 mod keys;
 mod large_page;

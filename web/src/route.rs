@@ -14,11 +14,12 @@
 //! older matching route, or to the network.
 
 use super::cdp::{Session, COMMAND_BOUND};
+use super::har_replay::HarArchive;
 use super::tab::{ContextShared, Tab};
 use a3s_test_driver::glob::{Dialect, Wildcard};
 use a3s_test_driver::vars::{self, VarSource};
 use a3s_test_driver::StepFailure;
-use a3s_test_lang::ir::{HttpHeader, RouteResponse, UrlPattern};
+use a3s_test_lang::ir::{HarNotFound, HttpHeader, RouteResponse, UrlPattern};
 use base64::Engine;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -60,6 +61,22 @@ pub(crate) enum Answer {
         headers: Headers,
         /// Another body.
         post_data: Option<String>,
+    },
+    /// A fulfilment with a body of any bytes (a HAR's answers).
+    Raw {
+        /// The status.
+        status: u16,
+        /// The headers.
+        headers: Headers,
+        /// The body.
+        body: Vec<u8>,
+    },
+    /// `route_from_har`: the recorded answer, else what `not_found` says.
+    Har {
+        /// The recorded answers.
+        archive: Arc<HarArchive>,
+        /// What an unrecorded request gets.
+        not_found: HarNotFound,
     },
 }
 
@@ -109,6 +126,22 @@ impl Answer {
                 post_data: o.post_data.clone(),
             },
         })
+    }
+}
+
+impl Answer {
+    /// A fulfilment with these body bytes (a HAR's body may not be UTF-8).
+    fn with_body(self, bytes: &[u8]) -> Answer {
+        match self {
+            Answer::Fulfill {
+                status, headers, ..
+            } => Answer::Raw {
+                status,
+                headers,
+                body: bytes.to_vec(),
+            },
+            other => other,
+        }
     }
 }
 
@@ -198,19 +231,52 @@ fn compile(pattern: &UrlPattern) -> Matcher {
     }
 }
 
-/// The newest route matching `url`, counted as used: one with `times` left loses one, and the
-/// last use removes it (so the next request falls through).
-pub(crate) fn take_route(routes: &mut Vec<Route>, url: &str) -> Option<Answer> {
-    let index = routes.iter().rposition(|r| r.matches(url))?;
-    let route = &mut routes[index];
-    let answer = route.answer.clone();
-    if let Some(left) = route.remaining.as_mut() {
-        *left = left.saturating_sub(1);
-        if *left == 0 {
-            routes.remove(index);
+/// A paused request as routes see it.
+pub(crate) struct Paused<'a> {
+    /// Its URL.
+    pub url: &'a str,
+    /// Its method.
+    pub method: &'a str,
+    /// Its body, when it has one.
+    pub post_data: Option<&'a str>,
+}
+
+/// The answer of the newest route matching `request`, counted as used: one with `times` left
+/// loses one, and the last use removes it (so the next request falls through). A HAR route
+/// without an entry for the request answers with an abort, or (`not_found = "fallback"`) lets
+/// the older routes answer.
+pub(crate) fn take_route(routes: &mut Vec<Route>, request: &Paused<'_>) -> Option<Answer> {
+    let mut index = routes.len();
+    while index > 0 {
+        index -= 1;
+        if !routes[index].matches(request.url) {
+            continue;
         }
+        let answer = match &routes[index].answer {
+            Answer::Har { archive, not_found } => {
+                match archive.find(request.method, request.url, request.post_data) {
+                    Some(recorded) => Answer::Fulfill {
+                        body: String::new(),
+                        status: recorded.status,
+                        headers: Headers(recorded.headers.clone()),
+                    }
+                    .with_body(&recorded.body),
+                    None if *not_found == HarNotFound::Abort => Answer::Abort,
+                    None => continue,
+                }
+            }
+            other => other.clone(),
+        };
+        let route = &mut routes[index];
+        if let Some(left) = route.remaining.as_mut() {
+            *left = left.saturating_sub(1);
+            if *left == 0 {
+                routes.remove(index);
+            }
+        }
+        return Some(answer);
     }
-    Some(answer)
+    None
 }
 
 /// Make the tab's interception match the context's routes (`Fetch.enable`/`Fetch.disable`).
@@ -291,7 +357,15 @@ pub(crate) async fn handle_paused(session: &Session, shared: &ContextShared, par
             .await;
         return;
     }
-    let answer = take_route(&mut shared.routes.lock().expect("routes lock"), url);
+    let paused = Paused {
+        url,
+        method: params
+            .pointer("/request/method")
+            .and_then(Value::as_str)
+            .unwrap_or("GET"),
+        post_data: params.pointer("/request/postData").and_then(Value::as_str),
+    };
+    let answer = take_route(&mut shared.routes.lock().expect("routes lock"), &paused);
     let deadline = Instant::now() + COMMAND_BOUND;
     let (method, params) = match answer {
         Some(answer) => answer_params(request_id, params, answer),
@@ -325,6 +399,21 @@ fn answer_params(request_id: &str, paused: &Value, answer: Answer) -> (&'static 
                 "body": b64(&body),
             }),
         ),
+        Answer::Raw {
+            status,
+            headers,
+            body,
+        } => (
+            "Fetch.fulfillRequest",
+            json!({
+                "requestId": request_id,
+                "responseCode": status,
+                "responseHeaders": entries(&headers.0),
+                "body": base64::engine::general_purpose::STANDARD.encode(&body),
+            }),
+        ),
+        // Resolved by `take_route` before it answers.
+        Answer::Har { .. } => ("Fetch.continueRequest", json!({ "requestId": request_id })),
         Answer::Abort => (
             "Fetch.failRequest",
             json!({ "requestId": request_id, "errorReason": "Failed" }),
@@ -394,7 +483,7 @@ pub(crate) async fn handle_auth(session: &Session, shared: &ContextShared, param
 
 #[cfg(test)]
 mod tests {
-    use super::{take_route, Answer, Route};
+    use super::{take_route, Answer, Paused, Route};
     use a3s_test_lang::ir::UrlPattern;
 
     fn glob(p: &str) -> UrlPattern {
@@ -465,11 +554,16 @@ mod tests {
             Some(Answer::Fulfill { body, .. }) => body,
             other => format!("{other:?}"),
         };
-        assert_eq!(body(take_route(&mut routes, "http://h/api")), "new");
-        assert_eq!(body(take_route(&mut routes, "http://h/api")), "new");
-        assert_eq!(body(take_route(&mut routes, "http://h/api")), "old");
+        let get = |url| Paused {
+            url,
+            method: "GET",
+            post_data: None,
+        };
+        assert_eq!(body(take_route(&mut routes, &get("http://h/api"))), "new");
+        assert_eq!(body(take_route(&mut routes, &get("http://h/api"))), "new");
+        assert_eq!(body(take_route(&mut routes, &get("http://h/api"))), "old");
         assert_eq!(routes.len(), 1);
-        assert_eq!(take_route(&mut routes, "http://h/other"), None);
+        assert_eq!(take_route(&mut routes, &get("http://h/other")), None);
     }
 
     #[test]

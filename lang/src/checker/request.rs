@@ -11,7 +11,7 @@ use super::fields::Fields;
 use super::values::{non_empty, optional, string, type_error, u32_in};
 use crate::ast::{Attribute, ValueKind};
 use crate::code::Code;
-use crate::ir::{Action, ApiRequest, JsonCheck, JsonPath, JsonScalar};
+use crate::ir::{Action, ApiRequest, HarNotFound, HarReplay, JsonCheck, JsonPath, JsonScalar};
 
 /// Attributes of `request`.
 pub(super) const SCHEMA: &[&str] = &[
@@ -23,6 +23,43 @@ pub(super) const SCHEMA: &[&str] = &[
     "json_path",
     "equals",
 ];
+
+/// Attributes of `route_from_har`.
+pub(super) const HAR_SCHEMA: &[&str] = &["path", "not_found"];
+
+/// `route_from_har { path = "recorded/cart.har" not_found = "abort" | "fallback" }`.
+pub(super) fn route_from_har(ctx: &mut Ctx, f: &Fields<'_>) -> Option<Action> {
+    let path = f.required(ctx, "path").and_then(|a| {
+        let path = non_empty(ctx, a)?;
+        match super::evidence::path_problem(path) {
+            None => Some(path.to_string()),
+            Some(problem) => {
+                ctx.error_in(
+                    Code::InvalidValue,
+                    "path",
+                    a.value.span,
+                    format!("HAR path \"{path}\" {problem}"),
+                )
+                .hint("give a path relative to the working directory, without `..`");
+                None
+            }
+        }
+    });
+    let not_found = match f.get("not_found") {
+        Some(a) => super::values::keyword(ctx, a, HarNotFound::KEYWORDS, |s| match s {
+            "abort" => Some(HarNotFound::Abort),
+            "fallback" => Some(HarNotFound::Fallback),
+            _ => None,
+        }),
+        None => Some(HarNotFound::Abort),
+    };
+    Some(Action::RouteFromHar {
+        replay: HarReplay {
+            path: path?,
+            not_found: not_found?,
+        },
+    })
+}
 
 /// `request { … }`.
 pub(super) fn request(ctx: &mut Ctx, f: &Fields<'_>) -> Option<Action> {

@@ -66,6 +66,7 @@ pub(super) fn schema(kind: ActionKind) -> &'static [&'static str] {
         NetworkRoute => ROUTE_SCHEMA,
         NetworkUnroute => UNROUTE_SCHEMA,
         Request => request::SCHEMA,
+        RouteFromHar => request::HAR_SCHEMA,
         Har | Trace => CAPTURE_SCHEMA,
         SaveStorageState => storage::SAVE_SCHEMA,
         Context => CONTEXT_STEP_SCHEMA,
@@ -278,6 +279,7 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
             }
         }
         Request => request::request(ctx, f)?,
+        RouteFromHar => request::route_from_har(ctx, f)?,
         NetworkUnroute => Action::NetworkUnroute {
             pattern: network::unroute(ctx, f)?,
         },

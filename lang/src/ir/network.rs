@@ -189,3 +189,28 @@ pub struct JsonCheck {
     /// What it must equal.
     pub equals: super::JsonScalar,
 }
+
+/// `route_from_har { path not_found }`: answer requests from a recorded HAR file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HarReplay {
+    /// The HAR file, relative to the working directory (read when the step runs, never written).
+    pub path: String,
+    /// What a request the HAR has no entry for gets.
+    pub not_found: HarNotFound,
+}
+
+/// `not_found = "abort" | "fallback"`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HarNotFound {
+    /// Fail it (the page sees a network error): nothing reaches a server by accident.
+    #[default]
+    Abort,
+    /// Let it through to older routes, then the network.
+    Fallback,
+}
+
+impl HarNotFound {
+    /// The keywords, as written.
+    pub const KEYWORDS: &'static [&'static str] = &["abort", "fallback"];
+}

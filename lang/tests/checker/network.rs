@@ -379,3 +379,80 @@ fn request_refusals() {
         )
     );
 }
+
+#[test]
+fn route_from_har_takes_a_relative_path_and_a_not_found_keyword() {
+    use a3s_test_lang::ir::{Action, HarNotFound, HarReplay};
+    assert_eq!(
+        crate::action("        route_from_har \"h\" {\n path = \"recorded/shop.har\"\n not_found = \"fallback\"\n }"),
+        Action::RouteFromHar {
+            replay: HarReplay {
+                path: "recorded/shop.har".into(),
+                not_found: HarNotFound::Fallback,
+            }
+        }
+    );
+    assert_eq!(
+        crate::action("        route_from_har \"h\" { path = \"shop.har\" }"),
+        Action::RouteFromHar {
+            replay: HarReplay {
+                path: "shop.har".into(),
+                not_found: HarNotFound::Abort,
+            }
+        }
+    );
+}
+
+const HAR_REFUSED: &str = r#"suite "s" {
+    scenario "sc" {
+        surface = "web"
+        route_from_har "no-path" { not_found = "abort" }
+        route_from_har "escape" { path = "../shop.har" }
+        route_from_har "absolute" { path = "/tmp/shop.har" }
+        route_from_har "keyword" {
+            path = "shop.har"
+            not_found = "fall-back"
+        }
+    }
+}
+"#;
+
+#[test]
+fn route_from_har_refusals() {
+    let diagnostics = admit(HAR_REFUSED).diagnostics;
+    let found: Vec<(Code, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.code, d.path.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (
+                Code::MissingAttribute,
+                "suite.s.scenario.sc.route_from_har.no-path.path"
+            ),
+            (
+                Code::InvalidValue,
+                "suite.s.scenario.sc.route_from_har.escape.path"
+            ),
+            (
+                Code::InvalidValue,
+                "suite.s.scenario.sc.route_from_har.absolute.path"
+            ),
+            (
+                Code::InvalidValue,
+                "suite.s.scenario.sc.route_from_har.keyword.not_found"
+            ),
+        ]
+    );
+    insta::assert_snapshot!(
+        "route_from_har_refusals",
+        render(
+            Format::Human,
+            Colour::Never,
+            "har.acl",
+            HAR_REFUSED,
+            &diagnostics
+        )
+    );
+}

@@ -248,6 +248,10 @@ fn every_step_kind_admits_to_its_action() {
         ),
         ("network_unroute \"u\" {}", Action::NetworkUnroute { pattern: None }),
         (
+            "route_from_har \"h\" { path = \"shop.har\" }",
+            Action::RouteFromHar { replay: HarReplay { path: "shop.har".into(), not_found: HarNotFound::Abort } },
+        ),
+        (
             "request \"r\" { url = \"/api/me\" }",
             Action::Request {
                 request: ApiRequest { method: "GET".into(), url: "/api/me".into(), headers: vec![], body: None, status: None, json: None },

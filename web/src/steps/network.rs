@@ -4,13 +4,14 @@ use super::Outcome;
 use crate::cdp::{next_event, Event, COMMAND_BOUND};
 use crate::context::{detail, with_evidence, WebContext};
 use crate::har::HarRecorder;
+use crate::har_replay::HarArchive;
 use crate::network_log::{NetEntry, Search};
 use crate::route::{self, Answer, Route, UrlMatcher};
 use a3s_test_driver::evidence;
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::EvidenceKind;
 use a3s_test_driver::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{CaptureOperation, NetworkWait, RouteResponse, UrlPattern};
+use a3s_test_lang::ir::{CaptureOperation, HarReplay, NetworkWait, RouteResponse, UrlPattern};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::Instant;
@@ -54,6 +55,33 @@ pub(crate) async fn route(
     Ok(detail(StepDetail::Routed {
         pattern: pattern.to_string(),
         routes: ctx.shared.routes.lock().expect("routes lock").len(),
+    }))
+}
+
+/// `route_from_har { path not_found }`: the file read and checked now (a bad one sets no route),
+/// then one route over every request, newest of all (a later `network_route` goes on top).
+pub(crate) async fn route_from_har(
+    ctx: &mut WebContext,
+    replay: &HarReplay,
+    env: &StepEnv<'_>,
+) -> Outcome {
+    let file = env.working_dir.join(&replay.path);
+    let archive = HarArchive::load(&file, &replay.path)?;
+    let entries = archive.len();
+    {
+        let mut routes = ctx.shared.routes.lock().expect("routes lock");
+        routes.push(Route::new(
+            UrlPattern::Glob("*".to_string()),
+            Answer::Har {
+                archive: std::sync::Arc::new(archive),
+                not_found: replay.not_found,
+            },
+            None,
+        ));
+    }
+    apply_all(ctx, env).await?;
+    Ok(detail(StepDetail::HarRouted {
+        har_entries: entries,
     }))
 }
 

@@ -13,6 +13,7 @@ mod clock;
 mod context_options;
 mod evidence;
 mod expect;
+mod har_replay;
 mod keyboard;
 mod network;
 mod network_waits;
