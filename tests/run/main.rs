@@ -21,6 +21,7 @@ mod html_report;
 mod login_app;
 mod merge;
 mod negative;
+mod network;
 mod organisation;
 mod reliability;
 mod retries;
