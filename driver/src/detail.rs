@@ -250,6 +250,18 @@ pub enum StepDetail {
         /// Always true.
         recording: bool,
     },
+    /// `request`: the answer's status and size (never its body or the headers sent).
+    ApiAnswered {
+        /// The HTTP status.
+        api_status: u16,
+        /// Bytes of the body read.
+        body_bytes: usize,
+    },
+    /// `route_from_har`: how many recorded answers the route holds.
+    HarRouted {
+        /// Entries read from the HAR file.
+        har_entries: usize,
+    },
     /// `har { operation = "stop" }`: entries written.
     HarWritten {
         /// HAR entries.
@@ -471,6 +483,8 @@ mod tests {
             Unrouted { removed: 2 } => { "removed": 2 };
             HarStarted { recording: true } => { "recording": true };
             HarWritten { entries: 4 } => { "entries": 4 };
+            ApiAnswered { api_status: 200, body_bytes: 17 } => { "api_status": 200, "body_bytes": 17 };
+            HarRouted { har_entries: 3 } => { "har_entries": 3 };
             TraceStarted { tracing: true } => { "tracing": true };
             TraceWritten { events: 9 } => { "events": 9 };
             Screenshot { bytes: 99 } => { "bytes": 99 };

@@ -64,6 +64,15 @@ a3s_test_lang::define_codes! {
         /// The accessibility tree did not match the written `aria_snapshot` outline within the
         /// expect timeout.
         AriaSnapshotMismatch => "test.assert.aria_snapshot_mismatch", FailureClass::Product;
+        /// No request or response matching a network `wait` (URL, and status when given) came
+        /// since the action before it began, within the expect timeout.
+        NetworkNotSeen => "test.assert.network_not_seen", FailureClass::Product;
+        /// A `request` step's answer had another status than expected (any 2xx when none is
+        /// written), was not JSON, or did not hold the expected value at its `json_path`.
+        ApiMismatch => "test.assert.api_mismatch", FailureClass::Product;
+        /// A `request` step got no answer: the server was not reached, broke HTTP, answered more
+        /// than the body bound or too late, or the URL is not one the driver sends to.
+        RequestFailed => "test.driver.web.request_failed", FailureClass::Product;
         /// No element matched the target.
         TargetNotFound => "test.driver.web.target_not_found", FailureClass::Product;
         /// Several elements matched the target.
@@ -172,6 +181,9 @@ a3s_test_lang::define_codes! {
         /// The `storage_state` file is not a storage state this toolchain reads, or could not be
         /// loaded into the context.
         StorageStateInvalid => "test.run.storage_state_invalid", FailureClass::Specification;
+        /// The `route_from_har` file is missing, unreadable, too large, not JSON or not a HAR;
+        /// no route was set and nothing was written.
+        HarInvalid => "test.run.har_invalid", FailureClass::Specification;
         /// `save_storage_state` could not read the context's storage or write its file.
         StorageStateWrite => "test.run.storage_state_write", FailureClass::Infrastructure;
         /// `save_storage_state { indexed_db = true }` met an IndexedDB value the state file cannot

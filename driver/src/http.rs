@@ -1,13 +1,13 @@
-//! One bounded HTTP/1.1 `GET` on `hyper`, for the two places that ask a local server a single
-//! question: Chrome's `/json/version` (the DevTools WebSocket URL of an attached browser) and
-//! the runner's dev-server readiness probe.
+//! One bounded HTTP/1.1 exchange on `hyper`, for the places that ask a server a single
+//! question: Chrome's `/json/version` (the DevTools WebSocket URL of an attached browser), the
+//! runner's dev-server readiness probe, and a `request` step's API call ([`send`]).
 //!
 //! Why not hand-written: both used to write a request line and scan bytes for `\r\n\r\n`, each
 //! with its own idea of `Content-Length` and of when a connection ends. hyper parses the answer
 //! (chunked bodies, keep-alive servers such as Chrome's that never close), and this module adds
 //! the bounds the callers need: one deadline over connect, request and body, and a body limit.
 
-use http_body_util::{BodyExt, Empty, Limited};
+use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use std::net::SocketAddr;
@@ -29,6 +29,9 @@ pub enum GetError {
     /// Only `http://host[:port]/…` is fetched.
     #[error("only http://host[:port][/path] URLs are fetched")]
     Url,
+    /// The method or a header is not valid HTTP.
+    #[error("the request is not valid HTTP: {0}")]
+    Request(String),
     /// The deadline passed before the whole answer arrived.
     #[error("no answer within {} ms", .0.as_millis())]
     Timeout(Duration),
@@ -52,13 +55,53 @@ pub async fn get(
     deadline: Duration,
     max_body: usize,
 ) -> Result<Response, GetError> {
-    bounded(deadline, exchange(url, Some(max_body))).await
+    bounded(
+        deadline,
+        exchange(url, &Outgoing::default(), Some(max_body)),
+    )
+    .await
+}
+
+/// What [`send`] sends besides the URL.
+#[derive(Default)]
+pub struct Outgoing {
+    /// The method (`GET` when empty).
+    pub method: String,
+    /// Header names and values (`Host` is set from the URL).
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl std::fmt::Debug for Outgoing {
+    /// Header values and the body may be secrets: only names and sizes are shown.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.headers.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("Outgoing")
+            .field("method", &self.method)
+            .field("headers", &names)
+            .field("body_bytes", &self.body.len())
+            .finish()
+    }
+}
+
+/// `outgoing.method url` with its headers and body, reading an answer of at most `max_body`
+/// bytes, all within `deadline`.
+pub async fn send(
+    url: &url::Url,
+    outgoing: &Outgoing,
+    deadline: Duration,
+    max_body: usize,
+) -> Result<Response, GetError> {
+    bounded(deadline, exchange(url, outgoing, Some(max_body))).await
 }
 
 /// True when something answers HTTP (any status) at `url` within `deadline`; the body is not
 /// read, so a large page answers as quickly as a small one.
 pub async fn answers(url: &url::Url, deadline: Duration) -> bool {
-    bounded(deadline, exchange(url, None)).await.is_ok()
+    bounded(deadline, exchange(url, &Outgoing::default(), None))
+        .await
+        .is_ok()
 }
 
 async fn bounded<T>(
@@ -92,7 +135,11 @@ async fn target(url: &url::Url) -> Result<(Vec<SocketAddr>, String), GetError> {
     Ok((addrs, authority))
 }
 
-async fn exchange(url: &url::Url, max_body: Option<usize>) -> Result<Response, GetError> {
+async fn exchange(
+    url: &url::Url,
+    outgoing: &Outgoing,
+    max_body: Option<usize>,
+) -> Result<Response, GetError> {
     let (addrs, authority) = target(url).await?;
     let stream = TcpStream::connect(&addrs[..])
         .await
@@ -100,10 +147,21 @@ async fn exchange(url: &url::Url, max_body: Option<usize>) -> Result<Response, G
     let _ = stream.set_nodelay(true);
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     let path = &url[url::Position::BeforePath..url::Position::AfterQuery];
-    let request = hyper::Request::get(path)
-        .header(hyper::header::HOST, authority)
-        .body(Empty::<Bytes>::new())
-        .map_err(|_| GetError::Url)?;
+    let method = if outgoing.method.is_empty() {
+        "GET"
+    } else {
+        outgoing.method.as_str()
+    };
+    let mut request = hyper::Request::builder()
+        .method(method)
+        .uri(path)
+        .header(hyper::header::HOST, authority);
+    for (name, value) in &outgoing.headers {
+        request = request.header(name.as_str(), value.as_str());
+    }
+    let request = request
+        .body(Full::new(Bytes::from(outgoing.body.clone())))
+        .map_err(|e| GetError::Request(e.to_string()))?;
     let answer = async {
         let response = sender.send_request(request).await?;
         let status = response.status().as_u16();
@@ -128,14 +186,16 @@ async fn exchange(url: &url::Url, max_body: Option<usize>) -> Result<Response, G
         Ok(Response { status, body })
     };
     // The connection is driven alongside the exchange and dropped with it: a keep-alive server
-    // never ends it on its own.
+    // never ends it on its own. A server that closes once it answered (`Connection: close`) ends
+    // it first: what it delivered is then read to the end.
     tokio::pin!(conn);
+    tokio::pin!(answer);
     tokio::select! {
-        answer = answer => answer,
-        ended = &mut conn => Err(match ended {
-            Err(e) => GetError::Http(e),
-            Ok(()) => GetError::Body("the connection closed before the answer".into()),
-        }),
+        answer = &mut answer => answer,
+        ended = &mut conn => match ended {
+            Err(e) => Err(GetError::Http(e)),
+            Ok(()) => answer.await,
+        },
     }
 }
 

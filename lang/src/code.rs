@@ -260,8 +260,8 @@ define_codes! {
         InvalidEnvName => "test.spec.invalid_env_name", "name the variable with letters, digits and `_`, not starting with a digit, at most 128 characters: env(\"API_TOKEN\")";
         /// A key chord `press` cannot send.
         InvalidKey => "test.spec.invalid_key", "use a key name such as Enter, Tab, a, or a chord such as Control+a";
-        /// A `network_route` with neither or both of `body` and `abort`.
-        RouteResponse => "test.spec.route_response", "give exactly one of `body = \"…\"` or `abort = true`";
+        /// A `network_route` with none or more than one of `body`, `abort` and `continue`, or an attribute of another way of answering.
+        RouteResponse => "test.spec.route_response", "give exactly one of `body = \"…\"`, `abort = true` or `continue = true`, with only its own attributes";
         /// A `wheel` step whose deltas are both zero.
         WheelDelta => "test.spec.wheel_delta", "set delta_y or delta_x to a non-zero number of pixels";
         /// A step or condition of another surface: a browser step or page condition in a

@@ -26,7 +26,14 @@ pub use snapshot::{
     Animations, AriaExpectation, DiffBudget, SnapshotName, VisualExpectation, DEFAULT_THRESHOLD,
     MAX_MASKS, MAX_SNAPSHOT_NAME_BYTES,
 };
+mod json_path;
+mod network;
+pub use json_path::{JsonPath, JsonPathError, JsonScalar, PathSegment, MAX_JSON_PATH};
 mod organise;
+pub use network::{
+    ApiRequest, ContinueOverrides, HarNotFound, HarReplay, JsonCheck, NetworkEvent, NetworkWait,
+    RouteResponse, UrlPattern,
+};
 pub use organise::{Annotations, Dependency, Organisation, SkipAnnotation, StatePath, SLOW_FACTOR};
 
 /// Default scenario deadline (`docs/acl.md` §2).
@@ -127,6 +134,8 @@ action_kinds! {
     Download => "download",
     NetworkRoute => "network_route",
     NetworkUnroute => "network_unroute",
+    Request => "request",
+    RouteFromHar => "route_from_har",
     Har => "har",
     Trace => "trace",
     SaveStorageState => "save_storage_state",
@@ -445,15 +454,29 @@ pub enum Action {
     },
     /// Fulfil or abort matching requests.
     NetworkRoute {
-        /// URL glob of the requests to intercept (`**/api/users`).
-        pattern: String,
+        /// The requests to intercept: a URL glob (`**/api/users`) or a regular expression.
+        pattern: UrlPattern,
         /// How matching requests are answered.
         response: RouteResponse,
+        /// `times = N`: the route answers N requests, then is gone and later ones fall through
+        /// to older routes or the network; `None` = every request.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        times: Option<u32>,
     },
     /// Remove one route (or all when `pattern` is `None`).
     NetworkUnroute {
-        /// The route's URL glob; `None` removes every route.
-        pattern: Option<String>,
+        /// The route's pattern as it was set; `None` removes every route.
+        pattern: Option<UrlPattern>,
+    },
+    /// An API call with the context's cookies, and the answer it must get.
+    Request {
+        /// The call and its expectation.
+        request: ApiRequest,
+    },
+    /// Answer requests from a recorded HAR.
+    RouteFromHar {
+        /// The file and what an unknown request gets.
+        replay: HarReplay,
     },
     /// Record network traffic as HAR.
     Har {
@@ -886,6 +909,12 @@ pub enum WaitCondition {
     Load {
         /// The load state.
         state: LoadState,
+    },
+    /// A request or response since the preceding action began.
+    Network {
+        /// Which one, and its URL.
+        #[serde(flatten)]
+        wait: NetworkWait,
     },
     /// What the page shows, as `expect` checks it.
     #[serde(untagged)]
@@ -1435,23 +1464,6 @@ pub enum DialogOperation {
     Dismiss,
 }
 
-/// How a routed request is answered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum RouteResponse {
-    /// Fulfil with this body.
-    Fulfill {
-        /// The response body.
-        body: String,
-        /// The HTTP status (default 200).
-        status: u16,
-        /// The `content-type` header, when given.
-        content_type: Option<String>,
-    },
-    /// Fail the request.
-    Abort,
-}
-
 /// `har` / `trace` operations.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "operation", rename_all = "snake_case")]
@@ -1623,7 +1635,7 @@ mod tests {
 
     #[test]
     fn action_kinds_serialize_as_their_block_names() {
-        assert_eq!(ActionKind::ALL.len(), 41);
+        assert_eq!(ActionKind::ALL.len(), 43);
         for kind in ActionKind::ALL {
             let json = serde_json::to_value(kind).unwrap();
             assert_eq!(json, serde_json::json!(kind.name()));

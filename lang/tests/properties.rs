@@ -702,3 +702,33 @@ proptest! {
         prop_assert_eq!(shape(&again), shape(&suite));
     }
 }
+
+/// A `request` expectation's path segment: a member name of any characters, or an index.
+fn json_path_segment() -> impl Strategy<Value = a3s_test_lang::ir::PathSegment> {
+    use a3s_test_lang::ir::PathSegment;
+    prop_oneof![
+        "[a-z_-]{1,8}".prop_map(PathSegment::Key),
+        any::<String>().prop_map(PathSegment::Key),
+        (0usize..1_000_000_000).prop_map(PathSegment::Index),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn json_paths_print_and_parse_back(segments in prop::collection::vec(json_path_segment(), 0..8)) {
+        let path = a3s_test_lang::ir::JsonPath(segments);
+        let text = path.to_string();
+        if text.len() <= a3s_test_lang::ir::MAX_JSON_PATH {
+            prop_assert_eq!(a3s_test_lang::ir::JsonPath::parse(&text), Ok(path), "{}", text);
+        }
+    }
+
+    #[test]
+    fn json_path_parsing_never_panics_and_errors_point_inside(text in any::<String>()) {
+        if let Err(e) = a3s_test_lang::ir::JsonPath::parse(&text) {
+            prop_assert!(e.at <= text.len().max(a3s_test_lang::ir::MAX_JSON_PATH));
+        }
+    }
+}

@@ -24,6 +24,7 @@ mod indexed_db;
 mod login_app;
 mod merge;
 mod negative;
+mod network;
 mod organisation;
 mod reliability;
 mod retries;

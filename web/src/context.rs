@@ -316,6 +316,9 @@ impl WebContext {
             Action::Wait {
                 condition: WaitCondition::Load { state },
             } => steps::observe::wait_load(self, *state, env).await,
+            Action::Wait {
+                condition: WaitCondition::Network { wait },
+            } => steps::network::wait_network(self, wait, env).await,
             // Conditions are read through `check`; the runner's retry loop owns these steps.
             Action::Wait { .. } | Action::Expect { .. } => Err(StepFailure::new(
                 FailureCode::Unsupported,
@@ -349,11 +352,17 @@ impl WebContext {
             Action::Download { target, path } => {
                 steps::files::download(self, target, path, env).await
             }
-            Action::NetworkRoute { pattern, response } => {
-                steps::network::route(self, pattern, response, env).await
+            Action::NetworkRoute {
+                pattern,
+                response,
+                times,
+            } => steps::network::route(self, pattern, response, *times, env).await,
+            Action::Request { request } => steps::request::request(self, request, env).await,
+            Action::RouteFromHar { replay } => {
+                steps::network::route_from_har(self, replay, env).await
             }
             Action::NetworkUnroute { pattern } => {
-                steps::network::unroute(self, pattern.as_deref(), env).await
+                steps::network::unroute(self, pattern.as_ref(), env).await
             }
             Action::Har { operation } => steps::network::har(self, operation, env).await,
             Action::Trace { operation } => steps::network::trace(self, operation, env).await,
@@ -385,6 +394,20 @@ impl SurfaceContext for WebContext {
                 FailureCode::Timeout,
                 "the scenario deadline passed before the step started",
             ));
+        }
+        let network_wait = matches!(
+            step.action,
+            Action::Wait {
+                condition: WaitCondition::Network { .. }
+            }
+        );
+        if !network_wait {
+            // Network waits look from where the action before them began (`network_log.rs`).
+            self.shared
+                .network_log
+                .lock()
+                .expect("network log lock")
+                .arm();
         }
         self.run(step, env).await
     }

@@ -21,7 +21,7 @@
 
 use super::cdp::COMMAND_BOUND;
 use super::context::{detail, WebContext};
-use super::route::{self, Route};
+use super::route::{self, Answer, Headers, Route};
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::storage_state::{
     Cookie, OriginStorage, StorageItem, StorageState, MAX_STORAGE_STATE_BYTES,
@@ -29,7 +29,7 @@ use a3s_test_driver::storage_state::{
 };
 use a3s_test_driver::{StepDetail, StepEnv, StepFailure, StepOutput};
 use a3s_test_fsroot::{ConfinedPath, PRIVATE};
-use a3s_test_lang::ir::{RouteResponse, StatePath};
+use a3s_test_lang::ir::{StatePath, UrlPattern};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
@@ -248,17 +248,20 @@ impl WebContext {
         let url = url::Url::parse(&origin.origin)
             .and_then(|u| u.join(LOAD_PATH))
             .map_err(|e| invalid(format!("origin {:?} is not a URL: {e}", origin.origin)))?;
-        let pattern = url.as_str().replace(['*', '?', '\\'], "");
-        let answer = RouteResponse::Fulfill {
+        let pattern = UrlPattern::Glob(url.as_str().replace(['*', '?', '\\'], ""));
+        let answer = Answer::Fulfill {
             body: "<!doctype html><title>a3s-test storage state</title>".to_string(),
             status: 200,
-            content_type: Some("text/html; charset=utf-8".to_string()),
+            headers: Headers(vec![(
+                "Content-Type".to_string(),
+                "text/html; charset=utf-8".to_string(),
+            )]),
         };
         self.shared
             .routes
             .lock()
             .expect("routes lock")
-            .push(Route::new(&pattern, answer));
+            .push(Route::new(pattern.clone(), answer, None));
         let loaded = self.open_and_set(url.as_str(), origin, deadline).await;
         self.shared
             .routes

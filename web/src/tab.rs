@@ -73,6 +73,8 @@ pub(crate) struct ContextShared {
     pub credentials: Mutex<Option<super::emulation::Credentials>>,
     /// Requests whose authentication challenge was answered once (a second challenge cancels).
     pub auth_answered: Mutex<HashSet<String>>,
+    /// Requests and responses for network waits, with the mark of the current action.
+    pub network_log: Mutex<super::network_log::NetworkLog>,
     /// The clock script registered for new documents, and its identifier (`clock.rs`).
     pub clock: Mutex<Option<super::clock::ClockState>>,
 }
@@ -533,11 +535,46 @@ fn network_event(event: &Event, state: &TabState, shared: &ContextShared, target
     if changed {
         state.network_changed.send_modify(|n| *n += 1);
     }
+    log_for_waits(event.method.as_ref(), p, shared);
     if let Some(har) = shared.har.lock().expect("har lock").as_mut() {
         har.record(event.method.as_ref(), target_id, p);
     }
     if let Some(trace) = shared.trace.lock().expect("trace lock").as_mut() {
         trace.record(event.method.as_ref(), target_id, p);
+    }
+}
+
+/// Log a request sent or a response received for the network waits.
+fn log_for_waits(method: &str, p: &Value, shared: &ContextShared) {
+    use super::network_log::NetEntry;
+    use a3s_test_lang::ir::NetworkEvent;
+    let text = |pointer: &str| {
+        p.pointer(pointer)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let entry = match method {
+        "Network.requestWillBeSent" => text("/request/url").map(|url| NetEntry {
+            event: NetworkEvent::Request,
+            url,
+            status: None,
+        }),
+        "Network.responseReceived" => text("/response/url").map(|url| NetEntry {
+            event: NetworkEvent::Response,
+            url,
+            status: p
+                .pointer("/response/status")
+                .and_then(Value::as_u64)
+                .and_then(|s| u16::try_from(s).ok()),
+        }),
+        _ => None,
+    };
+    if let Some(entry) = entry {
+        shared
+            .network_log
+            .lock()
+            .expect("network log lock")
+            .push(entry);
     }
 }
 

@@ -470,7 +470,7 @@ fn permission(ctx: &mut Ctx, item: &Value) -> Option<Permission> {
 
 /// `extra_http_headers = { "X-Request-Id" = "7", Authorization = env("TOKEN") }`: HTTP token
 /// names, each once (names compare case-insensitively), values a literal or a variable.
-fn headers(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<HttpHeader>> {
+pub(super) fn headers(ctx: &mut Ctx, attr: &Attribute) -> Option<Vec<HttpHeader>> {
     let name = &attr.name.name;
     let ValueKind::Object(entries) = &attr.value.kind else {
         if let Some(d) = type_error(ctx, name, &attr.value, "an object") {

@@ -24,13 +24,15 @@ use super::values::{
 use crate::ast::Attribute;
 use crate::code::Code;
 use crate::ir::{
-    ExpectCondition, ExpectForm, Expectation, LayoutRelation, LoadState, PageCondition, Target,
-    WaitCondition,
+    ExpectCondition, ExpectForm, Expectation, LayoutRelation, LoadState, NetworkEvent, NetworkWait,
+    PageCondition, Target, WaitCondition,
 };
 use std::sync::LazyLock;
 
 /// Attributes of `wait`: one condition each.
-pub(super) const WAIT_SCHEMA: &[&str] = &["load", "text", "url", "visible", "hidden"];
+pub(super) const WAIT_SCHEMA: &[&str] = &[
+    "load", "text", "url", "visible", "hidden", "request", "response", "status",
+];
 
 /// Attributes of `expect`: every form ([`ExpectForm::all`]), the helper attributes, and
 /// stability.
@@ -93,7 +95,7 @@ fn single_condition<'a>(
             return None;
         }
         let examples = if kind == "wait" {
-            "`load = \"networkidle\"`, `text = \"…\"`, `url = \"…\"`, `visible = <target>` or `hidden = <target>`"
+            "`load = \"networkidle\"`, `text = \"…\"`, `url = \"…\"`, `visible = <target>`, `hidden = <target>`, `request = \"…\"` or `response = \"…\"`"
         } else {
             "`text = \"…\"`, `visible = <target>`, `enabled = <target>` or `rendered_text = \"…\"` with `target`"
         };
@@ -139,8 +141,44 @@ pub(super) const LOAD_STATES: &[&str] = &["domcontentloaded", "networkidle"];
 
 /// `wait { <condition> }`.
 pub(super) fn wait(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<WaitCondition> {
-    let first = single_condition(ctx, fields, |_| true)?;
+    let first = single_condition(ctx, fields, |name| name != "status");
+    let status = fields.get("status");
+    let first = match (first, status) {
+        (Some(first), Some(status)) if first.name.name != "response" => {
+            ctx.error_in(
+                Code::ConditionAttribute,
+                "status",
+                status.name.span,
+                format!("`status` has no effect on `wait {{ {} }}`", first.name.name),
+            )
+            .also(first.name.span, "the condition")
+            .hint("`status` belongs to `wait { response = \"…\" status = 200 }`: remove it");
+            return None;
+        }
+        (first, _) => first?,
+    };
     match first.name.name.as_str() {
+        "request" | "response" => {
+            let event = if first.name.name == "request" {
+                NetworkEvent::Request
+            } else {
+                NetworkEvent::Response
+            };
+            let pattern = super::network::url_pattern(ctx, first);
+            let status = match status {
+                Some(a) => u32_in(ctx, a, 100, 599)
+                    .and_then(|s| u16::try_from(s).ok())
+                    .map(Some),
+                None => Some(None),
+            };
+            return Some(WaitCondition::Network {
+                wait: NetworkWait {
+                    event,
+                    pattern: pattern?,
+                    status: status?,
+                },
+            });
+        }
         "load" => {
             let all = [LoadState::Domcontentloaded, LoadState::Networkidle];
             let state = keyword(ctx, first, LOAD_STATES, |s| {

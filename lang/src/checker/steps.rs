@@ -18,6 +18,7 @@ use super::keys::{key_chord, modifier_list};
 use super::network::{self, ROUTE_SCHEMA, UNROUTE_SCHEMA};
 use super::operations::{self, CAPTURE_SCHEMA, DIALOG_SCHEMA, TAB_SCHEMA};
 use super::pointer::{pointer_options, takes_pointer_options};
+use super::request;
 use super::storage;
 use super::targets::{frame_target, target};
 use super::text::text_value;
@@ -64,6 +65,8 @@ pub(super) fn schema(kind: ActionKind) -> &'static [&'static str] {
         Download => &["target", "path"],
         NetworkRoute => ROUTE_SCHEMA,
         NetworkUnroute => UNROUTE_SCHEMA,
+        Request => request::SCHEMA,
+        RouteFromHar => request::HAR_SCHEMA,
         Har | Trace => CAPTURE_SCHEMA,
         SaveStorageState => storage::SAVE_SCHEMA,
         Context => CONTEXT_STEP_SCHEMA,
@@ -264,9 +267,19 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
             }
         }
         NetworkRoute => {
-            let (pattern, response) = network::route(ctx, f)?;
-            Action::NetworkRoute { pattern, response }
+            let network::Route {
+                pattern,
+                response,
+                times,
+            } = network::route(ctx, f)?;
+            Action::NetworkRoute {
+                pattern,
+                response,
+                times,
+            }
         }
+        Request => request::request(ctx, f)?,
+        RouteFromHar => request::route_from_har(ctx, f)?,
         NetworkUnroute => Action::NetworkUnroute {
             pattern: network::unroute(ctx, f)?,
         },

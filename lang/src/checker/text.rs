@@ -19,7 +19,7 @@ use crate::ir::{EnvVar, TextValue};
 pub const ENV_FUNCTION: &str = "env";
 
 /// Where `env()` is allowed, for every diagnostic that refuses it elsewhere.
-pub(super) const ENV_ALLOWED: &str = "env(\"NAME\") is allowed only as the `value` of `fill`, `type` and `insert_text`, in `expect { value = … }`, and in `extra_http_headers` and `http_credentials`";
+pub(super) const ENV_ALLOWED: &str = "env(\"NAME\") is allowed only as the `value` of `fill`, `type` and `insert_text`, in `expect { value = … }`, in `extra_http_headers` and `http_credentials`, and in a `network_route`'s `headers`";
 
 /// What a text attribute takes, for type errors.
 const TEXT_EXPECTED: &str = "a string or env(\"NAME\")";

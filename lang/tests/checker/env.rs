@@ -118,7 +118,7 @@ fn check(rows: &[Row<'_>]) {
 #[test]
 fn env_anywhere_else_says_where_it_is_allowed() {
     use Code::*;
-    const ALLOWED: &str = "allowed only as the `value` of `fill`, `type` and `insert_text`, in `expect { value = … }`, and in `extra_http_headers` and `http_credentials`";
+    const ALLOWED: &str = "allowed only as the `value` of `fill`, `type` and `insert_text`, in `expect { value = … }`, in `extra_http_headers` and `http_credentials`, and in a `network_route`'s `headers`";
     check(&[
         (
             "        navigate \"n\" { url = env(\"URL\") }",

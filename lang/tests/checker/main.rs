@@ -7,6 +7,7 @@ mod context_options;
 mod env;
 mod groups;
 mod mixed;
+mod network;
 mod organisation;
 mod params;
 mod project;

@@ -200,21 +200,63 @@ fn every_step_kind_admits_to_its_action() {
             "network_route \"r\" {\n pattern = \"**/api/users\"\n body = \"[]\"\n }",
             Action::NetworkRoute {
                 pattern: "**/api/users".into(),
-                response: RouteResponse::Fulfill { body: "[]".into(), status: 200, content_type: None },
+                response: RouteResponse::Fulfill { body: "[]".into(), status: 200, content_type: None, headers: vec![] },
+                times: None,
             },
         ),
         (
             "network_route \"r\" {\n pattern = \"**/api/users\"\n body = \"{}\"\n status = 503\n content_type = \"application/json\"\n }",
             Action::NetworkRoute {
                 pattern: "**/api/users".into(),
-                response: RouteResponse::Fulfill { body: "{}".into(), status: 503, content_type: Some("application/json".into()) },
+                response: RouteResponse::Fulfill { body: "{}".into(), status: 503, content_type: Some("application/json".into()), headers: vec![] },
+                times: None,
             },
         ),
         (
+            "network_route \"r\" {\n pattern = \"**/api/cart\"\n body = \"[]\"\n headers = { \"X-Total\" = \"3\" }\n times = 2\n }",
+            Action::NetworkRoute {
+                pattern: "**/api/cart".into(),
+                response: RouteResponse::Fulfill {
+                    body: "[]".into(),
+                    status: 200,
+                    content_type: None,
+                    headers: vec![HttpHeader { name: "X-Total".into(), value: TextValue::literal("3") }],
+                },
+                times: Some(2),
+            },
+        ),
+        (
+            "network_route \"r\" {\n pattern = /\\/api\\/cart(\\?.*)?$/i\n continue = true\n url = \"http://127.0.0.1:1/v2/cart\"\n method = \"post\"\n headers = { Authorization = env(\"TOKEN\") }\n post_data = \"{}\"\n }",
+            Action::NetworkRoute {
+                pattern: UrlPattern::Regex { regex: "\\/api\\/cart(\\?.*)?$".into(), flags: "i".into() },
+                response: RouteResponse::Continue(ContinueOverrides {
+                    url: Some("http://127.0.0.1:1/v2/cart".into()),
+                    method: Some("POST".into()),
+                    headers: vec![HttpHeader { name: "Authorization".into(), value: TextValue::Env(EnvVar::new("TOKEN").unwrap()) }],
+                    post_data: Some("{}".into()),
+                }),
+                times: None,
+            },
+        ),
+        (
+            "network_route \"r\" {\n pattern = \"**/x\"\n continue = true\n times = 1\n }",
+            Action::NetworkRoute { pattern: "**/x".into(), response: RouteResponse::Continue(ContinueOverrides::default()), times: Some(1) },
+        ),
+        (
             "network_route \"r\" {\n pattern = \"**/track\"\n abort = true\n }",
-            Action::NetworkRoute { pattern: "**/track".into(), response: RouteResponse::Abort },
+            Action::NetworkRoute { pattern: "**/track".into(), response: RouteResponse::Abort, times: None },
         ),
         ("network_unroute \"u\" {}", Action::NetworkUnroute { pattern: None }),
+        (
+            "route_from_har \"h\" { path = \"shop.har\" }",
+            Action::RouteFromHar { replay: HarReplay { path: "shop.har".into(), not_found: HarNotFound::Abort } },
+        ),
+        (
+            "request \"r\" { url = \"/api/me\" }",
+            Action::Request {
+                request: ApiRequest { method: "GET".into(), url: "/api/me".into(), headers: vec![], body: None, status: None, json: None },
+            },
+        ),
         ("network_unroute \"u\" { pattern = \"**/track\" }", Action::NetworkUnroute { pattern: Some("**/track".into()) }),
         ("har \"h\" { operation = \"start\" }", Action::Har { operation: CaptureOperation::Start }),
         (

@@ -12,5 +12,6 @@ pub(crate) mod navigate;
 pub(crate) mod network;
 pub(crate) mod observe;
 pub(crate) mod pointer;
+pub(crate) mod request;
 pub(crate) mod snapshot;
 pub(crate) mod tabs;

@@ -4,12 +4,14 @@ use super::Outcome;
 use crate::cdp::{next_event, Event, COMMAND_BOUND};
 use crate::context::{detail, with_evidence, WebContext};
 use crate::har::HarRecorder;
-use crate::route::{self, Route};
+use crate::har_replay::HarArchive;
+use crate::network_log::{NetEntry, Search};
+use crate::route::{self, Answer, Route, UrlMatcher};
 use a3s_test_driver::evidence;
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::EvidenceKind;
 use a3s_test_driver::{StepDetail, StepEnv, StepFailure};
-use a3s_test_lang::ir::{CaptureOperation, RouteResponse};
+use a3s_test_lang::ir::{CaptureOperation, HarReplay, NetworkWait, RouteResponse, UrlPattern};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::Instant;
@@ -31,17 +33,23 @@ async fn apply_all(ctx: &WebContext, env: &StepEnv<'_>) -> Result<(), StepFailur
     Ok(())
 }
 
-/// `network_route { pattern body|abort status content_type }`.
+/// `network_route { pattern body|abort|continue … times }`. A route without `times` replaces
+/// one set earlier with the same pattern; one with `times` goes on top of it, so once used up the
+/// requests fall through to it again.
 pub(crate) async fn route(
     ctx: &mut WebContext,
-    pattern: &str,
+    pattern: &UrlPattern,
     response: &RouteResponse,
+    times: Option<u32>,
     env: &StepEnv<'_>,
 ) -> Outcome {
+    let answer = Answer::resolve(response, env.vars)?;
     {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
-        routes.retain(|r| r.pattern != pattern);
-        routes.push(Route::new(pattern, response.clone()));
+        if times.is_none() {
+            routes.retain(|r| &r.pattern != pattern);
+        }
+        routes.push(Route::new(pattern.clone(), answer, times));
     }
     apply_all(ctx, env).await?;
     Ok(detail(StepDetail::Routed {
@@ -50,23 +58,127 @@ pub(crate) async fn route(
     }))
 }
 
+/// `route_from_har { path not_found }`: the file read and checked now (a bad one sets no route),
+/// then one route over every request, newest of all (a later `network_route` goes on top).
+pub(crate) async fn route_from_har(
+    ctx: &mut WebContext,
+    replay: &HarReplay,
+    env: &StepEnv<'_>,
+) -> Outcome {
+    let file = env.working_dir.join(&replay.path);
+    let archive = HarArchive::load(&file, &replay.path)?;
+    let entries = archive.len();
+    {
+        let mut routes = ctx.shared.routes.lock().expect("routes lock");
+        routes.push(Route::new(
+            UrlPattern::Glob("*".to_string()),
+            Answer::Har {
+                archive: std::sync::Arc::new(archive),
+                not_found: replay.not_found,
+            },
+            None,
+        ));
+    }
+    apply_all(ctx, env).await?;
+    Ok(detail(StepDetail::HarRouted {
+        har_entries: entries,
+    }))
+}
+
 /// `network_unroute { pattern }` (all routes when no pattern).
 pub(crate) async fn unroute(
     ctx: &mut WebContext,
-    pattern: Option<&str>,
+    pattern: Option<&UrlPattern>,
     env: &StepEnv<'_>,
 ) -> Outcome {
     let removed = {
         let mut routes = ctx.shared.routes.lock().expect("routes lock");
         let before = routes.len();
         match pattern {
-            Some(p) => routes.retain(|r| r.pattern != p),
+            Some(p) => routes.retain(|r| &r.pattern != p),
             None => routes.clear(),
         }
         before - routes.len()
     };
     apply_all(ctx, env).await?;
     Ok(detail(StepDetail::Unrouted { removed }))
+}
+
+/// `wait { request = … }` / `wait { response = … status = … }`: the first matching entry of the
+/// network log since the preceding action began, waiting for one up to the expect timeout.
+pub(crate) async fn wait_network(
+    ctx: &mut WebContext,
+    wait: &NetworkWait,
+    env: &StepEnv<'_>,
+) -> Outcome {
+    let started = Instant::now();
+    let until = (started + env.expect_timeout).min(env.deadline);
+    let matcher = UrlMatcher::new(&wait.pattern);
+    let mut changed = ctx
+        .shared
+        .network_log
+        .lock()
+        .expect("network log lock")
+        .subscribe();
+    loop {
+        // Subscribed before searching: an entry pushed after the search wakes the loop.
+        let search = ctx
+            .shared
+            .network_log
+            .lock()
+            .expect("network log lock")
+            .search(wait, &matcher);
+        let near = match search {
+            Search::Found(entry) => {
+                let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                let observed = json!({ "url": entry.url, "status": entry.status });
+                return Ok(detail(StepDetail::Waited {
+                    waited_ms,
+                    observed: Some(observed),
+                }));
+            }
+            Search::Missing(near) => near,
+        };
+        let woke = tokio::time::timeout_at(until, changed.changed()).await;
+        if !matches!(woke, Ok(Ok(()))) {
+            return Err(not_seen(wait, started, until == env.deadline, &near));
+        }
+    }
+}
+
+/// The failure of a network wait: what it waited for, for how long, and what came instead.
+fn not_seen(
+    wait: &NetworkWait,
+    started: Instant,
+    deadline: bool,
+    near: &[NetEntry],
+) -> StepFailure {
+    let ms = started.elapsed().as_millis();
+    let bound = if deadline {
+        "the scenario deadline"
+    } else {
+        "the expect timeout"
+    };
+    let mut message =
+        format!("no {wait} since the previous action began, after waiting {ms} ms ({bound})");
+    if let Some(last) = near.last() {
+        let statuses: Vec<String> = near
+            .iter()
+            .filter_map(|e| e.status.map(|s| s.to_string()))
+            .collect();
+        message.push_str(&format!(
+            "; {} matching response(s) came with status {} (last: {})",
+            near.len(),
+            statuses.join(", "),
+            last.url
+        ));
+    }
+    let code = if deadline {
+        FailureCode::Timeout
+    } else {
+        FailureCode::NetworkNotSeen
+    };
+    StepFailure::new(code, message)
 }
 
 fn not_started(what: &str) -> StepFailure {

@@ -36,10 +36,7 @@ pub fn block_on<F: Future<Output = ()>>(limit: Duration, f: F) {
         BASE.get_or_init(|| async {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let addr = listener.local_addr().unwrap();
-            tokio::spawn(serve_with(
-                listener,
-                |path| async move { respond(&path).await },
-            ));
+            tokio::spawn(serve_requests(listener, respond_to));
             format!("http://{addr}")
         })
         .await;
@@ -80,11 +77,88 @@ pub async fn driver() -> &'static WebDriver {
 /// `\r\n`) and body.
 pub type Reply = (&'static str, &'static str, String, Vec<u8>);
 
+/// One request the loopback server read: its method, path (query included), headers (names in
+/// lower case) and body.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    /// The value of header `name` (lower case), if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Most bytes of one request the server reads (head and body).
+const MAX_REQUEST: usize = 1 << 20;
+
+/// Read one request from `stream` (bounded in size and time), `None` when it does not come.
+async fn read_request(stream: &mut tokio::net::TcpStream) -> Option<Request> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let mut read = async |buf: &mut Vec<u8>| -> Option<()> {
+        match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut chunk)).await {
+            Ok(Ok(n)) if n > 0 && buf.len() + n <= MAX_REQUEST => {
+                buf.extend_from_slice(&chunk[..n]);
+                Some(())
+            }
+            _ => None,
+        }
+    };
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        read(&mut buf).await?;
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next().unwrap_or("").split_whitespace();
+    let method = first.next().unwrap_or("GET").to_string();
+    let path = first.next().unwrap_or("/").to_string();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    while buf.len() < head_end + 4 + length {
+        read(&mut buf).await?;
+    }
+    let body = buf[head_end + 4..head_end + 4 + length].to_vec();
+    Some(Request {
+        method,
+        path,
+        headers,
+        body,
+    })
+}
+
 /// Serve HTTP/1.1 on `listener` (one request per connection) until it fails, answering each
 /// request's path (query included) with `responder`.
 pub async fn serve_with<F, R>(listener: tokio::net::TcpListener, responder: F)
 where
-    F: Fn(String) -> R + Clone + Send + 'static,
+    F: Fn(String) -> R + Clone + Send + Sync + 'static,
+    R: Future<Output = Reply> + Send,
+{
+    serve_requests(listener, move |request: Request| responder(request.path)).await
+}
+
+/// [`serve_with`] for a responder that reads the whole request.
+pub async fn serve_requests<F, R>(listener: tokio::net::TcpListener, responder: F)
+where
+    F: Fn(Request) -> R + Clone + Send + 'static,
     R: Future<Output = Reply> + Send,
 {
     loop {
@@ -93,17 +167,10 @@ where
         };
         let responder = responder.clone();
         tokio::spawn(async move {
-            let mut buf = Vec::new();
-            let mut chunk = [0u8; 4096];
-            while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut chunk)).await {
-                    Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
-                    _ => return,
-                }
-            }
-            let head = String::from_utf8_lossy(&buf).to_string();
-            let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let (status, ctype, extra, body) = responder(path).await;
+            let Some(request) = read_request(&mut stream).await else {
+                return;
+            };
+            let (status, ctype, extra, body) = responder(request).await;
             let response = format!(
                 "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
                 body.len()
@@ -113,6 +180,55 @@ where
         });
     }
 }
+
+/// `/api/echo`: what the server received, as JSON (the page shows it); anything else by path.
+async fn respond_to(request: Request) -> Reply {
+    let route = request.path.split('?').next().unwrap_or("");
+    if route == "/api/echo" {
+        let echo = serde_json::json!({
+            "method": request.method,
+            "path": request.path,
+            "x-test": request.header("x-test"),
+            "body": String::from_utf8_lossy(&request.body),
+        });
+        return (
+            "200 OK",
+            "application/json",
+            String::new(),
+            echo.to_string().into_bytes(),
+        );
+    }
+    match route {
+        // A sign-in through the UI: the form's GET sets the session cookie.
+        "/login" => (
+            "200 OK",
+            "text/html; charset=utf-8",
+            format!("Set-Cookie: session={SESSION}; Path=/; HttpOnly\r\n"),
+            b"<!doctype html><title>home</title><p>Signed in</p>".to_vec(),
+        ),
+        "/api/me" => {
+            let signed_in = request
+                .header("cookie")
+                .is_some_and(|c| c.split("; ").any(|p| p == format!("session={SESSION}")));
+            if signed_in {
+                let me = br#"{"user":{"name":"Ada","roles":["admin"]}}"#;
+                ("200 OK", "application/json", String::new(), me.to_vec())
+            } else {
+                let out = br#"{"error":"signed out"}"#;
+                (
+                    "401 Unauthorized",
+                    "application/json",
+                    String::new(),
+                    out.to_vec(),
+                )
+            }
+        }
+        _ => respond(&request.path).await,
+    }
+}
+
+/// The session cookie `/login` sets and `/api/me` asks for.
+pub const SESSION: &str = "s3ss10n-ada-7b1";
 
 async fn respond(path: &str) -> Reply {
     let (route, query) = path.split_once('?').unwrap_or((path, ""));

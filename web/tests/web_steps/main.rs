@@ -8,14 +8,18 @@
 #[macro_use]
 mod common;
 
+mod api_requests;
 mod clock;
 mod context_options;
 mod evidence;
 mod expect;
+mod har_replay;
 mod keyboard;
 mod network;
+mod network_waits;
 mod pages;
 mod pointer;
+mod routes;
 mod waits;
 
 use std::time::Duration;
