@@ -5,6 +5,7 @@
 //! 1. `Xvfb -displayfd 1`: the server picks a free display itself and writes its number on our
 //!    pipe once it accepts clients — never a fixed display number, which a parallel run or a
 //!    developer's own server may already hold. `-nolisten tcp`: local clients only.
+//!    `-noreset`: the server keeps its root properties when its last client leaves.
 //! 2. a private `dbus-daemon --nofork` with a generated configuration (`crate::bus_config`) that
 //!    activates nothing; `--print-address` is its ready line.
 //! 3. `at-spi-bus-launcher --launch-immediately --a11y=1` on that bus starts the accessibility
@@ -119,6 +120,10 @@ impl Desktop {
                 format!("{}x{}x24", options.width, options.height).into(),
                 "-nolisten".into(),
                 "tcp".into(),
+                // Without it the server resets when its last client leaves, and the root
+                // window's `AT_SPI_BUS` property (written by a client that then disconnects)
+                // is gone before any program starts.
+                "-noreset".into(),
             ]
             .into(),
         };

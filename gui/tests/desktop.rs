@@ -43,10 +43,15 @@ async fn gnome_calculator_appears_on_the_owned_desktop_with_its_digit_buttons_an
         .iter()
         .filter(|pid| !direct.contains(pid) && **pid != desktop.pgid())
         .count();
-    assert!(
-        others >= 1,
-        "the accessibility bus's own daemon is in the desktop's group: {desktop_pids:?}"
+    // The one process started by another: the accessibility bus's own daemon. Nothing else was
+    // auto-started (no second launcher, no `dconf-service`).
+    assert_eq!(
+        others,
+        1,
+        "only the accessibility bus's own daemon joins the group: {:?}",
+        commands(&desktop_pids)
     );
+    assert_eq!(root_property(desktop.display()), desktop.a11y_bus());
 
     let calculator = desktop
         .start_program(&ProgramSpec::new("gnome-calculator", Vec::<String>::new()))
@@ -89,6 +94,51 @@ async fn gnome_calculator_appears_on_the_owned_desktop_with_its_digit_buttons_an
     assert_eq!(survivors(&desktop_ids), vec![]);
     assert_eq!(live_group_members(pgid), Vec::<u32>::new());
     assert!(!dir.exists(), "the private folder is removed");
+}
+
+/// Each pid's command line, for a failure message.
+fn commands(pids: &[u32]) -> Vec<String> {
+    pids.iter()
+        .map(|pid| {
+            let line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            format!(
+                "{pid}: {}",
+                String::from_utf8_lossy(&line).replace('\0', " ")
+            )
+        })
+        .collect()
+}
+
+/// The root window's `AT_SPI_BUS` property, read back from the X server.
+fn root_property(display: &str) -> String {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _};
+    let (conn, screen) = x11rb::connect(Some(display)).unwrap();
+    let root = conn.setup().roots[screen].root;
+    let atom = conn
+        .intern_atom(true, b"AT_SPI_BUS")
+        .unwrap()
+        .reply()
+        .unwrap()
+        .atom;
+    let value = conn
+        .get_property(false, root, atom, AtomEnum::STRING, 0, 4096)
+        .unwrap()
+        .reply()
+        .unwrap()
+        .value;
+    String::from_utf8(value).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_desktops_at_once_get_their_own_displays_and_buses() {
+    let options = DesktopOptions::default();
+    let (one, two) = tokio::join!(Desktop::start(&options), Desktop::start(&options));
+    let (one, two) = (one.unwrap(), two.unwrap());
+    assert_ne!(one.display(), two.display());
+    assert_ne!(one.session_bus(), two.session_bus());
+    assert_ne!(one.a11y_bus(), two.a11y_bus());
+    assert!(one.shutdown() && two.shutdown());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
