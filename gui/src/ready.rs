@@ -78,3 +78,66 @@ pub(crate) async fn poll<T>(
         tokio::time::sleep(POLL_EVERY).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::owned::OwnedGroup;
+    use std::process::{Command, Stdio};
+
+    /// Start `sh -c script` in an owned group with its stdout on a fresh pipe.
+    fn start(group: &OwnedGroup, script: &str) -> (std::io::PipeReader, ExitWatch) {
+        let (reader, writer) = std::io::pipe().unwrap();
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", script])
+            .stdin(Stdio::null())
+            .stdout(writer);
+        (reader, group.spawn(command).unwrap().exit)
+    }
+
+    #[tokio::test]
+    async fn the_first_line_is_read_and_an_exit_or_the_deadline_ends_the_wait() {
+        let mut group = OwnedGroup::start().unwrap();
+        let (reader, exit) = start(&group, "echo ' 7 '; sleep 30");
+        let line = first_line(reader, &exit, Duration::from_secs(10)).await;
+        assert_eq!(line.unwrap(), "7");
+
+        let (reader, exit) = start(&group, "exit 4");
+        let started = Instant::now();
+        let gone = first_line(reader, &exit, Duration::from_secs(30)).await;
+        assert!(
+            matches!(gone, Err(NotReady::Exited(Some(s))) if s.code() == Some(4)),
+            "{gone:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(10));
+
+        let (reader, exit) = start(&group, "sleep 30");
+        let silent = first_line(reader, &exit, Duration::from_millis(200)).await;
+        assert!(matches!(silent, Err(NotReady::Timeout(_))), "{silent:?}");
+        assert!(group.stop());
+    }
+
+    #[tokio::test]
+    async fn a_poll_ends_with_its_value_the_exit_or_the_deadline() {
+        let mut group = OwnedGroup::start().unwrap();
+        let (_reader, running) = start(&group, "sleep 30");
+        let mut tries = 0;
+        let value = poll(&running, Duration::from_secs(10), async || {
+            tries += 1;
+            (tries == 3).then_some(tries)
+        })
+        .await;
+        assert_eq!(value.unwrap(), 3);
+
+        let never = poll(&running, Duration::from_millis(100), async || None::<()>).await;
+        assert!(matches!(never, Err(NotReady::Timeout(_))), "{never:?}");
+
+        let (_reader, quits) = start(&group, "exit 2");
+        let started = Instant::now();
+        let gone = poll(&quits, Duration::from_secs(30), async || None::<()>).await;
+        assert!(matches!(gone, Err(NotReady::Exited(Some(_)))), "{gone:?}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(group.stop());
+    }
+}
