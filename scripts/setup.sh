@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One-time set-up for a fresh machine: Chromium and the terminal programs tests drive (Debian
+# One-time set-up for a fresh machine: Chromium, the terminal and desktop programs tests drive (Debian
 # packages), the Test Kit's npm packages, the React + Vite example app, axe-core for one
 # accessibility test, the Selenium Grid server jar (with Java and ChromeDriver) for the Grid tests, and a build of the a3s-test binary. Safe to run again: each step is skipped when already done.
 set -euo pipefail
@@ -12,6 +12,12 @@ need_apt=()
 for program in bc less vim dialog; do
     command -v "$program" >/dev/null || need_apt+=("$program")
 done
+# The desktop surface's tests (gui/tests): a headless X server, the accessibility bus and
+# registry, a GTK4 program, and xprop/xwininfo to look at a desktop by hand.
+[ -x /usr/bin/Xvfb ] || need_apt+=(xvfb)
+[ -x /usr/libexec/at-spi-bus-launcher ] && [ -x /usr/libexec/at-spi2-registryd ] || need_apt+=(at-spi2-core)
+command -v gnome-calculator >/dev/null || need_apt+=(gnome-calculator)
+command -v xprop >/dev/null || need_apt+=(x11-utils)
 # Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).
 command -v nvim >/dev/null || need_apt+=(neovim)
 # A real Selenium Grid 4 for `run --grid` (tests/run/grid.rs): Java for the server jar, and the

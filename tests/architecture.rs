@@ -1,14 +1,23 @@
 //! The shape of the workspace, read from `cargo metadata`: the driver contract is its own crate,
-//! each surface (Web, terminal) is one crate beside it, and the runner — suites and agent sessions
-//! — depends on the contract only. A surface crate named by the runner, or one surface reaching
-//! into another, fails here before it can spread.
+//! each surface (Web, terminal, desktop) is one crate beside it, and the runner — suites and
+//! agent sessions — depends on the contract only. A surface crate named by the runner, or one
+//! surface reaching into another, fails here before it can spread.
 
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::process::Command;
 
-/// The crates that implement one surface behind the driver contract.
+/// The crates that implement one surface behind the driver contract, injected by the binary.
 const SURFACES: &[&str] = &["a3s-test-web", "a3s-test-tui"];
+
+/// Surface crates still being built (issue 38's desktop): held to every rule but injection, which
+/// comes with their driver; a crate moves to [`SURFACES`] when the binary injects it.
+const SURFACES_IN_PROGRESS: &[&str] = &["a3s-test-gui"];
+
+/// Every surface crate, injected or not.
+fn all_surfaces() -> impl Iterator<Item = &'static &'static str> {
+    SURFACES.iter().chain(SURFACES_IN_PROGRESS)
+}
 
 /// Each workspace package's name and the names of its normal (non-dev, non-build) dependencies.
 fn normal_dependencies() -> Vec<(String, BTreeSet<String>)> {
@@ -64,7 +73,7 @@ fn the_runner_ledger_and_contract_name_no_surface_crate() {
         "a3s-test-lang",
     ] {
         let deps = deps_of(&all, core);
-        let named: Vec<_> = SURFACES.iter().filter(|s| deps.contains(**s)).collect();
+        let named: Vec<_> = all_surfaces().filter(|s| deps.contains(**s)).collect();
         assert!(named.is_empty(), "{core} depends on {named:?}");
     }
 }
@@ -72,10 +81,10 @@ fn the_runner_ledger_and_contract_name_no_surface_crate() {
 #[test]
 fn each_surface_stands_on_the_contract_and_on_no_other_surface() {
     let all = normal_dependencies();
-    for surface in SURFACES {
+    for surface in all_surfaces() {
         let deps = deps_of(&all, surface);
         assert!(deps.contains("a3s-test-driver"), "{surface}: {deps:?}");
-        let others: Vec<_> = SURFACES.iter().filter(|s| deps.contains(**s)).collect();
+        let others: Vec<_> = all_surfaces().filter(|s| deps.contains(**s)).collect();
         assert!(others.is_empty(), "{surface} depends on {others:?}");
     }
     // The binary is where the surfaces are injected: it has them all.

@@ -283,10 +283,20 @@ fn table_rows(page: &str, heading: &str) -> Vec<String> {
 #[test]
 fn the_code_tables_equal_the_registries() {
     use a3s_test_driver::failure::{DiffRule, FailureClass, FailureCode, MergeCode, SelectionCode};
+    use a3s_test_gui::GuiCode;
     use a3s_test_ledger::{EndpointCode, ErrorCode, WarningCode};
     use a3s_test_runner::session::SessionCode;
     use a3s_test_tui::TuiCode;
     let page = codes_page();
+    let gui_class = |c: GuiCode| {
+        Some(
+            serde_json::to_value(c.class())
+                .expect("class")
+                .as_str()
+                .expect("a string")
+                .to_string(),
+        )
+    };
     let tui_class = |c: TuiCode| {
         Some(
             serde_json::to_value(c.class())
@@ -330,6 +340,7 @@ fn the_code_tables_equal_the_registries() {
     let families: Vec<(&str, Vec<String>)> = vec![
         ("Runtime failures", runtime),
         ("Terminal driver", rows::<TuiCode>(tui_class)),
+        ("Desktop driver", rows::<GuiCode>(gui_class)),
         ("Page Context deltas", rows::<DiffRule>(|_| None)),
         ("Merging shard results", rows::<MergeCode>(|_| None)),
         ("Run selection", rows::<SelectionCode>(|_| None)),

@@ -1,0 +1,155 @@
+//! The `test.driver.gui.*` failure codes and the one error type of the desktop surface.
+//!
+//! The family lives here, in the crate that owns the desktop, as `test.driver.tui.*` lives with
+//! the terminal engine; each code carries its [`FailureClass`] so the later GUI `SurfaceDriver`
+//! maps an error to its result without reading a message. `docs/codes.md` lists every code
+//! (checked by the workspace's `tests/codes.rs`).
+
+use a3s_test_driver::FailureClass;
+
+a3s_test_lang::define_codes! {
+    /// A stable failure code of the desktop surface.
+    pub enum GuiCode: fn class -> FailureClass {
+        /// A program the desktop needs (Xvfb, the accessibility bus launcher or registry,
+        /// `dbus-daemon`) is not installed; the message names the Debian package.
+        DesktopMissing => "test.driver.gui.desktop_missing", FailureClass::Infrastructure;
+        /// A desktop process (the X server, a bus, the registry) failed to start, exited, or was
+        /// not ready before its deadline.
+        DesktopFailed => "test.driver.gui.desktop_failed", FailureClass::Infrastructure;
+        /// The program to start does not exist (or is not on `PATH`).
+        ProgramNotFound => "test.driver.gui.program_not_found", FailureClass::Specification;
+        /// The working directory given for the program is not a folder.
+        WorkingDirectory => "test.driver.gui.working_directory", FailureClass::Specification;
+        /// The program could not be started for another reason (permissions, resources).
+        SpawnFailed => "test.driver.gui.spawn_failed", FailureClass::Infrastructure;
+        /// The program exited before it appeared on the accessibility bus.
+        ExitedEarly => "test.driver.gui.exited_early", FailureClass::Product;
+        /// The program kept running but did not appear on the accessibility bus in time.
+        NotAccessible => "test.driver.gui.not_accessible", FailureClass::Product;
+        /// A call on the accessibility bus failed unexpectedly.
+        Bus => "test.driver.gui.bus", FailureClass::Infrastructure;
+    }
+}
+
+/// How a program ended, as the evidence reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProgramExit {
+    /// It exited with this code.
+    Code(i32),
+    /// A signal ended it (its number).
+    Signal(i32),
+}
+
+impl ProgramExit {
+    /// Read an [`std::process::ExitStatus`]: a code, else the signal that ended it.
+    pub fn from_status(status: std::process::ExitStatus) -> ProgramExit {
+        use std::os::unix::process::ExitStatusExt;
+        match status.code() {
+            Some(code) => ProgramExit::Code(code),
+            None => ProgramExit::Signal(status.signal().unwrap_or(0)),
+        }
+    }
+}
+
+impl std::fmt::Display for ProgramExit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProgramExit::Code(code) => write!(f, "exit code {code}"),
+            ProgramExit::Signal(signal) => write!(f, "signal {signal}"),
+        }
+    }
+}
+
+/// Everything that can go wrong on the desktop; [`GuiError::code`] is its stable code.
+#[derive(Debug, thiserror::Error)]
+pub enum GuiError {
+    /// See [`GuiCode::DesktopMissing`].
+    #[error("`{program}` is not installed; hint: install the Debian package `{package}`")]
+    DesktopMissing {
+        /// The missing program, as looked for.
+        program: String,
+        /// The Debian package that provides it.
+        package: &'static str,
+    },
+    /// See [`GuiCode::DesktopFailed`].
+    #[error("the desktop's {part} {problem}")]
+    DesktopFailed {
+        /// Which part ("X server", "session bus", "accessibility bus", "registry").
+        part: &'static str,
+        /// What happened, in words (with the last line it logged, when there is one).
+        problem: String,
+    },
+    /// See [`GuiCode::ProgramNotFound`].
+    #[error("failed to start `{program}`: no such program; hint: give a path or a name on PATH")]
+    ProgramNotFound {
+        /// The program as given.
+        program: String,
+    },
+    /// See [`GuiCode::WorkingDirectory`].
+    #[error("failed to start the program: working directory `{path}` is not a folder")]
+    WorkingDirectory {
+        /// The folder as given.
+        path: String,
+    },
+    /// See [`GuiCode::SpawnFailed`].
+    #[error("failed to start `{program}`: {source}")]
+    SpawnFailed {
+        /// The program as given.
+        program: String,
+        /// The system error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// See [`GuiCode::ExitedEarly`].
+    #[error("`{program}` ended ({exit}) before it appeared on the accessibility bus")]
+    ExitedEarly {
+        /// The program as given.
+        program: String,
+        /// How it ended.
+        exit: ProgramExit,
+    },
+    /// See [`GuiCode::NotAccessible`].
+    #[error(
+        "`{program}` did not appear on the accessibility bus within {waited_ms} ms; \
+         hint: is it a GTK or Qt program with accessibility enabled?"
+    )]
+    NotAccessible {
+        /// The program as given.
+        program: String,
+        /// How long the wait lasted.
+        waited_ms: u128,
+    },
+    /// See [`GuiCode::Bus`].
+    #[error("the accessibility bus call `{call}` failed: {source}")]
+    Bus {
+        /// The call, e.g. `GetChildren`.
+        call: &'static str,
+        /// The D-Bus error (boxed: it is large, and errors travel by value).
+        #[source]
+        source: Box<zbus::Error>,
+    },
+}
+
+impl GuiError {
+    /// The stable code of this error.
+    pub fn code(&self) -> GuiCode {
+        match self {
+            GuiError::DesktopMissing { .. } => GuiCode::DesktopMissing,
+            GuiError::DesktopFailed { .. } => GuiCode::DesktopFailed,
+            GuiError::ProgramNotFound { .. } => GuiCode::ProgramNotFound,
+            GuiError::WorkingDirectory { .. } => GuiCode::WorkingDirectory,
+            GuiError::SpawnFailed { .. } => GuiCode::SpawnFailed,
+            GuiError::ExitedEarly { .. } => GuiCode::ExitedEarly,
+            GuiError::NotAccessible { .. } => GuiCode::NotAccessible,
+            GuiError::Bus { .. } => GuiCode::Bus,
+        }
+    }
+
+    /// A part of the desktop failed: shorthand for [`GuiError::DesktopFailed`].
+    pub(crate) fn desktop(part: &'static str, problem: impl Into<String>) -> GuiError {
+        GuiError::DesktopFailed {
+            part,
+            problem: problem.into(),
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! A program started on an owned desktop, found on the accessibility bus.
+//!
+//! The program is started (an argument vector, no shell) into a process group of its own that
+//! the tool owns (`crate::owned`), with the desktop's environment. It is "on the desktop" once
+//! it registered with the accessibility registry: one of the registry root's children is a bus
+//! connection whose Unix process belongs to the program's group (asked of the bus with
+//! `GetConnectionUnixProcessID`, so a program started through a wrapper script is found too, and
+//! another program on the same desktop never is). Until then the wait re-reads the registry,
+//! bounded by a deadline, and ends at once with a coded error when the program exits.
+
+use crate::desktop::{Desktop, REGISTRY};
+use crate::error::{GuiError, ProgramExit};
+use crate::owned::{Member, OwnedGroup};
+use crate::ready::{self, NotReady};
+use a3s_test_driver::process::ProcessInfo;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The path of every accessible root object (the registry's and each application's).
+pub const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
+
+/// What to start on a desktop: an argument vector (no shell), its folder and environment.
+#[derive(Debug, Clone)]
+pub struct ProgramSpec {
+    /// The program: a path, or a name looked up on `PATH`.
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Its working directory (the caller's when `None`).
+    pub cwd: Option<PathBuf>,
+    /// Variables set for it on top of the inherited environment and the desktop's.
+    pub env: Vec<(OsString, OsString)>,
+    /// How long it may take to appear on the accessibility bus.
+    pub appear_within: Duration,
+}
+
+impl ProgramSpec {
+    /// A program with arguments, in the caller's folder, given 10 s to appear.
+    pub fn new<I, S>(program: impl Into<OsString>, args: I) -> ProgramSpec
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<OsString>,
+    {
+        ProgramSpec {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            cwd: None,
+            env: Vec::new(),
+            appear_within: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A running program on a desktop, registered on its accessibility bus.
+#[derive(Debug)]
+pub struct Program {
+    group: OwnedGroup,
+    member: Member,
+    name: String,
+    bus_name: String,
+    appeared_in: Duration,
+    // Last: removed after the group is stopped.
+    output: tempfile::TempDir,
+}
+
+impl Desktop {
+    /// Start `spec` on this desktop and wait until it is an application on the accessibility
+    /// bus. On failure the program's group is stopped before the error returns.
+    pub async fn start_program(&self, spec: &ProgramSpec) -> Result<Program, GuiError> {
+        let name = spec.program.to_string_lossy().into_owned();
+        if let Some(cwd) = &spec.cwd {
+            if !cwd.is_dir() {
+                return Err(GuiError::WorkingDirectory {
+                    path: cwd.display().to_string(),
+                });
+            }
+        }
+        let spawn_failed = |source| GuiError::SpawnFailed {
+            program: name.clone(),
+            source,
+        };
+        let output = tempfile::Builder::new()
+            .prefix("a3s-test-program-")
+            .tempdir()
+            .map_err(spawn_failed)?;
+        let stdout = std::fs::File::create(output.path().join("stdout")).map_err(spawn_failed)?;
+        let stderr = std::fs::File::create(output.path().join("stderr")).map_err(spawn_failed)?;
+        let group = OwnedGroup::start().map_err(spawn_failed)?;
+
+        let mut command = Command::new(&spec.program);
+        command
+            .args(&spec.args)
+            .stdin(Stdio::null())
+            .stdout(stdout)
+            .stderr(stderr);
+        if let Some(cwd) = &spec.cwd {
+            command.current_dir(cwd);
+        }
+        for variable in Desktop::env_removed() {
+            command.env_remove(variable);
+        }
+        command
+            .envs(self.env())
+            .envs(spec.env.iter().map(|(k, v)| (k, v)));
+        let started = Instant::now();
+        let member = group.spawn(command).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => GuiError::ProgramNotFound {
+                program: name.clone(),
+            },
+            _ => spawn_failed(e),
+        })?;
+
+        let pgid = group.pgid();
+        let mut owners: HashMap<String, Option<u32>> = HashMap::new();
+        let found = ready::poll(&member.exit, spec.appear_within, async || {
+            application_of_group(self.a11y(), pgid, &mut owners).await
+        })
+        .await;
+        let bus_name = match found {
+            Ok(bus_name) => bus_name,
+            Err(NotReady::Exited(status)) => {
+                return Err(GuiError::ExitedEarly {
+                    program: name,
+                    exit: status
+                        .map(ProgramExit::from_status)
+                        .unwrap_or(ProgramExit::Signal(0)),
+                })
+            }
+            Err(NotReady::Timeout(waited)) => {
+                return Err(GuiError::NotAccessible {
+                    program: name,
+                    waited_ms: waited.as_millis(),
+                })
+            }
+        };
+        Ok(Program {
+            group,
+            member,
+            name,
+            bus_name,
+            appeared_in: started.elapsed(),
+            output,
+        })
+    }
+}
+
+/// The registry's application whose connection belongs to a process of group `pgid`, if any.
+/// `owners` remembers each bus name's process, so each connection is asked about once.
+async fn application_of_group(
+    a11y: &zbus::Connection,
+    pgid: u32,
+    owners: &mut HashMap<String, Option<u32>>,
+) -> Option<String> {
+    let registry = atspi::proxy::accessible::AccessibleProxy::builder(a11y)
+        .destination(REGISTRY)
+        .ok()?
+        .path(ROOT_PATH)
+        .ok()?
+        .build()
+        .await
+        .ok()?;
+    let children = registry.get_children().await.ok()?;
+    let dbus = zbus::fdo::DBusProxy::new(a11y).await.ok()?;
+    for child in children {
+        let Some(bus_name) = child.name_as_str().map(str::to_owned) else {
+            continue;
+        };
+        if !owners.contains_key(&bus_name) {
+            let pid = match zbus::names::BusName::try_from(bus_name.as_str()) {
+                Ok(name) => dbus.get_connection_unix_process_id(name).await.ok(),
+                Err(_) => None,
+            };
+            owners.insert(bus_name.clone(), pid);
+        }
+        let in_group = owners[&bus_name]
+            .and_then(|pid| ProcessInfo::read(pid as i32))
+            .is_some_and(|p| p.pgid as u32 == pgid);
+        if in_group {
+            return Some(bus_name);
+        }
+    }
+    None
+}
+
+impl Program {
+    /// The program as it was given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its unique name on the accessibility bus: the destination of every call on its tree,
+    /// whose root is at [`ROOT_PATH`].
+    pub fn bus_name(&self) -> &str {
+        &self.bus_name
+    }
+
+    /// Its pid.
+    pub fn pid(&self) -> u32 {
+        self.member.pid
+    }
+
+    /// Its process group (it leads none: a watchdog does; see `crate::owned`).
+    pub fn pgid(&self) -> u32 {
+        self.group.pgid()
+    }
+
+    /// How long it took from the start until it was on the accessibility bus.
+    pub fn appeared_in(&self) -> Duration {
+        self.appeared_in
+    }
+
+    /// How it ended, once it has.
+    pub fn exit(&self) -> Option<ProgramExit> {
+        self.member.exit.status().map(ProgramExit::from_status)
+    }
+
+    /// Pids of the program group's live processes.
+    pub fn live(&self) -> Vec<u32> {
+        self.group.live()
+    }
+
+    /// The folder holding its `stdout` and `stderr` files.
+    pub fn output_dir(&self) -> &Path {
+        self.output.path()
+    }
+
+    /// Stop the program's group and wait (bounded) until none of it lives; true when none does.
+    pub fn stop(mut self) -> bool {
+        self.group.stop()
+    }
+}
