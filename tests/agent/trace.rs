@@ -247,3 +247,41 @@ fn trace_is_refused_for_a_terminal_session() {
     assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
     assert!(out.stderr.contains("--trace"), "{}", out.stderr);
 }
+
+#[test]
+fn mcp_takes_trace_on_start_and_finish_through_the_same_parameters() {
+    let (server, dir, url) = page_and_project(PAGE);
+    let d = dir.path();
+    let mcp = crate::mcp_pipe::McpClient::start(d, &[], TURN);
+    let tools = mcp.tools();
+    for name in ["test_session_start", "test_finish"] {
+        let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+        assert_eq!(
+            tool["inputSchema"]["properties"]["trace"]["type"], "boolean",
+            "{tool}"
+        );
+    }
+    let (started, err) = mcp.result(
+        "test_session_start",
+        serde_json::json!({ "url": url, "session": "m", "trace": true }),
+    );
+    assert!(!err, "{started}");
+    let groups = groups(d, "m");
+    let (clicked, err) = mcp.result(
+        "test_click",
+        serde_json::json!({ "session": "m", "target": "role(\"button\", \"Save\")", "observe": false }),
+    );
+    assert!(!err, "{clicked}");
+    let (closed, err) = mcp.result(
+        "test_finish",
+        serde_json::json!({ "session": "m", "status": "passed", "trace": true }),
+    );
+    assert!(!err, "{closed}");
+    assert_gone(groups);
+    assert_eq!(closed["report"]["trace"]["steps"], 2, "{closed}");
+    assert_eq!(closed["report"]["trace"]["captured"], true, "{closed}");
+    let trace = read_json(&under(d, &closed["report"]["trace"]["path"]));
+    let console = &steps(&trace)[1]["console"][0]["text"];
+    assert_eq!(console, "saved ", "{trace}");
+    drop(server);
+}
