@@ -223,9 +223,10 @@ fn a_session_started_without_trace_lists_its_steps_without_pages_and_says_why() 
         "{trace}"
     );
     assert!(!folder.join("trace").exists());
-    assert!(std::fs::read_to_string(folder.join("trace.html"))
-        .unwrap()
-        .contains("started without --trace"));
+    let html = std::fs::read_to_string(folder.join("trace.html")).unwrap();
+    assert!(html.contains("started without --trace"), "{html}");
+    assert!(html.contains("No page was captured"), "{html}");
+    assert!(!html.contains("This surface records no page"), "{html}");
 }
 
 #[test]
