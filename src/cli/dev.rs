@@ -387,6 +387,7 @@ fn start_session(
             terminal: None,
             context,
             storage_state,
+            trace: false,
         },
         &interrupted,
     )

@@ -393,7 +393,8 @@ pub const FINISH: Spec = spec!(
     "finish",
     "test_finish",
     "Close the session with a verdict, write report.json and verify no process the session \
-     owned remains."
+     owned remains; with trace, also write the session's trace (trace.json, trace.html: one \
+     step per statement) into its folder."
 );
 /// `abort` / `test_abort`.
 pub const ABORT: Spec = spec!(

@@ -89,6 +89,11 @@ pub struct StartParams {
     /// Most bytes of evidence under the session's artifacts/ (default 67108864, 64 MiB).
     #[arg(long, value_name = "BYTES")]
     pub max_evidence_bytes: Option<u64>,
+    /// Capture the page after every statement (screenshot, outline, console, requests) for the
+    /// trace `finish --trace` writes; a browser session's only.
+    #[arg(long, conflicts_with = "tui")]
+    #[serde(default)]
+    pub trace: bool,
 }
 
 /// `inspect`: the Test Kit Page Context. The CLI names the scope with `--node`, `--component`
@@ -260,6 +265,12 @@ pub struct FinishParams {
     #[arg(long, default_value = "")]
     #[serde(default)]
     pub summary: Text<0, { MAX_SUMMARY_CHARS }>,
+    /// Write the session's trace into its folder: `trace.json` (schema `a3s.test.trace/1`, one
+    /// step per statement dispatched) and `trace.html`; pages are in it when the session was
+    /// started with `trace`. A browser session's only.
+    #[arg(long)]
+    #[serde(default)]
+    pub trace: bool,
 }
 
 fn status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -370,6 +381,10 @@ pub struct Promoted {
     /// Environment variables the suite reads in place of values typed into private fields: set
     /// them where it runs.
     pub env: Vec<String>,
+    /// The HTML view of the session's trace (`agent finish --trace`), the evidence of the
+    /// session the suite came from, when it was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<PathBuf>,
     /// The command to run next.
     pub next: String,
 }
@@ -403,6 +418,11 @@ pub fn start(
                 return Err(invalid(
                     "allow_origins and allow_domains are a browser's; a terminal session has none"
                         .into(),
+                ));
+            }
+            if p.trace {
+                return Err(invalid(
+                    "trace is a browser session's; a terminal session records no page".into(),
                 ));
             }
             let program = super::terminal::program(ctx, &p)?;
@@ -456,6 +476,7 @@ pub fn start(
             terminal,
             context,
             storage_state,
+            trace: p.trace,
         },
         interrupted,
     )?;
@@ -599,12 +620,22 @@ fn forced(
 pub fn finish(ctx: &Context, p: &FinishParams) -> Result<Closed, SessionError> {
     let session = p.session.as_str();
     let (_, file) = load(ctx, session)?;
+    if p.trace && file.terminal.is_some() {
+        return Err(SessionError::new(
+            SessionCode::InvalidInput,
+            format!(
+                "session {session} is a terminal session, which records no trace; finish it \
+                 without trace"
+            ),
+        ));
+    }
     if file.state == SessionState::CleanupFailed {
         return forced(ctx, session, SessionState::Finished, "finished", None);
     }
     let request = protocol::Finish {
         status: p.status,
         summary: p.summary.to_string(),
+        trace: p.trace,
     };
     match turn(ctx, session, request) {
         Ok(closing) => with_cleanup(ctx, session, SessionState::Finished, closing),
@@ -689,7 +720,14 @@ pub fn list(ctx: &Context) -> Result<Sessions, SessionError> {
 
 /// Write the session's successful steps as a suite at `output`.
 pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionError> {
-    let (_, file) = load(ctx, &p.session)?;
+    let (dir, file) = load(ctx, &p.session)?;
+    // The session's trace, when `finish --trace` wrote one (a regular file, reached without a
+    // link like everything in the folder).
+    let trace = matches!(
+        dir.kind_of(a3s_test_runner::session::trace::TRACE_HTML),
+        Ok(Some(EntryKind::File))
+    )
+    .then(|| dir.path().join(a3s_test_runner::session::trace::TRACE_HTML));
     let output: &Path = &p.output;
     // A terminal session's turns become a `surface = "tui"` scenario, run on its program.
     let (source, next, steps) = match &file.terminal {
@@ -719,6 +757,7 @@ pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionErro
         output: output.to_path_buf(),
         steps,
         env,
+        trace,
         next,
     })
 }
@@ -811,6 +850,7 @@ mod tests {
             success: vec!["ok".into()],
             summary: None,
             summary_untrusted: true,
+            trace: None,
         };
         prints_as_value(&report);
         prints_as_value(&ClosedReport::Supervisor(report));

@@ -23,6 +23,7 @@ mod safety;
 mod secrets;
 mod support;
 mod testkit;
+mod trace;
 mod tui;
 mod turn;
 mod verbs;

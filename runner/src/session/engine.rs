@@ -27,6 +27,7 @@ use super::protocol::{
 use super::repair_page;
 use super::reply::{Closed, ClosedReport, Closing, Executed, Resolved, SessionReport};
 use super::statement::replace_refs;
+use super::trace::{SessionTrace, SessionTraceSummary};
 use super::view::{Observation, ViewRequest, ViewState};
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
@@ -116,6 +117,9 @@ pub struct Engine<D: AgentDriver> {
     recorded: Option<String>,
     /// The `NAME` of that `env("NAME")`.
     recorded_var: Option<String>,
+    /// The trace of the statements dispatched (pages captured with `agent start --trace`),
+    /// written by `finish --trace`.
+    trace: SessionTrace,
 }
 
 /// The project's context options and signed-in state, put into the session's fresh context
@@ -213,6 +217,8 @@ impl<D: AgentDriver> Engine<D> {
             browser_start: start_of(browser.pid),
             token,
         };
+        let mut trace = SessionTrace::new(&file);
+        trace.begin(&mut ctx);
         let mut engine = Engine {
             dir,
             artifacts,
@@ -226,6 +232,7 @@ impl<D: AgentDriver> Engine<D> {
             views: ViewState::default(),
             recorded: None,
             recorded_var: None,
+            trace,
         };
         let start = format!(
             "navigate {{ url = {} }}",
@@ -233,7 +240,7 @@ impl<D: AgentDriver> Engine<D> {
         );
         let step = gates::schema(&start)?;
         let deadline = engine.turn_deadline();
-        if let Err(f) = engine.run_step(0, &step, None, deadline).await {
+        if let Err(f) = engine.run_traced(0, &start, &step, None, deadline).await {
             let _ = engine.shutdown().await;
             return Err(SessionError::new(
                 SessionCode::Supervisor,
@@ -313,6 +320,32 @@ impl<D: AgentDriver> Engine<D> {
             }
         }
         Err(failure)
+    }
+
+    /// [`Self::run_step`] for a statement of the session's own (the start URL's `navigate`, an
+    /// agent's turn): one step of the session's trace, `statement` as the session records it,
+    /// with the page after it when the session captures pages.
+    async fn run_traced(
+        &mut self,
+        turn: u64,
+        statement: &str,
+        step: &Step,
+        base_url: Option<&str>,
+        deadline: Instant,
+    ) -> Result<StepOutput, StepFailure> {
+        let mark = match self.ctx.as_ref() {
+            Some(ctx) => self.trace.mark(ctx),
+            None => Default::default(),
+        };
+        let started = Instant::now();
+        let outcome = self.run_step(turn, step, base_url, deadline).await;
+        let took = started.elapsed().as_millis() as u64;
+        if let Some(ctx) = self.ctx.as_mut() {
+            self.trace
+                .record(ctx, mark, (turn, statement), step, &outcome, took)
+                .await;
+        }
+        outcome
     }
 
     fn ctx(&self) -> Result<&D::Context, SessionError> {
@@ -429,13 +462,25 @@ impl<D: AgentDriver> Engine<D> {
             Request::RepairProve(prove) => protocol::RepairProve::answered(
                 self.repair_prove(&prove.candidate, &prove.dir).await,
             ),
-            Request::Finish(Finish { status, summary }) => {
+            Request::Finish(Finish {
+                status,
+                summary,
+                trace,
+            }) => {
                 let status = match status {
                     FinishStatus::Passed => "passed",
                     FinishStatus::Failed => "failed",
                 };
+                // Written before the browser closes: what it holds is in memory already, and a
+                // cleanup that fails does not lose it.
+                let traced = trace
+                    .then(|| {
+                        let title = format!("session {} ({status})", self.file.id);
+                        self.trace.write(&self.dir, status == "passed", &title)
+                    })
+                    .flatten();
                 Finish::answered(
-                    self.close(SessionState::Finished, status, Some(summary))
+                    self.close_traced(SessionState::Finished, status, Some(summary), traced)
                         .await,
                 )
             }
@@ -853,7 +898,9 @@ impl<D: AgentDriver> Engine<D> {
         // Any action ends the observation, whatever its outcome.
         self.end_observation();
         self.file.actions += 1;
-        let outcome = self.run_step(turn, &dispatched, Some(&url), deadline).await;
+        let outcome = self
+            .run_traced(turn, source, &dispatched, Some(&url), deadline)
+            .await;
         let resolved: Vec<(String, Target)> = durable.into_iter().collect();
         let output = match outcome {
             Ok(output) => output,
@@ -1053,8 +1100,27 @@ impl<D: AgentDriver> Engine<D> {
         status: &str,
         summary: Option<String>,
     ) -> Result<Closing, SessionError> {
+        self.close_traced(state, status, summary, None).await
+    }
+
+    /// [`Self::close`], the report naming the trace `finish --trace` wrote.
+    async fn close_traced(
+        &mut self,
+        state: SessionState,
+        status: &str,
+        summary: Option<String>,
+        trace: Option<SessionTraceSummary>,
+    ) -> Result<Closing, SessionError> {
         let problems = self.shutdown().await;
-        record_close(&mut self.file, &self.dir, state, status, summary, problems)
+        record_close(
+            &mut self.file,
+            &self.dir,
+            state,
+            status,
+            summary,
+            problems,
+            trace,
+        )
     }
 
     /// The folder of this session (open, verified).
@@ -1075,6 +1141,7 @@ pub(crate) fn record_close(
     status: &str,
     summary: Option<String>,
     problems: Vec<String>,
+    trace: Option<SessionTraceSummary>,
 ) -> Result<Closing, SessionError> {
     file.state = if problems.is_empty() {
         state
@@ -1085,7 +1152,8 @@ pub(crate) fn record_close(
     if let Some(latest) = file.latest.as_mut() {
         latest.open = false;
     }
-    let report = SessionReport::of(file, status, summary, problems);
+    let mut report = SessionReport::of(file, status, summary, problems);
+    report.trace = trace.map(Box::new);
     write_json_atomic(dir, "report.json", &report)?;
     file.save(dir)?;
     if !report.cleanup.problems.is_empty() {

@@ -250,6 +250,10 @@ pub struct SessionFile {
     /// The project's `storage_state`, loaded into the context before the start URL opens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub storage_state: Option<a3s_test_lang::ir::StatePath>,
+    /// `agent start --trace`: the page is captured after every dispatched statement, for the
+    /// trace `agent finish --trace` writes ([`super::trace`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trace: bool,
 }
 
 /// The program a terminal session runs on its own pseudoterminal, as `agent start --tui --

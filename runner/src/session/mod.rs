@@ -48,6 +48,7 @@ pub mod spawn;
 pub mod statement;
 pub mod supervisor;
 pub mod terminal;
+pub mod trace;
 pub mod view;
 
 pub use code::{SessionCode, SessionError};

@@ -148,6 +148,7 @@ mod tests {
             screen_revision: None,
             context: Default::default(),
             storage_state: None,
+            trace: false,
         }
     }
 

@@ -230,6 +230,10 @@ pub struct Finish {
     pub status: FinishStatus,
     /// What happened, in the agent's words (stored as untrusted text).
     pub summary: String,
+    /// Write the session's trace (`trace.json`, `trace.html`) into the session folder
+    /// ([`super::trace`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trace: bool,
 }
 
 /// Close the session without a verdict.

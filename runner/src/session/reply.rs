@@ -168,6 +168,9 @@ pub struct SessionReport {
     pub summary: Option<String>,
     /// The summary is untrusted data.
     pub summary_untrusted: bool,
+    /// The session's trace, when `finish --trace` wrote one ([`super::trace`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Box<super::trace::SessionTraceSummary>>,
 }
 
 impl SessionReport {
@@ -196,6 +199,7 @@ impl SessionReport {
                 browser_pgid: file.ownership.browser_pgid,
                 problems,
             },
+            trace: None,
         }
     }
 }

@@ -55,6 +55,8 @@ pub struct StartRequest {
     pub context: a3s_test_lang::ir::ContextSettings,
     /// The project's `storage_state`, loaded into the context before the start URL opens.
     pub storage_state: Option<a3s_test_lang::ir::StatePath>,
+    /// `agent start --trace`: capture the page after each statement for `finish --trace`.
+    pub trace: bool,
 }
 
 /// The line `agent start` writes to the supervisor's stdin once it has read the ready line: the
@@ -159,6 +161,7 @@ pub fn start(
         screen_revision: None,
         context: request.context,
         storage_state: request.storage_state,
+        trace: request.trace,
     };
     file.save(&dir)?;
     if interrupted() {

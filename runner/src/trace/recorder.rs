@@ -43,6 +43,8 @@ pub struct Recorder {
     /// The scenario's last green trace, read once at the start: what a failure is compared with,
     /// and the outlines an unchanged page reuses.
     green: Option<Trace>,
+    /// Lines [`Recorder::add_source_line`] was given (more than it keeps past the cap).
+    source_lines: usize,
 }
 
 impl Recorder {
@@ -71,6 +73,7 @@ impl Recorder {
             over_budget: 0,
             secrets: Vec::new(),
             green: None,
+            source_lines: 0,
         })
     }
 
@@ -82,6 +85,63 @@ impl Recorder {
         if self.trace.traced {
             self.green = last_green.and_then(|store| last_green::load(store, &self.trace.scenario));
         }
+    }
+
+    /// A recorder for an agent session's turns (`agent start --trace`, written by `agent finish
+    /// --trace`): every mode's rule of `on` (each step photographed and read), no last-green
+    /// record. Its source starts empty; each traced statement adds its line
+    /// ([`Recorder::add_source_line`]), so a step's line is its statement's.
+    pub fn session(name: &str, file: &str) -> Recorder {
+        Recorder {
+            mode: TraceMode::On,
+            trace: Trace {
+                schema: TRACE_SCHEMA.to_string(),
+                scenario: name.to_string(),
+                file: file.to_string(),
+                attempt: 1,
+                status: ScenarioStatus::Passed,
+                source: TraceSource {
+                    first_line: 1,
+                    lines: Vec::new(),
+                },
+                steps: Vec::new(),
+                screenshot_bytes: 0,
+                cuts: Vec::new(),
+                traced: false,
+            },
+            shots: Vec::new(),
+            numbering: Numbering::default(),
+            dropped: 0,
+            over_budget: 0,
+            secrets: Vec::new(),
+            green: None,
+            source_lines: 0,
+        }
+    }
+
+    /// Append one line to the trace's source (at most [`MAX_SOURCE_LINES`]; later statements
+    /// are counted in a cut) and return its 1-based line number.
+    pub fn add_source_line(&mut self, line: &str) -> usize {
+        self.source_lines += 1;
+        if self.trace.source.lines.len() < MAX_SOURCE_LINES {
+            self.trace.source.lines.push(line.to_string());
+        }
+        self.source_lines
+    }
+
+    /// Whether the surface captures pages for this trace ([`Recorder::begin`] said so).
+    pub fn traced(&self) -> bool {
+        self.trace.traced
+    }
+
+    /// Say, in the trace's `cuts`, why it holds less than the steps did.
+    pub fn note_cut(&mut self, why: impl Into<String>) {
+        self.trace.cuts.push(why.into());
+    }
+
+    /// Steps recorded so far.
+    pub fn steps(&self) -> usize {
+        self.trace.steps.len()
     }
 
     /// Where the page's logs stand before a step.
@@ -223,6 +283,12 @@ impl Recorder {
                 "{} screenshot(s) left out: the scenario's {} KB screenshot budget was spent",
                 self.over_budget,
                 SCREENSHOT_BUDGET / 1000
+            ));
+        }
+        if self.source_lines > MAX_SOURCE_LINES {
+            self.trace.cuts.push(format!(
+                "{} statement line(s) left out of the source past its cap of {MAX_SOURCE_LINES}",
+                self.source_lines - MAX_SOURCE_LINES
             ));
         }
         if self.dropped > 0 {

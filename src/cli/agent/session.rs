@@ -18,6 +18,7 @@ use crate::ops::verbs::{
 };
 use crate::ops::Context;
 use a3s_test_driver::StepDetail;
+use a3s_test_runner::session::reply::{ClosedReport, SessionReport};
 use a3s_test_runner::session::view::{Form, Observation};
 use a3s_test_runner::session::SessionError;
 use clap::{Args, Subcommand};
@@ -163,7 +164,29 @@ fn target(ctx: &Context, a: Cli<TargetParams>, verb: TargetVerb) -> ExitCode {
 
 fn closed_human(v: &Closed) -> String {
     let status = v.report.status();
-    format!("session closed: {status}; no owned process remains\n") + &next_line(v.next.as_deref())
+    let mut out = format!("session closed: {status}; no owned process remains\n");
+    if let ClosedReport::Supervisor(SessionReport {
+        trace: Some(trace), ..
+    }) = &v.report
+    {
+        out += &match (&trace.not_written, &trace.html) {
+            (Some(why), _) => format!("trace not written: {why}\n"),
+            (None, html) => format!(
+                "trace: {} ({} steps{}){}\n",
+                trace.path.display(),
+                trace.steps,
+                if trace.captured {
+                    ""
+                } else {
+                    ", no pages: started without --trace"
+                },
+                html.as_ref()
+                    .map(|h| format!("; open {}", h.display()))
+                    .unwrap_or_default()
+            ),
+        };
+    }
+    out + &next_line(v.next.as_deref())
 }
 
 fn view_human(v: &Observation) -> String {
@@ -296,8 +319,13 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
                     v.env.join(", ")
                 )
             };
+            let trace = v
+                .trace
+                .as_ref()
+                .map(|t| format!("evidence: the session's trace, {}\n", t.display()))
+                .unwrap_or_default();
             format!(
-                "wrote {} ({} steps)\n{env}{}",
+                "wrote {} ({} steps)\n{env}{trace}{}",
                 v.output.display(),
                 v.steps,
                 next_line(Some(&v.next))

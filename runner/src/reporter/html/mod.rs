@@ -79,6 +79,20 @@ pub fn render(result: &RunResult, report_dir: &Path) -> String {
     page::render(result, &Attachments::load(result), report_dir)
 }
 
+/// One trace on a page of its own (`agent finish --trace` writes an agent session's as
+/// `trace.html`): the report's head, stylesheet, script and trace view, so a session's evidence
+/// opens like a run's — from `file://`, with no network. Screenshots are read below
+/// `artifact_root` (confined, as the report reads a run's).
+pub fn trace_page(
+    title: &str,
+    summary: &crate::trace::TraceSummary,
+    artifact_root: &Path,
+) -> String {
+    let reader = attachments::EvidenceReader::new(artifact_root);
+    let view = trace_view::TraceView::load(&reader, summary);
+    page::trace_page(title, &view)
+}
+
 /// Writes the report when the run finishes.
 #[derive(Debug)]
 pub struct HtmlReporter {

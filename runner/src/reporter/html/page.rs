@@ -78,6 +78,35 @@ pub fn render(result: &RunResult, attachments: &Attachments, report_dir: &Path) 
     text
 }
 
+/// A page holding one trace alone (see [`super::trace_page`]).
+pub fn trace_page(title: &str, view: &super::trace_view::TraceView) -> String {
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta http-equiv="Content-Security-Policy" content=(policy());
+                title { "A3S Test trace: " (title) }
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                header {
+                    h1 { "A3S Test trace" }
+                    p class="meta" { span { (title) } }
+                }
+                main {
+                    (super::trace::section("t", view, None))
+                }
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    };
+    let mut text = page.into_string();
+    text.push('\n');
+    text
+}
+
 /// `default-src 'none'` plus the hashes of the report's own style and script.
 fn policy() -> String {
     let hash = |text: &str| {

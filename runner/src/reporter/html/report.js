@@ -6,6 +6,8 @@
   var text = document.getElementById("text-filter");
   var shown = document.getElementById("shown");
   var none = document.getElementById("none");
+  // A page with one trace alone (an agent session's `trace.html`) has no scenario filters.
+  if (!tag || !text || !shown || !none) { return; }
   var status = "all";
   function apply() {
     var q = text.value.trim().toLowerCase();

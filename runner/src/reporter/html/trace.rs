@@ -79,7 +79,12 @@ fn timeline(anchor: &str, trace: &Trace, view: &TraceView, diff: Option<&TraceDi
         .map(|a| a.index);
     html! {
         @if !trace.traced {
-            p class="note" { "This surface records no page captures: the steps are listed without pages." }
+            @if trace.cuts.is_empty() {
+                p class="note" { "This surface records no page captures: the steps are listed without pages." }
+            } @else {
+                // The trace says why in its cuts (an agent session started without --trace).
+                p class="note" { "No page was captured: the steps are listed without pages." }
+            }
         }
         div class="trace-view" {
             div class="timeline" role="tablist" aria-orientation="vertical"

@@ -90,6 +90,7 @@ fn closed(forced: bool) -> Closed {
             success: Vec::new(),
             summary: None,
             summary_untrusted: true,
+            trace: None,
         })
     };
     Closed {

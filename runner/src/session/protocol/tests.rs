@@ -92,6 +92,7 @@ fn closing() -> Closing {
             success: Vec::new(),
             summary: Some("done".into()),
             summary_untrusted: true,
+            trace: None,
         },
         next: None,
         blocked_requests: Vec::new(),

@@ -421,7 +421,9 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
                         .map_err(|e| answer::refused(e, &exec.statement)),
                 )
             }
-            Request::Finish(Finish { status, summary }) => {
+            Request::Finish(Finish {
+                status, summary, ..
+            }) => {
                 let status = match status {
                     FinishStatus::Passed => "passed",
                     FinishStatus::Failed => "failed",
@@ -491,6 +493,7 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
             status,
             summary,
             problems,
+            None,
         )
     }
 }
