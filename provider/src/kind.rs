@@ -57,6 +57,13 @@ pub fn schemas(kind: ProviderKind) -> (schemars::Schema, schemars::Schema) {
     }
 }
 
+/// The `protocol` string of one kind.
+pub fn protocol(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::VisualGrounding => crate::grounding::Grounding::PROTOCOL,
+    }
+}
+
 fn envelope_schemas<K: ProviderProtocol>() -> (schemars::Schema, schemars::Schema) {
     let request = schemars::schema_for!(crate::wire::RequestEnvelope<K::Request>);
     let answer = schemars::schema_for!(crate::wire::AnswerEnvelope<K::Response>);

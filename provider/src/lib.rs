@@ -18,7 +18,7 @@ pub mod wire;
 
 pub use code::{ProviderCode, ProviderError};
 pub use grounding::{Grounding, GroundingRequest, GroundingResponse, VisualGrounding};
-pub use kind::{schemas, ProviderProtocol};
+pub use kind::{protocol, schemas, ProviderProtocol};
 pub use transport::HttpProvider;
 
 /// A boxed future, so provider traits stay usable as injected `dyn` objects.
