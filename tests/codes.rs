@@ -341,6 +341,10 @@ fn the_code_tables_equal_the_registries() {
         ("Runtime failures", runtime),
         ("Terminal driver", rows::<TuiCode>(tui_class)),
         ("Desktop driver", rows::<GuiCode>(gui_class)),
+        (
+            "Providers",
+            rows::<a3s_test_provider::ProviderCode>(|_| None),
+        ),
         ("Page Context deltas", rows::<DiffRule>(|_| None)),
         ("Merging shard results", rows::<MergeCode>(|_| None)),
         ("Run selection", rows::<SelectionCode>(|_| None)),

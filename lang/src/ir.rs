@@ -1500,7 +1500,7 @@ pub struct ProjectConfig {
     pub include: Vec<String>,
     /// The program terminal scenarios run (`tui { … }`), when the project names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tui: Option<TuiProgram>,
+    pub tui: Option<Box<TuiProgram>>,
     /// Span of the whole block.
     pub span: Span,
     /// `storage_state`: loaded into every scenario whose suite and scenario name none.
@@ -1516,6 +1516,68 @@ pub struct ProjectConfig {
     /// `A3S_TEST_GRID` names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<Box<GridConfig>>,
+    /// `provider "name" { … }` blocks: the advisory model providers the deployment plugs in, in
+    /// source order, names unique.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub providers: Vec<ProviderConfig>,
+}
+
+/// What a provider is asked for: each kind has its own typed request and response and its own
+/// `protocol` string (`a3s-test-provider`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKind {
+    /// Where something drawn is on a screenshot: boxes with confidence.
+    VisualGrounding,
+}
+
+impl ProviderKind {
+    /// Every kind with its ACL spelling, for the checker and the CLI.
+    pub const NAMES: [(&'static str, ProviderKind); 1] =
+        [("visual_grounding", ProviderKind::VisualGrounding)];
+
+    /// The kind an ACL spelling names.
+    pub fn from_name(name: &str) -> Option<ProviderKind> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, k)| *k)
+    }
+
+    /// The ACL spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::VisualGrounding => "visual_grounding",
+        }
+    }
+}
+
+/// Prefix every `authorization_env` name must carry, so a project file cannot make the tool send
+/// an unrelated secret of the environment (`AWS_SECRET_ACCESS_KEY`) to a provider.
+pub const PROVIDER_AUTHORIZATION_ENV_PREFIX: &str = "A3S_TEST_PROVIDER_AUTHORIZATION_";
+
+/// Default per-call deadline of a provider (`timeout_ms`).
+pub const DEFAULT_PROVIDER_TIMEOUT_MS: u64 = 30_000;
+
+/// The project file's `provider "name" { … }` block: one advisory model provider. It holds no
+/// secret: the authorization value is read from the environment variable it names, when used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProviderConfig {
+    /// The label: the provider's identity, which its answers must repeat.
+    pub name: String,
+    /// What it is asked for.
+    pub kind: ProviderKind,
+    /// `https://…`, or `http://` to explicit loopback only.
+    pub endpoint: String,
+    /// The model its answers must name.
+    pub model: String,
+    /// The environment variable holding the `Authorization` header value, if it needs one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authorization_env: Option<String>,
+    /// The deadline of one call, connection to last byte.
+    pub timeout_ms: u64,
+    /// The most one call may cost, in millionths of a US dollar.
+    pub max_cost_microusd: u64,
 }
 
 /// Most Grid sessions one run may open (`sessions`, `--grid-sessions`).

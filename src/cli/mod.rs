@@ -11,6 +11,7 @@ mod interrupt;
 mod lsp;
 mod merge_reports;
 mod output;
+mod provider;
 mod read;
 mod repair_endpoint;
 mod report_outputs;
@@ -52,6 +53,9 @@ enum Command {
     Dev(crate::ops::dev::DevParams),
     /// Merge the `--json` results of `--shard i/n` runs into one report (JSON, JUnit, HTML).
     MergeReports(merge_reports::MergeReportsArgs),
+    /// Advisory model providers: `provider schema KIND` prints a kind's request and answer
+    /// JSON Schemas.
+    Provider(provider::ProviderArgs),
     /// Receive sent findings for one session over HTTP (the dev server proxies `repairEndpoint` here).
     RepairEndpoint(repair_endpoint::RepairEndpointArgs),
     /// Run ACL suites in real Chromium (exit 0 passed, 1 failed, 2 invalid/infrastructure,
@@ -87,6 +91,7 @@ pub fn main() -> ExitCode {
         Command::Dev(args) => dev::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::MergeReports(args) => merge_reports::run(args),
+        Command::Provider(args) => provider::run(args),
         Command::RepairEndpoint(args) => repair_endpoint::run(args),
         Command::Run(args) => run::run(*args),
         Command::Serve(args) => serve::run(args),

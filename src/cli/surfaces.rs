@@ -133,7 +133,7 @@ fn program(
     project: Option<&ProjectConfig>,
     project_dir: &Path,
 ) -> Result<(ProgramSpec, TerminalOptions), String> {
-    let block = project.and_then(|p| p.tui.as_ref());
+    let block = project.and_then(|p| p.tui.as_deref());
     let mut spec =
         match (&args.tui_executable, block) {
             (Some(executable), _) => ProgramSpec::new(executable.clone(), args.tui_arg.clone()),

@@ -17,7 +17,7 @@ fn invalid(message: String) -> SessionError {
 
 /// The project's `tui { … }` block, when the project file exists and has one.
 fn project_block(root: &Path) -> Result<Option<TuiProgram>, SessionError> {
-    Ok(super::project::read(root)?.and_then(|project| project.tui))
+    Ok(super::project::read(root)?.and_then(|project| project.tui.map(|t| *t)))
 }
 
 /// The program of `agent start --tui`: the command after `--` (else the project's

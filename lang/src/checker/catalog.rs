@@ -7,7 +7,7 @@
 //! "scenario", "click"]`); the surface of a scenario is not known here, so a step's attributes are
 //! its web ones plus its terminal ones.
 
-use super::{conditions, grid_project, terminal, terminal_project, ROOTS};
+use super::{conditions, grid_project, provider_project, terminal, terminal_project, ROOTS};
 use super::{groups, ids, keys, library, operations, pointer, project, shared, steps, suite};
 use crate::ir::{ActionKind, CheckTier, DragEdge, MouseButton, TERMINAL_ONLY_STEPS};
 
@@ -46,7 +46,11 @@ pub fn nested_kinds(chain: &[&str]) -> Vec<&'static str> {
             .chain(shared::SHARED_BLOCKS.iter().copied())
             .collect(),
         ["library"] => vec![groups::STEPS],
-        ["project"] => project::SECTIONS.to_vec(),
+        ["project"] => project::SECTIONS
+            .iter()
+            .copied()
+            .chain([project::PROVIDER])
+            .collect(),
         ["project", "verification"] => vec!["check"],
         [.., parent, kind] if holds_steps(parent, kind) => step_kinds(),
         [.., kind] => match ActionKind::from_name(kind) {
@@ -75,6 +79,7 @@ pub fn attributes(chain: &[&str]) -> Vec<&'static str> {
         ["project", "browser"] => project::BROWSER_SCHEMA,
         ["project", "tui"] => terminal_project::TUI_SCHEMA,
         ["project", "grid"] => grid_project::GRID_SCHEMA,
+        ["project", "provider"] => provider_project::PROVIDER_SCHEMA,
         ["project", "verification", "check"] => project::CHECK_SCHEMA,
         [.., "position"] => pointer::POSITION_SCHEMA,
         [.., kind] if *kind == groups::USE => groups::USE_SCHEMA,

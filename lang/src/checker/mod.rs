@@ -43,6 +43,7 @@ mod organisation;
 mod params;
 mod pointer;
 mod project;
+mod provider_project;
 mod request;
 mod seen;
 mod shared;

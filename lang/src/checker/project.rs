@@ -1,6 +1,6 @@
 //! `project` roots (`docs/acl.md` §11): `.a3s-test/project.acl`.
 //!
-//! `project "id" { version expect_timeout_ms dev_server{…} browser{…} tui{…} grid{…} verification{ check "id"{…}… } }`. The
+//! `project "id" { version expect_timeout_ms dev_server{…} browser{…} tui{…} grid{…} provider "name"{…}… verification{ check "id"{…}… } }`. The
 //! sections take no label and appear at most once (a second one is `test.spec.duplicate_attribute`,
 //! pointing at the first). Commands are non-empty argument vectors of non-empty strings because
 //! they run without a shell. Bounds chosen here: `startup_timeout_ms` 1–3,600,000 ms (default
@@ -36,6 +36,8 @@ pub(super) const PROJECT_SCHEMA: &[&str] = &with_context_options::<5, 19>([
     "trace",
 ]);
 pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui", "grid"];
+/// `provider "name" { … }`: labelled, one block per provider (`checker/provider_project.rs`).
+pub(super) const PROVIDER: &str = "provider";
 pub(super) const DEV_SERVER_SCHEMA: &[&str] =
     &["command", "url", "startup_timeout_ms", "reuse_existing"];
 pub(super) const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
@@ -73,13 +75,26 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
     let mut tui = Some(None);
     let mut grid = Some(None);
     let mut first_seen: [Option<&Block>; 5] = [None; 5];
+    let mut providers = Some(Vec::new());
+    let mut provider_names = IdSet::default();
     for item in &block.items {
         let Item::Block(section) = item else { continue };
         let kind = section.kind.name.as_str();
+        if kind == PROVIDER {
+            // Labelled and repeatable, unlike the sections below: one block per provider.
+            let inner = ctx.enter_block(section);
+            let checked = super::provider_project::provider(ctx, section, &mut provider_names);
+            ctx.leave(inner);
+            match (checked, &mut providers) {
+                (Some(p), Some(list)) => list.push(p),
+                _ => providers = None,
+            }
+            continue;
+        }
         let Some(index) = SECTIONS.iter().position(|s| *s == kind) else {
-            let hint = match did_you_mean(kind, SECTIONS.iter().copied()) {
+            let hint = match did_you_mean(kind, SECTIONS.iter().copied().chain([PROVIDER])) {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => "a project holds `dev_server`, `browser`, `verification`, `tui` and `grid`"
+                None => "a project holds `dev_server`, `browser`, `verification`, `tui`, `grid` and `provider` blocks"
                     .to_string(),
             };
             ctx.error_in(
@@ -108,7 +123,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         match kind {
             "dev_server" => dev_server = check_dev_server(ctx, section).map(Some),
             "browser" => browser = check_browser(ctx, section).map(Some),
-            "tui" => tui = super::terminal_project::tui(ctx, section).map(Some),
+            "tui" => tui = super::terminal_project::tui(ctx, section).map(|t| Some(Box::new(t))),
             "grid" => grid = super::grid_project::grid(ctx, section).map(|g| Some(Box::new(g))),
             _ => checks = verification(ctx, section),
         }
@@ -129,6 +144,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         context: context?,
         trace: trace?,
         grid: grid?,
+        providers: providers?,
     })
 }
 

@@ -270,3 +270,129 @@ fn project_grid_mistakes_name_their_attribute() {
         )]
     );
 }
+
+#[test]
+fn project_providers_are_admitted_by_name_with_their_budget() {
+    let source = r#"project "p" {
+    provider "ocr" {
+        kind = "visual_grounding"
+        endpoint = "http://127.0.0.1:7300/ground"
+        model = "tesseract-5"
+        max_cost_microusd = 0
+    }
+    provider "vision" {
+        kind = "visual_grounding"
+        endpoint = "https://vision.example.com/v1/ground"
+        model = "v-2"
+        authorization_env = "A3S_TEST_PROVIDER_AUTHORIZATION_VISION"
+        timeout_ms = 20000
+        max_cost_microusd = 5000
+    }
+    provider "local6" {
+        kind = "visual_grounding"
+        endpoint = "http://[::1]:9/"
+        model = "m"
+        max_cost_microusd = 1
+    }
+    provider "named" {
+        kind = "visual_grounding"
+        endpoint = "http://localhost:9/"
+        model = "m"
+        max_cost_microusd = 1
+    }
+}
+"#;
+    let admission = admit(source);
+    let Some(AdmittedDocument::Project(project)) = admission.document else {
+        panic!("{}", show(source, &admission.diagnostics));
+    };
+    let names: Vec<&str> = project.providers.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["ocr", "vision", "local6", "named"]);
+    let ocr = &project.providers[0];
+    assert_eq!(ocr.kind, ProviderKind::VisualGrounding);
+    assert_eq!(ocr.timeout_ms, DEFAULT_PROVIDER_TIMEOUT_MS);
+    assert_eq!(ocr.authorization_env, None);
+    let vision = &project.providers[1];
+    assert_eq!(
+        vision.authorization_env.as_deref(),
+        Some("A3S_TEST_PROVIDER_AUTHORIZATION_VISION")
+    );
+    assert_eq!(
+        (vision.timeout_ms, vision.max_cost_microusd),
+        (20_000, 5_000)
+    );
+}
+
+#[test]
+fn project_provider_mistakes_name_their_attribute() {
+    let source = r#"project "p" {
+    provider "a" {
+        kind = "visual_groundin"
+        endpoint = "http://grounding.example.com/"
+        model = ""
+        authorization_env = "OPENAI_API_KEY"
+        timeout_ms = 0
+        max_cost_microusd = -1
+    }
+    provider "a" {
+        kind = "visual_grounding"
+        endpoint = "https://user:pw@g.example.com/"
+        model = "m"
+    }
+}
+"#;
+    let got = problems(source);
+    let want = vec![
+        (
+            Code::InvalidValue,
+            "project.p.provider.a.kind".to_string(),
+            "\"visual_groundin\"".to_string(),
+        ),
+        (
+            Code::InvalidValue,
+            "project.p.provider.a.endpoint".to_string(),
+            "\"http://grounding.example.com/\"".to_string(),
+        ),
+        (
+            Code::InvalidValue,
+            "project.p.provider.a.model".to_string(),
+            "\"\"".to_string(),
+        ),
+        (
+            Code::InvalidValue,
+            "project.p.provider.a.authorization_env".to_string(),
+            "\"OPENAI_API_KEY\"".to_string(),
+        ),
+        (
+            Code::InvalidValue,
+            "project.p.provider.a.timeout_ms".to_string(),
+            "0".to_string(),
+        ),
+        (
+            Code::InvalidValue,
+            "project.p.provider.a.max_cost_microusd".to_string(),
+            "-1".to_string(),
+        ),
+        (
+            Code::MissingAttribute,
+            "project.p.provider.a.max_cost_microusd".to_string(),
+            "provider \"a\"".to_string(),
+        ),
+        (
+            Code::DuplicateId,
+            "project.p.provider.a".to_string(),
+            "\"a\"".to_string(),
+        ),
+        (
+            Code::InvalidValue,
+            "project.p.provider.a.endpoint".to_string(),
+            "\"https://user:pw@g.example.com/\"".to_string(),
+        ),
+    ];
+    assert_eq!(got, want);
+    let hint = crate::only_diagnostic(
+        "project \"p\" {\n    provider \"x\" {\n        kind = \"visual_grounding\"\n        endpoint = \"http://10.0.0.2/\"\n        model = \"m\"\n        max_cost_microusd = 0\n    }\n}\n",
+    )
+    .hint;
+    assert!(hint.contains("https://"), "{hint}");
+}
