@@ -95,10 +95,17 @@ pub async fn all(
     bus_name: &str,
     query: &Query,
 ) -> Result<Vec<Element>, GuiError> {
-    let tree = tree::read(a11y, bus_name, Limits::default()).await?;
+    let tree = read_tree(a11y, bus_name).await?;
+    // All at once: the program answers the label and text reads back to back instead of one
+    // round trip after another.
+    let checks = tree
+        .nodes
+        .iter()
+        .map(|node| matches(a11y, bus_name, node, query));
+    let verdicts = futures_util::future::join_all(checks).await;
     let mut found = Vec::new();
-    for node in &tree.nodes {
-        if matches(a11y, bus_name, node, query).await? {
+    for (node, verdict) in tree.nodes.iter().zip(verdicts) {
+        if verdict? {
             found.push(element(bus_name, node));
         }
     }
@@ -123,6 +130,14 @@ pub async fn one(
             count,
             candidates: list(&found),
         }),
+    }
+}
+
+/// The program's tree: in bulk where it has a cache, else walked.
+async fn read_tree(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::Tree, GuiError> {
+    match tree::read_bulk(a11y, bus_name, Limits::default()).await? {
+        Some(tree) => Ok(tree),
+        None => tree::read(a11y, bus_name, Limits::default()).await,
     }
 }
 
@@ -165,7 +180,7 @@ async fn candidates(
     bus_name: &str,
     query: &Query,
 ) -> Result<String, GuiError> {
-    let tree = tree::read(a11y, bus_name, Limits::default()).await?;
+    let tree = read_tree(a11y, bus_name).await?;
     let near: Vec<Element> = tree
         .nodes
         .iter()
