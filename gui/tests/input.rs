@@ -97,6 +97,18 @@ async fn seven_times_six_is_42_by_real_clicks_on_buttons_found_by_role_and_name(
         assert!(hit.bounds.contains(hit.x, hit.y));
         latencies.push(latency);
     }
+    // A double click on a digit after the result: a new expression of that digit twice.
+    let one = find::one(
+        a11y,
+        program.bus_name(),
+        &Query::role("button", Some("1")).unwrap(),
+    )
+    .await
+    .unwrap();
+    let acted = input.click(&program, &one, Clicks::Double).await.unwrap();
+    assert_eq!(acted.path, InputPath::XTest);
+    shows(&desktop, &display, "11").await;
+
     latencies.sort();
     eprintln!(
         "click → change seen, p50 {:?}",
