@@ -161,8 +161,9 @@ impl Element {
         })
     }
 
-    /// Its parent, `None` at the application's root (or when the parent is on another bus).
-    pub async fn parent(&self, a11y: &zbus::Connection) -> Result<Option<Element>, GuiError> {
+    /// Its parent's path, `None` at the application's root (or when the parent is on another
+    /// bus): one call, for walks that need only where they are.
+    pub async fn parent_path(&self, a11y: &zbus::Connection) -> Result<Option<String>, GuiError> {
         let parent = self
             .accessible(a11y)
             .await?
@@ -172,24 +173,51 @@ impl Element {
         if parent.is_null() || parent.name_as_str() != Some(self.bus_name.as_str()) {
             return Ok(None);
         }
-        Ok(Some(
-            Element::at(a11y, &self.bus_name, parent.path_as_str()).await?,
-        ))
+        Ok(Some(parent.path_as_str().to_owned()))
     }
 
-    /// Its top-level ancestor (the window: the application root's child) and every element on
-    /// the way there, itself first.
-    pub async fn ancestry(&self, a11y: &zbus::Connection) -> Result<Vec<Element>, GuiError> {
-        let mut chain = vec![self.clone()];
+    /// Its top-level ancestor: the window (a frame, window or dialog), the application
+    /// root's child; itself when it is one.
+    pub async fn window(&self, a11y: &zbus::Connection) -> Result<Element, GuiError> {
+        let mut at = self.path.clone();
         // Bounded: a toolkit bug (a cycle) cannot hang the walk.
         for _ in 0..64 {
-            let last = chain.last().expect("never empty");
-            match last.parent(a11y).await? {
-                Some(parent) if parent.path != ROOT_PATH => chain.push(parent),
+            let here = Element {
+                path: at.clone(),
+                ..self.clone()
+            };
+            match here.parent_path(a11y).await? {
+                Some(parent) if parent != ROOT_PATH => at = parent,
                 _ => break,
             }
         }
-        Ok(chain)
+        if at == self.path {
+            return Ok(self.clone());
+        }
+        Element::at(a11y, &self.bus_name, &at).await
+    }
+
+    /// Whether `ancestor` is this element or one of its ancestors (by path).
+    pub async fn is_within(
+        &self,
+        a11y: &zbus::Connection,
+        ancestor: &Element,
+    ) -> Result<bool, GuiError> {
+        let mut at = self.path.clone();
+        for _ in 0..64 {
+            if at == ancestor.path {
+                return Ok(true);
+            }
+            let here = Element {
+                path: at.clone(),
+                ..self.clone()
+            };
+            match here.parent_path(a11y).await? {
+                Some(parent) => at = parent,
+                None => return Ok(false),
+            }
+        }
+        Ok(false)
     }
 
     /// The names of the elements that label it (its `labelled-by` relation).

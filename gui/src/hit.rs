@@ -78,21 +78,13 @@ pub async fn centre(
         y - placement.offset.1,
     )
     .await?;
-    let mut inside = deepest.clone();
-    // Bounded walk up from the deepest element: the target must be on the way.
-    for _ in 0..64 {
-        if inside.path == element.path {
-            return Ok(Hit {
-                x,
-                y,
-                bounds,
-                deepest,
-            });
-        }
-        match inside.parent(a11y).await? {
-            Some(parent) => inside = parent,
-            None => break,
-        }
+    if deepest.is_within(a11y, element).await? {
+        return Ok(Hit {
+            x,
+            y,
+            bounds,
+            deepest,
+        });
     }
     Err(covered(deepest.describe()))
 }

@@ -48,8 +48,7 @@ pub async fn locate(
     let gone = || GuiError::WindowGone {
         target: element.describe(),
     };
-    let ancestry = element.ancestry(a11y).await?;
-    let frame = ancestry.last().cloned().ok_or_else(gone)?;
+    let frame = element.window(a11y).await?;
     let frame_extents = frame.extents(a11y).await?;
     let in_group = |pid: u32| ProcessInfo::read(pid as i32).is_some_and(|p| p.pgid as u32 == pgid);
     // Topmost first: with several fitting windows (two equal dialogs) the visible one wins.
