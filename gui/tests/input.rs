@@ -146,6 +146,23 @@ async fn seven_times_six_is_42_by_real_keys_and_chords_replace_it() {
     shows(&desktop, &display, "92").await;
 }
 
+/// A child this test started, ended through its handle when the test ends or panics.
+struct Cover(std::process::Child);
+
+impl Cover {
+    /// End it now and reap it.
+    fn end(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Cover {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_covered_button_is_refused_naming_what_covers_it_and_nothing_is_sent() {
     let (desktop, program, input) = calculator().await;
@@ -162,19 +179,21 @@ async fn a_covered_button_is_refused_naming_what_covers_it_and_nothing_is_sent()
     let bounds = placement.to_screen(seven.extents(a11y).await.unwrap());
     let (cx, cy) = bounds.centre();
 
-    // Another program's window over the `7` button's centre (started by this test, ended by
-    // its id below).
-    let mut cover = std::process::Command::new("xmessage")
-        .args([
-            "-geometry",
-            &format!("60x40+{}+{}", cx - 30, cy - 20),
-            "cover",
-        ])
-        .env("DISPLAY", desktop.display())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("xmessage (x11-utils) is installed");
+    // Another program's window over the `7` button's centre (started by this test, ended
+    // through its own handle, on a panic too).
+    let mut cover = Cover(
+        std::process::Command::new("xmessage")
+            .args([
+                "-geometry",
+                &format!("60x40+{}+{}", cx - 30, cy - 20),
+                "cover",
+            ])
+            .env("DISPLAY", desktop.display())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("xmessage (x11-utils) is installed"),
+    );
     let started = Instant::now();
     let covered = loop {
         let windows = input.x11().top_windows().unwrap();
@@ -209,8 +228,7 @@ async fn a_covered_button_is_refused_naming_what_covers_it_and_nothing_is_sent()
     input.click(&program, &eight, Clicks::Single).await.unwrap();
     shows(&desktop, &display, "8").await;
 
-    cover.kill().unwrap();
-    cover.wait().unwrap();
+    cover.end();
     // Uncovered now: the same click goes through.
     let again = loop {
         match input.click(&program, &seven, Clicks::Single).await {
