@@ -225,7 +225,7 @@ pub enum GuiError {
         waited_ms: u128,
     },
     /// See [`GuiCode::X11`].
-    #[error("the X server request `{request}` failed: {message}")]
+    #[error("the X server request `{request}` failed: {message}; hint: is the desktop's X server still running?")]
     X11 {
         /// The request, e.g. `GetImage`.
         request: &'static str,
