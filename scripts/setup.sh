@@ -13,11 +13,12 @@ for program in bc less vim dialog; do
     command -v "$program" >/dev/null || need_apt+=("$program")
 done
 # The desktop surface's tests (gui/tests): a headless X server, the accessibility bus and
-# registry, a GTK4 program, and xprop/xwininfo to look at a desktop by hand.
+# registry, a GTK4 program, xprop/xwininfo to look at a desktop by hand, and xmessage (the
+# window another program puts over a button in gui/tests/input.rs).
 [ -x /usr/bin/Xvfb ] || need_apt+=(xvfb)
 [ -x /usr/libexec/at-spi-bus-launcher ] && [ -x /usr/libexec/at-spi2-registryd ] || need_apt+=(at-spi2-core)
 command -v gnome-calculator >/dev/null || need_apt+=(gnome-calculator)
-command -v xprop >/dev/null || need_apt+=(x11-utils)
+command -v xprop >/dev/null && command -v xmessage >/dev/null || need_apt+=(x11-utils)
 # Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).
 command -v nvim >/dev/null || need_apt+=(neovim)
 # A real Selenium Grid 4 for `run --grid` (tests/run/grid.rs): Java for the server jar, and the

@@ -196,6 +196,8 @@ impl Desktop {
         })
         .await
         .map_err(|e| not_ready(&registryd, dir.path(), e))?;
+        // Before any program starts: see `crate::wait`.
+        crate::wait::register(&a11y).await?;
 
         Ok(Desktop {
             group,
@@ -227,6 +229,11 @@ impl Desktop {
     /// A connection to the accessibility bus, shared by everything that reads the desktop.
     pub fn a11y(&self) -> &zbus::Connection {
         &self.a11y
+    }
+
+    /// Real input and screenshots on this desktop (a new X connection).
+    pub fn input(&self) -> Result<crate::input::Input, GuiError> {
+        crate::input::Input::open(&self.display, &self.a11y)
     }
 
     /// How long [`Desktop::start`] took, until the registry owned its name.

@@ -28,6 +28,26 @@ a3s_test_lang::define_codes! {
         NotAccessible => "test.driver.gui.not_accessible", FailureClass::Product;
         /// A call on the accessibility bus failed unexpectedly.
         Bus => "test.driver.gui.bus", FailureClass::Infrastructure;
+        /// A role word that is neither an AT-SPI role name nor a Web role word that maps to one.
+        UnknownRole => "test.driver.gui.unknown_role", FailureClass::Specification;
+        /// No element of the program matched the target.
+        TargetNotFound => "test.driver.gui.target_not_found", FailureClass::Product;
+        /// Several elements matched the target.
+        TargetAmbiguous => "test.driver.gui.target_ambiguous", FailureClass::Product;
+        /// The element has no visible area on the screen to act on.
+        TargetNotVisible => "test.driver.gui.target_not_visible", FailureClass::Product;
+        /// Another element or window is on top at the element's action point: nothing was sent.
+        TargetCovered => "test.driver.gui.target_covered", FailureClass::Product;
+        /// The element's window is not on the X server (closed) before the step acted.
+        WindowGone => "test.driver.gui.window_gone", FailureClass::Product;
+        /// A key name or chord that is not a named key, one character, or modifiers joined by `+`.
+        BadKey => "test.driver.gui.bad_key", FailureClass::Specification;
+        /// The text holds a character that no key of the X server's keyboard map types.
+        KeyUnmapped => "test.driver.gui.key_unmapped", FailureClass::Specification;
+        /// The awaited value did not hold before the deadline.
+        WaitTimeout => "test.driver.gui.wait_timeout", FailureClass::Product;
+        /// A request to the X server (input, windows, screenshots) failed unexpectedly.
+        X11 => "test.driver.gui.x11", FailureClass::Infrastructure;
     }
 }
 
@@ -128,6 +148,90 @@ pub enum GuiError {
         #[source]
         source: Box<zbus::Error>,
     },
+    /// See [`GuiCode::UnknownRole`].
+    #[error("`{word}` is not a role; hint: an AT-SPI role name (\"push button\", \"text\") or button, textbox, checkbox, radio, link, combobox, slider, menuitem, dialog, label")]
+    UnknownRole {
+        /// The word as given.
+        word: String,
+    },
+    /// See [`GuiCode::TargetNotFound`].
+    #[error("no element matches {target}; hint: candidates of that kind: {candidates}")]
+    TargetNotFound {
+        /// The target, as written.
+        target: String,
+        /// Elements that came close (same role, or named alike), or "none".
+        candidates: String,
+    },
+    /// See [`GuiCode::TargetAmbiguous`].
+    #[error("{count} elements match {target}: {candidates}; hint: name the one you mean")]
+    TargetAmbiguous {
+        /// The target, as written.
+        target: String,
+        /// How many matched.
+        count: usize,
+        /// The matches (role, name, path), the first few.
+        candidates: String,
+    },
+    /// See [`GuiCode::TargetNotVisible`].
+    #[error(
+        "{target} has no visible area ({why}); hint: scroll it into view or wait until it shows"
+    )]
+    TargetNotVisible {
+        /// The element.
+        target: String,
+        /// Why, in words (empty extents, off the screen).
+        why: String,
+    },
+    /// See [`GuiCode::TargetCovered`].
+    #[error("{target} is covered at ({x}, {y}) by {by}; nothing was sent; hint: close what is on top first")]
+    TargetCovered {
+        /// The element.
+        target: String,
+        /// The action point, in screen pixels.
+        x: i32,
+        /// The action point, in screen pixels.
+        y: i32,
+        /// What is on top there (an element of the program, or another window).
+        by: String,
+    },
+    /// See [`GuiCode::WindowGone`].
+    #[error("the window of {target} is not on the screen; hint: did a step before close it?")]
+    WindowGone {
+        /// The element.
+        target: String,
+    },
+    /// See [`GuiCode::BadKey`].
+    #[error("`{key}` is not a key: {why}; hint: a named key (Return, Escape, Tab, F1 …), one character, or a chord like ctrl+a")]
+    BadKey {
+        /// The key as given.
+        key: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// See [`GuiCode::KeyUnmapped`].
+    #[error("no key of the X keyboard map types {character:?}; hint: type it with a chord the program understands")]
+    KeyUnmapped {
+        /// The character.
+        character: char,
+    },
+    /// See [`GuiCode::WaitTimeout`].
+    #[error("{what} did not hold within {waited_ms} ms; the last value seen was {last:?}; hint: is the expected value right?")]
+    WaitTimeout {
+        /// The awaited condition, in words.
+        what: String,
+        /// The last value read.
+        last: String,
+        /// How long the wait lasted.
+        waited_ms: u128,
+    },
+    /// See [`GuiCode::X11`].
+    #[error("the X server request `{request}` failed: {message}; hint: is the desktop's X server still running?")]
+    X11 {
+        /// The request, e.g. `GetImage`.
+        request: &'static str,
+        /// The X error, in words.
+        message: String,
+    },
 }
 
 impl GuiError {
@@ -142,6 +246,32 @@ impl GuiError {
             GuiError::ExitedEarly { .. } => GuiCode::ExitedEarly,
             GuiError::NotAccessible { .. } => GuiCode::NotAccessible,
             GuiError::Bus { .. } => GuiCode::Bus,
+            GuiError::UnknownRole { .. } => GuiCode::UnknownRole,
+            GuiError::TargetNotFound { .. } => GuiCode::TargetNotFound,
+            GuiError::TargetAmbiguous { .. } => GuiCode::TargetAmbiguous,
+            GuiError::TargetNotVisible { .. } => GuiCode::TargetNotVisible,
+            GuiError::TargetCovered { .. } => GuiCode::TargetCovered,
+            GuiError::WindowGone { .. } => GuiCode::WindowGone,
+            GuiError::BadKey { .. } => GuiCode::BadKey,
+            GuiError::KeyUnmapped { .. } => GuiCode::KeyUnmapped,
+            GuiError::WaitTimeout { .. } => GuiCode::WaitTimeout,
+            GuiError::X11 { .. } => GuiCode::X11,
+        }
+    }
+
+    /// An X request failed: shorthand for [`GuiError::X11`].
+    pub(crate) fn x11(request: &'static str, error: impl std::fmt::Display) -> GuiError {
+        GuiError::X11 {
+            request,
+            message: error.to_string(),
+        }
+    }
+
+    /// An accessibility call failed: shorthand for [`GuiError::Bus`].
+    pub(crate) fn bus(call: &'static str, source: zbus::Error) -> GuiError {
+        GuiError::Bus {
+            call,
+            source: Box::new(source),
         }
     }
 

@@ -7,12 +7,27 @@
 
 mod bus_config;
 pub mod desktop;
+pub mod element;
 pub mod error;
+pub mod find;
+pub mod hit;
+pub mod input;
+pub mod keys;
 mod owned;
 pub mod program;
 mod ready;
+pub mod screenshot;
 pub mod tree;
+pub mod wait;
+pub mod window;
+pub mod x11;
 
 pub use desktop::{Desktop, DesktopOptions};
+pub use element::{Element, Rect};
 pub use error::{GuiCode, GuiError, ProgramExit};
+pub use find::Query;
+pub use input::{Acted, Clicks, Input, InputPath};
+pub use keys::Chord;
 pub use program::{Program, ProgramSpec};
+pub use screenshot::Screenshot;
+pub use wait::{Condition, TextMatch, Waited};

@@ -5,12 +5,13 @@
 //! thousands of nodes (a long list) or stop answering; the read stops at a node budget and at a
 //! deadline, and says whether it saw the whole tree. A node that disappears while it is read (the
 //! program changed) is left out; only a failure at the root is an error. The bulk read the
-//! surface's observations need (`org.a11y.atspi.Cache.GetItems`) comes later (`docs/gui.md`).
+//! surface's observations need is [`read_bulk`]: the program's `org.a11y.atspi.Cache.GetItems`
+//! answers with every object it exported (role, name, parent, index) in one call.
 
 use crate::error::GuiError;
 use crate::program::ROOT_PATH;
 use atspi::proxy::accessible::AccessibleProxy;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 /// One accessible object of a program.
@@ -97,6 +98,104 @@ pub async fn read(
         nodes,
         complete: true,
     })
+}
+
+/// Read the tree of the application at `bus_name` in bulk (its `Cache.GetItems`), in the same
+/// breadth-first order as [`read`]; `None` when the program has no cache interface (the caller
+/// falls back to [`read`]). GTK4 exports an object only once something asked for it, so a
+/// fresh program's cache holds its first levels only: each round asks every node whose cached
+/// children are fewer than its child count for its children (`GetChildren`, all at once, which
+/// exports them) and reads the cache again, until nothing is missing or the bounds are met.
+pub async fn read_bulk(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    limits: Limits,
+) -> Result<Option<Tree>, GuiError> {
+    let started = Instant::now();
+    let cache = atspi::proxy::cache::CacheProxy::builder(a11y)
+        .destination(bus_name.to_owned())
+        .map_err(|e| GuiError::bus("Cache", e))?
+        .cache_properties(zbus::proxy::CacheProperties::No)
+        .build()
+        .await
+        .map_err(|e| GuiError::bus("Cache", e))?;
+    let (role, name, _) = read_node(a11y, bus_name, ROOT_PATH).await?;
+    let root = Node {
+        path: ROOT_PATH.to_owned(),
+        role,
+        name,
+        depth: 0,
+    };
+    loop {
+        let left = limits.within.saturating_sub(started.elapsed());
+        let items = match tokio::time::timeout(left, cache.get_items()).await {
+            Ok(Ok(items)) => items,
+            // No cache (or another signature): the walk reads the tree instead.
+            Ok(Err(_)) => return Ok(None),
+            Err(_) => return Ok(Some(order(root, &[], limits, false))),
+        };
+        let mut cached: HashMap<&str, i32> = HashMap::new();
+        for item in &items {
+            *cached.entry(item.parent.path_as_str()).or_default() += 1;
+        }
+        let missing: Vec<&str> = items
+            .iter()
+            .filter(|item| {
+                item.children > cached.get(item.object.path_as_str()).copied().unwrap_or(0)
+            })
+            .map(|item| item.object.path_as_str())
+            .collect();
+        let out_of_time = started.elapsed() >= limits.within;
+        if missing.is_empty() || items.len() >= limits.max_nodes || out_of_time {
+            let complete = missing.is_empty();
+            return Ok(Some(order(root, &items, limits, complete)));
+        }
+        let asks = missing.iter().map(|path| read_node(a11y, bus_name, path));
+        // A node gone meanwhile is simply not there next round.
+        let _ = futures_util::future::join_all(asks).await;
+    }
+}
+
+/// Cache items in breadth-first order below the root, within the node budget.
+fn order(root: Node, items: &[atspi::CacheItem], limits: Limits, complete: bool) -> Tree {
+    let mut children: HashMap<&str, Vec<&atspi::CacheItem>> = HashMap::new();
+    for item in items {
+        children
+            .entry(item.parent.path_as_str())
+            .or_default()
+            .push(item);
+    }
+    for list in children.values_mut() {
+        list.sort_by_key(|item| item.index);
+    }
+    let mut nodes = vec![root];
+    let mut next = 0;
+    while next < nodes.len() {
+        if nodes.len() >= limits.max_nodes {
+            nodes.truncate(limits.max_nodes);
+            return Tree {
+                nodes,
+                complete: false,
+            };
+        }
+        let (path, depth) = (nodes[next].path.clone(), nodes[next].depth);
+        next += 1;
+        for item in children
+            .get(path.as_str())
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            nodes.push(Node {
+                path: item.object.path_as_str().to_owned(),
+                role: item.role,
+                // The accessible name is the item's first string (`short_name` in `atspi`);
+                // the second (`name` there) is the description.
+                name: item.short_name.clone(),
+                depth: depth + 1,
+            });
+        }
+    }
+    Tree { nodes, complete }
 }
 
 /// Role, name and children's paths of one object.

@@ -1,0 +1,120 @@
+//! The hit test before a pointer action: does the element's visible centre land on that element?
+//!
+//! Why two checks: the X server knows which top-level window is on top at a point (another
+//! program's window, a dialog, a popup), the toolkit knows which of its own elements is
+//! (`GetAccessibleAtPoint`, asked from the element's window downwards). The point passes only
+//! when the element's window is the topmost there and the deepest element there is the target
+//! or inside it; otherwise the failure names what is on top, and nothing is sent.
+
+use crate::element::{Element, Rect};
+use crate::error::GuiError;
+use crate::window::Placement;
+use crate::x11::X11;
+use atspi::CoordType;
+
+/// A point proven to land on its element.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// The point, in screen pixels.
+    pub x: i32,
+    /// The point, in screen pixels.
+    pub y: i32,
+    /// The element's extents, in screen pixels.
+    pub bounds: Rect,
+    /// The deepest element at the point (the target or inside it, e.g. a button's label).
+    pub deepest: Element,
+}
+
+/// Hit-test the centre of `element`, whose window is `placement`.
+pub async fn centre(
+    x11: &X11,
+    a11y: &zbus::Connection,
+    element: &Element,
+    placement: &Placement,
+) -> Result<Hit, GuiError> {
+    let reported = element.extents(a11y).await?;
+    let bounds = placement.to_screen(reported);
+    let not_visible = |why: String| GuiError::TargetNotVisible {
+        target: element.describe(),
+        why,
+    };
+    if bounds.width <= 0 || bounds.height <= 0 {
+        return Err(not_visible(format!(
+            "its extents are {}×{}",
+            bounds.width, bounds.height
+        )));
+    }
+    let (x, y) = bounds.centre();
+    let (width, height) = x11.size();
+    if x < 0 || y < 0 || x >= i32::from(width) || y >= i32::from(height) {
+        return Err(not_visible(format!(
+            "its centre ({x}, {y}) is off the {width}×{height} screen"
+        )));
+    }
+    let covered = |by: String| GuiError::TargetCovered {
+        target: element.describe(),
+        x,
+        y,
+        by,
+    };
+    let top = x11
+        .top_windows()?
+        .into_iter()
+        .rev()
+        .find(|w| w.contains(x, y));
+    match top {
+        Some(top) if top.id == placement.window.id => {}
+        Some(top) => return Err(covered(top.describe())),
+        None => {
+            return Err(GuiError::WindowGone {
+                target: element.describe(),
+            })
+        }
+    }
+    let deepest = deepest_at(
+        a11y,
+        &placement.frame,
+        x - placement.offset.0,
+        y - placement.offset.1,
+    )
+    .await?;
+    if deepest.is_within(a11y, element).await? {
+        return Ok(Hit {
+            x,
+            y,
+            bounds,
+            deepest,
+        });
+    }
+    Err(covered(deepest.describe()))
+}
+
+/// The deepest element at a point given in the frame's reported coordinates.
+async fn deepest_at(
+    a11y: &zbus::Connection,
+    frame: &Element,
+    x: i32,
+    y: i32,
+) -> Result<Element, GuiError> {
+    let mut at = frame.clone();
+    // GTK4 answers with the deepest element at once; AT-SPI in general answers with a child,
+    // so ask again from each answer until there is nothing deeper (bounded).
+    for _ in 0..64 {
+        let component = at.component(a11y).await?;
+        let Ok(child) = component
+            .get_accessible_at_point(x, y, CoordType::Screen)
+            .await
+        else {
+            // No `Component` interface below here: this is the deepest.
+            break;
+        };
+        let Some(name) = child.name_as_str() else {
+            break;
+        };
+        if child.is_null() || child.path_as_str() == at.path {
+            break;
+        }
+        at = Element::at(a11y, name, child.path_as_str()).await?;
+    }
+    Ok(at)
+}

@@ -1,0 +1,241 @@
+//! Real input: pointer clicks and keys sent through the X server's XTest extension, as a person's
+//! would arrive — never an accessibility action in their place.
+//!
+//! Why real input: a toolkit's `DoAction` skips what a person goes through (the hit test, the
+//! focus, the key map) and GTK applies it ~250 ms later, while a real click lands in a few ms.
+//! A click goes to an element's visible centre only after `crate::hit` proved that the point
+//! lands on that element; keys go to the element's window after `SetInputFocus` (there is no
+//! window manager to give it focus). Each action waits for the server to have handled its
+//! events (one round trip) and says which path ran.
+
+use crate::element::Element;
+use crate::error::GuiError;
+use crate::hit::{self, Hit};
+use crate::keys::{Chord, Key, Keymap, Modifier};
+use crate::program::Program;
+use crate::window::{self, Placement};
+use crate::x11::X11;
+use std::time::{Duration, Instant};
+use x11rb::protocol::xproto::{
+    ConnectionExt as _, InputFocus, Window, BUTTON_PRESS_EVENT, BUTTON_RELEASE_EVENT,
+    KEY_PRESS_EVENT, KEY_RELEASE_EVENT, MOTION_NOTIFY_EVENT,
+};
+use x11rb::protocol::xtest::ConnectionExt as _;
+use x11rb::CURRENT_TIME;
+
+/// Which path an action took, for the step's detail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputPath {
+    /// Real pointer or key events through XTest.
+    XTest,
+}
+
+impl std::fmt::Display for InputPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputPath::XTest => f.write_str("real input (XTest)"),
+        }
+    }
+}
+
+/// How many clicks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Clicks {
+    /// One click.
+    Single,
+    /// Two clicks in a row (a double click).
+    Double,
+}
+
+/// What an action did.
+#[derive(Debug, Clone)]
+pub struct Acted {
+    /// The path it took.
+    pub path: InputPath,
+    /// The X window it went to.
+    pub window: Window,
+    /// For a pointer action: the hit test that allowed it.
+    pub hit: Option<Hit>,
+    /// How long it took, hit test included, until the server had handled the events.
+    pub took: Duration,
+}
+
+/// Real input on one desktop: the X connection and its keyboard map.
+#[derive(Debug)]
+pub struct Input {
+    x: X11,
+    a11y: zbus::Connection,
+    keymap: Keymap,
+}
+
+impl Input {
+    /// Input on the desktop at `display`, whose accessibility bus is `a11y`.
+    pub fn open(display: &str, a11y: &zbus::Connection) -> Result<Input, GuiError> {
+        let x = X11::open(display)?;
+        let keymap = Keymap::read(x.conn())?;
+        Ok(Input {
+            x,
+            a11y: a11y.clone(),
+            keymap,
+        })
+    }
+
+    /// The X connection (screenshots and windows share it).
+    pub fn x11(&self) -> &X11 {
+        &self.x
+    }
+
+    /// Where `element` of `program` is on the screen.
+    pub async fn locate(
+        &self,
+        program: &Program,
+        element: &Element,
+    ) -> Result<Placement, GuiError> {
+        window::locate(&self.x, &self.a11y, element, program.pgid()).await
+    }
+
+    /// Click `element` at its visible centre, after the hit test; covered or invisible: a coded
+    /// failure and nothing sent.
+    pub async fn click(
+        &self,
+        program: &Program,
+        element: &Element,
+        clicks: Clicks,
+    ) -> Result<Acted, GuiError> {
+        let started = Instant::now();
+        let placement = self.locate(program, element).await?;
+        let hit = hit::centre(&self.x, &self.a11y, element, &placement).await?;
+        let x16 = |v: i32| v.clamp(0, i32::from(i16::MAX)) as i16;
+        let (x, y) = (x16(hit.x), x16(hit.y));
+        let root = self.x.root();
+        self.fake(MOTION_NOTIFY_EVENT, 0, root, x, y)?;
+        let times = match clicks {
+            Clicks::Single => 1,
+            Clicks::Double => 2,
+        };
+        for _ in 0..times {
+            self.fake(BUTTON_PRESS_EVENT, 1, root, x, y)?;
+            self.fake(BUTTON_RELEASE_EVENT, 1, root, x, y)?;
+        }
+        self.x.sync()?;
+        Ok(Acted {
+            path: InputPath::XTest,
+            window: placement.window.id,
+            hit: Some(hit),
+            took: started.elapsed(),
+        })
+    }
+
+    /// Type `text` into `element`'s window (its focused element gets it), one key per
+    /// character, Shift where the character is on the shifted level. A character no key types
+    /// is refused before anything is sent.
+    pub async fn type_text(
+        &self,
+        program: &Program,
+        element: &Element,
+        text: &str,
+    ) -> Result<Acted, GuiError> {
+        let started = Instant::now();
+        let chords: Vec<Chord> = text
+            .chars()
+            .map(|c| Chord {
+                modifiers: Vec::new(),
+                key: Key::of_char(c),
+            })
+            .collect();
+        let window = self.focus(program, element).await?;
+        self.send(&chords)?;
+        Ok(Acted {
+            path: InputPath::XTest,
+            window,
+            hit: None,
+            took: started.elapsed(),
+        })
+    }
+
+    /// Press a named key or chord (`Return`, `ctrl+a`) in `element`'s window.
+    pub async fn press(
+        &self,
+        program: &Program,
+        element: &Element,
+        chord: &Chord,
+    ) -> Result<Acted, GuiError> {
+        let started = Instant::now();
+        let window = self.focus(program, element).await?;
+        self.send(std::slice::from_ref(chord))?;
+        Ok(Acted {
+            path: InputPath::XTest,
+            window,
+            hit: None,
+            took: started.elapsed(),
+        })
+    }
+
+    /// Give `element`'s window the keyboard focus.
+    async fn focus(&self, program: &Program, element: &Element) -> Result<Window, GuiError> {
+        let placement = self.locate(program, element).await?;
+        let window = placement.window.id;
+        self.x
+            .conn()
+            .set_input_focus(InputFocus::PARENT, window, CURRENT_TIME)
+            .map_err(|e| GuiError::x11("SetInputFocus", e))?;
+        Ok(window)
+    }
+
+    /// Press and release each chord; every key is looked up before the first is sent.
+    fn send(&self, chords: &[Chord]) -> Result<(), GuiError> {
+        let mut plan = Vec::new();
+        for chord in chords {
+            let placed =
+                self.keymap
+                    .place(chord.key.keysym)
+                    .ok_or_else(|| match chord.key.character {
+                        Some(character) => GuiError::KeyUnmapped { character },
+                        None => GuiError::BadKey {
+                            key: format!("{:#x}", chord.key.keysym),
+                            why: "no key of the X keyboard map has it".into(),
+                        },
+                    })?;
+            let mut held = Vec::new();
+            for modifier in &chord.modifiers {
+                held.push(self.modifier(*modifier)?);
+            }
+            if placed.shifted && !chord.modifiers.contains(&Modifier::Shift) {
+                held.push(self.modifier(Modifier::Shift)?);
+            }
+            plan.push((held, placed.keycode));
+        }
+        let root = self.x.root();
+        for (held, keycode) in plan {
+            for modifier in &held {
+                self.fake(KEY_PRESS_EVENT, *modifier, root, 0, 0)?;
+            }
+            self.fake(KEY_PRESS_EVENT, keycode, root, 0, 0)?;
+            self.fake(KEY_RELEASE_EVENT, keycode, root, 0, 0)?;
+            for modifier in held.iter().rev() {
+                self.fake(KEY_RELEASE_EVENT, *modifier, root, 0, 0)?;
+            }
+        }
+        self.x.sync()
+    }
+
+    /// The keycode of a modifier key.
+    fn modifier(&self, modifier: Modifier) -> Result<u8, GuiError> {
+        self.keymap
+            .place(modifier.keysym())
+            .map(|placed| placed.keycode)
+            .ok_or_else(|| GuiError::BadKey {
+                key: format!("{modifier:?}"),
+                why: "the X keyboard map has no such modifier key".into(),
+            })
+    }
+
+    /// One XTest event.
+    fn fake(&self, kind: u8, detail: u8, root: Window, x: i16, y: i16) -> Result<(), GuiError> {
+        self.x
+            .conn()
+            .xtest_fake_input(kind, detail, 0, root, x, y, 0)
+            .map_err(|e| GuiError::x11("XTestFakeInput", e))?;
+        Ok(())
+    }
+}

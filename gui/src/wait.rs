@@ -1,0 +1,204 @@
+//! Waits: re-read an element's value until it matches, woken by the program's AT-SPI events,
+//! bounded by a deadline.
+//!
+//! Why events and re-reads together: an event says *that* something changed, the re-read says
+//! *what* it is now (one action can fire several text-changed events, the first with a value on
+//! its way). The wait subscribes to the program's object events (text, state, children,
+//! property changes — the desktop registered them with the registry before any program started,
+//! so toolkits that send only registered events send these) before its first read, so no
+//! change falls between a read and the subscription. A re-read also runs when no event came
+//! for a while (a toolkit that sends none for this change), backing off from 10 ms to 200 ms.
+//! The deadline ends the wait with a coded failure naming the last value seen.
+
+use crate::element::Element;
+use crate::error::GuiError;
+use atspi::State;
+use futures_util::StreamExt as _;
+use std::time::{Duration, Instant};
+
+/// The AT-SPI object events a wait is woken by, registered with the registry by the desktop.
+pub const EVENTS: &[&str] = &[
+    "object:text-changed",
+    "object:state-changed",
+    "object:children-changed",
+    "object:property-change",
+];
+
+/// Ask every program on the bus to send [`EVENTS`]: toolkits that send only registered events
+/// (GTK3's bridge) read the list when they start, so the desktop registers before any does.
+pub(crate) async fn register(a11y: &zbus::Connection) -> Result<(), GuiError> {
+    let registry = atspi::proxy::registry::RegistryProxy::new(a11y)
+        .await
+        .map_err(|e| GuiError::bus("Registry", e))?;
+    for event in EVENTS {
+        registry
+            .register_event(event)
+            .await
+            .map_err(|e| GuiError::bus("RegisterEvent", e))?;
+    }
+    Ok(())
+}
+
+/// How a text is compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextMatch {
+    /// Equal after collapsing whitespace.
+    Exact(String),
+    /// Holds this text.
+    Contains(String),
+}
+
+impl TextMatch {
+    /// Whether `value` matches.
+    pub fn matches(&self, value: &str) -> bool {
+        let collapse = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        match self {
+            TextMatch::Exact(want) => collapse(value) == collapse(want),
+            TextMatch::Contains(want) => value.contains(want.as_str()),
+        }
+    }
+}
+
+/// What is awaited of an element.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// Its text (or its name when it has no text).
+    Text(TextMatch),
+    /// Its accessible name.
+    Name(TextMatch),
+    /// A state is present (`true`) or absent (`false`).
+    State(State, bool),
+}
+
+impl Condition {
+    /// The condition in words, for messages.
+    fn describe(&self, element: &Element) -> String {
+        let target = element.describe();
+        match self {
+            Condition::Text(TextMatch::Exact(t)) => format!("the text of {target} = {t:?}"),
+            Condition::Text(TextMatch::Contains(t)) => {
+                format!("the text of {target} holding {t:?}")
+            }
+            Condition::Name(TextMatch::Exact(t)) => format!("the name of {target} = {t:?}"),
+            Condition::Name(TextMatch::Contains(t)) => {
+                format!("the name of {target} holding {t:?}")
+            }
+            Condition::State(state, present) => {
+                let not = if *present { "" } else { "not " };
+                format!("{target} {not}{state:?}")
+            }
+        }
+    }
+}
+
+/// A wait that held.
+#[derive(Debug, Clone)]
+pub struct Waited {
+    /// The value that matched.
+    pub value: String,
+    /// How many reads it took.
+    pub reads: u32,
+    /// How many of the program's events woke it.
+    pub events: u32,
+    /// How long it lasted.
+    pub took: Duration,
+}
+
+/// The first and the longest pause between re-reads when no event comes.
+const REREAD_FIRST: Duration = Duration::from_millis(10);
+const REREAD_MOST: Duration = Duration::from_millis(200);
+
+/// Wait until `condition` holds for `element`, within `within`.
+pub async fn until(
+    a11y: &zbus::Connection,
+    element: &Element,
+    condition: &Condition,
+    within: Duration,
+) -> Result<Waited, GuiError> {
+    let started = Instant::now();
+    let deadline = started + within;
+    let rule = zbus::MatchRule::builder()
+        .msg_type(zbus::message::Type::Signal)
+        .sender(element.bus_name.as_str())
+        .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
+        .map_err(|e| GuiError::bus("AddMatch", e))?
+        .build();
+    let mut events = zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
+        .await
+        .map_err(|e| GuiError::bus("AddMatch", e))?;
+    let (mut reads, mut woken) = (0u32, 0u32);
+    let mut pause = REREAD_FIRST;
+    loop {
+        reads += 1;
+        let (value, holds) = read(a11y, element, condition).await?;
+        if holds {
+            return Ok(Waited {
+                value,
+                reads,
+                events: woken,
+                took: started.elapsed(),
+            });
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(GuiError::WaitTimeout {
+                what: condition.describe(element),
+                last: value,
+                waited_ms: started.elapsed().as_millis(),
+            });
+        }
+        let sleep_until = (now + pause).min(deadline);
+        tokio::select! {
+            event = events.next() => {
+                if event.is_some() {
+                    woken += 1;
+                    pause = REREAD_FIRST;
+                    // Take every event already queued: one re-read answers them all.
+                    while let Some(Some(_)) = futures_util::FutureExt::now_or_never(events.next()) {
+                        woken += 1;
+                    }
+                }
+            }
+            _ = tokio::time::sleep_until(sleep_until.into()) => {
+                pause = (pause * 2).min(REREAD_MOST);
+            }
+        }
+    }
+}
+
+/// Read the value the condition is about; whether it holds.
+async fn read(
+    a11y: &zbus::Connection,
+    element: &Element,
+    condition: &Condition,
+) -> Result<(String, bool), GuiError> {
+    Ok(match condition {
+        Condition::Text(want) => {
+            let text = element.read_text(a11y).await?;
+            let holds = want.matches(&text);
+            (text, holds)
+        }
+        Condition::Name(want) => {
+            let name = element.read_name(a11y).await?;
+            let holds = want.matches(&name);
+            (name, holds)
+        }
+        Condition::State(state, present) => {
+            let has = element.read_states(a11y).await?.contains(*state);
+            (has.to_string(), has == *present)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_collapses_whitespace_and_contains_does_not_need_the_whole() {
+        assert!(TextMatch::Exact("42".into()).matches(" 42\n"));
+        assert!(!TextMatch::Exact("42".into()).matches("420"));
+        assert!(TextMatch::Contains("42".into()).matches("= 42"));
+        assert!(!TextMatch::Contains("43".into()).matches("= 42"));
+    }
+}
