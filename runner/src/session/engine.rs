@@ -1081,15 +1081,7 @@ impl<D: AgentDriver> Engine<D> {
         if let Err(e) = self.driver.shutdown().await {
             problems.push(e.to_string());
         }
-        let pgid = self.file.ownership.browser_pgid;
-        if pgid > 1 {
-            let alive = live_group_members(pgid);
-            if !alive.is_empty() {
-                problems.push(format!(
-                    "browser processes {alive:?} of group {pgid} survived"
-                ));
-            }
-        }
+        problems.extend(group_survivors(self.file.ownership.browser_pgid, "browser"));
         problems
     }
 
@@ -1173,4 +1165,15 @@ pub(crate) fn record_close(
         next: next::after_close(file),
         blocked_requests: Vec::new(),
     })
+}
+
+/// The problem a session's shutdown reports when members of the group it owned (`what`: the
+/// browser, or a terminal's program) are still alive after the close — the one check both
+/// engines make before they call a session closed.
+pub(crate) fn group_survivors(pgid: u32, what: &str) -> Option<String> {
+    if pgid <= 1 {
+        return None;
+    }
+    let alive = live_group_members(pgid);
+    (!alive.is_empty()).then(|| format!("{what} processes {alive:?} of group {pgid} survived"))
 }

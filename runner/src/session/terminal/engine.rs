@@ -27,8 +27,8 @@ use crate::session::view::{Observation, ViewRequest};
 use crate::session::{answer, gates};
 use crate::step::{self, StepFailed};
 use a3s_test_driver::{
-    live_group_members, ContextOptions, ProcessVars, StepEnv, StepFailure, StepOutput,
-    SurfaceContext, TerminalAgentContext, TerminalAgentDriver,
+    ContextOptions, ProcessVars, StepEnv, StepFailure, StepOutput, SurfaceContext,
+    TerminalAgentContext, TerminalAgentDriver,
 };
 use a3s_test_fsroot::Dir;
 use a3s_test_lang::ir::{Step, Surface};
@@ -369,15 +369,10 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
         if let Err(e) = self.driver.shutdown().await {
             problems.push(e.to_string());
         }
-        let pgid = self.file.ownership.browser_pgid;
-        if pgid > 1 {
-            let alive = live_group_members(pgid);
-            if !alive.is_empty() {
-                problems.push(format!(
-                    "program processes {alive:?} of group {pgid} survived"
-                ));
-            }
-        }
+        problems.extend(crate::session::engine::group_survivors(
+            self.file.ownership.browser_pgid,
+            "program",
+        ));
         problems
     }
 }
