@@ -19,6 +19,9 @@ done
 [ -x /usr/libexec/at-spi-bus-launcher ] && [ -x /usr/libexec/at-spi2-registryd ] || need_apt+=(at-spi2-core)
 command -v gnome-calculator >/dev/null || need_apt+=(gnome-calculator)
 command -v xprop >/dev/null && command -v xmessage >/dev/null || need_apt+=(x11-utils)
+# Tesseract: the reference visual grounding provider (providers/ocr-grounding) reads screenshots
+# with it in its own tests and in the agent grounding tests (tests/agent/ground.rs).
+command -v tesseract >/dev/null || need_apt+=(tesseract-ocr)
 # Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).
 command -v nvim >/dev/null || need_apt+=(neovim)
 # A real Selenium Grid 4 for `run --grid` (tests/run/grid.rs): Java for the server jar, and the
