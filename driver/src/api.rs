@@ -720,6 +720,18 @@ pub trait AgentContext: SurfaceContext + Sync {
         deadline: Instant,
     ) -> impl Future<Output = Result<String, StepFailure>> + Send;
 
+    /// For each point (viewport CSS px), the index in `node_ids` of the innermost Test Kit node
+    /// whose element (as the page's bridge resolves it) is the topmost element at that point or
+    /// one of its ancestors; `None` where no listed node is there (or there is no bridge). What
+    /// visual grounding maps a provider's box onto: only what the page itself shows at a point
+    /// can turn advice into a ref. Never acts on the page.
+    fn page_context_hits(
+        &self,
+        node_ids: &[String],
+        points: &[(f64, f64)],
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Vec<Option<usize>>, StepFailure>> + Send;
+
     /// Whether what goes into the one element `target` names — without a target, the focused
     /// element — is private (`crate::privacy`), so a session can keep a value typed there out
     /// of its files and answers. Never acts on the page.

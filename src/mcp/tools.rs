@@ -139,6 +139,7 @@ pub fn all() -> Vec<Tool> {
         };
         c::OBSERVE => |c, p| observe::observe(c, &p, Form::Json);
         c::INSPECT => by_ref(session::inspect);
+        c::GROUND => by_ref(crate::ops::ground::ground);
         c::EXEC => by_ref(session::exec);
         c::ACT => by_ref(session::act);
         c::CLICK => on_target(TargetVerb::Click);

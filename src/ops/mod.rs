@@ -7,6 +7,7 @@
 pub mod bounded;
 pub mod catalog;
 pub mod dev;
+pub mod ground;
 pub mod observe;
 pub mod project;
 pub mod repair;

@@ -6,6 +6,7 @@ mod cli;
 #[path = "../common.rs"]
 mod common;
 mod confinement;
+mod ground;
 mod large_page;
 mod lifecycle;
 mod mcp;

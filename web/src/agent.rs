@@ -357,6 +357,15 @@ impl AgentContext for WebContext {
         agent_repair::page_text(self, deadline).await
     }
 
+    async fn page_context_hits(
+        &self,
+        node_ids: &[String],
+        points: &[(f64, f64)],
+        deadline: Instant,
+    ) -> Result<Vec<Option<usize>>, StepFailure> {
+        super::ground_hits::hits(self, node_ids, points, deadline).await
+    }
+
     async fn target_privacy(
         &self,
         target: Option<&Target>,
@@ -704,7 +713,7 @@ fn tree_order(nodes: &[Value]) -> Vec<&Value> {
 }
 
 /// The Test Kit bridge: looked up under its global symbol, never through page-chosen code paths.
-const BRIDGE: &str = r#"window[Symbol.for("a3s.test.page-context")]"#;
+pub(crate) const BRIDGE: &str = r#"window[Symbol.for("a3s.test.page-context")]"#;
 
 /// Calls one method of the bridge `b` by name with one JSON argument (`b` is `BRIDGE`, passed in
 /// by the caller's expression).

@@ -48,6 +48,12 @@ a3s_test_lang::define_codes! {
         /// file or folder in it) is a symbolic link, not a real folder or regular file, or a
         /// written file with other hard links: nothing was read or written through it.
         UnsafePath => "test.session.unsafe_path";
+        /// Visual grounding: the page's screenshot changed between the request to the provider
+        /// and its answer, so the answer's boxes are about a picture the page no longer shows.
+        ScreenshotChanged => "test.session.screenshot_changed";
+        /// Visual grounding: the advisory provider gave no usable advice; the message starts
+        /// with its `test.provider.*` code and ends with that code's hint.
+        Provider => "test.session.provider";
         /// The statement was dispatched and the product or the browser failed it.
         StepFailed => "test.session.step_failed";
         /// The session could not verify that every owned process is gone.

@@ -45,6 +45,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tokio::time::Instant;
 
+mod grounding;
 mod page_ops;
 mod repair_prove;
 
@@ -462,6 +463,12 @@ impl<D: AgentDriver> Engine<D> {
             Request::RepairProve(prove) => protocol::RepairProve::answered(
                 self.repair_prove(&prove.candidate, &prove.dir).await,
             ),
+            Request::GroundCapture(capture) => {
+                super::ground::GroundCapture::answered(self.ground_capture(&capture).await)
+            }
+            Request::GroundMap(map) => {
+                super::ground::GroundMap::answered(self.ground_map(&map).await)
+            }
             Request::Finish(Finish {
                 status,
                 summary,

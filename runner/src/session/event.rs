@@ -129,6 +129,10 @@ pub enum SessionEvent {
     RepairWait(TurnRecord),
     /// A `repair_apply` turn (ledger status changes mirrored in the page).
     RepairApply(TurnRecord),
+    /// A `ground_capture` turn (the screenshot a grounding provider is asked about).
+    GroundCapture(TurnRecord),
+    /// A `ground_map` turn (a grounding answer's points hit-tested in the page).
+    GroundMap(TurnRecord),
     /// An `exec` turn.
     Exec(TurnRecord),
     /// A `finish` turn.
@@ -157,6 +161,8 @@ impl SessionEvent {
             Request::CaptureEvidence(_) => SessionEvent::CaptureEvidence(record),
             Request::RepairWait(_) => SessionEvent::RepairWait(record),
             Request::RepairApply(_) => SessionEvent::RepairApply(record),
+            Request::GroundCapture(_) => SessionEvent::GroundCapture(record),
+            Request::GroundMap(_) => SessionEvent::GroundMap(record),
             Request::Exec(_) => SessionEvent::Exec(record),
             Request::Finish(_) => SessionEvent::Finish(record),
             Request::Abort(_) => SessionEvent::Abort(record),

@@ -33,6 +33,7 @@ pub mod error_detail;
 pub mod event;
 pub mod file;
 pub mod gates;
+pub mod ground;
 pub mod next;
 pub mod observation;
 pub mod page_context;

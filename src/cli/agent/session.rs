@@ -34,6 +34,8 @@ pub enum SessionCommand {
     Observe(Cli<ObserveParams>),
     #[command(name = c::INSPECT.command(), about = c::INSPECT.about)]
     Inspect(Cli<InspectParams>),
+    #[command(name = c::GROUND.command(), about = c::GROUND.about)]
+    Ground(Cli<crate::ops::ground::GroundParams>),
     #[command(name = c::EXEC.command(), about = c::EXEC.about)]
     Exec(Cli<ExecParams>),
     #[command(name = c::CLICK.command(), about = c::CLICK.about)]
@@ -220,6 +222,11 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
             )
         }
         C::Inspect(a) => print(a.json, ops::inspect(ctx, &a.params), view_human),
+        C::Ground(a) => print(
+            a.json,
+            crate::ops::ground::ground(ctx, &a.params),
+            super::ground::human,
+        ),
         C::Exec(a) => {
             let a = acting!(a);
             print(a.json, ops::exec(ctx, &a.params), exec_human)

@@ -1,0 +1,389 @@
+//! Visual grounding end to end: the real binary, real Chromium, the Test Kit bridge, and the
+//! reference provider `a3s-test-ocr-grounding` (Tesseract) started on loopback by the test and
+//! owned by it. "Checkout" drawn on a canvas inside one button becomes that button's `@cN`; a
+//! word two buttons show is ambiguous; text only in an image stays image-bound advice; a stale
+//! observation and a page that changed while the provider looked are refused.
+
+use crate::support::*;
+use serde_json::{json, Value};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The provider process; its whole group is killed when the test ends however it ends.
+pub struct Provider {
+    pgid: i32,
+    /// `http://127.0.0.1:PORT/ground`.
+    pub endpoint: String,
+}
+
+impl Drop for Provider {
+    fn drop(&mut self) {
+        // SAFETY: signals the group this test spawned (its own pgid), nothing else.
+        unsafe {
+            libc::kill(-self.pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The provider binary, built beside `a3s-test` (`cargo build --workspace`, which
+/// `./scripts/setup.sh` and `cargo test --workspace` do).
+fn provider_binary() -> PathBuf {
+    let path = Path::new(env!("CARGO_BIN_EXE_a3s-test"))
+        .parent()
+        .unwrap()
+        .join("a3s-test-ocr-grounding");
+    assert!(
+        path.exists(),
+        "{} is missing: build it with `cargo build -p a3s-test-ocr-grounding`",
+        path.display()
+    );
+    path
+}
+
+/// Start the OCR provider on a free loopback port, answering as `ocr` / `tesseract`.
+pub fn start_provider() -> Provider {
+    let mut command = Command::new(provider_binary());
+    command
+        .args(["--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    let mut child = crate::common::spawn_grouped(&mut command);
+    let mut provider = Provider {
+        pgid: child.id() as i32,
+        endpoint: String::new(),
+    };
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+        let _ = child.wait();
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the provider prints its address within 30 s");
+    let address = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    provider.endpoint = format!("http://{address}/ground");
+    provider
+}
+
+/// The project file naming the provider.
+pub fn write_project(dir: &Path, endpoint: &str) {
+    crate::common::write(
+        dir,
+        ".a3s-test/project.acl",
+        format!(
+            r#"project "shop" {{
+    provider "ocr" {{
+        kind = "visual_grounding"
+        endpoint = "{endpoint}"
+        model = "tesseract"
+        timeout_ms = 30000
+        max_cost_microusd = 0
+    }}
+}}
+"#
+        ),
+    );
+}
+
+/// The fixture: words drawn on canvases inside buttons (no accessible name: only grounding can
+/// tell them apart), the same word on two buttons, text inside an image, and with `?tick` a
+/// clock that redraws every frame.
+pub fn page() -> String {
+    let sale = "<svg xmlns='http://www.w3.org/2000/svg' width='420' height='90'>\
+                <rect width='420' height='90' fill='white'/>\
+                <text x='20' y='60' font-family='sans-serif' font-weight='bold' font-size='44'>Summer Sale</text></svg>";
+    let sale = sale
+        .replace('<', "%3C")
+        .replace('>', "%3E")
+        .replace('#', "%23");
+    format!(
+        r##"<!doctype html><html><head><title>Ground</title><style>
+body {{ margin: 0; font-family: sans-serif; background: #fff; }}
+button {{ display: block; margin: 24px; padding: 4px; border: 2px solid #333; background: #fff; }}
+canvas {{ display: block; }}
+</style></head><body>
+<button data-testid="checkout" id="checkout"><canvas width="240" height="60" data-word="Checkout"></canvas></button>
+<button data-testid="remove-first"><canvas width="240" height="60" data-word="Remove"></canvas></button>
+<button data-testid="remove-second"><canvas width="240" height="60" data-word="Remove"></canvas></button>
+<img alt="" src="data:image/svg+xml,{sale}" width="420" height="90">
+<canvas id="clock" width="300" height="60"></canvas>
+<p id="state">ready</p>
+<script type="module">
+import {{ installTestKit }} from "/kit/index.js";
+for (const c of document.querySelectorAll("canvas[data-word]")) {{
+  const g = c.getContext("2d");
+  g.fillStyle = "#fff"; g.fillRect(0, 0, c.width, c.height);
+  g.fillStyle = "#000"; g.font = "bold 36px sans-serif"; g.fillText(c.dataset.word, 16, 44);
+}}
+document.getElementById("checkout").addEventListener("click", () => {{
+  document.getElementById("state").textContent = "checked out";
+}});
+if (location.search.includes("tick")) {{
+  const g = document.getElementById("clock").getContext("2d");
+  const tick = () => {{
+    g.fillStyle = "#fff"; g.fillRect(0, 0, 300, 60);
+    g.fillStyle = "#000"; g.font = "24px monospace"; g.fillText(String(performance.now()), 8, 40);
+    requestAnimationFrame(tick);
+  }};
+  tick();
+}}
+installTestKit({{ enabled: true, page: {{ id: "ground" }} }});
+</script></body></html>"##
+    )
+}
+
+/// The page and the built Test Kit (`testkit/dist`, built by `./scripts/setup.sh`).
+pub fn pages() -> Vec<(String, String)> {
+    let dist = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testkit/dist");
+    let entries = std::fs::read_dir(&dist).unwrap_or_else(|e| {
+        panic!(
+            "{} is missing ({e}): build the Test Kit first with ./scripts/setup.sh",
+            dist.display()
+        )
+    });
+    let mut pages: Vec<(String, String)> = entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "js"))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (
+                format!("/kit/{name}"),
+                std::fs::read_to_string(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    let html = page();
+    pages.push(("/".into(), html.clone()));
+    pages.push(("/?tick".into(), html));
+    pages
+}
+
+/// Observe until the bridge is seen (it installs when the module has run), bounded.
+pub fn observe_with_page_context(d: &Path, session: &str) -> Value {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let obs = turn(d, session, &["observe"]);
+        if obs["page_context"]["ref_count"].as_u64().unwrap_or(0) >= 3 {
+            return obs;
+        }
+        assert!(Instant::now() < until, "no Page Context within 20 s: {obs}");
+    }
+}
+
+/// The `@cN` of the button with test id `id`.
+fn cref_of(obs: &Value, nth: usize) -> String {
+    obs["page_context"]["refs"][nth]["ref"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no @c #{nth} in {obs}"))
+        .to_string()
+}
+
+#[test]
+fn grounding_maps_drawn_text_onto_the_one_node_the_page_shows_there() {
+    let provider = start_provider();
+    let pages = pages();
+    let pages: Vec<(&str, &str)> = pages
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let server = Server::start(&pages);
+    let dir = project();
+    let d = dir.path();
+    write_project(d, &provider.endpoint);
+    let groups = start(d, "ground", &server.url(), &[]);
+    let obs = observe_with_page_context(d, "ground");
+    let id = obs["observation"].as_u64().unwrap();
+    let checkout_ref = cref_of(&obs, 0);
+
+    // One place, on one button: that button's @cN of this observation, with its test id.
+    let g = turn(d, "ground", &["ground", "Checkout"]);
+    assert_eq!(g["authority"], "advisory", "{g}");
+    assert_eq!(g["outcome"], "located", "{g}");
+    assert_eq!(g["ref"], checkout_ref.as_str(), "{g}");
+    assert_eq!(g["locator"], r#"testid("checkout")"#, "{g}");
+    assert_eq!(g["observation"], id);
+    assert_eq!(g["provider"], "ocr");
+    assert_eq!(
+        (g["image"]["width"].as_u64(), g["image"]["height"].as_u64()),
+        (Some(1280), Some(720))
+    );
+    let place = &g["places"][0];
+    assert_eq!(place["box"]["text"], "Checkout", "{g}");
+    assert!(place["box"]["confidence"].as_f64().unwrap() > 0.5, "{g}");
+    // Grounding did not end the observation: the ref acts in the very next turn.
+    let clicked = turn(
+        d,
+        "ground",
+        &["click", &checkout_ref, "--observation", &id.to_string()],
+    );
+    assert_eq!(clicked["status"], "passed", "{clicked}");
+    let after = observe_with_page_context(d, "ground");
+    assert!(after.to_string().contains("checked out"), "{after}");
+
+    // The same word on two buttons: two places on two nodes, no ref.
+    let g = turn(d, "ground", &["ground", "remove", "--trigger", "canvas"]);
+    assert_eq!(g["outcome"], "ambiguous", "{g}");
+    assert!(g.get("ref").is_none(), "{g}");
+    let hits: Vec<&str> = g["places"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["hit"]["ref"].as_str().unwrap())
+        .collect();
+    assert_eq!(hits.len(), 2, "{g}");
+    assert_ne!(hits[0], hits[1], "{g}");
+    assert_eq!(g["trigger"], "canvas");
+
+    // Text inside an image that no Test Kit node holds: advice in image pixels only.
+    let g = turn(
+        d,
+        "ground",
+        &["ground", "Summer Sale", "--trigger", "image-only"],
+    );
+    assert_eq!(g["outcome"], "image_bound", "{g}");
+    assert!(g.get("ref").is_none(), "{g}");
+    assert_eq!(g["places"].as_array().unwrap().len(), 1, "{g}");
+    assert!(g["places"][0].get("hit").is_none(), "{g}");
+
+    // Nowhere on the screenshot.
+    let g = turn(d, "ground", &["ground", "Basket"]);
+    assert_eq!(g["outcome"], "not_found", "{g}");
+
+    // An observation that is no longer the latest is refused before the provider is asked.
+    let old = turn(d, "ground", &["observe"])["observation"]
+        .as_u64()
+        .unwrap();
+    turn(d, "ground", &["observe"]);
+    let r = refused_turn(
+        d,
+        "ground",
+        &["ground", "Checkout", "--observation", &old.to_string()],
+        "test.session.stale_ref",
+    );
+    assert!(error_message(&r).contains("not the latest"), "{r}");
+
+    // A page that redraws while the provider looks: the answer is about pixels that are gone.
+    turn(d, "ground", &["navigate", "/?tick"]);
+    observe_with_page_context(d, "ground");
+    let r = refused_turn(
+        d,
+        "ground",
+        &["ground", "Checkout"],
+        "test.session.screenshot_changed",
+    );
+    assert!(error_message(&r).contains("ground again"), "{r}");
+
+    ok(
+        d,
+        &[
+            "agent",
+            "finish",
+            "--session",
+            "ground",
+            "--status",
+            "passed",
+            "--summary",
+            "grounded",
+            "--json",
+        ],
+    );
+    assert_gone(groups);
+}
+
+#[test]
+fn a_provider_that_is_not_there_is_a_coded_refusal() {
+    let pages = pages();
+    let pages: Vec<(&str, &str)> = pages
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let server = Server::start(&pages);
+    let dir = project();
+    let d = dir.path();
+    // A port nothing listens on: bound, then released.
+    let (listener, origin) = crate::common::loopback();
+    drop(listener);
+    write_project(d, &format!("{origin}/ground"));
+    let groups = start(d, "absent", &server.url(), &[]);
+    observe_with_page_context(d, "absent");
+    let r = refused_turn(
+        d,
+        "absent",
+        &["ground", "Checkout"],
+        "test.session.provider",
+    );
+    assert!(
+        error_message(&r).starts_with("test.provider.connect"),
+        "{r}"
+    );
+    let r = refused_turn(
+        d,
+        "absent",
+        &["ground", "Checkout", "--provider", "vision"],
+        "test.session.provider",
+    );
+    assert!(
+        error_message(&r).contains("test.provider.not_configured"),
+        "{r}"
+    );
+    ok(d, &["agent", "abort", "--session", "absent", "--json"]);
+    assert_gone(groups);
+}
+
+#[test]
+fn test_ground_over_mcp_answers_with_a_ref_of_the_latest_observation() {
+    let provider = start_provider();
+    let pages = pages();
+    let pages: Vec<(&str, &str)> = pages
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let server = Server::start(&pages);
+    let dir = project();
+    let d = dir.path();
+    write_project(d, &provider.endpoint);
+    let mcp = crate::mcp_pipe::McpClient::start(d, &[], TURN);
+    let (started, err) = mcp.result(
+        "test_session_start",
+        json!({ "url": server.url(), "session": "mcp-ground" }),
+    );
+    assert!(!err, "{started}");
+    let until = Instant::now() + Duration::from_secs(20);
+    let obs = loop {
+        let (obs, err) = mcp.result("test_observe", json!({ "session": "mcp-ground" }));
+        assert!(!err, "{obs}");
+        if obs["page_context"]["ref_count"].as_u64().unwrap_or(0) >= 3 {
+            break obs;
+        }
+        assert!(Instant::now() < until, "no Page Context within 20 s: {obs}");
+    };
+    let (g, err) = mcp.result(
+        "test_ground",
+        json!({ "session": "mcp-ground", "query": "Checkout", "observation": obs["observation"] }),
+    );
+    assert!(!err, "{g}");
+    assert_eq!(g["authority"], "advisory", "{g}");
+    assert_eq!(g["outcome"], "located", "{g}");
+    assert_eq!(g["ref"], obs["page_context"]["refs"][0]["ref"], "{g}");
+    // A trigger outside the protocol's four is refused by the tool's schema, before any turn.
+    let bad = mcp
+        .call(
+            "test_ground",
+            json!({ "session": "mcp-ground", "query": "Checkout", "trigger": "guess" }),
+        )
+        .unwrap_err();
+    assert_eq!(bad["code"], -32602, "{bad}");
+    assert_eq!(bad["data"]["field"], "/trigger", "{bad}");
+    let (closed, err) = mcp.result("test_abort", json!({ "session": "mcp-ground" }));
+    assert!(!err, "{closed}");
+    assert_eq!(closed["cleanup_verified"], true, "{closed}");
+}
