@@ -76,11 +76,17 @@ pub fn start_provider() -> Provider {
 
 /// The project file naming the provider.
 pub fn write_project(dir: &Path, endpoint: &str) {
+    write_project_with(dir, endpoint, "");
+}
+
+/// The project file naming the provider, with `extra` attributes (context options).
+pub fn write_project_with(dir: &Path, endpoint: &str, extra: &str) {
     crate::common::write(
         dir,
         ".a3s-test/project.acl",
         format!(
             r#"project "shop" {{
+    {extra}
     provider "ocr" {{
         kind = "visual_grounding"
         endpoint = "{endpoint}"
@@ -296,6 +302,39 @@ fn grounding_maps_drawn_text_onto_the_one_node_the_page_shows_there() {
             "--json",
         ],
     );
+    assert_gone(groups);
+}
+
+/// On an emulated phone the screenshot's pixels are not CSS pixels: a box's centre is divided by
+/// the image pixels per CSS pixel before the page is asked, and the answer still names the
+/// button.
+#[test]
+fn image_pixels_become_css_pixels_at_the_screenshots_scale() {
+    let provider = start_provider();
+    let pages = pages();
+    let pages: Vec<(&str, &str)> = pages
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let server = Server::start(&pages);
+    let dir = project();
+    let d = dir.path();
+    write_project_with(d, &provider.endpoint, r#"device = "iPhone SE""#);
+    let groups = start(d, "dpr", &server.url(), &[]);
+    let obs = observe_with_page_context(d, "dpr");
+    let g = turn(d, "dpr", &["ground", "Checkout"]);
+    assert_eq!(g["outcome"], "located", "{g}");
+    assert_eq!(g["ref"], cref_of(&obs, 0).as_str(), "{g}");
+    // 320 device-independent pixels at a ratio of 2, showing a page laid out 980 CSS pixels
+    // wide (it has no viewport meta): 640 image pixels for 980 CSS pixels.
+    assert_eq!(g["image"]["width"], 640, "{g}");
+    let scale = g["image"]["scale"].as_f64().unwrap();
+    assert!((scale - 640.0 / 980.0).abs() < 1e-9, "{g}");
+    let b = &g["places"][0]["box"];
+    let centre_x = b["x"].as_f64().unwrap() + b["width"].as_f64().unwrap() / 2.0;
+    let css_x = g["places"][0]["centre_css"][0].as_f64().unwrap();
+    assert!((css_x - centre_x / scale).abs() < 1e-9, "{g}");
+    ok(d, &["agent", "abort", "--session", "dpr", "--json"]);
     assert_gone(groups);
 }
 
