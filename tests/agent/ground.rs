@@ -338,6 +338,38 @@ fn image_pixels_become_css_pixels_at_the_screenshots_scale() {
     assert_gone(groups);
 }
 
+/// At a device pixel ratio of 2 (a desktop HiDPI screen) the screenshot has twice the CSS
+/// pixels each way: the box's centre is halved before the page is asked.
+#[test]
+fn a_hidpi_screenshot_is_read_at_twice_the_css_pixels() {
+    let provider = start_provider();
+    let pages = pages();
+    let pages: Vec<(&str, &str)> = pages
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let server = Server::start(&pages);
+    let dir = project();
+    let d = dir.path();
+    write_project_with(d, &provider.endpoint, r#"device = "Desktop Chrome HiDPI""#);
+    let groups = start(d, "hidpi", &server.url(), &[]);
+    let obs = observe_with_page_context(d, "hidpi");
+    let g = turn(d, "hidpi", &["ground", "Checkout"]);
+    assert_eq!(g["outcome"], "located", "{g}");
+    assert_eq!(g["ref"], cref_of(&obs, 0).as_str(), "{g}");
+    assert_eq!(g["image"]["width"], 2560, "{g}");
+    assert_eq!(g["image"]["scale"], 2.0, "{g}");
+    let b = &g["places"][0]["box"];
+    let centre_y = b["y"].as_f64().unwrap() + b["height"].as_f64().unwrap() / 2.0;
+    assert_eq!(
+        g["places"][0]["centre_css"][1].as_f64().unwrap(),
+        centre_y / 2.0,
+        "{g}"
+    );
+    ok(d, &["agent", "abort", "--session", "hidpi", "--json"]);
+    assert_gone(groups);
+}
+
 #[test]
 fn a_provider_that_is_not_there_is_a_coded_refusal() {
     let pages = pages();

@@ -27,8 +27,9 @@ pub struct Tesseract {
     pub program: PathBuf,
     /// Its language (`eng` by default).
     pub language: String,
-    /// Its page segmentation mode: 11 ("sparse text") by default, for screens whose words stand
-    /// apart in buttons, labels and headings rather than in paragraphs.
+    /// Its page segmentation mode: 3 (automatic) by default. Sparse-text mode (11) reads
+    /// isolated words well at 1× but loses framed words (text in bordered buttons) on a 2×
+    /// screenshot; automatic segmentation finds both.
     pub segmentation: u8,
 }
 
@@ -37,7 +38,7 @@ impl Default for Tesseract {
         Tesseract {
             program: PathBuf::from("tesseract"),
             language: "eng".into(),
-            segmentation: 11,
+            segmentation: 3,
         }
     }
 }
