@@ -210,6 +210,8 @@ define_codes! {
         EmptyScenario => "test.spec.empty_scenario", "add at least one step such as `navigate \"open\" { url = \"/\" }`";
         /// A `steps` group or a suite hook holds no step.
         EmptyGroup => "test.spec.empty_group", "add at least one step to the group, or delete it";
+        /// A `contract` holds no expectation (no `element`, `text` or `layout` in any route).
+        EmptyContract => "test.spec.empty_contract", "add `route \"/path\" { element \"id\" { role = \"button\" name = \"Pay\" } }`";
         /// `use` names a group neither the suite nor an included library defines.
         UnknownGroup => "test.spec.unknown_group", "define `steps \"name\" { … }` in the suite, or include the library that holds it in the project file";
         /// A group uses itself, directly or through other groups.

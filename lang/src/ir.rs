@@ -10,6 +10,11 @@
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
+mod contract;
+pub use contract::{
+    Contract, ContractDecision, ContractExpectation, ContractRelation, ContractRoute,
+    ContractSource, ContractState, ExpectationKind,
+};
 mod groups;
 mod terminal;
 pub mod terminal_key;
@@ -167,6 +172,8 @@ pub enum AdmittedDocument {
     Project(ProjectConfig),
     /// Shared step groups, included through the project file.
     Library(Library),
+    /// A reviewed Surface Contract (`contract "id" { … }`), checked by `a3s-test contract check`.
+    Contract(Contract),
 }
 
 /// `suite "id" { … }`.
