@@ -185,10 +185,25 @@ fn add(
     confidence: f64,
     evidence: Evidence,
 ) -> usize {
+    // An element named again without a state is the one already proposed (a layout sentence
+    // names its elements without restating their states).
+    let same = |c: &Candidate| match (&c.expectation, &expectation) {
+        (
+            Expectation::Element {
+                role: r1, name: n1, ..
+            },
+            Expectation::Element {
+                role: r2,
+                name: n2,
+                state: None,
+            },
+        ) => r1 == r2 && n1 == n2,
+        (a, b) => a == b,
+    };
     if let Some(at) = x
         .candidates
         .iter()
-        .position(|c| c.route == route && c.expectation == expectation)
+        .position(|c| c.route == route && same(c))
     {
         let c = &mut x.candidates[at];
         if !c.evidence.contains(&evidence) && c.evidence.len() < 16 {
