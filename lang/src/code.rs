@@ -183,7 +183,7 @@ define_codes! {
         /// More than one root block in one file.
         MultipleRoots => "test.spec.multiple_roots", "put each suite in its own file";
         /// A root block other than `suite` or `project`.
-        UnknownRoot => "test.spec.unknown_root", "a file's root block is `suite`, `project` or `library`";
+        UnknownRoot => "test.spec.unknown_root", "a file's root block is `suite`, `project`, `library` or `contract`";
         /// A nested block kind that is not allowed where it stands.
         UnknownBlock => "test.spec.unknown_block", "use one of the blocks listed for this parent in docs/acl.md";
         /// An attribute the block does not define.
