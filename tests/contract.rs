@@ -3,7 +3,8 @@
 //! Chromium on pages a loopback server serves. A PRD's three requirements become candidates
 //! with exact byte spans, a conflict blocks the contract until it is chosen, the approved
 //! contract passes on the app and fails with exact differences on a changed app, a source edited
-//! after generation is refused, and a provider answering with a verdict is refused.
+//! after generation is refused, a provider answering with a verdict is refused, and the
+//! interactive review form is answered through the terminal driver (`run` on a `tui` scenario).
 
 mod common;
 
@@ -581,4 +582,75 @@ fn a_provider_answering_with_a_verdict_or_a_wrong_span_is_refused() {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The interactive review form, answered through the repo's own terminal driver: `a3s-test run`
+/// drives `a3s-test contract review` on a real pseudoterminal.
+#[test]
+fn the_review_form_on_a_terminal_settles_a_conflict_and_writes_the_contract() {
+    let extractor = Extractor::start("extractor");
+    let suite = r#"suite "review" {
+    scenario "form" {
+        surface = "tui"
+        wait "first" { text = "c1 /cart button" }
+        type "approve-c1" { value = "y" }
+        press "enter-c1" { key = "Enter" }
+        wait "second" { text = "c2 /cart button" }
+        type "approve-c2" { value = "y" }
+        press "enter-c2" { key = "Enter" }
+        wait "conflict" { text = "keep which? [c1/c2]" }
+        type "keep" { value = "c2" }
+        press "enter-keep" { key = "Enter" }
+        wait "why" { text = "why keep c2 for k1?" }
+        type "rationale" { value = "an empty cart cannot check out" }
+        press "enter-why" { key = "Enter" }
+        expect "written" { text = "wrote contract.acl" }
+        expect "ended" { exit_code = 0 }
+    }
+}
+"#;
+    let dir = project(
+        &extractor.endpoint,
+        "extractor",
+        &[("cart.md", CONFLICTING), ("review.acl", suite)],
+    );
+    let run = run_in(
+        dir.path(),
+        &[
+            "contract",
+            "generate",
+            "--source",
+            "cart.md",
+            "--out",
+            "contract.candidates.json",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let binary = env!("CARGO_BIN_EXE_a3s-test");
+    let form = run_in(
+        dir.path(),
+        &[
+            "run",
+            "review.acl",
+            "--tui-executable",
+            binary,
+            "--tui-arg",
+            "contract",
+            "--tui-arg",
+            "review",
+            "--tui-arg",
+            "contract.candidates.json",
+            "--tui-arg",
+            "--out",
+            "--tui-arg",
+            "contract.acl",
+        ],
+    );
+    assert_eq!(form.code, Some(0), "{form:?}");
+    let text = std::fs::read_to_string(dir.path().join("contract.acl")).expect("the contract");
+    assert!(text.contains("chosen = \"c2\""), "{text}");
+    assert!(
+        text.contains("rationale = \"an empty cart cannot check out\""),
+        "{text}"
+    );
 }
