@@ -345,6 +345,10 @@ fn the_code_tables_equal_the_registries() {
             "Providers",
             rows::<a3s_test_provider::ProviderCode>(|_| None),
         ),
+        (
+            "Contracts",
+            rows::<a3s_test_provider::contract::ContractCode>(|_| None),
+        ),
         ("Page Context deltas", rows::<DiffRule>(|_| None)),
         ("Merging shard results", rows::<MergeCode>(|_| None)),
         ("Run selection", rows::<SelectionCode>(|_| None)),

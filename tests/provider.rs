@@ -56,3 +56,48 @@ fn an_unknown_provider_kind_is_refused_with_the_kinds() {
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(run.stderr.contains("visual_grounding"), "{}", run.stderr);
 }
+
+#[test]
+fn provider_schema_prints_the_contract_generation_envelopes() {
+    let run = run_in(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &["provider", "schema", "contract_generation"],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let printed: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(printed["protocol"], "a3s.test.contract-candidates/1");
+    let request = printed["request"].to_string();
+    for field in [
+        "sources",
+        "sha256",
+        "media_type",
+        "image/png",
+        "utf8",
+        "max_cost_microusd",
+    ] {
+        assert!(
+            request.contains(field),
+            "request schema lacks {field}: {request}"
+        );
+    }
+    let response = printed["response"].to_string();
+    for field in [
+        "candidates",
+        "conflicts",
+        "open_decisions",
+        "quote",
+        "region",
+        "left_of",
+    ] {
+        assert!(
+            response.contains(field),
+            "answer schema lacks {field}: {response}"
+        );
+    }
+    // Extra fields (a verdict, an action) are forbidden by the schema itself.
+    assert!(
+        response.contains("\"additionalProperties\":false"),
+        "{response}"
+    );
+    assert!(!response.contains("verdict"), "{response}");
+}

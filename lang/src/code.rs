@@ -183,7 +183,7 @@ define_codes! {
         /// More than one root block in one file.
         MultipleRoots => "test.spec.multiple_roots", "put each suite in its own file";
         /// A root block other than `suite` or `project`.
-        UnknownRoot => "test.spec.unknown_root", "a file's root block is `suite`, `project` or `library`";
+        UnknownRoot => "test.spec.unknown_root", "a file's root block is `suite`, `project`, `library` or `contract`";
         /// A nested block kind that is not allowed where it stands.
         UnknownBlock => "test.spec.unknown_block", "use one of the blocks listed for this parent in docs/acl.md";
         /// An attribute the block does not define.
@@ -210,6 +210,8 @@ define_codes! {
         EmptyScenario => "test.spec.empty_scenario", "add at least one step such as `navigate \"open\" { url = \"/\" }`";
         /// A `steps` group or a suite hook holds no step.
         EmptyGroup => "test.spec.empty_group", "add at least one step to the group, or delete it";
+        /// A `contract` holds no expectation (no `element`, `text` or `layout` in any route).
+        EmptyContract => "test.spec.empty_contract", "add `route \"/path\" { element \"id\" { role = \"button\" name = \"Pay\" } }`";
         /// `use` names a group neither the suite nor an included library defines.
         UnknownGroup => "test.spec.unknown_group", "define `steps \"name\" { … }` in the suite, or include the library that holds it in the project file";
         /// A group uses itself, directly or through other groups.

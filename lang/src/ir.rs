@@ -10,6 +10,11 @@
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
+mod contract;
+pub use contract::{
+    Contract, ContractDecision, ContractExpectation, ContractRelation, ContractRoute,
+    ContractSource, ContractState, ExpectationKind,
+};
 mod groups;
 mod terminal;
 pub mod terminal_key;
@@ -167,6 +172,8 @@ pub enum AdmittedDocument {
     Project(ProjectConfig),
     /// Shared step groups, included through the project file.
     Library(Library),
+    /// A reviewed Surface Contract (`contract "id" { … }`), checked by `a3s-test contract check`.
+    Contract(Contract),
 }
 
 /// `suite "id" { … }`.
@@ -1529,12 +1536,16 @@ pub struct ProjectConfig {
 pub enum ProviderKind {
     /// Where something drawn is on a screenshot: boxes with confidence.
     VisualGrounding,
+    /// Which UI expectations a PRD or a design states: candidates for a person to review.
+    ContractGeneration,
 }
 
 impl ProviderKind {
     /// Every kind with its ACL spelling, for the checker and the CLI.
-    pub const NAMES: [(&'static str, ProviderKind); 1] =
-        [("visual_grounding", ProviderKind::VisualGrounding)];
+    pub const NAMES: [(&'static str, ProviderKind); 2] = [
+        ("visual_grounding", ProviderKind::VisualGrounding),
+        ("contract_generation", ProviderKind::ContractGeneration),
+    ];
 
     /// The kind an ACL spelling names.
     pub fn from_name(name: &str) -> Option<ProviderKind> {
@@ -1548,6 +1559,7 @@ impl ProviderKind {
     pub fn as_str(self) -> &'static str {
         match self {
             ProviderKind::VisualGrounding => "visual_grounding",
+            ProviderKind::ContractGeneration => "contract_generation",
         }
     }
 }

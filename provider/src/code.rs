@@ -54,6 +54,14 @@ a3s_test_lang::define_codes! {
         Binding => "test.provider.binding", "answer with the request's `observation_id` and `screenshot_sha256`";
         /// A box lies outside the image, has no area, or a confidence is outside 0..1.
         Geometry => "test.provider.geometry", "return boxes in image pixels inside the screenshot, with confidence in 0..1";
+        /// A contract answer does not repeat every source's SHA-256 as the request sent it.
+        Digest => "test.provider.digest", "answer with the request's `sources[].id` and `sha256`, one each";
+        /// A candidate's byte span is empty, past the source, cuts a UTF-8 character, or its bytes are not its `quote`.
+        Span => "test.provider.span", "give `start..end` as byte offsets of the text sent, with `quote` equal to those bytes";
+        /// A candidate's image region has no area or lies outside its image.
+        Region => "test.provider.region", "give regions in image pixels inside the design that was sent";
+        /// Candidates, conflicts or open decisions are malformed: a bad or repeated id, a reference to nothing, a confidence outside 0..1, a text empty or too long, too many.
+        Candidates => "test.provider.candidates", "give unique `[A-Za-z0-9_-]` ids and refer only to candidates and sources of the same answer";
     }
 }
 

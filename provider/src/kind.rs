@@ -54,6 +54,9 @@ pub trait Metered {
 pub fn schemas(kind: ProviderKind) -> (schemars::Schema, schemars::Schema) {
     match kind {
         ProviderKind::VisualGrounding => envelope_schemas::<crate::grounding::Grounding>(),
+        ProviderKind::ContractGeneration => {
+            envelope_schemas::<crate::contract::ContractGeneration>()
+        }
     }
 }
 
@@ -61,6 +64,7 @@ pub fn schemas(kind: ProviderKind) -> (schemars::Schema, schemars::Schema) {
 pub fn protocol(kind: ProviderKind) -> &'static str {
     match kind {
         ProviderKind::VisualGrounding => crate::grounding::Grounding::PROTOCOL,
+        ProviderKind::ContractGeneration => crate::contract::ContractGeneration::PROTOCOL,
     }
 }
 

@@ -10,6 +10,7 @@
 //! `test.provider.*` codes ([`code`]). `docs/providers.md` is the user-facing description.
 
 pub mod code;
+pub mod contract;
 pub mod grounding;
 pub mod kind;
 pub mod redact;

@@ -180,7 +180,7 @@ fn suite_of(
             suite,
             warnings: admission.diagnostics,
         })),
-        Some(AdmittedDocument::Library(_)) => Ok(None),
+        Some(AdmittedDocument::Library(_) | AdmittedDocument::Contract(_)) => Ok(None),
         Some(AdmittedDocument::Project(_)) => Err(RejectedFile {
             source,
             rejection: Rejection::NotASuite,

@@ -18,6 +18,7 @@
 pub mod admit;
 pub mod cancel;
 pub mod colour;
+pub mod contract;
 pub mod devserver;
 pub mod discover;
 pub mod durations;

@@ -2,6 +2,7 @@
 
 mod agent;
 mod check;
+mod contract;
 mod dev;
 mod discover;
 mod exit;
@@ -56,6 +57,8 @@ enum Command {
     /// Advisory model providers: `provider schema KIND` prints a kind's request and answer
     /// JSON Schemas.
     Provider(provider::ProviderArgs),
+    /// PRDs and designs → reviewed Surface Contract → reconciliation against the page.
+    Contract(contract::ContractArgs),
     /// Receive sent findings for one session over HTTP (the dev server proxies `repairEndpoint` here).
     RepairEndpoint(repair_endpoint::RepairEndpointArgs),
     /// Run ACL suites in real Chromium (exit 0 passed, 1 failed, 2 invalid/infrastructure,
@@ -92,6 +95,7 @@ pub fn main() -> ExitCode {
         Command::Mcp(args) => crate::mcp::run(args),
         Command::MergeReports(args) => merge_reports::run(args),
         Command::Provider(args) => provider::run(args),
+        Command::Contract(args) => contract::run(args),
         Command::RepairEndpoint(args) => repair_endpoint::run(args),
         Command::Run(args) => run::run(*args),
         Command::Serve(args) => serve::run(args),

@@ -732,7 +732,11 @@ pub(super) fn load_project(explicit: Option<&Path>) -> Result<Option<ProjectConf
     }
     match admission.document {
         Some(AdmittedDocument::Project(project)) => Ok(Some(project)),
-        Some(AdmittedDocument::Suite(_) | AdmittedDocument::Library(_)) => Err(fail(format_args!(
+        Some(
+            AdmittedDocument::Suite(_)
+            | AdmittedDocument::Library(_)
+            | AdmittedDocument::Contract(_),
+        ) => Err(fail(format_args!(
             "`{name}` is a suite or library, not a project configuration"
         ))),
         None => Err(ExitCode::from(Exit::InvalidInput)),

@@ -7,7 +7,9 @@
 //! "scenario", "click"]`); the surface of a scenario is not known here, so a step's attributes are
 //! its web ones plus its terminal ones.
 
-use super::{conditions, grid_project, provider_project, terminal, terminal_project, ROOTS};
+use super::{
+    conditions, contract, grid_project, provider_project, terminal, terminal_project, ROOTS,
+};
 use super::{groups, ids, keys, library, operations, pointer, project, shared, steps, suite};
 use crate::ir::{ActionKind, CheckTier, DragEdge, MouseButton, TERMINAL_ONLY_STEPS};
 
@@ -52,6 +54,8 @@ pub fn nested_kinds(chain: &[&str]) -> Vec<&'static str> {
             .chain([project::PROVIDER])
             .collect(),
         ["project", "verification"] => vec!["check"],
+        ["contract"] => contract::CONTRACT_BLOCKS.to_vec(),
+        ["contract", "route"] => contract::ROUTE_BLOCKS.to_vec(),
         [.., parent, kind] if holds_steps(parent, kind) => step_kinds(),
         [.., kind] => match ActionKind::from_name(kind) {
             Some(k) if pointer::takes_pointer_options(k) => vec!["position"],
@@ -81,6 +85,13 @@ pub fn attributes(chain: &[&str]) -> Vec<&'static str> {
         ["project", "grid"] => grid_project::GRID_SCHEMA,
         ["project", "provider"] => provider_project::PROVIDER_SCHEMA,
         ["project", "verification", "check"] => project::CHECK_SCHEMA,
+        ["contract"] => contract::CONTRACT_SCHEMA,
+        ["contract", "source"] => contract::SOURCE_SCHEMA,
+        ["contract", "route"] => contract::ROUTE_SCHEMA,
+        ["contract", "decision"] => contract::DECISION_SCHEMA,
+        ["contract", "route", "element"] => contract::ELEMENT_SCHEMA,
+        ["contract", "route", "text"] => contract::TEXT_SCHEMA,
+        ["contract", "route", "layout"] => contract::LAYOUT_SCHEMA,
         [.., "position"] => pointer::POSITION_SCHEMA,
         [.., kind] if *kind == groups::USE => groups::USE_SCHEMA,
         [.., kind] => match ActionKind::from_name(kind) {
@@ -118,6 +129,8 @@ pub fn keyword_values(kind: &str, attribute: &str) -> Vec<&'static str> {
         ("wait", "load") => conditions::LOAD_STATES,
         ("drag", "edge") => DragEdge::KEYWORDS,
         ("check", "tier") => CheckTier::KEYWORDS,
+        ("element", "state") => contract::STATES,
+        ("layout", "relation") => contract::RELATIONS,
         (_, "button") => MouseButton::KEYWORDS,
         (_, "modifiers") => keys::LIST_MODIFIERS,
         ("tab", "operation") => return names(operations::TAB_OPERATIONS),
@@ -134,7 +147,10 @@ mod tests {
 
     #[test]
     fn places_answer_the_checker_tables() {
-        assert_eq!(nested_kinds(&[]), vec!["suite", "project", "library"]);
+        assert_eq!(
+            nested_kinds(&[]),
+            vec!["suite", "project", "library", "contract"]
+        );
         assert!(nested_kinds(&["suite", "scenario"]).contains(&"click"));
         assert!(nested_kinds(&["suite", "scenario"]).contains(&"use"));
         assert_eq!(

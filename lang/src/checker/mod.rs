@@ -28,6 +28,7 @@ pub mod catalog;
 mod clock;
 mod conditions;
 mod context;
+mod contract;
 mod dependencies;
 mod evidence;
 mod expand;
@@ -70,7 +71,7 @@ pub use targets::{FRAME_FUNCTIONS, TARGET_FUNCTIONS};
 pub use text::ENV_FUNCTION;
 
 /// Root block kinds.
-const ROOTS: &[&str] = &["suite", "project", "library"];
+const ROOTS: &[&str] = &["suite", "project", "library", "contract"];
 
 /// Check a parsed file against every rule of `docs/acl.md` and build the IR.
 ///
@@ -117,6 +118,7 @@ fn check_root(
         "suite" => suite::suite(ctx, root, libraries).map(AdmittedDocument::Suite),
         "library" => library::library(ctx, root).map(AdmittedDocument::Library),
         "project" => project::project(ctx, root).map(AdmittedDocument::Project),
+        contract::CONTRACT => contract::contract(ctx, root).map(AdmittedDocument::Contract),
         _ => {
             let hint = if let Some(s) = did_you_mean(kind, ROOTS.iter().copied()) {
                 format!("did you mean `{s}`?")

@@ -72,6 +72,12 @@ fn cases() -> Vec<Case> {
             "scenario \"sc\"",
             "suite \"s\" {\n scenario \"sc\" {\n surface = \"web\"\n }\n}",
         ),
+        file(
+            EmptyContract,
+            "contract.c",
+            "contract \"c\"",
+            "contract \"c\" {\n route \"/a\" {\n }\n}\n",
+        ),
         // Hooks, groups and parameters (`docs/acl.md` §2.1–§2.3).
         file(
             EmptyGroup,

@@ -4,6 +4,7 @@
 
 mod codes;
 mod context_options;
+mod contract;
 mod env;
 mod groups;
 mod mixed;

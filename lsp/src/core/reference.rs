@@ -117,6 +117,9 @@ mod tests {
                 vec!["project", row.kind]
             }
             ("check", "") => vec!["project", "verification", "check"],
+            ("contract", _) => vec!["contract"],
+            ("source" | "route" | "decision", _) => vec!["contract", row.kind],
+            ("element" | "text" | "layout", _) => vec!["contract", "route", row.kind],
             ("position", _) => vec!["suite", "scenario", "click", "position"],
             _ => vec!["suite", "scenario", row.kind],
         }

@@ -146,7 +146,11 @@ fn admitted(candidate: &str, policy: &Policy) -> Result<Suite, (String, String)>
     let admission = a3s_test_lang::admit(candidate);
     let suite = match admission.document {
         Some(AdmittedDocument::Suite(s)) => s,
-        Some(AdmittedDocument::Project(_) | AdmittedDocument::Library(_)) => {
+        Some(
+            AdmittedDocument::Project(_)
+            | AdmittedDocument::Library(_)
+            | AdmittedDocument::Contract(_),
+        ) => {
             return Err((
                 SessionCode::Schema.as_str().into(),
                 "the candidate is a project or library document, not a suite".into(),

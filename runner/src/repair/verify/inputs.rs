@@ -48,7 +48,11 @@ pub fn read_checks(root: &Path) -> Result<PinnedChecks, LedgerError> {
             project_sha256: Some(sha256_digest(&bytes)),
             checks: project.checks,
         }),
-        Some(AdmittedDocument::Suite(_) | AdmittedDocument::Library(_)) => Err(invalid(format!(
+        Some(
+            AdmittedDocument::Suite(_)
+            | AdmittedDocument::Library(_)
+            | AdmittedDocument::Contract(_),
+        ) => Err(invalid(format!(
             "{PROJECT_FILE} is a suite, not a project configuration"
         ))),
         None => {

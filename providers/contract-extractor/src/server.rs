@@ -1,0 +1,166 @@
+//! The HTTP side: one `POST` of `{protocol, request}` → one JSON answer envelope.
+//!
+//! Why hyper directly: one route, one method, bounded bodies; nothing else is served.
+
+use crate::extract::extract;
+use a3s_test_provider::contract::{
+    ContractGeneration, ContractRequest, ContractResponse, MediaType, OpenDecision, SourceContent,
+    SourceDigest,
+};
+use a3s_test_provider::grounding::Usage;
+use a3s_test_provider::kind::ProviderProtocol;
+use a3s_test_provider::wire::{AnswerEnvelope, ProviderFailure, RequestEnvelope};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// The model name this provider answers with by default.
+pub const MODEL: &str = "markdown-rules-1";
+
+/// Who answers.
+#[derive(Debug, Clone)]
+pub struct Identity {
+    /// The provider name.
+    pub name: String,
+    /// The model name.
+    pub model: String,
+}
+
+/// Accept connections until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, identity: Identity) -> std::io::Result<()> {
+    let identity = Arc::new(identity);
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let identity = identity.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| handle(req, identity.clone()));
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+async fn handle(
+    req: Request<Incoming>,
+    identity: Arc<Identity>,
+) -> Result<Response<Full<Bytes>>, std::convert::Infallible> {
+    if req.method() != Method::POST {
+        return Ok(plain(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "POST a request envelope",
+        ));
+    }
+    let body = match Limited::new(req.into_body(), ContractGeneration::MAX_REQUEST_BYTES)
+        .collect()
+        .await
+    {
+        Ok(b) => b.to_bytes(),
+        Err(_) => {
+            return Ok(plain(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request is too large",
+            ))
+        }
+    };
+    let answer = match serde_json::from_slice::<RequestEnvelope<ContractRequest>>(&body) {
+        Ok(envelope) if envelope.protocol == ContractGeneration::PROTOCOL => {
+            AnswerEnvelope::Success {
+                protocol: ContractGeneration::PROTOCOL.to_string(),
+                response: answer(&envelope.request, &identity),
+            }
+        }
+        Ok(_) => failure(
+            "protocol",
+            "this provider speaks a3s.test.contract-candidates/1 only",
+        ),
+        Err(e) => failure(
+            "malformed",
+            &format!("the request is not a contract request: {e}"),
+        ),
+    };
+    let bytes = serde_json::to_vec(&answer).unwrap_or_default();
+    Ok(Response::builder()
+        .status(StatusCode::OK)
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(bytes)))
+        .unwrap_or_else(|_| Response::new(Full::new(Bytes::new()))))
+}
+
+/// The answer to one request: every text source read, every image named in an open decision.
+pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractResponse {
+    let mut texts = Vec::new();
+    let mut unread = Vec::new();
+    for s in &request.sources {
+        match &s.content {
+            SourceContent::Utf8 { text } if s.media_type.is_text() => {
+                texts.push((s.id.as_str(), text.as_str()))
+            }
+            _ => unread.push(s),
+        }
+    }
+    let mut x = extract(&texts);
+    for s in unread {
+        let what = if s.media_type == MediaType::Png {
+            "design image"
+        } else {
+            "source"
+        };
+        x.open_decisions.push(OpenDecision {
+            id: format!("d{}", x.open_decisions.len() + 1),
+            question: format!(
+                "The {what} \"{}\" was not read: this provider reads Markdown and text. Which of its expectations should the contract hold?",
+                s.name
+            ),
+            candidates: Vec::new(),
+        });
+    }
+    ContractResponse {
+        provider: identity.name.clone(),
+        model: identity.model.clone(),
+        sources: request
+            .sources
+            .iter()
+            .map(|s| SourceDigest {
+                id: s.id.clone(),
+                // The digest of what was received, so a source altered in transit is caught.
+                sha256: match &s.content {
+                    SourceContent::Utf8 { text } => hex(&Sha256::digest(text.as_bytes())),
+                    SourceContent::Base64 { .. } => s.sha256.clone(),
+                },
+            })
+            .collect(),
+        candidates: x.candidates,
+        conflicts: x.conflicts,
+        open_decisions: x.open_decisions,
+        usage: Usage {
+            input_units: request.sources.len() as u64,
+            output_units: 0,
+        },
+        cost_microusd: 0,
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn failure(code: &str, message: &str) -> AnswerEnvelope<ContractResponse> {
+    AnswerEnvelope::Failure {
+        protocol: ContractGeneration::PROTOCOL.to_string(),
+        error: ProviderFailure {
+            code: code.to_string(),
+            message: message.to_string(),
+            retryable: false,
+        },
+    }
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
+    *r.status_mut() = status;
+    r
+}
