@@ -109,7 +109,37 @@ pub async fn all(
             found.push(element(bus_name, node));
         }
     }
+    if found.len() > 1 {
+        found = visible_first(a11y, found).await?;
+    }
     Ok(found)
+}
+
+/// Several matches: the hidden ones are left out when some are not, as a Web role query leaves
+/// out hidden elements — the `showing` ones first, else the `visible` ones (GTK4 marks its
+/// children visible but never showing). mousepad (GTK3) holds a `Save` button in its hidden
+/// toolbar (visible, not showing) beside its file chooser's (showing).
+async fn visible_first(
+    a11y: &zbus::Connection,
+    found: Vec<Element>,
+) -> Result<Vec<Element>, GuiError> {
+    let reads = found.iter().map(|element| element.read_states(a11y));
+    let states = futures_util::future::join_all(reads).await;
+    // One gone meanwhile is neither.
+    let with = |state: atspi::State| -> Vec<Element> {
+        found
+            .iter()
+            .zip(&states)
+            .filter(|(_, states)| states.as_ref().is_ok_and(|s| s.contains(state)))
+            .map(|(element, _)| element.clone())
+            .collect()
+    };
+    let showing = with(atspi::State::Showing);
+    if !showing.is_empty() {
+        return Ok(showing);
+    }
+    let visible = with(atspi::State::Visible);
+    Ok(if visible.is_empty() { found } else { visible })
 }
 
 /// The one element `query` matches; none or several are coded failures listing candidates.
@@ -157,6 +187,12 @@ async fn matches(
             if normalise(&node.name) == *name {
                 return Ok(true);
             }
+            // A bulk read's name may be stale: GTK3's cache keeps the name an object had when
+            // it was exported (a file chooser's `Save` button is cached nameless). Read it now.
+            let live = element(bus_name, node).read_name(a11y).await?;
+            if normalise(&live) == *name {
+                return Ok(true);
+            }
             let labels = element(bus_name, node).label_names(a11y).await?;
             Ok(labels.iter().any(|label| normalise(label) == *name))
         }
@@ -165,8 +201,13 @@ async fn matches(
             Ok(labels.iter().any(|l| normalise(l) == normalise(label)))
         }
         Query::Text(text) => {
-            if !node.name.is_empty() {
-                return Ok(normalise(&node.name) == normalise(text));
+            if normalise(&node.name) == normalise(text) {
+                return Ok(true);
+            }
+            // The name read now (a bulk read's may be stale, see above), else the shown text.
+            let live = element(bus_name, node).read_name(a11y).await?;
+            if !live.is_empty() {
+                return Ok(normalise(&live) == normalise(text));
             }
             let shown = element(bus_name, node).read_text(a11y).await?;
             Ok(normalise(&shown) == normalise(text))
