@@ -19,6 +19,12 @@ done
 [ -x /usr/libexec/at-spi-bus-launcher ] && [ -x /usr/libexec/at-spi2-registryd ] || need_apt+=(at-spi2-core)
 command -v gnome-calculator >/dev/null || need_apt+=(gnome-calculator)
 command -v xprop >/dev/null && command -v xmessage >/dev/null || need_apt+=(x11-utils)
+# More subjects (gui/tests/apps.rs, gui/tests/bad_input.rs): GTK3 programs and Qt5's calculator
+# example; pyatspi for the side-by-side benchmark (bench/gui_pyatspi.py).
+command -v mousepad >/dev/null || need_apt+=(mousepad)
+command -v yad >/dev/null || need_apt+=(yad)
+[ -x /usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/calculator/calculator ] || need_apt+=(qtbase5-examples)
+/usr/bin/python3 -c 'import pyatspi' 2>/dev/null || need_apt+=(python3-pyatspi)
 # Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).
 command -v nvim >/dev/null || need_apt+=(neovim)
 # A real Selenium Grid 4 for `run --grid` (tests/run/grid.rs): Java for the server jar, and the
