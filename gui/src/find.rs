@@ -95,13 +95,13 @@ pub async fn all(
     bus_name: &str,
     query: &Query,
 ) -> Result<Vec<Element>, GuiError> {
-    let tree = read_tree(a11y, bus_name).await?;
+    let (tree, cached) = read_tree(a11y, bus_name).await?;
     // All at once: the program answers the label and text reads back to back instead of one
     // round trip after another.
     let checks = tree
         .nodes
         .iter()
-        .map(|node| matches(a11y, bus_name, node, query));
+        .map(|node| matches(a11y, bus_name, node, query, cached));
     let verdicts = futures_util::future::join_all(checks).await;
     let mut found = Vec::new();
     for (node, verdict) in tree.nodes.iter().zip(verdicts) {
@@ -163,11 +163,15 @@ pub async fn one(
     }
 }
 
-/// The program's tree: in bulk where it has a cache, else walked.
-async fn read_tree(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::Tree, GuiError> {
+/// The program's tree: in bulk where it has a cache, else walked; and whether it came from the
+/// cache (whose names may be stale).
+async fn read_tree(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+) -> Result<(tree::Tree, bool), GuiError> {
     match tree::read_bulk(a11y, bus_name, Limits::default()).await? {
-        Some(tree) => Ok(tree),
-        None => tree::read(a11y, bus_name, Limits::default()).await,
+        Some(tree) => Ok((tree, true)),
+        None => Ok((tree::read(a11y, bus_name, Limits::default()).await?, false)),
     }
 }
 
@@ -177,6 +181,7 @@ async fn matches(
     bus_name: &str,
     node: &Node,
     query: &Query,
+    cached: bool,
 ) -> Result<bool, GuiError> {
     match query {
         Query::Role { roles, name, .. } => {
@@ -187,11 +192,13 @@ async fn matches(
             if normalise(&node.name) == *name {
                 return Ok(true);
             }
-            // A bulk read's name may be stale: GTK3's cache keeps the name an object had when
-            // it was exported (a file chooser's `Save` button is cached nameless). Read it now.
-            let live = element(bus_name, node).read_name(a11y).await?;
-            if normalise(&live) == *name {
-                return Ok(true);
+            // A bulk read's name may be stale (a cache keeps the name an object had when it
+            // was exported): read it now. A walk's is fresh.
+            if cached {
+                let live = element(bus_name, node).read_name(a11y).await?;
+                if normalise(&live) == *name {
+                    return Ok(true);
+                }
             }
             let labels = element(bus_name, node).label_names(a11y).await?;
             Ok(labels.iter().any(|label| normalise(label) == *name))
@@ -205,7 +212,11 @@ async fn matches(
                 return Ok(true);
             }
             // The name read now (a bulk read's may be stale, see above), else the shown text.
-            let live = element(bus_name, node).read_name(a11y).await?;
+            let live = if cached {
+                element(bus_name, node).read_name(a11y).await?
+            } else {
+                node.name.clone()
+            };
             if !live.is_empty() {
                 return Ok(normalise(&live) == normalise(text));
             }
@@ -221,7 +232,7 @@ async fn candidates(
     bus_name: &str,
     query: &Query,
 ) -> Result<String, GuiError> {
-    let tree = read_tree(a11y, bus_name).await?;
+    let (tree, _) = read_tree(a11y, bus_name).await?;
     let near: Vec<Element> = tree
         .nodes
         .iter()
