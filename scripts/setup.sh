@@ -22,6 +22,12 @@ command -v xprop >/dev/null && command -v xmessage >/dev/null || need_apt+=(x11-
 # Tesseract: the reference visual grounding provider (providers/ocr-grounding) reads screenshots
 # with it in its own tests and in the agent grounding tests (tests/agent/ground.rs).
 command -v tesseract >/dev/null || need_apt+=(tesseract-ocr)
+# More subjects (gui/tests/apps.rs, gui/tests/bad_input.rs): GTK3 programs and Qt5's calculator
+# example; pyatspi for the side-by-side benchmark (bench/gui_pyatspi.py).
+command -v mousepad >/dev/null || need_apt+=(mousepad)
+command -v yad >/dev/null || need_apt+=(yad)
+[ -x /usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/calculator/calculator ] || need_apt+=(qtbase5-examples)
+/usr/bin/python3 -c 'import pyatspi' 2>/dev/null || need_apt+=(python3-pyatspi)
 # Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).
 command -v nvim >/dev/null || need_apt+=(neovim)
 # A real Selenium Grid 4 for `run --grid` (tests/run/grid.rs): Java for the server jar, and the

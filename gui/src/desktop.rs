@@ -35,6 +35,9 @@ use x11rb::wrapper::ConnectionExt as _;
 /// The accessibility registry's well-known name on the accessibility bus.
 pub const REGISTRY: &str = "org.a11y.atspi.Registry";
 
+/// How long one call on a bus may wait for its answer.
+pub const CALL_WITHIN: Duration = Duration::from_secs(5);
+
 /// What desktop to start, and where its programs are.
 #[derive(Debug, Clone)]
 pub struct DesktopOptions {
@@ -356,6 +359,9 @@ async fn connect(address: &str, part: &'static str) -> Result<zbus::Connection, 
     let builder = zbus::connection::Builder::address(address)
         .map_err(|e| GuiError::desktop(part, format!("has a bad address `{address}`: {e}")))?;
     builder
+        // Every call on the bus has a bound: a program that stops answering (busy in a modal
+        // loop, hung) fails the call with a timeout instead of hanging the step.
+        .method_timeout(CALL_WITHIN)
         .build()
         .await
         .map_err(|e| GuiError::desktop(part, format!("refused a connection: {e}")))

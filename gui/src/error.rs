@@ -121,12 +121,18 @@ pub enum GuiError {
         source: std::io::Error,
     },
     /// See [`GuiCode::ExitedEarly`].
-    #[error("`{program}` ended ({exit}) before it appeared on the accessibility bus")]
+    #[error(
+        "`{program}` ended ({exit}) before it appeared on the accessibility bus{}; \
+         hint: check its arguments and run it by hand on a desktop to see why",
+        said.as_deref().map(|line| format!(", saying {line:?}")).unwrap_or_default()
+    )]
     ExitedEarly {
         /// The program as given.
         program: String,
         /// How it ended.
         exit: ProgramExit,
+        /// The last line it wrote (its standard error, else its output), when it wrote one.
+        said: Option<String>,
     },
     /// See [`GuiCode::NotAccessible`].
     #[error(
@@ -140,7 +146,7 @@ pub enum GuiError {
         waited_ms: u128,
     },
     /// See [`GuiCode::Bus`].
-    #[error("the accessibility bus call `{call}` failed: {source}")]
+    #[error("the accessibility bus call `{call}` failed: {source}; hint: is the program still running and answering?")]
     Bus {
         /// The call, e.g. `GetChildren`.
         call: &'static str,

@@ -95,13 +95,13 @@ pub async fn all(
     bus_name: &str,
     query: &Query,
 ) -> Result<Vec<Element>, GuiError> {
-    let tree = read_tree(a11y, bus_name).await?;
+    let (tree, cached) = read_tree(a11y, bus_name).await?;
     // All at once: the program answers the label and text reads back to back instead of one
     // round trip after another.
     let checks = tree
         .nodes
         .iter()
-        .map(|node| matches(a11y, bus_name, node, query));
+        .map(|node| matches(a11y, bus_name, node, query, cached));
     let verdicts = futures_util::future::join_all(checks).await;
     let mut found = Vec::new();
     for (node, verdict) in tree.nodes.iter().zip(verdicts) {
@@ -109,7 +109,37 @@ pub async fn all(
             found.push(element(bus_name, node));
         }
     }
+    if found.len() > 1 {
+        found = visible_first(a11y, found).await?;
+    }
     Ok(found)
+}
+
+/// Several matches: the hidden ones are left out when some are not, as a Web role query leaves
+/// out hidden elements — the `showing` ones first, else the `visible` ones (GTK4 marks its
+/// children visible but never showing). mousepad (GTK3) holds a `Save` button in its hidden
+/// toolbar (visible, not showing) beside its file chooser's (showing).
+async fn visible_first(
+    a11y: &zbus::Connection,
+    found: Vec<Element>,
+) -> Result<Vec<Element>, GuiError> {
+    let reads = found.iter().map(|element| element.read_states(a11y));
+    let states = futures_util::future::join_all(reads).await;
+    // One gone meanwhile is neither.
+    let with = |state: atspi::State| -> Vec<Element> {
+        found
+            .iter()
+            .zip(&states)
+            .filter(|(_, states)| states.as_ref().is_ok_and(|s| s.contains(state)))
+            .map(|(element, _)| element.clone())
+            .collect()
+    };
+    let showing = with(atspi::State::Showing);
+    if !showing.is_empty() {
+        return Ok(showing);
+    }
+    let visible = with(atspi::State::Visible);
+    Ok(if visible.is_empty() { found } else { visible })
 }
 
 /// The one element `query` matches; none or several are coded failures listing candidates.
@@ -133,11 +163,15 @@ pub async fn one(
     }
 }
 
-/// The program's tree: in bulk where it has a cache, else walked.
-async fn read_tree(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::Tree, GuiError> {
+/// The program's tree: in bulk where it has a cache, else walked; and whether it came from the
+/// cache (whose names may be stale).
+async fn read_tree(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+) -> Result<(tree::Tree, bool), GuiError> {
     match tree::read_bulk(a11y, bus_name, Limits::default()).await? {
-        Some(tree) => Ok(tree),
-        None => tree::read(a11y, bus_name, Limits::default()).await,
+        Some(tree) => Ok((tree, true)),
+        None => Ok((tree::read(a11y, bus_name, Limits::default()).await?, false)),
     }
 }
 
@@ -147,6 +181,7 @@ async fn matches(
     bus_name: &str,
     node: &Node,
     query: &Query,
+    cached: bool,
 ) -> Result<bool, GuiError> {
     match query {
         Query::Role { roles, name, .. } => {
@@ -157,6 +192,14 @@ async fn matches(
             if normalise(&node.name) == *name {
                 return Ok(true);
             }
+            // A bulk read's name may be stale (a cache keeps the name an object had when it
+            // was exported): read it now. A walk's is fresh.
+            if cached {
+                let live = element(bus_name, node).read_name(a11y).await?;
+                if normalise(&live) == *name {
+                    return Ok(true);
+                }
+            }
             let labels = element(bus_name, node).label_names(a11y).await?;
             Ok(labels.iter().any(|label| normalise(label) == *name))
         }
@@ -165,8 +208,17 @@ async fn matches(
             Ok(labels.iter().any(|l| normalise(l) == normalise(label)))
         }
         Query::Text(text) => {
-            if !node.name.is_empty() {
-                return Ok(normalise(&node.name) == normalise(text));
+            if normalise(&node.name) == normalise(text) {
+                return Ok(true);
+            }
+            // The name read now (a bulk read's may be stale, see above), else the shown text.
+            let live = if cached {
+                element(bus_name, node).read_name(a11y).await?
+            } else {
+                node.name.clone()
+            };
+            if !live.is_empty() {
+                return Ok(normalise(&live) == normalise(text));
             }
             let shown = element(bus_name, node).read_text(a11y).await?;
             Ok(normalise(&shown) == normalise(text))
@@ -180,7 +232,7 @@ async fn candidates(
     bus_name: &str,
     query: &Query,
 ) -> Result<String, GuiError> {
-    let tree = read_tree(a11y, bus_name).await?;
+    let (tree, _) = read_tree(a11y, bus_name).await?;
     let near: Vec<Element> = tree
         .nodes
         .iter()

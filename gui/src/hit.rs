@@ -78,6 +78,12 @@ pub async fn centre(
         y - placement.offset.1,
     )
     .await?;
+    // Ask again from below where the toolkit stopped, when it stopped above the target.
+    let (px, py) = (x - placement.offset.0, y - placement.offset.1);
+    let deepest = match resume_below(a11y, element, &deepest, px, py).await? {
+        Some(resumed) => resumed,
+        None => deepest,
+    };
     if deepest.is_within(a11y, element).await? {
         return Ok(Hit {
             x,
@@ -87,6 +93,47 @@ pub async fn centre(
         });
     }
     Err(covered(deepest.describe()))
+}
+
+/// When the toolkit's answer `stopped` is an ancestor of `element` (its hit test ended above
+/// the target), resume the hit test from the highest of the target's ancestors below it whose
+/// extents hold the point. GTK3's notebook is one: its page tabs report no extents (-1), so its
+/// hit test answers nothing below the page tab list and mousepad's text view is never reached
+/// from the window. `None` when `stopped` is not an ancestor (the usual answer, or a real cover).
+async fn resume_below(
+    a11y: &zbus::Connection,
+    element: &Element,
+    stopped: &Element,
+    x: i32,
+    y: i32,
+) -> Result<Option<Element>, GuiError> {
+    if stopped.path == element.path || !element.is_within(a11y, stopped).await? {
+        return Ok(None);
+    }
+    // The target's ancestors below `stopped`, bottom up (bounded like every walk up).
+    let mut chain = vec![element.path.clone()];
+    for _ in 0..64 {
+        let here = Element {
+            path: chain[chain.len() - 1].clone(),
+            ..element.clone()
+        };
+        match here.parent_path(a11y).await? {
+            Some(parent) if parent != stopped.path => chain.push(parent),
+            _ => break,
+        }
+    }
+    for path in chain.iter().rev() {
+        let node = Element {
+            path: path.clone(),
+            ..element.clone()
+        };
+        let reported = node.extents(a11y).await?;
+        if reported.width > 0 && reported.height > 0 && reported.contains(x, y) {
+            let node = Element::at(a11y, &element.bus_name, path).await?;
+            return Ok(Some(deepest_at(a11y, &node, x, y).await?));
+        }
+    }
+    Ok(None)
 }
 
 /// The deepest element at a point given in the frame's reported coordinates.

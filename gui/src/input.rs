@@ -12,6 +12,7 @@ use crate::element::Element;
 use crate::error::GuiError;
 use crate::hit::{self, Hit};
 use crate::keys::{Chord, Key, Keymap, Modifier};
+use crate::modal;
 use crate::program::Program;
 use crate::window::{self, Placement};
 use crate::x11::X11;
@@ -103,7 +104,7 @@ impl Input {
         clicks: Clicks,
     ) -> Result<Acted, GuiError> {
         let started = Instant::now();
-        let placement = self.locate(program, element).await?;
+        let placement = self.placed(program, element).await?;
         let hit = hit::centre(&self.x, &self.a11y, element, &placement).await?;
         let x16 = |v: i32| v.clamp(0, i32::from(i16::MAX)) as i16;
         let (x, y) = (x16(hit.x), x16(hit.y));
@@ -171,9 +172,32 @@ impl Input {
         })
     }
 
+    /// Where `element` is, once it is proven that input can reach its window: the program
+    /// runs (else `window_gone`) and no other window of it is modal (else `target_covered`
+    /// naming that dialog). Nothing is sent either way.
+    async fn placed(&self, program: &Program, element: &Element) -> Result<Placement, GuiError> {
+        if program.exit().is_some() {
+            return Err(GuiError::WindowGone {
+                target: element.describe(),
+            });
+        }
+        let placement = self.locate(program, element).await?;
+        if let Some(dialog) = modal::modal_over(&self.a11y, &placement.frame).await? {
+            let reported = element.extents(&self.a11y).await?;
+            let (x, y) = placement.to_screen(reported).centre();
+            return Err(GuiError::TargetCovered {
+                target: element.describe(),
+                x,
+                y,
+                by: format!("the modal {}", dialog.describe()),
+            });
+        }
+        Ok(placement)
+    }
+
     /// Give `element`'s window the keyboard focus.
     async fn focus(&self, program: &Program, element: &Element) -> Result<Window, GuiError> {
-        let placement = self.locate(program, element).await?;
+        let placement = self.placed(program, element).await?;
         let window = placement.window.id;
         self.x
             .conn()

@@ -5,6 +5,7 @@
 //! its protocol (AT-SPI over D-Bus, the X server) and its failure codes, and the runner names no
 //! surface crate. What exists and what is to come is in `docs/gui.md`.
 
+pub mod appear;
 mod bus_config;
 pub mod desktop;
 pub mod element;
@@ -13,6 +14,7 @@ pub mod find;
 pub mod hit;
 pub mod input;
 pub mod keys;
+mod modal;
 mod owned;
 pub mod program;
 mod ready;

@@ -127,6 +127,7 @@ impl Desktop {
                     exit: status
                         .map(ProgramExit::from_status)
                         .unwrap_or(ProgramExit::Signal(0)),
+                    said: last_line(output.path()),
                 })
             }
             Err(NotReady::Timeout(waited)) => {
@@ -145,6 +146,17 @@ impl Desktop {
             output,
         })
     }
+}
+
+/// The last non-empty line a program wrote to its standard error, else to its output (at most
+/// 200 characters): what an early exit said about itself.
+fn last_line(output: &Path) -> Option<String> {
+    ["stderr", "stdout"].iter().find_map(|file| {
+        let text = std::fs::read(output.join(file)).ok()?;
+        let text = String::from_utf8_lossy(&text);
+        let line = text.lines().rev().map(str::trim).find(|l| !l.is_empty())?;
+        Some(line.chars().take(200).collect())
+    })
 }
 
 /// The registry's application whose connection belongs to a process of group `pgid`, if any.
@@ -215,6 +227,16 @@ impl Program {
     /// How it ended, once it has.
     pub fn exit(&self) -> Option<ProgramExit> {
         self.member.exit.status().map(ProgramExit::from_status)
+    }
+
+    /// Wait (bounded) until it has exited — after a click on a dialog's OK, say — and say how;
+    /// `None` when it still runs at the deadline.
+    pub async fn exited(&self, within: Duration) -> Option<ProgramExit> {
+        tokio::time::timeout(within, self.member.exit.exited())
+            .await
+            .ok()
+            .flatten()
+            .map(ProgramExit::from_status)
     }
 
     /// Pids of the program group's live processes.

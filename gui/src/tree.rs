@@ -11,7 +11,7 @@
 use crate::error::GuiError;
 use crate::program::ROOT_PATH;
 use atspi::proxy::accessible::AccessibleProxy;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// One accessible object of a program.
@@ -55,7 +55,9 @@ pub struct Tree {
     pub complete: bool,
 }
 
-/// Read the tree of the application at `bus_name` (see the module doc for the bounds).
+/// Read the tree of the application at `bus_name` (see the module doc for the bounds). Each
+/// level is read at once (every node's role, name and children asked together), so the read
+/// costs about one round trip a level rather than three a node.
 pub async fn read(
     a11y: &zbus::Connection,
     bus_name: &str,
@@ -63,36 +65,49 @@ pub async fn read(
 ) -> Result<Tree, GuiError> {
     let started = Instant::now();
     let mut nodes = Vec::new();
-    let mut queue = VecDeque::from([(ROOT_PATH.to_owned(), 0usize)]);
-    while let Some((path, depth)) = queue.pop_front() {
-        if nodes.len() >= limits.max_nodes || started.elapsed() >= limits.within {
+    let mut level = vec![ROOT_PATH.to_owned()];
+    // A toolkit bug (an object listed as its own descendant) cannot make the walk go round.
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut depth = 0usize;
+    while !level.is_empty() {
+        level.retain(|path| seen.insert(path.clone()));
+        let room = limits.max_nodes.saturating_sub(nodes.len());
+        let cut = level.len() > room;
+        level.truncate(room);
+        let left = limits.within.saturating_sub(started.elapsed());
+        let reads = level.iter().map(|path| read_node(a11y, bus_name, path));
+        let Ok(answers) = tokio::time::timeout(left, futures_util::future::join_all(reads)).await
+        else {
+            return Ok(Tree {
+                nodes,
+                complete: false,
+            });
+        };
+        let mut next = Vec::new();
+        for (path, answer) in level.into_iter().zip(answers) {
+            match answer {
+                Ok((role, name, children)) => {
+                    nodes.push(Node {
+                        path,
+                        role,
+                        name,
+                        depth,
+                    });
+                    next.extend(children);
+                }
+                Err(source) if depth == 0 => return Err(source),
+                // Gone while it was read: the program changed under the read.
+                Err(_) => {}
+            }
+        }
+        if cut || (!next.is_empty() && nodes.len() >= limits.max_nodes) {
             return Ok(Tree {
                 nodes,
                 complete: false,
             });
         }
-        let left = limits.within.saturating_sub(started.elapsed());
-        let read = tokio::time::timeout(left, read_node(a11y, bus_name, &path)).await;
-        match read {
-            Err(_) => {
-                return Ok(Tree {
-                    nodes,
-                    complete: false,
-                })
-            }
-            Ok(Ok((role, name, children))) => {
-                nodes.push(Node {
-                    path,
-                    role,
-                    name,
-                    depth,
-                });
-                queue.extend(children.into_iter().map(|child| (child, depth + 1)));
-            }
-            Ok(Err(source)) if depth == 0 => return Err(source),
-            // Gone while it was read: the program changed under the read.
-            Ok(Err(_)) => {}
-        }
+        level = next;
+        depth += 1;
     }
     Ok(Tree {
         nodes,
@@ -119,6 +134,9 @@ pub async fn read_bulk(
         .build()
         .await
         .map_err(|e| GuiError::bus("Cache", e))?;
+    if !cache_is_kept_whole(a11y, bus_name).await {
+        return Ok(None);
+    }
     let (role, name, _) = read_node(a11y, bus_name, ROOT_PATH).await?;
     let root = Node {
         path: ROOT_PATH.to_owned(),
@@ -135,7 +153,7 @@ pub async fn read_bulk(
             Err(_) => return Ok(Some(order(root, &[], limits, false))),
         };
         let mut cached: HashMap<&str, i32> = HashMap::new();
-        for item in &items {
+        for item in items.iter().filter(|item| below_root(item)) {
             *cached.entry(item.parent.path_as_str()).or_default() += 1;
         }
         let missing: Vec<&str> = items
@@ -156,10 +174,13 @@ pub async fn read_bulk(
     }
 }
 
-/// Cache items in breadth-first order below the root, within the node budget.
+/// Cache items in breadth-first order below the root, within the node budget. GTK3's cache
+/// (at-spi2-atk) holds the application's root too, whose parent is the registry's root — the
+/// same path on another connection: it is left out, and each path is placed once, so no item
+/// becomes its own descendant.
 fn order(root: Node, items: &[atspi::CacheItem], limits: Limits, complete: bool) -> Tree {
     let mut children: HashMap<&str, Vec<&atspi::CacheItem>> = HashMap::new();
-    for item in items {
+    for item in items.iter().filter(|item| below_root(item)) {
         children
             .entry(item.parent.path_as_str())
             .or_default()
@@ -168,6 +189,7 @@ fn order(root: Node, items: &[atspi::CacheItem], limits: Limits, complete: bool)
     for list in children.values_mut() {
         list.sort_by_key(|item| item.index);
     }
+    let mut placed: HashSet<String> = HashSet::from([root.path.clone()]);
     let mut nodes = vec![root];
     let mut next = 0;
     while next < nodes.len() {
@@ -185,6 +207,9 @@ fn order(root: Node, items: &[atspi::CacheItem], limits: Limits, complete: bool)
             .map(Vec::as_slice)
             .unwrap_or_default()
         {
+            if !placed.insert(item.object.path_as_str().to_owned()) {
+                continue;
+            }
             nodes.push(Node {
                 path: item.object.path_as_str().to_owned(),
                 role: item.role,
@@ -196,6 +221,35 @@ fn order(root: Node, items: &[atspi::CacheItem], limits: Limits, complete: bool)
         }
     }
     Tree { nodes, complete }
+}
+
+/// Whether the program's cache can be read as its tree. GTK3's (the at-spi2-atk bridge) keeps
+/// each object as it was when exported: a file chooser's buttons stay nameless and a box's
+/// children added later are missing with a child count that says none, so the bulk read would
+/// miss whole dialogs. GTK3 programs are read by the concurrent walk instead.
+async fn cache_is_kept_whole(a11y: &zbus::Connection, bus_name: &str) -> bool {
+    let Ok(builder) = atspi::proxy::application::ApplicationProxy::builder(a11y)
+        .destination(bus_name.to_owned())
+        .and_then(|b| b.path(ROOT_PATH))
+    else {
+        return false;
+    };
+    let Ok(application) = builder
+        .cache_properties(zbus::proxy::CacheProperties::No)
+        .build()
+        .await
+    else {
+        return false;
+    };
+    let toolkit = application.toolkit_name().await.unwrap_or_default();
+    let version = application.version().await.unwrap_or_default();
+    !(toolkit == "GTK" && version.starts_with("3."))
+}
+
+/// Whether a cache item is a node below the application's root (not the root itself, whose
+/// parent is on the registry's connection).
+fn below_root(item: &atspi::CacheItem) -> bool {
+    item.object.path_as_str() != ROOT_PATH
 }
 
 /// Role, name and children's paths of one object.

@@ -14,6 +14,8 @@ use crate::element::Element;
 use crate::error::GuiError;
 use atspi::State;
 use futures_util::StreamExt as _;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The AT-SPI object events a wait is woken by, registered with the registry by the desktop.
@@ -115,53 +117,117 @@ pub async fn until(
     condition: &Condition,
     within: Duration,
 ) -> Result<Waited, GuiError> {
-    let started = Instant::now();
-    let deadline = started + within;
-    let rule = zbus::MatchRule::builder()
-        .msg_type(zbus::message::Type::Signal)
-        .sender(element.bus_name.as_str())
-        .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
-        .map_err(|e| GuiError::bus("AddMatch", e))?
-        .build();
-    let mut events = zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
-        .await
-        .map_err(|e| GuiError::bus("AddMatch", e))?;
-    let (mut reads, mut woken) = (0u32, 0u32);
-    let mut pause = REREAD_FIRST;
+    let mut wake = Wake::subscribe(a11y, &element.bus_name, within).await?;
     loop {
-        reads += 1;
         let (value, holds) = read(a11y, element, condition).await?;
         if holds {
-            return Ok(Waited {
-                value,
-                reads,
-                events: woken,
-                took: started.elapsed(),
-            });
+            return Ok(wake.waited(value));
         }
-        let now = Instant::now();
-        if now >= deadline {
+        if !wake.next().await {
             return Err(GuiError::WaitTimeout {
                 what: condition.describe(element),
                 last: value,
-                waited_ms: started.elapsed().as_millis(),
+                waited_ms: wake.elapsed().as_millis(),
             });
         }
-        let sleep_until = (now + pause).min(deadline);
-        tokio::select! {
-            event = events.next() => {
-                if event.is_some() {
-                    woken += 1;
-                    pause = REREAD_FIRST;
-                    // Take every event already queued: one re-read answers them all.
-                    while let Some(Some(_)) = futures_util::FutureExt::now_or_never(events.next()) {
-                        woken += 1;
-                    }
+    }
+}
+
+/// The pacing of one wait: the program's object events wake it, a re-read also comes when no
+/// event came for a while, and the deadline ends it. Subscribed before the first read, so no
+/// change falls between a read and the subscription.
+///
+/// The subscription is drained by a task of its own into a counter and a wake-up, never left
+/// to fill: zbus's subscription queues are bounded and a full one stops the connection's reader,
+/// so the replies of every other call on the shared accessibility connection would wait behind
+/// it — mousepad (GTK3) sends hundreds of events while a read of its tree is in flight.
+pub(crate) struct Wake {
+    woken: Arc<AtomicU32>,
+    event: Arc<tokio::sync::Notify>,
+    drain: tokio::task::JoinHandle<()>,
+    started: Instant,
+    deadline: Instant,
+    pause: Duration,
+    reads: u32,
+}
+
+impl Drop for Wake {
+    fn drop(&mut self) {
+        self.drain.abort();
+    }
+}
+
+impl Wake {
+    /// Subscribe to the object events of the program at `bus_name`; the deadline is `within`
+    /// from now.
+    pub(crate) async fn subscribe(
+        a11y: &zbus::Connection,
+        bus_name: &str,
+        within: Duration,
+    ) -> Result<Wake, GuiError> {
+        let started = Instant::now();
+        let rule = zbus::MatchRule::builder()
+            .msg_type(zbus::message::Type::Signal)
+            .sender(bus_name)
+            .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
+            .map_err(|e| GuiError::bus("AddMatch", e))?
+            .build();
+        let mut events = zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
+            .await
+            .map_err(|e| GuiError::bus("AddMatch", e))?;
+        let woken = Arc::new(AtomicU32::new(0));
+        let event = Arc::new(tokio::sync::Notify::new());
+        let drain = tokio::spawn({
+            let (woken, event) = (woken.clone(), event.clone());
+            async move {
+                while events.next().await.is_some() {
+                    woken.fetch_add(1, Ordering::Relaxed);
+                    // A permit is kept when no read is waiting: the next wait returns at once.
+                    event.notify_one();
                 }
             }
+        });
+        Ok(Wake {
+            woken,
+            event,
+            drain,
+            started,
+            deadline: started + within,
+            pause: REREAD_FIRST,
+            reads: 1,
+        })
+    }
+
+    /// Wait until the next read is due: an event came, or the pause passed. False once the
+    /// deadline has passed (no read is due any more).
+    pub(crate) async fn next(&mut self) -> bool {
+        let now = Instant::now();
+        if now >= self.deadline {
+            return false;
+        }
+        let sleep_until = (now + self.pause).min(self.deadline);
+        tokio::select! {
+            _ = self.event.notified() => self.pause = REREAD_FIRST,
             _ = tokio::time::sleep_until(sleep_until.into()) => {
-                pause = (pause * 2).min(REREAD_MOST);
+                self.pause = (self.pause * 2).min(REREAD_MOST);
             }
+        }
+        self.reads += 1;
+        true
+    }
+
+    /// How long the wait has lasted.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// The wait held with `value`.
+    pub(crate) fn waited(&self, value: String) -> Waited {
+        Waited {
+            value,
+            reads: self.reads,
+            events: self.woken.load(Ordering::Relaxed),
+            took: self.started.elapsed(),
         }
     }
 }

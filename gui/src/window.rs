@@ -48,8 +48,10 @@ pub async fn locate(
     let gone = || GuiError::WindowGone {
         target: element.describe(),
     };
-    let frame = element.window(a11y).await?;
-    let frame_extents = frame.extents(a11y).await?;
+    // An element whose object or program is gone has no window either.
+    let gone_if = |e: GuiError| if crate::modal::is_gone(&e) { gone() } else { e };
+    let frame = element.window(a11y).await.map_err(gone_if)?;
+    let frame_extents = frame.extents(a11y).await.map_err(gone_if)?;
     let in_group = |pid: u32| ProcessInfo::read(pid as i32).is_some_and(|p| p.pgid as u32 == pgid);
     // Topmost first: with several fitting windows (two equal dialogs) the visible one wins.
     let window = x

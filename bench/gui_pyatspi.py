@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+"""The pyatspi side of bench/gui-vs-pyatspi.sh: SCENARIOS runs of one calculator scenario on the
+desktop the Rust side owns (DISPLAY and AT_SPI_BUS_ADDRESS come from it): start Qt5's calculator
+example, wait until it is on the accessibility bus, find the display and the buttons 7, ×, 6, =
+by walking the tree, click each at its centre with real pointer events (the registry's XTest),
+poll the display until it shows the step's value, stop the program. Prints the wall time.
+
+Run by gui/examples/bench_gui.rs with /usr/bin/python3 (Debian's python3-pyatspi)."""
+
+import os
+import subprocess
+import sys
+import time
+
+import pyatspi
+
+CALCULATOR = sys.argv[1]
+SCENARIOS = int(sys.argv[2])
+STEPS = [("7", "7"), ("×", "7"), ("6", "6"), ("=", "42")]
+WITHIN = 10.0
+
+
+def application(pid):
+    """The calculator's application on the bus, by its process id (bounded)."""
+    until = time.monotonic() + WITHIN
+    while time.monotonic() < until:
+        desktop = pyatspi.Registry.getDesktop(0)
+        for app in desktop:
+            if app is not None and app.get_process_id() == pid:
+                return app
+        time.sleep(0.01)
+    raise SystemExit("the calculator did not appear on the bus")
+
+
+def walk(node, out):
+    for child in node:
+        if child is not None:
+            out.append(child)
+            walk(child, out)
+    return out
+
+
+def text_of(node):
+    return node.queryText().getText(0, -1)
+
+
+def scenario():
+    process = subprocess.Popen([CALCULATOR], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        app = application(process.pid)
+        nodes = walk(app, [])
+        display = [n for n in nodes if n.getRoleName() == "text"][0]
+        for name, after in STEPS:
+            nodes = walk(app, [])
+            button = [n for n in nodes if n.getRoleName() == "push button" and n.name == name][0]
+            extents = button.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            x, y = extents.x + extents.width // 2, extents.y + extents.height // 2
+            pyatspi.Registry.generateMouseEvent(x, y, "b1c")
+            until = time.monotonic() + WITHIN
+            while text_of(display) != after:
+                if time.monotonic() > until:
+                    raise SystemExit(f"the display did not show {after}")
+                time.sleep(0.002)
+    finally:
+        process.kill()
+        process.wait()
+
+
+started = time.monotonic()
+for _ in range(SCENARIOS):
+    scenario()
+print(f"pyatspi: {SCENARIOS} scenarios in {(time.monotonic() - started) * 1000:.0f} ms")

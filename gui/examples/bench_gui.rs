@@ -1,0 +1,155 @@
+//! The desktop surface's benchmarks (figures in `docs/benchmarks.md`, run by
+//! `bench/gui-vs-pyatspi.sh`; never a timed test):
+//! 1. observe: the whole tree of `mousepad` (GTK3, ~320 nodes) read as a find reads it, p50;
+//! 2. click → change seen: a real click on gnome-calculator's `1`, until its display shows it,
+//!    p50 (the app's own reaction included);
+//! 3. ten calculator scenarios (Qt5's example: start, 7 × 6 = 42 by clicks, stop) here and the
+//!    same steps in Python `pyatspi` (`bench/gui_pyatspi.py`) on the same desktop, wall times.
+
+use a3s_test_gui::find::{self, Query};
+use a3s_test_gui::tree::{self, Limits};
+use a3s_test_gui::wait::{self, Condition, TextMatch};
+use a3s_test_gui::{Clicks, Desktop, DesktopOptions, Element, GuiError, Program, ProgramSpec};
+use std::time::{Duration, Instant};
+
+const QT_CALCULATOR: &str =
+    "/usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/calculator/calculator";
+const WITHIN: Duration = Duration::from_secs(10);
+const SCENARIOS: usize = 10;
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<(), GuiError> {
+    let desktop = Desktop::start(&DesktopOptions::default()).await?;
+    observe(&desktop).await?;
+    click(&desktop).await?;
+    scenarios(&desktop).await?;
+    Ok(())
+}
+
+/// The median of some durations, in ms.
+fn p50(mut samples: Vec<Duration>) -> f64 {
+    samples.sort();
+    samples[samples.len() / 2].as_secs_f64() * 1000.0
+}
+
+async fn observe(desktop: &Desktop) -> Result<(), GuiError> {
+    let program = desktop
+        .start_program(&ProgramSpec::new("mousepad", Vec::<String>::new()))
+        .await?;
+    let a11y = desktop.a11y();
+    let mut samples = Vec::new();
+    let mut nodes = 0;
+    for _ in 0..31 {
+        let started = Instant::now();
+        let read = match tree::read_bulk(a11y, program.bus_name(), Limits::default()).await? {
+            Some(read) => read,
+            None => tree::read(a11y, program.bus_name(), Limits::default()).await?,
+        };
+        samples.push(started.elapsed());
+        nodes = read.nodes.len();
+    }
+    println!(
+        "observe mousepad: {nodes} nodes, p50 {:.1} ms over {} reads",
+        p50(samples.clone()),
+        samples.len()
+    );
+    program.stop();
+    Ok(())
+}
+
+async fn click(desktop: &Desktop) -> Result<(), GuiError> {
+    let program = desktop
+        .start_program(&ProgramSpec::new("gnome-calculator", Vec::<String>::new()))
+        .await?;
+    let a11y = desktop.a11y();
+    let input = desktop.input()?;
+    let one = find::one(a11y, program.bus_name(), &Query::role("button", Some("1"))?).await?;
+    let display = editable_display(desktop, &program).await?;
+    let mut samples = Vec::new();
+    let mut shown = String::new();
+    for _ in 0..21 {
+        shown.push('1');
+        let clicked = Instant::now();
+        let acted = input.click(&program, &one, Clicks::Single).await?;
+        let condition = Condition::Text(TextMatch::Exact(shown.clone()));
+        wait::until(a11y, &display, &condition, WITHIN).await?;
+        samples.push(clicked.elapsed().saturating_sub(acted.took));
+    }
+    println!(
+        "click → change seen (gnome-calculator): p50 {:.1} ms over {} clicks",
+        p50(samples.clone()),
+        samples.len()
+    );
+    program.stop();
+    Ok(())
+}
+
+/// gnome-calculator's one editable text box.
+async fn editable_display(desktop: &Desktop, program: &Program) -> Result<Element, GuiError> {
+    let boxes = find::all(
+        desktop.a11y(),
+        program.bus_name(),
+        &Query::role("textbox", None)?,
+    )
+    .await?;
+    for candidate in boxes {
+        let states = candidate.read_states(desktop.a11y()).await?;
+        if states.contains(atspi::State::Editable) && !states.contains(atspi::State::ReadOnly) {
+            return Ok(candidate);
+        }
+    }
+    Err(GuiError::TargetNotFound {
+        target: "the editable display".into(),
+        candidates: "none".into(),
+    })
+}
+
+async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
+    let a11y = desktop.a11y();
+    let input = desktop.input()?;
+    let started = Instant::now();
+    for _ in 0..SCENARIOS {
+        let program = desktop
+            .start_program(&ProgramSpec::new(QT_CALCULATOR, Vec::<String>::new()))
+            .await?;
+        let display = find::one(a11y, program.bus_name(), &Query::role("textbox", None)?).await?;
+        for (button, after) in [("7", "7"), ("×", "7"), ("6", "6"), ("=", "42")] {
+            let query = Query::role("button", Some(button))?;
+            let element = find::one(a11y, program.bus_name(), &query).await?;
+            input.click(&program, &element, Clicks::Single).await?;
+            let condition = Condition::Text(TextMatch::Exact(after.into()));
+            wait::until(a11y, &display, &condition, WITHIN).await?;
+        }
+        program.stop();
+    }
+    let ours = started.elapsed();
+    println!(
+        "a3s-test-gui: {SCENARIOS} scenarios in {:.0} ms",
+        ours.as_secs_f64() * 1000.0
+    );
+
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/gui_pyatspi.py");
+    let mut python = std::process::Command::new("/usr/bin/python3");
+    python
+        .arg(script)
+        .arg(QT_CALCULATOR)
+        .arg(SCENARIOS.to_string());
+    for name in Desktop::env_removed() {
+        python.env_remove(name);
+    }
+    python.envs(desktop.env());
+    let started = Instant::now();
+    let output = python.output().map_err(|e| GuiError::SpawnFailed {
+        program: "/usr/bin/python3".into(),
+        source: e,
+    })?;
+    let theirs = started.elapsed();
+    print!("{}", String::from_utf8_lossy(&output.stdout));
+    eprint!("{}", String::from_utf8_lossy(&output.stderr));
+    println!(
+        "ratio a3s-test-gui / pyatspi: {:.2} (pyatspi process wall {:.0} ms)",
+        ours.as_secs_f64() / theirs.as_secs_f64(),
+        theirs.as_secs_f64() * 1000.0
+    );
+    Ok(())
+}

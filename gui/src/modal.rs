@@ -1,0 +1,70 @@
+//! Two checks before any input reaches a window: is the element's program (and so its window)
+//! still there, and does another window of the same program hold the input modally?
+//!
+//! Why: a modal dialog that appears mid-scenario (a save dialog, an error) takes every click and
+//! key meant for the window under it, and the toolkit drops them silently — keys have no hit
+//! test to notice. A window of the program other than the element's, in state `modal` and
+//! showing, makes the step `target_covered` naming the dialog, with nothing sent. And a window
+//! that closed, or a program that exited, before the step acts is `window_gone`, however the bus
+//! phrases it (an unknown object, a name with no owner).
+
+use crate::element::Element;
+use crate::error::GuiError;
+use crate::program::ROOT_PATH;
+use atspi::State;
+
+/// The bus's error names that say the object or its program is no longer there.
+const GONE: &[&str] = &[
+    "org.freedesktop.DBus.Error.ServiceUnknown",
+    "org.freedesktop.DBus.Error.NameHasNoOwner",
+    "org.freedesktop.DBus.Error.UnknownObject",
+    "org.freedesktop.DBus.Error.UnknownMethod",
+    "org.freedesktop.DBus.Error.NoReply",
+];
+
+/// Whether a failed call says its object (or its whole program) is gone.
+pub(crate) fn is_gone(error: &GuiError) -> bool {
+    let GuiError::Bus { source, .. } = error else {
+        return false;
+    };
+    let name = match source.as_ref() {
+        zbus::Error::MethodError(name, ..) => name.as_str().to_owned(),
+        zbus::Error::FDO(fdo) => zbus::DBusError::name(fdo.as_ref()).as_str().to_owned(),
+        _ => return false,
+    };
+    GONE.contains(&name.as_str())
+}
+
+/// A showing modal window of the program other than `frame` (the element's own window), if any.
+pub(crate) async fn modal_over(
+    a11y: &zbus::Connection,
+    frame: &Element,
+) -> Result<Option<Element>, GuiError> {
+    let root = Element {
+        path: ROOT_PATH.to_owned(),
+        ..frame.clone()
+    };
+    let windows = root
+        .accessible(a11y)
+        .await?
+        .get_children()
+        .await
+        .map_err(|e| GuiError::bus("GetChildren", e))?;
+    for window in windows {
+        if window.path_as_str() == frame.path || window.name_as_str() != Some(&frame.bus_name) {
+            continue;
+        }
+        let other = Element {
+            path: window.path_as_str().to_owned(),
+            ..frame.clone()
+        };
+        // A window closing meanwhile is not in the way.
+        let Ok(states) = other.read_states(a11y).await else {
+            continue;
+        };
+        if states.contains(State::Modal) && states.contains(State::Showing) {
+            return Ok(Some(Element::at(a11y, &frame.bus_name, &other.path).await?));
+        }
+    }
+    Ok(None)
+}
