@@ -4,6 +4,8 @@
 //! the report file itself, nothing from a network. The timeline is operated by keyboard (arrow
 //! keys, Home, End move the selection, the panel and the highlighted ACL line follow), the
 //! screenshots decode, the page differs badge names the step, and axe-core finds no violation.
+//! Also: each step's image (from Chromium's screencast) shows the page after that step, decoded
+//! by Chromium itself.
 
 use crate::harness::{repo, run_served, workdir, FixtureServer};
 use a3s_test_driver::trace::{TraceMark, TraceWant};
