@@ -360,9 +360,12 @@ pub trait SurfaceContext: Send + 'static {
     fn close(self) -> impl Future<Output = Result<(), DriverError>> + Send;
 
     /// Start recording what a step trace needs (`run --trace`): the page's requests from now
-    /// on. `false` when this surface records no traces; its captures are then
+    /// on, and, when `frames` names the widest screenshot the captures will ask for, the
+    /// drawing of the page (a surface may encode what it draws ahead of the captures, off the
+    /// steps' path). `false` when this surface records no traces; its captures are then
     /// [`StepCapture::not_traced`].
-    fn trace_start(&mut self) -> bool {
+    fn trace_start(&mut self, frames: Option<u32>) -> bool {
+        let _ = frames;
         false
     }
 

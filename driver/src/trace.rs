@@ -50,6 +50,10 @@ pub struct TraceWant {
     /// The fingerprint of a page whose outline the runner already has (the last green run's
     /// after the same step): when the page's equals it, the outline is not read again.
     pub known_page: Option<PageFingerprint>,
+    /// The step only read the page (an `expect`, a `wait`): when the page's fingerprint is the
+    /// one of the previous capture and the browser drew nothing since, that capture's image
+    /// still shows the page and is handed back again instead of waiting for a new one.
+    pub read_only: bool,
 }
 
 /// A fingerprint of what the page's outline is read from (the URL, the composed tree's

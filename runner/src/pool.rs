@@ -274,8 +274,8 @@ impl<C: SurfaceContext> SurfaceContext for Pooled<C> {
         closed
     }
 
-    fn trace_start(&mut self) -> bool {
-        self.inner.trace_start()
+    fn trace_start(&mut self, frames: Option<u32>) -> bool {
+        self.inner.trace_start(frames)
     }
 
     fn trace_mark(&self) -> TraceMark {

@@ -281,10 +281,10 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         }
     }
 
-    fn trace_start(&mut self) -> bool {
+    fn trace_start(&mut self, frames: Option<u32>) -> bool {
         match self {
-            Contexts::Web(c) => c.trace_start(),
-            Contexts::Tui(c) => c.trace_start(),
+            Contexts::Web(c) => c.trace_start(frames),
+            Contexts::Tui(c) => c.trace_start(frames),
         }
     }
 

@@ -124,7 +124,7 @@ impl SurfaceContext for Context {
     async fn close(self) -> Result<(), DriverError> {
         Ok(())
     }
-    fn trace_start(&mut self) -> bool {
+    fn trace_start(&mut self, _frames: Option<u32>) -> bool {
         self.0.traced
     }
     async fn trace_capture(

@@ -286,3 +286,161 @@ fn mcp_takes_trace_on_start_and_finish_through_the_same_parameters() {
     assert_eq!(console, "saved ", "{trace}");
     drop(server);
 }
+
+/// A password field whose value the page shows back in plain text and logs: the typed value
+/// reaches the outline, the console and a request unless the trace keeps it out.
+const ECHO_PAGE: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body>
+<main>
+<h1>Sign in</h1>
+<label for="pw">Password</label><input id="pw" type="password">
+<p id="echo"></p>
+</main>
+<script>
+document.getElementById('pw').addEventListener('input', (e) => {
+  document.getElementById('echo').textContent = 'You typed ' + e.target.value;
+  console.log('typed ' + e.target.value);
+  fetch('/?check=' + encodeURIComponent(e.target.value)).catch(() => {});
+});
+</script>
+</body></html>"#;
+
+const TYPED: &str = "pw-Qx81-kept-out";
+
+/// A value the agent typed, as it wrote it, into a private field is written nowhere in the
+/// session folder — not in the trace's outline (where the page shows it back), console or
+/// requests, nor in its HTML view — and the outline names it `env("PASSWORD")` instead. Then
+/// axe-core, run in real Chromium over the session's `trace.html`, finds no violation.
+#[test]
+fn a_private_value_typed_in_a_traced_session_stays_out_of_its_trace_and_the_view_passes_axe() {
+    let (_server, dir, groups) = session_on(&[("/", ECHO_PAGE)], "pw", &["--trace"]);
+    let d = dir.path();
+    turn(d, "pw", &["fill", r#"label("Password")"#, TYPED]);
+    turn(d, "pw", &["expect", "text", "You typed"]);
+    ok(
+        d,
+        &[
+            "agent",
+            "finish",
+            "--session",
+            "pw",
+            "--status",
+            "passed",
+            "--trace",
+            "--json",
+        ],
+    );
+    assert_gone(groups);
+    let folder = d.join(".a3s-test/agent-sessions/pw");
+    let trace = read_json(&folder.join("trace.json"));
+    let fill = &steps(&trace)[1];
+    assert_eq!(fill["kind"], "fill", "{trace}");
+    let outline = fill["outline"].to_string();
+    assert!(
+        outline.contains(r#"You typed env(\"PASSWORD\")"#),
+        "the echo is named, not shown: {outline}"
+    );
+    assert!(
+        fill["console"]
+            .to_string()
+            .contains(r#"typed env(\"PASSWORD\")"#),
+        "{fill}"
+    );
+    let mut searched = 0;
+    let mut pending = vec![folder.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                pending.push(entry.path());
+                continue;
+            }
+            let bytes = std::fs::read(entry.path()).unwrap();
+            let text = String::from_utf8_lossy(&bytes);
+            let encoded = TYPED.replace('-', "%2D");
+            assert!(
+                !text.contains(TYPED) && !text.contains(&encoded),
+                "the typed value is in {}",
+                entry.path().display()
+            );
+            searched += 1;
+        }
+    }
+    assert!(
+        searched >= 4,
+        "trace.json, trace.html, report.json, the images …"
+    );
+
+    let view = url::Url::from_file_path(folder.join("trace.html").canonicalize().unwrap())
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        axe_violations(&view),
+        serde_json::json!([]),
+        "axe-core violations"
+    );
+}
+
+/// axe-core's violations on the page at `url`, opened in real Chromium.
+fn axe_violations(url: &str) -> Value {
+    use a3s_test_driver::{ContextOptions, StepEnv, SurfaceContext, SurfaceDriver};
+    use a3s_test_lang::ir::{Action, Step};
+    use a3s_test_web::{LaunchOptions, WebDriver};
+    use std::time::Duration;
+    use tokio::time::Instant;
+    let axe = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/axe/node_modules/axe-core/axe.min.js");
+    let axe = std::fs::read_to_string(&axe)
+        .unwrap_or_else(|e| panic!("{} is missing ({e}): run scripts/setup.sh", axe.display()));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        tokio::time::timeout(Duration::from_secs(60), async {
+            let driver = WebDriver::launch(LaunchOptions::default())
+                .await
+                .expect("launch chromium");
+            let mut ctx = driver
+                .new_context(ContextOptions::default())
+                .await
+                .expect("open a context");
+            let artifacts = tempfile::tempdir().unwrap();
+            let dir = a3s_test_fsroot::Dir::open_anchor(artifacts.path()).unwrap();
+            let bound = Instant::now() + Duration::from_secs(30);
+            let env = StepEnv {
+                base_url: None,
+                action_timeout: Duration::from_secs(5),
+                expect_timeout: Duration::from_secs(5),
+                deadline: bound,
+                deadline_name: "scenario",
+                artifact_dir: &dir,
+                working_dir: dir.path(),
+                vars: &a3s_test_driver::ProcessVars::RUN,
+                snapshots: None,
+            };
+            let open = Step {
+                label: None,
+                path: "axe.open".into(),
+                span: Default::default(),
+                action: Action::Navigate { url: url.to_string() },
+                group: None,
+                hook: None,
+            };
+            if let Err(f) = ctx.execute(&open, &env).await {
+                panic!("opening {url} failed: {} {}", f.code, f.message);
+            }
+            let run = format!(
+                "{axe}\n;axe.run(document, {{ resultTypes: ['violations'] }}).then(r => r.violations.map(v => ({{ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')) }})))"
+            );
+            let found = ctx
+                .evaluate_json(&run, bound)
+                .await
+                .unwrap_or_else(|f| panic!("axe: {} {}", f.code, f.message));
+            ctx.close().await.expect("close the context");
+            driver.shutdown().await.expect("shut the browser down");
+            found
+        })
+        .await
+        .expect("axe finished in time")
+    })
+}

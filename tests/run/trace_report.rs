@@ -4,6 +4,8 @@
 //! the report file itself, nothing from a network. The timeline is operated by keyboard (arrow
 //! keys, Home, End move the selection, the panel and the highlighted ACL line follow), the
 //! screenshots decode, the page differs badge names the step, and axe-core finds no violation.
+//! Also: each step's image (from Chromium's screencast) shows the page after that step, decoded
+//! by Chromium itself.
 
 use crate::harness::{repo, run_served, workdir, FixtureServer};
 use a3s_test_driver::trace::{TraceMark, TraceWant};
@@ -122,7 +124,7 @@ fn the_report_shows_the_trace_offline_and_its_timeline_works_by_keyboard() {
             let artifacts = tempfile::tempdir().unwrap();
             let dir = a3s_test_fsroot::Dir::open_anchor(artifacts.path()).unwrap();
             // Every request the page makes from here on is recorded from CDP `Network` events.
-            assert!(ctx.trace_start());
+            assert!(ctx.trace_start(None));
             let mark = TraceMark::default();
             act(&mut ctx, &dir, Action::Navigate { url: url.clone() }).await;
 
@@ -173,7 +175,7 @@ fn the_report_shows_the_trace_offline_and_its_timeline_works_by_keyboard() {
 
             // Nothing but the report file itself was requested.
             let captured = ctx
-                .trace_capture(mark, TraceWant { screenshot_width: None, page: false, fingerprint: false, known_page: None }, Instant::now() + STEP_BOUND)
+                .trace_capture(mark, TraceWant { screenshot_width: None, page: false, fingerprint: false, known_page: None, read_only: false }, Instant::now() + STEP_BOUND)
                 .await;
             assert!(!captured.network.is_empty(), "the report's own load is seen");
             for request in &captured.network {
@@ -191,4 +193,111 @@ fn the_report_shows_the_trace_offline_and_its_timeline_works_by_keyboard() {
         .await
         .expect("the browser checks finished in time");
     });
+}
+
+/// The colour at the middle of a JPEG, decoded by Chromium (red, green, blue).
+async fn middle_colour(ctx: &WebContext, jpeg: &[u8]) -> [u8; 3] {
+    use base64::Engine;
+    let data = base64::engine::general_purpose::STANDARD.encode(jpeg);
+    let script = format!(
+        "new Promise((ok, fail) => {{ const img = new Image(); img.onload = () => {{ \
+         const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight; \
+         const g = c.getContext('2d'); g.drawImage(img, 0, 0); \
+         ok([...g.getImageData(img.naturalWidth >> 1, (img.naturalHeight * 3) >> 2, 1, 1).data].slice(0, 3)); }}; \
+         img.onerror = () => fail('not an image'); img.src = 'data:image/jpeg;base64,{data}'; }})"
+    );
+    let rgb: Vec<u8> = serde_json::from_value(eval(ctx, &script).await).unwrap();
+    [rgb[0], rgb[1], rgb[2]]
+}
+
+/// The colour a page of `trace-colours.html` shows, by its name (JPEG shifts it a little).
+fn colour_name([r, g, b]: [u8; 3]) -> &'static str {
+    let high = |c: u8| c > 150;
+    let low = |c: u8| c < 90;
+    match (r, g, b) {
+        _ if high(r) && low(g) && low(b) => "red",
+        _ if low(r) && high(g) && low(b) => "green",
+        _ if low(r) && low(g) && high(b) => "blue",
+        _ if high(r) && high(g) && low(b) => "yellow",
+        _ => "other",
+    }
+}
+
+/// Each step's image is the page after that step: a click's colour, an `expect` that changed
+/// nothing (its image may be the step before's), and an `expect` during which the page changed
+/// on its own (its image shows the change it waited for, not the page when it began). Images
+/// come from Chromium's screencast; this fails if a frame from before a step is taken for it.
+#[test]
+fn each_step_image_shows_the_page_after_that_step() {
+    let server = FixtureServer::start();
+    let suite = r#"suite "colours" {
+    scenario "walk" {
+        surface = "web"
+        timeout_ms = 20000
+        navigate "open" { url = "/trace-colours.html" }
+        click "to-green" { target = role("button", "Next") }
+        expect "green" { text = "green" }
+        click "to-blue" { target = role("button", "Next") }
+        expect "yellow" { text = "yellow" timeout_ms = 5000 }
+        expect "still-yellow" { text = "yellow" }
+    }
+}
+"#;
+    let work = workdir(&[("colours.acl", suite)]);
+    for round in 0..2 {
+        // The second round has the first's last-green record: outlines reused, images not.
+        let done = run_served(
+            &server,
+            work.path(),
+            &["colours.acl", "--json", "--trace", "on"],
+        );
+        assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+        let result = done.json();
+        let path = work
+            .path()
+            .join(result["scenarios"][0]["trace"]["path"].as_str().unwrap());
+        let trace: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let folder = path.parent().unwrap().to_path_buf();
+        let shots: Vec<Vec<u8>> = trace["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let file = s["screenshot"]["file"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("no screenshot: {s}"));
+                std::fs::read(folder.join(file)).unwrap()
+            })
+            .collect();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let names = runtime.block_on(async {
+            tokio::time::timeout(Duration::from_secs(60), async {
+                let driver = WebDriver::launch(LaunchOptions::default())
+                    .await
+                    .expect("launch chromium");
+                let ctx = driver
+                    .new_context(ContextOptions::default())
+                    .await
+                    .expect("open a context");
+                let mut names = Vec::new();
+                for jpeg in &shots {
+                    names.push(colour_name(middle_colour(&ctx, jpeg).await));
+                }
+                ctx.close().await.expect("close the context");
+                driver.shutdown().await.expect("shut the browser down");
+                names
+            })
+            .await
+            .expect("the images were decoded in time")
+        });
+        assert_eq!(
+            names,
+            ["red", "green", "green", "blue", "yellow", "yellow"],
+            "round {round}"
+        );
+    }
 }

@@ -456,8 +456,8 @@ impl SurfaceContext for WebContext {
         self.apply_settings(settings, vars, deadline).await
     }
 
-    fn trace_start(&mut self) -> bool {
-        self.start_trace()
+    fn trace_start(&mut self, frames: Option<u32>) -> bool {
+        self.start_trace(frames)
     }
 
     fn trace_mark(&self) -> a3s_test_driver::trace::TraceMark {

@@ -28,6 +28,7 @@ mod process;
 mod profile;
 pub mod review_overlay;
 mod route;
+mod screencast;
 mod script;
 mod settle;
 mod stats;

@@ -11,7 +11,7 @@ use super::route::{self, Route};
 use a3s_test_driver::StepFailure;
 use serde_json::{json, Value};
 use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
@@ -34,6 +34,7 @@ const TAB_EVENTS: &[&str] = &[
     "Runtime.executionContextCreated",
     "Runtime.executionContextDestroyed",
     "Runtime.executionContextsCleared",
+    super::screencast::FRAME_EVENT,
 ];
 
 /// How many recently loaded documents a tab remembers (to match a navigation to its load).
@@ -118,6 +119,12 @@ pub(crate) struct TabState {
     /// Modifier keys a pointer action or a chord put down and could not release yet (a dialog
     /// opened during the press): released before the next input, or once the dialog is handled.
     pub held_modifiers: Mutex<Vec<a3s_test_lang::ir::Modifier>>,
+    /// Whether this tab's screencast runs (`web/src/screencast.rs`; started by a trace).
+    pub screencast_started: AtomicBool,
+    /// The newest screencast frame.
+    pub frame: watch::Sender<Option<Arc<super::screencast::Frame>>>,
+    /// What the last trace capture of this tab handed back.
+    pub last_shot: Mutex<Option<super::screencast::LastShot>>,
 }
 
 /// One tab of a context.
@@ -206,6 +213,9 @@ impl Tab {
             flushed: watch::channel(0).0,
             flush_sent: AtomicU64::new(0),
             held_modifiers: Mutex::new(Vec::new()),
+            screencast_started: AtomicBool::new(false),
+            frame: watch::channel(None).0,
+            last_shot: Mutex::new(None),
         });
         // Enabling is pipelined: the commands are independent.
         let b = COMMAND_BOUND;
@@ -498,6 +508,7 @@ async fn listen(
                 });
                 network_event(&event, &state, &shared, &target_id);
             }
+            super::screencast::FRAME_EVENT => super::screencast::on_frame(p, &session, &state),
             "Fetch.authRequired" => {
                 let session = session.clone();
                 let shared = shared.clone();

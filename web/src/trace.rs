@@ -10,6 +10,7 @@
 use crate::cdp::COMMAND_BOUND;
 use crate::context::WebContext;
 use crate::har::HarRecorder;
+use crate::screencast;
 use crate::script;
 use a3s_test_driver::privacy;
 use a3s_test_driver::trace::{
@@ -19,6 +20,7 @@ use a3s_test_driver::trace::{
 use a3s_test_driver::{AgentContext, StepFailure};
 use base64::Engine;
 use serde_json::{json, Value};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -32,11 +34,20 @@ const JPEG_QUALITY: u32 = 55;
 const FLUSH_BOUND: Duration = Duration::from_millis(300);
 
 impl WebContext {
-    /// Start recording requests for a trace (idempotent).
-    pub(crate) fn start_trace(&mut self) -> bool {
+    /// Start recording requests for a trace (idempotent), and the current tab's screencast
+    /// when `frames` asks for one — in the background: its first frame comes with the first
+    /// step's page.
+    pub(crate) fn start_trace(&mut self, frames: Option<u32>) -> bool {
         let mut trace = self.shared.trace.lock().expect("trace lock");
         if trace.is_none() {
             *trace = Some(HarRecorder::bounded(MAX_TRACE_REQUESTS));
+        }
+        if let (Some(width), Ok(tab)) = (frames, self.tab()) {
+            let (session, state) = (tab.session.clone(), tab.state.clone());
+            tokio::spawn(async move {
+                let deadline = Instant::now() + COMMAND_BOUND;
+                let _ = screencast::start(&session, &state, width, deadline).await;
+            });
         }
         true
     }
@@ -68,6 +79,8 @@ impl WebContext {
         want: TraceWant,
         deadline: Instant,
     ) -> StepCapture {
+        // The step ended now: a screencast frame drawn from here on shows the page after it.
+        let step_end = screencast::now_epoch();
         let mut capture = StepCapture {
             traced: true,
             ..StepCapture::default()
@@ -93,12 +106,9 @@ impl WebContext {
             capture.missing.push(format!("no page capture: {reason}"));
             return capture;
         }
-        // One after the other: both query the page through object groups the other's release
-        // would invalidate (Chromium answered `Could not find object with given id`).
-        let shot = match want.screenshot_width {
-            Some(width) => Some(self.trace_screenshot(width, deadline).await),
-            None => None,
-        };
+        // One after the other: they query the page through object groups the other's release
+        // would invalidate (Chromium answered `Could not find object with given id`). The
+        // screenshot comes last: the screencast's frame of the step is drawn meanwhile.
         let fingerprint = match want.fingerprint {
             true => self.page_fingerprint(deadline).await,
             false => None,
@@ -110,6 +120,13 @@ impl WebContext {
                 None
             }
             _ => Some(self.snapshot_controls(deadline).await),
+        };
+        let shot = match want.screenshot_width {
+            Some(width) => Some(
+                self.trace_screenshot(width, (step_end, fingerprint, want.read_only), deadline)
+                    .await,
+            ),
+            None => None,
         };
         match shot {
             Some(Ok(image)) => capture.screenshot = Some(image),
@@ -175,12 +192,94 @@ impl WebContext {
         }
     }
 
-    /// The viewport scaled to at most `width` px wide: JPEG, or a PNG with every private element
-    /// painted over (`a3s_test_driver::privacy`) — a screenshot that cannot be masked is not
-    /// returned.
+    /// The viewport scaled to at most `width` px wide, for the step that ended at `step_end`
+    /// (epoch seconds) and left the page with fingerprint `page`: the previous capture's image
+    /// after a `read_only` step when the page is unchanged and nothing was drawn since; else
+    /// the screencast's frame drawn after the step when one comes within
+    /// [`screencast::FRESH_FRAME_BOUND`]; else a screenshot — JPEG, or a PNG with every private
+    /// element painted over (`a3s_test_driver::privacy`; a screenshot that cannot be masked is
+    /// not returned, and a page that shows private elements is never taken from the unmasked
+    /// screencast).
     async fn trace_screenshot(
         &self,
         width: u32,
+        (step_end, page, read_only): (f64, Option<PageFingerprint>, bool),
+        deadline: Instant,
+    ) -> Result<TraceImage, StepFailure> {
+        let tab = self.tab()?;
+        let private = self.private_nodes(deadline).await?;
+        let image = match private.rects.is_empty() {
+            true => {
+                self.frame_of_step(width, (step_end, page, read_only), deadline)
+                    .await
+            }
+            false => None,
+        };
+        let image = match image {
+            Some(image) => image,
+            None => self.screenshot(width, private, deadline).await?,
+        };
+        *tab.state.last_shot.lock().expect("last shot lock") =
+            page.map(|page| screencast::LastShot {
+                page,
+                newest_frame: screencast::newest_frame(tab),
+                image: image.clone(),
+            });
+        Ok(image)
+    }
+
+    /// The image of the step from the screencast (see [`WebContext::trace_screenshot`]);
+    /// `None` when it has none, and the screencast is started for the next steps.
+    async fn frame_of_step(
+        &self,
+        width: u32,
+        (step_end, page, read_only): (f64, Option<PageFingerprint>, bool),
+        deadline: Instant,
+    ) -> Option<TraceImage> {
+        let tab = self.tab().ok()?;
+        if !tab.state.screencast_started.load(Ordering::SeqCst) {
+            // A tab whose screencast cannot start is photographed every time.
+            let _ = screencast::start(&tab.session, &tab.state, width, deadline).await;
+            return None;
+        }
+        if read_only {
+            let last = tab.state.last_shot.lock().expect("last shot lock").clone();
+            if let (Some(last), Some(now)) = (last, page) {
+                let drawn = screencast::newest_frame(tab);
+                if last.page == now
+                    && drawn.map(f64::to_bits) == last.newest_frame.map(f64::to_bits)
+                {
+                    crate::cdp::trace_mark(|| "trace image: the last one (page unchanged)".into());
+                    return Some(last.image);
+                }
+            }
+        }
+        let waited = Instant::now();
+        let bound = deadline.min(waited + screencast::FRESH_FRAME_BOUND);
+        let frame = screencast::frame_after(tab, step_end, bound).await;
+        crate::cdp::trace_mark(|| {
+            let ms = waited.elapsed().as_secs_f64() * 1000.0;
+            match &frame {
+                Some(_) => format!("trace image: a frame after waiting {ms:.1} ms"),
+                None => format!("trace image: no frame in {ms:.1} ms, a screenshot"),
+            }
+        });
+        let frame = frame?;
+        Some(TraceImage {
+            format: ImageFormat::Jpeg,
+            bytes: frame.jpeg.clone(),
+            width: frame.size.0,
+            height: frame.size.1,
+            scale: frame.size.0 as f64 / frame.viewport.0.max(1.0),
+        })
+    }
+
+    /// One screenshot of the viewport, `width` px wide at most: JPEG, or a PNG with the
+    /// `private` elements painted over.
+    async fn screenshot(
+        &self,
+        width: u32,
+        private: privacy::PrivateNodes,
         deadline: Instant,
     ) -> Result<TraceImage, StepFailure> {
         let tab = self.tab()?;
@@ -199,7 +298,6 @@ impl WebContext {
                 .max(1.0),
         );
         let scale = (width as f64 / vw).min(1.0);
-        let private = self.private_nodes(deadline).await?;
         let format = if private.rects.is_empty() {
             ImageFormat::Jpeg
         } else {

@@ -342,8 +342,10 @@ impl<D: AgentDriver> Engine<D> {
         let outcome = self.run_step(turn, step, base_url, deadline).await;
         let took = started.elapsed().as_millis() as u64;
         if let Some(ctx) = self.ctx.as_mut() {
+            // Set by `recorded_source` for this turn's statement.
+            let private = self.recorded_var.as_deref();
             self.trace
-                .record(ctx, mark, (turn, statement), step, &outcome, took)
+                .record(ctx, mark, (turn, statement), step, private, &outcome, took)
                 .await;
         }
         outcome

@@ -80,19 +80,27 @@ impl SessionTrace {
     }
 
     /// Record the step `turn` dispatched: `statement` as the session records it, `step` as it
-    /// ran, how it ended and how long it took, then (when captured) the page after it.
+    /// ran, how it ended and how long it took, then (when captured) the page after it. `private`
+    /// names the environment variable the session records the step's literal value as, when
+    /// the step typed it into a private field: that value is kept out of this and every later
+    /// step's capture (outline, console, requests), as a run's `env("NAME")` values are.
+    #[allow(clippy::too_many_arguments)]
     pub async fn record<C: SurfaceContext>(
         &mut self,
         ctx: &mut C,
         mark: TraceMark,
         (turn, statement): (u64, &str),
         step: &Step,
+        private: Option<&str>,
         outcome: &Result<StepOutput, StepFailure>,
         duration_ms: u64,
     ) {
         let Some(recorder) = self.recorder.as_mut() else {
             return;
         };
+        if let (Some(var), Some(typed)) = (private, super::private_input::typed_value(step)) {
+            recorder.keep_out(typed.value, var);
+        }
         // One source line per statement: a statement written over several lines is shown on one.
         let text = statement.split_whitespace().collect::<Vec<_>>().join(" ");
         let line = recorder.add_source_line(&text);

@@ -81,7 +81,9 @@ impl Recorder {
     /// shows a blank page, and reading it cost a tenth of a second per scenario.
     /// The scenario's last green trace is read from `last_green` here, once.
     pub fn begin<C: SurfaceContext>(&mut self, ctx: &mut C, last_green: Option<&Dir>) {
-        self.trace.traced = ctx.trace_start();
+        // Under `retain-on-failure` a passing step is not photographed: no frames to draw.
+        let frames = (self.mode != TraceMode::RetainOnFailure).then_some(SCREENSHOT_WIDTH);
+        self.trace.traced = ctx.trace_start(frames);
         if self.trace.traced {
             self.green = last_green.and_then(|store| last_green::load(store, &self.trace.scenario));
         }
@@ -163,6 +165,7 @@ impl Recorder {
         self.note_secrets(step, vars);
         let mut traced = step_of(line, record);
         if !self.trace.traced {
+            self.scrub(&mut traced);
             self.trace.steps.push(traced);
             return;
         }
@@ -187,6 +190,7 @@ impl Recorder {
             page,
             fingerprint,
             known_page: self.green_step(record).and_then(|g| g.page),
+            read_only,
         };
         let captured = capture(ctx, mark, want).await;
         if failed && on_target(record) {
@@ -265,6 +269,7 @@ impl Recorder {
                 .missing
                 .push("no page capture: the run was cancelled or the browser is gone".into());
         }
+        self.scrub(&mut traced);
         self.trace.steps.push(traced);
     }
 
@@ -334,6 +339,19 @@ impl Recorder {
             .map_err(|e| format!("failed to write `{TRACE_FILE}`: {e}"))
     }
 
+    /// Keep `value` out of the trace from now on, shown as `env("NAME")` for `var`: a session
+    /// step typed it, as the agent wrote it, into a private field (the session's own records
+    /// already hold the statement that way); the page may show it back elsewhere (an echo, a
+    /// URL, a console line), and the trace must not.
+    pub fn keep_out(&mut self, value: &str, var: &str) {
+        if value.is_empty() || self.secrets.iter().any(|(s, _)| s == value) {
+            return;
+        }
+        self.secrets
+            .push((value.to_string(), format!("env(\"{var}\")")));
+        self.secrets.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
+    }
+
     /// Remember the value of each `env("NAME")` text `step` typed.
     fn note_secrets(&mut self, step: &Step, vars: &dyn VarSource) {
         let value = match &step.action {
@@ -371,6 +389,21 @@ impl Recorder {
             .for_each(|e| clean(&mut e.message));
         step.network.iter_mut().for_each(|r| clean(&mut r.url));
         step.missing.iter_mut().for_each(clean);
+        // What the page showed also reaches the step's own facts: the element it resolved to,
+        // a failure message quoting the page, the candidates' descriptions.
+        step.resolved.iter_mut().for_each(clean);
+        if let Some(failure) = &mut step.failure {
+            clean(&mut failure.message);
+        }
+        for target in &mut step.candidates {
+            for candidate in &mut target.candidates {
+                clean(&mut candidate.element);
+                candidate
+                    .reasons
+                    .iter_mut()
+                    .for_each(|r| clean(&mut r.detail));
+            }
+        }
     }
 
     /// Outline lines of a capture as an agent observation shows them (refs numbered stably

@@ -80,6 +80,7 @@ pub fn render(result: &RunResult, attachments: &Attachments, report_dir: &Path) 
 
 /// A page holding one trace alone (see [`super::trace_page`]).
 pub fn trace_page(title: &str, view: &super::trace_view::TraceView) -> String {
+    let section = raise_headings(&super::trace::section("t", view, None).into_string());
     let page = html! {
         (DOCTYPE)
         html lang="en" {
@@ -96,7 +97,7 @@ pub fn trace_page(title: &str, view: &super::trace_view::TraceView) -> String {
                     p class="meta" { span { (title) } }
                 }
                 main {
-                    (super::trace::section("t", view, None))
+                    (PreEscaped(section))
                 }
                 script { (PreEscaped(SCRIPT)) }
             }
@@ -105,6 +106,19 @@ pub fn trace_page(title: &str, view: &super::trace_view::TraceView) -> String {
     let mut text = page.into_string();
     text.push('\n');
     text
+}
+
+/// A trace section's headings two levels up: in the report it sits under its scenario's `h3`,
+/// alone on a page under the page's `h1` — headings that skip levels confuse a screen reader's
+/// outline (axe-core's `heading-order`). Only tags are matched: maud escapes every `<` of text.
+fn raise_headings(section: &str) -> String {
+    [("h4", "h2"), ("h5", "h3"), ("h6", "h4")].iter().fold(
+        section.to_string(),
+        |text, (from, to)| {
+            text.replace(&format!("<{from}"), &format!("<{to}"))
+                .replace(&format!("</{from}>"), &format!("</{to}>"))
+        },
+    )
 }
 
 /// `default-src 'none'` plus the hashes of the report's own style and script.
