@@ -76,7 +76,8 @@ impl UiBudget {
     }
 }
 
-/// Names of a response's nodes by private id: `@cN` from `cref_of`, else role (or tag) and name.
+/// Names of a response's nodes by private id: `@cN` from `cref_of`, else role (or tag) and
+/// name, or the node's own text when it has no name (a `status` is named by no content).
 pub fn names_of(
     response: &Value,
     cref_of: impl Fn(&str) -> Option<String>,
@@ -92,10 +93,10 @@ pub fn names_of(
             let role = Some(str_of(n, "role"))
                 .filter(|r| !r.is_empty())
                 .unwrap_or_else(|| str_of(n, "tag"));
-            Some((
-                id.to_string(),
-                NodeName::new(cref_of(id), &role, &str_of(n, "name")),
-            ))
+            let name = Some(str_of(n, "name"))
+                .filter(|s| !s.trim().is_empty())
+                .unwrap_or_else(|| str_of(n, "text"));
+            Some((id.to_string(), NodeName::new(cref_of(id), &role, &name)))
         })
         .collect()
 }
