@@ -10,6 +10,7 @@
 //! Test Kit leaves the record out altogether rather than break it when its response's byte bound
 //! (`responseBytes`, 1 MiB by default) cannot hold it, and the view says that too.
 
+pub mod evidence;
 pub mod facts;
 pub mod gate;
 pub mod record;

@@ -443,3 +443,21 @@ proptest! {
         prop_assert_eq!(more, 0);
     }
 }
+
+#[test]
+fn a_capture_cites_its_facts_and_keeps_the_page_context_semantic() {
+    let r = response();
+    let (body, lines) = super::evidence::cite(&r).unwrap();
+    assert_eq!(lines.len(), 7);
+    assert!(lines[0].starts_with("@u1 overlap status"), "{lines:?}");
+    let file: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(file["untrusted"], true);
+    assert_eq!(file["ui"]["refs"][1]["ref"], "@u2");
+    assert!(!String::from_utf8_lossy(&body).contains("\"n3\""));
+    assert!(super::evidence::without_ui(&r).get("ui").is_none());
+    // A broken record is not kept, and no record cites nothing.
+    assert!(super::evidence::cite(&with(r.clone(), "/ui/pageRevision", json!(1))).is_none());
+    let mut none = r;
+    none.as_object_mut().unwrap().remove("ui");
+    assert!(super::evidence::cite(&none).is_none());
+}
