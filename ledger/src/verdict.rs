@@ -70,12 +70,42 @@ fn evidence_ref(e: &EvidenceRef) -> Result<(), LedgerError> {
     validate_digest(&e.sha256)
 }
 
-const PAGE_EVIDENCE: [EvidenceKind; 4] = [
+const PAGE_EVIDENCE: [EvidenceKind; 5] = [
     EvidenceKind::Screenshot,
     EvidenceKind::PageContext,
     EvidenceKind::Console,
     EvidenceKind::PageErrors,
+    EvidenceKind::UiUnderstanding,
 ];
+
+/// Cited `@uN` facts: bounded, and pinned by a `ui_understanding` file among the evidence (a
+/// citation without the file it comes from is refused).
+fn ui_facts(r: &VerificationRecord) -> Result<(), LedgerError> {
+    use crate::verification::{MAX_UI_FACTS, MAX_UI_FACT_CHARS};
+    if r.page.ui_facts.is_empty() {
+        return Ok(());
+    }
+    if r.page.ui_facts.len() > MAX_UI_FACTS {
+        return Err(bad(format!("more than {MAX_UI_FACTS} cited UI facts")));
+    }
+    for f in &r.page.ui_facts {
+        short("cited UI fact", f, MAX_UI_FACT_CHARS)?;
+        if !f.starts_with("@u") {
+            return Err(bad("a cited UI fact starts with its @uN"));
+        }
+    }
+    if !r
+        .page
+        .evidence
+        .iter()
+        .any(|e| e.kind == EvidenceKind::UiUnderstanding)
+    {
+        return Err(bad(
+            "cited UI facts need the ui_understanding evidence file they come from",
+        ));
+    }
+    Ok(())
+}
 
 /// Check a baseline's bounds.
 pub fn validate_baseline(b: &Baseline) -> Result<(), LedgerError> {
@@ -116,6 +146,7 @@ pub fn validate_record(r: &VerificationRecord) -> Result<(), LedgerError> {
         short("layout occupant", o, MAX_SHORT_CHARS)?;
     }
     evidence(&r.page.evidence, &PAGE_EVIDENCE)?;
+    ui_facts(r)?;
     if let Some(s) = &r.slice {
         if s.protocol != SLICE_PROTOCOL {
             return Err(bad(format!("a slice's protocol must be {SLICE_PROTOCOL}")));

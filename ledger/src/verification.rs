@@ -38,6 +38,9 @@ pub enum EvidenceKind {
     CheckStderr,
     /// A generated ACL regression candidate.
     Candidate,
+    /// The page's checked UI understanding as numbered `@uN` facts (JSON): overlaps, clips,
+    /// motion, clusters, layout and scroll containers.
+    UiUnderstanding,
 }
 
 /// A file of evidence, pinned by its digest so later tampering is detectable.
@@ -388,7 +391,18 @@ pub struct PageResult {
     pub layout: Option<LayoutOutcome>,
     /// After-evidence: screenshot, Page Context, console and page-error files (step 5).
     pub evidence: Vec<EvidenceRef>,
+    /// The `@uN` UI facts of the after-evidence (step 5), one printed line each, numbered within
+    /// that capture and pinned by its `ui_understanding` file: what a reviewer reads about
+    /// overlapping, clipped and moving boxes without opening the file. At most
+    /// [`MAX_UI_FACTS`] lines of at most [`MAX_UI_FACT_CHARS`] characters; untrusted page text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ui_facts: Vec<String>,
 }
+
+/// The most `@uN` facts a verification record cites.
+pub const MAX_UI_FACTS: usize = 24;
+/// The longest cited `@uN` fact, in characters.
+pub const MAX_UI_FACT_CHARS: usize = 300;
 
 /// Everything one verification found (`a3s.test.repair-verification/1`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

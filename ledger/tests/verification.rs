@@ -83,6 +83,23 @@ fn a_verdict_must_agree_with_its_facts() {
         ("a bad digest", |r| {
             r.page.evidence[0].sha256 = "sha256:XY".into()
         }),
+        ("UI facts without the file they come from", |r| {
+            r.page
+                .evidence
+                .retain(|e| e.kind != verification::EvidenceKind::UiUnderstanding);
+        }),
+        ("too many UI facts", |r| {
+            r.page.ui_facts = vec!["@u1 clip".into(); verification::MAX_UI_FACTS + 1];
+        }),
+        ("a UI fact without its @uN", |r| {
+            r.page.ui_facts = vec!["clip @c1".into()];
+        }),
+        ("a UI fact past its length", |r| {
+            r.page.ui_facts = vec![format!(
+                "@u1 {}",
+                "x".repeat(verification::MAX_UI_FACT_CHARS)
+            )];
+        }),
     ];
     for (name, break_it) in cases {
         let fx = Fixture::new();

@@ -89,7 +89,8 @@ fn every_enum_matches_the_types() {
         | EvidenceKind::PageErrors
         | EvidenceKind::CheckStdout
         | EvidenceKind::CheckStderr
-        | EvidenceKind::Candidate => k,
+        | EvidenceKind::Candidate
+        | EvidenceKind::UiUnderstanding => k,
     };
     use EvidenceKind as E;
     same_enum(
@@ -103,6 +104,7 @@ fn every_enum_matches_the_types() {
             E::CheckStdout,
             E::CheckStderr,
             E::Candidate,
+            E::UiUnderstanding,
         ]
         .map(evidence),
     );

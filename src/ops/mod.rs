@@ -16,6 +16,7 @@ pub mod repair_promote;
 pub mod repair_verify;
 pub mod session;
 pub mod terminal;
+pub mod ui;
 pub mod verbs;
 
 use a3s_test_ledger::{Clock, RandomRequestIds, SystemClock};

@@ -37,6 +37,10 @@ pub struct ViewOptions {
     /// Start the view at this ref (`@e21`) or outline line number, as a cut view suggests.
     #[arg(long, value_name = "REF|LINE")]
     pub scope: Option<Text<0, 16>>,
+    /// UI understanding (`@uN` facts).
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub ui: super::ui::UiOptions,
 }
 
 impl ViewOptions {
@@ -50,6 +54,10 @@ impl ViewOptions {
             max_bytes: self.max_bytes.map(Into::into),
             scope: self.scope.clone().map(Into::into),
             form,
+            ui: self
+                .ui
+                .budget()
+                .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?,
         };
         view.validate()
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;

@@ -137,6 +137,10 @@ pub struct InspectParams {
     /// Continue a truncated answer.
     #[arg(long, value_name = "C")]
     pub cursor: Option<Text<0, { MAX_CURSOR_BYTES }>>,
+    /// UI understanding (`@uN` facts) in the observation that follows.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub ui: super::ui::UiOptions,
 }
 
 fn detail_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -168,6 +172,7 @@ impl InspectParams {
             since_revision: self.since_revision.map(Into::into),
             wait_timeout_ms: self.wait_timeout_ms.map(Into::into),
             cursor: self.cursor.clone().map(Into::into),
+            ui: self.ui.budget().map_err(invalid)?,
         };
         request.validate().map_err(invalid)?;
         Ok(request)

@@ -8,6 +8,14 @@ export interface StyleView {
   getPropertyValue(name: string): string;
 }
 
+/** One animation as the platform reports it (`document.getAnimations()`). */
+export interface PlatformAnimation {
+  target: Element | null;
+  kind: "animation" | "transition" | "script";
+  name: string;
+  state: "running" | "paused";
+}
+
 /** Layout/style access used by snapshots and UI understanding. */
 export interface Platform {
   /** Border box in layout-viewport CSS px. */
@@ -40,6 +48,8 @@ export interface Platform {
   prefersReducedMotion(): boolean;
   /** Number of running animations in the document. */
   runningAnimations(): number;
+  /** Every animation of the document that is running or paused, with the element it moves. */
+  animations(): PlatformAnimation[];
   /**
    * Style sheets of the document whose rules the page may not read (cross-origin without CORS):
    * they are counted, never read around.
@@ -123,6 +133,20 @@ export function domPlatform(win: Window): Platform {
     prefersReducedMotion: () => matches("(prefers-reduced-motion: reduce)"),
     runningAnimations: () =>
       typeof doc.getAnimations === "function" ? doc.getAnimations().filter((a) => a.playState === "running").length : 0,
+    animations: () => {
+      if (typeof doc.getAnimations !== "function") return [];
+      const out: PlatformAnimation[] = [];
+      for (const a of doc.getAnimations()) {
+        if (a.playState !== "running" && a.playState !== "paused") continue;
+        const effect = a.effect as KeyframeEffect | null;
+        const target = effect !== null && "target" in effect ? effect.target : null;
+        const css = a as Animation & { animationName?: string; transitionProperty?: string };
+        const kind = css.animationName !== undefined ? "animation" : css.transitionProperty !== undefined ? "transition" : "script";
+        const name = css.animationName ?? css.transitionProperty ?? a.id;
+        out.push({ target, kind, name, state: a.playState });
+      }
+      return out;
+    },
     inaccessibleStyleSheets: () => {
       let n = 0;
       for (const sheet of Array.from(doc.styleSheets)) {

@@ -282,7 +282,7 @@ export interface UiUnderstanding {
     limits: { nodes: number; timeMs: number };
     used: { nodes: number; timeMs: number };
     truncated: boolean;
-    reasons: Array<"node_limit" | "time_limit">;
+    reasons: Array<"node_limit" | "time_limit" | "overlap_limit">;
   };
   /** Cross-origin style sheets are never read, only counted in `inaccessibleStyleSheets`. */
   evidence: { source: "computed_style"; nodeCount: number; inaccessibleStyleSheets: number; untrusted: true };
@@ -296,7 +296,41 @@ export interface UiUnderstanding {
   layout: { nodes: UiLayoutNode[]; edges: UiLayoutEdge[] };
   components: Array<{ id: string; signature: string; nodeIds: string[] }>;
   stateDiffs: Array<{ nodeId: string; field: string; from: string; to: string }>;
-  motion: { runningAnimations: number; reducedMotion: boolean };
+  /** Pairs of record nodes whose boxes overlap though neither contains the other. */
+  overlaps: UiOverlap[];
+  /** Record nodes an ancestor's non-visible overflow cuts. */
+  clips: UiClip[];
+  motion: { runningAnimations: number; reducedMotion: boolean; animations: UiAnimation[] };
+}
+
+/**
+ * Two record nodes whose border boxes intersect while neither is the other's DOM ancestor:
+ * something is drawn over something else. `above` is the one the browser's hit test finds at the
+ * centre of the shared area (absent when it finds neither).
+ */
+export interface UiOverlap {
+  a: string;
+  b: string;
+  /** The shared area in viewport CSS px. */
+  area: Rect;
+  above?: string;
+}
+
+/** A record node cut by the overflow (hidden, clip, auto or scroll) of an ancestor in the record. */
+export interface UiClip {
+  nodeId: string;
+  by: string;
+  /** Share of the node's box inside the ancestor's padding box, 0..1 (below 1 by definition). */
+  visibleRatio: number;
+}
+
+/** A running or paused animation or transition whose target is a record node. */
+export interface UiAnimation {
+  nodeId: string;
+  kind: "animation" | "transition" | "script";
+  /** The CSS animation name, transitioned property, or the script animation's id (bounded). */
+  name: string;
+  state: "running" | "paused";
 }
 
 /** `a3s.test.testkit-handshake/1` */

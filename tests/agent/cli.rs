@@ -145,10 +145,7 @@ fn each_gate_refuses_with_its_own_code_before_dispatch() {
         "test.session.schema",
     );
     exec("tab { operation = \"list\" }", "test.session.capability");
-    exec(
-        "click { target = ref(\"@u1\") }",
-        "test.session.target_type",
-    );
+    exec("click { target = ref(\"@u1\") }", "test.session.ref_kind");
     exec(
         "click { target = ref(\"@c1\") }",
         "test.session.target_type",

@@ -27,5 +27,6 @@ mod testkit;
 mod trace;
 mod tui;
 mod turn;
+mod ui_refs;
 mod verbs;
 mod view;

@@ -101,7 +101,7 @@ fn session_tools_run_the_same_gates_over_stdio() {
     mcp.refused(
         "test_exec",
         json!({ "session": "m", "statement": "click { target = ref(\"@u2\") }" }),
-        "test.session.target_type",
+        "test.session.ref_kind",
     );
     mcp.refused("test_exec", json!({ "session": "m", "statement": format!("navigate {{ url = \"{}/\" }}", other.origin) }), "test.session.policy");
     // An action outside the declared schema is invalid params, before any gate.

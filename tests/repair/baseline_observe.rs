@@ -138,10 +138,16 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     assert!(baseline.url.starts_with(&app.origin), "{baseline:?}");
     assert_eq!((baseline.console_errors, baseline.page_errors), (1, 0));
     let base_dir = format!("artifacts/repairs/{FINDING}/baseline/");
-    let all = ["screenshot", "page_context", "console", "page_errors"];
+    let all = [
+        "screenshot",
+        "page_context",
+        "ui_understanding",
+        "console",
+        "page_errors",
+    ];
     assert_pinned(root, &baseline.evidence, &base_dir, &all);
     let console: Value = serde_json::from_slice(
-        &std::fs::read(session_dir(root).join(&baseline.evidence[2].path)).unwrap(),
+        &std::fs::read(session_dir(root).join(&baseline.evidence[3].path)).unwrap(),
     )
     .unwrap();
     assert_eq!(console["entries"][0]["text"], "boot warning", "{console}");
@@ -245,7 +251,7 @@ fn the_drain_records_a_baseline_and_observe_runs_steps_one_to_five_in_chromium()
     assert_eq!(wrong.page.criteria[0].observed.as_deref(), Some("Pay now"));
     assert_eq!(
         wrong.page.evidence.len(),
-        4,
+        5,
         "evidence is captured for a failed verification too"
     );
 

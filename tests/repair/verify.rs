@@ -320,6 +320,29 @@ fn a_real_edit_verifies_to_review_ready_with_a_focused_slice_and_a_proven_candid
         let bytes = std::fs::read(l.folder().join(e["path"].as_str().unwrap())).unwrap();
         assert_eq!(e["bytes"].as_u64(), Some(bytes.len() as u64), "{e}");
     }
+    // The page's checked UI understanding is evidence too, and the record cites its @uN facts.
+    let ui = record["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "ui_understanding")
+        .unwrap_or_else(|| panic!("no UI evidence in {record}"));
+    let file: Value = serde_json::from_slice(
+        &std::fs::read(l.folder().join(ui["path"].as_str().unwrap())).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(file["untrusted"], true, "{file}");
+    let cited = record["uiFacts"].as_array().cloned().unwrap_or_default();
+    let filed = file["ui"]["refs"].as_array().unwrap();
+    assert_eq!(cited.len(), filed.len().min(24), "{record}");
+    for (line, fact) in cited.iter().zip(filed) {
+        assert!(
+            line.as_str()
+                .unwrap()
+                .starts_with(&format!("{} ", fact["ref"].as_str().unwrap())),
+            "{line}"
+        );
+    }
     assert_eq!(l.status(), "review_ready");
     // The verification's lease covers every check of the catalog run to its timeout (two at
     // the default 120 s, one at 20 s) and the page steps (the default 30 s revision wait, 20 s

@@ -311,7 +311,9 @@ pub fn record(passed: bool) -> VerificationRecord {
                     EvidenceKind::PageContext,
                     &format!("{dir}/page-context.json"),
                 ),
+                evidence(EvidenceKind::UiUnderstanding, &format!("{dir}/ui.json")),
             ],
+            ui_facts: vec!["@u1 clip @c1 50% visible, cut by region \"Card\"".into()],
         },
         slice: Some(SliceDecision {
             protocol: SLICE_PROTOCOL.into(),

@@ -690,7 +690,10 @@ fn error_delta(console_now: u32, page_now: u32, baseline: Option<&Baseline>) -> 
 /// a capture that failed fails the step when nothing failed before.
 fn keep_evidence(captured: Captured, out: &mut PageVerification) {
     match captured.failed {
-        None => out.page.evidence = captured.evidence,
+        None => {
+            out.page.evidence = captured.evidence;
+            out.page.ui_facts = captured.ui_facts;
+        }
         Some(e) if out.failure.is_none() => {
             out.failure = Some(VerificationFailure {
                 step: VerifyStep::Capture,

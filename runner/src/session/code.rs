@@ -12,8 +12,10 @@ a3s_test_lang::define_codes! {
         Schema => "test.session.schema";
         /// Gate 2: the driver or the session cannot run this kind of step.
         Capability => "test.session.capability";
-        /// Gate 3: the target kind may never be acted on here (`@uN`, or `@cN` without Page Context).
+        /// Gate 3: the target kind may not be acted on here (`@cN` without Page Context).
         TargetType => "test.session.target_type";
+        /// Gate 3: an `@uN` UI fact given as an action target; `@uN` refs are read-only evidence.
+        RefKind => "test.session.ref_kind";
         /// Gate 4: a ref does not belong to the latest open observation (or its node changed).
         StaleRef => "test.session.stale_ref";
         /// Gate 4 on a terminal: the input names no observation, one that is not the latest, or
@@ -32,6 +34,9 @@ a3s_test_lang::define_codes! {
         /// Review Overlay — point at it or type into its focused control. The overlay is the
         /// reviewer's: only a person's Send makes a finding.
         ReviewOverlay => "test.session.review_overlay";
+        /// The Test Kit's UI-understanding record broke a rule (a node of another revision, a
+        /// broken layout graph, more than the budget allowed …); nothing of it was shown.
+        UiInvalid => "test.session.ui_invalid";
         /// No session with this id exists.
         UnknownSession => "test.session.unknown";
         /// The session exists but its supervisor is not running (finished, aborted, expired).
@@ -115,6 +120,7 @@ impl SessionCode {
             SessionCode::Schema
                 | SessionCode::Capability
                 | SessionCode::TargetType
+                | SessionCode::RefKind
                 | SessionCode::StaleRef
                 | SessionCode::StaleScreen
                 | SessionCode::UnknownRef

@@ -578,6 +578,7 @@ impl<D: AgentDriver> Engine<D> {
         &self,
         deadline: Instant,
         detected: Option<Bridge>,
+        ui: Option<&super::ui::UiBudget>,
     ) -> Result<(PageSnapshot, Option<(String, u64, Value)>), SessionError> {
         let ctx = self.ctx()?;
         let accessibility = |f: a3s_test_driver::StepFailure| {
@@ -591,13 +592,23 @@ impl<D: AgentDriver> Engine<D> {
             None => live::detect(ctx, deadline).await?,
         };
         let Some(bridge) = bridge else {
+            if ui.is_some() {
+                return Err(SessionError::new(
+                    SessionCode::Capability,
+                    "UI understanding needs the Test Kit bridge, which this page has not; \
+                     observe without --ui (accessibility refs @eN)",
+                ));
+            }
             let snapshot = ctx
                 .snapshot_controls(deadline)
                 .await
                 .map_err(accessibility)?;
             return Ok((snapshot, None));
         };
-        let request = json!({ "detail": "summary", "scope": { "kind": "page" }, "ui": false });
+        let request = match ui {
+            Some(budget) => budget.bridge_request(),
+            None => json!({ "detail": "summary", "scope": { "kind": "page" }, "ui": false }),
+        };
         for _attempt in 0..2 {
             let before = live::revision(ctx, deadline).await?;
             let snapshot = ctx
@@ -657,7 +668,9 @@ impl<D: AgentDriver> Engine<D> {
             Some(ms) => Some(super::view::settle(self.ctx()?, ms, deadline).await?),
             None => None,
         };
-        let (snapshot, page_context) = self.atomic_snapshot(deadline, detected).await?;
+        let (snapshot, page_context) = self
+            .atomic_snapshot(deadline, detected, request.ui.as_ref())
+            .await?;
         if let Err(e) = super::policy::check_origin(&self.file.policy, &snapshot.url) {
             return Err(SessionError::new(
                 SessionCode::OriginLoss,
@@ -692,15 +705,50 @@ impl<D: AgentDriver> Engine<D> {
                 self.node_ids.insert(fingerprint(token, id), id.to_string());
             }
         }
-        self.file.page_context =
-            page_context.map(|(sdk_version, revision, response)| PageContextState {
-                sdk_version,
-                baseline: revision,
-                crefs: crefs_of(&response, &self.file.ownership.token),
+        self.file.page_context = page_context
+            .as_ref()
+            .map(|(sdk_version, revision, response)| PageContextState {
+                sdk_version: sdk_version.clone(),
+                baseline: *revision,
+                crefs: crefs_of(response, &self.file.ownership.token),
             });
         observation.page_context = self.file.page_context.as_ref().map(PageContextView::from);
+        observation.ui = match (&request.ui, &page_context) {
+            (Some(budget), Some((_, _, response))) => Some(self.ui_facts(id, budget, response)?),
+            _ => {
+                self.views.ui.clear();
+                None
+            }
+        };
         observation.next = next::after_observe(&self.file);
         Ok(observation)
+    }
+
+    /// The `@uN` facts of observation `id` from its Page Context `response` (asked for with
+    /// `budget`), checked before any is shown and numbered after every earlier observation's.
+    fn ui_facts(
+        &mut self,
+        id: u64,
+        budget: &super::ui::UiBudget,
+        response: &Value,
+    ) -> Result<super::ui::facts::UiView, SessionError> {
+        let token = &self.file.ownership.token;
+        let crefs = self
+            .file
+            .page_context
+            .as_ref()
+            .map(|p| p.crefs.as_slice())
+            .unwrap_or_default();
+        let names = super::ui::names_of(response, |node| {
+            let print = fingerprint(token, node);
+            crefs
+                .iter()
+                .find(|c| c.fingerprint == print)
+                .map(|c| c.reference.clone())
+        });
+        let (facts, mut view) = super::ui::read(response, budget, &names)?;
+        view.refs = self.views.ui.bind(id, facts);
+        Ok(view)
     }
 
     /// Read the Page Context as asked (a `diff` is validated like any delta), then take a new
@@ -760,8 +808,12 @@ impl<D: AgentDriver> Engine<D> {
         }
         // One handshake per inspect: the observation reuses the bridge found above.
         let deadline = self.turn_deadline();
+        let asked = ViewRequest {
+            ui: request.ui,
+            ..ViewRequest::default()
+        };
         let mut view = self
-            .observe_admitted(&ViewRequest::default(), Some(bridge), deadline)
+            .observe_admitted(&asked, Some(bridge), deadline)
             .await?;
         view.inspection = Some(response);
         view.untrusted = true;
@@ -774,8 +826,11 @@ impl<D: AgentDriver> Engine<D> {
         observation: Option<u64>,
         source: &str,
     ) -> Result<Executed, SessionError> {
-        // Gates 1–4 need no browser.
-        let step = gates::schema(source)?;
+        // Gates 1–4 need no browser. An `@uN` target is refused in gate 3's words for this
+        // session's UI facts.
+        let step = gates::schema(source).map_err(|e| {
+            super::ui::gate::refine(e, self.file.latest.as_ref(), observation, &self.views.ui)
+        })?;
         gates::capability(&step, self.driver.capabilities())?;
         let refs = gates::target_type_in(&step, Some(&self.file))?;
         let (c_refs, e_refs): (Vec<String>, Vec<String>) =

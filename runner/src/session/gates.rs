@@ -14,7 +14,8 @@ use a3s_test_lang::code::Code;
 use a3s_test_lang::ir::{Action, Step, TabOperation};
 
 /// Gate 1 (schema): exactly one admitted step. `@uN` targets are refused by the front end; that
-/// diagnostic is reported as the target-type gate, since the statement is well formed.
+/// diagnostic is reported as gate 3's `test.session.ref_kind`, since the statement is well formed
+/// (`super::ui::gate` words it for the session's `@uN` refs).
 pub fn schema(source: &str) -> Result<Step, SessionError> {
     a3s_test_lang::admit_statement(source).map_err(refused_statement)
 }
@@ -26,7 +27,7 @@ pub fn refused_statement(diagnostics: Vec<a3s_test_lang::Diagnostic>) -> Session
         .iter()
         .any(|d| d.code == Code::TargetObservationOnly)
     {
-        SessionCode::TargetType
+        SessionCode::RefKind
     } else {
         SessionCode::Schema
     };
@@ -373,7 +374,7 @@ mod tests {
         assert!(typo.message.contains("click"), "{}", typo.message);
         assert_eq!(
             schema("click { target = ref(\"@u1\") }").unwrap_err().code,
-            SessionCode::TargetType
+            SessionCode::RefKind
         );
         assert!(schema("click { target = ref(\"@e1\") }").is_ok());
     }

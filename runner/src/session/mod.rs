@@ -50,6 +50,7 @@ pub mod statement;
 pub mod supervisor;
 pub mod terminal;
 pub mod trace;
+pub mod ui;
 pub mod view;
 
 pub use code::{SessionCode, SessionError};

@@ -64,6 +64,7 @@ pub fn after_error(s: &SessionFile, code: SessionCode) -> Option<String> {
         | SessionCode::StaleScreen
         | SessionCode::UnknownRef
         | SessionCode::TargetType
+        | SessionCode::RefKind
         | SessionCode::StepFailed => observe(),
         // The statement must change; no command helps.
         _ => None,

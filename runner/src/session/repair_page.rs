@@ -25,6 +25,7 @@ pub mod revision;
 
 use super::code::{SessionCode, SessionError};
 use super::page_context::live;
+use super::ui::evidence as ui_evidence;
 use crate::repair::verify::ObservePage;
 use a3s_test_driver::{AgentContext, StepFailure};
 use a3s_test_lang::ir::Target;
@@ -38,7 +39,7 @@ use layout::LayoutRequest;
 use locate::{Located, PageLocator};
 use revision::NoRevision;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -151,6 +152,10 @@ pub struct Captured {
     pub last_page_error: Option<String>,
     /// The evidence files written (none when the capture failed).
     pub evidence: Vec<EvidenceRef>,
+    /// The page's `@uN` UI facts, one printed line each, pinned by the `ui_understanding` file
+    /// among `evidence` (none without a Test Kit record, or when its record broke a rule).
+    #[serde(default)]
+    pub ui_facts: Vec<String>,
     /// Why the capture failed, if it did (the counts above still hold).
     pub failed: Option<SessionError>,
 }
@@ -194,14 +199,18 @@ impl Logs {
     }
 }
 
-/// Write the screenshot, the bounded Page Context (when the page has a bridge) and the logs
-/// into `dir`; returns the references and the Page Context's revision.
+/// What [`capture`] wrote: the references, the Page Context's revision and the cited `@uN`
+/// facts.
+type Written = (Vec<EvidenceRef>, Option<u64>, Vec<String>);
+
+/// Write the screenshot, the bounded Page Context and its checked UI understanding (when the
+/// page has a bridge) and the logs into `dir`.
 async fn capture<C: AgentContext>(
     ctx: &C,
     dir: &EvidenceDir,
     logs: &Logs,
     deadline: Instant,
-) -> Result<(Vec<EvidenceRef>, Option<u64>), SessionError> {
+) -> Result<Written, SessionError> {
     let mut refs = Vec::new();
     let png = ctx
         .screenshot_png(deadline)
@@ -209,12 +218,17 @@ async fn capture<C: AgentContext>(
         .map_err(|f: StepFailure| SessionError::from(f))?;
     refs.push(dir.write(EvidenceKind::Screenshot, SCREENSHOT, &png)?);
     let mut revision = None;
+    let mut ui_facts = Vec::new();
     if live::detect(ctx, deadline).await?.is_some() {
-        let request = json!({ "detail": "summary", "scope": { "kind": "page" }, "ui": false });
+        let request = crate::session::ui::UiBudget::default().bridge_request();
         let (rev, snapshot) = live::snapshot(ctx, request, deadline).await?;
         revision = Some(rev);
-        let body = evidence::page_context_file(&snapshot);
+        let body = evidence::page_context_file(&ui_evidence::without_ui(&snapshot));
         refs.push(dir.write(EvidenceKind::PageContext, PAGE_CONTEXT, &body)?);
+        if let Some((body, lines)) = ui_evidence::cite(&snapshot) {
+            refs.push(dir.write(EvidenceKind::UiUnderstanding, ui_evidence::UI_FILE, &body)?);
+            ui_facts = lines;
+        }
     }
     let (entries, total) = &logs.console;
     refs.push(dir.write(
@@ -225,7 +239,7 @@ async fn capture<C: AgentContext>(
     let (entries, total) = &logs.page_errors;
     let body = evidence::log_file(entries, *total);
     refs.push(dir.write(EvidenceKind::PageErrors, PAGE_ERRORS, &body)?);
-    Ok((refs, revision))
+    Ok((refs, revision, ui_facts))
 }
 
 /// Record the before baseline of `finding` into `dir` (session-relative, under
@@ -254,7 +268,7 @@ pub async fn baseline<C: AgentContext>(
     let deadline = deadline.min(Instant::now() + STEPS_BOUND);
     let (url, _) = ctx.document_identity(deadline).await?;
     let logs = Logs::read(ctx);
-    let (evidence, revision) = capture(ctx, &folder, &logs, deadline).await?;
+    let (evidence, revision, _) = capture(ctx, &folder, &logs, deadline).await?;
     Ok(Baseline {
         url,
         revision,
@@ -355,15 +369,16 @@ impl<C: AgentContext> ObservePage for LivePage<'_, C> {
             .and_then(|e| e.get("message"))
             .and_then(Value::as_str)
             .map(|m| m.chars().take(LAST_ERROR_CHARS).collect());
-        let (evidence, failed) = match capture(self.ctx, &folder, &logs, deadline).await {
-            Ok((refs, _)) => (refs, None),
-            Err(e) => (Vec::new(), Some(e)),
+        let (evidence, ui_facts, failed) = match capture(self.ctx, &folder, &logs, deadline).await {
+            Ok((refs, _, facts)) => (refs, facts, None),
+            Err(e) => (Vec::new(), Vec::new(), Some(e)),
         };
         Ok(Captured {
             console_errors: logs.console_errors(),
             page_errors: logs.page_errors(),
             last_page_error,
             evidence,
+            ui_facts,
             failed,
         })
     }
@@ -372,6 +387,7 @@ impl<C: AgentContext> ObservePage for LivePage<'_, C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn console_errors_are_the_error_and_assert_messages() {

@@ -1,6 +1,6 @@
 //! Test-only platform: jsdom has no layout, so rects, viewport and hit-testing come from a table
 //! the test controls. Not exported by the package.
-import type { Platform } from "../platform";
+import type { Platform, PlatformAnimation } from "../platform";
 import type { Rect } from "../protocol";
 
 /** Mutable fake layout state. */
@@ -11,6 +11,8 @@ export interface FakeLayout {
   now: number;
   /** What `inaccessibleStyleSheets()` answers (jsdom loads no cross-origin sheet). */
   inaccessibleStyleSheets: number;
+  /** What `animations()` answers (jsdom runs none). */
+  animations: PlatformAnimation[];
 }
 
 /** A platform over jsdom with a controllable layout; unknown elements are 100×20 at (0,0). */
@@ -21,6 +23,7 @@ export function fakePlatform(win: Window): { platform: Platform; layout: FakeLay
     hit: null,
     now: 0,
     inaccessibleStyleSheets: 0,
+    animations: [],
   };
   const rectOf = (el: Element): Rect => {
     const known = layout.rects.get(el);
@@ -42,7 +45,8 @@ export function fakePlatform(win: Window): { platform: Platform; layout: FakeLay
     },
     prefersDark: () => false,
     prefersReducedMotion: () => false,
-    runningAnimations: () => 0,
+    runningAnimations: () => layout.animations.filter((a) => a.state === "running").length,
+    animations: () => [...layout.animations],
     inaccessibleStyleSheets: () => layout.inaccessibleStyleSheets,
     now: () => layout.now,
   };

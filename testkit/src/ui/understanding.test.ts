@@ -64,4 +64,47 @@ describe("UI understanding", () => {
     expect(bridge?.snapshot({ ui: true }).ui).toBeUndefined();
     expect(bridge?.handshake().capabilities).not.toContain("ui-understanding");
   });
+  it("reports overlapping and clipped boxes and the animations moving record nodes", () => {
+    document.body.innerHTML = `<div id="card" style="overflow-x:hidden;overflow-y:hidden"><button id="pay">Pay</button></div>
+      <button id="save">Save</button><div id="toast">Saved</div><p id="far">Far</p>`;
+    const fake = fakePlatform(window);
+    const el = (id: string) => document.getElementById(id) as Element;
+    fake.layout.rects.set(el("card"), { x: 0, y: 0, width: 100, height: 50 });
+    fake.layout.rects.set(el("pay"), { x: 50, y: 10, width: 100, height: 20 });
+    fake.layout.rects.set(el("save"), { x: 0, y: 100, width: 80, height: 30 });
+    fake.layout.rects.set(el("toast"), { x: 40, y: 110, width: 200, height: 40 });
+    fake.layout.rects.set(el("far"), { x: 500, y: 500, width: 10, height: 10 });
+    // The toast is drawn over the button.
+    fake.layout.hit = (x, y) => (x >= 40 && y >= 110 ? el("toast") : null);
+    fake.layout.animations = [
+      { target: el("toast"), kind: "animation", name: "slide-in", state: "running" },
+      { target: null, kind: "script", name: "", state: "running" },
+    ];
+    bridge = installTestKit({ enabled: true, page: { id: "ui" }, platform: fake.platform });
+    const r = bridge?.snapshot({ ui: true, detail: "scoped" });
+    const idOf = (id: string) => r?.nodes.find((n) => n.tag === el(id).localName && n.name === el(id).textContent)?.id;
+    const ui = r?.ui;
+    const pay = (r?.nodes ?? []).find((n) => n.name === "Pay")?.id;
+    const card = (r?.nodes ?? []).find((n) => n.tag === "div" && n.id !== idOf("toast"))?.id;
+    expect(ui?.clips).toEqual([{ nodeId: pay, by: card, visibleRatio: 0.5 }]);
+    const save = (r?.nodes ?? []).find((n) => n.name === "Save")?.id;
+    const toast = (r?.nodes ?? []).find((n) => n.tag === "div" && n.id !== card)?.id;
+    expect(ui?.overlaps).toEqual([{ a: save, b: toast, area: { x: 40, y: 110, width: 40, height: 20 }, above: toast }]);
+    expect(ui?.motion.animations).toEqual([{ nodeId: toast, kind: "animation", name: "slide-in", state: "running" }]);
+    expect(ui?.motion.runningAnimations).toBe(2);
+    // Every id the relations name is a node of this response.
+    const ids = new Set(r?.nodes.map((n) => n.id));
+    for (const o of ui?.overlaps ?? []) for (const id of [o.a, o.b, o.above]) expect(ids.has(id as string)).toBe(true);
+  });
+  it("stops the overlap search at its pair bound and says so", () => {
+    document.body.innerHTML = Array.from({ length: 8 }, (_, i) => `<p id="p${i}">P${i}</p>`).join("");
+    const fake = fakePlatform(window);
+    // Every paragraph at the same place: at least 4 paragraphs in a 5-node record make 6 or more
+    // overlapping pairs; 5 are reported.
+    bridge = installTestKit({ enabled: true, page: { id: "ui" }, platform: fake.platform });
+    const ui = bridge?.snapshot({ ui: true, limits: { uiNodes: 5 } }).ui;
+    expect(ui?.overlaps).toHaveLength(5);
+    expect(ui?.budget.reasons).toEqual(["node_limit", "overlap_limit"]);
+    expect(ui?.budget.truncated).toBe(true);
+  });
 });

@@ -1,11 +1,13 @@
 //! UI understanding (`a3s.test.ui-understanding/1`): a bounded layout graph (box model, flex/grid,
 //! overflow; contains / scroll_container / offset_parent edges), style tokens, repeated-structure
-//! clusters, state changes since the previous observation and motion. It has its own node and
-//! time budget; edges only join nodes that are in the record, so a cut never breaks the graph.
-import type { Edges, Scope, StyleToken, UiLayoutEdge, UiLayoutNode, UiUnderstanding, Viewport } from "../protocol";
+//! clusters, state changes since the previous observation, overlapping and clipped boxes and motion.
+//! It has its own node and time budget; edges, overlaps, clips and animations only name nodes that
+//! are in the record, so a cut never breaks the graph.
+import type { Edges, Rect, Scope, StyleToken, UiLayoutEdge, UiLayoutNode, UiUnderstanding, Viewport } from "../protocol";
 import type { Platform, StyleView } from "../platform";
 import { UI_UNDERSTANDING_PROTOCOL } from "../version";
 import { round2, roundRect } from "../snapshot/geometry";
+import { relationsOf } from "./relations";
 import { entryRect, type WalkEntry } from "../snapshot/walk";
 
 /** Inputs of {@link understand}. */
@@ -68,9 +70,10 @@ function signatureOf(el: Element): string {
 export function understand(input: UnderstandingInput): UiUnderstanding | undefined {
   const { platform, limits } = input;
   const started = platform.now();
-  const reasons: Array<"node_limit" | "time_limit"> = [];
+  const reasons: UiUnderstanding["budget"]["reasons"] = [];
   const nodes: UiLayoutNode[] = [];
   const included = new Map<Element, string>();
+  const boxes = new Map<Element, Rect>();
   const colors = new Map<string, number>();
   const spacing = new Map<string, number>();
   const radius = new Map<string, number>();
@@ -119,6 +122,7 @@ export function understand(input: UnderstandingInput): UiUnderstanding | undefin
     }
     nodes.push(node);
     included.set(entry.el, entry.id);
+    boxes.set(entry.el, node.rect);
     tally(colors, s.getPropertyValue("color"));
     tally(colors, s.getPropertyValue("background-color"));
     for (const e of [node.margin, node.padding]) for (const v of [e.top, e.right, e.bottom, e.left]) if (v !== 0) tally(spacing, `${v}px`);
@@ -171,6 +175,8 @@ export function understand(input: UnderstandingInput): UiUnderstanding | undefin
   const components = Array.from(clusters.values())
     .filter((c) => c.ids.length >= 2)
     .map((c, i) => ({ id: `cluster-${i + 1}`, signature: c.signature, nodeIds: c.ids }));
+  const relations = relationsOf({ included, boxes, platform, started, timeMs: limits.timeMs, maxPairs: limits.nodes });
+  if (relations.cut !== undefined && !reasons.includes(relations.cut)) reasons.push(relations.cut);
   const used = platform.now() - started;
   return {
     protocol: UI_UNDERSTANDING_PROTOCOL,
@@ -189,6 +195,8 @@ export function understand(input: UnderstandingInput): UiUnderstanding | undefin
     layout: { nodes, edges },
     components,
     stateDiffs,
-    motion: { runningAnimations: platform.runningAnimations(), reducedMotion: platform.prefersReducedMotion() },
+    overlaps: relations.overlaps,
+    clips: relations.clips,
+    motion: { runningAnimations: platform.runningAnimations(), reducedMotion: platform.prefersReducedMotion(), animations: relations.animations },
   };
 }

@@ -96,6 +96,11 @@ impl ObservePage for FakePage {
             } else {
                 evidence
             },
+            ui_facts: if failed.is_some() {
+                Vec::new()
+            } else {
+                vec!["@u1 overlap status \"Saved\" over button \"Pay\" (800 px²)".into()]
+            },
             failed,
         })
     }
@@ -356,6 +361,11 @@ fn every_step_runs_in_order_and_the_verdict_is_recorded_by_the_tool_last() {
     let errors = record.page.errors.as_ref().unwrap();
     assert_eq!((errors.new_console_errors, errors.baseline), (1, false));
     assert_eq!(record.page.evidence.len(), 1);
+    // The capture's UI facts are cited beside the evidence that pins them.
+    assert_eq!(
+        record.page.ui_facts,
+        ["@u1 overlap status \"Saved\" over button \"Pay\" (800 px²)"]
+    );
     let slice = record.slice.as_ref().expect("step 6 planned a slice");
     assert_eq!(slice.selected_checks, ["unit"]);
     assert_eq!(record.checks.len(), 1);

@@ -83,6 +83,10 @@ pub struct InspectRequest {
     pub wait_timeout_ms: Option<u64>,
     /// Continue a truncated response of the exact same request and revision.
     pub cursor: Option<String>,
+    /// The observation that follows also shows the UI understanding within this budget, as
+    /// `@uN` facts (the inspection itself stays the semantic record).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<crate::session::ui::UiBudget>,
 }
 
 /// Parse `x,y,w,h` (finite numbers, positive width and height).
@@ -141,6 +145,9 @@ impl InspectRequest {
         {
             return Err(format!("--cursor must be 1–{MAX_CURSOR_BYTES} bytes"));
         }
+        if let Some(ui) = &self.ui {
+            ui.validate()?;
+        }
         Ok(())
     }
 
@@ -185,6 +192,7 @@ mod tests {
             since_revision: None,
             wait_timeout_ms: None,
             cursor: None,
+            ui: None,
         }
     }
 

@@ -190,6 +190,7 @@ fn every_reply_reads_back_as_itself() {
             page_errors: 0,
             last_page_error: None,
             evidence: Vec::new(),
+            ui_facts: vec!["@u1 clip @c1 50% visible, cut by region \"Card\"".into()],
             failed: Some(SessionError::new(SessionCode::Io, "no screenshot")),
         };
         round_trip::<CaptureEvidence>(captured, blocked.clone());

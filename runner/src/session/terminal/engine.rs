@@ -198,6 +198,7 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
             truncation: None,
             settle: None,
             page_context: None,
+            ui: None,
             inspection: None,
             blocked_requests: Vec::new(),
             screen: None,

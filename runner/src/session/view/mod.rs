@@ -73,6 +73,10 @@ pub struct ViewRequest {
     /// The form the budget is counted in.
     #[serde(default)]
     pub form: Form,
+    /// Also read the Test Kit's UI understanding within this budget, shown as read-only `@uN`
+    /// facts ([`crate::session::ui`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<crate::session::ui::UiBudget>,
 }
 
 impl ViewRequest {
@@ -97,6 +101,9 @@ impl ViewRequest {
                     s.chars().take(40).collect::<String>()
                 ));
             }
+        }
+        if let Some(ui) = &self.ui {
+            ui.validate()?;
         }
         Ok(())
     }
@@ -171,6 +178,9 @@ pub struct Observation {
     /// Test Kit Page Context refs (`@cN`), on pages with the bridge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_context: Option<crate::session::page_context::refs::PageContextView>,
+    /// Read-only `@uN` UI facts (`--ui`), bound to this observation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<crate::session::ui::facts::UiView>,
     /// The bridge's answer (`inspect` only; untrusted): the page's own JSON, passed through
     /// untouched because its shape is the Test Kit's Page Context protocol, not ours (the diff
     /// validator checks a delta before it is answered).
@@ -275,6 +285,8 @@ struct Kept {
 pub struct ViewState {
     /// Ref numbers of the current document.
     pub numbering: Numbering,
+    /// The session's `@uN` numbering and the facts bound to the latest observation.
+    pub ui: crate::session::ui::facts::UiRefs,
     history: VecDeque<Kept>,
 }
 
@@ -303,6 +315,7 @@ impl ViewState {
             truncation: None,
             settle: None,
             page_context: None,
+            ui: None,
             inspection: None,
             blocked_requests: Vec::new(),
             screen: None,

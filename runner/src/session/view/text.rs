@@ -119,5 +119,8 @@ pub fn render(v: &Observation) -> String {
         }
         out.push('\n');
     }
+    if let Some(ui) = &v.ui {
+        out.push_str(&crate::session::ui::text::render(ui));
+    }
     out
 }
