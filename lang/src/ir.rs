@@ -1529,12 +1529,17 @@ pub struct ProjectConfig {
 pub enum ProviderKind {
     /// Where something drawn is on a screenshot: boxes with confidence.
     VisualGrounding,
+    /// Design advice on one page revision (screenshot and forensic Page Context): findings with
+    /// priority, rationale and recommendation, never a verdict or an action.
+    DesignReview,
 }
 
 impl ProviderKind {
     /// Every kind with its ACL spelling, for the checker and the CLI.
-    pub const NAMES: [(&'static str, ProviderKind); 1] =
-        [("visual_grounding", ProviderKind::VisualGrounding)];
+    pub const NAMES: [(&'static str, ProviderKind); 2] = [
+        ("visual_grounding", ProviderKind::VisualGrounding),
+        ("design_review", ProviderKind::DesignReview),
+    ];
 
     /// The kind an ACL spelling names.
     pub fn from_name(name: &str) -> Option<ProviderKind> {
@@ -1548,6 +1553,7 @@ impl ProviderKind {
     pub fn as_str(self) -> &'static str {
         match self {
             ProviderKind::VisualGrounding => "visual_grounding",
+            ProviderKind::DesignReview => "design_review",
         }
     }
 }

@@ -54,6 +54,10 @@ a3s_test_lang::define_codes! {
         Binding => "test.provider.binding", "answer with the request's `observation_id` and `screenshot_sha256`";
         /// A box lies outside the image, has no area, or a confidence is outside 0..1.
         Geometry => "test.provider.geometry", "return boxes in image pixels inside the screenshot, with confidence in 0..1";
+        /// An advisory answer carried an outcome, verdict, expected value or executable action.
+        Authority => "test.provider.authority", "a provider advises only: drop outcome, verdict, expected and action fields from the answer";
+        /// An answer holds more items, or longer texts, than the kind allows.
+        Bounds => "test.provider.bounds", "return at most the request's `max_findings`, with texts within the documented lengths";
     }
 }
 

@@ -233,6 +233,7 @@ impl HttpProvider {
                     ),
                 )
             })??;
+        K::screen(&answer)?;
         let mut response: K::Response = crate::wire::decode(K::PROTOCOL, &answer)?;
         response.redact(&self.redactor);
         self.check_receipt(&response)?;
