@@ -22,6 +22,7 @@
 //! reads back as the variant the driver reported, not as the first variant its JSON fits.
 
 use super::code::{SessionCode, SessionError};
+use super::design_audit::{AdviceShown, AuditCapture, AuditCaptured, ShowAdvice};
 use super::page_context::inspect::InspectRequest;
 use super::page_context::repair_queue::{ActionBatch, FindingBatch};
 use super::page_context::repair_watch::{PageRepairEvent, RepairMark, Waited};
@@ -283,6 +284,10 @@ pub enum Request {
     MeasureLayout(MeasureLayout),
     /// See [`CaptureEvidence`].
     CaptureEvidence(CaptureEvidence),
+    /// See [`AuditCapture`]: the screenshot and forensic Page Context of one revision.
+    AuditCapture(AuditCapture),
+    /// See [`ShowAdvice`]: a design review's advice for the page's Review Overlay.
+    ShowAdvice(ShowAdvice),
     /// See [`Finish`].
     Finish(Finish),
     /// See [`Abort`].
@@ -331,6 +336,8 @@ calls! {
     ReadPageText => ReadPageText, PageText;
     MeasureLayout => MeasureLayout, LayoutReading;
     CaptureEvidence => CaptureEvidence, Captured;
+    AuditCapture => AuditCapture, AuditCaptured;
+    ShowAdvice => ShowAdvice, AdviceShown;
     Finish => Finish, Closing;
     Abort => Abort, Closing;
 }
@@ -368,6 +375,10 @@ pub enum Replied {
     Layout(Box<LayoutReading>),
     /// `capture_evidence`.
     Captured(Box<Captured>),
+    /// `audit_capture`.
+    AuditCaptured(Box<AuditCaptured>),
+    /// `show_advice`.
+    AdviceShown(AdviceShown),
     /// `finish`, `abort`.
     Closing(Box<Closing>),
 }
@@ -410,6 +421,8 @@ replies! {
     PageText => PageText;
     LayoutReading => Layout, Box;
     Captured => Captured, Box;
+    AuditCaptured => AuditCaptured, Box;
+    AdviceShown => AdviceShown;
     Closing => Closing, Box;
 }
 
@@ -443,6 +456,8 @@ impl Reply for Located {}
 impl Reply for PageText {}
 impl Reply for LayoutReading {}
 impl Reply for Captured {}
+impl Reply for AuditCaptured {}
+impl Reply for AdviceShown {}
 
 /// A request line: the version the client speaks and what it asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -34,6 +34,8 @@ pub enum SessionCommand {
     Observe(Cli<ObserveParams>),
     #[command(name = c::INSPECT.command(), about = c::INSPECT.about)]
     Inspect(Cli<InspectParams>),
+    #[command(name = c::AUDIT.command(), about = c::AUDIT.about)]
+    Audit(Cli<crate::ops::audit::AuditParams>),
     #[command(name = c::EXEC.command(), about = c::EXEC.about)]
     Exec(Cli<ExecParams>),
     #[command(name = c::CLICK.command(), about = c::CLICK.about)]
@@ -220,6 +222,11 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
             )
         }
         C::Inspect(a) => print(a.json, ops::inspect(ctx, &a.params), view_human),
+        C::Audit(a) => print(
+            a.json,
+            crate::ops::audit::audit(ctx, &a.params),
+            super::audit::human,
+        ),
         C::Exec(a) => {
             let a = acting!(a);
             print(a.json, ops::exec(ctx, &a.params), exec_human)
