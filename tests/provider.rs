@@ -56,3 +56,38 @@ fn an_unknown_provider_kind_is_refused_with_the_kinds() {
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(run.stderr.contains("visual_grounding"), "{}", run.stderr);
 }
+
+#[test]
+fn the_design_review_schema_has_findings_and_no_verdict() {
+    let run = run_in(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &["provider", "schema", "design_review"],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let printed: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(printed["protocol"], "a3s.test.design-audit-report/1");
+    let request = printed["request"].to_string();
+    for field in [
+        "screenshot",
+        "page_context",
+        "revision",
+        "dimensions",
+        "max_findings",
+    ] {
+        assert!(request.contains(field), "request schema lacks {field}");
+    }
+    let response = printed["response"].to_string();
+    for field in [
+        "findings",
+        "rationale",
+        "recommendation",
+        "priority",
+        "responsive_composition",
+    ] {
+        assert!(response.contains(field), "answer schema lacks {field}");
+    }
+    for forbidden in ["\"verdict\"", "\"outcome\"", "\"action\"", "\"expected\""] {
+        assert!(!response.contains(forbidden), "{forbidden} in {response}");
+    }
+    assert!(response.contains("\"additionalProperties\":false"));
+}
