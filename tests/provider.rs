@@ -101,3 +101,38 @@ fn provider_schema_prints_the_contract_generation_envelopes() {
     );
     assert!(!response.contains("verdict"), "{response}");
 }
+
+#[test]
+fn the_design_review_schema_has_findings_and_no_verdict() {
+    let run = run_in(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &["provider", "schema", "design_review"],
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let printed: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(printed["protocol"], "a3s.test.design-audit-report/1");
+    let request = printed["request"].to_string();
+    for field in [
+        "screenshot",
+        "page_context",
+        "revision",
+        "dimensions",
+        "max_findings",
+    ] {
+        assert!(request.contains(field), "request schema lacks {field}");
+    }
+    let response = printed["response"].to_string();
+    for field in [
+        "findings",
+        "rationale",
+        "recommendation",
+        "priority",
+        "responsive_composition",
+    ] {
+        assert!(response.contains(field), "answer schema lacks {field}");
+    }
+    for forbidden in ["\"verdict\"", "\"outcome\"", "\"action\"", "\"expected\""] {
+        assert!(!response.contains(forbidden), "{forbidden} in {response}");
+    }
+    assert!(response.contains("\"additionalProperties\":false"));
+}

@@ -577,6 +577,9 @@ pub enum PageContextMethod {
     /// moved past `since` (or the page was reloaded), so `a3s-test dev` drains as soon as the page
     /// announces a finding without polling the queue and without missing a change between waits.
     WaitForRepairChange,
+    /// `showAdvice(advice)`: hand a design review's advice (`a3s.test.design-advice/1`) to the
+    /// Review Overlay, which shows it while the page stays at its revision; answers `{shown}`.
+    ShowAdvice,
 }
 
 impl PageContextMethod {
@@ -593,6 +596,7 @@ impl PageContextMethod {
             PageContextMethod::PeekRepairActions => "peekRepairActions",
             PageContextMethod::TakeRepairActions => "takeRepairActions",
             PageContextMethod::WaitForRepairChange => "subscribeRepairs",
+            PageContextMethod::ShowAdvice => "showAdvice",
         }
     }
 }

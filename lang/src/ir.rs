@@ -1538,13 +1538,17 @@ pub enum ProviderKind {
     VisualGrounding,
     /// Which UI expectations a PRD or a design states: candidates for a person to review.
     ContractGeneration,
+    /// Design advice on one page revision (screenshot and forensic Page Context): findings with
+    /// priority, rationale and recommendation, never a verdict or an action.
+    DesignReview,
 }
 
 impl ProviderKind {
     /// Every kind with its ACL spelling, for the checker and the CLI.
-    pub const NAMES: [(&'static str, ProviderKind); 2] = [
+    pub const NAMES: [(&'static str, ProviderKind); 3] = [
         ("visual_grounding", ProviderKind::VisualGrounding),
         ("contract_generation", ProviderKind::ContractGeneration),
+        ("design_review", ProviderKind::DesignReview),
     ];
 
     /// The kind an ACL spelling names.
@@ -1560,6 +1564,7 @@ impl ProviderKind {
         match self {
             ProviderKind::VisualGrounding => "visual_grounding",
             ProviderKind::ContractGeneration => "contract_generation",
+            ProviderKind::DesignReview => "design_review",
         }
     }
 }

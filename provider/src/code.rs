@@ -62,6 +62,10 @@ a3s_test_lang::define_codes! {
         Region => "test.provider.region", "give regions in image pixels inside the design that was sent";
         /// Candidates, conflicts or open decisions are malformed: a bad or repeated id, a reference to nothing, a confidence outside 0..1, a text empty or too long, too many.
         Candidates => "test.provider.candidates", "give unique `[A-Za-z0-9_-]` ids and refer only to candidates and sources of the same answer";
+        /// An advisory answer carried an outcome, verdict, expected value or executable action.
+        Authority => "test.provider.authority", "a provider advises only: drop outcome, verdict, expected and action fields from the answer";
+        /// An answer holds more items, or longer texts, than the kind allows.
+        Bounds => "test.provider.bounds", "return at most the request's `max_findings`, with texts within the documented lengths";
     }
 }
 

@@ -26,6 +26,12 @@ pub trait ProviderProtocol {
     /// What a `success` answer holds under `response`.
     type Response: DeserializeOwned + Serialize + JsonSchema + Metered;
 
+    /// A look at the raw answer before it is read into the typed response, for refusals that
+    /// must name what the answer tried (a design report holding a verdict). Most kinds have none.
+    fn screen(_answer: &[u8]) -> Result<(), ProviderError> {
+        Ok(())
+    }
+
     /// Checks of an answer against the request it answers (binding, geometry), after the
     /// boundary's own (identity, model, cost).
     fn check(request: &Self::Request, response: &Self::Response) -> Result<(), ProviderError>;
@@ -57,6 +63,7 @@ pub fn schemas(kind: ProviderKind) -> (schemars::Schema, schemars::Schema) {
         ProviderKind::ContractGeneration => {
             envelope_schemas::<crate::contract::ContractGeneration>()
         }
+        ProviderKind::DesignReview => envelope_schemas::<crate::design::DesignReview>(),
     }
 }
 
@@ -65,6 +72,7 @@ pub fn protocol(kind: ProviderKind) -> &'static str {
     match kind {
         ProviderKind::VisualGrounding => crate::grounding::Grounding::PROTOCOL,
         ProviderKind::ContractGeneration => crate::contract::ContractGeneration::PROTOCOL,
+        ProviderKind::DesignReview => crate::design::DesignReview::PROTOCOL,
     }
 }
 

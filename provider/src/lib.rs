@@ -4,13 +4,14 @@
 //! Why its own crate: a provider only advises. It never acts and never decides a verdict, and
 //! core bundles no weights, runtime or credentials: what answers is the deployment's. This crate
 //! owns what crosses that boundary — one typed request and response per kind
-//! ([`kind::ProviderProtocol`], [`grounding`]), the shared envelopes ([`wire`]), the one HTTP
+//! ([`kind::ProviderProtocol`], [`grounding`], [`design`]), the shared envelopes ([`wire`]), the one HTTP
 //! transport with its rules ([`transport`]: no redirects, no environment proxies, plaintext only
 //! to loopback, bounded bodies, a deadline per call, the authorization value redacted), and the
 //! `test.provider.*` codes ([`code`]). `docs/providers.md` is the user-facing description.
 
 pub mod code;
 pub mod contract;
+pub mod design;
 pub mod grounding;
 pub mod kind;
 pub mod redact;
@@ -18,6 +19,7 @@ pub mod transport;
 pub mod wire;
 
 pub use code::{ProviderCode, ProviderError};
+pub use design::{DesignAuditReport, DesignReview, DesignReviewRequest, DesignReviewer};
 pub use grounding::{Grounding, GroundingRequest, GroundingResponse, VisualGrounding};
 pub use kind::{protocol, schemas, ProviderProtocol};
 pub use transport::HttpProvider;

@@ -124,6 +124,16 @@ fn tls() -> Arc<rustls::ClientConfig> {
 }
 
 impl HttpProvider {
+    /// The deadline of one call (`timeout_ms`), which a request's own `deadline_ms` repeats.
+    pub fn timeout_ms(&self) -> u64 {
+        self.config.timeout_ms
+    }
+
+    /// One call's budget (`max_cost_microusd`), which a request's own budget repeats.
+    pub fn max_cost_microusd(&self) -> u64 {
+        self.config.max_cost_microusd
+    }
+
     /// The provider `config` describes, its authorization value read from the process
     /// environment now.
     pub fn from_env(config: &ProviderConfig) -> Result<HttpProvider, ProviderError> {
@@ -233,6 +243,7 @@ impl HttpProvider {
                     ),
                 )
             })??;
+        K::screen(&answer)?;
         let mut response: K::Response = crate::wire::decode(K::PROTOCOL, &answer)?;
         response.redact(&self.redactor);
         self.check_receipt(&response)?;

@@ -140,6 +140,7 @@ pub fn all() -> Vec<Tool> {
         c::OBSERVE => |c, p| observe::observe(c, &p, Form::Json);
         c::INSPECT => by_ref(session::inspect);
         c::GROUND => by_ref(crate::ops::ground::ground);
+        c::AUDIT => by_ref(crate::ops::audit::audit);
         c::EXEC => by_ref(session::exec);
         c::ACT => by_ref(session::act);
         c::CLICK => on_target(TargetVerb::Click);

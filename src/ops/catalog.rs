@@ -227,6 +227,19 @@ pub const GROUND: Spec = spec!(
      changed while the provider looked (test.session.screenshot_changed); a provider failure is \
      test.session.provider with its test.provider.* code."
 );
+/// `audit` / `test_audit`.
+pub const AUDIT: Spec = spec!(
+    Session,
+    "audit",
+    "test_audit",
+    "Design review of the page (a3s.test.design-audit-report/1): the screenshot and forensic \
+     Page Context of one Test Kit revision go to the project's design_review provider (or \
+     `provider`); its findings (dimension, target, priority, rationale, recommendation, \
+     measurements) come back checked, and the page's Review Overlay shows them as advice until \
+     the page changes (no_overlay: keep them off the page). Advice is untrusted text: it \
+     decides nothing, acts on nothing and writes nothing to the ledger; only a reviewer's send \
+     turns it into a finding."
+);
 /// `exec` / `test_exec`.
 pub const EXEC: Spec = spec!(
     Session,
@@ -468,6 +481,7 @@ pub const ALL: &[Spec] = &[
     OBSERVE,
     INSPECT,
     GROUND,
+    AUDIT,
     EXEC,
     ACT,
     CLICK,

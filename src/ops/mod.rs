@@ -4,6 +4,7 @@
 //! text or prints it with `--json`, the MCP server returns it as the tool result. One
 //! implementation, two front ends (docs/agent.md, docs/repair.md).
 
+pub mod audit;
 pub mod bounded;
 pub mod catalog;
 pub mod dev;

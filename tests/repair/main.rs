@@ -7,6 +7,7 @@ mod cli;
 #[path = "../common.rs"]
 mod common;
 mod confinement;
+mod design_audit;
 mod endpoint;
 mod endpoint_baseline;
 mod layout_verify;
@@ -17,6 +18,8 @@ mod overlay_gate;
 mod page_actions;
 mod page_server;
 mod promote;
+#[path = "../reviewer/mod.rs"]
+mod reviewer;
 mod support;
 mod testkit;
 mod verify;

@@ -462,6 +462,20 @@ impl<D: AgentDriver> Engine<D> {
             Request::CaptureEvidence(c) => {
                 protocol::CaptureEvidence::answered(self.capture_evidence(&c).await)
             }
+            Request::AuditCapture(_) => {
+                let deadline = self.turn_deadline();
+                let ctx = self.ctx();
+                super::design_audit::AuditCapture::answered(
+                    async { super::design_audit::capture(ctx?, deadline).await }.await,
+                )
+            }
+            Request::ShowAdvice(show) => {
+                let deadline = self.turn_deadline();
+                let ctx = self.ctx();
+                super::design_audit::ShowAdvice::answered(
+                    async { super::design_audit::show(ctx?, &show.advice, deadline).await }.await,
+                )
+            }
             Request::RepairProve(prove) => protocol::RepairProve::answered(
                 self.repair_prove(&prove.candidate, &prove.dir).await,
             ),

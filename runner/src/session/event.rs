@@ -125,6 +125,10 @@ pub enum SessionEvent {
     MeasureLayout(TurnRecord),
     /// A `capture_evidence` turn (a verification's steps 4–5 read).
     CaptureEvidence(TurnRecord),
+    /// An `audit_capture` turn (`agent audit` reading the page it reviews).
+    AuditCapture(TurnRecord),
+    /// A `show_advice` turn (a design review's advice handed to the page's overlay).
+    ShowAdvice(TurnRecord),
     /// A `repair_wait` turn (`a3s-test dev` waiting for the page's queue to change).
     RepairWait(TurnRecord),
     /// A `repair_apply` turn (ledger status changes mirrored in the page).
@@ -159,6 +163,8 @@ impl SessionEvent {
             Request::ReadPageText(_) => SessionEvent::ReadPageText(record),
             Request::MeasureLayout(_) => SessionEvent::MeasureLayout(record),
             Request::CaptureEvidence(_) => SessionEvent::CaptureEvidence(record),
+            Request::AuditCapture(_) => SessionEvent::AuditCapture(record),
+            Request::ShowAdvice(_) => SessionEvent::ShowAdvice(record),
             Request::RepairWait(_) => SessionEvent::RepairWait(record),
             Request::RepairApply(_) => SessionEvent::RepairApply(record),
             Request::GroundCapture(_) => SessionEvent::GroundCapture(record),

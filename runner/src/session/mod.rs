@@ -28,6 +28,7 @@ pub mod answer;
 pub mod cleanup;
 pub mod client;
 pub mod code;
+pub mod design_audit;
 pub mod engine;
 pub mod error_detail;
 pub mod event;

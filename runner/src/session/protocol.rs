@@ -22,6 +22,7 @@
 //! reads back as the variant the driver reported, not as the first variant its JSON fits.
 
 use super::code::{SessionCode, SessionError};
+use super::design_audit::{AdviceShown, AuditCapture, AuditCaptured, ShowAdvice};
 use super::ground::{GroundCapture, GroundHits, GroundMap, GroundShot};
 use super::page_context::inspect::InspectRequest;
 use super::page_context::repair_queue::{ActionBatch, FindingBatch};
@@ -288,6 +289,10 @@ pub enum Request {
     GroundCapture(GroundCapture),
     /// See [`GroundMap`].
     GroundMap(GroundMap),
+    /// See [`AuditCapture`]: the screenshot and forensic Page Context of one revision.
+    AuditCapture(AuditCapture),
+    /// See [`ShowAdvice`]: a design review's advice for the page's Review Overlay.
+    ShowAdvice(ShowAdvice),
     /// See [`Finish`].
     Finish(Finish),
     /// See [`Abort`].
@@ -338,6 +343,8 @@ calls! {
     CaptureEvidence => CaptureEvidence, Captured;
     GroundCapture => GroundCapture, GroundShot;
     GroundMap => GroundMap, GroundHits;
+    AuditCapture => AuditCapture, AuditCaptured;
+    ShowAdvice => ShowAdvice, AdviceShown;
     Finish => Finish, Closing;
     Abort => Abort, Closing;
 }
@@ -379,6 +386,10 @@ pub enum Replied {
     GroundShot(Box<GroundShot>),
     /// `ground_map`.
     GroundHits(GroundHits),
+    /// `audit_capture`.
+    AuditCaptured(Box<AuditCaptured>),
+    /// `show_advice`.
+    AdviceShown(AdviceShown),
     /// `finish`, `abort`.
     Closing(Box<Closing>),
 }
@@ -423,6 +434,8 @@ replies! {
     Captured => Captured, Box;
     GroundShot => GroundShot, Box;
     GroundHits => GroundHits;
+    AuditCaptured => AuditCaptured, Box;
+    AdviceShown => AdviceShown;
     Closing => Closing, Box;
 }
 
@@ -458,6 +471,8 @@ impl Reply for LayoutReading {}
 impl Reply for Captured {}
 impl Reply for GroundShot {}
 impl Reply for GroundHits {}
+impl Reply for AuditCaptured {}
+impl Reply for AdviceShown {}
 
 /// A request line: the version the client speaks and what it asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

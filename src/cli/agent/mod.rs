@@ -3,6 +3,7 @@
 //! A nested subcommand enum: the repair commands live in `repair.rs`; session commands (start,
 //! observe, exec, …) join `AgentCommand` as their own variants.
 
+mod audit;
 mod ground;
 mod render;
 mod repair;

@@ -36,6 +36,8 @@ pub enum SessionCommand {
     Inspect(Cli<InspectParams>),
     #[command(name = c::GROUND.command(), about = c::GROUND.about)]
     Ground(Cli<crate::ops::ground::GroundParams>),
+    #[command(name = c::AUDIT.command(), about = c::AUDIT.about)]
+    Audit(Cli<crate::ops::audit::AuditParams>),
     #[command(name = c::EXEC.command(), about = c::EXEC.about)]
     Exec(Cli<ExecParams>),
     #[command(name = c::CLICK.command(), about = c::CLICK.about)]
@@ -226,6 +228,11 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
             a.json,
             crate::ops::ground::ground(ctx, &a.params),
             super::ground::human,
+        ),
+        C::Audit(a) => print(
+            a.json,
+            crate::ops::audit::audit(ctx, &a.params),
+            super::audit::human,
         ),
         C::Exec(a) => {
             let a = acting!(a);

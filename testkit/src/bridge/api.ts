@@ -1,5 +1,6 @@
 //! The bridge's public surface: the `PageContextBridge` interface the driver calls and the
 //! capabilities advertised by the handshake.
+import type { PageAdvice } from "../advice/advice";
 import type { Handshake, Probe, RevisionChange, SnapshotRequest, SnapshotResponse } from "../protocol";
 import type {
   RepairAction,
@@ -93,6 +94,17 @@ export interface PageContextBridge {
    * and ignored. Returns the unsubscribe function.
    */
   subscribeRepairs(listener: (change: RepairChange) => void): () => void;
+  /**
+   * Shows a design review's advice (`a3s.test.design-advice/1`, from `a3s-test agent audit`) in
+   * the Review Overlay while the page stays at the advice's revision. Refuses a malformed one
+   * (`invalid_request`: unknown fields such as a verdict or an action, bounds); answers
+   * `{shown: false}` for advice about a revision the page has left. Queues and records nothing.
+   */
+  showAdvice(advice: unknown): { shown: boolean; revision: number };
+  /** The advice about the current revision, or null (advice about an older one is dropped). */
+  listAdvice(): PageAdvice | null;
+  /** Calls `listener` when advice arrives or is dropped; returns the unsubscribe function. */
+  subscribeAdvice(listener: () => void): () => void;
 }
 
 /** Capabilities advertised by the handshake. */
@@ -118,4 +130,5 @@ export const CAPABILITIES: readonly string[] = [
   "repair-notify",
   "repair-actions-drain",
   "node-id-of",
+  "design-advice",
 ];

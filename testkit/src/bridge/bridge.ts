@@ -1,6 +1,7 @@
 //! The Page Context bridge: the object the driver calls. It wires the revision clock and signals,
 //! the registry, projections and diff history, size fitting and cursors, UI understanding and the
 //! repair queue. It offers no eval, cookies, storage, network, filesystem or shell access.
+import { createAdviceBoard, readAdvice } from "../advice/advice";
 import { TestKitError } from "../errors";
 import { DEFAULT_LIMITS, MAX_LIMITS } from "../limits";
 import { computeDiff, type ComputedDiff } from "../diff";
@@ -290,6 +291,8 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
     if (!disposed) snapshot({ ui: false }, false);
   });
 
+  const advice = createAdviceBoard();
+
   const bridge: PageContextBridge = {
     handshake: () => ({
       protocol: HANDSHAKE_PROTOCOL,
@@ -379,6 +382,17 @@ export function createBridge(env: BridgeEnv): PageContextBridge {
       live();
       if (typeof listener !== "function") throw new TestKitError("invalid_request", "listener must be a function");
       return repairNotifier.subscribe(listener);
+    },
+    showAdvice: guarded((input) => {
+      const read = readAdvice(input);
+      const revision = clock.flush();
+      return { shown: advice.show(read, revision), revision };
+    }),
+    listAdvice: guarded(() => advice.current(clock.flush())),
+    subscribeAdvice: (listener) => {
+      live();
+      if (typeof listener !== "function") throw new TestKitError("invalid_request", "listener must be a function");
+      return advice.subscribe(listener);
     },
   };
   return bridge;

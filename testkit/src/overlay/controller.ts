@@ -18,6 +18,8 @@ import { h } from "./dom/el";
 import { rectOf } from "./dom/geometry";
 import { commandOf, eventOrigin, isEditable } from "./dom/keys";
 import { buildDraftList, buildSentList, summarizeTarget } from "./dom/lists";
+import { buildAdviceList } from "./dom/advice";
+import { severityOf, type PageAdvice } from "../advice/advice";
 import { createMarkerLayer, type Marker } from "./dom/markers";
 import { createMotionControl } from "./dom/motion";
 import { describeElement, drawingAround, drawingTarget, isHostElement, nodeIdOf, nodeTarget, regionTarget, textTarget } from "./dom/pick";
@@ -93,6 +95,7 @@ export function startController(input: ControllerInput): () => void {
   let pickResolve: ((v: { el: Element | null; rect: Rect | null }) => void) | null = null;
   let lastFocus: Element | null = null;
   let editorFor: string | null = null;
+  let advice: PageAdvice | null = null;
 
   const style = h(doc, "style", {}, OVERLAY_CSS);
   const announcer = createAnnouncer(doc);
@@ -347,6 +350,47 @@ export function startController(input: ControllerInput): () => void {
   }
   const unsubscribe = bridge.subscribeRepairs(() => refreshStatuses());
 
+  // ---- advice ----------------------------------------------------------------------------------
+
+  /** Re-reads the current revision's advice (an older runtime has none); redraws when it changed. */
+  function refreshAdvice(): void {
+    let now: PageAdvice | null = null;
+    try {
+      now = typeof bridge.listAdvice === "function" ? bridge.listAdvice() : null;
+    } catch {
+      now = null;
+    }
+    if (now === advice) return;
+    const cleared = advice !== null && now === null;
+    advice = now;
+    if (cleared) announcer.say(t("announce.adviceCleared"));
+    render(true);
+  }
+
+  /** Opens the editor on an advice item's target; nothing is saved until the reviewer writes and saves. */
+  function draftFromAdvice(id: string): void {
+    const item = advice?.items.find((a) => a.id === id);
+    if (item === undefined) return;
+    let target: RepairTarget | null = null;
+    if (item.target.kind === "node") {
+      const el = bridge.resolve(item.target.nodeId);
+      if (el !== null) {
+        target = nodeTarget(bridge, win, el);
+        if (target !== null) names.set(target.nodeIds.join(" "), describeElement(el));
+      }
+    } else if (item.target.kind === "region") {
+      target = regionTarget(win, { x: item.target.x, y: item.target.y, width: item.target.width, height: item.target.height });
+    }
+    target ??= regionTarget(win, { x: 0, y: 0, width: win.innerWidth, height: win.innerHeight });
+    if (state.editing !== null) dispatch({ type: "close_editor" });
+    dispatch({ type: "open_editor", target, id: newId(win), createdAt: new Date().toISOString(), fields: { severity: severityOf(item.priority) } });
+    focusKey("instruction");
+    announcer.say(t("announce.adviceDraft"));
+  }
+
+  const unsubscribeAdvice = typeof bridge.subscribeAdvice === "function" ? bridge.subscribeAdvice(() => refreshAdvice()) : () => undefined;
+  const unsubscribeRevisions = bridge.subscribe(() => refreshAdvice());
+
   // ---- layout ----------------------------------------------------------------------------------
 
   function onLayout(layout: LayoutTarget | null): void {
@@ -396,6 +440,11 @@ export function startController(input: ControllerInput): () => void {
       return { key: d.id, label: String(i + 1), tone: "draft", target: d.target, ...(range !== undefined ? { range } : {}) };
     });
     state.selection.forEach((target, i) => list.push({ key: `selection-${i}`, label: "", tone: "selection", target }));
+    advice?.items.forEach((a, i) => {
+      const label = `A${i + 1}`;
+      if (a.target.kind === "node") list.push({ key: `advice-${a.id}`, label, tone: "advice", target: { kind: "node", nodeIds: [a.target.nodeId] } });
+      else if (a.target.kind === "region") list.push({ key: `advice-${a.id}`, label, tone: "advice", target: { kind: "region", nodeIds: [], region: { x: a.target.x, y: a.target.y, width: a.target.width, height: a.target.height } } });
+    });
     if (state.editing !== null && drafts.get(state.editing.id) === undefined) {
       const range = ranges.get(state.editing.id);
       list.push({ key: state.editing.id, label: "", tone: "editing", target: state.editing.target, ...(range !== undefined ? { range } : {}) });
@@ -457,6 +506,7 @@ export function startController(input: ControllerInput): () => void {
       }
     }
     listSlot.replaceChildren(
+      ...[buildAdviceList(doc, t, advice, { draft: (id) => draftFromAdvice(id) })].filter((x): x is HTMLElement => x !== null),
       buildDraftList(doc, t, drafts.list(), state.autoSend, (target) => names.get(target.nodeIds.join(" ")), {
         edit: (id) => {
           const d = drafts.get(id);
@@ -572,6 +622,7 @@ export function startController(input: ControllerInput): () => void {
 
   render();
   refreshStatuses();
+  refreshAdvice();
   if (state.open && !isEditable(doc.activeElement)) lastFocus = doc.activeElement;
 
   return () => {
@@ -579,6 +630,8 @@ export function startController(input: ControllerInput): () => void {
     win.removeEventListener("keydown", onKey, true);
     try {
       unsubscribe();
+      unsubscribeAdvice();
+      unsubscribeRevisions();
     } catch {
       // A disposed bridge has nothing left to unsubscribe.
     }

@@ -49,7 +49,7 @@ export type OverlayEvent =
   | { type: "add"; target: RepairTarget }
   | { type: "finish_multi"; id: string; createdAt: string }
   | { type: "marked"; target: RepairTarget; id: string; createdAt: string }
-  | { type: "open_editor"; target: RepairTarget; id: string; createdAt: string }
+  | { type: "open_editor"; target: RepairTarget; id: string; createdAt: string; fields?: Partial<FindingFields> }
   | { type: "edit"; draft: Draft }
   | { type: "fields"; fields: Partial<FindingFields> }
   | { type: "target"; target: RepairTarget }
@@ -129,7 +129,7 @@ export function reduce(s: OverlayState, e: OverlayEvent): OverlayState {
       return { ...s, mode: null, editing: { id: e.id, createdAt: e.createdAt, saved: false, target: e.target, fields: emptyFields() } };
     case "open_editor":
       if (s.editing !== null) return s;
-      return { ...s, open: true, mode: null, selection: [], editing: { id: e.id, createdAt: e.createdAt, saved: false, target: e.target, fields: emptyFields() } };
+      return { ...s, open: true, mode: null, selection: [], editing: { id: e.id, createdAt: e.createdAt, saved: false, target: e.target, fields: { ...emptyFields(), ...e.fields } } };
     case "edit": {
       const { id, createdAt, target, sendError: _e, ...fields } = e.draft;
       return { ...s, open: true, mode: null, selection: [], editing: { id, createdAt, saved: true, target, fields } };
