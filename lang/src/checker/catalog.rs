@@ -7,7 +7,9 @@
 //! "scenario", "click"]`); the surface of a scenario is not known here, so a step's attributes are
 //! its web ones plus its terminal ones.
 
-use super::{conditions, grid_project, provider_project, terminal, terminal_project, ROOTS};
+use super::{
+    conditions, grid_project, gui_project, provider_project, terminal, terminal_project, ROOTS,
+};
 use super::{groups, ids, keys, library, operations, pointer, project, shared, steps, suite};
 use crate::ir::{ActionKind, CheckTier, DragEdge, MouseButton, TERMINAL_ONLY_STEPS};
 
@@ -78,6 +80,7 @@ pub fn attributes(chain: &[&str]) -> Vec<&'static str> {
         ["project", "dev_server"] => project::DEV_SERVER_SCHEMA,
         ["project", "browser"] => project::BROWSER_SCHEMA,
         ["project", "tui"] => terminal_project::TUI_SCHEMA,
+        ["project", "gui"] => gui_project::GUI_SCHEMA,
         ["project", "grid"] => grid_project::GRID_SCHEMA,
         ["project", "provider"] => provider_project::PROVIDER_SCHEMA,
         ["project", "verification", "check"] => project::CHECK_SCHEMA,
