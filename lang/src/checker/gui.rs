@@ -100,7 +100,7 @@ fn problem(surface: Surface, action: &Action) -> Option<(String, String)> {
         Surface::Gui => desktop_problem(action),
         Surface::Web | Surface::Tui => targets(action)
             .into_iter()
-            .any(|t| contains_automation_id(t))
+            .any(contains_automation_id)
             .then(|| {
                 (
                     "`automation_id` is a desktop target".to_string(),
