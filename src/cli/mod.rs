@@ -7,6 +7,7 @@ mod discover;
 mod exit;
 mod fmt;
 mod grid;
+mod gui_launcher;
 mod interrupt;
 mod lsp;
 mod merge_reports;

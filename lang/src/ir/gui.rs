@@ -19,7 +19,6 @@ pub const GUI_STEPS: &[ActionKind] = &[
     ActionKind::Press,
     ActionKind::Check,
     ActionKind::Uncheck,
-    ActionKind::Select,
     ActionKind::Wheel,
     ActionKind::Wait,
     ActionKind::Expect,
