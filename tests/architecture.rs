@@ -8,11 +8,11 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 /// The crates that implement one surface behind the driver contract, injected by the binary.
-const SURFACES: &[&str] = &["a3s-test-web", "a3s-test-tui"];
+const SURFACES: &[&str] = &["a3s-test-web", "a3s-test-tui", "a3s-test-gui"];
 
-/// Surface crates still being built (issue 38's desktop): held to every rule but injection, which
-/// comes with their driver; a crate moves to [`SURFACES`] when the binary injects it.
-const SURFACES_IN_PROGRESS: &[&str] = &["a3s-test-gui"];
+/// Surface crates still being built: held to every rule but injection, which comes with their
+/// driver; a crate moves to [`SURFACES`] when the binary injects it.
+const SURFACES_IN_PROGRESS: &[&str] = &[];
 
 /// Every surface crate, injected or not.
 fn all_surfaces() -> impl Iterator<Item = &'static &'static str> {

@@ -315,9 +315,12 @@ fn the_code_tables_equal_the_registries() {
                 .to_string(),
         )
     };
-    // The runtime registry holds the `test.driver.tui.*` family too (a step failure carries a
-    // `FailureCode`); they are listed once, under "Terminal driver", and must be the engine's.
-    let tui = |c: &FailureCode| c.as_str().starts_with("test.driver.tui.");
+    // The runtime registry holds the `test.driver.tui.*` and `test.driver.gui.*` families too (a
+    // step failure carries a `FailureCode`); they are listed once, under "Terminal driver" and
+    // "Desktop driver", and must be the engines'.
+    let tui = |c: &FailureCode| {
+        c.as_str().starts_with("test.driver.tui.") || c.as_str().starts_with("test.driver.gui.")
+    };
     let runtime: Vec<String> = rows(class)
         .into_iter()
         .zip(FailureCode::ALL)
@@ -332,10 +335,11 @@ fn the_code_tables_equal_the_registries() {
     let engine: Vec<(&str, FailureClass)> = TuiCode::ALL
         .iter()
         .map(|c| (c.as_str(), c.class()))
+        .chain(GuiCode::ALL.iter().map(|c| (c.as_str(), c.class())))
         .collect();
     assert_eq!(
         mirrored, engine,
-        "FailureCode's test.driver.tui.* codes are TuiCode's"
+        "FailureCode's test.driver.tui.* and gui.* codes are TuiCode's and GuiCode's"
     );
     let families: Vec<(&str, Vec<String>)> = vec![
         ("Runtime failures", runtime),

@@ -67,6 +67,32 @@ macro_rules! step_details {
 step_details! {
 /// What a step that ran to completion found or did, in the shape its JSON record has.
 pub enum StepDetail {
+    /// A desktop step's input (`docs/gui.md`): the element, which input path ran (real XTest
+    /// events, or an accessibility action where the step says so), where a pointer pressed and
+    /// what the hit test found there, and — when the step ended the program (an OK that closes
+    /// its last window) — how it ended. First: its required `input` makes it the most specific.
+    Desktop {
+        /// The element, described (`push button "7"`).
+        element: String,
+        /// The input path: `xtest` or `accessibility_action`.
+        input: String,
+        /// Screen x of a pointer press.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        x: Option<i32>,
+        /// Screen y of a pointer press.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        y: Option<i32>,
+        /// The deepest element at the point before the press (the element or inside it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hit: Option<String>,
+        /// Keys sent (one per character, or one chord).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        keys: Option<usize>,
+        /// `exit code N` / `signal N` when the program had ended once the step's input was
+        /// handled.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        program_exit: Option<String>,
+    },
     /// `click`, `double_click`, `context_click`: the element, the viewport point pressed and
     /// the element the hit test found there (the target or something inside it).
     Clicked {
@@ -451,6 +477,8 @@ mod tests {
             untrusted: true,
         };
         let cases: Vec<(StepDetail, Value)> = shapes! {
+            Desktop { element: el(), input: "xtest".into(), x: Some(3), y: Some(4), hit: Some(el()), keys: None, program_exit: None } => { "element": el(), "input": "xtest", "x": 3, "y": 4, "hit": el() };
+            Desktop { element: el(), input: "xtest".into(), x: None, y: None, hit: None, keys: Some(2), program_exit: Some("exit code 0".into()) } => { "element": el(), "input": "xtest", "keys": 2, "program_exit": "exit code 0" };
             Clicked { element: el(), hit: "<span> \"Save\"".into(), x: 10.5, y: 20.0 } => { "element": el(), "hit": "<span> \"Save\"", "x": 10.5, "y": 20.0 };
             Element { element: el(), verified: None, hit: None } => { "element": el() };
             Element { element: el(), verified: Some(false), hit: None } => { "element": el(), "verified": false };

@@ -157,6 +157,44 @@ a3s_test_lang::define_codes! {
         TuiInputBlocked => "test.driver.tui.input_blocked", FailureClass::Product;
         /// See `TuiCode::Io`.
         TuiIo => "test.driver.tui.io", FailureClass::Infrastructure;
+        /// See `GuiCode::DesktopMissing` (`a3s-test-gui`, the registry of `test.driver.gui.*`).
+        GuiDesktopMissing => "test.driver.gui.desktop_missing", FailureClass::Infrastructure;
+        /// See `GuiCode::DesktopFailed`.
+        GuiDesktopFailed => "test.driver.gui.desktop_failed", FailureClass::Infrastructure;
+        /// See `GuiCode::ProgramNotFound`.
+        GuiProgramNotFound => "test.driver.gui.program_not_found", FailureClass::Specification;
+        /// See `GuiCode::WorkingDirectory`.
+        GuiWorkingDirectory => "test.driver.gui.working_directory", FailureClass::Specification;
+        /// See `GuiCode::SpawnFailed`.
+        GuiSpawnFailed => "test.driver.gui.spawn_failed", FailureClass::Infrastructure;
+        /// See `GuiCode::ExitedEarly`.
+        GuiExitedEarly => "test.driver.gui.exited_early", FailureClass::Product;
+        /// See `GuiCode::NotAccessible`.
+        GuiNotAccessible => "test.driver.gui.not_accessible", FailureClass::Product;
+        /// See `GuiCode::Bus`.
+        GuiBus => "test.driver.gui.bus", FailureClass::Infrastructure;
+        /// See `GuiCode::UnknownRole`.
+        GuiUnknownRole => "test.driver.gui.unknown_role", FailureClass::Specification;
+        /// See `GuiCode::TargetNotFound`.
+        GuiTargetNotFound => "test.driver.gui.target_not_found", FailureClass::Product;
+        /// See `GuiCode::TargetAmbiguous`.
+        GuiTargetAmbiguous => "test.driver.gui.target_ambiguous", FailureClass::Product;
+        /// See `GuiCode::TargetNotVisible`.
+        GuiTargetNotVisible => "test.driver.gui.target_not_visible", FailureClass::Product;
+        /// See `GuiCode::TargetCovered`.
+        GuiTargetCovered => "test.driver.gui.target_covered", FailureClass::Product;
+        /// See `GuiCode::WindowGone`.
+        GuiWindowGone => "test.driver.gui.window_gone", FailureClass::Product;
+        /// See `GuiCode::BadKey`.
+        GuiBadKey => "test.driver.gui.bad_key", FailureClass::Specification;
+        /// See `GuiCode::KeyUnmapped`.
+        GuiKeyUnmapped => "test.driver.gui.key_unmapped", FailureClass::Specification;
+        /// See `GuiCode::WaitTimeout`.
+        GuiWaitTimeout => "test.driver.gui.wait_timeout", FailureClass::Product;
+        /// See `GuiCode::X11`.
+        GuiX11 => "test.driver.gui.x11", FailureClass::Infrastructure;
+        /// See `GuiCode::BadTarget`.
+        GuiBadTarget => "test.driver.gui.bad_target", FailureClass::Specification;
         /// Writing evidence to disk failed.
         EvidenceWrite => "test.run.evidence_write", FailureClass::Infrastructure;
         /// A folder or file the run itself reads or writes under the project's `.a3s-test` (the

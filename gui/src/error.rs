@@ -48,6 +48,9 @@ a3s_test_lang::define_codes! {
         WaitTimeout => "test.driver.gui.wait_timeout", FailureClass::Product;
         /// A request to the X server (input, windows, screenshots) failed unexpectedly.
         X11 => "test.driver.gui.x11", FailureClass::Infrastructure;
+        /// A target a desktop cannot resolve (a browser locator, a regular expression the
+        /// `regex` crate refuses).
+        BadTarget => "test.driver.gui.bad_target", FailureClass::Specification;
     }
 }
 
@@ -230,6 +233,14 @@ pub enum GuiError {
         /// How long the wait lasted.
         waited_ms: u128,
     },
+    /// See [`GuiCode::BadTarget`].
+    #[error("{target} cannot name a desktop element: {why}; hint: write role(\"push button\", \"7\"), label(…), text(…) or automation_id(…)")]
+    BadTarget {
+        /// The target, as written.
+        target: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// See [`GuiCode::X11`].
     #[error("the X server request `{request}` failed: {message}; hint: is the desktop's X server still running?")]
     X11 {
@@ -262,6 +273,7 @@ impl GuiError {
             GuiError::KeyUnmapped { .. } => GuiCode::KeyUnmapped,
             GuiError::WaitTimeout { .. } => GuiCode::WaitTimeout,
             GuiError::X11 { .. } => GuiCode::X11,
+            GuiError::BadTarget { .. } => GuiCode::BadTarget,
         }
     }
 

@@ -86,6 +86,11 @@ impl Input {
         &self.x
     }
 
+    /// The accessibility bus the hit tests ask.
+    pub(crate) fn a11y(&self) -> &zbus::Connection {
+        &self.a11y
+    }
+
     /// Where `element` of `program` is on the screen.
     pub async fn locate(
         &self,
@@ -255,7 +260,14 @@ impl Input {
     }
 
     /// One XTest event.
-    fn fake(&self, kind: u8, detail: u8, root: Window, x: i16, y: i16) -> Result<(), GuiError> {
+    pub(crate) fn fake(
+        &self,
+        kind: u8,
+        detail: u8,
+        root: Window,
+        x: i16,
+        y: i16,
+    ) -> Result<(), GuiError> {
         self.x
             .conn()
             .xtest_fake_input(kind, detail, 0, root, x, y, 0)

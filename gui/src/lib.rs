@@ -6,19 +6,25 @@
 //! surface crate. What exists and what is to come is in `docs/gui.md`.
 
 pub mod appear;
+pub mod attach;
 mod bus_config;
 pub mod desktop;
+pub mod driver;
 pub mod element;
 pub mod error;
 pub mod find;
 pub mod hit;
+pub mod host;
 pub mod input;
 pub mod keys;
+pub mod locate;
 mod modal;
 mod owned;
 pub mod program;
+pub mod reads;
 mod ready;
 pub mod screenshot;
+pub mod scroll;
 pub mod tree;
 pub mod wait;
 pub mod window;

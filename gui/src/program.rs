@@ -70,6 +70,18 @@ impl Desktop {
     /// Start `spec` on this desktop and wait until it is an application on the accessibility
     /// bus. On failure the program's group is stopped before the error returns.
     pub async fn start_program(&self, spec: &ProgramSpec) -> Result<Program, GuiError> {
+        start_on(self.a11y(), self.env(), spec).await
+    }
+}
+
+/// Start `spec` with the desktop variables `env` and wait until it is an application on the
+/// accessibility bus `a11y` (an owned desktop's, or one `crate::attach` attached to).
+pub(crate) async fn start_on(
+    a11y: &zbus::Connection,
+    env: Vec<(OsString, OsString)>,
+    spec: &ProgramSpec,
+) -> Result<Program, GuiError> {
+    {
         let name = spec.program.to_string_lossy().into_owned();
         if let Some(cwd) = &spec.cwd {
             if !cwd.is_dir() {
@@ -102,9 +114,7 @@ impl Desktop {
         for variable in Desktop::env_removed() {
             command.env_remove(variable);
         }
-        command
-            .envs(self.env())
-            .envs(spec.env.iter().map(|(k, v)| (k, v)));
+        command.envs(env).envs(spec.env.iter().map(|(k, v)| (k, v)));
         let started = Instant::now();
         let member = group.spawn(command).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => GuiError::ProgramNotFound {
@@ -116,7 +126,7 @@ impl Desktop {
         let pgid = group.pgid();
         let mut owners: HashMap<String, Option<u32>> = HashMap::new();
         let found = ready::poll(&member.exit, spec.appear_within, async || {
-            application_of_group(self.a11y(), pgid, &mut owners).await
+            application_of_group(a11y, pgid, &mut owners).await
         })
         .await;
         let bus_name = match found {

@@ -20,6 +20,8 @@ mod terminal;
 pub mod terminal_key;
 mod text_value;
 pub use groups::{GroupCall, GroupDef, GroupItem, GroupKind, Hook, Library, StepGroup};
+mod gui;
+pub use gui::{GuiProgram, GUI_STEPS};
 pub use terminal::{
     ScreenMatch, TerminalCondition, TerminalStep, TuiProgram, TERMINAL_ONLY_STEPS, TERMINAL_STEPS,
 };
@@ -568,6 +570,12 @@ pub enum Target {
         /// The `data-testid` value.
         test_id: String,
     },
+    /// The AT-SPI accessible id a desktop toolkit sets (`automation_id("save")`; desktop
+    /// scenarios only).
+    AutomationId {
+        /// The id, exact.
+        automation_id: String,
+    },
     /// CSS selector, in the current document and its open shadow roots.
     Css {
         /// The CSS selector.
@@ -760,6 +768,9 @@ impl std::fmt::Display for Target {
                 f.write_str(")")
             }
             Target::TestId { test_id } => write!(f, "testid({})", q(test_id)),
+            Target::AutomationId { automation_id } => {
+                write!(f, "automation_id({})", q(automation_id))
+            }
             Target::Css { selector } => write!(f, "css({})", q(selector)),
             Target::Ref { reference } => write!(f, "ref(\"{reference}\")"),
             Target::Within { outer, inner } => write!(f, "within({outer}, {inner})"),
@@ -1508,6 +1519,9 @@ pub struct ProjectConfig {
     /// The program terminal scenarios run (`tui { … }`), when the project names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tui: Option<Box<TuiProgram>>,
+    /// The program desktop scenarios run (`gui { … }`), when the project names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gui: Option<Box<GuiProgram>>,
     /// Span of the whole block.
     pub span: Span,
     /// `storage_state`: loaded into every scenario whose suite and scenario name none.

@@ -1,6 +1,6 @@
 //! A run over several surfaces: the executor runs against ONE [`SurfaceDriver`]; [`Surfaces`]
-//! combines a web and a terminal launcher into one, so a plan whose scenarios drive web, tui or
-//! both runs through the same executor, and each scenario's context opens on its own surface
+//! combines a web, a terminal and a desktop launcher into one, so a plan whose scenarios drive
+//! web, tui, gui or any mix runs through the same executor, and each scenario's context opens on its own surface
 //! ([`ContextOptions::surface`]).
 //!
 //! Why generic (not an enum of concrete drivers): the runner must not name a driver type. The
@@ -51,17 +51,19 @@ pub fn gate(surfaces: &[Capabilities], scenario: &Scenario) -> Option<FailureRec
     }
 }
 
-/// A web launcher and a terminal launcher, either absent when the plan does not need it.
+/// A web, a terminal and a desktop launcher, each absent when the plan does not need it.
 #[derive(Debug)]
-pub struct Surfaces<W, T> {
+pub struct Surfaces<W, T, G> {
     /// Starts the driver of `surface = "web"` scenarios.
     pub web: Option<W>,
     /// Starts the driver of `surface = "tui"` scenarios.
     pub tui: Option<T>,
+    /// Starts the driver of `surface = "gui"` scenarios.
+    pub gui: Option<G>,
 }
 
-impl<W: DriverLauncher, T: DriverLauncher> DriverLauncher for Surfaces<W, T> {
-    type Driver = Drivers<W::Driver, T::Driver>;
+impl<W: DriverLauncher, T: DriverLauncher, G: DriverLauncher> DriverLauncher for Surfaces<W, T, G> {
+    type Driver = Drivers<W::Driver, T::Driver, G::Driver>;
 
     fn capabilities(&self) -> Capabilities {
         self.surfaces()
@@ -76,22 +78,29 @@ impl<W: DriverLauncher, T: DriverLauncher> DriverLauncher for Surfaces<W, T> {
     fn surfaces(&self) -> Vec<Capabilities> {
         let web = self.web.as_ref().map(DriverLauncher::capabilities);
         let tui = self.tui.as_ref().map(DriverLauncher::capabilities);
-        web.into_iter().chain(tui).collect()
+        let gui = self.gui.as_ref().map(DriverLauncher::capabilities);
+        web.into_iter().chain(tui).chain(gui).collect()
     }
 
     async fn launch(self, timeout: Duration) -> Result<Self::Driver, DriverError> {
-        // Both at once: a terminal driver starts nothing yet, a browser takes its time.
-        let (web, tui) = tokio::join!(
+        // All at once: terminal and desktop drivers start nothing yet, a browser takes its time.
+        let (web, tui, gui) = tokio::join!(
             Slot::launch(self.web, timeout),
-            Slot::launch(self.tui, timeout)
+            Slot::launch(self.tui, timeout),
+            Slot::launch(self.gui, timeout)
         );
-        if let (Slot::Failed(e), Slot::Failed(_) | Slot::Absent) | (Slot::Absent, Slot::Failed(e)) =
-            (&web, &tui)
-        {
+        let launched = [web.is_launched(), tui.is_launched(), gui.is_launched()];
+        if !launched.contains(&true) {
             // Nothing to run on: the launch fails as a whole, as a one-surface run's does.
-            return Err(e.clone());
+            if let Some(e) = [web.error(), tui.error(), gui.error()]
+                .into_iter()
+                .flatten()
+                .next()
+            {
+                return Err(e.clone());
+            }
         }
-        Ok(Drivers { web, tui })
+        Ok(Drivers { web, tui, gui })
     }
 }
 
@@ -133,13 +142,25 @@ impl<D> Slot<D> {
             _ => None,
         }
     }
+
+    fn is_launched(&self) -> bool {
+        matches!(self, Slot::Launched(_))
+    }
+
+    fn error(&self) -> Option<&DriverError> {
+        match self {
+            Slot::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// The launched drivers of a run, one per surface it drives.
 #[derive(Debug)]
-pub struct Drivers<W, T> {
+pub struct Drivers<W, T, G> {
     web: Slot<W>,
     tui: Slot<T>,
+    gui: Slot<G>,
 }
 
 fn absent(surface: Surface) -> DriverError {
@@ -152,14 +173,19 @@ fn absent(surface: Surface) -> DriverError {
     )
 }
 
-impl<W: SurfaceDriver, T: SurfaceDriver> SurfaceDriver for Drivers<W, T> {
-    type Context = Contexts<W::Context, T::Context>;
+impl<W: SurfaceDriver, T: SurfaceDriver, G: SurfaceDriver> SurfaceDriver for Drivers<W, T, G> {
+    type Context = Contexts<W::Context, T::Context, G::Context>;
 
     fn capabilities(&self) -> &Capabilities {
-        match (self.web.launched(), self.tui.launched()) {
-            (Some(w), _) => w.capabilities(),
-            (None, Some(t)) => t.capabilities(),
-            (None, None) => unreachable_capabilities(),
+        match (
+            self.web.launched(),
+            self.tui.launched(),
+            self.gui.launched(),
+        ) {
+            (Some(w), _, _) => w.capabilities(),
+            (None, Some(t), _) => t.capabilities(),
+            (None, None, Some(g)) => g.capabilities(),
+            (None, None, None) => unreachable_capabilities(),
         }
     }
 
@@ -169,7 +195,10 @@ impl<W: SurfaceDriver, T: SurfaceDriver> SurfaceDriver for Drivers<W, T> {
                 let t = self.tui.driver(Surface::Tui)?;
                 Ok(Contexts::Tui(t.new_context(options).await?))
             }
-            Some(Surface::Gui) => Err(absent(Surface::Gui)),
+            Some(Surface::Gui) => {
+                let g = self.gui.driver(Surface::Gui)?;
+                Ok(Contexts::Gui(g.new_context(options).await?))
+            }
             Some(Surface::Web) | None => {
                 let w = self.web.driver(Surface::Web)?;
                 Ok(Contexts::Web(w.new_context(options).await?))
@@ -186,7 +215,11 @@ impl<W: SurfaceDriver, T: SurfaceDriver> SurfaceDriver for Drivers<W, T> {
             Some(t) => t.shutdown().await,
             None => Ok(()),
         };
-        web.and(tui)
+        let gui = match self.gui.launched() {
+            Some(g) => g.shutdown().await,
+            None => Ok(()),
+        };
+        web.and(tui).and(gui)
     }
 }
 
@@ -202,18 +235,21 @@ fn unreachable_capabilities() -> &'static Capabilities {
 
 /// One scenario's context, on its surface.
 #[derive(Debug)]
-pub enum Contexts<W, T> {
+pub enum Contexts<W, T, G> {
     /// A browser context.
     Web(W),
     /// A program on a terminal.
     Tui(T),
+    /// A program on a desktop.
+    Gui(G),
 }
 
-impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
+impl<W: SurfaceContext, T: SurfaceContext, G: SurfaceContext> SurfaceContext for Contexts<W, T, G> {
     async fn execute(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
         match self {
             Contexts::Web(c) => c.execute(step, env).await,
             Contexts::Tui(c) => c.execute(step, env).await,
+            Contexts::Gui(c) => c.execute(step, env).await,
         }
     }
 
@@ -226,6 +262,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.check(condition, watch, env).await,
             Contexts::Tui(c) => c.check(condition, watch, env).await,
+            Contexts::Gui(c) => c.check(condition, watch, env).await,
         }
     }
 
@@ -237,6 +274,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.capture(request, env).await,
             Contexts::Tui(c) => c.capture(request, env).await,
+            Contexts::Gui(c) => c.capture(request, env).await,
         }
     }
 
@@ -248,6 +286,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.capture_failure_evidence(dir, deadline).await,
             Contexts::Tui(c) => c.capture_failure_evidence(dir, deadline).await,
+            Contexts::Gui(c) => c.capture_failure_evidence(dir, deadline).await,
         }
     }
 
@@ -259,6 +298,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.load_storage_state(state, deadline).await,
             Contexts::Tui(c) => c.load_storage_state(state, deadline).await,
+            Contexts::Gui(c) => c.load_storage_state(state, deadline).await,
         }
     }
 
@@ -271,6 +311,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.apply_context(settings, vars, deadline).await,
             Contexts::Tui(c) => c.apply_context(settings, vars, deadline).await,
+            Contexts::Gui(c) => c.apply_context(settings, vars, deadline).await,
         }
     }
 
@@ -278,6 +319,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.close().await,
             Contexts::Tui(c) => c.close().await,
+            Contexts::Gui(c) => c.close().await,
         }
     }
 
@@ -285,6 +327,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.trace_start(frames),
             Contexts::Tui(c) => c.trace_start(frames),
+            Contexts::Gui(c) => c.trace_start(frames),
         }
     }
 
@@ -292,6 +335,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.trace_mark(),
             Contexts::Tui(c) => c.trace_mark(),
+            Contexts::Gui(c) => c.trace_mark(),
         }
     }
 
@@ -304,6 +348,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.trace_capture(since, want, deadline).await,
             Contexts::Tui(c) => c.trace_capture(since, want, deadline).await,
+            Contexts::Gui(c) => c.trace_capture(since, want, deadline).await,
         }
     }
 
@@ -315,6 +360,7 @@ impl<W: SurfaceContext, T: SurfaceContext> SurfaceContext for Contexts<W, T> {
         match self {
             Contexts::Web(c) => c.trace_candidates(action, deadline).await,
             Contexts::Tui(c) => c.trace_candidates(action, deadline).await,
+            Contexts::Gui(c) => c.trace_candidates(action, deadline).await,
         }
     }
 }

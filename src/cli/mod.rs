@@ -8,6 +8,7 @@ mod discover;
 mod exit;
 mod fmt;
 mod grid;
+mod gui_launcher;
 mod interrupt;
 mod lsp;
 mod merge_reports;

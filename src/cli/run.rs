@@ -103,6 +103,9 @@ pub struct RunArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub tui: super::surfaces::TuiArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub gui: super::gui_launcher::GuiArgs,
     /// Project configuration [default: .a3s-test/project.acl when it exists].
     #[arg(long, value_name = "FILE")]
     pub project: Option<PathBuf>,
@@ -215,16 +218,19 @@ fn run_steps(args: RunArgs) -> Result<ExitCode, ExitCode> {
         project.as_ref().and_then(|p| p.grid.as_deref()),
     )?;
     let reporters = reporters(&args, &project_dir)?;
-    let (plan, tui, project_ref) = (&selection.plan, &args.tui, project.as_ref());
+    let (plan, project_ref) = (&selection.plan, project.as_ref());
+    let programs = (&args.tui, &args.gui);
     let (web, grid) = match grid {
         Some(grid) => {
             let (web, sessions) = grid.launcher().map_err(fail)?;
-            let surfaces = super::surfaces::launchers(plan, web, tui, project_ref, &project_dir);
+            let surfaces =
+                super::surfaces::launchers(plan, web, programs, project_ref, &project_dir);
             (WebEngine::Grid(surfaces.map_err(fail)?), Some(sessions))
         }
         None => {
             let web = launcher(&args, project_ref);
-            let surfaces = super::surfaces::launchers(plan, web, tui, project_ref, &project_dir);
+            let surfaces =
+                super::surfaces::launchers(plan, web, programs, project_ref, &project_dir);
             (WebEngine::Local(surfaces.map_err(fail)?), None)
         }
     };
@@ -253,6 +259,7 @@ enum WebEngine {
         a3s_test_runner::surfaces::Surfaces<
             super::grid::GridLauncher,
             super::surfaces::TuiLauncher,
+            super::gui_launcher::GuiLauncher,
         >,
     ),
 }

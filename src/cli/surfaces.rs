@@ -1,11 +1,14 @@
 //! The drivers `run` injects: the surfaces the plan uses, and nothing else. A plan with a web
 //! scenario gets the Web driver (Chromium starts lazily, only if a scenario can run); a plan
 //! with a terminal scenario gets the terminal driver with the program from the `--tui-*` flags
-//! (the public A3S Test 1.0 CLI's) or the project's `tui { … }` block — flags win.
+//! (the public A3S Test 1.0 CLI's) or the project's `tui { … }` block — flags win; a plan with a
+//! desktop scenario gets the desktop driver the same way (`--gui-*`, `gui { … }`,
+//! `super::gui_launcher`).
 //!
 //! Why here: the runner is generic over the drivers (`a3s_test_runner::surfaces::Surfaces`), so
 //! the binary is the one place that names concrete driver types.
 
+use super::gui_launcher::{GuiArgs, GuiLauncher};
 use super::web_launcher::WebLauncher;
 use a3s_test_driver::{Capabilities, DriverError, FailureCode};
 use a3s_test_lang::ir::{ProjectConfig, Surface};
@@ -17,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What `run` hands the runner: a web and a terminal launcher, each present when needed.
-pub type RunLauncher = Surfaces<WebLauncher, TuiLauncher>;
+pub type RunLauncher = Surfaces<WebLauncher, TuiLauncher, GuiLauncher>;
 
 /// The terminal program flags of `run` (the public A3S Test 1.0 CLI's names and defaults).
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -101,14 +104,15 @@ impl DriverLauncher for TuiLauncher {
 }
 
 /// The launchers `plan` needs: `web` (a local or attached browser, or a Grid) only when a scenario drives the web, the terminal driver
-/// only when one drives a terminal. Refuses (exit 2) a relative `--tui-working-directory`.
+/// only when one drives a terminal, the desktop driver only when one drives a desktop. Refuses
+/// (exit 2) a relative `--tui-working-directory` or `--gui-working-directory`.
 pub fn launchers<W: DriverLauncher>(
     plan: &Plan,
     web: W,
-    args: &TuiArgs,
+    (args, gui_args): (&TuiArgs, &GuiArgs),
     project: Option<&ProjectConfig>,
     project_dir: &Path,
-) -> Result<Surfaces<W, TuiLauncher>, String> {
+) -> Result<Surfaces<W, TuiLauncher, GuiLauncher>, String> {
     let uses = |surface: Surface| plan.scenarios.iter().any(|p| p.scenario.surface == surface);
     if let Some(dir) = &args.tui_working_directory {
         if !dir.is_absolute() {
@@ -121,9 +125,14 @@ pub fn launchers<W: DriverLauncher>(
     let tui = uses(Surface::Tui).then(|| TuiLauncher {
         program: program(args, project, project_dir),
     });
+    let gui = match uses(Surface::Gui) {
+        true => Some(GuiLauncher::new(gui_args, project, project_dir)?),
+        false => None,
+    };
     Ok(Surfaces {
         web: uses(Surface::Web).then_some(web),
         tui,
+        gui,
     })
 }
 

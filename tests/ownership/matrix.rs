@@ -2,7 +2,8 @@
 //! at a randomised moment to each long-lived command (`run` on a suite that waits on a page that
 //! never answers, `run` of a terminal scenario whose program ignores every stop signal, `agent
 //! start`, the live supervisor `agent start` leaves behind — of a browser session and of a
-//! terminal one (`--tui -- bc -q`) —, and `dev` with
+//! terminal one (`--tui -- bc -q`) —, `run` of a desktop scenario (gnome-calculator on an owned
+//! Xvfb desktop), and `dev` with
 //! the dev server it starts). After every trial no process of that trial remains within 2 s
 //! (after `agent abort` where the supervisor died), and the command ends the documented way: 130
 //! for a handled stop signal (0 for `dev`, whose normal end is a stop), death by the signal for
@@ -78,6 +79,11 @@ const COMMANDS: &[Subject] = &[
         name: "run tui",
         trial: run_tui_trial,
         trials: 20,
+    },
+    Subject {
+        name: "run gui",
+        trial: run_gui_trial,
+        trials: 5,
     },
     Subject {
         name: "agent start",
@@ -307,6 +313,30 @@ fn run_tui_trial(_setup: &Setup, trial: &Trial) -> Result<(), String> {
     let (status, out) = signalled(run, &tag, trial, Duration::from_secs(2), "run tui")?;
     let exit = expect_exit(trial, status, &out);
     none_left(&mut tracker, "the signalled terminal run")?;
+    exit
+}
+
+/// The project of the `gui` row: gnome-calculator on an owned desktop.
+const GUI_PROJECT: &str =
+    "project \"p\" {\n  gui {\n    command = [\"gnome-calculator\"]\n  }\n}\n";
+
+/// A desktop scenario that waits a minute for text the window never shows.
+const GUI_HOLD: &str = "suite \"hold\" {\n  scenario \"never\" {\n    surface = \"gui\"\n    timeout_ms = 60000\n    wait \"never\" { text = \"never shown\" }\n  }\n}\n";
+
+/// `run` of a desktop scenario, signalled within the first 3 s (while the X server, the buses,
+/// the registry or the program start, while the scenario waits): the `gui` row. Nothing of
+/// the desktop may survive.
+fn run_gui_trial(_setup: &Setup, trial: &Trial) -> Result<(), String> {
+    let work = workdir(&[
+        (".a3s-test/project.acl", GUI_PROJECT),
+        ("hold.acl", GUI_HOLD),
+    ]);
+    let tag = new_tag("matrix-gui");
+    let mut tracker = Tracker::new(&tag);
+    let run = command("run", &["hold.acl"], work.path());
+    let (status, out) = signalled(run, &tag, trial, Duration::from_secs(3), "run gui")?;
+    let exit = expect_exit(trial, status, &out);
+    none_left(&mut tracker, "the signalled desktop run")?;
     exit
 }
 

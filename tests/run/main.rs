@@ -18,6 +18,7 @@ mod endpoint;
 mod github;
 mod grid;
 mod grid_server;
+mod gui;
 mod harness;
 mod html_report;
 mod indexed_db;

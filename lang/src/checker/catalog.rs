@@ -8,7 +8,8 @@
 //! its web ones plus its terminal ones.
 
 use super::{
-    conditions, contract, grid_project, provider_project, terminal, terminal_project, ROOTS,
+    conditions, contract, grid_project, gui_project, provider_project, terminal, terminal_project,
+    ROOTS,
 };
 use super::{groups, ids, keys, library, operations, pointer, project, shared, steps, suite};
 use crate::ir::{ActionKind, CheckTier, DragEdge, MouseButton, TERMINAL_ONLY_STEPS};
@@ -82,6 +83,7 @@ pub fn attributes(chain: &[&str]) -> Vec<&'static str> {
         ["project", "dev_server"] => project::DEV_SERVER_SCHEMA,
         ["project", "browser"] => project::BROWSER_SCHEMA,
         ["project", "tui"] => terminal_project::TUI_SCHEMA,
+        ["project", "gui"] => gui_project::GUI_SCHEMA,
         ["project", "grid"] => grid_project::GRID_SCHEMA,
         ["project", "provider"] => provider_project::PROVIDER_SCHEMA,
         ["project", "verification", "check"] => project::CHECK_SCHEMA,

@@ -35,6 +35,8 @@ mod expand;
 mod fields;
 mod grid_project;
 mod groups;
+mod gui;
+mod gui_project;
 mod ids;
 mod keys;
 mod library;

@@ -35,7 +35,14 @@ pub(super) const PROJECT_SCHEMA: &[&str] = &with_context_options::<5, 19>([
     "storage_state",
     "trace",
 ]);
-pub(super) const SECTIONS: &[&str] = &["dev_server", "browser", "verification", "tui", "grid"];
+pub(super) const SECTIONS: &[&str] = &[
+    "dev_server",
+    "browser",
+    "verification",
+    "tui",
+    "grid",
+    "gui",
+];
 /// `provider "name" { … }`: labelled, one block per provider (`checker/provider_project.rs`).
 pub(super) const PROVIDER: &str = "provider";
 pub(super) const DEV_SERVER_SCHEMA: &[&str] =
@@ -74,7 +81,8 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
     let mut checks: Option<Vec<VerificationCheck>> = Some(Vec::new());
     let mut tui = Some(None);
     let mut grid = Some(None);
-    let mut first_seen: [Option<&Block>; 5] = [None; 5];
+    let mut gui = Some(None);
+    let mut first_seen: [Option<&Block>; 6] = [None; 6];
     let mut providers = Some(Vec::new());
     let mut provider_names = IdSet::default();
     for item in &block.items {
@@ -94,7 +102,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         let Some(index) = SECTIONS.iter().position(|s| *s == kind) else {
             let hint = match did_you_mean(kind, SECTIONS.iter().copied().chain([PROVIDER])) {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => "a project holds `dev_server`, `browser`, `verification`, `tui`, `grid` and `provider` blocks"
+                None => "a project holds `dev_server`, `browser`, `verification`, `tui`, `gui`, `grid` and `provider` blocks"
                     .to_string(),
             };
             ctx.error_in(
@@ -124,6 +132,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
             "dev_server" => dev_server = check_dev_server(ctx, section).map(Some),
             "browser" => browser = check_browser(ctx, section).map(Some),
             "tui" => tui = super::terminal_project::tui(ctx, section).map(|t| Some(Box::new(t))),
+            "gui" => gui = super::gui_project::gui(ctx, section).map(|g| Some(Box::new(g))),
             "grid" => grid = super::grid_project::grid(ctx, section).map(|g| Some(Box::new(g))),
             _ => checks = verification(ctx, section),
         }
@@ -139,6 +148,7 @@ pub(super) fn project(ctx: &mut Ctx, block: &Block) -> Option<ProjectConfig> {
         checks: checks?,
         include: include?.into_iter().map(str::to_string).collect(),
         tui: tui?,
+        gui: gui?,
         span: block.span,
         storage_state: storage_state?,
         context: context?,

@@ -92,10 +92,19 @@ fn flag(ctx: &mut Ctx, fields: &Fields<'_>, name: &str, default: bool) -> Option
 
 /// Check step `block`, of kind `kind`, at the current path and build its action.
 pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> {
-    use ActionKind::*;
     if super::terminal::applies(ctx, block, kind) {
         return super::terminal::action(ctx, block, kind);
     }
+    if super::gui::refuse_step(ctx, block, kind) {
+        return None;
+    }
+    let action = web_action(ctx, block, kind)?;
+    super::gui::admit_built(ctx, block, &action).then_some(action)
+}
+
+/// Check step `block` by the web rules (a desktop step is written the same way).
+fn web_action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> {
+    use ActionKind::*;
     // Pointer steps may hold a `position` block, which `pointer_options` judges.
     let f = if takes_pointer_options(kind) {
         Fields::collect(ctx, block, schema(kind))

@@ -294,7 +294,7 @@ fn scenario<'a>(
         browser_context::refuse_in_terminal(ctx, &fields);
     }
 
-    let outer = ctx.set_surface(surface.filter(|s| *s == Surface::Tui));
+    let outer = ctx.set_surface(surface);
     let own = step_items(ctx, block);
     ctx.set_surface(outer);
     let any_block = block.items.iter().any(|i| matches!(i, Item::Block(_)));
@@ -310,7 +310,8 @@ fn scenario<'a>(
     ctx.leave(mark);
     let expanded = expanded?;
     if let Some(surface) = surface {
-        if !super::terminal::check_surface(ctx, surface, &expanded.steps) {
+        let terminal = super::terminal::check_surface(ctx, surface, &expanded.steps);
+        if !(super::gui::check_surface(ctx, surface, &expanded.steps) && terminal) {
             return None;
         }
     }

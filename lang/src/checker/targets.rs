@@ -27,6 +27,7 @@ pub const TARGET_FUNCTIONS: &[&str] = &[
     "placeholder",
     "text",
     "testid",
+    "automation_id",
     "css",
     "ref",
     "within",
@@ -111,6 +112,9 @@ pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target>
         "testid" => call
             .single_text(ctx, "test id")
             .map(|test_id| Target::TestId { test_id }),
+        "automation_id" => call
+            .single_text(ctx, "automation id")
+            .map(|automation_id| Target::AutomationId { automation_id }),
         "css" => call
             .single_text(ctx, "selector")
             .map(|selector| Target::Css { selector }),

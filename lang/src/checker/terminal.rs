@@ -84,7 +84,7 @@ fn attributes(block: &Block) -> impl Iterator<Item = &Attribute> {
 /// Check terminal step `block` of `kind` (path entered) and build its action.
 pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> {
     if ctx.surface() != Some(Surface::Tui) {
-        refuse_in_web(ctx, block, kind);
+        refuse_in_web(ctx, block, kind, ctx.surface().unwrap_or(Surface::Web));
         return None;
     }
     if !TERMINAL_STEPS.contains(&kind) {
@@ -159,13 +159,14 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
 }
 
 /// A terminal step or screen condition in a web scenario (or an agent statement).
-fn refuse_in_web(ctx: &mut Ctx, block: &Block, kind: ActionKind) {
+fn refuse_in_web(ctx: &mut Ctx, block: &Block, kind: ActionKind, surface: Surface) {
     let name = kind.name();
+    let surface = surface_word(surface);
     if TERMINAL_ONLY_STEPS.contains(&kind) {
         ctx.error(
             Code::SurfaceStep,
             block.kind.span,
-            format!("`{name}` is a terminal step; this scenario's surface is web"),
+            format!("`{name}` is a terminal step; this scenario's surface is {surface}"),
         )
         .hint("set `surface = \"tui\"` on the scenario to drive a terminal program");
         return;
@@ -176,7 +177,7 @@ fn refuse_in_web(ctx: &mut Ctx, block: &Block, kind: ActionKind) {
             Code::SurfaceStep,
             attribute,
             attr.name.span,
-            format!("`{attribute}` is a terminal condition; this scenario's surface is web"),
+            format!("`{attribute}` is a terminal condition; this scenario's surface is {surface}"),
         )
         .hint("set `surface = \"tui\"` on the scenario, or use a page condition such as `text`");
     }
@@ -407,7 +408,7 @@ pub(super) fn check_surface(ctx: &mut Ctx, surface: Surface, steps: &[Step]) -> 
             ok = false;
             let kind = step.action.kind();
             let (what, scenario) = if terminal {
-                ("terminal", "web")
+                ("terminal", surface_word(surface))
             } else {
                 ("browser", "tui")
             };
@@ -421,4 +422,13 @@ pub(super) fn check_surface(ctx: &mut Ctx, surface: Surface, steps: &[Step]) -> 
         }
     }
     ok
+}
+
+/// How messages name a surface.
+fn surface_word(surface: Surface) -> &'static str {
+    match surface {
+        Surface::Web => "web",
+        Surface::Gui => "gui",
+        Surface::Tui => "tui",
+    }
 }

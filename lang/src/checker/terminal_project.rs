@@ -25,41 +25,7 @@ pub(super) fn tui(ctx: &mut Ctx, block: &Block) -> Option<TuiProgram> {
     let rows = f.get("rows").map(|a| u32_in(ctx, a, 1, MAX_ROWS));
     let env = match f.get("env") {
         None => Some(Vec::new()),
-        Some(attr) => match &attr.value.kind {
-            ValueKind::Object(entries) => {
-                let mut vars = Some(Vec::with_capacity(entries.len()));
-                for entry in entries {
-                    let value = match &entry.value.kind {
-                        ValueKind::String(v) => Some(v.clone()),
-                        _ => {
-                            ctx.error_in(
-                                Code::Type,
-                                "env",
-                                entry.value.span,
-                                format!("`{}` must be a string", entry.name.name),
-                            )
-                            .hint("write each variable as `NAME = \"value\"`");
-                            None
-                        }
-                    };
-                    match (value, &mut vars) {
-                        (Some(v), Some(list)) => list.push((entry.name.name.clone(), v)),
-                        _ => vars = None,
-                    }
-                }
-                vars
-            }
-            other => {
-                ctx.error_in(
-                    Code::Type,
-                    "env",
-                    attr.value.span,
-                    format!("`env` must be an object, found {}", other.describe()),
-                )
-                .hint("write `env = { LANG = \"C\" }`");
-                None
-            }
-        },
+        Some(attr) => env_pairs(ctx, attr),
     };
     Some(TuiProgram {
         command: argv?,
@@ -68,4 +34,46 @@ pub(super) fn tui(ctx: &mut Ctx, block: &Block) -> Option<TuiProgram> {
         columns: optional(columns)?.map(|c| c as u16),
         rows: optional(rows)?.map(|r| r as u16),
     })
+}
+
+/// `env = { NAME = "value" … }`: the variables in source order (shared with the `gui` block).
+pub(super) fn env_pairs(
+    ctx: &mut Ctx,
+    attr: &crate::ast::Attribute,
+) -> Option<Vec<(String, String)>> {
+    match &attr.value.kind {
+        ValueKind::Object(entries) => {
+            let mut vars = Some(Vec::with_capacity(entries.len()));
+            for entry in entries {
+                let value = match &entry.value.kind {
+                    ValueKind::String(v) => Some(v.clone()),
+                    _ => {
+                        ctx.error_in(
+                            Code::Type,
+                            "env",
+                            entry.value.span,
+                            format!("`{}` must be a string", entry.name.name),
+                        )
+                        .hint("write each variable as `NAME = \"value\"`");
+                        None
+                    }
+                };
+                match (value, &mut vars) {
+                    (Some(v), Some(list)) => list.push((entry.name.name.clone(), v)),
+                    _ => vars = None,
+                }
+            }
+            vars
+        }
+        other => {
+            ctx.error_in(
+                Code::Type,
+                "env",
+                attr.value.span,
+                format!("`env` must be an object, found {}", other.describe()),
+            )
+            .hint("write `env = { LANG = \"C\" }`");
+            None
+        }
+    }
 }

@@ -113,7 +113,10 @@ mod tests {
         match (row.kind, row.qualifier) {
             ("suite" | "library" | "project", _) => vec![row.kind],
             ("scenario" | "before_each" | "after_each" | "steps", _) => vec!["suite", row.kind],
-            ("dev_server" | "browser" | "tui" | "grid" | "provider" | "verification", _) => {
+            (
+                "dev_server" | "browser" | "tui" | "gui" | "grid" | "provider" | "verification",
+                _,
+            ) => {
                 vec!["project", row.kind]
             }
             ("check", "") => vec!["project", "verification", "check"],

@@ -43,6 +43,7 @@ fn block_item(kind: &'static str, parent: Option<&str>) -> Completion {
         "dev_server",
         "browser",
         "tui",
+        "gui",
         "grid",
         "verification",
         "position",

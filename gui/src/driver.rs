@@ -1,0 +1,783 @@
+//! The desktop surface behind the driver contract: [`GuiDriver`] implements `SurfaceDriver` and
+//! [`GuiContext`] `SurfaceContext`, so the runner runs `surface = "gui"` scenarios as it runs web
+//! and terminal ones — dispatch, deadlines, the retry loop of `expect`/`wait`, failure evidence,
+//! close — without naming this type.
+//!
+//! - **One fresh desktop and program per scenario** (`crate::host` says why); with
+//!   `--gui-display` the desktop is someone else's and only the program is started and stopped.
+//! - **Steps are real input**: XTest events at the element's visible centre after the hit test,
+//!   keys into its window, wheel clicks for `wheel` (the desktop's scroll, `crate::scroll`); the
+//!   step detail says the path (`xtest`). `fill` clicks into the
+//!   control, selects all (`ctrl+a`) and types; `check`/`uncheck` click only when the state
+//!   differs and then wait, event-woken, for the new state.
+//! - **A click that ends the program succeeds** (an OK that closes the last window) and records
+//!   how it ended; a program or window already gone *before* a step is `window_gone`.
+//! - **Readings, not loops**: `check` reads a condition once; when it does not hold and the runner
+//!   asks to watch, it answers at the program's next AT-SPI object event (subscribed before the
+//!   reading) or when the watch passes.
+//! - **Evidence** after a failure: a PNG of the program's window (`GetImage`), the accessibility
+//!   tree as text and the program's exit status.
+
+use crate::element::Element;
+use crate::error::{GuiCode, GuiError};
+use crate::host::Host;
+use crate::input::{Acted, Clicks, Input};
+use crate::keys::Chord;
+use crate::locate;
+use crate::program::{Program, ProgramSpec};
+use crate::reads::{self, Changes};
+use crate::tree::Node;
+use a3s_test_driver::detail::StepDetail;
+use a3s_test_driver::{
+    save_evidence, Capabilities, ConditionSample, ContextOptions, DriverError, EvidenceKind,
+    FailureCode, FailureEvidence, MissingEvidence, StepEnv, StepFailure, StepOutput,
+    SurfaceContext, SurfaceDriver,
+};
+use a3s_test_lang::ir::{
+    Action, ExpectCondition, KeyChord, Modifier, PageCondition, Step, Surface, Target, GUI_STEPS,
+};
+use atspi::State;
+use serde_json::json;
+use std::time::Duration;
+use tokio::time::Instant;
+
+impl From<GuiCode> for FailureCode {
+    fn from(code: GuiCode) -> FailureCode {
+        match code {
+            GuiCode::DesktopMissing => FailureCode::GuiDesktopMissing,
+            GuiCode::DesktopFailed => FailureCode::GuiDesktopFailed,
+            GuiCode::ProgramNotFound => FailureCode::GuiProgramNotFound,
+            GuiCode::WorkingDirectory => FailureCode::GuiWorkingDirectory,
+            GuiCode::SpawnFailed => FailureCode::GuiSpawnFailed,
+            GuiCode::ExitedEarly => FailureCode::GuiExitedEarly,
+            GuiCode::NotAccessible => FailureCode::GuiNotAccessible,
+            GuiCode::Bus => FailureCode::GuiBus,
+            GuiCode::UnknownRole => FailureCode::GuiUnknownRole,
+            GuiCode::TargetNotFound => FailureCode::GuiTargetNotFound,
+            GuiCode::TargetAmbiguous => FailureCode::GuiTargetAmbiguous,
+            GuiCode::TargetNotVisible => FailureCode::GuiTargetNotVisible,
+            GuiCode::TargetCovered => FailureCode::GuiTargetCovered,
+            GuiCode::WindowGone => FailureCode::GuiWindowGone,
+            GuiCode::BadKey => FailureCode::GuiBadKey,
+            GuiCode::KeyUnmapped => FailureCode::GuiKeyUnmapped,
+            GuiCode::WaitTimeout => FailureCode::GuiWaitTimeout,
+            GuiCode::X11 => FailureCode::GuiX11,
+            GuiCode::BadTarget => FailureCode::GuiBadTarget,
+        }
+    }
+}
+
+/// A desktop error as a step failure with its `test.driver.gui.*` code.
+fn failure(error: GuiError) -> StepFailure {
+    StepFailure::new(error.code().into(), error.to_string())
+}
+
+/// What every scenario starts: the program, the screen, and whose desktop.
+#[derive(Debug, Clone)]
+pub struct GuiOptions {
+    /// The program (argument vector, folder, variables).
+    pub program: ProgramSpec,
+    /// Screen width of an owned desktop (default 1280).
+    pub width: u16,
+    /// Screen height of an owned desktop (default 800).
+    pub height: u16,
+    /// `:N` to attach to an existing X server and accessibility bus instead of owning one.
+    pub display: Option<String>,
+}
+
+/// Runs desktop scenarios (see the module doc).
+#[derive(Debug, Clone)]
+pub struct GuiDriver {
+    options: GuiOptions,
+    capabilities: Capabilities,
+}
+
+impl GuiDriver {
+    /// A driver that starts `options.program` on a desktop for each scenario.
+    pub fn new(options: GuiOptions) -> GuiDriver {
+        GuiDriver {
+            options,
+            capabilities: capabilities(),
+        }
+    }
+}
+
+/// What the desktop driver executes, known before any desktop starts.
+pub fn capabilities() -> Capabilities {
+    Capabilities {
+        surface: Surface::Gui,
+        steps: GUI_STEPS.iter().copied().collect(),
+    }
+}
+
+impl SurfaceDriver for GuiDriver {
+    type Context = GuiContext;
+
+    fn capabilities(&self) -> &Capabilities {
+        &self.capabilities
+    }
+
+    async fn new_context(&self, _options: ContextOptions) -> Result<GuiContext, DriverError> {
+        let o = self.options.clone();
+        let error = |e: GuiError| DriverError::new(e.code().into(), e.to_string());
+        // The start-up's readiness polls are not `Send` futures (async closures), so they run
+        // on a blocking thread driven by this runtime; the context they build is `Send`.
+        let runtime = tokio::runtime::Handle::current();
+        let started = tokio::task::spawn_blocking(move || {
+            runtime.block_on(async move {
+                let host = Host::open(o.display.as_deref(), o.width, o.height).await?;
+                let program = match host.start_program(&o.program).await {
+                    Ok(program) => program,
+                    Err(e) => {
+                        host.shutdown();
+                        return Err(e);
+                    }
+                };
+                let input = host.input()?;
+                Ok::<_, GuiError>(GuiContext {
+                    host: Some(host),
+                    program: Some(program),
+                    input,
+                })
+            })
+        })
+        .await
+        .map_err(|e| {
+            DriverError::new(
+                FailureCode::GuiSpawnFailed,
+                format!("the desktop's start failed: {e}"),
+            )
+        })?;
+        started.map_err(error)
+    }
+
+    /// Every desktop and program belongs to its context, which stops them on close (or drop).
+    async fn shutdown(&self) -> Result<(), DriverError> {
+        Ok(())
+    }
+}
+
+/// One scenario's program on its desktop.
+#[derive(Debug)]
+pub struct GuiContext {
+    // Options so `close` can move them to a blocking stop; always `Some` until then.
+    program: Option<Program>,
+    host: Option<Host>,
+    input: Input,
+}
+
+impl GuiContext {
+    fn program(&self) -> &Program {
+        self.program
+            .as_ref()
+            .expect("the program lives until close")
+    }
+
+    fn a11y(&self) -> &zbus::Connection {
+        self.host
+            .as_ref()
+            .expect("the host lives until close")
+            .a11y()
+    }
+
+    /// The program's top-level windows (the application root's children).
+    async fn windows(&self) -> Result<Vec<Element>, GuiError> {
+        let program = self.program();
+        let tree = locate::read_tree(self.a11y(), program.bus_name()).await?;
+        Ok(tree
+            .nodes
+            .iter()
+            .filter(|n| n.depth == 1)
+            .map(|n: &Node| Element {
+                bus_name: program.bus_name().to_owned(),
+                path: n.path.clone(),
+                role: n.role,
+                name: n.name.clone(),
+            })
+            .collect())
+    }
+
+    /// The program's first window (where keys without a target go, and a wheel without one).
+    async fn first_window(&self) -> Result<Element, StepFailure> {
+        self.windows()
+            .await
+            .map_err(failure)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                StepFailure::new(FailureCode::GuiWindowGone, "the program has no window")
+            })
+    }
+
+    /// Before a step acts: the program runs and shows a window, else `window_gone`.
+    async fn alive(&self, what: &str) -> Result<(), StepFailure> {
+        let gone = |why: String| {
+            StepFailure::new(
+                FailureCode::GuiWindowGone,
+                format!("{why} before this step ({what}) acted; hint: did a step before close it?"),
+            )
+        };
+        if let Some(exit) = self.program().exit() {
+            return Err(gone(format!("the program ended ({exit})")));
+        }
+        match self.windows().await {
+            Ok(windows) if windows.is_empty() => Err(gone("the program has no window".into())),
+            Ok(_) => Ok(()),
+            // The program left the bus between the two reads: it is ending.
+            Err(_) if self.program().exit().is_some() => Err(gone("the program ended".into())),
+            Err(e) => Err(failure(e)),
+        }
+    }
+
+    /// The one element `target` names, waiting (event-woken) up to the action timeout while
+    /// there is none yet; several, or none at the end, are coded failures.
+    async fn find(&self, target: &Target, env: &StepEnv<'_>) -> Result<Element, StepFailure> {
+        let until = (Instant::now() + env.action_timeout).min(env.deadline);
+        let bus = self.program().bus_name().to_owned();
+        let mut changes = Changes::watch(self.a11y(), &bus).await.map_err(failure)?;
+        loop {
+            match locate::one(self.a11y(), &bus, target).await {
+                Ok(element) => return Ok(element),
+                Err(e @ GuiError::TargetNotFound { .. }) => {
+                    let now = Instant::now();
+                    if now >= until {
+                        return Err(failure(e));
+                    }
+                    changes
+                        .next((until - now).min(Duration::from_millis(200)))
+                        .await;
+                }
+                Err(e) => return Err(failure(e)),
+            }
+        }
+    }
+
+    /// The detail of an input, with the program's exit when the input ended it.
+    fn detail(&self, element: &Element, acted: &Acted, keys: Option<usize>) -> StepDetail {
+        StepDetail::Desktop {
+            element: element.describe(),
+            input: "xtest".into(),
+            x: acted.hit.as_ref().map(|h| h.x),
+            y: acted.hit.as_ref().map(|h| h.y),
+            hit: acted.hit.as_ref().map(|h| h.deepest.describe()),
+            keys,
+            program_exit: self.program().exit().map(|e| e.to_string()),
+        }
+    }
+
+    fn output(detail: StepDetail) -> StepOutput {
+        StepOutput {
+            evidence: Vec::new(),
+            detail: Some(detail),
+        }
+    }
+
+    /// Click `element` unless it already has the focus (so `type` keeps its caret).
+    async fn focus_by_click(&self, element: &Element) -> Result<Option<Acted>, StepFailure> {
+        let states = element.read_states(self.a11y()).await.map_err(failure)?;
+        if states.contains(State::Focused) {
+            return Ok(None);
+        }
+        self.input
+            .click(self.program(), element, Clicks::Single)
+            .await
+            .map(Some)
+            .map_err(failure)
+    }
+
+    async fn act(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+        let kind = step.action.kind();
+        self.alive(kind.name()).await?;
+        match &step.action {
+            Action::Click { target, .. } | Action::DoubleClick { target, .. } => {
+                let clicks = match step.action {
+                    Action::Click { .. } => Clicks::Single,
+                    _ => Clicks::Double,
+                };
+                let element = self.find(target, env).await?;
+                let acted = self
+                    .input
+                    .click(self.program(), &element, clicks)
+                    .await
+                    .map_err(failure)?;
+                Ok(Self::output(self.detail(&element, &acted, None)))
+            }
+            Action::Fill { target, value } | Action::Type { target, value } => {
+                let text = a3s_test_driver::vars::resolve(value, env.vars)?;
+                let element = self.find(target, env).await?;
+                let clicked = self.focus_by_click(&element).await?;
+                if matches!(step.action, Action::Fill { .. }) {
+                    let all = Chord::parse("ctrl+a").map_err(failure)?;
+                    self.input
+                        .press(self.program(), &element, &all)
+                        .await
+                        .map_err(failure)?;
+                }
+                let acted = self
+                    .input
+                    .type_text(self.program(), &element, text.as_str())
+                    .await
+                    .map_err(failure)?;
+                let mut detail = self.detail(&element, &acted, Some(text.as_str().chars().count()));
+                if let (StepDetail::Desktop { x, y, hit, .. }, Some(c)) = (&mut detail, clicked) {
+                    *x = c.hit.as_ref().map(|h| h.x);
+                    *y = c.hit.as_ref().map(|h| h.y);
+                    *hit = c.hit.as_ref().map(|h| h.deepest.describe());
+                }
+                Ok(Self::output(detail))
+            }
+            Action::Press { key, target } => {
+                let chord = Chord::parse(&chord_text(key)).map_err(failure)?;
+                let element = match target {
+                    Some(target) => self.find(target, env).await?,
+                    None => self.first_window().await?,
+                };
+                let acted = self
+                    .input
+                    .press(self.program(), &element, &chord)
+                    .await
+                    .map_err(failure)?;
+                Ok(Self::output(self.detail(&element, &acted, Some(1))))
+            }
+            Action::Check { target } | Action::Uncheck { target } => {
+                let want = matches!(step.action, Action::Check { .. });
+                let element = self.find(target, env).await?;
+                let states = element.read_states(self.a11y()).await.map_err(failure)?;
+                if states.contains(State::Checked) == want {
+                    return Ok(Self::output(StepDetail::Checked {
+                        element: element.describe(),
+                        changed: false,
+                        verified: None,
+                        hit: None,
+                    }));
+                }
+                let acted = self
+                    .input
+                    .click(self.program(), &element, Clicks::Single)
+                    .await
+                    .map_err(failure)?;
+                let within = env
+                    .action_timeout
+                    .min(env.deadline.saturating_duration_since(Instant::now()));
+                crate::wait::until(
+                    self.a11y(),
+                    &element,
+                    &crate::wait::Condition::State(State::Checked, want),
+                    within,
+                )
+                .await
+                .map_err(failure)?;
+                Ok(Self::output(self.detail(&element, &acted, None)))
+            }
+            Action::Wheel {
+                delta_x,
+                delta_y,
+                target,
+                ..
+            } => {
+                let element = match target {
+                    Some(target) => self.find(target, env).await?,
+                    None => self.first_window().await?,
+                };
+                let acted = self
+                    .input
+                    .scroll(self.program(), &element, *delta_x, *delta_y)
+                    .await
+                    .map_err(failure)?;
+                Ok(Self::output(self.detail(&element, &acted, None)))
+            }
+            Action::Screenshot { path } => {
+                let png = self.window_png().await.map_err(failure)?;
+                let file = save_evidence(
+                    env.artifact_dir,
+                    path.as_str(),
+                    EvidenceKind::Screenshot,
+                    &png,
+                )?;
+                Ok(StepOutput {
+                    evidence: vec![file],
+                    detail: Some(StepDetail::Screenshot { bytes: png.len() }),
+                })
+            }
+            Action::Snapshot { .. } => {
+                let text = reads::tree_text(self.a11y(), self.program().bus_name())
+                    .await
+                    .map_err(failure)?;
+                let name = format!("{}.txt", step.label.as_deref().unwrap_or("snapshot"));
+                let file = save_evidence(
+                    env.artifact_dir,
+                    &name,
+                    EvidenceKind::Accessibility,
+                    text.as_bytes(),
+                )?;
+                Ok(StepOutput {
+                    evidence: vec![file],
+                    detail: None,
+                })
+            }
+            other => Err(StepFailure::new(
+                FailureCode::Unsupported,
+                format!("a desktop cannot run `{}`", other.kind()),
+            )),
+        }
+    }
+
+    /// A PNG of the program's first window (the whole screen when it shows none).
+    async fn window_png(&self) -> Result<Vec<u8>, GuiError> {
+        let windows = self.windows().await?;
+        let x = self.input.x11();
+        let shot = match windows.first() {
+            Some(window) => {
+                let placement = self.input.locate(self.program(), window).await?;
+                crate::screenshot::window(x, placement.window.id)?
+            }
+            None => crate::screenshot::screen(x)?,
+        };
+        Ok(shot.png)
+    }
+
+    /// One reading of `condition`.
+    async fn read(
+        &self,
+        condition: &ExpectCondition,
+        env: &StepEnv<'_>,
+    ) -> Result<ConditionSample, GuiError> {
+        let a11y = self.a11y();
+        let bus = self.program().bus_name();
+        let fails = |code: FailureCode, seen: String| ConditionSample::Fails { code, seen };
+        let one = |target: &Target| {
+            let target = target.clone();
+            async move { locate::one(a11y, bus, &target).await }
+        };
+        Ok(match condition {
+            ExpectCondition::Page(PageCondition::Text { text }) => {
+                let shown = reads::shown_texts(a11y, bus).await?;
+                let want = locate::collapse(text);
+                if shown.iter().any(|t| t.contains(&want)) {
+                    ConditionSample::Holds(json!({ "text": want }))
+                } else {
+                    fails(
+                        FailureCode::TextMismatch,
+                        format!(
+                            "the window does not show {want:?}; it shows {}",
+                            clip(&shown.join(" | "))
+                        ),
+                    )
+                }
+            }
+            ExpectCondition::Page(PageCondition::Visible { target }) => {
+                let showing = reads::showing(a11y, bus, target).await?;
+                match showing.len() {
+                    0 => fails(
+                        FailureCode::NotVisible,
+                        format!("no element {target} shows"),
+                    ),
+                    _ => ConditionSample::Holds(json!({ "visible": showing.len() })),
+                }
+            }
+            ExpectCondition::Page(PageCondition::Hidden { target }) => {
+                let showing = reads::showing(a11y, bus, target).await?;
+                match showing.first() {
+                    None => ConditionSample::Holds(json!({ "hidden": true })),
+                    Some(e) => fails(FailureCode::NotHidden, format!("{} shows", e.describe())),
+                }
+            }
+            ExpectCondition::VisibleCount { target, count } => {
+                let n = reads::showing(a11y, bus, target).await?.len();
+                if n == *count as usize {
+                    ConditionSample::Holds(json!({ "count": n }))
+                } else {
+                    fails(
+                        FailureCode::CountMismatch,
+                        format!("{n} elements {target} show"),
+                    )
+                }
+            }
+            ExpectCondition::RenderedText { target, text } => {
+                let element = match one(target).await {
+                    Ok(e) => e,
+                    Err(e) => return Ok(fails(e.code().into(), e.to_string())),
+                };
+                let shown = locate::collapse(&element.read_text(a11y).await?);
+                if shown == locate::collapse(text) {
+                    ConditionSample::Holds(json!({ "text": shown }))
+                } else {
+                    fails(
+                        FailureCode::RenderedTextMismatch,
+                        format!("{} shows {:?}", element.describe(), clip(&shown)),
+                    )
+                }
+            }
+            ExpectCondition::Value { target, value } => {
+                let want = match a3s_test_driver::vars::resolve(value, env.vars) {
+                    Ok(v) => v,
+                    Err(f) => return Ok(fails(f.code, f.message)),
+                };
+                let element = match one(target).await {
+                    Ok(e) => e,
+                    Err(e) => return Ok(fails(e.code().into(), e.to_string())),
+                };
+                let value = element.read_text(a11y).await?;
+                if locate::collapse(&value) == locate::collapse(want.as_str()) {
+                    ConditionSample::Holds(
+                        json!({ "value": if want.is_concealed() { "(not shown)".to_string() } else { value } }),
+                    )
+                } else if want.is_concealed() {
+                    fails(
+                        FailureCode::ValueMismatch,
+                        format!(
+                            "{} holds another value than {}",
+                            element.describe(),
+                            want.shown()
+                        ),
+                    )
+                } else {
+                    fails(
+                        FailureCode::ValueMismatch,
+                        format!("{} holds {:?}", element.describe(), clip(&value)),
+                    )
+                }
+            }
+            ExpectCondition::State { target, state } => {
+                let Some((atspi_state, present)) = reads::state_of(*state) else {
+                    return Err(GuiError::BadTarget {
+                        target: target.to_string(),
+                        why: format!("a desktop does not read `{}`", state.keyword()),
+                    });
+                };
+                let element = match one(target).await {
+                    Ok(e) => e,
+                    Err(e) => return Ok(fails(e.code().into(), e.to_string())),
+                };
+                let has = element.read_states(a11y).await?.contains(atspi_state);
+                if has == present {
+                    ConditionSample::Holds(json!({ "state": state.keyword() }))
+                } else {
+                    fails(
+                        FailureCode::StateMismatch,
+                        format!("{} is not {}", element.describe(), state.keyword()),
+                    )
+                }
+            }
+            other => {
+                return Err(GuiError::BadTarget {
+                    target: other.to_string(),
+                    why: "a desktop cannot read this condition".into(),
+                })
+            }
+        })
+    }
+}
+
+/// Most characters of a reading a message quotes.
+fn clip(text: &str) -> String {
+    const MOST: usize = 500;
+    let mut out: String = text.chars().take(MOST).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// An admitted key chord as the desktop's chord syntax (`Control+a` → `ctrl+a`; Web key names
+/// such as `ArrowLeft` → `Left`).
+fn chord_text(key: &KeyChord) -> String {
+    let mut parts: Vec<&str> = key
+        .modifiers
+        .iter()
+        .map(|m| match m {
+            Modifier::Alt => "alt",
+            Modifier::Control => "ctrl",
+            Modifier::Meta => "super",
+            Modifier::Shift => "shift",
+        })
+        .collect();
+    let name = match key.key.as_str() {
+        "ArrowLeft" => "Left",
+        "ArrowRight" => "Right",
+        "ArrowUp" => "Up",
+        "ArrowDown" => "Down",
+        " " => "space",
+        other => other,
+    };
+    parts.push(name);
+    parts.join("+")
+}
+
+impl SurfaceContext for GuiContext {
+    async fn execute(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
+        match tokio::time::timeout_at(env.deadline, self.act(step, env)).await {
+            Ok(result) => result,
+            Err(_) => Err(StepFailure::new(
+                FailureCode::Timeout,
+                format!("the {} deadline passed during this step", env.deadline_name),
+            )),
+        }
+    }
+
+    async fn check(
+        &mut self,
+        condition: &ExpectCondition,
+        watch: Option<Duration>,
+        env: &StepEnv<'_>,
+    ) -> Result<ConditionSample, StepFailure> {
+        let bus = self.program().bus_name().to_owned();
+        let mut changes = match watch {
+            Some(_) => Some(Changes::watch(self.a11y(), &bus).await.map_err(failure)?),
+            None => None,
+        };
+        let sample = match tokio::time::timeout_at(env.deadline, self.read(condition, env)).await {
+            Ok(Ok(sample)) => sample,
+            Ok(Err(e)) if self.program().exit().is_some() => ConditionSample::Fails {
+                code: FailureCode::GuiWindowGone,
+                seen: format!(
+                    "the program ended ({}): {e}",
+                    self.program()
+                        .exit()
+                        .map(|x| x.to_string())
+                        .unwrap_or_default()
+                ),
+            },
+            Ok(Err(e)) => return Err(failure(e)),
+            Err(_) => ConditionSample::Fails {
+                code: FailureCode::Timeout,
+                seen: "the reading did not finish before the deadline".into(),
+            },
+        };
+        if let (ConditionSample::Fails { .. }, Some(watch), Some(changes)) =
+            (&sample, watch, changes.as_mut())
+        {
+            let left = env.deadline.saturating_duration_since(Instant::now());
+            changes.next(watch.min(left)).await;
+        }
+        Ok(sample)
+    }
+
+    async fn capture(
+        &mut self,
+        _request: a3s_test_driver::snapshot::CaptureRequest<'_>,
+        _env: &StepEnv<'_>,
+    ) -> Result<a3s_test_driver::snapshot::Captured, StepFailure> {
+        Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "a desktop has no baseline snapshots yet (`expect { screenshot }`, `aria_snapshot`)",
+        ))
+    }
+
+    async fn capture_failure_evidence(
+        &mut self,
+        dir: &a3s_test_fsroot::Dir,
+        deadline: Instant,
+    ) -> FailureEvidence {
+        let mut evidence = FailureEvidence::default();
+        let mut keep = |kind: EvidenceKind, name: &str, got: Result<Vec<u8>, String>| match got
+            .and_then(|bytes| save_evidence(dir, name, kind, &bytes).map_err(|e| e.message))
+        {
+            Ok(file) => evidence.files.push(file),
+            Err(reason) => evidence.missing.push(MissingEvidence { kind, reason }),
+        };
+        let bounded =
+            |what: &'static str| format!("the {what} did not finish before the capture's bound");
+        let png = match tokio::time::timeout_at(deadline, self.window_png()).await {
+            Ok(r) => r.map_err(|e| e.to_string()),
+            Err(_) => Err(bounded("window screenshot")),
+        };
+        keep(EvidenceKind::Screenshot, "screenshot.png", png);
+        let bus = self.program().bus_name().to_owned();
+        let tree =
+            match tokio::time::timeout_at(deadline, reads::tree_text(self.a11y(), &bus)).await {
+                Ok(r) => r.map(String::into_bytes).map_err(|e| e.to_string()),
+                Err(_) => Err(bounded("accessibility tree read")),
+            };
+        keep(EvidenceKind::Accessibility, "accessibility.txt", tree);
+        let exit = match self.program().exit() {
+            Some(exit) => format!("{exit}\n"),
+            None => "running\n".to_string(),
+        };
+        keep(
+            EvidenceKind::ExitStatus,
+            "exit-status.txt",
+            Ok(exit.into_bytes()),
+        );
+        evidence
+    }
+
+    /// A desktop has no cookies or storage: refused, never ignored.
+    async fn load_storage_state(
+        &mut self,
+        _state: &a3s_test_driver::storage_state::StorageState,
+        _deadline: Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "a desktop program has no cookies or storage to load a storage state into",
+        ))
+    }
+
+    /// A desktop has no browser context: refused, never ignored.
+    async fn apply_context(
+        &mut self,
+        _settings: &a3s_test_lang::ir::ContextSettings,
+        _vars: &dyn a3s_test_driver::vars::VarSource,
+        _deadline: Instant,
+    ) -> Result<(), StepFailure> {
+        Err(StepFailure::new(
+            FailureCode::Unsupported,
+            "a desktop has no browser context to apply context options (locale, device, clock …) to",
+        ))
+    }
+
+    /// Stop the program's group, then the desktop's (an attached desktop is left running).
+    async fn close(mut self) -> Result<(), DriverError> {
+        let (program, host) = (self.program.take(), self.host.take());
+        let stopped = tokio::task::spawn_blocking(move || {
+            let program = program.map(Program::stop).unwrap_or(true);
+            let host = host.map(Host::shutdown).unwrap_or(true);
+            program && host
+        })
+        .await;
+        match stopped {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(DriverError::new(
+                FailureCode::CleanupFailed,
+                "a process of the program or its desktop outlived its stop",
+            )),
+            Err(e) => Err(DriverError::new(
+                FailureCode::CleanupFailed,
+                format!("stopping the program failed: {e}"),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn web_key_names_and_modifiers_become_desktop_chords() {
+        let chord = |modifiers: Vec<Modifier>, key: &str| {
+            chord_text(&KeyChord {
+                modifiers,
+                key: key.into(),
+            })
+        };
+        assert_eq!(chord(vec![Modifier::Control], "a"), "ctrl+a");
+        assert_eq!(chord(vec![], "ArrowLeft"), "Left");
+        assert_eq!(chord(vec![], "Enter"), "Enter");
+        for text in ["ctrl+a", "Left", "Enter", "shift+Tab"] {
+            Chord::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+        let unknown = Chord::parse(&chord(vec![], "MediaPlay")).unwrap_err();
+        assert_eq!(unknown.code(), GuiCode::BadKey);
+    }
+
+    #[test]
+    fn every_gui_code_has_a_failure_code_of_the_same_spelling_and_class() {
+        for code in GuiCode::ALL {
+            let failure: FailureCode = (*code).into();
+            assert_eq!(failure.as_str(), code.as_str());
+            assert_eq!(failure.class(), code.class());
+        }
+    }
+}

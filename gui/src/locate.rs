@@ -1,0 +1,251 @@
+//! An admitted ACL target (`role`, `label`, `text`, `automation_id`) resolved to a program's
+//! elements — what a suite's steps act on and read.
+//!
+//! Why its own matcher beside `crate::find`: a suite's name is a `TextMatch` (whole name,
+//! `exact = true`, `/regex/`), and `automation_id` reads a property `find` does not. On a
+//! desktop a name without `exact` matches the *whole* accessible name (or one of its labels'),
+//! case-insensitively after collapsing whitespace — desktop names are short labels, and a
+//! substring (`"1"` in `"10ˣ"`) would make most digit buttons ambiguous. `exact = true` adds
+//! case. Zero or several matches are coded failures listing candidates, never a guess.
+
+use crate::element::Element;
+use crate::error::GuiError;
+use crate::find::Query;
+use crate::tree::{self, Limits, Node};
+use a3s_test_lang::ir::{Target, TextMatch};
+use atspi::proxy::accessible::AccessibleProxy;
+
+/// How a name is compared.
+#[derive(Debug, Clone)]
+pub enum NameMatch {
+    /// Whole, case-insensitive, whitespace collapsed.
+    Whole(String),
+    /// Whole and case-sensitive, whitespace collapsed.
+    Exact(String),
+    /// A regular expression (the `i`, `m`, `s` flags honoured).
+    Regex(regex::Regex),
+}
+
+impl NameMatch {
+    /// The matcher of a suite's text; a pattern the `regex` crate refuses is `bad_target`.
+    pub fn of(text: &TextMatch) -> Result<NameMatch, GuiError> {
+        Ok(match text {
+            TextMatch::Contains { value } => NameMatch::Whole(collapse(value).to_lowercase()),
+            TextMatch::Exact { value } => NameMatch::Exact(collapse(value)),
+            TextMatch::Regex { pattern, flags } => {
+                let inline: String = flags.chars().filter(|f| "ims".contains(*f)).collect();
+                let source = if inline.is_empty() {
+                    pattern.clone()
+                } else {
+                    format!("(?{inline}){pattern}")
+                };
+                NameMatch::Regex(regex::Regex::new(&source).map_err(|e| GuiError::BadTarget {
+                    target: format!("/{pattern}/{flags}"),
+                    why: e.to_string(),
+                })?)
+            }
+        })
+    }
+
+    /// Whether `name` matches.
+    pub fn matches(&self, name: &str) -> bool {
+        match self {
+            NameMatch::Whole(want) => collapse(name).to_lowercase() == *want,
+            NameMatch::Exact(want) => collapse(name) == *want,
+            NameMatch::Regex(re) => re.is_match(name),
+        }
+    }
+}
+
+/// Whitespace collapsed to single spaces, trimmed.
+pub fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every element of the program at `bus_name` that `target` names, in tree order.
+pub async fn all(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    target: &Target,
+) -> Result<Vec<Element>, GuiError> {
+    let tree = read_tree(a11y, bus_name).await?;
+    let checks = tree
+        .nodes
+        .iter()
+        .map(|node| matches(a11y, bus_name, node, target));
+    let verdicts = futures_util::future::join_all(checks).await;
+    let mut found = Vec::new();
+    for (node, verdict) in tree.nodes.iter().zip(verdicts) {
+        if verdict? {
+            found.push(element(bus_name, node));
+        }
+    }
+    Ok(found)
+}
+
+/// The one element `target` names; none or several are coded failures.
+pub async fn one(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    target: &Target,
+) -> Result<Element, GuiError> {
+    let mut found = all(a11y, bus_name, target).await?;
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(GuiError::TargetNotFound {
+            target: target.to_string(),
+            candidates: near(a11y, bus_name, target).await?,
+        }),
+        count => Err(GuiError::TargetAmbiguous {
+            target: target.to_string(),
+            count,
+            candidates: list(&found),
+        }),
+    }
+}
+
+/// The program's tree: in bulk where it has a cache, else walked.
+pub async fn read_tree(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::Tree, GuiError> {
+    match tree::read_bulk(a11y, bus_name, Limits::default()).await? {
+        Some(tree) => Ok(tree),
+        None => tree::read(a11y, bus_name, Limits::default()).await,
+    }
+}
+
+/// Whether one node is named by `target`.
+async fn matches(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    node: &Node,
+    target: &Target,
+) -> Result<bool, GuiError> {
+    let el = element(bus_name, node);
+    match target {
+        Target::Role { role, name } => {
+            let Query::Role { roles, .. } = Query::role(role, None)? else {
+                return Ok(false);
+            };
+            if !roles.contains(&node.role) {
+                return Ok(false);
+            }
+            let Some(name) = name else { return Ok(true) };
+            let name = NameMatch::of(name)?;
+            if name.matches(&node.name) {
+                return Ok(true);
+            }
+            Ok(el.label_names(a11y).await?.iter().any(|l| name.matches(l)))
+        }
+        Target::Label { label } => {
+            let label = NameMatch::of(label)?;
+            Ok(el.label_names(a11y).await?.iter().any(|l| label.matches(l)))
+        }
+        Target::Text { text } => {
+            let text = NameMatch::of(text)?;
+            if !node.name.is_empty() {
+                return Ok(text.matches(&node.name));
+            }
+            Ok(text.matches(&el.read_text(a11y).await?))
+        }
+        Target::AutomationId { automation_id } => {
+            Ok(accessible_id(a11y, &el).await?.as_deref() == Some(automation_id.as_str()))
+        }
+        other => Err(GuiError::BadTarget {
+            target: other.to_string(),
+            why: "a desktop finds elements by role, label, text or automation_id".into(),
+        }),
+    }
+}
+
+/// The element's AT-SPI accessible id, `None` where the toolkit sets none (or is too old to
+/// have the property).
+async fn accessible_id(
+    a11y: &zbus::Connection,
+    element: &Element,
+) -> Result<Option<String>, GuiError> {
+    let proxy: AccessibleProxy<'_> = element.accessible(a11y).await?;
+    match proxy.accessible_id().await {
+        Ok(id) if !id.is_empty() => Ok(Some(id)),
+        Ok(_) => Ok(None),
+        Err(zbus::Error::FDO(_)) | Err(zbus::Error::MethodError(..)) => Ok(None),
+        Err(e) => Err(GuiError::bus("AccessibleId", e)),
+    }
+}
+
+/// What a failed target came close to: the same role, or a name holding the text.
+async fn near(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    target: &Target,
+) -> Result<String, GuiError> {
+    let tree = read_tree(a11y, bus_name).await?;
+    let roles = match target {
+        Target::Role { role, .. } => match Query::role(role, None)? {
+            Query::Role { roles, .. } => roles,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let word = match target {
+        Target::Label { label: t } | Target::Text { text: t } => collapse(t.text()).to_lowercase(),
+        _ => String::new(),
+    };
+    let close: Vec<Element> = tree
+        .nodes
+        .iter()
+        .filter(|n| {
+            roles.contains(&n.role) || (!word.is_empty() && n.name.to_lowercase().contains(&word))
+        })
+        .map(|n| element(bus_name, n))
+        .collect();
+    Ok(if close.is_empty() {
+        "none".to_owned()
+    } else {
+        list(&close)
+    })
+}
+
+/// The first few elements, described.
+fn list(elements: &[Element]) -> String {
+    const SHOWN: usize = 12;
+    let mut shown: Vec<String> = elements.iter().take(SHOWN).map(Element::describe).collect();
+    if elements.len() > SHOWN {
+        shown.push(format!("… {} more", elements.len() - SHOWN));
+    }
+    shown.join(", ")
+}
+
+fn element(bus_name: &str, node: &Node) -> Element {
+    Element {
+        bus_name: bus_name.to_owned(),
+        path: node.path.clone(),
+        role: node.role,
+        name: node.name.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_name_matches_whole_without_case_and_exact_keeps_case() {
+        let whole = NameMatch::of(&TextMatch::contains("Seven")).unwrap();
+        assert!(whole.matches(" seven "));
+        assert!(!whole.matches("seventy"));
+        let exact = NameMatch::of(&TextMatch::exact("Seven")).unwrap();
+        assert!(exact.matches("Seven"));
+        assert!(!exact.matches("seven"));
+        let re = NameMatch::of(&TextMatch::Regex {
+            pattern: "^sev".into(),
+            flags: "i".into(),
+        })
+        .unwrap();
+        assert!(re.matches("Seven"));
+        let bad = NameMatch::of(&TextMatch::Regex {
+            pattern: "(".into(),
+            flags: String::new(),
+        })
+        .unwrap_err();
+        assert_eq!(bad.code(), crate::GuiCode::BadTarget);
+    }
+}

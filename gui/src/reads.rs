@@ -1,0 +1,132 @@
+//! One reading of a desktop `expect`/`wait` condition, the program's change events that wake
+//! the next one, and the tree as text for evidence.
+//!
+//! Why the runner decides and this only reads: `runner/src/expect.rs` owns the retry loop and
+//! what a reading that never held means, for every surface. A desktop reading is one pass over
+//! the program's tree (bulk where it has a cache); [`Changes`] subscribes to the program's
+//! AT-SPI object events *before* the reading, so a change between the two is never missed.
+
+use crate::element::Element;
+use crate::error::GuiError;
+use crate::locate::{self, collapse};
+use a3s_test_lang::ir::{ElementState, Target};
+use atspi::{Role, State};
+use futures_util::StreamExt as _;
+use std::time::Duration;
+
+/// The program's object events from now on.
+pub struct Changes(zbus::MessageStream);
+
+impl Changes {
+    /// Subscribe to the object events of the program at `bus_name`.
+    pub async fn watch(a11y: &zbus::Connection, bus_name: &str) -> Result<Changes, GuiError> {
+        let rule = zbus::MatchRule::builder()
+            .msg_type(zbus::message::Type::Signal)
+            .sender(bus_name)
+            .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
+            .map_err(|e| GuiError::bus("AddMatch", e))?
+            .build();
+        zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
+            .await
+            .map(Changes)
+            .map_err(|e| GuiError::bus("AddMatch", e))
+    }
+
+    /// Until an event came (true) or `within` passed (false).
+    pub async fn next(&mut self, within: Duration) -> bool {
+        matches!(
+            tokio::time::timeout(within, self.0.next()).await,
+            Ok(Some(_))
+        )
+    }
+}
+
+/// Every text the program shows: each element's name, and the text of those that have a text
+/// (labels, entries), in tree order.
+pub async fn shown_texts(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<String>, GuiError> {
+    let tree = locate::read_tree(a11y, bus_name).await?;
+    let reads = tree.nodes.iter().map(|node| async move {
+        let element = Element {
+            bus_name: bus_name.to_owned(),
+            path: node.path.clone(),
+            role: node.role,
+            name: node.name.clone(),
+        };
+        let text = if has_text(node.role) {
+            element.read_text(a11y).await.unwrap_or_default()
+        } else {
+            String::new()
+        };
+        (node.name.clone(), text)
+    });
+    let mut out = Vec::new();
+    for (name, text) in futures_util::future::join_all(reads).await {
+        for t in [name, text] {
+            let t = collapse(&t);
+            if !t.is_empty() && !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Roles whose text is worth reading besides the name.
+fn has_text(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Text
+            | Role::Entry
+            | Role::Label
+            | Role::Paragraph
+            | Role::Static
+            | Role::Heading
+            | Role::Caption
+            | Role::StatusBar
+    )
+}
+
+/// The elements `target` names that show on the screen.
+pub async fn showing(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    target: &Target,
+) -> Result<Vec<Element>, GuiError> {
+    let mut out = Vec::new();
+    for element in locate::all(a11y, bus_name, target).await? {
+        if element.read_states(a11y).await?.contains(State::Showing) {
+            out.push(element);
+        }
+    }
+    Ok(out)
+}
+
+/// The AT-SPI state an ACL element state reads, and whether it must be present.
+pub fn state_of(state: ElementState) -> Option<(State, bool)> {
+    Some(match state {
+        ElementState::Enabled => (State::Enabled, true),
+        ElementState::Disabled => (State::Enabled, false),
+        ElementState::Checked => (State::Checked, true),
+        ElementState::Unchecked => (State::Checked, false),
+        ElementState::Selected => (State::Selected, true),
+        ElementState::Unselected => (State::Selected, false),
+        ElementState::Focused => (State::Focused, true),
+        ElementState::Unfocused => (State::Focused, false),
+        _ => return None,
+    })
+}
+
+/// The tree as text for evidence and `snapshot`: one line a node, indented by depth, breadth
+/// first as read (`push button "7"`), and whether the read saw all of it.
+pub async fn tree_text(a11y: &zbus::Connection, bus_name: &str) -> Result<String, GuiError> {
+    let tree = locate::read_tree(a11y, bus_name).await?;
+    let mut out = String::new();
+    for node in &tree.nodes {
+        out.push_str(&"  ".repeat(node.depth));
+        out.push_str(&format!("{} {:?}\n", node.role.name(), node.name));
+    }
+    if !tree.complete {
+        out.push_str("… (the read stopped at its node or time budget)\n");
+    }
+    Ok(out)
+}
