@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 const ENTRIES = [
-  { name: "root entry", file: "../dist/index.js", source: "../src/index.ts", budget: 30 * 1024, external: [] },
+  { name: "root entry", file: "../dist/index.js", source: "../src/index.ts", budget: 32 * 1024, external: [] },
   { name: "overlay entry", file: "../dist/overlay.js", source: "../src/overlay/index.ts", budget: 45 * 1024, external: ["@a3s-lab/testkit"] },
 ];
 const TARGET = "es2022";
