@@ -370,7 +370,11 @@ pub enum StepDetail {
         waited_ms: u64,
         /// The resolver's observation when the condition held (JSON for the reason
         /// [`StepDetail::Observed`]'s is).
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present"
+        )]
         observed: Option<Value>,
     },
 }
@@ -423,6 +427,13 @@ pub struct OpenDialog {
 }
 
 /// A count worth writing only when it is not zero.
+/// Reads a field that is there as `Some`, even when it is `null`: serde's default reads a JSON
+/// `null` as `None`, which would turn a `wait` that saw `null` into one that saw nothing (the
+/// field is left out when there is nothing, so the two print apart and must read apart too).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }
