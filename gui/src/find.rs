@@ -252,8 +252,8 @@ async fn candidates(
     })
 }
 
-/// The first few elements, described.
-fn list(elements: &[Element]) -> String {
+/// The first few elements, described (what a failure lists as near misses).
+pub(crate) fn list(elements: &[Element]) -> String {
     const SHOWN: usize = 12;
     let mut shown: Vec<String> = elements.iter().take(SHOWN).map(Element::describe).collect();
     if elements.len() > SHOWN {
@@ -263,7 +263,7 @@ fn list(elements: &[Element]) -> String {
 }
 
 /// A tree node as an element handle.
-fn element(bus_name: &str, node: &Node) -> Element {
+pub(crate) fn element(bus_name: &str, node: &Node) -> Element {
     Element {
         bus_name: bus_name.to_owned(),
         path: node.path.clone(),

@@ -10,7 +10,7 @@
 
 use crate::element::Element;
 use crate::error::GuiError;
-use crate::find::Query;
+use crate::find::{element, list, Query};
 use crate::tree::{self, Limits, Node};
 use a3s_test_lang::ir::{Target, TextMatch};
 use atspi::proxy::accessible::AccessibleProxy;
@@ -202,25 +202,6 @@ async fn near(
     } else {
         list(&close)
     })
-}
-
-/// The first few elements, described.
-fn list(elements: &[Element]) -> String {
-    const SHOWN: usize = 12;
-    let mut shown: Vec<String> = elements.iter().take(SHOWN).map(Element::describe).collect();
-    if elements.len() > SHOWN {
-        shown.push(format!("… {} more", elements.len() - SHOWN));
-    }
-    shown.join(", ")
-}
-
-fn element(bus_name: &str, node: &Node) -> Element {
-    Element {
-        bus_name: bus_name.to_owned(),
-        path: node.path.clone(),
-        role: node.role,
-        name: node.name.clone(),
-    }
 }
 
 #[cfg(test)]

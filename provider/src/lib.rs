@@ -14,6 +14,7 @@ pub mod contract;
 pub mod design;
 pub mod grounding;
 pub mod kind;
+pub mod listen;
 pub mod redact;
 pub mod transport;
 pub mod wire;

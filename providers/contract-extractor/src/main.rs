@@ -14,7 +14,6 @@ mod markdown;
 mod server;
 
 use clap::Parser;
-use std::io::Write;
 use std::net::SocketAddr;
 
 /// The reference contract generation provider of A3S Test.
@@ -37,47 +36,14 @@ struct Args {
 
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    if !args.listen.ip().is_loopback() {
-        eprintln!("error: --listen must be a loopback address (this provider speaks plain HTTP)");
-        return std::process::ExitCode::from(2);
-    }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: no runtime: {e}");
-            return std::process::ExitCode::from(1);
-        }
+    let identity = server::Identity {
+        name: args.name,
+        model: args.model,
     };
-    let result = runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.listen).await?;
-        let bound = listener.local_addr()?;
-        let mut out = std::io::stdout();
-        writeln!(out, "listening on {bound}")?;
-        out.flush()?;
-        if args.stop_on_eof {
-            std::thread::spawn(|| {
-                let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
-                std::process::exit(0);
-            });
-        }
-        server::serve(
-            listener,
-            server::Identity {
-                name: args.name,
-                model: args.model,
-            },
-        )
-        .await
-    });
-    match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::from(1)
-        }
-    }
+    a3s_test_provider::listen::listen_and_serve(
+        "a3s-test-contract-extractor",
+        args.listen,
+        args.stop_on_eof,
+        |listener| server::serve(listener, identity),
+    )
 }

@@ -3,7 +3,6 @@
 
 use a3s_test_design_auditor::audit::Identity;
 use clap::Parser;
-use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
@@ -24,40 +23,17 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: no async runtime: {e}");
-            return ExitCode::from(1);
-        }
+    let identity = Identity {
+        provider: args.name,
+        model: args.model,
     };
-    runtime.block_on(async {
-        let listener = match tokio::net::TcpListener::bind(args.listen).await {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("error: cannot listen on {}: {e}", args.listen);
-                return ExitCode::from(2);
-            }
-        };
-        match listener.local_addr() {
-            Ok(addr) => {
-                println!("listening on {addr}");
-                let _ = std::io::stdout().flush();
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(1);
-            }
-        }
-        let identity = Identity {
-            provider: args.name,
-            model: args.model,
-        };
-        a3s_test_design_auditor::server::serve(listener, identity).await;
-        ExitCode::SUCCESS
-    })
+    a3s_test_provider::listen::listen_and_serve(
+        "a3s-test-design-auditor",
+        args.listen,
+        false,
+        |listener| async move {
+            a3s_test_design_auditor::server::serve(listener, identity).await;
+            Ok(())
+        },
+    )
 }

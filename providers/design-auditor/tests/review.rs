@@ -321,3 +321,15 @@ async fn a_narrowed_request_and_a_wrong_digest() {
     assert_eq!(e.code, ProviderCode::Refused, "{e}");
     assert!(e.message.contains("SHA-256"), "{e}");
 }
+
+/// Like every reference provider (`a3s_test_provider::listen`), the auditor speaks plain HTTP and
+/// so refuses to listen anywhere but loopback — before it binds anything.
+#[test]
+fn a_non_loopback_address_is_refused_before_listening() {
+    let out = Command::new(env!("CARGO_BIN_EXE_a3s-test-design-auditor"))
+        .args(["--listen", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a loopback address"));
+}

@@ -33,25 +33,6 @@ struct Args {
 
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    if !args.listen.ip().is_loopback() {
-        eprintln!(
-            "a3s-test-ocr-grounding: --listen {} is not a loopback address; the protocol is \
-             plaintext, so this provider listens on 127.0.0.1 or [::1] only",
-            args.listen
-        );
-        return std::process::ExitCode::from(2);
-    }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("a3s-test-ocr-grounding: failed to start a runtime: {e}");
-            return std::process::ExitCode::from(1);
-        }
-    };
     let provider = Arc::new(Provider::new(
         Tesseract {
             program: args.tesseract,
@@ -63,16 +44,10 @@ fn main() -> std::process::ExitCode {
             model: args.model,
         },
     ));
-    let served = runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.listen).await?;
-        println!("listening on {}", listener.local_addr()?);
-        serve(listener, provider).await
-    });
-    match served {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("a3s-test-ocr-grounding: {e}");
-            std::process::ExitCode::from(1)
-        }
-    }
+    a3s_test_provider::listen::listen_and_serve(
+        "a3s-test-ocr-grounding",
+        args.listen,
+        false,
+        |listener| serve(listener, provider),
+    )
 }
