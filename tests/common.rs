@@ -309,3 +309,29 @@ pub fn each_str<'a>(items: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
         .map(|item| item[key].as_str().expect("a string"))
         .collect()
 }
+
+/// A workspace binary this test package does not depend on (a reference provider), beside
+/// `a3s-test`: `cargo test --workspace` and `./scripts/setup.sh` build it there; a targeted run
+/// builds it once with a bounded `cargo build -p PACKAGE` of the same profile's folder.
+#[allow(dead_code)]
+pub fn workspace_binary(package: &str) -> std::path::PathBuf {
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_a3s-test"))
+        .parent()
+        .expect("the target folder")
+        .join(package);
+    if !binary.exists() {
+        let built = output_within(
+            Command::new(env!("CARGO"))
+                .args(["build", "--quiet", "-p", package])
+                .current_dir(env!("CARGO_MANIFEST_DIR")),
+            None,
+            Duration::from_secs(900),
+        );
+        assert!(
+            built.status.success(),
+            "building {package}: {}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+    }
+    binary
+}

@@ -83,25 +83,9 @@ impl Drop for Extractor {
     }
 }
 
-/// The extractor binary beside this package's: built by `cargo test --workspace`, else built
-/// here (a bounded `cargo build` of that one package).
+/// The extractor binary beside this package's ([`common::workspace_binary`]).
 fn extractor_binary() -> PathBuf {
-    let dir = Path::new(env!("CARGO_BIN_EXE_a3s-test"))
-        .parent()
-        .expect("target dir")
-        .to_path_buf();
-    let binary = dir.join("a3s-test-contract-extractor");
-    if !binary.exists() {
-        let mut build = Command::new(env!("CARGO"));
-        build.args(["build", "--quiet", "-p", "a3s-test-contract-extractor"]);
-        let out = common::wait_output(common::spawn_grouped(&mut build), Duration::from_secs(900));
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    binary
+    common::workspace_binary("a3s-test-contract-extractor")
 }
 
 /// A project whose `contract_generation` provider is at `endpoint`, holding `files`.

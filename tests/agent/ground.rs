@@ -27,19 +27,9 @@ impl Drop for Provider {
     }
 }
 
-/// The provider binary, built beside `a3s-test` (`cargo build --workspace`, which
-/// `./scripts/setup.sh` and `cargo test --workspace` do).
+/// The provider binary beside `a3s-test` ([`crate::common::workspace_binary`]).
 fn provider_binary() -> PathBuf {
-    let path = Path::new(env!("CARGO_BIN_EXE_a3s-test"))
-        .parent()
-        .unwrap()
-        .join("a3s-test-ocr-grounding");
-    assert!(
-        path.exists(),
-        "{} is missing: build it with `cargo build -p a3s-test-ocr-grounding`",
-        path.display()
-    );
-    path
+    crate::common::workspace_binary("a3s-test-ocr-grounding")
 }
 
 /// Start the OCR provider on a free loopback port, answering as `ocr` / `tesseract`.

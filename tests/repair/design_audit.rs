@@ -65,25 +65,9 @@ impl Drop for Auditor {
     }
 }
 
-/// Build the auditor (a workspace binary this test package does not depend on) and start it.
+/// Start the auditor (a workspace binary this test package does not depend on).
 fn start_auditor() -> Auditor {
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let built = crate::common::output_within(
-        Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "a3s-test-design-auditor"])
-            .current_dir(&workspace),
-        None,
-        Duration::from_secs(900),
-    );
-    assert!(
-        built.status.success(),
-        "building the auditor: {}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace.join("target"));
-    let mut command = Command::new(target.join("debug/a3s-test-design-auditor"));
+    let mut command = Command::new(crate::common::workspace_binary("a3s-test-design-auditor"));
     command
         .args([
             "--listen",
