@@ -3,7 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const dist = fileURLToPath(new URL("../demo/dist/", import.meta.url));
-const required = ["index.html", "app.js", "app.css", "review.html", "review.js", "review.css"];
+const required = ["index.html", "app.js", "app.css", "review.html", "review.js", "review.css", "example.html", "example.js", "example.css"];
 const problems = [];
 for (const file of required) {
   try {

@@ -5,6 +5,9 @@
  * through `bridge.submitRepair`, mirrors statuses and action outcomes (`bridge.listRepairs`,
  * `bridge.listRepairActions`) whenever `bridge.subscribeRepairs` reports a change — no timer —
  * sends human actions through `bridge.submitRepairAction`, and mounts the Layout Mode editor.
+ * It keeps the panel off what the reviewer marks: docked left, right or bottom and collapsed
+ * (both remembered per origin), shrunk to its toolbar while marking, and the finding editor in a
+ * popover beside the mark — in the docked panel when no side of the mark has room.
  */
 import type { PageContextBridge } from "../bridge/api";
 import type { Rect } from "../protocol";
@@ -15,7 +18,9 @@ import { mountLayoutEditor, type LayoutEditor, type LayoutTarget } from "./layou
 import { createAnnouncer } from "./dom/announcer";
 import { buildEditor } from "./dom/editor";
 import { h } from "./dom/el";
-import { rectOf } from "./dom/geometry";
+import { pageScroll, rectOf, regionNow } from "./dom/geometry";
+import { POPOVER_MIN_VIEWPORT, unionOf } from "./dom/placement";
+import { createPopover } from "./dom/popover";
 import { commandOf, eventOrigin, isEditable } from "./dom/keys";
 import { buildDraftList, buildSentList, summarizeTarget } from "./dom/lists";
 import { buildAdviceList } from "./dom/advice";
@@ -24,11 +29,11 @@ import { createMarkerLayer, type Marker } from "./dom/markers";
 import { createMotionControl } from "./dom/motion";
 import { describeElement, drawingAround, drawingTarget, isHostElement, nodeIdOf, nodeTarget, regionTarget, textTarget } from "./dom/pick";
 import { createPointerLayer, type PointerMode } from "./dom/pointer";
-import { draftStore } from "./dom/storage";
+import { draftStore, panelStore } from "./dom/storage";
 import { OVERLAY_CSS } from "./dom/styles";
 import { buildToolbar } from "./dom/toolbar";
 import { DraftBook } from "./state/drafts";
-import { escapeTarget, initialState, reduce, type OverlayEvent, type OverlayState } from "./state/machine";
+import { escapeTarget, initialState, isCompact, reduce, type Editing, type OverlayEvent, type OverlayState } from "./state/machine";
 import { draftProblem, MAX_INSTRUCTION, toRepairDraft } from "./state/toRepair";
 import type { Draft } from "./state/types";
 
@@ -86,7 +91,13 @@ export function startController(input: ControllerInput): () => void {
   const ranges = new Map<string, Range>();
   const names = new Map<string, string>();
   const messages = new Map<string, string>();
-  let state: OverlayState = { ...initialState(), open: input.open };
+  const place = panelStore(win);
+  let state: OverlayState = { ...initialState(), open: input.open, ...place.load() };
+  /** Where the open editor is: a popover beside the mark, or the docked panel. */
+  let editorIn: "popover" | "panel" | null = null;
+  let editorForm: HTMLElement | null = null;
+  /** What had the focus when the editor opened: a host element, or an overlay control's focus key. */
+  let opener: { el: HTMLElement } | { key: string } | null = null;
   let records: RepairRecord[] = [];
   let actions: RepairActionList = { pending: [], outcomes: [] };
   let recordKey = "";
@@ -99,14 +110,16 @@ export function startController(input: ControllerInput): () => void {
 
   const style = h(doc, "style", {}, OVERLAY_CSS);
   const announcer = createAnnouncer(doc);
-  const markers = createMarkerLayer(doc, win, bridge);
+  const markers = createMarkerLayer(doc, win, bridge, () => placeEditor());
+  const popover = createPopover(doc, win);
   const preview = h(doc, "div", { class: "layer", "aria-hidden": "true", "data-part": "preview" });
   const panel = h(doc, "section", { class: "panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-part": "panel", tabindex: "-1" });
   const top = h(doc, "div", { "data-part": "top" });
   const editorSlot = h(doc, "div", { "data-part": "editor-slot" });
   const layoutSlot = h(doc, "div", { class: "layout-host", "data-part": "layout", hidden: true });
   const listSlot = h(doc, "div", { "data-part": "lists" });
-  panel.append(top, layoutSlot, editorSlot, listSlot);
+  const body = h(doc, "div", { id: "panel-body" }, layoutSlot, editorSlot, listSlot);
+  panel.append(top, body);
   const launcher = h(doc, "button", { type: "button", class: "launcher primary", "data-part": "launcher", onclick: () => dispatch({ type: "open" }) }, t("overlay.open"));
   const pointer = createPointerLayer(doc, win, {
     hover(el) {
@@ -138,7 +151,7 @@ export function startController(input: ControllerInput): () => void {
     },
   });
   const motion = createMotionControl(doc, () => false);
-  root.append(style, markers.element, preview, pointer.element, panel, launcher, announcer.element);
+  root.append(style, markers.element, preview, pointer.element, panel, popover.element, launcher, announcer.element);
 
   function drawingPreview(points: ReadonlyArray<{ x: number; y: number }>): Node {
     const ns = "http://www.w3.org/2000/svg";
@@ -237,10 +250,12 @@ export function startController(input: ControllerInput): () => void {
     if (d === null || !checkDraft(d)) return;
     drafts.save(d);
     const range = ranges.get(d.id);
+    const fromPopover = editorIn === "popover";
     dispatch({ type: "saved" });
     if (range !== undefined) ranges.set(d.id, range);
     announcer.say(t("announce.saved"));
-    focusKey(`edit-${d.id}`);
+    // A popover gives the focus back to where it was when it opened (dispatch did that).
+    if (!fromPopover) focusKey(`edit-${d.id}`);
     if (state.autoSend) void send([d.id], gesture);
   }
 
@@ -467,27 +482,19 @@ export function startController(input: ControllerInput): () => void {
     launcher.hidden = state.open;
     const pointerMode: PointerMode = !state.open ? null : state.picking === "region" ? "pick-region" : state.picking === "node" ? "pick-node" : state.mode;
     pointer.setMode(pointerMode);
-    if (!listsOnly) {
-      top.replaceChildren(
-        ...buildToolbar(doc, t, state, {
-          close: () => dispatch({ type: "close" }),
-          mode: (mode) => dispatch({ type: "start_mode", mode }),
-          layout: () => dispatch({ type: "toggle_layout" }),
-          pause: () => dispatch({ type: "toggle_pause" }),
-          markers: () => dispatch({ type: "toggle_markers" }),
-          finishMulti: () => dispatch({ type: "finish_multi", id: newId(win), createdAt: new Date().toISOString() }),
-        }),
-      );
-      syncLayout();
-    }
+    launcher.dataset.dock = state.dock;
     const editing = state.editing;
     const editingKey = editing === null ? null : `${editing.id}:${JSON.stringify(editing.target)}`;
     if (editingKey !== editorFor) {
       editorFor = editingKey;
-      if (editing === null) editorSlot.replaceChildren();
-      else {
+      if (editing === null) {
+        popover.hide();
+        editorSlot.replaceChildren();
+        editorForm = null;
+        editorIn = null;
+      } else {
         const name = names.get(editing.target.nodeIds.join(" "));
-        editorSlot.replaceChildren(
+        showEditor(
           buildEditor(doc, t, editing, summarizeTarget(t, editing.target, name), conflictChoices(), {
             fields: (patch) => {
               state = reduce(state, { type: "fields", fields: patch });
@@ -505,6 +512,7 @@ export function startController(input: ControllerInput): () => void {
         );
       }
     }
+    if (!listsOnly) renderChrome();
     listSlot.replaceChildren(
       ...[buildAdviceList(doc, t, advice, { draft: (id) => draftFromAdvice(id) })].filter((x): x is HTMLElement => x !== null),
       buildDraftList(doc, t, drafts.list(), state.autoSend, (target) => names.get(target.nodeIds.join(" ")), {
@@ -536,6 +544,111 @@ export function startController(input: ControllerInput): () => void {
     }
   }
 
+  // ---- panel placement and the editor popover ---------------------------------------------------
+
+  /** The panel's frame for the current state: docked side, collapsed strip or full toolbar. */
+  function renderChrome(): void {
+    const compact = isCompact(state, editorIn);
+    panel.dataset.dock = state.dock;
+    panel.classList.toggle("compact", compact);
+    body.hidden = compact;
+    top.replaceChildren(
+      ...buildToolbar(doc, t, state, compact, {
+        close: () => dispatch({ type: "close" }),
+        mode: (mode) => dispatch({ type: "start_mode", mode }),
+        layout: () => dispatch({ type: "toggle_layout" }),
+        pause: () => dispatch({ type: "toggle_pause" }),
+        markers: () => dispatch({ type: "toggle_markers" }),
+        finishMulti: () => dispatch({ type: "finish_multi", id: newId(win), createdAt: new Date().toISOString() }),
+        dock: (d) => dispatch({ type: "dock", dock: d }),
+        collapse: () => toggleCollapsed(),
+      }),
+    );
+    syncLayout();
+  }
+
+  function toggleCollapsed(): void {
+    const compact = isCompact(state, editorIn);
+    dispatch({ type: "toggle_collapsed", compact, marking: state.mode !== null || editorIn === "popover" });
+    announcer.say(t(compact ? "announce.expanded" : "announce.collapsed"));
+  }
+
+  /**
+   * Opens a new editor form: in the popover when the viewport is wide enough, else in the panel
+   * — and in the panel in Layout Mode, whose form there shapes the same finding's target.
+   */
+  function showEditor(form: HTMLElement): void {
+    editorForm = form;
+    if (!state.layout && win.innerWidth >= POPOVER_MIN_VIEWPORT) {
+      editorSlot.replaceChildren();
+      popover.show(form);
+      editorIn = "popover";
+    } else {
+      popover.hide();
+      editorSlot.replaceChildren(form);
+      editorIn = "panel";
+    }
+  }
+
+  /** The mark's box now: its drawn marker, or the region it was stored with. */
+  function markBox(editing: Editing): Rect | null {
+    const drawn = unionOf(markers.boxesOf(editing.id));
+    if (drawn !== null) return drawn;
+    const region = editing.target.layout?.destination ?? editing.target.region;
+    return region !== undefined ? regionNow(region, editing.target.regionScroll, pageScroll(win)) : null;
+  }
+
+  /**
+   * Places the popover beside its mark (after every marker redraw, so it follows scroll and
+   * resize). With no room on any side the editor moves into the docked panel, keeping the focus.
+   */
+  function placeEditor(): void {
+    const editing = state.editing;
+    if (editorIn !== "popover" || editing === null || editorForm === null) return;
+    if (!state.open) {
+      popover.element.hidden = true;
+      return;
+    }
+    const mark = markBox(editing);
+    const avoid = panel.hidden ? undefined : rectOf(panel.getBoundingClientRect());
+    if (mark !== null && popover.place(mark, avoid)) return;
+    const form = editorForm;
+    const key = (root.activeElement as HTMLElement | null)?.dataset.focus;
+    popover.hide();
+    editorSlot.replaceChildren(form);
+    editorIn = "panel";
+    renderChrome();
+    if (key !== undefined) focusKey(key);
+  }
+
+  /** What has the focus now, to give it back when the editor closes. */
+  function focusNow(): { el: HTMLElement } | { key: string } | null {
+    const active = doc.activeElement;
+    if (active === root.host) {
+      const key = (root.activeElement as HTMLElement | null)?.dataset.focus;
+      return key !== undefined ? { key } : null;
+    }
+    return active instanceof HTMLElement && active !== doc.body ? { el: active } : null;
+  }
+
+  /** Gives the focus back to what had it when the popover opened, else `fallback`, else the panel. */
+  function returnFocus(fallback: string): void {
+    const o = opener;
+    opener = null;
+    if (o !== null && "el" in o && o.el.isConnected) {
+      o.el.focus();
+      if (doc.activeElement === o.el) return;
+    }
+    for (const key of o !== null && "key" in o ? [o.key, fallback] : [fallback]) {
+      const el = root.querySelector(`[data-focus="${key}"]`) as HTMLButtonElement | null;
+      if (el !== null && !el.disabled && el.offsetParent !== null) {
+        el.focus();
+        return;
+      }
+    }
+    panel.focus();
+  }
+
   // ---- events ----------------------------------------------------------------------------------
 
   function dispatch(e: OverlayEvent): void {
@@ -555,12 +668,17 @@ export function startController(input: ControllerInput): () => void {
     const openedEditor = before.editing?.id !== state.editing?.id && state.editing !== null;
     const closedPanel = before.open && !state.open;
     if (!before.open && state.open) lastFocus = doc.activeElement;
+    if (openedEditor) opener = focusNow();
+    const closedPopover = before.editing !== null && state.editing === null && editorIn === "popover";
+    if (before.dock !== state.dock) announcer.say(t(`announce.dock.${state.dock}` as const));
+    if (before.dock !== state.dock || before.collapsed !== state.collapsed) place.save({ dock: state.dock, collapsed: state.collapsed });
     render();
     // A layout change opens the editor without taking focus from the Layout Mode form.
     if (openedEditor && e.type !== "open_editor") focusKey("instruction");
     if (!before.open && state.open) panel.focus();
     // Focus was on a control that is gone (a closed editor): keep it in the panel.
     else if (focusInside && state.open && (root.activeElement === null || !root.activeElement.isConnected)) panel.focus();
+    if (closedPopover && state.open) returnFocus(`edit-${before.editing?.id ?? ""}`);
     if (closedPanel) {
       if (lastFocus instanceof HTMLElement && lastFocus.isConnected && lastFocus !== doc.body) lastFocus.focus();
       else launcher.focus();
@@ -615,6 +733,14 @@ export function startController(input: ControllerInput): () => void {
       case "markers":
         take();
         dispatch({ type: "toggle_markers" });
+        return;
+      case "dock":
+        take();
+        dispatch({ type: "dock" });
+        return;
+      case "collapse":
+        take();
+        toggleCollapsed();
     }
   }
   // Capture on the window: the overlay sees keys before the page's own handlers.

@@ -5,7 +5,7 @@ import { commandOf, isEditable } from "./keys";
 const key = (k: string, extra: Partial<KeyboardEvent> = {}) => ({ key: k, shiftKey: false, ctrlKey: false, altKey: false, metaKey: false, isComposing: false, ...extra });
 
 describe("commandOf", () => {
-  it("maps E M T A D L P H to their commands, in either case", () => {
+  it("maps E M T A D L P H K C to their commands, in either case", () => {
     const button = document.createElement("button");
     expect(commandOf(key("e"), button)).toEqual({ kind: "mode", mode: "element" });
     expect(commandOf(key("M", { shiftKey: true }), button)).toEqual({ kind: "mode", mode: "multi" });
@@ -15,6 +15,8 @@ describe("commandOf", () => {
     expect(commandOf(key("l"), button)).toEqual({ kind: "layout" });
     expect(commandOf(key("p"), button)).toEqual({ kind: "pause" });
     expect(commandOf(key("h"), button)).toEqual({ kind: "markers" });
+    expect(commandOf(key("k"), button)).toEqual({ kind: "dock" });
+    expect(commandOf(key("C", { shiftKey: true }), button)).toEqual({ kind: "collapse" });
     expect(commandOf(key("x"), button)).toBeNull();
   });
 

@@ -2,7 +2,8 @@
  * Keyboard routing: which keys the overlay may take. Letters typed into inputs, textareas,
  * selects, contenteditable regions and editor widgets (role textbox, combobox, searchbox,
  * spinbutton) stay with them, in the host page and in the overlay's own fields alike; modified
- * keys (Ctrl, Alt, Meta) are never taken.
+ * keys (Ctrl, Alt, Meta) are never taken. K moves the panel to the next dock, C collapses or
+ * expands it.
  */
 import { MARK_MODES, type MarkMode } from "../state/types";
 
@@ -12,6 +13,8 @@ export type KeyCommand =
   | { kind: "layout" }
   | { kind: "pause" }
   | { kind: "markers" }
+  | { kind: "dock" }
+  | { kind: "collapse" }
   | { kind: "escape" }
   | { kind: "enter"; shift: boolean };
 
@@ -50,5 +53,7 @@ export function commandOf(e: Pick<KeyboardEvent, "key" | "shiftKey" | "ctrlKey" 
   if (k === "l") return { kind: "layout" };
   if (k === "p") return { kind: "pause" };
   if (k === "h") return { kind: "markers" };
+  if (k === "k") return { kind: "dock" };
+  if (k === "c") return { kind: "collapse" };
   return null;
 }

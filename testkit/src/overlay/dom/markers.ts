@@ -85,8 +85,11 @@ function place(el: HTMLElement, r: Rect): void {
   el.style.height = `${Math.max(0, r.height)}px`;
 }
 
-/** Creates the marker layer and starts following scroll, resize and visual-viewport changes. */
-export function createMarkerLayer(doc: Document, win: Window, bridge: PageContextBridge): MarkerLayer {
+/**
+ * Creates the marker layer and starts following scroll, resize and visual-viewport changes;
+ * `onDraw` runs after every redraw (the editor popover follows its mark with it).
+ */
+export function createMarkerLayer(doc: Document, win: Window, bridge: PageContextBridge, onDraw: () => void = () => undefined): MarkerLayer {
   const element = h(doc, "div", { class: "layer markers", "data-part": "markers", "aria-hidden": "true" });
   let markers: readonly Marker[] = [];
   let frame: number | null = null;
@@ -116,6 +119,7 @@ export function createMarkerLayer(doc: Document, win: Window, bridge: PageContex
       }
     }
     element.replaceChildren(...nodes);
+    onDraw();
   };
 
   const schedule = () => {

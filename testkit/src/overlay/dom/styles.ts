@@ -1,7 +1,9 @@
 /**
  * The overlay's stylesheet, scoped by its shadow root: the host is a fixed, pointer-transparent
  * layer above the page; only the panel and the marking catcher take pointer input. Focus is
- * always visible; colours keep WCAG AA contrast.
+ * always visible; colours keep WCAG AA contrast. The panel docks by `data-dock` (left, right,
+ * bottom); `.compact` is its one-row toolbar; `.popover` is the editor beside a mark (placed by
+ * the controller through `left`/`top`/`max-height` on the overlay's own element).
  */
 export const OVERLAY_CSS = `
 :host{all:initial;position:fixed;inset:0;z-index:2147483646;pointer-events:none;font:14px/1.4 system-ui,-apple-system,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif;color:#111827}
@@ -63,5 +65,19 @@ legend{font-weight:600;padding:0 4px}
 .advice details{font-size:12px;color:#374151}
 .target{margin:4px 0;font-size:13px;overflow-wrap:anywhere}
 .launcher{position:fixed;right:16px;bottom:16px;pointer-events:auto;box-shadow:0 4px 14px rgba(0,0,0,.2)}
+.launcher[data-dock=left],.panel[data-dock=left]{right:auto;left:16px}
+.panel[data-dock=bottom]{width:auto;left:16px;max-height:min(45vh,360px)}
+.panel[data-dock=bottom] [data-part=lists]{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));column-gap:16px}
+.panel.compact{width:auto;max-width:calc(100vw - 32px);padding:4px 6px;border-radius:8px}
+.panel.compact[data-dock=bottom]{left:50%;transform:translateX(-50%)}
+.strip{display:flex;flex-wrap:wrap;align-items:center;gap:4px}
+.strip .group,.strip .row{margin:0}
+.strip .group button{padding:2px 7px;min-width:28px}
+.strip .label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.strip .hint{flex-basis:100%;contain:inline-size;margin:2px 2px 0;font-size:12px}
+.strip kbd{border:0;margin:0;padding:0;font-size:12px;opacity:1}
+.strip .text+kbd{margin-left:5px}
+.place{align-items:center}
+.popover{position:fixed;left:0;top:0;width:min(360px,calc(100vw - 16px));overflow:auto;pointer-events:auto;background:#fff;border:1px solid #6b7280;border-radius:10px;box-shadow:0 10px 30px rgba(0,0,0,.22);padding:2px 14px 12px}
 .layout-host{border-top:1px solid #e5e7eb;margin-top:8px}
 `;

@@ -10,6 +10,7 @@ export const en = {
   "overlay.close": "Close review panel",
   "overlay.modes": "Marking modes",
   "overlay.tools": "Page tools",
+  "overlay.place": "Panel position",
 
   "mode.element": "Element",
   "mode.multi": "Multi",
@@ -23,13 +24,19 @@ export const en = {
   "tool.hideMarkers": "Hide markers",
   "tool.showMarkers": "Show markers",
 
-  "hint.idle": "Press E, M, T, A or D to mark, L for Layout Mode, P to pause motion, H for markers.",
+  "hint.idle": "Press E, M, T, A or D to mark, L for Layout Mode, P to pause motion, H for markers, K to move the panel, C to collapse it.",
   "hint.element": "Click an element, or focus one and press Enter. Escape cancels.",
   "hint.multi": "Click elements, or focus each and press Enter. Shift+Enter finishes. Escape cancels.",
   "hint.text": "Select text with the mouse, or focus an element and press Enter to take its text. Escape cancels.",
   "hint.area": "Drag a rectangle, or focus an element and press Enter to take its box. Escape cancels.",
   "hint.drawing": "Draw around the problem, or focus an element and press Enter to circle it. Escape cancels.",
   "hint.pick": "Pick the place on the page. Escape cancels.",
+
+  "dock.left": "Left",
+  "dock.bottom": "Bottom",
+  "dock.right": "Right",
+  "panel.collapse": "Collapse panel",
+  "panel.expand": "Expand panel",
 
   "multi.count": "Selected: {count}",
   "multi.finish": "Finish selection",
@@ -160,6 +167,11 @@ export const en = {
   "announce.layoutOn": "Layout Mode on",
   "announce.layoutOff": "Layout Mode off",
   "announce.actionSent": "{action} sent",
+  "announce.dock.left": "Panel docked on the left",
+  "announce.dock.bottom": "Panel docked at the bottom",
+  "announce.dock.right": "Panel docked on the right",
+  "announce.collapsed": "Panel collapsed to its toolbar",
+  "announce.expanded": "Panel expanded",
 
   "layout.title": "Layout Mode",
   "layout.kind.legend": "What to change",

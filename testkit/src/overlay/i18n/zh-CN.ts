@@ -12,6 +12,7 @@ export const zhCN: Record<StringKey, string> = {
   "overlay.close": "关闭评审面板",
   "overlay.modes": "标记模式",
   "overlay.tools": "页面工具",
+  "overlay.place": "面板位置",
 
   "mode.element": "元素",
   "mode.multi": "多选",
@@ -25,13 +26,19 @@ export const zhCN: Record<StringKey, string> = {
   "tool.hideMarkers": "隐藏标记",
   "tool.showMarkers": "显示标记",
 
-  "hint.idle": "按 E、M、T、A 或 D 开始标记，L 切换 Layout Mode，P 暂停页面动效，H 控制标记显示。",
+  "hint.idle": "按 E、M、T、A 或 D 开始标记，L 切换 Layout Mode，P 暂停页面动效，H 控制标记显示，K 移动面板，C 收起面板。",
   "hint.element": "点击一个元素，或把焦点移到元素上按 Enter。Escape 取消。",
   "hint.multi": "点击多个元素，或逐个聚焦后按 Enter 加入。Shift+Enter 完成。Escape 取消。",
   "hint.text": "用鼠标选择文本，或聚焦元素后按 Enter 选取其文本。Escape 取消。",
   "hint.area": "拖出一个矩形，或聚焦元素后按 Enter 选取其区域。Escape 取消。",
   "hint.drawing": "围绕问题手绘，或聚焦元素后按 Enter 圈出它。Escape 取消。",
   "hint.pick": "在页面上选择位置。Escape 取消。",
+
+  "dock.left": "左侧",
+  "dock.bottom": "底部",
+  "dock.right": "右侧",
+  "panel.collapse": "收起面板",
+  "panel.expand": "展开面板",
 
   "multi.count": "已选择：{count}",
   "multi.finish": "完成选择",
@@ -162,6 +169,11 @@ export const zhCN: Record<StringKey, string> = {
   "announce.layoutOn": "Layout Mode 已开启",
   "announce.layoutOff": "Layout Mode 已关闭",
   "announce.actionSent": "已发送{action}",
+  "announce.dock.left": "面板已停靠在左侧",
+  "announce.dock.bottom": "面板已停靠在底部",
+  "announce.dock.right": "面板已停靠在右侧",
+  "announce.collapsed": "面板已收起为工具条",
+  "announce.expanded": "面板已展开",
 
   "layout.title": "Layout Mode 布局模式",
   "layout.kind.legend": "修改方式",

@@ -1,7 +1,7 @@
 /** The overlay state machine: modes, multi-selection, editing and the Escape order. */
 import { describe, expect, it } from "vitest";
 import type { RepairTarget } from "../../repair/types";
-import { escapeTarget, initialState, mergeSelection, reduce, type OverlayEvent, type OverlayState } from "./machine";
+import { escapeTarget, initialState, isCompact, mergeSelection, reduce, type OverlayEvent, type OverlayState } from "./machine";
 
 const node = (id: string): RepairTarget => ({ kind: "node", nodeIds: [id], region: { x: 0, y: 0, width: 10, height: 10 }, regionScroll: { x: 0, y: 0 } });
 const run = (events: OverlayEvent[], from: OverlayState = initialState()) => events.reduce(reduce, from);
@@ -83,5 +83,36 @@ describe("overlay state machine", () => {
     });
     expect(s.editing).toMatchObject({ id: "finding-z", createdAt: "2025-12-31T00:00:00.000Z", saved: true, fields: { instruction: "Fix the label", intent: "change", severity: "blocking", conflictsWith: "finding-y" } });
     expect(s.editing?.fields).not.toHaveProperty("sendError");
+  });
+});
+
+describe("panel placement in the state machine", () => {
+  const popover = "popover" as const;
+  it("docks to a side or cycles, and shrinks to the toolbar while marking unless expanded", () => {
+    expect(run([{ type: "dock" }]).dock).toBe("bottom");
+    expect(run([{ type: "dock" }, { type: "dock" }, { type: "dock" }]).dock).toBe("right");
+    expect(run([{ type: "dock", dock: "left" }]).dock).toBe("left");
+    const s = run([{ type: "start_mode", mode: "element" }]);
+    expect(isCompact(initialState(), null)).toBe(false);
+    expect(isCompact(s, null)).toBe(true);
+    // Expanded while marking: until the marking and its popover editor end.
+    const peeked = reduce(s, { type: "toggle_collapsed", compact: true, marking: true });
+    expect(isCompact(peeked, null)).toBe(false);
+    const editing = reduce(peeked, marked(node("n1")));
+    expect(isCompact(editing, popover)).toBe(false);
+    const done = reduce(editing, { type: "saved" });
+    expect(done.peek).toBe(false);
+    expect(isCompact(reduce(done, { type: "start_mode", mode: "area" }), null)).toBe(true);
+  });
+
+  it("pins collapsed, and an editor that fell back into the panel always gets the whole panel", () => {
+    const pinned = reduce(initialState(), { type: "toggle_collapsed", compact: false, marking: false });
+    expect(pinned.collapsed).toBe(true);
+    expect(isCompact(pinned, null)).toBe(true);
+    expect(isCompact(pinned, "panel")).toBe(false);
+    expect(isCompact(reduce(pinned, { type: "toggle_layout" }), null)).toBe(false);
+    const expanded = reduce(pinned, { type: "toggle_collapsed", compact: true, marking: false });
+    expect(expanded).toMatchObject({ collapsed: false, peek: false });
+    expect(isCompact(reduce(expanded, { type: "start_mode", mode: "text" }), null)).toBe(true);
   });
 });

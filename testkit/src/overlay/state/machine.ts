@@ -1,12 +1,14 @@
 /**
  * The overlay's interaction state as a pure reducer: whether the panel is open, which marking
  * mode runs, the multi-selection being built, the finding being edited, Layout Mode, motion
- * pause, marker visibility and the session-only auto-send choice. It owns the Escape order
+ * pause, marker visibility, the session-only auto-send choice and where the panel sits (docked
+ * left, right or bottom; pinned collapsed, or expanded by the reviewer while marking). It owns the Escape order
  * (marking or picking first, then editing, then the idle panel) and never touches the DOM, so it
  * is tested without one.
  */
 import type { RepairTarget } from "../../repair/types";
 import { emptyFields, type Draft, type FindingFields, type MarkMode } from "./types";
+import { DEFAULT_PREFS, nextDock, type Dock } from "./panel";
 
 /** The finding open in the editor. */
 export interface Editing {
@@ -33,6 +35,15 @@ export interface OverlayState {
   markersVisible: boolean;
   /** Explicit choice of this session; never persisted. */
   autoSend: boolean;
+  /** Where the panel is docked (remembered per origin). */
+  dock: Dock;
+  /** Pinned collapsed to its small toolbar (remembered per origin). */
+  collapsed: boolean;
+  /**
+   * The reviewer expanded the panel during this marking: while a mode runs or the editor is a
+   * popover the panel shrinks to its toolbar unless they asked for it. Cleared when marking ends.
+   */
+  peek: boolean;
 }
 
 /** Something that happened. */
@@ -45,6 +56,13 @@ export type OverlayEvent =
   | { type: "toggle_layout" }
   | { type: "toggle_pause" }
   | { type: "toggle_markers" }
+  /** Dock to `dock`, or to the next dock of the cycle when omitted. */
+  | { type: "dock"; dock?: Dock }
+  /**
+   * Collapse or expand: `compact` is whether the panel shows as the small toolbar now, `marking`
+   * whether a mode runs or the editor is a popover (an expansion then lasts until it ends).
+   */
+  | { type: "toggle_collapsed"; compact: boolean; marking: boolean }
   | { type: "set_auto_send"; on: boolean }
   | { type: "add"; target: RepairTarget }
   | { type: "finish_multi"; id: string; createdAt: string }
@@ -59,7 +77,18 @@ export type OverlayEvent =
 
 /** The state of a freshly mounted overlay (panel open). */
 export function initialState(): OverlayState {
-  return { open: true, mode: null, picking: null, selection: [], editing: null, layout: false, paused: false, markersVisible: true, autoSend: false };
+  return { open: true, mode: null, picking: null, selection: [], editing: null, layout: false, paused: false, markersVisible: true, autoSend: false, ...DEFAULT_PREFS, peek: false };
+}
+
+/**
+ * Whether the panel shows as its small toolbar: pinned collapsed, or marking (a mode runs, or
+ * the editor is open as a popover) without the reviewer having expanded it. An editor that fell
+ * back into the panel, and Layout Mode (a form of the panel), always get the whole panel.
+ */
+export function isCompact(s: OverlayState, editorIn: "popover" | "panel" | null): boolean {
+  if (editorIn === "panel" || s.layout) return false;
+  const marking = s.mode !== null || editorIn === "popover";
+  return s.collapsed || (marking && !s.peek);
 }
 
 function sameNode(a: RepairTarget, b: RepairTarget): boolean {
@@ -85,7 +114,19 @@ export function escapeTarget(s: OverlayState): "pick" | "mark" | "edit" | "panel
 
 /** The next state. Events that make no sense in the current state leave it unchanged. */
 export function reduce(s: OverlayState, e: OverlayEvent): OverlayState {
+  const next = step(s, e);
+  // An expansion asked for while marking lasts until the marking (and its editor) ends.
+  return next.peek && next.mode === null && next.editing === null ? { ...next, peek: false } : next;
+}
+
+function step(s: OverlayState, e: OverlayEvent): OverlayState {
   switch (e.type) {
+    case "dock": {
+      const dock = e.dock ?? nextDock(s.dock);
+      return dock === s.dock ? s : { ...s, dock };
+    }
+    case "toggle_collapsed":
+      return e.compact ? { ...s, collapsed: false, peek: e.marking } : { ...s, collapsed: true, peek: false };
     case "open":
       return s.open ? s : { ...s, open: true };
     case "close":
@@ -125,7 +166,7 @@ export function reduce(s: OverlayState, e: OverlayEvent): OverlayState {
     }
     case "marked":
       if (s.mode === null || s.editing !== null) return s;
-      if (s.mode === "multi") return reduce(s, { type: "add", target: e.target });
+      if (s.mode === "multi") return step(s, { type: "add", target: e.target });
       return { ...s, mode: null, editing: { id: e.id, createdAt: e.createdAt, saved: false, target: e.target, fields: emptyFields() } };
     case "open_editor":
       if (s.editing !== null) return s;
@@ -153,7 +194,7 @@ export function reduce(s: OverlayState, e: OverlayEvent): OverlayState {
         case "edit":
           return { ...s, editing: null };
         case "panel":
-          return reduce(s, { type: "close" });
+          return step(s, { type: "close" });
         default:
           return s;
       }
