@@ -1,5 +1,6 @@
 // Screenshots of every Review Overlay mode in both locales, taken in real Chromium on the review
-// demo page. They go to a temporary folder, or into docs/overlay/ (for docs/overlay.md) when
+// demo page, and of where the panel sits on the example checkout (docked bottom with design
+// advice, collapsed with the editor beside a mark, the Advice list). They go to a temporary folder, or into docs/overlay/ (for docs/overlay.md) when
 // A3S_OVERLAY_DOCS=1; each must be a non-trivial PNG.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium } from "./harness";
 import { serveOverlayDemo, type OverlayServer } from "./overlayServer";
+import { showExampleAdvice } from "./exampleAdvice";
 
 const O = "a3s-review-overlay";
 let browser: Browser;
@@ -30,7 +32,9 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
 
 async function shot(page: Page, name: string): Promise<void> {
   const file = join(out, `${name}.png`);
-  await page.screenshot({ path: file });
+  // `caret: "initial"`: hiding the caret adds a style element to the page, a new revision that
+  // would clear the design advice being photographed.
+  await page.screenshot({ path: file, caret: "initial" });
   const png = await readFile(file);
   expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
   expect(png.length).toBeGreaterThan(10_000);
@@ -124,6 +128,37 @@ describe.each(["en", "zh-CN"] as const)("overlay screenshots (%s)", (locale) => 
       await page.locator(`${O} [data-status="needs_input"]`).waitFor();
       await page.locator(`${O} [data-part="sent"]`).scrollIntoViewIfNeeded();
       await shot(page, `statuses-${locale}`);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe.each(["en", "zh-CN"] as const)("panel placement screenshots (%s)", (locale) => {
+  it("captures the example checkout docked bottom, collapsed while editing, and with advice", async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    page.setDefaultTimeout(10_000);
+    try {
+      await page.goto(`${server.url}example.html${locale === "zh-CN" ? "?locale=zh-CN" : ""}`);
+      await page.locator(`${O} [data-part="panel"]`).waitFor({ state: "visible" });
+      await page.getByRole("heading", { name: "Your cart" }).waitFor();
+      expect(await page.evaluate(showExampleAdvice)).toBe(true);
+      await page.locator(`${O} [data-part="advice"]`).waitFor();
+      await page.locator(`${O} [data-advice="contrast-1"] summary`).click();
+      await shot(page, `advice-${locale}`);
+      expect(await page.locator(`${O} [data-advice]`).count()).toBe(3);
+
+      await page.keyboard.press("k");
+      await page.locator(`${O} [data-part="panel"][data-dock="bottom"]`).waitFor();
+      await shot(page, `docked-bottom-${locale}`);
+
+      await page.keyboard.press("c");
+      await page.keyboard.press("e");
+      const total = await page.locator(".totals dd[data-total]").boundingBox();
+      if (total === null) throw new Error("no total");
+      await page.mouse.click(total.x + total.width / 2, total.y + total.height / 2);
+      await page.getByRole("textbox", { name: locale === "en" ? "Instruction" : "修改说明" }).fill(locale === "en" ? "Set the total in bold" : "把合计加粗");
+      await shot(page, `collapsed-${locale}`);
     } finally {
       await page.close();
     }

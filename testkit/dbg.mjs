@@ -1,0 +1,13 @@
+import { chromium } from "playwright-core";
+const b = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium-headless-shell", args: ["--no-sandbox"] });
+const p = await b.newPage({ viewport: { width: 1200, height: 800 } });
+await p.goto("http://127.0.0.1:8765/example.html");
+await p.getByRole("heading", { name: "Your cart" }).waitFor();
+const rev = () => p.evaluate(() => [window[Symbol.for("a3s.test.page-context")].probe().revision, !!document.querySelector("a3s-review-overlay").shadowRoot.querySelector('[data-part=advice]')]);
+const r = await p.evaluate(() => { const br = window[Symbol.for("a3s.test.page-context")]; const pay = document.querySelector("button.pay"); return JSON.stringify(br.showAdvice({protocol:"a3s.test.design-advice/1", revision: br.probe().revision, provider:"a", model:"m", items:[{ id: "c", dimension: "colour", priority: "high", target: { kind: "node", nodeId: br.nodeIdOf(pay) }, title: "t", rationale: "r", recommendation: "x" }, { id: "hierarchy-3", dimension: "hierarchy", priority: "medium", target: { kind: "page" }, title: "The total", rationale: "Same.", recommendation: "Set." }]})); });
+console.log(r, await rev());
+await p.locator('a3s-review-overlay [data-advice="c"] summary').click();
+console.log(await rev());
+await p.waitForTimeout(300);
+console.log(await rev());
+await b.close();
