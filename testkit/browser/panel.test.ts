@@ -183,6 +183,14 @@ describe("the Review Overlay's panel on the example checkout", () => {
     await page.reload();
     await part("panel").waitFor({ state: "visible" });
     expect(await part("strip").count()).toBe(0);
+    // Docked bottom and collapsed: a small row at the bottom centre.
+    await page.keyboard.press("k");
+    await page.keyboard.press("c");
+    await part("strip").waitFor();
+    const row = await boxOf(`${O} [data-part="panel"]`);
+    expect(row.width).toBeLessThan(520);
+    expect(Math.abs(row.x + row.width / 2 - 600)).toBeLessThan(2);
+    await allPricesReached();
   });
 
   it("shrinks to its toolbar while marking and opens the editor beside the mark, never over it (pointer)", async () => {

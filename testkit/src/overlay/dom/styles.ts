@@ -69,7 +69,7 @@ legend{font-weight:600;padding:0 4px}
 .panel[data-dock=bottom]{width:auto;left:16px;max-height:min(45vh,360px)}
 .panel[data-dock=bottom] [data-part=lists]{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));column-gap:16px}
 .panel.compact{width:auto;max-width:calc(100vw - 32px);padding:4px 6px;border-radius:8px}
-.panel.compact[data-dock=bottom]{left:50%;transform:translateX(-50%)}
+.panel.compact[data-dock=bottom]{left:50%;right:auto;transform:translateX(-50%)}
 .strip{display:flex;flex-wrap:wrap;align-items:center;gap:4px}
 .strip .group,.strip .row{margin:0}
 .strip .group button{padding:2px 7px;min-width:28px}
