@@ -239,6 +239,23 @@ describe("the Review Overlay's panel on the example checkout", () => {
     expect(await part("panel").isVisible()).toBe(true);
   });
 
+  it("opens a draft from advice beside the advice's target, and Cancel gives the focus back to its button", async () => {
+    await open();
+    await control("dock-left").click();
+    expect(await showAdvice()).toBe(true);
+    await control("advice-draft-spacing-2").click();
+    await part("popover").waitFor({ state: "visible" });
+    expect(await part("strip").count()).toBe(1);
+    const heading = await boxOf("h1");
+    expect(overlaps(await boxOf(`${O} [data-part="popover"]`), heading)).toBe(false);
+    expect(await focused()).toBe("overlay:instruction");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await part("popover").waitFor({ state: "hidden" });
+    expect(await focused()).toBe("overlay:advice-draft-spacing-2");
+    // Opening advice queued nothing.
+    expect(await page.evaluate(() => (window as unknown as Record<symbol, { listRepairs(): unknown[] }>)[Symbol.for("a3s.test.page-context")]?.listRepairs().length)).toBe(0);
+  });
+
   it("follows its mark when the page scrolls and falls back to the docked panel on a narrow viewport", async () => {
     await open(undefined, { width: 1200, height: 600 });
     await page.keyboard.press("e");
