@@ -19,8 +19,8 @@ import { createAnnouncer } from "./dom/announcer";
 import { buildEditor } from "./dom/editor";
 import { h } from "./dom/el";
 import { pageScroll, rectOf, regionNow } from "./dom/geometry";
-import { POPOVER_MIN_VIEWPORT, unionOf } from "./dom/placement";
-import { createPopover } from "./dom/popover";
+import { unionOf } from "./dom/placement";
+import { createEditorHost } from "./dom/editorHost";
 import { commandOf, eventOrigin, isEditable } from "./dom/keys";
 import { buildDraftList, buildSentList, summarizeTarget } from "./dom/lists";
 import { buildAdviceList } from "./dom/advice";
@@ -93,11 +93,6 @@ export function startController(input: ControllerInput): () => void {
   const messages = new Map<string, string>();
   const place = panelStore(win);
   let state: OverlayState = { ...initialState(), open: input.open, ...place.load() };
-  /** Where the open editor is: a popover beside the mark, or the docked panel. */
-  let editorIn: "popover" | "panel" | null = null;
-  let editorForm: HTMLElement | null = null;
-  /** What had the focus when the editor opened: a host element, or an overlay control's focus key. */
-  let opener: { el: HTMLElement } | { key: string } | null = null;
   let records: RepairRecord[] = [];
   let actions: RepairActionList = { pending: [], outcomes: [] };
   let recordKey = "";
@@ -111,7 +106,6 @@ export function startController(input: ControllerInput): () => void {
   const style = h(doc, "style", {}, OVERLAY_CSS);
   const announcer = createAnnouncer(doc);
   const markers = createMarkerLayer(doc, win, bridge, () => placeEditor());
-  const popover = createPopover(doc, win);
   const preview = h(doc, "div", { class: "layer", "aria-hidden": "true", "data-part": "preview" });
   const panel = h(doc, "section", { class: "panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "panel-title", "data-part": "panel", tabindex: "-1" });
   const top = h(doc, "div", { "data-part": "top" });
@@ -119,6 +113,7 @@ export function startController(input: ControllerInput): () => void {
   const layoutSlot = h(doc, "div", { class: "layout-host", "data-part": "layout", hidden: true });
   const listSlot = h(doc, "div", { "data-part": "lists" });
   const body = h(doc, "div", { id: "panel-body" }, layoutSlot, editorSlot, listSlot);
+  const editorHost = createEditorHost(doc, win, root, editorSlot);
   panel.append(top, body);
   const launcher = h(doc, "button", { type: "button", class: "launcher primary", "data-part": "launcher", onclick: () => dispatch({ type: "open" }) }, t("overlay.open"));
   const pointer = createPointerLayer(doc, win, {
@@ -151,7 +146,7 @@ export function startController(input: ControllerInput): () => void {
     },
   });
   const motion = createMotionControl(doc, () => false);
-  root.append(style, markers.element, preview, pointer.element, panel, popover.element, launcher, announcer.element);
+  root.append(style, markers.element, preview, pointer.element, panel, editorHost.element, launcher, announcer.element);
 
   function drawingPreview(points: ReadonlyArray<{ x: number; y: number }>): Node {
     const ns = "http://www.w3.org/2000/svg";
@@ -250,7 +245,7 @@ export function startController(input: ControllerInput): () => void {
     if (d === null || !checkDraft(d)) return;
     drafts.save(d);
     const range = ranges.get(d.id);
-    const fromPopover = editorIn === "popover";
+    const fromPopover = editorHost.where() === "popover";
     dispatch({ type: "saved" });
     if (range !== undefined) ranges.set(d.id, range);
     announcer.say(t("announce.saved"));
@@ -487,14 +482,11 @@ export function startController(input: ControllerInput): () => void {
     const editingKey = editing === null ? null : `${editing.id}:${JSON.stringify(editing.target)}`;
     if (editingKey !== editorFor) {
       editorFor = editingKey;
-      if (editing === null) {
-        popover.hide();
-        editorSlot.replaceChildren();
-        editorForm = null;
-        editorIn = null;
-      } else {
+      if (editing === null) editorHost.clear();
+      else {
         const name = names.get(editing.target.nodeIds.join(" "));
-        showEditor(
+        // Layout Mode's form in the panel shapes the same finding: its editor stays beside it.
+        editorHost.show(
           buildEditor(doc, t, editing, summarizeTarget(t, editing.target, name), conflictChoices(), {
             fields: (patch) => {
               state = reduce(state, { type: "fields", fields: patch });
@@ -509,6 +501,7 @@ export function startController(input: ControllerInput): () => void {
               announcer.say(t("announce.deleted"));
             },
           }),
+          state.layout,
         );
       }
     }
@@ -548,7 +541,7 @@ export function startController(input: ControllerInput): () => void {
 
   /** The panel's frame for the current state: docked side, collapsed strip or full toolbar. */
   function renderChrome(): void {
-    const compact = isCompact(state, editorIn);
+    const compact = isCompact(state, editorHost.where());
     panel.dataset.dock = state.dock;
     panel.classList.toggle("compact", compact);
     body.hidden = compact;
@@ -568,26 +561,9 @@ export function startController(input: ControllerInput): () => void {
   }
 
   function toggleCollapsed(): void {
-    const compact = isCompact(state, editorIn);
-    dispatch({ type: "toggle_collapsed", compact, marking: state.mode !== null || editorIn === "popover" });
+    const compact = isCompact(state, editorHost.where());
+    dispatch({ type: "toggle_collapsed", compact, marking: state.mode !== null || editorHost.where() === "popover" });
     announcer.say(t(compact ? "announce.expanded" : "announce.collapsed"));
-  }
-
-  /**
-   * Opens a new editor form: in the popover when the viewport is wide enough, else in the panel
-   * — and in the panel in Layout Mode, whose form there shapes the same finding's target.
-   */
-  function showEditor(form: HTMLElement): void {
-    editorForm = form;
-    if (!state.layout && win.innerWidth >= POPOVER_MIN_VIEWPORT) {
-      editorSlot.replaceChildren();
-      popover.show(form);
-      editorIn = "popover";
-    } else {
-      popover.hide();
-      editorSlot.replaceChildren(form);
-      editorIn = "panel";
-    }
   }
 
   /** The mark's box now: its drawn marker, or the region it was stored with. */
@@ -600,53 +576,13 @@ export function startController(input: ControllerInput): () => void {
 
   /**
    * Places the popover beside its mark (after every marker redraw, so it follows scroll and
-   * resize). With no room on any side the editor moves into the docked panel, keeping the focus.
+   * resize); with no room on any side the editor moved into the panel, which then shows whole.
    */
   function placeEditor(): void {
     const editing = state.editing;
-    if (editorIn !== "popover" || editing === null || editorForm === null) return;
-    if (!state.open) {
-      popover.element.hidden = true;
-      return;
-    }
-    const mark = markBox(editing);
+    if (editing === null || editorHost.where() !== "popover") return;
     const avoid = panel.hidden ? undefined : rectOf(panel.getBoundingClientRect());
-    if (mark !== null && popover.place(mark, avoid)) return;
-    const form = editorForm;
-    const key = (root.activeElement as HTMLElement | null)?.dataset.focus;
-    popover.hide();
-    editorSlot.replaceChildren(form);
-    editorIn = "panel";
-    renderChrome();
-    if (key !== undefined) focusKey(key);
-  }
-
-  /** What has the focus now, to give it back when the editor closes. */
-  function focusNow(): { el: HTMLElement } | { key: string } | null {
-    const active = doc.activeElement;
-    if (active === root.host) {
-      const key = (root.activeElement as HTMLElement | null)?.dataset.focus;
-      return key !== undefined ? { key } : null;
-    }
-    return active instanceof HTMLElement && active !== doc.body ? { el: active } : null;
-  }
-
-  /** Gives the focus back to what had it when the popover opened, else `fallback`, else the panel. */
-  function returnFocus(fallback: string): void {
-    const o = opener;
-    opener = null;
-    if (o !== null && "el" in o && o.el.isConnected) {
-      o.el.focus();
-      if (doc.activeElement === o.el) return;
-    }
-    for (const key of o !== null && "key" in o ? [o.key, fallback] : [fallback]) {
-      const el = root.querySelector(`[data-focus="${key}"]`) as HTMLButtonElement | null;
-      if (el !== null && !el.disabled && el.offsetParent !== null) {
-        el.focus();
-        return;
-      }
-    }
-    panel.focus();
+    if (!editorHost.follow(state.open ? markBox(editing) : null, avoid, state.open)) renderChrome();
   }
 
   // ---- events ----------------------------------------------------------------------------------
@@ -668,8 +604,8 @@ export function startController(input: ControllerInput): () => void {
     const openedEditor = before.editing?.id !== state.editing?.id && state.editing !== null;
     const closedPanel = before.open && !state.open;
     if (!before.open && state.open) lastFocus = doc.activeElement;
-    if (openedEditor) opener = focusNow();
-    const closedPopover = before.editing !== null && state.editing === null && editorIn === "popover";
+    if (openedEditor) editorHost.rememberFocus();
+    const closedPopover = before.editing !== null && state.editing === null && editorHost.where() === "popover";
     if (before.dock !== state.dock) announcer.say(t(`announce.dock.${state.dock}` as const));
     if (before.dock !== state.dock || before.collapsed !== state.collapsed) place.save({ dock: state.dock, collapsed: state.collapsed });
     render();
@@ -678,7 +614,7 @@ export function startController(input: ControllerInput): () => void {
     if (!before.open && state.open) panel.focus();
     // Focus was on a control that is gone (a closed editor): keep it in the panel.
     else if (focusInside && state.open && (root.activeElement === null || !root.activeElement.isConnected)) panel.focus();
-    if (closedPopover && state.open) returnFocus(`edit-${before.editing?.id ?? ""}`);
+    if (closedPopover && state.open) editorHost.returnFocus(`edit-${before.editing?.id ?? ""}`, panel);
     if (closedPanel) {
       if (lastFocus instanceof HTMLElement && lastFocus.isConnected && lastFocus !== doc.body) lastFocus.focus();
       else launcher.focus();
