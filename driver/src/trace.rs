@@ -23,6 +23,25 @@ pub const MAX_ENTRY_CHARS: usize = 500;
 /// Longest URL kept, in characters.
 pub const MAX_URL_CHARS: usize = 300;
 
+/// The environment variable that prints where a traced step's time goes
+/// (`A3S_TEST_TRACE_TIMING=1`: one `trace-timing` line per capture and per scenario's end on
+/// stderr): the cost goals of `--trace` (`docs/benchmarks.md`) are met by cutting the phase
+/// that dominates, and this names it without a profiler.
+pub const TIMING_ENV: &str = "A3S_TEST_TRACE_TIMING";
+
+/// Whether [`TIMING_ENV`] is set to `1` (read once).
+pub fn timing_enabled() -> bool {
+    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ENABLED.get_or_init(|| std::env::var_os(TIMING_ENV).is_some_and(|v| v == "1"))
+}
+
+/// Under [`TIMING_ENV`], print one line; `what` is only built then.
+pub fn timing(what: impl FnOnce() -> String) {
+    if timing_enabled() {
+        eprintln!("trace-timing {}", what());
+    }
+}
+
 /// Where the page's logs stood when a step began: the capture after it reports only what came
 /// later. Opaque positions the driver hands out and reads back.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -815,15 +815,29 @@ async fn run_scenario<D: SurfaceDriver>(
     result.failure = failure;
     result.soft_failures = failures.soft;
     result.hook_failure = failures.hook;
-    if let Some(recorder) = recorder {
-        let store = shared.config.trace.last_green.as_ref();
-        result.trace = recorder.finish(&dir, result.status, store);
-    }
+    // The trace's files are written on a blocking thread while the context closes: writes and
+    // `fsync`s neither hold an async worker (the other jobs' steps) nor add to the scenario.
+    let written = recorder.map(|recorder| {
+        let (dir, status) = (dir.clone(), result.status);
+        let store = shared.config.trace.last_green.clone();
+        tokio::task::spawn_blocking(move || recorder.finish(&dir, status, store.as_ref()))
+    });
 
     let bound = shared.config.cleanup_bound;
     let close_started = Instant::now();
     let closed = tokio::time::timeout(bound, ctx.close()).await;
     result.context_close_us = Some(close_started.elapsed().as_micros() as u64);
+    if let Some(written) = written {
+        result.trace = written.await.unwrap_or_else(|e| {
+            Some(crate::trace::TraceSummary {
+                path: dir.path().join(crate::trace::TRACE_FILE),
+                steps: 0,
+                screenshot_bytes: 0,
+                since_last_green: None,
+                not_written: Some(format!("the trace writer stopped: {e}")),
+            })
+        });
+    }
     result.cleanup_failure = match closed {
         Ok(Ok(())) => None,
         // A context of a browser that is already gone cannot be closed; that is the crash, not a

@@ -367,3 +367,46 @@ fn a_step_that_fails_on_its_target_lists_the_candidates_and_why_each_was_not_tak
     );
     assert!(html.contains("its name is &quot;Cancel order&quot;"));
 }
+
+/// A page that shows a private element (a password field) is never taken from the unmasked
+/// screencast: its image is a screenshot with the element painted over (a PNG), whether the
+/// capture learns of the element from its own query or from the fingerprint's pass — which
+/// spares a public page that query. The next, public page's image is a JPEG again.
+#[test]
+fn a_page_with_a_private_element_is_photographed_masked_and_a_public_one_from_the_screencast() {
+    let suite = r#"suite "private" {
+    scenario "pages" {
+        surface = "web"
+        navigate "form" { url = "/sign-in.html" }
+        click "user" { target = label("User") }
+        navigate "public" { url = "/trace-colours.html" }
+    }
+}
+"#;
+    let server = FixtureServer::start();
+    let work = workdir(&[("private.acl", suite)]);
+    for round in 0..2 {
+        // The second round has a last-green record: outlines reused, images taken as before.
+        let done = run_served(
+            &server,
+            work.path(),
+            &["private.acl", "--json", "--trace", "on"],
+        );
+        assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+        let (path, trace) = trace_of(work.path(), &done.json());
+        let folder = path.parent().unwrap();
+        let formats: Vec<&str> = trace["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["screenshot"]["format"].as_str().unwrap_or("none"))
+            .collect();
+        assert_eq!(formats, ["png", "png", "jpeg"], "round {round}: {trace:#}");
+        for step in trace["steps"].as_array().unwrap() {
+            let bytes =
+                std::fs::read(folder.join(step["screenshot"]["file"].as_str().unwrap())).unwrap();
+            let png = bytes.starts_with(b"\x89PNG");
+            assert_eq!(png, step["screenshot"]["format"] == "png", "{step:#}");
+        }
+    }
+}

@@ -957,6 +957,10 @@
       a = Math.imul(a ^ 0x1f, 0x01000193);
       b = Math.imul(b ^ (b >>> 15), 0x5bd1e995);
     };
+    // Whether any element is private (a redacted region or a sensitive control): a superset
+    // of what `privateElements` lists (it skips the Review Overlay and frames), so a page
+    // without one needs no separate private-element query before its image.
+    let priv = false;
     const focused = deepActive();
     const renders = (el) =>
       typeof el.checkVisibility === 'function'
@@ -971,9 +975,11 @@
         if (n.nodeType !== 1) continue;
         feed('<' + n.localName);
         if (P.matchesRegion(n)) {
+          priv = true;
           feed(REDACTED);
           continue;
         }
+        if (!priv && P.sensitive(n)) priv = true;
         for (const attr of n.attributes) {
           if (attr.name === 'value' && P.sensitive(n)) continue;
           feed(attr.name + '=' + attr.value);
@@ -1008,7 +1014,7 @@
     feed(document.title);
     visit(document);
     const hex = (x) => (x >>> 0).toString(16).padStart(8, '0');
-    return hex(a) + hex(b);
+    return { hash: hex(a) + hex(b), private: priv };
   }
 
   // ---------------------------------------------------------------- observations (§8, §9)
@@ -1531,7 +1537,7 @@
       return candidates(o);
     },
     page_hash() {
-      return { hash: pageHash() };
+      return pageHash();
     },
     frame_check(o) {
       const doc = currentDocument();

@@ -180,9 +180,15 @@ pub(crate) fn jpeg_size(bytes: &[u8]) -> Option<(u32, u32)> {
     }
 }
 
-/// How long a capture waits for a frame drawn after its step before it takes a screenshot:
-/// Chromium draws a changed page within a frame or two (16–33 ms) and encodes it at once.
+/// How long a capture waits for a frame drawn after its step at most: Chromium draws a
+/// changed page within a frame or two (16–33 ms) and encodes it at once.
 pub(crate) const FRESH_FRAME_BOUND: Duration = Duration::from_millis(60);
+
+/// How long a capture waits for such a frame alone before it also takes a screenshot (the
+/// first of the two wins): a step whose page was drawn before it ended gets no new frame,
+/// and waiting the whole [`FRESH_FRAME_BOUND`] for it cost as much as the screenshot. Frames
+/// of a changed page came within 1.4 ms (median) and 20 ms (90th percentile) at load 15–20.
+pub(crate) const FRAME_HEAD_START: Duration = Duration::from_millis(20);
 
 #[cfg(test)]
 mod tests {

@@ -298,6 +298,14 @@ impl Tab {
         self.session
             .call("Runtime.evaluate", params, COMMAND_BOUND, deadline)
             .await?;
+        self.flush_received(deadline).await;
+        Ok(())
+    }
+
+    /// The second half of [`Tab::flush_events`], for a caller whose own command to this tab
+    /// just answered (that answer orders the events as the trivial evaluation would): wait
+    /// until every event received so far has been recorded. One round trip fewer.
+    pub(crate) async fn flush_received(&self, deadline: Instant) {
         let seq = self.state.flush_sent.fetch_add(1, Ordering::Relaxed) + 1;
         let marker = Event {
             method: FLUSH_MARKER.into(),
@@ -305,12 +313,11 @@ impl Tab {
             params: json!(seq),
         };
         if self.events.send(marker).is_err() {
-            return Ok(());
+            return;
         }
         let mut flushed = self.state.flushed.subscribe();
         let bound = (Instant::now() + COMMAND_BOUND).min(deadline);
         let _ = tokio::time::timeout_at(bound, flushed.wait_for(|n| *n >= seq)).await;
-        Ok(())
     }
 
     /// Wait until the document with `loader_id` fired `load` (or `DOMContentLoaded`).

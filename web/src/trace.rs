@@ -81,19 +81,12 @@ impl WebContext {
     ) -> StepCapture {
         // The step ended now: a screencast frame drawn from here on shows the page after it.
         let step_end = screencast::now_epoch();
+        let mut phases = Phases::start();
         let mut capture = StepCapture {
             traced: true,
             ..StepCapture::default()
         };
-        if let Ok(tab) = self.tab() {
-            let _ = tab
-                .flush_events(deadline.min(Instant::now() + FLUSH_BOUND))
-                .await;
-        }
-        self.logs_since(since, &mut capture);
-        if !want.page {
-            return capture;
-        }
+        let flush_bound = deadline.min(Instant::now() + FLUSH_BOUND);
         let blocked = match (self.cdp.live().dead_reason(), self.tab()) {
             (Some(reason), _) => Some(format!("the browser is gone ({reason})")),
             (None, Err(f)) => Some(f.message),
@@ -102,6 +95,35 @@ impl WebContext {
             }
             (None, Ok(_)) => None,
         };
+        // The fingerprint is the first command after the step: its answer orders the step's
+        // events as the flush's trivial evaluation would, so the flush needs no round trip of
+        // its own. (A page that cannot be read gets the plain flush.)
+        let hashed = match (
+            want.page && want.fingerprint && blocked.is_none(),
+            self.tab(),
+        ) {
+            (true, Ok(tab)) => {
+                let hashed = self.page_fingerprint(deadline).await;
+                match hashed {
+                    Some(_) => tab.flush_received(flush_bound).await,
+                    None => {
+                        let _ = tab.flush_events(flush_bound).await;
+                    }
+                }
+                hashed
+            }
+            (_, Ok(tab)) => {
+                let _ = tab.flush_events(flush_bound).await;
+                None
+            }
+            (_, Err(_)) => None,
+        };
+        phases.lap("fingerprint_flush");
+        self.logs_since(since, &mut capture);
+        if !want.page {
+            phases.print(&capture);
+            return capture;
+        }
         if let Some(reason) = blocked {
             capture.missing.push(format!("no page capture: {reason}"));
             return capture;
@@ -109,10 +131,7 @@ impl WebContext {
         // One after the other: they query the page through object groups the other's release
         // would invalidate (Chromium answered `Could not find object with given id`). The
         // screenshot comes last: the screencast's frame of the step is drawn meanwhile.
-        let fingerprint = match want.fingerprint {
-            true => self.page_fingerprint(deadline).await,
-            false => None,
-        };
+        let fingerprint = hashed.map(|h| h.page);
         capture.fingerprint = fingerprint;
         let snapshot = match (fingerprint, want.known_page) {
             (Some(now), Some(known)) if now == known => {
@@ -121,13 +140,21 @@ impl WebContext {
             }
             _ => Some(self.snapshot_controls(deadline).await),
         };
+        phases.lap("outline");
         let shot = match want.screenshot_width {
-            Some(width) => Some(
-                self.trace_screenshot(width, (step_end, fingerprint, want.read_only), deadline)
-                    .await,
-            ),
+            Some(width) => {
+                let page = TracedPage {
+                    step_end,
+                    fingerprint,
+                    // The fingerprint's pass saw no private element: no query for them.
+                    public: hashed.is_some_and(|h| !h.private),
+                    read_only: want.read_only,
+                };
+                Some(self.trace_screenshot(width, page, deadline).await)
+            }
             None => None,
         };
+        phases.lap("image");
         match shot {
             Some(Ok(image)) => capture.screenshot = Some(image),
             Some(Err(f)) => capture
@@ -140,17 +167,23 @@ impl WebContext {
             Some(Err(f)) => capture.missing.push(format!("no outline: {}", f.message)),
             None => {}
         }
+        phases.print(&capture);
         capture
     }
 
-    /// The page's fingerprint (`resolver.js`, `page_hash`: one call); `None` when the page
-    /// could not be read — the outline is then read as usual.
-    async fn page_fingerprint(&self, deadline: Instant) -> Option<PageFingerprint> {
+    /// The page's fingerprint and whether it shows a private element (`resolver.js`,
+    /// `page_hash`: one call); `None` when the page could not be read — the outline is then
+    /// read as usual, and the private elements queried.
+    async fn page_fingerprint(&self, deadline: Instant) -> Option<Hashed> {
         let tab = self.tab().ok()?;
         let reply = script::call(tab, "page_hash", json!({}), COMMAND_BOUND, deadline)
             .await
             .ok()?;
-        PageFingerprint::from_hex(reply.get("hash")?.as_str()?)
+        Some(Hashed {
+            page: PageFingerprint::from_hex(reply.get("hash")?.as_str()?)?,
+            // Absent or not a boolean: assume there is one (the query then decides).
+            private: reply.get("private").and_then(Value::as_bool) != Some(false),
+        })
     }
 
     /// Console messages, page errors and requests after `since` (a log cleared by a step
@@ -193,7 +226,8 @@ impl WebContext {
     }
 
     /// The viewport scaled to at most `width` px wide, for the step that ended at `step_end`
-    /// (epoch seconds) and left the page with fingerprint `page`: the previous capture's image
+    /// (epoch seconds) and left the page with fingerprint `page` (see [`TracedPage`]): the
+    /// previous capture's image
     /// after a `read_only` step when the page is unchanged and nothing was drawn since; else
     /// the screencast's frame drawn after the step when one comes within
     /// [`screencast::FRESH_FRAME_BOUND`]; else a screenshot — JPEG, or a PNG with every private
@@ -203,20 +237,24 @@ impl WebContext {
     async fn trace_screenshot(
         &self,
         width: u32,
-        (step_end, page, read_only): (f64, Option<PageFingerprint>, bool),
+        traced: TracedPage,
         deadline: Instant,
     ) -> Result<TraceImage, StepFailure> {
         let tab = self.tab()?;
-        let private = self.private_nodes(deadline).await?;
+        let page = traced.fingerprint;
+        let private = match traced.public {
+            true => privacy::PrivateNodes::default(),
+            false => self.private_nodes(deadline).await?,
+        };
         let image = match private.rects.is_empty() {
             true => {
-                self.frame_of_step(width, (step_end, page, read_only), deadline)
+                self.frame_of_step(width, (traced.step_end, page, traced.read_only), deadline)
                     .await
             }
             false => None,
         };
         let image = match image {
-            Some(image) => image,
+            Some(image) => image?,
             None => self.screenshot(width, private, deadline).await?,
         };
         *tab.state.last_shot.lock().expect("last shot lock") =
@@ -228,14 +266,15 @@ impl WebContext {
         Ok(image)
     }
 
-    /// The image of the step from the screencast (see [`WebContext::trace_screenshot`]);
-    /// `None` when it has none, and the screencast is started for the next steps.
+    /// The image of the step from the screencast (see [`WebContext::trace_screenshot`]), or
+    /// the screenshot taken when no frame drawn after the step came first; `None` when the
+    /// tab has no screencast (it is started for the next steps).
     async fn frame_of_step(
         &self,
         width: u32,
         (step_end, page, read_only): (f64, Option<PageFingerprint>, bool),
         deadline: Instant,
-    ) -> Option<TraceImage> {
+    ) -> Option<Result<TraceImage, StepFailure>> {
         let tab = self.tab().ok()?;
         if !tab.state.screencast_started.load(Ordering::SeqCst) {
             // A tab whose screencast cannot start is photographed every time.
@@ -250,27 +289,44 @@ impl WebContext {
                     && drawn.map(f64::to_bits) == last.newest_frame.map(f64::to_bits)
                 {
                     crate::cdp::trace_mark(|| "trace image: the last one (page unchanged)".into());
-                    return Some(last.image);
+                    a3s_test_driver::trace::timing(|| {
+                        "image: the last one (page unchanged)".into()
+                    });
+                    return Some(Ok(last.image));
                 }
             }
         }
         let waited = Instant::now();
+        let head = deadline.min(waited + screencast::FRAME_HEAD_START);
         let bound = deadline.min(waited + screencast::FRESH_FRAME_BOUND);
-        let frame = screencast::frame_after(tab, step_end, bound).await;
-        crate::cdp::trace_mark(|| {
+        // Most frames of a step come within a few ms; past the head start a screenshot is
+        // taken, and a frame drawn after the step that arrives before it still wins.
+        let frame = match screencast::frame_after(tab, step_end, head).await {
+            Some(frame) => Ok(frame),
+            None => tokio::select! {
+                biased;
+                Some(frame) = screencast::frame_after(tab, step_end, bound) => Ok(frame),
+                shot = self.screenshot(width, privacy::PrivateNodes::default(), deadline) => Err(shot),
+            },
+        };
+        let said = || {
             let ms = waited.elapsed().as_secs_f64() * 1000.0;
             match &frame {
-                Some(_) => format!("trace image: a frame after waiting {ms:.1} ms"),
-                None => format!("trace image: no frame in {ms:.1} ms, a screenshot"),
+                Ok(_) => format!("image: a frame after waiting {ms:.1} ms"),
+                Err(_) => format!("image: no frame in {ms:.1} ms, a screenshot"),
             }
-        });
-        let frame = frame?;
-        Some(TraceImage {
-            format: ImageFormat::Jpeg,
-            bytes: frame.jpeg.clone(),
-            width: frame.size.0,
-            height: frame.size.1,
-            scale: frame.size.0 as f64 / frame.viewport.0.max(1.0),
+        };
+        crate::cdp::trace_mark(|| format!("trace {}", said()));
+        a3s_test_driver::trace::timing(said);
+        Some(match frame {
+            Ok(frame) => Ok(TraceImage {
+                format: ImageFormat::Jpeg,
+                bytes: frame.jpeg.clone(),
+                width: frame.size.0,
+                height: frame.size.1,
+                scale: frame.size.0 as f64 / frame.viewport.0.max(1.0),
+            }),
+            Err(shot) => shot,
         })
     }
 
@@ -346,6 +402,69 @@ impl WebContext {
             height: (vh * pixels).round() as u32,
             scale: pixels,
         })
+    }
+}
+
+/// The page's fingerprint, and whether its pass saw a private element.
+#[derive(Debug, Clone, Copy)]
+struct Hashed {
+    page: PageFingerprint,
+    private: bool,
+}
+
+/// What the image of a step is chosen by.
+#[derive(Debug, Clone, Copy)]
+struct TracedPage {
+    /// When the step ended, epoch seconds (the screencast's clock).
+    step_end: f64,
+    /// The page's fingerprint after it, when taken.
+    fingerprint: Option<PageFingerprint>,
+    /// True when the fingerprint's pass saw no private element (no query for them is needed).
+    public: bool,
+    /// The step only read the page.
+    read_only: bool,
+}
+
+/// Where one capture's time went, printed under `A3S_TEST_TRACE_TIMING=1`
+/// (`a3s_test_driver::trace::timing`).
+struct Phases {
+    at: Option<std::time::Instant>,
+    laps: Vec<(&'static str, f64)>,
+}
+
+impl Phases {
+    fn start() -> Phases {
+        Phases {
+            at: a3s_test_driver::trace::timing_enabled().then(std::time::Instant::now),
+            laps: Vec::new(),
+        }
+    }
+
+    fn lap(&mut self, what: &'static str) {
+        if let Some(at) = self.at {
+            let now = std::time::Instant::now();
+            self.laps.push((what, (now - at).as_secs_f64() * 1000.0));
+            self.at = Some(now);
+        }
+    }
+
+    fn print(&self, capture: &StepCapture) {
+        a3s_test_driver::trace::timing(|| {
+            let laps: Vec<String> = self
+                .laps
+                .iter()
+                .map(|(what, ms)| format!("{what} {ms:.1}"))
+                .collect();
+            format!(
+                "capture ms: {}{}",
+                laps.join(", "),
+                if capture.same_as_known {
+                    " (outline reused)"
+                } else {
+                    ""
+                }
+            )
+        });
     }
 }
 

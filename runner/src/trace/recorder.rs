@@ -17,7 +17,7 @@ use crate::step::DRIVER_GRACE;
 use a3s_test_driver::trace::{StepCapture, TraceMark, TraceWant};
 use a3s_test_driver::{EvidenceKind, StepDetail, SurfaceContext, VarSource};
 use a3s_test_fsroot::Dir;
-use a3s_test_lang::ir::{Action, Step, TextValue};
+use a3s_test_lang::ir::{Action, ActionKind, Step, TextValue};
 use tokio::time::Instant;
 
 /// Longest outline line kept, in characters.
@@ -179,9 +179,10 @@ impl Recorder {
         if wanted && want.is_none() {
             self.over_budget += 1;
         }
-        // The outline is the rest of the cost: under `retain-on-failure` a passing `expect` or
-        // `wait`, which does not act on the page, carries the outline before it instead.
-        let read_only = matches!(step.action, Action::Expect { .. } | Action::Wait { .. });
+        // The outline is the rest of the cost: under `retain-on-failure` a passing step that
+        // does not act on the page (an `expect`, a `wait`, a route …) carries the outline
+        // before it instead.
+        let read_only = !acts_on_page(step.action.kind());
         let page = !(self.mode == TraceMode::RetainOnFailure && read_only && !failed);
         // An `env("NAME")` value typed so far could be in the page: no fingerprint then.
         let fingerprint = page && self.secrets.is_empty();
@@ -192,7 +193,17 @@ impl Recorder {
             known_page: self.green_step(record).and_then(|g| g.page),
             read_only,
         };
+        let started = std::time::Instant::now();
         let captured = capture(ctx, mark, want).await;
+        a3s_test_driver::trace::timing(|| {
+            format!(
+                "{} step {} ({}): capture {:.1} ms",
+                self.trace.scenario,
+                record.index + 1,
+                record.kind,
+                started.elapsed().as_secs_f64() * 1000.0
+            )
+        });
         if failed && on_target(record) {
             traced.candidates = candidates(ctx, &step.action).await;
         }
@@ -276,6 +287,8 @@ impl Recorder {
     /// The attempt ended with `status`: write the trace into `dir` when the mode keeps it,
     /// refresh the last-green record of a pass, compare a failure with it. `None` when the
     /// mode keeps no trace of this attempt; a write that failed is named in the summary.
+    /// Blocking file work (writes, `fsync`): the executor runs it on a blocking thread beside
+    /// the context's close, off the scenario's path and the async workers.
     pub fn finish(
         mut self,
         dir: &Dir,
@@ -307,7 +320,20 @@ impl Recorder {
         let comparison = match (last_green, passed, self.trace.traced) {
             (Some(store), true, true) => {
                 // A failure to keep the record only loses a later comparison: not the run's.
-                let _ = last_green::store(store, &self.trace);
+                let started = std::time::Instant::now();
+                let stored = last_green::store(store, &self.trace, self.green.as_ref());
+                a3s_test_driver::trace::timing(|| {
+                    format!(
+                        "{}: last-green record {} in {:.1} ms",
+                        self.trace.scenario,
+                        match stored {
+                            Ok(true) => "written",
+                            Ok(false) => "unchanged, not written",
+                            Err(_) => "not written (error)",
+                        },
+                        started.elapsed().as_secs_f64() * 1000.0
+                    )
+                });
                 None
             }
             (Some(_), false, true) => self
@@ -319,12 +345,22 @@ impl Recorder {
         if !self.mode.keeps(passed) {
             return None;
         }
+        let started = std::time::Instant::now();
+        let not_written = self.write(dir).err();
+        a3s_test_driver::trace::timing(|| {
+            format!(
+                "{}: trace and {} image(s) written in {:.1} ms",
+                self.trace.scenario,
+                self.shots.len(),
+                started.elapsed().as_secs_f64() * 1000.0
+            )
+        });
         Some(TraceSummary {
             path: dir.path().join(TRACE_FILE),
             steps: self.trace.steps.len(),
             screenshot_bytes: self.trace.screenshot_bytes,
             since_last_green: comparison,
-            not_written: self.write(dir).err(),
+            not_written,
         })
     }
 
@@ -437,6 +473,32 @@ impl Recorder {
         }
         out
     }
+}
+
+/// Whether a step of `kind` may change what the page shows: it dispatches input, loads,
+/// resizes, switches tab, moves the page's clock or applies context options. The others only
+/// read the page or configure what is around it (routes, recordings, saved state), so the
+/// page after them is the page before them unless the page changed on its own — which the
+/// fingerprint and the screencast's frames still catch.
+pub(crate) fn acts_on_page(kind: ActionKind) -> bool {
+    use ActionKind as K;
+    !matches!(
+        kind,
+        K::Expect
+            | K::Wait
+            | K::Snapshot
+            | K::Screenshot
+            | K::Accessibility
+            | K::Console
+            | K::PageErrors
+            | K::Frame
+            | K::NetworkRoute
+            | K::NetworkUnroute
+            | K::Request
+            | K::RouteFromHar
+            | K::Har
+            | K::SaveStorageState
+    )
 }
 
 /// A step's own facts, before any page capture.
