@@ -76,7 +76,7 @@ a3s_test_lang::define_codes! {
     /// status. The endpoint lives in the binary; its codes are part of this crate's
     /// `test.session.repair_*` family.
     pub enum EndpointCode: fn status -> u16 {
-        /// Not POST.
+        /// Not POST (or GET of `…/candidates`).
         Method => "test.session.repair_endpoint_method", 405;
         /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`).
         Origin => "test.session.repair_endpoint_origin", 403;
@@ -96,6 +96,8 @@ a3s_test_lang::define_codes! {
         Busy => "test.session.repair_endpoint_busy", 503;
         /// The `a3s-test dev` channel: no `Authorization: Bearer` with the session's token.
         Unauthorized => "test.session.repair_endpoint_unauthorized", 401;
+        /// `GET …/candidates`: the latest run's result could not be read.
+        CandidatesUnreadable => "test.session.repair_endpoint_candidates_unreadable", 500;
     }
 }
 

@@ -191,6 +191,7 @@ impl SurfaceContext for FakeContext {
                 path,
             }],
             missing: Vec::new(),
+            page_url: Some("http://127.0.0.1:9/shop?step=pay".into()),
         }
     }
     async fn apply_context(
