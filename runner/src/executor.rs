@@ -763,7 +763,7 @@ async fn run_scenario<D: SurfaceDriver>(
                     evidence,
                     missing_evidence: f.missing_evidence,
                     waited: f.waited,
-                    target: crate::candidates::step_target(&step.action).map(|t| t.to_string()),
+                    target: crate::candidates::step_target(&step.action).cloned(),
                     page_url: None,
                 };
                 Some((status_for(f.code), failure, capture))

@@ -54,11 +54,10 @@ pub struct FailureRecord {
     /// For an `expect` or `wait` that waited: how long, and the last reading it got.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waited: Option<Waited>,
-    /// The element the failed step was about, in ACL syntax as the suite wrote it
-    /// (`role("button", "Pay")`): what the overlay marks when it offers this failure to a
-    /// reviewer as a candidate (`runner/src/candidates/`).
+    /// The element the failed step was about, as the suite wrote it: what the overlay marks
+    /// when it offers this failure to a reviewer as a candidate (`runner/src/candidates/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
+    pub target: Option<a3s_test_lang::ir::Target>,
     /// The address of the page when the failure was captured (browser surfaces): which page a
     /// candidate belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]

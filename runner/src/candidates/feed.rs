@@ -1,5 +1,6 @@
 //! The feed's shape and how it is cut from a run result for one page.
 
+use super::locator::{locator_of, CandidateLocator};
 use crate::result::{FailureRecord, RunResult, ScenarioResult, ScenarioStatus};
 use a3s_test_driver::{FailureClass, FailureCode};
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,10 @@ pub struct RunCandidate {
     /// The failed step's element in ACL syntax (`role("button", "Pay")`), when it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// The same element as a simple locator the page can look for (absent for a combined
+    /// target: the overlay then marks nothing rather than guess).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locator: Option<CandidateLocator>,
     /// The failed step's `file:line:col`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
@@ -118,7 +123,16 @@ fn candidate(s: &ScenarioResult, page: &str) -> Option<RunCandidate> {
         status,
         code: failure.code,
         message: clip(&failure.message, MAX_CANDIDATE_TEXT),
-        target: failure.target.as_deref().map(|t| clip(t, MAX_SHORT_TEXT)),
+        target: failure
+            .target
+            .as_ref()
+            .map(|t| clip(&t.to_string(), MAX_SHORT_TEXT)),
+        // A locator cut short would look for something else: too long, and there is none.
+        locator: failure
+            .target
+            .as_ref()
+            .and_then(locator_of)
+            .filter(|l| serde_json::to_string(l).map_or(false, |j| j.len() <= MAX_SHORT_TEXT * 2)),
         location: failure.location.as_deref().map(|l| clip(l, MAX_SHORT_TEXT)),
         page_url: clip(url, MAX_SHORT_TEXT),
     })

@@ -9,12 +9,14 @@
 //! bounded, and cut to bounded counts and texts before it leaves the process.
 
 mod feed;
+mod locator;
 mod target;
 
 pub use feed::{
     candidates_for, CandidateStatus, RunCandidate, RunCandidates, CANDIDATES_PROTOCOL,
     MAX_CANDIDATES, MAX_CANDIDATE_TEXT,
 };
+pub use locator::{locator_of, CandidateLocator, TextMode};
 pub use target::step_target;
 
 use crate::last_run::{LastRun, LastRunError};

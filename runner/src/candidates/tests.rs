@@ -6,7 +6,10 @@ use url::Url;
 
 fn failure(code: FailureCode, url: Option<&str>) -> FailureRecord {
     let mut f = FailureRecord::new(code, "expected text \"Paid\", found \"Pay\"");
-    f.target = Some("role(\"button\", \"Pay\")".into());
+    f.target = Some(a3s_test_lang::ir::Target::Role {
+        role: "button".into(),
+        name: Some(a3s_test_lang::ir::TextMatch::contains("Pay")),
+    });
     f.location = Some("suites/shop.acl:7:5".into());
     f.page_url = url.map(str::to_string);
     f
