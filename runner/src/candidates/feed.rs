@@ -132,7 +132,7 @@ fn candidate(s: &ScenarioResult, page: &str) -> Option<RunCandidate> {
             .target
             .as_ref()
             .and_then(locator_of)
-            .filter(|l| serde_json::to_string(l).map_or(false, |j| j.len() <= MAX_SHORT_TEXT * 2)),
+            .filter(|l| serde_json::to_string(l).is_ok_and(|j| j.len() <= MAX_SHORT_TEXT * 2)),
         location: failure.location.as_deref().map(|l| clip(l, MAX_SHORT_TEXT)),
         page_url: clip(url, MAX_SHORT_TEXT),
     })
