@@ -168,6 +168,10 @@ pub struct FailureEvidence {
     pub files: Vec<EvidenceFile>,
     /// Evidence not captured, each with its reason.
     pub missing: Vec<MissingEvidence>,
+    /// The address of the page the failure happened on (a browser surface; absent when the
+    /// page could not be read). Why: a run's failures are offered to a reviewer on that page
+    /// later (`docs/overlay.md`, "Candidates from the latest run"), and only the URL says which.
+    pub page_url: Option<String>,
 }
 
 impl FailureEvidence {
@@ -191,6 +195,7 @@ impl FailureEvidence {
                     reason: reason.to_string(),
                 })
                 .collect(),
+            page_url: None,
         }
     }
 }

@@ -76,9 +76,10 @@ a3s_test_lang::define_codes! {
     /// status. The endpoint lives in the binary; its codes are part of this crate's
     /// `test.session.repair_*` family.
     pub enum EndpointCode: fn status -> u16 {
-        /// Not POST.
+        /// Neither POST nor a GET of `…/candidates`.
         Method => "test.session.repair_endpoint_method", 405;
-        /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`).
+        /// `Origin` missing or not the app's (or a cross-site `Sec-Fetch-Site`, or candidates
+        /// asked for a page of another origin).
         Origin => "test.session.repair_endpoint_origin", 403;
         /// Not `application/json`.
         ContentType => "test.session.repair_endpoint_content_type", 415;
@@ -90,12 +91,14 @@ a3s_test_lang::define_codes! {
         HeadTooLarge => "test.session.repair_endpoint_header_too_large", 431;
         /// The request did not arrive before the deadline.
         Timeout => "test.session.repair_endpoint_timeout", 408;
-        /// Not valid HTTP.
+        /// Not valid HTTP (or a candidates read without one http(s) `page`).
         BadRequest => "test.session.repair_endpoint_bad_request", 400;
         /// Too many connections.
         Busy => "test.session.repair_endpoint_busy", 503;
         /// The `a3s-test dev` channel: no `Authorization: Bearer` with the session's token.
         Unauthorized => "test.session.repair_endpoint_unauthorized", 401;
+        /// `GET …/candidates`: the latest run's result could not be read.
+        CandidatesUnreadable => "test.session.repair_endpoint_candidates_unreadable", 500;
     }
 }
 

@@ -763,6 +763,8 @@ async fn run_scenario<D: SurfaceDriver>(
                     evidence,
                     missing_evidence: f.missing_evidence,
                     waited: f.waited,
+                    target: crate::candidates::step_target(&step.action).cloned(),
+                    page_url: None,
                 };
                 Some((status_for(f.code), failure, capture))
             }
@@ -780,9 +782,11 @@ async fn run_scenario<D: SurfaceDriver>(
                 } else {
                     FailureDir::Own
                 };
-                let (files, missing) = capture_evidence(shared, &mut ctx, &dir, name).await;
+                let (files, missing, page_url) =
+                    capture_evidence(shared, &mut ctx, &dir, name).await;
                 failure.evidence.extend(files);
                 failure.missing_evidence.extend(missing);
+                failure.page_url = page_url;
             }
             if after_each {
                 failures.hook = Some(failure);
@@ -899,7 +903,7 @@ async fn capture_evidence<D: SurfaceDriver>(
     ctx: &mut D::Context,
     dir: &a3s_test_fsroot::Dir,
     which: FailureDir,
-) -> (Vec<EvidenceRecord>, Vec<MissingEvidence>) {
+) -> (Vec<EvidenceRecord>, Vec<MissingEvidence>, Option<String>) {
     let artifacts = &shared.config.artifacts;
     let made = match which {
         FailureDir::Own => artifacts.failure_dir(dir),
@@ -913,5 +917,5 @@ async fn capture_evidence<D: SurfaceDriver>(
         }
     };
     let files = captured.files.iter().map(EvidenceRecord::from).collect();
-    (files, captured.missing)
+    (files, captured.missing, captured.page_url)
 }

@@ -17,6 +17,7 @@
 
 pub mod admit;
 pub mod cancel;
+pub mod candidates;
 pub mod colour;
 pub mod contract;
 pub mod devserver;

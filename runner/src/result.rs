@@ -54,6 +54,14 @@ pub struct FailureRecord {
     /// For an `expect` or `wait` that waited: how long, and the last reading it got.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waited: Option<Waited>,
+    /// The element the failed step was about, as the suite wrote it: what the overlay marks
+    /// when it offers this failure to a reviewer as a candidate (`runner/src/candidates/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<a3s_test_lang::ir::Target>,
+    /// The address of the page when the failure was captured (browser surfaces): which page a
+    /// candidate belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_url: Option<String>,
 }
 
 impl FailureRecord {
@@ -68,6 +76,8 @@ impl FailureRecord {
             evidence: Vec::new(),
             missing_evidence: Vec::new(),
             waited: None,
+            target: None,
+            page_url: None,
         }
     }
 }

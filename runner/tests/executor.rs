@@ -191,6 +191,7 @@ impl SurfaceContext for FakeContext {
                 path,
             }],
             missing: Vec::new(),
+            page_url: Some("http://127.0.0.1:9/shop?step=pay".into()),
         }
     }
     async fn apply_context(
@@ -439,6 +440,12 @@ async fn a_product_failure_names_the_step_and_captures_evidence() {
         Some("suite.s.scenario.f.step1.fail")
     );
     assert_eq!(s.steps.len(), 2, "steps after the failure do not run");
+    // The page the capture saw is the failure's page; a `navigate` names no element.
+    assert_eq!(
+        f.page_url.as_deref(),
+        Some("http://127.0.0.1:9/shop?step=pay")
+    );
+    assert_eq!(f.target, None);
     assert_eq!(f.evidence.len(), 1);
     let shot = &f.evidence[0].path;
     assert!(

@@ -123,7 +123,12 @@ pub fn run(p: DevParams) -> ExitCode {
             let _ = tx.send(Wake::Intake);
         }
     });
-    let channel = match channel::Channel::open(ledger, &channel_folder, on_intake) {
+    let channel = match channel::Channel::open(
+        ledger,
+        &channel_folder,
+        ConfinedPath::new(&ctx.root, super::run::DEFAULT_OUTPUT_DIR),
+        on_intake,
+    ) {
         Ok(c) => c,
         // A link on the way to `.a3s-test/dev/<session>/`: the session's own refusal code.
         Err(channel::ChannelError::File(e)) if e.is_refusal() => {

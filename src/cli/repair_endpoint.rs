@@ -21,6 +21,7 @@
 //! gives its slot up to a newcomer (hyper does not say when a connection has read its head).
 //! `tests/repair/endpoint.rs` checks each of these.
 
+mod candidates;
 pub(crate) mod handler;
 mod http;
 mod origin;
@@ -52,6 +53,9 @@ pub struct RepairEndpointArgs {
     /// Project root holding `.a3s-test/` (default: $A3S_TEST_ROOT, else the working directory).
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// The run output folder `GET …/candidates` reads the latest run from (as `run --output-dir`).
+    #[arg(long, value_name = "DIR", default_value = super::run::DEFAULT_OUTPUT_DIR)]
+    output_dir: PathBuf,
     /// Deadline for reading one request, in ms (1..=60000).
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
     request_timeout_ms: u64,
@@ -106,6 +110,7 @@ pub fn run(args: RepairEndpointArgs) -> ExitCode {
         access: handler::Access::Origin(origin),
         on_intake: None,
         log: handler::RequestLog::JsonLine,
+        output: a3s_test_runner::evidence::output_location(&ctx.root, &args.output_dir),
         timeout: Duration::from_millis(args.request_timeout_ms),
     });
     serve(listener, config);

@@ -630,6 +630,10 @@ fn execute<L: a3s_test_runner::executor::DriverLauncher>(run: Execution, launche
         }
         let code = match runner.await {
             Ok(result) => {
+                // The result file first: `last-run.json` names the run whose result it is.
+                if let Err(e) = a3s_test_runner::candidates::write_result(&output_dir, &result) {
+                    eprintln!("warning: {e}; the Review Overlay cannot offer this run's failures");
+                }
                 if let Err(e) = LastRun::of(&result).write(&output_dir) {
                     eprintln!("warning: {e}; the next --last-failed cannot use this run");
                 }

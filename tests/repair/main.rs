@@ -20,6 +20,7 @@ mod page_server;
 mod promote;
 #[path = "../reviewer/mod.rs"]
 mod reviewer;
+mod run_candidates;
 mod support;
 mod testkit;
 mod verify;

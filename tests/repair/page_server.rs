@@ -102,6 +102,31 @@ fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
         return;
     };
     let path = request.target.as_str();
+    // The overlay's read of the latest run's candidates, proxied as a dev server does.
+    if request.method == "GET" && path.starts_with(&format!("{ENDPOINT_PATH}/candidates?")) {
+        let target = *posts.forward.lock().unwrap();
+        let (status, reply) = match target {
+            Some(addr) => {
+                let forwarded: String = ["sec-fetch-site"]
+                    .iter()
+                    .filter_map(|h| request.header(h).map(|v| format!("{h}: {v}\r\n")))
+                    .collect();
+                exchange(
+                    addr,
+                    &format!("GET {path} HTTP/1.1\r\nhost: {addr}\r\n{forwarded}\r\n").into_bytes(),
+                )
+            }
+            None => (503, b"{}".to_vec()),
+        };
+        crate::common::respond(
+            &stream,
+            &format!("{status} Answer"),
+            "application/json",
+            "",
+            &reply,
+        );
+        return;
+    }
     let (status, kind, body) = if request.method == "POST" && path == ENDPOINT_PATH {
         let body = request.body.clone();
         posts
@@ -141,18 +166,22 @@ fn serve(stream: TcpStream, files: &HashMap<String, Vec<u8>>, posts: &Posts) {
 
 /// One POST to the repair endpoint at `addr`; its status and body (bounded by a read deadline).
 fn forward(addr: SocketAddr, headers: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let mut request = format!(
+        "POST / HTTP/1.1\r\nhost: {addr}\r\n{headers}content-length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(body);
+    exchange(addr, &request)
+}
+
+/// One request to the repair endpoint at `addr`; its status and body (bounded by a read deadline).
+fn exchange(addr: SocketAddr, request: &[u8]) -> (u16, Vec<u8>) {
     let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_secs(10)) else {
         return (502, b"{}".to_vec());
     };
     let _ = s.set_read_timeout(Some(Duration::from_secs(20)));
-    let head = format!(
-        "POST / HTTP/1.1\r\nhost: {addr}\r\n{headers}content-length: {}\r\n\r\n",
-        body.len()
-    );
-    if s.write_all(head.as_bytes())
-        .and_then(|()| s.write_all(body))
-        .is_err()
-    {
+    if s.write_all(request).is_err() {
         return (502, b"{}".to_vec());
     }
     let mut resp = Vec::new();

@@ -235,6 +235,15 @@ impl Reviewer {
         );
     }
 
+    /// The viewport box `{x, y, width, height}` of the element `find` names (overlay or page), or
+    /// `null` while there is none: where a marker sits, compared with what it marks.
+    pub fn rect(&self, find: &str) -> Value {
+        self.eval(&with_roots(&format!(
+            "const el = {find}; if (!el) return null; const r = el.getBoundingClientRect(); \
+             return {{ x: r.left, y: r.top, width: r.width, height: r.height }};"
+        )))
+    }
+
     /// The attribute `name` of the overlay's control with `data-focus="focus"`.
     pub fn overlay_attribute(&self, focus: &str, name: &str) -> Option<String> {
         let find = overlay(focus);

@@ -52,11 +52,13 @@ fn token() -> String {
 
 impl Channel {
     /// Listen on a free loopback port, serve it on a thread of its own and write `channel.json`
-    /// in `folder` (created when missing; no link followed on the way). `on_intake` runs after
-    /// each document that appended a finding.
+    /// in `folder` (created when missing; no link followed on the way). `output` is the run
+    /// output folder candidates are read from; `on_intake` runs after each document that
+    /// appended a finding.
     pub fn open(
         ledger: Ledger,
         folder: &ConfinedPath,
+        output: ConfinedPath,
         on_intake: Box<dyn Fn() + Send + Sync>,
     ) -> Result<Channel, ChannelError> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
@@ -84,6 +86,7 @@ impl Channel {
             timeout: REQUEST_TIMEOUT,
             on_intake: Some(on_intake),
             log: RequestLog::Quiet,
+            output,
         });
         std::thread::Builder::new()
             .name("a3s-test-dev-channel".into())

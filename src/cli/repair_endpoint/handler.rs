@@ -35,6 +35,8 @@ pub struct Config {
     pub on_intake: Option<Box<dyn Fn() + Send + Sync>>,
     /// Whether each request leaves a JSON line on stderr.
     pub log: RequestLog,
+    /// The project's output folder: `GET …/candidates` reads the latest run's result there.
+    pub output: a3s_test_fsroot::ConfinedPath,
 }
 
 /// What a served request leaves on stderr. `a3s-test repair-endpoint` documents one JSON line
@@ -72,7 +74,7 @@ fn ledger_status(code: ErrorCode) -> u16 {
     }
 }
 
-fn error_body(code: &str, message: &str) -> Vec<u8> {
+pub(super) fn error_body(code: &str, message: &str) -> Vec<u8> {
     serde_json::to_vec(&json!({ "error": { "code": code, "message": message } }))
         .expect("JSON values serialize")
 }
@@ -128,6 +130,9 @@ fn is_json(content_type: &str) -> bool {
 }
 
 fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
+    if super::candidates::is_candidates_read(head) {
+        return super::candidates::serve(config, conn, head);
+    }
     if head.method != "POST" {
         return reject(conn, Rejection::Method, "only POST is accepted");
     }
@@ -199,7 +204,7 @@ fn handle(config: &Config, mut conn: Conn, head: &Head) -> u16 {
 }
 
 /// The access check of [`Access`], before anything else of the request is looked at.
-fn allowed(access: &Access, head: &Head) -> Result<(), (Rejection, &'static str)> {
+pub(super) fn allowed(access: &Access, head: &Head) -> Result<(), (Rejection, &'static str)> {
     match access {
         Access::Origin(expected) => {
             let origin = head

@@ -35,6 +35,8 @@ pub enum ReadError {
 pub struct Head {
     /// The method, as sent (case-sensitive per RFC 9110).
     pub method: String,
+    /// The request target (a path, with its query when one was sent).
+    pub target: String,
     /// Header names (lowercased) and values (trimmed), in order.
     pub headers: Vec<(String, String)>,
 }
@@ -253,6 +255,7 @@ fn parse_head(head: &str) -> Result<Head, ReadError> {
     }
     Ok(Head {
         method: method.to_owned(),
+        target: target.to_owned(),
         headers,
     })
 }

@@ -24,6 +24,9 @@ import { createEditorHost } from "./dom/editorHost";
 import { commandOf, eventOrigin, isEditable } from "./dom/keys";
 import { buildDraftList, buildSentList, summarizeTarget } from "./dom/lists";
 import { buildAdviceList } from "./dom/advice";
+import { buildCandidateList } from "./dom/candidates";
+import { fetchCandidates, type RunCandidates } from "./candidates/feed";
+import { resolveCandidate } from "./candidates/resolve";
 import { severityOf, type PageAdvice } from "../advice/advice";
 import { createMarkerLayer, type Marker } from "./dom/markers";
 import { createMotionControl } from "./dom/motion";
@@ -46,6 +49,8 @@ export interface ControllerInput {
   locale: OverlayLocale;
   open: boolean;
   repairStorage?: RepairStorageKind;
+  /** The same-origin URL of the latest run's candidates feed (`…/candidates`); none: no list. */
+  candidates?: string;
   onBridgeGone: () => void;
 }
 
@@ -102,6 +107,10 @@ export function startController(input: ControllerInput): () => void {
   let lastFocus: Element | null = null;
   let editorFor: string | null = null;
   let advice: PageAdvice | null = null;
+  let candidates: RunCandidates | null = null;
+  let candidatesError: string | null = null;
+  let candidatesPage = "";
+  const onPage = new Map<string, Element>();
 
   const style = h(doc, "style", {}, OVERLAY_CSS);
   const announcer = createAnnouncer(doc);
@@ -398,8 +407,63 @@ export function startController(input: ControllerInput): () => void {
     announcer.say(t("announce.adviceDraft"));
   }
 
+  // ---- candidates from the latest run -----------------------------------------------------
+
+  /** Finds each candidate's element on the page now (exactly one match, or none). */
+  function resolveCandidates(): void {
+    onPage.clear();
+    for (const c of candidates?.candidates ?? []) {
+      const el = c.locator !== undefined ? resolveCandidate(bridge, doc, c.locator) : null;
+      if (el !== null) onPage.set(c.id, el);
+    }
+  }
+
+  /** Reads the feed for this page (again when the page's address changed); reading records nothing. */
+  function loadCandidates(): void {
+    const endpoint = input.candidates;
+    const page = `${win.location.origin}${win.location.pathname}`;
+    if (endpoint === undefined || page === candidatesPage) return;
+    candidatesPage = page;
+    void fetchCandidates(endpoint, win.location.href, win.fetch.bind(win)).then((got) => {
+      if (stopped) return;
+      if ("feed" in got) {
+        candidates = got.feed;
+        candidatesError = null;
+      } else {
+        candidates = null;
+        candidatesError = got.error;
+        announcer.say(t("candidates.unavailable", { reason: got.error }), "assertive");
+      }
+      resolveCandidates();
+      render(true);
+    });
+  }
+
+  /** Opens the editor on a candidate's element (or the viewport); nothing is saved until the reviewer writes and saves. */
+  function draftFromCandidate(id: string): void {
+    if (candidates?.candidates.some((c) => c.id === id) !== true) return;
+    const el = onPage.get(id);
+    let target: RepairTarget | null = null;
+    if (el !== undefined && el.isConnected) {
+      target = nodeTarget(bridge, win, el);
+      if (target !== null) names.set(target.nodeIds.join(" "), describeElement(el));
+    }
+    target ??= regionTarget(win, { x: 0, y: 0, width: win.innerWidth, height: win.innerHeight });
+    if (state.editing !== null) dispatch({ type: "close_editor" });
+    dispatch({ type: "open_editor", target, id: newId(win), createdAt: new Date().toISOString() });
+    focusKey("instruction");
+    announcer.say(t("announce.candidateDraft"));
+  }
+
   const unsubscribeAdvice = typeof bridge.subscribeAdvice === "function" ? bridge.subscribeAdvice(() => refreshAdvice()) : () => undefined;
-  const unsubscribeRevisions = bridge.subscribe(() => refreshAdvice());
+  const unsubscribeRevisions = bridge.subscribe(() => {
+    refreshAdvice();
+    if (candidates !== null) {
+      resolveCandidates();
+      render(true);
+    }
+    loadCandidates();
+  });
 
   // ---- layout ----------------------------------------------------------------------------------
 
@@ -455,6 +519,11 @@ export function startController(input: ControllerInput): () => void {
       if (a.target.kind === "node") list.push({ key: `advice-${a.id}`, label, tone: "advice", target: { kind: "node", nodeIds: [a.target.nodeId] } });
       else if (a.target.kind === "region") list.push({ key: `advice-${a.id}`, label, tone: "advice", target: { kind: "region", nodeIds: [], region: { x: a.target.x, y: a.target.y, width: a.target.width, height: a.target.height } } });
     });
+    candidates?.candidates.forEach((c, i) => {
+      const el = onPage.get(c.id);
+      const nodeId = el !== undefined ? bridge.nodeIdOf(el) : null;
+      if (nodeId !== null) list.push({ key: `candidate-${c.id}`, label: `R${i + 1}`, tone: "candidate", target: { kind: "node", nodeIds: [nodeId] } });
+    });
     if (state.editing !== null && drafts.get(state.editing.id) === undefined) {
       const range = ranges.get(state.editing.id);
       list.push({ key: state.editing.id, label: "", tone: "editing", target: state.editing.target, ...(range !== undefined ? { range } : {}) });
@@ -507,7 +576,11 @@ export function startController(input: ControllerInput): () => void {
     }
     if (!listsOnly) renderChrome();
     listSlot.replaceChildren(
-      ...[buildAdviceList(doc, t, advice, { draft: (id) => draftFromAdvice(id) })].filter((x): x is HTMLElement => x !== null),
+      ...[
+        buildAdviceList(doc, t, advice, { draft: (id) => draftFromAdvice(id) }),
+        buildCandidateList(doc, t, candidates, { draft: (id) => draftFromCandidate(id), onPage: (id) => onPage.has(id) }),
+        candidatesError === null ? null : h(doc, "p", { class: "error", "data-part": "candidates-error" }, t("candidates.unavailable", { reason: candidatesError })),
+      ].filter((x): x is HTMLElement => x !== null),
       buildDraftList(doc, t, drafts.list(), state.autoSend, (target) => names.get(target.nodeIds.join(" ")), {
         edit: (id) => {
           const d = drafts.get(id);
@@ -682,12 +755,15 @@ export function startController(input: ControllerInput): () => void {
   // Capture on the window: the overlay sees keys before the page's own handlers.
   win.addEventListener("keydown", onKey, true);
 
+  let stopped = false;
   render();
   refreshStatuses();
   refreshAdvice();
+  loadCandidates();
   if (state.open && !isEditable(doc.activeElement)) lastFocus = doc.activeElement;
 
   return () => {
+    stopped = true;
     if (pickResolve !== null) finishPick({ el: null, rect: null });
     win.removeEventListener("keydown", onKey, true);
     try {

@@ -30,6 +30,12 @@ export interface ReviewOverlayOptions {
    * surface (1–200 characters). Ignored in development builds. @default undefined
    */
   keepInProduction?: KeepInProduction;
+  /**
+   * The same-origin URL of A3S Test's candidates feed (the repair endpoint's path plus
+   * `/candidates`, e.g. `/__a3s-test/repairs/candidates`): the latest run's failures on this
+   * page are listed under "Candidates". Omitted: no such list. @default undefined
+   */
+  candidates?: string;
 }
 
 function warn(message: string): void {
@@ -75,7 +81,7 @@ export function mountReviewOverlay(options: ReviewOverlayOptions): () => void {
   const root = host.attachShadow({ mode: "open" });
   doc.body.append(host);
   const locale = resolveLocale(options.locale ?? "auto", win.navigator.languages ?? [win.navigator.language]);
-  const stop = startController({ win, doc, root, bridge, locale, open: options.open !== false, ...(options.repairStorage !== undefined ? { repairStorage: options.repairStorage } : {}), onBridgeGone: () => unmount() });
+  const stop = startController({ win, doc, root, bridge, locale, open: options.open !== false, ...(options.repairStorage !== undefined ? { repairStorage: options.repairStorage } : {}), ...(typeof options.candidates === "string" ? { candidates: options.candidates } : {}), onBridgeGone: () => unmount() });
   let mounted = true;
   function unmount(): void {
     if (!mounted) return;

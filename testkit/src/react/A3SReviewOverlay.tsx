@@ -18,6 +18,8 @@ export interface A3SReviewOverlayProps {
   defaultOpen?: boolean;
   /** Why a production build keeps the overlay; without it a production build mounts nothing. @default undefined */
   keepInProduction?: KeepInProduction;
+  /** The same-origin URL of the latest run's candidates feed (`…/repairs/candidates`). @default undefined */
+  candidates?: string;
 }
 
 /** Most animation frames to wait for the bridge before giving up with a warning. */
@@ -25,7 +27,7 @@ const MAX_WAIT_FRAMES = 120;
 
 /** Mounts the Review Overlay while rendered with `enabled` exactly `true`. */
 export function A3SReviewOverlay(props: A3SReviewOverlayProps): null {
-  const { enabled, locale, repairStorage, defaultOpen, keepInProduction } = props;
+  const { enabled, locale, repairStorage, defaultOpen, keepInProduction, candidates } = props;
   const reason = keepInProduction?.reason;
   useEffect(() => {
     if (enabled !== true || typeof window === "undefined") return undefined;
@@ -39,7 +41,7 @@ export function A3SReviewOverlay(props: A3SReviewOverlayProps): null {
         frame = window.requestAnimationFrame(tryMount);
         return;
       }
-      unmount = mountReviewOverlay({ enabled: true, bridge, locale: locale ?? "auto", ...(repairStorage !== undefined ? { repairStorage } : {}), open: defaultOpen !== false, ...(reason !== undefined ? { keepInProduction: { reason } } : {}) });
+      unmount = mountReviewOverlay({ enabled: true, bridge, locale: locale ?? "auto", ...(repairStorage !== undefined ? { repairStorage } : {}), open: defaultOpen !== false, ...(reason !== undefined ? { keepInProduction: { reason } } : {}), ...(candidates !== undefined ? { candidates } : {}) });
     };
     // The provider installs the runtime in its own effect, after this child's effect.
     frame = window.requestAnimationFrame(tryMount);
@@ -47,6 +49,6 @@ export function A3SReviewOverlay(props: A3SReviewOverlayProps): null {
       window.cancelAnimationFrame(frame);
       unmount?.();
     };
-  }, [enabled, locale, repairStorage, defaultOpen, reason]);
+  }, [enabled, locale, repairStorage, defaultOpen, reason, candidates]);
   return null;
 }

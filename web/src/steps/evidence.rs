@@ -9,7 +9,7 @@ use crate::tab::ContextShared;
 use a3s_test_driver::evidence;
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::privacy;
-use a3s_test_driver::EvidenceKind;
+use a3s_test_driver::{AgentContext, EvidenceKind};
 use a3s_test_driver::{
     EvidenceFile, FailureEvidence, MissingEvidence, StepDetail, StepEnv, StepFailure,
 };
@@ -230,7 +230,7 @@ pub(crate) async fn failure_evidence(
         }
         (None, Ok(_)) => None,
     };
-    let (mut screenshot, mut tree) = (None, None);
+    let (mut screenshot, mut tree, mut page_url) = (None, None, None);
     match page_gone {
         Some(reason) => {
             for kind in [EvidenceKind::Screenshot, EvidenceKind::Accessibility] {
@@ -241,6 +241,10 @@ pub(crate) async fn failure_evidence(
             }
         }
         None => {
+            // The page's address: a later reviewer of that page is offered this failure.
+            if let Ok((url, _)) = ctx.document_identity(by(FAILURE_CAPTURE)).await {
+                page_url = Some(url).filter(|u| !u.is_empty());
+            }
             match png(ctx, by(FAILURE_CAPTURE)).await {
                 Ok(bytes) => screenshot = Some(bytes),
                 Err(f) => missing.push(not_captured(EvidenceKind::Screenshot, f)),
@@ -275,7 +279,11 @@ pub(crate) async fn failure_evidence(
         .collect();
     // Missing evidence in the same order as the files.
     missing.sort_by_key(|m| FailureEvidence::KINDS.iter().position(|k| *k == m.kind));
-    FailureEvidence { files, missing }
+    FailureEvidence {
+        files,
+        missing,
+        page_url,
+    }
 }
 
 /// Write one evidence file, or note it missing with the reason the write failed.

@@ -23,7 +23,7 @@ export interface Marker {
   key: string;
   /** Badge text (its position in the draft list), empty for none. */
   label: string;
-  tone: "draft" | "selection" | "editing" | "hover" | "advice";
+  tone: "draft" | "selection" | "editing" | "hover" | "advice" | "candidate";
   target: RepairTarget;
   /** A live text range, while it still exists. */
   range?: Range;

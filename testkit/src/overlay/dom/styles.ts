@@ -15,6 +15,7 @@ export const OVERLAY_CSS = `
 .marker.hover{border-style:dashed;border-color:#7c3aed;background:rgba(124,58,237,.06)}
 .marker.selection{border-color:#d97706;background:rgba(217,119,6,.1)}
 .marker.advice{border-style:dashed;border-color:#0f766e;background:rgba(15,118,110,.06)}
+.marker.candidate{border-style:dashed;border-color:#b45309;background:rgba(180,83,9,.06)}
 .marker.editing{border-color:#dc2626;background:rgba(220,38,38,.08)}
 .marker.text{border-width:0 0 2px;border-radius:0;background:rgba(250,204,21,.35)}
 .marker.drawing{border-style:dotted;background:transparent}
@@ -62,7 +63,8 @@ legend{font-weight:600;padding:0 4px}
 .s-resolved{color:#166534}.s-failed,.s-verification_failed,.s-needs_input{color:#b91c1c}.s-review_ready{color:#1d4ed8}
 .error{color:#b91c1c;font-size:12px;margin:2px 0}
 .badge-inline{display:inline-block;min-width:20px;padding:0 4px;border-radius:8px;background:#0f766e;color:#fff;font-size:11px;text-align:center}
-.advice details{font-size:12px;color:#374151}
+.advice details,.candidates details{font-size:12px;color:#374151}
+.candidates .badge-inline{background:#92400e}
 .target{margin:4px 0;font-size:13px;overflow-wrap:anywhere}
 .launcher{position:fixed;right:16px;bottom:16px;pointer-events:auto;box-shadow:0 4px 14px rgba(0,0,0,.2)}
 .launcher[data-dock=left],.panel[data-dock=left]{right:auto;left:16px}
