@@ -17,9 +17,9 @@ use super::operable::{Candidates, Operable};
 use super::review_overlay;
 use super::script;
 use a3s_test_driver::api::{
-    AgentContext, AgentDriver, BrowserProcess, ControlNode, Cut, LayoutFacts, NetworkFilter,
-    PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled, TargetFacts,
-    TargetPrivacy, MAX_CONTROLS, OPERABLE_ROLES,
+    AgentContext, AgentDriver, BrowserProcess, ControlNode, Cut, GroundingCapture, LayoutFacts,
+    NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled,
+    TargetFacts, TargetPrivacy, MAX_CONTROLS, OPERABLE_ROLES,
 };
 use a3s_test_driver::privacy;
 use a3s_test_driver::{RefProof, StepFailure};
@@ -331,6 +331,14 @@ impl AgentContext for WebContext {
     /// A PNG of the current tab's viewport.
     async fn screenshot_png(&self, deadline: Instant) -> Result<Vec<u8>, StepFailure> {
         agent_repair::screenshot(self, deadline).await
+    }
+
+    async fn grounding_capture(&self, deadline: Instant) -> Result<GroundingCapture, StepFailure> {
+        super::ground_capture::capture(self, deadline).await
+    }
+
+    async fn frame_digest(&self, deadline: Instant) -> Result<String, StepFailure> {
+        super::ground_capture::frame_digest(self, deadline).await
     }
 
     /// How many elements `target` names and the facts of the one it names.
