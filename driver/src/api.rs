@@ -757,6 +757,17 @@ pub trait AgentContext: SurfaceContext + Sync {
         deadline: Instant,
     ) -> impl Future<Output = Result<Vec<Option<usize>>, StepFailure>> + Send;
 
+    /// [`Self::page_context_hits`] for DOM nodes named by backend node id (an observation's
+    /// `@eN` controls): for each point, the index in `backend_node_ids` of the innermost listed
+    /// element that is the topmost element there or one of its ancestors. What grounding maps a
+    /// box onto on a page without a Test Kit bridge. Never acts on the page.
+    fn backend_node_hits(
+        &self,
+        backend_node_ids: &[i64],
+        points: &[(f64, f64)],
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Vec<Option<usize>>, StepFailure>> + Send;
+
     /// Whether what goes into the one element `target` names — without a target, the focused
     /// element — is private (`crate::privacy`), so a session can keep a value typed there out
     /// of its files and answers. Never acts on the page.

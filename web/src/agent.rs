@@ -374,6 +374,15 @@ impl AgentContext for WebContext {
         super::ground_hits::hits(self, node_ids, points, deadline).await
     }
 
+    async fn backend_node_hits(
+        &self,
+        backend_node_ids: &[i64],
+        points: &[(f64, f64)],
+        deadline: Instant,
+    ) -> Result<Vec<Option<usize>>, StepFailure> {
+        super::ground_hits::node_hits(self, backend_node_ids, points, deadline).await
+    }
+
     async fn target_privacy(
         &self,
         target: Option<&Target>,

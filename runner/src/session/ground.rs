@@ -63,10 +63,11 @@ pub struct GroundHits {
     pub scale: f64,
 }
 
-/// One `@cN` ref of the latest observation that the page shows on top at a point.
+/// One `@cN` ref of the latest observation that the page shows on top at a point (an `@eN` on a
+/// page without the Test Kit's nodes).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroundHit {
-    /// `@cN`, usable in the next action while the observation stays open.
+    /// `@cN` (or `@eN`), usable in the next action while the observation stays open.
     #[serde(rename = "ref")]
     pub reference: String,
     /// Its role (untrusted page data).

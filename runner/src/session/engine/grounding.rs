@@ -26,6 +26,23 @@ pub(super) struct GroundFrame {
     scale: f64,
 }
 
+/// A ref of the latest observation a box may land on, and how the page names its node.
+struct Candidate {
+    reference: String,
+    role: String,
+    name: String,
+    durable: Vec<Target>,
+    node: Node,
+}
+
+/// The node behind a [`Candidate`].
+enum Node {
+    /// A Test Kit node id (a `@cN`).
+    PageContext(String),
+    /// A backend DOM node id (an `@eN`, on a page without the Test Kit).
+    Backend(i64),
+}
+
 /// `test.session.screenshot_changed`: the provider's boxes are about pixels the page no longer
 /// shows (or that this session did not take).
 fn changed(message: String) -> SessionError {
@@ -100,7 +117,7 @@ impl<D: AgentDriver> Engine<D> {
 
     /// `ground_map`: the observation still the latest and open, the screenshot the one this
     /// supervisor took for it, the page still showing the same frame, then the `@cN` node on top
-    /// at each point. The frame and the hit test are read together: one capture is the whole
+    /// at each point — or, on a page without the Test Kit's nodes, the `@eN` control. The frame and the hit test are read together: one capture is the whole
     /// cost of the proof.
     pub(super) async fn ground_map(&mut self, map: &GroundMap) -> Result<GroundHits, SessionError> {
         if map.points.len() > MAX_POINTS {
@@ -133,12 +150,36 @@ impl<D: AgentDriver> Engine<D> {
             .as_ref()
             .map(|p| p.crefs.clone())
             .unwrap_or_default();
-        // The refs whose node this supervisor still knows (the latest observation's).
-        let known: Vec<(&crate::session::page_context::refs::CRefEntry, String)> = crefs
+        // The `@cN` refs whose node this supervisor still knows (the latest observation's); on a
+        // page without them (no Test Kit bridge), the observation's `@eN` controls.
+        let known: Vec<Candidate> = crefs
             .iter()
-            .filter_map(|r| Some((r, self.node_ids.get(&r.fingerprint)?.clone())))
+            .filter_map(|r| {
+                let id = self.node_ids.get(&r.fingerprint)?.clone();
+                Some(Candidate {
+                    reference: r.reference.clone(),
+                    role: r.role.clone(),
+                    name: r.name.clone(),
+                    durable: r.durable.clone(),
+                    node: Node::PageContext(id),
+                })
+            })
             .collect();
-        let ids: Vec<String> = known.iter().map(|(_, id)| id.clone()).collect();
+        let known = if known.is_empty() {
+            self.file
+                .refs
+                .iter()
+                .map(|e| Candidate {
+                    reference: e.reference.clone(),
+                    role: e.role.clone(),
+                    name: e.name.clone(),
+                    durable: e.durable.clone(),
+                    node: Node::Backend(e.backend_node_id),
+                })
+                .collect()
+        } else {
+            known
+        };
         let points: Vec<(f64, f64)> = map
             .points
             .iter()
@@ -146,10 +187,26 @@ impl<D: AgentDriver> Engine<D> {
             .collect();
         let ctx = self.ctx()?;
         let hit_test = async {
-            if ids.is_empty() {
-                Ok(vec![None; points.len()])
-            } else {
+            let ids: Vec<String> = known
+                .iter()
+                .filter_map(|c| match &c.node {
+                    Node::PageContext(id) => Some(id.clone()),
+                    Node::Backend(_) => None,
+                })
+                .collect();
+            let backend: Vec<i64> = known
+                .iter()
+                .filter_map(|c| match c.node {
+                    Node::Backend(id) => Some(id),
+                    Node::PageContext(_) => None,
+                })
+                .collect();
+            if !ids.is_empty() {
                 ctx.page_context_hits(&ids, &points, deadline).await
+            } else if !backend.is_empty() {
+                ctx.backend_node_hits(&backend, &points, deadline).await
+            } else {
+                Ok(vec![None; points.len()])
             }
         };
         let (now, hits) = futures::future::join(ctx.frame_digest(deadline), hit_test).await;
@@ -166,7 +223,7 @@ impl<D: AgentDriver> Engine<D> {
         let hits = hits
             .into_iter()
             .map(|hit| {
-                let (entry, _) = known.get(hit?)?;
+                let entry = known.get(hit?)?;
                 Some(GroundHit {
                     reference: entry.reference.clone(),
                     role: entry.role.clone(),
