@@ -8,13 +8,16 @@ transport, `map_ms` — the check turn: observation and pixels proven unchanged,
 the boundary's own overhead, `total_ms - provider_ms`. The 1-minute load average is printed with
 them: timings on a shared machine are noisy.
 
-Usage: bench/ground.py [path/to/a3s-test] [turns]
+Usage: bench/ground.py [path/to/a3s-test] [turns] [--instant]
   (default target/release/a3s-test, 20; the provider binary is taken from the same folder, and
    the Test Kit from testkit/dist, built by ./scripts/setup.sh)
+  --instant: instead of Tesseract, a provider in this script that answers at once with one box
+   (the request's binding repeated): `provider call` is then the transport and the boundary's
+   checks, with next to no provider work.
 Starts its own page server (`a3s-test serve`), provider and session in a temporary project, and
 stops all three at the end, also when it fails.
 """
-import json, os, shutil, subprocess, sys, tempfile, time
+import http.server, json, os, shutil, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -24,6 +27,28 @@ TURNS = int(ARGS[1]) if len(ARGS) > 1 else 20
 PROVIDER = os.path.join(os.path.dirname(BIN), "a3s-test-ocr-grounding")
 KIT = os.path.join(HERE, "..", "testkit", "dist")
 SESSION = "bench-ground"
+INSTANT = "--instant" in sys.argv[1:]
+
+
+class Instant(http.server.BaseHTTPRequestHandler):
+    """A grounding provider with no work to do: one box, the request's binding repeated."""
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        shot = body["request"]["screenshot"]
+        answer = json.dumps({"status": "success", "protocol": body["protocol"], "response": {
+            "provider": "ocr", "model": "tesseract", "observation_id": body["request"]["observation_id"],
+            "screenshot_sha256": shot["sha256"],
+            "boxes": [{"x": 40, "y": 100, "width": 200, "height": 40, "confidence": 0.9, "text": "Checkout"}],
+            "usage": {"input_units": 1, "output_units": 1}, "cost_microusd": 0}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args):
+        pass
 
 PAGE = """<!doctype html><html><head><title>Ground</title><style>
 body { margin: 0; font-family: sans-serif; background: #fff; }
@@ -81,8 +106,13 @@ def main():
         f.write(PAGE)
     server = provider = None
     try:
-        provider = subprocess.Popen([PROVIDER, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True, start_new_session=True)
-        address = first_line(provider, "the provider").split()[-1]
+        if INSTANT:
+            instant = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Instant)
+            threading.Thread(target=instant.serve_forever, daemon=True).start()
+            address = "127.0.0.1:%d" % instant.server_address[1]
+        else:
+            provider = subprocess.Popen([PROVIDER, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+            address = first_line(provider, "the provider").split()[-1]
         server = subprocess.Popen([BIN, "serve", site, "--port", "0"], cwd=root, stdout=subprocess.PIPE, text=True, start_new_session=True)
         origin = first_line(server, "a3s-test serve").split()[-1].rstrip("/")
         os.makedirs(os.path.join(root, ".a3s-test"))
@@ -102,14 +132,15 @@ def main():
         agent(root, "ground", "Checkout", "--session", SESSION, "--json")  # warm the provider
         for _ in range(TURNS):
             wall, g = agent(root, "ground", "Checkout", "--session", SESSION, "--json")
-            if g["outcome"] != "located":
+            if g["outcome"] != "located" and not INSTANT:
                 raise SystemExit(f"not located: {g}")
             t = g["timing"]
             rows["wall"].append(wall)
             for k in ("total_ms", "capture_ms", "provider_ms", "map_ms"):
                 rows[k].append(t[k])
             rows["overhead"].append(t["total_ms"] - t["provider_ms"])
-        print(f"grounding round trip, {TURNS} calls, 1280x720, load average {os.getloadavg()[0]:.2f}")
+        who = "an instant provider" if INSTANT else "Tesseract"
+        print(f"grounding round trip, {TURNS} calls, 1280x720, {who}, load average {os.getloadavg()[0]:.2f}")
         print(f"{'measure':<28}{'p50 ms':>10}{'p95 ms':>10}")
         for k, label in (("wall", "CLI turn (process included)"), ("total_ms", "operation total"),
                          ("provider_ms", "provider call"), ("capture_ms", "screenshot turn"),

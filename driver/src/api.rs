@@ -707,6 +707,24 @@ pub trait AgentContext: SurfaceContext + Sync {
         deadline: Instant,
     ) -> impl Future<Output = Result<Vec<u8>, StepFailure>> + Send;
 
+    /// The viewport as visual grounding sends it to a provider: the PNG with every private
+    /// element painted over, and the digest of the browser's own encoding of the same frame
+    /// before masking ([`GroundingCapture::frame_sha256`]), which [`Self::frame_digest`]
+    /// reproduces exactly while the page shows the same pixels. Never acts on the page.
+    fn grounding_capture(
+        &self,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<GroundingCapture, StepFailure>> + Send;
+
+    /// The SHA-256 (lowercase hex) of a fresh capture of the viewport encoded the way
+    /// [`Self::grounding_capture`] encodes it: one capture, no page read, so proving after a
+    /// provider's answer that the page still shows the pixels it was asked about costs a single
+    /// frame. Never acts on the page.
+    fn frame_digest(
+        &self,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<String, StepFailure>> + Send;
+
     /// How many elements `target` names in the current frame and, when exactly one, the facts a
     /// repair's success criteria are checked against. Never acts on the page.
     fn target_facts(
@@ -744,6 +762,17 @@ pub trait AgentContext: SurfaceContext + Sync {
         deadline: Instant,
     ) -> impl Future<Output = Result<Vec<Option<usize>>, StepFailure>> + Send;
 
+    /// [`Self::page_context_hits`] for DOM nodes named by backend node id (an observation's
+    /// `@eN` controls): for each point, the index in `backend_node_ids` of the innermost listed
+    /// element that is the topmost element there or one of its ancestors. What grounding maps a
+    /// box onto on a page without a Test Kit bridge. Never acts on the page.
+    fn backend_node_hits(
+        &self,
+        backend_node_ids: &[i64],
+        points: &[(f64, f64)],
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Vec<Option<usize>>, StepFailure>> + Send;
+
     /// Whether what goes into the one element `target` names — without a target, the focused
     /// element — is private (`crate::privacy`), so a session can keep a value typed there out
     /// of its files and answers. Never acts on the page.
@@ -752,6 +781,18 @@ pub trait AgentContext: SurfaceContext + Sync {
         target: Option<&Target>,
         deadline: Instant,
     ) -> impl Future<Output = Result<TargetPrivacy, StepFailure>> + Send;
+}
+
+/// One viewport capture for visual grounding ([`AgentContext::grounding_capture`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroundingCapture {
+    /// The PNG a provider may be sent: private elements painted over.
+    pub png: Vec<u8>,
+    /// SHA-256 (lowercase hex) of the browser's encoding of the frame before masking: held by
+    /// the supervisor only, compared with [`AgentContext::frame_digest`] after the answer. The
+    /// encoding is deterministic, so equal digests mean equal pixels and any changed pixel
+    /// changes it.
+    pub frame_sha256: String,
 }
 
 /// What may be reported of an element a value goes into, and the words to name it by.

@@ -1609,6 +1609,13 @@ pub struct ProviderConfig {
     pub timeout_ms: u64,
     /// The most one call may cost, in millionths of a US dollar.
     pub max_cost_microusd: u64,
+    /// The most input units (tokens, images) one answer may report using; `None`: no limit.
+    /// A deployment whose provider bills in units rather than dollars caps them here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_input_units: Option<u64>,
+    /// The most output units one answer may report using; `None`: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output_units: Option<u64>,
 }
 
 /// Most Grid sessions one run may open (`sessions`, `--grid-sessions`).

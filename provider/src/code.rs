@@ -50,6 +50,8 @@ a3s_test_lang::define_codes! {
         Model => "test.provider.model", "set `model` to the model the provider serves";
         /// The answer's cost is above the call's budget (`max_cost_microusd`).
         OverBudget => "test.provider.over_budget", "raise `max_cost_microusd`, or use a cheaper model";
+        /// The answer's usage is above the config's `max_input_units` or `max_output_units`.
+        OverUsage => "test.provider.over_usage", "raise `max_input_units` / `max_output_units`, or ask for less (a smaller screenshot, a shorter query)";
         /// The answer is about another observation or screenshot than the one sent.
         Binding => "test.provider.binding", "answer with the request's `observation_id` and `screenshot_sha256`";
         /// A box lies outside the image, has no area, or a confidence is outside 0..1.

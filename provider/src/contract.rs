@@ -48,6 +48,7 @@ impl Metered for ContractResponse {
         Receipt {
             provider: &self.provider,
             model: &self.model,
+            usage: self.usage,
             cost_microusd: self.cost_microusd,
         }
     }

@@ -426,6 +426,7 @@ impl Metered for DesignAuditReport {
         Receipt {
             provider: &self.provider,
             model: &self.model,
+            usage: self.usage,
             cost_microusd: self.cost_microusd,
         }
     }

@@ -200,6 +200,7 @@ impl Metered for GroundingResponse {
         Receipt {
             provider: &self.provider,
             model: &self.model,
+            usage: self.usage,
             cost_microusd: self.cost_microusd,
         }
     }

@@ -37,13 +37,17 @@ pub trait ProviderProtocol {
     fn check(request: &Self::Request, response: &Self::Response) -> Result<(), ProviderError>;
 }
 
-/// What every answer says about who answered and what it cost, checked against the config.
+/// What every answer says about who answered, what it used and what it cost, checked against
+/// the config.
 #[derive(Debug, Clone, Copy)]
 pub struct Receipt<'a> {
     /// The provider's name for itself: must be the configured block's label.
     pub provider: &'a str,
     /// The model that answered: must be the configured `model`.
     pub model: &'a str,
+    /// What the call used, in the provider's units: at most `max_input_units` /
+    /// `max_output_units` when the config sets them.
+    pub usage: crate::grounding::Usage,
     /// What the call cost, in millionths of a US dollar: at most the budget.
     pub cost_microusd: u64,
 }

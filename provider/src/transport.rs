@@ -46,6 +46,8 @@ impl std::fmt::Debug for HttpProvider {
             )
             .field("timeout_ms", &self.config.timeout_ms)
             .field("max_cost_microusd", &self.config.max_cost_microusd)
+            .field("max_input_units", &self.config.max_input_units)
+            .field("max_output_units", &self.config.max_output_units)
             .finish()
     }
 }
@@ -251,7 +253,7 @@ impl HttpProvider {
         Ok(response)
     }
 
-    /// Identity, model and cost against the configuration.
+    /// Identity, model, cost and usage against the configuration.
     fn check_receipt(&self, response: &impl Metered) -> Result<(), ProviderError> {
         let receipt = response.receipt();
         let short = |t: &str| crate::wire::shorten(t, 200);
@@ -283,6 +285,29 @@ impl HttpProvider {
                     receipt.cost_microusd, self.config.max_cost_microusd
                 ),
             ));
+        }
+        let limits = [
+            (
+                "input",
+                receipt.usage.input_units,
+                self.config.max_input_units,
+            ),
+            (
+                "output",
+                receipt.usage.output_units,
+                self.config.max_output_units,
+            ),
+        ];
+        for (what, used, limit) in limits {
+            if let Some(limit) = limit.filter(|limit| used > *limit) {
+                return Err(ProviderError::new(
+                    ProviderCode::OverUsage,
+                    format!(
+                        "the answer used {used} {what} units, over the budget of {limit} \
+                         (`max_{what}_units`)"
+                    ),
+                ));
+            }
         }
         Ok(())
     }

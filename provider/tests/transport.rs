@@ -55,9 +55,18 @@ async fn a_valid_answer_is_read_and_the_request_is_the_documented_envelope() {
     assert_eq!(sent.as_object().unwrap().len(), 2, "{sent}");
 }
 
+/// The absence checks below can fail: a connection made before the check is seen.
+#[tokio::test]
+async fn an_untouched_socket_sees_any_connection_made_before_it_is_asked() {
+    let socket = Untouched::bind("127.0.0.1:0");
+    assert!(!socket.touched());
+    let _stream = tokio::net::TcpStream::connect(socket.addr).await.unwrap();
+    assert!(socket.touched());
+}
+
 #[tokio::test]
 async fn a_redirect_is_refused_and_not_followed() {
-    let target = serve(json(success())).await;
+    let target = Untouched::bind("127.0.0.1:0");
     let redirecting = serve(reply(
         "302 Found",
         vec![("Location", target.url("/ground"))],
@@ -68,8 +77,8 @@ async fn a_redirect_is_refused_and_not_followed() {
         .await
         .unwrap_err();
     assert_eq!(err.code, ProviderCode::Redirect, "{err}");
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(target.connections(), 0, "the redirect was followed");
+    assert_eq!(redirecting.received().len(), 1);
+    assert!(!target.touched(), "the redirect was followed");
 }
 
 #[tokio::test]
@@ -135,12 +144,11 @@ async fn plaintext_to_a_non_loopback_address_is_refused_before_any_connection() 
         eprintln!("no non-loopback interface: the listening half is skipped");
         return;
     };
-    let server = serve_on(&format!("{ip}:0"), json(success())).await;
-    let endpoint = format!("http://{}/ground", server.addr);
+    let server = Untouched::bind(&format!("{ip}:0"));
+    let endpoint = server.url("/ground");
     let err = HttpProvider::new(&config(&endpoint), |_| None).unwrap_err();
     assert_eq!(err.code, ProviderCode::InsecureEndpoint, "{err}");
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(server.connections(), 0);
+    assert!(!server.touched(), "a connection was opened");
     for endpoint in ["ftp://127.0.0.1/", "https://u:p@127.0.0.1/", "/relative"] {
         let err = HttpProvider::new(&config(endpoint), |_| None).unwrap_err();
         assert_eq!(err.code, ProviderCode::Endpoint, "{endpoint}: {err}");
@@ -220,7 +228,7 @@ async fn a_50_mb_answer_is_cut_at_the_bound_without_reading_it() {
     .await;
     let err = ground(&provider(&chunked.url("/"))).await.unwrap_err();
     assert_eq!(err.code, ProviderCode::ResponseTooLarge, "{err}");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Read past the bound, the answer would have been written nearly whole by now.
     let sent = *written.lock().unwrap();
     assert!(
         sent < FIFTY_MB / 2,
@@ -323,6 +331,48 @@ async fn identity_model_and_cost_are_checked_against_the_config() {
         .await
         .unwrap_err();
     assert_eq!(err.code, ProviderCode::OverBudget, "{err}");
+}
+
+#[tokio::test]
+async fn usage_over_the_configured_limits_is_refused_and_at_them_accepted() {
+    // (input limit, output limit, the answer's input and output units, refused?)
+    let cases = [
+        (Some(10), None, (11, 0), true),
+        (None, Some(3), (1, 4), true),
+        (Some(10), Some(3), (10, 3), false),
+        (None, None, (u64::MAX, u64::MAX), false),
+        (Some(0), Some(0), (0, 0), false),
+        (Some(0), None, (1, 0), true),
+    ];
+    for (max_in, max_out, (used_in, used_out), refused) in cases {
+        let mut answer = success();
+        answer["response"]["usage"] =
+            serde_json::json!({ "input_units": used_in, "output_units": used_out });
+        let server = serve(json(answer)).await;
+        let mut cfg = config(&server.url("/"));
+        cfg.max_input_units = max_in;
+        cfg.max_output_units = max_out;
+        let p = HttpProvider::new(&cfg, |_| None).unwrap();
+        let got = ground(&p).await;
+        let case = format!("limits {max_in:?}/{max_out:?}, used {used_in}/{used_out}");
+        if refused {
+            let err = got.expect_err(&case);
+            assert_eq!(err.code, ProviderCode::OverUsage, "{case}: {err}");
+            assert!(
+                err.message.contains("units, over the budget of"),
+                "{case}: {err}"
+            );
+            assert!(err.hint().contains("max_input_units"), "{case}: {err}");
+        } else {
+            let answer = got.unwrap_or_else(|e| panic!("{case}: {e}"));
+            assert_eq!(
+                (answer.usage.input_units, answer.usage.output_units),
+                (used_in, used_out),
+                "{case}"
+            );
+        }
+        assert_eq!(server.received().len(), 1, "{case}: one call, no retry");
+    }
 }
 
 #[tokio::test]

@@ -72,11 +72,12 @@ pub enum Authority {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
-    /// Every place is on the one `@cN` in `ref`.
+    /// Every place is on the one `@cN` (without a Test Kit bridge: `@eN`) in `ref`.
     Located,
     /// The places are on several nodes, or on a node and elsewhere: no single ref.
     Ambiguous,
-    /// No place is on a Test Kit node: the boxes stay advice in image pixels.
+    /// No place is on a Test Kit node (without a bridge: on an `@eN` control): the boxes stay
+    /// advice in image pixels.
     ImageBound,
     /// The provider found the query nowhere on the screenshot.
     NotFound,

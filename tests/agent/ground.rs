@@ -448,3 +448,67 @@ fn test_ground_over_mcp_answers_with_a_ref_of_the_latest_observation() {
     assert!(!err, "{closed}");
     assert_eq!(closed["cleanup_verified"], true, "{closed}");
 }
+
+/// The fixture without the Test Kit: the same drawn words, and no bridge to name nodes.
+fn plain_page() -> String {
+    let page = page()
+        .replace(r#"import { installTestKit } from "/kit/index.js";"#, "")
+        .replace(
+            r#"installTestKit({ enabled: true, page: { id: "ground" } });"#,
+            "",
+        );
+    assert!(!page.contains("installTestKit"), "{page}");
+    page
+}
+
+/// Without a Test Kit bridge, a box lands on an `@eN` control of the observation: the page's own
+/// topmost element at the box's centre, walked up to the control, proves it.
+#[test]
+fn without_the_test_kit_a_box_becomes_the_e_ref_the_page_shows_there() {
+    let provider = start_provider();
+    let html = plain_page();
+    let server = Server::start(&[("/", html.as_str())]);
+    let dir = project();
+    let d = dir.path();
+    write_project(d, &provider.endpoint);
+    let groups = start(d, "plain", &server.url(), &[]);
+    let obs = turn(d, "plain", &["observe"]);
+    assert!(
+        obs.get("page_context")
+            .is_none_or(|p| p["ref_count"].as_u64().unwrap_or(0) == 0),
+        "{obs}"
+    );
+    let buttons: Vec<String> = refs(&obs)
+        .iter()
+        .filter(|r| r["role"] == "button")
+        .map(|r| r["ref"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(buttons.len(), 3, "{obs}");
+    let id = obs["observation"].as_u64().unwrap().to_string();
+
+    let g = turn(d, "plain", &["ground", "Checkout"]);
+    assert_eq!(g["outcome"], "located", "{g}");
+    assert_eq!(g["ref"], buttons[0].as_str(), "{g}");
+    assert_eq!(g["authority"], "advisory", "{g}");
+    let clicked = turn(d, "plain", &["click", &buttons[0], "--observation", &id]);
+    assert_eq!(clicked["status"], "passed", "{clicked}");
+    let after = turn(d, "plain", &["observe"]);
+    assert!(after.to_string().contains("checked out"), "{after}");
+
+    let g = turn(d, "plain", &["ground", "remove"]);
+    assert_eq!(g["outcome"], "ambiguous", "{g}");
+    let hits: Vec<&str> = g["places"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["hit"]["ref"].as_str().unwrap())
+        .collect();
+    assert_eq!(hits, [buttons[1].as_str(), buttons[2].as_str()], "{g}");
+
+    let g = turn(d, "plain", &["ground", "Summer Sale"]);
+    assert_eq!(g["outcome"], "image_bound", "{g}");
+    assert!(g["places"][0].get("hit").is_none(), "{g}");
+
+    ok(d, &["agent", "abort", "--session", "plain", "--json"]);
+    assert_gone(groups);
+}

@@ -17,9 +17,9 @@ use super::operable::{Candidates, Operable};
 use super::review_overlay;
 use super::script;
 use a3s_test_driver::api::{
-    AgentContext, AgentDriver, BrowserProcess, ControlNode, Cut, LayoutFacts, NetworkFilter,
-    PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled, TargetFacts,
-    TargetPrivacy, MAX_CONTROLS, OPERABLE_ROLES,
+    AgentContext, AgentDriver, BrowserProcess, ControlNode, Cut, GroundingCapture, LayoutFacts,
+    NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled,
+    TargetFacts, TargetPrivacy, MAX_CONTROLS, OPERABLE_ROLES,
 };
 use a3s_test_driver::privacy;
 use a3s_test_driver::{RefProof, StepFailure};
@@ -333,6 +333,14 @@ impl AgentContext for WebContext {
         agent_repair::screenshot(self, deadline).await
     }
 
+    async fn grounding_capture(&self, deadline: Instant) -> Result<GroundingCapture, StepFailure> {
+        super::ground_capture::capture(self, deadline).await
+    }
+
+    async fn frame_digest(&self, deadline: Instant) -> Result<String, StepFailure> {
+        super::ground_capture::frame_digest(self, deadline).await
+    }
+
     /// How many elements `target` names and the facts of the one it names.
     async fn target_facts(
         &self,
@@ -364,6 +372,15 @@ impl AgentContext for WebContext {
         deadline: Instant,
     ) -> Result<Vec<Option<usize>>, StepFailure> {
         super::ground_hits::hits(self, node_ids, points, deadline).await
+    }
+
+    async fn backend_node_hits(
+        &self,
+        backend_node_ids: &[i64],
+        points: &[(f64, f64)],
+        deadline: Instant,
+    ) -> Result<Vec<Option<usize>>, StepFailure> {
+        super::ground_hits::node_hits(self, backend_node_ids, points, deadline).await
     }
 
     async fn target_privacy(

@@ -1,4 +1,5 @@
-//! Visual grounding's hit test: which Test Kit node the page shows at a point.
+//! Visual grounding's hit test: which Test Kit node — or, on a page without the Test Kit, which
+//! `@eN` control of the observation — the page shows at a point.
 //!
 //! Why in the page, in one evaluation: a provider's box is advice in image pixels; it becomes a
 //! ref only when the page proves that one of the observation's nodes is what is on top at the
@@ -7,6 +8,7 @@
 //! names each node's element, so the proof is the page's, read in one moment for every point.
 
 use super::agent::BRIDGE;
+use super::cdp::COMMAND_BOUND;
 use super::context::WebContext;
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::StepFailure;
@@ -22,23 +24,45 @@ pub(crate) const MAX_NODES: usize = 5_000;
 /// Bound of the one evaluation.
 const HIT_BOUND: Duration = Duration::from_secs(10);
 
-/// `(b, ids, points) → [index | null]`: the innermost listed node holding the topmost element at
-/// each point, walking up through shadow roots to their hosts.
-const HITS_JS: &str = r#"((b, ids, points) => {
-  if (b === undefined || b === null || typeof b.resolve !== "function") return points.map(() => null);
-  const index = new Map();
-  ids.forEach((id, i) => {
-    try { const el = b.resolve(id); if (el instanceof Element && !index.has(el)) index.set(el, i); } catch (e) {}
-  });
-  return points.map(([x, y]) => {
+/// `(points) → [index | null]` over the `index` Map (element → index) in scope: the innermost
+/// listed element holding the topmost element at each point, walking up through shadow roots
+/// to their hosts.
+const WALK_JS: &str = r#"points.map(([x, y]) => {
     let el = document.elementFromPoint(x, y);
     while (el) {
       if (index.has(el)) return index.get(el);
       el = el.parentElement || (el.getRootNode() instanceof ShadowRoot ? el.getRootNode().host : null);
     }
     return null;
-  });
-})"#;
+  })"#;
+
+/// `(b, ids, points) → [index | null]`: the Test Kit nodes `ids`, as the bridge `b` resolves them.
+fn hits_js() -> String {
+    format!(
+        r#"((b, ids, points) => {{
+  if (b === undefined || b === null || typeof b.resolve !== "function") return points.map(() => null);
+  const index = new Map();
+  ids.forEach((id, i) => {{
+    try {{ const el = b.resolve(id); if (el instanceof Element && !index.has(el)) index.set(el, i); }} catch (e) {{}}
+  }});
+  return {WALK_JS};
+}})"#
+    )
+}
+
+/// `function (points, ...nodes) → [index | null]`: the elements passed as remote objects.
+fn hits_by_node_js() -> String {
+    format!(
+        r#"function (points, ...nodes) {{
+  const index = new Map();
+  nodes.forEach((el, i) => {{ if (el instanceof Element && !index.has(el)) index.set(el, i); }});
+  return {WALK_JS};
+}}"#
+    )
+}
+
+/// Remote objects of one [`node_hits`] call, released together.
+const GROUP: &str = "a3s-ground-hits";
 
 /// See `AgentContext::page_context_hits`.
 pub(crate) async fn hits(
@@ -66,7 +90,8 @@ pub(crate) async fn hits(
         .map(|&(x, y)| [finite(x), finite(y)])
         .collect();
     let expression = format!(
-        "{HITS_JS}({BRIDGE}, {}, {})",
+        "{}({BRIDGE}, {}, {})",
+        hits_js(),
         json!(node_ids),
         json!(points)
     );
@@ -76,6 +101,97 @@ pub(crate) async fn hits(
     let reply = ctx
         .evaluate_reply(&expression, true, bound, deadline)
         .await?;
+    read_hits(&reply, points.len(), node_ids.len())
+}
+
+/// See `AgentContext::backend_node_hits`: the same walk over DOM nodes named by backend id (an
+/// observation's `@eN` controls), for a page without a Test Kit bridge. Each node is resolved
+/// into the top document's page world and passed to one call; all are released after it.
+pub(crate) async fn node_hits(
+    ctx: &WebContext,
+    backend_node_ids: &[i64],
+    points: &[(f64, f64)],
+    deadline: Instant,
+) -> Result<Vec<Option<usize>>, StepFailure> {
+    if points.len() > MAX_POINTS || backend_node_ids.len() > MAX_NODES {
+        return Err(StepFailure::new(
+            FailureCode::Unsupported,
+            format!(
+                "a hit test takes at most {MAX_POINTS} points and {MAX_NODES} nodes, not {} and {}",
+                points.len(),
+                backend_node_ids.len()
+            ),
+        ));
+    }
+    let tab = ctx.tab()?;
+    tab.fail_if_dialog()?;
+    let world = *tab.state.main_world.borrow();
+    let (Some(world), false, false) = (world, points.is_empty(), backend_node_ids.is_empty())
+    else {
+        return Ok(vec![None; points.len()]);
+    };
+    let resolved = futures_util::future::join_all(backend_node_ids.iter().map(|id| {
+        tab.session.call(
+            "DOM.resolveNode",
+            json!({ "backendNodeId": id, "executionContextId": world, "objectGroup": GROUP }),
+            COMMAND_BOUND,
+            deadline,
+        )
+    }))
+    .await;
+    let points_arg: Vec<[f64; 2]> = points
+        .iter()
+        .map(|&(x, y)| [finite(x), finite(y)])
+        .collect();
+    // A node gone from the document is passed as null: it holds no point.
+    let arguments: Vec<Value> = std::iter::once(json!({ "value": points_arg }))
+        .chain(resolved.iter().map(|r| {
+            match r
+                .as_ref()
+                .ok()
+                .and_then(|r| r.pointer("/object/objectId"))
+                .and_then(Value::as_str)
+            {
+                Some(object) => json!({ "objectId": object }),
+                None => json!({ "value": null }),
+            }
+        }))
+        .collect();
+    let bound = deadline
+        .saturating_duration_since(Instant::now())
+        .min(HIT_BOUND);
+    let reply = tab
+        .session
+        .call(
+            "Runtime.callFunctionOn",
+            json!({
+                "functionDeclaration": hits_by_node_js(),
+                "executionContextId": world,
+                "arguments": arguments,
+                "returnByValue": true,
+            }),
+            bound,
+            deadline,
+        )
+        .await;
+    let _ = tab
+        .session
+        .call(
+            "Runtime.releaseObjectGroup",
+            json!({ "objectGroup": GROUP }),
+            COMMAND_BOUND,
+            deadline,
+        )
+        .await;
+    read_hits(&reply?, points.len(), backend_node_ids.len())
+}
+
+/// The hit test's answer: one index below `nodes` or null per point.
+fn read_hits(
+    reply: &Value,
+    points: usize,
+    nodes: usize,
+) -> Result<Vec<Option<usize>>, StepFailure> {
     if reply.get("exceptionDetails").is_some() {
         return Err(StepFailure::new(
             FailureCode::Protocol,
@@ -85,15 +201,11 @@ pub(crate) async fn hits(
     let answered = reply.pointer("/result/value").and_then(Value::as_array);
     let hits: Option<Vec<Option<usize>>> = answered.map(|a| {
         a.iter()
-            .map(|v| {
-                v.as_u64()
-                    .map(|i| i as usize)
-                    .filter(|i| *i < node_ids.len())
-            })
+            .map(|v| v.as_u64().map(|i| i as usize).filter(|i| *i < nodes))
             .collect()
     });
     match hits {
-        Some(hits) if hits.len() == points.len() => Ok(hits),
+        Some(hits) if hits.len() == points => Ok(hits),
         _ => Err(StepFailure::new(
             FailureCode::Protocol,
             "the page's hit test answered in an unexpected shape",

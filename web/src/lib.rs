@@ -14,6 +14,7 @@ mod context;
 mod element_query;
 mod emulation;
 mod evaluate;
+mod ground_capture;
 mod ground_hits;
 mod har;
 mod har_replay;

@@ -1,5 +1,5 @@
 //! The project file's `provider "name" { kind endpoint model authorization_env timeout_ms
-//! max_cost_microusd }` blocks: the advisory model providers a deployment plugs in
+//! max_cost_microusd max_input_units max_output_units }` blocks: the advisory model providers a deployment plugs in
 //! (`docs/providers.md`, `docs/acl.md` §11).
 //!
 //! Why these rules at admission: the project file is committed and shared, so it may hold no
@@ -26,6 +26,8 @@ pub(super) const PROVIDER_SCHEMA: &[&str] = &[
     "authorization_env",
     "timeout_ms",
     "max_cost_microusd",
+    "max_input_units",
+    "max_output_units",
 ];
 
 /// Longest deadline of one provider call: ten minutes.
@@ -33,6 +35,9 @@ const MAX_PROVIDER_TIMEOUT_MS: u64 = 600_000;
 
 /// Largest per-call budget: 1,000 US dollars, in millionths.
 const MAX_COST_MICROUSD: u64 = 1_000_000_000;
+
+/// Largest usage budget of one call, in the provider's own units (tokens, images).
+const MAX_USAGE_UNITS: u64 = 1_000_000_000_000;
 
 /// Check one `provider "name" { … }` (path entered); `names` refuses a label used twice.
 pub(super) fn provider<'a>(
@@ -63,6 +68,11 @@ pub(super) fn provider<'a>(
     let cost = f
         .required(ctx, "max_cost_microusd")
         .and_then(|a| u64_in(ctx, a, 0, MAX_COST_MICROUSD));
+    let usage = |ctx: &mut Ctx, name: &str| {
+        optional(f.get(name).map(|a| u64_in(ctx, a, 0, MAX_USAGE_UNITS)))
+    };
+    let max_input_units = usage(ctx, "max_input_units");
+    let max_output_units = usage(ctx, "max_output_units");
     if !unique {
         return None;
     }
@@ -74,6 +84,8 @@ pub(super) fn provider<'a>(
         authorization_env: authorization_env?.map(str::to_string),
         timeout_ms: timeout?.unwrap_or(DEFAULT_PROVIDER_TIMEOUT_MS),
         max_cost_microusd: cost?,
+        max_input_units: max_input_units?,
+        max_output_units: max_output_units?,
     })
 }
 

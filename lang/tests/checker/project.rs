@@ -287,6 +287,8 @@ fn project_providers_are_admitted_by_name_with_their_budget() {
         authorization_env = "A3S_TEST_PROVIDER_AUTHORIZATION_VISION"
         timeout_ms = 20000
         max_cost_microusd = 5000
+        max_input_units = 4000
+        max_output_units = 0
     }
     provider "local6" {
         kind = "visual_grounding"
@@ -321,6 +323,11 @@ fn project_providers_are_admitted_by_name_with_their_budget() {
         (vision.timeout_ms, vision.max_cost_microusd),
         (20_000, 5_000)
     );
+    assert_eq!(
+        (vision.max_input_units, vision.max_output_units),
+        (Some(4_000), Some(0))
+    );
+    assert_eq!((ocr.max_input_units, ocr.max_output_units), (None, None));
 }
 
 #[test]
@@ -333,6 +340,8 @@ fn project_provider_mistakes_name_their_attribute() {
         authorization_env = "OPENAI_API_KEY"
         timeout_ms = 0
         max_cost_microusd = -1
+        max_input_units = -5
+        max_output_units = "many"
     }
     provider "a" {
         kind = "visual_grounding"
@@ -372,6 +381,16 @@ fn project_provider_mistakes_name_their_attribute() {
             Code::InvalidValue,
             "project.p.provider.a.max_cost_microusd".to_string(),
             "-1".to_string(),
+        ),
+        (
+            Code::InvalidValue,
+            "project.p.provider.a.max_input_units".to_string(),
+            "-5".to_string(),
+        ),
+        (
+            Code::Type,
+            "project.p.provider.a.max_output_units".to_string(),
+            "\"many\"".to_string(),
         ),
         (
             Code::MissingAttribute,

@@ -62,6 +62,39 @@ impl Server {
     }
 }
 
+/// A listening socket nobody accepts on: what must receive nothing (a redirect's target, an
+/// environment proxy, a non-loopback plaintext endpoint). A client's `connect` returns only once
+/// the kernel has queued the connection here, so [`Untouched::touched`] read after the client
+/// returned sees every connection it made — no pause needed, none can be missed.
+pub struct Untouched {
+    listener: std::net::TcpListener,
+    pub addr: SocketAddr,
+}
+
+impl Untouched {
+    /// Listen on `bind` (`127.0.0.1:0`, or another interface's address).
+    pub fn bind(bind: &str) -> Untouched {
+        let listener = std::net::TcpListener::bind(bind).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap();
+        Untouched { listener, addr }
+    }
+
+    /// `http://ADDR/path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// True when some connection reached the socket.
+    pub fn touched(&self) -> bool {
+        match self.listener.accept() {
+            Ok(_) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => false,
+            Err(e) => panic!("accept: {e}"),
+        }
+    }
+}
+
 /// A server on `bind` answering every request with `answer`.
 pub async fn serve_on(bind: &str, answer: Answer) -> Server {
     let listener = TcpListener::bind(bind).await.unwrap();
@@ -195,6 +228,8 @@ pub fn config(endpoint: &str) -> ProviderConfig {
         authorization_env: None,
         timeout_ms: 5_000,
         max_cost_microusd: 1_000,
+        max_input_units: None,
+        max_output_units: None,
     }
 }
 

@@ -219,6 +219,8 @@ fn provider(addr: &str) -> HttpProvider {
         authorization_env: None,
         timeout_ms: 20_000,
         max_cost_microusd: 0,
+        max_input_units: None,
+        max_output_units: None,
     };
     HttpProvider::new(&config, |_| None).unwrap()
 }

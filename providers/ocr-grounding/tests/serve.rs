@@ -73,6 +73,8 @@ fn provider(running: &Running, name: &str, model: &str) -> HttpProvider {
             authorization_env: None,
             timeout_ms: 20_000,
             max_cost_microusd: 0,
+            max_input_units: None,
+            max_output_units: None,
         },
         |_| None,
     )

@@ -121,6 +121,9 @@ pub struct Engine<D: AgentDriver> {
     /// The trace of the statements dispatched (pages captured with `agent start --trace`),
     /// written by `finish --trace`.
     trace: SessionTrace,
+    /// The last screenshot grounding took, to prove after the provider's answer that the page
+    /// still shows it (memory only: its unmasked digest never leaves the supervisor).
+    ground_frame: Option<grounding::GroundFrame>,
 }
 
 /// The project's context options and signed-in state, put into the session's fresh context
@@ -234,6 +237,7 @@ impl<D: AgentDriver> Engine<D> {
             recorded: None,
             recorded_var: None,
             trace,
+            ground_frame: None,
         };
         let start = format!(
             "navigate {{ url = {} }}",

@@ -6,9 +6,11 @@
 //! configuration and its authorization value (read from its environment, never sent over the
 //! session socket or logged in `events.jsonl`); the supervisor holds the page. The two turns
 //! here are reads that decide nothing about the advice: [`GroundCapture`] takes the screenshot
-//! of the latest open observation, [`GroundMap`] proves the observation is still the latest and
-//! the page still shows the very same pixels (`test.session.screenshot_changed` otherwise), then
-//! asks the page which of the observation's `@cN` nodes is on top at each point.
+//! of the latest open observation (and remembers the digest of its unmasked frame),
+//! [`GroundMap`] proves the observation is still the latest, the screenshot is that one and the
+//! page still shows the very same pixels — one fresh capture whose digest must equal the
+//! remembered one (`test.session.screenshot_changed` otherwise) — while it asks the page which
+//! of the observation's `@cN` nodes is on top at each point.
 
 use a3s_test_lang::ir::Target;
 use serde::{Deserialize, Serialize};
@@ -61,10 +63,11 @@ pub struct GroundHits {
     pub scale: f64,
 }
 
-/// One `@cN` ref of the latest observation that the page shows on top at a point.
+/// One `@cN` ref of the latest observation that the page shows on top at a point (an `@eN` on a
+/// page without the Test Kit's nodes).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroundHit {
-    /// `@cN`, usable in the next action while the observation stays open.
+    /// `@cN` (or `@eN`), usable in the next action while the observation stays open.
     #[serde(rename = "ref")]
     pub reference: String,
     /// Its role (untrusted page data).

@@ -12,7 +12,42 @@ use crate::session::page_context::live::driver_error;
 use a3s_test_driver::{AgentContext, AgentDriver, FailureCode, StepFailure};
 use a3s_test_lang::ir::Target;
 use base64::Engine as _;
-use tokio::time::Instant;
+
+/// What the supervisor remembers of the screenshot it last took for grounding.
+#[derive(Debug, Clone)]
+pub(super) struct GroundFrame {
+    /// The observation it was taken for.
+    observation: u64,
+    /// SHA-256 of the PNG sent (masked), lowercase hex.
+    sha256: String,
+    /// SHA-256 of the browser's unmasked encoding of the same frame.
+    frame_sha256: String,
+    /// Image pixels per CSS pixel.
+    scale: f64,
+}
+
+/// A ref of the latest observation a box may land on, and how the page names its node.
+struct Candidate {
+    reference: String,
+    role: String,
+    name: String,
+    durable: Vec<Target>,
+    node: Node,
+}
+
+/// The node behind a [`Candidate`].
+enum Node {
+    /// A Test Kit node id (a `@cN`).
+    PageContext(String),
+    /// A backend DOM node id (an `@eN`, on a page without the Test Kit).
+    Backend(i64),
+}
+
+/// `test.session.screenshot_changed`: the provider's boxes are about pixels the page no longer
+/// shows (or that this session did not take).
+fn changed(message: String) -> SessionError {
+    SessionError::new(SessionCode::ScreenshotChanged, message)
+}
 
 /// A driver failure while grounding, in the session's words.
 fn failed(what: &str, f: StepFailure) -> SessionError {
@@ -40,41 +75,39 @@ impl<D: AgentDriver> Engine<D> {
         }
     }
 
-    /// The viewport's screenshot, its digest and size, and image pixels per CSS pixel.
-    async fn ground_screenshot(
-        &self,
-        deadline: Instant,
-    ) -> Result<(Vec<u8>, String, (u32, u32), f64), SessionError> {
-        let ctx = self.ctx()?;
-        let (png, layout) = futures::future::join(
-            ctx.screenshot_png(deadline),
-            ctx.layout_facts(None, None, deadline),
-        )
-        .await;
-        let png = png.map_err(|f| failed("the screenshot failed", f))?;
-        let layout = layout.map_err(|f| failed("reading the viewport failed", f))?;
-        let size = png_size(&png)
-            .ok_or_else(|| driver_error(FailureCode::Protocol, "the screenshot is not a PNG"))?;
-        let scale = if layout.viewport_width > 0.0 {
-            f64::from(size.0) / layout.viewport_width
-        } else {
-            1.0
-        };
-        let digest = sha256_hex(&png);
-        Ok((png, digest, size, scale))
-    }
-
-    /// `ground_capture`: the screenshot of the latest open observation.
+    /// `ground_capture`: the screenshot of the latest open observation, remembered (with its
+    /// unmasked frame digest) for the check after the provider's answer.
     pub(super) async fn ground_capture(
         &mut self,
         capture: &GroundCapture,
     ) -> Result<GroundShot, SessionError> {
         let observation = self.grounded_observation(capture.observation)?;
         let deadline = self.turn_deadline();
-        let (png, sha256, (width, height), scale) = self.ground_screenshot(deadline).await?;
+        let ctx = self.ctx()?;
+        let (shot, layout) = futures::future::join(
+            ctx.grounding_capture(deadline),
+            ctx.layout_facts(None, None, deadline),
+        )
+        .await;
+        let shot = shot.map_err(|f| failed("the screenshot failed", f))?;
+        let layout = layout.map_err(|f| failed("reading the viewport failed", f))?;
+        let (width, height) = png_size(&shot.png)
+            .ok_or_else(|| driver_error(FailureCode::Protocol, "the screenshot is not a PNG"))?;
+        let scale = if layout.viewport_width > 0.0 {
+            f64::from(width) / layout.viewport_width
+        } else {
+            1.0
+        };
+        let sha256 = sha256_hex(&shot.png);
+        self.ground_frame = Some(GroundFrame {
+            observation,
+            sha256: sha256.clone(),
+            frame_sha256: shot.frame_sha256,
+            scale,
+        });
         Ok(GroundShot {
             observation,
-            png_base64: base64::engine::general_purpose::STANDARD.encode(&png),
+            png_base64: base64::engine::general_purpose::STANDARD.encode(&shot.png),
             sha256,
             width,
             height,
@@ -82,8 +115,10 @@ impl<D: AgentDriver> Engine<D> {
         })
     }
 
-    /// `ground_map`: the observation still the latest and open, the page still showing the same
-    /// pixels, then the `@cN` node on top at each point.
+    /// `ground_map`: the observation still the latest and open, the screenshot the one this
+    /// supervisor took for it, the page still showing the same frame, then the `@cN` node on top
+    /// at each point — or, on a page without the Test Kit's nodes, the `@eN` control. The frame and the hit test are read together: one capture is the whole
+    /// cost of the proof.
     pub(super) async fn ground_map(&mut self, map: &GroundMap) -> Result<GroundHits, SessionError> {
         if map.points.len() > MAX_POINTS {
             return Err(SessionError::new(
@@ -92,47 +127,103 @@ impl<D: AgentDriver> Engine<D> {
             ));
         }
         self.grounded_observation(Some(map.observation))?;
+        let frame = match &self.ground_frame {
+            Some(f)
+                if f.observation == map.observation
+                    && f.sha256.eq_ignore_ascii_case(&map.sha256) =>
+            {
+                f.clone()
+            }
+            _ => {
+                return Err(changed(format!(
+                    "screenshot {} is not the one this session last took of observation {}: its \
+                     boxes are about a picture the page may no longer show; ground again",
+                    map.sha256, map.observation
+                )))
+            }
+        };
         let deadline = self.turn_deadline();
-        let (_, now, _, scale) = self.ground_screenshot(deadline).await?;
-        if !now.eq_ignore_ascii_case(&map.sha256) {
-            return Err(SessionError::new(
-                SessionCode::ScreenshotChanged,
-                format!(
-                    "the page changed while the provider looked at it (screenshot {} then, {now} \
-                     now): its boxes are about a picture the page no longer shows; ground again",
-                    map.sha256
-                ),
-            ));
-        }
+        let scale = frame.scale;
         let crefs = self
             .file
             .page_context
             .as_ref()
             .map(|p| p.crefs.clone())
             .unwrap_or_default();
-        // The refs whose node this supervisor still knows (the latest observation's).
-        let known: Vec<(&crate::session::page_context::refs::CRefEntry, String)> = crefs
+        // The `@cN` refs whose node this supervisor still knows (the latest observation's); on a
+        // page without them (no Test Kit bridge), the observation's `@eN` controls.
+        let known: Vec<Candidate> = crefs
             .iter()
-            .filter_map(|r| Some((r, self.node_ids.get(&r.fingerprint)?.clone())))
+            .filter_map(|r| {
+                let id = self.node_ids.get(&r.fingerprint)?.clone();
+                Some(Candidate {
+                    reference: r.reference.clone(),
+                    role: r.role.clone(),
+                    name: r.name.clone(),
+                    durable: r.durable.clone(),
+                    node: Node::PageContext(id),
+                })
+            })
             .collect();
-        let ids: Vec<String> = known.iter().map(|(_, id)| id.clone()).collect();
+        let known = if known.is_empty() {
+            self.file
+                .refs
+                .iter()
+                .map(|e| Candidate {
+                    reference: e.reference.clone(),
+                    role: e.role.clone(),
+                    name: e.name.clone(),
+                    durable: e.durable.clone(),
+                    node: Node::Backend(e.backend_node_id),
+                })
+                .collect()
+        } else {
+            known
+        };
         let points: Vec<(f64, f64)> = map
             .points
             .iter()
             .map(|&(x, y)| (x / scale, y / scale))
             .collect();
-        let hits = if ids.is_empty() {
-            vec![None; points.len()]
-        } else {
-            self.ctx()?
-                .page_context_hits(&ids, &points, deadline)
-                .await
-                .map_err(|f| failed("the page's hit test failed", f))?
+        let ctx = self.ctx()?;
+        let hit_test = async {
+            let ids: Vec<String> = known
+                .iter()
+                .filter_map(|c| match &c.node {
+                    Node::PageContext(id) => Some(id.clone()),
+                    Node::Backend(_) => None,
+                })
+                .collect();
+            let backend: Vec<i64> = known
+                .iter()
+                .filter_map(|c| match c.node {
+                    Node::Backend(id) => Some(id),
+                    Node::PageContext(_) => None,
+                })
+                .collect();
+            if !ids.is_empty() {
+                ctx.page_context_hits(&ids, &points, deadline).await
+            } else if !backend.is_empty() {
+                ctx.backend_node_hits(&backend, &points, deadline).await
+            } else {
+                Ok(vec![None; points.len()])
+            }
         };
+        let (now, hits) = futures::future::join(ctx.frame_digest(deadline), hit_test).await;
+        let now = now.map_err(|f| failed("the screenshot failed", f))?;
+        if now != frame.frame_sha256 {
+            return Err(changed(format!(
+                "the page changed while the provider looked at it (screenshot {} no longer \
+                 matches the viewport): its boxes are about a picture the page no longer shows; \
+                 ground again",
+                map.sha256
+            )));
+        }
+        let hits = hits.map_err(|f| failed("the page's hit test failed", f))?;
         let hits = hits
             .into_iter()
             .map(|hit| {
-                let (entry, _) = known.get(hit?)?;
+                let entry = known.get(hit?)?;
                 Some(GroundHit {
                     reference: entry.reference.clone(),
                     role: entry.role.clone(),
