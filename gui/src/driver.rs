@@ -224,7 +224,13 @@ impl GuiContext {
             Ok(windows) if windows.is_empty() => Err(gone("the program has no window".into())),
             Ok(_) => Ok(()),
             // The program left the bus between the two reads: it is ending.
-            Err(_) if self.program().exit().is_some() => Err(gone("the program ended".into())),
+            Err(_) if self.program().exit().is_some() => Err(gone(format!(
+                "the program ended ({})",
+                self.program()
+                    .exit()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default()
+            ))),
             Err(e) => Err(failure(e)),
         }
     }
@@ -283,6 +289,37 @@ impl GuiContext {
             .await
             .map(Some)
             .map_err(failure)
+    }
+
+    /// After an input step: when its input ended the program, the detail says how and the
+    /// program's standard output becomes the step's evidence (`program-stdout.txt`).
+    async fn act_and_settle(
+        &mut self,
+        step: &Step,
+        env: &StepEnv<'_>,
+    ) -> Result<StepOutput, StepFailure> {
+        let mut output = self.act(step, env).await?;
+        let Some(StepDetail::Desktop { program_exit, .. }) = output.detail.as_mut() else {
+            return Ok(output);
+        };
+        let Some(exit) = crate::ended::after_input(self.a11y(), self.program()).await else {
+            return Ok(output);
+        };
+        *program_exit = Some(exit.to_string());
+        let stdout = std::fs::read(self.program().output_dir().join("stdout")).map_err(|e| {
+            StepFailure::new(
+                FailureCode::EvidenceWrite,
+                format!("reading the program's standard output failed: {e}"),
+            )
+        })?;
+        let name = format!("{}-stdout.txt", step.label.as_deref().unwrap_or("program"));
+        output.evidence.push(save_evidence(
+            env.artifact_dir,
+            &name,
+            EvidenceKind::ProgramOutput,
+            &stdout,
+        )?);
+        Ok(output)
     }
 
     async fn act(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
@@ -606,7 +643,7 @@ fn chord_text(key: &KeyChord) -> String {
 
 impl SurfaceContext for GuiContext {
     async fn execute(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
-        match tokio::time::timeout_at(env.deadline, self.act(step, env)).await {
+        match tokio::time::timeout_at(env.deadline, self.act_and_settle(step, env)).await {
             Ok(result) => result,
             Err(_) => Err(StepFailure::new(
                 FailureCode::Timeout,
