@@ -183,9 +183,8 @@ impl GuiContext {
     /// The program's top-level windows (the application root's children).
     async fn windows(&self) -> Result<Vec<Element>, GuiError> {
         let program = self.program();
-        let tree = locate::read_tree(self.a11y(), program.bus_name()).await?;
-        Ok(tree
-            .nodes
+        let nodes = crate::tree::top_levels(self.a11y(), program.bus_name()).await?;
+        Ok(nodes
             .iter()
             .filter(|n| n.depth == 1)
             .map(|n: &Node| Element {
@@ -807,6 +806,21 @@ mod tests {
         }
         let unknown = Chord::parse(&chord(vec![], "MediaPlay")).unwrap_err();
         assert_eq!(unknown.code(), GuiCode::BadKey);
+    }
+
+    /// Admission is the one key check: every key name `press` admits, alone and in a chord,
+    /// is one the desktop sends, so a desktop run never meets `bad_key` for an admitted step.
+    #[test]
+    fn every_key_admission_accepts_is_a_key_the_desktop_sends() {
+        for name in a3s_test_lang::checker::NAMED_KEYS {
+            for modifiers in [vec![], vec![Modifier::Control, Modifier::Shift]] {
+                let text = chord_text(&KeyChord {
+                    modifiers,
+                    key: (*name).into(),
+                });
+                Chord::parse(&text).unwrap_or_else(|e| panic!("{name} ({text}): {e}"));
+            }
+        }
     }
 
     #[test]
