@@ -26,6 +26,8 @@ command -v tesseract >/dev/null || need_apt+=(tesseract-ocr)
 # example; pyatspi for the side-by-side benchmark (bench/gui_pyatspi.py).
 command -v mousepad >/dev/null || need_apt+=(mousepad)
 command -v yad >/dev/null || need_apt+=(yad)
+# A GTK3 program that sets accessible ids (tests/fixtures/gui/ids.py: automation_id, select).
+/usr/bin/python3 -c "import gi; gi.require_version('Gtk', '3.0')" 2>/dev/null || need_apt+=(python3-gi gir1.2-gtk-3.0)
 [ -x /usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/calculator/calculator ] || need_apt+=(qtbase5-examples)
 /usr/bin/python3 -c 'import pyatspi' 2>/dev/null || need_apt+=(python3-pyatspi)
 # Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).

@@ -103,6 +103,9 @@ pub enum EvidenceKind {
     SnapshotActual,
     /// The difference of the two: changed pixels red, anti-aliasing yellow.
     SnapshotDiff,
+    /// What a desktop program wrote to its standard output, kept when a step's input ended it
+    /// (`yad --form` prints the fields on OK).
+    ProgramOutput,
 }
 
 impl EvidenceKind {
@@ -122,6 +125,7 @@ impl EvidenceKind {
             EvidenceKind::SnapshotExpected => "snapshot_expected",
             EvidenceKind::SnapshotActual => "snapshot_actual",
             EvidenceKind::SnapshotDiff => "snapshot_diff",
+            EvidenceKind::ProgramOutput => "program_output",
         }
     }
 }

@@ -183,9 +183,8 @@ impl GuiContext {
     /// The program's top-level windows (the application root's children).
     async fn windows(&self) -> Result<Vec<Element>, GuiError> {
         let program = self.program();
-        let tree = locate::read_tree(self.a11y(), program.bus_name()).await?;
-        Ok(tree
-            .nodes
+        let nodes = crate::tree::top_levels(self.a11y(), program.bus_name()).await?;
+        Ok(nodes
             .iter()
             .filter(|n| n.depth == 1)
             .map(|n: &Node| Element {
@@ -224,7 +223,13 @@ impl GuiContext {
             Ok(windows) if windows.is_empty() => Err(gone("the program has no window".into())),
             Ok(_) => Ok(()),
             // The program left the bus between the two reads: it is ending.
-            Err(_) if self.program().exit().is_some() => Err(gone("the program ended".into())),
+            Err(_) if self.program().exit().is_some() => Err(gone(format!(
+                "the program ended ({})",
+                self.program()
+                    .exit()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default()
+            ))),
             Err(e) => Err(failure(e)),
         }
     }
@@ -283,6 +288,37 @@ impl GuiContext {
             .await
             .map(Some)
             .map_err(failure)
+    }
+
+    /// After an input step: when its input ended the program, the detail says how and the
+    /// program's standard output becomes the step's evidence (`program-stdout.txt`).
+    async fn act_and_settle(
+        &mut self,
+        step: &Step,
+        env: &StepEnv<'_>,
+    ) -> Result<StepOutput, StepFailure> {
+        let mut output = self.act(step, env).await?;
+        let Some(StepDetail::Desktop { program_exit, .. }) = output.detail.as_mut() else {
+            return Ok(output);
+        };
+        let Some(exit) = crate::ended::after_input(self.a11y(), self.program()).await else {
+            return Ok(output);
+        };
+        *program_exit = Some(exit.to_string());
+        let stdout = std::fs::read(self.program().output_dir().join("stdout")).map_err(|e| {
+            StepFailure::new(
+                FailureCode::EvidenceWrite,
+                format!("reading the program's standard output failed: {e}"),
+            )
+        })?;
+        let name = format!("{}-stdout.txt", step.label.as_deref().unwrap_or("program"));
+        output.evidence.push(save_evidence(
+            env.artifact_dir,
+            &name,
+            EvidenceKind::ProgramOutput,
+            &stdout,
+        )?);
+        Ok(output)
     }
 
     async fn act(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
@@ -606,7 +642,7 @@ fn chord_text(key: &KeyChord) -> String {
 
 impl SurfaceContext for GuiContext {
     async fn execute(&mut self, step: &Step, env: &StepEnv<'_>) -> Result<StepOutput, StepFailure> {
-        match tokio::time::timeout_at(env.deadline, self.act(step, env)).await {
+        match tokio::time::timeout_at(env.deadline, self.act_and_settle(step, env)).await {
             Ok(result) => result,
             Err(_) => Err(StepFailure::new(
                 FailureCode::Timeout,
@@ -770,6 +806,21 @@ mod tests {
         }
         let unknown = Chord::parse(&chord(vec![], "MediaPlay")).unwrap_err();
         assert_eq!(unknown.code(), GuiCode::BadKey);
+    }
+
+    /// Admission is the one key check: every key name `press` admits, alone and in a chord,
+    /// is one the desktop sends, so a desktop run never meets `bad_key` for an admitted step.
+    #[test]
+    fn every_key_admission_accepts_is_a_key_the_desktop_sends() {
+        for name in a3s_test_lang::checker::NAMED_KEYS {
+            for modifiers in [vec![], vec![Modifier::Control, Modifier::Shift]] {
+                let text = chord_text(&KeyChord {
+                    modifiers,
+                    key: (*name).into(),
+                });
+                Chord::parse(&text).unwrap_or_else(|e| panic!("{name} ({text}): {e}"));
+            }
+        }
     }
 
     #[test]

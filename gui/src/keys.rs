@@ -54,6 +54,14 @@ const NAMED: &[(&str, u32)] = &[
     ("right", 0xff53),
     ("down", 0xff54),
     ("space", 0x20),
+    ("capslock", 0xffe5),
+    ("contextmenu", 0xff67),
+    ("menu", 0xff67),
+    // A modifier pressed alone (`press "Shift"`): the left key.
+    ("alt", 0xffe9),
+    ("control", 0xffe3),
+    ("meta", 0xffeb),
+    ("shift", 0xffe1),
 ];
 
 /// One key: a keysym, as named or as a character.

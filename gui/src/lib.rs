@@ -11,6 +11,7 @@ mod bus_config;
 pub mod desktop;
 pub mod driver;
 pub mod element;
+pub mod ended;
 pub mod error;
 pub mod find;
 pub mod hit;

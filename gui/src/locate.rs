@@ -178,6 +178,9 @@ async fn near(
     target: &Target,
 ) -> Result<String, GuiError> {
     let tree = read_tree(a11y, bus_name).await?;
+    if let Target::AutomationId { .. } = target {
+        return ids_near(a11y, bus_name, &tree).await;
+    }
     let roles = match target {
         Target::Role { role, .. } => match Query::role(role, None)? {
             Query::Role { roles, .. } => roles,
@@ -201,6 +204,35 @@ async fn near(
         "none".to_owned()
     } else {
         list(&close)
+    })
+}
+
+/// The accessible ids the program's elements do have — or, when none has one, that its
+/// toolkit sets none (GTK3 and Qt5 leave the property empty), so another target must be used.
+async fn ids_near(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    tree: &tree::Tree,
+) -> Result<String, GuiError> {
+    const MOST: usize = 20;
+    let reads = tree.nodes.iter().map(|node| async move {
+        let el = element(bus_name, node);
+        accessible_id(a11y, &el)
+            .await
+            .map(|id| id.map(|id| (id, el)))
+    });
+    let mut ids = Vec::new();
+    for read in futures_util::future::join_all(reads).await {
+        if let Some((id, el)) = read? {
+            ids.push(format!("{id:?} ({})", el.describe()));
+        }
+    }
+    Ok(match ids.len() {
+        0 => "none: no element of this program has an accessible id (its toolkit sets none); \
+              find it by role(…), label(…) or text(…)"
+            .to_owned(),
+        n if n > MOST => format!("{} and {} more", ids[..MOST].join(", "), n - MOST),
+        _ => ids.join(", "),
     })
 }
 

@@ -115,6 +115,36 @@ pub async fn read(
     })
 }
 
+/// The application's root and its children — its top-level windows and dialogs — only: what a
+/// step asks before it acts (is there still a window?), in two round trips whatever the size of
+/// the tree. Why not [`read`]: a GTK3 file chooser's tree takes seconds to walk on a loaded
+/// machine, and a read cut short by its bound must not look like a program without windows.
+pub async fn top_levels(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<Node>, GuiError> {
+    let (role, name, children) = read_node(a11y, bus_name, ROOT_PATH).await?;
+    let mut nodes = vec![Node {
+        path: ROOT_PATH.to_owned(),
+        role,
+        name,
+        depth: 0,
+    }];
+    let reads = children.iter().map(|path| read_node(a11y, bus_name, path));
+    for (path, answer) in children
+        .iter()
+        .zip(futures_util::future::join_all(reads).await)
+    {
+        // A window gone while it was read is not a window.
+        if let Ok((role, name, _)) = answer {
+            nodes.push(Node {
+                path: path.clone(),
+                role,
+                name,
+                depth: 1,
+            });
+        }
+    }
+    Ok(nodes)
+}
+
 /// Read the tree of the application at `bus_name` in bulk (its `Cache.GetItems`), in the same
 /// breadth-first order as [`read`]; `None` when the program has no cache interface (the caller
 /// falls back to [`read`]). GTK4 exports an object only once something asked for it, so a

@@ -239,6 +239,7 @@ fn gui_admission_errors_are_coded_with_spans_and_hints() {
     click "css" { target = css("#seven") }
     expect "url" { url = "/done" }
     terminal_paste "paste" { text = "7" }
+    press "save" { key = "Ctrl+Shfit+S" }
   }
   scenario "page" {
     surface = "web"

@@ -19,6 +19,7 @@ mod github;
 mod grid;
 mod grid_server;
 mod gui;
+mod gui_apps;
 mod harness;
 mod html_report;
 mod indexed_db;

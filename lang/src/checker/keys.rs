@@ -15,8 +15,9 @@ use crate::code::Code;
 use crate::diagnostic::did_you_mean;
 use crate::ir::{KeyChord, Modifier};
 
-/// Named keys `press` accepts besides single characters.
-pub(super) const NAMED_KEYS: &[&str] = &[
+/// Named keys `press` accepts besides single characters. Public so each surface can prove it
+/// sends every key admission lets through (`gui/src/driver.rs` tests it for the desktop).
+pub const NAMED_KEYS: &[&str] = &[
     "Enter",
     "Tab",
     "Escape",
@@ -131,11 +132,14 @@ pub(super) fn parse_chord(text: &str) -> Result<KeyChord, KeyProblem> {
     if let Some(modifier_part) = modifier_part {
         for name in modifier_part.split('+') {
             let Some(m) = modifier(name) else {
-                let hint = match alias(name, MODIFIERS)
-                    .or_else(|| did_you_mean(name, MODIFIERS.iter().copied()))
-                {
-                    Some(canon) => format!("did you mean `{canon}`?"),
-                    None => "modifiers are Alt, Control, Meta and Shift".to_string(),
+                let hint = match (
+                    corrected(text),
+                    alias(name, MODIFIERS)
+                        .or_else(|| did_you_mean(name, MODIFIERS.iter().copied())),
+                ) {
+                    (Some(whole), _) => format!("did you mean \"{whole}\"?"),
+                    (None, Some(canon)) => format!("did you mean `{canon}`?"),
+                    (None, None) => "modifiers are Alt, Control, Meta and Shift".to_string(),
                 };
                 let message = if name.is_empty() {
                     format!("the chord \"{text}\" has an empty modifier")
@@ -158,6 +162,40 @@ pub(super) fn parse_chord(text: &str) -> Result<KeyChord, KeyProblem> {
         modifiers,
         key: key.to_string(),
     })
+}
+
+/// The canonical name close to `name`: an alias, a near spelling, or the same letters in
+/// another order (`Shfit`: a swap is two edits, more than a five-letter name's one).
+fn close(name: &str, canon: &[&'static str]) -> Option<&'static str> {
+    let letters = |s: &str| {
+        let mut l: Vec<char> = s.to_lowercase().chars().collect();
+        l.sort_unstable();
+        l
+    };
+    alias(name, canon)
+        .or_else(|| did_you_mean(name, canon.iter().copied()))
+        .or_else(|| canon.iter().find(|c| letters(c) == letters(name)).copied())
+}
+
+/// The whole chord with every misspelt or aliased part replaced by its close canonical name
+/// (`Ctrl+Shfit+S` → `Control+Shift+S`), when every part has one — so one hint fixes them all.
+fn corrected(text: &str) -> Option<String> {
+    let (mods, key) = text.rsplit_once('+')?;
+    let mut parts = Vec::new();
+    for name in mods.split('+') {
+        let canon = match modifier(name) {
+            Some(_) => name,
+            None => close(name, MODIFIERS)?,
+        };
+        parts.push(canon.to_string());
+    }
+    let key = if key_problem(key).is_ok() {
+        key
+    } else {
+        close(key, NAMED_KEYS)?
+    };
+    parts.push(key.to_string());
+    Some(parts.join("+"))
 }
 
 fn key_problem(key: &str) -> Result<(), KeyProblem> {
@@ -313,9 +351,11 @@ mod tests {
     #[test]
     fn bad_chords_say_why() {
         for (text, hint_part) in [
-            ("Ctrl+a", "`Control`"),
-            ("Cmd+z", "`Meta`"),
-            ("control+a", "`Control`"),
+            ("Ctrl+a", "\"Control+a\""),
+            ("Ctrl+Shfit+S", "did you mean \"Control+Shift+S\"?"),
+            ("Ctrl+Hyper+a", "`Control`"),
+            ("Cmd+z", "\"Meta+z\""),
+            ("control+a", "\"Control+a\""),
             ("Esc", "`Escape`"),
             ("enter", "`Enter`"),
             ("Entr", "`Enter`"),

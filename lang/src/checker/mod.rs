@@ -69,6 +69,7 @@ use crate::diagnostic::{did_you_mean, Diagnostic};
 use crate::ir::{AdmittedDocument, Library, Step};
 use context::{header, Annotate, Ctx};
 pub use expand::MAX_GROUP_DEPTH;
+pub use keys::NAMED_KEYS;
 pub use targets::{FRAME_FUNCTIONS, TARGET_FUNCTIONS};
 pub use text::ENV_FUNCTION;
 

@@ -1,0 +1,163 @@
+//! Desktop subjects beyond GTK4, end to end through the real binary's `run`: `yad --form` (GTK3:
+//! fields found by `label(…)`, a check box checked and unchecked, a spin button moved by the
+//! wheel, and an OK whose click ends the program — the step passes, records the exit and keeps
+//! the program's stdout as evidence), Qt5's calculator example, and `automation_id(…)` on a
+//! GTK3 program that sets accessible ids (`tests/fixtures/gui/ids.py`) and on one that sets
+//! none (a coded failure with the hint). Each run's desktop is its own; no test sleeps.
+
+use crate::common::workdir;
+use crate::harness::{repo, run, RUN_BOUND};
+use serde_json::Value;
+
+/// Debian's path of Qt5's calculator example (`qtbase5-examples`).
+const QT_CALCULATOR: &str =
+    "/usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/calculator/calculator";
+
+/// A project whose `gui` block runs `command`.
+fn project(command: &[&str]) -> String {
+    let quoted: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+    format!(
+        "project \"p\" {{\n  gui {{\n    command = [{}]\n  }}\n}}\n",
+        quoted.join(", ")
+    )
+}
+
+/// One desktop scenario holding `steps`.
+fn scenario(steps: &str) -> String {
+    format!(
+        "suite \"app\" {{\n  scenario \"s\" {{\n    surface = \"gui\"\n    timeout_ms = 60000\n{steps}\n  }}\n}}\n"
+    )
+}
+
+/// Run `steps` against `command`; the JSON result.
+fn run_app(command: &[&str], steps: &str, want_code: i32) -> (Value, tempfile::TempDir) {
+    let work = workdir(&[
+        (".a3s-test/project.acl", &project(command)),
+        ("app.acl", &scenario(steps)),
+    ]);
+    let done = run(&["--json", "app.acl"], work.path(), RUN_BOUND);
+    assert_eq!(done.code, want_code, "{}\n{}", done.stdout, done.stderr);
+    (done.json(), work)
+}
+
+fn step<'a>(json: &'a Value, label: &str) -> &'a Value {
+    json["scenarios"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["label"] == label)
+        .unwrap_or_else(|| panic!("no step {label} in {json}"))
+}
+
+#[test]
+fn gui_yad_form_filled_by_label_ok_ends_it_and_its_stdout_is_evidence() {
+    let steps = r#"    fill "name" { target = label("Name") value = "Ada Lovelace" }
+    fill "city" { target = label("City") value = "London" }
+    check "agree" { target = role("checkbox", "Agree") }
+    expect "agreed" { checked = role("checkbox", "Agree") }
+    uncheck "disagree" { target = role("check box", "Agree") }
+    expect "not-agreed" { unchecked = role("checkbox", "Agree") }
+    check "agree-again" { target = role("checkbox", "Agree") }
+    check "still-agreed" { target = role("checkbox", "Agree") }
+    wheel "up" { target = label("Count") delta_y = -100 }
+    expect "count" { target = label("Count") value = "1" }
+    click "ok" { target = role("button", "OK") }"#;
+    let (json, work) = run_app(
+        &[
+            "yad",
+            "--form",
+            "--field=Name",
+            "--field=City",
+            "--field=Agree:CHK",
+            "--field=Count:NUM",
+        ],
+        steps,
+        0,
+    );
+    let name = &step(&json, "name")["detail"];
+    assert_eq!(name["element"], "text \"\"", "{name}");
+    assert_eq!(name["keys"], 12, "{name}");
+    // A check on a checked box sends nothing.
+    assert_eq!(step(&json, "still-agreed")["detail"]["changed"], false);
+    assert_eq!(step(&json, "agree")["detail"]["input"], "xtest");
+    let wheel = &step(&json, "up")["detail"];
+    assert_eq!(wheel["element"], "spin button \"\"", "{wheel}");
+    // The click that ends the program passes and says how it ended; no step before it did.
+    let ok = step(&json, "ok");
+    assert_eq!(ok["status"], "passed", "{ok}");
+    assert_eq!(ok["detail"]["program_exit"], "exit code 0", "{ok}");
+    assert!(step(&json, "city")["detail"].get("program_exit").is_none());
+    let out = &ok["evidence"][0];
+    assert_eq!(out["kind"], "program_output", "{ok}");
+    let stdout = std::fs::read_to_string(work.path().join(out["path"].as_str().unwrap())).unwrap();
+    assert_eq!(stdout.trim_end(), "Ada Lovelace|London|TRUE|1|");
+}
+
+#[test]
+fn gui_a_step_after_the_program_ended_is_window_gone() {
+    let steps = r#"    click "ok" { target = role("button", "OK") }
+    click "again" { target = role("button", "OK") }"#;
+    let (json, _work) = run_app(&["yad", "--form", "--field=Name"], steps, 1);
+    assert_eq!(step(&json, "ok")["detail"]["program_exit"], "exit code 0");
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], "test.driver.gui.window_gone", "{failure}");
+    assert!(failure["message"].as_str().unwrap().contains("exit code 0"));
+}
+
+#[test]
+fn gui_the_qt5_calculator_computes_through_run() {
+    let steps = r#"    click "seven" { target = role("button", "7") }
+    click "times" { target = role("button", "×") }
+    click "six" { target = role("button", "6") }
+    click "equals" { target = role("button", "=") }
+    expect "answer" { target = role("textbox") value = "42" }"#;
+    let (json, _work) = run_app(&[QT_CALCULATOR], steps, 0);
+    let seven = &step(&json, "seven")["detail"];
+    assert_eq!(seven["input"], "xtest", "{seven}");
+    assert!(seven["hit"].as_str().unwrap().contains('7'), "{seven}");
+}
+
+/// `tests/fixtures/gui/ids.py`'s command line (Debian's Python, which has GTK's bindings).
+fn ids_program() -> Vec<String> {
+    let script = repo().join("tests/fixtures/gui/ids.py");
+    vec!["/usr/bin/python3".into(), script.display().to_string()]
+}
+
+#[test]
+fn gui_automation_id_finds_the_ids_a_toolkit_sets_and_lists_them_on_a_miss() {
+    let steps = r#"    action_timeout_ms = 300
+    click "save" { target = automation_id("save-button") }
+    expect "saved" { target = automation_id("status") rendered_text = "Saved" }
+    click "missing" { target = automation_id("nothing-here") }"#;
+    let command = ids_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (json, _work) = run_app(&command, steps, 1);
+    assert_eq!(step(&json, "save")["status"], "passed");
+    assert_eq!(step(&json, "saved")["status"], "passed");
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], "test.driver.gui.target_not_found");
+    assert_eq!(failure["failure_class"], "product");
+    let message = failure["message"].as_str().unwrap();
+    assert!(
+        message.contains("\"save-button\" (button \"Save\")"),
+        "{message}"
+    );
+}
+
+#[test]
+fn gui_automation_id_on_a_toolkit_that_sets_none_says_so_with_a_hint() {
+    let steps = r#"    action_timeout_ms = 300
+    click "missing" { target = automation_id("ok") }"#;
+    let (json, _work) = run_app(&["yad", "--form", "--field=Name"], steps, 1);
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], "test.driver.gui.target_not_found");
+    let message = failure["message"].as_str().unwrap();
+    assert!(
+        message.contains("no element of this program has an accessible id"),
+        "{message}"
+    );
+    assert!(
+        message.contains("role(…), label(…) or text(…)"),
+        "{message}"
+    );
+}
