@@ -750,6 +750,8 @@ impl SurfaceContext for GuiContext {
     }
 }
 
+mod agent;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod confinement;
 mod ground;
+mod gui;
 mod large_page;
 mod lifecycle;
 mod mcp;

@@ -14,7 +14,7 @@ use super::view::ScreenHistory;
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
 use crate::session::code::{SessionCode, SessionError};
-use crate::session::event::{SessionEvent, TurnOutcome, TurnRecord};
+use crate::session::event::SessionEvent;
 use crate::session::file::{
     append_event, now_ms, ObservationRecord, Ownership, SessionFile, SessionState, StepRecord,
 };
@@ -388,9 +388,7 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
     }
 
     async fn handle(&mut self, request: Request) -> Envelope<Replied> {
-        let turn = self.file.next_turn;
-        self.file.next_turn += 1;
-        self.file.last_turn_at_ms = now_ms();
+        let turn = crate::session::turn::begin(&mut self.file);
         let closing = matches!(request, Request::Finish(_) | Request::Abort(_));
         let result = match &request {
             Request::Observe(view) => {
@@ -442,37 +440,7 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
                 ),
             )),
         };
-        let outcome = match &result {
-            Ok(reply) => TurnOutcome::passed(reply.observation()),
-            Err(e) => TurnOutcome {
-                observation: e
-                    .detail
-                    .as_ref()
-                    .and_then(|d| d.observation.as_ref())
-                    .map(|seen| seen.observation),
-                ..TurnOutcome::failed(e)
-            },
-        };
-        let event = SessionEvent::turn(TurnRecord {
-            turn,
-            request,
-            outcome,
-        });
-        if !closing {
-            if let Err(e) = self.file.save(&self.dir) {
-                return Envelope::error(e, None);
-            }
-        }
-        let _ = append_event(&self.dir, &event);
-        let mut answer = match result {
-            Ok(reply) => Envelope::reply(reply),
-            Err(e) => {
-                let next = crate::session::next::after_error(&self.file, e.code);
-                Envelope::error(e, next)
-            }
-        };
-        answer.closing = closing || self.file.state.is_closed();
-        answer
+        crate::session::turn::end(&self.file, &self.dir, turn, request, result, closing)
     }
 
     async fn close(
