@@ -59,3 +59,83 @@ pub(crate) fn end(
     answer.closing = closing || file.state.is_closed();
     answer
 }
+
+/// What running one step of a turn needs from its engine.
+pub(crate) struct StepPlace<'a> {
+    /// The session's `artifacts/` folder.
+    pub artifacts: &'a Dir,
+    /// The project root (the step's working folder).
+    pub root: &'a std::path::Path,
+    /// Never fired: a turn is bounded by its deadline.
+    pub cancel: &'a crate::cancel::CancelToken,
+    /// How long an `expect` waits unless the statement says.
+    pub expect_timeout: std::time::Duration,
+    /// Bound on capturing failure evidence after a failed step.
+    pub evidence_bound: std::time::Duration,
+}
+
+/// Run one admitted step of turn `turn` through the shared step runner; on a failure after
+/// dispatch, the driver's evidence goes to `artifacts/turn-<turn>/failure/`.
+pub(crate) async fn run_step<C: a3s_test_driver::SurfaceContext>(
+    ctx: &mut C,
+    place: StepPlace<'_>,
+    turn: u64,
+    step: &a3s_test_lang::ir::Step,
+    deadline: tokio::time::Instant,
+) -> Result<a3s_test_driver::StepOutput, a3s_test_driver::StepFailure> {
+    use crate::step::{self, StepFailed};
+    let env = a3s_test_driver::StepEnv {
+        base_url: None,
+        action_timeout: std::time::Duration::from_secs(5),
+        expect_timeout: place.expect_timeout,
+        deadline,
+        deadline_name: "turn",
+        artifact_dir: place.artifacts,
+        working_dir: place.root,
+        vars: &a3s_test_driver::ProcessVars::SESSION,
+        snapshots: None,
+    };
+    let length = deadline
+        .saturating_duration_since(tokio::time::Instant::now())
+        .as_millis() as u64;
+    let end = step::run_step(ctx, step, &env, place.cancel).await;
+    let StepFailed {
+        mut failure,
+        capture,
+    } = match end.into_result("turn", length) {
+        Ok(output) => return Ok(output),
+        Err(failed) => failed,
+    };
+    if capture {
+        if let Ok(dir) = place
+            .artifacts
+            .create_dir_all(format!("turn-{turn}/failure"))
+        {
+            let captured = step::capture_failure_evidence(ctx, &dir, place.evidence_bound).await;
+            failure.evidence.extend(captured.files);
+            failure.missing_evidence.extend(captured.missing);
+        }
+    }
+    Err(failure)
+}
+
+/// Close the context and the driver and check the program's group `pgid` is gone; the
+/// problems found (none when everything stopped).
+pub(crate) async fn shutdown<D: a3s_test_driver::SurfaceDriver>(
+    ctx: Option<D::Context>,
+    driver: &D,
+    pgid: u32,
+) -> Vec<String> {
+    use a3s_test_driver::SurfaceContext;
+    let mut problems = Vec::new();
+    if let Some(ctx) = ctx {
+        if let Err(e) = ctx.close().await {
+            problems.push(e.to_string());
+        }
+    }
+    if let Err(e) = driver.shutdown().await {
+        problems.push(e.to_string());
+    }
+    problems.extend(super::engine::group_survivors(pgid, "program"));
+    problems
+}

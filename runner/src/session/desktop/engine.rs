@@ -26,10 +26,8 @@ use crate::session::reply::{Closing, Executed, Resolved};
 use crate::session::supervisor::Served;
 use crate::session::view::{Observation, ViewRequest, ViewState};
 use crate::session::{answer, gates, statement};
-use crate::step::{self, StepFailed};
 use a3s_test_driver::{
-    ContextOptions, DesktopAgentContext, DesktopAgentDriver, ProcessVars, StepEnv, StepFailure,
-    StepOutput, SurfaceContext,
+    ContextOptions, DesktopAgentContext, DesktopAgentDriver, StepFailure, StepOutput,
 };
 use a3s_test_fsroot::Dir;
 use a3s_test_lang::ir::{Action, Step, Surface, Target};
@@ -294,48 +292,22 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
         Ok(durable)
     }
 
-    /// Run one admitted step through the shared step runner; on a failure after dispatch, the
-    /// driver's evidence goes to `artifacts/turn-<turn>/failure/`.
+    /// Run one admitted step through the shared step runner ([`crate::session::turn::run_step`]).
     async fn run_step(
         &mut self,
         turn: u64,
         step: &Step,
         deadline: Instant,
     ) -> Result<StepOutput, StepFailure> {
-        let env = StepEnv {
-            base_url: None,
-            action_timeout: Duration::from_secs(5),
+        let place = crate::session::turn::StepPlace {
+            artifacts: &self.artifacts,
+            root: &self.root,
+            cancel: &self.cancel,
             expect_timeout: EXPECT_TIMEOUT,
-            deadline,
-            deadline_name: "turn",
-            artifact_dir: &self.artifacts,
-            working_dir: &self.root,
-            vars: &ProcessVars::SESSION,
-            snapshots: None,
+            evidence_bound: EVIDENCE_BOUND,
         };
-        let length = deadline
-            .saturating_duration_since(Instant::now())
-            .as_millis() as u64;
         let ctx = self.ctx.as_mut().expect("context is open");
-        let end = step::run_step(ctx, step, &env, &self.cancel).await;
-        let StepFailed {
-            mut failure,
-            capture,
-        } = match end.into_result("turn", length) {
-            Ok(output) => return Ok(output),
-            Err(failed) => failed,
-        };
-        if capture {
-            if let Ok(dir) = self
-                .artifacts
-                .create_dir_all(format!("turn-{turn}/failure"))
-            {
-                let captured = step::capture_failure_evidence(ctx, &dir, EVIDENCE_BOUND).await;
-                failure.evidence.extend(captured.files);
-                failure.missing_evidence.extend(captured.missing);
-            }
-        }
-        Err(failure)
+        crate::session::turn::run_step(ctx, place, turn, step, deadline).await
     }
 
     /// Admit, gate and run one statement; with `then_observe`, answer with the windows after it.
@@ -445,20 +417,8 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
 
     /// Stop the program and the desktop and verify the program's group is gone.
     async fn shutdown(&mut self) -> Vec<String> {
-        let mut problems = Vec::new();
-        if let Some(ctx) = self.ctx.take() {
-            if let Err(e) = ctx.close().await {
-                problems.push(e.to_string());
-            }
-        }
-        if let Err(e) = self.driver.shutdown().await {
-            problems.push(e.to_string());
-        }
-        problems.extend(crate::session::engine::group_survivors(
-            self.file.ownership.browser_pgid,
-            "program",
-        ));
-        problems
+        let pgid = self.file.ownership.browser_pgid;
+        crate::session::turn::shutdown(self.ctx.take(), &self.driver, pgid).await
     }
 }
 
