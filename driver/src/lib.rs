@@ -13,6 +13,7 @@
 pub mod api;
 pub mod atomic;
 pub mod child;
+pub mod desktop_agent;
 pub mod detail;
 pub mod evidence;
 pub mod failure;
@@ -27,6 +28,7 @@ pub mod trace;
 pub mod vars;
 
 pub use api::*;
+pub use desktop_agent::{DesktopAgentContext, DesktopAgentDriver};
 /// Write one evidence file confined to the scenario's artifact folder (no link followed, stale
 /// output removed): every surface's driver writes evidence this one way.
 pub use evidence::save as save_evidence;

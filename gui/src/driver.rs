@@ -786,6 +786,8 @@ impl SurfaceContext for GuiContext {
     }
 }
 
+mod agent;
+
 #[cfg(test)]
 mod tests {
     use super::*;

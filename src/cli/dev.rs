@@ -390,6 +390,7 @@ fn start_session(
             // and the browser along (the dev server goes by its own watchdog).
             tied: true,
             terminal: None,
+            desktop: None,
             context,
             storage_state,
             trace: false,

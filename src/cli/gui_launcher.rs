@@ -76,6 +76,32 @@ impl GuiLauncher {
     }
 }
 
+impl GuiLauncher {
+    /// The launcher of a desktop agent session's supervisor: the program `agent start --gui`
+    /// recorded, on an owned desktop of its size.
+    pub fn session(program: &a3s_test_runner::session::file::DesktopProgram) -> GuiLauncher {
+        let options = match program.command.split_first() {
+            Some((first, rest)) => {
+                let mut spec = ProgramSpec::new(first.clone(), rest.to_vec());
+                spec.env = program
+                    .env
+                    .iter()
+                    .map(|(k, v)| (k.into(), v.into()))
+                    .collect();
+                spec.cwd = Some(program.cwd.clone());
+                Ok(GuiOptions {
+                    program: spec,
+                    width: program.width,
+                    height: program.height,
+                    display: None,
+                })
+            }
+            None => Err("the session records no program".to_string()),
+        };
+        GuiLauncher { options }
+    }
+}
+
 impl DriverLauncher for GuiLauncher {
     type Driver = GuiDriver;
 

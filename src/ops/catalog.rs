@@ -190,7 +190,9 @@ pub const START: Spec = spec!(
      start URL's origin plus allow_origins bound navigation, actions and observations; \
      allow_domains only widen network access. With tui instead of a URL: the program (after \
      `--`, or `program`; else the project's tui block) on its own terminal, observed as numbered \
-     screen rows; its input must name the latest observation of an unchanged screen."
+     screen rows; its input must name the latest observation of an unchanged screen. With gui: \
+     the program on a desktop the session owns, observed as its windows' controls with @eN \
+     refs; a ref is refused once its observation ended or the program's window changed."
 );
 /// `observe` / `test_observe`.
 pub const OBSERVE: Spec = spec!(

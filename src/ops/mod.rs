@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod bounded;
 pub mod catalog;
+pub mod desktop;
 pub mod dev;
 pub mod ground;
 pub mod observe;

@@ -40,7 +40,7 @@ const MAX_REPORT_BYTES: u64 = 16 * 1024 * 1024;
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 pub struct StartParams {
     /// The start URL (its origin is the first allowed origin); none for a terminal session.
-    #[arg(required_unless_present = "tui")]
+    #[arg(required_unless_present_any = ["tui", "gui"])]
     #[serde(default)]
     pub url: Option<String>,
     /// A terminal session: the program after `--` (`agent start --tui -- bc -q`), else the
@@ -48,8 +48,14 @@ pub struct StartParams {
     #[arg(long, conflicts_with_all = ["url", "allow_origins", "allow_domains"])]
     #[serde(default)]
     pub tui: bool,
-    /// The terminal program and its arguments (an argument vector, no shell).
-    #[arg(last = true, value_name = "PROGRAM", requires = "tui")]
+    /// A desktop session: the program after `--` (`agent start --gui -- gnome-calculator`),
+    /// else the project's `gui { command = [..] }` block, on a desktop the session owns (an X
+    /// server, private buses), observed as its windows' controls with `@eN` refs.
+    #[arg(long, conflicts_with_all = ["url", "tui", "allow_origins", "allow_domains", "trace"])]
+    #[serde(default)]
+    pub gui: bool,
+    /// The terminal or desktop program and its arguments (an argument vector, no shell).
+    #[arg(last = true, value_name = "PROGRAM")]
     #[serde(default)]
     pub program: Vec<String>,
     /// Terminal columns (default: the project's `tui.columns`, else 80).
@@ -412,7 +418,33 @@ pub fn start(
     interrupted: &dyn Fn() -> bool,
 ) -> Result<Started, SessionError> {
     let invalid = |m: String| SessionError::new(SessionCode::InvalidInput, m);
+    if p.gui {
+        if p.url.is_some() || p.tui {
+            return Err(invalid(
+                "a session drives a URL, a terminal program (tui) or a desktop program (gui):                  one of them"
+                    .into(),
+            ));
+        }
+        if !p.allow_origins.is_empty() || !p.allow_domains.is_empty() || p.trace {
+            return Err(invalid(
+                "allow_origins, allow_domains and trace are a browser's; a desktop session has                  none"
+                    .into(),
+            ));
+        }
+    } else if !p.tui && !p.program.is_empty() {
+        return Err(invalid(
+            "a program after `--` needs tui (a terminal program) or gui (a desktop program)".into(),
+        ));
+    }
+    let desktop = match p.gui {
+        true => Some(super::desktop::program(ctx, &p)?),
+        false => None,
+    };
     let (url, policy, terminal) = match (&p.url, p.tui) {
+        _ if desktop.is_some() => {
+            let program = desktop.as_ref().map(|d| d.display()).unwrap_or_default();
+            (program, Policy::default(), None)
+        }
         (Some(url), false) => {
             let policy = policy::build(url, &p.allow_origins, &p.allow_domains)
                 .map_err(|e| invalid(e.message))?;
@@ -447,10 +479,10 @@ pub fn start(
     // A browser session's context starts the way `run` opens a web scenario's: with the
     // project's context options and signed-in state (a terminal has no browser context).
     let (context, storage_state) = match &terminal {
-        None => super::project::read(&ctx.root)?
+        None if desktop.is_none() => super::project::read(&ctx.root)?
             .map(|project| (project.context, project.storage_state))
             .unwrap_or_default(),
-        Some(_) => Default::default(),
+        _ => Default::default(),
     };
     let mut budgets = Budgets::default();
     if let Some(ms) = p.idle_timeout_ms {
@@ -479,6 +511,7 @@ pub fn start(
             reopen: false,
             tied: false,
             terminal,
+            desktop,
             context,
             storage_state,
             trace: p.trace,
@@ -625,12 +658,12 @@ fn forced(
 pub fn finish(ctx: &Context, p: &FinishParams) -> Result<Closed, SessionError> {
     let session = p.session.as_str();
     let (_, file) = load(ctx, session)?;
-    if p.trace && file.terminal.is_some() {
+    if p.trace && (file.terminal.is_some() || file.desktop.is_some()) {
         return Err(SessionError::new(
             SessionCode::InvalidInput,
             format!(
-                "session {session} is a terminal session, which records no trace; finish it \
-                 without trace"
+                "session {session} is a terminal or desktop session, which records no trace; \
+                 finish it without trace"
             ),
         ));
     }
@@ -735,12 +768,17 @@ pub fn promote(ctx: &Context, p: &PromoteParams) -> Result<Promoted, SessionErro
     .then(|| dir.path().join(a3s_test_runner::session::trace::TRACE_HTML));
     let output: &Path = &p.output;
     // A terminal session's turns become a `surface = "tui"` scenario, run on its program.
-    let (source, next, steps) = match &file.terminal {
-        Some(program) => {
+    let (source, next, steps) = match (&file.terminal, &file.desktop) {
+        (Some(program), _) => {
             let (source, next) = super::terminal::promote(&file, program, output)?;
             (source, next, file.steps.len())
         }
-        None => (
+        // A desktop session's turns become a `surface = "gui"` scenario, run on its program.
+        (None, Some(program)) => {
+            let (source, next) = super::desktop::promote(&file, program, output)?;
+            (source, next, file.steps.len())
+        }
+        (None, None) => (
             promote::suite_source(&file)?,
             format!("a3s-test run {}", output.display()),
             file.steps.len() + 1,

@@ -8,6 +8,7 @@ mod common;
 mod confinement;
 mod ground;
 mod ground_budget;
+mod gui;
 mod large_page;
 mod lifecycle;
 mod mcp;

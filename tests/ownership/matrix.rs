@@ -2,7 +2,7 @@
 //! at a randomised moment to each long-lived command (`run` on a suite that waits on a page that
 //! never answers, `run` of a terminal scenario whose program ignores every stop signal, `agent
 //! start`, the live supervisor `agent start` leaves behind — of a browser session and of a
-//! terminal one (`--tui -- bc -q`) —, `run` of a desktop scenario (gnome-calculator on an owned
+//! terminal one (`--tui -- bc -q`) and a desktop one (`--gui -- gnome-calculator`) —, `run` of a desktop scenario (gnome-calculator on an owned
 //! Xvfb desktop), and `dev` with
 //! the dev server it starts). After every trial no process of that trial remains within 2 s
 //! (after `agent abort` where the supervisor died), and the command ends the documented way: 130
@@ -99,6 +99,11 @@ const COMMANDS: &[Subject] = &[
         name: "agent supervise --tui",
         trial: tui_supervisor_trial,
         trials: 20,
+    },
+    Subject {
+        name: "agent supervise --gui",
+        trial: gui_supervisor_trial,
+        trials: 5,
     },
     Subject {
         name: "dev",
@@ -392,6 +397,13 @@ fn supervisor_trial(setup: &Setup, trial: &Trial) -> Result<(), String> {
 /// [`supervisor_trial`]: what it owns is the program's group on its pseudoterminal.
 fn tui_supervisor_trial(_setup: &Setup, trial: &Trial) -> Result<(), String> {
     supervised(trial, "tui", &["--tui"], &["--", "bc", "-q"])
+}
+
+/// The supervisor of a desktop session (`agent start --gui -- gnome-calculator`), as
+/// [`supervisor_trial`]: what it owns is an Xvfb desktop, its buses and the program, each in a
+/// group of its own; nothing of them may survive.
+fn gui_supervisor_trial(_setup: &Setup, trial: &Trial) -> Result<(), String> {
+    supervised(trial, "gui", &["--gui"], &["--", "gnome-calculator"])
 }
 
 /// A supervisor trial on the session `agent start BEFORE… --session ID --json AFTER…` starts.

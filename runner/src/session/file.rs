@@ -235,6 +235,10 @@ pub struct SessionFile {
     /// Its presence is what makes the session a terminal one ([`SessionFile::surface`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminal: Option<TerminalProgram>,
+    /// The program of a desktop session (`agent start --gui`); its presence makes the session a
+    /// desktop one ([`SessionFile::surface`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desktop: Option<DesktopProgram>,
     /// The screen revision of the latest terminal observation (the terminal gate compares the
     /// screen with it before any input is sent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -281,6 +285,30 @@ impl TerminalProgram {
     }
 }
 
+/// The program a desktop session runs on a desktop its supervisor owns, as `agent start --gui --
+/// PROGRAM ARGS…` or the project's `gui { … }` block gave it (an argument vector: no shell).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DesktopProgram {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// Its working directory (absolute).
+    pub cwd: PathBuf,
+    /// Variables set for it on top of the desktop's environment.
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
+    /// Screen width in pixels.
+    pub width: u16,
+    /// Screen height in pixels.
+    pub height: u16,
+}
+
+impl DesktopProgram {
+    /// The command line as a person reads it, for `list`, messages and the promoted suite.
+    pub fn display(&self) -> String {
+        self.command.join(" ")
+    }
+}
+
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
@@ -316,9 +344,10 @@ impl SessionFile {
 
     /// The surface the session drives: a terminal when it records a program, else the Web.
     pub fn surface(&self) -> a3s_test_lang::ir::Surface {
-        match self.terminal {
-            Some(_) => a3s_test_lang::ir::Surface::Tui,
-            None => a3s_test_lang::ir::Surface::Web,
+        match (&self.terminal, &self.desktop) {
+            (Some(_), _) => a3s_test_lang::ir::Surface::Tui,
+            (None, Some(_)) => a3s_test_lang::ir::Surface::Gui,
+            (None, None) => a3s_test_lang::ir::Surface::Web,
         }
     }
 

@@ -349,6 +349,7 @@ mod tests {
             closed_reason: None,
             page_context: None,
             terminal: None,
+            desktop: None,
             screen_revision: None,
             context: Default::default(),
             storage_state: None,

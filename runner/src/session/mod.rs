@@ -21,6 +21,10 @@
 //! supervisor, protocol, files and step runner, with the screen as the observation and input
 //! bound to it ([`terminal`]), generic over `a3s_test_driver::TerminalAgentDriver`.
 //!
+//! A session may drive a desktop program too (`agent start --gui`): the page's outline, refs,
+//! diffs and gates over the program's windows ([`desktop`]), generic over
+//! `a3s_test_driver::DesktopAgentDriver`.
+//!
 //! Page text is untrusted data everywhere: it is quoted in views, flagged `untrusted: true`, and
 //! never part of a suggested command ([`next`]).
 
@@ -29,6 +33,7 @@ pub mod cleanup;
 pub mod client;
 pub mod code;
 pub mod design_audit;
+pub mod desktop;
 pub mod engine;
 pub mod error_detail;
 pub mod event;
@@ -51,6 +56,7 @@ pub mod statement;
 pub mod supervisor;
 pub mod terminal;
 pub mod trace;
+mod turn;
 pub mod ui;
 pub mod view;
 

@@ -50,6 +50,9 @@ pub struct StartRequest {
     /// A terminal session's program (`agent start --tui`): the supervisor then owns it on a
     /// pseudoterminal instead of a browser.
     pub terminal: Option<super::file::TerminalProgram>,
+    /// A desktop session's program (`agent start --gui`): the supervisor then owns a desktop
+    /// (X server, buses) with the program on it instead of a browser.
+    pub desktop: Option<super::file::DesktopProgram>,
     /// The project's browser context options, applied to the session's context before the start
     /// URL opens (empty for a terminal session).
     pub context: a3s_test_lang::ir::ContextSettings,
@@ -158,6 +161,7 @@ pub fn start(
         closed_reason: None,
         page_context: None,
         terminal: request.terminal,
+        desktop: request.desktop,
         screen_revision: None,
         context: request.context,
         storage_state: request.storage_state,

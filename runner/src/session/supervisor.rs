@@ -28,7 +28,7 @@ use super::ready::Ready;
 use super::spawn;
 use crate::executor::DriverLauncher;
 use crate::exit::Exit;
-use a3s_test_driver::{AgentDriver, TerminalAgentDriver};
+use a3s_test_driver::{AgentDriver, DesktopAgentDriver, TerminalAgentDriver};
 use a3s_test_ledger::SessionId;
 use std::io::Write;
 use std::path::PathBuf;
@@ -129,6 +129,22 @@ where
 {
     serve_with(
         |dir, root, token| super::terminal::TerminalEngine::start(launcher, dir, root, token),
+        session,
+        root,
+        token,
+    )
+    .await
+}
+
+/// [`serve`] for a desktop session: `launcher` starts the desktop driver, whose context owns a
+/// desktop with the session's program on it ([`super::desktop::DesktopEngine`]).
+pub async fn serve_desktop<L>(launcher: L, session: SessionId, root: PathBuf, token: String) -> Exit
+where
+    L: DriverLauncher,
+    L::Driver: DesktopAgentDriver,
+{
+    serve_with(
+        |dir, root, token| super::desktop::DesktopEngine::start(launcher, dir, root, token),
         session,
         root,
         token,

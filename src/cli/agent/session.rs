@@ -364,15 +364,21 @@ pub fn run(ctx: &Context, command: SessionCommand) -> ExitCode {
     }
 }
 
-/// The supervisor of the session `a` names, with the driver its record asks for: the terminal
-/// driver on the recorded program for a terminal session, else the browser. The one place the
+/// The supervisor of the session `a` names, with the driver its record asks for: the desktop
+/// driver for a desktop session, the terminal driver on the recorded program for a terminal
+/// session, else the browser. The one place the
 /// session's concrete driver is chosen.
 async fn supervise(a: SuperviseArgs) -> crate::cli::exit::Exit {
     use a3s_test_runner::session::{file, supervisor};
-    let terminal = file::open_session_dir(&a.workdir, &a.session)
+    let record = file::open_session_dir(&a.workdir, &a.session)
         .and_then(|dir| file::SessionFile::load(&dir))
-        .ok()
-        .and_then(|f| f.terminal);
+        .ok();
+    let desktop = record.as_ref().and_then(|f| f.desktop.clone());
+    let terminal = record.and_then(|f| f.terminal);
+    if let Some(program) = desktop {
+        let launcher = crate::cli::gui_launcher::GuiLauncher::session(&program);
+        return supervisor::serve_desktop(launcher, a.session, a.workdir, a.token).await;
+    }
     match terminal {
         Some(program) => {
             let launcher = crate::cli::surfaces::TuiLauncher::session(&program);

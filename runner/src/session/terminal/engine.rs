@@ -14,7 +14,7 @@ use super::view::ScreenHistory;
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
 use crate::session::code::{SessionCode, SessionError};
-use crate::session::event::{SessionEvent, TurnOutcome, TurnRecord};
+use crate::session::event::SessionEvent;
 use crate::session::file::{
     append_event, now_ms, ObservationRecord, Ownership, SessionFile, SessionState, StepRecord,
 };
@@ -25,10 +25,8 @@ use crate::session::reply::{Closing, Executed};
 use crate::session::supervisor::Served;
 use crate::session::view::{Observation, ViewRequest};
 use crate::session::{answer, gates};
-use crate::step::{self, StepFailed};
 use a3s_test_driver::{
-    ContextOptions, ProcessVars, StepEnv, StepFailure, StepOutput, SurfaceContext,
-    TerminalAgentContext, TerminalAgentDriver,
+    ContextOptions, StepFailure, StepOutput, TerminalAgentContext, TerminalAgentDriver,
 };
 use a3s_test_fsroot::Dir;
 use a3s_test_lang::ir::{Step, Surface};
@@ -233,48 +231,22 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
         Ok(observation)
     }
 
-    /// Run one admitted step through the shared step runner; on a failure after dispatch, the
-    /// driver's evidence goes to `artifacts/turn-<turn>/failure/`.
+    /// Run one admitted step through the shared step runner ([`crate::session::turn::run_step`]).
     async fn run_step(
         &mut self,
         turn: u64,
         step: &Step,
         deadline: Instant,
     ) -> Result<StepOutput, StepFailure> {
-        let env = StepEnv {
-            base_url: None,
-            action_timeout: Duration::from_secs(5),
+        let place = crate::session::turn::StepPlace {
+            artifacts: &self.artifacts,
+            root: &self.root,
+            cancel: &self.cancel,
             expect_timeout: EXPECT_TIMEOUT,
-            deadline,
-            deadline_name: "turn",
-            artifact_dir: &self.artifacts,
-            working_dir: &self.root,
-            vars: &ProcessVars::SESSION,
-            snapshots: None,
+            evidence_bound: EVIDENCE_BOUND,
         };
-        let length = deadline
-            .saturating_duration_since(Instant::now())
-            .as_millis() as u64;
         let ctx = self.ctx.as_mut().expect("context is open");
-        let end = step::run_step(ctx, step, &env, &self.cancel).await;
-        let StepFailed {
-            mut failure,
-            capture,
-        } = match end.into_result("turn", length) {
-            Ok(output) => return Ok(output),
-            Err(failed) => failed,
-        };
-        if capture {
-            if let Ok(dir) = self
-                .artifacts
-                .create_dir_all(format!("turn-{turn}/failure"))
-            {
-                let captured = step::capture_failure_evidence(ctx, &dir, EVIDENCE_BOUND).await;
-                failure.evidence.extend(captured.files);
-                failure.missing_evidence.extend(captured.missing);
-            }
-        }
-        Err(failure)
+        crate::session::turn::run_step(ctx, place, turn, step, deadline).await
     }
 
     /// Admit, gate and run one statement; with `then_observe`, answer with the screen after it
@@ -361,20 +333,8 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
 
     /// Stop the program's group and verify it is gone.
     async fn shutdown(&mut self) -> Vec<String> {
-        let mut problems = Vec::new();
-        if let Some(ctx) = self.ctx.take() {
-            if let Err(e) = ctx.close().await {
-                problems.push(e.to_string());
-            }
-        }
-        if let Err(e) = self.driver.shutdown().await {
-            problems.push(e.to_string());
-        }
-        problems.extend(crate::session::engine::group_survivors(
-            self.file.ownership.browser_pgid,
-            "program",
-        ));
-        problems
+        let pgid = self.file.ownership.browser_pgid;
+        crate::session::turn::shutdown(self.ctx.take(), &self.driver, pgid).await
     }
 }
 
@@ -388,9 +348,7 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
     }
 
     async fn handle(&mut self, request: Request) -> Envelope<Replied> {
-        let turn = self.file.next_turn;
-        self.file.next_turn += 1;
-        self.file.last_turn_at_ms = now_ms();
+        let turn = crate::session::turn::begin(&mut self.file);
         let closing = matches!(request, Request::Finish(_) | Request::Abort(_));
         let result = match &request {
             Request::Observe(view) => {
@@ -442,37 +400,7 @@ impl<D: TerminalAgentDriver> Served for TerminalEngine<D> {
                 ),
             )),
         };
-        let outcome = match &result {
-            Ok(reply) => TurnOutcome::passed(reply.observation()),
-            Err(e) => TurnOutcome {
-                observation: e
-                    .detail
-                    .as_ref()
-                    .and_then(|d| d.observation.as_ref())
-                    .map(|seen| seen.observation),
-                ..TurnOutcome::failed(e)
-            },
-        };
-        let event = SessionEvent::turn(TurnRecord {
-            turn,
-            request,
-            outcome,
-        });
-        if !closing {
-            if let Err(e) = self.file.save(&self.dir) {
-                return Envelope::error(e, None);
-            }
-        }
-        let _ = append_event(&self.dir, &event);
-        let mut answer = match result {
-            Ok(reply) => Envelope::reply(reply),
-            Err(e) => {
-                let next = crate::session::next::after_error(&self.file, e.code);
-                Envelope::error(e, next)
-            }
-        };
-        answer.closing = closing || self.file.state.is_closed();
-        answer
+        crate::session::turn::end(&self.file, &self.dir, turn, request, result, closing)
     }
 
     async fn close(

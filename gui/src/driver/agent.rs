@@ -1,0 +1,327 @@
+//! The desktop's agent surface: [`GuiContext`] implements
+//! `a3s_test_driver::DesktopAgentContext`, so an agent session drives a program on a desktop
+//! through the contract alone (the session names no driver type).
+//!
+//! An observation is one bounded tree read (in bulk where the toolkit has a cache, else walked)
+//! plus, all at once, the states of every node and the text of those that show text: operable
+//! controls become the snapshot's controls (role spelled as a suite writes it, name, value,
+//! on/off states), window titles and labels its text. Hidden elements (no `visible` state) are
+//! left out: a ref to something nobody can click would only fail at the hit test. Node ids are
+//! a hash of the object path, stable while the object lives, so a control keeps its `@eN` across
+//! observations of one binding.
+
+use super::{failure, GuiContext};
+use crate::element::Element;
+use crate::error::GuiError;
+use crate::locate;
+use crate::reads::Changes;
+use crate::tree::Node;
+use a3s_test_driver::{
+    BrowserProcess, ControlNode, Cut, DesktopAgentContext, DriverError, FailureCode, PageSnapshot,
+    PageText,
+};
+use a3s_test_lang::ir::Target;
+use atspi::{Role, State, StateSet};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::time::Duration;
+use tokio::time::Instant;
+
+fn driver_error(e: GuiError) -> DriverError {
+    let f = failure(e);
+    DriverError::new(f.code, f.message)
+}
+
+fn timed_out(what: &str) -> DriverError {
+    DriverError::new(
+        FailureCode::Timeout,
+        format!("the {what} did not finish before the turn's deadline"),
+    )
+}
+
+/// A stable id for an object path (FNV-1a): the same object keeps it while it lives.
+pub fn node_id(path: &str) -> i64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in path.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    (hash >> 1) as i64
+}
+
+/// How a suite names `role` in `role("…", …)`: the crate spells `Role::Button` "button", which
+/// a desktop target reads as the Web word (push and toggle buttons); "push button" names it
+/// alone.
+pub fn role_word(role: Role) -> String {
+    match role {
+        Role::Button => "push button".to_string(),
+        other => other.name().to_string(),
+    }
+}
+
+/// Roles an agent acts on.
+fn operable(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Button
+            | Role::ToggleButton
+            | Role::CheckBox
+            | Role::RadioButton
+            | Role::Entry
+            | Role::PasswordText
+            | Role::ComboBox
+            | Role::MenuItem
+            | Role::CheckMenuItem
+            | Role::RadioMenuItem
+            | Role::Slider
+            | Role::SpinButton
+            | Role::Link
+            | Role::PageTab
+            | Role::ListItem
+    )
+}
+
+/// Roles whose text is read (besides the name).
+fn shows_text(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Text
+            | Role::Entry
+            | Role::SpinButton
+            | Role::Label
+            | Role::Paragraph
+            | Role::Static
+            | Role::Heading
+            | Role::Caption
+            | Role::StatusBar
+    )
+}
+
+/// One node as read for an observation.
+struct Read {
+    node: Node,
+    states: StateSet,
+    text: String,
+}
+
+/// A control of the snapshot, or `None` when the node is read as text.
+fn control(read: &Read) -> Option<ControlNode> {
+    let editable_text = read.node.role == Role::Text && read.states.contains(State::Editable);
+    if !operable(read.node.role) && !editable_text {
+        return None;
+    }
+    let mut states = BTreeMap::new();
+    if !read.states.contains(State::Enabled) && !read.states.contains(State::Sensitive) {
+        states.insert("disabled".to_string(), Value::Bool(true));
+    }
+    if read.states.contains(State::Focused) {
+        states.insert("focused".to_string(), Value::Bool(true));
+    }
+    if read.states.contains(State::Checkable)
+        || matches!(
+            read.node.role,
+            Role::CheckBox | Role::RadioButton | Role::ToggleButton
+        )
+    {
+        let checked = read.states.contains(State::Checked) || read.states.contains(State::Pressed);
+        states.insert("checked".to_string(), Value::Bool(checked));
+    }
+    if read.states.contains(State::Selected) {
+        states.insert("selected".to_string(), Value::Bool(true));
+    }
+    // A password field's text is never read into an observation.
+    let value = (read.node.role != Role::PasswordText && !read.text.trim().is_empty())
+        .then(|| read.text.clone());
+    Some(ControlNode {
+        backend_node_id: node_id(&read.node.path),
+        role: role_word(read.node.role),
+        name: locate::collapse(&read.node.name),
+        value,
+        states,
+        tag: String::new(),
+        attributes: BTreeMap::new(),
+        named_by_label: false,
+    })
+}
+
+/// A text line of the snapshot for a node that is not a control (`None` when it shows none).
+fn text_line(read: &Read, controls_before: usize) -> Option<PageText> {
+    if !shows_text(read.node.role) {
+        return None;
+    }
+    let text = if read.text.trim().is_empty() {
+        locate::collapse(&read.node.name)
+    } else {
+        locate::collapse(&read.text)
+    };
+    (!text.is_empty()).then(|| PageText {
+        role: if matches!(read.node.role, Role::Label | Role::Static | Role::Text) {
+            "StaticText".to_string()
+        } else {
+            role_word(read.node.role)
+        },
+        text,
+        controls_before: Some(controls_before),
+    })
+}
+
+impl GuiContext {
+    /// The binding string: the program (pid, bus name) and its first top-level window.
+    async fn binding_now(&self) -> Result<String, GuiError> {
+        let program = self.program();
+        if let Some(exit) = program.exit() {
+            return Err(GuiError::WindowGone {
+                target: format!("the program (it ended: {exit})"),
+            });
+        }
+        let windows = self.windows().await?;
+        let window = windows.first().ok_or_else(|| GuiError::WindowGone {
+            target: "the program (it shows none)".to_string(),
+        })?;
+        Ok(format!(
+            "{}:{}:{}",
+            program.pid(),
+            program.bus_name(),
+            window.path
+        ))
+    }
+
+    async fn snapshot(&self) -> Result<PageSnapshot, GuiError> {
+        let binding = self.binding_now().await?;
+        let program = self.program();
+        let bus = program.bus_name().to_owned();
+        let a11y = self.a11y();
+        let tree = locate::read_tree(a11y, &bus).await?;
+        let reads = tree.nodes.iter().filter(|n| n.depth >= 1).map(|node| {
+            let element = Element {
+                bus_name: bus.clone(),
+                path: node.path.clone(),
+                role: node.role,
+                name: node.name.clone(),
+            };
+            async move {
+                // A node gone between the tree read and this one is left out.
+                let states = element.read_states(a11y).await.ok()?;
+                let text = if shows_text(node.role) {
+                    element.read_text(a11y).await.unwrap_or_default()
+                } else {
+                    String::new()
+                };
+                Some(Read {
+                    node: node.clone(),
+                    states,
+                    text,
+                })
+            }
+        });
+        let read: Vec<Read> = futures_util::future::join_all(reads)
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+        let mut controls = Vec::new();
+        let mut texts = Vec::new();
+        let mut title = String::new();
+        for r in &read {
+            if r.node.depth == 1 {
+                // Windows and dialogs: their titles head the view.
+                let name = locate::collapse(&r.node.name);
+                if title.is_empty() {
+                    title = name.clone();
+                }
+                texts.push(PageText {
+                    role: role_word(r.node.role),
+                    text: name,
+                    controls_before: Some(controls.len()),
+                });
+            } else if r.states.contains(State::Visible) {
+                match control(r) {
+                    Some(c) => controls.push(c),
+                    None => texts.extend(text_line(r, controls.len())),
+                }
+            }
+        }
+        Ok(PageSnapshot {
+            url: format!("desktop: {} — window {title:?}", program.name()),
+            loader_id: binding,
+            controls,
+            texts,
+            truncated: !tree.complete,
+            cut: if tree.complete {
+                Vec::new()
+            } else {
+                vec![Cut::Cap]
+            },
+        })
+    }
+}
+
+impl DesktopAgentContext for GuiContext {
+    async fn observe(&self, deadline: Instant) -> Result<PageSnapshot, DriverError> {
+        tokio::time::timeout_at(deadline, self.snapshot())
+            .await
+            .map_err(|_| timed_out("observation"))?
+            .map_err(driver_error)
+    }
+
+    async fn binding(&self, deadline: Instant) -> Result<String, DriverError> {
+        tokio::time::timeout_at(deadline, self.binding_now())
+            .await
+            .map_err(|_| timed_out("binding check"))?
+            .map_err(driver_error)
+    }
+
+    async fn names_alone(
+        &self,
+        target: &Target,
+        node: i64,
+        deadline: Instant,
+    ) -> Result<bool, DriverError> {
+        let bus = self.program().bus_name().to_owned();
+        let found = tokio::time::timeout_at(deadline, locate::all(self.a11y(), &bus, target))
+            .await
+            .map_err(|_| timed_out("ref proof"))?
+            .map_err(driver_error)?;
+        Ok(matches!(found.as_slice(), [one] if node_id(&one.path) == node))
+    }
+
+    async fn settle(&self, quiet: Duration, cap: Duration, deadline: Instant) -> bool {
+        let until = deadline.min(Instant::now() + cap);
+        let bus = self.program().bus_name().to_owned();
+        let Ok(mut changes) = Changes::watch(self.a11y(), &bus).await else {
+            return false;
+        };
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            if !changes.next(quiet.min(left)).await {
+                return Instant::now() < until;
+            }
+        }
+    }
+
+    fn program_process(&self) -> BrowserProcess {
+        let program = self.program();
+        BrowserProcess {
+            pid: program.pid(),
+            pgid: program.pgid(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_ids_are_stable_and_roles_read_as_suites_write_them() {
+        let a = node_id("/org/a11y/atspi/accessible/12");
+        assert_eq!(a, node_id("/org/a11y/atspi/accessible/12"));
+        assert_ne!(a, node_id("/org/a11y/atspi/accessible/13"));
+        assert!(a >= 0);
+        assert_eq!(role_word(Role::Button), "push button");
+        assert_eq!(role_word(Role::CheckBox), "check box");
+    }
+}

@@ -1,0 +1,505 @@
+//! The desktop session engine inside the supervisor: one program on a desktop the supervisor
+//! owns, driven one statement at a time through the same step runner as suites
+//! ([`crate::step`]), generic over the desktop agent contract ([`DesktopAgentDriver`]) — the
+//! concrete driver comes from the launcher the supervisor process was started with.
+//!
+//! An observation is the page's view ([`crate::session::view::ViewState`]: outline, stable
+//! `@eN` numbering, `--since` diffs, budgets) over the program's windows and dialogs, whose
+//! "document" is the binding (program and top-level window). A statement passes the gates in
+//! order — schema (admitted as one `surface = "gui"` step) → capability → ref binding (the
+//! latest open observation, [`gates::ref_binding`]) → the binding now equals the observation's
+//! → each ref's locator proven to name its node alone → budgets — and only then is sent.
+//! Requests that need a page (inspect, repair reads) are refused with `test.session.capability`.
+
+use super::promote;
+use crate::cancel::CancelToken;
+use crate::executor::DriverLauncher;
+use crate::session::code::{SessionCode, SessionError};
+use crate::session::event::SessionEvent;
+use crate::session::file::{
+    append_event, now_ms, ObservationRecord, Ownership, SessionFile, SessionState, StepRecord,
+};
+use crate::session::protocol::{
+    self, Call, Envelope, Exec, Finish, FinishStatus, Replied, Request,
+};
+use crate::session::reply::{Closing, Executed, Resolved};
+use crate::session::supervisor::Served;
+use crate::session::view::{Observation, ViewRequest, ViewState};
+use crate::session::{answer, gates, statement};
+use a3s_test_driver::{
+    ContextOptions, DesktopAgentContext, DesktopAgentDriver, StepFailure, StepOutput,
+};
+use a3s_test_fsroot::Dir;
+use a3s_test_lang::ir::{Action, Step, Surface, Target};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The most one turn may take.
+pub const TURN_BOUND: Duration = Duration::from_secs(60);
+/// How long an `expect` waits unless the statement says.
+pub const EXPECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long the desktop and the program may take to start.
+pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(45);
+/// Bound on capturing failure evidence after a failed step.
+pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
+/// How long the program must send no accessibility event before the observation that follows
+/// an input is read (unless `--settle-ms` says): GTK answers a click within a few ms.
+pub const DEFAULT_QUIET: Duration = Duration::from_millis(40);
+/// The most that wait may take in all.
+pub const SETTLE_CAP: Duration = Duration::from_secs(2);
+/// The most a binding check may take.
+pub const BINDING_BOUND: Duration = Duration::from_secs(5);
+
+/// The view options a desktop observation can honour: all of the page's but the Test Kit's
+/// UI facts (a desktop program has no Test Kit).
+fn admit_view(request: &ViewRequest) -> Result<(), SessionError> {
+    request
+        .validate()
+        .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
+    if request.ui.is_some() {
+        return Err(SessionError::new(
+            SessionCode::InvalidInput,
+            "a desktop program has no Test Kit UI understanding: leave out ui",
+        ));
+    }
+    Ok(())
+}
+
+/// True for a step that sends input to the program.
+fn is_input(step: &Step) -> bool {
+    matches!(
+        step.action,
+        Action::Click { .. }
+            | Action::DoubleClick { .. }
+            | Action::Fill { .. }
+            | Action::Type { .. }
+            | Action::Press { .. }
+            | Action::Check { .. }
+            | Action::Uncheck { .. }
+            | Action::Wheel { .. }
+    )
+}
+
+fn stale(message: String) -> SessionError {
+    SessionError::new(SessionCode::StaleRef, message)
+}
+
+/// A running desktop session.
+pub struct DesktopEngine<D: DesktopAgentDriver> {
+    dir: Dir,
+    artifacts: Dir,
+    root: PathBuf,
+    /// The session record (saved after every turn).
+    pub file: SessionFile,
+    driver: D,
+    ctx: Option<D::Context>,
+    /// Never fired: a turn is bounded by its deadline.
+    cancel: CancelToken,
+    view: ViewState,
+}
+
+impl<D: DesktopAgentDriver> DesktopEngine<D> {
+    /// Launch the driver through `launcher` (its context starts the desktop and the program)
+    /// and mark the session active. The record in `dir` is the one the CLI wrote.
+    pub async fn start<L: DriverLauncher<Driver = D>>(
+        launcher: L,
+        dir: Dir,
+        root: PathBuf,
+        token: String,
+    ) -> Result<Self, SessionError> {
+        let mut file = SessionFile::load(&dir)?;
+        let artifacts = dir
+            .create_dir_all("artifacts")
+            .map_err(|e| SessionError::fs(&e))?;
+        let program = file
+            .desktop
+            .as_ref()
+            .map(|d| d.display())
+            .unwrap_or_default();
+        let failed = |what: &str, e: a3s_test_driver::DriverError| {
+            SessionError::new(
+                SessionCode::Supervisor,
+                format!("failed to {what} `{program}`: {}: {}", e.code, e.message),
+            )
+        };
+        let driver = launcher
+            .launch(LAUNCH_TIMEOUT)
+            .await
+            .map_err(|e| failed("set up the desktop of", e))?;
+        let options = ContextOptions {
+            surface: Some(Surface::Gui),
+            ..ContextOptions::default()
+        };
+        let ctx = tokio::time::timeout(LAUNCH_TIMEOUT, driver.new_context(options))
+            .await
+            .map_err(|_| {
+                SessionError::new(
+                    SessionCode::Supervisor,
+                    format!("`{program}` did not start within {LAUNCH_TIMEOUT:?}"),
+                )
+            })?
+            .map_err(|e| failed("start", e))?;
+        let process = ctx.program_process();
+        let start_of = |pid: u32| a3s_test_driver::process::start_time(pid).unwrap_or(0);
+        file.ownership = Ownership {
+            supervisor_pid: std::process::id(),
+            supervisor_pgid: a3s_test_driver::process::own_pgid(),
+            browser_pid: process.pid,
+            browser_pgid: process.pgid,
+            supervisor_start: start_of(std::process::id()),
+            browser_start: start_of(process.pid),
+            token,
+        };
+        file.state = SessionState::Active;
+        file.last_turn_at_ms = now_ms();
+        file.save(&dir)?;
+        append_event(&dir, &SessionEvent::Started { url: program })?;
+        Ok(DesktopEngine {
+            dir,
+            artifacts,
+            root,
+            file,
+            driver,
+            ctx: Some(ctx),
+            cancel: CancelToken::new(),
+            view: ViewState::default(),
+        })
+    }
+
+    fn turn_deadline(&self) -> Instant {
+        let left = self.file.deadline_at_ms().saturating_sub(now_ms());
+        Instant::now() + TURN_BOUND.min(Duration::from_millis(left.max(1)))
+    }
+
+    fn ctx(&self) -> Result<&D::Context, SessionError> {
+        self.ctx
+            .as_ref()
+            .ok_or_else(|| SessionError::new(SessionCode::NotRunning, "the session is closed"))
+    }
+
+    /// End the latest observation (after any action or a failed observation).
+    fn end_observation(&mut self) {
+        if let Some(latest) = self.file.latest.as_mut() {
+            latest.open = false;
+        }
+    }
+
+    /// Observe the program's windows (after input, first until it went quiet), number the
+    /// controls and shape the view.
+    async fn observe(
+        &mut self,
+        request: &ViewRequest,
+        after_input: bool,
+        deadline: Instant,
+    ) -> Result<Observation, SessionError> {
+        admit_view(request)?;
+        let ctx = self.ctx()?;
+        if after_input || request.settle_ms.is_some() {
+            let quiet = request
+                .settle_ms
+                .map_or(DEFAULT_QUIET, Duration::from_millis);
+            ctx.settle(quiet, SETTLE_CAP.max(quiet * 4), deadline).await;
+        }
+        let snapshot = ctx.observe(deadline).await.map_err(|e| {
+            SessionError::new(
+                SessionCode::StepFailed,
+                format!("observing the program failed: {}: {}", e.code, e.message),
+            )
+        })?;
+        let id = self.file.next_observation;
+        self.file.next_observation += 1;
+        let refs = self.view.numbering.refs(&snapshot);
+        let mut observation = self.view.view(id, &snapshot, &refs, request);
+        self.file.latest = Some(ObservationRecord {
+            id,
+            url: snapshot.url.clone(),
+            loader_id: snapshot.loader_id.clone(),
+            open: true,
+        });
+        self.file.refs = refs;
+        observation.next = Some(format!(
+            "a3s-test agent click @eN --session {} --observation {id}",
+            self.file.id
+        ));
+        Ok(observation)
+    }
+
+    /// The binding now must be the one observation `latest` saw: else the program or its
+    /// window changed, every ref is invalid and nothing is sent.
+    async fn check_binding(&self) -> Result<(), SessionError> {
+        let Some(latest) = &self.file.latest else {
+            return Ok(());
+        };
+        let deadline = Instant::now() + BINDING_BOUND;
+        let now = self.ctx()?.binding(deadline).await.map_err(|e| {
+            stale(format!(
+                "the program or its window is gone since observation {} ({}: {}); nothing was \
+                 sent",
+                latest.id, e.code, e.message
+            ))
+        })?;
+        if now != latest.loader_id {
+            return Err(stale(format!(
+                "the program's window changed since observation {} (another top-level window \
+                 or program now); its refs are invalid and nothing was sent: observe again",
+                latest.id
+            )));
+        }
+        Ok(())
+    }
+
+    /// The target each ref is dispatched through: the first of its durable targets proven to
+    /// name its node alone now.
+    async fn prove_refs(&self, refs: &[String]) -> Result<BTreeMap<String, Target>, SessionError> {
+        let ctx = self.ctx()?;
+        let mut durable = BTreeMap::new();
+        for r in refs {
+            let Some(entry) = self.file.refs.iter().find(|e| &e.reference == r) else {
+                return Err(stale(format!("{r} is not in the latest observation")));
+            };
+            let mut proven = None;
+            for target in &entry.durable {
+                let deadline = Instant::now() + BINDING_BOUND;
+                let alone = ctx
+                    .names_alone(target, entry.backend_node_id, deadline)
+                    .await
+                    .map_err(|e| {
+                        stale(format!(
+                            "{r} could not be found again ({}: {}); nothing was sent",
+                            e.code, e.message
+                        ))
+                    })?;
+                if alone {
+                    proven = Some(target.clone());
+                    break;
+                }
+            }
+            match proven {
+                Some(target) => {
+                    durable.insert(r.clone(), target);
+                }
+                None => {
+                    return Err(stale(format!(
+                        "{r} ({} {:?}) is no longer named alone by any locator (it changed, went \
+                         or has a twin now); nothing was sent: observe again",
+                        entry.role, entry.name
+                    )))
+                }
+            }
+        }
+        Ok(durable)
+    }
+
+    /// Run one admitted step through the shared step runner ([`crate::session::turn::run_step`]).
+    async fn run_step(
+        &mut self,
+        turn: u64,
+        step: &Step,
+        deadline: Instant,
+    ) -> Result<StepOutput, StepFailure> {
+        let place = crate::session::turn::StepPlace {
+            artifacts: &self.artifacts,
+            root: &self.root,
+            cancel: &self.cancel,
+            expect_timeout: EXPECT_TIMEOUT,
+            evidence_bound: EVIDENCE_BOUND,
+        };
+        let ctx = self.ctx.as_mut().expect("context is open");
+        crate::session::turn::run_step(ctx, place, turn, step, deadline).await
+    }
+
+    /// Admit, gate and run one statement; with `then_observe`, answer with the windows after it.
+    async fn exec(&mut self, turn: u64, exec: &Exec) -> Result<Executed, SessionError> {
+        if let Some(view) = &exec.then_observe {
+            admit_view(view)?;
+        }
+        let source = exec.statement.as_str();
+        let step = a3s_test_lang::admit_statement_on(source, Surface::Gui)
+            .map_err(gates::refused_statement)?;
+        gates::capability(&step, self.driver.capabilities())?;
+        let refs = gates::target_type(&step)?;
+        // Schema, as a desktop scenario would hold it (a browser-only target such as css is
+        // refused here): each ref stands for a role target until it is proven below.
+        let standing: BTreeMap<String, Target> = refs
+            .iter()
+            .map(|r| (r.clone(), Target::role_named("push button", r.as_str())))
+            .collect();
+        let label = format!("turn-{turn}");
+        let probe = statement::replace_refs_in_source(source, &standing);
+        promote::scenario_source(&self.file.id, &[statement::with_label(&probe, &label)])?;
+        let numbering = &self.view.numbering;
+        gates::ref_binding(&self.file, exec.observation, &refs, |n| numbering.issued(n))?;
+        let input = is_input(&step);
+        if input && refs.is_empty() && exec.observation.is_none() {
+            return Err(stale(
+                "input to a desktop program must name the observation it was decided on \
+                 (--observation N, the latest) or act on its refs; nothing was sent: observe \
+                 first"
+                    .into(),
+            ));
+        }
+        self.check_binding().await?;
+        let durable = self.prove_refs(&refs).await?;
+        let step = statement::replace_refs(&step, &durable)?;
+        // The statement as a suite will hold it, admitted as a desktop step (a browser-only
+        // target such as css is refused here, before anything is sent).
+        let written = statement::replace_refs_in_source(source, &durable);
+        let labelled = statement::with_label(&written, &label);
+        promote::scenario_source(&self.file.id, &[labelled])?;
+        gates::budgets(&self.file, &self.artifacts)?;
+        self.end_observation();
+        self.file.actions += 1;
+        let deadline = self.turn_deadline();
+        let outcome = self.run_step(turn, &step, deadline).await;
+        let view = exec.then_observe.as_ref();
+        let output = match outcome {
+            Ok(output) => output,
+            Err(f) => {
+                let e = answer::step_failed(f, source, &[]);
+                let seen = self.observe_after(view, input).await;
+                return Err(e.with(|d| match seen {
+                    Some(Ok(seen)) => d.observation = Some(Box::new(seen)),
+                    Some(Err(oe)) => d.observation_error = Some(Box::new(oe)),
+                    None => {}
+                }));
+            }
+        };
+        let resolved: Vec<(String, Target)> = durable.into_iter().collect();
+        self.file.steps.push(StepRecord {
+            turn,
+            statement: source.to_string(),
+            resolved: resolved.clone(),
+            navigated: None,
+            private: None,
+        });
+        let mut executed = Executed {
+            turn,
+            step: step.action.kind(),
+            status: "passed".into(),
+            resolved: resolved
+                .iter()
+                .map(|(r, t)| Resolved {
+                    reference: r.clone(),
+                    target: statement::print_target(t),
+                })
+                .collect(),
+            evidence: output.evidence,
+            detail: output.detail,
+            url: String::new(),
+            untrusted: true,
+            next: Some(format!("a3s-test agent observe --session {}", self.file.id)),
+            blocked_requests: Vec::new(),
+            observation: None,
+            observation_error: None,
+        };
+        match self.observe_after(view, input).await {
+            Some(Ok(seen)) => {
+                executed.next = seen.next.clone();
+                executed.observation = Some(seen);
+            }
+            Some(Err(e)) => executed.observation_error = Some(e),
+            None => {}
+        }
+        Ok(executed)
+    }
+
+    async fn observe_after(
+        &mut self,
+        view: Option<&ViewRequest>,
+        after_input: bool,
+    ) -> Option<Result<Observation, SessionError>> {
+        let view = view?;
+        let deadline = self.turn_deadline();
+        Some(self.observe(view, after_input, deadline).await)
+    }
+
+    /// Stop the program and the desktop and verify the program's group is gone.
+    async fn shutdown(&mut self) -> Vec<String> {
+        let pgid = self.file.ownership.browser_pgid;
+        crate::session::turn::shutdown(self.ctx.take(), &self.driver, pgid).await
+    }
+}
+
+impl<D: DesktopAgentDriver> Served for DesktopEngine<D> {
+    fn file(&self) -> &SessionFile {
+        &self.file
+    }
+
+    fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    async fn handle(&mut self, request: Request) -> Envelope<Replied> {
+        let turn = crate::session::turn::begin(&mut self.file);
+        let closing = matches!(request, Request::Finish(_) | Request::Abort(_));
+        let result = match &request {
+            Request::Observe(view) => {
+                let deadline = self.turn_deadline();
+                let seen = match admit_view(view) {
+                    Ok(()) => self.observe(view, false, deadline).await,
+                    Err(e) => Err(e),
+                };
+                if seen
+                    .as_ref()
+                    .is_err_and(|e| e.code != SessionCode::InvalidInput)
+                {
+                    self.end_observation();
+                }
+                ViewRequest::answered(seen)
+            }
+            Request::Exec(exec) => {
+                let result = self.exec(turn, exec).await;
+                Exec::answered(
+                    result
+                        .map(Into::into)
+                        .map_err(|e| answer::refused(e, &exec.statement)),
+                )
+            }
+            Request::Finish(Finish {
+                status, summary, ..
+            }) => {
+                let status = match status {
+                    FinishStatus::Passed => "passed",
+                    FinishStatus::Failed => "failed",
+                };
+                Finish::answered(
+                    self.close(SessionState::Finished, status, Some(summary.clone()))
+                        .await,
+                )
+            }
+            Request::Abort(abort) => protocol::Abort::answered(
+                self.close(SessionState::Aborted, "aborted", abort.reason.clone())
+                    .await,
+            ),
+            other => Err(SessionError::new(
+                SessionCode::Capability,
+                format!(
+                    "`{}` needs a page; this session drives a desktop program (observe, exec and \
+                     the verbs click, fill, type, press, check, uncheck, screenshot)",
+                    other.op()
+                ),
+            )),
+        };
+        crate::session::turn::end(&self.file, &self.dir, turn, request, result, closing)
+    }
+
+    async fn close(
+        &mut self,
+        state: SessionState,
+        status: &str,
+        summary: Option<String>,
+    ) -> Result<Closing, SessionError> {
+        let problems = self.shutdown().await;
+        crate::session::engine::record_close(
+            &mut self.file,
+            &self.dir,
+            state,
+            status,
+            summary,
+            problems,
+            None,
+        )
+    }
+}

@@ -1,0 +1,141 @@
+//! The bookkeeping every non-browser session engine does around a turn, written once: number
+//! it, record it in `events.jsonl`, save `session.json`, and shape the answer (the next command
+//! after an error, `closing` once the session ended). The terminal and desktop engines differ
+//! only in what a turn *does*; their turn records must not drift apart.
+
+use super::code::SessionError;
+use super::event::{SessionEvent, TurnOutcome, TurnRecord};
+use super::file::{append_event, now_ms, SessionFile};
+use super::protocol::{Envelope, Replied, Request};
+use a3s_test_fsroot::Dir;
+
+/// Start a turn: its number, and the session's last-turn time.
+pub(crate) fn begin(file: &mut SessionFile) -> u64 {
+    let turn = file.next_turn;
+    file.next_turn += 1;
+    file.last_turn_at_ms = now_ms();
+    turn
+}
+
+/// End turn `turn` of `request` with `result`: the event, the saved record (unless the turn
+/// closed the session, whose close wrote it) and the answer.
+pub(crate) fn end(
+    file: &SessionFile,
+    dir: &Dir,
+    turn: u64,
+    request: Request,
+    result: Result<Replied, SessionError>,
+    closing: bool,
+) -> Envelope<Replied> {
+    let outcome = match &result {
+        Ok(reply) => TurnOutcome::passed(reply.observation()),
+        Err(e) => TurnOutcome {
+            observation: e
+                .detail
+                .as_ref()
+                .and_then(|d| d.observation.as_ref())
+                .map(|seen| seen.observation),
+            ..TurnOutcome::failed(e)
+        },
+    };
+    let event = SessionEvent::turn(TurnRecord {
+        turn,
+        request,
+        outcome,
+    });
+    if !closing {
+        if let Err(e) = file.save(dir) {
+            return Envelope::error(e, None);
+        }
+    }
+    let _ = append_event(dir, &event);
+    let mut answer = match result {
+        Ok(reply) => Envelope::reply(reply),
+        Err(e) => {
+            let next = super::next::after_error(file, e.code);
+            Envelope::error(e, next)
+        }
+    };
+    answer.closing = closing || file.state.is_closed();
+    answer
+}
+
+/// What running one step of a turn needs from its engine.
+pub(crate) struct StepPlace<'a> {
+    /// The session's `artifacts/` folder.
+    pub artifacts: &'a Dir,
+    /// The project root (the step's working folder).
+    pub root: &'a std::path::Path,
+    /// Never fired: a turn is bounded by its deadline.
+    pub cancel: &'a crate::cancel::CancelToken,
+    /// How long an `expect` waits unless the statement says.
+    pub expect_timeout: std::time::Duration,
+    /// Bound on capturing failure evidence after a failed step.
+    pub evidence_bound: std::time::Duration,
+}
+
+/// Run one admitted step of turn `turn` through the shared step runner; on a failure after
+/// dispatch, the driver's evidence goes to `artifacts/turn-<turn>/failure/`.
+pub(crate) async fn run_step<C: a3s_test_driver::SurfaceContext>(
+    ctx: &mut C,
+    place: StepPlace<'_>,
+    turn: u64,
+    step: &a3s_test_lang::ir::Step,
+    deadline: tokio::time::Instant,
+) -> Result<a3s_test_driver::StepOutput, a3s_test_driver::StepFailure> {
+    use crate::step::{self, StepFailed};
+    let env = a3s_test_driver::StepEnv {
+        base_url: None,
+        action_timeout: std::time::Duration::from_secs(5),
+        expect_timeout: place.expect_timeout,
+        deadline,
+        deadline_name: "turn",
+        artifact_dir: place.artifacts,
+        working_dir: place.root,
+        vars: &a3s_test_driver::ProcessVars::SESSION,
+        snapshots: None,
+    };
+    let length = deadline
+        .saturating_duration_since(tokio::time::Instant::now())
+        .as_millis() as u64;
+    let end = step::run_step(ctx, step, &env, place.cancel).await;
+    let StepFailed {
+        mut failure,
+        capture,
+    } = match end.into_result("turn", length) {
+        Ok(output) => return Ok(output),
+        Err(failed) => failed,
+    };
+    if capture {
+        if let Ok(dir) = place
+            .artifacts
+            .create_dir_all(format!("turn-{turn}/failure"))
+        {
+            let captured = step::capture_failure_evidence(ctx, &dir, place.evidence_bound).await;
+            failure.evidence.extend(captured.files);
+            failure.missing_evidence.extend(captured.missing);
+        }
+    }
+    Err(failure)
+}
+
+/// Close the context and the driver and check the program's group `pgid` is gone; the
+/// problems found (none when everything stopped).
+pub(crate) async fn shutdown<D: a3s_test_driver::SurfaceDriver>(
+    ctx: Option<D::Context>,
+    driver: &D,
+    pgid: u32,
+) -> Vec<String> {
+    use a3s_test_driver::SurfaceContext;
+    let mut problems = Vec::new();
+    if let Some(ctx) = ctx {
+        if let Err(e) = ctx.close().await {
+            problems.push(e.to_string());
+        }
+    }
+    if let Err(e) = driver.shutdown().await {
+        problems.push(e.to_string());
+    }
+    problems.extend(super::engine::group_survivors(pgid, "program"));
+    problems
+}
