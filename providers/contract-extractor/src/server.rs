@@ -2,7 +2,9 @@
 //!
 //! Why hyper directly: one route, one method, bounded bodies; nothing else is served.
 
+use crate::design;
 use crate::extract::extract;
+use a3s_test_ocr_grounding::tesseract::Tesseract;
 use a3s_test_provider::contract::{
     ContractGeneration, ContractRequest, ContractResponse, MediaType, OpenDecision, SourceContent,
     SourceDigest,
@@ -10,12 +12,14 @@ use a3s_test_provider::contract::{
 use a3s_test_provider::grounding::Usage;
 use a3s_test_provider::kind::ProviderProtocol;
 use a3s_test_provider::wire::{AnswerEnvelope, ProviderFailure, RequestEnvelope};
+use base64::Engine;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The model name this provider answers with by default.
 pub const MODEL: &str = "markdown-rules-1";
@@ -27,7 +31,13 @@ pub struct Identity {
     pub name: String,
     /// The model name.
     pub model: String,
+    /// How design images are read.
+    pub tesseract: Tesseract,
 }
+
+/// The longest one design image may be read for, in milliseconds (the request's own deadline
+/// is shorter when it says so).
+const OCR_BOUND_MS: u64 = 30_000;
 
 /// Accept connections until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, identity: Identity) -> std::io::Result<()> {
@@ -70,7 +80,19 @@ async fn handle(
         Ok(envelope) if envelope.protocol == ContractGeneration::PROTOCOL => {
             AnswerEnvelope::Success {
                 protocol: ContractGeneration::PROTOCOL.to_string(),
-                response: answer(&envelope.request, &identity),
+                response: {
+                    let identity = identity.clone();
+                    let request = envelope.request;
+                    match tokio::task::spawn_blocking(move || answer(&request, &identity)).await {
+                        Ok(response) => response,
+                        Err(e) => {
+                            return Ok(plain_owned(
+                                StatusCode::INTERNAL_SERVER_ERROR,
+                                format!("the answer failed: {e}"),
+                            ))
+                        }
+                    }
+                },
             }
         }
         Ok(_) => failure(
@@ -90,29 +112,45 @@ async fn handle(
         .unwrap_or_else(|_| Response::new(Full::new(Bytes::new()))))
 }
 
-/// The answer to one request: every text source read, every image named in an open decision.
+/// The answer to one request: every text source read for requirements, every PNG read through
+/// Tesseract for its text regions (`crate::design`), anything else named in an open decision.
+/// Blocking (Tesseract runs as a bounded child): call it off the async runtime.
 pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractResponse {
     let mut texts = Vec::new();
+    let mut images = Vec::new();
     let mut unread = Vec::new();
     for s in &request.sources {
         match &s.content {
             SourceContent::Utf8 { text } if s.media_type.is_text() => {
                 texts.push((s.id.as_str(), text.as_str()))
             }
-            _ => unread.push(s),
+            SourceContent::Base64 { data, .. } if s.media_type == MediaType::Png => {
+                match base64::engine::general_purpose::STANDARD.decode(data) {
+                    Ok(png) => images.push((s, png)),
+                    Err(e) => unread.push((s, format!("its base64 does not decode ({e})"))),
+                }
+            }
+            _ => unread.push((s, "this provider reads Markdown, text and PNG".to_string())),
         }
     }
     let mut x = extract(&texts);
-    for s in unread {
-        let what = if s.media_type == MediaType::Png {
-            "design image"
-        } else {
-            "source"
-        };
+    let within = Duration::from_millis(request.deadline_ms.clamp(1, OCR_BOUND_MS));
+    let mut read_units = 0u64;
+    for (s, png) in &images {
+        match identity.tesseract.words(png, within) {
+            Ok(words) => {
+                let lines = design::lines(&words);
+                read_units += lines.len() as u64;
+                design::merge(&mut x, &s.id, &s.name, &lines);
+            }
+            Err(e) => unread.push((s, format!("Tesseract could not read it: {e}"))),
+        }
+    }
+    for (s, why) in unread {
         x.open_decisions.push(OpenDecision {
             id: format!("d{}", x.open_decisions.len() + 1),
             question: format!(
-                "The {what} \"{}\" was not read: this provider reads Markdown and text. Which of its expectations should the contract hold?",
+                "The source \"{}\" was not read ({why}). Which of its expectations should the contract hold?",
                 s.name
             ),
             candidates: Vec::new(),
@@ -129,7 +167,12 @@ pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractRespons
                 // The digest of what was received, so a source altered in transit is caught.
                 sha256: match &s.content {
                     SourceContent::Utf8 { text } => hex(&Sha256::digest(text.as_bytes())),
-                    SourceContent::Base64 { .. } => s.sha256.clone(),
+                    SourceContent::Base64 { data, .. } => {
+                        match base64::engine::general_purpose::STANDARD.decode(data) {
+                            Ok(bytes) => hex(&Sha256::digest(&bytes)),
+                            Err(_) => String::new(),
+                        }
+                    }
                 },
             })
             .collect(),
@@ -138,7 +181,7 @@ pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractRespons
         open_decisions: x.open_decisions,
         usage: Usage {
             input_units: request.sources.len() as u64,
-            output_units: 0,
+            output_units: read_units,
         },
         cost_microusd: 0,
     }
@@ -157,6 +200,12 @@ fn failure(code: &str, message: &str) -> AnswerEnvelope<ContractResponse> {
             retryable: false,
         },
     }
+}
+
+fn plain_owned(status: StatusCode, text: String) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from(text)));
+    *r.status_mut() = status;
+    r
 }
 
 fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
