@@ -1,6 +1,5 @@
-//! The HTTP side: one `POST` of `{protocol, request}` → one JSON answer envelope.
-//!
-//! Why hyper directly: one route, one method, bounded bodies; nothing else is served.
+//! The answers: one contract request → candidates, served through the providers' one server
+//! (`a3s_test_provider::serve`).
 
 use crate::design;
 use crate::extract::extract;
@@ -10,13 +9,9 @@ use a3s_test_provider::contract::{
     SourceDigest,
 };
 use a3s_test_provider::grounding::Usage;
-use a3s_test_provider::kind::ProviderProtocol;
-use a3s_test_provider::wire::{AnswerEnvelope, ProviderFailure, RequestEnvelope};
+use a3s_test_provider::serve::{failure, Answer};
+use a3s_test_provider::wire::ProviderFailure;
 use base64::Engine;
-use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Bytes, Incoming};
-use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,77 +34,18 @@ pub struct Identity {
 /// is shorter when it says so).
 const OCR_BOUND_MS: u64 = 30_000;
 
-/// Accept connections until the process ends.
+/// Serve `listener` until the process ends, through the providers' one server.
 pub async fn serve(listener: tokio::net::TcpListener, identity: Identity) -> std::io::Result<()> {
-    let identity = Arc::new(identity);
-    loop {
-        let (stream, _) = listener.accept().await?;
-        let identity = identity.clone();
-        tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| handle(req, identity.clone()));
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-        });
-    }
+    a3s_test_provider::serve::serve::<ContractGeneration, _>(listener, Arc::new(identity)).await
 }
 
-async fn handle(
-    req: Request<Incoming>,
-    identity: Arc<Identity>,
-) -> Result<Response<Full<Bytes>>, std::convert::Infallible> {
-    if req.method() != Method::POST {
-        return Ok(plain(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "POST a request envelope",
-        ));
+impl Answer<ContractGeneration> for Identity {
+    async fn answer(&self, request: ContractRequest) -> Result<ContractResponse, ProviderFailure> {
+        let identity = self.clone();
+        tokio::task::spawn_blocking(move || answer(&request, &identity))
+            .await
+            .map_err(|e| failure("internal", format!("the extraction stopped: {e}"), true))
     }
-    let body = match Limited::new(req.into_body(), ContractGeneration::MAX_REQUEST_BYTES)
-        .collect()
-        .await
-    {
-        Ok(b) => b.to_bytes(),
-        Err(_) => {
-            return Ok(plain(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "the request is too large",
-            ))
-        }
-    };
-    let answer = match serde_json::from_slice::<RequestEnvelope<ContractRequest>>(&body) {
-        Ok(envelope) if envelope.protocol == ContractGeneration::PROTOCOL => {
-            AnswerEnvelope::Success {
-                protocol: ContractGeneration::PROTOCOL.to_string(),
-                response: {
-                    let identity = identity.clone();
-                    let request = envelope.request;
-                    match tokio::task::spawn_blocking(move || answer(&request, &identity)).await {
-                        Ok(response) => response,
-                        Err(e) => {
-                            return Ok(plain_owned(
-                                StatusCode::INTERNAL_SERVER_ERROR,
-                                format!("the answer failed: {e}"),
-                            ))
-                        }
-                    }
-                },
-            }
-        }
-        Ok(_) => failure(
-            "protocol",
-            "this provider speaks a3s.test.contract-candidates/1 only",
-        ),
-        Err(e) => failure(
-            "malformed",
-            &format!("the request is not a contract request: {e}"),
-        ),
-    };
-    let bytes = serde_json::to_vec(&answer).unwrap_or_default();
-    Ok(Response::builder()
-        .status(StatusCode::OK)
-        .header("content-type", "application/json")
-        .body(Full::new(Bytes::from(bytes)))
-        .unwrap_or_else(|_| Response::new(Full::new(Bytes::new()))))
 }
 
 /// The answer to one request: every text source read for requirements, every PNG read through
@@ -189,27 +125,4 @@ pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractRespons
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn failure(code: &str, message: &str) -> AnswerEnvelope<ContractResponse> {
-    AnswerEnvelope::Failure {
-        protocol: ContractGeneration::PROTOCOL.to_string(),
-        error: ProviderFailure {
-            code: code.to_string(),
-            message: message.to_string(),
-            retryable: false,
-        },
-    }
-}
-
-fn plain_owned(status: StatusCode, text: String) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from(text)));
-    *r.status_mut() = status;
-    r
-}
-
-fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
-    *r.status_mut() = status;
-    r
 }
