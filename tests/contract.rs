@@ -1,7 +1,7 @@
 //! The contract workflow end to end: the real binary, the real reference extractor
-//! (`providers/contract-extractor`) on a loopback port this test spawns and owns, and real
-//! Chromium on pages a loopback server serves. A PRD's three requirements become candidates
-//! with exact byte spans, a conflict blocks the contract until it is chosen, the approved
+//! (`providers/contract-extractor`, Tesseract for the design) on a loopback port this test spawns
+//! and owns, and real Chromium on pages a loopback server serves. A PRD's three requirements and
+//! a design PNG become candidates with exact byte spans and image regions, a conflict blocks the contract until it is chosen, the approved
 //! contract passes on the app and fails with exact differences on a changed app, a source edited
 //! after generation is refused, a provider answering with a verdict is refused, and the
 //! interactive review form is answered through the terminal driver (`run` on a `tui` scenario).
@@ -26,13 +26,20 @@ const APP: &str = "<!doctype html><title>Checkout</title><h1>Order total</h1><p>
 /// The app after a change: the button is disabled and above a renamed heading.
 const CHANGED_APP: &str = "<!doctype html><title>Checkout</title><button disabled>Pay now</button><h1>Total due</h1><p>$42.00</p>";
 
-/// A 1×1 PNG (a design image the extractor does not read: it says so in an open decision).
-const PNG: &[u8] = &[
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
-    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
-    0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0,
-    0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
-    0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+/// A design: "Order total", "Free shipping" and a "Pay now" button, rendered by Chromium from
+/// `tests/fixtures/contract/design.html` at 400×240 (`chromium --headless --screenshot
+/// --window-size=400,240`) and committed, so what Tesseract reads is known.
+const DESIGN: &[u8] = include_bytes!("fixtures/contract/design.png");
+
+/// Left, top, right and bottom edges in image pixels.
+type Edges = (u64, u64, u64, u64);
+
+/// Where the design draws each text (left, top, right, bottom in image pixels, from the HTML's
+/// absolute positions and font sizes); a region Tesseract reports must lie inside.
+const DRAWN: &[(&str, Edges)] = &[
+    ("Order total", (36, 28, 240, 66)),
+    ("Free shipping", (36, 98, 200, 132)),
+    ("Pay now", (56, 168, 170, 206)),
 ];
 
 /// The reference extractor, spawned in a process group of its own and killed with it on drop.
@@ -127,10 +134,10 @@ fn candidates(dir: &Path) -> Value {
 }
 
 #[test]
-fn a_prd_with_three_requirements_gives_candidates_with_exact_spans() {
+fn a_prd_with_three_requirements_and_a_design_give_candidates_with_spans_and_regions() {
     let extractor = Extractor::start("extractor");
     let dir = project(&extractor.endpoint, "extractor", &[("prd.md", PRD)]);
-    std::fs::write(dir.path().join("design.png"), PNG).expect("write the design");
+    std::fs::write(dir.path().join("design.png"), DESIGN).expect("write the design");
     let run = run_in(
         dir.path(),
         &[
@@ -149,25 +156,54 @@ fn a_prd_with_three_requirements_gives_candidates_with_exact_spans() {
     let sources = file["sources"].as_array().expect("sources");
     assert_eq!(sources[0]["sha256"], hex(&Sha256::digest(PRD.as_bytes())));
     assert_eq!(sources[1]["media_type"], "image/png");
-    assert_eq!(sources[1]["sha256"], hex(&Sha256::digest(PNG)));
+    assert_eq!(sources[1]["sha256"], hex(&Sha256::digest(DESIGN)));
     assert_eq!(
         (sources[1]["width"].as_u64(), sources[1]["height"].as_u64()),
-        (Some(1), Some(1))
+        (Some(400), Some(240))
     );
     let list = file["candidates"].as_array().expect("candidates");
     let kinds: Vec<String> = list
         .iter()
         .map(|c| c["expectation"]["kind"].as_str().unwrap_or("").to_string())
         .collect();
-    assert_eq!(kinds, ["element", "element", "layout"]);
+    // The PRD's three requirements, then the one text only the design shows.
+    assert_eq!(kinds, ["element", "element", "layout", "text"], "{file}");
     assert_eq!(list[0]["expectation"]["name"], "Pay now");
     assert_eq!(list[0]["expectation"]["state"], "enabled");
     assert_eq!(list[1]["expectation"]["role"], "heading");
     assert_eq!(list[2]["expectation"]["relation"], "below");
-    // Every span quotes the PRD's bytes exactly.
+    assert_eq!(list[3]["expectation"]["text"], "Free shipping");
+    // Every span quotes the PRD's bytes exactly; every region lies where the design draws its
+    // text, and on the route the PRD names.
+    let mut regions = Vec::new();
     for c in list {
         assert_eq!(c["route"], "/checkout");
         for e in c["evidence"].as_array().expect("evidence") {
+            if e["kind"] == "region" {
+                assert_eq!(e["source"], "s2", "{c}");
+                let text = e["text"].as_str().unwrap().to_string();
+                let (_, (left, top, right, bottom)) = DRAWN
+                    .iter()
+                    .find(|(t, _)| *t == text)
+                    .unwrap_or_else(|| panic!("a region reads {text:?}: {c}"));
+                let (x, y, w, h) = (
+                    e["x"].as_u64().unwrap(),
+                    e["y"].as_u64().unwrap(),
+                    e["width"].as_u64().unwrap(),
+                    e["height"].as_u64().unwrap(),
+                );
+                assert!(
+                    x >= *left
+                        && y >= *top
+                        && x + w <= *right
+                        && y + h <= *bottom
+                        && w > 0
+                        && h > 0,
+                    "{text}: {x},{y} {w}x{h} outside {left},{top}..{right},{bottom}"
+                );
+                regions.push((c["id"].as_str().unwrap().to_string(), text));
+                continue;
+            }
             let (start, end) = (
                 e["start"].as_u64().unwrap() as usize,
                 e["end"].as_u64().unwrap() as usize,
@@ -175,19 +211,64 @@ fn a_prd_with_three_requirements_gives_candidates_with_exact_spans() {
             assert_eq!(&PRD[start..end], e["quote"].as_str().unwrap(), "{c}");
         }
     }
+    let region = |id: &str, text: &str| (id.to_string(), text.to_string());
+    assert_eq!(
+        regions,
+        [
+            region("c1", "Pay now"),
+            region("c2", "Order total"),
+            region("c4", "Free shipping"),
+        ]
+    );
     let first = &list[0]["evidence"][0];
     assert_eq!(
         (first["start"].as_u64(), first["end"].as_u64()),
         (Some(40), Some(47))
     );
-    let decisions = file["open_decisions"].as_array().expect("open decisions");
-    assert!(
-        decisions
-            .iter()
-            .any(|d| d["question"].as_str().unwrap_or("").contains("design.png")),
-        "{decisions:?}"
-    );
     assert!(file["conflicts"].as_array().expect("conflicts").is_empty());
+
+    // The workflow's region checks accept them: the reviewed contract cites the design.
+    let review = run_in(
+        dir.path(),
+        &[
+            "contract",
+            "review",
+            "contract.candidates.json",
+            "--approve-all",
+            "--out",
+            "contract.acl",
+        ],
+    );
+    assert_eq!(review.code, Some(0), "{review:?}");
+    let contract = std::fs::read_to_string(dir.path().join("contract.acl")).expect("contract");
+    assert!(contract.contains("\"s2@"), "{contract}");
+    assert!(contract.contains("text = \"Free shipping\""), "{contract}");
+
+    // A design changed after generation is refused, and nothing is written.
+    let mut tampered = DESIGN.to_vec();
+    tampered.extend_from_slice(b"\0");
+    std::fs::write(dir.path().join("design.png"), tampered).expect("tamper with the design");
+    std::fs::remove_file(dir.path().join("contract.acl")).expect("remove the contract");
+    let refused = run_in(
+        dir.path(),
+        &[
+            "contract",
+            "review",
+            "contract.candidates.json",
+            "--approve-all",
+            "--out",
+            "contract.acl",
+        ],
+    );
+    assert_eq!(refused.code, Some(2), "{refused:?}");
+    assert!(
+        refused
+            .stderr
+            .contains("error[test.contract.source_changed]: design.png is "),
+        "{}",
+        refused.stderr
+    );
+    assert!(!dir.path().join("contract.acl").exists());
 }
 
 #[test]

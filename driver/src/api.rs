@@ -106,6 +106,8 @@ pub enum EvidenceKind {
     /// What a desktop program wrote to its standard output, kept when a step's input ended it
     /// (`yad --form` prints the fields on OK).
     ProgramOutput,
+    /// A `check_contract` step's reconciliation (`a3s.test.contract-report/1`).
+    ContractReport,
 }
 
 impl EvidenceKind {
@@ -126,6 +128,7 @@ impl EvidenceKind {
             EvidenceKind::SnapshotActual => "snapshot_actual",
             EvidenceKind::SnapshotDiff => "snapshot_diff",
             EvidenceKind::ProgramOutput => "program_output",
+            EvidenceKind::ContractReport => "contract_report",
         }
     }
 }
@@ -367,6 +370,24 @@ pub trait SurfaceContext: Send + 'static {
 
     /// Close the context.
     fn close(self) -> impl Future<Output = Result<(), DriverError>> + Send;
+
+    /// Answer a Surface Contract's read-only questions about the current page in one call
+    /// (`check_contract`, `contract check`; [`crate::page_facts`]). Never acts on the page. A
+    /// surface without a page to read refuses with [`FailureCode::Unsupported`]; a context that
+    /// wraps others must pass it on.
+    fn page_facts(
+        &mut self,
+        request: &crate::page_facts::PageFactsRequest,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<crate::page_facts::PageFacts, StepFailure>> + Send {
+        let _ = (request, deadline);
+        async {
+            Err(StepFailure::new(
+                FailureCode::Unsupported,
+                "this surface has no page to reconcile a contract against; `check_contract` runs in web scenarios",
+            ))
+        }
+    }
 
     /// Start recording what a step trace needs (`run --trace`): the page's requests from now
     /// on, and, when `frames` names the widest screenshot the captures will ask for, the

@@ -70,6 +70,8 @@ a3s_test_lang::define_codes! {
         /// A `request` step's answer had another status than expected (any 2xx when none is
         /// written), was not JSON, or did not hold the expected value at its `json_path`.
         ApiMismatch => "test.assert.api_mismatch", FailureClass::Product;
+        /// A `check_contract` step found an expectation of the reviewed contract missing or different on the page.
+        ContractMismatch => "test.assert.contract_mismatch", FailureClass::Product;
         /// A `request` step got no answer: the server was not reached, broke HTTP, answered more
         /// than the body bound or too late, or the URL is not one the driver sends to.
         RequestFailed => "test.driver.web.request_failed", FailureClass::Product;

@@ -19,6 +19,7 @@ pub mod evidence;
 pub mod failure;
 pub mod glob;
 pub mod http;
+pub mod page_facts;
 pub mod privacy;
 pub mod process;
 pub mod snapshot;

@@ -212,6 +212,8 @@ define_codes! {
         EmptyGroup => "test.spec.empty_group", "add at least one step to the group, or delete it";
         /// A `contract` holds no expectation (no `element`, `text` or `layout` in any route).
         EmptyContract => "test.spec.empty_contract", "add `route \"/path\" { element \"id\" { role = \"button\" name = \"Pay\" } }`";
+        /// A `check_contract` whose file cannot be read, is not an admitted `contract`, or names a route the contract does not hold.
+        ContractFile => "test.spec.contract_file", "point `path` at a reviewed contract (`a3s-test contract review … --out contract.acl`), relative to the suite's folder, and `route` at one of its routes";
         /// `use` names a group neither the suite nor an included library defines.
         UnknownGroup => "test.spec.unknown_group", "define `steps \"name\" { … }` in the suite, or include the library that holds it in the project file";
         /// A group uses itself, directly or through other groups.

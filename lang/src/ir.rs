@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 mod contract;
 pub use contract::{
-    Contract, ContractDecision, ContractExpectation, ContractRelation, ContractRoute,
-    ContractSource, ContractState, ExpectationKind,
+    Contract, ContractCheck, ContractDecision, ContractExpectation, ContractRelation,
+    ContractRoute, ContractSource, ContractState, ExpectationKind,
 };
 mod groups;
 mod terminal;
@@ -146,6 +146,7 @@ action_kinds! {
     Har => "har",
     Trace => "trace",
     SaveStorageState => "save_storage_state",
+    CheckContract => "check_contract",
     Context => "context",
     ClockFastForward => "clock_fast_forward",
     ClockPauseAt => "clock_pause_at",
@@ -506,6 +507,13 @@ pub enum Action {
         /// an app's databases can be large and hold more than a sign-in.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         indexed_db: bool,
+    },
+    /// Reconcile one route of a reviewed Surface Contract against the current page: each
+    /// expectation met, missing or different (`docs/contracts.md`); the step fails unless all
+    /// are met. Reads only.
+    CheckContract {
+        /// The contract file, the route, and (after the runner's admission) the contract.
+        check: Box<ContractCheck>,
     },
     /// Change the emulated context options mid-scenario (`offline`, `geolocation`, media
     /// features, headers, permissions); what it does not name stays as it was.
@@ -1735,7 +1743,7 @@ mod tests {
 
     #[test]
     fn action_kinds_serialize_as_their_block_names() {
-        assert_eq!(ActionKind::ALL.len(), 43);
+        assert_eq!(ActionKind::ALL.len(), 44);
         for kind in ActionKind::ALL {
             let json = serde_json::to_value(kind).unwrap();
             assert_eq!(json, serde_json::json!(kind.name()));

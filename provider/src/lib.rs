@@ -16,6 +16,7 @@ pub mod grounding;
 pub mod kind;
 pub mod listen;
 pub mod redact;
+pub mod serve;
 pub mod transport;
 pub mod wire;
 

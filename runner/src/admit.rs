@@ -175,11 +175,22 @@ fn suite_of(
     let text: Arc<str> = Arc::from(std::str::from_utf8(&bytes).unwrap_or(""));
     let source = Arc::new(SourceFile { path, text });
     match admission.document {
-        Some(AdmittedDocument::Suite(suite)) => Ok(Some(AdmittedFile {
-            source,
-            suite,
-            warnings: admission.diagnostics,
-        })),
+        Some(AdmittedDocument::Suite(mut suite)) => {
+            let errors = crate::contract::admit::load_contracts(&source.path, &mut suite);
+            if !errors.is_empty() {
+                let mut diagnostics = admission.diagnostics;
+                diagnostics.extend(errors);
+                return Err(RejectedFile {
+                    source,
+                    rejection: Rejection::Diagnostics(diagnostics),
+                });
+            }
+            Ok(Some(AdmittedFile {
+                source,
+                suite,
+                warnings: admission.diagnostics,
+            }))
+        }
         Some(AdmittedDocument::Library(_) | AdmittedDocument::Contract(_)) => Ok(None),
         Some(AdmittedDocument::Project(_)) => Err(RejectedFile {
             source,

@@ -252,6 +252,15 @@ impl<C: SurfaceContext> SurfaceContext for Pooled<C> {
         self.step(r)
     }
 
+    async fn page_facts(
+        &mut self,
+        request: &a3s_test_driver::page_facts::PageFactsRequest,
+        deadline: Instant,
+    ) -> Result<a3s_test_driver::page_facts::PageFacts, StepFailure> {
+        let r = self.inner.page_facts(request, deadline).await;
+        self.step(r)
+    }
+
     async fn apply_context(
         &mut self,
         settings: &a3s_test_lang::ir::ContextSettings,

@@ -83,6 +83,9 @@ pub async fn run_step<C: SurfaceContext>(
             Action::Wait {
                 condition: WaitCondition::Page(condition),
             } => expect::wait(ctx, condition, env).await,
+            Action::CheckContract { check } => {
+                crate::contract::step::run(ctx, step, check, env).await
+            }
             _ => ctx.execute(step, env).await,
         }
     };

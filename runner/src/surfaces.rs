@@ -315,6 +315,18 @@ impl<W: SurfaceContext, T: SurfaceContext, G: SurfaceContext> SurfaceContext for
         }
     }
 
+    async fn page_facts(
+        &mut self,
+        request: &a3s_test_driver::page_facts::PageFactsRequest,
+        deadline: Instant,
+    ) -> Result<a3s_test_driver::page_facts::PageFacts, StepFailure> {
+        match self {
+            Contexts::Web(c) => c.page_facts(request, deadline).await,
+            Contexts::Tui(c) => c.page_facts(request, deadline).await,
+            Contexts::Gui(c) => c.page_facts(request, deadline).await,
+        }
+    }
+
     async fn close(self) -> Result<(), DriverError> {
         match self {
             Contexts::Web(c) => c.close().await,

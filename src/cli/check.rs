@@ -265,7 +265,18 @@ fn checked(path: &Path, outcome: Result<ReadAdmission, ReadError>, keep_ir: bool
             diagnostics: vec![diagnostic],
             omitted: Omitted::default(),
         },
-        Ok(ReadAdmission { bytes, admission }) => {
+        Ok(ReadAdmission {
+            bytes,
+            mut admission,
+        }) => {
+            // A `check_contract` step's contract is admitted with its suite, as `run` does.
+            if let Some(AdmittedDocument::Suite(suite)) = &mut admission.document {
+                let errors = a3s_test_runner::contract::admit::load_contracts(path, suite);
+                if !errors.is_empty() {
+                    admission.diagnostics.extend(errors);
+                    admission.document = None;
+                }
+            }
             // The text is kept only when there is something to point at.
             let source = if admission.diagnostics.is_empty() {
                 String::new()

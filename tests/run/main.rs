@@ -11,6 +11,7 @@ mod aria;
 mod common;
 mod confinement;
 mod context;
+mod contract_step;
 mod deadlines;
 mod devserver;
 mod drag;

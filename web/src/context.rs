@@ -324,6 +324,11 @@ impl WebContext {
                 FailureCode::Unsupported,
                 "expect and wait conditions are evaluated by the runner through check()",
             )),
+            // The runner reconciles a contract through `page_facts`.
+            Action::CheckContract { .. } => Err(StepFailure::new(
+                FailureCode::Unsupported,
+                "check_contract is reconciled by the runner through page_facts()",
+            )),
             // Admission keeps terminal steps out of web scenarios; the capability gate too.
             Action::Terminal(_) => Err(StepFailure::new(
                 FailureCode::Unsupported,
@@ -454,6 +459,14 @@ impl SurfaceContext for WebContext {
         deadline: Instant,
     ) -> Result<(), StepFailure> {
         self.apply_settings(settings, vars, deadline).await
+    }
+
+    async fn page_facts(
+        &mut self,
+        request: &a3s_test_driver::page_facts::PageFactsRequest,
+        deadline: Instant,
+    ) -> Result<a3s_test_driver::page_facts::PageFacts, StepFailure> {
+        super::page_facts::read(self, request, deadline).await
     }
 
     fn trace_start(&mut self, frames: Option<u32>) -> bool {

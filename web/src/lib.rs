@@ -24,6 +24,7 @@ mod keys;
 mod large_page;
 mod network_log;
 mod operable;
+mod page_facts;
 mod private;
 mod process;
 mod profile;

@@ -29,6 +29,7 @@ mod clock;
 mod conditions;
 mod context;
 mod contract;
+mod contract_step;
 mod dependencies;
 mod evidence;
 mod expand;

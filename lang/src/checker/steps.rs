@@ -69,6 +69,7 @@ pub(super) fn schema(kind: ActionKind) -> &'static [&'static str] {
         RouteFromHar => request::HAR_SCHEMA,
         Har | Trace => CAPTURE_SCHEMA,
         SaveStorageState => storage::SAVE_SCHEMA,
+        CheckContract => super::contract_step::SCHEMA,
         Context => CONTEXT_STEP_SCHEMA,
         ClockFastForward | ClockPauseAt | ClockResume | ClockSetFixedTime => clock::schema(kind),
         // Judged by `terminal.rs`, which `action` hands them to first.
@@ -299,6 +300,7 @@ fn web_action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> 
             operation: operations::capture(ctx, f)?,
         },
         SaveStorageState => storage::save(ctx, f)?,
+        CheckContract => super::contract_step::step(ctx, f)?,
         Context => browser_context::step(ctx, f)?,
         ClockFastForward | ClockPauseAt | ClockResume | ClockSetFixedTime => {
             clock::step(ctx, f, kind)?

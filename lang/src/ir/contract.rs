@@ -183,3 +183,26 @@ pub struct ContractDecision {
     /// Why, in the reviewer's words.
     pub rationale: String,
 }
+
+/// `check_contract { path = "contract.acl" route = "/checkout" }`: a suite step that reconciles
+/// one route of a reviewed contract against the page the scenario is on.
+///
+/// Why the step holds the contract: `lang` reads no file, so the checker keeps the path (and
+/// where it was written, for the runner's diagnostics); the runner admits the file when it admits
+/// the suite and puts the contract here, so a run never starts with a contract it cannot read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContractCheck {
+    /// The contract file, relative to the suite file's folder.
+    pub path: String,
+    /// Where `path`'s value is written in the suite.
+    pub path_span: crate::span::Span,
+    /// The route to reconcile; `None` when the contract has exactly one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// Where `route`'s value is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route_span: Option<crate::span::Span>,
+    /// The admitted contract, filled in by the runner's admission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Contract>,
+}

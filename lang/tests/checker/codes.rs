@@ -29,6 +29,8 @@ fn cases() -> Vec<Case> {
             &format!("{}{}", in_scenario("navigate \"n\" { url = \"/\" }"), "suite \"b\" {\n}\n"),
         ),
         file(UnknownRoot, "suit.a", "suit", "suit \"a\" {\n}\n"),
+        step(ContractFile, "check_contract.c.path", "\"/abs.acl\"", "        check_contract \"c\" { path = \"/abs.acl\" }"),
+        step(ContractFile, "check_contract.c.route", "\"checkout\"", "        check_contract \"c\" {\n path = \"c.acl\"\n route = \"checkout\"\n }"),
         step(UnknownBlock, "clik", "clik", "        clik \"c\" { target = css(\"a\") }"),
         step(UnknownAttribute, "click.c.tagret", "tagret", "        click \"c\" {\n target = css(\"a\")\n tagret = css(\"b\")\n }"),
         step(MissingAttribute, "click.c.target", "click \"c\"", "        click \"c\" {}"),

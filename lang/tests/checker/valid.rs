@@ -309,6 +309,22 @@ fn every_step_kind_admits_to_its_action() {
         assert_eq!(got, expected, "{step}");
         kinds_seen.insert(got.kind());
     }
+    // The contract is filled in by the runner's admission; `lang` keeps the path and route.
+    let got = action(
+        "check_contract \"c\" {\n path = \"contracts/checkout.acl\"\n route = \"/checkout\"\n }",
+    );
+    match &got {
+        Action::CheckContract { check } => assert_eq!(
+            (
+                check.path.as_str(),
+                check.route.as_deref(),
+                check.contract.is_none()
+            ),
+            ("contracts/checkout.acl", Some("/checkout"), true)
+        ),
+        other => panic!("{other:?}"),
+    }
+    kinds_seen.insert(got.kind());
     // Every action kind but wait/expect (covered below) has a valid case.
     for kind in a3s_test_lang::ir::ActionKind::ALL
         .iter()

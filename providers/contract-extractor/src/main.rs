@@ -1,7 +1,7 @@
 //! `a3s-test-contract-extractor --listen 127.0.0.1:PORT`: the reference contract generation
 //! provider (`a3s.test.contract-candidates/1`). It reads Markdown and text sources and answers
-//! with candidates whose evidence are exact byte spans; a design image is not read (an open
-//! decision says so).
+//! with candidates whose evidence are exact byte spans, and reads design PNGs through Tesseract:
+//! their text lines become regions (`design.rs`).
 //!
 //! Why a separate binary: core bundles no provider. This one runs like any deployment's would,
 //! behind the same HTTP transport, so the tool's checks of an answer are exercised for real. It
@@ -9,6 +9,7 @@
 //! connections (so `--listen 127.0.0.1:0` can be used), and stops when its standard input closes
 //! if `--stop-on-eof` is given (so it dies with the process that started it).
 
+mod design;
 mod extract;
 mod markdown;
 mod server;
@@ -29,6 +30,9 @@ struct Args {
     /// The model name answers carry: the block's `model`.
     #[arg(long, default_value = server::MODEL)]
     model: String,
+    /// The Tesseract program that reads design images (Debian package `tesseract-ocr`).
+    #[arg(long, default_value = "tesseract")]
+    tesseract: std::path::PathBuf,
     /// Stop when standard input reaches its end.
     #[arg(long)]
     stop_on_eof: bool,
@@ -39,6 +43,10 @@ fn main() -> std::process::ExitCode {
     let identity = server::Identity {
         name: args.name,
         model: args.model,
+        tesseract: a3s_test_ocr_grounding::tesseract::Tesseract {
+            program: args.tesseract,
+            ..Default::default()
+        },
     };
     a3s_test_provider::listen::listen_and_serve(
         "a3s-test-contract-extractor",

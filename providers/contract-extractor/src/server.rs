@@ -1,21 +1,20 @@
-//! The HTTP side: one `POST` of `{protocol, request}` → one JSON answer envelope.
-//!
-//! Why hyper directly: one route, one method, bounded bodies; nothing else is served.
+//! The answers: one contract request → candidates, served through the providers' one server
+//! (`a3s_test_provider::serve`).
 
+use crate::design;
 use crate::extract::extract;
+use a3s_test_ocr_grounding::tesseract::Tesseract;
 use a3s_test_provider::contract::{
     ContractGeneration, ContractRequest, ContractResponse, MediaType, OpenDecision, SourceContent,
     SourceDigest,
 };
 use a3s_test_provider::grounding::Usage;
-use a3s_test_provider::kind::ProviderProtocol;
-use a3s_test_provider::wire::{AnswerEnvelope, ProviderFailure, RequestEnvelope};
-use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Bytes, Incoming};
-use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use a3s_test_provider::serve::{failure, Answer};
+use a3s_test_provider::wire::ProviderFailure;
+use base64::Engine;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The model name this provider answers with by default.
 pub const MODEL: &str = "markdown-rules-1";
@@ -27,92 +26,67 @@ pub struct Identity {
     pub name: String,
     /// The model name.
     pub model: String,
+    /// How design images are read.
+    pub tesseract: Tesseract,
 }
 
-/// Accept connections until the process ends.
+/// The longest one design image may be read for, in milliseconds (the request's own deadline
+/// is shorter when it says so).
+const OCR_BOUND_MS: u64 = 30_000;
+
+/// Serve `listener` until the process ends, through the providers' one server.
 pub async fn serve(listener: tokio::net::TcpListener, identity: Identity) -> std::io::Result<()> {
-    let identity = Arc::new(identity);
-    loop {
-        let (stream, _) = listener.accept().await?;
-        let identity = identity.clone();
-        tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| handle(req, identity.clone()));
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-        });
+    a3s_test_provider::serve::serve::<ContractGeneration, _>(listener, Arc::new(identity)).await
+}
+
+impl Answer<ContractGeneration> for Identity {
+    async fn answer(&self, request: ContractRequest) -> Result<ContractResponse, ProviderFailure> {
+        let identity = self.clone();
+        tokio::task::spawn_blocking(move || answer(&request, &identity))
+            .await
+            .map_err(|e| failure("internal", format!("the extraction stopped: {e}"), true))
     }
 }
 
-async fn handle(
-    req: Request<Incoming>,
-    identity: Arc<Identity>,
-) -> Result<Response<Full<Bytes>>, std::convert::Infallible> {
-    if req.method() != Method::POST {
-        return Ok(plain(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "POST a request envelope",
-        ));
-    }
-    let body = match Limited::new(req.into_body(), ContractGeneration::MAX_REQUEST_BYTES)
-        .collect()
-        .await
-    {
-        Ok(b) => b.to_bytes(),
-        Err(_) => {
-            return Ok(plain(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "the request is too large",
-            ))
-        }
-    };
-    let answer = match serde_json::from_slice::<RequestEnvelope<ContractRequest>>(&body) {
-        Ok(envelope) if envelope.protocol == ContractGeneration::PROTOCOL => {
-            AnswerEnvelope::Success {
-                protocol: ContractGeneration::PROTOCOL.to_string(),
-                response: answer(&envelope.request, &identity),
-            }
-        }
-        Ok(_) => failure(
-            "protocol",
-            "this provider speaks a3s.test.contract-candidates/1 only",
-        ),
-        Err(e) => failure(
-            "malformed",
-            &format!("the request is not a contract request: {e}"),
-        ),
-    };
-    let bytes = serde_json::to_vec(&answer).unwrap_or_default();
-    Ok(Response::builder()
-        .status(StatusCode::OK)
-        .header("content-type", "application/json")
-        .body(Full::new(Bytes::from(bytes)))
-        .unwrap_or_else(|_| Response::new(Full::new(Bytes::new()))))
-}
-
-/// The answer to one request: every text source read, every image named in an open decision.
+/// The answer to one request: every text source read for requirements, every PNG read through
+/// Tesseract for its text regions (`crate::design`), anything else named in an open decision.
+/// Blocking (Tesseract runs as a bounded child): call it off the async runtime.
 pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractResponse {
     let mut texts = Vec::new();
+    let mut images = Vec::new();
     let mut unread = Vec::new();
     for s in &request.sources {
         match &s.content {
             SourceContent::Utf8 { text } if s.media_type.is_text() => {
                 texts.push((s.id.as_str(), text.as_str()))
             }
-            _ => unread.push(s),
+            SourceContent::Base64 { data, .. } if s.media_type == MediaType::Png => {
+                match base64::engine::general_purpose::STANDARD.decode(data) {
+                    Ok(png) => images.push((s, png)),
+                    Err(e) => unread.push((s, format!("its base64 does not decode ({e})"))),
+                }
+            }
+            _ => unread.push((s, "this provider reads Markdown, text and PNG".to_string())),
         }
     }
     let mut x = extract(&texts);
-    for s in unread {
-        let what = if s.media_type == MediaType::Png {
-            "design image"
-        } else {
-            "source"
-        };
+    let within = Duration::from_millis(request.deadline_ms.clamp(1, OCR_BOUND_MS));
+    let mut read_units = 0u64;
+    for (s, png) in &images {
+        match identity.tesseract.words(png, within) {
+            Ok(words) => {
+                let lines = design::lines(&words);
+                read_units += lines.len() as u64;
+                design::merge(&mut x, &s.id, &s.name, &lines);
+            }
+            Err(e) => unread.push((s, format!("Tesseract could not read it: {e}"))),
+        }
+    }
+    for (s, why) in unread {
         x.open_decisions.push(OpenDecision {
             id: format!("d{}", x.open_decisions.len() + 1),
             question: format!(
-                "The {what} \"{}\" was not read: this provider reads Markdown and text. Which of its expectations should the contract hold?",
+                "The source \"{}\" was not read ({why}). Which of its expectations should the contract hold?",
                 s.name
             ),
             candidates: Vec::new(),
@@ -129,7 +103,12 @@ pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractRespons
                 // The digest of what was received, so a source altered in transit is caught.
                 sha256: match &s.content {
                     SourceContent::Utf8 { text } => hex(&Sha256::digest(text.as_bytes())),
-                    SourceContent::Base64 { .. } => s.sha256.clone(),
+                    SourceContent::Base64 { data, .. } => {
+                        match base64::engine::general_purpose::STANDARD.decode(data) {
+                            Ok(bytes) => hex(&Sha256::digest(&bytes)),
+                            Err(_) => String::new(),
+                        }
+                    }
                 },
             })
             .collect(),
@@ -138,7 +117,7 @@ pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractRespons
         open_decisions: x.open_decisions,
         usage: Usage {
             input_units: request.sources.len() as u64,
-            output_units: 0,
+            output_units: read_units,
         },
         cost_microusd: 0,
     }
@@ -146,21 +125,4 @@ pub fn answer(request: &ContractRequest, identity: &Identity) -> ContractRespons
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn failure(code: &str, message: &str) -> AnswerEnvelope<ContractResponse> {
-    AnswerEnvelope::Failure {
-        protocol: ContractGeneration::PROTOCOL.to_string(),
-        error: ProviderFailure {
-            code: code.to_string(),
-            message: message.to_string(),
-            retryable: false,
-        },
-    }
-}
-
-fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
-    *r.status_mut() = status;
-    r
 }

@@ -31,9 +31,6 @@ fn main() -> ExitCode {
         "a3s-test-design-auditor",
         args.listen,
         false,
-        |listener| async move {
-            a3s_test_design_auditor::server::serve(listener, identity).await;
-            Ok(())
-        },
+        |listener| a3s_test_design_auditor::server::serve(listener, identity),
     )
 }

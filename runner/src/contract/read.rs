@@ -1,10 +1,13 @@
-//! Reading the rendered page for a contract: load each route, wait for a quiet page, and ask the
-//! context read-only questions. Nothing here acts on the page beyond loading the route, and
-//! nothing here decides: [`super::judge`] does.
+//! Reading the rendered page for a contract: ask the context one [`PageFactsRequest`] per route
+//! and hand the answer to [`super::judge`]. `contract check` first loads each route and waits
+//! for a quiet page ([`reconcile`]); a suite's `check_contract` step reads the page the scenario
+//! is on ([`super::step`]). Nothing here acts on the page beyond that load, and nothing here
+//! decides: [`super::judge`] does.
 
 use super::judge::{self, ElementFacts};
 use super::report::{ContractReport, ExpectationResult, RouteReport};
-use a3s_test_driver::api::{AgentContext, PageSnapshot, StepEnv};
+use a3s_test_driver::api::{AgentContext, StepEnv, SurfaceContext};
+use a3s_test_driver::page_facts::{PageFacts, PageFactsRequest};
 use a3s_test_driver::StepFailure;
 use a3s_test_lang::ir::{
     Contract, ContractExpectation, ContractRoute, ExpectationKind, Target, TextMatch,
@@ -25,7 +28,16 @@ pub async fn reconcile<C: AgentContext>(
 ) -> Result<ContractReport, StepFailure> {
     let mut routes = Vec::with_capacity(contract.routes.len());
     for route in &contract.routes {
-        routes.push(route_report(ctx, route, base, env).await?);
+        let url = route_url(base, &route.path).map_err(|e| {
+            StepFailure::new(
+                a3s_test_driver::FailureCode::NavigationFailed,
+                format!("route {} does not join {base}: {e}", route.path),
+            )
+        })?;
+        load(ctx, &url, env).await?;
+        let mut report = read_route(ctx, route, env.deadline).await?;
+        report.url = url.to_string();
+        routes.push(report);
     }
     Ok(ContractReport::new(&contract.id, routes))
 }
@@ -35,18 +47,12 @@ pub fn route_url(base: &url::Url, path: &str) -> Result<url::Url, url::ParseErro
     base.join(path)
 }
 
-async fn route_report<C: AgentContext>(
+/// Load `url` through the admitted `navigate` step and wait for a quiet page.
+async fn load<C: AgentContext>(
     ctx: &mut C,
-    route: &ContractRoute,
-    base: &url::Url,
+    url: &url::Url,
     env: &StepEnv<'_>,
-) -> Result<RouteReport, StepFailure> {
-    let url = route_url(base, &route.path).map_err(|e| {
-        StepFailure::new(
-            a3s_test_driver::FailureCode::NavigationFailed,
-            format!("route {} does not join {base}: {e}", route.path),
-        )
-    })?;
+) -> Result<(), StepFailure> {
     let statement = format!(
         "navigate {{ url = {} }}",
         a3s_test_lang::printer::string_literal(url.as_str())
@@ -59,28 +65,74 @@ async fn route_report<C: AgentContext>(
     })?;
     ctx.execute(&step, env).await?;
     ctx.settle(QUIET, SETTLE_CAP, env.deadline).await?;
-    let snapshot = ctx.snapshot_controls(env.deadline).await?;
-    let mut page_text = None;
+    Ok(())
+}
+
+/// Read `route`'s expectations on the page `ctx` shows now and judge each; the report's URL is
+/// the document's.
+pub async fn read_route<C: SurfaceContext>(
+    ctx: &mut C,
+    route: &ContractRoute,
+    deadline: tokio::time::Instant,
+) -> Result<RouteReport, StepFailure> {
+    let request = request(route);
+    let facts = ctx.page_facts(&request, deadline).await?;
+    Ok(judge_route(route, &facts))
+}
+
+/// The questions `route`'s expectations ask: each element's facts, each layout's two boxes,
+/// the text when a text expectation needs it.
+pub fn request(route: &ContractRoute) -> PageFactsRequest {
+    let mut request = PageFactsRequest::default();
+    for e in &route.expectations {
+        match &e.kind {
+            ExpectationKind::Element { role, name, .. } => {
+                request.elements.push(role_target(role, name))
+            }
+            ExpectationKind::Text { .. } => request.text = true,
+            ExpectationKind::Layout {
+                subject, object, ..
+            } => {
+                for id in [subject, object] {
+                    if let Some((role, name)) = element_of(route, id) {
+                        request.boxes.push(role_target(role, name));
+                    }
+                }
+            }
+        }
+    }
+    request
+}
+
+/// Judge `route` against the answers to [`request`]`(route)`.
+pub fn judge_route(route: &ContractRoute, facts: &PageFacts) -> RouteReport {
+    let page_text = facts
+        .text
+        .as_deref()
+        .map(judge::collapse)
+        .unwrap_or_default();
+    let mut elements = facts.elements.iter();
+    let mut boxes = facts.boxes.iter();
     let mut expectations = Vec::with_capacity(route.expectations.len());
     for e in &route.expectations {
         let (outcome, seen) = match &e.kind {
             ExpectationKind::Element { role, name, state } => {
-                let facts = element_facts(ctx, &snapshot, role, name, env).await?;
-                judge::element(*state, &facts)
+                let one = elements.next();
+                judge::element(*state, &element_facts(facts, one, role, name))
             }
-            ExpectationKind::Text { text } => {
-                if page_text.is_none() {
-                    page_text = Some(judge::collapse(&ctx.page_text(env.deadline).await?));
-                }
-                judge::text(text, page_text.as_deref().unwrap_or(""))
-            }
+            ExpectationKind::Text { text } => judge::text(text, &page_text),
             ExpectationKind::Layout {
                 subject,
                 relation,
                 object,
             } => {
-                let s = element_box(ctx, route, subject, env).await?;
-                let o = element_box(ctx, route, object, env).await?;
+                let mut next_box = |id: &str| {
+                    element_of(route, id)
+                        .and_then(|_| boxes.next().copied())
+                        .flatten()
+                };
+                let s = next_box(subject);
+                let o = next_box(object);
                 judge::layout(*relation, (subject, s), (object, o))
             }
         };
@@ -92,11 +144,11 @@ async fn route_report<C: AgentContext>(
             evidence: e.evidence.clone(),
         });
     }
-    Ok(RouteReport {
+    RouteReport {
         path: route.path.clone(),
-        url: url.to_string(),
+        url: facts.url.clone(),
         expectations,
-    })
+    }
 }
 
 fn role_target(role: &str, name: &str) -> Target {
@@ -108,29 +160,30 @@ fn role_target(role: &str, name: &str) -> Target {
     }
 }
 
-async fn element_facts<C: AgentContext>(
-    ctx: &C,
-    snapshot: &PageSnapshot,
+/// The role and name of the route's element expectation `id`.
+fn element_of<'a>(route: &'a ContractRoute, id: &str) -> Option<(&'a str, &'a str)> {
+    match route
+        .expectations
+        .iter()
+        .find(|e| e.id == id)
+        .map(|e| &e.kind)
+    {
+        Some(ExpectationKind::Element { role, name, .. }) => Some((role, name)),
+        _ => None,
+    }
+}
+
+/// One element expectation's facts: the target's answer and what else the page names.
+fn element_facts(
+    facts: &PageFacts,
+    one: Option<&a3s_test_driver::api::TargetFacts>,
     role: &str,
     name: &str,
-    env: &StepEnv<'_>,
-) -> Result<ElementFacts, StepFailure> {
-    let facts = ctx
-        .target_facts(&role_target(role, name), env.deadline)
-        .await?;
-    let seen = snapshot
-        .controls
-        .iter()
-        .map(|c| (c.role.as_str(), c.name.as_str()))
-        .chain(
-            snapshot
-                .texts
-                .iter()
-                .map(|t| (t.role.as_str(), t.text.as_str())),
-        );
+) -> ElementFacts {
     let mut same_role = Vec::new();
     let mut same_name = Vec::new();
-    for (r, n) in seen {
+    for named in &facts.named {
+        let (r, n) = (named.role.as_str(), named.name.as_str());
         if r == role && n != name && !same_role.iter().any(|s: &String| s == n) {
             same_role.push(n.to_string());
         }
@@ -139,35 +192,14 @@ async fn element_facts<C: AgentContext>(
             same_name.push(r.to_string());
         }
     }
-    Ok(ElementFacts {
-        matches: facts.matches,
-        visible: facts.visible,
-        disabled: facts.disabled,
-        checked: facts.checked,
+    ElementFacts {
+        matches: one.map_or(0, |f| f.matches),
+        visible: one.is_some_and(|f| f.visible),
+        disabled: one.is_some_and(|f| f.disabled),
+        checked: one.and_then(|f| f.checked),
         same_role,
         same_name,
-    })
-}
-
-/// The box of the one element the route's element expectation `id` names.
-async fn element_box<C: AgentContext>(
-    ctx: &C,
-    route: &ContractRoute,
-    id: &str,
-    env: &StepEnv<'_>,
-) -> Result<Option<a3s_test_driver::api::ViewportBox>, StepFailure> {
-    let Some(ExpectationKind::Element { role, name, .. }) = route
-        .expectations
-        .iter()
-        .find(|e| e.id == id)
-        .map(|e| &e.kind)
-    else {
-        return Ok(None);
-    };
-    let facts = ctx
-        .layout_facts(None, Some(&role_target(role, name)), env.deadline)
-        .await?;
-    Ok(facts.rect)
+    }
 }
 
 /// What an expectation expects, in one line.
@@ -183,14 +215,9 @@ fn expected(route: &ContractRoute, e: &ContractExpectation) -> String {
             relation,
             object,
         } => {
-            let name = |id: &str| match route
-                .expectations
-                .iter()
-                .find(|x| x.id == id)
-                .map(|x| &x.kind)
-            {
-                Some(ExpectationKind::Element { role, name, .. }) => format!("{role} \"{name}\""),
-                _ => id.to_string(),
+            let name = |id: &str| match element_of(route, id) {
+                Some((role, name)) => format!("{role} \"{name}\""),
+                None => id.to_string(),
             };
             format!(
                 "{} {} {}",
