@@ -253,6 +253,25 @@ pub fn screen_authority(answer: &[u8]) -> Result<(), ProviderError> {
     }
 }
 
+/// Refuse a JSON document holding a key of [`FORBIDDEN_KEYS`] at any depth; `at` names its root
+/// in the message (`findings[0].action` under `at` = `content`). Why beside
+/// [`screen_authority`]: a provider that turns a model's free-form answer into a report (the
+/// OpenAI-compatible adapter) screens that answer with the same rule before reading it, rather
+/// than only being refused by the tool afterwards. Text that is not JSON passes (the typed read
+/// refuses it).
+pub fn screen_document(json: &[u8], at: &str) -> Result<(), ProviderError> {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(json) else {
+        return Ok(());
+    };
+    match forbidden_key(&value, at) {
+        Some(path) => Err(ProviderError::new(
+            ProviderCode::Authority,
+            format!("the answer holds `{path}`: design advice carries no outcome, verdict, expected value or action"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The path of the first forbidden key under `value`, depth first.
 fn forbidden_key(value: &serde_json::Value, at: &str) -> Option<String> {
     match value {

@@ -234,23 +234,62 @@ impl HttpProvider {
             ));
         }
         let deadline = Duration::from_millis(self.config.timeout_ms);
-        let answer = tokio::time::timeout(deadline, self.exchange(body, K::MAX_RESPONSE_BYTES))
-            .await
-            .map_err(|_| {
-                ProviderError::retryable(
-                    ProviderCode::Timeout,
-                    format!(
-                        "provider \"{}\" gave no whole answer within {} ms",
-                        self.config.name, self.config.timeout_ms
-                    ),
-                )
-            })??;
+        let answer = self
+            .post_unredacted(body, K::MAX_RESPONSE_BYTES, deadline)
+            .await?;
         K::screen(&answer)?;
         let mut response: K::Response = crate::wire::decode(K::PROTOCOL, &answer)?;
         response.redact(&self.redactor);
         self.check_receipt(&response)?;
         K::check(request, &response)?;
         Ok(response)
+    }
+
+    /// POST `body` as `application/json` to the endpoint under the transport's rules (no
+    /// redirect followed, no environment proxy, plaintext only to loopback, the authorization
+    /// header when configured) and return the `200 application/json` answer's bytes, read up to
+    /// `max_response` and all within `deadline`; every error redacted.
+    ///
+    /// Why public: a provider that is itself a client of another HTTP service (the
+    /// OpenAI-compatible adapter under `providers/`) must reach it under the same rules as the
+    /// tool reaches a provider, not through a second client with other defaults. The kind, the
+    /// envelope and the receipt checks of [`HttpProvider::call`] are not applied: the caller reads
+    /// the bytes as its own protocol.
+    pub async fn post_json(
+        &self,
+        body: Vec<u8>,
+        max_response: usize,
+        deadline: Duration,
+    ) -> Result<Vec<u8>, ProviderError> {
+        self.post_unredacted(body, max_response, deadline)
+            .await
+            .map_err(|e| e.redacted(&self.redactor))
+    }
+
+    /// What erases the authorization value from texts: for a caller of
+    /// [`HttpProvider::post_json`] that passes parts of an answer on.
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
+    }
+
+    async fn post_unredacted(
+        &self,
+        body: Vec<u8>,
+        max_response: usize,
+        deadline: Duration,
+    ) -> Result<Vec<u8>, ProviderError> {
+        tokio::time::timeout(deadline, self.exchange(body, max_response))
+            .await
+            .map_err(|_| {
+                ProviderError::retryable(
+                    ProviderCode::Timeout,
+                    format!(
+                        "provider \"{}\" gave no whole answer within {} ms",
+                        self.config.name,
+                        deadline.as_millis()
+                    ),
+                )
+            })?
     }
 
     /// Identity, model, cost and usage against the configuration.
