@@ -1,5 +1,5 @@
-//! A design review provider for A3S Test (`a3s.test.design-audit-report/1`) that asks a model
-//! behind an OpenAI-compatible `POST {base}/v1/chat/completions` endpoint instead of measuring.
+//! A design review (`a3s.test.design-audit-report/1`) and contract generation
+//! (`a3s.test.contract-candidates/1`) provider for A3S Test that asks a model behind an OpenAI-compatible `POST {base}/v1/chat/completions` endpoint instead of measuring.
 //!
 //! Why an adapter rather than model support in core: core bundles no model and no credentials;
 //! a deployment that wants a model runs this binary next to the tool, on loopback, and names it
@@ -11,6 +11,7 @@
 //! coded `failure` envelope, so a model's mistake is never passed on as advice.
 
 pub mod chat;
+pub mod contract;
 pub mod review;
 pub mod server;
 

@@ -1,8 +1,10 @@
-//! `a3s-test-openai-adapter --listen 127.0.0.1:PORT --endpoint URL --model NAME`: a design review
-//! provider that asks an OpenAI-compatible chat completions endpoint. It prints
-//! `listening on ADDR` once it accepts connections (the port chosen when PORT is 0).
+//! `a3s-test-openai-adapter --listen 127.0.0.1:PORT --endpoint URL --model NAME [--kind KIND]`:
+//! a design review (or, with `--kind contract_generation`, contract generation) provider that asks
+//! an OpenAI-compatible chat completions endpoint. It prints `listening on ADDR` once it accepts
+//! connections (the port chosen when PORT is 0).
 
 use a3s_test_openai_adapter::review::DEFAULT_MAX_ANSWER_BYTES;
+use a3s_test_openai_adapter::server::ServedKind;
 use a3s_test_openai_adapter::{Adapter, AdapterConfig};
 use clap::Parser;
 use std::net::SocketAddr;
@@ -20,6 +22,9 @@ struct Args {
     /// `{URL}/v1/chat/completions`.
     #[arg(long)]
     endpoint: String,
+    /// The kind it serves (the project block's `kind`).
+    #[arg(long, default_value = "design_review", value_parser = ["design_review", "contract_generation"])]
+    kind: String,
     /// The model to ask; the answers carry it as `model`, so the project block names it too.
     #[arg(long)]
     model: String,
@@ -44,11 +49,18 @@ struct Args {
     usd_per_million_output_tokens: f64,
     /// Send only the Page Context, not the screenshot (for models that read no images).
     #[arg(long)]
-    no_screenshot: bool,
+    no_images: bool,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    let Some(kind) = ServedKind::from_name(&args.kind) else {
+        eprintln!(
+            "a3s-test-openai-adapter: --kind {} is not served",
+            args.kind
+        );
+        return ExitCode::from(2);
+    };
     let config = AdapterConfig {
         name: args.name,
         endpoint: args.endpoint,
@@ -58,7 +70,7 @@ fn main() -> ExitCode {
         max_answer_bytes: args.max_answer_bytes,
         usd_per_million_input_tokens: args.usd_per_million_input_tokens,
         usd_per_million_output_tokens: args.usd_per_million_output_tokens,
-        send_screenshot: !args.no_screenshot,
+        send_images: !args.no_images,
     };
     let adapter = match Adapter::new(config, |name| std::env::var(name).ok()) {
         Ok(adapter) => Arc::new(adapter),
@@ -71,6 +83,6 @@ fn main() -> ExitCode {
         "a3s-test-openai-adapter",
         args.listen,
         false,
-        |listener| a3s_test_openai_adapter::server::serve(listener, adapter),
+        |listener| a3s_test_openai_adapter::server::serve(listener, adapter, kind),
     )
 }

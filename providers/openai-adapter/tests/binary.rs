@@ -133,7 +133,8 @@ async fn refused_at_start(args: &[&str]) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_binary_refuses_a_public_address_a_plaintext_remote_model_and_an_unset_variable() {
+async fn the_binary_refuses_a_public_address_a_plaintext_remote_model_an_unset_variable_and_grounding(
+) {
     let base = ["--model", "m", "--endpoint", "http://127.0.0.1:9"];
     let stderr = refused_at_start(&[&["--listen", "0.0.0.0:0"], &base[..]].concat()).await;
     assert!(stderr.contains("not a loopback address"), "{stderr}");
@@ -162,4 +163,13 @@ async fn the_binary_refuses_a_public_address_a_plaintext_remote_model_and_an_uns
         stderr.contains("test.provider.authorization_env"),
         "{stderr}"
     );
+    let stderr = refused_at_start(
+        &[
+            &["--listen", "127.0.0.1:0", "--kind", "visual_grounding"],
+            &base[..],
+        ]
+        .concat(),
+    )
+    .await;
+    assert!(stderr.contains("visual_grounding"), "{stderr}");
 }

@@ -7,6 +7,7 @@
 
 use a3s_test_lang::ir::{ProviderConfig, ProviderKind};
 use a3s_test_openai_adapter::review::DEFAULT_MAX_ANSWER_BYTES;
+use a3s_test_openai_adapter::server::ServedKind;
 use a3s_test_openai_adapter::{Adapter, AdapterConfig};
 use a3s_test_provider::design::context::{NodeStyles, Viewport};
 use a3s_test_provider::design::{
@@ -39,7 +40,7 @@ fn config(endpoint: SocketAddr) -> AdapterConfig {
         max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
         usd_per_million_input_tokens: 2.5,
         usd_per_million_output_tokens: 10.0,
-        send_screenshot: true,
+        send_images: true,
     }
 }
 
@@ -53,6 +54,7 @@ async fn adapter(config: AdapterConfig) -> SocketAddr {
     tokio::spawn(a3s_test_openai_adapter::server::serve(
         listener,
         Arc::new(adapter),
+        ServedKind::DesignReview,
     ));
     addr
 }
@@ -231,7 +233,7 @@ async fn a_good_completion_is_a_typed_report_and_the_model_saw_the_page() {
 async fn without_the_screenshot_the_page_is_one_text() {
     let server = model_server(completion(r#"{"findings": []}"#, 10, 2)).await;
     let addr = adapter(AdapterConfig {
-        send_screenshot: false,
+        send_images: false,
         ..config(server.addr)
     })
     .await;
