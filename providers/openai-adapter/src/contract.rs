@@ -98,6 +98,13 @@ impl Adapter {
     ) -> Result<ContractResponse, ProviderError> {
         let (system, user) = self.contract_prompt(request)?;
         let answer = self.ask(system, user, request.deadline_ms).await?;
+        // Quotes must equal the source's bytes, so they cannot be redacted like other texts: an
+        // answer that echoes the authorization value anywhere is refused whole.
+        if self.redactor().redact(&answer.content) != answer.content {
+            return Err(malformed(
+                "the model's content holds the authorization value; it is not passed on".into(),
+            ));
+        }
         let model: ModelCandidates = serde_json::from_str(unfence(&answer.content)).map_err(|e| {
             malformed(format!(
                 "the model's content is not {{\"candidates\": [...]}} of the protocol's shape{}: {e}",

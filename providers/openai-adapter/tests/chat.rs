@@ -445,3 +445,34 @@ fn the_model_server_endpoint_follows_the_transports_rules() {
         "{err}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_that_declines_or_answers_nothing_is_refused() {
+    let declined = serde_json::json!({
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": null,
+            "refusal": "I cannot review this page."}, "finish_reason": "stop"}]
+    })
+    .to_string();
+    let err = refused(
+        Reply::Raw(format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{declined}",
+            declined.len()
+        )),
+        |_| {},
+    )
+    .await;
+    assert!(err.message.contains("(test.provider.refused)"), "{err}");
+    assert!(err.message.contains("I cannot review this page."), "{err}");
+
+    let empty = r#"{"choices": []}"#;
+    let err = refused(
+        Reply::Raw(format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{empty}",
+            empty.len()
+        )),
+        |_| {},
+    )
+    .await;
+    assert!(err.message.contains("(test.provider.malformed)"), "{err}");
+    assert!(err.message.contains("no choices"), "{err}");
+}

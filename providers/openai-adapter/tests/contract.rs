@@ -51,19 +51,22 @@ fn request() -> ContractRequest {
     }
 }
 
+const ENV: &str = "A3S_TEST_PROVIDER_AUTHORIZATION_LLM";
+const SECRET: &str = "Bearer sk-contract-secret-99";
+
 async fn adapter_for(server: &ModelServer) -> SocketAddr {
     let config = AdapterConfig {
         name: "llm".into(),
         endpoint: format!("http://{}", server.addr),
         model: "gpt-test".into(),
-        authorization_env: None,
+        authorization_env: Some(ENV.into()),
         timeout_ms: 10_000,
         max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
         usd_per_million_input_tokens: 0.0,
         usd_per_million_output_tokens: 0.0,
         send_images: true,
     };
-    let adapter = Adapter::new(config, |_| None).unwrap();
+    let adapter = Adapter::new(config, |name| (name == ENV).then(|| SECRET.into())).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(a3s_test_openai_adapter::server::serve(
@@ -227,4 +230,16 @@ async fn a_region_outside_the_design_a_verdict_or_a_dangling_reference_is_refuse
     let dangling = GOOD.replace("\"object\": \"pay\"", "\"object\": \"checkout-button\"");
     let err = refused(&dangling).await;
     assert!(err.message.contains("(test.provider.candidates)"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_echoing_the_authorization_value_is_refused_whole() {
+    let echoed = GOOD.replace(
+        "Is the total text",
+        "sk-contract-secret-99: is the total text",
+    );
+    let err = refused(&echoed).await;
+    assert!(err.message.contains("(test.provider.malformed)"), "{err}");
+    assert!(err.message.contains("authorization value"), "{err}");
+    assert!(!err.message.contains("sk-contract"), "{err}");
 }
