@@ -121,6 +121,8 @@ impl Adapter {
         }
         let upstream = ProviderConfig {
             name: format!("{} (model server)", config.name),
+            // `post_json` applies no kind, envelope or receipt check: only the endpoint, the
+            // authorization and the deadline of this config are used.
             kind: ProviderKind::DesignReview,
             endpoint: format!("{}{CHAT_PATH}", config.endpoint.trim_end_matches('/')),
             model: config.model.clone(),
@@ -203,7 +205,6 @@ impl Adapter {
                 format!("the chat request could not be encoded: {e}"),
             )
         })?;
-        drop(chat);
         let asked = deadline_ms.saturating_sub(deadline_ms / 10);
         let deadline = Duration::from_millis(self.config.timeout_ms.min(asked.max(1)));
         let answer = self
