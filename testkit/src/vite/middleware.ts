@@ -118,7 +118,7 @@ async function handleCandidates(req: IncomingMessage, res: ServerResponse, optio
   const site = req.headers["sec-fetch-site"];
   // A same-origin GET usually carries no Origin, so none is required; one that is sent must be ours.
   if ((origin !== undefined && !origins.has(origin)) || (site !== undefined && site !== "same-origin")) {
-    sendError(res, 403, CODES.origin, `the candidates read takes requests from this dev server's own pages only (got Origin ${origin ?? "none"}, Sec-Fetch-Site ${site ?? "none"})`);
+    sendError(res, 403, CODES.origin, `the candidates read takes requests from this dev server's own pages only (got Origin ${(origin ?? "none").slice(0, 200)}, Sec-Fetch-Site ${(site ?? "none").slice(0, 40)})`);
     return;
   }
   const page = pageOf(req.url, origins);
