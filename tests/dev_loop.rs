@@ -6,7 +6,9 @@
 //! claims it, edits the component's source file, lets Vite hot-reload it, completes and asks for
 //! verification (`review_ready`, the example's unit check in the focused slice, a proven
 //! candidate); the candidate is promoted into the copy's `suites/`, `a3s-test run suites/` passes,
-//! the reviewer accepts, and the overlay in the page shows the finding resolved. Ctrl+C stops
+//! the overlay's candidates read goes through Vite's plugin to the session (none after the passing
+//! run; the failing step's element after a failing one), the reviewer accepts, and the overlay in
+//! the page shows the finding resolved. Ctrl+C stops
 //! `a3s-test dev` and Vite with it.
 
 mod common;
@@ -76,6 +78,40 @@ fn copy_tree(from: &Path, to: &Path) {
     } else {
         std::fs::copy(from, to).unwrap_or_else(|e| panic!("copy {}: {e}", from.display()));
     }
+}
+
+/// `GET /__a3s-test/repairs/candidates?page=PAGE` on the dev server (Vite and the Test Kit's
+/// plugin) with these extra headers, within [`EVENT_WITHIN`]: its status and JSON answer.
+fn candidates(port: u16, page: &str, headers: &[(&str, &str)]) -> (u16, Value) {
+    use std::io::{Read, Write};
+    let query: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("page", page)
+        .finish();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("the dev server");
+    stream.set_read_timeout(Some(EVENT_WITHIN)).unwrap();
+    stream.set_write_timeout(Some(EVENT_WITHIN)).unwrap();
+    let extra: String = headers
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}\r\n"))
+        .collect();
+    write!(
+        stream,
+        "GET /__a3s-test/repairs/candidates?{query} HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nconnection: close\r\n{extra}\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    stream
+        .read_to_end(&mut raw)
+        .expect("the dev server answers in time");
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status: {head}"));
+    let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    (status, json)
 }
 
 /// The agent commands and the regression check run with this binary first on `PATH` (the
@@ -293,6 +329,55 @@ fn the_whole_loop_runs_on_the_example_from_the_overlay_to_resolved() {
         regression.stdout.contains("2 scenarios: 2 passed"),
         "{}",
         regression.stdout
+    );
+
+    // The Review Overlay's candidates read, through the Vite plugin to the session's channel:
+    // the latest run (the one that passed) has none on the checkout page …
+    let home = format!("{url}/");
+    let (status, feed) = candidates(port, &home, &[]);
+    assert_eq!(status, 200, "{feed}");
+    assert_eq!(feed["protocol"], "a3s.test.run-candidates/1", "{feed}");
+    assert!(feed["run_id"].is_string(), "{feed}");
+    assert_eq!(feed["candidates"], serde_json::json!([]), "{feed}");
+    // … a failing run on the same page is one, the failing step's element its locator.
+    std::fs::create_dir_all(dir.join("candidates")).unwrap();
+    std::fs::write(
+        dir.join("candidates/paid.acl"),
+        format!(
+            "suite \"paid\" {{\n    base_url = \"{url}\"\n\n    scenario \"label\" {{\n        name = \"The pay button says Paid\"\n        surface = \"web\"\n        navigate \"open\" {{ url = \"/\" }}\n        expect \"paid\" {{\n            rendered_text = \"Paid\"\n            target = role(\"button\", \"Pay\")\n        }}\n    }}\n}}\n"
+        ),
+    )
+    .unwrap();
+    let failing = app.run(&["run", "candidates/"]);
+    assert_ne!(failing.code, Some(0), "{failing:?}");
+    let (status, feed) = candidates(
+        port,
+        &format!("{url}/?step=2"),
+        &[("sec-fetch-site", "same-origin")],
+    );
+    assert_eq!(status, 200, "{feed}");
+    assert_ne!(feed["run_id"], Value::Null, "{feed}");
+    let found = &feed["candidates"];
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{feed}");
+    assert_eq!(found[0]["id"], "paid/label", "{feed}");
+    assert_eq!(found[0]["status"], "failed", "{feed}");
+    assert_eq!(
+        found[0]["locator"],
+        serde_json::json!({"kind": "role", "role": "button", "name": "Pay", "mode": "contains"}),
+        "{feed}"
+    );
+    // The plugin refuses another server's page and another origin before asking the session.
+    let (status, refused) = candidates(port, "http://evil.example/", &[]);
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(
+        refused["error"]["code"],
+        "test.session.repair_endpoint_origin"
+    );
+    let (status, refused) = candidates(port, &home, &[("origin", "http://evil.example")]);
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(
+        refused["error"]["code"],
+        "test.session.repair_endpoint_origin"
     );
 
     // … accepts it: resolved in the ledger, pushed to the page, shown by the overlay.

@@ -127,12 +127,13 @@ fn candidate(s: &ScenarioResult, page: &str) -> Option<RunCandidate> {
             .target
             .as_ref()
             .map(|t| clip(&t.to_string(), MAX_SHORT_TEXT)),
-        // A locator cut short would look for something else: too long, and there is none.
+        // A locator cut short would look for something else: too long (or empty), and there is
+        // none.
         locator: failure
             .target
             .as_ref()
             .and_then(locator_of)
-            .filter(|l| serde_json::to_string(l).is_ok_and(|j| j.len() <= MAX_SHORT_TEXT * 2)),
+            .filter(|l| l.fits(MAX_SHORT_TEXT)),
         location: failure.location.as_deref().map(|l| clip(l, MAX_SHORT_TEXT)),
         page_url: clip(url, MAX_SHORT_TEXT),
     })

@@ -65,6 +65,27 @@ pub enum CandidateLocator {
     },
 }
 
+/// Longest role name a locator carries, in characters.
+const MAX_ROLE: usize = 100;
+
+impl CandidateLocator {
+    /// True when every text is 1..=`max` characters (a role 1..=100): the bounds the feed's
+    /// schema (`docs/schema/run-candidates-1.schema.json`) and the overlay's reader hold it to.
+    pub fn fits(&self, max: usize) -> bool {
+        let ok = |t: &str, max: usize| (1..=max).contains(&t.chars().count());
+        match self {
+            CandidateLocator::Role { role, name, .. } => {
+                ok(role, MAX_ROLE) && name.as_deref().is_none_or(|n| ok(n, max))
+            }
+            CandidateLocator::Label { value, .. }
+            | CandidateLocator::Placeholder { value, .. }
+            | CandidateLocator::Text { value, .. }
+            | CandidateLocator::TestId { value }
+            | CandidateLocator::Css { value } => ok(value, max),
+        }
+    }
+}
+
 fn text(m: &TextMatch) -> Option<(String, TextMode)> {
     match m {
         TextMatch::Contains { value } => Some((value.clone(), TextMode::Contains)),

@@ -181,3 +181,5 @@ proptest! {
         prop_assert_eq!(back, feed);
     }
 }
+
+mod schema;

@@ -5,8 +5,10 @@ import type { ServerResponse } from "node:http";
 
 /** Codes the plugin answers with; the session's own answers pass through unchanged. */
 export const VITE_ENDPOINT_CODES = {
-  /** The request is not a POST. */
+  /** The request is not a POST (or, on `…/candidates`, not a GET). */
   method: "test.session.repair_endpoint_method",
+  /** A candidates read without one http(s) `page` parameter of at most 4096 bytes. */
+  badRequest: "test.session.repair_endpoint_bad_request",
   /** `Origin` is missing or not the dev server's own origin (or `Sec-Fetch-Site` is not same-origin). */
   origin: "test.session.repair_endpoint_origin",
   /** The body is not declared as `application/json`. */

@@ -1,6 +1,7 @@
-//! Forwards one repair document to the session's loopback channel and brings back its answer.
-//! One POST with the session's bearer token, bounded in time and in the size of the answer;
-//! nothing from the page's request but the body crosses over (no cookies, no headers).
+//! Forwards one repair document — or one candidates read — to the session's loopback channel and
+//! brings back its answer. One request with the session's bearer token, bounded in time and in
+//! the size of the answer; nothing from the page's request but the body (for a POST) or the
+//! `page` parameter (for a read) crosses over (no cookies, no headers).
 import { request } from "node:http";
 import type { DevChannel } from "./channel";
 
@@ -16,6 +17,24 @@ export type ForwardResult =
 
 /** POSTs `body` to the channel and parses the JSON answer; never rejects. */
 export function forwardToSession(channel: DevChannel, body: Buffer, timeoutMs: number = FORWARD_TIMEOUT_MS): Promise<ForwardResult> {
+  const headers = { "content-type": "application/json", "content-length": String(body.length) };
+  return exchange(channel, channel.url, "POST", headers, body, timeoutMs);
+}
+
+/**
+ * GETs the session's candidates for `page` (`<channel url>/candidates?page=…`, the read the
+ * channel serves, `a3s.test.run-candidates/1`) and parses the JSON answer; never rejects.
+ */
+export function forwardCandidatesRead(channel: DevChannel, page: string, timeoutMs: number = FORWARD_TIMEOUT_MS): Promise<ForwardResult> {
+  const url = new URL(channel.url.href);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/candidates`;
+  url.search = "";
+  url.hash = "";
+  url.searchParams.set("page", page);
+  return exchange(channel, url, "GET", {}, undefined, timeoutMs);
+}
+
+function exchange(channel: DevChannel, url: URL, method: "GET" | "POST", headers: Record<string, string>, body: Buffer | undefined, timeoutMs: number): Promise<ForwardResult> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: ForwardResult): void => {
@@ -25,15 +44,7 @@ export function forwardToSession(channel: DevChannel, body: Buffer, timeoutMs: n
       req.destroy();
       resolve(result);
     };
-    const req = request(channel.url, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${channel.token}`,
-        "content-type": "application/json",
-        "content-length": String(body.length),
-      },
-      agent: false,
-    });
+    const req = request(url, { method, headers: { authorization: `Bearer ${channel.token}`, ...headers }, agent: false });
     const timer = setTimeout(() => finish({ ok: false, unreachable: true, reason: `the a3s-test dev session did not answer within ${timeoutMs} ms` }), timeoutMs);
     req.on("error", (e: NodeJS.ErrnoException) => {
       const refused = e.code === "ECONNREFUSED" || e.code === "ECONNRESET";
@@ -62,6 +73,7 @@ export function forwardToSession(channel: DevChannel, body: Buffer, timeoutMs: n
         finish({ ok: true, status: res.statusCode ?? 502, body: parsed });
       });
     });
-    req.end(body);
+    if (body === undefined) req.end();
+    else req.end(body);
   });
 }

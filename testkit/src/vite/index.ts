@@ -3,7 +3,7 @@
 //! them to the running `a3s-test dev` session over loopback. It never sees workspace paths,
 //! shell access or credentials beyond the session's own channel token.
 export { a3sTest, DEFAULT_REPAIR_ENDPOINT, type A3STestPluginOptions, type A3STestVitePlugin, type DevServerLike } from "./plugin";
-export { createRepairMiddleware, type RepairMiddleware, type RepairMiddlewareOptions } from "./middleware";
+export { createRepairMiddleware, CANDIDATES_SUFFIX, MAX_PAGE_URL_BYTES, type RepairMiddleware, type RepairMiddlewareOptions } from "./middleware";
 export { channelPath, DEV_CHANNEL_ENV, DEV_CHANNEL_PROTOCOL, DEFAULT_DEV_SESSION } from "./channel";
 export { VITE_ENDPOINT_CODES, type ViteEndpointCode } from "./codes";
 export { FORWARD_TIMEOUT_MS } from "./forward";

@@ -8,6 +8,8 @@ import { join } from "node:path";
 
 /** One request the fake channel received. */
 export interface Received {
+  method: string;
+  url: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -49,7 +51,7 @@ export async function startFakeChannel(): Promise<FakeChannel> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      fake.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      fake.received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
       if (fake.hang) return;
       res.writeHead(fake.answer.status, { "content-type": "application/json" });
       res.end(fake.answer.body);

@@ -3,7 +3,9 @@ import { createServer, type Server } from "node:http";
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { endpointTransport } from "../repair/endpoint";
-import { createRepairMiddleware } from "./middleware";
+import { fetchCandidates } from "../overlay/candidates/feed";
+import { sampleFeed } from "../overlay/candidates/sample.testing";
+import { createRepairMiddleware, MAX_PAGE_URL_BYTES } from "./middleware";
 import { closeServer, listen, rawRequest, startFakeChannel, writeChannelFile, type FakeChannel } from "./loopback.testing";
 
 const TOKEN = "00112233445566778899aabbccddeeff";
@@ -208,5 +210,107 @@ describe("no session: 503 and the page keeps its queue", () => {
     expect(answer.ok).toBe(false);
     expect(answer.status).toBe(503);
     expect(codeOf(answer.body)).toBe("test.session.dev_unavailable");
+  });
+});
+
+describe("the candidates read (GET <endpoint>/candidates?page=URL)", () => {
+  const feed = (): string => JSON.stringify({ ...sampleFeed(), page: `${origin}/checkout` });
+  const read = (page: string | undefined, headers: Record<string, string> = {}, method = "GET") =>
+    rawRequest(`${endpoint}/candidates${page === undefined ? "" : `?page=${encodeURIComponent(page)}`}`, method, headers);
+
+  beforeEach(() => {
+    fake.answer = { status: 200, body: "" };
+  });
+
+  it("asks the session's channel with its bearer token and passes the feed through", async () => {
+    fake.answer = { status: 200, body: feed() };
+    const answer = await read(`${origin}/checkout?step=2#pay`, { "sec-fetch-site": "same-origin", cookie: "sid=secret" });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual(JSON.parse(feed()));
+    expect(fake.received).toHaveLength(1);
+    const got = fake.received[0]!;
+    expect(got.method).toBe("GET");
+    const asked = new URL(got.url, "http://channel.invalid");
+    expect(asked.pathname).toBe("/repairs/candidates");
+    expect([...asked.searchParams.entries()]).toEqual([["page", `${origin}/checkout?step=2#pay`]]);
+    expect(got.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(got.headers.cookie).toBeUndefined();
+    expect(got.headers["sec-fetch-site"]).toBeUndefined();
+    expect(got.body).toBe("");
+  });
+
+  it("takes the page's own Origin when the browser sends one", async () => {
+    fake.answer = { status: 200, body: feed() };
+    expect((await read(`${origin}/checkout`, { origin })).status).toBe(200);
+  });
+
+  it("passes the session's refusal through with its status and code", async () => {
+    fake.answer = { status: 500, body: JSON.stringify({ error: { code: "test.session.repair_endpoint_candidates_unreadable", message: "bad" } }) };
+    const answer = await read(`${origin}/`);
+    expect([answer.status, codeOf(answer.json)]).toEqual([500, "test.session.repair_endpoint_candidates_unreadable"]);
+  });
+
+  it("refuses another origin, a cross-site fetch and a page of another server before asking the session", async () => {
+    const other = await read(`${origin}/`, { origin: "http://evil.example:5173" });
+    expect([other.status, codeOf(other.json)]).toEqual([403, "test.session.repair_endpoint_origin"]);
+    const site = await read(`${origin}/`, { "sec-fetch-site": "cross-site" });
+    expect([site.status, codeOf(site.json)]).toEqual([403, "test.session.repair_endpoint_origin"]);
+    const page = await read("http://evil.example:5173/checkout");
+    expect([page.status, codeOf(page.json)]).toEqual([403, "test.session.repair_endpoint_origin"]);
+    expect(fake.received).toHaveLength(0);
+  });
+
+  it("refuses a missing, repeated, non-http or oversized page", async () => {
+    const cases = [
+      `${endpoint}/candidates`,
+      `${endpoint}/candidates?page=`,
+      `${endpoint}/candidates?page=${encodeURIComponent(`${origin}/a`)}&page=${encodeURIComponent(`${origin}/b`)}`,
+      `${endpoint}/candidates?page=${encodeURIComponent("javascript:alert(1)")}`,
+      `${endpoint}/candidates?page=not%20a%20url`,
+      `${endpoint}/candidates?page=${encodeURIComponent(`${origin}/${"a".repeat(MAX_PAGE_URL_BYTES)}`)}`,
+    ];
+    for (const url of cases) {
+      const answer = await rawRequest(url, "GET", {});
+      expect([url.slice(0, 120), answer.status, codeOf(answer.json)]).toEqual([url.slice(0, 120), 400, "test.session.repair_endpoint_bad_request"]);
+    }
+    expect(fake.received).toHaveLength(0);
+  });
+
+  it("takes GET only", async () => {
+    const answer = await read(`${origin}/`, { origin, "content-type": "application/json" }, "POST");
+    expect([answer.status, answer.headers.allow, codeOf(answer.json)]).toEqual([405, "GET", "test.session.repair_endpoint_method"]);
+    expect(fake.received).toHaveLength(0);
+  });
+
+  it("answers 503 without a session, and when the session does not answer in time", async () => {
+    const saved = channelFile;
+    channelFile = `${channelFile}.missing`;
+    const none = await read(`${origin}/`);
+    expect([none.status, codeOf(none.json)]).toEqual([503, "test.session.dev_unavailable"]);
+    channelFile = saved;
+    fake.hang = true;
+    forwardTimeoutMs = 200;
+    const late = await read(`${origin}/`);
+    expect([late.status, codeOf(late.json)]).toEqual([503, "test.session.dev_unavailable"]);
+    expect((late.json as { error: { message: string } }).error.message).toContain("did not answer within 200 ms");
+  });
+
+  it("answers 502 when the session's answer is larger than the bound or not JSON", async () => {
+    fake.answer = { status: 200, body: JSON.stringify({ pad: "x".repeat(1024 * 1024) }) };
+    const big = await read(`${origin}/`);
+    expect([big.status, codeOf(big.json)]).toEqual([502, "test.session.dev_unavailable"]);
+    fake.answer = { status: 200, body: "<html>" };
+    const html = await read(`${origin}/`);
+    expect([html.status, codeOf(html.json)]).toEqual([502, "test.session.dev_unavailable"]);
+  });
+
+  it("is what the overlay's reader reads", async () => {
+    fake.answer = { status: 200, body: feed() };
+    const got = await fetchCandidates("/__a3s-test/repairs/candidates", `${origin}/checkout`, fetch);
+    expect(got).toEqual({ feed: JSON.parse(feed()) });
+    fake.answer = { status: 500, body: JSON.stringify({ error: { code: "test.session.repair_endpoint_candidates_unreadable", message: "bad" } }) };
+    expect(await fetchCandidates("/__a3s-test/repairs/candidates", `${origin}/checkout`, fetch)).toEqual({
+      error: "the candidates endpoint answered 500 (test.session.repair_endpoint_candidates_unreadable)",
+    });
   });
 });
