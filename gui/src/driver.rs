@@ -243,7 +243,8 @@ impl GuiContext {
         loop {
             match locate::one(self.a11y(), &bus, target).await {
                 Ok(element) => return Ok(element),
-                Err(e @ GuiError::TargetNotFound { .. }) => {
+                // Not there yet, or the program busy past a call's bound: ask again.
+                Err(e) if matches!(e, GuiError::TargetNotFound { .. }) || e.is_call_timeout() => {
                     let now = Instant::now();
                     if now >= until {
                         return Err(failure(e));
@@ -673,6 +674,11 @@ impl SurfaceContext for GuiContext {
                         .map(|x| x.to_string())
                         .unwrap_or_default()
                 ),
+            },
+            // A program busy past a call's bound is read again, until the condition's timeout.
+            Ok(Err(e)) if e.is_call_timeout() => ConditionSample::Fails {
+                code: FailureCode::GuiBus,
+                seen: e.to_string(),
             },
             Ok(Err(e)) => return Err(failure(e)),
             Err(_) => ConditionSample::Fails {

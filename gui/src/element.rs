@@ -220,6 +220,23 @@ impl Element {
         Ok(false)
     }
 
+    /// The paths of the elements it labels (its `label-for` relation) in its own program.
+    pub async fn labelled_paths(&self, a11y: &zbus::Connection) -> Result<Vec<String>, GuiError> {
+        let relations = self
+            .accessible(a11y)
+            .await?
+            .get_relation_set()
+            .await
+            .map_err(bus("GetRelationSet"))?;
+        Ok(relations
+            .into_iter()
+            .filter(|(kind, _)| *kind == RelationType::LabelFor)
+            .flat_map(|(_, targets)| targets)
+            .filter(|t| t.name_as_str() == Some(self.bus_name.as_str()))
+            .map(|t| t.path_as_str().to_owned())
+            .collect())
+    }
+
     /// The names of the elements that label it (its `labelled-by` relation).
     pub async fn label_names(&self, a11y: &zbus::Connection) -> Result<Vec<String>, GuiError> {
         let relations = self

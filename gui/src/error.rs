@@ -293,11 +293,53 @@ impl GuiError {
         }
     }
 
+    /// Whether this is an accessibility call that outlived its bound (the program did not
+    /// answer in time). Why it matters: a GTK3 program tearing down a dialog (hundreds of
+    /// widgets, an event each) leaves calls unanswered for seconds, so a find or a reading
+    /// retries such a call until its own timeout instead of failing the step at once.
+    pub fn is_call_timeout(&self) -> bool {
+        let GuiError::Bus { source, .. } = self else {
+            return false;
+        };
+        match source.as_ref() {
+            zbus::Error::InputOutput(io) => io.kind() == std::io::ErrorKind::TimedOut,
+            zbus::Error::FDO(fdo) => matches!(fdo.as_ref(), zbus::fdo::Error::TimedOut(_)),
+            _ => false,
+        }
+    }
+
     /// A part of the desktop failed: shorthand for [`GuiError::DesktopFailed`].
     pub(crate) fn desktop(part: &'static str, problem: impl Into<String>) -> GuiError {
         GuiError::DesktopFailed {
             part,
             problem: problem.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod call_timeout_tests {
+    use super::*;
+
+    #[test]
+    fn only_a_call_that_outlived_its_bound_is_a_call_timeout() {
+        let io = |kind| {
+            GuiError::bus(
+                "GetRole",
+                zbus::Error::InputOutput(std::sync::Arc::new(std::io::Error::from(kind))),
+            )
+        };
+        assert!(io(std::io::ErrorKind::TimedOut).is_call_timeout());
+        assert!(!io(std::io::ErrorKind::BrokenPipe).is_call_timeout());
+        let fdo = GuiError::bus(
+            "GetRole",
+            zbus::Error::FDO(Box::new(zbus::fdo::Error::TimedOut("late".into()))),
+        );
+        assert!(fdo.is_call_timeout());
+        let gone = GuiError::bus(
+            "GetRole",
+            zbus::Error::FDO(Box::new(zbus::fdo::Error::UnknownObject("gone".into()))),
+        );
+        assert!(!gone.is_call_timeout());
     }
 }

@@ -102,7 +102,7 @@ pub async fn all(
         .nodes
         .iter()
         .map(|node| matches(a11y, bus_name, node, query, cached));
-    let verdicts = futures_util::future::join_all(checks).await;
+    let verdicts = crate::calls::in_order(checks).await;
     let mut found = Vec::new();
     for (node, verdict) in tree.nodes.iter().zip(verdicts) {
         if verdict? {
@@ -124,7 +124,7 @@ async fn visible_first(
     found: Vec<Element>,
 ) -> Result<Vec<Element>, GuiError> {
     let reads = found.iter().map(|element| element.read_states(a11y));
-    let states = futures_util::future::join_all(reads).await;
+    let states = crate::calls::in_order(reads).await;
     // One gone meanwhile is neither.
     let with = |state: atspi::State| -> Vec<Element> {
         found

@@ -8,6 +8,7 @@
 pub mod appear;
 pub mod attach;
 mod bus_config;
+mod calls;
 pub mod desktop;
 pub mod driver;
 pub mod element;

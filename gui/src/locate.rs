@@ -68,19 +68,63 @@ pub async fn all(
     bus_name: &str,
     target: &Target,
 ) -> Result<Vec<Element>, GuiError> {
-    let tree = read_tree(a11y, bus_name).await?;
+    let tree = read_scope(a11y, bus_name).await?;
+    if let Target::Label { label } = target {
+        let found = labelled(a11y, bus_name, &tree, &NameMatch::of(label)?).await?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
     let checks = tree
         .nodes
         .iter()
         .map(|node| matches(a11y, bus_name, node, target));
-    let verdicts = futures_util::future::join_all(checks).await;
+    let verdicts = crate::calls::in_order(checks).await;
     let mut found = Vec::new();
     for (node, verdict) in tree.nodes.iter().zip(verdicts) {
-        if verdict? {
-            found.push(element(bus_name, node));
+        match verdict {
+            Ok(true) => found.push(element(bus_name, node)),
+            Ok(false) => {}
+            // Gone since the tree was read (a dialog closing): not a match any more.
+            Err(e) if crate::modal::is_gone(&e) => {}
+            Err(e) => return Err(e),
         }
     }
     Ok(found)
+}
+
+/// The elements the labels named `label` are labels for (their `label-for` relation), in tree
+/// order. Why first: asking each labelling element is a few calls, where asking every node for
+/// its `labelled-by` relation is one call a node — hundreds in a GTK3 file chooser, enough to
+/// keep the program busy past a call's bound. A toolkit that sets only `labelled-by` finds
+/// nothing here, and the caller asks every node.
+async fn labelled(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    tree: &tree::Tree,
+    label: &NameMatch,
+) -> Result<Vec<Element>, GuiError> {
+    let labels: Vec<Element> = tree
+        .nodes
+        .iter()
+        .filter(|n| !n.name.is_empty() && label.matches(&n.name))
+        .map(|n| element(bus_name, n))
+        .collect();
+    let mut paths = Vec::new();
+    for read in crate::calls::in_order(labels.iter().map(|l| l.labelled_paths(a11y))).await {
+        match read {
+            Ok(more) => paths.extend(more),
+            // Gone since the tree was read (a dialog closing): it labels nothing now.
+            Err(e) if crate::modal::is_gone(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(tree
+        .nodes
+        .iter()
+        .filter(|n| paths.contains(&n.path))
+        .map(|n| element(bus_name, n))
+        .collect())
 }
 
 /// The one element `target` names; none or several are coded failures.
@@ -109,6 +153,16 @@ pub async fn read_tree(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::
     match tree::read_bulk(a11y, bus_name, Limits::default()).await? {
         Some(tree) => Ok(tree),
         None => tree::read(a11y, bus_name, Limits::default()).await,
+    }
+}
+
+/// Where a step's targets are: the subtree of the program's showing modal dialog while one is
+/// up (the windows under it take no input, and a GTK3 file chooser's whole program takes longer
+/// than a read's bound to walk on a loaded machine), else the program's whole tree.
+pub async fn read_scope(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::Tree, GuiError> {
+    match crate::modal::showing_modal(a11y, bus_name).await? {
+        Some(dialog) => tree::read_below(a11y, bus_name, &dialog.path, 1, Limits::default()).await,
+        None => read_tree(a11y, bus_name).await,
     }
 }
 
@@ -177,7 +231,7 @@ async fn near(
     bus_name: &str,
     target: &Target,
 ) -> Result<String, GuiError> {
-    let tree = read_tree(a11y, bus_name).await?;
+    let tree = read_scope(a11y, bus_name).await?;
     if let Target::AutomationId { .. } = target {
         return ids_near(a11y, bus_name, &tree).await;
     }
@@ -222,7 +276,7 @@ async fn ids_near(
             .map(|id| id.map(|id| (id, el)))
     });
     let mut ids = Vec::new();
-    for read in futures_util::future::join_all(reads).await {
+    for read in crate::calls::in_order(reads).await {
         if let Some((id, el)) = read? {
             ids.push(format!("{id:?} ({})", el.describe()));
         }

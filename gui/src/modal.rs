@@ -68,3 +68,32 @@ pub(crate) async fn modal_over(
     }
     Ok(None)
 }
+
+/// The program's showing modal top-level window (a save dialog), if one is up: where its
+/// targets are while it is, since the windows under it take no input. Two round trips for the
+/// top levels and one state read each, whatever the size of the tree.
+pub(crate) async fn showing_modal(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+) -> Result<Option<crate::tree::Node>, GuiError> {
+    let windows: Vec<crate::tree::Node> = crate::tree::top_levels(a11y, bus_name)
+        .await?
+        .into_iter()
+        .filter(|n| n.depth == 1)
+        .collect();
+    let reads = windows.iter().map(|w| {
+        let window = Element {
+            bus_name: bus_name.to_owned(),
+            path: w.path.clone(),
+            role: w.role,
+            name: w.name.clone(),
+        };
+        async move { window.read_states(a11y).await }
+    });
+    let states = futures_util::future::join_all(reads).await;
+    Ok(windows.into_iter().zip(states).find_map(|(w, s)| {
+        // A window closing meanwhile is not in the way.
+        let s = s.ok()?;
+        (s.contains(State::Modal) && s.contains(State::Showing)).then_some(w)
+    }))
+}

@@ -15,7 +15,22 @@ use futures_util::StreamExt as _;
 use std::time::Duration;
 
 /// The program's object events from now on.
-pub struct Changes(zbus::MessageStream);
+///
+/// The subscription is drained by a task of its own into a wake-up, never left to fill while a
+/// find or a reading runs: zbus's subscription queues are bounded and a full one stops the
+/// connection's reader, so every other call on the shared accessibility connection times out
+/// behind it — a GTK3 file chooser sends hundreds of events while it builds and while its tree
+/// is read, which made finds in mousepad's save dialog fail as bus timeouts.
+pub struct Changes {
+    event: std::sync::Arc<tokio::sync::Notify>,
+    drain: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Changes {
+    fn drop(&mut self) {
+        self.drain.abort();
+    }
+}
 
 impl Changes {
     /// Subscribe to the object events of the program at `bus_name`.
@@ -26,25 +41,34 @@ impl Changes {
             .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
             .map_err(|e| GuiError::bus("AddMatch", e))?
             .build();
-        zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
+        let mut events = zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
             .await
-            .map(Changes)
-            .map_err(|e| GuiError::bus("AddMatch", e))
+            .map_err(|e| GuiError::bus("AddMatch", e))?;
+        let event = std::sync::Arc::new(tokio::sync::Notify::new());
+        let drain = tokio::spawn({
+            let event = event.clone();
+            async move {
+                while events.next().await.is_some() {
+                    // A permit is kept when nobody waits: the next `next` returns at once.
+                    event.notify_one();
+                }
+            }
+        });
+        Ok(Changes { event, drain })
     }
 
-    /// Until an event came (true) or `within` passed (false).
+    /// Until an event came since the last call (true) or `within` passed (false).
     pub async fn next(&mut self, within: Duration) -> bool {
-        matches!(
-            tokio::time::timeout(within, self.0.next()).await,
-            Ok(Some(_))
-        )
+        tokio::time::timeout(within, self.event.notified())
+            .await
+            .is_ok()
     }
 }
 
 /// Every text the program shows: each element's name, and the text of those that have a text
 /// (labels, entries), in tree order.
 pub async fn shown_texts(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<String>, GuiError> {
-    let tree = locate::read_tree(a11y, bus_name).await?;
+    let tree = locate::read_scope(a11y, bus_name).await?;
     let reads = tree.nodes.iter().map(|node| async move {
         let element = Element {
             bus_name: bus_name.to_owned(),
@@ -60,7 +84,7 @@ pub async fn shown_texts(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<
         (node.name.clone(), text)
     });
     let mut out = Vec::new();
-    for (name, text) in futures_util::future::join_all(reads).await {
+    for (name, text) in crate::calls::in_order(reads).await {
         for t in [name, text] {
             let t = collapse(&t);
             if !t.is_empty() && !out.contains(&t) {
@@ -94,8 +118,12 @@ pub async fn showing(
 ) -> Result<Vec<Element>, GuiError> {
     let mut out = Vec::new();
     for element in locate::all(a11y, bus_name, target).await? {
-        if element.read_states(a11y).await?.contains(State::Showing) {
-            out.push(element);
+        match element.read_states(a11y).await {
+            Ok(states) if states.contains(State::Showing) => out.push(element),
+            Ok(_) => {}
+            // Gone since it was found (a dialog closing): it does not show.
+            Err(e) if crate::modal::is_gone(&e) => {}
+            Err(e) => return Err(e),
         }
     }
     Ok(out)

@@ -63,12 +63,27 @@ pub async fn read(
     bus_name: &str,
     limits: Limits,
 ) -> Result<Tree, GuiError> {
+    read_below(a11y, bus_name, ROOT_PATH, 0, limits).await
+}
+
+/// Read the subtree of the object at `path` (`depth` below the application's root), walked as
+/// [`read`] walks the whole tree. Why: while a modal dialog is up, only its subtree can take
+/// input, and a GTK3 file chooser's program takes longer than a read's bound to walk whole on a
+/// loaded machine — the dialog's own subtree alone is what a step's target is found in.
+pub async fn read_below(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    path: &str,
+    depth: usize,
+    limits: Limits,
+) -> Result<Tree, GuiError> {
     let started = Instant::now();
     let mut nodes = Vec::new();
-    let mut level = vec![ROOT_PATH.to_owned()];
+    let mut level = vec![path.to_owned()];
     // A toolkit bug (an object listed as its own descendant) cannot make the walk go round.
     let mut seen: HashSet<String> = HashSet::new();
-    let mut depth = 0usize;
+    let first = depth;
+    let mut depth = depth;
     while !level.is_empty() {
         level.retain(|path| seen.insert(path.clone()));
         let room = limits.max_nodes.saturating_sub(nodes.len());
@@ -76,8 +91,7 @@ pub async fn read(
         level.truncate(room);
         let left = limits.within.saturating_sub(started.elapsed());
         let reads = level.iter().map(|path| read_node(a11y, bus_name, path));
-        let Ok(answers) = tokio::time::timeout(left, futures_util::future::join_all(reads)).await
-        else {
+        let Ok(answers) = tokio::time::timeout(left, crate::calls::in_order(reads)).await else {
             return Ok(Tree {
                 nodes,
                 complete: false,
@@ -95,7 +109,7 @@ pub async fn read(
                     });
                     next.extend(children);
                 }
-                Err(source) if depth == 0 => return Err(source),
+                Err(source) if depth == first => return Err(source),
                 // Gone while it was read: the program changed under the read.
                 Err(_) => {}
             }
@@ -200,7 +214,7 @@ pub async fn read_bulk(
         }
         let asks = missing.iter().map(|path| read_node(a11y, bus_name, path));
         // A node gone meanwhile is simply not there next round.
-        let _ = futures_util::future::join_all(asks).await;
+        let _ = crate::calls::in_order(asks).await;
     }
 }
 

@@ -1,7 +1,7 @@
 //! Real subjects beyond GTK4, driven through the crate's public API on an owned desktop:
 //! `mousepad` (GTK3: typed text, then Ctrl+S opens its save dialog — a new, modal top-level
 //! window of the same process — whose unnamed file-name entry is found by its label and takes
-//! the name; saving through it is not reached yet, see `docs/gui.md`), `yad --form` (GTK3: two entries with no name of their own, found
+//! the name; the save itself is tested through `run` in `tests/run/gui_apps.rs`), `yad --form` (GTK3: two entries with no name of their own, found
 //! by their `labelled-by` label; OK ends the program, whose stdout holds both values), and Qt5's
 //! calculator example (its accessibility bridge found through the `AT_SPI_BUS` root property:
 //! 7 × 6 = 42 by clicks).

@@ -161,3 +161,51 @@ fn gui_automation_id_on_a_toolkit_that_sets_none_says_so_with_a_hint() {
         "{message}"
     );
 }
+
+/// A project running mousepad in `dir` with private settings, data and cache folders (mousepad
+/// restores an earlier session's documents from its data folder) on a desktop tall enough for
+/// GTK3's file chooser (1096×856 px whatever the screen: on 800 rows its name entry is off it).
+fn mousepad_project(dir: &std::path::Path) -> String {
+    let env: Vec<String> = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"]
+        .iter()
+        .map(|name| {
+            let path = dir.join(name.to_lowercase());
+            std::fs::create_dir_all(&path).unwrap();
+            format!("{name} = {:?}", path.display().to_string())
+        })
+        .collect();
+    format!(
+        "project \"p\" {{\n  gui {{\n    command = [\"mousepad\"]\n    cwd = {:?}\n    env = {{ {} }}\n    height = 1000\n  }}\n}}\n",
+        dir.display().to_string(),
+        env.join(", ")
+    )
+}
+
+#[test]
+fn gui_mousepad_saves_typed_text_through_its_file_chooser() {
+    // The chooser opens in the program's working directory; its name entry is found by its
+    // label inside the modal dialog, and Enter saves. The title then names the file.
+    let steps = r#"    type "text" { target = role("text") value = "Hello, desktop!" }
+    press "save" { target = role("text") key = "Control+s" }
+    fill "name" { target = label("Name:") value = "note.txt" }
+    expect "named" { target = label("Name:") value = "note.txt" }
+    press "enter" { target = label("Name:") key = "Enter" }
+    expect "closed" { hidden = label("Name:") }
+    expect "titled" { text = "note.txt" }"#;
+    let work = workdir(&[("app.acl", &scenario(steps))]);
+    let folder = work.path().join("docs");
+    std::fs::create_dir_all(work.path().join(".a3s-test")).unwrap();
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        work.path().join(".a3s-test/project.acl"),
+        mousepad_project(&folder),
+    )
+    .unwrap();
+    let done = run(&["--json", "app.acl"], work.path(), RUN_BOUND);
+    assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+    let json = done.json();
+    let name = &step(&json, "name")["detail"];
+    assert_eq!(name["input"], "xtest", "{name}");
+    let saved = std::fs::read_to_string(folder.join("note.txt")).unwrap();
+    assert_eq!(saved.trim_end(), "Hello, desktop!");
+}

@@ -214,7 +214,7 @@ impl GuiContext {
                 })
             }
         });
-        let read: Vec<Read> = futures_util::future::join_all(reads)
+        let read: Vec<Read> = crate::calls::in_order(reads)
             .await
             .into_iter()
             .flatten()
