@@ -50,6 +50,7 @@ pub mod protocol;
 pub mod ready;
 pub mod repair_page;
 pub mod reply;
+mod run_line;
 mod sorted;
 pub mod spawn;
 pub mod statement;

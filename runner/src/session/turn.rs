@@ -139,3 +139,117 @@ pub(crate) async fn shutdown<D: a3s_test_driver::SurfaceDriver>(
     problems.extend(super::engine::group_survivors(pgid, "program"));
     problems
 }
+
+/// What a program session engine (terminal, desktop) does in a turn of its own; [`handle`] and
+/// [`close`] do the rest once, so the two answer every request kind the same way: an
+/// observation, a statement, finish, abort, and the refusal of whatever needs a page.
+pub(crate) trait ProgramTurns: super::supervisor::Served {
+    /// The verbs this session has, named in the refusal of a request that needs a page.
+    const DRIVES: &'static str;
+
+    /// The record and the folder together (closing writes one into the other).
+    fn parts(&mut self) -> (&mut SessionFile, &Dir);
+
+    /// Observe now, bounded by the turn's deadline (the view already admitted).
+    fn turn_observe(
+        &mut self,
+        view: &super::view::ViewRequest,
+    ) -> impl std::future::Future<Output = Result<super::view::Observation, SessionError>>;
+
+    /// The view options this surface honours (refused: nothing observed, nothing ended).
+    fn admit_view(view: &super::view::ViewRequest) -> Result<(), SessionError>;
+
+    /// Forget the latest observation: its refs or screen are no longer current.
+    fn end_observation(&mut self);
+
+    /// Run turn `turn`'s statement through the engine's gates.
+    fn turn_exec(
+        &mut self,
+        turn: u64,
+        exec: &super::protocol::Exec,
+    ) -> impl std::future::Future<Output = Result<super::reply::Executed, SessionError>>;
+
+    /// Stop the program (and what hosts it) and list what did not stop.
+    fn turn_shutdown(&mut self) -> impl std::future::Future<Output = Vec<String>>;
+}
+
+/// Serve one request of a program session.
+pub(crate) async fn handle<E: ProgramTurns>(engine: &mut E, request: Request) -> Envelope<Replied> {
+    use super::code::SessionCode;
+    use super::protocol::{self, Call, Exec, Finish, FinishStatus};
+    use super::view::ViewRequest;
+    let turn = begin(engine.parts().0);
+    let closing = matches!(request, Request::Finish(_) | Request::Abort(_));
+    let result = match &request {
+        Request::Observe(view) => {
+            // A view refused as asked changes nothing; a failed observation ends the one
+            // before it (what the agent meant to look at is unknown).
+            let seen = match E::admit_view(view) {
+                Ok(()) => engine.turn_observe(view).await,
+                Err(e) => Err(e),
+            };
+            if seen
+                .as_ref()
+                .is_err_and(|e| e.code != SessionCode::InvalidInput)
+            {
+                engine.end_observation();
+            }
+            ViewRequest::answered(seen)
+        }
+        Request::Exec(exec) => {
+            let result = engine.turn_exec(turn, exec).await;
+            Exec::answered(
+                result
+                    .map(Into::into)
+                    .map_err(|e| super::answer::refused(e, &exec.statement)),
+            )
+        }
+        Request::Finish(Finish {
+            status, summary, ..
+        }) => {
+            let status = match status {
+                FinishStatus::Passed => "passed",
+                FinishStatus::Failed => "failed",
+            };
+            Finish::answered(
+                close(
+                    engine,
+                    super::file::SessionState::Finished,
+                    status,
+                    Some(summary.clone()),
+                )
+                .await,
+            )
+        }
+        Request::Abort(abort) => protocol::Abort::answered(
+            close(
+                engine,
+                super::file::SessionState::Aborted,
+                "aborted",
+                abort.reason.clone(),
+            )
+            .await,
+        ),
+        other => Err(SessionError::new(
+            SessionCode::Capability,
+            format!(
+                "`{}` needs a page; this session drives {}",
+                other.op(),
+                E::DRIVES
+            ),
+        )),
+    };
+    end(engine.file(), engine.dir(), turn, request, result, closing)
+}
+
+/// Close a program session: stop its processes, verify they are gone, write the report.
+pub(crate) async fn close<E: ProgramTurns>(
+    engine: &mut E,
+    state: super::file::SessionState,
+    status: &str,
+    summary: Option<String>,
+) -> Result<super::reply::Closing, SessionError> {
+    let problems = engine.turn_shutdown().await;
+    let (file, dir) = engine.parts();
+    super::engine::record_close(file, dir, state, status, summary, problems, None)
+}

@@ -19,11 +19,10 @@ use crate::session::event::SessionEvent;
 use crate::session::file::{
     append_event, now_ms, ObservationRecord, Ownership, SessionFile, SessionState, StepRecord,
 };
-use crate::session::protocol::{
-    self, Call, Envelope, Exec, Finish, FinishStatus, Replied, Request,
-};
+use crate::session::protocol::{Envelope, Exec, Replied, Request};
 use crate::session::reply::{Closing, Executed, Resolved};
 use crate::session::supervisor::Served;
+use crate::session::turn::ProgramTurns;
 use crate::session::view::{Observation, ViewRequest, ViewState};
 use crate::session::{answer, gates, statement};
 use a3s_test_driver::{
@@ -432,57 +431,7 @@ impl<D: DesktopAgentDriver> Served for DesktopEngine<D> {
     }
 
     async fn handle(&mut self, request: Request) -> Envelope<Replied> {
-        let turn = crate::session::turn::begin(&mut self.file);
-        let closing = matches!(request, Request::Finish(_) | Request::Abort(_));
-        let result = match &request {
-            Request::Observe(view) => {
-                let deadline = self.turn_deadline();
-                let seen = match admit_view(view) {
-                    Ok(()) => self.observe(view, false, deadline).await,
-                    Err(e) => Err(e),
-                };
-                if seen
-                    .as_ref()
-                    .is_err_and(|e| e.code != SessionCode::InvalidInput)
-                {
-                    self.end_observation();
-                }
-                ViewRequest::answered(seen)
-            }
-            Request::Exec(exec) => {
-                let result = self.exec(turn, exec).await;
-                Exec::answered(
-                    result
-                        .map(Into::into)
-                        .map_err(|e| answer::refused(e, &exec.statement)),
-                )
-            }
-            Request::Finish(Finish {
-                status, summary, ..
-            }) => {
-                let status = match status {
-                    FinishStatus::Passed => "passed",
-                    FinishStatus::Failed => "failed",
-                };
-                Finish::answered(
-                    self.close(SessionState::Finished, status, Some(summary.clone()))
-                        .await,
-                )
-            }
-            Request::Abort(abort) => protocol::Abort::answered(
-                self.close(SessionState::Aborted, "aborted", abort.reason.clone())
-                    .await,
-            ),
-            other => Err(SessionError::new(
-                SessionCode::Capability,
-                format!(
-                    "`{}` needs a page; this session drives a desktop program (observe, exec and \
-                     the verbs click, fill, type, press, check, uncheck, screenshot)",
-                    other.op()
-                ),
-            )),
-        };
-        crate::session::turn::end(&self.file, &self.dir, turn, request, result, closing)
+        crate::session::turn::handle(self, request).await
     }
 
     async fn close(
@@ -491,15 +440,35 @@ impl<D: DesktopAgentDriver> Served for DesktopEngine<D> {
         status: &str,
         summary: Option<String>,
     ) -> Result<Closing, SessionError> {
-        let problems = self.shutdown().await;
-        crate::session::engine::record_close(
-            &mut self.file,
-            &self.dir,
-            state,
-            status,
-            summary,
-            problems,
-            None,
-        )
+        crate::session::turn::close(self, state, status, summary).await
+    }
+}
+
+impl<D: DesktopAgentDriver> ProgramTurns for DesktopEngine<D> {
+    const DRIVES: &'static str = "a desktop program (observe, exec and the verbs click, fill, type, press, check, uncheck, screenshot)";
+
+    fn parts(&mut self) -> (&mut SessionFile, &Dir) {
+        (&mut self.file, &self.dir)
+    }
+
+    async fn turn_observe(&mut self, view: &ViewRequest) -> Result<Observation, SessionError> {
+        let deadline = self.turn_deadline();
+        self.observe(view, false, deadline).await
+    }
+
+    fn admit_view(view: &ViewRequest) -> Result<(), SessionError> {
+        admit_view(view)
+    }
+
+    fn end_observation(&mut self) {
+        DesktopEngine::end_observation(self)
+    }
+
+    async fn turn_exec(&mut self, turn: u64, exec: &Exec) -> Result<Executed, SessionError> {
+        self.exec(turn, exec).await
+    }
+
+    async fn turn_shutdown(&mut self) -> Vec<String> {
+        self.shutdown().await
     }
 }

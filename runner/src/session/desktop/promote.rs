@@ -68,39 +68,15 @@ pub fn suite_source(file: &SessionFile, program: &DesktopProgram) -> Result<Stri
     ))
 }
 
-/// A shell word: as it is when it needs no quoting, else single-quoted.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+,@%".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
 /// The `a3s-test run` command that runs the promoted suite at `output` on the session's program.
 pub fn run_command(output: &std::path::Path, program: &DesktopProgram) -> String {
-    let mut words = vec![
-        "a3s-test".to_string(),
-        "run".to_string(),
-        shell_word(&output.display().to_string()),
-    ];
-    if let Some((executable, args)) = program.command.split_first() {
-        words.push(format!("--gui-executable {}", shell_word(executable)));
-        for arg in args {
-            words.push(format!("--gui-arg={}", shell_word(arg)));
-        }
-    }
-    words.push(format!(
-        "--gui-working-directory {}",
-        shell_word(&program.cwd.display().to_string())
-    ));
-    words.push(format!("--gui-width {}", program.width));
-    words.push(format!("--gui-height {}", program.height));
-    words.join(" ")
+    crate::session::run_line::program_run_command(
+        output,
+        "gui",
+        &program.command,
+        &program.cwd,
+        [("width", program.width), ("height", program.height)],
+    )
 }
 
 #[cfg(test)]

@@ -69,40 +69,16 @@ pub fn suite_source(file: &SessionFile, program: &TerminalProgram) -> Result<Str
     Ok(formatted)
 }
 
-/// A shell word: as it is when it needs no quoting, else single-quoted.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+,@%".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
 /// The `a3s-test run` command that runs the promoted suite at `output` on the session's program
 /// (the public 1.0 terminal flags; an argument that starts with `-` is passed as `--tui-arg=…`).
 pub fn run_command(output: &std::path::Path, program: &TerminalProgram) -> String {
-    let mut words = vec![
-        "a3s-test".to_string(),
-        "run".to_string(),
-        shell_word(&output.display().to_string()),
-    ];
-    if let Some((executable, args)) = program.command.split_first() {
-        words.push(format!("--tui-executable {}", shell_word(executable)));
-        for arg in args {
-            words.push(format!("--tui-arg={}", shell_word(arg)));
-        }
-    }
-    words.push(format!(
-        "--tui-working-directory {}",
-        shell_word(&program.cwd.display().to_string())
-    ));
-    words.push(format!("--tui-columns {}", program.columns));
-    words.push(format!("--tui-rows {}", program.rows));
-    words.join(" ")
+    crate::session::run_line::program_run_command(
+        output,
+        "tui",
+        &program.command,
+        &program.cwd,
+        [("columns", program.columns), ("rows", program.rows)],
+    )
 }
 
 #[cfg(test)]
