@@ -253,3 +253,89 @@ pub(crate) async fn close<E: ProgramTurns>(
     let (file, dir) = engine.parts();
     super::engine::record_close(file, dir, state, status, summary, problems, None)
 }
+
+/// A program session just started: its record (active, saved, `started` recorded), its
+/// `artifacts/` folder, the driver and the context that runs the program.
+pub(crate) struct Started<D: a3s_test_driver::SurfaceDriver> {
+    pub file: SessionFile,
+    pub artifacts: Dir,
+    pub driver: D,
+    pub ctx: D::Context,
+}
+
+/// How a program session starts, whichever surface hosts the program.
+pub(crate) struct ProgramStart<'a> {
+    /// The surface the context is opened on.
+    pub surface: a3s_test_lang::ir::Surface,
+    /// What hosts the program, for messages ("terminal", "desktop").
+    pub host: &'a str,
+    /// The bound on launching the driver and, again, on starting the program.
+    pub launch_timeout: std::time::Duration,
+}
+
+/// Launch the driver through `launcher`, start the program (both bounded), record who owns
+/// which process group and mark the session in `dir` active. `program` names the program
+/// from the record the CLI wrote; `process` reads the program's pid and group from its context.
+pub(crate) async fn start_program<L: crate::executor::DriverLauncher>(
+    launcher: L,
+    dir: &Dir,
+    token: String,
+    how: ProgramStart<'_>,
+    program: impl FnOnce(&SessionFile) -> String,
+    process: impl FnOnce(
+        &<L::Driver as a3s_test_driver::SurfaceDriver>::Context,
+    ) -> a3s_test_driver::BrowserProcess,
+) -> Result<Started<L::Driver>, SessionError> {
+    use super::code::SessionCode;
+    use super::file::{Ownership, SessionState};
+    use a3s_test_driver::SurfaceDriver;
+    let mut file = SessionFile::load(dir)?;
+    let artifacts = dir
+        .create_dir_all("artifacts")
+        .map_err(|e| SessionError::fs(&e))?;
+    let program = program(&file);
+    let failed = |what: &str, e: a3s_test_driver::DriverError| {
+        SessionError::new(
+            SessionCode::Supervisor,
+            format!("failed to {what} `{program}`: {}: {}", e.code, e.message),
+        )
+    };
+    let driver = launcher
+        .launch(how.launch_timeout)
+        .await
+        .map_err(|e| failed(&format!("set up the {} of", how.host), e))?;
+    let options = a3s_test_driver::ContextOptions {
+        surface: Some(how.surface),
+        ..a3s_test_driver::ContextOptions::default()
+    };
+    let ctx = tokio::time::timeout(how.launch_timeout, driver.new_context(options))
+        .await
+        .map_err(|_| {
+            SessionError::new(
+                SessionCode::Supervisor,
+                format!("`{program}` did not start within {:?}", how.launch_timeout),
+            )
+        })?
+        .map_err(|e| failed("start", e))?;
+    let process = process(&ctx);
+    let start_of = |pid: u32| a3s_test_driver::process::start_time(pid).unwrap_or(0);
+    file.ownership = Ownership {
+        supervisor_pid: std::process::id(),
+        supervisor_pgid: a3s_test_driver::process::own_pgid(),
+        browser_pid: process.pid,
+        browser_pgid: process.pgid,
+        supervisor_start: start_of(std::process::id()),
+        browser_start: start_of(process.pid),
+        token,
+    };
+    file.state = SessionState::Active;
+    file.last_turn_at_ms = now_ms();
+    file.save(dir)?;
+    append_event(dir, &SessionEvent::Started { url: program })?;
+    Ok(Started {
+        file,
+        artifacts,
+        driver,
+        ctx,
+    })
+}

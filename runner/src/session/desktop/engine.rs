@@ -15,19 +15,14 @@ use super::promote;
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
 use crate::session::code::{SessionCode, SessionError};
-use crate::session::event::SessionEvent;
-use crate::session::file::{
-    append_event, now_ms, ObservationRecord, Ownership, SessionFile, SessionState, StepRecord,
-};
+use crate::session::file::{now_ms, ObservationRecord, SessionFile, SessionState, StepRecord};
 use crate::session::protocol::{Envelope, Exec, Replied, Request};
 use crate::session::reply::{Closing, Executed, Resolved};
 use crate::session::supervisor::Served;
 use crate::session::turn::ProgramTurns;
 use crate::session::view::{Observation, ViewRequest, ViewState};
 use crate::session::{answer, gates, statement};
-use a3s_test_driver::{
-    ContextOptions, DesktopAgentContext, DesktopAgentDriver, StepFailure, StepOutput,
-};
+use a3s_test_driver::{DesktopAgentContext, DesktopAgentDriver, StepFailure, StepOutput};
 use a3s_test_fsroot::Dir;
 use a3s_test_lang::ir::{Action, Step, Surface, Target};
 use std::collections::BTreeMap;
@@ -108,60 +103,31 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
         root: PathBuf,
         token: String,
     ) -> Result<Self, SessionError> {
-        let mut file = SessionFile::load(&dir)?;
-        let artifacts = dir
-            .create_dir_all("artifacts")
-            .map_err(|e| SessionError::fs(&e))?;
-        let program = file
-            .desktop
-            .as_ref()
-            .map(|d| d.display())
-            .unwrap_or_default();
-        let failed = |what: &str, e: a3s_test_driver::DriverError| {
-            SessionError::new(
-                SessionCode::Supervisor,
-                format!("failed to {what} `{program}`: {}: {}", e.code, e.message),
-            )
-        };
-        let driver = launcher
-            .launch(LAUNCH_TIMEOUT)
-            .await
-            .map_err(|e| failed("set up the desktop of", e))?;
-        let options = ContextOptions {
-            surface: Some(Surface::Gui),
-            ..ContextOptions::default()
-        };
-        let ctx = tokio::time::timeout(LAUNCH_TIMEOUT, driver.new_context(options))
-            .await
-            .map_err(|_| {
-                SessionError::new(
-                    SessionCode::Supervisor,
-                    format!("`{program}` did not start within {LAUNCH_TIMEOUT:?}"),
-                )
-            })?
-            .map_err(|e| failed("start", e))?;
-        let process = ctx.program_process();
-        let start_of = |pid: u32| a3s_test_driver::process::start_time(pid).unwrap_or(0);
-        file.ownership = Ownership {
-            supervisor_pid: std::process::id(),
-            supervisor_pgid: a3s_test_driver::process::own_pgid(),
-            browser_pid: process.pid,
-            browser_pgid: process.pgid,
-            supervisor_start: start_of(std::process::id()),
-            browser_start: start_of(process.pid),
+        let started = crate::session::turn::start_program(
+            launcher,
+            &dir,
             token,
-        };
-        file.state = SessionState::Active;
-        file.last_turn_at_ms = now_ms();
-        file.save(&dir)?;
-        append_event(&dir, &SessionEvent::Started { url: program })?;
+            crate::session::turn::ProgramStart {
+                surface: Surface::Gui,
+                host: "desktop",
+                launch_timeout: LAUNCH_TIMEOUT,
+            },
+            |file| {
+                file.desktop
+                    .as_ref()
+                    .map(|p| p.display())
+                    .unwrap_or_default()
+            },
+            |ctx| ctx.program_process(),
+        )
+        .await?;
         Ok(DesktopEngine {
             dir,
-            artifacts,
+            artifacts: started.artifacts,
             root,
-            file,
-            driver,
-            ctx: Some(ctx),
+            file: started.file,
+            driver: started.driver,
+            ctx: Some(started.ctx),
             cancel: CancelToken::new(),
             view: ViewState::default(),
         })

@@ -14,19 +14,14 @@ use super::view::ScreenHistory;
 use crate::cancel::CancelToken;
 use crate::executor::DriverLauncher;
 use crate::session::code::{SessionCode, SessionError};
-use crate::session::event::SessionEvent;
-use crate::session::file::{
-    append_event, now_ms, ObservationRecord, Ownership, SessionFile, SessionState, StepRecord,
-};
+use crate::session::file::{now_ms, ObservationRecord, SessionFile, SessionState, StepRecord};
 use crate::session::protocol::{Envelope, Exec, Replied, Request};
 use crate::session::reply::{Closing, Executed};
 use crate::session::supervisor::Served;
 use crate::session::turn::ProgramTurns;
 use crate::session::view::{Observation, ViewRequest};
 use crate::session::{answer, gates};
-use a3s_test_driver::{
-    ContextOptions, StepFailure, StepOutput, TerminalAgentContext, TerminalAgentDriver,
-};
+use a3s_test_driver::{StepFailure, StepOutput, TerminalAgentContext, TerminalAgentDriver};
 use a3s_test_fsroot::Dir;
 use a3s_test_lang::ir::{Step, Surface};
 use std::path::PathBuf;
@@ -90,55 +85,31 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
         root: PathBuf,
         token: String,
     ) -> Result<Self, SessionError> {
-        let mut file = SessionFile::load(&dir)?;
-        let artifacts = dir
-            .create_dir_all("artifacts")
-            .map_err(|e| SessionError::fs(&e))?;
-        let program = file
-            .terminal
-            .as_ref()
-            .map(|t| t.display())
-            .unwrap_or_default();
-        let failed = |what: &str, e: a3s_test_driver::DriverError| {
-            SessionError::new(
-                SessionCode::Supervisor,
-                format!("failed to {what} `{program}`: {}: {}", e.code, e.message),
-            )
-        };
-        let driver = launcher
-            .launch(LAUNCH_TIMEOUT)
-            .await
-            .map_err(|e| failed("set up the terminal of", e))?;
-        let options = ContextOptions {
-            surface: Some(Surface::Tui),
-            ..ContextOptions::default()
-        };
-        let ctx = driver
-            .new_context(options)
-            .await
-            .map_err(|e| failed("start", e))?;
-        let process = ctx.program_process();
-        let start_of = |pid: u32| a3s_test_driver::process::start_time(pid).unwrap_or(0);
-        file.ownership = Ownership {
-            supervisor_pid: std::process::id(),
-            supervisor_pgid: a3s_test_driver::process::own_pgid(),
-            browser_pid: process.pid,
-            browser_pgid: process.pgid,
-            supervisor_start: start_of(std::process::id()),
-            browser_start: start_of(process.pid),
+        let started = crate::session::turn::start_program(
+            launcher,
+            &dir,
             token,
-        };
-        file.state = SessionState::Active;
-        file.last_turn_at_ms = now_ms();
-        file.save(&dir)?;
-        append_event(&dir, &SessionEvent::Started { url: program })?;
+            crate::session::turn::ProgramStart {
+                surface: Surface::Tui,
+                host: "terminal",
+                launch_timeout: LAUNCH_TIMEOUT,
+            },
+            |file| {
+                file.terminal
+                    .as_ref()
+                    .map(|p| p.display())
+                    .unwrap_or_default()
+            },
+            |ctx| ctx.program_process(),
+        )
+        .await?;
         Ok(TerminalEngine {
             dir,
-            artifacts,
+            artifacts: started.artifacts,
             root,
-            file,
-            driver,
-            ctx: Some(ctx),
+            file: started.file,
+            driver: started.driver,
+            ctx: Some(started.ctx),
             cancel: CancelToken::new(),
             history: ScreenHistory::default(),
         })

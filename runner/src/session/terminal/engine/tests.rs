@@ -5,8 +5,8 @@ use super::*;
 use crate::session::page_context::inspect::InspectRequest;
 use crate::session::protocol::{Abort, Inspect};
 use a3s_test_driver::{
-    BrowserProcess, Capabilities, ConditionSample, DriverError, FailureEvidence, ScreenCursor,
-    ScreenModes, ScreenSettled, StepEnv, SurfaceContext, TerminalScreen,
+    BrowserProcess, Capabilities, ConditionSample, ContextOptions, DriverError, FailureEvidence,
+    ScreenCursor, ScreenModes, ScreenSettled, StepEnv, SurfaceContext, TerminalScreen,
 };
 use a3s_test_lang::ir::{ExpectCondition, TERMINAL_STEPS};
 use std::sync::{Arc, Mutex};
