@@ -1231,6 +1231,31 @@ impl ExpectForm {
 }
 
 impl ExpectCondition {
+    /// The targets this condition reads, the subject first (a layout relation also names the
+    /// element it is relative to); none for whole-page snapshots. One list, so every rule that
+    /// asks "what does this expectation look at" sees the same answer.
+    pub fn targets(&self) -> Vec<&Target> {
+        use ExpectCondition as C;
+        match self {
+            C::Page(page) => page.target().into_iter().collect(),
+            C::InViewport { target }
+            | C::PointerReachable { target }
+            | C::RenderedText { target, .. }
+            | C::RenderedTexts { target, .. }
+            | C::VisibleCount { target, .. }
+            | C::Value { target, .. }
+            | C::SelectedValues { target, .. }
+            | C::ViewportCoverage { target, .. }
+            | C::State { target, .. } => vec![target],
+            C::Layout {
+                target,
+                relative_to,
+                ..
+            } => vec![target, relative_to],
+            C::Screenshot(_) | C::AriaSnapshot(_) => Vec::new(),
+        }
+    }
+
     /// The form this condition was written in.
     pub fn form(&self) -> ExpectForm {
         use ExpectCondition as C;

@@ -247,30 +247,7 @@ fn targets(action: &Action) -> Vec<&Target> {
         Action::Wait {
             condition: WaitCondition::Page(page),
         } => page.target().into_iter().collect(),
-        Action::Expect { expectation } => condition_targets(&expectation.condition),
+        Action::Expect { expectation } => expectation.condition.targets(),
         _ => Vec::new(),
-    }
-}
-
-/// The targets of an `expect` condition.
-fn condition_targets(condition: &ExpectCondition) -> Vec<&Target> {
-    use ExpectCondition as C;
-    match condition {
-        C::Page(page) => page.target().into_iter().collect(),
-        C::InViewport { target }
-        | C::PointerReachable { target }
-        | C::RenderedText { target, .. }
-        | C::RenderedTexts { target, .. }
-        | C::VisibleCount { target, .. }
-        | C::Value { target, .. }
-        | C::SelectedValues { target, .. }
-        | C::ViewportCoverage { target, .. }
-        | C::State { target, .. } => vec![target],
-        C::Layout {
-            target,
-            relative_to,
-            ..
-        } => vec![target, relative_to],
-        C::Screenshot(_) | C::AriaSnapshot(_) => Vec::new(),
     }
 }

@@ -1,7 +1,7 @@
 //! The one element a step is about, for a failure's record: what a reviewer is shown on the
 //! page when the failure becomes a candidate.
 
-use a3s_test_lang::ir::{Action, ExpectCondition, Target, WaitCondition};
+use a3s_test_lang::ir::{Action, Target, WaitCondition};
 
 /// The element `action` acts on or checks (the first one for a two-target step: a drag's
 /// source, a layout check's subject); `None` for a step about no element (`navigate`, a text or
@@ -22,29 +22,11 @@ pub fn step_target(action: &Action) -> Option<&Target> {
         | Action::Upload { target, .. } => Some(target),
         Action::Drag { source, .. } => Some(source),
         Action::Press { target, .. } | Action::Wheel { target, .. } => target.as_ref(),
-        Action::Expect { expectation } => condition_target(&expectation.condition),
+        Action::Expect { expectation } => expectation.condition.targets().first().copied(),
         Action::Wait {
             condition: WaitCondition::Page(page),
         } => page.target(),
         _ => None,
     }?;
     (!matches!(target, Target::Ref { .. })).then_some(target)
-}
-
-fn condition_target(condition: &ExpectCondition) -> Option<&Target> {
-    use ExpectCondition as C;
-    match condition {
-        C::Page(page) => page.target(),
-        C::InViewport { target }
-        | C::PointerReachable { target }
-        | C::RenderedText { target, .. }
-        | C::RenderedTexts { target, .. }
-        | C::VisibleCount { target, .. }
-        | C::Value { target, .. }
-        | C::SelectedValues { target, .. }
-        | C::ViewportCoverage { target, .. }
-        | C::State { target, .. }
-        | C::Layout { target, .. } => Some(target),
-        C::Screenshot(_) | C::AriaSnapshot(_) => None,
-    }
 }

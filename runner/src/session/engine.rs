@@ -516,17 +516,7 @@ impl<D: AgentDriver> Engine<D> {
                     .await,
             ),
         };
-        let outcome = match &result {
-            Ok(reply) => TurnOutcome::passed(reply.observation()),
-            Err(e) => TurnOutcome {
-                observation: e
-                    .detail
-                    .as_ref()
-                    .and_then(|d| d.observation.as_ref())
-                    .map(|seen| seen.observation),
-                ..TurnOutcome::failed(e)
-            },
-        };
+        let outcome = TurnOutcome::of(&result);
         // A private value the agent typed is logged as `env("NAME")`, never as itself.
         let request = match (request, self.recorded.take()) {
             (Request::Exec(exec), Some(statement)) => Request::Exec(Exec { statement, ..exec }),

@@ -65,6 +65,22 @@ impl TurnOutcome {
             message: Some(error.message.clone()),
         }
     }
+
+    /// How a served turn ended: its answer's observation, or its error (with the observation a
+    /// failed step still showed). Every engine records turns through this one reading.
+    pub fn of(result: &Result<super::protocol::Replied, SessionError>) -> Self {
+        match result {
+            Ok(reply) => TurnOutcome::passed(reply.observation()),
+            Err(e) => TurnOutcome {
+                observation: e
+                    .detail
+                    .as_ref()
+                    .and_then(|d| d.observation.as_ref())
+                    .map(|seen| seen.observation),
+                ..TurnOutcome::failed(e)
+            },
+        }
+    }
 }
 
 /// One served turn: its number, the request and how it ended.

@@ -27,17 +27,7 @@ pub(crate) fn end(
     result: Result<Replied, SessionError>,
     closing: bool,
 ) -> Envelope<Replied> {
-    let outcome = match &result {
-        Ok(reply) => TurnOutcome::passed(reply.observation()),
-        Err(e) => TurnOutcome {
-            observation: e
-                .detail
-                .as_ref()
-                .and_then(|d| d.observation.as_ref())
-                .map(|seen| seen.observation),
-            ..TurnOutcome::failed(e)
-        },
-    };
+    let outcome = TurnOutcome::of(&result);
     let event = SessionEvent::turn(TurnRecord {
         turn,
         request,
