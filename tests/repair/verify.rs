@@ -640,18 +640,20 @@ fn a_candidate_that_fails_in_a_fresh_browser_keeps_the_finding_from_review_ready
     let l = Loop::start(dir.path(), "vproof", Some(&catalog(PASSING)));
     // The live page hot-reloads the fix, but the file on disk goes back to the old label: the
     // session's page passes steps 1–7, a fresh browser loading the files does not.
+    //
+    // The wait is for exactly "Pay": names match as case-insensitive substrings, so a plain
+    // `role("button", "Pay")` already matches the unrepaired "Pay now" and passed before the
+    // page had imported the edit; the revert could then land on disk before the page's
+    // hot-reload import read the file, and the live page rendered "Pay now" (the verification
+    // failed at `criteria`). Once the live page shows exactly "Pay" it holds the edited module,
+    // and the unannounced revert bumps no version, so nothing makes that page import it again.
     l.app.edit("Pay", "");
     wait_for(
         l.root,
         l.session,
-        r#"wait { visible = role("button", "Pay") }"#,
+        r#"wait { visible = role("button", "Pay", exact = true) }"#,
     );
-    let original = std::fs::read(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/repair-verify/src/Checkout.js"),
-    )
-    .unwrap();
-    crate::common::write(l.root, CHECKOUT, original);
+    l.app.revert_unannounced();
     l.complete(&[CHECKOUT]);
     let v = l.verify_fails(
         &[CHECKOUT],

@@ -63,6 +63,15 @@ impl VerifyApp {
         *lock.lock().unwrap() += 1;
         changed.notify_all();
     }
+
+    /// Put the component back as the fixture has it, on disk only: no version is announced, so
+    /// a page that already rendered the newest version never imports this text (it re-imports
+    /// only when `/__hot` answers a newer version, and module imports are cached by URL); only
+    /// a fresh load of the page reads it. Call it once the live page shows the edit.
+    pub fn revert_unannounced(&self) {
+        let source = std::fs::read(fixture(CHECKOUT)).unwrap();
+        crate::common::write(&self.root, CHECKOUT, source);
+    }
 }
 
 fn serve(
