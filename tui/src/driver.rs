@@ -294,7 +294,10 @@ impl TuiContext {
                 };
                 (
                     FailureCode::CursorMismatch,
-                    self.until_screen(at, &awaited, until).await,
+                    self.terminal
+                        .wait_until(at, &awaited, until.into_std())
+                        .await
+                        .map(|_| ()),
                 )
             }
             TerminalCondition::ExitCode { code } => {
@@ -352,37 +355,6 @@ impl TuiContext {
                 Err(f)
             }
             Err(e) => Err(failure(e, started)),
-        }
-    }
-
-    /// Wait until `holds` is true of the screen, woken by each change and by the exit.
-    async fn until_screen(
-        &self,
-        holds: impl Fn(&Screen) -> bool,
-        awaited: &str,
-        until: Instant,
-    ) -> Result<(), TuiError> {
-        let started = Instant::now();
-        let terminal = &self.terminal;
-        let mut changes = terminal.shared.changed.subscribe();
-        loop {
-            changes.borrow_and_update();
-            let screen = terminal.screen();
-            if holds(&screen) {
-                return Ok(());
-            }
-            let running = terminal.exit_status().is_none();
-            tokio::select! {
-                _ = changes.changed() => {}
-                _ = terminal.exit.exited(), if running => {}
-                _ = tokio::time::sleep_until(until) => {
-                    return Err(TuiError::WaitTimeout {
-                        awaited: awaited.to_string(),
-                        waited_ms: started.elapsed().as_millis(),
-                        screen: Box::new(terminal.screen()),
-                    });
-                }
-            }
         }
     }
 }

@@ -101,6 +101,41 @@ impl Terminal {
         }
     }
 
+    /// Wait until `holds` is true of the whole screen — what a text [`Condition`] cannot see:
+    /// the cursor, the modes a program turned on (a line editor turns bracketed paste on once it
+    /// has the terminal in raw mode, the sign that it reads keys itself) — woken by each change
+    /// and by the exit; returns the screen that satisfied it. `awaited` names it for the
+    /// timeout's message.
+    pub async fn wait_until(
+        &self,
+        holds: impl Fn(&Screen) -> bool,
+        awaited: &str,
+        deadline: Instant,
+    ) -> Result<Screen, TuiError> {
+        let started = Instant::now();
+        let mut changes = self.shared.changed.subscribe();
+        let until = tokio::time::Instant::from_std(deadline);
+        loop {
+            changes.borrow_and_update();
+            let screen = self.screen();
+            if holds(&screen) {
+                return Ok(screen);
+            }
+            let running = self.exit_status().is_none();
+            tokio::select! {
+                _ = changes.changed() => {}
+                _ = self.exit.exited(), if running => {}
+                _ = tokio::time::sleep_until(until) => {
+                    return Err(TuiError::WaitTimeout {
+                        awaited: awaited.to_string(),
+                        waited_ms: started.elapsed().as_millis(),
+                        screen: Box::new(self.screen()),
+                    });
+                }
+            }
+        }
+    }
+
     /// Wait until the program has ended (output read to the end); returns how it ended.
     pub async fn wait_exit(&self, deadline: Instant) -> Result<ProgramExit, TuiError> {
         self.wait_for(&Condition::Exited, deadline).await?;
