@@ -35,10 +35,6 @@ fn display(observation: &Value) -> String {
         .unwrap_or_else(|| panic!("no display in {observation}"))
 }
 
-fn number(observation: &Value) -> String {
-    observation["observation"].as_u64().unwrap().to_string()
-}
-
 /// Click `label` on the calculator as decided on `observation`; answers with the next one.
 fn click(d: &Path, observation: &Value, label: &str) -> Value {
     let clicked = ok(
@@ -50,7 +46,7 @@ fn click(d: &Path, observation: &Value, label: &str) -> Value {
             "--session",
             "calc",
             "--observation",
-            &number(observation),
+            &observation_number(observation),
             "--observe",
             "--full",
             "--json",
@@ -65,26 +61,8 @@ fn click(d: &Path, observation: &Value, label: &str) -> Value {
 fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_a_passing_suite() {
     let dir = project();
     let d = dir.path();
-    let started = ok(
-        d,
-        &[
-            "agent",
-            "start",
-            "--session",
-            "calc",
-            "--json",
-            "--gui",
-            "--",
-            "gnome-calculator",
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let g = groups(d, "calc");
-    assert_alive(g);
-    let first = ok(
-        d,
-        &["agent", "observe", "--session", "calc", "--full", "--json"],
-    );
+    let (_, g) = start_program(d, "calc", "gui", &["gnome-calculator"]);
+    let first = turn(d, "calc", &["observe", "--full"]);
     assert!(
         first["url"].as_str().unwrap().contains("Calculator"),
         "{first}"
@@ -106,24 +84,14 @@ fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_
             "--session",
             "calc",
             "--observation",
-            &number(&six),
+            &observation_number(&six),
             "--json",
         ],
     );
     assert_eq!(old.code, 2, "{}\n{}", old.stdout, old.stderr);
     assert_eq!(old.json()["error"]["code"], "test.session.stale_ref");
     // The latest observation's ref, once an action (even a read) ended it, is refused too.
-    let expected = ok(
-        d,
-        &[
-            "agent",
-            "exec",
-            "--session",
-            "calc",
-            "--json",
-            "expect { text = \"42\" }",
-        ],
-    );
+    let expected = turn(d, "calc", &["exec", "expect { text = \"42\" }"]);
     assert_eq!(expected["status"], "passed", "{expected}");
     let pressed = refused(
         d,
@@ -144,27 +112,17 @@ fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_
             .contains("ended"),
         "{pressed}"
     );
-    let after = ok(
-        d,
-        &["agent", "observe", "--session", "calc", "--full", "--json"],
-    );
+    let after = turn(d, "calc", &["observe", "--full"]);
     assert_eq!(
         display(&after),
         "42",
         "a refused click reached the program: {after}"
     );
     // A diff against an earlier observation lists what changed.
-    let since = ok(
+    let since = turn(
         d,
-        &[
-            "agent",
-            "observe",
-            "--session",
-            "calc",
-            "--since",
-            &number(&first),
-            "--json",
-        ],
+        "calc",
+        &["observe", "--since", &observation_number(&first)],
     );
     assert!(
         since["changes"]
@@ -175,61 +133,11 @@ fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_
         "{since}"
     );
     // A browser-only target is refused at admission, before anything is sent.
-    refused(
-        d,
-        &[
-            "agent",
-            "exec",
-            "--session",
-            "calc",
-            "--json",
-            "click { target = css(\"a\") }",
-        ],
-        "test.session.schema",
-    );
+    browser_step_refused(d, "calc");
 
-    let closed = ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "calc",
-            "--status",
-            "passed",
-            "--summary",
-            "42",
-            "--json",
-        ],
-    );
-    assert_eq!(closed["cleanup_verified"], true, "{closed}");
-    assert_gone(g);
-
-    let promoted = ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "calc",
-            "--output",
-            "suites/calc.acl",
-            "--json",
-        ],
-    );
-    assert_eq!(promoted["steps"], 5, "{promoted}");
-    let suite = std::fs::read_to_string(d.join("suites/calc.acl")).unwrap();
-    assert!(suite.contains("surface = \"gui\""), "{suite}");
+    finish_passed(d, "calc", "42", g);
+    let suite = promote_and_run(d, "calc", "gui", 5);
     assert!(!suite.contains("ref("), "{suite}");
-    let next = promoted["next"].as_str().unwrap();
-    let words: Vec<&str> = next.split_whitespace().collect();
-    assert_eq!(words[..2], ["a3s-test", "run"], "{next}");
-    let run = a3s(d, &words[1..]);
-    assert_eq!(
-        run.code, 0,
-        "{next}\n{suite}\n{}\n{}",
-        run.stdout, run.stderr
-    );
 }
 
 #[test]
@@ -237,18 +145,12 @@ fn a_desktop_session_over_mcp_is_the_same_operations() {
     let dir = project();
     let d = dir.path();
     let mcp = McpClient::start(d, &[], TURN);
-    let call = |name: &str, args: Value| {
-        let (v, err) = mcp.result(name, args);
-        assert!(!err, "{name}: {v}");
-        v
-    };
-    let started = call(
-        "test_session_start",
+    let call = |name: &str, args: Value| mcp_ok(&mcp, name, args);
+    let g = mcp_start_program(
+        &mcp,
+        d,
         json!({ "session": "calc", "gui": true, "program": ["gnome-calculator"] }),
     );
-    assert_eq!(started["state"], "active", "{started}");
-    let g = groups(d, "calc");
-    assert_alive(g);
     let seen = call("test_observe", json!({ "session": "calc", "full": true }));
     let n = seen["observation"].clone();
     // Over MCP an action answers with the next observation.
@@ -269,7 +171,5 @@ fn a_desktop_session_over_mcp_is_the_same_operations() {
         "9",
         "a refused click reached the program: {again}"
     );
-    let closed = call("test_abort", json!({ "session": "calc" }));
-    assert_eq!(closed["cleanup_verified"], true, "{closed}");
-    assert_gone(g);
+    mcp_close(&mcp, "test_abort", json!({ "session": "calc" }), g);
 }

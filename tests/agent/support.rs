@@ -314,3 +314,118 @@ pub fn page_and_project(html: &str) -> (Server, tempfile::TempDir, String) {
     let url = server.url();
     (server, project(), url)
 }
+
+/// `agent start --session <id> --json --<surface> -- <program…>` (`surface` is `gui` or `tui`):
+/// how the desktop and terminal session tests begin. The session is active and both its groups
+/// are alive; the start answer and the groups.
+pub fn start_program(dir: &Path, id: &str, surface: &str, program: &[&str]) -> (Value, (u32, u32)) {
+    let flag = format!("--{surface}");
+    let mut args = vec![
+        "agent",
+        "start",
+        "--session",
+        id,
+        "--json",
+        flag.as_str(),
+        "--",
+    ];
+    args.extend_from_slice(program);
+    let started = ok(dir, &args);
+    assert_eq!(started["state"], "active", "{started}");
+    let g = groups(dir, id);
+    assert_alive(g);
+    (started, g)
+}
+
+/// The number of an observation's JSON, as `--observation` takes it.
+pub fn observation_number(observation: &Value) -> String {
+    observation["observation"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no observation number in {observation}"))
+        .to_string()
+}
+
+/// A browser step sent to a desktop or terminal session: refused at admission
+/// (`test.session.schema`), before anything reaches the program.
+pub fn browser_step_refused(dir: &Path, id: &str) {
+    refused_turn(
+        dir,
+        id,
+        &["exec", "click { target = css(\"a\") }"],
+        "test.session.schema",
+    );
+}
+
+/// `agent finish` of `id` as passed with `summary`: the cleanup is verified and no process of
+/// `groups` is left.
+pub fn finish_passed(dir: &Path, id: &str, summary: &str, groups: (u32, u32)) {
+    let closed = turn(
+        dir,
+        id,
+        &["finish", "--status", "passed", "--summary", summary],
+    );
+    assert_eq!(closed["cleanup_verified"], true, "{closed}");
+    assert_gone(groups);
+}
+
+/// `agent promote` of the finished session `id` to `suites/<id>.acl`: `steps` steps in a
+/// `surface = "<surface>"` suite, and the `a3s-test run` command the answer prints passes. The
+/// suite's text, for the caller's own checks.
+pub fn promote_and_run(dir: &Path, id: &str, surface: &str, steps: u64) -> String {
+    let output = format!("suites/{id}.acl");
+    let promoted = turn(dir, id, &["promote", "--output", &output]);
+    assert_eq!(promoted["steps"], steps, "{promoted}");
+    let suite = std::fs::read_to_string(dir.join(&output)).unwrap();
+    assert!(
+        suite.contains(&format!("surface = \"{surface}\"")),
+        "{suite}"
+    );
+    let next = promoted["next"].as_str().unwrap();
+    let words: Vec<&str> = next.split_whitespace().collect();
+    assert_eq!(words[..2], ["a3s-test", "run"], "{next}");
+    let run = a3s(dir, &words[1..]);
+    assert_eq!(
+        run.code, 0,
+        "{next}\n{suite}\n{}\n{}",
+        run.stdout, run.stderr
+    );
+    suite
+}
+
+/// An MCP tool call that must succeed; its result.
+pub fn mcp_ok(mcp: &crate::mcp_pipe::McpClient, name: &str, arguments: Value) -> Value {
+    let (v, err) = mcp.result(name, arguments);
+    assert!(!err, "{name}: {v}");
+    v
+}
+
+/// `test_session_start` over MCP with `arguments` (`session` names it): the session is active
+/// and both its groups are alive; the groups.
+pub fn mcp_start_program(
+    mcp: &crate::mcp_pipe::McpClient,
+    dir: &Path,
+    arguments: Value,
+) -> (u32, u32) {
+    let id = arguments["session"]
+        .as_str()
+        .expect("a session id")
+        .to_owned();
+    let started = mcp_ok(mcp, "test_session_start", arguments);
+    assert_eq!(started["state"], "active", "{started}");
+    let g = groups(dir, &id);
+    assert_alive(g);
+    g
+}
+
+/// Close session `id` over MCP with `tool` (`test_finish` or `test_abort`) and `arguments`: the
+/// cleanup is verified and no process of `groups` is left.
+pub fn mcp_close(
+    mcp: &crate::mcp_pipe::McpClient,
+    tool: &str,
+    arguments: Value,
+    groups: (u32, u32),
+) {
+    let closed = mcp_ok(mcp, tool, arguments);
+    assert_eq!(closed["cleanup_verified"], true, "{closed}");
+    assert_gone(groups);
+}

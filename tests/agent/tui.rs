@@ -24,11 +24,6 @@ fn rows(observation: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The observation number of an observation's JSON.
-fn number(observation: &Value) -> String {
-    observation["observation"].as_u64().unwrap().to_string()
-}
-
 /// Write `text` to the terminal of the session's program, as another process would.
 fn write_to_terminal(dir: &Path, session: &str, text: &str) {
     let pid = session_json(dir, session)["ownership"]["browser_pid"]
@@ -48,24 +43,8 @@ fn write_to_terminal(dir: &Path, session: &str, text: &str) {
 fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_passing_suite() {
     let dir = project();
     let d = dir.path();
-    let started = ok(
-        d,
-        &[
-            "agent",
-            "start",
-            "--session",
-            "calc",
-            "--json",
-            "--tui",
-            "--",
-            "bc",
-            "-q",
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
+    let (started, g) = start_program(d, "calc", "tui", &["bc", "-q"]);
     assert_eq!(started["url"], "bc -q");
-    let g = groups(d, "calc");
-    assert_alive(g);
     let program_pid = session_json(d, "calc")["ownership"]["browser_pid"]
         .as_u64()
         .unwrap() as i32;
@@ -74,7 +53,7 @@ fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_pass
     // terminal and then the editor would each echo the text).
     let mut first = Value::Null;
     let ready = crate::common::wait_until(std::time::Duration::from_secs(30), || {
-        first = ok(d, &["agent", "observe", "--session", "calc", "--json"]);
+        first = turn(d, "calc", &["observe"]);
         first["screen"]["modes"]["bracketed_paste"] == true
     });
     assert!(ready, "{first}");
@@ -95,11 +74,16 @@ fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_pass
         ]);
         ok(d, &all)
     };
-    let typed = act(&["type", "6*7", "--observation", &number(&first)]);
+    let typed = act(&["type", "6*7", "--observation", &observation_number(&first)]);
     assert_eq!(typed["status"], "passed", "{typed}");
     let echoed = &typed["observation"];
     assert_eq!(rows(echoed)[0], "6*7", "{echoed}");
-    let pressed = act(&["press", "Enter", "--observation", &number(echoed)]);
+    let pressed = act(&[
+        "press",
+        "Enter",
+        "--observation",
+        &observation_number(echoed),
+    ]);
     let answered = &pressed["observation"];
     assert_eq!(rows(answered)[..2], ["6*7", "42"], "{answered}");
 
@@ -112,7 +96,7 @@ fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_pass
             "--session",
             "calc",
             "--observation",
-            &number(echoed),
+            &observation_number(echoed),
             "--json",
             "1/0",
         ],
@@ -142,7 +126,7 @@ fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_pass
             "--session",
             "calc",
             "--observation",
-            &number(answered),
+            &observation_number(answered),
             "--json",
             "9*9",
         ],
@@ -161,26 +145,19 @@ fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_pass
         "{changed}"
     );
 
-    let since = ok(
+    let since = turn(
         d,
-        &[
-            "agent",
-            "observe",
-            "--session",
-            "calc",
-            "--since",
-            &number(answered),
-            "--json",
-        ],
+        "calc",
+        &["observe", "--since", &observation_number(answered)],
     );
     assert_eq!(since["since"], answered["observation"], "{since}");
     assert_eq!(rows(&since), ["a line from elsewhere"], "{since}");
-    let typed = act(&["type", "1+1", "--observation", &number(&since)]);
+    let typed = act(&["type", "1+1", "--observation", &observation_number(&since)]);
     let pressed = act(&[
         "press",
         "Enter",
         "--observation",
-        &number(&typed["observation"]),
+        &observation_number(&typed["observation"]),
     ]);
     let screen = rows(&pressed["observation"]);
     assert!(screen.contains(&"2".to_string()), "{screen:?}");
@@ -190,77 +167,22 @@ fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_pass
         !screen.iter().any(|r| r.contains("9*9") || r == "81"),
         "{screen:?}"
     );
-    let expected = ok(
-        d,
-        &[
-            "agent",
-            "exec",
-            "--session",
-            "calc",
-            "--json",
-            "expect { text = \"42\" }",
-        ],
-    );
+    let expected = turn(d, "calc", &["exec", "expect { text = \"42\" }"]);
     assert_eq!(expected["status"], "passed", "{expected}");
     // A browser step is refused at admission, before anything is sent.
-    refused(
-        d,
-        &[
-            "agent",
-            "exec",
-            "--session",
-            "calc",
-            "--json",
-            "click { target = css(\"a\") }",
-        ],
-        "test.session.schema",
-    );
+    browser_step_refused(d, "calc");
 
-    let closed = ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "calc",
-            "--status",
-            "passed",
-            "--summary",
-            "42",
-            "--json",
-        ],
-    );
-    assert_eq!(closed["cleanup_verified"], true, "{closed}");
-    assert_gone(g);
+    finish_passed(d, "calc", "42", g);
     assert!(
         !Path::new(&format!("/proc/{program_pid}")).exists(),
         "bc ({program_pid}) survived"
     );
 
-    let promoted = ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "calc",
-            "--output",
-            "suites/calc.acl",
-            "--json",
-        ],
-    );
-    assert_eq!(promoted["steps"], 5, "{promoted}");
-    let suite = std::fs::read_to_string(d.join("suites/calc.acl")).unwrap();
-    assert!(suite.contains("surface = \"tui\""), "{suite}");
+    let suite = promote_and_run(d, "calc", "tui", 5);
     assert!(
         !suite.contains("9*9"),
         "a refused input is not a passing turn: {suite}"
     );
-    let next = promoted["next"].as_str().unwrap();
-    let words: Vec<&str> = next.split_whitespace().collect();
-    assert_eq!(words[..2], ["a3s-test", "run"], "{next}");
-    let run = a3s(d, &words[1..]);
-    assert_eq!(run.code, 0, "{next}\n{}\n{}", run.stdout, run.stderr);
 }
 
 #[test]
@@ -276,19 +198,13 @@ fn the_terminal_verbs_over_mcp_are_the_same_operations() {
     for t in ["test_type", "test_press", "test_paste", "test_resize"] {
         assert!(names.iter().any(|n| n == t), "{t} missing from {names:?}");
     }
-    let call = |name: &str, args: Value| {
-        let (v, err) = mcp.result(name, args);
-        assert!(!err, "{name}: {v}");
-        v
-    };
+    let call = |name: &str, args: Value| mcp_ok(&mcp, name, args);
     // The basic REPL (python 3.13 would otherwise draw its own line editor).
-    let started = call(
-        "test_session_start",
+    let g = mcp_start_program(
+        &mcp,
+        d,
         json!({ "session": "py", "tui": true, "program": ["env", "PYTHON_BASIC_REPL=1", "python3", "-q"], "columns": 60, "rows": 12 }),
     );
-    assert_eq!(started["state"], "active", "{started}");
-    let g = groups(d, "py");
-    assert_alive(g);
     // The prompt: observe (settling) until python printed it.
     let mut seen = Value::Null;
     let prompt = crate::common::wait_until(std::time::Duration::from_secs(30), || {
@@ -359,12 +275,12 @@ fn the_terminal_verbs_over_mcp_are_the_same_operations() {
         2,
         "{answers:?}"
     );
-    let closed = call(
+    mcp_close(
+        &mcp,
         "test_finish",
         json!({ "session": "py", "status": "passed", "summary": "42" }),
+        g,
     );
-    assert_eq!(closed["cleanup_verified"], true, "{closed}");
-    assert_gone(g);
 }
 
 #[test]
@@ -451,7 +367,7 @@ fn a_terminal_session_without_a_runnable_program_is_refused_with_its_code() {
     let g = groups(d, "short");
     let mut seen = Value::Null;
     let ended = crate::common::wait_until(std::time::Duration::from_secs(20), || {
-        seen = ok(d, &["agent", "observe", "--session", "short", "--json"]);
+        seen = turn(d, "short", &["observe"]);
         seen["screen"]["exit"].is_string()
     });
     assert!(ended, "{seen}");
@@ -465,7 +381,7 @@ fn a_terminal_session_without_a_runnable_program_is_refused_with_its_code() {
             "--session",
             "short",
             "--observation",
-            &number(&seen),
+            &observation_number(&seen),
             "--json",
             "x",
         ],
