@@ -76,6 +76,10 @@ pub enum StepDetail {
         element: String,
         /// The input path: `xtest` or `accessibility_action`.
         input: String,
+        /// The accessibility action performed (`click`, `press` …) when the path is
+        /// `accessibility_action`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        action: Option<String>,
         /// Screen x of a pointer press.
         #[serde(skip_serializing_if = "Option::is_none")]
         x: Option<i32>,
@@ -488,8 +492,9 @@ mod tests {
             untrusted: true,
         };
         let cases: Vec<(StepDetail, Value)> = shapes! {
-            Desktop { element: el(), input: "xtest".into(), x: Some(3), y: Some(4), hit: Some(el()), keys: None, program_exit: None } => { "element": el(), "input": "xtest", "x": 3, "y": 4, "hit": el() };
-            Desktop { element: el(), input: "xtest".into(), x: None, y: None, hit: None, keys: Some(2), program_exit: Some("exit code 0".into()) } => { "element": el(), "input": "xtest", "keys": 2, "program_exit": "exit code 0" };
+            Desktop { element: el(), input: "xtest".into(), action: None, x: Some(3), y: Some(4), hit: Some(el()), keys: None, program_exit: None } => { "element": el(), "input": "xtest", "x": 3, "y": 4, "hit": el() };
+            Desktop { element: el(), input: "xtest".into(), action: None, x: None, y: None, hit: None, keys: Some(2), program_exit: Some("exit code 0".into()) } => { "element": el(), "input": "xtest", "keys": 2, "program_exit": "exit code 0" };
+            Desktop { element: el(), input: "accessibility_action".into(), action: Some("click".into()), x: None, y: None, hit: None, keys: None, program_exit: None } => { "element": el(), "input": "accessibility_action", "action": "click" };
             Clicked { element: el(), hit: "<span> \"Save\"".into(), x: 10.5, y: 20.0 } => { "element": el(), "hit": "<span> \"Save\"", "x": 10.5, "y": 20.0 };
             Element { element: el(), verified: None, hit: None } => { "element": el() };
             Element { element: el(), verified: Some(false), hit: None } => { "element": el(), "verified": false };

@@ -187,6 +187,14 @@ a3s_test_lang::define_codes! {
         GuiTargetCovered => "test.driver.gui.target_covered", FailureClass::Product;
         /// See `GuiCode::WindowGone`.
         GuiWindowGone => "test.driver.gui.window_gone", FailureClass::Product;
+        /// See `GuiCode::OptionNotFound`.
+        GuiOptionNotFound => "test.driver.gui.option_not_found", FailureClass::Product;
+        /// See `GuiCode::NotSelectable`.
+        GuiNotSelectable => "test.driver.gui.not_selectable", FailureClass::Specification;
+        /// See `GuiCode::SelectionUnchanged`.
+        GuiSelectionUnchanged => "test.driver.gui.selection_unchanged", FailureClass::Product;
+        /// See `GuiCode::ActionMissing`.
+        GuiActionMissing => "test.driver.gui.action_missing", FailureClass::Product;
         /// See `GuiCode::BadKey`.
         GuiBadKey => "test.driver.gui.bad_key", FailureClass::Specification;
         /// See `GuiCode::KeyUnmapped`.

@@ -9,7 +9,10 @@
 //!   keys into its window, wheel clicks for `wheel` (the desktop's scroll, `crate::scroll`); the
 //!   step detail says the path (`xtest`). `fill` clicks into the
 //!   control, selects all (`ctrl+a`) and types; `check`/`uncheck` click only when the state
-//!   differs and then wait, event-woken, for the new state.
+//!   differs and then wait, event-woken, for the new state; `select` clicks a combo box open and
+//!   its option, or a list's row, and reads the choice back (`crate::select`). Only a
+//!   `click { via = "action" }` performs the element's accessibility action instead
+//!   (`crate::action`), and its detail says so (`accessibility_action`).
 //! - **A click that ends the program succeeds** (an OK that closes the last window) and records
 //!   how it ended; a program or window already gone *before* a step is `window_gone`.
 //! - **Readings, not loops**: `check` reads a condition once; when it does not hold and the runner
@@ -34,7 +37,8 @@ use a3s_test_driver::{
     SurfaceContext, SurfaceDriver,
 };
 use a3s_test_lang::ir::{
-    Action, ExpectCondition, KeyChord, Modifier, PageCondition, Step, Surface, Target, GUI_STEPS,
+    Action, ExpectCondition, InputVia, KeyChord, Modifier, PageCondition, Step, Surface, Target,
+    GUI_STEPS,
 };
 use atspi::State;
 use serde_json::json;
@@ -58,6 +62,10 @@ impl From<GuiCode> for FailureCode {
             GuiCode::TargetNotVisible => FailureCode::GuiTargetNotVisible,
             GuiCode::TargetCovered => FailureCode::GuiTargetCovered,
             GuiCode::WindowGone => FailureCode::GuiWindowGone,
+            GuiCode::OptionNotFound => FailureCode::GuiOptionNotFound,
+            GuiCode::NotSelectable => FailureCode::GuiNotSelectable,
+            GuiCode::SelectionUnchanged => FailureCode::GuiSelectionUnchanged,
+            GuiCode::ActionMissing => FailureCode::GuiActionMissing,
             GuiCode::BadKey => FailureCode::GuiBadKey,
             GuiCode::KeyUnmapped => FailureCode::GuiKeyUnmapped,
             GuiCode::WaitTimeout => FailureCode::GuiWaitTimeout,
@@ -263,6 +271,7 @@ impl GuiContext {
         StepDetail::Desktop {
             element: element.describe(),
             input: "xtest".into(),
+            action: None,
             x: acted.hit.as_ref().map(|h| h.x),
             y: acted.hit.as_ref().map(|h| h.y),
             hit: acted.hit.as_ref().map(|h| h.deepest.describe()),
@@ -326,6 +335,48 @@ impl GuiContext {
         let kind = step.action.kind();
         self.alive(kind.name()).await?;
         match &step.action {
+            Action::Click {
+                target,
+                via: InputVia::Action,
+                ..
+            } => {
+                let element = self.find(target, env).await?;
+                let performed = crate::action::perform(self.a11y(), self.program(), &element)
+                    .await
+                    .map_err(failure)?;
+                Ok(Self::output(StepDetail::Desktop {
+                    element: element.describe(),
+                    input: "accessibility_action".into(),
+                    action: Some(performed.name),
+                    x: None,
+                    y: None,
+                    hit: None,
+                    keys: None,
+                    program_exit: self.program().exit().map(|e| e.to_string()),
+                }))
+            }
+            Action::Select { target, values } => {
+                // Admission lets a desktop `select` name exactly one option.
+                let [option] = values.as_slice() else {
+                    return Err(StepFailure::new(
+                        FailureCode::Unsupported,
+                        "a desktop `select` chooses one option",
+                    ));
+                };
+                let control = self.find(target, env).await?;
+                let within = env
+                    .action_timeout
+                    .min(env.deadline.saturating_duration_since(Instant::now()));
+                let selected =
+                    crate::select::select(&self.input, self.program(), &control, option, within)
+                        .await
+                        .map_err(failure)?;
+                let mut detail = self.detail(&selected.option, &selected.acted, selected.keys);
+                if let StepDetail::Desktop { element, .. } = &mut detail {
+                    *element = format!("{} in {}", selected.option.describe(), control.describe());
+                }
+                Ok(Self::output(detail))
+            }
             Action::Click { target, .. } | Action::DoubleClick { target, .. } => {
                 let clicks = match step.action {
                     Action::Click { .. } => Clicks::Single,

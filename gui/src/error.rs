@@ -40,6 +40,17 @@ a3s_test_lang::define_codes! {
         TargetCovered => "test.driver.gui.target_covered", FailureClass::Product;
         /// The element's window is not on the X server (closed) before the step acted.
         WindowGone => "test.driver.gui.window_gone", FailureClass::Product;
+        /// A `select` names an option the combo box or list does not have; the message lists
+        /// the ones it has.
+        OptionNotFound => "test.driver.gui.option_not_found", FailureClass::Product;
+        /// A `select` target is neither a combo box nor a list (or table) of options.
+        NotSelectable => "test.driver.gui.not_selectable", FailureClass::Specification;
+        /// A `select` clicked its option, but the combo box or list did not show it chosen
+        /// before the action timeout.
+        SelectionUnchanged => "test.driver.gui.selection_unchanged", FailureClass::Product;
+        /// A `click { via = "action" }` on an element that has no click, press, activate or
+        /// toggle action; the message lists the actions it has.
+        ActionMissing => "test.driver.gui.action_missing", FailureClass::Product;
         /// A key name or chord that is not a named key, one character, or modifiers joined by `+`.
         BadKey => "test.driver.gui.bad_key", FailureClass::Specification;
         /// The text holds a character that no key of the X server's keyboard map types.
@@ -209,6 +220,44 @@ pub enum GuiError {
         /// The element.
         target: String,
     },
+    /// See [`GuiCode::OptionNotFound`].
+    #[error("{target} has no option {option:?}; its options: {options}; hint: write one of them as it is shown")]
+    OptionNotFound {
+        /// The combo box or list.
+        target: String,
+        /// The option asked for.
+        option: String,
+        /// The options it has (the first few), or "none".
+        options: String,
+    },
+    /// See [`GuiCode::NotSelectable`].
+    #[error("{target} is not a combo box or a list; hint: `select` targets a combo box, list, list box, table or tree (role(\"combo box\") …); click other elements")]
+    NotSelectable {
+        /// The element.
+        target: String,
+    },
+    /// See [`GuiCode::SelectionUnchanged`].
+    #[error("{target} did not show {option:?} chosen within {waited_ms} ms after its click (it shows {shown:?}); hint: is the option enabled, and does the program accept it?")]
+    SelectionUnchanged {
+        /// The combo box or list.
+        target: String,
+        /// The option clicked.
+        option: String,
+        /// What it showed last (the combo box's name, or the option's states).
+        shown: String,
+        /// How long the check waited.
+        waited_ms: u128,
+    },
+    /// See [`GuiCode::ActionMissing`].
+    #[error("{target} has no {wanted} action; its actions: {actions}; hint: click it with real input (leave out `via`), or target an element that has one")]
+    ActionMissing {
+        /// The element.
+        target: String,
+        /// The actions looked for, in words.
+        wanted: String,
+        /// The actions it has, or "none".
+        actions: String,
+    },
     /// See [`GuiCode::BadKey`].
     #[error("`{key}` is not a key: {why}; hint: a named key (Return, Escape, Tab, F1 …), one character, or a chord like ctrl+a")]
     BadKey {
@@ -269,6 +318,10 @@ impl GuiError {
             GuiError::TargetNotVisible { .. } => GuiCode::TargetNotVisible,
             GuiError::TargetCovered { .. } => GuiCode::TargetCovered,
             GuiError::WindowGone { .. } => GuiCode::WindowGone,
+            GuiError::OptionNotFound { .. } => GuiCode::OptionNotFound,
+            GuiError::NotSelectable { .. } => GuiCode::NotSelectable,
+            GuiError::SelectionUnchanged { .. } => GuiCode::SelectionUnchanged,
+            GuiError::ActionMissing { .. } => GuiCode::ActionMissing,
             GuiError::BadKey { .. } => GuiCode::BadKey,
             GuiError::KeyUnmapped { .. } => GuiCode::KeyUnmapped,
             GuiError::WaitTimeout { .. } => GuiCode::WaitTimeout,

@@ -73,7 +73,7 @@ pub async fn centre(
     }
     let deepest = deepest_at(
         a11y,
-        &placement.frame,
+        &placement.root,
         x - placement.offset.0,
         y - placement.offset.1,
     )

@@ -1,5 +1,6 @@
 //! Real input: pointer clicks and keys sent through the X server's XTest extension, as a person's
-//! would arrive — never an accessibility action in their place.
+//! would arrive — never an accessibility action in their place (a step that asks for one goes
+//! through `crate::action`, not here).
 //!
 //! Why real input: a toolkit's `DoAction` skips what a person goes through (the hit test, the
 //! focus, the key map) and GTK applies it ~250 ms later, while a real click lands in a few ms.

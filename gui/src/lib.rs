@@ -5,6 +5,7 @@
 //! its protocol (AT-SPI over D-Bus, the X server) and its failure codes, and the runner names no
 //! surface crate. What exists and what is to come is in `docs/gui.md`.
 
+pub mod action;
 pub mod appear;
 pub mod attach;
 mod bus_config;
@@ -27,6 +28,7 @@ pub mod reads;
 mod ready;
 pub mod screenshot;
 pub mod scroll;
+pub mod select;
 pub mod tree;
 pub mod wait;
 pub mod window;

@@ -8,6 +8,14 @@
 //! the size difference (the border) − the accessible window's reported origin. For GTK3 that is
 //! zero. The X window is the program's (its `_NET_WM_PID` is a process of the program's group)
 //! whose size fits the accessible window's.
+//!
+//! A popup is the exception: GTK3 shows a combo box's list in an override-redirect X window of
+//! its own, while the list's accessible stays a descendant of the combo box in the main window's
+//! tree. An element shown there belongs to that popup, not to the main window under it (else
+//! the hit test would call the program's own main window a cover): [`popup_of`] accepts an
+//! override-redirect window of the program, stacked above the main window, that one of the
+//! element's ancestors fills exactly — the popup's content. A window the element merely lies
+//! under (a tooltip over a button) is filled by none of its ancestors and stays a cover.
 
 use crate::element::{Element, Rect};
 use crate::error::GuiError;
@@ -21,8 +29,10 @@ pub struct Placement {
     pub frame: Element,
     /// The frame's extents as reported.
     pub frame_extents: Rect,
-    /// Its X window.
+    /// Its X window (a popup's, when the element is shown in one).
     pub window: TopWindow,
+    /// Where the hit test asks for the deepest element: the frame, or the popup's content.
+    pub root: Element,
     /// Add to reported extents to get screen pixels.
     pub offset: (i32, i32),
 }
@@ -53,24 +63,89 @@ pub async fn locate(
     let frame = element.window(a11y).await.map_err(gone_if)?;
     let frame_extents = frame.extents(a11y).await.map_err(gone_if)?;
     let in_group = |pid: u32| ProcessInfo::read(pid as i32).is_some_and(|p| p.pgid as u32 == pgid);
-    // Topmost first: with several fitting windows (two equal dialogs) the visible one wins.
-    let window = x
+    // The program's windows, bottom to top.
+    let windows: Vec<TopWindow> = x
         .top_windows()?
         .into_iter()
-        .rev()
         .filter(|w| w.pid.is_some_and(in_group))
-        .find(|w| fits(w, &frame_extents))
+        .collect();
+    // Topmost first: with several fitting windows (two equal dialogs) the visible one wins.
+    let main = windows
+        .iter()
+        .rposition(|w| !w.override_redirect && fits(w, &frame_extents))
+        .or_else(|| windows.iter().rposition(|w| fits(w, &frame_extents)))
         .ok_or_else(gone)?;
+    let window = windows[main].clone();
     let offset = (
         window.x + (window.width - frame_extents.width) / 2 - frame_extents.x,
         window.y + (window.height - frame_extents.height) / 2 - frame_extents.y,
     );
-    Ok(Placement {
+    let placement = Placement {
+        root: frame.clone(),
         frame,
         frame_extents,
         window,
         offset,
+    };
+    // Only a program showing a popup above its window pays for the ancestors' extents.
+    let above = &windows[main + 1..];
+    if element.path == placement.frame.path || !above.iter().any(|w| w.override_redirect) {
+        return Ok(placement);
+    }
+    let ancestors = ancestors_below(a11y, element, &placement.frame)
+        .await
+        .map_err(gone_if)?;
+    let mut shown = Vec::with_capacity(ancestors.len());
+    for ancestor in &ancestors {
+        shown.push(placement.to_screen(ancestor.extents(a11y).await.map_err(gone_if)?));
+    }
+    Ok(match popup_of(above, &shown) {
+        Some((index, popup)) => Placement {
+            window: popup.clone(),
+            root: ancestors[index].clone(),
+            ..placement
+        },
+        None => placement,
     })
+}
+
+/// The element and its ancestors below `frame`, nearest first (bounded like every walk up).
+async fn ancestors_below(
+    a11y: &zbus::Connection,
+    element: &Element,
+    frame: &Element,
+) -> Result<Vec<Element>, GuiError> {
+    let mut chain = vec![element.clone()];
+    for _ in 0..64 {
+        let last = &chain[chain.len() - 1];
+        match last.parent_path(a11y).await? {
+            Some(parent) if parent != frame.path => chain.push(Element {
+                path: parent,
+                ..element.clone()
+            }),
+            _ => break,
+        }
+    }
+    Ok(chain)
+}
+
+/// The popup an element is shown in: among the program's windows `above` its main window
+/// (bottom to top), the topmost override-redirect one that one of `shown` (the screen extents
+/// of the element and its ancestors, nearest first) fills — the index of that ancestor and the
+/// window. `None` when the element is not in a popup, a window it only lies under included.
+fn popup_of<'w>(above: &'w [TopWindow], shown: &[Rect]) -> Option<(usize, &'w TopWindow)> {
+    above
+        .iter()
+        .rev()
+        .filter(|w| w.override_redirect)
+        .find_map(|w| shown.iter().position(|r| fills(w, r)).map(|i| (i, w)))
+}
+
+/// Whether `rect` (screen pixels) is the content of `window`: it fits with an even border and
+/// sits inside that border.
+fn fills(window: &TopWindow, rect: &Rect) -> bool {
+    let border = (window.width - rect.width) / 2;
+    fits(window, rect) && rect.x == window.x + border && rect.y == window.y + border
 }
 
 /// Whether an X window holds an accessible window of this size with an even border around it
@@ -93,7 +168,76 @@ mod tests {
             height,
             pid: None,
             title: String::new(),
+            override_redirect: false,
         }
+    }
+
+    fn rect(x: i32, y: i32, width: i32, height: i32) -> Rect {
+        Rect {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    fn popup(x: i32, y: i32, width: i32, height: i32) -> TopWindow {
+        TopWindow {
+            id: 2,
+            x,
+            y,
+            width,
+            height,
+            override_redirect: true,
+            ..window(0, 0)
+        }
+    }
+
+    /// GTK3's combo box list (`ids.py`): the menu item's parent, the menu, fills the
+    /// override-redirect popup exactly, so the item is the popup's.
+    #[test]
+    fn an_item_whose_ancestor_fills_a_popup_is_the_popups() {
+        let item = rect(0, 74, 79, 29);
+        let menu = rect(0, 41, 79, 95);
+        let combo = rect(0, 40, 79, 34);
+        let above = [popup(0, 41, 79, 95)];
+        let (index, window) = popup_of(&above, &[item, menu, combo]).expect("the popup");
+        assert_eq!((index, window.id), (1, 2));
+    }
+
+    /// A popup of the program that an element only lies under (a tooltip over a button, a
+    /// menu over a list) is not the element's window: the hit test keeps calling it a cover.
+    #[test]
+    fn an_element_under_a_popup_it_does_not_fill_stays_the_main_windows() {
+        let button = rect(10, 10, 60, 30);
+        let filler = rect(0, 0, 79, 197);
+        let tooltip = popup(0, 0, 100, 50);
+        assert_eq!(popup_of(&[tooltip], &[button, filler]), None);
+        // Same size as the button but elsewhere: not its content either.
+        assert_eq!(popup_of(&[popup(20, 10, 60, 30)], &[button]), None);
+        // A managed (not override-redirect) window of the program is never taken for a popup.
+        let dialog = TopWindow {
+            override_redirect: false,
+            ..popup(10, 10, 60, 30)
+        };
+        assert_eq!(popup_of(&[dialog], &[button]), None);
+    }
+
+    /// With two popups filled by the element's ancestors (a submenu over its menu), the
+    /// topmost wins.
+    #[test]
+    fn the_topmost_popup_the_element_is_in_wins() {
+        let item = rect(100, 50, 80, 20);
+        let submenu = rect(100, 40, 80, 60);
+        let menu = rect(0, 40, 100, 200);
+        let lower = TopWindow {
+            id: 3,
+            ..popup(0, 40, 100, 200)
+        };
+        let upper = popup(100, 40, 80, 60);
+        let above = [lower, upper];
+        let (index, window) = popup_of(&above, &[item, submenu, menu]).unwrap();
+        assert_eq!((index, window.id), (1, 2));
     }
 
     #[test]

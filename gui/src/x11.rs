@@ -39,6 +39,9 @@ pub struct TopWindow {
     pub pid: Option<u32>,
     /// Its title (`_NET_WM_NAME`, else `WM_NAME`), possibly empty.
     pub title: String,
+    /// Whether it is override-redirect: a popup (a combo box's list, a menu, a tooltip) that
+    /// places itself, never managed as a window of its own.
+    pub override_redirect: bool,
 }
 
 impl TopWindow {
@@ -155,6 +158,7 @@ impl X11 {
             height: geometry.height.into(),
             pid,
             title: self.title(id),
+            override_redirect: attributes.override_redirect,
         })
     }
 

@@ -4,14 +4,17 @@
 //! the name; the save itself is tested through `run` in `tests/run/gui_apps.rs`), `yad --form` (GTK3: two entries with no name of their own, found
 //! by their `labelled-by` label; OK ends the program, whose stdout holds both values), and Qt5's
 //! calculator example (its accessibility bridge found through the `AT_SPI_BUS` root property:
-//! 7 × 6 = 42 by clicks).
+//! 7 × 6 = 42 by clicks), and a GTK3 combo box's popup (`tests/fixtures/gui/ids.py`): its items
+//! are clicked in the popup window, which still covers the rows under it.
 
 use a3s_test_gui::find::Query;
 use a3s_test_gui::wait::{self, Condition, TextMatch};
+use a3s_test_gui::{action, select};
 use a3s_test_gui::{
-    appear, Chord, Clicks, Desktop, DesktopOptions, Element, Input, InputPath, Program,
+    appear, Chord, Clicks, Desktop, DesktopOptions, Element, GuiCode, Input, InputPath, Program,
     ProgramExit, ProgramSpec,
 };
+use atspi::State;
 use std::time::Duration;
 
 const WITHIN: Duration = Duration::from_secs(10);
@@ -193,4 +196,159 @@ async fn the_qt5_calculator_computes_seven_times_six_by_clicks() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     }
+}
+
+/// `tests/fixtures/gui/ids.py` (GTK3 through Debian's python3-gi) on a desktop of its own.
+async fn ids_form() -> (Desktop, Program, Input) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/gui/ids.py");
+    start(ProgramSpec::new("/usr/bin/python3", [script])).await
+}
+
+/// GTK3 shows a combo box's list in an override-redirect popup of the same process, while the
+/// list's items stay descendants of the combo box in the main window's tree. A shown item is
+/// clicked in that popup (its hit test passes), and a row of the main window the popup lies
+/// over is still `target_covered` by it, with nothing sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_combo_item_is_clicked_in_its_popup_and_a_row_under_the_popup_stays_covered() {
+    let (desktop, program, input) = ids_form().await;
+    let a11y = desktop.a11y();
+    let combo = target(&desktop, &program, Query::role("combo box", None).unwrap()).await;
+    let apple = target(
+        &desktop,
+        &program,
+        Query::role("table cell", Some("Apple")).unwrap(),
+    )
+    .await;
+    let status = target(
+        &desktop,
+        &program,
+        Query::role("label", Some("Ready")).unwrap(),
+    )
+    .await;
+    let green = target(
+        &desktop,
+        &program,
+        Query::role("menu item", Some("Green")).unwrap(),
+    )
+    .await;
+
+    input.click(&program, &combo, Clicks::Single).await.unwrap();
+    wait::until(
+        a11y,
+        &green,
+        &Condition::State(State::Showing, true),
+        WITHIN,
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+
+    // The popup (79×95 at the combo box) lies over the list's first rows.
+    let covered = input
+        .click(&program, &apple, Clicks::Single)
+        .await
+        .unwrap_err();
+    assert_eq!(covered.code(), GuiCode::TargetCovered, "{covered}");
+    assert!(covered.to_string().contains("window 0x"), "{covered}");
+    // Nothing was sent: the popup is still open and nothing was chosen.
+    let states = green.read_states(a11y).await.unwrap();
+    assert!(states.contains(State::Showing), "the popup stayed open");
+    assert_eq!(status.read_text(a11y).await.unwrap(), "Ready");
+
+    let acted = input.click(&program, &green, Clicks::Single).await.unwrap();
+    let hit = acted.hit.expect("a click is hit-tested");
+    assert_eq!(
+        hit.deepest.path, green.path,
+        "the item itself is at its centre"
+    );
+    wait::until(
+        a11y,
+        &status,
+        &Condition::Text(TextMatch::Exact("Colour Green".into())),
+        WITHIN,
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    // The popup closed: the row under it takes the click now.
+    input.click(&program, &apple, Clicks::Single).await.unwrap();
+    wait::until(
+        a11y,
+        &status,
+        &Condition::Text(TextMatch::Exact("Fruit Apple".into())),
+        WITHIN,
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// `select::select` chooses a combo box's option and a list's row with real input, and
+/// `action::perform` clicks a button through its accessibility action; the figures printed here
+/// (`--nocapture`) are in `docs/benchmarks.md`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn select_chooses_combo_options_and_list_rows_and_an_action_clicks_a_button() {
+    let (desktop, program, input) = ids_form().await;
+    let a11y = desktop.a11y();
+    let combo = target(&desktop, &program, Query::role("combo box", None).unwrap()).await;
+    let table = target(&desktop, &program, Query::role("table", None).unwrap()).await;
+    let status = target(
+        &desktop,
+        &program,
+        Query::role("label", Some("Ready")).unwrap(),
+    )
+    .await;
+    let shows = |text: &'static str| {
+        let status = status.clone();
+        async move {
+            wait::until(
+                a11y,
+                &status,
+                &Condition::Text(TextMatch::Exact(text.into())),
+                WITHIN,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+        }
+    };
+    // With "Blue" active, GTK3 opens the list with Blue over the combo box, clamped to the top
+    // of the screen: "Red" lies partly above the popup, under its scroll arrow, and is reached
+    // with two Ups and Return; every other option is clicked.
+    for (control, option, after, keys) in [
+        (&combo, "Blue", "Colour Blue", None),
+        (&table, "Cherry", "Fruit Cherry", None),
+        (&combo, "Red", "Colour Red", Some(3)),
+        (&table, "Apple", "Fruit Apple", None),
+    ] {
+        let selected = select::select(&input, &program, control, option, WITHIN)
+            .await
+            .unwrap_or_else(|e| panic!("{option}: {e}"));
+        assert_eq!(selected.option.name, option);
+        assert_eq!(selected.acted.path, InputPath::XTest);
+        assert_eq!(selected.keys, keys, "{option}");
+        assert_eq!(selected.acted.hit.is_some(), keys.is_none(), "{option}");
+        shows(after).await;
+        println!(
+            "select {option:?} in {}: {} ms (clicks and the choice read back)",
+            control.describe(),
+            selected.took.as_millis()
+        );
+    }
+    // The same option again: the combo box opens on it, and it stays chosen.
+    select::select(&input, &program, &combo, "Red", WITHIN)
+        .await
+        .unwrap();
+    assert_eq!(combo.read_name(a11y).await.unwrap(), "Red");
+
+    let save = target(
+        &desktop,
+        &program,
+        Query::role("button", Some("Save")).unwrap(),
+    )
+    .await;
+    let performed = action::perform(a11y, &program, &save).await.unwrap();
+    assert_eq!(performed.name, "click");
+    let seen = shows("Saved").await;
+    println!(
+        "click via the accessibility action: DoAction answered in {} ms, the label changed {} ms later",
+        performed.took.as_millis(),
+        seen.took.as_millis()
+    );
 }

@@ -286,6 +286,10 @@ pub enum Action {
         /// The button, the modifiers held and the point on the target.
         #[serde(default, skip_serializing_if = "PointerOptions::is_default")]
         pointer: PointerOptions,
+        /// How the click reaches the element: real pointer input, or (a desktop only, where
+        /// the step says so) the element's accessibility action.
+        #[serde(default, skip_serializing_if = "InputVia::is_pointer")]
+        via: InputVia,
     },
     /// Move the pointer over the target.
     Hover {
@@ -1370,6 +1374,29 @@ keyword_enum! {
         Readonly => "readonly", Writable => "writable",
         Required => "required", Optional => "optional",
         Invalid => "invalid", Valid => "valid",
+    }
+}
+
+keyword_enum! {
+    /// How a `click` reaches its element (`via`): real pointer input at its visible centre after
+    /// the hit test (the default, what a person does), or — on a desktop, where pointer input
+    /// is impossible (an off-screen control) — the element's own accessibility action.
+    InputVia {
+        Pointer => "pointer", Action => "action",
+    }
+}
+
+impl Default for InputVia {
+    /// Real input unless the step says otherwise.
+    fn default() -> InputVia {
+        InputVia::Pointer
+    }
+}
+
+impl InputVia {
+    /// True for the default (serialization leaves it out).
+    pub fn is_pointer(&self) -> bool {
+        *self == InputVia::Pointer
     }
 }
 

@@ -2,7 +2,8 @@
 //! fields found by `label(…)`, a check box checked and unchecked, a spin button moved by the
 //! wheel, and an OK whose click ends the program — the step passes, records the exit and keeps
 //! the program's stdout as evidence), Qt5's calculator example, and `automation_id(…)` on a
-//! GTK3 program that sets accessible ids (`tests/fixtures/gui/ids.py`) and on one that sets
+//! GTK3 program that sets accessible ids (`tests/fixtures/gui/ids.py`, whose combo box and list
+//! also take `select`, and whose button takes `click { via = "action" }`) and on one that sets
 //! none (a coded failure with the hint). Each run's desktop is its own; no test sleeps.
 
 use crate::common::workdir;
@@ -142,6 +143,106 @@ fn gui_automation_id_finds_the_ids_a_toolkit_sets_and_lists_them_on_a_miss() {
         message.contains("\"save-button\" (button \"Save\")"),
         "{message}"
     );
+}
+
+/// `select` with real input: the combo box is clicked open and its option clicked in GTK3's
+/// popup window, the list's row is clicked, each choice read back; `click { via = "action" }`
+/// performs the button's accessibility action, and the JSON report says which path ran.
+#[test]
+fn gui_select_chooses_in_a_combo_box_and_a_list_and_a_click_via_action_is_recorded() {
+    let steps = r#"    select "colour" { target = automation_id("colour") values = ["Green"] }
+    expect "colour-shown" { target = automation_id("colour") value = "Green" }
+    expect "status-colour" { text = "Colour Green" }
+    select "fruit" { target = automation_id("fruit") values = ["Banana"] }
+    expect "row-selected" { selected = role("table cell", "Banana") }
+    expect "status-fruit" { text = "Fruit Banana" }
+    select "colour-again" { target = role("combo box") values = ["Blue"] }
+    expect "status-blue" { text = "Colour Blue" }
+    click "save" { target = role("button", "Save") via = "action" }
+    expect "saved" { text = "Saved" }"#;
+    let command = ids_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (json, _work) = run_app(&command, steps, 0);
+    let colour = &step(&json, "colour")["detail"];
+    assert_eq!(colour["input"], "xtest", "{colour}");
+    assert_eq!(
+        colour["element"], "menu item \"Green\" in combo box \"\"",
+        "{colour}"
+    );
+    assert_eq!(colour["hit"], "menu item \"Green\"", "{colour}");
+    let fruit = &step(&json, "fruit")["detail"];
+    assert_eq!(
+        fruit["element"], "table cell \"Banana\" in table \"\"",
+        "{fruit}"
+    );
+    let save = &step(&json, "save")["detail"];
+    assert_eq!(save["input"], "accessibility_action", "{save}");
+    assert_eq!(save["action"], "click", "{save}");
+    assert!(
+        save.get("x").is_none() && save.get("hit").is_none(),
+        "{save}"
+    );
+}
+
+/// An option the combo box does not have fails before anything is sent, listing the options;
+/// an element with no click-like action fails naming the actions it has (none); a `select` on
+/// a button is the suite's mistake.
+#[test]
+fn gui_select_of_a_missing_option_and_a_click_via_a_missing_action_are_coded_failures() {
+    let command = ids_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let steps = r#"    select "colour" { target = role("combo box") values = ["Purple"] }"#;
+    let (json, _work) = run_app(&command, steps, 1);
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(
+        failure["code"], "test.driver.gui.option_not_found",
+        "{failure}"
+    );
+    assert_eq!(failure["failure_class"], "product", "{failure}");
+    let message = failure["message"].as_str().unwrap();
+    assert!(
+        message.contains(r#"has no option "Purple"; its options: "Red", "Green", "Blue""#),
+        "{message}"
+    );
+
+    let steps = r#"    click "status" { target = automation_id("status") via = "action" }"#;
+    let (json, _work) = run_app(&command, steps, 1);
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(
+        failure["code"], "test.driver.gui.action_missing",
+        "{failure}"
+    );
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("its actions: none"), "{message}");
+
+    // A target that cannot be chosen in blames the suite: a specification failure, exit 2.
+    let steps = r#"    select "button" { target = role("button", "Save") values = ["Saved"] }"#;
+    let (json, _work) = run_app(&command, steps, 2);
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(
+        failure["code"], "test.driver.gui.not_selectable",
+        "{failure}"
+    );
+    assert_eq!(failure["failure_class"], "specification", "{failure}");
+}
+
+/// yad's `:CB` form field is a GTK3 combo box found by its label; the chosen option is what yad
+/// prints once OK ends it.
+#[test]
+fn gui_select_in_a_yad_combo_field_is_what_yad_prints() {
+    let steps = r#"    select "colour" { target = label("Colour") values = ["Green"] }
+    expect "shown" { target = label("Colour") value = "Green" }
+    click "ok" { target = role("button", "OK") }"#;
+    let (json, work) = run_app(
+        &["yad", "--form", "--field=Colour:CB", "Red!Green!Blue"],
+        steps,
+        0,
+    );
+    let ok = step(&json, "ok");
+    assert_eq!(ok["detail"]["program_exit"], "exit code 0", "{ok}");
+    let out = &ok["evidence"][0];
+    let stdout = std::fs::read_to_string(work.path().join(out["path"].as_str().unwrap())).unwrap();
+    assert_eq!(stdout.trim_end(), "Green|");
 }
 
 #[test]

@@ -147,6 +147,7 @@ fn the_report_shows_the_trace_offline_and_its_timeline_works_by_keyboard() {
             act(&mut ctx, &dir, Action::Click {
                 target: Target::Css { selector: "#s-1-t2".into() },
                 pointer: Default::default(),
+                via: Default::default(),
             })
             .await;
             assert_eq!(eval(&ctx, STATE).await, state(2, 7));

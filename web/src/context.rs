@@ -254,9 +254,9 @@ impl WebContext {
         self.sync_tabs(env.deadline).await?;
         match &step.action {
             Action::Navigate { url } => steps::navigate::navigate(self, url, env).await,
-            Action::Click { target, pointer } => {
-                steps::pointer::click_with(self, target, pointer, Button::Left, 1, env).await
-            }
+            Action::Click {
+                target, pointer, ..
+            } => steps::pointer::click_with(self, target, pointer, Button::Left, 1, env).await,
             Action::Hover { target, pointer } => {
                 steps::pointer::hover(self, target, pointer, env).await
             }

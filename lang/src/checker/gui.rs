@@ -13,8 +13,8 @@ use super::context::{Annotate, Ctx};
 use crate::ast::Block;
 use crate::code::Code;
 use crate::ir::{
-    Action, ActionKind, ElementState, ExpectCondition, PageCondition, PointerOptions, Step,
-    Surface, Target, WaitCondition, GUI_STEPS,
+    Action, ActionKind, ElementState, ExpectCondition, InputVia, PageCondition, PointerOptions,
+    Step, Surface, Target, WaitCondition, GUI_STEPS,
 };
 
 /// The element states a desktop reads (AT-SPI states), in `expect`.
@@ -98,16 +98,28 @@ pub(super) fn check_surface(ctx: &mut Ctx, surface: Surface, steps: &[Step]) -> 
 fn problem(surface: Surface, action: &Action) -> Option<(String, String)> {
     match surface {
         Surface::Gui => desktop_problem(action),
-        Surface::Web | Surface::Tui => targets(action)
-            .into_iter()
-            .any(contains_automation_id)
-            .then(|| {
-                (
-                    "`automation_id` is a desktop target".to_string(),
-                    "use it in a `surface = \"gui\"` scenario; on a page write `testid(…)`"
-                        .to_string(),
-                )
-            }),
+        Surface::Web | Surface::Tui => {
+            if let Action::Click {
+                via: InputVia::Action,
+                ..
+            } = action
+            {
+                return Some((
+                    "`via = \"action\"` is a desktop attribute: a page is clicked with real pointer input".to_string(),
+                    "remove `via`, or use it in a `surface = \"gui\"` scenario".to_string(),
+                ));
+            }
+            targets(action)
+                .into_iter()
+                .any(contains_automation_id)
+                .then(|| {
+                    (
+                        "`automation_id` is a desktop target".to_string(),
+                        "use it in a `surface = \"gui\"` scenario; on a page write `testid(…)`"
+                            .to_string(),
+                    )
+                })
+        }
     }
 }
 
@@ -136,6 +148,15 @@ fn desktop_problem(action: &Action) -> Option<(String, String)> {
                     "`{kind}` on a desktop takes a target only (no button, modifiers or position)"
                 ),
                 "a desktop click presses the left button at the element's visible centre".into(),
+            ))
+        }
+        Action::Select { values, .. } if values.len() != 1 => {
+            return Some((
+                format!(
+                    "a desktop `select` chooses one option; this one names {}",
+                    values.len()
+                ),
+                "write `values = [\"Green\"]`, one `select` step per option".into(),
             ))
         }
         Action::Wheel { modifiers, .. } if !modifiers.is_empty() => {

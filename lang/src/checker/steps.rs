@@ -26,7 +26,7 @@ use super::urls::{url, UrlRule};
 use super::values::{boolean, integer, keyword, optional, string_list_with, u32_in, ItemRules};
 use crate::ast::Block;
 use crate::code::Code;
-use crate::ir::{Action, ActionKind, DragEdge, Target};
+use crate::ir::{Action, ActionKind, DragEdge, InputVia, Target};
 
 /// Largest viewport side in CSS pixels.
 pub(super) const MAX_VIEWPORT_PX: u32 = 16_384;
@@ -43,7 +43,8 @@ pub(super) fn schema(kind: ActionKind) -> &'static [&'static str] {
     use ActionKind::*;
     match kind {
         Navigate => &["url"],
-        Click | DoubleClick => &["target", "button", "modifiers"],
+        Click => &["target", "button", "modifiers", "via"],
+        DoubleClick => &["target", "button", "modifiers"],
         ContextClick | Hover => &["target", "modifiers"],
         Focus | Check | Uncheck | Frame => &["target"],
         Fill | Type => &["target", "value"],
@@ -125,9 +126,19 @@ fn web_action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> 
         Click | Hover | DoubleClick | ContextClick => {
             let target = required_target(ctx, f, "target");
             let pointer = pointer_options(ctx, f, kind);
-            let (target, pointer) = (target?, pointer?);
+            let via = match kind {
+                Click => f
+                    .get("via")
+                    .map(|a| keyword(ctx, a, InputVia::KEYWORDS, InputVia::from_keyword)),
+                _ => None,
+            };
+            let (target, pointer, via) = (target?, pointer?, optional(via)?.unwrap_or_default());
             match kind {
-                Click => Action::Click { target, pointer },
+                Click => Action::Click {
+                    target,
+                    pointer,
+                    via,
+                },
                 Hover => Action::Hover { target, pointer },
                 DoubleClick => Action::DoubleClick { target, pointer },
                 _ => Action::ContextClick { target, pointer },

@@ -10,7 +10,8 @@
 use super::ActionKind;
 use serde::{Deserialize, Serialize};
 
-/// The steps a desktop scenario may hold (`wheel` is the desktop's scroll).
+/// The steps a desktop scenario may hold (`wheel` is the desktop's scroll; `select` chooses one
+/// option of a combo box or a list).
 pub const GUI_STEPS: &[ActionKind] = &[
     ActionKind::Click,
     ActionKind::DoubleClick,
@@ -19,6 +20,7 @@ pub const GUI_STEPS: &[ActionKind] = &[
     ActionKind::Press,
     ActionKind::Check,
     ActionKind::Uncheck,
+    ActionKind::Select,
     ActionKind::Wheel,
     ActionKind::Wait,
     ActionKind::Expect,

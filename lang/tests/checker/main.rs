@@ -5,6 +5,7 @@
 mod codes;
 mod context_options;
 mod contract;
+mod desktop;
 mod env;
 mod groups;
 mod mixed;

@@ -26,6 +26,7 @@ fn an_unlabelled_statement_is_admitted() {
                 reference: ElementRef::Accessibility(3)
             },
             pointer: Default::default(),
+            via: Default::default(),
         }
     );
 }

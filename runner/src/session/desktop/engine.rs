@@ -72,6 +72,7 @@ fn is_input(step: &Step) -> bool {
             | Action::Press { .. }
             | Action::Check { .. }
             | Action::Uncheck { .. }
+            | Action::Select { .. }
             | Action::Wheel { .. }
     )
 }

@@ -1,0 +1,170 @@
+//! Accessibility actions: `click { via = "action" }` performs the element's own AT-SPI action
+//! (`DoAction`) instead of real pointer input — only where the step says so.
+//!
+//! Why at all, when input is real everywhere else (`crate::input` says why): some controls
+//! cannot be reached by a pointer — off the screen, in a window larger than the desktop,
+//! behind a scrolled viewport the suite does not want to drive — and an assistive technology
+//! reaches them through their action. Which action: the first of [`DEFAULT_ACTIONS`] the element
+//! has, by the action's own (not localized) name; an element with none of them is
+//! `action_missing` naming the actions it has, and nothing is performed. The step's detail
+//! records the path (`accessibility_action`) and the action's name, so a report never passes
+//! an action off as a click.
+
+use crate::element::Element;
+use crate::error::GuiError;
+use crate::program::Program;
+use atspi::proxy::action::ActionProxy;
+use std::time::{Duration, Instant};
+
+/// The actions that mean "click", in the order they are preferred: a button's `click`, a combo
+/// box's `press`, a row's `activate`, a toggle's `toggle`.
+pub const DEFAULT_ACTIONS: &[&str] = &["click", "press", "activate", "toggle"];
+
+/// An action performed.
+#[derive(Debug, Clone)]
+pub struct Performed {
+    /// Its name (`click`, `press` …).
+    pub name: String,
+    /// How long the call took until the program answered.
+    pub took: Duration,
+}
+
+/// [`DEFAULT_ACTIONS`] in words: "click, press, activate or toggle".
+fn wanted() -> String {
+    match DEFAULT_ACTIONS.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The index of the action to perform among the element's action `names`: the first of
+/// [`DEFAULT_ACTIONS`] it has.
+pub fn pick(names: &[String]) -> Option<usize> {
+    DEFAULT_ACTIONS
+        .iter()
+        .find_map(|wanted| names.iter().position(|n| n.eq_ignore_ascii_case(wanted)))
+}
+
+/// Perform `element`'s click-like action (see the module doc); the program must still run.
+pub async fn perform(
+    a11y: &zbus::Connection,
+    program: &Program,
+    element: &Element,
+) -> Result<Performed, GuiError> {
+    let started = Instant::now();
+    if program.exit().is_some() {
+        return Err(GuiError::WindowGone {
+            target: element.describe(),
+        });
+    }
+    let gone_if = |e: GuiError| {
+        if crate::modal::is_gone(&e) {
+            GuiError::WindowGone {
+                target: element.describe(),
+            }
+        } else {
+            e
+        }
+    };
+    let proxy = ActionProxy::builder(a11y)
+        .destination(element.bus_name.clone())
+        .and_then(|b| b.path(element.path.clone()))
+        .map_err(|e| GuiError::bus("Action", e))?
+        .cache_properties(zbus::proxy::CacheProperties::No)
+        .build()
+        .await
+        .map_err(|e| GuiError::bus("Action", e))?;
+    let names = names(&proxy).await.map_err(gone_if)?;
+    let missing = |names: &[String]| GuiError::ActionMissing {
+        target: element.describe(),
+        wanted: wanted(),
+        actions: if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(", ")
+        },
+    };
+    let index = pick(&names).ok_or_else(|| missing(&names))?;
+    let done = proxy
+        .do_action(index as i32)
+        .await
+        .map_err(|e| gone_if(GuiError::bus("DoAction", e)))?;
+    if !done {
+        return Err(GuiError::ActionMissing {
+            target: element.describe(),
+            wanted: format!("working `{}`", names[index]),
+            actions: names.join(", "),
+        });
+    }
+    Ok(Performed {
+        name: names[index].clone(),
+        took: started.elapsed(),
+    })
+}
+
+/// The element's action names; none when it has no `Action` interface.
+async fn names(proxy: &ActionProxy<'_>) -> Result<Vec<String>, GuiError> {
+    let count = match proxy.n_actions().await {
+        Ok(count) => count,
+        Err(e) => {
+            let error = GuiError::bus("NActions", e);
+            let GuiError::Bus { source, .. } = &error else {
+                return Err(error);
+            };
+            let refused = matches!(
+                source.as_ref(),
+                zbus::Error::MethodError(..) | zbus::Error::FDO(_)
+            );
+            // The program refused the property (no `Action` interface): no actions. A gone
+            // object or program is the caller's `window_gone`.
+            if refused && !crate::modal::is_gone(&error) && !error.is_call_timeout() {
+                return Ok(Vec::new());
+            }
+            return Err(error);
+        }
+    };
+    let mut names = Vec::new();
+    for index in 0..count.clamp(0, 64) {
+        names.push(
+            proxy
+                .get_name(index)
+                .await
+                .map_err(|e| GuiError::bus("GetName", e))?,
+        );
+    }
+    Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_preferred_click_like_action_is_picked_by_name() {
+        assert_eq!(pick(&names(&["click"])), Some(0));
+        // A GTK3 table cell: `activate` after two others.
+        assert_eq!(
+            pick(&names(&["expand or contract", "edit", "activate"])),
+            Some(2)
+        );
+        // `click` wins over `press` wherever it is.
+        assert_eq!(pick(&names(&["press", "click"])), Some(1));
+        assert_eq!(pick(&names(&["Toggle"])), Some(0));
+    }
+
+    #[test]
+    fn the_wanted_actions_read_as_a_list() {
+        assert_eq!(wanted(), "click, press, activate or toggle");
+    }
+
+    #[test]
+    fn an_element_without_a_click_like_action_has_none_picked() {
+        assert_eq!(pick(&names(&[])), None);
+        assert_eq!(pick(&names(&["edit", "expand or contract"])), None);
+    }
+}

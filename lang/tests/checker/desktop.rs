@@ -1,0 +1,92 @@
+//! Desktop-only step forms (`docs/acl.md` §5.1, "Desktop scenarios"): `select` of one option and
+//! `click { via = "action" }` admit in a `surface = "gui"` scenario; elsewhere, or malformed,
+//! they are refused with their code at the attribute or step.
+
+use crate::{admitted_suite, problems};
+use a3s_test_lang::ir::{Action, InputVia};
+use a3s_test_lang::Code;
+
+/// One scenario of `surface` holding `steps`.
+fn on(surface: &str, steps: &str) -> String {
+    format!("suite \"s\" {{\n    scenario \"sc\" {{\n        surface = \"{surface}\"\n{steps}\n    }}\n}}\n")
+}
+
+#[test]
+fn a_desktop_click_via_the_accessibility_action_and_a_select_of_one_option_admit() {
+    let suite = admitted_suite(&on(
+        "gui",
+        r#"        click "save" { target = role("button", "Save") via = "action" }
+        click "plain" { target = role("button", "Save") via = "pointer" }
+        select "colour" { target = role("combo box") values = ["Green"] }"#,
+    ));
+    let actions: Vec<&Action> = suite.scenarios[0].steps.iter().map(|s| &s.action).collect();
+    assert!(
+        matches!(
+            actions[0],
+            Action::Click {
+                via: InputVia::Action,
+                ..
+            }
+        ),
+        "{:?}",
+        actions[0]
+    );
+    assert!(
+        matches!(
+            actions[1],
+            Action::Click {
+                via: InputVia::Pointer,
+                ..
+            }
+        ),
+        "{:?}",
+        actions[1]
+    );
+    assert!(
+        matches!(actions[2], Action::Select { values, .. } if values == &["Green"]),
+        "{:?}",
+        actions[2]
+    );
+}
+
+#[test]
+fn via_action_is_refused_on_a_page_and_via_pointer_is_the_default() {
+    let found = problems(&on(
+        "web",
+        r#"        click "act" { target = css(".a") via = "action" }"#,
+    ));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, Code::SurfaceStep, "{found:?}");
+    assert_eq!(found[0].2, "click", "{found:?}");
+    let suite = admitted_suite(&on(
+        "web",
+        r#"        click "plain" { target = css(".a") via = "pointer" }"#,
+    ));
+    assert!(matches!(
+        suite.scenarios[0].steps[0].action,
+        Action::Click {
+            via: InputVia::Pointer,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_desktop_select_of_several_options_and_a_via_of_another_word_are_refused() {
+    let found = problems(&on(
+        "gui",
+        r#"        select "two" { target = role("combo box") values = ["Red", "Green"] }
+        click "mouse" { target = role("button", "Save") via = "mouse" }
+        double_click "twice" { target = role("button", "Save") via = "action" }"#,
+    ));
+    let codes: Vec<(Code, &str)> = found.iter().map(|(c, _, t)| (*c, t.as_str())).collect();
+    assert_eq!(
+        codes,
+        vec![
+            (Code::SurfaceStep, "select"),
+            (Code::InvalidValue, "\"mouse\""),
+            (Code::UnknownAttribute, "via"),
+        ],
+        "{found:?}"
+    );
+}
