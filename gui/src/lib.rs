@@ -5,6 +5,8 @@
 //! its protocol (AT-SPI over D-Bus, the X server) and its failure codes, and the runner names no
 //! surface crate. What exists and what is to come is in `docs/gui.md`.
 
+pub mod actionable;
+pub mod ancestry;
 pub mod appear;
 pub mod attach;
 mod bus_config;
@@ -27,6 +29,7 @@ pub mod reads;
 mod ready;
 pub mod screenshot;
 pub mod scroll;
+pub mod timing;
 pub mod tree;
 pub mod wait;
 pub mod window;

@@ -9,6 +9,7 @@
 //! zero. The X window is the program's (its `_NET_WM_PID` is a process of the program's group)
 //! whose size fits the accessible window's.
 
+use crate::ancestry::Ancestry;
 use crate::element::{Element, Rect};
 use crate::error::GuiError;
 use crate::x11::{TopWindow, X11};
@@ -25,6 +26,9 @@ pub struct Placement {
     pub window: TopWindow,
     /// Add to reported extents to get screen pixels.
     pub offset: (i32, i32),
+    /// The X server's mapped top-level windows, bottom to top, as listed for this placement:
+    /// the hit test asks which is on top from the same listing (one listing a step).
+    pub windows: Vec<TopWindow>,
 }
 
 impl Placement {
@@ -45,21 +49,33 @@ pub async fn locate(
     element: &Element,
     pgid: u32,
 ) -> Result<Placement, GuiError> {
+    locate_in(x, a11y, element, pgid, &Ancestry::default()).await
+}
+
+/// [`locate`], with the element's top-level ancestor taken from `ancestry` where it holds it.
+pub async fn locate_in(
+    x: &X11,
+    a11y: &zbus::Connection,
+    element: &Element,
+    pgid: u32,
+    ancestry: &Ancestry,
+) -> Result<Placement, GuiError> {
     let gone = || GuiError::WindowGone {
         target: element.describe(),
     };
     // An element whose object or program is gone has no window either.
     let gone_if = |e: GuiError| if crate::modal::is_gone(&e) { gone() } else { e };
-    let frame = element.window(a11y).await.map_err(gone_if)?;
+    let frame = ancestry.window(a11y, element).await.map_err(gone_if)?;
     let frame_extents = frame.extents(a11y).await.map_err(gone_if)?;
+    let windows = x.top_windows()?;
     let in_group = |pid: u32| ProcessInfo::read(pid as i32).is_some_and(|p| p.pgid as u32 == pgid);
     // Topmost first: with several fitting windows (two equal dialogs) the visible one wins.
-    let window = x
-        .top_windows()?
-        .into_iter()
+    let window = windows
+        .iter()
         .rev()
         .filter(|w| w.pid.is_some_and(in_group))
         .find(|w| fits(w, &frame_extents))
+        .cloned()
         .ok_or_else(gone)?;
     let offset = (
         window.x + (window.width - frame_extents.width) / 2 - frame_extents.x,
@@ -70,6 +86,7 @@ pub async fn locate(
         frame_extents,
         window,
         offset,
+        windows,
     })
 }
 
