@@ -44,10 +44,16 @@ def text_of(node):
     return node.queryText().getText(0, -1)
 
 
+PHASES = {"start": 0.0, "steps": 0.0, "stop": 0.0}
+
+
 def scenario():
+    lap = time.monotonic()
     process = subprocess.Popen([CALCULATOR], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         app = application(process.pid)
+        PHASES["start"] += time.monotonic() - lap
+        lap = time.monotonic()
         nodes = walk(app, [])
         display = [n for n in nodes if n.getRoleName() == "text"][0]
         for name, after in STEPS:
@@ -61,12 +67,16 @@ def scenario():
                 if time.monotonic() > until:
                     raise SystemExit(f"the display did not show {after}")
                 time.sleep(0.002)
+        PHASES["steps"] += time.monotonic() - lap
     finally:
+        lap = time.monotonic()
         process.kill()
         process.wait()
+        PHASES["stop"] += time.monotonic() - lap
 
 
 started = time.monotonic()
 for _ in range(SCENARIOS):
     scenario()
-print(f"pyatspi: {SCENARIOS} scenarios in {(time.monotonic() - started) * 1000:.0f} ms")
+split = ", ".join(f"{name} {seconds * 1000:.0f}" for name, seconds in PHASES.items())
+print(f"pyatspi: {SCENARIOS} scenarios in {(time.monotonic() - started) * 1000:.0f} ms ({split})")

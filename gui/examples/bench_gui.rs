@@ -7,9 +7,11 @@
 //!    same steps in Python `pyatspi` (`bench/gui_pyatspi.py`) on the same desktop, wall times.
 
 use a3s_test_gui::find::{self, Query};
+use a3s_test_gui::locate;
 use a3s_test_gui::tree::{self, Limits};
 use a3s_test_gui::wait::{self, Condition, TextMatch};
 use a3s_test_gui::{Clicks, Desktop, DesktopOptions, Element, GuiError, Program, ProgramSpec};
+use a3s_test_lang::ir::{Target, TextMatch as NameText};
 use std::time::{Duration, Instant};
 
 const QT_CALCULATOR: &str =
@@ -108,24 +110,51 @@ async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
     let a11y = desktop.a11y();
     let input = desktop.input()?;
     let started = Instant::now();
+    // Where the scenarios' time went: start, find, click, wait, stop (summed over all).
+    let mut phases = [Duration::ZERO; 5];
     for _ in 0..SCENARIOS {
+        let mut lap = Instant::now();
+        let mut split = |phase: usize| {
+            phases[phase] += lap.elapsed();
+            lap = Instant::now();
+        };
         let program = desktop
             .start_program(&ProgramSpec::new(QT_CALCULATOR, Vec::<String>::new()))
             .await?;
+        split(0);
         let display = find::one(a11y, program.bus_name(), &Query::role("textbox", None)?).await?;
+        split(1);
         for (button, after) in [("7", "7"), ("×", "7"), ("6", "6"), ("=", "42")] {
-            let query = Query::role("button", Some(button))?;
-            let element = find::one(a11y, program.bus_name(), &query).await?;
-            input.click(&program, &element, Clicks::Single).await?;
+            // As a suite's `click { target = role("button", "7") }` finds and clicks it.
+            let target = Target::Role {
+                role: "button".into(),
+                name: Some(NameText::contains(button)),
+            };
+            let (element, ancestry) = locate::one_in(a11y, program.bus_name(), &target).await?;
+            split(1);
+            let until = Instant::now() + WITHIN;
+            input
+                .click_in(&program, &element, &ancestry, Clicks::Single, until)
+                .await?;
+            split(2);
             let condition = Condition::Text(TextMatch::Exact(after.into()));
             wait::until(a11y, &display, &condition, WITHIN).await?;
+            split(3);
         }
         program.stop();
+        split(4);
     }
     let ours = started.elapsed();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "a3s-test-gui: {SCENARIOS} scenarios in {:.0} ms",
-        ours.as_secs_f64() * 1000.0
+        "a3s-test-gui: {SCENARIOS} scenarios in {:.0} ms (start {:.0}, find {:.0}, click {:.0}, \
+         change seen {:.0}, stop {:.0})",
+        ms(ours),
+        ms(phases[0]),
+        ms(phases[1]),
+        ms(phases[2]),
+        ms(phases[3]),
+        ms(phases[4])
     );
 
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/gui_pyatspi.py");

@@ -21,6 +21,7 @@
 //! - **Evidence** after a failure: a PNG of the program's window (`GetImage`), the accessibility
 //!   tree as text and the program's exit status.
 
+use crate::ancestry::Ancestry;
 use crate::element::Element;
 use crate::error::{GuiCode, GuiError};
 use crate::host::Host;
@@ -245,12 +246,22 @@ impl GuiContext {
     /// The one element `target` names, waiting (event-woken) up to the action timeout while
     /// there is none yet; several, or none at the end, are coded failures.
     async fn find(&self, target: &Target, env: &StepEnv<'_>) -> Result<Element, StepFailure> {
-        let until = (Instant::now() + env.action_timeout).min(env.deadline);
+        Ok(self.find_in(target, env).await?.0)
+    }
+
+    /// [`GuiContext::find`], and the ancestry of the tree read that found it (a click on it
+    /// proves its hit test from that read).
+    async fn find_in(
+        &self,
+        target: &Target,
+        env: &StepEnv<'_>,
+    ) -> Result<(Element, Ancestry), StepFailure> {
+        let (until, _) = Self::until(env);
         let bus = self.program().bus_name().to_owned();
         let mut changes = Changes::watch(self.a11y(), &bus).await.map_err(failure)?;
         loop {
-            match locate::one(self.a11y(), &bus, target).await {
-                Ok(element) => return Ok(element),
+            match locate::one_in(self.a11y(), &bus, target).await {
+                Ok(found) => return Ok(found),
                 // Not there yet, or the program busy past a call's bound: ask again.
                 Err(e) if matches!(e, GuiError::TargetNotFound { .. }) || e.is_call_timeout() => {
                     let now = Instant::now();
@@ -264,6 +275,45 @@ impl GuiContext {
                 Err(e) => return Err(failure(e)),
             }
         }
+    }
+
+    /// When a step's waits for its element end: its action timeout, within its deadline; and
+    /// that timeout, for messages.
+    fn until(env: &StepEnv<'_>) -> (Instant, Duration) {
+        (
+            (Instant::now() + env.action_timeout).min(env.deadline),
+            env.action_timeout,
+        )
+    }
+
+    /// Click `element` (found with `ancestry`) once it is actionable, waiting until `until`.
+    async fn click(
+        &self,
+        element: &Element,
+        ancestry: &Ancestry,
+        clicks: Clicks,
+        (until, timeout): (Instant, Duration),
+    ) -> Result<Acted, StepFailure> {
+        self.input
+            .click_in(self.program(), element, ancestry, clicks, until.into_std())
+            .await
+            .map_err(|e| match e {
+                // The wait's bound is the step's: say which, so the fix is clear.
+                GuiError::NotActionable {
+                    ref target,
+                    condition,
+                    ..
+                } => StepFailure::new(
+                    e.code().into(),
+                    format!(
+                        "{target} was not {condition} within the step's action timeout ({} ms), \
+                         so nothing was sent; hint: {}",
+                        timeout.as_millis(),
+                        crate::error::NOT_ACTIONABLE_HINT
+                    ),
+                ),
+                e => failure(e),
+            })
     }
 
     /// The detail of an input, with the program's exit when the input ended it.
@@ -288,16 +338,19 @@ impl GuiContext {
     }
 
     /// Click `element` unless it already has the focus (so `type` keeps its caret).
-    async fn focus_by_click(&self, element: &Element) -> Result<Option<Acted>, StepFailure> {
+    async fn focus_by_click(
+        &self,
+        element: &Element,
+        ancestry: &Ancestry,
+        until: (Instant, Duration),
+    ) -> Result<Option<Acted>, StepFailure> {
         let states = element.read_states(self.a11y()).await.map_err(failure)?;
         if states.contains(State::Focused) {
             return Ok(None);
         }
-        self.input
-            .click(self.program(), element, Clicks::Single)
+        self.click(element, ancestry, Clicks::Single, until)
             .await
             .map(Some)
-            .map_err(failure)
     }
 
     /// After an input step: when its input ended the program, the detail says how and the
@@ -382,18 +435,16 @@ impl GuiContext {
                     Action::Click { .. } => Clicks::Single,
                     _ => Clicks::Double,
                 };
-                let element = self.find(target, env).await?;
-                let acted = self
-                    .input
-                    .click(self.program(), &element, clicks)
-                    .await
-                    .map_err(failure)?;
+                let until = Self::until(env);
+                let (element, ancestry) = self.find_in(target, env).await?;
+                let acted = self.click(&element, &ancestry, clicks, until).await?;
                 Ok(Self::output(self.detail(&element, &acted, None)))
             }
             Action::Fill { target, value } | Action::Type { target, value } => {
                 let text = a3s_test_driver::vars::resolve(value, env.vars)?;
-                let element = self.find(target, env).await?;
-                let clicked = self.focus_by_click(&element).await?;
+                let until = Self::until(env);
+                let (element, ancestry) = self.find_in(target, env).await?;
+                let clicked = self.focus_by_click(&element, &ancestry, until).await?;
                 if matches!(step.action, Action::Fill { .. }) {
                     let all = Chord::parse("ctrl+a").map_err(failure)?;
                     self.input
@@ -429,7 +480,8 @@ impl GuiContext {
             }
             Action::Check { target } | Action::Uncheck { target } => {
                 let want = matches!(step.action, Action::Check { .. });
-                let element = self.find(target, env).await?;
+                let until = Self::until(env);
+                let (element, ancestry) = self.find_in(target, env).await?;
                 let states = element.read_states(self.a11y()).await.map_err(failure)?;
                 if states.contains(State::Checked) == want {
                     return Ok(Self::output(StepDetail::Checked {
@@ -440,10 +492,8 @@ impl GuiContext {
                     }));
                 }
                 let acted = self
-                    .input
-                    .click(self.program(), &element, Clicks::Single)
-                    .await
-                    .map_err(failure)?;
+                    .click(&element, &ancestry, Clicks::Single, until)
+                    .await?;
                 let within = env
                     .action_timeout
                     .min(env.deadline.saturating_duration_since(Instant::now()));

@@ -55,7 +55,8 @@ a3s_test_lang::define_codes! {
         BadKey => "test.driver.gui.bad_key", FailureClass::Specification;
         /// The text holds a character that no key of the X server's keyboard map types.
         KeyUnmapped => "test.driver.gui.key_unmapped", FailureClass::Specification;
-        /// The awaited value did not hold before the deadline.
+        /// The awaited value did not hold before the deadline, or a pointer action's element
+        /// did not become enabled and stable in its step's time (nothing was sent).
         WaitTimeout => "test.driver.gui.wait_timeout", FailureClass::Product;
         /// A request to the X server (input, windows, screenshots) failed unexpectedly.
         X11 => "test.driver.gui.x11", FailureClass::Infrastructure;
@@ -64,6 +65,10 @@ a3s_test_lang::define_codes! {
         BadTarget => "test.driver.gui.bad_target", FailureClass::Specification;
     }
 }
+
+/// What to do when a pointer action's element never became actionable.
+pub const NOT_ACTIONABLE_HINT: &str =
+    "make a step before wait for what enables it, or give the step more time";
 
 /// How a program ended, as the evidence reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -282,6 +287,16 @@ pub enum GuiError {
         /// How long the wait lasted.
         waited_ms: u128,
     },
+    /// See [`GuiCode::WaitTimeout`]: a pointer action's element did not become actionable.
+    #[error("{target} was not {condition} within {waited_ms} ms, so nothing was sent; hint: {NOT_ACTIONABLE_HINT}")]
+    NotActionable {
+        /// The element, described.
+        target: String,
+        /// The condition that did not hold.
+        condition: crate::actionable::Actionability,
+        /// How long the wait lasted.
+        waited_ms: u128,
+    },
     /// See [`GuiCode::BadTarget`].
     #[error("{target} cannot name a desktop element: {why}; hint: write role(\"push button\", \"7\"), label(…), text(…) or automation_id(…)")]
     BadTarget {
@@ -324,7 +339,7 @@ impl GuiError {
             GuiError::ActionMissing { .. } => GuiCode::ActionMissing,
             GuiError::BadKey { .. } => GuiCode::BadKey,
             GuiError::KeyUnmapped { .. } => GuiCode::KeyUnmapped,
-            GuiError::WaitTimeout { .. } => GuiCode::WaitTimeout,
+            GuiError::WaitTimeout { .. } | GuiError::NotActionable { .. } => GuiCode::WaitTimeout,
             GuiError::X11 { .. } => GuiCode::X11,
             GuiError::BadTarget { .. } => GuiCode::BadTarget,
         }

@@ -5,11 +5,16 @@
 //! (`GetAccessibleAtPoint`, asked from the element's window downwards). The point passes only
 //! when the element's window is the topmost there and the deepest element there is the target
 //! or inside it; otherwise the failure names what is on top, and nothing is sent.
+//!
+//! Which window is on top comes from the X listing the placement made (one listing a step);
+//! whether the deepest element is inside the target comes from the ancestry of the tree read
+//! that found it (`crate::ancestry`; an object that read does not hold is asked on the bus), and
+//! the descent through `GetAccessibleAtPoint` reads no role or name until its last answer.
 
+use crate::ancestry::Ancestry;
 use crate::element::{Element, Rect};
 use crate::error::GuiError;
 use crate::window::Placement;
-use crate::x11::X11;
 use atspi::CoordType;
 
 /// A point proven to land on its element.
@@ -25,14 +30,16 @@ pub struct Hit {
     pub deepest: Element,
 }
 
-/// Hit-test the centre of `element`, whose window is `placement`.
+/// Hit-test the centre of `element`, whose window is `placement`, on a screen of `screen`
+/// pixels; `reported` is the element's extents as last read (the actionability wait's).
 pub async fn centre(
-    x11: &X11,
+    screen: (u16, u16),
     a11y: &zbus::Connection,
     element: &Element,
     placement: &Placement,
+    ancestry: &Ancestry,
+    reported: Rect,
 ) -> Result<Hit, GuiError> {
-    let reported = element.extents(a11y).await?;
     let bounds = placement.to_screen(reported);
     let not_visible = |why: String| GuiError::TargetNotVisible {
         target: element.describe(),
@@ -45,7 +52,7 @@ pub async fn centre(
         )));
     }
     let (x, y) = bounds.centre();
-    let (width, height) = x11.size();
+    let (width, height) = screen;
     if x < 0 || y < 0 || x >= i32::from(width) || y >= i32::from(height) {
         return Err(not_visible(format!(
             "its centre ({x}, {y}) is off the {width}×{height} screen"
@@ -57,11 +64,7 @@ pub async fn centre(
         y,
         by,
     };
-    let top = x11
-        .top_windows()?
-        .into_iter()
-        .rev()
-        .find(|w| w.contains(x, y));
+    let top = placement.windows.iter().rev().find(|w| w.contains(x, y));
     match top {
         Some(top) if top.id == placement.window.id => {}
         Some(top) => return Err(covered(top.describe())),
@@ -71,20 +74,15 @@ pub async fn centre(
             })
         }
     }
-    let deepest = deepest_at(
-        a11y,
-        &placement.root,
-        x - placement.offset.0,
-        y - placement.offset.1,
-    )
-    .await?;
-    // Ask again from below where the toolkit stopped, when it stopped above the target.
     let (px, py) = (x - placement.offset.0, y - placement.offset.1);
-    let deepest = match resume_below(a11y, element, &deepest, px, py).await? {
+    let deepest = deepest_at(a11y, &placement.root, px, py).await?;
+    // Ask again from below where the toolkit stopped, when it stopped above the target.
+    let deepest = match resume_below(a11y, element, ancestry, &deepest, px, py).await? {
         Some(resumed) => resumed,
         None => deepest,
     };
-    if deepest.is_within(a11y, element).await? {
+    let deepest = ancestry.element(a11y, element, &deepest).await?;
+    if ancestry.is_within(a11y, &deepest, &element.path).await? {
         return Ok(Hit {
             x,
             y,
@@ -103,25 +101,19 @@ pub async fn centre(
 async fn resume_below(
     a11y: &zbus::Connection,
     element: &Element,
-    stopped: &Element,
+    ancestry: &Ancestry,
+    stopped: &str,
     x: i32,
     y: i32,
-) -> Result<Option<Element>, GuiError> {
-    if stopped.path == element.path || !element.is_within(a11y, stopped).await? {
+) -> Result<Option<String>, GuiError> {
+    if stopped == element.path {
         return Ok(None);
     }
-    // The target's ancestors below `stopped`, bottom up (bounded like every walk up).
-    let mut chain = vec![element.path.clone()];
-    for _ in 0..64 {
-        let here = Element {
-            path: chain[chain.len() - 1].clone(),
-            ..element.clone()
-        };
-        match here.parent_path(a11y).await? {
-            Some(parent) if parent != stopped.path => chain.push(parent),
-            _ => break,
-        }
-    }
+    // The target's ancestors up to `stopped`, bottom up; none when it is not an ancestor.
+    let Some(mut chain) = ancestry.up_to(a11y, element, stopped).await? else {
+        return Ok(None);
+    };
+    chain.pop();
     for path in chain.iter().rev() {
         let node = Element {
             path: path.clone(),
@@ -129,23 +121,24 @@ async fn resume_below(
         };
         let reported = node.extents(a11y).await?;
         if reported.width > 0 && reported.height > 0 && reported.contains(x, y) {
-            let node = Element::at(a11y, &element.bus_name, path).await?;
             return Ok(Some(deepest_at(a11y, &node, x, y).await?));
         }
     }
     Ok(None)
 }
 
-/// The deepest element at a point given in the frame's reported coordinates.
+/// The path of the deepest element at a point given in the reported coordinates of `from`'s
+/// window, asked from `from` downwards.
 async fn deepest_at(
     a11y: &zbus::Connection,
-    frame: &Element,
+    from: &Element,
     x: i32,
     y: i32,
-) -> Result<Element, GuiError> {
-    let mut at = frame.clone();
+) -> Result<String, GuiError> {
+    let mut at = from.clone();
     // GTK4 answers with the deepest element at once; AT-SPI in general answers with a child,
-    // so ask again from each answer until there is nothing deeper (bounded).
+    // so ask again from each answer until there is nothing deeper (bounded). Only paths are
+    // kept on the way: the role and name of the last answer alone are wanted.
     for _ in 0..64 {
         let component = at.component(a11y).await?;
         let Ok(child) = component
@@ -155,13 +148,13 @@ async fn deepest_at(
             // No `Component` interface below here: this is the deepest.
             break;
         };
-        let Some(name) = child.name_as_str() else {
-            break;
-        };
-        if child.is_null() || child.path_as_str() == at.path {
+        if child.is_null()
+            || child.name_as_str() != Some(from.bus_name.as_str())
+            || child.path_as_str() == at.path
+        {
             break;
         }
-        at = Element::at(a11y, name, child.path_as_str()).await?;
+        at.path = child.path_as_str().to_owned();
     }
-    Ok(at)
+    Ok(at.path)
 }

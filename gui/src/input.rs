@@ -4,17 +4,21 @@
 //!
 //! Why real input: a toolkit's `DoAction` skips what a person goes through (the hit test, the
 //! focus, the key map) and GTK applies it ~250 ms later, while a real click lands in a few ms.
-//! A click goes to an element's visible centre only after `crate::hit` proved that the point
-//! lands on that element; keys go to the element's window after `SetInputFocus` (there is no
+//! A click goes to an element's visible centre only once it is enabled and stable
+//! (`crate::actionable`, waited for) and after `crate::hit` proved that the point lands on that
+//! element; keys go to the element's window after `SetInputFocus` (there is no
 //! window manager to give it focus). Each action waits for the server to have handled its
 //! events (one round trip) and says which path ran.
 
+use crate::actionable;
+use crate::ancestry::Ancestry;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::hit::{self, Hit};
 use crate::keys::{Chord, Key, Keymap, Modifier};
 use crate::modal;
 use crate::program::Program;
+use crate::timing::Laps;
 use crate::window::{self, Placement};
 use crate::x11::X11;
 use std::time::{Duration, Instant};
@@ -24,6 +28,17 @@ use x11rb::protocol::xproto::{
 };
 use x11rb::protocol::xtest::ConnectionExt as _;
 use x11rb::CURRENT_TIME;
+
+/// A bus error saying the element or its program is gone, as `window_gone`.
+fn gone_if(error: GuiError, element: &Element) -> GuiError {
+    if modal::is_gone(&error) {
+        GuiError::WindowGone {
+            target: element.describe(),
+        }
+    } else {
+        error
+    }
+}
 
 /// Which path an action took, for the step's detail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,17 +116,59 @@ impl Input {
         window::locate(&self.x, &self.a11y, element, program.pgid()).await
     }
 
-    /// Click `element` at its visible centre, after the hit test; covered or invisible: a coded
-    /// failure and nothing sent.
+    /// Click `element` at its visible centre once it is enabled and stable (waited for up to
+    /// [`actionable::DEFAULT_WITHIN`]), after the hit test; covered or invisible: a coded
+    /// failure and nothing sent. Its ancestry is asked on the bus ([`Input::click_in`] takes it
+    /// from the tree read that found it).
     pub async fn click(
         &self,
         program: &Program,
         element: &Element,
         clicks: Clicks,
     ) -> Result<Acted, GuiError> {
+        let until = Instant::now() + actionable::DEFAULT_WITHIN;
+        self.click_in(program, element, &Ancestry::default(), clicks, until)
+            .await
+    }
+
+    /// [`Input::click`] with the element's ancestry from the tree read that found it and the
+    /// actionability wait ending at `until` (a step's action timeout).
+    pub async fn click_in(
+        &self,
+        program: &Program,
+        element: &Element,
+        ancestry: &Ancestry,
+        clicks: Clicks,
+        until: Instant,
+    ) -> Result<Acted, GuiError> {
         let started = Instant::now();
-        let placement = self.placed(program, element).await?;
-        let hit = hit::centre(&self.x, &self.a11y, element, &placement).await?;
+        let mut laps = Laps::start("click");
+        if program.exit().is_some() {
+            return Err(GuiError::WindowGone {
+                target: element.describe(),
+            });
+        }
+        // Placed first: a modal dialog over the element fails the step at once rather than
+        // after a wait for an element it keeps from input.
+        let mut placement = self.placed(program, element, ancestry, &mut laps).await?;
+        let (reported, waited) = actionable::wait(&self.a11y, element, until)
+            .await
+            .map_err(|e| gone_if(e, element))?;
+        laps.lap("actionable");
+        if waited {
+            // Time passed: the windows may have moved or a dialog come up.
+            placement = self.placed(program, element, ancestry, &mut laps).await?;
+        }
+        let hit = hit::centre(
+            self.x.size(),
+            &self.a11y,
+            element,
+            &placement,
+            ancestry,
+            reported,
+        )
+        .await?;
+        laps.lap("hit");
         let x16 = |v: i32| v.clamp(0, i32::from(i16::MAX)) as i16;
         let (x, y) = (x16(hit.x), x16(hit.y));
         let root = self.x.root();
@@ -125,6 +182,8 @@ impl Input {
             self.fake(BUTTON_RELEASE_EVENT, 1, root, x, y)?;
         }
         self.x.sync()?;
+        laps.lap("send");
+        laps.print();
         Ok(Acted {
             path: InputPath::XTest,
             window: placement.window.id,
@@ -180,15 +239,26 @@ impl Input {
 
     /// Where `element` is, once it is proven that input can reach its window: the program
     /// runs (else `window_gone`) and no other window of it is modal (else `target_covered`
-    /// naming that dialog). Nothing is sent either way.
-    async fn placed(&self, program: &Program, element: &Element) -> Result<Placement, GuiError> {
+    /// naming that dialog). Nothing is sent either way. The window is placed and the modal
+    /// windows are looked for at the same time.
+    async fn placed(
+        &self,
+        program: &Program,
+        element: &Element,
+        ancestry: &Ancestry,
+        laps: &mut Laps,
+    ) -> Result<Placement, GuiError> {
         if program.exit().is_some() {
             return Err(GuiError::WindowGone {
                 target: element.describe(),
             });
         }
-        let placement = self.locate(program, element).await?;
-        if let Some(dialog) = modal::modal_over(&self.a11y, &placement.frame).await? {
+        let placement =
+            window::locate_in(&self.x, &self.a11y, element, program.pgid(), ancestry).await?;
+        laps.lap("locate");
+        let modal = modal::modal_over(&self.a11y, &placement.frame).await?;
+        laps.lap("modal");
+        if let Some(dialog) = modal {
             let reported = element.extents(&self.a11y).await?;
             let (x, y) = placement.to_screen(reported).centre();
             return Err(GuiError::TargetCovered {
@@ -203,7 +273,11 @@ impl Input {
 
     /// Give `element`'s window the keyboard focus.
     async fn focus(&self, program: &Program, element: &Element) -> Result<Window, GuiError> {
-        let placement = self.placed(program, element).await?;
+        let mut laps = Laps::start("focus");
+        let placement = self
+            .placed(program, element, &Ancestry::default(), &mut laps)
+            .await?;
+        laps.print();
         let window = placement.window.id;
         self.x
             .conn()

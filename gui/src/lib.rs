@@ -6,6 +6,8 @@
 //! surface crate. What exists and what is to come is in `docs/gui.md`.
 
 pub mod action;
+pub mod actionable;
+pub mod ancestry;
 pub mod appear;
 pub mod attach;
 mod bus_config;
@@ -29,6 +31,7 @@ mod ready;
 pub mod screenshot;
 pub mod scroll;
 pub mod select;
+pub mod timing;
 pub mod tree;
 pub mod wait;
 pub mod window;

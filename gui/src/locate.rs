@@ -8,6 +8,7 @@
 //! substring (`"1"` in `"10ˣ"`) would make most digit buttons ambiguous. `exact = true` adds
 //! case. Zero or several matches are coded failures listing candidates, never a guess.
 
+use crate::ancestry::Ancestry;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::find::{element, list, Query};
@@ -68,11 +69,20 @@ pub async fn all(
     bus_name: &str,
     target: &Target,
 ) -> Result<Vec<Element>, GuiError> {
+    Ok(all_in(a11y, bus_name, target).await?.0)
+}
+
+/// [`all`], and the tree read they were found in.
+async fn all_in(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    target: &Target,
+) -> Result<(Vec<Element>, tree::Tree), GuiError> {
     let tree = read_scope(a11y, bus_name).await?;
     if let Target::Label { label } = target {
         let found = labelled(a11y, bus_name, &tree, &NameMatch::of(label)?).await?;
         if !found.is_empty() {
-            return Ok(found);
+            return Ok((found, tree));
         }
     }
     let checks = tree
@@ -90,7 +100,7 @@ pub async fn all(
             Err(e) => return Err(e),
         }
     }
-    Ok(found)
+    Ok((found, tree))
 }
 
 /// The elements the labels named `label` are labels for (their `label-for` relation), in tree
@@ -133,9 +143,19 @@ pub async fn one(
     bus_name: &str,
     target: &Target,
 ) -> Result<Element, GuiError> {
-    let mut found = all(a11y, bus_name, target).await?;
+    Ok(one_in(a11y, bus_name, target).await?.0)
+}
+
+/// [`one`], and the ancestry of the tree read it was found in: a click on it then needs no
+/// call a level to find its window and prove its hit test (`crate::ancestry`).
+pub async fn one_in(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    target: &Target,
+) -> Result<(Element, Ancestry), GuiError> {
+    let (mut found, tree) = all_in(a11y, bus_name, target).await?;
     match found.len() {
-        1 => Ok(found.remove(0)),
+        1 => Ok((found.remove(0), Ancestry::of(&tree))),
         0 => Err(GuiError::TargetNotFound {
             target: target.to_string(),
             candidates: near(a11y, bus_name, target).await?,

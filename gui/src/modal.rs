@@ -50,16 +50,19 @@ pub(crate) async fn modal_over(
         .get_children()
         .await
         .map_err(|e| GuiError::bus("GetChildren", e))?;
-    for window in windows {
-        if window.path_as_str() == frame.path || window.name_as_str() != Some(&frame.bus_name) {
-            continue;
-        }
-        let other = Element {
-            path: window.path_as_str().to_owned(),
+    let others: Vec<Element> = windows
+        .iter()
+        .filter(|w| w.path_as_str() != frame.path && w.name_as_str() == Some(&frame.bus_name))
+        .map(|w| Element {
+            path: w.path_as_str().to_owned(),
             ..frame.clone()
-        };
+        })
+        .collect();
+    // Every other window's states asked together: one round trip's wait, not one a window.
+    let states = futures_util::future::join_all(others.iter().map(|o| o.read_states(a11y))).await;
+    for (other, states) in others.iter().zip(states) {
         // A window closing meanwhile is not in the way.
-        let Ok(states) = other.read_states(a11y).await else {
+        let Ok(states) = states else {
             continue;
         };
         if states.contains(State::Modal) && states.contains(State::Showing) {

@@ -176,16 +176,23 @@ async fn application_of_group(
     pgid: u32,
     owners: &mut HashMap<String, Option<u32>>,
 ) -> Option<String> {
+    // No property caches: a cached proxy reads all its properties and subscribes to their
+    // changes when built, round trips this poll (every 10 ms) has no use for.
     let registry = atspi::proxy::accessible::AccessibleProxy::builder(a11y)
         .destination(REGISTRY)
         .ok()?
         .path(ROOT_PATH)
         .ok()?
+        .cache_properties(zbus::proxy::CacheProperties::No)
         .build()
         .await
         .ok()?;
     let children = registry.get_children().await.ok()?;
-    let dbus = zbus::fdo::DBusProxy::new(a11y).await.ok()?;
+    let dbus = zbus::fdo::DBusProxy::builder(a11y)
+        .cache_properties(zbus::proxy::CacheProperties::No)
+        .build()
+        .await
+        .ok()?;
     for child in children {
         let Some(bus_name) = child.name_as_str().map(str::to_owned) else {
             continue;

@@ -34,7 +34,16 @@ impl Input {
     ) -> Result<Acted, GuiError> {
         let started = Instant::now();
         let placement = self.locate(program, element).await?;
-        let hit = hit::centre(self.x11(), self.a11y(), element, &placement).await?;
+        let reported = element.extents(self.a11y()).await?;
+        let hit = hit::centre(
+            self.x11().size(),
+            self.a11y(),
+            element,
+            &placement,
+            &crate::ancestry::Ancestry::default(),
+            reported,
+        )
+        .await?;
         let x16 = |v: i32| v.clamp(0, i32::from(i16::MAX)) as i16;
         let (x, y) = (x16(hit.x), x16(hit.y));
         let root = self.x11().root();

@@ -300,6 +300,7 @@ mod tests {
             role,
             name: name.into(),
             depth: 1,
+            parent: None,
         }
     }
 

@@ -25,6 +25,9 @@ pub struct Node {
     pub name: String,
     /// How many steps below the application's root it is.
     pub depth: usize,
+    /// Its parent's path (`None` for the application's root): a click proves where it lands
+    /// from these (`crate::ancestry`) instead of asking for each parent again.
+    pub parent: Option<String>,
 }
 
 /// The bounds of one read.
@@ -79,18 +82,23 @@ pub async fn read_below(
 ) -> Result<Tree, GuiError> {
     let started = Instant::now();
     let mut nodes = Vec::new();
-    let mut level = vec![path.to_owned()];
+    // Each path with its parent's: the first level's parent is not read here (the root has
+    // none; a dialog's is the root).
+    let top_parent = (path != ROOT_PATH).then(|| ROOT_PATH.to_owned());
+    let mut level = vec![(path.to_owned(), top_parent)];
     // A toolkit bug (an object listed as its own descendant) cannot make the walk go round.
     let mut seen: HashSet<String> = HashSet::new();
     let first = depth;
     let mut depth = depth;
     while !level.is_empty() {
-        level.retain(|path| seen.insert(path.clone()));
+        level.retain(|(path, _)| seen.insert(path.clone()));
         let room = limits.max_nodes.saturating_sub(nodes.len());
         let cut = level.len() > room;
         level.truncate(room);
         let left = limits.within.saturating_sub(started.elapsed());
-        let reads = level.iter().map(|path| read_node(a11y, bus_name, path));
+        let reads = level
+            .iter()
+            .map(|(path, _)| read_node(a11y, bus_name, path));
         let Ok(answers) = tokio::time::timeout(left, crate::calls::in_order(reads)).await else {
             return Ok(Tree {
                 nodes,
@@ -98,16 +106,17 @@ pub async fn read_below(
             });
         };
         let mut next = Vec::new();
-        for (path, answer) in level.into_iter().zip(answers) {
+        for ((path, parent), answer) in level.into_iter().zip(answers) {
             match answer {
                 Ok((role, name, children)) => {
+                    next.extend(children.into_iter().map(|c| (c, Some(path.clone()))));
                     nodes.push(Node {
                         path,
                         role,
                         name,
                         depth,
+                        parent,
                     });
-                    next.extend(children);
                 }
                 Err(source) if depth == first => return Err(source),
                 // Gone while it was read: the program changed under the read.
@@ -140,6 +149,7 @@ pub async fn top_levels(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<N
         role,
         name,
         depth: 0,
+        parent: None,
     }];
     let reads = children.iter().map(|path| read_node(a11y, bus_name, path));
     for (path, answer) in children
@@ -153,6 +163,7 @@ pub async fn top_levels(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<N
                 role,
                 name,
                 depth: 1,
+                parent: Some(ROOT_PATH.to_owned()),
             });
         }
     }
@@ -187,6 +198,7 @@ pub async fn read_bulk(
         role,
         name,
         depth: 0,
+        parent: None,
     };
     loop {
         let left = limits.within.saturating_sub(started.elapsed());
@@ -261,6 +273,7 @@ fn order(root: Node, items: &[atspi::CacheItem], limits: Limits, complete: bool)
                 // the second (`name` there) is the description.
                 name: item.short_name.clone(),
                 depth: depth + 1,
+                parent: Some(path.clone()),
             });
         }
     }
@@ -285,8 +298,9 @@ async fn cache_is_kept_whole(a11y: &zbus::Connection, bus_name: &str) -> bool {
     else {
         return false;
     };
-    let toolkit = application.toolkit_name().await.unwrap_or_default();
-    let version = application.version().await.unwrap_or_default();
+    let (toolkit, version) =
+        futures_util::future::join(application.toolkit_name(), application.version()).await;
+    let (toolkit, version) = (toolkit.unwrap_or_default(), version.unwrap_or_default());
     // "GTK" from a C program (mousepad), "gtk" from PyGObject's (`tests/fixtures/gui/ids.py`).
     !(toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("3."))
 }
@@ -319,9 +333,12 @@ async fn read_node(
         .build()
         .await
         .map_err(bus("Accessible"))?;
-    let role = proxy.get_role().await.map_err(bus("GetRole"))?;
-    let name = proxy.name().await.map_err(bus("Name"))?;
-    let children = proxy.get_children().await.map_err(bus("GetChildren"))?;
+    // The three asked together: one round trip's wait instead of three.
+    let (role, name, children) =
+        futures_util::future::join3(proxy.get_role(), proxy.name(), proxy.get_children()).await;
+    let role = role.map_err(bus("GetRole"))?;
+    let name = name.map_err(bus("Name"))?;
+    let children = children.map_err(bus("GetChildren"))?;
     let children = children
         .into_iter()
         // A child on another connection (an embedded plug) is not this program's to read.

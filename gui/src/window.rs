@@ -17,6 +17,7 @@
 //! element's ancestors fills exactly — the popup's content. A window the element merely lies
 //! under (a tooltip over a button) is filled by none of its ancestors and stays a cover.
 
+use crate::ancestry::Ancestry;
 use crate::element::{Element, Rect};
 use crate::error::GuiError;
 use crate::x11::{TopWindow, X11};
@@ -35,6 +36,9 @@ pub struct Placement {
     pub root: Element,
     /// Add to reported extents to get screen pixels.
     pub offset: (i32, i32),
+    /// The X server's mapped top-level windows, bottom to top, as listed for this placement:
+    /// the hit test asks which is on top from the same listing (one listing a step).
+    pub windows: Vec<TopWindow>,
 }
 
 impl Placement {
@@ -55,40 +59,52 @@ pub async fn locate(
     element: &Element,
     pgid: u32,
 ) -> Result<Placement, GuiError> {
+    locate_in(x, a11y, element, pgid, &Ancestry::default()).await
+}
+
+/// [`locate`], with the element's top-level ancestor taken from `ancestry` where it holds it.
+pub async fn locate_in(
+    x: &X11,
+    a11y: &zbus::Connection,
+    element: &Element,
+    pgid: u32,
+    ancestry: &Ancestry,
+) -> Result<Placement, GuiError> {
     let gone = || GuiError::WindowGone {
         target: element.describe(),
     };
     // An element whose object or program is gone has no window either.
     let gone_if = |e: GuiError| if crate::modal::is_gone(&e) { gone() } else { e };
-    let frame = element.window(a11y).await.map_err(gone_if)?;
+    let frame = ancestry.window(a11y, element).await.map_err(gone_if)?;
     let frame_extents = frame.extents(a11y).await.map_err(gone_if)?;
+    let windows = x.top_windows()?;
     let in_group = |pid: u32| ProcessInfo::read(pid as i32).is_some_and(|p| p.pgid as u32 == pgid);
     // The program's windows, bottom to top.
-    let windows: Vec<TopWindow> = x
-        .top_windows()?
-        .into_iter()
+    let own: Vec<&TopWindow> = windows
+        .iter()
         .filter(|w| w.pid.is_some_and(in_group))
         .collect();
     // Topmost first: with several fitting windows (two equal dialogs) the visible one wins.
-    let main = windows
+    let main = own
         .iter()
         .rposition(|w| !w.override_redirect && fits(w, &frame_extents))
-        .or_else(|| windows.iter().rposition(|w| fits(w, &frame_extents)))
+        .or_else(|| own.iter().rposition(|w| fits(w, &frame_extents)))
         .ok_or_else(gone)?;
-    let window = windows[main].clone();
+    let window = own[main].clone();
     let offset = (
         window.x + (window.width - frame_extents.width) / 2 - frame_extents.x,
         window.y + (window.height - frame_extents.height) / 2 - frame_extents.y,
     );
+    // Only a program showing a popup above its window pays for the ancestors' extents.
+    let above: Vec<TopWindow> = own[main + 1..].iter().map(|w| (*w).clone()).collect();
     let placement = Placement {
         root: frame.clone(),
         frame,
         frame_extents,
         window,
         offset,
+        windows,
     };
-    // Only a program showing a popup above its window pays for the ancestors' extents.
-    let above = &windows[main + 1..];
     if element.path == placement.frame.path || !above.iter().any(|w| w.override_redirect) {
         return Ok(placement);
     }
@@ -99,7 +115,7 @@ pub async fn locate(
     for ancestor in &ancestors {
         shown.push(placement.to_screen(ancestor.extents(a11y).await.map_err(gone_if)?));
     }
-    Ok(match popup_of(above, &shown) {
+    Ok(match popup_of(&above, &shown) {
         Some((index, popup)) => Placement {
             window: popup.clone(),
             root: ancestors[index].clone(),

@@ -263,6 +263,51 @@ fn gui_automation_id_on_a_toolkit_that_sets_none_says_so_with_a_hint() {
     );
 }
 
+/// `tests/fixtures/gui/later.py`'s command line: buttons that take input later, or never.
+fn later_program() -> Vec<String> {
+    let script = repo().join("tests/fixtures/gui/later.py");
+    vec!["/usr/bin/python3".into(), script.display().to_string()]
+}
+
+#[test]
+fn gui_a_click_waits_until_its_button_is_enabled_and_then_lands() {
+    // "Go" becomes sensitive 400 ms after "Start" is clicked: the click waits for it (a click
+    // sent while it is insensitive is dropped by GTK, and "Went" would never show).
+    let steps = r#"    action_timeout_ms = 5000
+    click "start" { target = role("button", "Start") }
+    click "go" { target = role("button", "Go") }
+    expect "went" { text = "Went" }"#;
+    let command = later_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (json, _work) = run_app(&command, steps, 0);
+    let go = step(&json, "go");
+    assert_eq!(go["status"], "passed", "{go}");
+    assert_eq!(go["detail"]["input"], "xtest", "{go}");
+    assert!(go["detail"]["hit"].as_str().unwrap().contains("Go"), "{go}");
+}
+
+#[test]
+fn gui_a_click_on_a_button_that_never_becomes_enabled_fails_naming_enabled() {
+    let steps = r#"    action_timeout_ms = 700
+    click "never" { target = role("button", "Never") }"#;
+    let command = later_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (json, _work) = run_app(&command, steps, 1);
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], "test.driver.gui.wait_timeout", "{failure}");
+    assert_eq!(failure["failure_class"], "product", "{failure}");
+    let message = failure["message"].as_str().unwrap();
+    assert!(
+        message.contains("button \"Never\" was not enabled"),
+        "{message}"
+    );
+    assert!(
+        message.contains("within the step's action timeout (700 ms)"),
+        "{message}"
+    );
+    assert!(message.contains("nothing was sent"), "{message}");
+}
+
 /// A project running mousepad in `dir` with private settings, data and cache folders (mousepad
 /// restores an earlier session's documents from its data folder) on a desktop tall enough for
 /// GTK3's file chooser (1096×856 px whatever the screen: on 800 rows its name entry is off it).
