@@ -233,11 +233,12 @@ impl GuiContext {
     }
 
     async fn snapshot(&self) -> Result<PageSnapshot, GuiError> {
-        let binding = self.binding_now().await?;
         let program = self.program();
         let bus = program.bus_name().to_owned();
         let a11y = self.a11y();
-        let (shown, complete) = shown_nodes(a11y, &bus).await?;
+        // The binding (the program's windows) is read beside the tree, not before it.
+        let (binding, shown) = futures_util::join!(self.binding_now(), shown_nodes(a11y, &bus));
+        let (binding, (shown, complete)) = (binding?, shown?);
         let reads = shown
             .into_iter()
             .filter(|s| s.node.depth >= 1)
