@@ -115,6 +115,10 @@ fn a_gtk3_session_types_saves_through_the_modal_dialog_and_its_suite_saves_again
         first["url"].as_str().unwrap().contains("Mousepad"),
         "{first}"
     );
+    // What is on screen only: the menu bar's menus, not the items of the closed menus (GTK3
+    // calls them `visible`; they are not `showing`).
+    assert!(control(&first, "menu", Some("File")).is_some(), "{first}");
+    assert!(control(&first, "menu item", None).is_none(), "{first}");
     // The editor has no name: its ref is dispatched through its role alone, proven unique.
     let editor = ref_in(&first, "text", None);
     let typed = act(d, "pad", &first, &["type", &editor, NOTE]);
