@@ -298,11 +298,15 @@ async fn cache_is_kept_whole(a11y: &zbus::Connection, bus_name: &str) -> bool {
     else {
         return false;
     };
-    let (toolkit, version) =
-        futures_util::future::join(application.toolkit_name(), application.version()).await;
+    let (toolkit, version) = futures_util::join!(application.toolkit_name(), application.version());
     let (toolkit, version) = (toolkit.unwrap_or_default(), version.unwrap_or_default());
-    // "GTK" from a C program (mousepad), "gtk" from PyGObject's (`tests/fixtures/gui/ids.py`).
-    !(toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("3."))
+    !is_gtk3(&toolkit, &version)
+}
+
+/// Whether a toolkit name and version are GTK3's: at-spi2-atk reports the name "gtk" (GTK4's
+/// own bridge "GTK"), so the name is compared without case.
+fn is_gtk3(toolkit: &str, version: &str) -> bool {
+    toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("3.")
 }
 
 /// Whether a cache item is a node below the application's root (not the root itself, whose
@@ -333,17 +337,159 @@ async fn read_node(
         .build()
         .await
         .map_err(bus("Accessible"))?;
-    // The three asked together: one round trip's wait instead of three.
-    let (role, name, children) =
-        futures_util::future::join3(proxy.get_role(), proxy.name(), proxy.get_children()).await;
-    let role = role.map_err(bus("GetRole"))?;
-    let name = name.map_err(bus("Name"))?;
-    let children = children.map_err(bus("GetChildren"))?;
-    let children = children
+    // Asked together: one round trip a node, not three.
+    let (role, name, children) = futures_util::try_join!(
+        async { proxy.get_role().await.map_err(bus("GetRole")) },
+        async { proxy.name().await.map_err(bus("Name")) },
+        async { proxy.get_children().await.map_err(bus("GetChildren")) },
+    )?;
+    Ok((role, name, own_children(children, bus_name)))
+}
+
+/// The paths of `children` on the program's own connection: a child on another one (an
+/// embedded plug) is not this program's to read.
+fn own_children(children: Vec<atspi::ObjectRefOwned>, bus_name: &str) -> Vec<String> {
+    children
         .into_iter()
-        // A child on another connection (an embedded plug) is not this program's to read.
         .filter(|c| c.name_as_str() == Some(bus_name))
         .map(|c| c.path_as_str().to_owned())
-        .collect();
-    Ok((role, name, children))
+        .collect()
+}
+
+/// A node and its states, as [`read_showing`] reads them.
+#[derive(Debug, Clone)]
+pub struct Shown {
+    /// The node.
+    pub node: Node,
+    /// Its states when it was read.
+    pub states: atspi::StateSet,
+}
+
+/// The nodes [`read_showing`] read, and whether they are all that is showing.
+#[derive(Debug, Clone)]
+pub struct ShownTree {
+    /// The showing nodes, breadth first; the application's root first.
+    pub nodes: Vec<Shown>,
+    /// False when the budget or the deadline cut the read short.
+    pub complete: bool,
+}
+
+/// The part of the program's tree that is on screen, with each node's states: walked as
+/// [`read`] walks (a level at a time, at most 16 nodes in flight, bounded the same way), each
+/// node's role, name, children and states asked together, and a node that is not `showing`
+/// (a closed menu, a hidden search bar, a notebook's other pages) left out with everything
+/// below it. Why: an agent's observation shows only what can be acted on, and a GTK3 program's
+/// closed menus are most of its tree (mousepad: 322 nodes, most of them menu items nobody can
+/// click until their menu opens) — reading them, and then their states one call each, was most
+/// of an observation's time.
+pub async fn read_showing(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    limits: Limits,
+) -> Result<ShownTree, GuiError> {
+    let started = Instant::now();
+    let mut nodes = Vec::new();
+    let mut level = vec![ROOT_PATH.to_owned()];
+    let mut seen: HashSet<String> = HashSet::new();
+    // Each read node's parent, for the click's ancestry (`crate::ancestry`).
+    let mut parents: std::collections::HashMap<String, String> = Default::default();
+    let mut depth = 0;
+    while !level.is_empty() {
+        level.retain(|path| seen.insert(path.clone()));
+        let room = limits.max_nodes.saturating_sub(nodes.len());
+        let cut = level.len() > room;
+        level.truncate(room);
+        let left = limits.within.saturating_sub(started.elapsed());
+        let reads = level.iter().map(|path| read_shown(a11y, bus_name, path));
+        let Ok(answers) = tokio::time::timeout(left, crate::calls::in_order(reads)).await else {
+            return Ok(ShownTree {
+                nodes,
+                complete: false,
+            });
+        };
+        let mut next = Vec::new();
+        for (path, answer) in level.into_iter().zip(answers) {
+            match answer {
+                // The application's root is not a widget: it is never `showing` itself.
+                Ok((role, name, children, states))
+                    if depth == 0 || states.contains(atspi::State::Showing) =>
+                {
+                    for child in &children {
+                        parents.insert(child.clone(), path.clone());
+                    }
+                    nodes.push(Shown {
+                        node: Node {
+                            parent: parents.remove(&path),
+                            path,
+                            role,
+                            name,
+                            depth,
+                        },
+                        states,
+                    });
+                    next.extend(children);
+                }
+                Ok(_) => {}
+                Err(source) if depth == 0 => return Err(source),
+                // Gone while it was read: the program changed under the read.
+                Err(_) => {}
+            }
+        }
+        if cut || (!next.is_empty() && nodes.len() >= limits.max_nodes) {
+            return Ok(ShownTree {
+                nodes,
+                complete: false,
+            });
+        }
+        level = next;
+        depth += 1;
+    }
+    Ok(ShownTree {
+        nodes,
+        complete: true,
+    })
+}
+
+/// Role, name, children's paths and states of one object, asked together.
+async fn read_shown(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    path: &str,
+) -> Result<(atspi::Role, String, Vec<String>, atspi::StateSet), GuiError> {
+    let bus = |call| {
+        move |source| GuiError::Bus {
+            call,
+            source: Box::new(source),
+        }
+    };
+    let proxy = AccessibleProxy::builder(a11y)
+        .destination(bus_name.to_owned())
+        .map_err(bus("Accessible"))?
+        .path(path.to_owned())
+        .map_err(bus("Accessible"))?
+        .cache_properties(zbus::proxy::CacheProperties::No)
+        .build()
+        .await
+        .map_err(bus("Accessible"))?;
+    let (role, name, children, states) = futures_util::try_join!(
+        async { proxy.get_role().await.map_err(bus("GetRole")) },
+        async { proxy.name().await.map_err(bus("Name")) },
+        async { proxy.get_children().await.map_err(bus("GetChildren")) },
+        async { proxy.get_state().await.map_err(bus("GetState")) },
+    )?;
+    Ok((role, name, own_children(children, bus_name), states))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_gtk3;
+
+    #[test]
+    fn gtk3_is_known_by_the_name_its_bridge_reports() {
+        // at-spi2-atk (GTK3) says "gtk"; GTK4's bridge says "GTK"; Qt says "Qt".
+        assert!(is_gtk3("gtk", "3.24.38"));
+        assert!(is_gtk3("GTK", "3.24.38"));
+        assert!(!is_gtk3("GTK", "4.8.3"));
+        assert!(!is_gtk3("Qt", "5.15.8"));
+    }
 }

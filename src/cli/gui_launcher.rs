@@ -133,13 +133,7 @@ fn options(
                 .ok_or("the project's `gui.command` is empty")?;
             let mut all: Vec<String> = rest.to_vec();
             all.extend(args.gui_arg.iter().cloned());
-            let mut spec = ProgramSpec::new(first.clone(), all);
-            spec.env = block
-                .env
-                .iter()
-                .map(|(k, v)| (k.into(), v.into()))
-                .collect();
-            spec
+            ProgramSpec::new(first.clone(), all)
         }
         (None, None) => {
             return Err(
@@ -149,6 +143,12 @@ fn options(
             )
         }
     };
+    // The block's variables hold whichever program runs (no flag sets them): as for `agent
+    // start --gui -- PROGRAM`, so a promoted session's `next` command runs its program as the
+    // session did.
+    spec.env = block
+        .map(|b| b.env.iter().map(|(k, v)| (k.into(), v.into())).collect())
+        .unwrap_or_default();
     spec.cwd = match (
         &args.gui_working_directory,
         block.and_then(|b| b.cwd.as_ref()),
@@ -169,4 +169,43 @@ fn options(
             .unwrap_or(800),
         display: args.gui_display.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a3s_test_lang::ir::AdmittedDocument;
+
+    fn project(source: &str) -> ProjectConfig {
+        match a3s_test_lang::admit_bytes(source.as_bytes()).document {
+            Some(AdmittedDocument::Project(project)) => project,
+            other => panic!("not a project: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_blocks_variables_hold_for_a_program_the_flags_name() {
+        let block = project(
+            "project \"p\" {\n  gui {\n    command = [\"mousepad\"]\n    env = { XDG_DATA_HOME = \"/tmp/d\" }\n    height = 1000\n  }\n}\n",
+        );
+        let args = GuiArgs {
+            gui_executable: Some("/usr/bin/mousepad".into()),
+            gui_arg: vec!["--disable-server".into()],
+            ..GuiArgs::default()
+        };
+        let options = options(&args, Some(&block), Path::new("/p")).unwrap();
+        assert_eq!(options.program.program, "/usr/bin/mousepad");
+        assert_eq!(options.program.args, ["--disable-server"]);
+        assert_eq!(
+            options.program.env,
+            [("XDG_DATA_HOME".into(), "/tmp/d".into())]
+        );
+        assert_eq!((options.width, options.height), (1280, 1000));
+        let none = options_without_block(&args);
+        assert!(none.program.env.is_empty());
+    }
+
+    fn options_without_block(args: &GuiArgs) -> GuiOptions {
+        options(args, None, Path::new("/p")).unwrap()
+    }
 }

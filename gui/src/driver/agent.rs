@@ -2,11 +2,14 @@
 //! `a3s_test_driver::DesktopAgentContext`, so an agent session drives a program on a desktop
 //! through the contract alone (the session names no driver type).
 //!
-//! An observation is one bounded tree read (in bulk where the toolkit has a cache, else walked)
-//! plus, all at once, the states of every node and the text of those that show text: operable
-//! controls become the snapshot's controls (role spelled as a suite writes it, name, value,
-//! on/off states), window titles and labels its text. Hidden elements (no `visible` state) are
-//! left out: a ref to something nobody can click would only fail at the hit test. Node ids are
+//! An observation is one bounded tree read — in bulk where the toolkit keeps a whole cache
+//! (GTK4), each node's states then asked; else walked with each node's states asked with it and
+//! what is not showing skipped with its subtree — plus, at most 16 calls in flight, the text of
+//! the nodes that show text and the label of each control without a name (it is then named by
+//! that label, as a suite's `label(…)` finds it). Operable controls become the snapshot's
+//! controls (role spelled as a suite writes it, name, value, on/off states), window titles and
+//! labels its text. Hidden elements (no `visible` state; when walked, not `showing`) are left
+//! out: a ref to something nobody can click would only fail at the hit test. Node ids are
 //! a hash of the object path, stable while the object lives, so a control keeps its `@eN` across
 //! observations of one binding.
 
@@ -15,7 +18,7 @@ use crate::element::Element;
 use crate::error::GuiError;
 use crate::locate;
 use crate::reads::Changes;
-use crate::tree::Node;
+use crate::tree::{self, Limits, Node, Shown};
 use a3s_test_driver::{
     BrowserProcess, ControlNode, Cut, DesktopAgentContext, DriverError, FailureCode, PageSnapshot,
     PageText,
@@ -78,6 +81,8 @@ fn operable(role: Role) -> bool {
             | Role::Link
             | Role::PageTab
             | Role::ListItem
+            // A menu bar's menus (GTK3's "File", "Edit"): a click opens them.
+            | Role::Menu
     )
 }
 
@@ -102,12 +107,46 @@ struct Read {
     node: Node,
     states: StateSet,
     text: String,
+    /// The text of its first label (`labelled-by`), read for a control without a name.
+    label: Option<String>,
+}
+
+/// Whether a node of `role` in `states` is a control an agent acts on.
+fn is_control(role: Role, states: StateSet) -> bool {
+    operable(role) || (role == Role::Text && states.contains(State::Editable))
+}
+
+/// The nodes an observation shows, with their states, and whether that is all of them: in bulk
+/// where the toolkit keeps a whole cache (GTK4), each node's states then asked (at most 16
+/// calls in flight); else walked, a node's states asked with its role, name and children, and
+/// what is not showing (a closed menu and everything in it) left out ([`tree::read_showing`]).
+async fn shown_nodes(a11y: &zbus::Connection, bus: &str) -> Result<(Vec<Shown>, bool), GuiError> {
+    let Some(tree) = tree::read_bulk(a11y, bus, Limits::default()).await? else {
+        let tree = tree::read_showing(a11y, bus, Limits::default()).await?;
+        return Ok((tree.nodes, tree.complete));
+    };
+    let reads = tree
+        .nodes
+        .into_iter()
+        .filter(|n| n.depth >= 1)
+        .map(|node| async move {
+            let element = Element {
+                bus_name: bus.to_owned(),
+                path: node.path.clone(),
+                role: node.role,
+                name: node.name.clone(),
+            };
+            // A node gone between the tree read and this one is left out.
+            let states = element.read_states(a11y).await.ok()?;
+            Some(Shown { node, states })
+        });
+    let shown = crate::calls::in_order(reads).await.into_iter().flatten();
+    Ok((shown.collect(), tree.complete))
 }
 
 /// A control of the snapshot, or `None` when the node is read as text.
 fn control(read: &Read) -> Option<ControlNode> {
-    let editable_text = read.node.role == Role::Text && read.states.contains(State::Editable);
-    if !operable(read.node.role) && !editable_text {
+    if !is_control(read.node.role, read.states) {
         return None;
     }
     let mut states = BTreeMap::new();
@@ -132,15 +171,22 @@ fn control(read: &Read) -> Option<ControlNode> {
     // A password field's text is never read into an observation.
     let value = (read.node.role != Role::PasswordText && !read.text.trim().is_empty())
         .then(|| read.text.clone());
+    // A control without a name of its own (a file chooser's name entry) is named by its label,
+    // as a suite finds it: `label("Name:")`, or `role("text", "Name:")`, which matches labels.
+    let own = locate::collapse(&read.node.name);
+    let (name, named_by_label) = match (&read.label, own.is_empty()) {
+        (Some(label), true) => (label.clone(), true),
+        _ => (own, false),
+    };
     Some(ControlNode {
         backend_node_id: node_id(&read.node.path),
         role: role_word(read.node.role),
-        name: locate::collapse(&read.node.name),
+        name,
         value,
         states,
         tag: String::new(),
         attributes: BTreeMap::new(),
-        named_by_label: false,
+        named_by_label,
     })
 }
 
@@ -187,38 +233,55 @@ impl GuiContext {
     }
 
     async fn snapshot(&self) -> Result<PageSnapshot, GuiError> {
-        let binding = self.binding_now().await?;
         let program = self.program();
         let bus = program.bus_name().to_owned();
         let a11y = self.a11y();
-        let tree = locate::read_tree(a11y, &bus).await?;
-        let reads = tree.nodes.iter().filter(|n| n.depth >= 1).map(|node| {
-            let element = Element {
-                bus_name: bus.clone(),
-                path: node.path.clone(),
-                role: node.role,
-                name: node.name.clone(),
-            };
-            async move {
-                // A node gone between the tree read and this one is left out.
-                let states = element.read_states(a11y).await.ok()?;
-                let text = if shows_text(node.role) {
-                    element.read_text(a11y).await.unwrap_or_default()
-                } else {
-                    String::new()
-                };
-                Some(Read {
-                    node: node.clone(),
-                    states,
-                    text,
-                })
-            }
-        });
-        let read: Vec<Read> = crate::calls::in_order(reads)
-            .await
+        // The binding (the program's windows) is read beside the tree, not before it.
+        let (binding, shown) = futures_util::join!(self.binding_now(), shown_nodes(a11y, &bus));
+        let (binding, (shown, complete)) = (binding?, shown?);
+        let reads = shown
             .into_iter()
-            .flatten()
-            .collect();
+            .filter(|s| s.node.depth >= 1)
+            .map(|shown| {
+                let element = Element {
+                    bus_name: bus.clone(),
+                    path: shown.node.path.clone(),
+                    role: shown.node.role,
+                    name: shown.node.name.clone(),
+                };
+                async move {
+                    let seen = shown.node.depth == 1 || shown.states.contains(State::Visible);
+                    let unnamed_control = seen
+                        && is_control(shown.node.role, shown.states)
+                        && shown.node.name.trim().is_empty();
+                    // Asked together; a node gone meanwhile reads as empty.
+                    let (text, labels) = futures_util::join!(
+                        async {
+                            match seen && shows_text(shown.node.role) {
+                                true => element.read_text(a11y).await.unwrap_or_default(),
+                                false => String::new(),
+                            }
+                        },
+                        async {
+                            match unnamed_control {
+                                true => element.label_names(a11y).await.unwrap_or_default(),
+                                false => Vec::new(),
+                            }
+                        },
+                    );
+                    let label = labels
+                        .iter()
+                        .map(|l| locate::collapse(l))
+                        .find(|l| !l.is_empty());
+                    Read {
+                        node: shown.node,
+                        states: shown.states,
+                        text,
+                        label,
+                    }
+                }
+            });
+        let read: Vec<Read> = crate::calls::in_order(reads).await;
         let mut controls = Vec::new();
         let mut texts = Vec::new();
         let mut title = String::new();
@@ -246,12 +309,8 @@ impl GuiContext {
             loader_id: binding,
             controls,
             texts,
-            truncated: !tree.complete,
-            cut: if tree.complete {
-                Vec::new()
-            } else {
-                vec![Cut::Cap]
-            },
+            truncated: !complete,
+            cut: if complete { Vec::new() } else { vec![Cut::Cap] },
         })
     }
 }

@@ -217,7 +217,9 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
     }
 
     /// The target each ref is dispatched through: the first of its durable targets proven to
-    /// name its node alone now.
+    /// name its node alone now. A control with neither a name nor a label (mousepad's editor)
+    /// has no durable target of its own: its role alone is tried, which a program with one
+    /// such control names alone.
     async fn prove_refs(&self, refs: &[String]) -> Result<BTreeMap<String, Target>, SessionError> {
         let ctx = self.ctx()?;
         let mut durable = BTreeMap::new();
@@ -225,8 +227,12 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
             let Some(entry) = self.file.refs.iter().find(|e| &e.reference == r) else {
                 return Err(stale(format!("{r} is not in the latest observation")));
             };
+            let role_alone = entry.durable.is_empty().then(|| Target::Role {
+                role: entry.role.clone(),
+                name: None,
+            });
             let mut proven = None;
-            for target in &entry.durable {
+            for target in entry.durable.iter().chain(role_alone.as_ref()) {
                 let deadline = Instant::now() + BINDING_BOUND;
                 let alone = ctx
                     .names_alone(target, entry.backend_node_id, deadline)
