@@ -5,7 +5,9 @@
 // the private elements and the viewport, and the check turn did the same again before its hit
 // test. After: the capture turn uses Chromium's fast PNG encoder (`optimizeForSpeed`); the check
 // turn is one fast capture (no page reads: its digest is of the unmasked frame) run together
-// with the hit test. The page is bench/ground.py's (a canvas "Checkout" in a button), 1280x720.
+// with the hit test. Region (the proof since 2026-12-06 20:00): the scroll read, then one fast
+// capture clipped to the answer's boxes, with the hit test. The page is bench/ground.py's (a
+// canvas "Checkout" in a button), 1280x720.
 //
 // Usage: node --experimental-websocket bench/ground-proof.mjs [rounds]   (Node 22+: no flag)
 //   The browser is $A3S_TEST_BROWSER, else /usr/lib/chromium/chromium-headless-shell (the
@@ -65,6 +67,13 @@ try {
     "capture turn, after": () => Promise.all([shot(true), privateRead(), viewport()]),
     "check turn, before": async () => { await Promise.all([shot(false), privateRead(), viewport()]); await hitTest(); },
     "check turn, after": () => Promise.all([shot(true), hitTest()]),
+    // Since 2026-12-06 20:00: the page's scroll and pixel ratio, then a fast capture clipped to
+    // the answer's boxes (here the canvas word, 180x40 px), beside the hit test.
+    "check turn, region": () => Promise.all([
+      evaluate("[scrollX, scrollY, devicePixelRatio]").then(({ result: { result: { value: [x, y] } } }) =>
+        page("Page.captureScreenshot", { format: "png", optimizeForSpeed: true, clip: { x: 40 + x, y: 100 + y, width: 180, height: 40, scale: 1 } })),
+      hitTest(),
+    ]),
   };
   const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   for (let i = 0; i < ROUNDS; i++) {

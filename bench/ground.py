@@ -28,6 +28,9 @@ PROVIDER = os.path.join(os.path.dirname(BIN), "a3s-test-ocr-grounding")
 KIT = os.path.join(HERE, "..", "testkit", "dist")
 SESSION = "bench-ground"
 INSTANT = "--instant" in sys.argv[1:]
+# A3S_TEST_GROUND_TIMING=1: the front end's and the supervisor's phase lines are summarised too.
+TIMING = os.environ.get("A3S_TEST_GROUND_TIMING") == "1"
+PHASES = []
 
 
 class Instant(http.server.BaseHTTPRequestHandler):
@@ -84,6 +87,8 @@ def agent(root, *args):
     dt = (time.perf_counter() - t) * 1000
     if out.returncode != 0:
         raise SystemExit(f"agent {args}: {out.stdout}{out.stderr}")
+    if TIMING:
+        PHASES.extend(l for l in out.stderr.splitlines() if l.startswith("ground: "))
     return dt, json.loads(out.stdout)
 
 
@@ -96,6 +101,30 @@ def stop(proc):
                 return
             except (OSError, subprocess.TimeoutExpired):
                 pass
+
+
+def summarise_phases(root):
+    """p50 of each phase line A3S_TEST_GROUND_TIMING=1 printed: the front end's (stderr of each
+    `agent ground`) and the supervisor's grounding turns (its log)."""
+    import re
+    cols = {}
+    for line in PHASES[1:]:  # the warm-up call is not counted
+        for name, value in re.findall(r"([a-z +]+?) (\d+(?:\.\d+)?) ms", line.split(": ", 1)[1]):
+            cols.setdefault("front end: " + name.strip(" ,"), []).append(float(value))
+    log = os.path.join(root, ".a3s-test", "agent-sessions", SESSION, "artifacts", "supervisor.log")
+    with open(log) as f:
+        for m in re.finditer(r"turn \d+ (ground_capture|ground_map): served in ([\d.]+) ms, recorded .* in ([\d.]+) ms", f.read()):
+            cols.setdefault(f"supervisor {m[1]}: served", []).append(float(m[2]))
+            cols.setdefault(f"supervisor {m[1]}: recorded", []).append(float(m[3]))
+        f.seek(0)
+        for m in re.finditer(r"ground_map: (proof|hit test|clipped capture|frame decoded) done after ([\d.]+) ms", f.read()):
+            cols.setdefault(f"supervisor ground_map: {m[1]} done after", []).append(float(m[2]))
+        f.seek(0)
+        for m in re.finditer(r"ground_map: clip of .* decoded and compared in ([\d.]+) ms", f.read()):
+            cols.setdefault("supervisor ground_map: clip decoded + compared", []).append(float(m[1]))
+    print("phases (A3S_TEST_GROUND_TIMING=1)")
+    for k, xs in cols.items():
+        print(f"  {k:<44}{pct(xs, 50):>8.2f}{pct(xs, 95):>8.2f}")
 
 
 def main():
@@ -146,6 +175,8 @@ def main():
                          ("provider_ms", "provider call"), ("capture_ms", "screenshot turn"),
                          ("map_ms", "check + hit-test turn"), ("overhead", "boundary overhead")):
             print(f"{label:<28}{pct(rows[k], 50):>10.0f}{pct(rows[k], 95):>10.0f}")
+        if TIMING:
+            summarise_phases(root)
     finally:
         subprocess.run([BIN, "agent", "abort", "--session", SESSION], cwd=root, capture_output=True, timeout=60)
         stop(server)

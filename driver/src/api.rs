@@ -750,6 +750,22 @@ pub trait AgentContext: SurfaceContext + Sync {
         deadline: Instant,
     ) -> impl Future<Output = Result<String, StepFailure>> + Send;
 
+    /// A fresh capture of `region` of the viewport — image pixels of a
+    /// [`Self::grounding_capture`] taken at `scale` image pixels per CSS pixel — encoded the way
+    /// that capture encodes, unmasked: what proves after a provider's answer that the page still
+    /// shows the pixels the answer's boxes are about, for the cost of reading back and encoding
+    /// only those. The region is the viewport's at the moment of the capture (the page's scroll
+    /// is read with it). `None` when the page is not drawn at `scale` device pixels per CSS
+    /// pixel (a layout zoomed to fit the screen), where a region of the viewport is not a
+    /// region of the image: the caller proves the whole frame ([`Self::frame_digest`]). Never
+    /// acts on the page.
+    fn frame_region(
+        &self,
+        region: PixelRegion,
+        scale: f64,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, StepFailure>> + Send;
+
     /// How many elements `target` names in the current frame and, when exactly one, the facts a
     /// repair's success criteria are checked against. Never acts on the page.
     fn target_facts(
@@ -818,6 +834,24 @@ pub struct GroundingCapture {
     /// encoding is deterministic, so equal digests mean equal pixels and any changed pixel
     /// changes it.
     pub frame_sha256: String,
+    /// The browser's encoding of the same frame before masking (the bytes `frame_sha256` is
+    /// of): held by the supervisor only, to compare a region of it with
+    /// [`AgentContext::frame_region`] after the answer.
+    pub frame_png: Vec<u8>,
+}
+
+/// A rectangle of an image, in whole image pixels: the part of a grounding screenshot an answer
+/// is about ([`AgentContext::frame_region`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct PixelRegion {
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Width, above zero.
+    pub width: u32,
+    /// Height, above zero.
+    pub height: u32,
 }
 
 /// What may be reported of an element a value goes into, and the words to name it by.

@@ -21,6 +21,7 @@ use a3s_test_provider::grounding::{
 };
 use a3s_test_provider::{HttpProvider, ProviderError, VisualGrounding};
 use a3s_test_runner::session::ground::{sha256_hex, GroundCapture, GroundHit, GroundMap};
+use a3s_test_runner::session::ground_proof::GroundProof;
 use a3s_test_runner::session::{SessionCode, SessionError};
 use base64::Engine as _;
 use schemars::JsonSchema;
@@ -151,6 +152,10 @@ pub struct Grounded {
     pub places: Vec<Place>,
     /// The screenshot.
     pub image: Image,
+    /// What the page was proven unchanged on after the answer: the region of the boxes (image
+    /// pixels) or the whole viewport.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<GroundProof>,
     /// What the provider reported it used.
     pub usage: Usage,
     /// What it cost, in millionths of a US dollar.
@@ -237,6 +242,10 @@ fn ask(
     })
 }
 
+fn millis_f(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
 fn millis(since: Instant) -> u64 {
     since.elapsed().as_millis() as u64
 }
@@ -247,6 +256,7 @@ pub fn ground(ctx: &Context, p: &GroundParams) -> Result<Grounded, SessionError>
     let config = provider_config(ctx, p.provider.as_deref())?;
     let provider = HttpProvider::from_env(&config).map_err(|e| provider_error(&e))?;
     let session = p.session.to_string();
+    let configured = millis_f(started);
     let shot = turn(
         ctx,
         &session,
@@ -255,6 +265,7 @@ pub fn ground(ctx: &Context, p: &GroundParams) -> Result<Grounded, SessionError>
         },
     )?;
     let capture_ms = millis(started);
+    let hashing = Instant::now();
     // The digest is the front end's own, of the very bytes it sends: the provider's answer is
     // bound to these, and the supervisor compares them with the page after the answer.
     let png = base64::engine::general_purpose::STANDARD
@@ -285,6 +296,7 @@ pub fn ground(ctx: &Context, p: &GroundParams) -> Result<Grounded, SessionError>
         deadline_ms: config.timeout_ms,
         max_cost_microusd: config.max_cost_microusd,
     };
+    let hashed = millis_f(hashing);
     let asked = Instant::now();
     let answer = ask(&provider, &request)?;
     let provider_ms = millis(asked);
@@ -301,10 +313,22 @@ pub fn ground(ctx: &Context, p: &GroundParams) -> Result<Grounded, SessionError>
             observation: shot.observation,
             sha256: sha256.clone(),
             points: points.clone(),
+            boxes: answer
+                .boxes
+                .iter()
+                .map(|b| (b.x, b.y, b.width, b.height))
+                .collect(),
         },
     )?;
     let map_ms = millis(mapped);
+    if a3s_test_runner::session::ground::timing_enabled() {
+        eprintln!(
+            "ground: config {configured:.2} ms, capture turn {capture_ms} ms (config included), \
+             decode + hash {hashed:.2} ms, provider {provider_ms} ms, map turn {map_ms} ms"
+        );
+    }
     let scale = hits.scale;
+    let proof = hits.proof;
     let places: Vec<Place> = answer
         .boxes
         .into_iter()
@@ -346,6 +370,7 @@ pub fn ground(ctx: &Context, p: &GroundParams) -> Result<Grounded, SessionError>
             height: shot.height,
             scale,
         },
+        proof,
         usage: answer.usage,
         cost_microusd: answer.cost_microusd,
         timing: Timing {

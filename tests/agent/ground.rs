@@ -2,7 +2,8 @@
 //! reference provider `a3s-test-ocr-grounding` (Tesseract) started on loopback by the test and
 //! owned by it. "Checkout" drawn on a canvas inside one button becomes that button's `@cN`; a
 //! word two buttons show is ambiguous; text only in an image stays image-bound advice; a stale
-//! observation and a page that changed while the provider looked are refused.
+//! observation and a page that changed where the answer's boxes are while the provider looked
+//! are refused, a change elsewhere is not.
 
 use crate::support::*;
 use serde_json::{json, Value};
@@ -91,8 +92,9 @@ pub fn write_project_with(dir: &Path, endpoint: &str, extra: &str) {
 }
 
 /// The fixture: words drawn on canvases inside buttons (no accessible name: only grounding can
-/// tell them apart), the same word on two buttons, text inside an image, and with `?tick` a
-/// clock that redraws every frame.
+/// tell them apart), the same word on two buttons, text inside an image, with `?tick` a clock
+/// below them that redraws every frame, and with `?flicker` the word "Checkout" itself redrawn
+/// every frame in another shade of black.
 pub fn page() -> String {
     let sale = "<svg xmlns='http://www.w3.org/2000/svg' width='420' height='90'>\
                 <rect width='420' height='90' fill='white'/>\
@@ -123,6 +125,17 @@ for (const c of document.querySelectorAll("canvas[data-word]")) {{
 document.getElementById("checkout").addEventListener("click", () => {{
   document.getElementById("state").textContent = "checked out";
 }});
+if (location.search.includes("flicker")) {{
+  const c = document.querySelector("#checkout canvas"), g = c.getContext("2d");
+  let dark = false;
+  const draw = () => {{
+    dark = !dark;
+    g.fillStyle = "#fff"; g.fillRect(0, 0, c.width, c.height);
+    g.fillStyle = dark ? "#000" : "#222"; g.font = "bold 36px sans-serif"; g.fillText("Checkout", 16, 44);
+    requestAnimationFrame(draw);
+  }};
+  draw();
+}}
 if (location.search.includes("tick")) {{
   const g = document.getElementById("clock").getContext("2d");
   const tick = () => {{
@@ -159,7 +172,8 @@ pub fn pages() -> Vec<(String, String)> {
         .collect();
     let html = page();
     pages.push(("/".into(), html.clone()));
-    pages.push(("/?tick".into(), html));
+    pages.push(("/?tick".into(), html.clone()));
+    pages.push(("/?flicker".into(), html));
     pages
 }
 
@@ -267,8 +281,9 @@ fn grounding_maps_drawn_text_onto_the_one_node_the_page_shows_there() {
     );
     assert!(error_message(&r).contains("not the latest"), "{r}");
 
-    // A page that redraws while the provider looks: the answer is about pixels that are gone.
-    turn(d, "ground", &["navigate", "/?tick"]);
+    // The word the answer is about redrawn while the provider looks: the answer is about
+    // pixels that are gone.
+    turn(d, "ground", &["navigate", "/?flicker"]);
     observe_with_page_context(d, "ground");
     let r = refused_turn(
         d,
@@ -277,6 +292,46 @@ fn grounding_maps_drawn_text_onto_the_one_node_the_page_shows_there() {
         "test.session.screenshot_changed",
     );
     assert!(error_message(&r).contains("ground again"), "{r}");
+    assert!(
+        error_message(&r).contains("in the region of the answer's boxes"),
+        "{r}"
+    );
+
+    // A clock redrawn every frame below the buttons, outside every box of the answer: the page
+    // still shows what the answer is about, and the proof says where it was made.
+    turn(d, "ground", &["navigate", "/?tick"]);
+    let obs = observe_with_page_context(d, "ground");
+    let g = turn(d, "ground", &["ground", "Checkout"]);
+    assert_eq!(g["outcome"], "located", "{g}");
+    assert_eq!(g["ref"], cref_of(&obs, 0).as_str(), "{g}");
+    let b = &g["places"][0]["box"];
+    let proof = &g["proof"];
+    assert_eq!(proof["area"], "region", "{g}");
+    let (x, y) = (proof["x"].as_f64().unwrap(), proof["y"].as_f64().unwrap());
+    let (w, h) = (
+        proof["width"].as_f64().unwrap(),
+        proof["height"].as_f64().unwrap(),
+    );
+    assert!(
+        x <= b["x"].as_f64().unwrap() && y <= b["y"].as_f64().unwrap(),
+        "{g}"
+    );
+    assert!(
+        x + w >= b["x"].as_f64().unwrap() + b["width"].as_f64().unwrap()
+            && y + h >= b["y"].as_f64().unwrap() + b["height"].as_f64().unwrap(),
+        "{g}"
+    );
+    // The word, not the page: far smaller than the 1280×720 viewport.
+    assert!(w * h < 1280.0 * 720.0 / 20.0, "{g}");
+    // An answer that names no place is about the whole picture: proven on the whole viewport,
+    // where the clock changes — refused.
+    let r = refused_turn(
+        d,
+        "ground",
+        &["ground", "Basket"],
+        "test.session.screenshot_changed",
+    );
+    assert!(error_message(&r).contains("in the viewport"), "{r}");
 
     ok(
         d,
@@ -324,6 +379,9 @@ fn image_pixels_become_css_pixels_at_the_screenshots_scale() {
     let centre_x = b["x"].as_f64().unwrap() + b["width"].as_f64().unwrap() / 2.0;
     let css_x = g["places"][0]["centre_css"][0].as_f64().unwrap();
     assert!((css_x - centre_x / scale).abs() < 1e-9, "{g}");
+    // A page drawn at another scale than its device pixel ratio has no viewport region that is a
+    // region of the image: the whole frame is proven instead.
+    assert_eq!(g["proof"]["area"], "viewport", "{g}");
     ok(d, &["agent", "abort", "--session", "dpr", "--json"]);
     assert_gone(groups);
 }
@@ -349,6 +407,9 @@ fn a_hidpi_screenshot_is_read_at_twice_the_css_pixels() {
     assert_eq!(g["ref"], cref_of(&obs, 0).as_str(), "{g}");
     assert_eq!(g["image"]["width"], 2560, "{g}");
     assert_eq!(g["image"]["scale"], 2.0, "{g}");
+    // At the device pixel ratio a clip of the viewport is the same pixels as the screenshot's
+    // region: the proof is the boxes' region.
+    assert_eq!(g["proof"]["area"], "region", "{g}");
     let b = &g["places"][0]["box"];
     let centre_y = b["y"].as_f64().unwrap() + b["height"].as_f64().unwrap() / 2.0;
     assert_eq!(

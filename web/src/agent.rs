@@ -18,8 +18,8 @@ use super::review_overlay;
 use super::script;
 use a3s_test_driver::api::{
     AgentContext, AgentDriver, BrowserProcess, ControlNode, Cut, GroundingCapture, LayoutFacts,
-    NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, PageText, Settled,
-    TargetFacts, TargetPrivacy, MAX_CONTROLS, OPERABLE_ROLES,
+    NetworkFilter, PageContextMethod, PageContextReply, PageSnapshot, PageText, PixelRegion,
+    Settled, TargetFacts, TargetPrivacy, MAX_CONTROLS, OPERABLE_ROLES,
 };
 use a3s_test_driver::privacy;
 use a3s_test_driver::{RefProof, StepFailure};
@@ -339,6 +339,15 @@ impl AgentContext for WebContext {
 
     async fn frame_digest(&self, deadline: Instant) -> Result<String, StepFailure> {
         super::ground_capture::frame_digest(self, deadline).await
+    }
+
+    async fn frame_region(
+        &self,
+        region: PixelRegion,
+        scale: f64,
+        deadline: Instant,
+    ) -> Result<Option<Vec<u8>>, StepFailure> {
+        super::ground_capture::frame_region(self, region, scale, deadline).await
     }
 
     /// How many elements `target` names and the facts of the one it names.

@@ -367,6 +367,8 @@ impl<D: AgentDriver> Engine<D> {
         self.file.next_turn += 1;
         self.file.last_turn_at_ms = now_ms();
         let closing = matches!(request, Request::Finish(_) | Request::Abort(_));
+        let served = std::time::Instant::now();
+        let op = super::ground::timing_enabled().then(|| request.op());
         let result = match request.clone() {
             Request::Observe(view) => ViewRequest::answered(self.observe(&view).await),
             Request::Inspect(Inspect { request }) => Inspect::answered(self.inspect(request).await),
@@ -528,12 +530,21 @@ impl<D: AgentDriver> Engine<D> {
             request,
             outcome,
         });
+        let recording = std::time::Instant::now();
         if !closing {
             if let Err(e) = self.file.save(&self.dir) {
                 return Envelope::error(e, None);
             }
         }
         let _ = append_event(&self.dir, &event);
+        if let Some(op) = op {
+            eprintln!(
+                "turn {turn} {op}: served in {:.2} ms, recorded (session.json, events.jsonl) in \
+                 {:.2} ms",
+                (recording - served).as_secs_f64() * 1000.0,
+                recording.elapsed().as_secs_f64() * 1000.0
+            );
+        }
         let mut answer = match result {
             Ok(reply) => {
                 let mut answer = Envelope::reply(reply);

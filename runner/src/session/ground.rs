@@ -8,9 +8,11 @@
 //! here are reads that decide nothing about the advice: [`GroundCapture`] takes the screenshot
 //! of the latest open observation (and remembers the digest of its unmasked frame),
 //! [`GroundMap`] proves the observation is still the latest, the screenshot is that one and the
-//! page still shows the very same pixels — one fresh capture whose digest must equal the
-//! remembered one (`test.session.screenshot_changed` otherwise) — while it asks the page which
-//! of the observation's `@cN` nodes is on top at each point.
+//! page still shows the very same pixels where the answer's boxes are — one fresh capture of
+//! their region, compared pixel by pixel with the same region of the remembered frame, or of
+//! the whole viewport when the answer names no place ([`super::ground_proof`];
+//! `test.session.screenshot_changed` otherwise) — while it asks the page which of the
+//! observation's `@cN` nodes is on top at each point.
 
 use a3s_test_lang::ir::Target;
 use serde::{Deserialize, Serialize};
@@ -52,6 +54,10 @@ pub struct GroundMap {
     pub sha256: String,
     /// The points to test, in image pixels (each box's centre).
     pub points: Vec<(f64, f64)>,
+    /// The answer's boxes (`x, y, width, height` in image pixels): where the page must still
+    /// show the pixels the provider was sent. None: the whole frame must.
+    #[serde(default)]
+    pub boxes: Vec<(f64, f64, f64, f64)>,
 }
 
 /// What the page shows at each point of a [`GroundMap`].
@@ -61,6 +67,9 @@ pub struct GroundHits {
     pub hits: Vec<Option<GroundHit>>,
     /// Image pixels per CSS pixel the points were divided by.
     pub scale: f64,
+    /// What the page was proven unchanged on (absent from a supervisor that does not say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<super::ground_proof::GroundProof>,
 }
 
 /// One `@cN` ref of the latest observation that the page shows on top at a point (an `@eN` on a
@@ -78,6 +87,18 @@ pub struct GroundHit {
     /// when its Test Kit record has one: a durable way to name it in a suite.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locator: Option<Target>,
+}
+
+/// The environment variable that makes grounding print where its time goes to stderr
+/// (`A3S_TEST_GROUND_TIMING=1`): the front end's phases, and each supervisor turn's page work
+/// and record writes (in the session's `artifacts/supervisor.log`). For measuring the boundary's
+/// own overhead (`bench/ground.py`), not for use in answers.
+pub const TIMING_ENV: &str = "A3S_TEST_GROUND_TIMING";
+
+/// Whether [`TIMING_ENV`] is set to `1`.
+pub fn timing_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var(TIMING_ENV).is_ok_and(|v| v == "1"))
 }
 
 /// A PNG's width and height from its header (`None`: not a PNG).

@@ -40,6 +40,7 @@ pub mod event;
 pub mod file;
 pub mod gates;
 pub mod ground;
+pub mod ground_proof;
 pub mod next;
 pub mod observation;
 pub mod page_context;

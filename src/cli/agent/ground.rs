@@ -97,6 +97,7 @@ mod tests {
                 height: 720,
                 scale: 1.0,
             },
+            proof: None,
             usage: Usage {
                 input_units: 1,
                 output_units: 1,

@@ -8,10 +8,13 @@ use crate::session::code::{SessionCode, SessionError};
 use crate::session::ground::{
     png_size, sha256_hex, GroundCapture, GroundHit, GroundHits, GroundMap, GroundShot, MAX_POINTS,
 };
+use crate::session::ground_proof::{self, Compared, GroundProof, Pixels};
 use crate::session::page_context::live::driver_error;
 use a3s_test_driver::{AgentContext, AgentDriver, FailureCode, StepFailure};
 use a3s_test_lang::ir::Target;
 use base64::Engine as _;
+use futures::FutureExt as _;
+use std::sync::{Arc, OnceLock};
 
 /// What the supervisor remembers of the screenshot it last took for grounding.
 #[derive(Debug, Clone)]
@@ -24,6 +27,42 @@ pub(super) struct GroundFrame {
     frame_sha256: String,
     /// Image pixels per CSS pixel.
     scale: f64,
+    /// The image's width and height.
+    size: (u32, u32),
+    /// The unmasked frame, decoded once — started on a blocking thread when the screenshot is
+    /// answered, so the decode overlaps the provider's work.
+    pixels: Decoded,
+}
+
+/// A frame's pixels, decoded at most once by whoever asks first.
+#[derive(Debug, Clone)]
+struct Decoded {
+    png: Arc<Vec<u8>>,
+    cell: Arc<OnceLock<Result<Arc<Pixels>, String>>>,
+}
+
+impl Decoded {
+    fn new(png: Vec<u8>) -> Decoded {
+        Decoded {
+            png: Arc::new(png),
+            cell: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// Decode now (blocking) or wait for the decode under way.
+    fn get(&self) -> Result<Arc<Pixels>, String> {
+        self.cell
+            .get_or_init(|| ground_proof::decode(&self.png).map(Arc::new))
+            .clone()
+    }
+
+    /// [`Self::get`] on a blocking thread.
+    async fn pixels(&self) -> Result<Arc<Pixels>, String> {
+        let me = self.clone();
+        tokio::task::spawn_blocking(move || me.get())
+            .await
+            .unwrap_or_else(|e| Err(format!("decoding the screenshot failed: {e}")))
+    }
 }
 
 /// A ref of the latest observation a box may land on, and how the page names its node.
@@ -99,11 +138,17 @@ impl<D: AgentDriver> Engine<D> {
             1.0
         };
         let sha256 = sha256_hex(&shot.png);
+        let pixels = Decoded::new(shot.frame_png);
+        let early = pixels.clone();
+        // Decoded while the provider looks; the check turn waits for it (or decodes itself).
+        drop(tokio::task::spawn_blocking(move || early.get()));
         self.ground_frame = Some(GroundFrame {
             observation,
             sha256: sha256.clone(),
             frame_sha256: shot.frame_sha256,
             scale,
+            size: (width, height),
+            pixels,
         });
         Ok(GroundShot {
             observation,
@@ -209,16 +254,38 @@ impl<D: AgentDriver> Engine<D> {
                 Ok(vec![None; points.len()])
             }
         };
-        let (now, hits) = futures::future::join(ctx.frame_digest(deadline), hit_test).await;
-        let now = now.map_err(|f| failed("the screenshot failed", f))?;
-        if now != frame.frame_sha256 {
-            return Err(changed(format!(
-                "the page changed while the provider looked at it (screenshot {} no longer \
-                 matches the viewport): its boxes are about a picture the page no longer shows; \
-                 ground again",
-                map.sha256
-            )));
-        }
+        let region = ground_proof::region_of(&map.boxes, &map.points, frame.size.0, frame.size.1);
+        let began = std::time::Instant::now();
+        let (proof, hits) = futures::future::join(
+            prove(ctx, &frame, region, deadline).inspect(move |_| lap("proof", began)),
+            hit_test.inspect(move |_| lap("hit test", began)),
+        )
+        .await;
+        let proof = match proof? {
+            Ok(proof) => proof,
+            Err(area) => {
+                let place = match area {
+                    GroundProof::Region {
+                        x,
+                        y,
+                        width,
+                        height,
+                    } => format!(
+                        "in the region of the answer's boxes, {width}×{height} image pixels at \
+                         ({x}, {y})"
+                    ),
+                    GroundProof::Viewport => "in the viewport (an answer that names no place is \
+                                              about the whole picture)"
+                        .to_string(),
+                };
+                return Err(changed(format!(
+                    "the page changed while the provider looked at it (screenshot {} no longer \
+                     matches it {place}): the answer is about a picture the page no longer \
+                     shows; ground again",
+                    map.sha256
+                )));
+            }
+        };
         let hits = hits.map_err(|f| failed("the page's hit test failed", f))?;
         let hits = hits
             .into_iter()
@@ -239,6 +306,73 @@ impl<D: AgentDriver> Engine<D> {
                 })
             })
             .collect();
-        Ok(GroundHits { hits, scale })
+        Ok(GroundHits {
+            hits,
+            scale,
+            proof: Some(proof),
+        })
     }
+}
+
+/// Under `A3S_TEST_GROUND_TIMING=1`, when a part of the check turn ended.
+fn lap(what: &str, began: std::time::Instant) {
+    if crate::session::ground::timing_enabled() {
+        let ms = began.elapsed().as_secs_f64() * 1000.0;
+        eprintln!("ground_map: {what} done after {ms:.2} ms");
+    }
+}
+
+/// Prove that the page still shows `frame`'s pixels in `region` (a clipped capture compared
+/// with the decoded frame), or everywhere when there is no region or the clip cannot be
+/// compared (a fresh capture of the viewport, its digest against the frame's). `Err(area)`: the
+/// pixels changed there.
+async fn prove<C: AgentContext>(
+    ctx: &C,
+    frame: &GroundFrame,
+    region: Option<a3s_test_driver::PixelRegion>,
+    deadline: tokio::time::Instant,
+) -> Result<Result<GroundProof, GroundProof>, SessionError> {
+    if let Some(region) = region {
+        let began = std::time::Instant::now();
+        let (clip, pixels) = futures::future::join(
+            ctx.frame_region(region, frame.scale, deadline)
+                .inspect(move |_| lap("clipped capture", began)),
+            frame
+                .pixels
+                .pixels()
+                .inspect(move |_| lap("frame decoded", began)),
+        )
+        .await;
+        let clip = clip.map_err(|f| failed("the screenshot failed", f))?;
+        let decoding = std::time::Instant::now();
+        if let Some(clip) = clip {
+            let pixels = pixels
+                .map_err(|e| driver_error(FailureCode::Protocol, format!("the screenshot: {e}")))?;
+            let clip = ground_proof::decode(&clip).map_err(|e| {
+                driver_error(
+                    FailureCode::Protocol,
+                    format!("the clipped screenshot: {e}"),
+                )
+            })?;
+            let compared = ground_proof::compare(&pixels, region, &clip);
+            if crate::session::ground::timing_enabled() {
+                let ms = decoding.elapsed().as_secs_f64() * 1000.0;
+                eprintln!("ground_map: clip of {region:?} decoded and compared in {ms:.2} ms");
+            }
+            match compared {
+                Compared::Same => return Ok(Ok(region.into())),
+                Compared::Changed => return Ok(Err(region.into())),
+                Compared::NotComparable => {}
+            }
+        }
+    }
+    let now = ctx
+        .frame_digest(deadline)
+        .await
+        .map_err(|f| failed("the screenshot failed", f))?;
+    Ok(if now == frame.frame_sha256 {
+        Ok(GroundProof::Viewport)
+    } else {
+        Err(GroundProof::Viewport)
+    })
 }
