@@ -7,6 +7,7 @@
 
 pub mod appear;
 pub mod attach;
+pub mod baseline;
 mod bus_config;
 mod calls;
 pub mod desktop;
