@@ -3,7 +3,8 @@
 //! field, so no caret blinks): the first run outside CI writes the window's baseline (and fails
 //! as on a page, `snapshot_missing`), CI=true refuses to write one, the same window then matches
 //! it five runs in a row, and a click that changes the window fails with the expected, actual
-//! and diff PNGs kept (exit 1). A `mask` paints the element it names in magenta in the image.
+//! and diff PNGs kept and shown in the HTML report (exit 1). A `mask` paints the elements it
+//! names in magenta in the image.
 
 use crate::common::workdir;
 use crate::harness::{command, finish, repo, RUN_BOUND};
@@ -29,7 +30,14 @@ fn suite(steps: &str) -> String {
 
 /// `a3s-test run ids.acl --json`, with CI set to `ci` (or cleared).
 fn run(work: &Path, ci: Option<&str>) -> (i32, Value) {
-    let mut cmd = command("run", &["ids.acl", "--json"], work);
+    run_with(work, ci, &[])
+}
+
+/// `a3s-test run ids.acl --json <extra…>`, with CI set to `ci` (or cleared).
+fn run_with(work: &Path, ci: Option<&str>, extra: &[&str]) -> (i32, Value) {
+    let mut args = vec!["ids.acl", "--json"];
+    args.extend(extra);
+    let mut cmd = command("run", &args, work);
     match ci {
         Some(value) => cmd.env("CI", value),
         None => cmd.env_remove("CI"),
@@ -108,8 +116,14 @@ fn gui_a_window_baseline_is_written_then_matches_five_times_and_a_change_fails_w
          expect \"saved\" {{ text = \"Saved\" }}\n{EXPECT}"
     );
     std::fs::write(work.path().join("ids.acl"), suite(&changed)).unwrap();
-    let (code, json) = run(work.path(), Some("true"));
+    let (code, json) = run_with(work.path(), Some("true"), &["--html", "report"]);
     assert_eq!(code, 1, "{json}");
+    // The HTML report shows the three images side by side and the first two under a slider.
+    let html = std::fs::read_to_string(work.path().join("report/index.html")).unwrap();
+    assert!(
+        html.contains("Visual comparison") && html.contains("compare-slider"),
+        "the report shows the comparison"
+    );
     let f = failure(&json);
     assert_eq!(f["code"], "test.assert.screenshot_mismatch", "{json}");
     assert_eq!(f["failure_class"], "product", "{json}");
