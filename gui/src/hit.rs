@@ -136,6 +136,24 @@ async fn resume_below(
     Ok(None)
 }
 
+/// The deepest element at screen point `(x, y)` of the window `placement` (what a click there
+/// would land on): for a session's click at a point of a screenshot, which has no element to
+/// test against.
+pub async fn element_at(
+    a11y: &zbus::Connection,
+    placement: &Placement,
+    x: i32,
+    y: i32,
+) -> Result<Element, GuiError> {
+    deepest_at(
+        a11y,
+        &placement.frame,
+        x - placement.offset.0,
+        y - placement.offset.1,
+    )
+    .await
+}
+
 /// The deepest element at a point given in the frame's reported coordinates.
 async fn deepest_at(
     a11y: &zbus::Connection,

@@ -9,6 +9,7 @@ mod confinement;
 mod ground;
 mod ground_budget;
 mod gui;
+mod gui_visual;
 mod large_page;
 mod lifecycle;
 mod mcp;

@@ -231,7 +231,9 @@ fn browser_condition(condition: &ExpectCondition) -> Option<&'static str> {
 fn browser_target(target: &Target) -> Option<&'static str> {
     match target {
         Target::Role { .. } | Target::Label { .. } | Target::Text { .. } => None,
-        Target::AutomationId { .. } => None,
+        // Admitted only in a statement (suites refuse it where written); the desktop session
+        // judges it.
+        Target::AutomationId { .. } | Target::VisualPoint { .. } => None,
         Target::Placeholder { .. } => Some("placeholder"),
         Target::TestId { .. } => Some("testid"),
         Target::Css { .. } => Some("css"),

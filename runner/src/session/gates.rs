@@ -78,6 +78,13 @@ pub fn target_type_in(
     step: &Step,
     session: Option<&SessionFile>,
 ) -> Result<Vec<String>, SessionError> {
+    if crate::session::statement::has_visual_point(step) {
+        return Err(SessionError::new(
+            SessionCode::TargetType,
+            "visual_point(…) is a desktop session's `click` target (a point of its latest \
+             `screenshot` @vN); here act on an @eN ref or a semantic target",
+        ));
+    }
     let refs = refs_in(step);
     let page_context = session.is_some_and(|s| s.page_context.is_some());
     if let Some(r) = refs
