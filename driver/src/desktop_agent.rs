@@ -59,10 +59,68 @@ pub trait DesktopAgentContext: SurfaceContext + Sync {
         deadline: Instant,
     ) -> impl Future<Output = bool> + Send;
 
+    /// The program's first top-level window as a PNG (the image a `screenshot` step saves):
+    /// a desktop session binds `@vN` to its digest, and captures again before a click at a
+    /// point of it to prove the window still looks the same.
+    fn window_shot(
+        &self,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<WindowShot, DriverError>> + Send;
+
+    /// A real left click at `(x, y)` of the program's first top-level window (pixels from its
+    /// top-left corner, as in [`Self::window_shot`]), after proving the point is inside the
+    /// window and that window is on top there; answers with the element found at the point
+    /// just before the press. Nothing is sent when the proof fails.
+    fn click_point(
+        &self,
+        x: u32,
+        y: u32,
+        deadline: Instant,
+    ) -> impl Future<Output = Result<PointClick, DriverError>> + Send;
+
     /// The program's pid and the process group it leads (recorded so a session's cleanup can
     /// prove nothing of it survives). The desktop below it (X server, buses) is owned by the
     /// same supervisor and stopped with the context.
     fn program_process(&self) -> BrowserProcess;
+}
+
+/// A window screenshot ([`DesktopAgentContext::window_shot`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowShot {
+    /// The PNG file's bytes.
+    pub png: Vec<u8>,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Screen x of the image's left edge (a step's detail reports screen pixels).
+    pub left: i32,
+    /// Screen y of the image's top edge.
+    pub top: i32,
+}
+
+/// What a click at a window point pressed ([`DesktopAgentContext::click_point`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointClick {
+    /// Screen x of the press.
+    pub screen_x: i32,
+    /// Screen y of the press.
+    pub screen_y: i32,
+    /// The control at the point before the press (the deepest accessible there, or its
+    /// nearest ancestor an agent acts on), when there is one.
+    pub element: Option<PointElement>,
+}
+
+/// The control found at a point: enough to write it as a locator and prove that locator
+/// names it alone ([`DesktopAgentContext::names_alone`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointElement {
+    /// Its role as suites write it (`push button`).
+    pub role: String,
+    /// Its accessible name, whitespace collapsed.
+    pub name: String,
+    /// Its node id, as [`DesktopAgentContext::observe`] numbers nodes.
+    pub node: i64,
 }
 
 /// A driver a desktop agent session can own: its contexts have the desktop agent surface.

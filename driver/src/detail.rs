@@ -67,6 +67,34 @@ macro_rules! step_details {
 step_details! {
 /// What a step that ran to completion found or did, in the shape its JSON record has.
 pub enum StepDetail {
+    /// A desktop session's window screenshot bound as `@vN` (`screenshot`), or a click at a
+    /// point of one (`visual_point`): the id, the PNG's digest and size, and for a click the
+    /// point and the element found there. First: its required `screenshot` and `sha256` make it
+    /// the most specific.
+    VisualPoint {
+        /// The screenshot id, `@vN`.
+        screenshot: String,
+        /// SHA-256 of the PNG, lower-case hex.
+        sha256: String,
+        /// The window image's width in pixels.
+        width: u32,
+        /// The window image's height in pixels.
+        height: u32,
+        /// Screen x of the image's left edge (other steps' details give screen pixels).
+        left: i32,
+        /// Screen y of the image's top edge.
+        top: i32,
+        /// For a click: the point, pixels from the image's left edge.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        x: Option<u32>,
+        /// For a click: the point, pixels from the image's top edge.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        y: Option<u32>,
+        /// For a click: the durable locator of the element at the point, when exactly one
+        /// names it (what promotion writes), else the element described.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        element: Option<String>,
+    },
     /// A desktop step's input (`docs/gui.md`): the element, which input path ran (real XTest
     /// events, or an accessibility action where the step says so), where a pointer pressed and
     /// what the hit test found there, and — when the step ended the program (an OK that closes

@@ -29,7 +29,9 @@ pub mod trace;
 pub mod vars;
 
 pub use api::*;
-pub use desktop_agent::{DesktopAgentContext, DesktopAgentDriver};
+pub use desktop_agent::{
+    DesktopAgentContext, DesktopAgentDriver, PointClick, PointElement, WindowShot,
+};
 /// Write one evidence file confined to the scenario's artifact folder (no link followed, stale
 /// output removed): every surface's driver writes evidence this one way.
 pub use evidence::save as save_evidence;

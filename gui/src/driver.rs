@@ -796,15 +796,35 @@ impl SurfaceContext for GuiContext {
         Ok(sample)
     }
 
+    /// `expect { screenshot }`: the program's first window with its masks painted
+    /// ([`crate::baseline`]), bounded by the step's deadline. `aria_snapshot` is a page's.
     async fn capture(
         &mut self,
-        _request: a3s_test_driver::snapshot::CaptureRequest<'_>,
-        _env: &StepEnv<'_>,
+        request: a3s_test_driver::snapshot::CaptureRequest<'_>,
+        env: &StepEnv<'_>,
     ) -> Result<a3s_test_driver::snapshot::Captured, StepFailure> {
-        Err(StepFailure::new(
-            FailureCode::Unsupported,
-            "a desktop has no baseline snapshots yet (`expect { screenshot }`, `aria_snapshot`)",
-        ))
+        use a3s_test_driver::snapshot::{CaptureRequest, Captured};
+        let CaptureRequest::Screenshot(visual) = request else {
+            return Err(StepFailure::new(
+                FailureCode::Unsupported,
+                "a desktop has no `aria_snapshot`; compare the window with `screenshot` or read \
+                 the tree with `snapshot`",
+            ));
+        };
+        self.alive("screenshot").await?;
+        let capture = async {
+            let window = self.first_window().await?;
+            crate::baseline::capture(&self.input, self.program(), &window, &visual.mask)
+                .await
+                .map_err(failure)
+        };
+        match tokio::time::timeout_at(env.deadline, capture).await {
+            Ok(png) => Ok(Captured::Png(png?)),
+            Err(_) => Err(StepFailure::new(
+                FailureCode::Timeout,
+                "the window screenshot did not finish before the deadline",
+            )),
+        }
     }
 
     async fn capture_failure_evidence(

@@ -127,6 +127,25 @@ async fn resume_below(
     Ok(None)
 }
 
+/// The deepest element at screen point `(x, y)` of the window `placement` (what a click there
+/// would land on): for a session's click at a point of a screenshot, which has no element to
+/// test against.
+pub async fn element_at(
+    a11y: &zbus::Connection,
+    placement: &Placement,
+    x: i32,
+    y: i32,
+) -> Result<Element, GuiError> {
+    let path = deepest_at(
+        a11y,
+        &placement.root,
+        x - placement.offset.0,
+        y - placement.offset.1,
+    )
+    .await?;
+    Element::at(a11y, &placement.root.bus_name, &path).await
+}
+
 /// The path of the deepest element at a point given in the reported coordinates of `from`'s
 /// window, asked from `from` downwards.
 async fn deepest_at(

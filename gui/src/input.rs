@@ -20,7 +20,7 @@ use crate::modal;
 use crate::program::Program;
 use crate::timing::Laps;
 use crate::window::{self, Placement};
-use crate::x11::X11;
+use crate::x11::{TopWindow, X11};
 use std::time::{Duration, Instant};
 use x11rb::protocol::xproto::{
     ConnectionExt as _, InputFocus, Window, BUTTON_PRESS_EVENT, BUTTON_RELEASE_EVENT,
@@ -188,6 +188,48 @@ impl Input {
             path: InputPath::XTest,
             window: placement.window.id,
             hit: Some(hit),
+            took: started.elapsed(),
+        })
+    }
+
+    /// Click screen point `(x, y)`, which must lie in `window` with that window on top there
+    /// (else `target_covered` naming what is, and nothing sent): a session's click at a point
+    /// of a window screenshot, where no element is the target.
+    pub fn click_at(&self, window: &TopWindow, x: i32, y: i32) -> Result<Acted, GuiError> {
+        let started = Instant::now();
+        let top = self
+            .x
+            .top_windows()?
+            .into_iter()
+            .rev()
+            .find(|w| w.contains(x, y));
+        match top {
+            Some(top) if top.id == window.id => {}
+            Some(top) => {
+                return Err(GuiError::TargetCovered {
+                    target: format!("the point ({x}, {y}) of {}", window.describe()),
+                    x,
+                    y,
+                    by: top.describe(),
+                })
+            }
+            None => {
+                return Err(GuiError::WindowGone {
+                    target: window.describe(),
+                })
+            }
+        }
+        let x16 = |v: i32| v.clamp(0, i32::from(i16::MAX)) as i16;
+        let (px, py) = (x16(x), x16(y));
+        let root = self.x.root();
+        self.fake(MOTION_NOTIFY_EVENT, 0, root, px, py)?;
+        self.fake(BUTTON_PRESS_EVENT, 1, root, px, py)?;
+        self.fake(BUTTON_RELEASE_EVENT, 1, root, px, py)?;
+        self.x.sync()?;
+        Ok(Acted {
+            path: InputPath::XTest,
+            window: window.id,
+            hit: None,
             took: started.elapsed(),
         })
     }

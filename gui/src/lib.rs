@@ -10,6 +10,7 @@ pub mod actionable;
 pub mod ancestry;
 pub mod appear;
 pub mod attach;
+pub mod baseline;
 mod bus_config;
 mod calls;
 pub mod desktop;

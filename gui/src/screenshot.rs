@@ -141,7 +141,7 @@ fn capture(x: &X11, left: i16, top: i16, width: u16, height: u16) -> Result<Scre
 }
 
 /// RGB pixels as PNG (fast compression: evidence is written often and read rarely).
-fn encode(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, GuiError> {
+pub(crate) fn encode(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, GuiError> {
     let failed = |e: png::EncodingError| GuiError::x11("GetImage", format!("PNG encoding: {e}"));
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, width, height);

@@ -232,6 +232,8 @@ define_codes! {
         InvalidRef => "test.spec.invalid_ref", "refs look like @e4 (accessibility) or @c2 (Test Kit node)";
         /// An `@uN` ref used as a target: such refs are read-only evidence.
         TargetObservationOnly => "test.spec.target_observation_only", "act on an @eN or @cN ref, or a semantic target such as role()";
+        /// `visual_point(…)` in a suite file: it names one session's screenshot.
+        VisualPointInSuite => "test.spec.visual_point_in_suite", "promote the session: the click is written as the element at that point";
         /// `main()` anywhere but a `frame` step.
         MainOutsideFrame => "test.spec.main_outside_frame", "use main() only as the target of a `frame` step";
         /// A `frame` target that is not `main()`, `css()` or `ref()`.

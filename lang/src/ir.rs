@@ -598,6 +598,18 @@ pub enum Target {
         /// The observation-bound ref.
         reference: ElementRef,
     },
+    /// `visual_point("@v2", 120, 40)`: a point of one desktop session's window screenshot
+    /// (`@vN`), for what has no accessible node (a drawn area). Bound to that screenshot's
+    /// digest, so it is never durable: only a desktop agent session's `click` takes it, and
+    /// promotion writes the element at the point instead.
+    VisualPoint {
+        /// The screenshot's number, `N` of `@vN`.
+        shot: u32,
+        /// Pixels from the screenshot's left edge.
+        x: u32,
+        /// Pixels from the screenshot's top edge.
+        y: u32,
+    },
     /// `within(outer, inner)`: matches of `inner` inside any match of `outer`.
     Within {
         /// Where to look.
@@ -724,7 +736,7 @@ impl Target {
     /// locators made only of such).
     pub fn is_stable(&self) -> bool {
         match self {
-            Target::Ref { .. } => false,
+            Target::Ref { .. } | Target::VisualPoint { .. } => false,
             Target::Within { outer, inner } => outer.is_stable() && inner.is_stable(),
             Target::Nth { target, .. } => target.is_stable(),
             Target::Filter { target, filter } => {
@@ -785,6 +797,9 @@ impl std::fmt::Display for Target {
             }
             Target::Css { selector } => write!(f, "css({})", q(selector)),
             Target::Ref { reference } => write!(f, "ref(\"{reference}\")"),
+            Target::VisualPoint { shot, x, y } => {
+                write!(f, "visual_point(\"@v{shot}\", {x}, {y})")
+            }
             Target::Within { outer, inner } => write!(f, "within({outer}, {inner})"),
             Target::Nth { target, index: 0 } => write!(f, "first({target})"),
             Target::Nth { target, index: -1 } => write!(f, "last({target})"),

@@ -10,6 +10,7 @@ mod ground;
 mod ground_budget;
 mod gui;
 mod gui_apps;
+mod gui_visual;
 mod large_page;
 mod lifecycle;
 mod mcp;

@@ -21,7 +21,7 @@ use crate::reads::Changes;
 use crate::tree::{self, Limits, Node, Shown};
 use a3s_test_driver::{
     BrowserProcess, ControlNode, Cut, DesktopAgentContext, DriverError, FailureCode, PageSnapshot,
-    PageText,
+    PageText, PointClick, PointElement, WindowShot,
 };
 use a3s_test_lang::ir::Target;
 use atspi::{Role, State, StateSet};
@@ -232,6 +232,87 @@ impl GuiContext {
         ))
     }
 
+    /// The program's first top-level window (the binding's), else `window_gone`.
+    async fn bound_window(&self) -> Result<Element, GuiError> {
+        if let Some(exit) = self.program().exit() {
+            return Err(GuiError::WindowGone {
+                target: format!("the program (it ended: {exit})"),
+            });
+        }
+        self.windows()
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| GuiError::WindowGone {
+                target: "the program (it shows none)".to_string(),
+            })
+    }
+
+    /// Click `(x, y)` of the first window's image (its on-screen part, as
+    /// [`crate::screenshot::window`] reads it), reading the control there first.
+    async fn click_at_point(&self, x: u32, y: u32) -> Result<PointClick, GuiError> {
+        let window = self.bound_window().await?;
+        let placement = self.input.locate(self.program(), &window).await?;
+        let top = &placement.window;
+        let (left, upper) = (top.x.max(0), top.y.max(0));
+        let (sw, sh) = self.input.x11().size();
+        let right = (top.x + top.width).min(i32::from(sw));
+        let bottom = (top.y + top.height).min(i32::from(sh));
+        let (sx, sy) = (
+            left.saturating_add(i32::try_from(x).unwrap_or(i32::MAX)),
+            upper.saturating_add(i32::try_from(y).unwrap_or(i32::MAX)),
+        );
+        if sx >= right || sy >= bottom {
+            return Err(GuiError::TargetNotVisible {
+                target: format!("the point ({x}, {y})"),
+                why: format!(
+                    "the window's image is {}×{}",
+                    (right - left).max(0),
+                    (bottom - upper).max(0)
+                ),
+            });
+        }
+        let element = self.control_at(&placement, sx, sy).await?;
+        self.input.click_at(top, sx, sy)?;
+        Ok(PointClick {
+            screen_x: sx,
+            screen_y: sy,
+            element,
+        })
+    }
+
+    /// The control at screen point `(x, y)`: the deepest element there, or its nearest
+    /// ancestor an agent acts on (a button's label is its button); the deepest itself when no
+    /// ancestor is one and it has a name; else none.
+    async fn control_at(
+        &self,
+        placement: &crate::window::Placement,
+        x: i32,
+        y: i32,
+    ) -> Result<Option<PointElement>, GuiError> {
+        let a11y = self.a11y();
+        let deepest = crate::hit::element_at(a11y, placement, x, y).await?;
+        let point = |e: &Element| PointElement {
+            role: role_word(e.role),
+            name: locate::collapse(&e.name),
+            node: node_id(&e.path),
+        };
+        let mut at = deepest.clone();
+        // Bounded like every walk up the parents.
+        for _ in 0..64 {
+            if operable(at.role) {
+                return Ok(Some(point(&at)));
+            }
+            match at.parent_path(a11y).await? {
+                Some(parent) if parent != placement.frame.path => {
+                    at = Element::at(a11y, &at.bus_name, &parent).await?;
+                }
+                _ => break,
+            }
+        }
+        Ok((!locate::collapse(&deepest.name).is_empty()).then(|| point(&deepest)))
+    }
+
     async fn snapshot(&self) -> Result<PageSnapshot, GuiError> {
         let program = self.program();
         let bus = program.bus_name().to_owned();
@@ -359,6 +440,39 @@ impl DesktopAgentContext for GuiContext {
                 return Instant::now() < until;
             }
         }
+    }
+
+    async fn window_shot(&self, deadline: Instant) -> Result<WindowShot, DriverError> {
+        let shot = async {
+            let window = self.bound_window().await?;
+            let placement = self.input.locate(self.program(), &window).await?;
+            let shot = crate::screenshot::window(self.input.x11(), placement.window.id)?;
+            Ok::<_, GuiError>((shot, placement.window.x.max(0), placement.window.y.max(0)))
+        };
+        let shot = tokio::time::timeout_at(deadline, shot)
+            .await
+            .map_err(|_| timed_out("window screenshot"))?
+            .map_err(driver_error)?;
+        let (shot, left, top) = shot;
+        Ok(WindowShot {
+            png: shot.png,
+            width: shot.width,
+            height: shot.height,
+            left,
+            top,
+        })
+    }
+
+    async fn click_point(
+        &self,
+        x: u32,
+        y: u32,
+        deadline: Instant,
+    ) -> Result<PointClick, DriverError> {
+        tokio::time::timeout_at(deadline, self.click_at_point(x, y))
+            .await
+            .map_err(|_| timed_out("click at a point"))?
+            .map_err(driver_error)
     }
 
     fn program_process(&self) -> BrowserProcess {

@@ -23,6 +23,9 @@ pub(super) struct Ctx {
     /// The surface of the scenario whose own steps are being checked; `None` (web rules) for
     /// hooks, groups and statements, which `checker/terminal.rs` re-checks per scenario.
     surface: Option<crate::ir::Surface>,
+    /// True while one agent statement is checked (not a suite file): only a statement may name
+    /// a session's screenshot (`visual_point`).
+    statement: bool,
 }
 
 impl Ctx {
@@ -66,6 +69,16 @@ impl Ctx {
         surface: Option<crate::ir::Surface>,
     ) -> Option<crate::ir::Surface> {
         std::mem::replace(&mut self.surface, surface)
+    }
+
+    /// Check a single agent statement from now on (see [`Ctx::in_statement`]).
+    pub(super) fn set_statement(&mut self) {
+        self.statement = true;
+    }
+
+    /// True while one agent statement is checked, not a suite file.
+    pub(super) fn in_statement(&self) -> bool {
+        self.statement
     }
 
     /// Drop every segment entered since `mark`.
@@ -127,6 +140,7 @@ impl Ctx {
             path: self.path.clone(),
             diagnostics: Vec::new(),
             surface: self.surface,
+            statement: self.statement,
         }
     }
 

@@ -14,7 +14,7 @@ use crate::ast::Block;
 use crate::code::Code;
 use crate::ir::{
     Action, ActionKind, ElementState, ExpectCondition, InputVia, PageCondition, PointerOptions,
-    Step, Surface, Target, WaitCondition, GUI_STEPS,
+    Step, Surface, Target, VisualExpectation, WaitCondition, GUI_STEPS,
 };
 
 /// The element states a desktop reads (AT-SPI states), in `expect`.
@@ -180,8 +180,13 @@ fn desktop_problem(action: &Action) -> Option<(String, String)> {
             if let Some(name) = browser_condition(&expectation.condition) {
                 return Some((
                     format!("`{name}` is a browser condition; the scenario's surface is gui"),
-                    "a desktop `expect` checks text, visible, hidden, rendered_text, value, visible_count or a state (enabled, disabled, checked, unchecked, selected, unselected, focused, unfocused)".into(),
+                    "a desktop `expect` checks text, visible, hidden, rendered_text, value, visible_count, screenshot or a state (enabled, disabled, checked, unchecked, selected, unselected, focused, unfocused)".into(),
                 ));
+            }
+            if let ExpectCondition::Screenshot(visual) = &expectation.condition {
+                if let Some(problem) = desktop_screenshot_problem(visual) {
+                    return Some(problem);
+                }
             }
         }
         _ => {}
@@ -195,6 +200,29 @@ fn desktop_problem(action: &Action) -> Option<(String, String)> {
         }
     }
     None
+}
+
+/// Why a desktop cannot compare this screenshot (message, hint), if it cannot: a window has no
+/// page to scroll (`full_page`), and its masks are desktop targets like any other.
+///
+/// `animations` is not judged here: the admitted value cannot tell a written `"disabled"` from
+/// the default, so the attribute itself is refused where it is written
+/// ([`super::snapshot::screenshot`]).
+fn desktop_screenshot_problem(visual: &VisualExpectation) -> Option<(String, String)> {
+    if visual.full_page {
+        return Some((
+            "`full_page` is a page's; a desktop screenshot is the program's window".into(),
+            "remove `full_page`; the baseline is the whole window".into(),
+        ));
+    }
+    visual.mask.iter().find_map(browser_target).map(|function| {
+        (
+            format!(
+                "`mask` names `{function}(…)`, a browser target; the scenario's surface is gui"
+            ),
+            "mask with role(…), label(…), text(…) or automation_id(…)".into(),
+        )
+    })
 }
 
 /// The name of a condition a desktop cannot read, if it is one.
@@ -215,7 +243,7 @@ fn browser_condition(condition: &ExpectCondition) -> Option<&'static str> {
         ExpectCondition::SelectedValues { .. } => "selected_values",
         ExpectCondition::ViewportCoverage { .. } => "viewport_coverage",
         ExpectCondition::Layout { .. } => "layout",
-        ExpectCondition::Screenshot(_) => "screenshot",
+        ExpectCondition::Screenshot(_) => return None,
         ExpectCondition::AriaSnapshot(_) => "aria_snapshot",
     })
 }
@@ -224,7 +252,9 @@ fn browser_condition(condition: &ExpectCondition) -> Option<&'static str> {
 fn browser_target(target: &Target) -> Option<&'static str> {
     match target {
         Target::Role { .. } | Target::Label { .. } | Target::Text { .. } => None,
-        Target::AutomationId { .. } => None,
+        // Admitted only in a statement (suites refuse it where written); the desktop session
+        // judges it.
+        Target::AutomationId { .. } | Target::VisualPoint { .. } => None,
         Target::Placeholder { .. } => Some("placeholder"),
         Target::TestId { .. } => Some("testid"),
         Target::Css { .. } => Some("css"),

@@ -164,6 +164,7 @@ pub fn check_statement_on(
 ) -> (Option<Step>, Vec<Diagnostic>) {
     let mut ctx = Ctx::new();
     ctx.set_surface(Some(surface).filter(|s| *s == crate::ir::Surface::Tui));
+    ctx.set_statement();
     let step = statement::statement(&mut ctx, document, source_len);
     finish(ctx, step)
 }

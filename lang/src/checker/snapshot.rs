@@ -12,7 +12,7 @@ use super::values::{boolean, keyword, list, non_empty, optional, string, type_er
 use crate::ast::{Attribute, ValueKind};
 use crate::code::Code;
 use crate::ir::{
-    Animations, AriaExpectation, DiffBudget, ExpectCondition, SnapshotName, Target,
+    Animations, AriaExpectation, DiffBudget, ExpectCondition, SnapshotName, Surface, Target,
     VisualExpectation, DEFAULT_THRESHOLD, MAX_MASKS,
 };
 
@@ -35,6 +35,7 @@ pub(super) fn screenshot(
     fields: &Fields<'_>,
     attr: &Attribute,
 ) -> Option<ExpectCondition> {
+    let desktop = desktop_attributes(ctx, fields);
     let name = non_empty(ctx, attr).and_then(|n| match SnapshotName::parse(n) {
         Ok(name) => Some(name),
         Err(why) => {
@@ -62,6 +63,7 @@ pub(super) fn screenshot(
             _ => None,
         })
     }));
+    desktop?;
     Some(ExpectCondition::Screenshot(VisualExpectation {
         name: name?,
         budget: budget?,
@@ -70,6 +72,26 @@ pub(super) fn screenshot(
         full_page: full_page?.unwrap_or(false),
         animations: animations?.unwrap_or(Animations::Disabled),
     }))
+}
+
+/// In a desktop scenario, `animations` (a page's CSS animations, paused for the capture) names
+/// nothing a window has: refused where it is written, never ignored. (`full_page` is judged on
+/// the admitted value in [`super::gui`], which also sees steps hooks bring in.)
+fn desktop_attributes(ctx: &mut Ctx, fields: &Fields<'_>) -> Option<()> {
+    if ctx.surface() != Some(Surface::Gui) {
+        return Some(());
+    }
+    let Some(animations) = fields.get("animations") else {
+        return Some(());
+    };
+    ctx.error_in(
+        Code::SurfaceStep,
+        "animations",
+        animations.name.span,
+        "`animations` pauses a page's CSS animations; a desktop window has none to pause",
+    )
+    .hint("remove `animations`; a desktop capture counts once two captures in a row are equal");
+    None
 }
 
 /// `max_diff_pixels` or `max_diff_ratio` (not both); none is zero pixels.

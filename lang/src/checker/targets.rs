@@ -30,6 +30,7 @@ pub const TARGET_FUNCTIONS: &[&str] = &[
     "automation_id",
     "css",
     "ref",
+    "visual_point",
     "within",
     "nth",
     "first",
@@ -79,6 +80,15 @@ pub(super) fn parse_ref(text: &str) -> Result<ElementRef, RefProblem> {
     }
 }
 
+/// Parse `@vN` (a desktop session's screenshot id); `N` a decimal `u32` without leading zeros.
+pub(super) fn parse_shot(text: &str) -> Option<u32> {
+    let digits = text.strip_prefix("@v")?;
+    let well_formed = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && !(digits.len() > 1 && digits.starts_with('0'));
+    well_formed.then(|| digits.parse().ok()).flatten()
+}
+
 /// An element target written as the value of attribute `attr` (`target`, `visible`, `enabled`, …).
 pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target> {
     let call = call_or_type_error(ctx, attr, value)?;
@@ -121,6 +131,7 @@ pub(super) fn target(ctx: &mut Ctx, attr: &str, value: &Value) -> Option<Target>
         "ref" => call
             .reference(ctx)
             .map(|reference| Target::Ref { reference }),
+        "visual_point" => call.visual_point(ctx),
         "within" => {
             call.named_args(ctx, &[])?;
             call.arity(ctx, 2, 2, "(outer, inner)")?;
@@ -509,7 +520,7 @@ impl<'a> Call<'a> {
                 Code::TargetArguments,
                 self.attr,
                 arg.span,
-                format!("a ref cannot be combined in `{fname}()`"),
+                format!("a ref or visual point cannot be combined in `{fname}()`"),
             )
             .hint("a ref already names one element: use it alone, as `target = ref(\"@e3\")`");
             return None;
@@ -580,6 +591,78 @@ impl<'a> Call<'a> {
         self.named_args(ctx, &[])?;
         self.arity(ctx, 1, 1, &format!("(\"{what}\")"))?;
         self.text_arg(ctx, 0, what).map(str::to_string)
+    }
+
+    /// `visual_point("@vN", x, y)`: a point of a desktop session's screenshot `@vN`, only in
+    /// one agent statement — a suite is refused (`test.spec.visual_point_in_suite`): the
+    /// screenshot belonged to one session, so no later run could prove the point means the same.
+    fn visual_point(&self, ctx: &mut Ctx) -> Option<Target> {
+        self.named_args(ctx, &[])?;
+        self.arity(ctx, 3, 3, "(\"@v1\", x, y)")?;
+        let shot = self.shot_arg(ctx);
+        let x = self.pixel_arg(ctx, 1, "x");
+        let y = self.pixel_arg(ctx, 2, "y");
+        let (shot, x, y) = (shot?, x?, y?);
+        if !ctx.in_statement() {
+            ctx.error_in(
+                Code::VisualPointInSuite,
+                self.attr,
+                self.value.span,
+                "`visual_point(…)` names a point of one agent session's screenshot; a suite cannot hold it",
+            )
+            .hint("promote the session: the click is written as the element at that point");
+            return None;
+        }
+        Some(Target::VisualPoint { shot, x, y })
+    }
+
+    /// The screenshot id `"@vN"` of `visual_point()` (N without leading zeros).
+    fn shot_arg(&self, ctx: &mut Ctx) -> Option<u32> {
+        let arg = self.positional[0];
+        let text = match &arg.kind {
+            ValueKind::String(s) => s,
+            _ => {
+                self.text_arg(ctx, 0, "screenshot id")?;
+                return None;
+            }
+        };
+        match parse_shot(text) {
+            Some(n) => Some(n),
+            None => {
+                ctx.error_in(
+                    Code::TargetArguments,
+                    self.attr,
+                    arg.span,
+                    format!("\"{text}\" is not a screenshot id"),
+                )
+                .hint("a desktop session's screenshot answers with its id, e.g. \"@v1\"");
+                None
+            }
+        }
+    }
+
+    /// A pixel coordinate of `visual_point()`: an integer from 0 to 32767 (an X screen's range).
+    fn pixel_arg(&self, ctx: &mut Ctx, index: usize, what: &str) -> Option<u32> {
+        let arg = self.positional[index];
+        match arg.kind {
+            ValueKind::Integer(n) if (0..=i64::from(i16::MAX)).contains(&n) => {
+                u32::try_from(n).ok()
+            }
+            _ if unreadable(arg) => None,
+            ref other => {
+                ctx.error_in(
+                    Code::TargetArguments,
+                    self.attr,
+                    arg.span,
+                    format!(
+                        "{what} of `visual_point()` must be a pixel from 0 to 32767, found {}",
+                        other.describe()
+                    ),
+                )
+                .hint("give pixels from the screenshot's top-left corner");
+                None
+            }
+        }
     }
 
     /// `ref("@eN")` / `ref("@cN")`.

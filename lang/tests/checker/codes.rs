@@ -131,6 +131,7 @@ fn cases() -> Vec<Case> {
         step(InvalidRef, "click.c.target", "\"e3\"", "        click \"c\" { target = ref(\"e3\") }"),
         step(TargetObservationOnly, "click.c.target", "\"@u3\"", "        click \"c\" { target = ref(\"@u3\") }"),
         step(MainOutsideFrame, "click.c.target", "main()", "        click \"c\" { target = main() }"),
+        step(VisualPointInSuite, "click.c.target", "visual_point(\"@v1\", 1, 2)", "        click \"c\" { target = visual_point(\"@v1\", 1, 2) }"),
         step(FrameTarget, "frame.f.target", "role(\"button\")", "        frame \"f\" { target = role(\"button\") }"),
         // Conditions (`docs/acl.md` §8, §9).
         step(MissingCondition, "wait.w", "wait \"w\"", "        wait \"w\" {}"),

@@ -18,6 +18,7 @@ mod snapshot;
 mod statement;
 mod terminal;
 mod valid;
+mod visual_point;
 
 use a3s_test_lang::ir::{Action, AdmittedDocument, Scenario, Suite};
 use a3s_test_lang::{admit, Code, Diagnostic};

@@ -171,3 +171,52 @@ fn an_agent_statement_refuses_snapshot_expectations() {
         );
     }
 }
+
+/// A desktop scenario holding `steps`.
+fn desktop(steps: &str) -> String {
+    format!("suite \"s\" {{\n  scenario \"d\" {{\n    surface = \"gui\"\n{steps}\n  }}\n}}\n")
+}
+
+#[test]
+fn a_desktop_screenshot_is_admitted_with_desktop_masks() {
+    let source = desktop(
+        "    expect \"e\" {\n      screenshot = \"window.png\"\n      max_diff_pixels = 10\n      \
+         mask = [role(\"label\"), automation_id(\"status\")]\n    }",
+    );
+    assert_eq!(problems(&source), Vec::new());
+}
+
+#[test]
+fn a_desktop_screenshot_refuses_what_a_window_has_not() {
+    let p = "suite.s.scenario.d";
+    let cases: &[(&str, Code, String, &str)] = &[
+        (
+            "screenshot = \"w.png\"\n full_page = true",
+            Code::SurfaceStep,
+            format!("{p}.expect.e"),
+            "expect",
+        ),
+        (
+            "screenshot = \"w.png\"\n animations = \"disabled\"",
+            Code::SurfaceStep,
+            format!("{p}.expect.e.animations"),
+            "animations",
+        ),
+        (
+            "screenshot = \"w.png\"\n mask = [css(\"#clock\")]",
+            Code::SurfaceStep,
+            format!("{p}.expect.e"),
+            "expect",
+        ),
+        (
+            "aria_snapshot = \"- button\"",
+            Code::SurfaceStep,
+            format!("{p}.expect.e"),
+            "expect",
+        ),
+    ];
+    for (body, code, path, text) in cases {
+        let got = problems(&desktop(&format!("expect \"e\" {{\n{body}\n}}")));
+        assert_eq!(got, vec![(*code, path.clone(), text.to_string())], "{body}");
+    }
+}

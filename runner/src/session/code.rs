@@ -21,6 +21,10 @@ a3s_test_lang::define_codes! {
         /// Gate 4 on a terminal: the input names no observation, one that is not the latest, or
         /// one whose screen changed since (the program wrote to it); nothing was sent.
         StaleScreen => "test.session.stale_screen";
+        /// Gate 4 on a desktop: a `visual_point` names a screenshot that is not the session's
+        /// latest, the program or its window changed since, the window no longer looks like it (a
+        /// fresh capture's digest differs), or the point lies outside its image; nothing was sent.
+        StaleScreenshot => "test.session.stale_screenshot";
         /// Gate 4: a ref never issued on the current page (no observation of this document had
         /// it): a typo, or a ref of another session.
         UnknownRef => "test.session.unknown_ref";
@@ -123,6 +127,7 @@ impl SessionCode {
                 | SessionCode::RefKind
                 | SessionCode::StaleRef
                 | SessionCode::StaleScreen
+                | SessionCode::StaleScreenshot
                 | SessionCode::UnknownRef
                 | SessionCode::Policy
                 | SessionCode::OriginLoss

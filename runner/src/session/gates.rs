@@ -78,6 +78,13 @@ pub fn target_type_in(
     step: &Step,
     session: Option<&SessionFile>,
 ) -> Result<Vec<String>, SessionError> {
+    if crate::session::statement::has_visual_point(step) {
+        return Err(SessionError::new(
+            SessionCode::TargetType,
+            "visual_point(…) is a desktop session's `click` target (a point of its latest \
+             `screenshot` @vN); here act on an @eN ref or a semantic target",
+        ));
+    }
     let refs = refs_in(step);
     let page_context = session.is_some_and(|s| s.page_context.is_some());
     if let Some(r) = refs
@@ -397,6 +404,16 @@ mod tests {
         let c = schema("click { target = ref(\"@c1\") }").unwrap();
         assert_eq!(target_type(&c).unwrap_err().code, SessionCode::TargetType);
         assert_eq!(target_type(&click).unwrap(), ["@e1"]);
+        // A visual point is a desktop session's click target only (its engine takes it before
+        // this gate); a page or terminal session refuses it here, before anything is sent.
+        let point = schema("hover { target = visual_point(\"@v1\", 3, 4) }").unwrap();
+        let refused = target_type(&point).unwrap_err();
+        assert_eq!(refused.code, SessionCode::TargetType);
+        assert!(
+            refused.message.contains("visual_point"),
+            "{}",
+            refused.message
+        );
     }
 
     #[test]

@@ -121,6 +121,44 @@ fn ref_name(target: &Value) -> Option<String> {
     }
 }
 
+/// True when the step names a `visual_point` anywhere (only a desktop session's `click` acts
+/// on one; [`crate::session::gates::target_type_in`] refuses it everywhere else).
+pub fn has_visual_point(step: &Step) -> bool {
+    fn walk(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => {
+                map.get("by").and_then(Value::as_str) == Some("visual_point")
+                    || map.values().any(walk)
+            }
+            Value::Array(items) => items.iter().any(walk),
+            _ => false,
+        }
+    }
+    walk(&serde_json::to_value(&step.action).expect("IR serializes"))
+}
+
+/// The statement's source with its `visual_point(…)` call replaced by `target`'s ACL text
+/// (what promotion writes for a click at a point).
+pub fn replace_visual_point_in_source(source: &str, target: &Target) -> String {
+    let tokens = lex(source).tokens;
+    let start = tokens
+        .iter()
+        .position(|(t, _)| matches!(t, Token::Ident("visual_point")));
+    let Some(start) = start else {
+        return source.to_string();
+    };
+    let Some(end) = tokens[start..]
+        .iter()
+        .find(|(t, _)| matches!(t, Token::RParen))
+        .map(|(_, span)| span.end)
+    else {
+        return source.to_string();
+    };
+    let mut out = source.to_string();
+    out.replace_range(tokens[start].1.start..end, &print_target(target));
+    out
+}
+
 /// Every ref the step uses (`@e3`, `@c1`), in order, without duplicates.
 pub fn refs_in(step: &Step) -> Vec<String> {
     let mut value = serde_json::to_value(&step.action).expect("IR serializes");

@@ -22,9 +22,11 @@ use crate::session::supervisor::Served;
 use crate::session::turn::ProgramTurns;
 use crate::session::view::{Observation, ViewRequest, ViewState};
 use crate::session::{answer, gates, statement};
-use a3s_test_driver::{DesktopAgentContext, DesktopAgentDriver, StepFailure, StepOutput};
+use a3s_test_driver::{
+    DesktopAgentContext, DesktopAgentDriver, StepDetail, StepFailure, StepOutput,
+};
 use a3s_test_fsroot::Dir;
-use a3s_test_lang::ir::{Action, Step, Surface, Target};
+use a3s_test_lang::ir::{Action, ActionKind, Step, Surface, Target};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,6 +45,11 @@ pub const EVIDENCE_BOUND: Duration = Duration::from_secs(5);
 pub const DEFAULT_QUIET: Duration = Duration::from_millis(40);
 /// The most that wait may take in all.
 pub const SETTLE_CAP: Duration = Duration::from_secs(2);
+/// How long a click at a visual point may look for a capture of the window with the
+/// screenshot's digest: longer than one blink of a text caret (GTK: 1.2 s a cycle).
+pub const SHOT_MATCH: Duration = Duration::from_millis(1500);
+/// The pause between those captures (a capture costs a few ms).
+const SHOT_RETRY: Duration = Duration::from_millis(40);
 /// The most a binding check may take.
 pub const BINDING_BOUND: Duration = Duration::from_secs(5);
 
@@ -93,6 +100,36 @@ pub struct DesktopEngine<D: DesktopAgentDriver> {
     /// Never fired: a turn is bounded by its deadline.
     cancel: CancelToken,
     view: ViewState,
+    /// The latest window screenshot a `screenshot` turn bound (`@vN`): the one a
+    /// `visual_point` may name.
+    shot: Option<BoundShot>,
+    /// The number the next bound screenshot gets.
+    next_shot: u32,
+}
+
+/// A window screenshot a `visual_point` may name: its id, the PNG's digest and size, and the
+/// binding (program and top-level window) it was taken of.
+#[derive(Debug, Clone)]
+struct BoundShot {
+    n: u32,
+    sha256: String,
+    width: u32,
+    height: u32,
+    left: i32,
+    top: i32,
+    binding: String,
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn stale_shot(message: String) -> SessionError {
+    SessionError::new(SessionCode::StaleScreenshot, message)
 }
 
 impl<D: DesktopAgentDriver> DesktopEngine<D> {
@@ -131,6 +168,8 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
             ctx: Some(started.ctx),
             cancel: CancelToken::new(),
             view: ViewState::default(),
+            shot: None,
+            next_shot: 1,
         })
     }
 
@@ -282,6 +321,223 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
         crate::session::turn::run_step(ctx, place, turn, step, deadline).await
     }
 
+    /// Bind the window as it is now to the next `@vN` (after a `screenshot` turn): the detail
+    /// the answer carries.
+    async fn bind_shot(&mut self) -> Result<StepDetail, SessionError> {
+        let deadline = Instant::now() + BINDING_BOUND;
+        let ctx = self.ctx()?;
+        let failed = |e: a3s_test_driver::DriverError| {
+            SessionError::new(
+                SessionCode::StepFailed,
+                format!("capturing the window failed: {}: {}", e.code, e.message),
+            )
+        };
+        let binding = ctx.binding(deadline).await.map_err(failed)?;
+        // Bind an image the window holds, not a frame of a fading caret (GTK4 fades it): two
+        // captures in a row alike, within SHOT_MATCH; such a frame comes back every blink.
+        let until = Instant::now() + SHOT_MATCH;
+        let mut shot = ctx.window_shot(deadline).await.map_err(failed)?;
+        let mut sha256 = sha256_hex(&shot.png);
+        while Instant::now() < until {
+            tokio::time::sleep(SHOT_RETRY).await;
+            let next = ctx.window_shot(deadline).await.map_err(failed)?;
+            let next_sha = sha256_hex(&next.png);
+            let held = next_sha == sha256;
+            (shot, sha256) = (next, next_sha);
+            if held {
+                break;
+            }
+        }
+        let bound = BoundShot {
+            n: self.next_shot,
+            sha256,
+            width: shot.width,
+            height: shot.height,
+            left: shot.left,
+            top: shot.top,
+            binding,
+        };
+        self.next_shot += 1;
+        let detail = StepDetail::VisualPoint {
+            screenshot: format!("@v{}", bound.n),
+            sha256: bound.sha256.clone(),
+            width: bound.width,
+            height: bound.height,
+            left: bound.left,
+            top: bound.top,
+            x: None,
+            y: None,
+            element: None,
+        };
+        self.shot = Some(bound);
+        Ok(detail)
+    }
+
+    /// Gate a click at a point of screenshot `@v{n}`: it is the session's latest, the binding
+    /// is the one it was taken of, the point is inside its image and a fresh capture of the
+    /// window has its digest. Nothing is sent when any of these fails.
+    async fn check_shot(&self, n: u32, x: u32, y: u32) -> Result<BoundShot, SessionError> {
+        let latest = match &self.shot {
+            Some(latest) if latest.n == n => latest.clone(),
+            Some(latest) => {
+                return Err(stale_shot(format!(
+                    "@v{n} is not the session's latest screenshot (@v{} is); nothing was sent: \
+                     take a screenshot and name its id",
+                    latest.n
+                )))
+            }
+            None => {
+                return Err(stale_shot(format!(
+                    "the session has no screenshot @v{n}; nothing was sent: take a screenshot \
+                     first (its answer names its id)"
+                )))
+            }
+        };
+        if x >= latest.width || y >= latest.height {
+            return Err(stale_shot(format!(
+                "({x}, {y}) lies outside @v{n}'s {}×{} image; nothing was sent",
+                latest.width, latest.height
+            )));
+        }
+        let deadline = Instant::now() + BINDING_BOUND;
+        let ctx = self.ctx()?;
+        let gone = |e: a3s_test_driver::DriverError| {
+            stale_shot(format!(
+                "the program or its window is gone since @v{n} ({}: {}); nothing was sent",
+                e.code, e.message
+            ))
+        };
+        if ctx.binding(deadline).await.map_err(gone)? != latest.binding {
+            return Err(stale_shot(format!(
+                "the program's window changed since @v{n} (another top-level window or \
+                 program now); nothing was sent: take a screenshot again"
+            )));
+        }
+        // A blinking caret changes the window twice a second: capture again (bounded by
+        // SHOT_MATCH) until one capture has the digest, so only a real change refuses.
+        let until = Instant::now() + SHOT_MATCH;
+        let mut same = false;
+        while !same {
+            let now = ctx.window_shot(deadline).await.map_err(gone)?;
+            same = sha256_hex(&now.png) == latest.sha256;
+            if same || Instant::now() >= until {
+                break;
+            }
+            tokio::time::sleep(SHOT_RETRY).await;
+        }
+        if !same {
+            return Err(stale_shot(format!(
+                "the window no longer looks like @v{n} (a fresh capture's digest differs); \
+                 nothing was sent: take a screenshot again"
+            )));
+        }
+        Ok(latest)
+    }
+
+    /// A `click` at `visual_point("@vN", x, y)`: gated by [`Self::check_shot`], then a real
+    /// click at the window point; the control found there is written as a locator when exactly
+    /// one names it (recorded for promotion, which never writes the point itself).
+    async fn exec_visual(
+        &mut self,
+        turn: u64,
+        exec: &Exec,
+        (n, x, y): (u32, u32, u32),
+    ) -> Result<Executed, SessionError> {
+        let source = exec.statement.as_str();
+        gates::budgets(&self.file, &self.artifacts)?;
+        let shot = self.check_shot(n, x, y).await?;
+        self.end_observation();
+        self.file.actions += 1;
+        let deadline = self.turn_deadline();
+        let clicked = self.ctx()?.click_point(x, y, deadline).await;
+        let view = exec.then_observe.as_ref();
+        let clicked = match clicked {
+            Ok(clicked) => clicked,
+            Err(e) => {
+                let failure = StepFailure::new(e.code, e.message);
+                let e = answer::step_failed(failure, source, &[]);
+                let seen = self.observe_after(view, true).await;
+                return Err(e.with(|d| match seen {
+                    Some(Ok(seen)) => d.observation = Some(Box::new(seen)),
+                    Some(Err(oe)) => d.observation_error = Some(Box::new(oe)),
+                    None => {}
+                }));
+            }
+        };
+        // The locator promotion writes: the control's role and name, when they name it alone.
+        let mut durable = None;
+        if let Some(element) = &clicked.element {
+            let target = Target::role_named(element.role.clone(), element.name.clone());
+            let deadline = Instant::now() + BINDING_BOUND;
+            if !element.name.is_empty()
+                && self
+                    .ctx()?
+                    .names_alone(&target, element.node, deadline)
+                    .await
+                    .unwrap_or(false)
+            {
+                durable = Some(target);
+            }
+        }
+        let point = Target::VisualPoint { shot: n, x, y }.to_string();
+        let resolved: Vec<(String, Target)> =
+            durable.iter().map(|t| (point.clone(), t.clone())).collect();
+        self.file.steps.push(StepRecord {
+            turn,
+            statement: source.to_string(),
+            resolved: resolved.clone(),
+            navigated: None,
+            private: None,
+        });
+        let element = match (&durable, &clicked.element) {
+            (Some(t), _) => Some(statement::print_target(t)),
+            (None, Some(e)) => Some(format!(
+                "{} {:?} (no single locator names it)",
+                e.role, e.name
+            )),
+            (None, None) => None,
+        };
+        let mut executed = Executed {
+            turn,
+            step: ActionKind::Click,
+            status: "passed".into(),
+            resolved: resolved
+                .iter()
+                .map(|(r, t)| Resolved {
+                    reference: r.clone(),
+                    target: statement::print_target(t),
+                })
+                .collect(),
+            evidence: Vec::new(),
+            detail: Some(StepDetail::VisualPoint {
+                screenshot: format!("@v{n}"),
+                sha256: shot.sha256,
+                width: shot.width,
+                height: shot.height,
+                left: shot.left,
+                top: shot.top,
+                x: Some(x),
+                y: Some(y),
+                element,
+            }),
+            url: String::new(),
+            untrusted: true,
+            next: Some(format!("a3s-test agent observe --session {}", self.file.id)),
+            blocked_requests: Vec::new(),
+            observation: None,
+            observation_error: None,
+        };
+        match self.observe_after(view, true).await {
+            Some(Ok(seen)) => {
+                executed.next = seen.next.clone();
+                executed.observation = Some(seen);
+            }
+            Some(Err(e)) => executed.observation_error = Some(e),
+            None => {}
+        }
+        Ok(executed)
+    }
+
     /// Admit, gate and run one statement; with `then_observe`, answer with the windows after it.
     async fn exec(&mut self, turn: u64, exec: &Exec) -> Result<Executed, SessionError> {
         if let Some(view) = &exec.then_observe {
@@ -290,6 +546,14 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
         let source = exec.statement.as_str();
         let step = a3s_test_lang::admit_statement_on(source, Surface::Gui)
             .map_err(gates::refused_statement)?;
+        gates::capability(&step, self.driver.capabilities())?;
+        if let Action::Click {
+            target: Target::VisualPoint { shot, x, y },
+            ..
+        } = &step.action
+        {
+            return self.exec_visual(turn, exec, (*shot, *x, *y)).await;
+        }
         gates::capability(&step, self.driver.capabilities())?;
         let refs = gates::target_type(&step)?;
         // Schema, as a desktop scenario would hold it (a browser-only target such as css is
@@ -338,6 +602,10 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
                 }));
             }
         };
+        let mut output = output;
+        if matches!(step.action, Action::Screenshot { .. }) {
+            output.detail = Some(self.bind_shot().await?);
+        }
         let resolved: Vec<(String, Target)> = durable.into_iter().collect();
         self.file.steps.push(StepRecord {
             turn,

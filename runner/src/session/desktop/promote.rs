@@ -9,7 +9,10 @@
 
 use crate::session::code::{SessionCode, SessionError};
 use crate::session::file::{DesktopProgram, SessionFile};
-use crate::session::statement::{acl_string, replace_refs_in_source, with_label};
+use crate::session::statement::{
+    acl_string, replace_refs_in_source, replace_visual_point_in_source, with_label,
+};
+use a3s_test_lang::ir::Surface;
 use std::collections::BTreeMap;
 
 fn promotion(message: String) -> SessionError {
@@ -55,7 +58,10 @@ pub fn suite_source(file: &SessionFile, program: &DesktopProgram) -> Result<Stri
     let mut statements = Vec::new();
     for record in &file.steps {
         let durable: BTreeMap<_, _> = record.resolved.iter().cloned().collect();
-        let written = replace_refs_in_source(&record.statement, &durable);
+        let written = match visual_point_written(record)? {
+            Some(written) => written,
+            None => replace_refs_in_source(&record.statement, &durable),
+        };
         statements.push(with_label(&written, &format!("turn-{}", record.turn)));
     }
     let scenario = scenario_source(&file.id, &statements)
@@ -66,6 +72,41 @@ pub fn suite_source(file: &SessionFile, program: &DesktopProgram) -> Result<Stri
         program.width,
         program.height,
     ))
+}
+
+/// A click at a `visual_point` as a suite writes it: the locator recorded at click time for
+/// the control at the point (a point of one session's screenshot is never durable). `None`
+/// for any other statement; a promotion error when no single locator named that control —
+/// the step is refused, never dropped.
+fn visual_point_written(
+    record: &crate::session::file::StepRecord,
+) -> Result<Option<String>, SessionError> {
+    let admitted = a3s_test_lang::admit_statement_on(&record.statement, Surface::Gui);
+    let Ok(step) = admitted else {
+        return Ok(None);
+    };
+    if !crate::session::statement::has_visual_point(&step) {
+        return Ok(None);
+    }
+    match record
+        .resolved
+        .iter()
+        .find(|(point, _)| point.starts_with("visual_point("))
+    {
+        Some((_, target)) => Ok(Some(replace_visual_point_in_source(
+            &record.statement,
+            target,
+        ))),
+        None => Err(SessionError::new(
+            SessionCode::Promotion,
+            format!(
+                "turn {} clicked a point of a screenshot where no single locator names a \
+                 control ({}); a suite cannot hold the point: hint: act on that area through an \
+                 @eN ref or a semantic target, or promote the turns before it",
+                record.turn, record.statement
+            ),
+        )),
+    }
 }
 
 /// The `a3s-test run` command that runs the promoted suite at `output` on the session's program.
@@ -151,6 +192,31 @@ mod tests {
              --gui-arg=--mode=basic --gui-working-directory '/tmp/a b' --gui-width 1280 \
              --gui-height 800"
         );
+    }
+
+    #[test]
+    fn a_visual_point_is_written_as_the_control_found_there_or_refused() {
+        let mut named = file(&[("click { target = visual_point(\"@v1\", 120, 40) }", None)]);
+        named.steps[0].resolved = vec![(
+            "visual_point(\"@v1\", 120, 40)".into(),
+            Target::role_named("push button", "7"),
+        )];
+        let source = suite_source(&named, &program()).unwrap();
+        assert!(
+            source.contains(
+                "click \"turn-2\" { target = role(\"push button\", \"7\", exact = true) }"
+            ),
+            "{source}"
+        );
+        assert!(!source.contains("visual_point"), "{source}");
+        let unnamed = file(&[
+            ("press \"go\" { key = \"Enter\" }", None),
+            ("click { target = visual_point(\"@v1\", 5, 6) }", None),
+        ]);
+        let e = suite_source(&unnamed, &program()).unwrap_err();
+        assert_eq!(e.code, SessionCode::Promotion);
+        assert!(e.message.contains("turn 3"), "{}", e.message);
+        assert!(e.message.contains("hint:"), "{}", e.message);
     }
 
     #[test]
