@@ -10,31 +10,6 @@ use crate::support::*;
 use serde_json::{json, Value};
 use std::path::Path;
 
-/// The ref of the calculator's button labelled `label` (GTK 4.8 names it `label label`: its
-/// label twice).
-fn button(observation: &Value, label: &str) -> String {
-    let twice = format!("{label} {label}");
-    observation["lines"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no outline in {observation}"))
-        .iter()
-        .find(|l| l["role"] == "push button" && (l["name"] == label || l["name"] == twice))
-        .and_then(|l| l["ref"].as_str())
-        .unwrap_or_else(|| panic!("no button {label:?} in {observation}"))
-        .to_string()
-}
-
-/// The calculator's display: the value of its editable text.
-fn display(observation: &Value) -> String {
-    observation["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["role"] == "text")
-        .map(|l| l["value"].as_str().unwrap_or("").to_string())
-        .unwrap_or_else(|| panic!("no display in {observation}"))
-}
-
 /// Click `label` on the calculator as decided on `observation`; answers with the next one.
 fn click(d: &Path, observation: &Value, label: &str) -> Value {
     let clicked = ok(
@@ -42,7 +17,7 @@ fn click(d: &Path, observation: &Value, label: &str) -> Value {
         &[
             "agent",
             "click",
-            &button(observation, label),
+            &calculator_button(observation, label),
             "--session",
             "calc",
             "--observation",
@@ -71,7 +46,7 @@ fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_
     let times = click(d, &seven, "×");
     let six = click(d, &times, "6");
     let answered = click(d, &six, "=");
-    assert_eq!(display(&answered), "42", "{answered}");
+    assert_eq!(calculator_display(&answered), "42", "{answered}");
 
     // A ref of an observation that is over: refused (exit 2), and the display shows nothing
     // was sent (a 7 would have started a new number).
@@ -80,7 +55,7 @@ fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_
         &[
             "agent",
             "click",
-            &button(&six, "7"),
+            &calculator_button(&six, "7"),
             "--session",
             "calc",
             "--observation",
@@ -98,7 +73,7 @@ fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_
         &[
             "agent",
             "click",
-            &button(&answered, "7"),
+            &calculator_button(&answered, "7"),
             "--session",
             "calc",
             "--json",
@@ -114,7 +89,7 @@ fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_
     );
     let after = turn(d, "calc", &["observe", "--full"]);
     assert_eq!(
-        display(&after),
+        calculator_display(&after),
         "42",
         "a refused click reached the program: {after}"
     );
@@ -156,18 +131,22 @@ fn a_desktop_session_over_mcp_is_the_same_operations() {
     // Over MCP an action answers with the next observation.
     let clicked = call(
         "test_click",
-        json!({ "session": "calc", "observation": n, "target": button(&seen, "9"), "full": true }),
+        json!({ "session": "calc", "observation": n, "target": calculator_button(&seen, "9"), "full": true }),
     );
-    assert_eq!(display(&clicked["observation"]), "9", "{clicked}");
+    assert_eq!(
+        calculator_display(&clicked["observation"]),
+        "9",
+        "{clicked}"
+    );
     let (stale, err) = mcp.result(
         "test_click",
-        json!({ "session": "calc", "observation": n, "target": button(&seen, "8") }),
+        json!({ "session": "calc", "observation": n, "target": calculator_button(&seen, "8") }),
     );
     assert!(err, "{stale}");
     assert_eq!(stale["error"]["code"], "test.session.stale_ref", "{stale}");
     let again = call("test_observe", json!({ "session": "calc", "full": true }));
     assert_eq!(
-        display(&again),
+        calculator_display(&again),
         "9",
         "a refused click reached the program: {again}"
     );

@@ -215,20 +215,7 @@ fn a_gtk3_session_types_saves_through_the_modal_dialog_and_its_suite_saves_again
     // The lost keys of the refused turns reached neither the editor nor the file.
     assert!(!saved.contains("lost"), "{saved}");
 
-    let closed = ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "pad",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
-    assert_eq!(closed["cleanup_verified"], true, "{closed}");
-    assert_gone(g);
+    finish_passed(d, "pad", "proven", g);
     let promoted = ok(
         d,
         &[
@@ -345,20 +332,7 @@ fn a_qt_session_computes_by_refs_and_its_promoted_suite_passes() {
     );
     assert_eq!(expected["status"], "passed", "{expected}");
 
-    let closed = ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "qt",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
-    assert_eq!(closed["cleanup_verified"], true, "{closed}");
-    assert_gone(g);
+    finish_passed(d, "qt", "proven", g);
     let promoted = ok(
         d,
         &[

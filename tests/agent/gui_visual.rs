@@ -12,30 +12,6 @@ use crate::support::*;
 use serde_json::Value;
 use std::path::Path;
 
-/// The ref of the calculator's button labelled `label` (GTK 4.8 names it `label label`).
-fn button(observation: &Value, label: &str) -> String {
-    let twice = format!("{label} {label}");
-    observation["lines"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no outline in {observation}"))
-        .iter()
-        .find(|l| l["role"] == "push button" && (l["name"] == label || l["name"] == twice))
-        .and_then(|l| l["ref"].as_str())
-        .unwrap_or_else(|| panic!("no button {label:?} in {observation}"))
-        .to_string()
-}
-
-/// The calculator's display: the value of its editable text.
-fn display(observation: &Value) -> String {
-    observation["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["role"] == "text")
-        .map(|l| l["value"].as_str().unwrap_or("").to_string())
-        .unwrap_or_else(|| panic!("no display in {observation}"))
-}
-
 fn observe(d: &Path) -> Value {
     ok(
         d,
@@ -98,7 +74,7 @@ fn a_click_at_a_point_of_the_latest_screenshot_lands_and_a_changed_window_refuse
         &[
             "agent",
             "click",
-            &button(&first, "7"),
+            &calculator_button(&first, "7"),
             "--session",
             "vis",
             "--observation",
@@ -108,7 +84,7 @@ fn a_click_at_a_point_of_the_latest_screenshot_lands_and_a_changed_window_refuse
             "--json",
         ],
     );
-    assert_eq!(display(&seven["observation"]), "7", "{seven}");
+    assert_eq!(calculator_display(&seven["observation"]), "7", "{seven}");
     let (sx, sy) = (
         seven["detail"]["x"].as_i64().unwrap(),
         seven["detail"]["y"].as_i64().unwrap(),
@@ -123,7 +99,11 @@ fn a_click_at_a_point_of_the_latest_screenshot_lands_and_a_changed_window_refuse
     let point = format!("click {{ target = visual_point(\"@v1\", {x}, {y}) }}");
     let clicked = exec(d, &point);
     assert_eq!(clicked["status"], "passed", "{clicked}");
-    assert_eq!(display(&clicked["observation"]), "77", "{clicked}");
+    assert_eq!(
+        calculator_display(&clicked["observation"]),
+        "77",
+        "{clicked}"
+    );
     assert_eq!(clicked["detail"]["screenshot"], "@v1", "{clicked}");
     assert_eq!(clicked["detail"]["sha256"], v1["sha256"], "{clicked}");
     assert_eq!(clicked["detail"]["x"], x, "{clicked}");
@@ -141,7 +121,7 @@ fn a_click_at_a_point_of_the_latest_screenshot_lands_and_a_changed_window_refuse
         "test.session.stale_screenshot"
     );
     assert_eq!(
-        display(&observe(d)),
+        calculator_display(&observe(d)),
         "77",
         "a refused click reached the program"
     );
@@ -165,27 +145,14 @@ fn a_click_at_a_point_of_the_latest_screenshot_lands_and_a_changed_window_refuse
         "test.session.stale_screenshot",
     );
     assert_eq!(
-        display(&observe(d)),
+        calculator_display(&observe(d)),
         "77",
         "a refused click reached the program"
     );
     let expected = exec(d, "expect { text = \"77\" }");
     assert_eq!(expected["status"], "passed", "{expected}");
 
-    let closed = ok(
-        d,
-        &[
-            "agent",
-            "finish",
-            "--session",
-            "vis",
-            "--status",
-            "passed",
-            "--json",
-        ],
-    );
-    assert_eq!(closed["cleanup_verified"], true, "{closed}");
-    assert_gone(g);
+    finish_passed(d, "vis", "proven", g);
 
     let promoted = ok(
         d,

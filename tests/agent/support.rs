@@ -429,3 +429,28 @@ pub fn mcp_close(
     assert_eq!(closed["cleanup_verified"], true, "{closed}");
     assert_gone(groups);
 }
+
+/// The ref of gnome-calculator's button labelled `label` in an observation (GTK 4.8 names it
+/// `label label`: its label twice).
+pub fn calculator_button(observation: &Value, label: &str) -> String {
+    let twice = format!("{label} {label}");
+    observation["lines"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no outline in {observation}"))
+        .iter()
+        .find(|l| l["role"] == "push button" && (l["name"] == label || l["name"] == twice))
+        .and_then(|l| l["ref"].as_str())
+        .unwrap_or_else(|| panic!("no button {label:?} in {observation}"))
+        .to_string()
+}
+
+/// gnome-calculator's display in an observation: the value of its editable text.
+pub fn calculator_display(observation: &Value) -> String {
+    observation["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["role"] == "text")
+        .map(|l| l["value"].as_str().unwrap_or("").to_string())
+        .unwrap_or_else(|| panic!("no display in {observation}"))
+}

@@ -1062,16 +1062,10 @@ impl<D: AgentDriver> Engine<D> {
             .map_err(|m| SessionError::new(SessionCode::InvalidInput, m))?;
         let result = self.exec(turn, observation, source).await;
         match result {
-            Ok(mut executed) => {
+            Ok(executed) => {
                 let deadline = self.after_action_deadline();
-                match self.observe_with(view, None, deadline).await {
-                    Ok(seen) => {
-                        executed.next = seen.next.clone();
-                        executed.observation = Some(seen);
-                    }
-                    Err(e) => executed.observation_error = Some(e),
-                }
-                Ok(executed)
+                let seen = self.observe_with(view, None, deadline).await;
+                Ok(executed.with_observation(Some(seen)))
             }
             // The step ran (the step runner's failure, marked so by `answer::step_failed`), as
             // opposed to the same code raised before dispatch: answer with the page after it.

@@ -84,6 +84,24 @@ pub struct Executed<D = StepDetail> {
 pub type ExecutedOnWire = Executed<Tagged>;
 
 impl<D> Executed<D> {
+    /// Take the observation asked for after the step (`None`: none was asked): its refs become
+    /// the next statement's and its `next` the answer's; a failed one is reported beside the
+    /// step, which stands. One place, so every engine answers an action the same way.
+    pub(crate) fn with_observation(
+        mut self,
+        seen: Option<Result<Observation, SessionError>>,
+    ) -> Executed<D> {
+        match seen {
+            Some(Ok(seen)) => {
+                self.next = seen.next.clone();
+                self.observation = Some(seen);
+            }
+            Some(Err(e)) => self.observation_error = Some(e),
+            None => {}
+        }
+        self
+    }
+
     /// The same answer with its step detail in another form (every other field moved as it is).
     fn with_detail<E>(self, form: impl FnOnce(D) -> E) -> Executed<E> {
         let Executed {

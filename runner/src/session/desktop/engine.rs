@@ -497,7 +497,7 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
             )),
             (None, None) => None,
         };
-        let mut executed = Executed {
+        let executed = Executed {
             turn,
             step: ActionKind::Click,
             status: "passed".into(),
@@ -527,15 +527,7 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
             observation: None,
             observation_error: None,
         };
-        match self.observe_after(view, true).await {
-            Some(Ok(seen)) => {
-                executed.next = seen.next.clone();
-                executed.observation = Some(seen);
-            }
-            Some(Err(e)) => executed.observation_error = Some(e),
-            None => {}
-        }
-        Ok(executed)
+        Ok(executed.with_observation(self.observe_after(view, true).await))
     }
 
     /// Admit, gate and run one statement; with `then_observe`, answer with the windows after it.
@@ -614,7 +606,7 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
             navigated: None,
             private: None,
         });
-        let mut executed = Executed {
+        let executed = Executed {
             turn,
             step: step.action.kind(),
             status: "passed".into(),
@@ -634,15 +626,7 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
             observation: None,
             observation_error: None,
         };
-        match self.observe_after(view, input).await {
-            Some(Ok(seen)) => {
-                executed.next = seen.next.clone();
-                executed.observation = Some(seen);
-            }
-            Some(Err(e)) => executed.observation_error = Some(e),
-            None => {}
-        }
-        Ok(executed)
+        Ok(executed.with_observation(self.observe_after(view, input).await))
     }
 
     async fn observe_after(

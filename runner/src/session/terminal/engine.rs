@@ -264,7 +264,7 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
             navigated: None,
             private: None,
         });
-        let mut executed = Executed {
+        let executed = Executed {
             turn,
             step: step.action.kind(),
             status: "passed".into(),
@@ -278,15 +278,7 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
             observation: None,
             observation_error: None,
         };
-        match self.observe_after(view, after).await {
-            Some(Ok(seen)) => {
-                executed.next = seen.next.clone();
-                executed.observation = Some(seen);
-            }
-            Some(Err(e)) => executed.observation_error = Some(e),
-            None => {}
-        }
-        Ok(executed)
+        Ok(executed.with_observation(self.observe_after(view, after).await))
     }
 
     /// The observation an action answers with, when asked (`after`: the revision before the
