@@ -57,8 +57,10 @@ a3s_test_lang::define_codes! {
         /// file or folder in it) is a symbolic link, not a real folder or regular file, or a
         /// written file with other hard links: nothing was read or written through it.
         UnsafePath => "test.session.unsafe_path";
-        /// Visual grounding: the page's screenshot changed between the request to the provider
-        /// and its answer, so the answer's boxes are about a picture the page no longer shows.
+        /// Visual grounding: the page's pixels changed between the request to the provider and
+        /// its answer where the answer is about (the region of its boxes; the whole viewport for
+        /// an answer that names no place), so the answer is about a picture the page no longer
+        /// shows.
         ScreenshotChanged => "test.session.screenshot_changed";
         /// Visual grounding: the advisory provider gave no usable advice; the message starts
         /// with its `test.provider.*` code and ends with that code's hint.
