@@ -94,7 +94,7 @@ pub fn write_project_with(dir: &Path, endpoint: &str, extra: &str) {
 /// The fixture: words drawn on canvases inside buttons (no accessible name: only grounding can
 /// tell them apart), the same word on two buttons, text inside an image, with `?tick` a clock
 /// below them that redraws every frame, and with `?flicker` the word "Checkout" itself redrawn
-/// every frame in another shade of black.
+/// every frame in a dark shade no earlier frame had.
 pub fn page() -> String {
     let sale = "<svg xmlns='http://www.w3.org/2000/svg' width='420' height='90'>\
                 <rect width='420' height='90' fill='white'/>\
@@ -127,11 +127,15 @@ document.getElementById("checkout").addEventListener("click", () => {{
 }});
 if (location.search.includes("flicker")) {{
   const c = document.querySelector("#checkout canvas"), g = c.getContext("2d");
-  let dark = false;
+  let frame = 0;
   const draw = () => {{
-    dark = !dark;
+    // A dark shade no earlier frame had (it repeats after 32,768 frames): two captures of the
+    // word never agree, however many frames lie between them (two alternating shades did, half
+    // the time).
+    frame += 1;
+    const shade = `rgb(${{frame & 31}}, ${{(frame >> 5) & 31}}, ${{(frame >> 10) & 31}})`;
     g.fillStyle = "#fff"; g.fillRect(0, 0, c.width, c.height);
-    g.fillStyle = dark ? "#000" : "#222"; g.font = "bold 36px sans-serif"; g.fillText("Checkout", 16, 44);
+    g.fillStyle = shade; g.font = "bold 36px sans-serif"; g.fillText("Checkout", 16, 44);
     requestAnimationFrame(draw);
   }};
   draw();
