@@ -266,9 +266,10 @@ impl WebContext {
         Ok(image)
     }
 
-    /// The image of the step from the screencast (see [`WebContext::trace_screenshot`]), or
-    /// the screenshot taken when no frame drawn after the step came first; `None` when the
-    /// tab has no screencast (it is started for the next steps).
+    /// The image of a read-only step from the screencast (see [`WebContext::trace_screenshot`]),
+    /// or the screenshot taken when no frame drawn after the step came first; `None` when the
+    /// step acted on the page or the tab has no screencast (it is started for the next steps):
+    /// the caller takes a screenshot.
     async fn frame_of_step(
         &self,
         width: u32,
@@ -295,6 +296,12 @@ impl WebContext {
                     return Some(Ok(last.image));
                 }
             }
+        }
+        if !read_only {
+            // A step that acted on the page is photographed: a screencast frame's timestamp is
+            // not proof that the frame was drawn after the step (under load a frame drawn before
+            // a click's change passed for the click's image), and the trace is evidence.
+            return None;
         }
         let waited = Instant::now();
         let head = deadline.min(waited + screencast::FRAME_HEAD_START);
