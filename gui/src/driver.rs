@@ -262,8 +262,13 @@ impl GuiContext {
         loop {
             match locate::one_in(self.a11y(), &bus, target).await {
                 Ok(found) => return Ok(found),
-                // Not there yet, or the program busy past a call's bound: ask again.
-                Err(e) if matches!(e, GuiError::TargetNotFound { .. }) || e.is_call_timeout() => {
+                // Not there yet, the program busy past a call's bound, or an object removed
+                // while the walk was between it and its parent: ask again.
+                Err(e)
+                    if matches!(e, GuiError::TargetNotFound { .. })
+                        || e.is_call_timeout()
+                        || (crate::modal::is_gone(&e) && self.program().exit().is_none()) =>
+                {
                     let now = Instant::now();
                     if now >= until {
                         return Err(failure(e));
@@ -776,11 +781,15 @@ impl SurfaceContext for GuiContext {
                         .unwrap_or_default()
                 ),
             },
-            // A program busy past a call's bound is read again, until the condition's timeout.
-            Ok(Err(e)) if e.is_call_timeout() => ConditionSample::Fails {
-                code: FailureCode::GuiBus,
-                seen: e.to_string(),
-            },
+            // A program busy past a call's bound is read again, until the condition's timeout;
+            // so is a reading that met an object removed under it (a closing dialog's widgets go
+            // while the walk is between them: the next reading sees the tree without them).
+            Ok(Err(e)) if e.is_call_timeout() || crate::modal::is_gone(&e) => {
+                ConditionSample::Fails {
+                    code: FailureCode::GuiBus,
+                    seen: e.to_string(),
+                }
+            }
             Ok(Err(e)) => return Err(failure(e)),
             Err(_) => ConditionSample::Fails {
                 code: FailureCode::Timeout,
