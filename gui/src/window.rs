@@ -16,6 +16,11 @@
 //! override-redirect window of the program, stacked above the main window, that one of the
 //! element's ancestors fills exactly — the popup's content. A window the element merely lies
 //! under (a tooltip over a button) is filled by none of its ancestors and stays a cover.
+//!
+//! GTK4 shows a popover (a drop-down's list) in an override-redirect surface of its own too,
+//! and reports the extents of everything in it from that surface's corner, not the main
+//! window's: when no ancestor fills a popup in screen pixels, [`surface_of`] accepts the popup
+//! one of them spans as reported, and the offset becomes the popup's origin.
 
 use crate::ancestry::Ancestry;
 use crate::element::{Element, Rect};
@@ -111,18 +116,53 @@ pub async fn locate_in(
     let ancestors = ancestors_below(a11y, element, &placement.frame)
         .await
         .map_err(gone_if)?;
-    let mut shown = Vec::with_capacity(ancestors.len());
+    let mut reported = Vec::with_capacity(ancestors.len());
     for ancestor in &ancestors {
-        shown.push(placement.to_screen(ancestor.extents(a11y).await.map_err(gone_if)?));
+        reported.push(ancestor.extents(a11y).await.map_err(gone_if)?);
     }
-    Ok(match popup_of(&above, &shown) {
+    let shown: Vec<Rect> = reported.iter().map(|r| placement.to_screen(*r)).collect();
+    if let Some((index, popup)) = popup_of(&above, &shown) {
+        return Ok(Placement {
+            window: popup.clone(),
+            root: ancestors[index].clone(),
+            ..placement
+        });
+    }
+    Ok(match surface_of(&above, &reported) {
+        // GTK4: the popover's extents count from its own surface's corner.
         Some((index, popup)) => Placement {
+            offset: (popup.x, popup.y),
             window: popup.clone(),
             root: ancestors[index].clone(),
             ..placement
         },
         None => placement,
     })
+}
+
+/// The popup an element is shown in when its toolkit reports extents relative to the popup's
+/// own surface (GTK4's popovers): among the override-redirect windows `above` the main window,
+/// the topmost that one of `reported` (the element's and its ancestors' extents as reported,
+/// nearest first) spans — the index of that ancestor and the window. Tried after
+/// [`popup_of`], which knows screen coordinates.
+fn surface_of<'w>(above: &'w [TopWindow], reported: &[Rect]) -> Option<(usize, &'w TopWindow)> {
+    topmost_popup(above, reported, spans)
+}
+
+/// Whether `rect`, counted from `window`'s corner, is the window's content: it lies inside the
+/// window, fills it along one axis and meets one end of the other — a GTK4 popover fills its
+/// surface but for its arrow, which sits on the side towards the widget it points at.
+fn spans(window: &TopWindow, rect: &Rect) -> bool {
+    let (w, h) = (window.width, window.height);
+    let inside = rect.width > 0
+        && rect.height > 0
+        && rect.x >= 0
+        && rect.y >= 0
+        && rect.x + rect.width <= w
+        && rect.y + rect.height <= h;
+    let across = rect.x == 0 && rect.width == w && (rect.y == 0 || rect.y + rect.height == h);
+    let down = rect.y == 0 && rect.height == h && (rect.x == 0 || rect.x + rect.width == w);
+    inside && (across || down)
 }
 
 /// The element and its ancestors below `frame`, nearest first (bounded like every walk up).
@@ -150,11 +190,21 @@ async fn ancestors_below(
 /// of the element and its ancestors, nearest first) fills — the index of that ancestor and the
 /// window. `None` when the element is not in a popup, a window it only lies under included.
 fn popup_of<'w>(above: &'w [TopWindow], shown: &[Rect]) -> Option<(usize, &'w TopWindow)> {
+    topmost_popup(above, shown, fills)
+}
+
+/// Among the override-redirect windows of `above` (bottom to top), the topmost for which one
+/// of `rects` (nearest first) `holds`: that rect's index and the window.
+fn topmost_popup<'w>(
+    above: &'w [TopWindow],
+    rects: &[Rect],
+    holds: fn(&TopWindow, &Rect) -> bool,
+) -> Option<(usize, &'w TopWindow)> {
     above
         .iter()
         .rev()
         .filter(|w| w.override_redirect)
-        .find_map(|w| shown.iter().position(|r| fills(w, r)).map(|i| (i, w)))
+        .find_map(|w| rects.iter().position(|r| holds(w, r)).map(|i| (i, w)))
 }
 
 /// Whether `rect` (screen pixels) is the content of `window`: it fits with an even border and
@@ -254,6 +304,33 @@ mod tests {
         let above = [lower, upper];
         let (index, window) = popup_of(&above, &[item, submenu, menu]).unwrap();
         assert_eq!((index, window.id), (1, 2));
+    }
+
+    /// GTK4's drop-down (`choices4.py`): the popover reports (0, 6) 79×120 in its 79×126
+    /// surface (its arrow on top), the item inside it counts from the same corner; nothing
+    /// nearer the item spans the surface.
+    #[test]
+    fn a_gtk4_popover_spanning_its_surface_is_the_items_popup() {
+        let item = rect(12, 57, 55, 16);
+        let content = rect(4, 9, 71, 112);
+        let popover = rect(0, 6, 79, 120);
+        let combo = rect(0, 0, 67, 34);
+        let above = [popup(-3, 32, 79, 126)];
+        let (index, window) =
+            surface_of(&above, &[item, content, popover, combo]).expect("the popover");
+        assert_eq!((index, window.id), (2, 2));
+        // Its arrow below (a popover above its widget), or none.
+        assert!(spans(&above[0], &rect(0, 0, 79, 120)));
+        assert!(spans(&above[0], &rect(0, 0, 79, 126)));
+        // Inside but filling neither axis, or larger than the surface: not its content.
+        assert!(!spans(&above[0], &content));
+        assert!(!spans(&above[0], &rect(0, 0, 80, 126)));
+        // A managed window is no popup.
+        let managed = TopWindow {
+            override_redirect: false,
+            ..popup(-3, 32, 79, 126)
+        };
+        assert_eq!(surface_of(&[managed], &[popover]), None);
     }
 
     #[test]
