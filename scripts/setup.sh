@@ -28,6 +28,10 @@ command -v mousepad >/dev/null || need_apt+=(mousepad)
 command -v yad >/dev/null || need_apt+=(yad)
 # A GTK3 program that sets accessible ids (tests/fixtures/gui/ids.py: automation_id, select).
 /usr/bin/python3 -c "import gi; gi.require_version('Gtk', '3.0')" 2>/dev/null || need_apt+=(python3-gi gir1.2-gtk-3.0)
+# A GTK4 drop-down and a Qt5 combo box and list for `select` (tests/fixtures/gui/choices4.py,
+# tests/fixtures/gui/choices_qt.py).
+/usr/bin/python3 -c "import gi; gi.require_version('Gtk', '4.0')" 2>/dev/null || need_apt+=(python3-gi gir1.2-gtk-4.0)
+/usr/bin/python3 -c 'import PyQt5.QtWidgets' 2>/dev/null || need_apt+=(python3-pyqt5)
 [ -x /usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/calculator/calculator ] || need_apt+=(qtbase5-examples)
 /usr/bin/python3 -c 'import pyatspi' 2>/dev/null || need_apt+=(python3-pyatspi)
 # Neovim: its built-in LSP client drives `a3s-test lsp` end to end (tests/lsp.rs).

@@ -134,7 +134,7 @@ async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
             split(1);
             let until = Instant::now() + WITHIN;
             input
-                .click_in(&program, &element, &ancestry, Clicks::Single, until)
+                .click_in(&program, &element, &ancestry, Clicks::Single, until, &[])
                 .await?;
             split(2);
             let condition = Condition::Text(TextMatch::Exact(after.into()));

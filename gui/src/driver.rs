@@ -10,9 +10,9 @@
 //!   step detail says the path (`xtest`). `fill` clicks into the
 //!   control, selects all (`ctrl+a`) and types; `check`/`uncheck` click only when the state
 //!   differs and then wait, event-woken, for the new state; `select` clicks a combo box open and
-//!   its option, or a list's row, and reads the choice back (`crate::select`). Only a
-//!   `click { via = "action" }` performs the element's accessibility action instead
-//!   (`crate::action`), and its detail says so (`accessibility_action`).
+//!   its option, or a list's rows (Control+click after the first), and reads the choice back
+//!   (`crate::select`). Only a `click { via = "action" }` performs the element's accessibility
+//!   action instead (`crate::action`), and its detail says so (`accessibility_action`).
 //! - **A click that ends the program succeeds** (an OK that closes the last window) and records
 //!   how it ended; a program or window already gone *before* a step is `window_gone`.
 //! - **Readings, not loops**: `check` reads a condition once; when it does not hold and the runner
@@ -300,7 +300,14 @@ impl GuiContext {
         (until, timeout): (Instant, Duration),
     ) -> Result<Acted, StepFailure> {
         self.input
-            .click_in(self.program(), element, ancestry, clicks, until.into_std())
+            .click_in(
+                self.program(),
+                element,
+                ancestry,
+                clicks,
+                until.into_std(),
+                &[],
+            )
             .await
             .map_err(|e| match e {
                 // The wait's bound is the step's: say which, so the fix is clear.
@@ -414,24 +421,25 @@ impl GuiContext {
                 }))
             }
             Action::Select { target, values } => {
-                // Admission lets a desktop `select` name exactly one option.
-                let [option] = values.as_slice() else {
-                    return Err(StepFailure::new(
-                        FailureCode::Unsupported,
-                        "a desktop `select` chooses one option",
-                    ));
-                };
                 let control = self.find(target, env).await?;
                 let within = env
                     .action_timeout
                     .min(env.deadline.saturating_duration_since(Instant::now()));
                 let selected =
-                    crate::select::select(&self.input, self.program(), &control, option, within)
+                    crate::select::select(&self.input, self.program(), &control, values, within)
                         .await
                         .map_err(failure)?;
-                let mut detail = self.detail(&selected.option, &selected.acted, selected.keys);
+                let Some(last) = selected.options.last() else {
+                    return Err(StepFailure::new(
+                        FailureCode::Unsupported,
+                        "a desktop `select` chooses at least one option",
+                    ));
+                };
+                let mut detail = self.detail(last, &selected.acted, selected.keys);
                 if let StepDetail::Desktop { element, .. } = &mut detail {
-                    *element = format!("{} in {}", selected.option.describe(), control.describe());
+                    let options: Vec<String> =
+                        selected.options.iter().map(Element::describe).collect();
+                    *element = format!("{} in {}", options.join(", "), control.describe());
                 }
                 Ok(Self::output(detail))
             }

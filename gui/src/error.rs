@@ -43,7 +43,8 @@ a3s_test_lang::define_codes! {
         /// A `select` names an option the combo box or list does not have; the message lists
         /// the ones it has.
         OptionNotFound => "test.driver.gui.option_not_found", FailureClass::Product;
-        /// A `select` target is neither a combo box nor a list (or table) of options.
+        /// A `select` target is neither a combo box nor a list (or table) of options, or is a
+        /// combo box asked for several options.
         NotSelectable => "test.driver.gui.not_selectable", FailureClass::Specification;
         /// A `select` clicked its option, but the combo box or list did not show it chosen
         /// before the action timeout.
@@ -236,10 +237,12 @@ pub enum GuiError {
         options: String,
     },
     /// See [`GuiCode::NotSelectable`].
-    #[error("{target} is not a combo box or a list; hint: `select` targets a combo box, list, list box, table or tree (role(\"combo box\") …); click other elements")]
+    #[error("{target} {why}; hint: `select` chooses one option of a combo box, or one or several of a list, list box, table or tree (role(\"combo box\") …); click other elements")]
     NotSelectable {
         /// The element.
         target: String,
+        /// Why it cannot take this `select` ("is not a combo box or a list").
+        why: String,
     },
     /// See [`GuiCode::SelectionUnchanged`].
     #[error("{target} did not show {option:?} chosen within {waited_ms} ms after its click (it shows {shown:?}); hint: is the option enabled, and does the program accept it?")]

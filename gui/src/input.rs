@@ -127,12 +127,15 @@ impl Input {
         clicks: Clicks,
     ) -> Result<Acted, GuiError> {
         let until = Instant::now() + actionable::DEFAULT_WITHIN;
-        self.click_in(program, element, &Ancestry::default(), clicks, until)
+        self.click_in(program, element, &Ancestry::default(), clicks, until, &[])
             .await
     }
 
-    /// [`Input::click`] with the element's ancestry from the tree read that found it and the
-    /// actionability wait ending at `until` (a step's action timeout).
+    /// [`Input::click`] with the element's ancestry from the tree read that found it, the
+    /// actionability wait ending at `until` (a step's action timeout) and `held` modifier keys
+    /// pressed around the button (Control+click adds a row to a list's selection; none for a
+    /// plain click). The keys are looked up before anything is sent and released after the
+    /// button, as a person's hand would.
     pub async fn click_in(
         &self,
         program: &Program,
@@ -140,7 +143,12 @@ impl Input {
         ancestry: &Ancestry,
         clicks: Clicks,
         until: Instant,
+        held: &[Modifier],
     ) -> Result<Acted, GuiError> {
+        let held = held
+            .iter()
+            .map(|m| self.modifier(*m))
+            .collect::<Result<Vec<u8>, GuiError>>()?;
         let started = Instant::now();
         let mut laps = Laps::start("click");
         if program.exit().is_some() {
@@ -177,9 +185,15 @@ impl Input {
             Clicks::Single => 1,
             Clicks::Double => 2,
         };
+        for keycode in &held {
+            self.fake(KEY_PRESS_EVENT, *keycode, root, 0, 0)?;
+        }
         for _ in 0..times {
             self.fake(BUTTON_PRESS_EVENT, 1, root, x, y)?;
             self.fake(BUTTON_RELEASE_EVENT, 1, root, x, y)?;
+        }
+        for keycode in held.iter().rev() {
+            self.fake(KEY_RELEASE_EVENT, *keycode, root, 0, 0)?;
         }
         self.x.sync()?;
         laps.lap("send");

@@ -1,30 +1,36 @@
-//! `select` on a desktop: choose one option of a combo box or a list with real input, then
-//! prove the control shows it chosen.
+//! `select` on a desktop: choose options of a combo box or a list with real input, then prove
+//! the control shows them chosen.
 //!
 //! Why real input here too: a person opens the combo box and clicks the option in its popup,
 //! and that is what a suite must prove works (the popup opens where the option can be clicked,
 //! nothing covers it). So: the combo box is clicked after the hit test, the option is awaited
-//! (woken by the program's events, bounded) until it shows, and clicked after its own hit test —
-//! in the popup window, which `crate::window` accepts as the option's (or, when it lies partly
-//! outside a popup clamped to the screen, reached with the arrow keys and Return). A list (or
-//! table, or tree)
-//! shows its options already: the row is clicked. Then the choice is read back — the combo box's
-//! name is the chosen option (GTK3, Qt), a list's row is `selected` — else
-//! `selection_unchanged`. An option the control does not have is `option_not_found` listing the
-//! ones it has, before anything is sent whenever the toolkit lists them before the popup opens
-//! (GTK3 does).
+//! (woken by the program's events, bounded) until it shows in a popup window — GTK3's and Qt's
+//! list, GTK4's popover, each an override-redirect window that `crate::window` accepts as the
+//! option's — and clicked after its own hit test (or, when it lies partly outside a popup
+//! clamped to the screen, reached with the arrow keys and Return). A list (or table, or tree)
+//! shows its options already: the row is clicked, and each further option of a multi-option
+//! `select` is Control+clicked, as a person adds rows to a selection. Then the choice is read
+//! back — the combo box's name is the chosen option (GTK3, Qt) or one of its own labels reads it
+//! (GTK4's drop-down, named after its class, shows the choice in its button), a list's rows are
+//! `selected` — else `selection_unchanged`. An option the control does not have is
+//! `option_not_found` listing the ones it has, before anything is sent whenever the toolkit
+//! lists them before the popup opens (GTK3 and Qt do; GTK4 builds its popover on first open).
+//! An option with no name of its own (GTK4's list items) is known by its labels' text.
 
+use crate::ancestry::Ancestry;
 use crate::element::{Element, Rect};
 use crate::error::GuiError;
 use crate::find::element;
 use crate::input::{Acted, Clicks, Input};
-use crate::keys::Chord;
+use crate::keys::{Chord, Modifier};
 use crate::locate::collapse;
 use crate::program::Program;
 use crate::tree::{self, Limits, Node};
-use crate::wait::{self, Condition, TextMatch};
+use crate::wait::{self, Condition, Wake};
+use crate::window::Placement;
 use crate::x11::TopWindow;
 use atspi::{Role, State};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// Most options a failure message names.
@@ -67,23 +73,77 @@ fn is_option(role: Role) -> bool {
     )
 }
 
-/// The options among `nodes` (the control's subtree), in tree order, unnamed ones left out.
-fn options(nodes: &[Node]) -> Vec<&Node> {
+/// One option of a control, with the text it shows.
+#[derive(Debug)]
+struct Shown<'n> {
+    /// Its node.
+    node: &'n Node,
+    /// Its name, or its labels' text when it has no name (collapsed).
+    text: String,
+}
+
+/// For each of `nodes` (a subtree read breadth first), the index of its nearest ancestor
+/// among them that is an option.
+fn option_above(nodes: &[Node]) -> Vec<Option<usize>> {
+    let index: HashMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.path.as_str(), i))
+        .collect();
+    let mut above: Vec<Option<usize>> = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        // Breadth first: a parent comes before its children, so its answer is known.
+        let parent = node.parent.as_deref().and_then(|p| index.get(p).copied());
+        above.push(parent.and_then(|p| {
+            if is_option(nodes[p].role) {
+                Some(p)
+            } else {
+                above[p]
+            }
+        }));
+    }
+    above
+}
+
+/// The options among `nodes` (the control's subtree), in tree order, with what each shows; ones
+/// that show nothing are left out.
+fn options(nodes: &[Node]) -> Vec<Shown<'_>> {
+    let above = option_above(nodes);
     nodes
         .iter()
-        .filter(|n| is_option(n.role) && !collapse(&n.name).is_empty())
+        .enumerate()
+        .filter(|(_, n)| is_option(n.role))
+        .filter_map(|(i, n)| {
+            let mut text = collapse(&n.name);
+            if text.is_empty() {
+                text = labels(nodes, &above, Some(i)).join(" ");
+            }
+            (!text.is_empty()).then_some(Shown { node: n, text })
+        })
+        .collect()
+}
+
+/// The text of the labels among `nodes` whose nearest option above is `option` (`None`: the
+/// labels inside no option — what a GTK4 drop-down shows as its choice).
+fn labels(nodes: &[Node], above: &[Option<usize>], option: Option<usize>) -> Vec<String> {
+    nodes
+        .iter()
+        .zip(above)
+        .filter(|(n, a)| n.role == Role::Label && **a == option)
+        .map(|(n, _)| collapse(&n.name))
+        .filter(|t| !t.is_empty())
         .collect()
 }
 
 /// The options' names for a message: the first [`MOST_NAMED`], quoted, then how many more.
-fn named(options: &[&Node]) -> String {
+fn named(options: &[Shown]) -> String {
     if options.is_empty() {
         return "none".into();
     }
     let mut names: Vec<String> = options
         .iter()
         .take(MOST_NAMED)
-        .map(|n| format!("{:?}", collapse(&n.name)))
+        .map(|o| format!("{:?}", o.text))
         .collect();
     if options.len() > MOST_NAMED {
         names.push(format!("… and {} more", options.len() - MOST_NAMED));
@@ -94,9 +154,9 @@ fn named(options: &[&Node]) -> String {
 /// What a `select` did.
 #[derive(Debug, Clone)]
 pub struct Selected {
-    /// The option clicked.
-    pub option: Element,
-    /// The click on the option (its hit test included), or the last key that chose it.
+    /// The options clicked, in the order the step names them.
+    pub options: Vec<Element>,
+    /// The last click on an option (its hit test included), or the last key that chose it.
     pub acted: Acted,
     /// The keys pressed instead of a click (arrows, then Return) when the option lay partly
     /// outside its popup.
@@ -105,91 +165,260 @@ pub struct Selected {
     pub took: Duration,
 }
 
-/// Choose `option` (its shown text, compared after collapsing whitespace) in `control` of
-/// `program`, each wait bounded by `within`.
+/// Choose `values` (each an option's shown text, compared after collapsing whitespace) in
+/// `control` of `program`, each wait bounded by `within`: one option of a combo box, one or
+/// several of a list (a repeated option is chosen once).
 pub async fn select(
     input: &Input,
     program: &Program,
     control: &Element,
-    option: &str,
+    values: &[String],
     within: Duration,
 ) -> Result<Selected, GuiError> {
     let started = Instant::now();
-    let a11y = input.a11y();
-    let kind = Control::of(control.role).ok_or_else(|| GuiError::NotSelectable {
+    let not_selectable = |why: String| GuiError::NotSelectable {
         target: control.describe(),
-    })?;
-    let want = collapse(option);
-    let listed = read_options(a11y, control).await?;
-    let found = pick(control, &listed, &want);
-    let chosen = match (kind, found) {
-        (Control::List, found) => found?,
-        // Listed before the popup opens (GTK3): a missing option fails before any input.
-        (Control::Combo, Err(missing)) if !options(&listed).is_empty() => return Err(missing),
-        (Control::Combo, found) => {
-            input.click(program, control, Clicks::Single).await?;
-            let item = match found {
-                Ok(item) => item,
-                // Listed only once open: read again.
-                Err(_) => pick(control, &read_options(a11y, control).await?, &want)?,
-            };
-            wait::until(a11y, &item, &Condition::State(State::Showing, true), within).await?;
-            item
+        why,
+    };
+    let kind = Control::of(control.role)
+        .ok_or_else(|| not_selectable("is not a combo box or a list".into()))?;
+    let mut wants: Vec<String> = Vec::with_capacity(values.len());
+    for value in values {
+        let want = collapse(value);
+        if !wants.contains(&want) {
+            wants.push(want);
+        }
+    }
+    let (options, acted, keys) = match (kind, wants.as_slice()) {
+        (_, []) => return Err(not_selectable("is given no option to choose".into())),
+        (Control::Combo, [want]) => {
+            let (option, acted, keys) = in_combo(input, program, control, want, within).await?;
+            (vec![option], acted, keys)
+        }
+        (Control::Combo, several) => {
+            return Err(not_selectable(format!(
+                "is a combo box, which shows one option; this `select` names {}",
+                several.len()
+            )))
+        }
+        (Control::List, wants) => {
+            let (options, acted) = in_list(input, program, control, wants, within).await?;
+            (options, acted, None)
         }
     };
-    let (acted, keys) = match kind {
-        Control::Combo => match by_keys_when_outside(input, program, control, &chosen).await? {
-            Some((acted, keys)) => (acted, Some(keys)),
-            None => (input.click(program, &chosen, Clicks::Single).await?, None),
-        },
-        Control::List => (input.click(program, &chosen, Clicks::Single).await?, None),
-    };
-    let chosen_now = match kind {
-        Control::Combo => Condition::Name(TextMatch::Exact(want.clone())),
-        Control::List => Condition::State(State::Selected, true),
-    };
-    let shown_on = match kind {
-        Control::Combo => control,
-        Control::List => &chosen,
-    };
-    match wait::until(a11y, shown_on, &chosen_now, within).await {
-        Ok(_) => Ok(Selected {
-            option: chosen,
-            acted,
-            keys,
-            took: started.elapsed(),
-        }),
-        Err(GuiError::WaitTimeout {
-            last, waited_ms, ..
-        }) => Err(GuiError::SelectionUnchanged {
-            target: control.describe(),
-            option: want,
-            shown: last,
-            waited_ms,
-        }),
-        Err(other) => Err(other),
+    Ok(Selected {
+        options,
+        acted,
+        keys,
+        took: started.elapsed(),
+    })
+}
+
+/// Open `control` (a combo box), choose `want` in its popup and read the choice back.
+async fn in_combo(
+    input: &Input,
+    program: &Program,
+    control: &Element,
+    want: &str,
+    within: Duration,
+) -> Result<(Element, Acted, Option<usize>), GuiError> {
+    let a11y = input.a11y();
+    let listed = read_options(a11y, control).await?;
+    // Listed before the popup opens (GTK3, Qt): a missing option fails before any input.
+    if !options(&listed).is_empty() {
+        pick(control, &listed, want)?;
     }
+    // Subscribed before the click: the popup's first events wake the wait below.
+    let mut wake = Wake::subscribe(a11y, &control.bus_name, within).await?;
+    input.click(program, control, Clicks::Single).await?;
+    let (item, placement) = loop {
+        let nodes = read_options(a11y, control).await?;
+        let missing = match pick(control, &nodes, want) {
+            Ok(item) => match in_popup(input, program, &item).await? {
+                Some(placement) => break (item, placement),
+                None => None,
+            },
+            // Listed only once open (GTK4): read again until it is — unless the popup is up
+            // showing the others, when it is missing rather than still to come.
+            Err(missing @ GuiError::OptionNotFound { .. }) => {
+                let first = options(&nodes)
+                    .first()
+                    .map(|o| element(&control.bus_name, o.node));
+                if let Some(first) = first {
+                    if in_popup(input, program, &first).await?.is_some() {
+                        return Err(missing);
+                    }
+                }
+                Some(missing)
+            }
+            Err(other) => return Err(other),
+        };
+        if !wake.next().await {
+            return Err(missing.unwrap_or_else(|| GuiError::TargetNotVisible {
+                target: format!("option {want:?} of {}", control.describe()),
+                why: format!(
+                    "no popup showed it within {} ms of the click on its combo box",
+                    wake.elapsed().as_millis()
+                ),
+            }));
+        }
+    };
+    drop(wake);
+    let (acted, keys) =
+        match by_keys_when_outside(input, program, control, &item, &placement).await? {
+            Some((acted, keys)) => (acted, Some(keys)),
+            None => (input.click(program, &item, Clicks::Single).await?, None),
+        };
+    shows(a11y, control, want, within).await?;
+    Ok((item, acted, keys))
+}
+
+/// Where `item` is shown when it lies in a popup window with an area; `None` while its popup is
+/// not up yet (a vanished object included: toolkits build a popup's objects as it opens).
+async fn in_popup(
+    input: &Input,
+    program: &Program,
+    item: &Element,
+) -> Result<Option<Placement>, GuiError> {
+    if program.exit().is_some() {
+        return Err(GuiError::WindowGone {
+            target: item.describe(),
+        });
+    }
+    let placement = match input.locate(program, item).await {
+        Ok(placement) => placement,
+        Err(e) if matches!(e, GuiError::WindowGone { .. }) || crate::modal::is_gone(&e) => {
+            return Ok(None)
+        }
+        Err(other) => return Err(other),
+    };
+    if placement.root.path == placement.frame.path {
+        return Ok(None);
+    }
+    let shown = placement.to_screen(item.extents(input.a11y()).await?);
+    Ok((shown.width > 0 && shown.height > 0).then_some(placement))
+}
+
+/// Wait until `control` (a combo box) shows `want` chosen: its name is the option (GTK3 and
+/// Qt name a combo box after its active item) or one of its labels outside its options reads
+/// it (GTK4's drop-down is named after its class and shows the choice in its button); else
+/// `selection_unchanged` with what it showed.
+async fn shows(
+    a11y: &zbus::Connection,
+    control: &Element,
+    want: &str,
+    within: Duration,
+) -> Result<(), GuiError> {
+    let mut wake = Wake::subscribe(a11y, &control.bus_name, within).await?;
+    loop {
+        let name = collapse(&control.read_name(a11y).await?);
+        if name == want {
+            return Ok(());
+        }
+        let nodes = read_options(a11y, control).await?;
+        let own = labels(&nodes, &option_above(&nodes), None);
+        if own.iter().any(|l| l == want) {
+            return Ok(());
+        }
+        if !wake.next().await {
+            let shown = if own.is_empty() {
+                name
+            } else {
+                format!("{name}; its labels: {}", own.join(", "))
+            };
+            return Err(GuiError::SelectionUnchanged {
+                target: control.describe(),
+                option: want.to_owned(),
+                shown,
+                waited_ms: wake.elapsed().as_millis(),
+            });
+        }
+    }
+}
+
+/// Click the options `wants` of `control` (a list): the first plainly, each further one with
+/// Control held (added to the selection); then each must read `selected`. Every option is
+/// found before anything is sent.
+async fn in_list(
+    input: &Input,
+    program: &Program,
+    control: &Element,
+    wants: &[String],
+    within: Duration,
+) -> Result<(Vec<Element>, Acted), GuiError> {
+    let a11y = input.a11y();
+    let listed = read_options(a11y, control).await?;
+    let items = wants
+        .iter()
+        .map(|want| pick(control, &listed, want))
+        .collect::<Result<Vec<Element>, GuiError>>()?;
+    let until = Instant::now() + within;
+    let mut last = None;
+    for (index, item) in items.iter().enumerate() {
+        let held: &[Modifier] = if index == 0 {
+            &[]
+        } else {
+            &[Modifier::Control]
+        };
+        let acted = input
+            .click_in(
+                program,
+                item,
+                &Ancestry::default(),
+                Clicks::Single,
+                until,
+                held,
+            )
+            .await?;
+        last = Some(acted);
+    }
+    let Some(acted) = last else {
+        return Err(GuiError::NotSelectable {
+            target: control.describe(),
+            why: "is given no option to choose".into(),
+        });
+    };
+    for (item, want) in items.iter().zip(wants) {
+        let left = until.saturating_duration_since(Instant::now());
+        let chosen = Condition::State(State::Selected, true);
+        match wait::until(a11y, item, &chosen, left).await {
+            Ok(_) => {}
+            Err(GuiError::WaitTimeout {
+                last, waited_ms, ..
+            }) => {
+                return Err(GuiError::SelectionUnchanged {
+                    target: control.describe(),
+                    option: want.clone(),
+                    shown: format!("{} selected: {last}", item.describe()),
+                    waited_ms,
+                })
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    Ok((items, acted))
 }
 
 /// Most arrow keys a `select` presses in a popup.
 const MOST_KEYS: usize = 200;
 
-/// When `item` lies partly outside its popup, choose it with the keyboard (arrow keys from the
-/// highlighted option, then Return) and say what was pressed; `None` when it lies inside (or
-/// in no popup) and is to be clicked. Why: GTK3 opens a combo box's list with the active option
-/// over the combo box, and a list that would run off the screen is clamped to it and scrolls,
-/// with arrows over its ends — an option above the active one can lie partly outside the popup,
-/// its reported centre on an arrow, where a click scrolls instead of choosing (the
-/// accessibility tree knows nothing of the arrows, and GTK3 reports a scrolling list's items
-/// inconsistently). A person then moves through the list with the keys; so does this.
+/// When `item` lies partly outside its popup (`placement`), choose it with the keyboard (arrow
+/// keys from the highlighted option, then Return) and say what was pressed; `None` when it
+/// lies inside (or in no popup) and is to be clicked. Why: GTK3 opens a combo box's list with
+/// the active option over the combo box, and a list that would run off the screen is clamped to
+/// it and scrolls, with arrows over its ends — an option above the active one can lie partly
+/// outside the popup, its reported centre on an arrow, where a click scrolls instead of
+/// choosing (the accessibility tree knows nothing of the arrows, and GTK3 reports a scrolling
+/// list's items inconsistently). A person then moves through the list with the keys; so does
+/// this.
 async fn by_keys_when_outside(
     input: &Input,
     program: &Program,
     control: &Element,
     item: &Element,
+    placement: &Placement,
 ) -> Result<Option<(Acted, usize)>, GuiError> {
     let a11y = input.a11y();
-    let placement = input.locate(program, item).await?;
     if placement.root.path == placement.frame.path {
         // Not in a popup: the click's own hit test judges it.
         return Ok(None);
@@ -201,7 +430,7 @@ async fn by_keys_when_outside(
     let listed = read_options(a11y, control).await?;
     let all: Vec<Element> = options(&listed)
         .into_iter()
-        .map(|n| element(&control.bus_name, n))
+        .map(|o| element(&control.bus_name, o.node))
         .collect();
     let target = all
         .iter()
@@ -243,12 +472,14 @@ fn keys_to(from: Option<usize>, to: usize) -> (&'static str, usize) {
     }
 }
 
-/// Whether `shown` lies wholly inside `popup`.
+/// Whether `shown` lies inside `popup`: wholly from top to bottom, and with its centre inside
+/// across (Qt reports a popup list's items wider than the list).
 fn inside(popup: &TopWindow, shown: &Rect) -> bool {
+    let (x, _) = shown.centre();
     shown.y >= popup.y
-        && shown.x >= popup.x
         && shown.y + shown.height <= popup.y + popup.height
-        && shown.x + shown.width <= popup.x + popup.width
+        && x >= popup.x
+        && x < popup.x + popup.width
 }
 
 /// The subtree of `control` (its options among it), bounded like every tree read.
@@ -268,9 +499,13 @@ async fn read_options(a11y: &zbus::Connection, control: &Element) -> Result<Vec<
 /// listing the options, several `target_ambiguous`.
 fn pick(control: &Element, nodes: &[Node], want: &str) -> Result<Element, GuiError> {
     let all = options(nodes);
-    let matching: Vec<&&Node> = all.iter().filter(|n| collapse(&n.name) == want).collect();
+    let matching: Vec<&Shown> = all.iter().filter(|o| o.text == want).collect();
     match matching.as_slice() {
-        [one] => Ok(element(&control.bus_name, one)),
+        // Named after what it shows: a GTK4 list item has no name of its own.
+        [one] => Ok(Element {
+            name: one.text.clone(),
+            ..element(&control.bus_name, one.node)
+        }),
         [] => Err(GuiError::OptionNotFound {
             target: control.describe(),
             option: want.to_owned(),
@@ -282,7 +517,7 @@ fn pick(control: &Element, nodes: &[Node], want: &str) -> Result<Element, GuiErr
             candidates: several
                 .iter()
                 .take(MOST_NAMED)
-                .map(|n| format!("{} {:?} {}", n.role.name(), n.name, n.path))
+                .map(|o| format!("{} {:?} {}", o.node.role.name(), o.text, o.node.path))
                 .collect::<Vec<_>>()
                 .join(", "),
         }),
@@ -390,10 +625,67 @@ mod tests {
         assert!(!inside(&popup, &at(80)));
         assert!(inside(&popup, &at(16)));
         assert!(inside(&popup, &at(66)));
+        // Qt reports a popup list's items wider than the list: the centre decides across.
+        let qt = Rect {
+            x: 12,
+            y: 37,
+            width: 370,
+            height: 25,
+        };
+        let qt_popup = TopWindow {
+            x: 11,
+            y: 11,
+            width: 256,
+            height: 77,
+            ..popup.clone()
+        };
+        assert!(inside(&qt_popup, &qt));
+        assert!(!inside(&qt_popup, &Rect { x: 200, ..qt }));
         assert_eq!(keys_to(Some(2), 0), ("Up", 2));
         assert_eq!(keys_to(Some(0), 2), ("Down", 2));
         assert_eq!(keys_to(None, 0), ("Down", 1));
         assert_eq!(keys_to(Some(1), 1), ("Down", 0));
+    }
+
+    fn child(role: Role, name: &str, path: &str, parent: &str) -> Node {
+        Node {
+            parent: Some(parent.into()),
+            ..node(role, name, path)
+        }
+    }
+
+    /// GTK4's drop-down once opened (read breadth first): its button shows the choice in a
+    /// label, its popover's list items have no name and show theirs in labels below.
+    fn gtk4_drop_down() -> Vec<Node> {
+        vec![
+            node(Role::ComboBox, "GtkDropDown", "/c"),
+            child(Role::Button, "GtkToggleButton", "/b", "/c"),
+            child(Role::Filler, "GtkPopover", "/p", "/c"),
+            child(Role::Filler, "GtkListItemWidget", "/bw", "/b"),
+            child(Role::List, "GtkListView", "/l", "/p"),
+            child(Role::Label, "Red", "/bl", "/bw"),
+            child(Role::ListItem, "", "/i1", "/l"),
+            child(Role::ListItem, "", "/i2", "/l"),
+            child(Role::Panel, "", "/i1p", "/i1"),
+            child(Role::Panel, "", "/i2p", "/i2"),
+            child(Role::Label, "Red", "/i1l", "/i1p"),
+            child(Role::Image, "GtkImage", "/i1m", "/i1p"),
+            child(Role::Label, "Green", "/i2l", "/i2p"),
+        ]
+    }
+
+    #[test]
+    fn an_option_with_no_name_is_known_by_its_labels_and_the_combo_by_its_own() {
+        let nodes = gtk4_drop_down();
+        let shown: Vec<(String, String)> = options(&nodes)
+            .into_iter()
+            .map(|o| (o.node.path.clone(), o.text))
+            .collect();
+        let want = [("/i1", "Red"), ("/i2", "Green")].map(|(p, t)| (p.into(), t.into()));
+        assert_eq!(shown, want);
+        assert_eq!(pick(&combo(), &nodes, "Green").unwrap().path, "/i2");
+        // What the drop-down shows as its choice: the label inside no option.
+        assert_eq!(labels(&nodes, &option_above(&nodes), None), ["Red"]);
     }
 
     #[test]

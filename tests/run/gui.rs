@@ -240,7 +240,6 @@ fn gui_admission_errors_are_coded_with_spans_and_hints() {
     expect "url" { url = "/done" }
     terminal_paste "paste" { text = "7" }
     press "save" { key = "Ctrl+Shfit+S" }
-    select "two" { target = role("combo box") values = ["Red", "Green"] }
     click "mouse" { target = role("button", "7") via = "mouse" }
   }
   scenario "page" {

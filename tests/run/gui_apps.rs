@@ -31,7 +31,7 @@ fn scenario(steps: &str) -> String {
 }
 
 /// Run `steps` against `command`; the JSON result.
-fn run_app(command: &[&str], steps: &str, want_code: i32) -> (Value, tempfile::TempDir) {
+pub(crate) fn run_app(command: &[&str], steps: &str, want_code: i32) -> (Value, tempfile::TempDir) {
     let work = workdir(&[
         (".a3s-test/project.acl", &project(command)),
         ("app.acl", &scenario(steps)),
@@ -41,7 +41,7 @@ fn run_app(command: &[&str], steps: &str, want_code: i32) -> (Value, tempfile::T
     (done.json(), work)
 }
 
-fn step<'a>(json: &'a Value, label: &str) -> &'a Value {
+pub(crate) fn step<'a>(json: &'a Value, label: &str) -> &'a Value {
     json["scenarios"][0]["steps"]
         .as_array()
         .unwrap()

@@ -150,15 +150,6 @@ fn desktop_problem(action: &Action) -> Option<(String, String)> {
                 "a desktop click presses the left button at the element's visible centre".into(),
             ))
         }
-        Action::Select { values, .. } if values.len() != 1 => {
-            return Some((
-                format!(
-                    "a desktop `select` chooses one option; this one names {}",
-                    values.len()
-                ),
-                "write `values = [\"Green\"]`, one `select` step per option".into(),
-            ))
-        }
         Action::Wheel { modifiers, .. } if !modifiers.is_empty() => {
             return Some((
                 "`wheel` on a desktop takes no modifiers".into(),

@@ -11,7 +11,7 @@ use super::ActionKind;
 use serde::{Deserialize, Serialize};
 
 /// The steps a desktop scenario may hold (`wheel` is the desktop's scroll; `select` chooses one
-/// option of a combo box or a list).
+/// option of a combo box, or one or several of a list).
 pub const GUI_STEPS: &[ActionKind] = &[
     ActionKind::Click,
     ActionKind::DoubleClick,
