@@ -146,7 +146,8 @@ fn gui_automation_id_finds_the_ids_a_toolkit_sets_and_lists_them_on_a_miss() {
 }
 
 /// `select` with real input: the combo box is clicked open and its option clicked in GTK3's
-/// popup window, the list's row is clicked, each choice read back; `click { via = "action" }`
+/// popup window, the list's row is clicked (then two rows, the second Control+clicked), each
+/// choice read back; `click { via = "action" }`
 /// performs the button's accessibility action, and the JSON report says which path ran.
 #[test]
 fn gui_select_chooses_in_a_combo_box_and_a_list_and_a_click_via_action_is_recorded() {
@@ -156,6 +157,9 @@ fn gui_select_chooses_in_a_combo_box_and_a_list_and_a_click_via_action_is_record
     select "fruit" { target = automation_id("fruit") values = ["Banana"] }
     expect "row-selected" { selected = role("table cell", "Banana") }
     expect "status-fruit" { text = "Fruit Banana" }
+    select "fruits" { target = automation_id("fruit") values = ["Apple", "Cherry"] }
+    expect "status-fruits" { text = "Fruit Apple, Cherry" }
+    expect "banana-dropped" { unselected = role("table cell", "Banana") }
     select "colour-again" { target = role("combo box") values = ["Blue"] }
     expect "status-blue" { text = "Colour Blue" }
     click "save" { target = role("button", "Save") via = "action" }
