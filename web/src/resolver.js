@@ -1014,7 +1014,11 @@
     feed(document.title);
     visit(document);
     const hex = (x) => (x >>> 0).toString(16).padStart(8, '0');
-    return { hash: hex(a) + hex(b), private: priv };
+    // The visible part of the page in CSS px, read in the same pass: a trace screenshot clips
+    // to it without a `Page.getLayoutMetrics` round trip of its own.
+    const vv = window.visualViewport;
+    const view = vv ? { x: vv.pageLeft, y: vv.pageTop, width: vv.width, height: vv.height } : null;
+    return { hash: hex(a) + hex(b), private: priv, view };
   }
 
   // ---------------------------------------------------------------- observations (§8, §9)

@@ -128,33 +128,49 @@ impl WebContext {
             capture.missing.push(format!("no page capture: {reason}"));
             return capture;
         }
-        // One after the other: they query the page through object groups the other's release
-        // would invalidate (Chromium answered `Could not find object with given id`). The
-        // screenshot comes last: the screencast's frame of the step is drawn meanwhile.
         let fingerprint = hashed.map(|h| h.page);
         capture.fingerprint = fingerprint;
-        let snapshot = match (fingerprint, want.known_page) {
-            (Some(now), Some(known)) if now == known => {
-                capture.same_as_known = true;
-                None
-            }
-            _ => Some(self.snapshot_controls(deadline).await),
+        capture.same_as_known = matches!(
+            (fingerprint, want.known_page), (Some(now), Some(known)) if now == known
+        );
+        let page = TracedPage {
+            step_end,
+            fingerprint,
+            // The fingerprint's pass saw no private element: no query for them.
+            public: hashed.is_some_and(|h| !h.private),
+            view: hashed.and_then(|h| h.view),
+            read_only: want.read_only,
         };
-        phases.lap("outline");
-        let shot = match want.screenshot_width {
-            Some(width) => {
-                let page = TracedPage {
-                    step_end,
-                    fingerprint,
-                    // The fingerprint's pass saw no private element: no query for them.
-                    public: hashed.is_some_and(|h| !h.private),
-                    read_only: want.read_only,
-                };
-                Some(self.trace_screenshot(width, page, deadline).await)
+        let known = capture.same_as_known;
+        let outline = async {
+            match known {
+                true => None,
+                false => Some(self.snapshot_controls(deadline).await),
             }
-            None => None,
         };
-        phases.lap("image");
+        let image = async {
+            match want.screenshot_width {
+                Some(width) => Some(self.trace_screenshot(width, page, deadline).await),
+                None => None,
+            }
+        };
+        let (snapshot, shot) = if page.public && !page.read_only {
+            // An acting step's image of a public page is a screenshot, which touches no object
+            // group: it is taken while the outline is read.
+            let both = tokio::join!(outline, image);
+            phases.lap("outline_and_image");
+            both
+        } else {
+            // One after the other: the outline and the private-element query read the page
+            // through object groups the other's release would invalidate (Chromium answered
+            // `Could not find object with given id`). The image comes last: the screencast's
+            // frame of a read-only step is drawn meanwhile.
+            let snapshot = outline.await;
+            phases.lap("outline");
+            let shot = image.await;
+            phases.lap("image");
+            (snapshot, shot)
+        };
         match shot {
             Some(Ok(image)) => capture.screenshot = Some(image),
             Some(Err(f)) => capture
@@ -183,6 +199,7 @@ impl WebContext {
             page: PageFingerprint::from_hex(reply.get("hash")?.as_str()?)?,
             // Absent or not a boolean: assume there is one (the query then decides).
             private: reply.get("private").and_then(Value::as_bool) != Some(false),
+            view: reply.get("view").and_then(Viewport::from_json),
         })
     }
 
@@ -247,15 +264,19 @@ impl WebContext {
             false => self.private_nodes(deadline).await?,
         };
         let image = match private.rects.is_empty() {
-            true => {
-                self.frame_of_step(width, (traced.step_end, page, traced.read_only), deadline)
-                    .await
-            }
+            true => self.frame_of_step(width, traced, deadline).await,
             false => None,
         };
         let image = match image {
             Some(image) => image?,
-            None => self.screenshot(width, private, deadline).await?,
+            // A masked image clips to the viewport measured with the private elements' boxes.
+            None if !private.rects.is_empty() => {
+                self.screenshot(width, private, None, deadline).await?
+            }
+            None => {
+                self.screenshot(width, private, traced.view, deadline)
+                    .await?
+            }
         };
         *tab.state.last_shot.lock().expect("last shot lock") =
             page.map(|page| screencast::LastShot {
@@ -273,9 +294,15 @@ impl WebContext {
     async fn frame_of_step(
         &self,
         width: u32,
-        (step_end, page, read_only): (f64, Option<PageFingerprint>, bool),
+        traced: TracedPage,
         deadline: Instant,
     ) -> Option<Result<TraceImage, StepFailure>> {
+        let TracedPage {
+            step_end,
+            fingerprint: page,
+            read_only,
+            ..
+        } = traced;
         let tab = self.tab().ok()?;
         if !tab.state.screencast_started.load(Ordering::SeqCst) {
             // A tab whose screencast cannot start is photographed every time.
@@ -313,7 +340,7 @@ impl WebContext {
             None => tokio::select! {
                 biased;
                 Some(frame) = screencast::frame_after(tab, step_end, bound) => Ok(frame),
-                shot = self.screenshot(width, privacy::PrivateNodes::default(), deadline) => Err(shot),
+                shot = self.screenshot(width, privacy::PrivateNodes::default(), traced.view, deadline) => Err(shot),
             },
         };
         let said = || {
@@ -338,28 +365,21 @@ impl WebContext {
     }
 
     /// One screenshot of the viewport, `width` px wide at most: JPEG, or a PNG with the
-    /// `private` elements painted over.
+    /// `private` elements painted over. It clips to `view` when the fingerprint's pass measured
+    /// it, else to the viewport `Page.getLayoutMetrics` reports now.
     async fn screenshot(
         &self,
         width: u32,
         private: privacy::PrivateNodes,
+        view: Option<Viewport>,
         deadline: Instant,
     ) -> Result<TraceImage, StepFailure> {
         let tab = self.tab()?;
-        let metrics = tab
-            .session
-            .call("Page.getLayoutMetrics", json!({}), COMMAND_BOUND, deadline)
-            .await?;
-        let view = metrics.get("cssVisualViewport").unwrap_or(&Value::Null);
-        let num = |k: &str| view.get(k).and_then(Value::as_f64);
-        let (vw, vh) = (
-            num("clientWidth")
-                .unwrap_or(self.viewport.0 as f64)
-                .max(1.0),
-            num("clientHeight")
-                .unwrap_or(self.viewport.1 as f64)
-                .max(1.0),
-        );
+        let view = match view {
+            Some(view) => view,
+            None => self.layout_viewport(deadline).await?,
+        };
+        let (vw, vh) = (view.width, view.height);
         let scale = (width as f64 / vw).min(1.0);
         let format = if private.rects.is_empty() {
             ImageFormat::Jpeg
@@ -369,8 +389,8 @@ impl WebContext {
         let mut params = json!({
             "format": format.extension(),
             "clip": {
-                "x": num("pageX").unwrap_or(0.0),
-                "y": num("pageY").unwrap_or(0.0),
+                "x": view.x,
+                "y": view.y,
                 "width": vw,
                 "height": vh,
                 "scale": scale,
@@ -412,11 +432,65 @@ impl WebContext {
     }
 }
 
+impl WebContext {
+    /// The visible part of the page now (`Page.getLayoutMetrics`), the emulated viewport's
+    /// size where Chromium names none.
+    async fn layout_viewport(&self, deadline: Instant) -> Result<Viewport, StepFailure> {
+        let metrics = self
+            .tab()?
+            .session
+            .call("Page.getLayoutMetrics", json!({}), COMMAND_BOUND, deadline)
+            .await?;
+        let view = metrics.get("cssVisualViewport").unwrap_or(&Value::Null);
+        let num = |k: &str| view.get(k).and_then(Value::as_f64);
+        Ok(Viewport {
+            x: num("pageX").unwrap_or(0.0),
+            y: num("pageY").unwrap_or(0.0),
+            width: num("clientWidth")
+                .unwrap_or(self.viewport.0 as f64)
+                .max(1.0),
+            height: num("clientHeight")
+                .unwrap_or(self.viewport.1 as f64)
+                .max(1.0),
+        })
+    }
+}
+
 /// The page's fingerprint, and whether its pass saw a private element.
 #[derive(Debug, Clone, Copy)]
 struct Hashed {
     page: PageFingerprint,
     private: bool,
+    /// The visible part of the page in the same pass.
+    view: Option<Viewport>,
+}
+
+/// The visible part of a page, CSS px: the clip of a trace screenshot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Viewport {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+}
+
+impl Viewport {
+    /// The resolver's `view` (`window.visualViewport`); `None` unless every number is finite
+    /// and the size is positive (the screenshot then measures the viewport itself).
+    fn from_json(view: &Value) -> Option<Viewport> {
+        let num = |k: &str| {
+            view.get(k)
+                .and_then(Value::as_f64)
+                .filter(|n| n.is_finite())
+        };
+        let view = Viewport {
+            x: num("x")?,
+            y: num("y")?,
+            width: num("width")?,
+            height: num("height")?,
+        };
+        (view.width > 0.0 && view.height > 0.0).then_some(view)
+    }
 }
 
 /// What the image of a step is chosen by.
@@ -428,6 +502,8 @@ struct TracedPage {
     fingerprint: Option<PageFingerprint>,
     /// True when the fingerprint's pass saw no private element (no query for them is needed).
     public: bool,
+    /// The visible part of the page the fingerprint's pass measured.
+    view: Option<Viewport>,
     /// The step only read the page.
     read_only: bool,
 }
@@ -480,4 +556,32 @@ fn text_of(v: &Value, key: &str) -> String {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Viewport;
+    use serde_json::json;
+
+    #[test]
+    fn a_viewport_is_taken_only_when_every_number_is_usable() {
+        let view = json!({ "x": 0, "y": 120.5, "width": 1280, "height": 720 });
+        assert_eq!(
+            Viewport::from_json(&view),
+            Some(Viewport {
+                x: 0.0,
+                y: 120.5,
+                width: 1280.0,
+                height: 720.0
+            })
+        );
+        for bad in [
+            json!(null),
+            json!({ "x": 0, "y": 0, "width": 0, "height": 720 }),
+            json!({ "x": 0, "y": 0, "width": 1280 }),
+            json!({ "x": "0", "y": 0, "width": 1280, "height": 720 }),
+        ] {
+            assert_eq!(Viewport::from_json(&bad), None, "{bad}");
+        }
+    }
 }
