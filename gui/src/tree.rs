@@ -80,10 +80,46 @@ pub async fn read_below(
     depth: usize,
     limits: Limits,
 ) -> Result<Tree, GuiError> {
+    let walked = walk(a11y, bus_name, path, depth, limits, Keep::Every).await?;
+    Ok(Tree {
+        nodes: walked.nodes.into_iter().map(|(node, _)| node).collect(),
+        complete: walked.complete,
+    })
+}
+
+/// Which nodes a [`walk`] keeps, and so what it reads of each besides its role, name and
+/// children: a node it skips is left out with everything below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Every node ([`read`], [`read_below`]); states are not read.
+    Every,
+    /// The walk's first node (the application's root is not a widget: it is never `showing`
+    /// itself) and each node that is `showing` ([`read_showing`]); each node's states are read
+    /// with the rest, since they decide.
+    Showing,
+}
+
+/// The nodes a [`walk`] kept, each with its states when its [`Keep`] reads them.
+struct Walked {
+    nodes: Vec<(Node, Option<atspi::StateSet>)>,
+    complete: bool,
+}
+
+/// The one walk of a tree: from the object at `path` (`depth` below the application's root), a
+/// level at a time, every node of a level read at once (at most 16 in flight,
+/// `crate::calls`), bounded by `limits` (see the module doc), keeping what `keep` keeps. Each
+/// node carries its parent's path from the level that listed it: the first node's parent is
+/// not read here (the root has none; any other's is taken to be the root, as a dialog's is).
+async fn walk(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    path: &str,
+    depth: usize,
+    limits: Limits,
+    keep: Keep,
+) -> Result<Walked, GuiError> {
     let started = Instant::now();
     let mut nodes = Vec::new();
-    // Each path with its parent's: the first level's parent is not read here (the root has
-    // none; a dialog's is the root).
     let top_parent = (path != ROOT_PATH).then(|| ROOT_PATH.to_owned());
     let mut level = vec![(path.to_owned(), top_parent)];
     // A toolkit bug (an object listed as its own descendant) cannot make the walk go round.
@@ -98,9 +134,9 @@ pub async fn read_below(
         let left = limits.within.saturating_sub(started.elapsed());
         let reads = level
             .iter()
-            .map(|(path, _)| read_node(a11y, bus_name, path));
+            .map(|(path, _)| read_node(a11y, bus_name, path, keep));
         let Ok(answers) = tokio::time::timeout(left, crate::calls::in_order(reads)).await else {
-            return Ok(Tree {
+            return Ok(Walked {
                 nodes,
                 complete: false,
             });
@@ -108,23 +144,26 @@ pub async fn read_below(
         let mut next = Vec::new();
         for ((path, parent), answer) in level.into_iter().zip(answers) {
             match answer {
-                Ok((role, name, children)) => {
-                    next.extend(children.into_iter().map(|c| (c, Some(path.clone()))));
-                    nodes.push(Node {
+                Ok(read) if depth == first || read.kept_by(keep) => {
+                    next.extend(read.children.into_iter().map(|c| (c, Some(path.clone()))));
+                    let node = Node {
                         path,
-                        role,
-                        name,
+                        role: read.role,
+                        name: read.name,
                         depth,
                         parent,
-                    });
+                    };
+                    nodes.push((node, read.states));
                 }
+                // Skipped, with everything below it.
+                Ok(_) => {}
                 Err(source) if depth == first => return Err(source),
                 // Gone while it was read: the program changed under the read.
                 Err(_) => {}
             }
         }
         if cut || (!next.is_empty() && nodes.len() >= limits.max_nodes) {
-            return Ok(Tree {
+            return Ok(Walked {
                 nodes,
                 complete: false,
             });
@@ -132,7 +171,7 @@ pub async fn read_below(
         level = next;
         depth += 1;
     }
-    Ok(Tree {
+    Ok(Walked {
         nodes,
         complete: true,
     })
@@ -143,25 +182,28 @@ pub async fn read_below(
 /// the tree. Why not [`read`]: a GTK3 file chooser's tree takes seconds to walk on a loaded
 /// machine, and a read cut short by its bound must not look like a program without windows.
 pub async fn top_levels(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<Node>, GuiError> {
-    let (role, name, children) = read_node(a11y, bus_name, ROOT_PATH).await?;
+    let root = read_node(a11y, bus_name, ROOT_PATH, Keep::Every).await?;
+    let children = root.children;
     let mut nodes = vec![Node {
         path: ROOT_PATH.to_owned(),
-        role,
-        name,
+        role: root.role,
+        name: root.name,
         depth: 0,
         parent: None,
     }];
-    let reads = children.iter().map(|path| read_node(a11y, bus_name, path));
+    let reads = children
+        .iter()
+        .map(|path| read_node(a11y, bus_name, path, Keep::Every));
     for (path, answer) in children
         .iter()
         .zip(futures_util::future::join_all(reads).await)
     {
         // A window gone while it was read is not a window.
-        if let Ok((role, name, _)) = answer {
+        if let Ok(window) = answer {
             nodes.push(Node {
                 path: path.clone(),
-                role,
-                name,
+                role: window.role,
+                name: window.name,
                 depth: 1,
                 parent: Some(ROOT_PATH.to_owned()),
             });
@@ -192,11 +234,11 @@ pub async fn read_bulk(
     if !cache_is_kept_whole(a11y, bus_name).await {
         return Ok(None);
     }
-    let (role, name, _) = read_node(a11y, bus_name, ROOT_PATH).await?;
+    let top = read_node(a11y, bus_name, ROOT_PATH, Keep::Every).await?;
     let root = Node {
         path: ROOT_PATH.to_owned(),
-        role,
-        name,
+        role: top.role,
+        name: top.name,
         depth: 0,
         parent: None,
     };
@@ -224,7 +266,9 @@ pub async fn read_bulk(
             let complete = missing.is_empty();
             return Ok(Some(order(root, &items, limits, complete)));
         }
-        let asks = missing.iter().map(|path| read_node(a11y, bus_name, path));
+        let asks = missing
+            .iter()
+            .map(|path| read_node(a11y, bus_name, path, Keep::Every));
         // A node gone meanwhile is simply not there next round.
         let _ = crate::calls::in_order(asks).await;
     }
@@ -315,12 +359,36 @@ fn below_root(item: &atspi::CacheItem) -> bool {
     item.object.path_as_str() != ROOT_PATH
 }
 
-/// Role, name and children's paths of one object.
+/// What a walk reads of one object.
+struct NodeRead {
+    role: atspi::Role,
+    name: String,
+    /// Its children's paths on the program's own connection.
+    children: Vec<String>,
+    /// Its states, when they were asked for.
+    states: Option<atspi::StateSet>,
+}
+
+impl NodeRead {
+    /// Whether `keep` keeps this node (below the walk's first node, which is always kept).
+    fn kept_by(&self, keep: Keep) -> bool {
+        match keep {
+            Keep::Every => true,
+            Keep::Showing => self
+                .states
+                .is_some_and(|states| states.contains(atspi::State::Showing)),
+        }
+    }
+}
+
+/// Role, name and children's paths of one object, and its states when `keep` decides by them,
+/// asked together: one round trip a node, not one a property.
 async fn read_node(
     a11y: &zbus::Connection,
     bus_name: &str,
     path: &str,
-) -> Result<(atspi::Role, String, Vec<String>), GuiError> {
+    keep: Keep,
+) -> Result<NodeRead, GuiError> {
     let bus = |call| {
         move |source| GuiError::Bus {
             call,
@@ -337,13 +405,23 @@ async fn read_node(
         .build()
         .await
         .map_err(bus("Accessible"))?;
-    // Asked together: one round trip a node, not three.
-    let (role, name, children) = futures_util::try_join!(
+    let (role, name, children, states) = futures_util::try_join!(
         async { proxy.get_role().await.map_err(bus("GetRole")) },
         async { proxy.name().await.map_err(bus("Name")) },
         async { proxy.get_children().await.map_err(bus("GetChildren")) },
+        async {
+            match keep {
+                Keep::Showing => proxy.get_state().await.map(Some).map_err(bus("GetState")),
+                Keep::Every => Ok(None),
+            }
+        },
     )?;
-    Ok((role, name, own_children(children, bus_name)))
+    Ok(NodeRead {
+        role,
+        name,
+        children: own_children(children, bus_name),
+        states,
+    })
 }
 
 /// The paths of `children` on the program's own connection: a child on another one (an
@@ -387,97 +465,19 @@ pub async fn read_showing(
     bus_name: &str,
     limits: Limits,
 ) -> Result<ShownTree, GuiError> {
-    let started = Instant::now();
-    let mut nodes = Vec::new();
-    let mut level = vec![ROOT_PATH.to_owned()];
-    let mut seen: HashSet<String> = HashSet::new();
-    // Each read node's parent, for the click's ancestry (`crate::ancestry`).
-    let mut parents: std::collections::HashMap<String, String> = Default::default();
-    let mut depth = 0;
-    while !level.is_empty() {
-        level.retain(|path| seen.insert(path.clone()));
-        let room = limits.max_nodes.saturating_sub(nodes.len());
-        let cut = level.len() > room;
-        level.truncate(room);
-        let left = limits.within.saturating_sub(started.elapsed());
-        let reads = level.iter().map(|path| read_shown(a11y, bus_name, path));
-        let Ok(answers) = tokio::time::timeout(left, crate::calls::in_order(reads)).await else {
-            return Ok(ShownTree {
-                nodes,
-                complete: false,
-            });
-        };
-        let mut next = Vec::new();
-        for (path, answer) in level.into_iter().zip(answers) {
-            match answer {
-                // The application's root is not a widget: it is never `showing` itself.
-                Ok((role, name, children, states))
-                    if depth == 0 || states.contains(atspi::State::Showing) =>
-                {
-                    for child in &children {
-                        parents.insert(child.clone(), path.clone());
-                    }
-                    nodes.push(Shown {
-                        node: Node {
-                            parent: parents.remove(&path),
-                            path,
-                            role,
-                            name,
-                            depth,
-                        },
-                        states,
-                    });
-                    next.extend(children);
-                }
-                Ok(_) => {}
-                Err(source) if depth == 0 => return Err(source),
-                // Gone while it was read: the program changed under the read.
-                Err(_) => {}
-            }
-        }
-        if cut || (!next.is_empty() && nodes.len() >= limits.max_nodes) {
-            return Ok(ShownTree {
-                nodes,
-                complete: false,
-            });
-        }
-        level = next;
-        depth += 1;
-    }
+    let walked = walk(a11y, bus_name, ROOT_PATH, 0, limits, Keep::Showing).await?;
+    let nodes = walked
+        .nodes
+        .into_iter()
+        .map(|(node, states)| Shown {
+            node,
+            states: states.unwrap_or_default(),
+        })
+        .collect();
     Ok(ShownTree {
         nodes,
-        complete: true,
+        complete: walked.complete,
     })
-}
-
-/// Role, name, children's paths and states of one object, asked together.
-async fn read_shown(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    path: &str,
-) -> Result<(atspi::Role, String, Vec<String>, atspi::StateSet), GuiError> {
-    let bus = |call| {
-        move |source| GuiError::Bus {
-            call,
-            source: Box::new(source),
-        }
-    };
-    let proxy = AccessibleProxy::builder(a11y)
-        .destination(bus_name.to_owned())
-        .map_err(bus("Accessible"))?
-        .path(path.to_owned())
-        .map_err(bus("Accessible"))?
-        .cache_properties(zbus::proxy::CacheProperties::No)
-        .build()
-        .await
-        .map_err(bus("Accessible"))?;
-    let (role, name, children, states) = futures_util::try_join!(
-        async { proxy.get_role().await.map_err(bus("GetRole")) },
-        async { proxy.name().await.map_err(bus("Name")) },
-        async { proxy.get_children().await.map_err(bus("GetChildren")) },
-        async { proxy.get_state().await.map_err(bus("GetState")) },
-    )?;
-    Ok((role, name, own_children(children, bus_name), states))
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ fn a_desktop_session_computes_on_the_calculator_refuses_stale_refs_and_promotes_
     browser_step_refused(d, "calc");
 
     finish_passed(d, "calc", "42", g);
-    let suite = promote_and_run(d, "calc", "gui", 5);
+    let suite = promote_and_run(d, "calc", "gui", 5, d);
     assert!(!suite.contains("ref("), "{suite}");
 }
 

@@ -17,10 +17,6 @@ const QT_CALCULATOR: &str =
 /// The text typed into mousepad and expected in the saved file.
 const NOTE: &str = "Hello from an agent!";
 
-fn number(observation: &Value) -> String {
-    observation["observation"].as_u64().unwrap().to_string()
-}
-
 /// The first control line of `observation` with `role` whose name is `name` (any name: `None`).
 fn control<'a>(observation: &'a Value, role: &str, name: Option<&str>) -> Option<&'a Value> {
     observation["lines"]
@@ -41,7 +37,7 @@ fn ref_in(observation: &Value, role: &str, name: Option<&str>) -> String {
 
 /// `agent WORDS… --session S --observation N --observe --full --json`, passed: its answer.
 fn act(d: &Path, session: &str, observation: &Value, words: &[&str]) -> Value {
-    let n = number(observation);
+    let n = observation_number(observation);
     let mut args = vec!["agent"];
     args.extend_from_slice(words);
     args.extend_from_slice(&[
@@ -81,32 +77,12 @@ fn mousepad_project(root: &Path) {
     std::fs::write(root.join(".a3s-test/project.acl"), project).unwrap();
 }
 
-/// Run the promoted suite by its `next` command in `root`, the working directory swapped for
-/// `cwd` (the words after `a3s-test`).
-fn run_next(root: &Path, next: &str, cwd: &Path) -> Out {
-    let mut words: Vec<String> = next.split_whitespace().map(str::to_string).collect();
-    assert_eq!(words[..2], ["a3s-test", "run"], "{next}");
-    let at = words
-        .iter()
-        .position(|w| w == "--gui-working-directory")
-        .unwrap_or_else(|| panic!("no working directory in {next}"));
-    words[at + 1] = cwd.display().to_string();
-    let words: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-    a3s(root, &words)
-}
-
 #[test]
 fn a_gtk3_session_types_saves_through_the_modal_dialog_and_its_suite_saves_again() {
     let dir = project();
     let d = dir.path();
     mousepad_project(d);
-    let started = ok(
-        d,
-        &["agent", "start", "--session", "pad", "--json", "--gui"],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let g = groups(d, "pad");
-    assert_alive(g);
+    let (_, g) = start_program(d, "pad", "gui", &[]);
     let first = ok(
         d,
         &["agent", "observe", "--session", "pad", "--full", "--json"],
@@ -154,7 +130,7 @@ fn a_gtk3_session_types_saves_through_the_modal_dialog_and_its_suite_saves_again
                 "--session",
                 "pad",
                 "--observation",
-                &number(old),
+                &observation_number(old),
                 "--json",
             ],
         );
@@ -216,32 +192,14 @@ fn a_gtk3_session_types_saves_through_the_modal_dialog_and_its_suite_saves_again
     assert!(!saved.contains("lost"), "{saved}");
 
     finish_passed(d, "pad", "proven", g);
-    let promoted = ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "pad",
-            "--output",
-            "suites/save.acl",
-            "--json",
-        ],
-    );
-    assert_eq!(promoted["steps"], 7, "{promoted}");
-    let suite = std::fs::read_to_string(d.join("suites/save.acl")).unwrap();
-    assert!(!suite.contains("ref("), "{suite}");
-    assert!(suite.contains("Name:"), "{suite}");
-
-    // The suite run in a fresh project and folder saves the file there: the session's file is
-    // not in its way (a file of that name would make the dialog ask to replace it).
+    // The suite runs in a fresh project and folder and saves the file there: the session's
+    // file is not in its way (a file of that name would make the dialog ask to replace it).
     let fresh = project();
     let f = fresh.path();
     mousepad_project(f);
-    std::fs::create_dir_all(f.join("suites")).unwrap();
-    std::fs::write(f.join("suites/save.acl"), &suite).unwrap();
-    let run = run_next(f, promoted["next"].as_str().unwrap(), &f.join("docs"));
-    assert_eq!(run.code, 0, "{suite}\n{}\n{}", run.stdout, run.stderr);
+    let suite = promote_and_run(d, "pad", "gui", 7, f);
+    assert!(!suite.contains("ref("), "{suite}");
+    assert!(suite.contains("Name:"), "{suite}");
     let again = std::fs::read_to_string(f.join("docs/note.txt")).unwrap();
     assert_eq!(again.trim_end(), NOTE);
 }
@@ -264,22 +222,7 @@ fn qt_display(observation: &Value) -> String {
 fn a_qt_session_computes_by_refs_and_its_promoted_suite_passes() {
     let dir = project();
     let d = dir.path();
-    let started = ok(
-        d,
-        &[
-            "agent",
-            "start",
-            "--session",
-            "qt",
-            "--json",
-            "--gui",
-            "--",
-            QT_CALCULATOR,
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let g = groups(d, "qt");
-    assert_alive(g);
+    let (_, g) = start_program(d, "qt", "gui", &[QT_CALCULATOR]);
     let mut seen = ok(
         d,
         &["agent", "observe", "--session", "qt", "--full", "--json"],
@@ -304,7 +247,7 @@ fn a_qt_session_computes_by_refs_and_its_promoted_suite_passes() {
             "--session",
             "qt",
             "--observation",
-            &number(&before),
+            &observation_number(&before),
             "--json",
         ],
     );
@@ -333,28 +276,6 @@ fn a_qt_session_computes_by_refs_and_its_promoted_suite_passes() {
     assert_eq!(expected["status"], "passed", "{expected}");
 
     finish_passed(d, "qt", "proven", g);
-    let promoted = ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "qt",
-            "--output",
-            "suites/qt.acl",
-            "--json",
-        ],
-    );
-    assert_eq!(promoted["steps"], 5, "{promoted}");
-    let suite = std::fs::read_to_string(d.join("suites/qt.acl")).unwrap();
+    let suite = promote_and_run(d, "qt", "gui", 5, d);
     assert!(suite.contains("role(\"push button\", \"×\""), "{suite}");
-    let next = promoted["next"].as_str().unwrap();
-    let words: Vec<&str> = next.split_whitespace().collect();
-    assert_eq!(words[..2], ["a3s-test", "run"], "{next}");
-    let run = a3s(d, &words[1..]);
-    assert_eq!(
-        run.code, 0,
-        "{next}\n{suite}\n{}\n{}",
-        run.stdout, run.stderr
-    );
 }

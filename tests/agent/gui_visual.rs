@@ -52,21 +52,7 @@ fn screenshot(d: &Path, file: &str) -> Value {
 fn a_click_at_a_point_of_the_latest_screenshot_lands_and_a_changed_window_refuses_it() {
     let dir = project();
     let d = dir.path();
-    let started = ok(
-        d,
-        &[
-            "agent",
-            "start",
-            "--session",
-            "vis",
-            "--json",
-            "--gui",
-            "--",
-            "gnome-calculator",
-        ],
-    );
-    assert_eq!(started["state"], "active", "{started}");
-    let g = groups(d, "vis");
+    let (_, g) = start_program(d, "vis", "gui", &["gnome-calculator"]);
     let first = observe(d);
     // Where "7" is, from a real click's hit test (screen pixels).
     let seven = ok(
@@ -78,7 +64,7 @@ fn a_click_at_a_point_of_the_latest_screenshot_lands_and_a_changed_window_refuse
             "--session",
             "vis",
             "--observation",
-            &first["observation"].to_string(),
+            &observation_number(&first),
             "--observe",
             "--full",
             "--json",
@@ -153,33 +139,12 @@ fn a_click_at_a_point_of_the_latest_screenshot_lands_and_a_changed_window_refuse
     assert_eq!(expected["status"], "passed", "{expected}");
 
     finish_passed(d, "vis", "proven", g);
-
-    let promoted = ok(
-        d,
-        &[
-            "agent",
-            "promote",
-            "--session",
-            "vis",
-            "--output",
-            "suites/vis.acl",
-            "--json",
-        ],
-    );
-    let suite = std::fs::read_to_string(d.join("suites/vis.acl")).unwrap();
+    let suite = promote_and_run(d, "vis", "gui", 5, d);
     assert!(!suite.contains("visual_point"), "{suite}");
     assert_eq!(
         suite.matches("role(\"push button\", \"7").count(),
         2,
         "{suite}"
-    );
-    let next = promoted["next"].as_str().unwrap();
-    let words: Vec<&str> = next.split_whitespace().collect();
-    let run = a3s(d, &words[1..]);
-    assert_eq!(
-        run.code, 0,
-        "{next}\n{suite}\n{}\n{}",
-        run.stdout, run.stderr
     );
 }
 

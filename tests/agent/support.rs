@@ -315,21 +315,17 @@ pub fn page_and_project(html: &str) -> (Server, tempfile::TempDir, String) {
     (server, project(), url)
 }
 
-/// `agent start --session <id> --json --<surface> -- <program…>` (`surface` is `gui` or `tui`):
-/// how the desktop and terminal session tests begin. The session is active and both its groups
-/// are alive; the start answer and the groups.
+/// `agent start --session <id> --json --<surface> -- <program…>` (`surface` is `gui` or `tui`;
+/// no program: the project's own `gui` or `tui` block names it): how the desktop and terminal
+/// session tests begin. The session is active and both its groups are alive; the start answer
+/// and the groups.
 pub fn start_program(dir: &Path, id: &str, surface: &str, program: &[&str]) -> (Value, (u32, u32)) {
     let flag = format!("--{surface}");
-    let mut args = vec![
-        "agent",
-        "start",
-        "--session",
-        id,
-        "--json",
-        flag.as_str(),
-        "--",
-    ];
-    args.extend_from_slice(program);
+    let mut args = vec!["agent", "start", "--session", id, "--json", flag.as_str()];
+    if !program.is_empty() {
+        args.push("--");
+        args.extend_from_slice(program);
+    }
     let started = ok(dir, &args);
     assert_eq!(started["state"], "active", "{started}");
     let g = groups(dir, id);
@@ -369,9 +365,12 @@ pub fn finish_passed(dir: &Path, id: &str, summary: &str, groups: (u32, u32)) {
 }
 
 /// `agent promote` of the finished session `id` to `suites/<id>.acl`: `steps` steps in a
-/// `surface = "<surface>"` suite, and the `a3s-test run` command the answer prints passes. The
+/// `surface = "<surface>"` suite, and the `a3s-test run` command the answer prints passes in
+/// `run_in`: `dir` itself, or a fresh project the caller prepared (a replay that must not meet
+/// what the session left behind), where the suite is copied to the same place and the
+/// command's paths in `dir` (the program's working directory) are taken to the same paths. The
 /// suite's text, for the caller's own checks.
-pub fn promote_and_run(dir: &Path, id: &str, surface: &str, steps: u64) -> String {
+pub fn promote_and_run(dir: &Path, id: &str, surface: &str, steps: u64, run_in: &Path) -> String {
     let output = format!("suites/{id}.acl");
     let promoted = turn(dir, id, &["promote", "--output", &output]);
     assert_eq!(promoted["steps"], steps, "{promoted}");
@@ -381,9 +380,23 @@ pub fn promote_and_run(dir: &Path, id: &str, surface: &str, steps: u64) -> Strin
         "{suite}"
     );
     let next = promoted["next"].as_str().unwrap();
-    let words: Vec<&str> = next.split_whitespace().collect();
+    let mut words: Vec<String> = next.split_whitespace().map(str::to_string).collect();
     assert_eq!(words[..2], ["a3s-test", "run"], "{next}");
-    let run = a3s(dir, &words[1..]);
+    if run_in != dir {
+        std::fs::create_dir_all(run_in.join("suites")).unwrap();
+        std::fs::write(run_in.join(&output), &suite).unwrap();
+        let (from, to) = (dir.display().to_string(), run_in.display().to_string());
+        let mut moved = false;
+        for word in &mut words {
+            if let Some(rest) = word.strip_prefix(from.as_str()) {
+                *word = format!("{to}{rest}");
+                moved = true;
+            }
+        }
+        assert!(moved, "no path in {} in {next}", dir.display());
+    }
+    let words: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    let run = a3s(run_in, &words);
     assert_eq!(
         run.code, 0,
         "{next}\n{suite}\n{}\n{}",

@@ -178,7 +178,7 @@ fn a_terminal_session_types_into_bc_refuses_a_changed_screen_and_promotes_a_pass
         "bc ({program_pid}) survived"
     );
 
-    let suite = promote_and_run(d, "calc", "tui", 5);
+    let suite = promote_and_run(d, "calc", "tui", 5, d);
     assert!(
         !suite.contains("9*9"),
         "a refused input is not a passing turn: {suite}"

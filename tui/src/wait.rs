@@ -56,49 +56,39 @@ impl Terminal {
         condition: &Condition,
         deadline: Instant,
     ) -> Result<Screen, TuiError> {
-        let started = Instant::now();
-        let mut changes = self.shared.changed.subscribe();
-        let until = tokio::time::Instant::from_std(deadline);
-        loop {
-            changes.borrow_and_update();
-            let exit = self.exit_status();
-            // Only the text is tested; the full screen (every cell's style) is copied once, for
-            // the answer.
-            let (text, output) = {
-                let state = self.shared.lock();
-                (state.text(), state.output)
-            };
-            if output == Output::OverBudget {
-                return Err(TuiError::OutputBudget {
-                    budget: self.max_output_bytes(),
-                });
-            }
-            if let Output::Failed(e) = output {
-                return Err(TuiError::Io {
-                    action: "read",
-                    source: e.into(),
-                });
-            }
-            let ended = exit.is_some() && output == Output::Ended;
-            if condition.holds(&text, ended) {
-                return Ok(self.screen());
-            }
-            if let (true, Some(exit)) = (ended, exit) {
-                return Err(exited_early(exit, condition, self.screen()));
-            }
-            let exit_pending = exit.is_none();
-            tokio::select! {
-                _ = changes.changed() => {}
-                _ = self.exit.exited(), if exit_pending => {}
-                _ = tokio::time::sleep_until(until) => {
-                    return Err(TuiError::WaitTimeout {
-                        awaited: condition.describe(),
-                        waited_ms: started.elapsed().as_millis(),
-                        screen: Box::new(self.screen()),
-                    });
+        let awaited = condition.describe();
+        self.watch(
+            |exit| {
+                // Only the text is tested; the full screen (every cell's style) is copied once,
+                // for the answer.
+                let (text, output) = {
+                    let state = self.shared.lock();
+                    (state.text(), state.output)
+                };
+                if output == Output::OverBudget {
+                    return Some(Err(TuiError::OutputBudget {
+                        budget: self.max_output_bytes(),
+                    }));
                 }
-            }
-        }
+                if let Output::Failed(e) = output {
+                    return Some(Err(TuiError::Io {
+                        action: "read",
+                        source: e.into(),
+                    }));
+                }
+                let ended = exit.is_some() && output == Output::Ended;
+                if condition.holds(&text, ended) {
+                    return Some(Ok(self.screen()));
+                }
+                match (ended, exit) {
+                    (true, Some(exit)) => Some(Err(exited_early(exit, condition, self.screen()))),
+                    _ => None,
+                }
+            },
+            &awaited,
+            deadline,
+        )
+        .await
     }
 
     /// Wait until `holds` is true of the whole screen — what a text [`Condition`] cannot see:
@@ -112,19 +102,39 @@ impl Terminal {
         awaited: &str,
         deadline: Instant,
     ) -> Result<Screen, TuiError> {
+        self.watch(
+            |_| {
+                let screen = self.screen();
+                holds(&screen).then_some(Ok(screen))
+            },
+            awaited,
+            deadline,
+        )
+        .await
+    }
+
+    /// The one wait loop: `look` is asked at once and after every change of the screen and the
+    /// program's exit, with the exit status read before it (so an exit after that read still
+    /// wakes the loop); it ends the wait with `Some` or waits on with `None`. At `deadline` the
+    /// wait fails with `wait_timeout` naming `awaited`, with the screen then.
+    async fn watch(
+        &self,
+        mut look: impl FnMut(Option<ProgramExit>) -> Option<Result<Screen, TuiError>>,
+        awaited: &str,
+        deadline: Instant,
+    ) -> Result<Screen, TuiError> {
         let started = Instant::now();
         let mut changes = self.shared.changed.subscribe();
         let until = tokio::time::Instant::from_std(deadline);
         loop {
             changes.borrow_and_update();
-            let screen = self.screen();
-            if holds(&screen) {
-                return Ok(screen);
+            let exit = self.exit_status();
+            if let Some(end) = look(exit) {
+                return end;
             }
-            let running = self.exit_status().is_none();
             tokio::select! {
                 _ = changes.changed() => {}
-                _ = self.exit.exited(), if running => {}
+                _ = self.exit.exited(), if exit.is_none() => {}
                 _ = tokio::time::sleep_until(until) => {
                     return Err(TuiError::WaitTimeout {
                         awaited: awaited.to_string(),

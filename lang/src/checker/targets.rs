@@ -530,36 +530,43 @@ impl<'a> Call<'a> {
 
     /// The index of `nth()`: an integer that fits 32 bits (negative counts from the end).
     fn index_arg(&self, ctx: &mut Ctx, index: usize) -> Option<i32> {
+        let fits = i64::from(i32::MIN)..=i64::from(i32::MAX);
+        let n = self.integer_arg(ctx, index, fits, |found| match found {
+            ValueKind::Integer(n) => (
+                format!("the index {n} of `nth()` is out of range"),
+                "give an index between -2147483648 and 2147483647",
+            ),
+            other => (
+                format!(
+                    "the index of `nth()` must be an integer, found {}",
+                    other.describe()
+                ),
+                "write `nth(target, 0)` for the first match, `nth(target, -1)` for the last",
+            ),
+        })?;
+        i32::try_from(n).ok()
+    }
+
+    /// Argument `index` as an integer within `range`. Anything else is
+    /// `test.spec.target_arguments` at the argument, with the message and hint `refused` gives
+    /// for what was found (an integer out of range, or another kind of value); an argument
+    /// already reported unreadable is not reported again.
+    fn integer_arg(
+        &self,
+        ctx: &mut Ctx,
+        index: usize,
+        range: std::ops::RangeInclusive<i64>,
+        refused: impl FnOnce(&ValueKind) -> (String, &'static str),
+    ) -> Option<i64> {
         let arg = self.positional[index];
-        match arg.kind {
-            ValueKind::Integer(n) => match i32::try_from(n) {
-                Ok(i) => Some(i),
-                Err(_) => {
-                    ctx.error_in(
-                        Code::TargetArguments,
-                        self.attr,
-                        arg.span,
-                        format!("the index {n} of `nth()` is out of range"),
-                    )
-                    .hint("give an index between -2147483648 and 2147483647");
-                    None
-                }
-            },
-            _ if unreadable(arg) => None,
-            ref other => {
-                ctx.error_in(
-                    Code::TargetArguments,
-                    self.attr,
-                    arg.span,
-                    format!(
-                        "the index of `nth()` must be an integer, found {}",
-                        other.describe()
-                    ),
-                )
-                .hint("write `nth(target, 0)` for the first match, `nth(target, -1)` for the last");
-                None
-            }
-        }
+        let (message, hint) = match arg.kind {
+            ValueKind::Integer(n) if range.contains(&n) => return Some(n),
+            _ if unreadable(arg) => return None,
+            ref found => refused(found),
+        };
+        ctx.error_in(Code::TargetArguments, self.attr, arg.span, message)
+            .hint(hint);
+        None
     }
 
     /// A boolean argument.
@@ -643,26 +650,17 @@ impl<'a> Call<'a> {
 
     /// A pixel coordinate of `visual_point()`: an integer from 0 to 32767 (an X screen's range).
     fn pixel_arg(&self, ctx: &mut Ctx, index: usize, what: &str) -> Option<u32> {
-        let arg = self.positional[index];
-        match arg.kind {
-            ValueKind::Integer(n) if (0..=i64::from(i16::MAX)).contains(&n) => {
-                u32::try_from(n).ok()
-            }
-            _ if unreadable(arg) => None,
-            ref other => {
-                ctx.error_in(
-                    Code::TargetArguments,
-                    self.attr,
-                    arg.span,
-                    format!(
-                        "{what} of `visual_point()` must be a pixel from 0 to 32767, found {}",
-                        other.describe()
-                    ),
-                )
-                .hint("give pixels from the screenshot's top-left corner");
-                None
-            }
-        }
+        let screen = 0..=i64::from(i16::MAX);
+        let n = self.integer_arg(ctx, index, screen, |found| {
+            (
+                format!(
+                    "{what} of `visual_point()` must be a pixel from 0 to 32767, found {}",
+                    found.describe()
+                ),
+                "give pixels from the screenshot's top-left corner",
+            )
+        })?;
+        u32::try_from(n).ok()
     }
 
     /// `ref("@eN")` / `ref("@cN")`.

@@ -21,7 +21,7 @@ mod valid;
 mod visual_point;
 
 use a3s_test_lang::ir::{Action, AdmittedDocument, Scenario, Suite};
-use a3s_test_lang::{admit, Code, Diagnostic};
+use a3s_test_lang::{admit, admit_statement, Code, Diagnostic};
 
 /// Wrap step blocks in a minimal suite and scenario (`suite.s.scenario.sc.<kind>.<label>`).
 pub fn in_scenario(steps: &str) -> String {
@@ -65,6 +65,18 @@ pub fn problems(source: &str) -> Vec<(Code, String, String)> {
         .iter()
         .map(|d| (d.code, d.path.clone(), source[d.span.range()].to_string()))
         .collect()
+}
+
+/// The diagnostics an agent statement is refused with, as `(code, path, spanned text)`; panics
+/// when it is admitted.
+pub fn statement_problems(source: &str) -> Vec<(Code, String, String)> {
+    match admit_statement(source) {
+        Ok(step) => panic!("{source:?} was admitted as {step:?}"),
+        Err(diagnostics) => diagnostics
+            .iter()
+            .map(|d| (d.code, d.path.clone(), source[d.span.range()].to_string()))
+            .collect(),
+    }
 }
 
 /// The one diagnostic `source` is rejected with; panics with every diagnostic when there is not

@@ -1,18 +1,9 @@
 //! Statement mode (`docs/acl.md` §12): one step block, label optional, paths under `statement`;
 //! `soft` is refused (§9.1).
 
+use crate::statement_problems;
 use a3s_test_lang::ir::{Action, ElementRef, Target};
 use a3s_test_lang::{admit_statement, Code};
-
-fn rejected(source: &str) -> Vec<(Code, String, String)> {
-    match admit_statement(source) {
-        Ok(step) => panic!("{source:?} was admitted as {step:?}"),
-        Err(diagnostics) => diagnostics
-            .iter()
-            .map(|d| (d.code, d.path.clone(), source[d.span.range()].to_string()))
-            .collect(),
-    }
-}
 
 #[test]
 fn an_unlabelled_statement_is_admitted() {
@@ -43,7 +34,7 @@ fn a_labelled_statement_keeps_its_label() {
 #[test]
 fn statement_paths_start_at_statement() {
     assert_eq!(
-        rejected("click { target = ref(\"@u3\") }"),
+        statement_problems("click { target = ref(\"@u3\") }"),
         vec![(
             Code::TargetObservationOnly,
             "statement.click.target".into(),
@@ -51,7 +42,7 @@ fn statement_paths_start_at_statement() {
         )]
     );
     assert_eq!(
-        rejected("click \"go\" { target = rol(\"button\") }"),
+        statement_problems("click \"go\" { target = rol(\"button\") }"),
         vec![(
             Code::UnknownTarget,
             "statement.click.go.target".into(),
@@ -59,7 +50,7 @@ fn statement_paths_start_at_statement() {
         )]
     );
     assert_eq!(
-        rejected("click \"bad label\" { target = css(\"a\") }"),
+        statement_problems("click \"bad label\" { target = css(\"a\") }"),
         vec![(
             Code::InvalidId,
             "statement.click.bad label".into(),
@@ -70,12 +61,12 @@ fn statement_paths_start_at_statement() {
 
 #[test]
 fn zero_or_several_blocks_are_a_statement_count_error() {
-    let none = rejected("   ");
+    let none = statement_problems("   ");
     assert_eq!(none.len(), 1);
     assert_eq!(none[0].0, Code::StatementCount);
     assert_eq!(none[0].1, "statement");
 
-    let two = rejected("click { target = css(\"a\") }\nclick { target = css(\"b\") }");
+    let two = statement_problems("click { target = css(\"a\") }\nclick { target = css(\"b\") }");
     assert_eq!(
         two,
         vec![(Code::StatementCount, "statement".into(), "click".into())]
@@ -105,7 +96,7 @@ fn an_unknown_statement_kind_suggests_a_step() {
 #[test]
 fn an_agent_statement_refuses_a_soft_expect() {
     assert_eq!(
-        rejected("expect {\n  text = \"Saved\"\n  soft = true\n}"),
+        statement_problems("expect {\n  text = \"Saved\"\n  soft = true\n}"),
         [(
             Code::InvalidValue,
             "statement.expect.soft".to_string(),
@@ -115,7 +106,7 @@ fn an_agent_statement_refuses_a_soft_expect() {
     // `soft = false` says nothing an agent turn could not do, but it is refused the same way:
     // soft expects belong to suites.
     assert_eq!(
-        rejected("expect {\n  text = \"Saved\"\n  soft = false\n}").len(),
+        statement_problems("expect {\n  text = \"Saved\"\n  soft = false\n}").len(),
         1
     );
 }

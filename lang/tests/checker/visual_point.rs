@@ -2,20 +2,10 @@
 //! admitted in an agent statement only; a suite is refused at the call with
 //! `test.spec.visual_point_in_suite`, and a malformed id or coordinate at its argument.
 
-use crate::problems;
+use crate::{problems, statement_problems};
 use a3s_test_lang::ir::{Action, Target};
 use a3s_test_lang::{admit_statement, Code};
 use proptest::prelude::*;
-
-fn statement_problems(source: &str) -> Vec<(Code, String, String)> {
-    match admit_statement(source) {
-        Ok(step) => panic!("{source:?} was admitted as {step:?}"),
-        Err(diagnostics) => diagnostics
-            .iter()
-            .map(|d| (d.code, d.path.clone(), source[d.span.range()].to_string()))
-            .collect(),
-    }
-}
 
 #[test]
 fn a_statement_clicks_a_visual_point() {

@@ -192,6 +192,21 @@ impl SessionError {
         self
     }
 
+    /// Attach the observation asked for after a failed step (`None`: none was asked): the page
+    /// after the failure, or why it could not be taken. The failure's counterpart of
+    /// [`super::reply::Executed::with_observation`], so every engine answers a failed step the
+    /// same way.
+    pub(crate) fn with_observation(
+        self,
+        seen: Option<Result<super::view::Observation, SessionError>>,
+    ) -> Self {
+        match seen {
+            Some(Ok(seen)) => self.with(|d| d.observation = Some(Box::new(seen))),
+            Some(Err(e)) => self.with(|d| d.observation_error = Some(Box::new(e))),
+            None => self,
+        }
+    }
+
     /// Mark an error raised after the statement was dispatched, so it is told apart from the
     /// same code raised by a gate: the page may have changed.
     pub fn after_dispatch(self) -> Self {

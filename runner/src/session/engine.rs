@@ -1075,10 +1075,7 @@ impl<D: AgentDriver> Engine<D> {
             {
                 let deadline = self.after_action_deadline();
                 let seen = self.observe_with(view, None, deadline).await;
-                Err(e.with(|d| match seen {
-                    Ok(seen) => d.observation = Some(Box::new(seen)),
-                    Err(oe) => d.observation_error = Some(Box::new(oe)),
-                }))
+                Err(e.with_observation(Some(seen)))
             }
             Err(e) => Err(e),
         }

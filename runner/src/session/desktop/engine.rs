@@ -457,11 +457,7 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
                 let failure = StepFailure::new(e.code, e.message);
                 let e = answer::step_failed(failure, source, &[]);
                 let seen = self.observe_after(view, true).await;
-                return Err(e.with(|d| match seen {
-                    Some(Ok(seen)) => d.observation = Some(Box::new(seen)),
-                    Some(Err(oe)) => d.observation_error = Some(Box::new(oe)),
-                    None => {}
-                }));
+                return Err(e.with_observation(seen));
             }
         };
         // The locator promotion writes: the control's role and name, when they name it alone.
@@ -587,11 +583,7 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
             Err(f) => {
                 let e = answer::step_failed(f, source, &[]);
                 let seen = self.observe_after(view, input).await;
-                return Err(e.with(|d| match seen {
-                    Some(Ok(seen)) => d.observation = Some(Box::new(seen)),
-                    Some(Err(oe)) => d.observation_error = Some(Box::new(oe)),
-                    None => {}
-                }));
+                return Err(e.with_observation(seen));
             }
         };
         let mut output = output;

@@ -250,11 +250,7 @@ impl<D: TerminalAgentDriver> TerminalEngine<D> {
             Err(f) => {
                 let e = answer::step_failed(f, source, &[]);
                 let seen = self.observe_after(view, after).await;
-                return Err(e.with(|d| match seen {
-                    Some(Ok(seen)) => d.observation = Some(Box::new(seen)),
-                    Some(Err(oe)) => d.observation_error = Some(Box::new(oe)),
-                    None => {}
-                }));
+                return Err(e.with_observation(seen));
             }
         };
         self.file.steps.push(StepRecord {
