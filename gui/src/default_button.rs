@@ -82,7 +82,7 @@ pub(crate) async fn wait_enabled(
 /// The button as a failure names it: which button, and why Enter depends on it.
 fn describe(button: &Element, field: &Element) -> String {
     format!(
-        "the default button {} (Enter in {} presses it)",
+        "{} (the default button Enter in {} presses)",
         button.describe(),
         field.describe()
     )
