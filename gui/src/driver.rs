@@ -81,6 +81,27 @@ fn failure(error: GuiError) -> StepFailure {
     StepFailure::new(error.code().into(), error.to_string())
 }
 
+/// [`failure`], with an element that did not become actionable said to have had the step's
+/// action timeout (the wait's bound is the step's: say which, so the fix is clear).
+fn within_action_timeout(error: GuiError, timeout: Duration) -> StepFailure {
+    match error {
+        GuiError::NotActionable {
+            ref target,
+            condition,
+            ..
+        } => StepFailure::new(
+            error.code().into(),
+            format!(
+                "{target} was not {condition} within the step's action timeout ({} ms), \
+                 so nothing was sent; hint: {}",
+                timeout.as_millis(),
+                crate::error::NOT_ACTIONABLE_HINT
+            ),
+        ),
+        error => failure(error),
+    }
+}
+
 /// What every scenario starts: the program, the screen, and whose desktop.
 #[derive(Debug, Clone)]
 pub struct GuiOptions {
@@ -309,23 +330,29 @@ impl GuiContext {
                 &[],
             )
             .await
-            .map_err(|e| match e {
-                // The wait's bound is the step's: say which, so the fix is clear.
-                GuiError::NotActionable {
-                    ref target,
-                    condition,
-                    ..
-                } => StepFailure::new(
-                    e.code().into(),
-                    format!(
-                        "{target} was not {condition} within the step's action timeout ({} ms), \
-                         so nothing was sent; hint: {}",
-                        timeout.as_millis(),
-                        crate::error::NOT_ACTIONABLE_HINT
-                    ),
-                ),
-                e => failure(e),
-            })
+            .map_err(|e| within_action_timeout(e, timeout))
+    }
+
+    /// Before a bare Enter: when it will press the window's default button (the focus is in a
+    /// single-line field), wait until that button is enabled (`crate::default_button`).
+    async fn enter_ready(
+        &self,
+        chord: &Chord,
+        target: Option<&Element>,
+        (until, timeout): (Instant, Duration),
+    ) -> Result<(), StepFailure> {
+        if !crate::default_button::is_enter(chord) {
+            return Ok(());
+        }
+        crate::default_button::wait_enabled(
+            self.a11y(),
+            self.program().bus_name(),
+            target,
+            until.into_std(),
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| within_action_timeout(e, timeout))
     }
 
     /// The detail of an input, with the program's exit when the input ended it.
@@ -484,6 +511,8 @@ impl GuiContext {
                     Some(target) => self.find(target, env).await?,
                     None => self.first_window().await?,
                 };
+                let field = target.is_some().then_some(&element);
+                self.enter_ready(&chord, field, Self::until(env)).await?;
                 let acted = self
                     .input
                     .press(self.program(), &element, &chord)

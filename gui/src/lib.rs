@@ -13,6 +13,7 @@ pub mod attach;
 pub mod baseline;
 mod bus_config;
 mod calls;
+mod default_button;
 pub mod desktop;
 pub mod driver;
 pub mod element;

@@ -4,7 +4,9 @@
 //! the program's stdout as evidence), Qt5's calculator example, and `automation_id(…)` on a
 //! GTK3 program that sets accessible ids (`tests/fixtures/gui/ids.py`, whose combo box and list
 //! also take `select`, and whose button takes `click { via = "action" }`) and on one that sets
-//! none (a coded failure with the hint). Each run's desktop is its own; no test sleeps.
+//! none (a coded failure with the hint), and an Enter into a field that waits for the default
+//! button it presses (`tests/fixtures/gui/default.py`, mousepad's file chooser). Each run's
+//! desktop is its own; no test sleeps.
 
 use crate::common::workdir;
 use crate::harness::{repo, run, RUN_BOUND};
@@ -297,19 +299,26 @@ fn gui_a_click_on_a_button_that_never_becomes_enabled_fails_naming_enabled() {
     let command = later_program();
     let command: Vec<&str> = command.iter().map(String::as_str).collect();
     let (json, _work) = run_app(&command, steps, 1);
-    let failure = &json["scenarios"][0]["failure"];
-    assert_eq!(failure["code"], "test.driver.gui.wait_timeout", "{failure}");
-    assert_eq!(failure["failure_class"], "product", "{failure}");
-    let message = failure["message"].as_str().unwrap();
+    let message = not_enabled_within_700_ms(&json);
     assert!(
         message.contains("button \"Never\" was not enabled"),
         "{message}"
     );
+}
+
+/// The message of a run's failure that is a target not enabled within a 700 ms action
+/// timeout, nothing sent (a product failure).
+fn not_enabled_within_700_ms(json: &Value) -> String {
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], "test.driver.gui.wait_timeout", "{failure}");
+    assert_eq!(failure["failure_class"], "product", "{failure}");
+    let message = failure["message"].as_str().unwrap().to_owned();
     assert!(
-        message.contains("within the step's action timeout (700 ms)"),
+        message.contains("enabled within the step's action timeout (700 ms)"),
         "{message}"
     );
     assert!(message.contains("nothing was sent"), "{message}");
+    message
 }
 
 /// A project running mousepad in `dir` with private settings, data and cache folders (mousepad
@@ -334,11 +343,12 @@ fn mousepad_project(dir: &std::path::Path) -> String {
 #[test]
 fn gui_mousepad_saves_typed_text_through_its_file_chooser() {
     // The chooser opens in the program's working directory; its name entry is found by its
-    // label inside the modal dialog, and Enter saves. The title then names the file.
+    // label inside the modal dialog, and Enter right after the fill saves: GTK3 enables Save
+    // only 300 ms after the name last changed, and the press waits for that default button.
+    // The title then names the file.
     let steps = r#"    type "text" { target = role("text") value = "Hello, desktop!" }
     press "save" { target = role("text") key = "Control+s" }
     fill "name" { target = label("Name:") value = "note.txt" }
-    expect "named" { target = label("Name:") value = "note.txt" }
     press "enter" { target = label("Name:") key = "Enter" }
     expect "closed" { hidden = label("Name:") }
     expect "titled" { text = "note.txt" }"#;
@@ -358,4 +368,38 @@ fn gui_mousepad_saves_typed_text_through_its_file_chooser() {
     assert_eq!(name["input"], "xtest", "{name}");
     let saved = std::fs::read_to_string(folder.join("note.txt")).unwrap();
     assert_eq!(saved.trim_end(), "Hello, desktop!");
+}
+
+/// `tests/fixtures/gui/default.py`'s command line: an entry whose Enter presses a default
+/// button enabled only on a timer after the entry changes.
+fn default_program() -> Vec<String> {
+    let script = repo().join("tests/fixtures/gui/default.py");
+    vec!["/usr/bin/python3".into(), script.display().to_string()]
+}
+
+#[test]
+fn gui_enter_after_fill_waits_for_the_default_button_it_presses() {
+    // "OK" becomes sensitive 300 ms after the name last changed; an Enter sent before that is
+    // dropped by GTK, so "Saved note" shows only because the press waited.
+    let steps = r#"    fill "name" { target = label("Name") value = "note" }
+    press "enter" { target = label("Name") key = "Enter" }
+    expect "saved" { text = "Saved note" }"#;
+    let command = default_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (json, _work) = run_app(&command, steps, 0);
+    assert_eq!(step(&json, "enter")["detail"]["input"], "xtest");
+}
+
+#[test]
+fn gui_enter_whose_default_button_stays_disabled_fails_naming_it() {
+    let steps = r#"    action_timeout_ms = 700
+    press "enter" { target = label("Name") key = "Enter" }"#;
+    let command = default_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let (json, _work) = run_app(&command, steps, 1);
+    let message = not_enabled_within_700_ms(&json);
+    assert!(
+        message.contains("button \"OK\" (the default button Enter in text \"\" presses) was not"),
+        "{message}"
+    );
 }
