@@ -8,7 +8,7 @@ use super::file::{
     FORMAT_VERSION,
 };
 use a3s_test_driver::child::{self, ExitWatch, Group, OnOwnerDeath};
-use a3s_test_driver::process::{kill_group, live_group_members};
+use a3s_test_driver::process::{kill_group, live_group_members, signal_group, Signal};
 use a3s_test_fsroot::{Access, Dir, PRIVATE};
 use a3s_test_ledger::SessionId;
 use std::io::{BufRead, Write};
@@ -297,6 +297,11 @@ impl StartGuard {
         let Some((pid, watch)) = self.supervisor.take() else {
             return;
         };
+        // Frozen first: a stopped supervisor forks nothing more, so the tree read next holds
+        // every child it started. A browser forked between the read and the kill would be
+        // missed: its own process dies by its parent-death signal, but the helpers it already
+        // started (its group) only when they notice, seconds later under load.
+        signal_group(pid, Signal::STOP);
         let tree = crate::process_tree::descendants(pid as i32);
         kill_group(pid);
         for p in tree.iter().filter(|p| p.is_alive()) {
