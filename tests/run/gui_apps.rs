@@ -31,7 +31,7 @@ fn scenario(steps: &str) -> String {
 }
 
 /// Run `steps` against `command`; the JSON result.
-fn run_app(command: &[&str], steps: &str, want_code: i32) -> (Value, tempfile::TempDir) {
+pub(crate) fn run_app(command: &[&str], steps: &str, want_code: i32) -> (Value, tempfile::TempDir) {
     let work = workdir(&[
         (".a3s-test/project.acl", &project(command)),
         ("app.acl", &scenario(steps)),
@@ -41,7 +41,8 @@ fn run_app(command: &[&str], steps: &str, want_code: i32) -> (Value, tempfile::T
     (done.json(), work)
 }
 
-fn step<'a>(json: &'a Value, label: &str) -> &'a Value {
+/// The step labelled `label` of the first scenario in a run's JSON result.
+pub(crate) fn step<'a>(json: &'a Value, label: &str) -> &'a Value {
     json["scenarios"][0]["steps"]
         .as_array()
         .unwrap()
@@ -263,8 +264,8 @@ fn gui_automation_id_on_a_toolkit_that_sets_none_says_so_with_a_hint() {
     );
 }
 
-/// `tests/fixtures/gui/later.py`'s command line: buttons that take input later, or never.
-fn later_program() -> Vec<String> {
+/// `tests/fixtures/gui/later.py`'s command line: controls that take input later, or never.
+pub(crate) fn later_program() -> Vec<String> {
     let script = repo().join("tests/fixtures/gui/later.py");
     vec!["/usr/bin/python3".into(), script.display().to_string()]
 }
