@@ -432,12 +432,18 @@ impl GuiContext {
             Action::Click {
                 target,
                 via: InputVia::Action,
+                action,
                 ..
             } => {
                 let element = self.find(target, env).await?;
-                let performed = crate::action::perform(self.a11y(), self.program(), &element)
-                    .await
-                    .map_err(failure)?;
+                let performed = crate::action::perform(
+                    self.a11y(),
+                    self.program(),
+                    &element,
+                    action.as_deref(),
+                )
+                .await
+                .map_err(failure)?;
                 Ok(Self::output(StepDetail::Desktop {
                     element: element.describe(),
                     input: "accessibility_action".into(),

@@ -49,7 +49,8 @@ a3s_test_lang::define_codes! {
         /// before the action timeout.
         SelectionUnchanged => "test.driver.gui.selection_unchanged", FailureClass::Product;
         /// A `click { via = "action" }` on an element that has no click, press, activate or
-        /// toggle action; the message lists the actions it has.
+        /// toggle action, or a `via = "action:NAME"` on one without that action; the message
+        /// lists the actions it has.
         ActionMissing => "test.driver.gui.action_missing", FailureClass::Product;
         /// A key name or chord that is not a named key, one character, or modifiers joined by `+`.
         BadKey => "test.driver.gui.bad_key", FailureClass::Specification;
@@ -259,7 +260,7 @@ pub enum GuiError {
         waited_ms: u128,
     },
     /// See [`GuiCode::ActionMissing`].
-    #[error("{target} has no {wanted} action; its actions: {actions}; hint: click it with real input (leave out `via`), or target an element that has one")]
+    #[error("{target} has no {wanted} action; its actions: {actions}; hint: name one of its actions (`via = \"action:NAME\"`), click it with real input (leave out `via`), or target an element that has one")]
     ActionMissing {
         /// The element.
         target: String,

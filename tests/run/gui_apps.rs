@@ -3,7 +3,8 @@
 //! wheel, and an OK whose click ends the program — the step passes, records the exit and keeps
 //! the program's stdout as evidence), Qt5's calculator example, and `automation_id(…)` on a
 //! GTK3 program that sets accessible ids (`tests/fixtures/gui/ids.py`, whose combo box and list
-//! also take `select`, and whose button takes `click { via = "action" }`) and on one that sets
+//! also take `select`, whose button takes `click { via = "action" }` and whose list's cells
+//! `via = "action:activate"`) and on one that sets
 //! none (a coded failure with the hint). Each run's desktop is its own; no test sleeps.
 
 use crate::common::workdir;
@@ -225,6 +226,34 @@ fn gui_select_of_a_missing_option_and_a_click_via_a_missing_action_are_coded_fai
         "{failure}"
     );
     assert_eq!(failure["failure_class"], "specification", "{failure}");
+}
+
+/// `via = "action:NAME"` performs the action of that name: a GTK3 table cell has `expand or
+/// contract`, `edit` and `activate`, and only `activate` fires the list's row activation. A
+/// name the element does not have fails before anything is performed, listing its actions.
+#[test]
+fn gui_a_click_via_a_named_action_performs_that_action_and_a_missing_one_is_coded() {
+    let command = ids_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let steps = r#"    click "open" { target = role("table cell", "Banana") via = "action:activate" }
+    expect "activated" { text = "Activated Banana" }"#;
+    let (json, _work) = run_app(&command, steps, 0);
+    let open = &step(&json, "open")["detail"];
+    assert_eq!(open["input"], "accessibility_action", "{open}");
+    assert_eq!(open["action"], "activate", "{open}");
+
+    let steps = r#"    click "toggle" { target = role("button", "Save") via = "action:toggle" }"#;
+    let (json, _work) = run_app(&command, steps, 1);
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(
+        failure["code"], "test.driver.gui.action_missing",
+        "{failure}"
+    );
+    let message = failure["message"].as_str().unwrap();
+    assert!(
+        message.contains("has no `toggle` action; its actions: click"),
+        "{message}"
+    );
 }
 
 /// yad's `:CB` form field is a GTK3 combo box found by its label; the chosen option is what yad
