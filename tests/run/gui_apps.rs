@@ -52,6 +52,15 @@ pub(crate) fn step<'a>(json: &'a Value, label: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no step {label} in {json}"))
 }
 
+/// The first scenario's failure message, after checking that its code is `code` (a product
+/// failure: every desktop code these tests meet is one).
+pub(crate) fn failure_message(json: &Value, code: &str) -> String {
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], code, "{failure}");
+    assert_eq!(failure["failure_class"], "product", "{failure}");
+    failure["message"].as_str().unwrap().to_owned()
+}
+
 #[test]
 fn gui_yad_form_filled_by_label_ok_ends_it_and_its_stdout_is_evidence() {
     let steps = r#"    fill "name" { target = label("Name") value = "Ada Lovelace" }
@@ -209,12 +218,7 @@ fn gui_select_of_a_missing_option_and_a_click_via_a_missing_action_are_coded_fai
 
     let steps = r#"    click "status" { target = automation_id("status") via = "action" }"#;
     let (json, _work) = run_app(&command, steps, 1);
-    let failure = &json["scenarios"][0]["failure"];
-    assert_eq!(
-        failure["code"], "test.driver.gui.action_missing",
-        "{failure}"
-    );
-    let message = failure["message"].as_str().unwrap();
+    let message = failure_message(&json, "test.driver.gui.action_missing");
     assert!(message.contains("its actions: none"), "{message}");
 
     // A target that cannot be chosen in blames the suite: a specification failure, exit 2.
@@ -244,12 +248,7 @@ fn gui_a_click_via_a_named_action_performs_that_action_and_a_missing_one_is_code
 
     let steps = r#"    click "toggle" { target = role("button", "Save") via = "action:toggle" }"#;
     let (json, _work) = run_app(&command, steps, 1);
-    let failure = &json["scenarios"][0]["failure"];
-    assert_eq!(
-        failure["code"], "test.driver.gui.action_missing",
-        "{failure}"
-    );
-    let message = failure["message"].as_str().unwrap();
+    let message = failure_message(&json, "test.driver.gui.action_missing");
     assert!(
         message.contains("has no `toggle` action; its actions: click"),
         "{message}"

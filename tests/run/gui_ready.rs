@@ -5,7 +5,7 @@
 //! fails with `test.driver.gui.wait_timeout` naming the condition, and nothing is sent. No test
 //! sleeps: each waits on the run's exit.
 
-use crate::gui_apps::{later_program, run_app, step};
+use crate::gui_apps::{self, later_program, run_app, step};
 use serde_json::Value;
 
 /// Run `steps` on `later.py`; the JSON result.
@@ -15,12 +15,9 @@ fn run_later(steps: &str, want_code: i32) -> Value {
     run_app(&command, steps, want_code).0
 }
 
-/// The run's failure message, after checking its code and class.
+/// The run's failure message, after checking that it is a product `wait_timeout`.
 fn failure_message(json: &Value) -> String {
-    let failure = &json["scenarios"][0]["failure"];
-    assert_eq!(failure["code"], "test.driver.gui.wait_timeout", "{failure}");
-    assert_eq!(failure["failure_class"], "product", "{failure}");
-    failure["message"].as_str().unwrap().to_owned()
+    gui_apps::failure_message(json, "test.driver.gui.wait_timeout")
 }
 
 #[test]
