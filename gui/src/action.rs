@@ -4,8 +4,9 @@
 //! Why at all, when input is real everywhere else (`crate::input` says why): some controls
 //! cannot be reached by a pointer — off the screen, in a window larger than the desktop,
 //! behind a scrolled viewport the suite does not want to drive — and an assistive technology
-//! reaches them through their action. Which action: the first of [`DEFAULT_ACTIONS`] the element
-//! has, by the action's own (not localized) name; an element with none of them is
+//! reaches them through their action. Which action: the one the step names (`via =
+//! "action:activate"`, for an element with several), else the first of [`DEFAULT_ACTIONS`] the
+//! element has, by the action's own (not localized) name; an element without it is
 //! `action_missing` naming the actions it has, and nothing is performed. The step's detail
 //! records the path (`accessibility_action`) and the action's name, so a report never passes
 //! an action off as a click.
@@ -38,19 +39,23 @@ fn wanted() -> String {
     }
 }
 
-/// The index of the action to perform among the element's action `names`: the first of
-/// [`DEFAULT_ACTIONS`] it has.
-pub fn pick(names: &[String]) -> Option<usize> {
-    DEFAULT_ACTIONS
-        .iter()
-        .find_map(|wanted| names.iter().position(|n| n.eq_ignore_ascii_case(wanted)))
+/// The index of the action to perform among the element's action `names`: the one `named`
+/// (`via = "action:NAME"`), else the first of [`DEFAULT_ACTIONS`] it has.
+pub fn pick(names: &[String], named: Option<&str>) -> Option<usize> {
+    let at = |wanted: &str| names.iter().position(|n| n.eq_ignore_ascii_case(wanted));
+    match named {
+        Some(name) => at(name),
+        None => DEFAULT_ACTIONS.iter().find_map(|wanted| at(wanted)),
+    }
 }
 
-/// Perform `element`'s click-like action (see the module doc); the program must still run.
+/// Perform `element`'s action `named`, or its click-like one (see the module doc); the program
+/// must still run.
 pub async fn perform(
     a11y: &zbus::Connection,
     program: &Program,
     element: &Element,
+    named: Option<&str>,
 ) -> Result<Performed, GuiError> {
     let started = Instant::now();
     if program.exit().is_some() {
@@ -78,14 +83,17 @@ pub async fn perform(
     let names = names(&proxy).await.map_err(gone_if)?;
     let missing = |names: &[String]| GuiError::ActionMissing {
         target: element.describe(),
-        wanted: wanted(),
+        wanted: match named {
+            Some(name) => format!("`{name}`"),
+            None => wanted(),
+        },
         actions: if names.is_empty() {
             "none".into()
         } else {
             names.join(", ")
         },
     };
-    let index = pick(&names).ok_or_else(|| missing(&names))?;
+    let index = pick(&names, named).ok_or_else(|| missing(&names))?;
     let done = proxy
         .do_action(index as i32)
         .await
@@ -146,15 +154,23 @@ mod tests {
 
     #[test]
     fn the_preferred_click_like_action_is_picked_by_name() {
-        assert_eq!(pick(&names(&["click"])), Some(0));
+        assert_eq!(pick(&names(&["click"]), None), Some(0));
         // A GTK3 table cell: `activate` after two others.
         assert_eq!(
-            pick(&names(&["expand or contract", "edit", "activate"])),
+            pick(&names(&["expand or contract", "edit", "activate"]), None),
             Some(2)
         );
         // `click` wins over `press` wherever it is.
-        assert_eq!(pick(&names(&["press", "click"])), Some(1));
-        assert_eq!(pick(&names(&["Toggle"])), Some(0));
+        assert_eq!(pick(&names(&["press", "click"]), None), Some(1));
+        assert_eq!(pick(&names(&["Toggle"]), None), Some(0));
+    }
+
+    #[test]
+    fn a_named_action_is_picked_by_its_name_and_only_it() {
+        let cell = names(&["expand or contract", "edit", "activate"]);
+        assert_eq!(pick(&cell, Some("edit")), Some(1));
+        assert_eq!(pick(&cell, Some("Activate")), Some(2));
+        assert_eq!(pick(&names(&["click"]), Some("toggle")), None);
     }
 
     #[test]
@@ -164,7 +180,7 @@ mod tests {
 
     #[test]
     fn an_element_without_a_click_like_action_has_none_picked() {
-        assert_eq!(pick(&names(&[])), None);
-        assert_eq!(pick(&names(&["edit", "expand or contract"])), None);
+        assert_eq!(pick(&names(&[]), None), None);
+        assert_eq!(pick(&names(&["edit", "expand or contract"]), None), None);
     }
 }

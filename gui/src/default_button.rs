@@ -64,7 +64,7 @@ pub(crate) async fn wait_enabled(
         return Ok(None);
     };
     let button = Element::at(a11y, bus_name, &button).await?;
-    match actionable::wait(a11y, &button, until).await {
+    match actionable::wait(a11y, &button, actionable::Need::Pointer, until).await {
         Ok(_) => Ok(Some(button)),
         Err(GuiError::NotActionable {
             condition,

@@ -24,6 +24,7 @@
 use crate::ancestry::Ancestry;
 use crate::element::Element;
 use crate::error::{GuiCode, GuiError};
+use crate::focus::{Focused, Focusing};
 use crate::host::Host;
 use crate::input::{Acted, Clicks, Input};
 use crate::keys::Chord;
@@ -81,9 +82,9 @@ fn failure(error: GuiError) -> StepFailure {
     StepFailure::new(error.code().into(), error.to_string())
 }
 
-/// [`failure`], with an element that did not become actionable said to have had the step's
-/// action timeout (the wait's bound is the step's: say which, so the fix is clear).
-fn within_action_timeout(error: GuiError, timeout: Duration) -> StepFailure {
+/// A desktop error as a step failure; an element that never became ready for its input names
+/// the step's action timeout it waited for, so the fix is clear.
+fn not_actionable(error: GuiError, timeout: Duration) -> StepFailure {
     match error {
         GuiError::NotActionable {
             ref target,
@@ -92,8 +93,8 @@ fn within_action_timeout(error: GuiError, timeout: Duration) -> StepFailure {
         } => StepFailure::new(
             error.code().into(),
             format!(
-                "{target} was not {condition} within the step's action timeout ({} ms), \
-                 so nothing was sent; hint: {}",
+                "{target} was not {condition} within the step's action timeout ({} ms), so \
+                 nothing was sent; hint: {}",
                 timeout.as_millis(),
                 crate::error::NOT_ACTIONABLE_HINT
             ),
@@ -330,7 +331,28 @@ impl GuiContext {
                 &[],
             )
             .await
-            .map_err(|e| within_action_timeout(e, timeout))
+            .map_err(|e| not_actionable(e, timeout))
+    }
+
+    /// Give `element` (found with `ancestry`) the keyboard focus for a key step, once it is
+    /// ready for keys (`crate::focus`), waiting until `until`.
+    async fn focus(
+        &self,
+        element: &Element,
+        ancestry: &Ancestry,
+        focusing: Focusing,
+        (until, timeout): (Instant, Duration),
+    ) -> Result<Focused, StepFailure> {
+        self.input
+            .focus_for_keys(
+                self.program(),
+                element,
+                ancestry,
+                focusing,
+                until.into_std(),
+            )
+            .await
+            .map_err(|e| not_actionable(e, timeout))
     }
 
     /// Before a bare Enter: when it will press the window's default button (the focus is in a
@@ -352,7 +374,7 @@ impl GuiContext {
         )
         .await
         .map(|_| ())
-        .map_err(|e| within_action_timeout(e, timeout))
+        .map_err(|e| not_actionable(e, timeout))
     }
 
     /// The detail of an input, with the program's exit when the input ended it.
@@ -365,8 +387,33 @@ impl GuiContext {
             y: acted.hit.as_ref().map(|h| h.y),
             hit: acted.hit.as_ref().map(|h| h.deepest.describe()),
             keys,
+            focus: None,
             program_exit: self.program().exit().map(|e| e.to_string()),
         }
+    }
+
+    /// The detail of a key step: the keys' input, how the target got the focus and, when a
+    /// click gave it, that click's point and hit.
+    fn key_detail(
+        &self,
+        element: &Element,
+        keys: &Acted,
+        count: Option<usize>,
+        focused: &Focused,
+    ) -> StepDetail {
+        let mut detail = self.detail(element, keys, count);
+        if let StepDetail::Desktop {
+            x, y, hit, focus, ..
+        } = &mut detail
+        {
+            *focus = Some(focused.word().to_owned());
+            if let Focused::Click(click) = focused {
+                *x = click.hit.as_ref().map(|h| h.x);
+                *y = click.hit.as_ref().map(|h| h.y);
+                *hit = click.hit.as_ref().map(|h| h.deepest.describe());
+            }
+        }
+        detail
     }
 
     fn output(detail: StepDetail) -> StepOutput {
@@ -374,22 +421,6 @@ impl GuiContext {
             evidence: Vec::new(),
             detail: Some(detail),
         }
-    }
-
-    /// Click `element` unless it already has the focus (so `type` keeps its caret).
-    async fn focus_by_click(
-        &self,
-        element: &Element,
-        ancestry: &Ancestry,
-        until: (Instant, Duration),
-    ) -> Result<Option<Acted>, StepFailure> {
-        let states = element.read_states(self.a11y()).await.map_err(failure)?;
-        if states.contains(State::Focused) {
-            return Ok(None);
-        }
-        self.click(element, ancestry, Clicks::Single, until)
-            .await
-            .map(Some)
     }
 
     /// After an input step: when its input ended the program, the detail says how and the
@@ -430,12 +461,18 @@ impl GuiContext {
             Action::Click {
                 target,
                 via: InputVia::Action,
+                action,
                 ..
             } => {
                 let element = self.find(target, env).await?;
-                let performed = crate::action::perform(self.a11y(), self.program(), &element)
-                    .await
-                    .map_err(failure)?;
+                let performed = crate::action::perform(
+                    self.a11y(),
+                    self.program(),
+                    &element,
+                    action.as_deref(),
+                )
+                .await
+                .map_err(failure)?;
                 Ok(Self::output(StepDetail::Desktop {
                     element: element.describe(),
                     input: "accessibility_action".into(),
@@ -444,6 +481,7 @@ impl GuiContext {
                     y: None,
                     hit: None,
                     keys: None,
+                    focus: None,
                     program_exit: self.program().exit().map(|e| e.to_string()),
                 }))
             }
@@ -484,7 +522,11 @@ impl GuiContext {
                 let text = a3s_test_driver::vars::resolve(value, env.vars)?;
                 let until = Self::until(env);
                 let (element, ancestry) = self.find_in(target, env).await?;
-                let clicked = self.focus_by_click(&element, &ancestry, until).await?;
+                // A click gives a text field the focus (unless it has it, so `type` keeps its
+                // caret).
+                let focused = self
+                    .focus(&element, &ancestry, Focusing::Click, until)
+                    .await?;
                 if matches!(step.action, Action::Fill { .. }) {
                     let all = Chord::parse("ctrl+a").map_err(failure)?;
                     self.input
@@ -497,28 +539,41 @@ impl GuiContext {
                     .type_text(self.program(), &element, text.as_str())
                     .await
                     .map_err(failure)?;
-                let mut detail = self.detail(&element, &acted, Some(text.as_str().chars().count()));
-                if let (StepDetail::Desktop { x, y, hit, .. }, Some(c)) = (&mut detail, clicked) {
-                    *x = c.hit.as_ref().map(|h| h.x);
-                    *y = c.hit.as_ref().map(|h| h.y);
-                    *hit = c.hit.as_ref().map(|h| h.deepest.describe());
-                }
-                Ok(Self::output(detail))
+                let keys = Some(text.as_str().chars().count());
+                Ok(Self::output(
+                    self.key_detail(&element, &acted, keys, &focused),
+                ))
             }
             Action::Press { key, target } => {
                 let chord = Chord::parse(&chord_text(key)).map_err(failure)?;
-                let element = match target {
-                    Some(target) => self.find(target, env).await?,
-                    None => self.first_window().await?,
+                let Some(target) = target else {
+                    let window = self.first_window().await?;
+                    self.enter_ready(&chord, None, Self::until(env)).await?;
+                    let acted = self
+                        .input
+                        .press(self.program(), &window, &chord)
+                        .await
+                        .map_err(failure)?;
+                    return Ok(Self::output(self.detail(&window, &acted, Some(1))));
                 };
-                let field = target.is_some().then_some(&element);
-                self.enter_ready(&chord, field, Self::until(env)).await?;
+                let until = Self::until(env);
+                let (element, ancestry) = self.find_in(target, env).await?;
+                // A click would activate a control: the toolkit is asked to focus it.
+                let focused = self
+                    .focus(&element, &ancestry, Focusing::Request, until)
+                    .await?;
+                self.enter_ready(&chord, Some(&element), until).await?;
                 let acted = self
                     .input
                     .press(self.program(), &element, &chord)
                     .await
                     .map_err(failure)?;
-                Ok(Self::output(self.detail(&element, &acted, Some(1))))
+                Ok(Self::output(self.key_detail(
+                    &element,
+                    &acted,
+                    Some(1),
+                    &focused,
+                )))
             }
             Action::Check { target } | Action::Uncheck { target } => {
                 let want = matches!(step.action, Action::Check { .. });
@@ -555,15 +610,22 @@ impl GuiContext {
                 target,
                 ..
             } => {
-                let element = match target {
-                    Some(target) => self.find(target, env).await?,
-                    None => self.first_window().await?,
+                let (until, timeout) = Self::until(env);
+                let (element, ancestry) = match target {
+                    Some(target) => self.find_in(target, env).await?,
+                    None => (self.first_window().await?, Ancestry::default()),
                 };
                 let acted = self
                     .input
-                    .scroll(self.program(), &element, *delta_x, *delta_y)
+                    .scroll(
+                        self.program(),
+                        &element,
+                        &ancestry,
+                        (*delta_x, *delta_y),
+                        until.into_std(),
+                    )
                     .await
-                    .map_err(failure)?;
+                    .map_err(|e| not_actionable(e, timeout))?;
                 Ok(Self::output(self.detail(&element, &acted, None)))
             }
             Action::Screenshot { path } => {

@@ -161,6 +161,27 @@ impl Element {
         })
     }
 
+    /// Ask the toolkit to give it the keyboard focus (`Component.GrabFocus`): whether the
+    /// toolkit says it did. A toolkit that refuses the call (GTK4 4.8 answers `NotSupported`)
+    /// is `false`, not an error; a gone object or program is.
+    pub async fn grab_focus(&self, a11y: &zbus::Connection) -> Result<bool, GuiError> {
+        match self.component(a11y).await?.grab_focus().await {
+            Ok(done) => Ok(done),
+            Err(source) => {
+                let error = GuiError::bus("GrabFocus", source);
+                let refused = matches!(
+                    &error,
+                    GuiError::Bus { source, .. } if matches!(source.as_ref(), zbus::Error::MethodError(..))
+                );
+                if refused && !crate::modal::is_gone(&error) {
+                    Ok(false)
+                } else {
+                    Err(error)
+                }
+            }
+        }
+    }
+
     /// Its parent's path, `None` at the application's root (or when the parent is on another
     /// bus): one call, for walks that need only where they are.
     pub async fn parent_path(&self, a11y: &zbus::Connection) -> Result<Option<String>, GuiError> {

@@ -50,14 +50,16 @@ a3s_test_lang::define_codes! {
         /// before the action timeout.
         SelectionUnchanged => "test.driver.gui.selection_unchanged", FailureClass::Product;
         /// A `click { via = "action" }` on an element that has no click, press, activate or
-        /// toggle action; the message lists the actions it has.
+        /// toggle action, or a `via = "action:NAME"` on one without that action; the message
+        /// lists the actions it has.
         ActionMissing => "test.driver.gui.action_missing", FailureClass::Product;
         /// A key name or chord that is not a named key, one character, or modifiers joined by `+`.
         BadKey => "test.driver.gui.bad_key", FailureClass::Specification;
         /// The text holds a character that no key of the X server's keyboard map types.
         KeyUnmapped => "test.driver.gui.key_unmapped", FailureClass::Specification;
-        /// The awaited value did not hold before the deadline, or a pointer action's element
-        /// did not become enabled and stable in its step's time (nothing was sent).
+        /// The awaited value did not hold before the deadline, or an input's element did not
+        /// become ready for it in its step's time — enabled and stable for a pointer; enabled,
+        /// showing, focusable and focused for keys (nothing was sent).
         WaitTimeout => "test.driver.gui.wait_timeout", FailureClass::Product;
         /// A request to the X server (input, windows, screenshots) failed unexpectedly.
         X11 => "test.driver.gui.x11", FailureClass::Infrastructure;
@@ -67,9 +69,13 @@ a3s_test_lang::define_codes! {
     }
 }
 
-/// What to do when a pointer action's element never became actionable.
+/// What to do when an input's element never became actionable.
 pub const NOT_ACTIONABLE_HINT: &str =
     "make a step before wait for what enables it, or give the step more time";
+
+/// What to do when a toolkit cannot give a key step's target the focus without input.
+pub const NOT_FOCUSED_HINT: &str =
+    "click it first (a click focuses a text field), or press the key without a target";
 
 /// How a program ended, as the evidence reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -257,7 +263,7 @@ pub enum GuiError {
         waited_ms: u128,
     },
     /// See [`GuiCode::ActionMissing`].
-    #[error("{target} has no {wanted} action; its actions: {actions}; hint: click it with real input (leave out `via`), or target an element that has one")]
+    #[error("{target} has no {wanted} action; its actions: {actions}; hint: name one of its actions (`via = \"action:NAME\"`), click it with real input (leave out `via`), or target an element that has one")]
     ActionMissing {
         /// The element.
         target: String,
@@ -290,7 +296,7 @@ pub enum GuiError {
         /// How long the wait lasted.
         waited_ms: u128,
     },
-    /// See [`GuiCode::WaitTimeout`]: a pointer action's element did not become actionable.
+    /// See [`GuiCode::WaitTimeout`]: an input's element did not become actionable.
     #[error("{target} was not {condition} within {waited_ms} ms, so nothing was sent; hint: {NOT_ACTIONABLE_HINT}")]
     NotActionable {
         /// The element, described.
@@ -299,6 +305,15 @@ pub enum GuiError {
         condition: crate::actionable::Actionability,
         /// How long the wait lasted.
         waited_ms: u128,
+    },
+    /// See [`GuiCode::WaitTimeout`]: a key step's target cannot be given the keyboard focus
+    /// without input (GTK4 4.8 refuses `GrabFocus`), so no key would reach it.
+    #[error("{target} did not take the keyboard focus ({why}), so nothing was sent; hint: {NOT_FOCUSED_HINT}")]
+    NotFocused {
+        /// The element, described.
+        target: String,
+        /// Why not, in words.
+        why: String,
     },
     /// See [`GuiCode::BadTarget`].
     #[error("{target} cannot name a desktop element: {why}; hint: write role(\"push button\", \"7\"), label(…), text(…) or automation_id(…)")]
@@ -342,7 +357,9 @@ impl GuiError {
             GuiError::ActionMissing { .. } => GuiCode::ActionMissing,
             GuiError::BadKey { .. } => GuiCode::BadKey,
             GuiError::KeyUnmapped { .. } => GuiCode::KeyUnmapped,
-            GuiError::WaitTimeout { .. } | GuiError::NotActionable { .. } => GuiCode::WaitTimeout,
+            GuiError::WaitTimeout { .. }
+            | GuiError::NotActionable { .. }
+            | GuiError::NotFocused { .. } => GuiCode::WaitTimeout,
             GuiError::X11 { .. } => GuiCode::X11,
             GuiError::BadTarget { .. } => GuiCode::BadTarget,
         }

@@ -10,7 +10,7 @@
 //! window manager to give it focus). Each action waits for the server to have handled its
 //! events (one round trip) and says which path ran.
 
-use crate::actionable;
+use crate::actionable::{self, Need};
 use crate::ancestry::Ancestry;
 use crate::element::Element;
 use crate::error::GuiError;
@@ -30,7 +30,7 @@ use x11rb::protocol::xtest::ConnectionExt as _;
 use x11rb::CURRENT_TIME;
 
 /// A bus error saying the element or its program is gone, as `window_gone`.
-fn gone_if(error: GuiError, element: &Element) -> GuiError {
+pub(crate) fn gone_if(error: GuiError, element: &Element) -> GuiError {
     if modal::is_gone(&error) {
         GuiError::WindowGone {
             target: element.describe(),
@@ -151,32 +151,9 @@ impl Input {
             .collect::<Result<Vec<u8>, GuiError>>()?;
         let started = Instant::now();
         let mut laps = Laps::start("click");
-        if program.exit().is_some() {
-            return Err(GuiError::WindowGone {
-                target: element.describe(),
-            });
-        }
-        // Placed first: a modal dialog over the element fails the step at once rather than
-        // after a wait for an element it keeps from input.
-        let mut placement = self.placed(program, element, ancestry, &mut laps).await?;
-        let (reported, waited) = actionable::wait(&self.a11y, element, until)
-            .await
-            .map_err(|e| gone_if(e, element))?;
-        laps.lap("actionable");
-        if waited {
-            // Time passed: the windows may have moved or a dialog come up.
-            placement = self.placed(program, element, ancestry, &mut laps).await?;
-        }
-        let hit = hit::centre(
-            self.x.size(),
-            &self.a11y,
-            element,
-            &placement,
-            ancestry,
-            reported,
-        )
-        .await?;
-        laps.lap("hit");
+        let (placement, hit) = self
+            .aim(program, element, ancestry, until, &mut laps)
+            .await?;
         let x16 = |v: i32| v.clamp(0, i32::from(i16::MAX)) as i16;
         let (x, y) = (x16(hit.x), x16(hit.y));
         let root = self.x.root();
@@ -293,11 +270,50 @@ impl Input {
         })
     }
 
+    /// Where a pointer action on `element` goes: once no modal dialog keeps input from its
+    /// window, it is enabled and stable (waited for until `until`) and the hit test proved
+    /// that its visible centre lands on it. Clicks and the wheel share it.
+    pub(crate) async fn aim(
+        &self,
+        program: &Program,
+        element: &Element,
+        ancestry: &Ancestry,
+        until: Instant,
+        laps: &mut Laps,
+    ) -> Result<(Placement, Hit), GuiError> {
+        // Placed first: a modal dialog over the element fails the step at once rather than
+        // after a wait for an element it keeps from input.
+        let mut placement = self.placed(program, element, ancestry, laps).await?;
+        let (reported, waited) = actionable::wait(&self.a11y, element, Need::Pointer, until)
+            .await
+            .map_err(|e| gone_if(e, element))?;
+        laps.lap("actionable");
+        if waited {
+            // Time passed: the windows may have moved or a dialog come up.
+            placement = self.placed(program, element, ancestry, laps).await?;
+        }
+        let reported = match reported {
+            Some(reported) => reported,
+            None => element.extents(&self.a11y).await?,
+        };
+        let hit = hit::centre(
+            self.x.size(),
+            &self.a11y,
+            element,
+            &placement,
+            ancestry,
+            reported,
+        )
+        .await?;
+        laps.lap("hit");
+        Ok((placement, hit))
+    }
+
     /// Where `element` is, once it is proven that input can reach its window: the program
     /// runs (else `window_gone`) and no other window of it is modal (else `target_covered`
     /// naming that dialog). Nothing is sent either way. The window is placed and the modal
     /// windows are looked for at the same time.
-    async fn placed(
+    pub(crate) async fn placed(
         &self,
         program: &Program,
         element: &Element,

@@ -20,6 +20,7 @@ pub mod element;
 pub mod ended;
 pub mod error;
 pub mod find;
+pub mod focus;
 pub mod hit;
 pub mod host;
 pub mod input;

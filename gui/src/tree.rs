@@ -329,22 +329,37 @@ fn order(root: Node, items: &[atspi::CacheItem], limits: Limits, complete: bool)
 /// children added later are missing with a child count that says none, so the bulk read would
 /// miss whole dialogs. GTK3 programs are read by the concurrent walk instead.
 async fn cache_is_kept_whole(a11y: &zbus::Connection, bus_name: &str) -> bool {
-    let Ok(builder) = atspi::proxy::application::ApplicationProxy::builder(a11y)
+    match toolkit(a11y, bus_name).await {
+        Some((toolkit, version)) => !is_gtk3(&toolkit, &version),
+        None => false,
+    }
+}
+
+/// The program's toolkit name and version (`ToolkitName`, `Version` of its application root);
+/// `None` when it does not answer.
+async fn toolkit(a11y: &zbus::Connection, bus_name: &str) -> Option<(String, String)> {
+    let application = atspi::proxy::application::ApplicationProxy::builder(a11y)
         .destination(bus_name.to_owned())
         .and_then(|b| b.path(ROOT_PATH))
-    else {
-        return false;
-    };
-    let Ok(application) = builder
+        .ok()?
         .cache_properties(zbus::proxy::CacheProperties::No)
         .build()
         .await
-    else {
-        return false;
-    };
+        .ok()?;
     let (toolkit, version) = futures_util::join!(application.toolkit_name(), application.version());
-    let (toolkit, version) = (toolkit.unwrap_or_default(), version.unwrap_or_default());
-    !is_gtk3(&toolkit, &version)
+    Some((toolkit.unwrap_or_default(), version.unwrap_or_default()))
+}
+
+/// Whether the program's toolkit sets `showing` on the elements it shows: GTK4 4.8's bridge
+/// marks its windows `showing` and everything below them only `visible`, so a wait for
+/// `showing` would never end there. Unknown (the program does not answer): it does.
+pub(crate) async fn marks_showing(a11y: &zbus::Connection, bus_name: &str) -> bool {
+    match toolkit(a11y, bus_name).await {
+        Some((toolkit, version)) => {
+            !(toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4."))
+        }
+        None => true,
+    }
 }
 
 /// Whether a toolkit name and version are GTK3's: at-spi2-atk reports the name "gtk" (GTK4's

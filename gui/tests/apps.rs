@@ -353,7 +353,7 @@ async fn select_chooses_combo_options_and_list_rows_and_an_action_clicks_a_butto
         Query::role("button", Some("Save")).unwrap(),
     )
     .await;
-    let performed = action::perform(a11y, &program, &save).await.unwrap();
+    let performed = action::perform(a11y, &program, &save, None).await.unwrap();
     assert_eq!(performed.name, "click");
     let seen = shows("Saved").await;
     println!(

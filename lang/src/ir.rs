@@ -290,6 +290,10 @@ pub enum Action {
         /// the step says so) the element's accessibility action.
         #[serde(default, skip_serializing_if = "InputVia::is_pointer")]
         via: InputVia,
+        /// The accessibility action `via = "action:NAME"` names (`activate`), for an element
+        /// that has several; `None` performs the first click-like one it has.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        action: Option<String>,
     },
     /// Move the pointer over the target.
     Hover {

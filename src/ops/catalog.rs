@@ -269,8 +269,9 @@ pub const CLICK: Spec = spec!(
     Session,
     "click",
     "test_click",
-    "`click { target = … }` on a ref (@eN of the latest observation) or one ACL target \
-     (role(\"button\", \"Save\")). Same gates and answer as exec."
+    "`click { target = … }` on a ref (@eN of the latest observation), one ACL target \
+     (role(\"button\", \"Save\")) or, on a desktop, a point of the latest window screenshot \
+     (visual_point(\"@v1\", 46, 390)). Same gates and answer as exec."
 );
 /// `double-click` / `test_double_click`.
 pub const DOUBLE_CLICK: Spec = spec!(

@@ -66,7 +66,9 @@ impl TargetVerb {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TargetArgs {
-    /// A ref @eN of the latest observation, or one ACL target such as role("button", "Save").
+    /// A ref @eN of the latest observation, or one ACL target such as role("button", "Save")
+    /// (a desktop session's `click` also takes visual_point("@vN", x, y) of its latest
+    /// screenshot).
     pub target: Text<0, { MAX_TARGET_CHARS }>,
 }
 

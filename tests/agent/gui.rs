@@ -3,7 +3,8 @@
 //! program's windows as the outline with `@eN` refs; clicks name the latest observation and are
 //! refused, with nothing sent, once it ended; promotion writes a `surface = "gui"` suite that
 //! `a3s-test run` passes; closing leaves no process of the session's groups. The same
-//! operations over MCP, on a real pipe.
+//! operations over MCP, on a real pipe, where `test_click` also takes a point of the latest
+//! window screenshot (`visual_point("@vN", x, y)`).
 
 use crate::mcp_pipe::McpClient;
 use crate::support::*;
@@ -149,6 +150,33 @@ fn a_desktop_session_over_mcp_is_the_same_operations() {
         calculator_display(&again),
         "9",
         "a refused click reached the program: {again}"
+    );
+    // test_click also takes a point of the latest window screenshot (@vN): the "9" again.
+    let shot = call(
+        "test_exec",
+        json!({ "session": "calc", "statement": "screenshot { path = \"mcp.png\" }" }),
+    );
+    let v = &shot["detail"];
+    let (x, y) = (
+        clicked["detail"]["x"].as_i64().unwrap() - v["left"].as_i64().unwrap(),
+        clicked["detail"]["y"].as_i64().unwrap() - v["top"].as_i64().unwrap(),
+    );
+    let point = format!(
+        "visual_point({:?}, {x}, {y})",
+        v["screenshot"].as_str().unwrap()
+    );
+    let pointed = call(
+        "test_click",
+        json!({ "session": "calc", "target": point, "full": true }),
+    );
+    assert_eq!(
+        pointed["detail"]["screenshot"], v["screenshot"],
+        "{pointed}"
+    );
+    assert_eq!(
+        calculator_display(&pointed["observation"]),
+        "99",
+        "{pointed}"
     );
     mcp_close(&mcp, "test_abort", json!({ "session": "calc" }), g);
 }

@@ -3,10 +3,11 @@
 //! wheel, and an OK whose click ends the program — the step passes, records the exit and keeps
 //! the program's stdout as evidence), Qt5's calculator example, and `automation_id(…)` on a
 //! GTK3 program that sets accessible ids (`tests/fixtures/gui/ids.py`, whose combo box and list
-//! also take `select`, and whose button takes `click { via = "action" }`) and on one that sets
-//! none (a coded failure with the hint), and an Enter into a field that waits for the default
-//! button it presses (`tests/fixtures/gui/default.py`, mousepad's file chooser). Each run's
-//! desktop is its own; no test sleeps.
+//! also take `select`, whose button takes `click { via = "action" }` and whose list's cells
+//! `via = "action:activate"`) and on one that sets none (a coded failure with the hint), and an
+//! Enter into a field that waits for the default button it presses
+//! (`tests/fixtures/gui/default.py`, mousepad's file chooser). Each run's desktop is its own; no
+//! test sleeps.
 
 use crate::common::workdir;
 use crate::harness::{repo, run, RUN_BOUND};
@@ -43,6 +44,7 @@ pub(crate) fn run_app(command: &[&str], steps: &str, want_code: i32) -> (Value, 
     (done.json(), work)
 }
 
+/// The step labelled `label` of the first scenario in a run's JSON result.
 pub(crate) fn step<'a>(json: &'a Value, label: &str) -> &'a Value {
     json["scenarios"][0]["steps"]
         .as_array()
@@ -50,6 +52,15 @@ pub(crate) fn step<'a>(json: &'a Value, label: &str) -> &'a Value {
         .iter()
         .find(|s| s["label"] == label)
         .unwrap_or_else(|| panic!("no step {label} in {json}"))
+}
+
+/// The first scenario's failure message, after checking that its code is `code` (a product
+/// failure: every desktop code these tests meet is one).
+pub(crate) fn failure_message(json: &Value, code: &str) -> String {
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(failure["code"], code, "{failure}");
+    assert_eq!(failure["failure_class"], "product", "{failure}");
+    failure["message"].as_str().unwrap().to_owned()
 }
 
 #[test]
@@ -213,12 +224,7 @@ fn gui_select_of_a_missing_option_and_a_click_via_a_missing_action_are_coded_fai
 
     let steps = r#"    click "status" { target = automation_id("status") via = "action" }"#;
     let (json, _work) = run_app(&command, steps, 1);
-    let failure = &json["scenarios"][0]["failure"];
-    assert_eq!(
-        failure["code"], "test.driver.gui.action_missing",
-        "{failure}"
-    );
-    let message = failure["message"].as_str().unwrap();
+    let message = failure_message(&json, "test.driver.gui.action_missing");
     assert!(message.contains("its actions: none"), "{message}");
 
     // A target that cannot be chosen in blames the suite: a specification failure, exit 2.
@@ -230,6 +236,29 @@ fn gui_select_of_a_missing_option_and_a_click_via_a_missing_action_are_coded_fai
         "{failure}"
     );
     assert_eq!(failure["failure_class"], "specification", "{failure}");
+}
+
+/// `via = "action:NAME"` performs the action of that name: a GTK3 table cell has `expand or
+/// contract`, `edit` and `activate`, and only `activate` fires the list's row activation. A
+/// name the element does not have fails before anything is performed, listing its actions.
+#[test]
+fn gui_a_click_via_a_named_action_performs_that_action_and_a_missing_one_is_coded() {
+    let command = ids_program();
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
+    let steps = r#"    click "open" { target = role("table cell", "Banana") via = "action:activate" }
+    expect "activated" { text = "Activated Banana" }"#;
+    let (json, _work) = run_app(&command, steps, 0);
+    let open = &step(&json, "open")["detail"];
+    assert_eq!(open["input"], "accessibility_action", "{open}");
+    assert_eq!(open["action"], "activate", "{open}");
+
+    let steps = r#"    click "toggle" { target = role("button", "Save") via = "action:toggle" }"#;
+    let (json, _work) = run_app(&command, steps, 1);
+    let message = failure_message(&json, "test.driver.gui.action_missing");
+    assert!(
+        message.contains("has no `toggle` action; its actions: click"),
+        "{message}"
+    );
 }
 
 /// yad's `:CB` form field is a GTK3 combo box found by its label; the chosen option is what yad
@@ -269,8 +298,8 @@ fn gui_automation_id_on_a_toolkit_that_sets_none_says_so_with_a_hint() {
     );
 }
 
-/// `tests/fixtures/gui/later.py`'s command line: buttons that take input later, or never.
-fn later_program() -> Vec<String> {
+/// `tests/fixtures/gui/later.py`'s command line: controls that take input later, or never.
+pub(crate) fn later_program() -> Vec<String> {
     let script = repo().join("tests/fixtures/gui/later.py");
     vec!["/usr/bin/python3".into(), script.display().to_string()]
 }

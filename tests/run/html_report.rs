@@ -214,13 +214,13 @@ fn a_failing_run_writes_a_report_that_chromium_opens_reads_and_filters() {
 
             // Filters, through real input: a click on a status, typing, a tag choice.
             assert_eq!(b.shown().await, json!(["s-1", "s-2"]));
-            b.act(Action::Click { target: role("button", "passed (1)"), pointer: Default::default(), via: Default::default() }).await;
+            b.act(Action::Click { target: role("button", "passed (1)"), pointer: Default::default(), via: Default::default(), action: None }).await;
             assert_eq!(b.shown().await, json!(["s-2"]));
             assert_eq!(
                 b.eval("document.getElementById('shown').textContent").await,
                 "Showing 1 of 2 scenarios"
             );
-            b.act(Action::Click { target: role("button", "All (2)"), pointer: Default::default(), via: Default::default() }).await;
+            b.act(Action::Click { target: role("button", "All (2)"), pointer: Default::default(), via: Default::default(), action: None }).await;
             b.act(Action::Fill {
                 target: Target::Label { label: a3s_test_lang::ir::TextMatch::exact("Text") },
                 value: "MISMATCH".into(),

@@ -148,6 +148,7 @@ fn the_report_shows_the_trace_offline_and_its_timeline_works_by_keyboard() {
                 target: Target::Css { selector: "#s-1-t2".into() },
                 pointer: Default::default(),
                 via: Default::default(),
+                action: None,
             })
             .await;
             assert_eq!(eval(&ctx, STATE).await, state(2, 7));

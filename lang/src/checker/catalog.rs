@@ -12,7 +12,7 @@ use super::{
     ROOTS,
 };
 use super::{groups, ids, keys, library, operations, pointer, project, shared, steps, suite};
-use crate::ir::{ActionKind, CheckTier, DragEdge, MouseButton, TERMINAL_ONLY_STEPS};
+use crate::ir::{ActionKind, CheckTier, DragEdge, InputVia, MouseButton, TERMINAL_ONLY_STEPS};
 
 /// The kinds a file's root block may have.
 pub fn root_kinds() -> &'static [&'static str] {
@@ -133,6 +133,7 @@ pub fn keyword_values(kind: &str, attribute: &str) -> Vec<&'static str> {
         ("check", "tier") => CheckTier::KEYWORDS,
         ("element", "state") => contract::STATES,
         ("layout", "relation") => contract::RELATIONS,
+        ("click", "via") => InputVia::KEYWORDS,
         (_, "button") => MouseButton::KEYWORDS,
         (_, "modifiers") => keys::LIST_MODIFIERS,
         ("tab", "operation") => return names(operations::TAB_OPERATIONS),

@@ -10,12 +10,43 @@
 //! the scenario itself is refused at its own block ([`refuse_step`]), with the same code.
 
 use super::context::{Annotate, Ctx};
-use crate::ast::Block;
+use super::values::{keyword, string};
+use crate::ast::{Attribute, Block};
 use crate::code::Code;
 use crate::ir::{
     Action, ActionKind, ElementState, ExpectCondition, InputVia, PageCondition, PointerOptions,
     Step, Surface, Target, VisualExpectation, WaitCondition, GUI_STEPS,
 };
+
+/// How `via` names an action: `"action:NAME"`.
+const ACTION_PREFIX: &str = "action:";
+
+/// A `click`'s `via`: `"pointer"`, `"action"` (the element's first click-like accessibility
+/// action) or `"action:NAME"` (the action of that name, for an element that has several —
+/// a GTK3 table cell's `activate` beside `edit`), with the action's name. Why one attribute and
+/// not a second one beside it: the name means nothing without `via = "action"`, and one value
+/// cannot contradict itself.
+pub(super) fn click_via(ctx: &mut Ctx, attr: &Attribute) -> Option<(InputVia, Option<String>)> {
+    let value = string(ctx, attr)?;
+    let Some(name) = value.strip_prefix(ACTION_PREFIX) else {
+        return keyword(ctx, attr, InputVia::KEYWORDS, InputVia::from_keyword).map(|v| (v, None));
+    };
+    let name = name.trim();
+    if name.is_empty() {
+        ctx.error_in(
+            Code::InvalidValue,
+            &attr.name.name,
+            attr.value.span,
+            format!("`via = \"{value}\"` names no action"),
+        )
+        .hint(
+            "name the element's accessibility action, as in `via = \"action:activate\"`, or \
+             write `via = \"action\"` for its first click-like one",
+        );
+        return None;
+    }
+    Some((InputVia::Action, Some(name.to_owned())))
+}
 
 /// The element states a desktop reads (AT-SPI states), in `expect`.
 const GUI_STATES: &[ElementState] = &[

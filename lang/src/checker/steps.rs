@@ -14,6 +14,7 @@ use super::conditions::{self, EXPECT_SCHEMA, WAIT_SCHEMA};
 use super::context::{Annotate, Ctx};
 use super::evidence::{evidence_path, upload_paths};
 use super::fields::Fields;
+use super::gui;
 use super::keys::{key_chord, modifier_list};
 use super::network::{self, ROUTE_SCHEMA, UNROUTE_SCHEMA};
 use super::operations::{self, CAPTURE_SCHEMA, DIALOG_SCHEMA, TAB_SCHEMA};
@@ -26,7 +27,7 @@ use super::urls::{url, UrlRule};
 use super::values::{boolean, integer, keyword, optional, string_list_with, u32_in, ItemRules};
 use crate::ast::Block;
 use crate::code::Code;
-use crate::ir::{Action, ActionKind, DragEdge, InputVia, Target};
+use crate::ir::{Action, ActionKind, DragEdge, Target};
 
 /// Largest viewport side in CSS pixels.
 pub(super) const MAX_VIEWPORT_PX: u32 = 16_384;
@@ -127,17 +128,17 @@ fn web_action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<Action> 
             let target = required_target(ctx, f, "target");
             let pointer = pointer_options(ctx, f, kind);
             let via = match kind {
-                Click => f
-                    .get("via")
-                    .map(|a| keyword(ctx, a, InputVia::KEYWORDS, InputVia::from_keyword)),
+                Click => f.get("via").map(|a| gui::click_via(ctx, a)),
                 _ => None,
             };
             let (target, pointer, via) = (target?, pointer?, optional(via)?.unwrap_or_default());
+            let (via, action) = via;
             match kind {
                 Click => Action::Click {
                     target,
                     pointer,
                     via,
+                    action,
                 },
                 Hover => Action::Hover { target, pointer },
                 DoubleClick => Action::DoubleClick { target, pointer },

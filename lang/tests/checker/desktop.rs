@@ -1,10 +1,12 @@
 //! Desktop-only step forms (`docs/acl.md` §5.1, "Desktop scenarios"): `select` of one option or
-//! several and `click { via = "action" }` admit in a `surface = "gui"` scenario; elsewhere, or malformed,
-//! they are refused with their code at the attribute or step.
+//! several and `click { via = "action" }` (or `"action:NAME"`, naming the action) admit in a
+//! `surface = "gui"` scenario; elsewhere, or malformed, they are refused with their code at the
+//! attribute or step.
 
 use crate::{admitted_suite, problems};
 use a3s_test_lang::ir::{Action, InputVia};
-use a3s_test_lang::Code;
+use a3s_test_lang::render::{render, Colour, Format};
+use a3s_test_lang::{admit, Code};
 
 /// One scenario of `surface` holding `steps`.
 fn on(surface: &str, steps: &str) -> String {
@@ -92,5 +94,65 @@ fn a_desktop_via_of_another_word_and_one_on_a_double_click_are_refused() {
             (Code::UnknownAttribute, "via"),
         ],
         "{found:?}"
+    );
+}
+
+#[test]
+fn via_action_colon_name_admits_with_the_action_named() {
+    let suite = admitted_suite(&on(
+        "gui",
+        r#"        click "open" { target = role("table cell", "Banana") via = "action:activate" }
+        click "any" { target = role("button", "Save") via = "action" }"#,
+    ));
+    let vias: Vec<(InputVia, Option<&str>)> = suite.scenarios[0]
+        .steps
+        .iter()
+        .filter_map(|s| match &s.action {
+            Action::Click { via, action, .. } => Some((*via, action.as_deref())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        vias,
+        vec![
+            (InputVia::Action, Some("activate")),
+            (InputVia::Action, None)
+        ]
+    );
+}
+
+/// `via = "action:"` names no action; `"action:NAME"` on a page is a desktop attribute there
+/// too; a misspelt `via` word suggests the right one.
+const VIA_REFUSALS: &str = r#"suite "s" {
+    scenario "desk" {
+        surface = "gui"
+        click "blank" { target = role("button", "Save") via = "action: " }
+        click "typo" { target = role("button", "Save") via = "acton" }
+    }
+    scenario "page" {
+        surface = "web"
+        click "named" { target = css(".a") via = "action:activate" }
+    }
+}
+"#;
+
+#[test]
+fn via_refusals() {
+    let diagnostics = admit(VIA_REFUSALS).diagnostics;
+    let codes: Vec<Code> = diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        vec![Code::InvalidValue, Code::InvalidValue, Code::SurfaceStep],
+        "{diagnostics:?}"
+    );
+    insta::assert_snapshot!(
+        "via_refusals",
+        render(
+            Format::Human,
+            Colour::Never,
+            "via.acl",
+            VIA_REFUSALS,
+            &diagnostics
+        )
     );
 }

@@ -18,6 +18,7 @@ fn an_unlabelled_statement_is_admitted() {
             },
             pointer: Default::default(),
             via: Default::default(),
+            action: None,
         }
     );
 }

@@ -89,7 +89,7 @@ fn every_step_kind_admits_to_its_action() {
     let cases: Vec<(&str, Action)> = vec![
         ("navigate \"n\" { url = \"/cart\" }", Action::Navigate { url: "/cart".into() }),
         ("navigate \"n\" { url = \"https://example.com/a?b#c\" }", Action::Navigate { url: "https://example.com/a?b#c".into() }),
-        ("click \"c\" { target = role(\"button\", \"Pay\") }", Action::Click { target: role("button", "Pay"), pointer: PointerOptions::default(), via: InputVia::Pointer }),
+        ("click \"c\" { target = role(\"button\", \"Pay\") }", Action::Click { target: role("button", "Pay"), pointer: PointerOptions::default(), via: InputVia::Pointer, action: None }),
         (
             "click \"c\" {\n target = css(\"a\")\n button = \"middle\"\n modifiers = [\"Control\", \"shift\"]\n position { x = 4\n y = 0 }\n }",
             Action::Click {
@@ -100,6 +100,7 @@ fn every_step_kind_admits_to_its_action() {
                     position: Some(Position { x: 4, y: 0 }),
                 },
                 via: InputVia::Pointer,
+                action: None,
             },
         ),
         (

@@ -24,6 +24,7 @@ fn a_statement_clicks_a_visual_point() {
             target,
             pointer: Default::default(),
             via: Default::default(),
+            action: None,
         }
     );
 }
@@ -103,7 +104,7 @@ proptest! {
     fn visual_points_round_trip(shot in any::<u32>(), x in 0u32..=32767, y in 0u32..=32767, junk in "\\PC{0,12}") {
         let target = Target::VisualPoint { shot, x, y };
         let step = admit_statement(&format!("click {{ target = {target} }}")).expect("a printed point admits");
-        prop_assert_eq!(step.action, Action::Click { target, pointer: Default::default(), via: Default::default() });
+        prop_assert_eq!(step.action, Action::Click { target, pointer: Default::default(), via: Default::default(), action: None });
         let literal = a3s_test_lang::printer::string_literal(&junk);
         let source = format!("click {{ target = visual_point({literal}, 1, 1) }}");
         let admitted = admit_statement(&source);

@@ -1,0 +1,127 @@
+//! The keyboard focus for a key step's target: before `press`, `type` or `fill` sends a key to
+//! an element, the element is ready for keys and has the focus — proven by its `focused` state,
+//! not assumed.
+//!
+//! Why: keys have no hit test. A key goes wherever the toolkit's focus is, so one sent to a
+//! field that is disabled, hidden or not yet focused lands in another control or nowhere, and
+//! the step would pass on input nobody received. So the element must first be enabled,
+//! showing and focusable (`crate::actionable`, event-woken, the step's bound); then its window
+//! gets the X input focus (there is no window manager to give it), and, when the element is
+//! not focused yet, it is given the focus — by a real click for a text a step types into (what
+//! a person does, after the click's own actionability wait and hit test), or by the toolkit's
+//! `GrabFocus` for a key pressed at a control (a click there would activate it) — and the wait
+//! goes on until the element reports `focused`. Anything unmet is a coded failure naming the
+//! condition, and no key is sent. A top-level window as the target takes keys as a step
+//! without a target does: its X window gets the focus, and its focused control the keys.
+
+use crate::actionable::{self, Need};
+use crate::ancestry::Ancestry;
+use crate::element::Element;
+use crate::error::GuiError;
+use crate::input::{gone_if, Acted, Clicks, Input};
+use crate::program::{Program, ROOT_PATH};
+use crate::timing::Laps;
+use atspi::State;
+use std::time::Instant;
+use x11rb::protocol::xproto::{ConnectionExt as _, InputFocus};
+use x11rb::CURRENT_TIME;
+
+/// How a key step gives its target the focus when it does not have it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focusing {
+    /// A real click at its visible centre: a text field a step types into.
+    Click,
+    /// The toolkit's `GrabFocus`: a control a key is pressed at, which a click would activate.
+    Request,
+}
+
+/// How the target came to have the focus, for the step's detail.
+#[derive(Debug, Clone)]
+pub enum Focused {
+    /// It had it already.
+    Had,
+    /// A real click gave it (the click's hit test is its evidence).
+    Click(Acted),
+    /// The toolkit's `GrabFocus` gave it.
+    Request,
+    /// The target is a top-level window: its X window has the focus.
+    Window,
+}
+
+impl Focused {
+    /// The word the step's detail records (`focus`).
+    pub fn word(&self) -> &'static str {
+        match self {
+            Focused::Had => "had",
+            Focused::Click(_) => "click",
+            Focused::Request => "grab_focus",
+            Focused::Window => "window",
+        }
+    }
+}
+
+impl Input {
+    /// Make `element` (found with `ancestry`) ready for keys and give it the keyboard focus
+    /// (see the module doc), waiting until `until` at the latest; the way it got it.
+    pub async fn focus_for_keys(
+        &self,
+        program: &Program,
+        element: &Element,
+        ancestry: &Ancestry,
+        focusing: Focusing,
+        until: Instant,
+    ) -> Result<Focused, GuiError> {
+        let mut laps = Laps::start("keys");
+        let a11y = self.a11y();
+        let placement = self.placed(program, element, ancestry, &mut laps).await?;
+        let set_focus = |window| {
+            self.x11()
+                .conn()
+                .set_input_focus(InputFocus::PARENT, window, CURRENT_TIME)
+                .map_err(|e| GuiError::x11("SetInputFocus", e))
+        };
+        if element.parent_path(a11y).await? == Some(ROOT_PATH.to_owned()) {
+            set_focus(placement.window.id)?;
+            return Ok(Focused::Window);
+        }
+        let marks_showing = crate::tree::marks_showing(a11y, &element.bus_name).await;
+        let need = Need::Keys { marks_showing };
+        let (_, waited) = actionable::wait(a11y, element, need, until)
+            .await
+            .map_err(|e| gone_if(e, element))?;
+        laps.lap("actionable");
+        let placement = match waited {
+            // Time passed: the windows may have moved or a dialog come up.
+            true => self.placed(program, element, ancestry, &mut laps).await?,
+            false => placement,
+        };
+        set_focus(placement.window.id)?;
+        self.x11().sync()?;
+        let states = element.read_states(a11y).await?;
+        let focused = if states.contains(State::Focused) {
+            Focused::Had
+        } else {
+            match focusing {
+                Focusing::Click => Focused::Click(
+                    self.click_in(program, element, ancestry, Clicks::Single, until, &[])
+                        .await?,
+                ),
+                Focusing::Request if element.grab_focus(a11y).await? => Focused::Request,
+                Focusing::Request => {
+                    return Err(GuiError::NotFocused {
+                        target: element.describe(),
+                        why: "the toolkit refused `GrabFocus`; its elements take the focus \
+                              only from input"
+                            .into(),
+                    })
+                }
+            }
+        };
+        actionable::wait(a11y, element, Need::Focus, until)
+            .await
+            .map_err(|e| gone_if(e, element))?;
+        laps.lap("focused");
+        laps.print();
+        Ok(focused)
+    }
+}
