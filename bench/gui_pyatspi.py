@@ -1,9 +1,12 @@
 #!/usr/bin/python3
-"""The pyatspi side of bench/gui-vs-pyatspi.sh: SCENARIOS runs of one calculator scenario on the
-desktop the Rust side owns (DISPLAY and AT_SPI_BUS_ADDRESS come from it): start Qt5's calculator
+"""The pyatspi side of bench/gui-vs-pyatspi.sh: one calculator scenario each time a line comes on
+stdin (answered with a line once done; "ready" first), so the Rust side's scenarios and these
+alternate under the same load, on the desktop the Rust side owns (DISPLAY and AT_SPI_BUS_ADDRESS
+come from it): start Qt5's calculator
 example, wait until it is on the accessibility bus, find the display and the buttons 7, ×, 6, =
 by walking the tree, click each at its centre with real pointer events (the registry's XTest),
-poll the display until it shows the step's value, stop the program. Prints the wall time.
+poll the display until it shows the step's value, stop the program. At the end of its input it
+prints where its time went.
 
 Run by gui/examples/bench_gui.rs with /usr/bin/python3 (Debian's python3-pyatspi)."""
 
@@ -15,7 +18,6 @@ import time
 import pyatspi
 
 CALCULATOR = sys.argv[1]
-SCENARIOS = int(sys.argv[2])
 STEPS = [("7", "7"), ("×", "7"), ("6", "6"), ("=", "42")]
 WITHIN = 10.0
 
@@ -75,8 +77,13 @@ def scenario():
         PHASES["stop"] += time.monotonic() - lap
 
 
-started = time.monotonic()
-for _ in range(SCENARIOS):
+each = []
+print("ready", flush=True)
+for _ in sys.stdin:
+    lap = time.monotonic()
     scenario()
+    each.append(f"{(time.monotonic() - lap) * 1000:.0f}")
+    print("done", flush=True)
 split = ", ".join(f"{name} {seconds * 1000:.0f}" for name, seconds in PHASES.items())
-print(f"pyatspi: {SCENARIOS} scenarios in {(time.monotonic() - started) * 1000:.0f} ms ({split})")
+print(f"pyatspi: {len(each)} scenarios ({split})")
+print(f"pyatspi: each scenario, ms: {' '.join(each)}")

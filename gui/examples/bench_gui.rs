@@ -4,7 +4,8 @@
 //! 2. click → change seen: a real click on gnome-calculator's `1`, until its display shows it,
 //!    p50 (the app's own reaction included);
 //! 3. ten calculator scenarios (Qt5's example: start, 7 × 6 = 42 by clicks, stop) here and the
-//!    same steps in Python `pyatspi` (`bench/gui_pyatspi.py`) on the same desktop, wall times.
+//!    same steps in Python `pyatspi` (`bench/gui_pyatspi.py`) on the same desktop, one of ours
+//!    then one of theirs, wall times.
 
 use a3s_test_gui::find::{self, Query};
 use a3s_test_gui::locate;
@@ -106,13 +107,88 @@ async fn editable_display(desktop: &Desktop, program: &Program) -> Result<Elemen
     })
 }
 
+/// The pyatspi side (`bench/gui_pyatspi.py`), started once and asked for one scenario at a
+/// time, so both sides' scenarios alternate and meet the same load (the machine's load drifts
+/// over a minute more than the two sides differ).
+struct Pyatspi {
+    child: std::process::Child,
+    answers: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+    /// Its wall time so far: its start (Python, the import of pyatspi) and its scenarios.
+    wall: Duration,
+}
+
+impl Pyatspi {
+    fn start(desktop: &Desktop) -> Result<Pyatspi, GuiError> {
+        use std::io::BufRead as _;
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/gui_pyatspi.py");
+        let mut python = std::process::Command::new("/usr/bin/python3");
+        python
+            .arg(script)
+            .arg(QT_CALCULATOR)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        for name in Desktop::env_removed() {
+            python.env_remove(name);
+        }
+        python.envs(desktop.env());
+        let started = Instant::now();
+        let mut child = python.spawn().map_err(|e| GuiError::SpawnFailed {
+            program: "/usr/bin/python3".into(),
+            source: e,
+        })?;
+        let stdout = child.stdout.take().expect("piped");
+        let mut pyatspi = Pyatspi {
+            child,
+            answers: std::io::BufReader::new(stdout).lines(),
+            wall: Duration::ZERO,
+        };
+        pyatspi.answer()?;
+        pyatspi.wall = started.elapsed();
+        Ok(pyatspi)
+    }
+
+    /// Its next line (blocking: our side is idle meanwhile).
+    fn answer(&mut self) -> Result<String, GuiError> {
+        let line = tokio::task::block_in_place(|| self.answers.next());
+        line.and_then(Result::ok)
+            .ok_or_else(|| GuiError::SpawnFailed {
+                program: "/usr/bin/python3".into(),
+                source: std::io::Error::other("the pyatspi side ended early"),
+            })
+    }
+
+    /// Run one scenario there; its wall time counts.
+    fn scenario(&mut self) -> Result<(), GuiError> {
+        use std::io::Write as _;
+        let started = Instant::now();
+        let stdin = self.child.stdin.as_mut().expect("piped");
+        let _ = writeln!(stdin, "go").and_then(|()| stdin.flush());
+        self.answer()?;
+        self.wall += started.elapsed();
+        Ok(())
+    }
+
+    /// Close its input; it prints its summary and exits (its exit counts).
+    fn finish(mut self) -> Result<(Duration, Vec<String>), GuiError> {
+        let started = Instant::now();
+        drop(self.child.stdin.take());
+        let summary: Vec<String> = std::iter::from_fn(|| self.answer().ok()).collect();
+        let _ = self.child.wait();
+        Ok((self.wall + started.elapsed(), summary))
+    }
+}
+
 async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
     let a11y = desktop.a11y();
     let input = desktop.input()?;
-    let started = Instant::now();
+    let mut pyatspi = Pyatspi::start(desktop)?;
+    let mut ours = Duration::ZERO;
     // Where the scenarios' time went: start, find, click, wait, stop (summed over all).
     let mut phases = [Duration::ZERO; 5];
+    // Each scenario's wall time: one slow start under load shows here, not only in the sum.
+    let mut each = Vec::new();
     for _ in 0..SCENARIOS {
+        let scenario = Instant::now();
         let mut lap = Instant::now();
         let mut split = |phase: usize| {
             phases[phase] += lap.elapsed();
@@ -143,8 +219,10 @@ async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
         }
         program.stop();
         split(4);
+        ours += scenario.elapsed();
+        each.push(format!("{:.0}", scenario.elapsed().as_secs_f64() * 1000.0));
+        pyatspi.scenario()?;
     }
-    let ours = started.elapsed();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
         "a3s-test-gui: {SCENARIOS} scenarios in {:.0} ms (start {:.0}, find {:.0}, click {:.0}, \
@@ -156,29 +234,15 @@ async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
         ms(phases[3]),
         ms(phases[4])
     );
-
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/gui_pyatspi.py");
-    let mut python = std::process::Command::new("/usr/bin/python3");
-    python
-        .arg(script)
-        .arg(QT_CALCULATOR)
-        .arg(SCENARIOS.to_string());
-    for name in Desktop::env_removed() {
-        python.env_remove(name);
+    println!("a3s-test-gui: each scenario, ms: {}", each.join(" "));
+    let (theirs, summary) = pyatspi.finish()?;
+    for line in summary {
+        println!("{line}");
     }
-    python.envs(desktop.env());
-    let started = Instant::now();
-    let output = python.output().map_err(|e| GuiError::SpawnFailed {
-        program: "/usr/bin/python3".into(),
-        source: e,
-    })?;
-    let theirs = started.elapsed();
-    print!("{}", String::from_utf8_lossy(&output.stdout));
-    eprint!("{}", String::from_utf8_lossy(&output.stderr));
     println!(
         "ratio a3s-test-gui / pyatspi: {:.2} (pyatspi process wall {:.0} ms)",
         ours.as_secs_f64() / theirs.as_secs_f64(),
-        theirs.as_secs_f64() * 1000.0
+        ms(theirs)
     );
     Ok(())
 }

@@ -170,7 +170,7 @@ impl Desktop {
         let launched = spawn(&group, dir.path(), &launcher, &env, Stdio::null())?;
         members.push((launcher.name, launched.pid));
         let session = connect(&session_bus, "session bus").await?;
-        let a11y_bus = ready::poll(&launched.exit, within, async || {
+        let a11y_bus = ready::poll(&launched.exit, within, None, async || {
             let bus = atspi::proxy::bus::BusProxy::new(&session).await.ok()?;
             bus.get_address().await.ok().filter(|a| !a.is_empty())
         })
@@ -192,7 +192,7 @@ impl Desktop {
         let registry = spawn(&group, dir.path(), &registryd, &env, Stdio::null())?;
         members.push((registryd.name, registry.pid));
         let a11y = connect(&a11y_bus, "accessibility bus").await?;
-        ready::poll(&registry.exit, within, async || {
+        ready::poll(&registry.exit, within, None, async || {
             let dbus = zbus::fdo::DBusProxy::new(&a11y).await.ok()?;
             let name = zbus::names::BusName::try_from(REGISTRY).ok()?;
             dbus.name_has_owner(name).await.ok().filter(|owned| *owned)

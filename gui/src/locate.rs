@@ -78,7 +78,9 @@ async fn all_in(
     bus_name: &str,
     target: &Target,
 ) -> Result<(Vec<Element>, tree::Tree), GuiError> {
+    let mut laps = crate::timing::Laps::start("find");
     let tree = read_scope(a11y, bus_name).await?;
+    laps.lap("tree");
     if let Target::Label { label } = target {
         let found = labelled(a11y, bus_name, &tree, &NameMatch::of(label)?).await?;
         if !found.is_empty() {
@@ -90,6 +92,8 @@ async fn all_in(
         .iter()
         .map(|node| matches(a11y, bus_name, node, target));
     let verdicts = crate::calls::in_order(checks).await;
+    laps.lap("match");
+    laps.print();
     let mut found = Vec::new();
     for (node, verdict) in tree.nodes.iter().zip(verdicts) {
         match verdict {
@@ -180,10 +184,16 @@ pub async fn read_tree(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::
 /// up (the windows under it take no input, and a GTK3 file chooser's whole program takes longer
 /// than a read's bound to walk on a loaded machine), else the program's whole tree.
 pub async fn read_scope(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::Tree, GuiError> {
-    match crate::modal::showing_modal(a11y, bus_name).await? {
+    let mut laps = crate::timing::Laps::start("scope");
+    let modal = crate::modal::showing_modal(a11y, bus_name).await?;
+    laps.lap("modal");
+    let tree = match modal {
         Some(dialog) => tree::read_below(a11y, bus_name, &dialog.path, 1, Limits::default()).await,
         None => read_tree(a11y, bus_name).await,
-    }
+    };
+    laps.lap("tree");
+    laps.print();
+    tree
 }
 
 /// Whether one node is named by `target`.

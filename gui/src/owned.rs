@@ -76,19 +76,18 @@ impl OwnedGroup {
         let pgid = self.pgid();
         process::kill_group(pgid);
         let until = Instant::now() + STOP_WITHIN;
+        // The watchdog leads the group and died with it: once it is reaped the signal has
+        // landed, and the first look through `/proc` (a read of every process) usually finds
+        // the group empty instead of catching its members still dying.
+        let _ = self.watchdog.exit().wait_blocking(STOP_WITHIN);
         loop {
             if process::live_group_members(pgid).is_empty() {
-                // The watchdog was a member: reap it now that it is gone.
-                let _ = self
-                    .watchdog
-                    .exit()
-                    .wait_blocking(Duration::from_millis(500));
                 return true;
             }
             if Instant::now() >= until {
                 return false;
             }
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 }

@@ -115,7 +115,14 @@ pub(crate) async fn start_on(
             command.env_remove(variable);
         }
         command.envs(env).envs(spec.env.iter().map(|(k, v)| (k, v)));
+        // Subscribed before the spawn: the registry announces each application it embeds
+        // (`ChildrenChanged` on its root), which wakes the wait at once instead of at its next
+        // poll; without the subscription the wait polls alone.
+        let registry = crate::wait::Wake::subscribe(a11y, REGISTRY, spec.appear_within)
+            .await
+            .ok();
         let started = Instant::now();
+        let mut laps = crate::timing::Laps::start("start");
         let member = group.spawn(command).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => GuiError::ProgramNotFound {
                 program: name.clone(),
@@ -123,12 +130,16 @@ pub(crate) async fn start_on(
             _ => spawn_failed(e),
         })?;
 
+        laps.lap("spawn");
         let pgid = group.pgid();
         let mut owners: HashMap<String, Option<u32>> = HashMap::new();
-        let found = ready::poll(&member.exit, spec.appear_within, async || {
+        let woken = registry.as_ref().map(crate::wait::Wake::woken);
+        let found = ready::poll(&member.exit, spec.appear_within, woken, async || {
             application_of_group(a11y, pgid, &mut owners).await
         })
         .await;
+        laps.lap("appear");
+        laps.print();
         let bus_name = match found {
             Ok(bus_name) => bus_name,
             Err(NotReady::Exited(status)) => {

@@ -58,10 +58,13 @@ pub(crate) async fn first_line(
     }
 }
 
-/// Re-run `check` until it yields a value, the process behind it exits, or `within` passes.
+/// Re-run `check` until it yields a value, the process behind it exits, or `within` passes:
+/// every [`POLL_EVERY`], and at once when `woken` is notified (a signal that the condition may
+/// hold now, so the wait does not sit out the rest of an interval).
 pub(crate) async fn poll<T>(
     exit: &ExitWatch,
     within: Duration,
+    woken: Option<&tokio::sync::Notify>,
     mut check: impl AsyncFnMut() -> Option<T>,
 ) -> Result<T, NotReady> {
     let started = Instant::now();
@@ -75,7 +78,12 @@ pub(crate) async fn poll<T>(
         if started.elapsed() >= within {
             return Err(NotReady::Timeout(started.elapsed()));
         }
-        tokio::time::sleep(POLL_EVERY).await;
+        match woken {
+            Some(woken) => {
+                let _ = tokio::time::timeout(POLL_EVERY, woken.notified()).await;
+            }
+            None => tokio::time::sleep(POLL_EVERY).await,
+        }
     }
 }
 
@@ -123,19 +131,25 @@ mod tests {
         let mut group = OwnedGroup::start().unwrap();
         let (_reader, running) = start(&group, "sleep 30");
         let mut tries = 0;
-        let value = poll(&running, Duration::from_secs(10), async || {
+        let value = poll(&running, Duration::from_secs(10), None, async || {
             tries += 1;
             (tries == 3).then_some(tries)
         })
         .await;
         assert_eq!(value.unwrap(), 3);
 
-        let never = poll(&running, Duration::from_millis(100), async || None::<()>).await;
+        let never = poll(
+            &running,
+            Duration::from_millis(100),
+            None,
+            async || None::<()>,
+        )
+        .await;
         assert!(matches!(never, Err(NotReady::Timeout(_))), "{never:?}");
 
         let (_reader, quits) = start(&group, "exit 2");
         let started = Instant::now();
-        let gone = poll(&quits, Duration::from_secs(30), async || None::<()>).await;
+        let gone = poll(&quits, Duration::from_secs(30), None, async || None::<()>).await;
         assert!(matches!(gone, Err(NotReady::Exited(Some(_)))), "{gone:?}");
         assert!(started.elapsed() < Duration::from_secs(10));
         assert!(group.stop());

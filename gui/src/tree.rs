@@ -224,6 +224,7 @@ pub async fn read_bulk(
     limits: Limits,
 ) -> Result<Option<Tree>, GuiError> {
     let started = Instant::now();
+    let mut laps = crate::timing::Laps::start("bulk");
     let cache = atspi::proxy::cache::CacheProxy::builder(a11y)
         .destination(bus_name.to_owned())
         .map_err(|e| GuiError::bus("Cache", e))?
@@ -231,10 +232,13 @@ pub async fn read_bulk(
         .build()
         .await
         .map_err(|e| GuiError::bus("Cache", e))?;
+    laps.lap("proxy");
     if !cache_is_kept_whole(a11y, bus_name).await {
         return Ok(None);
     }
+    laps.lap("toolkit");
     let top = read_node(a11y, bus_name, ROOT_PATH, Keep::Every).await?;
+    laps.lap("root");
     let root = Node {
         path: ROOT_PATH.to_owned(),
         role: top.role,
@@ -261,8 +265,10 @@ pub async fn read_bulk(
             })
             .map(|item| item.object.path_as_str())
             .collect();
+        laps.lap("items");
         let out_of_time = started.elapsed() >= limits.within;
         if missing.is_empty() || items.len() >= limits.max_nodes || out_of_time {
+            laps.print();
             let complete = missing.is_empty();
             return Ok(Some(order(root, &items, limits, complete)));
         }

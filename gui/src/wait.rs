@@ -216,6 +216,12 @@ impl Wake {
         true
     }
 
+    /// Notified at each event (a permit is kept when nobody waits): for a wait paced by
+    /// something else, `crate::ready::poll`.
+    pub(crate) fn woken(&self) -> &tokio::sync::Notify {
+        &self.event
+    }
+
     /// How long the wait has lasted.
     pub(crate) fn elapsed(&self) -> Duration {
         self.started.elapsed()
