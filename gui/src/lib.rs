@@ -22,6 +22,7 @@ pub mod find;
 pub mod hit;
 pub mod host;
 pub mod input;
+mod kept;
 pub mod keys;
 pub mod locate;
 mod modal;
