@@ -94,15 +94,7 @@ pub(crate) async fn of(a11y: &zbus::Connection, bus_name: &str) -> Result<Arc<Ke
 
 impl Kept {
     async fn subscribe(a11y: &zbus::Connection, bus_name: &str) -> Result<Kept, GuiError> {
-        let rule = zbus::MatchRule::builder()
-            .msg_type(zbus::message::Type::Signal)
-            .sender(bus_name)
-            .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
-            .map_err(|e| GuiError::bus("AddMatch", e))?
-            .build();
-        let events = zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
-            .await
-            .map_err(|e| GuiError::bus("AddMatch", e))?;
+        let events = crate::wait::object_events(a11y, bus_name).await?;
         let generation = Arc::new(AtomicU64::new(0));
         let labels = Arc::new(Mutex::new(HashSet::new()));
         let (flush, asks) = mpsc::unbounded_channel();
