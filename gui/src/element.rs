@@ -258,28 +258,41 @@ impl Element {
             .collect())
     }
 
-    /// The names of the elements that label it (its `labelled-by` relation).
-    pub async fn label_names(&self, a11y: &zbus::Connection) -> Result<Vec<String>, GuiError> {
+    /// The elements that label it (its `labelled-by` relation): each one's bus name and path.
+    pub(crate) async fn labelled_by(
+        &self,
+        a11y: &zbus::Connection,
+    ) -> Result<Vec<(String, String)>, GuiError> {
         let relations = self
             .accessible(a11y)
             .await?
             .get_relation_set()
             .await
             .map_err(bus("GetRelationSet"))?;
-        let mut names = Vec::new();
-        for (kind, targets) in relations {
-            if kind != RelationType::LabelledBy {
-                continue;
-            }
-            for target in targets {
-                let Some(name) = target.name_as_str() else {
-                    continue;
-                };
-                let label = Element::at(a11y, name, target.path_as_str()).await?;
-                let text = label.read_text(a11y).await?;
-                names.push(if text.is_empty() { label.name } else { text });
-            }
-        }
-        Ok(names)
+        Ok(relations
+            .into_iter()
+            .filter(|(kind, _)| *kind == RelationType::LabelledBy)
+            .flat_map(|(_, targets)| targets)
+            .filter_map(|t| Some((t.name_as_str()?.to_owned(), t.path_as_str().to_owned())))
+            .collect())
     }
+
+    /// The names of the elements that label it (its `labelled-by` relation).
+    pub async fn label_names(&self, a11y: &zbus::Connection) -> Result<Vec<String>, GuiError> {
+        label_texts(a11y, &self.labelled_by(a11y).await?).await
+    }
+}
+
+/// What the labels at `labels` (bus name and path each) say: their text, else their name.
+pub(crate) async fn label_texts(
+    a11y: &zbus::Connection,
+    labels: &[(String, String)],
+) -> Result<Vec<String>, GuiError> {
+    let mut names = Vec::new();
+    for (bus_name, path) in labels {
+        let label = Element::at(a11y, bus_name, path).await?;
+        let text = label.read_text(a11y).await?;
+        names.push(if text.is_empty() { label.name } else { text });
+    }
+    Ok(names)
 }

@@ -24,6 +24,7 @@ pub mod focus;
 pub mod hit;
 pub mod host;
 pub mod input;
+mod kept;
 pub mod keys;
 pub mod locate;
 mod modal;

@@ -7,14 +7,20 @@
 //! case-insensitively after collapsing whitespace — desktop names are short labels, and a
 //! substring (`"1"` in `"10ˣ"`) would make most digit buttons ambiguous. `exact = true` adds
 //! case. Zero or several matches are coded failures listing candidates, never a guess.
+//!
+//! [`one_in`] first tries the tree the last find kept (`crate::kept`: valid until the program's
+//! events say it changed, its answer confirmed by one call), and reads afresh when that names
+//! none or several; [`all`] always reads afresh, and keeps what it read for the next find.
 
 use crate::ancestry::Ancestry;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::find::{element, list, Query};
+use crate::kept::{self, Kept};
 use crate::tree::{self, Limits, Node};
 use a3s_test_lang::ir::{Target, TextMatch};
 use atspi::proxy::accessible::AccessibleProxy;
+use std::sync::Arc;
 
 /// How a name is compared.
 #[derive(Debug, Clone)]
@@ -72,28 +78,78 @@ pub async fn all(
     Ok(all_in(a11y, bus_name, target).await?.0)
 }
 
-/// [`all`], and the tree read they were found in.
+/// [`all`], and the tree read they were found in: read now, and kept for the next find
+/// (`crate::kept`).
 async fn all_in(
     a11y: &zbus::Connection,
     bus_name: &str,
     target: &Target,
-) -> Result<(Vec<Element>, tree::Tree), GuiError> {
-    let mut laps = crate::timing::Laps::start("find");
-    let tree = read_scope(a11y, bus_name).await?;
+) -> Result<(Vec<Element>, Arc<tree::Tree>), GuiError> {
+    let mut laps = crate::timing::Laps::start("find, read");
+    // Without a subscription (the bus refused it) nothing is kept: every find reads.
+    let kept = kept::of(a11y, bus_name).await.ok();
+    let at = kept.as_ref().map(|k| k.generation());
+    let tree = Arc::new(read_scope(a11y, bus_name).await?);
     laps.lap("tree");
+    let kept = kept.as_deref().zip(at);
+    if let Some((kept, at)) = kept {
+        kept.keep_scope(tree.clone(), at);
+    }
+    let found = found_in(a11y, bus_name, &tree, target, kept).await?;
+    laps.lap("match");
+    laps.print();
+    Ok((found, tree))
+}
+
+/// The one element `target` names in the program's kept read, confirmed by one call (its
+/// states) after which no event said the read changed; `None` when no read is current, it names
+/// none or several, or the confirmation fails — the caller then reads afresh.
+async fn from_kept(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    target: &Target,
+) -> Option<(Element, Ancestry)> {
+    let mut laps = crate::timing::Laps::start("find, kept");
+    let kept = kept::of(a11y, bus_name).await.ok()?;
+    let (tree, at) = kept.scope()?;
+    let mut found = found_in(a11y, bus_name, &tree, target, Some((&kept, at)))
+        .await
+        .ok()?;
+    laps.lap("match");
+    if found.len() != 1 {
+        return None;
+    }
+    let element = found.remove(0);
+    let states = element.read_states(a11y).await.ok()?;
+    if states.contains(atspi::State::Defunct) || !kept.unchanged_since(at).await {
+        return None;
+    }
+    laps.lap("confirm");
+    laps.print();
+
+    Some((element, Ancestry::of(&tree)))
+}
+
+/// The elements of `tree` that `target` names, in tree order; labels read through `kept` (the
+/// program's kept reads at a generation) when given.
+async fn found_in(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+    tree: &tree::Tree,
+    target: &Target,
+    kept: Option<(&Kept, u64)>,
+) -> Result<Vec<Element>, GuiError> {
     if let Target::Label { label } = target {
-        let found = labelled(a11y, bus_name, &tree, &NameMatch::of(label)?).await?;
+        let found = labelled(a11y, bus_name, tree, &NameMatch::of(label)?).await?;
         if !found.is_empty() {
-            return Ok((found, tree));
+            return Ok(found);
         }
     }
     let checks = tree
         .nodes
         .iter()
-        .map(|node| matches(a11y, bus_name, node, target));
+        .map(|node| matches(a11y, bus_name, node, target, kept));
     let verdicts = crate::calls::in_order(checks).await;
-    laps.lap("match");
-    laps.print();
     let mut found = Vec::new();
     for (node, verdict) in tree.nodes.iter().zip(verdicts) {
         match verdict {
@@ -104,7 +160,7 @@ async fn all_in(
             Err(e) => return Err(e),
         }
     }
-    Ok((found, tree))
+    Ok(found)
 }
 
 /// The elements the labels named `label` are labels for (their `label-for` relation), in tree
@@ -157,6 +213,9 @@ pub async fn one_in(
     bus_name: &str,
     target: &Target,
 ) -> Result<(Element, Ancestry), GuiError> {
+    if let Some(found) = from_kept(a11y, bus_name, target).await {
+        return Ok(found);
+    }
     let (mut found, tree) = all_in(a11y, bus_name, target).await?;
     match found.len() {
         1 => Ok((found.remove(0), Ancestry::of(&tree))),
@@ -202,6 +261,7 @@ async fn matches(
     bus_name: &str,
     node: &Node,
     target: &Target,
+    kept: Option<(&Kept, u64)>,
 ) -> Result<bool, GuiError> {
     let el = element(bus_name, node);
     match target {
@@ -217,11 +277,17 @@ async fn matches(
             if name.matches(&node.name) {
                 return Ok(true);
             }
-            Ok(el.label_names(a11y).await?.iter().any(|l| name.matches(l)))
+            Ok(label_names(a11y, &el, kept)
+                .await?
+                .iter()
+                .any(|l| name.matches(l)))
         }
         Target::Label { label } => {
             let label = NameMatch::of(label)?;
-            Ok(el.label_names(a11y).await?.iter().any(|l| label.matches(l)))
+            Ok(label_names(a11y, &el, kept)
+                .await?
+                .iter()
+                .any(|l| label.matches(l)))
         }
         Target::Text { text } => {
             let text = NameMatch::of(text)?;
@@ -238,6 +304,26 @@ async fn matches(
             why: "a desktop finds elements by role, label, text or automation_id".into(),
         }),
     }
+}
+
+/// The names of the element's labels: kept from an earlier find at the same generation, else
+/// read now (and kept, the labels watched for a change of their text first).
+async fn label_names(
+    a11y: &zbus::Connection,
+    el: &Element,
+    kept: Option<(&Kept, u64)>,
+) -> Result<Vec<String>, GuiError> {
+    let Some((kept, at)) = kept else {
+        return el.label_names(a11y).await;
+    };
+    if let Some(names) = kept.label_names(&el.path, at) {
+        return Ok(names);
+    }
+    let labels = el.labelled_by(a11y).await?;
+    kept.watch_labels(labels.iter().map(|(_, path)| path.as_str()));
+    let names = crate::element::label_texts(a11y, &labels).await?;
+    kept.keep_label_names(&el.path, names.clone(), at);
+    Ok(names)
 }
 
 /// The element's AT-SPI accessible id, `None` where the toolkit sets none (or is too old to

@@ -35,15 +35,7 @@ impl Drop for Changes {
 impl Changes {
     /// Subscribe to the object events of the program at `bus_name`.
     pub async fn watch(a11y: &zbus::Connection, bus_name: &str) -> Result<Changes, GuiError> {
-        let rule = zbus::MatchRule::builder()
-            .msg_type(zbus::message::Type::Signal)
-            .sender(bus_name)
-            .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
-            .map_err(|e| GuiError::bus("AddMatch", e))?
-            .build();
-        let mut events = zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
-            .await
-            .map_err(|e| GuiError::bus("AddMatch", e))?;
+        let mut events = crate::wait::object_events(a11y, bus_name).await?;
         let event = std::sync::Arc::new(tokio::sync::Notify::new());
         let drain = tokio::spawn({
             let event = event.clone();

@@ -41,6 +41,23 @@ pub(crate) async fn register(a11y: &zbus::Connection) -> Result<(), GuiError> {
     Ok(())
 }
 
+/// The object events (`org.a11y.atspi.Event.Object`) the program at `bus_name` sends, from
+/// now on; at most 256 queued, so whoever holds the stream must drain it (see [`Wake`]).
+pub(crate) async fn object_events(
+    a11y: &zbus::Connection,
+    bus_name: &str,
+) -> Result<zbus::MessageStream, GuiError> {
+    let rule = zbus::MatchRule::builder()
+        .msg_type(zbus::message::Type::Signal)
+        .sender(bus_name)
+        .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
+        .map_err(|e| GuiError::bus("AddMatch", e))?
+        .build();
+    zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
+        .await
+        .map_err(|e| GuiError::bus("AddMatch", e))
+}
+
 /// How a text is compared.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TextMatch {
@@ -166,15 +183,7 @@ impl Wake {
         within: Duration,
     ) -> Result<Wake, GuiError> {
         let started = Instant::now();
-        let rule = zbus::MatchRule::builder()
-            .msg_type(zbus::message::Type::Signal)
-            .sender(bus_name)
-            .and_then(|b| b.interface("org.a11y.atspi.Event.Object"))
-            .map_err(|e| GuiError::bus("AddMatch", e))?
-            .build();
-        let mut events = zbus::MessageStream::for_match_rule(rule, a11y, Some(256))
-            .await
-            .map_err(|e| GuiError::bus("AddMatch", e))?;
+        let mut events = object_events(a11y, bus_name).await?;
         let woken = Arc::new(AtomicU32::new(0));
         let event = Arc::new(tokio::sync::Notify::new());
         let drain = tokio::spawn({

@@ -1,0 +1,86 @@
+//! A find from the tree kept since the last find (`gui/src/kept.rs`) never answers with what
+//! the program changed since: on `tests/fixtures/gui/changes.py` (GTK3), buttons are found (and
+//! so kept), then one is destroyed and one renamed by real clicks; the next finds see the
+//! change — the removed button is not found, the old name finds nothing, the new one finds the
+//! renamed button — and an unchanged button is still found, from the kept read.
+
+use a3s_test_gui::wait::{self, Condition, TextMatch};
+use a3s_test_gui::{locate, Clicks, Desktop, DesktopOptions, GuiCode, GuiError, ProgramSpec};
+use a3s_test_lang::ir::{Target, TextMatch as NameText};
+use std::time::Duration;
+
+const WITHIN: Duration = Duration::from_secs(10);
+
+/// `role("button", name)`, as a suite writes it.
+fn button(name: &str) -> Target {
+    Target::Role {
+        role: "button".into(),
+        name: Some(NameText::contains(name)),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/gui/changes.py"
+    );
+    let desktop = Desktop::start(&DesktopOptions::default()).await.unwrap();
+    let program = desktop
+        .start_program(&ProgramSpec::new("/usr/bin/python3", [script]))
+        .await
+        .unwrap();
+    let (a11y, bus) = (desktop.a11y(), program.bus_name());
+    let input = desktop.input().unwrap();
+    let status = locate::one(
+        a11y,
+        bus,
+        &Target::Text {
+            text: NameText::contains("Waiting"),
+        },
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    let shows = |text: &str| Condition::Text(TextMatch::Exact(text.into()));
+
+    // Found once: the tree is kept; found again from it.
+    let doomed = locate::one(a11y, bus, &button("Doomed")).await.unwrap();
+    assert_eq!(
+        locate::one(a11y, bus, &button("Doomed")).await.unwrap(),
+        doomed
+    );
+    locate::one(a11y, bus, &button("Old")).await.unwrap();
+
+    let remove = locate::one(a11y, bus, &button("Remove")).await.unwrap();
+    input
+        .click(&program, &remove, Clicks::Single)
+        .await
+        .unwrap();
+    wait::until(a11y, &status, &shows("Removed"), WITHIN)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let gone = locate::one(a11y, bus, &button("Doomed")).await.unwrap_err();
+    assert_eq!(gone.code(), GuiCode::TargetNotFound, "{gone}");
+
+    let rename = locate::one(a11y, bus, &button("Rename")).await.unwrap();
+    input
+        .click(&program, &rename, Clicks::Single)
+        .await
+        .unwrap();
+    wait::until(a11y, &status, &shows("Renamed"), WITHIN)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let renamed = locate::one(a11y, bus, &button("Old")).await.unwrap_err();
+    assert!(
+        matches!(renamed, GuiError::TargetNotFound { .. }),
+        "{renamed}"
+    );
+    let new = locate::one(a11y, bus, &button("New")).await.unwrap();
+    assert_eq!(new.name, "New");
+    // Unchanged since: found again.
+    assert_eq!(
+        locate::one(a11y, bus, &button("Rename")).await.unwrap(),
+        rename
+    );
+    program.stop();
+}
