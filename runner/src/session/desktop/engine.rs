@@ -48,6 +48,8 @@ pub const SETTLE_CAP: Duration = Duration::from_secs(2);
 /// How long a click at a visual point may look for a capture of the window with the
 /// screenshot's digest: longer than one blink of a text caret (GTK: 1.2 s a cycle).
 pub const SHOT_MATCH: Duration = Duration::from_millis(1500);
+/// How long the window must look the same for a screenshot to be bound (see `bind_shot`).
+const SHOT_HOLD: Duration = Duration::from_millis(120);
 /// The pause between those captures (a capture costs a few ms).
 const SHOT_RETRY: Duration = Duration::from_millis(40);
 /// The most a binding check may take.
@@ -333,20 +335,24 @@ impl<D: DesktopAgentDriver> DesktopEngine<D> {
             )
         };
         let binding = ctx.binding(deadline).await.map_err(failed)?;
-        // Bind an image the window holds, not a frame of a fading caret (GTK4 fades it): two
-        // captures in a row alike, within SHOT_MATCH; such a frame comes back every blink.
+        // Bind an image the window rests in, not a frame of a fading caret (GTK4 fades it):
+        // captures alike for SHOT_HOLD, within SHOT_MATCH. A resting frame comes back every
+        // blink and lasts, so the click's check meets it again; a frame of the fade (two
+        // captures alike only because a loaded machine drew slowly) might never recur.
         let until = Instant::now() + SHOT_MATCH;
         let mut shot = ctx.window_shot(deadline).await.map_err(failed)?;
         let mut sha256 = sha256_hex(&shot.png);
+        let mut since = Instant::now();
         while Instant::now() < until {
             tokio::time::sleep(SHOT_RETRY).await;
             let next = ctx.window_shot(deadline).await.map_err(failed)?;
             let next_sha = sha256_hex(&next.png);
-            let held = next_sha == sha256;
-            (shot, sha256) = (next, next_sha);
-            if held {
+            if next_sha != sha256 {
+                since = Instant::now();
+            } else if since.elapsed() >= SHOT_HOLD {
                 break;
             }
+            (shot, sha256) = (next, next_sha);
         }
         let bound = BoundShot {
             n: self.next_shot,
