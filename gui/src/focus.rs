@@ -6,13 +6,15 @@
 //! field that is disabled, hidden or not yet focused lands in another control or nowhere, and
 //! the step would pass on input nobody received. So the element must first be enabled,
 //! showing and focusable (`crate::actionable`, event-woken, the step's bound); then its window
-//! gets the X input focus (there is no window manager to give it), and, when the element is
-//! not focused yet, it is given the focus — by a real click for a text a step types into (what
-//! a person does, after the click's own actionability wait and hit test), or by the toolkit's
-//! `GrabFocus` for a key pressed at a control (a click there would activate it) — and the wait
-//! goes on until the element reports `focused`. Anything unmet is a coded failure naming the
-//! condition, and no key is sent. A top-level window as the target takes keys as a step
-//! without a target does: its X window gets the focus, and its focused control the keys.
+//! gets the X input focus (there is no window manager to give it). When the element does not
+//! report `focused` within a short event-woken wait (the toolkit handles the focus-in after the
+//! X sync, and GTK3 drops an entry's `focused` for a moment after typing), it is given the
+//! focus — by a real click for a text a step types into (what a person does, after the click's
+//! own actionability wait and hit test), or by the toolkit's `GrabFocus` for a key pressed at a
+//! control (a click there would activate it) — and the wait goes on until the element reports
+//! `focused`. Anything unmet is a coded failure naming the condition, and no key is sent. A
+//! top-level window as the target takes keys as a step without a target does: its X window
+//! gets the focus, and its focused control the keys.
 
 use crate::actionable::{self, Need};
 use crate::ancestry::Ancestry;
@@ -21,8 +23,9 @@ use crate::error::GuiError;
 use crate::input::{gone_if, Acted, Clicks, Input};
 use crate::program::{Program, ROOT_PATH};
 use crate::timing::Laps;
+use crate::wait::{self, Condition};
 use atspi::State;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use x11rb::protocol::xproto::{ConnectionExt as _, InputFocus};
 use x11rb::CURRENT_TIME;
 
@@ -57,6 +60,37 @@ impl Focused {
             Focused::Request => "grab_focus",
             Focused::Window => "window",
         }
+    }
+}
+
+/// How long a key step waits for the focus to arrive by itself before it gives it.
+const FOCUS_ARRIVES: Duration = Duration::from_millis(150);
+
+/// Whether `element` has the focus, or gets it by itself within [`FOCUS_ARRIVES`] (and before
+/// `until`), woken by its events.
+///
+/// Why wait before giving it: the toolkit handles the X focus-in after the sync, and GTK3 drops
+/// an entry's `focused` state for tens of ms after typing into it, so a field that has the
+/// focus can read "not focused" once. Giving it then does harm: `GrabFocus` on a GTK3
+/// `GtkEntry` selects all its text (a following BackSpace deletes everything) and a click moves
+/// the caret to the middle.
+async fn focus_arrives(
+    a11y: &zbus::Connection,
+    element: &Element,
+    until: Instant,
+) -> Result<bool, GuiError> {
+    let within = FOCUS_ARRIVES.min(until.saturating_duration_since(Instant::now()));
+    match wait::until(
+        a11y,
+        element,
+        &Condition::State(State::Focused, true),
+        within,
+    )
+    .await
+    {
+        Ok(_) => Ok(true),
+        Err(GuiError::WaitTimeout { .. }) => Ok(false),
+        Err(e) => Err(e),
     }
 }
 
@@ -97,8 +131,10 @@ impl Input {
         };
         set_focus(placement.window.id)?;
         self.x11().sync()?;
-        let states = element.read_states(a11y).await?;
-        let focused = if states.contains(State::Focused) {
+        let focused = if focus_arrives(a11y, element, until)
+            .await
+            .map_err(|e| gone_if(e, element))?
+        {
             Focused::Had
         } else {
             match focusing {
