@@ -125,6 +125,10 @@ pub enum StepDetail {
         /// focus request) or `window` (a top-level window as the target).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         focus: Option<String>,
+        /// The window's default button a bare Enter in a single-line field presses, when the
+        /// step waited for it to be enabled before sending the key (`push button "Save"`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        default_button: Option<String>,
         /// `exit code N` / `signal N` when the program had ended once the step's input was
         /// handled.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -525,9 +529,10 @@ mod tests {
             untrusted: true,
         };
         let cases: Vec<(StepDetail, Value)> = shapes! {
-            Desktop { element: el(), input: "xtest".into(), action: None, x: Some(3), y: Some(4), hit: Some(el()), keys: None, focus: None, program_exit: None } => { "element": el(), "input": "xtest", "x": 3, "y": 4, "hit": el() };
-            Desktop { element: el(), input: "xtest".into(), action: None, x: None, y: None, hit: None, keys: Some(2), focus: Some("click".into()), program_exit: Some("exit code 0".into()) } => { "element": el(), "input": "xtest", "keys": 2, "focus": "click", "program_exit": "exit code 0" };
-            Desktop { element: el(), input: "accessibility_action".into(), action: Some("click".into()), x: None, y: None, hit: None, keys: None, focus: None, program_exit: None } => { "element": el(), "input": "accessibility_action", "action": "click" };
+            Desktop { element: el(), input: "xtest".into(), action: None, x: Some(3), y: Some(4), hit: Some(el()), keys: None, focus: None, default_button: None, program_exit: None } => { "element": el(), "input": "xtest", "x": 3, "y": 4, "hit": el() };
+            Desktop { element: el(), input: "xtest".into(), action: None, x: None, y: None, hit: None, keys: Some(2), focus: Some("click".into()), default_button: None, program_exit: Some("exit code 0".into()) } => { "element": el(), "input": "xtest", "keys": 2, "focus": "click", "program_exit": "exit code 0" };
+            Desktop { element: el(), input: "xtest".into(), action: None, x: None, y: None, hit: None, keys: Some(1), focus: Some("had".into()), default_button: Some("push button \"Save\"".into()), program_exit: None } => { "element": el(), "input": "xtest", "keys": 1, "focus": "had", "default_button": "push button \"Save\"" };
+            Desktop { element: el(), input: "accessibility_action".into(), action: Some("click".into()), x: None, y: None, hit: None, keys: None, focus: None, default_button: None, program_exit: None } => { "element": el(), "input": "accessibility_action", "action": "click" };
             Clicked { element: el(), hit: "<span> \"Save\"".into(), x: 10.5, y: 20.0 } => { "element": el(), "hit": "<span> \"Save\"", "x": 10.5, "y": 20.0 };
             Element { element: el(), verified: None, hit: None } => { "element": el() };
             Element { element: el(), verified: Some(false), hit: None } => { "element": el(), "verified": false };

@@ -103,6 +103,13 @@ fn not_actionable(error: GuiError, timeout: Duration) -> StepFailure {
     }
 }
 
+/// Record in a press's detail the default button it waited for (`crate::default_button`).
+fn with_default_button(detail: &mut StepDetail, button: Option<String>) {
+    if let StepDetail::Desktop { default_button, .. } = detail {
+        *default_button = button;
+    }
+}
+
 /// What every scenario starts: the program, the screen, and whose desktop.
 #[derive(Debug, Clone)]
 pub struct GuiOptions {
@@ -356,15 +363,16 @@ impl GuiContext {
     }
 
     /// Before a bare Enter: when it will press the window's default button (the focus is in a
-    /// single-line field), wait until that button is enabled (`crate::default_button`).
+    /// single-line field), wait until that button is enabled (`crate::default_button`); the
+    /// button, described, for the step's detail.
     async fn enter_ready(
         &self,
         chord: &Chord,
         target: Option<&Element>,
         (until, timeout): (Instant, Duration),
-    ) -> Result<(), StepFailure> {
+    ) -> Result<Option<String>, StepFailure> {
         if !crate::default_button::is_enter(chord) {
-            return Ok(());
+            return Ok(None);
         }
         crate::default_button::wait_enabled(
             self.a11y(),
@@ -373,7 +381,7 @@ impl GuiContext {
             until.into_std(),
         )
         .await
-        .map(|_| ())
+        .map(|button| button.map(|b| b.describe()))
         .map_err(|e| not_actionable(e, timeout))
     }
 
@@ -388,6 +396,7 @@ impl GuiContext {
             hit: acted.hit.as_ref().map(|h| h.deepest.describe()),
             keys,
             focus: None,
+            default_button: None,
             program_exit: self.program().exit().map(|e| e.to_string()),
         }
     }
@@ -482,6 +491,7 @@ impl GuiContext {
                     hit: None,
                     keys: None,
                     focus: None,
+                    default_button: None,
                     program_exit: self.program().exit().map(|e| e.to_string()),
                 }))
             }
@@ -548,13 +558,15 @@ impl GuiContext {
                 let chord = Chord::parse(&chord_text(key)).map_err(failure)?;
                 let Some(target) = target else {
                     let window = self.first_window().await?;
-                    self.enter_ready(&chord, None, Self::until(env)).await?;
+                    let button = self.enter_ready(&chord, None, Self::until(env)).await?;
                     let acted = self
                         .input
                         .press(self.program(), &window, &chord)
                         .await
                         .map_err(failure)?;
-                    return Ok(Self::output(self.detail(&window, &acted, Some(1))));
+                    let mut detail = self.detail(&window, &acted, Some(1));
+                    with_default_button(&mut detail, button);
+                    return Ok(Self::output(detail));
                 };
                 let until = Self::until(env);
                 let (element, ancestry) = self.find_in(target, env).await?;
@@ -562,18 +574,15 @@ impl GuiContext {
                 let focused = self
                     .focus(&element, &ancestry, Focusing::Request, until)
                     .await?;
-                self.enter_ready(&chord, Some(&element), until).await?;
+                let button = self.enter_ready(&chord, Some(&element), until).await?;
                 let acted = self
                     .input
                     .press(self.program(), &element, &chord)
                     .await
                     .map_err(failure)?;
-                Ok(Self::output(self.key_detail(
-                    &element,
-                    &acted,
-                    Some(1),
-                    &focused,
-                )))
+                let mut detail = self.key_detail(&element, &acted, Some(1), &focused);
+                with_default_button(&mut detail, button);
+                Ok(Self::output(detail))
             }
             Action::Check { target } | Action::Uncheck { target } => {
                 let want = matches!(step.action, Action::Check { .. });

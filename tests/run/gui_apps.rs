@@ -416,7 +416,11 @@ fn gui_enter_after_fill_waits_for_the_default_button_it_presses() {
     let command = default_program();
     let command: Vec<&str> = command.iter().map(String::as_str).collect();
     let (json, _work) = run_app(&command, steps, 0);
-    assert_eq!(step(&json, "enter")["detail"]["input"], "xtest");
+    let detail = &step(&json, "enter")["detail"];
+    assert_eq!(detail["input"], "xtest");
+    // The detail names the button the press waited for.
+    let button = detail["default_button"].as_str().unwrap_or_default();
+    assert!(button.ends_with("\"OK\""), "{detail}");
 }
 
 #[test]
