@@ -20,6 +20,7 @@
 //! (`biased` select). What this trusts is that the toolkit sends these events, as pyatspi
 //! trusts; a find that matches none or several is decided on a fresh read, never a kept one.
 
+use crate::desktop::CALL_WITHIN;
 use crate::error::GuiError;
 use crate::tree::Tree;
 use futures_util::StreamExt as _;
@@ -41,15 +42,22 @@ pub(crate) struct Kept {
     labels: Arc<Mutex<HashSet<String>>>,
     /// Flush requests to the drain, answered once its queue is empty.
     flush: mpsc::UnboundedSender<oneshot::Sender<()>>,
+    /// The task that drains the program's event subscription into `generation` and `labels`
+    /// (never left to fill: a full zbus queue stops the shared connection's reader); aborted
+    /// when this is dropped.
     drain: tokio::task::JoinHandle<()>,
+    /// What was read at the current generation: valid while no event came since.
     reads: Mutex<Reads>,
 }
 
 /// What was read at one generation.
 #[derive(Debug, Default)]
 struct Reads {
+    /// The generation the reads below were made after.
     generation: u64,
+    /// The program's tree as a find read it (`crate::locate`; only a complete read is kept).
     scope: Option<Arc<Tree>>,
+    /// The names of each labelled element's labels, by the labelled element's path.
     label_names: HashMap<String, Vec<String>>,
 }
 
@@ -161,12 +169,17 @@ impl Kept {
 
     /// Whether no event came since generation `at`. Ask it only after a call to the program
     /// returned: the drain has then been handed every event the program sent before the reply.
+    /// The drain's answer is bounded like a bus call ([`CALL_WITHIN`]): one late (its task
+    /// starved on a loaded machine) counts as "changed", and the find reads again.
     pub(crate) async fn unchanged_since(&self, at: u64) -> bool {
         let (tx, rx) = oneshot::channel();
-        if self.flush.send(tx).is_err() || rx.await.is_err() {
+        if self.flush.send(tx).is_err() {
             return false;
         }
-        self.generation() == at
+        match tokio::time::timeout(CALL_WITHIN, rx).await {
+            Ok(Ok(())) => self.generation() == at,
+            Ok(Err(_)) | Err(_) => false,
+        }
     }
 }
 

@@ -92,7 +92,9 @@ async fn all_in(
     let tree = Arc::new(read_scope(a11y, bus_name).await?);
     laps.lap("tree");
     let kept = kept.as_deref().zip(at);
-    if let Some((kept, at)) = kept {
+    // Only a whole read is kept: one cut at its node or time bound lacks elements, and a later
+    // find answered from it would miss them without reading again.
+    if let Some((kept, at)) = kept.filter(|_| tree.complete) {
         kept.keep_scope(tree.clone(), at);
     }
     let found = found_in(a11y, bus_name, &tree, target, kept).await?;
