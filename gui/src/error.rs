@@ -59,7 +59,10 @@ a3s_test_lang::define_codes! {
         KeyUnmapped => "test.driver.gui.key_unmapped", FailureClass::Specification;
         /// The awaited value did not hold before the deadline, or an input's element did not
         /// become ready for it in its step's time — enabled and stable for a pointer; enabled,
-        /// showing, focusable and focused for keys (nothing was sent).
+        /// showing, focusable and focused for keys; for a bare Enter in a one-line field, the
+        /// window's default button enabled (nothing was sent). Also a key step's target that
+        /// refused the focus at once (GTK4 4.8 refuses `GrabFocus`: not a timeout, but the same
+        /// remedy — click a text field first or press without a target).
         WaitTimeout => "test.driver.gui.wait_timeout", FailureClass::Product;
         /// A request to the X server (input, windows, screenshots) failed unexpectedly.
         X11 => "test.driver.gui.x11", FailureClass::Infrastructure;
@@ -357,6 +360,8 @@ impl GuiError {
             GuiError::ActionMissing { .. } => GuiCode::ActionMissing,
             GuiError::BadKey { .. } => GuiCode::BadKey,
             GuiError::KeyUnmapped { .. } => GuiCode::KeyUnmapped,
+            // `NotFocused` fails at once (GTK4 4.8 refuses `GrabFocus`), yet shares the code:
+            // the element was not ready for keys, and the remedy is the same.
             GuiError::WaitTimeout { .. }
             | GuiError::NotActionable { .. }
             | GuiError::NotFocused { .. } => GuiCode::WaitTimeout,
