@@ -504,13 +504,7 @@ impl GuiContext {
                     crate::select::select(&self.input, self.program(), &control, values, within)
                         .await
                         .map_err(failure)?;
-                let Some(last) = selected.options.last() else {
-                    return Err(StepFailure::new(
-                        FailureCode::Unsupported,
-                        "a desktop `select` chooses at least one option",
-                    ));
-                };
-                let mut detail = self.detail(last, &selected.acted, selected.keys);
+                let mut detail = self.detail(&selected.last, &selected.acted, selected.keys);
                 if let StepDetail::Desktop { element, .. } = &mut detail {
                     let options: Vec<String> =
                         selected.options.iter().map(Element::describe).collect();

@@ -156,6 +156,9 @@ fn named(options: &[Shown]) -> String {
 pub struct Selected {
     /// The options clicked, in the order the step names them.
     pub options: Vec<Element>,
+    /// The option chosen last (the last of `options`): there is always one, since `select`
+    /// refuses an empty list, so the step's detail needs no "none" case.
+    pub last: Element,
     /// The last click on an option (its hit test included), or the last key that chose it.
     pub acted: Acted,
     /// The keys pressed instead of a click (arrows, then Return) when the option lay partly
@@ -189,11 +192,11 @@ pub async fn select(
             wants.push(want);
         }
     }
-    let (options, acted, keys) = match (kind, wants.as_slice()) {
+    let (options, last, acted, keys) = match (kind, wants.as_slice()) {
         (_, []) => return Err(not_selectable("is given no option to choose".into())),
         (Control::Combo, [want]) => {
             let (option, acted, keys) = in_combo(input, program, control, want, within).await?;
-            (vec![option], acted, keys)
+            (vec![option.clone()], option, acted, keys)
         }
         (Control::Combo, several) => {
             return Err(not_selectable(format!(
@@ -201,13 +204,15 @@ pub async fn select(
                 several.len()
             )))
         }
-        (Control::List, wants) => {
-            let (options, acted) = in_list(input, program, control, wants, within).await?;
-            (options, acted, None)
+        (Control::List, [first, rest @ ..]) => {
+            let (options, last, acted) =
+                in_list(input, program, control, (first, rest), within).await?;
+            (options, last, acted, None)
         }
     };
     Ok(Selected {
         options,
+        last,
         acted,
         keys,
         took: started.elapsed(),
@@ -336,48 +341,34 @@ async fn shows(
     }
 }
 
-/// Click the options `wants` of `control` (a list): the first plainly, each further one with
-/// Control held (added to the selection); then each must read `selected`. Every option is
-/// found before anything is sent.
+/// Click the options `first` and then `rest` of `control` (a list): the first plainly, each
+/// further one with Control held (added to the selection); then each must read `selected`.
+/// Every option is found before anything is sent; the options and the last of them. The split
+/// keeps "at least one" in the type: the last click is always there.
 async fn in_list(
     input: &Input,
     program: &Program,
     control: &Element,
-    wants: &[String],
+    (first, rest): (&String, &[String]),
     within: Duration,
-) -> Result<(Vec<Element>, Acted), GuiError> {
+) -> Result<(Vec<Element>, Element, Acted), GuiError> {
     let a11y = input.a11y();
     let listed = read_options(a11y, control).await?;
-    let items = wants
+    let first_item = pick(control, &listed, first)?;
+    let rest_items = rest
         .iter()
         .map(|want| pick(control, &listed, want))
         .collect::<Result<Vec<Element>, GuiError>>()?;
     let until = Instant::now() + within;
-    let mut last = None;
-    for (index, item) in items.iter().enumerate() {
-        let held: &[Modifier] = if index == 0 {
-            &[]
-        } else {
-            &[Modifier::Control]
-        };
-        let acted = input
-            .click_in(
-                program,
-                item,
-                &Ancestry::default(),
-                Clicks::Single,
-                until,
-                held,
-            )
-            .await?;
-        last = Some(acted);
+    let ancestry = Ancestry::default();
+    let click = |item, held| input.click_in(program, item, &ancestry, Clicks::Single, until, held);
+    let mut acted = click(&first_item, &[]).await?;
+    for item in &rest_items {
+        acted = click(item, &[Modifier::Control]).await?;
     }
-    let Some(acted) = last else {
-        return Err(GuiError::NotSelectable {
-            target: control.describe(),
-            why: "is given no option to choose".into(),
-        });
-    };
+    let last = rest_items.last().unwrap_or(&first_item).clone();
+    let items: Vec<Element> = std::iter::once(first_item).chain(rest_items).collect();
+    let wants = std::iter::once(first).chain(rest);
     for (item, want) in items.iter().zip(wants) {
         let left = until.saturating_duration_since(Instant::now());
         let chosen = Condition::State(State::Selected, true);
@@ -396,7 +387,7 @@ async fn in_list(
             Err(other) => return Err(other),
         }
     }
-    Ok((items, acted))
+    Ok((items, last, acted))
 }
 
 /// Most arrow keys a `select` presses in a popup.
