@@ -1,5 +1,7 @@
-//! Where a desktop action's time goes, printed under `A3S_TEST_GUI_TIMING=1`: one `gui-timing`
-//! line on stderr per click or key action, naming each phase and its milliseconds.
+//! Where a desktop step's time goes, printed under `A3S_TEST_GUI_TIMING=1`: one `gui-timing`
+//! line on stderr per timed part — a click, keys, the wheel, a find (from a fresh read or the
+//! kept one), the read of the top-level windows (`scope`), a bulk tree read and the program's
+//! start — naming each phase and its milliseconds.
 //!
 //! Why: a click is a handful of calls to the program and the X server, and under load one of
 //! them dominates; the benchmarks (`docs/benchmarks.md`) are met by cutting that one, and this
