@@ -138,7 +138,12 @@ impl WebContext {
             fingerprint,
             // The fingerprint's pass saw no private element: no query for them.
             public: hashed.is_some_and(|h| !h.private),
-            view: hashed.and_then(|h| h.view),
+            // The viewport measured by the fingerprint's pass clips only the image taken at once,
+            // beside the outline read (an acting step's, below); a later screenshot measures
+            // it again (a smooth scroll may still move the page meanwhile).
+            view: hashed
+                .and_then(|h| h.view)
+                .filter(|_| hashed.is_some_and(|h| !h.private) && !want.read_only),
             read_only: want.read_only,
         };
         let known = capture.same_as_known;

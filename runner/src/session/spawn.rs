@@ -298,9 +298,10 @@ impl StartGuard {
             return;
         };
         // Frozen first: a stopped supervisor forks nothing more, so the tree read next holds
-        // every child it started. A browser forked between the read and the kill would be
-        // missed: its own process dies by its parent-death signal, but the helpers it already
-        // started (its group) only when they notice, seconds later under load.
+        // every child it started (a browser in its own group still runs and may fork, but
+        // into that group, which is killed whole below). A browser forked between the read
+        // and the kill would be missed: its own process dies by its parent-death signal, but
+        // the helpers it already started only when they notice, seconds later under load.
         signal_group(pid, Signal::STOP);
         let tree = crate::process_tree::descendants(pid as i32);
         kill_group(pid);
