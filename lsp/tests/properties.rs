@@ -60,3 +60,12 @@ proptest! {
         let _ = folding::folds(&doc.text, doc.lines());
     }
 }
+
+/// Found by `positions_anywhere_never_panic`: a block whose span the parser ended right after
+/// its `{` (no `}` of its own) made the missing-attribute fix slice backwards.
+#[test]
+fn a_fix_for_a_block_without_its_closing_brace_does_not_panic() {
+    let text = "# é😀 comment\nsurface = \"web\"\n# é😀 comment\n}\nLH=é' scenario \"a\" {\n😀/😀Y:éIq\nF😀:# é😀 comment\nsuite \"s\" {x\n_Ié<:5N\\hscenario \"a\" {\n}\nuse \"g\" {}\nclick \"c\" { target = role(\"button\", \"Go\") }\nsurface = \"web\"\nscenario \"a\" {\n";
+    let found = diagnostics::diagnose(text, &[]);
+    let _ = fixes::fixes(text, &found, 0, text.len());
+}

@@ -112,6 +112,10 @@ fn insert_missing(
         None => "\"\"".to_string(),
     };
     let closing = block.span.end.saturating_sub(1);
+    // A block the parser closed where the text ran out has no `}` of its own to add before.
+    if closing <= open || text.as_bytes().get(closing) != Some(&b'}') {
+        return None;
+    }
     let single_line = !text[open..closing].contains('\n');
     let insert = if single_line {
         let pad = if text[open + 1..closing].trim().is_empty() {
