@@ -7,7 +7,18 @@
 //! here none of those can happen by a default somewhere else: the address is the endpoint's (no
 //! proxy), one request is sent (no redirect; a 3xx is `test.provider.redirect`), and TLS is
 //! rustls with the compiled-in webpki roots. `localhost` is not looked up: it is `127.0.0.1` and
-//! `::1`, so a hosts file cannot turn a loopback endpoint into a remote one.
+//! `::1` under either scheme, so a hosts file cannot turn a loopback endpoint into a remote one.
+//!
+//! Whom HTTPS trusts is fixed by the constructor, never by the configuration: [`HttpProvider::new`]
+//! and [`HttpProvider::from_env`], the only ways from a project file's `provider` block to a
+//! provider, always take the webpki roots. [`HttpProvider::with_test_roots`] takes a
+//! `rustls::RootCertStore` instead, so the transport's own tests can complete a real HTTPS call
+//! against a loopback server whose certificate they made. It is a constructor rather than a
+//! `cfg(test)` item or a cargo feature because the tests that need it are integration tests (a
+//! separate crate, built without `cfg(test)`) and a feature enabled by them would be unified into
+//! the same build of the binary anyway; what keeps it out of reach is that no `ProviderConfig`
+//! field names roots, and `provider/tests/https.rs` checks that no source outside the provider's
+//! tests calls it.
 
 use crate::code::{ProviderCode, ProviderError};
 use crate::kind::{Metered, ProviderProtocol};
@@ -29,6 +40,8 @@ pub struct HttpProvider {
     /// The `Authorization` header value, when the provider needs one.
     authorization: Option<hyper::header::HeaderValue>,
     redactor: Redactor,
+    /// Whom HTTPS trusts: the webpki roots, except through [`HttpProvider::with_test_roots`].
+    tls: Arc<rustls::ClientConfig>,
 }
 
 impl std::fmt::Debug for HttpProvider {
@@ -56,10 +69,27 @@ impl std::fmt::Debug for HttpProvider {
 #[derive(Debug, Clone)]
 struct Endpoint {
     url: url::Url,
-    /// `None` for HTTPS (resolved at call time); the loopback addresses for `http://`.
+    /// The addresses of an explicit loopback host (never looked up); `None` for any other host,
+    /// which only `https://` admits and which is resolved at call time.
     loopback: Option<Vec<SocketAddr>>,
+    /// `https://`: the call speaks TLS. Plaintext only with `loopback`.
+    tls: bool,
     host: String,
     port: u16,
+}
+
+/// The addresses `host` stands for when it is explicit loopback: `127.0.0.0/8`, `::1`, or
+/// `localhost` (both loopback addresses, without a lookup).
+fn loopback_addrs(host: &url::Host, port: u16) -> Option<Vec<SocketAddr>> {
+    match host {
+        url::Host::Ipv4(ip) if ip.is_loopback() => Some(vec![SocketAddr::from((*ip, port))]),
+        url::Host::Ipv6(ip) if ip.is_loopback() => Some(vec![SocketAddr::from((*ip, port))]),
+        url::Host::Domain(d) if d.eq_ignore_ascii_case("localhost") => Some(vec![
+            SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
+            SocketAddr::from((Ipv6Addr::LOCALHOST, port)),
+        ]),
+        _ => None,
+    }
 }
 
 /// Check `text` as an endpoint: `https://`, or `http://` to explicit loopback only.
@@ -73,22 +103,16 @@ fn endpoint(text: &str) -> Result<Endpoint, ProviderError> {
     let port = url
         .port_or_known_default()
         .ok_or_else(|| bad("has no port"))?;
-    let loopback = match url.scheme() {
-        "https" => None,
-        "http" => Some(match &host {
-            url::Host::Ipv4(ip) if ip.is_loopback() => vec![SocketAddr::from((*ip, port))],
-            url::Host::Ipv6(ip) if ip.is_loopback() => vec![SocketAddr::from((*ip, port))],
-            url::Host::Domain(d) if d.eq_ignore_ascii_case("localhost") => vec![
-                SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
-                SocketAddr::from((Ipv6Addr::LOCALHOST, port)),
-            ],
-            other => {
-                return Err(ProviderError::new(
-                    ProviderCode::InsecureEndpoint,
-                    format!("`http://` is only for loopback, and {other} is not; nothing was sent"),
-                ))
-            }
-        }),
+    let loopback = loopback_addrs(&host, port);
+    let tls = match url.scheme() {
+        "https" => true,
+        "http" if loopback.is_some() => false,
+        "http" => {
+            return Err(ProviderError::new(
+                ProviderCode::InsecureEndpoint,
+                format!("`http://` is only for loopback, and {host} is not; nothing was sent"),
+            ))
+        }
         other => return Err(bad(&format!("has the scheme `{other}`, not `https`"))),
     };
     let host = match host {
@@ -98,31 +122,37 @@ fn endpoint(text: &str) -> Result<Endpoint, ProviderError> {
     Ok(Endpoint {
         url,
         loopback,
+        tls,
         host,
         port,
     })
 }
 
-/// The one TLS configuration: rustls with ring and the webpki roots, nothing from the system.
-fn tls() -> Arc<rustls::ClientConfig> {
+/// The one TLS configuration of every configured provider: rustls with ring and the webpki
+/// roots, nothing from the system.
+fn webpki_tls() -> Arc<rustls::ClientConfig> {
     static CONFIG: OnceLock<Arc<rustls::ClientConfig>> = OnceLock::new();
     CONFIG
         .get_or_init(|| {
-            let roots = rustls::RootCertStore {
+            tls_trusting(rustls::RootCertStore {
                 roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-            };
-            // rustls deprecates ring's provider because it lacks post-quantum key exchange; the
-            // alternative (aws-lc-rs) is a large C build on every machine that builds the tool.
-            #[allow(deprecated)]
-            let provider = rustls::crypto::ring::default_provider();
-            let config = rustls::ClientConfig::builder_with_provider(Arc::new(provider))
-                .with_safe_default_protocol_versions()
-                .expect("ring supports the default TLS versions")
-                .with_root_certificates(roots)
-                .with_no_client_auth();
-            Arc::new(config)
+            })
         })
         .clone()
+}
+
+/// rustls with ring, trusting `roots` and nothing else.
+fn tls_trusting(roots: rustls::RootCertStore) -> Arc<rustls::ClientConfig> {
+    // rustls deprecates ring's provider because it lacks post-quantum key exchange; the
+    // alternative (aws-lc-rs) is a large C build on every machine that builds the tool.
+    #[allow(deprecated)]
+    let provider = rustls::crypto::ring::default_provider();
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(provider))
+        .with_safe_default_protocol_versions()
+        .expect("ring supports the default TLS versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Arc::new(config)
 }
 
 impl HttpProvider {
@@ -147,6 +177,28 @@ impl HttpProvider {
     pub fn new(
         config: &ProviderConfig,
         lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<HttpProvider, ProviderError> {
+        HttpProvider::trusting(config, lookup, webpki_tls())
+    }
+
+    /// Like [`HttpProvider::new`], but HTTPS trusts `roots` alone instead of the webpki roots.
+    ///
+    /// Why it exists: the transport's tests complete real HTTPS calls against a loopback server
+    /// with a certificate they made, which no public authority signed. Not for deployments: a
+    /// project file's `provider` block reaches only [`HttpProvider::new`] (see the module doc).
+    #[doc(hidden)]
+    pub fn with_test_roots(
+        config: &ProviderConfig,
+        lookup: impl Fn(&str) -> Option<String>,
+        roots: rustls::RootCertStore,
+    ) -> Result<HttpProvider, ProviderError> {
+        HttpProvider::trusting(config, lookup, tls_trusting(roots))
+    }
+
+    fn trusting(
+        config: &ProviderConfig,
+        lookup: impl Fn(&str) -> Option<String>,
+        tls: Arc<rustls::ClientConfig>,
     ) -> Result<HttpProvider, ProviderError> {
         let endpoint = endpoint(&config.endpoint)?;
         let (authorization, redactor) = match &config.authorization_env {
@@ -187,6 +239,7 @@ impl HttpProvider {
             endpoint,
             authorization,
             redactor,
+            tls,
         })
     }
 
@@ -374,7 +427,7 @@ impl HttpProvider {
             )
         })?;
         let _ = stream.set_nodelay(true);
-        if e.loopback.is_some() {
+        if !e.tls {
             return self.over(stream, body, max).await;
         }
         let name = rustls::pki_types::ServerName::try_from(e.host.clone()).map_err(|err| {
@@ -383,7 +436,7 @@ impl HttpProvider {
                 format!("`{}` is not a TLS server name: {err}", e.host),
             )
         })?;
-        let stream = tokio_rustls::TlsConnector::from(tls())
+        let stream = tokio_rustls::TlsConnector::from(self.tls.clone())
             .connect(name, stream)
             .await
             .map_err(|err| {

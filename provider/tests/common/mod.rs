@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod tls;
+
 use a3s_test_lang::ir::{ProviderConfig, ProviderKind};
 use a3s_test_provider::grounding::{GroundingRequest, GroundingTrigger, Screenshot};
 use std::net::SocketAddr;
@@ -131,7 +133,7 @@ pub async fn serve(answer: Answer) -> Server {
 }
 
 /// Read one request: head up to the blank line, then `Content-Length` bytes.
-async fn read_request(stream: &mut TcpStream) -> Option<Received> {
+pub async fn read_request(stream: &mut (impl tokio::io::AsyncRead + Unpin)) -> Option<Received> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 65536];
     let head_end = loop {
@@ -171,23 +173,34 @@ async fn read_request(stream: &mut TcpStream) -> Option<Received> {
 
 /// An answer that writes `status`, `headers` and `body` once.
 pub fn reply(status: &'static str, headers: Vec<(&'static str, String)>, body: Vec<u8>) -> Answer {
+    let bytes = response(status, &headers, &body);
     Arc::new(move |_, mut stream| {
-        let mut out = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\n", body.len());
-        for (n, v) in &headers {
-            out.push_str(&format!("{n}: {v}\r\n"));
-        }
-        out.push_str("\r\n");
-        let mut bytes = out.into_bytes();
-        bytes.extend_from_slice(&body);
-        Box::pin(async move {
-            let _ = stream.write_all(&bytes).await;
-            let _ = stream.flush().await;
-            // Keep the connection open a moment, as a keep-alive server would.
-            let mut sink = [0u8; 16];
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(5), stream.read(&mut sink))
-                .await;
-        })
+        let bytes = bytes.clone();
+        Box::pin(async move { write_and_linger(&mut stream, &bytes).await })
     })
+}
+
+/// The bytes of an HTTP/1.1 answer: `status`, a `Content-Length`, `headers`, then `body`.
+pub fn response(status: &str, headers: &[(&str, String)], body: &[u8]) -> Vec<u8> {
+    let mut out = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\n", body.len());
+    for (n, v) in headers {
+        out.push_str(&format!("{n}: {v}\r\n"));
+    }
+    out.push_str("\r\n");
+    let mut bytes = out.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// Write `bytes`, then keep the connection open a moment, as a keep-alive server would.
+pub async fn write_and_linger(
+    stream: &mut (impl tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin),
+    bytes: &[u8],
+) {
+    let _ = stream.write_all(bytes).await;
+    let _ = stream.flush().await;
+    let mut sink = [0u8; 16];
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), stream.read(&mut sink)).await;
 }
 
 /// A JSON 200 answer.
