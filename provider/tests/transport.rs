@@ -117,16 +117,32 @@ async fn any_status_but_200_and_a_non_json_answer_are_refused() {
 fn non_loopback_ip() -> Option<std::net::IpAddr> {
     let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
     // Connecting a UDP socket sends nothing; it only picks the interface.
-    socket.connect("192.0.2.1:9").ok()?;
+    socket.connect("198.51.100.1:9").ok()?;
     let ip = socket.local_addr().ok()?.ip();
     (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
 }
 
+/// The code an `http://` endpoint is refused with, wherever the refusal comes: at construction,
+/// or (were the check moved) at the call, after which `listener` shows whether it connected.
+async fn refusal(endpoint: &str) -> ProviderError {
+    match HttpProvider::new(&config(endpoint), |_| None) {
+        Err(err) => err,
+        Ok(p) => ground(&p)
+            .await
+            .expect_err(&format!("{endpoint} was called in plaintext")),
+    }
+}
+
 #[tokio::test]
 async fn plaintext_to_a_non_loopback_address_is_refused_before_any_connection() {
+    // Addresses that are never connected to: the refusal is at construction, so no provider
+    // exists to call (TEST-NET-2 and -3 literals, names, a private and the unspecified address).
     for endpoint in [
+        "http://198.51.100.1:8080/ground",
+        "http://203.0.113.7/ground",
         "http://example.com/ground",
         "http://localhost.example.com/ground",
+        "http://localhost./ground",
         "http://10.0.0.1:8080/",
         "http://[::2]:80/",
         "http://0.0.0.0:80/",
@@ -137,18 +153,34 @@ async fn plaintext_to_a_non_loopback_address_is_refused_before_any_connection() 
             ProviderCode::InsecureEndpoint,
             "{endpoint}: {err}"
         );
+        assert!(
+            err.message.contains("nothing was sent"),
+            "{endpoint}: {err}"
+        );
     }
-    // A real server on this machine's non-loopback address: the rule must hold though the
-    // server is reachable, and the server must see no connection.
-    let Some(ip) = non_loopback_ip() else {
-        eprintln!("no non-loopback interface: the listening half is skipped");
-        return;
-    };
-    let server = Untouched::bind(&format!("{ip}:0"));
-    let endpoint = server.url("/ground");
-    let err = HttpProvider::new(&config(&endpoint), |_| None).unwrap_err();
-    assert_eq!(err.code, ProviderCode::InsecureEndpoint, "{err}");
-    assert!(!server.touched(), "a connection was opened");
+    // Endpoints that would reach a listener on this machine if connected to, though their host
+    // is not explicit loopback: an IPv4-mapped loopback address (one dual-stack socket away
+    // from 127.0.0.1), and where the machine has one, its own non-loopback interface. Each is
+    // refused with the code, and its listener saw no connection.
+    let listener = Untouched::bind("127.0.0.1:0");
+    let port = listener.addr.port();
+    let mut reachable = vec![format!("http://[::ffff:127.0.0.1]:{port}/ground")];
+    let interface = non_loopback_ip().map(|ip| Untouched::bind(&format!("{ip}:0")));
+    if let Some(server) = &interface {
+        reachable.push(server.url("/ground"));
+    }
+    for endpoint in &reachable {
+        let err = refusal(endpoint).await;
+        assert_eq!(
+            err.code,
+            ProviderCode::InsecureEndpoint,
+            "{endpoint}: {err}"
+        );
+    }
+    assert!(!listener.touched(), "a loopback connection was opened");
+    if let Some(server) = &interface {
+        assert!(!server.touched(), "a connection was opened");
+    }
     for endpoint in ["ftp://127.0.0.1/", "https://u:p@127.0.0.1/", "/relative"] {
         let err = HttpProvider::new(&config(endpoint), |_| None).unwrap_err();
         assert_eq!(err.code, ProviderCode::Endpoint, "{endpoint}: {err}");
