@@ -17,18 +17,9 @@ fn trusting_test_root(endpoint: &str) -> HttpProvider {
     HttpProvider::with_test_roots(&config(endpoint), |_| None, test_roots()).unwrap()
 }
 
-/// A JSON 200 answer's bytes.
-fn json_answer(body: serde_json::Value) -> Vec<u8> {
-    response(
-        "200 OK",
-        &[("Content-Type", "application/json".into())],
-        body.to_string().as_bytes(),
-    )
-}
-
 #[tokio::test]
 async fn an_https_call_to_loopback_is_answered_and_checked_like_any_other() {
-    let server = serve_tls(LOCALHOST, json_answer(success())).await;
+    let server = serve_tls(LOCALHOST, json_response(&success())).await;
     let port = server.addr.port();
     for (n, endpoint) in [
         format!("https://127.0.0.1:{port}/ground?v=1"),
@@ -68,7 +59,7 @@ async fn an_https_call_to_loopback_is_answered_and_checked_like_any_other() {
     // Over HTTPS the answer is still checked: another model is refused.
     let mut answer = success();
     answer["response"]["model"] = "gpt-9".into();
-    let server = serve_tls(LOCALHOST, json_answer(answer)).await;
+    let server = serve_tls(LOCALHOST, json_response(&answer)).await;
     let endpoint = format!("https://localhost:{}/", server.addr.port());
     let err = trusting_test_root(&endpoint)
         .call::<Grounding>(&request())
@@ -79,7 +70,7 @@ async fn an_https_call_to_loopback_is_answered_and_checked_like_any_other() {
 
 #[tokio::test]
 async fn a_certificate_for_another_name_is_refused() {
-    let server = serve_tls(OTHER_NAME, json_answer(success())).await;
+    let server = serve_tls(OTHER_NAME, json_response(&success())).await;
     for host in ["127.0.0.1", "localhost"] {
         let endpoint = format!("https://{host}:{}/ground", server.addr.port());
         let err = trusting_test_root(&endpoint)
@@ -96,7 +87,7 @@ async fn a_certificate_for_another_name_is_refused() {
 #[tokio::test]
 async fn a_certificate_not_under_the_trusted_roots_is_refused() {
     // Under another root than the injected one.
-    let stranger = serve_tls(STRANGER, json_answer(success())).await;
+    let stranger = serve_tls(STRANGER, json_response(&success())).await;
     let endpoint = format!("https://localhost:{}/ground", stranger.addr.port());
     let err = trusting_test_root(&endpoint)
         .call::<Grounding>(&request())
@@ -108,7 +99,7 @@ async fn a_certificate_not_under_the_trusted_roots_is_refused() {
     assert!(stranger.received().is_empty(), "a request was sent");
 
     // The configured path trusts the webpki roots alone: the test root is not among them.
-    let server = serve_tls(LOCALHOST, json_answer(success())).await;
+    let server = serve_tls(LOCALHOST, json_response(&success())).await;
     let endpoint = format!("https://localhost:{}/ground", server.addr.port());
     let err = HttpProvider::new(&config(&endpoint), |_| None)
         .unwrap()

@@ -47,4 +47,15 @@ async fn environment_proxies_receive_nothing() {
         .unwrap_err();
     assert_eq!(err.code, ProviderCode::Tls, "{err}");
     assert!(!proxy.touched(), "the proxy received a connection");
+
+    // And a completed HTTPS call went direct too: the answer came from the provider.
+    let tls = common::tls::serve_tls(common::tls::LOCALHOST, json_response(&success())).await;
+    let endpoint = format!("https://localhost:{}/ground", tls.addr.port());
+    HttpProvider::with_test_roots(&config(&endpoint), |_| None, common::tls::test_roots())
+        .unwrap()
+        .call::<Grounding>(&request())
+        .await
+        .expect("advice over HTTPS, directly");
+    assert_eq!(tls.received().len(), 1);
+    assert!(!proxy.touched(), "the proxy received the HTTPS call");
 }

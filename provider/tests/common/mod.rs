@@ -192,6 +192,15 @@ pub fn response(status: &str, headers: &[(&str, String)], body: &[u8]) -> Vec<u8
     bytes
 }
 
+/// The bytes of a JSON 200 answer (for servers that answer with fixed bytes, like HTTPS's).
+pub fn json_response(body: &serde_json::Value) -> Vec<u8> {
+    response(
+        "200 OK",
+        &[("Content-Type", "application/json".into())],
+        body.to_string().as_bytes(),
+    )
+}
+
 /// Write `bytes`, then keep the connection open a moment, as a keep-alive server would.
 pub async fn write_and_linger(
     stream: &mut (impl tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin),
