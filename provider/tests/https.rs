@@ -7,7 +7,7 @@
 mod common;
 
 use a3s_test_provider::grounding::Grounding;
-use a3s_test_provider::{HttpProvider, ProviderCode};
+use a3s_test_provider::{GroundingResponse, HttpProvider, ProviderCode, ProviderError};
 use common::tls::{serve_tls, test_roots, LOCALHOST, OTHER_NAME, STRANGER};
 use common::*;
 use std::path::Path;
@@ -60,43 +60,47 @@ async fn an_https_call_to_loopback_is_answered_and_checked_like_any_other() {
     let mut answer = success();
     answer["response"]["model"] = "gpt-9".into();
     let server = serve_tls(LOCALHOST, json_response(&answer)).await;
-    let endpoint = format!("https://localhost:{}/", server.addr.port());
-    let err = trusting_test_root(&endpoint)
+    let err = ground_at(&server, "localhost").await.unwrap_err();
+    assert_eq!(err.code, ProviderCode::Model, "{err}");
+}
+
+/// A call to `server` at `https://HOST:PORT/ground`, trusting the test root alone.
+async fn ground_at(server: &Server, host: &str) -> Result<GroundingResponse, ProviderError> {
+    let endpoint = format!("https://{host}:{}/ground", server.addr.port());
+    trusting_test_root(&endpoint)
         .call::<Grounding>(&request())
         .await
-        .unwrap_err();
-    assert_eq!(err.code, ProviderCode::Model, "{err}");
+}
+
+/// `err` refused `server`'s certificate for `reason`, after `connections` handshakes and before
+/// any request.
+fn assert_certificate_refused(
+    err: &ProviderError,
+    reason: &str,
+    server: &Server,
+    connections: usize,
+) {
+    assert_eq!(err.code, ProviderCode::Tls, "{err}");
+    assert!(err.message.contains(reason), "{reason}: {err}");
+    assert_eq!(server.connections(), connections, "{err}");
+    assert!(server.received().is_empty(), "a request was sent");
 }
 
 #[tokio::test]
 async fn a_certificate_for_another_name_is_refused() {
     let server = serve_tls(OTHER_NAME, json_response(&success())).await;
-    for host in ["127.0.0.1", "localhost"] {
-        let endpoint = format!("https://{host}:{}/ground", server.addr.port());
-        let err = trusting_test_root(&endpoint)
-            .call::<Grounding>(&request())
-            .await
-            .unwrap_err();
-        assert_eq!(err.code, ProviderCode::Tls, "{host}: {err}");
-        assert!(err.message.contains("not valid for name"), "{host}: {err}");
+    for (n, host) in ["127.0.0.1", "localhost"].into_iter().enumerate() {
+        let err = ground_at(&server, host).await.unwrap_err();
+        assert_certificate_refused(&err, "not valid for name", &server, n + 1);
     }
-    assert_eq!(server.connections(), 2, "each call reached the server");
-    assert!(server.received().is_empty(), "a request was sent");
 }
 
 #[tokio::test]
 async fn a_certificate_not_under_the_trusted_roots_is_refused() {
     // Under another root than the injected one.
     let stranger = serve_tls(STRANGER, json_response(&success())).await;
-    let endpoint = format!("https://localhost:{}/ground", stranger.addr.port());
-    let err = trusting_test_root(&endpoint)
-        .call::<Grounding>(&request())
-        .await
-        .unwrap_err();
-    assert_eq!(err.code, ProviderCode::Tls, "{err}");
-    assert!(err.message.contains("UnknownIssuer"), "{err}");
-    assert_eq!(stranger.connections(), 1);
-    assert!(stranger.received().is_empty(), "a request was sent");
+    let err = ground_at(&stranger, "localhost").await.unwrap_err();
+    assert_certificate_refused(&err, "UnknownIssuer", &stranger, 1);
 
     // The configured path trusts the webpki roots alone: the test root is not among them.
     let server = serve_tls(LOCALHOST, json_response(&success())).await;
@@ -106,32 +110,16 @@ async fn a_certificate_not_under_the_trusted_roots_is_refused() {
         .call::<Grounding>(&request())
         .await
         .unwrap_err();
-    assert_eq!(err.code, ProviderCode::Tls, "{err}");
-    assert!(err.message.contains("UnknownIssuer"), "{err}");
-    assert_eq!(server.connections(), 1);
-    assert!(server.received().is_empty(), "a request was sent");
+    assert_certificate_refused(&err, "UnknownIssuer", &server, 1);
 }
 
 #[tokio::test]
 async fn a_redirect_over_https_is_refused_and_not_followed() {
     let target = Untouched::bind("127.0.0.1:0");
-    let redirecting = serve_tls(
-        LOCALHOST,
-        response(
-            "302 Found",
-            &[(
-                "Location",
-                format!("https://localhost:{}/ground", target.addr.port()),
-            )],
-            b"",
-        ),
-    )
-    .await;
-    let endpoint = format!("https://localhost:{}/ground", redirecting.addr.port());
-    let err = trusting_test_root(&endpoint)
-        .call::<Grounding>(&request())
-        .await
-        .unwrap_err();
+    let location = format!("https://localhost:{}/ground", target.addr.port());
+    let redirect = response("302 Found", &[("Location", location)], b"");
+    let redirecting = serve_tls(LOCALHOST, redirect).await;
+    let err = ground_at(&redirecting, "localhost").await.unwrap_err();
     assert_eq!(err.code, ProviderCode::Redirect, "{err}");
     assert_eq!(redirecting.received().len(), 1);
     assert!(!target.touched(), "the redirect was followed");
