@@ -140,7 +140,14 @@ impl Input {
                     self.click_in(program, element, ancestry, Clicks::Single, until, &[])
                         .await?,
                 ),
-                Focusing::Request if element.grab_focus(a11y).await? => Focused::Request,
+                Focusing::Request
+                    if element
+                        .grab_focus(a11y)
+                        .await
+                        .map_err(|e| gone_if(e, element))? =>
+                {
+                    Focused::Request
+                }
                 Focusing::Request => {
                     return Err(GuiError::NotFocused {
                         target: element.describe(),
