@@ -122,7 +122,11 @@ impl Input {
             set_focus(placement.window.id)?;
             return Ok(Focused::Window);
         }
-        let marks_showing = crate::tree::marks_showing(a11y, &element.bus_name).await;
+        // Unknown (the program does not answer): it marks `showing` as AT-SPI says.
+        let marks_showing = program
+            .toolkit(a11y)
+            .await
+            .is_none_or(crate::toolkit::Toolkit::marks_showing);
         let need = Need::Keys { marks_showing };
         let (placement, _) = self
             .placed_ready(program, element, ancestry, need, until, &mut laps)

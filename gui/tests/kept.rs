@@ -30,11 +30,11 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
         .start_program(&ProgramSpec::new("/usr/bin/python3", [script]))
         .await
         .unwrap();
-    let (a11y, bus) = (desktop.a11y(), program.bus_name());
+    let a11y = desktop.a11y();
+    let app = program.app(a11y).await;
     let input = desktop.input().unwrap();
     let status = locate::one(
-        a11y,
-        bus,
+        app,
         &Target::Text {
             text: NameText::contains("Waiting"),
         },
@@ -44,14 +44,11 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     let shows = |text: &str| Condition::Text(TextMatch::Exact(text.into()));
 
     // Found once: the tree is kept; found again from it.
-    let doomed = locate::one(a11y, bus, &button("Doomed")).await.unwrap();
-    assert_eq!(
-        locate::one(a11y, bus, &button("Doomed")).await.unwrap(),
-        doomed
-    );
-    locate::one(a11y, bus, &button("Old")).await.unwrap();
+    let doomed = locate::one(app, &button("Doomed")).await.unwrap();
+    assert_eq!(locate::one(app, &button("Doomed")).await.unwrap(), doomed);
+    locate::one(app, &button("Old")).await.unwrap();
 
-    let remove = locate::one(a11y, bus, &button("Remove")).await.unwrap();
+    let remove = locate::one(app, &button("Remove")).await.unwrap();
     input
         .click(&program, &remove, Clicks::Single)
         .await
@@ -59,10 +56,10 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     wait::until(a11y, &status, &shows("Removed"), WITHIN)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let gone = locate::one(a11y, bus, &button("Doomed")).await.unwrap_err();
+    let gone = locate::one(app, &button("Doomed")).await.unwrap_err();
     assert_eq!(gone.code(), GuiCode::TargetNotFound, "{gone}");
 
-    let rename = locate::one(a11y, bus, &button("Rename")).await.unwrap();
+    let rename = locate::one(app, &button("Rename")).await.unwrap();
     input
         .click(&program, &rename, Clicks::Single)
         .await
@@ -70,17 +67,14 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     wait::until(a11y, &status, &shows("Renamed"), WITHIN)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let renamed = locate::one(a11y, bus, &button("Old")).await.unwrap_err();
+    let renamed = locate::one(app, &button("Old")).await.unwrap_err();
     assert!(
         matches!(renamed, GuiError::TargetNotFound { .. }),
         "{renamed}"
     );
-    let new = locate::one(a11y, bus, &button("New")).await.unwrap();
+    let new = locate::one(app, &button("New")).await.unwrap();
     assert_eq!(new.name, "New");
     // Unchanged since: found again.
-    assert_eq!(
-        locate::one(a11y, bus, &button("Rename")).await.unwrap(),
-        rename
-    );
+    assert_eq!(locate::one(app, &button("Rename")).await.unwrap(), rename);
     program.stop();
 }
