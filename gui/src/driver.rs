@@ -219,9 +219,14 @@ impl GuiContext {
             .a11y()
     }
 
-    /// The program as finds and reads reach it (its toolkit asked once, on the first call).
+    /// The program as finds and reads reach it (its toolkit asked once, on the first call;
+    /// finds answered from the reads the host keeps).
     async fn app(&self) -> App<'_> {
-        self.program().app(self.a11y()).await
+        self.host
+            .as_ref()
+            .expect("the host lives until close")
+            .app(self.program())
+            .await
     }
 
     /// The program's top-level windows (the application root's children).

@@ -17,7 +17,7 @@ use crate::app::App;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::find::{element, list, Query};
-use crate::kept::{self, Kept};
+use crate::kept::Kept;
 use crate::tree::{self, Limits, Node};
 use a3s_test_lang::ir::{Target, TextMatch};
 use atspi::proxy::accessible::AccessibleProxy;
@@ -83,8 +83,12 @@ async fn all_in(
 ) -> Result<(Vec<Element>, Arc<tree::Tree>), GuiError> {
     let (a11y, bus_name) = (app.a11y, app.bus_name);
     let mut laps = crate::timing::Laps::start("find, read");
-    // Without a subscription (the bus refused it) nothing is kept: every find reads.
-    let kept = kept::of(a11y, bus_name).await.ok();
+    // Without kept reads (a bare `Program::app`) or a subscription (the bus refused it) nothing
+    // is kept: every find reads.
+    let kept = match app.kept {
+        Some(trees) => trees.of(a11y, bus_name).await.ok(),
+        None => None,
+    };
     let at = kept.as_ref().map(|k| k.generation());
     let tree = Arc::new(read_scope(app).await?);
     laps.lap("tree");
@@ -106,7 +110,7 @@ async fn all_in(
 async fn from_kept(app: App<'_>, target: &Target) -> Option<(Element, Ancestry)> {
     let (a11y, bus_name) = (app.a11y, app.bus_name);
     let mut laps = crate::timing::Laps::start("find, kept");
-    let kept = kept::of(a11y, bus_name).await.ok()?;
+    let kept = app.kept?.of(a11y, bus_name).await.ok()?;
     let (tree, at) = kept.scope()?;
     let mut found = found_in(a11y, bus_name, &tree, target, Some((&kept, at)))
         .await

@@ -251,12 +251,14 @@ impl Program {
             .ok()
     }
 
-    /// The program as finds and reads reach it on the accessibility bus `a11y`.
+    /// The program as finds and reads reach it on the accessibility bus `a11y`, keeping no
+    /// read from one find to the next (a `Host`'s [`crate::host::Host::app`] does).
     pub async fn app<'a>(&'a self, a11y: &'a zbus::Connection) -> App<'a> {
         App {
             a11y,
             bus_name: &self.bus_name,
             toolkit: self.toolkit(a11y).await,
+            kept: None,
         }
     }
 

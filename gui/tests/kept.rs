@@ -4,8 +4,9 @@
 //! change — the removed button is not found, the old name finds nothing, the new one finds the
 //! renamed button — and an unchanged button is still found, from the kept read.
 
+use a3s_test_gui::host::Host;
 use a3s_test_gui::wait::{self, Condition, TextMatch};
-use a3s_test_gui::{locate, Clicks, Desktop, DesktopOptions, GuiCode, GuiError, ProgramSpec};
+use a3s_test_gui::{locate, Clicks, GuiCode, GuiError, ProgramSpec};
 use a3s_test_lang::ir::{Target, TextMatch as NameText};
 use std::time::Duration;
 
@@ -25,14 +26,15 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/gui/changes.py"
     );
-    let desktop = Desktop::start(&DesktopOptions::default()).await.unwrap();
-    let program = desktop
+    // A host keeps the reads of finds; a bare desktop's program keeps none.
+    let host = Host::open(None, 1280, 800).await.unwrap();
+    let program = host
         .start_program(&ProgramSpec::new("/usr/bin/python3", [script]))
         .await
         .unwrap();
-    let a11y = desktop.a11y();
-    let app = program.app(a11y).await;
-    let input = desktop.input().unwrap();
+    let a11y = host.a11y();
+    let app = host.app(&program).await;
+    let input = host.input().unwrap();
     let status = locate::one(
         app,
         &Target::Text {

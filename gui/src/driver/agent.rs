@@ -320,7 +320,7 @@ impl GuiContext {
         let bus = program.bus_name().to_owned();
         let a11y = self.a11y();
         // The binding (the program's windows) is read beside the tree, not before it.
-        let app = program.app(a11y).await;
+        let app = self.app().await;
         let (binding, shown) = futures_util::join!(self.binding_now(), shown_nodes(app));
         let (binding, (shown, complete)) = (binding?, shown?);
         let reads = shown
@@ -420,7 +420,7 @@ impl DesktopAgentContext for GuiContext {
         node: i64,
         deadline: Instant,
     ) -> Result<bool, DriverError> {
-        let app = self.program().app(self.a11y()).await;
+        let app = self.app().await;
         let found = tokio::time::timeout_at(deadline, locate::all(app, target))
             .await
             .map_err(|_| timed_out("ref proof"))?
