@@ -2,11 +2,16 @@
 //! the program changed since: on `tests/fixtures/gui/changes.py` (GTK3), buttons are found (and
 //! so kept), then one is destroyed and one renamed by real clicks; the next finds see the
 //! change — the removed button is not found, the old name finds nothing, the new one finds the
-//! renamed button — and an unchanged button is still found, from the kept read.
+//! renamed button — and an unchanged button is still found, from the kept read. Then each of
+//! three changes whose own events are all a kept find hears (the fixture ticks a check box,
+//! a state no kept find counts, to say it is done): a second button with the same name appears
+//! (the find is ambiguous), a label's text changes (its old text labels nothing), and a modal
+//! dialog opens (the window under it answers no find). Each fails when the kept reads ignore
+//! the program's events: the first find after the change would answer from the stale read.
 
 use a3s_test_gui::host::Host;
 use a3s_test_gui::wait::{self, Condition, TextMatch};
-use a3s_test_gui::{locate, Clicks, GuiCode, GuiError, ProgramSpec};
+use a3s_test_gui::{locate, Clicks, GuiCode, GuiError, Input, Program, ProgramSpec};
 use a3s_test_lang::ir::{Target, TextMatch as NameText};
 use std::time::Duration;
 
@@ -20,21 +25,53 @@ fn button(name: &str) -> Target {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
+/// The fixture on a desktop a host owns (a host keeps the reads of finds; a bare desktop's
+/// program keeps none).
+async fn changes() -> (Host, Program, Input) {
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/gui/changes.py"
     );
-    // A host keeps the reads of finds; a bare desktop's program keeps none.
     let host = Host::open(None, 1280, 800).await.unwrap();
     let program = host
         .start_program(&ProgramSpec::new("/usr/bin/python3", [script]))
         .await
         .unwrap();
+    let input = host.input().unwrap();
+    (host, program, input)
+}
+
+/// A role target whose name is exactly `name`.
+fn exact(role: &str, name: &str) -> Target {
+    Target::Role {
+        role: role.into(),
+        name: Some(NameText::exact(name)),
+    }
+}
+
+/// Find `doing` and the "Done" check box (so the tree read after them is kept), click `doing`
+/// and wait until the box is ticked: the change is made, and no find came between.
+async fn change(host: &Host, program: &Program, input: &Input, doing: &str) {
+    let app = host.app(program).await;
+    let done = locate::one(app, &exact("checkbox", "Done")).await.unwrap();
+    let button = locate::one(app, &exact("button", doing)).await.unwrap();
+    // Found again: from the kept read.
+    assert_eq!(
+        locate::one(app, &exact("button", doing)).await.unwrap(),
+        button
+    );
+    input.click(program, &button, Clicks::Single).await.unwrap();
+    let ticked = Condition::State(atspi::State::Checked, true);
+    wait::until(host.a11y(), &done, &ticked, WITHIN)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
+    let (host, program, input) = changes().await;
     let a11y = host.a11y();
     let app = host.app(&program).await;
-    let input = host.input().unwrap();
     let status = locate::one(
         app,
         &Target::Text {
@@ -78,5 +115,57 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     assert_eq!(new.name, "New");
     // Unchanged since: found again.
     assert_eq!(locate::one(app, &button("Rename")).await.unwrap(), rename);
+    program.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_button_with_the_same_name_makes_the_next_find_ambiguous() {
+    let (host, program, input) = changes().await;
+    let app = host.app(&program).await;
+    locate::one(app, &exact("button", "Twin")).await.unwrap();
+    change(&host, &program, &input, "Add twin").await;
+    let twins = locate::one(app, &exact("button", "Twin"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(twins, GuiError::TargetAmbiguous { count: 2, .. }),
+        "{twins}"
+    );
+    assert_eq!(
+        locate::all(app, &exact("button", "Twin"))
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    program.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_label_whose_text_changed_labels_nothing_under_its_old_text() {
+    let (host, program, input) = changes().await;
+    let app = host.app(&program).await;
+    let label = |text: &str| Target::Label {
+        label: NameText::exact(text),
+    };
+    let field = locate::one(app, &label("Before")).await.unwrap();
+    change(&host, &program, &input, "Relabel").await;
+    let before = locate::one(app, &label("Before")).await.unwrap_err();
+    assert_eq!(before.code(), GuiCode::TargetNotFound, "{before}");
+    assert_eq!(locate::one(app, &label("After")).await.unwrap(), field);
+    program.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_modal_dialog_opening_hides_the_window_under_it_from_the_next_find() {
+    let (host, program, input) = changes().await;
+    let app = host.app(&program).await;
+    locate::one(app, &exact("button", "Remove")).await.unwrap();
+    change(&host, &program, &input, "Open dialog").await;
+    let under = locate::one(app, &exact("button", "Remove"))
+        .await
+        .unwrap_err();
+    assert_eq!(under.code(), GuiCode::TargetNotFound, "{under}");
+    locate::one(app, &exact("button", "Inside")).await.unwrap();
     program.stop();
 }
