@@ -72,6 +72,7 @@ impl From<GuiCode> for FailureCode {
             GuiCode::BadKey => FailureCode::GuiBadKey,
             GuiCode::KeyUnmapped => FailureCode::GuiKeyUnmapped,
             GuiCode::WaitTimeout => FailureCode::GuiWaitTimeout,
+            GuiCode::NotFocusable => FailureCode::GuiNotFocusable,
             GuiCode::X11 => FailureCode::GuiX11,
             GuiCode::BadTarget => FailureCode::GuiBadTarget,
         }
