@@ -141,48 +141,35 @@ pub(crate) async fn showing_modal(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zbus::fdo::Error as Fdo;
 
-    fn fdo(error: zbus::fdo::Error) -> GuiError {
+    fn fdo(error: Fdo) -> GuiError {
         GuiError::bus("GrabFocus", zbus::Error::FDO(Box::new(error)))
+    }
+
+    fn io(kind: std::io::ErrorKind) -> GuiError {
+        let error = std::sync::Arc::new(std::io::Error::from(kind));
+        GuiError::bus("GrabFocus", zbus::Error::InputOutput(error))
     }
 
     #[test]
     fn only_an_answered_error_that_is_neither_gone_nor_late_is_a_refusal() {
-        assert_eq!(
-            call_failure(&fdo(zbus::fdo::Error::NotSupported("no".into()))),
-            CallFailure::Refused
-        );
-        assert_eq!(
-            call_failure(&fdo(zbus::fdo::Error::UnknownObject("gone".into()))),
-            CallFailure::Gone
-        );
-        assert_eq!(
-            call_failure(&fdo(zbus::fdo::Error::ServiceUnknown("gone".into()))),
-            CallFailure::Gone
-        );
-        assert_eq!(
-            call_failure(&fdo(zbus::fdo::Error::TimedOut("late".into()))),
-            CallFailure::Timeout
-        );
-        let late = GuiError::bus(
-            "GrabFocus",
-            zbus::Error::InputOutput(std::sync::Arc::new(std::io::Error::from(
-                std::io::ErrorKind::TimedOut,
-            ))),
-        );
-        assert_eq!(call_failure(&late), CallFailure::Timeout);
-        let broken = GuiError::bus(
-            "GrabFocus",
-            zbus::Error::InputOutput(std::sync::Arc::new(std::io::Error::from(
-                std::io::ErrorKind::BrokenPipe,
-            ))),
-        );
-        assert_eq!(call_failure(&broken), CallFailure::Other);
-        assert_eq!(
-            call_failure(&GuiError::WindowGone {
-                target: "button".into()
-            }),
-            CallFailure::Other
-        );
+        let cases = [
+            (fdo(Fdo::NotSupported("no".into())), CallFailure::Refused),
+            (fdo(Fdo::UnknownObject("gone".into())), CallFailure::Gone),
+            (fdo(Fdo::ServiceUnknown("gone".into())), CallFailure::Gone),
+            (fdo(Fdo::TimedOut("late".into())), CallFailure::Timeout),
+            (io(std::io::ErrorKind::TimedOut), CallFailure::Timeout),
+            (io(std::io::ErrorKind::BrokenPipe), CallFailure::Other),
+            (
+                GuiError::WindowGone {
+                    target: "button".into(),
+                },
+                CallFailure::Other,
+            ),
+        ];
+        for (error, want) in cases {
+            assert_eq!(call_failure(&error), want, "{error}");
+        }
     }
 }

@@ -335,16 +335,15 @@ async fn the_bulk_read_sees_the_tree_the_walk_sees_in_one_call() {
     let a11y = desktop.a11y();
     // The bulk read first: it must not depend on a walk having made the program export
     // its objects.
+    let bulk_read = async || {
+        let toolkit = program.toolkit(a11y).await;
+        tree::read_bulk(a11y, program.bus_name(), toolkit, Limits::default())
+            .await
+            .unwrap()
+            .expect("GTK4 has the cache interface")
+    };
     let reading = Instant::now();
-    let bulk = tree::read_bulk(
-        a11y,
-        program.bus_name(),
-        program.toolkit(a11y).await,
-        Limits::default(),
-    )
-    .await
-    .unwrap()
-    .expect("GTK4 has the cache interface");
+    let bulk = bulk_read().await;
     let bulk_in = reading.elapsed();
     let walking = Instant::now();
     let walked = tree::read(a11y, program.bus_name(), Limits::default())
@@ -352,15 +351,7 @@ async fn the_bulk_read_sees_the_tree_the_walk_sees_in_one_call() {
         .unwrap();
     let walked_in = walking.elapsed();
     let again = Instant::now();
-    let second = tree::read_bulk(
-        a11y,
-        program.bus_name(),
-        program.toolkit(a11y).await,
-        Limits::default(),
-    )
-    .await
-    .unwrap()
-    .unwrap();
+    let second = bulk_read().await;
     eprintln!(
         "walk: {} nodes in {walked_in:?}; bulk: {} nodes in {bulk_in:?} (fresh program), \
          {} in {:?} (again)",

@@ -11,7 +11,7 @@
 
 use a3s_test_gui::host::Host;
 use a3s_test_gui::wait::{self, Condition, TextMatch};
-use a3s_test_gui::{locate, Clicks, GuiCode, GuiError, Input, Program, ProgramSpec};
+use a3s_test_gui::{locate, Clicks, Element, GuiCode, GuiError, Input, Program, ProgramSpec};
 use a3s_test_lang::ir::{Target, TextMatch as NameText};
 use std::time::Duration;
 
@@ -118,26 +118,32 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     program.stop();
 }
 
+/// Find `target` (so the read is kept), make the change `doing`, and find `target` again: what
+/// it was, and how the find after the change fails.
+async fn failing_after(
+    host: &Host,
+    program: &Program,
+    input: &Input,
+    target: &Target,
+    doing: &str,
+) -> (Element, GuiError) {
+    let app = host.app(program).await;
+    let found = locate::one(app, target).await.unwrap();
+    change(host, program, input, doing).await;
+    (found, locate::one(app, target).await.unwrap_err())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_button_with_the_same_name_makes_the_next_find_ambiguous() {
     let (host, program, input) = changes().await;
     let app = host.app(&program).await;
-    locate::one(app, &exact("button", "Twin")).await.unwrap();
-    change(&host, &program, &input, "Add twin").await;
-    let twins = locate::one(app, &exact("button", "Twin"))
-        .await
-        .unwrap_err();
+    let twin = exact("button", "Twin");
+    let (_, twins) = failing_after(&host, &program, &input, &twin, "Add twin").await;
     assert!(
         matches!(twins, GuiError::TargetAmbiguous { count: 2, .. }),
         "{twins}"
     );
-    assert_eq!(
-        locate::all(app, &exact("button", "Twin"))
-            .await
-            .unwrap()
-            .len(),
-        2
-    );
+    assert_eq!(locate::all(app, &twin).await.unwrap().len(), 2);
     program.stop();
 }
 
@@ -148,9 +154,7 @@ async fn a_label_whose_text_changed_labels_nothing_under_its_old_text() {
     let label = |text: &str| Target::Label {
         label: NameText::exact(text),
     };
-    let field = locate::one(app, &label("Before")).await.unwrap();
-    change(&host, &program, &input, "Relabel").await;
-    let before = locate::one(app, &label("Before")).await.unwrap_err();
+    let (field, before) = failing_after(&host, &program, &input, &label("Before"), "Relabel").await;
     assert_eq!(before.code(), GuiCode::TargetNotFound, "{before}");
     assert_eq!(locate::one(app, &label("After")).await.unwrap(), field);
     program.stop();
@@ -160,11 +164,8 @@ async fn a_label_whose_text_changed_labels_nothing_under_its_old_text() {
 async fn a_modal_dialog_opening_hides_the_window_under_it_from_the_next_find() {
     let (host, program, input) = changes().await;
     let app = host.app(&program).await;
-    locate::one(app, &exact("button", "Remove")).await.unwrap();
-    change(&host, &program, &input, "Open dialog").await;
-    let under = locate::one(app, &exact("button", "Remove"))
-        .await
-        .unwrap_err();
+    let remove = exact("button", "Remove");
+    let (_, under) = failing_after(&host, &program, &input, &remove, "Open dialog").await;
     assert_eq!(under.code(), GuiCode::TargetNotFound, "{under}");
     locate::one(app, &exact("button", "Inside")).await.unwrap();
     program.stop();
