@@ -201,6 +201,8 @@ a3s_test_lang::define_codes! {
         GuiKeyUnmapped => "test.driver.gui.key_unmapped", FailureClass::Specification;
         /// See `GuiCode::WaitTimeout`.
         GuiWaitTimeout => "test.driver.gui.wait_timeout", FailureClass::Product;
+        /// See `GuiCode::NotFocusable`.
+        GuiNotFocusable => "test.driver.gui.not_focusable", FailureClass::Specification;
         /// See `GuiCode::X11`.
         GuiX11 => "test.driver.gui.x11", FailureClass::Infrastructure;
         /// See `GuiCode::BadTarget`.

@@ -44,7 +44,14 @@ async fn observe(desktop: &Desktop) -> Result<(), GuiError> {
     let mut nodes = 0;
     for _ in 0..31 {
         let started = Instant::now();
-        let read = match tree::read_bulk(a11y, program.bus_name(), Limits::default()).await? {
+        let read = match tree::read_bulk(
+            a11y,
+            program.bus_name(),
+            program.toolkit(a11y).await,
+            Limits::default(),
+        )
+        .await?
+        {
             Some(read) => read,
             None => tree::read(a11y, program.bus_name(), Limits::default()).await?,
         };
@@ -66,7 +73,7 @@ async fn click(desktop: &Desktop) -> Result<(), GuiError> {
         .await?;
     let a11y = desktop.a11y();
     let input = desktop.input()?;
-    let one = find::one(a11y, program.bus_name(), &Query::role("button", Some("1"))?).await?;
+    let one = find::one(program.app(a11y).await, &Query::role("button", Some("1"))?).await?;
     let display = editable_display(desktop, &program).await?;
     let mut samples = Vec::new();
     let mut shown = String::new();
@@ -90,8 +97,7 @@ async fn click(desktop: &Desktop) -> Result<(), GuiError> {
 /// gnome-calculator's one editable text box.
 async fn editable_display(desktop: &Desktop, program: &Program) -> Result<Element, GuiError> {
     let boxes = find::all(
-        desktop.a11y(),
-        program.bus_name(),
+        program.app(desktop.a11y()).await,
         &Query::role("textbox", None)?,
     )
     .await?;
@@ -198,7 +204,7 @@ async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
             .start_program(&ProgramSpec::new(QT_CALCULATOR, Vec::<String>::new()))
             .await?;
         split(0);
-        let display = find::one(a11y, program.bus_name(), &Query::role("textbox", None)?).await?;
+        let display = find::one(program.app(a11y).await, &Query::role("textbox", None)?).await?;
         split(1);
         for (button, after) in [("7", "7"), ("×", "7"), ("6", "6"), ("=", "42")] {
             // As a suite's `click { target = role("button", "7") }` finds and clicks it.
@@ -206,7 +212,7 @@ async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
                 role: "button".into(),
                 name: Some(NameText::contains(button)),
             };
-            let (element, ancestry) = locate::one_in(a11y, program.bus_name(), &target).await?;
+            let (element, ancestry) = locate::one_in(program.app(a11y).await, &target).await?;
             split(1);
             let until = Instant::now() + WITHIN;
             input

@@ -22,7 +22,14 @@ async fn main() {
         .await
         .unwrap_or_else(|e| fail(&e));
     let a11y = desktop.a11y();
-    let read = match tree::read_bulk(a11y, program.bus_name(), Limits::default()).await {
+    let read = match tree::read_bulk(
+        a11y,
+        program.bus_name(),
+        program.toolkit(a11y).await,
+        Limits::default(),
+    )
+    .await
+    {
         Ok(Some(tree)) => tree,
         _ => tree::read(a11y, program.bus_name(), Limits::default())
             .await

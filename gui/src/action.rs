@@ -117,19 +117,12 @@ async fn names(proxy: &ActionProxy<'_>) -> Result<Vec<String>, GuiError> {
         Ok(count) => count,
         Err(e) => {
             let error = GuiError::bus("NActions", e);
-            let GuiError::Bus { source, .. } = &error else {
-                return Err(error);
-            };
-            let refused = matches!(
-                source.as_ref(),
-                zbus::Error::MethodError(..) | zbus::Error::FDO(_)
-            );
             // The program refused the property (no `Action` interface): no actions. A gone
-            // object or program is the caller's `window_gone`.
-            if refused && !crate::modal::is_gone(&error) && !error.is_call_timeout() {
-                return Ok(Vec::new());
-            }
-            return Err(error);
+            // object or program is the caller's `window_gone`, a late answer a timeout.
+            return match crate::modal::call_failure(&error) {
+                crate::modal::CallFailure::Refused => Ok(Vec::new()),
+                _ => Err(error),
+            };
         }
     };
     let mut names = Vec::new();

@@ -8,6 +8,7 @@
 //! like [`crate::wait::until`]. Zero or several matches at the deadline end as `wait_timeout`
 //! naming how many matched the last time.
 
+use crate::app::App;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::find::{self, Query};
@@ -17,14 +18,14 @@ use std::time::Duration;
 /// Wait until exactly one element of the program at `bus_name` matches `query`, within
 /// `within`; the element and how the wait went.
 pub async fn one(
-    a11y: &zbus::Connection,
-    bus_name: &str,
+    app: App<'_>,
     query: &Query,
     within: Duration,
 ) -> Result<(Element, Waited), GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
     let mut wake = Wake::subscribe(a11y, bus_name, within).await?;
     loop {
-        let mut found = find::all(a11y, bus_name, query).await?;
+        let mut found = find::all(app, query).await?;
         if found.len() == 1 {
             let element = found.remove(0);
             let waited = wake.waited(element.describe());
@@ -32,7 +33,7 @@ pub async fn one(
         }
         if !wake.next().await {
             // What came close, as a failed find lists it.
-            let last = match find::one(a11y, bus_name, query).await {
+            let last = match find::one(app, query).await {
                 Err(GuiError::TargetNotFound { candidates, .. }) => {
                     format!("none matched; candidates: {candidates}")
                 }
@@ -54,15 +55,11 @@ pub async fn one(
 
 /// Wait until no element of the program at `bus_name` matches `query` (a dialog closed, a
 /// row removed), within `within`.
-pub async fn gone(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    query: &Query,
-    within: Duration,
-) -> Result<Waited, GuiError> {
+pub async fn gone(app: App<'_>, query: &Query, within: Duration) -> Result<Waited, GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
     let mut wake = Wake::subscribe(a11y, bus_name, within).await?;
     loop {
-        let found = find::all(a11y, bus_name, query).await?;
+        let found = find::all(app, query).await?;
         if found.is_empty() {
             return Ok(wake.waited(String::new()));
         }

@@ -28,7 +28,7 @@ pub async fn capture(
     let placement = input.locate(program, window).await?;
     let mut rects = Vec::new();
     for target in masks {
-        for element in crate::locate::all(a11y, program.bus_name(), target).await? {
+        for element in crate::locate::all(program.app(a11y).await, target).await? {
             let reported = element.extents(a11y).await?;
             let at = input.locate(program, &element).await?;
             if at.window.id == placement.window.id {

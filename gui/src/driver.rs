@@ -22,6 +22,7 @@
 //!   tree as text and the program's exit status.
 
 use crate::ancestry::Ancestry;
+use crate::app::App;
 use crate::element::Element;
 use crate::error::{GuiCode, GuiError};
 use crate::focus::{Focused, Focusing};
@@ -71,6 +72,7 @@ impl From<GuiCode> for FailureCode {
             GuiCode::BadKey => FailureCode::GuiBadKey,
             GuiCode::KeyUnmapped => FailureCode::GuiKeyUnmapped,
             GuiCode::WaitTimeout => FailureCode::GuiWaitTimeout,
+            GuiCode::NotFocusable => FailureCode::GuiNotFocusable,
             GuiCode::X11 => FailureCode::GuiX11,
             GuiCode::BadTarget => FailureCode::GuiBadTarget,
         }
@@ -218,6 +220,16 @@ impl GuiContext {
             .a11y()
     }
 
+    /// The program as finds and reads reach it (its toolkit asked once, on the first call;
+    /// finds answered from the reads the host keeps).
+    async fn app(&self) -> App<'_> {
+        self.host
+            .as_ref()
+            .expect("the host lives until close")
+            .app(self.program())
+            .await
+    }
+
     /// The program's top-level windows (the application root's children).
     async fn windows(&self) -> Result<Vec<Element>, GuiError> {
         let program = self.program();
@@ -289,7 +301,7 @@ impl GuiContext {
         let bus = self.program().bus_name().to_owned();
         let mut changes = Changes::watch(self.a11y(), &bus).await.map_err(failure)?;
         loop {
-            match locate::one_in(self.a11y(), &bus, target).await {
+            match locate::one_in(self.app().await, target).await {
                 Ok(found) => return Ok(found),
                 // Not there yet, the program busy past a call's bound, or an object removed
                 // while the walk was between it and its parent: ask again.
@@ -645,9 +657,7 @@ impl GuiContext {
                 })
             }
             Action::Snapshot { .. } => {
-                let text = reads::tree_text(self.a11y(), self.program().bus_name())
-                    .await
-                    .map_err(failure)?;
+                let text = reads::tree_text(self.app().await).await.map_err(failure)?;
                 let name = format!("{}.txt", step.label.as_deref().unwrap_or("snapshot"));
                 let file = save_evidence(
                     env.artifact_dir,
@@ -688,15 +698,15 @@ impl GuiContext {
         env: &StepEnv<'_>,
     ) -> Result<ConditionSample, GuiError> {
         let a11y = self.a11y();
-        let bus = self.program().bus_name();
+        let app = self.app().await;
         let fails = |code: FailureCode, seen: String| ConditionSample::Fails { code, seen };
         let one = |target: &Target| {
             let target = target.clone();
-            async move { locate::one(a11y, bus, &target).await }
+            async move { locate::one(app, &target).await }
         };
         Ok(match condition {
             ExpectCondition::Page(PageCondition::Text { text }) => {
-                let shown = reads::shown_texts(a11y, bus).await?;
+                let shown = reads::shown_texts(app).await?;
                 let want = locate::collapse(text);
                 if shown.iter().any(|t| t.contains(&want)) {
                     ConditionSample::Holds(json!({ "text": want }))
@@ -711,7 +721,7 @@ impl GuiContext {
                 }
             }
             ExpectCondition::Page(PageCondition::Visible { target }) => {
-                let showing = reads::showing(a11y, bus, target).await?;
+                let showing = reads::showing(app, target).await?;
                 match showing.len() {
                     0 => fails(
                         FailureCode::NotVisible,
@@ -721,14 +731,14 @@ impl GuiContext {
                 }
             }
             ExpectCondition::Page(PageCondition::Hidden { target }) => {
-                let showing = reads::showing(a11y, bus, target).await?;
+                let showing = reads::showing(app, target).await?;
                 match showing.first() {
                     None => ConditionSample::Holds(json!({ "hidden": true })),
                     Some(e) => fails(FailureCode::NotHidden, format!("{} shows", e.describe())),
                 }
             }
             ExpectCondition::VisibleCount { target, count } => {
-                let n = reads::showing(a11y, bus, target).await?.len();
+                let n = reads::showing(app, target).await?.len();
                 if n == *count as usize {
                     ConditionSample::Holds(json!({ "count": n }))
                 } else {
@@ -957,12 +967,11 @@ impl SurfaceContext for GuiContext {
             Err(_) => Err(bounded("window screenshot")),
         };
         keep(EvidenceKind::Screenshot, "screenshot.png", png);
-        let bus = self.program().bus_name().to_owned();
-        let tree =
-            match tokio::time::timeout_at(deadline, reads::tree_text(self.a11y(), &bus)).await {
-                Ok(r) => r.map(String::into_bytes).map_err(|e| e.to_string()),
-                Err(_) => Err(bounded("accessibility tree read")),
-            };
+        let tree = match tokio::time::timeout_at(deadline, reads::tree_text(self.app().await)).await
+        {
+            Ok(r) => r.map(String::into_bytes).map_err(|e| e.to_string()),
+            Err(_) => Err(bounded("accessibility tree read")),
+        };
         keep(EvidenceKind::Accessibility, "accessibility.txt", tree);
         let exit = match self.program().exit() {
             Some(exit) => format!("{exit}\n"),

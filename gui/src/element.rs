@@ -163,20 +163,16 @@ impl Element {
 
     /// Ask the toolkit to give it the keyboard focus (`Component.GrabFocus`): whether the
     /// toolkit says it did. A toolkit that refuses the call (GTK4 4.8 answers `NotSupported`)
-    /// is `false`, not an error; a gone object or program is.
+    /// is `false`, not an error; a gone object or program and a call that timed out are
+    /// (`crate::modal::call_failure`).
     pub async fn grab_focus(&self, a11y: &zbus::Connection) -> Result<bool, GuiError> {
         match self.component(a11y).await?.grab_focus().await {
             Ok(done) => Ok(done),
             Err(source) => {
                 let error = GuiError::bus("GrabFocus", source);
-                let refused = matches!(
-                    &error,
-                    GuiError::Bus { source, .. } if matches!(source.as_ref(), zbus::Error::MethodError(..))
-                );
-                if refused && !crate::modal::is_gone(&error) {
-                    Ok(false)
-                } else {
-                    Err(error)
+                match crate::modal::call_failure(&error) {
+                    crate::modal::CallFailure::Refused => Ok(false),
+                    _ => Err(error),
                 }
             }
         }

@@ -60,10 +60,13 @@ a3s_test_lang::define_codes! {
         /// The awaited value did not hold before the deadline, or an input's element did not
         /// become ready for it in its step's time — enabled and stable for a pointer; enabled,
         /// showing, focusable and focused for keys; for a bare Enter in a one-line field, the
-        /// window's default button enabled (nothing was sent). Also a key step's target that
-        /// refused the focus at once (GTK4 4.8 refuses `GrabFocus`: not a timeout, but the same
-        /// remedy — click a text field first or press without a target).
+        /// window's default button enabled (nothing was sent).
         WaitTimeout => "test.driver.gui.wait_timeout", FailureClass::Product;
+        /// A key step's target does not have the keyboard focus and its toolkit refuses to give
+        /// it without input (GTK4 4.8 refuses `GrabFocus`), so no key was sent. Not a timeout
+        /// and not the program's defect: the step asks for what the toolkit cannot do — click a
+        /// text field first, or press the key without a target.
+        NotFocusable => "test.driver.gui.not_focusable", FailureClass::Specification;
         /// A request to the X server (input, windows, screenshots) failed unexpectedly.
         X11 => "test.driver.gui.x11", FailureClass::Infrastructure;
         /// A target a desktop cannot resolve (a browser locator, a regular expression the
@@ -309,7 +312,7 @@ pub enum GuiError {
         /// How long the wait lasted.
         waited_ms: u128,
     },
-    /// See [`GuiCode::WaitTimeout`]: a key step's target cannot be given the keyboard focus
+    /// See [`GuiCode::NotFocusable`]: a key step's target cannot be given the keyboard focus
     /// without input (GTK4 4.8 refuses `GrabFocus`), so no key would reach it.
     #[error("{target} did not take the keyboard focus ({why}), so nothing was sent; hint: {NOT_FOCUSED_HINT}")]
     NotFocused {
@@ -360,11 +363,8 @@ impl GuiError {
             GuiError::ActionMissing { .. } => GuiCode::ActionMissing,
             GuiError::BadKey { .. } => GuiCode::BadKey,
             GuiError::KeyUnmapped { .. } => GuiCode::KeyUnmapped,
-            // `NotFocused` fails at once (GTK4 4.8 refuses `GrabFocus`), yet shares the code:
-            // the element was not ready for keys, and the remedy is the same.
-            GuiError::WaitTimeout { .. }
-            | GuiError::NotActionable { .. }
-            | GuiError::NotFocused { .. } => GuiCode::WaitTimeout,
+            GuiError::WaitTimeout { .. } | GuiError::NotActionable { .. } => GuiCode::WaitTimeout,
+            GuiError::NotFocused { .. } => GuiCode::NotFocusable,
             GuiError::X11 { .. } => GuiCode::X11,
             GuiError::BadTarget { .. } => GuiCode::BadTarget,
         }
@@ -434,5 +434,25 @@ mod call_timeout_tests {
             zbus::Error::FDO(Box::new(zbus::fdo::Error::UnknownObject("gone".into()))),
         );
         assert!(!gone.is_call_timeout());
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+
+    #[test]
+    fn a_target_the_toolkit_will_not_focus_is_the_suites_problem_not_a_timeout() {
+        let refused = GuiError::NotFocused {
+            target: "push button \"7\"".into(),
+            why: "the toolkit refused `GrabFocus`".into(),
+        };
+        assert_eq!(refused.code(), GuiCode::NotFocusable);
+        assert_eq!(refused.code().as_str(), "test.driver.gui.not_focusable");
+        assert_eq!(refused.code().class(), FailureClass::Specification);
+        assert!(
+            refused.to_string().contains("hint: click it first"),
+            "{refused}"
+        );
     }
 }

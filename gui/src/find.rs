@@ -6,6 +6,7 @@
 //! `labelled-by` relation): GTK 4.8 names a gnome-calculator digit button `7 7` (its label
 //! twice) while its label says `7`, and a form field often has no name of its own at all.
 
+use crate::app::App;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::tree::{self, Limits, Node};
@@ -90,12 +91,9 @@ fn normalise(text: &str) -> String {
 }
 
 /// Every element of the program at `bus_name` that `query` matches, in tree order.
-pub async fn all(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    query: &Query,
-) -> Result<Vec<Element>, GuiError> {
-    let (tree, cached) = read_tree(a11y, bus_name).await?;
+pub async fn all(app: App<'_>, query: &Query) -> Result<Vec<Element>, GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
+    let (tree, cached) = read_tree(app).await?;
     // All at once: the program answers the label and text reads back to back instead of one
     // round trip after another.
     let checks = tree
@@ -143,17 +141,13 @@ async fn visible_first(
 }
 
 /// The one element `query` matches; none or several are coded failures listing candidates.
-pub async fn one(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    query: &Query,
-) -> Result<Element, GuiError> {
-    let mut found = all(a11y, bus_name, query).await?;
+pub async fn one(app: App<'_>, query: &Query) -> Result<Element, GuiError> {
+    let mut found = all(app, query).await?;
     match found.len() {
         1 => Ok(found.remove(0)),
         0 => Err(GuiError::TargetNotFound {
             target: query.describe(),
-            candidates: candidates(a11y, bus_name, query).await?,
+            candidates: candidates(app, query).await?,
         }),
         count => Err(GuiError::TargetAmbiguous {
             target: query.describe(),
@@ -165,11 +159,9 @@ pub async fn one(
 
 /// The program's tree: in bulk where it has a cache, else walked; and whether it came from the
 /// cache (whose names may be stale).
-async fn read_tree(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-) -> Result<(tree::Tree, bool), GuiError> {
-    match tree::read_bulk(a11y, bus_name, Limits::default()).await? {
+async fn read_tree(app: App<'_>) -> Result<(tree::Tree, bool), GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
+    match tree::read_bulk(a11y, bus_name, app.toolkit, Limits::default()).await? {
         Some(tree) => Ok((tree, true)),
         None => Ok((tree::read(a11y, bus_name, Limits::default()).await?, false)),
     }
@@ -227,12 +219,9 @@ async fn matches(
 }
 
 /// The elements a failed query came close to: same role, or a name holding the text.
-async fn candidates(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    query: &Query,
-) -> Result<String, GuiError> {
-    let (tree, _) = read_tree(a11y, bus_name).await?;
+async fn candidates(app: App<'_>, query: &Query) -> Result<String, GuiError> {
+    let bus_name = app.bus_name;
+    let (tree, _) = read_tree(app).await?;
     let near: Vec<Element> = tree
         .nodes
         .iter()

@@ -107,28 +107,30 @@ impl Input {
     ) -> Result<Focused, GuiError> {
         let mut laps = Laps::start("keys");
         let a11y = self.a11y();
-        let placement = self.placed(program, element, ancestry, &mut laps).await?;
         let set_focus = |window| {
             self.x11()
                 .conn()
                 .set_input_focus(InputFocus::PARENT, window, CURRENT_TIME)
                 .map_err(|e| GuiError::x11("SetInputFocus", e))
         };
-        if element.parent_path(a11y).await? == Some(ROOT_PATH.to_owned()) {
+        let parent = element
+            .parent_path(a11y)
+            .await
+            .map_err(|e| gone_if(e, element))?;
+        if parent.as_deref() == Some(ROOT_PATH) {
+            let placement = self.placed(program, element, ancestry, &mut laps).await?;
             set_focus(placement.window.id)?;
             return Ok(Focused::Window);
         }
-        let marks_showing = crate::tree::marks_showing(a11y, &element.bus_name).await;
-        let need = Need::Keys { marks_showing };
-        let (_, waited) = actionable::wait(a11y, element, need, until)
+        // Unknown (the program does not answer): it marks `showing` as AT-SPI says.
+        let marks_showing = program
+            .toolkit(a11y)
             .await
-            .map_err(|e| gone_if(e, element))?;
-        laps.lap("actionable");
-        let placement = match waited {
-            // Time passed: the windows may have moved or a dialog come up.
-            true => self.placed(program, element, ancestry, &mut laps).await?,
-            false => placement,
-        };
+            .is_none_or(crate::toolkit::Toolkit::marks_showing);
+        let need = Need::Keys { marks_showing };
+        let (placement, _) = self
+            .placed_ready(program, element, ancestry, need, until, &mut laps)
+            .await?;
         set_focus(placement.window.id)?;
         self.x11().sync()?;
         let focused = if focus_arrives(a11y, element, until)
@@ -142,7 +144,14 @@ impl Input {
                     self.click_in(program, element, ancestry, Clicks::Single, until, &[])
                         .await?,
                 ),
-                Focusing::Request if element.grab_focus(a11y).await? => Focused::Request,
+                Focusing::Request
+                    if element
+                        .grab_focus(a11y)
+                        .await
+                        .map_err(|e| gone_if(e, element))? =>
+                {
+                    Focused::Request
+                }
                 Focusing::Request => {
                     return Err(GuiError::NotFocused {
                         target: element.describe(),

@@ -12,7 +12,7 @@
 
 use crate::actionable::{self, Need};
 use crate::ancestry::Ancestry;
-use crate::element::Element;
+use crate::element::{Element, Rect};
 use crate::error::GuiError;
 use crate::hit::{self, Hit};
 use crate::keys::{Chord, Key, Keymap, Modifier};
@@ -281,17 +281,9 @@ impl Input {
         until: Instant,
         laps: &mut Laps,
     ) -> Result<(Placement, Hit), GuiError> {
-        // Placed first: a modal dialog over the element fails the step at once rather than
-        // after a wait for an element it keeps from input.
-        let mut placement = self.placed(program, element, ancestry, laps).await?;
-        let (reported, waited) = actionable::wait(&self.a11y, element, Need::Pointer, until)
-            .await
-            .map_err(|e| gone_if(e, element))?;
-        laps.lap("actionable");
-        if waited {
-            // Time passed: the windows may have moved or a dialog come up.
-            placement = self.placed(program, element, ancestry, laps).await?;
-        }
+        let (placement, reported) = self
+            .placed_ready(program, element, ancestry, Need::Pointer, until, laps)
+            .await?;
         let reported = match reported {
             Some(reported) => reported,
             None => element.extents(&self.a11y).await?,
@@ -307,6 +299,33 @@ impl Input {
         .await?;
         laps.lap("hit");
         Ok((placement, hit))
+    }
+
+    /// Where `element` is once it meets `need` (waited for until `until`) and input can reach
+    /// its window (see [`Input::placed`]); its extents as reported when the wait read them (a
+    /// pointer's need). Pointer and key steps share it.
+    pub(crate) async fn placed_ready(
+        &self,
+        program: &Program,
+        element: &Element,
+        ancestry: &Ancestry,
+        need: Need,
+        until: Instant,
+        laps: &mut Laps,
+    ) -> Result<(Placement, Option<Rect>), GuiError> {
+        // Placed first: a modal dialog over the element fails the step at once rather than
+        // after a wait for an element it keeps from input.
+        let placement = self.placed(program, element, ancestry, laps).await?;
+        let (reported, waited) = actionable::wait(&self.a11y, element, need, until)
+            .await
+            .map_err(|e| gone_if(e, element))?;
+        laps.lap("actionable");
+        if !waited {
+            return Ok((placement, reported));
+        }
+        // Time passed: the windows may have moved or a dialog come up.
+        let placement = self.placed(program, element, ancestry, laps).await?;
+        Ok((placement, reported))
     }
 
     /// Where `element` is, once it is proven that input can reach its window: the program

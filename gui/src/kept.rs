@@ -26,11 +26,11 @@ use crate::tree::Tree;
 use futures_util::StreamExt as _;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 
-/// How many programs' reads are kept at once; past it the oldest is dropped, its subscription
-/// with it (an agent session or a suite drives one program at a time).
+/// How many programs' reads a desktop keeps at once; past it the oldest is dropped, its
+/// subscription with it (a scenario or an agent session drives one program at a time).
 const PROGRAMS: usize = 8;
 
 /// One program's kept reads and the drain of its events.
@@ -67,37 +67,41 @@ impl Drop for Kept {
     }
 }
 
-/// A kept entry per (accessibility bus, program): the bus's GUID tells two desktops apart whose
-/// programs may have the same unique name.
-type Entries = Mutex<Vec<((String, String), Arc<Kept>)>>;
-
-fn entries() -> &'static Entries {
-    static ENTRIES: OnceLock<Entries> = OnceLock::new();
-    ENTRIES.get_or_init(Default::default)
+/// The kept reads of the programs on one desktop, by bus name. The desktop's [`crate::host::Host`]
+/// owns it: the reads, their subscriptions and the connection their drains hold end with the
+/// desktop, and two desktops (whose programs may share a unique name) never share one.
+#[derive(Debug, Default)]
+pub(crate) struct KeptTrees {
+    entries: Mutex<Vec<(String, Arc<Kept>)>>,
 }
 
-/// The kept reads of the program at `bus_name`, subscribing to its events the first time (so the
-/// first read already counts every event after it).
-pub(crate) async fn of(a11y: &zbus::Connection, bus_name: &str) -> Result<Arc<Kept>, GuiError> {
-    let key = (a11y.server_guid().to_string(), bus_name.to_owned());
-    {
-        let entries = entries().lock().unwrap_or_else(|e| e.into_inner());
-        // A drain that ended (its runtime or connection gone) keeps nothing current.
-        if let Some((_, kept)) = entries
-            .iter()
-            .find(|(k, kept)| *k == key && !kept.drain.is_finished())
+impl KeptTrees {
+    /// The kept reads of the program at `bus_name`, subscribing to its events the first time
+    /// (so the first read already counts every event after it).
+    pub(crate) async fn of(
+        &self,
+        a11y: &zbus::Connection,
+        bus_name: &str,
+    ) -> Result<Arc<Kept>, GuiError> {
         {
-            return Ok(kept.clone());
+            let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            // A drain that ended (its runtime or connection gone) keeps nothing current.
+            if let Some((_, kept)) = entries
+                .iter()
+                .find(|(k, kept)| k == bus_name && !kept.drain.is_finished())
+            {
+                return Ok(kept.clone());
+            }
         }
+        let kept = Arc::new(Kept::subscribe(a11y, bus_name).await?);
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.retain(|(k, _)| k != bus_name);
+        entries.push((bus_name.to_owned(), kept.clone()));
+        if entries.len() > PROGRAMS {
+            entries.remove(0);
+        }
+        Ok(kept)
     }
-    let kept = Arc::new(Kept::subscribe(a11y, bus_name).await?);
-    let mut entries = entries().lock().unwrap_or_else(|e| e.into_inner());
-    entries.retain(|(k, _)| *k != key);
-    entries.push((key, kept.clone()));
-    if entries.len() > PROGRAMS {
-        entries.remove(0);
-    }
-    Ok(kept)
 }
 
 impl Kept {

@@ -8,6 +8,7 @@
 pub mod action;
 pub mod actionable;
 pub mod ancestry;
+pub mod app;
 pub mod appear;
 pub mod attach;
 pub mod baseline;
@@ -36,11 +37,13 @@ pub mod screenshot;
 pub mod scroll;
 pub mod select;
 pub mod timing;
+pub mod toolkit;
 pub mod tree;
 pub mod wait;
 pub mod window;
 pub mod x11;
 
+pub use app::App;
 pub use desktop::{Desktop, DesktopOptions};
 pub use element::{Element, Rect};
 pub use error::{GuiCode, GuiError, ProgramExit};

@@ -13,10 +13,11 @@
 //! none or several; [`all`] always reads afresh, and keeps what it read for the next find.
 
 use crate::ancestry::Ancestry;
+use crate::app::App;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::find::{element, list, Query};
-use crate::kept::{self, Kept};
+use crate::kept::Kept;
 use crate::tree::{self, Limits, Node};
 use a3s_test_lang::ir::{Target, TextMatch};
 use atspi::proxy::accessible::AccessibleProxy;
@@ -70,26 +71,26 @@ pub fn collapse(text: &str) -> String {
 }
 
 /// Every element of the program at `bus_name` that `target` names, in tree order.
-pub async fn all(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    target: &Target,
-) -> Result<Vec<Element>, GuiError> {
-    Ok(all_in(a11y, bus_name, target).await?.0)
+pub async fn all(app: App<'_>, target: &Target) -> Result<Vec<Element>, GuiError> {
+    Ok(all_in(app, target).await?.0)
 }
 
 /// [`all`], and the tree read they were found in: read now, and kept for the next find
 /// (`crate::kept`).
 async fn all_in(
-    a11y: &zbus::Connection,
-    bus_name: &str,
+    app: App<'_>,
     target: &Target,
 ) -> Result<(Vec<Element>, Arc<tree::Tree>), GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
     let mut laps = crate::timing::Laps::start("find, read");
-    // Without a subscription (the bus refused it) nothing is kept: every find reads.
-    let kept = kept::of(a11y, bus_name).await.ok();
+    // Without kept reads (a bare `Program::app`) or a subscription (the bus refused it) nothing
+    // is kept: every find reads.
+    let kept = match app.kept {
+        Some(trees) => trees.of(a11y, bus_name).await.ok(),
+        None => None,
+    };
     let at = kept.as_ref().map(|k| k.generation());
-    let tree = Arc::new(read_scope(a11y, bus_name).await?);
+    let tree = Arc::new(read_scope(app).await?);
     laps.lap("tree");
     let kept = kept.as_deref().zip(at);
     // Only a whole read is kept: one cut at its node or time bound lacks elements, and a later
@@ -106,13 +107,10 @@ async fn all_in(
 /// The one element `target` names in the program's kept read, confirmed by one call (its
 /// states) after which no event said the read changed; `None` when no read is current, it names
 /// none or several, or the confirmation fails — the caller then reads afresh.
-async fn from_kept(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    target: &Target,
-) -> Option<(Element, Ancestry)> {
+async fn from_kept(app: App<'_>, target: &Target) -> Option<(Element, Ancestry)> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
     let mut laps = crate::timing::Laps::start("find, kept");
-    let kept = kept::of(a11y, bus_name).await.ok()?;
+    let kept = app.kept?.of(a11y, bus_name).await.ok()?;
     let (tree, at) = kept.scope()?;
     let mut found = found_in(a11y, bus_name, &tree, target, Some((&kept, at)))
         .await
@@ -200,30 +198,22 @@ async fn labelled(
 }
 
 /// The one element `target` names; none or several are coded failures.
-pub async fn one(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    target: &Target,
-) -> Result<Element, GuiError> {
-    Ok(one_in(a11y, bus_name, target).await?.0)
+pub async fn one(app: App<'_>, target: &Target) -> Result<Element, GuiError> {
+    Ok(one_in(app, target).await?.0)
 }
 
 /// [`one`], and the ancestry of the tree read it was found in: a click on it then needs no
 /// call a level to find its window and prove its hit test (`crate::ancestry`).
-pub async fn one_in(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    target: &Target,
-) -> Result<(Element, Ancestry), GuiError> {
-    if let Some(found) = from_kept(a11y, bus_name, target).await {
+pub async fn one_in(app: App<'_>, target: &Target) -> Result<(Element, Ancestry), GuiError> {
+    if let Some(found) = from_kept(app, target).await {
         return Ok(found);
     }
-    let (mut found, tree) = all_in(a11y, bus_name, target).await?;
+    let (mut found, tree) = all_in(app, target).await?;
     match found.len() {
         1 => Ok((found.remove(0), Ancestry::of(&tree))),
         0 => Err(GuiError::TargetNotFound {
             target: target.to_string(),
-            candidates: near(a11y, bus_name, target).await?,
+            candidates: near(app, target).await?,
         }),
         count => Err(GuiError::TargetAmbiguous {
             target: target.to_string(),
@@ -234,8 +224,9 @@ pub async fn one_in(
 }
 
 /// The program's tree: in bulk where it has a cache, else walked.
-pub async fn read_tree(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::Tree, GuiError> {
-    match tree::read_bulk(a11y, bus_name, Limits::default()).await? {
+pub async fn read_tree(app: App<'_>) -> Result<tree::Tree, GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
+    match tree::read_bulk(a11y, bus_name, app.toolkit, Limits::default()).await? {
         Some(tree) => Ok(tree),
         None => tree::read(a11y, bus_name, Limits::default()).await,
     }
@@ -244,13 +235,14 @@ pub async fn read_tree(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::
 /// Where a step's targets are: the subtree of the program's showing modal dialog while one is
 /// up (the windows under it take no input, and a GTK3 file chooser's whole program takes longer
 /// than a read's bound to walk on a loaded machine), else the program's whole tree.
-pub async fn read_scope(a11y: &zbus::Connection, bus_name: &str) -> Result<tree::Tree, GuiError> {
+pub async fn read_scope(app: App<'_>) -> Result<tree::Tree, GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
     let mut laps = crate::timing::Laps::start("scope");
     let modal = crate::modal::showing_modal(a11y, bus_name).await?;
     laps.lap("modal");
     let tree = match modal {
         Some(dialog) => tree::read_below(a11y, bus_name, &dialog.path, 1, Limits::default()).await,
-        None => read_tree(a11y, bus_name).await,
+        None => read_tree(app).await,
     };
     laps.lap("tree");
     laps.print();
@@ -344,12 +336,9 @@ async fn accessible_id(
 }
 
 /// What a failed target came close to: the same role, or a name holding the text.
-async fn near(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    target: &Target,
-) -> Result<String, GuiError> {
-    let tree = read_scope(a11y, bus_name).await?;
+async fn near(app: App<'_>, target: &Target) -> Result<String, GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
+    let tree = read_scope(app).await?;
     if let Target::AutomationId { .. } = target {
         return ids_near(a11y, bus_name, &tree).await;
     }

@@ -35,6 +35,43 @@ pub(crate) fn is_gone(error: &GuiError) -> bool {
     GONE.contains(&name.as_str())
 }
 
+/// What a failed accessibility call says about its object: the one reading every "the
+/// toolkit refused" decision shares, so a gone program or a late answer is never taken for a
+/// refusal (which callers treat as "not supported here" and go on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CallFailure {
+    /// The object or its whole program is no longer there ([`is_gone`]).
+    Gone,
+    /// The program did not answer within the call's bound ([`GuiError::is_call_timeout`]).
+    Timeout,
+    /// The program answered with an error of its own: it refused the call (no such
+    /// interface or property, not supported).
+    Refused,
+    /// Anything else: not a bus call, or the connection itself failed.
+    Other,
+}
+
+/// Classify a failed call (see [`CallFailure`]).
+pub(crate) fn call_failure(error: &GuiError) -> CallFailure {
+    if is_gone(error) {
+        return CallFailure::Gone;
+    }
+    if error.is_call_timeout() {
+        return CallFailure::Timeout;
+    }
+    match error {
+        GuiError::Bus { source, .. }
+            if matches!(
+                source.as_ref(),
+                zbus::Error::MethodError(..) | zbus::Error::FDO(_)
+            ) =>
+        {
+            CallFailure::Refused
+        }
+        _ => CallFailure::Other,
+    }
+}
+
 /// A showing modal window of the program other than `frame` (the element's own window), if any.
 pub(crate) async fn modal_over(
     a11y: &zbus::Connection,
@@ -99,4 +136,40 @@ pub(crate) async fn showing_modal(
         let s = s.ok()?;
         (s.contains(State::Modal) && s.contains(State::Showing)).then_some(w)
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zbus::fdo::Error as Fdo;
+
+    fn fdo(error: Fdo) -> GuiError {
+        GuiError::bus("GrabFocus", zbus::Error::FDO(Box::new(error)))
+    }
+
+    fn io(kind: std::io::ErrorKind) -> GuiError {
+        let error = std::sync::Arc::new(std::io::Error::from(kind));
+        GuiError::bus("GrabFocus", zbus::Error::InputOutput(error))
+    }
+
+    #[test]
+    fn only_an_answered_error_that_is_neither_gone_nor_late_is_a_refusal() {
+        let cases = [
+            (fdo(Fdo::NotSupported("no".into())), CallFailure::Refused),
+            (fdo(Fdo::UnknownObject("gone".into())), CallFailure::Gone),
+            (fdo(Fdo::ServiceUnknown("gone".into())), CallFailure::Gone),
+            (fdo(Fdo::TimedOut("late".into())), CallFailure::Timeout),
+            (io(std::io::ErrorKind::TimedOut), CallFailure::Timeout),
+            (io(std::io::ErrorKind::BrokenPipe), CallFailure::Other),
+            (
+                GuiError::WindowGone {
+                    target: "button".into(),
+                },
+                CallFailure::Other,
+            ),
+        ];
+        for (error, want) in cases {
+            assert_eq!(call_failure(&error), want, "{error}");
+        }
+    }
 }

@@ -8,10 +8,12 @@
 //! another program on the same desktop never is). Until then the wait re-reads the registry,
 //! bounded by a deadline, and ends at once with a coded error when the program exits.
 
+use crate::app::App;
 use crate::desktop::{Desktop, REGISTRY};
 use crate::error::{GuiError, ProgramExit};
 use crate::owned::{Member, OwnedGroup};
 use crate::ready::{self, NotReady};
+use crate::toolkit::Toolkit;
 use a3s_test_driver::process::ProcessInfo;
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -62,6 +64,8 @@ pub struct Program {
     name: String,
     bus_name: String,
     appeared_in: Duration,
+    /// Its toolkit once it answered (`Program::toolkit`): asked once, not on every step.
+    toolkit: tokio::sync::OnceCell<Toolkit>,
     // Last: removed after the group is stopped.
     output: tempfile::TempDir,
 }
@@ -164,6 +168,7 @@ pub(crate) async fn start_on(
             name,
             bus_name,
             appeared_in: started.elapsed(),
+            toolkit: tokio::sync::OnceCell::new(),
             output,
         })
     }
@@ -235,6 +240,26 @@ impl Program {
     /// whose root is at [`ROOT_PATH`].
     pub fn bus_name(&self) -> &str {
         &self.bus_name
+    }
+
+    /// Its toolkit, asked of it on the accessibility bus `a11y` the first time and kept (a
+    /// program's toolkit does not change); `None` while it does not answer, asked again then.
+    pub async fn toolkit(&self, a11y: &zbus::Connection) -> Option<&Toolkit> {
+        self.toolkit
+            .get_or_try_init(|| async { Toolkit::ask(a11y, &self.bus_name).await.ok_or(()) })
+            .await
+            .ok()
+    }
+
+    /// The program as finds and reads reach it on the accessibility bus `a11y`, keeping no
+    /// read from one find to the next (a `Host`'s [`crate::host::Host::app`] does).
+    pub async fn app<'a>(&'a self, a11y: &'a zbus::Connection) -> App<'a> {
+        App {
+            a11y,
+            bus_name: &self.bus_name,
+            toolkit: self.toolkit(a11y).await,
+            kept: None,
+        }
     }
 
     /// Its pid.

@@ -6,6 +6,7 @@
 //! the program's tree (bulk where it has a cache); [`Changes`] subscribes to the program's
 //! AT-SPI object events *before* the reading, so a change between the two is never missed.
 
+use crate::app::App;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::locate::{self, collapse};
@@ -59,8 +60,9 @@ impl Changes {
 
 /// Every text the program shows: each element's name, and the text of those that have a text
 /// (labels, entries), in tree order.
-pub async fn shown_texts(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<String>, GuiError> {
-    let tree = locate::read_scope(a11y, bus_name).await?;
+pub async fn shown_texts(app: App<'_>) -> Result<Vec<String>, GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
+    let tree = locate::read_scope(app).await?;
     let reads = tree.nodes.iter().map(|node| async move {
         let element = Element {
             bus_name: bus_name.to_owned(),
@@ -103,13 +105,10 @@ fn has_text(role: Role) -> bool {
 }
 
 /// The elements `target` names that show on the screen.
-pub async fn showing(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-    target: &Target,
-) -> Result<Vec<Element>, GuiError> {
+pub async fn showing(app: App<'_>, target: &Target) -> Result<Vec<Element>, GuiError> {
+    let a11y = app.a11y;
     let mut out = Vec::new();
-    for element in locate::all(a11y, bus_name, target).await? {
+    for element in locate::all(app, target).await? {
         match element.read_states(a11y).await {
             Ok(states) if states.contains(State::Showing) => out.push(element),
             Ok(_) => {}
@@ -138,8 +137,8 @@ pub fn state_of(state: ElementState) -> Option<(State, bool)> {
 
 /// The tree as text for evidence and `snapshot`: one line a node, indented by depth, breadth
 /// first as read (`push button "7"`), and whether the read saw all of it.
-pub async fn tree_text(a11y: &zbus::Connection, bus_name: &str) -> Result<String, GuiError> {
-    let tree = locate::read_tree(a11y, bus_name).await?;
+pub async fn tree_text(app: App<'_>) -> Result<String, GuiError> {
+    let tree = locate::read_tree(app).await?;
     let mut out = String::new();
     for node in &tree.nodes {
         out.push_str(&"  ".repeat(node.depth));

@@ -12,7 +12,7 @@
 //! `select` is Control+clicked, as a person adds rows to a selection. Then the choice is read
 //! back — the combo box's name is the chosen option (GTK3, Qt) or one of its own labels reads it
 //! (GTK4's drop-down, named after its class, shows the choice in its button), a list's rows are
-//! `selected` — else `selection_unchanged`. An option the control does not have is
+//! `selected` and no other row is — else `selection_unchanged`. An option the control does not have is
 //! `option_not_found` listing the ones it has, before anything is sent whenever the toolkit
 //! lists them before the popup opens (GTK3 and Qt do; GTK4 builds its popover on first open).
 //! An option with no name of its own (GTK4's list items) is known by its labels' text.
@@ -342,7 +342,8 @@ async fn shows(
 }
 
 /// Click the options `first` and then `rest` of `control` (a list): the first plainly, each
-/// further one with Control held (added to the selection); then each must read `selected`.
+/// further one with Control held (added to the selection); then each must read `selected`, and
+/// no other row (see [`alone`]).
 /// Every option is found before anything is sent; the options and the last of them. The split
 /// keeps "at least one" in the type: the last click is always there.
 async fn in_list(
@@ -387,7 +388,75 @@ async fn in_list(
             Err(other) => return Err(other),
         }
     }
+    let wants: Vec<&String> = std::iter::once(first).chain(rest).collect();
+    alone(a11y, control, &listed, &items, &wants, until).await?;
     Ok((items, last, acted))
+}
+
+/// Whether the chosen `items` of `control` (a list whose options are `listed`) are the only
+/// rows it shows selected, each other one waited for until `until` to drop its selection;
+/// `selection_unchanged` naming one that keeps it. Why: a list that toggles rows on a click
+/// (`MultiSelection` in Qt), or one whose earlier selection a Control+click kept, leaves a stale
+/// row selected, and a `select` of these rows would pass on a list that holds more. The other
+/// cells of a chosen row are not other rows: GTK3 marks every cell of a selected table row
+/// `selected`, and they are told by sharing the chosen cell's top and height.
+async fn alone(
+    a11y: &zbus::Connection,
+    control: &Element,
+    listed: &[Node],
+    items: &[Element],
+    wants: &[&String],
+    until: Instant,
+) -> Result<(), GuiError> {
+    let others: Vec<Element> = options(listed)
+        .into_iter()
+        .filter(|o| !items.iter().any(|i| i.path == o.node.path))
+        .map(|o| Element {
+            name: o.text.clone(),
+            ..element(&control.bus_name, o.node)
+        })
+        .collect();
+    let states = crate::calls::in_order(others.iter().map(|o| o.read_states(a11y))).await;
+    let mut rows: Option<Vec<Rect>> = None;
+    for (other, read) in others.iter().zip(states) {
+        match read {
+            Ok(states) if states.contains(State::Selected) => {}
+            Ok(_) => continue,
+            // Gone since the options were read (the list changed): not selected.
+            Err(e) if crate::modal::is_gone(&e) => continue,
+            Err(e) => return Err(e),
+        }
+        if rows.is_none() {
+            let reads = crate::calls::in_order(items.iter().map(|i| i.extents(a11y))).await;
+            rows = Some(reads.into_iter().collect::<Result<_, _>>()?);
+        }
+        let at = other.extents(a11y).await?;
+        let chosen_row = rows
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .any(|r| r.y == at.y && r.height == at.height);
+        if chosen_row {
+            continue;
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        let unchosen = Condition::State(State::Selected, false);
+        match wait::until(a11y, other, &unchosen, left).await {
+            Ok(_) => {}
+            Err(GuiError::WaitTimeout { waited_ms, .. }) => {
+                let wanted: Vec<&str> = wants.iter().map(|w| w.as_str()).collect();
+                return Err(GuiError::SelectionUnchanged {
+                    target: control.describe(),
+                    option: format!("only {}", wanted.join(", ")),
+                    shown: format!("{} selected as well", other.describe()),
+                    waited_ms,
+                });
+            }
+            Err(e) if crate::modal::is_gone(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Most arrow keys a `select` presses in a popup.

@@ -10,6 +10,7 @@
 
 use crate::error::GuiError;
 use crate::program::ROOT_PATH;
+use crate::toolkit::Toolkit;
 use atspi::proxy::accessible::AccessibleProxy;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -214,13 +215,15 @@ pub async fn top_levels(a11y: &zbus::Connection, bus_name: &str) -> Result<Vec<N
 
 /// Read the tree of the application at `bus_name` in bulk (its `Cache.GetItems`), in the same
 /// breadth-first order as [`read`]; `None` when the program has no cache interface (the caller
-/// falls back to [`read`]). GTK4 exports an object only once something asked for it, so a
+/// falls back to [`read`]), or when `toolkit` (the program's, `Program::toolkit`) keeps no
+/// whole cache. GTK4 exports an object only once something asked for it, so a
 /// fresh program's cache holds its first levels only: each round asks every node whose cached
 /// children are fewer than its child count for its children (`GetChildren`, all at once, which
 /// exports them) and reads the cache again, until nothing is missing or the bounds are met.
 pub async fn read_bulk(
     a11y: &zbus::Connection,
     bus_name: &str,
+    toolkit: Option<&Toolkit>,
     limits: Limits,
 ) -> Result<Option<Tree>, GuiError> {
     let started = Instant::now();
@@ -233,10 +236,10 @@ pub async fn read_bulk(
         .await
         .map_err(|e| GuiError::bus("Cache", e))?;
     laps.lap("proxy");
-    if !cache_is_kept_whole(a11y, bus_name).await {
+    // An unknown toolkit (the program did not answer) is walked: its cache may be GTK3's.
+    if !toolkit.is_some_and(Toolkit::cache_is_kept_whole) {
         return Ok(None);
     }
-    laps.lap("toolkit");
     let top = read_node(a11y, bus_name, ROOT_PATH, Keep::Every).await?;
     laps.lap("root");
     let root = Node {
@@ -328,50 +331,6 @@ fn order(root: Node, items: &[atspi::CacheItem], limits: Limits, complete: bool)
         }
     }
     Tree { nodes, complete }
-}
-
-/// Whether the program's cache can be read as its tree. GTK3's (the at-spi2-atk bridge) keeps
-/// each object as it was when exported: a file chooser's buttons stay nameless and a box's
-/// children added later are missing with a child count that says none, so the bulk read would
-/// miss whole dialogs. GTK3 programs are read by the concurrent walk instead.
-async fn cache_is_kept_whole(a11y: &zbus::Connection, bus_name: &str) -> bool {
-    match toolkit(a11y, bus_name).await {
-        Some((toolkit, version)) => !is_gtk3(&toolkit, &version),
-        None => false,
-    }
-}
-
-/// The program's toolkit name and version (`ToolkitName`, `Version` of its application root);
-/// `None` when it does not answer.
-async fn toolkit(a11y: &zbus::Connection, bus_name: &str) -> Option<(String, String)> {
-    let application = atspi::proxy::application::ApplicationProxy::builder(a11y)
-        .destination(bus_name.to_owned())
-        .and_then(|b| b.path(ROOT_PATH))
-        .ok()?
-        .cache_properties(zbus::proxy::CacheProperties::No)
-        .build()
-        .await
-        .ok()?;
-    let (toolkit, version) = futures_util::join!(application.toolkit_name(), application.version());
-    Some((toolkit.unwrap_or_default(), version.unwrap_or_default()))
-}
-
-/// Whether the program's toolkit sets `showing` on the elements it shows: GTK4 4.8's bridge
-/// marks its windows `showing` and everything below them only `visible`, so a wait for
-/// `showing` would never end there. Unknown (the program does not answer): it does.
-pub(crate) async fn marks_showing(a11y: &zbus::Connection, bus_name: &str) -> bool {
-    match toolkit(a11y, bus_name).await {
-        Some((toolkit, version)) => {
-            !(toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4."))
-        }
-        None => true,
-    }
-}
-
-/// Whether a toolkit name and version are GTK3's: at-spi2-atk reports the name "gtk" (GTK4's
-/// own bridge "GTK"), so the name is compared without case.
-fn is_gtk3(toolkit: &str, version: &str) -> bool {
-    toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("3.")
 }
 
 /// Whether a cache item is a node below the application's root (not the root itself, whose
@@ -499,18 +458,4 @@ pub async fn read_showing(
         nodes,
         complete: walked.complete,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_gtk3;
-
-    #[test]
-    fn gtk3_is_known_by_the_name_its_bridge_reports() {
-        // at-spi2-atk (GTK3) says "gtk"; GTK4's bridge says "GTK"; Qt says "Qt".
-        assert!(is_gtk3("gtk", "3.24.38"));
-        assert!(is_gtk3("GTK", "3.24.38"));
-        assert!(!is_gtk3("GTK", "4.8.3"));
-        assert!(!is_gtk3("Qt", "5.15.8"));
-    }
 }

@@ -36,7 +36,7 @@ async fn start(spec: ProgramSpec) -> (Desktop, Program, Input) {
 
 /// The one element `query` matches, waiting until it appears.
 async fn target(desktop: &Desktop, program: &Program, query: Query) -> Element {
-    let (element, _) = appear::one(desktop.a11y(), program.bus_name(), &query, WITHIN)
+    let (element, _) = appear::one(program.app(desktop.a11y()).await, &query, WITHIN)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     element
@@ -80,14 +80,9 @@ async fn mousepad_takes_typed_text_and_ctrl_s_opens_its_modal_save_dialog_found_
         .await
         .unwrap();
     // GTK3's file chooser takes a while to build (seconds on a loaded machine).
-    let (name, _) = appear::one(
-        a11y,
-        program.bus_name(),
-        &Query::Label("Name:".into()),
-        SLOW,
-    )
-    .await
-    .unwrap_or_else(|e| panic!("{e}"));
+    let (name, _) = appear::one(program.app(a11y).await, &Query::Label("Name:".into()), SLOW)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     let dialog = name.window(a11y).await.unwrap();
     assert_ne!(dialog.path, text.window(a11y).await.unwrap().path);
     // The chooser opens in the program's working directory: select the suggested name,

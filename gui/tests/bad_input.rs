@@ -25,7 +25,7 @@ const SLOW: Duration = Duration::from_secs(30);
 
 /// The one element `query` matches, waiting until it appears.
 async fn target(desktop: &Desktop, program: &Program, query: Query) -> Element {
-    let (element, _) = appear::one(desktop.a11y(), program.bus_name(), &query, WITHIN)
+    let (element, _) = appear::one(program.app(desktop.a11y()).await, &query, WITHIN)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     element
@@ -98,14 +98,9 @@ async fn a_modal_dialog_mid_scenario_shows_in_the_tree_and_covers_the_window_und
         .press(&program, &text, &Chord::parse("ctrl+s").unwrap())
         .await
         .unwrap();
-    let (name, _) = appear::one(
-        a11y,
-        program.bus_name(),
-        &Query::Label("Name:".into()),
-        SLOW,
-    )
-    .await
-    .unwrap_or_else(|e| panic!("{e}"));
+    let (name, _) = appear::one(program.app(a11y).await, &Query::Label("Name:".into()), SLOW)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     // The observation (GTK3 is walked: its cache is not kept whole).
     let read = tree::read(a11y, program.bus_name(), Limits::default())
         .await

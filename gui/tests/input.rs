@@ -30,8 +30,7 @@ async fn calculator() -> (Desktop, Program, Input) {
 /// The calculator's editable display (its one editable text box).
 async fn display(desktop: &Desktop, program: &Program) -> Element {
     let boxes = find::all(
-        desktop.a11y(),
-        program.bus_name(),
+        program.app(desktop.a11y()).await,
         &Query::role("textbox", None).unwrap(),
     )
     .await
@@ -77,7 +76,7 @@ async fn seven_times_six_is_42_by_real_clicks_on_buttons_found_by_role_and_name(
     for (button, after) in [("7", "7"), ("×", "7×"), ("6", "7×6"), ("=", "42")] {
         let finding = Instant::now();
         let query = Query::role("button", Some(button)).unwrap();
-        let element = find::one(a11y, program.bus_name(), &query).await.unwrap();
+        let element = find::one(program.app(a11y).await, &query).await.unwrap();
         let found_in = finding.elapsed();
         let clicked = Instant::now();
         let acted = input
@@ -99,8 +98,7 @@ async fn seven_times_six_is_42_by_real_clicks_on_buttons_found_by_role_and_name(
     }
     // A double click on a digit after the result: a new expression of that digit twice.
     let one = find::one(
-        a11y,
-        program.bus_name(),
+        program.app(a11y).await,
         &Query::role("button", Some("1")).unwrap(),
     )
     .await
@@ -169,8 +167,7 @@ async fn a_covered_button_is_refused_naming_what_covers_it_and_nothing_is_sent()
     let a11y = desktop.a11y();
     let display = display(&desktop, &program).await;
     let seven = find::one(
-        a11y,
-        program.bus_name(),
+        program.app(a11y).await,
         &Query::role("button", Some("7")).unwrap(),
     )
     .await
@@ -219,8 +216,7 @@ async fn a_covered_button_is_refused_naming_what_covers_it_and_nothing_is_sent()
 
     // Nothing was sent: the next click's digit is the display's first.
     let eight = find::one(
-        a11y,
-        program.bus_name(),
+        program.app(a11y).await,
         &Query::role("button", Some("8")).unwrap(),
     )
     .await
@@ -294,8 +290,7 @@ async fn missing_and_ambiguous_targets_list_candidates_and_a_wait_names_the_last
     let (desktop, program, _input) = calculator().await;
     let a11y = desktop.a11y();
     let missing = find::one(
-        a11y,
-        program.bus_name(),
+        program.app(a11y).await,
         &Query::role("button", Some("Z")).unwrap(),
     )
     .await
@@ -304,15 +299,14 @@ async fn missing_and_ambiguous_targets_list_candidates_and_a_wait_names_the_last
     assert!(missing.to_string().contains("button \"7 7\""), "{missing}");
 
     let several = find::one(
-        a11y,
-        program.bus_name(),
+        program.app(a11y).await,
         &Query::role("button", None).unwrap(),
     )
     .await
     .unwrap_err();
     assert_eq!(several.code(), GuiCode::TargetAmbiguous, "{several}");
 
-    let label = find::one(a11y, program.bus_name(), &Query::Label("7".into()))
+    let label = find::one(program.app(a11y).await, &Query::Label("7".into()))
         .await
         .unwrap();
     assert_eq!(
@@ -341,11 +335,15 @@ async fn the_bulk_read_sees_the_tree_the_walk_sees_in_one_call() {
     let a11y = desktop.a11y();
     // The bulk read first: it must not depend on a walk having made the program export
     // its objects.
+    let bulk_read = async || {
+        let toolkit = program.toolkit(a11y).await;
+        tree::read_bulk(a11y, program.bus_name(), toolkit, Limits::default())
+            .await
+            .unwrap()
+            .expect("GTK4 has the cache interface")
+    };
     let reading = Instant::now();
-    let bulk = tree::read_bulk(a11y, program.bus_name(), Limits::default())
-        .await
-        .unwrap()
-        .expect("GTK4 has the cache interface");
+    let bulk = bulk_read().await;
     let bulk_in = reading.elapsed();
     let walking = Instant::now();
     let walked = tree::read(a11y, program.bus_name(), Limits::default())
@@ -353,10 +351,7 @@ async fn the_bulk_read_sees_the_tree_the_walk_sees_in_one_call() {
         .unwrap();
     let walked_in = walking.elapsed();
     let again = Instant::now();
-    let second = tree::read_bulk(a11y, program.bus_name(), Limits::default())
-        .await
-        .unwrap()
-        .unwrap();
+    let second = bulk_read().await;
     eprintln!(
         "walk: {} nodes in {walked_in:?}; bulk: {} nodes in {bulk_in:?} (fresh program), \
          {} in {:?} (again)",

@@ -2,10 +2,16 @@
 //! the program changed since: on `tests/fixtures/gui/changes.py` (GTK3), buttons are found (and
 //! so kept), then one is destroyed and one renamed by real clicks; the next finds see the
 //! change — the removed button is not found, the old name finds nothing, the new one finds the
-//! renamed button — and an unchanged button is still found, from the kept read.
+//! renamed button — and an unchanged button is still found, from the kept read. Then each of
+//! three changes whose own events are all a kept find hears (the fixture ticks a check box,
+//! a state no kept find counts, to say it is done): a second button with the same name appears
+//! (the find is ambiguous), a label's text changes (its old text labels nothing), and a modal
+//! dialog opens (the window under it answers no find). Each fails when the kept reads ignore
+//! the program's events: the first find after the change would answer from the stale read.
 
+use a3s_test_gui::host::Host;
 use a3s_test_gui::wait::{self, Condition, TextMatch};
-use a3s_test_gui::{locate, Clicks, Desktop, DesktopOptions, GuiCode, GuiError, ProgramSpec};
+use a3s_test_gui::{locate, Clicks, Element, GuiCode, GuiError, Input, Program, ProgramSpec};
 use a3s_test_lang::ir::{Target, TextMatch as NameText};
 use std::time::Duration;
 
@@ -19,22 +25,55 @@ fn button(name: &str) -> Target {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
+/// The fixture on a desktop a host owns (a host keeps the reads of finds; a bare desktop's
+/// program keeps none).
+async fn changes() -> (Host, Program, Input) {
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/gui/changes.py"
     );
-    let desktop = Desktop::start(&DesktopOptions::default()).await.unwrap();
-    let program = desktop
+    let host = Host::open(None, 1280, 800).await.unwrap();
+    let program = host
         .start_program(&ProgramSpec::new("/usr/bin/python3", [script]))
         .await
         .unwrap();
-    let (a11y, bus) = (desktop.a11y(), program.bus_name());
-    let input = desktop.input().unwrap();
+    let input = host.input().unwrap();
+    (host, program, input)
+}
+
+/// A role target whose name is exactly `name`.
+fn exact(role: &str, name: &str) -> Target {
+    Target::Role {
+        role: role.into(),
+        name: Some(NameText::exact(name)),
+    }
+}
+
+/// Find `doing` and the "Done" check box (so the tree read after them is kept), click `doing`
+/// and wait until the box is ticked: the change is made, and no find came between.
+async fn change(host: &Host, program: &Program, input: &Input, doing: &str) {
+    let app = host.app(program).await;
+    let done = locate::one(app, &exact("checkbox", "Done")).await.unwrap();
+    let button = locate::one(app, &exact("button", doing)).await.unwrap();
+    // Found again: from the kept read.
+    assert_eq!(
+        locate::one(app, &exact("button", doing)).await.unwrap(),
+        button
+    );
+    input.click(program, &button, Clicks::Single).await.unwrap();
+    let ticked = Condition::State(atspi::State::Checked, true);
+    wait::until(host.a11y(), &done, &ticked, WITHIN)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
+    let (host, program, input) = changes().await;
+    let a11y = host.a11y();
+    let app = host.app(&program).await;
     let status = locate::one(
-        a11y,
-        bus,
+        app,
         &Target::Text {
             text: NameText::contains("Waiting"),
         },
@@ -44,14 +83,11 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     let shows = |text: &str| Condition::Text(TextMatch::Exact(text.into()));
 
     // Found once: the tree is kept; found again from it.
-    let doomed = locate::one(a11y, bus, &button("Doomed")).await.unwrap();
-    assert_eq!(
-        locate::one(a11y, bus, &button("Doomed")).await.unwrap(),
-        doomed
-    );
-    locate::one(a11y, bus, &button("Old")).await.unwrap();
+    let doomed = locate::one(app, &button("Doomed")).await.unwrap();
+    assert_eq!(locate::one(app, &button("Doomed")).await.unwrap(), doomed);
+    locate::one(app, &button("Old")).await.unwrap();
 
-    let remove = locate::one(a11y, bus, &button("Remove")).await.unwrap();
+    let remove = locate::one(app, &button("Remove")).await.unwrap();
     input
         .click(&program, &remove, Clicks::Single)
         .await
@@ -59,10 +95,10 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     wait::until(a11y, &status, &shows("Removed"), WITHIN)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let gone = locate::one(a11y, bus, &button("Doomed")).await.unwrap_err();
+    let gone = locate::one(app, &button("Doomed")).await.unwrap_err();
     assert_eq!(gone.code(), GuiCode::TargetNotFound, "{gone}");
 
-    let rename = locate::one(a11y, bus, &button("Rename")).await.unwrap();
+    let rename = locate::one(app, &button("Rename")).await.unwrap();
     input
         .click(&program, &rename, Clicks::Single)
         .await
@@ -70,17 +106,67 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     wait::until(a11y, &status, &shows("Renamed"), WITHIN)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let renamed = locate::one(a11y, bus, &button("Old")).await.unwrap_err();
+    let renamed = locate::one(app, &button("Old")).await.unwrap_err();
     assert!(
         matches!(renamed, GuiError::TargetNotFound { .. }),
         "{renamed}"
     );
-    let new = locate::one(a11y, bus, &button("New")).await.unwrap();
+    let new = locate::one(app, &button("New")).await.unwrap();
     assert_eq!(new.name, "New");
     // Unchanged since: found again.
-    assert_eq!(
-        locate::one(a11y, bus, &button("Rename")).await.unwrap(),
-        rename
+    assert_eq!(locate::one(app, &button("Rename")).await.unwrap(), rename);
+    program.stop();
+}
+
+/// Find `target` (so the read is kept), make the change `doing`, and find `target` again: what
+/// it was, and how the find after the change fails.
+async fn failing_after(
+    host: &Host,
+    program: &Program,
+    input: &Input,
+    target: &Target,
+    doing: &str,
+) -> (Element, GuiError) {
+    let app = host.app(program).await;
+    let found = locate::one(app, target).await.unwrap();
+    change(host, program, input, doing).await;
+    (found, locate::one(app, target).await.unwrap_err())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_button_with_the_same_name_makes_the_next_find_ambiguous() {
+    let (host, program, input) = changes().await;
+    let app = host.app(&program).await;
+    let twin = exact("button", "Twin");
+    let (_, twins) = failing_after(&host, &program, &input, &twin, "Add twin").await;
+    assert!(
+        matches!(twins, GuiError::TargetAmbiguous { count: 2, .. }),
+        "{twins}"
     );
+    assert_eq!(locate::all(app, &twin).await.unwrap().len(), 2);
+    program.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_label_whose_text_changed_labels_nothing_under_its_old_text() {
+    let (host, program, input) = changes().await;
+    let app = host.app(&program).await;
+    let label = |text: &str| Target::Label {
+        label: NameText::exact(text),
+    };
+    let (field, before) = failing_after(&host, &program, &input, &label("Before"), "Relabel").await;
+    assert_eq!(before.code(), GuiCode::TargetNotFound, "{before}");
+    assert_eq!(locate::one(app, &label("After")).await.unwrap(), field);
+    program.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_modal_dialog_opening_hides_the_window_under_it_from_the_next_find() {
+    let (host, program, input) = changes().await;
+    let app = host.app(&program).await;
+    let remove = exact("button", "Remove");
+    let (_, under) = failing_after(&host, &program, &input, &remove, "Open dialog").await;
+    assert_eq!(under.code(), GuiCode::TargetNotFound, "{under}");
+    locate::one(app, &exact("button", "Inside")).await.unwrap();
     program.stop();
 }

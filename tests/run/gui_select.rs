@@ -1,9 +1,10 @@
 //! `select` on each desktop toolkit, end to end through the real binary's `run`: a GTK4
 //! drop-down (`tests/fixtures/gui/choices4.py`: its options live in a popover, a surface of its
-//! own whose extents count from its corner), a Qt5 combo box and a Qt5 list that selects several
-//! rows with Control+click (`tests/fixtures/gui/choices_qt.py`). Each option is reached with
-//! real input after the hit test and the choice read back; what the programs print in their
-//! status labels proves they took it. GTK3's combo box and list are in `gui_apps.rs`.
+//! own whose extents count from its corner), a Qt5 combo box, a Qt5 list that selects several
+//! rows with Control+click and one that keeps a stale row selected
+//! (`tests/fixtures/gui/choices_qt.py`). Each option is reached with real input after the hit
+//! test and the choice read back; what the programs print in their status labels proves they
+//! took it. GTK3's combo box and list are in `gui_apps.rs`.
 
 use crate::gui_apps::{run_app, step};
 use crate::harness::repo;
@@ -108,6 +109,23 @@ fn gui_select_of_several_options_in_a_combo_box_or_a_missing_one_is_coded() {
     let message = fails("choices_qt.py", steps, 1, "option_not_found");
     assert!(
         message.contains(r#"its options: "Apple", "Banana", "Cherry", "Damson""#),
+        "{message}"
+    );
+}
+
+/// A `select` of rows holds only when they alone are selected: the Qt list that toggles rows
+/// keeps its preselected "Cheese" beside the two rows chosen, and the step fails naming it.
+#[test]
+fn gui_select_of_rows_fails_naming_a_row_the_list_keeps_selected_beside_them() {
+    let steps =
+        r#"    select "toppings" { target = role("list", "Toppings") values = ["Ham", "Olives"] }"#;
+    let message = fails("choices_qt.py", steps, 1, "selection_unchanged");
+    assert!(
+        message.contains(r#"did not show "only Ham, Olives" chosen"#),
+        "{message}"
+    );
+    assert!(
+        message.contains(r#"list item \"Cheese\" selected as well"#),
         "{message}"
     );
 }

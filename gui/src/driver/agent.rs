@@ -14,6 +14,7 @@
 //! observations of one binding.
 
 use super::{failure, GuiContext};
+use crate::app::App;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::locate;
@@ -120,8 +121,9 @@ fn is_control(role: Role, states: StateSet) -> bool {
 /// where the toolkit keeps a whole cache (GTK4), each node's states then asked (at most 16
 /// calls in flight); else walked, a node's states asked with its role, name and children, and
 /// what is not showing (a closed menu and everything in it) left out ([`tree::read_showing`]).
-async fn shown_nodes(a11y: &zbus::Connection, bus: &str) -> Result<(Vec<Shown>, bool), GuiError> {
-    let Some(tree) = tree::read_bulk(a11y, bus, Limits::default()).await? else {
+async fn shown_nodes(app: App<'_>) -> Result<(Vec<Shown>, bool), GuiError> {
+    let (a11y, bus) = (app.a11y, app.bus_name);
+    let Some(tree) = tree::read_bulk(a11y, bus, app.toolkit, Limits::default()).await? else {
         let tree = tree::read_showing(a11y, bus, Limits::default()).await?;
         return Ok((tree.nodes, tree.complete));
     };
@@ -318,7 +320,8 @@ impl GuiContext {
         let bus = program.bus_name().to_owned();
         let a11y = self.a11y();
         // The binding (the program's windows) is read beside the tree, not before it.
-        let (binding, shown) = futures_util::join!(self.binding_now(), shown_nodes(a11y, &bus));
+        let app = self.app().await;
+        let (binding, shown) = futures_util::join!(self.binding_now(), shown_nodes(app));
         let (binding, (shown, complete)) = (binding?, shown?);
         let reads = shown
             .into_iter()
@@ -417,8 +420,8 @@ impl DesktopAgentContext for GuiContext {
         node: i64,
         deadline: Instant,
     ) -> Result<bool, DriverError> {
-        let bus = self.program().bus_name().to_owned();
-        let found = tokio::time::timeout_at(deadline, locate::all(self.a11y(), &bus, target))
+        let app = self.app().await;
+        let found = tokio::time::timeout_at(deadline, locate::all(app, target))
             .await
             .map_err(|_| timed_out("ref proof"))?
             .map_err(driver_error)?;
