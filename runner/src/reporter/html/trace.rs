@@ -3,7 +3,10 @@
 //! screenshot after it (an inline SVG, so the point a pointer step pressed is marked without any
 //! inline style), what the step changed in the outline, the outline after it, its console
 //! messages, page errors and requests, and what changed there since the last green run; beside
-//! it the scenario's ACL source with the selected step's line highlighted.
+//! it the scenario's ACL source with the selected step's line highlighted. Each of these parts
+//! is rendered once and `trace_fit.rs` decides, on the rendered sizes, which of them fit the
+//! report's per-scenario budget; the section is then assembled from the parts kept and the
+//! placeholders of the others.
 //!
 //! Without the script the first panel (the failed step's, when one failed) is shown and the
 //! others stay hidden; every panel is still in the document for assistive technology that
