@@ -11,6 +11,7 @@ use rustix::fs::{renameat, statat, unlinkat, AtFlags, FileType, CWD};
 use rustix::io::Errno;
 use std::ffi::OsString;
 use std::path::Path;
+use std::time::{Duration, SystemTime};
 
 /// What a listed entry is (never resolved through a link).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +46,9 @@ pub struct Entry {
     pub kind: EntryKind,
     /// Its size in bytes (of the entry itself: a link's own size).
     pub len: u64,
+    /// When its content last changed (of the entry itself), for stores that remove their
+    /// least recently written files first.
+    pub modified: SystemTime,
 }
 
 impl Dir {
@@ -69,6 +73,7 @@ impl Dir {
                 name,
                 kind: EntryKind::of(FileType::from_raw_mode(st.st_mode)),
                 len: st.st_size as u64,
+                modified: modified(&st),
             });
         }
         Ok(entries)
@@ -148,6 +153,15 @@ impl Dir {
             Err(e) => Err(FsError::io("move", path, e)),
         }
     }
+}
+
+/// A `stat`'s modification time (before 1970 read as 1970).
+fn modified(st: &rustix::fs::Stat) -> SystemTime {
+    let secs = u64::try_from(st.st_mtime).unwrap_or(0);
+    let nanos = u32::try_from(st.st_mtime_nsec)
+        .unwrap_or(0)
+        .min(999_999_999);
+    SystemTime::UNIX_EPOCH + Duration::new(secs, nanos)
 }
 
 /// Remove everything inside `top`, depth first, without recursion.

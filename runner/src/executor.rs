@@ -145,6 +145,8 @@ struct Shared<D> {
     waiting: AtomicUsize,
     /// The `aria_snapshot` rewrites of this run's suite files (`--update-snapshots`).
     suite_edits: Arc<a3s_test_driver::snapshot::SuiteEdits>,
+    /// The ids of the plan's scenarios: the last-green store never removes their records.
+    in_run: Arc<std::collections::HashSet<String>>,
 }
 
 /// Run every planned scenario; emits every event except `RunStarted` and `RunFinished`.
@@ -263,6 +265,7 @@ pub async fn execute<L: DriverLauncher>(
             lost_reason: std::sync::Mutex::new(None),
             waiting: AtomicUsize::new(runnable.len()),
             suite_edits: Arc::default(),
+            in_run: Arc::new(plan.scenarios.iter().map(|p| p.id.to_string()).collect()),
         });
         let slots = Arc::new(Semaphore::new(config.jobs.max(1)));
         let mut tasks = tokio::task::JoinSet::new();
@@ -823,8 +826,11 @@ async fn run_scenario<D: SurfaceDriver>(
     // `fsync`s neither hold an async worker (the other jobs' steps) nor add to the scenario.
     let written = recorder.map(|recorder| {
         let (dir, status) = (dir.clone(), result.status);
-        let store = shared.config.trace.last_green.clone();
-        tokio::task::spawn_blocking(move || recorder.finish(&dir, status, store.as_ref()))
+        let (store, in_run) = (
+            shared.config.trace.last_green.clone(),
+            shared.in_run.clone(),
+        );
+        tokio::task::spawn_blocking(move || recorder.finish(&dir, status, store.as_ref(), &in_run))
     });
 
     let bound = shared.config.cleanup_bound;

@@ -248,6 +248,32 @@ fn a_scenario_that_passed_then_fails_names_what_changed_since_it_was_green() {
     assert!(errors[1].starts_with("page error: Error: cart exploded"));
 }
 
+#[test]
+fn a_last_green_dir_keeps_the_record_there_and_a_later_failure_compares_with_it() {
+    let server = FixtureServer::start();
+    let work = workdir(&[("trace.acl", &suite("green-dir"))]);
+    let args = ["trace.acl", "--json", "--last-green-dir", "kept/green"];
+    let green = run_served(&server, work.path(), &args);
+    assert_eq!(green.code, 0, "{}\n{}", green.stdout, green.stderr);
+    let record = work.path().join("kept/green/trace/buy.json");
+    let record: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    assert_eq!(record["scenario"], "trace/buy", "{record:#}");
+    assert!(
+        !work
+            .path()
+            .join(".a3s-test/last-green/trace/buy.json")
+            .exists(),
+        "the record is kept where --last-green-dir says, not in the output folder"
+    );
+
+    // The page fails on its second visit: compared with the record in that folder alone.
+    let red = run_served(&server, work.path(), &args);
+    assert_eq!(red.code, 1, "{}\n{}", red.stdout, red.stderr);
+    let diff = &red.json()["scenarios"][0]["trace"]["since_last_green"];
+    assert_eq!(diff["first_difference"]["index"], 1, "{diff:#}");
+    assert_eq!(diff["first_difference"]["line"], 6, "{diff:#}");
+}
+
 /// The trace of scenario `id` in a run's JSON result.
 fn trace_named(work: &Path, result: &Value, id: &str) -> Value {
     let scenario = result["scenarios"]

@@ -150,7 +150,7 @@ impl SessionTrace {
         } else {
             ScenarioStatus::Failed
         };
-        let summary = recorder.finish(dir, status, None)?;
+        let summary = recorder.finish(dir, status, None, &Default::default())?;
         let mut out = SessionTraceSummary {
             path: summary.path.clone(),
             html: None,

@@ -3,13 +3,20 @@
 //!
 //! Bounded: one file per scenario, without screenshots (the comparison reads outlines, console
 //! and requests only), at most [`MAX_RECORD_BYTES`]; replaced atomically on every traced pass,
-//! read through `fsroot` like all evidence. A record that is missing, too large or not of this
+//! read through `fsroot` like all evidence. The store as a whole holds at most
+//! [`Bound::DEFAULT`] (`bound.rs`: the least recently written or used records of other
+//! scenarios than the run's go first). A record that is missing, too large or not of this
 //! schema is no comparison, never an error of the run.
+
+mod bound;
+
+pub use bound::Bound;
 
 use super::diff;
 use super::record::{Trace, TraceStep, TRACE_SCHEMA};
 use crate::evidence::safe_component;
 use a3s_test_fsroot::Dir;
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// Largest last-green record kept or read.
@@ -24,8 +31,26 @@ fn record_path(id: &str) -> PathBuf {
 /// Keep `trace` (a pass) as its scenario's last green run, screenshots left out. When
 /// `previous` (the record this run read) already says the same to a comparison — the same
 /// steps, pages, outlines, requests and errors — nothing is written: an unchanged app's passing
-/// run costs no write and no `fsync`. `Ok(true)` when the record was written.
-pub fn store(store: &Dir, trace: &Trace, previous: Option<&Trace>) -> Result<bool, String> {
+/// run costs no write and no `fsync`. `Ok(true)` when the record was written. A write that
+/// would take the store past [`Bound::DEFAULT`] first removes the least recently written or
+/// used records of scenarios not in `in_run` (the ids of the run's scenarios), or is refused.
+pub fn store(
+    store: &Dir,
+    trace: &Trace,
+    previous: Option<&Trace>,
+    in_run: &HashSet<String>,
+) -> Result<bool, String> {
+    store_within(store, trace, previous, in_run, Bound::DEFAULT)
+}
+
+/// [`store`] within `bound`.
+fn store_within(
+    store: &Dir,
+    trace: &Trace,
+    previous: Option<&Trace>,
+    in_run: &HashSet<String>,
+    bound: Bound,
+) -> Result<bool, String> {
     if previous.is_some_and(|previous| same_for_comparison(previous, trace)) {
         return Ok(false);
     }
@@ -42,6 +67,7 @@ pub fn store(store: &Dir, trace: &Trace, previous: Option<&Trace>) -> Result<boo
         ));
     }
     let rel = record_path(&trace.scenario);
+    bound::make_room(store, &rel, json.len() as u64, in_run, bound)?;
     if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
         store.create_dir_all(parent).map_err(|e| e.to_string())?;
     }
@@ -86,11 +112,17 @@ fn same_step(a: &TraceStep, b: &TraceStep) -> bool {
         && requests(a) == requests(b)
 }
 
-/// The last green trace of scenario `id`, when there is a readable one of this schema.
+/// The last green trace of scenario `id`, when there is a readable one of this schema; a
+/// record read is marked used (the store's bound removes it after the ones not used since).
 pub fn load(store: &Dir, id: &str) -> Option<Trace> {
-    let bytes = store.read(record_path(id), MAX_RECORD_BYTES).ok()?;
+    let rel = record_path(id);
+    let bytes = store.read(&rel, MAX_RECORD_BYTES).ok()?;
     let trace: Trace = serde_json::from_slice(&bytes).ok()?;
-    (trace.schema == TRACE_SCHEMA && trace.scenario == id).then_some(trace)
+    let ours = trace.schema == TRACE_SCHEMA && trace.scenario == id;
+    if ours {
+        bound::touch(store, &rel);
+    }
+    ours.then_some(trace)
 }
 
 #[cfg(test)]
@@ -180,16 +212,166 @@ mod tests {
         let root = Dir::open_anchor(dir.path()).unwrap();
         let file = dir.path().join("s/buy.json");
         let was = trace(step(&["button \"Buy\""], Some(200), 5));
-        assert_eq!(store(&root, &was, None), Ok(true));
+        let none = HashSet::new();
+        assert_eq!(store(&root, &was, None, &none), Ok(true));
         let written = std::fs::read(&file).unwrap();
         // Same to a comparison: the record is left as it was (its timings are the first run's).
         let again = trace(step(&["button \"Buy\""], Some(200), 70));
-        assert_eq!(store(&root, &again, Some(&was)), Ok(false));
+        assert_eq!(store(&root, &again, Some(&was), &none), Ok(false));
         assert_eq!(std::fs::read(&file).unwrap(), written);
         assert_eq!(load(&root, "s/buy").as_ref(), Some(&was));
         // Another page: replaced.
         let changed = trace(step(&["button \"Pay\""], Some(200), 5));
-        assert_eq!(store(&root, &changed, Some(&was)), Ok(true));
+        assert_eq!(store(&root, &changed, Some(&was), &none), Ok(true));
         assert_eq!(load(&root, "s/buy"), Some(changed));
+    }
+
+    /// A passing trace of scenario `id`.
+    fn trace_of(id: &str) -> Trace {
+        let mut t = trace(step(&["button \"Buy\""], Some(200), 5));
+        t.scenario = id.into();
+        t
+    }
+
+    /// Set `path`'s modification time to `secs` after 1970 (the store's order of age).
+    fn age(path: &std::path::Path, secs: u64) {
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        let when = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+        file.set_modified(when).unwrap();
+    }
+
+    fn ids(list: &[&str]) -> HashSet<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn writing_past_the_bound_removes_the_oldest_records_of_other_scenarios_never_the_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Dir::open_anchor(dir.path()).unwrap();
+        let bound = Bound {
+            records: 3,
+            bytes: 1_000_000,
+        };
+        let none = HashSet::new();
+        for (k, id) in ["s/a", "s/b", "s/c"].iter().enumerate() {
+            assert_eq!(
+                store_within(&root, &trace_of(id), None, &none, bound),
+                Ok(true)
+            );
+            age(&dir.path().join(format!("{}.json", id)), 1000 + k as u64);
+        }
+        // A fourth: the oldest record goes, except that `s/a` is a scenario of this run.
+        let run = ids(&["s/a", "s/d"]);
+        assert_eq!(
+            store_within(&root, &trace_of("s/d"), None, &run, bound),
+            Ok(true)
+        );
+        let exists = |id: &str| dir.path().join(format!("{id}.json")).exists();
+        assert!(exists("s/a") && exists("s/c") && exists("s/d"));
+        assert!(
+            !exists("s/b"),
+            "the least recently written other record was removed"
+        );
+        // Replacing a record adds none: nothing removed.
+        assert_eq!(
+            store_within(&root, &trace_of("s/c"), None, &none, bound),
+            Ok(true)
+        );
+        assert!(exists("s/a") && exists("s/c") && exists("s/d"));
+        age(&dir.path().join("s/d.json"), 2000);
+        age(&dir.path().join("s/c.json"), 2001);
+        // A record read for a comparison counts as used: `s/a` (the oldest) is now the newest.
+        assert!(load(&root, "s/a").is_some());
+        assert_eq!(
+            store_within(&root, &trace_of("s/e"), None, &none, bound),
+            Ok(true)
+        );
+        assert!(exists("s/a") && exists("s/c") && exists("s/e"));
+        assert!(!exists("s/d"), "the least recently used record was removed");
+        // Only this run's records left: the write is refused, nothing of the run removed.
+        let full = ids(&["s/a", "s/d", "s/e", "s/c", "s/f"]);
+        let refused = store_within(&root, &trace_of("s/f"), None, &full, bound);
+        assert!(refused.is_err(), "{refused:?}");
+        assert!(!exists("s/f"));
+        assert_eq!(
+            ["s/a", "s/c", "s/d", "s/e"]
+                .iter()
+                .filter(|id| exists(id))
+                .count(),
+            3
+        );
+        // A byte bound works the same way.
+        let small = Bound {
+            records: 100,
+            bytes: std::fs::metadata(dir.path().join("s/a.json"))
+                .unwrap()
+                .len()
+                * 2,
+        };
+        assert_eq!(
+            store_within(&root, &trace_of("s/g"), None, &ids(&["s/a", "s/g"]), small),
+            Ok(true)
+        );
+        assert!(exists("s/a") && exists("s/g"));
+        assert_eq!(
+            ["s/c", "s/d", "s/e"].iter().filter(|id| exists(id)).count(),
+            0
+        );
+    }
+
+    #[test]
+    fn a_link_or_a_foreign_file_in_the_store_is_never_followed_or_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let store_dir = dir.path().join("store");
+        std::fs::create_dir_all(store_dir.join("s")).unwrap();
+        // Outside the store: a valid record, reached by a link to it and by a linked folder.
+        let target = outside.path().join("x.json");
+        std::fs::write(&target, serde_json::to_vec(&trace_of("s/x")).unwrap()).unwrap();
+        std::os::unix::fs::symlink(&target, store_dir.join("s/x.json")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), store_dir.join("linked")).unwrap();
+        // In the store, not the store's: other JSON, a record in another scenario's place.
+        std::fs::write(store_dir.join("s/notes.json"), b"{}").unwrap();
+        let misplaced = store_dir.join("s/y.json");
+        std::fs::write(&misplaced, serde_json::to_vec(&trace_of("s/z")).unwrap()).unwrap();
+        for (k, path) in [store_dir.join("s/notes.json"), misplaced.clone()]
+            .iter()
+            .enumerate()
+        {
+            age(path, 10 + k as u64);
+        }
+        let root = Dir::open_anchor(&store_dir).unwrap();
+        let bound = Bound {
+            records: 3,
+            bytes: 1_000_000,
+        };
+        let none = HashSet::new();
+        for (k, id) in ["s/a", "s/b", "s/c"].iter().enumerate() {
+            let written = store_within(&root, &trace_of(id), None, &none, bound);
+            assert_eq!(written, Ok(true), "{id}");
+            age(&store_dir.join(format!("{id}.json")), 1000 + k as u64);
+        }
+        // The two foreign files count against the bound but are never removed: each write
+        // past it removed the oldest record of the store's own.
+        assert!(store_dir.join("s/notes.json").exists() && misplaced.exists());
+        assert!(!store_dir.join("s/a.json").exists() && !store_dir.join("s/b.json").exists());
+        assert!(store_dir.join("s/c.json").exists());
+        // The links are still links, and what they point to is untouched.
+        assert!(store_dir
+            .join("s/x.json")
+            .symlink_metadata()
+            .unwrap()
+            .is_symlink());
+        assert!(store_dir
+            .join("linked")
+            .symlink_metadata()
+            .unwrap()
+            .is_symlink());
+        assert_eq!(
+            std::fs::read(&target).unwrap(),
+            serde_json::to_vec(&trace_of("s/x")).unwrap()
+        );
+        // A link in a record's own place is neither read nor followed.
+        assert_eq!(load(&root, "s/x"), None);
     }
 }

@@ -285,7 +285,8 @@ impl Recorder {
     }
 
     /// The attempt ended with `status`: write the trace into `dir` when the mode keeps it,
-    /// refresh the last-green record of a pass, compare a failure with it. `None` when the
+    /// refresh the last-green record of a pass (`in_run`: the ids of the run's scenarios, whose
+    /// records the store's bound never removes), compare a failure with it. `None` when the
     /// mode keeps no trace of this attempt; a write that failed is named in the summary.
     /// Blocking file work (writes, `fsync`): the executor runs it on a blocking thread beside
     /// the context's close, off the scenario's path and the async workers.
@@ -294,6 +295,7 @@ impl Recorder {
         dir: &Dir,
         status: ScenarioStatus,
         last_green: Option<&Dir>,
+        in_run: &std::collections::HashSet<String>,
     ) -> Option<TraceSummary> {
         self.trace.status = status;
         if self.over_budget > 0 {
@@ -321,7 +323,7 @@ impl Recorder {
             (Some(store), true, true) => {
                 // A failure to keep the record only loses a later comparison: not the run's.
                 let started = std::time::Instant::now();
-                let stored = last_green::store(store, &self.trace, self.green.as_ref());
+                let stored = last_green::store(store, &self.trace, self.green.as_ref(), in_run);
                 a3s_test_driver::trace::timing(|| {
                     format!(
                         "{}: last-green record {} in {:.1} ms",

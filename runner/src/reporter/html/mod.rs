@@ -13,6 +13,7 @@ pub mod links;
 mod page;
 mod scenario;
 mod trace;
+mod trace_fit;
 pub mod trace_view;
 
 use super::ResultReporter;

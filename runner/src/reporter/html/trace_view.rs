@@ -2,22 +2,23 @@
 //! the run's artifact folder (through [`EvidenceReader`]: confined, no link followed), within
 //! the report's per-scenario budget.
 //!
-//! The budget ([`TRACE_REPORT_BUDGET`], documented in `docs/reports.md`) keeps a 20-step failing
-//! scenario's page under 2 MB: screenshots are inlined until [`IMAGE_BUDGET`] bytes of base64,
-//! outlines and logs until [`TEXT_BUDGET`] characters; whatever is left out is said in a visible
-//! note, never silently, and stays in `trace.json` beside the report.
+//! The budget ([`TRACE_REPORT_BUDGET`], documented in `docs/reports.md`) is what the section
+//! may add to the page. Screenshots are read here, the failed step's first, until
+//! [`IMAGE_BUDGET`] bytes of base64 (counted on the files read, not on what `trace.json` says of
+//! them); the rest is decided on the rendered section (`trace_fit.rs`). Whatever is left out
+//! is said in a visible note, never silently, and stays in the trace folder beside the report.
 
 use super::attachments::EvidenceReader;
 use crate::trace::record::{Trace, TRACE_SCHEMA};
 use crate::trace::TraceSummary;
 use base64::Engine;
 
-/// What one scenario's trace may add to the report, in bytes.
-pub const TRACE_REPORT_BUDGET: u64 = IMAGE_BUDGET + TEXT_BUDGET;
-/// Base64 bytes of screenshots inlined per scenario.
+/// What one scenario's trace section may add to the report, in bytes as written (tags,
+/// escaping, screenshots, lists and source): a 20-step failing scenario's page stays near 2 MB.
+pub const TRACE_REPORT_BUDGET: u64 = 2_000_000;
+/// Base64 bytes of screenshots inlined per scenario: the rest of the budget is left to the
+/// steps' facts, outlines, logs and changes.
 pub const IMAGE_BUDGET: u64 = 1_600_000;
-/// Characters of outlines, console, errors and requests shown per scenario.
-pub const TEXT_BUDGET: u64 = 400_000;
 /// Largest `trace.json` read.
 const MAX_TRACE_FILE: u64 = 8 * 1024 * 1024;
 /// Largest single screenshot read.
@@ -30,8 +31,6 @@ pub struct TraceView {
     pub trace: Option<Trace>,
     /// Per step: the screenshot as a data URI, when inlined.
     pub images: Vec<Option<String>>,
-    /// Per step: true when its outline and logs were left out by the text budget.
-    pub text_cut: Vec<bool>,
     /// What was left out or could not be read, in plain words (shown above the timeline).
     pub notes: Vec<String>,
 }
@@ -42,7 +41,6 @@ impl TraceView {
         let mut view = TraceView {
             trace: None,
             images: Vec::new(),
-            text_cut: Vec::new(),
             notes: Vec::new(),
         };
         if let Some(why) = &summary.not_written {
@@ -68,63 +66,45 @@ impl TraceView {
             }
         };
         let folder = summary.path.parent().map(|p| p.to_path_buf());
-        let (mut images_left, mut text_left) = (IMAGE_BUDGET, TEXT_BUDGET);
-        let (mut images_cut, mut texts_cut) = (0, 0);
-        for step in &trace.steps {
-            let image = match (&step.screenshot, &folder) {
-                (Some(shot), Some(folder)) => {
-                    let encoded = shot.bytes.div_ceil(3) * 4;
-                    if encoded > images_left {
-                        images_cut += 1;
-                        None
-                    } else {
-                        match reader.read_bounded(&folder.join(&shot.file), MAX_SHOT) {
-                            Ok(bytes) if image_kind(&bytes).is_some() => {
-                                images_left -= encoded;
-                                Some(format!(
-                                    "data:{};base64,{}",
-                                    image_kind(&bytes).unwrap_or("image/jpeg"),
-                                    base64::engine::general_purpose::STANDARD.encode(&bytes)
-                                ))
-                            }
-                            Ok(_) => {
-                                view.notes.push(format!(
-                                    "{} is not a JPEG or PNG and is not shown",
-                                    shot.file
-                                ));
-                                None
-                            }
-                            Err(note) => {
-                                view.notes.push(note);
-                                None
-                            }
-                        }
-                    }
-                }
-                _ => None,
+        let mut images_left = IMAGE_BUDGET;
+        let mut images_cut = 0;
+        view.images = vec![None; trace.steps.len()];
+        let first = super::trace_fit::first_steps(&trace, summary.since_last_green.as_ref());
+        let rest = (0..trace.steps.len()).filter(|i| !first.contains(i));
+        for i in first.iter().copied().chain(rest) {
+            let (Some(shot), Some(folder)) = (&trace.steps[i].screenshot, &folder) else {
+                continue;
             };
-            view.images.push(image);
-            let text = text_size(step);
-            let cut = text > text_left;
-            if cut {
-                texts_cut += 1;
-            } else {
-                text_left -= text;
+            if shot.bytes.div_ceil(3) * 4 > images_left {
+                images_cut += 1;
+                continue;
             }
-            view.text_cut.push(cut);
+            match reader.read_bounded(&folder.join(&shot.file), MAX_SHOT) {
+                Ok(bytes) => match image_kind(&bytes) {
+                    // What was read counts, whatever trace.json said of the file's size.
+                    Some(_) if (bytes.len() as u64).div_ceil(3) * 4 > images_left => {
+                        images_cut += 1
+                    }
+                    Some(kind) => {
+                        images_left -= (bytes.len() as u64).div_ceil(3) * 4;
+                        view.images[i] = Some(format!(
+                            "data:{kind};base64,{}",
+                            base64::engine::general_purpose::STANDARD.encode(&bytes)
+                        ));
+                    }
+                    None => view.notes.push(format!(
+                        "{} is not a JPEG or PNG and is not shown",
+                        shot.file
+                    )),
+                },
+                Err(note) => view.notes.push(note),
+            }
         }
         if images_cut > 0 {
             view.notes.push(format!(
                 "{images_cut} screenshot(s) are not shown: the report inlines at most {} KB of \
                  screenshots per scenario (they are in the trace folder)",
                 IMAGE_BUDGET / 1000
-            ));
-        }
-        if texts_cut > 0 {
-            view.notes.push(format!(
-                "The outline and logs of {texts_cut} step(s) are not shown: the report shows at \
-                 most {} KB of them per scenario (trace.json has them all)",
-                TEXT_BUDGET / 1000
             ));
         }
         view.notes.extend(
@@ -146,15 +126,6 @@ fn image_kind(bytes: &[u8]) -> Option<&'static str> {
     } else {
         None
     }
-}
-
-/// Characters a step's outline and logs add to the page.
-fn text_size(step: &crate::trace::record::TraceStep) -> u64 {
-    let outline: usize = step.outline.iter().map(|l| l.len() + 1).sum();
-    let console: usize = step.console.iter().map(|c| c.text.len() + 40).sum();
-    let errors: usize = step.page_errors.iter().map(|e| e.message.len() + 40).sum();
-    let network: usize = step.network.iter().map(|r| r.url.len() + 120).sum();
-    (outline + console + errors + network) as u64
 }
 
 #[cfg(test)]

@@ -54,6 +54,15 @@ fn step(index: usize, shot_bytes: u64) -> TraceStep {
 
 /// A trace folder with `steps` steps whose screenshots are `shot_bytes` each.
 fn written(steps: usize, shot_bytes: u64) -> (tempfile::TempDir, TraceSummary) {
+    written_with(steps, shot_bytes, |_| {})
+}
+
+/// [`written`], the trace changed by `edit` before it is written.
+fn written_with(
+    steps: usize,
+    shot_bytes: u64,
+    edit: impl FnOnce(&mut Trace),
+) -> (tempfile::TempDir, TraceSummary) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("trace")).unwrap();
     let mut list: Vec<TraceStep> = (0..steps).map(|i| step(i, shot_bytes)).collect();
@@ -87,7 +96,7 @@ fn written(steps: usize, shot_bytes: u64) -> (tempfile::TempDir, TraceSummary) {
         bytes.resize(shot_bytes as usize, 0x11);
         std::fs::write(dir.path().join(&s.screenshot.as_ref().unwrap().file), bytes).unwrap();
     }
-    let trace = Trace {
+    let mut trace = Trace {
         schema: TRACE_SCHEMA.into(),
         scenario: "t/s".into(),
         file: "t.acl".into(),
@@ -102,6 +111,7 @@ fn written(steps: usize, shot_bytes: u64) -> (tempfile::TempDir, TraceSummary) {
         cuts: Vec::new(),
         traced: true,
     };
+    edit(&mut trace);
     let path = dir.path().join("trace.json");
     std::fs::write(&path, serde_json::to_vec(&trace).unwrap()).unwrap();
     let summary = TraceSummary {
@@ -143,6 +153,76 @@ fn a_twenty_step_failing_trace_stays_within_the_report_budget_and_says_what_it_c
         section.contains("screenshot(s) are not shown"),
         "the cut is visible"
     );
+}
+
+/// `n` outline-like lines of about 110 bytes, each with ten `"` (escaped to six bytes each).
+fn quoted_lines(tag: &str, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|k| {
+            format!(
+                "@e{k} button \"{tag} {k}\" \"a\" \"b\" \"c\" \"d <&> padding text to widen it\""
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_large_twenty_step_trace_renders_within_the_budget_as_written_and_says_what_it_left_out() {
+    // Every step's outline is 1000 quoted lines, all different from the step before (so its
+    // added and removed lists hold 2000 more), each step differs from the last green run by 600
+    // lines, and the source is 400 long quoted lines: several times the budget once escaped.
+    let (dir, mut summary) = written_with(20, 80_000, |trace| {
+        for step in &mut trace.steps {
+            step.outline = quoted_lines(&format!("step {}", step.index), 1000);
+        }
+        trace.source.lines = (0..400)
+            .map(|k| {
+                format!(
+                    "    click role(\"button\", \"{k} {}\")",
+                    "\"x\" ".repeat(40)
+                )
+            })
+            .collect();
+    });
+    let diff = TraceDiff {
+        first_difference: Some(StepAt {
+            index: 3,
+            path: "suite.t.scenario.s.step3".into(),
+            line: 6,
+        }),
+        steps: (0..20)
+            .map(|i| StepChange {
+                outline_added: quoted_lines("new", 300),
+                outline_removed: quoted_lines("gone", 300),
+                ..serde_json::from_value(serde_json::json!({
+                    "index": i, "path": format!("suite.t.scenario.s.step{i}"), "line": 3 + i
+                }))
+                .unwrap()
+            })
+            .collect(),
+    };
+    summary.since_last_green = Some(diff.clone());
+    let view = view_of(&dir, &summary);
+    let section = super::super::trace::section("s-1", &view, Some(&diff)).into_string();
+    assert!(
+        section.len() as u64 <= TRACE_REPORT_BUDGET,
+        "the trace section is {} bytes",
+        section.len()
+    );
+    // Every step keeps its tab and panel; the failed step (the last) and the first that differs
+    // come first, whole: screenshot, changes since the last green run, outline.
+    assert_eq!(section.matches("role=\"tabpanel\"").count(), 20);
+    let failed = &section[section.find("id=\"s-1-p19\"").unwrap()..];
+    assert!(failed.contains("data:image/jpeg;base64,"));
+    assert!(failed.contains("+ new </span><code>@e0 button &quot;new 0&quot;"));
+    assert!(failed.contains("Outline after the step (1000 lines)"));
+    let differs = &section[section.find("id=\"s-1-p3\"").unwrap()..];
+    assert!(differs[..differs.find("id=\"s-1-p4\"").unwrap()].contains("Outline after the step"));
+    // What was left out is said once, above the timeline, and in each panel it concerns.
+    let note_at = section.find("Left out to keep").expect("the cut note");
+    let note = &section[note_at..note_at + section[note_at..].find("</p>").unwrap()];
+    insta::assert_snapshot!(note);
+    assert!(section.contains("The outline and logs of this step are left out of the report"));
 }
 
 #[test]
