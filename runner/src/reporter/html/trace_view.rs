@@ -153,7 +153,18 @@ fn text_size(step: &crate::trace::record::TraceStep) -> u64 {
     let outline: usize = step.outline.iter().map(|l| l.len() + 1).sum();
     let console: usize = step.console.iter().map(|c| c.text.len() + 40).sum();
     let errors: usize = step.page_errors.iter().map(|e| e.message.len() + 40).sum();
-    let network: usize = step.network.iter().map(|r| r.url.len() + 120).sum();
+    let network: usize = step
+        .network
+        .iter()
+        .map(|r| {
+            let bodies: usize = [&r.request_body, &r.response_body]
+                .into_iter()
+                .flatten()
+                .map(|b| b.text.as_ref().map_or(0, String::len) + 80)
+                .sum();
+            r.url.len() + 120 + bodies
+        })
+        .sum();
     (outline + console + errors + network) as u64
 }
 
