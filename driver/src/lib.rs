@@ -26,6 +26,7 @@ pub mod snapshot;
 pub mod storage_state;
 pub mod terminal_agent;
 pub mod trace;
+pub mod trace_body;
 pub mod vars;
 
 pub use api::*;

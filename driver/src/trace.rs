@@ -8,6 +8,7 @@
 //! instead of showing an empty page as if nothing had happened.
 
 use crate::api::PageSnapshot;
+use crate::trace_body::TraceBody;
 use serde::{Deserialize, Serialize};
 
 /// The schema name every trace file carries; bumped when a field changes meaning.
@@ -73,6 +74,10 @@ pub struct TraceWant {
     /// one of the previous capture and the browser drew nothing since, that capture's image
     /// still shows the page and is handed back again instead of waiting for a new one.
     pub read_only: bool,
+    /// Record the bodies of the step's requests ([`crate::trace_body`]): reading a response's
+    /// body is one browser command per request, so `retain-on-failure` asks for them only after
+    /// a step that failed, and a passing step costs what it did without them.
+    pub bodies: bool,
 }
 
 /// A fingerprint of what the page's outline is read from (the URL, the composed tree's
@@ -164,7 +169,10 @@ pub struct TracePageError {
     pub message: String,
 }
 
-/// One network request the page made (no header, cookie or body is recorded).
+/// One network request the page made. No header or cookie is recorded; its bodies only when
+/// the capture asked for them ([`TraceWant::bodies`]) and [`crate::trace_body`]'s rule lets
+/// them be kept (text, at most 8 KiB, no credentials in the exchange). Both body fields are
+/// absent from traces written before bodies were recorded, which read as before.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TraceRequest {
     /// `GET`, `POST`, …
@@ -186,6 +194,14 @@ pub struct TraceRequest {
     /// Bytes received on the wire; `None` while unfinished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub received_bytes: Option<u64>,
+    /// The body the page sent (a POST's JSON or form), or why it is not here; `None` when the
+    /// request had none or bodies were not asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_body: Option<TraceBody>,
+    /// The body of the answer, or why it is not here; `None` when no answer finished during the
+    /// step or bodies were not asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_body: Option<TraceBody>,
 }
 
 /// What one capture got: the page after a step and what the page did since the step's mark.

@@ -89,6 +89,16 @@ fn serve(
             .unwrap_or("/")
             .to_string();
         let path = target.split('?').next().unwrap_or("/").to_string();
+        // A posted body is read whole, so the connection stays usable for the next request.
+        let length = headers
+            .iter()
+            .find(|(n, _)| n == "content-length")
+            .and_then(|(_, v)| v.parse::<usize>().ok())
+            .unwrap_or(0);
+        let mut posted = vec![0u8; length];
+        if reader.read_exact(&mut posted).is_err() {
+            return;
+        }
         for tx in listeners.lock().unwrap().iter() {
             let _ = tx.send(path.clone());
         }
@@ -114,11 +124,13 @@ fn serve(
                 "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nCache-Control: no-store\r\nWWW-Authenticate: Basic realm=\"a3s\"\r\nContent-Length: {}\r\n\r\n",
                 body.len()
             );
-            if writer
-                .write_all(head.as_bytes())
-                .and_then(|_| writer.write_all(body.as_bytes()))
-                .is_err()
-            {
+            if !answer(&mut writer, &head, body.as_bytes()) {
+                return;
+            }
+            continue;
+        }
+        if let Some((head, body)) = exchange(&path, &posted) {
+            if !answer(&mut writer, &head, body.as_bytes()) {
                 return;
             }
             continue;
@@ -140,11 +152,7 @@ fn serve(
                 "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nCache-Control: no-store\r\nContent-Length: {}\r\n\r\n",
                 body.len()
             );
-            if writer
-                .write_all(head.as_bytes())
-                .and_then(|_| writer.write_all(body.as_bytes()))
-                .is_err()
-            {
+            if !answer(&mut writer, &head, body.as_bytes()) {
                 return;
             }
             continue;
@@ -180,6 +188,37 @@ fn serve(
             return;
         }
     }
+}
+
+/// Write one answer; `false` when the client went away.
+fn answer(writer: &mut TcpStream, head: &str, body: &[u8]) -> bool {
+    writer
+        .write_all(head.as_bytes())
+        .and_then(|_| writer.write_all(body))
+        .is_ok()
+}
+
+/// The answers a traced step's bodies are checked against (`tests/run/trace_bodies.rs`):
+/// `/echo` answers JSON naming what was posted, `/cookie` sets a cookie beside a JSON answer,
+/// `/big.json` is a JSON answer over the trace's 8 KiB limit.
+fn exchange(path: &str, posted: &[u8]) -> Option<(String, String)> {
+    let (extra, body) = match path {
+        "/echo" => (
+            "",
+            serde_json::json!({ "echo": String::from_utf8_lossy(posted) }).to_string(),
+        ),
+        "/cookie" => (
+            "Set-Cookie: session=opaque-7; Path=/cookie\r\n",
+            r#"{"signed":"in"}"#.to_string(),
+        ),
+        "/big.json" => ("", format!(r#"{{"pad":"{}"}}"#, "x".repeat(10_000))),
+        _ => return None,
+    };
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n{extra}Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    Some((head, body))
 }
 
 /// Wait for a request to `path`, up to `bound`.

@@ -40,6 +40,7 @@ mod shards;
 mod sign_in;
 mod suites;
 mod trace;
+mod trace_bodies;
 mod trace_report;
 mod tui;
 mod visual;

@@ -41,7 +41,7 @@ fn run(server: &FixtureServer, work: &Path, secret: Option<&str>) -> Finished {
 }
 
 /// Every regular file under `dir`, at any depth (symbolic links are not followed).
-fn files_under(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {

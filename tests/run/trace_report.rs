@@ -177,7 +177,7 @@ fn the_report_shows_the_trace_offline_and_its_timeline_works_by_keyboard() {
 
             // Nothing but the report file itself was requested.
             let captured = ctx
-                .trace_capture(mark, TraceWant { screenshot_width: None, page: false, fingerprint: false, known_page: None, read_only: false }, Instant::now() + STEP_BOUND)
+                .trace_capture(mark, TraceWant { screenshot_width: None, page: false, fingerprint: false, known_page: None, read_only: false, bodies: false }, Instant::now() + STEP_BOUND)
                 .await;
             assert!(!captured.network.is_empty(), "the report's own load is seen");
             for request in &captured.network {

@@ -39,6 +39,7 @@ mod storage_state;
 mod tab;
 mod target;
 mod trace;
+mod trace_bodies;
 mod trace_candidates;
 
 // The agent surface's types live in the driver contract (`a3s_test_driver::api`); re-exported here for

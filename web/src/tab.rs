@@ -29,6 +29,11 @@ const TAB_EVENTS: &[&str] = &[
     "Network.responseReceived",
     "Network.loadingFinished",
     "Network.loadingFailed",
+    // A step trace's bodies: the raw headers (cookies included) and decoded sizes. Chromium
+    // sends them once `Network` is enabled whether or not anyone listens.
+    "Network.requestWillBeSentExtraInfo",
+    "Network.responseReceivedExtraInfo",
+    "Network.dataReceived",
     "Fetch.requestPaused",
     "Fetch.authRequired",
     "Runtime.executionContextCreated",
@@ -508,7 +513,10 @@ async fn listen(
             "Network.requestWillBeSent"
             | "Network.responseReceived"
             | "Network.loadingFinished"
-            | "Network.loadingFailed" => {
+            | "Network.loadingFailed"
+            | "Network.requestWillBeSentExtraInfo"
+            | "Network.responseReceivedExtraInfo"
+            | "Network.dataReceived" => {
                 super::cdp::trace_mark(|| {
                     let url = p.pointer("/request/url").and_then(Value::as_str);
                     format!("{} {}", event.method.as_ref(), url.unwrap_or(""))

@@ -5,11 +5,12 @@
 //!
 //! Requests come from the same `Network.*` events every tab already listens to (a bounded
 //! [`HarRecorder`] started by [`WebContext::start_trace`]), so tracing adds no CDP domain and no
-//! command while a step runs; the capture after it costs a screenshot and a snapshot.
+//! command while a step runs; the capture after it costs a screenshot and a snapshot, and, when
+//! it asks for bodies, one `Network.getResponseBody` per answer kept (`web/src/trace_bodies.rs`).
 
 use crate::cdp::COMMAND_BOUND;
 use crate::context::WebContext;
-use crate::har::HarRecorder;
+use crate::har::{BodyJob, HarRecorder};
 use crate::screencast;
 use crate::script;
 use a3s_test_driver::privacy;
@@ -119,7 +120,11 @@ impl WebContext {
             (_, Err(_)) => None,
         };
         phases.lap("fingerprint_flush");
-        self.logs_since(since, &mut capture);
+        let jobs = self.logs_since(since, want.bodies, &mut capture);
+        if want.bodies {
+            self.trace_bodies(jobs, &mut capture, deadline).await;
+            phases.lap("bodies");
+        }
         if !want.page {
             phases.print(&capture);
             return capture;
@@ -209,8 +214,14 @@ impl WebContext {
     }
 
     /// Console messages, page errors and requests after `since` (a log cleared by a step
-    /// starts over at 0).
-    fn logs_since(&self, since: TraceMark, capture: &mut StepCapture) {
+    /// starts over at 0); with `bodies`, the requests' sent bodies, and the answers whose
+    /// bodies may be read (`web/src/trace_bodies.rs`).
+    fn logs_since(
+        &self,
+        since: TraceMark,
+        bodies: bool,
+        capture: &mut StepCapture,
+    ) -> Vec<BodyJob> {
         let from = |mark: usize, len: usize| if mark > len { 0 } else { mark };
         let console = self.shared.console.lock().expect("console lock");
         let later = &console[from(since.console, console.len())..];
@@ -235,16 +246,19 @@ impl WebContext {
             })
             .collect();
         drop(errors);
-        if let Some(trace) = self.shared.trace.lock().expect("trace lock").as_ref() {
-            let (requests, more) = trace.trace_requests(since.requests, MAX_STEP_ENTRIES);
-            capture.network = requests;
-            capture.dropped += more;
-            if trace.dropped() > 0 {
-                capture.missing.push(format!(
-                    "requests past the scenario's first {MAX_TRACE_REQUESTS} are not recorded"
-                ));
-            }
+        let recorder = self.shared.trace.lock().expect("trace lock");
+        let Some(trace) = recorder.as_ref() else {
+            return Vec::new();
+        };
+        let (requests, more, jobs) = trace.trace_requests(since.requests, MAX_STEP_ENTRIES, bodies);
+        capture.network = requests;
+        capture.dropped += more;
+        if trace.dropped() > 0 {
+            capture.missing.push(format!(
+                "requests past the scenario's first {MAX_TRACE_REQUESTS} are not recorded"
+            ));
         }
+        jobs
     }
 
     /// The viewport scaled to at most `width` px wide, for the step that ended at `step_end`

@@ -162,6 +162,8 @@ mod tests {
                 resource_type: "Fetch".into(),
                 duration_ms: Some(duration_ms),
                 received_bytes: Some(duration_ms * 10),
+                request_body: None,
+                response_body: None,
             }],
             missing: Vec::new(),
         }

@@ -36,9 +36,10 @@ pub struct Recorder {
     numbering: Numbering,
     dropped: usize,
     over_budget: usize,
-    /// Values of the `env("NAME")` texts the steps so far typed, longest first, with the words
-    /// that replace them: the page shows them back (a field's value in the outline, a URL),
-    /// and they must reach nothing but the page.
+    /// Values of the `env("NAME")` texts the steps so far typed, in each form the page may show
+    /// them back in ([`encodings`]), longest first, with the words that replace them: the page
+    /// shows them back (a field's value in the outline, a URL, a body), and they must reach
+    /// nothing but the page.
     secrets: Vec<(String, String)>,
     /// The scenario's last green trace, read once at the start: what a failure is compared with,
     /// and the outlines an unchanged page reuses.
@@ -192,6 +193,9 @@ impl Recorder {
             fingerprint,
             known_page: self.green_step(record).and_then(|g| g.page),
             read_only,
+            // Bodies cost a browser command per answer: `retain-on-failure` reads them only
+            // for the step that failed, so a passing run sends nothing more.
+            bodies: wanted,
         };
         let started = std::time::Instant::now();
         let captured = capture(ctx, mark, want).await;
@@ -382,11 +386,20 @@ impl Recorder {
     /// already hold the statement that way); the page may show it back elsewhere (an echo, a
     /// URL, a console line), and the trace must not.
     pub fn keep_out(&mut self, value: &str, var: &str) {
-        if value.is_empty() || self.secrets.iter().any(|(s, _)| s == value) {
-            return;
+        self.remember(value, var);
+    }
+
+    /// Replace `value` by `env("NAME")` for `var` from now on, in every form the page may show
+    /// it back in ([`encodings`]: an outline quotes it JSON-escaped, a form posts it
+    /// URL-encoded).
+    fn remember(&mut self, value: &str, var: &str) {
+        let name = format!("env(\"{var}\")");
+        for form in encodings(value) {
+            if !self.secrets.iter().any(|(s, _)| *s == form) {
+                self.secrets.push((form, name.clone()));
+            }
         }
-        self.secrets
-            .push((value.to_string(), format!("env(\"{var}\")")));
+        // Longest first: a form that contains another is replaced whole.
         self.secrets.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
     }
 
@@ -399,14 +412,9 @@ impl Recorder {
             _ => return,
         };
         let TextValue::Env(name) = value else { return };
-        let Some(secret) = vars.var(name).and_then(|v| v.into_string().ok()) else {
-            return;
-        };
-        if secret.is_empty() || self.secrets.iter().any(|(s, _)| *s == secret) {
-            return;
+        if let Some(secret) = vars.var(name).and_then(|v| v.into_string().ok()) {
+            self.remember(&secret, &name.to_string());
         }
-        self.secrets.push((secret, format!("env(\"{name}\")")));
-        self.secrets.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
     }
 
     /// Replace every remembered secret in what the page showed during `step`.
@@ -426,6 +434,12 @@ impl Recorder {
             .iter_mut()
             .for_each(|e| clean(&mut e.message));
         step.network.iter_mut().for_each(|r| clean(&mut r.url));
+        step.network
+            .iter_mut()
+            .flat_map(|r| [&mut r.request_body, &mut r.response_body])
+            .flatten()
+            .filter_map(|b| b.text.as_mut())
+            .for_each(clean);
         step.missing.iter_mut().for_each(clean);
         // What the page showed also reaches the step's own facts: the element it resolved to,
         // a failure message quoting the page, the candidates' descriptions.
@@ -531,6 +545,41 @@ fn step_of(line: usize, record: &StepResult) -> TraceStep {
     }
 }
 
+/// `secret` as a request or response body may carry it: as typed, JSON-escaped, and
+/// URL-encoded the ways a form (`+` for a space) and a script's `encodeURIComponent` (`%20`,
+/// and `!'()~` left as they are) do.
+fn encodings(secret: &str) -> Vec<String> {
+    let json = json_escaped(secret);
+    let form: String = url::form_urlencoded::byte_serialize(secret.as_bytes()).collect();
+    let percent = form.replace('+', "%20");
+    let component = [
+        ("%21", "!"),
+        ("%27", "'"),
+        ("%28", "("),
+        ("%29", ")"),
+        ("%7E", "~"),
+    ]
+    .iter()
+    .fold(percent.clone(), |s, (code, c)| s.replace(code, c));
+    let mut forms = vec![secret.to_string(), json, form, percent, component];
+    // Echoed back inside JSON once more (an API answering what it was sent).
+    forms.push(json_escaped(&forms[1]));
+    forms.sort();
+    forms.dedup();
+    forms.retain(|f| !f.is_empty());
+    forms
+}
+
+/// `text` as it reads inside a JSON string.
+fn json_escaped(text: &str) -> String {
+    let quoted = serde_json::to_string(text).unwrap_or_default();
+    quoted
+        .strip_prefix('"')
+        .and_then(|j| j.strip_suffix('"'))
+        .unwrap_or(text)
+        .to_string()
+}
+
 /// One bounded capture; a driver that overruns the bound gets the step listed as missing.
 async fn capture<C: SurfaceContext>(ctx: &mut C, mark: TraceMark, want: TraceWant) -> StepCapture {
     let deadline = Instant::now() + CAPTURE_BOUND;
@@ -625,5 +674,26 @@ fn source_of(text: &str, span: a3s_test_lang::span::Span) -> TraceSource {
             .iter()
             .map(|l| l.to_string())
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::encodings;
+
+    #[test]
+    fn a_secret_is_known_in_every_form_a_body_carries_it() {
+        let forms = encodings("p@ss \"word\"!");
+        for form in [
+            "p@ss \"word\"!",
+            "p@ss \\\"word\\\"!",
+            "p%40ss+%22word%22%21",
+            "p%40ss%20%22word%22%21",
+            "p%40ss%20%22word%22!",
+            r#"p@ss \\\"word\\\"!"#,
+        ] {
+            assert!(forms.iter().any(|f| f == form), "{form} in {forms:?}");
+        }
+        assert_eq!(encodings("plain"), ["plain"], "one form when all agree");
     }
 }

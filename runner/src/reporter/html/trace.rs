@@ -2,7 +2,8 @@
 //! Home and End move through it, the report's own script switches the panel), and per step the
 //! screenshot after it (an inline SVG, so the point a pointer step pressed is marked without any
 //! inline style), what the step changed in the outline, the outline after it, its console
-//! messages, page errors and requests, and what changed there since the last green run; beside
+//! messages, page errors and requests (each request's recorded bodies in a collapsed
+//! `<details>`, which opens by keyboard without the script), and what changed there since the last green run; beside
 //! it the scenario's ACL source with the selected step's line highlighted. Each of these parts
 //! is rendered once and `trace_fit.rs` decides, on the rendered sizes, which of them fit the
 //! report's per-scenario budget; the section is then assembled from the parts kept and the
@@ -19,6 +20,7 @@ use crate::result::StepStatus;
 use crate::trace::diff::{multiset_minus, without_ref, StepChange, TraceDiff};
 use crate::trace::record::{Trace, TraceStep};
 use a3s_test_driver::trace::{CandidateReason, TargetCandidates};
+use a3s_test_driver::trace_body::{BodyOmitted, TraceBody};
 use maud::{html, Markup};
 
 /// The trace section of scenario `anchor` (its element id prefix), at most
@@ -405,7 +407,16 @@ fn panel_text(step: &TraceStep, before: &[String]) -> Markup {
                     @for r in &step.network {
                         tr {
                             td { (r.method) }
-                            td { code { (r.url) } }
+                            td {
+                                code { (r.url) }
+                                @if r.request_body.is_some() || r.response_body.is_some() {
+                                    details class="bodies" {
+                                        summary { "Bodies" }
+                                        @if let Some(b) = &r.request_body { (body("Sent", b)) }
+                                        @if let Some(b) = &r.response_body { (body("Answer", b)) }
+                                    }
+                                }
+                            }
                             td {
                                 @match (&r.failed, r.status) {
                                     (Some(why), _) => { "failed: " (why) },
@@ -420,6 +431,33 @@ fn panel_text(step: &TraceStep, before: &[String]) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// One body of a request in the network panel: its text (escaped by the template, in a
+/// focusable block so a long one scrolls by keyboard), or why the trace left it out.
+fn body(which: &str, b: &TraceBody) -> Markup {
+    html! {
+        p class="body-head" {
+            strong { (which) } " "
+            @if !b.mime_type.is_empty() { code { (b.mime_type) } " " }
+            @if let Some(n) = b.bytes { "(" (n) " bytes)" }
+            @if let Some(why) = b.body_omitted { " — not recorded: " (omitted_name(why)) }
+        }
+        @if let Some(text) = &b.text {
+            pre class="outline body" tabindex="0" { (text) }
+        }
+    }
+}
+
+/// How a report names why a body was left out (the trace's own words).
+fn omitted_name(why: BodyOmitted) -> &'static str {
+    match why {
+        BodyOmitted::OverLimit => "over 8 KiB",
+        BodyOmitted::OverStepBudget => "over the step's 64 KiB of bodies",
+        BodyOmitted::Credentials => "credentials",
+        BodyOmitted::NotText => "not text",
+        BodyOmitted::NotKept => "not kept by the browser",
     }
 }
 

@@ -12,6 +12,8 @@ fn request(method: &str, url: &str, status: Option<u16>, failed: Option<&str>) -
         resource_type: "Fetch".into(),
         duration_ms: Some(3),
         received_bytes: Some(10),
+        request_body: None,
+        response_body: None,
     }
 }
 

@@ -6,6 +6,7 @@ use a3s_test_driver::trace::{
     CandidateReason, CandidateWhy, ImageFormat, TargetCandidates, TraceCandidate, TraceConsole,
     TraceRequest,
 };
+use a3s_test_driver::trace_body::{BodyOmitted, TraceBody};
 
 fn step(index: usize, shot_bytes: u64) -> TraceStep {
     TraceStep {
@@ -47,6 +48,13 @@ fn step(index: usize, shot_bytes: u64) -> TraceStep {
             resource_type: "Fetch".into(),
             duration_ms: Some(4),
             received_bytes: Some(99),
+            // The second step's request shows its bodies: one kept (escaped in the report),
+            // one left out.
+            request_body: (index == 1)
+                .then(|| TraceBody::kept("application/json", r#"{"q":"<b>tea</b>"}"#.into())),
+            response_body: (index == 1).then(|| {
+                TraceBody::omitted("application/json", Some(40), BodyOmitted::Credentials)
+            }),
         }],
         missing: Vec::new(),
     }
