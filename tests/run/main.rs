@@ -40,6 +40,8 @@ mod shards;
 mod sign_in;
 mod suites;
 mod trace;
+mod trace_cuts;
+mod trace_modes;
 mod trace_report;
 mod tui;
 mod visual;
