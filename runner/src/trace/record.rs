@@ -138,4 +138,8 @@ pub struct TraceShot {
     /// For a pointer step: where it pressed, in image pixels (marked in the report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub point: Option<(f64, f64)>,
+    /// For a drag: where it released, in image pixels (the report draws the drag from `point`
+    /// to here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<(f64, f64)>,
 }

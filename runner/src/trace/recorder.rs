@@ -234,11 +234,9 @@ impl Recorder {
                     record.index + 1,
                     image.format.extension()
                 );
-                let point = record
-                    .detail
-                    .as_ref()
-                    .and_then(point_of)
-                    .map(|(x, y)| (x * image.scale, y * image.scale));
+                let scaled = |(x, y): (f64, f64)| (x * image.scale, y * image.scale);
+                let (point, release) = record.detail.as_ref().map_or((None, None), points_of);
+                let (point, release) = (point.map(scaled), release.map(scaled));
                 traced.screenshot = Some(TraceShot {
                     file: file.clone(),
                     format: image.format,
@@ -246,6 +244,7 @@ impl Recorder {
                     height: image.height,
                     bytes: size,
                     point,
+                    release,
                 });
                 self.trace.screenshot_bytes += size;
                 self.shots.push((file, image.bytes));
@@ -597,11 +596,17 @@ fn resolved(detail: &StepDetail) -> Option<String> {
     }
 }
 
-/// The viewport point a pointer step pressed, CSS px.
-fn point_of(detail: &StepDetail) -> Option<(f64, f64)> {
+/// A viewport point in CSS px, when the step has one.
+type Point = Option<(f64, f64)>;
+
+/// The viewport point a pointer step pressed and, for a drag, where it released.
+fn points_of(detail: &StepDetail) -> (Point, Point) {
     match detail {
-        StepDetail::Clicked { x, y, .. } | StepDetail::Wheeled { x, y, .. } => Some((*x, *y)),
-        _ => None,
+        StepDetail::Clicked { x, y, .. } | StepDetail::Wheeled { x, y, .. } => {
+            (Some((*x, *y)), None)
+        }
+        StepDetail::Dragged { from, to, .. } => (*from, *to),
+        _ => (None, None),
     }
 }
 
