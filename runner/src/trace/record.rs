@@ -67,6 +67,12 @@ pub struct TraceStep {
     /// (and the element the hit test found on top, for pointer steps).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolved: Option<String>,
+    /// How the target was found: the locator the resolver was given, as ACL writes it
+    /// (`role("button", "Buy")`, `nth(css(".row"), 2)`; for an agent's `@eN` ref, the locator
+    /// proven to name that node alone), a drag's two joined by ` → `. Absent for a step
+    /// without a target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locator: Option<String>,
     /// Passed or failed.
     pub status: StepStatus,
     /// How long it took, ms.

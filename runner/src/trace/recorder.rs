@@ -164,6 +164,7 @@ impl Recorder {
     ) {
         self.note_secrets(step, vars);
         let mut traced = step_of(line, record);
+        traced.locator = locator_of(&step.action);
         if !self.trace.traced {
             self.scrub(&mut traced);
             self.trace.steps.push(traced);
@@ -509,6 +510,7 @@ fn step_of(line: usize, record: &StepResult) -> TraceStep {
         path: record.path.clone(),
         line,
         resolved: record.detail.as_ref().and_then(resolved),
+        locator: None,
         status: record.status,
         duration_ms: record.duration_ms,
         failure: record.failure.as_ref().map(|f| TraceFailure {
@@ -594,6 +596,19 @@ fn resolved(detail: &StepDetail) -> Option<String> {
         StepDetail::Dragged { source, target, .. } => Some(format!("{source} → {target}")),
         _ => None,
     }
+}
+
+/// The locators `action`'s targets are resolved by, as ACL writes them (see
+/// [`TraceStep::locator`]).
+fn locator_of(action: &Action) -> Option<String> {
+    let targets = action.targets();
+    (!targets.is_empty()).then(|| {
+        targets
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" → ")
+    })
 }
 
 /// A viewport point in CSS px, when the step has one.

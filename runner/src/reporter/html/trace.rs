@@ -152,6 +152,10 @@ fn panel(
                 @if step.status == StepStatus::Failed { "failed" } @else { "passed" }
                 " in " (duration(step.duration_ms))
             }
+            @if let Some(l) = &step.locator {
+                dt { "Found by" }
+                dd { code { (l) } }
+            }
             @if let Some(r) = &step.resolved {
                 dt { "Acted on" }
                 dd { (r) }

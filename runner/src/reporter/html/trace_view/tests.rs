@@ -15,6 +15,7 @@ fn step(index: usize, shot_bytes: u64) -> TraceStep {
         path: format!("suite.t.scenario.s.step{index}"),
         line: 3 + index,
         resolved: (index > 0).then(|| "<button#buy> \"Buy\"".to_string()),
+        locator: (index > 0).then(|| "role(\"button\", \"Buy\")".to_string()),
         status: StepStatus::Passed,
         duration_ms: 12,
         failure: None,
