@@ -4,42 +4,20 @@
 //! the project file's `trace` takes effect without the flag, which overrides it.
 
 use crate::common::workdir;
-use crate::harness::{run_served, FixtureServer};
+use crate::harness::{run_served, scenario, FixtureServer};
 use serde_json::Value;
 use std::path::Path;
 
-/// `flaky` fails on its first visit of `flaky.html?key=<key>` and passes on the second (the
-/// fixture server counts visits); `broken` waits for a text the page never shows.
-fn suite(key: &str) -> String {
-    format!(
-        r#"suite "modes" {{
-    scenario "flaky" {{
+/// A scenario that waits for a text the page never shows: it fails every attempt.
+const BROKEN: &str = r#"suite "broken" {
+    scenario "always" {
         surface = "web"
         timeout_ms = 20000
-        navigate "open" {{ url = "/flaky.html?key={key}" }}
-        wait "counted" {{ text = "Visit" }}
-        expect "ready" {{ text = "ready" }}
-    }}
-    scenario "broken" {{
-        surface = "web"
-        timeout_ms = 20000
-        navigate "open" {{ url = "/forms.html" }}
-        expect "never" {{ text = "never on this page" timeout_ms = 500 }}
-    }}
-}}
-"#
-    )
+        navigate "open" { url = "/forms.html" }
+        expect "never" { text = "never on this page" timeout_ms = 500 }
+    }
 }
-
-/// The scenario `id` of a `--json` result.
-fn scenario<'a>(result: &'a Value, id: &str) -> &'a Value {
-    result["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no scenario {id}: {result:#}"))
-}
+"#;
 
 /// The trace file a scenario (or an attempt) names, read.
 fn trace_file(work: &Path, summary: &Value) -> Value {
@@ -49,8 +27,11 @@ fn trace_file(work: &Path, summary: &Value) -> Value {
     serde_json::from_slice(&std::fs::read(work.join(path)).unwrap()).unwrap()
 }
 
-/// The single earlier attempt of `scenario` has no trace, in the result or in its folder.
-fn first_attempt_untraced(work: &Path, scenario: &Value) {
+/// Scenario `id` ended `status` after one retry: its first attempt has no trace (in the result or
+/// in its folder), and the retry's trace, which ended `retry`, is returned.
+fn traced_retry(work: &Path, result: &Value, (id, status): (&str, &str), retry: &str) -> Value {
+    let scenario = scenario(result, id);
+    assert_eq!(scenario["status"], status, "{scenario:#}");
     let attempts = scenario["earlier_attempts"].as_array().unwrap();
     assert_eq!(attempts.len(), 1, "{scenario:#}");
     let first = &attempts[0];
@@ -61,17 +42,24 @@ fn first_attempt_untraced(work: &Path, scenario: &Value) {
         "the first attempt wrote a trace in {}",
         dir.display()
     );
+    let trace = trace_file(work, scenario);
+    assert_eq!(trace["attempt"], 2, "{trace:#}");
+    assert_eq!(trace["status"], retry, "{trace:#}");
+    trace
 }
 
 #[test]
 fn on_first_retry_keeps_the_retrys_trace_and_none_of_the_first_attempt() {
     let server = FixtureServer::start();
-    let work = workdir(&[("modes.acl", &suite("first-retry"))]);
+    let work = workdir(&[
+        ("retry.acl", &crate::retries::suite("first-retry")),
+        ("broken.acl", BROKEN),
+    ]);
     let done = run_served(
         &server,
         work.path(),
         &[
-            "modes.acl",
+            ".",
             "--json",
             "--jobs",
             "1",
@@ -84,15 +72,14 @@ fn on_first_retry_keeps_the_retrys_trace_and_none_of_the_first_attempt() {
     assert_eq!(done.code, 1, "{}\n{}", done.stdout, done.stderr);
     let result = done.json();
 
+    // Passed at once: never retried, so never traced.
+    let steady = scenario(&result, "retry/steady");
+    assert_eq!(steady["status"], "passed", "{steady:#}");
+    assert!(steady.get("trace").is_none(), "{steady:#}");
+
     // Failed, then passed: only the retry is traced, and its trace is kept though it passed.
-    let flaky = scenario(&result, "modes/flaky");
-    assert_eq!(flaky["status"], "flaky", "{flaky:#}");
-    first_attempt_untraced(work.path(), flaky);
-    let trace = trace_file(work.path(), flaky);
-    assert_eq!(
-        (trace["attempt"].as_u64(), trace["status"].as_str()),
-        (Some(2), Some("passed"))
-    );
+    let flaky = ("retry/flaky", "flaky");
+    let trace = traced_retry(work.path(), &result, flaky, "passed");
     let steps = trace["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 3, "{trace:#}");
     assert!(
@@ -101,14 +88,8 @@ fn on_first_retry_keeps_the_retrys_trace_and_none_of_the_first_attempt() {
     );
 
     // Failed both times: the retry's trace is kept, the first attempt still has none.
-    let broken = scenario(&result, "modes/broken");
-    assert_eq!(broken["status"], "failed", "{broken:#}");
-    first_attempt_untraced(work.path(), broken);
-    let trace = trace_file(work.path(), broken);
-    assert_eq!(
-        (trace["attempt"].as_u64(), trace["status"].as_str()),
-        (Some(2), Some("failed"))
-    );
+    let broken = ("broken/always", "failed");
+    let trace = traced_retry(work.path(), &result, broken, "failed");
     let last = trace["steps"].as_array().unwrap().last().unwrap();
     assert_eq!(
         last["failure"]["code"], "test.assert.text_mismatch",
