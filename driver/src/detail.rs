@@ -207,6 +207,13 @@ pub enum StepDetail {
         source_hit: String,
         /// The topmost element where it released, checked before the drag began.
         target_hit: String,
+        /// Viewport point of the press, CSS px: a trace marks where the drag began. Absent in
+        /// records written before it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<(f64, f64)>,
+        /// Viewport point of the release, CSS px (absent as `from` is).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<(f64, f64)>,
     },
     /// `wheel`: where and how far.
     Wheeled {
@@ -541,7 +548,8 @@ mod tests {
             Checked { element: el(), changed: false, verified: None, hit: None } => { "element": el(), "changed": false };
             Typed { element: el(), keys: 3 } => { "element": el(), "keys": 3 };
             Selected { element: el(), selected: vec!["a".into()] } => { "element": el(), "selected": ["a"] };
-            Dragged { source: el(), target: "div".into(), source_hit: el(), target_hit: "div".into() } => { "source": el(), "target": "div", "source_hit": el(), "target_hit": "div" };
+            Dragged { source: el(), target: "div".into(), source_hit: el(), target_hit: "div".into(), from: None, to: None } => { "source": el(), "target": "div", "source_hit": el(), "target_hit": "div" };
+            Dragged { source: el(), target: "div".into(), source_hit: el(), target_hit: "div".into(), from: Some((1.5, 2.0)), to: Some((30.0, 40.25)) } => { "source": el(), "target": "div", "source_hit": el(), "target_hit": "div", "from": [1.5, 2.0], "to": [30.0, 40.25] };
             Wheeled { x: 1.0, y: 2.0, delta_x: 0, delta_y: -120 } => { "x": 1.0, "y": 2.0, "delta_x": 0, "delta_y": -120 };
             Pressed { key: "Enter".into(), modifiers: vec![Modifier::Shift], element: Some(el()) } => { "key": "Enter", "modifiers": ["shift"], "element": el() };
             Pressed { key: "a".into(), modifiers: vec![], element: None } => { "key": "a", "modifiers": [] };

@@ -552,6 +552,35 @@ pub enum Action {
     Terminal(TerminalStep),
 }
 
+impl Action {
+    /// Every target the step names, in the order it uses them (a drag's source, then its
+    /// target; an expectation's subject first): what the desktop checker vets and what a step
+    /// trace records as the locators the step was resolved by.
+    pub fn targets(&self) -> Vec<&Target> {
+        match self {
+            Action::Click { target, .. }
+            | Action::Hover { target, .. }
+            | Action::Focus { target }
+            | Action::DoubleClick { target, .. }
+            | Action::ContextClick { target, .. }
+            | Action::Check { target }
+            | Action::Uncheck { target }
+            | Action::Fill { target, .. }
+            | Action::Type { target, .. }
+            | Action::Select { target, .. }
+            | Action::Upload { target, .. }
+            | Action::Download { target, .. } => vec![target],
+            Action::Drag { source, target, .. } => vec![source, target],
+            Action::Press { target, .. } | Action::Wheel { target, .. } => target.iter().collect(),
+            Action::Wait {
+                condition: WaitCondition::Page(page),
+            } => page.target().into_iter().collect(),
+            Action::Expect { expectation } => expectation.condition.targets(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// How an element is found (`docs/acl.md` §3).
 ///
 /// Simple locators find elements by one property; `within`, `nth` and the filters combine

@@ -113,6 +113,19 @@ fn a_traced_session_writes_one_step_per_statement_with_its_page_and_an_html_time
         "{source:?}"
     );
     assert!(line_of(3).contains("#missing"), "{source:?}");
+    // How each target was found: a ref's step names the locator proven to name its node (the
+    // statement shows the ref), a written locator is itself.
+    assert!(line_of(1).contains(&note), "{source:?}");
+    let found = steps[1]["locator"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{}", steps[1]));
+    assert!(!found.contains('@') && found.contains("Note"), "{found}");
+    assert_eq!(
+        steps[2]["locator"], r#"role("button", "Save")"#,
+        "{}",
+        steps[2]
+    );
+    assert_eq!(steps[3]["locator"], r##"css("#missing")"##, "{}", steps[3]);
     // A screenshot after every step, on disk beside the trace.
     for step in steps {
         let shot = step["screenshot"]["file"]

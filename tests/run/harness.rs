@@ -323,6 +323,16 @@ pub fn run_once(files: &[(&str, &str)], args: &[&str]) -> (Finished, tempfile::T
     (done, work)
 }
 
+/// The scenario `id` of a `--json` result (a panic naming the result when there is none).
+pub fn scenario<'a>(json: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("no scenario {id} in {json}"))
+}
+
 /// The scenario ids of a `--json` result, in its order.
 pub fn scenario_ids(json: &serde_json::Value) -> Vec<String> {
     json["scenarios"]

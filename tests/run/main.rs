@@ -41,6 +41,8 @@ mod sign_in;
 mod suites;
 mod trace;
 mod trace_bodies;
+mod trace_cuts;
+mod trace_modes;
 mod trace_report;
 mod tui;
 mod visual;

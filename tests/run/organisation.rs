@@ -5,7 +5,7 @@
 //! and soft expects that let a scenario go on and fail it at its end.
 
 use crate::common::workdir;
-use crate::harness::{read_junit, run_served, scenario_ids, FixtureServer};
+use crate::harness::{read_junit, run_served, scenario, scenario_ids, FixtureServer};
 
 const HOOKS: &str = r#"
 suite "hooks" {
@@ -61,15 +61,6 @@ suite "cleanup" {
     }
 }
 "#;
-
-fn scenario<'a>(json: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no scenario {id} in {json}"))
-}
 
 fn step_paths(s: &serde_json::Value) -> Vec<(String, String)> {
     s["steps"]

@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// A suite whose `flaky` scenario needs two visits of `flaky.html?key=<key>`, beside one that
 /// always passes.
-fn suite(key: &str) -> String {
+pub(crate) fn suite(key: &str) -> String {
     format!(
         r#"
 suite "retry" {{

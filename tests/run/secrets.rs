@@ -4,8 +4,7 @@
 //! JUnit and HTML reports, the artifacts, `last-run.json`. A variable that is not set fails its
 //! step with `test.spec.env_unset` and the run exits 2.
 
-use crate::harness::{command, finish, workdir, Finished, FixtureServer, RUN_BOUND};
-use serde_json::Value;
+use crate::harness::{command, finish, scenario, workdir, Finished, FixtureServer, RUN_BOUND};
 use std::path::{Path, PathBuf};
 
 const SUITE: &str = include_str!("../fixtures/suites/secrets.acl");
@@ -61,15 +60,6 @@ pub(crate) fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
-}
-
-fn scenario<'a>(json: &'a Value, id: &str) -> &'a Value {
-    json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no scenario {id} in {json}"))
 }
 
 #[test]

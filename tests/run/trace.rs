@@ -103,6 +103,14 @@ fn a_failing_scenario_traces_each_step_page_console_and_network() {
         click["resolved"].as_str().unwrap().contains("button#buy"),
         "{click:#}"
     );
+    // How it was found: the locator the step gave the resolver, as ACL writes it.
+    assert_eq!(click["locator"], "role(\"button\", \"Buy\")", "{click:#}");
+    assert!(open.get("locator").is_none(), "a navigate has no target");
+    assert_eq!(
+        expect["locator"],
+        Value::Null,
+        "a text expectation has no target"
+    );
     let point = click["screenshot"]["point"]
         .as_array()
         .expect("the click point");

@@ -6,20 +6,10 @@
 //! by Control+click — is `suites/late.acl` and `suites/pointer.acl`, run here with their page
 //! log checked.
 
-use crate::harness::{repo, run_served, workdir, FixtureServer};
+use crate::harness::{repo, run_served, scenario, workdir, FixtureServer};
 use serde_json::Value;
 
 const SUITE: &str = include_str!("../fixtures/suites/web-first.acl");
-
-/// The scenario `id` of a `--json` result.
-fn scenario<'a>(json: &'a Value, id: &str) -> &'a Value {
-    json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no scenario {id} in {json}"))
-}
 
 fn message(s: &Value) -> &str {
     s["failure"]["message"].as_str().unwrap()

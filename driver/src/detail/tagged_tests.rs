@@ -112,14 +112,21 @@ fn detail() -> impl Strategy<Value = StepDetail> {
                 hit
             }
         ),
-        (text(), text(), text(), text()).prop_map(|(source, target, source_hit, target_hit)| {
-            Dragged {
-                source,
-                target,
-                source_hit,
-                target_hit,
-            }
-        }),
+        (
+            (text(), text(), text(), text()),
+            proptest::option::of((coord(), coord())),
+            proptest::option::of((coord(), coord())),
+        )
+            .prop_map(|((source, target, source_hit, target_hit), from, to)| {
+                Dragged {
+                    source,
+                    target,
+                    source_hit,
+                    target_hit,
+                    from,
+                    to,
+                }
+            }),
         (coord(), coord(), any::<i64>(), any::<i64>()).prop_map(|(x, y, delta_x, delta_y)| {
             Wheeled {
                 x,

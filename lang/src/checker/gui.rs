@@ -140,7 +140,8 @@ fn problem(surface: Surface, action: &Action) -> Option<(String, String)> {
                     "remove `via`, or use it in a `surface = \"gui\"` scenario".to_string(),
                 ));
             }
-            targets(action)
+            action
+                .targets()
                 .into_iter()
                 .any(contains_automation_id)
                 .then(|| {
@@ -213,7 +214,7 @@ fn desktop_problem(action: &Action) -> Option<(String, String)> {
         }
         _ => {}
     }
-    for target in targets(action) {
+    for target in action.targets() {
         if let Some(function) = browser_target(target) {
             return Some((
                 format!("`{function}(…)` is a browser target; the scenario's surface is gui"),
@@ -297,30 +298,5 @@ fn contains_automation_id(target: &Target) -> bool {
             contains_automation_id(target)
         }
         _ => false,
-    }
-}
-
-/// Every target a step names (the ones the desktop steps and conditions take).
-fn targets(action: &Action) -> Vec<&Target> {
-    match action {
-        Action::Click { target, .. }
-        | Action::Hover { target, .. }
-        | Action::Focus { target }
-        | Action::DoubleClick { target, .. }
-        | Action::ContextClick { target, .. }
-        | Action::Check { target }
-        | Action::Uncheck { target }
-        | Action::Fill { target, .. }
-        | Action::Type { target, .. }
-        | Action::Select { target, .. }
-        | Action::Upload { target, .. }
-        | Action::Download { target, .. } => vec![target],
-        Action::Drag { source, target, .. } => vec![source, target],
-        Action::Press { target, .. } | Action::Wheel { target, .. } => target.iter().collect(),
-        Action::Wait {
-            condition: WaitCondition::Page(page),
-        } => page.target().into_iter().collect(),
-        Action::Expect { expectation } => expectation.condition.targets(),
-        _ => Vec::new(),
     }
 }

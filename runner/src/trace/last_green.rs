@@ -140,6 +140,7 @@ mod tests {
             path: "steps[0]".into(),
             line: 3,
             resolved: None,
+            locator: None,
             status: StepStatus::Passed,
             duration_ms,
             failure: None,

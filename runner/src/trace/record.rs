@@ -67,6 +67,12 @@ pub struct TraceStep {
     /// (and the element the hit test found on top, for pointer steps).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolved: Option<String>,
+    /// How the target was found: the locator the resolver was given, as ACL writes it
+    /// (`role("button", "Buy")`, `nth(css(".row"), 2)`; for an agent's `@eN` ref, the locator
+    /// proven to name that node alone), a drag's two joined by ` → `. Absent for a step
+    /// without a target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locator: Option<String>,
     /// Passed or failed.
     pub status: StepStatus,
     /// How long it took, ms.
@@ -138,4 +144,8 @@ pub struct TraceShot {
     /// For a pointer step: where it pressed, in image pixels (marked in the report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub point: Option<(f64, f64)>,
+    /// For a drag: where it released, in image pixels (the report draws the drag from `point`
+    /// to here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<(f64, f64)>,
 }

@@ -165,6 +165,7 @@ impl Recorder {
     ) {
         self.note_secrets(step, vars);
         let mut traced = step_of(line, record);
+        traced.locator = locator_of(&step.action);
         if !self.trace.traced {
             self.scrub(&mut traced);
             self.trace.steps.push(traced);
@@ -238,11 +239,9 @@ impl Recorder {
                     record.index + 1,
                     image.format.extension()
                 );
-                let point = record
-                    .detail
-                    .as_ref()
-                    .and_then(point_of)
-                    .map(|(x, y)| (x * image.scale, y * image.scale));
+                let scaled = |(x, y): (f64, f64)| (x * image.scale, y * image.scale);
+                let (point, release) = record.detail.as_ref().map_or((None, None), points_of);
+                let (point, release) = (point.map(scaled), release.map(scaled));
                 traced.screenshot = Some(TraceShot {
                     file: file.clone(),
                     format: image.format,
@@ -250,6 +249,7 @@ impl Recorder {
                     height: image.height,
                     bytes: size,
                     point,
+                    release,
                 });
                 self.trace.screenshot_bytes += size;
                 self.shots.push((file, image.bytes));
@@ -526,6 +526,7 @@ fn step_of(line: usize, record: &StepResult) -> TraceStep {
         path: record.path.clone(),
         line,
         resolved: record.detail.as_ref().and_then(resolved),
+        locator: None,
         status: record.status,
         duration_ms: record.duration_ms,
         failure: record.failure.as_ref().map(|f| TraceFailure {
@@ -648,11 +649,30 @@ fn resolved(detail: &StepDetail) -> Option<String> {
     }
 }
 
-/// The viewport point a pointer step pressed, CSS px.
-fn point_of(detail: &StepDetail) -> Option<(f64, f64)> {
+/// The locators `action`'s targets are resolved by, as ACL writes them (see
+/// [`TraceStep::locator`]).
+fn locator_of(action: &Action) -> Option<String> {
+    let targets = action.targets();
+    (!targets.is_empty()).then(|| {
+        targets
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" → ")
+    })
+}
+
+/// A viewport point in CSS px, when the step has one.
+type Point = Option<(f64, f64)>;
+
+/// The viewport point a pointer step pressed and, for a drag, where it released.
+fn points_of(detail: &StepDetail) -> (Point, Point) {
     match detail {
-        StepDetail::Clicked { x, y, .. } | StepDetail::Wheeled { x, y, .. } => Some((*x, *y)),
-        _ => None,
+        StepDetail::Clicked { x, y, .. } | StepDetail::Wheeled { x, y, .. } => {
+            (Some((*x, *y)), None)
+        }
+        StepDetail::Dragged { from, to, .. } => (*from, *to),
+        _ => (None, None),
     }
 }
 

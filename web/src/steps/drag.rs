@@ -75,6 +75,8 @@ pub(crate) async fn drag(
         target: to.element,
         source_hit: from.hit,
         target_hit: to.hit,
+        from: Some((from.point.x, from.point.y)),
+        to: Some((to.point.x, to.point.y)),
     }))
 }
 

@@ -1,7 +1,7 @@
 //! A scenario's step trace in the report: a timeline of steps (a vertical tab list: arrow keys,
 //! Home and End move through it, the report's own script switches the panel), and per step the
-//! screenshot after it (an inline SVG, so the point a pointer step pressed is marked without any
-//! inline style), what the step changed in the outline, the outline after it, its console
+//! screenshot after it (an inline SVG, so the point a pointer step pressed — and a drag's path to
+//! where it released — is marked without any inline style), what the step changed in the outline, the outline after it, its console
 //! messages, page errors and requests (each request's recorded bodies in a collapsed
 //! `<details>`, which opens by keyboard without the script), and what changed there since the last green run; beside
 //! it the scenario's ACL source with the selected step's line highlighted. Each of these parts
@@ -323,6 +323,10 @@ fn panel_head(trace: &Trace, step: &TraceStep) -> Markup {
                 @if step.status == StepStatus::Failed { "failed" } @else { "passed" }
                 " in " (duration(step.duration_ms))
             }
+            @if let Some(l) = &step.locator {
+                dt { "Found by" }
+                dd { code { (l) } }
+            }
             @if let Some(r) = &step.resolved {
                 dt { "Acted on" }
                 dd { (r) }
@@ -341,20 +345,30 @@ fn panel_head(trace: &Trace, step: &TraceStep) -> Markup {
     }
 }
 
-/// The screenshot after a step (data URI `uri`), the point a pointer step pressed ringed.
+/// The screenshot after a step (data URI `uri`), the point a pointer step pressed ringed (and a
+/// drag's path to where it released).
 fn figure(step: &TraceStep, shot: &crate::trace::record::TraceShot, uri: &str) -> Markup {
     html! {
         figure {
             svg viewBox={ "0 0 " (shot.width) " " (shot.height) } role="img"
                 aria-label={ "The page after step " (step.index + 1) } class="shot" {
                 image href=(uri) x="0" y="0" width=(shot.width) height=(shot.height) {}
+                @if let (Some((x1, y1)), Some((x2, y2))) = (shot.point, shot.release) {
+                    line class="drag" x1=(format!("{x1:.1}")) y1=(format!("{y1:.1}"))
+                        x2=(format!("{x2:.1}")) y2=(format!("{y2:.1}")) {}
+                    circle class="release" cx=(format!("{x2:.1}")) cy=(format!("{y2:.1}")) r="6" {}
+                }
                 @if let Some((x, y)) = shot.point {
                     circle class="point" cx=(format!("{x:.1}")) cy=(format!("{y:.1}")) r="9" {}
                 }
             }
             figcaption {
                 "The page after the step"
-                @if shot.point.is_some() { "; the ring marks where it pressed" }
+                @match (shot.point, shot.release) {
+                    (Some(_), Some(_)) => "; the ring marks where the drag pressed, the line its path, the dot where it released",
+                    (Some(_), None) => "; the ring marks where it pressed",
+                    _ => "",
+                }
             }
         }
     }

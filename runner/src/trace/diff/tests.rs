@@ -25,6 +25,7 @@ fn step(index: usize, kind: &str, outline: &[&str], network: Vec<TraceRequest>) 
         path: format!("steps[{index}]"),
         line: 3 + index,
         resolved: None,
+        locator: None,
         status: StepStatus::Passed,
         duration_ms: 5,
         failure: None,

@@ -16,6 +16,7 @@ fn step(index: usize, shot_bytes: u64) -> TraceStep {
         path: format!("suite.t.scenario.s.step{index}"),
         line: 3 + index,
         resolved: (index > 0).then(|| "<button#buy> \"Buy\"".to_string()),
+        locator: (index > 0).then(|| "role(\"button\", \"Buy\")".to_string()),
         status: StepStatus::Passed,
         duration_ms: 12,
         failure: None,
@@ -27,6 +28,7 @@ fn step(index: usize, shot_bytes: u64) -> TraceStep {
             height: 360,
             bytes: shot_bytes,
             point: (index > 0).then_some((20.5, 31.0)),
+            release: None,
         }),
         outline: vec![
             "heading \"Shop\"".into(),
@@ -257,4 +259,21 @@ fn a_small_trace_renders_its_timeline_panels_and_source() {
     // One tag per line, so the snapshot reads (and diffs) as a tree.
     let pretty = html.replace("><", ">\n<");
     insta::assert_snapshot!(pretty);
+}
+
+#[test]
+fn a_drag_is_drawn_from_where_it_pressed_to_where_it_released() {
+    let (dir, summary) = written(2, 12);
+    let mut trace: Trace = serde_json::from_slice(&std::fs::read(&summary.path).unwrap()).unwrap();
+    let drag = &mut trace.steps[1];
+    drag.kind = "drag".into();
+    drag.screenshot.as_mut().unwrap().release = Some((300.0, 200.25));
+    std::fs::write(&summary.path, serde_json::to_vec(&trace).unwrap()).unwrap();
+    let view = view_of(&dir, &summary);
+    let html = super::super::trace::section("s-1", &view, None).into_string();
+    let panel = &html[html.find("id=\"s-1-p1\"").unwrap()..];
+    let figure = &panel[panel.find("<figure>").unwrap()..panel.find("</figure>").unwrap()];
+    // The image's URI is long and not the point: the marks and the caption are.
+    let marks = &figure[figure.find("</image>").unwrap()..];
+    insta::assert_snapshot!(marks.replace("><", ">\n<"));
 }
