@@ -8,6 +8,7 @@
 //!    then one of theirs, wall times.
 
 use a3s_test_gui::find::{self, Query};
+use a3s_test_gui::host::Host;
 use a3s_test_gui::locate;
 use a3s_test_gui::tree::{self, Limits};
 use a3s_test_gui::wait::{self, Condition, TextMatch};
@@ -22,10 +23,14 @@ const SCENARIOS: usize = 10;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<(), GuiError> {
-    let desktop = Desktop::start(&DesktopOptions::default()).await?;
-    observe(&desktop).await?;
-    click(&desktop).await?;
-    scenarios(&desktop).await?;
+    // The scenarios find through a host, as a suite's steps do (its kept reads included).
+    let host = Host::owning(Desktop::start(&DesktopOptions::default()).await?);
+    let desktop = host
+        .desktop()
+        .expect("the host owns the desktop it was given");
+    observe(desktop).await?;
+    click(desktop).await?;
+    scenarios(&host, desktop).await?;
     Ok(())
 }
 
@@ -184,7 +189,7 @@ impl Pyatspi {
     }
 }
 
-async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
+async fn scenarios(host: &Host, desktop: &Desktop) -> Result<(), GuiError> {
     let a11y = desktop.a11y();
     let input = desktop.input()?;
     let mut pyatspi = Pyatspi::start(desktop)?;
@@ -204,7 +209,8 @@ async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
             .start_program(&ProgramSpec::new(QT_CALCULATOR, Vec::<String>::new()))
             .await?;
         split(0);
-        let display = find::one(program.app(a11y).await, &Query::role("textbox", None)?).await?;
+        let app = host.app(&program).await;
+        let display = find::one(app, &Query::role("textbox", None)?).await?;
         split(1);
         for (button, after) in [("7", "7"), ("×", "7"), ("6", "6"), ("=", "42")] {
             // As a suite's `click { target = role("button", "7") }` finds and clicks it.
@@ -212,7 +218,7 @@ async fn scenarios(desktop: &Desktop) -> Result<(), GuiError> {
                 role: "button".into(),
                 name: Some(NameText::contains(button)),
             };
-            let (element, ancestry) = locate::one_in(program.app(a11y).await, &target).await?;
+            let (element, ancestry) = locate::one_in(app, &target).await?;
             split(1);
             let until = Instant::now() + WITHIN;
             input

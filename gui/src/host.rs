@@ -55,6 +55,24 @@ impl Host {
         })
     }
 
+    /// A host owning `desktop`, started by the caller: for a benchmark that also drives the same
+    /// desktop from outside (`gui/examples/bench_gui.rs` runs pyatspi on it) and must find as a
+    /// suite's steps do, through [`Host::app`].
+    pub fn owning(desktop: Desktop) -> Host {
+        Host {
+            place: Place::Owned(desktop),
+            kept: KeptTrees::default(),
+        }
+    }
+
+    /// The owned desktop; `None` when attached to someone else's.
+    pub fn desktop(&self) -> Option<&Desktop> {
+        match &self.place {
+            Place::Owned(d) => Some(d),
+            Place::Attached(_) => None,
+        }
+    }
+
     /// The accessibility bus connection.
     pub fn a11y(&self) -> &zbus::Connection {
         match &self.place {
