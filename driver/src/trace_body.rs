@@ -37,8 +37,16 @@ pub struct TraceBody {
 }
 
 impl TraceBody {
-    /// A body kept whole.
+    /// A body kept whole — unless its text names a credential ([`text_names_a_credential`]):
+    /// then it is left out as [`BodyOmitted::Credentials`], its size recorded.
     pub fn kept(mime_type: &str, text: String) -> TraceBody {
+        if text_names_a_credential(&text) {
+            return TraceBody::omitted(
+                mime_type,
+                Some(text.len() as u64),
+                BodyOmitted::Credentials,
+            );
+        }
         TraceBody {
             mime_type: essence(mime_type),
             bytes: Some(text.len() as u64),
@@ -67,11 +75,17 @@ pub enum BodyOmitted {
     /// The step's bodies already fill [`MAX_STEP_BODY_BYTES`].
     #[serde(rename = "over the step's 64 KiB of bodies")]
     OverStepBudget,
-    /// The exchange carries credentials: an `Authorization`, `Proxy-Authorization` or `Cookie`
-    /// request header, a `Set-Cookie` response header, a user name in the URL — or the browser
-    /// had not yet reported all of its headers, so it might.
+    /// The exchange carries credentials: a `Cookie`, `Authorization` or other credential-like
+    /// header either way, a `Set-Cookie` answer, a user name in the URL, a body that names a
+    /// credential — or the browser had not reported all of its headers (nor those of every hop
+    /// of a redirect), so it might.
     #[serde(rename = "credentials")]
     Credentials,
+    /// The page showed a private field (a password, a card number, `data-a3s-private` …,
+    /// `docs/privacy.md`) when the step ended: what it sends may be that field's value, typed
+    /// literally rather than through `env("NAME")`, so no body of the step is kept.
+    #[serde(rename = "private page")]
+    PrivatePage,
     /// Not text by its media type (an image, a binary download, or an answer the browser
     /// could only hand back as base64).
     #[serde(rename = "not text")]
@@ -80,6 +94,20 @@ pub enum BodyOmitted {
     /// those of a closed tab).
     #[serde(rename = "not kept by the browser")]
     NotKept,
+}
+
+impl BodyOmitted {
+    /// The reason as the trace's JSON names it (its serde name), for the report to print.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BodyOmitted::OverLimit => "over 8 KiB",
+            BodyOmitted::OverStepBudget => "over the step's 64 KiB of bodies",
+            BodyOmitted::Credentials => "credentials",
+            BodyOmitted::PrivatePage => "private page",
+            BodyOmitted::NotText => "not text",
+            BodyOmitted::NotKept => "not kept by the browser",
+        }
+    }
 }
 
 /// Whether a request of CDP resource type `resource_type` has bodies a trace records: the
@@ -104,18 +132,41 @@ pub fn is_textual(mime: &str) -> bool {
         || (kind == "application" && matches!(sub, "json" | "xml" | "x-www-form-urlencoded"))
 }
 
-/// Whether a request header named `name` carries credentials.
-pub fn is_credential_request_header(name: &str) -> bool {
-    ["authorization", "proxy-authorization", "cookie"]
-        .iter()
-        .any(|h| name.eq_ignore_ascii_case(h))
+/// Parts of a header or field name that say it holds a credential (`X-API-Key`,
+/// `X-Auth-Token`, `X-CSRF-Token`, `password`, `access_token`, `client_secret` …), compared
+/// without case. Broad on purpose: a false alarm costs a body in a trace, a miss leaks a secret.
+const CREDENTIAL_WORDS: [&str; 12] = [
+    "auth", "token", "secret", "password", "passwd", "passcode", "api-key", "api_key", "apikey",
+    "session", "csrf", "xsrf",
+];
+
+/// Whether `name` (a header's or a body's field name) contains a [`CREDENTIAL_WORDS`] part.
+fn names_a_credential(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    CREDENTIAL_WORDS.iter().any(|w| name.contains(w))
 }
 
-/// Whether a response header named `name` carries credentials.
+/// Whether a request header named `name` carries credentials: `Cookie`, and every name with a
+/// credential-like part (`Authorization`, `Proxy-Authorization`, `X-API-Key`, `X-CSRF-Token` …).
+pub fn is_credential_request_header(name: &str) -> bool {
+    name.eq_ignore_ascii_case("cookie") || names_a_credential(name)
+}
+
+/// Whether a response header named `name` carries credentials: `Set-Cookie` and every name
+/// with a credential-like part (an `X-Auth-Token` handed back).
 pub fn is_credential_response_header(name: &str) -> bool {
     ["set-cookie", "set-cookie2"]
         .iter()
         .any(|h| name.eq_ignore_ascii_case(h))
+        || names_a_credential(name)
+}
+
+/// Whether a body's text may hold a credential: it names one anywhere (a JSON key
+/// `"password"`, a form field `access_token=`, a `Bearer` value, an `api_key` in XML).
+/// Judged on the whole text without parsing, so no format hides one; a body that merely
+/// mentions a token is left out too.
+pub fn text_names_a_credential(text: &str) -> bool {
+    names_a_credential(text) || text.to_ascii_lowercase().contains("bearer")
 }
 
 /// Whether `url` has a user name or password in it (`https://ada:pw@host/`).
@@ -161,6 +212,20 @@ pub fn fit_step_budget(requests: &mut [TraceRequest]) {
     }
 }
 
+/// Leave out every body of `requests` for `why` (sizes kept): a rule that condemns the whole
+/// step, such as a private field on the page.
+pub fn withhold_all(requests: &mut [TraceRequest], why: BodyOmitted) {
+    for request in requests {
+        for body in [&mut request.request_body, &mut request.response_body]
+            .into_iter()
+            .flatten()
+        {
+            body.text = None;
+            body.body_omitted = Some(why);
+        }
+    }
+}
+
 /// `mime` lower-cased, without parameters (`Application/JSON; charset=utf-8` → `application/json`).
 fn essence(mime: &str) -> String {
     mime.split(';')
@@ -173,6 +238,54 @@ fn essence(mime: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_reason_prints_as_its_json_names_it() {
+        use BodyOmitted as B;
+        for why in [
+            B::OverLimit,
+            B::OverStepBudget,
+            B::Credentials,
+            B::PrivatePage,
+            B::NotText,
+            B::NotKept,
+        ] {
+            assert_eq!(serde_json::to_value(why).unwrap(), why.as_str());
+        }
+    }
+
+    #[test]
+    fn credential_like_names_and_texts_are_never_kept() {
+        for name in [
+            "Authorization",
+            "Cookie",
+            "X-API-Key",
+            "x-auth-token",
+            "X-CSRF-Token",
+        ] {
+            assert!(is_credential_request_header(name), "{name}");
+        }
+        for name in ["Accept", "Content-Type", "X-Request-Id"] {
+            assert!(!is_credential_request_header(name), "{name}");
+        }
+        assert!(is_credential_response_header("Set-Cookie"));
+        assert!(is_credential_response_header("X-Auth-Token"));
+        assert!(!is_credential_response_header("Content-Length"));
+        for text in [
+            r#"{"email":"ada@example.test","password":"hunter2"}"#,
+            r#"{"access_token":"abc"}"#,
+            "user=ada&PassWord=x",
+            "<r><api_key>k</api_key></r>",
+            "Bearer abc",
+        ] {
+            let body = TraceBody::kept("application/json", text.into());
+            assert_eq!(body.body_omitted, Some(BodyOmitted::Credentials), "{text}");
+            assert_eq!(body.text, None);
+            assert_eq!(body.bytes, Some(text.len() as u64));
+        }
+        let fine = TraceBody::kept("application/json", r#"{"item":"tea","qty":2}"#.into());
+        assert_eq!(fine.text.as_deref(), Some(r#"{"item":"tea","qty":2}"#));
+    }
 
     #[test]
     fn text_json_xml_and_forms_are_textual_by_their_media_type() {

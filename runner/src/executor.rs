@@ -808,7 +808,7 @@ async fn run_scenario<D: SurfaceDriver>(
                     .step(&mut ctx, mark, (step, line), &record, env.vars)
                     .await;
             } else {
-                recorder.step_without_page(line, &record);
+                recorder.step_without_page((step, line), &record);
             }
         }
         shared.events.send(RunEventKind::StepFinished {

@@ -2,7 +2,9 @@
 //! binary and real Chromium against `tests/fixtures/web/trace-bodies.html`: a small JSON exchange
 //! is recorded both ways, in the trace and the report; an exchange with an `Authorization`
 //! header or a `Set-Cookie` answer keeps no body and says "credentials"; an answer over 8 KiB
-//! keeps its size only; an `env("NAME")` value typed and posted is in no file the run writes;
+//! keeps its size only; a body naming a password or an `X-API-Key` exchange keeps none; a page
+//! showing a password field keeps no body; an `env("NAME")` value typed and posted is in no file
+//! the run writes;
 //! and a passing step under `retain-on-failure` reads no body from the browser.
 
 use crate::harness::{command, finish, workdir, Finished, FixtureServer, RUN_BOUND};
@@ -15,8 +17,9 @@ const SUITE: &str = include_str!("../fixtures/suites/trace-bodies.acl");
 const VAR: &str = "A3S_TEST_BODY_SECRET";
 
 /// Typed into the page and posted as a form and as JSON: a space, quotes and a `!` make each
-/// encoding differ from the text.
-const SECRET: &str = "A3S body \"secret\" 9d!";
+/// encoding differ from the text (and no credential-like word, which would keep the body out
+/// for that reason instead of the scrub's).
+const SECRET: &str = "A3S body \"hidden\" 9d!";
 
 /// `a3s-test run` of `suite` with `SECRET` in the child's environment and every CDP command
 /// printed on stderr.
@@ -84,9 +87,19 @@ fn bodies_are_recorded_under_the_limit_and_never_for_credentials_or_secrets() {
     assert_eq!(big["bytes"], 10_010);
     assert!(big.get("text").is_none());
 
+    // A body that names a password (typed literally: no env() scrub knows it) and an exchange
+    // with an X-API-Key header: neither body, the reason named, the values nowhere (below).
+    for index in [5, 6] {
+        let r = request(&trace, index);
+        for body in [&r["request_body"], &r["response_body"]] {
+            assert_eq!(body["body_omitted"], "credentials", "{r:#}");
+            assert!(body.get("text").is_none(), "{r:#}");
+        }
+    }
+
     // The typed secret is posted as a form and as JSON, and echoed back: each body shows the
     // variable's name where the value was.
-    let posted = trace["steps"][6]["network"].as_array().unwrap();
+    let posted = trace["steps"][8]["network"].as_array().unwrap();
     assert_eq!(posted.len(), 2, "{posted:#?}");
     for r in posted {
         for side in ["request_body", "response_body"] {
@@ -108,9 +121,11 @@ fn bodies_are_recorded_under_the_limit_and_never_for_credentials_or_secrets() {
     // The secret in none of its encodings, in any file of the run.
     let encoded = [
         SECRET.to_string(),
-        "A3S+body+%22secret%22+9d%21".to_string(),
-        r#"A3S body \"secret\" 9d!"#.to_string(),
-        r#"A3S body \\\"secret\\\" 9d!"#.to_string(),
+        "A3S+body+%22hidden%22+9d%21".to_string(),
+        r#"A3S body \"hidden\" 9d!"#.to_string(),
+        r#"A3S body \\\"hidden\\\" 9d!"#.to_string(),
+        "typed-literally-7".to_string(),
+        "k-31337".to_string(),
     ];
     let files = files_under(work.path());
     assert!(files.len() > 5, "{files:?}");
@@ -129,6 +144,23 @@ fn bodies_are_recorded_under_the_limit_and_never_for_credentials_or_secrets() {
         "{}",
         done.stderr
     );
+
+    // A page that shows a password field: the same small exchange keeps neither body.
+    let result = done.json();
+    let private = result["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "private")
+        .unwrap_or_else(|| panic!("{result:#}"));
+    let path = private["trace"]["path"].as_str().unwrap();
+    let trace: Value =
+        serde_json::from_slice(&std::fs::read(work.path().join(path)).unwrap()).unwrap();
+    let order = request(&trace, 1);
+    for body in [&order["request_body"], &order["response_body"]] {
+        assert_eq!(body["body_omitted"], "private page", "{order:#}");
+        assert!(body.get("text").is_none(), "{order:#}");
+    }
 }
 
 #[test]

@@ -53,13 +53,15 @@ struct Entry {
     decoded: u64,
     /// A header of the exchange carries credentials (or the URL has a user name).
     credentials: bool,
-    /// Chromium announced `requestWillBeSentExtraInfo`/`responseReceivedExtraInfo` (the raw
-    /// headers, cookies included): until it comes, the exchange may carry credentials.
-    extra_expected: [bool; 2],
-    /// Those events came (in either order with the others).
+    /// Chromium's `requestWillBeSentExtraInfo` / `responseReceivedExtraInfo` (the raw headers,
+    /// cookies included) came, in either order with the others: until both have, the exchange
+    /// may carry credentials.
     extra_seen: [bool; 2],
     /// This hop ended in a redirect: its answer's body is not the request id's.
     redirected: bool,
+    /// This hop follows a redirect: its request id's `…ExtraInfo` events cannot be told from the
+    /// hop before's (they may come after this hop began), so its headers are never known whole.
+    after_redirect: bool,
 }
 
 /// An `…ExtraInfo` event that came before its request's `requestWillBeSent`.
@@ -112,6 +114,7 @@ impl HarRecorder {
         match method {
             "Network.requestWillBeSent" => {
                 // A redirect reuses the request id: close the previous hop with its response.
+                let after_redirect = p.get("redirectResponse").is_some();
                 if let (Some(redirect), Some(&i)) = (p.get("redirectResponse"), self.open.get(&key))
                 {
                     apply_response(&mut self.entries[i], redirect, num(p.get("timestamp")));
@@ -136,10 +139,10 @@ impl HarRecorder {
                     ..Entry::default()
                 };
                 apply_request(&mut entry, p);
+                entry.after_redirect = after_redirect;
                 let early = self.early.remove(&key).unwrap_or_default();
                 entry.credentials |= early.credentials;
                 entry.extra_seen = early.seen;
-                entry.extra_expected[0] = p.get("hasExtraInfo") == Some(&Value::Bool(true));
                 self.entries.push(entry);
                 self.open.insert(key.clone(), self.entries.len() - 1);
                 self.by_id.insert(key, self.entries.len() - 1);
@@ -178,8 +181,6 @@ impl HarRecorder {
             "Network.responseReceived" => {
                 if let (Some(&i), Some(response)) = (self.open.get(&key), p.get("response")) {
                     apply_response(&mut self.entries[i], response, num(p.get("timestamp")));
-                    self.entries[i].extra_expected[1] =
-                        p.get("hasExtraInfo") == Some(&Value::Bool(true));
                 }
             }
             "Network.loadingFinished" => {
@@ -297,10 +298,14 @@ fn without_credentials(url: &str) -> String {
 }
 
 impl Entry {
-    /// Whether the exchange may carry credentials, as far as the browser has told.
+    /// Whether the exchange may carry credentials, as far as the browser has told: unless both
+    /// of its raw-header events came (Chromium sends none for an answer from a service worker or
+    /// the cache, whose own fetch may have carried cookies) and named none, and it is no later
+    /// hop of a redirect, it may.
     fn credentialed(&self) -> bool {
         self.credentials
-            || (0..2).any(|side| self.extra_expected[side] && !self.extra_seen[side])
+            || self.after_redirect
+            || !(self.extra_seen[0] && self.extra_seen[1])
             || trace_body::url_has_userinfo(&self.url)
     }
 
@@ -606,7 +611,48 @@ mod tests {
         );
         // 5: its raw response headers not reported yet.
         extra(&mut trace, "5", "requestWillBeSent", json!({}));
-        exchange(&mut trace, "5", json_type, json!({}));
+        exchange(&mut trace, "5", json_type.clone(), json!({}));
+        // 6: no raw headers at all (an answer from a service worker or the cache, whose own
+        // fetch may have carried cookies the tab never sees).
+        exchange(&mut trace, "6", json_type.clone(), json!({}));
+        // 7: a credential-like header other than Authorization.
+        exchange(
+            &mut trace,
+            "7",
+            json!({"Content-Type": "application/json", "X-API-Key": "k"}),
+            json!({}),
+        );
+        extra(&mut trace, "7", "requestWillBeSent", json!({}));
+        extra(&mut trace, "7", "responseReceived", json!({}));
+        // 8: the hop after a redirect, whose raw-header events cannot be told from the first
+        // hop's (the first hop's answer is a redirect and keeps no body of its own).
+        trace.record(
+            "Network.requestWillBeSent",
+            "t",
+            &json!({"requestId": "8", "type": "Fetch",
+                    "request": {"url": "http://h.test/from", "method": "GET", "headers": {}}}),
+        );
+        trace.record(
+            "Network.requestWillBeSent",
+            "t",
+            &json!({"requestId": "8", "type": "Fetch",
+                    "redirectResponse": {"status": 302, "headers": {}},
+                    "request": {"url": "http://h.test/to", "method": "GET", "headers": {}}}),
+        );
+        // The first hop's raw headers, late: they land on the second hop's request id.
+        extra(&mut trace, "8", "requestWillBeSent", json!({}));
+        extra(&mut trace, "8", "responseReceived", json!({}));
+        trace.record(
+            "Network.responseReceived",
+            "t",
+            &json!({"requestId": "8", "response": {"status": 200,
+                    "mimeType": "application/json", "headers": {}}}),
+        );
+        trace.record(
+            "Network.loadingFinished",
+            "t",
+            &json!({"requestId": "8", "encodedDataLength": 90}),
+        );
 
         let (requests, _, jobs) = trace.trace_requests(0, 10, true);
         let sent = requests[0].request_body.as_ref().unwrap();
@@ -621,7 +667,13 @@ mod tests {
             }],
             "only the first answer is read"
         );
-        for r in &requests[1..] {
+        assert_eq!(requests.len(), 9, "{requests:#?}");
+        // The redirect's own answer has no body; the hop after it is judged like the others.
+        let (after_redirect, rest) = requests[8..].split_first().unwrap();
+        assert!(rest.is_empty());
+        let body = after_redirect.response_body.as_ref().unwrap();
+        assert_eq!(body.body_omitted, Some(BodyOmitted::Credentials));
+        for r in &requests[1..7] {
             for body in [&r.request_body, &r.response_body] {
                 let body = body.as_ref().unwrap_or_else(|| panic!("{r:?}"));
                 assert_eq!(body.body_omitted, Some(BodyOmitted::Credentials), "{r:?}");

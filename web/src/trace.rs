@@ -18,6 +18,7 @@ use a3s_test_driver::trace::{
     clip_chars, ImageFormat, PageFingerprint, StepCapture, TraceConsole, TraceImage, TraceMark,
     TracePageError, TraceWant, MAX_ENTRY_CHARS, MAX_STEP_ENTRIES,
 };
+use a3s_test_driver::trace_body::{self, BodyOmitted, TraceBody};
 use a3s_test_driver::{AgentContext, StepFailure};
 use base64::Engine;
 use serde_json::{json, Value};
@@ -122,7 +123,37 @@ impl WebContext {
         phases.lap("fingerprint_flush");
         let jobs = self.logs_since(since, want.bodies, &mut capture);
         if want.bodies {
-            self.trace_bodies(jobs, &mut capture, deadline).await;
+            // A page that shows a private field may be sending its value: no body of the step
+            // is kept then. The fingerprint's pass said whether one is shown; without it (a
+            // page not fingerprinted) the private elements are queried, and a failed query
+            // counts as showing one.
+            let has_bodies = capture
+                .network
+                .iter()
+                .any(|r| r.request_body.is_some() || r.response_body.is_some())
+                || !jobs.is_empty();
+            let private = match hashed {
+                Some(h) => h.private,
+                None if has_bodies => self
+                    .private_nodes(deadline)
+                    .await
+                    .map_or(true, |p| !p.rects.is_empty()),
+                None => false,
+            };
+            if private {
+                for job in &jobs {
+                    if let Some(request) = capture.network.get_mut(job.index) {
+                        request.response_body = Some(TraceBody::omitted(
+                            &job.mime_type,
+                            None,
+                            BodyOmitted::PrivatePage,
+                        ));
+                    }
+                }
+                trace_body::withhold_all(&mut capture.network, BodyOmitted::PrivatePage);
+            } else {
+                self.trace_bodies(jobs, &mut capture, deadline).await;
+            }
             phases.lap("bodies");
         }
         if !want.page {

@@ -277,8 +277,9 @@ impl Recorder {
 
     /// Record a step after which the page cannot be read (the run is cancelled, the browser
     /// is gone): the step, and why there is no page.
-    pub fn step_without_page(&mut self, line: usize, record: &StepResult) {
+    pub fn step_without_page(&mut self, (step, line): (&Step, usize), record: &StepResult) {
         let mut traced = step_of(line, record);
+        traced.locator = locator_of(&step.action);
         if self.trace.traced {
             traced
                 .missing
@@ -444,6 +445,8 @@ impl Recorder {
         // What the page showed also reaches the step's own facts: the element it resolved to,
         // a failure message quoting the page, the candidates' descriptions.
         step.resolved.iter_mut().for_each(clean);
+        // An agent's ref is replaced by a locator built from the page's text.
+        step.locator.iter_mut().for_each(clean);
         if let Some(failure) = &mut step.failure {
             clean(&mut failure.message);
         }

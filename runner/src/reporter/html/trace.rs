@@ -456,22 +456,11 @@ fn body(which: &str, b: &TraceBody) -> Markup {
             strong { (which) } " "
             @if !b.mime_type.is_empty() { code { (b.mime_type) } " " }
             @if let Some(n) = b.bytes { "(" (n) " bytes)" }
-            @if let Some(why) = b.body_omitted { " — not recorded: " (omitted_name(why)) }
+            @if let Some(why) = b.body_omitted { " — not recorded: " (BodyOmitted::as_str(why)) }
         }
         @if let Some(text) = &b.text {
             pre class="outline body" tabindex="0" { (text) }
         }
-    }
-}
-
-/// How a report names why a body was left out (the trace's own words).
-fn omitted_name(why: BodyOmitted) -> &'static str {
-    match why {
-        BodyOmitted::OverLimit => "over 8 KiB",
-        BodyOmitted::OverStepBudget => "over the step's 64 KiB of bodies",
-        BodyOmitted::Credentials => "credentials",
-        BodyOmitted::NotText => "not text",
-        BodyOmitted::NotKept => "not kept by the browser",
     }
 }
 
