@@ -399,7 +399,8 @@ async fn in_list(
 /// (`MultiSelection` in Qt), or one whose earlier selection a Control+click kept, leaves a stale
 /// row selected, and a `select` of these rows would pass on a list that holds more. The other
 /// cells of a chosen row are not other rows: GTK3 marks every cell of a selected table row
-/// `selected`, and they are told by sharing the chosen cell's top and height.
+/// `selected`, and in a table (only there) they are told by sharing the chosen cell's top and
+/// height.
 async fn alone(
     a11y: &zbus::Connection,
     control: &Element,
@@ -417,6 +418,7 @@ async fn alone(
         })
         .collect();
     let states = crate::calls::in_order(others.iter().map(|o| o.read_states(a11y))).await;
+    let tabular = matches!(control.role, Role::Table | Role::TreeTable);
     let mut rows: Option<Vec<Rect>> = None;
     for (other, read) in others.iter().zip(states) {
         match read {
@@ -430,12 +432,15 @@ async fn alone(
             let reads = crate::calls::in_order(items.iter().map(|i| i.extents(a11y))).await;
             rows = Some(reads.into_iter().collect::<Result<_, _>>()?);
         }
-        let at = other.extents(a11y).await?;
-        let chosen_row = rows
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .any(|r| r.y == at.y && r.height == at.height);
+        // Only a table has cells beside a chosen one: in a list or an icon grid, an item on
+        // the same line is another row.
+        let chosen_row = tabular && {
+            let at = other.extents(a11y).await?;
+            rows.as_deref()
+                .unwrap_or_default()
+                .iter()
+                .any(|r| r.y == at.y && r.height == at.height)
+        };
         if chosen_row {
             continue;
         }
