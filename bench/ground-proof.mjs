@@ -13,13 +13,11 @@
 //   The browser is $A3S_TEST_BROWSER, else /usr/lib/chromium/chromium-headless-shell (the
 //   tool's default). Prints p50/p95 in ms of each variant, and whether the fast encoder gave the
 //   same bytes for the same pixels (the proof relies on it).
-import { spawn } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { BROWSER, launch } from "./cdp.mjs";
 
 const ROUNDS = Number(process.argv[2] || 25);
-const BROWSER = process.env.A3S_TEST_BROWSER || "/usr/lib/chromium/chromium-headless-shell";
 const PAGE = `<!doctype html><html><head><style>
 body { margin: 0; font-family: sans-serif; background: #fff; }
 button { display: block; margin: 24px; padding: 4px; border: 2px solid #333; background: #fff; }
@@ -30,32 +28,9 @@ g.fillStyle = "#fff"; g.fillRect(0, 0, 240, 60);
 g.fillStyle = "#000"; g.font = "bold 36px sans-serif"; g.fillText("Checkout", 16, 44);
 </script></body></html>`;
 
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "a3s-ground-proof-"));
-const chromium = spawn(BROWSER, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-  "--remote-debugging-port=0", "--window-size=1280,720", "--disable-frame-rate-limit",
-  `--user-data-dir=${profile}`, "about:blank"], { stdio: ["ignore", "ignore", "pipe"], detached: true });
-const stop = () => { try { process.kill(-chromium.pid, "SIGKILL"); } catch {} fs.rmSync(profile, { recursive: true, force: true }); };
-const bound = setTimeout(() => { console.error("no answer within 5 minutes"); stop(); process.exit(1); }, 300_000);
+const browser = await launch(PAGE, ["--disable-frame-rate-limit"]);
 try {
-  let seen = "";
-  const url = await new Promise((resolve, reject) => {
-    chromium.on("exit", () => reject(new Error("the browser exited")));
-    chromium.stderr.on("data", (d) => { seen += d; const m = seen.match(/ws:\/\/\S+/); if (m) resolve(m[0]); });
-  });
-  const ws = new WebSocket(url);
-  await new Promise((resolve) => (ws.onopen = resolve));
-  let next = 0;
-  const pending = new Map();
-  ws.onmessage = (m) => { const j = JSON.parse(m.data); pending.get(j.id)?.(j); pending.delete(j.id); };
-  const call = (method, params = {}, sessionId) => new Promise((resolve) => {
-    const id = ++next; pending.set(id, resolve); ws.send(JSON.stringify({ id, method, params, sessionId }));
-  });
-  const { result: { targetId } } = await call("Target.createTarget", { url: "about:blank" });
-  const { result: { sessionId } } = await call("Target.attachToTarget", { targetId, flatten: true });
-  const page = (method, params) => call(method, params, sessionId);
-  await page("Page.enable");
-  await page("Page.navigate", { url: "data:text/html;base64," + Buffer.from(PAGE).toString("base64") });
-  await page("Runtime.evaluate", { expression: "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))", awaitPromise: true });
+  const { page } = browser;
 
   const evaluate = (expression) => page("Runtime.evaluate", { expression, returnByValue: true });
   const privateRead = () => evaluate("Array.from(document.querySelectorAll('input,textarea,[data-private]')).map(e => e.getBoundingClientRect().x)");
@@ -92,8 +67,6 @@ try {
   const [a, b] = [await shot(true), await shot(true)];
   console.log("fast encoder, same pixels -> same bytes:", a.result.data === b.result.data,
     `(${a.result.data.length * 3 / 4 | 0} bytes; default encoder ${(await shot(false)).result.data.length * 3 / 4 | 0})`);
-  ws.close();
 } finally {
-  clearTimeout(bound);
-  stop();
+  browser.stop();
 }

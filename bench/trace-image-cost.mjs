@@ -18,29 +18,16 @@
 //
 // Usage: node --experimental-websocket bench/trace-image-cost.mjs [rounds]   (Node 22+: no flag)
 //   The browser is $A3S_TEST_BROWSER, else /usr/lib/chromium/chromium-headless-shell.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { launch } from "./cdp.mjs";
 
 const ROUNDS = Number(process.argv[2] || 30);
-const BROWSER = process.env.A3S_TEST_BROWSER || "/usr/lib/chromium/chromium-headless-shell";
 const ROWS = Array.from({ length: 40 }, (_, i) => `<li>Row ${i} of a list long enough to fill the viewport</li>`).join("");
 const PAGE = `<!doctype html><html><body style="font-family: sans-serif"><h1>Counter</h1>
 <p id="count">0</p><button onclick="count.textContent = +count.textContent + 1">Add</button>
 <ul>${ROWS}</ul></body></html>`;
 
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "a3s-trace-image-"));
-// The tool's own launch flags (web/src/process.rs), software compositing included.
-const chromium = spawn(BROWSER, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  "--remote-debugging-port=0", "--window-size=1280,720", `--user-data-dir=${profile}`, "about:blank"],
-  { stdio: ["ignore", "ignore", "pipe"], detached: true });
-const stop = () => {
-  try { process.kill(-chromium.pid, "SIGKILL"); } catch { /* already gone */ }
-  fs.rmSync(profile, { recursive: true, force: true });
-};
-const bound = setTimeout(() => { console.error("no answer within 5 minutes"); stop(); process.exit(1); }, 300_000);
+const browser = await launch(PAGE);
 
 /** CPU milliseconds the browser's process group has spent so far. */
 function browserCpuMs() {
@@ -51,41 +38,21 @@ function browserCpuMs() {
     let stat;
     try { stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8"); } catch { continue; }
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === chromium.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    if (Number(fields[2]) === browser.pid) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks * tick;
 }
 
 try {
-  let seen = "";
-  const url = await new Promise((resolve, reject) => {
-    chromium.on("exit", () => reject(new Error("the browser exited")));
-    chromium.stderr.on("data", (d) => { seen += d; const m = seen.match(/ws:\/\/\S+/); if (m) resolve(m[0]); });
-  });
-  const ws = new WebSocket(url);
-  await new Promise((resolve) => (ws.onopen = resolve));
-  let next = 0;
-  const pending = new Map();
+  const { page, call, onEvent } = browser;
   let onFrame = null;
-  const call = (method, params = {}, sessionId) => new Promise((resolve) => {
-    const id = ++next; pending.set(id, resolve); ws.send(JSON.stringify({ id, method, params, sessionId }));
+  onEvent((j) => {
+    if (j.method !== "Page.screencastFrame") return;
+    call("Page.screencastFrameAck", { sessionId: j.params.sessionId }, j.sessionId);
+    const waiting = onFrame; onFrame = null; waiting?.();
   });
-  ws.onmessage = (m) => {
-    const j = JSON.parse(m.data);
-    if (j.id) { pending.get(j.id)?.(j); pending.delete(j.id); return; }
-    if (j.method === "Page.screencastFrame") {
-      call("Page.screencastFrameAck", { sessionId: j.params.sessionId }, j.sessionId);
-      const waiting = onFrame; onFrame = null; waiting?.();
-    }
-  };
-  const { result: { targetId } } = await call("Target.createTarget", { url: "about:blank" });
-  const { result: { sessionId } } = await call("Target.attachToTarget", { targetId, flatten: true });
-  const page = (method, params) => call(method, params, sessionId);
-  await page("Page.enable");
   await page("DOM.enable");
   await page("Overlay.enable");
-  await page("Page.navigate", { url: "data:text/html;base64," + Buffer.from(PAGE).toString("base64") });
-  await page("Runtime.evaluate", { expression: "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))", awaitPromise: true });
 
   const click = async () => {
     for (const type of ["mousePressed", "mouseReleased"]) {
@@ -129,6 +96,5 @@ try {
   }
   console.log(`load ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]}, ${ROUNDS} rounds`);
 } finally {
-  clearTimeout(bound);
-  stop();
+  browser.stop();
 }
