@@ -1,8 +1,8 @@
 //! The last passing trace of each scenario (`<output-dir>/last-green/<suite>/<scenario>.json`,
 //! or `--last-green-dir`): what a failing run is compared with.
 //!
-//! Bounded: one file per scenario, without screenshots (the comparison reads outlines, console
-//! and requests only), at most [`MAX_RECORD_BYTES`]; replaced atomically on every traced pass,
+//! Bounded: one file per scenario, without screenshots or bodies (the comparison reads outlines,
+//! console and requests' outcomes only), at most [`MAX_RECORD_BYTES`]; replaced atomically on every traced pass,
 //! read through `fsroot` like all evidence. The store as a whole holds at most
 //! [`Bound::DEFAULT`] (`bound.rs`: the least recently written or used records of other
 //! scenarios than the run's go first). A record that is missing, too large or not of this
@@ -28,7 +28,7 @@ fn record_path(id: &str) -> PathBuf {
     PathBuf::from(safe_component(suite)).join(format!("{}.json", safe_component(scenario)))
 }
 
-/// Keep `trace` (a pass) as its scenario's last green run, screenshots left out. When
+/// Keep `trace` (a pass) as its scenario's last green run, screenshots and bodies left out. When
 /// `previous` (the record this run read) already says the same to a comparison — the same
 /// steps, pages, outlines, requests and errors — nothing is written: an unchanged app's passing
 /// run costs no write and no `fsync`. `Ok(true)` when the record was written. A write that
@@ -55,8 +55,13 @@ fn store_within(
         return Ok(false);
     }
     let mut kept = trace.clone();
+    // The comparison reads no screenshot and no body: neither is kept.
     for step in &mut kept.steps {
         step.screenshot = None;
+        for request in &mut step.network {
+            request.request_body = None;
+            request.response_body = None;
+        }
     }
     kept.screenshot_bytes = 0;
     let json = serde_json::to_vec(&kept).map_err(|e| e.to_string())?;
@@ -227,6 +232,27 @@ mod tests {
         let changed = trace(step(&["button \"Pay\""], Some(200), 5));
         assert_eq!(store(&root, &changed, Some(&was), &none), Ok(true));
         assert_eq!(load(&root, "s/buy"), Some(changed));
+    }
+
+    #[test]
+    fn the_record_keeps_no_screenshot_and_no_body() {
+        use a3s_test_driver::trace_body::TraceBody;
+        let dir = tempfile::tempdir().unwrap();
+        let root = Dir::open_anchor(dir.path()).unwrap();
+        let mut with = trace(step(&["button \"Buy\""], Some(200), 5));
+        let request = &mut with.steps[0].network[0];
+        request.request_body = Some(TraceBody::kept("application/json", "{\"q\":1}".into()));
+        request.response_body = Some(TraceBody::kept("application/json", "{\"ok\":true}".into()));
+        assert_eq!(store(&root, &with, None, &HashSet::new()), Ok(true));
+        let kept = load(&root, "s/buy").unwrap();
+        let request = &kept.steps[0].network[0];
+        assert_eq!(
+            (&request.request_body, &request.response_body),
+            (&None, &None)
+        );
+        assert_eq!(kept.steps[0].screenshot, None);
+        let raw = std::fs::read_to_string(dir.path().join("s/buy.json")).unwrap();
+        assert!(!raw.contains("ok\\\":true"), "{raw}");
     }
 
     /// A passing trace of scenario `id`.
