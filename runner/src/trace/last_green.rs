@@ -380,11 +380,19 @@ mod tests {
             assert_eq!(written, Ok(true), "{id}");
             age(&store_dir.join(format!("{id}.json")), 1000 + k as u64);
         }
-        // The two foreign files count against the bound but are never removed: each write
-        // past it removed the oldest record of the store's own.
+        // The foreign files do not count against the bound: three records fit.
         assert!(store_dir.join("s/notes.json").exists() && misplaced.exists());
-        assert!(!store_dir.join("s/a.json").exists() && !store_dir.join("s/b.json").exists());
-        assert!(store_dir.join("s/c.json").exists());
+        for id in ["s/a", "s/b", "s/c"] {
+            assert!(store_dir.join(format!("{id}.json")).exists(), "{id}");
+        }
+        // A fourth goes past it: the oldest record of the store's own goes, never a foreign file.
+        assert_eq!(
+            store_within(&root, &trace_of("s/d"), None, &none, bound),
+            Ok(true)
+        );
+        assert!(store_dir.join("s/notes.json").exists() && misplaced.exists());
+        assert!(!store_dir.join("s/a.json").exists());
+        assert!(store_dir.join("s/b.json").exists() && store_dir.join("s/c.json").exists());
         // The links are still links, and what they point to is untouched.
         assert!(store_dir
             .join("s/x.json")
