@@ -10,7 +10,7 @@
 //! Everything goes through `fsroot` (no link followed on the way, a link in a record's place
 //! removed as a name, never followed).
 
-use super::record_path;
+use super::{record_path, StoreError};
 use crate::trace::record::TRACE_SCHEMA;
 use a3s_test_fsroot::{Dir, EntryKind};
 use std::collections::HashSet;
@@ -98,15 +98,16 @@ fn is_own_record(store: &Dir, rel: &Path) -> bool {
 }
 
 /// Make room for `incoming` bytes written at `rel` within `bound`, removing the least recently
-/// written or used records of scenarios not in `in_run` first; the number removed. An error when
-/// even then the write would go past the bound (this run's own records fill it).
+/// written or used records of scenarios not in `in_run` first; the number removed.
+/// [`StoreError::Full`] when even then the write would go past the bound (this run's own records
+/// fill it).
 pub(super) fn make_room(
     store: &Dir,
     rel: &Path,
     incoming: u64,
     in_run: &HashSet<String>,
     bound: Bound,
-) -> Result<usize, String> {
+) -> Result<usize, StoreError> {
     let mut found = records(store);
     let replaced = found.iter().find(|f| f.rel == rel).map(|f| f.len);
     let mut count = found.len() + usize::from(replaced.is_none());
@@ -123,18 +124,19 @@ pub(super) fn make_room(
         if !over(count, bytes) {
             break;
         }
-        store.remove_file(&oldest.rel).map_err(|e| e.to_string())?;
+        store
+            .remove_file(&oldest.rel)
+            .map_err(StoreError::io("remove an older record"))?;
         count -= 1;
         bytes -= oldest.len;
         removed += 1;
     }
     if over(count, bytes) {
-        return Err(format!(
-            "the last-green store would hold {count} of its records in {bytes} bytes, over its \
-             bound of {} records and {} bytes, and only records of this run's scenarios are left \
-             to remove",
-            bound.records, bound.bytes
-        ));
+        return Err(StoreError::Full {
+            records: count,
+            bytes,
+            bound,
+        });
     }
     Ok(removed)
 }
