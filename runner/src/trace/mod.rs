@@ -14,7 +14,7 @@ pub mod last_green;
 pub mod record;
 mod recorder;
 
-pub use recorder::{Recorder, TRACE_FILE};
+pub use recorder::{Finished, Recorder, TRACE_FILE};
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

@@ -124,9 +124,12 @@ pub(super) fn make_room(
         if !over(count, bytes) {
             break;
         }
-        store
-            .remove_file(&oldest.rel)
-            .map_err(StoreError::io("remove an older record"))?;
+        match store.remove_file(&oldest.rel) {
+            // Another job of the run picked the same oldest record and removed it first: it is
+            // gone all the same.
+            Err(e) if e.is_not_found() => {}
+            removed => removed.map_err(StoreError::io("remove an older record"))?,
+        }
         count -= 1;
         bytes -= oldest.len;
         removed += 1;
