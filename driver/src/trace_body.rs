@@ -67,6 +67,10 @@ pub enum BodyOmitted {
     /// The step's bodies already fill [`MAX_STEP_BODY_BYTES`].
     #[serde(rename = "over the step's 64 KiB of bodies")]
     OverStepBudget,
+    /// The scenario's bodies already fill the recorder's per-scenario budget (1 MiB), so a
+    /// trace of many steps stays small enough for the report to read.
+    #[serde(rename = "over the scenario's 1 MiB of bodies")]
+    OverScenarioBudget,
     /// The exchange carries credentials: an `Authorization`, `Proxy-Authorization` or `Cookie`
     /// request header, a `Set-Cookie` response header, a user name in the URL — or the browser
     /// had not yet reported all of its headers, so it might.

@@ -3,6 +3,7 @@
 //! one write — or none, when the mode keeps no trace of a pass — plus the last-green record and
 //! the comparison with it.
 
+use super::body_budget::BodyBudget;
 use super::diff;
 use super::last_green;
 use super::record::{Trace, TraceFailure, TraceShot, TraceSource, TraceStep, TRACE_SCHEMA};
@@ -58,6 +59,8 @@ pub struct Recorder {
     green: Option<Trace>,
     /// Lines [`Recorder::add_source_line`] was given (more than it keeps past the cap).
     source_lines: usize,
+    /// The body text the steps kept so far, within the scenario's bound.
+    bodies: BodyBudget,
 }
 
 impl Recorder {
@@ -87,6 +90,7 @@ impl Recorder {
             secrets: Vec::new(),
             green: None,
             source_lines: 0,
+            bodies: BodyBudget::default(),
         })
     }
 
@@ -131,6 +135,7 @@ impl Recorder {
             secrets: Vec::new(),
             green: None,
             source_lines: 0,
+            bodies: BodyBudget::default(),
         }
     }
 
@@ -272,6 +277,7 @@ impl Recorder {
         traced.console = captured.console;
         traced.page_errors = captured.page_errors;
         traced.network = captured.network;
+        self.bodies.fit(&mut traced.network);
         traced.missing = captured.missing;
         self.scrub(&mut traced);
         self.dropped += captured.dropped;
@@ -327,6 +333,9 @@ impl Recorder {
                 "{} statement line(s) left out of the source past its cap of {MAX_SOURCE_LINES}",
                 self.source_lines - MAX_SOURCE_LINES
             ));
+        }
+        if let Some(cut) = self.bodies.cut() {
+            self.trace.cuts.push(cut);
         }
         if self.dropped > 0 {
             self.trace.cuts.push(format!(

@@ -472,6 +472,7 @@ fn omitted_name(why: BodyOmitted) -> &'static str {
     match why {
         BodyOmitted::OverLimit => "over 8 KiB",
         BodyOmitted::OverStepBudget => "over the step's 64 KiB of bodies",
+        BodyOmitted::OverScenarioBudget => "over the scenario's 1 MiB of bodies",
         BodyOmitted::Credentials => "credentials",
         BodyOmitted::NotText => "not text",
         BodyOmitted::NotKept => "not kept by the browser",
