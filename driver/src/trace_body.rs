@@ -75,6 +75,10 @@ pub enum BodyOmitted {
     /// The step's bodies already fill [`MAX_STEP_BODY_BYTES`].
     #[serde(rename = "over the step's 64 KiB of bodies")]
     OverStepBudget,
+    /// The scenario's bodies already fill the recorder's per-scenario budget (1 MiB), so a
+    /// trace of many steps stays small enough for the report to read.
+    #[serde(rename = "over the scenario's 1 MiB of bodies")]
+    OverScenarioBudget,
     /// The exchange carries credentials: a `Cookie`, `Authorization` or other credential-like
     /// header either way, a `Set-Cookie` answer, a user name in the URL, a body that names a
     /// credential — or the browser had not reported all of its headers (nor those of every hop
@@ -102,6 +106,7 @@ impl BodyOmitted {
         match self {
             BodyOmitted::OverLimit => "over 8 KiB",
             BodyOmitted::OverStepBudget => "over the step's 64 KiB of bodies",
+            BodyOmitted::OverScenarioBudget => "over the scenario's 1 MiB of bodies",
             BodyOmitted::Credentials => "credentials",
             BodyOmitted::PrivatePage => "private page",
             BodyOmitted::NotText => "not text",
@@ -245,6 +250,7 @@ mod tests {
         for why in [
             B::OverLimit,
             B::OverStepBudget,
+            B::OverScenarioBudget,
             B::Credentials,
             B::PrivatePage,
             B::NotText,

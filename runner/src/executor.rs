@@ -493,6 +493,7 @@ pub fn not_run(
         skip: None,
         dependency_only: planned.dependency_only,
         trace: None,
+        last_green_not_written: None,
     }
 }
 
@@ -838,15 +839,18 @@ async fn run_scenario<D: SurfaceDriver>(
     let closed = tokio::time::timeout(bound, ctx.close()).await;
     result.context_close_us = Some(close_started.elapsed().as_micros() as u64);
     if let Some(written) = written {
-        result.trace = written.await.unwrap_or_else(|e| {
-            Some(crate::trace::TraceSummary {
+        let finished = written.await.unwrap_or_else(|e| crate::trace::Finished {
+            summary: Some(crate::trace::TraceSummary {
                 path: dir.path().join(crate::trace::TRACE_FILE),
                 steps: 0,
                 screenshot_bytes: 0,
                 since_last_green: None,
                 not_written: Some(format!("the trace writer stopped: {e}")),
-            })
+            }),
+            last_green_not_written: None,
         });
+        result.trace = finished.summary;
+        result.last_green_not_written = finished.last_green_not_written;
     }
     result.cleanup_failure = match closed {
         Ok(Ok(())) => None,

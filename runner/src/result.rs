@@ -213,6 +213,11 @@ pub struct ScenarioResult {
     /// since the scenario last passed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<crate::trace::TraceSummary>,
+    /// Why this pass was not kept as the scenario's last green run (the last-green store
+    /// refused the record — full of this run's own — or the disk failed): the scenario's next
+    /// failure is compared with an older record, or with none. The verdict stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_green_not_written: Option<String>,
 }
 
 /// One attempt of a scenario that failed and was run again, with its own evidence folder.
@@ -278,6 +283,7 @@ impl ScenarioResult {
             skip: None,
             dependency_only: false,
             trace: None,
+            last_green_not_written: None,
         }
     }
 

@@ -437,3 +437,27 @@ fn junit_output_with_fail_on_flaky() {
     assert!(case.contains("<failure type=\"flaky\""), "{case}");
     assert!(case.contains("flaky: passed on attempt 2 of 2"), "{case}");
 }
+
+/// A pass the last-green store did not take says so in every place a person or an agent reads
+/// the run: otherwise the next failure's missing comparison goes unexplained.
+#[test]
+fn a_last_green_record_not_written_is_said_by_each_reporter() {
+    let why = "the store would hold 2001 of its records in 900 bytes, over its bound";
+    let mut passed = open_form();
+    passed.last_green_not_written = Some(why.into());
+    let result = common::run(PathBuf::from(ROOT), 120, vec![passed], |_| {});
+    let text = terminal_text(&result);
+    assert!(
+        text.contains(&format!("the last-green record was not written: {why}")),
+        "{text}"
+    );
+    let mut out = Vec::new();
+    render(&mut JsonReporter::new(&mut out), &result);
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(value["scenarios"][0]["last_green_not_written"], why);
+    let page = a3s_test_runner::reporter::html::render(&result, Path::new("/work/report"));
+    assert!(
+        page.contains(&format!("The last-green record was not written: {why}")),
+        "the HTML report says so"
+    );
+}

@@ -197,6 +197,13 @@ impl<W: Write> TerminalReporter<W> {
         if let Some(f) = &result.cleanup_failure {
             self.failure_line(RED, f)?;
         }
+        if let Some(why) = &result.last_green_not_written {
+            writeln!(
+                self.out,
+                "{:>9} the last-green record was not written: {why}",
+                ""
+            )?;
+        }
         Ok(())
     }
 

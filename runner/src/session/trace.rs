@@ -150,7 +150,9 @@ impl SessionTrace {
         } else {
             ScenarioStatus::Failed
         };
-        let summary = recorder.finish(dir, status, None, &Default::default())?;
+        let summary = recorder
+            .finish(dir, status, None, &Default::default())
+            .summary?;
         let mut out = SessionTraceSummary {
             path: summary.path.clone(),
             html: None,

@@ -1,16 +1,18 @@
 //! The last passing trace of each scenario (`<output-dir>/last-green/<suite>/<scenario>.json`,
 //! or `--last-green-dir`): what a failing run is compared with.
 //!
-//! Bounded: one file per scenario, without screenshots (the comparison reads outlines, console
-//! and requests only), at most [`MAX_RECORD_BYTES`]; replaced atomically on every traced pass,
+//! Bounded: one file per scenario, without screenshots or bodies (the comparison reads outlines,
+//! console and requests' outcomes only), at most [`MAX_RECORD_BYTES`]; replaced atomically on every traced pass,
 //! read through `fsroot` like all evidence. The store as a whole holds at most
 //! [`Bound::DEFAULT`] (`bound.rs`: the least recently written or used records of other
 //! scenarios than the run's go first). A record that is missing, too large or not of this
 //! schema is no comparison, never an error of the run.
 
 mod bound;
+mod error;
 
 pub use bound::Bound;
+pub use error::StoreError;
 
 use super::diff;
 use super::record::{Trace, TraceStep, TRACE_SCHEMA};
@@ -28,7 +30,7 @@ fn record_path(id: &str) -> PathBuf {
     PathBuf::from(safe_component(suite)).join(format!("{}.json", safe_component(scenario)))
 }
 
-/// Keep `trace` (a pass) as its scenario's last green run, screenshots left out. When
+/// Keep `trace` (a pass) as its scenario's last green run, screenshots and bodies left out. When
 /// `previous` (the record this run read) already says the same to a comparison — the same
 /// steps, pages, outlines, requests and errors — nothing is written: an unchanged app's passing
 /// run costs no write and no `fsync`. `Ok(true)` when the record was written. A write that
@@ -39,7 +41,7 @@ pub fn store(
     trace: &Trace,
     previous: Option<&Trace>,
     in_run: &HashSet<String>,
-) -> Result<bool, String> {
+) -> Result<bool, StoreError> {
     store_within(store, trace, previous, in_run, Bound::DEFAULT)
 }
 
@@ -50,30 +52,37 @@ fn store_within(
     previous: Option<&Trace>,
     in_run: &HashSet<String>,
     bound: Bound,
-) -> Result<bool, String> {
+) -> Result<bool, StoreError> {
     if previous.is_some_and(|previous| same_for_comparison(previous, trace)) {
         return Ok(false);
     }
     let mut kept = trace.clone();
+    // The comparison reads no screenshot and no body: neither is kept.
     for step in &mut kept.steps {
         step.screenshot = None;
+        for request in &mut step.network {
+            request.request_body = None;
+            request.response_body = None;
+        }
     }
     kept.screenshot_bytes = 0;
-    let json = serde_json::to_vec(&kept).map_err(|e| e.to_string())?;
+    let json = serde_json::to_vec(&kept)?;
     if json.len() as u64 > MAX_RECORD_BYTES {
-        return Err(format!(
-            "the record is {} bytes, over the {MAX_RECORD_BYTES}-byte cap",
-            json.len()
-        ));
+        return Err(StoreError::TooLarge {
+            bytes: json.len() as u64,
+            cap: MAX_RECORD_BYTES,
+        });
     }
     let rel = record_path(&trace.scenario);
     bound::make_room(store, &rel, json.len() as u64, in_run, bound)?;
     if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
-        store.create_dir_all(parent).map_err(|e| e.to_string())?;
+        store
+            .create_dir_all(parent)
+            .map_err(StoreError::io("create the suite's folder"))?;
     }
     store
         .write_atomic(&rel, &json, a3s_test_fsroot::SHARED)
-        .map_err(|e| e.to_string())?;
+        .map_err(StoreError::io("write the record"))?;
     Ok(true)
 }
 
@@ -216,17 +225,38 @@ mod tests {
         let file = dir.path().join("s/buy.json");
         let was = trace(step(&["button \"Buy\""], Some(200), 5));
         let none = HashSet::new();
-        assert_eq!(store(&root, &was, None, &none), Ok(true));
+        assert!(store(&root, &was, None, &none).unwrap());
         let written = std::fs::read(&file).unwrap();
         // Same to a comparison: the record is left as it was (its timings are the first run's).
         let again = trace(step(&["button \"Buy\""], Some(200), 70));
-        assert_eq!(store(&root, &again, Some(&was), &none), Ok(false));
+        assert!(!store(&root, &again, Some(&was), &none).unwrap());
         assert_eq!(std::fs::read(&file).unwrap(), written);
         assert_eq!(load(&root, "s/buy").as_ref(), Some(&was));
         // Another page: replaced.
         let changed = trace(step(&["button \"Pay\""], Some(200), 5));
-        assert_eq!(store(&root, &changed, Some(&was), &none), Ok(true));
+        assert!(store(&root, &changed, Some(&was), &none).unwrap());
         assert_eq!(load(&root, "s/buy"), Some(changed));
+    }
+
+    #[test]
+    fn the_record_keeps_no_screenshot_and_no_body() {
+        use a3s_test_driver::trace_body::TraceBody;
+        let dir = tempfile::tempdir().unwrap();
+        let root = Dir::open_anchor(dir.path()).unwrap();
+        let mut with = trace(step(&["button \"Buy\""], Some(200), 5));
+        let request = &mut with.steps[0].network[0];
+        request.request_body = Some(TraceBody::kept("application/json", "{\"q\":1}".into()));
+        request.response_body = Some(TraceBody::kept("application/json", "{\"ok\":true}".into()));
+        assert!(store(&root, &with, None, &HashSet::new()).unwrap());
+        let kept = load(&root, "s/buy").unwrap();
+        let request = &kept.steps[0].network[0];
+        assert_eq!(
+            (&request.request_body, &request.response_body),
+            (&None, &None)
+        );
+        assert_eq!(kept.steps[0].screenshot, None);
+        let raw = std::fs::read_to_string(dir.path().join("s/buy.json")).unwrap();
+        assert!(!raw.contains("ok\\\":true"), "{raw}");
     }
 
     /// A passing trace of scenario `id`.
@@ -257,18 +287,12 @@ mod tests {
         };
         let none = HashSet::new();
         for (k, id) in ["s/a", "s/b", "s/c"].iter().enumerate() {
-            assert_eq!(
-                store_within(&root, &trace_of(id), None, &none, bound),
-                Ok(true)
-            );
+            assert!(store_within(&root, &trace_of(id), None, &none, bound).unwrap());
             age(&dir.path().join(format!("{}.json", id)), 1000 + k as u64);
         }
         // A fourth: the oldest record goes, except that `s/a` is a scenario of this run.
         let run = ids(&["s/a", "s/d"]);
-        assert_eq!(
-            store_within(&root, &trace_of("s/d"), None, &run, bound),
-            Ok(true)
-        );
+        assert!(store_within(&root, &trace_of("s/d"), None, &run, bound).unwrap());
         let exists = |id: &str| dir.path().join(format!("{id}.json")).exists();
         assert!(exists("s/a") && exists("s/c") && exists("s/d"));
         assert!(
@@ -276,25 +300,22 @@ mod tests {
             "the least recently written other record was removed"
         );
         // Replacing a record adds none: nothing removed.
-        assert_eq!(
-            store_within(&root, &trace_of("s/c"), None, &none, bound),
-            Ok(true)
-        );
+        assert!(store_within(&root, &trace_of("s/c"), None, &none, bound).unwrap());
         assert!(exists("s/a") && exists("s/c") && exists("s/d"));
         age(&dir.path().join("s/d.json"), 2000);
         age(&dir.path().join("s/c.json"), 2001);
         // A record read for a comparison counts as used: `s/a` (the oldest) is now the newest.
         assert!(load(&root, "s/a").is_some());
-        assert_eq!(
-            store_within(&root, &trace_of("s/e"), None, &none, bound),
-            Ok(true)
-        );
+        assert!(store_within(&root, &trace_of("s/e"), None, &none, bound).unwrap());
         assert!(exists("s/a") && exists("s/c") && exists("s/e"));
         assert!(!exists("s/d"), "the least recently used record was removed");
         // Only this run's records left: the write is refused, nothing of the run removed.
         let full = ids(&["s/a", "s/d", "s/e", "s/c", "s/f"]);
         let refused = store_within(&root, &trace_of("s/f"), None, &full, bound);
-        assert!(refused.is_err(), "{refused:?}");
+        assert!(
+            matches!(refused, Err(StoreError::Full { records: 4, .. })),
+            "{refused:?}"
+        );
         assert!(!exists("s/f"));
         assert_eq!(
             ["s/a", "s/c", "s/d", "s/e"]
@@ -311,10 +332,7 @@ mod tests {
                 .len()
                 * 2,
         };
-        assert_eq!(
-            store_within(&root, &trace_of("s/g"), None, &ids(&["s/a", "s/g"]), small),
-            Ok(true)
-        );
+        assert!(store_within(&root, &trace_of("s/g"), None, &ids(&["s/a", "s/g"]), small).unwrap());
         assert!(exists("s/a") && exists("s/g"));
         assert_eq!(
             ["s/c", "s/d", "s/e"].iter().filter(|id| exists(id)).count(),
@@ -351,14 +369,19 @@ mod tests {
         let none = HashSet::new();
         for (k, id) in ["s/a", "s/b", "s/c"].iter().enumerate() {
             let written = store_within(&root, &trace_of(id), None, &none, bound);
-            assert_eq!(written, Ok(true), "{id}");
+            assert!(written.unwrap(), "{id}");
             age(&store_dir.join(format!("{id}.json")), 1000 + k as u64);
         }
-        // The two foreign files count against the bound but are never removed: each write
-        // past it removed the oldest record of the store's own.
+        // The foreign files do not count against the bound: three records fit.
         assert!(store_dir.join("s/notes.json").exists() && misplaced.exists());
-        assert!(!store_dir.join("s/a.json").exists() && !store_dir.join("s/b.json").exists());
-        assert!(store_dir.join("s/c.json").exists());
+        for id in ["s/a", "s/b", "s/c"] {
+            assert!(store_dir.join(format!("{id}.json")).exists(), "{id}");
+        }
+        // A fourth goes past it: the oldest record of the store's own goes, never a foreign file.
+        assert!(store_within(&root, &trace_of("s/d"), None, &none, bound).unwrap());
+        assert!(store_dir.join("s/notes.json").exists() && misplaced.exists());
+        assert!(!store_dir.join("s/a.json").exists());
+        assert!(store_dir.join("s/b.json").exists() && store_dir.join("s/c.json").exists());
         // The links are still links, and what they point to is untouched.
         assert!(store_dir
             .join("s/x.json")

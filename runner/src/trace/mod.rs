@@ -9,12 +9,14 @@
 //! through the contract (`SurfaceContext::trace_capture`), and a surface without it is listed
 //! as "not traced" instead of showing empty pages.
 
+mod body_budget;
 pub mod diff;
 pub mod last_green;
 pub mod record;
 mod recorder;
 
-pub use recorder::{Recorder, TRACE_FILE};
+pub use body_budget::SCENARIO_BODY_BYTES;
+pub use recorder::{Finished, Recorder, TRACE_FILE};
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

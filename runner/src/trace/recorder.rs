@@ -3,6 +3,7 @@
 //! one write — or none, when the mode keeps no trace of a pass — plus the last-green record and
 //! the comparison with it.
 
+use super::body_budget::BodyBudget;
 use super::diff;
 use super::last_green;
 use super::record::{Trace, TraceFailure, TraceShot, TraceSource, TraceStep, TRACE_SCHEMA};
@@ -26,6 +27,18 @@ const OUTLINE_LINE_CHARS: usize = 300;
 /// The trace file's name in the scenario folder.
 pub const TRACE_FILE: &str = "trace.json";
 
+/// What an attempt's [`Recorder::finish`] leaves: its trace, and whether its pass was kept as
+/// the last green run (a refusal must reach the result, or the next failure's missing
+/// comparison goes unexplained).
+#[derive(Debug)]
+pub struct Finished {
+    /// The trace's summary, when the mode keeps this attempt's trace.
+    pub summary: Option<TraceSummary>,
+    /// Why the last-green record of this pass was not written (the store refused it or the
+    /// disk failed), when it was not.
+    pub last_green_not_written: Option<String>,
+}
+
 /// One attempt's trace in the making (screenshots held in memory, within the budget, until
 /// the attempt ends and the mode decides whether they are written).
 #[derive(Debug)]
@@ -46,6 +59,8 @@ pub struct Recorder {
     green: Option<Trace>,
     /// Lines [`Recorder::add_source_line`] was given (more than it keeps past the cap).
     source_lines: usize,
+    /// The body text the steps kept so far, within the scenario's bound.
+    bodies: BodyBudget,
 }
 
 impl Recorder {
@@ -75,6 +90,7 @@ impl Recorder {
             secrets: Vec::new(),
             green: None,
             source_lines: 0,
+            bodies: BodyBudget::default(),
         })
     }
 
@@ -119,6 +135,7 @@ impl Recorder {
             secrets: Vec::new(),
             green: None,
             source_lines: 0,
+            bodies: BodyBudget::default(),
         }
     }
 
@@ -260,6 +277,7 @@ impl Recorder {
         traced.console = captured.console;
         traced.page_errors = captured.page_errors;
         traced.network = captured.network;
+        self.bodies.fit(&mut traced.network);
         traced.missing = captured.missing;
         self.scrub(&mut traced);
         self.dropped += captured.dropped;
@@ -291,8 +309,9 @@ impl Recorder {
 
     /// The attempt ended with `status`: write the trace into `dir` when the mode keeps it,
     /// refresh the last-green record of a pass (`in_run`: the ids of the run's scenarios, whose
-    /// records the store's bound never removes), compare a failure with it. `None` when the
-    /// mode keeps no trace of this attempt; a write that failed is named in the summary.
+    /// records the store's bound never removes), compare a failure with it. No summary when the
+    /// mode keeps no trace of this attempt; a write that failed is named in the summary, a
+    /// last-green record the store did not take in [`Finished::last_green_not_written`].
     /// Blocking file work (writes, `fsync`): the executor runs it on a blocking thread beside
     /// the context's close, off the scenario's path and the async workers.
     pub fn finish(
@@ -301,7 +320,7 @@ impl Recorder {
         status: ScenarioStatus,
         last_green: Option<&Dir>,
         in_run: &std::collections::HashSet<String>,
-    ) -> Option<TraceSummary> {
+    ) -> Finished {
         self.trace.status = status;
         if self.over_budget > 0 {
             self.trace.cuts.push(format!(
@@ -316,6 +335,9 @@ impl Recorder {
                 self.source_lines - MAX_SOURCE_LINES
             ));
         }
+        if let Some(cut) = self.bodies.cut() {
+            self.trace.cuts.push(cut);
+        }
         if self.dropped > 0 {
             self.trace.cuts.push(format!(
                 "{} console, error or network entries left out past the per-step cap of {}",
@@ -324,16 +346,18 @@ impl Recorder {
             ));
         }
         let passed = status == ScenarioStatus::Passed;
+        let mut last_green_not_written = None;
         let comparison = match (last_green, passed, self.trace.traced) {
             (Some(store), true, true) => {
-                // A failure to keep the record only loses a later comparison: not the run's.
+                // A failure to keep the record only loses a later comparison, not the run: the
+                // result says so.
                 let started = std::time::Instant::now();
                 let stored = last_green::store(store, &self.trace, self.green.as_ref(), in_run);
                 a3s_test_driver::trace::timing(|| {
                     format!(
                         "{}: last-green record {} in {:.1} ms",
                         self.trace.scenario,
-                        match stored {
+                        match &stored {
                             Ok(true) => "written",
                             Ok(false) => "unchanged, not written",
                             Err(_) => "not written (error)",
@@ -341,6 +365,7 @@ impl Recorder {
                         started.elapsed().as_secs_f64() * 1000.0
                     )
                 });
+                last_green_not_written = stored.err().map(|e| e.to_string());
                 None
             }
             (Some(_), false, true) => self
@@ -350,7 +375,10 @@ impl Recorder {
             _ => None,
         };
         if !self.mode.keeps(passed) {
-            return None;
+            return Finished {
+                summary: None,
+                last_green_not_written,
+            };
         }
         let started = std::time::Instant::now();
         let not_written = self.write(dir).err();
@@ -362,13 +390,16 @@ impl Recorder {
                 started.elapsed().as_secs_f64() * 1000.0
             )
         });
-        Some(TraceSummary {
-            path: dir.path().join(TRACE_FILE),
-            steps: self.trace.steps.len(),
-            screenshot_bytes: self.trace.screenshot_bytes,
-            since_last_green: comparison,
-            not_written,
-        })
+        Finished {
+            summary: Some(TraceSummary {
+                path: dir.path().join(TRACE_FILE),
+                steps: self.trace.steps.len(),
+                screenshot_bytes: self.trace.screenshot_bytes,
+                since_last_green: comparison,
+                not_written,
+            }),
+            last_green_not_written,
+        }
     }
 
     /// The screenshots, then `trace.json` (atomically: a reader never sees half of it).

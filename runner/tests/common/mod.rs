@@ -103,6 +103,7 @@ pub fn scenario(
         skip: None,
         dependency_only: false,
         trace: None,
+        last_green_not_written: None,
     }
 }
 

@@ -230,6 +230,12 @@ pub(super) fn scenario(
             @if let Some(f) = &s.cleanup_failure {
                 (failure_block(f, "Cleanup failure (the verdict above stands)", true))
             }
+            @if let Some(why) = &s.last_green_not_written {
+                p class="note" {
+                    "The last-green record was not written: " (why) " (a later failure is compared \
+                     with an older record, or with none)."
+                }
+            }
             @if s.steps.is_empty() {
                 p class="note" { "No step ran." }
             } @else {

@@ -205,7 +205,7 @@ impl StepParts {
     fn growth(&self, part: Part, trace: &Trace) -> usize {
         let len = |m: &Option<Markup>| m.as_ref().map_or(0, |m| m.0.len());
         match part {
-            Part::Image(i) => len(&self.image[i]),
+            Part::Image(i) => len(&self.image[i]).saturating_sub(IMAGE_CUT.len()),
             Part::SinceGreen(i) => len(&self.since[i]).saturating_sub(SINCE_CUT.len()),
             Part::Text(i) => self.text[i].0.len().saturating_sub(TEXT_CUT.len()),
             Part::Source => self
@@ -217,6 +217,9 @@ impl StepParts {
     }
 }
 
+/// The placeholder of a step's screenshot left out by the budget (as rendered).
+const IMAGE_CUT: &str = "<p class=\"note cut\">The screenshot after this step is left out of the \
+     report (see the note above; it is in the trace folder).</p>";
 /// The placeholder of a step's outline and logs left out by the budget (as rendered).
 const TEXT_CUT: &str =
     "<p class=\"note cut\">The outline and logs of this step are left out of the \
@@ -274,8 +277,8 @@ fn timeline(
                     div role="tabpanel" id={ (anchor) "-p" (i) } aria-labelledby={ (anchor) "-t" (i) }
                         tabindex="0" hidden[i != selected] {
                         (parts.head[i])
-                        @if let Some(image) = parts.image[i].as_ref().filter(|_| kept.has(Part::Image(i))) {
-                            (image)
+                        @if let Some(image) = &parts.image[i] {
+                            @if kept.has(Part::Image(i)) { (image) } @else { (maud::PreEscaped(IMAGE_CUT)) }
                         }
                         @if let Some(since) = &parts.since[i] {
                             @if kept.has(Part::SinceGreen(i)) { (since) } @else { (maud::PreEscaped(SINCE_CUT)) }

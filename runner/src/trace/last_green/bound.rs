@@ -2,13 +2,15 @@
 //! would go past it first removes the least recently written or used records (a record read for
 //! a comparison is touched, so a scenario that keeps passing unchanged keeps its record).
 //!
-//! What may be removed: a record of no scenario of the current run, and only a file the store
-//! wrote — a regular `<suite>/<scenario>.json` one folder down whose content is a trace of the
-//! scenario that name belongs to. Links, folders below that, other files and other JSON are
-//! neither counted nor followed nor removed; everything goes through `fsroot` (no link followed
-//! on the way, a link in a record's place removed as a name, never followed).
+//! What counts and what may be removed: only a record the store wrote — a regular
+//! `<suite>/<scenario>.json` one folder down whose head names this schema and the scenario that
+//! place belongs to ([`is_own_record`]) — and a record of a scenario of the current run is never
+//! removed. Links, folders below that, other files and other JSON are neither counted nor
+//! followed nor removed, so nothing put beside the records can make the store clear its own.
+//! Everything goes through `fsroot` (no link followed on the way, a link in a record's place
+//! removed as a name, never followed).
 
-use super::{record_path, MAX_RECORD_BYTES};
+use super::{record_path, StoreError};
 use crate::trace::record::TRACE_SCHEMA;
 use a3s_test_fsroot::{Dir, EntryKind};
 use std::collections::HashSet;
@@ -40,7 +42,8 @@ struct Found {
     modified: SystemTime,
 }
 
-/// Every regular `*.json` file one folder down (a record by its place; checked before removal).
+/// Every record of the store's own one folder down: a regular `*.json` file in a record's place
+/// whose head says it is one ([`is_own_record`]).
 fn records(store: &Dir) -> Vec<Found> {
     let mut found = Vec::new();
     for suite in store.list().unwrap_or_default() {
@@ -52,9 +55,12 @@ fn records(store: &Dir) -> Vec<Found> {
         };
         for entry in folder.list().unwrap_or_default() {
             let name = entry.name.to_string_lossy();
-            if entry.kind == EntryKind::File && name.ends_with(".json") && !name.starts_with('.') {
+            let rel = Path::new(&suite.name).join(&entry.name);
+            let placed =
+                entry.kind == EntryKind::File && name.ends_with(".json") && !name.starts_with('.');
+            if placed && is_own_record(store, &rel) {
                 found.push(Found {
-                    rel: Path::new(&suite.name).join(&entry.name),
+                    rel,
                     len: entry.len,
                     modified: entry.modified,
                 });
@@ -64,31 +70,44 @@ fn records(store: &Dir) -> Vec<Found> {
     found
 }
 
-/// Whether `rel` holds a record this store wrote: a trace of the scenario whose record lives
-/// at `rel`.
+/// Bytes of a record's head read to tell whether it is the store's own: the schema and the
+/// scenario id are the first two fields a record is written with (`Trace`'s field order).
+const HEAD_BYTES: u64 = 4096;
+
+/// Whether `rel` holds a record this store wrote: its head (the first [`HEAD_BYTES`], so counting
+/// a full store reads little) is `{"schema":` this schema `,"scenario":` the scenario whose
+/// record lives at `rel`.
 fn is_own_record(store: &Dir, rel: &Path) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        schema: String,
-        scenario: String,
+    use std::io::Read;
+    let Ok(file) = store.open_file(rel, a3s_test_fsroot::Access::Read, 0) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if file.take(HEAD_BYTES).read_to_end(&mut head).is_err() {
+        return false;
     }
-    store
-        .read(rel, MAX_RECORD_BYTES)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<Head>(&bytes).ok())
-        .is_some_and(|head| head.schema == TRACE_SCHEMA && record_path(&head.scenario) == rel)
+    let start = format!("{{\"schema\":\"{TRACE_SCHEMA}\",\"scenario\":");
+    head.strip_prefix(start.as_bytes())
+        .and_then(|rest| {
+            serde_json::Deserializer::from_slice(rest)
+                .into_iter::<String>()
+                .next()
+        })
+        .and_then(Result::ok)
+        .is_some_and(|scenario| record_path(&scenario) == rel)
 }
 
 /// Make room for `incoming` bytes written at `rel` within `bound`, removing the least recently
-/// written or used records of scenarios not in `in_run` first; the number removed. An error when
-/// even then the write would go past the bound (this run's own records fill it).
+/// written or used records of scenarios not in `in_run` first; the number removed.
+/// [`StoreError::Full`] when even then the write would go past the bound (this run's own records
+/// fill it).
 pub(super) fn make_room(
     store: &Dir,
     rel: &Path,
     incoming: u64,
     in_run: &HashSet<String>,
     bound: Bound,
-) -> Result<usize, String> {
+) -> Result<usize, StoreError> {
     let mut found = records(store);
     let replaced = found.iter().find(|f| f.rel == rel).map(|f| f.len);
     let mut count = found.len() + usize::from(replaced.is_none());
@@ -105,20 +124,22 @@ pub(super) fn make_room(
         if !over(count, bytes) {
             break;
         }
-        if !is_own_record(store, &oldest.rel) {
-            continue;
+        match store.remove_file(&oldest.rel) {
+            // Another job of the run picked the same oldest record and removed it first: it is
+            // gone all the same.
+            Err(e) if e.is_not_found() => {}
+            removed => removed.map_err(StoreError::io("remove an older record"))?,
         }
-        store.remove_file(&oldest.rel).map_err(|e| e.to_string())?;
         count -= 1;
         bytes -= oldest.len;
         removed += 1;
     }
     if over(count, bytes) {
-        return Err(format!(
-            "the last-green store would hold {count} records of {bytes} bytes, over its bound of \
-             {} records and {} bytes, with only this run's records left",
-            bound.records, bound.bytes
-        ));
+        return Err(StoreError::Full {
+            records: count,
+            bytes,
+            bound,
+        });
     }
     Ok(removed)
 }

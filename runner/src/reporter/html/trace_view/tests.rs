@@ -233,6 +233,17 @@ fn a_large_twenty_step_trace_renders_within_the_budget_as_written_and_says_what_
     let note = &section[note_at..note_at + section[note_at..].find("</p>").unwrap()];
     insta::assert_snapshot!(note);
     assert!(section.contains("The outline and logs of this step are left out of the report"));
+    // Each screenshot the budget left out has its placeholder in its panel, as many as the
+    // note counts.
+    let images_cut: usize = note["Left out to keep this trace within the report's 2000 KB per \
+         scenario: "
+        .len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("the note counts screenshots");
+    let placeholder = "The screenshot after this step is left out of the report";
+    assert_eq!(section.matches(placeholder).count(), images_cut);
 }
 
 #[test]
