@@ -37,10 +37,10 @@ pub struct TraceBody {
 }
 
 impl TraceBody {
-    /// A body kept whole — unless its text names a credential ([`text_names_a_credential`]):
+    /// A body kept whole — unless its text names a credential ([`names_a_credential`]):
     /// then it is left out as [`BodyOmitted::Credentials`], its size recorded.
     pub fn kept(mime_type: &str, text: String) -> TraceBody {
-        if text_names_a_credential(&text) {
+        if names_a_credential(&text) {
             return TraceBody::omitted(
                 mime_type,
                 Some(text.len() as u64),
@@ -140,15 +140,18 @@ pub fn is_textual(mime: &str) -> bool {
 /// Parts of a header or field name that say it holds a credential (`X-API-Key`,
 /// `X-Auth-Token`, `X-CSRF-Token`, `password`, `access_token`, `client_secret` …), compared
 /// without case. Broad on purpose: a false alarm costs a body in a trace, a miss leaks a secret.
-const CREDENTIAL_WORDS: [&str; 12] = [
+const CREDENTIAL_WORDS: [&str; 13] = [
     "auth", "token", "secret", "password", "passwd", "passcode", "api-key", "api_key", "apikey",
-    "session", "csrf", "xsrf",
+    "session", "csrf", "xsrf", "bearer",
 ];
 
-/// Whether `name` (a header's or a body's field name) contains a [`CREDENTIAL_WORDS`] part.
-fn names_a_credential(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    CREDENTIAL_WORDS.iter().any(|w| name.contains(w))
+/// Whether `text` — a header's name, or a whole body — contains a [`CREDENTIAL_WORDS`] part.
+/// A body is judged on its whole text without parsing (a JSON key `"password"`, a form field
+/// `access_token=`, a `Bearer` value, an `api_key` in XML), so no format hides one; a body that
+/// merely mentions a token is left out too.
+pub fn names_a_credential(text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    CREDENTIAL_WORDS.iter().any(|w| text.contains(w))
 }
 
 /// Whether a request header named `name` carries credentials: `Cookie`, and every name with a
@@ -164,14 +167,6 @@ pub fn is_credential_response_header(name: &str) -> bool {
         .iter()
         .any(|h| name.eq_ignore_ascii_case(h))
         || names_a_credential(name)
-}
-
-/// Whether a body's text may hold a credential: it names one anywhere (a JSON key
-/// `"password"`, a form field `access_token=`, a `Bearer` value, an `api_key` in XML).
-/// Judged on the whole text without parsing, so no format hides one; a body that merely
-/// mentions a token is left out too.
-pub fn text_names_a_credential(text: &str) -> bool {
-    names_a_credential(text) || text.to_ascii_lowercase().contains("bearer")
 }
 
 /// Whether `url` has a user name or password in it (`https://ada:pw@host/`).
@@ -199,22 +194,42 @@ pub fn may_keep(mime: &str, bytes: Option<u64>, credentials: bool) -> Result<(),
 /// order (each request's sent body before its answer's): a later body that would pass it is
 /// omitted with its size.
 pub fn fit_step_budget(requests: &mut [TraceRequest]) {
-    let mut used = 0u64;
-    for request in requests {
-        for body in [&mut request.request_body, &mut request.response_body]
-            .into_iter()
-            .flatten()
-        {
-            let Some(text) = &body.text else { continue };
-            let size = text.len() as u64;
-            if used + size > MAX_STEP_BODY_BYTES {
-                body.text = None;
-                body.body_omitted = Some(BodyOmitted::OverStepBudget);
-            } else {
-                used += size;
-            }
+    keep_within(
+        requests,
+        &mut 0,
+        MAX_STEP_BODY_BYTES,
+        BodyOmitted::OverStepBudget,
+    );
+}
+
+/// Keep the body text of `requests` that fits `limit` bytes beside the `used` bytes kept
+/// before (a step's, or a whole scenario's), in order, each request's sent body before its
+/// answer's; a body that would pass it is left out for `why`, its size kept, and a later
+/// smaller one that still fits is kept. Returns how many were left out. The one rule behind
+/// every body budget (the step's here, the scenario's in the runner's recorder).
+pub fn keep_within(
+    requests: &mut [TraceRequest],
+    used: &mut u64,
+    limit: u64,
+    why: BodyOmitted,
+) -> usize {
+    let mut omitted = 0;
+    for body in requests
+        .iter_mut()
+        .flat_map(|r| [&mut r.request_body, &mut r.response_body])
+        .flatten()
+    {
+        let Some(text) = &body.text else { continue };
+        let size = text.len() as u64;
+        if *used + size > limit {
+            body.text = None;
+            body.body_omitted = Some(why);
+            omitted += 1;
+        } else {
+            *used += size;
         }
     }
+    omitted
 }
 
 /// Leave out every body of `requests` for `why` (sizes kept): a rule that condemns the whole

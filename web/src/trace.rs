@@ -122,6 +122,8 @@ impl WebContext {
         };
         phases.lap("fingerprint_flush");
         let jobs = self.logs_since(since, want.bodies, &mut capture);
+        // The private elements were queried for the bodies and none is shown.
+        let mut queried_public = false;
         if want.bodies {
             // A page that shows a private field may be sending its value: no body of the step
             // is kept then. The fingerprint's pass said whether one is shown; without it (a
@@ -134,10 +136,15 @@ impl WebContext {
                 || !jobs.is_empty();
             let private = match hashed {
                 Some(h) => h.private,
-                None if has_bodies => self
-                    .private_nodes(deadline)
-                    .await
-                    .map_or(true, |p| !p.rects.is_empty()),
+                None if has_bodies => {
+                    let none_shown = self
+                        .private_nodes(deadline)
+                        .await
+                        .is_ok_and(|p| p.rects.is_empty());
+                    // The screenshot below needs no second query for them.
+                    queried_public = none_shown;
+                    !none_shown
+                }
                 None => false,
             };
             if private {
@@ -172,8 +179,9 @@ impl WebContext {
         let page = TracedPage {
             step_end,
             fingerprint,
-            // The fingerprint's pass saw no private element: no query for them.
-            public: hashed.is_some_and(|h| !h.private),
+            // The fingerprint's pass (or the bodies' query) saw no private element: no query
+            // for them.
+            public: hashed.is_some_and(|h| !h.private) || queried_public,
             // The viewport measured by the fingerprint's pass clips only the image taken at once,
             // beside the outline read (an acting step's, below); a later screenshot measures
             // it again (a smooth scroll may still move the page meanwhile).

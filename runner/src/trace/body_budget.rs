@@ -5,7 +5,7 @@
 //! order, and says in the trace's cuts how many bodies it left out.
 
 use a3s_test_driver::trace::TraceRequest;
-use a3s_test_driver::trace_body::BodyOmitted;
+use a3s_test_driver::trace_body::{self, BodyOmitted};
 
 /// Most body text one scenario's trace keeps, all steps together.
 pub const SCENARIO_BODY_BYTES: u64 = 1024 * 1024;
@@ -22,21 +22,12 @@ impl BodyBudget {
     /// (each request's sent body before its answer's); a body that would pass it is omitted
     /// (`"over the scenario's 1 MiB of bodies"`), its size kept.
     pub(super) fn fit(&mut self, requests: &mut [TraceRequest]) {
-        for body in requests
-            .iter_mut()
-            .flat_map(|r| [&mut r.request_body, &mut r.response_body])
-            .flatten()
-        {
-            let Some(text) = &body.text else { continue };
-            let size = text.len() as u64;
-            if self.used + size > SCENARIO_BODY_BYTES {
-                body.text = None;
-                body.body_omitted = Some(BodyOmitted::OverScenarioBudget);
-                self.omitted += 1;
-            } else {
-                self.used += size;
-            }
-        }
+        self.omitted += trace_body::keep_within(
+            requests,
+            &mut self.used,
+            SCENARIO_BODY_BYTES,
+            BodyOmitted::OverScenarioBudget,
+        );
     }
 
     /// The trace's cut, when a body was left out.
