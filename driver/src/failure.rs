@@ -218,8 +218,8 @@ a3s_test_lang::define_codes! {
         Timeout => "test.run.timeout", FailureClass::Infrastructure;
         /// The run was cancelled (Ctrl+C).
         Cancelled => "test.run.cancelled", FailureClass::Infrastructure;
-        /// The scenario's surface has no driver in this run (gui today, or a surface the run was
-        /// not given a driver for).
+        /// The scenario's surface has no driver in this run (a surface the run was not given a
+        /// driver for).
         UnsupportedSurface => "test.run.unsupported_surface", FailureClass::Specification;
         /// The dev server did not start or answer in time.
         DevServer => "test.run.dev_server", FailureClass::Infrastructure;
