@@ -200,8 +200,8 @@ pub struct Suite {
     pub context: ContextSettings,
 }
 
-/// The surface a scenario drives. Only `web` runs today; the others are admitted and reported
-/// unsupported by the runner, so suites for them can be written ahead of their drivers.
+/// The surface a scenario drives: each has its own driver crate (`web/`, `tui/`, `gui/`), and
+/// the checker admits only the steps and options its driver executes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Surface {

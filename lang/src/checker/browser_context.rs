@@ -20,7 +20,7 @@ use crate::diagnostic::did_you_mean;
 use crate::ir::devices::DEVICES;
 use crate::ir::{
     Action, ClockInstall, ColorScheme, ContextSettings, ForcedColors, Geolocation, HttpCredentials,
-    HttpHeader, Permission, ReducedMotion, ViewportSize,
+    HttpHeader, Permission, ReducedMotion, Surface, ViewportSize,
 };
 use std::str::FromStr;
 
@@ -59,16 +59,22 @@ pub(super) fn settings(ctx: &mut Ctx, f: &Fields<'_>) -> Option<ContextSettings>
     Some(settings)
 }
 
-/// Refuse the context options written on a terminal scenario (`test.spec.surface_step`), each
-/// at its name: a terminal has no browser context to apply them to.
-pub(super) fn refuse_in_terminal(ctx: &mut Ctx, f: &Fields<'_>) {
+/// Refuse the context options written on a terminal or desktop scenario
+/// (`test.spec.surface_step`), each at its name: neither has a browser context to apply them to,
+/// and an option its driver would ignore must not pass as applied.
+pub(super) fn refuse_off_the_web(ctx: &mut Ctx, f: &Fields<'_>, surface: Surface) {
+    let surface = match surface {
+        Surface::Web => return,
+        Surface::Tui => "tui",
+        Surface::Gui => "gui",
+    };
     for attr in f.present(|name| CONTEXT_OPTIONS.contains(&name)) {
         let name = &attr.name.name;
         ctx.error_in(
             Code::SurfaceStep,
             name,
             attr.name.span,
-            format!("`{name}` is a browser context option; this scenario's surface is tui"),
+            format!("`{name}` is a browser context option; this scenario's surface is {surface}"),
         )
         .hint("remove it, or set `surface = \"web\"`");
     }

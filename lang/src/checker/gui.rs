@@ -182,12 +182,11 @@ fn desktop_problem(action: &Action) -> Option<(String, String)> {
                 "a desktop click presses the left button at the element's visible centre".into(),
             ))
         }
-        Action::Wheel { modifiers, .. } if !modifiers.is_empty() => {
-            return Some((
-                "`wheel` on a desktop takes no modifiers".into(),
-                "write `wheel { target = … delta_y = 3 }` (delta in scroll clicks)".into(),
-            ))
-        }
+        Action::Wheel { modifiers, .. } if !modifiers.is_empty() => return Some((
+            "`wheel` on a desktop takes no modifiers".into(),
+            "write `wheel { target = … delta_y = 300 }` (pixels: one wheel click per started 100)"
+                .into(),
+        )),
         Action::Wait { condition } => match condition {
             WaitCondition::Page(PageCondition::Text { .. })
             | WaitCondition::Page(PageCondition::Visible { .. })

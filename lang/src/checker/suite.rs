@@ -290,8 +290,8 @@ fn scenario<'a>(
     };
     let organisation = organisation(ctx, &fields, scope.suite_id, id, scope.graph);
     let own_context = browser_context::settings(ctx, &fields);
-    if surface == Some(Surface::Tui) {
-        browser_context::refuse_in_terminal(ctx, &fields);
+    if let Some(surface) = surface {
+        browser_context::refuse_off_the_web(ctx, &fields, surface);
     }
 
     let outer = ctx.set_surface(surface);

@@ -121,6 +121,27 @@ fn via_action_colon_name_admits_with_the_action_named() {
     );
 }
 
+/// A browser context option on a desktop scenario would be ignored by its driver: refused by name.
+#[test]
+fn a_browser_context_option_on_a_desktop_scenario_is_refused() {
+    let source = on("gui", "click \"ok\" { target = role(\"button\", \"OK\") }").replace(
+        "surface = \"gui\"",
+        "surface = \"gui\"\n        locale = \"de-DE\"",
+    );
+    let diagnostics = admit(&source).diagnostics;
+    assert_eq!(
+        diagnostics
+            .iter()
+            .map(|d| (d.code, d.message.as_str()))
+            .collect::<Vec<_>>(),
+        [(
+            Code::SurfaceStep,
+            "`locale` is a browser context option; this scenario's surface is gui"
+        )],
+        "{source}"
+    );
+}
+
 /// `via = "action:"` names no action; `"action:NAME"` on a page is a desktop attribute there
 /// too; a misspelt `via` word suggests the right one.
 const VIA_REFUSALS: &str = r#"suite "s" {
