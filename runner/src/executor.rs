@@ -641,7 +641,7 @@ async fn run_scenario<D: SurfaceDriver>(
     result.groups = scenario.groups.clone();
     // The context options (project, then suite and scenario), applied before anything loads a
     // page; options that cannot be applied are the scenario's failure and its steps do not run.
-    // A terminal has no browser context: the project's options are for web scenarios.
+    // A terminal or a desktop has no browser context: the project's options are for web scenarios.
     let settings = match scenario.surface {
         a3s_test_lang::ir::Surface::Web => shared.config.context.then(&scenario.context),
         _ => scenario.context.clone(),

@@ -333,9 +333,9 @@ fn scenario<'a>(
         path,
         span: block.span,
         organisation: organisation?,
-        // A terminal has no browser context: it takes no options from its suite.
+        // A terminal or a desktop has no browser context: it takes no options from its suite.
         context: match surface? {
-            Surface::Tui => ContextSettings::default(),
+            Surface::Tui | Surface::Gui => ContextSettings::default(),
             _ => suite.context?.then(&own_context?),
         },
     })

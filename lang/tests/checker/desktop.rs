@@ -140,6 +140,11 @@ fn a_browser_context_option_on_a_desktop_scenario_is_refused() {
         )],
         "{source}"
     );
+    // One its suite sets is for the suite's web scenarios: the desktop one takes none.
+    let source = on("gui", "click \"ok\" { target = role(\"button\", \"OK\") }")
+        .replace("suite \"s\" {", "suite \"s\" {\n    locale = \"de-DE\"");
+    let suite = admitted_suite(&source);
+    assert!(suite.scenarios[0].context.is_empty(), "{source}");
 }
 
 /// `via = "action:"` names no action; `"action:NAME"` on a page is a desktop attribute there
