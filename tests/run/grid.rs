@@ -229,11 +229,59 @@ fn an_unreachable_grid_is_an_infrastructure_failure_that_never_shows_its_passwor
     );
     assert_eq!(done.code, 2, "{}", done.stderr);
     assert!(
-        done.stderr.contains("must start with http://, not ftp://"),
+        done.stderr
+            .contains("must start with http:// or https://, not ftp://"),
         "{}",
         done.stderr
     );
     assert!(!done.stderr.contains(PASSWORD), "{}", done.stderr);
+}
+
+#[test]
+fn an_https_grid_is_trusted_through_the_machines_store_and_its_wss_cdp_endpoint_works() {
+    // A Grid of its own (serving HTTPS); the shared one is not used, so no turn is taken.
+    let mut grid = grid_server::GridProcess::start_https();
+    let server = FixtureServer::start();
+    let work = workdir(&[("spread.acl", &suite(2))]);
+    // By name: the certificate is for localhost (and 127.0.0.1, which the `wss://` `se:cdp`
+    // endpoints the Grid hands out are addressed by).
+    let url = grid.url.replace("127.0.0.1", "localhost");
+    let run_trusting = |cert_file: Option<std::path::PathBuf>| {
+        let args = [
+            "spread.acl",
+            "--json",
+            "--grid",
+            &url,
+            "--base-url",
+            &server.base_url,
+        ];
+        let mut run = command("run", &args, work.path());
+        run.env_remove("SSL_CERT_FILE").env_remove("SSL_CERT_DIR");
+        if let Some(file) = cert_file {
+            run.env("SSL_CERT_FILE", file);
+        }
+        finish(run.spawn().unwrap(), RUN_BOUND)
+    };
+    let done = run_trusting(Some(crate::tls::fixture("root.pem")));
+    assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+    assert_eq!(done.json()["counts"]["passed"], 2, "{}", done.stdout);
+    assert_eq!(grid.sessions(), 0, "the run left Grid sessions behind");
+
+    // The machine's own store does not hold the test root: the Grid is not trusted.
+    let done = run_trusting(None);
+    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    let json = done.json();
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(
+        failure["code"], "test.driver.web.grid_unavailable",
+        "{json}"
+    );
+    let message = failure["message"].as_str().unwrap();
+    assert!(
+        message.contains("UnknownIssuer") || message.contains("no trusted root"),
+        "{message}"
+    );
+    grid.kill();
 }
 
 #[test]
