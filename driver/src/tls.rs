@@ -75,6 +75,17 @@ fn load() -> Trust {
             parts.join(", ")
         }
     };
+    Trust {
+        config: trusting(roots),
+        roots: added,
+        looked_in,
+    }
+}
+
+/// This module's configuration (rustls on `ring`, safe default versions, no client
+/// certificate) over `roots`. The runner's requests only ever get the one built from the
+/// machine's store ([`client_config`]); tests build clients of their own servers with it.
+pub fn trusting(roots: rustls::RootCertStore) -> Arc<ClientConfig> {
     // Deprecated only for lacking post-quantum key exchange, which needs aws-lc-rs (a C build);
     // provider/src/transport.rs makes the same choice.
     #[allow(deprecated)]
@@ -85,11 +96,7 @@ fn load() -> Trust {
         .expect("the ring provider supports TLS 1.2 and 1.3")
         .with_root_certificates(roots)
         .with_no_client_auth();
-    Trust {
-        config: Arc::new(config),
-        roots: added,
-        looked_in,
-    }
+    Arc::new(config)
 }
 
 /// Why a TLS handshake failed, in words a user can act on; `host` is the name that was checked.

@@ -6,7 +6,9 @@
 //! The shared Grid runs two sessions at once, so the tests that use it take turns ([`turn`]).
 
 use crate::grid_server::{self, sessions, SESSION_TIMEOUT_S};
-use crate::harness::{command, finish, free_port, run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{
+    command, finish, free_port, run, workdir, Finished, FixtureServer, RUN_BOUND,
+};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -55,6 +57,19 @@ fn every_file(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
         }
     }
     out
+}
+
+/// The message of the first scenario of a run that ended `test.driver.web.grid_unavailable`
+/// (exit 2).
+fn grid_unavailable(done: &Finished) -> String {
+    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    let json = done.json();
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(
+        failure["code"], "test.driver.web.grid_unavailable",
+        "{json}"
+    );
+    failure["message"].as_str().unwrap().to_string()
 }
 
 /// The Grid URL with credentials in it: the password must appear nowhere the run writes.
@@ -197,14 +212,7 @@ fn an_unreachable_grid_is_an_infrastructure_failure_that_never_shows_its_passwor
         work.path(),
         RUN_BOUND,
     );
-    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
-    let json = done.json();
-    let failure = &json["scenarios"][0]["failure"];
-    assert_eq!(
-        failure["code"], "test.driver.web.grid_unavailable",
-        "{json}"
-    );
-    let message = failure["message"].as_str().unwrap();
+    let message = grid_unavailable(&done);
     assert!(
         message.contains(&format!("http://***@127.0.0.1:{port}/")),
         "{message}"
@@ -269,14 +277,7 @@ fn an_https_grid_is_trusted_through_the_machines_store_and_its_wss_cdp_endpoint_
 
     // The machine's own store does not hold the test root: the Grid is not trusted.
     let done = run_trusting(None);
-    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
-    let json = done.json();
-    let failure = &json["scenarios"][0]["failure"];
-    assert_eq!(
-        failure["code"], "test.driver.web.grid_unavailable",
-        "{json}"
-    );
-    let message = failure["message"].as_str().unwrap();
+    let message = grid_unavailable(&done);
     assert!(
         message.contains("UnknownIssuer") || message.contains("no trusted root"),
         "{message}"

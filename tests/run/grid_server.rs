@@ -20,6 +20,9 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+/// Chromium from Debian's `chromium-driver`, never a download by Selenium Manager.
+const LOCAL_DRIVERS: [&str; 4] = ["--selenium-manager", "false", "--detect-drivers", "true"];
+
 /// Bound on the Grid becoming ready.
 const READY_BOUND: Duration = Duration::from_secs(60);
 /// Idle session timeout of the shared Grid (seconds).
@@ -77,25 +80,18 @@ impl GridProcess {
                 .unwrap()
         };
         let (certificate, key) = (fixture("localhost.pem"), fixture("server.key"));
-        GridProcess::start_as(
-            "https",
-            "standalone",
-            crate::harness::free_port(),
-            &[
-                "--https-certificate",
-                &certificate,
-                // Selenium reads a PKCS#8 PEM key, which server.key is.
-                "--https-private-key",
-                &key,
-                "--selenium-manager",
-                "false",
-                "--detect-drivers",
-                "true",
-                "--max-sessions",
-                "1",
-            ],
-            Wait::Ready,
-        )
+        // Selenium reads a PKCS#8 PEM key, which server.key is.
+        let mut args = vec![
+            "--https-certificate",
+            &certificate,
+            "--https-private-key",
+            &key,
+            "--max-sessions",
+            "1",
+        ];
+        args.extend(LOCAL_DRIVERS);
+        let port = crate::harness::free_port();
+        GridProcess::start_as("https", "standalone", port, &args, Wait::Ready)
     }
 
     fn start_as(scheme: &str, role: &str, port: u16, args: &[&str], wait: Wait) -> GridProcess {
@@ -184,15 +180,10 @@ pub fn shared() -> &'static GridProcess {
             "standalone",
             crate::harness::free_port(),
             &[
-                "--selenium-manager",
-                "false",
-                "--detect-drivers",
-                "true",
-                "--max-sessions",
-                "2",
-                "--session-timeout",
-                &timeout,
-            ],
+                &LOCAL_DRIVERS[..],
+                &["--max-sessions", "2", "--session-timeout", &timeout],
+            ]
+            .concat(),
             Wait::Ready,
         )
     })
@@ -250,14 +241,7 @@ fn test_root() -> std::sync::Arc<rustls::ClientConfig> {
             for cert in CertificateDer::pem_file_iter(crate::tls::fixture("root.pem")).unwrap() {
                 roots.add(cert.unwrap()).unwrap();
             }
-            #[allow(deprecated)] // ring: no post-quantum key exchange, and no C build.
-            let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
-            let config = rustls::ClientConfig::builder_with_provider(provider)
-                .with_safe_default_protocol_versions()
-                .unwrap()
-                .with_root_certificates(roots)
-                .with_no_client_auth();
-            std::sync::Arc::new(config)
+            a3s_test_driver::tls::trusting(roots)
         })
         .clone()
 }
@@ -322,16 +306,8 @@ impl HubAndNodes {
         let nodes: Vec<GridProcess> = (0..2)
             .map(|_| {
                 let mut args = bus.to_vec();
-                args.extend([
-                    "--grid-url",
-                    &hub.url,
-                    "--selenium-manager",
-                    "false",
-                    "--detect-drivers",
-                    "true",
-                    "--max-sessions",
-                    "1",
-                ]);
+                args.extend(["--grid-url", &hub.url, "--max-sessions", "1"]);
+                args.extend(LOCAL_DRIVERS);
                 GridProcess::start("node", free(), &args, Wait::No)
             })
             .collect();
