@@ -86,17 +86,29 @@ fn load() -> Trust {
 /// certificate) over `roots`. The runner's requests only ever get the one built from the
 /// machine's store ([`client_config`]); tests build clients of their own servers with it.
 pub fn trusting(roots: rustls::RootCertStore) -> Arc<ClientConfig> {
-    // Deprecated only for lacking post-quantum key exchange, which needs aws-lc-rs (a C build);
-    // provider/src/transport.rs makes the same choice.
-    #[allow(deprecated)]
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
     // The ring provider supports the safe default versions: this cannot fail.
-    let config = ClientConfig::builder_with_provider(provider)
+    let config = ClientConfig::builder_with_provider(Arc::new(ring()))
         .with_safe_default_protocol_versions()
         .expect("the ring provider supports TLS 1.2 and 1.3")
         .with_root_certificates(roots)
         .with_no_client_auth();
     Arc::new(config)
+}
+
+/// Make `ring` the process's default rustls provider, once, at the binary's start. Why: code in
+/// the process that builds its own rustls configuration asks for the process default —
+/// async-tungstenite opening a Grid's `wss://` CDP endpoint, and any reqwest client not given
+/// this module's configuration, which (built without a provider of its own) panics when there
+/// is none. A second call changes nothing.
+pub fn install_process_default() {
+    let _ = ring().install_default();
+}
+
+fn ring() -> rustls::crypto::CryptoProvider {
+    // Deprecated only for lacking post-quantum key exchange, which needs aws-lc-rs (a C build);
+    // provider/src/transport.rs makes the same choice.
+    #[allow(deprecated)]
+    rustls::crypto::ring::default_provider()
 }
 
 /// Why a TLS handshake failed, in words a user can act on; `host` is the name that was checked.
