@@ -17,5 +17,6 @@ mod ops;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    a3s_test_driver::tls::install_process_default();
     cli::main()
 }

@@ -5,13 +5,20 @@
 //! Why not hand-written: both used to write a request line and scan bytes for `\r\n\r\n`, each
 //! with its own idea of `Content-Length` and of when a connection ends. hyper parses the answer
 //! (chunked bodies, keep-alive servers such as Chrome's that never close), and this module adds
-//! the bounds the callers need: one deadline over connect, request and body, and a body limit.
+//! the bounds the callers need: one deadline over connect, TLS handshake, request and body, and a
+//! body limit.
+//!
+//! `https://` URLs are sent over tokio-rustls with the one configuration of [`crate::tls`] (the
+//! machine's trust store, the URL's host verified: a name by name, an IP literal as an IP
+//! address); `http://` goes over the plain connection.
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
+use rustls::pki_types::ServerName;
 use std::net::SocketAddr;
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 /// An answered request.
@@ -26,8 +33,8 @@ pub struct Response {
 /// Why a `GET` got no usable answer.
 #[derive(Debug, thiserror::Error)]
 pub enum GetError {
-    /// Only `http://host[:port]/…` is fetched.
-    #[error("only http://host[:port][/path] URLs are fetched")]
+    /// Only `http://` and `https://host[:port]/…` are fetched.
+    #[error("only http:// and https://host[:port][/path] URLs are fetched")]
     Url,
     /// The method or a header is not valid HTTP.
     #[error("the request is not valid HTTP: {0}")]
@@ -38,6 +45,10 @@ pub enum GetError {
     /// The TCP connection failed.
     #[error("failed to connect: {0}")]
     Connect(#[source] std::io::Error),
+    /// The TLS handshake of an `https://` URL failed, or no root is trusted: the text says which
+    /// (unknown issuer, name mismatch, handshake) and never holds a header value.
+    #[error("TLS failed: {0}")]
+    Tls(String),
     /// The server broke HTTP or closed the connection before answering.
     #[error("HTTP failed: {0}")]
     Http(#[from] hyper::Error),
@@ -113,9 +124,9 @@ async fn bounded<T>(
         .map_err(|_| GetError::Timeout(deadline))?
 }
 
-/// The socket address and the `Host` header of an `http://` URL.
+/// The socket address and the `Host` header of an `http://` or `https://` URL.
 async fn target(url: &url::Url) -> Result<(Vec<SocketAddr>, String), GetError> {
-    if url.scheme() != "http" {
+    if !matches!(url.scheme(), "http" | "https") {
         return Err(GetError::Url);
     }
     let port = url.port_or_known_default().ok_or(GetError::Url)?;
@@ -140,11 +151,60 @@ async fn exchange(
     outgoing: &Outgoing,
     max_body: Option<usize>,
 ) -> Result<Response, GetError> {
+    exchange_trusting(url, outgoing, max_body, crate::tls::client_config).await
+}
+
+/// The configuration an `https://` exchange uses: [`crate::tls::client_config`] in the product;
+/// the unit tests below hand one trusting their test root instead.
+type Trust = fn() -> Result<std::sync::Arc<rustls::ClientConfig>, crate::tls::NoRoots>;
+
+async fn exchange_trusting(
+    url: &url::Url,
+    outgoing: &Outgoing,
+    max_body: Option<usize>,
+    trust: Trust,
+) -> Result<Response, GetError> {
     let (addrs, authority) = target(url).await?;
     let stream = TcpStream::connect(&addrs[..])
         .await
         .map_err(GetError::Connect)?;
     let _ = stream.set_nodelay(true);
+    if url.scheme() == "https" {
+        let stream = secure(url, stream, trust).await?;
+        return over(stream, url, authority, outgoing, max_body).await;
+    }
+    over(stream, url, authority, outgoing, max_body).await
+}
+
+/// The TLS session of an `https://` URL over `stream`, its host verified.
+async fn secure(
+    url: &url::Url,
+    stream: TcpStream,
+    trust: Trust,
+) -> Result<tokio_rustls::client::TlsStream<TcpStream>, GetError> {
+    let config = trust().map_err(|e| GetError::Tls(e.to_string()))?;
+    let (name, shown) = match url.host().ok_or(GetError::Url)? {
+        url::Host::Ipv4(ip) => (ServerName::IpAddress(ip.into()), ip.to_string()),
+        url::Host::Ipv6(ip) => (ServerName::IpAddress(ip.into()), ip.to_string()),
+        url::Host::Domain(name) => (
+            ServerName::try_from(name.to_owned()).map_err(|_| GetError::Url)?,
+            name.to_owned(),
+        ),
+    };
+    tokio_rustls::TlsConnector::from(config)
+        .connect(name, stream)
+        .await
+        .map_err(|e| GetError::Tls(crate::tls::describe(&e, &shown)))
+}
+
+/// The exchange itself, over a plain or TLS stream.
+async fn over(
+    stream: impl AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    url: &url::Url,
+    authority: String,
+    outgoing: &Outgoing,
+    max_body: Option<usize>,
+) -> Result<Response, GetError> {
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     let path = &url[url::Position::BeforePath..url::Position::AfterQuery];
     let method = if outgoing.method.is_empty() {
@@ -238,10 +298,156 @@ mod tests {
     async fn any_status_answers_and_other_schemes_are_refused() {
         let url = one_shot(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n").await;
         assert!(answers(&url, Duration::from_secs(10)).await);
-        let https = url::Url::parse("https://127.0.0.1/").unwrap();
+        let ftp = url::Url::parse("ftp://127.0.0.1/").unwrap();
         assert!(matches!(
-            get(&https, Duration::from_secs(1), 1).await,
+            get(&ftp, Duration::from_secs(1), 1).await,
             Err(GetError::Url)
         ));
+    }
+
+    /// The committed test certificates (`provider/tests/fixtures/tls/make.sh` says what each is).
+    fn fixture(name: &str) -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../provider/tests/fixtures/tls")
+            .join(name)
+    }
+
+    /// A client configuration trusting the test root alone.
+    fn test_root() -> Result<std::sync::Arc<rustls::ClientConfig>, crate::tls::NoRoots> {
+        use rustls::pki_types::{pem::PemObject, CertificateDer};
+        static CONFIG: std::sync::LazyLock<std::sync::Arc<rustls::ClientConfig>> =
+            std::sync::LazyLock::new(|| {
+                let mut roots = rustls::RootCertStore::empty();
+                for cert in CertificateDer::pem_file_iter(fixture("root.pem")).unwrap() {
+                    roots.add(cert.unwrap()).unwrap();
+                }
+                crate::tls::trusting(roots)
+            });
+        Ok(CONFIG.clone())
+    }
+
+    /// A loopback HTTPS server presenting `certificate` that answers every request with `reply`.
+    async fn tls_server(certificate: &str, reply: &'static [u8]) -> u16 {
+        use rustls::pki_types::{pem::PemObject, CertificateDer, PrivateKeyDer};
+        let chain: Vec<CertificateDer<'static>> =
+            CertificateDer::pem_file_iter(fixture(certificate))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+        let key = PrivateKeyDer::from_pem_file(fixture("server.key")).unwrap();
+        #[allow(deprecated)]
+        let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .unwrap();
+        let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let acceptor = acceptor.clone();
+                tokio::spawn(async move {
+                    let Ok(mut tls) = acceptor.accept(tcp).await else {
+                        return;
+                    };
+                    let mut buf = [0u8; 1024];
+                    let _ = tls.read(&mut buf).await;
+                    let _ = tls.write_all(reply).await;
+                    let _ = tls.read(&mut buf).await;
+                });
+            }
+        });
+        port
+    }
+
+    async fn get_trusting_test_root(url: &str, deadline: Duration) -> Result<Response, GetError> {
+        let url = url::Url::parse(url).unwrap();
+        bounded(
+            deadline,
+            exchange_trusting(&url, &Outgoing::default(), Some(1024), test_root),
+        )
+        .await
+    }
+
+    const OK: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}";
+
+    #[tokio::test]
+    async fn https_is_answered_by_name_and_by_ip_address() {
+        let port = tls_server("localhost.pem", OK).await;
+        for host in ["localhost", "127.0.0.1"] {
+            let r = get_trusting_test_root(
+                &format!("https://{host}:{port}/v1"),
+                Duration::from_secs(10),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{host}: {e}"));
+            assert_eq!((r.status, r.body.as_slice()), (200, &b"{}"[..]), "{host}");
+        }
+    }
+
+    #[tokio::test]
+    async fn an_untrusted_certificate_is_a_tls_failure_that_says_why() {
+        for (certificate, host, reason) in [
+            ("other-name.pem", "localhost", "name mismatch"),
+            ("stranger.pem", "127.0.0.1", "unknown issuer"),
+        ] {
+            let port = tls_server(certificate, OK).await;
+            let url = format!("https://{host}:{port}/");
+            let err = get_trusting_test_root(&url, Duration::from_secs(10))
+                .await
+                .unwrap_err();
+            assert!(
+                matches!(&err, GetError::Tls(m) if m.contains(reason) && m.contains(host)),
+                "{certificate}: {err}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_server_that_never_answers_the_handshake_times_out() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (held_tx, held) = tokio::sync::oneshot::channel();
+        tokio::spawn(async move {
+            // Accept and hold the connection without a byte of TLS.
+            let (tcp, _) = listener.accept().await.unwrap();
+            let _ = held_tx.send(());
+            let mut buf = [0u8; 1024];
+            let mut tcp = tcp;
+            while tcp.read(&mut buf).await.is_ok_and(|n| n > 0) {}
+        });
+        let url = format!("https://127.0.0.1:{port}/");
+        let err = get_trusting_test_root(&url, Duration::from_millis(300))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, GetError::Timeout(_)), "{err}");
+        held.await.expect("the server accepted the connection");
+    }
+
+    #[test]
+    fn a_tls_failure_never_holds_a_header_value() {
+        let outgoing = Outgoing {
+            method: "GET".into(),
+            headers: vec![("Authorization".into(), "Bearer s3cret".into())],
+            body: Vec::new(),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let err = runtime.block_on(async {
+            let port = tls_server("stranger.pem", OK).await;
+            let url = url::Url::parse(&format!("https://127.0.0.1:{port}/")).unwrap();
+            bounded(
+                Duration::from_secs(10),
+                exchange_trusting(&url, &outgoing, Some(1024), test_root),
+            )
+            .await
+            .unwrap_err()
+        });
+        assert!(!format!("{err} {err:?}").contains("s3cret"), "{err}");
     }
 }

@@ -25,6 +25,7 @@ pub mod process;
 pub mod snapshot;
 pub mod storage_state;
 pub mod terminal_agent;
+pub mod tls;
 pub mod trace;
 pub mod trace_body;
 pub mod vars;

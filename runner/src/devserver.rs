@@ -33,8 +33,13 @@ pub enum DevServerError {
     /// The argument vector is empty.
     #[error("failed to start the dev server: `command` is empty")]
     EmptyCommand,
-    /// The URL is not `http://host:port/…`.
-    #[error("failed to use dev server url `{0}`: only http://host[:port][/path] is supported")]
+    /// The URL is not `http://host:port/…`. The readiness probe stays plain HTTP: a dev server's
+    /// certificate is usually self-signed, which a verified probe would never accept, so the
+    /// run would only time out.
+    #[error(
+        "failed to use dev server url `{0}`: the readiness probe asks http://host[:port][/path] \
+         only; give the dev server's plain http address"
+    )]
     BadUrl(String),
     /// Spawning failed.
     #[error("failed to start the dev server `{program}`: {source}")]

@@ -6,7 +6,9 @@
 //! The shared Grid runs two sessions at once, so the tests that use it take turns ([`turn`]).
 
 use crate::grid_server::{self, sessions, SESSION_TIMEOUT_S};
-use crate::harness::{command, finish, free_port, run, workdir, FixtureServer, RUN_BOUND};
+use crate::harness::{
+    command, finish, free_port, run, workdir, Finished, FixtureServer, RUN_BOUND,
+};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -55,6 +57,19 @@ fn every_file(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
         }
     }
     out
+}
+
+/// The message of the first scenario of a run that ended `test.driver.web.grid_unavailable`
+/// (exit 2).
+fn grid_unavailable(done: &Finished) -> String {
+    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
+    let json = done.json();
+    let failure = &json["scenarios"][0]["failure"];
+    assert_eq!(
+        failure["code"], "test.driver.web.grid_unavailable",
+        "{json}"
+    );
+    failure["message"].as_str().unwrap().to_string()
 }
 
 /// The Grid URL with credentials in it: the password must appear nowhere the run writes.
@@ -197,14 +212,7 @@ fn an_unreachable_grid_is_an_infrastructure_failure_that_never_shows_its_passwor
         work.path(),
         RUN_BOUND,
     );
-    assert_eq!(done.code, 2, "{}\n{}", done.stdout, done.stderr);
-    let json = done.json();
-    let failure = &json["scenarios"][0]["failure"];
-    assert_eq!(
-        failure["code"], "test.driver.web.grid_unavailable",
-        "{json}"
-    );
-    let message = failure["message"].as_str().unwrap();
+    let message = grid_unavailable(&done);
     assert!(
         message.contains(&format!("http://***@127.0.0.1:{port}/")),
         "{message}"
@@ -229,11 +237,52 @@ fn an_unreachable_grid_is_an_infrastructure_failure_that_never_shows_its_passwor
     );
     assert_eq!(done.code, 2, "{}", done.stderr);
     assert!(
-        done.stderr.contains("must start with http://, not ftp://"),
+        done.stderr
+            .contains("must start with http:// or https://, not ftp://"),
         "{}",
         done.stderr
     );
     assert!(!done.stderr.contains(PASSWORD), "{}", done.stderr);
+}
+
+#[test]
+fn an_https_grid_is_trusted_through_the_machines_store_and_its_wss_cdp_endpoint_works() {
+    // A Grid of its own (serving HTTPS); the shared one is not used, so no turn is taken.
+    let mut grid = grid_server::GridProcess::start_https();
+    let server = FixtureServer::start();
+    let work = workdir(&[("spread.acl", &suite(2))]);
+    // By name: the certificate is for localhost (and 127.0.0.1, which the `wss://` `se:cdp`
+    // endpoints the Grid hands out are addressed by).
+    let url = grid.url.replace("127.0.0.1", "localhost");
+    let run_trusting = |cert_file: Option<std::path::PathBuf>| {
+        let args = [
+            "spread.acl",
+            "--json",
+            "--grid",
+            &url,
+            "--base-url",
+            &server.base_url,
+        ];
+        let mut run = command("run", &args, work.path());
+        run.env_remove("SSL_CERT_FILE").env_remove("SSL_CERT_DIR");
+        if let Some(file) = cert_file {
+            run.env("SSL_CERT_FILE", file);
+        }
+        finish(run.spawn().unwrap(), RUN_BOUND)
+    };
+    let done = run_trusting(Some(crate::tls::fixture("root.pem")));
+    assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+    assert_eq!(done.json()["counts"]["passed"], 2, "{}", done.stdout);
+    assert_eq!(grid.sessions(), 0, "the run left Grid sessions behind");
+
+    // The machine's own store does not hold the test root: the Grid is not trusted.
+    let done = run_trusting(None);
+    let message = grid_unavailable(&done);
+    assert!(
+        message.contains("UnknownIssuer") || message.contains("no trusted root"),
+        "{message}"
+    );
+    grid.kill();
 }
 
 #[test]

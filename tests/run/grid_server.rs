@@ -7,6 +7,11 @@
 //! Grid end its sessions. The Grid leads no group of its own: it joins a [`GroupWatchdog`]'s
 //! group, so when the test process ends — however it ends — the watchdog stops Java, the drivers
 //! and the browsers together.
+//!
+//! [`GridProcess::start_https`] starts a standalone Grid that serves HTTPS itself
+//! (`--https-certificate`, `--https-private-key`) with the committed test certificate for
+//! localhost and 127.0.0.1 (`provider/tests/fixtures/tls/`); [`get_json`] reads it trusting that
+//! test root alone.
 
 use a3s_test_driver::child::{spawn, ExitWatch, Group, GroupWatchdog, OnOwnerDeath};
 use std::io::{Read, Write};
@@ -14,6 +19,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
+
+/// Chromium from Debian's `chromium-driver`, never a download by Selenium Manager.
+const LOCAL_DRIVERS: [&str; 4] = ["--selenium-manager", "false", "--detect-drivers", "true"];
 
 /// Bound on the Grid becoming ready.
 const READY_BOUND: Duration = Duration::from_secs(60);
@@ -59,6 +67,34 @@ impl GridProcess {
     /// `java -jar selenium-server.jar <role> <args…>` on `port`, waited for as `wait` says
     /// (within the bound).
     pub fn start(role: &str, port: u16, args: &[&str], wait: Wait) -> GridProcess {
+        GridProcess::start_as("http", role, port, args, wait)
+    }
+
+    /// A standalone Grid of one session serving HTTPS on a free port, with the test
+    /// certificate for localhost and 127.0.0.1, waited for until ready.
+    pub fn start_https() -> GridProcess {
+        let fixture = |name: &str| {
+            crate::tls::fixture(name)
+                .into_os_string()
+                .into_string()
+                .unwrap()
+        };
+        let (certificate, key) = (fixture("localhost.pem"), fixture("server.key"));
+        // Selenium reads a PKCS#8 PEM key, which server.key is.
+        let mut args = vec![
+            "--https-certificate",
+            &certificate,
+            "--https-private-key",
+            &key,
+            "--max-sessions",
+            "1",
+        ];
+        args.extend(LOCAL_DRIVERS);
+        let port = crate::harness::free_port();
+        GridProcess::start_as("https", "standalone", port, &args, Wait::Ready)
+    }
+
+    fn start_as(scheme: &str, role: &str, port: u16, args: &[&str], wait: Wait) -> GridProcess {
         let watchdog = GroupWatchdog::start().expect("start the watchdog");
         let log = tempfile::NamedTempFile::new().unwrap();
         let (log_file, log_path) = log.keep().unwrap();
@@ -79,7 +115,7 @@ impl GridProcess {
         )
         .expect("start java (install openjdk-17-jre-headless: scripts/setup.sh)");
         let grid = GridProcess {
-            url: format!("http://127.0.0.1:{port}"),
+            url: format!("{scheme}://127.0.0.1:{port}"),
             pid: child.id(),
             exit: ExitWatch::new(child),
             watchdog: Some(watchdog),
@@ -144,29 +180,32 @@ pub fn shared() -> &'static GridProcess {
             "standalone",
             crate::harness::free_port(),
             &[
-                "--selenium-manager",
-                "false",
-                "--detect-drivers",
-                "true",
-                "--max-sessions",
-                "2",
-                "--session-timeout",
-                &timeout,
-            ],
+                &LOCAL_DRIVERS[..],
+                &["--max-sessions", "2", "--session-timeout", &timeout],
+            ]
+            .concat(),
             Wait::Ready,
         )
     })
 }
 
-/// `GET path` on `base` (`http://host:PORT`), the body as JSON; `None` when nothing answers
-/// within 10 s. The body ends at its `Content-Length`, its last chunk, or the connection's end
-/// (Chrome's DevTools server keeps the connection open).
+/// `GET path` on `base` (`http://host:PORT`, or `https://` trusting the test root alone), the
+/// body as JSON; `None` when nothing answers within 10 s. The body ends at its `Content-Length`,
+/// its last chunk, or the connection's end (Chrome's DevTools server keeps the connection open).
 pub fn get_json(base: &str, path: &str) -> Option<serde_json::Value> {
-    let host = base.strip_prefix("http://")?;
-    let mut stream = std::net::TcpStream::connect(host).ok()?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .ok()?;
+    let (host, tls) = match base.strip_prefix("https://") {
+        Some(host) => (host, true),
+        None => (base.strip_prefix("http://")?, false),
+    };
+    let tcp = std::net::TcpStream::connect(host).ok()?;
+    tcp.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    let mut stream: Box<dyn ReadWrite> = if tls {
+        let name = host.rsplit_once(':')?.0.to_string().try_into().ok()?;
+        let session = rustls::ClientConnection::new(test_root(), name).ok()?;
+        Box::new(rustls::StreamOwned::new(session, tcp))
+    } else {
+        Box::new(tcp)
+    };
     write!(
         stream,
         "GET {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n\r\n"
@@ -186,6 +225,25 @@ pub fn get_json(base: &str, path: &str) -> Option<serde_json::Value> {
         }
         data.extend_from_slice(&chunk[..n]);
     }
+}
+
+/// A plain or TLS connection.
+trait ReadWrite: Read + Write {}
+impl<T: Read + Write> ReadWrite for T {}
+
+/// A client configuration trusting the test root (`provider/tests/fixtures/tls/root.pem`) alone.
+fn test_root() -> std::sync::Arc<rustls::ClientConfig> {
+    use rustls::pki_types::{pem::PemObject, CertificateDer};
+    static CONFIG: OnceLock<std::sync::Arc<rustls::ClientConfig>> = OnceLock::new();
+    CONFIG
+        .get_or_init(|| {
+            let mut roots = rustls::RootCertStore::empty();
+            for cert in CertificateDer::pem_file_iter(crate::tls::fixture("root.pem")).unwrap() {
+                roots.add(cert.unwrap()).unwrap();
+            }
+            a3s_test_driver::tls::trusting(roots)
+        })
+        .clone()
 }
 
 /// The body of a complete answer in `data`, if it is complete.
@@ -248,16 +306,8 @@ impl HubAndNodes {
         let nodes: Vec<GridProcess> = (0..2)
             .map(|_| {
                 let mut args = bus.to_vec();
-                args.extend([
-                    "--grid-url",
-                    &hub.url,
-                    "--selenium-manager",
-                    "false",
-                    "--detect-drivers",
-                    "true",
-                    "--max-sessions",
-                    "1",
-                ]);
+                args.extend(["--grid-url", &hub.url, "--max-sessions", "1"]);
+                args.extend(LOCAL_DRIVERS);
                 GridProcess::start("node", free(), &args, Wait::No)
             })
             .collect();

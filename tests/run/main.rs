@@ -39,6 +39,7 @@ mod selection;
 mod shards;
 mod sign_in;
 mod suites;
+mod tls;
 mod trace;
 mod trace_bodies;
 mod trace_cuts;

@@ -19,6 +19,8 @@ const MAX_ANSWER: usize = 8 * 1024 * 1024;
 pub struct GridClient {
     http: reqwest::Client,
     url: GridUrl,
+    /// Why no request to this `https://` Grid can succeed (the machine trusts no root).
+    untrusted: Option<String>,
 }
 
 /// Why a Grid request got no usable answer. Texts never hold the Grid's credentials: the URL the
@@ -172,12 +174,27 @@ pub struct NewSession {
 }
 
 impl GridClient {
-    /// A client of the Grid at `url`.
+    /// A client of the Grid at `url`. An `https://` Grid is reached over the driver's one TLS
+    /// configuration (`a3s_test_driver::tls`: the machine's trust store, `SSL_CERT_FILE`
+    /// honoured, names always verified), so a Grid's certificate is trusted exactly when a
+    /// `request` step's would be. With no trusted root at all every request fails saying so
+    /// (naming `SSL_CERT_FILE`) rather than with an unknown issuer.
     pub fn new(url: GridUrl) -> Result<GridClient, GridError> {
+        let untrusted = match a3s_test_driver::tls::client_config() {
+            Err(no_roots) if url.is_https() => Some(no_roots.to_string()),
+            _ => None,
+        };
+        // reqwest wants a TLS configuration even for a client that never uses it.
+        let tls = a3s_test_driver::tls::client_config_even_without_roots();
         let http = reqwest::Client::builder()
+            .tls_backend_preconfigured(rustls::ClientConfig::clone(&tls))
             .build()
-            .map_err(|e| GridError::Transport(e.without_url().to_string()))?;
-        Ok(GridClient { http, url })
+            .map_err(transport)?;
+        Ok(GridClient {
+            http,
+            url,
+            untrusted,
+        })
     }
 
     /// The Grid's address (shown without credentials).
@@ -251,15 +268,15 @@ impl GridClient {
         request: reqwest::RequestBuilder,
         bound: Duration,
     ) -> Result<T, GridError> {
+        if let Some(why) = &self.untrusted {
+            return Err(GridError::Transport(why.clone()));
+        }
         let request = match self.url.credentials() {
             Some(c) => request.basic_auth(&c.user, c.password.as_ref()),
             None => request,
         };
         let work = async {
-            let response = request
-                .send()
-                .await
-                .map_err(|e| GridError::Transport(e.without_url().to_string()))?;
+            let response = request.send().await.map_err(transport)?;
             let status = response.status();
             let body = read_bounded(response).await?;
             if !status.is_success() {
@@ -285,14 +302,24 @@ impl GridClient {
     }
 }
 
+/// A failed exchange with its causes (a TLS failure says why: `invalid peer certificate:
+/// UnknownIssuer`, a name mismatch, …), the request URL left out.
+fn transport(e: reqwest::Error) -> GridError {
+    let e = e.without_url();
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(&e);
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    GridError::Transport(text)
+}
+
 /// The body, at most [`MAX_ANSWER`] bytes.
 async fn read_bounded(mut response: reqwest::Response) -> Result<Vec<u8>, GridError> {
     let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| GridError::Transport(e.without_url().to_string()))?
-    {
+    while let Some(chunk) = response.chunk().await.map_err(transport)? {
         if body.len() + chunk.len() > MAX_ANSWER {
             return Err(GridError::Answer(format!(
                 "the answer is larger than {MAX_ANSWER} bytes"

@@ -1,6 +1,6 @@
-//! The Grid's address (`run --grid URL`, `A3S_TEST_GRID`): `http://` only (`https://` is refused
-//! by name until the client has TLS), and its
-//! credentials kept apart from everything that could print it.
+//! The Grid's address (`run --grid URL`, `A3S_TEST_GRID`): `http://` or `https://` (sent over the
+//! driver's one TLS configuration, see `client.rs`), and its credentials kept apart from
+//! everything that could print it.
 //!
 //! Why a type: a Grid behind basic authentication is addressed as `http://user:secret@grid:4444`,
 //! and the URL appears in messages (a refused session, an unreachable Grid). [`GridUrl`] takes the
@@ -35,15 +35,11 @@ pub enum GridUrlError {
     #[error("the Grid address is not a URL ({0}); expected http://host:port")]
     NotAUrl(url::ParseError),
     /// Another scheme than http(s).
-    #[error("the Grid address must start with http://, not {0}://")]
+    #[error("the Grid address must start with http:// or https://, not {0}://")]
     Scheme(String),
     /// No host.
     #[error("the Grid address has no host; expected http://host:port")]
     NoHost,
-    /// `https://`: this build's HTTP client has no TLS (put a TLS-terminating proxy on the
-    /// machine, or reach the Grid over http inside its network).
-    #[error("https:// Grid addresses are not supported yet (this build has no TLS client); use http:// or a local TLS-terminating proxy")]
-    TlsUnsupported,
     /// A query or fragment, which a WebDriver endpoint never has.
     #[error("the Grid address must not have a query or fragment")]
     Extra,
@@ -55,8 +51,7 @@ impl std::str::FromStr for GridUrl {
     fn from_str(text: &str) -> Result<GridUrl, GridUrlError> {
         let mut url = url::Url::parse(text.trim()).map_err(GridUrlError::NotAUrl)?;
         match url.scheme() {
-            "http" => {}
-            "https" => return Err(GridUrlError::TlsUnsupported),
+            "http" | "https" => {}
             other => return Err(GridUrlError::Scheme(other.to_string())),
         }
         if url.host_str().is_none_or(str::is_empty) {
@@ -95,6 +90,11 @@ impl GridUrl {
         // `path` is relative and made of our own segments (a session id is checked first), so
         // joining cannot fail; the base itself is the fallback.
         self.base.join(path).unwrap_or_else(|_| self.base.clone())
+    }
+
+    /// The Grid is reached over TLS.
+    pub fn is_https(&self) -> bool {
+        self.base.scheme() == "https"
     }
 
     /// The credentials the URL carried, if any.
@@ -166,8 +166,12 @@ mod tests {
             "http://127.0.0.1:4444/status"
         );
         assert_eq!(
-            "https://grid.example".parse::<GridUrl>(),
-            Err(GridUrlError::TlsUnsupported)
+            "https://grid.example"
+                .parse::<GridUrl>()
+                .unwrap()
+                .join("session")
+                .as_str(),
+            "https://grid.example/session"
         );
         assert_eq!(
             "ws://grid:4444".parse::<GridUrl>(),

@@ -5,8 +5,10 @@
 //! not by a page: it needs no page on the API's origin and no CORS answer. The cookies are the
 //! ones the context would send to that URL (`Network.getCookies` with the URL, which applies
 //! domain, path, `Secure` and expiry), so a sign-in through the UI signs the request in. Cookies
-//! the answer sets are not stored back into the context. Only `http://` is sent (the driver has
-//! no TLS client): an `https://` URL is `test.driver.web.request_failed`, saying so.
+//! the answer sets are not stored back into the context. `https://` is sent over the driver's one
+//! TLS configuration (`a3s_test_driver::tls`: the machine's trust store, `SSL_CERT_FILE` honoured,
+//! names always verified); a certificate the machine does not trust is
+//! `test.driver.web.request_failed` with the TLS reason. Other schemes are refused by name.
 //!
 //! Header values read from `env("NAME")` and the cookies go to the server only: the step's
 //! detail holds the status and body size, a failure quotes at most the first
@@ -102,9 +104,9 @@ fn resolve_url(written: &str, base: Option<&str>) -> Result<url::Url, StepFailur
         (false, _) => url::Url::parse(written),
     }
     .map_err(|e| failed(format!("\"{written}\" is not a URL: {e}")))?;
-    if url.scheme() != "http" {
+    if !matches!(url.scheme(), "http" | "https") {
         return Err(failed(format!(
-            "{} is not sent: `request` steps send to http:// URLs only (no TLS client yet)",
+            "{} is not sent: `request` steps send to http:// and https:// URLs only",
             shown_url(&url)
         )));
     }
@@ -253,11 +255,13 @@ mod tests {
     }
 
     #[test]
-    fn urls_resolve_against_the_base_and_only_http_is_sent() {
+    fn urls_resolve_against_the_base_and_only_http_and_https_are_sent() {
         let u = resolve_url("/api/me?t=1", Some("http://127.0.0.1:9/app/")).unwrap();
         assert_eq!(u.as_str(), "http://127.0.0.1:9/api/me?t=1");
         assert_eq!(shown_url(&u), "http://127.0.0.1:9/api/me?…");
-        let e = resolve_url("https://example.test/x", None).unwrap_err();
+        let u = resolve_url("/v1", Some("https://api.example.test/")).unwrap();
+        assert_eq!(u.as_str(), "https://api.example.test/v1");
+        let e = resolve_url("ftp://example.test/x", None).unwrap_err();
         assert_eq!(e.code, FailureCode::RequestFailed);
         assert!(resolve_url("/x", None).is_err());
     }
