@@ -22,3 +22,12 @@ pub struct App<'a> {
     /// The desktop's kept reads, when finds may answer from them.
     pub(crate) kept: Option<&'a KeptTrees>,
 }
+
+impl App<'_> {
+    /// Whether its finds may answer from a read kept since the last find (`crate::kept`): only
+    /// on a `Host`'s desktop, and only for a toolkit that announces the children it adds. Said
+    /// so a test can prove it exercises kept reads rather than reads afresh without knowing it.
+    pub fn keeps_reads(&self) -> bool {
+        self.kept.is_some()
+    }
+}

@@ -132,6 +132,15 @@ impl Element {
             .await
             .map_err(bus("Text"))?;
         match text.get_text(0, -1).await {
+            // GTK 4.8 takes the end -1 ("to the end") for 0 and answers "" for every label and
+            // entry: an empty answer is asked again up to the count of characters it reports.
+            Ok(content) if content.is_empty() => match text.character_count().await {
+                Ok(count) if count > 0 => text
+                    .get_text(0, count)
+                    .await
+                    .map_err(|e| GuiError::bus("GetText", e)),
+                _ => Ok(content),
+            },
             Ok(content) => Ok(content),
             // No `Text` interface: the name is what it shows.
             Err(zbus::Error::MethodError(..)) => self.read_name(a11y).await,

@@ -107,7 +107,7 @@ impl Host {
 
     /// `program` (started here) as finds and reads reach it, its finds answered from the reads
     /// kept here while its events say nothing they see changed — when its toolkit announces the
-    /// children it adds (`Toolkit::announces_added_children`; not GTK3).
+    /// children it adds (`Toolkit::announces_added_children`; not GTK3 nor GTK4).
     pub async fn app<'a>(&'a self, program: &'a Program) -> App<'a> {
         let app = program.app(self.a11y()).await;
         // Reads are kept only for a toolkit whose events say when a child was added; a program
@@ -118,17 +118,6 @@ impl Host {
         App {
             kept: announces.then_some(&self.kept),
             ..app
-        }
-    }
-
-    /// [`Host::app`] with kept reads whatever the toolkit: for `gui/tests/kept.rs`, which
-    /// proves the event path on GTK3 through a change GTK3 does announce (a container's `add`).
-    /// Products call [`Host::app`].
-    #[doc(hidden)]
-    pub async fn app_keeping_reads<'a>(&'a self, program: &'a Program) -> App<'a> {
-        App {
-            kept: Some(&self.kept),
-            ..program.app(self.a11y()).await
         }
     }
 

@@ -1,20 +1,28 @@
 //! A find from the tree kept since the last find (`gui/src/kept.rs`) never answers with what
-//! the program changed since: on `tests/fixtures/gui/changes.py` (GTK3), buttons are found (and
-//! so kept), then one is destroyed and one renamed by real clicks; the next finds see the
-//! change — the removed button is not found, the old name finds nothing, the new one finds the
-//! renamed button — and an unchanged button is still found, from the kept read. Then each of
-//! three changes whose own events are all a kept find hears (the fixture ticks a check box,
-//! a state no kept find counts, to say it is done): a second button with the same name appears
-//! (the find is ambiguous), a label's text changes (its old text labels nothing), and a modal
-//! dialog opens (the window under it answers no find). Each fails when the kept reads ignore
-//! the program's events: the first find after the change would answer from the stale read.
-//! GTK3 announces only a child added with a container's `add`, so these tests keep GTK3's reads
-//! on purpose (`Host::app_keeping_reads`); a product find keeps none for GTK3 (`Host::app`),
-//! and the last test proves why: a button added with `pack_start` is announced by nothing.
+//! the program changed since: on `tests/fixtures/gui/changes_qt.py` (Qt, the toolkit whose reads
+//! a product find keeps, `Host::app`), buttons are found (and so kept), then one is removed and
+//! one renamed by real clicks; the next finds see the change — the removed button is not found,
+//! the old name finds nothing, the new one finds the renamed button — and an unchanged button is
+//! still found, from the kept read. Then each of two changes whose own events are all a kept
+//! find hears (the fixture ticks a check box, a state no kept find counts, to say it is done): a
+//! second button with the same name appears (the find is ambiguous), and a label's text changes
+//! (its old text labels nothing). Each first checks that the program's finds do keep reads
+//! (`App::keeps_reads`), and fails when the kept reads ignore the program's events: the first
+//! find after the change would answer from the stale read (the removed button aside: the call
+//! confirming a kept find's element fails for it). No Qt test opens a modal dialog: Qt 5 marks
+//! none `modal`, so no find, kept or fresh, takes a Qt dialog for one.
+//!
+//! No GTK program's reads are kept, and the same changes on GTK4 (`changes4.py`) show its fresh
+//! reads see each of them, a modal window too; the twin tests show why none are kept: a button
+//! GTK3 adds with `pack_start` (`changes.py`), or GTK4 with `append`, is announced by nothing,
+//! and is found because their finds read afresh (with GTK4's reads kept, as they once were, the
+//! GTK4 twin test fails: the find answers the first button alone). Their fixtures too say a
+//! change is done by nothing a kept find counts: a GTK4 fixture's buttons take no focus when
+//! clicked, and it types into a field rather than tick a box (see `Done`).
 
 use a3s_test_gui::host::Host;
 use a3s_test_gui::wait::{self, Condition, TextMatch};
-use a3s_test_gui::{locate, Clicks, Element, GuiCode, GuiError, Input, Program, ProgramSpec};
+use a3s_test_gui::{locate, App, Clicks, Element, GuiCode, GuiError, Input, Program, ProgramSpec};
 use a3s_test_lang::ir::{Target, TextMatch as NameText};
 use std::time::Duration;
 
@@ -28,12 +36,71 @@ fn button(name: &str) -> Target {
     }
 }
 
+/// A fixture offering the changes (under `tests/fixtures/gui/`), and whether a product find
+/// keeps its program's reads.
+#[derive(Debug, Clone, Copy)]
+struct Fixture {
+    script: &'static str,
+    keeps_reads: bool,
+    done: Done,
+}
+
+/// How a fixture says a change is done, by a change no kept find counts.
+#[derive(Debug, Clone, Copy)]
+enum Done {
+    /// The "Done" check box ticked.
+    Ticked,
+    /// "done" typed into the field labelled "Done": GTK 4.8 announces a check box's state with
+    /// a change of its name too, which a kept find counts.
+    Typed,
+}
+
+impl Done {
+    /// The element that says so, and when it does.
+    fn signal(self) -> (Target, Condition) {
+        match self {
+            Done::Ticked => (
+                exact("checkbox", "Done"),
+                Condition::State(atspi::State::Checked, true),
+            ),
+            Done::Typed => (
+                Target::Label {
+                    label: NameText::exact("Done"),
+                },
+                Condition::Text(TextMatch::Exact("done".into())),
+            ),
+        }
+    }
+}
+
+/// Qt 5: its reads are kept (a child it adds says it is `showing`).
+const QT: Fixture = Fixture {
+    script: "changes_qt.py",
+    keeps_reads: true,
+    done: Done::Ticked,
+};
+
+/// GTK4 (4.8.3): read afresh, it announces no child it adds.
+const GTK4: Fixture = Fixture {
+    script: "changes4.py",
+    keeps_reads: false,
+    done: Done::Typed,
+};
+
+/// GTK3: read afresh, it announces no child packed with `pack_start`.
+const GTK3: Fixture = Fixture {
+    script: "changes.py",
+    keeps_reads: false,
+    done: Done::Ticked,
+};
+
 /// The fixture on a desktop a host owns (a host keeps the reads of finds; a bare desktop's
 /// program keeps none).
-async fn changes() -> (Host, Program, Input) {
-    let script = concat!(
+async fn on(fixture: Fixture) -> (Host, Program, Input) {
+    let script = format!(
+        "{}/../tests/fixtures/gui/{}",
         env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/gui/changes.py"
+        fixture.script
     );
     let host = Host::open(None, 1280, 800).await.unwrap();
     let program = host
@@ -44,6 +111,20 @@ async fn changes() -> (Host, Program, Input) {
     (host, program, input)
 }
 
+/// `program` as a product find reaches it (`Host::app`), checked to keep its reads or not as
+/// `fixture` says: a test of kept reads that read afresh without knowing it would pass without
+/// testing anything.
+async fn app_of<'a>(host: &'a Host, program: &'a Program, fixture: Fixture) -> App<'a> {
+    let app = host.app(program).await;
+    assert_eq!(
+        app.keeps_reads(),
+        fixture.keeps_reads,
+        "whether finds of a {:?} program keep reads",
+        app.toolkit
+    );
+    app
+}
+
 /// A role target whose name is exactly `name`.
 fn exact(role: &str, name: &str) -> Target {
     Target::Role {
@@ -52,29 +133,40 @@ fn exact(role: &str, name: &str) -> Target {
     }
 }
 
-/// Find `doing` and the "Done" check box (so the tree read after them is kept), click `doing`
-/// and wait until the box is ticked: the change is made, and no find came between.
-async fn change(host: &Host, program: &Program, input: &Input, doing: &str) {
-    let app = host.app_keeping_reads(program).await;
-    let done = locate::one(app, &exact("checkbox", "Done")).await.unwrap();
+/// Find `doing` and the element that says a change is done (so the tree read after them is
+/// kept), click `doing` and wait until it says so: the change is made, and no find came between.
+async fn change(host: &Host, program: &Program, input: &Input, fixture: Fixture, doing: &str) {
+    let app = host.app(program).await;
+    let (done, said) = fixture.done.signal();
+    let done = locate::one(app, &done).await.unwrap();
     let button = locate::one(app, &exact("button", doing)).await.unwrap();
-    // Found again: from the kept read.
+    // Found again: from the kept read, where the program's reads are kept.
     assert_eq!(
         locate::one(app, &exact("button", doing)).await.unwrap(),
         button
     );
     input.click(program, &button, Clicks::Single).await.unwrap();
-    let ticked = Condition::State(atspi::State::Checked, true);
-    wait::until(host.a11y(), &done, &ticked, WITHIN)
+    wait::until(host.a11y(), &done, &said, WITHIN)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
-    let (host, program, input) = changes().await;
+    removal_and_rename(QT).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gtk4_program_read_afresh_sees_a_removal_and_a_rename() {
+    removal_and_rename(GTK4).await;
+}
+
+/// Find buttons, remove one and rename one by real clicks: the next finds see both changes,
+/// and an unchanged button is found again.
+async fn removal_and_rename(fixture: Fixture) {
+    let (host, program, input) = on(fixture).await;
     let a11y = host.a11y();
-    let app = host.app_keeping_reads(&program).await;
+    let app = app_of(&host, &program, fixture).await;
     let status = locate::one(
         app,
         &Target::Text {
@@ -85,7 +177,7 @@ async fn a_find_after_a_change_sees_the_change_and_never_the_kept_element() {
     .unwrap_or_else(|e| panic!("{e}"));
     let shows = |text: &str| Condition::Text(TextMatch::Exact(text.into()));
 
-    // Found once: the tree is kept; found again from it.
+    // Found once: the tree is kept (where reads are); found again from it.
     let doomed = locate::one(app, &button("Doomed")).await.unwrap();
     assert_eq!(locate::one(app, &button("Doomed")).await.unwrap(), doomed);
     locate::one(app, &button("Old")).await.unwrap();
@@ -127,21 +219,41 @@ async fn failing_after(
     host: &Host,
     program: &Program,
     input: &Input,
+    fixture: Fixture,
     target: &Target,
     doing: &str,
 ) -> (Element, GuiError) {
-    let app = host.app_keeping_reads(program).await;
+    let app = host.app(program).await;
     let found = locate::one(app, target).await.unwrap();
-    change(host, program, input, doing).await;
+    change(host, program, input, fixture, doing).await;
     (found, locate::one(app, target).await.unwrap_err())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_button_with_the_same_name_makes_the_next_find_ambiguous() {
-    let (host, program, input) = changes().await;
-    let app = host.app_keeping_reads(&program).await;
-    let twin = exact("button", "Twin");
-    let (_, twins) = failing_after(&host, &program, &input, &twin, "Add twin").await;
+    twin(QT, "Twin", "Add twin").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gtk3_program_is_read_afresh_so_a_twin_packed_without_an_event_is_not_missed() {
+    // GTK3 sends no event for a child added with `pack_start`.
+    twin(GTK3, "Packed", "Pack twin").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gtk4_program_is_read_afresh_so_a_twin_appended_without_an_event_is_not_missed() {
+    // GTK4 (4.8.3) sends no event for a child added to any container, `append` included.
+    twin(GTK4, "Twin", "Add twin").await;
+}
+
+/// Find the button `name`, make the change `doing` (a second button named so appears), and
+/// find it again: both are seen. From a read kept before the change, a find would see the first
+/// alone were the change not announced.
+async fn twin(fixture: Fixture, name: &str, doing: &str) {
+    let (host, program, input) = on(fixture).await;
+    let app = app_of(&host, &program, fixture).await;
+    let twin = exact("button", name);
+    let (_, twins) = failing_after(&host, &program, &input, fixture, &twin, doing).await;
     assert!(
         matches!(twins, GuiError::TargetAmbiguous { count: 2, .. }),
         "{twins}"
@@ -152,41 +264,45 @@ async fn a_second_button_with_the_same_name_makes_the_next_find_ambiguous() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_label_whose_text_changed_labels_nothing_under_its_old_text() {
-    let (host, program, input) = changes().await;
-    let app = host.app_keeping_reads(&program).await;
+    relabel(QT).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gtk4_program_read_afresh_sees_a_label_change() {
+    relabel(GTK4).await;
+}
+
+/// Find a field by its label, change the label's text: the old text labels nothing, the new
+/// one the same field.
+async fn relabel(fixture: Fixture) {
+    let (host, program, input) = on(fixture).await;
+    let app = app_of(&host, &program, fixture).await;
     let label = |text: &str| Target::Label {
         label: NameText::exact(text),
     };
-    let (field, before) = failing_after(&host, &program, &input, &label("Before"), "Relabel").await;
+    let (field, before) = failing_after(
+        &host,
+        &program,
+        &input,
+        fixture,
+        &label("Before"),
+        "Relabel",
+    )
+    .await;
     assert_eq!(before.code(), GuiCode::TargetNotFound, "{before}");
-    assert_eq!(locate::one(app, &label("After")).await.unwrap(), field);
+    // The same field, its name aside: Qt names a field after its buddy label.
+    let after = locate::one(app, &label("After")).await.unwrap();
+    assert_eq!(after.path, field.path);
     program.stop();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_modal_dialog_opening_hides_the_window_under_it_from_the_next_find() {
-    let (host, program, input) = changes().await;
-    let app = host.app_keeping_reads(&program).await;
+async fn a_gtk4_program_read_afresh_sees_a_modal_window_hide_the_window_under_it() {
+    let (host, program, input) = on(GTK4).await;
+    let app = app_of(&host, &program, GTK4).await;
     let remove = exact("button", "Remove");
-    let (_, under) = failing_after(&host, &program, &input, &remove, "Open dialog").await;
+    let (_, under) = failing_after(&host, &program, &input, GTK4, &remove, "Open dialog").await;
     assert_eq!(under.code(), GuiCode::TargetNotFound, "{under}");
     locate::one(app, &exact("button", "Inside")).await.unwrap();
-    program.stop();
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_gtk3_program_is_read_afresh_so_a_twin_packed_without_an_event_is_not_missed() {
-    let (host, program, input) = changes().await;
-    let app = host.app(&program).await;
-    let packed = exact("button", "Packed");
-    locate::one(app, &packed).await.unwrap();
-    change(&host, &program, &input, "Pack twin").await;
-    // From a read kept before the change this would be the first button alone: GTK3 sends no
-    // event for a child added with `pack_start`.
-    let twins = locate::one(app, &packed).await.unwrap_err();
-    assert!(
-        matches!(twins, GuiError::TargetAmbiguous { count: 2, .. }),
-        "{twins}"
-    );
     program.stop();
 }
