@@ -9,6 +9,7 @@
 
 use crate::kept::KeptTrees;
 use crate::toolkit::Toolkit;
+use crate::x11::X11;
 
 /// A program on the accessibility bus, for finds and reads.
 #[derive(Debug, Clone, Copy)]
@@ -21,9 +22,21 @@ pub struct App<'a> {
     pub toolkit: Option<&'a Toolkit>,
     /// The desktop's kept reads, when finds may answer from them.
     pub(crate) kept: Option<&'a KeptTrees>,
+    /// The desktop's X server and the program's process group, when finds may ask it which
+    /// window is modal (`crate::x11_modal`: Qt 5 says so only there).
+    pub(crate) x11: Option<(&'a X11, u32)>,
 }
 
-impl App<'_> {
+impl<'a> App<'a> {
+    /// The same, its finds narrowed also to a dialog only the X server `x` says is modal (Qt 5
+    /// marks none `modal` over AT-SPI) — for the program whose process group is `pgid`.
+    pub fn with_x11(self, x: &'a X11, pgid: u32) -> App<'a> {
+        App {
+            x11: Some((x, pgid)),
+            ..self
+        }
+    }
+
     /// Whether its finds may answer from a read kept since the last find (`crate::kept`): only
     /// on a `Host`'s desktop, and only for a toolkit that announces the children it adds. Said
     /// so a test can prove it exercises kept reads rather than reads afresh without knowing it.

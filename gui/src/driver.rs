@@ -228,6 +228,7 @@ impl GuiContext {
             .expect("the host lives until close")
             .app(self.program())
             .await
+            .with_x11(self.input.x11(), self.program().pgid())
     }
 
     /// The program's top-level windows (the application root's children).

@@ -347,16 +347,16 @@ impl Input {
         let placement =
             window::locate_in(&self.x, &self.a11y, element, program.pgid(), ancestry).await?;
         laps.lap("locate");
-        let modal = modal::modal_over(&self.a11y, &placement.frame).await?;
+        let modal = modal::modal_cover(&self.x, &self.a11y, &placement, program.pgid()).await?;
         laps.lap("modal");
-        if let Some(dialog) = modal {
+        if let Some(by) = modal {
             let reported = element.extents(&self.a11y).await?;
             let (x, y) = placement.to_screen(reported).centre();
             return Err(GuiError::TargetCovered {
                 target: element.describe(),
                 x,
                 y,
-                by: format!("the modal {}", dialog.describe()),
+                by,
             });
         }
         Ok(placement)

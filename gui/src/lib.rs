@@ -42,6 +42,7 @@ pub mod tree;
 pub mod wait;
 pub mod window;
 pub mod x11;
+mod x11_modal;
 
 pub use app::App;
 pub use desktop::{Desktop, DesktopOptions};

@@ -238,7 +238,7 @@ pub async fn read_tree(app: App<'_>) -> Result<tree::Tree, GuiError> {
 pub async fn read_scope(app: App<'_>) -> Result<tree::Tree, GuiError> {
     let (a11y, bus_name) = (app.a11y, app.bus_name);
     let mut laps = crate::timing::Laps::start("scope");
-    let modal = crate::modal::showing_modal(a11y, bus_name).await?;
+    let modal = crate::modal::showing_modal(app).await?;
     laps.lap("modal");
     let tree = match modal {
         Some(dialog) => tree::read_below(a11y, bus_name, &dialog.path, 1, Limits::default()).await,

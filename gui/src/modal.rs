@@ -4,13 +4,19 @@
 //! Why: a modal dialog that appears mid-scenario (a save dialog, an error) takes every click and
 //! key meant for the window under it, and the toolkit drops them silently — keys have no hit
 //! test to notice. A window of the program other than the element's, in state `modal` and
-//! showing, makes the step `target_covered` naming the dialog, with nothing sent. And a window
+//! showing, makes the step `target_covered` naming the dialog, with nothing sent. Qt 5 marks no
+//! window `modal` over AT-SPI: when none is, the X server's `_NET_WM_STATE_MODAL` is asked
+//! (`crate::x11_modal`), for input and for where finds look alike. And a window
 //! that closed, or a program that exited, before the step acts is `window_gone`, however the bus
 //! phrases it (an unknown object, a name with no owner).
 
+use crate::app::App;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::program::ROOT_PATH;
+use crate::window::Placement;
+use crate::x11::X11;
+use crate::x11_modal;
 use atspi::State;
 
 /// The bus's error names that say the object or its program is no longer there.
@@ -109,33 +115,54 @@ pub(crate) async fn modal_over(
     Ok(None)
 }
 
+/// What keeps input from `placement`'s window modally, as a refusal names it: another window of
+/// the program in AT-SPI state `modal` ([`modal_over`]), else — for a toolkit that marks none
+/// (Qt 5) — one the X server holds modal (`crate::x11_modal`), matched to its accessible window
+/// or not: input to the window under it would be dropped either way.
+pub(crate) async fn modal_cover(
+    x: &X11,
+    a11y: &zbus::Connection,
+    placement: &Placement,
+    pgid: u32,
+) -> Result<Option<String>, GuiError> {
+    if let Some(dialog) = modal_over(a11y, &placement.frame).await? {
+        return Ok(Some(format!("the modal {}", dialog.describe())));
+    }
+    let frame = &placement.frame;
+    let except = Some((placement.window.id, frame.path.as_str()));
+    let found =
+        x11_modal::modal_window(x, a11y, &frame.bus_name, &placement.windows, pgid, except).await?;
+    Ok(found.map(|m| m.describe(&frame.bus_name)))
+}
+
 /// The program's showing modal top-level window (a save dialog), if one is up: where its
 /// targets are while it is, since the windows under it take no input. Two round trips for the
-/// top levels and one state read each, whatever the size of the tree.
-pub(crate) async fn showing_modal(
-    a11y: &zbus::Connection,
-    bus_name: &str,
-) -> Result<Option<crate::tree::Node>, GuiError> {
+/// top levels and one state read each, whatever the size of the tree; when none is `modal` and
+/// `app` reaches the X server, the X server's modal window of the program, when an accessible
+/// window matches it (one unmatched narrows nothing: input outside it is refused anyway).
+pub(crate) async fn showing_modal(app: App<'_>) -> Result<Option<crate::tree::Node>, GuiError> {
+    let (a11y, bus_name) = (app.a11y, app.bus_name);
     let windows: Vec<crate::tree::Node> = crate::tree::top_levels(a11y, bus_name)
         .await?
         .into_iter()
         .filter(|n| n.depth == 1)
         .collect();
     let reads = windows.iter().map(|w| {
-        let window = Element {
-            bus_name: bus_name.to_owned(),
-            path: w.path.clone(),
-            role: w.role,
-            name: w.name.clone(),
-        };
+        let window = crate::find::element(bus_name, w);
         async move { window.read_states(a11y).await }
     });
     let states = futures_util::future::join_all(reads).await;
-    Ok(windows.into_iter().zip(states).find_map(|(w, s)| {
+    let marked = windows.into_iter().zip(states).find_map(|(w, s)| {
         // A window closing meanwhile is not in the way.
         let s = s.ok()?;
         (s.contains(State::Modal) && s.contains(State::Showing)).then_some(w)
-    }))
+    });
+    let (Some((x, pgid)), None) = (app.x11, &marked) else {
+        return Ok(marked);
+    };
+    let listing = x.top_windows()?;
+    let found = x11_modal::modal_window(x, a11y, bus_name, &listing, pgid, None).await?;
+    Ok(found.and_then(|m| m.accessible))
 }
 
 #[cfg(test)]

@@ -259,6 +259,7 @@ impl Program {
             bus_name: &self.bus_name,
             toolkit: self.toolkit(a11y).await,
             kept: None,
+            x11: None,
         }
     }
 

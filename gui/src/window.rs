@@ -83,12 +83,8 @@ pub async fn locate_in(
     let frame = ancestry.window(a11y, element).await.map_err(gone_if)?;
     let frame_extents = frame.extents(a11y).await.map_err(gone_if)?;
     let windows = x.top_windows()?;
-    let in_group = |pid: u32| ProcessInfo::read(pid as i32).is_some_and(|p| p.pgid as u32 == pgid);
     // The program's windows, bottom to top.
-    let own: Vec<&TopWindow> = windows
-        .iter()
-        .filter(|w| w.pid.is_some_and(in_group))
-        .collect();
+    let own = of_group(&windows, pgid);
     // Topmost first: with several fitting windows (two equal dialogs) the visible one wins.
     let main = own
         .iter()
@@ -214,9 +210,19 @@ fn fills(window: &TopWindow, rect: &Rect) -> bool {
     fits(window, rect) && rect.x == window.x + border && rect.y == window.y + border
 }
 
+/// The windows of `windows` whose `_NET_WM_PID` is a process of group `pgid` (the program's),
+/// in the listing's order.
+pub(crate) fn of_group(windows: &[TopWindow], pgid: u32) -> Vec<&TopWindow> {
+    let in_group = |pid: u32| ProcessInfo::read(pid as i32).is_some_and(|p| p.pgid as u32 == pgid);
+    windows
+        .iter()
+        .filter(|w| w.pid.is_some_and(in_group))
+        .collect()
+}
+
 /// Whether an X window holds an accessible window of this size with an even border around it
 /// (none, or a client-side one).
-fn fits(window: &TopWindow, frame: &Rect) -> bool {
+pub(crate) fn fits(window: &TopWindow, frame: &Rect) -> bool {
     let (dw, dh) = (window.width - frame.width, window.height - frame.height);
     frame.width > 0 && dw >= 0 && dw == dh && dw % 2 == 0 && dw <= 128
 }

@@ -7,7 +7,9 @@
 
 use crate::error::GuiError;
 use x11rb::connection::Connection as _;
+use x11rb::errors::ReplyError;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, MapState, Window};
+use x11rb::protocol::ErrorKind;
 use x11rb::rust_connection::RustConnection;
 
 /// A connection to one X server's first screen.
@@ -20,6 +22,8 @@ pub struct X11 {
     net_wm_pid: u32,
     net_wm_name: u32,
     utf8_string: u32,
+    net_wm_state: u32,
+    net_wm_state_modal: u32,
 }
 
 /// A mapped top-level window (a child of the root window).
@@ -78,6 +82,8 @@ impl X11 {
         let net_wm_pid = atom(b"_NET_WM_PID")?;
         let net_wm_name = atom(b"_NET_WM_NAME")?;
         let utf8_string = atom(b"UTF8_STRING")?;
+        let net_wm_state = atom(b"_NET_WM_STATE")?;
+        let net_wm_state_modal = atom(b"_NET_WM_STATE_MODAL")?;
         Ok(X11 {
             conn,
             root,
@@ -86,6 +92,8 @@ impl X11 {
             net_wm_pid,
             net_wm_name,
             utf8_string,
+            net_wm_state,
+            net_wm_state_modal,
         })
     }
 
@@ -160,6 +168,27 @@ impl X11 {
             title: self.title(id),
             override_redirect: attributes.override_redirect,
         })
+    }
+
+    /// Whether a window says it is modal: `_NET_WM_STATE` holds `_NET_WM_STATE_MODAL`. With no
+    /// window manager the toolkit writes the property itself before it maps the window (Qt 5,
+    /// GTK3 and GTK4 do). `Ok(false)` for a window gone meanwhile (`BadWindow`: nothing in the
+    /// way); any other failure is an error, never "not modal".
+    pub fn is_modal(&self, id: Window) -> Result<bool, GuiError> {
+        let failed = |e: &dyn std::fmt::Display| GuiError::x11("GetProperty", e);
+        let reply = self
+            .conn
+            .get_property(false, id, self.net_wm_state, AtomEnum::ATOM, 0, 32)
+            .map_err(|e| failed(&e))?
+            .reply();
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(ReplyError::X11Error(e)) if e.error_kind == ErrorKind::Window => return Ok(false),
+            Err(e) => return Err(failed(&e)),
+        };
+        Ok(reply
+            .value32()
+            .is_some_and(|mut atoms| atoms.any(|atom| atom == self.net_wm_state_modal)))
     }
 
     /// A window's title, empty when it has none.
