@@ -9,8 +9,8 @@
 //! (its old text labels nothing). Each first checks that the program's finds do keep reads
 //! (`App::keeps_reads`), and fails when the kept reads ignore the program's events: the first
 //! find after the change would answer from the stale read (the removed button aside: the call
-//! confirming a kept find's element fails for it). No Qt test opens a modal dialog: Qt 5 marks
-//! none `modal`, so no find, kept or fresh, takes a Qt dialog for one.
+//! confirming a kept find's element fails for it). A modal Qt dialog, which Qt 5 marks modal
+//! only on the X server, is in `qt_modal.rs`.
 //!
 //! No GTK program's reads are kept, and the same changes on GTK4 (`changes4.py`) show its fresh
 //! reads see each of them, a modal window too; the twin tests show why none are kept: a button
@@ -20,9 +20,11 @@
 //! change is done by nothing a kept find counts: a GTK4 fixture's buttons take no focus when
 //! clicked, and it types into a field rather than tick a box (see `Done`).
 
+mod fixture;
+
 use a3s_test_gui::host::Host;
 use a3s_test_gui::wait::{self, Condition, TextMatch};
-use a3s_test_gui::{locate, App, Clicks, Element, GuiCode, GuiError, Input, Program, ProgramSpec};
+use a3s_test_gui::{locate, App, Clicks, Element, GuiCode, GuiError, Input, Program};
 use a3s_test_lang::ir::{Target, TextMatch as NameText};
 use std::time::Duration;
 
@@ -94,21 +96,9 @@ const GTK3: Fixture = Fixture {
     done: Done::Ticked,
 };
 
-/// The fixture on a desktop a host owns (a host keeps the reads of finds; a bare desktop's
-/// program keeps none).
+/// The fixture on a desktop a host owns.
 async fn on(fixture: Fixture) -> (Host, Program, Input) {
-    let script = format!(
-        "{}/../tests/fixtures/gui/{}",
-        env!("CARGO_MANIFEST_DIR"),
-        fixture.script
-    );
-    let host = Host::open(None, 1280, 800).await.unwrap();
-    let program = host
-        .start_program(&ProgramSpec::new("/usr/bin/python3", [script]))
-        .await
-        .unwrap();
-    let input = host.input().unwrap();
-    (host, program, input)
+    fixture::on_host(fixture.script).await
 }
 
 /// `program` as a product find reaches it (`Host::app`), checked to keep its reads or not as

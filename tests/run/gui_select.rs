@@ -11,7 +11,7 @@ use crate::harness::repo;
 
 /// The command line of the fixture `name` under `tests/fixtures/gui/` (Debian's Python, which
 /// has GTK's and Qt's bindings).
-fn fixture(name: &str) -> Vec<String> {
+pub(crate) fn fixture(name: &str) -> Vec<String> {
     let script = repo().join("tests/fixtures/gui").join(name);
     vec!["/usr/bin/python3".into(), script.display().to_string()]
 }

@@ -21,6 +21,7 @@ mod grid;
 mod grid_server;
 mod gui;
 mod gui_apps;
+mod gui_qt_modal;
 mod gui_ready;
 mod gui_select;
 mod gui_visual;
