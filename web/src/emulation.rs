@@ -448,6 +448,23 @@ mod tests {
     }
 
     #[test]
+    fn certificate_errors_are_ignored_only_when_the_option_says_true() {
+        let sent = |ignore: Option<bool>| {
+            let settings = ContextSettings {
+                ignore_https_errors: ignore,
+                ..ContextSettings::default()
+            };
+            tab_commands(&settings)
+                .into_iter()
+                .filter(|(m, _)| *m == "Security.setIgnoreCertificateErrors")
+                .map(|(_, params)| params)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sent(Some(true)), [json!({ "ignore": true })]);
+        assert!(sent(Some(false)).is_empty() && sent(None).is_empty());
+    }
+
+    #[test]
     fn resolved_options_print_no_value() {
         let r = Resolved(ContextSettings::default());
         assert_eq!(format!("{r:?}"), "Resolved(context options)");
