@@ -25,9 +25,10 @@ use crate::ir::{
 use std::str::FromStr;
 
 /// What the `context` step may change: the options emulated per page, which Chromium applies
-/// to a live page at once. `ignore_https_errors` is not one of them: like Playwright's
-/// `ignoreHTTPSErrors` it is fixed when the context is made, so one value holds for every page
-/// and `request` step of the scenario and its report can say which.
+/// to a live page at once. `ignore_https_errors` is not one of them, though Chromium takes it on a
+/// live page: like Playwright's `ignoreHTTPSErrors` it is fixed when the context is made, so one
+/// value holds for every page and `request` step of the scenario, and turning it off midway
+/// cannot reach connections the browser already accepted and keeps open.
 pub(super) const CONTEXT_STEP_SCHEMA: &[&str] = &[
     "offline",
     "geolocation",
