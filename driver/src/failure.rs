@@ -221,7 +221,7 @@ a3s_test_lang::define_codes! {
         /// The scenario's surface has no driver in this run (a surface the run was not given a
         /// driver for).
         UnsupportedSurface => "test.run.unsupported_surface", FailureClass::Specification;
-        /// The dev server did not start or answer in time.
+        /// The dev server did not start, answer in time, or present a certificate the probe accepts.
         DevServer => "test.run.dev_server", FailureClass::Infrastructure;
         /// Closing a context, browser or server failed or left a process behind.
         CleanupFailed => "test.run.cleanup_failed", FailureClass::Cleanup;

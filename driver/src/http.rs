@@ -10,8 +10,10 @@
 //!
 //! `https://` URLs are sent over tokio-rustls with the one configuration of [`crate::tls`] (the
 //! machine's trust store, the URL's host verified: a name by name, an IP literal as an IP
-//! address); `http://` goes over the plain connection.
+//! address) unless the caller's [`CertificateCheck`] is `Ignored` (a block that said
+//! `ignore_https_errors = true`); `http://` goes over the plain connection.
 
+use crate::tls::CertificateCheck;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
@@ -82,6 +84,8 @@ pub struct Outgoing {
     pub headers: Vec<(String, String)>,
     /// The body.
     pub body: Vec<u8>,
+    /// Whether an `https://` server's certificate is checked (by default it is).
+    pub certificates: CertificateCheck,
 }
 
 impl std::fmt::Debug for Outgoing {
@@ -92,6 +96,7 @@ impl std::fmt::Debug for Outgoing {
             .field("method", &self.method)
             .field("headers", &names)
             .field("body_bytes", &self.body.len())
+            .field("certificates", &self.certificates)
             .finish()
     }
 }
@@ -110,9 +115,25 @@ pub async fn send(
 /// True when something answers HTTP (any status) at `url` within `deadline`; the body is not
 /// read, so a large page answers as quickly as a small one.
 pub async fn answers(url: &url::Url, deadline: Duration) -> bool {
-    bounded(deadline, exchange(url, &Outgoing::default(), None))
+    probe(url, CertificateCheck::Verified, deadline)
         .await
         .is_ok()
+}
+
+/// [`answers`] with the certificate check given, saying why nothing usable answered: a
+/// readiness probe tells a server that is not up yet from one whose certificate is refused.
+pub async fn probe(
+    url: &url::Url,
+    certificates: CertificateCheck,
+    deadline: Duration,
+) -> Result<(), GetError> {
+    let outgoing = Outgoing {
+        certificates,
+        ..Outgoing::default()
+    };
+    bounded(deadline, exchange(url, &outgoing, None))
+        .await
+        .map(drop)
 }
 
 async fn bounded<T>(
@@ -151,11 +172,15 @@ async fn exchange(
     outgoing: &Outgoing,
     max_body: Option<usize>,
 ) -> Result<Response, GetError> {
-    exchange_trusting(url, outgoing, max_body, crate::tls::client_config).await
+    let trust: Trust = match outgoing.certificates {
+        CertificateCheck::Verified => crate::tls::client_config,
+        CertificateCheck::Ignored => || CertificateCheck::Ignored.config(),
+    };
+    exchange_trusting(url, outgoing, max_body, trust).await
 }
 
-/// The configuration an `https://` exchange uses: [`crate::tls::client_config`] in the product;
-/// the unit tests below hand one trusting their test root instead.
+/// The configuration an `https://` exchange uses: the one `outgoing.certificates` asks for in
+/// the product; the unit tests below hand one trusting their test root instead.
 type Trust = fn() -> Result<std::sync::Arc<rustls::ClientConfig>, crate::tls::NoRoots>;
 
 async fn exchange_trusting(
@@ -427,12 +452,33 @@ mod tests {
         held.await.expect("the server accepted the connection");
     }
 
+    #[tokio::test]
+    async fn ignoring_certificate_errors_accepts_an_untrusted_certificate_for_that_exchange_only() {
+        let port = tls_server("stranger.pem", OK).await;
+        let url = url::Url::parse(&format!("https://localhost:{port}/")).unwrap();
+        let ignoring = Outgoing {
+            certificates: CertificateCheck::Ignored,
+            ..Outgoing::default()
+        };
+        let r = send(&url, &ignoring, Duration::from_secs(10), 1024)
+            .await
+            .unwrap();
+        assert_eq!((r.status, r.body.as_slice()), (200, &b"{}"[..]));
+        let probed = probe(&url, CertificateCheck::Ignored, Duration::from_secs(10)).await;
+        assert!(probed.is_ok(), "{probed:?}");
+        // The default still verifies (against the test root here): the same server is refused.
+        let err = get_trusting_test_root(url.as_str(), Duration::from_secs(10))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, GetError::Tls(_)), "{err}");
+    }
+
     #[test]
     fn a_tls_failure_never_holds_a_header_value() {
         let outgoing = Outgoing {
             method: "GET".into(),
             headers: vec![("Authorization".into(), "Bearer s3cret".into())],
-            body: Vec::new(),
+            ..Outgoing::default()
         };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()

@@ -11,11 +11,51 @@
 //! Why built once: the system bundle is a few hundred certificates to parse. The environment is
 //! read on first use and the configuration kept for the process. Certificates that do not parse
 //! are skipped; when none is left, every HTTPS request fails with [`NoRoots`], which names
-//! `SSL_CERT_FILE`. Server names are always verified (IP-literal hosts as IP addresses); there is
-//! no option to turn verification off. The crypto is rustls' `ring` provider (no C build).
+//! `SSL_CERT_FILE`. Server names are verified (IP-literal hosts as IP addresses). The crypto is
+//! rustls' `ring` provider (no C build).
+//!
+//! One exception, opt-in and narrow: a scenario or dev server that says
+//! `ignore_https_errors = true` (`docs/acl.md` §2.4, §11) — a local or staging server under a
+//! self-signed or private-CA certificate — gets [`accepting_any`] for its `request` steps and its
+//! readiness probe only ([`CertificateCheck::Ignored`]). The Grid, providers and every other
+//! request of the runner always use [`client_config`].
 
-use rustls::ClientConfig;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::WebPkiSupportedAlgorithms;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
 use std::sync::{Arc, LazyLock};
+
+/// Whether an HTTPS exchange checks the server's certificate chain and name: a typed choice, so
+/// the one place that turns the check off ([`CertificateCheck::Ignored`]) is visible at each call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CertificateCheck {
+    /// The machine's trust store and the URL's host ([`client_config`]): every request by default.
+    #[default]
+    Verified,
+    /// Any certificate is accepted ([`accepting_any`]): only a `request` step of a scenario, or a
+    /// dev server's readiness probe, whose block says `ignore_https_errors = true`.
+    Ignored,
+}
+
+impl CertificateCheck {
+    /// `Ignored` when `ignore` is true (the admitted `ignore_https_errors`), else `Verified`.
+    pub fn ignoring_if(ignore: bool) -> CertificateCheck {
+        if ignore {
+            CertificateCheck::Ignored
+        } else {
+            CertificateCheck::Verified
+        }
+    }
+
+    /// The configuration this check asks for, or why no HTTPS request can succeed.
+    pub fn config(self) -> Result<Arc<ClientConfig>, NoRoots> {
+        match self {
+            CertificateCheck::Verified => client_config(),
+            CertificateCheck::Ignored => Ok(accepting_any()),
+        }
+    }
+}
 
 /// Why no HTTPS request can succeed: the trust store gave no usable root.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -93,6 +133,67 @@ pub fn trusting(roots: rustls::RootCertStore) -> Arc<ClientConfig> {
         .with_root_certificates(roots)
         .with_no_client_auth();
     Arc::new(config)
+}
+
+static ACCEPTING: LazyLock<Arc<ClientConfig>> = LazyLock::new(|| {
+    let provider = Arc::new(ring());
+    let verifier = AcceptAnyCertificate(provider.signature_verification_algorithms);
+    let config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("the ring provider supports TLS 1.2 and 1.3")
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
+        .with_no_client_auth();
+    Arc::new(config)
+});
+
+/// The configuration of [`CertificateCheck::Ignored`]: any certificate chain under any name is
+/// accepted. Used for exactly two things, each only when its block says
+/// `ignore_https_errors = true`: a scenario's `request` steps and the project's dev-server
+/// readiness probe. Never for the Grid, providers or anything else the runner sends.
+pub fn accepting_any() -> Arc<ClientConfig> {
+    ACCEPTING.clone()
+}
+
+/// A verifier that skips the chain and name check but still checks the handshake's signatures
+/// with the provider's algorithms: the server must hold the key of the certificate it presents,
+/// so a broken or tampered handshake still fails.
+#[derive(Debug)]
+struct AcceptAnyCertificate(WebPkiSupportedAlgorithms);
+
+impl ServerCertVerifier for AcceptAnyCertificate {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.supported_schemes()
+    }
 }
 
 /// Make `ring` the process's default rustls provider, once, at the binary's start. Why: code in

@@ -1794,6 +1794,11 @@ pub struct DevServer {
     /// nobody started is more likely a leftover than the one meant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reuse_existing: Option<bool>,
+    /// `ignore_https_errors = true` (Playwright's `webServer.ignoreHTTPSErrors`): an `https`
+    /// `url` is probed accepting any certificate, for a dev server under a self-signed one.
+    /// Without it an `https` probe trusts the machine's store only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignore_https_errors: bool,
 }
 
 impl DevServer {

@@ -4,8 +4,11 @@
 //! owns (led by a small watchdog, see below), with stdin closed and its output appended to
 //! `dev-server.log` in the run's artifact root. Readiness is an HTTP answer (any status) from
 //! `url`, polled until the startup deadline; each probe is one hyper request bounded by
-//! [`PROBE_BOUND`] (`a3s_test_driver::http`). A server that exits before answering fails
-//! at once with its exit status. Stopping sends SIGTERM to the whole group, waits a bounded time
+//! [`PROBE_BOUND`] (`a3s_test_driver::http`). An `https` URL is probed with the machine's trust
+//! store, or accepting any certificate when the block says `ignore_https_errors = true`
+//! (`a3s_test_driver::tls::CertificateCheck`); a certificate the probe refuses fails at once
+//! ([`DevServerError::Untrusted`]) instead of waiting out the deadline for an answer that can
+//! never be accepted. A server that exits before answering fails at once with its exit status. Stopping sends SIGTERM to the whole group, waits a bounded time
 //! for the leader, then SIGKILLs the group (stragglers included) and reaps the leader. If this
 //! process dies first (even by SIGKILL), the leader gets SIGTERM and a watchdog in the group
 //! stops the rest (`a3s_test_driver::child`).
@@ -14,8 +17,9 @@
 //! use `a3s-test serve …` without the binary being on `PATH`.
 
 use a3s_test_driver::child::{self, ExitWatch, Group, GroupWatchdog, OnOwnerDeath};
-use a3s_test_driver::http;
+use a3s_test_driver::http::{self, GetError};
 use a3s_test_driver::process;
+use a3s_test_driver::tls::CertificateCheck;
 use a3s_test_fsroot::{Access, Dir, SHARED};
 use std::process::Command;
 use std::process::Stdio;
@@ -33,14 +37,25 @@ pub enum DevServerError {
     /// The argument vector is empty.
     #[error("failed to start the dev server: `command` is empty")]
     EmptyCommand,
-    /// The URL is not `http://host:port/…`. The readiness probe stays plain HTTP: a dev server's
-    /// certificate is usually self-signed, which a verified probe would never accept, so the
-    /// run would only time out.
+    /// The URL is not `http(s)://host[:port]/…`.
     #[error(
-        "failed to use dev server url `{0}`: the readiness probe asks http://host[:port][/path] \
-         only; give the dev server's plain http address"
+        "failed to use dev server url `{0}`: the readiness probe asks \
+         http(s)://host[:port][/path] only"
     )]
     BadUrl(String),
+    /// An `https` URL answered with a certificate the probe does not accept: waiting longer
+    /// would not change that, so the run stops at once and says how to accept it.
+    #[error(
+        "the dev server at {url} answered, but its certificate is not trusted: {reason}; for a \
+         self-signed development certificate set `ignore_https_errors = true` in `dev_server` \
+         (and on the scenarios whose pages load it)"
+    )]
+    Untrusted {
+        /// The URL polled.
+        url: String,
+        /// Why the handshake was refused (unknown issuer, name mismatch, …).
+        reason: String,
+    },
     /// Spawning failed.
     #[error("failed to start the dev server `{program}`: {source}")]
     Spawn {
@@ -133,8 +148,9 @@ pub async fn prepare(
     cancel: impl std::future::Future<Output = ()>,
 ) -> Result<DevServerUse, DevServerError> {
     let url = &settings.url;
-    let probe_url = parse_http_url(url).ok_or_else(|| DevServerError::BadUrl(url.clone()))?;
-    if http::answers(&probe_url, PROBE_BOUND).await {
+    let probe_url = parse_server_url(url).ok_or_else(|| DevServerError::BadUrl(url.clone()))?;
+    let certificates = CertificateCheck::ignoring_if(settings.ignore_https_errors);
+    if answered(&probe_url, certificates).await? {
         if reuse {
             return Ok(DevServerUse::Reused);
         }
@@ -145,29 +161,53 @@ pub async fn prepare(
         });
     }
     let timeout = Duration::from_millis(settings.startup_timeout_ms);
-    DevServer::start(&settings.command, url, timeout, log, cancel)
+    DevServer::start(&settings.command, url, certificates, timeout, log, cancel)
         .await
         .map(DevServerUse::Started)
 }
 
-/// The URL the readiness probe asks: `http://host[:port][/path]` only.
-fn parse_http_url(url: &str) -> Option<url::Url> {
-    url::Url::parse(url)
-        .ok()
-        .filter(|u| u.scheme() == "http" && u.host_str().is_some_and(|h| !h.is_empty()))
+/// The URL the readiness probe asks: `http(s)://host[:port][/path]` only.
+pub fn parse_server_url(url: &str) -> Option<url::Url> {
+    url::Url::parse(url).ok().filter(|u| {
+        matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
+    })
+}
+
+/// One readiness probe: whether `url` answered, or [`DevServerError::Untrusted`] when it
+/// answered TLS with a certificate `certificates` refuses.
+async fn answered(url: &url::Url, certificates: CertificateCheck) -> Result<bool, DevServerError> {
+    match http::probe(url, certificates, PROBE_BOUND).await {
+        Ok(()) => Ok(true),
+        Err(GetError::Tls(reason)) => Err(DevServerError::Untrusted {
+            url: url.to_string(),
+            reason,
+        }),
+        Err(_) => Ok(false),
+    }
 }
 
 impl DevServer {
     /// Start `command` and wait until `url` answers, the child exits, the deadline passes or
     /// `cancel` resolves. Its output is appended to the file `log.1` in the folder `log.0`.
+    /// `certificates` says how an `https` URL's certificate is checked.
     pub async fn start(
         command: &[String],
         url: &str,
+        certificates: CertificateCheck,
         startup_timeout: Duration,
         log: (&Dir, &str),
         cancel: impl std::future::Future<Output = ()>,
     ) -> Result<DevServer, DevServerError> {
-        Self::start_with_env(command, &[], url, startup_timeout, log, cancel).await
+        Self::start_with_env(
+            command,
+            &[],
+            url,
+            certificates,
+            startup_timeout,
+            log,
+            cancel,
+        )
+        .await
     }
 
     /// [`DevServer::start`] with extra environment variables for the server (`a3s-test dev`
@@ -176,13 +216,14 @@ impl DevServer {
         command: &[String],
         env: &[(&str, &std::ffi::OsStr)],
         url: &str,
+        certificates: CertificateCheck,
         startup_timeout: Duration,
         (log_dir, log_name): (&Dir, &str),
         cancel: impl std::future::Future<Output = ()>,
     ) -> Result<DevServer, DevServerError> {
         let (program, args) = command.split_first().ok_or(DevServerError::EmptyCommand)?;
         let probe_url =
-            parse_http_url(url).ok_or_else(|| DevServerError::BadUrl(url.to_string()))?;
+            parse_server_url(url).ok_or_else(|| DevServerError::BadUrl(url.to_string()))?;
         let exe = if program == "a3s-test" {
             std::env::current_exe().map_err(|source| DevServerError::Spawn {
                 program: program.clone(),
@@ -235,8 +276,13 @@ impl DevServer {
         let deadline = Instant::now() + startup_timeout;
         tokio::pin!(cancel);
         loop {
-            if http::answers(&probe_url, PROBE_BOUND).await {
-                return Ok(server);
+            match answered(&probe_url, certificates).await {
+                Ok(true) => return Ok(server),
+                Ok(false) => {}
+                Err(untrusted) => {
+                    server.stop().await;
+                    return Err(untrusted);
+                }
             }
             if let Some(status) = server.child.as_ref().and_then(ExitWatch::status) {
                 server.stop().await;
@@ -315,7 +361,7 @@ mod tests {
 
     #[test]
     fn url_parsing() {
-        let parsed = |u: &str| parse_http_url(u).map(|u| u.to_string());
+        let parsed = |u: &str| parse_server_url(u).map(|u| u.to_string());
         assert_eq!(
             parsed("http://127.0.0.1:4173").as_deref(),
             Some("http://127.0.0.1:4173/")
@@ -324,7 +370,8 @@ mod tests {
             parsed("http://localhost:080/x?y").as_deref(),
             Some("http://localhost/x?y")
         );
-        assert_eq!(parsed("https://x"), None);
+        assert_eq!(parsed("https://x").as_deref(), Some("https://x/"));
+        assert_eq!(parsed("ftp://x"), None);
         assert_eq!(parsed("http:///"), None);
     }
 
@@ -342,6 +389,7 @@ mod tests {
                 DevServer::start(
                     &command,
                     &url,
+                    CertificateCheck::Verified,
                     ready_timeout,
                     (&folder, log),
                     std::future::pending(),

@@ -25,11 +25,12 @@ use crate::ops::repair_drain::{self, DrainParams};
 use crate::ops::session::{abort, turn, AbortParams};
 use crate::ops::Context;
 use a3s_test_driver::http;
+use a3s_test_driver::tls::CertificateCheck;
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::{ContextSettings, StatePath};
 use a3s_test_ledger::{Event, FindingId, Ledger, SessionId};
 use a3s_test_runner::cancel::CancelToken;
-use a3s_test_runner::devserver::DevServer;
+use a3s_test_runner::devserver::{self, DevServer};
 use a3s_test_runner::session::file::{Budgets, SessionFile};
 use a3s_test_runner::session::page_context::repair_watch::PageRepairEvent;
 use a3s_test_runner::session::protocol::RepairApply;
@@ -151,8 +152,12 @@ pub fn run(p: DevParams) -> ExitCode {
     };
     // The dev server: attached when something already answers (unless reuse is off: in CI, or
     // `reuse_existing = false`), else started (and owned).
-    let answering =
-        parse_url(&server.url).is_some_and(|u| runtime.block_on(http::answers(&u, ATTACH_PROBE)));
+    let certificates = CertificateCheck::ignoring_if(server.ignore_https_errors);
+    let answering = devserver::parse_server_url(&server.url).is_some_and(|u| {
+        runtime
+            .block_on(http::probe(&u, certificates, ATTACH_PROBE))
+            .is_ok()
+    });
     if answering && !server.reuses(crate::cli::in_ci()) {
         return fail(format_args!(
             "{} already answers and reuse is off (`CI` is set or `reuse_existing = false`): stop \
@@ -167,6 +172,7 @@ pub fn run(p: DevParams) -> ExitCode {
             &server.command,
             &[(CHANNEL_ENV, channel.file.as_os_str())],
             &server.url,
+            certificates,
             Duration::from_millis(server.startup_timeout_ms),
             log,
             cancel.cancelled(),
@@ -331,10 +337,6 @@ fn install_signals(tx: Sender<Wake>, cancel: CancelToken) -> std::io::Result<()>
             std::process::exit(Exit::Interrupted.code().into());
         }
     })
-}
-
-fn parse_url(url: &str) -> Option<url::Url> {
-    url::Url::parse(url).ok().filter(|u| u.scheme() == "http")
 }
 
 /// A display the browser can open a window on.

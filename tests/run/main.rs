@@ -28,6 +28,7 @@ mod gui_visual;
 mod harness;
 mod html_report;
 mod indexed_db;
+mod insecure;
 mod login_app;
 mod merge;
 mod negative;

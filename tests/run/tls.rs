@@ -21,6 +21,21 @@ pub fn fixture(name: &str) -> PathBuf {
 /// A loopback HTTPS server presenting `certificate` (for `server.key`) that answers every
 /// request with `{"user":{"name":"Ada"},"cookie":"<the request's Cookie header>"}`; its port.
 fn https_server(certificate: &str) -> u16 {
+    https_serving(certificate, |_path, cookie| {
+        let body = serde_json::json!({ "user": { "name": "Ada" }, "cookie": cookie });
+        ("application/json", body.to_string())
+    })
+}
+
+/// What an HTTPS test server answers a request for a path, with its Cookie header: the content
+/// type and the body.
+pub type Answer = fn(&str, &str) -> (&'static str, String);
+
+/// A loopback HTTPS server presenting `certificate` (for `server.key`) that answers each request
+/// with what `answer` makes of its path and Cookie header; its port. A connection that ends
+/// before a request line (a client that refused the certificate) is told to `answer` as the
+/// empty path, whose answer goes nowhere.
+pub fn https_serving(certificate: &str, answer: Answer) -> u16 {
     let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(fixture(certificate))
         .unwrap()
         .map(Result::unwrap)
@@ -44,25 +59,29 @@ fn https_server(certificate: &str) -> u16 {
         };
         let mut tls = BufReader::new(rustls::StreamOwned::new(session, tcp));
         // The head ends at the first empty line; a refused handshake ends the read first.
-        let (mut line, mut cookie) = (String::new(), String::new());
+        let (mut line, mut path, mut cookie) = (String::new(), String::new(), String::new());
         while tls.read_line(&mut line).is_ok_and(|n| n > 0) {
-            if let Some((name, value)) = line.split_once(':') {
+            if path.is_empty() {
+                path = line.split(' ').nth(1).unwrap_or("/").to_string();
+            } else if let Some((name, value)) = line.split_once(':') {
                 if name.eq_ignore_ascii_case("cookie") {
                     cookie = value.trim().to_string();
                 }
             }
             if line == "\r\n" {
-                let body =
-                    serde_json::json!({ "user": { "name": "Ada" }, "cookie": cookie }).to_string();
+                let (content_type, body) = answer(&path, &cookie);
                 let _ = write!(
                     tls.get_mut(),
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
                     body.len()
                 );
                 let _ = tls.get_mut().flush();
                 return;
             }
             line.clear();
+        }
+        if path.is_empty() {
+            answer("", "");
         }
     });
     port

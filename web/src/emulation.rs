@@ -1,6 +1,12 @@
 //! Context options applied to a browser context (`docs/acl.md` §2.4): CDP emulation per tab,
 //! permissions per browser context, credentials through the `Fetch` domain.
 //!
+//! `ignore_https_errors` is `Security.setIgnoreCertificateErrors` on each page session of the
+//! context, as Playwright sends it: Chromium keeps that override per target (the page's DevTools
+//! agent host), so another scenario's context on the same browser still refuses the certificate
+//! (`tests/run/insecure.rs` runs both at once). Its `request` steps read the same remembered
+//! option ([`WebContext::ignores_https_errors`]).
+//!
 //! Why per tab and remembered: Chromium emulates locale, time zone, media features, geolocation,
 //! network conditions, headers, the user agent, device metrics and touch per page session, so
 //! every tab of the context gets them — the first one before its first navigation, a popup as it
@@ -162,6 +168,12 @@ fn tab_commands(settings: &ContextSettings) -> Vec<(&'static str, Value)> {
             }),
         ));
     }
+    if settings.ignores_https_errors() {
+        out.push((
+            "Security.setIgnoreCertificateErrors",
+            json!({ "ignore": true }),
+        ));
+    }
     if let Some(d) = device.filter(|d| d.touch) {
         out.push((
             "Emulation.setTouchEmulationEnabled",
@@ -242,6 +254,15 @@ async fn user_agent_params(
 }
 
 impl WebContext {
+    /// Whether this context's options say `ignore_https_errors = true`: its `request` steps then
+    /// accept any certificate, as its pages do.
+    pub(crate) fn ignores_https_errors(&self) -> bool {
+        let stored = self.shared.emulation.lock().expect("emulation lock");
+        stored
+            .as_deref()
+            .is_some_and(|(r, _)| r.0.ignores_https_errors())
+    }
+
     /// Apply a scenario's context options before its first step (see
     /// [`a3s_test_driver::SurfaceContext::apply_context`]).
     pub(crate) async fn apply_settings(
@@ -424,6 +445,23 @@ mod tests {
         assert_eq!(metrics["width"], 500);
         assert_eq!(metrics["deviceScaleFactor"], 2.625);
         assert_eq!(metrics["mobile"], true);
+    }
+
+    #[test]
+    fn certificate_errors_are_ignored_only_when_the_option_says_true() {
+        let sent = |ignore: Option<bool>| {
+            let settings = ContextSettings {
+                ignore_https_errors: ignore,
+                ..ContextSettings::default()
+            };
+            tab_commands(&settings)
+                .into_iter()
+                .filter(|(m, _)| *m == "Security.setIgnoreCertificateErrors")
+                .map(|(_, params)| params)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sent(Some(true)), [json!({ "ignore": true })]);
+        assert!(sent(Some(false)).is_empty() && sent(None).is_empty());
     }
 
     #[test]

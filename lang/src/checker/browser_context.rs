@@ -25,7 +25,10 @@ use crate::ir::{
 use std::str::FromStr;
 
 /// What the `context` step may change: the options emulated per page, which Chromium applies
-/// to a live page at once.
+/// to a live page at once. `ignore_https_errors` is not one of them, though Chromium takes it on a
+/// live page: like Playwright's `ignoreHTTPSErrors` it is fixed when the context is made, so one
+/// value holds for every page and `request` step of the scenario, and turning it off midway
+/// cannot reach connections the browser already accepted and keeps open.
 pub(super) const CONTEXT_STEP_SCHEMA: &[&str] = &[
     "offline",
     "geolocation",
@@ -47,6 +50,7 @@ pub(super) fn settings(ctx: &mut Ctx, f: &Fields<'_>) -> Option<ContextSettings>
     let viewport = f.get("viewport").map(|a| viewport(ctx, a));
     let credentials = f.get("http_credentials").map(|a| credentials(ctx, a));
     let clock = f.get("clock").map(|a| clock(ctx, a));
+    let ignore_https_errors = f.get("ignore_https_errors").map(|a| boolean(ctx, a));
     let emulated = emulated(ctx, f);
     let mut settings = emulated?;
     settings.locale = optional(locale)?;
@@ -56,6 +60,7 @@ pub(super) fn settings(ctx: &mut Ctx, f: &Fields<'_>) -> Option<ContextSettings>
     settings.viewport = optional(viewport)?;
     settings.http_credentials = optional(credentials)?;
     settings.clock = optional(clock)?;
+    settings.ignore_https_errors = optional(ignore_https_errors)?;
     Some(settings)
 }
 
@@ -82,7 +87,7 @@ pub(super) fn refuse_off_the_web(ctx: &mut Ctx, f: &Fields<'_>, surface: Surface
 
 /// The context options a project, suite or scenario may set: the one list their schemas are
 /// joined with ([`with_context_options`]).
-pub(super) const CONTEXT_OPTIONS: [&str; 14] = [
+pub(super) const CONTEXT_OPTIONS: [&str; 15] = [
     "locale",
     "timezone_id",
     "color_scheme",
@@ -97,6 +102,7 @@ pub(super) const CONTEXT_OPTIONS: [&str; 14] = [
     "viewport",
     "device",
     "clock",
+    "ignore_https_errors",
 ];
 
 /// `own` followed by [`CONTEXT_OPTIONS`], at compile time: the schema of a block that takes the
@@ -104,7 +110,7 @@ pub(super) const CONTEXT_OPTIONS: [&str; 14] = [
 pub(super) const fn with_context_options<const A: usize, const N: usize>(
     own: [&'static str; A],
 ) -> [&'static str; N] {
-    assert!(A + CONTEXT_OPTIONS.len() == N, "N must be A + 14");
+    assert!(A + CONTEXT_OPTIONS.len() == N, "N must be A + 15");
     let mut out = [""; N];
     let mut i = 0;
     while i < A {

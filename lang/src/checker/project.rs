@@ -28,7 +28,7 @@ pub(super) const MAX_CHECK_TIMEOUT_MS: u64 = 86_400_000;
 
 /// The project's own attributes, then the context options (read by
 /// `checker/browser_context.rs`).
-pub(super) const PROJECT_SCHEMA: &[&str] = &with_context_options::<5, 19>([
+pub(super) const PROJECT_SCHEMA: &[&str] = &with_context_options::<5, 20>([
     "version",
     "expect_timeout_ms",
     "include",
@@ -45,8 +45,13 @@ pub(super) const SECTIONS: &[&str] = &[
 ];
 /// `provider "name" { … }`: labelled, one block per provider (`checker/provider_project.rs`).
 pub(super) const PROVIDER: &str = "provider";
-pub(super) const DEV_SERVER_SCHEMA: &[&str] =
-    &["command", "url", "startup_timeout_ms", "reuse_existing"];
+pub(super) const DEV_SERVER_SCHEMA: &[&str] = &[
+    "command",
+    "url",
+    "startup_timeout_ms",
+    "reuse_existing",
+    "ignore_https_errors",
+];
 pub(super) const BROWSER_SCHEMA: &[&str] = &["executable", "headed"];
 const VERIFICATION_SCHEMA: &[&str] = &[];
 pub(super) const CHECK_SCHEMA: &[&str] = &["tier", "command", "file_prefixes", "timeout_ms"];
@@ -181,11 +186,13 @@ fn check_dev_server(ctx: &mut Ctx, block: &Block) -> Option<DevServer> {
         MAX_TIMEOUT_MS,
     );
     let reuse_existing = f.get("reuse_existing").map(|a| boolean(ctx, a));
+    let ignore_https_errors = f.get("ignore_https_errors").map(|a| boolean(ctx, a));
     Some(DevServer {
         command: argv?,
         url: ready_url?.to_string(),
         startup_timeout_ms: startup?,
         reuse_existing: optional(reuse_existing)?,
+        ignore_https_errors: optional(ignore_https_errors)?.unwrap_or(false),
     })
 }
 

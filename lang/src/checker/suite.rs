@@ -35,7 +35,7 @@ pub(super) const MAX_TIMEOUT_MS: u64 = 3_600_000;
 pub(super) const SUPPORTED_VERSION: u32 = 1;
 
 /// A suite's own attributes, then the context options (read by `checker/browser_context.rs`).
-pub(super) const SUITE_SCHEMA: &[&str] = &with_context_options::<5, 19>([
+pub(super) const SUITE_SCHEMA: &[&str] = &with_context_options::<5, 20>([
     "version",
     "base_url",
     "action_timeout_ms",
@@ -45,7 +45,7 @@ pub(super) const SUITE_SCHEMA: &[&str] = &with_context_options::<5, 19>([
 /// The values of a scenario's `surface`.
 pub(super) const SURFACES: &[&str] = &["web", "gui", "tui"];
 /// A scenario's own attributes, then the context options (read by `checker/browser_context.rs`).
-pub(super) const SCENARIO_SCHEMA: &[&str] = &with_context_options::<13, 27>([
+pub(super) const SCENARIO_SCHEMA: &[&str] = &with_context_options::<13, 28>([
     "name",
     "surface",
     "timeout_ms",

@@ -1,6 +1,6 @@
 //! Context options (`docs/acl.md` §2.4): how the page's world looks to it — locale, time zone,
 //! media features, geolocation and permissions, the network, headers, credentials, the user agent,
-//! the viewport, a device, the clock.
+//! the viewport, a device, the clock, whether certificate errors are ignored.
 //!
 //! Why one struct of options, each `None` when not written: the project, the suite and the
 //! scenario may each set any of them, the later one winning per option ([`ContextSettings::then`]),
@@ -59,6 +59,12 @@ pub struct ContextSettings {
     /// `clock = { install_at = "…" }`: the page's clock is controlled from its first document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockInstall>,
+    /// `ignore_https_errors = true`: the scenario's pages load, and its `request` steps send to,
+    /// HTTPS servers whose certificate the browser or the machine does not trust (a self-signed
+    /// local or staging server). Opt-in per context, like Playwright's `ignoreHTTPSErrors`; it
+    /// never reaches the Grid, providers or the runner's other requests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ignore_https_errors: Option<bool>,
 }
 
 impl ContextSettings {
@@ -88,7 +94,14 @@ impl ContextSettings {
             viewport: pick(&self.viewport, &later.viewport),
             device: pick(&self.device, &later.device),
             clock: pick(&self.clock, &later.clock),
+            ignore_https_errors: pick(&self.ignore_https_errors, &later.ignore_https_errors),
         }
+    }
+
+    /// Whether certificate errors are ignored for this context's pages and requests (default
+    /// no).
+    pub fn ignores_https_errors(&self) -> bool {
+        self.ignore_https_errors == Some(true)
     }
 
     /// The device row `device` names (admission made sure it exists).

@@ -123,6 +123,62 @@ fn the_project_file_takes_context_options() {
     assert!(credentials.password.is_concealed());
 }
 
+#[test]
+fn ignore_https_errors_is_admitted_at_every_level_and_folds_later_wins() {
+    let source = r#"project "shop" {
+    ignore_https_errors = true
+    dev_server {
+        command = ["npm", "run", "dev"]
+        url = "https://localhost:5173"
+        ignore_https_errors = true
+    }
+}
+"#;
+    let Some(AdmittedDocument::Project(project)) = admit(source).document else {
+        panic!("not admitted: {:?}", admit(source).diagnostics);
+    };
+    assert_eq!(project.context.ignore_https_errors, Some(true));
+    assert!(project.dev_server.unwrap().ignore_https_errors);
+
+    let suite = admitted_suite(
+        r#"suite "staging" {
+    ignore_https_errors = true
+    scenario "inherits" {
+        surface = "web"
+        navigate "open" { url = "https://localhost:5173/" }
+    }
+    scenario "verifies" {
+        surface = "web"
+        ignore_https_errors = false
+        navigate "open" { url = "https://localhost:5173/" }
+    }
+}
+"#,
+    );
+    let [inherits, verifies] = &suite.scenarios[..] else {
+        panic!("two scenarios");
+    };
+    assert!(inherits.context.ignores_https_errors());
+    assert!(
+        !verifies.context.ignores_https_errors(),
+        "the scenario wins"
+    );
+    let project_then_nothing = project.context.then(&Default::default());
+    assert!(
+        project_then_nothing.ignores_https_errors(),
+        "the project's reaches a scenario"
+    );
+    assert_eq!(
+        problems(
+            "suite \"s\" {\n    ignore_https_errors = \"yes\"\n    scenario \"a\" {\n        \
+             surface = \"web\"\n        navigate \"open\" { url = \"/\" }\n    }\n}\n"
+        )
+        .len(),
+        1,
+        "a boolean only"
+    );
+}
+
 const REFUSED: &str = r#"suite "shop" {
     timezone_id = "asia/tokyo"
     locale = "German"
@@ -140,12 +196,14 @@ const REFUSED: &str = r#"suite "shop" {
         navigate "open" { url = "/" }
         context "nothing" {}
         context "device" { device = "Pixel 7" }
+        context "certificates" { ignore_https_errors = true }
         clock_fast_forward "never" { ms = 0 }
         clock_set_fixed_time "when" {}
     }
     scenario "terminal" {
         surface = "tui"
         locale = "de-DE"
+        ignore_https_errors = true
         clock_resume "go" {}
         context "off" { offline = true }
     }

@@ -46,6 +46,7 @@ fn project_admits_to_its_configuration() {
             url: "http://127.0.0.1:5173".into(),
             startup_timeout_ms: 90_000,
             reuse_existing: Some(false),
+            ignore_https_errors: false,
         })
     );
     assert_eq!(

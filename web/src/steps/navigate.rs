@@ -54,7 +54,10 @@ pub(crate) async fn navigate(ctx: &mut WebContext, url: &str, env: &StepEnv<'_>)
     {
         return Err(StepFailure::new(
             FailureCode::NavigationFailed,
-            format!("navigating to {url} failed: {error}"),
+            format!(
+                "navigating to {url} failed: {error}{}",
+                certificate_hint(error)
+            ),
         ));
     }
     if let Some(loader) = reply.get("loaderId").and_then(Value::as_str) {
@@ -69,9 +72,26 @@ pub(crate) async fn navigate(ctx: &mut WebContext, url: &str, env: &StepEnv<'_>)
     Ok(detail(StepDetail::Url { url }))
 }
 
+/// What to do about a certificate Chromium refused (`net::ERR_CERT_…`), after its error text;
+/// nothing for other errors.
+fn certificate_hint(error: &str) -> &'static str {
+    if error.starts_with("net::ERR_CERT_") {
+        " (the browser does not trust the server's certificate; for a self-signed local or \
+         staging server set `ignore_https_errors = true` on the scenario, suite or project)"
+    } else {
+        ""
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::resolve_url;
+    use super::{certificate_hint, resolve_url};
+
+    #[test]
+    fn a_certificate_error_names_the_option_that_accepts_it() {
+        assert!(certificate_hint("net::ERR_CERT_AUTHORITY_INVALID").contains("ignore_https_errors"));
+        assert_eq!(certificate_hint("net::ERR_CONNECTION_REFUSED"), "");
+    }
 
     #[test]
     fn relative_urls_resolve_against_base() {

@@ -8,7 +8,9 @@
 //! the answer sets are not stored back into the context. `https://` is sent over the driver's one
 //! TLS configuration (`a3s_test_driver::tls`: the machine's trust store, `SSL_CERT_FILE` honoured,
 //! names always verified); a certificate the machine does not trust is
-//! `test.driver.web.request_failed` with the TLS reason. Other schemes are refused by name.
+//! `test.driver.web.request_failed` with the TLS reason — unless the scenario says
+//! `ignore_https_errors = true`, when this step's connection accepts any certificate
+//! (`a3s_test_driver::tls::accepting_any`). Other schemes are refused by name.
 //!
 //! Header values read from `env("NAME")` and the cookies go to the server only: the step's
 //! detail holds the status and body size, a failure quotes at most the first
@@ -19,6 +21,7 @@ use crate::cdp::COMMAND_BOUND;
 use crate::context::{detail, WebContext};
 use a3s_test_driver::failure::FailureCode;
 use a3s_test_driver::http::{self, Outgoing};
+use a3s_test_driver::tls::CertificateCheck;
 use a3s_test_driver::{vars, StepDetail, StepEnv, StepFailure};
 use a3s_test_lang::ir::{ApiRequest, JsonCheck, JsonScalar, PathSegment};
 use serde_json::{json, Value};
@@ -52,6 +55,7 @@ pub(crate) async fn request(ctx: &mut WebContext, req: &ApiRequest, env: &StepEn
         method: req.method.clone(),
         headers,
         body: req.body.clone().unwrap_or_default().into_bytes(),
+        certificates: CertificateCheck::ignoring_if(ctx.ignores_https_errors()),
     };
     let left = env.deadline.saturating_duration_since(Instant::now());
     let bound = env.action_timeout.max(env.expect_timeout).min(left);
