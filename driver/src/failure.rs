@@ -72,8 +72,9 @@ a3s_test_lang::define_codes! {
         ApiMismatch => "test.assert.api_mismatch", FailureClass::Product;
         /// A `check_contract` step found an expectation of the reviewed contract missing or different on the page.
         ContractMismatch => "test.assert.contract_mismatch", FailureClass::Product;
-        /// A `request` step got no answer: the server was not reached, broke HTTP, answered more
-        /// than the body bound or too late, or the URL is not one the driver sends to.
+        /// A `request` step got no answer: the server was not reached, broke HTTP or TLS, showed
+        /// a certificate this machine does not trust (or the machine trusts no root), answered
+        /// more than the body bound or too late, or the URL is not one the driver sends to.
         RequestFailed => "test.driver.web.request_failed", FailureClass::Product;
         /// No element matched the target.
         TargetNotFound => "test.driver.web.target_not_found", FailureClass::Product;
@@ -106,7 +107,8 @@ a3s_test_lang::define_codes! {
         /// The browser process died or the CDP connection dropped.
         BrowserCrashed => "test.driver.web.browser_crashed", FailureClass::Infrastructure;
         /// The Selenium Grid (`run --grid`) did not answer its status within the bound, was not
-        /// ready, or refused every new session, so no scenario could run on it.
+        /// ready, showed a certificate this machine does not trust, or refused every new session,
+        /// so no scenario could run on it.
         GridUnavailable => "test.driver.web.grid_unavailable", FailureClass::Infrastructure;
         /// A new Grid session waited in the Grid's queue past the run's queue bound
         /// (`--grid-queue-timeout-ms`): every slot stayed busy.

@@ -47,8 +47,13 @@ pub enum GetError {
     /// The TCP connection failed.
     #[error("failed to connect: {0}")]
     Connect(#[source] std::io::Error),
-    /// The TLS handshake of an `https://` URL failed, or no root is trusted: the text says which
-    /// (unknown issuer, name mismatch, handshake) and never holds a header value.
+    /// The server's certificate was refused (unknown issuer, name mismatch, expired …), or this
+    /// machine trusts no root: no later attempt at the same server can succeed as things are.
+    /// The text says which and never holds a header value.
+    #[error("TLS failed: {0}")]
+    Certificate(String),
+    /// The TLS handshake of an `https://` URL failed otherwise (the connection closed or reset
+    /// during it, a plain HTTP server at an `https://` URL): a server still starting does this.
     #[error("TLS failed: {0}")]
     Tls(String),
     /// The server broke HTTP or closed the connection before answering.
@@ -172,7 +177,7 @@ async fn exchange(
     outgoing: &Outgoing,
     max_body: Option<usize>,
 ) -> Result<Response, GetError> {
-    let trust: Trust = match outgoing.certificates {
+    let trust: TrustSource = match outgoing.certificates {
         CertificateCheck::Verified => crate::tls::client_config,
         CertificateCheck::Ignored => || CertificateCheck::Ignored.config(),
     };
@@ -181,13 +186,13 @@ async fn exchange(
 
 /// The configuration an `https://` exchange uses: the one `outgoing.certificates` asks for in
 /// the product; the unit tests below hand one trusting their test root instead.
-type Trust = fn() -> Result<std::sync::Arc<rustls::ClientConfig>, crate::tls::NoRoots>;
+type TrustSource = fn() -> Result<std::sync::Arc<rustls::ClientConfig>, crate::tls::NoRoots>;
 
 async fn exchange_trusting(
     url: &url::Url,
     outgoing: &Outgoing,
     max_body: Option<usize>,
-    trust: Trust,
+    trust: TrustSource,
 ) -> Result<Response, GetError> {
     let (addrs, authority) = target(url).await?;
     let stream = TcpStream::connect(&addrs[..])
@@ -205,9 +210,9 @@ async fn exchange_trusting(
 async fn secure(
     url: &url::Url,
     stream: TcpStream,
-    trust: Trust,
+    trust: TrustSource,
 ) -> Result<tokio_rustls::client::TlsStream<TcpStream>, GetError> {
-    let config = trust().map_err(|e| GetError::Tls(e.to_string()))?;
+    let config = trust().map_err(|e| GetError::Certificate(e.to_string()))?;
     let (name, shown) = match url.host().ok_or(GetError::Url)? {
         url::Host::Ipv4(ip) => (ServerName::IpAddress(ip.into()), ip.to_string()),
         url::Host::Ipv6(ip) => (ServerName::IpAddress(ip.into()), ip.to_string()),
@@ -219,7 +224,14 @@ async fn secure(
     tokio_rustls::TlsConnector::from(config)
         .connect(name, stream)
         .await
-        .map_err(|e| GetError::Tls(crate::tls::describe(&e, &shown)))
+        .map_err(|e| {
+            let reason = crate::tls::describe(&e, &shown);
+            if crate::tls::is_certificate_refusal(&e) {
+                GetError::Certificate(reason)
+            } else {
+                GetError::Tls(reason)
+            }
+        })
 }
 
 /// The exchange itself, over a plain or TLS stream.
@@ -425,7 +437,7 @@ mod tests {
                 .await
                 .unwrap_err();
             assert!(
-                matches!(&err, GetError::Tls(m) if m.contains(reason) && m.contains(host)),
+                matches!(&err, GetError::Certificate(m) if m.contains(reason) && m.contains(host)),
                 "{certificate}: {err}"
             );
         }
@@ -470,7 +482,7 @@ mod tests {
         let err = get_trusting_test_root(url.as_str(), Duration::from_secs(10))
             .await
             .unwrap_err();
-        assert!(matches!(err, GetError::Tls(_)), "{err}");
+        assert!(matches!(err, GetError::Certificate(_)), "{err}");
     }
 
     #[test]

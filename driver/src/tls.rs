@@ -151,7 +151,7 @@ static ACCEPTING: LazyLock<Arc<ClientConfig>> = LazyLock::new(|| {
 /// accepted. Used for exactly two things, each only when its block says
 /// `ignore_https_errors = true`: a scenario's `request` steps and the project's dev-server
 /// readiness probe. Never for the Grid, providers or anything else the runner sends.
-pub fn accepting_any() -> Arc<ClientConfig> {
+fn accepting_any() -> Arc<ClientConfig> {
     ACCEPTING.clone()
 }
 
@@ -210,6 +210,17 @@ fn ring() -> rustls::crypto::CryptoProvider {
     // provider/src/transport.rs makes the same choice.
     #[allow(deprecated)]
     rustls::crypto::ring::default_provider()
+}
+
+/// Whether a failed handshake refused the server's certificate (as against a connection that
+/// closed or broke during it): a refusal stays one on every later attempt at that server.
+pub fn is_certificate_refusal(error: &std::io::Error) -> bool {
+    matches!(
+        error
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<rustls::Error>()),
+        Some(rustls::Error::InvalidCertificate(_))
+    )
 }
 
 /// Why a TLS handshake failed, in words a user can act on; `host` is the name that was checked.

@@ -139,7 +139,16 @@ impl Element {
                     .get_text(0, count)
                     .await
                     .map_err(|e| GuiError::bus("GetText", e)),
-                _ => Ok(content),
+                Ok(_) => Ok(content),
+                // Only a toolkit that refuses the count leaves the empty text standing; a call
+                // that timed out or a program gone is no reading of "nothing shown".
+                Err(source) => {
+                    let error = GuiError::bus("CharacterCount", source);
+                    match crate::modal::call_failure(&error) {
+                        crate::modal::CallFailure::Refused => Ok(content),
+                        _ => Err(error),
+                    }
+                }
             },
             Ok(content) => Ok(content),
             // No `Text` interface: the name is what it shows.

@@ -107,7 +107,7 @@ impl Host {
 
     /// `program` (started here) as finds and reads reach it, its finds answered from the reads
     /// kept here while its events say nothing they see changed — when its toolkit announces the
-    /// children it adds (`Toolkit::announces_added_children`; not GTK3 nor GTK4).
+    /// children it adds (`Toolkit::announces_added_children`: Qt, not GTK3 nor GTK4).
     pub async fn app<'a>(&'a self, program: &'a Program) -> App<'a> {
         let app = program.app(self.a11y()).await;
         // Reads are kept only for a toolkit whose events say when a child was added; a program

@@ -6,7 +6,7 @@
 //! cache as each object was when exported, so its tree is walked rather than read in bulk
 //! ([`Toolkit::cache_is_kept_whole`]). GTK4's own bridge (named "GTK") marks its windows
 //! `showing` and every element below them only `visible` ([`Toolkit::marks_showing`]). And
-//! neither announces every child it adds, so a GTK program's finds keep no read from one to the
+//! neither announces every child it adds, so only a Qt program's finds keep a read from one to the
 //! next ([`Toolkit::announces_added_children`]).
 
 use crate::program::ROOT_PATH;
@@ -21,7 +21,9 @@ pub struct Toolkit {
 }
 
 impl Toolkit {
-    /// Ask the program at `bus_name`; `None` when it does not answer.
+    /// Ask the program at `bus_name`; `None` when it does not answer — its name above all: a
+    /// name not had must not pass for a toolkit that is not GTK (whose finds would keep their
+    /// reads), so it is asked again next time.
     pub(crate) async fn ask(a11y: &zbus::Connection, bus_name: &str) -> Option<Toolkit> {
         let application = atspi::proxy::application::ApplicationProxy::builder(a11y)
             .destination(bus_name.to_owned())
@@ -34,7 +36,7 @@ impl Toolkit {
         let (name, version) =
             futures_util::join!(application.toolkit_name(), application.version());
         Some(Toolkit {
-            name: name.unwrap_or_default(),
+            name: name.ok()?,
             version: version.unwrap_or_default(),
         })
     }
@@ -64,9 +66,10 @@ impl Toolkit {
     /// shown: neither `children-changed` nor the cache's `AddAccessible`), only removals. A find
     /// answered from a kept read could then miss a second match and act on the first as if it
     /// were the only one, so a GTK program's finds read afresh every time; every GTK counts, no
-    /// newer GTK4 being at hand to show otherwise. Qt announces a child it adds by its `showing`.
+    /// newer GTK4 being at hand to show otherwise. Qt announces a child it adds by its `showing`;
+    /// it is the one toolkit shown to, so any other (or an empty name) reads afresh too.
     pub fn announces_added_children(&self) -> bool {
-        !self.name.eq_ignore_ascii_case("gtk")
+        self.name.eq_ignore_ascii_case("qt")
     }
 
     /// Whether it sets `showing` on the elements it shows, below its windows too. Not GTK4:
@@ -105,6 +108,8 @@ mod tests {
         assert!(!toolkit("GTK", "4.8.3").announces_added_children());
         assert!(!toolkit("GTK", "").announces_added_children());
         assert!(toolkit("Qt", "5.15.8").announces_added_children());
+        assert!(!toolkit("", "").announces_added_children());
+        assert!(!toolkit("Tk", "8.6").announces_added_children());
     }
 
     #[test]

@@ -8,10 +8,10 @@
 //! store, or accepting any certificate when the block says `ignore_https_errors = true`
 //! (`a3s_test_driver::tls::CertificateCheck`); a certificate the probe refuses fails at once
 //! ([`DevServerError::Untrusted`]) instead of waiting out the deadline for an answer that can
-//! never be accepted. A server that exits before answering fails at once with its exit status. Stopping sends SIGTERM to the whole group, waits a bounded time
-//! for the leader, then SIGKILLs the group (stragglers included) and reaps the leader. If this
-//! process dies first (even by SIGKILL), the leader gets SIGTERM and a watchdog in the group
-//! stops the rest (`a3s_test_driver::child`).
+//! never be accepted. A server that exits before answering fails at once with its exit status.
+//! Stopping sends SIGTERM to the whole group, waits a bounded time for the leader, then
+//! SIGKILLs the group (stragglers included) and reaps the leader. If this process dies first
+//! (even by SIGKILL), the leader gets SIGTERM and a watchdog in the group stops the rest (`a3s_test_driver::child`).
 //!
 //! `a3s-test` as the program name means *this* binary (`std::env::current_exe`), so a project can
 //! use `a3s-test serve …` without the binary being on `PATH`.
@@ -174,11 +174,12 @@ pub fn parse_server_url(url: &str) -> Option<url::Url> {
 }
 
 /// One readiness probe: whether `url` answered, or [`DevServerError::Untrusted`] when it
-/// answered TLS with a certificate `certificates` refuses.
+/// answered TLS with a certificate `certificates` refuses (or no root is trusted). A handshake
+/// that broke otherwise (closed, reset, plain HTTP) is a server not ready yet: polled again.
 async fn answered(url: &url::Url, certificates: CertificateCheck) -> Result<bool, DevServerError> {
     match http::probe(url, certificates, PROBE_BOUND).await {
         Ok(()) => Ok(true),
-        Err(GetError::Tls(reason)) => Err(DevServerError::Untrusted {
+        Err(GetError::Certificate(reason)) => Err(DevServerError::Untrusted {
             url: url.to_string(),
             reason,
         }),
@@ -373,6 +374,32 @@ mod tests {
         assert_eq!(parsed("https://x").as_deref(), Some("https://x/"));
         assert_eq!(parsed("ftp://x"), None);
         assert_eq!(parsed("http:///"), None);
+    }
+
+    /// A server still starting — a port proxy that accepts and closes, a plain HTTP answer at
+    /// an `https` URL — breaks the handshake without refusing a certificate: polled again, never
+    /// the "not trusted" refusal that would stop the run.
+    #[tokio::test]
+    async fn a_handshake_broken_by_a_server_still_starting_is_not_ready_rather_than_untrusted() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = url::Url::parse(&format!("https://{}/", listener.local_addr().unwrap())).unwrap();
+        let closing = tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt as _;
+            // First a connection closed at once, then one answered in plain HTTP.
+            drop(listener.accept().await.unwrap());
+            let (mut tcp, _) = listener.accept().await.unwrap();
+            let _ = tcp
+                .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+                .await;
+        });
+        // Certificates are not what is tested (and a machine may trust no root): any is taken.
+        for attempt in ["closed", "plain HTTP"] {
+            assert!(
+                matches!(answered(&url, CertificateCheck::Ignored).await, Ok(false)),
+                "a handshake broken by a {attempt} answer must be polled again"
+            );
+        }
+        closing.await.unwrap();
     }
 
     #[tokio::test]

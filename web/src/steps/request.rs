@@ -10,7 +10,7 @@
 //! names always verified); a certificate the machine does not trust is
 //! `test.driver.web.request_failed` with the TLS reason — unless the scenario says
 //! `ignore_https_errors = true`, when this step's connection accepts any certificate
-//! (`a3s_test_driver::tls::accepting_any`). Other schemes are refused by name.
+//! (`a3s_test_driver::tls::CertificateCheck::Ignored`). Other schemes are refused by name.
 //!
 //! Header values read from `env("NAME")` and the cookies go to the server only: the step's
 //! detail holds the status and body size, a failure quotes at most the first
