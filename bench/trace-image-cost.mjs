@@ -7,6 +7,9 @@
 //   screenshot 0.5 (the tool)  Page.captureScreenshot, JPEG q55, fast encoder, clipped and scaled to
 //                              640 px wide: what `--trace on` takes after an acting step
 //   screenshot 1.0 / 0.25      the same at full size and at a quarter: does the size matter?
+//   source 320x180             a 320×180 region of the page at scale 1: a sixteenth of the
+//                              pixels read — is the cost the pixels or the frame copy?
+//   fromSurface false          the 640 px screenshot asked of the view instead of the surface
 //   marked screencast frame    the screencast running, an Overlay.highlightRect mark drawn after
 //                              the click, and the first frame that arrives after it (the frame
 //                              barrier `web/src/trace.rs` does not build; here without decoding
@@ -75,6 +78,19 @@ try {
     ["screenshot 0.5 (the tool)", async () => { await click(); await shot(0.5); }],
     ["screenshot 1.0", async () => { await click(); await shot(1); }],
     ["screenshot 0.25", async () => { await click(); await shot(0.25); }],
+    ["source 320x180", async () => {
+      await click();
+      await page("Page.captureScreenshot", {
+        format: "jpeg", quality: 55, optimizeForSpeed: true, clip: { x: 0, y: 0, width: 320, height: 180, scale: 1 },
+      });
+    }],
+    ["fromSurface false", async () => {
+      await click();
+      await page("Page.captureScreenshot", {
+        format: "jpeg", quality: 55, optimizeForSpeed: true, fromSurface: false,
+        clip: { x: 0, y: 0, width: 1280, height: 720, scale: 0.5 },
+      });
+    }],
     ["marked screencast frame", async () => { await click(); await markedFrame(); }],
   ];
   const quantile = (a, p) => a.slice().sort((x, y) => x - y)[Math.floor(p * (a.length - 1))];
