@@ -75,7 +75,8 @@ fn root_bus_address(display: &str) -> Result<String, GuiError> {
     let failed = |e: &dyn std::fmt::Display| {
         GuiError::desktop("X server", format!("at {display} cannot be reached: {e}"))
     };
-    let (conn, screen) = x11rb::connect(Some(display)).map_err(|e| failed(&e))?;
+    let (conn, screen) = crate::x11_stream::connect(display, crate::x11_stream::X11_WITHIN)
+        .map_err(|e| failed(&e))?;
     let root = conn.setup().roots[screen].root;
     let atom = conn
         .intern_atom(true, b"AT_SPI_BUS")

@@ -372,7 +372,8 @@ fn set_root_property(display: &str, a11y_bus: &str) -> Result<(), GuiError> {
     let failed = |e: &dyn std::fmt::Display| {
         GuiError::desktop("X server", format!("refused the AT_SPI_BUS property: {e}"))
     };
-    let (conn, screen) = x11rb::connect(Some(display)).map_err(|e| failed(&e))?;
+    let (conn, screen) = crate::x11_stream::connect(display, crate::x11_stream::X11_WITHIN)
+        .map_err(|e| failed(&e))?;
     let root = conn.setup().roots[screen].root;
     let atom = conn
         .intern_atom(false, b"AT_SPI_BUS")

@@ -67,7 +67,9 @@ a3s_test_lang::define_codes! {
         /// and not the program's defect: the step asks for what the toolkit cannot do — click a
         /// text field first, or press the key without a target.
         NotFocusable => "test.driver.gui.not_focusable", FailureClass::Specification;
-        /// A request to the X server (input, windows, screenshots) failed unexpectedly.
+        /// A request to the X server (input, windows, screenshots) failed unexpectedly, or the
+        /// server did not answer it within 5 s (stopped, wedged, grabbed); that desktop's X
+        /// connection then fails every later request at once.
         X11 => "test.driver.gui.x11", FailureClass::Infrastructure;
         /// A target a desktop cannot resolve (a browser locator, a regular expression the
         /// `regex` crate refuses).
@@ -330,7 +332,7 @@ pub enum GuiError {
         why: String,
     },
     /// See [`GuiCode::X11`].
-    #[error("the X server request `{request}` failed: {message}; hint: is the desktop's X server still running?")]
+    #[error("the X server request `{request}` failed: {message}; hint: is the desktop's X server still running and answering?")]
     X11 {
         /// The request, e.g. `GetImage`.
         request: &'static str,

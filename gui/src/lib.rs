@@ -43,6 +43,7 @@ pub mod wait;
 pub mod window;
 pub mod x11;
 mod x11_modal;
+pub mod x11_stream;
 
 pub use app::App;
 pub use desktop::{Desktop, DesktopOptions};

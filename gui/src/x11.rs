@@ -4,18 +4,24 @@
 //! at a point, where a window really is on the screen, and whose it is (`_NET_WM_PID`) are known
 //! only to the X server — with no window manager nothing else keeps that order. Input
 //! (`crate::input`) and screenshots (`crate::screenshot`) go through the same connection.
+//!
+//! Every call has a bound: the connection runs over `crate::x11_stream`'s stream, so an X server
+//! that says nothing for [`X11_WITHIN`] (5 s) fails the call as `test.driver.gui.x11` ("did not
+//! answer within"), and every later call on this `X11` fails at once with the same error.
 
 use crate::error::GuiError;
+pub use crate::x11_stream::X11_WITHIN;
+use crate::x11_stream::{self, BoundedConnection};
+use std::time::Duration;
 use x11rb::connection::Connection as _;
 use x11rb::errors::ReplyError;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, MapState, Window};
 use x11rb::protocol::ErrorKind;
-use x11rb::rust_connection::RustConnection;
 
 /// A connection to one X server's first screen.
 #[derive(Debug)]
 pub struct X11 {
-    conn: RustConnection,
+    conn: BoundedConnection,
     root: Window,
     width: u16,
     height: u16,
@@ -64,10 +70,17 @@ impl TopWindow {
 }
 
 impl X11 {
-    /// Connect to `display` (e.g. `:3`).
+    /// Connect to `display` (e.g. `:3`); every call waits for the server at most
+    /// [`X11_WITHIN`].
     pub fn open(display: &str) -> Result<X11, GuiError> {
+        X11::open_with_bound(display, X11_WITHIN)
+    }
+
+    /// [`X11::open`] with another bound on each wait for the server: for tests that stop the
+    /// server and should not wait the product's 5 s.
+    pub fn open_with_bound(display: &str, within: Duration) -> Result<X11, GuiError> {
         let (conn, screen) =
-            x11rb::connect(Some(display)).map_err(|e| GuiError::x11("connect", e))?;
+            x11_stream::connect(display, within).map_err(|e| GuiError::x11("connect", e))?;
         let root = &conn.setup().roots[screen];
         let (root, width, height) = (root.root, root.width_in_pixels, root.height_in_pixels);
         let atom = |name: &[u8]| -> Result<u32, GuiError> {
@@ -98,8 +111,18 @@ impl X11 {
     }
 
     /// The connection, for the modules that send requests of their own.
-    pub(crate) fn conn(&self) -> &RustConnection {
+    pub(crate) fn conn(&self) -> &BoundedConnection {
         &self.conn
+    }
+
+    /// Fails once a call outlived the bound: for reads that take a failed request as "gone"
+    /// (a window closed while it was read), which must not take a silent server for one.
+    fn answering(&self, request: &'static str) -> Result<(), GuiError> {
+        let stream = self.conn.stream();
+        match stream.is_broken() {
+            true => Err(GuiError::x11(request, stream.unanswered())),
+            false => Ok(()),
+        }
     }
 
     /// The root window.
@@ -136,10 +159,13 @@ impl X11 {
         for id in children {
             // A window may go while it is read: it is then not on the screen.
             let Some(window) = self.top_window(id) else {
+                self.answering("GetWindowAttributes")?;
                 continue;
             };
             windows.push(window);
         }
+        // A title read that timed out reads as no title.
+        self.answering("GetProperty")?;
         Ok(windows)
     }
 
