@@ -347,7 +347,9 @@ impl Input {
         let placement =
             window::locate_in(&self.x, &self.a11y, element, program.pgid(), ancestry).await?;
         laps.lap("locate");
-        let modal = modal::modal_cover(&self.x, &self.a11y, &placement, program.pgid()).await?;
+        let toolkit = program.toolkit(&self.a11y).await;
+        let modal =
+            modal::modal_cover(&self.x, &self.a11y, &placement, program.pgid(), toolkit).await?;
         laps.lap("modal");
         if let Some(by) = modal {
             let reported = element.extents(&self.a11y).await?;

@@ -5,7 +5,8 @@
 //! key meant for the window under it, and the toolkit drops them silently — keys have no hit
 //! test to notice. A window of the program other than the element's, in state `modal` and
 //! showing, makes the step `target_covered` naming the dialog, with nothing sent. Qt 5 marks no
-//! window `modal` over AT-SPI: when none is, the X server's `_NET_WM_STATE_MODAL` is asked
+//! window `modal` over AT-SPI: when none is, and the program's toolkit is not one that marks
+//! them (GTK does, `Toolkit::marks_modal`), the X server's `_NET_WM_STATE_MODAL` is asked
 //! (`crate::x11_modal`), for input and for where finds look alike. And a window
 //! that closed, or a program that exited, before the step acts is `window_gone`, however the bus
 //! phrases it (an unknown object, a name with no owner).
@@ -14,6 +15,7 @@ use crate::app::App;
 use crate::element::Element;
 use crate::error::GuiError;
 use crate::program::ROOT_PATH;
+use crate::toolkit::Toolkit;
 use crate::window::Placement;
 use crate::x11::X11;
 use crate::x11_modal;
@@ -118,15 +120,20 @@ pub(crate) async fn modal_over(
 /// What keeps input from `placement`'s window modally, as a refusal names it: another window of
 /// the program in AT-SPI state `modal` ([`modal_over`]), else — for a toolkit that marks none
 /// (Qt 5) — one the X server holds modal (`crate::x11_modal`), matched to its accessible window
-/// or not: input to the window under it would be dropped either way.
+/// or not: input to the window under it would be dropped either way. `toolkit` is the
+/// program's, when it named it: one that marks modal windows itself is not asked of X.
 pub(crate) async fn modal_cover(
     x: &X11,
     a11y: &zbus::Connection,
     placement: &Placement,
     pgid: u32,
+    toolkit: Option<&Toolkit>,
 ) -> Result<Option<String>, GuiError> {
     if let Some(dialog) = modal_over(a11y, &placement.frame).await? {
         return Ok(Some(format!("the modal {}", dialog.describe())));
+    }
+    if toolkit.is_some_and(Toolkit::marks_modal) {
+        return Ok(None);
     }
     let frame = &placement.frame;
     let except = Some((placement.window.id, frame.path.as_str()));
@@ -160,6 +167,9 @@ pub(crate) async fn showing_modal(app: App<'_>) -> Result<Option<crate::tree::No
     let (Some((x, pgid)), None) = (app.x11, &marked) else {
         return Ok(marked);
     };
+    if app.toolkit.is_some_and(Toolkit::marks_modal) {
+        return Ok(None);
+    }
     let listing = x.top_windows()?;
     let found = x11_modal::modal_window(x, a11y, bus_name, &listing, pgid, None).await?;
     Ok(found.and_then(|m| m.accessible))

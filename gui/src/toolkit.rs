@@ -81,6 +81,14 @@ impl Toolkit {
     pub fn marks_showing(&self) -> bool {
         self.gtk_major() != Some(4)
     }
+
+    /// Whether it marks a modal window `modal` over AT-SPI: GTK3 and GTK4 do (a save dialog,
+    /// the file chooser), Qt 5 does not — only its X window says so (`crate::x11_modal`). A
+    /// toolkit that marks them needs no X server round trips to find one on every find and
+    /// every input step.
+    pub fn marks_modal(&self) -> bool {
+        self.name.eq_ignore_ascii_case("gtk")
+    }
 }
 
 #[cfg(test)]
@@ -110,6 +118,10 @@ mod tests {
         assert!(toolkit("Qt", "5.15.8").announces_added_children());
         assert!(!toolkit("", "").announces_added_children());
         assert!(!toolkit("Tk", "8.6").announces_added_children());
+        assert!(toolkit("gtk", "3.24.38").marks_modal());
+        assert!(toolkit("GTK", "4.8.3").marks_modal());
+        assert!(!toolkit("Qt", "5.15.8").marks_modal());
+        assert!(!toolkit("", "").marks_modal());
     }
 
     #[test]

@@ -118,11 +118,10 @@ impl X11 {
     /// Fails once a call outlived the bound: for reads that take a failed request as "gone"
     /// (a window closed while it was read), which must not take a silent server for one.
     fn answering(&self, request: &'static str) -> Result<(), GuiError> {
-        let stream = self.conn.stream();
-        match stream.is_broken() {
-            true => Err(GuiError::x11(request, stream.unanswered())),
-            false => Ok(()),
-        }
+        self.conn
+            .stream()
+            .usable()
+            .map_err(|e| GuiError::x11(request, e))
     }
 
     /// The root window.

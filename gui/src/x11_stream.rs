@@ -77,7 +77,7 @@ impl BoundedStream {
     }
 
     /// `Ok` while the stream may still be used.
-    fn usable(&self) -> io::Result<()> {
+    pub(crate) fn usable(&self) -> io::Result<()> {
         match self.is_broken() {
             true => Err(self.unanswered()),
             false => Ok(()),

@@ -213,6 +213,17 @@ pub enum Surface {
     Tui,
 }
 
+impl Surface {
+    /// The word a suite writes for it (`surface = "web"`), and messages and reports say.
+    pub fn name(self) -> &'static str {
+        match self {
+            Surface::Web => "web",
+            Surface::Gui => "gui",
+            Surface::Tui => "tui",
+        }
+    }
+}
+
 /// `scenario "id" { … }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {

@@ -426,8 +426,8 @@ pub fn capability_failure(
             FailureCode::UnsupportedSurface,
             format!(
                 "no driver for surface `{}`; only `{}` scenarios run",
-                surface_name(scenario.surface),
-                surface_name(capabilities.surface)
+                scenario.surface.name(),
+                capabilities.surface.name()
             ),
         );
         f.step_path = Some(scenario.path.clone());
@@ -440,14 +440,6 @@ pub fn capability_failure(
     );
     f.step_path = Some(step.path.clone());
     Some(f)
-}
-
-pub(crate) fn surface_name(surface: a3s_test_lang::ir::Surface) -> &'static str {
-    match surface {
-        a3s_test_lang::ir::Surface::Web => "web",
-        a3s_test_lang::ir::Surface::Gui => "gui",
-        a3s_test_lang::ir::Surface::Tui => "tui",
-    }
 }
 
 fn status_for(code: FailureCode) -> ScenarioStatus {

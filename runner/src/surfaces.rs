@@ -13,7 +13,7 @@
 //! `test.driver.web.browser_launch` as before), while the other surface's scenarios run. Only a
 //! run where every needed driver failed fails the launch as a whole.
 
-use crate::executor::{capability_failure, surface_name, DriverLauncher};
+use crate::executor::{capability_failure, DriverLauncher};
 use crate::result::FailureRecord;
 use a3s_test_driver::snapshot::{CaptureRequest, Captured};
 use a3s_test_driver::storage_state::StorageState;
@@ -32,12 +32,12 @@ pub fn gate(surfaces: &[Capabilities], scenario: &Scenario) -> Option<FailureRec
     match surfaces.iter().find(|c| c.surface == scenario.surface) {
         Some(capabilities) => capability_failure(capabilities, scenario),
         None => {
-            let driven: Vec<&str> = surfaces.iter().map(|c| surface_name(c.surface)).collect();
+            let driven: Vec<&str> = surfaces.iter().map(|c| c.surface.name()).collect();
             let mut f = FailureRecord::new(
                 FailureCode::UnsupportedSurface,
                 format!(
                     "no driver for surface `{}` in this run; it drives {}",
-                    surface_name(scenario.surface),
+                    scenario.surface.name(),
                     if driven.is_empty() {
                         "nothing".to_string()
                     } else {
@@ -166,10 +166,7 @@ pub struct Drivers<W, T, G> {
 fn absent(surface: Surface) -> DriverError {
     DriverError::new(
         FailureCode::UnsupportedSurface,
-        format!(
-            "no driver for surface `{}` in this run",
-            surface_name(surface)
-        ),
+        format!("no driver for surface `{}` in this run", surface.name()),
     )
 }
 

@@ -68,11 +68,10 @@ pub(super) fn settings(ctx: &mut Ctx, f: &Fields<'_>) -> Option<ContextSettings>
 /// (`test.spec.surface_step`), each at its name: neither has a browser context to apply them to,
 /// and an option its driver would ignore must not pass as applied.
 pub(super) fn refuse_off_the_web(ctx: &mut Ctx, f: &Fields<'_>, surface: Surface) {
-    let surface = match surface {
-        Surface::Web => return,
-        Surface::Tui => "tui",
-        Surface::Gui => "gui",
-    };
+    if surface == Surface::Web {
+        return;
+    }
+    let surface = surface.name();
     for attr in f.present(|name| CONTEXT_OPTIONS.contains(&name)) {
         let name = &attr.name.name;
         ctx.error_in(

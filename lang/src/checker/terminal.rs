@@ -161,7 +161,7 @@ pub(super) fn action(ctx: &mut Ctx, block: &Block, kind: ActionKind) -> Option<A
 /// A terminal step or screen condition in a web scenario (or an agent statement).
 fn refuse_in_web(ctx: &mut Ctx, block: &Block, kind: ActionKind, surface: Surface) {
     let name = kind.name();
-    let surface = surface_word(surface);
+    let surface = surface.name();
     if TERMINAL_ONLY_STEPS.contains(&kind) {
         ctx.error(
             Code::SurfaceStep,
@@ -408,7 +408,7 @@ pub(super) fn check_surface(ctx: &mut Ctx, surface: Surface, steps: &[Step]) -> 
             ok = false;
             let kind = step.action.kind();
             let (what, scenario) = if terminal {
-                ("terminal", surface_word(surface))
+                ("terminal", surface.name())
             } else {
                 ("browser", "tui")
             };
@@ -422,13 +422,4 @@ pub(super) fn check_surface(ctx: &mut Ctx, surface: Surface, steps: &[Step]) -> 
         }
     }
     ok
-}
-
-/// How messages name a surface.
-fn surface_word(surface: Surface) -> &'static str {
-    match surface {
-        Surface::Web => "web",
-        Surface::Gui => "gui",
-        Surface::Tui => "tui",
-    }
 }

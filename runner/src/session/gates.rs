@@ -51,7 +51,7 @@ pub fn capability(step: &Step, capabilities: &Capabilities) -> Result<(), Sessio
             SessionCode::Capability,
             format!(
                 "the {} driver cannot execute `{kind}`",
-                crate::executor::surface_name(capabilities.surface)
+                capabilities.surface.name()
             ),
         ));
     }
