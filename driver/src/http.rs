@@ -117,16 +117,10 @@ pub async fn send(
     bounded(deadline, exchange(url, outgoing, Some(max_body))).await
 }
 
-/// True when something answers HTTP (any status) at `url` within `deadline`; the body is not
-/// read, so a large page answers as quickly as a small one.
-pub async fn answers(url: &url::Url, deadline: Duration) -> bool {
-    probe(url, CertificateCheck::Verified, deadline)
-        .await
-        .is_ok()
-}
-
-/// [`answers`] with the certificate check given, saying why nothing usable answered: a
-/// readiness probe tells a server that is not up yet from one whose certificate is refused.
+/// `Ok` when something answers HTTP (any status) at `url` within `deadline`, its certificate
+/// checked as `certificates` says; the body is not read, so a large page answers as quickly as a
+/// small one. The error says why nothing usable answered: a readiness probe tells a server that
+/// is not up yet from one whose certificate is refused.
 pub async fn probe(
     url: &url::Url,
     certificates: CertificateCheck,
@@ -334,7 +328,11 @@ mod tests {
     #[tokio::test]
     async fn any_status_answers_and_other_schemes_are_refused() {
         let url = one_shot(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n").await;
-        assert!(answers(&url, Duration::from_secs(10)).await);
+        assert!(
+            probe(&url, CertificateCheck::Verified, Duration::from_secs(10))
+                .await
+                .is_ok()
+        );
         let ftp = url::Url::parse("ftp://127.0.0.1/").unwrap();
         assert!(matches!(
             get(&ftp, Duration::from_secs(1), 1).await,

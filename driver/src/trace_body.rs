@@ -150,8 +150,13 @@ const CREDENTIAL_WORDS: [&str; 13] = [
 /// `access_token=`, a `Bearer` value, an `api_key` in XML), so no format hides one; a body that
 /// merely mentions a token is left out too.
 pub fn names_a_credential(text: &str) -> bool {
-    let text = text.to_ascii_lowercase();
-    CREDENTIAL_WORDS.iter().any(|w| text.contains(w))
+    // Compared without case and without a lowered copy: header names are judged on every
+    // network event of a traced or recorded page.
+    let text = text.as_bytes();
+    CREDENTIAL_WORDS.iter().any(|w| {
+        text.windows(w.len())
+            .any(|part| part.eq_ignore_ascii_case(w.as_bytes()))
+    })
 }
 
 /// Whether a request header named `name` carries credentials: `Cookie`, and every name with a

@@ -176,7 +176,11 @@ pub fn parse_server_url(url: &str) -> Option<url::Url> {
 /// One readiness probe: whether `url` answered, or [`DevServerError::Untrusted`] when it
 /// answered TLS with a certificate `certificates` refuses (or no root is trusted). A handshake
 /// that broke otherwise (closed, reset, plain HTTP) is a server not ready yet: polled again.
-async fn answered(url: &url::Url, certificates: CertificateCheck) -> Result<bool, DevServerError> {
+/// `dev` asks the same before it attaches to a running server.
+pub async fn answered(
+    url: &url::Url,
+    certificates: CertificateCheck,
+) -> Result<bool, DevServerError> {
     match http::probe(url, certificates, PROBE_BOUND).await {
         Ok(()) => Ok(true),
         Err(GetError::Certificate(reason)) => Err(DevServerError::Untrusted {

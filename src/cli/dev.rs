@@ -24,7 +24,6 @@ use crate::ops::dev::{
 use crate::ops::repair_drain::{self, DrainParams};
 use crate::ops::session::{abort, turn, AbortParams};
 use crate::ops::Context;
-use a3s_test_driver::http;
 use a3s_test_driver::tls::CertificateCheck;
 use a3s_test_fsroot::ConfinedPath;
 use a3s_test_lang::ir::{ContextSettings, StatePath};
@@ -44,8 +43,6 @@ use std::sync::mpsc::{channel as wake_channel, Sender};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// How long one readiness probe of an already running server may take.
-const ATTACH_PROBE: Duration = Duration::from_millis(500);
 /// The owned dev server's log, beside `channel.json`.
 const DEV_SERVER_LOG: &str = "dev-server.log";
 /// A dev session lives as long as the command: its lifetime bound is only a backstop.
@@ -153,11 +150,14 @@ pub fn run(p: DevParams) -> ExitCode {
     // The dev server: attached when something already answers (unless reuse is off: in CI, or
     // `reuse_existing = false`), else started (and owned).
     let certificates = CertificateCheck::ignoring_if(server.ignore_https_errors);
-    let answering = devserver::parse_server_url(&server.url).is_some_and(|u| {
-        runtime
-            .block_on(http::probe(&u, certificates, ATTACH_PROBE))
-            .is_ok()
-    });
+    let answering = match devserver::parse_server_url(&server.url) {
+        Some(u) => match runtime.block_on(devserver::answered(&u, certificates)) {
+            Ok(answering) => answering,
+            // A certificate the probe refuses: a server started beside it would be refused too.
+            Err(e) => return fail(e),
+        },
+        None => false,
+    };
     if answering && !server.reuses(crate::cli::in_ci()) {
         return fail(format_args!(
             "{} already answers and reuse is off (`CI` is set or `reuse_existing = false`): stop \

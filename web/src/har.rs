@@ -13,15 +13,6 @@ use base64::Engine;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
-/// Response headers that may carry credentials and are never written.
-const SECRET_HEADERS: &[&str] = &[
-    "set-cookie",
-    "cookie",
-    "authorization",
-    "proxy-authorization",
-    "www-authenticate",
-];
-
 #[derive(Debug, Default, Clone)]
 struct Entry {
     url: String,
@@ -301,12 +292,9 @@ impl Entry {
     /// Whether the exchange may carry credentials, as far as the browser has told: unless both
     /// of its raw-header events came (Chromium sends none for an answer from a service worker or
     /// the cache, whose own fetch may have carried cookies) and named none, and it is no later
-    /// hop of a redirect, it may.
+    /// hop of a redirect, it may. (A user name in the URL counts from `apply_request`.)
     fn credentialed(&self) -> bool {
-        self.credentials
-            || self.after_redirect
-            || !(self.extra_seen[0] && self.extra_seen[1])
-            || trace_body::url_has_userinfo(&self.url)
+        self.credentials || self.after_redirect || !(self.extra_seen[0] && self.extra_seen[1])
     }
 
     /// The posted body as a trace records it; `None` when the request had none.
@@ -365,6 +353,11 @@ fn apply_request(entry: &mut Entry, p: &Value) {
         .to_string();
     entry.credentials = names_any(headers, trace_body::is_credential_request_header)
         || trace_body::url_has_userinfo(&entry.url);
+    // Only a fetch's or an XHR's body is ever recorded: a document's, a script's or an image's
+    // request is not copied or decoded at all.
+    if !trace_body::records_bodies_of(&entry.resource_type) {
+        return;
+    }
     let posted = request
         .and_then(|r| r.get("postData"))
         .and_then(Value::as_str);
@@ -410,7 +403,11 @@ fn apply_response(entry: &mut Entry, response: &Value, at: f64) {
         .and_then(Value::as_object)
         .map(|h| {
             h.iter()
-                .filter(|(name, _)| !SECRET_HEADERS.contains(&name.to_ascii_lowercase().as_str()))
+                // The trace's rule for credential headers, either way: a HAR keeps none either.
+                .filter(|(name, _)| {
+                    !trace_body::is_credential_response_header(name)
+                        && !trace_body::is_credential_request_header(name)
+                })
                 .map(|(name, value)| (name.clone(), value.as_str().unwrap_or("").to_string()))
                 .collect()
         })

@@ -515,13 +515,19 @@ async fn listen(
             | "Network.loadingFinished"
             | "Network.loadingFailed"
             | "Network.requestWillBeSentExtraInfo"
-            | "Network.responseReceivedExtraInfo"
-            | "Network.dataReceived" => {
+            | "Network.responseReceivedExtraInfo" => {
                 super::cdp::trace_mark(|| {
                     let url = p.pointer("/request/url").and_then(Value::as_str);
                     format!("{} {}", event.method.as_ref(), url.unwrap_or(""))
                 });
                 network_event(&event, &state, &shared, &target_id);
+            }
+            // One per chunk of every answer, used only by a step trace (an answer's decoded
+            // size before its body is read): no network wait or HAR lock is taken for it.
+            "Network.dataReceived" => {
+                if let Some(trace) = shared.trace.lock().expect("trace lock").as_mut() {
+                    trace.record(event.method.as_ref(), &target_id, p);
+                }
             }
             super::screencast::FRAME_EVENT => super::screencast::on_frame(p, &session, &state),
             "Fetch.authRequired" => {

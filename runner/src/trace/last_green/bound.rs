@@ -42,9 +42,9 @@ struct Found {
     modified: SystemTime,
 }
 
-/// Every record of the store's own one folder down: a regular `*.json` file in a record's place
-/// whose head says it is one ([`is_own_record`]).
-fn records(store: &Dir) -> Vec<Found> {
+/// Every regular `*.json` file one folder down, the store's own records among them, from the
+/// folder listings alone (no file opened).
+fn placed(store: &Dir) -> Vec<Found> {
     let mut found = Vec::new();
     for suite in store.list().unwrap_or_default() {
         if suite.kind != EntryKind::Dir {
@@ -56,9 +56,7 @@ fn records(store: &Dir) -> Vec<Found> {
         for entry in folder.list().unwrap_or_default() {
             let name = entry.name.to_string_lossy();
             let rel = Path::new(&suite.name).join(&entry.name);
-            let placed =
-                entry.kind == EntryKind::File && name.ends_with(".json") && !name.starts_with('.');
-            if placed && is_own_record(store, &rel) {
+            if entry.kind == EntryKind::File && name.ends_with(".json") && !name.starts_with('.') {
                 found.push(Found {
                     rel,
                     len: entry.len,
@@ -108,11 +106,24 @@ pub(super) fn make_room(
     in_run: &HashSet<String>,
     bound: Bound,
 ) -> Result<usize, StoreError> {
-    let mut found = records(store);
-    let replaced = found.iter().find(|f| f.rel == rel).map(|f| f.len);
-    let mut count = found.len() + usize::from(replaced.is_none());
-    let mut bytes = found.iter().map(|f| f.len).sum::<u64>() - replaced.unwrap_or(0) + incoming;
     let over = |count: usize, bytes: u64| count > bound.records || bytes > bound.bytes;
+    // The count and bytes after the write, were `found` all the records.
+    let after = |found: &[Found]| {
+        let replaced = found.iter().find(|f| f.rel == rel).map(|f| f.len);
+        let count = found.len() + usize::from(replaced.is_none());
+        let bytes = found.iter().map(|f| f.len).sum::<u64>() - replaced.unwrap_or(0) + incoming;
+        (count, bytes)
+    };
+    // The placed files include every record: under the bound by their count, the store is under
+    // it by its own, and no record is opened (the common case, one write per passing scenario).
+    let mut found = placed(store);
+    let (listed_count, listed_bytes) = after(&found);
+    if !over(listed_count, listed_bytes) {
+        return Ok(0);
+    }
+    // Only the store's own records count and may be removed ([`is_own_record`]).
+    found.retain(|f| is_own_record(store, &f.rel));
+    let (mut count, mut bytes) = after(&found);
     if !over(count, bytes) {
         return Ok(0);
     }
