@@ -62,7 +62,7 @@ impl Done {
     fn signal(self) -> (Target, Condition) {
         match self {
             Done::Ticked => (
-                exact("checkbox", "Done"),
+                fixture::exact("checkbox", "Done"),
                 Condition::State(atspi::State::Checked, true),
             ),
             Done::Typed => (
@@ -115,24 +115,20 @@ async fn app_of<'a>(host: &'a Host, program: &'a Program, fixture: Fixture) -> A
     app
 }
 
-/// A role target whose name is exactly `name`.
-fn exact(role: &str, name: &str) -> Target {
-    Target::Role {
-        role: role.into(),
-        name: Some(NameText::exact(name)),
-    }
-}
-
 /// Find `doing` and the element that says a change is done (so the tree read after them is
 /// kept), click `doing` and wait until it says so: the change is made, and no find came between.
 async fn change(host: &Host, program: &Program, input: &Input, fixture: Fixture, doing: &str) {
     let app = host.app(program).await;
     let (done, said) = fixture.done.signal();
     let done = locate::one(app, &done).await.unwrap();
-    let button = locate::one(app, &exact("button", doing)).await.unwrap();
+    let button = locate::one(app, &fixture::exact("button", doing))
+        .await
+        .unwrap();
     // Found again: from the kept read, where the program's reads are kept.
     assert_eq!(
-        locate::one(app, &exact("button", doing)).await.unwrap(),
+        locate::one(app, &fixture::exact("button", doing))
+            .await
+            .unwrap(),
         button
     );
     input.click(program, &button, Clicks::Single).await.unwrap();
@@ -242,7 +238,7 @@ async fn a_gtk4_program_is_read_afresh_so_a_twin_appended_without_an_event_is_no
 async fn twin(fixture: Fixture, name: &str, doing: &str) {
     let (host, program, input) = on(fixture).await;
     let app = app_of(&host, &program, fixture).await;
-    let twin = exact("button", name);
+    let twin = fixture::exact("button", name);
     let (_, twins) = failing_after(&host, &program, &input, fixture, &twin, doing).await;
     assert!(
         matches!(twins, GuiError::TargetAmbiguous { count: 2, .. }),
@@ -290,9 +286,11 @@ async fn relabel(fixture: Fixture) {
 async fn a_gtk4_program_read_afresh_sees_a_modal_window_hide_the_window_under_it() {
     let (host, program, input) = on(GTK4).await;
     let app = app_of(&host, &program, GTK4).await;
-    let remove = exact("button", "Remove");
+    let remove = fixture::exact("button", "Remove");
     let (_, under) = failing_after(&host, &program, &input, GTK4, &remove, "Open dialog").await;
     assert_eq!(under.code(), GuiCode::TargetNotFound, "{under}");
-    locate::one(app, &exact("button", "Inside")).await.unwrap();
+    locate::one(app, &fixture::exact("button", "Inside"))
+        .await
+        .unwrap();
     program.stop();
 }

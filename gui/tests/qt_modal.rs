@@ -25,14 +25,6 @@ async fn app<'a>(host: &'a Host, program: &'a Program, input: &'a Input) -> App<
         .with_x11(input.x11(), program.pgid())
 }
 
-/// A role target whose name is exactly `name`.
-fn exact(role: &str, name: &str) -> Target {
-    Target::Role {
-        role: role.into(),
-        name: Some(NameText::exact(name)),
-    }
-}
-
 /// The element whose text is exactly `text`.
 async fn text(app: App<'_>, text: &str) -> Element {
     let target = Target::Text {
@@ -45,7 +37,9 @@ async fn text(app: App<'_>, text: &str) -> Element {
 
 /// Click the main window's `opener` and wait for the dialog's "Inside" button.
 async fn open(app: App<'_>, program: &Program, input: &Input, opener: &str) -> Element {
-    let opener = locate::one(app, &exact("button", opener)).await.unwrap();
+    let opener = locate::one(app, &fixture::exact("button", opener))
+        .await
+        .unwrap();
     input.click(program, &opener, Clicks::Single).await.unwrap();
     let inside = Query::role("button", Some("Inside")).unwrap();
     appear::one(app, &inside, WITHIN)
@@ -66,7 +60,9 @@ async fn shows(host: &Host, label: &Element, shown: &str) {
 async fn input_to_the_window_under_a_modal_qt_dialog_is_refused_naming_the_dialog() {
     let (host, program, input) = fixture::on_host("dialogs_qt.py").await;
     let app = app(&host, &program, &input).await;
-    let count = locate::one(app, &exact("button", "Count")).await.unwrap();
+    let count = locate::one(app, &fixture::exact("button", "Count"))
+        .await
+        .unwrap();
     let clicks = text(app, "Clicks: 0").await;
     let inside = open(app, &program, &input, "Open modal").await;
 
@@ -84,7 +80,7 @@ async fn input_to_the_window_under_a_modal_qt_dialog_is_refused_naming_the_dialo
         .unwrap_err();
     assert_eq!(keys.code(), GuiCode::TargetCovered, "{keys}");
     // Finds are narrowed to the dialog: the button under it is not found.
-    let under = locate::one(app, &exact("button", "Count"))
+    let under = locate::one(app, &fixture::exact("button", "Count"))
         .await
         .unwrap_err();
     assert_eq!(under.code(), GuiCode::TargetNotFound, "{under}");
@@ -108,7 +104,9 @@ async fn a_click_on_the_window_under_a_non_modal_qt_dialog_goes_through() {
     open(app, &program, &input, "Open loose").await;
 
     // Found with the dialog up: the find is not narrowed to a non-modal dialog.
-    let count = locate::one(app, &exact("button", "Count")).await.unwrap();
+    let count = locate::one(app, &fixture::exact("button", "Count"))
+        .await
+        .unwrap();
     input.click(&program, &count, Clicks::Single).await.unwrap();
     shows(&host, &clicks, "Clicks: 1").await;
     program.stop();

@@ -8,7 +8,7 @@
 //!   `dragover` on the destination, `drop` there with the data the source set, and `dragend` on
 //!   the source.
 
-use crate::harness::{run_served, workdir, FixtureServer};
+use crate::harness::{run_served, trace_file, workdir, FixtureServer};
 
 const SUITE: &str = include_str!("../fixtures/suites/drag.acl");
 const POINTER_DROP: &str = include_str!("../fixtures/suites/pointer-drop.acl");
@@ -98,10 +98,7 @@ fn a_traced_drag_marks_where_it_pressed_and_where_it_released() {
     assert!((160.0..310.0).contains(&to.0), "{detail:#}");
     assert!((from.1 - to.1).abs() < 1.0, "{detail:#}");
 
-    let path = work
-        .path()
-        .join(scenario["trace"]["path"].as_str().unwrap());
-    let trace: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let trace = trace_file(work.path(), scenario);
     let shot = &trace["steps"][1]["screenshot"];
     let (pressed, released) = (point(&shot["point"]), point(&shot["release"]));
     let scale = pressed.0 / from.0;

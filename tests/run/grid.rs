@@ -264,10 +264,7 @@ fn an_https_grid_is_trusted_through_the_machines_store_and_its_wss_cdp_endpoint_
             &server.base_url,
         ];
         let mut run = command("run", &args, work.path());
-        run.env_remove("SSL_CERT_FILE").env_remove("SSL_CERT_DIR");
-        if let Some(file) = cert_file {
-            run.env("SSL_CERT_FILE", file);
-        }
+        crate::tls::trusting_only(&mut run, cert_file);
         finish(run.spawn().unwrap(), RUN_BOUND)
     };
     let done = run_trusting(Some(crate::tls::fixture("root.pem")));

@@ -323,6 +323,14 @@ pub fn run_once(files: &[(&str, &str)], args: &[&str]) -> (Finished, tempfile::T
     (done, work)
 }
 
+/// The trace file a scenario's (or an attempt's) `--json` summary names, under `work`, read.
+pub fn trace_file(work: &Path, summary: &serde_json::Value) -> serde_json::Value {
+    let path = summary["trace"]["path"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no trace: {summary:#}"));
+    serde_json::from_slice(&std::fs::read(work.join(path)).unwrap()).unwrap()
+}
+
 /// The scenario `id` of a `--json` result (a panic naming the result when there is none).
 pub fn scenario<'a>(json: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
     json["scenarios"]

@@ -58,7 +58,7 @@ fn ignored_and_refused(json: &serde_json::Value, suite: &str) -> String {
 fn run_untrusting(files: &[(&str, &str)], args: &[&str]) -> Finished {
     let work = workdir(files);
     let mut run = command("run", args, work.path());
-    run.env_remove("SSL_CERT_FILE").env_remove("SSL_CERT_DIR");
+    crate::tls::trusting_only(&mut run, None);
     finish(run.spawn().unwrap(), RUN_BOUND)
 }
 

@@ -2,7 +2,9 @@
 //! into one result, JUnit file and HTML report; a missing shard is reported and exits 2; a
 //! duplicate shard is refused with its code and writes nothing.
 
-use crate::harness::{command, finish, read_junit, run_served, workdir, Finished, FixtureServer};
+use crate::harness::{
+    command, finish, read_junit, run_served, scenario, workdir, Finished, FixtureServer,
+};
 use std::path::Path;
 use std::time::Duration;
 
@@ -96,12 +98,7 @@ fn four_shards_merge_into_one_report_and_bad_sets_are_reported() {
     );
     // The failing scenario's step trace (kept by the default `retain-on-failure`) survives the
     // merge: its result names it and the merged report shows its timeline and screenshots.
-    let greets = json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == "matrix/greets")
-        .unwrap();
+    let greets = scenario(&json, "matrix/greets");
     let trace = greets["trace"]["path"].as_str().expect("a trace");
     assert!(work.path().join(trace).is_file(), "{trace}");
     assert_eq!(page.matches("role=\"tablist\"").count(), 1, "one timeline");

@@ -115,15 +115,21 @@ const SIGNED_IN: &str = r#"{"version": 2, "origins": [], "cookies": [{"name": "s
   "value": "tls-s3ssion", "domain": "localhost", "path": "/", "expires": -1, "httpOnly": true,
   "secure": true, "sameSite": "Lax"}]}"#;
 
+/// Make `run` trust only `cert_file` (`SSL_CERT_FILE`), or only the system store with `None`:
+/// this machine and cargo set `SSL_CERT_FILE` and `SSL_CERT_DIR` for the processes they start.
+pub fn trusting_only(run: &mut std::process::Command, cert_file: Option<PathBuf>) {
+    run.env_remove("SSL_CERT_FILE").env_remove("SSL_CERT_DIR");
+    if let Some(file) = cert_file {
+        run.env("SSL_CERT_FILE", file);
+    }
+}
+
 /// `run api.acl --json` over `suite`, with `SSL_CERT_FILE` as given (else unset, like
 /// `SSL_CERT_DIR`).
 fn run_suite(suite: &str, cert_file: Option<PathBuf>) -> serde_json::Value {
     let work = workdir(&[("api.acl", suite), (".a3s-test/auth.json", SIGNED_IN)]);
     let mut run = command("run", &["api.acl", "--json"], work.path());
-    run.env_remove("SSL_CERT_FILE").env_remove("SSL_CERT_DIR");
-    if let Some(file) = cert_file {
-        run.env("SSL_CERT_FILE", file);
-    }
+    trusting_only(&mut run, cert_file);
     let done = finish(run.spawn().unwrap(), RUN_BOUND);
     assert!(
         done.code == 0 || done.code == 1,

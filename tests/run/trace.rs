@@ -4,7 +4,7 @@
 //! passed once and then fails names exactly the outline lines and the requests that changed.
 
 use crate::common::workdir;
-use crate::harness::{run_served, FixtureServer};
+use crate::harness::{run_served, scenario, trace_file, FixtureServer};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -284,16 +284,7 @@ fn a_last_green_dir_keeps_the_record_there_and_a_later_failure_compares_with_it(
 
 /// The trace of scenario `id` in a run's JSON result.
 fn trace_named(work: &Path, result: &Value, id: &str) -> Value {
-    let scenario = result["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no scenario {id}: {result:#}"));
-    let path = scenario["trace"]["path"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no trace for {id}: {scenario:#}"));
-    serde_json::from_slice(&std::fs::read(work.join(path)).unwrap()).unwrap()
+    trace_file(work, scenario(result, id))
 }
 
 /// (element, reasons) of each candidate the trace lists for the failed step's target.

@@ -7,7 +7,7 @@
 //! the run writes;
 //! and a passing step under `retain-on-failure` reads no body from the browser.
 
-use crate::harness::{command, finish, workdir, Finished, FixtureServer, RUN_BOUND};
+use crate::harness::{command, finish, trace_file, workdir, Finished, FixtureServer, RUN_BOUND};
 use crate::secrets::files_under;
 use serde_json::Value;
 use std::path::Path;
@@ -32,10 +32,7 @@ fn run(server: &FixtureServer, work: &Path, suite: &str, extra: &[&str]) -> Fini
 }
 
 fn trace_of(work: &Path, result: &Value) -> Value {
-    let path = result["scenarios"][0]["trace"]["path"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no trace in the result: {result:#}"));
-    serde_json::from_slice(&std::fs::read(work.join(path)).unwrap()).unwrap()
+    trace_file(work, &result["scenarios"][0])
 }
 
 /// The only request of step `index`.

@@ -4,7 +4,7 @@
 //! logs more console lines at once than a step keeps).
 
 use crate::common::workdir;
-use crate::harness::{run_served, FixtureServer};
+use crate::harness::{run_served, trace_file, FixtureServer};
 use serde_json::Value;
 
 /// A scenario on the heavy page: `steps` (ACL lines) after opening it.
@@ -27,10 +27,7 @@ fn traced(acl: &str) -> (Value, String, tempfile::TempDir) {
     );
     assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
     let result = done.json();
-    let path = result["scenarios"][0]["trace"]["path"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no trace: {result:#}"));
-    let trace = serde_json::from_slice(&std::fs::read(work.path().join(path)).unwrap()).unwrap();
+    let trace = trace_file(work.path(), &result["scenarios"][0]);
     let html = std::fs::read_to_string(work.path().join("report/index.html")).unwrap();
     (trace, html, work)
 }

@@ -4,7 +4,7 @@
 //! the project file's `trace` takes effect without the flag, which overrides it.
 
 use crate::common::workdir;
-use crate::harness::{run_served, scenario, FixtureServer};
+use crate::harness::{run_served, scenario, trace_file, FixtureServer};
 use serde_json::Value;
 use std::path::Path;
 
@@ -18,14 +18,6 @@ const BROKEN: &str = r#"suite "broken" {
     }
 }
 "#;
-
-/// The trace file a scenario (or an attempt) names, read.
-fn trace_file(work: &Path, summary: &Value) -> Value {
-    let path = summary["trace"]["path"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no trace: {summary:#}"));
-    serde_json::from_slice(&std::fs::read(work.join(path)).unwrap()).unwrap()
-}
 
 /// Scenario `id` ended `status` after one retry: its first attempt has no trace (in the result or
 /// in its folder), and the retry's trace, which ended `retry`, is returned.
